@@ -1,0 +1,3 @@
+from p2pgames.cli import main
+
+raise SystemExit(main())
