@@ -89,7 +89,6 @@ def decode(data: bytes, *, max_size: int = 16 * 1024 * 1024) -> Any:
             raw=False,
             use_list=False,
             strict_map_key=True,
-            max_buffer_size=max_size,
             ext_hook=_refuse_ext,
         )
     except CanonicalError:
