@@ -1,0 +1,362 @@
+"""Cards as *slots* of a secret deal, and the card operations a game asks the table to carry out.
+
+A deal turns a list of uniquely named cards into slots whose order nobody knows. The public state
+records which zone each slot is in (that is the game's business) and the values of slots revealed to
+everyone (kept here, in :class:`CardState`). Which player may see which slot is private knowledge,
+held outside the public state by each peer.
+
+A game never learns a hidden value by itself: it *queues* operations (deal, reveal, disclose to one
+player, re-shuffle a sub-pile, audit) and the game's ``step()`` then asks for them with
+:class:`CardOperations`. Whoever drives the game (the session between peers, or :class:`LocalTable`
+in one process) performs them and answers with one :class:`CardsDone` event carrying the values of
+every slot that became public.
+
+Rules that constrain hidden choices are recorded as :class:`Claim` s. Once every slot a claim is
+about is public (at the latest at the deal's audit) the game checks it, and a false claim is a
+:class:`RuleViolation` by the claimer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from p2pgames.engine._errors import EngineError, EventMismatch
+
+__all__ = [
+    "NewDeal",
+    "Reshuffle",
+    "Reveal",
+    "Disclose",
+    "Audit",
+    "CardOperation",
+    "Claim",
+    "DealRecord",
+    "CardState",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class NewDeal:
+    """Shuffle and lock the named cards into slots ``first_slot … first_slot + len(cards) - 1``.
+
+    Names are unique within a deal (equal cards would show as equal ciphertexts).
+    """
+
+    deal: int
+    cards: tuple[str, ...]
+    first_slot: int
+
+    def encode(self) -> list:
+        return ["deal", self.deal, list(self.cards), self.first_slot]
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffle:
+    """Give the cards now in ``source_slots`` a fresh secret order, in new slots from ``first_slot``.
+
+    The source slots stop existing for play; the new slots form deal ``deal``.
+    """
+
+    deal: int
+    source_slots: tuple[int, ...]
+    first_slot: int
+
+    def encode(self) -> list:
+        return ["reshuffle", self.deal, list(self.source_slots), self.first_slot]
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Make the values of ``slots`` known to everyone (they arrive in :class:`CardsDone`)."""
+
+    slots: tuple[int, ...]
+
+    def encode(self) -> list:
+        return ["reveal", list(self.slots)]
+
+
+@dataclass(frozen=True, slots=True)
+class Disclose:
+    """Let player ``to`` see ``slots`` (receiving a card, peeking, a card passed on)."""
+
+    slots: tuple[int, ...]
+    to: int
+
+    def encode(self) -> list:
+        return ["disclose", list(self.slots), self.to]
+
+
+@dataclass(frozen=True, slots=True)
+class Audit:
+    """End of the deals: every key is published, every slot's value becomes public, claims checked."""
+
+    deals: tuple[int, ...]
+
+    def encode(self) -> list:
+        return ["audit", list(self.deals)]
+
+
+CardOperation = NewDeal | Reshuffle | Reveal | Disclose | Audit
+
+
+def decode_operation(data: Any) -> CardOperation:
+    kind = data[0]
+    if kind == "deal":
+        return NewDeal(int(data[1]), tuple(data[2]), int(data[3]))
+    if kind == "reshuffle":
+        return Reshuffle(int(data[1]), tuple(data[2]), int(data[3]))
+    if kind == "reveal":
+        return Reveal(tuple(data[1]))
+    if kind == "disclose":
+        return Disclose(tuple(data[1]), int(data[2]))
+    if kind == "audit":
+        return Audit(tuple(data[1]))
+    raise ValueError(f"unknown card operation {kind!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """``player`` asserted something about hidden ``slots`` that can only be checked later.
+
+    ``kind`` and ``detail`` (a canonical value) mean whatever the game says; the game's
+    ``check_claim`` decides whether the claim held once the slots' values are public.
+    """
+
+    player: int
+    kind: str
+    slots: tuple[int, ...]
+    detail: Any = None
+
+    def encode(self) -> list:
+        return [self.player, self.kind, list(self.slots), self.detail]
+
+    @classmethod
+    def decode(cls, data: Any) -> "Claim":
+        player, kind, slots, detail = data
+        return cls(int(player), str(kind), tuple(slots), detail)
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """One deal: fresh ``cards`` (by name) or a re-shuffle of ``source_slots``."""
+
+    deal: int
+    first_slot: int
+    size: int
+    cards: tuple[str, ...] | None
+    source_slots: tuple[int, ...] | None
+
+    def encode(self) -> list:
+        return [
+            self.deal,
+            self.first_slot,
+            self.size,
+            None if self.cards is None else list(self.cards),
+            None if self.source_slots is None else list(self.source_slots),
+        ]
+
+    @classmethod
+    def decode(cls, data: Any) -> "DealRecord":
+        deal, first_slot, size, cards, source = data
+        return cls(
+            deal,
+            first_slot,
+            size,
+            None if cards is None else tuple(cards),
+            None if source is None else tuple(source),
+        )
+
+
+class CardState:
+    """The public side of every deal in a game: slots, public values, queued operations, claims.
+
+    A game keeps one ``CardState`` inside its state, calls the queueing methods from its rules, and
+    lets :meth:`complete` absorb the :class:`CardsDone` answer. Mutable; :meth:`copy` is cheap and
+    ``apply`` copies before changing anything.
+    """
+
+    __slots__ = ("deals", "next_slot", "revealed", "pending", "claims", "audited")
+
+    def __init__(self) -> None:
+        self.deals: dict[int, DealRecord] = {}
+        self.next_slot = 0
+        self.revealed: dict[int, str] = {}
+        self.pending: list[CardOperation] = []
+        self.claims: list[Claim] = []
+        self.audited: set[int] = set()
+
+    # -- copying and encoding ------------------------------------------------------------------
+
+    def copy(self) -> "CardState":
+        other = CardState.__new__(CardState)
+        other.deals = dict(self.deals)
+        other.next_slot = self.next_slot
+        other.revealed = dict(self.revealed)
+        other.pending = list(self.pending)
+        other.claims = list(self.claims)
+        other.audited = set(self.audited)
+        return other
+
+    def encode(self) -> dict:
+        return {
+            "deals": [self.deals[deal].encode() for deal in sorted(self.deals)],
+            "next_slot": self.next_slot,
+            "revealed": [[slot, self.revealed[slot]] for slot in sorted(self.revealed)],
+            "pending": [operation.encode() for operation in self.pending],
+            "claims": [claim.encode() for claim in self.claims],
+            "audited": sorted(self.audited),
+        }
+
+    @classmethod
+    def decode(cls, data: Mapping[str, Any]) -> "CardState":
+        state = cls()
+        for item in data["deals"]:
+            record = DealRecord.decode(item)
+            state.deals[record.deal] = record
+        state.next_slot = int(data["next_slot"])
+        state.revealed = {int(slot): str(value) for slot, value in data["revealed"]}
+        state.pending = [decode_operation(item) for item in data["pending"]]
+        state.claims = [Claim.decode(item) for item in data["claims"]]
+        state.audited = set(data["audited"])
+        return state
+
+    # -- queries -------------------------------------------------------------------------------
+
+    def deal_of(self, slot: int) -> DealRecord:
+        for record in self.deals.values():
+            if record.first_slot <= slot < record.first_slot + record.size:
+                return record
+        raise EngineError(f"slot {slot} belongs to no deal")
+
+    def slots_of(self, deal: int) -> range:
+        record = self.deals[deal]
+        return range(record.first_slot, record.first_slot + record.size)
+
+    def value(self, slot: int) -> str | None:
+        """The public value of ``slot``, or ``None`` while it is hidden."""
+        return self.revealed.get(slot)
+
+    # -- queueing operations (called by game rules) -------------------------------------------
+
+    def new_deal(self, cards: Iterable[str]) -> range:
+        """Queue a fresh deal of ``cards``; returns its slots (deal order, top of deck first)."""
+        names = tuple(cards)
+        if len(set(names)) != len(names):
+            raise EngineError("card names within a deal must be unique")
+        deal = len(self.deals)
+        first = self.next_slot
+        self.deals[deal] = DealRecord(deal, first, len(names), names, None)
+        self.next_slot += len(names)
+        self.pending.append(NewDeal(deal, names, first))
+        return range(first, first + len(names))
+
+    def reshuffle(self, source_slots: Iterable[int]) -> range:
+        """Queue a re-shuffle of ``source_slots``; returns the new slots."""
+        source = tuple(source_slots)
+        deal = len(self.deals)
+        first = self.next_slot
+        self.deals[deal] = DealRecord(deal, first, len(source), None, source)
+        self.next_slot += len(source)
+        self.pending.append(Reshuffle(deal, source, first))
+        return range(first, first + len(source))
+
+    def reveal(self, slots: Iterable[int]) -> None:
+        hidden = tuple(slot for slot in slots if slot not in self.revealed)
+        if hidden:
+            self.pending.append(Reveal(hidden))
+
+    def disclose(self, slots: Iterable[int], to: int) -> None:
+        hidden = tuple(slot for slot in slots if slot not in self.revealed)
+        if hidden:
+            self.pending.append(Disclose(hidden, to))
+
+    def audit(self, deals: Iterable[int]) -> None:
+        """Queue the audit of ``deals``; a re-shuffled deal must be audited with its sources."""
+        wanted = tuple(sorted(set(deals)))
+        covered = set(wanted) | self.audited
+        for deal in wanted:
+            record = self.deals[deal]
+            if record.source_slots is not None:
+                for slot in record.source_slots:
+                    if self.deal_of(slot).deal not in covered:
+                        raise EngineError(
+                            f"deal {deal} re-shuffled cards of deal {self.deal_of(slot).deal}, "
+                            "which must be audited with it"
+                        )
+        self.pending.append(Audit(wanted))
+
+    def claim(self, claim: Claim) -> None:
+        self.claims.append(claim)
+
+    # -- completing operations (called from apply on CardsDone) -------------------------------
+
+    def expected_values(self) -> set[int]:
+        """The slots whose values the pending operations make public."""
+        wanted: set[int] = set()
+        for operation in self.pending:
+            if isinstance(operation, Reveal):
+                wanted.update(operation.slots)
+            elif isinstance(operation, Audit):
+                for deal in operation.deals:
+                    wanted.update(self.slots_of(deal))
+        wanted.difference_update(self.revealed)
+        return wanted
+
+    def complete(self, values: Mapping[int, str]) -> list[Claim]:
+        """Absorb the values of a :class:`CardsDone`; returns the claims that are now checkable.
+
+        Raises :class:`EventMismatch` if nothing was pending, a value is missing or unasked for,
+        or a value is not a card of its deal (or repeats a card already seen in that deal).
+        """
+        if not self.pending:
+            raise EventMismatch("no card operations are pending")
+        wanted = self.expected_values()
+        given = set(values)
+        if given != wanted:
+            missing = sorted(wanted - given)
+            extra = sorted(given - wanted)
+            raise EventMismatch(f"card values don't match the operations (missing {missing}, extra {extra})")
+        for slot, name in values.items():
+            self._check_value(slot, name, values)
+        self.revealed.update(values)
+        for operation in self.pending:
+            if isinstance(operation, Audit):
+                self.audited.update(operation.deals)
+        self.pending.clear()
+        ready = [claim for claim in self.claims if all(s in self.revealed for s in claim.slots)]
+        if ready:
+            self.claims = [claim for claim in self.claims if claim not in ready]
+        return ready
+
+    def _check_value(self, slot: int, name: str, incoming: Mapping[int, str]) -> None:
+        record = self.deal_of(slot)
+        if record.cards is not None:
+            allowed = record.cards
+        else:
+            allowed = tuple(self._names_behind(record))
+        if name not in allowed:
+            raise EventMismatch(f"{name!r} is not a card of deal {record.deal}")
+        for other in range(record.first_slot, record.first_slot + record.size):
+            if other != slot and (self.revealed.get(other) == name or incoming.get(other) == name):
+                raise EventMismatch(f"card {name!r} appears twice in deal {record.deal}")
+
+    def _names_behind(self, record: DealRecord) -> Iterable[str]:
+        # The cards a re-shuffled deal can hold: those of the deals its source slots came from.
+        seen: set[str] = set()
+        for slot in record.source_slots or ():
+            source = self.deal_of(slot)
+            if source.cards is not None:
+                seen.update(source.cards)
+            else:
+                seen.update(self._names_behind(source))
+        return seen
+
+    def retire(self, deal: int) -> None:
+        """Forget an audited deal's slots (the game no longer refers to them), keeping hashes small."""
+        if deal not in self.audited:
+            raise EngineError(f"deal {deal} can't be retired before its audit")
+        for slot in self.slots_of(deal):
+            self.revealed.pop(slot, None)
+        record = self.deals[deal]
+        self.deals[deal] = DealRecord(deal, record.first_slot, 0, (), None)

@@ -1,0 +1,299 @@
+"""The contract every game implements, and the ruleset a table agrees on before it starts.
+
+A game is a pure state machine. :class:`Game` is stateless; the state is a game-specific object
+with ``copy()`` that :meth:`Game.apply` copies and then changes, so a state once returned is never
+changed again (the conformance test checks this). Hidden card values never enter the public state
+until revealed; a player's own view of hidden cards is its *knowledge*, a mapping from slot to card
+name, passed in where a decision depends on it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
+
+from p2pgames import canonical
+from p2pgames.engine._cards import CardState, Claim
+from p2pgames.engine._errors import EventMismatch, IllegalAction, RulesetError
+from p2pgames.engine._steps import (
+    Act,
+    CardOperations,
+    CardsDone,
+    Chance,
+    ChanceOutcome,
+    Event,
+    GameOver,
+    ReactionWindow,
+    Simultaneous,
+    SimultaneousActs,
+    Step,
+    Turn,
+)
+
+__all__ = ["Game", "GameState", "Ruleset", "RulesetOption", "Knowledge", "NO_KNOWLEDGE"]
+
+Knowledge = Mapping[int, str]
+NO_KNOWLEDGE: Knowledge = {}
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetOption:
+    """One rule a table may choose before starting; ``choices`` lists every allowed value."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...]
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """The game, the number of seats and a value for every option: what every peer agrees to."""
+
+    game: str
+    players: int
+    options: tuple[tuple[str, Any], ...]
+
+    def __getitem__(self, name: str) -> Any:
+        for key, value in self.options:
+            if key == name:
+                return value
+        raise KeyError(name)
+
+    def encode(self) -> dict:
+        return {"game": self.game, "players": self.players, "options": dict(self.options)}
+
+    def describe(self) -> str:
+        options = ", ".join(f"{key}={value}" for key, value in self.options)
+        return f"{self.game}, {self.players} players" + (f" ({options})" if options else "")
+
+
+class GameState(ABC):
+    """What a game's state object provides to the engine machinery."""
+
+    cards: CardState
+
+    @abstractmethod
+    def copy(self) -> "GameState":
+        """An independent copy: changing it must never change ``self``."""
+
+
+S = TypeVar("S", bound=GameState)
+
+
+class Game(ABC, Generic[S]):
+    """A game's rules. Subclasses fill in the class attributes and the abstract methods."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options: ClassVar[tuple[RulesetOption, ...]] = ()
+
+    # -- rulesets ------------------------------------------------------------------------------
+
+    @property
+    def deck_domain(self) -> str:
+        """Domain that makes this game's card points distinct from every other game's."""
+        return f"p2pgames/{self.name}"
+
+    def ruleset(self, players: int, options: Mapping[str, Any] | None = None) -> Ruleset:
+        """Validate ``players`` and ``options`` (missing options take their defaults).
+
+        Raises :class:`RulesetError` naming the bad option and the allowed values.
+        """
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise RulesetError(
+                f"{self.title} is for {self.min_players}–{self.max_players} players, not {players}"
+            )
+        given = dict(options or {})
+        chosen: list[tuple[str, Any]] = []
+        for option in self.options:
+            value = given.pop(option.name, option.default)
+            if value not in option.choices or type(value) is not type(option.default):
+                allowed = ", ".join(str(choice) for choice in option.choices)
+                raise RulesetError(f"option {option.name} must be one of {allowed}, not {value!r}")
+            chosen.append((option.name, value))
+        if given:
+            raise RulesetError(f"{self.title} has no option {sorted(given)[0]!r}")
+        ruleset = Ruleset(self.name, players, tuple(sorted(chosen)))
+        self.check_ruleset(ruleset)
+        return ruleset
+
+    def decode_ruleset(self, data: Any) -> Ruleset:
+        """Rebuild a ruleset from :meth:`Ruleset.encode` output; raises :class:`RulesetError`."""
+        try:
+            if data["game"] != self.name:
+                raise RulesetError(f"ruleset is for {data['game']!r}, not {self.name!r}")
+            return self.ruleset(data["players"], data["options"])
+        except (KeyError, TypeError) as error:
+            raise RulesetError(f"malformed ruleset: {error}") from None
+
+    def check_ruleset(self, ruleset: Ruleset) -> None:
+        """Cross-option checks (e.g. a variant's player count); raise :class:`RulesetError`."""
+
+    # -- the state machine ---------------------------------------------------------------------
+
+    @abstractmethod
+    def setup(self, ruleset: Ruleset) -> S:
+        """The state before anything has happened (usually waiting for a chance or a deal)."""
+
+    @abstractmethod
+    def step(self, state: S) -> Step:
+        """What the game waits for now (cheap: called after every event)."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, player: int, knowledge: Knowledge) -> Sequence[Any]:
+        """Every action ``player`` may take now, given the hidden values it can see.
+
+        Empty when ``player`` has nothing to decide. In a :class:`Simultaneous` step these are the
+        choices it may commit to.
+        """
+
+    @abstractmethod
+    def check_action(self, state: S, player: int, action: Any) -> None:
+        """Raise :class:`IllegalAction` if ``action`` breaks a rule visible in the public state.
+
+        Rules that need hidden values are checked when the values are revealed (a
+        :class:`RuleViolation` from ``apply``) or recorded as claims.
+        """
+
+    def apply(self, state: S, event: Event) -> S:
+        """Return the state after ``event``; ``state`` itself is not changed.
+
+        Raises :class:`IllegalAction` (a player's move breaks a public rule),
+        :class:`RuleViolation` (revealed values show an earlier hidden choice or claim was illegal)
+        or :class:`EventMismatch` (the event does not answer the current step).
+        """
+        return self._apply(state, event, check=True)
+
+    def apply_unchecked(self, state: S, event: Event) -> S:
+        """The fast path: changes ``state`` itself and returns it, without checking the action.
+
+        Only for events already known to be legal (chosen from :meth:`legal_actions` by a local
+        simulation). Revealed values are still checked, since no one chose them.
+        """
+        return self._apply(state, event, check=False)
+
+    def _apply(self, state: S, event: Event, check: bool) -> S:
+        step = self.step(state)
+        # Validate everything that doesn't need a copy first, so an illegal move costs nothing.
+        if isinstance(event, Act):
+            if isinstance(step, Turn):
+                if event.player not in step.actors:
+                    raise IllegalAction(event.player, "it is not your turn")
+            elif isinstance(step, ReactionWindow):
+                if event.player not in step.players:
+                    raise IllegalAction(event.player, "you have nothing to react to now")
+            else:
+                raise IllegalAction(event.player, f"no move is expected now ({_step_name(step)})")
+            if check:
+                self.check_action(state, event.player, event.action)
+                state = state.copy()
+            self.apply_action(state, event.player, event.action)
+            return state
+        if isinstance(event, SimultaneousActs):
+            if not isinstance(step, Simultaneous):
+                raise EventMismatch(f"simultaneous choices arrived during {_step_name(step)}")
+            seats = tuple(player for player, _ in event.actions)
+            if seats != step.players:
+                raise EventMismatch(f"choices from seats {seats}, expected {step.players}")
+            if check:
+                for player, action in event.actions:
+                    self.check_action(state, player, action)
+                state = state.copy()
+            self.apply_simultaneous(state, event.actions)
+            return state
+        if isinstance(event, ChanceOutcome):
+            if not isinstance(step, Chance):
+                raise EventMismatch(f"a random seed arrived during {_step_name(step)}")
+            if not isinstance(event.seed, bytes) or len(event.seed) != 32:
+                raise EventMismatch("a random seed must be 32 bytes")
+            if check:
+                state = state.copy()
+            self.apply_chance(state, event.seed)
+            return state
+        if isinstance(event, CardsDone):
+            if not isinstance(step, CardOperations):
+                raise EventMismatch(f"card values arrived during {_step_name(step)}")
+            values = dict(event.values)
+            if len(values) != len(event.values):
+                raise EventMismatch("a slot's value was given twice")
+            if check:
+                state = state.copy()
+            claims = state.cards.complete(values)
+            for claim in claims:
+                self.check_claim(state, claim)
+            self.after_cards(state, values)
+            return state
+        raise EventMismatch(f"not an event: {event!r}")
+
+    @abstractmethod
+    def apply_action(self, state: S, player: int, action: Any) -> None:
+        """Change ``state`` in place for a checked action (a copy made by :meth:`apply`)."""
+
+    def apply_simultaneous(self, state: S, actions: tuple[tuple[int, Any], ...]) -> None:
+        """Change ``state`` in place for a set of opened simultaneous choices."""
+        raise EventMismatch(f"{self.title} has no simultaneous steps")
+
+    def apply_chance(self, state: S, seed: bytes) -> None:
+        """Change ``state`` in place for a jointly random seed."""
+        raise EventMismatch(f"{self.title} has no chance steps")
+
+    def after_cards(self, state: S, values: Mapping[int, str]) -> None:
+        """Continue in place once card operations are done (``values`` just became public).
+
+        Raise :class:`RuleViolation` if the values show an earlier hidden choice was illegal.
+        """
+
+    def check_claim(self, state: S, claim: Claim) -> None:
+        """Raise :class:`RuleViolation` if ``claim`` was false (its slots are now public)."""
+        raise EventMismatch(f"{self.title} makes no claims, but one was recorded: {claim!r}")
+
+    # -- encodings -----------------------------------------------------------------------------
+
+    @abstractmethod
+    def encode_action(self, action: Any) -> Any:
+        """The canonical wire value of ``action``."""
+
+    @abstractmethod
+    def decode_action(self, data: Any) -> Any:
+        """Rebuild an action from :meth:`encode_action` output; raises :class:`MalformedAction`."""
+
+    @abstractmethod
+    def encode_state(self, state: S) -> Any:
+        """The canonical value of the public state: everything that affects the game."""
+
+    @abstractmethod
+    def decode_state(self, data: Any) -> S:
+        """Rebuild a state from :meth:`encode_state` output."""
+
+    def state_hash(self, state: S) -> bytes:
+        """SHA-256 of the canonical encoding of the public state."""
+        return hashlib.sha256(canonical.encode(self.encode_state(state))).digest()
+
+    # -- presentation (for people, logs and transcripts) ---------------------------------------
+
+    @abstractmethod
+    def describe_action(self, state: S, player: int, action: Any, knowledge: Knowledge) -> str:
+        """Short text for ``action`` as its player would type it; unique among legal actions."""
+
+    @abstractmethod
+    def narrate(self, before: S, event: Event, after: S, names: Sequence[str]) -> list[str]:
+        """Lines for the game log describing what ``event`` did, using only public information."""
+
+    def is_over(self, state: S) -> bool:
+        return isinstance(self.step(state), GameOver)
+
+
+def _step_name(step: Step) -> str:
+    return {
+        Turn: "a turn",
+        Simultaneous: "simultaneous choices",
+        ReactionWindow: "a reaction window",
+        Chance: "a random draw",
+        CardOperations: "card operations",
+        GameOver: "the end of the game",
+    }[type(step)]

@@ -1,0 +1,140 @@
+"""A whole table in one process, with no secrecy: for tests, benchmarks and bots that simulate.
+
+:class:`LocalTable` plays the part the peers' session plays over the network: it answers chance
+steps with seeds from its own deterministic stream, carries out card operations knowing every
+value, and keeps each seat's knowledge of hidden cards. The events it feeds the game are recorded
+in :attr:`LocalTable.log`, so replaying them through :meth:`Game.apply` from the same ruleset must
+reproduce every state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Sequence
+
+from p2pgames.engine._cards import Audit, Disclose, NewDeal, Reshuffle, Reveal
+from p2pgames.engine._errors import EngineError
+from p2pgames.engine._game import Game, Ruleset
+from p2pgames.engine._random import DeterministicRandom
+from p2pgames.engine._steps import (
+    Act,
+    CardOperations,
+    CardsDone,
+    Chance,
+    ChanceOutcome,
+    Event,
+    GameOver,
+    SimultaneousActs,
+    Step,
+)
+
+__all__ = ["LocalTable"]
+
+
+class LocalTable:
+    """Drives ``game`` from its setup; every hidden value is known to the table.
+
+    ``seed`` makes the run reproducible: the same game, ruleset, seed and decisions give the same
+    log; with ``record_hashes`` the state hash after setup and after every event is kept in
+    :attr:`hashes`. ``knowledge[seat]`` maps every slot that seat may see to its card name (slots revealed to
+    all are in the public state instead). With ``check=False`` events are applied without copying or
+    validating — the fast path for benchmarks and bot simulations.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        ruleset: Ruleset,
+        seed: bytes,
+        *,
+        check: bool = True,
+        record_hashes: bool = False,
+    ) -> None:
+        self.game = game
+        self.ruleset = ruleset
+        self.check = check
+        self.hashes: list[bytes] | None = [] if record_hashes else None
+        self.random = DeterministicRandom(hashlib.sha256(b"p2pgames/v1/local-table\x00" + seed).digest())
+        self.state = game.setup(ruleset)
+        if self.hashes is not None:
+            self.hashes.append(game.state_hash(self.state))
+        self.truth: dict[int, str] = {}
+        self.knowledge: list[dict[int, str]] = [{} for _ in range(ruleset.players)]
+        self.log: list[Event] = []
+        self.settle()
+
+    # -- driving -------------------------------------------------------------------------------
+
+    def step(self) -> Step:
+        return self.game.step(self.state)
+
+    def feed(self, event: Event) -> None:
+        """Apply one event (validated unless ``check`` is off) and record it."""
+        if self.check:
+            self.state = self.game.apply(self.state, event)
+        else:
+            self.state = self.game.apply_unchecked(self.state, event)
+        self.log.append(event)
+        if self.hashes is not None:
+            self.hashes.append(self.game.state_hash(self.state))
+
+    def act(self, player: int, action: Any) -> None:
+        self.feed(Act(player, action))
+        self.settle()
+
+    def act_simultaneous(self, actions: Sequence[tuple[int, Any]]) -> None:
+        self.feed(SimultaneousActs(tuple(sorted(actions, key=lambda pair: pair[0]))))
+        self.settle()
+
+    def settle(self) -> Step:
+        """Resolve chance and card steps until a player must act or the game is over."""
+        while True:
+            step = self.game.step(self.state)
+            if isinstance(step, Chance):
+                self.feed(ChanceOutcome(self._seed()))
+            elif isinstance(step, CardOperations):
+                self.feed(CardsDone(self._perform(step)))
+            else:
+                return step
+
+    @property
+    def over(self) -> bool:
+        return isinstance(self.game.step(self.state), GameOver)
+
+    # -- chance and cards ----------------------------------------------------------------------
+
+    def _seed(self) -> bytes:
+        return b"".join(self.random.below(256).to_bytes(1, "big") for _ in range(32))
+
+    def _perform(self, step: CardOperations) -> tuple[tuple[int, str], ...]:
+        public: dict[int, str] = {}
+        for operation in step.operations:
+            if isinstance(operation, NewDeal):
+                names = list(operation.cards)
+                self.random.shuffle(names)
+                for offset, name in enumerate(names):
+                    self.truth[operation.first_slot + offset] = name
+            elif isinstance(operation, Reshuffle):
+                names = [self.truth[slot] for slot in operation.source_slots]
+                self.random.shuffle(names)
+                for offset, name in enumerate(names):
+                    self.truth[operation.first_slot + offset] = name
+            elif isinstance(operation, Reveal):
+                for slot in operation.slots:
+                    public[slot] = self.truth[slot]
+            elif isinstance(operation, Disclose):
+                seen = self.knowledge[operation.to]
+                for slot in operation.slots:
+                    seen[slot] = self.truth[slot]
+            elif isinstance(operation, Audit):
+                for deal in operation.deals:
+                    for slot in self.state.cards.slots_of(deal):
+                        if slot not in self.state.cards.revealed:
+                            public[slot] = self.truth[slot]
+            else:  # pragma: no cover - the union is closed
+                raise EngineError(f"unknown card operation {operation!r}")
+        return tuple(sorted(public.items()))
+
+    def view(self, player: int) -> dict[int, str]:
+        """What ``player`` can see of hidden cards (its knowledge)."""
+        return self.knowledge[player]

@@ -1,0 +1,172 @@
+"""The generic conformance check every game must pass (see ``tests/test_conformance.py``).
+
+:func:`check_game` plays random legal games to the end on a :class:`LocalTable` and checks, at
+every step, the properties the platform relies on:
+
+* every decision step offers its actor(s) at least one legal action, and the game ends;
+* every legal action offered is accepted by :meth:`Game.apply` (none raises), has a description
+  that is unique among the actions offered, and round-trips through its wire encoding and ``repr``;
+* ``apply`` never changes the state it was given;
+* every state round-trips through its canonical encoding with an unchanged hash;
+* replaying the recorded log from the same ruleset reproduces every state hash.
+
+Failures raise :class:`ConformanceError` describing the seed, the event number and what broke, so a
+failing run can be reproduced exactly.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from p2pgames import canonical
+from p2pgames.engine._game import Game, Ruleset
+from p2pgames.engine._random import DeterministicRandom
+from p2pgames.engine._steps import (
+    Act,
+    GameOver,
+    ReactionWindow,
+    Simultaneous,
+    SimultaneousActs,
+    Turn,
+)
+from p2pgames.engine._table import LocalTable
+
+__all__ = ["ConformanceError", "PlaythroughReport", "check_game", "play_random_game"]
+
+
+class ConformanceError(AssertionError):
+    """A game broke a property of the engine contract."""
+
+
+@dataclass
+class PlaythroughReport:
+    seed: bytes
+    events: int
+    decisions: int
+    hashes: list[bytes] = field(default_factory=list)
+    result: GameOver | None = None
+
+
+def _fail(seed: bytes, event_number: int, message: str) -> ConformanceError:
+    return ConformanceError(f"seed {seed.hex()} at event {event_number}: {message}")
+
+
+def _check_action_roundtrip(game: Game, action: Any, seed: bytes, n: int) -> None:
+    wire = game.encode_action(action)
+    try:
+        again = game.decode_action(canonical.decode(canonical.encode(wire)))
+    except Exception as error:
+        raise _fail(seed, n, f"action {action!r} does not round-trip its encoding: {error!r}") from error
+    if again != action:
+        raise _fail(seed, n, f"action {action!r} decodes as {again!r}")
+    namespace = vars(sys.modules[type(action).__module__])
+    try:
+        from_repr = eval(repr(action), dict(namespace))  # noqa: S307 - our own reprs, in a test
+    except Exception as error:
+        raise _fail(seed, n, f"repr {action!r} does not read back: {error!r}") from error
+    if from_repr != action:
+        raise _fail(seed, n, f"repr {action!r} reads back as {from_repr!r}")
+
+
+def play_random_game(
+    game: Game,
+    ruleset: Ruleset,
+    seed: bytes,
+    *,
+    exhaustive: bool = True,
+    max_events: int = 200_000,
+) -> PlaythroughReport:
+    """Play one random legal game, checking the contract at every step (see module docstring).
+
+    With ``exhaustive`` every offered action is tried on a copy; otherwise only the ones chosen.
+    """
+    table = LocalTable(game, ruleset, seed, record_hashes=True)
+    chooser = DeterministicRandom(b"conformance-choices\x00" + seed)
+    report = PlaythroughReport(seed=seed, events=0, decisions=0)
+    while True:
+        n = len(table.log)
+        if n > max_events:
+            raise _fail(seed, n, f"game did not end within {max_events} events")
+        state = table.state
+        step = game.step(state)
+        _check_state_roundtrip(game, state, seed, n)
+        if isinstance(step, GameOver):
+            report.result = step
+            break
+        report.decisions += 1
+        before_hash = game.state_hash(state)
+        if isinstance(step, Simultaneous):
+            choices = []
+            for player in step.players:
+                options = _offered(game, table, player, seed, n, exhaustive)
+                choices.append((player, options[chooser.below(len(options))]))
+            table.act_simultaneous(choices)
+        elif isinstance(step, (Turn, ReactionWindow)):
+            actors = step.actors if isinstance(step, Turn) else step.players
+            movers = [p for p in actors if game.legal_actions(state, p, table.view(p))]
+            if not movers:
+                raise _fail(seed, n, f"none of seats {actors} has a legal action in {step!r}")
+            player = movers[chooser.below(len(movers))]
+            options = _offered(game, table, player, seed, n, exhaustive)
+            table.act(player, options[chooser.below(len(options))])
+        else:
+            raise _fail(seed, n, f"table stopped on an automatic step {step!r}")
+        if game.state_hash(state) != before_hash:
+            raise _fail(seed, n, "apply changed the state it was given")
+
+    # Replay the log independently from the ruleset; every hash must match the live run's.
+    names = [f"seat {i}" for i in range(ruleset.players)]
+    state = game.setup(ruleset)
+    hashes = [game.state_hash(state)]
+    for event in table.log:
+        after = game.apply(state, event)
+        game.narrate(state, event, after, names)
+        state = after
+        hashes.append(game.state_hash(state))
+    if hashes != table.hashes:
+        first = next(i for i, (a, b) in enumerate(zip(hashes, table.hashes or [])) if a != b)
+        raise _fail(seed, first, "a replay of the log gave a different state hash")
+    report.events = len(table.log)
+    report.hashes = hashes
+    return report
+
+
+def _offered(
+    game: Game, table: LocalTable, player: int, seed: bytes, n: int, exhaustive: bool
+) -> Sequence[Any]:
+    state = table.state
+    knowledge = table.view(player)
+    options = list(game.legal_actions(state, player, knowledge))
+    if not options:
+        raise _fail(seed, n, f"seat {player} must act but has no legal action")
+    texts = [game.describe_action(state, player, action, knowledge) for action in options]
+    if len(set(texts)) != len(texts):
+        duplicates = sorted({t for t in texts if texts.count(t) > 1})
+        raise _fail(seed, n, f"two legal actions share a description: {duplicates}")
+    for action in options:
+        _check_action_roundtrip(game, action, seed, n)
+    if exhaustive:
+        step = game.step(state)
+        for action in options:
+            try:
+                if isinstance(step, Simultaneous):
+                    game.check_action(state, player, action)
+                else:
+                    game.apply(state, Act(player, action))
+            except Exception as error:
+                raise _fail(seed, n, f"legal action {action!r} of seat {player} raised {error!r}") from error
+    return options
+
+
+def _check_state_roundtrip(game: Game, state: Any, seed: bytes, n: int) -> None:
+    encoded = canonical.encode(game.encode_state(state))
+    rebuilt = game.decode_state(canonical.decode(encoded))
+    if canonical.encode(game.encode_state(rebuilt)) != encoded:
+        raise _fail(seed, n, "state does not round-trip through its canonical encoding")
+
+
+def check_game(game: Game, ruleset: Ruleset, seeds: Sequence[bytes], *, exhaustive: bool = True) -> list[PlaythroughReport]:
+    """Run :func:`play_random_game` for each seed; raises :class:`ConformanceError` on the first failure."""
+    return [play_random_game(game, ruleset, seed, exhaustive=exhaustive) for seed in seeds]

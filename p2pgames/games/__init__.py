@@ -1,0 +1,35 @@
+"""The games, by the name used on the command line.
+
+Each game lives in its own package and exposes ``GAME``, an instance of its
+:class:`p2pgames.engine.Game`. Packages whose names start with ``_`` are for testing the platform
+and are not offered to players.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from p2pgames.engine import Game
+
+__all__ = ["PLAYABLE", "get_game", "UnknownGame"]
+
+# name -> package; the order is the order of the menu.
+PLAYABLE: dict[str, str] = {
+    "beltpunk": "p2pgames.games.beltpunk",
+}
+_PLATFORM_TESTS: dict[str, str] = {
+    "probe": "p2pgames.games._probe",
+}
+
+
+class UnknownGame(KeyError):
+    def __str__(self) -> str:
+        return f"unknown game {self.args[0]!r}; choose one of: {', '.join(PLAYABLE)}"
+
+
+def get_game(name: str) -> Game:
+    """The game called ``name``; raises :class:`UnknownGame`."""
+    module = PLAYABLE.get(name) or _PLATFORM_TESTS.get(name)
+    if module is None:
+        raise UnknownGame(name)
+    return importlib.import_module(module).GAME
