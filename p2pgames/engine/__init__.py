@@ -23,7 +23,15 @@ from p2pgames.engine._errors import (
     RuleViolation,
     RulesetError,
 )
-from p2pgames.engine._game import NO_KNOWLEDGE, Game, GameState, Knowledge, Ruleset, RulesetOption
+from p2pgames.engine._game import (
+    NO_KNOWLEDGE,
+    Game,
+    GameState,
+    Knowledge,
+    Panel,
+    Ruleset,
+    RulesetOption,
+)
 from p2pgames.engine._random import DeterministicRandom
 from p2pgames.engine._steps import (
     Act,
@@ -66,6 +74,7 @@ __all__ = [
     "MalformedAction",
     "NO_KNOWLEDGE",
     "NewDeal",
+    "Panel",
     "ReactionWindow",
     "Reshuffle",
     "Reveal",

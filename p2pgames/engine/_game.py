@@ -32,7 +32,7 @@ from p2pgames.engine._steps import (
     Turn,
 )
 
-__all__ = ["Game", "GameState", "Ruleset", "RulesetOption", "Knowledge", "NO_KNOWLEDGE"]
+__all__ = ["Game", "GameState", "Ruleset", "RulesetOption", "Knowledge", "NO_KNOWLEDGE", "Panel"]
 
 Knowledge = Mapping[int, str]
 NO_KNOWLEDGE: Knowledge = {}
@@ -68,6 +68,18 @@ class Ruleset:
     def describe(self) -> str:
         options = ", ".join(f"{key}={value}" for key, value in self.options)
         return f"{self.game}, {self.players} players" + (f" ({options})" if options else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """A titled block of text for a screen: each line is a tuple of ``(style, text)`` segments.
+
+    Styles are names a user interface maps to colours and may ignore: ``""`` (plain), ``"dim"``,
+    ``"bold"``, ``"good"``, ``"bad"``, ``"warn"``, ``"you"``, and ``"suit-<name>"`` for a card suit.
+    """
+
+    title: str
+    lines: tuple[tuple[tuple[str, str], ...], ...]
 
 
 class GameState(ABC):
@@ -277,12 +289,28 @@ class Game(ABC, Generic[S]):
     # -- presentation (for people, logs and transcripts) ---------------------------------------
 
     @abstractmethod
-    def describe_action(self, state: S, player: int, action: Any, knowledge: Knowledge) -> str:
-        """Short text for ``action`` as its player would type it; unique among legal actions."""
+    def describe_action(
+        self, state: S, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
+    ) -> str:
+        """Short text for ``action`` as its player would type it; unique among legal actions.
+
+        ``names`` are the seats' display names (unique at a table).
+        """
 
     @abstractmethod
     def narrate(self, before: S, event: Event, after: S, names: Sequence[str]) -> list[str]:
         """Lines for the game log describing what ``event`` did, using only public information."""
+
+    def panels(self, state: S, viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
+        """What a screen shows of the table to ``viewer`` (``None``: a spectator, public only).
+
+        Whose move it is comes from :meth:`step`; panels show the rest (hands, table, scores).
+        """
+        return []
+
+    def help_text(self) -> str:
+        """A short reminder of the rules and how actions are typed, for a ``help`` command."""
+        return self.title
 
     def is_over(self, state: S) -> bool:
         return isinstance(self.step(state), GameOver)

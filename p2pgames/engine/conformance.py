@@ -123,6 +123,8 @@ def play_random_game(
     for event in table.log:
         after = game.apply(state, event)
         game.narrate(state, event, after, names)
+        for viewer in [None, *range(ruleset.players)]:
+            game.panels(after, viewer, {} if viewer is None else table.view(viewer), names)
         state = after
         hashes.append(game.state_hash(state))
     if hashes != table.hashes:
@@ -141,7 +143,8 @@ def _offered(
     options = list(game.legal_actions(state, player, knowledge))
     if not options:
         raise _fail(seed, n, f"seat {player} must act but has no legal action")
-    texts = [game.describe_action(state, player, action, knowledge) for action in options]
+    names = [f"seat{i}" for i in range(table.ruleset.players)]
+    texts = [game.describe_action(state, player, action, knowledge, names) for action in options]
     if len(set(texts)) != len(texts):
         duplicates = sorted({t for t in texts if texts.count(t) > 1})
         raise _fail(seed, n, f"two legal actions share a description: {duplicates}")

@@ -11,7 +11,7 @@ import importlib
 
 from p2pgames.engine import Game
 
-__all__ = ["PLAYABLE", "get_game", "UnknownGame"]
+__all__ = ["PLAYABLE", "get_game", "game_package", "UnknownGame"]
 
 # name -> package; the order is the order of the menu.
 PLAYABLE: dict[str, str] = {
@@ -27,9 +27,14 @@ class UnknownGame(KeyError):
         return f"unknown game {self.args[0]!r}; choose one of: {', '.join(PLAYABLE)}"
 
 
+def game_package(name: str) -> str:
+    """The package that holds the game called ``name``; raises :class:`UnknownGame`."""
+    package = PLAYABLE.get(name) or _PLATFORM_TESTS.get(name)
+    if package is None:
+        raise UnknownGame(name)
+    return package
+
+
 def get_game(name: str) -> Game:
     """The game called ``name``; raises :class:`UnknownGame`."""
-    module = PLAYABLE.get(name) or _PLATFORM_TESTS.get(name)
-    if module is None:
-        raise UnknownGame(name)
-    return importlib.import_module(module).GAME
+    return importlib.import_module(game_package(name)).GAME

@@ -303,7 +303,9 @@ class Probe(Game[ProbeState]):
 
     # -- presentation --------------------------------------------------------------------------
 
-    def describe_action(self, state: ProbeState, player: int, action: Any, knowledge: Knowledge) -> str:
+    def describe_action(
+        self, state: ProbeState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
+    ) -> str:
         if isinstance(action, (PlayCard, PassCard)):
             verb = "play" if isinstance(action, PlayCard) else "pass"
             return f"{verb} {knowledge.get(action.slot) or state.cards.value(action.slot) or f'#{action.slot}'}"

@@ -1,0 +1,47 @@
+"""Bot players: pure decision functions that act through the same interface a person uses.
+
+A bot sees exactly what its seat's peer sees — the public state, the step, and the seat's knowledge
+of hidden cards — and returns one of ``game.legal_actions(...)``. Strategies for a game live in
+``p2pgames/games/<game>/bots.py`` and are found through :func:`bot_for`; the network layer wraps a
+bot in a real peer with its own keys.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+from typing import Any, Protocol
+
+from p2pgames.engine import DeterministicRandom, Game, Knowledge, Step
+
+__all__ = ["Bot", "RandomBot", "bot_for"]
+
+
+class Bot(Protocol):
+    """Chooses an action for ``player`` at ``step``; must return one of the legal actions."""
+
+    def choose(self, game: Game, state: Any, player: int, knowledge: Knowledge, step: Step) -> Any: ...
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions (reproducibly, from ``seed``)."""
+
+    def __init__(self, seed: bytes = b"") -> None:
+        self.random = DeterministicRandom(hashlib.sha256(b"random-bot\x00" + seed).digest())
+
+    def choose(self, game: Game, state: Any, player: int, knowledge: Knowledge, step: Step) -> Any:
+        options = list(game.legal_actions(state, player, knowledge))
+        if not options:
+            raise ValueError(f"seat {player} has no legal action at {step!r}")
+        return options[self.random.below(len(options))]
+
+
+def bot_for(game: Game, seed: bytes = b"") -> Bot:
+    """The best bot available for ``game`` (its ``bots.make_bot(seed)``), else a :class:`RandomBot`."""
+    from p2pgames.games import game_package
+
+    try:
+        module = importlib.import_module(f"{game_package(game.name)}.bots")
+    except ModuleNotFoundError:
+        return RandomBot(seed)
+    return module.make_bot(seed)

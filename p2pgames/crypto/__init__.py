@@ -1,0 +1,106 @@
+"""The cryptography of p2pgames: pure functions over bytes, no I/O, no clock, no global state.
+
+* identities and signatures — :class:`Identity`, :class:`PublicKey`, :func:`fingerprint_matches`
+* commitments — :func:`commit`, :func:`check_opening`
+* joint randomness — :func:`random_contribution`, :func:`combine_contributions`
+* the mental-poker deck — :func:`card_point`, :func:`shuffle_pass`, :func:`lock_pass`,
+  :func:`unlock`, :class:`CardTable` and the audit checks
+* sealed private messages — :class:`SealKey`, :func:`seal`, :func:`open_sealed`,
+  :func:`sealed_commitment`
+
+Randomness comes only from ``os.urandom``; every function that draws it takes an optional argument
+to inject the bytes instead, for tests and test vectors. ``protocol/crypto.md`` specifies every
+construction byte for byte.
+"""
+
+from ._classic_sra import CLASSIC_SRA_PRIME, ClassicSRA, classic_encrypt
+from ._commit import COMMITMENT_SIZE, SALT_SIZE, check_opening, commit
+from ._deck import (
+    CARD_VALUE_SIZE,
+    CURVE_ORDER,
+    FIELD_PRIME,
+    VERIFIER_BASE,
+    CardTable,
+    card_point,
+    check_lock_key,
+    check_lock_pass,
+    check_reshuffle_pass,
+    check_shuffle_pass,
+    encrypt,
+    lock_pass,
+    random_permutation,
+    random_scalar,
+    reshuffle_pass,
+    scalar_from_bytes,
+    scalar_to_bytes,
+    shuffle_pass,
+    transform,
+    unlock,
+)
+from ._errors import BadCardValue, BadCommitment, BadSignature, CryptoError, SealError
+from ._identity import Identity, PublicKey, fingerprint_matches
+from ._joint import CONTRIBUTION_SIZE, combine_contributions, random_contribution
+from ._sealed import SEAL_OVERHEAD, SealKey, open_sealed, seal, sealed_commitment
+
+__all__ = [
+    # errors
+    "CryptoError",
+    "BadSignature",
+    "BadCommitment",
+    "BadCardValue",
+    "SealError",
+    # identities
+    "Identity",
+    "PublicKey",
+    "fingerprint_matches",
+    # commitments
+    "commit",
+    "check_opening",
+    "COMMITMENT_SIZE",
+    "SALT_SIZE",
+    # joint randomness
+    "random_contribution",
+    "combine_contributions",
+    "CONTRIBUTION_SIZE",
+    # deck
+    "CURVE_ORDER",
+    "FIELD_PRIME",
+    "CARD_VALUE_SIZE",
+    "VERIFIER_BASE",
+    "CardTable",
+    "card_point",
+    "random_scalar",
+    "random_permutation",
+    "scalar_to_bytes",
+    "scalar_from_bytes",
+    "encrypt",
+    "transform",
+    "shuffle_pass",
+    "reshuffle_pass",
+    "lock_pass",
+    "unlock",
+    "check_lock_key",
+    "check_shuffle_pass",
+    "check_reshuffle_pass",
+    "check_lock_pass",
+    # sealed messages
+    "SealKey",
+    "seal",
+    "open_sealed",
+    "sealed_commitment",
+    "SEAL_OVERHEAD",
+    # benchmark baseline, not used by the protocol
+    "ClassicSRA",
+    "classic_encrypt",
+    "CLASSIC_SRA_PRIME",
+]
+
+# Public names report this package, not the private module they live in (as trio does).
+for _name in __all__:
+    _obj = globals()[_name]
+    if getattr(_obj, "__module__", "").startswith(__name__ + "._"):
+        try:
+            _obj.__module__ = __name__
+        except (AttributeError, TypeError):
+            pass
+del _name, _obj

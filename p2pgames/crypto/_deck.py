@@ -1,0 +1,467 @@
+"""The mental-poker deck: commutative encryption of cards as P-256 x-coordinates.
+
+A card is a P-256 point whose discrete logarithm nobody knows, and travels as the 32-byte big-endian
+x-coordinate of that point. Encrypting ``x`` with a scalar ``k`` gives the x-coordinate of ``k·P``
+where ``P`` is either point with that x-coordinate: ``k·(−P) = −(k·P)`` has the same x-coordinate,
+so the operation is well defined on x-coordinates alone. Scalars multiply, so encryptions commute
+and ``k⁻¹ mod n`` decrypts. All point arithmetic is the library's ECDH ``exchange``; where several
+scalars apply to one card they are multiplied first, so each card costs one exchange per pass.
+
+Dealing, in the session's terms: every peer in turn runs :func:`shuffle_pass` (one secret shuffle
+key, a secret permutation), then every peer in turn runs :func:`lock_pass` (strips its shuffle key,
+applies a fresh lock key per slot and publishes a verifier per key). A slot's value is then
+``x(L·C)`` for its card ``C`` and the product ``L`` of all peers' lock keys for that slot;
+:func:`unlock` with all of them gives the card, which :class:`CardTable` names.
+
+Audit checks (:func:`check_shuffle_pass`, :func:`check_reshuffle_pass`, :func:`check_lock_pass`)
+return ``None`` when a pass is consistent with the keys its author published, else the index of the
+first output item that is not — so the session can name the cheater and the slot.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+from collections import Counter
+from collections.abc import Sequence
+
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from .. import canonical
+from . import _domains
+from ._errors import BadCardValue, CryptoError
+from ._random import ByteSource
+
+__all__ = [
+    "CURVE_ORDER",
+    "FIELD_PRIME",
+    "CARD_VALUE_SIZE",
+    "VERIFIER_BASE",
+    "CardTable",
+    "card_point",
+    "random_scalar",
+    "random_permutation",
+    "scalar_to_bytes",
+    "scalar_from_bytes",
+    "encrypt",
+    "transform",
+    "shuffle_pass",
+    "reshuffle_pass",
+    "lock_pass",
+    "unlock",
+    "check_lock_key",
+    "check_shuffle_pass",
+    "check_reshuffle_pass",
+    "check_lock_pass",
+]
+
+#: n, the order of the P-256 group: scalars live in [1, n−1].
+CURVE_ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+#: p, the prime of the field P-256 is defined over.
+FIELD_PRIME = 2**256 - 2**224 + 2**192 + 2**96 - 1
+_CURVE_B = 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B
+CARD_VALUE_SIZE = 32
+SCALAR_SIZE = 32
+
+_CURVE = ec.SECP256R1()
+_ECDH = ec.ECDH()
+
+
+# --- scalars --------------------------------------------------------------------------------------
+
+
+def _check_scalar(k: int, what: str = "scalar") -> int:
+    if type(k) is not int:
+        raise TypeError(f"{what} must be an int, not {type(k).__name__}")
+    if not 0 < k < CURVE_ORDER:
+        raise CryptoError(f"{what} is outside [1, n−1]: {k:#x}")
+    return k
+
+
+def _inverse(k: int) -> int:
+    return pow(k, -1, CURVE_ORDER)
+
+
+def random_scalar(rng_bytes: bytes | None = None) -> int:
+    """A uniformly random scalar in [1, n−1].
+
+    Draws 32-byte big-endian candidates (from ``os.urandom``, or front to back from ``rng_bytes``)
+    and returns the first in range. Raises :class:`CryptoError` if ``rng_bytes`` runs out first.
+    """
+    source = ByteSource(rng_bytes)
+    while True:
+        candidate = int.from_bytes(source.take(SCALAR_SIZE), "big")
+        if 0 < candidate < CURVE_ORDER:
+            return candidate
+
+
+def scalar_to_bytes(k: int) -> bytes:
+    """``k`` as 32 big-endian bytes, the form scalars take in messages and vectors.
+
+    Raises :class:`CryptoError` if ``k`` is outside [1, n−1].
+    """
+    return _check_scalar(k).to_bytes(SCALAR_SIZE, "big")
+
+
+def scalar_from_bytes(data: bytes) -> int:
+    """The scalar held in 32 big-endian bytes.
+
+    Raises :class:`CryptoError` unless ``data`` is 32 bytes encoding a value in [1, n−1].
+    """
+    if not isinstance(data, bytes) or len(data) != SCALAR_SIZE:
+        raise CryptoError(f"a scalar is {SCALAR_SIZE} bytes")
+    return _check_scalar(int.from_bytes(data, "big"))
+
+
+def random_permutation(n: int, rng_bytes: bytes | None = None) -> list[int]:
+    """A uniformly random permutation of ``range(n)``.
+
+    Fisher–Yates: for ``i`` from ``n−1`` down to 1, swap item ``i`` with item ``j``, ``j`` uniform
+    in [0, i] by rejection sampling of 4-byte big-endian draws (from ``os.urandom`` or
+    ``rng_bytes``). Raises :class:`CryptoError` if ``rng_bytes`` runs out.
+    """
+    if type(n) is not int or not 0 <= n < 2**32:
+        raise ValueError(f"can't permute {n!r} items")
+    source = ByteSource(rng_bytes)
+    items = list(range(n))
+    for i in range(n - 1, 0, -1):
+        bound = i + 1
+        limit = 2**32 - 2**32 % bound  # largest multiple of bound: keeps r % bound unbiased
+        while True:
+            r = int.from_bytes(source.take(4), "big")
+            if r < limit:
+                break
+        j = r % bound
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
+# --- card values ----------------------------------------------------------------------------------
+
+
+def _lift(x: bytes, index: int | None = None) -> ec.EllipticCurvePublicKey:
+    # The library checks that x < p and that a point exists; either point will do.
+    if type(x) is not bytes or len(x) != CARD_VALUE_SIZE:
+        shown = f"{len(x)} bytes" if isinstance(x, bytes) else f"a {type(x).__name__}"
+        raise BadCardValue(f"a card value is {CARD_VALUE_SIZE} bytes, got {shown}", index)
+    try:
+        return ec.EllipticCurvePublicKey.from_encoded_point(_CURVE, b"\x02" + x)
+    except ValueError:
+        raise BadCardValue(f"{x.hex()} is not the x-coordinate of a P-256 point", index) from None
+
+
+def _key(k: int) -> ec.EllipticCurvePrivateKey:
+    return ec.derive_private_key(k, _CURVE)
+
+
+def _has_point(x: int) -> bool:
+    # Euler's criterion on y² = x³ − 3x + b. The right side is never 0: P-256 has prime order, so
+    # no point with y = 0.
+    rhs = (x * x * x - 3 * x + _CURVE_B) % FIELD_PRIME
+    return pow(rhs, (FIELD_PRIME - 1) // 2, FIELD_PRIME) == 1
+
+
+def _hash_to_x(deck_domain: str, name: str) -> tuple[int, bytes]:
+    """``(counter, x)`` of a card by try-and-increment; see :func:`card_point`."""
+    if not isinstance(deck_domain, str) or not isinstance(name, str):
+        raise TypeError("deck domain and card name must be strings")
+    counter = 0
+    while True:
+        digest = hashlib.sha256(
+            _domains.CARD + canonical.encode([deck_domain, name, counter])
+        ).digest()
+        x = int.from_bytes(digest, "big")
+        if x < FIELD_PRIME and _has_point(x):
+            return counter, digest
+        counter += 1
+
+
+@functools.lru_cache(maxsize=4096)
+def card_point(deck_domain: str, name: str) -> bytes:
+    """The card value (32-byte x-coordinate) of card ``name`` in decks of ``deck_domain``.
+
+    Try-and-increment: for counter 0, 1, 2, … take x = SHA-256(``b"p2pgames/v1/card\\x00"`` ‖
+    canonical ``[deck_domain, name, counter]``) as a big-endian integer; the first x < p with a point
+    on the curve is the card. Nobody knows the discrete log of such a point. Results are cached.
+    """
+    return _hash_to_x(deck_domain, name)[1]
+
+
+#: Base point of lock-key verifiers: ``card_point("p2pgames/v1/verifier-base", "G0")``.
+VERIFIER_BASE = card_point(_domains.VERIFIER_BASE_DOMAIN, "G0")
+_VERIFIER_BASE_POINT = _lift(VERIFIER_BASE)
+
+
+# --- the operations -------------------------------------------------------------------------------
+
+
+def encrypt(x: bytes, k: int) -> bytes:
+    """Encrypt card value ``x`` with scalar ``k``: the x-coordinate of ``k·P``, 32 bytes.
+
+    Raises :class:`BadCardValue` if ``x`` is not 32 bytes or not the x-coordinate of a curve point,
+    and :class:`CryptoError` if ``k`` is outside [1, n−1].
+    """
+    point = _lift(x)
+    return _key(_check_scalar(k)).exchange(_ECDH, point)
+
+
+def transform(values: Sequence[bytes], scalars: Sequence[int] | int) -> list[bytes]:
+    """Encrypt every value, each with its own scalar or all with one.
+
+    Raises :class:`BadCardValue` (with ``index``) for the first value that is not a card value,
+    :class:`CryptoError` for a scalar outside [1, n−1] and :class:`ValueError` if ``scalars`` is a
+    sequence of a different length.
+    """
+    if isinstance(scalars, int):
+        key = _key(_check_scalar(scalars))
+        return [key.exchange(_ECDH, _lift(x, i)) for i, x in enumerate(values)]
+    if len(scalars) != len(values):
+        raise ValueError(f"{len(values)} values but {len(scalars)} scalars")
+    keys: dict[int, ec.EllipticCurvePrivateKey] = {}  # derive each distinct scalar once
+    out = []
+    for i, (x, k) in enumerate(zip(values, scalars)):
+        point = _lift(x, i)
+        key = keys.get(k)
+        if key is None:
+            key = keys[k] = _key(_check_scalar(k))
+        out.append(key.exchange(_ECDH, point))
+    return out
+
+
+def _check_permutation(permutation: Sequence[int], n: int) -> None:
+    if len(permutation) != n or sorted(permutation) != list(range(n)):
+        raise ValueError(f"not a permutation of range({n}): {list(permutation)!r:.200}")
+
+
+def shuffle_pass(values: Sequence[bytes], shuffle_key: int, permutation: Sequence[int]) -> list[bytes]:
+    """One peer's shuffle: ``output[j] = encrypt(values[permutation[j]], shuffle_key)``.
+
+    Raises :class:`BadCardValue` for an input that is not a card value, :class:`CryptoError` for a
+    key outside [1, n−1] and :class:`ValueError` if ``permutation`` is not one of ``range(len(values))``.
+    """
+    _check_permutation(permutation, len(values))
+    key = _key(_check_scalar(shuffle_key, "shuffle key"))
+    points = [_lift(x, i) for i, x in enumerate(values)]
+    return [key.exchange(_ECDH, points[source]) for source in permutation]
+
+
+def reshuffle_pass(
+    values: Sequence[bytes],
+    old_lock_keys: Sequence[int],
+    shuffle_key: int,
+    permutation: Sequence[int],
+) -> list[bytes]:
+    """One peer's shuffle of a sub-pile of locked slots, stripping its old locks on the way.
+
+    ``output[j] = encrypt(values[π(j)], shuffle_key · old_lock_keys[π(j)]⁻¹)`` with
+    ``π = permutation``: one exchange per card. Raises like :func:`shuffle_pass`, and
+    :class:`ValueError` if ``old_lock_keys`` and ``values`` differ in length.
+    """
+    if len(old_lock_keys) != len(values):
+        raise ValueError(f"{len(values)} values but {len(old_lock_keys)} old lock keys")
+    _check_permutation(permutation, len(values))
+    _check_scalar(shuffle_key, "shuffle key")
+    points = [_lift(x, i) for i, x in enumerate(values)]
+    out = []
+    for source in permutation:
+        old = _check_scalar(old_lock_keys[source], f"old lock key {source}")
+        out.append(_key(shuffle_key * _inverse(old) % CURVE_ORDER).exchange(_ECDH, points[source]))
+    return out
+
+
+def lock_pass(
+    values: Sequence[bytes], shuffle_key: int, lock_keys: Sequence[int]
+) -> tuple[list[bytes], list[bytes]]:
+    """One peer's lock: strip ``shuffle_key``, lock slot ``i`` with ``lock_keys[i]``.
+
+    Returns ``(locked, verifiers)``: ``locked[i] = encrypt(values[i], lock_keys[i] · shuffle_key⁻¹)``
+    and ``verifiers[i] = encrypt(VERIFIER_BASE, lock_keys[i])``. Publishing the verifiers binds the
+    lock keys, so a wrong key published later fails :func:`check_lock_key` for everyone at once.
+    Raises :class:`BadCardValue`, :class:`CryptoError` for keys outside [1, n−1], and
+    :class:`ValueError` if ``lock_keys`` and ``values`` differ in length.
+    """
+    if len(lock_keys) != len(values):
+        raise ValueError(f"{len(values)} values but {len(lock_keys)} lock keys")
+    strip = _inverse(_check_scalar(shuffle_key, "shuffle key"))
+    locked = []
+    verifiers = []
+    for i, (x, lock) in enumerate(zip(values, lock_keys)):
+        point = _lift(x, i)
+        _check_scalar(lock, f"lock key {i}")
+        verifiers.append(_key(lock).exchange(_ECDH, _VERIFIER_BASE_POINT))
+        locked.append(_key(lock * strip % CURVE_ORDER).exchange(_ECDH, point))
+    return locked, verifiers
+
+
+def unlock(value: bytes, keys: Sequence[int]) -> bytes:
+    """Remove the locks ``keys`` from ``value``: encrypt with the product of their inverses.
+
+    One exchange however many keys. Raises :class:`BadCardValue` if ``value`` is not a card value
+    and :class:`CryptoError` for a key outside [1, n−1]. With no keys, returns ``value`` (checked).
+    """
+    point = _lift(value)
+    product = 1
+    for i, k in enumerate(keys):
+        product = product * _check_scalar(k, f"key {i}") % CURVE_ORDER
+    if product == 1:
+        return value
+    return _key(_inverse(product)).exchange(_ECDH, point)
+
+
+def check_lock_key(key: int, verifier: bytes) -> bool:
+    """Whether ``key`` is the lock key that ``verifier`` was published for.
+
+    Never raises: anything that is not a scalar in [1, n−1] and a 32-byte verifier is ``False``.
+    """
+    if type(key) is not int or not 0 < key < CURVE_ORDER:
+        return False
+    if type(verifier) is not bytes or len(verifier) != CARD_VALUE_SIZE:
+        return False
+    return hmac.compare_digest(_key(key).exchange(_ECDH, _VERIFIER_BASE_POINT), verifier)
+
+
+# --- audits ---------------------------------------------------------------------------------------
+
+
+def _first_unmatched(expected: Sequence[bytes], outputs: Sequence[bytes]) -> int | None:
+    # Outputs must be the expected values in some order: compare as multisets.
+    remaining = Counter(expected)
+    for j, out in enumerate(outputs):
+        if remaining[out] <= 0:
+            return j
+        remaining[out] -= 1
+    return None
+
+
+def _check_lengths(inputs: Sequence[bytes], outputs: Sequence[bytes]) -> None:
+    if len(inputs) != len(outputs):
+        raise ValueError(f"{len(inputs)} inputs but {len(outputs)} outputs")
+
+
+def check_shuffle_pass(
+    inputs: Sequence[bytes], outputs: Sequence[bytes], shuffle_key: int
+) -> int | None:
+    """Audit a shuffle pass given its author's published ``shuffle_key``.
+
+    Returns ``None`` if ``outputs`` is ``encrypt(inputs[i], shuffle_key)`` in some order, else the
+    index of the first output not accounted for. Raises :class:`BadCardValue` for an input that is
+    not a card value (inputs were checked when the previous pass arrived), :class:`CryptoError` for
+    a key outside [1, n−1] and :class:`ValueError` if the lists differ in length.
+    """
+    _check_lengths(inputs, outputs)
+    return _first_unmatched(transform(inputs, shuffle_key), outputs)
+
+
+def check_reshuffle_pass(
+    inputs: Sequence[bytes],
+    outputs: Sequence[bytes],
+    old_lock_keys: Sequence[int],
+    shuffle_key: int,
+) -> int | None:
+    """Audit a :func:`reshuffle_pass` given its author's old lock keys and new shuffle key.
+
+    Returns ``None`` if ``outputs`` is ``encrypt(inputs[i], shuffle_key · old_lock_keys[i]⁻¹)`` in
+    some order, else the index of the first output not accounted for. Raises like
+    :func:`check_shuffle_pass`.
+    """
+    _check_lengths(inputs, outputs)
+    _check_scalar(shuffle_key, "shuffle key")
+    if len(old_lock_keys) != len(inputs):
+        raise ValueError(f"{len(inputs)} inputs but {len(old_lock_keys)} old lock keys")
+    scalars = [
+        shuffle_key * _inverse(_check_scalar(old, f"old lock key {i}")) % CURVE_ORDER
+        for i, old in enumerate(old_lock_keys)
+    ]
+    return _first_unmatched(transform(inputs, scalars), outputs)
+
+
+def check_lock_pass(
+    inputs: Sequence[bytes],
+    outputs: Sequence[bytes],
+    verifiers: Sequence[bytes],
+    shuffle_key: int,
+    lock_keys: Sequence[int],
+) -> int | None:
+    """Audit a lock pass given its author's published shuffle key and lock keys.
+
+    Returns ``None`` if for every slot ``i`` the verifier matches ``lock_keys[i]`` and
+    ``outputs[i] = encrypt(inputs[i], lock_keys[i] · shuffle_key⁻¹)``; else the first bad ``i``
+    (a lock key outside [1, n−1] makes its slot bad). Raises :class:`BadCardValue` for an input that
+    is not a card value, :class:`CryptoError` for a shuffle key outside [1, n−1] and
+    :class:`ValueError` if the lists differ in length.
+    """
+    _check_lengths(inputs, outputs)
+    if not len(verifiers) == len(lock_keys) == len(inputs):
+        raise ValueError(
+            f"{len(inputs)} inputs, {len(verifiers)} verifiers and {len(lock_keys)} lock keys"
+        )
+    strip = _inverse(_check_scalar(shuffle_key, "shuffle key"))
+    for i, (x, out, verifier, lock) in enumerate(zip(inputs, outputs, verifiers, lock_keys)):
+        point = _lift(x, i)
+        if not check_lock_key(lock, verifier):
+            return i
+        expected = _key(lock * strip % CURVE_ORDER).exchange(_ECDH, point)
+        if expected != out:
+            return i
+    return None
+
+
+# --- naming cards ---------------------------------------------------------------------------------
+
+
+class CardTable:
+    """The cards of one deal: their values in name order, and the name of each value.
+
+    Raises :class:`ValueError` if ``names`` repeats a name: two equal cards would have equal values
+    at every stage, and that equality would leak through the shuffle.
+    """
+
+    __slots__ = ("_deck_domain", "_names", "_points", "_by_point")
+
+    def __init__(self, deck_domain: str, names: Sequence[str]) -> None:
+        names = tuple(names)
+        seen: set[str] = set()
+        for name in names:
+            if name in seen:
+                raise ValueError(f"card name {name!r} appears twice in one deal")
+            seen.add(name)
+        points = tuple(card_point(deck_domain, name) for name in names)
+        by_point = dict(zip(points, names))
+        if len(by_point) != len(names):  # two names hashing to one point: never seen, but fatal
+            raise ValueError("two card names of this deal have the same card value")
+        self._deck_domain = deck_domain
+        self._names = names
+        self._points = points
+        self._by_point = by_point
+
+    @property
+    def deck_domain(self) -> str:
+        return self._deck_domain
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self._names
+
+    @property
+    def points(self) -> tuple[bytes, ...]:
+        """The card values, in the order of :attr:`names`."""
+        return self._points
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def name_of(self, x: bytes) -> str:
+        """The name of the card whose value is ``x``.
+
+        Raises :class:`BadCardValue` if ``x`` is not one of this deal's cards — which is how a slot
+        unlocked with a wrong key shows up.
+        """
+        try:
+            return self._by_point[x]
+        except (KeyError, TypeError):
+            shown = x.hex() if isinstance(x, bytes) else repr(x)
+            raise BadCardValue(f"{shown} is not a card of this deal") from None
+
+    def __repr__(self) -> str:
+        return f"CardTable({self._deck_domain!r}, {self._names!r})"

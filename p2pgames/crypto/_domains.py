@@ -1,0 +1,21 @@
+"""Every domain-separation prefix used by :mod:`p2pgames.crypto`, in one place.
+
+Each prefix is ASCII, starts with ``p2pgames/v1/`` and ends with a zero byte, so no two constructions
+can ever hash or sign the same bytes. Signatures add the caller's domain name between
+:data:`SIGN` and the zero byte, which is why :data:`SIGN` alone has none.
+"""
+
+from __future__ import annotations
+
+VERSION_PREFIX = b"p2pgames/v1/"
+
+SIGN = VERSION_PREFIX + b"sign/"  # + domain name + b"\x00" + canonical payload
+FINGERPRINT = VERSION_PREFIX + b"fingerprint\x00"
+COMMIT = VERSION_PREFIX + b"commit\x00"
+JOINT_SEED = VERSION_PREFIX + b"joint-seed\x00"
+CARD = VERSION_PREFIX + b"card\x00"
+SEAL = VERSION_PREFIX + b"seal\x00"
+SEALED = VERSION_PREFIX + b"sealed\x00"
+
+# Not a byte prefix: the deck domain under which the verifier base point is hashed to the curve.
+VERIFIER_BASE_DOMAIN = "p2pgames/v1/verifier-base"
