@@ -252,11 +252,15 @@ def reshuffle_pass(
     shuffle_key: int,
     permutation: Sequence[int],
 ) -> list[bytes]:
-    """One peer's shuffle of a sub-pile of locked slots, stripping its old locks on the way.
+    """One peer's pass over a sub-pile of locked slots: swap its old locks for ``shuffle_key``.
 
     ``output[j] = encrypt(values[π(j)], shuffle_key · old_lock_keys[π(j)]⁻¹)`` with
-    ``π = permutation``: one exchange per card. Raises like :func:`shuffle_pass`, and
-    :class:`ValueError` if ``old_lock_keys`` and ``values`` differ in length.
+    ``π = permutation``: one exchange per card. ``old_lock_keys[i]`` must be this peer's lock on
+    ``values[i]``, so a peer can only find its locks if nobody permuted the pile before it: in a
+    round of these passes every peer but the last uses the identity permutation, and the others
+    then shuffle with :func:`shuffle_pass` (protocol/crypto.md §5.6). Raises like
+    :func:`shuffle_pass`, and :class:`ValueError` if ``old_lock_keys`` and ``values`` differ in
+    length.
     """
     if len(old_lock_keys) != len(values):
         raise ValueError(f"{len(values)} values but {len(old_lock_keys)} old lock keys")
