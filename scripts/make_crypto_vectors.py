@@ -1,0 +1,600 @@
+"""Write protocol/vectors/crypto-*.json: deterministic test vectors for p2pgames.crypto.
+
+Run from the repository root with the project's Python:
+
+    .venv/bin/python scripts/make_crypto_vectors.py
+
+Every secret (private keys, salts, scalars, permutations, ephemeral keys) is derived from a fixed
+label, so running it again writes the same files. tests/crypto/test_vectors.py checks the library
+against the files; regenerate them only when a construction changes on purpose, and say so in
+protocol/crypto.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from p2pgames import canonical
+from p2pgames import crypto
+from p2pgames.crypto import _domains
+from p2pgames.crypto._deck import _hash_to_x
+
+VECTOR_DIR = Path(__file__).resolve().parents[1] / "protocol" / "vectors"
+
+
+def fixed(label: str, size: int = 32) -> bytes:
+    """Reproducible 'random' bytes for a vector, named by what they are for."""
+    out = b""
+    counter = 0
+    while len(out) < size:
+        out += hashlib.sha256(f"p2pgames test vectors/{label}/{counter}".encode()).digest()
+        counter += 1
+    return out[:size]
+
+
+def scalar(label: str) -> int:
+    return crypto.random_scalar(fixed(label, 32 * 4))
+
+
+def sx(k: int) -> str:
+    return crypto.scalar_to_bytes(k).hex()
+
+
+# --- signatures -----------------------------------------------------------------------------------
+
+
+def signatures() -> dict[str, Any]:
+    cases: list[dict[str, Any]] = []
+    payloads = [
+        ("hello", {"name": "Ada", "protocol": 1, "key": bytes(range(32))}),
+        ("event", [7, "play", {"cards": [3, 1, 4]}, None, True]),
+        ("agree", [12, bytes.fromhex("ab" * 32)]),
+        ("empty-payload", None),
+        ("unicode-domain-ä", "Grüße"),
+    ]
+    identities = [crypto.Identity.from_private_bytes(fixed(f"identity/{i}")) for i in range(3)]
+    identities.append(crypto.Identity.from_private_bytes(bytes(32)))
+    for i, (domain, payload) in enumerate(payloads):
+        identity = identities[i % len(identities)]
+        encoded = canonical.encode(payload)
+        signing_input = _domains.SIGN + domain.encode() + b"\x00" + encoded
+        signature = identity.sign(domain, payload)
+        cases.append(
+            {
+                "kind": "signature",
+                "private_key": identity.private_bytes().hex(),
+                "public_key": identity.public_key.raw.hex(),
+                "fingerprint": identity.public_key.fingerprint(),
+                "domain": domain,
+                "payload_canonical": encoded.hex(),
+                "signing_input": signing_input.hex(),
+                "signature": signature.hex(),
+            }
+        )
+    good = cases[1]
+    sig = bytes.fromhex(good["signature"])
+    bad_cases = [
+        ("last signature byte changed", good["domain"], good["payload_canonical"],
+         (sig[:-1] + bytes([sig[-1] ^ 1])).hex()),
+        ("first signature byte changed", good["domain"], good["payload_canonical"],
+         (bytes([sig[0] ^ 0x80]) + sig[1:]).hex()),
+        ("other domain", "hello", good["payload_canonical"], good["signature"]),
+        ("payload changed", good["domain"], canonical.encode([7, "play", {"cards": [3, 1, 5]}, None, True]).hex(),
+         good["signature"]),
+        ("signature truncated", good["domain"], good["payload_canonical"], sig[:63].hex()),
+        ("signature too long", good["domain"], good["payload_canonical"], (sig + b"\x00").hex()),
+        ("empty signature", good["domain"], good["payload_canonical"], ""),
+        ("S not reduced (S + L)", good["domain"], good["payload_canonical"], _add_order_to_s(sig).hex()),
+    ]
+    for why, domain, payload_hex, signature_hex in bad_cases:
+        cases.append(
+            {
+                "kind": "bad_signature",
+                "why": why,
+                "public_key": good["public_key"],
+                "domain": domain,
+                "payload_canonical": payload_hex,
+                "signature": signature_hex,
+            }
+        )
+    invalid_keys = [
+        ("identity point (order 1): signature (identity, 0) would verify for every message",
+         "01" + "00" * 31),
+        ("point of order 2", "ec" + "ff" * 30 + "7f"),
+        ("point of order 4", "00" * 32),
+        ("point of order 8", "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"),
+        ("y not reduced (y = p)", "ed" + "ff" * 30 + "7f"),
+        ("no curve point with this y", "02" + "00" * 31),
+        ("x = 0 with sign bit set", "01" + "00" * 30 + "80"),
+        ("31 bytes", "11" * 31),
+        ("33 bytes", "11" * 33),
+    ]
+    for why, raw in invalid_keys:
+        cases.append({"kind": "invalid_public_key", "why": why, "public_key": raw})
+    key = identities[0].public_key
+    compact = key.fingerprint().replace("-", "")
+    for text, matches in [
+        (key.fingerprint(), True),
+        (compact, True),
+        (key.fingerprint().upper(), True),
+        (f"  {compact.upper()}\n", True),
+        (compact[:8] + "-" + compact[8:], True),
+        (compact[:-1], False),
+        (compact + "a", False),
+        (compact[:-1] + ("a" if compact[-1] != "a" else "b"), False),
+        ("", False),
+        ("not a fingerprint at all", False),
+        (compact[:15] + "é", False),
+    ]:
+        cases.append(
+            {"kind": "fingerprint_match", "public_key": key.raw.hex(), "text": text, "matches": matches}
+        )
+    return {
+        "description": (
+            "Ed25519 signatures over canonical msgpack (protocol/crypto.md §2). signing_input = "
+            "b'p2pgames/v1/sign/' + UTF-8 domain + b'\\x00' + canonical payload; the signature is "
+            "plain RFC 8032 Ed25519 of signing_input. fingerprint = lowercase unpadded base32 of the "
+            "first 10 bytes of SHA-256(b'p2pgames/v1/fingerprint\\x00' + public key), grouped 4-4-4-4. "
+            "Bytes are lowercase hex. Kinds: 'signature' (must sign and verify to exactly these bytes), "
+            "'bad_signature' (must be rejected), 'invalid_public_key' (must be refused as a key), "
+            "'fingerprint_match' (whether text matches the key's fingerprint)."
+        ),
+        "cases": cases,
+    }
+
+
+def _add_order_to_s(signature: bytes) -> bytes:
+    order = 2**252 + 27742317777372353535851937790883648493
+    s = int.from_bytes(signature[32:], "little") + order
+    return signature[:32] + s.to_bytes(32, "little")
+
+
+# --- commitments ----------------------------------------------------------------------------------
+
+
+def commitments() -> dict[str, Any]:
+    cases: list[dict[str, Any]] = []
+    inputs = [
+        ("beltpunk/discard", fixed("game/1", 16), 0, [4, 17]),
+        ("astonishing/vote", fixed("game/1", 16), 3, "yes"),
+        ("torpedo/build", fixed("game/2", 16), 1, {"hull": 3, "weapons": [b"\x01", b"\x02"]}),
+        ("joint-random", fixed("game/2", 16), 2, fixed("contribution/2")),
+        ("empty", b"", 0, None),
+    ]
+    for i, (domain, game_id, seat, value) in enumerate(inputs):
+        salt = fixed(f"salt/{i}")
+        commitment, _ = crypto.commit(domain, game_id, seat, value, salt)
+        preimage = _domains.COMMIT + canonical.encode([domain, game_id, seat, salt, value])
+        cases.append(
+            {
+                "kind": "commitment",
+                "domain": domain,
+                "game_id": game_id.hex(),
+                "seat": seat,
+                "salt": salt.hex(),
+                "value_canonical": canonical.encode(value).hex(),
+                "hashed_bytes": preimage.hex(),
+                "commitment": commitment.hex(),
+            }
+        )
+    base = cases[0]
+    for why, change in [
+        ("other salt", {"salt": fixed("salt/other").hex()}),
+        ("salt of 31 bytes", {"salt": base["salt"][:-2]}),
+        ("salt of 33 bytes", {"salt": base["salt"] + "00"}),
+        ("other value", {"value_canonical": canonical.encode([4, 18]).hex()}),
+        ("other seat", {"seat": 1}),
+        ("other game", {"game_id": fixed("game/2", 16).hex()}),
+        ("other domain", {"domain": "beltpunk/declare"}),
+        ("commitment of 31 bytes", {"commitment": base["commitment"][:-2]}),
+    ]:
+        case = {k: base[k] for k in ("domain", "game_id", "seat", "salt", "value_canonical", "commitment")}
+        case.update(change)
+        cases.append({"kind": "bad_opening", "why": why, **case})
+    return {
+        "description": (
+            "Commitments (protocol/crypto.md §3): commitment = SHA-256(b'p2pgames/v1/commit\\x00' + "
+            "canonical [domain, game_id, seat, salt, value]); hashed_bytes is the full SHA-256 input. "
+            "Bytes are lowercase hex; value_canonical is the value's canonical msgpack. Kinds: "
+            "'commitment' (must produce exactly this commitment and open with this salt), "
+            "'bad_opening' (the opening must be refused)."
+        ),
+        "cases": cases,
+    }
+
+
+# --- joint randomness -----------------------------------------------------------------------------
+
+
+def joint() -> dict[str, Any]:
+    cases: list[dict[str, Any]] = []
+    sets = [
+        [fixed("contribution/0")],
+        [fixed("contribution/0"), fixed("contribution/1")],
+        [fixed("contribution/0"), fixed("contribution/1"), fixed("contribution/2"), fixed("contribution/3")],
+        [bytes(32), bytes(32)],
+        [fixed("contribution/0"), fixed("contribution/0")],
+    ]
+    for contributions in sets:
+        xor = bytes(32)
+        for c in contributions:
+            xor = bytes(a ^ b for a, b in zip(xor, c))
+        cases.append(
+            {
+                "kind": "combine",
+                "contributions": [c.hex() for c in contributions],
+                "xor": xor.hex(),
+                "seed": crypto.combine_contributions(contributions).hex(),
+            }
+        )
+    for why, contributions in [
+        ("no contributions", []),
+        ("31-byte contribution", [fixed("contribution/0"), fixed("contribution/1")[:31]]),
+        ("33-byte contribution", [fixed("contribution/0", 33)]),
+    ]:
+        cases.append({"kind": "reject", "why": why, "contributions": [c.hex() for c in contributions]})
+    return {
+        "description": (
+            "Joint randomness (protocol/crypto.md §4): seed = SHA-256(b'p2pgames/v1/joint-seed\\x00' + "
+            "XOR of the 32-byte contributions in seat order). Bytes are lowercase hex. Kinds: "
+            "'combine' (must give this xor and seed), 'reject' (must be refused)."
+        ),
+        "cases": cases,
+    }
+
+
+# --- the deck -------------------------------------------------------------------------------------
+
+
+def deck() -> dict[str, Any]:
+    cases: list[dict[str, Any]] = []
+    cases.append(
+        {
+            "kind": "constants",
+            "curve_order": format(crypto.CURVE_ORDER, "064x"),
+            "field_prime": format(crypto.FIELD_PRIME, "064x"),
+            "verifier_base_domain": _domains.VERIFIER_BASE_DOMAIN,
+            "verifier_base_name": "G0",
+            "verifier_base": crypto.VERIFIER_BASE.hex(),
+        }
+    )
+
+    # Card points: include names whose first counters are rejected.
+    points = []
+    for deck_domain, name in [
+        ("steam-court/2015", "Inspector"),
+        ("steam-court/2015", "Tea Boy"),
+        ("beltpunk", "hat-07"),
+        ("test", "card-0"),
+        ("test", "ä"),
+        (_domains.VERIFIER_BASE_DOMAIN, "G0"),
+    ]:
+        points.append((deck_domain, name))
+    extra = 0
+    while sum(1 for d, n in points if _hash_to_x(d, n)[0] > 0) < 3:
+        points.append(("test", f"card-{extra + 1}"))
+        extra += 1
+    for deck_domain, name in points:
+        counter, x = _hash_to_x(deck_domain, name)
+        rejected = []
+        for c in range(counter):
+            digest = hashlib.sha256(_domains.CARD + canonical.encode([deck_domain, name, c])).digest()
+            rejected.append(digest.hex())
+        cases.append(
+            {
+                "kind": "card_point",
+                "deck_domain": deck_domain,
+                "name": name,
+                "counter": counter,
+                "rejected_candidates": rejected,
+                "x": x.hex(),
+            }
+        )
+
+    # Encryptions.
+    card = crypto.card_point("test", "card-0")
+    for label, k in [
+        ("one", 1),
+        ("two", 2),
+        ("n-1 (negation: same x)", crypto.CURVE_ORDER - 1),
+        ("random a", scalar("encrypt/a")),
+        ("random b", scalar("encrypt/b")),
+    ]:
+        cases.append({"kind": "encrypt", "note": label, "x": card.hex(), "scalar": sx(k),
+                      "result": crypto.encrypt(card, k).hex()})
+    a, b = scalar("encrypt/a"), scalar("encrypt/b")
+    ab = crypto.encrypt(crypto.encrypt(card, a), b)
+    cases.append({"kind": "encrypt", "note": "a then b = a·b", "x": crypto.encrypt(card, a).hex(),
+                  "scalar": sx(b), "result": ab.hex()})
+    cases.append({"kind": "encrypt", "note": "decrypt with a⁻¹ mod n", "x": crypto.encrypt(card, a).hex(),
+                  "scalar": sx(pow(a, -1, crypto.CURVE_ORDER)), "result": card.hex()})
+
+    # Random scalars and permutations (informative: the draw is each peer's secret business).
+    rejected_high = b"\xff" * 32
+    rejected_zero = bytes(32)
+    for why, rng in [
+        ("first candidate accepted", fixed("scalar/rng")),
+        ("candidates >= n and 0 rejected", rejected_high + rejected_zero + fixed("scalar/rng")),
+    ]:
+        cases.append({"kind": "random_scalar", "note": why, "rng_bytes": rng.hex(),
+                      "scalar": sx(crypto.random_scalar(rng))})
+    for n in (1, 2, 5, 13):
+        rng = fixed(f"permutation/{n}", 4 * n + 16)
+        cases.append({"kind": "random_permutation", "n": n, "rng_bytes": rng.hex(),
+                      "permutation": crypto.random_permutation(n, rng)})
+
+    cases.append(_deal_case())
+
+    # Negative cases.
+    table = crypto.CardTable("test", [f"card-{i}" for i in range(5)])
+    k = scalar("negative/shuffle")
+    perm = crypto.random_permutation(5, fixed("negative/permutation", 64))
+    outputs = crypto.shuffle_pass(list(table.points), k, perm)
+    swapped = list(outputs)
+    swapped[3] = crypto.encrypt(crypto.card_point("test", "card-9"), k)
+    cases.append({"kind": "bad_shuffle", "why": "output 3 replaced by another card",
+                  "inputs": [x.hex() for x in table.points], "outputs": [x.hex() for x in swapped],
+                  "shuffle_key": sx(k), "first_bad": 3})
+    duplicated = list(outputs)
+    duplicated[4] = duplicated[1]
+    cases.append({"kind": "bad_shuffle", "why": "output 1 duplicated into output 4",
+                  "inputs": [x.hex() for x in table.points], "outputs": [x.hex() for x in duplicated],
+                  "shuffle_key": sx(k), "first_bad": 4})
+    other = scalar("negative/other-shuffle")
+    cases.append({"kind": "bad_shuffle", "why": "published shuffle key is not the one used",
+                  "inputs": [x.hex() for x in table.points], "outputs": [x.hex() for x in outputs],
+                  "shuffle_key": sx(other), "first_bad": 0})
+
+    locks = [scalar(f"negative/lock/{i}") for i in range(5)]
+    locked, verifiers = crypto.lock_pass(outputs, k, locks)
+    cases.append({"kind": "wrong_lock_key", "verifier": verifiers[2].hex(), "key": sx(locks[3])})
+    cases.append({"kind": "wrong_lock_key", "verifier": verifiers[2].hex(),
+                  "key": sx((locks[2] + 1) % crypto.CURVE_ORDER)})
+    bad_locked = list(locked)
+    bad_locked[2] = crypto.encrypt(outputs[2], locks[2])  # forgot to strip the shuffle key
+    cases.append({"kind": "bad_lock", "why": "slot 2 not stripped of the shuffle key",
+                  "inputs": [x.hex() for x in outputs], "outputs": [x.hex() for x in bad_locked],
+                  "verifiers": [v.hex() for v in verifiers], "shuffle_key": sx(k),
+                  "lock_keys": [sx(x) for x in locks], "first_bad": 2})
+    bad_verifiers = list(verifiers)
+    bad_verifiers[1], bad_verifiers[4] = verifiers[4], verifiers[1]
+    cases.append({"kind": "bad_lock", "why": "verifiers 1 and 4 swapped",
+                  "inputs": [x.hex() for x in outputs], "outputs": [x.hex() for x in locked],
+                  "verifiers": [v.hex() for v in bad_verifiers], "shuffle_key": sx(k),
+                  "lock_keys": [sx(x) for x in locks], "first_bad": 1})
+
+    new_key = scalar("negative/reshuffle")
+    reperm = crypto.random_permutation(5, fixed("negative/reshuffle-permutation", 64))
+    reshuffled = crypto.reshuffle_pass(locked, locks, new_key, reperm)
+    cases.append({"kind": "bad_reshuffle", "why": "none (a correct re-shuffle)",
+                  "inputs": [x.hex() for x in locked], "outputs": [x.hex() for x in reshuffled],
+                  "old_lock_keys": [sx(x) for x in locks], "shuffle_key": sx(new_key),
+                  "first_bad": None})
+    kept_lock = list(reshuffled)
+    kept_lock[1] = crypto.encrypt(locked[reperm[1]], new_key)  # old lock left on
+    cases.append({"kind": "bad_reshuffle", "why": "output 1 still carries its old lock",
+                  "inputs": [x.hex() for x in locked], "outputs": [x.hex() for x in kept_lock],
+                  "old_lock_keys": [sx(x) for x in locks], "shuffle_key": sx(new_key),
+                  "first_bad": 1})
+
+    not_on_curve = _first_x_without_point()
+    for why, value in [
+        ("no curve point has this x", not_on_curve),
+        ("x = p (not reduced)", crypto.FIELD_PRIME.to_bytes(32, "big")),
+        ("x = 2^256 - 1", b"\xff" * 32),
+        ("31 bytes", card[:31]),
+        ("33 bytes", card + b"\x00"),
+    ]:
+        cases.append({"kind": "bad_card_value", "why": why, "x": value.hex()})
+    cases.append({"kind": "not_a_card", "deck_domain": "test", "names": [f"card-{i}" for i in range(5)],
+                  "x": crypto.card_point("test", "card-5").hex()})
+
+    return {
+        "description": (
+            "Mental-poker deck on P-256 x-coordinates (protocol/crypto.md §5). Card values and "
+            "verifiers are 32-byte big-endian x-coordinates in lowercase hex. Scalars (keys) are "
+            "lowercase hex of their 32-byte big-endian encoding (64 hex digits). Permutations list, "
+            "for each output position j, the input index it takes: output[j] = f(input[permutation[j]]). "
+            "Kinds: constants, card_point, encrypt, random_scalar and random_permutation "
+            "(informative: peers may draw secrets any unbiased way), deal (3-peer shuffle, lock, "
+            "delivery and reveal of 5 cards, then a re-shuffle of a locked sub-pile, with every "
+            "intermediate list), bad_shuffle / bad_reshuffle / bad_lock (the audit must report "
+            "first_bad, the index of the first output not accounted for; null when the pass is good), "
+            "wrong_lock_key (check_lock_key is false), bad_card_value (not a P-256 x-coordinate), "
+            "not_a_card (a point that is no card of the deal)."
+        ),
+        "cases": cases,
+    }
+
+
+def _first_x_without_point() -> bytes:
+    x = 0
+    while True:
+        try:
+            crypto.encrypt(x.to_bytes(32, "big"), 1)
+        except crypto.BadCardValue:
+            return x.to_bytes(32, "big")
+        x += 1
+
+
+def _deal_case() -> dict[str, Any]:
+    deck_domain = "vectors/deal"
+    names = ["Inspector", "Tea Boy", "General", "Plague Doctor", "Mime"]
+    peers = 3
+    table = crypto.CardTable(deck_domain, names)
+    values = list(table.points)
+    shuffle_keys = [scalar(f"deal/shuffle/{p}") for p in range(peers)]
+    permutations = [crypto.random_permutation(len(names), fixed(f"deal/permutation/{p}", 64))
+                    for p in range(peers)]
+    shuffle = []
+    for p in range(peers):
+        out = crypto.shuffle_pass(values, shuffle_keys[p], permutations[p])
+        shuffle.append({"peer": p, "shuffle_key": sx(shuffle_keys[p]), "permutation": permutations[p],
+                        "inputs": [x.hex() for x in values], "outputs": [x.hex() for x in out]})
+        values = out
+    lock_keys = [[scalar(f"deal/lock/{p}/{i}") for i in range(len(names))] for p in range(peers)]
+    lock = []
+    for p in range(peers):
+        out, verifiers = crypto.lock_pass(values, shuffle_keys[p], lock_keys[p])
+        lock.append({"peer": p, "shuffle_key": sx(shuffle_keys[p]),
+                     "lock_keys": [sx(k) for k in lock_keys[p]],
+                     "inputs": [x.hex() for x in values], "outputs": [x.hex() for x in out],
+                     "verifiers": [v.hex() for v in verifiers]})
+        values = out
+    locked = values
+    slots = []
+    for i, value in enumerate(locked):
+        owner = i % peers  # slot i is given to this peer: the others publish their keys
+        others = [lock_keys[p][i] for p in range(peers) if p != owner]
+        partly = crypto.unlock(value, others)
+        card = crypto.unlock(partly, [lock_keys[owner][i]])
+        slots.append({"slot": i, "given_to": owner, "locked": value.hex(),
+                      "after_others_unlock": partly.hex(), "card_value": card.hex(),
+                      "card": table.name_of(card)})
+
+    # Re-shuffle the locked sub-pile of slots 0, 2, 4 (as for a discard pile drawn blind).
+    # Round 1: every peer swaps its old locks for a new key s_p; only the last one may permute,
+    # since the others must still find their locks where they left them. Round 2: the other
+    # peers shuffle with a second key t_p. Round 3: everyone locks, stripping s_p·t_p.
+    pile = [0, 2, 4]
+    size = len(pile)
+    values = [locked[i] for i in pile]
+    rekey_keys = [scalar(f"deal/rekey/{p}") for p in range(peers)]
+    rekey_perms = [list(range(size)) for _ in range(peers - 1)]
+    rekey_perms.append(crypto.random_permutation(size, fixed("deal/rekey-permutation", 64)))
+    rekey = []
+    for p in range(peers):
+        old = [lock_keys[p][i] for i in pile]
+        out = crypto.reshuffle_pass(values, old, rekey_keys[p], rekey_perms[p])
+        rekey.append({"peer": p, "old_lock_keys": [sx(k) for k in old],
+                      "shuffle_key": sx(rekey_keys[p]), "permutation": rekey_perms[p],
+                      "inputs": [x.hex() for x in values], "outputs": [x.hex() for x in out]})
+        values = out
+    second_keys = {p: scalar(f"deal/reshuffle/{p}") for p in range(peers - 1)}
+    reshuffle = []
+    for p in range(peers - 1):
+        perm = crypto.random_permutation(size, fixed(f"deal/reshuffle-permutation/{p}", 64))
+        out = crypto.shuffle_pass(values, second_keys[p], perm)
+        reshuffle.append({"peer": p, "shuffle_key": sx(second_keys[p]), "permutation": perm,
+                          "inputs": [x.hex() for x in values], "outputs": [x.hex() for x in out]})
+        values = out
+    strip_keys = [rekey_keys[p] * second_keys.get(p, 1) % crypto.CURVE_ORDER for p in range(peers)]
+    new_locks = [[scalar(f"deal/relock/{p}/{i}") for i in range(size)] for p in range(peers)]
+    relock = []
+    for p in range(peers):
+        out, verifiers = crypto.lock_pass(values, strip_keys[p], new_locks[p])
+        relock.append({"peer": p, "shuffle_key": sx(strip_keys[p]),
+                       "lock_keys": [sx(k) for k in new_locks[p]],
+                       "inputs": [x.hex() for x in values], "outputs": [x.hex() for x in out],
+                       "verifiers": [v.hex() for v in verifiers]})
+        values = out
+    reshuffled = [table.name_of(crypto.unlock(v, [new_locks[p][j] for p in range(peers)]))
+                  for j, v in enumerate(values)]
+    return {
+        "kind": "deal",
+        "deck_domain": deck_domain,
+        "names": names,
+        "card_values": [x.hex() for x in table.points],
+        "shuffle": shuffle,
+        "lock": lock,
+        "slots": slots,
+        "subpile": {
+            "slots": pile,
+            "rekey": rekey,
+            "shuffle": reshuffle,
+            "lock": relock,
+            "cards": reshuffled,
+        },
+    }
+
+
+# --- sealed messages ------------------------------------------------------------------------------
+
+
+def sealed() -> dict[str, Any]:
+    cases: list[dict[str, Any]] = []
+    recipient = crypto.SealKey.from_private_bytes(fixed("seal/recipient"))
+    messages = [
+        (b"", b""),
+        (crypto.scalar_to_bytes(scalar("seal/lock-key")), canonical.encode(["key", 7, 3])),
+        (b"the Inspector is in slot 12" + fixed("seal/salt", 16), b"peek"),
+        (bytes(range(256)) * 3, b"long"),
+    ]
+    for i, (plaintext, ad) in enumerate(messages):
+        ephemeral = crypto.SealKey.from_private_bytes(fixed(f"seal/ephemeral/{i}"))
+        out = crypto.seal(recipient.public_bytes(), plaintext, ad, ephemeral.private_bytes())
+        shared = X25519PrivateKey.from_private_bytes(ephemeral.private_bytes()).exchange(
+            X25519PublicKey.from_public_bytes(recipient.public_bytes())
+        )
+        info = _domains.SEAL + ephemeral.public_bytes() + recipient.public_bytes()
+        key = HKDF(hashes.SHA256(), 32, b"", info).derive(shared)
+        cases.append(
+            {
+                "kind": "seal",
+                "recipient_private": recipient.private_bytes().hex(),
+                "recipient_public": recipient.public_bytes().hex(),
+                "ephemeral_private": ephemeral.private_bytes().hex(),
+                "ephemeral_public": ephemeral.public_bytes().hex(),
+                "shared_secret": shared.hex(),
+                "hkdf_info": info.hex(),
+                "message_key": key.hex(),
+                "plaintext": plaintext.hex(),
+                "associated_data": ad.hex(),
+                "sealed": out.hex(),
+                "commitment": crypto.sealed_commitment(plaintext).hex(),
+            }
+        )
+    good = cases[1]
+    sealed_bytes = bytes.fromhex(good["sealed"])
+    other = crypto.SealKey.from_private_bytes(fixed("seal/other-recipient"))
+    for why, key, data, ad in [
+        ("ciphertext bit flipped", recipient, sealed_bytes[:40] + bytes([sealed_bytes[40] ^ 1]) + sealed_bytes[41:],
+         good["associated_data"]),
+        ("tag bit flipped", recipient, sealed_bytes[:-1] + bytes([sealed_bytes[-1] ^ 1]), good["associated_data"]),
+        ("ephemeral key changed", recipient, bytes([sealed_bytes[0] ^ 1]) + sealed_bytes[1:], good["associated_data"]),
+        ("other associated data", recipient, sealed_bytes, canonical.encode(["key", 7, 4]).hex()),
+        ("other recipient", other, sealed_bytes, good["associated_data"]),
+        ("truncated to 47 bytes", recipient, sealed_bytes[:47], good["associated_data"]),
+        ("ephemeral key is a low-order point", recipient, bytes(32) + sealed_bytes[32:], good["associated_data"]),
+    ]:
+        cases.append({"kind": "open_fails", "why": why, "recipient_private": key.private_bytes().hex(),
+                      "sealed": data.hex(), "associated_data": ad})
+    return {
+        "description": (
+            "Sealed private messages (protocol/crypto.md §6). sealed = ephemeral X25519 public key "
+            "(32 bytes) + ChaCha20-Poly1305(message_key, nonce = 12 zero bytes, plaintext, "
+            "associated_data); message_key = HKDF-SHA256(ikm = X25519 shared secret, salt = empty, "
+            "info = b'p2pgames/v1/seal\\x00' + ephemeral public + recipient public, length 32). "
+            "commitment = SHA-256(b'p2pgames/v1/sealed\\x00' + plaintext). Bytes are lowercase hex. "
+            "Kinds: 'seal' (must produce exactly these bytes and open again), 'open_fails' (opening "
+            "with recipient_private must fail)."
+        ),
+        "cases": cases,
+    }
+
+
+def main() -> int:
+    files = {
+        "crypto-signatures.json": signatures(),
+        "crypto-commitments.json": commitments(),
+        "crypto-joint.json": joint(),
+        "crypto-deck.json": deck(),
+        "crypto-sealed.json": sealed(),
+    }
+    for name, content in files.items():
+        path = VECTOR_DIR / name
+        path.write_text(json.dumps(content, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"wrote {path.relative_to(VECTOR_DIR.parents[1])} ({len(content['cases'])} cases)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,319 @@
+"""The library reproduces protocol/vectors/crypto-*.json exactly, case by case.
+
+Any change to a byte layout, a domain prefix or an algorithm breaks one of these tests; change the
+vectors (scripts/make_crypto_vectors.py) only together with protocol/crypto.md.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from p2pgames import canonical
+from p2pgames import crypto
+
+VECTOR_DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
+
+
+def load(name: str) -> dict[str, Any]:
+    data = json.loads((VECTOR_DIR / name).read_text(encoding="utf-8"))
+    assert data["description"]
+    assert data["cases"]
+    return data
+
+
+def cases(name: str, kind: str) -> list[dict[str, Any]]:
+    found = [case for case in load(name)["cases"] if case["kind"] == kind]
+    assert found, f"{name} has no {kind!r} cases"
+    return found
+
+
+def h(text: str) -> bytes:
+    return bytes.fromhex(text)
+
+
+def k(text: str) -> int:
+    assert len(text) == 64
+    return crypto.scalar_from_bytes(h(text))
+
+
+def test_every_case_kind_is_checked() -> None:
+    checked = {
+        "crypto-signatures.json": {"signature", "bad_signature", "invalid_public_key", "fingerprint_match"},
+        "crypto-commitments.json": {"commitment", "bad_opening"},
+        "crypto-joint.json": {"combine", "reject"},
+        "crypto-deck.json": {
+            "constants", "card_point", "encrypt", "random_scalar", "random_permutation", "deal",
+            "bad_shuffle", "bad_reshuffle", "bad_lock", "wrong_lock_key", "bad_card_value",
+            "not_a_card",
+        },
+        "crypto-sealed.json": {"seal", "open_fails"},
+    }
+    assert {p.name for p in VECTOR_DIR.glob("crypto-*.json")} == set(checked)
+    for name, kinds in checked.items():
+        assert {case["kind"] for case in load(name)["cases"]} == kinds
+
+
+# --- signatures -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", cases("crypto-signatures.json", "signature"), ids=lambda c: c["domain"])
+def test_signature_vectors(case: dict[str, Any]) -> None:
+    identity = crypto.Identity.from_private_bytes(h(case["private_key"]))
+    key = identity.public_key
+    assert key.raw.hex() == case["public_key"]
+    assert key.fingerprint() == case["fingerprint"]
+    payload = canonical.decode(h(case["payload_canonical"]))
+    signing_input = b"p2pgames/v1/sign/" + case["domain"].encode() + b"\x00" + canonical.encode(payload)
+    assert signing_input.hex() == case["signing_input"]
+    assert identity.sign(case["domain"], payload).hex() == case["signature"]
+    crypto.PublicKey(h(case["public_key"])).verify(case["domain"], payload, h(case["signature"]))
+
+
+@pytest.mark.parametrize("case", cases("crypto-signatures.json", "bad_signature"), ids=lambda c: c["why"])
+def test_bad_signature_vectors(case: dict[str, Any]) -> None:
+    key = crypto.PublicKey(h(case["public_key"]))
+    payload = canonical.decode(h(case["payload_canonical"]))
+    with pytest.raises(crypto.BadSignature):
+        key.verify(case["domain"], payload, h(case["signature"]))
+
+
+@pytest.mark.parametrize("case", cases("crypto-signatures.json", "invalid_public_key"), ids=lambda c: c["why"])
+def test_invalid_public_key_vectors(case: dict[str, Any]) -> None:
+    with pytest.raises(crypto.CryptoError):
+        crypto.PublicKey(h(case["public_key"]))
+
+
+def test_fingerprint_match_vectors() -> None:
+    for case in cases("crypto-signatures.json", "fingerprint_match"):
+        key = crypto.PublicKey(h(case["public_key"]))
+        assert crypto.fingerprint_matches(case["text"], key) is case["matches"], case["text"]
+
+
+# --- commitments ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", cases("crypto-commitments.json", "commitment"), ids=lambda c: c["domain"])
+def test_commitment_vectors(case: dict[str, Any]) -> None:
+    value = canonical.decode(h(case["value_canonical"]))
+    game_id, salt = h(case["game_id"]), h(case["salt"])
+    hashed = b"p2pgames/v1/commit\x00" + canonical.encode(
+        [case["domain"], game_id, case["seat"], salt, value]
+    )
+    assert hashed.hex() == case["hashed_bytes"]
+    commitment, returned_salt = crypto.commit(case["domain"], game_id, case["seat"], value, salt)
+    assert (commitment.hex(), returned_salt) == (case["commitment"], salt)
+    crypto.check_opening(commitment, case["domain"], game_id, case["seat"], value, salt)
+
+
+@pytest.mark.parametrize("case", cases("crypto-commitments.json", "bad_opening"), ids=lambda c: c["why"])
+def test_bad_opening_vectors(case: dict[str, Any]) -> None:
+    with pytest.raises(crypto.BadCommitment):
+        crypto.check_opening(
+            h(case["commitment"]),
+            case["domain"],
+            h(case["game_id"]),
+            case["seat"],
+            canonical.decode(h(case["value_canonical"])),
+            h(case["salt"]),
+        )
+
+
+# --- joint randomness -----------------------------------------------------------------------------
+
+
+def test_joint_vectors() -> None:
+    for case in cases("crypto-joint.json", "combine"):
+        contributions = [h(c) for c in case["contributions"]]
+        xor = bytes(32)
+        for c in contributions:
+            xor = bytes(a ^ b for a, b in zip(xor, c))
+        assert xor.hex() == case["xor"]
+        assert crypto.combine_contributions(contributions).hex() == case["seed"]
+    for case in cases("crypto-joint.json", "reject"):
+        with pytest.raises(crypto.CryptoError):
+            crypto.combine_contributions([h(c) for c in case["contributions"]])
+
+
+# --- the deck -------------------------------------------------------------------------------------
+
+
+def test_deck_constants() -> None:
+    (case,) = cases("crypto-deck.json", "constants")
+    assert int(case["curve_order"], 16) == crypto.CURVE_ORDER
+    assert int(case["field_prime"], 16) == crypto.FIELD_PRIME
+    assert crypto.card_point(case["verifier_base_domain"], case["verifier_base_name"]) == crypto.VERIFIER_BASE
+    assert crypto.VERIFIER_BASE.hex() == case["verifier_base"]
+
+
+def test_card_point_vectors() -> None:
+    import hashlib
+
+    for case in cases("crypto-deck.json", "card_point"):
+        assert crypto.card_point(case["deck_domain"], case["name"]).hex() == case["x"]
+        # The rejected candidates are exactly the earlier counters' hashes.
+        for counter, rejected in enumerate(case["rejected_candidates"]):
+            data = b"p2pgames/v1/card\x00" + canonical.encode([case["deck_domain"], case["name"], counter])
+            assert hashlib.sha256(data).hexdigest() == rejected
+        assert len(case["rejected_candidates"]) == case["counter"]
+
+
+def test_encrypt_vectors() -> None:
+    for case in cases("crypto-deck.json", "encrypt"):
+        assert crypto.encrypt(h(case["x"]), k(case["scalar"])).hex() == case["result"], case["note"]
+
+
+def test_random_draw_vectors() -> None:
+    for case in cases("crypto-deck.json", "random_scalar"):
+        assert crypto.random_scalar(h(case["rng_bytes"])) == k(case["scalar"])
+    for case in cases("crypto-deck.json", "random_permutation"):
+        assert crypto.random_permutation(case["n"], h(case["rng_bytes"])) == case["permutation"]
+
+
+def _hexes(values: list[bytes]) -> list[str]:
+    return [v.hex() for v in values]
+
+
+def test_deal_vector() -> None:
+    (case,) = cases("crypto-deck.json", "deal")
+    table = crypto.CardTable(case["deck_domain"], case["names"])
+    assert _hexes(list(table.points)) == case["card_values"]
+
+    values = list(table.points)
+    for step in case["shuffle"]:
+        assert step["inputs"] == _hexes(values)
+        outputs = crypto.shuffle_pass(values, k(step["shuffle_key"]), step["permutation"])
+        assert _hexes(outputs) == step["outputs"]
+        assert crypto.check_shuffle_pass(values, outputs, k(step["shuffle_key"])) is None
+        values = outputs
+
+    lock_keys = []
+    for step in case["lock"]:
+        assert step["inputs"] == _hexes(values)
+        keys = [k(x) for x in step["lock_keys"]]
+        lock_keys.append(keys)
+        outputs, verifiers = crypto.lock_pass(values, k(step["shuffle_key"]), keys)
+        assert _hexes(outputs) == step["outputs"]
+        assert _hexes(verifiers) == step["verifiers"]
+        assert all(crypto.check_lock_key(key, v) for key, v in zip(keys, verifiers))
+        assert crypto.check_lock_pass(values, outputs, verifiers, k(step["shuffle_key"]), keys) is None
+        values = outputs
+
+    for slot in case["slots"]:
+        i, owner = slot["slot"], slot["given_to"]
+        assert values[i].hex() == slot["locked"]
+        others = [keys[i] for p, keys in enumerate(lock_keys) if p != owner]
+        partly = crypto.unlock(values[i], others)
+        assert partly.hex() == slot["after_others_unlock"]
+        card = crypto.unlock(partly, [lock_keys[owner][i]])
+        assert card.hex() == slot["card_value"]
+        assert table.name_of(card) == slot["card"]
+        # Unlocking with every key at once gives the same card.
+        assert crypto.unlock(values[i], [keys[i] for keys in lock_keys]) == card
+    assert sorted(slot["card"] for slot in case["slots"]) == sorted(case["names"])
+
+    pile = case["subpile"]
+    values = [values[i] for i in pile["slots"]]
+    for step in pile["rekey"]:
+        assert step["inputs"] == _hexes(values)
+        old = [k(x) for x in step["old_lock_keys"]]
+        outputs = crypto.reshuffle_pass(values, old, k(step["shuffle_key"]), step["permutation"])
+        assert _hexes(outputs) == step["outputs"]
+        assert crypto.check_reshuffle_pass(values, outputs, old, k(step["shuffle_key"])) is None
+        values = outputs
+    for step in pile["shuffle"]:
+        assert step["inputs"] == _hexes(values)
+        outputs = crypto.shuffle_pass(values, k(step["shuffle_key"]), step["permutation"])
+        assert _hexes(outputs) == step["outputs"]
+        values = outputs
+    new_locks = []
+    for step in pile["lock"]:
+        assert step["inputs"] == _hexes(values)
+        keys = [k(x) for x in step["lock_keys"]]
+        new_locks.append(keys)
+        outputs, verifiers = crypto.lock_pass(values, k(step["shuffle_key"]), keys)
+        assert (_hexes(outputs), _hexes(verifiers)) == (step["outputs"], step["verifiers"])
+        values = outputs
+    names = [table.name_of(crypto.unlock(v, [keys[j] for keys in new_locks])) for j, v in enumerate(values)]
+    assert names == pile["cards"]
+    assert sorted(names) == sorted(case["slots"][i]["card"] for i in pile["slots"])
+
+
+def test_bad_shuffle_vectors() -> None:
+    for case in cases("crypto-deck.json", "bad_shuffle"):
+        found = crypto.check_shuffle_pass(
+            [h(x) for x in case["inputs"]], [h(x) for x in case["outputs"]], k(case["shuffle_key"])
+        )
+        assert found == case["first_bad"], case["why"]
+
+
+def test_bad_reshuffle_vectors() -> None:
+    for case in cases("crypto-deck.json", "bad_reshuffle"):
+        found = crypto.check_reshuffle_pass(
+            [h(x) for x in case["inputs"]],
+            [h(x) for x in case["outputs"]],
+            [k(x) for x in case["old_lock_keys"]],
+            k(case["shuffle_key"]),
+        )
+        assert found == case["first_bad"], case["why"]
+
+
+def test_bad_lock_vectors() -> None:
+    for case in cases("crypto-deck.json", "bad_lock"):
+        found = crypto.check_lock_pass(
+            [h(x) for x in case["inputs"]],
+            [h(x) for x in case["outputs"]],
+            [h(x) for x in case["verifiers"]],
+            k(case["shuffle_key"]),
+            [k(x) for x in case["lock_keys"]],
+        )
+        assert found == case["first_bad"], case["why"]
+
+
+def test_wrong_lock_key_vectors() -> None:
+    for case in cases("crypto-deck.json", "wrong_lock_key"):
+        assert crypto.check_lock_key(k(case["key"]), h(case["verifier"])) is False
+
+
+def test_bad_card_value_vectors() -> None:
+    for case in cases("crypto-deck.json", "bad_card_value"):
+        with pytest.raises(crypto.BadCardValue):
+            crypto.encrypt(h(case["x"]), 2)
+        with pytest.raises(crypto.BadCardValue):
+            crypto.unlock(h(case["x"]), [])
+
+
+def test_not_a_card_vectors() -> None:
+    for case in cases("crypto-deck.json", "not_a_card"):
+        table = crypto.CardTable(case["deck_domain"], case["names"])
+        with pytest.raises(crypto.BadCardValue, match="not a card of this deal"):
+            table.name_of(h(case["x"]))
+
+
+# --- sealed messages ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", cases("crypto-sealed.json", "seal"), ids=lambda c: str(len(c["plaintext"]) // 2))
+def test_seal_vectors(case: dict[str, Any]) -> None:
+    recipient = crypto.SealKey.from_private_bytes(h(case["recipient_private"]))
+    assert recipient.public_bytes().hex() == case["recipient_public"]
+    ephemeral = crypto.SealKey.from_private_bytes(h(case["ephemeral_private"]))
+    assert ephemeral.public_bytes().hex() == case["ephemeral_public"]
+    assert case["hkdf_info"] == (b"p2pgames/v1/seal\x00" + ephemeral.public_bytes() + recipient.public_bytes()).hex()
+    sealed = crypto.seal(
+        h(case["recipient_public"]), h(case["plaintext"]), h(case["associated_data"]), h(case["ephemeral_private"])
+    )
+    assert sealed.hex() == case["sealed"]
+    assert sealed[:32].hex() == case["ephemeral_public"]
+    assert crypto.open_sealed(recipient, sealed, h(case["associated_data"])).hex() == case["plaintext"]
+    assert crypto.sealed_commitment(h(case["plaintext"])).hex() == case["commitment"]
+
+
+@pytest.mark.parametrize("case", cases("crypto-sealed.json", "open_fails"), ids=lambda c: c["why"])
+def test_open_fails_vectors(case: dict[str, Any]) -> None:
+    key = crypto.SealKey.from_private_bytes(h(case["recipient_private"]))
+    with pytest.raises(crypto.SealError):
+        crypto.open_sealed(key, h(case["sealed"]), h(case["associated_data"]))
