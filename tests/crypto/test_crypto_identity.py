@@ -1,0 +1,116 @@
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from p2pgames import canonical
+from p2pgames import crypto
+
+ALICE = crypto.Identity.from_private_bytes(bytes(range(32)))
+BOB = crypto.Identity.from_private_bytes(bytes(range(1, 33)))
+
+payloads = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(max_size=20) | st.binary(max_size=40),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(payload=payloads, domain=st.text(min_size=1, max_size=20).filter(lambda d: "\x00" not in d))
+def test_sign_then_verify(payload: object, domain: str) -> None:
+    signature = ALICE.sign(domain, payload)
+    assert len(signature) == 64
+    ALICE.public_key.verify(domain, payload, signature)
+    with pytest.raises(crypto.BadSignature):
+        BOB.public_key.verify(domain, payload, signature)
+
+
+@settings(max_examples=40, deadline=None)
+@given(position=st.integers(0, 63), flip=st.integers(1, 255))
+def test_any_changed_signature_byte_is_refused(position: int, flip: int) -> None:
+    signature = bytearray(ALICE.sign("event", [1, "x"]))
+    signature[position] ^= flip
+    with pytest.raises(crypto.BadSignature):
+        ALICE.public_key.verify("event", [1, "x"], bytes(signature))
+
+
+@settings(max_examples=60, deadline=None)
+@given(signature=st.one_of(st.binary(max_size=100), st.binary(min_size=64, max_size=64)))
+def test_verify_only_ever_raises_bad_signature(signature: bytes) -> None:
+    with pytest.raises(crypto.BadSignature):
+        ALICE.public_key.verify("event", {"n": 1}, signature)
+
+
+@pytest.mark.parametrize("signature", [None, 64, "a" * 64, [0] * 64, bytearray(64), memoryview(bytes(64))])
+def test_verify_refuses_non_bytes_with_bad_signature(signature: object) -> None:
+    with pytest.raises(crypto.BadSignature):
+        ALICE.public_key.verify("event", 1, signature)  # type: ignore[arg-type]
+
+
+def test_signature_is_bound_to_domain_and_payload() -> None:
+    signature = ALICE.sign("hello", {"name": "Ada"})
+    with pytest.raises(crypto.BadSignature, match="domain 'hellO'"):
+        ALICE.public_key.verify("hellO", {"name": "Ada"}, signature)
+    with pytest.raises(crypto.BadSignature):
+        ALICE.public_key.verify("hello", {"name": "Eve"}, signature)
+    # Tuples and lists encode alike, so a decoded payload verifies.
+    ALICE.public_key.verify("hello", canonical.decode(canonical.encode({"name": "Ada"})), signature)
+
+
+@pytest.mark.parametrize("domain", ["", "a\x00b", b"bytes"])
+def test_bad_domains_are_refused(domain: object) -> None:
+    with pytest.raises(ValueError):
+        ALICE.sign(domain, 1)  # type: ignore[arg-type]
+
+
+def test_unencodable_payload_is_the_callers_bug() -> None:
+    with pytest.raises(canonical.CanonicalError):
+        ALICE.sign("x", 1.5)
+
+
+def test_private_bytes_round_trip_and_generate() -> None:
+    assert crypto.Identity.from_private_bytes(ALICE.private_bytes()).public_key == ALICE.public_key
+    injected = crypto.Identity.generate(bytes(range(32)))
+    assert injected.public_key == ALICE.public_key
+    assert crypto.Identity.generate().public_key != crypto.Identity.generate().public_key
+    with pytest.raises(crypto.CryptoError):
+        crypto.Identity.generate(b"short")
+    for bad in [b"", bytes(31), bytes(33), "x" * 32]:
+        with pytest.raises(crypto.CryptoError):
+            crypto.Identity.from_private_bytes(bad)  # type: ignore[arg-type]
+
+
+def test_identity_repr_does_not_leak_the_private_key() -> None:
+    text = repr(ALICE)
+    assert ALICE.private_bytes().hex() not in text
+    assert ALICE.public_key.fingerprint() in text
+
+
+def test_public_key_value_semantics() -> None:
+    key = ALICE.public_key
+    again = crypto.PublicKey(bytes(key.raw))
+    assert key == again and hash(key) == hash(again)
+    assert eval(repr(key), {"PublicKey": crypto.PublicKey}) == key
+    assert crypto.PublicKey(bytearray(key.raw)) == key
+    with pytest.raises(TypeError):
+        crypto.PublicKey("00" * 32)  # type: ignore[arg-type]
+    with pytest.raises(Exception):
+        key.raw = bytes(32)  # type: ignore[misc]
+
+
+def test_fingerprint_format() -> None:
+    fingerprint = ALICE.public_key.fingerprint()
+    assert re.fullmatch(r"[a-z2-7]{4}(-[a-z2-7]{4}){3}", fingerprint)
+    assert fingerprint != BOB.public_key.fingerprint()
+    assert crypto.fingerprint_matches(fingerprint, ALICE.public_key)
+    assert not crypto.fingerprint_matches(fingerprint, BOB.public_key)
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.one_of(st.text(max_size=30), st.none(), st.integers(), st.binary(max_size=20)))
+def test_fingerprint_matches_is_false_for_garbage(text: object) -> None:
+    assert crypto.fingerprint_matches(text, ALICE.public_key) is False
