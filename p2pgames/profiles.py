@@ -1,0 +1,287 @@
+"""Named identity profiles on disk: who this player is, kept between games.
+
+A profile is an Ed25519 private key in ``<config dir>/identities/<profile>.key`` (unencrypted
+PKCS#8 PEM, mode 0600), where the config dir is ``$P2PGAMES_HOME`` if set, else
+``$XDG_CONFIG_HOME/p2pgames``, else ``~/.config/p2pgames``.
+
+A process that uses a profile holds an exclusive lock on ``<profile>.lock`` (``fcntl.flock``) until
+it closes it, so one identity never sits at a table twice. Two players in two terminals of one
+machine still work out of the box: without an explicit name the first unlocked of ``default``,
+``default-2``, ``default-3``, … is used (created if missing), and the :class:`Profile` says so::
+
+    with open_profile(args.profile) as profile:
+        if profile.fell_back:
+            print(f"profile 'default' is in use; playing as '{profile.name}'")
+        run(profile.identity)
+
+POSIX only (``fcntl``).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+from pathlib import Path
+from types import TracebackType
+
+from cryptography.exceptions import UnsupportedAlgorithm
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from .crypto import Identity
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = [
+    "DEFAULT_PROFILE",
+    "Profile",
+    "ProfileError",
+    "check_profile_name",
+    "config_dir",
+    "identities_dir",
+    "open_profile",
+]
+
+DEFAULT_PROFILE = "default"
+_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+_MAX_FALLBACK = 99  # default-2 … default-99: beyond that something else is wrong
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+class ProfileError(Exception):
+    """A profile can't be used: bad name, in use, unsafe permissions, unreadable key file."""
+
+
+def config_dir() -> Path:
+    """``$P2PGAMES_HOME``, else ``$XDG_CONFIG_HOME/p2pgames``, else ``~/.config/p2pgames``.
+
+    Empty variables count as unset, and so does a relative ``XDG_CONFIG_HOME`` (as the XDG
+    specification says).
+    """
+    home = os.environ.get("P2PGAMES_HOME")
+    if home:
+        return Path(home).expanduser()
+    xdg = os.environ.get("XDG_CONFIG_HOME")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "p2pgames"
+    return Path.home() / ".config" / "p2pgames"
+
+
+def identities_dir() -> Path:
+    """Where profiles' key files live: ``config_dir() / "identities"``."""
+    return config_dir() / "identities"
+
+
+def check_profile_name(name: str) -> str:
+    """Return ``name`` if it is a valid profile name (``[a-z0-9][a-z0-9_-]{0,31}``).
+
+    Raises :class:`ProfileError` otherwise.
+    """
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise ProfileError(
+            f"invalid profile name {name!r}: use 1 to 32 of a-z, 0-9, '_' and '-', "
+            "starting with a letter or digit"
+        )
+    return name
+
+
+class Profile:
+    """An open profile: its identity, and the lock that reserves it for this process.
+
+    ``name`` is the profile used; ``fell_back`` is true when no name was asked for and ``default``
+    was in use, so another was chosen; ``created`` is true when its key was made just now. Close it
+    (or leave its ``with`` block) to release the lock.
+    """
+
+    __slots__ = ("name", "path", "identity", "created", "fell_back", "_lock_fd")
+
+    def __init__(
+        self, name: str, path: Path, identity: Identity, created: bool, fell_back: bool, lock_fd: int
+    ) -> None:
+        self.name = name
+        self.path = path
+        self.identity = identity
+        self.created = created
+        self.fell_back = fell_back
+        self._lock_fd: int | None = lock_fd
+
+    @property
+    def closed(self) -> bool:
+        return self._lock_fd is None
+
+    def close(self) -> None:
+        """Release the profile's lock. Closing twice is harmless."""
+        if self._lock_fd is not None:
+            fd, self._lock_fd = self._lock_fd, None
+            os.close(fd)  # closing the descriptor releases the flock
+
+    def __enter__(self) -> Profile:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else "open"
+        return (
+            f"<Profile {self.name!r} {self.identity.public_key.fingerprint()} {state}"
+            f"{' created' if self.created else ''}{' fell back' if self.fell_back else ''}>"
+        )
+
+
+def open_profile(name: str | None = None) -> Profile:
+    """Lock and load (creating it if missing) a profile's identity.
+
+    With a ``name``, that profile or a :class:`ProfileError` if another process holds it. With
+    ``None``, the first of ``default``, ``default-2``, ``default-3``, … that no process holds.
+    Also raises :class:`ProfileError` for an invalid name, a key file other users can access, a
+    key file that is not an unencrypted Ed25519 PKCS#8 PEM key, and directories that can't be
+    created.
+    """
+    if name is not None:
+        check_profile_name(name)
+        candidates = [name]
+    else:
+        candidates = [DEFAULT_PROFILE] + [
+            f"{DEFAULT_PROFILE}-{i}" for i in range(2, _MAX_FALLBACK + 1)
+        ]
+    directory = _make_identities_dir()
+    for candidate in candidates:
+        lock_path = directory / f"{candidate}.lock"
+        lock_fd = _try_lock(lock_path)
+        if lock_fd is None:
+            if name is not None:
+                pid = _holder_pid(lock_path)
+                held_by = f" (pid {pid})" if pid is not None else ""
+                raise ProfileError(
+                    f"profile {name!r} is in use by another p2pgames process{held_by}; "
+                    "choose another with --profile NAME"
+                )
+            continue
+        try:
+            key_path = directory / f"{candidate}.key"
+            created = not key_path.exists()
+            identity = _create_identity(key_path) if created else _load_identity(key_path)
+        except BaseException:
+            os.close(lock_fd)
+            raise
+        return Profile(candidate, key_path, identity, created, candidate != candidates[0], lock_fd)
+    raise ProfileError(
+        f"profiles {candidates[0]!r} to {candidates[-1]!r} are all in use; "
+        "choose one with --profile NAME"
+    )
+
+
+# --- files ----------------------------------------------------------------------------------------
+
+
+def _make_identities_dir() -> Path:
+    directory = identities_dir()
+    try:
+        directory.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        directory.mkdir(mode=0o700, exist_ok=True)
+    except OSError as error:
+        raise ProfileError(f"can't create {directory}: {error.strerror or error}") from None
+    return directory
+
+
+def _try_lock(lock_path: Path) -> int | None:
+    """An open descriptor holding ``lock_path``'s exclusive lock, or ``None`` if it is held."""
+    if fcntl is None:
+        raise ProfileError("profiles need a POSIX system (fcntl is not available)")
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | _O_CLOEXEC, 0o600)
+    except OSError as error:
+        raise ProfileError(f"can't open {lock_path}: {error.strerror or error}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        os.close(fd)
+        if error.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
+            return None
+        raise ProfileError(f"can't lock {lock_path}: {error.strerror or error}") from None
+    # Record the holder so a second process can say who has the profile.
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+    return fd
+
+
+def _holder_pid(lock_path: Path) -> int | None:
+    try:
+        return int(lock_path.read_text(encoding="ascii").strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _load_identity(path: Path) -> Identity:
+    try:
+        fd = os.open(path, os.O_RDONLY | _O_CLOEXEC)
+    except OSError as error:
+        raise ProfileError(f"can't read {path}: {error.strerror or error}") from None
+    with os.fdopen(fd, "rb") as file:
+        # Check the file actually opened, so it can't be swapped between the check and the read.
+        status = os.fstat(file.fileno())
+        if status.st_mode & 0o077:
+            raise ProfileError(
+                f"{path} can be read by other users (mode {status.st_mode & 0o777:o}); "
+                f"protect it with: chmod 600 {path}"
+            )
+        if hasattr(os, "getuid") and status.st_uid != os.getuid():
+            raise ProfileError(f"{path} belongs to another user; p2pgames only uses your own keys")
+        data = file.read()
+    try:
+        key = serialization.load_pem_private_key(data, password=None)
+    except TypeError:
+        raise ProfileError(
+            f"{path} is encrypted with a password; p2pgames needs an unencrypted key"
+        ) from None
+    except (ValueError, UnsupportedAlgorithm) as error:
+        raise ProfileError(f"{path} is not a PEM private key: {error}") from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise ProfileError(f"{path} holds a {type(key).__name__}, not an Ed25519 key")
+    return Identity(key)
+
+
+def _create_identity(path: Path) -> Identity:
+    identity = Identity.generate()
+    pem = Ed25519PrivateKey.from_private_bytes(identity.private_bytes()).private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    # Write a private temporary file, then link it into place: the key file appears complete or
+    # not at all, and an existing key is never overwritten. The caller holds the profile's lock,
+    # so a leftover temporary file is from a crash and safe to remove.
+    temporary = path.with_name(f".{path.name}.tmp")
+    try:
+        temporary.unlink(missing_ok=True)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o600)
+        try:
+            view = memoryview(pem)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            raise ProfileError(f"{path} appeared while it was being created; try again") from None
+        except OSError as error:
+            if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
+                raise
+            os.rename(temporary, path)  # no hard links on this file system
+    except OSError as error:
+        raise ProfileError(f"can't create {path}: {error.strerror or error}") from None
+    finally:
+        temporary.unlink(missing_ok=True)
+    return identity
