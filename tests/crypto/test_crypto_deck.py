@@ -25,7 +25,7 @@ def stream(label: str, size: int) -> bytes:
     return out[:size]
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(x=card_values, a=scalars, b=scalars)
 def test_encryption_commutes_and_inverts(x: bytes, a: int, b: int) -> None:
     ab = crypto.encrypt(crypto.encrypt(x, a), b)
@@ -70,7 +70,7 @@ def _deal(peers: int, names: list[str], seed: str):
     return table, values, shuffle_keys, lock_keys, transcript
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(peers=st.integers(2, 4), size=st.integers(1, 9), seed=st.text(max_size=6))
 def test_multi_peer_deal_end_to_end(peers: int, size: int, seed: str) -> None:
     names = [f"c{i}" for i in range(size)]
@@ -98,6 +98,16 @@ def test_multi_peer_deal_end_to_end(peers: int, size: int, seed: str) -> None:
         else:
             assert crypto.check_lock_pass(inputs, outputs, verifiers, shuffle_keys[p], lock_keys[p]) is None
             assert all(crypto.check_lock_key(k, v) for k, v in zip(lock_keys[p], verifiers))
+
+
+def test_full_size_deal() -> None:
+    # 4 peers, 52 cards: every card arrives exactly once and nothing is a card before unlocking.
+    names = [f"{rank}{suit}" for suit in "SHDC" for rank in "A23456789TJQK"]
+    table, locked, _, lock_keys, _ = _deal(4, names, "full")
+    assert not set(locked) & set(table.points)
+    revealed = [table.name_of(crypto.unlock(v, [keys[i] for keys in lock_keys])) for i, v in enumerate(locked)]
+    assert sorted(revealed) == sorted(names)
+    assert revealed != names  # the order changed (fails with probability 1/52!)
 
 
 def test_audit_catches_a_swapped_card() -> None:
@@ -146,7 +156,7 @@ def test_check_lock_key_never_raises(bad: object) -> None:
     assert crypto.check_lock_key(5, bad) is False  # type: ignore[arg-type]
 
 
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(size=st.integers(2, 6), peers=st.integers(2, 3), seed=st.text(max_size=4))
 def test_subpile_reshuffle(size: int, peers: int, seed: str) -> None:
     names = [f"c{i}" for i in range(size)]
