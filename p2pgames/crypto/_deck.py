@@ -230,7 +230,11 @@ def transform(values: Sequence[bytes], scalars: Sequence[int] | int) -> list[byt
 
 
 def _check_permutation(permutation: Sequence[int], n: int) -> None:
-    if len(permutation) != n or sorted(permutation) != list(range(n)):
+    if (
+        len(permutation) != n
+        or any(type(i) is not int for i in permutation)
+        or sorted(permutation) != list(range(n))
+    ):
         raise ValueError(f"not a permutation of range({n}): {list(permutation)!r:.200}")
 
 

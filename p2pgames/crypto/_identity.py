@@ -169,7 +169,9 @@ def fingerprint_matches(fingerprint_text: object, key: PublicKey) -> bool:
 class Identity:
     """An Ed25519 private key: who a peer is. Signs protocol messages.
 
-    The private key never appears in ``repr``.
+    Make one with :meth:`generate` or :meth:`from_private_bytes`, or wrap a library
+    ``Ed25519PrivateKey`` (as loaded from a PEM file) directly. The private key never appears in
+    ``repr``.
     """
 
     __slots__ = ("_private", "_public")

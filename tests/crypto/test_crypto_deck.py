@@ -242,8 +242,9 @@ def test_bad_scalars_and_shapes() -> None:
         crypto.encrypt(x, True)
     with pytest.raises(crypto.CryptoError):
         crypto.unlock(x, [1, 0])
-    with pytest.raises(ValueError, match="permutation"):
-        crypto.shuffle_pass([x, TABLE.points[1]], 3, [0, 0])
+    for bad_permutation in ([0, 0], [0], [0, 1, 2], [1.0, 0.0], [0, True]):
+        with pytest.raises(ValueError, match="permutation"):
+            crypto.shuffle_pass([x, TABLE.points[1]], 3, bad_permutation)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         crypto.lock_pass([x], 3, [4, 5])
     with pytest.raises(ValueError):
