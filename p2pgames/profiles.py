@@ -100,7 +100,13 @@ class Profile:
     __slots__ = ("name", "path", "identity", "created", "fell_back", "_lock_fd")
 
     def __init__(
-        self, name: str, path: Path, identity: Identity, created: bool, fell_back: bool, lock_fd: int
+        self,
+        name: str,
+        path: Path,
+        identity: Identity,
+        created: bool,
+        fell_back: bool,
+        lock_fd: int,
     ) -> None:
         self.name = name
         self.path = path

@@ -182,8 +182,9 @@ def card_point(deck_domain: str, name: str) -> bytes:
     """The card value (32-byte x-coordinate) of card ``name`` in decks of ``deck_domain``.
 
     Try-and-increment: for counter 0, 1, 2, … take x = SHA-256(``b"p2pgames/v1/card\\x00"`` ‖
-    canonical ``[deck_domain, name, counter]``) as a big-endian integer; the first x < p with a point
-    on the curve is the card. Nobody knows the discrete log of such a point. Results are cached.
+    canonical ``[deck_domain, name, counter]``) as a big-endian integer; the first x < p with a
+    point on the curve is the card. Nobody knows the discrete log of such a point. Results are
+    cached.
     """
     return _hash_to_x(deck_domain, name)[1]
 
@@ -238,11 +239,14 @@ def _check_permutation(permutation: Sequence[int], n: int) -> None:
         raise ValueError(f"not a permutation of range({n}): {list(permutation)!r:.200}")
 
 
-def shuffle_pass(values: Sequence[bytes], shuffle_key: int, permutation: Sequence[int]) -> list[bytes]:
+def shuffle_pass(
+    values: Sequence[bytes], shuffle_key: int, permutation: Sequence[int]
+) -> list[bytes]:
     """One peer's shuffle: ``output[j] = encrypt(values[permutation[j]], shuffle_key)``.
 
     Raises :class:`BadCardValue` for an input that is not a card value, :class:`CryptoError` for a
-    key outside [1, n−1] and :class:`ValueError` if ``permutation`` is not one of ``range(len(values))``.
+    key outside [1, n−1] and :class:`ValueError` if ``permutation`` is not a permutation of
+    ``range(len(values))``.
     """
     _check_permutation(permutation, len(values))
     key = _key(_check_scalar(shuffle_key, "shuffle key"))
@@ -283,8 +287,9 @@ def lock_pass(
 ) -> tuple[list[bytes], list[bytes]]:
     """One peer's lock: strip ``shuffle_key``, lock slot ``i`` with ``lock_keys[i]``.
 
-    Returns ``(locked, verifiers)``: ``locked[i] = encrypt(values[i], lock_keys[i] · shuffle_key⁻¹)``
-    and ``verifiers[i] = encrypt(VERIFIER_BASE, lock_keys[i])``. Publishing the verifiers binds the
+    Returns ``(locked, verifiers)`` with
+    ``locked[i] = encrypt(values[i], lock_keys[i] · shuffle_key⁻¹)`` and
+    ``verifiers[i] = encrypt(VERIFIER_BASE, lock_keys[i])``. Publishing the verifiers binds the
     lock keys, so a wrong key published later fails :func:`check_lock_key` for everyone at once.
     Raises :class:`BadCardValue`, :class:`CryptoError` for keys outside [1, n−1], and
     :class:`ValueError` if ``lock_keys`` and ``values`` differ in length.

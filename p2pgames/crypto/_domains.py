@@ -1,8 +1,8 @@
 """Every domain-separation prefix used by :mod:`p2pgames.crypto`, in one place.
 
-Each prefix is ASCII, starts with ``p2pgames/v1/`` and ends with a zero byte, so no two constructions
-can ever hash or sign the same bytes. Signatures add the caller's domain name between
-:data:`SIGN` and the zero byte, which is why :data:`SIGN` alone has none.
+Each prefix is ASCII, starts with ``p2pgames/v1/`` and ends with a zero byte, so no two
+constructions can ever hash or sign the same bytes. Signatures add the caller's domain name
+between :data:`SIGN` and the zero byte, which is why :data:`SIGN` alone has none.
 """
 
 from __future__ import annotations

@@ -113,11 +113,13 @@ class PublicKey:
 
         Returns ``None`` on success. Raises :class:`BadSignature` for every signature that does not
         verify — whatever bytes (or non-bytes) it is — and never returns a false value. A
-        ``payload`` that can't be encoded canonically raises :class:`~p2pgames.canonical.CanonicalError`
-        and an invalid ``domain`` raises :class:`ValueError`: those are the caller's bugs.
+        ``payload`` that can't be encoded canonically raises
+        :class:`~p2pgames.canonical.CanonicalError` and an invalid ``domain`` raises
+        :class:`ValueError`: those are the caller's bugs.
         """
         message = _signing_input(domain, payload)
-        if not isinstance(signature, bytes | bytearray | memoryview) or len(signature) != SIGNATURE_SIZE:
+        is_bytes = isinstance(signature, bytes | bytearray | memoryview)
+        if not is_bytes or len(signature) != SIGNATURE_SIZE:
             raise BadSignature(
                 f"a signature is {SIGNATURE_SIZE} bytes; got {_describe(signature)} "
                 f"(key {self.fingerprint()}, domain {domain!r})"

@@ -125,7 +125,9 @@ def open_sealed(key: SealKey, sealed: bytes, associated_data: bytes) -> bytes:
     try:
         return ChaCha20Poly1305(message_key).decrypt(_NONCE, sealed[_KEY_SIZE:], associated_data)
     except InvalidTag:
-        raise SealError("sealed message does not open: tampered, or not sealed to this key") from None
+        raise SealError(
+            "sealed message does not open: tampered, or not sealed to this key"
+        ) from None
 
 
 def sealed_commitment(plaintext: bytes) -> bytes:
