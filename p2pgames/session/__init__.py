@@ -1,0 +1,68 @@
+"""The sans-I/O protocol: lobby, signed log, sequencing, agreement, deals, audits, transcripts.
+
+Bytes in, events and bytes out; no sockets, no clock. ``p2pgames.net`` drives a :class:`Session`
+over TCP; tests drive it over in-memory pipes; :func:`verify_transcript` replays a saved game.
+"""
+
+from p2pgames.session._events import (
+    Agreed,
+    ChatReceived,
+    Decision,
+    DecisionNeeded,
+    DesyncReport,
+    GameEnded,
+    GameStarted,
+    Halted,
+    LobbyChanged,
+    Logged,
+    Notice,
+    Rejected,
+    SessionEvent,
+)
+from p2pgames.session._faults import Fault, FaultCode, LocalError, ProtocolFault
+from p2pgames.session._messages import Envelope, MalformedMessage, make_envelope, open_envelope
+from p2pgames.session._replica import Replica, SeatInfo
+from p2pgames.session._secrets import SeatSecrets
+from p2pgames.session._session import HOST_CONNECTION, Session, clean_text
+from p2pgames.session._transcript import (
+    TranscriptError,
+    VerificationReport,
+    encode_record,
+    iter_records,
+    verify_transcript,
+)
+
+__all__ = [
+    "Agreed",
+    "ChatReceived",
+    "Decision",
+    "DecisionNeeded",
+    "DesyncReport",
+    "Envelope",
+    "Fault",
+    "FaultCode",
+    "GameEnded",
+    "GameStarted",
+    "HOST_CONNECTION",
+    "Halted",
+    "LobbyChanged",
+    "LocalError",
+    "Logged",
+    "MalformedMessage",
+    "Notice",
+    "ProtocolFault",
+    "Rejected",
+    "Replica",
+    "SeatInfo",
+    "SeatSecrets",
+    "Session",
+    "SessionEvent",
+    "TranscriptError",
+    "VerificationReport",
+    "clean_text",
+    "encode_record",
+    "iter_records",
+    "make_envelope",
+    "open_envelope",
+    "verify_transcript",
+]

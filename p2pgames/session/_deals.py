@@ -1,0 +1,225 @@
+"""The public cryptographic record of one deal, and the checks every peer makes on it.
+
+A deal (``p2pgames.engine.NewDeal`` or ``Reshuffle``) goes through *passes*, one per seat per
+stage, in seat order:
+
+* ``rekey`` (re-shuffles only): seat *j* replaces its old lock on each source slot by one new
+  key ``a_j``: ``out[i] = E(in[i], a_j · old_j[i]⁻¹)``, order unchanged;
+* ``shuffle``: ``out = permute(E(in[i], r_j))``;
+* ``lock``: ``out[i] = E(in[i], k_j[i] · (r_j · a_j)⁻¹)`` and ``verifier[i] = E(G0, k_j[i])``
+  (``a_j = 1`` for fresh deals).
+
+After the last lock pass, slot *i* is locked by every seat's key *i* and nobody knows its card.
+Keys are then published (everyone checks them against the verifiers at once) or sealed to one seat.
+At the audit every seat publishes its ``a_j``, ``r_j`` and ``k_j[·]`` and every pass is re-checked
+with them in log order; the first inconsistent pass names its author.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from p2pgames.crypto import (
+    CURVE_ORDER,
+    BadCardValue,
+    CardTable,
+    CryptoError,
+    check_lock_key,
+    check_lock_pass,
+    check_shuffle_pass,
+    sealed_commitment,
+    transform,
+    unlock,
+)
+
+__all__ = ["DealCrypto", "SeatAuditKeys", "PassProblem"]
+
+STAGES_FRESH = ("shuffle", "lock")
+STAGES_RESHUFFLE = ("rekey", "shuffle", "lock")
+
+
+class PassProblem(Exception):
+    """A pass, key or audit publication is inconsistent; the message says how."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAuditKeys:
+    """What one seat publishes at the audit for one deal."""
+
+    rekey: int | None
+    shuffle: int
+    locks: tuple[int, ...]
+
+
+@dataclass(slots=True)
+class SealedKey:
+    """A key seat ``sender`` sealed to seat ``to`` for a slot, with the commitment it signed."""
+
+    sender: int
+    to: int
+    commitment: bytes
+    seq: int
+
+
+@dataclass
+class DealCrypto:
+    """Everything public about one deal's cryptography, as the log built it."""
+
+    deal: int
+    first_slot: int
+    players: int
+    table: CardTable
+    inputs: list[bytes]
+    source_slots: tuple[int, ...] | None = None
+    passes: dict[tuple[str, int], list[bytes]] = field(default_factory=dict)
+    verifiers: dict[int, list[bytes]] = field(default_factory=dict)
+    published: list[dict[int, int]] = field(default_factory=list)
+    sealed: list[list[SealedKey]] = field(default_factory=list)
+    unreleased: list[set[int]] = field(default_factory=list)
+    knows: list[set[int]] = field(default_factory=list)
+    audit_keys: dict[int, SeatAuditKeys] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        size = len(self.inputs)
+        self.published = [{} for _ in range(size)]
+        self.sealed = [[] for _ in range(size)]
+        self.unreleased = [set(range(self.players)) for _ in range(size)]
+        self.knows = [set() for _ in range(size)]
+
+    # -- passes --------------------------------------------------------------------------------
+
+    @property
+    def size(self) -> int:
+        return len(self.inputs)
+
+    @property
+    def stages(self) -> tuple[str, ...]:
+        return STAGES_RESHUFFLE if self.source_slots is not None else STAGES_FRESH
+
+    def next_pass(self) -> tuple[str, int] | None:
+        """The ``(stage, seat)`` whose pass is due, or ``None`` once the deal is locked."""
+        for stage in self.stages:
+            for seat in range(self.players):
+                if (stage, seat) not in self.passes:
+                    return stage, seat
+        return None
+
+    def input_of(self, stage: str, seat: int) -> list[bytes]:
+        """The values pass ``(stage, seat)`` starts from: the previous pass's output."""
+        order = [(s, j) for s in self.stages for j in range(self.players)]
+        position = order.index((stage, seat))
+        return self.inputs if position == 0 else self.passes[order[position - 1]]
+
+    @property
+    def locked(self) -> list[bytes]:
+        """The final value of every slot (after the last lock pass)."""
+        return self.passes[("lock", self.players - 1)]
+
+    def check_pass(self, stage: str, seat: int, values: Sequence[bytes], verifiers: Sequence[bytes]) -> None:
+        """Check a pass's shape and that every value is a card value; raises :class:`PassProblem`."""
+        if (stage, seat) != self.next_pass():
+            raise PassProblem(f"a {stage} pass from seat {seat} is not due (next: {self.next_pass()})")
+        if len(values) != self.size:
+            raise PassProblem(f"{stage} pass has {len(values)} values for {self.size} slots")
+        if stage == "lock":
+            if len(verifiers) != self.size:
+                raise PassProblem(f"lock pass has {len(verifiers)} verifiers for {self.size} slots")
+        elif verifiers:
+            raise PassProblem(f"a {stage} pass carries no verifiers")
+        if len(set(values)) != len(values):
+            raise PassProblem(f"{stage} pass repeats a value")
+        for index, value in enumerate(values):
+            try:
+                unlock(value, ())  # checks the value is the x-coordinate of a curve point
+            except BadCardValue:
+                raise PassProblem(f"{stage} pass value {index} is not a curve point") from None
+
+    def record_pass(self, stage: str, seat: int, values: Sequence[bytes], verifiers: Sequence[bytes]) -> None:
+        self.passes[(stage, seat)] = list(values)
+        if stage == "lock":
+            self.verifiers[seat] = list(verifiers)
+
+    # -- keys ----------------------------------------------------------------------------------
+
+    def check_published_key(self, index: int, seat: int, key: int) -> bool:
+        return check_lock_key(key, self.verifiers[seat][index])
+
+    def publish(self, index: int, seat: int, key: int) -> None:
+        self.published[index][seat] = key
+        self.unreleased[index].discard(seat)
+
+    def record_sealed(self, index: int, sealed: SealedKey) -> None:
+        self.sealed[index].append(sealed)
+
+    def value_if_public(self, index: int) -> str:
+        """Decrypt a slot whose every key is published; raises :class:`PassProblem` if no card."""
+        keys = [self.published[index][seat] for seat in range(self.players)]
+        try:
+            return self.table.name_of(unlock(self.locked[index], keys))
+        except (BadCardValue, CryptoError):
+            raise PassProblem(f"slot {self.first_slot + index} does not decrypt to a card") from None
+
+    # -- audit ---------------------------------------------------------------------------------
+
+    def check_audit_keys(self, seat: int, keys: SeatAuditKeys) -> None:
+        """Check a seat's audit publication against its verifiers and earlier publications."""
+        if (keys.rekey is None) != (self.source_slots is None):
+            raise PassProblem("re-key key present for a fresh deal or missing for a re-shuffle")
+        if len(keys.locks) != self.size:
+            raise PassProblem(f"{len(keys.locks)} lock keys for {self.size} slots")
+        for index, key in enumerate(keys.locks):
+            published = self.published[index].get(seat)
+            if published is not None and published != key:
+                raise PassProblem(f"lock key for slot {self.first_slot + index} differs from the one published")
+
+    def audit(self, old_lock_keys: dict[int, list[int]] | None) -> tuple[int, str] | None:
+        """Re-check every pass, sealed key and verifier with the published audit keys.
+
+        ``old_lock_keys[seat]`` are each seat's lock keys of the source slots (re-shuffles only).
+        Returns ``None`` if all is consistent, else ``(seat, what was wrong)`` for the first bad
+        item in log order (passes in order, then sealed keys).
+        """
+        for stage in self.stages:
+            for seat in range(self.players):
+                keys = self.audit_keys[seat]
+                inputs = self.input_of(stage, seat)
+                outputs = self.passes[(stage, seat)]
+                try:
+                    if stage == "rekey":
+                        assert keys.rekey is not None and old_lock_keys is not None
+                        scalars = [
+                            keys.rekey * pow(old, -1, CURVE_ORDER) % CURVE_ORDER
+                            for old in old_lock_keys[seat]
+                        ]
+                        expected = transform(inputs, scalars)
+                        bad = next((i for i, (a, b) in enumerate(zip(expected, outputs)) if a != b), None)
+                    elif stage == "shuffle":
+                        bad = check_shuffle_pass(inputs, outputs, keys.shuffle)
+                    else:
+                        strip = keys.shuffle * (keys.rekey or 1) % CURVE_ORDER
+                        bad = check_lock_pass(inputs, outputs, self.verifiers[seat], strip, list(keys.locks))
+                except (CryptoError, ValueError) as error:
+                    return seat, f"its {stage} pass can't be checked with the keys it published ({error})"
+                if bad is not None:
+                    return seat, (
+                        f"its {stage} pass of deal {self.deal} does not match the keys it published "
+                        f"(first wrong value at position {bad})"
+                    )
+        for index, sealed_keys in enumerate(self.sealed):
+            for sealed in sealed_keys:
+                key = self.audit_keys[sealed.sender].locks[index]
+                if sealed_commitment(key.to_bytes(32, "big")) != sealed.commitment:
+                    return sealed.sender, (
+                        f"the key it sealed to seat {sealed.to} for slot {self.first_slot + index} "
+                        "was not its real key"
+                    )
+        return None
+
+    def all_values(self) -> dict[int, str]:
+        """Every slot's card, from the audit keys (call after a clean :meth:`audit`)."""
+        values = {}
+        for index in range(self.size):
+            keys = [self.audit_keys[seat].locks[index] for seat in range(self.players)]
+            values[self.first_slot + index] = self.table.name_of(unlock(self.locked[index], keys))
+        return values

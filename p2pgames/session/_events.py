@@ -1,0 +1,126 @@
+"""What a session tells the application (user interface, bot driver, network pump)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from p2pgames.engine import GameOver, Step
+from p2pgames.session._faults import Fault
+
+__all__ = [
+    "SessionEvent",
+    "LobbyChanged",
+    "GameStarted",
+    "Logged",
+    "DecisionNeeded",
+    "ChatReceived",
+    "Agreed",
+    "Halted",
+    "GameEnded",
+    "Notice",
+    "Rejected",
+    "DesyncReport",
+    "Decision",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The local seat must choose one of ``actions`` (``texts`` are how a person types them)."""
+
+    step: Step
+    actions: tuple[Any, ...]
+    texts: tuple[str, ...]
+    simultaneous: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyChanged:
+    players: tuple[tuple[str, bool], ...]  # (name, bot) in seat order
+    seats: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    seat: int
+    names: tuple[str, ...]
+    ruleset: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Logged:
+    """Lines describing what entry ``seq`` did in the game (public information only)."""
+
+    seq: int
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionNeeded:
+    decision: Decision
+
+
+@dataclass(frozen=True, slots=True)
+class ChatReceived:
+    seat: int
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Agreed:
+    """Every seat has acknowledged entry ``seq`` with the same state hash."""
+
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Halted:
+    """The game stopped because of ``fault``; the session sends and accepts nothing more."""
+
+    fault: Fault
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    result: GameOver
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something the player should read that changes nothing (a late move, a peer's note)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """The host refused to seat us."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DesyncReport:
+    """Peers disagree about the state after ``seq``; ``report`` is a canonical value to save."""
+
+    seq: int
+    report: Any
+
+
+SessionEvent = (
+    LobbyChanged
+    | GameStarted
+    | Logged
+    | DecisionNeeded
+    | ChatReceived
+    | Agreed
+    | Halted
+    | GameEnded
+    | Notice
+    | Rejected
+    | DesyncReport
+)

@@ -1,0 +1,841 @@
+"""The replica: the public, deterministic state of a game's log, and every check on it.
+
+Every peer (host and joiners) and the offline verifier run one :class:`Replica` over the same
+ordered log of entries and so reach the same states, the same hashes and the same verdicts. It
+holds no secret: private keys and knowledge live in :class:`~p2pgames.session.SeatSecrets`.
+
+The log is a chain of *entries*. The host (the sequencer) wraps each *submission* — a message
+signed by its author — with a sequence number and the previous entry's hash, and signs that. The
+replica decides, from the game's current step, who may submit what:
+
+===================  ==============================================================================
+game step            submissions expected
+===================  ==============================================================================
+Turn / Reaction      ``act`` from one of the seats the step lists
+Simultaneous         ``commit`` from each listed seat, then ``open`` from each (value = the action)
+Chance               ``commit`` from every seat, then ``open`` (value = 32 random bytes)
+CardOperations       per operation: the deal's passes in seat order; one ``keys`` from every seat
+                     holding a key that must be published or sealed; one ``audit`` from every seat
+===================  ==============================================================================
+
+A ``dispute`` may interrupt a deal: the accuser says a slot it was given does not decrypt; every
+seat then publishes its audit keys at once and the audit names whoever was wrong (the accuser, if
+nobody else was).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from p2pgames.crypto import (
+    COMMITMENT_SIZE,
+    BadCommitment,
+    BadSignature,
+    CardTable,
+    CryptoError,
+    PublicKey,
+    check_opening,
+    combine_contributions,
+    scalar_from_bytes,
+)
+from p2pgames.engine import (
+    Act,
+    Audit,
+    CardOperations,
+    CardsDone,
+    Chance,
+    ChanceOutcome,
+    Disclose,
+    EngineError,
+    Event,
+    EventMismatch,
+    Game,
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    NewDeal,
+    ReactionWindow,
+    Reshuffle,
+    Reveal,
+    Ruleset,
+    RuleViolation,
+    Simultaneous,
+    SimultaneousActs,
+    Step,
+    Turn,
+)
+from p2pgames.session._deals import DealCrypto, PassProblem, SealedKey, SeatAuditKeys
+from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
+from p2pgames.session._messages import Envelope, MalformedMessage, open_envelope
+
+__all__ = [
+    "Replica",
+    "SeatInfo",
+    "Submission",
+    "Applied",
+    "KeysRequirement",
+    "CHOICE_DOMAIN",
+    "RANDOM_DOMAIN",
+    "HOST_SEAT",
+]
+
+CHOICE_DOMAIN = "choice"
+RANDOM_DOMAIN = "random"
+HOST_SEAT = 0
+MAX_SEALED_BOX = 32 + 32 + 16 + 64
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat at the table: the player's signing key, sealing key, display name, and bot flag."""
+
+    key: PublicKey
+    seal: bytes
+    name: str
+    bot: bool
+
+    def encode(self) -> list:
+        return [self.key.raw, self.seal, self.name, self.bot]
+
+    @classmethod
+    def decode(cls, data: Sequence[Any]) -> "SeatInfo":
+        return cls(PublicKey(data[0]), data[1], data[2], data[3])
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """A checked submission: its envelope, author seat, counter and body."""
+
+    envelope: Envelope
+    seat: int
+    counter: int
+    body: Mapping[str, Any]
+
+    @property
+    def kind(self) -> str:
+        return self.body["t"]
+
+
+@dataclass(slots=True)
+class KeysRequirement:
+    """What one seat must release in a keys round: slots to publish, slots to seal (to whom)."""
+
+    publish: set[int] = field(default_factory=set)
+    seal: dict[int, int] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.publish or self.seal)
+
+
+@dataclass(slots=True)
+class Applied:
+    """What applying one entry did: the engine events it produced and the slots whose keys moved."""
+
+    seq: int
+    entry_digest: bytes
+    submission: Submission
+    events: list[tuple[Any, Event, Any]] = field(default_factory=list)  # (before, event, after)
+    key_slots: list[int] = field(default_factory=list)
+
+
+# -- phases: what the log waits for between two engine events ----------------------------------
+
+
+@dataclass
+class DecisionPhase:
+    step: Turn | ReactionWindow
+
+    def waiting_for(self) -> tuple[int, ...]:
+        return self.step.actors if isinstance(self.step, Turn) else self.step.players
+
+
+@dataclass
+class CommitPhase:
+    purpose: str  # CHOICE_DOMAIN or RANDOM_DOMAIN
+    seats: tuple[int, ...]
+    phase_id: int
+    commitments: dict[int, bytes] = field(default_factory=dict)
+    openings: dict[int, Any] = field(default_factory=dict)  # seat -> action or contribution
+
+    @property
+    def opening(self) -> bool:
+        return len(self.commitments) == len(self.seats)
+
+    def waiting_for(self) -> tuple[int, ...]:
+        done = self.openings if self.opening else self.commitments
+        return tuple(seat for seat in self.seats if seat not in done)
+
+
+@dataclass
+class DealSub:
+    deal: int
+
+
+@dataclass
+class KeysSub:
+    operations: tuple[Reveal | Disclose, ...]
+    requirements: dict[int, KeysRequirement] | None = None  # computed when the sub-step starts
+    done: set[int] = field(default_factory=set)
+
+
+@dataclass
+class AuditSub:
+    deals: tuple[int, ...]
+    submitted: dict[int, dict[int, SeatAuditKeys]] = field(default_factory=dict)  # seat -> deal -> keys
+    accuser: int | None = None  # set for a dispute
+    slot: int | None = None
+
+
+@dataclass
+class CardPhase:
+    operations: tuple[Any, ...]
+    phase_id: int
+    subs: list[DealSub | KeysSub | AuditSub]
+    index: int = 0
+    dispute: AuditSub | None = None
+
+    @property
+    def current(self) -> DealSub | KeysSub | AuditSub | None:
+        if self.dispute is not None:
+            return self.dispute
+        return self.subs[self.index] if self.index < len(self.subs) else None
+
+
+@dataclass
+class OverPhase:
+    result: GameOver
+
+
+Phase = DecisionPhase | CommitPhase | CardPhase | OverPhase
+
+
+def _plan(operations: Sequence[Any]) -> list[DealSub | KeysSub | AuditSub]:
+    """Group card operations into sub-steps: consecutive reveals/disclosures share one keys round."""
+    subs: list[DealSub | KeysSub | AuditSub] = []
+    for operation in operations:
+        if isinstance(operation, (NewDeal, Reshuffle)):
+            subs.append(DealSub(operation.deal))
+        elif isinstance(operation, (Reveal, Disclose)):
+            if subs and isinstance(subs[-1], KeysSub):
+                subs[-1].operations += (operation,)
+            else:
+                subs.append(KeysSub((operation,)))
+        elif isinstance(operation, Audit):
+            subs.append(AuditSub(operation.deals))
+    return subs
+
+
+class Replica:
+    """Applies log entries, checking each completely before changing anything.
+
+    Raises :class:`ProtocolFault` naming the seat at fault for anything invalid; the replica is then
+    unchanged and must not be used for further entries (the session halts).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        ruleset: Ruleset,
+        game_id: bytes,
+        seats: Sequence[SeatInfo],
+        start_digest: bytes,
+    ) -> None:
+        self.game = game
+        self.ruleset = ruleset
+        self.game_id = game_id
+        self.seats = list(seats)
+        self.players = len(seats)
+        self.state = game.setup(ruleset)
+        self.state_hash = game.state_hash(self.state)
+        self.seq = 0
+        self.head = start_digest
+        self.counters = [0] * self.players
+        self.deals: dict[int, DealCrypto] = {}
+        self.audits = 0
+        # The commit envelopes of open commit phases, kept as evidence should an opening not match.
+        self._commit_envelopes: dict[tuple[int, int], bytes] = {}
+        self.phase: Phase = self._phase_for(game.step(self.state), None)
+
+    # -- queries -------------------------------------------------------------------------------
+
+    @property
+    def step(self) -> Step:
+        return self.game.step(self.state)
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """Seats whose submission the log waits for now."""
+        phase = self.phase
+        if isinstance(phase, (DecisionPhase, CommitPhase)):
+            return phase.waiting_for()
+        if isinstance(phase, CardPhase):
+            sub = phase.current
+            if isinstance(sub, DealSub):
+                due = self.deals[sub.deal].next_pass()
+                return () if due is None else (due[1],)
+            if isinstance(sub, KeysSub):
+                assert sub.requirements is not None
+                return tuple(s for s, r in sorted(sub.requirements.items()) if r and s not in sub.done)
+            if isinstance(sub, AuditSub):
+                return tuple(s for s in range(self.players) if s not in sub.submitted)
+        return ()
+
+    def waiting_on_decision(self) -> bool:
+        """Whether the log waits for a person's decision (rather than automatic protocol steps)."""
+        phase = self.phase
+        return isinstance(phase, DecisionPhase) or (
+            isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN and not phase.opening
+        )
+
+    def keys_requirement(self, seat: int) -> KeysRequirement | None:
+        phase = self.phase
+        if isinstance(phase, CardPhase) and isinstance(phase.current, KeysSub):
+            sub = phase.current
+            assert sub.requirements is not None
+            requirement = sub.requirements.get(seat)
+            if requirement and seat not in sub.done:
+                return requirement
+        return None
+
+    def deal_of_slot(self, slot: int) -> tuple[DealCrypto, int]:
+        for crypto in self.deals.values():
+            if crypto.first_slot <= slot < crypto.first_slot + crypto.size:
+                return crypto, slot - crypto.first_slot
+        raise KeyError(slot)
+
+    # -- phases --------------------------------------------------------------------------------
+
+    def _phase_for(self, step: Step, applied: Applied | None) -> Phase:
+        if isinstance(step, (Turn, ReactionWindow)):
+            return DecisionPhase(step)
+        if isinstance(step, Simultaneous):
+            return CommitPhase(CHOICE_DOMAIN, step.players, self.seq)
+        if isinstance(step, Chance):
+            return CommitPhase(RANDOM_DOMAIN, tuple(range(self.players)), self.seq)
+        if isinstance(step, CardOperations):
+            phase = CardPhase(step.operations, self.seq, _plan(step.operations))
+            self.phase = phase
+            self._start_sub(phase, applied)
+            return self.phase
+        assert isinstance(step, GameOver)
+        return OverPhase(step)
+
+    def _start_sub(self, phase: CardPhase, applied: Applied | None) -> None:
+        """Prepare the current sub-step (create a deal's record, compute who releases which key).
+
+        A keys round that needs nobody (the viewer already knows every slot) is done at once.
+        """
+        sub = phase.current
+        if isinstance(sub, DealSub) and sub.deal not in self.deals:
+            operation = next(
+                op for op in phase.operations if isinstance(op, (NewDeal, Reshuffle)) and op.deal == sub.deal
+            )
+            self.deals[sub.deal] = self._new_deal_crypto(operation)
+        elif isinstance(sub, KeysSub) and sub.requirements is None:
+            sub.requirements = self._requirements(sub.operations)
+            if not any(sub.requirements.values()):
+                self._finish_keys(phase, sub, applied)
+
+    def _new_deal_crypto(self, operation: NewDeal | Reshuffle) -> DealCrypto:
+        domain = self.game.deck_domain
+        if isinstance(operation, NewDeal):
+            table = CardTable(domain, operation.cards)
+            return DealCrypto(operation.deal, operation.first_slot, self.players, table, list(table.points))
+        names: set[str] = set()
+        inputs = []
+        for slot in operation.source_slots:
+            crypto, index = self.deal_of_slot(slot)
+            names.update(crypto.table.names)
+            inputs.append(crypto.locked[index])
+        table = CardTable(domain, sorted(names))
+        return DealCrypto(
+            operation.deal, operation.first_slot, self.players, table, inputs, operation.source_slots
+        )
+
+    def _requirements(self, operations: Sequence[Reveal | Disclose]) -> dict[int, KeysRequirement]:
+        """Who must publish or seal which key, simulating the operations in order."""
+        requirements = {seat: KeysRequirement() for seat in range(self.players)}
+        unreleased: dict[int, set[int]] = {}
+        knows: dict[int, set[int]] = {}
+        for operation in operations:
+            for slot in operation.slots:
+                crypto, index = self.deal_of_slot(slot)
+                holders = unreleased.setdefault(slot, set(crypto.unreleased[index]))
+                seen = knows.setdefault(slot, set(crypto.knows[index]))
+                if isinstance(operation, Reveal):
+                    for seat in holders:
+                        requirements[seat].publish.add(slot)
+                        requirements[seat].seal.pop(slot, None)
+                    holders.clear()
+                    continue
+                to = operation.to
+                if to in seen:
+                    continue
+                if to in holders:
+                    # The receiver keeps its own lock, so the others' keys can be public.
+                    for seat in holders - {to}:
+                        requirements[seat].publish.add(slot)
+                    holders.intersection_update({to})
+                else:
+                    # Publishing would reveal the card to all: seal each remaining key to the viewer.
+                    for seat in holders:
+                        if slot not in requirements[seat].publish:
+                            requirements[seat].seal[slot] = to
+                seen.add(to)
+        return requirements
+
+    # -- checking submissions ------------------------------------------------------------------
+
+    def check_submission(self, data: bytes | Envelope, arrived_from: int | None) -> Submission:
+        """Fully check a submission against the current phase without changing anything.
+
+        ``arrived_from`` is the seat whose connection delivered it (``None`` when it comes inside
+        a sequenced entry). Raises :class:`ProtocolFault`.
+        """
+        try:
+            envelope = data if isinstance(data, Envelope) else open_envelope(data)
+        except MalformedMessage as error:
+            raise self._fault(arrived_from, FaultCode.MALFORMED, f"sent a malformed submission: {error}")
+        if envelope.kind != "submit":
+            raise self._fault(arrived_from, FaultCode.MALFORMED, f"sent a {envelope.kind} where a submission belongs")
+        body = envelope.body
+        seat = body["seat"]
+        if not 0 <= seat < self.players:
+            raise self._fault(arrived_from, FaultCode.MALFORMED, f"named seat {seat}, which doesn't exist")
+        if arrived_from is not None and seat != arrived_from:
+            raise self._fault(arrived_from, FaultCode.MALFORMED, f"sent a submission signed as seat {seat}")
+        try:
+            envelope.verify(self.seats[seat].key)
+        except (BadSignature, MalformedMessage) as error:
+            blame = arrived_from if arrived_from is not None else HOST_SEAT
+            raise self._fault(blame, FaultCode.BAD_SIGNATURE, f"sent a submission with a bad signature ({error})")
+        if envelope.sender != self.seats[seat].key.raw:
+            blame = arrived_from if arrived_from is not None else HOST_SEAT
+            raise self._fault(blame, FaultCode.BAD_SIGNATURE, "sent a submission whose sender is not its seat's key")
+        if body["game_id"] != self.game_id:
+            blame = arrived_from if arrived_from is not None else HOST_SEAT
+            raise self._fault(blame, FaultCode.REPLAY, "sent a submission from another game")
+        if body["counter"] != self.counters[seat]:
+            blame = arrived_from if arrived_from is not None else HOST_SEAT
+            what = "replayed an old submission" if body["counter"] < self.counters[seat] else "skipped submissions"
+            raise self._fault(
+                blame, FaultCode.REPLAY,
+                f"{what} (counter {body['counter']}, expected {self.counters[seat]})",
+                evidence=(envelope.raw,),
+            )
+        submission = Submission(envelope, seat, body["counter"], body["body"])
+        self._check_content(submission)
+        return submission
+
+    def _fault(
+        self, seat: int | None, code: str, reason: str, evidence: tuple[bytes, ...] = ()
+    ) -> ProtocolFault:
+        return ProtocolFault(Fault(seat, code, reason, self.seq, None, evidence))
+
+    def _illegal(self, submission: Submission, code: str, reason: str) -> ProtocolFault:
+        # Signed by its author, so the evidence proves it to anyone replaying the log.
+        return self._fault(submission.seat, code, reason, (submission.envelope.raw,))
+
+    def _check_content(self, submission: Submission) -> None:
+        body = submission.body
+        kind = body.get("t")
+        seat = submission.seat
+        phase = self.phase
+        expected = self.waiting_for()
+        if kind == "dispute":
+            self._check_dispute(submission)
+            return
+        if seat not in expected:
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"sent a {kind!r} submission out of turn")
+        if isinstance(phase, DecisionPhase):
+            self._check_act(submission)
+        elif isinstance(phase, CommitPhase):
+            self._check_commit_or_open(submission, phase)
+        elif isinstance(phase, CardPhase):
+            sub = phase.current
+            if isinstance(sub, DealSub):
+                self._check_pass(submission, sub)
+            elif isinstance(sub, KeysSub):
+                self._check_keys(submission, sub)
+            elif isinstance(sub, AuditSub):
+                self._check_audit(submission, sub)
+        else:
+            raise self._illegal(submission, FaultCode.ILLEGAL, "submitted after the game ended")
+
+    def _fields(self, submission: Submission, kind: str, fields: dict[str, type | tuple[type, ...]]) -> None:
+        """Check the body is a ``kind`` with exactly ``fields`` of the given types (bool is no int)."""
+        body = submission.body
+        if body.get("t") != kind:
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"sent {body.get('t')!r} where {kind!r} was due")
+        if set(body) != {"t", *fields}:
+            raise self._illegal(submission, FaultCode.MALFORMED, f"sent a {kind!r} with the wrong fields")
+        for name, kinds in fields.items():
+            value = body[name]
+            if not isinstance(value, kinds) or (type(value) is bool and kinds is int):
+                raise self._illegal(submission, FaultCode.MALFORMED, f"{kind} field {name!r} has the wrong type")
+
+    def _decode_action(self, submission: Submission, data: Any) -> Any:
+        try:
+            return self.game.decode_action(data)
+        except (MalformedAction, EngineError, TypeError, ValueError, KeyError, IndexError) as error:
+            raise self._illegal(submission, FaultCode.MALFORMED, f"sent something that is not an action: {error}")
+
+    def _check_act(self, submission: Submission) -> None:
+        self._fields(submission, "act", {"action": object})
+        action = self._decode_action(submission, submission.body["action"])
+        try:
+            self.game.check_action(self.state, submission.seat, action)
+        except IllegalAction as error:
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"made an illegal move: {error.reason}")
+
+    def _check_commit_or_open(self, submission: Submission, phase: CommitPhase) -> None:
+        seat = submission.seat
+        if not phase.opening:
+            self._fields(submission, "commit", {"commitment": bytes})
+            if len(submission.body["commitment"]) != COMMITMENT_SIZE:
+                raise self._illegal(submission, FaultCode.MALFORMED, "sent a commitment of the wrong size")
+            return
+        self._fields(submission, "open", {"salt": bytes, "value": object})
+        value = submission.body["value"]
+        try:
+            check_opening(
+                phase.commitments[seat], phase.purpose, self.game_id, seat,
+                [phase.phase_id, value], submission.body["salt"],
+            )
+        except BadCommitment:
+            raise self._fault(
+                seat, FaultCode.BAD_OPENING,
+                "opened a commitment with a different value than it committed to",
+                (self._commitment_evidence(phase, seat), submission.envelope.raw),
+            )
+        if phase.purpose == RANDOM_DOMAIN:
+            if not isinstance(value, bytes) or len(value) != 32:
+                raise self._illegal(submission, FaultCode.MALFORMED, "opened a random contribution that is not 32 bytes")
+        else:
+            action = self._decode_action(submission, value)
+            try:
+                self.game.check_action(self.state, seat, action)
+            except IllegalAction as error:
+                raise self._illegal(submission, FaultCode.ILLEGAL, f"committed to an illegal choice: {error.reason}")
+
+    def _commitment_evidence(self, phase: CommitPhase, seat: int) -> bytes:
+        return self._commit_envelopes.get((phase.phase_id, seat), b"")
+
+    def _check_pass(self, submission: Submission, sub: DealSub) -> None:
+        self._fields(submission, "pass", {"deal": int, "stage": str, "values": (tuple, list), "verifiers": (tuple, list)})
+        body = submission.body
+        if body["deal"] != sub.deal:
+            raise self._illegal(submission, FaultCode.BAD_PASS, f"sent a pass for deal {body['deal']}, not {sub.deal}")
+        crypto = self.deals[sub.deal]
+        if (body["stage"], submission.seat) != crypto.next_pass():
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"sent a {body['stage']!r} pass that is not due")
+        try:
+            if not all(isinstance(v, bytes) and len(v) == 32 for v in (*body["values"], *body["verifiers"])):
+                raise PassProblem("pass values must be 32 bytes each")
+            crypto.check_pass(body["stage"], submission.seat, body["values"], body["verifiers"])
+        except PassProblem as error:
+            raise self._illegal(submission, FaultCode.BAD_PASS, f"sent a bad pass: {error}")
+
+    def _check_keys(self, submission: Submission, sub: KeysSub) -> None:
+        self._fields(submission, "keys", {"public": (tuple, list), "sealed": (tuple, list)})
+        assert sub.requirements is not None
+        requirement = sub.requirements[submission.seat]
+        body = submission.body
+        public: dict[int, int] = {}
+        for item in body["public"]:
+            if not (isinstance(item, (tuple, list)) and len(item) == 2 and type(item[0]) is int
+                    and isinstance(item[1], bytes) and len(item[1]) == 32):
+                raise self._illegal(submission, FaultCode.MALFORMED, "published a malformed key")
+            try:
+                public[item[0]] = scalar_from_bytes(item[1])
+            except CryptoError:
+                raise self._illegal(submission, FaultCode.BAD_KEY, f"published an invalid key for slot {item[0]}")
+        sealed: dict[int, int] = {}
+        for item in body["sealed"]:
+            if not (isinstance(item, (tuple, list)) and len(item) == 4 and type(item[0]) is int
+                    and type(item[1]) is int and isinstance(item[2], bytes) and len(item[2]) <= MAX_SEALED_BOX
+                    and isinstance(item[3], bytes) and len(item[3]) == 32):
+                raise self._illegal(submission, FaultCode.MALFORMED, "sealed a malformed key")
+            sealed[item[0]] = item[1]
+        if set(public) != requirement.publish or len(public) != len(body["public"]):
+            raise self._illegal(
+                submission, FaultCode.ILLEGAL,
+                f"published keys for slots {sorted(public)}, but slots {sorted(requirement.publish)} were due",
+            )
+        if sealed != requirement.seal or len(sealed) != len(body["sealed"]):
+            raise self._illegal(submission, FaultCode.ILLEGAL, "sealed keys for the wrong slots or players")
+        for slot, key in public.items():
+            crypto, index = self.deal_of_slot(slot)
+            if not crypto.check_published_key(index, submission.seat, key):
+                raise self._fault(
+                    submission.seat, FaultCode.BAD_KEY,
+                    f"published a wrong key for slot {slot} (it doesn't match its lock pass's verifier)",
+                    (submission.envelope.raw,),
+                )
+
+    def _parse_audit_keys(self, submission: Submission, deals: Sequence[int]) -> dict[int, SeatAuditKeys]:
+        self._fields(submission, "audit", {"keys": (tuple, list)})
+        parsed: dict[int, SeatAuditKeys] = {}
+        try:
+            for item in submission.body["keys"]:
+                deal, rekey, shuffle, locks = item
+                parsed[deal] = SeatAuditKeys(
+                    None if rekey is None else scalar_from_bytes(rekey),
+                    scalar_from_bytes(shuffle),
+                    tuple(scalar_from_bytes(lock) for lock in locks),
+                )
+        except (CryptoError, TypeError, ValueError):
+            raise self._illegal(submission, FaultCode.MALFORMED, "published malformed audit keys")
+        if sorted(parsed) != sorted(deals) or len(parsed) != len(submission.body["keys"]):
+            raise self._illegal(submission, FaultCode.BAD_KEY, f"published audit keys for deals {sorted(parsed)}, not {sorted(deals)}")
+        for deal, keys in parsed.items():
+            try:
+                self.deals[deal].check_audit_keys(submission.seat, keys)
+            except PassProblem as error:
+                raise self._illegal(submission, FaultCode.BAD_KEY, f"published inconsistent audit keys: {error}")
+        return parsed
+
+    def _check_audit(self, submission: Submission, sub: AuditSub) -> None:
+        self._parse_audit_keys(submission, sub.deals)
+
+    def _check_dispute(self, submission: Submission) -> None:
+        self._fields(submission, "dispute", {"slot": int, "reason": str})
+        phase = self.phase
+        slot = submission.body["slot"]
+        try:
+            crypto, _ = self.deal_of_slot(slot)
+        except KeyError:
+            raise self._illegal(submission, FaultCode.BAD_DISPUTE, f"disputed slot {slot}, which is in no open deal")
+        if crypto.next_pass() is not None:
+            raise self._illegal(submission, FaultCode.BAD_DISPUTE, f"disputed slot {slot} before its deal was locked")
+        if isinstance(phase, CardPhase) and phase.dispute is not None:
+            raise self._illegal(submission, FaultCode.BAD_DISPUTE, "disputed during a dispute")
+        if isinstance(phase, OverPhase):
+            raise self._illegal(submission, FaultCode.BAD_DISPUTE, "disputed after the game ended")
+
+    # -- applying ------------------------------------------------------------------------------
+
+    def apply_entry(self, data: bytes) -> Applied:
+        """Check and apply one sequenced entry from the host; raises :class:`ProtocolFault`."""
+        try:
+            envelope = open_envelope(data)
+        except MalformedMessage as error:
+            raise self._fault(HOST_SEAT, FaultCode.MALFORMED, f"sent a malformed log entry: {error}")
+        if envelope.kind != "entry":
+            raise self._fault(HOST_SEAT, FaultCode.MALFORMED, f"sent a {envelope.kind} where a log entry belongs")
+        try:
+            envelope.verify(self.seats[HOST_SEAT].key)
+        except (BadSignature, MalformedMessage) as error:
+            raise self._fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"sent a log entry with a bad signature ({error})")
+        body = envelope.body
+        if body["game_id"] != self.game_id:
+            raise self._fault(HOST_SEAT, FaultCode.REPLAY, "sent a log entry of another game")
+        if body["seq"] != self.seq or body["prev"] != self.head:
+            raise self._fault(
+                HOST_SEAT, FaultCode.BAD_SEQUENCE,
+                f"sent entry {body['seq']} out of order (expected {self.seq} after {self.head.hex()[:12]})",
+                (envelope.raw,),
+            )
+        submission = self.check_submission(body["submission"], None)
+        return self._apply(submission, envelope)
+
+    def sequence(self, submission: Submission, entry: Envelope) -> Applied:
+        """Apply a submission this peer checked itself and sequenced as ``entry`` (host only)."""
+        return self._apply(submission, entry)
+
+    def _apply(self, submission: Submission, entry: Envelope) -> Applied:
+        applied = Applied(self.seq, entry.digest, submission)
+        seat = submission.seat
+        self.counters[seat] += 1
+        self.seq += 1
+        self.head = entry.digest
+        kind = submission.kind
+        if kind == "dispute":
+            self._apply_dispute(submission)
+        elif kind == "act":
+            action = self.game.decode_action(submission.body["action"])
+            self._engine(applied, Act(seat, action))
+        elif kind in ("commit", "open"):
+            self._apply_commit_or_open(applied, submission)
+        elif kind == "pass":
+            self._apply_pass(applied, submission)
+        elif kind == "keys":
+            self._apply_keys(applied, submission)
+        elif kind == "audit":
+            self._apply_audit(applied, submission)
+        return applied
+
+    def _engine(self, applied: Applied | None, event: Event) -> None:
+        """Feed one event to the game and move to the phase of its next step."""
+        before = self.state
+        try:
+            self.state = self.game.apply(self.state, event)
+        except RuleViolation as violation:
+            raise self._fault(
+                violation.player, FaultCode.RULE_VIOLATION,
+                f"broke a rule that the revealed cards show: {violation.reason}",
+            )
+        except IllegalAction as error:
+            evidence = (applied.submission.envelope.raw,) if applied is not None else ()
+            raise self._fault(error.player, FaultCode.ILLEGAL, f"made an illegal move: {error.reason}", evidence)
+        if applied is not None:
+            applied.events.append((before, event, self.state))
+        self.state_hash = self.game.state_hash(self.state)
+        for deal in [deal for deal in self.deals if self.state.cards.deals[deal].size == 0]:
+            del self.deals[deal]  # the game retired it: no slot of it is referred to again
+        self.phase = self._phase_for(self.game.step(self.state), applied)
+
+    def _apply_commit_or_open(self, applied: Applied, submission: Submission) -> None:
+        phase = self.phase
+        assert isinstance(phase, CommitPhase)
+        seat = submission.seat
+        if submission.kind == "commit":
+            phase.commitments[seat] = submission.body["commitment"]
+            self._commit_envelopes[(phase.phase_id, seat)] = submission.envelope.raw
+            return
+        value = submission.body["value"]
+        phase.openings[seat] = value if phase.purpose == RANDOM_DOMAIN else self.game.decode_action(value)
+        if len(phase.openings) < len(phase.seats):
+            return
+        for key in [key for key in self._commit_envelopes if key[0] == phase.phase_id]:
+            del self._commit_envelopes[key]
+        if phase.purpose == RANDOM_DOMAIN:
+            seed = combine_contributions([phase.openings[s] for s in range(self.players)])
+            self._engine(applied, ChanceOutcome(seed))
+        else:
+            self._engine(applied, SimultaneousActs(tuple(sorted(phase.openings.items()))))
+
+    def _apply_pass(self, applied: Applied, submission: Submission) -> None:
+        phase = self.phase
+        assert isinstance(phase, CardPhase)
+        sub = phase.current
+        assert isinstance(sub, DealSub)
+        body = submission.body
+        crypto = self.deals[sub.deal]
+        crypto.record_pass(body["stage"], submission.seat, body["values"], body["verifiers"])
+        if crypto.next_pass() is None:
+            self._next_sub(applied, phase)
+
+    def _apply_keys(self, applied: Applied, submission: Submission) -> None:
+        phase = self.phase
+        assert isinstance(phase, CardPhase)
+        sub = phase.current
+        assert isinstance(sub, KeysSub) and sub.requirements is not None
+        seat = submission.seat
+        for slot, key in submission.body["public"]:
+            crypto, index = self.deal_of_slot(slot)
+            crypto.publish(index, seat, scalar_from_bytes(key))
+            applied.key_slots.append(slot)
+        for slot, to, _box, commitment in submission.body["sealed"]:
+            crypto, index = self.deal_of_slot(slot)
+            crypto.record_sealed(index, SealedKey(seat, to, commitment, applied.seq))
+            applied.key_slots.append(slot)
+        sub.done.add(seat)
+        if all(s in sub.done for s, r in sub.requirements.items() if r):
+            self._finish_keys(phase, sub, applied)
+
+    def _finish_keys(self, phase: CardPhase, sub: KeysSub, applied: Applied | None) -> None:
+        # Everyone has released: record who can now see each slot, then move on.
+        for operation in sub.operations:
+            for slot in operation.slots:
+                crypto, index = self.deal_of_slot(slot)
+                if isinstance(operation, Reveal):
+                    crypto.knows[index] = set(range(self.players))
+                else:
+                    crypto.knows[index].add(operation.to)
+        self._next_sub(applied, phase)
+
+    def _apply_audit(self, applied: Applied, submission: Submission) -> None:
+        phase = self.phase
+        assert isinstance(phase, CardPhase)
+        sub = phase.current
+        assert isinstance(sub, AuditSub)
+        sub.submitted[submission.seat] = self._parse_audit_keys(submission, sub.deals)
+        if len(sub.submitted) < self.players:
+            return
+        for deal in sub.deals:
+            for seat in range(self.players):
+                self.deals[deal].audit_keys[seat] = sub.submitted[seat][deal]
+        verdict = self._run_audit(sub.deals)
+        self.audits += 1
+        if verdict is not None:
+            seat, reason = verdict
+            raise self._fault(seat, FaultCode.BAD_PASS, reason)
+        if sub is phase.dispute:
+            # A dispute ends the game whatever the audit finds: the accuser was wrong if nobody else was.
+            if sub.accuser is not None:
+                raise self._fault(
+                    sub.accuser, FaultCode.BAD_DISPUTE,
+                    f"claimed slot {sub.slot} did not decrypt, but the audit found every pass and key correct",
+                )
+            raise self._fault(None, FaultCode.BAD_PASS, f"slot {sub.slot} did not decrypt, yet the audit found no fault")
+        self._next_sub(applied, phase)
+
+    def _run_audit(self, deals: Sequence[int]) -> tuple[int, str] | None:
+        for deal in sorted(deals):
+            crypto = self.deals[deal]
+            old_lock_keys = None
+            if crypto.source_slots is not None:
+                old_lock_keys = {}
+                for seat in range(self.players):
+                    keys = []
+                    for slot in crypto.source_slots:
+                        source, index = self.deal_of_slot(slot)
+                        keys.append(source.audit_keys[seat].locks[index])
+                    old_lock_keys[seat] = keys
+            verdict = crypto.audit(old_lock_keys)
+            if verdict is not None:
+                return verdict
+        return None
+
+    def _apply_dispute(self, submission: Submission) -> None:
+        slot = submission.body["slot"]
+        crypto, _ = self.deal_of_slot(slot)
+        deals = {crypto.deal}
+        # A re-shuffled deal can only be audited together with the deals it drew from.
+        pending = [crypto]
+        while pending:
+            current = pending.pop()
+            for source_slot in current.source_slots or ():
+                source, _ = self.deal_of_slot(source_slot)
+                if source.deal not in deals:
+                    deals.add(source.deal)
+                    pending.append(source)
+        dispute = AuditSub(tuple(sorted(deals)), accuser=submission.seat, slot=slot)
+        if isinstance(self.phase, CardPhase):
+            self.phase.dispute = dispute
+        else:
+            self.phase = CardPhase((), self.seq, [], dispute=dispute)
+
+    def _next_sub(self, applied: Applied | None, phase: CardPhase) -> None:
+        phase.index += 1
+        if phase.index < len(phase.subs):
+            self._start_sub(phase, applied)
+            return
+        # Every operation is done: tell the game the values that became public.
+        values: dict[int, str] = {}
+        audited: dict[int, dict[int, str]] = {}
+        for slot in sorted(self.state.cards.expected_values()):
+            crypto, index = self.deal_of_slot(slot)
+            if len(crypto.audit_keys) == self.players:
+                if crypto.deal not in audited:
+                    audited[crypto.deal] = crypto.all_values()
+                values[slot] = audited[crypto.deal][slot]
+                continue
+            try:
+                values[slot] = crypto.value_if_public(index)
+            except PassProblem:
+                # Every key matched its verifier, so some lock pass was wrong; only an audit of
+                # the deal can tell whose, so everyone must publish now.
+                self._automatic_dispute(phase, slot)
+                return
+        try:
+            self._engine(applied, CardsDone(tuple(sorted(values.items()))))
+        except EventMismatch:
+            # A card showed up twice: some shuffle pass swapped one. The audit will say whose.
+            self._automatic_dispute(phase, min(values))
+
+    def _automatic_dispute(self, phase: CardPhase, slot: int) -> None:
+        crypto, _ = self.deal_of_slot(slot)
+        phase.dispute = AuditSub((crypto.deal,), accuser=None, slot=slot)
+        self.phase = phase

@@ -1,0 +1,255 @@
+"""One seat's secrets, and the protocol submissions it makes without asking its player.
+
+:class:`SeatSecrets` holds what no other peer may see: this seat's shuffle and lock keys for every
+open deal, the keys other seats sealed to it, its knowledge (slot → card name) and the salts of its
+open commitments. :meth:`SeatSecrets.duty` looks at the replica and returns the body of the next
+automatic submission due from this seat (a pass, a key release, an opening, an audit), if any.
+Decisions — the moves a person or a bot makes — come in through :meth:`SeatSecrets.choose`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from p2pgames import canonical
+from p2pgames.crypto import (
+    CURVE_ORDER,
+    BadCardValue,
+    CryptoError,
+    SealError,
+    SealKey,
+    commit,
+    lock_pass,
+    open_sealed,
+    random_contribution,
+    random_permutation,
+    random_scalar,
+    scalar_from_bytes,
+    scalar_to_bytes,
+    seal,
+    sealed_commitment,
+    shuffle_pass,
+    transform,
+    unlock,
+)
+from p2pgames.session._faults import Fault, FaultCode
+from p2pgames.session._replica import (
+    RANDOM_DOMAIN,
+    AuditSub,
+    CardPhase,
+    CommitPhase,
+    DealSub,
+    KeysSub,
+    Replica,
+)
+
+__all__ = ["SeatSecrets", "DealSecret", "sealing_context"]
+
+
+def sealing_context(game_id: bytes, slot: int, sender: int, to: int) -> bytes:
+    """The associated data a sealed key is bound to, so it can't be replayed elsewhere."""
+    return canonical.encode(["sealed-key", game_id, slot, sender, to])
+
+
+@dataclass
+class DealSecret:
+    """This seat's keys for one deal: re-key (re-shuffles), shuffle, and one lock key per slot."""
+
+    rekey: int | None
+    shuffle: int
+    permutation: list[int]
+    locks: list[int]
+
+
+@dataclass
+class PendingCommitment:
+    phase_id: int
+    salt: bytes
+    value: Any
+
+
+@dataclass
+class SeatSecrets:
+    """Everything private to ``seat``; ``random_bytes(n)`` supplies all its randomness."""
+
+    seat: int
+    seal_key: SealKey
+    random_bytes: Callable[[int], bytes] = os.urandom
+    deals: dict[int, DealSecret] = field(default_factory=dict)
+    knowledge: dict[int, str] = field(default_factory=dict)
+    received: dict[int, dict[int, int]] = field(default_factory=dict)  # slot -> seat -> key sealed to us
+    commitments: dict[int, PendingCommitment] = field(default_factory=dict)  # phase id -> ours
+
+    # -- keys ----------------------------------------------------------------------------------
+
+    def _deal_secret(self, replica: Replica, deal: int) -> DealSecret:
+        secret = self.deals.get(deal)
+        if secret is None:
+            size = replica.deals[deal].size
+            reshuffle = replica.deals[deal].source_slots is not None
+            secret = DealSecret(
+                rekey=random_scalar(self.random_bytes(64)) if reshuffle else None,
+                shuffle=random_scalar(self.random_bytes(64)),
+                permutation=random_permutation(size, self.random_bytes(8 * size + 64)),
+                locks=[random_scalar(self.random_bytes(64)) for _ in range(size)],
+            )
+            self.deals[deal] = secret
+        return secret
+
+    def own_lock_key(self, replica: Replica, slot: int) -> int:
+        crypto, index = replica.deal_of_slot(slot)
+        return self.deals[crypto.deal].locks[index]
+
+    # -- decisions -----------------------------------------------------------------------------
+
+    def choose(self, replica: Replica, wire_action: Any) -> dict:
+        """The submission body for a decision: ``act``, or ``commit`` in a simultaneous step."""
+        phase = replica.phase
+        if isinstance(phase, CommitPhase):
+            commitment, salt = commit(
+                phase.purpose, replica.game_id, self.seat, [phase.phase_id, wire_action], self.random_bytes(32)
+            )
+            self.commitments[phase.phase_id] = PendingCommitment(phase.phase_id, salt, wire_action)
+            return {"t": "commit", "commitment": commitment}
+        return {"t": "act", "action": wire_action}
+
+    # -- automatic duties ----------------------------------------------------------------------
+
+    def duty(self, replica: Replica) -> dict | None:
+        """The body of the automatic submission this seat owes now, or ``None``."""
+        if self.seat not in replica.waiting_for():
+            return None
+        phase = replica.phase
+        if isinstance(phase, CommitPhase):
+            mine = self.commitments.get(phase.phase_id)
+            if not phase.opening:
+                if phase.purpose != RANDOM_DOMAIN:
+                    return None  # a decision: the player must choose
+                contribution = random_contribution(self.random_bytes(32))
+                commitment, salt = commit(
+                    RANDOM_DOMAIN, replica.game_id, self.seat, [phase.phase_id, contribution], self.random_bytes(32)
+                )
+                self.commitments[phase.phase_id] = PendingCommitment(phase.phase_id, salt, contribution)
+                return {"t": "commit", "commitment": commitment}
+            if mine is None:  # pragma: no cover - we committed, or we wouldn't be asked to open
+                return None
+            del self.commitments[phase.phase_id]
+            return {"t": "open", "salt": mine.salt, "value": mine.value}
+        if isinstance(phase, CardPhase):
+            sub = phase.current
+            if isinstance(sub, DealSub):
+                return self._pass(replica, sub.deal)
+            if isinstance(sub, KeysSub):
+                return self._keys(replica)
+            if isinstance(sub, AuditSub):
+                return self._audit(replica, sub.deals)
+        return None
+
+    def _pass(self, replica: Replica, deal: int) -> dict:
+        crypto = replica.deals[deal]
+        stage, _ = crypto.next_pass()  # type: ignore[misc]
+        secret = self._deal_secret(replica, deal)
+        inputs = crypto.input_of(stage, self.seat)
+        verifiers: list[bytes] = []
+        if stage == "rekey":
+            assert secret.rekey is not None
+            scalars = []
+            for slot in crypto.source_slots or ():
+                old = self.own_lock_key(replica, slot)
+                scalars.append(secret.rekey * pow(old, -1, CURVE_ORDER) % CURVE_ORDER)
+            values = transform(inputs, scalars)
+        elif stage == "shuffle":
+            values = shuffle_pass(inputs, secret.shuffle, secret.permutation)
+        else:
+            strip = secret.shuffle * (secret.rekey or 1) % CURVE_ORDER
+            values, verifiers = lock_pass(inputs, strip, secret.locks)
+        return {"t": "pass", "deal": deal, "stage": stage, "values": values, "verifiers": verifiers}
+
+    def _keys(self, replica: Replica) -> dict | None:
+        requirement = replica.keys_requirement(self.seat)
+        if requirement is None:
+            return None
+        public = [
+            [slot, scalar_to_bytes(self.own_lock_key(replica, slot))] for slot in sorted(requirement.publish)
+        ]
+        sealed = []
+        for slot, to in sorted(requirement.seal.items()):
+            key = scalar_to_bytes(self.own_lock_key(replica, slot))
+            box = seal(
+                replica.seats[to].seal, key, sealing_context(replica.game_id, slot, self.seat, to),
+                ephemeral_private=self.random_bytes(32),
+            )
+            sealed.append([slot, to, box, sealed_commitment(key)])
+        return {"t": "keys", "public": public, "sealed": sealed}
+
+    def _audit(self, replica: Replica, deals: tuple[int, ...]) -> dict:
+        keys = []
+        for deal in deals:
+            secret = self._deal_secret(replica, deal)
+            keys.append([
+                deal,
+                None if secret.rekey is None else scalar_to_bytes(secret.rekey),
+                scalar_to_bytes(secret.shuffle),
+                [scalar_to_bytes(lock) for lock in secret.locks],
+            ])
+        return {"t": "audit", "keys": keys}
+
+    # -- learning hidden values ----------------------------------------------------------------
+
+    def absorb_keys(self, replica: Replica, body: dict, author: int, seq: int) -> Fault | None:
+        """Take in a sequenced ``keys`` submission: open keys sealed to us, learn what we can see.
+
+        Returns a fault if a key sealed to us is wrong (the evidence is the submission and the
+        opened key, which anyone can check against the signed commitment and the verifier).
+        """
+        touched = set()
+        for slot, to, box, commitment in body["sealed"]:
+            if to != self.seat:
+                continue
+            crypto, index = replica.deal_of_slot(slot)
+            try:
+                key_bytes = open_sealed(self.seal_key, box, sealing_context(replica.game_id, slot, author, to))
+                key = scalar_from_bytes(key_bytes)
+            except (SealError, CryptoError):
+                return Fault(author, FaultCode.BAD_KEY, f"sealed a key for slot {slot} that does not open", seq)
+            if sealed_commitment(key_bytes) != commitment or not crypto.check_published_key(index, author, key):
+                return Fault(author, FaultCode.BAD_KEY, f"sealed a wrong key for slot {slot}", seq)
+            self.received.setdefault(slot, {})[author] = key
+            touched.add(slot)
+        for slot, _key in body["public"]:
+            touched.add(slot)
+        for slot in sorted(touched):
+            self._try_learn(replica, slot)
+        return None
+
+    def _try_learn(self, replica: Replica, slot: int) -> None:
+        if slot in self.knowledge:
+            return
+        crypto, index = replica.deal_of_slot(slot)
+        keys = []
+        for seat in range(replica.players):
+            if seat == self.seat:
+                keys.append(self.deals[crypto.deal].locks[index])
+            elif seat in crypto.published[index]:
+                keys.append(crypto.published[index][seat])
+            elif seat in self.received.get(slot, {}):
+                keys.append(self.received[slot][seat])
+            else:
+                return  # still locked by someone else's key
+        try:
+            self.knowledge[slot] = crypto.table.name_of(unlock(crypto.locked[index], keys))
+        except BadCardValue:
+            # Every key matched its verifier, so a lock pass was wrong: the caller disputes it.
+            self.knowledge[slot] = ""
+
+    def undecryptable(self) -> list[int]:
+        return sorted(slot for slot, name in self.knowledge.items() if name == "")
+
+    def forget_deal(self, deal: int, slots: range) -> None:
+        """Drop a retired deal's keys and knowledge."""
+        self.deals.pop(deal, None)
+        for slot in slots:
+            self.knowledge.pop(slot, None)
+            self.received.pop(slot, None)

@@ -1,0 +1,1000 @@
+"""The sans-I/O peer: bytes in, events and bytes out. No sockets, no clock, no threads.
+
+A :class:`Session` is one player's end of a game — the *host* (seat 0, which also sequences the log)
+or a *joiner*. The network layer feeds it each frame it receives with :meth:`Session.receive`, tells
+it about connections with :meth:`connected` / :meth:`disconnected`, and sends what
+:meth:`take_outgoing` returns; the application reads :meth:`take_events`, answers decisions with
+:meth:`act`, and appends :meth:`take_transcript` records to the game's transcript file.
+
+Connections are small integers chosen by the network layer. A joiner has one, to the host
+(:data:`HOST_CONNECTION`); the host has one per joiner. Everything is relayed through the host:
+the topology is a star, and no secret depends on the host being honest.
+
+Life of a session: ``lobby`` → ``starting`` (start received, waiting for every seat's accept) →
+``playing`` → ``over`` (the game ended) or ``halted`` (a fault stopped it) or ``closed``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from typing import Any, Callable
+
+from p2pgames import PROTOCOL_VERSION, canonical
+from p2pgames.crypto import (
+    BadSignature,
+    CryptoError,
+    Identity,
+    PublicKey,
+    SealKey,
+    check_lock_key,
+    fingerprint_matches,
+    scalar_from_bytes,
+    sealed_commitment,
+)
+from p2pgames.engine import (
+    EngineError,
+    Game,
+    GameOver,
+    IllegalAction,
+    ReactionWindow,
+    Ruleset,
+    Simultaneous,
+)
+from p2pgames.session._events import (
+    Agreed,
+    ChatReceived,
+    Decision,
+    DecisionNeeded,
+    DesyncReport,
+    GameEnded,
+    GameStarted,
+    Halted,
+    LobbyChanged,
+    Logged,
+    Notice,
+    Rejected,
+    SessionEvent,
+)
+from p2pgames.session._faults import Fault, FaultCode, LocalError, ProtocolFault
+from p2pgames.session._messages import Envelope, MalformedMessage, make_envelope, open_envelope
+from p2pgames.session._replica import (
+    HOST_SEAT,
+    CommitPhase,
+    DecisionPhase,
+    OverPhase,
+    Replica,
+    SeatInfo,
+    Submission,
+)
+from p2pgames.session._secrets import SeatSecrets
+
+__all__ = ["Session", "HOST_CONNECTION", "STALE_CODES", "clean_text"]
+
+HOST_CONNECTION = 0
+# Faults that an honest peer can cause by racing another seat: rejected as stale, not punished,
+# when the submission was made before the entry that made it invalid.
+STALE_CODES = frozenset({FaultCode.ILLEGAL})
+PROVABLE_CODES = frozenset(
+    {FaultCode.ILLEGAL, FaultCode.BAD_OPENING, FaultCode.BAD_KEY, FaultCode.BAD_PASS, FaultCode.MALFORMED}
+)
+
+
+def clean_text(text: str, limit: int = 500) -> str:
+    """Chat and names as they may be shown: no control characters, bounded length."""
+    cleaned = "".join(ch if ch.isprintable() else " " for ch in text)
+    return cleaned.strip()[:limit]
+
+
+class Session:
+    """One peer of a game. See the module docstring for the life cycle and the I/O contract.
+
+    ``game_loader(name)`` returns the :class:`Game` called ``name`` (a joiner learns the game from
+    the host). The host passes ``ruleset``. ``expected_host`` is the host key fingerprint from a join
+    code: a host whose key doesn't match is refused. ``random_bytes`` supplies every secret.
+    With ``narrate=False`` no log lines are produced (bots don't read them).
+    """
+
+    def __init__(
+        self,
+        identity: Identity,
+        name: str,
+        game_loader: Callable[[str], Game],
+        *,
+        ruleset: Ruleset | None = None,
+        bot: bool = False,
+        expected_host: str | None = None,
+        random_bytes: Callable[[int], bytes] = os.urandom,
+        narrate: bool = True,
+    ) -> None:
+        self.identity = identity
+        self.name = clean_text(name, 40) or "player"
+        self.game_loader = game_loader
+        self.is_host = ruleset is not None
+        self.ruleset = ruleset
+        self.game: Game | None = game_loader(ruleset.game) if ruleset is not None else None
+        self.bot = bot
+        self.expected_host = expected_host
+        self.random_bytes = random_bytes
+        self.narrate = narrate
+        self.seal_key = SealKey.generate(random_bytes(32))
+        self.stage = "lobby"
+        self.seat: int | None = HOST_SEAT if self.is_host else None
+        self.seats: list[SeatInfo] = []
+        self.replica: Replica | None = None
+        self.secrets: SeatSecrets | None = None
+        self.game_id = b""
+        self.start_envelope: Envelope | None = None
+        self.accepts: dict[int, Envelope] = {}
+        self.fault: Fault | None = None
+        self.result: GameOver | None = None
+        self.agreed_through = -1
+        self._outgoing: list[tuple[int, bytes]] = []
+        self._events: list[SessionEvent] = []
+        self._transcript: list[bytes] = []
+        self._closing: list[int] = []
+        self._acks: dict[int, dict[int, tuple[bytes, bytes]]] = {}
+        self._own_hashes: dict[int, tuple[bytes, bytes]] = {}
+        self._in_flight: Submission | None = None  # a joiner's submission the host hasn't sequenced
+        self._in_flight_decision = False
+        self._queue: deque[Submission] = deque()  # host: checked submissions to sequence
+        self._draining = False
+        self._last_decision_key: tuple | None = None
+        # host lobby state
+        self._pending: dict[int, bytes] = {}  # connection -> nonce we sent
+        self._connection_seat: dict[int, int] = {}
+        self._lobby: list[tuple[SeatInfo, int | None]] = []  # (seat info, connection)
+        self._host_key: PublicKey | None = None
+        if self.is_host:
+            assert ruleset is not None
+            self._lobby.append((SeatInfo(identity.public_key, self.seal_key.public_bytes(), self.name, bot), None))
+
+    # -- I/O contract --------------------------------------------------------------------------
+
+    def take_outgoing(self) -> list[tuple[int, bytes]]:
+        """Frames to send, as ``(connection, payload)``, in order."""
+        out, self._outgoing = self._outgoing, []
+        return out
+
+    def take_events(self) -> list[SessionEvent]:
+        out, self._events = self._events, []
+        return out
+
+    def take_transcript(self) -> list[bytes]:
+        """Transcript records (canonical msgpack each) to append to the file, in order."""
+        out, self._transcript = self._transcript, []
+        return out
+
+    def take_closing(self) -> list[int]:
+        """Connections to close once their queued frames are sent."""
+        out, self._closing = self._closing, []
+        return out
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    @property
+    def finished(self) -> bool:
+        return self.stage in ("over", "halted", "closed")
+
+    @property
+    def knowledge(self) -> dict[int, str]:
+        if self.secrets is None:
+            return {}
+        return {slot: name for slot, name in self.secrets.knowledge.items() if name}
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """Seats the game waits for now (empty outside play)."""
+        if self.stage != "playing" or self.replica is None:
+            return ()
+        return self.replica.waiting_for()
+
+    def _send(self, connection: int, envelope: Envelope | bytes) -> None:
+        self._outgoing.append((connection, envelope.raw if isinstance(envelope, Envelope) else envelope))
+
+    def _broadcast(self, data: Envelope | bytes, *, except_seat: int | None = None) -> None:
+        """Host: send to every seated joiner (but ``except_seat``)."""
+        for connection, seat in self._connection_seat.items():
+            if seat != except_seat:
+                self._send(connection, data)
+
+    def _record(self, kind: str, value: Any) -> None:
+        self._transcript.append(canonical.encode([kind, value]))
+
+    def _emit(self, event: SessionEvent) -> None:
+        self._events.append(event)
+
+    # -- connections ---------------------------------------------------------------------------
+
+    def connected(self, connection: int) -> None:
+        """A connection opened (host: a joiner dialled in; joiner: we reached the host)."""
+        if not self.is_host:
+            return
+        if self.stage != "lobby" or len(self._lobby) >= self.ruleset.players:  # type: ignore[union-attr]
+            self._reject(connection, "the table is full" if self.stage == "lobby" else "the game has already started")
+            return
+        nonce = self.random_bytes(32)
+        self._pending[connection] = nonce
+        assert self.ruleset is not None
+        self._send(connection, make_envelope(self.identity, "host-hello", {
+            "protocol": PROTOCOL_VERSION,
+            "game": self.ruleset.game,
+            "ruleset": self.ruleset.encode(),
+            "name": self.name,
+            "seal": self.seal_key.public_bytes(),
+            "nonce": nonce,
+        }))
+
+    def disconnected(self, connection: int, reason: str = "connection closed") -> None:
+        """A connection closed or failed."""
+        if self.is_host:
+            self._pending.pop(connection, None)
+            seat = self._connection_seat.pop(connection, None)
+            if seat is None:
+                before = len(self._lobby)
+                self._lobby = [(info, conn) for info, conn in self._lobby if conn != connection]
+                if len(self._lobby) != before:
+                    self._announce_lobby()
+                return
+            if self.stage in ("lobby",):
+                self._lobby = [(info, conn) for info, conn in self._lobby if conn != connection]
+                self._announce_lobby()
+                return
+            if not self.finished:
+                self._halt(Fault(seat, FaultCode.DISCONNECTED, f"{self._who(seat)} disconnected ({reason})", self._seq()))
+            return
+        if not self.finished:
+            self._halt(Fault(HOST_SEAT, FaultCode.DISCONNECTED, f"lost the connection to the host ({reason})", self._seq()))
+        elif self.stage == "lobby":
+            self.stage = "closed"
+
+    def protocol_violation(self, connection: int, code: str, reason: str) -> None:
+        """The network layer saw a framing error (``code`` oversize/malformed) on ``connection``."""
+        seat = self._connection_seat.get(connection, HOST_SEAT if not self.is_host else None)
+        if seat is None:
+            self._closing.append(connection)
+            self._pending.pop(connection, None)
+            return
+        self._halt(Fault(seat, code, f"{self._who(seat)} {reason}", self._seq()))
+
+    def peer_unresponsive(self, seat: int, waited: str) -> None:
+        """The network layer gave up waiting for ``seat`` (it sends nothing, or not what is due)."""
+        if not self.finished:
+            self._halt(Fault(seat, FaultCode.UNRESPONSIVE, f"{self._who(seat)} stopped answering ({waited})", self._seq()))
+
+    def connection_of(self, seat: int) -> int | None:
+        if not self.is_host:
+            return HOST_CONNECTION
+        for connection, seated in self._connection_seat.items():
+            if seated == seat:
+                return connection
+        return None
+
+    # -- receiving -----------------------------------------------------------------------------
+
+    def receive(self, connection: int, data: bytes) -> None:
+        """Handle one frame from ``connection``. Never raises for anything a peer can send."""
+        if self.stage == "closed":
+            return
+        try:
+            envelope = open_envelope(data)
+        except MalformedMessage as error:
+            self._bad_frame(connection, f"sent a malformed message: {error}")
+            return
+        kind = envelope.kind
+        if kind == "ping":
+            self._send(connection, make_envelope(self.identity, "pong", {"nonce": envelope.body["nonce"]}))
+            return
+        if kind == "pong":
+            return
+        try:
+            if self.is_host:
+                self._host_receive(connection, envelope)
+            else:
+                self._joiner_receive(envelope)
+        except ProtocolFault as fault:
+            self._halt(fault.fault)
+
+    def _bad_frame(self, connection: int, reason: str, code: str = FaultCode.MALFORMED) -> None:
+        if self.is_host:
+            seat = self._connection_seat.get(connection)
+            if seat is None:
+                self._reject(connection, reason)
+                return
+        else:
+            seat = HOST_SEAT
+        if self.finished:
+            return
+        self._halt(Fault(seat, code, f"{self._who(seat)} {reason}", self._seq()))
+
+    def _verify_from_seat(self, envelope: Envelope, seat: int) -> None:
+        if envelope.sender != self.seats[seat].key.raw:
+            raise ProtocolFault(Fault(seat, FaultCode.BAD_SIGNATURE, f"{self._who(seat)} sent a message with another key", self._seq()))
+        try:
+            envelope.verify(self.seats[seat].key)
+        except (BadSignature, MalformedMessage) as error:
+            raise ProtocolFault(Fault(seat, FaultCode.BAD_SIGNATURE, f"{self._who(seat)} sent a message with a bad signature ({error})", self._seq()))
+
+    def _seat_of_sender(self, envelope: Envelope) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.key.raw == envelope.sender:
+                return index
+        return None
+
+    # -- host side -----------------------------------------------------------------------------
+
+    def _host_receive(self, connection: int, envelope: Envelope) -> None:
+        if connection in self._pending:
+            if envelope.kind != "hello":
+                self._reject(connection, f"expected a hello, got {envelope.kind}")
+                return
+            self._host_hello(connection, envelope)
+            return
+        seat = self._connection_seat.get(connection)
+        if seat is None:
+            return  # a connection we are closing
+        kind = envelope.kind
+        if kind == "accept":
+            self._verify_from_seat(envelope, seat)
+            self._take_accept(seat, envelope)
+            self._broadcast(envelope, except_seat=seat)
+            self._maybe_begin()
+        elif kind == "submit":
+            if self.stage != "playing":
+                if self.stage in ("over", "halted"):
+                    return
+                raise ProtocolFault(Fault(seat, FaultCode.ILLEGAL, f"{self._who(seat)} submitted before the game began", self._seq()))
+            self._host_submission(seat, envelope)
+        elif kind == "ack":
+            self._verify_from_seat(envelope, seat)
+            self._broadcast(envelope, except_seat=seat)
+            self._take_ack(seat, envelope)
+        elif kind == "chat":
+            self._verify_from_seat(envelope, seat)
+            self._broadcast(envelope, except_seat=seat)
+            self._take_chat(seat, envelope)
+        elif kind == "fault":
+            self._verify_from_seat(envelope, seat)
+            self._broadcast(envelope, except_seat=seat)
+            self._take_fault_message(seat, envelope)
+        elif kind == "leave":
+            self._verify_from_seat(envelope, seat)
+            self._broadcast(envelope, except_seat=seat)
+            self._take_leave(seat, envelope)
+        else:
+            raise ProtocolFault(Fault(seat, FaultCode.ILLEGAL, f"{self._who(seat)} sent a {kind} message, which only the host sends", self._seq()))
+
+    def _reject(self, connection: int, reason: str) -> None:
+        self._send(connection, make_envelope(self.identity, "reject", {"reason": reason[:500]}))
+        self._pending.pop(connection, None)
+        self._closing.append(connection)
+
+    def _host_hello(self, connection: int, envelope: Envelope) -> None:
+        body = envelope.body
+        assert self.ruleset is not None
+        try:
+            key = PublicKey(envelope.sender)
+            envelope.verify(key)
+        except (CryptoError, BadSignature, MalformedMessage):
+            self._reject(connection, "your hello's signature does not verify")
+            return
+        if body["protocol"] != PROTOCOL_VERSION:
+            self._reject(connection, f"this host speaks protocol {PROTOCOL_VERSION}, you speak {body['protocol']}; use the same p2pgames version")
+            return
+        if body["game"] != self.ruleset.game or body["host"] != self.identity.public_key.raw:
+            self._reject(connection, "your hello is for another game or host")
+            return
+        if body["nonce"] != self._pending[connection]:
+            self._reject(connection, "your hello answers another connection (replayed?)")
+            return
+        if any(info.key.raw == envelope.sender for info, _ in self._lobby):
+            self._reject(connection, "a player with your key is already at this table (use another --profile)")
+            return
+        if len(self._lobby) >= self.ruleset.players:
+            self._reject(connection, "the table is full")
+            return
+        name = self._unique_name(clean_text(body["name"], 40) or "player")
+        del self._pending[connection]
+        self._lobby.append((SeatInfo(key, body["seal"], name, body["bot"]), connection))
+        self._announce_lobby()
+        if len(self._lobby) == self.ruleset.players:
+            self._host_start()
+
+    def _unique_name(self, name: str) -> str:
+        taken = {info.name for info, _ in self._lobby}
+        if name not in taken:
+            return name
+        number = 2
+        while f"{name}-{number}" in taken:
+            number += 1
+        return f"{name}-{number}"[:40]
+
+    def _announce_lobby(self) -> None:
+        assert self.ruleset is not None
+        players = [info.encode() for info, _ in self._lobby]
+        envelope = make_envelope(self.identity, "lobby", {"players": players, "seats": self.ruleset.players})
+        for _, connection in self._lobby:
+            if connection is not None:
+                self._send(connection, envelope)
+        self._emit(LobbyChanged(tuple((info.name, info.bot) for info, _ in self._lobby), self.ruleset.players))
+
+    def _host_start(self) -> None:
+        assert self.ruleset is not None
+        self.seats = [info for info, _ in self._lobby]
+        for seat, (_, connection) in enumerate(self._lobby):
+            if connection is not None:
+                self._connection_seat[connection] = seat
+        start = make_envelope(self.identity, "start", {
+            "game_id": self.random_bytes(32),
+            "ruleset": self.ruleset.encode(),
+            "seats": [info.encode() for info in self.seats],
+        })
+        self._broadcast(start)
+        self._begin_starting(start)
+        accept = make_envelope(self.identity, "accept", {"game_id": self.game_id, "start": start.digest})
+        self._take_accept(HOST_SEAT, accept)
+        self._broadcast(accept)
+
+    def _host_submission(self, seat: int, envelope: Envelope) -> None:
+        replica = self.replica
+        assert replica is not None
+        try:
+            submission = replica.check_submission(envelope, seat)
+        except ProtocolFault as problem:
+            fault = problem.fault
+            based_on = envelope.body.get("based_on", replica.seq)
+            if fault.code in STALE_CODES and type(based_on) is int and based_on < replica.seq:
+                # Made before the entry that made it invalid: a race, not cheating.
+                self._send(self.connection_of(seat), make_envelope(self.identity, "stale", {  # type: ignore[arg-type]
+                    "game_id": self.game_id, "counter": envelope.body["counter"], "reason": fault.reason[:500],
+                }))
+                return
+            raise
+        self._queue.append(submission)
+        self._drain()
+
+    def _drain(self) -> None:
+        """Host: sequence queued submissions (ours included) one by one."""
+        if self._draining:
+            return
+        self._draining = True
+        try:
+            while self._queue and self.stage == "playing":
+                submission = self._queue.popleft()
+                replica = self.replica
+                assert replica is not None
+                entry = make_envelope(self.identity, "entry", {
+                    "game_id": self.game_id,
+                    "seq": replica.seq,
+                    "prev": replica.head,
+                    "submission": submission.envelope.raw,
+                })
+                self._broadcast(entry)
+                self._record("entry", entry.raw)
+                try:
+                    applied = replica.sequence(submission, entry)
+                except ProtocolFault as fault:
+                    self._halt(fault.fault)
+                    return
+                self._after_apply(applied)
+        finally:
+            self._draining = False
+
+    # -- joiner side ---------------------------------------------------------------------------
+
+    def _joiner_receive(self, envelope: Envelope) -> None:
+        kind = envelope.kind
+        if self._host_key is None:
+            if kind == "reject":
+                self._take_reject(envelope)
+                return
+            if kind != "host-hello":
+                raise ProtocolFault(Fault(HOST_SEAT, FaultCode.MALFORMED, f"the host began with a {kind} instead of a hello", 0))
+            self._joiner_hello(envelope)
+            return
+        try:
+            envelope.verify(self._host_key) if envelope.sender == self._host_key.raw else None
+        except BadSignature as error:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host sent a message with a bad signature ({error})", self._seq()))
+        if kind == "reject":
+            self._take_reject(envelope)
+        elif kind == "lobby":
+            self._check_host_sender(envelope)
+            players = tuple((clean_text(p[2], 40), p[3]) for p in envelope.body["players"])
+            self._emit(LobbyChanged(players, envelope.body["seats"]))
+        elif kind == "start":
+            self._check_host_sender(envelope)
+            self._joiner_start(envelope)
+        elif kind == "accept":
+            seat = self._relayed_seat(envelope)
+            self._take_accept(seat, envelope)
+            self._maybe_begin()
+        elif kind == "entry":
+            self._check_host_sender(envelope)
+            self._joiner_entry(envelope)
+        elif kind == "ack":
+            self._take_ack(self._relayed_seat(envelope), envelope)
+        elif kind == "chat":
+            self._take_chat(self._relayed_seat(envelope), envelope)
+        elif kind == "fault":
+            self._take_fault_message(self._relayed_seat(envelope), envelope)
+        elif kind == "leave":
+            self._take_leave(self._relayed_seat(envelope), envelope)
+        elif kind == "stale":
+            self._check_host_sender(envelope)
+            self._take_stale(envelope)
+        else:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, f"the host sent a {kind} message, which only joiners send", self._seq()))
+
+    def _check_host_sender(self, envelope: Envelope) -> None:
+        if self._host_key is None or envelope.sender != self._host_key.raw:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"a {envelope.kind} came signed by someone other than the host", self._seq()))
+
+    def _relayed_seat(self, envelope: Envelope) -> int:
+        # Messages relayed by the host carry their author's signature: check it is a seat's.
+        seat = self._seat_of_sender(envelope)
+        if seat is None:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host relayed a {envelope.kind} from a key not at the table", self._seq()))
+        self._verify_from_seat(envelope, seat)
+        return seat
+
+    def _joiner_hello(self, envelope: Envelope) -> None:
+        body = envelope.body
+        try:
+            key = PublicKey(envelope.sender)
+            envelope.verify(key)
+        except (CryptoError, BadSignature, MalformedMessage):
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "the host's hello has a bad signature", 0))
+        if self.expected_host is not None and not fingerprint_matches(self.expected_host, key):
+            self._halt_before_start(
+                f"the host's key {key.fingerprint()} does not match the join code ({self.expected_host}); "
+                "someone else may be answering at that address"
+            )
+            return
+        if body["protocol"] != PROTOCOL_VERSION:
+            self._halt_before_start(f"the host speaks protocol {body['protocol']}, this p2pgames speaks {PROTOCOL_VERSION}")
+            return
+        try:
+            self.game = self.game_loader(body["game"])
+            self.ruleset = self.game.decode_ruleset(body["ruleset"])
+        except (KeyError, EngineError) as error:
+            self._halt_before_start(f"the host offers a game this p2pgames can't play: {error}")
+            return
+        self._host_key = key
+        self._send(HOST_CONNECTION, make_envelope(self.identity, "hello", {
+            "protocol": PROTOCOL_VERSION,
+            "game": body["game"],
+            "name": self.name,
+            "seal": self.seal_key.public_bytes(),
+            "host": key.raw,
+            "nonce": body["nonce"],
+            "bot": self.bot,
+        }))
+
+    def _halt_before_start(self, reason: str) -> None:
+        self._emit(Rejected(reason))
+        self.stage = "closed"
+        self._closing.append(HOST_CONNECTION)
+
+    def _take_reject(self, envelope: Envelope) -> None:
+        self._emit(Rejected(clean_text(envelope.body["reason"])))
+        self.stage = "closed"
+        self._closing.append(HOST_CONNECTION)
+
+    def _joiner_start(self, envelope: Envelope) -> None:
+        if self.stage != "lobby":
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host started the game twice", self._seq()))
+        try:
+            seats = [SeatInfo.decode(record) for record in envelope.body["seats"]]
+            assert self.game is not None
+            ruleset = self.game.decode_ruleset(envelope.body["ruleset"])
+        except (CryptoError, EngineError) as error:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.MALFORMED, f"the host's start is not valid: {error}", 0))
+        mine = [i for i, seat in enumerate(seats) if seat.key.raw == self.identity.public_key.raw]
+        if len(mine) != 1 or seats[mine[0]].seal != self.seal_key.public_bytes():
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host's start does not seat us as we joined", 0))
+        if seats[HOST_SEAT].key.raw != envelope.sender or len(seats) != ruleset.players:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host's start is inconsistent", 0))
+        if len({seat.key.raw for seat in seats}) != len(seats):
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host's start seats one key twice", 0))
+        self.ruleset = ruleset
+        self.seats = seats
+        self.seat = mine[0]
+        self._begin_starting(envelope)
+        accept = make_envelope(self.identity, "accept", {"game_id": self.game_id, "start": envelope.digest})
+        self._take_accept(self.seat, accept)
+        self._send(HOST_CONNECTION, accept)
+        self._maybe_begin()
+
+    def _joiner_entry(self, envelope: Envelope) -> None:
+        if self.stage != "playing":
+            if self.stage in ("over", "halted"):
+                return
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent a log entry before everyone accepted", self._seq()))
+        replica = self.replica
+        assert replica is not None
+        self._record("entry", envelope.raw)
+        applied = replica.apply_entry(envelope.raw)
+        if self._in_flight is not None and applied.submission.seat == self.seat:
+            self._in_flight = None
+            self._in_flight_decision = False
+        self._after_apply(applied)
+
+    def _take_stale(self, envelope: Envelope) -> None:
+        flight = self._in_flight
+        if flight is None or envelope.body["counter"] != flight.counter:
+            return
+        self._in_flight = None
+        was_decision, self._in_flight_decision = self._in_flight_decision, False
+        if was_decision:
+            self._emit(Notice(f"your move came too late: {clean_text(envelope.body['reason'])}"))
+            self._last_decision_key = None
+        self._pump()
+
+    # -- starting ------------------------------------------------------------------------------
+
+    def _begin_starting(self, start: Envelope) -> None:
+        assert self.game is not None and self.ruleset is not None and self.seat is not None
+        self.start_envelope = start
+        self.game_id = start.body["game_id"]
+        self.stage = "starting"
+        self.replica = Replica(self.game, self.ruleset, self.game_id, self.seats, start.digest)
+        self.secrets = SeatSecrets(self.seat, self.seal_key, self.random_bytes)
+        self._record("header", {
+            "format": "p2pgames-transcript",
+            "version": 1,
+            "game": self.game.name,
+            "seat": self.seat,
+        })
+        self._record("start", start.raw)
+        self._emit(GameStarted(self.seat, tuple(self.names), self.ruleset))
+
+    def _take_accept(self, seat: int, envelope: Envelope) -> None:
+        if self.start_envelope is None or envelope.body["start"] != self.start_envelope.digest:
+            raise ProtocolFault(Fault(seat, FaultCode.ILLEGAL, f"{self._who(seat)} accepted a different start", self._seq()))
+        if seat in self.accepts:
+            return
+        self.accepts[seat] = envelope
+        self._record("accept", envelope.raw)
+
+    def _maybe_begin(self) -> None:
+        if self.stage == "starting" and len(self.accepts) == len(self.seats):
+            self.stage = "playing"
+            self._pump()
+
+    # -- applying entries ----------------------------------------------------------------------
+
+    def _seq(self) -> int:
+        return self.replica.seq if self.replica is not None else 0
+
+    def _after_apply(self, applied: Any) -> None:
+        replica = self.replica
+        secrets = self.secrets
+        assert replica is not None and secrets is not None
+        submission = applied.submission
+        if submission.kind == "keys":
+            problem = secrets.absorb_keys(replica, submission.body, submission.seat, applied.seq)
+            if problem is not None:
+                self._halt(problem)
+                return
+        if self.narrate:
+            lines: list[str] = []
+            for before, event, after in applied.events:
+                lines.extend(self.game.narrate(before, event, after, self.names))  # type: ignore[union-attr]
+            if lines:
+                self._emit(Logged(applied.seq, tuple(lines)))
+        for deal in [deal for deal in secrets.deals if deal not in replica.deals]:
+            record = replica.state.cards.deals[deal]
+            secrets.forget_deal(deal, range(record.first_slot, record.first_slot + max(record.size, 0)))
+        self._acknowledge(applied.seq, applied.entry_digest, replica.state_hash)
+        if isinstance(replica.phase, OverPhase) and self.stage == "playing":
+            self.stage = "over"
+            self.result = replica.phase.result
+            self._record("end", {
+                "scores": list(self.result.scores),
+                "winners": list(self.result.winners),
+                "summary": self.result.summary,
+            })
+            self._emit(GameEnded(self.result, self._result_text(self.result)))
+            return
+        bad = secrets.undecryptable()
+        if bad and self.stage == "playing":
+            self._submit({"t": "dispute", "slot": bad[0], "reason": "a card given to me does not decrypt"})
+            return
+        self._pump()
+
+    def _result_text(self, result: GameOver) -> str:
+        names = self.names
+        winners = " and ".join(names[seat] for seat in result.winners)
+        verb = "win" if len(result.winners) > 1 else "wins"
+        scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(result.scores))
+        return f"{winners} {verb} — {result.summary}. Scores: {scores}."
+
+    def _acknowledge(self, seq: int, entry_digest: bytes, state_hash: bytes) -> None:
+        assert self.seat is not None
+        ack = make_envelope(self.identity, "ack", {
+            "game_id": self.game_id, "seq": seq, "entry": entry_digest, "state": state_hash,
+        })
+        self._own_hashes[seq] = (entry_digest, state_hash)
+        if self.is_host:
+            self._broadcast(ack)
+        else:
+            self._send(HOST_CONNECTION, ack)
+        self._take_ack(self.seat, ack, own=True)
+
+    def _take_ack(self, seat: int, envelope: Envelope, own: bool = False) -> None:
+        body = envelope.body
+        if body["game_id"] != self.game_id:
+            raise ProtocolFault(Fault(seat, FaultCode.REPLAY, f"{self._who(seat)} acknowledged an entry of another game", self._seq()))
+        seq = body["seq"]
+        if seq <= self.agreed_through:
+            return
+        self._record("ack", envelope.raw)
+        self._acks.setdefault(seq, {})[seat] = (body["entry"], body["state"])
+        self._check_agreement()
+
+    def _check_agreement(self) -> None:
+        while True:
+            seq = self.agreed_through + 1
+            acks = self._acks.get(seq)
+            mine = self._own_hashes.get(seq)
+            if acks is None or mine is None or len(acks) < len(self.seats):
+                return
+            if all(value == mine for value in acks.values()):
+                del self._acks[seq]
+                del self._own_hashes[seq]
+                self.agreed_through = seq
+                self._emit(Agreed(seq))
+                continue
+            self._desync(seq, acks)
+            return
+
+    def _desync(self, seq: int, acks: dict[int, tuple[bytes, bytes]]) -> None:
+        groups: dict[tuple[bytes, bytes], list[int]] = {}
+        for seat, value in sorted(acks.items()):
+            groups.setdefault(value, []).append(seat)
+        ranked = sorted(groups.values(), key=len, reverse=True)
+        culprit = None
+        if len(ranked) > 1 and len(ranked[0]) > len(ranked[1]) and sum(len(g) for g in ranked[1:]) == 1:
+            culprit = ranked[1][0]
+        described = "; ".join(
+            f"{', '.join(self.names[s] for s in seats)}: {value[1].hex()[:16]}" for value, seats in groups.items()
+        )
+        assert self.replica is not None and self.game is not None
+        self._emit(DesyncReport(seq, {
+            "seq": seq,
+            "hashes": [[seat, value[0], value[1]] for seat, value in sorted(acks.items())],
+            "seat": self.seat,
+            "state": self.game.encode_state(self.replica.state),
+        }))
+        self._halt(Fault(culprit, FaultCode.DESYNC, f"peers disagree about the state after entry {seq} ({described})", seq))
+
+    # -- submitting ----------------------------------------------------------------------------
+
+    def _submit(self, body: dict, decision: bool = False) -> None:
+        replica = self.replica
+        assert replica is not None and self.seat is not None
+        envelope = make_envelope(self.identity, "submit", {
+            "game_id": self.game_id,
+            "seat": self.seat,
+            "counter": replica.counters[self.seat],
+            "based_on": replica.seq,
+            "body": body,
+        })
+        submission = Submission(envelope, self.seat, replica.counters[self.seat], body)
+        if self.is_host:
+            try:
+                checked = replica.check_submission(envelope, self.seat)
+            except ProtocolFault as fault:  # pragma: no cover - our own code made it
+                self._halt(fault.fault)
+                return
+            self._queue.append(checked)
+            self._drain()
+        else:
+            self._in_flight = submission
+            self._in_flight_decision = decision
+            self._send(HOST_CONNECTION, envelope)
+
+    def _pump(self) -> None:
+        """Send whatever automatic submission is due; announce a decision if one is ours."""
+        if self.stage != "playing" or self._in_flight is not None:
+            return
+        replica, secrets = self.replica, self.secrets
+        assert replica is not None and secrets is not None
+        body = secrets.duty(replica)
+        if body is not None:
+            self._submit(body)
+            return
+        decision = self.decision()
+        if decision is None:
+            return
+        if isinstance(decision.step, ReactionWindow) and len(decision.actions) == 1:
+            # Nothing to decide (no power, or already used): answer for the player.
+            self._submit(secrets.choose(replica, self.game.encode_action(decision.actions[0])), decision=True)  # type: ignore[union-attr]
+            return
+        key = (replica.seq, replica.counters[self.seat])  # type: ignore[index]
+        if key != self._last_decision_key:
+            self._last_decision_key = key
+            self._emit(DecisionNeeded(decision))
+
+    def decision(self) -> Decision | None:
+        """What the local seat must decide now, or ``None``."""
+        if self.stage != "playing" or self._in_flight is not None or self.seat is None:
+            return None
+        replica = self.replica
+        assert replica is not None and self.game is not None
+        phase = replica.phase
+        if self.seat not in replica.waiting_for():
+            return None
+        if isinstance(phase, CommitPhase):
+            if phase.opening or phase.purpose != "choice":
+                return None
+        elif not isinstance(phase, DecisionPhase):
+            return None
+        knowledge = self.knowledge
+        actions = tuple(self.game.legal_actions(replica.state, self.seat, knowledge))
+        if not actions:
+            return None
+        texts = tuple(
+            self.game.describe_action(replica.state, self.seat, action, knowledge, self.names) for action in actions
+        )
+        return Decision(replica.step, actions, texts, isinstance(replica.step, Simultaneous))
+
+    def act(self, action: Any) -> None:
+        """Make the local seat's decision. Raises :class:`LocalError` with a reason to show."""
+        decision = self.decision()
+        if decision is None:
+            if self.finished:
+                raise LocalError("the game is over")
+            raise LocalError("it is not your move")
+        replica = self.replica
+        assert replica is not None and self.game is not None and self.secrets is not None
+        if action not in decision.actions:
+            try:
+                self.game.check_action(replica.state, self.seat, action)  # type: ignore[arg-type]
+            except IllegalAction as error:
+                raise LocalError(error.reason) from None
+            raise LocalError("that move is not allowed now")
+        self._submit(self.secrets.choose(replica, self.game.encode_action(action)), decision=True)
+
+    # -- chat, faults, leaving -----------------------------------------------------------------
+
+    def chat(self, text: str) -> None:
+        """Send a chat line to everyone. Raises :class:`LocalError` before the game starts."""
+        if self.stage in ("lobby", "closed") or self.seat is None:
+            raise LocalError("chat opens once the game has started")
+        text = clean_text(text)
+        if not text:
+            raise LocalError("nothing to send")
+        envelope = make_envelope(self.identity, "chat", {"game_id": self.game_id, "text": text})
+        if self.is_host:
+            self._broadcast(envelope)
+        else:
+            self._send(HOST_CONNECTION, envelope)
+        self._take_chat(self.seat, envelope)
+
+    def _take_chat(self, seat: int, envelope: Envelope) -> None:
+        if envelope.body["game_id"] != self.game_id:
+            return
+        self._record("chat", envelope.raw)
+        self._emit(ChatReceived(seat, self.names[seat], clean_text(envelope.body["text"])))
+
+    def leave(self, reason: str = "quit") -> None:
+        """Tell the others this player is leaving, and stop."""
+        if self.stage == "closed":
+            return
+        if self.stage in ("lobby",) or self.seat is None or not self.game_id:
+            self.stage = "closed"
+            if not self.is_host:
+                self._closing.append(HOST_CONNECTION)
+            else:
+                for connection in list(self._pending) + list(self._connection_seat):
+                    self._reject(connection, "the host closed the table")
+            return
+        envelope = make_envelope(self.identity, "leave", {"game_id": self.game_id, "reason": clean_text(reason)})
+        if self.is_host:
+            self._broadcast(envelope)
+        else:
+            self._send(HOST_CONNECTION, envelope)
+        self._record("leave", envelope.raw)
+        if not self.finished:
+            self.fault = Fault(self.seat, FaultCode.LEFT, "you left the game", self._seq())
+        self.stage = "closed"
+        self._closing.extend(self._connection_seat if self.is_host else [HOST_CONNECTION])
+
+    def _take_leave(self, seat: int, envelope: Envelope) -> None:
+        self._record("leave", envelope.raw)
+        if self.finished:
+            return
+        reason = clean_text(envelope.body["reason"])
+        self._halt(Fault(seat, FaultCode.LEFT, f"{self._who(seat)} left the game ({reason})", self._seq()), send=False)
+
+    def _take_fault_message(self, reporter: int, envelope: Envelope) -> None:
+        body = envelope.body
+        self._record("fault-message", envelope.raw)
+        if self.finished:
+            return
+        culprit, code, reason = body["culprit"], body["code"], clean_text(body["reason"])
+        if culprit is not None and not 0 <= culprit < len(self.seats):
+            culprit = reporter
+            reason = f"reported a fault against a seat that does not exist ({reason})"
+        evidence = tuple(body["evidence"])
+        if evidence and code in PROVABLE_CODES:
+            verdict = self._check_evidence(culprit, code, evidence)
+            if verdict is not None:
+                culprit, reason = reporter, f"accused {self._who(body['culprit'])} falsely: {verdict}"
+                self._halt(Fault(culprit, FaultCode.ILLEGAL, reason, self._seq(), None, evidence))
+                return
+            self._halt(Fault(culprit, code, reason, self._seq(), None, evidence), send=False)
+            return
+        self._halt(Fault(culprit, code, reason, body["seq"], reporter, evidence), send=False)
+
+    def _check_evidence(self, culprit: int | None, code: str, evidence: tuple[bytes, ...]) -> str | None:
+        """``None`` if the evidence proves ``culprit`` committed fault ``code``, else why not."""
+        replica = self.replica
+        if replica is None or culprit is None:
+            return "no game to check the evidence against"
+        if code == FaultCode.BAD_KEY and len(evidence) == 2:
+            return self._check_sealed_key_evidence(culprit, evidence)
+        try:
+            replica.check_submission(evidence[-1], culprit)
+        except ProtocolFault as problem:
+            if problem.fault.culprit == culprit:
+                return None
+            return f"the evidence points at {self._who(problem.fault.culprit)}"
+        return "the evidence shows a valid move"
+
+    def _check_sealed_key_evidence(self, culprit: int, evidence: tuple[bytes, ...]) -> str | None:
+        # evidence = (the sequenced keys submission, the key as the recipient opened it)
+        replica = self.replica
+        assert replica is not None
+        try:
+            submission = open_envelope(evidence[0])
+            submission.verify(self.seats[culprit].key)
+            opened = evidence[1]
+            key = scalar_from_bytes(opened)
+        except (MalformedMessage, BadSignature, CryptoError, IndexError):
+            return "the evidence is not a signed key release and a key"
+        for slot, _to, _box, commitment in submission.body["body"].get("sealed", ()):
+            if commitment == sealed_commitment(opened):
+                crypto, index = replica.deal_of_slot(slot)
+                if not check_lock_key(key, crypto.verifiers[culprit][index]):
+                    return None
+                return "the sealed key is correct"
+        return "the opened key is not one the accused sealed"
+
+    def _halt(self, fault: Fault, send: bool = True) -> None:
+        """Stop the game for ``fault``: tell the others (unless it came from them), record it."""
+        if self.finished:
+            return
+        self.fault = fault
+        self.stage = "halted"
+        self._record("fault", {
+            "culprit": fault.culprit, "code": fault.code, "reason": fault.reason, "seq": fault.seq,
+            "reporter": fault.reporter, "evidence": list(fault.evidence),
+        })
+        if send and self.game_id and fault.code != FaultCode.LEFT:
+            envelope = make_envelope(self.identity, "fault", {
+                "game_id": self.game_id,
+                "culprit": fault.culprit,
+                "code": fault.code,
+                "reason": fault.reason[:500],
+                "seq": fault.seq,
+                "evidence": list(fault.evidence[:16]),
+            })
+            if self.is_host:
+                self._broadcast(envelope)
+            else:
+                self._send(HOST_CONNECTION, envelope)
+        message = f"The game stopped: {fault.describe(self.names or None)}."
+        if fault.culprit is not None and fault.culprit == self.seat and fault.code not in (FaultCode.LEFT,):
+            message += " (That is this peer; check the transcript.)"
+        self._emit(Halted(fault, message))
+
+    def _who(self, seat: int | None) -> str:
+        if seat is None:
+            return "someone"
+        if 0 <= seat < len(self.seats):
+            return f"{self.seats[seat].name} (seat {seat})"
+        return f"seat {seat}"
