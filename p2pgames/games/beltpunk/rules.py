@@ -1,0 +1,806 @@
+"""The rules of Beltpunk Haberdasher as a pure state machine (see ``RULES.md`` beside this file).
+
+The state is public: which slot lies where (deck, hands, The Machine's conveyors, scrap piles,
+scored sets) and everything the table has agreed on. Card values live in ``state.cards.revealed``
+once public; a player's view of its own hidden cards is its *knowledge*. A round is one deal of all
+52 cards, audited and retired when the round ends.
+
+Flow of a round (the ``phase`` field names the place in it)::
+
+    deal ─► turn: draws ─► discard (simultaneous) ─► revealing ─► for each discard, in Machine Order:
+                action ─► [pick | place ─► placing | give] ─► overflow check
+            ─► declare (one by one, from the Foreman) ─► score (simultaneous) ─► scoring
+            ─► next turn, or round end ─► auditing ─► next round, or over
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from p2pgames.engine import (
+    CardOperations,
+    CardState,
+    Chance,
+    DeterministicRandom,
+    Event,
+    Game,
+    GameOver,
+    GameState,
+    IllegalAction,
+    Knowledge,
+    Panel,
+    Ruleset,
+    RulesetOption,
+    RuleViolation,
+    Simultaneous,
+    Step,
+    Turn,
+)
+
+from p2pgames.games.beltpunk import views
+from p2pgames.games.beltpunk.actions import (
+    Declare,
+    Discard,
+    Draw,
+    Exchange,
+    Give,
+    Look,
+    Pick,
+    Place,
+    Score,
+    Skip,
+    Take,
+    decode_action,
+    encode_action,
+)
+from p2pgames.games.beltpunk.cards import (
+    DECK,
+    HAND_SIZE,
+    MACHINE_ORDER,
+    SUIT_NAMES,
+    SUIT_OF,
+    classify,
+    find_sets,
+    has_set,
+    points_of,
+)
+
+__all__ = ["Beltpunk", "BeltpunkState", "SUIT_ACTIONS", "Phase"]
+
+
+class Phase:
+    """Names of the places in the flow (plain strings: they are part of the hashed state)."""
+
+    FIRST_FOREMAN = "first-foreman"
+    DISCARD = "discard"
+    REVEALING = "revealing"
+    ACTION = "action"
+    PICK = "pick"
+    PLACE = "place"
+    PLACING = "placing"
+    GIVE = "give"
+    DECLARE = "declare"
+    SCORE = "score"
+    SCORING = "scoring"
+    AUDITING = "auditing"
+    OVER = "over"
+
+
+# The two actions each suit's card allows (rulebook, "Card Actions"), by suit index.
+SUIT_ACTIONS: tuple[tuple[type, type], ...] = (
+    (Draw, Exchange),  # Steam
+    (Take, Exchange),  # Gears
+    (Look, Take),  # Parts
+    (Draw, Look),  # Electricity
+)
+ACTION_NAMES = {Draw: "draw", Look: "look and draw", Take: "take and place", Exchange: "exchange"}
+TARGETS = (25, 35)
+
+
+class BeltpunkState(GameState):
+    """The public state. Mutable: :meth:`Beltpunk.apply` copies it, then changes the copy.
+
+    Slots are listed bottom first in piles and conveyors, top first in the deck. ``notes`` is not
+    part of the public state: it records what the last event did, for :meth:`Beltpunk.narrate`.
+    """
+
+    __slots__ = (
+        "players", "target", "cards", "phase", "round", "turn", "foreman", "deal", "deck",
+        "hands", "conveyors", "scrap", "sets", "totals", "history", "opening", "order",
+        "resolving", "pile", "placing", "offer", "partner", "declaring", "scorers", "scoring",
+        "notes",
+    )
+
+    players: int  # seats, 2–4
+    target: int  # points that end the game at the end of a round
+    cards: CardState
+    phase: str
+    round: int  # rounds started (1 during the first round)
+    turn: int  # turns started in the whole game
+    foreman: int  # seat holding the Foreman card (-1 before it is chosen)
+    deal: int  # this round's deal
+    deck: list[int]
+    hands: list[list[int]]
+    conveyors: list[list[int]]  # by suit, in Machine Order
+    scrap: list[list[int]]  # by seat, face down
+    sets: list[list[tuple[int, ...]]]  # by seat: sets scored this round
+    totals: list[int]  # running totals, including finished rounds only
+    history: list[list[int]]  # each finished round's scores, by seat
+    opening: list[int]  # the round's first Machine cards, waiting for their values
+    order: list[tuple[int, int]]  # (seat, slot) of this turn's discards, in Machine Order once known
+    resolving: int  # index into ``order`` of the discard being resolved
+    pile: int | None  # the pile looked at or taken from (None: The Machine)
+    placing: int  # slot being placed face up into The Machine, waiting for its value (-1: none)
+    offer: int  # slot offered in an exchange (-1: none)
+    partner: int  # seat asked to give a card in an exchange (-1: none)
+    declaring: int  # how many seats have declared this turn (counting from the Foreman)
+    scorers: list[int]  # seats that declared they will score this turn
+    scoring: list[tuple[int, tuple[int, ...]]]  # (seat, slots) of sets being revealed
+    notes: list[tuple]
+
+    def copy(self) -> "BeltpunkState":
+        other = BeltpunkState.__new__(BeltpunkState)
+        other.players = self.players
+        other.target = self.target
+        other.cards = self.cards.copy()
+        other.phase = self.phase
+        other.round = self.round
+        other.turn = self.turn
+        other.foreman = self.foreman
+        other.deal = self.deal
+        other.deck = self.deck[:]
+        other.hands = [hand[:] for hand in self.hands]
+        other.conveyors = [conveyor[:] for conveyor in self.conveyors]
+        other.scrap = [pile[:] for pile in self.scrap]
+        other.sets = [sets[:] for sets in self.sets]
+        other.totals = self.totals[:]
+        other.history = self.history[:]  # rows are never changed once appended
+        other.opening = self.opening[:]
+        other.order = self.order[:]
+        other.resolving = self.resolving
+        other.pile = self.pile
+        other.placing = self.placing
+        other.offer = self.offer
+        other.partner = self.partner
+        other.declaring = self.declaring
+        other.scorers = self.scorers[:]
+        other.scoring = self.scoring[:]
+        other.notes = []
+        return other
+
+    # -- questions the rules, views and bots ask ----------------------------------------------
+
+    @property
+    def actor(self) -> int:
+        """The seat whose discard is being resolved (-1 outside the resolution)."""
+        if self.phase in _RESOLUTION_PHASES:
+            return self.order[self.resolving][0]
+        return -1
+
+    @property
+    def declarer(self) -> int:
+        """The seat that must declare now (-1 outside the declarations)."""
+        if self.phase == Phase.DECLARE:
+            return (self.foreman + self.declaring) % self.players
+        return -1
+
+    def value(self, slot: int, knowledge: Knowledge) -> str | None:
+        """The card in ``slot`` if it is public or in ``knowledge``, else ``None``."""
+        return self.cards.revealed.get(slot) or knowledge.get(slot)
+
+    def pile_slots(self, pile: int | None) -> list[int]:
+        """The slots of a scrap pile: The Machine's (``None``) is all four conveyors in order."""
+        if pile is None:
+            return [slot for conveyor in self.conveyors for slot in conveyor]
+        return self.scrap[pile]
+
+    def pile_of(self, slot: int) -> tuple[int | None, list[int]] | None:
+        """``(pile, the list holding slot)`` for a card in a scrap pile or conveyor, else ``None``."""
+        for conveyor in self.conveyors:
+            if slot in conveyor:
+                return None, conveyor
+        for seat, pile in enumerate(self.scrap):
+            if slot in pile:
+                return seat, pile
+        return None
+
+    def discarded_suit(self) -> int:
+        """The suit of the card being resolved."""
+        return SUIT_OF[self.cards.revealed[self.order[self.resolving][1]]]
+
+
+_RESOLUTION_PHASES = frozenset({Phase.ACTION, Phase.PICK, Phase.PLACE, Phase.PLACING, Phase.GIVE})
+
+
+class Beltpunk(Game[BeltpunkState]):
+    """Beltpunk Haberdasher for 2–4 players. Stateless: every method takes the state."""
+
+    name = "beltpunk"
+    title = "Beltpunk Haberdasher"
+    min_players = 2
+    max_players = 4
+    options = (
+        RulesetOption(
+            "target",
+            25,
+            TARGETS,
+            "points that end the game at the end of a round (the rulebook says 25 and 35)",
+        ),
+    )
+
+    # -- setup and steps -----------------------------------------------------------------------
+
+    def setup(self, ruleset: Ruleset) -> BeltpunkState:
+        players = ruleset.players
+        state = BeltpunkState.__new__(BeltpunkState)
+        state.players = players
+        state.target = ruleset["target"]
+        state.cards = CardState()
+        state.phase = Phase.FIRST_FOREMAN
+        state.round = 0
+        state.turn = 0
+        state.foreman = -1
+        state.deal = -1
+        state.deck = []
+        state.hands = [[] for _ in range(players)]
+        state.conveyors = [[], [], [], []]
+        state.scrap = [[] for _ in range(players)]
+        state.sets = [[] for _ in range(players)]
+        state.totals = [0] * players
+        state.history = []
+        state.opening = []
+        state.order = []
+        state.resolving = 0
+        state.pile = None
+        state.placing = -1
+        state.offer = -1
+        state.partner = -1
+        state.declaring = 0
+        state.scorers = []
+        state.scoring = []
+        state.notes = []
+        return state
+
+    def step(self, state: BeltpunkState) -> Step:
+        if state.cards.pending:
+            return CardOperations(tuple(state.cards.pending))
+        phase = state.phase
+        if phase == Phase.DISCARD:
+            return Simultaneous(tuple(range(state.players)), "choose a card to discard into The Machine")
+        if phase == Phase.ACTION:
+            suit = state.discarded_suit()
+            first, second = SUIT_ACTIONS[suit]
+            return Turn(
+                (state.actor,),
+                f"{SUIT_NAMES[suit]}: {ACTION_NAMES[first]}, {ACTION_NAMES[second]} or skip",
+            )
+        if phase == Phase.DECLARE:
+            return Turn((state.declarer,), "declare whether you will score a set this turn")
+        if phase == Phase.PICK:
+            return Turn((state.actor,), "draw a card from the pile you looked at")
+        if phase == Phase.PLACE:
+            return Turn((state.actor,), "place a card from your hand into the pile you took from")
+        if phase == Phase.GIVE:
+            return Turn((state.partner,), "choose a card of yours to give in the exchange")
+        if phase == Phase.SCORE:
+            return Simultaneous(tuple(state.scorers), "choose the set you score")
+        if phase == Phase.FIRST_FOREMAN:
+            return Chance("choose the first Foreman")
+        if phase == Phase.OVER:
+            best = max(state.totals)
+            winners = tuple(seat for seat in range(state.players) if state.totals[seat] == best)
+            return GameOver(tuple(state.totals), winners, views.result_summary(state, winners))
+        raise AssertionError(f"no step for phase {phase!r}")  # pragma: no cover
+
+    # -- legal actions -------------------------------------------------------------------------
+
+    def legal_actions(self, state: BeltpunkState, player: int, knowledge: Knowledge) -> list[Any]:
+        if state.cards.pending:
+            return []
+        phase = state.phase
+        if phase == Phase.DISCARD:
+            return [Discard(slot) for slot in state.hands[player]]
+        if phase == Phase.ACTION:
+            return self._action_options(state, player) if player == state.actor else []
+        if phase == Phase.DECLARE:
+            if player != state.declarer:
+                return []
+            revealed = state.cards.revealed
+            names = [revealed.get(slot) or knowledge.get(slot) for slot in state.hands[player]]
+            if None not in names and has_set(names):
+                return [Declare(True), Declare(False)]
+            return [Declare(False)]
+        if phase == Phase.SCORE:
+            if player not in state.scorers:
+                return []
+            return self._set_options(state, player, knowledge)
+        if phase == Phase.PICK:
+            if player != state.actor:
+                return []
+            return [Pick(slot) for slot in state.pile_slots(state.pile)]
+        if phase == Phase.PLACE:
+            return [Place(slot) for slot in state.hands[player]] if player == state.actor else []
+        if phase == Phase.GIVE:
+            return [Give(slot) for slot in state.hands[player]] if player == state.partner else []
+        return []
+
+    def _action_options(self, state: BeltpunkState, player: int) -> list[Any]:
+        options: list[Any] = []
+        for kind in SUIT_ACTIONS[state.discarded_suit()]:
+            if kind is Draw:
+                if state.deck:
+                    options.append(Draw())
+            elif kind is Look:
+                if any(state.conveyors):
+                    options.append(Look(None))
+                options.extend(Look(seat) for seat in range(state.players) if state.scrap[seat])
+            elif kind is Take:
+                options.extend(Take(slot) for conveyor in state.conveyors for slot in conveyor)
+                options.extend(Take(slot) for pile in state.scrap for slot in pile)
+            else:  # Exchange
+                hands = state.hands
+                partners = [seat for seat in range(state.players) if seat != player and hands[seat]]
+                options.extend(Exchange(slot, seat) for slot in hands[player] for seat in partners)
+        options.append(Skip())
+        return options
+
+    def _set_options(self, state: BeltpunkState, player: int, knowledge: Knowledge) -> list[Score]:
+        hand = state.hands[player]
+        revealed = state.cards.revealed
+        values = {slot: revealed.get(slot) or knowledge.get(slot) for slot in hand}
+        known = {slot: name for slot, name in values.items() if name is not None}
+        options = [Score(slots) for slots in find_sets(known)]
+        if not options:
+            # Only after declaring a set one doesn't hold (or without the hand's values): any two
+            # cards, so the step can go on; the revealed cards will show the false declaration.
+            ordered = sorted(hand)
+            options = [Score((a, b)) for i, a in enumerate(ordered) for b in ordered[i + 1:]]
+        return options
+
+    def _resolution_actions(self, state: BeltpunkState, player: int) -> bool:
+        """Whether the discard being resolved allows ``player`` any action besides skipping."""
+        for kind in SUIT_ACTIONS[state.discarded_suit()]:
+            if kind is Draw and state.deck:
+                return True
+            if kind is Look or kind is Take:
+                # The discarded card itself is in The Machine.
+                return True
+            if kind is Exchange and state.hands[player]:
+                if any(state.hands[seat] for seat in range(state.players) if seat != player):
+                    return True
+        return False
+
+    # -- checking actions ----------------------------------------------------------------------
+
+    def check_action(self, state: BeltpunkState, player: int, action: Any) -> None:
+        """Raise :class:`IllegalAction` unless ``action`` is allowed by the public state.
+
+        Whether a scored set is really a set is checked when its cards are revealed.
+        """
+        if state.cards.pending:
+            raise IllegalAction(player, "wait until the cards being dealt or revealed are done")
+        phase = state.phase
+        kind = type(action)
+        hand = state.hands[player] if 0 <= player < state.players else []
+        if phase == Phase.DISCARD:
+            if kind is not Discard:
+                raise IllegalAction(player, "choose a card from your hand to discard into The Machine")
+            _require_in_hand(player, action.slot, hand)
+        elif phase == Phase.ACTION:
+            self._check_resolution_action(state, player, action)
+        elif phase == Phase.PICK:
+            if player != state.actor or kind is not Pick:
+                raise IllegalAction(player, "the player who looked must draw a card from that pile")
+            if action.slot not in state.pile_slots(state.pile):
+                raise IllegalAction(player, "that card is not in the pile you looked at")
+        elif phase == Phase.PLACE:
+            if player != state.actor or kind is not Place:
+                raise IllegalAction(player, "the player who took a card must place one from hand")
+            _require_in_hand(player, action.slot, hand)
+        elif phase == Phase.GIVE:
+            if player != state.partner or kind is not Give:
+                raise IllegalAction(player, "the player asked for an exchange must give a card")
+            _require_in_hand(player, action.slot, hand)
+        elif phase == Phase.DECLARE:
+            if player != state.declarer or kind is not Declare:
+                raise IllegalAction(player, "it is not your turn to declare")
+            if action.score and len(hand) < 2:
+                raise IllegalAction(player, "you can't score a set with fewer than two cards in hand")
+        elif phase == Phase.SCORE:
+            if player not in state.scorers or kind is not Score:
+                raise IllegalAction(player, "only players who declared a set choose one now")
+            for slot in action.slots:
+                _require_in_hand(player, slot, hand)
+        else:
+            raise IllegalAction(player, "no move is expected now")
+
+    def _check_resolution_action(self, state: BeltpunkState, player: int, action: Any) -> None:
+        if player != state.actor:
+            raise IllegalAction(player, "it is not your card that is being resolved")
+        kind = type(action)
+        if kind is Skip:
+            return
+        suit = state.discarded_suit()
+        allowed = SUIT_ACTIONS[suit]
+        if kind not in allowed:
+            first, second = (ACTION_NAMES[k] for k in allowed)
+            raise IllegalAction(player, f"a {SUIT_NAMES[suit]} card allows {first} or {second} (or skip)")
+        if kind is Draw:
+            if not state.deck:
+                raise IllegalAction(player, "the deck is empty")
+        elif kind is Look:
+            if action.pile is not None and action.pile >= state.players:
+                raise IllegalAction(player, f"there is no seat {action.pile}")
+            if not state.pile_slots(action.pile):
+                raise IllegalAction(player, "that scrap pile is empty")
+        elif kind is Take:
+            if state.pile_of(action.slot) is None:
+                raise IllegalAction(player, "that card is not in The Machine or a scrap pile")
+        else:  # Exchange
+            _require_in_hand(player, action.slot, state.hands[player])
+            seat = action.with_seat
+            if seat == player or seat >= state.players:
+                raise IllegalAction(player, "exchange with another player at the table")
+            if not state.hands[seat]:
+                raise IllegalAction(player, "that player has no cards to exchange")
+
+    # -- applying events -----------------------------------------------------------------------
+
+    def apply_chance(self, state: BeltpunkState, seed: bytes) -> None:
+        state.notes = []
+        # The rulebook's "last player to wear a hat" can't be checked by a computer: a fair pick.
+        state.foreman = DeterministicRandom(seed).below(state.players)
+        state.notes.append(("first-foreman", state.foreman))
+        self._start_round(state)
+
+    def apply_simultaneous(self, state: BeltpunkState, actions: tuple[tuple[int, Any], ...]) -> None:
+        state.notes = []
+        if state.phase == Phase.DISCARD:
+            state.order = [(player, action.slot) for player, action in actions]
+            for player, action in actions:
+                state.hands[player].remove(action.slot)
+            state.cards.reveal(action.slot for _, action in actions)
+            state.phase = Phase.REVEALING
+        else:  # Phase.SCORE
+            state.scoring = [(player, action.slots) for player, action in actions]
+            for player, action in actions:
+                hand = state.hands[player]
+                for slot in action.slots:
+                    hand.remove(slot)
+            state.cards.reveal(slot for _, action in actions for slot in action.slots)
+            state.phase = Phase.SCORING
+        if not state.cards.pending:
+            # Every chosen card was public already (taken from The Machine): nothing to wait for.
+            self._proceed(state)
+
+    def after_cards(self, state: BeltpunkState, values: Mapping[int, str]) -> None:
+        state.notes = []
+        self._proceed(state)
+
+    def _proceed(self, state: BeltpunkState) -> None:
+        """Go on from a phase that waited for card values (now public)."""
+        if state.opening:
+            # The round's first cards go into The Machine once everyone can see them.
+            revealed = state.cards.revealed
+            for slot in state.opening:
+                state.conveyors[SUIT_OF[revealed[slot]]].append(slot)
+            state.notes.append(("opening", tuple(state.opening)))
+            state.opening = []
+        phase = state.phase
+        if phase == Phase.REVEALING:
+            revealed = state.cards.revealed
+            state.order.sort(key=lambda pair: MACHINE_ORDER[revealed[pair[1]]])
+            state.notes.append(("order", tuple(state.order)))
+            state.resolving = 0
+            self._begin_resolution(state)
+        elif phase == Phase.PLACING:
+            slot = state.placing
+            state.conveyors[SUIT_OF[state.cards.revealed[slot]]].append(slot)
+            state.notes.append(("placed", state.actor, slot))
+            state.placing = -1
+            self._end_resolution(state)
+        elif phase == Phase.SCORING:
+            self._score_sets(state)
+        elif phase == Phase.AUDITING:
+            state.cards.retire(state.deal)
+            if max(state.totals) >= state.target:
+                state.phase = Phase.OVER
+                state.notes.append(("game-over",))
+            else:
+                self._start_round(state)
+
+    def apply_action(self, state: BeltpunkState, player: int, action: Any) -> None:
+        state.notes = []
+        kind = type(action)
+        if kind is Declare:
+            if action.score:
+                state.scorers.append(player)
+            state.declaring += 1
+            self._next_declaration(state)
+        elif kind is Skip:
+            self._end_resolution(state)
+        elif kind is Draw:
+            slot = state.deck.pop(0)
+            state.hands[player].append(slot)
+            state.cards.disclose((slot,), player)
+            self._end_resolution(state)
+        elif kind is Look:
+            state.pile = action.pile
+            if action.pile is not None:
+                # Only the looker sees the face-down cards; everyone sees which pile it was.
+                state.cards.disclose(state.scrap[action.pile], player)
+            state.phase = Phase.PICK
+        elif kind is Pick:
+            state.pile_of(action.slot)[1].remove(action.slot)
+            # The looker has already seen the card (or it was public).
+            state.hands[player].append(action.slot)
+            self._end_resolution(state)
+        elif kind is Take:
+            pile, holder = state.pile_of(action.slot)
+            holder.remove(action.slot)
+            state.hands[player].append(action.slot)
+            state.cards.disclose((action.slot,), player)
+            state.pile = pile
+            state.phase = Phase.PLACE
+        elif kind is Place:
+            self._place(state, player, action.slot)
+        elif kind is Exchange:
+            state.offer = action.slot
+            state.partner = action.with_seat
+            state.phase = Phase.GIVE
+        elif kind is Give:
+            self._exchange(state, player, action.slot)
+        else:  # pragma: no cover - check_action refuses anything else
+            raise IllegalAction(player, f"not a Beltpunk action: {action!r}")
+
+    # -- the flow ------------------------------------------------------------------------------
+
+    def _start_round(self, state: BeltpunkState) -> None:
+        players = state.players
+        state.round += 1
+        state.notes.append(("round", state.round))
+        state.deal = len(state.cards.deals)
+        slots = list(state.cards.new_deal(DECK))
+        size = HAND_SIZE[players]
+        for seat in range(players):
+            hand = slots[seat * size:(seat + 1) * size]
+            state.hands[seat] = hand
+            state.cards.disclose(hand, seat)
+        dealt = players * size
+        # As many cards as players go from the top of the deck into The Machine, face up.
+        state.opening = slots[dealt:dealt + players]
+        state.cards.reveal(state.opening)
+        state.deck = slots[dealt + players:]
+        self._start_turn(state)
+
+    def _start_turn(self, state: BeltpunkState) -> None:
+        players = state.players
+        if state.turn:
+            # Every turn but the game's first, the Foreman card passes clockwise (across rounds too).
+            state.foreman = (state.foreman + 1) % players
+        state.turn += 1
+        drawers = []
+        deck = state.deck
+        for offset in range(players):
+            if not deck:
+                break  # the deck ran out: the remaining players draw nothing
+            seat = (state.foreman + offset) % players
+            slot = deck.pop(0)
+            state.hands[seat].append(slot)
+            state.cards.disclose((slot,), seat)
+            drawers.append(seat)
+        state.notes.append(("turn", state.turn, state.foreman, tuple(drawers)))
+        state.phase = Phase.DISCARD
+
+    def _begin_resolution(self, state: BeltpunkState) -> None:
+        player, slot = state.order[state.resolving]
+        state.conveyors[SUIT_OF[state.cards.revealed[slot]]].append(slot)
+        state.notes.append(("discard", player, slot))
+        state.phase = Phase.ACTION
+        if not self._resolution_actions(state, player):
+            state.notes.append(("no-action", player))
+            self._end_resolution(state)
+
+    def _end_resolution(self, state: BeltpunkState) -> None:
+        player = state.order[state.resolving][0]
+        players = state.players
+        for suit, conveyor in enumerate(state.conveyors):
+            if len(conveyor) > players:
+                # Overflow: the whole conveyor, face down, into the resolving player's scrap pile.
+                # Its values stay public: everyone saw them in The Machine.
+                state.scrap[player].extend(conveyor)
+                state.notes.append(("overflow", suit, player, len(conveyor)))
+                conveyor.clear()
+        state.pile = None
+        state.offer = -1
+        state.partner = -1
+        state.resolving += 1
+        if state.resolving < len(state.order):
+            self._begin_resolution(state)
+        else:
+            state.order = []
+            state.resolving = 0
+            state.declaring = 0
+            state.scorers = []
+            state.phase = Phase.DECLARE
+            self._next_declaration(state)
+
+    def _place(self, state: BeltpunkState, player: int, slot: int) -> None:
+        state.hands[player].remove(slot)
+        if state.pile is not None:
+            # Face down into a player's scrap pile: only the placer (and whoever saw it) knows it.
+            state.scrap[state.pile].append(slot)
+            self._end_resolution(state)
+        elif slot in state.cards.revealed:
+            state.conveyors[SUIT_OF[state.cards.revealed[slot]]].append(slot)
+            self._end_resolution(state)
+        else:
+            # Face up into The Machine: its conveyor is known once it is revealed.
+            state.placing = slot
+            state.cards.reveal((slot,))
+            state.phase = Phase.PLACING
+
+    def _exchange(self, state: BeltpunkState, giver: int, given: int) -> None:
+        asker, offered = state.actor, state.offer
+        state.hands[asker].remove(offered)
+        state.hands[giver].remove(given)
+        state.hands[asker].append(given)
+        state.hands[giver].append(offered)
+        state.cards.disclose((given,), asker)
+        state.cards.disclose((offered,), giver)
+        state.notes.append(("exchanged", asker, giver))
+        self._end_resolution(state)
+
+    def _next_declaration(self, state: BeltpunkState) -> None:
+        players = state.players
+        # Someone with fewer than two cards can only say no, which everyone can see: skip them.
+        while state.declaring < players:
+            seat = (state.foreman + state.declaring) % players
+            if len(state.hands[seat]) >= 2:
+                return
+            state.notes.append(("declare-auto", seat))
+            state.declaring += 1
+        if state.scorers:
+            state.scorers.sort()
+            state.phase = Phase.SCORE
+        else:
+            self._end_turn(state)
+
+    def _score_sets(self, state: BeltpunkState) -> None:
+        revealed = state.cards.revealed
+        scored = state.scoring
+        for player, slots in scored:
+            if classify(revealed[slot] for slot in slots) is None:
+                names = " ".join(revealed[slot] for slot in slots)
+                raise RuleViolation(player, f"declared and revealed {names}, which is not a set")
+        for player, slots in scored:
+            state.sets[player].append(slots)
+        state.notes.append(("scored", tuple(scored)))
+        state.scorers = []
+        state.scoring = []
+        self._end_turn(state)
+
+    def _end_turn(self, state: BeltpunkState) -> None:
+        if not state.deck:
+            self._end_round(state, "the deck is empty")
+        elif not all(state.hands):
+            self._end_round(state, "a player's hand is empty")
+        else:
+            self._start_turn(state)
+
+    def _end_round(self, state: BeltpunkState, reason: str) -> None:
+        revealed = state.cards.revealed
+        scores = []
+        breakdown = []
+        for seat in range(state.players):
+            # Cards left in hand go face down into their owner's scrap pile.
+            state.scrap[seat].extend(state.hands[seat])
+            state.hands[seat] = []
+            points = sum(
+                points_of(classify(revealed[slot] for slot in slots), len(slots))
+                for slots in state.sets[seat]
+            )
+            scrapped = len(state.scrap[seat])
+            scores.append(points - scrapped)
+            breakdown.append((points, scrapped))
+        state.totals = [total + score for total, score in zip(state.totals, scores)]
+        state.history.append(scores)
+        state.notes.append(("round-end", reason, tuple(breakdown)))
+        # Every card of the round becomes public and is checked; then the slots are forgotten.
+        state.cards.audit((state.deal,))
+        state.phase = Phase.AUDITING
+        # Clear the table now (the slots are retired after the audit); the scores are banked.
+        state.deck = []
+        state.conveyors = [[], [], [], []]
+        state.scrap = [[] for _ in range(state.players)]
+        state.sets = [[] for _ in range(state.players)]
+
+    # -- encodings -----------------------------------------------------------------------------
+
+    def encode_action(self, action: Any) -> Any:
+        return encode_action(action)
+
+    def decode_action(self, data: Any) -> Any:
+        return decode_action(data)
+
+    def encode_state(self, state: BeltpunkState) -> Any:
+        return {
+            "players": state.players,
+            "target": state.target,
+            "cards": state.cards.encode(),
+            "phase": state.phase,
+            "round": state.round,
+            "turn": state.turn,
+            "foreman": state.foreman,
+            "deal": state.deal,
+            "deck": state.deck,
+            "hands": state.hands,
+            "conveyors": state.conveyors,
+            "scrap": state.scrap,
+            "sets": [[list(slots) for slots in sets] for sets in state.sets],
+            "totals": state.totals,
+            "history": state.history,
+            "opening": state.opening,
+            "order": [list(pair) for pair in state.order],
+            "resolving": state.resolving,
+            "pile": state.pile,
+            "placing": state.placing,
+            "offer": state.offer,
+            "partner": state.partner,
+            "declaring": state.declaring,
+            "scorers": state.scorers,
+            "scoring": [[seat, list(slots)] for seat, slots in state.scoring],
+        }
+
+    def decode_state(self, data: Any) -> BeltpunkState:
+        state = BeltpunkState.__new__(BeltpunkState)
+        state.players = data["players"]
+        state.target = data["target"]
+        state.cards = CardState.decode(data["cards"])
+        state.phase = data["phase"]
+        state.round = data["round"]
+        state.turn = data["turn"]
+        state.foreman = data["foreman"]
+        state.deal = data["deal"]
+        state.deck = list(data["deck"])
+        state.hands = [list(hand) for hand in data["hands"]]
+        state.conveyors = [list(conveyor) for conveyor in data["conveyors"]]
+        state.scrap = [list(pile) for pile in data["scrap"]]
+        state.sets = [[tuple(slots) for slots in sets] for sets in data["sets"]]
+        state.totals = list(data["totals"])
+        state.history = [list(scores) for scores in data["history"]]
+        state.opening = list(data["opening"])
+        state.order = [(seat, slot) for seat, slot in data["order"]]
+        state.resolving = data["resolving"]
+        state.pile = data["pile"]
+        state.placing = data["placing"]
+        state.offer = data["offer"]
+        state.partner = data["partner"]
+        state.declaring = data["declaring"]
+        state.scorers = list(data["scorers"])
+        state.scoring = [(seat, tuple(slots)) for seat, slots in data["scoring"]]
+        state.notes = []
+        return state
+
+    # -- presentation --------------------------------------------------------------------------
+
+    def describe_action(
+        self, state: BeltpunkState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
+    ) -> str:
+        return views.describe_action(state, player, action, knowledge, names)
+
+    def narrate(self, before: BeltpunkState, event: Event, after: BeltpunkState, names: Sequence[str]) -> list[str]:
+        return views.narrate(before, event, after, names)
+
+    def panels(
+        self, state: BeltpunkState, viewer: int | None, knowledge: Knowledge, names: Sequence[str]
+    ) -> list[Panel]:
+        return views.panels(state, viewer, knowledge, names)
+
+    def help_text(self) -> str:
+        return views.HELP
+
+
+def _require_in_hand(player: int, slot: int, hand: list[int]) -> None:
+    if slot not in hand:
+        raise IllegalAction(player, "that card is not in your hand")

@@ -1,0 +1,397 @@
+"""What people see of a Beltpunk table: action texts, log lines, panels and the help text.
+
+Everything here reads the state and never changes it. Log lines use public information only;
+action texts and panels may use the viewer's own knowledge of hidden cards.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from p2pgames.engine import (
+    Act,
+    CardsDone,
+    ChanceOutcome,
+    Event,
+    Knowledge,
+    Panel,
+    SimultaneousActs,
+)
+
+from p2pgames.games.beltpunk.actions import (
+    Declare,
+    Discard,
+    Draw,
+    Exchange,
+    Give,
+    Look,
+    Pick,
+    Place,
+    Score,
+    Skip,
+    Take,
+)
+from p2pgames.games.beltpunk.cards import (
+    HAND_SIZE,
+    MACHINE_ORDER,
+    SUIT_NAMES,
+    SUIT_OF,
+    card_title,
+    classify,
+    points_of,
+)
+
+if TYPE_CHECKING:
+    from p2pgames.games.beltpunk.rules import BeltpunkState
+
+__all__ = ["describe_action", "narrate", "panels", "result_summary", "HELP"]
+
+WIDTH = 78  # panels must fit an 80-column terminal, borders included
+SUIT_STYLES = ("suit-steam", "suit-gears", "suit-parts", "suit-electricity")
+
+HELP = """\
+Beltpunk Haberdasher — collect sets for your tophat; every card in your scrap pile costs a point.
+
+Each turn: everyone draws (from the Foreman, clockwise), then secretly picks a card to discard.
+Discards are revealed and resolved in Machine Order — Steam, Gears, Parts, Electricity, lower
+number first. Your card goes into its conveyor of The Machine; then you may use one action of
+its suit. After that, any conveyor holding more cards than there are players overflows into
+YOUR scrap pile. Then, from the Foreman, everyone declares whether they score a set; those who
+do reveal one set at the same time. The round ends when a hand or the deck is empty; cards left
+in hands go to their owners' scrap piles. Round score: set points - 1 per scrap card. At the end
+of a round, once someone has the target (25 by default) the most points wins.
+
+Actions by suit:   Steam: draw / exchange        Gears: take and place / exchange
+                   Parts: look and draw / take and place
+                   Electricity: draw / look and draw
+
+Sets: Goggles (pair) 3 · Broken Gears (3 of a kind) 5 · Perfect Gears (4 of a kind) 10
+      Perfect Belt (3+ in a row, one suit) 5, +2 per card beyond 3
+      Cobbled Belt (3-4 in a row, all suits different) 1 per card
+
+Type (cards by name, e.g. S7 = Steam 7; seats by name):
+  discard S7                 choose your discard
+  draw                       draw the top card of the deck
+  look machine | look bob    look at a scrap pile (The Machine or a player's) ...
+  draw G4 | draw bob#2       ... then draw a card of it
+  take G4 from machine       take a card (bob#2: the 2nd card of bob's pile, face down) ...
+  place S7                   ... then place a card from your hand into that pile
+  exchange S7 with bob       offer S7; bob chooses the card to give back (give E3)
+  skip                       use no action
+  declare yes | declare no   announce whether you score a set this turn
+  score S4 S5 S6             the set you score"""
+
+
+# -- names -----------------------------------------------------------------------------------------
+
+
+def _card(state: "BeltpunkState", slot: int, knowledge: Knowledge) -> str | None:
+    return state.cards.revealed.get(slot) or knowledge.get(slot)
+
+
+def _pile_word(pile: int | None, names: Sequence[str]) -> str:
+    """How a pile is typed: ``machine`` or the owner's name."""
+    return "machine" if pile is None else names[pile]
+
+
+def _pile_title(pile: int | None, names: Sequence[str]) -> str:
+    return "The Machine" if pile is None else f"{names[pile]}'s scrap pile"
+
+
+def _position(state: "BeltpunkState", slot: int, names: Sequence[str]) -> str:
+    """``bob#2``: the second card (from the bottom) of bob's scrap pile."""
+    for seat, pile in enumerate(state.scrap):
+        if slot in pile:
+            return f"{names[seat]}#{pile.index(slot) + 1}"
+    return f"#{slot}"
+
+
+def _in_machine_order(names: Sequence[str]) -> list[str]:
+    return sorted(names, key=MACHINE_ORDER.__getitem__)
+
+
+# -- action texts ----------------------------------------------------------------------------------
+
+
+def describe_action(
+    state: "BeltpunkState", player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
+) -> str:
+    """The text ``player`` types for ``action``; see :data:`HELP`."""
+    kind = type(action)
+    if kind is Skip:
+        return "skip"
+    if kind is Draw:
+        return "draw"
+    if kind is Declare:
+        return "declare yes" if action.score else "declare no"
+    if kind is Look:
+        return f"look {_pile_word(action.pile, names)}"
+    if kind is Score:
+        cards = [_card(state, slot, knowledge) for slot in action.slots]
+        if None in cards:
+            return "score " + " ".join(f"#{slot}" for slot in action.slots)
+        return "score " + " ".join(_in_machine_order(cards))
+    if kind is Take or kind is Pick:
+        verb = "take" if kind is Take else "draw"
+        name = _card(state, action.slot, knowledge)
+        if name is None:
+            return f"{verb} {_position(state, action.slot, names)}"
+        if kind is Pick:
+            return f"draw {name}"
+        found = state.pile_of(action.slot)
+        return f"take {name} from {_pile_word(found[0] if found else None, names)}"
+    name = _card(state, action.slot, knowledge) or f"#{action.slot}"
+    if kind is Discard:
+        return f"discard {name}"
+    if kind is Place:
+        return f"place {name}"
+    if kind is Give:
+        return f"give {name}"
+    if kind is Exchange:
+        return f"exchange {name} with {names[action.with_seat]}"
+    return repr(action)  # pragma: no cover - every action kind is handled above
+
+
+# -- the log ---------------------------------------------------------------------------------------
+
+
+def narrate(before: "BeltpunkState", event: Event, after: "BeltpunkState", names: Sequence[str]) -> list[str]:
+    """Log lines for ``event``, from public information only."""
+    lines: list[str] = []
+    if isinstance(event, Act):
+        lines.extend(_narrate_act(before, event.player, event.action, names))
+    elif isinstance(event, SimultaneousActs):
+        seats = [names[seat] for seat, _ in event.actions]
+        if before.phase == "discard":
+            lines.append("everyone has chosen a card to discard")
+        else:
+            lines.append(f"{_join(seats)} {'has' if len(seats) == 1 else 'have'} chosen a set to score")
+    elif isinstance(event, (ChanceOutcome, CardsDone)):
+        pass  # what they did is in the notes
+    for note in after.notes:
+        lines.extend(_narrate_note(before, after, note, names))
+    return lines
+
+
+def _narrate_act(state: "BeltpunkState", player: int, action: Any, names: Sequence[str]) -> list[str]:
+    who = names[player]
+    kind = type(action)
+    revealed = state.cards.revealed
+    if kind is Declare:
+        return [f"{who} declares: {'yes, a set' if action.score else 'no set'} this turn"]
+    if kind is Skip:
+        return [f"{who} takes no action"]
+    if kind is Draw:
+        return [f"{who} draws a card from the deck"]
+    if kind is Look:
+        return [f"{who} looks at {_pile_title(action.pile, names)}"]
+    if kind is Pick or kind is Take:
+        found = state.pile_of(action.slot)
+        pile = found[0] if found else None
+        name = revealed.get(action.slot)
+        card = f"{name} ({card_title(name)})" if name else f"card {_position(state, action.slot, names)}"
+        verb = "draws" if kind is Pick else "takes"
+        return [f"{who} {verb} {card} from {_pile_title(pile, names)}"]
+    if kind is Place:
+        name = revealed.get(action.slot)
+        if state.pile is None:
+            return [f"{who} places {name} ({card_title(name)}) into The Machine" if name
+                    else f"{who} places a card into The Machine"]
+        return [f"{who} places a card face down into {_pile_title(state.pile, names)}"]
+    if kind is Exchange:
+        return [f"{who} offers {names[action.with_seat]} a card in exchange"]
+    if kind is Give:
+        return [f"{who} chooses a card to give back"]
+    return []  # pragma: no cover
+
+
+def _narrate_note(before: "BeltpunkState", after: "BeltpunkState", note: tuple, names: Sequence[str]) -> list[str]:
+    revealed = after.cards.revealed
+    kind = note[0]
+    if kind == "first-foreman":
+        return [f"{names[note[1]]} is the first Foreman (chosen at random)"]
+    if kind == "round":
+        return [f"— round {note[1]}: {HAND_SIZE[after.players]} cards dealt to each player —"]
+    if kind == "opening":
+        cards = ", ".join(f"{revealed[slot]} ({card_title(revealed[slot])})" for slot in note[1])
+        return [f"The Machine starts with {cards}"]
+    if kind == "turn":
+        _, number, foreman, drawers = note
+        line = f"turn {number}: {names[foreman]} holds the Foreman"
+        if drawers:
+            line += f"; {_join([names[seat] for seat in drawers])} draw{'s' if len(drawers) == 1 else ''}"
+        missed = [names[(foreman + k) % after.players] for k in range(len(drawers), after.players)]
+        if missed:
+            line += f"; the deck is empty, {_join(missed)} draw{'s' if len(missed) == 1 else ''} nothing"
+        return [line]
+    if kind == "order":
+        order = ", ".join(f"{names[seat]} {revealed[slot]}" for seat, slot in note[1])
+        return [f"discards revealed, in Machine Order: {order}"]
+    if kind == "discard":
+        _, seat, slot = note
+        name = revealed[slot]
+        return [f"{names[seat]} discards {name} ({card_title(name)}) into The Machine"]
+    if kind == "no-action":
+        return [f"{names[note[1]]} has no action available"]
+    if kind == "placed":
+        _, seat, slot = note
+        name = revealed[slot]
+        return [f"{names[seat]}'s card is {name}: into the {SUIT_NAMES[SUIT_OF[name]]} conveyor"]
+    if kind == "overflow":
+        _, suit, seat, count = note
+        return [f"the {SUIT_NAMES[suit]} conveyor overflows: {count} cards into {names[seat]}'s scrap pile"]
+    if kind == "exchanged":
+        return [f"{names[note[1]]} and {names[note[2]]} exchange the two cards"]
+    if kind == "declare-auto":
+        return [f"{names[note[1]]} has fewer than two cards: no set this turn"]
+    if kind == "scored":
+        lines = []
+        for seat, slots in note[1]:
+            cards = _in_machine_order([revealed[slot] for slot in slots])
+            set_kind = classify(cards)
+            lines.append(
+                f"{names[seat]} scores {set_kind.value}: {' '.join(cards)} "
+                f"({points_of(set_kind, len(cards))} points)"
+            )
+        return lines
+    if kind == "round-end":
+        _, reason, breakdown = note
+        lines = [f"round {after.round} ends: {reason}"]
+        for seat, (points, scrapped) in enumerate(breakdown):
+            lines.append(
+                f"  {names[seat]}: sets {points} − scrap {scrapped} = {points - scrapped:+d}, "
+                f"total {after.totals[seat]}"
+            )
+        return lines
+    if kind == "game-over":
+        best = max(after.totals)
+        winners = [names[seat] for seat in range(after.players) if after.totals[seat] == best]
+        if len(winners) == 1:
+            return [f"game over: {winners[0]} wins with {best} points"]
+        return [f"game over: {_join(winners)} share the win with {best} points"]
+    return []
+
+
+def _join(words: Sequence[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def result_summary(state: "BeltpunkState", winners: Sequence[int]) -> str:
+    """One line for :class:`GameOver` (which has no names: seats are numbered)."""
+    best = state.totals[winners[0]]
+    if len(winners) == 1:
+        return f"seat {winners[0]} wins with {best} points after {state.round} rounds"
+    seats = _join([str(seat) for seat in winners])
+    return f"seats {seats} share the win with {best} points after {state.round} rounds"
+
+
+# -- panels ----------------------------------------------------------------------------------------
+
+Segment = tuple[str, str]
+
+
+def _card_segment(name: str | None) -> Segment:
+    if name is None:
+        return ("dim", "??")
+    return (SUIT_STYLES[SUIT_OF[name]], name)
+
+
+def _wrap(segments: Sequence[Segment], indent: str = "", first: Sequence[Segment] = ()) -> list[tuple[Segment, ...]]:
+    """Lines of at most :data:`WIDTH` characters: ``first`` then ``segments`` separated by spaces."""
+    lines: list[tuple[Segment, ...]] = []
+    line: list[Segment] = list(first)
+    width = sum(len(text) for _, text in line)
+    for segment in segments:
+        if width + 1 + len(segment[1]) > WIDTH and width > len(indent):
+            lines.append(tuple(line))
+            line, width = [("", indent)], len(indent)
+        if width and not line[-1][1].endswith(" "):
+            line.append(("", " "))
+            width += 1
+        line.append(segment)
+        width += len(segment[1])
+    lines.append(tuple(line))
+    return lines
+
+
+def panels(state: "BeltpunkState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
+    """The Machine, the players, the viewer's hand and the round, each fitting 80 columns."""
+    result = [_table_panel(state, names), _machine_panel(state), _players_panel(state, viewer, knowledge, names)]
+    if viewer is not None and state.hands[viewer]:
+        result.append(_hand_panel(state, viewer, knowledge))
+    if state.history:
+        result.append(_history_panel(state, names))
+    return result
+
+
+def _table_panel(state: "BeltpunkState", names: Sequence[str]) -> Panel:
+    line: list[Segment] = [("bold", f"round {state.round}"), ("", f" · turn {state.turn}")]
+    line.append(("", f" · deck {len(state.deck)}"))
+    line.append(("", f" · game ends at {state.target} points"))
+    lines = [tuple(line)]
+    if state.foreman >= 0:
+        lines.append((("", "Foreman: "), ("bold", names[state.foreman])))
+    return Panel("Beltpunk Haberdasher", tuple(lines))
+
+
+def _machine_panel(state: "BeltpunkState") -> Panel:
+    capacity = state.players
+    revealed = state.cards.revealed
+    lines = []
+    for suit, conveyor in enumerate(state.conveyors):
+        line: list[Segment] = [(SUIT_STYLES[suit], f"{SUIT_NAMES[suit]:<12}")]
+        cards = [_card_segment(revealed.get(slot)) for slot in conveyor]
+        for segment in cards:
+            line.extend((segment, ("", " ")))
+        line.append(("dim", "· " * max(0, capacity - len(conveyor))))
+        count = len(conveyor)
+        style = "bad" if count > capacity else "warn" if count == capacity else "dim"
+        line.append((style, f"{count}/{capacity}" + (" full" if count == capacity else "")))
+        lines.append(tuple(line))
+    return Panel("The Machine", tuple(lines))
+
+
+def _players_panel(
+    state: "BeltpunkState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]
+) -> Panel:
+    revealed = state.cards.revealed
+    lines: list[tuple[Segment, ...]] = []
+    for seat in range(state.players):
+        set_points = sum(
+            points_of(classify(revealed[slot] for slot in slots), len(slots)) for slots in state.sets[seat]
+        )
+        head: list[Segment] = [
+            ("you" if seat == viewer else "bold", names[seat][:20]),
+            ("", f"  hand {len(state.hands[seat])} · scrap {len(state.scrap[seat])}"),
+            ("", f" · sets {set_points} · total {state.totals[seat]}"),
+        ]
+        if seat == state.foreman:
+            head.append(("warn", " · Foreman"))
+        lines.append(tuple(head))
+        if state.scrap[seat]:
+            cards = [_card_segment(_card(state, slot, knowledge)) for slot in state.scrap[seat]]
+            lines.extend(_wrap(cards, "         ", [("dim", "  scrap:")]))
+        if state.sets[seat]:
+            sets: list[Segment] = []
+            for slots in state.sets[seat]:
+                cards = _in_machine_order([revealed[slot] for slot in slots])
+                sets.append(("good", "[" + " ".join(cards) + "]"))
+            lines.extend(_wrap(sets, "         ", [("dim", "  sets: ")]))
+    return Panel("Players", tuple(lines))
+
+
+def _hand_panel(state: "BeltpunkState", viewer: int, knowledge: Knowledge) -> Panel:
+    names = [_card(state, slot, knowledge) for slot in state.hands[viewer]]
+    known = _in_machine_order([name for name in names if name is not None])
+    cards = [_card_segment(name) for name in known] + [_card_segment(None)] * names.count(None)
+    return Panel("Your hand", tuple(_wrap(cards)))
+
+
+def _history_panel(state: "BeltpunkState", names: Sequence[str]) -> Panel:
+    lines = []
+    for number, scores in enumerate(state.history, start=1):
+        parts = [f"{names[seat][:12]} {score:+d}" for seat, score in enumerate(scores)]
+        lines.append((("dim", f"round {number}: "), ("", ", ".join(parts))))
+    return Panel("Rounds", tuple(lines))
