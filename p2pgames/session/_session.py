@@ -175,6 +175,11 @@ class Session:
         return [seat.name for seat in self.seats]
 
     @property
+    def lobby_size(self) -> int:
+        """Host: how many seats are taken, its own included (joiners: the seats once started)."""
+        return len(self._lobby) if self.is_host else len(self.seats)
+
+    @property
     def finished(self) -> bool:
         return self.stage in ("over", "halted", "closed")
 
@@ -262,6 +267,16 @@ class Session:
         """The network layer gave up waiting for ``seat`` (it sends nothing, or not what is due)."""
         if not self.finished:
             self._halt(Fault(seat, FaultCode.UNRESPONSIVE, f"{self._who(seat)} stopped answering ({waited})", self._seq()))
+
+    def ping(self, connection: int, nonce: int) -> None:
+        """Queue a ping on ``connection`` (the peer answers with a pong; both keep the line alive)."""
+        self._send(connection, make_envelope(self.identity, "ping", {"nonce": nonce}))
+
+    def seat_of_connection(self, connection: int) -> int | None:
+        """The seat at the other end of ``connection`` (the host's is seat 0 for a joiner)."""
+        if not self.is_host:
+            return HOST_SEAT
+        return self._connection_seat.get(connection)
 
     def connection_of(self, seat: int) -> int | None:
         if not self.is_host:

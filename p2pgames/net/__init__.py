@@ -1,0 +1,25 @@
+"""The network: trio TCP listeners and dialers, length-prefixed frames, the node that drives a
+session over streams, join codes, and the players (bots) that run as real peers.
+
+The only package (with ``tui``) that imports trio.
+"""
+
+from p2pgames.net._framing import DEFAULT_MAX_FRAME, FrameError, FrameReader, frame
+from p2pgames.net._node import NetSettings, Node, open_host_listeners
+from p2pgames.net._players import LOOPBACK, SeatResult, TableResult, drive_bot, peak_memory_bytes, play_table
+
+__all__ = [
+    "DEFAULT_MAX_FRAME",
+    "LOOPBACK",
+    "SeatResult",
+    "TableResult",
+    "drive_bot",
+    "peak_memory_bytes",
+    "play_table",
+    "FrameError",
+    "FrameReader",
+    "NetSettings",
+    "Node",
+    "frame",
+    "open_host_listeners",
+]

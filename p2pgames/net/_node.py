@@ -1,0 +1,337 @@
+"""A node: one :class:`~p2pgames.session.Session` driven over TCP by trio.
+
+The node owns the sockets; the session owns every decision. Each connection has a reader task
+(frames → ``session.receive``) and a writer task (a queue of frames → the socket); after every call
+into the session the node *flushes*: queued frames go to their connections, transcript records to
+the transcript file, events to :attr:`Node.events` for whoever drives the player (a terminal UI or
+a bot). A watchdog pings quiet connections and names a peer that stops answering.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import trio
+
+from p2pgames import canonical
+from p2pgames.session import Agreed, DesyncReport, Session, SessionEvent, encode_record
+from p2pgames.net._framing import DEFAULT_MAX_FRAME, FrameError, FrameReader, frame
+
+__all__ = ["Node", "NetSettings", "open_host_listeners"]
+
+
+@dataclass(frozen=True)
+class NetSettings:
+    """Limits and timers (seconds). Tests shrink nothing: they run on trio's autojump clock."""
+
+    max_frame: int = DEFAULT_MAX_FRAME
+    ping_interval: float = 5.0
+    silence_timeout: float = 30.0
+    duty_timeout: float = 30.0
+    # A joiner gives the host this long on top to report a third peer before reporting it itself.
+    joiner_grace: float = 15.0
+    linger: float = 10.0
+    max_queued_frames: int = 100_000
+
+
+class _Connection:
+    def __init__(self, number: int, stream: trio.abc.Stream, queue_size: int) -> None:
+        self.number = number
+        self.stream = stream
+        self.send_frames, self.receive_frames = trio.open_memory_channel[bytes | None](queue_size)
+        self.last_heard = trio.current_time()
+        self.last_sent = trio.current_time()
+        self.closing = False
+        self.reader_done = trio.Event()
+        self.scope = trio.CancelScope()
+
+
+class Node:
+    """Runs ``session`` over TCP. Use :meth:`serve` (host) or :meth:`connect` (joiner).
+
+    ``transcript_path`` receives the transcript as the game runs (created with mode 0600).
+    Read :attr:`events` for what the player must see or decide; call :meth:`act`, :meth:`chat` and
+    :meth:`leave` from trio tasks. :attr:`finished` is set once the node has stopped.
+    """
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        settings: NetSettings = NetSettings(),
+        transcript_path: Path | None = None,
+        desync_dir: Path | None = None,
+    ) -> None:
+        self.session = session
+        self.settings = settings
+        self.transcript_path = transcript_path
+        self.desync_dir = desync_dir
+        self.connections: dict[int, _Connection] = {}
+        self._next_connection = 1
+        self._events_send, self.events = trio.open_memory_channel[SessionEvent](math.inf)
+        self._transcript: BinaryIO | None = None
+        self.bytes_sent = 0
+        self.bytes_received = 0
+        self.finished = trio.Event()
+        self.final_agreement = trio.Event()
+        self.desync_report: Path | None = None
+        self._nursery: trio.Nursery | None = None
+        self._stopping = False
+        self._wait_key: Any = None
+        self._wait_since = 0.0
+
+    # -- what the player does --------------------------------------------------------------------
+
+    def act(self, action: Any) -> None:
+        """Make the local decision (raises :class:`~p2pgames.session.LocalError`)."""
+        try:
+            self.session.act(action)
+        finally:
+            self._flush()
+
+    def chat(self, text: str) -> None:
+        """Send a chat line (raises :class:`~p2pgames.session.LocalError`)."""
+        try:
+            self.session.chat(text)
+        finally:
+            self._flush()
+
+    def leave(self, reason: str = "quit") -> None:
+        """Tell the others we are going, then stop once our last frames are out."""
+        self.session.leave(reason)
+        self._flush()
+        self._stop_soon()
+
+    async def wait_until_alone(self, timeout: float) -> None:
+        """Host: wait (at most ``timeout``) until every joiner has disconnected."""
+        with trio.move_on_after(timeout):
+            while self.connections:
+                await trio.sleep(0.05)
+
+    # -- flushing ------------------------------------------------------------------------------
+
+    def _flush(self) -> None:
+        """Move everything the session produced to sockets, the transcript and the event channel."""
+        session = self.session
+        for number, payload in session.take_outgoing():
+            connection = self.connections.get(number)
+            if connection is None or connection.closing:
+                continue
+            try:
+                connection.send_frames.send_nowait(frame(payload))
+                connection.last_sent = trio.current_time()
+            except trio.WouldBlock:
+                # A peer that reads nothing while we queue this much has stopped answering.
+                connection.scope.cancel()
+                session.disconnected(number, "it stopped reading")
+        records = session.take_transcript()
+        if records and self.transcript_path is not None:
+            if self._transcript is None:
+                self._transcript = _open_private(self.transcript_path)
+            self._transcript.write(b"".join(encode_record(record) for record in records))
+            self._transcript.flush()
+        for number in session.take_closing():
+            connection = self.connections.get(number)
+            if connection is not None:
+                self._close(connection)
+        for event in session.take_events():
+            if isinstance(event, DesyncReport):
+                self._write_desync(event)
+            if isinstance(event, Agreed) and session.stage == "over" and session.replica is not None:
+                if event.seq == session.replica.seq - 1:
+                    self.final_agreement.set()
+            self._events_send.send_nowait(event)
+        if session.stage in ("halted", "closed"):
+            self._stop_soon()
+
+    def _write_desync(self, event: DesyncReport) -> None:
+        directory = self.desync_dir or (self.transcript_path.parent if self.transcript_path else None)
+        if directory is None:
+            return
+        path = directory / f"desync-{self.session.game_id.hex()[:12]}-seat{self.session.seat}-entry{event.seq}.msgpack"
+        with _open_private(path) as file:
+            file.write(canonical.encode(event.report))
+        self.desync_report = path
+
+    def _close(self, connection: _Connection) -> None:
+        """Send what is queued on ``connection``, then close it."""
+        if not connection.closing:
+            connection.closing = True
+            try:
+                connection.send_frames.send_nowait(None)
+            except trio.WouldBlock:
+                connection.scope.cancel()
+
+    def _stop_soon(self) -> None:
+        """Close every connection after its queued frames, then stop the node."""
+        if self._stopping:
+            return
+        self._stopping = True
+        for connection in list(self.connections.values()):
+            self._close(connection)
+        if self._nursery is not None:
+            self._nursery.start_soon(self._linger_then_stop)
+
+    async def _linger_then_stop(self) -> None:
+        with trio.move_on_after(self.settings.linger):
+            while self.connections:
+                await trio.sleep(0.05)
+        self._stop()
+
+    def _stop(self) -> None:
+        if self._transcript is not None:
+            self._transcript.close()
+            self._transcript = None
+        if not self.finished.is_set():
+            self.finished.set()
+            self._events_send.close()
+        if self._nursery is not None:
+            self._nursery.cancel_scope.cancel()
+
+    # -- connections ---------------------------------------------------------------------------
+
+    async def _run_connection(self, stream: trio.abc.Stream, number: int) -> None:
+        connection = _Connection(number, stream, self.settings.max_queued_frames)
+        self.connections[number] = connection
+        try:
+            with connection.scope:
+                self.session.connected(number)
+                self._flush()
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._write_loop, connection)
+                    await self._read_loop(connection)
+                    connection.reader_done.set()
+                    self._close(connection)
+        finally:
+            self.connections.pop(number, None)
+            with trio.CancelScope(shield=True):
+                await trio.aclose_forcefully(stream)
+
+    async def _read_loop(self, connection: _Connection) -> None:
+        reader = FrameReader(connection.stream, self.settings.max_frame)
+        reason = "the connection closed"
+        try:
+            while True:
+                payload = await reader.next_frame()
+                if payload is None:
+                    break
+                self.bytes_received += len(payload) + 4
+                connection.last_heard = trio.current_time()
+                if connection.closing:
+                    continue  # we are closing: read to the end, act on nothing more
+                self.session.receive(connection.number, payload)
+                self._flush()
+        except FrameError as error:
+            if not connection.closing:
+                self.session.protocol_violation(connection.number, error.code, str(error))
+                self._flush()
+            return
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as error:
+            reason = f"the connection failed ({error})" if str(error) else "the connection failed"
+        if not connection.closing:
+            self.session.disconnected(connection.number, reason)
+            self._flush()
+
+    async def _write_loop(self, connection: _Connection) -> None:
+        try:
+            async for data in connection.receive_frames:
+                if data is None:
+                    break
+                await connection.stream.send_all(data)
+                self.bytes_sent += len(data)
+            if isinstance(connection.stream, trio.SocketStream):
+                await connection.stream.send_eof()
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass
+        # Closing with unread data could reset the line and lose our last frames at the peer:
+        # wait (briefly) for the peer to close its side first.
+        with trio.move_on_after(self.settings.linger):
+            await connection.reader_done.wait()
+        connection.scope.cancel()
+
+    # -- running -------------------------------------------------------------------------------
+
+    async def serve(self, listeners: list[trio.SocketListener], *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        """Host: accept joiners on ``listeners`` until the node stops."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            nursery.start_soon(self._watchdog)
+            nursery.start_soon(self._accept_loop, listeners)
+            self._flush()
+            task_status.started()
+            await trio.sleep_forever()
+
+    async def _accept_loop(self, listeners: list[trio.SocketListener]) -> None:
+        async def handle(stream: trio.SocketStream) -> None:
+            number = self._next_connection
+            self._next_connection += 1
+            await self._run_connection(stream, number)
+
+        await trio.serve_listeners(handle, listeners)
+
+    async def connect(self, host: str, port: int, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        """Joiner: dial the host and play until the game is over or stopped."""
+        stream = await trio.open_tcp_stream(host, port)
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            task_status.started()
+            nursery.start_soon(self._watchdog)
+            await self._run_connection(stream, 0)
+            self._stop()
+
+    async def _watchdog(self) -> None:
+        settings = self.settings
+        session = self.session
+        while True:
+            await trio.sleep(1.0)
+            now = trio.current_time()
+            for connection in list(self.connections.values()):
+                if connection.closing:
+                    continue
+                if now - connection.last_sent >= settings.ping_interval:
+                    session.ping(connection.number, int(now))
+                if now - connection.last_heard > settings.silence_timeout and not session.finished:
+                    seat = session.seat_of_connection(connection.number)
+                    if seat is not None:
+                        session.peer_unresponsive(seat, f"nothing heard from it for {settings.silence_timeout:.0f} s")
+            self._check_duties(now)
+            self._flush()
+
+    def _check_duties(self, now: float) -> None:
+        """Name a peer whose automatic protocol step (not a person's decision) is long overdue."""
+        session = self.session
+        if session.stage != "playing" or session.replica is None:
+            self._wait_key = None
+            return
+        replica = session.replica
+        waiting = session.waiting_for()
+        key = (replica.seq, waiting, replica.waiting_on_decision())
+        if key != self._wait_key:
+            self._wait_key = key
+            self._wait_since = now
+            return
+        if not waiting or replica.waiting_on_decision():
+            return  # people may think as long as they like
+        late = [seat for seat in waiting if seat != session.seat]
+        if not late:
+            return
+        limit = self.settings.duty_timeout
+        if not session.is_host and late[0] != 0:
+            limit += self.settings.joiner_grace
+        if now - self._wait_since > limit:
+            session.peer_unresponsive(late[0], f"its automatic protocol step has been due for {limit:.0f} s")
+
+
+def _open_private(path: Path) -> BinaryIO:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    return os.fdopen(descriptor, "ab")
+
+
+async def open_host_listeners(port: int, host: str | None = None) -> list[trio.SocketListener]:
+    """Listening sockets for a host (``port`` 0 picks a free one)."""
+    return await trio.open_tcp_listeners(port, host=host)

@@ -1,0 +1,185 @@
+"""Bots as real peers, and whole tables of them over loopback.
+
+:func:`drive_bot` answers a node's decisions with a :class:`~p2pgames.bots.Bot` and leaves cleanly
+once the game is over and every peer agreed on the final state. :func:`play_table` runs a complete
+table — a host and its joiners, each a :class:`Node` with its own key and its own TCP connection to
+127.0.0.1 — which is what ``p2pgames selfplay``, the benchmarks and the multi-peer tests use.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import trio
+
+from p2pgames.bots import Bot, bot_for
+from p2pgames.crypto import Identity
+from p2pgames.engine import Game, GameOver
+from p2pgames.games import get_game
+from p2pgames.net._node import NetSettings, Node, open_host_listeners
+from p2pgames.session import DecisionNeeded, Fault, GameEnded, Halted, Rejected, Session, verify_transcript
+
+__all__ = ["drive_bot", "play_table", "TableResult", "SeatResult", "LOOPBACK"]
+
+LOOPBACK = "127.0.0.1"
+
+
+async def drive_bot(node: Node, bot: Bot, *, linger: float = 10.0) -> None:
+    """Play ``node``'s seat with ``bot`` until the game ends or stops, then leave cleanly."""
+    session = node.session
+    async for event in node.events:
+        if isinstance(event, DecisionNeeded):
+            decision = session.decision()
+            if decision is None:
+                continue  # answered already, or the moment passed
+            assert session.game is not None and session.replica is not None and session.seat is not None
+            action = bot.choose(session.game, session.replica.state, session.seat, session.knowledge, decision.step)
+            node.act(action)
+        elif isinstance(event, GameEnded):
+            with trio.move_on_after(linger):
+                await node.final_agreement.wait()
+            if session.is_host:
+                await node.wait_until_alone(linger)
+            node.leave("game over")
+            return
+        elif isinstance(event, (Halted, Rejected)):
+            return
+
+
+@dataclass
+class SeatResult:
+    seat: int
+    name: str
+    bytes_sent: int
+    transcript: Path | None
+    fault: Fault | None
+    verified: bool | None = None
+    verification: str = ""
+
+
+@dataclass
+class TableResult:
+    """How a table of peers ended: the result every seat computed, faults, and traffic."""
+
+    game: str
+    result: GameOver | None
+    seats: list[SeatResult] = field(default_factory=list)
+    entries: int = 0
+    agreed: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return (
+            self.result is not None
+            and self.agreed
+            and all(seat.fault is None for seat in self.seats)
+            and all(seat.verified is not False for seat in self.seats)
+        )
+
+
+def _session(game: Game, ruleset: Any, seat: int, seed: bytes | None, name: str, narrate: bool) -> Session:
+    random_bytes = os.urandom if seed is None else _seeded(seed + b"/seat/" + bytes([seat]))
+    return Session(
+        Identity.generate(random_bytes(32)),
+        name,
+        get_game,
+        ruleset=ruleset if seat == 0 else None,
+        bot=True,
+        random_bytes=random_bytes,
+        narrate=narrate,
+    )
+
+
+def _seeded(label: bytes) -> Callable[[int], bytes]:
+    # Reproducible "randomness" for tests and benchmarks only.
+    import hashlib
+
+    state = {"counter": 0}
+
+    def random_bytes(n: int) -> bytes:
+        out = bytearray()
+        while len(out) < n:
+            out += hashlib.sha256(label + state["counter"].to_bytes(8, "big")).digest()
+            state["counter"] += 1
+        return bytes(out[:n])
+
+    return random_bytes
+
+
+async def play_table(
+    game_name: str,
+    players: int,
+    *,
+    options: dict[str, Any] | None = None,
+    bots: Sequence[Bot] | None = None,
+    seed: bytes | None = None,
+    transcripts: Path | None = None,
+    settings: NetSettings = NetSettings(),
+    verify: bool = True,
+    sessions: Sequence[Session] | None = None,
+    narrate: bool = False,
+) -> TableResult:
+    """Play one game among ``players`` bot peers over loopback TCP; every seat its own node.
+
+    Joiners connect one after another, so seat *n* is the *n*-th bot. ``sessions`` may replace the
+    default sessions (tests use it for misbehaving peers). With ``transcripts`` each seat writes
+    its transcript there and, with ``verify``, each is verified afterwards.
+    """
+    game = get_game(game_name)
+    ruleset = game.ruleset(players, options or {})
+    if sessions is None:
+        sessions = [_session(game, ruleset, seat, seed, f"bot-{seat}", narrate) for seat in range(players)]
+    if bots is None:
+        bots = [bot_for(game, (seed or os.urandom(16)) + bytes([seat])) for seat in range(players)]
+    nodes = []
+    for seat, session in enumerate(sessions):
+        path = None
+        if transcripts is not None:
+            path = transcripts / f"{game_name}-{(seed or b'').hex()[:8] or os.urandom(4).hex()}-seat{seat}.p2pt"
+        nodes.append(Node(session, settings=settings, transcript_path=path))
+    listeners = await open_host_listeners(0, LOOPBACK)
+    port = listeners[0].socket.getsockname()[1]
+    async with trio.open_nursery() as nursery:
+        await nursery.start(nodes[0].serve, listeners)
+        nursery.start_soon(drive_bot, nodes[0], bots[0])
+        for seat in range(1, players):
+            seated = trio.Event()
+
+            async def watch_lobby(expected: int = seat + 1, seated: trio.Event = seated) -> None:
+                while sessions[0].lobby_size < expected and not sessions[0].finished:
+                    await trio.sleep(0.01)
+                seated.set()
+
+            nursery.start_soon(watch_lobby)
+            await nursery.start(nodes[seat].connect, LOOPBACK, port)
+            nursery.start_soon(drive_bot, nodes[seat], bots[seat])
+            await seated.wait()
+    return _table_result(game_name, nodes, transcripts is not None and verify)
+
+
+def _table_result(game_name: str, nodes: list[Node], verify: bool) -> TableResult:
+    host = nodes[0].session
+    result = host.result
+    table = TableResult(game_name, result)
+    table.entries = host.replica.seq if host.replica is not None else 0
+    table.agreed = all(node.session.agreed_through == table.entries - 1 for node in nodes) and table.entries > 0
+    for seat, node in enumerate(nodes):
+        session = node.session
+        seat_result = SeatResult(seat, session.name, node.bytes_sent, node.transcript_path, session.fault)
+        if session.result != result:
+            seat_result.fault = seat_result.fault or Fault(None, "desync", "computed a different result", table.entries)
+        if verify and node.transcript_path is not None and node.transcript_path.exists():
+            report = verify_transcript(node.transcript_path.read_bytes(), get_game)
+            seat_result.verified = report.ok and report.complete
+            seat_result.verification = report.describe()
+        table.seats.append(seat_result)
+    return table
+
+
+def peak_memory_bytes() -> int:
+    """This process's peak resident memory (Linux reports kilobytes)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
