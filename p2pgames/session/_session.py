@@ -60,7 +60,11 @@ from p2pgames.session._faults import Fault, FaultCode, LocalError, ProtocolFault
 from p2pgames.session._messages import Envelope, MalformedMessage, make_envelope, open_envelope
 from p2pgames.session._replica import (
     HOST_SEAT,
+    AuditSub,
+    CardPhase,
     CommitPhase,
+    DealSub,
+    KeysSub,
     DecisionPhase,
     OverPhase,
     Replica,
@@ -188,6 +192,43 @@ class Session:
         if self.secrets is None:
             return {}
         return {slot: name for slot, name in self.secrets.knowledge.items() if name}
+
+    def status(self) -> str:
+        """One line for a person: what the table is doing or waiting for right now."""
+        if self.stage == "lobby":
+            if self.is_host:
+                return f"waiting for players ({self.lobby_size} of {self.ruleset.players} seated)"  # type: ignore[union-attr]
+            return "joining the table"
+        if self.stage == "starting":
+            return "waiting for everyone to accept the table"
+        if self.stage == "over" and self.result is not None:
+            return "game over: " + self._result_text(self.result)
+        if self.stage == "halted" and self.fault is not None:
+            return "stopped: " + self.fault.describe(self.names)
+        if self.stage == "closed":
+            return "left the table"
+        replica = self.replica
+        assert replica is not None
+        waiting = replica.waiting_for()
+        who = ", ".join("you" if seat == self.seat else self.names[seat] for seat in waiting)
+        phase = replica.phase
+        if isinstance(phase, DecisionPhase):
+            return f"{who} to move: {phase.step.prompt}"
+        if isinstance(phase, CommitPhase):
+            if phase.purpose == "random":
+                return "drawing lots"
+            if not phase.opening:
+                return f"waiting for {who} to choose ({replica.step.prompt})"  # type: ignore[union-attr]
+            return "revealing everyone's choices"
+        if isinstance(phase, CardPhase):
+            current = phase.current
+            if isinstance(current, DealSub):
+                return f"shuffling and locking the cards ({who})"
+            if isinstance(current, KeysSub):
+                return f"dealing and revealing cards ({who})"
+            if isinstance(current, AuditSub):
+                return f"auditing the deal: everyone publishes their keys ({who})"
+        return "working"
 
     def waiting_for(self) -> tuple[int, ...]:
         """Seats the game waits for now (empty outside play)."""
