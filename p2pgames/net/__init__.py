@@ -5,6 +5,7 @@ The only package (with ``tui``) that imports trio.
 """
 
 from p2pgames.net._framing import DEFAULT_MAX_FRAME, FrameError, FrameReader, frame
+from p2pgames.net._launch import JoinCode, host_table, join_table, lan_address
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.net._players import LOOPBACK, SeatResult, TableResult, drive_bot, peak_memory_bytes, play_table
 
@@ -18,8 +19,12 @@ __all__ = [
     "play_table",
     "FrameError",
     "FrameReader",
+    "JoinCode",
     "NetSettings",
     "Node",
     "frame",
+    "host_table",
+    "join_table",
+    "lan_address",
     "open_host_listeners",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -53,7 +54,8 @@ class _Connection:
 class Node:
     """Runs ``session`` over TCP. Use :meth:`serve` (host) or :meth:`connect` (joiner).
 
-    ``transcript_path`` receives the transcript as the game runs (created with mode 0600).
+    ``transcript_path`` receives the transcript as the game runs (created with mode 0600); or
+    give ``transcript_dir`` and the file is named ``GAME-GAMEID-seatN-NAME.p2pt`` there.
     Read :attr:`events` for what the player must see or decide; call :meth:`act`, :meth:`chat` and
     :meth:`leave` from trio tasks. :attr:`finished` is set once the node has stopped.
     """
@@ -64,11 +66,13 @@ class Node:
         *,
         settings: NetSettings = NetSettings(),
         transcript_path: Path | None = None,
+        transcript_dir: Path | None = None,
         desync_dir: Path | None = None,
     ) -> None:
         self.session = session
         self.settings = settings
         self.transcript_path = transcript_path
+        self.transcript_dir = transcript_dir
         self.desync_dir = desync_dir
         self.connections: dict[int, _Connection] = {}
         self._next_connection = 1
@@ -129,6 +133,8 @@ class Node:
                 connection.scope.cancel()
                 session.disconnected(number, "it stopped reading")
         records = session.take_transcript()
+        if records and self.transcript_path is None and self.transcript_dir is not None:
+            self.transcript_path = self._transcript_name()
         if records and self.transcript_path is not None:
             if self._transcript is None:
                 self._transcript = _open_private(self.transcript_path)
@@ -148,8 +154,20 @@ class Node:
         if session.stage in ("halted", "closed"):
             self._stop_soon()
 
+    def _transcript_name(self) -> Path:
+        session = self.session
+        assert self.transcript_dir is not None and session.game is not None
+        safe = re.sub(r"[^A-Za-z0-9_-]", "_", session.name)[:24]
+        stem = f"{session.game.name}-{session.game_id.hex()[:8]}-seat{session.seat}-{safe}"
+        path = self.transcript_dir / f"{stem}.p2pt"
+        number = 2
+        while path.exists():
+            path = self.transcript_dir / f"{stem}-{number}.p2pt"
+            number += 1
+        return path
+
     def _write_desync(self, event: DesyncReport) -> None:
-        directory = self.desync_dir or (self.transcript_path.parent if self.transcript_path else None)
+        directory = self.desync_dir or self.transcript_dir or (self.transcript_path.parent if self.transcript_path else None)
         if directory is None:
             return
         path = directory / f"desync-{self.session.game_id.hex()[:12]}-seat{self.session.seat}-entry{event.seq}.msgpack"

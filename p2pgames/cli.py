@@ -1,0 +1,379 @@
+"""The ``p2pgames`` command: parses arguments, calls the layers, maps known errors to one line.
+
+Exit codes: 0 success; 1 a game stopped on a fault, a selfplay game failed or a transcript did not
+verify; 2 bad usage or input (argparse's own code); 3 a network problem (can't listen or connect).
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import hashlib
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from p2pgames import __version__
+from p2pgames.engine import Game, RulesetError
+from p2pgames.games import PLAYABLE, UnknownGame, game_package, get_game
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NETWORK = 0, 1, 2, 3
+
+
+class UsageError(Exception):
+    """Bad input on the command line: the message says what and how to fix it."""
+
+
+# -- helpers -----------------------------------------------------------------------------------------
+
+
+def data_dir() -> Path:
+    if os.environ.get("P2PGAMES_HOME"):
+        return Path(os.environ["P2PGAMES_HOME"])
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "p2pgames"
+
+
+def default_transcripts() -> Path:
+    return data_dir() / "transcripts"
+
+
+def default_name() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no user database entry (containers)
+        return "player"
+
+
+def _game(name: str) -> Game:
+    try:
+        return get_game(name)
+    except UnknownGame as error:
+        raise UsageError(str(error)) from None
+
+
+def _options(game: Game, pairs: Sequence[str]) -> dict[str, Any]:
+    """``NAME=VALUE`` pairs, each value converted to the type of the option's default."""
+    known = {option.name: option for option in game.options}
+    chosen: dict[str, Any] = {}
+    for pair in pairs:
+        name, equals, text = pair.partition("=")
+        if not equals:
+            raise UsageError(f"--option takes NAME=VALUE, not {pair!r}")
+        option = known.get(name)
+        if option is None:
+            names = ", ".join(known) or "none"
+            raise UsageError(f"{game.title} has no option {name!r} (options: {names})")
+        default = option.default
+        try:
+            if isinstance(default, bool):
+                if text.lower() not in ("true", "false", "yes", "no", "1", "0"):
+                    raise ValueError
+                value: Any = text.lower() in ("true", "yes", "1")
+            else:
+                value = type(default)(text)
+        except ValueError:
+            raise UsageError(f"option {name} must be one of {', '.join(map(str, option.choices))}") from None
+        chosen[name] = value
+    return chosen
+
+
+def _ruleset(game: Game, players: int | None, pairs: Sequence[str]):
+    count = players if players is not None else min(game.max_players, max(game.min_players, 4))
+    try:
+        return game.ruleset(count, _options(game, pairs))
+    except RulesetError as error:
+        raise UsageError(str(error)) from None
+
+
+def _profile(name: str | None):
+    from p2pgames.profiles import ProfileError, open_profile
+
+    try:
+        profile = open_profile(name)
+    except ProfileError as error:
+        raise UsageError(str(error)) from None
+    if profile.fell_back:
+        print(
+            f"Profile 'default' is in use by another p2pgames process; using profile '{profile.name}' "
+            f"(choose one with --profile NAME).",
+            file=sys.stderr,
+        )
+    if profile.created:
+        print(f"Created identity '{profile.name}': {profile.identity.public_key.fingerprint()}", file=sys.stderr)
+    return profile
+
+
+def _color(args: argparse.Namespace) -> bool:
+    return not (args.no_color or os.environ.get("NO_COLOR"))
+
+
+def _transcripts(args: argparse.Namespace) -> Path | None:
+    if getattr(args, "no_transcript", False):
+        return None
+    return Path(args.transcripts) if args.transcripts else default_transcripts()
+
+
+# -- commands ------------------------------------------------------------------------------------------
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    game = _game(args.game)
+    ruleset = _ruleset(game, args.players, args.option)
+    if not 0 <= args.bots < ruleset.players:
+        raise UsageError(f"--bots must be between 0 and {ruleset.players - 1} (you take one seat)")
+    with _profile(args.profile) as profile:
+        from p2pgames.net import host_table
+
+        async def setup(nursery, say):
+            return await host_table(
+                nursery, identity=profile.identity, name=args.name or default_name(), ruleset=ruleset,
+                port=args.port, bind=args.bind, bots=args.bots, transcripts=_transcripts(args), say=say,
+            )
+
+        return _run_terminal(setup, f"{game.title} — host", args)
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    from p2pgames.net import JoinCode, join_table
+
+    try:
+        code = JoinCode.parse(args.code)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    with _profile(args.profile) as profile:
+
+        async def setup(nursery, say):
+            return await join_table(
+                nursery, identity=profile.identity, name=args.name or default_name(), code=code,
+                transcripts=_transcripts(args), say=say,
+            )
+
+        return _run_terminal(setup, "p2pgames — joining", args)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    name = args.game or _menu()
+    if name is None:
+        return EXIT_OK
+    game = _game(name)
+    ruleset = _ruleset(game, args.players, args.option)
+    with _profile(args.profile) as profile:
+        from p2pgames.net import host_table
+
+        async def setup(nursery, say):
+            say(f"{game.title}: you and {ruleset.players - 1} bot(s), each a separate peer over loopback.")
+            say("Type 'help' for the rules and commands.")
+            return await host_table(
+                nursery, identity=profile.identity, name=args.name or default_name(), ruleset=ruleset,
+                bind="127.0.0.1", bots=ruleset.players - 1, transcripts=_transcripts(args), say=say,
+            )
+
+        return _run_terminal(setup, game.title, args)
+
+
+def _menu() -> str | None:
+    games = list(PLAYABLE)
+    print("p2pgames — choose a game to play against bots:\n")
+    for number, name in enumerate(games, 1):
+        game = get_game(name)
+        print(f"  {number}. {game.title}  ({game.min_players}–{game.max_players} players)   [{name}]")
+    print("\n  q. quit")
+    while True:
+        try:
+            answer = input("\nGame number: ").strip().lower()
+        except EOFError:
+            return None
+        if answer in ("q", "quit", ""):
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= len(games):
+            return games[int(answer) - 1]
+        if answer in games:
+            return answer
+        print(f"Type a number from 1 to {len(games)}, or q.")
+
+
+def _run_terminal(setup, title: str, args: argparse.Namespace) -> int:
+    from p2pgames.tui import run_terminal_game
+
+    return run_terminal_game(setup, title=title, color=_color(args))
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    import trio
+
+    from p2pgames.net import play_table
+
+    game = _game(args.game)
+    ruleset = _ruleset(game, args.players, args.option)
+    options = dict(ruleset.options)
+    directory = Path(args.transcripts) if args.transcripts else None
+    if directory is not None:
+        directory.mkdir(parents=True, exist_ok=True)
+    failures = 0
+    started = time.perf_counter()
+    for number in range(1, args.games + 1):
+        seed = hashlib.sha256(f"{args.seed}/{number}".encode()).digest() if args.seed is not None else os.urandom(32)
+        began = time.perf_counter()
+        table = trio.run(lambda: play_table(
+            game.name, ruleset.players, options=options, seed=seed, transcripts=directory,
+        ))
+        elapsed = time.perf_counter() - began
+        if table.result is not None:
+            names = [seat.name for seat in table.seats]
+            winners = " and ".join(names[s] for s in table.result.winners)
+            outcome = f"{winners} won — {table.result.summary} (scores {', '.join(map(str, table.result.scores))})"
+        else:
+            outcome = "no result"
+        verified = [seat.verified for seat in table.seats]
+        if directory is None:
+            checks = "all peers agreed on every state hash" if table.agreed else "peers did NOT agree"
+        else:
+            checks = (
+                f"{sum(bool(v) for v in verified)}/{len(verified)} transcripts verified"
+                + ("" if table.agreed else "; peers did NOT agree")
+            )
+        print(f"game {number}/{args.games}: {outcome}; {table.entries} entries; {checks}; {elapsed:.1f} s", flush=True)
+        if not table.ok:
+            failures += 1
+            for seat in table.seats:
+                if seat.fault is not None:
+                    print(f"  seat {seat.seat} ({seat.name}) stopped: {seat.fault.describe(None)}")
+                if seat.verified is False:
+                    print("  " + seat.verification.replace("\n", "\n  "))
+    total = time.perf_counter() - started
+    if failures:
+        print(f"{failures} of {args.games} games FAILED ({total:.1f} s).")
+        return EXIT_FAILED
+    what = "every transcript verified" if directory is not None else "every state hash agreed"
+    print(f"All {args.games} games finished; {what} ({total:.1f} s).")
+    return EXIT_OK
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from p2pgames.session import TranscriptError, verify_transcript
+
+    status = EXIT_OK
+    for name in args.files:
+        path = Path(name)
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            print(f"{path}: can't read it ({error.strerror})")
+            status = EXIT_FAILED
+            continue
+        try:
+            report = verify_transcript(data, get_game)
+        except TranscriptError as error:
+            print(f"{path}: not a valid transcript: {error}")
+            status = EXIT_FAILED
+            continue
+        print(f"{path}:")
+        print("  " + report.describe().replace("\n", "\n  "))
+        if not report.ok:
+            status = EXIT_FAILED
+    return status
+
+
+def cmd_id(args: argparse.Namespace) -> int:
+    with _profile(args.profile) as profile:
+        print(f"profile:     {profile.name}")
+        print(f"key file:    {profile.path}")
+        print(f"fingerprint: {profile.identity.public_key.fingerprint()}")
+    return EXIT_OK
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    game = _game(args.game)
+    from importlib import resources
+
+    package = game_package(game.name)
+    text = resources.files(package).joinpath("RULES.md").read_text(encoding="utf-8")
+    print(text)
+    return EXIT_OK
+
+
+# -- parser ------------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    games = ", ".join(PLAYABLE)
+    parser = argparse.ArgumentParser(
+        prog="p2pgames",
+        description="Steampunk tabletop games with friends, peer to peer: no server, no trusted dealer.",
+    )
+    parser.add_argument("--version", action="version", version=f"p2pgames {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+
+    def identity_options(command: argparse.ArgumentParser) -> None:
+        command.add_argument("--name", help="your name at the table (default: your user name)")
+        command.add_argument("--profile", help="identity profile to use (default: 'default', or the next free one)")
+        command.add_argument("--no-color", action="store_true", help="monochrome screen (also: NO_COLOR=1)")
+        command.add_argument("--transcripts", metavar="DIR", help=f"where to save transcripts (default: {default_transcripts()})")
+        command.add_argument("--no-transcript", action="store_true", help="don't save a transcript")
+
+    def game_options(command: argparse.ArgumentParser) -> None:
+        command.add_argument("--players", type=int, metavar="N", help="seats at the table")
+        command.add_argument(
+            "--option", action="append", default=[], metavar="NAME=VALUE", help="a ruleset option (repeatable)"
+        )
+
+    host = commands.add_parser("host", help="host a table others join", description="Host a table; prints a join code.")
+    host.add_argument("game", metavar="GAME", help=f"one of: {games}")
+    game_options(host)
+    host.add_argument("--bots", type=int, default=0, metavar="K", help="fill K seats with bots")
+    host.add_argument("--port", type=int, default=0, metavar="P", help="TCP port to listen on (default: any free)")
+    host.add_argument("--bind", metavar="ADDR", help="address to listen on (default: all interfaces)")
+    identity_options(host)
+    host.set_defaults(handler=cmd_host)
+
+    join = commands.add_parser("join", help="join a table", description="Join a table by its join code.")
+    join.add_argument("code", metavar="CODE", help="the host's join code, HOST:PORT/FINGERPRINT (or HOST:PORT)")
+    identity_options(join)
+    join.set_defaults(handler=cmd_join)
+
+    play = commands.add_parser("play", help="play against bots on this machine")
+    play.add_argument("game", metavar="GAME", nargs="?", help=f"one of: {games} (default: a menu)")
+    game_options(play)
+    identity_options(play)
+    play.set_defaults(handler=cmd_play)
+
+    selfplay = commands.add_parser("selfplay", help="bots play each other over loopback, no terminal")
+    selfplay.add_argument("game", metavar="GAME", help=f"one of: {games}")
+    game_options(selfplay)
+    selfplay.add_argument("--games", type=int, default=1, metavar="K", help="how many games (default 1)")
+    selfplay.add_argument("--transcripts", metavar="DIR", help="save and verify every peer's transcript here")
+    selfplay.add_argument("--seed", help="make the games reproducible")
+    selfplay.set_defaults(handler=cmd_selfplay)
+
+    verify = commands.add_parser("verify", help="check transcripts offline")
+    verify.add_argument("files", metavar="FILE", nargs="+")
+    verify.set_defaults(handler=cmd_verify)
+
+    ident = commands.add_parser("id", help="show your identity's fingerprint")
+    ident.add_argument("--profile", help="identity profile (default: 'default')")
+    ident.set_defaults(handler=cmd_id)
+
+    rules = commands.add_parser("rules", help="print a game's rules as implemented")
+    rules.add_argument("game", metavar="GAME", help=f"one of: {games}")
+    rules.set_defaults(handler=cmd_rules)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except UsageError as error:
+        print(f"p2pgames: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as error:
+        print(f"p2pgames: network problem: {error.strerror or error}", file=sys.stderr)
+        return EXIT_NETWORK
+    except KeyboardInterrupt:
+        print("p2pgames: interrupted", file=sys.stderr)
+        return EXIT_FAILED
