@@ -162,3 +162,24 @@ def skip_all(table: StackedTable) -> None:
 
 def score(table: StackedTable, names: Iterable[str]) -> Score:
     return Score(tuple(sorted(table.slot(name) for name in names)))
+
+
+def short_round(*, target: int = 25, totals: Sequence[int] = (0, 0, 0, 0)) -> StackedTable:
+    """A 4-player round that alice ends on its second turn by scoring her last cards.
+
+    She scores two Perfect Belts (5 + 5); the others keep six cards each, so the round scores
+    +10, -6, -6, -6 on top of ``totals`` (set as if earlier rounds had banked them).
+    """
+    hands = [["S1", "S2", "S3", "G5", "G6", "G7"], ["P1", "P4", "E7", "P10", "E13", "G12"],
+             ["P2", "P5", "E8", "P11", "E12", "G13"], ["P3", "P6", "E9", "E10", "E11", "S13"]]
+    deck = ["E1", "G1", "G2", "G3", "P7", "P8", "P9", "E2"]
+    table = StackedTable(4, [stacked_deck(4, hands, ["S10", "G10", "P12", "E5"], deck)],
+                         first_foreman=0, target=target)
+    table.state.totals = list(totals)
+    table.discard({0: "E1", 1: "P1", 2: "P2", 3: "P3"})
+    skip_all(table)
+    table.declare_all({0: ["S1", "S2", "S3"]})
+    table.discard({0: "E2", 1: "G12", 2: "G13", 3: "S13"})
+    skip_all(table)
+    table.declare_all({0: ["G5", "G6", "G7"]})
+    return table

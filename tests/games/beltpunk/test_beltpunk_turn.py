@@ -9,7 +9,7 @@ from p2pgames.engine import Reveal, RuleViolation, Simultaneous, SimultaneousAct
 from p2pgames.games.beltpunk import GAME
 from p2pgames.games.beltpunk.actions import Declare, Discard, Draw, Skip
 
-from beltpunk_scenarios import StackedTable, return_to_deck, score, skip_all, stacked_deck
+from beltpunk_scenarios import StackedTable, return_to_deck, score, short_round, skip_all, stacked_deck
 
 JAKE, NOAH, MATT = 0, 1, 2
 
@@ -158,24 +158,12 @@ def test_a_player_with_fewer_than_two_cards_declares_no_automatically():
 
 
 def test_round_ends_when_a_hand_is_empty():
-    # Seat 0 scores a Perfect Belt each turn and runs out of cards on the second turn.
-    hands = [["S1", "S2", "S3", "G5", "G6", "G7"], ["P1", "P4", "E7", "P10", "E13", "G12"],
-             ["P2", "P5", "E8", "P11", "E12", "G13"], ["P3", "P6", "E9", "E10", "E11", "S13"]]
-    deck = ["E1", "G1", "G2", "G3", "P7", "P8", "P9", "E2"]
-    table = StackedTable(4, [stacked_deck(4, hands, ["S10", "G10", "P12", "E5"], deck)],
-                         first_foreman=0)
-    table.discard({0: "E1", 1: "P1", 2: "P2", 3: "P3"})
-    skip_all(table)
-    table.declare_all({0: ["S1", "S2", "S3"]})
-    assert table.state.turn == 2 and table.hand(0) == ["G5", "G6", "G7", "E2"]
-    table.discard({0: "E2", 1: "G12", 2: "G13", 3: "S13"})
-    skip_all(table)
-    table.declare_all({0: ["G5", "G6", "G7"]})
-    # Seat 0's hand is empty: the round ends though the deck still holds cards. The cards left in
-    # the other hands (six each) go into their owners' scrap piles at -1 each.
+    # Alice scores a Perfect Belt on each of two turns and runs out of cards; the deck is not empty.
+    table = short_round()
+    assert table.state.round == 2
+    # The cards left in the other hands (six each) go into their owners' scrap piles at -1 each.
     assert ("round-end", "a player's hand is empty", ((10, 0), (0, 6), (0, 6), (0, 6))) in table.notes
     assert table.state.history == [[10, -6, -6, -6]]
-    assert table.state.totals == [10, -6, -6, -6]
     assert "  alice: sets 10 − scrap 0 = +10, total 10" in table.lines
 
 
