@@ -37,30 +37,59 @@ class CanonicalError(ValueError):
 
 def _normalise(value: Any, depth: int) -> Any:
     # Returns a structure msgpack writes canonically: dicts rebuilt with sorted keys, tuples as lists.
+    # Leaves are handled inline in the container loops: most nodes are leaves, and a call per leaf
+    # dominated the cost of hashing states and signing messages.
     if depth > MAX_DEPTH:
         raise CanonicalError(f"nesting deeper than {MAX_DEPTH} levels")
     kind = type(value)
+    if kind is list or kind is tuple:
+        out = []
+        append = out.append
+        for item in value:
+            item_kind = type(item)
+            if item_kind is int:
+                if not _INT_MIN <= item <= _INT_MAX:
+                    raise CanonicalError(f"integer {item} is outside the 64-bit range")
+                append(item)
+            elif item_kind is str or item_kind is bytes or item_kind is bool or item is None:
+                append(item)
+            else:
+                append(_normalise(item, depth + 1))
+        return out
+    if kind is dict:
+        keys = list(value)
+        for key in keys:
+            if type(key) is not str:
+                raise CanonicalError(f"map key {key!r} is not a string")
+        keys.sort(key=_utf8)
+        result = {}
+        for key in keys:
+            item = value[key]
+            item_kind = type(item)
+            if item_kind is int:
+                if not _INT_MIN <= item <= _INT_MAX:
+                    raise CanonicalError(f"integer {item} is outside the 64-bit range")
+                result[key] = item
+            elif item_kind is str or item_kind is bytes or item_kind is bool or item is None:
+                result[key] = item
+            else:
+                result[key] = _normalise(item, depth + 1)
+        return result
     if kind is int:
         if not _INT_MIN <= value <= _INT_MAX:
             raise CanonicalError(f"integer {value} is outside the 64-bit range")
         return value
     if kind is str or kind is bytes or kind is bool or value is None:
         return value
-    if kind is list or kind is tuple:
-        return [_normalise(item, depth + 1) for item in value]
-    if kind is dict:
-        for key in value:
-            if type(key) is not str:
-                raise CanonicalError(f"map key {key!r} is not a string")
-        return {
-            key: _normalise(value[key], depth + 1)
-            for key in sorted(value, key=lambda k: k.encode("utf-8"))
-        }
     if isinstance(value, float):
         raise CanonicalError("floats are not allowed in canonical values")
     if isinstance(value, bytearray | memoryview):
         return bytes(value)
     raise CanonicalError(f"can't encode a value of type {kind.__name__}")
+
+
+def _utf8(key: str) -> bytes:
+    return key.encode("utf-8")
 
 
 def encode(value: Any) -> bytes:

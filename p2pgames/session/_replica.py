@@ -386,11 +386,15 @@ class Replica:
 
     # -- checking submissions ------------------------------------------------------------------
 
-    def check_submission(self, data: bytes | Envelope, arrived_from: int | None) -> Submission:
+    def check_submission(
+        self, data: bytes | Envelope, arrived_from: int | None, *, host_signed: bool = False
+    ) -> Submission:
         """Fully check a submission against the current phase without changing anything.
 
         ``arrived_from`` is the seat whose connection delivered it (``None`` when it comes inside
-        a sequenced entry). Raises :class:`ProtocolFault`.
+        a sequenced entry). With ``host_signed`` the bytes came inside an entry whose host signature
+        was verified, so a submission by the host itself needs no second check of the same key.
+        Raises :class:`ProtocolFault`.
         """
         try:
             envelope = data if isinstance(data, Envelope) else open_envelope(data)
@@ -404,14 +408,15 @@ class Replica:
             raise self._fault(arrived_from, FaultCode.MALFORMED, f"named seat {seat}, which doesn't exist")
         if arrived_from is not None and seat != arrived_from:
             raise self._fault(arrived_from, FaultCode.MALFORMED, f"sent a submission signed as seat {seat}")
-        try:
-            envelope.verify(self.seats[seat].key)
-        except (BadSignature, MalformedMessage) as error:
-            blame = arrived_from if arrived_from is not None else HOST_SEAT
-            raise self._fault(blame, FaultCode.BAD_SIGNATURE, f"sent a submission with a bad signature ({error})")
         if envelope.sender != self.seats[seat].key.raw:
             blame = arrived_from if arrived_from is not None else HOST_SEAT
             raise self._fault(blame, FaultCode.BAD_SIGNATURE, "sent a submission whose sender is not its seat's key")
+        if not (host_signed and seat == HOST_SEAT):
+            try:
+                envelope.verify(self.seats[seat].key)
+            except (BadSignature, MalformedMessage) as error:
+                blame = arrived_from if arrived_from is not None else HOST_SEAT
+                raise self._fault(blame, FaultCode.BAD_SIGNATURE, f"sent a submission with a bad signature ({error})")
         if body["game_id"] != self.game_id:
             blame = arrived_from if arrived_from is not None else HOST_SEAT
             raise self._fault(blame, FaultCode.REPLAY, "sent a submission from another game")
@@ -636,7 +641,7 @@ class Replica:
                 f"sent entry {body['seq']} out of order (expected {self.seq} after {self.head.hex()[:12]})",
                 (envelope.raw,),
             )
-        submission = self.check_submission(body["submission"], None)
+        submission = self.check_submission(body["submission"], None, host_signed=True)
         return self._apply(submission, envelope)
 
     def sequence(self, submission: Submission, entry: Envelope) -> Applied:

@@ -76,6 +76,8 @@ from p2pgames.session._secrets import SeatSecrets
 __all__ = ["Session", "HOST_CONNECTION", "STALE_CODES", "clean_text"]
 
 HOST_CONNECTION = 0
+# A joiner verifies the latest relayed acknowledgement of every seat at least this often (entries).
+ACK_CHECKPOINT = 64
 # Faults that an honest peer can cause by racing another seat: rejected as stale, not punished,
 # when the submission was made before the entry that made it invalid.
 STALE_CODES = frozenset({FaultCode.ILLEGAL})
@@ -138,6 +140,8 @@ class Session:
         self._transcript: list[bytes] = []
         self._closing: list[int] = []
         self._acks: dict[int, dict[int, tuple[bytes, bytes]]] = {}
+        self._unverified_acks: dict[int, Envelope] = {}  # seat -> its latest relayed ack, unchecked
+        self._audits_checked = 0
         self._own_hashes: dict[int, tuple[bytes, bytes]] = {}
         self._in_flight: Submission | None = None  # a joiner's submission the host hasn't sequenced
         self._in_flight_decision = False
@@ -549,10 +553,7 @@ class Session:
                 raise ProtocolFault(Fault(HOST_SEAT, FaultCode.MALFORMED, f"the host began with a {kind} instead of a hello", 0))
             self._joiner_hello(envelope)
             return
-        try:
-            envelope.verify(self._host_key) if envelope.sender == self._host_key.raw else None
-        except BadSignature as error:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host sent a message with a bad signature ({error})", self._seq()))
+        # Each kind checks its signature exactly once below (entries inside the replica).
         if kind == "reject":
             self._take_reject(envelope)
         elif kind == "lobby":
@@ -567,10 +568,13 @@ class Session:
             self._take_accept(seat, envelope)
             self._maybe_begin()
         elif kind == "entry":
-            self._check_host_sender(envelope)
-            self._joiner_entry(envelope)
+            self._joiner_entry(envelope)  # the replica checks the host's signature
         elif kind == "ack":
-            self._take_ack(self._relayed_seat(envelope), envelope)
+            seat = self._seat_of_sender(envelope)
+            if seat is None:
+                raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "the host relayed an acknowledgement from a key not at the table", self._seq()))
+            # Checked lazily: see _take_ack.
+            self._take_ack(seat, envelope, verified=seat == HOST_SEAT and self._verify_host_ack(envelope))
         elif kind == "chat":
             self._take_chat(self._relayed_seat(envelope), envelope)
         elif kind == "fault":
@@ -584,8 +588,13 @@ class Session:
             raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, f"the host sent a {kind} message, which only joiners send", self._seq()))
 
     def _check_host_sender(self, envelope: Envelope) -> None:
+        """A message only the host may send: check it is the host's and its signature verifies."""
         if self._host_key is None or envelope.sender != self._host_key.raw:
             raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"a {envelope.kind} came signed by someone other than the host", self._seq()))
+        try:
+            envelope.verify(self._host_key)
+        except BadSignature as error:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host sent a {envelope.kind} with a bad signature ({error})", self._seq()))
 
     def _relayed_seat(self, envelope: Envelope) -> int:
         # Messages relayed by the host carry their author's signature: check it is a seat's.
@@ -634,6 +643,8 @@ class Session:
         self._closing.append(HOST_CONNECTION)
 
     def _take_reject(self, envelope: Envelope) -> None:
+        if self._host_key is not None:
+            self._check_host_sender(envelope)
         self._emit(Rejected(clean_text(envelope.body["reason"])))
         self.stage = "closed"
         self._closing.append(HOST_CONNECTION)
@@ -779,16 +790,46 @@ class Session:
             self._send(HOST_CONNECTION, ack)
         self._take_ack(self.seat, ack, own=True)
 
-    def _take_ack(self, seat: int, envelope: Envelope, own: bool = False) -> None:
+    def _verify_host_ack(self, envelope: Envelope) -> bool:
+        self._verify_from_seat(envelope, HOST_SEAT)
+        return True
+
+    def _take_ack(self, seat: int, envelope: Envelope, own: bool = False, verified: bool = True) -> None:
+        """Record seat's acknowledgement of an entry and check agreement.
+
+        A joiner does not verify the signature of every relayed acknowledgement at once: one that
+        agrees with our own hash is kept as that seat's latest, and the latest of each seat is
+        verified at checkpoints (every :data:`ACK_CHECKPOINT` entries, after each audit, at the
+        end). The chain of entry hashes is cumulative, so a valid acknowledgement of entry *n*
+        vouches for everything before it; a forgery (which only the host could relay) is caught
+        at the next checkpoint. One that disagrees is verified before it is believed.
+        """
         body = envelope.body
         if body["game_id"] != self.game_id:
+            if not verified:
+                self._verify_from_seat(envelope, seat)
             raise ProtocolFault(Fault(seat, FaultCode.REPLAY, f"{self._who(seat)} acknowledged an entry of another game", self._seq()))
         seq = body["seq"]
         if seq <= self.agreed_through:
             return
         self._record("ack", envelope.raw)
+        if not verified:
+            self._unverified_acks[seat] = envelope
         self._acks.setdefault(seq, {})[seat] = (body["entry"], body["state"])
         self._check_agreement()
+
+    def _verify_latest_acks(self) -> None:
+        """Checkpoint: verify each seat's latest unverified acknowledgement (see :meth:`_take_ack`)."""
+        pending, self._unverified_acks = self._unverified_acks, {}
+        for seat, envelope in pending.items():
+            try:
+                self._verify_from_seat(envelope, seat)
+            except ProtocolFault:
+                raise ProtocolFault(Fault(
+                    HOST_SEAT, FaultCode.BAD_SIGNATURE,
+                    f"the host relayed an acknowledgement in {self._who(seat)}'s name that it did not sign",
+                    self._seq(),
+                ))
 
     def _check_agreement(self) -> None:
         while True:
@@ -801,10 +842,31 @@ class Session:
                 del self._acks[seq]
                 del self._own_hashes[seq]
                 self.agreed_through = seq
+                if self._unverified_acks and (seq % ACK_CHECKPOINT == 0 or self._checkpoint_due(seq)):
+                    try:
+                        self._verify_latest_acks()
+                    except ProtocolFault as fault:
+                        self._halt(fault.fault)
+                        return
                 self._emit(Agreed(seq))
                 continue
+            # Believe a disagreement only from signatures that verify.
+            try:
+                self._verify_latest_acks()
+            except ProtocolFault as fault:
+                self._halt(fault.fault)
+                return
             self._desync(seq, acks)
             return
+
+    def _checkpoint_due(self, seq: int) -> bool:
+        replica = self.replica
+        assert replica is not None
+        due = replica.audits != self._audits_checked or (
+            seq == replica.seq - 1 and isinstance(replica.phase, OverPhase)
+        )
+        self._audits_checked = replica.audits
+        return due
 
     def _desync(self, seq: int, acks: dict[int, tuple[bytes, bytes]]) -> None:
         groups: dict[tuple[bytes, bytes], list[int]] = {}

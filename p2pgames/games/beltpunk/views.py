@@ -90,8 +90,10 @@ def _card(state: "BeltpunkState", slot: int, knowledge: Knowledge) -> str | None
 
 
 def _pile_word(pile: int | None, names: Sequence[str]) -> str:
-    """How a pile is typed: ``machine`` or the owner's name."""
-    return "machine" if pile is None else names[pile]
+    """How a pile is typed: ``machine`` or the owner's name (``machine's`` for a player so named)."""
+    if pile is None:
+        return "machine"
+    return "machine's" if names[pile] == "machine" else names[pile]
 
 
 def _pile_title(pile: int | None, names: Sequence[str]) -> str:
@@ -319,7 +321,7 @@ def _wrap(segments: Sequence[Segment], indent: str = "", first: Sequence[Segment
 def panels(state: "BeltpunkState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
     """The Machine, the players, the viewer's hand and the round, each fitting 80 columns."""
     result = [_table_panel(state, names), _machine_panel(state), _players_panel(state, viewer, knowledge, names)]
-    if viewer is not None and state.hands[viewer]:
+    if viewer is not None:
         result.append(_hand_panel(state, viewer, knowledge))
     if state.history:
         result.append(_history_panel(state, names))
@@ -386,6 +388,8 @@ def _hand_panel(state: "BeltpunkState", viewer: int, knowledge: Knowledge) -> Pa
     names = [_card(state, slot, knowledge) for slot in state.hands[viewer]]
     known = _in_machine_order([name for name in names if name is not None])
     cards = [_card_segment(name) for name in known] + [_card_segment(None)] * names.count(None)
+    if not cards:
+        return Panel("Your hand", ((("dim", "no cards"),),))
     return Panel("Your hand", tuple(_wrap(cards)))
 
 
