@@ -15,6 +15,7 @@ Flow of a round (the ``phase`` field names the place in it)::
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from p2pgames.engine import (
@@ -211,6 +212,38 @@ class BeltpunkState(GameState):
 
 _RESOLUTION_PHASES = frozenset({Phase.ACTION, Phase.PICK, Phase.PLACE, Phase.PLACING, Phase.GIVE})
 
+# Steps are immutable: build each one once.
+_SEATS = range(4)
+_DISCARD_STEPS = {
+    players: Simultaneous(tuple(range(players)), "choose a card to discard into The Machine")
+    for players in (2, 3, 4)
+}
+_ACTION_TURNS = [
+    [
+        Turn((seat,), f"{SUIT_NAMES[suit]}: {ACTION_NAMES[first]}, {ACTION_NAMES[second]} or skip")
+        for seat in _SEATS
+    ]
+    for suit, (first, second) in enumerate(SUIT_ACTIONS)
+]
+_TURNS = {
+    phase: [Turn((seat,), prompt) for seat in _SEATS]
+    for phase, prompt in (
+        (Phase.DECLARE, "declare whether you will score a set this turn"),
+        (Phase.PICK, "draw a card from the pile you looked at"),
+        (Phase.PLACE, "place a card from your hand into the pile you took from"),
+        (Phase.GIVE, "choose a card of yours to give in the exchange"),
+    )
+}
+# Actions are immutable too; the ones offered again and again are kept (a few rounds' worth).
+_discard = lru_cache(maxsize=512)(Discard)
+_take = lru_cache(maxsize=512)(Take)
+_pick = lru_cache(maxsize=512)(Pick)
+_place = lru_cache(maxsize=512)(Place)
+_give = lru_cache(maxsize=512)(Give)
+_exchange = lru_cache(maxsize=2048)(Exchange)
+_looks = {pile: Look(pile) for pile in (None, *_SEATS)}
+_DRAW, _SKIP, _YES, _NO = Draw(), Skip(), Declare(True), Declare(False)
+
 
 class Beltpunk(Game[BeltpunkState]):
     """Beltpunk Haberdasher for 2–4 players. Stateless: every method takes the state."""
@@ -262,26 +295,21 @@ class Beltpunk(Game[BeltpunkState]):
         return state
 
     def step(self, state: BeltpunkState) -> Step:
+        # Called after every event, several times: steps are shared, prebuilt values.
         if state.cards.pending:
             return CardOperations(tuple(state.cards.pending))
         phase = state.phase
         if phase == Phase.DISCARD:
-            return Simultaneous(tuple(range(state.players)), "choose a card to discard into The Machine")
-        if phase == Phase.ACTION:
-            suit = state.discarded_suit()
-            first, second = SUIT_ACTIONS[suit]
-            return Turn(
-                (state.actor,),
-                f"{SUIT_NAMES[suit]}: {ACTION_NAMES[first]}, {ACTION_NAMES[second]} or skip",
-            )
+            return _DISCARD_STEPS[state.players]
+        if phase in _RESOLUTION_PHASES:
+            actor = state.order[state.resolving][0]
+            if phase == Phase.ACTION:
+                return _ACTION_TURNS[state.discarded_suit()][actor]
+            if phase == Phase.GIVE:
+                return _TURNS[phase][state.partner]
+            return _TURNS[phase][actor]
         if phase == Phase.DECLARE:
-            return Turn((state.declarer,), "declare whether you will score a set this turn")
-        if phase == Phase.PICK:
-            return Turn((state.actor,), "draw a card from the pile you looked at")
-        if phase == Phase.PLACE:
-            return Turn((state.actor,), "place a card from your hand into the pile you took from")
-        if phase == Phase.GIVE:
-            return Turn((state.partner,), "choose a card of yours to give in the exchange")
+            return _TURNS[phase][(state.foreman + state.declaring) % state.players]
         if phase == Phase.SCORE:
             return Simultaneous(tuple(state.scorers), "choose the set you score")
         if phase == Phase.FIRST_FOREMAN:
@@ -299,29 +327,28 @@ class Beltpunk(Game[BeltpunkState]):
             return []
         phase = state.phase
         if phase == Phase.DISCARD:
-            return [Discard(slot) for slot in state.hands[player]]
-        if phase == Phase.ACTION:
-            return self._action_options(state, player) if player == state.actor else []
+            return [_discard(slot) for slot in state.hands[player]]
+        if phase in _RESOLUTION_PHASES:
+            actor = state.order[state.resolving][0]
+            if phase == Phase.ACTION:
+                return self._action_options(state, player) if player == actor else []
+            if phase == Phase.PICK:
+                return [_pick(slot) for slot in state.pile_slots(state.pile)] if player == actor else []
+            if phase == Phase.PLACE:
+                return [_place(slot) for slot in state.hands[player]] if player == actor else []
+            if phase == Phase.GIVE and player == state.partner:
+                return [_give(slot) for slot in state.hands[player]]
+            return []
         if phase == Phase.DECLARE:
-            if player != state.declarer:
+            if player != (state.foreman + state.declaring) % state.players:
                 return []
             revealed = state.cards.revealed
             names = [revealed.get(slot) or knowledge.get(slot) for slot in state.hands[player]]
             if None not in names and has_set(names):
-                return [Declare(True), Declare(False)]
-            return [Declare(False)]
-        if phase == Phase.SCORE:
-            if player not in state.scorers:
-                return []
+                return [_YES, _NO]
+            return [_NO]
+        if phase == Phase.SCORE and player in state.scorers:
             return self._set_options(state, player, knowledge)
-        if phase == Phase.PICK:
-            if player != state.actor:
-                return []
-            return [Pick(slot) for slot in state.pile_slots(state.pile)]
-        if phase == Phase.PLACE:
-            return [Place(slot) for slot in state.hands[player]] if player == state.actor else []
-        if phase == Phase.GIVE:
-            return [Give(slot) for slot in state.hands[player]] if player == state.partner else []
         return []
 
     def _action_options(self, state: BeltpunkState, player: int) -> list[Any]:
@@ -329,19 +356,22 @@ class Beltpunk(Game[BeltpunkState]):
         for kind in SUIT_ACTIONS[state.discarded_suit()]:
             if kind is Draw:
                 if state.deck:
-                    options.append(Draw())
+                    options.append(_DRAW)
             elif kind is Look:
                 if any(state.conveyors):
-                    options.append(Look(None))
-                options.extend(Look(seat) for seat in range(state.players) if state.scrap[seat])
+                    options.append(_looks[None])
+                scrap = state.scrap
+                options.extend(_looks[seat] for seat in range(state.players) if scrap[seat])
             elif kind is Take:
-                options.extend(Take(slot) for conveyor in state.conveyors for slot in conveyor)
-                options.extend(Take(slot) for pile in state.scrap for slot in pile)
+                for pile in state.conveyors:
+                    options.extend(map(_take, pile))
+                for pile in state.scrap:
+                    options.extend(map(_take, pile))
             else:  # Exchange
                 hands = state.hands
                 partners = [seat for seat in range(state.players) if seat != player and hands[seat]]
-                options.extend(Exchange(slot, seat) for slot in hands[player] for seat in partners)
-        options.append(Skip())
+                options.extend(_exchange(slot, seat) for slot in hands[player] for seat in partners)
+        options.append(_SKIP)
         return options
 
     def _set_options(self, state: BeltpunkState, player: int, knowledge: Knowledge) -> list[Score]:

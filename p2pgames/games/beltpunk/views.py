@@ -34,6 +34,7 @@ from p2pgames.games.beltpunk.actions import (
 from p2pgames.games.beltpunk.cards import (
     HAND_SIZE,
     MACHINE_ORDER,
+    RANK_OF,
     SUIT_NAMES,
     SUIT_OF,
     card_title,
@@ -112,6 +113,11 @@ def _in_machine_order(names: Sequence[str]) -> list[str]:
     return sorted(names, key=MACHINE_ORDER.__getitem__)
 
 
+def _as_a_set(names: Sequence[str]) -> list[str]:
+    """A set's cards as people lay them out: by rank, then suit (``S1 E2 G3``, ``S7 G7``)."""
+    return sorted(names, key=lambda name: (RANK_OF[name], SUIT_OF[name]))
+
+
 # -- action texts ----------------------------------------------------------------------------------
 
 
@@ -132,7 +138,7 @@ def describe_action(
         cards = [_card(state, slot, knowledge) for slot in action.slots]
         if None in cards:
             return "score " + " ".join(f"#{slot}" for slot in action.slots)
-        return "score " + " ".join(_in_machine_order(cards))
+        return "score " + " ".join(_as_a_set(cards))
     if kind is Take or kind is Pick:
         verb = "take" if kind is Take else "draw"
         name = _card(state, action.slot, knowledge)
@@ -249,7 +255,7 @@ def _narrate_note(before: "BeltpunkState", after: "BeltpunkState", note: tuple, 
     if kind == "scored":
         lines = []
         for seat, slots in note[1]:
-            cards = _in_machine_order([revealed[slot] for slot in slots])
+            cards = _as_a_set([revealed[slot] for slot in slots])
             set_kind = classify(cards)
             lines.append(
                 f"{names[seat]} scores {set_kind.value}: {' '.join(cards)} "
@@ -378,7 +384,7 @@ def _players_panel(
         if state.sets[seat]:
             sets: list[Segment] = []
             for slots in state.sets[seat]:
-                cards = _in_machine_order([revealed[slot] for slot in slots])
+                cards = _as_a_set([revealed[slot] for slot in slots])
                 sets.append(("good", "[" + " ".join(cards) + "]"))
             lines.extend(_wrap(sets, "         ", [("dim", "  sets: ")]))
     return Panel("Players", tuple(lines))
