@@ -8,6 +8,7 @@ table — a host and its joiners, each a :class:`Node` with its own key and its 
 
 from __future__ import annotations
 
+import functools
 import os
 import resource
 from dataclasses import dataclass, field
@@ -28,11 +29,16 @@ __all__ = ["drive_bot", "play_table", "TableResult", "SeatResult", "LOOPBACK"]
 LOOPBACK = "127.0.0.1"
 
 
-async def drive_bot(node: Node, bot: Bot, *, linger: float = 10.0) -> None:
-    """Play ``node``'s seat with ``bot`` until the game ends or stops, then leave cleanly."""
+async def drive_bot(node: Node, bot: Bot, *, think: float = 0.0, linger: float = 10.0) -> None:
+    """Play ``node``'s seat with ``bot`` until the game ends or stops, then leave cleanly.
+
+    ``think`` seconds pass before each decision (so people can follow bots at a table).
+    """
     session = node.session
     async for event in node.events:
         if isinstance(event, DecisionNeeded):
+            if think:
+                await trio.sleep(think)
             decision = session.decision()
             if decision is None:
                 continue  # answered already, or the moment passed
@@ -122,6 +128,7 @@ async def play_table(
     verify: bool = True,
     sessions: Sequence[Session] | None = None,
     narrate: bool = False,
+    think: float = 0.0,
 ) -> TableResult:
     """Play one game among ``players`` bot peers over loopback TCP; every seat its own node.
 
@@ -145,7 +152,7 @@ async def play_table(
     port = listeners[0].socket.getsockname()[1]
     async with trio.open_nursery() as nursery:
         await nursery.start(nodes[0].serve, listeners)
-        nursery.start_soon(drive_bot, nodes[0], bots[0])
+        nursery.start_soon(functools.partial(drive_bot, nodes[0], bots[0], think=think))
         for seat in range(1, players):
             seated = trio.Event()
 
@@ -156,7 +163,7 @@ async def play_table(
 
             nursery.start_soon(watch_lobby)
             await nursery.start(nodes[seat].connect, LOOPBACK, port)
-            nursery.start_soon(drive_bot, nodes[seat], bots[seat])
+            nursery.start_soon(functools.partial(drive_bot, nodes[seat], bots[seat], think=think))
             await seated.wait()
     return _table_result(game_name, nodes, transcripts is not None and verify)
 

@@ -145,6 +145,7 @@ class Session:
         self._own_hashes: dict[int, tuple[bytes, bytes]] = {}
         self._in_flight: Submission | None = None  # a joiner's submission the host hasn't sequenced
         self._in_flight_decision = False
+        self._disputed = False
         self._queue: deque[Submission] = deque()  # host: checked submissions to sequence
         self._draining = False
         self._last_decision_key: tuple | None = None
@@ -766,9 +767,14 @@ class Session:
             self._emit(GameEnded(self.result, self._result_text(self.result)))
             return
         bad = secrets.undecryptable()
-        if bad and self.stage == "playing":
-            self._submit({"t": "dispute", "slot": bad[0], "reason": "a card given to me does not decrypt"})
-            return
+        if bad and self.stage == "playing" and not self._disputed and self._in_flight is None:
+            phase = replica.phase
+            if not (isinstance(phase, CardPhase) and phase.dispute is not None):
+                # Every key matched its verifier, yet the card is no card: some lock or shuffle
+                # pass was wrong. Ask for the audit that will say whose (once).
+                self._disputed = True
+                self._submit({"t": "dispute", "slot": bad[0], "reason": "a card given to me does not decrypt"})
+                return
         self._pump()
 
     def _result_text(self, result: GameOver) -> str:

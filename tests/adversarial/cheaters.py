@@ -1,0 +1,256 @@
+"""Misbehaving peers: real sessions behind real nodes that cheat in one specific way.
+
+Each cheater is an honest :class:`Session` until its trigger fires, then misbehaves once (or stops
+answering for good). They override private hooks of the session: that is the point — an attacker
+runs whatever code it likes, and the honest peers must cope with any bytes it sends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from typing import Any, Callable
+
+from p2pgames import canonical
+from p2pgames.crypto import CardTable, Identity, card_point, random_scalar, scalar_to_bytes, transform
+from p2pgames.games import get_game
+from p2pgames.session import HOST_CONNECTION, Session, make_envelope
+from p2pgames.session._messages import Envelope
+from p2pgames.session._replica import DecisionPhase, Submission
+
+
+def seeded_random(label: bytes) -> Callable[[int], bytes]:
+    """Reproducible bytes for a test peer's keys and secrets."""
+    counter = 0
+
+    def random_bytes(n: int) -> bytes:
+        nonlocal counter
+        out = b""
+        while len(out) < n:
+            out += hashlib.sha256(label + counter.to_bytes(8, "big")).digest()
+            counter += 1
+        return out[:n]
+
+    return random_bytes
+
+
+def _rebuild(envelope: Envelope, **changes: Any) -> bytes:
+    value = {"kind": envelope.kind, "sender": envelope.sender, "body": envelope.body, "sig": envelope.signature}
+    value.update(changes)
+    return canonical.encode(value)
+
+
+class Cheater(Session):
+    """A joiner that behaves until ``trigger(self, body)`` says so, then calls :meth:`cheat`."""
+
+    trigger: Callable[["Cheater", dict], bool] = staticmethod(lambda session, body: False)
+
+    def __init__(self, seed: bytes = b"cheater", **kwargs: Any) -> None:
+        random_bytes = seeded_random(seed)
+        super().__init__(
+            Identity.generate(random_bytes(32)), kwargs.pop("name", "cheater"), get_game,
+            bot=True, narrate=False, random_bytes=random_bytes, **kwargs,
+        )
+        self.cheated = False
+        self.sent: list[bytes] = []
+
+    def _submit(self, body: dict, decision: bool = False) -> None:
+        if not self.cheated and self.trigger(self, body):
+            self.cheated = True
+            self.cheat(body, decision)
+            return
+        super()._submit(body, decision)
+        for connection, data in self._outgoing:
+            if connection == HOST_CONNECTION:
+                self.sent.append(data)
+
+    def cheat(self, body: dict, decision: bool) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def signed_submission(self, body: dict, counter: int | None = None) -> Envelope:
+        replica = self.replica
+        return make_envelope(self.identity, "submit", {
+            "game_id": self.game_id,
+            "seat": self.seat,
+            "counter": replica.counters[self.seat] if counter is None else counter,
+            "based_on": replica.seq,
+            "body": body,
+        })
+
+    def send_raw(self, data: bytes) -> None:
+        self._outgoing.append((HOST_CONNECTION, data))
+
+    def mark_in_flight(self, envelope: Envelope, body: dict, decision: bool) -> None:
+        self._in_flight = Submission(envelope, self.seat, envelope.body["counter"], body)
+        self._in_flight_decision = decision
+
+
+def after_submissions(count: int) -> Callable[[Cheater, dict], bool]:
+    return lambda session, body: session.replica.counters[session.seat] >= count
+
+
+def on_kind(kind: str, *, after: int = 0) -> Callable[[Cheater, dict], bool]:
+    return lambda session, body: body["t"] == kind and session.replica.counters[session.seat] >= after
+
+
+class BadSignature(Cheater):
+    """Sends a submission whose signature doesn't verify."""
+
+    trigger = staticmethod(after_submissions(3))
+
+    def cheat(self, body: dict, decision: bool) -> None:
+        envelope = self.signed_submission(body)
+        forged = bytes([envelope.signature[0] ^ 0x01]) + envelope.signature[1:]
+        self.send_raw(_rebuild(envelope, sig=forged))
+        self.mark_in_flight(envelope, body, decision)
+
+
+class Replayer(Cheater):
+    """Sends one of its earlier (validly signed) submissions again."""
+
+    trigger = staticmethod(after_submissions(4))
+
+    def cheat(self, body: dict, decision: bool) -> None:
+        old = next(data for data in self.sent if b"submit" in data)
+        self.send_raw(old)
+        super(Cheater, self)._submit(body, decision)
+
+
+class MalformedFrame(Cheater):
+    """Sends a frame that is not a message at all."""
+
+    trigger = staticmethod(after_submissions(2))
+
+    def cheat(self, body: dict, decision: bool) -> None:
+        self.send_raw(b"\xc1 this is not msgpack \xff\x00")
+        super(Cheater, self)._submit(body, decision)
+
+
+class OversizeFrame(Cheater):
+    """Sends a frame longer than the limit (2 MiB)."""
+
+    trigger = staticmethod(after_submissions(2))
+
+    def cheat(self, body: dict, decision: bool) -> None:
+        self.send_raw(os.urandom(2 * 1024 * 1024))
+        super(Cheater, self)._submit(body, decision)
+
+
+class OutOfTurn(Cheater):
+    """Makes a move while it is someone else's turn (validly signed, based on the current entry)."""
+
+    def _after_apply(self, applied: Any) -> None:
+        super()._after_apply(applied)
+        replica = self.replica
+        if self.cheated or self.stage != "playing" or self._in_flight is not None:
+            return
+        waiting = replica.waiting_for()
+        # Only during another seat's turn: then nothing but that player's decision can move the
+        # log, so our move can't be excused as a race (the host would forgive it as stale).
+        if isinstance(replica.phase, DecisionPhase) and waiting and self.seat not in waiting:
+            # Take the action the seat to move may take, as if it were ours.
+            other = waiting[0]
+            actions = self.game.legal_actions(replica.state, other, {})
+            if not actions:
+                return
+            self.cheated = True
+            body = {"t": "act", "action": self.game.encode_action(actions[0])}
+            envelope = self.signed_submission(body)
+            self.send_raw(envelope.raw)
+            self.mark_in_flight(envelope, body, True)
+
+
+class ChangedOpening(Cheater):
+    """Commits to one simultaneous choice and opens a different one."""
+
+    trigger = staticmethod(on_kind("open"))
+
+    def cheat(self, body: dict, decision: bool) -> None:
+        replica = self.replica
+        options = [self.game.encode_action(a) for a in self.game.legal_actions(replica.state, self.seat, self.knowledge)]
+        others = [wire for wire in options if wire != body["value"]]
+        if not others:  # nothing else to claim: behave this time, cheat next time
+            self.cheated = False
+            super(Cheater, self)._submit(body, decision)
+            return
+        changed = dict(body, value=others[0])
+        envelope = self.signed_submission(changed)
+        self.send_raw(envelope.raw)
+        self.mark_in_flight(envelope, changed, decision)
+
+
+class WrongKey(Cheater):
+    """Publishes a wrong lock key when its keys are due."""
+
+    trigger = staticmethod(lambda session, body: body["t"] == "keys" and bool(body["public"]))
+
+    def cheat(self, body: dict, decision: bool) -> None:
+        public = [list(item) for item in body["public"]]
+        public[0][1] = scalar_to_bytes(random_scalar())
+        changed = dict(body, public=public)
+        envelope = self.signed_submission(changed)
+        self.send_raw(envelope.raw)
+        self.mark_in_flight(envelope, changed, decision)
+
+
+class SwappedCard(Cheater):
+    """In its shuffle pass, replaces one card by a card that is not in the deck."""
+
+    trigger = staticmethod(lambda session, body: body["t"] == "pass" and body["stage"] == "shuffle")
+
+    def cheat(self, body: dict, decision: bool) -> None:
+        values = list(body["values"])
+        secret = self.secrets.deals[body["deal"]]
+        # A foreign card, encrypted with our shuffle key so the pass looks well formed.
+        values[0] = transform([card_point("p2pgames/elsewhere", "ace of spades")], secret.shuffle)[0]
+        changed = dict(body, values=values)
+        envelope = self.signed_submission(changed)
+        self.send_raw(envelope.raw)
+        self.mark_in_flight(envelope, changed, decision)
+
+
+class FalseClaim(Cheater):
+    """In the probe game, passes its lowest card while the rule (and its claim) says highest.
+
+    It plays its best card each round, to win a round and so have a card to pass.
+    """
+
+    def _submit(self, body: dict, decision: bool = False) -> None:
+        if body["t"] == "commit" and self.replica.phase.purpose == "choice" and not self.cheated:
+            hand = self.replica.state.hands[self.seat]
+            best = max(hand, key=lambda slot: int(self.knowledge[slot][1:]))
+            body = self.secrets.choose(self.replica, ["play", best])
+        if body["t"] == "act" and body["action"][0] == "pass" and not self.cheated:
+            hand = self.replica.state.hands[self.seat]
+            lowest = min(hand, key=lambda slot: int(self.knowledge[slot][1:]))
+            if lowest != body["action"][1]:
+                self.cheated = True
+                body = dict(body, action=["pass", lowest])
+        super()._submit(body, decision)
+
+
+class Silent(Cheater):
+    """Stops answering anything — submissions, pings, acknowledgements — after a while."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.gone = False
+
+    def _submit(self, body: dict, decision: bool = False) -> None:
+        if self.replica.counters[self.seat] >= 3:
+            self.gone = True
+            self.cheated = True
+        if not self.gone:
+            super()._submit(body, decision)
+
+    def receive(self, connection: int, data: bytes) -> None:
+        if not self.gone:
+            super().receive(connection, data)
+
+    def ping(self, connection: int, nonce: int) -> None:
+        if not self.gone:
+            super().ping(connection, nonce)
+
+    def take_outgoing(self) -> list[tuple[int, bytes]]:
+        out = super().take_outgoing()
+        return [] if self.gone else out

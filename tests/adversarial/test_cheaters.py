@@ -1,0 +1,122 @@
+"""Each kind of cheating, by a real misbehaving peer in a loopback game over TCP.
+
+Every test checks the same four things: the cheat is detected; every honest peer names the
+culprit; honest peers stop cleanly with a clear message; and what they hold is intact — their
+transcripts verify (recording the fault, confirmed from the evidence where it can be proved) and
+they agree with each other on the state.
+"""
+
+import pytest
+from cheaters import (
+    BadSignature,
+    seeded_random,
+    ChangedOpening,
+    FalseClaim,
+    MalformedFrame,
+    OutOfTurn,
+    OversizeFrame,
+    Replayer,
+    Silent,
+    SwappedCard,
+    WrongKey,
+)
+
+from p2pgames.crypto import Identity
+from p2pgames.games import get_game
+from p2pgames.net import play_table
+from p2pgames.session import FaultCode, Session, verify_transcript
+
+CHEATER_SEAT = 1
+
+
+def honest(seat: int, ruleset, seed: bytes) -> Session:
+    random_bytes = seeded_random(seed + b"/honest/" + bytes([seat]))
+    return Session(
+        Identity.generate(random_bytes(32)), f"honest-{seat}", get_game,
+        ruleset=ruleset if seat == 0 else None, bot=True, narrate=False, random_bytes=random_bytes,
+    )
+
+
+async def play_with_cheater(tmp_path, cheater_class, *, game="probe", players=3, think=0.0, seed=b"cheat"):
+    """Play one seeded game with ``cheater_class`` at seat 1 and honest peers elsewhere."""
+    ruleset = get_game(game).ruleset(players)
+    sessions = [honest(seat, ruleset, seed) for seat in range(players)]
+    sessions[CHEATER_SEAT] = cheater_class(seed=seed + b"/cheater")
+    table = await play_table(game, players, sessions=sessions, transcripts=tmp_path, seed=seed, think=think)
+    return table, sessions
+
+
+def check_caught(table, sessions, code, *, provable, reported=False):
+    assert sessions[CHEATER_SEAT].cheated, "the cheater never got to cheat"
+    honest_seats = [s for s in range(len(sessions)) if s != CHEATER_SEAT]
+    hashes = set()
+    for seat in honest_seats:
+        session = sessions[seat]
+        fault = session.fault
+        assert session.stage == "halted", (seat, session.stage, fault)
+        assert fault.culprit == CHEATER_SEAT, (seat, fault)
+        assert fault.code == code, (seat, fault)
+        assert "cheater" in fault.describe(session.names)
+        report = verify_transcript(table.seats[seat].transcript.read_bytes(), get_game)
+        assert report.ok, report.describe()
+        assert report.stopped is not None and report.stopped.culprit == CHEATER_SEAT, report.describe()
+        if provable:
+            assert report.stop_confirmed, report.describe()
+        hashes.add((session.replica.seq, session.replica.state_hash))
+    assert len(hashes) == 1, "honest peers disagree about the state they stopped in"
+    if reported:
+        # Only the host saw it; the joiners name the culprit as the host reported it.
+        for seat in honest_seats:
+            if seat != 0:
+                assert sessions[seat].fault.reporter == 0
+
+
+async def test_bad_signature(tmp_path, autojump_clock):
+    table, sessions = await play_with_cheater(tmp_path, BadSignature)
+    check_caught(table, sessions, FaultCode.BAD_SIGNATURE, provable=False, reported=True)
+
+
+async def test_replayed_message(tmp_path, autojump_clock):
+    table, sessions = await play_with_cheater(tmp_path, Replayer)
+    check_caught(table, sessions, FaultCode.REPLAY, provable=False, reported=True)
+
+
+async def test_malformed_frame(tmp_path, autojump_clock):
+    table, sessions = await play_with_cheater(tmp_path, MalformedFrame)
+    check_caught(table, sessions, FaultCode.MALFORMED, provable=False, reported=True)
+
+
+async def test_oversize_frame(tmp_path, autojump_clock):
+    table, sessions = await play_with_cheater(tmp_path, OversizeFrame)
+    check_caught(table, sessions, FaultCode.OVERSIZE, provable=False, reported=True)
+
+
+async def test_move_out_of_turn(tmp_path, autojump_clock):
+    table, sessions = await play_with_cheater(tmp_path, OutOfTurn, think=1.0)
+    check_caught(table, sessions, FaultCode.ILLEGAL, provable=True)
+
+
+async def test_commitment_opened_with_a_different_value(tmp_path, autojump_clock):
+    table, sessions = await play_with_cheater(tmp_path, ChangedOpening)
+    check_caught(table, sessions, FaultCode.BAD_OPENING, provable=True)
+
+
+async def test_wrong_card_key(tmp_path, autojump_clock):
+    table, sessions = await play_with_cheater(tmp_path, WrongKey)
+    check_caught(table, sessions, FaultCode.BAD_KEY, provable=True)
+
+
+async def test_shuffle_pass_that_swaps_a_card(tmp_path, autojump_clock):
+    table, sessions = await play_with_cheater(tmp_path, SwappedCard)
+    check_caught(table, sessions, FaultCode.BAD_PASS, provable=True)
+
+
+async def test_false_claim_about_a_hidden_card(tmp_path, autojump_clock):
+    # A seed with which the cheater wins a round (and so has a card to pass); the test checks it.
+    table, sessions = await play_with_cheater(tmp_path, FalseClaim, seed=b"claim-1")
+    check_caught(table, sessions, FaultCode.RULE_VIOLATION, provable=True)
+
+
+async def test_peer_that_stops_answering(tmp_path, autojump_clock):
+    table, sessions = await play_with_cheater(tmp_path, Silent)
+    check_caught(table, sessions, FaultCode.UNRESPONSIVE, provable=False, reported=True)
