@@ -49,6 +49,7 @@ class Switchboard:
         self.tamper = None
         self.events: list[list] = [[] for _ in range(players)]
         self.transcripts: list[bytearray] = [bytearray() for _ in range(players)]
+        self.received: list[list[bytes]] = [[] for _ in range(players)]  # every frame each seat got
         self.delivered = 0
         for seat in range(1, players):
             self.sessions[0].connected(seat)
@@ -69,9 +70,11 @@ class Switchboard:
             for record in session.take_transcript():
                 self.transcripts[seat] += encode_record(record)
 
-    def run(self, max_frames: int = 2_000_000, play: bool = True) -> None:
-        """Deliver frames (and let bots decide) until nothing moves."""
+    def run(self, max_frames: int = 2_000_000, play: bool = True, until=None) -> None:
+        """Deliver frames (and let bots decide) until nothing moves, or until ``until()`` holds."""
         while True:
+            if until is not None and until():
+                return
             self.flush()
             if self.queue:
                 direction, seat, connection, data = self.queue.popleft()
@@ -80,8 +83,10 @@ class Switchboard:
                         data = self.tamper(seat, data)
                         if data is None:
                             continue
+                    self.received[0].append(data)
                     self.sessions[0].receive(seat, data)
                 else:
+                    self.received[seat].append(data)
                     self.sessions[seat].receive(HOST_CONNECTION, data)
                 self.delivered += 1
                 if self.delivered > max_frames:
