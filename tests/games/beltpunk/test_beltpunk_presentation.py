@@ -165,3 +165,17 @@ def test_help_text_names_every_action():
                   "exchange S7 with bob", "give E3", "skip", "declare yes", "score S4 S5 S6"):
         assert typed in text
     assert all(len(line) <= 100 for line in text.splitlines())
+
+
+def test_rules_md_names_only_tests_that_exist():
+    import pathlib
+    import re
+
+    import p2pgames.games.beltpunk as package
+
+    rules = (pathlib.Path(package.__file__).parent / "RULES.md").read_text()
+    here = pathlib.Path(__file__).parent
+    named = re.findall(r"(test_beltpunk_\w+\.py)::(test_\w+)", rules)
+    assert len(named) > 40
+    for filename, test in named:
+        assert re.search(rf"^def {test}\(", (here / filename).read_text(), re.M), f"{filename}::{test}"

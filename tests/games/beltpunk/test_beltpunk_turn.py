@@ -181,3 +181,35 @@ def test_round_ends_when_the_deck_is_empty():
     notes = [note for note in table.notes if note[0] == "round-end"]
     assert notes and notes[0][1] == "the deck is empty"
     assert "round 1 ends: the deck is empty" in table.lines
+
+
+def test_a_false_declaration_must_still_reveal_two_cards_and_is_caught():
+    # "yes" is only offered with a set, but nothing public forbids it: a cheating peer could send it.
+    table = StackedTable(2, [stacked_deck(2, [["S2", "G4", "P6", "E8", "S10", "G12", "P1", "E3"], []],
+                                          ["G9", "E13"], ["S13"])], first_foreman=0)
+    table.discard({0: "S2", 1: table.hand(1)[0]})
+    skip_all(table)
+    assert table.texts(0) == ["declare no"]
+    GAME.check_action(table.state, 0, Declare(True))
+    table.act(0, Declare(True))
+    table.declare_all()
+    # With no set to offer, any two cards are offered so the step can go on; the reveal tells.
+    options = table.legal(0)
+    assert len(options) == 28 and all(len(action.slots) == 2 for action in options)
+    with pytest.raises(RuleViolation, match="not a set"):
+        table.act_simultaneous([(0, options[0])])
+
+
+def test_the_foreman_keeps_passing_into_the_next_round():
+    table = short_round()  # first Foreman alice; bob held it on turn 2, when the round ended
+    assert ("turn", 3, 2, (2, 3, 0, 1)) in table.notes
+    assert table.state.round == 2 and table.state.foreman == 2
+
+
+def test_a_card_that_allows_nothing_resolves_without_asking():
+    table = StackedTable(2, [stacked_deck(2, [["S2"], ["G3"]], ["G9", "E13"])], first_foreman=0)
+    return_to_deck(table, 0, [name for name in table.hand(0) if name != "S2"])
+    table.state.deck = []  # as if drawn: no Draw, and after discarding S2 alice has no card to exchange
+    table.discard({0: "S2", 1: "G3"})
+    assert ("no-action", 0) in table.notes and "alice has no action available" in table.lines
+    assert table.state.actor == 1
