@@ -50,13 +50,15 @@ def measure(players: int, target: int, games: int) -> Lengths:
     rounds = turns = winning = 0
     scores: list[int] = []
     for number in range(games):
-        state = play_bot_game(players, target, number.to_bytes(4, "big")).state
+        table = play_bot_game(players, target, number.to_bytes(4, "big"))
+        state = table.state
         rounds += state.round
         turns += state.turn
         winning += max(state.totals)
-        scores.extend(score for row in state.history for score in row)
+        scores.extend(state.totals)
+    # Every round's scores add up to the final totals: the mean round score is total / rounds.
     return Lengths(
-        players, target, games, rounds / games, turns / games, sum(scores) / len(scores), winning / games
+        players, target, games, rounds / games, turns / games, sum(scores) / players / rounds, winning / games
     )
 
 

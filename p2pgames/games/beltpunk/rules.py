@@ -107,7 +107,7 @@ class BeltpunkState(GameState):
 
     __slots__ = (
         "players", "target", "cards", "phase", "round", "turn", "foreman", "deal", "deck",
-        "hands", "conveyors", "scrap", "sets", "totals", "history", "opening", "order",
+        "hands", "conveyors", "scrap", "sets", "totals", "last_round", "opening", "order",
         "resolving", "pile", "placing", "offer", "partner", "declaring", "scorers", "scoring",
         "notes",
     )
@@ -126,7 +126,7 @@ class BeltpunkState(GameState):
     scrap: list[list[int]]  # by seat, face down
     sets: list[list[tuple[int, ...]]]  # by seat: sets scored this round
     totals: list[int]  # running totals, including finished rounds only
-    history: list[list[int]]  # each finished round's scores, by seat
+    last_round: list[int]  # the last finished round's scores, by seat (empty before)
     opening: list[int]  # the round's first Machine cards, waiting for their values
     order: list[tuple[int, int]]  # (seat, slot) of this turn's discards, in Machine Order once known
     resolving: int  # index into ``order`` of the discard being resolved
@@ -155,7 +155,7 @@ class BeltpunkState(GameState):
         other.scrap = [pile[:] for pile in self.scrap]
         other.sets = [sets[:] for sets in self.sets]
         other.totals = self.totals[:]
-        other.history = self.history[:]  # rows are never changed once appended
+        other.last_round = self.last_round[:]
         other.opening = self.opening[:]
         other.order = self.order[:]
         other.resolving = self.resolving
@@ -280,7 +280,7 @@ class Beltpunk(Game[BeltpunkState]):
         state.scrap = [[] for _ in range(players)]
         state.sets = [[] for _ in range(players)]
         state.totals = [0] * players
-        state.history = []
+        state.last_round = []
         state.opening = []
         state.order = []
         state.resolving = 0
@@ -734,7 +734,7 @@ class Beltpunk(Game[BeltpunkState]):
             scores.append(points - scrapped)
             breakdown.append((points, scrapped))
         state.totals = [total + score for total, score in zip(state.totals, scores)]
-        state.history.append(scores)
+        state.last_round = scores
         state.notes.append(("round-end", reason, tuple(breakdown)))
         # Every card of the round becomes public and is checked; then the slots are forgotten.
         state.cards.audit((state.deal,))
@@ -769,7 +769,7 @@ class Beltpunk(Game[BeltpunkState]):
             "scrap": state.scrap,
             "sets": [[list(slots) for slots in sets] for sets in state.sets],
             "totals": state.totals,
-            "history": state.history,
+            "last_round": state.last_round,
             "opening": state.opening,
             "order": [list(pair) for pair in state.order],
             "resolving": state.resolving,
@@ -798,7 +798,7 @@ class Beltpunk(Game[BeltpunkState]):
         state.scrap = [list(pile) for pile in data["scrap"]]
         state.sets = [[tuple(slots) for slots in sets] for sets in data["sets"]]
         state.totals = list(data["totals"])
-        state.history = [list(scores) for scores in data["history"]]
+        state.last_round = list(data["last_round"])
         state.opening = list(data["opening"])
         state.order = [(seat, slot) for seat, slot in data["order"]]
         state.resolving = data["resolving"]

@@ -329,8 +329,8 @@ def panels(state: "BeltpunkState", viewer: int | None, knowledge: Knowledge, nam
     result = [_table_panel(state, names), _machine_panel(state), _players_panel(state, viewer, knowledge, names)]
     if viewer is not None:
         result.append(_hand_panel(state, viewer, knowledge))
-    if state.history:
-        result.append(_history_panel(state, names))
+    if state.last_round:
+        result.append(_last_round_panel(state, names))
     return result
 
 
@@ -399,9 +399,10 @@ def _hand_panel(state: "BeltpunkState", viewer: int, knowledge: Knowledge) -> Pa
     return Panel("Your hand", tuple(_wrap(cards)))
 
 
-def _history_panel(state: "BeltpunkState", names: Sequence[str]) -> Panel:
-    lines = []
-    for number, scores in enumerate(state.history, start=1):
-        parts = [f"{names[seat][:12]} {score:+d}" for seat, score in enumerate(scores)]
-        lines.append((("dim", f"round {number}: "), ("", ", ".join(parts))))
-    return Panel("Rounds", tuple(lines))
+def _last_round_panel(state: "BeltpunkState", names: Sequence[str]) -> Panel:
+    last = len(state.last_round) - 1
+    parts = [
+        f"{names[seat][:16]} {score:+d}" + ("" if seat == last else ",")
+        for seat, score in enumerate(state.last_round)
+    ]
+    return Panel("Last round", tuple(_wrap([("", part) for part in parts])))

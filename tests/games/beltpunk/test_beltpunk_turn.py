@@ -163,13 +163,13 @@ def test_round_ends_when_a_hand_is_empty():
     assert table.state.round == 2
     # The cards left in the other hands (six each) go into their owners' scrap piles at -1 each.
     assert ("round-end", "a player's hand is empty", ((10, 0), (0, 6), (0, 6), (0, 6))) in table.notes
-    assert table.state.history == [[10, -6, -6, -6]]
+    assert table.state.last_round == [10, -6, -6, -6]
     assert "  alice: sets 10 − scrap 0 = +10, total 10" in table.lines
 
 
 def test_round_ends_when_the_deck_is_empty():
     table = StackedTable(2, [stacked_deck(2, [], [])])
-    while not table.state.history:
+    while not table.state.last_round:
         phase = table.state.phase
         if phase == "discard":
             table.discard({seat: table.hand(seat)[0] for seat in range(2)})
