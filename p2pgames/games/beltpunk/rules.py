@@ -387,7 +387,7 @@ class Beltpunk(Game[BeltpunkState]):
             options = [Score((a, b)) for i, a in enumerate(ordered) for b in ordered[i + 1:]]
         return options
 
-    def _resolution_actions(self, state: BeltpunkState, player: int) -> bool:
+    def _has_an_action(self, state: BeltpunkState, player: int) -> bool:
         """Whether the discard being resolved allows ``player`` any action besides skipping."""
         for kind in SUIT_ACTIONS[state.discarded_suit()]:
             if kind is Draw and state.deck:
@@ -627,7 +627,7 @@ class Beltpunk(Game[BeltpunkState]):
         state.conveyors[SUIT_OF[state.cards.revealed[slot]]].append(slot)
         state.notes.append(("discard", player, slot))
         state.phase = Phase.ACTION
-        if not self._resolution_actions(state, player):
+        if not self._has_an_action(state, player):
             state.notes.append(("no-action", player))
             self._end_resolution(state)
 

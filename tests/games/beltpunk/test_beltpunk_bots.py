@@ -67,3 +67,43 @@ def test_the_bot_beats_random_play_clearly():
     assert bot_average > random_average + 15, (bot_average, random_average)
     # The bot rarely lets a conveyor overflow onto itself; random play does it often.
     assert bot_overflows * 4 < random_overflows, (bot_overflows, random_overflows)
+
+
+def test_the_bot_draws_out_of_a_conveyor_about_to_overflow_onto_it():
+    from beltpunk_scenarios import StackedTable, stacked_deck
+
+    from p2pgames.games.beltpunk.actions import Skip
+
+    table = StackedTable(3, [stacked_deck(3, [["P1"], ["G2"], ["E3"]], ["P9", "P10", "P11"])])
+    table.discard({0: "P1", 1: "G2", 2: "E3"})
+    table.act(1, Skip())
+    bot = make_bot(b"rescue")
+    # Four Parts cards with three players: whatever the bot does must leave at most three.
+    while table.state.actor == 0:
+        table.act(0, bot.choose(GAME, table.state, 0, table.view(0), table.step()))
+    assert table.state.scrap[0] == [] and len(table.conveyor(2)) <= 3
+
+
+def test_the_bot_keeps_its_discard_out_of_a_full_conveyor():
+    from beltpunk_scenarios import StackedTable, stacked_deck
+
+    # S1 and E13 are equally lonely in this hand, but Steam is full and Steam can't rescue itself.
+    table = StackedTable(3, [stacked_deck(3, [["S1", "E13", "G5", "P5", "G8", "P8"], [], []],
+                                          ["S9", "S10", "S11"])])
+    choice = make_bot(b"discard").choose(GAME, table.state, 0, table.view(0), table.step())
+    assert table.name(choice.slot) != "S1"
+
+
+def test_the_bot_scores_its_best_set():
+    from beltpunk_scenarios import StackedTable, skip_all, stacked_deck
+
+    table = StackedTable(2, [stacked_deck(2, [["S4", "S5", "S6", "G9", "P9", "E1", "G12"], []],
+                                          ["G1", "E13"])])
+    table.discard({0: "E1", 1: table.hand(1)[0]})
+    skip_all(table)
+    bot = make_bot(b"score")
+    while table.state.phase == "declare":
+        seat = table.state.declarer
+        table.act(seat, bot.choose(GAME, table.state, seat, table.view(seat), table.step()))
+    choice = bot.choose(GAME, table.state, 0, table.view(0), table.step())
+    assert sorted(table.names(choice.slots)) == ["S4", "S5", "S6"]  # a Perfect Belt (5) over Goggles (3)
