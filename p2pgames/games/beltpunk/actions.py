@@ -122,7 +122,7 @@ class Place:
 
 @dataclass(frozen=True, slots=True)
 class Exchange:
-    """Offer the card in ``slot`` from your hand to seat ``with_seat`` in exchange for one of theirs."""
+    """Offer the card in ``slot`` from your hand to seat ``with_seat`` for a card of theirs."""
 
     slot: int
     with_seat: int
@@ -172,7 +172,9 @@ class Score:
         for slot in self.slots:
             _check_slot(slot)
         if any(a >= b for a, b in zip(self.slots, self.slots[1:])):
-            raise MalformedAction(f"a set's slots must be listed once each, increasing: {self.slots!r}")
+            raise MalformedAction(
+                f"a set's slots must be listed once each, increasing: {self.slots!r}"
+            )
 
 
 Action = Discard | Draw | Look | Pick | Take | Place | Exchange | Give | Skip | Declare | Score

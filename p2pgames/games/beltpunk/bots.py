@@ -58,7 +58,9 @@ class HaberdasherBot:
     def __init__(self, seed: bytes = b"") -> None:
         self.random = DeterministicRandom(hashlib.sha256(b"beltpunk-bot\x00" + seed).digest())
 
-    def choose(self, game: Game, state: BeltpunkState, player: int, knowledge: Knowledge, step: Step) -> Any:
+    def choose(
+        self, game: Game, state: BeltpunkState, player: int, knowledge: Knowledge, step: Step
+    ) -> Any:
         options = list(game.legal_actions(state, player, knowledge))
         if not options:
             raise ValueError(f"seat {player} has no legal action at {step!r}")
@@ -102,7 +104,9 @@ class _View:
         self.player = player
         self.knowledge = knowledge
         revealed = state.cards.revealed
-        self.hand = {slot: revealed.get(slot) or knowledge.get(slot) for slot in state.hands[player]}
+        self.hand = {
+            slot: revealed.get(slot) or knowledge.get(slot) for slot in state.hands[player]
+        }
         self.players = state.players
         # Cards that can no longer be drawn into a hand from the deck or a hand: scored, or seen.
         gone = set()
@@ -122,7 +126,7 @@ class _View:
     # -- evaluating hands ----------------------------------------------------------------------
 
     def hand_worth(self, names: Sequence[str]) -> float:
-        """Points a hand is worth: its best set now, its promise, less its cost at the round's end."""
+        """Points a hand is worth: its best set now and its promise, less its cost at round end."""
         names = [name for name in names if name]
         best = 0
         if len(names) >= 2:
@@ -270,7 +274,7 @@ class _View:
             placed_counts = after[:]
             if pile is None:
                 placed_counts[SUIT_OF[placed]] += 1
-            rest = hand[:index] + hand[index + 1:]
+            rest = hand[:index] + hand[index + 1 :]
             value = self.hand_worth(rest) - self.overflow_cards(placed_counts)
             best = value if best is None else max(best, value)
         return best

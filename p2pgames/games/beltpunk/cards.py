@@ -1,8 +1,8 @@
 """Beltpunk Haberdasher's cards, Machine Order, and the sets a tophat can be decorated with.
 
-A card's name is its value: a suit letter in Machine Order — ``S`` Steam, ``G`` Gears, ``P`` Parts,
-``E`` Electricity — followed by its rank 1–13 (``"S1"`` … ``"E13"``). :data:`DECK` lists the 52
-cards in Machine Order, so a card's index in it is its place in Machine Order.
+A card's name is its value: a suit letter in Machine Order — ``S`` Steam, ``G`` Gears, ``P``
+Parts, ``E`` Electricity — followed by its rank 1–13 (``"S1"`` … ``"E13"``). :data:`DECK` lists
+the 52 cards in Machine Order, so a card's index in it is its place in Machine Order.
 
 Sets (rulebook, "Scoring"):
 
@@ -150,7 +150,7 @@ def find_sets(hand: Mapping[int, str]) -> list[tuple[int, ...]]:
     # Cobbled Belts: three or four consecutive ranks, one card each, all suits different.
     for length in (3, 4):
         for low in range(1, 15 - length):
-            groups = by_rank[low:low + length]
+            groups = by_rank[low : low + length]
             if not all(groups):
                 continue
             for choice in product(*groups):

@@ -7,7 +7,8 @@ once public; a player's view of its own hidden cards is its *knowledge*. A round
 
 Flow of a round (the ``phase`` field names the place in it)::
 
-    deal ─► turn: draws ─► discard (simultaneous) ─► revealing ─► for each discard, in Machine Order:
+    deal ─► turn: draws ─► discard (simultaneous) ─► revealing
+            ─► for each discard, in Machine Order:
                 action ─► [pick | place ─► placing | give] ─► overflow check
             ─► declare (one by one, from the Foreman) ─► score (simultaneous) ─► scoring
             ─► next turn, or round end ─► auditing ─► next round, or over
@@ -106,9 +107,31 @@ class BeltpunkState(GameState):
     """
 
     __slots__ = (
-        "players", "target", "cards", "phase", "round", "turn", "foreman", "deal", "deck",
-        "hands", "conveyors", "scrap", "sets", "totals", "last_round", "opening", "order",
-        "resolving", "pile", "placing", "offer", "partner", "declaring", "scorers", "scoring",
+        "players",
+        "target",
+        "cards",
+        "phase",
+        "round",
+        "turn",
+        "foreman",
+        "deal",
+        "deck",
+        "hands",
+        "conveyors",
+        "scrap",
+        "sets",
+        "totals",
+        "last_round",
+        "opening",
+        "order",
+        "resolving",
+        "pile",
+        "placing",
+        "offer",
+        "partner",
+        "declaring",
+        "scorers",
+        "scoring",
         "notes",
     )
 
@@ -128,7 +151,9 @@ class BeltpunkState(GameState):
     totals: list[int]  # running totals, including finished rounds only
     last_round: list[int]  # the last finished round's scores, by seat (empty before)
     opening: list[int]  # the round's first Machine cards, waiting for their values
-    order: list[tuple[int, int]]  # (seat, slot) of this turn's discards, in Machine Order once known
+    order: list[
+        tuple[int, int]
+    ]  # (seat, slot) of this turn's discards, in Machine Order once known
     resolving: int  # index into ``order`` of the discard being resolved
     pile: int | None  # the pile looked at or taken from (None: The Machine)
     placing: int  # slot being placed face up into The Machine, waiting for its value (-1: none)
@@ -196,7 +221,7 @@ class BeltpunkState(GameState):
         return self.scrap[pile]
 
     def pile_of(self, slot: int) -> tuple[int | None, list[int]] | None:
-        """``(pile, the list holding slot)`` for a card in a scrap pile or conveyor, else ``None``."""
+        """``(pile, the list holding slot)`` for a card in a scrap pile or conveyor, or ``None``."""
         for conveyor in self.conveyors:
             if slot in conveyor:
                 return None, conveyor
@@ -333,7 +358,11 @@ class Beltpunk(Game[BeltpunkState]):
             if phase == Phase.ACTION:
                 return self._action_options(state, player) if player == actor else []
             if phase == Phase.PICK:
-                return [_pick(slot) for slot in state.pile_slots(state.pile)] if player == actor else []
+                return (
+                    [_pick(slot) for slot in state.pile_slots(state.pile)]
+                    if player == actor
+                    else []
+                )
             if phase == Phase.PLACE:
                 return [_place(slot) for slot in state.hands[player]] if player == actor else []
             if phase == Phase.GIVE and player == state.partner:
@@ -384,7 +413,7 @@ class Beltpunk(Game[BeltpunkState]):
             # Only after declaring a set one doesn't hold (or without the hand's values): any two
             # cards, so the step can go on; the revealed cards will show the false declaration.
             ordered = sorted(hand)
-            options = [Score((a, b)) for i, a in enumerate(ordered) for b in ordered[i + 1:]]
+            options = [Score((a, b)) for i, a in enumerate(ordered) for b in ordered[i + 1 :]]
         return options
 
     def _has_an_action(self, state: BeltpunkState, player: int) -> bool:
@@ -414,7 +443,9 @@ class Beltpunk(Game[BeltpunkState]):
         hand = state.hands[player] if 0 <= player < state.players else []
         if phase == Phase.DISCARD:
             if kind is not Discard:
-                raise IllegalAction(player, "choose a card from your hand to discard into The Machine")
+                raise IllegalAction(
+                    player, "choose a card from your hand to discard into The Machine"
+                )
             _require_in_hand(player, action.slot, hand)
         elif phase == Phase.ACTION:
             self._check_resolution_action(state, player, action)
@@ -435,7 +466,9 @@ class Beltpunk(Game[BeltpunkState]):
             if player != state.declarer or kind is not Declare:
                 raise IllegalAction(player, "it is not your turn to declare")
             if action.score and len(hand) < 2:
-                raise IllegalAction(player, "you can't score a set with fewer than two cards in hand")
+                raise IllegalAction(
+                    player, "you can't score a set with fewer than two cards in hand"
+                )
         elif phase == Phase.SCORE:
             if player not in state.scorers or kind is not Score:
                 raise IllegalAction(player, "only players who declared a set choose one now")
@@ -454,7 +487,9 @@ class Beltpunk(Game[BeltpunkState]):
         allowed = SUIT_ACTIONS[suit]
         if kind not in allowed:
             first, second = (ACTION_NAMES[k] for k in allowed)
-            raise IllegalAction(player, f"a {SUIT_NAMES[suit]} card allows {first} or {second} (or skip)")
+            raise IllegalAction(
+                player, f"a {SUIT_NAMES[suit]} card allows {first} or {second} (or skip)"
+            )
         if kind is Draw:
             if not state.deck:
                 raise IllegalAction(player, "the deck is empty")
@@ -483,7 +518,9 @@ class Beltpunk(Game[BeltpunkState]):
         state.notes.append(("first-foreman", state.foreman))
         self._start_round(state)
 
-    def apply_simultaneous(self, state: BeltpunkState, actions: tuple[tuple[int, Any], ...]) -> None:
+    def apply_simultaneous(
+        self, state: BeltpunkState, actions: tuple[tuple[int, Any], ...]
+    ) -> None:
         state.notes = []
         if state.phase == Phase.DISCARD:
             state.order = [(player, action.slot) for player, action in actions]
@@ -593,20 +630,20 @@ class Beltpunk(Game[BeltpunkState]):
         slots = list(state.cards.new_deal(DECK))
         size = HAND_SIZE[players]
         for seat in range(players):
-            hand = slots[seat * size:(seat + 1) * size]
+            hand = slots[seat * size : (seat + 1) * size]
             state.hands[seat] = hand
             state.cards.disclose(hand, seat)
         dealt = players * size
         # As many cards as players go from the top of the deck into The Machine, face up.
-        state.opening = slots[dealt:dealt + players]
+        state.opening = slots[dealt : dealt + players]
         state.cards.reveal(state.opening)
-        state.deck = slots[dealt + players:]
+        state.deck = slots[dealt + players :]
         self._start_turn(state)
 
     def _start_turn(self, state: BeltpunkState) -> None:
         players = state.players
         if state.turn:
-            # Every turn but the game's first, the Foreman card passes clockwise (across rounds too).
+            # Every turn but the game's first, the Foreman passes clockwise (across rounds too).
             state.foreman = (state.foreman + 1) % players
         state.turn += 1
         drawers = []
@@ -815,11 +852,18 @@ class Beltpunk(Game[BeltpunkState]):
     # -- presentation --------------------------------------------------------------------------
 
     def describe_action(
-        self, state: BeltpunkState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
+        self,
+        state: BeltpunkState,
+        player: int,
+        action: Any,
+        knowledge: Knowledge,
+        names: Sequence[str],
     ) -> str:
         return views.describe_action(state, player, action, knowledge, names)
 
-    def narrate(self, before: BeltpunkState, event: Event, after: BeltpunkState, names: Sequence[str]) -> list[str]:
+    def narrate(
+        self, before: BeltpunkState, event: Event, after: BeltpunkState, names: Sequence[str]
+    ) -> list[str]:
         return views.narrate(before, event, after, names)
 
     def panels(

@@ -91,7 +91,7 @@ def _card(state: "BeltpunkState", slot: int, knowledge: Knowledge) -> str | None
 
 
 def _pile_word(pile: int | None, names: Sequence[str]) -> str:
-    """How a pile is typed: ``machine`` or the owner's name (``machine's`` for a player so named)."""
+    """How a pile is typed: ``machine``, or the owner's name (``machine's`` for one so named)."""
     if pile is None:
         return "machine"
     return "machine's" if names[pile] == "machine" else names[pile]
@@ -163,7 +163,9 @@ def describe_action(
 # -- the log ---------------------------------------------------------------------------------------
 
 
-def narrate(before: "BeltpunkState", event: Event, after: "BeltpunkState", names: Sequence[str]) -> list[str]:
+def narrate(
+    before: "BeltpunkState", event: Event, after: "BeltpunkState", names: Sequence[str]
+) -> list[str]:
     """Log lines for ``event``, from public information only."""
     lines: list[str] = []
     if isinstance(event, Act):
@@ -173,7 +175,9 @@ def narrate(before: "BeltpunkState", event: Event, after: "BeltpunkState", names
         if before.phase == "discard":
             lines.append("everyone has chosen a card to discard")
         else:
-            lines.append(f"{_join(seats)} {'has' if len(seats) == 1 else 'have'} chosen a set to score")
+            lines.append(
+                f"{_join(seats)} {'has' if len(seats) == 1 else 'have'} chosen a set to score"
+            )
     elif isinstance(event, (ChanceOutcome, CardsDone)):
         pass  # what they did is in the notes
     for note in after.notes:
@@ -181,7 +185,9 @@ def narrate(before: "BeltpunkState", event: Event, after: "BeltpunkState", names
     return lines
 
 
-def _narrate_act(state: "BeltpunkState", player: int, action: Any, names: Sequence[str]) -> list[str]:
+def _narrate_act(
+    state: "BeltpunkState", player: int, action: Any, names: Sequence[str]
+) -> list[str]:
     who = names[player]
     kind = type(action)
     revealed = state.cards.revealed
@@ -197,14 +203,23 @@ def _narrate_act(state: "BeltpunkState", player: int, action: Any, names: Sequen
         found = state.pile_of(action.slot)
         pile = found[0] if found else None
         name = revealed.get(action.slot)
-        card = f"{name} ({card_title(name)})" if name else f"card {_position(state, action.slot, names)}"
+        card = (
+            f"{name} ({card_title(name)})"
+            if name
+            else f"card {_position(state, action.slot, names)}"
+        )
         verb = "draws" if kind is Pick else "takes"
         return [f"{who} {verb} {card} from {_pile_title(pile, names)}"]
     if kind is Place:
         name = revealed.get(action.slot)
         if state.pile is None:
-            return [f"{who} places {name} ({card_title(name)}) into The Machine" if name
-                    else f"{who} places a card into The Machine"]
+            return [
+                (
+                    f"{who} places {name} ({card_title(name)}) into The Machine"
+                    if name
+                    else f"{who} places a card into The Machine"
+                )
+            ]
         return [f"{who} places a card face down into {_pile_title(state.pile, names)}"]
     if kind is Exchange:
         return [f"{who} offers {names[action.with_seat]} a card in exchange"]
@@ -213,7 +228,9 @@ def _narrate_act(state: "BeltpunkState", player: int, action: Any, names: Sequen
     return []  # pragma: no cover
 
 
-def _narrate_note(before: "BeltpunkState", after: "BeltpunkState", note: tuple, names: Sequence[str]) -> list[str]:
+def _narrate_note(
+    before: "BeltpunkState", after: "BeltpunkState", note: tuple, names: Sequence[str]
+) -> list[str]:
     revealed = after.cards.revealed
     kind = note[0]
     if kind == "first-foreman":
@@ -227,10 +244,12 @@ def _narrate_note(before: "BeltpunkState", after: "BeltpunkState", note: tuple, 
         _, number, foreman, drawers = note
         line = f"turn {number}: {names[foreman]} holds the Foreman"
         if drawers:
-            line += f"; {_join([names[seat] for seat in drawers])} draw{'s' if len(drawers) == 1 else ''}"
+            verb = "draws" if len(drawers) == 1 else "draw"
+            line += f"; {_join([names[seat] for seat in drawers])} {verb}"
         missed = [names[(foreman + k) % after.players] for k in range(len(drawers), after.players)]
         if missed:
-            line += f"; the deck is empty, {_join(missed)} draw{'s' if len(missed) == 1 else ''} nothing"
+            verb = "draws" if len(missed) == 1 else "draw"
+            line += f"; the deck is empty, {_join(missed)} {verb} nothing"
         return [line]
     if kind == "order":
         order = ", ".join(f"{names[seat]} {revealed[slot]}" for seat, slot in note[1])
@@ -247,7 +266,10 @@ def _narrate_note(before: "BeltpunkState", after: "BeltpunkState", note: tuple, 
         return [f"{names[seat]}'s card is {name}: into the {SUIT_NAMES[SUIT_OF[name]]} conveyor"]
     if kind == "overflow":
         _, suit, seat, count = note
-        return [f"the {SUIT_NAMES[suit]} conveyor overflows: {count} cards into {names[seat]}'s scrap pile"]
+        return [
+            f"the {SUIT_NAMES[suit]} conveyor overflows: "
+            f"{count} cards into {names[seat]}'s scrap pile"
+        ]
     if kind == "exchanged":
         return [f"{names[note[1]]} and {names[note[2]]} exchange the two cards"]
     if kind == "declare-auto":
@@ -306,8 +328,10 @@ def _card_segment(name: str | None) -> Segment:
     return (SUIT_STYLES[SUIT_OF[name]], name)
 
 
-def _wrap(segments: Sequence[Segment], indent: str = "", first: Sequence[Segment] = ()) -> list[tuple[Segment, ...]]:
-    """Lines of at most :data:`WIDTH` characters: ``first`` then ``segments`` separated by spaces."""
+def _wrap(
+    segments: Sequence[Segment], indent: str = "", first: Sequence[Segment] = ()
+) -> list[tuple[Segment, ...]]:
+    """Lines of at most :data:`WIDTH` characters: ``first``, then ``segments`` spaced out."""
     lines: list[tuple[Segment, ...]] = []
     line: list[Segment] = list(first)
     width = sum(len(text) for _, text in line)
@@ -324,9 +348,15 @@ def _wrap(segments: Sequence[Segment], indent: str = "", first: Sequence[Segment
     return lines
 
 
-def panels(state: "BeltpunkState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
+def panels(
+    state: "BeltpunkState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]
+) -> list[Panel]:
     """The Machine, the players, the viewer's hand and the round, each fitting 80 columns."""
-    result = [_table_panel(state, names), _machine_panel(state), _players_panel(state, viewer, knowledge, names)]
+    result = [
+        _table_panel(state, names),
+        _machine_panel(state),
+        _players_panel(state, viewer, knowledge, names),
+    ]
     if viewer is not None:
         result.append(_hand_panel(state, viewer, knowledge))
     if state.last_round:
@@ -368,7 +398,8 @@ def _players_panel(
     lines: list[tuple[Segment, ...]] = []
     for seat in range(state.players):
         set_points = sum(
-            points_of(classify(revealed[slot] for slot in slots), len(slots)) for slots in state.sets[seat]
+            points_of(classify(revealed[slot] for slot in slots), len(slots))
+            for slots in state.sets[seat]
         )
         head: list[Segment] = [
             ("you" if seat == viewer else "bold", names[seat][:20]),

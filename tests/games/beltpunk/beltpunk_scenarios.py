@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from p2pgames.engine import CardOperations, DeterministicRandom, LocalTable, NewDeal, Simultaneous, Turn
+from p2pgames.engine import (
+    CardOperations,
+    DeterministicRandom,
+    LocalTable,
+    NewDeal,
+    Simultaneous,
+    Turn,
+)
 from p2pgames.games.beltpunk import GAME
 from p2pgames.games.beltpunk.actions import Declare, Discard, Score
 from p2pgames.games.beltpunk.cards import DECK, HAND_SIZE, MACHINE_ORDER, has_set
@@ -58,8 +65,14 @@ def stacked_deck(
 class StackedTable(LocalTable):
     """A local table whose deals follow ``decks`` (one full order per round, then random)."""
 
-    def __init__(self, players: int, decks: Iterable[Sequence[str]] = (), *, first_foreman: int = 0,
-                 target: int = 25) -> None:
+    def __init__(
+        self,
+        players: int,
+        decks: Iterable[Sequence[str]] = (),
+        *,
+        first_foreman: int = 0,
+        target: int = 25,
+    ) -> None:
         self.decks = [list(deck) for deck in decks]
         self.first_foreman = first_foreman
         self.notes: list[tuple] = []
@@ -73,7 +86,9 @@ class StackedTable(LocalTable):
         before = self.state
         super().feed(event)
         self.notes.extend(self.state.notes)
-        self.lines.extend(GAME.narrate(before, event, self.state, self.NAMES[: self.ruleset.players]))
+        self.lines.extend(
+            GAME.narrate(before, event, self.state, self.NAMES[: self.ruleset.players])
+        )
 
     def _seed(self) -> bytes:
         # The only chance step picks the first Foreman: find a seed that picks the wanted seat.
@@ -140,7 +155,10 @@ class StackedTable(LocalTable):
             self.act(seat, Declare(seat in sets))
         if self.state.phase == "score" and sets:
             self.act_simultaneous(
-                [(seat, Score(tuple(sorted(self.slot(name) for name in sets[seat])))) for seat in sets]
+                [
+                    (seat, Score(tuple(sorted(self.slot(name) for name in sets[seat]))))
+                    for seat in sets
+                ]
             )
 
 
@@ -170,11 +188,19 @@ def short_round(*, target: int = 25, totals: Sequence[int] = (0, 0, 0, 0)) -> St
     She scores two Perfect Belts (5 + 5); the others keep six cards each, so the round scores
     +10, -6, -6, -6 on top of ``totals`` (set as if earlier rounds had banked them).
     """
-    hands = [["S1", "S2", "S3", "G5", "G6", "G7"], ["P1", "P4", "E7", "P10", "E13", "G12"],
-             ["P2", "P5", "E8", "P11", "E12", "G13"], ["P3", "P6", "E9", "E10", "E11", "S13"]]
+    hands = [
+        ["S1", "S2", "S3", "G5", "G6", "G7"],
+        ["P1", "P4", "E7", "P10", "E13", "G12"],
+        ["P2", "P5", "E8", "P11", "E12", "G13"],
+        ["P3", "P6", "E9", "E10", "E11", "S13"],
+    ]
     deck = ["E1", "G1", "G2", "G3", "P7", "P8", "P9", "E2"]
-    table = StackedTable(4, [stacked_deck(4, hands, ["S10", "G10", "P12", "E5"], deck)],
-                         first_foreman=0, target=target)
+    table = StackedTable(
+        4,
+        [stacked_deck(4, hands, ["S10", "G10", "P12", "E5"], deck)],
+        first_foreman=0,
+        target=target,
+    )
     table.state.totals = list(totals)
     table.discard({0: "E1", 1: "P1", 2: "P2", 3: "P3"})
     skip_all(table)

@@ -28,7 +28,9 @@ def kinds(table, seat):
 
 
 def test_each_suit_offers_its_two_actions_or_skip():
-    table = StackedTable(4, [stacked_deck(4, [["S2"], ["G2"], ["P2"], ["E2"]], ["S9", "G9", "P9", "E9"])])
+    table = StackedTable(
+        4, [stacked_deck(4, [["S2"], ["G2"], ["P2"], ["E2"]], ["S9", "G9", "P9", "E9"])]
+    )
     table.discard({ALICE: "S2", BOB: "G2", CAROL: "P2", DAVE: "E2"})
     expected = {
         ALICE: {Draw, Exchange, Skip},  # Steam
@@ -40,7 +42,12 @@ def test_each_suit_offers_its_two_actions_or_skip():
         assert table.state.actor == seat
         assert kinds(table, seat) == expected[seat]
         assert all(table.legal(other) == [] for other in range(4) if other != seat)
-        every = [Draw(), Look(None), Take(table.slot("S9")), Exchange(table.state.hands[seat][0], (seat + 1) % 4)]
+        every = [
+            Draw(),
+            Look(None),
+            Take(table.slot("S9")),
+            Exchange(table.state.hands[seat][0], (seat + 1) % 4),
+        ]
         for action in every:
             if type(action) not in expected[seat]:
                 with pytest.raises(IllegalAction, match="allows"):
@@ -58,7 +65,10 @@ def test_draw_takes_the_top_card_for_the_drawer_only():
     table.act(ALICE, Draw())
     assert table.slot("E8") in table.state.hands[ALICE]
     assert table.view(ALICE)[table.slot("E8")] == "E8"
-    assert table.slot("E8") not in table.view(BOB) and table.slot("E8") not in table.state.cards.revealed
+    assert (
+        table.slot("E8") not in table.view(BOB)
+        and table.slot("E8") not in table.state.cards.revealed
+    )
     assert "alice draws a card from the deck" in table.lines
 
 
@@ -82,7 +92,14 @@ def test_look_at_the_machine_and_draw_any_of_its_cards():
     # The Machine's cards are public: nothing to disclose, straight to the choice.
     step = table.step()
     assert isinstance(step, Turn) and step.actors == (ALICE,)
-    assert sorted(table.texts(ALICE)) == ["draw E13", "draw E2", "draw G11", "draw G12", "draw S6", "draw S7"]
+    assert sorted(table.texts(ALICE)) == [
+        "draw E13",
+        "draw E2",
+        "draw G11",
+        "draw G12",
+        "draw S6",
+        "draw S7",
+    ]
     table.act(ALICE, Pick(table.slot("G12")))
     assert table.slot("G12") in table.state.hands[ALICE]
     assert table.conveyor(1) == ["G11"]
@@ -90,7 +107,7 @@ def test_look_at_the_machine_and_draw_any_of_its_cards():
 
 
 def overflow_then_hide(table):
-    """Alice's Steam overflows into her pile; Bob takes S9 from it and places a hidden card there."""
+    """Alice's Steam overflows into her pile; Bob takes S9 from it and hides a card there."""
     table.discard({ALICE: "S1", BOB: "G2", CAROL: "P3"})
     table.act(ALICE, Skip())
     assert table.names(table.state.scrap[ALICE]) == ["S9", "S10", "S11", "S1"]
@@ -127,7 +144,9 @@ def test_look_at_a_players_pile_shows_its_hidden_cards_to_the_looker_only():
     assert "draw E7" in table.texts(CAROL)
     table.act(CAROL, Pick(hidden))
     assert hidden in table.state.hands[CAROL] and hidden not in table.state.scrap[ALICE]
-    assert any(line.startswith("carol draws card alice#4 from alice's scrap pile") for line in table.lines)
+    assert any(
+        line.startswith("carol draws card alice#4 from alice's scrap pile") for line in table.lines
+    )
 
 
 def test_look_discloses_exactly_the_hidden_cards_of_the_pile():
@@ -190,9 +209,14 @@ def test_exchange_the_other_player_chooses_what_to_give():
     assert table.legal(ALICE) == []
     assert "give G4" in table.texts(BOB)
     table.act(BOB, Give(table.slot("G4")))
-    assert table.slot("G4") in table.state.hands[ALICE] and table.slot("E9") in table.state.hands[BOB]
+    assert (
+        table.slot("G4") in table.state.hands[ALICE] and table.slot("E9") in table.state.hands[BOB]
+    )
     assert table.view(ALICE)[table.slot("G4")] == "G4" and table.view(BOB)[table.slot("E9")] == "E9"
-    assert table.slot("G4") not in table.view(CAROL) and table.slot("G4") not in table.state.cards.revealed
+    assert (
+        table.slot("G4") not in table.view(CAROL)
+        and table.slot("G4") not in table.state.cards.revealed
+    )
     assert "alice and bob exchange the two cards" in table.lines
     assert table.state.actor == BOB  # Bob's own Parts card resolves next
 
@@ -202,8 +226,11 @@ def test_exchange_needs_a_card_on_both_sides():
     table.discard({ALICE: "S2", BOB: "P6", CAROL: "P7"})
     state = table.state.copy()
     state.hands[BOB] = []
-    assert all(action.with_seat != BOB for action in GAME.legal_actions(state, ALICE, table.view(ALICE))
-               if isinstance(action, Exchange))
+    assert all(
+        action.with_seat != BOB
+        for action in GAME.legal_actions(state, ALICE, table.view(ALICE))
+        if isinstance(action, Exchange)
+    )
     with pytest.raises(IllegalAction, match="no cards"):
         GAME.check_action(state, ALICE, Exchange(table.slot("E9"), BOB))
     with pytest.raises(IllegalAction, match="another player"):

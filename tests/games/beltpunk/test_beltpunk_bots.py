@@ -24,14 +24,20 @@ class CountingTable(LocalTable):
 
 def play(players, seed, kinds, *, check=False):
     """One game; ``kinds[seat]`` is "bot" or "random". Returns the table at the end."""
-    bots = [make_bot(seed + bytes([seat])) if kind == "bot" else RandomBot(seed + bytes([seat]))
-            for seat, kind in enumerate(kinds)]
+    bots = [
+        make_bot(seed + bytes([seat])) if kind == "bot" else RandomBot(seed + bytes([seat]))
+        for seat, kind in enumerate(kinds)
+    ]
     table = CountingTable(GAME, GAME.ruleset(players), seed, check=check)
     while not table.over:
         step = table.step()
         if isinstance(step, Simultaneous):
-            table.act_simultaneous([(p, bots[p].choose(GAME, table.state, p, table.view(p), step))
-                                    for p in step.players])
+            table.act_simultaneous(
+                [
+                    (p, bots[p].choose(GAME, table.state, p, table.view(p), step))
+                    for p in step.players
+                ]
+            )
         else:
             seat = step.actors[0]
             table.act(seat, bots[seat].choose(GAME, table.state, seat, table.view(seat), step))
@@ -53,7 +59,9 @@ def test_the_bot_beats_random_play_clearly():
     bot_overflows = random_overflows = 0
     for game in range(30):
         # Two bots and two random players, in seats that change from game to game.
-        kinds = ["bot", "random", "bot", "random"] if game % 2 else ["random", "bot", "random", "bot"]
+        kinds = (
+            ["bot", "random", "bot", "random"] if game % 2 else ["random", "bot", "random", "bot"]
+        )
         table = play(4, b"versus" + bytes([game]), kinds)
         for seat, kind in enumerate(kinds):
             if kind == "bot":
@@ -88,8 +96,9 @@ def test_the_bot_keeps_its_discard_out_of_a_full_conveyor():
     from beltpunk_scenarios import StackedTable, stacked_deck
 
     # S1 and E13 are equally lonely in this hand, but Steam is full and Steam can't rescue itself.
-    table = StackedTable(3, [stacked_deck(3, [["S1", "E13", "G5", "P5", "G8", "P8"], [], []],
-                                          ["S9", "S10", "S11"])])
+    table = StackedTable(
+        3, [stacked_deck(3, [["S1", "E13", "G5", "P5", "G8", "P8"], [], []], ["S9", "S10", "S11"])]
+    )
     choice = make_bot(b"discard").choose(GAME, table.state, 0, table.view(0), table.step())
     assert table.name(choice.slot) != "S1"
 
@@ -97,8 +106,9 @@ def test_the_bot_keeps_its_discard_out_of_a_full_conveyor():
 def test_the_bot_scores_its_best_set():
     from beltpunk_scenarios import StackedTable, skip_all, stacked_deck
 
-    table = StackedTable(2, [stacked_deck(2, [["S4", "S5", "S6", "G9", "P9", "E1", "G12"], []],
-                                          ["G1", "E13"])])
+    table = StackedTable(
+        2, [stacked_deck(2, [["S4", "S5", "S6", "G9", "P9", "E1", "G12"], []], ["G1", "E13"])]
+    )
     table.discard({0: "E1", 1: table.hand(1)[0]})
     skip_all(table)
     bot = make_bot(b"score")
@@ -106,4 +116,8 @@ def test_the_bot_scores_its_best_set():
         seat = table.state.declarer
         table.act(seat, bot.choose(GAME, table.state, seat, table.view(seat), table.step()))
     choice = bot.choose(GAME, table.state, 0, table.view(0), table.step())
-    assert sorted(table.names(choice.slots)) == ["S4", "S5", "S6"]  # a Perfect Belt (5) over Goggles (3)
+    assert sorted(table.names(choice.slots)) == [
+        "S4",
+        "S5",
+        "S6",
+    ]  # a Perfect Belt (5) over Goggles (3)

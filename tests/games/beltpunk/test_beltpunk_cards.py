@@ -30,7 +30,11 @@ def test_deck_has_52_cards_in_four_suits_of_thirteen_ranks():
 
 def test_machine_order_is_steam_gears_parts_electricity_then_rank():
     assert sorted(["E1", "P1", "G13", "S10", "S3"], key=MACHINE_ORDER.__getitem__) == [
-        "S3", "S10", "G13", "P1", "E1",
+        "S3",
+        "S10",
+        "G13",
+        "P1",
+        "E1",
     ]
     assert [SUIT_OF[name] for name in ("S1", "G1", "P1", "E1")] == [0, 1, 2, 3]
 

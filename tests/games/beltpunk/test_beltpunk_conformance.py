@@ -32,8 +32,12 @@ GAME = DecisiveBeltpunk()
 # Random games vary a lot in length (400 to 9000 events); these seeds give games of ordinary
 # length, so the whole check (about 18 000 events, every one checked) takes about 12 s.
 SEEDS = {
-    (2, 25): (b"b", b"c", b"e", b"h"), (3, 25): (b"a", b"b", b"d", b"f"), (4, 25): (b"b", b"d", b"i", b"j"),
-    (2, 35): (b"f", b"h"), (3, 35): (b"b", b"d"), (4, 35): (b"i", b"j"),
+    (2, 25): (b"b", b"c", b"e", b"h"),
+    (3, 25): (b"a", b"b", b"d", b"f"),
+    (4, 25): (b"b", b"d", b"i", b"j"),
+    (2, 35): (b"f", b"h"),
+    (3, 35): (b"b", b"d"),
+    (4, 35): (b"i", b"j"),
 }
 
 
@@ -46,5 +50,7 @@ def test_random_games_conform(players, target):
         assert report.result is not None
         assert max(report.result.scores) >= target
         assert report.result.winners == tuple(
-            seat for seat, score in enumerate(report.result.scores) if score == max(report.result.scores)
+            seat
+            for seat, score in enumerate(report.result.scores)
+            if score == max(report.result.scores)
         )

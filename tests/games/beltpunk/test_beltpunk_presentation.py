@@ -23,8 +23,19 @@ from p2pgames.games.beltpunk.actions import (
 from p2pgames.games.beltpunk.bots import make_bot
 
 EVERY_KIND = [
-    Discard(3), Draw(), Look(None), Look(2), Pick(7), Take(60), Place(0), Exchange(5, 1), Give(9),
-    Skip(), Declare(True), Declare(False), Score((1, 4, 9)),
+    Discard(3),
+    Draw(),
+    Look(None),
+    Look(2),
+    Pick(7),
+    Take(60),
+    Place(0),
+    Exchange(5, 1),
+    Give(9),
+    Skip(),
+    Declare(True),
+    Declare(False),
+    Score((1, 4, 9)),
 ]
 
 
@@ -38,10 +49,27 @@ def test_actions_round_trip_their_wire_form_and_repr(action):
 @pytest.mark.parametrize(
     "data",
     [
-        None, 5, "draw", [], ["fly"], ["draw", 1], ["discard"], ["discard", -1], ["discard", True],
-        ["discard", 2**40], ["look", 4], ["look", "machine"], ["exchange", 1], ["exchange", 1, 9],
-        ["declare", 1], ["score", [3, 2]], ["score", [1]], ["score", [1, 1]], ["score", 5],
-        ["score", list(range(14))], ["give", 1.5],
+        None,
+        5,
+        "draw",
+        [],
+        ["fly"],
+        ["draw", 1],
+        ["discard"],
+        ["discard", -1],
+        ["discard", True],
+        ["discard", 2**40],
+        ["look", 4],
+        ["look", "machine"],
+        ["exchange", 1],
+        ["exchange", 1, 9],
+        ["declare", 1],
+        ["score", [3, 2]],
+        ["score", [1]],
+        ["score", [1, 1]],
+        ["score", 5],
+        ["score", list(range(14))],
+        ["give", 1.5],
     ],
 )
 def test_malformed_wire_actions_are_refused(data):
@@ -50,8 +78,13 @@ def test_malformed_wire_actions_are_refused(data):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
-                    lambda inner: st.lists(inner, max_size=4), max_leaves=12))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+        lambda inner: st.lists(inner, max_size=4),
+        max_leaves=12,
+    )
+)
 def test_decoding_anything_raises_only_malformed_action(data):
     try:
         action = GAME.decode_action(data)
@@ -76,8 +109,12 @@ def bot_table(players, seed, *, until=None):
     while not table.over and not (until and until(table)):
         step = table.step()
         if isinstance(step, Simultaneous):
-            table.act_simultaneous([(p, bots[p].choose(GAME, table.state, p, table.view(p), step))
-                                    for p in step.players])
+            table.act_simultaneous(
+                [
+                    (p, bots[p].choose(GAME, table.state, p, table.view(p), step))
+                    for p in step.players
+                ]
+            )
         else:
             seat = step.actors[0]
             table.act(seat, bots[seat].choose(GAME, table.state, seat, table.view(seat), step))
@@ -89,16 +126,19 @@ def test_states_round_trip_through_their_canonical_encoding_mid_game():
     encoded = canonical.encode(GAME.encode_state(table.state))
     again = GAME.decode_state(canonical.decode(encoded))
     assert canonical.encode(GAME.encode_state(again)) == encoded
-    assert GAME.legal_actions(again, again.actor, table.view(again.actor)) == \
-        GAME.legal_actions(table.state, table.state.actor, table.view(table.state.actor))
+    assert GAME.legal_actions(again, again.actor, table.view(again.actor)) == GAME.legal_actions(
+        table.state, table.state.actor, table.view(table.state.actor)
+    )
 
 
 def test_action_texts_are_short_and_unique_through_a_whole_game():
     names = ["alice", "bob", "carol", "dave"]
     table = bot_table(4, b"texts", until=lambda t: t.state.turn >= 8)
     for seat in range(4):
-        texts = [GAME.describe_action(table.state, seat, a, table.view(seat), names)
-                 for a in GAME.legal_actions(table.state, seat, table.view(seat))]
+        texts = [
+            GAME.describe_action(table.state, seat, a, table.view(seat), names)
+            for a in GAME.legal_actions(table.state, seat, table.view(seat))
+        ]
         assert len(texts) == len(set(texts))
         assert all(len(text) <= 40 for text in texts)
 
@@ -116,18 +156,24 @@ def test_a_player_called_machine_does_not_clash_with_the_machine():
     assert not table.over
     for names in (["machine", "bob"], ["alice", "machine"]):
         seat = table.state.actor
-        texts = [GAME.describe_action(table.state, seat, a, table.view(seat), names)
-                 for a in GAME.legal_actions(table.state, seat, table.view(seat))]
+        texts = [
+            GAME.describe_action(table.state, seat, a, table.view(seat), names)
+            for a in GAME.legal_actions(table.state, seat, table.view(seat))
+        ]
         assert len(texts) == len(set(texts))
         assert "look machine" in texts
 
 
 def test_panels_fit_80_columns_and_show_the_table():
-    table = bot_table(4, b"panels", until=lambda t: t.state.round == 2 and t.state.phase == "action")
+    table = bot_table(
+        4, b"panels", until=lambda t: t.state.round == 2 and t.state.phase == "action"
+    )
     assert not table.over
     names = ["alice", "bob", "carol", "a-very-long-player-name-indeed"]
     for viewer in (None, 0, 1, 2, 3):
-        panels = GAME.panels(table.state, viewer, {} if viewer is None else table.view(viewer), names)
+        panels = GAME.panels(
+            table.state, viewer, {} if viewer is None else table.view(viewer), names
+        )
         titles = [panel.title for panel in panels]
         assert titles[:3] == ["Beltpunk Haberdasher", "The Machine", "Players"]
         assert ("Your hand" in titles) == (viewer is not None)
@@ -135,7 +181,12 @@ def test_panels_fit_80_columns_and_show_the_table():
             for line in panel.lines:
                 assert len("".join(text for _, text in line)) <= 78, (panel.title, line)
     machine = GAME.panels(table.state, 0, table.view(0), names)[1]
-    assert [line[0][1].strip() for line in machine.lines] == ["Steam", "Gears", "Parts", "Electricity"]
+    assert [line[0][1].strip() for line in machine.lines] == [
+        "Steam",
+        "Gears",
+        "Parts",
+        "Electricity",
+    ]
     hand = GAME.panels(table.state, 0, table.view(0), names)[3]
     shown = [text for line in hand.lines for style, text in line if style.startswith("suit-")]
     assert sorted(shown) == sorted(table.view(0)[slot] for slot in table.state.hands[0])
@@ -161,8 +212,18 @@ def test_log_lines_use_public_information_only():
 
 def test_help_text_names_every_action():
     text = GAME.help_text()
-    for typed in ("discard S7", "draw", "look machine", "take G4 from machine", "place S7",
-                  "exchange S7 with bob", "give E3", "skip", "declare yes", "score S4 S5 S6"):
+    for typed in (
+        "discard S7",
+        "draw",
+        "look machine",
+        "take G4 from machine",
+        "place S7",
+        "exchange S7 with bob",
+        "give E3",
+        "skip",
+        "declare yes",
+        "score S4 S5 S6",
+    ):
         assert typed in text
     assert all(len(line) <= 100 for line in text.splitlines())
 
@@ -178,4 +239,6 @@ def test_rules_md_names_only_tests_that_exist():
     named = re.findall(r"(test_beltpunk_\w+\.py)::(test_\w+)", rules)
     assert len(named) > 40
     for filename, test in named:
-        assert re.search(rf"^def {test}\(", (here / filename).read_text(), re.M), f"{filename}::{test}"
+        assert re.search(
+            rf"^def {test}\(", (here / filename).read_text(), re.M
+        ), f"{filename}::{test}"

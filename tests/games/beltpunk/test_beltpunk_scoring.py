@@ -13,8 +13,11 @@ ALICE, BOB, CAROL = range(3)
 
 
 def test_round_score_is_set_points_minus_one_per_scrap_card():
-    table = StackedTable(3, [stacked_deck(3, [["S1", "S5", "G5"], ["G2"], ["P3"]], ["S9", "S10", "S11"])],
-                         first_foreman=ALICE)
+    table = StackedTable(
+        3,
+        [stacked_deck(3, [["S1", "S5", "G5"], ["G2"], ["P3"]], ["S9", "S10", "S11"])],
+        first_foreman=ALICE,
+    )
     table.discard({ALICE: "S1", BOB: "G2", CAROL: "P3"})
     table.act(ALICE, Skip())  # the Steam conveyor overflows: 4 cards into Alice's scrap pile
     table.act(BOB, Skip())
@@ -55,7 +58,9 @@ def test_the_round_end_asks_for_the_audit_of_its_deal_then_deals_again():
     assert state.phase == "auditing"
     assert GAME.step(state) == CardOperations((Audit((0,)),))
     # Every card of the round becomes public at the audit; then the next round's deal is queued.
-    values = tuple((slot, table.truth[slot]) for slot in range(52) if slot not in state.cards.revealed)
+    values = tuple(
+        (slot, table.truth[slot]) for slot in range(52) if slot not in state.cards.revealed
+    )
     state = GAME.apply(state, CardsDone(values))
     assert isinstance(GAME.step(state).operations[0], NewDeal) and state.round == 2
 

@@ -9,7 +9,14 @@ from p2pgames.engine import Reveal, RuleViolation, Simultaneous, SimultaneousAct
 from p2pgames.games.beltpunk import GAME
 from p2pgames.games.beltpunk.actions import Declare, Discard, Draw, Skip
 
-from beltpunk_scenarios import StackedTable, return_to_deck, score, short_round, skip_all, stacked_deck
+from beltpunk_scenarios import (
+    StackedTable,
+    return_to_deck,
+    score,
+    short_round,
+    skip_all,
+    stacked_deck,
+)
 
 JAKE, NOAH, MATT = 0, 1, 2
 
@@ -24,8 +31,12 @@ def test_machine_order_example():
     while table.state.phase == "action":
         resolved.append(table.state.actor)
         # Each card enters its conveyor when its player resolves it, not before.
-        assert table.state.order[table.state.resolving][1] in table.state.conveyors[
-            "SGPE".index(table.name(table.state.order[table.state.resolving][1])[0])]
+        assert (
+            table.state.order[table.state.resolving][1]
+            in table.state.conveyors[
+                "SGPE".index(table.name(table.state.order[table.state.resolving][1])[0])
+            ]
+        )
         table.act(table.state.actor, Skip())
     assert resolved == [MATT, NOAH, JAKE]
     assert table.conveyor(0) == ["S3", "S10"] and table.conveyor(2) == ["P1"]
@@ -53,8 +64,9 @@ def test_discards_are_chosen_secretly_then_revealed_together():
 
 def test_foreman_passes_clockwise_every_turn_and_draws_first():
     deck = ["P1", "P2", "P3", "P4", "P5", "P6"]
-    table = StackedTable(3, [stacked_deck(3, [["S1"], ["S2"], ["S3"]], ["G1", "G2", "E1"], deck)],
-                         first_foreman=2)
+    table = StackedTable(
+        3, [stacked_deck(3, [["S1"], ["S2"], ["S3"]], ["G1", "G2", "E1"], deck)], first_foreman=2
+    )
     assert table.state.foreman == 2
     assert [table.names(hand)[-1] for hand in table.state.hands] == ["P2", "P3", "P1"]
     table.discard({0: "S1", 1: "S2", 2: "S3"})
@@ -68,7 +80,9 @@ def test_foreman_passes_clockwise_every_turn_and_draws_first():
 def test_a_deck_that_runs_out_mid_draw_leaves_the_last_players_without_a_card():
     # 4 players: 24 cards dealt, 4 into The Machine, 20 left after the first turn's draws. Steam
     # draws bring the deck down to 2 cards before the fourth turn, whose Foreman is seat 3.
-    hands = [[f"{suit}{rank}" for suit in "SE" for rank in (r, r + 1, r + 2)] for r in (1, 4, 7, 10)]
+    hands = [
+        [f"{suit}{rank}" for suit in "SE" for rank in (r, r + 1, r + 2)] for r in (1, 4, 7, 10)
+    ]
     table = StackedTable(4, [stacked_deck(4, hands, ["G10", "G11", "P12", "P13"])], first_foreman=0)
     while table.state.turn < 4:
         phase = table.state.phase
@@ -82,7 +96,10 @@ def test_a_deck_that_runs_out_mid_draw_leaves_the_last_players_without_a_card():
             table.declare_all()
     assert ("turn", 4, 3, (3, 0)) in table.notes
     assert table.state.deck == [] and table.state.phase == "discard"
-    assert "turn 4: dave holds the Foreman; dave and alice draw; the deck is empty, bob and carol draw nothing" in table.lines
+    assert (
+        "turn 4: dave holds the Foreman; dave and alice draw; "
+        "the deck is empty, bob and carol draw nothing" in table.lines
+    )
 
 
 def test_declarations_go_from_the_foreman_and_yes_needs_a_set():
@@ -146,8 +163,9 @@ def test_a_revealed_set_that_is_not_a_set_is_a_rule_violation():
 
 
 def test_a_player_with_fewer_than_two_cards_declares_no_automatically():
-    table = StackedTable(2, [stacked_deck(2, [["S5", "G5"], ["S9", "G9"]], ["E3", "E4"])],
-                         first_foreman=0)
+    table = StackedTable(
+        2, [stacked_deck(2, [["S5", "G5"], ["S9", "G9"]], ["E3", "E4"])], first_foreman=0
+    )
     return_to_deck(table, 0, [name for name in table.hand(0) if name not in ("S5", "G5")])
     table.discard({0: "S5", 1: "S9"})
     skip_all(table)
@@ -162,7 +180,11 @@ def test_round_ends_when_a_hand_is_empty():
     table = short_round()
     assert table.state.round == 2
     # The cards left in the other hands (six each) go into their owners' scrap piles at -1 each.
-    assert ("round-end", "a player's hand is empty", ((10, 0), (0, 6), (0, 6), (0, 6))) in table.notes
+    assert (
+        "round-end",
+        "a player's hand is empty",
+        ((10, 0), (0, 6), (0, 6), (0, 6)),
+    ) in table.notes
     assert table.state.last_round == [10, -6, -6, -6]
     assert "  alice: sets 10 − scrap 0 = +10, total 10" in table.lines
 
@@ -184,9 +206,16 @@ def test_round_ends_when_the_deck_is_empty():
 
 
 def test_a_false_declaration_must_still_reveal_two_cards_and_is_caught():
-    # "yes" is only offered with a set, but nothing public forbids it: a cheating peer could send it.
-    table = StackedTable(2, [stacked_deck(2, [["S2", "G4", "P6", "E8", "S10", "G12", "P1", "E3"], []],
-                                          ["G9", "E13"], ["S13"])], first_foreman=0)
+    # "yes" is only offered with a set, but nothing public forbids it: a cheating peer may send it.
+    table = StackedTable(
+        2,
+        [
+            stacked_deck(
+                2, [["S2", "G4", "P6", "E8", "S10", "G12", "P1", "E3"], []], ["G9", "E13"], ["S13"]
+            )
+        ],
+        first_foreman=0,
+    )
     table.discard({0: "S2", 1: table.hand(1)[0]})
     skip_all(table)
     assert table.texts(0) == ["declare no"]
@@ -209,7 +238,9 @@ def test_the_foreman_keeps_passing_into_the_next_round():
 def test_a_card_that_allows_nothing_resolves_without_asking():
     table = StackedTable(2, [stacked_deck(2, [["S2"], ["G3"]], ["G9", "E13"])], first_foreman=0)
     return_to_deck(table, 0, [name for name in table.hand(0) if name != "S2"])
-    table.state.deck = []  # as if drawn: no Draw, and after discarding S2 alice has no card to exchange
+    table.state.deck = (
+        []
+    )  # as if drawn: no Draw, and after discarding S2 alice has no card to exchange
     table.discard({0: "S2", 1: "G3"})
     assert ("no-action", 0) in table.notes and "alice has no action available" in table.lines
     assert table.state.actor == 1
