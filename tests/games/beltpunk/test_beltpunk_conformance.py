@@ -1,8 +1,8 @@
 """The generic engine conformance check, played through whole games of Beltpunk.
 
 Uniformly random play never finishes a game of Beltpunk: a random player declines half the sets
-it could score, so every round costs it points on average (about -4 per round with 4 players) and
-nobody reaches the target. So the playthroughs here use :class:`DecisiveBeltpunk`, the real game
+it could score, so every round costs it points on average (about -2.5 per round) and nobody reaches
+the target. So the playthroughs here use :class:`DecisiveBeltpunk`, the real game
 whose players always score a set when they hold one: every declaration is still one of the real
 game's legal actions, and every other decision is chosen uniformly among all legal actions (and,
 with ``exhaustive``, every one of them is applied and checked). "declare no" while holding a set is
