@@ -108,7 +108,7 @@ class _View:
             slot: revealed.get(slot) or knowledge.get(slot) for slot in state.hands[player]
         }
         self.players = state.players
-        # Cards that can no longer be drawn into a hand from the deck or a hand: scored, or seen.
+        # Cards scored in sets are out of the round for good: no set can be built with them.
         gone = set()
         for sets in state.sets:
             for slots in sets:
