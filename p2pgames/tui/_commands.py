@@ -1,0 +1,154 @@
+"""What a line typed at the prompt means: one of your choices, a command, or a mistake to explain.
+
+The rules, in order (case and extra spaces never matter):
+
+1. the text of one of your current choices makes that move (a game's moves win over commands);
+2. ``help`` (or ``?``), ``say TEXT``, ``log``, ``table`` and ``quit`` (or ``exit``) are commands;
+3. a number picks that choice from the numbered list;
+4. the words of exactly one choice in another order make that move (``score S6 S5 S4``);
+5. anything else is :class:`Unknown`, with the choices it resembles.
+
+Nothing here has side effects: :func:`interpret` only classifies.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from dataclasses import dataclass
+from typing import Sequence
+
+__all__ = [
+    "Move",
+    "Chat",
+    "Help",
+    "ShowLog",
+    "ShowTable",
+    "Quit",
+    "BadNumber",
+    "Unknown",
+    "Command",
+    "COMMANDS",
+    "COMMAND_WORDS",
+    "interpret",
+    "normalize",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Make the choice at ``index`` of the current decision."""
+
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """Send ``text`` to the table (empty: the player typed ``say`` alone)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Help:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ShowLog:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ShowTable:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class BadNumber:
+    """A number that picks no choice (``count`` choices are on offer, maybe none)."""
+
+    number: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """Not a choice nor a command; ``suggestions`` are choices that look like it."""
+
+    text: str
+    suggestions: tuple[str, ...]
+
+
+Command = Move | Chat | Help | ShowLog | ShowTable | Quit | BadNumber | Unknown
+
+# (what to type, what it does): the help screen and the completer both use this.
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("say TEXT", "send TEXT to everyone at the table"),
+    ("help", "show the rules summary and these commands (also F1)"),
+    ("log", "show only the log, to read back (also F3)"),
+    ("table", "show only the table (also F2)"),
+    ("quit", "leave the game; asks first while the game is running (also Ctrl-C)"),
+)
+COMMAND_WORDS: tuple[str, ...] = ("say ", "help", "log", "table", "quit")
+
+_HELP = frozenset({"help", "?", "/help", "h"})
+_QUIT = frozenset({"quit", "exit", "/quit", "q"})
+
+
+def normalize(text: str) -> str:
+    """``text`` with its words separated by single spaces, in lower case, for comparing."""
+    return " ".join(text.split()).casefold()
+
+
+def interpret(text: str, choices: Sequence[str] | None) -> Command | None:
+    """The meaning of the line ``text`` when ``choices`` are on offer (``None``: no decision).
+
+    Returns ``None`` for a blank line.
+    """
+    typed = normalize(text)
+    if not typed:
+        return None
+    choices = choices or ()
+    keys = [normalize(choice) for choice in choices]
+    if typed in keys:
+        return Move(keys.index(typed))
+    word, _, rest = " ".join(text.split()).partition(" ")
+    command = word.casefold()
+    if command == "say":
+        return Chat(rest)
+    if not rest:
+        if command in _HELP:
+            return Help()
+        if command in _QUIT:
+            return Quit()
+        if command == "log":
+            return ShowLog()
+        if command == "table":
+            return ShowTable()
+        if command.isdigit():
+            number = int(command)
+            if 1 <= number <= len(choices):
+                return Move(number - 1)
+            return BadNumber(number, len(choices))
+    words = Counter(typed.split())
+    same_words = [index for index, key in enumerate(keys) if Counter(key.split()) == words]
+    if len(same_words) == 1:
+        return Move(same_words[0])
+    return Unknown(" ".join(text.split()), _resembling(typed, choices, keys))
+
+
+def _resembling(typed: str, choices: Sequence[str], keys: Sequence[str], limit: int = 4) -> tuple[str, ...]:
+    """Choices that start with ``typed``, then those that look like it, at most ``limit``."""
+    found = [choice for choice, key in zip(choices, keys) if key.startswith(typed)]
+    close = difflib.get_close_matches(typed, keys, n=limit, cutoff=0.6)
+    for key in close:
+        choice = choices[keys.index(key)]
+        if choice not in found:
+            found.append(choice)
+    return tuple(found[:limit])

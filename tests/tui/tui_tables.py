@@ -1,0 +1,231 @@
+"""Real tables for terminal game tests: the human seat typed into through a pipe, bots over loopback.
+
+A test builds a :class:`Table`, hands ``table.setup(script)`` to ``run_terminal_game`` and lets
+``script`` play the human: it reads the human's session to know what is asked, types keys into the
+pipe, and waits — never sleeps — for what the screen shows or what a peer receives.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Awaitable, Callable
+
+import trio
+import trio.testing
+from prompt_toolkit.application import Application, get_app
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import PipeInput
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.screen import Screen, WritePosition
+from prompt_toolkit.output import DummyOutput
+
+from p2pgames.bots import bot_for
+from p2pgames.crypto import Identity
+from p2pgames.games import get_game
+from p2pgames.net import Node, drive_bot, open_host_listeners
+from p2pgames.session import Session, SessionEvent
+
+LOOPBACK = "127.0.0.1"
+SCRIPT_TIMEOUT = 15.0
+
+
+class SizedOutput(DummyOutput):
+    """Draws nothing, but says the terminal is ``columns`` × ``rows`` (DummyOutput says 80 × 40)."""
+
+    def __init__(self, columns: int = 80, rows: int = 24) -> None:
+        self.columns, self.rows = columns, rows
+
+    def get_size(self) -> Size:
+        return Size(rows=self.rows, columns=self.columns)
+
+
+class Watched:
+    """A node whose events are recorded on their way to whoever reads ``node.events``."""
+
+    def __init__(self, node: Node) -> None:
+        self.node = node
+        self.session = node.session
+        self.seen: list[SessionEvent] = []
+        self._changed = trio.Event()
+        self._source = node.events
+        self._send, node.events = trio.open_memory_channel[SessionEvent](math.inf)
+
+    async def pump(self) -> None:
+        async with self._send:
+            async for event in self._source:
+                self.seen.append(event)
+                self._send.send_nowait(event)
+                self._changed.set()
+                self._changed = trio.Event()
+
+    async def wait_until(self, predicate: Callable[[], bool]) -> None:
+        """Wait for ``predicate()`` to hold, checking after every event of this node."""
+        while not predicate():
+            await self._changed.wait()
+
+    def events_of(self, kind: type) -> list:
+        return [event for event in self.seen if isinstance(event, kind)]
+
+
+class ScreenWatcher:
+    """The running application's screen, drawn on demand, with a wake-up whenever it is redrawn."""
+
+    def __init__(self, app: Application) -> None:
+        self.app = app
+        self._changed = trio.Event()
+        self._token = trio.lowlevel.current_trio_token()
+        # After every redraw, not on invalidate(): prompt_toolkit drops an invalidate() that comes
+        # while a redraw is pending, but that redraw shows its change. Redraws happen outside
+        # trio, so the wake-up goes in through the token.
+        app.after_render += self._redrawn
+
+    def _redrawn(self, app: Application) -> None:
+        try:
+            self._token.run_sync_soon(self._wake)
+        except trio.RunFinishedError:
+            pass  # the last redraw, as the application closes
+
+    def _wake(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
+
+    def cells(self) -> tuple[Screen, int, int]:
+        size = self.app.output.get_size()
+        screen = Screen()
+        self.app.layout.container.write_to_screen(
+            screen, MouseHandlers(), WritePosition(0, 0, size.columns, size.rows), "", False, None
+        )
+        screen.draw_all_floats()
+        return screen, size.columns, size.rows
+
+    def lines(self) -> list[str]:
+        """The screen's text, one string per row, trailing spaces removed."""
+        screen, columns, rows = self.cells()
+        return [
+            "".join(screen.data_buffer[y][x].char for x in range(columns)).rstrip()
+            for y in range(rows)
+        ]
+
+    def text(self) -> str:
+        return "\n".join(self.lines())
+
+    async def wait_for(self, text: str) -> None:
+        """Wait until ``text`` is on the screen (it may span no row boundary)."""
+        await self.wait_until(lambda: text in self.text())
+
+    async def wait_until(self, predicate: Callable[[], bool]) -> None:
+        while not predicate():
+            changed = self._changed
+            await changed.wait()
+
+
+Script = Callable[["Table"], Awaitable[None]]
+
+
+class Table:
+    """A probe (or other) table on 127.0.0.1: the human ``alice`` and ``bots`` bot peers.
+
+    With ``human_hosts`` the human's node hosts; otherwise a bot hosts and the human joins.
+    ``bots`` may be fewer than the empty seats, leaving the table waiting in its lobby.
+    """
+
+    def __init__(
+        self,
+        pipe: PipeInput,
+        *,
+        game: str = "probe",
+        players: int = 3,
+        bots: int | None = None,
+        human_hosts: bool = True,
+    ) -> None:
+        self.pipe = pipe
+        self.game = get_game(game)
+        self.ruleset = self.game.ruleset(players)
+        self.bot_count = players - 1 if bots is None else bots
+        self.human_hosts = human_hosts
+        self.human: Watched | None = None
+        self.bots: list[Watched] = []
+        self.screen: ScreenWatcher | None = None
+        self.port = 0
+
+    def type(self, text: str) -> None:
+        """Type ``text`` at the terminal (``\\r`` is Enter)."""
+        self.pipe.send_text(text)
+
+    async def settle(self) -> None:
+        """Let every trio task (the screen's included) finish with what it has been given."""
+        await trio.testing.wait_all_tasks_blocked()
+
+    def setup(self, script: Script) -> Callable[[trio.Nursery, Callable[[str], None]], Awaitable[Node]]:
+        """The ``setup`` for ``run_terminal_game``: builds the table, starts ``script``."""
+
+        async def setup(nursery: trio.Nursery, say: Callable[[str], None]) -> Node:
+            if self.human_hosts:
+                human = Node(Session(Identity.generate(), "alice", get_game, ruleset=self.ruleset))
+                listeners = await open_host_listeners(0, LOOPBACK)
+                self.port = listeners[0].socket.getsockname()[1]
+                await nursery.start(human.serve, listeners)
+                say(f"Join code: {LOOPBACK}:{self.port}")
+            else:
+                host = await self._start_bot(nursery, "bot-host", host=True)
+                self.bots.append(host)
+                human = Node(Session(Identity.generate(), "alice", get_game))
+                await nursery.start(human.connect, LOOPBACK, self.port)
+            self.human = Watched(human)
+            nursery.start_soon(self.human.pump)
+            for number in range(self.bot_count - (0 if self.human_hosts else 1)):
+                self.bots.append(await self._start_bot(nursery, f"bot-{number + 1}"))
+            nursery.start_soon(self._run_script, script)
+            return human
+
+        return setup
+
+    async def _start_bot(self, nursery: trio.Nursery, name: str, host: bool = False) -> Watched:
+        ruleset = self.ruleset if host else None
+        node = Node(Session(Identity.generate(), name, get_game, ruleset=ruleset, bot=True, narrate=False))
+        watched = Watched(node)
+        if host:
+            listeners = await open_host_listeners(0, LOOPBACK)
+            self.port = listeners[0].socket.getsockname()[1]
+            await nursery.start(node.serve, listeners)
+        else:
+            await nursery.start(node.connect, LOOPBACK, self.port)
+        nursery.start_soon(watched.pump)
+        nursery.start_soon(drive_bot, node, bot_for(self.game, os.urandom(16)))
+        return watched
+
+    async def _run_script(self, script: Script) -> None:
+        self.screen = ScreenWatcher(get_app())
+        try:
+            with trio.fail_after(SCRIPT_TIMEOUT):
+                await script(self)
+        except trio.TooSlowError:
+            raise AssertionError(f"the script timed out; the screen shows:\n{self.screen.text()}") from None
+
+    # -- what scripts often do ---------------------------------------------------------------------
+
+    async def next_decision(self):
+        """Wait until the human has something to decide (or the game is over); return it or None."""
+        session = self.human.session
+        await self.human.wait_until(lambda: session.finished or session.decision() is not None)
+        return session.decision()
+
+    async def play_to_the_end(self, pick: Callable[[object], str] = lambda decision: decision.texts[0]) -> int:
+        """Type ``pick(decision)`` for every decision until the game is over; how many were typed."""
+        session = self.human.session
+        typed = 0
+        answered = None
+        while True:
+            await self.human.wait_until(
+                lambda: session.finished or (session.decision() is not None and self._moment() != answered)
+            )
+            if session.finished:
+                return typed
+            answered = self._moment()
+            self.type(pick(session.decision()) + "\r")
+            typed += 1
+
+    def _moment(self) -> tuple:
+        replica = self.human.session.replica
+        return (replica.seq, replica.counters[self.human.session.seat])
