@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from p2pgames.engine import DeterministicRandom, Game, Knowledge, Step
 
-__all__ = ["Bot", "RandomBot", "bot_for"]
+__all__ = ["Bot", "RandomBot", "PlayoutBot", "bot_for"]
 
 
 class Bot(Protocol):
@@ -34,6 +34,19 @@ class RandomBot:
         if not options:
             raise ValueError(f"seat {player} has no legal action at {step!r}")
         return options[self.random.below(len(options))]
+
+
+class PlayoutBot:
+    """Random play as the game defines it (:meth:`Game.playout_choice`): conformance, benchmarks."""
+
+    def __init__(self, seed: bytes = b"") -> None:
+        self.random = DeterministicRandom(hashlib.sha256(b"playout-bot\x00" + seed).digest())
+
+    def choose(self, game: Game, state: Any, player: int, knowledge: Knowledge, step: Step) -> Any:
+        options = list(game.legal_actions(state, player, knowledge))
+        if not options:
+            raise ValueError(f"seat {player} has no legal action at {step!r}")
+        return game.playout_choice(state, player, options, knowledge, self.random)
 
 
 def bot_for(game: Game, seed: bytes = b"") -> Bot:

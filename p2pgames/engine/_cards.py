@@ -317,8 +317,7 @@ class CardState:
             missing = sorted(wanted - given)
             extra = sorted(given - wanted)
             raise EventMismatch(f"card values don't match the operations (missing {missing}, extra {extra})")
-        for slot, name in values.items():
-            self._check_value(slot, name, values)
+        self._check_values(values)
         self.revealed.update(values)
         for operation in self.pending:
             if isinstance(operation, Audit):
@@ -329,17 +328,25 @@ class CardState:
             self.claims = [claim for claim in self.claims if claim not in ready]
         return ready
 
-    def _check_value(self, slot: int, name: str, incoming: Mapping[int, str]) -> None:
-        record = self.deal_of(slot)
-        if record.cards is not None:
-            allowed = record.cards
-        else:
-            allowed = tuple(self._names_behind(record))
-        if name not in allowed:
-            raise EventMismatch(f"{name!r} is not a card of deal {record.deal}")
-        for other in range(record.first_slot, record.first_slot + record.size):
-            if other != slot and (self.revealed.get(other) == name or incoming.get(other) == name):
-                raise EventMismatch(f"card {name!r} appears twice in deal {record.deal}")
+    def _check_values(self, incoming: Mapping[int, str]) -> None:
+        """Each value must be a card of its slot's deal, and no card may show twice in a deal."""
+        by_deal: dict[int, list[tuple[int, str]]] = {}
+        for slot, name in incoming.items():
+            by_deal.setdefault(self.deal_of(slot).deal, []).append((slot, name))
+        for deal, items in by_deal.items():
+            record = self.deals[deal]
+            allowed = set(record.cards) if record.cards is not None else set(self._names_behind(record))
+            seen = {
+                self.revealed[slot]: slot
+                for slot in range(record.first_slot, record.first_slot + record.size)
+                if slot in self.revealed
+            }
+            for slot, name in items:
+                if name not in allowed:
+                    raise EventMismatch(f"{name!r} is not a card of deal {deal}")
+                if seen.get(name, slot) != slot:
+                    raise EventMismatch(f"card {name!r} appears twice in deal {deal}")
+                seen[name] = slot
 
     def _names_behind(self, record: DealRecord) -> Iterable[str]:
         # The cards a re-shuffled deal can hold: those of the deals its source slots came from.

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
 from p2pgames import canonical
 from p2pgames.engine._cards import CardState, Claim
 from p2pgames.engine._errors import EventMismatch, IllegalAction, RulesetError
+from p2pgames.engine._random import DeterministicRandom
 from p2pgames.engine._steps import (
     Act,
     CardOperations,
@@ -300,6 +301,16 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def narrate(self, before: S, event: Event, after: S, names: Sequence[str]) -> list[str]:
         """Lines for the game log describing what ``event`` did, using only public information."""
+
+    def playout_choice(
+        self, state: S, player: int, actions: Sequence[Any], knowledge: Knowledge, random: DeterministicRandom
+    ) -> Any:
+        """How random play (conformance playthroughs, benchmarks, random bots) picks an action.
+
+        Uniform over ``actions`` (the legal ones) by default. A game whose uniformly random play
+        would practically never end may bias the choice, but must return one of ``actions``.
+        """
+        return actions[random.below(len(actions))]
 
     def panels(self, state: S, viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
         """What a screen shows of the table to ``viewer`` (``None``: a spectator, public only).

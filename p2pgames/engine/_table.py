@@ -59,6 +59,8 @@ class LocalTable:
         if self.hashes is not None:
             self.hashes.append(game.state_hash(self.state))
         self.truth: dict[int, str] = {}
+        self._slot_deal: dict[int, int] = {}
+        self._retired: set[int] = set()
         self.knowledge: list[dict[int, str]] = [{} for _ in range(ruleset.players)]
         self.log: list[Event] = []
         self.settle()
@@ -75,6 +77,8 @@ class LocalTable:
         else:
             self.state = self.game.apply_unchecked(self.state, event)
         self.log.append(event)
+        if isinstance(event, CardsDone):
+            self._forget_retired()
         if self.hashes is not None:
             self.hashes.append(self.game.state_hash(self.state))
 
@@ -114,11 +118,13 @@ class LocalTable:
                 self.random.shuffle(names)
                 for offset, name in enumerate(names):
                     self.truth[operation.first_slot + offset] = name
+                    self._slot_deal[operation.first_slot + offset] = operation.deal
             elif isinstance(operation, Reshuffle):
                 names = [self.truth[slot] for slot in operation.source_slots]
                 self.random.shuffle(names)
                 for offset, name in enumerate(names):
                     self.truth[operation.first_slot + offset] = name
+                    self._slot_deal[operation.first_slot + offset] = operation.deal
             elif isinstance(operation, Reveal):
                 for slot in operation.slots:
                     public[slot] = self.truth[slot]
@@ -134,6 +140,20 @@ class LocalTable:
             else:  # pragma: no cover - the union is closed
                 raise EngineError(f"unknown card operation {operation!r}")
         return tuple(sorted(public.items()))
+
+    def _forget_retired(self) -> None:
+        # A retired deal's slots are never referred to again: drop what anyone knew of them.
+        retired = {deal for deal, record in self.state.cards.deals.items() if record.size == 0}
+        fresh = retired - self._retired
+        if not fresh:
+            return
+        self._retired |= fresh
+        for seen in self.knowledge:
+            for slot in [slot for slot in seen if self._slot_deal.get(slot) in fresh]:
+                del seen[slot]
+        for slot in [slot for slot, deal in self._slot_deal.items() if deal in fresh]:
+            del self._slot_deal[slot]
+            self.truth.pop(slot, None)
 
     def view(self, player: int) -> dict[int, str]:
         """What ``player`` can see of hidden cards (its knowledge)."""

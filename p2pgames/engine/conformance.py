@@ -3,7 +3,8 @@
 :func:`check_game` plays random legal games to the end on a :class:`LocalTable` and checks, at
 every step, the properties the platform relies on:
 
-* every decision step offers its actor(s) at least one legal action, and the game ends;
+* every decision step offers its actor(s) at least one legal action, and the game ends (random
+  choices follow the game's :meth:`Game.playout_choice`, uniform unless the game biases it);
 * every legal action offered is accepted by :meth:`Game.apply` (none raises), has a description
   that is unique among the actions offered, and round-trips through its wire encoding and ``repr``;
 * ``apply`` never changes the state it was given;
@@ -101,7 +102,7 @@ def play_random_game(
             choices = []
             for player in step.players:
                 options = _offered(game, table, player, seed, n, exhaustive)
-                choices.append((player, options[chooser.below(len(options))]))
+                choices.append((player, game.playout_choice(state, player, options, table.view(player), chooser)))
             table.act_simultaneous(choices)
         elif isinstance(step, (Turn, ReactionWindow)):
             actors = step.actors if isinstance(step, Turn) else step.players
@@ -110,7 +111,7 @@ def play_random_game(
                 raise _fail(seed, n, f"none of seats {actors} has a legal action in {step!r}")
             player = movers[chooser.below(len(movers))]
             options = _offered(game, table, player, seed, n, exhaustive)
-            table.act(player, options[chooser.below(len(options))])
+            table.act(player, game.playout_choice(state, player, options, table.view(player), chooser))
         else:
             raise _fail(seed, n, f"table stopped on an automatic step {step!r}")
         if game.state_hash(state) != before_hash:

@@ -309,12 +309,11 @@ def _join(words: Sequence[str]) -> str:
 
 
 def result_summary(state: "BeltpunkState", winners: Sequence[int]) -> str:
-    """One line for :class:`GameOver` (which has no names: seats are numbered)."""
+    """One line for :class:`GameOver`, naming nobody (the session puts the names in front)."""
     best = state.totals[winners[0]]
-    if len(winners) == 1:
-        return f"seat {winners[0]} wins with {best} points after {state.round} rounds"
-    seats = _join([str(seat) for seat in winners])
-    return f"seats {seats} share the win with {best} points after {state.round} rounds"
+    rounds = f"{state.round} round{'s' if state.round != 1 else ''}"
+    each = " each" if len(winners) > 1 else ""
+    return f"{best} points{each} after {rounds}"
 
 
 # -- panels ----------------------------------------------------------------------------------------

@@ -2,31 +2,26 @@
 
 Uniformly random play never finishes a game of Beltpunk: a random player declines half the sets
 it could score, so every round costs it points on average (about -2.5 per round) and nobody reaches
-the target. So the playthroughs here use :class:`DecisiveBeltpunk`, the real game
-whose players always score a set when they hold one: every declaration is still one of the real
-game's legal actions, and every other decision is chosen uniformly among all legal actions (and,
-with ``exhaustive``, every one of them is applied and checked). "declare no" while holding a set is
-covered by the unit tests.
+the target. The game's ``playout_choice`` therefore always declares a set when it holds one; every
+other decision is uniform among all legal actions (and, with ``exhaustive``, every one of them is
+applied and checked). "declare no" while holding a set is covered by the unit tests.
 """
 
 import pytest
 
 from p2pgames.engine.conformance import play_random_game
+from p2pgames.games.beltpunk import GAME
 from p2pgames.games.beltpunk.actions import Declare
-from p2pgames.games.beltpunk.rules import Beltpunk
 
 
-class DecisiveBeltpunk(Beltpunk):
-    """Beltpunk whose players always declare a set when they can score one."""
+def test_random_play_always_scores_when_it_can_and_is_otherwise_uniform():
+    from p2pgames.engine import DeterministicRandom
 
-    def legal_actions(self, state, player, knowledge):
-        options = super().legal_actions(state, player, knowledge)
-        if Declare(True) in options:
-            return [Declare(True)]
-        return options
-
-
-GAME = DecisiveBeltpunk()
+    state = GAME.setup(GAME.ruleset(2))
+    random = DeterministicRandom(b"x")
+    assert GAME.playout_choice(state, 0, [Declare(False), Declare(True)], {}, random) == Declare(True)
+    picks = {GAME.playout_choice(state, 0, [1, 2, 3], {}, random) for _ in range(50)}
+    assert picks == {1, 2, 3}
 
 
 # Random games vary a lot in length (400 to 9000 events); these seeds give games of ordinary

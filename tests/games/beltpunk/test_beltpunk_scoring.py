@@ -70,7 +70,7 @@ def test_game_ends_at_the_end_of_a_round_once_someone_reaches_25():
     step = table.step()
     assert isinstance(step, GameOver)
     assert step.scores == (25, -6, -6, -6) and step.winners == (0,)
-    assert step.summary == "seat 0 wins with 25 points after 1 rounds"
+    assert step.summary == "25 points after 1 round"
     assert "game over: alice wins with 25 points" in table.lines
 
 
@@ -91,7 +91,7 @@ def test_a_tie_for_the_most_points_shares_the_win():
     table = short_round(totals=(15, 31, 0, 0))
     step = table.step()
     assert step.scores == (25, 25, -6, -6) and step.winners == (0, 1)
-    assert "share the win" in step.summary
+    assert step.summary == "25 points each after 1 round"
     assert "game over: alice and bob share the win with 25 points" in table.lines
 
 
