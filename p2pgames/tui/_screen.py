@@ -1,0 +1,562 @@
+"""The screen: what the player sees of a :class:`~p2pgames.tui._app.TerminalGame`, and their keys.
+
+Rows, top to bottom::
+
+    title bar     the game, your name and seat
+    status bar    what the table is doing or waiting for (Session.status)
+    body          the table (the game's panels, or the lobby) above the log; side by side on a
+                  wide terminal; or, on request, only the help, only the log, only the table
+    prompt        "Your move — …" and your numbered choices; or how the game ended
+    input line    "› " and what you type, with completion; or a one-key question
+
+The screen reads the game's state and never changes it: whatever the player does goes to the
+game as a :data:`~p2pgames.tui._state.PlayerInput` through ``send``. Only presentation is the
+screen's own: which view fills the body, and how far the log and the help are scrolled.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Callable
+
+from prompt_toolkit.application import Application, get_app
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.history import InMemoryHistory
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Dimension,
+    DynamicContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+    WindowAlign,
+)
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.output import ColorDepth, Output
+
+from p2pgames.engine import Panel
+from p2pgames.session import Decision
+from p2pgames.tui._commands import COMMANDS
+from p2pgames.tui._completion import ChoiceCompleter
+from p2pgames.tui._controls import FittedLines, ScrollingLog, ScrollingPage
+from p2pgames.tui._panels import layout_panels, natural_width
+from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayerInput, Typed
+from p2pgames.tui._text import Line, line_width, pad, plain, truncate, wrap
+from p2pgames.tui._theme import Theme
+
+if TYPE_CHECKING:
+    from p2pgames.tui._app import TerminalGame
+
+__all__ = ["Screen", "View"]
+
+MIN_LOG_ROWS = 3
+# Table and log side by side on terminals this wide, if the log keeps SIDE_LOG_WIDTH columns.
+SIDE_BY_SIDE_COLUMNS = 100
+SIDE_LOG_WIDTH = 40
+MAX_CHOICE_ROWS = 2
+MAX_VERDICT_ROWS = 3
+
+
+class View:
+    """Which view fills the body of the screen."""
+
+    NORMAL = "normal"  # the table and the log
+    HELP = "help"
+    LOG = "log"
+    TABLE = "table"
+
+
+class Screen:
+    """The prompt_toolkit application showing ``game``; ``send`` takes what the player did."""
+
+    def __init__(
+        self,
+        game: "TerminalGame",
+        send: Callable[[PlayerInput], None],
+        *,
+        color: bool,
+        input: Input | None = None,
+        output: Output | None = None,
+    ) -> None:
+        self.game = game
+        self.send = send
+        self.theme = Theme(color)
+        self.view = View.NORMAL
+        self._panels_cache: tuple[Any, list[Panel]] | None = None
+        self.log_control = ScrollingLog(game.log_lines, self._log_more_below)
+        self.help_control = ScrollingPage(self._help_lines, self._help_more_below)
+        self.app = self._build_application(color, input, output)
+
+    # -- what the game calls ---------------------------------------------------------------------
+
+    def show(self, view: str) -> None:
+        """Fill the body with ``view``."""
+        self.help_control.top()
+        self.view = view
+
+    def toggle(self, view: str) -> None:
+        """Show ``view``, or the table and log again if it is showing."""
+        self.show(view if self.view != view else View.NORMAL)
+
+    def log_appended(self, line: Line) -> None:
+        self.log_control.appended(line)
+
+    def refresh(self) -> None:
+        """The game changed: put the focus where the player's keys now belong, and redraw."""
+        target = self._input_window if self._typing() else self._banner_window
+        if self.app.layout.current_window is not target:
+            self.app.layout.focus(target)
+        self.app.invalidate()
+
+    # -- state -------------------------------------------------------------------------------------
+
+    def _typing(self) -> bool:
+        """Whether the bottom row is the input line (otherwise a one-key question)."""
+        return self.game.mode.typing and not self.game.confirming_quit
+
+    def _columns(self) -> int:
+        # get_app(), not self.app: the layout is measured while the application is being built.
+        return get_app().output.get_size().columns
+
+    # -- the table ----------------------------------------------------------------------------------
+
+    def _panels(self) -> list[Panel]:
+        key = self.game.generation
+        if self._panels_cache is not None and self._panels_cache[0] == key:
+            return self._panels_cache[1]
+        panels = self._game_panels()
+        if panels is None:
+            panels = self._lobby_panels()
+        self._panels_cache = (key, panels)
+        return panels
+
+    def _game_panels(self) -> list[Panel] | None:
+        node = self.game.node
+        if node is None or self.game.mode in (Mode.CONNECTING, Mode.LOBBY):
+            return None
+        session = node.session
+        if session.replica is None or session.game is None or session.seat is None:
+            return None
+        try:
+            panels = list(session.game.panels(session.replica.state, session.seat, session.knowledge, session.names))
+        except Exception as error:  # a bug in a game's view must not take the player's game down
+            return [Panel("Table", ((("bad", f"the table can't be drawn: {type(error).__name__}: {error}"),),))]
+        return panels or [self._seats_panel()]
+
+    def _seats_panel(self) -> Panel:
+        """For a game with no panels of its own: who sits where and who is to move."""
+        session = self.game.node.session  # type: ignore[union-attr]
+        waiting = session.waiting_for()
+        lines = []
+        for seat, info in enumerate(session.seats):
+            line = [("dim", f"{seat} "), ("you" if seat == session.seat else "bold", info.name)]
+            line += [("dim", " (you)")] if seat == session.seat else []
+            line += [("dim", " bot")] if info.bot else []
+            line += [("warn", " ◂ to move")] if seat in waiting else []
+            lines.append(tuple(line))
+        return Panel("Players", tuple(lines))
+
+    def _lobby_panels(self) -> list[Panel]:
+        game = self.game
+        session = game.node.session if game.node is not None else None
+        panels = []
+        if session is not None and session.game is not None and session.ruleset is not None:
+            panels.append(Panel("Game", ((("bold", session.game.title), ("", f" · {session.ruleset.describe()}")),)))
+        if game.lobby is not None:
+            players, seats = list(game.lobby.players), game.lobby.seats
+        elif session is not None and session.is_host and session.ruleset is not None:
+            players, seats = [(session.name, session.bot)], session.ruleset.players
+        else:
+            players, seats = [], 0
+        if seats:
+            lines = []
+            for seat in range(seats):
+                if seat >= len(players):
+                    lines.append((("dim", f"{seat} waiting for a player…"),))
+                    continue
+                name, bot = players[seat]
+                you = session is not None and name == session.name
+                line = [("dim", f"{seat} "), ("you" if you else "bold", name)]
+                line += [("dim", " (you)")] if you else []
+                line += [("dim", " host")] if seat == 0 else []
+                line += [("dim", " bot")] if bot else []
+                lines.append(tuple(line))
+            panels.append(Panel(f"Seats {len(players)}/{seats}", tuple(lines)))
+        elif game.mode in (Mode.CONNECTING, Mode.LOBBY):
+            panels.append(Panel("Seats", ((("dim", "waiting for the host…" if session else "setting up…"),),)))
+        if game.said:
+            panels.append(Panel("Table", tuple((("", text),) for text in game.said[-6:])))
+        return panels
+
+    def _table_lines(self, width: int) -> list[Line]:
+        return layout_panels(self._panels(), width, self.theme)
+
+    def _table_more(self, hidden: int, width: int) -> Line:
+        return [("class:more", f"▼ {hidden} more rows · F2 shows the whole table")]
+
+    def _side_by_side(self) -> bool:
+        columns = self._columns()
+        table = natural_width(self._panels(), self.theme) + 1
+        return columns >= SIDE_BY_SIDE_COLUMNS and table + 1 + SIDE_LOG_WIDTH <= columns
+
+    def _table_width(self) -> Dimension:
+        return Dimension.exact(natural_width(self._panels(), self.theme) + 1)
+
+    # -- bars, prompt and banner ----------------------------------------------------------------
+
+    def _title_bar(self, width: int) -> list[Line]:
+        game = self.game
+        session = game.node.session if game.node is not None else None
+        title = game.title
+        if session is not None and session.game is not None and session.game.title not in title:
+            title = f"{title} · {session.game.title}"  # a joiner learns the game from the host
+        left = [("class:title", f" {title}")]
+        if session is None:
+            right = ""
+        elif session.seat is not None and session.seats:
+            right = f"{session.name} · seat {session.seat} of {len(session.seats)} "
+        else:
+            right = f"{session.name} · {'hosting' if session.is_host else 'joining'} "
+        space = width - line_width(left) - len(right)
+        if space < 1:
+            return [pad(left, width, "class:title")]
+        return [left + [("class:title", " " * space), ("class:title.seat", right)]]
+
+    def _status_bar(self, width: int) -> list[Line]:
+        game = self.game
+        mode = game.mode
+        style = "class:status"
+        if mode is Mode.CONNECTING:
+            text = "setting up the table…"
+        elif mode is Mode.LEAVING:
+            text = "leaving the table…"
+        elif mode in (Mode.OVER, Mode.STOPPED):
+            # The whole story is above the input line, where it has room to wrap.
+            text = "game over" if mode is Mode.OVER else "the game has stopped"
+            style = "class:status.over" if mode is Mode.OVER else "class:status.bad"
+        elif game.node is None:
+            text = ""
+        else:
+            session = game.node.session
+            text = session.status()
+            if text.startswith("you to move:"):
+                text = "your move:" + text[len("you to move:"):]
+            if session.seat is not None and session.seat in session.waiting_for():
+                style = "class:status.you"
+        text = text[:1].upper() + text[1:]
+        return [pad([(style, f" {text}")], width, style)]
+
+    def _prompt(self, width: int) -> list[Line]:
+        """Above the input line: your choices, or how the game ended."""
+        game = self.game
+        if game.mode in (Mode.OVER, Mode.STOPPED):
+            if self._verdict_in_view():
+                return []
+            style = "class:banner.over" if game.mode is Mode.OVER else "class:banner.fault"
+            return wrap([(style, game.verdict)], width, 2)[:MAX_VERDICT_ROWS]
+        if game.mode is not Mode.PLAYING or game.decision is None or game.confirming_quit:
+            return []
+        return choice_lines(game.decision, width)
+
+    def _verdict_in_view(self) -> bool:
+        """Whether the log's last line, on screen, already says how the game ended."""
+        lines = self.game.log_lines
+        showing_log = self.view in (View.NORMAL, View.LOG) and self.log_control.offset == 0
+        return showing_log and bool(lines) and plain(lines[-1]) == self.game.verdict
+
+    def _prompt_height(self) -> Dimension:
+        return Dimension.exact(len(self._prompt(self._columns())))
+
+    def _banner(self) -> list[tuple[str, str]]:
+        """The bottom row when a key, not a line, is wanted."""
+        game = self.game
+        if game.confirming_quit:
+            return [
+                ("class:banner.ask", " Leave the game? It stops the game for everyone."),
+                ("", "   "),
+                ("class:help.key", "y"),
+                ("", " leave   "),
+                ("class:help.key", "n"),
+                ("", " stay"),
+            ]
+        if game.mode is Mode.OVER:
+            return [("class:banner.ask", " Press any key to leave."), ("class:banner.info", "  (PgUp/PgDn scroll the log)")]
+        if game.mode is Mode.STOPPED:
+            return [("class:banner.ask", " Press q to quit."), ("class:banner.info", "  (PgUp/PgDn scroll the log)")]
+        if game.mode is Mode.LEAVING:
+            return [("class:banner.info", " Leaving the table… (Ctrl-C again to leave at once)")]
+        return []
+
+    def _hint(self) -> list[tuple[str, str]]:
+        if self.game.decision is not None:
+            return [("class:hint", "Tab: choices · F1: help · Ctrl-C: quit ")]
+        return [("class:hint", "say TEXT: chat · F1: help · Ctrl-C: quit ")]
+
+    # -- the log and the help -----------------------------------------------------------------------
+
+    def _log_rule(self, width: int) -> list[Line]:
+        scrolled = self.log_control.offset > 0
+        label = " Log (scrolled back: PgDn or Esc for the latest) " if scrolled else " Log "
+        right = "" if scrolled else " PgUp/PgDn "
+        line = [("class:rule", "──"), ("class:rule.label", label)]
+        fill = width - line_width(line) - len(right) - 2
+        line += [("class:rule", "─" * max(0, fill)), ("class:rule.label", right), ("class:rule", "──")]
+        return [truncate(line, width)]
+
+    def _log_more_below(self, hidden: int) -> Line:
+        return [("class:more", f"▼ {hidden} newer rows below · PgDn or Esc for the latest")]
+
+    def _help_lines(self, width: int) -> list[Line]:
+        node = self.game.node
+        game = node.session.game if node is not None else None
+        rows: list[Line] = []
+
+        def add(line: Line, indent: int = 0) -> None:
+            rows.extend(wrap(line, width, indent))
+
+        if game is not None:
+            add([("class:help.heading", f"{game.title}: how to play")])
+            for text in paragraphs(game.help_text()):
+                add([("", text)], hanging_indent(text))
+            add([])
+        keys = (
+            ("Tab", "complete a choice or a command"),
+            ("↑ ↓", "lines you typed before"),
+            ("PgUp PgDn", "scroll the log (or this help)"),
+            ("F1 F2 F3", "this help · the whole table · the whole log"),
+            ("Esc", "back to the table and the latest log lines"),
+            ("Ctrl-C", "quit (asks first while the game is running)"),
+        )
+        commands = (("your move", "type one of your choices: Tab completes it; its number in the list works too"),)
+        column = 2 + max(len(name) for name, _ in commands + COMMANDS + keys) + 2
+        for heading, entries in (("Commands", commands + COMMANDS), ("Keys", keys)):
+            add([("class:help.heading", heading)])
+            for name, meaning in entries:
+                add([("class:help.key", f"  {name}".ljust(column)), ("", meaning)], column)
+            add([])
+        add([("class:more", "Esc or F1 returns to the table.")])
+        return rows
+
+    def _help_more_below(self, hidden: int) -> Line:
+        return [("class:more", f"▼ {hidden} more rows · PgDn to read on · Esc returns to the table")]
+
+    # -- the application ----------------------------------------------------------------------------
+
+    def _body(self) -> Any:
+        if self.view == View.HELP:
+            return self._help_body
+        if self.view == View.LOG:
+            return self._log_body
+        if self.view == View.TABLE:
+            return self._table_body
+        return self._wide_body if self._side_by_side() else self._stacked_body
+
+    def _build_application(self, color: bool, input: Input | None, output: Output | None) -> Application:
+        game = self.game
+        self._buffer = Buffer(
+            multiline=False,
+            completer=ChoiceCompleter(lambda: game.decision.texts if game.decision is not None else ()),
+            complete_while_typing=True,
+            history=InMemoryHistory(),
+            accept_handler=self._accept,
+        )
+        self._input_window = Window(
+            BufferControl(self._buffer, input_processors=[BeforeInput([("class:prompt", "› ")])]),
+            height=1,
+        )
+        self._banner_window = Window(FormattedTextControl(self._banner, focusable=True, show_cursor=False), height=1)
+        hint = ConditionalContainer(
+            Window(FormattedTextControl(self._hint), align=WindowAlign.RIGHT, dont_extend_width=True, height=1),
+            filter=Condition(lambda: not self._buffer.text),
+        )
+        typing = Condition(self._typing)
+        bottom = HSplit([
+            ConditionalContainer(VSplit([self._input_window, hint]), filter=typing),
+            ConditionalContainer(self._banner_window, filter=~typing),
+        ])
+
+        def log() -> Window:
+            return Window(self.log_control, height=Dimension(min=MIN_LOG_ROWS))
+
+        log_rule = Window(FittedLines(self._log_rule), height=1)
+        self._stacked_body = HSplit([
+            Window(FittedLines(self._table_lines, self._table_more), dont_extend_height=True),
+            log_rule,
+            log(),
+        ])
+        self._wide_body = VSplit([
+            Window(FittedLines(self._table_lines, self._table_more), width=self._table_width),
+            Window(char="│", width=1, style="class:rule"),
+            HSplit([log_rule, log()]),
+        ])
+        self._log_body = HSplit([log_rule, log()])
+        self._table_body = Window(
+            FittedLines(self._table_lines, lambda hidden, width: [("class:more", f"▼ {hidden} more rows: the terminal is too small")])
+        )
+        self._help_body = Window(self.help_control)
+        root = FloatContainer(
+            HSplit([
+                Window(FittedLines(self._title_bar), height=1),
+                Window(FittedLines(self._status_bar), height=1),
+                DynamicContainer(self._body),
+                Window(FittedLines(self._prompt), height=self._prompt_height),
+                bottom,
+            ]),
+            floats=[Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8, scroll_offset=1))],
+        )
+        application: Application = Application(
+            layout=Layout(root, focused_element=self._input_window),
+            key_bindings=self._key_bindings(),
+            style=self.theme.style,
+            include_default_pygments_style=False,
+            color_depth=None if color else ColorDepth.DEPTH_1_BIT,
+            full_screen=True,
+            mouse_support=False,  # the terminal's own selection stays usable: join codes get copied
+            input=input,
+            output=output,
+        )
+        application.ttimeoutlen = 0.1  # Esc answers quickly; escape sequences arrive well within this
+        return application
+
+    def _accept(self, buffer: Buffer) -> bool:
+        self.view = View.NORMAL
+        self.log_control.follow()
+        self.send(Typed(buffer.text))
+        return False  # clear the line (it is in the history)
+
+    def _key_bindings(self) -> KeyBindings:
+        bindings = KeyBindings()
+        game = self.game
+        typing = Condition(self._typing)
+        asking = Condition(lambda: game.confirming_quit)
+        over = Condition(lambda: game.mode is Mode.OVER and not game.confirming_quit)
+        stopped = Condition(lambda: game.mode is Mode.STOPPED and not game.confirming_quit)
+        elsewhere = Condition(lambda: self.view != View.NORMAL or self.log_control.offset > 0)
+
+        # prompt_toolkit prefers a binding for a specific key to one for any key, so the keys
+        # bound below (Ctrl-C, the scrolling and view keys) keep working at a question.
+        @bindings.add(Keys.Any, filter=over)
+        def _(event: KeyPressEvent) -> None:
+            self.send(Dismiss())
+
+        @bindings.add(Keys.Any, filter=asking)
+        def _(event: KeyPressEvent) -> None:
+            self.send(Answer(False))
+
+        @bindings.add("y", filter=asking)
+        @bindings.add("Y", filter=asking)
+        def _(event: KeyPressEvent) -> None:
+            self.send(Answer(True))
+
+        @bindings.add("q", filter=stopped)
+        @bindings.add("Q", filter=stopped)
+        @bindings.add("enter", filter=stopped | over)
+        def _(event: KeyPressEvent) -> None:
+            self.send(Dismiss())
+
+        @bindings.add("c-c")
+        def _(event: KeyPressEvent) -> None:
+            self.send(Interrupt())
+
+        @bindings.add("c-d", filter=~typing | Condition(lambda: not self._buffer.text))
+        def _(event: KeyPressEvent) -> None:
+            self.send(Interrupt())
+
+        @bindings.add("pageup")
+        def _(event: KeyPressEvent) -> None:
+            (self.help_control if self.view == View.HELP else self.log_control).page_up()
+
+        @bindings.add("pagedown")
+        def _(event: KeyPressEvent) -> None:
+            (self.help_control if self.view == View.HELP else self.log_control).page_down()
+
+        @bindings.add("escape", filter=elsewhere)
+        def _(event: KeyPressEvent) -> None:
+            self.view = View.NORMAL
+            self.log_control.follow()
+
+        @bindings.add("f1")
+        def _(event: KeyPressEvent) -> None:
+            self.toggle(View.HELP)
+
+        @bindings.add("f2")
+        def _(event: KeyPressEvent) -> None:
+            self.toggle(View.TABLE)
+
+        @bindings.add("f3")
+        def _(event: KeyPressEvent) -> None:
+            self.toggle(View.LOG)
+
+        return bindings
+
+
+def choice_lines(decision: Decision, width: int) -> list[Line]:
+    """"Your move — <prompt>" and the numbered choices, in at most :data:`MAX_CHOICE_ROWS` rows."""
+    head: Line = [("class:move", f"Your move — {decision.step.prompt}")]  # type: ignore[union-attr]
+    if decision.simultaneous:
+        head.append(("class:move.secret", " (secret until everyone has chosen)"))
+    items = [[("class:choice.number", f"{number} "), ("", text)] for number, text in enumerate(decision.texts, 1)]
+    rows = _flow(items, width)
+    if len(rows) > MAX_CHOICE_ROWS:
+        rows = _flow(items, width, MAX_CHOICE_ROWS)
+    return wrap(head, width, 2)[:2] + rows
+
+
+def _flow(items: list[Line], width: int, max_rows: int | None = None) -> list[Line]:
+    """``items`` side by side in rows of ``width``; with ``max_rows``, the last row says how many
+    items didn't fit."""
+
+    def note(hidden: int) -> Line:
+        return [("class:more", f"   … {hidden} more: Tab lists them all")]
+
+    reserve = line_width(note(len(items)))
+    rows: list[Line] = []
+    row: Line = []
+    for index, item in enumerate(items):
+        last = max_rows is not None and len(rows) == max_rows - 1
+        if row and line_width(row) + 3 + line_width(item) + (reserve if last else 0) > width:
+            if last:
+                rows.append(row + note(len(items) - index))
+                return rows
+            rows.append(row)
+            row = []
+        row = row + [("", "   " if row else " ")] + item
+    rows.append(row)
+    return rows
+
+
+def paragraphs(text: str) -> list[str]:
+    """``text``'s lines with hard-wrapped prose joined back into paragraphs, to wrap to the screen.
+
+    A line continues the one before it when both are plain prose (no indent, no column gaps)
+    and the one before is about as long as the longest line: its author broke it for width.
+    """
+    lines = text.splitlines()
+    longest = max((len(line) for line in lines), default=0)
+
+    def prose(line: str) -> bool:
+        return bool(line) and not line[0].isspace() and "   " not in line
+
+    out: list[str] = []
+    for number, line in enumerate(lines):
+        before = lines[number - 1] if number else ""
+        if prose(line) and prose(before) and len(before) >= longest - 20:
+            out[-1] = f"{out[-1]} {line}"
+        else:
+            out.append(line)
+    return out
+
+
+def hanging_indent(line: str) -> int:
+    """Where a wrapped ``line`` continues: its second column if it has columns, else its indent."""
+    gap = re.search(r"\S( {2,})(?=\S)", line)
+    return gap.end() if gap else len(line) - len(line.lstrip(" "))

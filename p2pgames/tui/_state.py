@@ -1,0 +1,55 @@
+"""What the two halves of the terminal UI share: where the game is, and what the player did.
+
+The game half (:mod:`p2pgames.tui._app`, trio) owns a :class:`Mode`; the screen half
+(:mod:`p2pgames.tui._screen`, prompt_toolkit) reads it and hands back :data:`PlayerInput`.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+__all__ = ["Mode", "Typed", "Interrupt", "Answer", "Dismiss", "PlayerInput"]
+
+
+class Mode(enum.Enum):
+    """Where the game is, as far as the screen is concerned."""
+
+    CONNECTING = "connecting"  # setup is running: no node yet
+    LOBBY = "lobby"  # at the table (or being seated); the game hasn't started
+    PLAYING = "playing"
+    OVER = "over"  # the game ended with a result
+    STOPPED = "stopped"  # halted by a fault, refused by the host, or the connection closed
+    LEAVING = "leaving"  # the player is leaving: telling the others, closing connections
+
+    @property
+    def typing(self) -> bool:
+        """Whether the player types lines now (otherwise a key answers a question)."""
+        return self in (Mode.CONNECTING, Mode.LOBBY, Mode.PLAYING)
+
+
+@dataclass(frozen=True, slots=True)
+class Typed:
+    """A line the player entered."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Interrupt:
+    """Ctrl-C, or Ctrl-D on an empty line: quit (asking first while the game runs)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The answer to "leave the game?"."""
+
+    leave: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Dismiss:
+    """A key pressed to leave once the game is over or has stopped."""
+
+
+PlayerInput = Typed | Interrupt | Answer | Dismiss

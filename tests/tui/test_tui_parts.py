@@ -1,0 +1,218 @@
+"""The terminal UI's pure parts: text fitting, reading typed lines, completion, panel layout."""
+
+from __future__ import annotations
+
+import pytest
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+
+from p2pgames.engine import LocalTable, Panel, Simultaneous, Turn
+from p2pgames.games import get_game
+from p2pgames.session import Decision
+from p2pgames.tui._commands import (
+    BadNumber,
+    Chat,
+    Help,
+    Move,
+    Quit,
+    ShowLog,
+    ShowTable,
+    Unknown,
+    interpret,
+)
+from p2pgames.tui._completion import ChoiceCompleter
+from p2pgames.tui._panels import MAX_GUTTER, layout_panels, natural_width
+from p2pgames.tui._screen import choice_lines, hanging_indent, paragraphs
+from p2pgames.tui._text import line_width, pad, plain, truncate, wrap
+from p2pgames.tui._theme import Theme
+
+# -- text ------------------------------------------------------------------------------------------
+
+
+def test_truncate_marks_what_it_cut():
+    line = [("a", "hello "), ("b", "world")]
+    assert truncate(line, 20) == line
+    assert plain(truncate(line, 8)) == "hello w…"
+    assert truncate(line, 8)[-1] == ("b", "w…")
+    assert truncate(line, 0) == []
+
+
+def test_pad_fills_to_the_width():
+    assert plain(pad([("", "ab")], 5)) == "ab   "
+    assert line_width(pad([("", "abcdefgh")], 5)) == 5
+
+
+def test_wrap_breaks_at_spaces_keeps_styles_and_indents():
+    line = [("x", "the quick brown "), ("y", "fox jumps over the lazy dog")]
+    rows = wrap(line, 16, indent=2)
+    assert [plain(row) for row in rows] == ["the quick brown", "  fox jumps over", "  the lazy dog"]
+    assert all(line_width(row) <= 16 for row in rows)
+    assert ("y", "fox jumps over") in rows[1]
+
+
+def test_wrap_breaks_long_words_and_keeps_empty_lines():
+    assert [plain(row) for row in wrap([("", "abcdefghij")], 4)] == ["abcd", "efgh", "ij"]
+    assert wrap([], 10) == [[]]
+
+
+def test_wide_characters_count_twice():
+    assert line_width([("", "牌牌")]) == 4
+    assert all(line_width(row) <= 3 for row in wrap([("", "牌牌牌")], 3))
+
+
+# -- typed lines -----------------------------------------------------------------------------------
+
+CHOICES = ("discard S7", "discard G12", "score S4 S5 S6", "exchange S7 with bob")
+
+
+@pytest.mark.parametrize(
+    "typed, meaning",
+    [
+        ("discard G12", Move(1)),
+        ("  DISCARD   g12 ", Move(1)),  # case and spaces don't matter
+        ("2", Move(1)),
+        ("score S6 S4 S5", Move(2)),  # the same words in another order
+        ("help", Help()),
+        ("?", Help()),
+        ("quit", Quit()),
+        ("exit", Quit()),
+        ("log", ShowLog()),
+        ("table", ShowTable()),
+        ("say hello there", Chat("hello there")),
+        ("SAY  hi", Chat("hi")),
+        ("say", Chat("")),
+        ("9", BadNumber(9, 4)),
+        ("0", BadNumber(0, 4)),
+        ("", None),
+        ("   ", None),
+    ],
+)
+def test_interpret(typed, meaning):
+    assert interpret(typed, CHOICES) == meaning
+
+
+def test_interpret_suggests_what_the_player_may_have_meant():
+    unknown = interpret("discard", CHOICES)
+    assert isinstance(unknown, Unknown)
+    assert unknown.suggestions[:2] == ("discard S7", "discard G12")
+    assert interpret("dicsard S7", CHOICES).suggestions[0] == "discard S7"
+    assert interpret("fly", CHOICES) == Unknown("fly", ())
+
+
+def test_a_choice_wins_over_a_command_of_the_same_name():
+    assert interpret("log", ("log", "pass")) == Move(0)
+    assert interpret("help", None) == Help()
+
+
+def test_numbers_pick_nothing_when_nothing_is_asked():
+    assert interpret("1", None) == BadNumber(1, 0)
+    assert interpret("discard S7", None) == Unknown("discard S7", ())
+
+
+def completions(typed: str, choices=CHOICES, requested: bool = False) -> list[str]:
+    completer = ChoiceCompleter(lambda: choices)
+    event = CompleteEvent(completion_requested=requested)
+    return [completion.text for completion in completer.get_completions(Document(typed), event)]
+
+
+def test_completion_offers_matching_choices_then_commands():
+    assert completions("disc") == ["discard S7", "discard G12"]
+    assert completions("DISCARD g") == ["discard G12"]
+    assert completions("dg12") == ["discard G12"]  # in order, not necessarily together
+    assert completions("q") == ["quit"]
+    assert completions("", requested=True)[: len(CHOICES)] == list(CHOICES)
+
+
+def test_completion_stays_quiet_on_an_empty_line_and_in_chat():
+    assert completions("") == []
+    assert completions("say disc") == []
+
+
+# -- panels ----------------------------------------------------------------------------------------
+
+THEME = Theme(color=True)
+
+
+def test_panels_share_rows_with_their_titles_when_they_fit():
+    panels = [Panel("Hand", ((("suit-steam", "S4"), ("", " "), ("suit-gears", "G7")),)), Panel("Score", ((("", "3"),), (("", "4"),)))]
+    rows = [plain(row) for row in layout_panels(panels, 40, THEME)]
+    assert rows == [" Hand │ S4 G7", "Score │ 3", "      │ 4"]
+    assert natural_width(panels, THEME) == len(" Hand │ S4 G7")
+
+
+def test_panels_too_wide_for_a_gutter_get_headings():
+    panels = [Panel("A rather long title", ((("", "x" * 30),),))]
+    rows = [plain(row) for row in layout_panels(panels, 32, THEME)]
+    assert rows[0].startswith("── A rather long title ")
+    assert len(rows[0]) == 32
+    assert rows[1] == "x" * 30
+
+
+def test_long_titles_wrap_in_the_gutter():
+    panels = [Panel("Beltpunk Haberdasher", ((("", "a"),), (("", "b"),)))]
+    rows = [plain(row) for row in layout_panels(panels, 40, THEME)]
+    assert rows == ["        Beltpunk │ a", "     Haberdasher │ b"]
+    assert all(len(row.split("│")[0]) == MAX_GUTTER + 1 for row in rows)
+
+
+def test_game_styles_map_to_screen_styles():
+    colour, mono = Theme(True), Theme(False)
+    assert colour.game_style("you") == "class:g-you"
+    assert colour.game_style("suit-steam") == "class:suit-steam"
+    assert colour.game_style("suit-cogs").startswith("fg:#")  # a suit of some other game
+    assert mono.game_style("suit-cogs") == "class:suit-cogs"
+    assert colour.game_style("sparkly") == ""
+    assert colour.game_line([("bold", "a\nb")]) == [("class:g-bold", "a b")]
+
+
+@pytest.mark.parametrize("name", ["probe", "beltpunk"])
+def test_game_panels_fit_80_columns(name):
+    game = get_game(name)
+    players = game.max_players
+    table = LocalTable(game, game.ruleset(players), b"tui")
+    names = [f"player-{seat}" for seat in range(players)]
+    for _ in range(30):
+        step = table.settle()
+        if isinstance(step, Simultaneous):
+            table.act_simultaneous([(p, game.legal_actions(table.state, p, table.view(p))[0]) for p in step.players])
+        elif isinstance(step, Turn):
+            actor = step.actors[0]
+            table.act(actor, game.legal_actions(table.state, actor, table.view(actor))[0])
+        else:
+            break
+        rows = layout_panels(game.panels(table.state, 0, table.view(0), names), 80, THEME)
+        assert all(line_width(row) <= 80 for row in rows)
+
+
+# -- the prompt and the help -----------------------------------------------------------------------
+
+
+def decision(texts, simultaneous=False, prompt="choose a card"):
+    step = Simultaneous((0, 1), prompt) if simultaneous else Turn((0,), prompt)
+    return Decision(step, tuple(range(len(texts))), tuple(texts), simultaneous)
+
+
+def test_choices_are_numbered_after_the_prompt():
+    rows = [plain(row) for row in choice_lines(decision(["play c3", "play c7"], simultaneous=True), 80)]
+    assert rows == ["Your move — choose a card (secret until everyone has chosen)", " 1 play c3   2 play c7"]
+
+
+def test_too_many_choices_say_how_many_more_tab_lists():
+    texts = [f"exchange S{n} with somebody" for n in range(40)]
+    rows = [plain(row) for row in choice_lines(decision(texts), 80)]
+    assert len(rows) == 3
+    assert all(len(row) <= 80 for row in rows)
+    shown = sum(row.count("exchange") for row in rows)
+    assert rows[-1].endswith(f"… {40 - shown} more: Tab lists them all")
+
+
+def test_help_text_paragraphs_are_joined_but_tables_kept():
+    text = "A long line of prose that the author broke\nhere to fit.\n\n  key     meaning\n  other   thing"
+    assert paragraphs(text) == [
+        "A long line of prose that the author broke here to fit.",
+        "",
+        "  key     meaning",
+        "  other   thing",
+    ]
+    assert hanging_indent("  key     meaning") == len("  key     ")
+    assert hanging_indent("    indented prose") == 4
