@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
 import sys
 from typing import Any, Awaitable, Callable
 
@@ -85,9 +86,10 @@ def run_terminal_game(
 
     Returns 0 when the player leaves normally (after the game, or by quitting it), 1 when the game
     stopped on a fault, the host refused the player, or ``setup`` failed with :class:`OSError` (a
-    refused connection, an address in use); in that last case the reason is printed to stderr
-    once the screen is restored. Any other exception from ``setup`` or the node is re-raised, also
-    after the screen is restored.
+    refused connection, an address in use). Once the screen is restored, how the game ended is
+    printed (the result to stdout; a fault, a refusal or setup's failure to stderr), so it stays in
+    the terminal. Any other exception from ``setup`` or the node is re-raised, also after the
+    screen is restored.
 
     ``color=False`` (or a non-empty ``NO_COLOR`` environment variable) draws in monochrome.
     ``input`` and ``output`` replace the terminal (tests pass a pipe input and a dummy output).
@@ -95,8 +97,11 @@ def run_terminal_game(
     """
     game = TerminalGame(setup, title=title, color=color_wanted(color), input=input, output=output)
     code = asyncio.run(game.run())
+    # The full screen is gone now: leave the outcome in the terminal's scrollback.
     if game.failure is not None:
         print(game.failure, file=sys.stderr)
+    elif game.verdict:
+        print(game.verdict, file=sys.stdout if code == 0 else sys.stderr)
     return code
 
 
@@ -207,7 +212,7 @@ class TerminalGame:
             reason = _setup_failure(error)
             if reason is None:
                 raise
-            self.failure = f"{self.title}: could not start the game: {reason}"
+            self.failure = f"p2pgames: could not start the game: {reason}"
             self.exit_code = 1
             self._left.set()
             return
@@ -456,9 +461,21 @@ def _leaves(error: BaseException) -> list[BaseException]:
 def _setup_failure(error: BaseException) -> str | None:
     """The reason to print when ``error`` from setup is an expected failure (OSError), else None."""
     leaves = _leaves(error)
-    if leaves and all(isinstance(leaf, OSError) for leaf in leaves):
-        return "; ".join(dict.fromkeys(str(leaf) or type(leaf).__name__ for leaf in leaves))
-    return None
+    if not leaves or not all(isinstance(leaf, OSError) for leaf in leaves):
+        return None
+    return "; ".join(dict.fromkeys(_describe_os_error(leaf) for leaf in leaves))  # type: ignore[arg-type]
+
+
+def _describe_os_error(error: OSError) -> str:
+    """``error`` in words, with the system's reason when it wraps one (trio's "all attempts to
+    connect … failed" keeps the refusals in its cause)."""
+    text = error.strerror or str(error) or type(error).__name__
+    cause = error.__cause__
+    if cause is not None and not error.strerror:
+        reasons = [os.strerror(leaf.errno) for leaf in _leaves(cause) if isinstance(leaf, OSError) and leaf.errno]
+        if reasons:
+            text += f" ({', '.join(dict.fromkeys(reasons))})"
+    return text
 
 
 def _only_exception(group: BaseExceptionGroup) -> BaseException:

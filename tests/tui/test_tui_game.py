@@ -24,7 +24,7 @@ def pipe():
         yield pipe
 
 
-def test_a_whole_game_played_by_typing_the_first_choice(pipe, deadline):
+def test_a_whole_game_played_by_typing_the_first_choice(pipe, deadline, capsys):
     table = Table(pipe)
     shown = {}
 
@@ -45,6 +45,8 @@ def test_a_whole_game_played_by_typing_the_first_choice(pipe, deadline):
     assert "Game over" in shown["end"] and "Scores:" in shown["end"]
     for bot in table.bots:
         assert bot.session.result == session.result
+    # What the full screen showed last stays in the terminal.
+    assert capsys.readouterr().out.startswith("Game over: ")
 
 
 def test_choices_can_be_picked_by_number(pipe, deadline):
@@ -122,7 +124,7 @@ def test_quit_tells_the_others_who_left(pipe, deadline):
         assert any("alice" in event.message for event in bot.events_of(Halted))
 
 
-def test_a_peer_leaving_stops_the_game_and_says_who(pipe, deadline):
+def test_a_peer_leaving_stops_the_game_and_says_who(pipe, deadline, capsys):
     table = Table(pipe)
 
     async def script(table: Table) -> None:
@@ -135,6 +137,19 @@ def test_a_peer_leaving_stops_the_game_and_says_who(pipe, deadline):
         table.type("q")
 
     assert run(table, script) == 1
+    assert "left the game" in capsys.readouterr().err
+
+
+def test_a_joiner_turned_away_sees_why(pipe, deadline, capsys):
+    table = Table(pipe, players=2, bots=2, human_hosts=False, late=True)  # the bots fill the table
+
+    async def script(table: Table) -> None:
+        await table.screen.wait_for("Press q to quit")
+        assert "Could not join the table: the game has already started." in table.screen.text()
+        table.type("q")
+
+    assert run(table, script) == 1
+    assert "Could not join the table" in capsys.readouterr().err
 
 
 def test_answering_no_keeps_playing(pipe, deadline):
@@ -290,7 +305,7 @@ def test_setup_that_cannot_connect_returns_1_and_says_why(pipe, deadline, capsys
     assert code == 1
     err = capsys.readouterr().err
     assert err.count("could not start the game") == 1
-    assert "127.0.0.1:1" in err
+    assert "127.0.0.1:1" in err and "Connection refused" in err
 
 
 def test_other_setup_errors_are_raised_after_the_screen_closes(pipe, deadline):

@@ -126,8 +126,9 @@ Script = Callable[["Table"], Awaitable[None]]
 class Table:
     """A probe (or other) table on 127.0.0.1: the human ``alice`` and ``bots`` bot peers.
 
-    With ``human_hosts`` the human's node hosts; otherwise a bot hosts and the human joins.
-    ``bots`` may be fewer than the empty seats, leaving the table waiting in its lobby.
+    With ``human_hosts`` the human's node hosts; otherwise a bot hosts and the human joins —
+    after the bots have taken their seats with ``late``. ``bots`` may be fewer than the empty
+    seats, leaving the table waiting in its lobby.
     """
 
     def __init__(
@@ -138,12 +139,14 @@ class Table:
         players: int = 3,
         bots: int | None = None,
         human_hosts: bool = True,
+        late: bool = False,
     ) -> None:
         self.pipe = pipe
         self.game = get_game(game)
         self.ruleset = self.game.ruleset(players)
         self.bot_count = players - 1 if bots is None else bots
         self.human_hosts = human_hosts
+        self.late = late
         self.human: Watched | None = None
         self.bots: list[Watched] = []
         self.screen: ScreenWatcher | None = None
@@ -170,16 +173,23 @@ class Table:
             else:
                 host = await self._start_bot(nursery, "bot-host", host=True)
                 self.bots.append(host)
+                if self.late:
+                    await self._start_bots(nursery)
+                    await host.wait_until(lambda: host.session.lobby_size == len(self.bots))
                 human = Node(Session(Identity.generate(), "alice", get_game))
                 await nursery.start(human.connect, LOOPBACK, self.port)
             self.human = Watched(human)
             nursery.start_soon(self.human.pump)
-            for number in range(self.bot_count - (0 if self.human_hosts else 1)):
-                self.bots.append(await self._start_bot(nursery, f"bot-{number + 1}"))
+            if not self.late:
+                await self._start_bots(nursery)
             nursery.start_soon(self._run_script, script)
             return human
 
         return setup
+
+    async def _start_bots(self, nursery: trio.Nursery) -> None:
+        for number in range(self.bot_count - (0 if self.human_hosts else 1)):
+            self.bots.append(await self._start_bot(nursery, f"bot-{number + 1}"))
 
     async def _start_bot(self, nursery: trio.Nursery, name: str, host: bool = False) -> Watched:
         ruleset = self.ruleset if host else None
