@@ -140,7 +140,8 @@ class TerminalGame:
         self._input_send: trio.MemorySendChannel[PlayerInput] | None = None
         self._early_input: list[PlayerInput] = []
         self._left = trio.Event()
-        self._main_scope: trio.CancelScope | None = None
+        self._main_scope = trio.CancelScope()
+        self._abandoned = False
         self._nursery: trio.Nursery | None = None
         self.screen = Screen(self, self._send, color=color, input=input, output=output)
 
@@ -184,19 +185,23 @@ class TerminalGame:
         return self.exit_code
 
     def _cancel_trio(self) -> None:
-        if self._token is not None and self._main_scope is not None:
+        """From outside trio: end trio's main task, whether or not it has started yet."""
+        self._abandoned = True
+        if self._token is not None:
             try:
                 self._token.run_sync_soon(self._main_scope.cancel)
             except trio.RunFinishedError:
                 pass
 
     async def _trio_main(self) -> None:
+        if self._abandoned:
+            return  # the application stopped before trio's first step
+        self._token = trio.lowlevel.current_trio_token()
         self._input_send, input_receive = trio.open_memory_channel[PlayerInput](math.inf)
         for item in self._early_input:
             self._input_send.send_nowait(item)
         self._early_input.clear()
-        self._token = trio.lowlevel.current_trio_token()
-        with trio.CancelScope() as self._main_scope:
+        with self._main_scope:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 nursery.start_soon(self._read_input, input_receive)

@@ -7,7 +7,10 @@ import trio
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import ColorDepth
 
-from p2pgames.session import ChatReceived, FaultCode, Halted
+from p2pgames.crypto import Identity
+from p2pgames.games import get_game
+from p2pgames.net import Node
+from p2pgames.session import ChatReceived, FaultCode, Halted, Session
 from p2pgames.tui import run_terminal_game
 from tui_tables import SizedOutput, Table
 
@@ -326,3 +329,17 @@ def test_quitting_while_setup_is_still_connecting(pipe, deadline):
 
     pipe.send_text("\x03")
     assert run_terminal_game(setup, title="Probe", input=pipe, output=SizedOutput()) == 0
+
+
+def test_a_task_that_crashes_after_setup_is_raised_after_the_screen_closes(pipe, deadline):
+    async def setup(nursery, say):
+        async def crash():
+            await trio.lowlevel.checkpoint()
+            raise RuntimeError("a bug in a peer task")
+
+        nursery.start_soon(crash)
+        game = get_game("probe")
+        return Node(Session(Identity.generate(), "alice", get_game, ruleset=game.ruleset(2)))
+
+    with pytest.raises(RuntimeError, match="a bug in a peer task"):
+        run_terminal_game(setup, title="Probe", input=pipe, output=SizedOutput())
