@@ -20,15 +20,16 @@ def _content(lines: list[Line]) -> UIContent:
 
 
 class FittedLines(UIControl):
-    """Shows ``get_lines(width)`` from the top.
+    """Shows ``get_lines(width, height)`` from the top.
 
-    When they don't fit, the last row shown is ``overflow(hidden, width)`` instead, where
-    ``hidden`` counts the rows not shown.
+    ``get_lines`` may use ``height`` to fit its lines in (it is ``None`` when the layout asks how
+    many rows they want). When they don't fit, the last row shown is ``overflow(hidden, width)``
+    instead, where ``hidden`` counts the rows not shown.
     """
 
     def __init__(
         self,
-        get_lines: Callable[[int], list[Line]],
+        get_lines: Callable[[int, int | None], list[Line]],
         overflow: Callable[[int, int], Line] | None = None,
     ) -> None:
         self.get_lines = get_lines
@@ -41,10 +42,10 @@ class FittedLines(UIControl):
         wrap_lines: bool,
         get_line_prefix: GetLinePrefixCallable | None,
     ) -> int:
-        return len(self.get_lines(width))
+        return len(self.get_lines(width, None))
 
     def create_content(self, width: int, height: int) -> UIContent:
-        lines = [truncate(line, width) for line in self.get_lines(width)]
+        lines = [truncate(line, width) for line in self.get_lines(width, height)]
         if len(lines) > height > 0 and self.overflow is not None:
             hidden = len(lines) - height + 1
             lines = lines[: height - 1] + [truncate(self.overflow(hidden, width), width)]

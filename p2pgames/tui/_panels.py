@@ -43,38 +43,97 @@ def natural_width(panels: Sequence[Panel], theme: Theme) -> int:
     return _gutter_width(styled) + len(GUTTER_RULE) + content
 
 
-def layout_panels(panels: Sequence[Panel], width: int, theme: Theme) -> list[Line]:
-    """``panels`` as lines of at most ``width`` cells (see the module docstring)."""
+def layout_panels(panels: Sequence[Panel], width: int, theme: Theme, max_rows: int | None = None) -> list[Line]:
+    """``panels`` as lines of at most ``width`` cells (see the module docstring).
+
+    With ``max_rows``, panels too tall to fit together give up rows, the tallest first, each
+    cut panel ending in a row that says how many lines it hides: every panel keeps its title and
+    its first lines in view (a cut at the bottom would hide whole panels, often the player's hand).
+    """
     if not panels or width <= 0:
         return []
     styled = _styled(panels, theme)
     gutter = _gutter_width(styled)
     content = max((line_width(line) for _, lines in styled for line in lines), default=0)
     if gutter + len(GUTTER_RULE) + content <= width:
-        return _gutter_layout(styled, gutter)
-    return _header_layout(styled, width)
+        blocks = [_Block(title, lines, len(_title_rows(title, gutter)), header=False) for title, lines in styled]
+    else:
+        blocks = [_Block(title, lines, 0, header=True) for title, lines in styled]
+    if max_rows is not None:
+        _shrink(blocks, max_rows)
+    if blocks[0].header:
+        return _header_layout(blocks, width)
+    return _gutter_layout(blocks, gutter)
+
+
+class _Block:
+    """A panel being laid out: it shows its first ``shown`` lines (and says how many it hides)."""
+
+    def __init__(self, title: str, lines: list[Line], title_rows: int, header: bool) -> None:
+        self.title = title
+        self.lines = lines
+        self.title_rows = title_rows
+        self.header = header
+        self.shown = len(lines)
+
+    @property
+    def cut(self) -> bool:
+        return self.shown < len(self.lines)
+
+    @property
+    def rows(self) -> int:
+        body = self.shown + (1 if self.cut else 0)
+        return 1 + body if self.header else max(body, self.title_rows, 1)
+
+    def cut_one(self) -> None:
+        """Hide one more line; the first cut hides two, to make room for the row that says so."""
+        self.shown -= 1 if self.cut else min(2, self.shown)
+
+    def rows_if_cut(self) -> int:
+        shown = self.shown
+        self.cut_one()
+        rows = self.rows
+        self.shown = shown
+        return rows
+
+    def content(self) -> list[Line]:
+        hidden = len(self.lines) - self.shown
+        more: list[Line] = [[("class:more", f"… {hidden} more · F2 shows the whole table")]] if self.cut else []
+        return self.lines[: self.shown] + more
+
+
+def _shrink(blocks: list[_Block], max_rows: int) -> None:
+    while sum(block.rows for block in blocks) > max_rows:
+        # The tallest panel whose cut saves a row gives one up; among equals, the lowest.
+        best: tuple[int, _Block] | None = None
+        for block in reversed(blocks):
+            if block.shown and block.rows_if_cut() < block.rows and (best is None or block.rows > best[0]):
+                best = (block.rows, block)
+        if best is None:
+            return  # nothing left that a cut makes shorter: the caller cuts the bottom
+        best[1].cut_one()
 
 
 def _title_rows(title: str, width: int) -> list[str]:
     return [plain(row) for row in wrap([("", title)], width)] if title else [""]
 
 
-def _gutter_layout(panels: Sequence[tuple[str, list[Line]]], gutter: int) -> list[Line]:
+def _gutter_layout(blocks: Sequence[_Block], gutter: int) -> list[Line]:
     out: list[Line] = []
-    for title, lines in panels:
-        titles = _title_rows(title, gutter)
-        for row in range(max(len(lines), len(titles), 1)):
+    for block in blocks:
+        titles = _title_rows(block.title, gutter)
+        lines = block.content()
+        for row in range(block.rows):
             label = titles[row] if row < len(titles) else ""
             line = lines[row] if row < len(lines) else []
             out.append([("class:panel-title", label.rjust(gutter)), ("class:rule", GUTTER_RULE), *line])
     return out
 
 
-def _header_layout(panels: Sequence[tuple[str, list[Line]]], width: int) -> list[Line]:
+def _header_layout(blocks: Sequence[_Block], width: int) -> list[Line]:
     out: list[Line] = []
-    for title, lines in panels:
-        heading = truncate([("class:rule", "── "), ("class:panel-title", title), ("", " ")], width)
+    for block in blocks:
+        heading = truncate([("class:rule", "── "), ("class:panel-title", block.title), ("", " ")], width)
         out.append(heading + [("class:rule", "─" * max(0, width - line_width(heading)))])
-        out.extend(truncate(line, width) for line in lines)
+        out.extend(truncate(line, width) for line in block.content())
     return out
-

@@ -16,6 +16,7 @@ screen's own: which view fills the body, and how far the log and the help are sc
 
 from __future__ import annotations
 
+import enum
 import re
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -66,7 +67,7 @@ MAX_CHOICE_ROWS = 2
 MAX_VERDICT_ROWS = 3
 
 
-class View:
+class View(enum.Enum):
     """Which view fills the body of the screen."""
 
     NORMAL = "normal"  # the table and the log
@@ -98,14 +99,14 @@ class Screen:
 
     # -- what the game calls ---------------------------------------------------------------------
 
-    def show(self, view: str) -> None:
+    def show(self, view: View) -> None:
         """Fill the body with ``view``."""
         self.help_control.top()
         self.view = view
 
-    def toggle(self, view: str) -> None:
+    def toggle(self, view: View) -> None:
         """Show ``view``, or the table and log again if it is showing."""
-        self.show(view if self.view != view else View.NORMAL)
+        self.show(view if self.view is not view else View.NORMAL)
 
     def log_appended(self, line: Line) -> None:
         self.log_control.appended(line)
@@ -197,7 +198,10 @@ class Screen:
             panels.append(Panel("Table", tuple((("", text),) for text in game.said[-6:])))
         return panels
 
-    def _table_lines(self, width: int) -> list[Line]:
+    def _table_lines(self, width: int, height: int | None) -> list[Line]:
+        return layout_panels(self._panels(), width, self.theme, max_rows=height)
+
+    def _whole_table(self, width: int, height: int | None) -> list[Line]:
         return layout_panels(self._panels(), width, self.theme)
 
     def _table_more(self, hidden: int, width: int) -> Line:
@@ -213,7 +217,7 @@ class Screen:
 
     # -- bars, prompt and banner ----------------------------------------------------------------
 
-    def _title_bar(self, width: int) -> list[Line]:
+    def _title_bar(self, width: int, height: int | None = None) -> list[Line]:
         game = self.game
         session = game.node.session if game.node is not None else None
         title = game.title
@@ -231,7 +235,7 @@ class Screen:
             return [pad(left, width, "class:title")]
         return [left + [("class:title", " " * space), ("class:title.seat", right)]]
 
-    def _status_bar(self, width: int) -> list[Line]:
+    def _status_bar(self, width: int, height: int | None = None) -> list[Line]:
         game = self.game
         mode = game.mode
         style = "class:status"
@@ -255,7 +259,7 @@ class Screen:
         text = text[:1].upper() + text[1:]
         return [pad([(style, f" {text}")], width, style)]
 
-    def _prompt(self, width: int) -> list[Line]:
+    def _prompt(self, width: int, height: int | None = None) -> list[Line]:
         """Above the input line: your choices, or how the game ended."""
         game = self.game
         if game.mode in (Mode.OVER, Mode.STOPPED):
@@ -303,7 +307,7 @@ class Screen:
 
     # -- the log and the help -----------------------------------------------------------------------
 
-    def _log_rule(self, width: int) -> list[Line]:
+    def _log_rule(self, width: int, height: int | None = None) -> list[Line]:
         scrolled = self.log_control.offset > 0
         label = " Log (scrolled back: PgDn or Esc for the latest) " if scrolled else " Log "
         right = "" if scrolled else " PgUp/PgDn "
@@ -352,11 +356,11 @@ class Screen:
     # -- the application ----------------------------------------------------------------------------
 
     def _body(self) -> Any:
-        if self.view == View.HELP:
+        if self.view is View.HELP:
             return self._help_body
-        if self.view == View.LOG:
+        if self.view is View.LOG:
             return self._log_body
-        if self.view == View.TABLE:
+        if self.view is View.TABLE:
             return self._table_body
         return self._wide_body if self._side_by_side() else self._stacked_body
 
@@ -400,7 +404,7 @@ class Screen:
         ])
         self._log_body = HSplit([log_rule, log()])
         self._table_body = Window(
-            FittedLines(self._table_lines, lambda hidden, width: [("class:more", f"▼ {hidden} more rows: the terminal is too small")])
+            FittedLines(self._whole_table, lambda hidden, width: [("class:more", f"▼ {hidden} more rows: the terminal is too small")])
         )
         self._help_body = Window(self.help_control)
         root = FloatContainer(
@@ -440,7 +444,7 @@ class Screen:
         asking = Condition(lambda: game.confirming_quit)
         over = Condition(lambda: game.mode is Mode.OVER and not game.confirming_quit)
         stopped = Condition(lambda: game.mode is Mode.STOPPED and not game.confirming_quit)
-        elsewhere = Condition(lambda: self.view != View.NORMAL or self.log_control.offset > 0)
+        elsewhere = Condition(lambda: self.view is not View.NORMAL or self.log_control.offset > 0)
 
         # prompt_toolkit prefers a binding for a specific key to one for any key, so the keys
         # bound below (Ctrl-C, the scrolling and view keys) keep working at a question.
@@ -473,11 +477,11 @@ class Screen:
 
         @bindings.add("pageup")
         def _(event: KeyPressEvent) -> None:
-            (self.help_control if self.view == View.HELP else self.log_control).page_up()
+            (self.help_control if self.view is View.HELP else self.log_control).page_up()
 
         @bindings.add("pagedown")
         def _(event: KeyPressEvent) -> None:
-            (self.help_control if self.view == View.HELP else self.log_control).page_down()
+            (self.help_control if self.view is View.HELP else self.log_control).page_down()
 
         @bindings.add("escape", filter=elsewhere)
         def _(event: KeyPressEvent) -> None:

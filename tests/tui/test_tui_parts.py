@@ -155,6 +155,27 @@ def test_long_titles_wrap_in_the_gutter():
     assert all(len(row.split("│")[0]) == MAX_GUTTER + 1 for row in rows)
 
 
+def test_panels_too_tall_give_up_rows_tallest_first_and_keep_their_titles():
+    panels = [
+        Panel("Table", ((("", "round 1"),),)),
+        Panel("Players", tuple(((("", f"player {n}"),)) for n in range(8))),
+        Panel("Your hand", ((("", "S1 S2"),),)),
+    ]
+    rows = [plain(row) for row in layout_panels(panels, 60, THEME, max_rows=6)]
+    assert rows == [
+        "    Table │ round 1",
+        "  Players │ player 0",
+        "          │ player 1",
+        "          │ player 2",
+        "          │ … 5 more · F2 shows the whole table",
+        "Your hand │ S1 S2",
+    ]
+    assert len(layout_panels(panels, 60, THEME, max_rows=10)) == 10
+    assert len(layout_panels(panels, 60, THEME, max_rows=100)) == 10
+    headed = [plain(row) for row in layout_panels(panels, 12, THEME, max_rows=8)]
+    assert len(headed) == 8 and headed[-2] == "── Your han…"
+
+
 def test_game_styles_map_to_screen_styles():
     colour, mono = Theme(True), Theme(False)
     assert colour.game_style("you") == "class:g-you"
