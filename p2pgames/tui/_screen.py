@@ -483,7 +483,9 @@ class Screen:
         def _(event: KeyPressEvent) -> None:
             (self.help_control if self.view is View.HELP else self.log_control).page_down()
 
-        @bindings.add("escape", filter=elsewhere)
+        # Eager: Esc also starts Alt-key sequences, and prompt_toolkit would wait a second to
+        # see whether one follows.
+        @bindings.add("escape", filter=elsewhere, eager=True)
         def _(event: KeyPressEvent) -> None:
             self.view = View.NORMAL
             self.log_control.follow()
