@@ -61,7 +61,8 @@ def _normalise(value: Any, depth: int) -> Any:
         for key in keys:
             if type(key) is not str:
                 raise CanonicalError(f"map key {key!r} is not a string")
-        keys.sort(key=_utf8)
+        # UTF-8 preserves code-point order, so sorting the strings sorts their UTF-8 bytes.
+        keys.sort()
         result = {}
         for key in keys:
             item = value[key]
@@ -86,10 +87,6 @@ def _normalise(value: Any, depth: int) -> Any:
     if isinstance(value, bytearray | memoryview):
         return bytes(value)
     raise CanonicalError(f"can't encode a value of type {kind.__name__}")
-
-
-def _utf8(key: str) -> bytes:
-    return key.encode("utf-8")
 
 
 def encode(value: Any) -> bytes:

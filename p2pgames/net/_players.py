@@ -39,7 +39,7 @@ async def drive_bot(node: Node, bot: Bot, *, think: float = 0.0, linger: float =
         if isinstance(event, DecisionNeeded):
             if think:
                 await trio.sleep(think)
-            decision = session.decision()
+            decision = session.decision(texts=False)
             if decision is None:
                 continue  # answered already, or the moment passed
             assert session.game is not None and session.replica is not None and session.seat is not None

@@ -58,7 +58,9 @@ class Logged:
 
 @dataclass(frozen=True, slots=True)
 class DecisionNeeded:
-    decision: Decision
+    """The local seat must decide at ``step``; ``Session.decision()`` lists the actions."""
+
+    step: Step
 
 
 @dataclass(frozen=True, slots=True)

@@ -186,7 +186,13 @@ KINDS: dict[str, dict[str, Check]] = {
         "body": _map,
     },
     "stale": {"game_id": _bytes(32), "counter": _int(), "reason": _text()},
-    "entry": {"game_id": _bytes(32), "seq": _int(), "prev": _bytes(32), "submission": lambda v: isinstance(v, bytes)},
+    "entry": {
+        "game_id": _bytes(32),
+        "seq": _int(),
+        "prev": _bytes(32),
+        "submission": lambda v: isinstance(v, bytes),
+        "state": _bytes(32),
+    },
     "ack": {"game_id": _bytes(32), "seq": _int(), "entry": _bytes(32), "state": _bytes(32)},
     # around the log
     "chat": {"game_id": _bytes(32), "text": _text()},

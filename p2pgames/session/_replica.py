@@ -26,7 +26,7 @@ nobody else was).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from p2pgames.crypto import (
     COMMITMENT_SIZE,
@@ -137,6 +137,7 @@ class Applied:
     submission: Submission
     events: list[tuple[Any, Event, Any]] = field(default_factory=list)  # (before, event, after)
     key_slots: list[int] = field(default_factory=list)
+    author_verified: bool = True
 
 
 # -- phases: what the log waits for between two engine events ----------------------------------
@@ -387,7 +388,12 @@ class Replica:
     # -- checking submissions ------------------------------------------------------------------
 
     def check_submission(
-        self, data: bytes | Envelope, arrived_from: int | None, *, host_signed: bool = False
+        self,
+        data: bytes | Envelope,
+        arrived_from: int | None,
+        *,
+        host_signed: bool = False,
+        verify_author: bool = True,
     ) -> Submission:
         """Fully check a submission against the current phase without changing anything.
 
@@ -411,7 +417,7 @@ class Replica:
         if envelope.sender != self.seats[seat].key.raw:
             blame = arrived_from if arrived_from is not None else HOST_SEAT
             raise self._fault(blame, FaultCode.BAD_SIGNATURE, "sent a submission whose sender is not its seat's key")
-        if not (host_signed and seat == HOST_SEAT):
+        if verify_author and not (host_signed and seat == HOST_SEAT):
             try:
                 envelope.verify(self.seats[seat].key)
             except (BadSignature, MalformedMessage) as error:
@@ -620,14 +626,26 @@ class Replica:
 
     # -- applying ------------------------------------------------------------------------------
 
-    def apply_entry(self, data: bytes) -> Applied:
-        """Check and apply one sequenced entry from the host; raises :class:`ProtocolFault`."""
+    def apply_entry(
+        self, data: bytes | Envelope, verify_author: Callable[[int, bytes], bool] | None = None
+    ) -> Applied:
+        """Check and apply one sequenced entry from the host; raises :class:`ProtocolFault`.
+
+        The entry's ``state`` (the host's hash after applying it) is *not* compared here: it is
+        the host's acknowledgement, and the session weighs it with everyone else's.
+
+        ``verify_author(seat, raw)`` says whether to check the signature of the submission inside
+        now (default: always); a caller that defers some must check them later — the returned
+        :class:`Applied` says whether it was checked.
+        """
         try:
-            envelope = open_envelope(data)
+            envelope = data if isinstance(data, Envelope) else open_envelope(data)
         except MalformedMessage as error:
             raise self._fault(HOST_SEAT, FaultCode.MALFORMED, f"sent a malformed log entry: {error}")
         if envelope.kind != "entry":
             raise self._fault(HOST_SEAT, FaultCode.MALFORMED, f"sent a {envelope.kind} where a log entry belongs")
+        if envelope.sender != self.seats[HOST_SEAT].key.raw:
+            raise self._fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "a log entry is signed by someone other than the host")
         try:
             envelope.verify(self.seats[HOST_SEAT].key)
         except (BadSignature, MalformedMessage) as error:
@@ -641,19 +659,41 @@ class Replica:
                 f"sent entry {body['seq']} out of order (expected {self.seq} after {self.head.hex()[:12]})",
                 (envelope.raw,),
             )
-        submission = self.check_submission(body["submission"], None, host_signed=True)
-        return self._apply(submission, envelope)
+        inner = body["submission"]
+        eager = True
+        if verify_author is not None:
+            try:
+                author = open_envelope(inner).body["seat"]
+            except MalformedMessage:
+                author = HOST_SEAT  # check_submission reports it properly below
+            eager = verify_author(author, inner)
+        try:
+            submission = self.check_submission(inner, None, host_signed=True, verify_author=eager)
+        except ProtocolFault as problem:
+            if problem.fault.code == FaultCode.BAD_SIGNATURE and problem.fault.culprit == HOST_SEAT:
+                # The host's signature on the entry proves it sequenced the forgery.
+                fault = problem.fault
+                raise ProtocolFault(Fault(fault.culprit, fault.code, fault.reason, fault.seq, None, (envelope.raw,)))
+            raise
+        applied = self._apply(submission)
+        applied.author_verified = eager or submission.seat == HOST_SEAT
+        self.link(applied, envelope)
+        return applied
 
-    def sequence(self, submission: Submission, entry: Envelope) -> Applied:
-        """Apply a submission this peer checked itself and sequenced as ``entry`` (host only)."""
-        return self._apply(submission, entry)
+    def sequence(self, submission: Submission) -> Applied:
+        """Host: apply a submission it checked itself; then sign the entry and :meth:`link` it."""
+        return self._apply(submission)
 
-    def _apply(self, submission: Submission, entry: Envelope) -> Applied:
-        applied = Applied(self.seq, entry.digest, submission)
+    def link(self, applied: Applied, entry: Envelope) -> None:
+        """Make ``entry`` (the sequenced form of ``applied``) the head of the chain."""
+        self.head = entry.digest
+        applied.entry_digest = entry.digest
+
+    def _apply(self, submission: Submission) -> Applied:
+        applied = Applied(self.seq, b"", submission)
         seat = submission.seat
         self.counters[seat] += 1
         self.seq += 1
-        self.head = entry.digest
         kind = submission.kind
         if kind == "dispute":
             self._apply_dispute(submission)

@@ -76,6 +76,8 @@ from p2pgames.session._secrets import SeatSecrets
 __all__ = ["Session", "HOST_CONNECTION", "STALE_CODES", "clean_text"]
 
 HOST_CONNECTION = 0
+# The state an entry carries when applying it stopped the game (there is no state after it).
+HALTING_STATE = bytes(32)
 # A joiner verifies the latest relayed acknowledgement of every seat at least this often (entries).
 ACK_CHECKPOINT = 64
 # Faults that an honest peer can cause by racing another seat: rejected as stale, not punished,
@@ -141,6 +143,7 @@ class Session:
         self._closing: list[int] = []
         self._acks: dict[int, dict[int, tuple[bytes, bytes]]] = {}
         self._unverified_acks: dict[int, Envelope] = {}  # seat -> its latest relayed ack, unchecked
+        self._unverified_submissions: list[tuple[int, Envelope]] = []  # (author, entry) to check
         self._audits_checked = 0
         self._own_hashes: dict[int, tuple[bytes, bytes]] = {}
         self._in_flight: Submission | None = None  # a joiner's submission the host hasn't sequenced
@@ -525,19 +528,27 @@ class Session:
                 submission = self._queue.popleft()
                 replica = self.replica
                 assert replica is not None
+                seq, prev = replica.seq, replica.head
+                # Apply first: the entry carries our state hash after it, as our acknowledgement.
+                try:
+                    applied = replica.sequence(submission)
+                    state, fault = replica.state_hash, None
+                except ProtocolFault as problem:
+                    applied, state, fault = None, HALTING_STATE, problem.fault
                 entry = make_envelope(self.identity, "entry", {
                     "game_id": self.game_id,
-                    "seq": replica.seq,
-                    "prev": replica.head,
+                    "seq": seq,
+                    "prev": prev,
                     "submission": submission.envelope.raw,
+                    "state": state,
                 })
                 self._broadcast(entry)
                 self._record("entry", entry.raw)
-                try:
-                    applied = replica.sequence(submission, entry)
-                except ProtocolFault as fault:
-                    self._halt(fault.fault)
+                if fault is not None:
+                    self._halt(fault)
                     return
+                assert applied is not None
+                replica.link(applied, entry)
                 self._after_apply(applied)
         finally:
             self._draining = False
@@ -574,8 +585,9 @@ class Session:
             seat = self._seat_of_sender(envelope)
             if seat is None:
                 raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "the host relayed an acknowledgement from a key not at the table", self._seq()))
-            # Checked lazily: see _take_ack.
-            self._take_ack(seat, envelope, verified=seat == HOST_SEAT and self._verify_host_ack(envelope))
+            if seat == HOST_SEAT:
+                raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent an acknowledgement (its entries carry its state)", self._seq()))
+            self._take_ack(seat, envelope, verified=False)  # checked lazily: see _take_ack
         elif kind == "chat":
             self._take_chat(self._relayed_seat(envelope), envelope)
         elif kind == "fault":
@@ -683,11 +695,27 @@ class Session:
         replica = self.replica
         assert replica is not None
         self._record("entry", envelope.raw)
-        applied = replica.apply_entry(envelope.raw)
+        applied = replica.apply_entry(envelope, self._verify_now)
+        if not applied.author_verified:
+            self._unverified_submissions.append((applied.submission.seat, envelope))
         if self._in_flight is not None and applied.submission.seat == self.seat:
             self._in_flight = None
             self._in_flight_decision = False
+        # The host's state hash in the entry is its acknowledgement of it.
+        self._note_hashes(HOST_SEAT, applied.seq, applied.entry_digest, envelope.body["state"])
         self._after_apply(applied)
+
+    def _verify_now(self, author: int, raw: bytes) -> bool:
+        """Whether to check at once the signature of a submission the host sequenced.
+
+        Our own: only if it isn't byte for byte what we sent (a forgery in our name must be caught
+        before we act on it). The host's: its entry signature covers it. Another joiner's: at the
+        next checkpoint (see :meth:`_take_ack`) — the host checked it before sequencing it, and a
+        forgery by the host could only make us release keys to that joiner, never to the host.
+        """
+        if author == self.seat:
+            return self._in_flight is None or raw != self._in_flight.envelope.raw
+        return False
 
     def _take_stale(self, envelope: Envelope) -> None:
         flight = self._in_flight
@@ -785,22 +813,19 @@ class Session:
         return f"{winners} {verb} — {result.summary}. Scores: {scores}."
 
     def _acknowledge(self, seq: int, entry_digest: bytes, state_hash: bytes) -> None:
+        """Say which state we reached after entry ``seq`` (the host's entries say it for it)."""
         assert self.seat is not None
+        self._own_hashes[seq] = (entry_digest, state_hash)
+        if self.is_host:
+            self._note_hashes(HOST_SEAT, seq, entry_digest, state_hash)
+            return
         ack = make_envelope(self.identity, "ack", {
             "game_id": self.game_id, "seq": seq, "entry": entry_digest, "state": state_hash,
         })
-        self._own_hashes[seq] = (entry_digest, state_hash)
-        if self.is_host:
-            self._broadcast(ack)
-        else:
-            self._send(HOST_CONNECTION, ack)
-        self._take_ack(self.seat, ack, own=True)
+        self._send(HOST_CONNECTION, ack)
+        self._take_ack(self.seat, ack)
 
-    def _verify_host_ack(self, envelope: Envelope) -> bool:
-        self._verify_from_seat(envelope, HOST_SEAT)
-        return True
-
-    def _take_ack(self, seat: int, envelope: Envelope, own: bool = False, verified: bool = True) -> None:
+    def _take_ack(self, seat: int, envelope: Envelope, verified: bool = True) -> None:
         """Record seat's acknowledgement of an entry and check agreement.
 
         A joiner does not verify the signature of every relayed acknowledgement at once: one that
@@ -821,11 +846,26 @@ class Session:
         self._record("ack", envelope.raw)
         if not verified:
             self._unverified_acks[seat] = envelope
-        self._acks.setdefault(seq, {})[seat] = (body["entry"], body["state"])
-        self._check_agreement()
+        self._note_hashes(seat, seq, body["entry"], body["state"])
+
+    def _note_hashes(self, seat: int, seq: int, entry_digest: bytes, state_hash: bytes) -> None:
+        if seq > self.agreed_through:
+            self._acks.setdefault(seq, {})[seat] = (entry_digest, state_hash)
+            self._check_agreement()
 
     def _verify_latest_acks(self) -> None:
-        """Checkpoint: verify each seat's latest unverified acknowledgement (see :meth:`_take_ack`)."""
+        """Checkpoint: verify each seat's latest unverified acknowledgement (see :meth:`_take_ack`)
+        and every submission whose signature was left for later (see :meth:`_verify_now`)."""
+        submissions, self._unverified_submissions = self._unverified_submissions, []
+        for seat, entry in submissions:
+            try:
+                open_envelope(entry.body["submission"]).verify(self.seats[seat].key)
+            except (BadSignature, MalformedMessage):
+                raise ProtocolFault(Fault(
+                    HOST_SEAT, FaultCode.BAD_SIGNATURE,
+                    f"the host sequenced a submission in {self._who(seat)}'s name that it did not sign",
+                    self._seq(), None, (entry.raw,),
+                ))
         pending, self._unverified_acks = self._unverified_acks, {}
         for seat, envelope in pending.items():
             try:
@@ -848,7 +888,9 @@ class Session:
                 del self._acks[seq]
                 del self._own_hashes[seq]
                 self.agreed_through = seq
-                if self._unverified_acks and (seq % ACK_CHECKPOINT == 0 or self._checkpoint_due(seq)):
+                if (self._unverified_acks or self._unverified_submissions) and (
+                    seq % ACK_CHECKPOINT == 0 or self._checkpoint_due(seq)
+                ):
                     try:
                         self._verify_latest_acks()
                     except ProtocolFault as fault:
@@ -930,44 +972,56 @@ class Session:
         if body is not None:
             self._submit(body)
             return
-        decision = self.decision()
-        if decision is None:
+        if not self._decision_due():
             return
-        if isinstance(decision.step, ReactionWindow) and len(decision.actions) == 1:
-            # Nothing to decide (no power, or already used): answer for the player.
-            self._submit(secrets.choose(replica, self.game.encode_action(decision.actions[0])), decision=True)  # type: ignore[union-attr]
-            return
+        step = replica.step
+        if isinstance(step, ReactionWindow):
+            actions = self.game.legal_actions(replica.state, self.seat, self.knowledge)  # type: ignore[union-attr, arg-type]
+            if len(actions) == 1:
+                # Nothing to decide (no power, or already used): answer for the player.
+                self._submit(secrets.choose(replica, self.game.encode_action(actions[0])), decision=True)  # type: ignore[union-attr]
+                return
         key = (replica.seq, replica.counters[self.seat])  # type: ignore[index]
         if key != self._last_decision_key:
+            # Cheap on purpose: this runs before our acknowledgement leaves. Whoever handles the
+            # event asks decision() for the actions.
             self._last_decision_key = key
-            self._emit(DecisionNeeded(decision))
+            self._emit(DecisionNeeded(step))
 
-    def decision(self) -> Decision | None:
-        """What the local seat must decide now, or ``None``."""
+    def _decision_due(self) -> bool:
         if self.stage != "playing" or self._in_flight is not None or self.seat is None:
+            return False
+        replica = self.replica
+        assert replica is not None
+        if self.seat not in replica.waiting_for():
+            return False
+        phase = replica.phase
+        if isinstance(phase, CommitPhase):
+            return not phase.opening and phase.purpose == "choice"
+        return isinstance(phase, DecisionPhase)
+
+    def decision(self, *, texts: bool = True) -> Decision | None:
+        """What the local seat must decide now, or ``None``.
+
+        With ``texts=False`` (bots) the actions' descriptions are not computed.
+        """
+        if not self._decision_due():
             return None
         replica = self.replica
         assert replica is not None and self.game is not None
-        phase = replica.phase
-        if self.seat not in replica.waiting_for():
-            return None
-        if isinstance(phase, CommitPhase):
-            if phase.opening or phase.purpose != "choice":
-                return None
-        elif not isinstance(phase, DecisionPhase):
-            return None
         knowledge = self.knowledge
-        actions = tuple(self.game.legal_actions(replica.state, self.seat, knowledge))
+        actions = tuple(self.game.legal_actions(replica.state, self.seat, knowledge))  # type: ignore[arg-type]
         if not actions:
             return None
-        texts = tuple(
-            self.game.describe_action(replica.state, self.seat, action, knowledge, self.names) for action in actions
-        )
-        return Decision(replica.step, actions, texts, isinstance(replica.step, Simultaneous))
+        described = tuple(
+            self.game.describe_action(replica.state, self.seat, action, knowledge, self.names)  # type: ignore[arg-type]
+            for action in actions
+        ) if texts else ()
+        return Decision(replica.step, actions, described, isinstance(replica.step, Simultaneous))
 
     def act(self, action: Any) -> None:
         """Make the local seat's decision. Raises :class:`LocalError` with a reason to show."""
-        decision = self.decision()
+        decision = self.decision(texts=False)
         if decision is None:
             if self.finished:
                 raise LocalError("the game is over")
@@ -1044,6 +1098,10 @@ class Session:
             culprit = reporter
             reason = f"reported a fault against a seat that does not exist ({reason})"
         evidence = tuple(body["evidence"])
+        if evidence and code == FaultCode.BAD_SIGNATURE and culprit == HOST_SEAT and self._forged_entry(evidence[0]):
+            # Provable: the host signed an entry whose submission its author never signed.
+            self._halt(Fault(culprit, code, reason, self._seq(), None, evidence), send=False)
+            return
         if evidence and code in PROVABLE_CODES:
             verdict = self._check_evidence(culprit, code, evidence)
             if verdict is not None:
@@ -1053,6 +1111,25 @@ class Session:
             self._halt(Fault(culprit, code, reason, self._seq(), None, evidence), send=False)
             return
         self._halt(Fault(culprit, code, reason, body["seq"], reporter, evidence), send=False)
+
+    def _forged_entry(self, raw: bytes) -> bool:
+        """Whether ``raw`` is an entry the host signed around a submission with a bad signature."""
+        try:
+            entry = open_envelope(raw)
+            if entry.kind != "entry":
+                return False
+            entry.verify(self.seats[HOST_SEAT].key)
+            inner = open_envelope(entry.body["submission"])
+            author = inner.body["seat"]
+            if not 0 <= author < len(self.seats) or author == HOST_SEAT:
+                return False
+        except (MalformedMessage, BadSignature, KeyError, IndexError):
+            return False
+        try:
+            inner.verify(self.seats[author].key)
+        except BadSignature:
+            return True
+        return False
 
     def _check_evidence(self, culprit: int | None, code: str, evidence: tuple[bytes, ...]) -> str | None:
         """``None`` if the evidence proves ``culprit`` committed fault ``code``, else why not."""

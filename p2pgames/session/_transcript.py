@@ -10,7 +10,7 @@ header          ``{"format": "p2pgames-transcript", "version": 1, "game": name, 
 start           the host's signed ``start`` envelope (raw bytes)
 accept          a seat's signed ``accept`` envelope
 entry           a signed log ``entry`` envelope, in sequence order
-ack             a seat's signed ``ack`` envelope (state-hash agreement)
+ack             a joiner's signed ``ack`` envelope (state-hash agreement; the host's is in its entries)
 chat            a signed ``chat`` envelope
 fault           this peer's verdict that stopped the game (culprit, code, reason, seq, evidence)
 fault-message   a signed ``fault`` envelope another peer sent
@@ -241,6 +241,11 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             report.entries += 1
             report.signatures += 2
             hashes[applied.seq] = (applied.entry_digest, replica.state_hash)
+            # The host acknowledges each entry inside it: its state hash after applying it.
+            claimed = open_envelope(value).body["state"]
+            if claimed != replica.state_hash:
+                return fail(Fault(HOST_SEAT, FaultCode.DESYNC, f"claimed a different state after entry {applied.seq}", applied.seq))
+            report.acks += 1
             report.audits = replica.audits
             still = []
             for seq, seat, ack in pending_acks:

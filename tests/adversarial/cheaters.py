@@ -254,3 +254,39 @@ class Silent(Cheater):
     def take_outgoing(self) -> list[tuple[int, bytes]]:
         out = super().take_outgoing()
         return [] if self.gone else out
+
+
+class ForgingHost(Session):
+    """A host that, at some joiner's turn, sequences a move in that joiner's name it can't sign."""
+
+    def __init__(self, ruleset: Any, seed: bytes = b"host", victim: int = 1) -> None:
+        random_bytes = seeded_random(seed)
+        super().__init__(
+            Identity.generate(random_bytes(32)), "forger", get_game,
+            ruleset=ruleset, bot=True, narrate=False, random_bytes=random_bytes,
+        )
+        self.victim = victim
+        self.cheated = False
+
+    def _after_apply(self, applied: Any) -> None:
+        super()._after_apply(applied)
+        replica = self.replica
+        if self.cheated or self.stage != "playing" or not isinstance(replica.phase, DecisionPhase):
+            return
+        if replica.waiting_for() != (self.victim,):
+            return
+        actions = self.game.legal_actions(replica.state, self.victim, {})
+        if not actions:
+            return
+        self.cheated = True
+        victim_key = self.seats[self.victim].key.raw
+        body = {
+            "game_id": self.game_id, "seat": self.victim, "counter": replica.counters[self.victim],
+            "based_on": replica.seq, "body": {"t": "act", "action": self.game.encode_action(actions[0])},
+        }
+        forged = canonical.encode({"kind": "submit", "sender": victim_key, "body": body, "sig": bytes(64)})
+        entry = make_envelope(self.identity, "entry", {
+            "game_id": self.game_id, "seq": replica.seq, "prev": replica.head,
+            "submission": forged, "state": bytes(32),
+        })
+        self._broadcast(entry)

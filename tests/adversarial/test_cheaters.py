@@ -120,3 +120,21 @@ async def test_false_claim_about_a_hidden_card(tmp_path, autojump_clock):
 async def test_peer_that_stops_answering(tmp_path, autojump_clock):
     table, sessions = await play_with_cheater(tmp_path, Silent)
     check_caught(table, sessions, FaultCode.UNRESPONSIVE, provable=False, reported=True)
+
+
+async def test_host_forging_a_move_in_a_joiners_name(tmp_path, autojump_clock):
+    """The sequencer can't sign for others: the victim catches it at once, with proof."""
+    from cheaters import ForgingHost
+
+    seed = b"forge"
+    ruleset = get_game("probe").ruleset(3)
+    sessions = [ForgingHost(ruleset, seed=seed + b"/host")] + [honest(seat, ruleset, seed) for seat in (1, 2)]
+    table = await play_table("probe", 3, sessions=sessions, transcripts=tmp_path, seed=seed, think=1.0)
+    assert sessions[0].cheated
+    for seat in (1, 2):
+        fault = sessions[seat].fault
+        assert sessions[seat].stage == "halted"
+        assert fault.culprit == 0 and fault.code == FaultCode.BAD_SIGNATURE, (seat, fault)
+        report = verify_transcript(table.seats[seat].transcript.read_bytes(), get_game)
+        assert report.ok and report.stop_confirmed, report.describe()
+        assert report.stopped.culprit == 0, report.describe()

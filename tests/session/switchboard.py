@@ -101,7 +101,7 @@ class Switchboard:
         for seat, session in enumerate(self.sessions):
             for event in session.take_events():
                 self.events[seat].append(event)
-            decision = session.decision()
+            decision = session.decision(texts=False)
             if decision is not None:
                 replica = session.replica
                 action = self.bots[seat].choose(session.game, replica.state, seat, session.knowledge, decision.step)

@@ -1,0 +1,238 @@
+"""``scripts/bench``: the project's performance figures, each printed with its target.
+
+Network figures run every peer as its own process on 127.0.0.1 (as players would), so bytes and
+peak memory are per peer and the peers share the machine's cores as real ones would. Each figure is
+a median over repetitions. ``--json`` prints one JSON object instead of the table.
+
+Targets (from the issues), on the project's 2-core machines:
+
+* secret deal of 52 cards among 4 peers (shuffle + lock + give every hand) ≤ 150 ms, next to one
+  pass of classic 2048-bit SRA over the same 52 cards, and the ratio;
+* one game event with 4 peers, from its author sending it to every peer having applied it and
+  seen every hash agree: p50 ≤ 3 ms, p99 ≤ 15 ms;
+* a full 4-player Beltpunk game of bot peers: wall time, bytes sent per peer, peak memory per peer
+  ≤ 80 MB;
+* the engine alone, random legal play, 4-player Beltpunk: ≥ 100 games per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any, Callable
+
+from p2pgames.bots import PlayoutBot
+from p2pgames.crypto import CardTable, ClassicSRA, random_permutation, random_scalar, shuffle_pass
+from p2pgames.engine import LocalTable, Simultaneous
+from p2pgames.games import get_game
+
+MB = 1024 * 1024
+
+
+# -- peers in processes ------------------------------------------------------------------------------
+
+
+def run_peers(players: int, seed: str, stop_after: str, game: str = "beltpunk", timeout: float = 600) -> list[dict]:
+    """Start a host and ``players - 1`` joiners, each its own process; return their reports."""
+    command = [sys.executable, "-m", "p2pgames.net._bench_peer"]
+    common = ["--game", game, "--players", str(players), "--seed", seed, "--stop-after", stop_after]
+    host = subprocess.Popen(command + ["host", "--seat", "0", *common], stdout=subprocess.PIPE, text=True)
+    assert host.stdout is not None
+    first = host.stdout.readline()
+    if not first.startswith("PORT "):
+        host.kill()
+        raise RuntimeError(f"benchmark host did not start: {first!r}")
+    port = first.split()[1]
+    joiners = [
+        subprocess.Popen(command + ["join", "--seat", str(seat), "--port", port, *common], stdout=subprocess.PIPE, text=True)
+        for seat in range(1, players)
+    ]
+    reports = []
+    for process in [host, *joiners]:
+        out, _ = process.communicate(timeout=timeout)
+        line = next((line for line in out.splitlines() if line.startswith("REPORT ")), None)
+        if line is None or process.returncode != 0:
+            raise RuntimeError(f"benchmark peer failed (exit {process.returncode})")
+        report = json.loads(line[len("REPORT "):])
+        report["submitted"] = {int(k): v for k, v in report["submitted"].items()}
+        report["agreed_at"] = {int(k): v for k, v in report["agreed_at"].items()}
+        reports.append(report)
+    for report in reports:
+        if report["fault"]:
+            raise RuntimeError(f"benchmark peer stopped: {report['fault']}")
+    return reports
+
+
+def deal_time(reports: list[dict]) -> float:
+    """From the first shuffle pass to the moment the last peer holds (and can read) its hand."""
+    start = min(r["deal_started_at"] for r in reports if r["deal_started_at"] is not None)
+    end = max(r["hand_known_at"] for r in reports)
+    return end - start
+
+
+def event_latencies(reports: list[dict]) -> list[float]:
+    """For each move (an ``act`` entry): author's send → the last peer's agreement on it."""
+    by_seat = {r["seat"]: r for r in reports}
+    entries = reports[0]["entries"]
+    latencies = []
+    for seq, author, counter, kind in entries:
+        if kind != "act":
+            continue
+        sent = by_seat[author]["submitted"].get(counter)
+        agreed = [r["agreed_at"].get(seq) for r in reports]
+        if sent is None or None in agreed:
+            continue
+        latencies.append(max(agreed) - sent)
+    return latencies
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+# -- figures -----------------------------------------------------------------------------------------
+
+
+def bench_deal(repeats: int) -> dict:
+    times = [deal_time(run_peers(4, f"deal-{n}", "deal")) for n in range(repeats)]
+    names = [f"card{n}" for n in range(52)]
+    points = list(CardTable("p2pgames/bench", names).points)
+    key = random_scalar()
+    permutation = random_permutation(52)
+    elliptic = _median_time(lambda: shuffle_pass(points, key, permutation), 5)
+    classic = ClassicSRA.generate()
+    messages = [int.from_bytes(p, "big") for p in points]
+    classic_time = _median_time(lambda: [classic.encrypt(m) for m in messages], 3)
+    return {
+        "deal_ms": statistics.median(times) * 1000,
+        "ec_pass_ms": elliptic * 1000,
+        "classic_pass_ms": classic_time * 1000,
+        "ratio": classic_time / elliptic,
+    }
+
+
+def bench_games(repeats: int) -> dict:
+    walls, sent, memory, latencies, entries = [], [], [], [], []
+    for n in range(repeats):
+        reports = run_peers(4, f"game-{n}", "game")
+        walls.append(max(r["wall"] for r in reports))
+        sent.extend(r["bytes_sent"] for r in reports)
+        memory.extend(r["peak_memory"] for r in reports)
+        latencies.extend(event_latencies(reports))
+        entries.append(len(reports[0]["entries"]))
+    return {
+        "game_wall_s": statistics.median(walls),
+        "game_entries": statistics.median(entries),
+        "bytes_sent_per_peer": statistics.median(sent),
+        "peak_memory_per_peer_mb": max(memory) / MB,
+        "event_p50_ms": percentile(latencies, 0.5) * 1000,
+        "event_p99_ms": percentile(latencies, 0.99) * 1000,
+        "events_measured": len(latencies),
+    }
+
+
+def bench_engine(seconds: float) -> dict:
+    """Random legal play (the game's playout policy) on the engine alone, no checks, no copies."""
+    game = get_game("beltpunk")
+    ruleset = game.ruleset(4)
+    rates = []
+    played = events = 0
+    for batch in range(5):
+        count = 0
+        began = time.perf_counter()
+        while time.perf_counter() - began < seconds / 5:
+            events += _random_game(game, ruleset, f"{batch}-{count}".encode())
+            count += 1
+        rates.append(count / (time.perf_counter() - began))
+        played += count
+    return {
+        "engine_games_per_s": statistics.median(rates),
+        "engine_games": played,
+        "engine_events_per_game": events / played,
+    }
+
+
+def _random_game(game: Any, ruleset: Any, seed: bytes) -> int:
+    table = LocalTable(game, ruleset, seed, check=False)
+    bot = PlayoutBot(seed)
+    while not table.over:
+        step = table.step()
+        if isinstance(step, Simultaneous):
+            table.act_simultaneous([
+                (p, bot.choose(game, table.state, p, table.view(p), step)) for p in step.players
+            ])
+        else:
+            actor = next(p for p in step.actors if game.legal_actions(table.state, p, table.view(p)))
+            table.act(actor, bot.choose(game, table.state, actor, table.view(actor), step))
+    return len(table.log)
+
+
+def _median_time(function: Callable[[], Any], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        began = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - began)
+    return statistics.median(times)
+
+
+# -- report ------------------------------------------------------------------------------------------
+
+ROWS = [
+    ("deal_ms", "secret deal, 52 cards, 4 peers on loopback (median)", "ms", "<=", 150),
+    ("ec_pass_ms", "  one P-256 shuffle pass over 52 cards", "ms", None, None),
+    ("classic_pass_ms", "  one classic 2048-bit SRA pass over 52 cards", "ms", None, None),
+    ("ratio", "  classic SRA / P-256, per pass", "x", None, None),
+    ("event_p50_ms", "one event, 4 peers: send -> all applied and agreed, p50", "ms", "<=", 3),
+    ("event_p99_ms", "one event, 4 peers: send -> all applied and agreed, p99", "ms", "<=", 15),
+    ("game_wall_s", "full 4-player Beltpunk game of bot peers: wall time", "s", None, None),
+    ("game_entries", "  log entries in that game (median)", "", None, None),
+    ("bytes_sent_per_peer", "  bytes sent per peer (median)", "B", None, None),
+    ("peak_memory_per_peer_mb", "  peak memory per peer (largest)", "MB", "<=", 80),
+    ("engine_games_per_s", "engine alone, random legal play, 4-player Beltpunk", "games/s", ">=", 100),
+    ("engine_events_per_game", "  events per random game (median length ~14 rounds)", "", None, None),
+]
+
+
+def _verdict(value: float, comparison: str | None, target: float | None) -> str:
+    if comparison is None:
+        return ""
+    ok = value <= target if comparison == "<=" else value >= target  # type: ignore[operator]
+    return ("ok  " if ok else "MISS") + f" (target {comparison} {target})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions (rougher figures)")
+    args = parser.parse_args(argv)
+    repeats = 2 if args.quick else 7
+    figures: dict[str, Any] = {"cpus": os.cpu_count()}
+    figures.update(bench_engine(2.0 if args.quick else 6.0))
+    figures.update(bench_deal(repeats))
+    figures.update(bench_games(1 if args.quick else 3))
+    misses = [
+        key for key, _, _, comparison, target in ROWS
+        if comparison is not None and _verdict(figures[key], comparison, target).startswith("MISS")
+    ]
+    figures["misses"] = misses
+    if args.json:
+        print(json.dumps(figures, sort_keys=True))
+        return 0
+    for key, label, unit, comparison, target in ROWS:
+        value = figures[key]
+        shown = f"{value:,.0f}" if unit == "B" or value >= 100 else f"{value:.2f}"
+        print(f"{label:<62} {shown:>10} {unit:<8} {_verdict(value, comparison, target)}")
+    print(f"({figures['events_measured']} events timed; {figures['engine_games']} engine games; {figures['cpus']} CPUs)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

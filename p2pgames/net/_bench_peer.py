@@ -1,0 +1,184 @@
+"""One benchmark peer in its own process: plays a seat and reports timings as JSON on stdout.
+
+Run by ``p2pgames.benchmarks`` as ``python -m p2pgames.net._bench_peer ROLE ...``; not for people.
+The host prints ``PORT <n>`` on stdout first so the parent can start the joiners. Times are
+``time.monotonic()`` (system-wide on Linux), so the parent can compare them across processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+from typing import Any
+
+import trio
+
+from p2pgames.bots import bot_for
+from p2pgames.crypto import Identity
+from p2pgames.games import get_game
+from p2pgames.net._node import Node, open_host_listeners
+from p2pgames.net._players import LOOPBACK, drive_bot, peak_memory_bytes
+from p2pgames.session import DecisionNeeded, GameEnded, Halted, Session
+
+
+class InstrumentedSession(Session):
+    """A session that notes when it submits, what each entry was and when agreement came."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.submitted: dict[int, float] = {}  # our counter -> time
+        self.entries: list[tuple[int, int, int, str]] = []  # seq, author, counter, kind
+        self.agreed_at: dict[int, float] = {}
+        self.hand_known_at: float | None = None
+        self.deal_started_at: float | None = None
+
+    def _submit(self, body: dict, decision: bool = False) -> None:
+        now = time.monotonic()
+        if body["t"] == "pass" and self.deal_started_at is None:
+            self.deal_started_at = now
+        self.submitted[self.replica.counters[self.seat]] = now  # type: ignore[index, union-attr]
+        super()._submit(body, decision)
+
+    def _after_apply(self, applied: Any) -> None:
+        submission = applied.submission
+        self.entries.append((applied.seq, submission.seat, submission.counter, submission.kind))
+        super()._after_apply(applied)
+        if self.hand_known_at is None and self.replica is not None:
+            hands = getattr(self.replica.state, "hands", None)
+            if hands and hands[self.seat] and all(slot in self.knowledge for slot in hands[self.seat]):
+                self.hand_known_at = time.monotonic()
+
+    def _check_agreement(self) -> None:
+        before = self.agreed_through
+        super()._check_agreement()
+        now = time.monotonic()
+        for seq in range(before + 1, self.agreed_through + 1):
+            self.agreed_at[seq] = now
+
+
+async def _paced_bot(node: Node, bot: Any) -> None:
+    """Like ``drive_bot``, but each move waits until the table is idle and everything agreed.
+
+    So a move's latency is measured alone, not queued behind other peers' work: the figure
+    ``scripts/bench`` reports as "one event".
+    """
+    session = node.session
+    async for event in node.events:
+        if isinstance(event, DecisionNeeded):
+            while session.replica is not None and session.agreed_through < session.replica.seq - 1:
+                await trio.sleep(0.001)
+            await trio.sleep(0.02)  # let every peer finish what the last entry asked of it
+            decision = session.decision(texts=False)
+            if decision is None:
+                continue
+            node.act(bot.choose(session.game, session.replica.state, session.seat, session.knowledge, decision.step))
+        elif isinstance(event, GameEnded):
+            with trio.move_on_after(10):
+                await node.final_agreement.wait()
+            if session.is_host:
+                await node.wait_until_alone(10)
+            node.leave("game over")
+            return
+        elif isinstance(event, Halted):
+            return
+
+
+def _random(label: bytes):
+    counter = 0
+
+    def random_bytes(n: int) -> bytes:
+        nonlocal counter
+        out = b""
+        while len(out) < n:
+            out += hashlib.sha256(label + counter.to_bytes(8, "big")).digest()
+            counter += 1
+        return out[:n]
+
+    return random_bytes
+
+
+async def _run(args: argparse.Namespace) -> dict:
+    game = get_game(args.game)
+    seed = args.seed.encode()
+    random_bytes = _random(seed + f"/{args.seat}".encode())
+    ruleset = game.ruleset(args.players) if args.role == "host" else None
+    session = InstrumentedSession(
+        Identity.generate(random_bytes(32)), f"bench-{args.seat}", get_game,
+        ruleset=ruleset, bot=True, random_bytes=random_bytes, narrate=False,
+    )
+    node = Node(session)
+    bot = bot_for(game, seed + bytes([args.seat]))
+    started = time.monotonic()
+    fault_when_done = None
+    async with trio.open_nursery() as nursery:
+        if args.role == "host":
+            listeners = await open_host_listeners(0, LOOPBACK)
+            print(f"PORT {listeners[0].socket.getsockname()[1]}", flush=True)
+            await nursery.start(node.serve, listeners)
+        else:
+            await nursery.start(node.connect, LOOPBACK, args.port)
+        if args.stop_after == "deal":
+            nursery.start_soon(drive_bot, node, bot)
+            while session.hand_known_at is None and not session.finished:
+                await trio.sleep(0.001)
+            # What happens after we hold our hand (others leaving first) is not measured.
+            fault_when_done = session.fault
+            with trio.move_on_after(2):
+                while session.agreed_through < (session.replica.seq - 1 if session.replica else 0):
+                    await trio.sleep(0.001)
+            nursery.cancel_scope.cancel()
+        elif args.stop_after == "paced":
+            await _paced_bot(node, bot)
+            fault_when_done = session.fault
+            nursery.cancel_scope.cancel()
+        else:
+            await drive_bot(node, bot)
+            fault_when_done = session.fault
+            nursery.cancel_scope.cancel()
+    return {
+        "seat": session.seat,
+        "started": started,
+        "wall": time.monotonic() - started,
+        "submitted": session.submitted,
+        "entries": session.entries,
+        "agreed_at": session.agreed_at,
+        "deal_started_at": session.deal_started_at,
+        "hand_known_at": session.hand_known_at,
+        "bytes_sent": node.bytes_sent,
+        "peak_memory": peak_memory_bytes(),
+        "fault": None if fault_when_done is None else fault_when_done.describe(session.names),
+        "stage": session.stage,
+        "result": None if session.result is None else list(session.result.scores),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="p2pgames.net._bench_peer")
+    parser.add_argument("role", choices=("host", "join"))
+    parser.add_argument("--game", default="beltpunk")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seat", type=int, default=0)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--seed", default="bench")
+    parser.add_argument("--stop-after", choices=("deal", "game", "paced"), default="game")
+    args = parser.parse_args(argv)
+    profile_to = os.environ.get("P2PGAMES_BENCH_PROFILE")
+    if profile_to:
+        # For finding where a peer spends its time: one profile file per seat label.
+        import cProfile
+
+        profiler = cProfile.Profile()
+        report = profiler.runcall(trio.run, _run, args)
+        profiler.dump_stats(f"{profile_to}.{args.seat}")
+    else:
+        report = trio.run(_run, args)
+    print("REPORT " + json.dumps(report), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
