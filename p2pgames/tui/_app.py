@@ -288,7 +288,8 @@ class TerminalGame:
         elif isinstance(event, GameStarted):
             self.mode = Mode.PLAYING
             seats = ", ".join(
-                f"{name} (seat {seat}{', you' if seat == event.seat else ''})" for seat, name in enumerate(event.names)
+                f"{name} (seat {seat}{', you' if seat == event.seat else ''})"
+                for seat, name in enumerate(event.names)
             )
             self._log([("class:log.info", f"The game begins: {event.ruleset.describe()}. {seats}.")])
         elif isinstance(event, GameEnded):
@@ -355,9 +356,10 @@ class TerminalGame:
             self._chat(command.text)
         elif isinstance(command, BadNumber):
             if command.count == 0:
-                self._problem(f"There is no choice {command.number}: you have nothing to choose right now.")
+                hint = "you have nothing to choose right now"
             else:
-                self._problem(f"There is no choice {command.number}: pick a number from 1 to {command.count}.")
+                hint = f"pick a number from 1 to {command.count}"
+            self._problem(f"There is no choice {command.number}: {hint}.")
         elif isinstance(command, Unknown):
             self._problem(self._unknown_message(command))
 
@@ -477,7 +479,8 @@ def _describe_os_error(error: OSError) -> str:
     text = error.strerror or str(error) or type(error).__name__
     cause = error.__cause__
     if cause is not None and not error.strerror:
-        reasons = [os.strerror(leaf.errno) for leaf in _leaves(cause) if isinstance(leaf, OSError) and leaf.errno]
+        leaves = _leaves(cause)
+        reasons = [os.strerror(leaf.errno) for leaf in leaves if isinstance(leaf, OSError) and leaf.errno]
         if reasons:
             text += f" ({', '.join(dict.fromkeys(reasons))})"
     return text

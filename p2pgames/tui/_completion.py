@@ -40,14 +40,18 @@ class ChoiceCompleter(Completer):
             return  # chat text is free text
         if not typed and not complete_event.completion_requested:
             return  # an empty line lists everything only when asked (Tab)
+        if typed.isdigit():
+            return  # a number picks from the numbered list
         choices = list(self.get_choices())
         numbered = {choice: number for number, choice in enumerate(choices, 1)}
         candidates = [(choice, f"choice {numbered[choice]}") for choice in choices]
         candidates += [(word, "command") for word in COMMAND_WORDS]
         prefix = [(text, meta) for text, meta in candidates if normalize(text).startswith(typed)]
         shown = {text for text, _ in prefix}
-        fuzzy = [] if not typed else [
-            (text, meta) for text, meta in candidates if text not in shown and _in_order(typed, normalize(text))
+        fuzzy = [
+            (text, meta)
+            for text, meta in candidates
+            if text not in shown and _in_order(typed, normalize(text))
         ]
         for text, meta in prefix + fuzzy:
             yield Completion(text, start_position=-len(before), display_meta=meta)

@@ -43,7 +43,9 @@ def natural_width(panels: Sequence[Panel], theme: Theme) -> int:
     return _gutter_width(styled) + len(GUTTER_RULE) + content
 
 
-def layout_panels(panels: Sequence[Panel], width: int, theme: Theme, max_rows: int | None = None) -> list[Line]:
+def layout_panels(
+    panels: Sequence[Panel], width: int, theme: Theme, max_rows: int | None = None
+) -> list[Line]:
     """``panels`` as lines of at most ``width`` cells (see the module docstring).
 
     With ``max_rows``, panels too tall to fit together give up rows, the tallest first, each
@@ -56,7 +58,7 @@ def layout_panels(panels: Sequence[Panel], width: int, theme: Theme, max_rows: i
     gutter = _gutter_width(styled)
     content = max((line_width(line) for _, lines in styled for line in lines), default=0)
     if gutter + len(GUTTER_RULE) + content <= width:
-        blocks = [_Block(title, lines, len(_title_rows(title, gutter)), header=False) for title, lines in styled]
+        blocks = [_Block(title, lines, len(_title_rows(title, gutter)), False) for title, lines in styled]
     else:
         blocks = [_Block(title, lines, 0, header=True) for title, lines in styled]
     if max_rows is not None:
@@ -97,9 +99,10 @@ class _Block:
         return rows
 
     def content(self) -> list[Line]:
+        if not self.cut:
+            return self.lines
         hidden = len(self.lines) - self.shown
-        more: list[Line] = [[("class:more", f"… {hidden} more · F2 shows the whole table")]] if self.cut else []
-        return self.lines[: self.shown] + more
+        return self.lines[: self.shown] + [[("class:more", f"… {hidden} more · F2 shows the whole table")]]
 
 
 def _shrink(blocks: list[_Block], max_rows: int) -> None:

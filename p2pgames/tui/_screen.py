@@ -148,9 +148,12 @@ class Screen:
         if session.replica is None or session.game is None or session.seat is None:
             return None
         try:
-            panels = list(session.game.panels(session.replica.state, session.seat, session.knowledge, session.names))
+            panels = list(
+                session.game.panels(session.replica.state, session.seat, session.knowledge, session.names)
+            )
         except Exception as error:  # a bug in a game's view must not take the player's game down
-            return [Panel("Table", ((("bad", f"the table can't be drawn: {type(error).__name__}: {error}"),),))]
+            problem = f"the table can't be drawn: {type(error).__name__}: {error}"
+            return [Panel("Table", ((("bad", problem),),))]
         return panels or [self._seats_panel()]
 
     def _seats_panel(self) -> Panel:
@@ -171,7 +174,8 @@ class Screen:
         session = game.node.session if game.node is not None else None
         panels = []
         if session is not None and session.game is not None and session.ruleset is not None:
-            panels.append(Panel("Game", ((("bold", session.game.title), ("", f" · {session.ruleset.describe()}")),)))
+            about = (("bold", session.game.title), ("", f" · {session.ruleset.describe()}"))
+            panels.append(Panel("Game", (about,)))
         if game.lobby is not None:
             players, seats = list(game.lobby.players), game.lobby.seats
         elif session is not None and session.is_host and session.ruleset is not None:
@@ -193,7 +197,8 @@ class Screen:
                 lines.append(tuple(line))
             panels.append(Panel(f"Seats {len(players)}/{seats}", tuple(lines)))
         elif game.mode in (Mode.CONNECTING, Mode.LOBBY):
-            panels.append(Panel("Seats", ((("dim", "waiting for the host…" if session else "setting up…"),),)))
+            waiting = "waiting for the host…" if session else "setting up…"
+            panels.append(Panel("Seats", ((("dim", waiting),),)))
         if game.said:
             panels.append(Panel("Table", tuple((("", text),) for text in game.said[-6:])))
         return panels
@@ -206,6 +211,9 @@ class Screen:
 
     def _table_more(self, hidden: int, width: int) -> Line:
         return [("class:more", f"▼ {hidden} more rows · F2 shows the whole table")]
+
+    def _terminal_too_small(self, hidden: int, width: int) -> Line:
+        return [("class:more", f"▼ {hidden} more rows: the terminal is too small")]
 
     def _side_by_side(self) -> bool:
         columns = self._columns()
@@ -292,10 +300,11 @@ class Screen:
                 ("class:help.key", "n"),
                 ("", " stay"),
             ]
+        scroll = ("class:banner.info", "  (PgUp/PgDn scroll the log)")
         if game.mode is Mode.OVER:
-            return [("class:banner.ask", " Press any key to leave."), ("class:banner.info", "  (PgUp/PgDn scroll the log)")]
+            return [("class:banner.ask", " Press any key to leave."), scroll]
         if game.mode is Mode.STOPPED:
-            return [("class:banner.ask", " Press q to quit."), ("class:banner.info", "  (PgUp/PgDn scroll the log)")]
+            return [("class:banner.ask", " Press q to quit."), scroll]
         if game.mode is Mode.LEAVING:
             return [("class:banner.info", " Leaving the table… (Ctrl-C again to leave at once)")]
         return []
@@ -340,7 +349,7 @@ class Screen:
             ("Esc", "back to the table and the latest log lines"),
             ("Ctrl-C", "quit (asks first while the game is running)"),
         )
-        commands = (("your move", "type one of your choices: Tab completes it; its number in the list works too"),)
+        commands = (("your move", "type one of your choices: Tab completes it; its number works too"),)
         column = 2 + max(len(name) for name, _ in commands + COMMANDS + keys) + 2
         for heading, entries in (("Commands", commands + COMMANDS), ("Keys", keys)):
             add([("class:help.heading", heading)])
@@ -377,9 +386,13 @@ class Screen:
             BufferControl(self._buffer, input_processors=[BeforeInput([("class:prompt", "› ")])]),
             height=1,
         )
-        self._banner_window = Window(FormattedTextControl(self._banner, focusable=True, show_cursor=False), height=1)
+        self._banner_window = Window(
+            FormattedTextControl(self._banner, focusable=True, show_cursor=False), height=1
+        )
         hint = ConditionalContainer(
-            Window(FormattedTextControl(self._hint), align=WindowAlign.RIGHT, dont_extend_width=True, height=1),
+            Window(
+                FormattedTextControl(self._hint), align=WindowAlign.RIGHT, dont_extend_width=True, height=1
+            ),
             filter=Condition(lambda: not self._buffer.text),
         )
         typing = Condition(self._typing)
@@ -403,9 +416,7 @@ class Screen:
             HSplit([log_rule, log()]),
         ])
         self._log_body = HSplit([log_rule, log()])
-        self._table_body = Window(
-            FittedLines(self._whole_table, lambda hidden, width: [("class:more", f"▼ {hidden} more rows: the terminal is too small")])
-        )
+        self._table_body = Window(FittedLines(self._whole_table, self._terminal_too_small))
         self._help_body = Window(self.help_control)
         root = FloatContainer(
             HSplit([
@@ -415,7 +426,9 @@ class Screen:
                 Window(FittedLines(self._prompt), height=self._prompt_height),
                 bottom,
             ]),
-            floats=[Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8, scroll_offset=1))],
+            floats=[
+                Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8, scroll_offset=1))
+            ],
         )
         application: Application = Application(
             layout=Layout(root, focused_element=self._input_window),
@@ -510,7 +523,9 @@ def choice_lines(decision: Decision, width: int) -> list[Line]:
     head: Line = [("class:move", f"Your move — {decision.step.prompt}")]  # type: ignore[union-attr]
     if decision.simultaneous:
         head.append(("class:move.secret", " (secret until everyone has chosen)"))
-    items = [[("class:choice.number", f"{number} "), ("", text)] for number, text in enumerate(decision.texts, 1)]
+    items = [
+        [("class:choice.number", f"{number} "), ("", text)] for number, text in enumerate(decision.texts, 1)
+    ]
     rows = _flow(items, width)
     if len(rows) > MAX_CHOICE_ROWS:
         rows = _flow(items, width, MAX_CHOICE_ROWS)

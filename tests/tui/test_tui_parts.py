@@ -126,6 +126,7 @@ def test_completion_offers_matching_choices_then_commands():
 def test_completion_stays_quiet_on_an_empty_line_and_in_chat():
     assert completions("") == []
     assert completions("say disc") == []
+    assert completions("12") == []  # a number picks from the list; no menu for it
 
 
 # -- panels ----------------------------------------------------------------------------------------
