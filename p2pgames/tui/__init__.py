@@ -4,8 +4,14 @@
 the table's nodes and hands it here. prompt_toolkit draws the screen on asyncio; trio runs the
 network inside the same event loop as a guest (see ``_app``'s module docstring).
 
-What the player types (see ``help`` in the game): one of their choices (Tab completes it; a number
-picks it from the list), ``say TEXT`` to chat, ``help``, ``log``, ``table`` and ``quit``.
+What the player types at the ``›`` prompt (``help`` or F1 shows it all, with the game's rules):
+
+* one of their choices, as listed above the prompt (Tab completes it; its number picks it too);
+* ``say TEXT`` to chat with the table;
+* ``help``, ``log`` (only the log), ``table`` (only the table) and ``quit``.
+
+Keys: PgUp/PgDn scroll the log, F1/F2/F3 show the help, the whole table, the whole log, Esc goes
+back, Ctrl-C (or Ctrl-D on an empty line) quits — asking first while the game is running.
 """
 
 from p2pgames.tui._app import run_terminal_game

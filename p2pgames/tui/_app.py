@@ -387,6 +387,8 @@ class TerminalGame:
 
     def _unknown_message(self, command: Unknown) -> str:
         typed = f"“{command.text}”"
+        if command.text.startswith("/"):
+            return f"{typed} is not a command. To chat, type say and your message; help shows the commands."
         if self.decision is not None:
             message = f"{typed} is not one of your choices."
             if command.suggestions:

@@ -76,6 +76,8 @@ def test_unknown_input_and_bad_numbers_change_nothing(pipe, deadline):
         counter = session.replica.counters[session.seat]
         table.type("fly to the moon\r")
         await table.screen.wait_for("“fly to the moon” is not one of your choices")
+        table.type("/me waves\r")
+        await table.screen.wait_for("To chat, type say and your message")
         table.type("99\r")
         await table.screen.wait_for(f"There is no choice 99: pick a number from 1 to {len(decision.texts)}")
         # The decision is still open and nothing was submitted for this seat.
