@@ -60,7 +60,6 @@ __all__ = [
 CURVE_ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
 #: p, the prime of the field P-256 is defined over.
 FIELD_PRIME = 2**256 - 2**224 + 2**192 + 2**96 - 1
-_CURVE_B = 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B
 CARD_VALUE_SIZE = 32
 SCALAR_SIZE = 32
 
@@ -156,10 +155,14 @@ def _key(k: int) -> ec.EllipticCurvePrivateKey:
 
 
 def _has_point(x: int) -> bool:
-    # Euler's criterion on y² = x³ − 3x + b. The right side is never 0: P-256 has prime order, so
-    # no point with y = 0.
-    rhs = (x * x * x - 3 * x + _CURVE_B) % FIELD_PRIME
-    return pow(rhs, (FIELD_PRIME - 1) // 2, FIELD_PRIME) == 1
+    # A point with this x exists iff x³ − 3x + b is a square mod p (Euler's criterion), which is
+    # exactly when the library can decompress 0x02 ‖ x. The library is ~15× faster than pow()
+    # here, and a deal hashes every one of its cards to the curve when it starts.
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(_CURVE, b"\x02" + x.to_bytes(CARD_VALUE_SIZE, "big"))
+    except ValueError:
+        return False
+    return True
 
 
 def _hash_to_x(deck_domain: str, name: str) -> tuple[int, bytes]:

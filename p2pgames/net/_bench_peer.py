@@ -123,9 +123,12 @@ async def _run(args: argparse.Namespace) -> dict:
             await nursery.start(node.connect, LOOPBACK, args.port)
         if args.stop_after == "deal":
             nursery.start_soon(drive_bot, node, bot)
-            while session.hand_known_at is None and not session.finished:
+            # Done when we hold our hand and the deal is over for everyone (the table waits for
+            # the first decision); what happens after, others leaving first, is not measured.
+            while not session.finished and not (
+                session.hand_known_at is not None and session.replica.waiting_on_decision()
+            ):
                 await trio.sleep(0.001)
-            # What happens after we hold our hand (others leaving first) is not measured.
             fault_when_done = session.fault
             with trio.move_on_after(2):
                 while session.agreed_through < (session.replica.seq - 1 if session.replica else 0):

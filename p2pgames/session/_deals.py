@@ -10,7 +10,9 @@ stage, in seat order:
   (``a_j = 1`` for fresh deals).
 
 After the last lock pass, slot *i* is locked by every seat's key *i* and nobody knows its card.
-Keys are then published (everyone checks them against the verifiers at once) or sealed to one seat.
+Keys are then published or sealed to one seat. A published key is checked against its verifier when
+the slot fails to decrypt (the check is public, so the culprit is proved then); a sealed key by its
+recipient at once.
 At the audit every seat publishes its ``a_j``, ``r_j`` and ``k_j[·]`` and every pass is re-checked
 with them in log order; the first inconsistent pass names its author.
 """
@@ -33,7 +35,7 @@ from p2pgames.crypto import (
     unlock,
 )
 
-__all__ = ["DealCrypto", "SeatAuditKeys", "PassProblem"]
+__all__ = ["DealCrypto", "SeatAuditKeys", "PassProblem", "bad_point"]
 
 STAGES_FRESH = ("shuffle", "lock")
 STAGES_RESHUFFLE = ("rekey", "shuffle", "lock")
@@ -73,8 +75,10 @@ class DealCrypto:
     inputs: list[bytes]
     source_slots: tuple[int, ...] | None = None
     passes: dict[tuple[str, int], list[bytes]] = field(default_factory=dict)
+    pass_messages: dict[tuple[str, int], bytes] = field(default_factory=dict)  # signed submissions
     verifiers: dict[int, list[bytes]] = field(default_factory=dict)
     published: list[dict[int, int]] = field(default_factory=list)
+    published_in: list[dict[int, bytes]] = field(default_factory=list)  # the signed submission
     sealed: list[list[SealedKey]] = field(default_factory=list)
     unreleased: list[set[int]] = field(default_factory=list)
     knows: list[set[int]] = field(default_factory=list)
@@ -83,6 +87,7 @@ class DealCrypto:
     def __post_init__(self) -> None:
         size = len(self.inputs)
         self.published = [{} for _ in range(size)]
+        self.published_in = [{} for _ in range(size)]
         self.sealed = [[] for _ in range(size)]
         self.unreleased = [set(range(self.players)) for _ in range(size)]
         self.knows = [set() for _ in range(size)]
@@ -117,7 +122,11 @@ class DealCrypto:
         return self.passes[("lock", self.players - 1)]
 
     def check_pass(self, stage: str, seat: int, values: Sequence[bytes], verifiers: Sequence[bytes]) -> None:
-        """Check a pass's shape and that every value is a card value; raises :class:`PassProblem`."""
+        """Check a pass's shape; raises :class:`PassProblem`.
+
+        Whether each value is a curve point is not checked here: whoever uses the values next
+        (the next pass, a decryption, the audit) finds out, and :func:`bad_point` proves it.
+        """
         if (stage, seat) != self.next_pass():
             raise PassProblem(f"a {stage} pass from seat {seat} is not due (next: {self.next_pass()})")
         if len(values) != self.size:
@@ -129,24 +138,38 @@ class DealCrypto:
             raise PassProblem(f"a {stage} pass carries no verifiers")
         if len(set(values)) != len(values):
             raise PassProblem(f"{stage} pass repeats a value")
-        for index, value in enumerate(values):
-            try:
-                unlock(value, ())  # checks the value is the x-coordinate of a curve point
-            except BadCardValue:
-                raise PassProblem(f"{stage} pass value {index} is not a curve point") from None
 
-    def record_pass(self, stage: str, seat: int, values: Sequence[bytes], verifiers: Sequence[bytes]) -> None:
+    def record_pass(
+        self, stage: str, seat: int, values: Sequence[bytes], verifiers: Sequence[bytes], message: bytes
+    ) -> None:
         self.passes[(stage, seat)] = list(values)
+        self.pass_messages[(stage, seat)] = message
         if stage == "lock":
             self.verifiers[seat] = list(verifiers)
+
+    def previous_pass(self, stage: str, seat: int) -> tuple[str, int] | None:
+        """The pass whose output pass ``(stage, seat)`` takes as input (``None`` for the first)."""
+        order = [(s, j) for s in self.stages for j in range(self.players)]
+        position = order.index((stage, seat))
+        return None if position == 0 else order[position - 1]
+
 
     # -- keys ----------------------------------------------------------------------------------
 
     def check_published_key(self, index: int, seat: int, key: int) -> bool:
         return check_lock_key(key, self.verifiers[seat][index])
 
-    def publish(self, index: int, seat: int, key: int) -> None:
+    def wrong_published_key(self, index: int) -> tuple[int, bytes] | None:
+        """``(seat, its signed message)`` of the first published key of slot ``index`` that does
+        not match its verifier, in seat order, or ``None`` if they all match."""
+        for seat in sorted(self.published[index]):
+            if not self.check_published_key(index, seat, self.published[index][seat]):
+                return seat, self.published_in[index][seat]
+        return None
+
+    def publish(self, index: int, seat: int, key: int, message: bytes) -> None:
         self.published[index][seat] = key
+        self.published_in[index][seat] = message
         self.unreleased[index].discard(seat)
 
     def record_sealed(self, index: int, sealed: SealedKey) -> None:
@@ -223,3 +246,13 @@ class DealCrypto:
             keys = [self.audit_keys[seat].locks[index] for seat in range(self.players)]
             values[self.first_slot + index] = self.table.name_of(unlock(self.locked[index], keys))
         return values
+
+
+def bad_point(values: Sequence[bytes]) -> int | None:
+    """The index of the first value that is not the x-coordinate of a P-256 point, or ``None``."""
+    for index, value in enumerate(values):
+        try:
+            unlock(value, ())
+        except BadCardValue:
+            return index
+    return None

@@ -38,6 +38,7 @@ from p2pgames.crypto import (
     check_opening,
     combine_contributions,
     scalar_from_bytes,
+    sealed_commitment,
 )
 from p2pgames.engine import (
     Act,
@@ -65,7 +66,7 @@ from p2pgames.engine import (
     Step,
     Turn,
 )
-from p2pgames.session._deals import DealCrypto, PassProblem, SealedKey, SeatAuditKeys
+from p2pgames.session._deals import DealCrypto, PassProblem, SealedKey, SeatAuditKeys, bad_point
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._messages import Envelope, MalformedMessage, open_envelope
 
@@ -80,6 +81,11 @@ __all__ = [
     "HOST_SEAT",
 ]
 
+# Faults that signed evidence can prove to anyone (see Replica.confirm).
+PROVABLE = frozenset({
+    FaultCode.ILLEGAL, FaultCode.MALFORMED, FaultCode.BAD_OPENING, FaultCode.BAD_KEY,
+    FaultCode.BAD_PASS, FaultCode.BAD_SIGNATURE,
+})
 CHOICE_DOMAIN = "choice"
 RANDOM_DOMAIN = "random"
 HOST_SEAT = 0
@@ -575,14 +581,8 @@ class Replica:
             )
         if sealed != requirement.seal or len(sealed) != len(body["sealed"]):
             raise self._illegal(submission, FaultCode.ILLEGAL, "sealed keys for the wrong slots or players")
-        for slot, key in public.items():
-            crypto, index = self.deal_of_slot(slot)
-            if not crypto.check_published_key(index, submission.seat, key):
-                raise self._fault(
-                    submission.seat, FaultCode.BAD_KEY,
-                    f"published a wrong key for slot {slot} (it doesn't match its lock pass's verifier)",
-                    (submission.envelope.raw,),
-                )
+        # The keys themselves are checked against their verifiers only if a slot fails to
+        # decrypt (see wrong_key_fault): a wrong one is caught then, and proved, by anyone.
 
     def _parse_audit_keys(self, submission: Submission, deals: Sequence[int]) -> dict[int, SeatAuditKeys]:
         self._fields(submission, "audit", {"keys": (tuple, list)})
@@ -757,7 +757,7 @@ class Replica:
         assert isinstance(sub, DealSub)
         body = submission.body
         crypto = self.deals[sub.deal]
-        crypto.record_pass(body["stage"], submission.seat, body["values"], body["verifiers"])
+        crypto.record_pass(body["stage"], submission.seat, body["values"], body["verifiers"], submission.envelope.raw)
         if crypto.next_pass() is None:
             self._next_sub(applied, phase)
 
@@ -769,7 +769,7 @@ class Replica:
         seat = submission.seat
         for slot, key in submission.body["public"]:
             crypto, index = self.deal_of_slot(slot)
-            crypto.publish(index, seat, scalar_from_bytes(key))
+            crypto.publish(index, seat, scalar_from_bytes(key), submission.envelope.raw)
             applied.key_slots.append(slot)
         for slot, to, _box, commitment in submission.body["sealed"]:
             crypto, index = self.deal_of_slot(slot)
@@ -870,7 +870,10 @@ class Replica:
             try:
                 values[slot] = crypto.value_if_public(index)
             except PassProblem:
-                # Every key matched its verifier, so some lock pass was wrong; only an audit of
+                fault = self.wrong_key_fault(slot)
+                if fault is not None:
+                    raise ProtocolFault(fault)
+                # Every key matches its verifier, so some lock pass was wrong; only an audit of
                 # the deal can tell whose, so everyone must publish now.
                 self._automatic_dispute(phase, slot)
                 return
@@ -879,6 +882,108 @@ class Replica:
         except EventMismatch:
             # A card showed up twice: some shuffle pass swapped one. The audit will say whose.
             self._automatic_dispute(phase, min(values))
+
+    def wrong_key_fault(self, slot: int) -> Fault | None:
+        """The fault of whoever published a wrong key for ``slot`` (proved by its message)."""
+        crypto, index = self.deal_of_slot(slot)
+        wrong = crypto.wrong_published_key(index)
+        if wrong is None:
+            return None
+        seat, message = wrong
+        return Fault(
+            seat, FaultCode.BAD_KEY,
+            f"published a wrong key for slot {slot} (it doesn't match its lock pass's verifier)",
+            self.seq, None, (message,),
+        )
+
+    # -- evidence ------------------------------------------------------------------------------
+
+    def confirm(self, fault: Fault) -> str | None:
+        """``None`` if ``fault.evidence`` proves ``fault`` against this log, else why not.
+
+        Used for faults another peer reports (and by ``p2pgames verify``): the verdict must follow
+        from signed messages alone, never from the reporter's word.
+        """
+        evidence, culprit, code = fault.evidence, fault.culprit, fault.code
+        if code not in PROVABLE:
+            # A replay, a bad frame, silence: signed messages can't show who did it.
+            return f"a {code} fault can't be proved by evidence"
+        if not evidence or culprit is None or not 0 <= culprit < self.players:
+            return "there is no evidence to check"
+        try:
+            message = open_envelope(evidence[0])
+        except MalformedMessage:
+            return "the evidence is not a message"
+        if code == FaultCode.BAD_SIGNATURE and culprit == HOST_SEAT and message.kind == "entry":
+            return None if self._forged_entry(message) else "the entry's submission is properly signed"
+        try:
+            message.verify(self.seats[culprit].key)
+        except (BadSignature, MalformedMessage):
+            return "the evidence is not signed by the accused"
+        if code == FaultCode.BAD_KEY and message.kind == "submit" and message.body["body"].get("t") == "keys":
+            return self._confirm_wrong_keys(culprit, message, evidence[1] if len(evidence) > 1 else None)
+        if code == FaultCode.BAD_PASS and message.kind == "submit" and message.body["body"].get("t") == "pass":
+            values = message.body["body"].get("values")
+            if isinstance(values, (list, tuple)) and all(isinstance(v, bytes) for v in values):
+                if bad_point(values) is not None:
+                    return None
+            return "every value of that pass is a curve point"
+        try:
+            self.check_submission(evidence[-1], culprit)
+        except ProtocolFault as problem:
+            if (problem.fault.culprit, problem.fault.code) == (culprit, code):
+                return None
+            return f"the evidence shows something else ({problem.fault.code})"
+        return "the evidence shows a valid move"
+
+    def _forged_entry(self, entry: Envelope) -> bool:
+        try:
+            entry.verify(self.seats[HOST_SEAT].key)
+            inner = open_envelope(entry.body["submission"])
+            author = inner.body["seat"]
+            if not 0 < author < self.players:
+                return False
+        except (MalformedMessage, BadSignature, KeyError):
+            return False
+        try:
+            inner.verify(self.seats[author].key)
+        except BadSignature:
+            return True
+        return False
+
+    def _confirm_wrong_keys(self, culprit: int, message: Envelope, opened: bytes | None) -> str | None:
+        body = message.body["body"]
+        try:
+            if opened is None:
+                for slot, key in body["public"]:
+                    crypto, index = self.deal_of_slot(slot)
+                    if not crypto.check_published_key(index, culprit, scalar_from_bytes(key)):
+                        return None
+                return "every key it published matches its verifier"
+            # A key sealed to the accuser: the accuser shows the key it opened; the accused's
+            # signed commitment to it proves that is what it sealed.
+            for slot, _to, _box, commitment in body["sealed"]:
+                if commitment == sealed_commitment(opened):
+                    crypto, index = self.deal_of_slot(slot)
+                    if not crypto.check_published_key(index, culprit, scalar_from_bytes(opened)):
+                        return None
+                    return "the sealed key is correct"
+            return "the opened key is not one the accused sealed"
+        except (KeyError, CryptoError, TypeError, ValueError):
+            return "the evidence does not describe keys of this game"
+
+    def bad_points_fault(self, deal: int, stage: str, seat: int) -> Fault | None:
+        """If pass ``(stage, seat)``'s input holds a value that is no curve point, the fault of
+        the pass that produced it (proved by that signed pass)."""
+        crypto = self.deals[deal]
+        previous = crypto.previous_pass(stage, seat)
+        if previous is None or bad_point(crypto.passes[previous]) is None:
+            return None
+        return Fault(
+            previous[1], FaultCode.BAD_PASS,
+            f"its {previous[0]} pass of deal {deal} holds a value that is not a curve point",
+            self.seq, None, (crypto.pass_messages[previous],),
+        )
 
     def _automatic_dispute(self, phase: CardPhase, slot: int) -> None:
         crypto, _ = self.deal_of_slot(slot)

@@ -16,6 +16,7 @@ from typing import Any, Callable
 from p2pgames import canonical
 from p2pgames.crypto import (
     CURVE_ORDER,
+    VERIFIER_BASE,
     BadCardValue,
     CryptoError,
     SealError,
@@ -34,7 +35,7 @@ from p2pgames.crypto import (
     transform,
     unlock,
 )
-from p2pgames.session._faults import Fault, FaultCode
+from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._replica import (
     RANDOM_DOMAIN,
     AuditSub,
@@ -55,12 +56,17 @@ def sealing_context(game_id: bytes, slot: int, sender: int, to: int) -> bytes:
 
 @dataclass
 class DealSecret:
-    """This seat's keys for one deal: re-key (re-shuffles), shuffle, and one lock key per slot."""
+    """This seat's keys for one deal: re-key (re-shuffles), shuffle, and one lock key per slot.
+
+    ``verifiers`` (``E(G0, lock)`` per slot) don't depend on the cards, so they are computed
+    while the seat waits for its turn (:meth:`SeatSecrets.prepare`), off the deal's critical path.
+    """
 
     rekey: int | None
     shuffle: int
     permutation: list[int]
     locks: list[int]
+    verifiers: list[bytes] | None = None
 
 
 @dataclass
@@ -148,8 +154,18 @@ class SeatSecrets:
         return None
 
     def _pass(self, replica: Replica, deal: int) -> dict:
+        """Our pass of ``deal``; raises :class:`ProtocolFault` if its input holds a non-point."""
         crypto = replica.deals[deal]
         stage, _ = crypto.next_pass()  # type: ignore[misc]
+        try:
+            return self._compute_pass(replica, crypto, deal, stage)
+        except BadCardValue:
+            fault = replica.bad_points_fault(deal, stage, self.seat)
+            if fault is None:  # pragma: no cover - our own keys can't make a non-point
+                raise
+            raise ProtocolFault(fault) from None
+
+    def _compute_pass(self, replica: Replica, crypto: Any, deal: int, stage: str) -> dict:
         secret = self._deal_secret(replica, deal)
         inputs = crypto.input_of(stage, self.seat)
         verifiers: list[bytes] = []
@@ -164,8 +180,33 @@ class SeatSecrets:
             values = shuffle_pass(inputs, secret.shuffle, secret.permutation)
         else:
             strip = secret.shuffle * (secret.rekey or 1) % CURVE_ORDER
-            values, verifiers = lock_pass(inputs, strip, secret.locks)
+            if secret.verifiers is None:
+                values, verifiers = lock_pass(inputs, strip, secret.locks)
+            else:
+                # What lock_pass computes, minus the verifiers we already have.
+                unstrip = pow(strip, -1, CURVE_ORDER)
+                values = transform(inputs, [lock * unstrip % CURVE_ORDER for lock in secret.locks])
+                verifiers = secret.verifiers
         return {"t": "pass", "deal": deal, "stage": stage, "values": values, "verifiers": verifiers}
+
+    def prepare(self, replica: Replica) -> None:
+        """Use idle time: draw our keys for a deal in progress and compute our verifiers.
+
+        Only while our next pass is at least two passes away, so the work (about one pass's
+        worth) never delays our own turn.
+        """
+        for deal, crypto in replica.deals.items():
+            if ("lock", self.seat) in crypto.passes:
+                continue
+            due = crypto.next_pass()
+            order = [(stage, seat) for stage in crypto.stages for seat in range(replica.players)]
+            mine = next(i for i, (stage, seat) in enumerate(order) if seat == self.seat and (stage, seat) not in crypto.passes)
+            if due is None or mine - order.index(due) < 2:
+                continue
+            secret = self._deal_secret(replica, deal)
+            if secret.verifiers is None:
+                secret.verifiers = transform([VERIFIER_BASE] * len(secret.locks), secret.locks)
+                return  # one deal per call: stay responsive
 
     def _keys(self, replica: Replica) -> dict | None:
         requirement = replica.keys_requirement(self.seat)
@@ -198,12 +239,15 @@ class SeatSecrets:
 
     # -- learning hidden values ----------------------------------------------------------------
 
-    def absorb_keys(self, replica: Replica, body: dict, author: int, seq: int) -> Fault | None:
+    def absorb_keys(self, replica: Replica, submission: Any, seq: int) -> Fault | None:
         """Take in a sequenced ``keys`` submission: open keys sealed to us, learn what we can see.
 
-        Returns a fault if a key sealed to us is wrong (the evidence is the submission and the
-        opened key, which anyone can check against the signed commitment and the verifier).
+        Returns a fault if a key meant for us is wrong: a sealed one (evidence: the submission and
+        the key as we opened it, which anyone can check against the signed commitment and the
+        verifier) or a published one that spoils a card we should now see (evidence: the
+        submission itself).
         """
+        body, author = submission.body, submission.seat
         touched = set()
         for slot, to, box, commitment in body["sealed"]:
             if to != self.seat:
@@ -215,18 +259,26 @@ class SeatSecrets:
             except (SealError, CryptoError):
                 return Fault(author, FaultCode.BAD_KEY, f"sealed a key for slot {slot} that does not open", seq)
             if sealed_commitment(key_bytes) != commitment or not crypto.check_published_key(index, author, key):
-                return Fault(author, FaultCode.BAD_KEY, f"sealed a wrong key for slot {slot}", seq)
+                return Fault(
+                    author, FaultCode.BAD_KEY, f"sealed a wrong key for slot {slot}", seq, None,
+                    (submission.envelope.raw, key_bytes),
+                )
             self.received.setdefault(slot, {})[author] = key
             touched.add(slot)
         for slot, _key in body["public"]:
             touched.add(slot)
         for slot in sorted(touched):
-            self._try_learn(replica, slot)
+            if not self._try_learn(replica, slot):
+                fault = replica.wrong_key_fault(slot)
+                if fault is not None:
+                    return fault
+                self.knowledge[slot] = ""  # every key is right: a pass was wrong; we dispute
         return None
 
-    def _try_learn(self, replica: Replica, slot: int) -> None:
+    def _try_learn(self, replica: Replica, slot: int) -> bool:
+        """Decrypt ``slot`` if we hold every key; ``False`` only if that gave no card."""
         if slot in self.knowledge:
-            return
+            return True
         crypto, index = replica.deal_of_slot(slot)
         keys = []
         for seat in range(replica.players):
@@ -237,12 +289,12 @@ class SeatSecrets:
             elif seat in self.received.get(slot, {}):
                 keys.append(self.received[slot][seat])
             else:
-                return  # still locked by someone else's key
+                return True  # still locked by someone else's key
         try:
             self.knowledge[slot] = crypto.table.name_of(unlock(crypto.locked[index], keys))
         except BadCardValue:
-            # Every key matched its verifier, so a lock pass was wrong: the caller disputes it.
-            self.knowledge[slot] = ""
+            return False
+        return True
 
     def undecryptable(self) -> list[int]:
         return sorted(slot for slot, name in self.knowledge.items() if name == "")

@@ -60,6 +60,7 @@ from p2pgames.session._faults import Fault, FaultCode, LocalError, ProtocolFault
 from p2pgames.session._messages import Envelope, MalformedMessage, make_envelope, open_envelope
 from p2pgames.session._replica import (
     HOST_SEAT,
+    PROVABLE,
     AuditSub,
     CardPhase,
     CommitPhase,
@@ -83,9 +84,6 @@ ACK_CHECKPOINT = 64
 # Faults that an honest peer can cause by racing another seat: rejected as stale, not punished,
 # when the submission was made before the entry that made it invalid.
 STALE_CODES = frozenset({FaultCode.ILLEGAL})
-PROVABLE_CODES = frozenset(
-    {FaultCode.ILLEGAL, FaultCode.BAD_OPENING, FaultCode.BAD_KEY, FaultCode.BAD_PASS, FaultCode.MALFORMED}
-)
 
 
 def clean_text(text: str, limit: int = 500) -> str:
@@ -770,7 +768,7 @@ class Session:
         assert replica is not None and secrets is not None
         submission = applied.submission
         if submission.kind == "keys":
-            problem = secrets.absorb_keys(replica, submission.body, submission.seat, applied.seq)
+            problem = secrets.absorb_keys(replica, submission, applied.seq)
             if problem is not None:
                 self._halt(problem)
                 return
@@ -968,11 +966,17 @@ class Session:
             return
         replica, secrets = self.replica, self.secrets
         assert replica is not None and secrets is not None
-        body = secrets.duty(replica)
+        try:
+            body = secrets.duty(replica)
+        except ProtocolFault as problem:  # the previous pass gave us values that are no points
+            self._halt(problem.fault)
+            return
         if body is not None:
             self._submit(body)
             return
         if not self._decision_due():
+            if isinstance(replica.phase, CardPhase):
+                secrets.prepare(replica)  # nothing due from us: get ahead on the deal
             return
         step = replica.step
         if isinstance(step, ReactionWindow):
@@ -1098,72 +1102,20 @@ class Session:
             culprit = reporter
             reason = f"reported a fault against a seat that does not exist ({reason})"
         evidence = tuple(body["evidence"])
-        if evidence and code == FaultCode.BAD_SIGNATURE and culprit == HOST_SEAT and self._forged_entry(evidence[0]):
-            # Provable: the host signed an entry whose submission its author never signed.
-            self._halt(Fault(culprit, code, reason, self._seq(), None, evidence), send=False)
-            return
-        if evidence and code in PROVABLE_CODES:
-            verdict = self._check_evidence(culprit, code, evidence)
-            if verdict is not None:
-                culprit, reason = reporter, f"accused {self._who(body['culprit'])} falsely: {verdict}"
-                self._halt(Fault(culprit, FaultCode.ILLEGAL, reason, self._seq(), None, evidence))
+        claimed = Fault(culprit, code, reason, body["seq"], reporter, evidence)
+        if evidence and self.replica is not None:
+            # Provable faults are believed only if the signed evidence proves them.
+            doubt = self.replica.confirm(claimed)
+            if doubt is None:
+                self._halt(Fault(culprit, code, reason, self._seq(), None, evidence), send=False)
                 return
-            self._halt(Fault(culprit, code, reason, self._seq(), None, evidence), send=False)
-            return
-        self._halt(Fault(culprit, code, reason, body["seq"], reporter, evidence), send=False)
-
-    def _forged_entry(self, raw: bytes) -> bool:
-        """Whether ``raw`` is an entry the host signed around a submission with a bad signature."""
-        try:
-            entry = open_envelope(raw)
-            if entry.kind != "entry":
-                return False
-            entry.verify(self.seats[HOST_SEAT].key)
-            inner = open_envelope(entry.body["submission"])
-            author = inner.body["seat"]
-            if not 0 <= author < len(self.seats) or author == HOST_SEAT:
-                return False
-        except (MalformedMessage, BadSignature, KeyError, IndexError):
-            return False
-        try:
-            inner.verify(self.seats[author].key)
-        except BadSignature:
-            return True
-        return False
-
-    def _check_evidence(self, culprit: int | None, code: str, evidence: tuple[bytes, ...]) -> str | None:
-        """``None`` if the evidence proves ``culprit`` committed fault ``code``, else why not."""
-        replica = self.replica
-        if replica is None or culprit is None:
-            return "no game to check the evidence against"
-        if code == FaultCode.BAD_KEY and len(evidence) == 2:
-            return self._check_sealed_key_evidence(culprit, evidence)
-        try:
-            replica.check_submission(evidence[-1], culprit)
-        except ProtocolFault as problem:
-            if problem.fault.culprit == culprit:
-                return None
-            return f"the evidence points at {self._who(problem.fault.culprit)}"
-        return "the evidence shows a valid move"
-
-    def _check_sealed_key_evidence(self, culprit: int, evidence: tuple[bytes, ...]) -> str | None:
-        # evidence = (the sequenced keys submission, the key as the recipient opened it)
-        replica = self.replica
-        assert replica is not None
-        try:
-            submission = open_envelope(evidence[0])
-            submission.verify(self.seats[culprit].key)
-            opened = evidence[1]
-            key = scalar_from_bytes(opened)
-        except (MalformedMessage, BadSignature, CryptoError, IndexError):
-            return "the evidence is not a signed key release and a key"
-        for slot, _to, _box, commitment in submission.body["body"].get("sealed", ()):
-            if commitment == sealed_commitment(opened):
-                crypto, index = replica.deal_of_slot(slot)
-                if not check_lock_key(key, crypto.verifiers[culprit][index]):
-                    return None
-                return "the sealed key is correct"
-        return "the opened key is not one the accused sealed"
+            if code in PROVABLE and code != FaultCode.BAD_SIGNATURE:
+                self._halt(Fault(
+                    reporter, FaultCode.ILLEGAL,
+                    f"accused {self._who(culprit)} falsely ({doubt})", self._seq(), None, evidence,
+                ))
+                return
+        self._halt(claimed, send=False)
 
     def _halt(self, fault: Fault, send: bool = True) -> None:
         """Stop the game for ``fault``: tell the others (unless it came from them), record it."""

@@ -12,7 +12,7 @@ import os
 from typing import Any, Callable
 
 from p2pgames import canonical
-from p2pgames.crypto import CardTable, Identity, card_point, random_scalar, scalar_to_bytes, transform
+from p2pgames.crypto import BadCardValue, Identity, card_point, random_scalar, scalar_to_bytes, transform, unlock
 from p2pgames.games import get_game
 from p2pgames.session import HOST_CONNECTION, Session, make_envelope
 from p2pgames.session._messages import Envelope
@@ -290,3 +290,25 @@ class ForgingHost(Session):
             "submission": forged, "state": bytes(32),
         })
         self._broadcast(entry)
+
+
+class NotAPoint(Cheater):
+    """Puts a value that is no curve point into its shuffle pass (the next peer trips over it)."""
+
+    trigger = staticmethod(lambda session, body: body["t"] == "pass" and body["stage"] == "shuffle")
+
+    def cheat(self, body: dict, decision: bool) -> None:
+        values = list(body["values"])
+        x = 5
+        while True:  # the smallest x ≥ 5 with no point on P-256
+            candidate = x.to_bytes(32, "big")
+            try:
+                unlock(candidate, ())
+            except BadCardValue:
+                break
+            x += 1
+        values[0] = candidate
+        changed = dict(body, values=values)
+        envelope = self.signed_submission(changed)
+        self.send_raw(envelope.raw)
+        self.mark_in_flight(envelope, changed, decision)

@@ -111,6 +111,13 @@ async def test_shuffle_pass_that_swaps_a_card(tmp_path, autojump_clock):
     check_caught(table, sessions, FaultCode.BAD_PASS, provable=True)
 
 
+async def test_shuffle_pass_with_a_value_that_is_no_card(tmp_path, autojump_clock):
+    from cheaters import NotAPoint
+
+    table, sessions = await play_with_cheater(tmp_path, NotAPoint)
+    check_caught(table, sessions, FaultCode.BAD_PASS, provable=True)
+
+
 async def test_false_claim_about_a_hidden_card(tmp_path, autojump_clock):
     # A seed with which the cheater wins a round (and so has a card to pass); the test checks it.
     table, sessions = await play_with_cheater(tmp_path, FalseClaim, seed=b"claim-1")
