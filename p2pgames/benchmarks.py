@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 from p2pgames.bots import PlayoutBot
 from p2pgames.crypto import CardTable, ClassicSRA, random_permutation, random_scalar, shuffle_pass
-from p2pgames.engine import LocalTable, Simultaneous
+from p2pgames.engine import LocalTable, Simultaneous, Turn
 from p2pgames.games import get_game
 
 MB = 1024 * 1024
@@ -169,7 +169,10 @@ def _random_game(game: Any, ruleset: Any, seed: bytes) -> int:
                 (p, bot.choose(game, table.state, p, table.view(p), step)) for p in step.players
             ])
         else:
-            actor = next(p for p in step.actors if game.legal_actions(table.state, p, table.view(p)))
+            actors = step.actors if isinstance(step, Turn) else step.players
+            actor = actors[0] if len(actors) == 1 else next(
+                p for p in actors if game.legal_actions(table.state, p, table.view(p))
+            )
             table.act(actor, bot.choose(game, table.state, actor, table.view(actor), step))
     return len(table.log)
 

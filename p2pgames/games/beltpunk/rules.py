@@ -360,7 +360,8 @@ class Beltpunk(Game[BeltpunkState]):
         Uniformly random players turn down half the sets they could score and lose about 2.5
         points a round, so nobody ever reaches the target: such games don't end (RULES.md).
         """
-        if _YES in actions:
+        # Only a declaration step offers "yes"; testing the phase first keeps this cheap.
+        if state.phase == Phase.DECLARE and _YES in actions:
             return _YES
         return actions[random.below(len(actions))]
 

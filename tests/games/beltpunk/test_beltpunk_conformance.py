@@ -17,7 +17,10 @@ from p2pgames.games.beltpunk.actions import Declare
 def test_random_play_always_scores_when_it_can_and_is_otherwise_uniform():
     from p2pgames.engine import DeterministicRandom
 
+    from p2pgames.games.beltpunk.rules import Phase
+
     state = GAME.setup(GAME.ruleset(2))
+    state.phase = Phase.DECLARE
     random = DeterministicRandom(b"x")
     assert GAME.playout_choice(state, 0, [Declare(False), Declare(True)], {}, random) == Declare(True)
     picks = {GAME.playout_choice(state, 0, [1, 2, 3], {}, random) for _ in range(50)}
