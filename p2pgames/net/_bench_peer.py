@@ -87,6 +87,49 @@ async def _paced_bot(node: Node, bot: Any) -> None:
             return
 
 
+def paced_table_in_one_process(seed: str, players: int = 4, game: str = "beltpunk") -> list[dict]:
+    """Play one paced game with every peer in this process (real TCP over loopback); reports.
+
+    Each move waits until the table is idle (see :func:`_paced_bot`), so a move's latency is the
+    protocol's own: every peer's work for it, the frames and the loopback hops, with no other
+    process competing for the cores.
+    """
+
+    async def main() -> list[dict]:
+        rules = get_game(game)
+        ruleset = rules.ruleset(players)
+        sessions = []
+        for seat in range(players):
+            random_bytes = _random(f"{seed}/{seat}".encode())
+            sessions.append(InstrumentedSession(
+                Identity.generate(random_bytes(32)), f"bench-{seat}", get_game,
+                ruleset=ruleset if seat == 0 else None, bot=True, random_bytes=random_bytes, narrate=False,
+            ))
+        nodes = [Node(session) for session in sessions]
+        listeners = await open_host_listeners(0, LOOPBACK)
+        port = listeners[0].socket.getsockname()[1]
+        async with trio.open_nursery() as nursery:
+            await nursery.start(nodes[0].serve, listeners)
+            nursery.start_soon(_paced_bot, nodes[0], bot_for(rules, f"{seed}/0".encode()))
+            for seat in range(1, players):
+                await nursery.start(nodes[seat].connect, LOOPBACK, port)
+                nursery.start_soon(_paced_bot, nodes[seat], bot_for(rules, f"{seed}/{seat}".encode()))
+                while sessions[0].lobby_size < seat + 1:
+                    await trio.sleep(0.001)
+            while not all(session.finished for session in sessions):
+                await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+        for session in sessions:
+            if session.stage != "closed" and session.fault is not None:
+                raise RuntimeError(f"benchmark table stopped: {session.fault.describe(session.names)}")
+        return [
+            {"seat": s.seat, "submitted": s.submitted, "entries": s.entries, "agreed_at": s.agreed_at}
+            for s in sessions
+        ]
+
+    return trio.run(main)
+
+
 def _random(label: bytes):
     counter = 0
 
