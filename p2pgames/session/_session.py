@@ -216,7 +216,9 @@ class Session:
         replica = self.replica
         assert replica is not None
         waiting = replica.waiting_for()
-        who = ", ".join("you" if seat == self.seat else self.names[seat] for seat in waiting)
+        people = sorted(waiting, key=lambda seat: seat != self.seat)  # "you" first
+        named = ["you" if seat == self.seat else self.names[seat] for seat in people]
+        who = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
         phase = replica.phase
         if isinstance(phase, DecisionPhase):
             return f"{who} to move: {phase.step.prompt}"

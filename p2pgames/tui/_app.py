@@ -85,8 +85,8 @@ def run_terminal_game(
     while setup runs. Everything started in ``nursery`` is cancelled when the player leaves.
 
     Returns 0 when the player leaves normally (after the game, or by quitting it), 1 when the game
-    stopped on a fault, the host refused the player, or ``setup`` failed with :class:`OSError` (a
-    refused connection, an address in use). Once the screen is restored, how the game ended is
+    stopped on a fault or the host refused the player, and 3 (the command line's code for network
+    problems) when ``setup`` failed with :class:`OSError` (a refused connection, an address in use). Once the screen is restored, how the game ended is
     printed (the result to stdout; a fault, a refusal or setup's failure to stderr), so it stays in
     the terminal. Any other exception from ``setup`` or the node is re-raised, also after the
     screen is restored.
@@ -103,6 +103,9 @@ def run_terminal_game(
     elif game.verdict:
         print(game.verdict, file=sys.stdout if code == 0 else sys.stderr)
     return code
+
+
+SETUP_FAILED = 3  # the exit code of a network problem, as the command line's EXIT_NETWORK
 
 
 class TerminalGame:
@@ -218,7 +221,7 @@ class TerminalGame:
             if reason is None:
                 raise
             self.failure = f"p2pgames: could not start the game: {reason}"
-            self.exit_code = 1
+            self.exit_code = SETUP_FAILED
             self._left.set()
             return
         self.node = node

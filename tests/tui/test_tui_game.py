@@ -301,13 +301,13 @@ def test_colour_is_used_when_allowed(pipe, deadline, monkeypatch):
     assert coloured
 
 
-def test_setup_that_cannot_connect_returns_1_and_says_why(pipe, deadline, capsys):
+def test_setup_that_cannot_connect_returns_3_and_says_why(pipe, deadline, capsys):
     async def setup(nursery, say):
         say("Connecting…")
         await trio.open_tcp_stream("127.0.0.1", 1)  # nothing listens on port 1
 
     code = run_terminal_game(setup, title="Probe", input=pipe, output=SizedOutput())
-    assert code == 1
+    assert code == 3
     err = capsys.readouterr().err
     assert err.count("could not start the game") == 1
     assert "127.0.0.1:1" in err and "Connection refused" in err

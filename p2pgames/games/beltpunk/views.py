@@ -51,36 +51,40 @@ WIDTH = 78  # panels must fit an 80-column terminal, borders included
 SUIT_STYLES = ("suit-steam", "suit-gears", "suit-parts", "suit-electricity")
 
 HELP = """\
-Beltpunk Haberdasher — collect sets for your tophat; every card in your scrap pile costs a point.
+Beltpunk Haberdasher: collect sets for your tophat; every card in your scrap
+pile costs a point.
 
-Each turn: everyone draws (from the Foreman, clockwise), then secretly picks a card to discard.
-Discards are revealed and resolved in Machine Order — Steam, Gears, Parts, Electricity, lower
-number first. Your card goes into its conveyor of The Machine; then you may use one action of
-its suit. After that, any conveyor holding more cards than there are players overflows into
-YOUR scrap pile. Then, from the Foreman, everyone declares whether they score a set; those who
-do reveal one set at the same time. The round ends when a hand or the deck is empty; cards left
-in hands go to their owners' scrap piles. Round score: set points - 1 per scrap card. At the end
-of a round, once someone has the target (25 by default) the most points wins.
+Each turn everyone draws (from the Foreman, clockwise), then secretly picks a
+card to discard. Discards are revealed and resolved in Machine Order: Steam,
+Gears, Parts, Electricity, lower number first. Your card goes into its conveyor
+of The Machine; then you may use one action of its suit. After that, any
+conveyor holding more cards than there are players overflows into YOUR scrap
+pile. Then, from the Foreman, everyone declares whether they score a set; those
+who do reveal one set at the same time. The round ends when a hand or the deck
+is empty; cards left in hands go to their owners' scrap piles. Round score: set
+points minus 1 per scrap card. At the end of a round, once someone has the
+target (25 by default), the most points wins.
 
-Actions by suit:   Steam: draw / exchange        Gears: take and place / exchange
-                   Parts: look and draw / take and place
-                   Electricity: draw / look and draw
+Actions by suit:  Steam: draw / exchange     Gears: take and place / exchange
+                  Parts: look and draw / take and place
+                  Electricity: draw / look and draw
 
-Sets: Goggles (pair) 3 · Broken Gears (3 of a kind) 5 · Perfect Gears (4 of a kind) 10
-      Perfect Belt (3+ in a row, one suit) 5, +2 per card beyond 3
-      Cobbled Belt (3-4 in a row, all suits different) 1 per card
+Sets: Goggles (pair) 3, Broken Gears (3 of a kind) 5, Perfect Gears (4 of a
+      kind) 10, Perfect Belt (3+ in a row, one suit) 5 +2 per card beyond 3,
+      Cobbled Belt (3-4 in a row, all suits different) 1 per card.
 
 Type (cards by name, e.g. S7 = Steam 7; seats by name):
-  discard S7                 choose your discard
-  draw                       draw the top card of the deck
-  look machine | look bob    look at a scrap pile (The Machine or a player's) ...
-  draw G4 | draw bob#2       ... then draw a card of it
-  take G4 from machine       take a card (bob#2: the 2nd card of bob's pile, face down) ...
-  place S7                   ... then place a card from your hand into that pile
-  exchange S7 with bob       offer S7; bob chooses the card to give back (give E3)
-  skip                       use no action
-  declare yes | declare no   announce whether you score a set this turn
-  score S4 S5 S6             the set you score"""
+  discard S7                choose your discard
+  draw                      draw the top card of the deck
+  look machine | look bob   look at a scrap pile (The Machine or a player's)...
+  draw G4 | draw bob#2      ...then draw a card of it
+  take G4 from machine      take a card (bob#2: 2nd card of bob's pile)...
+  place S7                  ...then place a card from your hand into that pile
+  exchange S7 with bob      offer S7; bob chooses the card to give back
+  give E3                   (asked in an exchange) the card you give
+  skip                      use no action
+  declare yes | declare no  announce whether you score a set this turn
+  score S4 S5 S6            the set you score"""
 
 
 # -- names -----------------------------------------------------------------------------------------
@@ -358,6 +362,9 @@ def panels(
     ]
     if viewer is not None:
         result.append(_hand_panel(state, viewer, knowledge))
+    piles = _piles_panel(state, knowledge, names)
+    if piles is not None:
+        result.append(piles)  # last: the first a small screen cuts
     if state.last_round:
         result.append(_last_round_panel(state, names))
     return result
@@ -393,6 +400,7 @@ def _machine_panel(state: "BeltpunkState") -> Panel:
 def _players_panel(
     state: "BeltpunkState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]
 ) -> Panel:
+    """One line per player, so the standings always fit; details are in :func:`_piles_panel`."""
     revealed = state.cards.revealed
     lines: list[tuple[Segment, ...]] = []
     for seat in range(state.players):
@@ -408,16 +416,30 @@ def _players_panel(
         if seat == state.foreman:
             head.append(("warn", " · Foreman"))
         lines.append(tuple(head))
-        if state.scrap[seat]:
-            cards = [_card_segment(_card(state, slot, knowledge)) for slot in state.scrap[seat]]
-            lines.extend(_wrap(cards, "         ", [("dim", "  scrap:")]))
+    return Panel("Players", tuple(lines))
+
+
+def _piles_panel(
+    state: "BeltpunkState", knowledge: Knowledge, names: Sequence[str]
+) -> Panel | None:
+    """Each player's scored sets and the scrap cards known to the viewer (None if there are none)."""
+    revealed = state.cards.revealed
+    lines: list[tuple[Segment, ...]] = []
+    for seat in range(state.players):
+        label = [("bold", f"{names[seat][:12]}:")]
         if state.sets[seat]:
             sets: list[Segment] = []
             for slots in state.sets[seat]:
                 cards = _as_a_set([revealed[slot] for slot in slots])
                 sets.append(("good", "[" + " ".join(cards) + "]"))
-            lines.extend(_wrap(sets, "         ", [("dim", "  sets: ")]))
-    return Panel("Players", tuple(lines))
+            lines.extend(_wrap(sets, "    ", label + [("dim", " sets ")]))
+            label = [("", " " * len(label[0][1]))]
+        if state.scrap[seat]:
+            cards = [_card_segment(_card(state, slot, knowledge)) for slot in state.scrap[seat]]
+            lines.extend(_wrap(cards, "    ", label + [("dim", " scrap ")]))
+    if not lines:
+        return None
+    return Panel("Sets and scrap", tuple(lines))
 
 
 def _hand_panel(state: "BeltpunkState", viewer: int, knowledge: Knowledge) -> Panel:
