@@ -460,33 +460,32 @@ def _deal_case() -> dict[str, Any]:
                       "after_others_unlock": partly.hex(), "card_value": card.hex(),
                       "card": table.name_of(card)})
 
-    # Re-shuffle the locked sub-pile of slots 0, 2, 4 (as for a discard pile drawn blind).
-    # Round 1: every peer swaps its old locks for a new key s_p; only the last one may permute,
-    # since the others must still find their locks where they left them. Round 2: the other
-    # peers shuffle with a second key t_p. Round 3: everyone locks, stripping s_p·t_p.
+    # Re-shuffle the locked sub-pile of slots 0, 2, 4 (as for a discard pile drawn blind), the way
+    # the session does it (protocol/SPEC.md, "Re-shuffling a sub-pile"). Round 1 (re-key): every
+    # peer in seat order swaps its old locks for one new key a_p, without permuting, since the
+    # others must still find their locks where they left them. Round 2: every peer shuffles with
+    # a second key r_p. Round 3: every peer locks, stripping a_p·r_p.
     pile = [0, 2, 4]
     size = len(pile)
     values = [locked[i] for i in pile]
     rekey_keys = [scalar(f"deal/rekey/{p}") for p in range(peers)]
-    rekey_perms = [list(range(size)) for _ in range(peers - 1)]
-    rekey_perms.append(crypto.random_permutation(size, fixed("deal/rekey-permutation", 64)))
     rekey = []
     for p in range(peers):
         old = [lock_keys[p][i] for i in pile]
-        out = crypto.reshuffle_pass(values, old, rekey_keys[p], rekey_perms[p])
+        out = crypto.reshuffle_pass(values, old, rekey_keys[p], list(range(size)))
         rekey.append({"peer": p, "old_lock_keys": [sx(k) for k in old],
-                      "shuffle_key": sx(rekey_keys[p]), "permutation": rekey_perms[p],
+                      "shuffle_key": sx(rekey_keys[p]), "permutation": list(range(size)),
                       "inputs": [x.hex() for x in values], "outputs": [x.hex() for x in out]})
         values = out
-    second_keys = {p: scalar(f"deal/reshuffle/{p}") for p in range(peers - 1)}
+    second_keys = {p: scalar(f"deal/reshuffle/{p}") for p in range(peers)}
     reshuffle = []
-    for p in range(peers - 1):
+    for p in range(peers):
         perm = crypto.random_permutation(size, fixed(f"deal/reshuffle-permutation/{p}", 64))
         out = crypto.shuffle_pass(values, second_keys[p], perm)
         reshuffle.append({"peer": p, "shuffle_key": sx(second_keys[p]), "permutation": perm,
                           "inputs": [x.hex() for x in values], "outputs": [x.hex() for x in out]})
         values = out
-    strip_keys = [rekey_keys[p] * second_keys.get(p, 1) % crypto.CURVE_ORDER for p in range(peers)]
+    strip_keys = [rekey_keys[p] * second_keys[p] % crypto.CURVE_ORDER for p in range(peers)]
     new_locks = [[scalar(f"deal/relock/{p}/{i}") for i in range(size)] for p in range(peers)]
     relock = []
     for p in range(peers):

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Regenerate the session test vectors in protocol/vectors/ (deterministic; see protocol/SPEC.md).
+
+* ``session-envelopes.json``: signed envelopes of several kinds from fixed keys, with the exact
+  signing input, bytes and digest.
+* ``session-<game>-<N>p.p2pt`` and ``.json``: a complete game played by seeded peers in memory —
+  seat 1's transcript, and what verifying it must report (entries, acknowledgements, audits,
+  every state hash, the result). Another implementation must accept the transcript and reach the
+  same hashes; this one must reproduce it byte for byte from the same seeds.
+
+Run from the repository root: ``.venv/bin/python scripts/make_session_vectors.py``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "session"))
+
+from switchboard import Switchboard, deterministic_bytes  # noqa: E402
+
+from p2pgames import canonical  # noqa: E402
+from p2pgames.crypto import Identity  # noqa: E402
+from p2pgames.games import get_game  # noqa: E402
+from p2pgames.session import make_envelope, verify_transcript  # noqa: E402
+from p2pgames.session._messages import SIGNATURE_DOMAIN  # noqa: E402
+
+VECTORS = ROOT / "protocol" / "vectors"
+GAMES = [("probe", 3, b"vector"), ("beltpunk", 2, b"vector")]
+
+
+def envelopes() -> dict:
+    identity = Identity.generate(deterministic_bytes(b"envelope-signer")(32))
+    game_id = bytes(range(32))
+    bodies = [
+        ("ping", {"nonce": 7}),
+        ("chat", {"game_id": game_id, "text": "Good game, everyone — à bientôt!"}),
+        ("ack", {"game_id": game_id, "seq": 12, "entry": b"\x01" * 32, "state": b"\x02" * 32}),
+        ("submit", {
+            "game_id": game_id, "seat": 2, "counter": 5, "based_on": 40,
+            "body": {"t": "act", "action": ["discard", 17]},
+        }),
+    ]
+    cases = []
+    for kind, body in bodies:
+        envelope = make_envelope(identity, kind, body)
+        signed = [kind, identity.public_key.raw, body]
+        cases.append({
+            "kind": kind,
+            "signer_private": identity.private_bytes().hex(),
+            "signer_public": identity.public_key.raw.hex(),
+            "signing_input": (
+                b"p2pgames/v1/sign/" + SIGNATURE_DOMAIN.encode() + b"\x00" + canonical.encode(signed)
+            ).hex(),
+            "signature": envelope.signature.hex(),
+            "envelope": envelope.raw.hex(),
+            "digest": envelope.digest.hex(),
+        })
+    return {
+        "description": (
+            "Signed envelopes (protocol/SPEC.md, 'Envelopes'). envelope = canonical msgpack of "
+            "{body, kind, sender, sig}; sig = Ed25519 over signing_input = b'p2pgames/v1/sign/message\\x00' "
+            "+ canonical [kind, sender, body]; digest = SHA-256(envelope). Bytes are lowercase hex. "
+            "Bodies are given only inside the envelope bytes: decode them."
+        ),
+        "cases": cases,
+    }
+
+
+def transcript(game: str, players: int, seed: bytes) -> tuple[bytes, dict]:
+    board = Switchboard(game, players, seed=seed)
+    board.run()
+    data = bytes(board.transcripts[1])
+    report = verify_transcript(data, get_game)
+    assert report.ok and report.complete, report.describe()
+    hashes = []
+    replica = board.sessions[1].replica
+    # Every state hash along the way, from an independent replay of the same log.
+    from p2pgames.session import iter_records
+    from p2pgames.session._replica import Replica, SeatInfo
+    from p2pgames.session._messages import open_envelope
+
+    records = list(iter_records(data))
+    start = open_envelope(next(value for kind, value in records if kind == "start"))
+    seats = [SeatInfo.decode(item) for item in start.body["seats"]]
+    rules = get_game(game)
+    again = Replica(rules, rules.decode_ruleset(start.body["ruleset"]), start.body["game_id"], seats, start.digest)
+    for kind, value in records:
+        if kind == "entry":
+            again.apply_entry(value)
+            hashes.append(again.state_hash.hex())
+    assert again.state_hash == replica.state_hash
+    summary = {
+        "description": (
+            f"A complete {players}-player {game} game between seeded peers, as seat 1 recorded it "
+            f"(session-{game}-{players}p.p2pt, format in protocol/SPEC.md 'Transcripts'). A "
+            "verifier must accept it, count these entries, acknowledgements and audits, and reach "
+            "state_hashes[i] after entry i; the result must match."
+        ),
+        "file": f"session-{game}-{players}p.p2pt",
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "game": game,
+        "players": players,
+        "seed": seed.decode(),
+        "entries": report.entries,
+        "acks": report.acks,
+        "audits": report.audits,
+        "signatures": report.signatures,
+        "result": report.result,
+        "state_hashes": hashes,
+    }
+    return data, summary
+
+
+def main() -> None:
+    (VECTORS / "session-envelopes.json").write_text(json.dumps(envelopes(), indent=1) + "\n")
+    print("wrote protocol/vectors/session-envelopes.json")
+    for game, players, seed in GAMES:
+        data, summary = transcript(game, players, seed)
+        (VECTORS / summary["file"]).write_bytes(data)
+        (VECTORS / f"session-{game}-{players}p.json").write_text(json.dumps(summary, indent=1) + "\n")
+        print(f"wrote protocol/vectors/{summary['file']} ({len(data)} bytes, {summary['entries']} entries)")
+
+
+if __name__ == "__main__":
+    main()
