@@ -7,7 +7,7 @@ Run from the repository root with the project's Python:
 Every secret (private keys, salts, scalars, permutations, ephemeral keys) is derived from a fixed
 label, so running it again writes the same files. tests/crypto/test_vectors.py checks the library
 against the files; regenerate them only when a construction changes on purpose, and say so in
-protocol/crypto.md.
+protocol/SPEC.md (Part C).
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def signatures() -> dict[str, Any]:
         )
     return {
         "description": (
-            "Ed25519 signatures over canonical msgpack (protocol/crypto.md §2). signing_input = "
+            "Ed25519 signatures over canonical msgpack (protocol/SPEC.md §C2). signing_input = "
             "b'p2pgames/v1/sign/' + UTF-8 domain + b'\\x00' + canonical payload; the signature is "
             "plain RFC 8032 Ed25519 of signing_input. fingerprint = lowercase unpadded base32 of the "
             "first 10 bytes of SHA-256(b'p2pgames/v1/fingerprint\\x00' + public key), grouped 4-4-4-4. "
@@ -201,7 +201,7 @@ def commitments() -> dict[str, Any]:
         cases.append({"kind": "bad_opening", "why": why, **case})
     return {
         "description": (
-            "Commitments (protocol/crypto.md §3): commitment = SHA-256(b'p2pgames/v1/commit\\x00' + "
+            "Commitments (protocol/SPEC.md §C3): commitment = SHA-256(b'p2pgames/v1/commit\\x00' + "
             "canonical [domain, game_id, seat, salt, value]); hashed_bytes is the full SHA-256 input. "
             "Bytes are lowercase hex; value_canonical is the value's canonical msgpack. Kinds: "
             "'commitment' (must produce exactly this commitment and open with this salt), "
@@ -243,7 +243,7 @@ def joint() -> dict[str, Any]:
         cases.append({"kind": "reject", "why": why, "contributions": [c.hex() for c in contributions]})
     return {
         "description": (
-            "Joint randomness (protocol/crypto.md §4): seed = SHA-256(b'p2pgames/v1/joint-seed\\x00' + "
+            "Joint randomness (protocol/SPEC.md §C4): seed = SHA-256(b'p2pgames/v1/joint-seed\\x00' + "
             "XOR of the 32-byte contributions in seat order). Bytes are lowercase hex. Kinds: "
             "'combine' (must give this xor and seed), 'reject' (must be refused)."
         ),
@@ -399,7 +399,7 @@ def deck() -> dict[str, Any]:
 
     return {
         "description": (
-            "Mental-poker deck on P-256 x-coordinates (protocol/crypto.md §5). Card values and "
+            "Mental-poker deck on P-256 x-coordinates (protocol/SPEC.md §C5). Card values and "
             "verifiers are 32-byte big-endian x-coordinates in lowercase hex. Scalars (keys) are "
             "lowercase hex of their 32-byte big-endian encoding (64 hex digits). Permutations list, "
             "for each output position j, the input index it takes: output[j] = f(input[permutation[j]]). "
@@ -568,7 +568,7 @@ def sealed() -> dict[str, Any]:
                       "sealed": data.hex(), "associated_data": ad})
     return {
         "description": (
-            "Sealed private messages (protocol/crypto.md §6). sealed = ephemeral X25519 public key "
+            "Sealed private messages (protocol/SPEC.md §C6). sealed = ephemeral X25519 public key "
             "(32 bytes) + ChaCha20-Poly1305(message_key, nonce = 12 zero bytes, plaintext, "
             "associated_data); message_key = HKDF-SHA256(ikm = X25519 shared secret, salt = empty, "
             "info = b'p2pgames/v1/seal\\x00' + ephemeral public + recipient public, length 32). "

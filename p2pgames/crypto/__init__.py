@@ -9,7 +9,7 @@
   :func:`sealed_commitment`
 
 Randomness comes only from ``os.urandom``; every function that draws it takes an optional argument
-to inject the bytes instead, for tests and test vectors. ``protocol/crypto.md`` specifies every
+to inject the bytes instead, for tests and test vectors. ``protocol/SPEC.md (Part C)`` specifies every
 construction byte for byte.
 """
 

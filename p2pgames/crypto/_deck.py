@@ -269,7 +269,7 @@ def reshuffle_pass(
     ``π = permutation``: one exchange per card. ``old_lock_keys[i]`` must be this peer's lock on
     ``values[i]``, so a peer can only find its locks if nobody permuted the pile before it: in a
     round of these passes every peer but the last uses the identity permutation, and the others
-    then shuffle with :func:`shuffle_pass` (protocol/crypto.md §5.6). Raises like
+    then shuffle with :func:`shuffle_pass` (protocol/SPEC.md §C5.6). Raises like
     :func:`shuffle_pass`, and :class:`ValueError` if ``old_lock_keys`` and ``values`` differ in
     length.
     """

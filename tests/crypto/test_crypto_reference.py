@@ -2,7 +2,7 @@
 
 The vectors were produced by the library itself; these tests recompute some of them from first
 principles (pure-Python P-256 arithmetic, raw primitives) so the vectors can't silently encode a
-library quirk that another implementation following protocol/crypto.md would not reproduce.
+library quirk that another implementation following protocol/SPEC.md (Part C) would not reproduce.
 """
 
 from __future__ import annotations

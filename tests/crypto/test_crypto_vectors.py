@@ -1,7 +1,7 @@
 """The library reproduces protocol/vectors/crypto-*.json exactly, case by case.
 
 Any change to a byte layout, a domain prefix or an algorithm breaks one of these tests; change the
-vectors (scripts/make_crypto_vectors.py) only together with protocol/crypto.md.
+vectors (scripts/make_crypto_vectors.py) only together with protocol/SPEC.md (Part C).
 """
 
 from __future__ import annotations
