@@ -298,11 +298,8 @@ def _narrate_note(
             )
         return lines
     if kind == "game-over":
-        best = max(after.totals)
-        winners = [names[seat] for seat in range(after.players) if after.totals[seat] == best]
-        if len(winners) == 1:
-            return [f"game over: {winners[0]} wins with {best} points"]
-        return [f"game over: {_join(winners)} share the win with {best} points"]
+        # The session announces the result with every score; the round's lines gave the totals.
+        return []
     return []
 
 
