@@ -5,14 +5,20 @@ The only package (with ``tui``) that imports trio.
 """
 
 from p2pgames.net._framing import DEFAULT_MAX_FRAME, FrameError, FrameReader, frame
-from p2pgames.net._launch import JoinCode, host_table, join_table, lan_address
+from p2pgames.net._discovery import DISCOVERY_PORT, Announcement, announce, discover
+from p2pgames.net._joincode import JoinCode
+from p2pgames.net._launch import host_table, join_table, lan_address
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.net._players import LOOPBACK, SeatResult, TableResult, drive_bot, peak_memory_bytes, play_table
 
 __all__ = [
+    "Announcement",
     "DEFAULT_MAX_FRAME",
+    "DISCOVERY_PORT",
     "LOOPBACK",
     "SeatResult",
+    "announce",
+    "discover",
     "TableResult",
     "drive_bot",
     "peak_memory_bytes",

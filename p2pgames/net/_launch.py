@@ -1,17 +1,9 @@
-"""Starting tables: join codes, hosting (with bot peers), joining.
-
-A *join code* tells a joiner where the host listens and which key it must have:
-``HOST:PORT/xxxx-xxxx-xxxx-xxxx`` (IPv6 hosts in brackets). The fingerprint part is what makes it
-safe to join over a network someone else controls: a different key at that address is refused.
-``HOST:PORT`` alone also works, without that protection.
-"""
+"""Starting tables: hosting (with bot peers and a LAN announcement), joining."""
 
 from __future__ import annotations
 
 import os
-import re
 import socket
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -21,46 +13,13 @@ from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity
 from p2pgames.engine import Ruleset
 from p2pgames.games import get_game
+from p2pgames.net._discovery import announce
+from p2pgames.net._joincode import JoinCode
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.net._players import LOOPBACK, drive_bot
 from p2pgames.session import Session
 
-__all__ = ["JoinCode", "host_table", "join_table", "lan_address"]
-
-_FINGERPRINT = re.compile(r"^[a-z2-7]{4}(-?[a-z2-7]{4}){3}$", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class JoinCode:
-    """Where to join and, optionally, the host key's fingerprint."""
-
-    host: str
-    port: int
-    fingerprint: str | None = None
-
-    def __str__(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        text = f"{host}:{self.port}"
-        return f"{text}/{self.fingerprint}" if self.fingerprint else text
-
-    @classmethod
-    def parse(cls, text: str) -> "JoinCode":
-        """Parse ``HOST:PORT[/FINGERPRINT]``; raises ``ValueError`` saying what is wrong."""
-        text = text.strip()
-        address, _, fingerprint = text.partition("/")
-        if address.startswith("["):
-            host, _, rest = address[1:].partition("]")
-            if not rest.startswith(":"):
-                raise ValueError(f"{text!r}: an IPv6 join code looks like [ADDRESS]:PORT/FINGERPRINT")
-            port_text = rest[1:]
-        else:
-            host, _, port_text = address.rpartition(":")
-        if not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
-            raise ValueError(f"{text!r} is not a join code: expected HOST:PORT or HOST:PORT/FINGERPRINT")
-        if fingerprint and not _FINGERPRINT.match(fingerprint):
-            raise ValueError(f"{fingerprint!r} is not a key fingerprint (16 letters a–z and digits 2–7)")
-        return cls(host, int(port_text), fingerprint.lower() or None)
-
+__all__ = ["host_table", "join_table", "lan_address"]
 
 def lan_address() -> str:
     """This machine's address on its local network, for join codes (127.0.0.1 if none)."""
@@ -98,8 +57,13 @@ async def host_table(
     transcripts: Path | None = None,
     settings: NetSettings = NetSettings(),
     say: Callable[[str], None] = lambda text: None,
+    announce_on_lan: bool = True,
 ) -> Node:
-    """Host a table: listen, print the join code, start ``bots`` bot peers; return our node."""
+    """Host a table: listen, print the join code, start ``bots`` bot peers; return our node.
+
+    Unless it listens on loopback only, the table is announced on the LAN (UDP broadcast) while
+    seats are free, so ``p2pgames join`` with no code finds it.
+    """
     if not 0 <= bots < ruleset.players:
         raise ValueError(f"{bots} bots don't fit a table of {ruleset.players} with you at it")
     listeners = await open_host_listeners(port, bind)
@@ -118,6 +82,18 @@ async def host_table(
             say(f"(on this machine:  p2pgames join {JoinCode(LOOPBACK, actual_port, fingerprint)})")
     for number in range(bots):
         nursery.start_soon(_bot_peer, ruleset, LOOPBACK, actual_port, f"bot-{number + 1}", settings)
+    if humans and not local_only and announce_on_lan:
+        game = get_game(ruleset.game)
+
+        def describe() -> dict | None:
+            if session.stage != "lobby" or session.lobby_size >= ruleset.players:
+                return None  # the table is full: stop announcing
+            return {
+                "game": game.name, "title": game.title, "host": session.name, "port": actual_port,
+                "fingerprint": fingerprint, "seated": session.lobby_size, "seats": ruleset.players,
+            }
+
+        nursery.start_soon(announce, describe)
     return node
 
 
