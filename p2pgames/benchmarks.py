@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 from p2pgames.bots import PlayoutBot
 from p2pgames.crypto import CardTable, ClassicSRA, random_permutation, random_scalar, shuffle_pass
-from p2pgames.engine import LocalTable, Simultaneous, Turn
+from p2pgames.engine import LocalTable
 from p2pgames.games import get_game
 
 MB = 1024 * 1024
@@ -181,20 +181,10 @@ def bench_engine(seconds: float) -> dict:
 
 
 def _random_game(game: Any, ruleset: Any, seed: bytes) -> int:
+    """One game of random legal play, unchecked; returns its number of events."""
     table = LocalTable(game, ruleset, seed, check=False)
     bot = PlayoutBot(seed)
-    while not table.over:
-        step = table.step()
-        if isinstance(step, Simultaneous):
-            table.act_simultaneous([
-                (p, bot.choose(game, table.state, p, table.view(p), step)) for p in step.players
-            ])
-        else:
-            actors = step.actors if isinstance(step, Turn) else step.players
-            actor = actors[0] if len(actors) == 1 else next(
-                p for p in actors if game.legal_actions(table.state, p, table.view(p))
-            )
-            table.act(actor, bot.choose(game, table.state, actor, table.view(actor), step))
+    table.play_with([bot] * ruleset.players)
     return len(table.log)
 
 

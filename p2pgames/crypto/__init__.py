@@ -40,6 +40,7 @@ from ._deck import (
 from ._errors import BadCardValue, BadCommitment, BadSignature, CryptoError, SealError
 from ._identity import Identity, PublicKey, fingerprint_matches
 from ._joint import CONTRIBUTION_SIZE, combine_contributions, random_contribution
+from ._random import reproducible_bytes
 from ._sealed import SEAL_OVERHEAD, SealKey, open_sealed, seal, sealed_commitment
 
 __all__ = [
@@ -58,6 +59,8 @@ __all__ = [
     "check_opening",
     "COMMITMENT_SIZE",
     "SALT_SIZE",
+    # randomness for tests and benchmarks only
+    "reproducible_bytes",
     # joint randomness
     "random_contribution",
     "combine_contributions",

@@ -10,7 +10,7 @@ reproduce every state.
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from p2pgames.engine._cards import Audit, Disclose, NewDeal, Reshuffle, Reveal
 from p2pgames.engine._errors import EngineError
@@ -24,8 +24,10 @@ from p2pgames.engine._steps import (
     ChanceOutcome,
     Event,
     GameOver,
+    Simultaneous,
     SimultaneousActs,
     Step,
+    Turn,
 )
 
 __all__ = ["LocalTable"]
@@ -100,6 +102,28 @@ class LocalTable:
                 self.feed(CardsDone(self._perform(step)))
             else:
                 return step
+
+    def play_with(self, bots: Sequence[Any], *, until: Callable[["LocalTable"], bool] | None = None) -> None:
+        """Let ``bots[seat]`` decide for each seat until the game ends or ``until(self)`` holds.
+
+        A bot is anything with ``choose(game, state, player, knowledge, step)`` returning a legal
+        action (:class:`p2pgames.bots.Bot`). When several seats may act, the first with a legal
+        action does.
+        """
+        game = self.game
+        while not self.over and not (until is not None and until(self)):
+            step = game.step(self.state)
+            if isinstance(step, Simultaneous):
+                self.act_simultaneous([
+                    (seat, bots[seat].choose(game, self.state, seat, self.knowledge[seat], step))
+                    for seat in step.players
+                ])
+                continue
+            actors = step.actors if isinstance(step, Turn) else step.players  # type: ignore[union-attr]
+            seat = actors[0] if len(actors) == 1 else next(
+                p for p in actors if game.legal_actions(self.state, p, self.knowledge[p])
+            )
+            self.act(seat, bots[seat].choose(game, self.state, seat, self.knowledge[seat], step))
 
     @property
     def over(self) -> bool:

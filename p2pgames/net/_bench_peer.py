@@ -8,7 +8,6 @@ The host prints ``PORT <n>`` on stdout first so the parent can start the joiners
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import sys
@@ -18,7 +17,7 @@ from typing import Any
 import trio
 
 from p2pgames.bots import bot_for
-from p2pgames.crypto import Identity
+from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net._node import Node, open_host_listeners
 from p2pgames.net._players import LOOPBACK, drive_bot, peak_memory_bytes
@@ -100,7 +99,7 @@ def paced_table_in_one_process(seed: str, players: int = 4, game: str = "beltpun
         ruleset = rules.ruleset(players)
         sessions = []
         for seat in range(players):
-            random_bytes = _random(f"{seed}/{seat}".encode())
+            random_bytes = reproducible_bytes(f"{seed}/{seat}".encode())
             sessions.append(InstrumentedSession(
                 Identity.generate(random_bytes(32)), f"bench-{seat}", get_game,
                 ruleset=ruleset if seat == 0 else None, bot=True, random_bytes=random_bytes, narrate=False,
@@ -130,24 +129,10 @@ def paced_table_in_one_process(seed: str, players: int = 4, game: str = "beltpun
     return trio.run(main)
 
 
-def _random(label: bytes):
-    counter = 0
-
-    def random_bytes(n: int) -> bytes:
-        nonlocal counter
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(label + counter.to_bytes(8, "big")).digest()
-            counter += 1
-        return out[:n]
-
-    return random_bytes
-
-
 async def _run(args: argparse.Namespace) -> dict:
     game = get_game(args.game)
     seed = args.seed.encode()
-    random_bytes = _random(seed + f"/{args.seat}".encode())
+    random_bytes = reproducible_bytes(seed + f"/{args.seat}".encode())
     ruleset = game.ruleset(args.players) if args.role == "host" else None
     session = InstrumentedSession(
         Identity.generate(random_bytes(32)), f"bench-{args.seat}", get_game,

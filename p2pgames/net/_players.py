@@ -13,12 +13,12 @@ import os
 import resource
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import trio
 
 from p2pgames.bots import Bot, bot_for
-from p2pgames.crypto import Identity
+from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.engine import Game, GameOver
 from p2pgames.games import get_game
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
@@ -88,7 +88,7 @@ class TableResult:
 
 
 def _session(game: Game, ruleset: Any, seat: int, seed: bytes | None, name: str, narrate: bool) -> Session:
-    random_bytes = os.urandom if seed is None else _seeded(seed + b"/seat/" + bytes([seat]))
+    random_bytes = os.urandom if seed is None else reproducible_bytes(seed + b"/seat/" + bytes([seat]))
     return Session(
         Identity.generate(random_bytes(32)),
         name,
@@ -98,22 +98,6 @@ def _session(game: Game, ruleset: Any, seat: int, seed: bytes | None, name: str,
         random_bytes=random_bytes,
         narrate=narrate,
     )
-
-
-def _seeded(label: bytes) -> Callable[[int], bytes]:
-    # Reproducible "randomness" for tests and benchmarks only.
-    import hashlib
-
-    state = {"counter": 0}
-
-    def random_bytes(n: int) -> bytes:
-        out = bytearray()
-        while len(out) < n:
-            out += hashlib.sha256(label + state["counter"].to_bytes(8, "big")).digest()
-            state["counter"] += 1
-        return bytes(out[:n])
-
-    return random_bytes
 
 
 async def play_table(

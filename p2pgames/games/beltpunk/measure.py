@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 
 from p2pgames.bots import RandomBot
-from p2pgames.engine import LocalTable, Simultaneous
+from p2pgames.engine import LocalTable
 
 from p2pgames.games.beltpunk import GAME
 from p2pgames.games.beltpunk.bots import make_bot
@@ -39,19 +39,7 @@ class Lengths:
 def play_bot_game(players: int, target: int, seed: bytes) -> LocalTable:
     """One game between bots, played to the end unchecked (the bots only choose legal moves)."""
     table = LocalTable(GAME, GAME.ruleset(players, {"target": target}), seed, check=False)
-    bots = [make_bot(seed + bytes([seat])) for seat in range(players)]
-    while not table.over:
-        step = table.step()
-        if isinstance(step, Simultaneous):
-            table.act_simultaneous(
-                [
-                    (seat, bots[seat].choose(GAME, table.state, seat, table.view(seat), step))
-                    for seat in step.players
-                ]
-            )
-        else:
-            seat = step.actors[0]
-            table.act(seat, bots[seat].choose(GAME, table.state, seat, table.view(seat), step))
+    table.play_with([make_bot(seed + bytes([seat])) for seat in range(players)])
     return table
 
 
@@ -86,20 +74,7 @@ def random_play_speed(rounds: int = 100) -> tuple[float, float, float]:
         seed += 1
         table = LocalTable(GAME, GAME.ruleset(4), seed.to_bytes(4, "big"), check=False)
         bot = RandomBot(seed.to_bytes(4, "big"))
-        while not table.over and table.state.round <= 10:
-            step = table.step()
-            if isinstance(step, Simultaneous):
-                table.act_simultaneous(
-                    [
-                        (seat, bot.choose(GAME, table.state, seat, table.view(seat), step))
-                        for seat in step.players
-                    ]
-                )
-            else:
-                seat = next(
-                    s for s in step.actors if GAME.legal_actions(table.state, s, table.view(s))
-                )
-                table.act(seat, bot.choose(GAME, table.state, seat, table.view(seat), step))
+        table.play_with([bot] * 4, until=lambda t: t.state.round > 10)
         played += table.state.round
         events += len(table.log)
     elapsed = time.perf_counter() - start

@@ -1,7 +1,7 @@
 """The Beltpunk bot: legal, reproducible, and clearly better than random play."""
 
 from p2pgames.bots import RandomBot, bot_for
-from p2pgames.engine import LocalTable, Simultaneous
+from p2pgames.engine import LocalTable
 from p2pgames.games.beltpunk import GAME
 from p2pgames.games.beltpunk.bots import HaberdasherBot, make_bot
 
@@ -29,18 +29,7 @@ def play(players, seed, kinds, *, check=False):
         for seat, kind in enumerate(kinds)
     ]
     table = CountingTable(GAME, GAME.ruleset(players), seed, check=check)
-    while not table.over:
-        step = table.step()
-        if isinstance(step, Simultaneous):
-            table.act_simultaneous(
-                [
-                    (p, bots[p].choose(GAME, table.state, p, table.view(p), step))
-                    for p in step.players
-                ]
-            )
-        else:
-            seat = step.actors[0]
-            table.act(seat, bots[seat].choose(GAME, table.state, seat, table.view(seat), step))
+    table.play_with(bots)
     return table
 
 

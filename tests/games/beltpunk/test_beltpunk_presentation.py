@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2pgames import canonical
-from p2pgames.engine import LocalTable, MalformedAction, Simultaneous
+from p2pgames.engine import LocalTable, MalformedAction
 from p2pgames.games.beltpunk import GAME, actions
 from p2pgames.games.beltpunk.actions import (
     Declare,
@@ -105,19 +105,7 @@ def test_building_a_bad_action_raises_malformed_action():
 def bot_table(players, seed, *, until=None):
     """A checked table played by bots, stopped when ``until(table)`` holds (or at the end)."""
     table = LocalTable(GAME, GAME.ruleset(players), seed)
-    bots = [make_bot(seed + bytes([seat])) for seat in range(players)]
-    while not table.over and not (until and until(table)):
-        step = table.step()
-        if isinstance(step, Simultaneous):
-            table.act_simultaneous(
-                [
-                    (p, bots[p].choose(GAME, table.state, p, table.view(p), step))
-                    for p in step.players
-                ]
-            )
-        else:
-            seat = step.actors[0]
-            table.act(seat, bots[seat].choose(GAME, table.state, seat, table.view(seat), step))
+    table.play_with([make_bot(seed + bytes([seat])) for seat in range(players)], until=until)
     return table
 
 
