@@ -93,9 +93,15 @@ def encode(value: Any) -> bytes:
     """Return the canonical msgpack bytes of ``value``.
 
     Raises :class:`CanonicalError` for floats, unsupported types, non-string map keys, integers
-    outside 64 bits and nesting deeper than :data:`MAX_DEPTH`.
+    outside 64 bits, nesting deeper than :data:`MAX_DEPTH` and strings that are not Unicode text
+    (lone surrogates have no UTF-8 form).
     """
-    return msgpack.packb(_normalise(value, 0), use_bin_type=True)
+    normalised = _normalise(value, 0)
+    try:
+        return msgpack.packb(normalised, use_bin_type=True)
+    except UnicodeEncodeError as error:
+        bad = error.object[error.start:error.end]
+        raise CanonicalError(f"string holds {bad!r}, which has no UTF-8 form") from None
 
 
 def decode(data: bytes, *, max_size: int = 16 * 1024 * 1024) -> Any:
@@ -120,7 +126,8 @@ def decode(data: bytes, *, max_size: int = 16 * 1024 * 1024) -> Any:
     except CanonicalError:
         raise
     except Exception as error:  # msgpack raises several unrelated types for bad input
-        raise CanonicalError(f"not valid msgpack: {error}") from None
+        reason = str(error) or _UNEXPLAINED.get(type(error), type(error).__name__)
+        raise CanonicalError(f"not valid msgpack: {reason}") from None
     try:
         again = encode(value)
     except CanonicalError as error:
@@ -128,6 +135,13 @@ def decode(data: bytes, *, max_size: int = 16 * 1024 * 1024) -> Any:
     if again != bytes(data):
         raise CanonicalError("msgpack bytes are not in canonical form")
     return value
+
+
+# msgpack errors that come without a message.
+_UNEXPLAINED = {
+    msgpack.StackError: "nested too deeply",
+    msgpack.FormatError: "a byte that begins no msgpack value",
+}
 
 
 def _refuse_ext(code: int, data: bytes) -> Any:
