@@ -150,12 +150,24 @@ def _map(v: Any) -> bool:
     return isinstance(v, dict)
 
 
+def _ruleset(v: Any) -> bool:
+    # Ruleset.encode(): {"game": name, "players": count, "options": {name: value}}; the game
+    # checks the values, this the shape it is given.
+    return (
+        isinstance(v, dict)
+        and set(v) == {"game", "players", "options"}
+        and _text(40)(v["game"])
+        and _int(1, 64)(v["players"])
+        and _map(v["options"])
+    )
+
+
 KINDS: dict[str, dict[str, Check]] = {
     # lobby
     "host-hello": {
         "protocol": _int(),
         "game": _text(40),
-        "ruleset": _map,
+        "ruleset": _ruleset,
         "name": _text(40),
         "seal": _bytes(32),
         "nonce": _bytes(32),
@@ -173,7 +185,7 @@ KINDS: dict[str, dict[str, Check]] = {
     "lobby": {"players": _list_of(_seat_record, 64), "seats": _int(1, 64)},
     "start": {
         "game_id": _bytes(32),
-        "ruleset": _map,
+        "ruleset": _ruleset,
         "seats": _list_of(_seat_record, 64),
     },
     "accept": {"game_id": _bytes(32), "start": _bytes(32)},

@@ -86,6 +86,9 @@ PROVABLE = frozenset({
     FaultCode.ILLEGAL, FaultCode.MALFORMED, FaultCode.BAD_OPENING, FaultCode.BAD_KEY,
     FaultCode.BAD_PASS, FaultCode.BAD_SIGNATURE,
 })
+# What Replica.confirm says of evidence about another point of the log than ours (a submission
+# with an earlier or later counter): it proves nothing either way here.
+STALE_EVIDENCE = "the evidence is about another point of the log"
 CHOICE_DOMAIN = "choice"
 RANDOM_DOMAIN = "random"
 HOST_SEAT = 0
@@ -408,32 +411,31 @@ class Replica:
         was verified, so a submission by the host itself needs no second check of the same key.
         Raises :class:`ProtocolFault`.
         """
+        # Until the author's signature is checked, whoever delivered the bytes answers for them:
+        # the joiner on whose connection they came, or the host that sequenced them in an entry.
+        blame = arrived_from if arrived_from is not None else HOST_SEAT
         try:
             envelope = data if isinstance(data, Envelope) else open_envelope(data)
         except MalformedMessage as error:
-            raise self._fault(arrived_from, FaultCode.MALFORMED, f"sent a malformed submission: {error}")
+            raise self._fault(blame, FaultCode.MALFORMED, f"sent a malformed submission: {error}")
         if envelope.kind != "submit":
-            raise self._fault(arrived_from, FaultCode.MALFORMED, f"sent a {envelope.kind} where a submission belongs")
+            raise self._fault(blame, FaultCode.MALFORMED, f"sent a {envelope.kind} where a submission belongs")
         body = envelope.body
         seat = body["seat"]
         if not 0 <= seat < self.players:
-            raise self._fault(arrived_from, FaultCode.MALFORMED, f"named seat {seat}, which doesn't exist")
+            raise self._fault(blame, FaultCode.MALFORMED, f"named seat {seat}, which doesn't exist")
         if arrived_from is not None and seat != arrived_from:
             raise self._fault(arrived_from, FaultCode.MALFORMED, f"sent a submission signed as seat {seat}")
         if envelope.sender != self.seats[seat].key.raw:
-            blame = arrived_from if arrived_from is not None else HOST_SEAT
             raise self._fault(blame, FaultCode.BAD_SIGNATURE, "sent a submission whose sender is not its seat's key")
         if verify_author and not (host_signed and seat == HOST_SEAT):
             try:
                 envelope.verify(self.seats[seat].key)
             except (BadSignature, MalformedMessage) as error:
-                blame = arrived_from if arrived_from is not None else HOST_SEAT
                 raise self._fault(blame, FaultCode.BAD_SIGNATURE, f"sent a submission with a bad signature ({error})")
         if body["game_id"] != self.game_id:
-            blame = arrived_from if arrived_from is not None else HOST_SEAT
             raise self._fault(blame, FaultCode.REPLAY, "sent a submission from another game")
         if body["counter"] != self.counters[seat]:
-            blame = arrived_from if arrived_from is not None else HOST_SEAT
             what = "replayed an old submission" if body["counter"] < self.counters[seat] else "skipped submissions"
             raise self._fault(
                 blame, FaultCode.REPLAY,
@@ -590,6 +592,8 @@ class Replica:
         try:
             for item in submission.body["keys"]:
                 deal, rekey, shuffle, locks = item
+                if type(deal) is not int:
+                    raise TypeError(f"deal {deal!r} is not a number")
                 parsed[deal] = SeatAuditKeys(
                     None if rekey is None else scalar_from_bytes(rekey),
                     scalar_from_bytes(shuffle),
@@ -663,12 +667,20 @@ class Replica:
         eager = True
         if verify_author is not None:
             try:
-                author = open_envelope(inner).body["seat"]
+                opened = open_envelope(inner)
+                author = opened.body["seat"] if opened.kind == "submit" else HOST_SEAT
             except MalformedMessage:
                 author = HOST_SEAT  # check_submission reports it properly below
             eager = verify_author(author, inner)
         try:
-            submission = self.check_submission(inner, None, host_signed=True, verify_author=eager)
+            try:
+                submission = self.check_submission(inner, None, host_signed=True, verify_author=eager)
+            except ProtocolFault:
+                if not eager:
+                    # A fault in the author's name counts only if the author signed the submission:
+                    # check the signature now (a forgery is the host's fault, raised here).
+                    self.check_submission(inner, None, host_signed=True)
+                raise
         except ProtocolFault as problem:
             if problem.fault.code == FaultCode.BAD_SIGNATURE and problem.fault.culprit == HOST_SEAT:
                 # The host's signature on the entry proves it sequenced the forgery.
@@ -927,12 +939,14 @@ class Replica:
             if isinstance(values, (list, tuple)) and all(isinstance(v, bytes) for v in values):
                 if bad_point(values) is not None:
                     return None
-            return "every value of that pass is a curve point"
+            # Not a value that is no point: maybe a pass of the wrong shape, which the check shows.
         try:
             self.check_submission(evidence[-1], culprit)
         except ProtocolFault as problem:
             if (problem.fault.culprit, problem.fault.code) == (culprit, code):
                 return None
+            if problem.fault.code == FaultCode.REPLAY:
+                return STALE_EVIDENCE
             return f"the evidence shows something else ({problem.fault.code})"
         return "the evidence shows a valid move"
 

@@ -61,6 +61,7 @@ from p2pgames.session._messages import Envelope, MalformedMessage, make_envelope
 from p2pgames.session._replica import (
     HOST_SEAT,
     PROVABLE,
+    STALE_EVIDENCE,
     AuditSub,
     CardPhase,
     CommitPhase,
@@ -339,8 +340,8 @@ class Session:
 
     def receive(self, connection: int, data: bytes) -> None:
         """Handle one frame from ``connection``. Never raises for anything a peer can send."""
-        if self.stage == "closed":
-            return
+        if self.stage == "closed" or (self.stage == "halted" and self.start_envelope is None):
+            return  # stopped before a game began: nothing left to do, nor a transcript to keep
         try:
             envelope = open_envelope(data)
         except MalformedMessage as error:
@@ -567,6 +568,9 @@ class Session:
             return
         # Each kind checks its signature exactly once below (entries inside the replica).
         if kind == "reject":
+            if self.stage != "lobby":
+                self._check_host_sender(envelope)
+                raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent a reject after the game started (a host that quits leaves)", self._seq()))
             self._take_reject(envelope)
         elif kind == "lobby":
             self._check_host_sender(envelope)
@@ -577,7 +581,7 @@ class Session:
             self._joiner_start(envelope)
         elif kind == "accept":
             seat = self._relayed_seat(envelope)
-            self._take_accept(seat, envelope)
+            self._take_accept(seat, envelope, relayed=True)
             self._maybe_begin()
         elif kind == "entry":
             self._joiner_entry(envelope)  # the replica checks the host's signature
@@ -597,6 +601,8 @@ class Session:
         elif kind == "stale":
             self._check_host_sender(envelope)
             self._take_stale(envelope)
+        elif kind == "host-hello":
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent its hello a second time", self._seq()))
         else:
             raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, f"the host sent a {kind} message, which only joiners send", self._seq()))
 
@@ -614,8 +620,20 @@ class Session:
         seat = self._seat_of_sender(envelope)
         if seat is None:
             raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host relayed a {envelope.kind} from a key not at the table", self._seq()))
-        self._verify_from_seat(envelope, seat)
+        self._verify_relayed(envelope, seat)
         return seat
+
+    def _verify_relayed(self, envelope: Envelope, seat: int) -> None:
+        """Check the signature of a message the host relayed in ``seat``'s name. The host verifies
+        every message before relaying it, so one that does not verify is the host's doing."""
+        try:
+            envelope.verify(self.seats[seat].key)
+        except (BadSignature, MalformedMessage) as error:
+            raise ProtocolFault(Fault(
+                HOST_SEAT, FaultCode.BAD_SIGNATURE,
+                f"the host relayed a message in {self._who(seat)}'s name that it did not sign ({envelope.kind}: {error})",
+                self._seq(),
+            ))
 
     def _joiner_hello(self, envelope: Envelope) -> None:
         body = envelope.body
@@ -746,8 +764,10 @@ class Session:
         self._record("start", start.raw)
         self._emit(GameStarted(self.seat, tuple(self.names), self.ruleset))
 
-    def _take_accept(self, seat: int, envelope: Envelope) -> None:
+    def _take_accept(self, seat: int, envelope: Envelope, relayed: bool = False) -> None:
         if self.start_envelope is None or envelope.body["start"] != self.start_envelope.digest:
+            if relayed:  # the host checks an accept before relaying it: this one it should have refused
+                raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, f"the host relayed an accept by {self._who(seat)} of a different start", self._seq()))
             raise ProtocolFault(Fault(seat, FaultCode.ILLEGAL, f"{self._who(seat)} accepted a different start", self._seq()))
         if seat in self.accepts:
             return
@@ -838,12 +858,18 @@ class Session:
         body = envelope.body
         if body["game_id"] != self.game_id:
             if not verified:
-                self._verify_from_seat(envelope, seat)
+                self._verify_relayed(envelope, seat)
             raise ProtocolFault(Fault(seat, FaultCode.REPLAY, f"{self._who(seat)} acknowledged an entry of another game", self._seq()))
         seq = body["seq"]
         if seq <= self.agreed_through:
             return
-        self._record("ack", envelope.raw)
+        if seq < self._seq():
+            self._record("ack", envelope.raw)
+        elif self.finished:
+            return  # an entry we never applied (we stopped); the others may not have stopped yet
+        # else an entry we were not sent (nobody honest acknowledges one before everyone was sent
+        # it): not for the transcript, which vouches only for its own entries; kept for the
+        # agreement check, where a bogus one shows as its author's disagreement.
         if not verified:
             self._unverified_acks[seat] = envelope
         self._note_hashes(seat, seq, body["entry"], body["state"])
@@ -1111,7 +1137,7 @@ class Session:
             if doubt is None:
                 self._halt(Fault(culprit, code, reason, self._seq(), None, evidence), send=False)
                 return
-            if code in PROVABLE and code != FaultCode.BAD_SIGNATURE:
+            if code in PROVABLE and code != FaultCode.BAD_SIGNATURE and doubt != STALE_EVIDENCE:
                 self._halt(Fault(
                     reporter, FaultCode.ILLEGAL,
                     f"accused {self._who(culprit)} falsely ({doubt})", self._seq(), None, evidence,
@@ -1125,10 +1151,11 @@ class Session:
             return
         self.fault = fault
         self.stage = "halted"
-        self._record("fault", {
-            "culprit": fault.culprit, "code": fault.code, "reason": fault.reason, "seq": fault.seq,
-            "reporter": fault.reporter, "evidence": list(fault.evidence),
-        })
+        if self.start_envelope is not None:  # a transcript begins with the start (nothing before it)
+            self._record("fault", {
+                "culprit": fault.culprit, "code": fault.code, "reason": fault.reason, "seq": fault.seq,
+                "reporter": fault.reporter, "evidence": list(fault.evidence),
+            })
         if send and self.game_id and fault.code != FaultCode.LEFT:
             envelope = make_envelope(self.identity, "fault", {
                 "game_id": self.game_id,
