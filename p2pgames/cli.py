@@ -13,7 +13,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, NoReturn, Sequence
 
 from p2pgames import __version__
 from p2pgames.engine import Game, RulesetError
@@ -24,6 +24,13 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NETWORK = 0, 1, 2, 3
 
 class UsageError(Exception):
     """Bad input on the command line: the message says what and how to fix it."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr, like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"p2pgames: {message} (see '{self.prog} --help')\n")
 
 
 # -- helpers -----------------------------------------------------------------------------------------
@@ -106,6 +113,12 @@ def _profile(name: str | None):
     return profile
 
 
+def _need_terminal(command: str) -> None:
+    # The game's screen reads keys from a terminal; without one it could only fail later.
+    if not sys.stdin.isatty():
+        raise UsageError(f"'{command}' needs a terminal (for bots playing each other without one: p2pgames selfplay GAME)")
+
+
 def _color(args: argparse.Namespace) -> bool:
     return not (args.no_color or os.environ.get("NO_COLOR"))
 
@@ -124,6 +137,9 @@ def cmd_host(args: argparse.Namespace) -> int:
     ruleset = _ruleset(game, args.players, args.option)
     if not 0 <= args.bots < ruleset.players:
         raise UsageError(f"--bots must be between 0 and {ruleset.players - 1} (you take one seat)")
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be between 1 and 65535 (or 0 for any free port), not {args.port}")
+    _need_terminal("host")
     with _profile(args.profile) as profile:
         from p2pgames.net import host_table
 
@@ -143,6 +159,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         code = JoinCode.parse(args.code)
     except ValueError as error:
         raise UsageError(str(error)) from None
+    _need_terminal("join")
     with _profile(args.profile) as profile:
 
         async def setup(nursery, say):
@@ -160,6 +177,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         return EXIT_OK
     game = _game(name)
     ruleset = _ruleset(game, args.players, args.option)
+    _need_terminal("play")
     with _profile(args.profile) as profile:
         from p2pgames.net import host_table
 
@@ -208,6 +226,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
     game = _game(args.game)
     ruleset = _ruleset(game, args.players, args.option)
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}")
     options = dict(ruleset.options)
     directory = Path(args.transcripts) if args.transcripts else None
     if directory is not None:
@@ -300,7 +320,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     games = ", ".join(PLAYABLE)
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="p2pgames",
         description="Steampunk tabletop games with friends, peer to peer: no server, no trusted dealer.",
     )

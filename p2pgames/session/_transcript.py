@@ -161,6 +161,8 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
         raise TranscriptError(f"transcript version {header.get('version')} is not supported")
     report.game = str(header.get("game"))
     report.seat = header.get("seat")
+    if report.seat is not None and type(report.seat) is not int:
+        raise TranscriptError(f"the header names no seat ({report.seat!r})")
     try:
         game = game_loader(report.game)
     except KeyError as error:
@@ -173,6 +175,8 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
     hashes: dict[int, tuple[bytes, bytes]] = {}
     pending_acks: list[tuple[int, int, tuple[bytes, bytes]]] = []
     replay_fault: Fault | None = None
+    problems_before = 0  # problems found before the log stopped (the later ones follow from it)
+    entries_after = 0  # entries that follow the one that stopped the game
 
     def fail(fault: Fault) -> VerificationReport:
         report.failure = fault
@@ -229,13 +233,14 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                 report.problems.append(f"the game began without the acceptance of seats {missing}")
                 accepted = set(range(len(seats)))
             if replay_fault is not None:
-                report.problems.append("entries follow the one that stopped the game")
+                entries_after += 1
                 continue
             try:
                 applied = replica.apply_entry(value)
             except ProtocolFault as problem:
                 # The log itself shows a fault; it is confirmed if the transcript records it too.
                 replay_fault = problem.fault
+                problems_before = len(report.problems)
                 report.entries += 1
                 continue
             report.entries += 1
@@ -272,10 +277,10 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             if signed_by_seat(value, "chat"):
                 report.chats += 1
         elif kind == "fault":
-            fault = Fault(
-                value.get("culprit"), value.get("code", ""), value.get("reason", ""), value.get("seq", 0),
-                value.get("reporter"), tuple(value.get("evidence", ())),
-            )
+            fault = _fault_record(value)
+            if fault is None:
+                report.problems.append("a fault record is damaged")
+                continue
             report.stopped = fault
             if replay_fault is not None:
                 report.stop_confirmed = (replay_fault.culprit, replay_fault.code) == (fault.culprit, fault.code)
@@ -289,7 +294,10 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             if replica is None:
                 raise TranscriptError("an end record comes before the start record")
             computed = replica.step
-            if not isinstance(computed, GameOver):
+            if not (isinstance(value, dict) and isinstance(value.get("scores"), (list, tuple))
+                    and isinstance(value.get("winners"), (list, tuple))):
+                report.problems.append("an end record is damaged")
+            elif not isinstance(computed, GameOver):
                 report.problems.append("the transcript claims the game ended, but the log does not end it")
             elif list(computed.scores) != list(value["scores"]) or list(computed.winners) != list(value["winners"]):
                 report.problems.append("the recorded result differs from the one the log gives")
@@ -300,11 +308,31 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
         else:
             report.problems.append(f"unknown record kind {kind!r}")
     if replay_fault is not None and not report.stop_confirmed:
+        # The first failure is the verdict: what the records after it say follows from it.
         report.failure = replay_fault
         report.stopped = None
+        del report.problems[problems_before:]
+    elif entries_after:
+        report.problems.append(f"{entries_after} entries follow the one that stopped the game")
     if pending_acks and replay_fault is None:
         report.problems.append(f"{len(pending_acks)} acknowledgement(s) of entries not in the transcript")
     return report
+
+
+def _fault_record(value: Any) -> Fault | None:
+    """The fault a ``fault`` record holds, or ``None`` if the record is damaged."""
+    if not isinstance(value, dict):
+        return None
+    culprit, reporter = value.get("culprit"), value.get("reporter")
+    code, reason, seq = value.get("code", ""), value.get("reason", ""), value.get("seq", 0)
+    evidence = value.get("evidence", ())
+    if not (
+        all(seat is None or type(seat) is int for seat in (culprit, reporter))
+        and isinstance(code, str) and isinstance(reason, str) and type(seq) is int
+        and isinstance(evidence, (list, tuple)) and all(isinstance(item, bytes) for item in evidence)
+    ):
+        return None
+    return Fault(culprit, code, reason, seq, reporter, tuple(evidence))
 
 
 def _confirm(replica: Replica | None, fault: Fault) -> bool:
