@@ -765,7 +765,8 @@ class Session:
         self._emit(GameStarted(self.seat, tuple(self.names), self.ruleset))
 
     def _take_accept(self, seat: int, envelope: Envelope, relayed: bool = False) -> None:
-        if self.start_envelope is None or envelope.body["start"] != self.start_envelope.digest:
+        body = envelope.body
+        if self.start_envelope is None or body["start"] != self.start_envelope.digest or body["game_id"] != self.game_id:
             if relayed:  # the host checks an accept before relaying it: this one it should have refused
                 raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, f"the host relayed an accept by {self._who(seat)} of a different start", self._seq()))
             raise ProtocolFault(Fault(seat, FaultCode.ILLEGAL, f"{self._who(seat)} accepted a different start", self._seq()))

@@ -1139,3 +1139,50 @@ def test_audit_keys_for_something_that_is_no_deal(deal):
     assert deliver(board, HOST, JOINER, data) == "halted"
     halted_by(board, HOST, JOINER, FaultCode.MALFORMED)
     settle(board, attacker=JOINER)
+
+
+def wrong_values(check) -> list:
+    """Values the schema check ``check`` refuses: other types, sizes just off, too long, too big."""
+    candidates = [
+        None, True, 0, -1, 2**63, "", "x" * 501, b"", b"\x00" * 31, b"\x00" * 33, b"\x00" * 64,
+        [], [0] * 5000, {}, {"k": None}, nested(31), [[b"\x00" * 32, b"\x00" * 32, "name", "not a bool"]],
+    ]
+    return [value for value in candidates if not check(value)]
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_every_field_of_every_kind_with_a_wrong_value(kind):
+    """Each field of ``kind`` in turn gets each wrong value: the host (mid-game, and in the lobby on a
+    seated connection) and a joiner (mid-game) halt naming the sender, or turn the connection away."""
+    checked = 0
+    for point in ("host-keys", "host-lobby", "joiner-act"):
+        seat, connection = target_of(point)
+        base = checkpoints()[point]
+        identity = sender_identity(base, seat)
+        template = templates(base, seat)[kind]
+        for field in sorted(KINDS[kind]):
+            for value in wrong_values(KINDS[kind][field]):
+                board = copy.copy(base)  # shallow: only the session under test is replaced below
+                board.sessions = list(base.sessions)
+                board.sessions[seat] = copy.deepcopy(base.sessions[seat])
+                board.queue, board.events = copy.deepcopy(base.queue), [[] for _ in base.sessions]
+                data = envelope_bytes(identity, kind, {**template, field: value})
+                outcome = deliver(board, seat, connection, data)
+                if point == "host-lobby":
+                    assert outcome == "unchanged", (field, value)  # turned away: checked by deliver
+                else:
+                    assert outcome == "halted", (field, value)
+                    fault = board.sessions[seat].fault
+                    assert fault.code == FaultCode.MALFORMED and f"field {field!r}" in fault.reason, fault
+                checked += 1
+    assert checked >= 3 * len(KINDS[kind])
+
+
+def test_accept_of_the_right_start_naming_another_game():
+    """Found by the fuzzer: an accept with the start's digest but another game id was taken."""
+    board = board_at("host-starting")
+    start = board.host.start_envelope
+    data = signed(board.sessions[JOINER].identity, "accept", {"game_id": bytes(32), "start": start.digest})
+    assert deliver(board, HOST, JOINER, data) == "halted"
+    halted_by(board, HOST, JOINER, FaultCode.ILLEGAL)
+    settle(board, attacker=JOINER)
