@@ -366,7 +366,11 @@ def build_parser() -> argparse.ArgumentParser:
     game_options(selfplay)
     selfplay.add_argument("--games", type=int, default=1, metavar="K", help="how many games (default 1)")
     selfplay.add_argument("--transcripts", metavar="DIR", help="save and verify every peer's transcript here")
-    selfplay.add_argument("--seed", help="make the games reproducible")
+    selfplay.add_argument(
+        "--seed",
+        help="fix every peer's keys, secrets and bots (moves made at the same moment may still "
+        "reach the host in another order)",
+    )
     selfplay.set_defaults(handler=cmd_selfplay)
 
     verify = commands.add_parser("verify", help="check transcripts offline")

@@ -141,7 +141,7 @@ class Game(ABC, Generic[S]):
             if data["game"] != self.name:
                 raise RulesetError(f"ruleset is for {data['game']!r}, not {self.name!r}")
             return self.ruleset(data["players"], data["options"])
-        except (KeyError, TypeError) as error:
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise RulesetError(f"malformed ruleset: {error}") from None
 
     def check_ruleset(self, ruleset: Ruleset) -> None:

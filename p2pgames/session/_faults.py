@@ -14,7 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["Fault", "ProtocolFault", "LocalError", "FaultCode"]
+__all__ = ["Fault", "ProtocolFault", "LocalError", "FaultCode", "with_article"]
+
+
+def with_article(word: str) -> str:
+    """``word`` with its indefinite article, for messages: "an entry", "a pass"."""
+    return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
 class FaultCode:

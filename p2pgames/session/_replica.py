@@ -67,7 +67,7 @@ from p2pgames.engine import (
     Turn,
 )
 from p2pgames.session._deals import DealCrypto, PassProblem, SealedKey, SeatAuditKeys, bad_point
-from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
+from p2pgames.session._faults import Fault, FaultCode, ProtocolFault, with_article
 from p2pgames.session._messages import Envelope, MalformedMessage, open_envelope
 
 __all__ = [
@@ -419,7 +419,7 @@ class Replica:
         except MalformedMessage as error:
             raise self._fault(blame, FaultCode.MALFORMED, f"sent a malformed submission: {error}")
         if envelope.kind != "submit":
-            raise self._fault(blame, FaultCode.MALFORMED, f"sent a {envelope.kind} where a submission belongs")
+            raise self._fault(blame, FaultCode.MALFORMED, f"sent {with_article(envelope.kind)} where a submission belongs")
         body = envelope.body
         seat = body["seat"]
         if not 0 <= seat < self.players:
@@ -647,7 +647,7 @@ class Replica:
         except MalformedMessage as error:
             raise self._fault(HOST_SEAT, FaultCode.MALFORMED, f"sent a malformed log entry: {error}")
         if envelope.kind != "entry":
-            raise self._fault(HOST_SEAT, FaultCode.MALFORMED, f"sent a {envelope.kind} where a log entry belongs")
+            raise self._fault(HOST_SEAT, FaultCode.MALFORMED, f"sent {with_article(envelope.kind)} where a log entry belongs")
         if envelope.sender != self.seats[HOST_SEAT].key.raw:
             raise self._fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "a log entry is signed by someone other than the host")
         try:

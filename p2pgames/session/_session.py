@@ -56,7 +56,7 @@ from p2pgames.session._events import (
     Rejected,
     SessionEvent,
 )
-from p2pgames.session._faults import Fault, FaultCode, LocalError, ProtocolFault
+from p2pgames.session._faults import Fault, FaultCode, LocalError, ProtocolFault, with_article
 from p2pgames.session._messages import Envelope, MalformedMessage, make_envelope, open_envelope
 from p2pgames.session._replica import (
     HOST_SEAT,
@@ -183,7 +183,8 @@ class Session:
 
     @property
     def names(self) -> list[str]:
-        return [seat.name for seat in self.seats]
+        """The seats' display names, safe to print (a host's start could carry anything)."""
+        return [clean_text(seat.name, 40) or f"seat {index}" for index, seat in enumerate(self.seats)]
 
     @property
     def lobby_size(self) -> int:
@@ -428,7 +429,7 @@ class Session:
             self._broadcast(envelope, except_seat=seat)
             self._take_leave(seat, envelope)
         else:
-            raise ProtocolFault(Fault(seat, FaultCode.ILLEGAL, f"{self._who(seat)} sent a {kind} message, which only the host sends", self._seq()))
+            raise ProtocolFault(Fault(seat, FaultCode.ILLEGAL, f"{self._who(seat)} sent {with_article(kind)} message, which only the host sends", self._seq()))
 
     def _reject(self, connection: int, reason: str) -> None:
         self._send(connection, make_envelope(self.identity, "reject", {"reason": reason[:500]}))
@@ -563,7 +564,7 @@ class Session:
                 self._take_reject(envelope)
                 return
             if kind != "host-hello":
-                raise ProtocolFault(Fault(HOST_SEAT, FaultCode.MALFORMED, f"the host began with a {kind} instead of a hello", 0))
+                raise ProtocolFault(Fault(HOST_SEAT, FaultCode.MALFORMED, f"the host began with {with_article(kind)} instead of a hello", 0))
             self._joiner_hello(envelope)
             return
         # Each kind checks its signature exactly once below (entries inside the replica).
@@ -574,8 +575,9 @@ class Session:
             self._take_reject(envelope)
         elif kind == "lobby":
             self._check_host_sender(envelope)
-            players = tuple((clean_text(p[2], 40), p[3]) for p in envelope.body["players"])
-            self._emit(LobbyChanged(players, envelope.body["seats"]))
+            if self.stage == "lobby":  # news of the lobby means nothing once the game is on
+                players = tuple((clean_text(p[2], 40), p[3]) for p in envelope.body["players"])
+                self._emit(LobbyChanged(players, envelope.body["seats"]))
         elif kind == "start":
             self._check_host_sender(envelope)
             self._joiner_start(envelope)
@@ -604,22 +606,22 @@ class Session:
         elif kind == "host-hello":
             raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent its hello a second time", self._seq()))
         else:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, f"the host sent a {kind} message, which only joiners send", self._seq()))
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, f"the host sent {with_article(kind)} message, which only joiners send", self._seq()))
 
     def _check_host_sender(self, envelope: Envelope) -> None:
         """A message only the host may send: check it is the host's and its signature verifies."""
         if self._host_key is None or envelope.sender != self._host_key.raw:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"a {envelope.kind} came signed by someone other than the host", self._seq()))
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"{with_article(envelope.kind)} came signed by someone other than the host", self._seq()))
         try:
             envelope.verify(self._host_key)
         except BadSignature as error:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host sent a {envelope.kind} with a bad signature ({error})", self._seq()))
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host sent {with_article(envelope.kind)} with a bad signature ({error})", self._seq()))
 
     def _relayed_seat(self, envelope: Envelope) -> int:
         # Messages relayed by the host carry their author's signature: check it is a seat's.
         seat = self._seat_of_sender(envelope)
         if seat is None:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host relayed a {envelope.kind} from a key not at the table", self._seq()))
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host relayed {with_article(envelope.kind)} from a key not at the table", self._seq()))
         self._verify_relayed(envelope, seat)
         return seat
 
@@ -1115,6 +1117,8 @@ class Session:
         self._closing.extend(self._connection_seat if self.is_host else [HOST_CONNECTION])
 
     def _take_leave(self, seat: int, envelope: Envelope) -> None:
+        if envelope.body["game_id"] != self.game_id:
+            return  # an old goodbye from another game, replayed: it says nothing about this one
         self._record("leave", envelope.raw)
         if self.finished:
             return
@@ -1123,6 +1127,8 @@ class Session:
 
     def _take_fault_message(self, reporter: int, envelope: Envelope) -> None:
         body = envelope.body
+        if body["game_id"] != self.game_id:
+            return  # a report about another game, replayed: it says nothing about this one
         self._record("fault-message", envelope.raw)
         if self.finished:
             return
