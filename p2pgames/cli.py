@@ -155,10 +155,16 @@ def cmd_host(args: argparse.Namespace) -> int:
 def cmd_join(args: argparse.Namespace) -> int:
     from p2pgames.net import JoinCode, join_table
 
-    try:
-        code = JoinCode.parse(args.code)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    if args.code is None:
+        _need_terminal("join")
+        code = _find_table()
+        if code is None:
+            return EXIT_OK
+    else:
+        try:
+            code = JoinCode.parse(args.code)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
     _need_terminal("join")
     with _profile(args.profile) as profile:
 
@@ -169,6 +175,36 @@ def cmd_join(args: argparse.Namespace) -> int:
             )
 
         return _run_terminal(setup, "p2pgames — joining", args)
+
+
+def _find_table():
+    """Listen for tables announced on the LAN; pick one (asking if there are several)."""
+    import trio
+
+    from p2pgames.net import discover
+
+    print("Looking for tables on this network …")
+    tables = trio.run(discover)
+    if not tables:
+        raise UsageError(
+            "no table announced itself on this network; ask the host for the join code "
+            "(p2pgames join HOST:PORT/FINGERPRINT)"
+        )
+    if len(tables) == 1:
+        print(f"Joining {tables[0].describe()}")
+        return tables[0].join_code
+    for number, table in enumerate(tables, 1):
+        print(f"  {number}. {table.describe()}")
+    while True:
+        try:
+            answer = input("Table number (q to quit): ").strip().lower()
+        except EOFError:
+            return None
+        if answer in ("q", "quit", ""):
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= len(tables):
+            return tables[int(answer) - 1].join_code
+        print(f"Type a number from 1 to {len(tables)}, or q.")
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -351,7 +387,11 @@ def build_parser() -> argparse.ArgumentParser:
     host.set_defaults(handler=cmd_host)
 
     join = commands.add_parser("join", help="join a table", description="Join a table by its join code.")
-    join.add_argument("code", metavar="CODE", help="the host's join code, HOST:PORT/FINGERPRINT (or HOST:PORT)")
+    join.add_argument(
+        "code", metavar="CODE", nargs="?",
+        help="the host's join code, HOST:PORT/FINGERPRINT (or HOST:PORT); without it, tables "
+        "announced on the LAN are listed",
+    )
     identity_options(join)
     join.set_defaults(handler=cmd_join)
 

@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from p2pgames import __version__, canonical
+from p2pgames import cli
 from p2pgames.cli import main
 from p2pgames.session import encode_record, iter_records
 
@@ -294,7 +295,6 @@ USAGE_ERRORS = {
     "games not a number": (["selfplay", "probe", "--games", "two"], "--games"),
     "verify nothing": (["verify"], "FILE"),
     "bad profile name": (["id", "--profile", "../../etc"], "invalid profile name"),
-    "join without a code": (["join"], "CODE"),
     "join code that is no code": (["join", "not-a-code"], "not a join code"),
     "join code with a bad port": (["join", "example.org:99999"], "not a join code"),
     "join code with a bad fingerprint": (["join", "example.org:4000/nope"], "fingerprint"),
@@ -322,7 +322,7 @@ def test_usage_error_is_one_line_on_stderr(name, home):
     assert not (home / "identities").exists() or name == "bad profile name"  # nothing created
 
 
-@pytest.mark.parametrize("args", [["host", "probe"], ["join", "127.0.0.1:4000"], ["play", "probe"]])
+@pytest.mark.parametrize("args", [["host", "probe"], ["join", "127.0.0.1:4000"], ["join"], ["play", "probe"]])
 def test_commands_that_need_a_terminal_say_so(args, home):
     code, out, err = call(*args)
     assert code == 2 and not out
@@ -346,3 +346,40 @@ def test_rules_prints_the_rules():
     text = resources.files("p2pgames.games.beltpunk").joinpath("RULES.md").read_text(encoding="utf-8")
     assert out == text + "\n"
     assert "Beltpunk" in out and len(out.splitlines()) > 20
+
+
+def _announcement(host, port):
+    from p2pgames.net import Announcement
+
+    return Announcement("192.168.1.7", "beltpunk", "Beltpunk Haberdasher", host, port, "k7x2-m7qa-r4tb-2hzd", 1, 3)
+
+
+def test_join_without_a_code_takes_the_one_table_on_the_lan(monkeypatch, capsys):
+    async def discover():
+        return [_announcement("alice", 40123)]
+
+    monkeypatch.setattr("p2pgames.net.discover", discover)
+    code = cli._find_table()
+    assert str(code) == "192.168.1.7:40123/k7x2-m7qa-r4tb-2hzd"
+    assert "Joining Beltpunk Haberdasher hosted by alice" in capsys.readouterr().out
+
+
+def test_join_without_a_code_asks_which_of_several_tables(monkeypatch, capsys):
+    async def discover():
+        return [_announcement("alice", 40123), _announcement("bob", 40124)]
+
+    answers = iter(["7", "2"])
+    monkeypatch.setattr("p2pgames.net.discover", discover)
+    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
+    assert cli._find_table().port == 40124
+    out = capsys.readouterr().out
+    assert "1. Beltpunk Haberdasher hosted by alice" in out and "Type a number from 1 to 2" in out
+
+
+def test_join_without_a_code_and_no_table_on_the_lan_says_what_to_do(monkeypatch):
+    async def discover():
+        return []
+
+    monkeypatch.setattr("p2pgames.net.discover", discover)
+    with pytest.raises(cli.UsageError, match="ask the host for the join code"):
+        cli._find_table()
