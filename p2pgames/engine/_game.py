@@ -342,8 +342,6 @@ class Game(ABC, Generic[S]):
         """A short reminder of the rules and how actions are typed, for a ``help`` command."""
         return self.title
 
-    def is_over(self, state: S) -> bool:
-        return isinstance(self.step(state), GameOver)
 
 
 def _step_name(step: Step) -> str:

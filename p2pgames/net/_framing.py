@@ -36,14 +36,12 @@ class FrameReader:
         self.stream = stream
         self.max_frame = max_frame
         self._buffer = bytearray()
-        self.bytes_received = 0
 
     async def _fill(self, size: int) -> bool:
         while len(self._buffer) < size:
             chunk = await self.stream.receive_some(max(65536, size - len(self._buffer)))
             if not chunk:
                 return False
-            self.bytes_received += len(chunk)
             self._buffer += chunk
         return True
 

@@ -34,7 +34,6 @@ class FaultCode:
     BAD_OPENING = "bad-opening"
     BAD_KEY = "bad-key"
     BAD_PASS = "bad-pass"
-    FALSE_CLAIM = "false-claim"
     RULE_VIOLATION = "rule-violation"
     BAD_DISPUTE = "bad-dispute"
     UNRESPONSIVE = "unresponsive"

@@ -126,10 +126,6 @@ def _is_bool(v: Any) -> bool:
     return type(v) is bool
 
 
-def _any(v: Any) -> bool:
-    return True
-
-
 def _list_of(item: Check, limit: int = MAX_LIST) -> Check:
     return lambda v: isinstance(v, tuple | list) and len(v) <= limit and all(item(x) for x in v)
 
