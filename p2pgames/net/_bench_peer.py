@@ -68,8 +68,8 @@ async def _paced_bot(node: Node, bot: Any) -> None:
     session = node.session
     async for event in node.events:
         if isinstance(event, DecisionNeeded):
-            while session.replica is not None and session.agreed_through < session.replica.seq - 1:
-                await trio.sleep(0.001)
+            if session.replica is not None:
+                await node.wait_agreed(session.replica.seq - 1)
             await trio.sleep(0.02)  # let every peer finish what the last entry asked of it
             decision = session.decision(texts=False)
             if decision is None:

@@ -82,6 +82,7 @@ class Node:
         self.bytes_received = 0
         self.finished = trio.Event()
         self.final_agreement = trio.Event()
+        self._agreement_moved = trio.Event()
         self.desync_report: Path | None = None
         self._nursery: trio.Nursery | None = None
         self._stopping = False
@@ -109,6 +110,11 @@ class Node:
         self.session.leave(reason)
         self._flush()
         self._stop_soon()
+
+    async def wait_agreed(self, seq: int) -> None:
+        """Wait until every peer has agreed on entry ``seq`` (or the node has stopped)."""
+        while self.session.agreed_through < seq and not self.finished.is_set():
+            await self._agreement_moved.wait()
 
     async def wait_until_alone(self, timeout: float) -> None:
         """Host: wait (at most ``timeout``) until every joiner has disconnected."""
@@ -147,8 +153,10 @@ class Node:
         for event in session.take_events():
             if isinstance(event, DesyncReport):
                 self._write_desync(event)
-            if isinstance(event, Agreed) and session.stage == "over" and session.replica is not None:
-                if event.seq == session.replica.seq - 1:
+            if isinstance(event, Agreed):
+                self._agreement_moved.set()
+                self._agreement_moved = trio.Event()
+                if session.stage == "over" and session.replica is not None and event.seq == session.replica.seq - 1:
                     self.final_agreement.set()
             self._events_send.send_nowait(event)
         if session.stage in ("halted", "closed"):
@@ -206,6 +214,7 @@ class Node:
             self._transcript = None
         if not self.finished.is_set():
             self.finished.set()
+            self._agreement_moved.set()
             self._events_send.close()
         if self._nursery is not None:
             self._nursery.cancel_scope.cancel()
