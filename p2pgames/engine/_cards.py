@@ -40,15 +40,18 @@ __all__ = [
 class NewDeal:
     """Shuffle and lock the named cards into slots ``first_slot … first_slot + len(cards) - 1``.
 
-    Names are unique within a deal (equal cards would show as equal ciphertexts).
+    Names are unique within a deal (equal cards would show as equal ciphertexts). ``holders`` are
+    the seats that shuffle and lock it, in seat order (empty: every seat): a table's own players,
+    when several tables play at once.
     """
 
     deal: int
     cards: tuple[str, ...]
     first_slot: int
+    holders: tuple[int, ...] = ()
 
     def encode(self) -> list:
-        return ["deal", self.deal, list(self.cards), self.first_slot]
+        return ["deal", self.deal, list(self.cards), self.first_slot, list(self.holders)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +64,10 @@ class Reshuffle:
     deal: int
     source_slots: tuple[int, ...]
     first_slot: int
+    holders: tuple[int, ...] = ()
 
     def encode(self) -> list:
-        return ["reshuffle", self.deal, list(self.source_slots), self.first_slot]
+        return ["reshuffle", self.deal, list(self.source_slots), self.first_slot, list(self.holders)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +107,9 @@ CardOperation = NewDeal | Reshuffle | Reveal | Disclose | Audit
 def decode_operation(data: Any) -> CardOperation:
     kind = data[0]
     if kind == "deal":
-        return NewDeal(int(data[1]), tuple(data[2]), int(data[3]))
+        return NewDeal(int(data[1]), tuple(data[2]), int(data[3]), tuple(data[4]))
     if kind == "reshuffle":
-        return Reshuffle(int(data[1]), tuple(data[2]), int(data[3]))
+        return Reshuffle(int(data[1]), tuple(data[2]), int(data[3]), tuple(data[4]))
     if kind == "reveal":
         return Reveal(tuple(data[1]))
     if kind == "disclose":
@@ -139,13 +143,15 @@ class Claim:
 
 @dataclass(frozen=True, slots=True)
 class DealRecord:
-    """One deal: fresh ``cards`` (by name) or a re-shuffle of ``source_slots``."""
+    """One deal: fresh ``cards`` (by name) or a re-shuffle of ``source_slots``, among ``holders``
+    (empty: every seat)."""
 
     deal: int
     first_slot: int
     size: int
     cards: tuple[str, ...] | None
     source_slots: tuple[int, ...] | None
+    holders: tuple[int, ...] = ()
 
     def encode(self) -> list:
         return [
@@ -154,17 +160,19 @@ class DealRecord:
             self.size,
             None if self.cards is None else list(self.cards),
             None if self.source_slots is None else list(self.source_slots),
+            list(self.holders),
         ]
 
     @classmethod
     def decode(cls, data: Any) -> "DealRecord":
-        deal, first_slot, size, cards, source = data
+        deal, first_slot, size, cards, source, holders = data
         return cls(
             deal,
             first_slot,
             size,
             None if cards is None else tuple(cards),
             None if source is None else tuple(source),
+            tuple(holders),
         )
 
 
@@ -239,26 +247,39 @@ class CardState:
 
     # -- queueing operations (called by game rules) -------------------------------------------
 
-    def new_deal(self, cards: Iterable[str]) -> range:
-        """Queue a fresh deal of ``cards``; returns its slots (deal order, top of deck first)."""
+    def new_deal(self, cards: Iterable[str], holders: Iterable[int] = ()) -> range:
+        """Queue a fresh deal of ``cards``; returns its slots (deal order, top of deck first).
+
+        ``holders`` (seats, any order; empty for every seat) are the seats that shuffle and lock
+        it: a table's players when several tables play at once. Others can still be shown its
+        cards. Consecutive deals queued together are dealt at the same time.
+        """
         names = tuple(cards)
         if len(set(names)) != len(names):
             raise EngineError("card names within a deal must be unique")
+        seats = tuple(sorted(set(holders)))
         deal = len(self.deals)
         first = self.next_slot
-        self.deals[deal] = DealRecord(deal, first, len(names), names, None)
+        self.deals[deal] = DealRecord(deal, first, len(names), names, None, seats)
         self.next_slot += len(names)
-        self.pending.append(NewDeal(deal, names, first))
+        self.pending.append(NewDeal(deal, names, first, seats))
         return range(first, first + len(names))
 
     def reshuffle(self, source_slots: Iterable[int]) -> range:
-        """Queue a re-shuffle of ``source_slots``; returns the new slots."""
+        """Queue a re-shuffle of ``source_slots``; returns the new slots.
+
+        The sources must all come from deals with the same holders, who hold this one too.
+        """
         source = tuple(source_slots)
+        holder_sets = {self.deal_of(slot).holders for slot in source}
+        if len(holder_sets) > 1:
+            raise EngineError("a re-shuffle can't mix cards of deals held by different seats")
+        seats = holder_sets.pop() if holder_sets else ()
         deal = len(self.deals)
         first = self.next_slot
-        self.deals[deal] = DealRecord(deal, first, len(source), None, source)
+        self.deals[deal] = DealRecord(deal, first, len(source), None, source, seats)
         self.next_slot += len(source)
-        self.pending.append(Reshuffle(deal, source, first))
+        self.pending.append(Reshuffle(deal, source, first, seats))
         return range(first, first + len(source))
 
     def reveal(self, slots: Iterable[int]) -> None:
@@ -366,4 +387,4 @@ class CardState:
         for slot in self.slots_of(deal):
             self.revealed.pop(slot, None)
         record = self.deals[deal]
-        self.deals[deal] = DealRecord(deal, record.first_slot, 0, (), None)
+        self.deals[deal] = DealRecord(deal, record.first_slot, 0, (), None, record.holders)

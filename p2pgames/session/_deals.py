@@ -74,6 +74,7 @@ class DealCrypto:
     table: CardTable
     inputs: list[bytes]
     source_slots: tuple[int, ...] | None = None
+    holders: tuple[int, ...] = ()  # the seats that shuffle and lock it, in seat order; () = all
     passes: dict[tuple[str, int], list[bytes]] = field(default_factory=dict)
     pass_messages: dict[tuple[str, int], bytes] = field(default_factory=dict)  # signed submissions
     verifiers: dict[int, list[bytes]] = field(default_factory=dict)
@@ -85,11 +86,13 @@ class DealCrypto:
     audit_keys: dict[int, SeatAuditKeys] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if not self.holders:
+            self.holders = tuple(range(self.players))
         size = len(self.inputs)
         self.published = [{} for _ in range(size)]
         self.published_in = [{} for _ in range(size)]
         self.sealed = [[] for _ in range(size)]
-        self.unreleased = [set(range(self.players)) for _ in range(size)]
+        self.unreleased = [set(self.holders) for _ in range(size)]
         self.knows = [set() for _ in range(size)]
 
     # -- passes --------------------------------------------------------------------------------
@@ -105,21 +108,25 @@ class DealCrypto:
     def next_pass(self) -> tuple[str, int] | None:
         """The ``(stage, seat)`` whose pass is due, or ``None`` once the deal is locked."""
         for stage in self.stages:
-            for seat in range(self.players):
+            for seat in self.holders:
                 if (stage, seat) not in self.passes:
                     return stage, seat
         return None
 
     def input_of(self, stage: str, seat: int) -> list[bytes]:
         """The values pass ``(stage, seat)`` starts from: the previous pass's output."""
-        order = [(s, j) for s in self.stages for j in range(self.players)]
+        order = self.pass_order()
         position = order.index((stage, seat))
         return self.inputs if position == 0 else self.passes[order[position - 1]]
+
+    def pass_order(self) -> list[tuple[str, int]]:
+        """Every pass of the deal, as ``(stage, seat)``, in the order they are made."""
+        return [(stage, seat) for stage in self.stages for seat in self.holders]
 
     @property
     def locked(self) -> list[bytes]:
         """The final value of every slot (after the last lock pass)."""
-        return self.passes[("lock", self.players - 1)]
+        return self.passes[("lock", self.holders[-1])]
 
     def check_pass(self, stage: str, seat: int, values: Sequence[bytes], verifiers: Sequence[bytes]) -> None:
         """Check a pass's shape; raises :class:`PassProblem`.
@@ -149,7 +156,7 @@ class DealCrypto:
 
     def previous_pass(self, stage: str, seat: int) -> tuple[str, int] | None:
         """The pass whose output pass ``(stage, seat)`` takes as input (``None`` for the first)."""
-        order = [(s, j) for s in self.stages for j in range(self.players)]
+        order = self.pass_order()
         position = order.index((stage, seat))
         return None if position == 0 else order[position - 1]
 
@@ -157,7 +164,9 @@ class DealCrypto:
     # -- keys ----------------------------------------------------------------------------------
 
     def check_published_key(self, index: int, seat: int, key: int) -> bool:
-        return check_lock_key(key, self.verifiers[seat][index])
+        """Whether ``key`` is ``seat``'s lock key on slot ``index`` (never for a non-holder)."""
+        verifiers = self.verifiers.get(seat)
+        return verifiers is not None and check_lock_key(key, verifiers[index])
 
     def wrong_published_key(self, index: int) -> tuple[int, bytes] | None:
         """``(seat, its signed message)`` of the first published key of slot ``index`` that does
@@ -177,7 +186,7 @@ class DealCrypto:
 
     def value_if_public(self, index: int) -> str:
         """Decrypt a slot whose every key is published; raises :class:`PassProblem` if no card."""
-        keys = [self.published[index][seat] for seat in range(self.players)]
+        keys = [self.published[index][seat] for seat in self.holders]
         try:
             return self.table.name_of(unlock(self.locked[index], keys))
         except (BadCardValue, CryptoError):
@@ -204,7 +213,7 @@ class DealCrypto:
         item in log order (passes in order, then sealed keys).
         """
         for stage in self.stages:
-            for seat in range(self.players):
+            for seat in self.holders:
                 keys = self.audit_keys[seat]
                 inputs = self.input_of(stage, seat)
                 outputs = self.passes[(stage, seat)]
@@ -243,7 +252,7 @@ class DealCrypto:
         """Every slot's card, from the audit keys (call after a clean :meth:`audit`)."""
         values = {}
         for index in range(self.size):
-            keys = [self.audit_keys[seat].locks[index] for seat in range(self.players)]
+            keys = [self.audit_keys[seat].locks[index] for seat in self.holders]
             values[self.first_slot + index] = self.table.name_of(unlock(self.locked[index], keys))
         return values
 

@@ -179,7 +179,9 @@ class CommitPhase:
 
 @dataclass
 class DealSub:
-    deal: int
+    """Deals made at the same time: each one's passes go in its own holders' order."""
+
+    deals: tuple[int, ...]
 
 
 @dataclass
@@ -221,11 +223,16 @@ Phase = DecisionPhase | CommitPhase | CardPhase | OverPhase
 
 
 def _plan(operations: Sequence[Any]) -> list[DealSub | KeysSub | AuditSub]:
-    """Group card operations into sub-steps: consecutive reveals/disclosures share one keys round."""
+    """Group card operations into sub-steps: consecutive deals are made together, consecutive
+    reveals/disclosures share one keys round."""
     subs: list[DealSub | KeysSub | AuditSub] = []
     for operation in operations:
         if isinstance(operation, (NewDeal, Reshuffle)):
-            subs.append(DealSub(operation.deal))
+            # Consecutive deals are made at the same time (two tables' decks, say).
+            if subs and isinstance(subs[-1], DealSub):
+                subs[-1].deals += (operation.deal,)
+            else:
+                subs.append(DealSub((operation.deal,)))
         elif isinstance(operation, (Reveal, Disclose)):
             if subs and isinstance(subs[-1], KeysSub):
                 subs[-1].operations += (operation,)
@@ -281,14 +288,18 @@ class Replica:
         if isinstance(phase, CardPhase):
             sub = phase.current
             if isinstance(sub, DealSub):
-                due = self.deals[sub.deal].next_pass()
-                return () if due is None else (due[1],)
+                due = (self.deals[deal].next_pass() for deal in sub.deals)
+                return tuple(sorted({pass_[1] for pass_ in due if pass_ is not None}))
             if isinstance(sub, KeysSub):
                 assert sub.requirements is not None
                 return tuple(s for s, r in sorted(sub.requirements.items()) if r and s not in sub.done)
             if isinstance(sub, AuditSub):
-                return tuple(s for s in range(self.players) if s not in sub.submitted)
+                return tuple(s for s in self._auditors(sub.deals) if s not in sub.submitted)
         return ()
+
+    def _auditors(self, deals: Sequence[int]) -> tuple[int, ...]:
+        """The seats that must publish keys to audit ``deals``: their holders."""
+        return tuple(sorted({seat for deal in deals for seat in self.deals[deal].holders}))
 
     def waiting_on_decision(self) -> bool:
         """Whether the log waits for a person's decision (rather than automatic protocol steps)."""
@@ -336,11 +347,13 @@ class Replica:
         A keys round that needs nobody (the viewer already knows every slot) is done at once.
         """
         sub = phase.current
-        if isinstance(sub, DealSub) and sub.deal not in self.deals:
-            operation = next(
-                op for op in phase.operations if isinstance(op, (NewDeal, Reshuffle)) and op.deal == sub.deal
-            )
-            self.deals[sub.deal] = self._new_deal_crypto(operation)
+        if isinstance(sub, DealSub):
+            for deal in sub.deals:
+                if deal not in self.deals:
+                    operation = next(
+                        op for op in phase.operations if isinstance(op, (NewDeal, Reshuffle)) and op.deal == deal
+                    )
+                    self.deals[deal] = self._new_deal_crypto(operation)
         elif isinstance(sub, KeysSub) and sub.requirements is None:
             sub.requirements = self._requirements(sub.operations)
             if not any(sub.requirements.values()):
@@ -350,7 +363,10 @@ class Replica:
         domain = self.game.deck_domain
         if isinstance(operation, NewDeal):
             table = CardTable(domain, operation.cards)
-            return DealCrypto(operation.deal, operation.first_slot, self.players, table, list(table.points))
+            return DealCrypto(
+                operation.deal, operation.first_slot, self.players, table, list(table.points),
+                holders=operation.holders,
+            )
         names: set[str] = set()
         inputs = []
         for slot in operation.source_slots:
@@ -359,7 +375,8 @@ class Replica:
             inputs.append(crypto.locked[index])
         table = CardTable(domain, sorted(names))
         return DealCrypto(
-            operation.deal, operation.first_slot, self.players, table, inputs, operation.source_slots
+            operation.deal, operation.first_slot, self.players, table, inputs, operation.source_slots,
+            holders=operation.holders,
         )
 
     def _requirements(self, operations: Sequence[Reveal | Disclose]) -> dict[int, KeysRequirement]:
@@ -543,9 +560,9 @@ class Replica:
     def _check_pass(self, submission: Submission, sub: DealSub) -> None:
         self._fields(submission, "pass", {"deal": int, "stage": str, "values": (tuple, list), "verifiers": (tuple, list)})
         body = submission.body
-        if body["deal"] != sub.deal:
-            raise self._illegal(submission, FaultCode.BAD_PASS, f"sent a pass for deal {body['deal']}, not {sub.deal}")
-        crypto = self.deals[sub.deal]
+        if body["deal"] not in sub.deals:
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"sent a pass for deal {body['deal']}, which is not being dealt")
+        crypto = self.deals[body["deal"]]
         if (body["stage"], submission.seat) != crypto.next_pass():
             raise self._illegal(submission, FaultCode.ILLEGAL, f"sent a {body['stage']!r} pass that is not due")
         try:
@@ -587,7 +604,9 @@ class Replica:
         # decrypt (see wrong_key_fault): a wrong one is caught then, and proved, by anyone.
 
     def _parse_audit_keys(self, submission: Submission, deals: Sequence[int]) -> dict[int, SeatAuditKeys]:
+        """The keys a seat publishes to audit ``deals``: exactly one entry per deal it holds."""
         self._fields(submission, "audit", {"keys": (tuple, list)})
+        deals = [deal for deal in deals if submission.seat in self.deals[deal].holders]
         parsed: dict[int, SeatAuditKeys] = {}
         try:
             for item in submission.body["keys"]:
@@ -768,9 +787,9 @@ class Replica:
         sub = phase.current
         assert isinstance(sub, DealSub)
         body = submission.body
-        crypto = self.deals[sub.deal]
+        crypto = self.deals[body["deal"]]
         crypto.record_pass(body["stage"], submission.seat, body["values"], body["verifiers"], submission.envelope.raw)
-        if crypto.next_pass() is None:
+        if all(self.deals[deal].next_pass() is None for deal in sub.deals):
             self._next_sub(applied, phase)
 
     def _apply_keys(self, applied: Applied, submission: Submission) -> None:
@@ -808,10 +827,10 @@ class Replica:
         sub = phase.current
         assert isinstance(sub, AuditSub)
         sub.submitted[submission.seat] = self._parse_audit_keys(submission, sub.deals)
-        if len(sub.submitted) < self.players:
+        if any(seat not in sub.submitted for seat in self._auditors(sub.deals)):
             return
         for deal in sub.deals:
-            for seat in range(self.players):
+            for seat in self.deals[deal].holders:
                 self.deals[deal].audit_keys[seat] = sub.submitted[seat][deal]
         verdict = self._run_audit(sub.deals)
         self.audits += 1
@@ -834,7 +853,7 @@ class Replica:
             old_lock_keys = None
             if crypto.source_slots is not None:
                 old_lock_keys = {}
-                for seat in range(self.players):
+                for seat in crypto.holders:
                     keys = []
                     for slot in crypto.source_slots:
                         source, index = self.deal_of_slot(slot)
@@ -874,7 +893,7 @@ class Replica:
         audited: dict[int, dict[int, str]] = {}
         for slot in sorted(self.state.cards.expected_values()):
             crypto, index = self.deal_of_slot(slot)
-            if len(crypto.audit_keys) == self.players:
+            if len(crypto.audit_keys) == len(crypto.holders):
                 if crypto.deal not in audited:
                     audited[crypto.deal] = crypto.all_values()
                 values[slot] = audited[crypto.deal][slot]

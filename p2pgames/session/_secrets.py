@@ -146,7 +146,12 @@ class SeatSecrets:
         if isinstance(phase, CardPhase):
             sub = phase.current
             if isinstance(sub, DealSub):
-                return self._pass(replica, sub.deal)
+                # Deals made together: our pass of the first one where it is our turn.
+                for deal in sub.deals:
+                    due = replica.deals[deal].next_pass()
+                    if due is not None and due[1] == self.seat:
+                        return self._pass(replica, deal)
+                return None
             if isinstance(sub, KeysSub):
                 return self._keys(replica)
             if isinstance(sub, AuditSub):
@@ -196,10 +201,10 @@ class SeatSecrets:
         worth) never delays our own turn.
         """
         for deal, crypto in replica.deals.items():
-            if ("lock", self.seat) in crypto.passes:
+            if self.seat not in crypto.holders or ("lock", self.seat) in crypto.passes:
                 continue
             due = crypto.next_pass()
-            order = [(stage, seat) for stage in crypto.stages for seat in range(replica.players)]
+            order = crypto.pass_order()
             mine = next(i for i, (stage, seat) in enumerate(order) if seat == self.seat and (stage, seat) not in crypto.passes)
             if due is None or mine - order.index(due) < 2:
                 continue
@@ -228,6 +233,8 @@ class SeatSecrets:
     def _audit(self, replica: Replica, deals: tuple[int, ...]) -> dict:
         keys = []
         for deal in deals:
+            if self.seat not in replica.deals[deal].holders:
+                continue  # only a deal's holders have keys to publish
             secret = self._deal_secret(replica, deal)
             keys.append([
                 deal,
@@ -281,7 +288,7 @@ class SeatSecrets:
             return True
         crypto, index = replica.deal_of_slot(slot)
         keys = []
-        for seat in range(replica.players):
+        for seat in crypto.holders:
             if seat == self.seat:
                 keys.append(self.deals[crypto.deal].locks[index])
             elif seat in crypto.published[index]:

@@ -29,8 +29,11 @@ def deterministic_bytes(label: bytes):
 class Switchboard:
     """Host + joiners wired by in-memory queues. ``tamper(seat, data)`` may rewrite joiner frames."""
 
-    def __init__(self, game_name: str, players: int, *, seed: bytes = b"t", options=None, bots=None, narrate=False):
-        game = get_game(game_name)
+    def __init__(
+        self, game_name: str, players: int, *, seed: bytes = b"t", options=None, bots=None, narrate=False,
+        loader=get_game,
+    ):
+        game = loader(game_name)
         self.game = game
         ruleset = game.ruleset(players, options or {})
         self.sessions: list[Session] = []
@@ -39,7 +42,7 @@ class Switchboard:
             rng = deterministic_bytes(seed + bytes([seat]))
             identity = Identity.generate(rng(32))
             session = Session(
-                identity, f"p{seat}", get_game,
+                identity, f"p{seat}", loader,
                 ruleset=ruleset if seat == 0 else None,
                 random_bytes=rng, narrate=narrate, bot=True,
             )

@@ -416,7 +416,7 @@ def due_template(replica, author: int) -> tuple[str, dict]:
     body = dict(BODY_TEMPLATES.get(kind, BODY_TEMPLATES["act"]))
     phase = replica.phase
     if kind == "pass":
-        crypto = replica.deals[phase.current.deal]
+        crypto = replica.deals[phase.current.deals[0]]
         stage, _ = crypto.next_pass()
         size = crypto.size
         body = {"deal": crypto.deal, "stage": stage, "values": [bytes([i % 256]) * 32 for i in range(size)],
@@ -1009,7 +1009,7 @@ def test_wrongly_shaped_pass_is_proved_to_the_other_peers():
     pass rather than suspecting the host of a false accusation."""
     board = board_at("host-pass")
     replica = board.host.replica
-    crypto = replica.deals[replica.phase.current.deal]
+    crypto = replica.deals[replica.phase.current.deals[0]]
     stage, _ = crypto.next_pass()
     data = signed(board.sessions[JOINER].identity, "submit", {
         "game_id": replica.game_id, "seat": JOINER, "counter": replica.counters[JOINER], "based_on": replica.seq,
