@@ -38,10 +38,16 @@ MB = 1024 * 1024
 # -- peers in processes ------------------------------------------------------------------------------
 
 
-def run_peers(players: int, seed: str, stop_after: str, game: str = "beltpunk", timeout: float = 600) -> list[dict]:
+def run_peers(
+    players: int, seed: str, stop_after: str, game: str = "beltpunk", timeout: float = 600,
+    options: dict | None = None,
+) -> list[dict]:
     """Start a host and ``players - 1`` joiners, each its own process; return their reports."""
     command = [sys.executable, "-m", "p2pgames.net._bench_peer"]
-    common = ["--game", game, "--players", str(players), "--seed", seed, "--stop-after", stop_after]
+    common = [
+        "--game", game, "--players", str(players), "--seed", seed, "--stop-after", stop_after,
+        "--options", json.dumps(options or {}),
+    ]
     host = subprocess.Popen(command + ["host", "--seat", "0", *common], stdout=subprocess.PIPE, text=True)
     assert host.stdout is not None
     first = host.stdout.readline()
@@ -74,6 +80,12 @@ def deal_time(reports: list[dict]) -> float:
     start = min(r["deal_started_at"] for r in reports if r["deal_started_at"] is not None)
     end = max(r["hand_known_at"] for r in reports)
     return end - start
+
+
+def audit_time(reports: list[dict]) -> float:
+    """From the move that ends the deal to the moment the last peer has checked the audit."""
+    start = min(r["act_submitted_at"] for r in reports if r["act_submitted_at"] is not None)
+    return max(r["audit_done_at"] for r in reports) - start
 
 
 def event_latencies(reports: list[dict]) -> list[float]:
@@ -116,6 +128,22 @@ def bench_deal(repeats: int) -> dict:
         "ec_pass_ms": elliptic * 1000,
         "classic_pass_ms": classic_time * 1000,
         "ratio": classic_time / elliptic,
+    }
+
+
+def bench_deal_table(repeats: int) -> dict:
+    """Steam Court-sized deals (84 cards): 6 peers; two tables of 6 at once; the audit of 6."""
+    six, twelve, audits = [], [], []
+    for n in range(repeats):
+        reports = run_peers(6, f"deal84-{n}", "game", game="dealbench", options={"cards": 84})
+        six.append(deal_time(reports))
+        audits.append(audit_time(reports))
+        reports = run_peers(12, f"deal84x2-{n}", "game", game="dealbench", options={"cards": 84, "tables": 2})
+        twelve.append(deal_time(reports))
+    return {
+        "deal84_6_ms": statistics.median(six) * 1000,
+        "deal84_two_tables_ms": statistics.median(twelve) * 1000,
+        "audit84_6_ms": statistics.median(audits) * 1000,
     }
 
 
@@ -212,6 +240,9 @@ ROWS = [
     ("game_entries", "  log entries in that game (median)", "", None, None),
     ("bytes_sent_per_peer", "  bytes sent per peer (median)", "B", None, None),
     ("peak_memory_per_peer_mb", "  peak memory per peer (largest)", "MB", "<=", 80),
+    ("deal84_6_ms", "secret deal, 84 cards, 6 peers (Steam Court)", "ms", "<=", 300),
+    ("deal84_two_tables_ms", "two tables of 6 (12 peers), 84 cards each, dealt at once", "ms", "<=", 600),
+    ("audit84_6_ms", "end-of-quarter audit of an 84-card deal, 6 peers", "ms", "<=", 300),
     ("engine_games_per_s", "engine alone, random legal play, 4-player Beltpunk", "games/s", ">=", 100),
     ("engine_events_per_game", "  events per random game (mean; about 14 rounds)", "", None, None),
 ]
@@ -233,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict[str, Any] = {"cpus": os.cpu_count()}
     figures.update(bench_engine(2.0 if args.quick else 6.0))
     figures.update(bench_deal(repeats))
+    figures.update(bench_deal_table(3 if args.quick else 5))
     figures.update(bench_events(1 if args.quick else 3))
     figures.update(bench_games(1 if args.quick else 3))
     misses = [

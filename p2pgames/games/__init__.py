@@ -19,6 +19,7 @@ PLAYABLE: dict[str, str] = {
 }
 _PLATFORM_TESTS: dict[str, str] = {
     "probe": "p2pgames.games._probe",
+    "dealbench": "p2pgames.games._dealbench",
 }
 
 

@@ -34,11 +34,15 @@ class InstrumentedSession(Session):
         self.agreed_at: dict[int, float] = {}
         self.hand_known_at: float | None = None
         self.deal_started_at: float | None = None
+        self.act_submitted_at: float | None = None  # our first move (the deal bench: "audit now")
+        self.audit_done_at: float | None = None
 
     def _submit(self, body: dict, decision: bool = False) -> None:
         now = time.monotonic()
         if body["t"] == "pass" and self.deal_started_at is None:
             self.deal_started_at = now
+        if body["t"] == "act" and self.act_submitted_at is None:
+            self.act_submitted_at = now
         self.submitted[self.replica.counters[self.seat]] = now  # type: ignore[index, union-attr]
         super()._submit(body, decision)
 
@@ -46,6 +50,8 @@ class InstrumentedSession(Session):
         submission = applied.submission
         self.entries.append((applied.seq, submission.seat, submission.counter, submission.kind))
         super()._after_apply(applied)
+        if self.audit_done_at is None and self.replica is not None and self.replica.audits:
+            self.audit_done_at = time.monotonic()
         if self.hand_known_at is None and self.replica is not None:
             hands = getattr(self.replica.state, "hands", None)
             if hands and hands[self.seat] and all(slot in self.knowledge for slot in hands[self.seat]):
@@ -133,7 +139,8 @@ async def _run(args: argparse.Namespace) -> dict:
     game = get_game(args.game)
     seed = args.seed.encode()
     random_bytes = reproducible_bytes(seed + f"/{args.seat}".encode())
-    ruleset = game.ruleset(args.players) if args.role == "host" else None
+    options = json.loads(args.options)
+    ruleset = game.ruleset(args.players, options) if args.role == "host" else None
     session = InstrumentedSession(
         Identity.generate(random_bytes(32)), f"bench-{args.seat}", get_game,
         ruleset=ruleset, bot=True, random_bytes=random_bytes, narrate=False,
@@ -179,6 +186,8 @@ async def _run(args: argparse.Namespace) -> dict:
         "agreed_at": session.agreed_at,
         "deal_started_at": session.deal_started_at,
         "hand_known_at": session.hand_known_at,
+        "act_submitted_at": session.act_submitted_at,
+        "audit_done_at": session.audit_done_at,
         "bytes_sent": node.bytes_sent,
         "peak_memory": peak_memory_bytes(),
         "fault": None if fault_when_done is None else fault_when_done.describe(session.names),
@@ -195,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seat", type=int, default=0)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--seed", default="bench")
+    parser.add_argument("--options", default="{}", help="ruleset options as JSON")
     parser.add_argument("--stop-after", choices=("deal", "game", "paced"), default="game")
     args = parser.parse_args(argv)
     profile_to = os.environ.get("P2PGAMES_BENCH_PROFILE")
