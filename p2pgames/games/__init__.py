@@ -16,6 +16,7 @@ __all__ = ["PLAYABLE", "get_game", "game_package", "UnknownGame"]
 # name -> package; the order is the order of the menu.
 PLAYABLE: dict[str, str] = {
     "beltpunk": "p2pgames.games.beltpunk",
+    "steamcourt": "p2pgames.games.steamcourt",
 }
 _PLATFORM_TESTS: dict[str, str] = {
     "probe": "p2pgames.games._probe",

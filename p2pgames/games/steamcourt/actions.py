@@ -1,0 +1,354 @@
+"""The actions of Steam Court: small immutable values that check their own shape.
+
+Every action validates its field types and ranges when built and raises :class:`MalformedAction`
+otherwise (actions arrive from the network); whether it is *legal* now is the rules' business
+(:meth:`SteamCourt.check_action`). Cards are named by their slot, players by their seat. Each
+``repr`` reads back as an equal action.
+
+==================================  =============================================================
+action                              when
+==================================  =============================================================
+``Lay(slots, value, quantity, m)``  on your turn: lay ``slots`` as ``quantity`` cards of
+                                    ``value``; ``m`` is the slot of a Multiplier laid with them
+``Masterstroke(slot)``              on your turn: lay a Masterstroke (ends the trick)
+``Pass()``                          pass on your turn; decline a privilege or a power
+``Give(slot, to)``                  Queen, General: give one card at the start of the quarter
+``Serve(slots, to)``                Tea Boy, Vagabond: give your two highest numbered cards
+``Trade(trade)``                    Tea Boy: trade your hand for the Court Hand, or keep it
+``Hoard(hoard)``                    Vagabond: take the whole Court Hand, or leave it
+``Inspect(seat)``                   Inspector: look at the Court Hand and ``seat``'s hand
+``Coup(slots)``                     right after the deal: reveal three Masterstrokes
+``Stop()``                          General: stop the lay just made
+``Retrieve()``                      Time Traveler: take back your last lay of a lost trick
+``Steal(slot)``                     Pirate: steal a numbered card from the finished trick
+``Unpass(source)``                  a passed player: unpass (``"token"`` or ``"jester"``)
+``DiscardTwo(slots)``               on your turn, with the Discard-two token
+``Dive(pile, slot)``                Submariner, on your turn: reveal ``slot``, dive into ``pile``
+``Plague()``                        Plague Doctor, on your turn: draw four from the discard pile
+``PutBack(slot)``                   after a dive or the plague: put a drawn card back
+``KeepRest()``                      … and keep the rest
+==================================  =============================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from p2pgames.engine import MalformedAction
+
+from p2pgames.games.steamcourt.cards import MAX_QUANTITY
+
+__all__ = [
+    "Lay",
+    "Masterstroke",
+    "Pass",
+    "Give",
+    "Serve",
+    "Trade",
+    "Hoard",
+    "Inspect",
+    "Coup",
+    "Stop",
+    "Retrieve",
+    "Steal",
+    "Unpass",
+    "DiscardTwo",
+    "Dive",
+    "Plague",
+    "PutBack",
+    "KeepRest",
+    "Action",
+    "MAX_SEATS",
+    "PILES",
+    "UNPASS_SOURCES",
+    "encode_action",
+    "decode_action",
+]
+
+MAX_SEATS = 12  # a Party game seats 7–12 players at two tables
+PILES = ("court", "discard")
+UNPASS_SOURCES = ("token", "jester")
+# Slots grow by 84 each quarter (more with re-shuffles); anything this large is garbage.
+_SLOT_LIMIT = 1 << 31
+
+
+def _check_slot(slot: Any, what: str = "slot") -> None:
+    if type(slot) is not int or not 0 <= slot < _SLOT_LIMIT:
+        raise MalformedAction(f"{what} must be a card slot (a non-negative integer), not {slot!r}")
+
+
+def _check_slots(slots: Any, low: int, high: int, what: str = "slots") -> None:
+    if type(slots) is not tuple:
+        raise MalformedAction(f"{what} must be a tuple of card slots, not {slots!r}")
+    if not low <= len(slots) <= high:
+        raise MalformedAction(f"{what} must hold {low}–{high} cards, not {len(slots)}")
+    for slot in slots:
+        _check_slot(slot)
+    if any(a >= b for a, b in zip(slots, slots[1:])):
+        raise MalformedAction(f"{what} must be listed once each, increasing: {slots!r}")
+
+
+def _check_seat(seat: Any, what: str) -> None:
+    if type(seat) is not int or not 0 <= seat < MAX_SEATS:
+        raise MalformedAction(f"{what} must be a seat 0–{MAX_SEATS - 1}, not {seat!r}")
+
+
+def _check_bool(value: Any, what: str) -> None:
+    if type(value) is not bool:
+        raise MalformedAction(f"{what} must be True or False, not {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Lay:
+    """Lay ``slots`` as ``quantity`` cards of ``value`` (1–12).
+
+    ``multiplier`` is the slot of a Multiplier laid with them (``None``: none). Without one,
+    ``quantity`` is the number of cards, or 2 for a single card (the Jester's trick). With one,
+    ``quantity`` is the declared multiplicity, at least the number of other cards; a Multiplier
+    alone is a single 1.
+    """
+
+    slots: tuple[int, ...]
+    value: int
+    quantity: int
+    multiplier: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_slots(self.slots, 0, MAX_QUANTITY)
+        if type(self.value) is not int or not 1 <= self.value <= 12:
+            raise MalformedAction(f"value must be 1–12, not {self.value!r}")
+        if type(self.quantity) is not int or not 1 <= self.quantity <= MAX_QUANTITY:
+            raise MalformedAction(f"quantity must be 1–{MAX_QUANTITY}, not {self.quantity!r}")
+        count = len(self.slots)
+        if self.multiplier is None:
+            if count == 0:
+                raise MalformedAction("a lay needs at least one card")
+            if self.quantity != count and not (count == 1 and self.quantity == 2):
+                raise MalformedAction(
+                    f"{count} cards without a Multiplier count as {count}, not {self.quantity}"
+                )
+        else:
+            _check_slot(self.multiplier, "multiplier")
+            if self.multiplier in self.slots:
+                raise MalformedAction("the Multiplier is listed among the other cards")
+            if count == 0 and (self.value, self.quantity) != (1, 1):
+                raise MalformedAction("a Multiplier laid alone is a single 1")
+            if self.quantity < count:
+                raise MalformedAction(
+                    f"a Multiplier with {count} cards counts as at least {count}, not {self.quantity}"
+                )
+
+
+@dataclass(frozen=True, slots=True)
+class Masterstroke:
+    """Lay the Masterstroke in ``slot``: it beats everything and ends the trick."""
+
+    slot: int
+
+    def __post_init__(self) -> None:
+        _check_slot(self.slot)
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Pass (sit out the rest of the trick), or decline a privilege or power offered now."""
+
+
+@dataclass(frozen=True, slots=True)
+class Give:
+    """Queen or General: give the card in ``slot`` to seat ``to``."""
+
+    slot: int
+    to: int
+
+    def __post_init__(self) -> None:
+        _check_slot(self.slot)
+        _check_seat(self.to, "to")
+
+
+@dataclass(frozen=True, slots=True)
+class Serve:
+    """Tea Boy or Vagabond: give ``slots`` (your two highest numbered cards) to seat ``to``."""
+
+    slots: tuple[int, ...]
+    to: int
+
+    def __post_init__(self) -> None:
+        _check_slots(self.slots, 0, 2)
+        _check_seat(self.to, "to")
+
+
+@dataclass(frozen=True, slots=True)
+class Trade:
+    """Tea Boy: trade your hand for the Court Hand (``True``) or keep it."""
+
+    trade: bool
+
+    def __post_init__(self) -> None:
+        _check_bool(self.trade, "trade")
+
+
+@dataclass(frozen=True, slots=True)
+class Hoard:
+    """Vagabond: add the whole Court Hand to your hand (``True``) or leave it."""
+
+    hoard: bool
+
+    def __post_init__(self) -> None:
+        _check_bool(self.hoard, "hoard")
+
+
+@dataclass(frozen=True, slots=True)
+class Inspect:
+    """Inspector: look at the Court Hand and the hand of seat ``seat``."""
+
+    seat: int
+
+    def __post_init__(self) -> None:
+        _check_seat(self.seat, "seat")
+
+
+@dataclass(frozen=True, slots=True)
+class Coup:
+    """Reveal the three Masterstrokes you were dealt and seize the Queen's seat."""
+
+    slots: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        _check_slots(self.slots, 3, 3)
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """General: stop the player who just laid; the cards go back to their hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Retrieve:
+    """Time Traveler: take back the last card or set you laid in the trick you just lost."""
+
+
+@dataclass(frozen=True, slots=True)
+class Steal:
+    """Pirate: steal the numbered card in ``slot`` from the finished trick."""
+
+    slot: int
+
+    def __post_init__(self) -> None:
+        _check_slot(self.slot)
+
+
+@dataclass(frozen=True, slots=True)
+class Unpass:
+    """Unpass with the Unpass token (``"token"``) or the Jester's power (``"jester"``)."""
+
+    source: str
+
+    def __post_init__(self) -> None:
+        if self.source not in UNPASS_SOURCES:
+            raise MalformedAction(f"source must be one of {UNPASS_SOURCES}, not {self.source!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardTwo:
+    """Discard two numbered cards (the Discard-two token)."""
+
+    slots: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        _check_slots(self.slots, 2, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Dive:
+    """Submariner: reveal the numbered card in ``slot`` and dive into ``pile``."""
+
+    pile: str
+    slot: int
+
+    def __post_init__(self) -> None:
+        if self.pile not in PILES:
+            raise MalformedAction(f"pile must be one of {PILES}, not {self.pile!r}")
+        _check_slot(self.slot)
+
+
+@dataclass(frozen=True, slots=True)
+class Plague:
+    """Plague Doctor: shuffle the discard pile and draw four cards blind."""
+
+
+@dataclass(frozen=True, slots=True)
+class PutBack:
+    """Put the drawn card in ``slot`` back into the pile it came from."""
+
+    slot: int
+
+    def __post_init__(self) -> None:
+        _check_slot(self.slot)
+
+
+@dataclass(frozen=True, slots=True)
+class KeepRest:
+    """Keep every drawn card still in hand."""
+
+
+Action = (
+    Lay | Masterstroke | Pass | Give | Serve | Trade | Hoard | Inspect | Coup | Stop | Retrieve
+    | Steal | Unpass | DiscardTwo | Dive | Plague | PutBack | KeepRest
+)
+
+# Wire form: [kind, *fields], tuples as lists; kinds are short because every act is signed.
+_KIND_OF = {
+    Lay: "lay",
+    Masterstroke: "ms",
+    Pass: "pass",
+    Give: "give",
+    Serve: "serve",
+    Trade: "trade",
+    Hoard: "hoard",
+    Inspect: "inspect",
+    Coup: "coup",
+    Stop: "stop",
+    Retrieve: "retrieve",
+    Steal: "steal",
+    Unpass: "unpass",
+    DiscardTwo: "discard",
+    Dive: "dive",
+    Plague: "plague",
+    PutBack: "putback",
+    KeepRest: "keep",
+}
+_TYPE_OF = {kind: cls for cls, kind in _KIND_OF.items()}
+_TUPLE_FIELDS = {"slots"}
+
+
+def encode_action(action: Any) -> list:
+    """The canonical wire value of ``action``; raises :class:`MalformedAction` for a non-action."""
+    kind = _KIND_OF.get(type(action))
+    if kind is None:
+        raise MalformedAction(f"not a Steam Court action: {action!r}")
+    fields = []
+    for name in type(action).__slots__:
+        value = getattr(action, name)
+        fields.append(list(value) if name in _TUPLE_FIELDS else value)
+    return [kind, *fields]
+
+
+def decode_action(data: Any) -> Any:
+    """Rebuild an action from :func:`encode_action` output; raises :class:`MalformedAction`."""
+    if not isinstance(data, (list, tuple)) or not data or not isinstance(data[0], str):
+        raise MalformedAction(f"a Steam Court action is [kind, ...fields], not {data!r}")
+    cls = _TYPE_OF.get(data[0])
+    if cls is None:
+        raise MalformedAction(f"unknown Steam Court action {data[0]!r}")
+    fields = list(data[1:])
+    names = cls.__slots__
+    if len(fields) != len(names):
+        raise MalformedAction(f"{data[0]} takes {len(names)} field(s), not {len(fields)}")
+    for index, name in enumerate(names):
+        if name in _TUPLE_FIELDS:
+            if not isinstance(fields[index], (list, tuple)):
+                raise MalformedAction(f"{data[0]} takes a list of slots, not {fields[index]!r}")
+            fields[index] = tuple(fields[index])
+    return cls(*fields)

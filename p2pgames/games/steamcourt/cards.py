@@ -1,0 +1,148 @@
+"""Steam Court's deck, its characters, and what each card can be played as.
+
+The deck has 84 cards, every one with a unique name (a deal needs unique names; equal cards would
+show as equal ciphertexts):
+
+==============================  ===================================  =====
+cards                           names                                count
+==============================  ===================================  =====
+gear cards 1–12, six of each    ``1a`` … ``1f``, …, ``12a`` … ``12f``   72
+Masterstroke                    ``MSa`` ``MSb`` ``MSc``                 3
+Multiplier                      ``MXa`` ``MXb`` ``MXc``                 3
+3/9                             ``3/9a`` ``3/9b`` ``3/9c``              3
+6/12                            ``6/12a`` ``6/12b`` ``6/12c``           3
+==============================  ===================================  =====
+
+A card's *face* is what people call it: ``7``, ``3/9``, ``6/12``, ``X`` (a Multiplier) or ``MS``.
+Only the gear cards 1–12 are *numbered* cards; the other twelve are *special* cards (rulebook FAQ:
+the Tea Boy "only has to give away his highest numbered cards, not his special cards").
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "DECK",
+    "NUMBERED",
+    "DUAL",
+    "MULTIPLIER",
+    "MASTERSTROKE",
+    "KIND",
+    "NUMBER",
+    "FACE",
+    "FACE_ORDER",
+    "MAX_QUANTITY",
+    "MASTERSTROKE_VALUE",
+    "CHARACTERS",
+    "CHARACTER_NUMBER",
+    "CHARACTER_TITLE",
+    "RECOMMENDED",
+    "BEGINNING_OF_QUARTER",
+    "makes",
+    "values_of",
+]
+
+# Card kinds.
+NUMBERED, DUAL, MULTIPLIER, MASTERSTROKE = 0, 1, 2, 3
+
+_LETTERS = "abcdef"
+DECK: tuple[str, ...] = (
+    tuple(f"{number}{letter}" for number in range(1, 13) for letter in _LETTERS)
+    + tuple(f"MS{letter}" for letter in "abc")
+    + tuple(f"MX{letter}" for letter in "abc")
+    + tuple(f"3/9{letter}" for letter in "abc")
+    + tuple(f"6/12{letter}" for letter in "abc")
+)
+
+KIND: dict[str, int] = {}
+NUMBER: dict[str, int] = {}  # numbered cards: their number; duals: the lower value (3 or 6)
+FACE: dict[str, str] = {}
+for _name in DECK:
+    _stem = _name[:-1]
+    if _stem == "MS":
+        KIND[_name], NUMBER[_name], FACE[_name] = MASTERSTROKE, 0, "MS"
+    elif _stem == "MX":
+        KIND[_name], NUMBER[_name], FACE[_name] = MULTIPLIER, 0, "X"
+    elif "/" in _stem:
+        KIND[_name], NUMBER[_name], FACE[_name] = DUAL, int(_stem.split("/")[0]), _stem
+    else:
+        KIND[_name], NUMBER[_name], FACE[_name] = NUMBERED, int(_stem), _stem
+del _name, _stem
+
+# How faces are listed in a hand: by number, the specials after the gear cards.
+FACE_ORDER: dict[str, int] = {str(n): n for n in range(1, 13)}
+FACE_ORDER.update({"3/9": 13, "6/12": 14, "X": 15, "MS": 16})
+
+# A declared multiplicity is at most 16: without a Multiplier no player can ever lay more than
+# 15 cards of one value (six 3s, six 5s lowered by the Alchemist and three 3/9s), so every larger
+# number is followed in exactly the same ways as 16 (RULES.md, I12).
+MAX_QUANTITY = 16
+
+# The value a Masterstroke's lay is recorded with in the machine: above every gear value.
+MASTERSTROKE_VALUE = 13
+
+
+def values_of(name: str, alchemist: bool = False) -> tuple[int, ...]:
+    """The values card ``name`` can count as in a set (empty for a Multiplier or Masterstroke).
+
+    The Alchemist may lower any numbered card by exactly two (never below 1).
+    """
+    kind = KIND[name]
+    if kind == NUMBERED:
+        number = NUMBER[name]
+        return (number, number - 2) if alchemist and number >= 3 else (number,)
+    if kind == DUAL:
+        return (3, 9) if NUMBER[name] == 3 else (6, 12)
+    return ()
+
+
+def makes(name: str, value: int, alchemist: bool = False) -> bool:
+    """Whether card ``name`` can count as ``value`` in a set."""
+    return value in values_of(name, alchemist)
+
+
+# -- characters ----------------------------------------------------------------------------------
+
+# Every character by its printed number (rulebook, "Characters").
+CHARACTERS: tuple[str, ...] = (
+    "queen",
+    "general",
+    "duke",
+    "timetraveler",
+    "jester",
+    "teaboy",
+    "submariner",
+    "inspector",
+    "alchemist",
+    "pirate",
+    "plaguedoctor",
+    "vagabond",
+)
+CHARACTER_NUMBER: dict[str, int] = {name: index + 1 for index, name in enumerate(CHARACTERS)}
+CHARACTER_TITLE: dict[str, str] = {
+    "queen": "Queen",
+    "general": "General",
+    "duke": "Duke",
+    "timetraveler": "Time Traveler",
+    "jester": "Jester",
+    "teaboy": "Tea Boy",
+    "submariner": "Submariner",
+    "inspector": "Inspector",
+    "alchemist": "Alchemist",
+    "pirate": "Pirate",
+    "plaguedoctor": "Plague Doctor",
+    "vagabond": "Vagabond",
+}
+
+# The rulebook's "Character Recommendations" for one table, in seat order (preeminent first).
+# Two players have no recommendation outside the Duo variant: Queen and Tea Boy (RULES.md, I1).
+RECOMMENDED: dict[int, tuple[str, ...]] = {
+    2: ("queen", "teaboy"),
+    3: ("queen", "duke", "teaboy"),
+    4: ("queen", "duke", "timetraveler", "teaboy"),
+    5: ("queen", "duke", "timetraveler", "jester", "teaboy"),
+    6: ("queen", "general", "duke", "timetraveler", "jester", "teaboy"),
+    7: ("queen", "general", "duke", "inspector", "timetraveler", "jester", "teaboy"),
+}
+
+# Characters with a Beginning of Quarter privilege (exercised in seat order).
+BEGINNING_OF_QUARTER = frozenset({"queen", "general", "inspector", "teaboy", "vagabond"})

@@ -1,0 +1,1619 @@
+"""The rules of Steam Court as a pure state machine (see ``RULES.md`` beside this file).
+
+The state is public: who sits where, which slot lies where (hands, the Court Hand, the machine —
+the current trick —, the discard pile), the tokens, and what has been used. Card values live in
+``state.cards.revealed`` once public; a player's view of hidden cards is its *knowledge*. A quarter
+is one deal of the whole deck (plus any re-shuffles of its piles), audited and retired at the end.
+
+Players are engine seats ``0 … n-1`` and never change; *positions* are the character seats at a
+table, ``0`` the preeminent (the Queen), clockwise in rank order. A table (:class:`Table`) holds its
+characters, who sits in each position, its deck's piles, its trick and its phase, so a second table
+(the Party variant) is a second :class:`Table`; hands, tokens and powers are kept by player.
+
+Flow of a quarter at a table (``table.phase``)::
+
+    coup (window) ─► [coup-reveal ─► coup-audit ─► deal again]
+    ─► privileges in seat order: give | inspect | serve ─► trade | hoard
+    ─► turn ─► revealing ─► [stop (window)] ─► next turn | unpass (window)
+            ─► … trick over ─► [retrieve | steal (windows)] ─► clear, lead
+       turn ─► diving ─► return;  turn ─► return (plague);  turn ─► discarding
+    ─► done (the quarter is over at this table)
+
+and ``state.phase``: ``seating`` (a chance step: the start tokens), ``playing``, ``auditing``
+(the quarter's deals are being audited), ``over``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from p2pgames.engine import (
+    CardOperations,
+    CardState,
+    Chance,
+    Claim,
+    DeterministicRandom,
+    Event,
+    Game,
+    GameOver,
+    GameState,
+    IllegalAction,
+    Knowledge,
+    Panel,
+    ReactionWindow,
+    Ruleset,
+    RulesetError,
+    RulesetOption,
+    RuleViolation,
+    Step,
+    Turn,
+)
+
+from p2pgames.games.steamcourt import views
+from p2pgames.games.steamcourt.actions import (
+    Coup,
+    DiscardTwo,
+    Dive,
+    Give,
+    Hoard,
+    Inspect,
+    KeepRest,
+    Lay,
+    Masterstroke,
+    Pass,
+    Plague,
+    PutBack,
+    Retrieve,
+    Serve,
+    Steal,
+    Stop,
+    Trade,
+    Unpass,
+    decode_action,
+    encode_action,
+)
+from p2pgames.games.steamcourt.cards import (
+    BEGINNING_OF_QUARTER,
+    CHARACTER_TITLE,
+    DECK,
+    DUAL,
+    FACE,
+    KIND,
+    MASTERSTROKE,
+    MASTERSTROKE_VALUE,
+    MAX_QUANTITY,
+    MULTIPLIER,
+    NUMBER,
+    NUMBERED,
+    RECOMMENDED,
+    values_of,
+)
+
+__all__ = ["SteamCourt", "SteamCourtState", "Table", "Phase", "QUARTERS", "ONE_POINT_POWERS"]
+
+QUARTERS = 4
+# The power on the back of each quarter's 1-point gear token (RULES.md, I8).
+ONE_POINT_POWERS = ("unpass", "discard", "unpass", "discard")
+# Clock Climbing: extra spaces for the first and second player to go out.
+CLOCK_BONUS = (2, 1)
+SCORINGS = ("gears", "clock")
+
+
+class Phase:
+    """Names of the places in the flow (plain strings: they are part of the hashed state)."""
+
+    # state.phase
+    SEATING = "seating"
+    PLAYING = "playing"
+    AUDITING = "auditing"
+    OVER = "over"
+    # table.phase
+    COUP = "coup"
+    COUP_REVEAL = "coup-reveal"
+    COUP_AUDIT = "coup-audit"
+    GIVE = "give"
+    INSPECT = "inspect"
+    SERVE = "serve"
+    TRADE = "trade"
+    HOARD = "hoard"
+    TURN = "turn"
+    REVEALING = "revealing"
+    STOP = "stop"
+    UNPASS = "unpass"
+    RETRIEVE = "retrieve"
+    STEAL = "steal"
+    DIVING = "diving"
+    RETURN = "return"
+    DISCARDING = "discarding"
+    DONE = "done"
+
+
+_PRIVILEGE_PHASE = {
+    "queen": Phase.GIVE,
+    "general": Phase.GIVE,
+    "inspector": Phase.INSPECT,
+    "teaboy": Phase.SERVE,
+    "vagabond": Phase.SERVE,
+}
+# Out-of-turn powers used when a trick is over, before it is cleared (asked in seat order).
+_TRICK_END_PHASE = {"timetraveler": Phase.RETRIEVE, "pirate": Phase.STEAL}
+
+
+class Table:
+    """One table: its characters and players by position, its deck's piles, trick and phase.
+
+    Lays in the machine are lists ``[player, slots, value, quantity, multiplier]`` (multiplier
+    -1: none; a Masterstroke's value is :data:`MASTERSTROKE_VALUE`), oldest first: the last one
+    is the card or set to beat.
+    """
+
+    __slots__ = (
+        "characters",
+        "seats",
+        "phase",
+        "deals",
+        "court",
+        "discard",
+        "stacks",
+        "lays",
+        "turn",
+        "passed",
+        "heard",
+        "moves",
+        "asking",
+        "privilege",
+        "actor",
+        "focus",
+        "received",
+        "out",
+        "drawn",
+        "pile",
+        "returns",
+        "winner",
+    )
+
+    characters: list[str]  # by position, preeminent first
+    seats: list[int]  # the player in each position
+    phase: str
+    deals: list[int]  # this quarter's deals: the deal of the deck, then re-shuffles of its piles
+    court: list[int]  # the Court Hand
+    discard: list[int]  # the discard pile (cleared tricks, discarded cards), oldest first
+    stacks: list[list[int]]  # gear tokens by quarter, bottom first (the top is the last)
+    lays: list[list]  # the machine: the current trick's lays, oldest first
+    turn: int  # the player whose turn it is to lay or pass (-1: nobody)
+    passed: list[int]  # players who passed this trick, in order
+    heard: list[int]  # by player: ``moves`` when they last passed or declined to unpass
+    moves: int  # lays that stood in this trick (not stopped)
+    asking: list[int]  # players a window still waits for (coup), or still to ask (trick end)
+    privilege: int  # position whose Beginning of Quarter privilege is being exercised
+    actor: int  # the player of the current sub-step (a privilege, a window, a dive …)
+    focus: list[int]  # slots being revealed for a check (a coup, a dive's card, a discard)
+    received: list[int]  # slots given to players this quarter (the Tea Boy keeps them)
+    out: list[int]  # players in the order they went out this quarter
+    drawn: list[int]  # cards drawn by a dive or the plague that may still be put back
+    pile: str  # the pile of a dive: "court" or "discard"
+    returns: int  # how many drawn cards may still be put back
+    winner: int  # the winner of the last finished trick (-1: none yet)
+
+    def copy(self) -> "Table":
+        other = Table.__new__(Table)
+        other.characters = self.characters  # never changed in place
+        other.seats = self.seats[:]
+        other.phase = self.phase
+        other.deals = self.deals[:]
+        other.court = self.court[:]
+        other.discard = self.discard[:]
+        other.stacks = [stack[:] for stack in self.stacks]
+        other.lays = [[lay[0], lay[1][:], lay[2], lay[3], lay[4]] for lay in self.lays]
+        other.turn = self.turn
+        other.passed = self.passed[:]
+        other.heard = self.heard[:]
+        other.moves = self.moves
+        other.asking = self.asking[:]
+        other.privilege = self.privilege
+        other.actor = self.actor
+        other.focus = self.focus[:]
+        other.received = self.received[:]
+        other.out = self.out[:]
+        other.drawn = self.drawn[:]
+        other.pile = self.pile
+        other.returns = self.returns
+        other.winner = self.winner
+        return other
+
+    def encode(self) -> dict:
+        return {name: _plain(getattr(self, name)) for name in Table.__slots__}
+
+    @classmethod
+    def decode(cls, data: Mapping[str, Any]) -> "Table":
+        table = cls.__new__(cls)
+        table.characters = [str(name) for name in data["characters"]]
+        table.seats = list(data["seats"])
+        table.phase = data["phase"]
+        table.deals = list(data["deals"])
+        table.court = list(data["court"])
+        table.discard = list(data["discard"])
+        table.stacks = [list(stack) for stack in data["stacks"]]
+        table.lays = [[p, list(slots), v, q, m] for p, slots, v, q, m in data["lays"]]
+        table.turn = data["turn"]
+        table.passed = list(data["passed"])
+        table.heard = list(data["heard"])
+        table.moves = data["moves"]
+        table.asking = list(data["asking"])
+        table.privilege = data["privilege"]
+        table.actor = data["actor"]
+        table.focus = list(data["focus"])
+        table.received = list(data["received"])
+        table.out = list(data["out"])
+        table.drawn = list(data["drawn"])
+        table.pile = data["pile"]
+        table.returns = data["returns"]
+        table.winner = data["winner"]
+        return table
+
+    # -- questions -----------------------------------------------------------------------------
+
+    def character_of(self, player: int) -> str:
+        return self.characters[self.seats.index(player)]
+
+    def seated(self, character: str) -> int:
+        """The player holding ``character`` at this table, or -1."""
+        try:
+            return self.seats[self.characters.index(character)]
+        except ValueError:
+            return -1
+
+    @property
+    def quantity(self) -> int:
+        """How many cards the current trick is played with (0 before the lead)."""
+        return self.lays[0][3] if self.lays else 0
+
+    @property
+    def top(self) -> list | None:
+        return self.lays[-1] if self.lays else None
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
+
+
+class SteamCourtState(GameState):
+    """The public state. Mutable: :meth:`SteamCourt.apply` copies it, then changes the copy.
+
+    ``notes`` is not part of the public state: it records what the last event did, for
+    :meth:`SteamCourt.narrate`.
+    """
+
+    __slots__ = (
+        "players",
+        "scoring",
+        "cards",
+        "phase",
+        "quarter",
+        "tables",
+        "hands",
+        "start",
+        "gears",
+        "powers",
+        "clock",
+        "tricks",
+        "used",
+        "last_out",
+        "notes",
+    )
+
+    players: int
+    scoring: str  # "gears" or "clock"
+    cards: CardState
+    phase: str
+    quarter: int  # 1–4 (0 before the first)
+    tables: list[Table]
+    hands: list[list[int]]  # by player
+    start: list[int]  # start token by player (0 before seating)
+    gears: list[list[int]]  # gear tokens won by player, one per quarter
+    powers: list[list[list]]  # by player: 1-point token powers [kind, used]
+    clock: list[int]  # Clock Climbing: each player's space (distance from the start)
+    tricks: list[int]  # tricks won this quarter, by player
+    used: list[list[str]]  # by player: character powers used this quarter
+    last_out: list[int]  # the going-out order of the last finished quarter (all tables)
+    notes: list[tuple]
+
+    def copy(self) -> "SteamCourtState":
+        other = SteamCourtState.__new__(SteamCourtState)
+        other.players = self.players
+        other.scoring = self.scoring
+        other.cards = self.cards.copy()
+        other.phase = self.phase
+        other.quarter = self.quarter
+        other.tables = [table.copy() for table in self.tables]
+        other.hands = [hand[:] for hand in self.hands]
+        other.start = self.start[:]
+        other.gears = [gears[:] for gears in self.gears]
+        other.powers = [[power[:] for power in powers] for powers in self.powers]
+        other.clock = self.clock[:]
+        other.tricks = self.tricks[:]
+        other.used = [used[:] for used in self.used]
+        other.last_out = self.last_out[:]
+        other.notes = []
+        return other
+
+    # -- questions the rules, views and bots ask ----------------------------------------------
+
+    def table_of(self, player: int) -> Table:
+        tables = self.tables
+        if len(tables) == 1:
+            return tables[0]
+        for table in tables:
+            if player in table.seats:
+                return table
+        raise ValueError(f"seat {player} is at no table")  # pragma: no cover
+
+    def value(self, slot: int, knowledge: Knowledge) -> str | None:
+        """The card in ``slot`` if it is public or in ``knowledge``, else ``None``."""
+        return self.cards.revealed.get(slot) or knowledge.get(slot)
+
+    def totals(self) -> list[int]:
+        """Each player's score so far: start token plus gear tokens (or clock space)."""
+        if self.scoring == "clock":
+            return self.clock[:]
+        return [self.start[p] + sum(self.gears[p]) for p in range(self.players)]
+
+    def unpass_sources(self, player: int) -> list[str]:
+        """The ways ``player`` may still unpass this quarter."""
+        sources = []
+        if any(kind == "unpass" and not used for kind, used in self.powers[player]):
+            sources.append("token")
+        table = self.table_of(player)
+        if table.character_of(player) == "jester" and "unpass" not in self.used[player]:
+            sources.append("jester")
+        return sources
+
+    def can_discard_two(self, player: int) -> bool:
+        return len(self.hands[player]) >= 2 and any(
+            kind == "discard" and not used for kind, used in self.powers[player]
+        )
+
+
+# Steps and actions offered again and again are built once.
+_PASS, _STOP, _RETRIEVE, _PLAGUE, _KEEP = Pass(), Stop(), Retrieve(), Plague(), KeepRest()
+_SEATING = Chance("draw start tokens for seats")
+_EMPTY: list[int] = []
+
+
+class SteamCourt(Game[SteamCourtState]):
+    """Steam Court for 2–7 players at one table. Stateless: every method takes the state.
+
+    ``seating`` replaces the recommended characters for some player counts (characters in seat
+    order, preeminent first): for tests and variants that seat other characters.
+    """
+
+    name = "steamcourt"
+    title = "Steam Court"
+    min_players = 2
+    max_players = 7
+    options = (
+        RulesetOption(
+            "scoring",
+            "gears",
+            SCORINGS,
+            "gears: start token plus four gear tokens; clock: Clock Climbing (2–6 players)",
+        ),
+    )
+
+    def __init__(self, seating: Mapping[int, Sequence[str]] | None = None) -> None:
+        self.seating = {players: tuple(chars) for players, chars in (seating or {}).items()}
+
+    def check_ruleset(self, ruleset: Ruleset) -> None:
+        if ruleset["scoring"] == "clock" and ruleset.players > 6:
+            raise RulesetError("Clock Climbing is for 2–6 players")
+
+    # -- setup and steps -----------------------------------------------------------------------
+
+    def setup(self, ruleset: Ruleset) -> SteamCourtState:
+        players = ruleset.players
+        characters = self.seating.get(players, RECOMMENDED[players])
+        if len(characters) != players:
+            raise RulesetError(f"{players} players need {players} characters, not {characters}")
+        state = SteamCourtState.__new__(SteamCourtState)
+        state.players = players
+        state.scoring = ruleset["scoring"]
+        state.cards = CardState()
+        state.phase = Phase.SEATING
+        state.quarter = 0
+        table = Table.__new__(Table)
+        table.characters = list(characters)
+        table.seats = list(range(players))
+        table.phase = Phase.DONE
+        table.deals = []
+        table.court = []
+        table.discard = []
+        gears_up = list(range(1, players + 1))  # bottom 1 … top n
+        table.stacks = [gears_up[:] for _ in range(QUARTERS)] if state.scoring == "gears" else []
+        table.lays = []
+        table.turn = -1
+        table.passed = []
+        table.heard = [0] * players
+        table.moves = 0
+        table.asking = []
+        table.privilege = -1
+        table.actor = -1
+        table.focus = []
+        table.received = []
+        table.out = []
+        table.drawn = []
+        table.pile = ""
+        table.returns = 0
+        table.winner = -1
+        state.tables = [table]
+        state.hands = [[] for _ in range(players)]
+        state.start = [0] * players
+        state.gears = [[] for _ in range(players)]
+        state.powers = [[] for _ in range(players)]
+        state.clock = [0] * players
+        state.tricks = [0] * players
+        state.used = [[] for _ in range(players)]
+        state.last_out = []
+        state.notes = []
+        return state
+
+    def step(self, state: SteamCourtState) -> Step:
+        # Called after every event, several times: keep it cheap.
+        if state.cards.pending:
+            return CardOperations(tuple(state.cards.pending))
+        phase = state.phase
+        if phase == Phase.PLAYING:
+            return self._table_step(state, state.tables[0])
+        if phase == Phase.SEATING:
+            return _SEATING
+        if phase == Phase.OVER:
+            return self._result(state)
+        raise AssertionError(f"no step for phase {phase!r}")  # pragma: no cover
+
+    def _table_step(self, state: SteamCourtState, table: Table) -> Step:
+        phase = table.phase
+        if phase == Phase.TURN:
+            if not table.lays:
+                return Turn((table.turn,), "lead a trick")
+            top = table.lays[-1]
+            verb = "match or beat" if table.character_of(table.turn) == "duke" else "beat"
+            return Turn((table.turn,), f"{verb} {top[3]} × {top[2]}, or pass")
+        if phase == Phase.STOP:
+            return ReactionWindow((table.actor,), "stop the lay just made?")
+        if phase == Phase.UNPASS:
+            return ReactionWindow((table.actor,), "unpass and play again?")
+        if phase == Phase.COUP:
+            return ReactionWindow(tuple(table.asking), "pull a coup with three Masterstrokes?")
+        if phase == Phase.RETRIEVE:
+            return ReactionWindow((table.actor,), "retrieve your last lay of the lost trick?")
+        if phase == Phase.STEAL:
+            return ReactionWindow((table.actor,), "steal a numbered card from the machine?")
+        if phase == Phase.RETURN:
+            left = table.returns
+            return Turn((table.actor,), f"put back up to {left} drawn card{'s' if left != 1 else ''}")
+        if phase == Phase.GIVE:
+            return Turn((table.actor,), "give one card to another player, or pass")
+        if phase == Phase.SERVE:
+            return Turn((table.actor,), "give your two highest numbered cards")
+        if phase == Phase.TRADE:
+            return Turn((table.actor,), "trade your hand for the Court Hand, or keep it")
+        if phase == Phase.HOARD:
+            return Turn((table.actor,), "hoard the Court Hand, or leave it")
+        if phase == Phase.INSPECT:
+            return Turn((table.actor,), "look at the Court Hand and one player's hand, or pass")
+        raise AssertionError(f"no step for table phase {phase!r}")  # pragma: no cover
+
+    def _result(self, state: SteamCourtState) -> GameOver:
+        scores = state.totals()
+        best = max(scores)
+        tied = [p for p in range(state.players) if scores[p] == best]
+        # Ties: the tied player who went out first in the fourth quarter wins (RULES.md, I10).
+        order = state.last_out
+        winner = min(tied, key=lambda p: order.index(p) if p in order else len(order))
+        return GameOver(tuple(scores), (winner,), views.result_summary(state, winner, len(tied)))
+
+    # -- legal actions -------------------------------------------------------------------------
+
+    def legal_actions(self, state: SteamCourtState, player: int, knowledge: Knowledge) -> list[Any]:
+        if state.cards.pending or state.phase != Phase.PLAYING:
+            return []
+        table = state.table_of(player)
+        phase = table.phase
+        if phase == Phase.TURN:
+            return self._turn_options(state, table, player, knowledge) if player == table.turn else []
+        if phase == Phase.COUP:
+            if player not in table.asking:
+                return []
+            masterstrokes = [
+                slot for slot in sorted(state.hands[player])
+                if KIND[state.value(slot, knowledge) or "1a"] == MASTERSTROKE
+            ]
+            if len(masterstrokes) == 3:
+                return [Coup(tuple(masterstrokes)), _PASS]
+            return [_PASS]
+        if player != table.actor:
+            return []
+        if phase == Phase.STOP:
+            return [_STOP, _PASS]
+        if phase == Phase.UNPASS:
+            if not self._lay_options(state, table, player, knowledge):
+                return [_PASS]
+            return [Unpass(source) for source in state.unpass_sources(player)] + [_PASS]
+        if phase == Phase.RETRIEVE:
+            return [_RETRIEVE, _PASS]
+        if phase == Phase.STEAL:
+            revealed = state.cards.revealed
+            slots = [slot for lay in table.lays for slot in lay[1] if KIND[revealed[slot]] == NUMBERED]
+            return [Steal(slot) for slot in _distinct(slots, revealed)] + [_PASS]
+        if phase == Phase.RETURN:
+            return [PutBack(slot) for slot in _distinct(table.drawn, _Known(state, knowledge))] + [_KEEP]
+        if phase == Phase.GIVE:
+            others = [
+                p for p in table.seats
+                if p != player and not (table.character_of(player) == "general" and table.character_of(p) == "queen")
+            ]
+            cards = _distinct(state.hands[player], _Known(state, knowledge))
+            return [Give(slot, to) for to in others for slot in cards] + [_PASS]
+        if phase == Phase.SERVE:
+            served = self._two_highest(state, player, knowledge)
+            if table.character_of(player) == "teaboy":
+                return [Serve(served, table.seats[0])]
+            return [Serve(served, to) for to in table.seats if to != player]
+        if phase == Phase.TRADE:
+            return [Trade(True), Trade(False)]
+        if phase == Phase.HOARD:
+            return [Hoard(True), Hoard(False)]
+        if phase == Phase.INSPECT:
+            return [Inspect(p) for p in table.seats if p != player] + [_PASS]
+        return []
+
+    def _two_highest(self, state: SteamCourtState, player: int, knowledge: Knowledge) -> tuple[int, ...]:
+        numbered = []
+        hand = state.hands[player]
+        for slot in hand:
+            name = state.value(slot, knowledge)
+            if name is not None and KIND[name] == NUMBERED:
+                numbered.append((-NUMBER[name], slot))
+        if len(numbered) < 2 and any(state.value(slot, knowledge) is None for slot in hand):
+            # Without knowing the hand (a spectator's question), any two cards will do.
+            return tuple(sorted(hand)[:2])
+        numbered.sort()
+        return tuple(sorted(slot for _, slot in numbered[:2]))
+
+    def _turn_options(self, state: SteamCourtState, table: Table, player: int, knowledge: Knowledge) -> list[Any]:
+        options = self._lay_options(state, table, player, knowledge)
+        if table.lays:
+            options.append(_PASS)
+        character = table.character_of(player)
+        used = state.used[player]
+        if character == "submariner" and "dive" not in used:
+            numbered = [
+                slot for slot in state.hands[player]
+                if KIND.get(state.value(slot, knowledge) or "", -1) == NUMBERED
+            ]
+            cards = _distinct(numbered, _Known(state, knowledge))
+            for pile in ("court", "discard"):
+                if table.court if pile == "court" else table.discard:
+                    options.extend(Dive(pile, slot) for slot in cards)
+        if character == "plaguedoctor" and "plague" not in used and table.discard:
+            options.append(_PLAGUE)
+        if state.can_discard_two(player):
+            options.extend(self._discard_options(state, player, knowledge))
+        return options
+
+    def _discard_options(self, state: SteamCourtState, player: int, knowledge: Knowledge) -> list[DiscardTwo]:
+        by_face: dict[int, list[int]] = {}
+        for slot in sorted(state.hands[player]):
+            name = state.value(slot, knowledge)
+            if name is not None and KIND[name] == NUMBERED:
+                by_face.setdefault(NUMBER[name], []).append(slot)
+        numbers = sorted(by_face)
+        options = []
+        for i, a in enumerate(numbers):
+            if len(by_face[a]) >= 2:
+                options.append(DiscardTwo(tuple(by_face[a][:2])))
+            for b in numbers[i + 1:]:
+                options.append(DiscardTwo(tuple(sorted((by_face[a][0], by_face[b][0])))))
+        return options
+
+    def lead_cap(self, state: SteamCourtState, table: Table) -> int:
+        """The largest multiplicity a Multiplier may declare on a lead (RULES.md, I12).
+
+        One more than the most cards anyone at the table holds: no player can follow a larger
+        number without a Multiplier or a Masterstroke, so larger numbers change nothing. While a
+        Submariner or Plague Doctor may still draw cards, the deck's bound.
+        """
+        for character, power in (("submariner", "dive"), ("plaguedoctor", "plague")):
+            seated = table.seated(character)
+            if seated >= 0 and power not in state.used[seated]:
+                return MAX_QUANTITY
+        most = max(len(state.hands[p]) for p in table.seats)
+        return min(MAX_QUANTITY, most + 1)
+
+    def _lay_options(self, state: SteamCourtState, table: Table, player: int, knowledge: Knowledge) -> list[Any]:
+        """Every lay ``player`` can make now, generated by value and quantity.
+
+        Cards of one face are interchangeable, so for each value a lay is chosen by how many
+        plain cards, Alchemist-lowered cards and 3/9 or 6/12 cards it uses (lowest slots first).
+        """
+        revealed = state.cards.revealed
+        character = table.character_of(player)
+        alchemist = character == "alchemist"
+        jester = character == "jester" and "pair" not in state.used[player]
+        by_number: list[list[int]] = [[] for _ in range(15)]
+        duals = {3: [], 6: []}
+        multiplier = -1
+        masterstroke = -1
+        for slot in sorted(state.hands[player]):
+            name = revealed.get(slot) or knowledge.get(slot)
+            if name is None:
+                continue
+            kind = KIND[name]
+            if kind == NUMBERED:
+                by_number[NUMBER[name]].append(slot)
+            elif kind == DUAL:
+                duals[NUMBER[name]].append(slot)
+            elif kind == MULTIPLIER:
+                if multiplier < 0:
+                    multiplier = slot
+            elif masterstroke < 0:
+                masterstroke = slot
+        lays = table.lays
+        if lays:
+            quantity = lays[0][3]
+            top = lays[-1][2]
+            low = top if character == "duke" else top + 1
+            cap = quantity
+        else:
+            quantity = 0
+            low = 1
+            cap = self.lead_cap(state, table) if multiplier >= 0 else 0
+        options: list[Any] = []
+        append = options.append
+        for value in range(low, 13):
+            plain = by_number[value]
+            lowered = by_number[value + 2] if alchemist else _EMPTY
+            dual = duals[3] if value in (3, 9) else duals[6] if value in (6, 12) else _EMPTY
+            if not (plain or lowered or dual):
+                continue
+            for a in range(len(plain) + 1):
+                for b in range(len(lowered) + 1):
+                    for c in range(len(dual) + 1):
+                        count = a + b + c
+                        if count == 0 or (quantity and count > quantity):
+                            continue
+                        if b or c:
+                            slots = tuple(sorted(plain[:a] + lowered[:b] + dual[:c]))
+                        else:
+                            slots = tuple(plain[:a])
+                        if quantity:
+                            if count == quantity:
+                                append(Lay(slots, value, quantity))
+                            if multiplier >= 0:
+                                append(Lay(slots, value, quantity, multiplier))
+                            if jester and quantity == 2 and count == 1:
+                                append(Lay(slots, value, 2))
+                        else:
+                            append(Lay(slots, value, count))
+                            if multiplier >= 0:
+                                for times in range(count, max(cap, count) + 1):
+                                    append(Lay(slots, value, times, multiplier))
+                            if jester and count == 1:
+                                append(Lay(slots, value, 2))
+        if multiplier >= 0 and (not quantity or (quantity == 1 and low <= 1)):
+            append(Lay((), 1, 1, multiplier))
+        if masterstroke >= 0:
+            append(Masterstroke(masterstroke))
+        return options
+
+    # -- checking actions ----------------------------------------------------------------------
+
+    def check_action(self, state: SteamCourtState, player: int, action: Any) -> None:
+        """Raise :class:`IllegalAction` unless ``action`` is allowed by the public state.
+
+        What hidden cards are is checked when they are revealed (a lay, a coup, a dive's card, a
+        discard) or at the quarter's audit (the Tea Boy's and the Vagabond's two highest cards).
+        """
+        if state.cards.pending:
+            raise IllegalAction(player, "wait until the cards being dealt or revealed are done")
+        if state.phase != Phase.PLAYING or not 0 <= player < state.players:
+            raise IllegalAction(player, "no move is expected now")
+        table = state.table_of(player)
+        phase = table.phase
+        kind = type(action)
+        hand = state.hands[player]
+        if phase == Phase.TURN:
+            if player != table.turn:
+                raise IllegalAction(player, "it is not your turn")
+            if kind is Lay:
+                self._check_lay(state, table, player, action)
+            elif kind is Masterstroke:
+                _require_in_hand(player, action.slot, hand)
+                name = state.cards.revealed.get(action.slot)
+                if name is not None and KIND[name] != MASTERSTROKE:
+                    raise IllegalAction(player, f"that card is a {FACE[name]}, not a Masterstroke")
+            elif kind is Pass:
+                if not table.lays:
+                    raise IllegalAction(player, "you lead this trick: you can't pass")
+            elif kind is DiscardTwo:
+                if not state.can_discard_two(player):
+                    raise IllegalAction(player, "you have no Discard-two token to use")
+                for slot in action.slots:
+                    _require_in_hand(player, slot, hand)
+                    _require_public_numbered(state, player, slot)
+            elif kind is Dive:
+                if table.character_of(player) != "submariner":
+                    raise IllegalAction(player, "only the Submariner dives")
+                if "dive" in state.used[player]:
+                    raise IllegalAction(player, "the Submariner dives once a quarter")
+                if not (table.court if action.pile == "court" else table.discard):
+                    raise IllegalAction(player, f"the {_pile_title(action.pile)} is empty")
+                _require_in_hand(player, action.slot, hand)
+                _require_public_numbered(state, player, action.slot)
+            elif kind is Plague:
+                if table.character_of(player) != "plaguedoctor":
+                    raise IllegalAction(player, "only the Plague Doctor walks among the dead")
+                if "plague" in state.used[player]:
+                    raise IllegalAction(player, "the Plague Doctor draws once a quarter")
+                if not table.discard:
+                    raise IllegalAction(player, "the discard pile is empty")
+            else:
+                raise IllegalAction(player, "lay cards, pass, or use a power of your turn")
+            return
+        if phase == Phase.COUP:
+            if player not in table.asking:
+                raise IllegalAction(player, "you have nothing to react to now")
+            if kind is Coup:
+                for slot in action.slots:
+                    _require_in_hand(player, slot, hand)
+            elif kind is not Pass:
+                raise IllegalAction(player, "pull a coup or pass")
+            return
+        if player != table.actor:
+            raise IllegalAction(player, "you have nothing to decide now")
+        if phase == Phase.STOP:
+            if kind is not Stop and kind is not Pass:
+                raise IllegalAction(player, "stop the lay or pass")
+        elif phase == Phase.UNPASS:
+            if kind is Unpass:
+                if action.source not in state.unpass_sources(player):
+                    raise IllegalAction(player, f"you can't unpass with the {action.source} now")
+            elif kind is not Pass:
+                raise IllegalAction(player, "unpass or pass")
+        elif phase == Phase.RETRIEVE:
+            if kind is not Retrieve and kind is not Pass:
+                raise IllegalAction(player, "retrieve your last lay or pass")
+        elif phase == Phase.STEAL:
+            if kind is Steal:
+                name = state.cards.revealed.get(action.slot)
+                if not any(action.slot in lay[1] for lay in table.lays) or name is None:
+                    raise IllegalAction(player, "that card is not in the machine")
+                if KIND[name] != NUMBERED:
+                    raise IllegalAction(player, "the Pirate steals numbered cards only")
+            elif kind is not Pass:
+                raise IllegalAction(player, "steal a card or pass")
+        elif phase == Phase.RETURN:
+            if kind is PutBack:
+                if action.slot not in table.drawn or action.slot not in hand:
+                    raise IllegalAction(player, "you can only put back a card you just drew")
+            elif kind is not KeepRest:
+                raise IllegalAction(player, "put back a drawn card or keep the rest")
+        elif phase == Phase.GIVE:
+            if kind is Give:
+                _require_in_hand(player, action.slot, hand)
+                if action.to == player or action.to not in table.seats:
+                    raise IllegalAction(player, "give the card to another player at the table")
+                if table.character_of(player) == "general" and table.character_of(action.to) == "queen":
+                    raise IllegalAction(player, "the General can't give a card to the Queen")
+            elif kind is not Pass:
+                raise IllegalAction(player, "give a card or pass")
+        elif phase == Phase.SERVE:
+            if kind is not Serve:
+                raise IllegalAction(player, "you must give your two highest numbered cards")
+            for slot in action.slots:
+                _require_in_hand(player, slot, hand)
+                _require_public_numbered(state, player, slot)
+            if table.character_of(player) == "teaboy":
+                if action.to != table.seats[0]:
+                    raise IllegalAction(player, "the Tea Boy serves the preeminent player")
+            elif action.to == player or action.to not in table.seats:
+                raise IllegalAction(player, "give the cards to another player at the table")
+        elif phase == Phase.TRADE:
+            if kind is not Trade:
+                raise IllegalAction(player, "trade or keep your hand")
+        elif phase == Phase.HOARD:
+            if kind is not Hoard:
+                raise IllegalAction(player, "hoard or leave the Court Hand")
+        elif phase == Phase.INSPECT:
+            if kind is Inspect:
+                if action.seat == player or action.seat not in table.seats:
+                    raise IllegalAction(player, "inspect another player at the table")
+            elif kind is not Pass:
+                raise IllegalAction(player, "inspect a player or pass")
+        else:
+            raise IllegalAction(player, "no move is expected now")
+
+    def _check_lay(self, state: SteamCourtState, table: Table, player: int, lay: Lay) -> None:
+        hand = state.hands[player]
+        for slot in lay.slots:
+            _require_in_hand(player, slot, hand)
+        if lay.multiplier is not None:
+            _require_in_hand(player, lay.multiplier, hand)
+        count = len(lay.slots)
+        if lay.multiplier is None and count == 1 and lay.quantity == 2:
+            if table.character_of(player) != "jester":
+                raise IllegalAction(player, "only the Jester plays a single card as a pair")
+            if "pair" in state.used[player]:
+                raise IllegalAction(player, "the Jester plays a single card as a pair once a quarter")
+        if table.lays:
+            quantity = table.quantity
+            top = table.lays[-1]
+            if lay.quantity != quantity:
+                raise IllegalAction(player, f"you must play {quantity} card{'s' if quantity != 1 else ''} to follow this trick")
+            if table.character_of(player) == "duke":
+                if lay.value < top[2]:
+                    raise IllegalAction(player, f"the Duke must match or beat {top[2]}")
+            elif lay.value <= top[2]:
+                raise IllegalAction(player, f"you must beat {top[2]}")
+        elif lay.multiplier is not None and count and lay.quantity > self.lead_cap(state, table):
+            raise IllegalAction(
+                player, f"a Multiplier may count as at most {self.lead_cap(state, table)} here"
+            )
+        problem = _lay_problem(lay.slots, lay.value, lay.multiplier, table.character_of(player), state.cards.revealed)
+        if problem:
+            raise IllegalAction(player, problem)
+
+    # -- applying events -----------------------------------------------------------------------
+
+    def apply_chance(self, state: SteamCourtState, seed: bytes) -> None:
+        # Start tokens, drawn at random: token k seats its player in position k (RULES.md, I2).
+        state.notes = []
+        order = list(range(state.players))
+        DeterministicRandom(seed).shuffle(order)
+        table = state.tables[0]
+        table.seats = order
+        for position, player in enumerate(order):
+            state.start[player] = position + 1
+            state.clock[player] = position
+        state.notes.append(("seating", tuple(order)))
+        state.phase = Phase.PLAYING
+        self._start_quarter(state)
+
+    def after_cards(self, state: SteamCourtState, values: Mapping[int, str]) -> None:
+        state.notes = []
+        if state.phase == Phase.AUDITING:
+            self._after_audit(state)
+            return
+        for table in state.tables:
+            self._resume(state, table)
+
+    def _resume(self, state: SteamCourtState, table: Table) -> None:
+        """Go on from a table phase that waited for card values (now public)."""
+        phase = table.phase
+        if phase == Phase.REVEALING:
+            self._lay_revealed(state, table)
+        elif phase == Phase.DIVING:
+            self._dive_revealed(state, table)
+        elif phase == Phase.DISCARDING:
+            self._discard_revealed(state, table)
+        elif phase == Phase.COUP_REVEAL:
+            self._coup_revealed(state, table)
+        elif phase == Phase.COUP_AUDIT:
+            for deal in table.deals:
+                state.cards.retire(deal)
+            self._deal(state, table)
+
+    def check_claim(self, state: SteamCourtState, claim: Claim) -> None:
+        if claim.kind != "serve":
+            raise RuleViolation(claim.player, f"unknown claim {claim.kind!r}")  # pragma: no cover
+        revealed = state.cards.revealed
+        count, character = claim.detail
+        given = [revealed[slot] for slot in claim.slots[:count]]
+        rest = [revealed[slot] for slot in claim.slots[count:]]
+        who = CHARACTER_TITLE[character]
+        faces = " and ".join(FACE[name] for name in given) or "nothing"
+        for name in given:
+            if KIND[name] != NUMBERED:
+                raise RuleViolation(
+                    claim.player, f"gave {faces}: the {who} gives numbered cards, not {FACE[name]}"
+                )
+        kept = sorted((NUMBER[name] for name in rest if KIND[name] == NUMBERED), reverse=True)
+        if len(given) < 2 and kept:
+            raise RuleViolation(
+                claim.player,
+                f"gave {faces} while holding a {kept[0]}: the {who} must give his two highest numbered cards",
+            )
+        if given and kept and kept[0] > min(NUMBER[name] for name in given):
+            raise RuleViolation(
+                claim.player,
+                f"gave {faces} while holding a {kept[0]}: the {who} must give his two highest numbered cards",
+            )
+
+    def apply_action(self, state: SteamCourtState, player: int, action: Any) -> None:
+        state.notes = []
+        table = state.table_of(player)
+        kind = type(action)
+        phase = table.phase
+        if phase == Phase.TURN:
+            if kind is Lay:
+                self._lay(state, table, player, action)
+            elif kind is Pass:
+                table.passed.append(player)
+                table.heard[player] = table.moves
+                state.notes.append(("pass", player))
+                self._advance(state, table, player)
+            elif kind is Masterstroke:
+                self._lay_cards(state, table, player, [player, [action.slot], MASTERSTROKE_VALUE, 1, -1])
+            elif kind is DiscardTwo:
+                self._discard_two(state, table, player, action.slots)
+            elif kind is Dive:
+                self._dive(state, table, player, action)
+            elif kind is Plague:
+                self._plague(state, table, player)
+            return
+        if phase == Phase.COUP:
+            table.asking.remove(player)
+            if kind is Coup:
+                table.actor = player
+                table.focus = list(action.slots)
+                table.phase = Phase.COUP_REVEAL
+                state.cards.reveal(action.slots)
+                state.notes.append(("coup-claim", player))
+                self._await(state, table)
+            elif not table.asking:
+                self._next_privilege(state, table, 0)
+            return
+        if phase == Phase.STOP:
+            if kind is Stop:
+                self._stop(state, table, player)
+            else:
+                self._settle_lay(state, table)
+        elif phase == Phase.UNPASS:
+            if kind is Unpass:
+                self._unpass(state, table, player, action.source)
+            else:
+                table.heard[player] = table.moves
+                self._advance(state, table, player)
+        elif phase == Phase.RETRIEVE or phase == Phase.STEAL:
+            if kind is Retrieve:
+                self._retrieve(state, table, player)
+            elif kind is Steal:
+                self._steal(state, table, player, action.slot)
+            table.asking.pop(0)
+            self._next_trick_end(state, table)
+        elif phase == Phase.RETURN:
+            if kind is PutBack:
+                self._put_back(state, table, player, action.slot)
+            else:
+                table.drawn = []
+                table.returns = 0
+                table.phase = Phase.TURN
+        elif phase == Phase.GIVE:
+            if kind is Give:
+                self._give(state, table, player, [action.slot], action.to)
+                state.notes.append(("give", player, action.to))
+            else:
+                state.notes.append(("no-give", player))
+            self._next_privilege(state, table, table.privilege + 1)
+        elif phase == Phase.INSPECT:
+            if kind is Inspect:
+                state.cards.disclose(table.court, player)
+                state.cards.disclose(state.hands[action.seat], player)
+                state.notes.append(("inspect", player, action.seat, len(table.court)))
+            else:
+                state.notes.append(("no-inspect", player))
+            self._next_privilege(state, table, table.privilege + 1)
+        elif phase == Phase.SERVE:
+            self._serve(state, table, player, action)
+        elif phase == Phase.TRADE:
+            if action.trade:
+                self._trade(state, table, player)
+            else:
+                state.notes.append(("keep", player))
+            self._next_privilege(state, table, table.privilege + 1)
+        elif phase == Phase.HOARD:
+            if action.hoard:
+                hoard = table.court
+                state.hands[player].extend(hoard)
+                state.cards.disclose(hoard, player)
+                table.court = []
+                state.notes.append(("hoard", player, len(hoard)))
+            else:
+                state.notes.append(("leave", player))
+            self._next_privilege(state, table, table.privilege + 1)
+
+    # -- the quarter ---------------------------------------------------------------------------
+
+    def _start_quarter(self, state: SteamCourtState) -> None:
+        state.quarter += 1
+        state.tricks = [0] * state.players
+        state.used = [[] for _ in range(state.players)]
+        for table in state.tables:
+            self._deal(state, table)
+
+    def _deal(self, state: SteamCourtState, table: Table) -> None:
+        """Deal the deck into equal hands and the Court Hand (which takes the extras)."""
+        seats = table.seats
+        deal = len(state.cards.deals)
+        slots = list(state.cards.new_deal(DECK))
+        size = len(DECK) // (len(seats) + 1)
+        for position, player in enumerate(seats):
+            hand = slots[position * size:(position + 1) * size]
+            state.hands[player] = hand
+            state.cards.disclose(hand, player)
+        table.court = slots[len(seats) * size:]
+        table.discard = []
+        table.deals = [deal]
+        table.lays = []
+        table.turn = -1
+        table.passed = []
+        table.heard = [0] * state.players
+        table.moves = 0
+        table.received = []
+        table.out = []
+        table.drawn = []
+        table.returns = 0
+        table.winner = -1
+        table.focus = []
+        table.actor = -1
+        table.privilege = -1
+        table.phase = Phase.COUP
+        table.asking = list(seats[1:])
+        state.notes.append(("quarter", state.quarter, size, len(table.court)))
+
+    def _coup_revealed(self, state: SteamCourtState, table: Table) -> None:
+        player = table.actor
+        faces = [FACE[state.cards.revealed[slot]] for slot in table.focus]
+        if faces != ["MS", "MS", "MS"]:
+            raise RuleViolation(
+                player, f"claimed a coup without three Masterstrokes (revealed {' '.join(faces)})"
+            )
+        position = table.seats.index(player)
+        table.seats = [player] + table.seats[:position] + table.seats[position + 1:]
+        state.notes.append(("coup", player, tuple(table.seats)))
+        # The quarter restarts: the abandoned deal is audited, forgotten, and the deck dealt again.
+        state.cards.audit(table.deals)
+        table.phase = Phase.COUP_AUDIT
+        table.asking = []
+
+    def _next_privilege(self, state: SteamCourtState, table: Table, position: int) -> None:
+        """Beginning of Quarter privileges, in seat order from ``position``; then the first lead."""
+        characters = table.characters
+        for position in range(position, len(characters)):
+            character = characters[position]
+            if character in BEGINNING_OF_QUARTER:
+                table.privilege = position
+                table.actor = table.seats[position]
+                table.phase = _PRIVILEGE_PHASE[character]
+                return
+        table.privilege = -1
+        table.actor = -1
+        # The Queen's Engineer begins the quarter by leading the first trick.
+        self._lead(state, table, table.seats[0])
+
+    def _give(self, state: SteamCourtState, table: Table, giver: int, slots: list[int], to: int) -> None:
+        hand = state.hands[giver]
+        for slot in slots:
+            hand.remove(slot)
+        state.hands[to].extend(slots)
+        state.cards.disclose(slots, to)
+        table.received.extend(slots)
+
+    def _serve(self, state: SteamCourtState, table: Table, player: int, action: Serve) -> None:
+        # "Two highest numbered cards" depends on hidden values: a claim, checked at the audit.
+        hand = state.hands[player]
+        given = tuple(action.slots)
+        rest = tuple(slot for slot in hand if slot not in given)
+        character = table.character_of(player)
+        state.cards.claim(Claim(player, "serve", given + rest, [len(given), character]))
+        self._give(state, table, player, list(given), action.to)
+        state.notes.append(("serve", player, len(given), action.to))
+        table.phase = Phase.TRADE if table.character_of(player) == "teaboy" else Phase.HOARD
+
+    def _trade(self, state: SteamCourtState, table: Table, player: int) -> None:
+        # He keeps the cards given to him; the rest of his hand becomes the Court Hand.
+        hand = state.hands[player]
+        kept = [slot for slot in hand if slot in table.received]
+        traded = [slot for slot in hand if slot not in table.received]
+        court = table.court
+        state.hands[player] = kept + court
+        state.cards.disclose(court, player)
+        table.court = traded
+        state.notes.append(("trade", player, len(traded), len(court)))
+
+    # -- tricks --------------------------------------------------------------------------------
+
+    def _lead(self, state: SteamCourtState, table: Table, player: int) -> None:
+        """A new trick, led by ``player`` or, if his hand is empty, the next player with cards."""
+        seats = table.seats
+        position = seats.index(player)
+        count = len(seats)
+        for offset in range(count):
+            leader = seats[(position + offset) % count]
+            if state.hands[leader]:
+                break
+        table.lays = []
+        table.passed = []
+        table.heard = [0] * state.players
+        table.moves = 0
+        table.turn = leader
+        table.phase = Phase.TURN
+
+    def _lay(self, state: SteamCourtState, table: Table, player: int, action: Lay) -> None:
+        multiplier = -1 if action.multiplier is None else action.multiplier
+        if action.multiplier is None and len(action.slots) == 1 and action.quantity == 2:
+            state.used[player].append("pair")
+        self._lay_cards(state, table, player, [player, list(action.slots), action.value, action.quantity, multiplier])
+
+    def _lay_cards(self, state: SteamCourtState, table: Table, player: int, lay: list) -> None:
+        hand = state.hands[player]
+        for slot in lay[1]:
+            hand.remove(slot)
+        if lay[4] >= 0:
+            hand.remove(lay[4])
+            state.cards.reveal(lay[1] + [lay[4]])
+        else:
+            state.cards.reveal(lay[1])
+        table.lays.append(lay)
+        table.actor = player
+        table.phase = Phase.REVEALING
+        self._await(state, table)
+
+    def _await(self, state: SteamCourtState, table: Table) -> None:
+        # Cards that were public already need no operation: go on at once.
+        if not state.cards.pending:
+            self._resume(state, table)
+
+    def _lay_revealed(self, state: SteamCourtState, table: Table) -> None:
+        player, slots, value, quantity, multiplier = table.lays[-1]
+        revealed = state.cards.revealed
+        character = table.character_of(player)
+        if value == MASTERSTROKE_VALUE:
+            name = revealed[slots[0]]
+            if KIND[name] != MASTERSTROKE:
+                raise RuleViolation(player, f"laid a {FACE[name]} as a Masterstroke")
+        else:
+            problem = _lay_problem(slots, value, None if multiplier < 0 else multiplier, character, revealed)
+            if problem:
+                raise RuleViolation(player, problem)
+        state.notes.append(("lay", player, tuple(slots), value, quantity, multiplier))
+        general = table.seated("general")
+        if (
+            general >= 0
+            and general != player
+            and len(table.lays) >= 2
+            and "stop" not in state.used[general]
+        ):
+            table.actor = general
+            table.phase = Phase.STOP
+            return
+        self._settle_lay(state, table)
+
+    def _stop(self, state: SteamCourtState, table: Table, general: int) -> None:
+        player, slots, _, _, multiplier = table.lays.pop()
+        back = slots + ([multiplier] if multiplier >= 0 else [])
+        state.hands[player].extend(back)
+        state.used[general].append("stop")
+        state.notes.append(("stop", general, player))
+        # He doesn't pass: he lays again when play has gone round the table to him.
+        self._advance(state, table, player)
+
+    def _settle_lay(self, state: SteamCourtState, table: Table) -> None:
+        """The lay stands: its player may be out; a Masterstroke ends the trick."""
+        player, _, value, _, _ = table.lays[-1]
+        table.moves += 1
+        masterstroke = value == MASTERSTROKE_VALUE
+        if not state.hands[player]:
+            self._go_out(state, table, player)
+        if self._quarter_over(state, table):
+            if masterstroke:
+                state.tricks[player] += 1
+            self._end_quarter(state, table)
+        elif masterstroke:
+            self._end_trick(state, table)
+        else:
+            self._advance(state, table, player)
+
+    def _advance(self, state: SteamCourtState, table: Table, last: int) -> None:
+        """Play goes on clockwise from ``last``: the next player who hasn't passed lays or passes;
+        a passed player who may unpass is asked first; if everyone has passed, the trick is over."""
+        seats = table.seats
+        count = len(seats)
+        position = seats.index(last)
+        hands = state.hands
+        passed = table.passed
+        for offset in range(1, count + 1):
+            player = seats[(position + offset) % count]
+            if not hands[player]:
+                continue
+            if player not in passed:
+                table.turn = player
+                table.phase = Phase.TURN
+                return
+            if table.heard[player] < table.moves and state.unpass_sources(player):
+                table.actor = player
+                table.phase = Phase.UNPASS
+                return
+        self._end_trick(state, table)
+
+    def _unpass(self, state: SteamCourtState, table: Table, player: int, source: str) -> None:
+        if source == "jester":
+            state.used[player].append("unpass")
+        else:
+            for power in state.powers[player]:
+                if power[0] == "unpass" and not power[1]:
+                    power[1] = True
+                    break
+        table.passed.remove(player)
+        table.turn = player
+        table.phase = Phase.TURN
+        state.notes.append(("unpass", player, source))
+
+    def _end_trick(self, state: SteamCourtState, table: Table) -> None:
+        winner = table.lays[-1][0]
+        table.winner = winner
+        state.tricks[winner] += 1
+        state.notes.append(("trick", winner))
+        table.turn = -1
+        table.asking = [
+            player for player, character in zip(table.seats, table.characters)
+            if character in _TRICK_END_PHASE
+        ]
+        self._next_trick_end(state, table)
+
+    def _next_trick_end(self, state: SteamCourtState, table: Table) -> None:
+        """Ask the next player with a trick-end power who can use it (in seat order), or clear."""
+        while table.asking:
+            player = table.asking[0]
+            character = table.character_of(player)
+            if self._may_use_trick_end(state, table, player, character):
+                table.actor = player
+                table.phase = _TRICK_END_PHASE[character]
+                return
+            table.asking.pop(0)
+        self._clear(state, table)
+
+    def _may_use_trick_end(self, state: SteamCourtState, table: Table, player: int, character: str) -> bool:
+        if not state.hands[player]:
+            return False  # out of this quarter: he takes no cards back
+        if character == "timetraveler":
+            if "retrieve" in state.used[player] or player == table.winner:
+                return False
+            mine = [lay for lay in table.lays if lay[0] == player]
+            return bool(mine) and (bool(mine[-1][1]) or mine[-1][4] >= 0)
+        revealed = state.cards.revealed
+        return "steal" not in state.used[player] and any(
+            KIND[revealed[slot]] == NUMBERED for lay in table.lays for slot in lay[1]
+        )
+
+    def _retrieve(self, state: SteamCourtState, table: Table, player: int) -> None:
+        for index in range(len(table.lays) - 1, -1, -1):
+            lay = table.lays[index]
+            if lay[0] == player:
+                del table.lays[index]
+                back = lay[1] + ([lay[4]] if lay[4] >= 0 else [])
+                state.hands[player].extend(back)
+                state.used[player].append("retrieve")
+                state.notes.append(("retrieve", player, tuple(back)))
+                return
+
+    def _steal(self, state: SteamCourtState, table: Table, player: int, slot: int) -> None:
+        for lay in table.lays:
+            if slot in lay[1]:
+                lay[1].remove(slot)
+        state.hands[player].append(slot)
+        state.used[player].append("steal")
+        state.notes.append(("steal", player, slot))
+
+    def _clear(self, state: SteamCourtState, table: Table) -> None:
+        """The Tea Boy clears the machine into the discard pile; the winner leads next."""
+        for _, slots, _, _, multiplier in table.lays:
+            table.discard.extend(slots)
+            if multiplier >= 0:
+                table.discard.append(multiplier)
+        winner = table.winner
+        self._lead(state, table, winner)
+        state.notes.append(("lead", table.turn, winner))
+
+    # -- powers on a player's turn -------------------------------------------------------------
+
+    def _discard_two(self, state: SteamCourtState, table: Table, player: int, slots: tuple[int, ...]) -> None:
+        for power in state.powers[player]:
+            if power[0] == "discard" and not power[1]:
+                power[1] = True
+                break
+        hand = state.hands[player]
+        for slot in slots:
+            hand.remove(slot)
+        table.discard.extend(slots)
+        table.actor = player
+        table.focus = list(slots)
+        table.phase = Phase.DISCARDING
+        state.cards.reveal(slots)
+        self._await(state, table)
+
+    def _discard_revealed(self, state: SteamCourtState, table: Table) -> None:
+        player = table.actor
+        revealed = state.cards.revealed
+        faces = [FACE[revealed[slot]] for slot in table.focus]
+        for slot in table.focus:
+            if KIND[revealed[slot]] != NUMBERED:
+                raise RuleViolation(
+                    player, f"discarded {' and '.join(faces)}: the token discards numbered cards only"
+                )
+        state.notes.append(("discard", player, tuple(table.focus)))
+        table.focus = []
+        if state.hands[player]:
+            table.phase = Phase.TURN
+            return
+        self._go_out(state, table, player)
+        if self._quarter_over(state, table):
+            self._end_quarter(state, table)
+        else:
+            self._advance(state, table, player)
+
+    def _dive(self, state: SteamCourtState, table: Table, player: int, action: Dive) -> None:
+        state.used[player].append("dive")
+        table.actor = player
+        table.focus = [action.slot]
+        table.pile = action.pile
+        state.cards.reveal((action.slot,))
+        pile = table.court if action.pile == "court" else table.discard
+        fresh = list(state.cards.reshuffle(pile))
+        table.deals.append(len(state.cards.deals) - 1)
+        if action.pile == "court":
+            table.court = fresh
+        else:
+            table.discard = fresh
+        table.phase = Phase.DIVING
+
+    def _dive_revealed(self, state: SteamCourtState, table: Table) -> None:
+        player = table.actor
+        name = state.cards.revealed[table.focus[0]]
+        if KIND[name] != NUMBERED:
+            raise RuleViolation(player, f"revealed {FACE[name]} for a dive: it must be a numbered card")
+        table.focus = []
+        self._draw(state, table, player, NUMBER[name], None)
+        state.notes.append(("dive", player, table.pile, name, len(table.drawn)))
+
+    def _plague(self, state: SteamCourtState, table: Table, player: int) -> None:
+        state.used[player].append("plague")
+        table.actor = player
+        table.pile = "discard"
+        table.discard = list(state.cards.reshuffle(table.discard))
+        table.deals.append(len(state.cards.deals) - 1)
+        self._draw(state, table, player, 4, 2)
+        state.notes.append(("plague", player, len(table.drawn)))
+
+    def _draw(self, state: SteamCourtState, table: Table, player: int, count: int, keep: int | None) -> None:
+        """Draw ``count`` cards blind from the top of the dive's pile (all if fewer); at least
+        ``keep`` of them must be kept (``None``: at least half, rounded up)."""
+        pile = table.court if table.pile == "court" else table.discard
+        drawn = pile[:count]
+        del pile[:count]
+        state.hands[player].extend(drawn)
+        state.cards.disclose(drawn, player)
+        table.drawn = drawn[:]
+        least = (len(drawn) + 1) // 2 if keep is None else min(keep, len(drawn))
+        table.returns = len(drawn) - least
+        table.phase = Phase.RETURN if table.returns else Phase.TURN
+        if not table.returns:
+            table.drawn = []
+
+    def _put_back(self, state: SteamCourtState, table: Table, player: int, slot: int) -> None:
+        state.hands[player].remove(slot)
+        table.drawn.remove(slot)
+        (table.court if table.pile == "court" else table.discard).append(slot)
+        table.returns -= 1
+        state.notes.append(("put-back", player, table.pile))
+        if not table.returns or not table.drawn:
+            table.drawn = []
+            table.returns = 0
+            table.phase = Phase.TURN
+
+    # -- going out and the end of a quarter ----------------------------------------------------
+
+    def _go_out(self, state: SteamCourtState, table: Table, player: int) -> None:
+        table.out.append(player)
+        token = 0
+        if state.scoring == "gears":
+            token = table.stacks[state.quarter - 1].pop()
+            state.gears[player].append(token)
+        state.notes.append(("out", player, token, len(table.out)))
+
+    def _quarter_over(self, state: SteamCourtState, table: Table) -> bool:
+        holding = sum(1 for player in table.seats if state.hands[player])
+        if holding <= 1:
+            return True
+        if state.scoring == "clock":
+            # Clock Climbing: the quarter ends once the second player is out (the third at six).
+            return len(table.out) >= (3 if len(table.seats) == 6 else 2)
+        return False
+
+    def _end_quarter(self, state: SteamCourtState, table: Table) -> None:
+        if state.scoring == "gears":
+            for player in table.seats:
+                if state.hands[player]:
+                    # The last player with cards takes the 1-point token and its power.
+                    self._go_out(state, table, player)
+                    power = ONE_POINT_POWERS[state.quarter - 1]
+                    state.powers[player].append([power, False])
+                    state.notes.append(("one-point", player, power))
+        else:
+            self._climb(state, table)
+        table.phase = Phase.DONE
+        table.turn = -1
+        if all(other.phase == Phase.DONE for other in state.tables):
+            state.cards.audit(deal for other in state.tables for deal in other.deals)
+            state.phase = Phase.AUDITING
+
+    def _climb(self, state: SteamCourtState, table: Table) -> None:
+        """Clock Climbing: from the lowliest seat up, each token moves a space per trick won,
+        plus 2 for the first player out and 1 for the second, to the next open space."""
+        bonus = {player: extra for player, extra in zip(table.out, CLOCK_BONUS)}
+        clock = state.clock
+        moves = []
+        for player in reversed(table.seats):
+            steps = state.tricks[player] + bonus.get(player, 0)
+            space = clock[player] + steps
+            occupied = {clock[other] for other in table.seats if other != player}
+            while space in occupied:
+                space += 1
+            moves.append((player, state.tricks[player], bonus.get(player, 0), clock[player], space))
+            clock[player] = space
+        state.notes.append(("climb", tuple(moves)))
+
+    def _after_audit(self, state: SteamCourtState) -> None:
+        out = []
+        for table in state.tables:
+            for deal in table.deals:
+                state.cards.retire(deal)
+            for player in table.seats:
+                state.hands[player] = []
+            table.deals = []
+            table.court = []
+            table.discard = []
+            table.lays = []
+            table.drawn = []
+            out.extend(table.out)
+            # Reseat: by going-out order, or by the clock (farthest ahead first).
+            if state.scoring == "gears":
+                table.seats = table.out[:]
+            else:
+                table.seats = sorted(table.seats, key=lambda p: -state.clock[p])
+        state.last_out = out
+        state.notes.append(("quarter-end", state.quarter, tuple(state.tables[0].seats)))
+        if state.quarter == QUARTERS:
+            state.phase = Phase.OVER
+        else:
+            state.phase = Phase.PLAYING
+            self._start_quarter(state)
+
+    # -- encodings -----------------------------------------------------------------------------
+
+    def encode_action(self, action: Any) -> Any:
+        return encode_action(action)
+
+    def decode_action(self, data: Any) -> Any:
+        return decode_action(data)
+
+    def encode_state(self, state: SteamCourtState) -> Any:
+        return {
+            "players": state.players,
+            "scoring": state.scoring,
+            "cards": state.cards.encode(),
+            "phase": state.phase,
+            "quarter": state.quarter,
+            "tables": [table.encode() for table in state.tables],
+            "hands": [hand[:] for hand in state.hands],
+            "start": state.start[:],
+            "gears": [gears[:] for gears in state.gears],
+            "powers": [[power[:] for power in powers] for powers in state.powers],
+            "clock": state.clock[:],
+            "tricks": state.tricks[:],
+            "used": [used[:] for used in state.used],
+            "last_out": state.last_out[:],
+        }
+
+    def decode_state(self, data: Any) -> SteamCourtState:
+        state = SteamCourtState.__new__(SteamCourtState)
+        state.players = data["players"]
+        state.scoring = data["scoring"]
+        state.cards = CardState.decode(data["cards"])
+        state.phase = data["phase"]
+        state.quarter = data["quarter"]
+        state.tables = [Table.decode(table) for table in data["tables"]]
+        state.hands = [list(hand) for hand in data["hands"]]
+        state.start = list(data["start"])
+        state.gears = [list(gears) for gears in data["gears"]]
+        state.powers = [[[kind, used] for kind, used in powers] for powers in data["powers"]]
+        state.clock = list(data["clock"])
+        state.tricks = list(data["tricks"])
+        state.used = [[str(name) for name in used] for used in data["used"]]
+        state.last_out = list(data["last_out"])
+        state.notes = []
+        return state
+
+    # -- presentation --------------------------------------------------------------------------
+
+    def describe_action(
+        self, state: SteamCourtState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
+    ) -> str:
+        return views.describe_action(state, player, action, knowledge, names)
+
+    def narrate(self, before: SteamCourtState, event: Event, after: SteamCourtState, names: Sequence[str]) -> list[str]:
+        return views.narrate(before, event, after, names)
+
+    def panels(
+        self, state: SteamCourtState, viewer: int | None, knowledge: Knowledge, names: Sequence[str]
+    ) -> list[Panel]:
+        return views.panels(self, state, viewer, knowledge, names)
+
+    def help_text(self) -> str:
+        return views.HELP
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+class _Known:
+    """Card names by slot for a player: public values, then the player's knowledge."""
+
+    __slots__ = ("revealed", "knowledge")
+
+    def __init__(self, state: SteamCourtState, knowledge: Knowledge) -> None:
+        self.revealed = state.cards.revealed
+        self.knowledge = knowledge
+
+    def get(self, slot: int) -> str | None:
+        return self.revealed.get(slot) or self.knowledge.get(slot)
+
+
+def _distinct(slots: Sequence[int], known: Any) -> list[int]:
+    """One slot per face (the lowest), in slot order: cards of one face are interchangeable.
+
+    Unknown cards are each their own face.
+    """
+    seen: set[str] = set()
+    result = []
+    for slot in sorted(slots):
+        name = known.get(slot)
+        face = FACE[name] if name is not None else f"#{slot}"
+        if face not in seen:
+            seen.add(face)
+            result.append(slot)
+    return result
+
+
+def _lay_problem(
+    slots: Sequence[int], value: int, multiplier: int | None, character: str, values: Mapping[int, str]
+) -> str | None:
+    """What is wrong with a lay, judged on the cards whose values are in ``values``; else None."""
+    alchemist = character == "alchemist"
+    for slot in slots:
+        name = values.get(slot)
+        if name is not None and value not in values_of(name, alchemist):
+            faces = " ".join(FACE[values[s]] if s in values else "?" for s in slots)
+            return f"declared {value}s but laid {faces}: a {FACE[name]} can't count as {value}"
+    if multiplier is not None:
+        name = values.get(multiplier)
+        if name is not None and KIND[name] != MULTIPLIER:
+            return f"laid a {FACE[name]} as the Multiplier"
+    return None
+
+
+def _require_in_hand(player: int, slot: int, hand: list[int]) -> None:
+    if slot not in hand:
+        raise IllegalAction(player, "that card is not in your hand")
+
+
+def _require_public_numbered(state: SteamCourtState, player: int, slot: int) -> None:
+    name = state.cards.revealed.get(slot)
+    if name is not None and KIND[name] != NUMBERED:
+        raise IllegalAction(player, f"{FACE[name]} is not a numbered card")
+
+
+def _pile_title(pile: str) -> str:
+    return "Court Hand" if pile == "court" else "discard pile"
+
