@@ -1,0 +1,108 @@
+"""Setup: players and options, start tokens and seats, the deal, gear stacks, the order of the
+Beginning of Quarter privileges and the first lead (rulebook: "Game Setup", "Game Play")."""
+
+import pytest
+
+from p2pgames.engine import (
+    Chance,
+    ChanceOutcome,
+    CardOperations,
+    Disclose,
+    LocalTable,
+    NewDeal,
+    ReactionWindow,
+    RulesetError,
+    Turn,
+)
+from p2pgames.games import get_game
+from p2pgames.games.steamcourt import GAME
+from p2pgames.games.steamcourt.cards import DECK, RECOMMENDED
+
+from steamcourt_scenarios import Court, seating_seed
+
+
+def test_game_identity_players_and_the_scoring_option():
+    assert get_game("steamcourt") is GAME
+    assert (GAME.min_players, GAME.max_players) == (2, 7)
+    assert GAME.ruleset(4)["scoring"] == "gears"
+    assert GAME.ruleset(6, {"scoring": "clock"})["scoring"] == "clock"
+    with pytest.raises(RulesetError, match="Clock Climbing is for 2–6 players"):
+        GAME.ruleset(7, {"scoring": "clock"})
+    with pytest.raises(RulesetError):
+        GAME.ruleset(8)
+    with pytest.raises(RulesetError):
+        GAME.ruleset(4, {"scoring": "points"})
+
+
+def test_start_tokens_are_drawn_at_random_and_seat_the_players():
+    state = GAME.setup(GAME.ruleset(5))
+    assert GAME.step(state) == Chance("draw start tokens for seats")
+    state = GAME.apply(state, ChanceOutcome(seating_seed((3, 0, 4, 1, 2))))
+    table = state.tables[0]
+    assert table.seats == [3, 0, 4, 1, 2]
+    assert table.characters == list(RECOMMENDED[5])
+    # Start token k seats its player behind character k; players keep it for scoring (I2).
+    assert state.start == [2, 4, 5, 1, 3]
+    assert state.totals() == state.start
+
+
+@pytest.mark.parametrize(
+    "players, size, court", [(2, 28, 28), (3, 21, 21), (4, 16, 20), (5, 14, 14), (6, 12, 12), (7, 10, 14)]
+)
+def test_the_deck_is_dealt_in_equal_hands_plus_the_court_hand_which_takes_the_extras(players, size, court):
+    table = LocalTable(GAME, GAME.ruleset(players), b"deal")
+    state = table.state
+    assert [len(hand) for hand in state.hands] == [size] * players
+    assert len(state.tables[0].court) == court
+    assert size * players + court == 84
+
+
+def test_hands_are_shown_to_their_owners_only_and_the_court_hand_to_nobody():
+    state = GAME.apply(GAME.setup(GAME.ruleset(3)), ChanceOutcome(seating_seed((0, 1, 2))))
+    operations = GAME.step(state)
+    assert isinstance(operations, CardOperations)
+    deal, *disclosures = operations.operations
+    assert deal == NewDeal(0, DECK, 0)
+    assert disclosures == [
+        Disclose(tuple(range(0, 21)), 0),
+        Disclose(tuple(range(21, 42)), 1),
+        Disclose(tuple(range(42, 63)), 2),
+    ]
+    assert state.tables[0].court == list(range(63, 84))
+
+
+def test_four_stacks_of_gear_tokens_one_per_quarter_highest_on_top():
+    table = Court(5)
+    assert table.table.stacks == [[1, 2, 3, 4, 5]] * 4
+    clock = Court(5, scoring="clock")
+    assert clock.table.stacks == []
+
+
+def test_after_the_deal_anyone_but_the_queen_may_pull_a_coup():
+    table = Court(4, coup=True)
+    assert table.step() == ReactionWindow((1, 2, 3), "pull a coup with three Masterstrokes?")
+    assert table.texts(1) == ["pass"]  # no three Masterstrokes: nothing to decide
+    assert table.legal(0) == []
+
+
+def test_privileges_in_seat_order_then_the_queen_leads_the_first_trick():
+    # Six players: Queen, General, Duke, Time Traveler, Jester, Tea Boy.
+    table = Court(6, [["5"], ["6"], ["7"], ["8"], ["9"], ["12", "10"]])
+    assert table.step() == Turn((0,), "give one card to another player, or pass")
+    table.do(0, "pass")
+    assert table.step() == Turn((1,), "give one card to another player, or pass")
+    table.do(1, "pass")
+    # The Duke, Time Traveler and Jester have no Beginning of Quarter privilege.
+    assert table.step() == Turn((5,), "give your two highest numbered cards")
+    table.do(5, "give 10 12 to alice")
+    assert table.step() == Turn((5,), "trade your hand for the Court Hand, or keep it")
+    table.do(5, "keep")
+    assert table.step() == Turn((0,), "lead a trick")
+    assert table.hand(0) == ["5", "10", "12"]
+
+
+def test_two_players_are_the_queen_and_the_tea_boy():
+    table = Court(2, [["3"], ["12", "11", "4"]])
+    assert table.table.characters == ["queen", "teaboy"]
+    table.do(0, "pass")
+    assert table.texts(1) == ["give 11 12 to alice"]
