@@ -78,6 +78,7 @@ from p2pgames.games.steamcourt.cards import (
     DECK,
     DUAL,
     FACE,
+    FACE_ORDER,
     KIND,
     MASTERSTROKE,
     MASTERSTROKE_VALUE,
@@ -912,7 +913,8 @@ class SteamCourt(Game[SteamCourtState]):
         given = [revealed[slot] for slot in claim.slots[:count]]
         rest = [revealed[slot] for slot in claim.slots[count:]]
         who = CHARACTER_TITLE[character]
-        faces = " and ".join(FACE[name] for name in given) or "nothing"
+        faces = " and ".join(sorted((FACE[name] for name in given), key=FACE_ORDER.__getitem__))
+        faces = faces or "nothing"
         for name in given:
             if KIND[name] != NUMBERED:
                 raise RuleViolation(
@@ -1064,7 +1066,7 @@ class SteamCourt(Game[SteamCourtState]):
 
     def _coup_revealed(self, state: SteamCourtState, table: Table) -> None:
         player = table.actor
-        faces = [FACE[state.cards.revealed[slot]] for slot in table.focus]
+        faces = sorted((FACE[state.cards.revealed[slot]] for slot in table.focus), key=FACE_ORDER.__getitem__)
         if faces != ["MS", "MS", "MS"]:
             raise RuleViolation(
                 player, f"claimed a coup without three Masterstrokes (revealed {' '.join(faces)})"
@@ -1184,6 +1186,7 @@ class SteamCourt(Game[SteamCourtState]):
             and general != player
             and len(table.lays) >= 2
             and "stop" not in state.used[general]
+            and state.hands[general]  # out of cards, out of the quarter (RULES.md, I14)
         ):
             table.actor = general
             table.phase = Phase.STOP
