@@ -116,6 +116,10 @@ def _lay_text(faces: Sequence[str], value: int, quantity: int, multiplier: bool)
     return text
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _ordinal(n: int) -> str:
     return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
 
@@ -223,7 +227,7 @@ def _narrate_note(
     if kind == "inspect":
         _, player, seat, court = note
         return [
-            f"{_who(after, player, names)} looks at the Court Hand ({court} cards) "
+            f"{_who(after, player, names)} looks at the Court Hand ({_count(court, 'card')}) "
             f"and at {names[seat]}'s hand"
         ]
     if kind == "no-inspect":
@@ -237,12 +241,13 @@ def _narrate_note(
     if kind == "trade":
         _, player, traded, got = note
         return [
-            f"{_who(after, player, names)} trades {traded} cards for the Court Hand ({got} cards)"
+            f"{_who(after, player, names)} trades {_count(traded, 'card')} for the Court Hand "
+            f"({_count(got, 'card')})"
         ]
     if kind == "keep":
         return [f"{_who(after, note[1], names)} keeps the hand"]
     if kind == "hoard":
-        return [f"{_who(after, note[1], names)} hoards the Court Hand ({note[2]} cards)"]
+        return [f"{_who(after, note[1], names)} hoards the Court Hand ({_count(note[2], 'card')})"]
     if kind == "leave":
         return [f"{_who(after, note[1], names)} leaves the Court Hand"]
     if kind == "lay":
@@ -286,11 +291,11 @@ def _narrate_note(
         where = "the Court Hand" if pile == "court" else "the discard pile"
         return [
             f"{_who(after, player, names)} reveals a {FACE[name]}, shuffles {where} "
-            f"and draws {count} card{'s' if count != 1 else ''}"
+            f"and draws {_count(count, 'card')}"
         ]
     if kind == "plague":
         return [
-            f"{_who(after, note[1], names)} shuffles the discard pile and draws {note[2]} cards"
+            f"{_who(after, note[1], names)} shuffles the discard pile and draws {_count(note[2], 'card')}"
         ]
     if kind == "put-back":
         where = "the Court Hand" if note[2] == "court" else "the discard pile"
