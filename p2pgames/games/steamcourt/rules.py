@@ -562,7 +562,8 @@ class SteamCourt(Game[SteamCourtState]):
                 return [Serve(served, table.seats[0])]
             return [Serve(served, to) for to in table.seats if to != player]
         if phase == Phase.TRADE:
-            return [Trade(True), Trade(False)]
+            # Trading for an empty Court Hand (hoarded by a Vagabond) could leave him no cards.
+            return [Trade(True), Trade(False)] if table.court else [Trade(False)]
         if phase == Phase.HOARD:
             return [Hoard(True), Hoard(False)]
         if phase == Phase.INSPECT:
@@ -823,6 +824,8 @@ class SteamCourt(Game[SteamCourtState]):
         elif phase == Phase.TRADE:
             if kind is not Trade:
                 raise IllegalAction(player, "trade or keep your hand")
+            if action.trade and not table.court:
+                raise IllegalAction(player, "the Court Hand is empty: there is nothing to trade for")
         elif phase == Phase.HOARD:
             if kind is not Hoard:
                 raise IllegalAction(player, "hoard or leave the Court Hand")

@@ -337,3 +337,44 @@ def test_the_plague_doctor_draws_four_from_the_shuffled_discard_pile_and_keeps_t
     assert len(table.state.hands[CAROL]) == 1 + 3 and len(table.table.discard) == len(discard) - 3
     assert table.step() == Turn((CAROL,), "lead a trick")
     assert "plague" not in table.texts(CAROL)
+
+
+def test_a_stopped_last_card_goes_back_so_its_player_is_not_out():
+    hands = [["5", "9", "1"], ["2", "1"], ["3", "1"], ["6"], ["7", "1"], ["8", "1"]]
+    table = six(hands)
+    table.do(ALICE, "lay 5")
+    table.passes(BOB, CAROL)
+    table.do(DAVE, "lay 6")  # his last card …
+    assert table.table.out == []  # … but he is out only once the lay stands
+    table.do(BOB, "stop dave")
+    assert table.hand(DAVE) == ["6"] and table.table.out == [] and table.state.gears[DAVE] == []
+
+
+def test_a_time_traveler_who_went_out_takes_no_cards_back():
+    table = Court(4, [["5", "1"], ["1", "2"], ["6"], ["7", "1"]], play=True)
+    table.do(ALICE, "lay 5")
+    table.do(BOB, "pass")
+    table.do(CAROL, "lay 6")  # the Time Traveler's last card: out
+    table.do(DAVE, "lay 7")
+    table.passes(ALICE, DAVE)
+    assert table.step() == Turn((DAVE,), "lead a trick")
+
+
+def test_a_dive_into_a_smaller_pile_draws_all_of_it():
+    table = Court(3, [["3", "3", "9", "1"], ["4", "4", "1"], ["8", "1"]], game=RENEGADES, play=True)
+    table.do(ALICE, "lay 3 3")
+    table.do(BOB, "lay 4 4")
+    table.passes(CAROL, ALICE, BOB)
+    # Four cards in the discard pile; a 9 asks for nine: she draws the four, keeps at least two.
+    table.do(BOB, "lay 1")
+    table.do(CAROL, "pass")
+    assert "dive discard 9" in table.texts(ALICE)
+    table.do(ALICE, "dive discard 9")
+    assert table.notes[-1] == ("dive", ALICE, "discard", "9a", 4)
+    assert table.step() == Turn((ALICE,), "put back up to 2 drawn cards")
+
+
+def test_a_multiplier_lead_may_count_up_to_16_while_a_diver_may_still_draw():
+    table = Court(3, [["5", "X", "1"], ["4", "1"], ["6", "1"]], game=RENEGADES, play=True)
+    assert table.game.lead_cap(table.state, table.table) == 16
+    assert "lay 5 +X16" in table.texts(ALICE)

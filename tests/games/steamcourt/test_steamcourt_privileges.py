@@ -6,7 +6,7 @@ import pytest
 from p2pgames.bots import PlayoutBot
 from p2pgames.engine import Act, Audit, CardOperations, Disclose, IllegalAction, RuleViolation
 from p2pgames.games.steamcourt import SteamCourt
-from p2pgames.games.steamcourt.actions import Give, Serve
+from p2pgames.games.steamcourt.actions import Give, Serve, Trade
 
 from steamcourt_scenarios import Court
 
@@ -158,3 +158,13 @@ def test_the_vagabond_gives_his_two_highest_numbered_cards_to_anyone_and_may_hoa
     table.do(CAROL, "hoard")
     assert len(table.hand(CAROL)) == 2 + court and table.table.court == []
     assert table.step().actors == (ALICE,) and table.table.phase == "turn"
+
+
+def test_the_tea_boy_cannot_trade_for_an_empty_court_hand():
+    table = Court(3, [["1"], ["2"], ["12", "11", "3"]])
+    table.do(ALICE, "pass")
+    table.do(CAROL, "give 11 12 to alice")
+    table.table.court.clear()  # as if a Vagabond had hoarded it
+    assert table.texts(CAROL) == ["keep"]
+    with pytest.raises(IllegalAction, match="nothing to trade for"):
+        table.act(CAROL, Trade(True))
