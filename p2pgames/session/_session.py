@@ -159,6 +159,8 @@ class Session:
         if self.is_host:
             assert ruleset is not None
             self._lobby.append((SeatInfo(identity.public_key, self.seal_key.public_bytes(), self.name, bot), None))
+            if ruleset.players == 1:
+                self._host_start()  # a table for one (a solo game) is full already
 
     # -- I/O contract --------------------------------------------------------------------------
 
@@ -501,6 +503,7 @@ class Session:
         accept = make_envelope(self.identity, "accept", {"game_id": self.game_id, "start": start.digest})
         self._take_accept(HOST_SEAT, accept)
         self._broadcast(accept)
+        self._maybe_begin()  # a table for one needs nobody else's accept
 
     def _host_submission(self, seat: int, envelope: Envelope) -> None:
         replica = self.replica

@@ -56,7 +56,7 @@ def deck(size: int) -> list[str]:
 class DealBench(Game[DealBenchState]):
     name = "dealbench"
     title = "Deal bench"
-    min_players = 2
+    min_players = 1
     max_players = 12
     options = (
         RulesetOption("cards", 84, (52, 84), "cards in each table's deck"),
