@@ -98,6 +98,11 @@ ONE_POINT_POWERS = ("unpass", "discard", "unpass", "discard")
 # Clock Climbing: extra spaces for the first and second player to go out.
 CLOCK_BONUS = (2, 1)
 SCORINGS = ("gears", "clock")
+# court: one table of 2–7; party: a Royal and a Renegade table (7–12); duo: the two-player ladder;
+# solo: one player against the Court Hand.
+VARIANTS = ("court", "party", "duo", "solo")
+# The Duo variant's win condition, agreed before the game: the most gear points, or the Queen's seat.
+DUO_WINS = ("points", "queen")
 
 
 class Phase:
@@ -401,14 +406,42 @@ class SteamCourt(Game[SteamCourtState]):
             SCORINGS,
             "gears: start token plus four gear tokens; clock: Clock Climbing (2–6 players)",
         ),
+        RulesetOption(
+            "variant",
+            "court",
+            VARIANTS,
+            "court: one table (2–7 players); party: Royal and Renegade tables (7–12); duo: two players "
+            "climbing the character ladder; solo: one player against the Court Hand. Chosen by the "
+            "number of players when not given",
+        ),
+        RulesetOption(
+            "duo_win",
+            "points",
+            DUO_WINS,
+            "Duo variant: the winner has the most gear points, or is the Queen's after the 4th quarter",
+        ),
     )
 
     def __init__(self, seating: Mapping[int, Sequence[str]] | None = None) -> None:
         self.seating = {players: tuple(chars) for players, chars in (seating or {}).items()}
 
+    def ruleset(self, players: int, options: Mapping[str, Any] | None = None) -> Ruleset:
+        """As :meth:`Game.ruleset`; without a ``variant`` the number of players chooses it.
+
+        One player plays solo, 8–12 the Party variant, 2–7 the court at one table (two players
+        play the Duo variant only when asked: the core game seats them as Queen and Tea Boy).
+        """
+        given = dict(options or {})
+        if "variant" not in given and isinstance(players, int):
+            given["variant"] = "solo" if players == 1 else "party" if players >= 8 else "court"
+        return super().ruleset(players, given)
+
     def check_ruleset(self, ruleset: Ruleset) -> None:
-        if ruleset["scoring"] == "clock" and ruleset.players > 6:
-            raise RulesetError("Clock Climbing is for 2–6 players")
+        variant, players = ruleset["variant"], ruleset.players
+        if ruleset["scoring"] == "clock" and (variant != "court" or players > 6):
+            raise RulesetError("Clock Climbing is for 2–6 players at one table")
+        if variant != "court":
+            raise RulesetError(f"the {variant} variant is not built yet")
 
     # -- setup and steps -----------------------------------------------------------------------
 
