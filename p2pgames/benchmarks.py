@@ -13,7 +13,10 @@ Targets (from the issues), on the project's 2-core machines:
   same with a process per peer is printed too, see :func:`bench_events`);
 * a full 4-player Beltpunk game of bot peers: wall time, bytes sent per peer, peak memory per peer
   ≤ 80 MB;
-* the engine alone, random legal play, 4-player Beltpunk: ≥ 100 games per second.
+* the engine alone, random legal play, 4-player Beltpunk: ≥ 100 games per second;
+* Steam Court: the 84-card deal among 6 peers ≤ 300 ms, two tables of 6 (12 peers) dealt at once
+  ≤ 600 ms, the end-of-quarter audit of 6 peers ≤ 300 ms, a full 6-player game of bot peers
+  ≤ 15 s, the engine alone (random legal play, 6 players) ≥ 20 games per second.
 """
 
 from __future__ import annotations
@@ -147,20 +150,20 @@ def bench_deal_table(repeats: int) -> dict:
     }
 
 
-def bench_games(repeats: int) -> dict:
-    """Whole 4-player Beltpunk games, every bot peer its own process."""
+def bench_games(repeats: int, game: str = "beltpunk", players: int = 4, prefix: str = "") -> dict:
+    """Whole games of bot peers, every peer its own process."""
     walls, sent, memory, entries = [], [], [], []
     for n in range(repeats):
-        reports = run_peers(4, f"game-{n}", "game")
+        reports = run_peers(players, f"{game}-game-{n}", "game", game=game)
         walls.append(max(r["wall"] for r in reports))
         sent.extend(r["bytes_sent"] for r in reports)
         memory.extend(r["peak_memory"] for r in reports)
         entries.append(len(reports[0]["entries"]))
     return {
-        "game_wall_s": statistics.median(walls),
-        "game_entries": statistics.median(entries),
-        "bytes_sent_per_peer": statistics.median(sent),
-        "peak_memory_per_peer_mb": max(memory) / MB,
+        f"{prefix}game_wall_s": statistics.median(walls),
+        f"{prefix}game_entries": statistics.median(entries),
+        f"{prefix}bytes_sent_per_peer": statistics.median(sent),
+        f"{prefix}peak_memory_per_peer_mb": max(memory) / MB,
     }
 
 
@@ -187,10 +190,10 @@ def bench_events(repeats: int) -> dict:
     }
 
 
-def bench_engine(seconds: float) -> dict:
+def bench_engine(seconds: float, game_name: str = "beltpunk", players: int = 4, prefix: str = "") -> dict:
     """Random legal play (the game's playout policy) on the engine alone, no checks, no copies."""
-    game = get_game("beltpunk")
-    ruleset = game.ruleset(4)
+    game = get_game(game_name)
+    ruleset = game.ruleset(players)
     rates = []
     played = events = 0
     for batch in range(5):
@@ -202,9 +205,9 @@ def bench_engine(seconds: float) -> dict:
         rates.append(count / (time.perf_counter() - began))
         played += count
     return {
-        "engine_games_per_s": statistics.median(rates),
-        "engine_games": played,
-        "engine_events_per_game": events / played,
+        f"{prefix}engine_games_per_s": statistics.median(rates),
+        f"{prefix}engine_games": played,
+        f"{prefix}engine_events_per_game": events / played,
     }
 
 
@@ -245,6 +248,12 @@ ROWS = [
     ("audit84_6_ms", "end-of-quarter audit of an 84-card deal, 6 peers", "ms", "<=", 300),
     ("engine_games_per_s", "engine alone, random legal play, 4-player Beltpunk", "games/s", ">=", 100),
     ("engine_events_per_game", "  events per random game (mean; about 14 rounds)", "", None, None),
+    ("court_game_wall_s", "full 6-player Steam Court game of bot peers: wall time", "s", "<=", 15),
+    ("court_game_entries", "  log entries in that game (median)", "", None, None),
+    ("court_bytes_sent_per_peer", "  bytes sent per peer (median)", "B", None, None),
+    ("court_peak_memory_per_peer_mb", "  peak memory per peer (largest)", "MB", None, None),
+    ("court_engine_games_per_s", "engine alone, random legal play, 6-player Steam Court", "games/s", ">=", 20),
+    ("court_engine_events_per_game", "  events per random game (mean)", "", None, None),
 ]
 
 
@@ -267,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
     figures.update(bench_deal_table(3 if args.quick else 5))
     figures.update(bench_events(1 if args.quick else 3))
     figures.update(bench_games(1 if args.quick else 3))
+    figures.update(bench_engine(2.0 if args.quick else 6.0, "steamcourt", 6, prefix="court_"))
+    figures.update(bench_games(1 if args.quick else 3, "steamcourt", 6, prefix="court_"))
     misses = [
         key for key, _, _, comparison, target in ROWS
         if comparison is not None and _verdict(figures[key], comparison, target).startswith("MISS")
