@@ -73,7 +73,7 @@ from p2pgames.games.steamcourt.actions import (
     Trade,
     Unpass,
 )
-from p2pgames.games.steamcourt.cards import DECK, DUAL, KIND, MASTERSTROKE, MULTIPLIER, NUMBER, NUMBERED
+from p2pgames.games.steamcourt.cards import DECK, DUAL, KIND, MULTIPLIER, NUMBER, NUMBERED
 
 __all__ = ["CourtierBot", "make_bot", "hand_cost"]
 

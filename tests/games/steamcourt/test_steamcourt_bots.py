@@ -423,3 +423,14 @@ def test_unknown_actions_and_states_go_to_the_playout_policy():
             return [Pass(), Lay((1,), 5, 1)]
 
     assert make_bot().choose(Odd(), object(), 0, {}, None) == Lay((1,), 5, 1)
+
+
+def test_the_vagabond_serves_the_weakest_opponent_and_rarely_hoards():
+    table = Court(4, [["9", "10", "1", "2", "3", "3"], ["4"], ["5"], ["6"]], game=EVERYONE)
+    assert table.table.phase == "serve"
+    choice = decide(table, ALICE)
+    # Bob's start token (the second seat) is the smallest of the others'.
+    assert choice.to == BOB and table.faces(choice.slots) == ["9", "10"]
+    table.act(ALICE, choice)
+    table.table.court = table.table.court[:6]
+    assert table.table.phase == "hoard" and decide(table, ALICE).hoard is False
