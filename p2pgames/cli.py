@@ -9,11 +9,12 @@ from __future__ import annotations
 import argparse
 import getpass
 import hashlib
+import importlib
 import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, NoReturn, Sequence
+from typing import Any, Mapping, NoReturn, Sequence
 
 from p2pgames import __version__
 from p2pgames.engine import Game, RulesetError
@@ -87,12 +88,74 @@ def _options(game: Game, pairs: Sequence[str]) -> dict[str, Any]:
     return chosen
 
 
-def _ruleset(game: Game, players: int | None, pairs: Sequence[str]):
+def variants_of(game: Game) -> dict[str, Mapping[str, Any]]:
+    """The variants ``game`` offers by name on the command line (``--variant NAME``).
+
+    A game declares them as a ``cli_variants`` attribute or, failing that, as ``CLI_VARIANTS`` in
+    its package's ``views`` module: a mapping from the name to ``{"options": {option: value, …},
+    "about": "what it is", "players": N}``, where ``players`` (optional) is the number of
+    players when ``--players`` isn't given. A game that declares none has no variants.
+    """
+    declared = getattr(game, "cli_variants", None)
+    if declared is None:
+        module_name = f"{game_package(game.name)}.views"
+        try:
+            views = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name != module_name:
+                raise
+            views = None
+        declared = getattr(views, "CLI_VARIANTS", None)
+    return dict(declared or {})
+
+
+def _variant(game: Game, name: str | None, solo: bool = False) -> Mapping[str, Any] | None:
+    """The declaration of the variant chosen by ``--variant NAME`` (or ``--solo``), if any."""
+    if solo:
+        if name is not None and name != "solo":
+            raise UsageError(f"--solo and --variant {name} don't go together; choose one")
+        name = "solo"
+    if name is None:
+        return None
+    variants = variants_of(game)
+    if not variants:
+        flag = "--solo" if solo else f"--variant {name}"
+        raise UsageError(f"{game.title} has no variants ({flag}); it is played one way (see p2pgames rules {game.name})")
+    if name not in variants:
+        if solo:
+            raise UsageError(f"{game.title} has no solo variant (its variants: {', '.join(variants)})")
+        raise UsageError(f"{game.title} has no variant {name!r}; choose one of: {', '.join(variants)}")
+    return variants[name]
+
+
+def _ruleset(
+    game: Game, players: int | None, pairs: Sequence[str], variant: str | None = None, solo: bool = False
+):
+    """The ruleset from ``--players``, ``--option`` pairs and ``--variant`` (or ``--solo``)."""
+    options = _options(game, pairs)
+    chosen = _variant(game, variant, solo)
+    if chosen is not None:
+        name = "solo" if solo else variant
+        for option, value in chosen["options"].items():
+            if option in options and options[option] != value:
+                raise UsageError(
+                    f"--variant {name} sets {option}={value}, but --option {option}={options[option]} says otherwise"
+                )
+            options[option] = value
+        fixed = chosen.get("players")
+        if solo and players is not None and players != fixed:
+            raise UsageError(f"--solo is for {fixed} player{'' if fixed == 1 else 's'}; leave out --players")
+        if players is None:
+            players = fixed
     count = players if players is not None else min(game.max_players, max(game.min_players, 4))
     try:
-        return game.ruleset(count, _options(game, pairs))
+        return game.ruleset(count, options)
     except RulesetError as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(_with_title(game, str(error))) from None
+
+
+def _with_title(game: Game, text: str) -> str:
+    return text if text.startswith(game.title) else f"{game.title}: {text}"
 
 
 def _profile(name: str | None):
@@ -134,7 +197,7 @@ def _transcripts(args: argparse.Namespace) -> Path | None:
 
 def cmd_host(args: argparse.Namespace) -> int:
     game = _game(args.game)
-    ruleset = _ruleset(game, args.players, args.option)
+    ruleset = _ruleset(game, args.players, args.option, args.variant)
     if not 0 <= args.bots < ruleset.players:
         raise UsageError(f"--bots must be between 0 and {ruleset.players - 1} (you take one seat)")
     if not 0 <= args.port <= 65535:
@@ -212,13 +275,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     if name is None:
         return EXIT_OK
     game = _game(name)
-    ruleset = _ruleset(game, args.players, args.option)
+    ruleset = _ruleset(game, args.players, args.option, args.variant, args.solo)
     _need_terminal("play")
     with _profile(args.profile) as profile:
         from p2pgames.net import host_table
 
         async def setup(nursery, say):
-            say(f"{game.title}: you and {ruleset.players - 1} bot(s), each a separate peer over loopback.")
+            if ruleset.players == 1:
+                say(f"{game.title}: a table for one, on this machine; no bots.")
+            else:
+                say(f"{game.title}: you and {ruleset.players - 1} bot(s), each a separate peer over loopback.")
             say("Type 'help' for the rules and commands.")
             return await host_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), ruleset=ruleset,
@@ -234,6 +300,9 @@ def _menu() -> str | None:
     for number, name in enumerate(games, 1):
         game = get_game(name)
         print(f"  {number}. {game.title}  ({game.min_players}–{game.max_players} players)   [{name}]")
+        variants = variants_of(game)
+        if variants:
+            print(f"     variants: {', '.join(variants)} (p2pgames play {name} --variant NAME)")
     print("\n  q. quit")
     while True:
         try:
@@ -261,7 +330,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     from p2pgames.net import play_table
 
     game = _game(args.game)
-    ruleset = _ruleset(game, args.players, args.option)
+    ruleset = _ruleset(game, args.players, args.option, args.variant)
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     options = dict(ruleset.options)
@@ -348,10 +417,26 @@ def cmd_rules(args: argparse.Namespace) -> int:
     package = game_package(game.name)
     text = resources.files(package).joinpath("RULES.md").read_text(encoding="utf-8")
     print(text)
+    variants = variants_of(game)
+    if variants:
+        print("## Variants on the command line\n")
+        print(f"`--variant NAME` on host, play and selfplay (`p2pgames play {game.name} --variant NAME`):\n")
+        for name, variant in variants.items():
+            options = ", ".join(f"{option}={value}" for option, value in variant["options"].items())
+            print(f"- `{name}`: {variant['about']} ({options})")
     return EXIT_OK
 
 
 # -- parser ------------------------------------------------------------------------------------------
+
+
+def _variants_help() -> str:
+    """``steamcourt: party, duo, clock, solo; beltpunk: none``, for --help."""
+    parts = []
+    for name in PLAYABLE:
+        variants = variants_of(get_game(name))
+        parts.append(f"{name}: {', '.join(variants) if variants else 'none'}")
+    return "; ".join(parts)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -373,6 +458,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def game_options(command: argparse.ArgumentParser) -> None:
         command.add_argument("--players", type=int, metavar="N", help="seats at the table")
+        command.add_argument("--variant", metavar="NAME", help=f"play a variant of the game ({_variants_help()})")
         command.add_argument(
             "--option", action="append", default=[], metavar="NAME=VALUE", help="a ruleset option (repeatable)"
         )
@@ -398,6 +484,9 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play against bots on this machine")
     play.add_argument("game", metavar="GAME", nargs="?", help=f"one of: {games} (default: a menu)")
     game_options(play)
+    play.add_argument(
+        "--solo", action="store_true", help="play alone, offline (games with a solo variant: --variant solo, one player)"
+    )
     identity_options(play)
     play.set_defaults(handler=cmd_play)
 

@@ -40,7 +40,16 @@ from p2pgames.games.steamcourt.cards import (
 if TYPE_CHECKING:
     from p2pgames.games.steamcourt.rules import SteamCourt, SteamCourtState
 
-__all__ = ["describe_action", "narrate", "panels", "result_summary", "HELP", "space_name"]
+__all__ = ["describe_action", "narrate", "panels", "result_summary", "HELP", "space_name", "CLI_VARIANTS"]
+
+# The variants offered on the command line (``--variant NAME``; ``--solo`` is ``solo``): the ruleset
+# options each sets, what it is, and the number of players when ``--players`` isn't given.
+CLI_VARIANTS: dict[str, dict[str, Any]] = {
+    "party": {"options": {"variant": "party"}, "about": "Royal and Renegade tables, 8–12 players", "players": 8},
+    "duo": {"options": {"variant": "duo"}, "about": "two players climbing the character ladder", "players": 2},
+    "clock": {"options": {"scoring": "clock"}, "about": "Clock Climbing scoring, 2–6 players"},
+    "solo": {"options": {"variant": "solo"}, "about": "one player against the Court Hand", "players": 1},
+}
 
 WIDTH = 78  # panels must fit an 80-column terminal, borders included
 
@@ -339,6 +348,11 @@ def result_summary(state: "SteamCourtState", winner: int, tied: int) -> str:
 
 Segment = tuple[str, str]
 
+# Panel lines are at most this wide, so that the terminal UI can show them beside its column of
+# panel titles (16 columns and a rule: 19) in an 80-column terminal, one row per line, leaving
+# rows for the log at 80×24. Anything wider makes it fall back to a heading row for each panel.
+WIDTH = 61
+
 
 def _wrap(segments: Sequence[Segment], indent: str = "", first: Sequence[Segment] = ()) -> list[tuple[Segment, ...]]:
     """Lines of at most :data:`WIDTH` characters: ``first``, then ``segments`` spaced out."""
@@ -358,18 +372,30 @@ def _wrap(segments: Sequence[Segment], indent: str = "", first: Sequence[Segment
     return lines
 
 
+def _width(line: Sequence[Segment]) -> int:
+    return sum(len(text) for _, text in line)
+
+
 def panels(
     game: "SteamCourt", state: "SteamCourtState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]
 ) -> list[Panel]:
-    """The quarter, the table, the machine, the viewer's hand and powers; each fits 80 columns."""
+    """The quarter, the table, the machine, what the viewer is asked (a reaction or a privilege,
+    spelled out), the viewer's hand and powers; every line fits :data:`WIDTH` columns."""
     result = [_header_panel(state)]
     if state.quarter:
         result.append(_table_panel(state, viewer, names))
         result.append(_machine_panel(state, names))
     if viewer is not None and state.quarter:
+        choice = _choice_panel(game, state, viewer, knowledge, names)
+        if choice is not None:
+            result.append(choice)
         result.append(_hand_panel(state, viewer, knowledge))
         result.append(_powers_panel(state, viewer))
     return result
+
+
+# Only these characters use the discard pile: its size is shown when one of them is at the table.
+_DISCARD_USERS = frozenset({"submariner", "plaguedoctor"})
 
 
 def _header_panel(state: "SteamCourtState") -> Panel:
@@ -377,106 +403,284 @@ def _header_panel(state: "SteamCourtState") -> Panel:
     if not state.quarter:
         return Panel("Steam Court", ((("bold", "drawing start tokens"), ("", f" · {scoring}")),))
     table = state.tables[0]
-    line: list[Segment] = [
-        ("bold", f"quarter {state.quarter} of 4"),
-        ("", f" · {scoring}"),
-        ("", f" · Court Hand {len(table.court)} · discard pile {len(table.discard)}"),
-    ]
+    segments: list[Segment] = [("bold", f"quarter {state.quarter} of 4"), ("", f"· {scoring}")]
     if state.scoring == "gears" and table.stacks and state.quarter <= len(table.stacks):
         stack = table.stacks[state.quarter - 1]
-        line.append(("", f" · next token {stack[-1]}" if stack else " · no tokens left"))
-    return Panel("Steam Court", (tuple(line),))
+        segments.append(("", f"· next token {stack[-1]}" if stack else "· no tokens left"))
+    segments.append(("", f"· Court Hand {len(table.court)}"))
+    if any(character in _DISCARD_USERS for character in table.characters):
+        segments.append(("", f"· discard pile {len(table.discard)}"))
+    return Panel("Steam Court", tuple(_wrap(segments)))
+
+
+def _score_text(state: "SteamCourtState", player: int, totals: Sequence[int]) -> str:
+    """``start 2`` before any gear token, then ``2+6+5 = 13``; on the clock, the space and tricks."""
+    if state.scoring == "clock":
+        tricks = state.tricks[player]
+        return f"space {state.clock[player]} · {_count(tricks, 'trick')}"
+    gears = state.gears[player]
+    if not gears:
+        return f"start {state.start[player]}"
+    return "+".join(str(n) for n in (state.start[player], *gears)) + f" = {totals[player]}"
 
 
 def _table_panel(state: "SteamCourtState", viewer: int | None, names: Sequence[str]) -> Panel:
+    """One line per seat, from the Queen: character, name, cards left, passed / to act / out,
+    tokens (start + gear tokens = points, or the clock), and 1-point token powers not yet used."""
     table = state.tables[0]
     totals = state.totals()
     lines = []
-    acting = table.turn if table.phase == "turn" else table.actor
+    if table.phase == "turn":
+        acting: tuple[int, ...] = (table.turn,)
+    elif table.phase == "coup":
+        acting = tuple(table.asking)
+    else:
+        acting = (table.actor,)
     for position, (player, character) in enumerate(zip(table.seats, table.characters)):
         count = len(state.hands[player])
         if player in table.out:
             status, style = f"out {_ordinal(table.out.index(player) + 1)}", "good"
+        elif player in acting and state.phase == "playing":
+            status, style = "to act", "warn"
         elif player in table.passed:
             status, style = "passed", "dim"
-        elif player == acting and state.phase == "playing":
-            status, style = "to act", "warn"
         else:
             status, style = "", ""
-        if state.scoring == "clock":
-            score = f"space {state.clock[player]} · tricks {state.tricks[player]}"
-        else:
-            gears = "+".join(str(g) for g in state.gears[player]) or "-"
-            score = f"start {state.start[player]} + {gears} = {totals[player]}"
         line: list[Segment] = [
             ("dim", f"{position + 1} "),
             ("", f"{CHARACTER_TITLE[character]:<13} "),
-            ("you" if player == viewer else "bold", f"{names[player][:14]:<14} "),
-            ("", f"{count:>2} cards "),
+            ("you" if player == viewer else "bold", f"{names[player][:8]:<8} "),
+            ("", f"{count:>2} card{' ' if count == 1 else 's'} "),
             (style, f"{status:<7} "),
-            ("dim", score),
+            ("dim", _score_text(state, player, totals)),
         ]
+        tokens = [_POWER_NAMES[kind].split()[0] for kind, spent in state.powers[player] if not spent]
+        if tokens and state.phase != "over":
+            extra = ("", " +" + "+".join(tokens))
+            if _width(line) + len(extra[1]) <= WIDTH:
+                line.append(extra)
         lines.append(tuple(line))
     return Panel("The table (clockwise from the Queen)", tuple(lines))
 
 
+# The machine shows this many rows: the newest lays, older ones summed up in the first row.
+MACHINE_ROWS = 2
+
+
 def _machine_panel(state: "SteamCourtState", names: Sequence[str]) -> Panel:
+    """The current trick: who laid what, oldest first, the lay to beat in bold."""
     table = state.tables[0]
     revealed = state.cards.revealed
     if not table.lays:
+        if table.phase == "turn" and table.turn >= 0:
+            return Panel("The machine", ((("dim", f"empty: {names[table.turn]} leads"),),))
         return Panel("The machine", ((("dim", "empty"),),))
-    lines = []
-    last = len(table.lays) - 1
-    for index, (player, slots, value, quantity, multiplier) in enumerate(table.lays):
+    lays = []
+    for player, slots, value, quantity, multiplier in table.lays:
         faces = [FACE[revealed[slot]] if slot in revealed else "??" for slot in slots]
         if value == MASTERSTROKE_VALUE:
-            text = "MS (Masterstroke)"
+            lays.append((player, "MS (Masterstroke)", "beats all"))
         else:
-            text = f"{_lay_text(faces, value, quantity, multiplier >= 0):<24} {quantity} × {value}"
+            lays.append((player, _lay_text(faces, value, quantity, multiplier >= 0), f"{quantity} × {value}"))
+    lines = []
+    if len(lays) > MACHINE_ROWS:
+        earlier = lays[: len(lays) - MACHINE_ROWS + 1]
+        lays = lays[len(earlier):]
+        text = "before: " + ", ".join(f"{names[p]} {t}" for p, t, _ in earlier)
+        if len(text) > WIDTH:
+            text = text[: WIDTH - 1] + "…"
+        lines.append((("dim", text),))
+    last = len(lays) - 1
+    for index, (player, text, size) in enumerate(lays):
         style = "bold" if index == last else "dim"
-        lines.append((("", f"{names[player][:14]:<14} "), (style, text)))
+        lines.append((("", f"{names[player][:14]:<14} "), (style, f"{text:<24} {size}")))
     return Panel("The machine", tuple(lines))
 
 
+_SPECIAL_MEANING = {
+    "MS": "MS beats all",
+    "X": "X multiplies",
+    "3/9": "3/9: 3 or 9",
+    "6/12": "6/12: 6 or 12",
+}
+
+
 def _hand_panel(state: "SteamCourtState", viewer: int, knowledge: Knowledge) -> Panel:
+    """Your cards by value, special cards in bold, and what the special ones you hold do."""
     faces = [_face(state, slot, knowledge) for slot in state.hands[viewer]]
     if not faces:
         return Panel("Your hand", ((("dim", "no cards"),),))
-    segments = [("bold" if face in ("MS", "X", "3/9", "6/12") else "", face) for face in _faces(faces)]
-    return Panel(f"Your hand ({len(faces)})", tuple(_wrap(segments)))
+    segments = [("bold" if face in _SPECIAL_MEANING else "", face) for face in _faces(faces)]
+    # What the special cards held do, as far as it fits beside the cards (help explains them all).
+    width = _width(segments) + len(segments) - 1 + 2
+    meanings: list[str] = []
+    for face, meaning in _SPECIAL_MEANING.items():
+        if face in faces and width + len(" · ".join(meanings + [meaning])) + 2 <= WIDTH:
+            meanings.append(meaning)
+    if meanings and width < WIDTH:
+        segments.append(("dim", f" ({' · '.join(meanings)})"))
+    lines = _wrap(segments)
+    return Panel(f"Your hand ({len(faces)})", tuple(lines))
 
 
-_POWER_TEXT = {
-    "queen": ("", "give one card at the start of the quarter; lead first"),
+_POWER_TEXT = {  # each fits WIDTH after "Character: "
+    "queen": ("", "give a card as the quarter starts; lead first"),
     "general": ("stop", "once a quarter: stop a lay (not a lead)"),
     "duke": ("", "match the lay instead of beating it"),
-    "timetraveler": ("retrieve", "once a quarter: take back your last lay of a lost trick"),
-    "jester": ("", "once each: unpass; play one card as a pair"),
-    "teaboy": ("", "give your two highest numbered cards to the Queen; may trade hands"),
+    "timetraveler": ("retrieve", "once a quarter: take back a lost trick's lay"),
+    "jester": ("", "unpass once, play a card as a pair once"),
+    "teaboy": ("", "give the Queen two top numbered cards; may trade"),
     "submariner": ("dive", "once a quarter, on your turn: dive into a pile"),
-    "inspector": ("", "at the start of the quarter: look at the Court Hand and a hand"),
+    "inspector": ("", "at quarter start: see the Court Hand and one hand"),
     "alchemist": ("", "lower any numbered card by two when you lay it"),
-    "pirate": ("steal", "once a quarter: steal a numbered card from a finished trick"),
-    "plaguedoctor": ("plague", "once a quarter, on your turn: draw four from the discards"),
-    "vagabond": ("", "give your two highest numbered cards; may hoard the Court Hand"),
+    "pirate": ("steal", "once a quarter: steal a numbered card from a trick"),
+    "plaguedoctor": ("plague", "once a quarter, on your turn: draw 4 discards"),
+    "vagabond": ("", "give away your top two numbered cards; may hoard"),
 }
 
 
 def _powers_panel(state: "SteamCourtState", viewer: int) -> Panel:
+    """Your character's power (marked when used this quarter) and your 1-point tokens' powers."""
     table = state.table_of(viewer)
     character = table.character_of(viewer)
     power, text = _POWER_TEXT[character]
     used = state.used[viewer]
     if character == "jester":
         left = [name for name in ("unpass", "pair") if name not in used]
-        note = f" (left: {', '.join(left)})" if left else " (both used)"
+        note = "" if len(left) == 2 else f" ({left[0]} left)" if left else " (both used)"
     elif power:
         note = " (used)" if power in used else ""
     else:
         note = ""
-    lines = [(("bold", f"{CHARACTER_TITLE[character]}: "), ("", text + note))]
+    lines = _wrap([("", word) for word in (text + note).split(" ")], "  ", [("bold", f"{CHARACTER_TITLE[character]}:")])
     for kind, spent in state.powers[viewer]:
+        how = "used" if spent else "once, " + ("on your turn" if kind == "discard" else "after a pass")
         lines.append(
-            (("bold", "1-point token: "), ("dim" if spent else "", _POWER_NAMES[kind] + (" (used)" if spent else "")))
+            (("bold", "1-point token: "), ("dim" if spent else "", f"{_POWER_NAMES[kind]} ({how})"))
         )
     return Panel("Your powers", tuple(lines))
+
+
+# -- what the viewer is asked, spelled out -------------------------------------------------------------
+
+
+def _choice_panel(
+    game: "SteamCourt", state: "SteamCourtState", viewer: int, knowledge: Knowledge, names: Sequence[str]
+) -> Panel | None:
+    """When the viewer is asked to react (stop, unpass, coup, retrieve, steal) or to use a
+    privilege: what happened, the question, what to type, and what each answer does."""
+    if state.phase != "playing" or state.cards.pending:
+        return None
+    table = state.table_of(viewer)
+    phase = table.phase
+    if phase == "coup":
+        if viewer not in table.asking:
+            return None
+    elif phase in ("turn", "revealing", "diving", "discarding", "done") or table.actor != viewer:
+        return None
+    choices = [
+        describe_action(state, viewer, action, knowledge, names)
+        for action in game.legal_actions(state, viewer, knowledge)
+    ]
+    if not choices:
+        return None
+    text = _choice_text(state, table, viewer, knowledge, names, choices)
+    if text is None:
+        return None
+    question, answers = text
+    lines = _wrap([("bold", word) for word in question.split(" ")])
+    for typed, meaning in answers:
+        lines += _wrap([("", word) for word in meaning.split(" ")], "  ", [("bold", f"{typed}:")])
+    return Panel("You are asked", tuple(lines))
+
+
+def _choice_text(
+    state: "SteamCourtState",
+    table: Any,
+    viewer: int,
+    knowledge: Knowledge,
+    names: Sequence[str],
+    choices: Sequence[str],
+) -> tuple[str, list[tuple[str, str]]] | None:
+    """(the question, [(what to type, what it does)]) for the viewer's current decision;
+    ``choices`` are the texts of the viewer's legal actions."""
+    revealed = state.cards.revealed
+    phase = table.phase
+    listed = " / ".join(choices)
+
+    def lay_of(lay: Sequence[Any]) -> str:
+        player, slots, value, quantity, multiplier = lay
+        if value == MASTERSTROKE_VALUE:
+            return "a Masterstroke"
+        faces = [FACE[revealed[slot]] if slot in revealed else "??" for slot in slots]
+        return _lay_text(faces, value, quantity, multiplier >= 0)
+
+    if phase == "stop" and table.lays:
+        lay = table.lays[-1]
+        who = names[lay[0]]
+        return (
+            f"{who} laid {lay_of(lay)} — stop it? ({listed})",
+            [(f"stop {who}", f"the cards go back to {who}, who plays again later")],
+        )
+    if phase == "unpass":
+        sources = [choice.partition(" ")[2] or "" for choice in choices if choice.startswith("unpass")]
+        last = f" — {names[table.lays[-1][0]]} laid {lay_of(table.lays[-1])}" if table.lays else ""
+        if not sources:
+            return (f"You passed{last}. You have nothing that beats it: pass", [])
+        how = " or ".join(
+            "the Unpass token" if s == "token" else "the Jester's unpass" if s == "jester" else "your unpass"
+            for s in sources
+        )
+        return (
+            f"You passed{last}. Unpass? ({listed})",
+            [(" / ".join(c for c in choices if c != "pass"), f"back into the trick: play a turn now (uses {how})")],
+        )
+    if phase == "coup":
+        return (
+            "You hold three Masterstrokes. Pull a coup? (coup / pass)",
+            [("coup", "reveal them and take the Queen's seat; the cards are dealt again")],
+        )
+    if phase == "retrieve":
+        mine = [lay for lay in table.lays if lay[0] == viewer]
+        what = lay_of(mine[-1]) if mine else "your last lay"
+        return (
+            f"You lost this trick. Take back your {what}? (retrieve / pass)",
+            [("retrieve", f"{what} back into your hand (once a quarter)")],
+        )
+    if phase == "steal":
+        return (
+            f"The trick is over. Steal a numbered card from the machine? ({listed})",
+            [("steal N", "card N into your hand (once a quarter); the trick's winner stays")],
+        )
+    if phase == "return":
+        drawn = " ".join(_faces([_face(state, slot, knowledge) for slot in table.drawn]))
+        where = "the Court Hand" if table.pile == "court" else "the discard pile"
+        left = table.returns
+        return (
+            f"You drew {drawn or 'nothing'}. Put back up to {left}? ({listed})",
+            [("put back N", f"card N goes back into {where}; keep: keep the rest")],
+        )
+    if phase == "give":
+        return ("Give one card to another player, who alone sees it? (give N to NAME / pass)", [])
+    if phase == "serve":
+        to = "the Queen" if table.character_of(viewer) == "teaboy" else "another player"
+        return (f"Give your two highest numbered cards to {to}: {listed}", [])
+    if phase == "trade":
+        court = len(table.court)
+        if "trade" not in choices:
+            return ("The Court Hand is empty: keep your hand", [])
+        return (
+            f"Trade your hand for the unseen Court Hand ({_count(court, 'card')})? (trade / keep)",
+            [("trade", "your hand for it, keeping the cards given to you")],
+        )
+    if phase == "hoard":
+        return (
+            f"Hoard the Court Hand ({_count(len(table.court), 'card')})? (hoard / leave)",
+            [("hoard", "take all its cards into your hand")],
+        )
+    if phase == "inspect":
+        return (
+            "Look at the Court Hand and one player's hand? (inspect NAME / pass)",
+            [("inspect NAME", "you see both; nobody else does")],
+        )
+    return None

@@ -1,0 +1,152 @@
+"""Variants on the command line: ``--variant NAME`` (host, play, selfplay) and ``play --solo``.
+
+A game declares its variants (``CLI_VARIANTS`` in its views module, or a ``cli_variants``
+attribute); the command line maps the name onto ruleset options. These tests check the mapping —
+the options and player count handed to ``Game.ruleset`` — not the variants' play: Party, Duo and
+Solo are built elsewhere, and until then their ruleset is refused in one line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+
+import pytest
+
+from p2pgames import cli
+from p2pgames.engine import RulesetError
+from p2pgames.games import get_game
+from p2pgames.games.steamcourt.rules import SteamCourt
+
+
+def call(*args: str) -> tuple[int, str, str]:
+    """Run ``p2pgames ARGS``; returns (exit code, stdout, stderr). No traceback may escape."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = cli.main(list(args))
+        except SystemExit as exit_:  # argparse's own exits (--help)
+            code = exit_.code
+    assert "Traceback" not in out.getvalue() + err.getvalue()
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("P2PGAMES_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # not a terminal
+
+
+@pytest.fixture
+def asked(monkeypatch) -> list[tuple[int, dict]]:
+    """Every (players, options) the command line asks Steam Court for; the ruleset is then
+    refused as a variant not built yet, so no command gets further."""
+    calls: list[tuple[int, dict]] = []
+
+    def ruleset(self, players, options=None):
+        calls.append((players, dict(options or {})))
+        raise RulesetError(f"the {dict(options or {}).get('variant', 'court')} variant is not built yet")
+
+    monkeypatch.setattr(SteamCourt, "ruleset", ruleset)
+    return calls
+
+
+@pytest.mark.parametrize(
+    "args, players, options",
+    [
+        (["selfplay", "steamcourt", "--variant", "party"], 8, {"variant": "party"}),
+        (["host", "steamcourt", "--variant", "party", "--players", "10", "--bots", "4"], 10, {"variant": "party"}),
+        (["play", "steamcourt", "--variant", "duo"], 2, {"variant": "duo"}),
+        (
+            ["play", "steamcourt", "--variant", "duo", "--option", "duo_win=queen"],
+            2, {"variant": "duo", "duo_win": "queen"},
+        ),
+        (["host", "steamcourt", "--variant", "duo", "--players", "2"], 2, {"variant": "duo"}),
+        (["selfplay", "steamcourt", "--variant", "clock", "--players", "5"], 5, {"scoring": "clock"}),
+        (["play", "steamcourt", "--variant", "clock"], 4, {"scoring": "clock"}),
+        (["play", "steamcourt", "--solo"], 1, {"variant": "solo"}),
+        (["play", "steamcourt", "--solo", "--players", "1"], 1, {"variant": "solo"}),
+        (["play", "steamcourt", "--variant", "solo"], 1, {"variant": "solo"}),
+        (["play", "steamcourt", "--players", "5"], 5, {}),  # no variant: the game chooses
+    ],
+)
+def test_a_variant_maps_onto_ruleset_options(asked, args, players, options):
+    code, out, err = call(*args)
+    assert asked == [(players, options)]
+    assert code == cli.EXIT_USAGE
+    assert err.count("\n") == 1 and err.startswith("p2pgames: Steam Court: the ")
+    assert err.rstrip().endswith("variant is not built yet") and not out
+
+
+def test_a_variant_not_built_yet_is_refused_in_one_line(monkeypatch):
+    def refuse(self, ruleset):
+        raise RulesetError(f"the {ruleset['variant']} variant is not built yet")
+
+    monkeypatch.setattr(SteamCourt, "check_ruleset", refuse)
+    for args in (["selfplay", "steamcourt", "--variant", "duo"], ["play", "steamcourt", "--solo"]):
+        if args[-1] == "--solo":
+            monkeypatch.setattr(SteamCourt, "min_players", 1)  # as once Solo is built
+        code, out, err = call(*args)
+        variant = "solo" if args[-1] == "--solo" else "duo"
+        assert (code, out, err) == (2, "", f"p2pgames: Steam Court: the {variant} variant is not built yet\n")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["selfplay", "beltpunk", "--variant", "clock"], "Beltpunk Haberdasher has no variants (--variant clock)"),
+        (["play", "beltpunk", "--solo"], "Beltpunk Haberdasher has no variants (--solo)"),
+        (["host", "beltpunk", "--variant", "party"], "Beltpunk Haberdasher has no variants"),
+        (
+            ["selfplay", "steamcourt", "--variant", "royal"],
+            "Steam Court has no variant 'royal'; choose one of: party, duo, clock, solo",
+        ),
+        (
+            ["selfplay", "steamcourt", "--variant", "clock", "--option", "scoring=gears"],
+            "--variant clock sets scoring=clock, but --option scoring=gears says otherwise",
+        ),
+        (["play", "steamcourt", "--solo", "--players", "3"], "--solo is for 1 player; leave out --players"),
+        (["play", "steamcourt", "--solo", "--variant", "duo"], "--solo and --variant duo don't go together"),
+        (["selfplay", "steamcourt", "--variant", "clock", "--players", "7"], "Clock Climbing is for 2–6 players"),
+    ],
+)
+def test_a_wrong_variant_is_one_line_on_stderr(args, message):
+    code, out, err = call(*args)
+    assert code == cli.EXIT_USAGE and not out
+    assert err.count("\n") == 1 and err.startswith("p2pgames: ") and message in err, err
+
+
+def test_selfplay_plays_the_clock_variant():
+    code, out, err = call("selfplay", "steamcourt", "--variant", "clock", "--players", "2", "--seed", "v")
+    assert code == 0, out + err
+    assert "farthest on the clock" in out and "every state hash agreed" in out
+
+
+def test_variants_are_declared_by_the_game():
+    assert list(cli.variants_of(get_game("steamcourt"))) == ["party", "duo", "clock", "solo"]
+    assert cli.variants_of(get_game("beltpunk")) == {}
+    assert cli.variants_of(get_game("probe")) == {}  # no views module at all
+
+    class Declared:
+        name = "beltpunk"
+        cli_variants = {"long": {"options": {"target": 35}, "about": "to 35 points"}}
+
+    assert cli.variants_of(Declared()) == Declared.cli_variants  # an attribute wins
+
+
+def test_help_rules_and_menu_name_the_variants(monkeypatch):
+    code, out, _ = call("play", "--help")
+    assert code == 0 and "--variant NAME" in out and "--solo" in out
+    assert "party, duo, clock, solo" in " ".join(out.split())
+    code, out, err = call("rules", "steamcourt")
+    assert code == 0 and not err
+    assert "## Variants on the command line" in out
+    assert "- `clock`: Clock Climbing scoring, 2–6 players (scoring=clock)" in out
+    assert "- `solo`: one player against the Court Hand (variant=solo)" in out
+    assert "Variants on the command line" not in call("rules", "beltpunk")[1]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    code, out, _ = call("play")
+    assert code == 0
+    assert "2. Steam Court  (2–7 players)   [steamcourt]" in out
+    assert "variants: party, duo, clock, solo (p2pgames play steamcourt --variant NAME)" in out
