@@ -70,18 +70,29 @@ lay a quarter. Time Traveler: take back your last lay of a lost trick. Jester:
 unpass once, and play one card as a pair once. The last player with cards
 takes the 1-point token: its power (Unpass, Discard two) is yours for later.
 
+Reactions: when a power lets you answer out of turn (the General's stop, an
+unpass, the Time Traveler's retrieve, the Pirate's steal, a coup), play waits
+for you and "You are asked" says what happened and what each answer does:
+type it (e.g. stop bob) or pass.
+
+The table lists the seats from the Queen: character, name, cards left,
+passed / to act / out, and start + gear tokens = points (+Unpass, +Discard:
+1-point tokens not used yet). 1 × 9 means one card of value 9.
+
 Type (cards by face; seats by name):
   lay 7 7 7          three 7s             lay 5 5 +X3     two 5s, X: three 5s
   lay 3/9 as 9       a 3/9 as a 9         lay X           a Multiplier: one 1
   lay 9 7 as 7       (Alchemist) 9 as 7   lay 7 as pair   (Jester) 7 as two
   lay MS             a Masterstroke       pass            sit out the trick
-  give 2 to carol    (Queen, General)     give 11 12 to alice  (Tea Boy)
+  give 2 to carol    (Queen, General)     coup            three Masterstrokes
+  give 11 12 to alice   (Tea Boy, Vagabond: your two highest numbered cards)
   trade | keep       (Tea Boy)            hoard | leave   (Vagabond)
-  inspect bob        (Inspector)          coup            three Masterstrokes
-  stop bob           (General)            retrieve        (Time Traveler)
+  inspect bob        (Inspector)          stop bob        (General)
+  retrieve           (Time Traveler)      steal 7         (Pirate)
   unpass             (token or Jester)    discard 2 5     (Discard-two token)
-  steal 7            (Pirate)             plague          (Plague Doctor)
-  dive court 7       (Submariner)         put back 7 | keep   after drawing"""
+  unpass token | unpass jester   (when you could unpass either way)
+  dive court 7 | dive discard 7   (Submariner)      plague   (Plague Doctor)
+  put back 7 | keep  after drawing"""
 
 
 # -- names -----------------------------------------------------------------------------------------
@@ -548,13 +559,13 @@ def _powers_panel(state: "SteamCourtState", viewer: int) -> Panel:
     if character == "jester":
         left = [name for name in ("unpass", "pair") if name not in used]
         note = "" if len(left) == 2 else f" ({left[0]} left)" if left else " (both used)"
-    elif power:
-        note = " (used)" if power in used else ""
+    elif power and power in used:
+        text, note = f"{power} used this quarter", ""
     else:
         note = ""
     lines = _wrap([("", word) for word in (text + note).split(" ")], "  ", [("bold", f"{CHARACTER_TITLE[character]}:")])
     for kind, spent in state.powers[viewer]:
-        how = "used" if spent else "once, " + ("on your turn" if kind == "discard" else "after a pass")
+        how = "used" if spent else "on your turn" if kind == "discard" else "after you pass"
         lines.append(
             (("bold", "1-point token: "), ("dim" if spent else "", f"{_POWER_NAMES[kind]} ({how})"))
         )
@@ -623,18 +634,14 @@ def _choice_text(
             [(f"stop {who}", f"the cards go back to {who}, who plays again later")],
         )
     if phase == "unpass":
-        sources = [choice.partition(" ")[2] or "" for choice in choices if choice.startswith("unpass")]
-        last = f" — {names[table.lays[-1][0]]} laid {lay_of(table.lays[-1])}" if table.lays else ""
-        if not sources:
-            return (f"You passed{last}. You have nothing that beats it: pass", [])
+        last = f"You passed; {names[table.lays[-1][0]]} laid {lay_of(table.lays[-1])}" if table.lays else "You passed"
+        if not any(choice.startswith("unpass") for choice in choices):
+            return (f"{last}; nothing of yours beats it: pass", [])
         how = " or ".join(
-            "the Unpass token" if s == "token" else "the Jester's unpass" if s == "jester" else "your unpass"
-            for s in sources
+            "the Unpass token" if source == "token" else "the Jester's unpass"
+            for source in state.unpass_sources(viewer)
         )
-        return (
-            f"You passed{last}. Unpass? ({listed})",
-            [(" / ".join(c for c in choices if c != "pass"), f"back into the trick: play a turn now (uses {how})")],
-        )
+        return (f"{last}. Unpass ({how}) and play now? ({listed})", [])
     if phase == "coup":
         return (
             "You hold three Masterstrokes. Pull a coup? (coup / pass)",
@@ -661,7 +668,7 @@ def _choice_text(
             [("put back N", f"card N goes back into {where}; keep: keep the rest")],
         )
     if phase == "give":
-        return ("Give one card to another player, who alone sees it? (give N to NAME / pass)", [])
+        return ("Give one card away? (give N to NAME / pass)", [("give N to NAME", "only NAME sees the card")])
     if phase == "serve":
         to = "the Queen" if table.character_of(viewer) == "teaboy" else "another player"
         return (f"Give your two highest numbered cards to {to}: {listed}", [])
@@ -680,7 +687,7 @@ def _choice_text(
         )
     if phase == "inspect":
         return (
-            "Look at the Court Hand and one player's hand? (inspect NAME / pass)",
+            "See the Court Hand and one hand? (inspect NAME / pass)",
             [("inspect NAME", "you see both; nobody else does")],
         )
     return None
