@@ -551,7 +551,7 @@ _POWER_TEXT = {  # each fits WIDTH after "Character: "
 
 
 def _powers_panel(state: "SteamCourtState", viewer: int) -> Panel:
-    """Your character's power (marked when used this quarter) and your 1-point tokens' powers."""
+    """Your character's power (said when used this quarter) and your unused 1-point tokens' powers."""
     table = state.table_of(viewer)
     character = table.character_of(viewer)
     power, text = _POWER_TEXT[character]
@@ -565,10 +565,9 @@ def _powers_panel(state: "SteamCourtState", viewer: int) -> Panel:
         note = ""
     lines = _wrap([("", word) for word in (text + note).split(" ")], "  ", [("bold", f"{CHARACTER_TITLE[character]}:")])
     for kind, spent in state.powers[viewer]:
-        how = "used" if spent else "on your turn" if kind == "discard" else "after you pass"
-        lines.append(
-            (("bold", "1-point token: "), ("dim" if spent else "", f"{_POWER_NAMES[kind]} ({how})"))
-        )
+        if not spent:  # a used token's power is gone for good
+            how = "on your turn" if kind == "discard" else "after you pass"
+            lines.append((("bold", "1-point token: "), ("", f"{_POWER_NAMES[kind]} ({how})")))
     return Panel("Your powers", tuple(lines))
 
 
@@ -637,23 +636,22 @@ def _choice_text(
         last = f"You passed; {names[table.lays[-1][0]]} laid {lay_of(table.lays[-1])}" if table.lays else "You passed"
         if not any(choice.startswith("unpass") for choice in choices):
             return (f"{last}; nothing of yours beats it: pass", [])
-        how = " or ".join(
-            "the Unpass token" if source == "token" else "the Jester's unpass"
-            for source in state.unpass_sources(viewer)
-        )
-        return (f"{last}. Unpass ({how}) and play now? ({listed})", [])
+        sources = state.unpass_sources(viewer)
+        how = "" if len(sources) != 1 else " (the Unpass token)" if sources[0] == "token" else " (Jester)"
+        return (f"{last}. Unpass{how} and play now? ({listed})", [])
     if phase == "coup":
+        if "coup" not in choices:
+            return None  # only those dealt all three Masterstrokes have anything to decide
         return (
             "You hold three Masterstrokes. Pull a coup? (coup / pass)",
-            [("coup", "reveal them and take the Queen's seat; the cards are dealt again")],
+            [("coup", "reveal them, become the Queen; the cards are dealt again")],
         )
     if phase == "retrieve":
         mine = [lay for lay in table.lays if lay[0] == viewer]
-        what = lay_of(mine[-1]) if mine else "your last lay"
-        return (
-            f"You lost this trick. Take back your {what}? (retrieve / pass)",
-            [("retrieve", f"{what} back into your hand (once a quarter)")],
-        )
+        question = f"You lost this trick. Take back your {lay_of(mine[-1]) if mine else 'last lay'}?"
+        if len(question) + len(" (retrieve / pass)") > WIDTH:
+            question = "You lost this trick. Take back your last lay?"
+        return (f"{question} (retrieve / pass)", [])
     if phase == "steal":
         return (
             f"The trick is over. Steal a numbered card from the machine? ({listed})",
