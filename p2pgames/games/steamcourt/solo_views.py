@@ -176,7 +176,7 @@ def _header(state: SoloState) -> Panel:
         line.append(("good", f" · won: {rank_of(len(state.court))}"))
     elif state.won == 0:
         line.append(("bad", " · lost"))
-    elif len(state.court) >= 1:
+    elif state.character == "queen":
         line.append(("dim", f" · a win now: {rank_of(len(state.court))}"))
     return Panel("Steam Court — Solo", (tuple(line),))
 
