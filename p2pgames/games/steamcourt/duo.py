@@ -6,10 +6,10 @@ The Duo variant is the one-table game with three changes, each a small hook in `
   Hand);
 * the two characters change every quarter (:func:`characters`): the ladder's two lowest rungs in
   the first quarter, one rung higher each quarter after. The character new to the ladder is the
-  preeminent seat (I40), so the core reseating — the first player out becomes preeminent — gives
+  preeminent seat (I48), so the core reseating — the first player out becomes preeminent — gives
   "the player to play all of his cards first" the new character;
 * the winner (:func:`result`): the most points (``duo_win`` ``points``), or the player who goes out
-  first in the 4th quarter, who would climb to the Queen (``duo_win`` ``queen``, I43).
+  first in the 4th quarter, who would climb to the Queen (``duo_win`` ``queen``, I50).
 
 Everything here reads the state and never changes it.
 """
@@ -34,13 +34,13 @@ DUO_DECK: tuple[str, ...] = tuple(
 )
 
 # The Duo ladder, lowest rung first: the rulebook's quarters name the first five; the Queen is the
-# rung the first player out of the 4th quarter climbs to (I43).
+# rung the first player out of the 4th quarter climbs to (I50).
 LADDER: tuple[str, ...] = ("teaboy", "plaguedoctor", "alchemist", "duke", "general", "queen")
 QUEEN_RUNG = len(LADDER)  # 6: the Queen's rung, counted from the Tea Boy's 1
 
 
 def characters(quarter: int) -> tuple[str, str]:
-    """The quarter's two characters in seat order, the preeminent (the new rung) first (I40)."""
+    """The quarter's two characters in seat order, the preeminent (the new rung) first (I48)."""
     return (LADDER[quarter], LADDER[quarter - 1])
 
 
@@ -49,7 +49,7 @@ def result(state: "SteamCourtState") -> GameOver | None:
     if state.duo_win != "queen":
         return None
     first = state.last_out[0]
-    # The first out of the 4th quarter climbs to the Queen; the other takes the General (I43).
+    # The first out of the 4th quarter climbs to the Queen; the other takes the General (I50).
     scores = tuple(QUEEN_RUNG if player == first else QUEEN_RUNG - 1 for player in range(state.players))
     return GameOver(scores, (first,), "Engineer to the Queen: first out in the 4th quarter")
 

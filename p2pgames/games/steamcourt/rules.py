@@ -396,7 +396,9 @@ _EMPTY: list[int] = []
 
 
 class SteamCourt(Game[SteamCourtState]):
-    """Steam Court for 2–7 players at one table. Stateless: every method takes the state.
+    """Steam Court for 2–7 players at one table, the Duo variant (two players climbing the ladder,
+    ``duo.py``) and the Solo variant (one player, its own state and rules in ``solo.py``: every
+    method hands a :class:`SoloState` to :data:`SOLO`). Stateless: every method takes the state.
 
     ``seating`` replaces the recommended characters for some player counts (characters in seat
     order, preeminent first): for tests and variants that seat other characters.

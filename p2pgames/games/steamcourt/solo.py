@@ -6,7 +6,7 @@ hands every call to :data:`SOLO` when the state is a :class:`SoloState` (a rules
 
 One deal of the whole deck, dealt face down; the player's cards are *revealed* as they reach his
 hand (with one seat there is nobody to keep them from, and every rule is then checked on public
-values: I41), while the Court Hand and the draw pile stay face down until a card is turned up or
+values: I40), while the Court Hand and the draw pile stay face down until a card is turned up or
 drawn. The transcript shows the order: the deal is locked before any card is turned, and the
 game's end audits it.
 
@@ -696,7 +696,7 @@ class Solo:
         kind = KIND[name]
         tricks = state.tricks
         if kind in (MULTIPLIER, MASTERSTROKE):
-            # As a Multiplier on the left-most trick (it waits for the first one: I42).
+            # As a Multiplier on the left-most trick (it waits for the first one: I41).
             if tricks:
                 tricks[0][0].append(slot)
                 tricks[0][2] += 1

@@ -1,7 +1,7 @@
 """What a Solo game of Steam Court shows: action texts, log lines, panels, and the variants' help.
 
 Everything here reads the state and never changes it. In Solo every card the player holds is
-public (RULES.md, I41), so texts and panels need no knowledge.
+public (RULES.md, I40), so texts and panels need no knowledge.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The Duo variant (rulebook: "2 Players (Duo Variant)"); RULES.md, Duo, and interpretations
-I40 and I43."""
+I48–I50."""
 
 import pytest
 
@@ -98,7 +98,7 @@ def test_the_1s_and_2s_are_removed_before_dealing_24_cards_each_and_24_to_the_co
 @pytest.mark.parametrize("seats", [(ALICE, BOB), (BOB, ALICE)])
 def test_start_tokens_seat_the_players_as_the_plague_doctor_and_the_tea_boy(seats):
     table = Duo(seats=seats)
-    # The Plague Doctor is the preeminent seat: the ladder's new rung ranks higher (I40).
+    # The Plague Doctor is the preeminent seat: the ladder's new rung ranks higher (I48).
     assert table.table.characters == ["plaguedoctor", "teaboy"]
     assert table.table.seats == list(seats)
     assert table.state.start[seats[0]] == 1 and table.state.start[seats[1]] == 2
@@ -167,7 +167,7 @@ def test_the_queen_win_goes_to_the_first_player_out_in_the_fourth_quarter():
     table.play_with([PlayoutBot(b"duo-full")] * 2)
     result = table.step()
     first = table.state.last_out[0]
-    # The first out climbs to the Queen (rung 6); the other to the General (rung 5) (I43).
+    # The first out climbs to the Queen (rung 6); the other to the General (rung 5) (I50).
     assert result.winners == (first,)
     assert result.scores[first] == 6 and result.scores[1 - first] == 5
     assert result.summary == "Engineer to the Queen: first out in the 4th quarter"

@@ -1,5 +1,5 @@
 """The Solo variant (rulebook: "1 Player (Solo Variant)", "The Court Hand", "Character
-Privileges", "End Game"); RULES.md, Solo, and interpretations I41–I48."""
+Privileges", "End Game"); RULES.md, Solo, and interpretations I40–I47."""
 
 import pytest
 
@@ -63,7 +63,7 @@ def test_one_player_plays_solo_and_the_variants_check_their_player_counts():
 
 def test_setup_deals_12_cards_to_you_22_to_the_court_hand_and_the_rest_to_the_draw_pile():
     state = GAME.setup(GAME.ruleset(1))
-    # One deal of the whole deck; your twelve cards are turned face up (I41), the rest stay down.
+    # One deal of the whole deck; your twelve cards are turned face up (I40), the rest stay down.
     assert GAME.step(state) == CardOperations((NewDeal(0, DECK, 0), Reveal(tuple(range(12)))))
     assert state.hand == list(range(12))
     assert state.court == list(range(12, 34))
@@ -187,6 +187,7 @@ def test_a_partial_beat_discards_the_beaten_tricks_and_leaves_the_others_for_the
     # Same character (and the Tea Boy gives up nothing again); the unbeaten tricks stay, new
     # cards are turned until three tricks lie on the table, and duplicates stack on old ones.
     assert table.character == "teaboy" and table.state.round == 2
+    assert table.step() == Turn((0,), "beat the Court Hand's tricks, or pass to end the round")
     assert table.tricks() == [(1, 5, ["5"]), (2, 9, ["9", "9"]), (1, 8, ["8"])]
     assert table.faces(table.state.discard) == ["6", "7"]
 
