@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from p2pgames.engine import (
-    Audit,
     CardOperations,
     CardState,
     GameOver,

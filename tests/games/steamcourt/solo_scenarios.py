@@ -2,8 +2,8 @@
 
 The deck comes out as a test names it: ``hand`` (the 12 cards dealt to you), ``court`` (the Court
 Hand from the top) and ``draw`` (the draw pile from the top), each by face. A hand is filled up to
-12 with the lowest unnamed numbered cards (``fill="high"``: the highest), the Court Hand to 22 with the highest, and the draw pile
-takes the rest, its named cards first.
+12 with the lowest unnamed numbered cards (``fill="high"``: the highest), the Court Hand to 22
+with the highest, and the draw pile takes the rest, its named cards first.
 """
 
 from __future__ import annotations
