@@ -49,7 +49,8 @@ from p2pgames.engine import (
     Turn,
 )
 
-from p2pgames.games.steamcourt import views
+from p2pgames.games.steamcourt import duo, solo_views, views
+from p2pgames.games.steamcourt.solo import SOLO, SOLO_KINDS, SoloState
 from p2pgames.games.steamcourt.actions import (
     Coup,
     DiscardTwo,
@@ -295,6 +296,8 @@ class SteamCourtState(GameState):
     __slots__ = (
         "players",
         "scoring",
+        "variant",
+        "duo_win",
         "cards",
         "phase",
         "quarter",
@@ -312,6 +315,8 @@ class SteamCourtState(GameState):
 
     players: int
     scoring: str  # "gears" or "clock"
+    variant: str  # "court", "party" or "duo" (a Solo game has a SoloState)
+    duo_win: str  # the Duo variant's win condition: "points" or "queen"
     cards: CardState
     phase: str
     quarter: int  # 1–4 (0 before the first)
@@ -330,6 +335,8 @@ class SteamCourtState(GameState):
         other = SteamCourtState.__new__(SteamCourtState)
         other.players = self.players
         other.scoring = self.scoring
+        other.variant = self.variant
+        other.duo_win = self.duo_win
         other.cards = self.cards.copy()
         other.phase = self.phase
         other.quarter = self.quarter
@@ -389,7 +396,9 @@ _EMPTY: list[int] = []
 
 
 class SteamCourt(Game[SteamCourtState]):
-    """Steam Court for 2–7 players at one table. Stateless: every method takes the state.
+    """Steam Court for 2–7 players at one table, the Duo variant (two players climbing the ladder,
+    ``duo.py``) and the Solo variant (one player, its own state and rules in ``solo.py``: every
+    method hands a :class:`SoloState` to :data:`SOLO`). Stateless: every method takes the state.
 
     ``seating`` replaces the recommended characters for some player counts (characters in seat
     order, preeminent first): for tests and variants that seat other characters.
@@ -397,7 +406,7 @@ class SteamCourt(Game[SteamCourtState]):
 
     name = "steamcourt"
     title = "Steam Court"
-    min_players = 2
+    min_players = 1
     max_players = 7
     options = (
         RulesetOption(
@@ -440,19 +449,34 @@ class SteamCourt(Game[SteamCourtState]):
         variant, players = ruleset["variant"], ruleset.players
         if ruleset["scoring"] == "clock" and (variant != "court" or players > 6):
             raise RulesetError("Clock Climbing is for 2–6 players at one table")
-        if variant != "court":
+        if variant == "duo" and players != 2:
+            raise RulesetError("the Duo variant is for exactly 2 players")
+        if variant == "solo" and players != 1:
+            raise RulesetError("the Solo variant is for exactly 1 player")
+        if variant == "court" and players < 2:
+            raise RulesetError("the court at one table is for 2–7 players; one player plays solo")
+        if ruleset["duo_win"] != "points" and variant != "duo":
+            raise RulesetError("duo_win is an option of the Duo variant")
+        if variant == "party":
             raise RulesetError(f"the {variant} variant is not built yet")
 
     # -- setup and steps -----------------------------------------------------------------------
 
     def setup(self, ruleset: Ruleset) -> SteamCourtState:
+        if ruleset["variant"] == "solo":
+            return SOLO.setup()  # type: ignore[return-value]
         players = ruleset.players
-        characters = self.seating.get(players, RECOMMENDED[players])
+        if ruleset["variant"] == "duo":
+            characters = duo.characters(1)
+        else:
+            characters = self.seating.get(players, RECOMMENDED[players])
         if len(characters) != players:
             raise RulesetError(f"{players} players need {players} characters, not {characters}")
         state = SteamCourtState.__new__(SteamCourtState)
         state.players = players
         state.scoring = ruleset["scoring"]
+        state.variant = ruleset["variant"]
+        state.duo_win = ruleset["duo_win"]
         state.cards = CardState()
         state.phase = Phase.SEATING
         state.quarter = 0
@@ -494,6 +518,8 @@ class SteamCourt(Game[SteamCourtState]):
 
     def step(self, state: SteamCourtState) -> Step:
         # Called after every event, several times: keep it cheap.
+        if state.__class__ is SoloState:
+            return SOLO.step(state)
         if state.cards.pending:
             return CardOperations(tuple(state.cards.pending))
         phase = state.phase
@@ -539,6 +565,8 @@ class SteamCourt(Game[SteamCourtState]):
         raise AssertionError(f"no step for table phase {phase!r}")  # pragma: no cover
 
     def _result(self, state: SteamCourtState) -> GameOver:
+        if state.variant == "duo" and (ladder := duo.result(state)) is not None:
+            return ladder
         scores = state.totals()
         best = max(scores)
         tied = [p for p in range(state.players) if scores[p] == best]
@@ -550,6 +578,8 @@ class SteamCourt(Game[SteamCourtState]):
     # -- legal actions -------------------------------------------------------------------------
 
     def legal_actions(self, state: SteamCourtState, player: int, knowledge: Knowledge) -> list[Any]:
+        if state.__class__ is SoloState:
+            return SOLO.legal_actions(state, player)
         if state.cards.pending or state.phase != Phase.PLAYING:
             return []
         table = state.table_of(player)
@@ -750,6 +780,8 @@ class SteamCourt(Game[SteamCourtState]):
         What hidden cards are is checked when they are revealed (a lay, a coup, a dive's card, a
         discard) or at the quarter's audit (the Tea Boy's and the Vagabond's two highest cards).
         """
+        if state.__class__ is SoloState:
+            return SOLO.check_action(state, player, action)
         if state.cards.pending:
             raise IllegalAction(player, "wait until the cards being dealt or revealed are done")
         if state.phase != Phase.PLAYING or not 0 <= player < state.players:
@@ -918,6 +950,8 @@ class SteamCourt(Game[SteamCourtState]):
         self._start_quarter(state)
 
     def after_cards(self, state: SteamCourtState, values: Mapping[int, str]) -> None:
+        if state.__class__ is SoloState:
+            return SOLO.after_cards(state)
         state.notes = []
         if state.phase == Phase.AUDITING:
             self._after_audit(state)
@@ -969,6 +1003,8 @@ class SteamCourt(Game[SteamCourtState]):
             )
 
     def apply_action(self, state: SteamCourtState, player: int, action: Any) -> None:
+        if state.__class__ is SoloState:
+            return SOLO.apply_action(state, action)
         state.notes = []
         table = state.table_of(player)
         kind = type(action)
@@ -1065,6 +1101,9 @@ class SteamCourt(Game[SteamCourtState]):
 
     def _start_quarter(self, state: SteamCourtState) -> None:
         state.quarter += 1
+        if state.variant == "duo":
+            # The quarter's two characters; the reseating put the first out in the new one.
+            state.tables[0].characters = list(duo.characters(state.quarter))
         state.tricks = [0] * state.players
         state.used = [[] for _ in range(state.players)]
         for table in state.tables:
@@ -1074,8 +1113,9 @@ class SteamCourt(Game[SteamCourtState]):
         """Deal the deck into equal hands and the Court Hand (which takes the extras)."""
         seats = table.seats
         deal = len(state.cards.deals)
-        slots = list(state.cards.new_deal(DECK))
-        size = len(DECK) // (len(seats) + 1)
+        deck = duo.DUO_DECK if state.variant == "duo" else DECK
+        slots = list(state.cards.new_deal(deck))
+        size = len(deck) // (len(seats) + 1)
         for position, player in enumerate(seats):
             hand = slots[position * size:(position + 1) * size]
             state.hands[player] = hand
@@ -1532,15 +1572,23 @@ class SteamCourt(Game[SteamCourtState]):
     # -- encodings -----------------------------------------------------------------------------
 
     def encode_action(self, action: Any) -> Any:
+        if type(action) in SOLO_KINDS:
+            return SOLO.encode_action(action)
         return encode_action(action)
 
     def decode_action(self, data: Any) -> Any:
+        if isinstance(data, (list, tuple)) and data and data[0] in SOLO_KINDS.values():
+            return SOLO.decode_action(data)
         return decode_action(data)
 
     def encode_state(self, state: SteamCourtState) -> Any:
+        if state.__class__ is SoloState:
+            return SOLO.encode_state(state)
         return {
             "players": state.players,
             "scoring": state.scoring,
+            "variant": state.variant,
+            "duo_win": state.duo_win,
             "cards": state.cards.encode(),
             "phase": state.phase,
             "quarter": state.quarter,
@@ -1556,9 +1604,13 @@ class SteamCourt(Game[SteamCourtState]):
         }
 
     def decode_state(self, data: Any) -> SteamCourtState:
+        if data["variant"] == "solo":
+            return SOLO.decode_state(data)  # type: ignore[return-value]
         state = SteamCourtState.__new__(SteamCourtState)
         state.players = data["players"]
         state.scoring = data["scoring"]
+        state.variant = data["variant"]
+        state.duo_win = data["duo_win"]
         state.cards = CardState.decode(data["cards"])
         state.phase = data["phase"]
         state.quarter = data["quarter"]
@@ -1579,18 +1631,27 @@ class SteamCourt(Game[SteamCourtState]):
     def describe_action(
         self, state: SteamCourtState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
     ) -> str:
+        if state.__class__ is SoloState:
+            return solo_views.describe_action(state, action)
         return views.describe_action(state, player, action, knowledge, names)
 
     def narrate(self, before: SteamCourtState, event: Event, after: SteamCourtState, names: Sequence[str]) -> list[str]:
+        if after.__class__ is SoloState:
+            return solo_views.narrate(after, names)
         return views.narrate(before, event, after, names)
 
     def panels(
         self, state: SteamCourtState, viewer: int | None, knowledge: Knowledge, names: Sequence[str]
     ) -> list[Panel]:
-        return views.panels(self, state, viewer, knowledge, names)
+        if state.__class__ is SoloState:
+            return solo_views.panels(state, names)
+        result = views.panels(self, state, viewer, knowledge, names)
+        if state.variant == "duo":
+            result.insert(1, duo.ladder_panel(state, names))
+        return result
 
     def help_text(self) -> str:
-        return views.HELP
+        return views.HELP + "\n\n" + solo_views.VARIANTS_HELP
 
 
 # -- helpers -----------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from steamcourt_scenarios import Court, seating_seed
 
 def test_game_identity_players_and_the_scoring_option():
     assert get_game("steamcourt") is GAME
-    assert (GAME.min_players, GAME.max_players) == (2, 7)
+    assert (GAME.min_players, GAME.max_players) == (1, 7)
     assert GAME.ruleset(4)["scoring"] == "gears"
     assert GAME.ruleset(6, {"scoring": "clock"})["scoring"] == "clock"
     with pytest.raises(RulesetError, match="Clock Climbing is for 2–6 players"):
