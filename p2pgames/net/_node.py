@@ -208,10 +208,13 @@ class Node:
                 await trio.sleep(0.05)
         self._stop()
 
-    def _stop(self) -> None:
+    def _close_transcript(self) -> None:
         if self._transcript is not None:
             self._transcript.close()
             self._transcript = None
+
+    def _stop(self) -> None:
+        self._close_transcript()
         if not self.finished.is_set():
             self.finished.set()
             self._agreement_moved.set()
@@ -284,13 +287,16 @@ class Node:
 
     async def serve(self, listeners: list[trio.SocketListener], *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Host: accept joiners on ``listeners`` until the node stops."""
-        async with trio.open_nursery() as nursery:
-            self._nursery = nursery
-            nursery.start_soon(self._watchdog)
-            nursery.start_soon(self._accept_loop, listeners)
-            self._flush()
-            task_status.started()
-            await trio.sleep_forever()
+        try:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                nursery.start_soon(self._watchdog)
+                nursery.start_soon(self._accept_loop, listeners)
+                self._flush()
+                task_status.started()
+                await trio.sleep_forever()
+        finally:
+            self._close_transcript()  # also when cancelled from outside
 
     async def _accept_loop(self, listeners: list[trio.SocketListener]) -> None:
         async def handle(stream: trio.SocketStream) -> None:
@@ -303,12 +309,15 @@ class Node:
     async def connect(self, host: str, port: int, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Joiner: dial the host and play until the game is over or stopped."""
         stream = await trio.open_tcp_stream(host, port)
-        async with trio.open_nursery() as nursery:
-            self._nursery = nursery
-            task_status.started()
-            nursery.start_soon(self._watchdog)
-            await self._run_connection(stream, 0)
-            self._stop()
+        try:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                task_status.started()
+                nursery.start_soon(self._watchdog)
+                await self._run_connection(stream, 0)
+                self._stop()
+        finally:
+            self._close_transcript()  # also when cancelled from outside
 
     async def _watchdog(self) -> None:
         settings = self.settings

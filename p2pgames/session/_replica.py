@@ -482,7 +482,7 @@ class Replica:
             self._check_dispute(submission)
             return
         if seat not in expected:
-            raise self._illegal(submission, FaultCode.ILLEGAL, f"sent a {kind!r} submission out of turn")
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"sent {with_article(kind)} submission out of turn")
         if isinstance(phase, DecisionPhase):
             self._check_act(submission)
         elif isinstance(phase, CommitPhase):
@@ -504,7 +504,7 @@ class Replica:
         if body.get("t") != kind:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"sent {body.get('t')!r} where {kind!r} was due")
         if set(body) != {"t", *fields}:
-            raise self._illegal(submission, FaultCode.MALFORMED, f"sent a {kind!r} with the wrong fields")
+            raise self._illegal(submission, FaultCode.MALFORMED, f"sent {with_article(kind)} with the wrong fields")
         for name, kinds in fields.items():
             value = body[name]
             if not isinstance(value, kinds) or (type(value) is bool and kinds is int):

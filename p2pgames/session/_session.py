@@ -833,9 +833,11 @@ class Session:
 
     def _result_text(self, result: GameOver) -> str:
         names = self.names
+        scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(result.scores))
+        if not result.winners:  # a game lost by everyone (Steam Court's solo variant)
+            return f"Nobody wins — {result.summary}. Scores: {scores}."
         winners = " and ".join(names[seat] for seat in result.winners)
         verb = "win" if len(result.winners) > 1 else "wins"
-        scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(result.scores))
         return f"{winners} {verb} — {result.summary}. Scores: {scores}."
 
     def _acknowledge(self, seq: int, entry_digest: bytes, state_hash: bytes) -> None:

@@ -136,7 +136,7 @@ class VerificationReport:
                 f"{self.stopped.reason} ({how})."
             )
         if self.result is not None:
-            winners = " and ".join(self.who(seat) for seat in self.result["winners"])
+            winners = " and ".join(self.who(seat) for seat in self.result["winners"]) or "nobody"
             lines.append(f"Result: {winners} won — {self.result['summary']}; scores {self.result['scores']}.")
         elif self.stopped is None and self.failure is None:
             lines.append("The transcript ends before the game did.")

@@ -43,7 +43,7 @@ from p2pgames.session._messages import open_envelope
 
 GAME = "steamcourt"
 CHEATER = 1
-OUT_OF_TURN = "sent an? 'act' submission out of turn"
+OUT_OF_TURN = "sent an act submission out of turn"
 
 
 def transcript_path(directory: Path, seed: bytes, seat: int) -> Path:
