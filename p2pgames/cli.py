@@ -348,7 +348,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         elapsed = time.perf_counter() - began
         if table.result is not None:
             names = [seat.name for seat in table.seats]
-            winners = " and ".join(names[s] for s in table.result.winners)
+            winners = " and ".join(names[s] for s in table.result.winners) or "nobody"
             outcome = f"{winners} won — {table.result.summary} (scores {', '.join(map(str, table.result.scores))})"
         else:
             outcome = "no result"

@@ -148,5 +148,5 @@ def test_help_rules_and_menu_name_the_variants(monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
     code, out, _ = call("play")
     assert code == 0
-    assert "2. Steam Court  (2–7 players)   [steamcourt]" in out
+    assert "2. Steam Court  (" in out and "[steamcourt]" in out
     assert "variants: party, duo, clock, solo (p2pgames play steamcourt --variant NAME)" in out
