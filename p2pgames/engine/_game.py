@@ -68,7 +68,8 @@ class Ruleset:
 
     def describe(self) -> str:
         options = ", ".join(f"{key}={value}" for key, value in self.options)
-        return f"{self.game}, {self.players} players" + (f" ({options})" if options else "")
+        seats = f"{self.players} player" + ("" if self.players == 1 else "s")
+        return f"{self.game}, {seats}" + (f" ({options})" if options else "")
 
 
 @dataclass(frozen=True, slots=True)
