@@ -31,16 +31,27 @@ from p2pgames.games.steamcourt.actions import (
     Unpass,
 )
 from p2pgames.games.steamcourt.cards import (
+    CHARACTER_NUMBER,
     CHARACTER_TITLE,
     FACE,
     FACE_ORDER,
     MASTERSTROKE_VALUE,
+    TABLE_NAMES,
 )
 
 if TYPE_CHECKING:
     from p2pgames.games.steamcourt.rules import SteamCourt, SteamCourtState
 
-__all__ = ["describe_action", "narrate", "panels", "result_summary", "HELP", "space_name"]
+__all__ = [
+    "describe_action",
+    "narrate",
+    "panels",
+    "result_summary",
+    "party_result_summary",
+    "HELP",
+    "PARTY_HELP",
+    "space_name",
+]
 
 WIDTH = 78  # panels must fit an 80-column terminal, borders included
 
@@ -193,8 +204,12 @@ def narrate(
 ) -> list[str]:
     """Log lines for ``event``, from public information only (what it did is in the notes)."""
     lines: list[str] = []
+    party = len(after.tables) > 1
     for note in after.notes:
-        lines.extend(_narrate_note(before, after, note, names))
+        if party:
+            lines.extend(_narrate_party_note(before, after, note, names))
+        else:
+            lines.extend(_narrate_note(before, after, note, names))
     return lines
 
 
@@ -362,6 +377,8 @@ def panels(
     game: "SteamCourt", state: "SteamCourtState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]
 ) -> list[Panel]:
     """The quarter, the table, the machine, the viewer's hand and powers; each fits 80 columns."""
+    if len(state.tables) > 1:
+        return party_panels(state, viewer, knowledge, names)
     result = [_header_panel(state)]
     if state.quarter:
         result.append(_table_panel(state, viewer, names))
@@ -480,3 +497,154 @@ def _powers_panel(state: "SteamCourtState", viewer: int) -> Panel:
             (("bold", "1-point token: "), ("dim" if spent else "", _POWER_NAMES[kind] + (" (used)" if spent else "")))
         )
     return Panel("Your powers", tuple(lines))
+
+
+# -- the Party variant: two tables at once ---------------------------------------------------------
+
+PARTY_HELP = """\
+Party variant (7-12 players): a Royal table and a Renegade table play at the
+same time, each with its own deck. Only the start tokens are used: going out
+takes the top token of your table's stack (lowest number first), and the
+tokens set next quarter's seats. The Royal table's last two out go down to
+the Renegade table's top seats; the Renegade table's first two out go up to
+the Royal table's lowest seats. After the 4th quarter the Royal table's
+first player out wins."""
+
+# Log lines of these notes are about the player in ``note[1]``: prefixed with his table's name.
+_PLAYER_NOTES = frozenset({
+    "coup-claim", "coup", "give", "no-give", "inspect", "no-inspect", "serve", "trade", "keep",
+    "hoard", "leave", "lay", "pass", "stop", "unpass", "trick", "retrieve", "steal", "lead",
+    "discard", "dive", "plague", "put-back",
+})
+_SHORT_TABLE = ("Royal", "Renegades")
+
+
+def _table_index(state: "SteamCourtState", player: int) -> int:
+    for index, table in enumerate(state.tables):
+        if player in table.seats:
+            return index
+    return 0  # pragma: no cover
+
+
+def _seats_text(table: Any, seats: Sequence[int], names: Sequence[str]) -> str:
+    return ", ".join(
+        f"{CHARACTER_NUMBER[character]} {names[player]} ({CHARACTER_TITLE[character]})"
+        for player, character in zip(seats, table.characters)
+    )
+
+
+def _narrate_party_note(
+    before: "SteamCourtState", after: "SteamCourtState", note: tuple, names: Sequence[str]
+) -> list[str]:
+    kind = note[0]
+    if kind == "party-seating":
+        return [
+            f"start tokens, {TABLE_NAMES[index]}: {_seats_text(after.tables[index], seats, names)}"
+            for index, seats in enumerate(note[1])
+        ]
+    if kind == "table-quarter":
+        _, index, quarter, size, court = note
+        return [f"— quarter {quarter}, {TABLE_NAMES[index]}: {size} cards each, {court} in the Court Hand —"]
+    if kind == "out":
+        _, player, token, place = note
+        tag = _SHORT_TABLE[_table_index(after, player)]
+        return [f"{tag}: {names[player]} is out of cards ({_ordinal(place)}) and takes token {token}"]
+    if kind == "party-quarter-end":
+        _, quarter, royal, renegades, promoted, demoted = note
+        lines = [
+            f"quarter {quarter} ends; promoted to the Royal table: "
+            + " and ".join(names[p] for p in promoted)
+            + "; banished to the Renegade table: "
+            + " and ".join(names[p] for p in demoted)
+        ]
+        if after.phase == "over":
+            lines.append(f"{names[royal[0]]} went out first at the Royal table")
+        else:
+            for index, seats in enumerate((royal, renegades)):
+                lines.append(f"new seats, {TABLE_NAMES[index]}: {_seats_text(after.tables[index], seats, names)}")
+        return lines
+    lines = _narrate_note(before, after, note, names)
+    if kind in _PLAYER_NOTES and lines:
+        tag = _SHORT_TABLE[_table_index(after, note[1])]
+        lines = [f"{tag}: {line}" for line in lines]
+    return lines
+
+
+def party_result_summary(state: "SteamCourtState", winner: int) -> str:
+    """One line for the Party variant's :class:`GameOver` (the session puts the winner's name in front)."""
+    return "first out at the Royal table in the 4th quarter: Engineer to Her Royal Majesty the Queen"
+
+
+def party_panels(
+    state: "SteamCourtState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]
+) -> list[Panel]:
+    """Both tables (seats, cards, passes, tokens), each table's machine, the viewer's hand and powers."""
+    result = [_party_header_panel(state)]
+    if state.quarter:
+        for index in range(len(state.tables)):
+            result.append(_party_table_panel(state, index, viewer, names))
+            result.append(_party_machine_panel(state, index, names))
+    if viewer is not None and state.quarter:
+        result.append(_hand_panel(state, viewer, knowledge))
+        result.append(_powers_panel(state, viewer))
+    return result
+
+
+def _party_header_panel(state: "SteamCourtState") -> Panel:
+    if not state.quarter:
+        return Panel("Steam Court", ((("bold", "drawing start tokens"), ("", " · Party variant: two tables")),))
+    line: list[Segment] = [
+        ("bold", f"quarter {state.quarter} of 4"),
+        ("", " · Party variant: two tables · the Royal table's first out in quarter 4 wins"),
+    ]
+    return Panel("Steam Court", tuple(_wrap(line)))
+
+
+def _party_table_panel(state: "SteamCourtState", index: int, viewer: int | None, names: Sequence[str]) -> Panel:
+    table = state.tables[index]
+    done = table.phase == "done"
+    info: list[Segment] = [("", f"Court Hand {len(table.court)} · discard pile {len(table.discard)}")]
+    if done:
+        info.append(("good", " · quarter over"))
+    elif table.stacks and state.quarter <= len(table.stacks):
+        stack = table.stacks[state.quarter - 1]
+        info.append(("", f" · next token {stack[-1]}" if stack else " · no tokens left"))
+    lines = [tuple(info)]
+    acting = table.turn if table.phase == "turn" else table.actor
+    for player, character in zip(table.seats, table.characters):
+        if player in table.out:
+            status, style = f"out {_ordinal(table.out.index(player) + 1)}", "good"
+        elif player in table.passed:
+            status, style = "passed", "dim"
+        elif player == acting and state.phase == "playing" and not done:
+            status, style = "to act", "warn"
+        else:
+            status, style = "", ""
+        tokens = ",".join(str(token) for token in state.gears[player]) or "-"
+        lines.append((
+            ("dim", f"{CHARACTER_NUMBER[character]:>2} "),
+            ("", f"{CHARACTER_TITLE[character]:<13} "),
+            ("you" if player == viewer else "bold", f"{names[player][:14]:<14} "),
+            ("", f"{len(state.hands[player]):>2} cards "),
+            (style, f"{status:<7} "),
+            ("dim", f"start {state.start[player]} · tokens {tokens}"),
+        ))
+    return Panel(f"{TABLE_NAMES[index]} (clockwise from the top seat)", tuple(lines))
+
+
+def _party_machine_panel(state: "SteamCourtState", index: int, names: Sequence[str]) -> Panel:
+    table = state.tables[index]
+    revealed = state.cards.revealed
+    title = f"{TABLE_NAMES[index]}: the machine"
+    if not table.lays:
+        return Panel(title, ((("dim", "empty"),),))
+    lines = []
+    last = len(table.lays) - 1
+    for position, (player, slots, value, quantity, multiplier) in enumerate(table.lays):
+        faces = [FACE[revealed[slot]] if slot in revealed else "??" for slot in slots]
+        if value == MASTERSTROKE_VALUE:
+            text = "MS (Masterstroke)"
+        else:
+            text = f"{_lay_text(faces, value, quantity, multiplier >= 0):<24} {quantity} × {value}"
+        lines.append((("", f"{names[player][:14]:<14} "), ("bold" if position == last else "dim", text)))
+    return Panel(title, tuple(lines))
