@@ -791,20 +791,20 @@ class SteamCourt(Game[SteamCourtState]):
                             slots = tuple(plain[:a])
                         if quantity:
                             if count == quantity:
-                                append(Lay(slots, value, quantity))
+                                append(_lay(slots, value, quantity))
                             if multiplier >= 0:
-                                append(Lay(slots, value, quantity, multiplier))
+                                append(_lay(slots, value, quantity, multiplier))
                             if jester and quantity == 2 and count == 1:
-                                append(Lay(slots, value, 2))
+                                append(_lay(slots, value, 2))
                         else:
-                            append(Lay(slots, value, count))
+                            append(_lay(slots, value, count))
                             if multiplier >= 0:
                                 for times in range(count, max(cap, count) + 1):
-                                    append(Lay(slots, value, times, multiplier))
+                                    append(_lay(slots, value, times, multiplier))
                             if jester and count == 1:
-                                append(Lay(slots, value, 2))
+                                append(_lay(slots, value, 2))
         if multiplier >= 0 and (not quantity or (quantity == 1 and low <= 1)):
-            append(Lay((), 1, 1, multiplier))
+            append(_lay((), 1, 1, multiplier))
         if masterstroke >= 0:
             append(Masterstroke(masterstroke))
         return options
@@ -1725,6 +1725,21 @@ class SteamCourt(Game[SteamCourtState]):
 
 
 # -- helpers -----------------------------------------------------------------------------------
+
+
+_new_object = object.__new__
+_set_field = object.__setattr__
+
+
+def _lay(slots: tuple[int, ...], value: int, quantity: int, multiplier: int | None = None) -> Lay:
+    """A :class:`Lay` the generator built valid, without re-checking it (legal actions are built
+    by the thousand; a decoded or typed lay is still checked by its constructor)."""
+    lay = _new_object(Lay)
+    _set_field(lay, "slots", slots)
+    _set_field(lay, "value", value)
+    _set_field(lay, "quantity", quantity)
+    _set_field(lay, "multiplier", multiplier)
+    return lay
 
 
 def _new_table(characters: Sequence[str], seats: list[int], stacks: list[list[int]], players: int) -> Table:

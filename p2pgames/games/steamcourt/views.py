@@ -593,11 +593,11 @@ def party_panels(
 def _party_header_panel(state: "SteamCourtState") -> Panel:
     if not state.quarter:
         return Panel("Steam Court", ((("bold", "drawing start tokens"), ("", " · Party variant: two tables")),))
-    line: list[Segment] = [
-        ("bold", f"quarter {state.quarter} of 4"),
-        ("", " · Party variant: two tables · the Royal table's first out in quarter 4 wins"),
-    ]
-    return Panel("Steam Court", tuple(_wrap(line)))
+    line = (("bold", f"quarter {state.quarter} of 4"), ("", " · Party variant: two tables at once"))
+    return Panel("Steam Court", (line, _PARTY_GOAL))
+
+
+_PARTY_GOAL = (("dim", "the Royal table's first player out in quarter 4 wins"),)
 
 
 def _party_table_panel(state: "SteamCourtState", index: int, viewer: int | None, names: Sequence[str]) -> Panel:
