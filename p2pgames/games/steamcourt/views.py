@@ -597,6 +597,17 @@ def _party_header_panel(state: "SteamCourtState") -> Panel:
     return Panel("Steam Court", (line, _PARTY_GOAL))
 
 
+# A seat's number and character, and its status, as panel segments (built once).
+_SEAT_LABEL = {
+    character: ("", f"{CHARACTER_NUMBER[character]:>2} {CHARACTER_TITLE[character]:<13} ")
+    for character in CHARACTER_TITLE
+}
+_OUT_STATUS = tuple(f"{'out ' + _ordinal(place):<7} " for place in range(1, 13))
+_PASSED_STATUS = ("dim", f"{'passed':<7} ")
+_ACTING_STATUS = ("warn", f"{'to act':<7} ")
+_NO_STATUS = ("", " " * 8)
+# The machine panel of a table shows the trick's last lays.
+_MACHINE_LAYS = 3
 _PARTY_GOAL = (("dim", "the Royal table's first player out in quarter 4 wins"),)
 
 
@@ -610,24 +621,23 @@ def _party_table_panel(state: "SteamCourtState", index: int, viewer: int | None,
         stack = table.stacks[state.quarter - 1]
         info.append(("", f" · next token {stack[-1]}" if stack else " · no tokens left"))
     lines = [tuple(info)]
-    acting = table.turn if table.phase == "turn" else table.actor
+    acting = -1 if done or state.phase != "playing" else table.turn if table.phase == "turn" else table.actor
+    out, passed, hands, gears, start = table.out, table.passed, state.hands, state.gears, state.start
     for player, character in zip(table.seats, table.characters):
-        if player in table.out:
-            status, style = f"out {_ordinal(table.out.index(player) + 1)}", "good"
-        elif player in table.passed:
-            status, style = "passed", "dim"
-        elif player == acting and state.phase == "playing" and not done:
-            status, style = "to act", "warn"
+        if player in out:
+            status = ("good", _OUT_STATUS[out.index(player)])
+        elif player in passed:
+            status = _PASSED_STATUS
+        elif player == acting:
+            status = _ACTING_STATUS
         else:
-            status, style = "", ""
-        tokens = ",".join(str(token) for token in state.gears[player]) or "-"
+            status = _NO_STATUS
         lines.append((
-            ("dim", f"{CHARACTER_NUMBER[character]:>2} "),
-            ("", f"{CHARACTER_TITLE[character]:<13} "),
+            _SEAT_LABEL[character],
             ("you" if player == viewer else "bold", f"{names[player][:14]:<14} "),
-            ("", f"{len(state.hands[player]):>2} cards "),
-            (style, f"{status:<7} "),
-            ("dim", f"start {state.start[player]} · tokens {tokens}"),
+            ("", f"{len(hands[player]):>2} cards "),
+            status,
+            ("dim", f"start {start[player]} · tokens {','.join(map(str, gears[player])) or '-'}"),
         ))
     return Panel(f"{TABLE_NAMES[index]} (clockwise from the top seat)", tuple(lines))
 
@@ -640,7 +650,11 @@ def _party_machine_panel(state: "SteamCourtState", index: int, names: Sequence[s
         return Panel(title, ((("dim", "empty"),),))
     lines = []
     last = len(table.lays) - 1
-    for position, (player, slots, value, quantity, multiplier) in enumerate(table.lays):
+    first = max(0, len(table.lays) - _MACHINE_LAYS)
+    if first:
+        lines.append((("dim", f"({_count(first, 'earlier lay')})"),))
+    for position in range(first, last + 1):
+        player, slots, value, quantity, multiplier = table.lays[position]
         faces = [FACE[revealed[slot]] if slot in revealed else "??" for slot in slots]
         if value == MASTERSTROKE_VALUE:
             text = "MS (Masterstroke)"
