@@ -1,4 +1,5 @@
-"""Steam Court: a trick-taking game of courtiers and engineers, 2–7 players at one table.
+"""Steam Court: a trick-taking game of courtiers and engineers, 2–7 players at one table or 7–12
+at two (the Party variant).
 
 The rules as implemented, the readings chosen where the rulebook is silent, and the tests that
 prove each rule are in ``RULES.md`` beside this file.

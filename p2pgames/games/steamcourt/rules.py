@@ -21,6 +21,11 @@ Flow of a quarter at a table (``table.phase``)::
 
 and ``state.phase``: ``seating`` (a chance step: the start tokens), ``playing``, ``auditing``
 (the quarter's deals are being audited), ``over``.
+
+The Party variant has two tables, the Royal table (``tables[0]``) and the Renegade table, each
+dealt its own deck among its own players; both play at once (one step joins both tables' steps,
+:meth:`SteamCourt._party_step`), a table whose quarter is over waits for the other, and the audit
+of both is followed by promotion and demotion (:meth:`SteamCourt._promote_and_demote`).
 """
 
 from __future__ import annotations
