@@ -549,6 +549,13 @@ def _narrate_party_note(
         _, player, token, place = note
         tag = _SHORT_TABLE[_table_index(after, player)]
         return [f"{tag}: {names[player]} is out of cards ({_ordinal(place)}) and takes token {token}"]
+    if kind == "coup":
+        index = _table_index(after, note[1])
+        top = CHARACTER_TITLE[after.tables[index].characters[0]]
+        return [
+            f"{_SHORT_TABLE[index]}: {names[note[1]]} seizes the {top}'s seat; "
+            f"the {TABLE_NAMES[index]}'s cards are dealt again"
+        ]
     if kind == "party-quarter-end":
         _, quarter, royal, renegades, promoted, demoted = note
         lines = [

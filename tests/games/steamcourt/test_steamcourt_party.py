@@ -348,7 +348,7 @@ def test_a_coup_at_the_renegade_table_seizes_its_top_seat_and_redeals_that_table
     assert party.renegades.characters[0] == "submariner"
     assert party.royal.seats == royal_seats and party.royal.deals == royal_deal
     assert party.renegades.phase == "coup"
-    assert any("seizes the Queen's seat" in line or "seizes" in line for line in party.lines)
+    assert f"Renegades: p{vagabond} seizes the Submariner's seat; the Renegade table's cards are dealt again" in party.lines
 
 
 # -- presentation --------------------------------------------------------------------------------
@@ -406,3 +406,13 @@ def test_eleven_players_without_the_pirate_conform():
 
 def test_the_recommendations_table_matches_the_rulebook():
     assert set(PARTY) == {7, 8, 9, 10, 12}
+
+
+def test_a_party_state_round_trips_through_its_encoding():
+    from p2pgames.games.steamcourt.rules import Table
+
+    state = after_seating(12)
+    encoded = GAME.encode_state(state)
+    assert len(encoded["tables"]) == 2
+    assert set(encoded["tables"][0]) == set(Table.__slots__)
+    assert GAME.encode_state(GAME.decode_state(encoded)) == encoded
