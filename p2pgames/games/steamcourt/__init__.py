@@ -1,5 +1,5 @@
-"""Steam Court: a trick-taking game of courtiers and engineers: 2–7 players at one table, the Duo
-variant for two and the Solo variant for one.
+"""Steam Court: a trick-taking game of courtiers and engineers: 2–7 players at one table, 7–12 at
+two (the Party variant), the Duo variant for two and the Solo variant for one.
 
 The rules as implemented, the readings chosen where the rulebook is silent, and the tests that
 prove each rule are in ``RULES.md`` beside this file.

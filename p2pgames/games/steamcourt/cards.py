@@ -36,6 +36,10 @@ __all__ = [
     "CHARACTER_NUMBER",
     "CHARACTER_TITLE",
     "RECOMMENDED",
+    "PARTY",
+    "PARTY_REMOVABLE",
+    "party_characters",
+    "TABLE_NAMES",
     "BEGINNING_OF_QUARTER",
     "makes",
     "values_of",
@@ -143,6 +147,41 @@ RECOMMENDED: dict[int, tuple[str, ...]] = {
     6: ("queen", "general", "duke", "timetraveler", "jester", "teaboy"),
     7: ("queen", "general", "duke", "inspector", "timetraveler", "jester", "teaboy"),
 }
+
+# The Party variant (7–12 players): the Royal table's and the Renegade table's characters, each in
+# seat order (rulebook, "Character Recommendations"; 7 players: RULES.md, I20). Eleven players
+# remove one character of the players' choosing (RULES.md, I21): see :func:`party_characters`.
+_ROYAL_4 = ("queen", "duke", "timetraveler", "teaboy")
+_ROYAL_5 = ("queen", "general", "duke", "timetraveler", "teaboy")
+_RENEGADES_5 = ("submariner", "alchemist", "pirate", "plaguedoctor", "vagabond")
+PARTY: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    7: (_ROYAL_4, ("submariner", "alchemist", "vagabond")),
+    8: (_ROYAL_4, ("submariner", "alchemist", "pirate", "vagabond")),
+    9: (_ROYAL_4, _RENEGADES_5),
+    10: (_ROYAL_5, _RENEGADES_5),
+    12: (CHARACTERS[:6], CHARACTERS[6:]),
+}
+# The Party variant's tables, in the order of ``state.tables``.
+TABLE_NAMES: tuple[str, ...] = ("Royal table", "Renegade table")
+# The characters eleven players may remove (any but the Queen, who leads the Royal table).
+PARTY_REMOVABLE: tuple[str, ...] = CHARACTERS[1:]
+
+
+def party_characters(players: int, removed: str = "jester") -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The Royal and the Renegade table's characters for ``players`` (7–12) in the Party variant.
+
+    Eleven players use every character card but ``removed`` (by default the Jester: the twelve
+    less the one whose seat the recommendations drop first, as ten players have neither the
+    Jester nor the Inspector, RULES.md I21).
+    """
+    if players == 11:
+        royal, renegades = PARTY[12]
+        return (
+            tuple(c for c in royal if c != removed),
+            tuple(c for c in renegades if c != removed),
+        )
+    return PARTY[players]
+
 
 # Characters with a Beginning of Quarter privilege (exercised in seat order).
 BEGINNING_OF_QUARTER = frozenset({"queen", "general", "inspector", "teaboy", "vagabond"})

@@ -21,6 +21,11 @@ Flow of a quarter at a table (``table.phase``)::
 
 and ``state.phase``: ``seating`` (a chance step: the start tokens), ``playing``, ``auditing``
 (the quarter's deals are being audited), ``over``.
+
+The Party variant has two tables, the Royal table (``tables[0]``) and the Renegade table, each
+dealt its own deck among its own players; both play at once (one step joins both tables' steps,
+:meth:`SteamCourt._party_step`), a table whose quarter is over waits for the other, and the audit
+of both is followed by promotion and demotion (:meth:`SteamCourt._promote_and_demote`).
 """
 
 from __future__ import annotations
@@ -75,6 +80,7 @@ from p2pgames.games.steamcourt.actions import (
 )
 from p2pgames.games.steamcourt.cards import (
     BEGINNING_OF_QUARTER,
+    CHARACTER_NUMBER,
     CHARACTER_TITLE,
     DECK,
     DUAL,
@@ -87,7 +93,10 @@ from p2pgames.games.steamcourt.cards import (
     MULTIPLIER,
     NUMBER,
     NUMBERED,
+    PARTY_REMOVABLE,
     RECOMMENDED,
+    TABLE_NAMES,
+    party_characters,
     values_of,
 )
 
@@ -229,7 +238,31 @@ class Table:
         return other
 
     def encode(self) -> dict:
-        return {name: _plain(getattr(self, name)) for name in Table.__slots__}
+        # Spelled out (not a generic deep copy): states are encoded for every hash.
+        return {
+            "characters": self.characters[:],
+            "seats": self.seats[:],
+            "phase": self.phase,
+            "deals": self.deals[:],
+            "court": self.court[:],
+            "discard": self.discard[:],
+            "stacks": [stack[:] for stack in self.stacks],
+            "lays": [[lay[0], lay[1][:], lay[2], lay[3], lay[4]] for lay in self.lays],
+            "turn": self.turn,
+            "passed": self.passed[:],
+            "heard": self.heard[:],
+            "moves": self.moves,
+            "asking": self.asking[:],
+            "privilege": self.privilege,
+            "actor": self.actor,
+            "focus": self.focus[:],
+            "received": self.received[:],
+            "out": self.out[:],
+            "drawn": self.drawn[:],
+            "pile": self.pile,
+            "returns": self.returns,
+            "winner": self.winner,
+        }
 
     @classmethod
     def decode(cls, data: Mapping[str, Any]) -> "Table":
@@ -278,12 +311,6 @@ class Table:
     @property
     def top(self) -> list | None:
         return self.lays[-1] if self.lays else None
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    return value
 
 
 class SteamCourtState(GameState):
@@ -371,6 +398,14 @@ class SteamCourtState(GameState):
         """Each player's score so far: start token plus gear tokens (or clock space)."""
         if self.scoring == "clock":
             return self.clock[:]
+        if len(self.tables) > 1:
+            # Party: a standing, not points: n for the Queen's seat down to 1 for the lowliest
+            # Renegade (the Royal table's seats, then the Renegade table's) (RULES.md, I25).
+            court = self.tables[0].seats + self.tables[1].seats
+            standing = [0] * self.players
+            for rank, player in enumerate(court):
+                standing[player] = self.players - rank
+            return standing
         return [self.start[p] + sum(self.gears[p]) for p in range(self.players)]
 
     def unpass_sources(self, player: int) -> list[str]:
@@ -396,9 +431,10 @@ _EMPTY: list[int] = []
 
 
 class SteamCourt(Game[SteamCourtState]):
-    """Steam Court for 2–7 players at one table, the Duo variant (two players climbing the ladder,
-    ``duo.py``) and the Solo variant (one player, its own state and rules in ``solo.py``: every
-    method hands a :class:`SoloState` to :data:`SOLO`). Stateless: every method takes the state.
+    """Steam Court: 2–7 players at one table, 7–12 at two (the Party variant), the Duo variant
+    (two players climbing the ladder, ``duo.py``) and the Solo variant (one player, its own state
+    and rules in ``solo.py``: every method hands a :class:`SoloState` to :data:`SOLO`).
+    Stateless: every method takes the state.
 
     ``seating`` replaces the recommended characters for some player counts (characters in seat
     order, preeminent first): for tests and variants that seat other characters.
@@ -407,7 +443,7 @@ class SteamCourt(Game[SteamCourtState]):
     name = "steamcourt"
     title = "Steam Court"
     min_players = 1
-    max_players = 7
+    max_players = 12
     options = (
         RulesetOption(
             "scoring",
@@ -428,6 +464,12 @@ class SteamCourt(Game[SteamCourtState]):
             "points",
             DUO_WINS,
             "Duo variant: the winner has the most gear points, or is the Queen's after the 4th quarter",
+        ),
+        RulesetOption(
+            "removed",
+            "jester",
+            PARTY_REMOVABLE,
+            "Party variant with 11 players: the character card left out (any but the Queen)",
         ),
     )
 
@@ -453,12 +495,17 @@ class SteamCourt(Game[SteamCourtState]):
             raise RulesetError("the Duo variant is for exactly 2 players")
         if variant == "solo" and players != 1:
             raise RulesetError("the Solo variant is for exactly 1 player")
-        if variant == "court" and players < 2:
-            raise RulesetError("the court at one table is for 2–7 players; one player plays solo")
         if ruleset["duo_win"] != "points" and variant != "duo":
             raise RulesetError("duo_win is an option of the Duo variant")
-        if variant == "party":
-            raise RulesetError(f"the {variant} variant is not built yet")
+        if ruleset["removed"] != "jester" and not (variant == "party" and players == 11):
+            raise RulesetError("a character card is removed only by 11 players in the Party variant")
+        if variant == "party" and not 7 <= players <= 12:
+            raise RulesetError("the Party variant is for 7–12 players")
+        if variant == "court":
+            if players < 2:
+                raise RulesetError("the court at one table is for 2–7 players; one player plays solo")
+            if players > 7:
+                raise RulesetError("one table seats at most 7 players: 8–12 play the Party variant")
 
     # -- setup and steps -----------------------------------------------------------------------
 
@@ -466,12 +513,6 @@ class SteamCourt(Game[SteamCourtState]):
         if ruleset["variant"] == "solo":
             return SOLO.setup()  # type: ignore[return-value]
         players = ruleset.players
-        if ruleset["variant"] == "duo":
-            characters = duo.characters(1)
-        else:
-            characters = self.seating.get(players, RECOMMENDED[players])
-        if len(characters) != players:
-            raise RulesetError(f"{players} players need {players} characters, not {characters}")
         state = SteamCourtState.__new__(SteamCourtState)
         state.players = players
         state.scoring = ruleset["scoring"]
@@ -480,31 +521,26 @@ class SteamCourt(Game[SteamCourtState]):
         state.cards = CardState()
         state.phase = Phase.SEATING
         state.quarter = 0
-        table = Table.__new__(Table)
-        table.characters = list(characters)
-        table.seats = list(range(players))
-        table.phase = Phase.DONE
-        table.deals = []
-        table.court = []
-        table.discard = []
-        gears_up = list(range(1, players + 1))  # bottom 1 … top n
-        table.stacks = [gears_up[:] for _ in range(QUARTERS)] if state.scoring == "gears" else []
-        table.lays = []
-        table.turn = -1
-        table.passed = []
-        table.heard = [0] * players
-        table.moves = 0
-        table.asking = []
-        table.privilege = -1
-        table.actor = -1
-        table.focus = []
-        table.received = []
-        table.out = []
-        table.drawn = []
-        table.pile = ""
-        table.returns = 0
-        table.winner = -1
-        state.tables = [table]
+        if ruleset["variant"] == "party":
+            # Two tables; only the start tokens are used, stacked lowest on top (RULES.md, I22).
+            royal, renegades = party_characters(players, ruleset["removed"])
+            state.tables = []
+            first = 0
+            for characters in (royal, renegades):
+                tokens = sorted((CHARACTER_NUMBER[c] for c in characters), reverse=True)  # bottom first
+                seats = list(range(first, first + len(characters)))
+                state.tables.append(_new_table(characters, seats, [tokens[:] for _ in range(QUARTERS)], players))
+                first += len(characters)
+        else:
+            if ruleset["variant"] == "duo":
+                characters = duo.characters(1)
+            else:
+                characters = self.seating.get(players, RECOMMENDED.get(players, ()))
+            if len(characters) != players:
+                raise RulesetError(f"{players} players need {players} characters, not {characters}")
+            gears_up = list(range(1, players + 1))  # bottom 1 … top n
+            stacks = [gears_up[:] for _ in range(QUARTERS)] if state.scoring == "gears" else []
+            state.tables = [_new_table(characters, list(range(players)), stacks, players)]
         state.hands = [[] for _ in range(players)]
         state.start = [0] * players
         state.gears = [[] for _ in range(players)]
@@ -524,12 +560,41 @@ class SteamCourt(Game[SteamCourtState]):
             return CardOperations(tuple(state.cards.pending))
         phase = state.phase
         if phase == Phase.PLAYING:
-            return self._table_step(state, state.tables[0])
+            tables = state.tables
+            if len(tables) == 1:
+                return self._table_step(state, tables[0])
+            return self._party_step(state, tables)
         if phase == Phase.SEATING:
             return _SEATING
         if phase == Phase.OVER:
             return self._result(state)
         raise AssertionError(f"no step for phase {phase!r}")  # pragma: no cover
+
+    def _party_step(self, state: SteamCourtState, tables: list[Table]) -> Step:
+        """Both tables play at once (RULES.md, I23): one step for every table still playing.
+
+        Its actors are both tables' deciders (Royal table first); it is a :class:`Turn` when every
+        table waits on a turn and a :class:`ReactionWindow` as soon as one table waits on a window
+        (so a window's seat with nothing to decide is still answered at once); the prompt names
+        each table.
+        """
+        steps = [
+            (index, self._table_step(state, table))
+            for index, table in enumerate(tables)
+            if table.phase != Phase.DONE
+        ]
+        actors: tuple[int, ...] = ()
+        prompts = []
+        window = False
+        for index, step in steps:
+            if type(step) is Turn:
+                actors += step.actors
+            else:
+                actors += step.players
+                window = True
+            prompts.append(f"{TABLE_NAMES[index]}: {step.prompt}")
+        prompt = " · ".join(prompts)
+        return ReactionWindow(actors, prompt) if window else Turn(actors, prompt)
 
     def _table_step(self, state: SteamCourtState, table: Table) -> Step:
         phase = table.phase
@@ -568,6 +633,10 @@ class SteamCourt(Game[SteamCourtState]):
         if state.variant == "duo" and (ladder := duo.result(state)) is not None:
             return ladder
         scores = state.totals()
+        if len(state.tables) > 1:
+            # The Royal table's first player out in the 4th quarter wins (RULES.md, I25).
+            winner = state.tables[0].seats[0]
+            return GameOver(tuple(scores), (winner,), views.party_result_summary(state, winner))
         best = max(scores)
         tied = [p for p in range(state.players) if scores[p] == best]
         # Ties: the tied player who went out first in the fourth quarter wins (RULES.md, I10).
@@ -754,20 +823,20 @@ class SteamCourt(Game[SteamCourtState]):
                             slots = tuple(plain[:a])
                         if quantity:
                             if count == quantity:
-                                append(Lay(slots, value, quantity))
+                                append(_lay(slots, value, quantity))
                             if multiplier >= 0:
-                                append(Lay(slots, value, quantity, multiplier))
+                                append(_lay(slots, value, quantity, multiplier))
                             if jester and quantity == 2 and count == 1:
-                                append(Lay(slots, value, 2))
+                                append(_lay(slots, value, 2))
                         else:
-                            append(Lay(slots, value, count))
+                            append(_lay(slots, value, count))
                             if multiplier >= 0:
                                 for times in range(count, max(cap, count) + 1):
-                                    append(Lay(slots, value, times, multiplier))
+                                    append(_lay(slots, value, times, multiplier))
                             if jester and count == 1:
-                                append(Lay(slots, value, 2))
+                                append(_lay(slots, value, 2))
         if multiplier >= 0 and (not quantity or (quantity == 1 and low <= 1)):
-            append(Lay((), 1, 1, multiplier))
+            append(_lay((), 1, 1, multiplier))
         if masterstroke >= 0:
             append(Masterstroke(masterstroke))
         return options
@@ -940,6 +1009,18 @@ class SteamCourt(Game[SteamCourtState]):
         state.notes = []
         order = list(range(state.players))
         DeterministicRandom(seed).shuffle(order)
+        if len(state.tables) > 1:
+            # Party: each player sits by the character card of his start token's number.
+            first = 0
+            for table in state.tables:
+                table.seats = order[first:first + len(table.characters)]
+                first += len(table.characters)
+                for player, character in zip(table.seats, table.characters):
+                    state.start[player] = CHARACTER_NUMBER[character]
+            state.notes.append(("party-seating", tuple(tuple(table.seats) for table in state.tables)))
+            state.phase = Phase.PLAYING
+            self._start_quarter(state)
+            return
         table = state.tables[0]
         table.seats = order
         for position, player in enumerate(order):
@@ -1106,16 +1187,27 @@ class SteamCourt(Game[SteamCourtState]):
             state.tables[0].characters = list(duo.characters(state.quarter))
         state.tricks = [0] * state.players
         state.used = [[] for _ in range(state.players)]
-        for table in state.tables:
-            self._deal(state, table)
+        self._deal(state, *state.tables)
 
-    def _deal(self, state: SteamCourtState, table: Table) -> None:
-        """Deal the deck into equal hands and the Court Hand (which takes the extras)."""
+    def _deal(self, state: SteamCourtState, *tables: Table) -> None:
+        """Deal the deck into equal hands and the Court Hand (which takes the extras).
+
+        Several tables' decks are dealt at the same time, each among its own players (its holders;
+        one table alone: every seat); the hands are disclosed after all the deals.
+        """
+        party = len(state.tables) > 1
+        dealt = []
+        for table in tables:
+            deal = len(state.cards.deals)
+            deck = duo.DUO_DECK if state.variant == "duo" else DECK
+            slots = list(state.cards.new_deal(deck, holders=table.seats if party else ()))
+            dealt.append((table, deal, slots))
+        for table, deal, slots in dealt:
+            self._hand_out(state, table, deal, slots)
+
+    def _hand_out(self, state: SteamCourtState, table: Table, deal: int, slots: list[int]) -> None:
         seats = table.seats
-        deal = len(state.cards.deals)
-        deck = duo.DUO_DECK if state.variant == "duo" else DECK
-        slots = list(state.cards.new_deal(deck))
-        size = len(deck) // (len(seats) + 1)
+        size = len(slots) // (len(seats) + 1)
         for position, player in enumerate(seats):
             hand = slots[position * size:(position + 1) * size]
             state.hands[player] = hand
@@ -1138,7 +1230,10 @@ class SteamCourt(Game[SteamCourtState]):
         table.privilege = -1
         table.phase = Phase.COUP
         table.asking = list(seats[1:])
-        state.notes.append(("quarter", state.quarter, size, len(table.court)))
+        if len(state.tables) > 1:
+            state.notes.append(("table-quarter", state.tables.index(table), state.quarter, size, len(table.court)))
+        else:
+            state.notes.append(("quarter", state.quarter, size, len(table.court)))
 
     def _coup_revealed(self, state: SteamCourtState, table: Table) -> None:
         player = table.actor
@@ -1511,7 +1606,12 @@ class SteamCourt(Game[SteamCourtState]):
         return False
 
     def _end_quarter(self, state: SteamCourtState, table: Table) -> None:
-        if state.scoring == "gears":
+        if len(state.tables) > 1:
+            # Party: the last player with cards takes the last start token (no power: I22).
+            for player in table.seats:
+                if state.hands[player]:
+                    self._go_out(state, table, player)
+        elif state.scoring == "gears":
             for player in table.seats:
                 if state.hands[player]:
                     # The last player with cards takes the 1-point token and its power.
@@ -1544,6 +1644,9 @@ class SteamCourt(Game[SteamCourtState]):
         state.notes.append(("climb", tuple(moves)))
 
     def _after_audit(self, state: SteamCourtState) -> None:
+        if len(state.tables) > 1:
+            self._promote_and_demote(state)
+            return
         out = []
         for table in state.tables:
             for deal in table.deals:
@@ -1563,6 +1666,36 @@ class SteamCourt(Game[SteamCourtState]):
                 table.seats = sorted(table.seats, key=lambda p: -state.clock[p])
         state.last_out = out
         state.notes.append(("quarter-end", state.quarter, tuple(state.tables[0].seats)))
+        if state.quarter == QUARTERS:
+            state.phase = Phase.OVER
+        else:
+            state.phase = Phase.PLAYING
+            self._start_quarter(state)
+
+    def _promote_and_demote(self, state: SteamCourtState) -> None:
+        """Party: forget the quarter's deals; reseat by the tokens collected (going-out order),
+        the Royal table's last two out banished to the Renegade table's two preeminent seats and
+        the Renegade table's first two out promoted to the Royal table's two lowliest seats
+        (RULES.md, I24)."""
+        for table in state.tables:
+            for deal in table.deals:
+                state.cards.retire(deal)
+            for player in table.seats:
+                state.hands[player] = []
+            table.deals = []
+            table.court = []
+            table.discard = []
+            table.lays = []
+            table.drawn = []
+        royal, renegades = state.tables
+        demoted = royal.out[-2:]
+        promoted = renegades.out[:2]
+        state.last_out = royal.out + renegades.out
+        royal.seats = royal.out[:-2] + promoted
+        renegades.seats = demoted + renegades.out[2:]
+        state.notes.append(
+            ("party-quarter-end", state.quarter, tuple(royal.seats), tuple(renegades.seats), tuple(promoted), tuple(demoted))
+        )
         if state.quarter == QUARTERS:
             state.phase = Phase.OVER
         else:
@@ -1651,10 +1784,52 @@ class SteamCourt(Game[SteamCourtState]):
         return result
 
     def help_text(self) -> str:
-        return views.HELP + "\n\n" + solo_views.VARIANTS_HELP
+        return views.HELP + "\n\n" + views.PARTY_HELP + "\n\n" + solo_views.VARIANTS_HELP
 
 
 # -- helpers -----------------------------------------------------------------------------------
+
+
+_new_object = object.__new__
+_set_field = object.__setattr__
+
+
+def _lay(slots: tuple[int, ...], value: int, quantity: int, multiplier: int | None = None) -> Lay:
+    """A :class:`Lay` the generator built valid, without re-checking it (legal actions are built
+    by the thousand; a decoded or typed lay is still checked by its constructor)."""
+    lay = _new_object(Lay)
+    _set_field(lay, "slots", slots)
+    _set_field(lay, "value", value)
+    _set_field(lay, "quantity", quantity)
+    _set_field(lay, "multiplier", multiplier)
+    return lay
+
+
+def _new_table(characters: Sequence[str], seats: list[int], stacks: list[list[int]], players: int) -> Table:
+    table = Table.__new__(Table)
+    table.characters = list(characters)
+    table.seats = seats
+    table.phase = Phase.DONE
+    table.deals = []
+    table.court = []
+    table.discard = []
+    table.stacks = stacks
+    table.lays = []
+    table.turn = -1
+    table.passed = []
+    table.heard = [0] * players
+    table.moves = 0
+    table.asking = []
+    table.privilege = -1
+    table.actor = -1
+    table.focus = []
+    table.received = []
+    table.out = []
+    table.drawn = []
+    table.pile = ""
+    table.returns = 0
+    table.winner = -1
+    return table
 
 
 class _Known:

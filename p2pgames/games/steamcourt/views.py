@@ -31,27 +31,37 @@ from p2pgames.games.steamcourt.actions import (
     Unpass,
 )
 from p2pgames.games.steamcourt.cards import (
+    CHARACTER_NUMBER,
     CHARACTER_TITLE,
     FACE,
     FACE_ORDER,
     MASTERSTROKE_VALUE,
+    TABLE_NAMES,
 )
 
 if TYPE_CHECKING:
     from p2pgames.games.steamcourt.rules import SteamCourt, SteamCourtState
 
-__all__ = ["describe_action", "narrate", "panels", "result_summary", "HELP", "space_name", "CLI_VARIANTS"]
+__all__ = [
+    "describe_action",
+    "narrate",
+    "panels",
+    "result_summary",
+    "party_result_summary",
+    "HELP",
+    "PARTY_HELP",
+    "space_name",
+    "CLI_VARIANTS",
+]
 
 # The variants offered on the command line (``--variant NAME``; ``--solo`` is ``solo``): the ruleset
 # options each sets, what it is, and the number of players when ``--players`` isn't given.
 CLI_VARIANTS: dict[str, dict[str, Any]] = {
-    "party": {"options": {"variant": "party"}, "about": "Royal and Renegade tables, 8–12 players", "players": 8},
+    "party": {"options": {"variant": "party"}, "about": "Royal and Renegade tables, 7–12 players", "players": 8},
     "duo": {"options": {"variant": "duo"}, "about": "two players climbing the character ladder", "players": 2},
     "clock": {"options": {"scoring": "clock"}, "about": "Clock Climbing scoring, 2–6 players"},
     "solo": {"options": {"variant": "solo"}, "about": "one player against the Court Hand", "players": 1},
 }
-
-WIDTH = 78  # panels must fit an 80-column terminal, borders included
 
 HELP = """\
 Steam Court: get rid of your cards before the others. Gear tokens go to
@@ -213,8 +223,12 @@ def narrate(
 ) -> list[str]:
     """Log lines for ``event``, from public information only (what it did is in the notes)."""
     lines: list[str] = []
+    party = len(after.tables) > 1
     for note in after.notes:
-        lines.extend(_narrate_note(before, after, note, names))
+        if party:
+            lines.extend(_narrate_party_note(before, after, note, names))
+        else:
+            lines.extend(_narrate_note(before, after, note, names))
     return lines
 
 
@@ -392,6 +406,8 @@ def panels(
 ) -> list[Panel]:
     """The quarter, the table, the machine, what the viewer is asked (a reaction or a privilege,
     spelled out), the viewer's hand and powers; every line fits :data:`WIDTH` columns."""
+    if len(state.tables) > 1:
+        return party_panels(game, state, viewer, knowledge, names)
     result = [_header_panel(state)]
     if state.quarter:
         result.append(_table_panel(state, viewer, names))
@@ -689,3 +705,179 @@ def _choice_text(
             [("inspect NAME", "you see both; nobody else does")],
         )
     return None
+
+
+# -- the Party variant: two tables at once ---------------------------------------------------------
+
+PARTY_HELP = """\
+Party variant (7-12 players): a Royal table and a Renegade table play at the
+same time, each with its own deck. Only the start tokens are used: going out
+takes the top token of your table's stack (lowest number first), and the
+tokens set next quarter's seats. The Royal table's last two out go down to
+the Renegade table's top seats; the Renegade table's first two out go up to
+the Royal table's lowest seats. After the 4th quarter the Royal table's
+first player out wins."""
+
+# Log lines of these notes are about the player in ``note[1]``: prefixed with his table's name.
+_PLAYER_NOTES = frozenset({
+    "coup-claim", "coup", "give", "no-give", "inspect", "no-inspect", "serve", "trade", "keep",
+    "hoard", "leave", "lay", "pass", "stop", "unpass", "trick", "retrieve", "steal", "lead",
+    "discard", "dive", "plague", "put-back",
+})
+_SHORT_TABLE = ("Royal", "Renegades")
+
+
+def _table_index(state: "SteamCourtState", player: int) -> int:
+    for index, table in enumerate(state.tables):
+        if player in table.seats:
+            return index
+    return 0  # pragma: no cover
+
+
+def _seats_text(table: Any, seats: Sequence[int], names: Sequence[str]) -> str:
+    return ", ".join(
+        f"{CHARACTER_NUMBER[character]} {names[player]} ({CHARACTER_TITLE[character]})"
+        for player, character in zip(seats, table.characters)
+    )
+
+
+def _narrate_party_note(
+    before: "SteamCourtState", after: "SteamCourtState", note: tuple, names: Sequence[str]
+) -> list[str]:
+    kind = note[0]
+    if kind == "party-seating":
+        return [
+            f"start tokens, {TABLE_NAMES[index]}: {_seats_text(after.tables[index], seats, names)}"
+            for index, seats in enumerate(note[1])
+        ]
+    if kind == "table-quarter":
+        _, index, quarter, size, court = note
+        return [f"— quarter {quarter}, {TABLE_NAMES[index]}: {size} cards each, {court} in the Court Hand —"]
+    if kind == "out":
+        _, player, token, place = note
+        tag = _SHORT_TABLE[_table_index(after, player)]
+        return [f"{tag}: {names[player]} is out of cards ({_ordinal(place)}) and takes token {token}"]
+    if kind == "coup":
+        index = _table_index(after, note[1])
+        top = CHARACTER_TITLE[after.tables[index].characters[0]]
+        return [
+            f"{_SHORT_TABLE[index]}: {names[note[1]]} seizes the {top}'s seat; "
+            f"the {TABLE_NAMES[index]}'s cards are dealt again"
+        ]
+    if kind == "party-quarter-end":
+        _, quarter, royal, renegades, promoted, demoted = note
+        lines = [
+            f"quarter {quarter} ends; promoted to the Royal table: "
+            + " and ".join(names[p] for p in promoted)
+            + "; banished to the Renegade table: "
+            + " and ".join(names[p] for p in demoted)
+        ]
+        if after.phase == "over":
+            lines.append(f"{names[royal[0]]} went out first at the Royal table")
+        else:
+            for index, seats in enumerate((royal, renegades)):
+                lines.append(f"new seats, {TABLE_NAMES[index]}: {_seats_text(after.tables[index], seats, names)}")
+        return lines
+    lines = _narrate_note(before, after, note, names)
+    if kind in _PLAYER_NOTES and lines:
+        tag = _SHORT_TABLE[_table_index(after, note[1])]
+        lines = [f"{tag}: {line}" for line in lines]
+    return lines
+
+
+def party_result_summary(state: "SteamCourtState", winner: int) -> str:
+    """One line for the Party variant's :class:`GameOver` (the session puts the winner's name in front)."""
+    return "first out at the Royal table in the 4th quarter: Engineer to Her Royal Majesty the Queen"
+
+
+def party_panels(
+    game: "SteamCourt", state: "SteamCourtState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]
+) -> list[Panel]:
+    """Both tables (seats, cards, passes, tokens), each table's machine, what the viewer is asked,
+    the viewer's hand and powers."""
+    result = [_party_header_panel(state)]
+    if state.quarter:
+        for index in range(len(state.tables)):
+            result.append(_party_table_panel(state, index, viewer, names))
+            result.append(_party_machine_panel(state, index, names))
+    if viewer is not None and state.quarter:
+        choice = _choice_panel(game, state, viewer, knowledge, names)
+        if choice is not None:
+            result.append(choice)
+        result.append(_hand_panel(state, viewer, knowledge))
+        result.append(_powers_panel(state, viewer))
+    return result
+
+
+def _party_header_panel(state: "SteamCourtState") -> Panel:
+    if not state.quarter:
+        return Panel("Steam Court", ((("bold", "drawing start tokens"), ("", " · Party variant: two tables")),))
+    line = (("bold", f"quarter {state.quarter} of 4"), ("", " · Party variant: two tables at once"))
+    return Panel("Steam Court", (line, _PARTY_GOAL))
+
+
+# A seat's number and character, and its status, as panel segments (built once).
+_SEAT_LABEL = {
+    character: ("", f"{CHARACTER_NUMBER[character]:>2} {CHARACTER_TITLE[character]:<13} ")
+    for character in CHARACTER_TITLE
+}
+_OUT_STATUS = tuple(f"{'out ' + _ordinal(place):<7} " for place in range(1, 13))
+_PASSED_STATUS = ("dim", f"{'passed':<7} ")
+_ACTING_STATUS = ("warn", f"{'to act':<7} ")
+_NO_STATUS = ("", " " * 8)
+# The machine panel of a table shows the trick's last lays.
+_MACHINE_LAYS = 3
+_PARTY_GOAL = (("dim", "the Royal table's first player out in quarter 4 wins"),)
+
+
+def _party_table_panel(state: "SteamCourtState", index: int, viewer: int | None, names: Sequence[str]) -> Panel:
+    table = state.tables[index]
+    done = table.phase == "done"
+    info: list[Segment] = [("", f"Court Hand {len(table.court)} · discard pile {len(table.discard)}")]
+    if done:
+        info.append(("good", " · quarter over"))
+    elif table.stacks and state.quarter <= len(table.stacks):
+        stack = table.stacks[state.quarter - 1]
+        info.append(("", f" · next token {stack[-1]}" if stack else " · no tokens left"))
+    lines = [tuple(info)]
+    acting = -1 if done or state.phase != "playing" else table.turn if table.phase == "turn" else table.actor
+    out, passed, hands, gears, start = table.out, table.passed, state.hands, state.gears, state.start
+    for player, character in zip(table.seats, table.characters):
+        if player in out:
+            status = ("good", _OUT_STATUS[out.index(player)])
+        elif player in passed:
+            status = _PASSED_STATUS
+        elif player == acting:
+            status = _ACTING_STATUS
+        else:
+            status = _NO_STATUS
+        lines.append((
+            _SEAT_LABEL[character],
+            ("you" if player == viewer else "bold", f"{names[player][:14]:<14} "),
+            ("", f"{len(hands[player]):>2} cards "),
+            status,
+            ("dim", f"start {start[player]} · tokens {','.join(map(str, gears[player])) or '-'}"),
+        ))
+    return Panel(f"{TABLE_NAMES[index]} (clockwise from the top seat)", tuple(lines))
+
+
+def _party_machine_panel(state: "SteamCourtState", index: int, names: Sequence[str]) -> Panel:
+    table = state.tables[index]
+    revealed = state.cards.revealed
+    title = f"{TABLE_NAMES[index]}: the machine"
+    if not table.lays:
+        return Panel(title, ((("dim", "empty"),),))
+    lines = []
+    last = len(table.lays) - 1
+    first = max(0, len(table.lays) - _MACHINE_LAYS)
+    if first:
+        lines.append((("dim", f"({_count(first, 'earlier lay')})"),))
+    for position in range(first, last + 1):
+        player, slots, value, quantity, multiplier = table.lays[position]
+        faces = [FACE[revealed[slot]] if slot in revealed else "??" for slot in slots]
+        if value == MASTERSTROKE_VALUE:
+            text = "MS (Masterstroke)"
+        else:
+            text = f"{_lay_text(faces, value, quantity, multiplier >= 0):<24} {quantity} × {value}"
+        lines.append((("", f"{names[player][:14]:<14} "), ("bold" if position == last else "dim", text)))
+    return Panel(title, tuple(lines))

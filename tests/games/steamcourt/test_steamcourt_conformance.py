@@ -32,7 +32,7 @@ def test_random_games_conform_with_clock_climbing(players):
     assert len(set(report.result.scores)) == players
 
 
-# Every other character, seated directly (the Party variant will seat them at a second table).
+# Every other character, seated directly at one table (the Party variant seats them at its second).
 SEATINGS = SteamCourt({
     7: ("submariner", "inspector", "alchemist", "pirate", "plaguedoctor", "vagabond", "jester"),
     5: ("queen", "general", "timetraveler", "pirate", "alchemist"),

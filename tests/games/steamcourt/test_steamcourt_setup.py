@@ -23,13 +23,18 @@ from steamcourt_scenarios import Court, seating_seed
 
 def test_game_identity_players_and_the_scoring_option():
     assert get_game("steamcourt") is GAME
-    assert (GAME.min_players, GAME.max_players) == (1, 7)
+    assert (GAME.min_players, GAME.max_players) == (1, 12)
     assert GAME.ruleset(4)["scoring"] == "gears"
     assert GAME.ruleset(6, {"scoring": "clock"})["scoring"] == "clock"
     with pytest.raises(RulesetError, match="Clock Climbing is for 2–6 players"):
         GAME.ruleset(7, {"scoring": "clock"})
+    # 8–12 players play the Party variant; one table seats at most 7.
+    assert GAME.ruleset(8)["variant"] == "party"
+    assert GAME.ruleset(7)["variant"] == "court"
+    with pytest.raises(RulesetError, match="at most 7"):
+        GAME.ruleset(8, {"variant": "court"})
     with pytest.raises(RulesetError):
-        GAME.ruleset(8)
+        GAME.ruleset(13)
     with pytest.raises(RulesetError):
         GAME.ruleset(4, {"scoring": "points"})
 
