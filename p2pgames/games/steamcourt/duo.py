@@ -55,24 +55,22 @@ def result(state: "SteamCourtState") -> GameOver | None:
 
 
 def ladder_panel(state: "SteamCourtState", names: Sequence[str]) -> Panel:
-    """The Duo ladder with this quarter's two rungs marked, and the win condition."""
+    """This quarter's two rungs of the Duo ladder, the next one, and the win condition: two lines
+    (the whole ladder is in help)."""
     quarter = max(1, min(state.quarter, 4))
     table = state.tables[0]
     holders = dict(zip(table.characters, table.seats)) if state.quarter else {}
-    rungs: list[tuple[str, str]] = []
-    for rung, character in enumerate(LADDER):
-        if rung:
-            rungs.append(("dim", "→"))
-        title = CHARACTER_TITLE[character]
-        if character in holders:
-            rungs.append(("bold", f"{title} ({names[holders[character]][:12]})"))
-        else:
-            rungs.append(("dim" if rung < quarter - 1 else "", title))
+    rungs: list[tuple[str, str]] = [("dim", "now:")]
+    held = [character for character in LADDER if character in holders]
+    for character in held:
+        comma = "," if character != held[-1] else ""
+        rungs.append(("bold", f"{CHARACTER_TITLE[character]} ({names[holders[character]][:12]}){comma}"))
     nxt = CHARACTER_TITLE[LADDER[quarter + 1]]
+    rungs.append(("", f"· first out climbs to the {nxt}"))
     goal = (
         "goal: Engineer to the Queen (go out first in the 4th quarter)"
         if state.duo_win == "queen"
         else "goal: the most points (start token + gear tokens)"
     )
-    lines = [*_wrap(rungs), (("", f"first out this quarter climbs to the {nxt}"),), (("dim", goal),)]
+    lines = [*_wrap(rungs), (("dim", goal),)]
     return Panel("The Duo ladder", tuple(lines))

@@ -445,17 +445,21 @@ def _score_text(state: "SteamCourtState", player: int, totals: Sequence[int]) ->
     if state.scoring == "clock":
         tricks = state.tricks[player]
         return f"space {state.clock[player]} · {_count(tricks, 'trick')}"
+    if len(state.tables) > 1:
+        return f"start {state.start[player]}"  # Party tokens are seat markers, not points (I22)
     gears = state.gears[player]
     if not gears:
         return f"start {state.start[player]}"
     return "+".join(str(n) for n in (state.start[player], *gears)) + f" = {totals[player]}"
 
 
-def _table_panel(state: "SteamCourtState", viewer: int | None, names: Sequence[str]) -> Panel:
-    """One line per seat, from the Queen: character, name, cards left, passed / to act / out,
-    tokens (start + gear tokens = points, or the clock), and 1-point token powers not yet used."""
-    table = state.tables[0]
+def _table_panel(state: "SteamCourtState", viewer: int | None, names: Sequence[str], index: int = 0) -> Panel:
+    """One line per seat of table ``index``, from its top seat: character, name, cards left,
+    passed / to act / out, tokens (start + gear tokens = points, or the clock), and 1-point token
+    powers not yet used."""
+    table = state.tables[index]
     totals = state.totals()
+    number_width = 1 if len(state.tables) == 1 else 2
     lines = []
     if table.phase == "turn":
         acting: tuple[int, ...] = (table.turn,)
@@ -467,14 +471,14 @@ def _table_panel(state: "SteamCourtState", viewer: int | None, names: Sequence[s
         count = len(state.hands[player])
         if player in table.out:
             status, style = f"out {_ordinal(table.out.index(player) + 1)}", "good"
-        elif player in acting and state.phase == "playing":
+        elif player in acting and state.phase == "playing" and table.phase != "done":
             status, style = "to act", "warn"
         elif player in table.passed:
             status, style = "passed", "dim"
         else:
             status, style = "", ""
         line: list[Segment] = [
-            ("dim", f"{position + 1} "),
+            ("dim", f"{position + 1 if len(state.tables) == 1 else CHARACTER_NUMBER[character]:>{number_width}} "),
             ("", f"{CHARACTER_TITLE[character]:<13} "),
             ("you" if player == viewer else "bold", f"{names[player][:8]:<8} "),
             ("", f"{count:>2} card{' ' if count == 1 else 's'} "),
@@ -487,21 +491,24 @@ def _table_panel(state: "SteamCourtState", viewer: int | None, names: Sequence[s
             if _width(line) + len(extra[1]) <= WIDTH:
                 line.append(extra)
         lines.append(tuple(line))
-    return Panel("The table (clockwise from the Queen)", tuple(lines))
+    if len(state.tables) > 1:
+        return Panel(TABLE_NAMES[index], tuple(lines))
+    return Panel("The table", tuple(lines))
 
 
 # The machine shows this many rows: the newest lays, older ones summed up in the first row.
 MACHINE_ROWS = 2
 
 
-def _machine_panel(state: "SteamCourtState", names: Sequence[str]) -> Panel:
-    """The current trick: who laid what, oldest first, the lay to beat in bold."""
-    table = state.tables[0]
+def _machine_panel(state: "SteamCourtState", names: Sequence[str], index: int = 0) -> Panel:
+    """The current trick at table ``index``: who laid what, oldest first, the lay to beat in bold."""
+    table = state.tables[index]
     revealed = state.cards.revealed
+    title = "The machine" if len(state.tables) == 1 else MACHINE_TITLES[index]
     if not table.lays:
         if table.phase == "turn" and table.turn >= 0:
-            return Panel("The machine", ((("dim", f"empty: {names[table.turn]} leads"),),))
-        return Panel("The machine", ((("dim", "empty"),),))
+            return Panel(title, ((("dim", f"empty: {names[table.turn]} leads"),),))
+        return Panel(title, ((("dim", "empty"),),))
     lays = []
     for player, slots, value, quantity, multiplier in table.lays:
         faces = [FACE[revealed[slot]] if slot in revealed else "??" for slot in slots]
@@ -521,7 +528,7 @@ def _machine_panel(state: "SteamCourtState", names: Sequence[str]) -> Panel:
     for index, (player, text, size) in enumerate(lays):
         style = "bold" if index == last else "dim"
         lines.append((("", f"{names[player][:14]:<14} "), (style, f"{text:<24} {size}")))
-    return Panel("The machine", tuple(lines))
+    return Panel(title, tuple(lines))
 
 
 _SPECIAL_MEANING = {
@@ -620,6 +627,10 @@ def _choice_panel(
     return Panel("You are asked", tuple(lines))
 
 
+def _face_order(face: str) -> tuple[int, str]:
+    return (int(face), face) if face.isdigit() else (99, face)
+
+
 def _choice_text(
     state: "SteamCourtState",
     table: Any,
@@ -669,17 +680,18 @@ def _choice_text(
             question = "You lost this trick. Take back your last lay?"
         return (f"{question} (retrieve / pass)", [])
     if phase == "steal":
+        faces = sorted({choice.split()[1] for choice in choices if choice.startswith("steal ")}, key=_face_order)
         return (
-            f"The trick is over. Steal a numbered card from the machine? ({listed})",
-            [("steal N", "card N into your hand (once a quarter); the trick's winner stays")],
+            f"Trick over: steal {' or '.join(faces)} from the machine? (steal N / pass)",
+            [("steal N", "once a quarter; the trick's winner stays")],
         )
     if phase == "return":
         drawn = " ".join(_faces([_face(state, slot, knowledge) for slot in table.drawn]))
-        where = "the Court Hand" if table.pile == "court" else "the discard pile"
+        where = "Court Hand" if table.pile == "court" else "discard pile"
         left = table.returns
         return (
-            f"You drew {drawn or 'nothing'}. Put back up to {left}? ({listed})",
-            [("put back N", f"card N goes back into {where}; keep: keep the rest")],
+            f"Put back up to {left} of the cards you drew? (put back N / keep)",
+            [("drawn", f"{drawn or 'nothing'}; back to the {where}")],
         )
     if phase == "give":
         return ("Give one card away? (give N to NAME / pass)", [("give N to NAME", "only NAME sees the card")])
@@ -793,14 +805,20 @@ def party_result_summary(state: "SteamCourtState", winner: int) -> str:
 def party_panels(
     game: "SteamCourt", state: "SteamCourtState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]
 ) -> list[Panel]:
-    """Both tables (seats, cards, passes, tokens), each table's machine, what the viewer is asked,
-    the viewer's hand and powers."""
-    result = [_party_header_panel(state)]
-    if state.quarter:
-        for index in range(len(state.tables)):
-            result.append(_party_table_panel(state, index, viewer, names))
-            result.append(_party_machine_panel(state, index, names))
-    if viewer is not None and state.quarter:
+    """The Party variant: the viewer's table in full (seats, the machine), the other table at a
+    glance (cards left, who acts, the lay to beat), what the viewer is asked, hand and powers.
+    Someone watching (no seat) sees both tables in full. Every line fits :data:`WIDTH`."""
+    result = [_party_header_panel(state, viewer)]
+    if not state.quarter:
+        return result
+    mine = state.tables.index(state.table_of(viewer)) if viewer is not None else None
+    for index in range(len(state.tables)):
+        if mine is None or index == mine:
+            result.append(_table_panel(state, viewer, names, index))
+            result.append(_machine_panel(state, names, index))
+        else:
+            result.append(_party_glance_panel(state, index, names))
+    if viewer is not None:
         choice = _choice_panel(game, state, viewer, knowledge, names)
         if choice is not None:
             result.append(choice)
@@ -809,75 +827,51 @@ def party_panels(
     return result
 
 
-def _party_header_panel(state: "SteamCourtState") -> Panel:
+MACHINE_TITLES = ("Royal machine", "Renegade machine")
+
+
+def _party_header_panel(state: "SteamCourtState", viewer: int | None) -> Panel:
+    """One line for a player (the quarter, his table's Court Hand, discard pile and next token);
+    the goal is shown while start tokens are drawn, and in help."""
     if not state.quarter:
-        return Panel("Steam Court", ((("bold", "drawing start tokens"), ("", " · Party variant: two tables")),))
-    line = (("bold", f"quarter {state.quarter} of 4"), ("", " · Party variant: two tables at once"))
-    return Panel("Steam Court", (line, _PARTY_GOAL))
-
-
-# A seat's number and character, and its status, as panel segments (built once).
-_SEAT_LABEL = {
-    character: ("", f"{CHARACTER_NUMBER[character]:>2} {CHARACTER_TITLE[character]:<13} ")
-    for character in CHARACTER_TITLE
-}
-_OUT_STATUS = tuple(f"{'out ' + _ordinal(place):<7} " for place in range(1, 13))
-_PASSED_STATUS = ("dim", f"{'passed':<7} ")
-_ACTING_STATUS = ("warn", f"{'to act':<7} ")
-_NO_STATUS = ("", " " * 8)
-# The machine panel of a table shows the trick's last lays.
-_MACHINE_LAYS = 3
-_PARTY_GOAL = (("dim", "the Royal table's first player out in quarter 4 wins"),)
-
-
-def _party_table_panel(state: "SteamCourtState", index: int, viewer: int | None, names: Sequence[str]) -> Panel:
-    table = state.tables[index]
-    done = table.phase == "done"
-    info: list[Segment] = [("", f"Court Hand {len(table.court)} · discard pile {len(table.discard)}")]
-    if done:
-        info.append(("good", " · quarter over"))
-    elif table.stacks and state.quarter <= len(table.stacks):
-        stack = table.stacks[state.quarter - 1]
-        info.append(("", f" · next token {stack[-1]}" if stack else " · no tokens left"))
-    lines = [tuple(info)]
-    acting = -1 if done or state.phase != "playing" else table.turn if table.phase == "turn" else table.actor
-    out, passed, hands, gears, start = table.out, table.passed, state.hands, state.gears, state.start
-    for player, character in zip(table.seats, table.characters):
-        if player in out:
-            status = ("good", _OUT_STATUS[out.index(player)])
-        elif player in passed:
-            status = _PASSED_STATUS
-        elif player == acting:
-            status = _ACTING_STATUS
-        else:
-            status = _NO_STATUS
-        lines.append((
-            _SEAT_LABEL[character],
-            ("you" if player == viewer else "bold", f"{names[player][:14]:<14} "),
-            ("", f"{len(hands[player]):>2} cards "),
-            status,
-            ("dim", f"start {start[player]} · tokens {','.join(map(str, gears[player])) or '-'}"),
+        return Panel("Steam Court", (
+            (("bold", "drawing start tokens"), ("", " · Party variant: two tables")),
+            (("dim", _PARTY_GOAL),),
         ))
-    return Panel(f"{TABLE_NAMES[index]} (clockwise from the top seat)", tuple(lines))
-
-
-def _party_machine_panel(state: "SteamCourtState", index: int, names: Sequence[str]) -> Panel:
-    table = state.tables[index]
-    revealed = state.cards.revealed
-    title = f"{TABLE_NAMES[index]}: the machine"
-    if not table.lays:
-        return Panel(title, ((("dim", "empty"),),))
     lines = []
-    last = len(table.lays) - 1
-    first = max(0, len(table.lays) - _MACHINE_LAYS)
-    if first:
-        lines.append((("dim", f"({_count(first, 'earlier lay')})"),))
-    for position in range(first, last + 1):
-        player, slots, value, quantity, multiplier = table.lays[position]
-        faces = [FACE[revealed[slot]] if slot in revealed else "??" for slot in slots]
-        if value == MASTERSTROKE_VALUE:
-            text = "MS (Masterstroke)"
-        else:
-            text = f"{_lay_text(faces, value, quantity, multiplier >= 0):<24} {quantity} × {value}"
-        lines.append((("", f"{names[player][:14]:<14} "), ("bold" if position == last else "dim", text)))
-    return Panel(title, tuple(lines))
+    for index, table in enumerate(state.tables):
+        if viewer is not None and table is not state.table_of(viewer):
+            continue
+        info: list[Segment] = [("bold", f"quarter {state.quarter} of 4")]
+        if viewer is None:
+            info.append(("", f" · {TABLE_NAMES[index]}"))
+        info.append(("", f" · Court Hand {len(table.court)}"))
+        if any(character in _DISCARD_USERS for character in table.characters):
+            info.append(("", f" · discard {len(table.discard)}"))
+        if table.phase == "done":
+            info.append(("good", " · quarter over"))
+        elif table.stacks and state.quarter <= len(table.stacks):
+            stack = table.stacks[state.quarter - 1]
+            info.append(("", f" · next token {stack[-1]}" if stack else " · no tokens left"))
+        lines.append(tuple(info))
+    return Panel("Steam Court", tuple(lines))
+
+
+_PARTY_GOAL = "the Royal table's first out in quarter 4 wins"
+
+
+def _party_glance_panel(state: "SteamCourtState", index: int, names: Sequence[str]) -> Panel:
+    """Another table at a glance: each seat's name and cards left, ▸ marking the one to act (its
+    lays show in the log)."""
+    table = state.tables[index]
+    if table.phase == "done":
+        return Panel(TABLE_NAMES[index], ((("good", "quarter over: waiting for this table"),),))
+    acting = -1 if state.phase != "playing" else table.turn if table.phase == "turn" else table.actor
+    seats: list[Segment] = []
+    for player in table.seats:
+        count = len(state.hands[player])
+        style = "warn" if player == acting else "dim" if player in table.out or player in table.passed else ""
+        if seats:
+            seats.append(("dim", "·"))
+        seats.append((style, f"{'▸' if player == acting else ''}{names[player][:8]} {count}"))
+    return Panel(TABLE_NAMES[index], tuple(_wrap(seats)))

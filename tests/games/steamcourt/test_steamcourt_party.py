@@ -361,19 +361,19 @@ def test_panels_log_and_help_show_both_tables():
     queen = party.royal.seats[0]
     panels = GAME.panels(party.state, queen, party.view(queen), NAMES[:8])
     titles = [panel.title for panel in panels]
-    assert titles[:5] == [
-        "Steam Court",
-        "Royal table (clockwise from the top seat)",
-        "Royal table: the machine",
-        "Renegade table (clockwise from the top seat)",
-        "Renegade table: the machine",
-    ]
+    # A player sees his own table in full and the other at a glance.
+    assert titles[:4] == ["Steam Court", "Royal table", "Royal machine", "Renegade table"]
     royal_text = ["".join(text for _, text in line) for line in panels[1].lines]
-    assert royal_text[1].startswith(" 1 Queen") and f"p{queen} " in royal_text[1]
-    assert " 6 Tea Boy" in royal_text[4]
+    assert royal_text[0].startswith(" 1 Queen") and f"p{queen} " in royal_text[0]
+    assert " 6 Tea Boy" in royal_text[3]
+    glance = ["".join(text for _, text in line) for line in panels[3].lines]
+    assert all(f"p{seat} " in glance[0] for seat in party.renegades.seats)
+    # Someone watching sees both tables in full.
+    watched = [panel.title for panel in GAME.panels(party.state, None, party.view(queen), NAMES[:8])]
+    assert watched == ["Steam Court", "Royal table", "Royal machine", "Renegade table", "Renegade machine"]
     for panel in panels:
         for line in panel.lines:
-            assert len("".join(text for _, text in line)) <= 78
+            assert len("".join(text for _, text in line)) <= 61
     assert any(line.startswith("Royal: ") for line in party.lines)
     assert any(line.startswith("Renegades: ") for line in party.lines)
     submariner = party.renegades.seats[0]

@@ -181,11 +181,11 @@ def test_panels_show_the_table_the_machine_the_hand_and_the_powers():
     table.do(0, "lay 5 5")
     titles = {panel.title: panel for panel in GAME.panels(table.state, 1, table.view(1), NAMES[:6])}
     assert list(titles) == [
-        "Steam Court", "The table (clockwise from the Queen)", "The machine", "Your hand (1)", "Your powers"
+        "Steam Court", "The table", "The machine", "Your hand (1)", "Your powers"
     ]
     text = lambda panel: ["".join(t for _, t in line) for line in panel.lines]  # noqa: E731
     assert text(titles["Steam Court"])[0].startswith("quarter 1 of 4 · gear tokens")
-    table_lines = text(titles["The table (clockwise from the Queen)"])
+    table_lines = text(titles["The table"])
     assert table_lines[0].split()[:4] == ["1", "Queen", "alice", "1"]
     assert "to act" in table_lines[1]
     assert text(titles["The machine"]) == ["alice          5 5                      2 × 5"]
@@ -193,5 +193,5 @@ def test_panels_show_the_table_the_machine_the_hand_and_the_powers():
     assert text(titles["Your powers"]) == ["General: once a quarter: stop a lay (not a lead)"]
     spectator = GAME.panels(table.state, None, {}, NAMES[:6])
     assert [panel.title for panel in spectator] == [
-        "Steam Court", "The table (clockwise from the Queen)", "The machine"
+        "Steam Court", "The table", "The machine"
     ]
