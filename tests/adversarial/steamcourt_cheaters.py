@@ -310,8 +310,8 @@ class GeneralStopsTooLate(SteamCheater):
             and self.seat not in replica.waiting_for()
         ):
             try:  # only a stop the rules refuse now is the cheat
-                self.game.check_action(replica.state, self.seat, Stop())
+                self.game.check_action(replica.state, self.seat, Stop(self.declined[0]))
                 return
             except IllegalAction:
                 pass
-            self.send_late(Stop(), based_on=self.next_lay[0] if self.late else replica.seq)
+            self.send_late(Stop(self.declined[0]), based_on=self.next_lay[0] if self.late else replica.seq)

@@ -18,7 +18,7 @@ action                              when
 ``Hoard(hoard)``                    Vagabond: take the whole Court Hand, or leave it
 ``Inspect(seat)``                   Inspector: look at the Court Hand and ``seat``'s hand
 ``Coup(slots)``                     right after the deal: reveal three Masterstrokes
-``Stop()``                          General: stop the lay just made
+``Stop(player)``                    General: stop the lay ``player`` just made
 ``Retrieve()``                      Time Traveler: take back your last lay of a lost trick
 ``Steal(slot)``                     Pirate: steal a numbered card from the finished trick
 ``Unpass(source)``                  a passed player: unpass (``"token"`` or ``"jester"``)
@@ -221,7 +221,15 @@ class Coup:
 
 @dataclass(frozen=True, slots=True)
 class Stop:
-    """General: stop the player who just laid; the cards go back to their hand."""
+    """General: stop the lay ``player`` just made; the cards go back to their hand.
+
+    Naming the player pins the stop to one lay: a stop can't come to mean another lay in transit.
+    """
+
+    player: int
+
+    def __post_init__(self) -> None:
+        _check_seat(self.player, "player")
 
 
 @dataclass(frozen=True, slots=True)

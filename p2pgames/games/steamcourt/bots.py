@@ -456,7 +456,7 @@ class _View:
             stop = True  # a Masterstroke from a player who is nearly out
         elif len(table.lays) >= 2 and table.lays[-2][0] == self.player and _groups(self.counts) <= 2:
             stop = True  # it beats me while I am nearly out
-        return Stop() if stop and Stop() in options else Pass()
+        return Stop(layer) if stop and Stop(layer) in options else Pass()
 
     def _best_lay_now(self) -> float:
         """The worth of the best lay this seat could make on the trick now (unpassing)."""

@@ -425,7 +425,7 @@ class SteamCourtState(GameState):
 
 
 # Steps and actions offered again and again are built once.
-_PASS, _STOP, _RETRIEVE, _PLAGUE, _KEEP = Pass(), Stop(), Retrieve(), Plague(), KeepRest()
+_PASS, _RETRIEVE, _PLAGUE, _KEEP = Pass(), Retrieve(), Plague(), KeepRest()
 _SEATING = Chance("draw start tokens for seats")
 _EMPTY: list[int] = []
 
@@ -668,7 +668,7 @@ class SteamCourt(Game[SteamCourtState]):
         if player != table.actor:
             return []
         if phase == Phase.STOP:
-            return [_STOP, _PASS]
+            return [Stop(table.lays[-1][0]), _PASS]
         if phase == Phase.UNPASS:
             if not self._lay_options(state, table, player, knowledge):
                 return [_PASS]
@@ -911,6 +911,8 @@ class SteamCourt(Game[SteamCourtState]):
         if phase == Phase.STOP:
             if kind is not Stop and kind is not Pass:
                 raise IllegalAction(player, "stop the lay or pass")
+            if kind is Stop and action.player != table.lays[-1][0]:
+                raise IllegalAction(player, f"the lay to stop is seat {table.lays[-1][0]}'s, not seat {action.player}'s")
         elif phase == Phase.UNPASS:
             if kind is Unpass:
                 if action.source not in state.unpass_sources(player):

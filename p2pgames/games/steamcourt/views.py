@@ -192,8 +192,7 @@ def describe_action(
     if kind is Coup:
         return "coup"
     if kind is Stop:
-        table = state.table_of(player)
-        return f"stop {names[table.lays[-1][0]]}" if table.lays else "stop"
+        return f"stop {names[action.player]}"
     if kind is Retrieve:
         return "retrieve"
     if kind is Steal:

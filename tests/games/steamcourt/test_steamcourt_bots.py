@@ -219,7 +219,7 @@ def test_the_general_stops_a_lay_that_goes_out_and_lets_an_ordinary_one_stand():
     table.do(ALICE, "lay 5")
     table.passes(BOB, CAROL)
     table.do(DAVE, "lay 6")  # his last card
-    assert decide(table, BOB) == Stop()
+    assert decide(table, BOB) == Stop(DAVE)
     hands = STOP_HANDS[:3] + [["6", "10", "1"]] + STOP_HANDS[4:]
     table = Court(6, hands, play=True)
     table.do(ALICE, "lay 5")

@@ -65,10 +65,13 @@ def test_the_general_must_stop_a_lay_before_the_next_player_lays():
     table.do(BOB, "pass")
     # The window has closed: during erin's turn the General can't stop anyone.
     with pytest.raises(IllegalAction, match="not your turn"):
-        table.act(BOB, Stop())
+        table.act(BOB, Stop(DAVE))
     table.do(ERIN, "lay 7")
     # Now he may only stop erin: dave's 6 stays in the machine.
     assert table.texts(BOB) == ["stop erin", "pass"]
+    # A stop names the lay it stops, so it can't come to mean another lay on its way.
+    with pytest.raises(IllegalAction, match="the lay to stop is seat 4's, not seat 3's"):
+        table.act(BOB, Stop(DAVE))
     table.do(BOB, "stop erin")
     assert table.hand(DAVE) == ["1", "10"] and table.hand(ERIN) == ["1", "7", "11"]
 

@@ -45,7 +45,7 @@ EVERY_KIND = [
     Hoard(False),
     Inspect(3),
     Coup((1, 2, 3)),
-    Stop(),
+    Stop(2),
     Retrieve(),
     Steal(40),
     Unpass("token"),
