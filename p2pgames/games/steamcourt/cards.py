@@ -21,6 +21,7 @@ the Tea Boy "only has to give away his highest numbered cards, not his special c
 from __future__ import annotations
 
 __all__ = [
+    "a_face",
     "DECK",
     "NUMBERED",
     "DUAL",
@@ -185,3 +186,8 @@ def party_characters(players: int, removed: str = "jester") -> tuple[tuple[str, 
 
 # Characters with a Beginning of Quarter privilege (exercised in seat order).
 BEGINNING_OF_QUARTER = frozenset({"queen", "general", "inspector", "teaboy", "vagabond"})
+
+
+def a_face(face: str) -> str:
+    """``face`` with its spoken article, for messages: "a 7", "an 8", "an 11", "an X", "an MS"."""
+    return ("an " if face in ("8", "11", "X", "MS") else "a ") + face

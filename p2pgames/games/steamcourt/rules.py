@@ -79,6 +79,7 @@ from p2pgames.games.steamcourt.actions import (
     encode_action,
 )
 from p2pgames.games.steamcourt.cards import (
+    a_face,
     BEGINNING_OF_QUARTER,
     CHARACTER_NUMBER,
     CHARACTER_TITLE,
@@ -868,7 +869,7 @@ class SteamCourt(Game[SteamCourtState]):
                 _require_in_hand(player, action.slot, hand)
                 name = state.cards.revealed.get(action.slot)
                 if name is not None and KIND[name] != MASTERSTROKE:
-                    raise IllegalAction(player, f"that card is a {FACE[name]}, not a Masterstroke")
+                    raise IllegalAction(player, f"that card is {a_face(FACE[name])}, not a Masterstroke")
             elif kind is Pass:
                 if not table.lays:
                     raise IllegalAction(player, "you lead this trick: you can't pass")
@@ -1077,12 +1078,12 @@ class SteamCourt(Game[SteamCourtState]):
         if len(given) < 2 and kept:
             raise RuleViolation(
                 claim.player,
-                f"gave {faces} while holding a {kept[0]}: the {who} must give his two highest numbered cards",
+                f"gave {faces} while holding {a_face(str(kept[0]))}: the {who} must give his two highest numbered cards",
             )
         if given and kept and kept[0] > min(NUMBER[name] for name in given):
             raise RuleViolation(
                 claim.player,
-                f"gave {faces} while holding a {kept[0]}: the {who} must give his two highest numbered cards",
+                f"gave {faces} while holding {a_face(str(kept[0]))}: the {who} must give his two highest numbered cards",
             )
 
     def apply_action(self, state: SteamCourtState, player: int, action: Any) -> None:
@@ -1347,7 +1348,7 @@ class SteamCourt(Game[SteamCourtState]):
         if value == MASTERSTROKE_VALUE:
             name = revealed[slots[0]]
             if KIND[name] != MASTERSTROKE:
-                raise RuleViolation(player, f"laid a {FACE[name]} as a Masterstroke")
+                raise RuleViolation(player, f"laid {a_face(FACE[name])} as a Masterstroke")
         else:
             problem = _lay_problem(slots, value, None if multiplier < 0 else multiplier, character, revealed)
             if problem:
@@ -1872,11 +1873,11 @@ def _lay_problem(
         name = values.get(slot)
         if name is not None and value not in values_of(name, alchemist):
             faces = " ".join(FACE[values[s]] if s in values else "?" for s in slots)
-            return f"declared {value}s but laid {faces}: a {FACE[name]} can't count as {value}"
+            return f"declared {value}s but laid {faces}: {a_face(FACE[name])} can't count as {value}"
     if multiplier is not None:
         name = values.get(multiplier)
         if name is not None and KIND[name] != MULTIPLIER:
-            return f"laid a {FACE[name]} as the Multiplier"
+            return f"laid {a_face(FACE[name])} as the Multiplier"
     return None
 
 

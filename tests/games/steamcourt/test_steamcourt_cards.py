@@ -4,6 +4,7 @@
 from collections import Counter
 
 from p2pgames.games.steamcourt.cards import (
+    a_face,
     CHARACTER_NUMBER,
     DECK,
     DUAL,
@@ -60,3 +61,9 @@ def test_character_recommendations_by_player_count():
     for characters in RECOMMENDED.values():
         numbers = [CHARACTER_NUMBER[name] for name in characters if name != "inspector"]
         assert numbers == sorted(numbers)
+
+
+def test_messages_name_a_card_with_its_spoken_article():
+    assert [a_face(face) for face in ("1", "7", "8", "11", "12", "X", "MS", "3/9", "6/12")] == [
+        "a 1", "a 7", "an 8", "an 11", "a 12", "an X", "an MS", "a 3/9", "a 6/12",
+    ]

@@ -176,7 +176,7 @@ def second_multiplier(t):
         ("lay 4 4 4", ["5", "7", "X"], lambda t: Lay(t.slots(BOB, ["5", "7"]), 5, 3, t.slot(BOB, "X")),
          "declared 5s but laid 5 7: a 7 can't count as 5"),
         # At most one Multiplier: a second one can't stand for a 5.
-        ("lay 4 4 4", ["5", "X", "X"], second_multiplier, "declared 5s but laid 5 X: a X can't count as 5"),
+        ("lay 4 4 4", ["5", "X", "X"], second_multiplier, "declared 5s but laid 5 X: an X can't count as 5"),
         # A 3/9 declared as a 7.
         ("lay 4", ["3/9"], lambda t: Lay((t.slot(BOB, "3/9"),), 7, 1),
          "declared 7s but laid 3/9: a 3/9 can't count as 7"),
