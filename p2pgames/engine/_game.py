@@ -148,6 +148,10 @@ class Game(ABC, Generic[S]):
     def check_ruleset(self, ruleset: Ruleset) -> None:
         """Cross-option checks (e.g. a variant's player count); raise :class:`RulesetError`."""
 
+    def describe_ruleset(self, ruleset: Ruleset) -> str:
+        """One line for people: the players and the options that matter (default: every option)."""
+        return ruleset.describe()
+
     # -- the state machine ---------------------------------------------------------------------
 
     @abstractmethod

@@ -294,7 +294,9 @@ class TerminalGame:
                 f"{name} (seat {seat}{', you' if seat == event.seat else ''})"
                 for seat, name in enumerate(event.names)
             )
-            self._log([("class:log.info", f"The game begins: {event.ruleset.describe()}. {seats}.")])
+            game = session.game if session is not None else None
+            described = game.describe_ruleset(event.ruleset) if game is not None else event.ruleset.describe()
+            self._log([("class:log.info", f"The game begins: {described}. {seats}.")])
         elif isinstance(event, GameEnded):
             self.verdict = f"Game over: {event.message}"
             self._log([("class:log.end", self.verdict)])

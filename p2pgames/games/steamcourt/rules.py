@@ -488,6 +488,20 @@ class SteamCourt(Game[SteamCourtState]):
             given["variant"] = "solo" if players == 1 else "party" if players >= 8 else "court"
         return super().ruleset(players, given)
 
+    def describe_ruleset(self, ruleset: Ruleset) -> str:
+        players = f"{ruleset.players} player" + ("" if ruleset.players == 1 else "s")
+        variant = ruleset["variant"]
+        if variant == "court":
+            scoring = "Clock Climbing" if ruleset["scoring"] == "clock" else "gear tokens"
+            return f"Steam Court, {players} at one table ({scoring})"
+        if variant == "party":
+            removed = f", without the {CHARACTER_TITLE[ruleset['removed']]}" if ruleset.players == 11 else ""
+            return f"Steam Court, {players}: the Party variant (Royal and Renegade tables{removed})"
+        if variant == "duo":
+            goal = "the Queen's seat" if ruleset["duo_win"] == "queen" else "the most points"
+            return f"Steam Court, {players}: the Duo variant (goal: {goal})"
+        return "Steam Court, 1 player: the Solo variant against the Court Hand"
+
     def check_ruleset(self, ruleset: Ruleset) -> None:
         variant, players = ruleset["variant"], ruleset.players
         if ruleset["scoring"] == "clock" and (variant != "court" or players > 6):

@@ -111,3 +111,16 @@ def test_two_players_are_the_queen_and_the_tea_boy():
     assert table.table.characters == ["queen", "teaboy"]
     table.do(0, "pass")
     assert table.texts(1) == ["give 11 12 to alice"]
+
+
+def test_a_ruleset_is_described_by_the_options_that_matter():
+    assert GAME.describe_ruleset(GAME.ruleset(4)) == "Steam Court, 4 players at one table (gear tokens)"
+    assert GAME.describe_ruleset(GAME.ruleset(5, {"scoring": "clock"})) == "Steam Court, 5 players at one table (Clock Climbing)"
+    assert GAME.describe_ruleset(GAME.ruleset(9)) == "Steam Court, 9 players: the Party variant (Royal and Renegade tables)"
+    assert GAME.describe_ruleset(GAME.ruleset(11, {"removed": "pirate"})) == (
+        "Steam Court, 11 players: the Party variant (Royal and Renegade tables, without the Pirate)"
+    )
+    assert GAME.describe_ruleset(GAME.ruleset(2, {"variant": "duo", "duo_win": "queen"})) == (
+        "Steam Court, 2 players: the Duo variant (goal: the Queen's seat)"
+    )
+    assert GAME.describe_ruleset(GAME.ruleset(1)) == "Steam Court, 1 player: the Solo variant against the Court Hand"
