@@ -818,8 +818,12 @@ class SteamCourt(Game[SteamCourtState]):
             quantity = 0
             low = 1
             cap = self.lead_cap(state, table) if multiplier >= 0 else 0
+        # Plain lays first, then those spending a power or a special card: people choose by
+        # number, and the first choices should not spend a Multiplier.
         options: list[Any] = []
         append = options.append
+        special: list[Any] = []
+        append_special = special.append
         for value in range(low, 13):
             plain = by_number[value]
             lowered = by_number[value + 2] if alchemist else _EMPTY
@@ -840,16 +844,17 @@ class SteamCourt(Game[SteamCourtState]):
                             if count == quantity:
                                 append(_lay(slots, value, quantity))
                             if multiplier >= 0:
-                                append(_lay(slots, value, quantity, multiplier))
+                                append_special(_lay(slots, value, quantity, multiplier))
                             if jester and quantity == 2 and count == 1:
-                                append(_lay(slots, value, 2))
+                                append_special(_lay(slots, value, 2))
                         else:
                             append(_lay(slots, value, count))
                             if multiplier >= 0:
                                 for times in range(count, max(cap, count) + 1):
-                                    append(_lay(slots, value, times, multiplier))
+                                    append_special(_lay(slots, value, times, multiplier))
                             if jester and count == 1:
-                                append(_lay(slots, value, 2))
+                                append_special(_lay(slots, value, 2))
+        options.extend(special)
         if multiplier >= 0 and (not quantity or (quantity == 1 and low <= 1)):
             append(_lay((), 1, 1, multiplier))
         if masterstroke >= 0:
