@@ -30,7 +30,7 @@ from p2pgames.session import make_envelope, verify_transcript  # noqa: E402
 from p2pgames.session._messages import SIGNATURE_DOMAIN  # noqa: E402
 
 VECTORS = ROOT / "protocol" / "vectors"
-GAMES = [("probe", 3, b"vector"), ("beltpunk", 2, b"vector")]
+GAMES = [("probe", 3, b"vector"), ("beltpunk", 2, b"vector"), ("steamcourt", 3, b"vector")]
 
 
 def envelopes() -> dict:

@@ -18,7 +18,7 @@ from p2pgames.session import iter_records, open_envelope, verify_transcript
 from p2pgames.session._replica import Replica, SeatInfo
 
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors"
-TRANSCRIPTS = ["session-probe-3p.json", "session-beltpunk-2p.json"]
+TRANSCRIPTS = ["session-probe-3p.json", "session-beltpunk-2p.json", "session-steamcourt-3p.json"]
 
 
 def test_envelope_vectors():
