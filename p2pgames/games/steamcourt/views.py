@@ -626,6 +626,11 @@ def _choice_panel(
     return Panel("You are asked", tuple(lines))
 
 
+def _either(words: Sequence[str]) -> str:
+    """"a", "a or b", "a, b or c"."""
+    return " or ".join(filter(None, (", ".join(words[:-1]), words[-1]))) if words else ""
+
+
 def _face_order(face: str) -> tuple[int, str]:
     return (int(face), face) if face.isdigit() else (99, face)
 
@@ -681,7 +686,7 @@ def _choice_text(
     if phase == "steal":
         faces = sorted({choice.split()[1] for choice in choices if choice.startswith("steal ")}, key=_face_order)
         return (
-            f"Trick over: steal {' or '.join(faces)} from the machine? (steal N / pass)",
+            f"Trick over: steal {_either(faces)} from the machine? (steal N / pass)",
             [("steal N", "once a quarter; the trick's winner stays")],
         )
     if phase == "return":
@@ -864,7 +869,8 @@ def _party_glance_panel(state: "SteamCourtState", index: int, names: Sequence[st
     lays show in the log)."""
     table = state.tables[index]
     if table.phase == "done":
-        return Panel(TABLE_NAMES[index], ((("good", "quarter over: waiting for this table"),),))
+        other = TABLE_NAMES[1 - index]
+        return Panel(TABLE_NAMES[index], ((("good", f"quarter over: waiting for the {other}"),),))
     acting = -1 if state.phase != "playing" else table.turn if table.phase == "turn" else table.actor
     seats: list[Segment] = []
     for player in table.seats:

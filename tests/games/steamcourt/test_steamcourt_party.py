@@ -368,6 +368,14 @@ def test_panels_log_and_help_show_both_tables():
     assert " 6 Tea Boy" in royal_text[3]
     glance = ["".join(text for _, text in line) for line in panels[3].lines]
     assert all(f"p{seat} " in glance[0] for seat in party.renegades.seats)
+    royal, renegades = party.royal, party.renegades
+    saved = royal.phase
+    royal.phase = "done"
+    renegade_seat = renegades.seats[0]
+    glance = next(panel for panel in GAME.panels(party.state, renegade_seat, party.view(renegade_seat), NAMES[:8])
+                  if panel.title == "Royal table")
+    assert ["".join(text for _, text in line) for line in glance.lines] == ["quarter over: waiting for the Renegade table"]
+    royal.phase = saved
     # Someone watching sees both tables in full.
     watched = [panel.title for panel in GAME.panels(party.state, None, party.view(queen), NAMES[:8])]
     assert watched == ["Steam Court", "Royal table", "Royal machine", "Renegade table", "Renegade machine"]
