@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol, Sequence
 
 from p2pgames.engine import DeterministicRandom, Game, Knowledge, Step
 
-__all__ = ["Bot", "RandomBot", "PlayoutBot", "bot_for"]
+__all__ = ["Bot", "RandomBot", "PlayoutBot", "bot_for", "best_of"]
 
 
 class Bot(Protocol):
@@ -47,6 +47,23 @@ class PlayoutBot:
         if not options:
             raise ValueError(f"seat {player} has no legal action at {step!r}")
         return game.playout_choice(state, player, options, knowledge, self.random)
+
+
+def best_of(options: Sequence[Any], worth: Callable[[Any], float], random: DeterministicRandom) -> Any:
+    """The option ``worth`` rates highest; among options within 1e-9 of it, one picked by ``random``.
+
+    Bots rate options with floats (their play is not hashed); the tolerance keeps options that
+    differ only by rounding equal, so the choice among them stays reproducible from the seed.
+    """
+    best: list[Any] = []
+    best_value = None
+    for option in options:
+        value = worth(option)
+        if best_value is None or value > best_value + 1e-9:
+            best, best_value = [option], value
+        elif abs(value - best_value) <= 1e-9:
+            best.append(option)
+    return best[random.below(len(best))] if len(best) > 1 else best[0]
 
 
 def bot_for(game: Game, seed: bytes = b"") -> Bot:

@@ -51,6 +51,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Sequence
 
+from p2pgames.bots import best_of
 from p2pgames.engine import DeterministicRandom, Game, Knowledge, Step
 
 from p2pgames.games.steamcourt.actions import (
@@ -227,15 +228,7 @@ class CourtierBot:
         return None
 
     def _best(self, options: Sequence[Any], worth) -> Any:
-        best: list[Any] = []
-        best_value = None
-        for option in options:
-            value = worth(option)
-            if best_value is None or value > best_value + 1e-9:
-                best, best_value = [option], value
-            elif abs(value - best_value) <= 1e-9:
-                best.append(option)
-        return best[self.random.below(len(best))] if len(best) > 1 else best[0]
+        return best_of(options, worth, self.random)
 
 
 class _View:
