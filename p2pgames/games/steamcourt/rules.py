@@ -1666,20 +1666,12 @@ class SteamCourt(Game[SteamCourtState]):
         state.notes.append(("climb", tuple(moves)))
 
     def _after_audit(self, state: SteamCourtState) -> None:
+        self._clear_quarter(state)
         if len(state.tables) > 1:
             self._promote_and_demote(state)
             return
         out = []
         for table in state.tables:
-            for deal in table.deals:
-                state.cards.retire(deal)
-            for player in table.seats:
-                state.hands[player] = []
-            table.deals = []
-            table.court = []
-            table.discard = []
-            table.lays = []
-            table.drawn = []
             out.extend(table.out)
             # Reseat: by going-out order, or by the clock (farthest ahead first).
             if state.scoring == "gears":
@@ -1694,11 +1686,8 @@ class SteamCourt(Game[SteamCourtState]):
             state.phase = Phase.PLAYING
             self._start_quarter(state)
 
-    def _promote_and_demote(self, state: SteamCourtState) -> None:
-        """Party: forget the quarter's deals; reseat by the tokens collected (going-out order),
-        the Royal table's last two out banished to the Renegade table's two preeminent seats and
-        the Renegade table's first two out promoted to the Royal table's two lowliest seats
-        (RULES.md, I24)."""
+    def _clear_quarter(self, state: SteamCourtState) -> None:
+        """After the quarter's audit: forget its deals and clear every hand, pile and machine."""
         for table in state.tables:
             for deal in table.deals:
                 state.cards.retire(deal)
@@ -1709,6 +1698,12 @@ class SteamCourt(Game[SteamCourtState]):
             table.discard = []
             table.lays = []
             table.drawn = []
+
+    def _promote_and_demote(self, state: SteamCourtState) -> None:
+        """Party: reseat by the tokens collected (going-out order),
+        the Royal table's last two out banished to the Renegade table's two preeminent seats and
+        the Renegade table's first two out promoted to the Royal table's two lowliest seats
+        (RULES.md, I24)."""
         royal, renegades = state.tables
         demoted = royal.out[-2:]
         promoted = renegades.out[:2]
