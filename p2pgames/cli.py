@@ -373,7 +373,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         print(f"{failures} of {args.games} games FAILED ({total:.1f} s).")
         return EXIT_FAILED
     what = "every transcript verified" if directory is not None else "every state hash agreed"
-    print(f"All {args.games} games finished; {what} ({total:.1f} s).")
+    finished = "The game finished" if args.games == 1 else f"All {args.games} games finished"
+    print(f"{finished}; {what} ({total:.1f} s).")
     return EXIT_OK
 
 

@@ -80,7 +80,7 @@ def test_selfplay_without_transcripts_checks_the_state_hashes():
     code, out, _ = call("selfplay", "probe", "--players", "2", "--seed", "y")
     assert code == 0
     assert "all peers agreed on every state hash" in out
-    assert out.splitlines()[-1].startswith("All 1 games finished; every state hash agreed")
+    assert out.splitlines()[-1].startswith("The game finished; every state hash agreed")
 
 
 def test_verify_accepts_every_transcript(played):
