@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import getpass
 import hashlib
-import importlib
 import os
 import sys
 import time
@@ -89,24 +88,9 @@ def _options(game: Game, pairs: Sequence[str]) -> dict[str, Any]:
 
 
 def variants_of(game: Game) -> dict[str, Mapping[str, Any]]:
-    """The variants ``game`` offers by name on the command line (``--variant NAME``).
-
-    A game declares them as a ``cli_variants`` attribute or, failing that, as ``CLI_VARIANTS`` in
-    its package's ``views`` module: a mapping from the name to ``{"options": {option: value, …},
-    "about": "what it is", "players": N}``, where ``players`` (optional) is the number of
-    players when ``--players`` isn't given. A game that declares none has no variants.
-    """
-    declared = getattr(game, "cli_variants", None)
-    if declared is None:
-        module_name = f"{game_package(game.name)}.views"
-        try:
-            views = importlib.import_module(module_name)
-        except ModuleNotFoundError as error:
-            if error.name != module_name:
-                raise
-            views = None
-        declared = getattr(views, "CLI_VARIANTS", None)
-    return dict(declared or {})
+    """The variants ``game`` offers by name on the command line (``--variant NAME``): its
+    :attr:`~p2pgames.engine.Game.cli_variants`. A game that declares none has no variants."""
+    return dict(getattr(game, "cli_variants", None) or {})
 
 
 def _variant(game: Game, name: str | None, solo: bool = False) -> Mapping[str, Any] | None:

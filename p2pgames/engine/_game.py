@@ -105,6 +105,9 @@ class Game(ABC, Generic[S]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options: ClassVar[tuple[RulesetOption, ...]] = ()
+    # Named variants for the command line (``--variant NAME``): name -> {"options": {option: value},
+    # "about": "what it is", "players": N (optional: the count when --players isn't given)}.
+    cli_variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 
     # -- rulesets ------------------------------------------------------------------------------
 

@@ -126,7 +126,7 @@ def test_selfplay_plays_the_clock_variant():
 def test_variants_are_declared_by_the_game():
     assert list(cli.variants_of(get_game("steamcourt"))) == ["party", "duo", "clock", "solo"]
     assert cli.variants_of(get_game("beltpunk")) == {}
-    assert cli.variants_of(get_game("probe")) == {}  # no views module at all
+    assert cli.variants_of(get_game("probe")) == {}
 
     class Declared:
         name = "beltpunk"

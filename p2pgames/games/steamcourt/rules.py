@@ -443,6 +443,7 @@ class SteamCourt(Game[SteamCourtState]):
 
     name = "steamcourt"
     title = "Steam Court"
+    cli_variants = views.CLI_VARIANTS
     min_players = 1
     max_players = 12
     options = (

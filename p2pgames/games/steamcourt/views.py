@@ -55,7 +55,8 @@ __all__ = [
 ]
 
 # The variants offered on the command line (``--variant NAME``; ``--solo`` is ``solo``): the ruleset
-# options each sets, what it is, and the number of players when ``--players`` isn't given.
+# options each sets, what it is, and the number of players when ``--players`` isn't given
+# (``SteamCourt.cli_variants``).
 CLI_VARIANTS: dict[str, dict[str, Any]] = {
     "party": {"options": {"variant": "party"}, "about": "Royal and Renegade tables, 7–12 players", "players": 8},
     "duo": {"options": {"variant": "duo"}, "about": "two players climbing the character ladder", "players": 2},
