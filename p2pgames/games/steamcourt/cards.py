@@ -20,8 +20,11 @@ the Tea Boy "only has to give away his highest numbered cards, not his special c
 
 from __future__ import annotations
 
+from typing import Any, Sequence
+
 __all__ = [
     "a_face",
+    "one_slot_per_face",
     "DECK",
     "NUMBERED",
     "DUAL",
@@ -191,3 +194,19 @@ BEGINNING_OF_QUARTER = frozenset({"queen", "general", "inspector", "teaboy", "va
 def a_face(face: str) -> str:
     """``face`` with its spoken article, for messages: "a 7", "an 8", "an 11", "an X", "an MS"."""
     return ("an " if face in ("8", "11", "X", "MS") else "a ") + face
+
+
+def one_slot_per_face(slots: Sequence[int], names: Any) -> list[int]:
+    """One slot per face (the lowest), in slot order: cards of one face are interchangeable.
+
+    ``names`` maps slots to card names (``.get``); a slot it doesn't know is a face of its own.
+    """
+    seen: set[str] = set()
+    result = []
+    for slot in sorted(slots):
+        name = names.get(slot)
+        face = FACE[name] if name is not None else f"#{slot}"
+        if face not in seen:
+            seen.add(face)
+            result.append(slot)
+    return result

@@ -80,6 +80,7 @@ from p2pgames.games.steamcourt.actions import (
 )
 from p2pgames.games.steamcourt.cards import (
     a_face,
+    one_slot_per_face,
     BEGINNING_OF_QUARTER,
     CHARACTER_NUMBER,
     CHARACTER_TITLE,
@@ -694,15 +695,15 @@ class SteamCourt(Game[SteamCourtState]):
         if phase == Phase.STEAL:
             revealed = state.cards.revealed
             slots = [slot for lay in table.lays for slot in lay[1] if KIND[revealed[slot]] == NUMBERED]
-            return [Steal(slot) for slot in _distinct(slots, revealed)] + [_PASS]
+            return [Steal(slot) for slot in one_slot_per_face(slots, revealed)] + [_PASS]
         if phase == Phase.RETURN:
-            return [PutBack(slot) for slot in _distinct(table.drawn, _Known(state, knowledge))] + [_KEEP]
+            return [PutBack(slot) for slot in one_slot_per_face(table.drawn, _Known(state, knowledge))] + [_KEEP]
         if phase == Phase.GIVE:
             others = [
                 p for p in table.seats
                 if p != player and not (table.character_of(player) == "general" and table.character_of(p) == "queen")
             ]
-            cards = _distinct(state.hands[player], _Known(state, knowledge))
+            cards = one_slot_per_face(state.hands[player], _Known(state, knowledge))
             return [Give(slot, to) for to in others for slot in cards] + [_PASS]
         if phase == Phase.SERVE:
             served = self._two_highest(state, player, knowledge)
@@ -742,7 +743,7 @@ class SteamCourt(Game[SteamCourtState]):
                 slot for slot in state.hands[player]
                 if KIND.get(state.value(slot, knowledge) or "", -1) == NUMBERED
             ]
-            cards = _distinct(numbered, _Known(state, knowledge))
+            cards = one_slot_per_face(numbered, _Known(state, knowledge))
             for pile in ("court", "discard"):
                 if table.court if pile == "court" else table.discard:
                     options.extend(Dive(pile, slot) for slot in cards)
@@ -1861,22 +1862,6 @@ class _Known:
 
     def get(self, slot: int) -> str | None:
         return self.revealed.get(slot) or self.knowledge.get(slot)
-
-
-def _distinct(slots: Sequence[int], known: Any) -> list[int]:
-    """One slot per face (the lowest), in slot order: cards of one face are interchangeable.
-
-    Unknown cards are each their own face.
-    """
-    seen: set[str] = set()
-    result = []
-    for slot in sorted(slots):
-        name = known.get(slot)
-        face = FACE[name] if name is not None else f"#{slot}"
-        if face not in seen:
-            seen.add(face)
-            result.append(slot)
-    return result
 
 
 def _lay_problem(

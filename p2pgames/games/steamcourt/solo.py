@@ -41,6 +41,7 @@ from p2pgames.engine import (
 
 from p2pgames.games.steamcourt.actions import Pass
 from p2pgames.games.steamcourt.cards import (
+    one_slot_per_face,
     CHARACTER_TITLE,
     DECK,
     DUAL,
@@ -385,7 +386,7 @@ class Solo:
         if character == "general" and "stop" not in state.used:
             options.extend(StopTrick(index) for index, trick in enumerate(state.tricks) if not trick[3])
         if character == "timetraveler" and "retrieve" not in state.used:
-            options.extend(Recall(slot) for slot in _distinct(state.discard, state.cards.revealed))
+            options.extend(Recall(slot) for slot in one_slot_per_face(state.discard, state.cards.revealed))
         options.append(_PASS)
         return options
 
@@ -397,7 +398,7 @@ class Solo:
         if not lowest:
             return [_PASS]
         if state.character == "general":
-            return [DiscardLowest((slot,)) for slot in _distinct(lowest, revealed)] + [_PASS]
+            return [DiscardLowest((slot,)) for slot in one_slot_per_face(lowest, revealed)] + [_PASS]
         # The Queen: any number of the cards of her lowest value (a set), plain and dual alike.
         plain = [slot for slot in lowest if KIND[revealed[slot]] == NUMBERED]
         dual = [slot for slot in lowest if KIND[revealed[slot]] == DUAL]
@@ -823,18 +824,6 @@ SOLO = Solo()
 
 def _number(name: str) -> int:
     return NUMBER[name] if KIND[name] == NUMBERED else 0
-
-
-def _distinct(slots: list[int], revealed: Mapping[int, str]) -> list[int]:
-    """One slot per face (the lowest), in slot order: cards of one face are interchangeable."""
-    seen: set[str] = set()
-    result = []
-    for slot in sorted(slots):
-        face = FACE[revealed[slot]]
-        if face not in seen:
-            seen.add(face)
-            result.append(slot)
-    return result
 
 
 def _require_in_hand(slot: int, hand: list[int]) -> None:
