@@ -232,6 +232,8 @@ _SOLO_POWERS = {
 def _powers(state: SoloState) -> Panel:
     power, text = _SOLO_POWERS[state.character]
     note = " (used this round)" if power and power in state.used else ""
+    if state.character == "teaboy" and (state.round > 1 or state.phase != "privilege"):
+        note = " (done)"
     return Panel(
         "Your privilege",
         ((("bold", f"{CHARACTER_TITLE[state.character]}: "), ("", text + note)),),

@@ -372,6 +372,8 @@ def test_solo_panels_show_the_ladder_the_tricks_and_the_hand_in_80_columns():
     assert "[Tea Boy] → Jester → Time Traveler → Duke → General → Queen" in text
     assert any(line.startswith("1 3 × 5 (5 5 X)") and line.endswith("beaten by 7 7 +X3") for line in text)
     assert any(line.startswith("2 1 × 6 (6)") and line.endswith("to beat: 1 × above 6") for line in text)
+    # The Tea Boy's give-up is done once the first round's privilege is over.
+    assert text[-1] == "Tea Boy: first round only: give up your two highest numbered cards (done)"
 
 
 def test_the_help_explains_the_variants_and_their_commands():
