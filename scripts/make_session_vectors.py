@@ -21,10 +21,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "session"))
 
-from switchboard import Switchboard, deterministic_bytes  # noqa: E402
+from switchboard import Switchboard  # noqa: E402
 
 from p2pgames import canonical  # noqa: E402
-from p2pgames.crypto import Identity  # noqa: E402
+from p2pgames.crypto import Identity, reproducible_bytes  # noqa: E402
 from p2pgames.games import get_game  # noqa: E402
 from p2pgames.session import make_envelope, verify_transcript  # noqa: E402
 from p2pgames.session._messages import SIGNATURE_DOMAIN  # noqa: E402
@@ -34,7 +34,7 @@ GAMES = [("probe", 3, b"vector"), ("beltpunk", 2, b"vector"), ("steamcourt", 3, 
 
 
 def envelopes() -> dict:
-    identity = Identity.generate(deterministic_bytes(b"envelope-signer")(32))
+    identity = Identity.generate(reproducible_bytes(b"envelope-signer")(32))
     game_id = bytes(range(32))
     bodies = [
         ("ping", {"nonce": 7}),

@@ -7,31 +7,24 @@ runs whatever code it likes, and the honest peers must cope with any bytes it se
 
 from __future__ import annotations
 
-import hashlib
 import os
 from typing import Any, Callable
 
 from p2pgames import canonical
-from p2pgames.crypto import BadCardValue, Identity, card_point, random_scalar, scalar_to_bytes, transform, unlock
+from p2pgames.crypto import (
+    BadCardValue,
+    Identity,
+    card_point,
+    random_scalar,
+    reproducible_bytes,
+    scalar_to_bytes,
+    transform,
+    unlock,
+)
 from p2pgames.games import get_game
 from p2pgames.session import HOST_CONNECTION, Session, make_envelope
 from p2pgames.session._messages import Envelope
 from p2pgames.session._replica import DecisionPhase, Submission
-
-
-def seeded_random(label: bytes) -> Callable[[int], bytes]:
-    """Reproducible bytes for a test peer's keys and secrets."""
-    counter = 0
-
-    def random_bytes(n: int) -> bytes:
-        nonlocal counter
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(label + counter.to_bytes(8, "big")).digest()
-            counter += 1
-        return out[:n]
-
-    return random_bytes
 
 
 def _rebuild(envelope: Envelope, **changes: Any) -> bytes:
@@ -46,7 +39,7 @@ class Cheater(Session):
     trigger: Callable[["Cheater", dict], bool] = staticmethod(lambda session, body: False)
 
     def __init__(self, seed: bytes = b"cheater", **kwargs: Any) -> None:
-        random_bytes = seeded_random(seed)
+        random_bytes = reproducible_bytes(seed)
         super().__init__(
             Identity.generate(random_bytes(32)), kwargs.pop("name", "cheater"), get_game,
             bot=True, narrate=False, random_bytes=random_bytes, **kwargs,
@@ -260,7 +253,7 @@ class ForgingHost(Session):
     """A host that, at some joiner's turn, sequences a move in that joiner's name it can't sign."""
 
     def __init__(self, ruleset: Any, seed: bytes = b"host", victim: int = 1) -> None:
-        random_bytes = seeded_random(seed)
+        random_bytes = reproducible_bytes(seed)
         super().__init__(
             Identity.generate(random_bytes(32)), "forger", get_game,
             ruleset=ruleset, bot=True, narrate=False, random_bytes=random_bytes,

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cheaters import Cheater, seeded_random
+from cheaters import Cheater
 
-from p2pgames.crypto import Identity
+from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.engine import IllegalAction
 from p2pgames.games import get_game
 from p2pgames.games.steamcourt.actions import Coup, Lay, Masterstroke, Pass, Serve, Stop
@@ -53,7 +53,7 @@ class Honest(Recording, Session):
         self.seen: list[Any] = []
         self.records: list[bytes] = []
         self.sent: list[tuple[int, Envelope]] = []
-        random_bytes = seeded_random(seed + b"/honest/" + bytes([seat]))
+        random_bytes = reproducible_bytes(seed + b"/honest/" + bytes([seat]))
         super().__init__(
             Identity.generate(random_bytes(32)), f"honest-{seat}", get_game,
             ruleset=ruleset if seat == 0 else None, bot=True, narrate=False, random_bytes=random_bytes,

@@ -9,7 +9,6 @@ they agree with each other on the state.
 import pytest
 from cheaters import (
     BadSignature,
-    seeded_random,
     ChangedOpening,
     FalseClaim,
     MalformedFrame,
@@ -21,7 +20,7 @@ from cheaters import (
     WrongKey,
 )
 
-from p2pgames.crypto import Identity
+from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net import play_table
 from p2pgames.session import FaultCode, Session, verify_transcript
@@ -30,7 +29,7 @@ CHEATER_SEAT = 1
 
 
 def honest(seat: int, ruleset, seed: bytes) -> Session:
-    random_bytes = seeded_random(seed + b"/honest/" + bytes([seat]))
+    random_bytes = reproducible_bytes(seed + b"/honest/" + bytes([seat]))
     return Session(
         Identity.generate(random_bytes(32)), f"honest-{seat}", get_game,
         ruleset=ruleset if seat == 0 else None, bot=True, narrate=False, random_bytes=random_bytes,

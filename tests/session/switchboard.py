@@ -5,25 +5,9 @@ from __future__ import annotations
 from collections import deque
 
 from p2pgames.bots import RandomBot, bot_for
-from p2pgames.crypto import Identity
+from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.session import HOST_CONNECTION, DecisionNeeded, Session, encode_record
-
-
-def deterministic_bytes(label: bytes):
-    import hashlib
-
-    counter = 0
-
-    def random_bytes(n: int) -> bytes:
-        nonlocal counter
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(label + counter.to_bytes(8, "big")).digest()
-            counter += 1
-        return out[:n]
-
-    return random_bytes
 
 
 class Switchboard:
@@ -39,7 +23,7 @@ class Switchboard:
         self.sessions: list[Session] = []
         self.bots = []
         for seat in range(players):
-            rng = deterministic_bytes(seed + bytes([seat]))
+            rng = reproducible_bytes(seed + bytes([seat]))
             identity = Identity.generate(rng(32))
             session = Session(
                 identity, f"p{seat}", loader,
