@@ -3,6 +3,7 @@
 Public names are re-exported here; the modules behind them are private.
 """
 
+from p2pgames.engine._actions import SLOT_LIMIT, ActionCodec, check_bool, check_seat, check_slot, check_slots
 from p2pgames.engine._cards import (
     Audit,
     CardOperation,
@@ -51,6 +52,12 @@ from p2pgames.engine._table import LocalTable
 
 __all__ = [
     "Act",
+    "ActionCodec",
+    "SLOT_LIMIT",
+    "check_bool",
+    "check_seat",
+    "check_slot",
+    "check_slots",
     "Audit",
     "CardOperation",
     "CardOperations",

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from p2pgames.engine import MalformedAction
+from p2pgames.engine import ActionCodec, MalformedAction, check_seat, check_slot
 
 from p2pgames.games.beltpunk.cards import LONGEST_SET
 
@@ -50,18 +50,8 @@ __all__ = [
 ]
 
 MAX_SEATS = 4
-# Slots grow by 52 each round; anything this large is garbage, not a long game.
-_SLOT_LIMIT = 1 << 31
-
-
-def _check_slot(slot: Any, what: str = "slot") -> None:
-    if type(slot) is not int or not 0 <= slot < _SLOT_LIMIT:
-        raise MalformedAction(f"{what} must be a card slot (a non-negative integer), not {slot!r}")
-
-
 def _check_seat(seat: Any, what: str) -> None:
-    if type(seat) is not int or not 0 <= seat < MAX_SEATS:
-        raise MalformedAction(f"{what} must be a seat 0–{MAX_SEATS - 1}, not {seat!r}")
+    check_seat(seat, MAX_SEATS, what)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +61,7 @@ class Discard:
     slot: int
 
     def __post_init__(self) -> None:
-        _check_slot(self.slot)
+        check_slot(self.slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +87,7 @@ class Pick:
     slot: int
 
     def __post_init__(self) -> None:
-        _check_slot(self.slot)
+        check_slot(self.slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +97,7 @@ class Take:
     slot: int
 
     def __post_init__(self) -> None:
-        _check_slot(self.slot)
+        check_slot(self.slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +107,7 @@ class Place:
     slot: int
 
     def __post_init__(self) -> None:
-        _check_slot(self.slot)
+        check_slot(self.slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +118,7 @@ class Exchange:
     with_seat: int
 
     def __post_init__(self) -> None:
-        _check_slot(self.slot)
+        check_slot(self.slot)
         _check_seat(self.with_seat, "with_seat")
 
 
@@ -139,7 +129,7 @@ class Give:
     slot: int
 
     def __post_init__(self) -> None:
-        _check_slot(self.slot)
+        check_slot(self.slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +160,7 @@ class Score:
         if not 2 <= len(self.slots) <= LONGEST_SET:
             raise MalformedAction(f"a set has 2–{LONGEST_SET} cards, not {len(self.slots)}")
         for slot in self.slots:
-            _check_slot(slot)
+            check_slot(slot)
         if any(a >= b for a, b in zip(self.slots, self.slots[1:])):
             raise MalformedAction(
                 f"a set's slots must be listed once each, increasing: {self.slots!r}"
@@ -193,31 +183,6 @@ _KIND_OF = {
     Declare: "declare",
     Score: "score",
 }
-_TYPE_OF = {kind: cls for cls, kind in _KIND_OF.items()}
-
-
-def encode_action(action: Any) -> list:
-    """The canonical wire value of ``action``; raises :class:`MalformedAction` for a non-action."""
-    kind = _KIND_OF.get(type(action))
-    if kind is None:
-        raise MalformedAction(f"not a Beltpunk action: {action!r}")
-    if type(action) is Score:
-        return [kind, list(action.slots)]
-    return [kind, *(getattr(action, field) for field in action.__slots__)]
-
-
-def decode_action(data: Any) -> Any:
-    """Rebuild an action from :func:`encode_action` output; raises :class:`MalformedAction`."""
-    if not isinstance(data, (list, tuple)) or not data or not isinstance(data[0], str):
-        raise MalformedAction(f"a Beltpunk action is [kind, ...fields], not {data!r}")
-    cls = _TYPE_OF.get(data[0])
-    if cls is None:
-        raise MalformedAction(f"unknown Beltpunk action {data[0]!r}")
-    fields = list(data[1:])
-    if len(fields) != len(cls.__slots__):
-        raise MalformedAction(f"{data[0]} takes {len(cls.__slots__)} field(s), not {len(fields)}")
-    if cls is Score:
-        if not isinstance(fields[0], (list, tuple)):
-            raise MalformedAction(f"score takes a list of slots, not {fields[0]!r}")
-        return Score(tuple(fields[0]))
-    return cls(*fields)
+_CODEC = ActionCodec("Beltpunk", _KIND_OF)
+encode_action = _CODEC.encode
+decode_action = _CODEC.decode

@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from p2pgames.engine import MalformedAction
+from p2pgames.engine import ActionCodec, MalformedAction, check_bool, check_seat, check_slot, check_slots
 
 from p2pgames.games.steamcourt.cards import MAX_QUANTITY
 
@@ -63,40 +63,46 @@ __all__ = [
     "PILES",
     "UNPASS_SOURCES",
     "encode_action",
+    "check_lay",
+    "KINDS",
     "decode_action",
 ]
 
 MAX_SEATS = 12  # a Party game seats 7–12 players at two tables
 PILES = ("court", "discard")
 UNPASS_SOURCES = ("token", "jester")
-# Slots grow by 84 each quarter (more with re-shuffles); anything this large is garbage.
-_SLOT_LIMIT = 1 << 31
-
-
-def _check_slot(slot: Any, what: str = "slot") -> None:
-    if type(slot) is not int or not 0 <= slot < _SLOT_LIMIT:
-        raise MalformedAction(f"{what} must be a card slot (a non-negative integer), not {slot!r}")
-
-
-def _check_slots(slots: Any, low: int, high: int, what: str = "slots") -> None:
-    if type(slots) is not tuple:
-        raise MalformedAction(f"{what} must be a tuple of card slots, not {slots!r}")
-    if not low <= len(slots) <= high:
-        raise MalformedAction(f"{what} must hold {low}–{high} cards, not {len(slots)}")
-    for slot in slots:
-        _check_slot(slot)
-    if any(a >= b for a, b in zip(slots, slots[1:])):
-        raise MalformedAction(f"{what} must be listed once each, increasing: {slots!r}")
-
-
 def _check_seat(seat: Any, what: str) -> None:
-    if type(seat) is not int or not 0 <= seat < MAX_SEATS:
-        raise MalformedAction(f"{what} must be a seat 0–{MAX_SEATS - 1}, not {seat!r}")
+    check_seat(seat, MAX_SEATS, what)
 
 
-def _check_bool(value: Any, what: str) -> None:
-    if type(value) is not bool:
-        raise MalformedAction(f"{what} must be True or False, not {value!r}")
+def check_lay(
+    slots: Any, value: Any, quantity: Any, multiplier: Any, *, one_card_as: int | None
+) -> None:
+    """The fields of a lay: ``slots`` as ``quantity`` cards of ``value`` (1–12), with the
+    Multiplier in ``multiplier`` (``None``: none). Without one, the quantity is the number of
+    cards, except that one card may count as ``one_card_as`` (``None``: as any quantity); with
+    one, it is at least the number of other cards, and a Multiplier alone is a single 1.
+    Raises :class:`MalformedAction`."""
+    check_slots(slots, 0, MAX_QUANTITY)
+    if type(value) is not int or not 1 <= value <= 12:
+        raise MalformedAction(f"value must be 1–12, not {value!r}")
+    if type(quantity) is not int or not 1 <= quantity <= MAX_QUANTITY:
+        raise MalformedAction(f"quantity must be 1–{MAX_QUANTITY}, not {quantity!r}")
+    count = len(slots)
+    if multiplier is None:
+        if count == 0:
+            raise MalformedAction("a lay needs at least one card")
+        single = count == 1 and (one_card_as is None or quantity == one_card_as)
+        if quantity != count and not single:
+            raise MalformedAction(f"{count} cards without a Multiplier count as {count}, not {quantity}")
+    else:
+        check_slot(multiplier, "multiplier")
+        if multiplier in slots:
+            raise MalformedAction("the Multiplier is listed among the other cards")
+        if count == 0 and (value, quantity) != (1, 1):
+            raise MalformedAction("a Multiplier laid alone is a single 1")
+        if quantity < count:
+            raise MalformedAction(f"a Multiplier with {count} cards counts as at least {count}, not {quantity}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,29 +121,7 @@ class Lay:
     multiplier: int | None = None
 
     def __post_init__(self) -> None:
-        _check_slots(self.slots, 0, MAX_QUANTITY)
-        if type(self.value) is not int or not 1 <= self.value <= 12:
-            raise MalformedAction(f"value must be 1–12, not {self.value!r}")
-        if type(self.quantity) is not int or not 1 <= self.quantity <= MAX_QUANTITY:
-            raise MalformedAction(f"quantity must be 1–{MAX_QUANTITY}, not {self.quantity!r}")
-        count = len(self.slots)
-        if self.multiplier is None:
-            if count == 0:
-                raise MalformedAction("a lay needs at least one card")
-            if self.quantity != count and not (count == 1 and self.quantity == 2):
-                raise MalformedAction(
-                    f"{count} cards without a Multiplier count as {count}, not {self.quantity}"
-                )
-        else:
-            _check_slot(self.multiplier, "multiplier")
-            if self.multiplier in self.slots:
-                raise MalformedAction("the Multiplier is listed among the other cards")
-            if count == 0 and (self.value, self.quantity) != (1, 1):
-                raise MalformedAction("a Multiplier laid alone is a single 1")
-            if self.quantity < count:
-                raise MalformedAction(
-                    f"a Multiplier with {count} cards counts as at least {count}, not {self.quantity}"
-                )
+        check_lay(self.slots, self.value, self.quantity, self.multiplier, one_card_as=2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +131,7 @@ class Masterstroke:
     slot: int
 
     def __post_init__(self) -> None:
-        _check_slot(self.slot)
+        check_slot(self.slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +147,7 @@ class Give:
     to: int
 
     def __post_init__(self) -> None:
-        _check_slot(self.slot)
+        check_slot(self.slot)
         _check_seat(self.to, "to")
 
 
@@ -175,7 +159,7 @@ class Serve:
     to: int
 
     def __post_init__(self) -> None:
-        _check_slots(self.slots, 0, 2)
+        check_slots(self.slots, 0, 2)
         _check_seat(self.to, "to")
 
 
@@ -186,7 +170,7 @@ class Trade:
     trade: bool
 
     def __post_init__(self) -> None:
-        _check_bool(self.trade, "trade")
+        check_bool(self.trade, "trade")
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +180,7 @@ class Hoard:
     hoard: bool
 
     def __post_init__(self) -> None:
-        _check_bool(self.hoard, "hoard")
+        check_bool(self.hoard, "hoard")
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +200,7 @@ class Coup:
     slots: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        _check_slots(self.slots, 3, 3)
+        check_slots(self.slots, 3, 3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,7 +228,7 @@ class Steal:
     slot: int
 
     def __post_init__(self) -> None:
-        _check_slot(self.slot)
+        check_slot(self.slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +249,7 @@ class DiscardTwo:
     slots: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        _check_slots(self.slots, 2, 2)
+        check_slots(self.slots, 2, 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,7 +262,7 @@ class Dive:
     def __post_init__(self) -> None:
         if self.pile not in PILES:
             raise MalformedAction(f"pile must be one of {PILES}, not {self.pile!r}")
-        _check_slot(self.slot)
+        check_slot(self.slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +277,7 @@ class PutBack:
     slot: int
 
     def __post_init__(self) -> None:
-        _check_slot(self.slot)
+        check_slot(self.slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,7 +291,7 @@ Action = (
 )
 
 # Wire form: [kind, *fields], tuples as lists; kinds are short because every act is signed.
-_KIND_OF = {
+KINDS: dict[type, str] = {
     Lay: "lay",
     Masterstroke: "ms",
     Pass: "pass",
@@ -327,36 +311,6 @@ _KIND_OF = {
     PutBack: "putback",
     KeepRest: "keep",
 }
-_TYPE_OF = {kind: cls for cls, kind in _KIND_OF.items()}
-_TUPLE_FIELDS = {"slots"}
-
-
-def encode_action(action: Any) -> list:
-    """The canonical wire value of ``action``; raises :class:`MalformedAction` for a non-action."""
-    kind = _KIND_OF.get(type(action))
-    if kind is None:
-        raise MalformedAction(f"not a Steam Court action: {action!r}")
-    fields = []
-    for name in type(action).__slots__:
-        value = getattr(action, name)
-        fields.append(list(value) if name in _TUPLE_FIELDS else value)
-    return [kind, *fields]
-
-
-def decode_action(data: Any) -> Any:
-    """Rebuild an action from :func:`encode_action` output; raises :class:`MalformedAction`."""
-    if not isinstance(data, (list, tuple)) or not data or not isinstance(data[0], str):
-        raise MalformedAction(f"a Steam Court action is [kind, ...fields], not {data!r}")
-    cls = _TYPE_OF.get(data[0])
-    if cls is None:
-        raise MalformedAction(f"unknown Steam Court action {data[0]!r}")
-    fields = list(data[1:])
-    names = cls.__slots__
-    if len(fields) != len(names):
-        raise MalformedAction(f"{data[0]} takes {len(names)} field(s), not {len(fields)}")
-    for index, name in enumerate(names):
-        if name in _TUPLE_FIELDS:
-            if not isinstance(fields[index], (list, tuple)):
-                raise MalformedAction(f"{data[0]} takes a list of slots, not {fields[index]!r}")
-            fields[index] = tuple(fields[index])
-    return cls(*fields)
+CODEC = ActionCodec("Steam Court", KINDS)
+encode_action = CODEC.encode
+decode_action = CODEC.decode

@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from p2pgames.engine import (
+    ActionCodec,
     CardOperations,
     CardState,
     Chance,
@@ -75,8 +76,7 @@ from p2pgames.games.steamcourt.actions import (
     Stop,
     Trade,
     Unpass,
-    decode_action,
-    encode_action,
+    KINDS,
 )
 from p2pgames.games.steamcourt.cards import (
     a_face,
@@ -428,6 +428,8 @@ class SteamCourtState(GameState):
 
 # Steps and actions offered again and again are built once.
 _PASS, _RETRIEVE, _PLAGUE, _KEEP = Pass(), Retrieve(), Plague(), KeepRest()
+# One wire form for every action, the Solo variant's included.
+_CODEC = ActionCodec("Steam Court", {**KINDS, **SOLO_KINDS})
 _SEATING = Chance("draw start tokens for seats")
 _EMPTY: list[int] = []
 
@@ -1724,14 +1726,10 @@ class SteamCourt(Game[SteamCourtState]):
     # -- encodings -----------------------------------------------------------------------------
 
     def encode_action(self, action: Any) -> Any:
-        if type(action) in SOLO_KINDS:
-            return SOLO.encode_action(action)
-        return encode_action(action)
+        return _CODEC.encode(action)
 
     def decode_action(self, data: Any) -> Any:
-        if isinstance(data, (list, tuple)) and data and data[0] in SOLO_KINDS.values():
-            return SOLO.decode_action(data)
-        return decode_action(data)
+        return _CODEC.decode(data)
 
     def encode_state(self, state: SteamCourtState) -> Any:
         if state.__class__ is SoloState:

@@ -37,9 +37,11 @@ from p2pgames.engine import (
     MalformedAction,
     Step,
     Turn,
+    check_slot,
+    check_slots,
 )
 
-from p2pgames.games.steamcourt.actions import Pass
+from p2pgames.games.steamcourt.actions import Pass, check_lay
 from p2pgames.games.steamcourt.cards import (
     one_slot_per_face,
     CHARACTER_TITLE,
@@ -82,7 +84,6 @@ COURT_SIZE = 22
 TRICKS = 3
 # The rank a win earns, by cards left in the Court Hand (I47: 0 counts as 1–2, 7+ as 5–6).
 RANKS = ("Apprentice Engineer", "Skilled Engineer", "Master Engineer")
-_SLOT_LIMIT = 1 << 31
 
 
 def rank_of(left: int) -> str:
@@ -101,22 +102,6 @@ class Phase:
 
 
 # -- actions -----------------------------------------------------------------------------------
-
-
-def _check_slot(slot: Any, what: str = "slot") -> None:
-    if type(slot) is not int or not 0 <= slot < _SLOT_LIMIT:
-        raise MalformedAction(f"{what} must be a card slot (a non-negative integer), not {slot!r}")
-
-
-def _check_slots(slots: Any, low: int, high: int) -> None:
-    if type(slots) is not tuple:
-        raise MalformedAction(f"slots must be a tuple of card slots, not {slots!r}")
-    if not low <= len(slots) <= high:
-        raise MalformedAction(f"slots must hold {low}–{high} cards, not {len(slots)}")
-    for slot in slots:
-        _check_slot(slot)
-    if any(a >= b for a, b in zip(slots, slots[1:])):
-        raise MalformedAction(f"slots must be listed once each, increasing: {slots!r}")
 
 
 def _check_trick(trick: Any) -> None:
@@ -141,25 +126,7 @@ class Beat:
 
     def __post_init__(self) -> None:
         _check_trick(self.trick)
-        _check_slots(self.slots, 0, MAX_QUANTITY)
-        if type(self.value) is not int or not 1 <= self.value <= 12:
-            raise MalformedAction(f"value must be 1–12, not {self.value!r}")
-        if type(self.quantity) is not int or not 1 <= self.quantity <= MAX_QUANTITY:
-            raise MalformedAction(f"quantity must be 1–{MAX_QUANTITY}, not {self.quantity!r}")
-        count = len(self.slots)
-        if self.multiplier is None:
-            if count == 0:
-                raise MalformedAction("a lay needs at least one card")
-            if self.quantity != count and count != 1:
-                raise MalformedAction(f"{count} cards without a Multiplier count as {count}, not {self.quantity}")
-        else:
-            _check_slot(self.multiplier, "multiplier")
-            if self.multiplier in self.slots:
-                raise MalformedAction("the Multiplier is listed among the other cards")
-            if count == 0 and (self.value, self.quantity) != (1, 1):
-                raise MalformedAction("a Multiplier laid alone is a single 1")
-            if self.quantity < count:
-                raise MalformedAction(f"a Multiplier with {count} cards counts as at least {count}, not {self.quantity}")
+        check_lay(self.slots, self.value, self.quantity, self.multiplier, one_card_as=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +138,7 @@ class Strike:
 
     def __post_init__(self) -> None:
         _check_trick(self.trick)
-        _check_slot(self.slot)
+        check_slot(self.slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +158,7 @@ class Recall:
     slot: int
 
     def __post_init__(self) -> None:
-        _check_slot(self.slot)
+        check_slot(self.slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +168,7 @@ class GiveUp:
     slots: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        _check_slots(self.slots, 0, 2)
+        check_slots(self.slots, 0, 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +178,7 @@ class DiscardLowest:
     slots: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        _check_slots(self.slots, 1, MAX_QUANTITY)
+        check_slots(self.slots, 1, MAX_QUANTITY)
 
 
 # Wire kinds; every other kind is a core action (only ``Pass`` is used in Solo).
@@ -223,7 +190,6 @@ SOLO_KINDS: dict[type, str] = {
     GiveUp: "giveup",
     DiscardLowest: "discardlow",
 }
-_SOLO_TYPES = {kind: cls for cls, kind in SOLO_KINDS.items()}
 _PASS = Pass()
 
 
@@ -751,27 +717,6 @@ class Solo:
         state.phase = Phase.AUDITING
 
     # -- encodings -------------------------------------------------------------------------------
-
-    def encode_action(self, action: Any) -> list:
-        kind = SOLO_KINDS[type(action)]
-        fields = []
-        for name in type(action).__slots__:
-            value = getattr(action, name)
-            fields.append(list(value) if name == "slots" else value)
-        return [kind, *fields]
-
-    def decode_action(self, data: Any) -> Any:
-        cls = _SOLO_TYPES[data[0]]
-        fields = list(data[1:])
-        names = cls.__slots__
-        if len(fields) != len(names):
-            raise MalformedAction(f"{data[0]} takes {len(names)} field(s), not {len(fields)}")
-        for index, name in enumerate(names):
-            if name == "slots":
-                if not isinstance(fields[index], (list, tuple)):
-                    raise MalformedAction(f"{data[0]} takes a list of slots, not {fields[index]!r}")
-                fields[index] = tuple(fields[index])
-        return cls(*fields)
 
     def encode_state(self, state: SoloState) -> dict:
         return {
