@@ -21,6 +21,7 @@ import trio
 
 from p2pgames import canonical
 from p2pgames.net._joincode import JoinCode
+from p2pgames.session import clean_text
 
 __all__ = ["DISCOVERY_PORT", "Announcement", "announce", "discover"]
 
@@ -58,7 +59,10 @@ class Announcement:
             if not isinstance(value, dict) or value.get("p2pgames") != 1:
                 return None
             announcement = cls(
-                address, str(value["game"])[:40], str(value["title"])[:60], str(value["host"])[:40],
+                # Anyone on the LAN can broadcast: what will be printed is cleaned of control
+                # characters (a terminal escape could rewrite the screen).
+                address, clean_text(str(value["game"]), 40), clean_text(str(value["title"]), 60),
+                clean_text(str(value["host"]), 40),
                 int(value["port"]), str(value["fingerprint"])[:19], int(value["seated"]), int(value["seats"]),
             )
             JoinCode.parse(str(announcement.join_code))  # a valid port and fingerprint

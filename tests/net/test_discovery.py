@@ -52,3 +52,13 @@ def test_junk_is_not_an_announcement():
     assert Announcement.parse("10.0.0.2", canonical.encode({"p2pgames": 1})) is None
     good = Announcement.parse("10.0.0.2", canonical.encode({"p2pgames": 1, **DESCRIPTION}))
     assert good is not None and good.address == "10.0.0.2"
+
+
+def test_an_announcement_can_not_put_control_characters_on_the_screen():
+    """Anyone on the LAN can broadcast; escapes in a name must not reach the terminal."""
+    hostile = {**DESCRIPTION, "host": "evil\x1b[2J\x1b]0;pwn\x07", "title": "Beltpunk\r\nHaberdasher"}
+    announcement = Announcement.parse("10.0.0.2", canonical.encode({"p2pgames": 1, **hostile}))
+    assert announcement is not None
+    assert announcement.host == "evil [2J ]0;pwn"
+    assert announcement.title == "Beltpunk  Haberdasher"
+    assert all(character.isprintable() for character in announcement.describe())
