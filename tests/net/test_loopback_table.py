@@ -1,11 +1,8 @@
 """Whole tables of bot peers over real loopback TCP, each peer its own node and key."""
 
-import gc
-import warnings
-
 import trio
 
-from p2pgames.net import play_table
+from p2pgames.net import _node, play_table
 
 
 async def test_probe_table_over_tcp_agrees_and_verifies(tmp_path, autojump_clock):
@@ -24,15 +21,26 @@ async def test_a_table_for_one_starts_at_once_and_plays_to_the_end(tmp_path, aut
     assert table.seats[0].verified, table.seats[0].verification
 
 
-async def test_a_table_cancelled_mid_game_closes_every_transcript(tmp_path, autojump_clock):
-    """Cancelling the nodes from outside (a test, a Ctrl-C) still closes the transcript files."""
-    with trio.move_on_after(3):  # virtual seconds: the bots think 1 s a move, so mid-game
+async def test_a_table_cancelled_mid_game_closes_every_transcript(tmp_path, autojump_clock, monkeypatch):
+    """Cancelling the nodes from outside (a test, a Ctrl-C) still closes the transcript files.
+
+    Every file the nodes open is kept here, so none is closed by being garbage-collected: only
+    the nodes' own clean-up can have closed them.
+    """
+    opened = []
+    real_open_private = _node._open_private
+
+    def recording_open_private(path):
+        file = real_open_private(path)
+        opened.append(file)
+        return file
+
+    monkeypatch.setattr(_node, "_open_private", recording_open_private)
+    with trio.move_on_after(3) as scope:  # virtual seconds: the bots think 1 s a move, so mid-game
         await play_table("probe", 3, seed=b"cancelled", transcripts=tmp_path, think=1.0)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        gc.collect()
-    assert not [warning for warning in caught if issubclass(warning.category, ResourceWarning)]
-    assert sorted(path.name for path in tmp_path.iterdir()), "the game had started and written transcripts"
+    assert scope.cancelled_caught, "the game must still have been running when it was cancelled"
+    assert len(opened) == 3, "every seat had started writing its transcript"
+    assert [file.closed for file in opened] == [True, True, True]
 
 
 async def test_a_solo_game_lost_to_the_court_hand_says_nobody_wins(tmp_path, autojump_clock):
