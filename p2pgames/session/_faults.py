@@ -19,7 +19,7 @@ __all__ = ["Fault", "ProtocolFault", "LocalError", "FaultCode", "with_article"]
 
 def with_article(word: str) -> str:
     """``word`` with its indefinite article, for messages: "an entry", "a pass"."""
-    return ("an " if word[:1] in "aeiou" else "a ") + word
+    return ("an " if word and word[0] in "aeiou" else "a ") + word
 
 
 class FaultCode:

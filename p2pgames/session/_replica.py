@@ -938,7 +938,7 @@ class Replica:
         evidence, culprit, code = fault.evidence, fault.culprit, fault.code
         if code not in PROVABLE:
             # A replay, a bad frame, silence: signed messages can't show who did it.
-            return f"a {code} fault can't be proved by evidence"
+            return f"{with_article(str(code))} fault can't be proved by evidence"
         if not evidence or culprit is None or not 0 <= culprit < self.players:
             return "there is no evidence to check"
         try:

@@ -159,8 +159,7 @@ class Session:
         if self.is_host:
             assert ruleset is not None
             self._lobby.append((SeatInfo(identity.public_key, self.seal_key.public_bytes(), self.name, bot), None))
-            if ruleset.players == 1:
-                self._host_start()  # a table for one (a solo game) is full already
+            self._start_if_full()  # a table for one is full already
 
     # -- I/O contract --------------------------------------------------------------------------
 
@@ -466,6 +465,10 @@ class Session:
         del self._pending[connection]
         self._lobby.append((SeatInfo(key, body["seal"], name, body["bot"]), connection))
         self._announce_lobby()
+        self._start_if_full()
+
+    def _start_if_full(self) -> None:
+        assert self.ruleset is not None
         if len(self._lobby) == self.ruleset.players:
             self._host_start()
 
@@ -902,14 +905,7 @@ class Session:
                 ))
         pending, self._unverified_acks = self._unverified_acks, {}
         for seat, envelope in pending.items():
-            try:
-                self._verify_from_seat(envelope, seat)
-            except ProtocolFault:
-                raise ProtocolFault(Fault(
-                    HOST_SEAT, FaultCode.BAD_SIGNATURE,
-                    f"the host relayed an acknowledgement in {self._who(seat)}'s name that it did not sign",
-                    self._seq(),
-                ))
+            self._verify_relayed(envelope, seat)
 
     def _check_agreement(self) -> None:
         while True:
