@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Callable
@@ -67,11 +68,17 @@ def asked(table: LocalTable, seat: int) -> list[str]:
 # -- the table at 80×24 ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("players, options", [
-    (7, {"scoring": "gears"}), (6, {"scoring": "clock"}), (12, {"variant": "party"}),
-    (7, {"variant": "party"}), (2, {"variant": "duo"}),
+def named(name: str) -> re.Pattern[str]:
+    """``name`` as a word of its own (a "▸" before it is fine), not inside another word."""
+    return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+
+
+# The fewest positions each game must lay out (the seeded games lay out 884, 705, 1592, 946, 218).
+@pytest.mark.parametrize("players, options, fewest", [
+    (7, {"scoring": "gears"}, 800), (6, {"scoring": "clock"}, 650), (12, {"variant": "party"}, 1500),
+    (7, {"variant": "party"}, 900), (2, {"variant": "duo"}, 200),
 ])
-def test_whole_games_fit_80x24_with_every_seat_in_view_and_nothing_cut(players, options):
+def test_whole_games_fit_80x24_with_every_seat_in_view_and_nothing_cut(players, options, fewest):
     names = ["alice", "bob", "carol", "dave", "erin", "frank", "gina", "hal", "ida", "jo", "kim", "lou"][:players]
     table = LocalTable(GAME, GAME.ruleset(players, options), b"tui-fit")
     bot = PlayoutBot(b"tui-fit")
@@ -91,10 +98,11 @@ def test_whole_games_fit_80x24_with_every_seat_in_view_and_nothing_cut(players, 
                 assert len(seats) >= len(own.seats)
                 other = next(other for other in table.state.tables if other is not own)
                 if other.phase != "done":
-                    assert all(names[player] in "\n".join(rows) for player in other.seats), "\n".join(rows)
+                    shown = "\n".join(rows)
+                    assert all(named(names[player]).search(shown) for player in other.seats), shown
             checked += 1
         table.act(seat, bot.choose(GAME, table.state, seat, table.view(seat), step))
-    assert checked > 200  # positions laid out (a Duo game is the shortest)
+    assert checked >= fewest, checked  # positions laid out
 
 
 def test_the_table_shows_characters_cards_passes_tokens_and_points():
@@ -339,8 +347,6 @@ def completions(typed: str, choices) -> list[str]:
 def test_every_typed_form_completes_and_is_understood(form):
     table, seat = FORMS[form]()
     texts = table.texts(seat)
-    if form == "put back 8" and form not in texts:  # the draw is random: put back what was drawn
-        form = next(text for text in texts if text.startswith("put back "))
     words = form.split()
     shown = next((text for text in texts if sorted(text.split()) == sorted(words)), None)
     assert shown is not None, f"{form!r} is not among {texts}"
