@@ -43,6 +43,7 @@ from p2pgames.engine import (
 
 from p2pgames.games.steamcourt.actions import Pass, check_lay
 from p2pgames.games.steamcourt.cards import (
+    a_face,
     one_slot_per_face,
     CHARACTER_TITLE,
     DECK,
@@ -483,7 +484,7 @@ class Solo:
         elif kind is Strike:
             _require_in_hand(action.slot, hand)
             if KIND[revealed[action.slot]] != MASTERSTROKE:
-                raise IllegalAction(player, f"that card is a {FACE[revealed[action.slot]]}, not a Masterstroke")
+                raise IllegalAction(player, f"that card is {a_face(FACE[revealed[action.slot]])}, not a Masterstroke")
         elif kind is StopTrick:
             if character != "general":
                 raise IllegalAction(player, "only the General stops the Court Hand")
@@ -506,7 +507,7 @@ class Solo:
         if beat.multiplier is not None:
             _require_in_hand(beat.multiplier, state.hand)
             if KIND[revealed[beat.multiplier]] != MULTIPLIER:
-                raise IllegalAction(0, f"a {FACE[revealed[beat.multiplier]]} is not a Multiplier")
+                raise IllegalAction(0, f"{a_face(FACE[revealed[beat.multiplier]])} is not a Multiplier")
         _, top, quantity, _ = trick
         if beat.quantity != quantity:
             raise IllegalAction(0, f"you must play {quantity} card{'s' if quantity != 1 else ''} to beat this trick")
@@ -524,7 +525,7 @@ class Solo:
         for slot in beat.slots:
             name = revealed[slot]
             if beat.value not in values_of(name):
-                raise IllegalAction(0, f"a {FACE[name]} can't count as {beat.value}")
+                raise IllegalAction(0, f"{a_face(FACE[name])} can't count as {beat.value}")
 
     # -- applying events -------------------------------------------------------------------------
 

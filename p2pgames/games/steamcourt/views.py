@@ -31,6 +31,7 @@ from p2pgames.games.steamcourt.actions import (
     Unpass,
 )
 from p2pgames.games.steamcourt.cards import (
+    a_face,
     CHARACTER_NUMBER,
     CHARACTER_TITLE,
     FACE,
@@ -305,7 +306,7 @@ def _narrate_note(
         faces = " ".join(_faces([FACE[revealed[slot]] for slot in note[2]]))
         return [f"{_who(after, note[1], names)} retrieves {faces}"]
     if kind == "steal":
-        return [f"{_who(after, note[1], names)} steals a {FACE[revealed[note[2]]]} from the machine"]
+        return [f"{_who(after, note[1], names)} steals {a_face(FACE[revealed[note[2]]])} from the machine"]
     if kind == "lead":
         _, leader, winner = note
         if leader != winner:
@@ -324,7 +325,7 @@ def _narrate_note(
         _, player, pile, name, count = note
         where = "the Court Hand" if pile == "court" else "the discard pile"
         return [
-            f"{_who(after, player, names)} reveals a {FACE[name]}, shuffles {where} "
+            f"{_who(after, player, names)} reveals {a_face(FACE[name])}, shuffles {where} "
             f"and draws {_count(count, 'card')}"
         ]
     if kind == "plague":

@@ -381,3 +381,18 @@ def test_a_multiplier_lead_may_count_up_to_16_while_a_diver_may_still_draw():
     table = Court(3, [["5", "X", "1"], ["4", "1"], ["6", "1"]], game=RENEGADES, play=True)
     assert table.game.lead_cap(table.state, table.table) == 16
     assert "lay 5 +X16" in table.texts(ALICE)
+
+
+def test_the_log_names_a_stolen_or_revealed_8_with_an():
+    table = Court(4, [["5", "1"], ["6", "1"], ["2", "1"], ["8", "1"]], game=PIRATE, play=True)
+    table.do(ALICE, "lay 5")
+    table.do(BOB, "lay 6")
+    table.do(CAROL, "pass")
+    table.do(DAVE, "lay 8")
+    table.passes(ALICE, BOB, DAVE)
+    table.do(BOB, "pass")
+    table.do(CAROL, "steal 8")
+    assert "carol (Pirate) steals an 8 from the machine" in table.lines
+    table = Court(3, [["3", "8"], ["4", "1"], ["6", "1"]], game=RENEGADES, play=True)
+    table.do(ALICE, "dive court 8")
+    assert "alice (Submariner) reveals an 8, shuffles the Court Hand and draws 8 cards" in table.lines
