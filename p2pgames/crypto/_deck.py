@@ -34,6 +34,11 @@ from ._errors import BadCardValue, CryptoError
 from ._random import ByteSource
 
 __all__ = [
+    "combine_keys",
+    "lock_scalars",
+    "lock_verifiers",
+    "rekey_scalars",
+    "rekey_pass",
     "CURVE_ORDER",
     "FIELD_PRIME",
     "CARD_VALUE_SIZE",
@@ -285,6 +290,45 @@ def reshuffle_pass(
     return out
 
 
+def combine_keys(*keys: int) -> int:
+    """The one key that encrypts as ``keys`` applied in turn (their product modulo the curve
+    order): encryption commutes, so peers' keys combine in any order."""
+    total = 1
+    for key in keys:
+        total = total * key % CURVE_ORDER
+    return total
+
+
+def lock_scalars(shuffle_key: int, lock_keys: Sequence[int]) -> list[int]:
+    """The scalar a lock pass encrypts slot ``i`` with: ``lock_keys[i] · shuffle_key⁻¹`` (it strips
+    the peer's shuffle key and locks the slot in one step). Raises :class:`CryptoError`."""
+    strip = _inverse(_check_scalar(shuffle_key, "shuffle key"))
+    return [_check_scalar(lock, f"lock key {i}") * strip % CURVE_ORDER for i, lock in enumerate(lock_keys)]
+
+
+def lock_verifiers(lock_keys: Sequence[int]) -> list[bytes]:
+    """``encrypt(VERIFIER_BASE, lock_keys[i])`` for each slot: what a lock pass publishes to bind
+    its lock keys (see :func:`lock_pass`). Raises :class:`CryptoError`."""
+    return [
+        _key(_check_scalar(lock, f"lock key {i}")).exchange(_ECDH, _VERIFIER_BASE_POINT)
+        for i, lock in enumerate(lock_keys)
+    ]
+
+
+def rekey_scalars(old_lock_keys: Sequence[int], new_key: int) -> list[int]:
+    """The scalar a re-key pass encrypts slot ``i`` with, ``new_key · old_lock_keys[i]⁻¹``: it swaps
+    the peer's per-slot locks for one key without moving any card. Raises :class:`CryptoError`."""
+    _check_scalar(new_key, "re-key key")
+    return [new_key * _inverse(_check_scalar(old, f"lock key {i}")) % CURVE_ORDER for i, old in enumerate(old_lock_keys)]
+
+
+def rekey_pass(values: Sequence[bytes], old_lock_keys: Sequence[int], new_key: int) -> list[bytes]:
+    """One peer's re-key pass over a locked sub-pile (§C5.6 of the SPEC): ``values[i]`` encrypted with
+    :func:`rekey_scalars`. Raises :class:`BadCardValue`, :class:`CryptoError` and
+    :class:`ValueError` (lengths differ)."""
+    return transform(values, rekey_scalars(old_lock_keys, new_key))
+
+
 def lock_pass(
     values: Sequence[bytes], shuffle_key: int, lock_keys: Sequence[int]
 ) -> tuple[list[bytes], list[bytes]]:
@@ -299,15 +343,7 @@ def lock_pass(
     """
     if len(lock_keys) != len(values):
         raise ValueError(f"{len(values)} values but {len(lock_keys)} lock keys")
-    strip = _inverse(_check_scalar(shuffle_key, "shuffle key"))
-    locked = []
-    verifiers = []
-    for i, (x, lock) in enumerate(zip(values, lock_keys)):
-        point = _lift(x, i)
-        _check_scalar(lock, f"lock key {i}")
-        verifiers.append(_key(lock).exchange(_ECDH, _VERIFIER_BASE_POINT))
-        locked.append(_key(lock * strip % CURVE_ORDER).exchange(_ECDH, point))
-    return locked, verifiers
+    return transform(values, lock_scalars(shuffle_key, lock_keys)), lock_verifiers(lock_keys)
 
 
 def unlock(value: bytes, keys: Sequence[int]) -> bytes:

@@ -24,13 +24,16 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from p2pgames.crypto import (
-    CURVE_ORDER,
     BadCardValue,
     CardTable,
     CryptoError,
     check_lock_key,
     check_lock_pass,
     check_shuffle_pass,
+    combine_keys,
+    lock_scalars,
+    rekey_pass,
+    rekey_scalars,
     sealed_commitment,
     transform,
     unlock,
@@ -243,19 +246,16 @@ class DealCrypto:
         keys = [self.audit_keys[seat] for seat in self.holders]
         try:
             if stage == "shuffle":
-                total = 1
-                for key in keys:
-                    total = total * key.shuffle % CURVE_ORDER
+                total = combine_keys(*(key.shuffle for key in keys))
                 return Counter(transform(inputs, total)) == Counter(outputs)
             scalars = [1] * len(inputs)
             for seat, key in zip(self.holders, keys):
                 if stage == "rekey":
                     assert key.rekey is not None and old_lock_keys is not None
-                    factors = [key.rekey * pow(old, -1, CURVE_ORDER) for old in old_lock_keys[seat]]
+                    factors = rekey_scalars(old_lock_keys[seat], key.rekey)
                 else:
-                    strip = pow(key.shuffle * (key.rekey or 1) % CURVE_ORDER, -1, CURVE_ORDER)
-                    factors = [lock * strip for lock in key.locks]
-                scalars = [a * b % CURVE_ORDER for a, b in zip(scalars, factors)]
+                    factors = lock_scalars(combine_keys(key.shuffle, key.rekey or 1), key.locks)
+                scalars = [combine_keys(a, b) for a, b in zip(scalars, factors)]
             return transform(inputs, scalars) == outputs
         except (CryptoError, ValueError, AssertionError):
             return False
@@ -269,16 +269,12 @@ class DealCrypto:
             try:
                 if stage == "rekey":
                     assert keys.rekey is not None and old_lock_keys is not None
-                    scalars = [
-                        keys.rekey * pow(old, -1, CURVE_ORDER) % CURVE_ORDER
-                        for old in old_lock_keys[seat]
-                    ]
-                    expected = transform(inputs, scalars)
+                    expected = rekey_pass(inputs, old_lock_keys[seat], keys.rekey)
                     bad = next((i for i, (a, b) in enumerate(zip(expected, outputs)) if a != b), None)
                 elif stage == "shuffle":
                     bad = check_shuffle_pass(inputs, outputs, keys.shuffle)
                 else:
-                    strip = keys.shuffle * (keys.rekey or 1) % CURVE_ORDER
+                    strip = combine_keys(keys.shuffle, keys.rekey or 1)
                     bad = check_lock_pass(inputs, outputs, self.verifiers[seat], strip, list(keys.locks))
             except (CryptoError, ValueError) as error:
                 return seat, f"its {stage} pass can't be checked with the keys it published ({error})"

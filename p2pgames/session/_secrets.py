@@ -15,18 +15,20 @@ from typing import Any, Callable
 
 from p2pgames import canonical
 from p2pgames.crypto import (
-    CURVE_ORDER,
-    VERIFIER_BASE,
     BadCardValue,
     CryptoError,
     SealError,
     SealKey,
+    combine_keys,
     commit,
     lock_pass,
+    lock_scalars,
+    lock_verifiers,
     open_sealed,
     random_contribution,
     random_permutation,
     random_scalar,
+    rekey_pass,
     scalar_from_bytes,
     scalar_to_bytes,
     seal,
@@ -176,21 +178,17 @@ class SeatSecrets:
         verifiers: list[bytes] = []
         if stage == "rekey":
             assert secret.rekey is not None
-            scalars = []
-            for slot in crypto.source_slots or ():
-                old = self.own_lock_key(replica, slot)
-                scalars.append(secret.rekey * pow(old, -1, CURVE_ORDER) % CURVE_ORDER)
-            values = transform(inputs, scalars)
+            olds = [self.own_lock_key(replica, slot) for slot in crypto.source_slots or ()]
+            values = rekey_pass(inputs, olds, secret.rekey)
         elif stage == "shuffle":
             values = shuffle_pass(inputs, secret.shuffle, secret.permutation)
         else:
-            strip = secret.shuffle * (secret.rekey or 1) % CURVE_ORDER
+            strip = combine_keys(secret.shuffle, secret.rekey or 1)
             if secret.verifiers is None:
                 values, verifiers = lock_pass(inputs, strip, secret.locks)
             else:
                 # What lock_pass computes, minus the verifiers we already have.
-                unstrip = pow(strip, -1, CURVE_ORDER)
-                values = transform(inputs, [lock * unstrip % CURVE_ORDER for lock in secret.locks])
+                values = transform(inputs, lock_scalars(strip, secret.locks))
                 verifiers = secret.verifiers
         return {"t": "pass", "deal": deal, "stage": stage, "values": values, "verifiers": verifiers}
 
@@ -210,7 +208,7 @@ class SeatSecrets:
                 continue
             secret = self._deal_secret(replica, deal)
             if secret.verifiers is None:
-                secret.verifiers = transform([VERIFIER_BASE] * len(secret.locks), secret.locks)
+                secret.verifiers = lock_verifiers(secret.locks)
                 return  # one deal per call: stay responsive
 
     def _keys(self, replica: Replica) -> dict | None:

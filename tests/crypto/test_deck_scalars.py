@@ -1,0 +1,39 @@
+"""The scalar helpers the session builds its passes and audits from (crypto's, so no curve
+arithmetic lives outside crypto/)."""
+
+from p2pgames.crypto import (
+    CURVE_ORDER,
+    CardTable,
+    combine_keys,
+    lock_pass,
+    lock_scalars,
+    lock_verifiers,
+    rekey_pass,
+    transform,
+    unlock,
+)
+
+POINTS = list(CardTable("p2pgames/test-scalars", [f"card{n}" for n in range(5)]).points)
+
+
+def test_combined_keys_encrypt_as_the_keys_in_turn():
+    assert combine_keys() == 1
+    assert combine_keys(5, CURVE_ORDER - 1) == CURVE_ORDER - 5
+    one_by_one = transform(transform(POINTS, 11), 29)
+    assert transform(POINTS, combine_keys(11, 29)) == one_by_one
+
+
+def test_a_lock_pass_is_its_values_and_its_verifiers():
+    shuffled = transform(POINTS, 7)
+    locks = [101, 202, 303, 404, 505]
+    locked, verifiers = lock_pass(shuffled, 7, locks)
+    assert locked == transform(shuffled, lock_scalars(7, locks)) == transform(POINTS, locks)
+    assert verifiers == lock_verifiers(locks)
+
+
+def test_a_rekey_pass_swaps_every_slots_lock_for_one_key():
+    locks = [101, 202, 303, 404, 505]
+    locked = transform(POINTS, locks)
+    rekeyed = rekey_pass(locked, locks, 77)
+    assert rekeyed == transform(POINTS, 77)
+    assert [unlock(value, [77]) for value in rekeyed] == POINTS
