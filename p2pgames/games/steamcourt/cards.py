@@ -25,6 +25,7 @@ from typing import Any, Sequence
 __all__ = [
     "a_face",
     "one_slot_per_face",
+    "two_highest_numbered",
     "DECK",
     "NUMBERED",
     "DUAL",
@@ -210,3 +211,18 @@ def one_slot_per_face(slots: Sequence[int], names: Any) -> list[int]:
             seen.add(face)
             result.append(slot)
     return result
+
+
+def two_highest_numbered(slots: Sequence[int], names: Any) -> tuple[int, ...]:
+    """The slots of the two highest numbered cards among ``slots`` (fewer if there are fewer), in
+    slot order; of equal numbers the lower slots. The Tea Boy's and the Vagabond's gift (I5).
+
+    ``names`` maps slots to card names (``.get``); a slot it doesn't know is left out.
+    """
+    numbered = []
+    for slot in slots:
+        name = names.get(slot)
+        if name is not None and KIND[name] == NUMBERED:
+            numbered.append((-NUMBER[name], slot))
+    numbered.sort()
+    return tuple(sorted(slot for _, slot in numbered[:2]))

@@ -81,6 +81,7 @@ from p2pgames.games.steamcourt.actions import (
 from p2pgames.games.steamcourt.cards import (
     a_face,
     one_slot_per_face,
+    two_highest_numbered,
     BEGINNING_OF_QUARTER,
     CHARACTER_NUMBER,
     CHARACTER_TITLE,
@@ -722,17 +723,13 @@ class SteamCourt(Game[SteamCourtState]):
         return []
 
     def _two_highest(self, state: SteamCourtState, player: int, knowledge: Knowledge) -> tuple[int, ...]:
-        numbered = []
         hand = state.hands[player]
-        for slot in hand:
-            name = state.value(slot, knowledge)
-            if name is not None and KIND[name] == NUMBERED:
-                numbered.append((-NUMBER[name], slot))
-        if len(numbered) < 2 and any(state.value(slot, knowledge) is None for slot in hand):
+        known = _Known(state, knowledge)
+        served = two_highest_numbered(hand, known)
+        if len(served) < 2 and any(known.get(slot) is None for slot in hand):
             # Without knowing the hand (a spectator's question), any two cards will do.
             return tuple(sorted(hand)[:2])
-        numbered.sort()
-        return tuple(sorted(slot for _, slot in numbered[:2]))
+        return served
 
     def _turn_options(self, state: SteamCourtState, table: Table, player: int, knowledge: Knowledge) -> list[Any]:
         options = self._lay_options(state, table, player, knowledge)

@@ -45,6 +45,7 @@ from p2pgames.games.steamcourt.actions import Pass, check_lay
 from p2pgames.games.steamcourt.cards import (
     a_face,
     one_slot_per_face,
+    two_highest_numbered,
     CHARACTER_TITLE,
     DECK,
     DUAL,
@@ -360,7 +361,7 @@ class Solo:
     def _privilege_options(self, state: SoloState) -> list[Any]:
         revealed = state.cards.revealed
         if state.character == "teaboy":
-            return [GiveUp(self.two_highest(state))]
+            return [GiveUp(two_highest_numbered(state.hand, state.cards.revealed))]
         lowest = self.lowest_cards(state)
         if not lowest:
             return [_PASS]
@@ -375,14 +376,6 @@ class Solo:
                 if a + b:
                     options.append(DiscardLowest(tuple(sorted(plain[:a] + dual[:b]))))
         return options + [_PASS]
-
-    def two_highest(self, state: SoloState) -> tuple[int, ...]:
-        """The Tea Boy's two highest numbered cards (special cards stay; I5)."""
-        revealed = state.cards.revealed
-        numbered = sorted(
-            (-NUMBER[revealed[slot]], slot) for slot in state.hand if KIND[revealed[slot]] == NUMBERED
-        )
-        return tuple(sorted(slot for _, slot in numbered[:2]))
 
     def lowest_cards(self, state: SoloState) -> list[int]:
         """Every card in hand of the lowest value (numbered cards, 3/9 and 6/12 as the lower; I46)."""
@@ -450,7 +443,7 @@ class Solo:
             if kind is GiveUp and character == "teaboy":
                 for slot in action.slots:
                     _require_in_hand(slot, hand)
-                want = sorted((NUMBER[revealed[s]] for s in self.two_highest(state)), reverse=True)
+                want = sorted((NUMBER[revealed[s]] for s in two_highest_numbered(hand, revealed)), reverse=True)
                 got = sorted((_number(revealed[s]) for s in action.slots), reverse=True)
                 if got != want:
                     raise IllegalAction(player, "the Tea Boy gives up his two highest numbered cards")

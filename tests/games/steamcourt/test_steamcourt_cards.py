@@ -15,6 +15,7 @@ from p2pgames.games.steamcourt.cards import (
     NUMBERED,
     RECOMMENDED,
     makes,
+    two_highest_numbered,
     values_of,
 )
 
@@ -67,3 +68,12 @@ def test_messages_name_a_card_with_its_spoken_article():
     assert [a_face(face) for face in ("1", "7", "8", "11", "12", "X", "MS", "3/9", "6/12")] == [
         "a 1", "a 7", "an 8", "an 11", "a 12", "an X", "an MS", "a 3/9", "a 6/12",
     ]
+
+
+def test_the_two_highest_numbered_cards_skip_special_and_unknown_cards():
+    names = {10: "12a", 11: "MSa", 12: "6/12a", 13: "9a", 14: "12b", 15: "11a", 16: "3a"}
+    assert two_highest_numbered([16, 15, 14, 13, 12, 11, 10], names) == (10, 14)
+    # Of equal numbers, the lower slots; a slot nobody knows is no numbered card.
+    assert two_highest_numbered([13, 15, 20], {**names, 15: "9b"}) == (13, 15)
+    assert two_highest_numbered([11, 12, 16, 20], names) == (16,)
+    assert two_highest_numbered([11, 12], names) == ()
