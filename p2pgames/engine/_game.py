@@ -188,19 +188,18 @@ class Game(ABC, Generic[S]):
         :class:`RuleViolation` (revealed values show an earlier hidden choice or claim was illegal)
         or :class:`EventMismatch` (the event does not answer the current step).
         """
-        return self._apply(state, event, check=True)
+        return self._apply_checked(state, event)
 
     def apply_unchecked(self, state: S, event: Event) -> S:
         """The fast path: changes ``state`` itself and returns it, without checking the action.
 
         Only for events already known to be legal (chosen from :meth:`legal_actions` by a local
-        simulation). Revealed values are still checked, since no one chose them.
+        simulation). Revealed values still go through the game's claims and rules (no one chose
+        them), but the event is trusted to answer the current step.
         """
-        return self._apply(state, event, check=False)
+        return self._apply_fast(state, event)
 
-    def _apply(self, state: S, event: Event, check: bool) -> S:
-        if not check:
-            return self._apply_fast(state, event)
+    def _apply_checked(self, state: S, event: Event) -> S:
         step = self.step(state)
         # Validate everything that doesn't need a copy first, so an illegal move costs nothing.
         if isinstance(event, Act):
@@ -212,9 +211,8 @@ class Game(ABC, Generic[S]):
                     raise IllegalAction(event.player, "you have nothing to react to now")
             else:
                 raise IllegalAction(event.player, f"no move is expected now ({_step_name(step)})")
-            if check:
-                self.check_action(state, event.player, event.action)
-                state = state.copy()
+            self.check_action(state, event.player, event.action)
+            state = state.copy()
             self.apply_action(state, event.player, event.action)
             return state
         if isinstance(event, SimultaneousActs):
@@ -223,10 +221,9 @@ class Game(ABC, Generic[S]):
             seats = tuple(player for player, _ in event.actions)
             if seats != step.players:
                 raise EventMismatch(f"choices from seats {seats}, expected {step.players}")
-            if check:
-                for player, action in event.actions:
-                    self.check_action(state, player, action)
-                state = state.copy()
+            for player, action in event.actions:
+                self.check_action(state, player, action)
+            state = state.copy()
             self.apply_simultaneous(state, event.actions)
             return state
         if isinstance(event, ChanceOutcome):
@@ -234,8 +231,7 @@ class Game(ABC, Generic[S]):
                 raise EventMismatch(f"a random seed arrived during {_step_name(step)}")
             if not isinstance(event.seed, bytes) or len(event.seed) != 32:
                 raise EventMismatch("a random seed must be 32 bytes")
-            if check:
-                state = state.copy()
+            state = state.copy()
             self.apply_chance(state, event.seed)
             return state
         if isinstance(event, CardsDone):
@@ -244,8 +240,7 @@ class Game(ABC, Generic[S]):
             values = dict(event.values)
             if len(values) != len(event.values):
                 raise EventMismatch("a slot's value was given twice")
-            if check:
-                state = state.copy()
+            state = state.copy()
             claims = state.cards.complete(values)
             for claim in claims:
                 self.check_claim(state, claim)
@@ -349,7 +344,6 @@ class Game(ABC, Generic[S]):
     def help_text(self) -> str:
         """A short reminder of the rules and how actions are typed, for a ``help`` command."""
         return self.title
-
 
 
 def _step_name(step: Step) -> str:
