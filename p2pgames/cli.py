@@ -90,47 +90,35 @@ def _options(game: Game, pairs: Sequence[str]) -> dict[str, Any]:
 def variants_of(game: Game) -> dict[str, Mapping[str, Any]]:
     """The variants ``game`` offers by name on the command line (``--variant NAME``): its
     :attr:`~p2pgames.engine.Game.cli_variants`. A game that declares none has no variants."""
-    return dict(getattr(game, "cli_variants", None) or {})
+    return dict(game.cli_variants)
 
 
-def _variant(game: Game, name: str | None, solo: bool = False) -> Mapping[str, Any] | None:
-    """The declaration of the variant chosen by ``--variant NAME`` (or ``--solo``), if any."""
-    if solo:
-        if name is not None and name != "solo":
-            raise UsageError(f"--solo and --variant {name} don't go together; choose one")
-        name = "solo"
+def _variant(game: Game, name: str | None) -> Mapping[str, Any] | None:
+    """The declaration of the variant chosen by ``--variant NAME``, if any."""
     if name is None:
         return None
     variants = variants_of(game)
     if not variants:
-        flag = "--solo" if solo else f"--variant {name}"
-        raise UsageError(f"{game.title} has no variants ({flag}); it is played one way (see p2pgames rules {game.name})")
+        raise UsageError(f"{game.title} has no variants (--variant {name}); it is played one way (see p2pgames rules {game.name})")
     if name not in variants:
-        if solo:
-            raise UsageError(f"{game.title} has no solo variant (its variants: {', '.join(variants)})")
         raise UsageError(f"{game.title} has no variant {name!r}; choose one of: {', '.join(variants)}")
     return variants[name]
 
 
-def _ruleset(
-    game: Game, players: int | None, pairs: Sequence[str], variant: str | None = None, solo: bool = False
-):
-    """The ruleset from ``--players``, ``--option`` pairs and ``--variant`` (or ``--solo``)."""
+def _ruleset(game: Game, players: int | None, pairs: Sequence[str], variant: str | None = None):
+    """The ruleset from ``--players``, ``--option`` pairs and ``--variant``; the game checks the
+    player count a variant allows."""
     options = _options(game, pairs)
-    chosen = _variant(game, variant, solo)
+    chosen = _variant(game, variant)
     if chosen is not None:
-        name = "solo" if solo else variant
         for option, value in chosen["options"].items():
             if option in options and options[option] != value:
                 raise UsageError(
-                    f"--variant {name} sets {option}={value}, but --option {option}={options[option]} says otherwise"
+                    f"--variant {variant} sets {option}={value}, but --option {option}={options[option]} says otherwise"
                 )
             options[option] = value
-        fixed = chosen.get("players")
-        if solo and players is not None and players != fixed:
-            raise UsageError(f"--solo is for {fixed} player{'' if fixed == 1 else 's'}; leave out --players")
         if players is None:
-            players = fixed
+            players = chosen.get("players")
     count = players if players is not None else min(game.max_players, max(game.min_players, 4))
     try:
         return game.ruleset(count, options)
@@ -203,7 +191,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     from p2pgames.net import JoinCode, join_table
 
     if args.code is None:
-        _need_terminal("join")
+        _need_terminal("join")  # before listening: choosing among tables asks
         code = _find_table()
         if code is None:
             return EXIT_OK
@@ -212,7 +200,7 @@ def cmd_join(args: argparse.Namespace) -> int:
             code = JoinCode.parse(args.code)
         except ValueError as error:
             raise UsageError(str(error)) from None
-    _need_terminal("join")
+        _need_terminal("join")
     with _profile(args.profile) as profile:
 
         async def setup(nursery, say):
@@ -259,7 +247,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     if name is None:
         return EXIT_OK
     game = _game(name)
-    ruleset = _ruleset(game, args.players, args.option, args.variant, args.solo)
+    if args.solo:
+        if args.variant not in (None, "solo"):
+            raise UsageError(f"--solo and --variant {args.variant} don't go together; choose one")
+        variants = variants_of(game)
+        if not variants:
+            raise UsageError(f"{game.title} has no variants (--solo); it is played one way (see p2pgames rules {game.name})")
+        if "solo" not in variants:
+            raise UsageError(f"{game.title} has no solo variant (its variants: {', '.join(variants)})")
+    ruleset = _ruleset(game, args.players, args.option, "solo" if args.solo else args.variant)
     _need_terminal("play")
     with _profile(args.profile) as profile:
         from p2pgames.net import host_table
