@@ -11,7 +11,7 @@ messages it sent, its transcript records), for the tests to assert on.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from cheaters import Cheater
 
@@ -27,14 +27,28 @@ from p2pgames.session._replica import DecisionPhase
 
 
 class Recording:
-    """Keeps what a session emitted (events) and its transcript records, as they are taken."""
+    """Keeps what a session emitted (events) and its transcript records, as they are taken.
+
+    ``on_change``, if set, is called after every entry the session applies and every event it
+    emits (an agreement reached among them): a test can wait on it instead of polling.
+    """
 
     seen: list[Any]
     records: list[bytes]
+    on_change: Callable[[], None] | None = None
 
     def _emit(self, event: Any) -> None:
         self.seen.append(event)
         super()._emit(event)  # type: ignore[misc]
+        self._changed()
+
+    def _after_apply(self, applied: Any) -> None:
+        super()._after_apply(applied)  # type: ignore[misc]
+        self._changed()
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
 
     def take_transcript(self) -> list[bytes]:
         records = super().take_transcript()  # type: ignore[misc]
@@ -168,6 +182,7 @@ class CoupWithoutMasterstrokes(SteamCheater):
         if len(numbered) < 3:
             return None
         self.seats_before = list(self.table.seats)
+        self.coup_numbers = tuple(number for number, _ in numbered[:3])  # lowest first
         return Coup(tuple(sorted(slot for _, slot in numbered[:3])))
 
 
@@ -194,8 +209,11 @@ class UnlikeMultiplier(SteamCheater):
             return None
         value, slot = high[-1]
         other = next(s for number, s in numbered if number != value)
-        self.declared = (value, quantity, sorted((value, NUMBER[self.name_of(other)])))
-        return Lay(tuple(sorted((slot, other))), value, quantity, multipliers[0])
+        slots = tuple(sorted((slot, other)))
+        self.declared = (value, quantity)
+        self.laid = tuple(NUMBER[self.name_of(s)] for s in slots)  # in slot order, as the lay lists them
+        self.unlike = NUMBER[self.name_of(other)]  # the card that can't count as ``value``
+        return Lay(slots, value, quantity, multipliers[0])
 
 
 class CardNotHeld(SteamCheater):
