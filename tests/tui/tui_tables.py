@@ -8,7 +8,6 @@ pipe, and waits — never sleeps — for what the screen shows or what a peer re
 from __future__ import annotations
 
 import math
-import os
 from typing import Awaitable, Callable
 
 import trio
@@ -21,7 +20,7 @@ from prompt_toolkit.layout.screen import Screen, WritePosition
 from prompt_toolkit.output import DummyOutput
 
 from p2pgames.bots import bot_for
-from p2pgames.crypto import Identity
+from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net import Node, drive_bot, open_host_listeners
 from p2pgames.session import Session, SessionEvent
@@ -128,7 +127,8 @@ class Table:
 
     With ``human_hosts`` the human's node hosts; otherwise a bot hosts and the human joins —
     after the bots have taken their seats with ``late``. ``bots`` may be fewer than the empty
-    seats, leaving the table waiting in its lobby.
+    seats, leaving the table waiting in its lobby. Every peer's key, shuffles and bot draw on
+    ``seed`` and its name, so a table plays the same game every run.
     """
 
     def __init__(
@@ -140,8 +140,10 @@ class Table:
         bots: int | None = None,
         human_hosts: bool = True,
         late: bool = False,
+        seed: bytes = b"tui-table",
     ) -> None:
         self.pipe = pipe
+        self.seed = seed
         self.game = get_game(game)
         self.ruleset = self.game.ruleset(players)
         self.bot_count = players - 1 if bots is None else bots
@@ -165,7 +167,7 @@ class Table:
 
         async def setup(nursery: trio.Nursery, say: Callable[[str], None]) -> Node:
             if self.human_hosts:
-                human = Node(Session(Identity.generate(), "alice", get_game, ruleset=self.ruleset))
+                human = Node(self._session("alice", ruleset=self.ruleset))
                 listeners = await open_host_listeners(0, LOOPBACK)
                 self.port = listeners[0].socket.getsockname()[1]
                 await nursery.start(human.serve, listeners)
@@ -176,7 +178,7 @@ class Table:
                 if self.late:
                     await self._start_bots(nursery)
                     await host.wait_until(lambda: host.session.lobby_size == len(self.bots))
-                human = Node(Session(Identity.generate(), "alice", get_game))
+                human = Node(self._session("alice"))
                 await nursery.start(human.connect, LOOPBACK, self.port)
             self.human = Watched(human)
             nursery.start_soon(self.human.pump)
@@ -187,13 +189,18 @@ class Table:
 
         return setup
 
+    def _session(self, name: str, **options) -> Session:
+        """The session of the peer called ``name``: its identity and randomness from ``seed``."""
+        random_bytes = reproducible_bytes(self.seed + b"/peer/" + name.encode())
+        return Session(Identity.generate(random_bytes(32)), name, get_game, random_bytes=random_bytes, **options)
+
     async def _start_bots(self, nursery: trio.Nursery) -> None:
         for number in range(self.bot_count - (0 if self.human_hosts else 1)):
             self.bots.append(await self._start_bot(nursery, f"bot-{number + 1}"))
 
     async def _start_bot(self, nursery: trio.Nursery, name: str, host: bool = False) -> Watched:
         ruleset = self.ruleset if host else None
-        node = Node(Session(Identity.generate(), name, get_game, ruleset=ruleset, bot=True, narrate=False))
+        node = Node(self._session(name, ruleset=ruleset, bot=True, narrate=False))
         watched = Watched(node)
         if host:
             listeners = await open_host_listeners(0, LOOPBACK)
@@ -202,7 +209,7 @@ class Table:
         else:
             await nursery.start(node.connect, LOOPBACK, self.port)
         nursery.start_soon(watched.pump)
-        nursery.start_soon(drive_bot, node, bot_for(self.game, os.urandom(16)))
+        nursery.start_soon(drive_bot, node, bot_for(self.game, self.seed + b"/bot/" + name.encode()))
         return watched
 
     async def _run_script(self, script: Script) -> None:
