@@ -41,9 +41,8 @@ the Plague Doctor draw when their hand is weak (no Masterstroke, no Multiplier, 
 group) and the pile looks rich, the Submariner with his lowest card of at least 2; drawn cards are
 put back, the worst first, as far as the rules allow.
 
-Anything else — an action type or a step this bot doesn't know (a variant's) — goes to the game's
-playout policy, and so does any decision whose evaluation fails: the bot never raises while a
-legal action exists. Ties are broken by a :class:`DeterministicRandom` stream from the seed.
+Anything else — an action type, a step or a state this bot doesn't know (a variant's) — goes to
+the game's playout policy. Ties are broken by a :class:`DeterministicRandom` stream from the seed.
 """
 
 from __future__ import annotations
@@ -74,25 +73,16 @@ from p2pgames.games.steamcourt.actions import (
     Trade,
     Unpass,
 )
-from p2pgames.games.steamcourt.cards import DECK, DUAL, KIND, MULTIPLIER, NUMBER, NUMBERED
+from p2pgames.games.steamcourt.cards import DECK, FACE, FACE_ORDER, NUMBER
+from p2pgames.games.steamcourt.rules import SteamCourtState
 
 __all__ = ["CourtierBot", "make_bot", "hand_cost"]
 
-# Count vectors: index 1–12 numbered cards, then 3/9, 6/12, Multiplier, Masterstroke.
-D39, D612, MX, MS = 13, 14, 15, 16
-_SIZE = 17
-INDEX: dict[str, int] = {}
-for _name in DECK:
-    _kind = KIND[_name]
-    if _kind == NUMBERED:
-        INDEX[_name] = NUMBER[_name]
-    elif _kind == DUAL:
-        INDEX[_name] = D39 if NUMBER[_name] == 3 else D612
-    elif _kind == MULTIPLIER:
-        INDEX[_name] = MX
-    else:
-        INDEX[_name] = MS
-del _name, _kind
+# Count vectors, indexed by a card's place in a hand's order (cards.FACE_ORDER): 1–12 the numbered
+# cards, then 3/9, 6/12, Multiplier, Masterstroke.
+D39, D612, MX, MS = FACE_ORDER["3/9"], FACE_ORDER["6/12"], FACE_ORDER["X"], FACE_ORDER["MS"]
+_SIZE = max(FACE_ORDER.values()) + 1
+INDEX: dict[str, int] = {name: FACE_ORDER[FACE[name]] for name in DECK}  # a card's count-vector index
 
 # How often a trick of each quantity comes up to follow (1: often … 5+: hardly ever), and how
 # often an opponent can beat a set of each size.
@@ -185,10 +175,9 @@ class CourtierBot:
             raise ValueError(f"seat {player} has no legal action at {step!r}")
         if len(options) == 1:
             return options[0]
-        try:
-            choice = self._decide(game, state, player, knowledge, options)
-        except Exception:  # a variant's state this bot doesn't understand: play it safe
-            choice = None
+        # A variant's action or state this bot doesn't know comes back as None; an error is a bot
+        # bug and raises.
+        choice = self._decide(game, state, player, knowledge, options)
         if choice is None or choice not in options:
             return game.playout_choice(state, player, options, knowledge, self.random)
         return choice
@@ -197,8 +186,8 @@ class CourtierBot:
 
     def _decide(self, game: Game, state: Any, player: int, knowledge: Knowledge, options: list) -> Any:
         kinds = {type(option) for option in options}
-        if not kinds <= _KNOWN:
-            return None  # a variant's action: the game's playout policy decides
+        if not kinds <= _KNOWN or not isinstance(state, SteamCourtState):
+            return None  # a variant's action or state: the game's playout policy decides
         view = _View(game, state, player, knowledge)
         if Coup in kinds:
             return next(option for option in options if type(option) is Coup)
@@ -374,10 +363,10 @@ class _View:
         return good / len(known)
 
     def unseen(self) -> list[int]:
-        """Counts of the cards this seat hasn't seen: the deck less its hand and the public
-        cards at its table."""
+        """Counts of the cards this seat hasn't seen: the deck dealt (the Duo variant's has no 1s
+        or 2s) less its hand and the public cards at its table."""
         unseen = [0] * _SIZE
-        for name in DECK:
+        for name in self.state.deck():
             unseen[INDEX[name]] += 1
         for name in self.names.values():
             unseen[INDEX[name]] -= 1
@@ -454,7 +443,7 @@ class _View:
     def _best_lay_now(self) -> float:
         """The worth of the best lay this seat could make on the trick now (unpassing)."""
         table = self.table
-        lays = self.game._lay_options(self.state, table, self.player, self.knowledge)
+        lays = self.game.lay_options(self.state, table, self.player, self.knowledge)
         if not lays:
             return -1.0
         hands = self.state.hands

@@ -27,7 +27,7 @@ from p2pgames.games.steamcourt.actions import (
     Trade,
     Unpass,
 )
-from p2pgames.games.steamcourt.bots import CourtierBot, make_bot
+from p2pgames.games.steamcourt.bots import CourtierBot, _View, make_bot
 
 from steamcourt_scenarios import Court
 
@@ -121,6 +121,16 @@ def test_the_bot_beats_random_play_clearly():
     # Measured: places 0.21 against 0.73, points 0.74 against 0.46 of the most possible.
     assert bot_place < 0.3 and random_place > 0.6, (bot_place, random_place)
     assert bot_points > random_points + 0.2, (bot_points, random_points)
+
+
+def test_a_duo_bot_counts_no_1s_or_2s_among_the_cards_it_hasnt_seen():
+    table = LocalTable(GAME, GAME.ruleset(2, {"variant": "duo"}), b"duo-unseen")
+    table.settle()
+    view = _View(table.game, table.state, ALICE, table.view(ALICE))
+    unseen = view.unseen()
+    assert unseen[1] == unseen[2] == 0
+    # The Duo deck's 72 cards less the 24 in his hand (nothing else is public yet).
+    assert sum(unseen) == 72 - 24 == len(table.state.deck()) - len(table.state.hands[ALICE])
 
 
 # -- tricks ---------------------------------------------------------------------------------------
