@@ -5,7 +5,7 @@ Run from the repository root with the project's Python:
     .venv/bin/python scripts/make_crypto_vectors.py
 
 Every secret (private keys, salts, scalars, permutations, ephemeral keys) is derived from a fixed
-label, so running it again writes the same files. tests/crypto/test_vectors.py checks the library
+label, so running it again writes the same files. tests/crypto/test_crypto_vectors.py checks the library
 against the files; regenerate them only when a construction changes on purpose, and say so in
 protocol/SPEC.md (Part C).
 """

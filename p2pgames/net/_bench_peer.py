@@ -160,14 +160,14 @@ async def _run(args: argparse.Namespace) -> dict:
             nursery.start_soon(drive_bot, node, bot)
             # Done when we hold our hand and the deal is over for everyone (the table waits for
             # the first decision); what happens after, others leaving first, is not measured.
+            # Woken by each agreement (not by polling, which would take CPU from the deal).
             while not session.finished and not (
                 session.hand_known_at is not None and session.replica.waiting_on_decision()
             ):
-                await trio.sleep(0.001)
+                await node.wait_agreed(session.agreed_through + 1)
             fault_when_done = session.fault
             with trio.move_on_after(2):
-                while session.agreed_through < (session.replica.seq - 1 if session.replica else 0):
-                    await trio.sleep(0.001)
+                await node.wait_agreed(session.replica.seq - 1 if session.replica else 0)
             nursery.cancel_scope.cancel()
         elif args.stop_after == "paced":
             await _paced_bot(node, bot)
