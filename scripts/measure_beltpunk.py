@@ -1,11 +1,13 @@
-"""How long games last: bot tables played to the end, for the figures in ``RULES.md``.
+#!/usr/bin/env python3
+"""How long Beltpunk games last: bot tables played to the end, for the figures in its ``RULES.md``.
 
-``python -m p2pgames.games.beltpunk.measure [GAMES]`` plays ``GAMES`` (default 100) games for each
+A developer's script (it reads the clock, so it stays out of the pure ``games`` package).
+``.venv/bin/python scripts/measure_beltpunk.py [GAMES]`` plays ``GAMES`` (default 100) games for each
 player count and target with every seat played by :func:`bots.make_bot`, and prints the average
 number of rounds and turns a game lasts and the average round score. Reproducible: game *n* uses
 seed *n*.
 
-``python -m p2pgames.games.beltpunk.measure --speed`` times the engine: uniformly random legal play
+``scripts/measure_beltpunk.py --speed`` times the engine: uniformly random legal play
 at 4 players (rounds and events per second: such games practically never end, see ``RULES.md``),
 and replays of recorded 4-player bot games through ``apply_unchecked`` (games per second).
 """
