@@ -214,12 +214,10 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 def _find_table():
     """Listen for tables announced on the LAN; pick one (asking if there are several)."""
-    import trio
-
-    from p2pgames.net import discover
+    from p2pgames.net import find_tables
 
     print("Looking for tables on this network …")
-    tables = trio.run(discover)
+    tables = find_tables()
     if not tables:
         raise UsageError(
             "no table announced itself on this network; ask the host for the join code "
@@ -230,16 +228,25 @@ def _find_table():
         return tables[0].join_code
     for number, table in enumerate(tables, 1):
         print(f"  {number}. {table.describe()}")
+    chosen = _pick("Table number (q to quit): ", len(tables))
+    return None if chosen is None else tables[chosen].join_code
+
+
+def _pick(prompt: str, count: int, names: Sequence[str] = ()) -> int | None:
+    """Ask for a number 1…``count`` (or one of ``names``) until given one; its index, or None
+    for q, an empty answer or the end of input."""
     while True:
         try:
-            answer = input("Table number (q to quit): ").strip().lower()
+            answer = input(prompt).strip().lower()
         except EOFError:
             return None
         if answer in ("q", "quit", ""):
             return None
-        if answer.isdigit() and 1 <= int(answer) <= len(tables):
-            return tables[int(answer) - 1].join_code
-        print(f"Type a number from 1 to {len(tables)}, or q.")
+        if answer.isdigit() and 1 <= int(answer) <= count:
+            return int(answer) - 1
+        if answer in names:
+            return list(names).index(answer)
+        print(f"Type a number from 1 to {count}, or q.")
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -284,18 +291,8 @@ def _menu() -> str | None:
         if variants:
             print(f"     variants: {', '.join(variants)} (p2pgames play {name} --variant NAME)")
     print("\n  q. quit")
-    while True:
-        try:
-            answer = input("\nGame number: ").strip().lower()
-        except EOFError:
-            return None
-        if answer in ("q", "quit", ""):
-            return None
-        if answer.isdigit() and 1 <= int(answer) <= len(games):
-            return games[int(answer) - 1]
-        if answer in games:
-            return answer
-        print(f"Type a number from 1 to {len(games)}, or q.")
+    chosen = _pick("\nGame number: ", len(games), games)
+    return None if chosen is None else games[chosen]
 
 
 def _run_terminal(setup, title: str, args: argparse.Namespace) -> int:
@@ -305,9 +302,7 @@ def _run_terminal(setup, title: str, args: argparse.Namespace) -> int:
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    import trio
-
-    from p2pgames.net import play_table
+    from p2pgames.net import play_table_now
 
     game = _game(args.game)
     ruleset = _ruleset(game, args.players, args.option, args.variant)
@@ -322,9 +317,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     for number in range(1, args.games + 1):
         seed = hashlib.sha256(f"{args.seed}/{number}".encode()).digest() if args.seed is not None else os.urandom(32)
         began = time.perf_counter()
-        table = trio.run(lambda: play_table(
-            game.name, ruleset.players, options=options, seed=seed, transcripts=directory,
-        ))
+        table = play_table_now(game.name, ruleset.players, options=options, seed=seed, transcripts=directory)
         elapsed = time.perf_counter() - began
         if table.result is not None:
             names = [seat.name for seat in table.seats]

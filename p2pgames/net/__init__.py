@@ -5,11 +5,11 @@ The only package (with ``tui``) that imports trio.
 """
 
 from p2pgames.net._framing import DEFAULT_MAX_FRAME, FrameError, FrameReader, frame
-from p2pgames.net._discovery import DISCOVERY_PORT, Announcement, announce, discover
+from p2pgames.net._discovery import DISCOVERY_PORT, Announcement, announce, discover, find_tables
 from p2pgames.net._joincode import JoinCode
 from p2pgames.net._launch import host_table, join_table, lan_address
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
-from p2pgames.net._players import LOOPBACK, SeatResult, TableResult, drive_bot, peak_memory_bytes, play_table
+from p2pgames.net._players import LOOPBACK, SeatResult, TableResult, drive_bot, peak_memory_bytes, play_table, play_table_now
 
 __all__ = [
     "Announcement",
@@ -19,10 +19,12 @@ __all__ = [
     "SeatResult",
     "announce",
     "discover",
+    "find_tables",
     "TableResult",
     "drive_bot",
     "peak_memory_bytes",
     "play_table",
+    "play_table_now",
     "FrameError",
     "FrameReader",
     "JoinCode",

@@ -13,6 +13,7 @@ each host's name and fingerprint. Anything that doesn't parse is ignored.
 
 from __future__ import annotations
 
+import functools
 import socket
 from dataclasses import dataclass
 from typing import Callable
@@ -112,3 +113,8 @@ async def discover(seconds: float = 2.5, *, port: int = DISCOVERY_PORT) -> list[
                 if announcement is not None:
                     found[(announcement.address, announcement.port)] = announcement
     return sorted(found.values(), key=lambda a: (a.title, a.host, a.address, a.port))
+
+
+def find_tables(seconds: float = 2.5, *, port: int = DISCOVERY_PORT) -> list[Announcement]:
+    """:func:`discover`, for callers outside trio (the command line)."""
+    return trio.run(functools.partial(discover, seconds, port=port))

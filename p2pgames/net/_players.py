@@ -152,6 +152,11 @@ async def play_table(
     return _table_result(game_name, nodes, transcripts is not None and verify)
 
 
+def play_table_now(game_name: str, players: int, **options: Any) -> TableResult:
+    """:func:`play_table`, for callers outside trio (the command line): runs its own trio loop."""
+    return trio.run(functools.partial(play_table, game_name, players, **options))
+
+
 def _table_result(game_name: str, nodes: list[Node], verify: bool) -> TableResult:
     host = nodes[0].session
     result = host.result

@@ -355,21 +355,15 @@ def _announcement(host, port):
 
 
 def test_join_without_a_code_takes_the_one_table_on_the_lan(monkeypatch, capsys):
-    async def discover():
-        return [_announcement("alice", 40123)]
-
-    monkeypatch.setattr("p2pgames.net.discover", discover)
+    monkeypatch.setattr("p2pgames.net.find_tables", lambda: [_announcement("alice", 40123)])
     code = cli._find_table()
     assert str(code) == "192.168.1.7:40123/k7x2-m7qa-r4tb-2hzd"
     assert "Joining Beltpunk Haberdasher hosted by alice" in capsys.readouterr().out
 
 
 def test_join_without_a_code_asks_which_of_several_tables(monkeypatch, capsys):
-    async def discover():
-        return [_announcement("alice", 40123), _announcement("bob", 40124)]
-
     answers = iter(["7", "2"])
-    monkeypatch.setattr("p2pgames.net.discover", discover)
+    monkeypatch.setattr("p2pgames.net.find_tables", lambda: [_announcement("alice", 40123), _announcement("bob", 40124)])
     monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
     assert cli._find_table().port == 40124
     out = capsys.readouterr().out
@@ -377,9 +371,6 @@ def test_join_without_a_code_asks_which_of_several_tables(monkeypatch, capsys):
 
 
 def test_join_without_a_code_and_no_table_on_the_lan_says_what_to_do(monkeypatch):
-    async def discover():
-        return []
-
-    monkeypatch.setattr("p2pgames.net.discover", discover)
+    monkeypatch.setattr("p2pgames.net.find_tables", lambda: [])
     with pytest.raises(cli.UsageError, match="ask the host for the join code"):
         cli._find_table()
