@@ -243,11 +243,6 @@ class _View:
         self.opponents = sum(1 for p in self.table.seats if p != player and hands[p])
         self.cost = hand_cost(counts, self.opponents)
 
-    def name(self, slot: int) -> str | None:
-        """A card's face if public or in this seat's hand (never another hidden card)."""
-        name = self.names.get(slot)
-        return name if name is not None else self.state.cards.revealed.get(slot)
-
     def after(self, slots, multiplier=None) -> list[int]:
         counts = self.counts[:]
         for slot in slots:

@@ -311,10 +311,6 @@ class Table:
         """How many cards the current trick is played with (0 before the lead)."""
         return self.lays[0][3] if self.lays else 0
 
-    @property
-    def top(self) -> list | None:
-        return self.lays[-1] if self.lays else None
-
 
 class SteamCourtState(GameState):
     """The public state. Mutable: :meth:`SteamCourt.apply` copies it, then changes the copy.
@@ -1099,12 +1095,8 @@ class SteamCourt(Game[SteamCourtState]):
                     claim.player, f"gave {faces}: the {who} gives numbered cards, not {FACE[name]}"
                 )
         kept = sorted((NUMBER[name] for name in rest if KIND[name] == NUMBERED), reverse=True)
-        if len(given) < 2 and kept:
-            raise RuleViolation(
-                claim.player,
-                f"gave {faces} while holding {a_face(str(kept[0]))}: the {who} must give his two highest numbered cards",
-            )
-        if given and kept and kept[0] > min(NUMBER[name] for name in given):
+        # While he keeps a numbered card he must have given two, none lower than the highest kept.
+        if kept and (len(given) < 2 or kept[0] > min(NUMBER[name] for name in given)):
             raise RuleViolation(
                 claim.player,
                 f"gave {faces} while holding {a_face(str(kept[0]))}: the {who} must give his two highest numbered cards",
@@ -1632,19 +1624,17 @@ class SteamCourt(Game[SteamCourtState]):
         return False
 
     def _end_quarter(self, state: SteamCourtState, table: Table) -> None:
-        if len(state.tables) > 1:
-            # Party: the last player with cards takes the last start token (no power: I22).
+        party = len(state.tables) > 1
+        if party or state.scoring == "gears":
             for player in table.seats:
                 if state.hands[player]:
+                    # The last player with cards goes out last: the 1-point token and its power;
+                    # in the Party variant the last start token, with no power (I22).
                     self._go_out(state, table, player)
-        elif state.scoring == "gears":
-            for player in table.seats:
-                if state.hands[player]:
-                    # The last player with cards takes the 1-point token and its power.
-                    self._go_out(state, table, player)
-                    power = ONE_POINT_POWERS[state.quarter - 1]
-                    state.powers[player].append([power, False])
-                    state.notes.append(("one-point", player, power))
+                    if not party:
+                        power = ONE_POINT_POWERS[state.quarter - 1]
+                        state.powers[player].append([power, False])
+                        state.notes.append(("one-point", player, power))
         else:
             self._climb(state, table)
         table.phase = Phase.DONE

@@ -263,9 +263,6 @@ class SoloState(GameState):
         other.notes = []
         return other
 
-    def name(self, slot: int) -> str:
-        return self.cards.revealed[slot]
-
 
 def _low_value(name: str) -> int:
     """What a card counts as for "lowest": its number, a 3/9 or 6/12 its lower; specials none (0)."""
