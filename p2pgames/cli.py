@@ -155,7 +155,7 @@ def _need_terminal(command: str) -> None:
 
 
 def _color(args: argparse.Namespace) -> bool:
-    return not (args.no_color or os.environ.get("NO_COLOR"))
+    return not args.no_color  # the terminal UI also honours NO_COLOR (tui.color_wanted)
 
 
 def _transcripts(args: argparse.Namespace) -> Path | None:
