@@ -2,8 +2,8 @@
 
 A game declares its variants (``CLI_VARIANTS`` in its views module, or a ``cli_variants``
 attribute); the command line maps the name onto ruleset options. These tests check the mapping —
-the options and player count handed to ``Game.ruleset`` — not the variants' play: Party, Duo and
-Solo are built elsewhere, and until then their ruleset is refused in one line.
+the options and player count handed to ``Game.ruleset``, and the one-line refusals — not the
+variants' play, which their games' own tests cover.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ def home(tmp_path, monkeypatch):
 
 @pytest.fixture
 def asked(monkeypatch) -> list[tuple[int, dict]]:
-    """Every (players, options) the command line asks Steam Court for; the ruleset is then
-    refused as a variant not built yet, so no command gets further."""
+    """Every (players, options) the command line asks Steam Court for; this stand-in ruleset then
+    refuses every table, so no command gets further than asking."""
     calls: list[tuple[int, dict]] = []
 
     def ruleset(self, players, options=None):
@@ -75,29 +75,25 @@ def test_a_variant_maps_onto_ruleset_options(asked, args, players, options):
     code, out, err = call(*args)
     assert asked == [(players, options)]
     assert code == cli.EXIT_USAGE
-    assert err.count("\n") == 1 and err.startswith("p2pgames: Steam Court: the ")
-    assert err.rstrip().endswith("variant is not built yet") and not out
-
-
-def test_a_variant_not_built_yet_is_refused_in_one_line(monkeypatch):
-    def refuse(self, ruleset):
-        raise RulesetError(f"the {ruleset['variant']} variant is not built yet")
-
-    monkeypatch.setattr(SteamCourt, "check_ruleset", refuse)
-    for args in (["selfplay", "steamcourt", "--variant", "duo"], ["play", "steamcourt", "--solo"]):
-        if args[-1] == "--solo":
-            monkeypatch.setattr(SteamCourt, "min_players", 1)  # as once Solo is built
-        code, out, err = call(*args)
-        variant = "solo" if args[-1] == "--solo" else "duo"
-        assert (code, out, err) == (2, "", f"p2pgames: Steam Court: the {variant} variant is not built yet\n")
+    variant = options.get("variant", "court")
+    assert (err, out) == (f"p2pgames: Steam Court: the {variant} variant is not built yet\n", "")
 
 
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["selfplay", "beltpunk", "--variant", "clock"], "Beltpunk Haberdasher has no variants (--variant clock)"),
-        (["play", "beltpunk", "--solo"], "Beltpunk Haberdasher has no variants (--solo)"),
-        (["host", "beltpunk", "--variant", "party"], "Beltpunk Haberdasher has no variants"),
+        (
+            ["selfplay", "beltpunk", "--variant", "clock"],
+            "Beltpunk Haberdasher has no variants (--variant clock); it is played one way (see p2pgames rules beltpunk)",
+        ),
+        (
+            ["play", "beltpunk", "--solo"],
+            "Beltpunk Haberdasher has no variants (--solo); it is played one way (see p2pgames rules beltpunk)",
+        ),
+        (
+            ["host", "beltpunk", "--variant", "party"],
+            "Beltpunk Haberdasher has no variants (--variant party); it is played one way (see p2pgames rules beltpunk)",
+        ),
         (
             ["selfplay", "steamcourt", "--variant", "royal"],
             "Steam Court has no variant 'royal'; choose one of: party, duo, clock, solo",
@@ -106,15 +102,21 @@ def test_a_variant_not_built_yet_is_refused_in_one_line(monkeypatch):
             ["selfplay", "steamcourt", "--variant", "clock", "--option", "scoring=gears"],
             "--variant clock sets scoring=clock, but --option scoring=gears says otherwise",
         ),
-        (["play", "steamcourt", "--solo", "--players", "3"], "--solo is for 1 player; leave out --players"),
-        (["play", "steamcourt", "--solo", "--variant", "duo"], "--solo and --variant duo don't go together"),
-        (["selfplay", "steamcourt", "--variant", "clock", "--players", "7"], "Clock Climbing is for 2–6 players"),
+        # --solo is --variant solo, so a wrong player count is the Solo ruleset's own refusal:
+        # the same line as for ["play", "steamcourt", "--variant", "solo", "--players", "3"].
+        (["play", "steamcourt", "--solo", "--players", "3"], "Steam Court: the Solo variant is for exactly 1 player"),
+        (["play", "steamcourt", "--variant", "solo", "--players", "3"], "Steam Court: the Solo variant is for exactly 1 player"),
+        (["play", "steamcourt", "--solo", "--variant", "duo"], "--solo and --variant duo don't go together; choose one"),
+        (
+            ["selfplay", "steamcourt", "--variant", "clock", "--players", "7"],
+            "Steam Court: Clock Climbing is for 2–6 players at one table",
+        ),
     ],
 )
 def test_a_wrong_variant_is_one_line_on_stderr(args, message):
     code, out, err = call(*args)
     assert code == cli.EXIT_USAGE and not out
-    assert err.count("\n") == 1 and err.startswith("p2pgames: ") and message in err, err
+    assert err == f"p2pgames: {message}\n"
 
 
 def test_selfplay_plays_the_clock_variant():
@@ -148,5 +150,5 @@ def test_help_rules_and_menu_name_the_variants(monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
     code, out, _ = call("play")
     assert code == 0
-    assert "2. Steam Court  (" in out and "[steamcourt]" in out
+    assert "  2. Steam Court  (1–12 players)   [steamcourt]" in out.splitlines()
     assert "variants: party, duo, clock, solo (p2pgames play steamcourt --variant NAME)" in out
