@@ -21,7 +21,7 @@ from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net._node import Node, open_host_listeners
 from p2pgames.net._players import LOOPBACK, drive_bot, peak_memory_bytes
-from p2pgames.session import DecisionNeeded, GameEnded, Halted, Session
+from p2pgames.session import Session
 
 
 class InstrumentedSession(Session):
@@ -66,30 +66,19 @@ class InstrumentedSession(Session):
 
 
 async def _paced_bot(node: Node, bot: Any) -> None:
-    """Like ``drive_bot``, but each move waits until the table is idle and everything agreed.
+    """``drive_bot``, but each move waits until the table is idle and everything agreed.
 
     So a move's latency is measured alone, not queued behind other peers' work: the figure
     ``scripts/bench`` reports as "one event".
     """
     session = node.session
-    async for event in node.events:
-        if isinstance(event, DecisionNeeded):
-            if session.replica is not None:
-                await node.wait_agreed(session.replica.seq - 1)
-            await trio.sleep(0.02)  # let every peer finish what the last entry asked of it
-            decision = session.decision(texts=False)
-            if decision is None:
-                continue
-            node.act(bot.choose(session.game, session.replica.state, session.seat, session.knowledge, decision.step))
-        elif isinstance(event, GameEnded):
-            with trio.move_on_after(10):
-                await node.final_agreement.wait()
-            if session.is_host:
-                await node.wait_until_alone(10)
-            node.leave("game over")
-            return
-        elif isinstance(event, Halted):
-            return
+
+    async def until_idle() -> None:
+        if session.replica is not None:
+            await node.wait_agreed(session.replica.seq - 1)
+        await trio.sleep(0.02)  # let every peer finish what the last entry asked of it
+
+    await drive_bot(node, bot, before_move=until_idle)
 
 
 def paced_table_in_one_process(seed: str, players: int = 4, game: str = "beltpunk") -> list[dict]:

@@ -13,7 +13,7 @@ import os
 import resource
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Awaitable, Callable, Sequence
 
 import trio
 
@@ -29,15 +29,25 @@ __all__ = ["drive_bot", "play_table", "TableResult", "SeatResult", "LOOPBACK"]
 LOOPBACK = "127.0.0.1"
 
 
-async def drive_bot(node: Node, bot: Bot, *, think: float = 0.0, linger: float = 10.0) -> None:
+async def drive_bot(
+    node: Node,
+    bot: Bot,
+    *,
+    think: float = 0.0,
+    linger: float = 10.0,
+    before_move: Callable[[], Awaitable[None]] | None = None,
+) -> None:
     """Play ``node``'s seat with ``bot`` until the game ends or stops, then leave cleanly.
 
-    ``think`` seconds pass before each decision (so people can follow bots at a table).
+    ``think`` seconds pass before each decision (so people can follow bots at a table);
+    ``before_move`` (if given) is awaited instead, e.g. to wait until the table is idle.
     """
     session = node.session
     async for event in node.events:
         if isinstance(event, DecisionNeeded):
-            if think:
+            if before_move is not None:
+                await before_move()
+            elif think:
                 await trio.sleep(think)
             decision = session.decision(texts=False)
             if decision is None:
