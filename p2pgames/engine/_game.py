@@ -151,6 +151,12 @@ class Game(ABC, Generic[S]):
     def check_ruleset(self, ruleset: Ruleset) -> None:
         """Cross-option checks (e.g. a variant's player count); raise :class:`RulesetError`."""
 
+    def for_ruleset(self, ruleset: Ruleset) -> "Game":
+        """The game whose rules run ``ruleset``: this one, unless a variant is a game of its own
+        (its own state and rules, under this game's name). Everything that plays a ruleset —
+        tables, sessions, transcript checks — plays it with the game this returns."""
+        return self
+
     def describe_ruleset(self, ruleset: Ruleset) -> str:
         """One line for people: the players and the options that matter (default: every option)."""
         return ruleset.describe()

@@ -52,7 +52,7 @@ class LocalTable:
         check: bool = True,
         record_hashes: bool = False,
     ) -> None:
-        self.game = game
+        self.game = game = game.for_ruleset(ruleset)
         self.ruleset = ruleset
         self.check = check
         self.hashes: list[bytes] | None = [] if record_hashes else None

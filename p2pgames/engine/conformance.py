@@ -83,6 +83,7 @@ def play_random_game(
 
     With ``exhaustive`` every offered action is tried on a copy; otherwise only the ones chosen.
     """
+    game = game.for_ruleset(ruleset)
     table = LocalTable(game, ruleset, seed, record_hashes=True)
     chooser = DeterministicRandom(b"conformance-choices\x00" + seed)
     report = PlaythroughReport(seed=seed, events=0, decisions=0)

@@ -761,6 +761,7 @@ class Session:
         self.start_envelope = start
         self.game_id = start.body["game_id"]
         self.stage = "starting"
+        self.game = self.game.for_ruleset(self.ruleset)  # a variant may be a game of its own
         self.replica = Replica(self.game, self.ruleset, self.game_id, self.seats, start.digest)
         self.secrets = SeatSecrets(self.seat, self.seal_key, self.random_bytes)
         self._record("header", {

@@ -217,6 +217,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                 raise TranscriptError(f"the start record is not valid: {error}") from None
             report.signatures += 1
             report.names = [seat.name for seat in seats]
+            game = game.for_ruleset(ruleset)
             replica = Replica(game, ruleset, start.body["game_id"], seats, start.digest)
         elif kind == "accept":
             checked = signed_by_seat(value, "accept")
