@@ -48,7 +48,7 @@ def result(state: "SteamCourtState") -> GameOver | None:
     """The Duo winner by ``state.duo_win``; ``None`` for ``points`` (the core scoring decides)."""
     if state.duo_win != "queen":
         return None
-    first = state.last_out[0]
+    first = state.going_out_order()[0]
     # The first out of the 4th quarter climbs to the Queen; the other takes the General (I50).
     scores = tuple(QUEEN_RUNG if player == first else QUEEN_RUNG - 1 for player in range(state.players))
     return GameOver(scores, (first,), "Engineer to the Queen: first out in the 4th quarter")

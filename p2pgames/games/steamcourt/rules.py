@@ -188,7 +188,6 @@ class Table:
         "drawn",
         "pile",
         "returns",
-        "winner",
     )
 
     characters: list[str]  # by position, preeminent first
@@ -212,7 +211,6 @@ class Table:
     drawn: list[int]  # cards drawn by a dive or the plague that may still be put back
     pile: str  # the pile of a dive: "court" or "discard"
     returns: int  # how many drawn cards may still be put back
-    winner: int  # the winner of the last finished trick (-1: none yet)
 
     def copy(self) -> "Table":
         other = Table.__new__(Table)
@@ -237,7 +235,6 @@ class Table:
         other.drawn = self.drawn[:]
         other.pile = self.pile
         other.returns = self.returns
-        other.winner = self.winner
         return other
 
     def encode(self) -> dict:
@@ -264,7 +261,6 @@ class Table:
             "drawn": self.drawn[:],
             "pile": self.pile,
             "returns": self.returns,
-            "winner": self.winner,
         }
 
     @classmethod
@@ -291,7 +287,6 @@ class Table:
         table.drawn = list(data["drawn"])
         table.pile = data["pile"]
         table.returns = data["returns"]
-        table.winner = data["winner"]
         return table
 
     # -- questions -----------------------------------------------------------------------------
@@ -305,6 +300,12 @@ class Table:
             return self.seats[self.characters.index(character)]
         except ValueError:
             return -1
+
+    @property
+    def winner(self) -> int:
+        """The player of the last lay: the trick's winner once it ends (a retrieve takes back a
+        loser's lay and a steal only cards, so it stays the winner until the machine is cleared)."""
+        return self.lays[-1][0]
 
     @property
     def quantity(self) -> int:
@@ -335,7 +336,6 @@ class SteamCourtState(GameState):
         "clock",
         "tricks",
         "used",
-        "last_out",
         "notes",
     )
 
@@ -354,7 +354,6 @@ class SteamCourtState(GameState):
     clock: list[int]  # Clock Climbing: each player's space (distance from the start)
     tricks: list[int]  # tricks won this quarter, by player
     used: list[list[str]]  # by player: character powers used this quarter
-    last_out: list[int]  # the going-out order of the last finished quarter (all tables)
     notes: list[tuple]
 
     def copy(self) -> "SteamCourtState":
@@ -374,7 +373,6 @@ class SteamCourtState(GameState):
         other.clock = self.clock[:]
         other.tricks = self.tricks[:]
         other.used = [used[:] for used in self.used]
-        other.last_out = self.last_out[:]
         other.notes = []
         return other
 
@@ -388,6 +386,11 @@ class SteamCourtState(GameState):
             if player in table.seats:
                 return table
         raise ValueError(f"seat {player} is at no table")  # pragma: no cover
+
+    def going_out_order(self) -> list[int]:
+        """The order players went out this quarter (at the game's end: the 4th), all tables',
+        the Royal table's first; kept from the quarter's end until the next quarter is dealt."""
+        return [player for table in self.tables for player in table.out]
 
     def deck(self) -> tuple[str, ...]:
         """The cards each quarter deals (to each table): the Duo variant plays without 1s and 2s."""
@@ -568,7 +571,6 @@ class SteamCourt(Game[SteamCourtState]):
         state.clock = [0] * players
         state.tricks = [0] * players
         state.used = [[] for _ in range(players)]
-        state.last_out = []
         state.notes = []
         return state
 
@@ -660,7 +662,7 @@ class SteamCourt(Game[SteamCourtState]):
         best = max(scores)
         tied = [p for p in range(state.players) if scores[p] == best]
         # Ties: the tied player who went out first in the fourth quarter wins (RULES.md, I10).
-        order = state.last_out
+        order = state.going_out_order()
         winner = min(tied, key=lambda p: order.index(p) if p in order else len(order))
         return GameOver(tuple(scores), (winner,), views.result_summary(state, winner, len(tied)))
 
@@ -1242,7 +1244,6 @@ class SteamCourt(Game[SteamCourtState]):
         table.out = []
         table.drawn = []
         table.returns = 0
-        table.winner = -1
         table.focus = []
         table.actor = -1
         table.privilege = -1
@@ -1443,8 +1444,7 @@ class SteamCourt(Game[SteamCourtState]):
         state.notes.append(("unpass", player, source))
 
     def _end_trick(self, state: SteamCourtState, table: Table) -> None:
-        winner = table.lays[-1][0]
-        table.winner = winner
+        winner = table.winner
         state.tricks[winner] += 1
         state.notes.append(("trick", winner))
         table.turn = -1
@@ -1664,15 +1664,12 @@ class SteamCourt(Game[SteamCourtState]):
         if len(state.tables) > 1:
             self._promote_and_demote(state)
             return
-        out = []
         for table in state.tables:
-            out.extend(table.out)
             # Reseat: by going-out order, or by the clock (farthest ahead first).
             if state.scoring == "gears":
                 table.seats = table.out[:]
             else:
                 table.seats = sorted(table.seats, key=lambda p: -state.clock[p])
-        state.last_out = out
         state.notes.append(("quarter-end", state.quarter, tuple(state.tables[0].seats)))
         if state.quarter == QUARTERS:
             state.phase = Phase.OVER
@@ -1701,7 +1698,6 @@ class SteamCourt(Game[SteamCourtState]):
         royal, renegades = state.tables
         demoted = royal.out[-2:]
         promoted = renegades.out[:2]
-        state.last_out = royal.out + renegades.out
         royal.seats = royal.out[:-2] + promoted
         renegades.seats = demoted + renegades.out[2:]
         state.notes.append(
@@ -1740,7 +1736,6 @@ class SteamCourt(Game[SteamCourtState]):
             "clock": state.clock[:],
             "tricks": state.tricks[:],
             "used": [used[:] for used in state.used],
-            "last_out": state.last_out[:],
         }
 
     def decode_state(self, data: Any) -> SteamCourtState:
@@ -1762,7 +1757,6 @@ class SteamCourt(Game[SteamCourtState]):
         state.clock = list(data["clock"])
         state.tricks = list(data["tricks"])
         state.used = [[str(name) for name in used] for used in data["used"]]
-        state.last_out = list(data["last_out"])
         state.notes = []
         return state
 
@@ -1835,7 +1829,6 @@ def _new_table(characters: Sequence[str], seats: list[int], stacks: list[list[in
     table.drawn = []
     table.pile = ""
     table.returns = 0
-    table.winner = -1
     return table
 
 

@@ -217,7 +217,6 @@ class SoloState(GameState):
         "waiting",
         "turning",
         "used",
-        "deals",
         "won",
         "notes",
     )
@@ -236,7 +235,6 @@ class SoloState(GameState):
     waiting: list[int]  # Multipliers turned up with no trick on the table yet
     turning: int  # the Court Hand card being turned up (-1: none)
     used: list[str]  # powers used this round: "pair", "retrieve", "stop"
-    deals: list[int]  # the deal and its re-shuffles (audited at the end)
     won: int  # 1: won, 0: lost, -1: still playing
     notes: list[tuple]
 
@@ -258,7 +256,6 @@ class SoloState(GameState):
         other.waiting = self.waiting[:]
         other.turning = self.turning
         other.used = self.used[:]
-        other.deals = self.deals[:]
         other.won = self.won
         other.notes = []
         return other
@@ -292,7 +289,6 @@ class Solo:
         state.notes = []
         # Deal 12 cards to yourself, 22 to the Court Hand, the rest into the draw pile.
         slots = list(state.cards.new_deal(DECK))
-        state.deals = [0]
         state.hand = slots[:HAND_SIZE]
         state.court = slots[HAND_SIZE:HAND_SIZE + COURT_SIZE]
         state.draw = slots[HAND_SIZE + COURT_SIZE:]
@@ -615,7 +611,6 @@ class Solo:
                     break
                 count = len(state.discard)
                 state.draw = list(state.cards.reshuffle(state.discard))
-                state.deals.append(len(state.cards.deals) - 1)
                 state.discard = []
                 state.notes.append(("reshuffle", count))
             take = state.draw[: wanted - len(drawn)]
@@ -704,7 +699,7 @@ class Solo:
     def _finish(self, state: SoloState, won: bool) -> None:
         state.won = 1 if won else 0
         state.notes.append(("won" if won else "lost", len(state.court)))
-        state.cards.audit(state.deals)
+        state.cards.audit(state.cards.deals)  # every deal of the game: the deal and its re-shuffles
         state.phase = Phase.AUDITING
 
     # -- encodings -------------------------------------------------------------------------------
@@ -725,7 +720,6 @@ class Solo:
             "waiting": state.waiting[:],
             "turning": state.turning,
             "used": state.used[:],
-            "deals": state.deals[:],
             "won": state.won,
         }
 
@@ -746,7 +740,6 @@ class Solo:
         state.waiting = list(data["waiting"])
         state.turning = data["turning"]
         state.used = [str(name) for name in data["used"]]
-        state.deals = list(data["deals"])
         state.won = data["won"]
         state.notes = []
         return state

@@ -166,7 +166,7 @@ def test_the_queen_win_goes_to_the_first_player_out_in_the_fourth_quarter():
     table = Duo(trim=False, seed=b"duo-full", win="queen")
     table.play_with([PlayoutBot(b"duo-full")] * 2)
     result = table.step()
-    first = table.state.last_out[0]
+    first = table.state.going_out_order()[0]
     # The first out climbs to the Queen (rung 6); the other to the General (rung 5) (I50).
     assert result.winners == (first,)
     assert result.scores[first] == 6 and result.scores[1 - first] == 5
@@ -175,7 +175,7 @@ def test_the_queen_win_goes_to_the_first_player_out_in_the_fourth_quarter():
 
 def test_the_points_win_breaks_a_tie_by_the_first_out_in_the_fourth_quarter():
     state = GAME.setup(GAME.ruleset(2, {"variant": "duo"}))
-    state.phase, state.start, state.last_out = "over", [1, 2], [ALICE, BOB]
+    state.phase, state.start, state.tables[0].out = "over", [1, 2], [ALICE, BOB]
     state.gears = [[2, 1, 2, 2], [1, 2, 1, 1]]
     assert GAME.step(state).scores == (8, 7) and GAME.step(state).winners == (ALICE,)
     state.gears = [[1, 1, 2, 2], [2, 2, 1, 1]]

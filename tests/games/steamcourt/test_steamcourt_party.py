@@ -50,6 +50,7 @@ class Party(LocalTable):
         self.random_moves = DeterministicRandom(b"party-moves\x00" + seed)
         self.notes: list[tuple] = []
         self.lines: list[str] = []
+        self.outs: list[list[list[int]]] = []  # each finished quarter's going-out order, by table
         super().__init__(GAME, GAME.ruleset(players, {"variant": "party", **(options or {})}), seed)
 
     def feed(self, event) -> None:
@@ -57,6 +58,9 @@ class Party(LocalTable):
         super().feed(event)
         self.notes.extend(self.state.notes)
         self.lines.extend(self.game.narrate(before, event, self.state, NAMES[: self.ruleset.players]))
+        if any(note[0] == "party-quarter-end" for note in self.state.notes):
+            # Read before the next quarter's deal empties the tables' going-out orders.
+            self.outs.append([table.out[:] for table in before.tables])
 
     def _perform(self, step: CardOperations):
         rest = []
@@ -286,9 +290,8 @@ def test_a_table_whose_quarter_is_over_waits_for_the_other():
 def test_going_out_takes_the_top_token_of_the_tables_stack():
     party = Party(8, seed=b"tokens")
     party.play_until(lambda p: p.state.quarter == 2)
-    # The first quarter's going-out order, the Royal table's then the Renegade table's.
-    outs = party.state.last_out[:4], party.state.last_out[4:]
-    for table, out in zip(party.state.tables, outs):
+    # The first quarter's going-out order at each table.
+    for table, out in zip(party.state.tables, party.outs[0]):
         taken = [party.state.gears[player][0] for player in out]
         # The first out takes the lowest number, and so on: the stack's tokens in order.
         assert taken == sorted(CHARACTER_NUMBER[c] for c in table.characters)
@@ -302,8 +305,7 @@ def test_promotion_and_demotion_at_the_end_of_each_quarter(players):
     party = Party(players, seed=b"promotion-%d" % players)
     party.play_until(lambda p: p.state.quarter == 2)
     royal, renegades = party.royal, party.renegades
-    size = len(royal.seats)
-    royal_out, renegade_out = party.state.last_out[:size], party.state.last_out[size:]
+    royal_out, renegade_out = party.outs[0]
     # Royal: the first out reseat by their tokens; the Renegades' first two take the lowliest seats.
     assert royal.seats == royal_out[:-2] + renegade_out[:2]
     # Renegades: the Royal table's second-to-last and last take the preeminent seats.

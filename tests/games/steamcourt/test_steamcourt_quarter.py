@@ -59,7 +59,7 @@ def test_the_last_player_with_cards_takes_the_1_point_token_and_the_quarter_ends
     table.do(BOB, "pass")
     table.do(CAROL, "lay 7")
     # carol is out second: only bob holds cards. He takes the 1-point token; the quarter ends.
-    assert table.state.last_out == [ALICE, CAROL, BOB]
+    assert [note[1] for note in table.notes if note[0] == "out"] == [ALICE, CAROL, BOB]
     assert table.state.gears == [[3], [1], [2]]
     # Quarter 1's 1-point token carries the Unpass power (I8).
     assert table.state.powers[BOB] == [["unpass", False]]
@@ -128,7 +128,7 @@ def test_a_tie_is_won_by_the_tied_player_who_went_out_first_in_the_fourth_quarte
     state.phase = "over"
     state.start = [1, 2, 3]
     state.gears = [[3, 3, 3, 1], [2, 2, 2, 2], [1, 1, 1, 3]]
-    state.last_out = [CAROL, ALICE, BOB]
+    state.tables[0].out = [CAROL, ALICE, BOB]  # the 4th quarter's going-out order
     result = GAME.step(state)
     assert result.scores == (11, 10, 9)
     state.gears = [[3, 3, 3, 1], [3, 2, 2, 2], [1, 1, 1, 3]]

@@ -338,7 +338,7 @@ def test_when_the_draw_pile_runs_out_the_discard_pile_is_shuffled_into_a_new_one
     discarded = len(table.state.discard) + len(table.state.tricks[0][0]) + 1
     table.do("pass")
     assert [note for note in table.notes if note[0] == "reshuffle"] == [("reshuffle", discarded)]
-    assert table.state.deals == [0, 1] and len(table.state.hand) == 12
+    assert list(table.state.cards.deals) == [0, 1] and len(table.state.hand) == 12
     assert table.state.discard == [] and len(table.state.draw) == discarded - 1
     assert f"the draw pile is empty: the discard pile ({discarded} cards) is shuffled into a new one" in table.lines
 
