@@ -1,7 +1,6 @@
 """The Steam Court bot: legal in any situation, reproducible, clearly better than random play, uses
 its character's powers when the situation calls for it, and never reads a card it can't see."""
 
-import time
 from dataclasses import dataclass
 
 import pytest
@@ -41,17 +40,14 @@ EVERYONE = SteamCourt({
 
 
 class Checked:
-    """A bot that asserts its choice is one of the legal actions, and times itself."""
+    """A bot that asserts its choice is one of the legal actions."""
 
     def __init__(self, bot):
         self.bot = bot
         self.calls = 0
-        self.seconds = 0.0
 
     def choose(self, game, state, player, knowledge, step):
-        started = time.perf_counter()
         choice = self.bot.choose(game, state, player, knowledge, step)
-        self.seconds += time.perf_counter() - started
         self.calls += 1
         assert choice in game.legal_actions(state, player, knowledge), choice
         return choice
@@ -62,7 +58,7 @@ def decide(table, seat, seed=b"scenario"):
     return make_bot(seed).choose(table.game, table.state, seat, table.view(seat), table.step())
 
 
-# -- legal, reproducible, cheap ---------------------------------------------------------------------
+# -- legal, reproducible ---------------------------------------------------------------------------
 
 
 def test_bot_for_finds_the_steam_court_bot():
@@ -78,10 +74,7 @@ def test_the_bot_plays_only_legal_actions_through_whole_games(game, players, sco
     bots = [Checked(make_bot(b"legal%d" % seat)) for seat in range(players)]
     table = LocalTable(game, game.ruleset(players, {"scoring": scoring}), b"legal-%d" % players, check=False)
     table.play_with(bots)
-    assert table.over
-    calls = sum(bot.calls for bot in bots)
-    # Cheap: well under a millisecond a decision (legal_actions included) on a quiet machine.
-    assert sum(bot.seconds for bot in bots) / calls < 0.005
+    assert table.over and all(bot.calls for bot in bots)
 
 
 def test_the_bot_is_reproducible():
@@ -399,7 +392,12 @@ class Novel:
 
 
 class NovelGame(SteamCourt):
-    """Steam Court with a variant's extra action offered on every turn."""
+    """Steam Court with a variant's extra action offered on every turn; its playout policy records
+    the choices it makes."""
+
+    def __init__(self):
+        super().__init__()
+        self.playout_choices = []
 
     def legal_actions(self, state, player, knowledge):
         options = super().legal_actions(state, player, knowledge)
@@ -407,13 +405,16 @@ class NovelGame(SteamCourt):
 
     def playout_choice(self, state, player, actions, knowledge, random):
         known = [action for action in actions if type(action) is not Novel]
-        return known[random.below(len(known))] if known else actions[0]
+        choice = known[random.below(len(known))] if known else actions[0]
+        self.playout_choices.append(choice)
+        return choice
 
 
 def test_unknown_actions_and_states_go_to_the_playout_policy():
     game = NovelGame()
     table = Court(3, [["5", "1"], ["6", "1"], ["7", "1"]], game=game, play=True)
     choice = decide(table, ALICE)
+    assert game.playout_choices == [choice]
     assert choice in game.legal_actions(table.state, ALICE, table.view(ALICE)) and type(choice) is not Novel
 
     class Strange:
