@@ -15,20 +15,14 @@ from p2pgames.games.steamcourt import GAME
 from p2pgames.games.steamcourt.cards import DECK, FACE, FACE_ORDER, KIND, NUMBER, NUMBERED
 from p2pgames.games.steamcourt.solo import COURT_SIZE, HAND_SIZE, LADDER
 
+from steamcourt_scenarios import take
+
 
 def solo_deck(hand: Sequence[str], court: Sequence[str], draw: Sequence[str], fill: str = "low") -> list[str]:
     unused = list(DECK)
-
-    def take(face: str) -> str:
-        for name in unused:
-            if FACE[name] == face:
-                unused.remove(name)
-                return name
-        raise AssertionError(f"no card {face!r} left")
-
-    mine = [take(face) for face in hand]
-    theirs = [take(face) for face in court]
-    pile = [take(face) for face in draw]
+    mine = [take(unused, face) for face in hand]
+    theirs = [take(unused, face) for face in court]
+    pile = [take(unused, face) for face in draw]
     numbered = sorted((name for name in unused if KIND[name] == NUMBERED), key=lambda n: NUMBER[n])
     while len(mine) < HAND_SIZE:
         name = numbered.pop(0 if fill == "low" else -1)

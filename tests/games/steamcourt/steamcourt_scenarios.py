@@ -29,28 +29,32 @@ from p2pgames.games.steamcourt.cards import DECK, FACE, FACE_ORDER, KIND, NUMBER
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "gina")
 
 
-def hand_size(players: int) -> int:
-    return len(DECK) // (players + 1)
+def hand_size(players: int, deck: Sequence[str] = DECK) -> int:
+    return len(deck) // (players + 1)
 
 
-def stacked_deck(players: int, hands: Sequence[Sequence[str]], court: Sequence[str] = ()) -> tuple[list[str], list[list[str]]]:
-    """A whole deal in slot order (hands by position, then the Court Hand) and the names chosen
-    for each hand's named faces. Hands are filled up with numbered cards, low ones first."""
-    unused = list(DECK)
+def take(unused: list[str], face: str) -> str:
+    """The first card of ``face`` in ``unused``, taken out of it."""
+    for name in unused:
+        if FACE[name] == face:
+            unused.remove(name)
+            return name
+    raise AssertionError(f"no card {face!r} left")
+
+
+def stacked_deck(
+    players: int, hands: Sequence[Sequence[str]], court: Sequence[str] = (), deck: Sequence[str] = DECK
+) -> tuple[list[str], list[list[str]]]:
+    """A whole deal of ``deck`` in slot order (hands by position, then the Court Hand) and the
+    names chosen for each hand's named faces. Hands are filled up with numbered cards, low ones
+    first."""
+    unused = list(deck)
     chosen: list[list[str]] = []
-
-    def take(face: str) -> str:
-        for name in unused:
-            if FACE[name] == face:
-                unused.remove(name)
-                return name
-        raise AssertionError(f"no card {face!r} left")
-
     for position in range(players):
-        chosen.append([take(face) for face in (hands[position] if position < len(hands) else ())])
-    court_names = [take(face) for face in court]
+        chosen.append([take(unused, face) for face in (hands[position] if position < len(hands) else ())])
+    court_names = [take(unused, face) for face in court]
     order: list[str] = []
-    size = hand_size(players)
+    size = hand_size(players, deck)
     fillers = [name for name in unused if KIND[name] == NUMBERED]
     for position in range(players):
         hand = chosen[position][:]
@@ -62,7 +66,7 @@ def stacked_deck(players: int, hands: Sequence[Sequence[str]], court: Sequence[s
         order.extend(hand)
     order.extend(court_names)
     order.extend(unused)
-    assert sorted(order) == sorted(DECK)
+    assert sorted(order) == sorted(deck)
     return order, chosen
 
 
@@ -82,10 +86,13 @@ class Court(LocalTable):
     """A local table with stacked deals, chosen seats and moves typed as text.
 
     ``hands`` are faces by position; ``court`` the Court Hand's named faces; ``later`` more
-    stacked deals (each ``(hands, court)``) for the deals that follow (a coup, later quarters).
+    stacked deals (each ``(hands, court)``) for the deals that follow (a coup, later quarters);
+    ``options`` more ruleset options (a variant that deals another deck sets ``deck`` too).
     With ``coup`` false (the default) the coup window after the first deal is passed; with
     ``play`` the privileges are skipped too and the Queen is to lead.
     """
+
+    deck: Sequence[str] = DECK  # the cards of each stacked deal
 
     def __init__(
         self,
@@ -101,17 +108,18 @@ class Court(LocalTable):
         later: Iterable[tuple[Sequence[Sequence[str]], Sequence[str]]] = (),
         seed: bytes = b"stacked",
         play: bool = False,
+        options: dict | None = None,
     ) -> None:
         self.players = players
-        self.stacks = [stacked_deck(players, hands, court)] + [
-            stacked_deck(players, h, c) for h, c in later
+        self.stacks = [stacked_deck(players, hands, court, self.deck)] + [
+            stacked_deck(players, h, c, self.deck) for h, c in later
         ]
         self.named: list[list[str]] = []
         self.wanted = tuple(seats) if seats is not None else tuple(range(players))
         self.trim_hands = trim
         self.notes: list[tuple] = []
         self.lines: list[str] = []
-        super().__init__(game, game.ruleset(players, {"scoring": scoring}), seed)
+        super().__init__(game, game.ruleset(players, {"scoring": scoring, **(options or {})}), seed)
         if trim:
             self.trim()
         if not coup:

@@ -9,14 +9,13 @@ from p2pgames.engine import (
     ChanceOutcome,
     Disclose,
     GameOver,
-    LocalTable,
     NewDeal,
     RulesetError,
     Turn,
 )
 from p2pgames.engine.conformance import play_random_game
 from p2pgames.games.steamcourt import GAME
-from p2pgames.games.steamcourt.cards import FACE, KIND, NUMBER, NUMBERED
+from p2pgames.games.steamcourt.cards import KIND, NUMBER, NUMBERED
 from p2pgames.games.steamcourt.duo import DUO_DECK, LADDER, characters
 
 from steamcourt_scenarios import Court, seating_seed
@@ -24,49 +23,14 @@ from steamcourt_scenarios import Court, seating_seed
 ALICE, BOB = 0, 1
 
 
-def duo_deck(hands, court=()):
-    """A stacked Duo deal (24 cards each, 24 to the Court Hand), filled with low numbered cards."""
-    unused = list(DUO_DECK)
-
-    def take(face):
-        name = next(name for name in unused if FACE[name] == face)
-        unused.remove(name)
-        return name
-
-    chosen = [[take(face) for face in hand] for hand in hands] + [[] for _ in range(2 - len(hands))]
-    court_names = [take(face) for face in court]
-    fillers = [name for name in unused if KIND[name] == NUMBERED]
-    order = []
-    for hand in chosen:
-        full = hand[:]
-        while len(full) < 24:
-            name = fillers.pop(0)
-            unused.remove(name)
-            full.append(name)
-        order.extend(full)
-    order.extend(court_names + unused)
-    return order, chosen
-
-
 class Duo(Court):
-    """A Duo table: :class:`Court`'s helpers with the Duo deck and ruleset."""
+    """A Duo table: :class:`Court`'s helpers with the Duo deck (24 cards each, 24 to the Court
+    Hand) and ruleset."""
 
-    def __init__(self, hands=(), court=(), *, seats=(ALICE, BOB), win="points", trim=True, later=(),
-                 seed=b"duo", play=False, coup=False):
-        self.players = 2
-        self.stacks = [duo_deck(hands, court)] + [duo_deck(h, c) for h, c in later]
-        self.named = []
-        self.wanted = tuple(seats)
-        self.trim_hands = trim
-        self.notes = []
-        self.lines = []
-        LocalTable.__init__(self, GAME, GAME.ruleset(2, {"variant": "duo", "duo_win": win}), seed)
-        if trim:
-            self.trim()
-        if not coup:
-            self.pass_coup()
-        if play:
-            self.skip_to_play()
+    deck = DUO_DECK
+
+    def __init__(self, hands=(), court=(), *, win="points", seed=b"duo", **rest):
+        super().__init__(2, hands, court, options={"variant": "duo", "duo_win": win}, seed=seed, **rest)
 
 
 def test_the_duo_variant_is_for_exactly_two_players_and_chosen_with_its_win_condition():
