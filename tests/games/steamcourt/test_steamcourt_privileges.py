@@ -106,6 +106,19 @@ def test_a_tea_boy_who_keeps_back_a_higher_card_is_caught_at_the_audit():
     assert isinstance(step, CardOperations) and isinstance(step.operations[0], Audit)
 
 
+def test_a_tea_boy_who_serves_one_card_while_holding_another_numbered_card_is_caught():
+    table = Court(3, [["1", "2"], ["5", "6"], ["12", "11", "3"]])
+    table.do(ALICE, "pass")
+    table.act(CAROL, Serve(table.slots(CAROL, ["12"]), ALICE))
+    table.do(CAROL, "trade")
+    with pytest.raises(RuleViolation) as caught:
+        table.play_with([PlayoutBot(b"audit")] * 3)
+    assert caught.value.player == CAROL
+    assert caught.value.reason == (
+        "gave 12 while holding an 11: the Tea Boy must give his two highest numbered cards"
+    )
+
+
 def test_a_tea_boy_who_serves_a_special_card_as_numbered_is_caught():
     table = Court(3, [["1"], ["5"], ["MS", "7", "2"]])
     table.do(ALICE, "pass")
