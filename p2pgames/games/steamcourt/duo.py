@@ -26,7 +26,7 @@ from p2pgames.games.steamcourt.views import _wrap
 if TYPE_CHECKING:
     from p2pgames.games.steamcourt.rules import SteamCourtState
 
-__all__ = ["DUO_DECK", "LADDER", "characters", "result", "ladder_panel", "QUEEN_RUNG"]
+__all__ = ["DUO_DECK", "LADDER", "characters", "result", "ladder_panel", "QUEEN_RUNG", "HELP"]
 
 # Before dealing, remove all of the 1s and 2s from the deck.
 DUO_DECK: tuple[str, ...] = tuple(
@@ -74,3 +74,11 @@ def ladder_panel(state: "SteamCourtState", names: Sequence[str]) -> Panel:
     )
     lines = [*_wrap(rungs), (("dim", goal),)]
     return Panel("The Duo ladder", tuple(lines))
+
+
+HELP = """\
+Duo (2 players, no 1s or 2s): you start as the Tea Boy and the Plague Doctor;
+the first player out each quarter takes the next character on the ladder
+(Plague Doctor, Alchemist, Duke, General), the other the lower of the next
+quarter's two. Win by points (start token + gear tokens), or
+(duo_win=queen) by going out first in the 4th quarter: Engineer to the Queen."""

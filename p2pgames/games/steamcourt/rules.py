@@ -33,7 +33,6 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from p2pgames.engine import (
-    ActionCodec,
     CardOperations,
     CardState,
     Chance,
@@ -56,7 +55,7 @@ from p2pgames.engine import (
 )
 
 from p2pgames.games.steamcourt import duo, solo_views, views
-from p2pgames.games.steamcourt.solo import SOLO, SOLO_KINDS, SoloState
+from p2pgames.games.steamcourt.solo_game import SOLO_GAME
 from p2pgames.games.steamcourt.actions import (
     Coup,
     DiscardTwo,
@@ -76,7 +75,7 @@ from p2pgames.games.steamcourt.actions import (
     Stop,
     Trade,
     Unpass,
-    KINDS,
+    CODEC,
 )
 from p2pgames.games.steamcourt.cards import (
     a_face,
@@ -341,7 +340,7 @@ class SteamCourtState(GameState):
 
     players: int
     scoring: str  # "gears" or "clock"
-    variant: str  # "court", "party" or "duo" (a Solo game has a SoloState)
+    variant: str  # "court", "party" or "duo" (Solo is a game of its own: solo_game.py)
     duo_win: str  # the Duo variant's win condition: "points" or "queen"
     cards: CardState
     phase: str
@@ -432,17 +431,16 @@ class SteamCourtState(GameState):
 
 # Steps and actions offered again and again are built once.
 _PASS, _RETRIEVE, _PLAGUE, _KEEP = Pass(), Retrieve(), Plague(), KeepRest()
-# One wire form for every action, the Solo variant's included.
-_CODEC = ActionCodec("Steam Court", {**KINDS, **SOLO_KINDS})
+
 _SEATING = Chance("draw start tokens for seats")
 _EMPTY: list[int] = []
 
 
 class SteamCourt(Game[SteamCourtState]):
-    """Steam Court: 2–7 players at one table, 7–12 at two (the Party variant), the Duo variant
-    (two players climbing the ladder, ``duo.py``) and the Solo variant (one player, its own state
-    and rules in ``solo.py``: every method hands a :class:`SoloState` to :data:`SOLO`).
-    Stateless: every method takes the state.
+    """Steam Court: 2–7 players at one table, 7–12 at two (the Party variant) and the Duo variant
+    (two players climbing the ladder, ``duo.py``). The Solo variant is a game of its own
+    (:data:`~.solo_game.SOLO_GAME`, returned by :meth:`for_ruleset`). Stateless: every method
+    takes the state.
 
     ``seating`` replaces the recommended characters for some player counts (characters in seat
     order, preeminent first): for tests and variants that seat other characters.
@@ -496,6 +494,9 @@ class SteamCourt(Game[SteamCourtState]):
             given["variant"] = "solo" if players == 1 else "party" if players >= 8 else "court"
         return super().ruleset(players, given)
 
+    def for_ruleset(self, ruleset: Ruleset) -> Game:
+        return SOLO_GAME if ruleset["variant"] == "solo" else self
+
     def describe_ruleset(self, ruleset: Ruleset) -> str:
         players = f"{ruleset.players} player" + ("" if ruleset.players == 1 else "s")
         variant = ruleset["variant"]
@@ -533,8 +534,6 @@ class SteamCourt(Game[SteamCourtState]):
     # -- setup and steps -----------------------------------------------------------------------
 
     def setup(self, ruleset: Ruleset) -> SteamCourtState:
-        if ruleset["variant"] == "solo":
-            return SOLO.setup()  # type: ignore[return-value]
         players = ruleset.players
         state = SteamCourtState.__new__(SteamCourtState)
         state.players = players
@@ -576,8 +575,6 @@ class SteamCourt(Game[SteamCourtState]):
 
     def step(self, state: SteamCourtState) -> Step:
         # Called after every event, several times: keep it cheap.
-        if state.__class__ is SoloState:
-            return SOLO.step(state)
         if state.cards.pending:
             return CardOperations(tuple(state.cards.pending))
         phase = state.phase
@@ -669,8 +666,6 @@ class SteamCourt(Game[SteamCourtState]):
     # -- legal actions -------------------------------------------------------------------------
 
     def legal_actions(self, state: SteamCourtState, player: int, knowledge: Knowledge) -> list[Any]:
-        if state.__class__ is SoloState:
-            return SOLO.legal_actions(state, player)
         if state.cards.pending or state.phase != Phase.PLAYING:
             return []
         table = state.table_of(player)
@@ -872,8 +867,6 @@ class SteamCourt(Game[SteamCourtState]):
         What hidden cards are is checked when they are revealed (a lay, a coup, a dive's card, a
         discard) or at the quarter's audit (the Tea Boy's and the Vagabond's two highest cards).
         """
-        if state.__class__ is SoloState:
-            return SOLO.check_action(state, player, action)
         if state.cards.pending:
             raise IllegalAction(player, "wait until the cards being dealt or revealed are done")
         if state.phase != Phase.PLAYING or not 0 <= player < state.players:
@@ -1056,8 +1049,6 @@ class SteamCourt(Game[SteamCourtState]):
         self._start_quarter(state)
 
     def after_cards(self, state: SteamCourtState, values: Mapping[int, str]) -> None:
-        if state.__class__ is SoloState:
-            return SOLO.after_cards(state)
         state.notes = []
         if state.phase == Phase.AUDITING:
             self._after_audit(state)
@@ -1105,8 +1096,6 @@ class SteamCourt(Game[SteamCourtState]):
             )
 
     def apply_action(self, state: SteamCourtState, player: int, action: Any) -> None:
-        if state.__class__ is SoloState:
-            return SOLO.apply_action(state, action)
         state.notes = []
         table = state.table_of(player)
         kind = type(action)
@@ -1712,14 +1701,12 @@ class SteamCourt(Game[SteamCourtState]):
     # -- encodings -----------------------------------------------------------------------------
 
     def encode_action(self, action: Any) -> Any:
-        return _CODEC.encode(action)
+        return CODEC.encode(action)
 
     def decode_action(self, data: Any) -> Any:
-        return _CODEC.decode(data)
+        return CODEC.decode(data)
 
     def encode_state(self, state: SteamCourtState) -> Any:
-        if state.__class__ is SoloState:
-            return SOLO.encode_state(state)
         return {
             "players": state.players,
             "scoring": state.scoring,
@@ -1739,8 +1726,6 @@ class SteamCourt(Game[SteamCourtState]):
         }
 
     def decode_state(self, data: Any) -> SteamCourtState:
-        if data["variant"] == "solo":
-            return SOLO.decode_state(data)  # type: ignore[return-value]
         state = SteamCourtState.__new__(SteamCourtState)
         state.players = data["players"]
         state.scoring = data["scoring"]
@@ -1765,27 +1750,21 @@ class SteamCourt(Game[SteamCourtState]):
     def describe_action(
         self, state: SteamCourtState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
     ) -> str:
-        if state.__class__ is SoloState:
-            return solo_views.describe_action(state, action)
         return views.describe_action(state, player, action, knowledge, names)
 
     def narrate(self, before: SteamCourtState, event: Event, after: SteamCourtState, names: Sequence[str]) -> list[str]:
-        if after.__class__ is SoloState:
-            return solo_views.narrate(after, names)
         return views.narrate(before, event, after, names)
 
     def panels(
         self, state: SteamCourtState, viewer: int | None, knowledge: Knowledge, names: Sequence[str]
     ) -> list[Panel]:
-        if state.__class__ is SoloState:
-            return solo_views.panels(state, names)
         result = views.panels(self, state, viewer, knowledge, names)
         if state.variant == "duo":
             result.insert(1, duo.ladder_panel(state, names))
         return result
 
     def help_text(self) -> str:
-        return views.HELP + "\n\n" + views.PARTY_HELP + "\n\n" + solo_views.VARIANTS_HELP
+        return "\n\n".join((views.HELP, views.PARTY_HELP, duo.HELP, solo_views.HELP))
 
 
 # -- helpers -----------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """The Solo variant of Steam Court: one player against the Court Hand (RULES.md, Solo).
 
-Its own state (:class:`SoloState`), actions and rules; :class:`~p2pgames.games.steamcourt.SteamCourt`
-hands every call to :data:`SOLO` when the state is a :class:`SoloState` (a ruleset with
-``variant`` ``solo``, which one player gets by default).
+Its own state (:class:`SoloState`), actions and rules; :mod:`.solo_game` makes them a game of
+their own, which :meth:`SteamCourt.for_ruleset` returns for a ruleset with ``variant`` ``solo``
+(which one player gets by default).
 
 One deal of the whole deck, dealt face down; the player's cards are *revealed* as they reach his
 hand (with one seat there is nobody to keep them from, and every rule is then checked on public
@@ -271,7 +271,7 @@ def _low_value(name: str) -> int:
 
 
 class Solo:
-    """The Solo rules, called by :class:`SteamCourt` for a :class:`SoloState`. Stateless."""
+    """The Solo rules, played by :class:`~.solo_game.SteamCourtSolo`. Stateless."""
 
     # -- setup and steps -------------------------------------------------------------------------
 

@@ -26,15 +26,9 @@ from p2pgames.games.steamcourt.solo import (
 )
 from p2pgames.games.steamcourt.views import _count, _faces, _lay_text, _wrap
 
-__all__ = ["describe_action", "narrate", "panels", "VARIANTS_HELP", "trick_text"]
+__all__ = ["describe_action", "narrate", "panels", "HELP", "trick_text"]
 
-VARIANTS_HELP = """\
-Duo (2 players, no 1s or 2s): you start as the Tea Boy and the Plague Doctor;
-the first player out each quarter takes the next character on the ladder
-(Plague Doctor, Alchemist, Duke, General), the other the lower of the next
-quarter's two. Win by points (start token + gear tokens), or
-(duo_win=queen) by going out first in the 4th quarter: Engineer to the Queen.
-
+HELP = """\
 Solo (1 player): beat the Court Hand's three tricks as Engineer to the Tea
 Boy, Jester, Time Traveler, Duke, General and Queen before it runs out. Each
 round: your privilege, draw to 12, the Court Hand turns up cards until three

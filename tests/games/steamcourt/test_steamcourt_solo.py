@@ -16,7 +16,8 @@ from p2pgames.engine import (
     Turn,
 )
 from p2pgames.engine.conformance import play_random_game
-from p2pgames.games.steamcourt import GAME, SteamCourt
+from p2pgames.games.steamcourt import GAME
+from p2pgames.games.steamcourt.solo_game import SOLO_GAME as SOLO, SteamCourtSolo
 from p2pgames.games.steamcourt.actions import Pass
 from p2pgames.games.steamcourt.cards import DECK
 from p2pgames.games.steamcourt.solo import (
@@ -50,7 +51,11 @@ def first_round():
 def test_one_player_plays_solo_and_the_variants_check_their_player_counts():
     assert GAME.min_players == 1
     assert GAME.ruleset(1)["variant"] == "solo"
-    assert isinstance(GAME.setup(GAME.ruleset(1)), SoloState)
+    # Solo is a game of its own: tables and sessions play a solo ruleset with it.
+    assert GAME.for_ruleset(GAME.ruleset(1)) is SOLO and GAME.for_ruleset(GAME.ruleset(2)) is GAME
+    with pytest.raises(MalformedAction, match="unknown Steam Court action 'beat'"):
+        GAME.decode_action(["beat", 0, [3], 7, 1, None])  # no Solo move in a court game
+    assert isinstance(SOLO.setup(GAME.ruleset(1)), SoloState)
     with pytest.raises(RulesetError, match="Solo variant is for exactly 1 player"):
         GAME.ruleset(2, {"variant": "solo"})
     with pytest.raises(RulesetError, match="one player plays solo"):
@@ -62,9 +67,9 @@ def test_one_player_plays_solo_and_the_variants_check_their_player_counts():
 
 
 def test_setup_deals_12_cards_to_you_22_to_the_court_hand_and_the_rest_to_the_draw_pile():
-    state = GAME.setup(GAME.ruleset(1))
+    state = SOLO.setup(GAME.ruleset(1))
     # One deal of the whole deck; your twelve cards are turned face up (I40), the rest stay down.
-    assert GAME.step(state) == CardOperations((NewDeal(0, DECK, 0), Reveal(tuple(range(12)))))
+    assert SOLO.step(state) == CardOperations((NewDeal(0, DECK, 0), Reveal(tuple(range(12)))))
     assert state.hand == list(range(12))
     assert state.court == list(range(12, 34))
     assert state.draw == list(range(34, 84))
@@ -353,8 +358,8 @@ EVERY_KIND = [Beat(0, (3, 4), 7, 2), Beat(2, (5,), 7, 3), Beat(1, (5,), 6, 4, 9)
 
 @pytest.mark.parametrize("action", EVERY_KIND, ids=repr)
 def test_solo_actions_round_trip_their_wire_form_and_repr(action):
-    wire = GAME.encode_action(action)
-    assert GAME.decode_action(canonical.decode(canonical.encode(wire))) == action
+    wire = SOLO.encode_action(action)
+    assert SOLO.decode_action(canonical.decode(canonical.encode(wire))) == action
     namespace = vars(__import__(type(action).__module__, fromlist=["_"]))
     assert eval(repr(action), dict(namespace)) == action
 
@@ -373,7 +378,7 @@ def test_malformed_solo_actions_are_refused(build):
 def test_solo_panels_show_the_ladder_the_tricks_and_the_hand_in_80_columns():
     table = first_round()
     table.do("lay 7 7 +X3 on 1")
-    panels = GAME.panels(table.state, 0, {}, ["alice"])
+    panels = SOLO.panels(table.state, 0, {}, ["alice"])
     titles = [panel.title for panel in panels]
     assert titles == ["Steam Court — Solo", "The Court ladder (Engineer to …)", "The Court Hand's tricks",
                       "Your hand (9; draw up to 12)", "Your privilege"]
@@ -397,10 +402,10 @@ def test_the_help_explains_the_variants_and_their_commands():
 
 def test_the_solo_state_round_trips_its_encoding():
     table = first_round()
-    data = canonical.decode(canonical.encode(GAME.encode_state(table.state)))
-    again = GAME.decode_state(data)
+    data = canonical.decode(canonical.encode(SOLO.encode_state(table.state)))
+    again = SOLO.decode_state(data)
     assert isinstance(again, SoloState)
-    assert GAME.state_hash(again) == GAME.state_hash(table.state)
+    assert SOLO.state_hash(again) == SOLO.state_hash(table.state)
 
 
 @pytest.mark.parametrize("seed", [b"solo-1", b"solo-2", b"solo-3", b"solo-4"])
@@ -409,14 +414,13 @@ def test_random_solo_games_conform(seed):
     assert report.result is not None and report.result.scores[0] in range(0, 7)
 
 
-class Eager(SteamCourt):
+class Eager(SteamCourtSolo):
     """Random play that always beats a trick when it can: it climbs the ladder and sometimes wins."""
 
     def playout_choice(self, state, player, actions, knowledge, random):
-        if isinstance(state, SoloState):
-            beats = [a for a in actions if isinstance(a, (Beat, Strike, StopTrick))]
-            if beats:
-                return beats[random.below(len(beats))]
+        beats = [a for a in actions if isinstance(a, (Beat, Strike, StopTrick))]
+        if beats:
+            return beats[random.below(len(beats))]
         return actions[random.below(len(actions))]
 
 
@@ -426,7 +430,7 @@ EAGER = Eager()
 @pytest.mark.parametrize("seed, won", [(b"eager-0", False), (b"eager-1", False), (b"eager-12", True),
                                        (b"eager-36", True)])
 def test_eager_solo_games_conform_climb_the_ladder_and_sometimes_win(seed, won):
-    report = play_random_game(EAGER, EAGER.ruleset(1), seed)
+    report = play_random_game(EAGER, GAME.ruleset(1), seed)
     assert report.result is not None
     assert bool(report.result.winners) is won
     if won:

@@ -1,0 +1,75 @@
+"""The Solo variant as a game of its own: :meth:`SteamCourt.for_ruleset` returns :data:`SOLO_GAME`
+for a ruleset with ``variant`` ``solo``, and tables, sessions and transcript checks play it.
+
+It carries Steam Court's name (so its deck is Steam Court's) and joins the Solo rules
+(:mod:`.solo`) to their presentation (:mod:`.solo_views`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from p2pgames.engine import ActionCodec, Event, Game, Knowledge, Panel, Ruleset, Step
+from p2pgames.games.steamcourt import solo_views
+from p2pgames.games.steamcourt.actions import Pass
+from p2pgames.games.steamcourt.solo import SOLO, SOLO_KINDS, SoloState
+
+__all__ = ["SteamCourtSolo", "SOLO_GAME"]
+
+
+class SteamCourtSolo(Game[SoloState]):
+    """One player against the Court Hand (RULES.md, Solo). Stateless."""
+
+    name = "steamcourt"
+    title = "Steam Court"
+    min_players = 1
+    max_players = 1
+
+    def setup(self, ruleset: Ruleset) -> SoloState:
+        return SOLO.setup()
+
+    def step(self, state: SoloState) -> Step:
+        return SOLO.step(state)
+
+    def legal_actions(self, state: SoloState, player: int, knowledge: Knowledge) -> list[Any]:
+        return SOLO.legal_actions(state, player)
+
+    def check_action(self, state: SoloState, player: int, action: Any) -> None:
+        SOLO.check_action(state, player, action)
+
+    def apply_action(self, state: SoloState, player: int, action: Any) -> None:
+        SOLO.apply_action(state, action)
+
+    def after_cards(self, state: SoloState, values: Any) -> None:
+        SOLO.after_cards(state)
+
+    def encode_action(self, action: Any) -> Any:
+        return _CODEC.encode(action)
+
+    def decode_action(self, data: Any) -> Any:
+        return _CODEC.decode(data)
+
+    def encode_state(self, state: SoloState) -> Any:
+        return SOLO.encode_state(state)
+
+    def decode_state(self, data: Any) -> SoloState:
+        return SOLO.decode_state(data)
+
+    def describe_action(
+        self, state: SoloState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
+    ) -> str:
+        return solo_views.describe_action(state, action)
+
+    def narrate(self, before: SoloState, event: Event, after: SoloState, names: Sequence[str]) -> list[str]:
+        return solo_views.narrate(after, names)
+
+    def panels(self, state: SoloState, viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
+        return solo_views.panels(state, names)
+
+    def help_text(self) -> str:
+        return solo_views.HELP
+
+
+# Solo's wire kinds and Pass (the one core action Solo uses), as the court writes them.
+_CODEC = ActionCodec("Steam Court", {**SOLO_KINDS, Pass: "pass"})
+SOLO_GAME = SteamCourtSolo()
