@@ -509,7 +509,7 @@ class SteamCourt(Game[SteamCourtState]):
         if variant == "duo":
             goal = "the Queen's seat" if ruleset["duo_win"] == "queen" else "the most points"
             return f"Steam Court, {players}: the Duo variant (goal: {goal})"
-        return "Steam Court, 1 player: the Solo variant against the Court Hand"
+        return SOLO_GAME.describe_ruleset(ruleset)
 
     def check_ruleset(self, ruleset: Ruleset) -> None:
         variant, players = ruleset["variant"], ruleset.players

@@ -25,6 +25,9 @@ class SteamCourtSolo(Game[SoloState]):
     min_players = 1
     max_players = 1
 
+    def describe_ruleset(self, ruleset: Ruleset) -> str:
+        return "Steam Court, 1 player: the Solo variant against the Court Hand"
+
     def setup(self, ruleset: Ruleset) -> SoloState:
         return SOLO.setup()
 

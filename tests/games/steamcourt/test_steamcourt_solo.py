@@ -53,6 +53,8 @@ def test_one_player_plays_solo_and_the_variants_check_their_player_counts():
     assert GAME.ruleset(1)["variant"] == "solo"
     # Solo is a game of its own: tables and sessions play a solo ruleset with it.
     assert GAME.for_ruleset(GAME.ruleset(1)) is SOLO and GAME.for_ruleset(GAME.ruleset(2)) is GAME
+    described = "Steam Court, 1 player: the Solo variant against the Court Hand"
+    assert GAME.describe_ruleset(GAME.ruleset(1)) == SOLO.describe_ruleset(GAME.ruleset(1)) == described
     with pytest.raises(MalformedAction, match="unknown Steam Court action 'beat'"):
         GAME.decode_action(["beat", 0, [3], 7, 1, None])  # no Solo move in a court game
     assert isinstance(SOLO.setup(GAME.ruleset(1)), SoloState)
