@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-from typing import Callable
 
 from ._errors import CryptoError
 
@@ -37,7 +36,25 @@ class ByteSource:
         return chunk
 
 
-def reproducible_bytes(label: bytes) -> Callable[[int], bytes]:
+class ReproducibleBytes:
+    """The byte source :func:`reproducible_bytes` returns: a plain object, so ``copy.deepcopy``
+    of a peer copies where its stream has got to (a closure would be shared by the copies)."""
+
+    __slots__ = ("label", "counter")
+
+    def __init__(self, label: bytes) -> None:
+        self.label = label
+        self.counter = 0
+
+    def __call__(self, count: int) -> bytes:
+        out = b""
+        while len(out) < count:
+            out += hashlib.sha256(self.label + self.counter.to_bytes(8, "big")).digest()
+            self.counter += 1
+        return out[:count]
+
+
+def reproducible_bytes(label: bytes) -> ReproducibleBytes:
     """A *predictable* byte source for tests, vectors and benchmarks — never for real games.
 
     Each call ``source(n)`` takes the next whole blocks SHA-256(label ‖ counter) (counter as 8
@@ -46,14 +63,4 @@ def reproducible_bytes(label: bytes) -> Callable[[int], bytes]:
     """
     if not isinstance(label, bytes):
         raise TypeError("label must be bytes")
-    counter = 0
-
-    def source(count: int) -> bytes:
-        nonlocal counter
-        out = b""
-        while len(out) < count:
-            out += hashlib.sha256(label + counter.to_bytes(8, "big")).digest()
-            counter += 1
-        return out[:count]
-
-    return source
+    return ReproducibleBytes(label)

@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from switchboard import Switchboard
 
 from p2pgames import PROTOCOL_VERSION, canonical
-from p2pgames.crypto import Identity, commit
+from p2pgames.crypto import Identity, commit, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.session import (
     HOST_CONNECTION,
@@ -73,25 +73,10 @@ FUZZ = settings(
 # -- boards ----------------------------------------------------------------------------------------
 
 
-class Rng:
-    """Deterministic bytes that ``copy.deepcopy`` copies (a closure would be shared by copies)."""
-
-    def __init__(self, label: bytes) -> None:
-        self.label = label
-        self.counter = 0
-
-    def __call__(self, n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(self.label + self.counter.to_bytes(8, "big")).digest()
-            self.counter += 1
-        return out[:n]
-
-
 def new_board(seed: bytes = SEED) -> Switchboard:
     board = Switchboard(GAME, PLAYERS, seed=seed)
     for seat, session in enumerate(board.sessions):
-        session.random_bytes = Rng(seed + b"/rng/" + bytes([seat]))
+        session.random_bytes = reproducible_bytes(seed + b"/rng/" + bytes([seat]))  # deepcopy-able
     return board
 
 
