@@ -20,10 +20,12 @@ the Tea Boy "only has to give away his highest numbered cards, not his special c
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 __all__ = [
     "a_face",
+    "follow_problem",
+    "lay_problem",
     "one_slot_per_face",
     "two_highest_numbered",
     "DECK",
@@ -226,3 +228,31 @@ def two_highest_numbered(slots: Sequence[int], names: Any) -> tuple[int, ...]:
             numbered.append((-NUMBER[name], slot))
     numbered.sort()
     return tuple(sorted(slot for _, slot in numbered[:2]))
+
+
+def follow_problem(quantity: int, value: int, needed: int, top: int, character: str, goal: str) -> str | None:
+    """What is wrong with laying ``quantity`` × ``value`` on ``needed`` × ``top`` (to ``goal``:
+    "follow this trick", "beat this trick"): the same quantity and a higher value, or for the
+    Duke an equal one. None if nothing is."""
+    if quantity != needed:
+        return f"you must play {needed} card{'s' if needed != 1 else ''} to {goal}"
+    if character == "duke":
+        return f"the Duke must match or beat {top}" if value < top else None
+    return f"you must beat {top}" if value <= top else None
+
+
+def lay_problem(
+    slots: Sequence[int], value: int, multiplier: int | None, character: str, values: Mapping[int, str]
+) -> str | None:
+    """What is wrong with a lay, judged on the cards whose values are in ``values``; else None."""
+    alchemist = character == "alchemist"
+    for slot in slots:
+        name = values.get(slot)
+        if name is not None and value not in values_of(name, alchemist):
+            faces = " ".join(FACE[values[s]] if s in values else "?" for s in slots)
+            return f"declared {value}s but laid {faces}: {a_face(FACE[name])} can't count as {value}"
+    if multiplier is not None:
+        name = values.get(multiplier)
+        if name is not None and KIND[name] != MULTIPLIER:
+            return f"laid {a_face(FACE[name])} as the Multiplier"
+    return None

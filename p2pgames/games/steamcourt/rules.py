@@ -79,6 +79,8 @@ from p2pgames.games.steamcourt.actions import (
 )
 from p2pgames.games.steamcourt.cards import (
     a_face,
+    follow_problem,
+    lay_problem,
     one_slot_per_face,
     two_highest_numbered,
     BEGINNING_OF_QUARTER,
@@ -99,7 +101,6 @@ from p2pgames.games.steamcourt.cards import (
     RECOMMENDED,
     TABLE_NAMES,
     party_characters,
-    values_of,
 )
 
 __all__ = ["SteamCourt", "SteamCourtState", "Table", "Phase", "QUARTERS", "ONE_POINT_POWERS"]
@@ -1003,20 +1004,16 @@ class SteamCourt(Game[SteamCourtState]):
             if "pair" in state.used[player]:
                 raise IllegalAction(player, "the Jester plays a single card as a pair once a quarter")
         if table.lays:
-            quantity = table.quantity
-            top = table.lays[-1]
-            if lay.quantity != quantity:
-                raise IllegalAction(player, f"you must play {quantity} card{'s' if quantity != 1 else ''} to follow this trick")
-            if table.character_of(player) == "duke":
-                if lay.value < top[2]:
-                    raise IllegalAction(player, f"the Duke must match or beat {top[2]}")
-            elif lay.value <= top[2]:
-                raise IllegalAction(player, f"you must beat {top[2]}")
+            problem = follow_problem(
+                lay.quantity, lay.value, table.quantity, table.lays[-1][2], table.character_of(player), "follow this trick"
+            )
+            if problem:
+                raise IllegalAction(player, problem)
         elif lay.multiplier is not None and count and lay.quantity > self.lead_cap(state, table):
             raise IllegalAction(
                 player, f"a Multiplier may count as at most {self.lead_cap(state, table)} here"
             )
-        problem = _lay_problem(lay.slots, lay.value, lay.multiplier, table.character_of(player), state.cards.revealed)
+        problem = lay_problem(lay.slots, lay.value, lay.multiplier, table.character_of(player), state.cards.revealed)
         if problem:
             raise IllegalAction(player, problem)
 
@@ -1355,7 +1352,7 @@ class SteamCourt(Game[SteamCourtState]):
             if KIND[name] != MASTERSTROKE:
                 raise RuleViolation(player, f"laid {a_face(FACE[name])} as a Masterstroke")
         else:
-            problem = _lay_problem(slots, value, None if multiplier < 0 else multiplier, character, revealed)
+            problem = lay_problem(slots, value, None if multiplier < 0 else multiplier, character, revealed)
             if problem:
                 raise RuleViolation(player, problem)
         state.notes.append(("lay", player, tuple(slots), value, quantity, multiplier))
@@ -1822,23 +1819,6 @@ class _Known:
 
     def get(self, slot: int) -> str | None:
         return self.revealed.get(slot) or self.knowledge.get(slot)
-
-
-def _lay_problem(
-    slots: Sequence[int], value: int, multiplier: int | None, character: str, values: Mapping[int, str]
-) -> str | None:
-    """What is wrong with a lay, judged on the cards whose values are in ``values``; else None."""
-    alchemist = character == "alchemist"
-    for slot in slots:
-        name = values.get(slot)
-        if name is not None and value not in values_of(name, alchemist):
-            faces = " ".join(FACE[values[s]] if s in values else "?" for s in slots)
-            return f"declared {value}s but laid {faces}: {a_face(FACE[name])} can't count as {value}"
-    if multiplier is not None:
-        name = values.get(multiplier)
-        if name is not None and KIND[name] != MULTIPLIER:
-            return f"laid {a_face(FACE[name])} as the Multiplier"
-    return None
 
 
 def _require_in_hand(player: int, slot: int, hand: list[int]) -> None:

@@ -43,6 +43,8 @@ from p2pgames.engine import (
 
 from p2pgames.games.steamcourt.actions import Pass, check_lay
 from p2pgames.games.steamcourt.cards import (
+    follow_problem,
+    lay_problem,
     a_face,
     one_slot_per_face,
     two_highest_numbered,
@@ -57,7 +59,6 @@ from p2pgames.games.steamcourt.cards import (
     MULTIPLIER,
     NUMBER,
     NUMBERED,
-    values_of,
 )
 
 __all__ = [
@@ -487,31 +488,23 @@ class Solo:
             raise IllegalAction(player, "beat a trick, use a power, or pass")
 
     def _check_beat(self, state: SoloState, beat: Beat, trick: list) -> None:
-        revealed = state.cards.revealed
         for slot in beat.slots:
             _require_in_hand(slot, state.hand)
         if beat.multiplier is not None:
             _require_in_hand(beat.multiplier, state.hand)
-            if KIND[revealed[beat.multiplier]] != MULTIPLIER:
-                raise IllegalAction(0, f"{a_face(FACE[revealed[beat.multiplier]])} is not a Multiplier")
         _, top, quantity, _ = trick
-        if beat.quantity != quantity:
-            raise IllegalAction(0, f"you must play {quantity} card{'s' if quantity != 1 else ''} to beat this trick")
-        count = len(beat.slots)
-        if beat.multiplier is None and count != quantity:
+        problem = follow_problem(beat.quantity, beat.value, quantity, top, state.character, "beat this trick")
+        if problem:
+            raise IllegalAction(0, problem)
+        if beat.multiplier is None and len(beat.slots) != quantity:
             if state.character != "jester":
                 raise IllegalAction(0, "only the Jester plays a single card as a set")
             if "pair" in state.used:
                 raise IllegalAction(0, "the Jester plays a single card as a set once a round")
-        if state.character == "duke":
-            if beat.value < top:
-                raise IllegalAction(0, f"the Duke must match or beat {top}")
-        elif beat.value <= top:
-            raise IllegalAction(0, f"you must beat {top}")
-        for slot in beat.slots:
-            name = revealed[slot]
-            if beat.value not in values_of(name):
-                raise IllegalAction(0, f"{a_face(FACE[name])} can't count as {beat.value}")
+        # Every card is face up in Solo (I40): judged on the values at once.
+        problem = lay_problem(beat.slots, beat.value, beat.multiplier, state.character, state.cards.revealed)
+        if problem:
+            raise IllegalAction(0, problem)
 
     # -- applying events -------------------------------------------------------------------------
 

@@ -164,9 +164,9 @@ def test_your_multiplier_counts_as_the_tricks_quantity_and_your_masterstroke_bea
 def test_an_illegal_beat_names_an_8_with_an():
     table = first_round()  # holds two 8s, drawn for the 11 and 12 given up
     eight = table.slot("8")
-    with pytest.raises(IllegalAction, match="^seat 0: an 8 can't count as 9$"):
+    with pytest.raises(IllegalAction, match="^seat 0: declared 9s but laid 8: an 8 can't count as 9$"):
         table.act(0, Beat(1, (eight,), 9, 1))
-    with pytest.raises(IllegalAction, match="^seat 0: an 8 is not a Multiplier$"):
+    with pytest.raises(IllegalAction, match="^seat 0: laid an 8 as the Multiplier$"):
         table.act(0, Beat(0, (table.slot("7"),), 7, 3, multiplier=eight))
     with pytest.raises(IllegalAction, match="^seat 0: that card is an 8, not a Masterstroke$"):
         table.act(0, Strike(0, eight))
