@@ -144,6 +144,7 @@ class Node:
         if records and self.transcript_path is not None:
             if self._transcript is None:
                 self._transcript = _open_private(self.transcript_path)
+                self.transcript_path = Path(self._transcript.name)
             self._transcript.write(b"".join(encode_record(record) for record in records))
             self._transcript.flush()
         for number in session.take_closing():
@@ -181,7 +182,7 @@ class Node:
         path = directory / f"desync-{self.session.game_id.hex()[:12]}-seat{self.session.seat}-entry{event.seq}.msgpack"
         with _open_private(path) as file:
             file.write(canonical.encode(event.report))
-        self.desync_report = path
+        self.desync_report = Path(file.name)
 
     def _close(self, connection: _Connection) -> None:
         """Send what is queued on ``connection``, then close it."""
@@ -363,9 +364,21 @@ class Node:
 
 
 def _open_private(path: Path) -> BinaryIO:
+    """A new file at ``path`` (or, if one is there already, at ``path`` with ``-2``, ``-3`` … before
+    its suffix) readable only by its owner; the file's ``name`` is the path used. A game never
+    writes into an older file: two games in one file would make neither a valid transcript."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    return os.fdopen(descriptor, "ab")
+    candidate, number = path, 1
+    while True:
+        try:
+            return open(candidate, "xb", opener=_owner_only)
+        except FileExistsError:
+            number += 1
+            candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
+
+
+def _owner_only(path: str, flags: int) -> int:
+    return os.open(path, flags, 0o600)
 
 
 async def open_host_listeners(port: int, host: str | None = None) -> list[trio.SocketListener]:

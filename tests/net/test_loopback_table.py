@@ -50,3 +50,15 @@ async def test_a_solo_game_lost_to_the_court_hand_says_nobody_wins(tmp_path, aut
     assert table.result is not None and table.result.winners == ()
     assert table.seats[0].verified, table.seats[0].verification
     assert "Result: nobody won" in table.seats[0].verification
+
+
+async def test_a_game_never_writes_into_an_older_transcript(tmp_path, autojump_clock):
+    """Two games with the same seed and directory: the second gets new files, both verify."""
+    first = await play_table("probe", 2, seed=b"same", transcripts=tmp_path)
+    second = await play_table("probe", 2, seed=b"same", transcripts=tmp_path)
+    paths = [seat.transcript for table in (first, second) for seat in table.seats]
+    assert len(set(paths)) == 4 and all(path.exists() for path in paths)
+    assert all(seat.verified for table in (first, second) for seat in table.seats)
+    assert [seat.transcript.name for seat in second.seats] == [
+        seat.transcript.name.replace(".p2pt", "-2.p2pt") for seat in first.seats
+    ]
