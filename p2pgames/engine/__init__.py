@@ -26,12 +26,14 @@ from p2pgames.engine._errors import (
 )
 from p2pgames.engine._game import (
     NO_KNOWLEDGE,
+    ChoiceGroup,
     Game,
     GameState,
     Knowledge,
     Panel,
     Ruleset,
     RulesetOption,
+    normalize_typed,
 )
 from p2pgames.engine._random import DeterministicRandom
 from p2pgames.engine._steps import (
@@ -63,6 +65,7 @@ __all__ = [
     "CardOperations",
     "CardState",
     "CardsDone",
+    "ChoiceGroup",
     "Chance",
     "ChanceOutcome",
     "Claim",
@@ -94,4 +97,5 @@ __all__ = [
     "Step",
     "Turn",
     "decode_operation",
+    "normalize_typed",
 ]

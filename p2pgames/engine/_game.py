@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
 
 from p2pgames import canonical
 from p2pgames.engine._cards import CardState, Claim
-from p2pgames.engine._errors import EventMismatch, IllegalAction, RulesetError
+from p2pgames.engine._errors import EventMismatch, IllegalAction, MalformedAction, RulesetError
 from p2pgames.engine._random import DeterministicRandom
 from p2pgames.engine._steps import (
     Act,
@@ -33,7 +33,17 @@ from p2pgames.engine._steps import (
     Turn,
 )
 
-__all__ = ["Game", "GameState", "Ruleset", "RulesetOption", "Knowledge", "NO_KNOWLEDGE", "Panel"]
+__all__ = [
+    "ChoiceGroup",
+    "Game",
+    "GameState",
+    "Ruleset",
+    "RulesetOption",
+    "Knowledge",
+    "NO_KNOWLEDGE",
+    "Panel",
+    "normalize_typed",
+]
 
 Knowledge = Mapping[int, str]
 NO_KNOWLEDGE: Knowledge = {}
@@ -82,6 +92,25 @@ class Panel:
 
     title: str
     lines: tuple[tuple[tuple[str, str], ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceGroup:
+    """One line of a long list of choices: ``label`` stands for the legal actions at ``members``
+    (indexes into the list the group was made from), e.g. ``lay 5 5 +X…`` for every count of a
+    Multiplier laid with two 5s. A group of one member is that choice on its own."""
+
+    label: str
+    members: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if not self.members:
+            raise ValueError(f"the choice group {self.label!r} has no members")
+
+
+def normalize_typed(text: str) -> str:
+    """``text`` as typed moves are compared: words separated by single spaces, case folded."""
+    return " ".join(text.split()).casefold()
 
 
 class GameState(ABC):
@@ -329,6 +358,39 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def narrate(self, before: S, event: Event, after: S, names: Sequence[str]) -> list[str]:
         """Lines for the game log describing what ``event`` did, using only public information."""
+
+    def parse_action(
+        self, state: S, player: int, text: str, knowledge: Knowledge, names: Sequence[str]
+    ) -> Any:
+        """The action ``text`` names, typed the way :meth:`describe_action` prints it (case and
+        spacing don't matter): ``parse_action(describe_action(a)) == a`` for every legal action.
+
+        Raises :class:`IllegalAction` with a reason a person can read when ``text`` names a move the
+        rules don't allow ``player`` now ("S6 is in The Machine, not in your hand"), and
+        :class:`MalformedAction` when it names no move of this game. An action returned may still
+        be one :meth:`check_action` refuses, or one that is not legal for a reason the player can't
+        see. The default recognises exactly the descriptions of the legal actions.
+        """
+        typed = normalize_typed(text)
+        for action in self.legal_actions(state, player, knowledge):
+            if normalize_typed(self.describe_action(state, player, action, knowledge, names)) == typed:
+                return action
+        raise MalformedAction(f"{text!r} is not a move of {self.title}")
+
+    def group_choices(
+        self, state: S, player: int, actions: Sequence[Any], texts: Sequence[str]
+    ) -> Sequence[ChoiceGroup]:
+        """How a long list of ``player``'s legal ``actions`` (described as ``texts``) is shown:
+        every action in exactly one group, groups in the order to list them. The default: each
+        action on its own. A game groups choices when there are too many to read, e.g. the counts
+        a Multiplier can take."""
+        return [ChoiceGroup(text, (index,)) for index, text in enumerate(texts)]
+
+    def warnings(self, state: S, player: int, knowledge: Knowledge, names: Sequence[str]) -> Sequence[str]:
+        """What ``player`` should know before deciding now that the table doesn't spell out: a
+        consequence of a choice ("if you skip, Parts overflows: its 5 cards go to your scrap
+        pile"). Sentences, empty (the default) when there is nothing to warn about."""
+        return ()
 
     def playout_choice(
         self, state: S, player: int, actions: Sequence[Any], knowledge: Knowledge, random: DeterministicRandom

@@ -6,7 +6,9 @@ every step, the properties the platform relies on:
 * every decision step offers its actor(s) at least one legal action, and the game ends (random
   choices follow the game's :meth:`Game.playout_choice`, uniform unless the game biases it);
 * every legal action offered is accepted by :meth:`Game.apply` (none raises), has a description
-  that is unique among the actions offered, and round-trips through its wire encoding and ``repr``;
+  that is unique among the actions offered, and round-trips through its wire encoding, its
+  ``repr`` and its typed form (:meth:`Game.parse_action` of the description gives it back);
+* the choices' groups (:meth:`Game.group_choices`) hold every action offered exactly once;
 * ``apply`` never changes the state it was given;
 * every state round-trips through its canonical encoding with an unchanged hash;
 * replaying the recorded log from the same ruleset reproduces every state hash.
@@ -152,6 +154,11 @@ def _offered(
         raise _fail(seed, n, f"two legal actions share a description: {duplicates}")
     for action in options:
         _check_action_roundtrip(game, action, seed, n)
+    # The default parser finds a description among the legal actions': nothing to check.
+    if type(game).parse_action is not Game.parse_action:
+        for action, text in zip(options, texts):
+            _check_typed_roundtrip(game, state, player, action, text, knowledge, names, seed, n)
+    _check_groups(game, state, player, options, texts, seed, n)
     if exhaustive:
         step = game.step(state)
         for action in options:
@@ -163,6 +170,28 @@ def _offered(
             except Exception as error:
                 raise _fail(seed, n, f"legal action {action!r} of seat {player} raised {error!r}") from error
     return options
+
+
+def _check_typed_roundtrip(
+    game: Game, state: Any, player: int, action: Any, text: str, knowledge: Any, names: Sequence[str],
+    seed: bytes, n: int,
+) -> None:
+    # Typed as a person would: other case, extra spaces.
+    for typed in (text, f"  {text.upper()} ".replace(" ", "  ")):
+        try:
+            parsed = game.parse_action(state, player, typed, knowledge, names)
+        except Exception as error:
+            raise _fail(seed, n, f"{typed!r}, seat {player}'s legal action {action!r}, does not parse: {error!r}") from error
+        if parsed != action:
+            raise _fail(seed, n, f"{typed!r} parses as {parsed!r}, not as the legal action {action!r}")
+
+
+def _check_groups(
+    game: Game, state: Any, player: int, options: Sequence[Any], texts: Sequence[str], seed: bytes, n: int
+) -> None:
+    members = sorted(index for group in game.group_choices(state, player, options, texts) for index in group.members)
+    if members != list(range(len(options))):
+        raise _fail(seed, n, f"the choice groups of seat {player} don't hold each of its {len(options)} actions once")
 
 
 def _check_state_roundtrip(game: Game, state: Any, seed: bytes, n: int) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from p2pgames.engine import GameOver, Step
+from p2pgames.engine import ChoiceGroup, GameOver, Step
 from p2pgames.session._faults import Fault
 
 __all__ = [
@@ -27,12 +27,18 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """The local seat must choose one of ``actions`` (``texts`` are how a person types them)."""
+    """The local seat must choose one of ``actions`` (``texts`` are how a person types them).
+
+    ``groups`` say how to list the choices (every action in one group; empty: each on its own, or
+    the texts weren't asked for), and ``warnings`` what the player should know before choosing.
+    """
 
     step: Step
     actions: tuple[Any, ...]
     texts: tuple[str, ...]
     simultaneous: bool
+    groups: tuple[ChoiceGroup, ...] = ()
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,6 +37,7 @@ from p2pgames.engine import (
     Game,
     GameOver,
     IllegalAction,
+    MalformedAction,
     ReactionWindow,
     Ruleset,
     Simultaneous,
@@ -1050,11 +1051,34 @@ class Session:
         actions = tuple(self.game.legal_actions(replica.state, self.seat, knowledge))  # type: ignore[arg-type]
         if not actions:
             return None
-        described = tuple(
-            self.game.describe_action(replica.state, self.seat, action, knowledge, self.names)  # type: ignore[arg-type]
-            for action in actions
-        ) if texts else ()
-        return Decision(replica.step, actions, described, isinstance(replica.step, Simultaneous))
+        simultaneous = isinstance(replica.step, Simultaneous)
+        if not texts:
+            return Decision(replica.step, actions, (), simultaneous)
+        game, state, seat, names = self.game, replica.state, self.seat, self.names
+        described = tuple(game.describe_action(state, seat, action, knowledge, names) for action in actions)  # type: ignore[arg-type]
+        groups = tuple(game.group_choices(state, seat, actions, described))  # type: ignore[arg-type]
+        if all(len(group.members) == 1 for group in groups):
+            groups = ()  # nothing grouped: the choices are listed as they are
+        warnings = tuple(game.warnings(state, seat, knowledge, names))  # type: ignore[arg-type]
+        return Decision(replica.step, actions, described, simultaneous, groups, warnings)
+
+    def parse_move(self, text: str) -> Any:
+        """The action ``text`` names for the local seat's decision now, read by the game's
+        :meth:`~p2pgames.engine.Game.parse_action`; ``None`` if it names no move of the game.
+
+        Raises :class:`LocalError` with the game's reason when it names a move the rules don't
+        allow now. The action returned is checked again by :meth:`act`.
+        """
+        if not self._decision_due():
+            return None
+        replica = self.replica
+        assert replica is not None and self.game is not None
+        try:
+            return self.game.parse_action(replica.state, self.seat, text, self.knowledge, self.names)  # type: ignore[arg-type]
+        except IllegalAction as error:
+            raise LocalError(error.reason) from None
+        except MalformedAction:
+            return None
 
     def act(self, action: Any) -> None:
         """Make the local seat's decision. Raises :class:`LocalError` with a reason to show."""
