@@ -230,3 +230,22 @@ def test_rules_md_names_only_tests_that_exist():
         assert re.search(
             rf"^def {test}\(", (here / filename).read_text(), re.M
         ), f"{filename}::{test}"
+
+
+def test_rules_md_names_the_rulebook_and_cites_only_files_in_the_repository():
+    # `p2pgames rules beltpunk` prints RULES.md to players who have only the repository.
+    import pathlib
+    import re
+
+    import p2pgames.games.beltpunk as package
+
+    rules = (pathlib.Path(package.__file__).parent / "RULES.md").read_text()
+    root = pathlib.Path(package.__file__).parents[3]
+    source = rules.split("\n\n")[1]
+    for fact in ("Beltpunk Haberdasher", "1.0.0", "Matt Ajifu"):
+        assert fact in source
+    for quoted in re.findall(r"`([^`\s]+/[^`\s]*)`", rules):
+        path = quoted.split("::")[0]
+        assert (root / path).exists() or (root / "tests/games/beltpunk" / path).exists(), quoted
+    for command in re.findall(r"`\.venv/bin/python (\S+)", rules):
+        assert (root / command).exists(), command
