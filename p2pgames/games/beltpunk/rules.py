@@ -230,6 +230,11 @@ class BeltpunkState(GameState):
                 return seat, pile
         return None
 
+    def leaders(self) -> tuple[int, ...]:
+        """The seats with the most points in the running totals (the winners once it is over)."""
+        best = max(self.totals)
+        return tuple(seat for seat in range(self.players) if self.totals[seat] == best)
+
     def discarded_suit(self) -> int:
         """The suit of the card being resolved."""
         return SUIT_OF[self.cards.revealed[self.order[self.resolving][1]]]
@@ -340,8 +345,7 @@ class Beltpunk(Game[BeltpunkState]):
         if phase == Phase.FIRST_FOREMAN:
             return Chance("choose the first Foreman")
         if phase == Phase.OVER:
-            best = max(state.totals)
-            winners = tuple(seat for seat in range(state.players) if state.totals[seat] == best)
+            winners = state.leaders()
             return GameOver(tuple(state.totals), winners, views.result_summary(state, winners))
         raise AssertionError(f"no step for phase {phase!r}")  # pragma: no cover
 
@@ -587,11 +591,15 @@ class Beltpunk(Game[BeltpunkState]):
         elif phase == Phase.SCORING:
             self._score_sets(state)
         elif phase == Phase.AUDITING:
-            state.cards.retire(state.deal)
             if max(state.totals) >= state.target:
+                # The last round's table stays as it ended, every card public since the audit, so
+                # the final screen shows the sets and scrap piles that decided the game. Its deal
+                # is not retired: no round follows that could reuse the slots.
                 state.phase = Phase.OVER
                 state.notes.append(("game-over",))
             else:
+                state.cards.retire(state.deal)
+                self._clear_table(state)
                 self._start_round(state)
 
     def apply_action(self, state: BeltpunkState, player: int, action: Any) -> None:
@@ -791,10 +799,13 @@ class Beltpunk(Game[BeltpunkState]):
         state.totals = [total + score for total, score in zip(state.totals, scores)]
         state.last_round = scores
         state.notes.append(("round-end", reason, tuple(breakdown)))
-        # Every card of the round becomes public and is checked; then the slots are forgotten.
+        # Every card of the round becomes public and is checked; the table stays as it is until
+        # the next round is dealt (or for good, if the game is over).
         state.cards.audit((state.deal,))
         state.phase = Phase.AUDITING
-        # Clear the table now (the slots are retired after the audit); the scores are banked.
+
+    def _clear_table(self, state: BeltpunkState) -> None:
+        """Forget the finished round's table (its scores are banked, its slots retired)."""
         state.deck = []
         state.conveyors = [[], [], [], []]
         state.scrap = [[] for _ in range(state.players)]

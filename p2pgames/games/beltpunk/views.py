@@ -351,7 +351,18 @@ def _wrap(
 def panels(
     state: "BeltpunkState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]
 ) -> list[Panel]:
-    """The Machine, the players, the viewer's hand and the round, each fitting 80 columns."""
+    """The Machine, the players, the viewer's hand and the round, each fitting 80 columns.
+
+    Once the game is over: who won, the final standings (each player's last round and total),
+    and the last round's table as it ended, every card of it public after the audit.
+    """
+    if state.phase == "over":
+        result = [_table_panel(state, names), _standings_panel(state, viewer, names)]
+        result.append(_machine_panel(state))
+        piles = _piles_panel(state, knowledge, names)
+        if piles is not None:
+            result.append(piles)
+        return result
     result = [
         _table_panel(state, names),
         _machine_panel(state),
@@ -370,6 +381,15 @@ def panels(
 def _table_panel(state: "BeltpunkState", names: Sequence[str]) -> Panel:
     line: list[Segment] = [("bold", f"round {state.round}"), ("", f" · turn {state.turn}")]
     line.append(("", f" · deck {len(state.deck)}"))
+    if state.phase == "over":
+        line.append(("bold", " · game over"))
+        winners = state.leaders()
+        who = _join([names[seat] for seat in winners])
+        verb = "wins" if len(winners) == 1 else "share the win"
+        points = f"{state.totals[winners[0]]} points" + (" each" if len(winners) > 1 else "")
+        return Panel(
+            "Beltpunk Haberdasher", (tuple(line), (("good", f"{who} {verb} with {points}"),))
+        )
     line.append(("", f" · game ends at {state.target} points"))
     lines = [tuple(line)]
     if state.foreman >= 0:
@@ -398,17 +418,12 @@ def _players_panel(
     state: "BeltpunkState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]
 ) -> Panel:
     """One line per player, so the standings always fit; details are in :func:`_piles_panel`."""
-    revealed = state.cards.revealed
     lines: list[tuple[Segment, ...]] = []
     for seat in range(state.players):
-        set_points = sum(
-            points_of(classify(revealed[slot] for slot in slots), len(slots))
-            for slots in state.sets[seat]
-        )
         head: list[Segment] = [
             ("you" if seat == viewer else "bold", names[seat][:20]),
             ("", f"  hand {len(state.hands[seat])} · scrap {len(state.scrap[seat])}"),
-            ("", f" · sets {set_points} · total {state.totals[seat]}"),
+            ("", f" · sets {_set_points(state, seat)} · total {state.totals[seat]}"),
         ]
         if seat == state.foreman:
             head.append(("warn", " · Foreman"))
@@ -446,6 +461,33 @@ def _hand_panel(state: "BeltpunkState", viewer: int, knowledge: Knowledge) -> Pa
     if not cards:
         return Panel("Your hand", ((("dim", "no cards"),),))
     return Panel("Your hand", tuple(_wrap(cards)))
+
+
+def _set_points(state: "BeltpunkState", seat: int) -> int:
+    revealed = state.cards.revealed
+    return sum(
+        points_of(classify(revealed[slot] for slot in slots), len(slots))
+        for slots in state.sets[seat]
+    )
+
+
+def _standings_panel(
+    state: "BeltpunkState", viewer: int | None, names: Sequence[str]
+) -> Panel:
+    """The end of the game: most points first, each player's last round and total."""
+    winners = state.leaders()
+    lines = []
+    for seat in sorted(range(state.players), key=lambda seat: (-state.totals[seat], seat)):
+        sets, scrap = _set_points(state, seat), len(state.scrap[seat])
+        line: list[Segment] = [
+            ("you" if seat == viewer else "bold", f"{names[seat][:20]:<20}"),
+            ("", f" last round: sets {sets:>2} − scrap {scrap:>2} = {sets - scrap:+3d}"),
+            ("bold", f" · total {state.totals[seat]:>3}"),
+        ]
+        if seat in winners:
+            line.append(("good", " · wins"))
+        lines.append(tuple(line))
+    return Panel("Final standings", tuple(lines))
 
 
 def _last_round_panel(state: "BeltpunkState", names: Sequence[str]) -> Panel:

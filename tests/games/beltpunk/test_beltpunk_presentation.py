@@ -249,3 +249,46 @@ def test_rules_md_names_the_rulebook_and_cites_only_files_in_the_repository():
         assert (root / path).exists() or (root / "tests/games/beltpunk" / path).exists(), quoted
     for command in re.findall(r"`\.venv/bin/python (\S+)", rules):
         assert (root / command).exists(), command
+
+
+def panel_texts(panel):
+    return ["".join(text for _, text in line) for line in panel.lines]
+
+
+def test_the_game_over_screen_shows_the_final_table_and_who_won():
+    from beltpunk_scenarios import short_round
+
+    table = short_round(totals=(15, 0, 0, 0))
+    assert table.over
+    names = ["alice", "bob", "carol", "a-very-long-player-name-indeed"]
+    for viewer in (None, 0, 1):
+        panels = GAME.panels(table.state, viewer, {} if viewer is None else table.view(viewer), names)
+        shown = {panel.title: panel_texts(panel) for panel in panels}
+        assert list(shown) == ["Beltpunk Haberdasher", "Final standings", "The Machine", "Sets and scrap"]
+        assert all(len(line) <= 78 for lines in shown.values() for line in lines)
+        assert shown["Beltpunk Haberdasher"][1] == "alice wins with 25 points"
+        assert "game over" in shown["Beltpunk Haberdasher"][0]
+        assert shown["Final standings"][0] == (
+            "alice                last round: sets 10 − scrap  0 = +10 · total  25 · wins"
+        )
+        assert shown["Final standings"][1].startswith(
+            "bob                  last round: sets  0 − scrap  6 =  -6 · total  -6"
+        )
+        assert [line.split()[1:] for line in shown["The Machine"]] == [
+            ["S10", "S13", "·", "·", "2/4"],
+            ["G10", "G12", "G13", "·", "3/4"],
+            ["P12", "P1", "P2", "P3", "4/4", "full"],
+            ["E5", "E1", "E2", "·", "3/4"],
+        ]
+        piles = shown["Sets and scrap"]
+        assert piles[0] == "alice: sets [S1 S2 S3] [G5 G6 G7]"
+        # After the audit every scrap card is public: the others' last hands, for everyone to see.
+        assert piles[1].startswith("bob: scrap ") and "??" not in " ".join(piles)
+
+
+def test_a_shared_win_is_shown_as_shared():
+    from beltpunk_scenarios import short_round
+
+    table = short_round(totals=(15, 31, 0, 0))
+    table_panel = GAME.panels(table.state, None, {}, ["alice", "bob", "carol", "dave"])[0]
+    assert panel_texts(table_panel)[1] == "alice and bob share the win with 25 points each"

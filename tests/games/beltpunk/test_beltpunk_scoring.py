@@ -98,3 +98,22 @@ def test_a_tie_for_the_most_points_shares_the_win():
 def test_below_the_target_a_new_round_starts(totals):
     table = short_round(totals=totals)
     assert not table.over and table.state.round == 2
+
+
+def test_at_game_over_the_last_rounds_table_stays_as_it_ended():
+    table = short_round(totals=(15, 0, 0, 0))
+    state = table.state
+    assert table.over and state.phase == "over"
+    # Alice's two sets, everyone's scrap (the others' hands) and The Machine, as the round ended.
+    assert [[table.names(slots) for slots in sets] for sets in state.sets] == [
+        [["S1", "S2", "S3"], ["G5", "G6", "G7"]], [], [], []
+    ]
+    assert [len(pile) for pile in state.scrap] == [0, 6, 6, 6]
+    assert [table.conveyor(suit) for suit in range(4)] == [
+        ["S10", "S13"], ["G10", "G12", "G13"], ["P12", "P1", "P2", "P3"], ["E5", "E1", "E2"]
+    ]
+    # Audited and kept: every card of the last round is public, and the state hashes it.
+    assert state.cards.audited == {0} and state.cards.deals[0].size == 52
+    assert all(state.cards.revealed[slot] == table.truth[slot] for slot in range(52))
+    again = GAME.decode_state(GAME.encode_state(state))
+    assert GAME.state_hash(again) == GAME.state_hash(state) and again.sets == state.sets
