@@ -40,11 +40,21 @@ class Decision:
     groups: tuple[ChoiceGroup, ...] = ()
     warnings: tuple[str, ...] = ()
 
+    @property
+    def menu(self) -> tuple[ChoiceGroup, ...]:
+        """The choices as a numbered list shows them: the groups, or else each on its own."""
+        return self.groups or tuple(ChoiceGroup(text, (index,)) for index, text in enumerate(self.texts))
+
 
 @dataclass(frozen=True, slots=True)
 class LobbyChanged:
-    players: tuple[tuple[str, bool], ...]  # (name, bot) in seat order
+    """Who sits at the table before the start: ``players`` as ``(name, bot)`` in seat order (the
+    names the host gave them, unique at the table), ``you`` the local player's index among them
+    (``None`` until the host has seated us), and ``seats`` in all."""
+
+    players: tuple[tuple[str, bool], ...]
     seats: int
+    you: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -83,6 +83,8 @@ HOST_CONNECTION = 0
 HALTING_STATE = bytes(32)
 # A joiner verifies the latest relayed acknowledgement of every seat at least this often (entries).
 ACK_CHECKPOINT = 64
+# The game id a chat carries in the lobby, before the game (and its id) exists.
+LOBBY_CHAT_ID = bytes(32)
 # Faults that an honest peer can cause by racing another seat: rejected as stale, not punished,
 # when the submission was made before the entry that made it invalid.
 STALE_CODES = frozenset({FaultCode.ILLEGAL})
@@ -136,6 +138,7 @@ class Session:
         self.accepts: dict[int, Envelope] = {}
         self.fault: Fault | None = None
         self.result: GameOver | None = None
+        self.rejection: str | None = None  # why we couldn't join (the host refused, or wasn't ours)
         self.agreed_through = -1
         self._outgoing: list[tuple[int, bytes]] = []
         self._events: list[SessionEvent] = []
@@ -156,10 +159,13 @@ class Session:
         self._pending: dict[int, bytes] = {}  # connection -> nonce we sent
         self._connection_seat: dict[int, int] = {}
         self._lobby: list[tuple[SeatInfo, int | None]] = []  # (seat info, connection)
+        # The lobby as last announced (host) or heard (joiner): who can chat before the start.
+        self.lobby: list[SeatInfo] = []
         self._host_key: PublicKey | None = None
         if self.is_host:
             assert ruleset is not None
             self._lobby.append((SeatInfo(identity.public_key, self.seal_key.public_bytes(), self.name, bot), None))
+            self.lobby = [info for info, _ in self._lobby]
             self._start_if_full()  # a table for one is full already
 
     # -- I/O contract --------------------------------------------------------------------------
@@ -192,6 +198,19 @@ class Session:
     def lobby_size(self) -> int:
         """Host: how many seats are taken, its own included (joiners: the seats once started)."""
         return len(self._lobby) if self.is_host else len(self.seats)
+
+    @property
+    def seated(self) -> bool:
+        """Whether we have a seat: at the table, or in the lobby the host last announced."""
+        own = self.identity.public_key.raw
+        return self.seat is not None or any(info.key.raw == own for info in self.lobby)
+
+    @property
+    def host_fingerprint(self) -> str | None:
+        """The fingerprint of the host's key (ours when hosting; a joiner's once the host said hello)."""
+        if self.is_host:
+            return self.identity.public_key.fingerprint()
+        return self._host_key.fingerprint() if self._host_key is not None else None
 
     @property
     def finished(self) -> bool:
@@ -399,6 +418,9 @@ class Session:
                 return
             self._host_hello(connection, envelope)
             return
+        if self.stage == "lobby" and envelope.kind == "chat":
+            self._host_lobby_chat(connection, envelope)
+            return
         seat = self._connection_seat.get(connection)
         if seat is None:
             return  # a connection we are closing
@@ -432,6 +454,23 @@ class Session:
             self._take_leave(seat, envelope)
         else:
             raise ProtocolFault(Fault(seat, FaultCode.ILLEGAL, f"{self._who(seat)} sent {with_article(kind)} message, which only the host sends", self._seq()))
+
+    def _host_lobby_chat(self, connection: int, envelope: Envelope) -> None:
+        """A chat from a player seated in the lobby: relayed to everyone else there."""
+        index = next((i for i, (_, conn) in enumerate(self._lobby) if conn == connection), None)
+        if index is None or envelope.body["game_id"] != LOBBY_CHAT_ID:
+            return  # not seated yet, or a chat meant for a game: nothing to say to anyone
+        info = self._lobby[index][0]
+        try:
+            if envelope.sender != info.key.raw:
+                raise BadSignature("signed with another key")
+            envelope.verify(info.key)
+        except (BadSignature, MalformedMessage):
+            return  # nobody else ever sees it; the game hasn't started, so nothing is at stake
+        for _, other in self._lobby:
+            if other is not None and other != connection:
+                self._send(other, envelope)
+        self._emit(ChatReceived(index, info.name, clean_text(envelope.body["text"])))
 
     def _reject(self, connection: int, reason: str) -> None:
         self._send(connection, make_envelope(self.identity, "reject", {"reason": reason[:500]}))
@@ -474,13 +513,14 @@ class Session:
             self._host_start()
 
     def _unique_name(self, name: str) -> str:
-        taken = {info.name for info, _ in self._lobby}
-        if name not in taken:
+        # Unique ignoring case: players type each other's names in moves ("give 2 to carol").
+        taken = {info.name.casefold() for info, _ in self._lobby}
+        if name.casefold() not in taken:
             return name
         number = 2
-        while f"{name}-{number}" in taken:
+        while f"{name}-{number}".casefold() in taken:
             number += 1
-        return f"{name}-{number}"[:40]
+        return f"{name[:40 - len(str(number)) - 1]}-{number}"
 
     def _announce_lobby(self) -> None:
         assert self.ruleset is not None
@@ -489,7 +529,8 @@ class Session:
         for _, connection in self._lobby:
             if connection is not None:
                 self._send(connection, envelope)
-        self._emit(LobbyChanged(tuple((info.name, info.bot) for info, _ in self._lobby), self.ruleset.players))
+        self.lobby = [info for info, _ in self._lobby]
+        self._emit(LobbyChanged(tuple((info.name, info.bot) for info in self.lobby), self.ruleset.players, HOST_SEAT))
 
     def _host_start(self) -> None:
         assert self.ruleset is not None
@@ -583,8 +624,7 @@ class Session:
         elif kind == "lobby":
             self._check_host_sender(envelope)
             if self.stage == "lobby":  # news of the lobby means nothing once the game is on
-                players = tuple((clean_text(p[2], 40), p[3]) for p in envelope.body["players"])
-                self._emit(LobbyChanged(players, envelope.body["seats"]))
+                self._take_lobby(envelope)
         elif kind == "start":
             self._check_host_sender(envelope)
             self._joiner_start(envelope)
@@ -602,7 +642,10 @@ class Session:
                 raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent an acknowledgement (its entries carry its state)", self._seq()))
             self._take_ack(seat, envelope, verified=False)  # checked lazily: see _take_ack
         elif kind == "chat":
-            self._take_chat(self._relayed_seat(envelope), envelope)
+            if self.stage == "lobby":
+                self._take_lobby_chat(envelope)
+            else:
+                self._take_chat(self._relayed_seat(envelope), envelope)
         elif kind == "fault":
             self._take_fault_message(self._relayed_seat(envelope), envelope)
         elif kind == "leave":
@@ -614,6 +657,32 @@ class Session:
             raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent its hello a second time", self._seq()))
         else:
             raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, f"the host sent {with_article(kind)} message, which only joiners send", self._seq()))
+
+    def _take_lobby(self, envelope: Envelope) -> None:
+        try:
+            lobby = [SeatInfo.decode(record) for record in envelope.body["players"]]
+        except CryptoError as error:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.MALFORMED, f"the host's lobby is not valid: {error}", 0))
+        mine = [index for index, info in enumerate(lobby) if info.key.raw == self.identity.public_key.raw]
+        you = mine[0] if len(mine) == 1 else None
+        if you is not None:
+            # The host may have told two players of one name apart ("root-2"): that is our name now.
+            self.name = clean_text(lobby[you].name, 40) or self.name
+        self.lobby = lobby
+        players = tuple((clean_text(info.name, 40), info.bot) for info in lobby)
+        self._emit(LobbyChanged(players, envelope.body["seats"], you))
+
+    def _take_lobby_chat(self, envelope: Envelope) -> None:
+        if envelope.body["game_id"] != LOBBY_CHAT_ID:
+            return
+        index = next((i for i, info in enumerate(self.lobby) if info.key.raw == envelope.sender), None)
+        if index is None:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "the host relayed a chat from a key not in the lobby", 0))
+        try:
+            envelope.verify(self.lobby[index].key)
+        except (BadSignature, MalformedMessage) as error:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host relayed a chat in {self.lobby[index].name}'s name that it did not sign ({error})", 0))
+        self._emit(ChatReceived(index, clean_text(self.lobby[index].name, 40), clean_text(envelope.body["text"])))
 
     def _check_host_sender(self, envelope: Envelope) -> None:
         """A message only the host may send: check it is the host's and its signature verifies."""
@@ -678,6 +747,7 @@ class Session:
         }))
 
     def _halt_before_start(self, reason: str) -> None:
+        self.rejection = reason
         self._emit(Rejected(reason))
         self.stage = "closed"
         self._closing.append(HOST_CONNECTION)
@@ -685,7 +755,8 @@ class Session:
     def _take_reject(self, envelope: Envelope) -> None:
         if self._host_key is not None:
             self._check_host_sender(envelope)
-        self._emit(Rejected(clean_text(envelope.body["reason"])))
+        self.rejection = clean_text(envelope.body["reason"])
+        self._emit(Rejected(self.rejection))
         self.stage = "closed"
         self._closing.append(HOST_CONNECTION)
 
@@ -708,6 +779,7 @@ class Session:
         self.ruleset = ruleset
         self.seats = seats
         self.seat = mine[0]
+        self.name = clean_text(seats[self.seat].name, 40) or self.name
         self._begin_starting(envelope)
         accept = make_envelope(self.identity, "accept", {"game_id": self.game_id, "start": envelope.digest})
         self._take_accept(self.seat, accept)
@@ -1100,18 +1172,38 @@ class Session:
     # -- chat, faults, leaving -----------------------------------------------------------------
 
     def chat(self, text: str) -> None:
-        """Send a chat line to everyone. Raises :class:`LocalError` before the game starts."""
-        if self.stage in ("lobby", "closed") or self.seat is None:
-            raise LocalError("chat opens once the game has started")
+        """Send a chat line to everyone at the table, in the lobby too once the host has seated
+        us. Raises :class:`LocalError` when there is nobody to send it to, or nothing to send."""
+        if self.stage == "closed":
+            raise LocalError("you have left the table")
         text = clean_text(text)
         if not text:
             raise LocalError("nothing to send")
+        if self.stage == "lobby":
+            self._lobby_chat(text)
+            return
+        if self.seat is None:  # pragma: no cover - every stage after the lobby has our seat
+            raise LocalError("you have no seat at the table")
         envelope = make_envelope(self.identity, "chat", {"game_id": self.game_id, "text": text})
         if self.is_host:
             self._broadcast(envelope)
         else:
             self._send(HOST_CONNECTION, envelope)
         self._take_chat(self.seat, envelope)
+
+    def _lobby_chat(self, text: str) -> None:
+        mine = [index for index, info in enumerate(self.lobby) if info.key.raw == self.identity.public_key.raw]
+        if not mine:
+            raise LocalError("you can chat once the host has given you a seat")
+        envelope = make_envelope(self.identity, "chat", {"game_id": LOBBY_CHAT_ID, "text": text})
+        if self.is_host:
+            for _, connection in self._lobby:
+                if connection is not None:
+                    self._send(connection, envelope)
+        else:
+            self._send(HOST_CONNECTION, envelope)
+        # Not recorded: the transcript is the game's, and the game hasn't begun.
+        self._emit(ChatReceived(mine[0], self.name, text))
 
     def _take_chat(self, seat: int, envelope: Envelope) -> None:
         if envelope.body["game_id"] != self.game_id:
@@ -1128,7 +1220,8 @@ class Session:
             if not self.is_host:
                 self._closing.append(HOST_CONNECTION)
             else:
-                for connection in list(self._pending) + list(self._connection_seat):
+                lobby = [connection for _, connection in self._lobby if connection is not None]
+                for connection in list(self._pending) + lobby + list(self._connection_seat):
                     self._reject(connection, "the host closed the table")
             return
         envelope = make_envelope(self.identity, "leave", {"game_id": self.game_id, "reason": clean_text(reason)})
