@@ -7,11 +7,13 @@ and are not offered to players.
 
 from __future__ import annotations
 
+import difflib
 import importlib
+import re
 
 from p2pgames.engine import Game
 
-__all__ = ["PLAYABLE", "get_game", "game_package", "UnknownGame"]
+__all__ = ["PLAYABLE", "find_game", "get_game", "game_package", "UnknownGame"]
 
 # name -> package; the order is the order of the menu.
 PLAYABLE: dict[str, str] = {
@@ -25,8 +27,15 @@ _PLATFORM_TESTS: dict[str, str] = {
 
 
 class UnknownGame(KeyError):
+    """No game has that name. ``suggestion`` is the game the name resembles, if any."""
+
+    def __init__(self, name: str, suggestion: str | None = None) -> None:
+        super().__init__(name)
+        self.suggestion = suggestion
+
     def __str__(self) -> str:
-        return f"unknown game {self.args[0]!r}; choose one of: {', '.join(PLAYABLE)}"
+        guess = f"; did you mean {self.suggestion}?" if self.suggestion else ""
+        return f"unknown game {self.args[0]!r}{guess} (the games: {', '.join(PLAYABLE)})"
 
 
 def game_package(name: str) -> str:
@@ -40,3 +49,28 @@ def game_package(name: str) -> str:
 def get_game(name: str) -> Game:
     """The game called ``name``; raises :class:`UnknownGame`."""
     return importlib.import_module(game_package(name)).GAME
+
+
+def _simplified(text: str) -> str:
+    """``text`` without case, spaces, hyphens, underscores or punctuation: how names are compared."""
+    return re.sub(r"[^0-9a-z]", "", text.casefold())
+
+
+def find_game(typed: str) -> str:
+    """The name of the playable game a person means by ``typed``: its name or its title, in any
+    case, with or without spaces and hyphens (``Beltpunk``, ``steam-court``, ``Steam Court``).
+
+    Raises :class:`UnknownGame` with the game it most resembles (a typo), if one does. The wire
+    protocol names games exactly: use :func:`get_game` there.
+    """
+    if typed in _PLATFORM_TESTS:
+        return typed  # the platform's own test games, by their exact names only
+    wanted = _simplified(typed)
+    known: dict[str, str] = {}  # simplified name or title -> name
+    for name in PLAYABLE:
+        known[_simplified(name)] = name
+        known[_simplified(get_game(name).title)] = name
+    if wanted in known:
+        return known[wanted]
+    close = difflib.get_close_matches(wanted, list(known), n=1, cutoff=0.6)
+    raise UnknownGame(typed, known[close[0]] if close else None)

@@ -7,7 +7,7 @@ The only package (with ``tui``) that imports trio.
 from p2pgames.net._framing import DEFAULT_MAX_FRAME, FrameError, FrameReader, frame
 from p2pgames.net._discovery import DISCOVERY_PORT, Announcement, announce, discover, find_tables
 from p2pgames.net._joincode import JoinCode
-from p2pgames.net._launch import host_table, join_table, lan_address
+from p2pgames.net._launch import SetupError, host_table, join_table, lan_address
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.net._players import LOOPBACK, SeatResult, TableResult, drive_bot, peak_memory_bytes, play_table, play_table_now
 
@@ -17,6 +17,7 @@ __all__ = [
     "DISCOVERY_PORT",
     "LOOPBACK",
     "SeatResult",
+    "SetupError",
     "announce",
     "discover",
     "find_tables",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
 from pathlib import Path
@@ -19,7 +20,63 @@ from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.net._players import LOOPBACK, drive_bot
 from p2pgames.session import Session
 
-__all__ = ["host_table", "join_table", "lan_address"]
+__all__ = ["SetupError", "host_table", "join_table", "lan_address"]
+
+
+class SetupError(Exception):
+    """A table could not be hosted or joined; the text is the player's message, naming the
+    address, port or host concerned and what to do. ``network`` tells a network problem (no
+    answer, an address that can't be used) from a refusal (the host said no, or is not the host
+    the join code names)."""
+
+    def __init__(self, message: str, *, network: bool = True) -> None:
+        super().__init__(message)
+        self.network = network
+
+
+def _listen_problem(error: OSError, bind: str | None, port: int) -> SetupError:
+    """``error`` from listening on ``bind``:``port``, in words a host can act on."""
+    where = bind or "all addresses"
+    if isinstance(error, socket.gaierror):
+        return SetupError(f"can't listen on {bind!r}: no such address ({error.strerror}); use one of this machine's addresses, or leave out --bind")
+    if error.errno == errno.EADDRNOTAVAIL:
+        return SetupError(f"can't listen on {bind}: it is not an address of this machine; leave out --bind to listen on all of them")
+    if error.errno == errno.EADDRINUSE:
+        return SetupError(f"can't listen on port {port} ({where}): the port is already in use (another program, or another p2pgames table); choose another --port, or leave it out for any free port")
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return SetupError(f"can't listen on port {port} ({where}): ports below 1024 need administrator rights; choose a port from 1024 to 65535, or leave out --port")
+    return SetupError(f"can't listen on port {port} ({where}): {error.strerror or error}")
+
+
+def _connect_problem(error: OSError, code: JoinCode) -> SetupError:
+    """Why connecting to ``code`` failed, in words a joiner can act on."""
+    where = f"{code.host}:{code.port}"
+    if isinstance(error, socket.gaierror):
+        return SetupError(f"can't connect to {where}: no such host {code.host!r}; check the join code")
+    # trio tries every address of the host, and keeps each attempt's error in the cause.
+    errnos = _errnos(error)
+    if errno.ECONNREFUSED in errnos:
+        return SetupError(f"can't connect to {where}: nothing is listening there (connection refused); check the join code, and that the host is still running")
+    if errno.ENETUNREACH in errnos or errno.EHOSTUNREACH in errnos:
+        return SetupError(f"can't connect to {where}: that network can't be reached from here; check the address in the join code")
+    reasons = ", ".join(os.strerror(number) for number in errnos) or str(error)
+    return SetupError(f"can't connect to {where}: {reasons}")
+
+
+def _errnos(error: BaseException | None) -> list[int]:
+    """The error numbers in ``error``, the groups it wraps and its causes, each once."""
+    found: dict[int, None] = {}
+    pending = [error]
+    while pending:
+        current = pending.pop()
+        if current is None:
+            continue
+        if isinstance(current, OSError) and current.errno:
+            found[current.errno] = None
+        if isinstance(current, BaseExceptionGroup):
+            pending.extend(current.exceptions)
+        pending.append(current.__cause__)
+    return list(found)
 
 def lan_address() -> str:
     """This machine's address on its local network, for join codes (127.0.0.1 if none)."""
@@ -66,7 +123,10 @@ async def host_table(
     """
     if not 0 <= bots < ruleset.players:
         raise ValueError(f"{bots} bots don't fit a table of {ruleset.players} with you at it")
-    listeners = await open_host_listeners(port, bind)
+    try:
+        listeners = await open_host_listeners(port, bind)
+    except OSError as error:
+        raise _listen_problem(error, bind, port) from None
     actual_port = listeners[0].socket.getsockname()[1]
     session = Session(identity, name, get_game, ruleset=ruleset)
     node = Node(session, settings=settings, transcript_dir=transcripts)
@@ -107,11 +167,38 @@ async def join_table(
     settings: NetSettings = NetSettings(),
     say: Callable[[str], None] = lambda text: None,
 ) -> Node:
-    """Join the table at ``code``; return our node once connected (raises ``OSError``)."""
+    """Join the table at ``code``: connect, check the host's key against the join code, and
+    return our node once the host has given us a seat.
+
+    Raises :class:`SetupError` when nothing answers at ``code`` (or not within
+    ``settings.connect_timeout`` seconds), when the host's key doesn't match, or when the host
+    refuses us (the table is full, the game has begun …); nothing is left running then.
+    """
     session = Session(identity, name, get_game, expected_host=code.fingerprint)
     node = Node(session, settings=settings, transcript_dir=transcripts)
-    say(f"Connecting to {code.host}:{code.port} …")
-    await nursery.start(node.connect, code.host, code.port)
+    where = f"{code.host}:{code.port}"
+    say(f"Connecting to {where} …")
+    try:
+        with trio.fail_after(settings.connect_timeout):
+            await nursery.start(node.connect, code.host, code.port)
+    except trio.TooSlowError:
+        raise SetupError(f"can't connect to {where}: no answer within {settings.connect_timeout:.0f} s; check the join code, and the host's firewall") from None
+    except OSError as error:
+        raise _connect_problem(error, code) from None
+    with trio.move_on_after(settings.connect_timeout):
+        await node.wait_until(lambda: session.seated or session.stage != "lobby")
+    if not session.seated:
+        node.leave("could not join")
+        if session.rejection is not None:
+            raise SetupError(f"could not join the table at {where}: {session.rejection}", network=False)
+        if session.fault is not None:
+            raise SetupError(f"could not join the table at {where}: {session.fault.describe(None)}", network=False)
+        if node.finished.is_set():
+            raise SetupError(f"could not join the table at {where}: the host closed the connection")
+        raise SetupError(f"could not join the table at {where}: the host did not seat us within {settings.connect_timeout:.0f} s")
+    host = session.host_fingerprint
     if code.fingerprint is None:
-        say("No key fingerprint in the join code: the host's identity can't be checked.")
+        say(f"No key fingerprint in the join code: the host's key {host} can't be checked; ask your host whether it is theirs.")
+    else:
+        say(f"The host's key {host} matches the join code.")
     return node

@@ -14,7 +14,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Callable
 
 import trio
 
@@ -37,6 +37,8 @@ class NetSettings:
     joiner_grace: float = 15.0
     linger: float = 10.0
     max_queued_frames: int = 100_000
+    # Joining: how long to wait for the host to accept the connection, then to seat us.
+    connect_timeout: float = 15.0
 
 
 class _Connection:
@@ -83,6 +85,7 @@ class Node:
         self.finished = trio.Event()
         self.final_agreement = trio.Event()
         self._agreement_moved = trio.Event()
+        self._changed = trio.Event()
         self.desync_report: Path | None = None
         self._nursery: trio.Nursery | None = None
         self._stopping = False
@@ -115,6 +118,12 @@ class Node:
         """Wait until every peer has agreed on entry ``seq`` (or the node has stopped)."""
         while self.session.agreed_through < seq and not self.finished.is_set():
             await self._agreement_moved.wait()
+
+    async def wait_until(self, predicate: Callable[[], bool]) -> None:
+        """Wait until ``predicate()`` (about the session) holds, or the node has stopped; it is
+        checked after everything the session does."""
+        while not predicate() and not self.finished.is_set():
+            await self._changed.wait()
 
     async def wait_until_alone(self, timeout: float) -> None:
         """Host: wait (at most ``timeout``) until every joiner has disconnected."""
@@ -162,6 +171,8 @@ class Node:
             self._events_send.send_nowait(event)
         if session.stage in ("halted", "closed"):
             self._stop_soon()
+        self._changed.set()
+        self._changed = trio.Event()
 
     def _transcript_name(self) -> Path:
         session = self.session
@@ -219,6 +230,7 @@ class Node:
         if not self.finished.is_set():
             self.finished.set()
             self._agreement_moved.set()
+            self._changed.set()
             self._events_send.close()
         if self._nursery is not None:
             self._nursery.cancel_scope.cancel()
