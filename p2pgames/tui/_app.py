@@ -12,7 +12,9 @@ never run at the same time. Who owns what:
   (``TrioToken.run_sync_soon`` puts it in from outside trio), and change only presentation on
   their own (scrolling, which view is shown).
 
-The application ends when trio's main task returns (the player left, or setup failed); if the
+trio starts first and runs the caller's ``setup`` (hosting, or connecting to the host and being
+seated) with no screen: a table that can't be set up is one line on stderr. The application opens
+once setup has returned, and ends when trio's main task returns (the player left); if the
 application stops first (it crashed), trio is cancelled and waited for, so neither outlives the other.
 """
 
@@ -21,14 +23,17 @@ from __future__ import annotations
 import asyncio
 import math
 import os
+import shlex
 import sys
 from typing import Any, Awaitable, Callable
 
 import trio
+from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from p2pgames.net import Node
+from p2pgames.engine import ChoiceGroup
+from p2pgames.net import Node, SetupError
 from p2pgames.session import (
     ChatReceived,
     Decision,
@@ -48,6 +53,7 @@ from p2pgames.tui._commands import (
     Chat,
     Help,
     Move,
+    PickGroup,
     Quit,
     ShowLog,
     ShowTable,
@@ -76,36 +82,46 @@ def run_terminal_game(
     color: bool = True,
     input: Input | None = None,
     output: Output | None = None,
+    on_screen: Callable[[Application], None] | None = None,
 ) -> int:
     """Play one game in the terminal, full screen, until the player leaves; return an exit code.
 
     ``setup(nursery, say)`` starts whatever the table needs in ``nursery`` (a host's listeners, a
     joiner's connection, bot peers) and returns the local player's :class:`~p2pgames.net.Node`;
-    ``say(text)`` puts a line in the log (a join code, "connecting to …"). The player can quit
-    while setup runs. Everything started in ``nursery`` is cancelled when the player leaves.
+    ``say(text)`` tells the player something (a join code, "connecting to …"): on stderr while
+    setup runs, and in the game's log. The full screen opens only once setup has returned, so a
+    table that can't be set up is one line on stderr and no screen at all. Ctrl-C during setup
+    raises :class:`KeyboardInterrupt` once everything setup started has stopped. Everything
+    started in ``nursery`` is cancelled when the player leaves.
 
-    Returns 0 when the player leaves normally (after the game, or by quitting it), 1 when the game
-    stopped on a fault or the host refused the player, and 3 (the command line's code for network
-    problems) when ``setup`` failed with :class:`OSError` (a refused connection, an address in use). Once the screen is restored, how the game ended is
-    printed (the result to stdout; a fault, a refusal or setup's failure to stderr), so it stays in
-    the terminal. Any other exception from ``setup`` or the node is re-raised, also after the
-    screen is restored.
+    Returns 0 when the player leaves (after the game, or by quitting it), 1 when the game stopped
+    on a fault or setup was refused (:class:`~p2pgames.net.SetupError` that is not a network
+    problem: the host refused us, or has another key than the join code's), and 3 (the command
+    line's code for network problems) when setup failed on the network (a ``SetupError`` that is
+    one, or an :class:`OSError`). Once the screen is closed, how it ended stays in the terminal:
+    the result or the reason it stopped, and where the transcript is and how to check it (stdout
+    after a game that ended normally, stderr otherwise). Any other exception from ``setup`` or the
+    node is re-raised, also after the screen is closed.
 
     ``color=False`` (or a non-empty ``NO_COLOR`` environment variable) draws in monochrome.
-    ``input`` and ``output`` replace the terminal (tests pass a pipe input and a dummy output).
+    ``input`` and ``output`` replace the terminal (tests pass a pipe input and a dummy output);
+    ``on_screen(application)`` is called in trio once the screen shows (tests watch it).
     Call it from synchronous code: it runs its own asyncio event loop.
     """
-    game = TerminalGame(setup, title=title, color=color_wanted(color), input=input, output=output)
+    game = TerminalGame(setup, title=title, color=color_wanted(color), input=input, output=output, on_screen=on_screen)
     code = asyncio.run(game.run())
     # The full screen is gone now: leave the outcome in the terminal's scrollback.
     if game.failure is not None:
         print(game.failure, file=sys.stderr)
-    elif game.verdict:
-        print(game.verdict, file=sys.stdout if code == 0 else sys.stderr)
+    else:
+        stream = sys.stdout if code == 0 else sys.stderr
+        for line in game.farewell():
+            print(line, file=stream)
     return code
 
 
 SETUP_FAILED = 3  # the exit code of a network problem, as the command line's EXIT_NETWORK
+SETUP_REFUSED = 1  # the host said no: the command line's EXIT_FAILED
 
 
 class TerminalGame:
@@ -125,9 +141,11 @@ class TerminalGame:
         color: bool = True,
         input: Input | None = None,
         output: Output | None = None,
+        on_screen: Callable[[Application], None] | None = None,
     ) -> None:
         self.setup = setup
         self.title = title
+        self.on_screen = on_screen
         self.node: Node | None = None
         self.mode = Mode.CONNECTING
         self.confirming_quit = False
@@ -146,38 +164,51 @@ class TerminalGame:
         self._main_scope = trio.CancelScope()
         self._abandoned = False
         self._nursery: trio.Nursery | None = None
+        self.left_from: Mode | None = None  # where the player left from, if before the end
+        self.screen_open = False
         self.screen = Screen(self, self._send, color=color, input=input, output=output)
 
     # -- running -------------------------------------------------------------------------------
 
     async def run(self) -> int:
-        """Run the application and trio inside it until the player leaves; the exit code."""
+        """Run trio, and the application once setup is done, until the player leaves; the exit code."""
         loop = asyncio.get_running_loop()
         app = self.screen.app
         trio_done: asyncio.Future[Any] = loop.create_future()
+        self._set_up = asyncio.Event()
 
         def trio_finished(outcome: Any) -> None:
             trio_done.set_result(outcome)
             if app.is_running and not app.is_done:
                 app.exit()
 
-        def start_trio() -> None:
-            # Started from inside the running application, so that trio's tasks see it as the
-            # current app, and after prompt_toolkit took SIGINT (trio then leaves it alone).
-            trio.lowlevel.start_guest_run(
-                self._trio_main,
-                run_sync_soon_threadsafe=loop.call_soon_threadsafe,
-                run_sync_soon_not_threadsafe=loop.call_soon,
-                done_callback=trio_finished,
-                host_uses_signal_set_wakeup_fd=True,
-            )
-            started.append(True)
+        def screen_shown() -> None:
+            self.screen_open = True
+            if self._token is not None:
+                try:
+                    self._token.run_sync_soon(self._screen_shown)
+                except trio.RunFinishedError:
+                    pass
 
-        started: list[bool] = []
+        # trio runs first, without prompt_toolkit: asyncio took SIGINT (Ctrl-C cancels this
+        # task), so trio leaves signals alone; the application takes them over when it starts.
+        trio.lowlevel.start_guest_run(
+            self._trio_main,
+            run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+            run_sync_soon_not_threadsafe=loop.call_soon,
+            done_callback=trio_finished,
+            host_uses_signal_set_wakeup_fd=True,
+        )
         try:
-            await app.run_async(pre_run=start_trio)
+            set_up = asyncio.ensure_future(self._set_up.wait())
+            try:
+                await asyncio.wait({set_up, trio_done}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                set_up.cancel()
+            if not trio_done.done():
+                await app.run_async(pre_run=screen_shown)
         finally:
-            if started and not trio_done.done():
+            if not trio_done.done():
                 self._cancel_trio()
                 await asyncio.shield(trio_done)
         outcome = trio_done.result()
@@ -186,6 +217,11 @@ class TerminalGame:
         except BaseExceptionGroup as group:
             raise _only_exception(group) from None
         return self.exit_code
+
+    def _screen_shown(self) -> None:
+        self._changed()  # what changed while the screen opened, and where the keys go
+        if self.on_screen is not None:
+            self.on_screen(self.screen.app)
 
     def _cancel_trio(self) -> None:
         """From outside trio: end trio's main task, whether or not it has started yet."""
@@ -217,16 +253,18 @@ class TerminalGame:
         try:
             node = await self.setup(nursery, self.say)
         except Exception as error:
-            reason = _setup_failure(error)
+            refusal = _setup_error(error)
+            reason = refusal if refusal is not None else _setup_failure(error)
             if reason is None:
                 raise
             self.failure = f"p2pgames: could not start the game: {reason}"
-            self.exit_code = SETUP_FAILED
+            self.exit_code = SETUP_FAILED if _setup_network_problem(error) else SETUP_REFUSED
             self._left.set()
             return
         self.node = node
         if self.mode is Mode.CONNECTING:
             self.mode = Mode.LOBBY
+        self._set_up.set()  # the screen may open
         self._changed()
         async for event in node.events:
             self._on_event(event)
@@ -236,10 +274,29 @@ class TerminalGame:
             self._changed()
 
     def say(self, text: str) -> None:
-        """Put ``text`` in the log (and, before the game, on the lobby screen)."""
+        """Put ``text`` in the log (and, before the game, on the lobby screen); until the screen
+        opens, on stderr too, where the player is watching."""
+        if not self.screen_open:
+            print(text, file=sys.stderr, flush=True)
         self.said.append(text)
         self._log([("class:log.say", text)])
         self._changed()
+
+    def farewell(self) -> list[str]:
+        """What to leave in the terminal once the screen is closed: how the game ended (or that
+        the player left it), and where the transcript is and how to check it."""
+        lines = []
+        if self.verdict:
+            lines.append(self.verdict)
+        elif self.left_from is Mode.PLAYING:
+            lines.append("You left the game. The other players were told; the game has stopped for them too.")
+        elif self.left_from is Mode.LOBBY:
+            lines.append("You left the table before the game began.")
+        path = self.node.transcript_path if self.node is not None else None
+        if path is not None and path.exists():
+            lines.append(f"Your transcript of the game: {path}")
+            lines.append(f"Check it at any time: p2pgames verify {shlex.quote(str(path))}")
+        return lines
 
     # -- from the screen to trio -----------------------------------------------------------------
 
@@ -320,9 +377,8 @@ class TerminalGame:
 
     def _on_lobby(self, event: LobbyChanged) -> None:
         before = [name for name, _ in self.lobby.players] if self.lobby is not None else []
-        me = self.node.session.name if self.node is not None else None
         for seat, (name, bot) in enumerate(event.players):
-            if name not in before and name != me:
+            if name not in before and seat != event.you:
                 self._log([("class:log.info", f"{name} took seat {seat}{' (a bot)' if bot else ''}.")])
         now = [name for name, _ in event.players]
         for name in before:
@@ -344,7 +400,8 @@ class TerminalGame:
         self.confirming_quit = False
         self._refresh_decision()
         decision = self.decision
-        command = interpret(text, decision.texts if decision is not None else None)
+        menu = [group.members for group in decision.menu] if decision is not None else None
+        command = interpret(text, decision.texts if decision is not None else None, menu)
         if command is None:
             return
         if isinstance(command, Help):
@@ -357,6 +414,8 @@ class TerminalGame:
             self._on_interrupt()
         elif isinstance(command, Move):
             self._move(decision, command.index)  # type: ignore[arg-type]
+        elif isinstance(command, PickGroup):
+            self._narrow(decision.menu[command.index])  # type: ignore[union-attr]
         elif isinstance(command, Chat):
             self._chat(command.text)
         elif isinstance(command, BadNumber):
@@ -366,25 +425,48 @@ class TerminalGame:
                 hint = f"pick a number from 1 to {command.count}"
             self._problem(f"There is no choice {command.number}: {hint}.")
         elif isinstance(command, Unknown):
-            self._problem(self._unknown_message(command))
+            if decision is None or not self._move_the_game_knows(decision, command.text):
+                self._problem(self._unknown_message(command))
 
     def _move(self, decision: Decision, index: int) -> None:
+        self._make(decision, decision.actions[index], decision.texts[index])
+
+    def _make(self, decision: Decision, action: Any, text: str) -> None:
         assert self.node is not None
-        choice = decision.texts[index]
         try:
-            self.node.act(decision.actions[index])
+            self.node.act(action)
         except LocalError as error:
-            self._problem(f"You can't {choice} now: {error}.")
+            self._problem(f"You can't {text} now: {_clause(str(error))}")
             return
         secret = " (secret until everyone has chosen)" if decision.simultaneous else ""
-        self._log([("class:log.you", f"› {choice}{secret}")])
+        self._log([("class:log.you", f"› {text}{secret}")])
+
+    def _move_the_game_knows(self, decision: Decision, text: str) -> bool:
+        """Whether the game reads ``text`` as a move (not one on the list): then it is made if
+        legal after all (typed another way), or refused with the game's reason."""
+        assert self.node is not None
+        try:
+            action = self.node.session.parse_move(text)
+        except LocalError as error:
+            self._problem(f"You can't {text}: {_clause(str(error))}")
+            return True
+        if action is None:
+            return False
+        if action in decision.actions:
+            self._move(decision, decision.actions.index(action))
+        else:
+            self._make(decision, action, text)  # refused, with check_action's reason
+        return True
+
+    def _narrow(self, group: ChoiceGroup) -> None:
+        """A numbered line standing for several choices: type their common start, to finish."""
+        texts = [self.decision.texts[index] for index in group.members]  # type: ignore[union-attr]
+        self.screen.offer_input(os.path.commonprefix(texts), len(texts))
 
     def _chat(self, text: str) -> None:
         if not text.strip():
             self._problem("Type say and then your message, for example: say good luck")
-        elif self.node is None:
-            self._problem("Chat opens once the game has started.")
-        else:
+        elif self.node is not None:
             try:
                 self.node.chat(text)
             except LocalError as error:
@@ -415,6 +497,8 @@ class TerminalGame:
         self._leave()
 
     def _leave(self) -> None:
+        if self.mode in (Mode.CONNECTING, Mode.LOBBY, Mode.PLAYING):
+            self.left_from = self.mode
         if self.mode is Mode.LEAVING or self.node is None:
             self._left.set()  # asked twice, or nobody to tell: go now
             return
@@ -461,6 +545,12 @@ def _alternatives(texts: tuple[str, ...]) -> str:
     return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} or {texts[-1]}"
 
 
+def _clause(text: str) -> str:
+    """``text`` to end a sentence with: as it is, with a full stop."""
+    text = text.strip()
+    return text + ("" if text.endswith((".", "!", "?")) else ".")
+
+
 def _sentence(text: str) -> str:
     text = text.strip()
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
@@ -470,6 +560,19 @@ def _leaves(error: BaseException) -> list[BaseException]:
     if isinstance(error, BaseExceptionGroup):
         return [leaf for inner in error.exceptions for leaf in _leaves(inner)]
     return [error]
+
+
+def _setup_error(error: BaseException) -> str | None:
+    """The message of a :class:`SetupError` from setup (the only exception it wraps), else None."""
+    leaves = _leaves(error)
+    if len(leaves) == 1 and isinstance(leaves[0], SetupError):
+        return str(leaves[0])
+    return None
+
+
+def _setup_network_problem(error: BaseException) -> bool:
+    leaves = _leaves(error)
+    return not (len(leaves) == 1 and isinstance(leaves[0], SetupError) and not leaves[0].network)
 
 
 def _setup_failure(error: BaseException) -> str | None:

@@ -4,9 +4,11 @@ The rules, in order (case and extra spaces never matter):
 
 1. the text of one of your current choices makes that move (a game's moves win over commands);
 2. ``help`` (or ``?``), ``say TEXT``, ``log``, ``table`` and ``quit`` (or ``exit``) are commands;
-3. a number picks that choice from the numbered list;
+3. a number picks that line of the numbered list: a choice, or a group of choices to narrow down
+   (:class:`PickGroup`);
 4. the words of exactly one choice in another order make that move (``score S6 S5 S4``);
-5. anything else is :class:`Unknown`, with the choices it resembles.
+5. anything else is :class:`Unknown`, with the choices it resembles (the game may still know it
+   as a move it can explain: see ``Session.parse_move``).
 
 Nothing here has side effects: :func:`interpret` only classifies.
 """
@@ -20,6 +22,7 @@ from typing import Sequence
 
 __all__ = [
     "Move",
+    "PickGroup",
     "Chat",
     "Help",
     "ShowLog",
@@ -38,6 +41,13 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class Move:
     """Make the choice at ``index`` of the current decision."""
+
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class PickGroup:
+    """Narrow down the group of choices at ``index`` of the numbered list (it has several)."""
 
     index: int
 
@@ -71,7 +81,7 @@ class Quit:
 
 @dataclass(frozen=True, slots=True)
 class BadNumber:
-    """A number that picks no choice (``count`` choices are on offer, maybe none)."""
+    """A number that picks nothing (the numbered list has ``count`` lines, maybe none)."""
 
     number: int
     count: int
@@ -85,7 +95,7 @@ class Unknown:
     suggestions: tuple[str, ...]
 
 
-Command = Move | Chat | Help | ShowLog | ShowTable | Quit | BadNumber | Unknown
+Command = Move | PickGroup | Chat | Help | ShowLog | ShowTable | Quit | BadNumber | Unknown
 
 # (what to type, what it does): the help screen and the completer both use this.
 COMMANDS: tuple[tuple[str, str], ...] = (
@@ -106,8 +116,11 @@ def normalize(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def interpret(text: str, choices: Sequence[str] | None) -> Command | None:
-    """The meaning of the line ``text`` when ``choices`` are on offer (``None``: no decision).
+def interpret(
+    text: str, choices: Sequence[str] | None, menu: Sequence[Sequence[int]] | None = None
+) -> Command | None:
+    """The meaning of the line ``text`` when ``choices`` are on offer (``None``: no decision),
+    listed as ``menu``: the members of each numbered line (default: each choice on its own).
 
     Returns ``None`` for a blank line.
     """
@@ -133,9 +146,11 @@ def interpret(text: str, choices: Sequence[str] | None) -> Command | None:
             return ShowTable()
         if command.isdigit():
             number = int(command)
-            if 1 <= number <= len(choices):
-                return Move(number - 1)
-            return BadNumber(number, len(choices))
+            lines = menu if menu is not None else [(index,) for index in range(len(choices))]
+            if not 1 <= number <= len(lines):
+                return BadNumber(number, len(lines))
+            members = lines[number - 1]
+            return Move(members[0]) if len(members) == 1 else PickGroup(number - 1)
     words = Counter(typed.split())
     same_words = [index for index, key in enumerate(keys) if Counter(key.split()) == words]
     if len(same_words) == 1:

@@ -7,11 +7,12 @@ line is replaced, so a completed move is exactly the text the game expects.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
+from p2pgames.session import Decision
 from p2pgames.tui._commands import COMMAND_WORDS, normalize
 
 __all__ = ["ChoiceCompleter"]
@@ -28,10 +29,11 @@ def _in_order(typed: str, candidate: str) -> bool:
 
 
 class ChoiceCompleter(Completer):
-    """Completes with ``get_choices()`` (the texts of the current decision; empty when none)."""
+    """Completes with the choices of ``get_decision()`` (the current decision, or ``None``),
+    each shown with the number of its line in the numbered list."""
 
-    def __init__(self, get_choices: Callable[[], Sequence[str]]) -> None:
-        self.get_choices = get_choices
+    def __init__(self, get_decision: Callable[[], Decision | None]) -> None:
+        self.get_decision = get_decision
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         before = document.text_before_cursor
@@ -42,9 +44,11 @@ class ChoiceCompleter(Completer):
             return  # an empty line lists everything only when asked (Tab)
         if typed.isdigit():
             return  # a number picks from the numbered list
-        choices = list(self.get_choices())
-        numbered = {choice: number for number, choice in enumerate(choices, 1)}
-        candidates = [(choice, f"choice {numbered[choice]}") for choice in choices]
+        decision = self.get_decision()
+        candidates = []
+        if decision is not None:
+            for number, group in enumerate(decision.menu, 1):
+                candidates += [(decision.texts[index], f"choice {number}") for index in group.members]
         candidates += [(word, "command") for word in COMMAND_WORDS]
         prefix = [(text, meta) for text, meta in candidates if normalize(text).startswith(typed)]
         shown = {text for text, _ in prefix}

@@ -64,6 +64,7 @@ MIN_LOG_ROWS = 3
 SIDE_BY_SIDE_COLUMNS = 100
 SIDE_LOG_WIDTH = 40
 MAX_CHOICE_ROWS = 2
+MAX_WARNING_ROWS = 2
 MAX_VERDICT_ROWS = 3
 
 
@@ -110,6 +111,15 @@ class Screen:
 
     def log_appended(self, line: Line) -> None:
         self.log_control.appended(line)
+
+    def offer_input(self, text: str, choices: int) -> None:
+        """Put ``text`` on the input line for the player to finish, listing the ``choices`` it
+        could become (a numbered line that stands for several)."""
+        buffer = self._buffer
+        buffer.text = text
+        buffer.cursor_position = len(text)
+        if choices > 1:
+            buffer.start_completion(select_first=False)
 
     def refresh(self) -> None:
         """The game changed: put the focus where the player's keys now belong, and redraw."""
@@ -189,7 +199,7 @@ class Screen:
                     lines.append((("dim", f"{seat} waiting for a player…"),))
                     continue
                 name, bot = players[seat]
-                you = session is not None and name == session.name
+                you = seat == (game.lobby.you if game.lobby is not None else 0 if session is not None and session.is_host else None)
                 line = [("dim", f"{seat} "), ("you" if you else "bold", name)]
                 line += [("dim", " (you)")] if you else []
                 line += [("dim", " host")] if seat == 0 else []
@@ -199,6 +209,10 @@ class Screen:
         elif game.mode in (Mode.CONNECTING, Mode.LOBBY):
             waiting = "waiting for the host…" if session else "setting up…"
             panels.append(Panel("Seats", ((("dim", waiting),),)))
+        if session is not None and not session.is_host and session.host_fingerprint is not None:
+            # What the README asks a joiner to compare with the host's join code.
+            key = (("dim", "host key "), ("bold", session.host_fingerprint))
+            panels.append(Panel("Host", (key,)))
         if game.said:
             panels.append(Panel("Table", tuple((("", text),) for text in game.said[-6:])))
         return panels
@@ -377,7 +391,7 @@ class Screen:
         game = self.game
         self._buffer = Buffer(
             multiline=False,
-            completer=ChoiceCompleter(lambda: game.decision.texts if game.decision is not None else ()),
+            completer=ChoiceCompleter(lambda: game.decision),
             complete_while_typing=True,
             history=InMemoryHistory(),
             accept_handler=self._accept,
@@ -519,17 +533,19 @@ class Screen:
 
 
 def choice_lines(decision: Decision, width: int) -> list[Line]:
-    """"Your move — <prompt>" and the numbered choices, in at most :data:`MAX_CHOICE_ROWS` rows."""
+    """"Your move — <prompt>", the game's warnings, and the numbered choices (a group of choices
+    is one numbered line), the choices in at most :data:`MAX_CHOICE_ROWS` rows."""
     head: Line = [("class:move", f"Your move — {decision.step.prompt}")]  # type: ignore[union-attr]
     if decision.simultaneous:
         head.append(("class:move.secret", " (secret until everyone has chosen)"))
+    warnings = [row for text in decision.warnings for row in wrap([("class:move.warn", f"⚠ {text}")], width, 2)]
     items = [
-        [("class:choice.number", f"{number} "), ("", text)] for number, text in enumerate(decision.texts, 1)
+        [("class:choice.number", f"{number} "), ("", group.label)] for number, group in enumerate(decision.menu, 1)
     ]
     rows = _flow(items, width)
     if len(rows) > MAX_CHOICE_ROWS:
         rows = _flow(items, width, MAX_CHOICE_ROWS)
-    return wrap(head, width, 2)[:2] + rows
+    return wrap(head, width, 2)[:2] + warnings[:MAX_WARNING_ROWS] + rows
 
 
 def _flow(items: list[Line], width: int, max_rows: int | None = None) -> list[Line]:

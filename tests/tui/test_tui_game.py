@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 import trio
 from prompt_toolkit.input import create_pipe_input
@@ -17,7 +19,8 @@ from tui_tables import SizedOutput, Table
 
 def run(table: Table, script, *, columns: int = 80, rows: int = 24, color: bool = True) -> int:
     return run_terminal_game(
-        table.setup(script), title="Probe", color=color, input=table.pipe, output=SizedOutput(columns, rows)
+        table.setup(script), title="Probe", color=color, input=table.pipe, output=SizedOutput(columns, rows),
+        on_screen=table.on_screen,
     )
 
 
@@ -204,8 +207,12 @@ def test_the_lobby_shows_seats_and_join_code_and_quits_without_asking(pipe, dead
         text = table.screen.text()
         assert f"Join code: 127.0.0.1:{table.port}" in text
         assert "waiting for a player…" in text
-        table.type("say anyone there?\r")
-        await table.screen.wait_for("Chat opens once the game has started")
+        table.type("say anyone there?\r")  # chat works in the lobby: people say hello
+        [bot] = table.bots
+        await bot.wait_until(lambda: bot.events_of(ChatReceived))
+        await table.screen.wait_for("alice: anyone there?")
+        [chat] = bot.events_of(ChatReceived)
+        assert (chat.seat, chat.name, chat.text) == (0, "alice", "anyone there?")
         table.type("play c1\r")
         await table.screen.wait_for("the game hasn't started yet")
         table.type("quit\r")
@@ -321,16 +328,22 @@ def test_other_setup_errors_are_raised_after_the_screen_closes(pipe, deadline):
         run_terminal_game(setup, title="Probe", input=pipe, output=SizedOutput())
 
 
-def test_quitting_while_setup_is_still_connecting(pipe, deadline):
-    started = trio.Event()
+def test_ctrl_c_while_setup_is_still_connecting_stops_everything(pipe, deadline, capsys):
+    stopped = trio.Event()
 
     async def setup(nursery, say):
         say("Waiting forever…")
-        started.set()
-        await trio.sleep_forever()
+        try:
+            # No screen is open yet, so the terminal turns Ctrl-C into a signal.
+            signal.raise_signal(signal.SIGINT)
+            await trio.sleep_forever()
+        finally:
+            stopped.set()
 
-    pipe.send_text("\x03")
-    assert run_terminal_game(setup, title="Probe", input=pipe, output=SizedOutput()) == 0
+    with pytest.raises(KeyboardInterrupt):
+        run_terminal_game(setup, title="Probe", input=pipe, output=SizedOutput())
+    assert stopped.is_set()
+    assert capsys.readouterr().err == "Waiting forever…\n"  # said while setup ran: no screen hid it
 
 
 def test_a_task_that_crashes_after_setup_is_raised_after_the_screen_closes(pipe, deadline):

@@ -6,7 +6,7 @@ import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
-from p2pgames.engine import LocalTable, Panel, Simultaneous, Turn
+from p2pgames.engine import ChoiceGroup, LocalTable, Panel, Simultaneous, Turn
 from p2pgames.games import get_game
 from p2pgames.session import Decision
 from p2pgames.tui._commands import (
@@ -14,6 +14,7 @@ from p2pgames.tui._commands import (
     Chat,
     Help,
     Move,
+    PickGroup,
     Quit,
     ShowLog,
     ShowTable,
@@ -109,10 +110,24 @@ def test_numbers_pick_nothing_when_nothing_is_asked():
     assert interpret("discard S7", None) == Unknown("discard S7", ())
 
 
-def completions(typed: str, choices=CHOICES, requested: bool = False) -> list[str]:
-    completer = ChoiceCompleter(lambda: choices)
+def test_a_number_picks_a_line_of_the_list_a_choice_or_a_group_to_narrow_down():
+    choices = ("lay 5", "lay 5 +X2", "lay 5 +X3", "pass")
+    menu = [(0,), (1, 2), (3,)]
+    assert interpret("1", choices, menu) == Move(0)
+    assert interpret("2", choices, menu) == PickGroup(1)
+    assert interpret("3", choices, menu) == Move(3)
+    assert interpret("4", choices, menu) == BadNumber(4, 3)
+    assert interpret("lay 5 +x3", choices, menu) == Move(2)  # typed in full, a member is a move
+
+
+def completions(typed: str, choices=CHOICES, requested: bool = False, groups=()) -> list[str]:
+    return [text for text, _ in numbered_completions(typed, choices, requested, groups)]
+
+
+def numbered_completions(typed: str, choices=CHOICES, requested: bool = False, groups=()) -> list[tuple[str, str]]:
+    completer = ChoiceCompleter(lambda: decision(choices, groups=groups))
     event = CompleteEvent(completion_requested=requested)
-    return [completion.text for completion in completer.get_completions(Document(typed), event)]
+    return [(completion.text, completion.display_meta_text) for completion in completer.get_completions(Document(typed), event)]
 
 
 def test_completion_offers_matching_choices_then_commands():
@@ -121,6 +136,13 @@ def test_completion_offers_matching_choices_then_commands():
     assert completions("dg12") == ["discard G12"]  # in order, not necessarily together
     assert completions("q") == ["quit"]
     assert completions("", requested=True)[: len(CHOICES)] == list(CHOICES)
+
+
+def test_completion_numbers_each_choice_with_its_line_of_the_list():
+    choices = ("lay 5", "lay 5 +X2", "lay 5 +X3", "pass")
+    groups = (ChoiceGroup("lay 5", (0,)), ChoiceGroup("lay 5 +X…", (1, 2)), ChoiceGroup("pass", (3,)))
+    assert numbered_completions("lay 5 +", choices, groups=groups) == [("lay 5 +X2", "choice 2"), ("lay 5 +X3", "choice 2")]
+    assert numbered_completions("pa", choices) == [("pass", "choice 4")]
 
 
 def test_completion_stays_quiet_on_an_empty_line_and_in_chat():
@@ -209,14 +231,32 @@ def test_game_panels_fit_80_columns(name):
 # -- the prompt and the help -----------------------------------------------------------------------
 
 
-def decision(texts, simultaneous=False, prompt="choose a card"):
+def decision(texts, simultaneous=False, prompt="choose a card", groups=(), warnings=()):
     step = Simultaneous((0, 1), prompt) if simultaneous else Turn((0,), prompt)
-    return Decision(step, tuple(range(len(texts))), tuple(texts), simultaneous)
+    return Decision(step, tuple(range(len(texts))), tuple(texts), simultaneous, tuple(groups), tuple(warnings))
 
 
 def test_choices_are_numbered_after_the_prompt():
     rows = [plain(row) for row in choice_lines(decision(["play c3", "play c7"], simultaneous=True), 80)]
     assert rows == ["Your move — choose a card (secret until everyone has chosen)", " 1 play c3   2 play c7"]
+
+
+def test_grouped_choices_are_one_numbered_line_each():
+    texts = ["lay 5", "lay 5 +X2", "lay 5 +X3", "lay 5 +X4", "pass"]
+    groups = [ChoiceGroup("lay 5", (0,)), ChoiceGroup("lay 5 +X2…4", (1, 2, 3)), ChoiceGroup("pass", (4,))]
+    rows = [plain(row) for row in choice_lines(decision(texts, groups=groups), 80)]
+    assert rows == ["Your move — choose a card", " 1 lay 5   2 lay 5 +X2…4   3 pass"]
+
+
+def test_warnings_come_between_the_prompt_and_the_choices():
+    warning = "If you skip, Parts overflows: all 5 of its cards go to your scrap pile, face down."
+    rows = [plain(row) for row in choice_lines(decision(["skip", "take P3"], warnings=[warning]), 60)]
+    assert rows == [
+        "Your move — choose a card",
+        "⚠ If you skip, Parts overflows: all 5 of its cards go to",
+        "  your scrap pile, face down.",
+        " 1 skip   2 take P3",
+    ]
 
 
 def test_too_many_choices_say_how_many_more_tab_lists():

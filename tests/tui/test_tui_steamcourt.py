@@ -16,7 +16,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 
 from p2pgames.bots import PlayoutBot
-from p2pgames.engine import LocalTable, ReactionWindow
+from p2pgames.engine import LocalTable, ReactionWindow, Turn
 from p2pgames.games import get_game
 from p2pgames.games.steamcourt import SteamCourt
 from p2pgames.session import Decision
@@ -339,7 +339,8 @@ FORMS: dict[str, Callable[[], tuple[Court, int]]] = {
 
 
 def completions(typed: str, choices) -> list[str]:
-    completer = ChoiceCompleter(lambda: choices)
+    decision = Decision(Turn((0,), "lay or pass"), tuple(range(len(choices))), tuple(choices), False)
+    completer = ChoiceCompleter(lambda: decision)
     return [c.text for c in completer.get_completions(Document(typed), CompleteEvent(completion_requested=True))]
 
 
@@ -390,7 +391,10 @@ def test_a_real_six_player_table_on_screen(columns, rows, color, deadline):
 
     with create_pipe_input() as pipe:
         table = Table(pipe, game="steamcourt", players=6)
-        run_terminal_game(table.setup(script), title="Steam Court", color=color, input=pipe, output=SizedOutput(columns, rows))
+        run_terminal_game(
+            table.setup(script), title="Steam Court", color=color, input=pipe, output=SizedOutput(columns, rows),
+            on_screen=table.on_screen,
+        )
     screen = shown["first"]
     for character in ("Queen", "General", "Duke", "Time Traveler", "Jester", "Tea Boy"):
         assert f" {character} " in screen

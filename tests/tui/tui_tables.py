@@ -1,7 +1,7 @@
 """Real tables for terminal game tests: the human seat typed into through a pipe, bots over loopback.
 
-A test builds a :class:`Table`, hands ``table.setup(script)`` to ``run_terminal_game`` and lets
-``script`` play the human: it reads the human's session to know what is asked, types keys into the
+A test builds a :class:`Table`, hands ``table.setup(script)`` and ``on_screen=table.on_screen``
+to ``run_terminal_game`` and lets ``script`` play the human once the screen shows: it reads the human's session to know what is asked, types keys into the
 pipe, and waits — never sleeps — for what the screen shows or what a peer receives.
 """
 
@@ -12,7 +12,7 @@ from typing import Awaitable, Callable
 
 import trio
 import trio.testing
-from prompt_toolkit.application import Application, get_app
+from prompt_toolkit.application import Application
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput
 from prompt_toolkit.layout.mouse_handlers import MouseHandlers
@@ -152,7 +152,13 @@ class Table:
         self.human: Watched | None = None
         self.bots: list[Watched] = []
         self.screen: ScreenWatcher | None = None
+        self._screen_shown = trio.Event()
         self.port = 0
+
+    def on_screen(self, app: Application) -> None:
+        """For ``run_terminal_game(on_screen=…)``: the screen shows; the script may start."""
+        self.screen = ScreenWatcher(app)
+        self._screen_shown.set()
 
     def type(self, text: str) -> None:
         """Type ``text`` at the terminal (``\\r`` is Enter)."""
@@ -213,12 +219,13 @@ class Table:
         return watched
 
     async def _run_script(self, script: Script) -> None:
-        self.screen = ScreenWatcher(get_app())
         try:
             with trio.fail_after(SCRIPT_TIMEOUT):
+                await self._screen_shown.wait()
                 await script(self)
         except trio.TooSlowError:
-            raise AssertionError(f"the script timed out; the screen shows:\n{self.screen.text()}") from None
+            shows = self.screen.text() if self.screen is not None else "(no screen was shown)"
+            raise AssertionError(f"the script timed out; the screen shows:\n{shows}") from None
 
     # -- what scripts often do ---------------------------------------------------------------------
 
