@@ -1,7 +1,9 @@
 """The ``p2pgames`` command: parses arguments, calls the layers, maps known errors to one line.
 
-Exit codes: 0 success; 1 a game stopped on a fault, a selfplay game failed or a transcript did not
-verify; 2 bad usage or input (argparse's own code); 3 a network problem (can't listen or connect).
+Exit codes: 0 success; 1 a game stopped on a fault, the host refused to seat you, a selfplay game
+failed, a transcript did not verify, or a file could not be used; 2 bad usage or input (argparse's
+own code); 3 a network problem (can't listen or connect); 141 (as a Unix tool killed by SIGPIPE)
+when whoever reads the output stops reading (``p2pgames rules beltpunk | head``).
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from typing import Any, Mapping, NoReturn, Sequence
 
 from p2pgames import __version__
 from p2pgames.engine import Game, RulesetError
-from p2pgames.games import PLAYABLE, UnknownGame, game_package, get_game
+from p2pgames.games import PLAYABLE, UnknownGame, find_game, game_package, get_game
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NETWORK = 0, 1, 2, 3
+EXIT_BROKEN_PIPE = 128 + 13  # SIGPIPE
 
 
 class UsageError(Exception):
@@ -55,8 +58,9 @@ def default_name() -> str:
 
 
 def _game(name: str) -> Game:
+    """The game a person named (any case, title or name; a typo gets a suggestion)."""
     try:
-        return get_game(name)
+        return get_game(find_game(name))
     except UnknownGame as error:
         raise UsageError(str(error)) from None
 
@@ -119,7 +123,7 @@ def _ruleset(game: Game, players: int | None, pairs: Sequence[str], variant: str
             options[option] = value
         if players is None:
             players = chosen.get("players")
-    count = players if players is not None else min(game.max_players, max(game.min_players, 4))
+    count = players if players is not None else _default_players(game)
     try:
         return game.ruleset(count, options)
     except RulesetError as error:
@@ -134,18 +138,23 @@ def _profile(name: str | None):
     from p2pgames.profiles import ProfileError, open_profile
 
     try:
-        profile = open_profile(name)
+        return open_profile(name)
     except ProfileError as error:
         raise UsageError(str(error)) from None
+
+
+def _profile_notes(profile) -> list[str]:
+    """What the player should know about the identity a command uses: a new one, or another
+    profile than the default because the default is in use."""
+    notes = []
     if profile.fell_back:
-        print(
+        notes.append(
             f"Profile 'default' is in use by another p2pgames process; using profile '{profile.name}' "
-            f"(choose one with --profile NAME).",
-            file=sys.stderr,
+            f"(choose one with --profile NAME)."
         )
     if profile.created:
-        print(f"Created identity '{profile.name}': {profile.identity.public_key.fingerprint()}", file=sys.stderr)
-    return profile
+        notes.append(f"Created identity '{profile.name}': {profile.identity.public_key.fingerprint()}")
+    return notes
 
 
 def _need_terminal(command: str) -> None:
@@ -159,9 +168,32 @@ def _color(args: argparse.Namespace) -> bool:
 
 
 def _transcripts(args: argparse.Namespace) -> Path | None:
+    """Where this game's transcripts go (``None``: nowhere), checked now: a directory that can't
+    hold them should stop the command before a game begins, not end the game."""
     if getattr(args, "no_transcript", False):
         return None
-    return Path(args.transcripts) if args.transcripts else default_transcripts()
+    directory = Path(args.transcripts) if args.transcripts else default_transcripts()
+    _check_transcript_directory(directory, "choose another with --transcripts DIR, or play with --no-transcript")
+    return directory
+
+
+def _check_transcript_directory(directory: Path, advice: str) -> None:
+    """Create ``directory`` if needed and check transcripts can be written in it; raises
+    :class:`UsageError` naming it, what is wrong, and ``advice``."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise UsageError(f"can't save transcripts in {directory}: it is a file, not a directory; {advice}") from None
+    except OSError as error:
+        raise UsageError(f"can't save transcripts in {directory}: {_reason(error)}; {advice}") from None
+    if not directory.is_dir():
+        raise UsageError(f"can't save transcripts in {directory}: it is not a directory; {advice}")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise UsageError(f"can't save transcripts in {directory}: you may not write there (Permission denied); {advice}")
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error)
 
 
 # -- commands ------------------------------------------------------------------------------------------
@@ -175,13 +207,18 @@ def cmd_host(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be between 1 and 65535 (or 0 for any free port), not {args.port}")
     _need_terminal("host")
+    transcripts = _transcripts(args)
     with _profile(args.profile) as profile:
         from p2pgames.net import host_table
 
+        notes = _profile_notes(profile)
+
         async def setup(nursery, say):
+            for note in notes:
+                say(note)
             return await host_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), ruleset=ruleset,
-                port=args.port, bind=args.bind, bots=args.bots, transcripts=_transcripts(args), say=say,
+                port=args.port, bind=args.bind, bots=args.bots, transcripts=transcripts, say=say,
             )
 
         return _run_terminal(setup, f"{game.title} — host", args)
@@ -190,23 +227,31 @@ def cmd_host(args: argparse.Namespace) -> int:
 def cmd_join(args: argparse.Namespace) -> int:
     from p2pgames.net import JoinCode, join_table
 
+    notes: list[str] = []
     if args.code is None:
         _need_terminal("join")  # before listening: choosing among tables asks
-        code = _find_table()
-        if code is None:
+        table = _find_table()
+        if table is None:
             return EXIT_OK
+        code = table.join_code
+        # Said again inside the game: the fingerprint is what the player compares with the host's.
+        notes.append(f"Joining {table.describe()}")
     else:
         try:
             code = JoinCode.parse(args.code)
         except ValueError as error:
             raise UsageError(str(error)) from None
         _need_terminal("join")
+    transcripts = _transcripts(args)
     with _profile(args.profile) as profile:
+        notes += _profile_notes(profile)
 
         async def setup(nursery, say):
+            for note in notes:
+                say(note)
             return await join_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), code=code,
-                transcripts=_transcripts(args), say=say,
+                transcripts=transcripts, say=say,
             )
 
         return _run_terminal(setup, "p2pgames — joining", args)
@@ -224,35 +269,43 @@ def _find_table():
             "(p2pgames join HOST:PORT/FINGERPRINT)"
         )
     if len(tables) == 1:
-        print(f"Joining {tables[0].describe()}")
-        return tables[0].join_code
+        return tables[0]
     for number, table in enumerate(tables, 1):
         print(f"  {number}. {table.describe()}")
     chosen = _pick("Table number (q to quit): ", len(tables))
-    return None if chosen is None else tables[chosen].join_code
+    return None if chosen is None else tables[chosen]
 
 
-def _pick(prompt: str, count: int, names: Sequence[str] = ()) -> int | None:
-    """Ask for a number 1…``count`` (or one of ``names``) until given one; its index, or None
-    for q, an empty answer or the end of input."""
+def _pick(prompt: str, count: int) -> int | None:
+    """Ask for a number 1…``count`` until given one; its index, or None for q, an empty answer or
+    the end of input."""
     while True:
-        try:
-            answer = input(prompt).strip().lower()
-        except EOFError:
-            return None
-        if answer in ("q", "quit", ""):
+        answer = _ask(prompt)
+        if answer in (None, "q", "quit", ""):
             return None
         if answer.isdigit() and 1 <= int(answer) <= count:
             return int(answer) - 1
-        if answer in names:
-            return list(names).index(answer)
         print(f"Type a number from 1 to {count}, or q.")
 
 
+def _ask(prompt: str) -> str | None:
+    """One answer from the player, stripped and in lower case; None at the end of input."""
+    try:
+        return input(prompt).strip().lower()
+    except EOFError:
+        print()
+        return None
+
+
 def cmd_play(args: argparse.Namespace) -> int:
-    name = args.game or _menu()
-    if name is None:
-        return EXIT_OK
+    if args.game is None:
+        chosen = _menu(ask_players=args.players is None and not args.solo)
+        if chosen is None:
+            return EXIT_OK
+        name, players = chosen
+        args.players = args.players if players is None else players
+    else:
+        name = args.game
     game = _game(name)
     if args.solo:
         if args.variant not in (None, "solo"):
@@ -264,10 +317,15 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise UsageError(f"{game.title} has no solo variant (its variants: {', '.join(variants)})")
     ruleset = _ruleset(game, args.players, args.option, "solo" if args.solo else args.variant)
     _need_terminal("play")
+    transcripts = _transcripts(args)
     with _profile(args.profile) as profile:
         from p2pgames.net import host_table
 
+        notes = _profile_notes(profile)
+
         async def setup(nursery, say):
+            for note in notes:
+                say(note)
             if ruleset.players == 1:
                 say(f"{game.title}: a table for one, on this machine; no bots.")
             else:
@@ -275,13 +333,15 @@ def cmd_play(args: argparse.Namespace) -> int:
             say("Type 'help' for the rules and commands.")
             return await host_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), ruleset=ruleset,
-                bind="127.0.0.1", bots=ruleset.players - 1, transcripts=_transcripts(args), say=say,
+                bind="127.0.0.1", bots=ruleset.players - 1, transcripts=transcripts, say=say,
             )
 
         return _run_terminal(setup, game.title, args)
 
 
-def _menu() -> str | None:
+def _menu(ask_players: bool) -> tuple[str, int | None] | None:
+    """Ask which game (by number or name) and, with ``ask_players``, how many players; the
+    game's name and the count (None: not asked), or None if the player quits."""
     games = list(PLAYABLE)
     print("p2pgames — choose a game to play against bots:\n")
     for number, name in enumerate(games, 1):
@@ -291,8 +351,37 @@ def _menu() -> str | None:
         if variants:
             print(f"     variants: {', '.join(variants)} (p2pgames play {name} --variant NAME)")
     print("\n  q. quit")
-    chosen = _pick("\nGame number: ", len(games), games)
-    return None if chosen is None else games[chosen]
+    while True:
+        answer = _ask("\nGame (number or name): ")
+        if answer in (None, "q", "quit", ""):
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= len(games):
+            name = games[int(answer) - 1]
+            break
+        try:
+            name = find_game(answer)
+            break
+        except UnknownGame as error:
+            guess = f"Did you mean {error.suggestion}? " if error.suggestion else ""
+            print(f"{guess}Type a number from 1 to {len(games)}, a game's name ({', '.join(games)}), or q.")
+    if not ask_players:
+        return name, None
+    game = get_game(name)
+    default = _default_players(game)
+    low, high = game.min_players, game.max_players
+    while True:
+        answer = _ask(f"Players at the table, you included ({low}–{high}, Enter for {default}): ")
+        if answer in (None, "q", "quit"):
+            return None
+        if answer == "":
+            return name, default
+        if answer.isdigit() and low <= int(answer) <= high:
+            return name, int(answer)
+        print(f"{game.title} is for {low} to {high} players: type a number from {low} to {high}, Enter for {default}, or q.")
+
+
+def _default_players(game: Game) -> int:
+    return min(game.max_players, max(game.min_players, 4))
 
 
 def _run_terminal(setup, title: str, args: argparse.Namespace) -> int:
@@ -311,7 +400,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     options = dict(ruleset.options)
     directory = Path(args.transcripts) if args.transcripts else None
     if directory is not None:
-        directory.mkdir(parents=True, exist_ok=True)
+        _check_transcript_directory(directory, "choose another with --transcripts DIR, or leave it out")
     failures = 0
     started = time.perf_counter()
     for number in range(1, args.games + 1):
@@ -378,6 +467,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def cmd_id(args: argparse.Namespace) -> int:
     with _profile(args.profile) as profile:
+        for note in _profile_notes(profile):
+            print(note, file=sys.stderr)
         print(f"profile:     {profile.name}")
         print(f"key file:    {profile.path}")
         print(f"fingerprint: {profile.identity.public_key.fingerprint()}")
@@ -498,9 +589,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as error:
         print(f"p2pgames: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        # Whoever read our output stopped (``| head``): nothing to say, and nobody to say it to.
+        # Python would report the failed flush of stdout at exit: point stdout at nothing.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_BROKEN_PIPE
     except OSError as error:
-        print(f"p2pgames: network problem: {error.strerror or error}", file=sys.stderr)
-        return EXIT_NETWORK
+        # Networking reports its own problems (net.SetupError); what is left is a file.
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"p2pgames: {where}{error.strerror or error}", file=sys.stderr)
+        return EXIT_FAILED
     except KeyboardInterrupt:
         print("p2pgames: interrupted", file=sys.stderr)
         return EXIT_FAILED
