@@ -37,6 +37,7 @@ __all__ = [
     "HAND_SIZE",
     "SetKind",
     "classify",
+    "why_not_a_set",
     "set_points",
     "find_sets",
     "has_set",
@@ -96,6 +97,34 @@ def classify(names: Iterable[str]) -> SetKind | None:
     if len(suits) == count and count <= 4:
         return SetKind.COBBLED_BELT
     return None
+
+
+def why_not_a_set(names: Sequence[str]) -> str | None:
+    """Why ``names`` are not a set, in words a player can read; ``None`` if they are one.
+
+    Raises ``KeyError`` for a name that is not a card.
+    """
+    if classify(names) is not None:
+        return None
+    count = len(names)
+    if len(set(names)) != count:
+        return "it names a card twice"
+    if count < 2:
+        return "a set has at least two cards"
+    if count > LONGEST_SET:
+        return f"a set has at most {LONGEST_SET} cards"
+    ranks = sorted(RANK_OF[name] for name in names)
+    if count == 2:
+        return "two cards must be a pair of one rank (Goggles); a run needs three"
+    if len(set(ranks)) != count:
+        return "cards of one rank make Gears, a run needs different ranks: not both"
+    if any(ranks[i + 1] != ranks[i] + 1 for i in range(count - 1)):
+        shown = " ".join(str(rank) for rank in ranks)
+        wrap = "; 13 and 1 are not neighbours" if ranks[0] == 1 and ranks[-1] == 13 else ""
+        return f"the ranks {shown} are not consecutive{wrap}"
+    if count > 4:
+        return "a run of more than four cards must be all one suit (Perfect Belt)"
+    return "a run must be all one suit (Perfect Belt) or all different suits (Cobbled Belt)"
 
 
 def set_points(names: Sequence[str]) -> int:

@@ -39,7 +39,7 @@ from p2pgames.engine import (
     Turn,
 )
 
-from p2pgames.games.beltpunk import views
+from p2pgames.games.beltpunk import typed, views
 from p2pgames.games.beltpunk.actions import (
     Declare,
     Discard,
@@ -458,61 +458,23 @@ class Beltpunk(Game[BeltpunkState]):
 
         Whether a scored set is really a set is checked when its cards are revealed.
         """
-        if state.cards.pending:
-            raise IllegalAction(player, "wait until the cards being dealt or revealed are done")
-        phase = state.phase
         kind = type(action)
+        self.check_kind(state, player, kind)
         hand = state.hands[player] if 0 <= player < state.players else []
-        if phase == Phase.DISCARD:
-            if kind is not Discard:
-                raise IllegalAction(
-                    player, "choose a card from your hand to discard into The Machine"
-                )
+        if kind is Discard or kind is Place or kind is Give:
             _require_in_hand(player, action.slot, hand)
-        elif phase == Phase.ACTION:
-            self._check_resolution_action(state, player, action)
-        elif phase == Phase.PICK:
-            if player != state.actor or kind is not Pick:
-                raise IllegalAction(player, "the player who looked must draw a card from that pile")
+        elif kind is Pick:
             if action.slot not in state.pile_slots(state.pile):
                 raise IllegalAction(player, "that card is not in the pile you looked at")
-        elif phase == Phase.PLACE:
-            if player != state.actor or kind is not Place:
-                raise IllegalAction(player, "the player who took a card must place one from hand")
-            _require_in_hand(player, action.slot, hand)
-        elif phase == Phase.GIVE:
-            if player != state.partner or kind is not Give:
-                raise IllegalAction(player, "the player asked for an exchange must give a card")
-            _require_in_hand(player, action.slot, hand)
-        elif phase == Phase.DECLARE:
-            if player != state.declarer or kind is not Declare:
-                raise IllegalAction(player, "it is not your turn to declare")
+        elif kind is Declare:
             if action.score and len(hand) < 2:
                 raise IllegalAction(
                     player, "you can't score a set with fewer than two cards in hand"
                 )
-        elif phase == Phase.SCORE:
-            if player not in state.scorers or kind is not Score:
-                raise IllegalAction(player, "only players who declared a set choose one now")
+        elif kind is Score:
             for slot in action.slots:
                 _require_in_hand(player, slot, hand)
-        else:
-            raise IllegalAction(player, "no move is expected now")
-
-    def _check_resolution_action(self, state: BeltpunkState, player: int, action: Any) -> None:
-        if player != state.actor:
-            raise IllegalAction(player, "it is not your card that is being resolved")
-        kind = type(action)
-        if kind is Skip:
-            return
-        suit = state.discarded_suit()
-        allowed = SUIT_ACTIONS[suit]
-        if kind not in allowed:
-            first, second = (ACTION_NAMES[k] for k in allowed)
-            raise IllegalAction(
-                player, f"a {SUIT_NAMES[suit]} card allows {first} or {second} (or skip)"
-            )
-        if kind is Draw:
+        elif kind is Draw:
             if not state.deck:
                 raise IllegalAction(player, "the deck is empty")
         elif kind is Look:
@@ -523,13 +485,78 @@ class Beltpunk(Game[BeltpunkState]):
         elif kind is Take:
             if state.pile_of(action.slot) is None:
                 raise IllegalAction(player, "that card is not in The Machine or a scrap pile")
-        else:  # Exchange
-            _require_in_hand(player, action.slot, state.hands[player])
+        elif kind is Exchange:
+            _require_in_hand(player, action.slot, hand)
             seat = action.with_seat
             if seat == player or seat >= state.players:
                 raise IllegalAction(player, "exchange with another player at the table")
             if not state.hands[seat]:
                 raise IllegalAction(player, "that player has no cards to exchange")
+
+    def check_kind(self, state: BeltpunkState, player: int, kind: type) -> None:
+        """Raise :class:`IllegalAction` unless ``player`` may make a move of ``kind`` now (an
+        action class such as :class:`Take`), whatever its cards: the first half of
+        :meth:`check_action`, which typed moves are checked with before their cards are found."""
+        if state.cards.pending:
+            raise IllegalAction(player, "wait until the cards being dealt or revealed are done")
+        phase = state.phase
+        if phase == Phase.DISCARD:
+            if kind is not Discard:
+                raise IllegalAction(
+                    player, "choose a card from your hand to discard into The Machine"
+                )
+        elif phase == Phase.ACTION:
+            if player != state.actor:
+                raise IllegalAction(player, "it is not your card that is being resolved")
+            if kind is Skip:
+                return
+            suit = state.discarded_suit()
+            allowed = SUIT_ACTIONS[suit]
+            if kind not in allowed:
+                # The second halves of two actions: say which first half comes before them.
+                if kind is Pick and Look in allowed:
+                    raise IllegalAction(
+                        player, "look at a scrap pile first, then draw one of its cards"
+                    )
+                if kind is Place and Take in allowed:
+                    raise IllegalAction(
+                        player, "take a card from a scrap pile first, then place one into it"
+                    )
+                first, second = (ACTION_NAMES[k] for k in allowed)
+                raise IllegalAction(
+                    player, f"a {SUIT_NAMES[suit]} card allows {first} or {second} (or skip)"
+                )
+        elif phase == Phase.PICK:
+            if player != state.actor:
+                raise IllegalAction(player, "the player who looked must draw a card from that pile")
+            if kind is not Pick:
+                raise IllegalAction(player, "now draw one of the cards of the pile you looked at")
+        elif phase == Phase.PLACE:
+            if player != state.actor:
+                raise IllegalAction(player, "the player who took a card must place one from hand")
+            if kind is not Place:
+                raise IllegalAction(
+                    player, "now place a card from your hand into the pile you took from"
+                )
+        elif phase == Phase.GIVE:
+            if player != state.partner:
+                raise IllegalAction(player, "the player asked for an exchange must give a card")
+            if kind is not Give:
+                raise IllegalAction(
+                    player, "you were offered an exchange: give a card from your hand"
+                )
+        elif phase == Phase.DECLARE:
+            if player != state.declarer or kind is not Declare:
+                raise IllegalAction(player, "it is not your turn to declare")
+        elif phase == Phase.SCORE:
+            if player not in state.scorers:
+                raise IllegalAction(player, "only players who declared a set choose one now")
+            if kind is not Score:
+                raise IllegalAction(player, "you declared a set: choose the set you score")
+        elif phase == Phase.OVER:
+            raise IllegalAction(player, "the game is over")
+        else:
+            raise IllegalAction(player, "no move is expected now")
 
     # -- applying events -----------------------------------------------------------------------
 
@@ -889,6 +916,19 @@ class Beltpunk(Game[BeltpunkState]):
         names: Sequence[str],
     ) -> str:
         return views.describe_action(state, player, action, knowledge, names)
+
+    def parse_action(
+        self,
+        state: BeltpunkState,
+        player: int,
+        text: str,
+        knowledge: Knowledge,
+        names: Sequence[str],
+    ) -> Any:
+        """The action ``text`` names (typed as :meth:`describe_action` prints it), checked by
+        :meth:`check_action`. Raises :class:`MalformedAction` for text that is no Beltpunk move and
+        :class:`IllegalAction` with the reason for a move the rules refuse (see ``typed.py``)."""
+        return typed.parse_action(self, state, player, text, knowledge, names)
 
     def narrate(
         self, before: BeltpunkState, event: Event, after: BeltpunkState, names: Sequence[str]

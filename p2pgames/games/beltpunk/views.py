@@ -16,6 +16,7 @@ from p2pgames.engine import (
     Knowledge,
     Panel,
     SimultaneousActs,
+    normalize_typed,
 )
 
 from p2pgames.games.beltpunk.actions import (
@@ -95,10 +96,11 @@ def _card(state: "BeltpunkState", slot: int, knowledge: Knowledge) -> str | None
 
 
 def _pile_word(pile: int | None, names: Sequence[str]) -> str:
-    """How a pile is typed: ``machine``, or the owner's name (``machine's`` for one so named)."""
+    """How a pile is typed: ``machine``, or the owner's name (``machine's`` for one so named:
+    typed moves ignore case and spacing, so ``Machine`` is so named too)."""
     if pile is None:
         return "machine"
-    return "machine's" if names[pile] == "machine" else names[pile]
+    return "machine's" if normalize_typed(names[pile]) == "machine" else names[pile]
 
 
 def _pile_title(pile: int | None, names: Sequence[str]) -> str:

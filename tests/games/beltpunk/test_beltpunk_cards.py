@@ -17,6 +17,7 @@ from p2pgames.games.beltpunk.cards import (
     find_sets,
     has_set,
     set_points,
+    why_not_a_set,
 )
 
 
@@ -95,3 +96,26 @@ def test_find_sets_lists_exactly_the_subsets_that_are_sets(names):
     }
     assert set(found) == expected
     assert has_set(names) == bool(expected)
+
+
+@pytest.mark.parametrize(
+    "cards, reason",
+    [
+        (["S7"], "a set has at least two cards"),
+        (["S1", "S2"], "two cards must be a pair of one rank (Goggles); a run needs three"),
+        (["S7", "G7", "G8"], "cards of one rank make Gears, a run needs different ranks: not both"),
+        (["S4", "S5", "G6"], "a run must be all one suit (Perfect Belt) or all different suits"),
+        (["S1", "G2", "P3", "E4", "S5"], "a run of more than four cards must be all one suit"),
+        (["S12", "S13", "S1"], "the ranks 1 12 13 are not consecutive; 13 and 1 are not neighbours"),
+        (["S4", "S5", "S7"], "the ranks 4 5 7 are not consecutive"),
+        (["S7", "S7"], "it names a card twice"),
+    ],
+)
+def test_why_not_a_set_says_which_rule_the_cards_break(cards, reason):
+    assert why_not_a_set(cards).startswith(reason)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(DECK), min_size=1, max_size=6))
+def test_why_not_a_set_has_a_reason_exactly_for_non_sets(names):
+    assert (why_not_a_set(names) is None) == (classify(names) is not None)
