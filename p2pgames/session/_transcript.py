@@ -20,6 +20,13 @@ end             the result as this peer computed it (scores, winners, summary)
 
 :func:`verify_transcript` replays a transcript with no network and no secrets: every signature,
 chain link, rule, state hash and audit, and re-checks the evidence of a recorded fault.
+
+Only a signed message can prove a fault. A message whose signature verifies but which breaks the
+rules is its signer's fault (a host-signed entry around a submission its author did not sign is the
+host's). A record that is not a well-formed message, whose signature does not verify, that is
+signed by a key not at the table, or that is out of its place (another kind of message, an entry
+of another game, out of order, not linked to the one before) is damage to the file or an
+alteration of it: it is reported as such, names nobody, and the transcript does not verify.
 """
 
 from __future__ import annotations
@@ -31,9 +38,10 @@ from typing import Any, Callable, Iterator
 from p2pgames import canonical
 from p2pgames.crypto import BadSignature, CryptoError
 from p2pgames.engine import EngineError, Game, GameOver
-from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
+from p2pgames.session._faults import Fault, FaultCode, ProtocolFault, with_article
 from p2pgames.session._messages import Envelope, MalformedMessage, open_envelope
 from p2pgames.session._replica import HOST_SEAT, Replica, SeatInfo
+from p2pgames.session._session import clean_text
 
 __all__ = [
     "encode_record",
@@ -79,11 +87,30 @@ def iter_records(data: bytes) -> Iterator[tuple[str, Any]]:
         yield record[0], record[1]
 
 
+# What each kind of signed record holds, as the report names it.
+_HOLDS = {
+    "accept": "acceptance of the start",
+    "ack": "state-hash acknowledgement",
+    "chat": "chat line",
+    "fault": "fault report",
+    "leave": "leave message",
+}
+
+
 @dataclass
 class VerificationReport:
-    """What :func:`verify_transcript` checked, and what it found."""
+    """What :func:`verify_transcript` checked, and what it found.
+
+    ``failure`` is a fault the signed log itself proves; ``damage`` the records that show the file
+    was damaged or altered, as ``(entry, text)`` (``entry``: the log entry whose record it is, or
+    ``None``), which prove nothing about any player; ``problems`` other inconsistencies of the
+    file. ``unchecked`` counts the log entries after a damaged one, which can't be replayed.
+    ``left`` maps each seat whose signed leave message is in the file to its reason and the number
+    of entries the writer had checked when it was recorded.
+    """
 
     game: str = ""
+    title: str = ""
     names: list[str] = field(default_factory=list)
     seat: int | None = None
     entries: int = 0
@@ -95,12 +122,15 @@ class VerificationReport:
     stopped: Fault | None = None
     stop_confirmed: bool = False
     failure: Fault | None = None
+    damage: list[tuple[int | None, str]] = field(default_factory=list)
+    unchecked: int = 0
     problems: list[str] = field(default_factory=list)
+    left: dict[int, tuple[str, int]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         """True if nothing in the file is inconsistent (a recorded, confirmed fault is fine)."""
-        return self.failure is None and not self.problems
+        return self.failure is None and not self.damage and not self.problems
 
     @property
     def complete(self) -> bool:
@@ -113,35 +143,69 @@ class VerificationReport:
             return f"{self.names[seat]} (seat {seat})"
         return f"seat {seat}"
 
+    def blame(self, fault: Fault) -> str:
+        """``fault``'s reason, after the name of its culprit unless the reason names them already."""
+        reason = clean_text(fault.reason)
+        culprit = self.who(fault.culprit)
+        return reason if fault.culprit is not None and culprit in reason else f"{culprit} — {reason}"
+
     def describe(self) -> str:
-        lines = []
-        players = ", ".join(self.names)
-        lines.append(f"Transcript of {self.game} by {self.who(self.seat)}; players: {players}.")
+        keeper = self.who(self.seat) if self.seat is not None else "an unnamed seat"
+        game = self.title or self.game
+        if self.names:
+            lines = [f"Transcript of {game} kept by {keeper}; players: {', '.join(self.names)}."]
+        else:
+            lines = [f"Transcript of {game} kept by {keeper}; it ends before the game's start record."]
         lines.append(
-            f"Checked {self.entries} log entries ({self.signatures} signatures, every chain link, every rule), "
-            f"{self.acks} state-hash acknowledgements, {self.audits} deal audit(s), {self.chats} chat line(s)."
+            f"Checked {_count(self.entries, 'log entry', 'log entries')} "
+            f"({_count(self.signatures, 'signature')}, every chain link, every rule), "
+            f"{_count(self.acks, 'state-hash acknowledgement')}, {_count(self.audits, 'deal audit')} "
+            f"and {_count(self.chats, 'chat line')}."
         )
         if self.failure is not None:
-            lines.append(
-                f"FAILED at entry {self.failure.seq}: {self.who(self.failure.culprit)} — {self.failure.reason}."
-            )
+            lines.append(f"FAILED at entry {self.failure.seq}: {self.blame(self.failure)}.")
+        for entry, text in self.damage:
+            at = "FAILED" if entry is None else f"FAILED at entry {entry}"
+            lines.append(f"{at}: the file is damaged or was altered: {text}; this proves nothing about any player.")
+        if self.unchecked:
+            after = "The log entry after it" if self.unchecked == 1 else f"The {self.unchecked} log entries after it"
+            lines.append(f"{after} could not be checked.")
         for problem in self.problems:
             lines.append(f"PROBLEM: {problem}")
         if self.stopped is not None:
-            how = "confirmed from the signed evidence" if self.stop_confirmed else (
-                "as reported" + (f" by {self.who(self.stopped.reporter)}" if self.stopped.reporter is not None else "")
-            )
-            lines.append(
-                f"The game stopped at entry {self.stopped.seq}: {self.who(self.stopped.culprit)} — "
-                f"{self.stopped.reason} ({how})."
-            )
+            if self.stop_confirmed:
+                how = (
+                    "confirmed by their signed leave message" if self.stopped.code == FaultCode.LEFT
+                    else "confirmed from the signed evidence"
+                )
+            elif self.stopped.reporter is not None:
+                how = f"as reported by {self.who(self.stopped.reporter)}"
+            else:
+                how = f"as seen by {keeper}, who kept this transcript"
+            lines.append(f"The game stopped {_after(self.stopped.seq)}: {self.blame(self.stopped)}; {how}.")
         if self.result is not None:
             winners = " and ".join(self.who(seat) for seat in self.result["winners"]) or "nobody"
-            lines.append(f"Result: {winners} won — {self.result['summary']}; scores {self.result['scores']}.")
-        elif self.stopped is None and self.failure is None:
-            lines.append("The transcript ends before the game did.")
+            scores = ", ".join(f"{name}: {score}" for name, score in zip(self.names, self.result["scores"]))
+            lines.append(f"Result: {winners} won — {clean_text(str(self.result['summary']))}; scores {scores}.")
+        elif self.stopped is None and self.failure is None and not self.damage:
+            if self.seat in self.left:
+                reason, seq = self.left[self.seat]
+                lines.append(f"{keeper}, who kept this transcript, left the game ({reason}) {_after(seq)}.")
+            else:
+                lines.append("The transcript ends before the game did.")
         lines.append("Verified." if self.ok else "NOT verified.")
         return "\n".join(lines)
+
+
+def _count(number: int, one: str, many: str | None = None) -> str:
+    """"no deal audits", "1 deal audit", "3 deal audits"."""
+    many = many or one + "s"
+    return f"no {many}" if number == 0 else f"1 {one}" if number == 1 else f"{number} {many}"
+
+
+def _after(entries: int) -> str:
+    """When, by the number of log entries applied: "after 7 log entries"."""
+    return "before the first log entry" if entries == 0 else f"after {_count(entries, 'log entry', 'log entries')}"
 
 
 def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> VerificationReport:
@@ -167,6 +231,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
         game = game_loader(report.game)
     except KeyError as error:
         raise TranscriptError(str(error)) from None
+    report.title = game.title
 
     replica: Replica | None = None
     seats: list[SeatInfo] = []
@@ -175,6 +240,12 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
     hashes: dict[int, tuple[bytes, bytes]] = {}
     pending_acks: list[tuple[int, int, tuple[bytes, bytes]]] = []
     replay_fault: Fault | None = None
+    # An entry record no one signed as it stands, in its place (see _entry_damage): the log can't
+    # be replayed past it. It is damage to the file unless the writer's own fault record names the
+    # fault it shows (an honest joiner records each entry before checking it): then it is the
+    # writer's report, unconfirmed.
+    damaged: tuple[int, str, Fault] | None = None
+    explained = False
     problems_before = 0  # problems found before the log stopped (the later ones follow from it)
     entries_after = 0  # entries that follow the one that stopped the game
 
@@ -188,25 +259,35 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                 return index
         return None
 
-    def signed_by_seat(raw: bytes, kind: str) -> tuple[Envelope, int] | None:
+    def signed_by_seat(raw: bytes, kind: str, number: int) -> tuple[Envelope, int] | None:
+        """The envelope in record ``number`` and its signer, or ``None`` if the record is damaged."""
+        holds = with_article(_HOLDS[kind])
         try:
             envelope = open_envelope(raw)
         except MalformedMessage as error:
-            report.problems.append(f"a {kind} record is malformed: {error}")
+            report.damage.append((None, f"record {number}, {holds}, is not a well-formed message ({error})"))
             return None
         seat = seat_of(envelope)
-        if envelope.kind != kind or seat is None:
-            report.problems.append(f"a {kind} record is not a {kind} from a seat at the table")
+        if envelope.kind != kind:
+            report.damage.append((None, f"record {number} holds {with_article(repr(envelope.kind))} message where {holds} belongs"))
+            return None
+        if start is None:
+            report.damage.append((None, f"record {number}, {holds}, comes before the start record"))
+            return None
+        if seat is None:
+            report.damage.append((None, f"record {number}, {holds}, is signed with a key that is not at the table"))
             return None
         try:
             envelope.verify(seats[seat].key)
         except BadSignature:
-            report.problems.append(f"a {kind} record from {report.who(seat)} has a bad signature")
+            report.damage.append((
+                None, f"record {number}, {holds} in the name of {report.who(seat)}, has a signature that does not verify",
+            ))
             return None
         report.signatures += 1
         return envelope, seat
 
-    for kind, value in records:
+    for number, (kind, value) in enumerate(records, 2):
         if kind == "start":
             try:
                 start = open_envelope(value)
@@ -216,11 +297,12 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             except (MalformedMessage, BadSignature, CryptoError, EngineError, KeyError, IndexError, TypeError) as error:
                 raise TranscriptError(f"the start record is not valid: {error}") from None
             report.signatures += 1
-            report.names = [seat.name for seat in seats]
+            report.names = [clean_text(seat.name) for seat in seats]
             game = game.for_ruleset(ruleset)
+            report.title = game.title
             replica = Replica(game, ruleset, start.body["game_id"], seats, start.digest)
         elif kind == "accept":
-            checked = signed_by_seat(value, "accept")
+            checked = signed_by_seat(value, "accept", number)
             if checked and start is not None:
                 envelope, seat = checked
                 if envelope.body["start"] != start.digest:
@@ -233,12 +315,21 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                 missing = sorted(set(range(len(seats))) - accepted)
                 report.problems.append(f"the game began without the acceptance of seats {missing}")
                 accepted = set(range(len(seats)))
+            if damaged is not None:
+                report.unchecked += 1
+                continue
             if replay_fault is not None:
                 entries_after += 1
                 continue
+            expected, head = replica.seq, replica.head  # applying an entry that fails may move them
             try:
                 applied = replica.apply_entry(value)
             except ProtocolFault as problem:
+                damage = _entry_damage(value, replica, expected, head, number)
+                if damage is not None:
+                    # Nobody signed this entry as it stands, here: it proves nothing against anyone.
+                    damaged = (expected, damage, problem.fault)
+                    continue
                 # The log itself shows a fault; it is confirmed if the transcript records it too.
                 replay_fault = problem.fault
                 problems_before = len(report.problems)
@@ -263,7 +354,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                     still.append((seq, seat, ack))
             pending_acks = still
         elif kind == "ack":
-            checked = signed_by_seat(value, "ack")
+            checked = signed_by_seat(value, "ack", number)
             if checked:
                 envelope, seat = checked
                 body = envelope.body
@@ -275,29 +366,37 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                 else:
                     pending_acks.append((body["seq"], seat, ack))
         elif kind == "chat":
-            if signed_by_seat(value, "chat"):
+            if signed_by_seat(value, "chat", number):
                 report.chats += 1
         elif kind == "fault":
             fault = _fault_record(value)
             if fault is None:
-                report.problems.append("a fault record is damaged")
+                report.problems.append(f"record {number}, the writer's record of why the game stopped, is damaged")
                 continue
             report.stopped = fault
-            if replay_fault is not None:
+            if damaged is not None:
+                # The log it would be checked against stops at the damaged entry.
+                report.stop_confirmed = False
+                explained = explained or (damaged[2].culprit, damaged[2].code) == (fault.culprit, fault.code)
+            elif replay_fault is not None:
                 report.stop_confirmed = (replay_fault.culprit, replay_fault.code) == (fault.culprit, fault.code)
             else:
                 report.stop_confirmed = _confirm(replica, fault)
         elif kind == "fault-message":
-            signed_by_seat(value, "fault")
+            signed_by_seat(value, "fault", number)
         elif kind == "leave":
-            signed_by_seat(value, "leave")
+            checked = signed_by_seat(value, "leave", number)
+            if checked and start is not None and checked[0].body["game_id"] == start.body["game_id"]:
+                report.left.setdefault(checked[1], (clean_text(checked[0].body["reason"]), report.entries))
         elif kind == "end":
             if replica is None:
                 raise TranscriptError("an end record comes before the start record")
             computed = replica.step
             if not (isinstance(value, dict) and isinstance(value.get("scores"), (list, tuple))
                     and isinstance(value.get("winners"), (list, tuple))):
-                report.problems.append("an end record is damaged")
+                report.problems.append(f"record {number}, the writer's record of the result, is damaged")
+            elif damaged is not None:
+                pass  # the log that would give the result is damaged
             elif not isinstance(computed, GameOver):
                 report.problems.append("the transcript claims the game ended, but the log does not end it")
             elif list(computed.scores) != list(value["scores"]) or list(computed.winners) != list(value["winners"]):
@@ -305,19 +404,60 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             else:
                 report.result = {"scores": list(computed.scores), "winners": list(computed.winners), "summary": computed.summary}
         elif kind == "header":
-            report.problems.append("a second header record")
+            report.problems.append(f"record {number} is a second header")
         else:
-            report.problems.append(f"unknown record kind {kind!r}")
+            report.problems.append(f"record {number} is of an unknown kind, {clean_text(repr(kind))}")
     if replay_fault is not None and not report.stop_confirmed:
         # The first failure is the verdict: what the records after it say follows from it.
         report.failure = replay_fault
         report.stopped = None
         del report.problems[problems_before:]
-    elif entries_after:
-        report.problems.append(f"{entries_after} entries follow the one that stopped the game")
-    if pending_acks and replay_fault is None:
-        report.problems.append(f"{len(pending_acks)} acknowledgement(s) of entries not in the transcript")
+    elif damaged is not None and not explained:
+        report.damage.insert(0, damaged[:2])
+    else:
+        entries_after += report.unchecked
+        report.unchecked = 0
+        if entries_after:
+            report.problems.append(f"{_count(entries_after, 'entry follows', 'entries follow')} the one that stopped the game")
+    if (
+        report.stopped is not None and report.stopped.code == FaultCode.LEFT and not report.stop_confirmed
+        and replay_fault is None and damaged is None and report.stopped.culprit in report.left
+        and not isinstance(replica.step if replica is not None else None, GameOver)
+    ):
+        report.stop_confirmed = True  # the leaver's own signed goodbye, before the game was over
+    if pending_acks and replay_fault is None and damaged is None:
+        report.problems.append(
+            f"{_count(len(pending_acks), 'acknowledgement of an entry', 'acknowledgements of entries')} "
+            "not in the transcript"
+        )
     return report
+
+
+def _entry_damage(raw: bytes, replica: Replica, seq: int, head: bytes, number: int) -> str | None:
+    """Why entry record ``number`` shows the file was damaged or altered, or ``None`` if it holds
+    the host's signed entry ``seq``, linked to ``head`` (so whatever is wrong inside it, the host
+    signed)."""
+    try:
+        envelope = open_envelope(raw)
+    except MalformedMessage as error:
+        return f"record {number} is not a well-formed message ({error})"
+    if envelope.kind != "entry":
+        return f"record {number} holds {with_article(repr(envelope.kind))} message where a log entry belongs"
+    host = replica.seats[HOST_SEAT]
+    if envelope.sender != host.key.raw:
+        return f"record {number} is signed with a key that is not the host's"
+    try:
+        envelope.verify(host.key)
+    except (BadSignature, MalformedMessage):
+        return f"record {number} has a signature that does not verify"
+    body = envelope.body
+    if body["game_id"] != replica.game_id:
+        return f"record {number} is an entry of another game"
+    if body["seq"] != seq:
+        return f"record {number} holds entry {body['seq']} (a record is missing, repeated or out of order)"
+    if body["prev"] != head:
+        return f"record {number} does not link to the entry before it"
+    return None
 
 
 def _fault_record(value: Any) -> Fault | None:
