@@ -166,15 +166,16 @@ async def join_table(
     transcripts: Path | None = None,
     settings: NetSettings = NetSettings(),
     say: Callable[[str], None] = lambda text: None,
+    random_bytes: Callable[[int], bytes] = os.urandom,
 ) -> Node:
     """Join the table at ``code``: connect, check the host's key against the join code, and
-    return our node once the host has given us a seat.
+    return our node once the host has given us a seat. ``random_bytes`` supplies our secrets.
 
     Raises :class:`SetupError` when nothing answers at ``code`` (or not within
     ``settings.connect_timeout`` seconds), when the host's key doesn't match, or when the host
     refuses us (the table is full, the game has begun …); nothing is left running then.
     """
-    session = Session(identity, name, get_game, expected_host=code.fingerprint)
+    session = Session(identity, name, get_game, expected_host=code.fingerprint, random_bytes=random_bytes)
     node = Node(session, settings=settings, transcript_dir=transcripts)
     where = f"{code.host}:{code.port}"
     say(f"Connecting to {where} …")

@@ -225,8 +225,8 @@ class Session:
     def status(self) -> str:
         """One line for a person: what the table is doing or waiting for right now."""
         if self.stage == "lobby":
-            if self.is_host:
-                return f"waiting for players ({self.lobby_size} of {self.ruleset.players} seated)"  # type: ignore[union-attr]
+            if self.seated and self.ruleset is not None:
+                return f"waiting for players ({len(self.lobby)} of {self.ruleset.players} seated)"
             return "joining the table"
         if self.stage == "starting":
             return "waiting for everyone to accept the table"

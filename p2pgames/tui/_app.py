@@ -253,11 +253,14 @@ class TerminalGame:
         try:
             node = await self.setup(nursery, self.say)
         except Exception as error:
-            refusal = _setup_error(error)
-            reason = refusal if refusal is not None else _setup_failure(error)
-            if reason is None:
-                raise
-            self.failure = f"p2pgames: could not start the game: {reason}"
+            explained = _setup_error(error)  # says all: "can't connect to …", "could not join …"
+            if explained is not None:
+                self.failure = f"p2pgames: {explained}"
+            else:
+                reason = _setup_failure(error)
+                if reason is None:
+                    raise
+                self.failure = f"p2pgames: could not start the game: {reason}"
             self.exit_code = SETUP_FAILED if _setup_network_problem(error) else SETUP_REFUSED
             self._left.set()
             return

@@ -250,6 +250,8 @@ class Screen:
             right = ""
         elif session.seat is not None and session.seats:
             right = f"{session.name} · seat {session.seat} of {len(session.seats)} "
+        elif game.lobby is not None and game.lobby.you is not None:
+            right = f"{session.name} · seat {game.lobby.you} of {game.lobby.seats} "
         else:
             right = f"{session.name} · {'hosting' if session.is_host else 'joining'} "
         space = width - line_width(left) - len(right)

@@ -148,16 +148,35 @@ def test_a_peer_leaving_stops_the_game_and_says_who(pipe, deadline, capsys):
     assert "left the game" in capsys.readouterr().err
 
 
-def test_a_joiner_turned_away_sees_why(pipe, deadline, capsys):
+def test_a_joiner_turned_away_is_told_why_in_one_line_and_no_screen_opens(pipe, deadline, capsys):
     table = Table(pipe, players=2, bots=2, human_hosts=False, late=True)  # the bots fill the table
 
     async def script(table: Table) -> None:
-        await table.screen.wait_for("Press q to quit")
-        assert "Could not join the table: the game has already started." in table.screen.text()
-        table.type("q")
+        raise AssertionError("the screen opened")
 
     assert run(table, script) == 1
-    assert "Could not join the table" in capsys.readouterr().err
+    assert table.screen is None
+    assert capsys.readouterr().err == (
+        f"Connecting to 127.0.0.1:{table.port} …\n"
+        f"p2pgames: could not join the table at 127.0.0.1:{table.port}: the game has already started\n"
+    )
+
+
+def test_a_host_with_another_key_than_the_join_code_is_refused_before_any_screen(pipe, deadline, capsys):
+    wrong = "aaaa-bbbb-cccc-dddd"
+    table = Table(pipe, players=2, bots=1, human_hosts=False, join_fingerprint=wrong)
+
+    async def script(table: Table) -> None:
+        raise AssertionError("the screen opened")
+
+    assert run(table, script) == 1
+    assert table.screen is None
+    real = table.bots[0].session.identity.public_key.fingerprint()
+    assert capsys.readouterr().err == (
+        f"Connecting to 127.0.0.1:{table.port} …\n"
+        f"p2pgames: could not join the table at 127.0.0.1:{table.port}: the host's key {real} does not match "
+        f"the join code ({wrong}); someone else may be answering at that address\n"
+    )
 
 
 def test_answering_no_keeps_playing(pipe, deadline):
@@ -358,3 +377,106 @@ def test_a_task_that_crashes_after_setup_is_raised_after_the_screen_closes(pipe,
 
     with pytest.raises(RuntimeError, match="a bug in a peer task"):
         run_terminal_game(setup, title="Probe", input=pipe, output=SizedOutput())
+
+
+# -- what a newcomer tripped over (issue 7) ---------------------------------------------------------
+
+
+def test_a_move_the_game_refuses_gets_the_games_reason(pipe, deadline):
+    table = Table(pipe)
+
+    async def script(table: Table) -> None:
+        decision = await table.next_decision()
+        session = table.human.session
+        held = {session.knowledge[slot] for slot in session.replica.state.hands[session.seat]}
+        elsewhere = next(f"c{n}" for n in range(1, 13) if f"c{n}" not in held)
+        counter = session.replica.counters[session.seat]
+        table.type(f"play {elsewhere}\r")
+        await table.screen.wait_for(f"You can't play {elsewhere}: {elsewhere} is not in your hand.")
+        assert session.replica.counters[session.seat] == counter  # nothing was sent
+        table.type("PLAY  " + decision.texts[0].split()[1].upper() + "\r")  # a move typed another way is made
+        await table.screen.wait_for(f"› {decision.texts[0]}")
+        assert session.replica.counters[session.seat] > counter
+        table.type("quit\r")
+        await table.screen.wait_for("Leave the game?")
+        table.type("y")
+
+    assert run(table, script) == 0
+
+
+def test_a_warning_from_the_game_shows_above_the_choices(pipe, deadline):
+    table = Table(pipe)
+    warning = "⚠ The card you pass goes to bot-1, who will know you held it."
+
+    async def script(table: Table) -> None:
+        def highest(decision) -> str:  # alice plays to win a round, so that she passes a card
+            return max(decision.texts, key=lambda text: int(text.rpartition("c")[2]) if " c" in text else 0)
+
+        decision, _ = await table.play_until(lambda decision: decision.texts[0].startswith("pass c"), highest)
+        assert decision is not None, "the game ended before alice won a round"
+        await table.screen.wait_for(warning)
+        assert decision.warnings == (warning[2:],)
+        table.type("quit\r")
+        await table.screen.wait_for("Leave the game?")
+        table.type("y")
+
+    assert run(table, script) == 0
+
+
+def test_the_end_of_a_game_says_where_the_transcript_is_and_how_to_check_it(pipe, deadline, capsys, tmp_path):
+    table = Table(pipe, transcripts=tmp_path)
+
+    async def script(table: Table) -> None:
+        await table.play_to_the_end()
+        await table.screen.wait_for("Press any key to leave")
+        table.type("x")
+
+    assert run(table, script) == 0
+    [path] = tmp_path.glob("*.p2pt")
+    session = table.human.session
+    out = capsys.readouterr().out
+    assert out == (
+        f"Game over: {session._result_text(session.result)}\n"
+        f"Your transcript of the game: {path}\n"
+        f"Check it at any time: p2pgames verify {path}\n"
+    )
+
+
+def test_the_player_who_quits_is_told_too(pipe, deadline, capsys, tmp_path):
+    table = Table(pipe, transcripts=tmp_path)
+
+    async def script(table: Table) -> None:
+        await table.next_decision()
+        table.type("quit\r")
+        await table.screen.wait_for("Leave the game?")
+        table.type("y")
+
+    assert run(table, script) == 0
+    [path] = tmp_path.glob("*.p2pt")
+    assert capsys.readouterr().out == (
+        "You left the game. The other players were told; the game has stopped for them too.\n"
+        f"Your transcript of the game: {path}\n"
+        f"Check it at any time: p2pgames verify {path}\n"
+    )
+
+
+def test_a_joiner_with_the_hosts_name_has_one_name_everywhere(pipe, deadline, tmp_path):
+    table = Table(pipe, players=3, bots=1, human_hosts=False, host_name="alice", human_name="alice", transcripts=tmp_path)
+    shown = {}
+
+    async def script(table: Table) -> None:
+        await table.screen.wait_for("Seats 2/3")
+        shown["lobby"] = table.screen.lines()
+        table.type("quit\r")
+
+    assert run(table, script) == 0
+    lobby = shown["lobby"]
+    assert lobby[0].endswith("alice-2 · seat 1 of 3")
+    assert lobby[1] == " Waiting for players (2 of 3 seated)"
+    start = next(number for number, line in enumerate(lobby) if line.startswith("Seats 2/3 │"))
+    seats = [line.partition("│")[2].strip() for line in lobby[start:start + 3]]
+    assert seats == ["0 alice host bot", "1 alice-2 (you)", "2 waiting for a player…"]
+    host_key = table.bots[0].session.identity.public_key.fingerprint()
+    assert f"Host │ host key {host_key}" in "\n".join(lobby)
+    assert f"The host's key {host_key} matches the join code." in "\n".join(lobby)
+    assert table.human.session.name == "alice-2"

@@ -8,6 +8,7 @@ pipe, and waits — never sleeps — for what the screen shows or what a peer re
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Awaitable, Callable
 
 import trio
@@ -22,7 +23,7 @@ from prompt_toolkit.output import DummyOutput
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
-from p2pgames.net import Node, drive_bot, open_host_listeners
+from p2pgames.net import JoinCode, Node, drive_bot, join_table, open_host_listeners
 from p2pgames.session import Session, SessionEvent
 
 LOOPBACK = "127.0.0.1"
@@ -125,10 +126,12 @@ Script = Callable[["Table"], Awaitable[None]]
 class Table:
     """A probe (or other) table on 127.0.0.1: the human ``alice`` and ``bots`` bot peers.
 
-    With ``human_hosts`` the human's node hosts; otherwise a bot hosts and the human joins —
-    after the bots have taken their seats with ``late``. ``bots`` may be fewer than the empty
-    seats, leaving the table waiting in its lobby. Every peer's key, shuffles and bot draw on
-    ``seed`` and its name, so a table plays the same game every run.
+    With ``human_hosts`` the human's node hosts; otherwise a bot called ``host_name`` hosts and
+    the human joins as a player does (:func:`~p2pgames.net.join_table`, with the host's key in the
+    join code, or ``join_fingerprint`` instead) — after the bots have taken their seats with
+    ``late``. ``bots`` may be fewer than the empty seats, leaving the table waiting in its lobby.
+    Every peer's key, shuffles and bot draw on ``seed`` and its name, so a table plays the same
+    game every run.
     """
 
     def __init__(
@@ -141,7 +144,15 @@ class Table:
         human_hosts: bool = True,
         late: bool = False,
         seed: bytes = b"tui-table",
+        human_name: str = "alice",
+        host_name: str = "bot-host",
+        join_fingerprint: str | None = None,
+        transcripts: Path | None = None,
     ) -> None:
+        self.human_name = human_name
+        self.host_name = host_name
+        self.join_fingerprint = join_fingerprint
+        self.transcripts = transcripts
         self.pipe = pipe
         self.seed = seed
         self.game = get_game(game)
@@ -173,19 +184,25 @@ class Table:
 
         async def setup(nursery: trio.Nursery, say: Callable[[str], None]) -> Node:
             if self.human_hosts:
-                human = Node(self._session("alice", ruleset=self.ruleset))
+                human = Node(self._session(self.human_name, ruleset=self.ruleset), transcript_dir=self.transcripts)
                 listeners = await open_host_listeners(0, LOOPBACK)
                 self.port = listeners[0].socket.getsockname()[1]
                 await nursery.start(human.serve, listeners)
                 say(f"Join code: {LOOPBACK}:{self.port}")
             else:
-                host = await self._start_bot(nursery, "bot-host", host=True)
+                host = await self._start_bot(nursery, self.host_name, host=True)
                 self.bots.append(host)
                 if self.late:
                     await self._start_bots(nursery)
                     await host.wait_until(lambda: host.session.lobby_size == len(self.bots))
-                human = Node(self._session("alice"))
-                await nursery.start(human.connect, LOOPBACK, self.port)
+                fingerprint = self.join_fingerprint or host.session.identity.public_key.fingerprint()
+                # Its own stream even when the host bot has the human's name (names at a table can repeat).
+                random_bytes = self._random_bytes("joining " + self.human_name)
+                human = await join_table(
+                    nursery, identity=Identity.generate(random_bytes(32)), name=self.human_name,
+                    code=JoinCode(LOOPBACK, self.port, fingerprint), transcripts=self.transcripts, say=say,
+                    random_bytes=random_bytes,
+                )
             self.human = Watched(human)
             nursery.start_soon(self.human.pump)
             if not self.late:
@@ -195,9 +212,12 @@ class Table:
 
         return setup
 
+    def _random_bytes(self, name: str) -> Callable[[int], bytes]:
+        return reproducible_bytes(self.seed + b"/peer/" + name.encode())
+
     def _session(self, name: str, **options) -> Session:
         """The session of the peer called ``name``: its identity and randomness from ``seed``."""
-        random_bytes = reproducible_bytes(self.seed + b"/peer/" + name.encode())
+        random_bytes = self._random_bytes(name)
         return Session(Identity.generate(random_bytes(32)), name, get_game, random_bytes=random_bytes, **options)
 
     async def _start_bots(self, nursery: trio.Nursery) -> None:
@@ -237,6 +257,13 @@ class Table:
 
     async def play_to_the_end(self, pick: Callable[[object], str] = lambda decision: decision.texts[0]) -> int:
         """Type ``pick(decision)`` for every decision until the game is over; how many were typed."""
+        return (await self.play_until(lambda decision: False, pick))[1]
+
+    async def play_until(
+        self, stop: Callable[[object], bool], pick: Callable[[object], str] = lambda decision: decision.texts[0]
+    ) -> tuple[object, int]:
+        """Type ``pick(decision)`` for every decision until one for which ``stop(decision)`` holds
+        (left unanswered) or the game is over (``None``); that decision and how many were typed."""
         session = self.human.session
         typed = 0
         answered = None
@@ -245,9 +272,12 @@ class Table:
                 lambda: session.finished or (session.decision() is not None and self._moment() != answered)
             )
             if session.finished:
-                return typed
+                return None, typed
+            decision = session.decision()
+            if stop(decision):
+                return decision, typed
             answered = self._moment()
-            self.type(pick(session.decision()) + "\r")
+            self.type(pick(decision) + "\r")
             typed += 1
 
     def _moment(self) -> tuple:

@@ -20,6 +20,7 @@ Rules (2–4 players, cards ``c1`` … ``c{4N}`` worth their number):
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -46,10 +47,14 @@ from p2pgames.engine import (
     SimultaneousActs,
     Step,
     Turn,
+    normalize_typed,
 )
 
 ROUNDS = 2
 HAND_SIZE = 3
+
+
+_CARD = re.compile(r"c[1-9][0-9]?")
 
 
 def card_value(name: str) -> int:
@@ -310,6 +315,38 @@ class Probe(Game[ProbeState]):
             verb = "play" if isinstance(action, PlayCard) else "pass"
             return f"{verb} {knowledge.get(action.slot) or state.cards.value(action.slot) or f'#{action.slot}'}"
         return "cheer" if action.cheer else "pass"
+
+    def parse_action(
+        self, state: ProbeState, player: int, text: str, knowledge: Knowledge, names: Sequence[str]
+    ) -> Any:
+        words = normalize_typed(text).split()
+        if words == ["cheer"] or words == ["pass"] and state.phase == "cheer":
+            if state.phase != "cheer" or player not in self._cheerers(state):
+                raise IllegalAction(player, "there is nothing to cheer for now")
+            return Cheer(words == ["cheer"])
+        if len(words) != 2 or words[0] not in ("play", "pass") or not _CARD.fullmatch(words[1]):
+            raise MalformedAction(f"{text!r} is not a probe move (play cN, pass cN, cheer or pass)")
+        verb, card = words
+        hand = state.hands[player]
+        slot = next((slot for slot in hand if knowledge.get(slot) == card), None)
+        if slot is None:
+            raise IllegalAction(player, f"{card} is not in your hand")
+        if verb == "play":
+            if state.phase != "play":
+                raise IllegalAction(player, "cards are played at the start of a round")
+            return PlayCard(slot)
+        if state.phase != "pass" or player != state.winner:
+            raise IllegalAction(player, "only the round's winner passes a card, after winning it")
+        highest = max((knowledge[slot] for slot in hand if slot in knowledge), key=card_value)
+        if highest != card:
+            raise IllegalAction(player, f"you must pass your highest card, {highest}")
+        return PassCard(slot)
+
+    def warnings(self, state: ProbeState, player: int, knowledge: Knowledge, names: Sequence[str]) -> Sequence[str]:
+        if state.phase == "pass" and player == state.winner:
+            left = names[(player + 1) % state.players]
+            return (f"The card you pass goes to {left}, who will know you held it.",)
+        return ()
 
     def narrate(self, before: ProbeState, event: Event, after: ProbeState, names: Sequence[str]) -> list[str]:
         if isinstance(event, ChanceOutcome):
