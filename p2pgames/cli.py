@@ -13,6 +13,7 @@ import getpass
 import hashlib
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Mapping, NoReturn, Sequence
@@ -188,8 +189,11 @@ def _check_transcript_directory(directory: Path, advice: str) -> None:
         raise UsageError(f"can't save transcripts in {directory}: {_reason(error)}; {advice}") from None
     if not directory.is_dir():
         raise UsageError(f"can't save transcripts in {directory}: it is not a directory; {advice}")
-    if not os.access(directory, os.W_OK | os.X_OK):
-        raise UsageError(f"can't save transcripts in {directory}: you may not write there (Permission denied); {advice}")
+    try:  # the only sure test (permissions, a read-only file system, root's exceptions): try it
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as error:
+        raise UsageError(f"can't save transcripts in {directory}: {_reason(error)}; {advice}") from None
 
 
 def _reason(error: OSError) -> str:

@@ -1,0 +1,291 @@
+"""Starting a game from the command line, as a newcomer does: the menu, game names, and every way
+setting up a table can fail — each one clear line, before any full screen.
+
+``host``, ``join`` and ``play`` run for real here, as far as the terminal: :func:`terminal` stands in
+for it with a pipe the test types into and a screen of 80×24 that draws nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+import trio
+from prompt_toolkit.input import create_pipe_input
+
+from p2pgames import cli
+from p2pgames.cli import main
+from p2pgames.crypto import Identity
+from p2pgames.games import get_game
+from p2pgames.net import Node, open_host_listeners
+from p2pgames.session import Session
+from p2pgames.tui import run_terminal_game
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "tui"))
+from tui_tables import SizedOutput  # noqa: E402
+
+REPOSITORY = Path(__file__).parents[2]
+
+
+def call(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as exit_:
+            code = exit_.code
+    assert "Traceback" not in out.getvalue() + err.getvalue()
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch) -> Path:
+    home = tmp_path / "home"
+    monkeypatch.setenv("P2PGAMES_HOME", str(home))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    return home
+
+
+class Terminal:
+    """What ``host``, ``join`` and ``play`` get instead of a terminal: the game runs on a pipe.
+
+    Once the screen shows, ``keys`` are typed (by default Ctrl-C twice: leave, asking first if
+    the game is running). ``opened`` says whether the screen ever showed; ``node`` is the table's
+    node that setup returned, ``said`` what setup said (the game's log and lobby show it).
+    """
+
+    def __init__(self, keys: str = "\x03\x03") -> None:
+        self.keys = keys
+        self.opened = False
+        self.node: Node | None = None
+        self.said: list[str] = []
+
+    def run(self, setup, title, args) -> int:
+        async def watched_setup(nursery, say):
+            def heard(text: str) -> None:
+                self.said.append(text)
+                say(text)
+
+            self.node = await setup(nursery, heard)
+            return self.node
+
+        def on_screen(app) -> None:
+            self.opened = True
+            pipe.send_text(self.keys)
+
+        with create_pipe_input() as pipe:
+            return run_terminal_game(watched_setup, title=title, color=False, input=pipe, output=SizedOutput(), on_screen=on_screen)
+
+
+@pytest.fixture
+def terminal(monkeypatch) -> Terminal:
+    assert call("id")[0] == 0  # the identity exists already: no "Created identity" line
+    terminal = Terminal()
+    monkeypatch.setattr(cli, "_need_terminal", lambda command: None)
+    monkeypatch.setattr(cli, "_run_terminal", terminal.run)
+    return terminal
+
+
+def answering(monkeypatch, *answers: str) -> list[str]:
+    """Answer ``input()`` prompts with ``answers``, in order; the prompts asked are returned."""
+    prompts: list[str] = []
+    remaining = iter(answers)
+
+    def answer(prompt: str) -> str:
+        prompts.append(prompt)
+        try:
+            return next(remaining)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", answer)
+    return prompts
+
+
+# -- the menu and game names -------------------------------------------------------------------------
+
+
+def test_the_menu_takes_a_games_name_and_asks_how_many_players(monkeypatch, terminal, capsys):
+    prompts = answering(monkeypatch, "Beltpunk", "3")
+    assert main(["play"]) == 0
+    assert terminal.opened and terminal.node.session.ruleset.players == 3
+    assert terminal.node.session.ruleset.game == "beltpunk"
+    assert prompts == ["\nGame (number or name): ", "Players at the table, you included (2–4, Enter for 4): "]
+
+
+def test_the_menu_says_the_range_and_takes_enter_for_the_default(monkeypatch, terminal, capsys):
+    answering(monkeypatch, "2", "13", "0", "")
+    assert main(["play"]) == 0
+    assert terminal.node.session.ruleset.game == "steamcourt" and terminal.node.session.ruleset.players == 4
+    refusal = "Steam Court is for 1 to 12 players: type a number from 1 to 12, Enter for 4, or q.\n"
+    assert capsys.readouterr().out.count(refusal) == 2
+
+
+def test_the_menu_suggests_a_game_for_a_typo_and_quits_on_q(monkeypatch, terminal, capsys):
+    answering(monkeypatch, "beltpnk", "5", "q")
+    assert main(["play"]) == 0
+    assert not terminal.opened
+    out = capsys.readouterr().out
+    assert "Did you mean beltpunk? Type a number from 1 to 2, a game's name (beltpunk, steamcourt), or q.\n" in out
+    assert "Type a number from 1 to 2, a game's name (beltpunk, steamcourt), or q.\n" in out.split("beltpunk? ")[1]
+
+
+def test_the_menu_does_not_ask_for_players_given_on_the_command_line(monkeypatch, terminal):
+    prompts = answering(monkeypatch, "steamcourt")
+    assert main(["play", "--players", "2"]) == 0
+    assert prompts == ["\nGame (number or name): "]
+    assert terminal.node.session.ruleset.players == 2
+
+
+@pytest.mark.parametrize("typed", ["Beltpunk", "BELTPUNK", "beltpunk-haberdasher", "Beltpunk Haberdasher"])
+def test_a_game_is_known_by_its_name_or_title_in_any_case(typed):
+    code, out, err = call("rules", typed)
+    assert code == 0 and out.startswith("# Beltpunk Haberdasher") and not err
+
+
+def test_a_misspelt_game_gets_a_suggestion():
+    assert call("rules", "beltpnk") == (
+        2, "", "p2pgames: unknown game 'beltpnk'; did you mean beltpunk? (the games: beltpunk, steamcourt)\n"
+    )
+    assert call("selfplay", "chess") == (2, "", "p2pgames: unknown game 'chess' (the games: beltpunk, steamcourt)\n")
+
+
+# -- hosting: the address and the port ------------------------------------------------------------
+
+
+def test_binding_to_an_address_this_machine_does_not_have_names_it(terminal):
+    code, out, err = call("host", "beltpunk", "--bind", "10.9.9.9", "--bots", "1", "--players", "2")
+    assert code == 3 and not terminal.opened and out == ""
+    assert err == (
+        "p2pgames: can't listen on 10.9.9.9: it is not an address of this machine; "
+        "leave out --bind to listen on all of them\n"
+    )
+
+
+def test_a_port_in_use_is_named_with_what_to_do(terminal):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        code, out, err = call("host", "beltpunk", "--bind", "127.0.0.1", "--port", str(port), "--bots", "1", "--players", "2")
+    assert code == 3 and not terminal.opened
+    assert err == (
+        f"p2pgames: can't listen on port {port} (127.0.0.1): the port is already in use (another program, "
+        "or another p2pgames table); choose another --port, or leave it out for any free port\n"
+    )
+
+
+# -- joining ------------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def hosted_table(players: int = 2):
+    """A probe table hosted on 127.0.0.1 by another thread's trio; yields (port, fingerprint)."""
+    ready = threading.Event()
+    found: dict = {}
+    cancel: list = []
+
+    async def host() -> None:
+        identity = Identity.generate()
+        node = Node(Session(identity, "hostess", get_game, ruleset=get_game("probe").ruleset(players)))
+        listeners = await open_host_listeners(0, "127.0.0.1")
+        found["port"] = listeners[0].socket.getsockname()[1]
+        found["fingerprint"] = identity.public_key.fingerprint()
+        async with trio.open_nursery() as nursery:
+            cancel.append((trio.lowlevel.current_trio_token(), nursery.cancel_scope.cancel))
+            await nursery.start(node.serve, listeners)
+            ready.set()
+            await trio.sleep_forever()
+
+    thread = threading.Thread(target=trio.run, args=(host,), daemon=True)
+    thread.start()
+    ready.wait(10)
+    try:
+        yield found["port"], found["fingerprint"]
+    finally:
+        token, stop = cancel[0]
+        token.run_sync_soon(stop)
+        thread.join(10)
+
+
+def test_joining_with_a_wrong_fingerprint_is_one_line_and_no_screen(terminal):
+    with hosted_table() as (port, fingerprint):
+        code, out, err = call("join", f"127.0.0.1:{port}/aaaa-bbbb-cccc-dddd")
+    assert code == 1 and not terminal.opened and out == ""
+    assert err == (
+        f"Connecting to 127.0.0.1:{port} …\n"
+        f"p2pgames: could not join the table at 127.0.0.1:{port}: the host's key {fingerprint} does not match "
+        "the join code (aaaa-bbbb-cccc-dddd); someone else may be answering at that address\n"
+    )
+
+
+def test_joining_a_closed_port_is_one_line_and_no_screen(terminal):
+    with socket.socket() as closed:  # a port nobody listens on: bound, never listening
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+        code, out, err = call("join", f"127.0.0.1:{port}")
+    assert code == 3 and not terminal.opened and out == ""
+    assert err == (
+        f"Connecting to 127.0.0.1:{port} …\n"
+        f"p2pgames: can't connect to 127.0.0.1:{port}: nothing is listening there (connection refused); "
+        "check the join code, and that the host is still running\n"
+    )
+
+
+def test_the_fingerprint_and_the_profile_note_are_shown_inside_the_game(monkeypatch, terminal):
+    from p2pgames.net import Announcement
+    from p2pgames.profiles import open_profile
+
+    with open_profile(None), hosted_table(players=3) as (port, fingerprint):  # "default" is in use
+        table = Announcement("127.0.0.1", "probe", "Probe", "hostess", port, fingerprint, 1, 3)
+        monkeypatch.setattr("p2pgames.net.find_tables", lambda: [table])
+        code, out, err = call("join")
+    assert code == 0 and terminal.opened
+    assert out == "Looking for tables on this network …\nYou left the table before the game began.\n"
+    assert terminal.said == [
+        f"Joining Probe hosted by hostess (1/3 seated) at 127.0.0.1:{port}/{fingerprint}",
+        "Profile 'default' is in use by another p2pgames process; using profile 'default-2' (choose one with --profile NAME).",
+        "Created identity 'default-2': " + terminal.node.session.identity.public_key.fingerprint(),
+        f"Connecting to 127.0.0.1:{port} …",
+        f"The host's key {fingerprint} matches the join code.",
+    ]
+    assert err == "".join(line + "\n" for line in terminal.said)  # and before the screen opened
+
+
+# -- transcripts and pipes --------------------------------------------------------------------------
+
+
+def test_a_transcript_directory_that_is_a_file_stops_the_command_before_the_game(tmp_path):
+    file = tmp_path / "transcripts"
+    file.write_text("not a directory")
+    code, out, err = call("selfplay", "probe", "--transcripts", str(file))
+    assert (code, out) == (2, "")
+    assert err == f"p2pgames: can't save transcripts in {file}: it is a file, not a directory; choose another with --transcripts DIR, or leave it out\n"
+
+
+def test_a_transcript_directory_nobody_may_write_stops_the_command_before_the_game(tmp_path):
+    locked = Path("/sys/p2pgames-transcripts")  # even root may not create files in /sys
+    code, out, err = call("selfplay", "probe", "--transcripts", str(locked))
+    assert (code, out) == (2, "")
+    assert err.startswith(f"p2pgames: can't save transcripts in {locked}: ") and err.endswith(
+        "; choose another with --transcripts DIR, or leave it out\n"
+    )
+    assert "network" not in err
+
+
+@pytest.mark.parametrize("args", [["rules", "beltpunk"], ["selfplay", "probe", "--players", "2", "--games", "3"]])
+def test_a_reader_that_stops_reading_ends_the_command_quietly(args):
+    process = subprocess.Popen(
+        [sys.executable, "-m", "p2pgames", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPOSITORY
+    )
+    process.stdout.close()  # like `| head -0`: the first line written meets a closed pipe
+    err = process.stderr.read()
+    process.stderr.close()
+    assert process.wait(60) == 141
+    assert err == b""
