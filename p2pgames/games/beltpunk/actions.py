@@ -44,6 +44,7 @@ __all__ = [
     "Declare",
     "Score",
     "Action",
+    "SUIT_ACTIONS",
     "MAX_SEATS",
     "encode_action",
     "decode_action",
@@ -168,6 +169,14 @@ class Score:
 
 
 Action = Discard | Draw | Look | Pick | Take | Place | Exchange | Give | Skip | Declare | Score
+
+# The two actions each suit's card allows (rulebook, "Card Actions"), by suit index.
+SUIT_ACTIONS: tuple[tuple[type, type], ...] = (
+    (Draw, Exchange),  # Steam
+    (Take, Exchange),  # Gears
+    (Look, Take),  # Parts
+    (Draw, Look),  # Electricity
+)
 
 # Wire form: [kind, *fields]; the kinds are short because every act is signed and logged.
 _KIND_OF = {

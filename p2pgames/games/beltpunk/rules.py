@@ -48,6 +48,7 @@ from p2pgames.games.beltpunk.actions import (
     Give,
     Look,
     Pick,
+    SUIT_ACTIONS,
     Place,
     Score,
     Skip,
@@ -88,13 +89,6 @@ class Phase:
     OVER = "over"
 
 
-# The two actions each suit's card allows (rulebook, "Card Actions"), by suit index.
-SUIT_ACTIONS: tuple[tuple[type, type], ...] = (
-    (Draw, Exchange),  # Steam
-    (Take, Exchange),  # Gears
-    (Look, Take),  # Parts
-    (Draw, Look),  # Electricity
-)
 ACTION_NAMES = {Draw: "draw", Look: "look and draw", Take: "take and place", Exchange: "exchange"}
 TARGETS = (25, 35)
 
@@ -929,6 +923,13 @@ class Beltpunk(Game[BeltpunkState]):
         :meth:`check_action`. Raises :class:`MalformedAction` for text that is no Beltpunk move and
         :class:`IllegalAction` with the reason for a move the rules refuse (see ``typed.py``)."""
         return typed.parse_action(self, state, player, text, knowledge, names)
+
+    def warnings(
+        self, state: BeltpunkState, player: int, knowledge: Knowledge, names: Sequence[str]
+    ) -> list[str]:
+        """Overflows the choice now can cause or prevent, and a round's certain last turn (see
+        :func:`views.warnings`)."""
+        return views.warnings(state, player, knowledge)
 
     def narrate(
         self, before: BeltpunkState, event: Event, after: BeltpunkState, names: Sequence[str]

@@ -27,6 +27,7 @@ from p2pgames.games.beltpunk.actions import (
     Give,
     Look,
     Pick,
+    SUIT_ACTIONS,
     Place,
     Score,
     Skip,
@@ -46,7 +47,7 @@ from p2pgames.games.beltpunk.cards import (
 if TYPE_CHECKING:
     from p2pgames.games.beltpunk.rules import BeltpunkState
 
-__all__ = ["describe_action", "narrate", "panels", "result_summary", "HELP"]
+__all__ = ["describe_action", "narrate", "panels", "result_summary", "warnings", "HELP"]
 
 WIDTH = 78  # panels must fit an 80-column terminal, borders included
 SUIT_STYLES = ("suit-steam", "suit-gears", "suit-parts", "suit-electricity")
@@ -164,6 +165,102 @@ def describe_action(
     if kind is Exchange:
         return f"exchange {name} with {names[action.with_seat]}"
     return repr(action)  # pragma: no cover - every action kind is handled above
+
+
+# -- warnings --------------------------------------------------------------------------------------
+
+
+def warnings(state: "BeltpunkState", player: int, knowledge: Knowledge) -> list[str]:
+    """What ``player`` should know before the choice it has now, one sentence a line (at most
+    :data:`WIDTH` characters); empty when there is nothing to warn about or nothing to decide.
+
+    * A conveyor over capacity overflows into the scrap pile of the player resolving a card, once
+      their action is done (RULES.md, I11): said to that player while choosing the action, the
+      card to draw or the card to place, with what prevents it.
+    * A full conveyor overflows when one more card goes in: said while discarding (to a player
+      holding that suit) and while placing a card into The Machine (naming the cards that would).
+    * When this is certainly the round's last turn, every card left in hand becomes scrap: said
+      while discarding, declaring and choosing a set.
+    """
+    if state.cards.pending:
+        return []
+    phase = state.phase
+    capacity = state.players
+    counts = [len(conveyor) for conveyor in state.conveyors]
+    over = [suit for suit in range(4) if counts[suit] > capacity]
+    lines: list[str] = []
+    if phase == "discard":
+        if player not in range(state.players):
+            return []
+        held = {SUIT_OF[name] for name in _known(state, state.hands[player], knowledge)}
+        for suit in range(4):
+            if counts[suit] == capacity and suit in held:
+                lines.append(
+                    f"{SUIT_NAMES[suit]} is full: {_a(SUIT_NAMES[suit])} {SUIT_NAMES[suit]} discard "
+                    f"may put all {capacity + 1} in your scrap pile."
+                )
+        if not state.deck:
+            lines.append(_LAST_TURN)
+    elif phase in ("action", "pick", "place"):
+        if player != state.actor:
+            return []
+        for suit in over:
+            lines.extend(_overflow_warning(state, phase, suit, counts[suit]))
+        if phase == "place" and state.pile is None:
+            hand = state.hands[player]
+            for suit in range(4):
+                if counts[suit] != capacity:
+                    continue
+                cards = [name for name in _known(state, hand, knowledge) if SUIT_OF[name] == suit]
+                if cards:
+                    lines.append(_placing_overflows(suit, cards, capacity + 1))
+    elif phase == "declare" or phase == "score":
+        deciding = state.declarer == player if phase == "declare" else player in state.scorers
+        if deciding and (not state.deck or not all(state.hands)):
+            lines.append(_LAST_TURN)
+    return lines
+
+
+_LAST_TURN = "This is the round's last turn: each card left in your hand will cost 1 point."
+
+
+def _known(state: "BeltpunkState", slots: Sequence[int], knowledge: Knowledge) -> list[str]:
+    names = (_card(state, slot, knowledge) for slot in slots)
+    return sorted((name for name in names if name is not None), key=MACHINE_ORDER.__getitem__)
+
+
+def _a(word: str) -> str:
+    return "an" if word[0] in "AEIOU" else "a"
+
+
+def _overflow_warning(state: "BeltpunkState", phase: str, suit: int, count: int) -> list[str]:
+    """What happens to an over-full conveyor at the end of the actor's resolution, and what can
+    still prevent it (taking or drawing one of its cards out of The Machine)."""
+    name = f"{SUIT_NAMES[suit]} is {count}/{state.players}"
+    if phase == "action":
+        can_look, can_take = (kind in SUIT_ACTIONS[state.discarded_suit()] for kind in (Look, Take))
+        if not (can_look or can_take):
+            return [f"{name}: whatever you choose, all {count} cards go to your scrap pile."]
+        ways = []
+        if can_look:
+            ways.append("look machine and draw one")
+        if can_take:
+            ways.append("take one and place another suit")
+        return [
+            f"{name}: all {count} cards go to your scrap pile unless you remove one.",
+            f"Prevent it: {', or '.join(ways)}.",
+        ]
+    if phase == "pick" and state.pile is None:
+        return [f"{name}: draw one of its cards, or all {count} go to your scrap pile."]
+    after = "after your draw" if phase == "pick" else "after you place"
+    return [f"{name}: {after} all {count} cards go to your scrap pile."]
+
+
+def _placing_overflows(suit: int, cards: Sequence[str], count: int) -> str:
+    if len(cards) > 3:
+        return f"Placing any {SUIT_NAMES[suit]} card overflows it: all {count} go to your scrap pile."
+    named = cards[0] if len(cards) == 1 else ", ".join(cards[:-1]) + " or " + cards[-1]
+    return f"Placing {named} overflows {SUIT_NAMES[suit]}: all {count} go to your scrap pile."
 
 
 # -- the log ---------------------------------------------------------------------------------------

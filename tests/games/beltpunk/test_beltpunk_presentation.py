@@ -22,6 +22,8 @@ from p2pgames.games.beltpunk.actions import (
 )
 from p2pgames.games.beltpunk.bots import make_bot
 
+from beltpunk_scenarios import skip_all
+
 EVERY_KIND = [
     Discard(3),
     Draw(),
@@ -292,3 +294,109 @@ def test_a_shared_win_is_shown_as_shared():
     table = short_round(totals=(15, 31, 0, 0))
     table_panel = GAME.panels(table.state, None, {}, ["alice", "bob", "carol", "dave"])[0]
     assert panel_texts(table_panel)[1] == "alice and bob share the win with 25 points each"
+
+
+# -- warnings (shown above the choices) ------------------------------------------------------------
+
+
+def warned(table, seat, state=None):
+    return list(GAME.warnings(state or table.state, seat, table.view(seat), table.NAMES[:3]))
+
+
+def warning_table(hands, machine):
+    from beltpunk_scenarios import StackedTable, stacked_deck
+
+    return StackedTable(3, [stacked_deck(3, hands, machine)], first_foreman=0)
+
+
+def test_the_player_whose_action_a_conveyor_overflows_on_is_told_how_to_prevent_it():
+    # Parts holds 4 of 3 when Alice's P1 resolves: she can look and draw, or take and place.
+    table = warning_table([["P1"], ["G2"], ["E3"]], ["P9", "P10", "P11"])
+    table.discard({0: "P1", 1: "G2", 2: "E3"})
+    assert warned(table, 1) == []  # Bob's Gears card resolves first: Parts is not his problem
+    table.act(1, Skip())
+    assert warned(table, 0) == [
+        "Parts is 4/3: all 4 cards go to your scrap pile unless you remove one.",
+        "Prevent it: look machine and draw one, or take one and place another suit.",
+    ]
+    assert warned(table, 1) == [] and warned(table, 2) == []
+    table.act(0, Look(None))
+    assert warned(table, 0) == ["Parts is 4/3: draw one of its cards, or all 4 go to your scrap pile."]
+
+
+def test_a_card_whose_actions_cannot_prevent_the_overflow_says_so():
+    table = warning_table([["S1"], ["G2"], ["P3"]], ["S9", "S10", "S11"])
+    table.discard({0: "S1", 1: "G2", 2: "P3"})
+    assert warned(table, 0) == ["Steam is 4/3: whatever you choose, all 4 cards go to your scrap pile."]
+    table.act(0, Skip())
+    assert table.names(table.state.scrap[0]) == ["S9", "S10", "S11", "S1"]  # as warned
+
+
+def test_electricity_can_only_look_and_gears_only_take():
+    table = warning_table([["P1"], ["G1"], ["P3"]], ["G9", "G10", "G11"])
+    table.discard({0: "P1", 1: "G1", 2: "P3"})
+    assert warned(table, 1) == [
+        "Gears is 4/3: all 4 cards go to your scrap pile unless you remove one.",
+        "Prevent it: take one and place another suit.",
+    ]
+    table = warning_table([["E1"], ["G1"], ["P3"]], ["E9", "E10", "E11"])
+    table.discard({0: "E1", 1: "G1", 2: "P3"})
+    table.act(1, Skip())
+    table.act(2, Skip())
+    assert warned(table, 0) == [
+        "Electricity is 4/3: all 4 cards go to your scrap pile unless you remove one.",
+        "Prevent it: look machine and draw one.",
+    ]
+
+
+def test_placing_into_a_full_conveyor_names_the_cards_that_overflow_it():
+    table = warning_table([["P1", "G3", "G4", "E8"], ["S2"], ["E3"]], ["G9", "G10", "G11"])
+    table.discard({0: "P1", 1: "S2", 2: "E3"})
+    table.act(1, Skip())
+    table.act(0, Take(table.slot("P1")))
+    assert warned(table, 0) == ["Placing G3 or G4 overflows Gears: all 4 go to your scrap pile."]
+    # Into a player's pile nothing overflows.
+    state = table.state.copy()
+    state.pile = 1
+    assert warned(table, 0, state) == []
+
+
+def test_a_discard_into_a_full_conveyor_is_warned_to_those_holding_its_suit():
+    table = warning_table([["S1", "P4"], ["G2"], ["P3"]], ["S9", "S10", "S11"])
+    hands = {seat: {name[0] for name in table.hand(seat)} for seat in range(3)}
+    expected = ["Steam is full: a Steam discard may put all 4 in your scrap pile."]
+    for seat in range(3):
+        assert warned(table, seat) == (expected if "S" in hands[seat] else [])
+
+
+def test_the_last_turn_of_a_round_is_warned_while_discarding_and_declaring():
+    table = warning_table([["S1", "S2", "S3", "P4"], ["G2"], ["P3"]], ["S9", "G10", "G11"])
+    last = "This is the round's last turn: each card left in your hand will cost 1 point."
+    assert last not in warned(table, 0)
+    state = table.state.copy()
+    state.deck = []
+    assert last in warned(table, 0, state) and last in warned(table, 1, state)
+    table.discard({0: "P4", 1: "G2", 2: "P3"})
+    skip_all(table)
+    assert table.state.declarer == 0 and warned(table, 0) == []
+    state = table.state.copy()
+    state.deck = []
+    assert warned(table, 0, state) == [last] and warned(table, 1, state) == []
+    state.hands[2] = []  # an empty hand ends the round too
+    state.deck = table.state.deck[:]
+    assert warned(table, 0, state) == [last]
+
+
+def test_warnings_fit_the_screen_through_whole_games():
+    for players in (2, 3, 4):
+        table = bot_table(players, b"warnings")
+        # Replay, asking every seat at every step (seats with nothing to decide get nothing).
+        state = GAME.setup(table.ruleset)
+        seen = 0
+        for event in table.log:
+            state = GAME.apply(state, event)
+            for seat in range(players):
+                for line in GAME.warnings(state, seat, {}, ["a", "b", "c", "d"][:players]):
+                    assert len(line) <= 78, line
+                    seen += 1
+        assert seen > 0
