@@ -1,0 +1,101 @@
+"""The lobby, between sessions in memory: the names the host gives, and chat before the game."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2pgames.crypto import Identity, reproducible_bytes
+from p2pgames.games import get_game
+from p2pgames.session import HOST_CONNECTION, ChatReceived, LobbyChanged, LocalError, Session
+from p2pgames.session._messages import make_envelope
+
+
+class Lobby:
+    """A host with ``seats`` seats and joiners connected one by one (never filling the table)."""
+
+    def __init__(self, host_name: str = "root", seats: int = 4) -> None:
+        self.host = self._session(host_name, 0, ruleset=get_game("probe").ruleset(seats))
+        self.joiners: list[Session] = []
+        self.events: dict[int, list] = {0: []}
+
+    def _session(self, name: str, number: int, **options) -> Session:
+        random_bytes = reproducible_bytes(b"lobby/%d" % number)
+        return Session(Identity.generate(random_bytes(32)), name, get_game, random_bytes=random_bytes, **options)
+
+    def join(self, name: str) -> Session:
+        number = len(self.joiners) + 1
+        joiner = self._session(name, number)
+        self.joiners.append(joiner)
+        self.events[number] = []
+        self.host.connected(number)
+        joiner.connected(HOST_CONNECTION)
+        self.settle()
+        return joiner
+
+    def settle(self) -> None:
+        """Deliver frames both ways until nothing moves; collect every session's events."""
+        moved = True
+        while moved:
+            moved = False
+            for connection, data in self.host.take_outgoing():
+                self.joiners[connection - 1].receive(HOST_CONNECTION, data)
+                moved = True
+            for number, joiner in enumerate(self.joiners, 1):
+                for _, data in joiner.take_outgoing():
+                    self.host.receive(number, data)
+                    moved = True
+            for number, session in enumerate([self.host, *self.joiners]):
+                self.events[number] += session.take_events()
+
+    def chats(self, number: int) -> list[tuple[int, str, str]]:
+        return [(event.seat, event.name, event.text) for event in self.events[number] if isinstance(event, ChatReceived)]
+
+
+def test_a_joiner_with_a_taken_name_is_told_its_new_name_and_which_seat_is_its():
+    lobby = Lobby()
+    joiner = lobby.join("Root")  # names are told apart ignoring case: moves name players
+    assert joiner.name == "Root-2" and joiner.seated and joiner.seat is None
+    [*_, last] = [event for event in lobby.events[1] if isinstance(event, LobbyChanged)]
+    assert last == LobbyChanged((("root", False), ("Root-2", False)), 4, 1)
+    host_view = [event for event in lobby.events[0] if isinstance(event, LobbyChanged)][-1]
+    assert host_view.you == 0
+    assert joiner.status() == "waiting for players (2 of 4 seated)"
+
+
+def test_chat_in_the_lobby_reaches_everyone_seated_and_is_not_recorded():
+    lobby = Lobby()
+    ann, bob = lobby.join("ann"), lobby.join("bob")
+    ann.chat("hello\x1b[2J all")  # control characters never reach a screen
+    lobby.settle()
+    lobby.host.chat("welcome")
+    lobby.settle()
+    expected = [(1, "ann", "hello [2J all"), (0, "root", "welcome")]
+    assert lobby.chats(0) == lobby.chats(1) == lobby.chats(2) == expected
+    assert all(not session.take_transcript() for session in (lobby.host, ann, bob))
+    assert all(session.stage == "lobby" and session.fault is None for session in (lobby.host, ann, bob))
+
+
+def test_a_lobby_chat_with_a_bad_signature_is_dropped_by_the_host():
+    lobby = Lobby()
+    ann, bob = lobby.join("ann"), lobby.join("bob")
+    forged = make_envelope(Identity.generate(), "chat", {"game_id": bytes(32), "text": "I am ann"})
+    lobby.host.receive(1, forged.raw)  # on ann's connection, signed by someone else
+    lobby.settle()
+    assert lobby.chats(0) == lobby.chats(2) == []
+    assert lobby.host.stage == "lobby" and bob.stage == "lobby"
+
+
+def test_chat_before_the_host_has_seated_you_says_so():
+    joiner = Session(Identity.generate(), "ann", get_game)
+    with pytest.raises(LocalError, match="you can chat once the host has given you a seat"):
+        joiner.chat("hi")
+    with pytest.raises(LocalError, match="nothing to send"):
+        joiner.chat("   ")
+
+
+def test_a_host_leaving_the_lobby_tells_the_joiners_why():
+    lobby = Lobby()
+    ann = lobby.join("ann")
+    lobby.host.leave("quit")
+    lobby.settle()
+    assert ann.stage == "closed" and ann.rejection == "the host closed the table"
