@@ -196,12 +196,12 @@ class _Reader:
                 raise IllegalAction(player, f"{_shown(word)} is named twice")
         if len(slots) < 2:
             raise IllegalAction(player, "a set has at least two cards")
-        values = [self._value(slot) for slot in slots]
-        if None not in values:
-            reason = why_not_a_set(values)  # type: ignore[arg-type]
+        values = [value for value in map(self._value, slots) if value is not None]
+        if len(values) == len(slots):
+            reason = why_not_a_set(values)
             if reason is not None and not self._forced_reveal(len(slots)):
-                cards = " ".join(sorted(values, key=lambda n: (RANK_OF[n], SUIT_OF[n])))  # type: ignore
-                raise IllegalAction(player, f"{cards} is not a set: {reason}")
+                laid = sorted(values, key=lambda name: (RANK_OF[name], SUIT_OF[name]))
+                raise IllegalAction(player, f"{' '.join(laid)} is not a set: {reason}")
         try:
             action = Score(tuple(sorted(slots)))
         except MalformedAction as error:
@@ -318,7 +318,8 @@ class _Reader:
         for seat, sets in enumerate(state.sets):
             for slots in sets:
                 if any(value(slot) == name for slot in slots):
-                    return "in a set you scored" if seat == you else f"in a set {self.names[seat]} scored"
+                    who = "you" if seat == you else self.names[seat]
+                    return f"in a set {who} scored"
         for seat, hand in enumerate(state.hands):
             if seat != you and any(value(slot) == name for slot in hand):
                 return f"in {self.names[seat]}'s hand"

@@ -195,9 +195,10 @@ def warnings(state: "BeltpunkState", player: int, knowledge: Knowledge) -> list[
         held = {SUIT_OF[name] for name in _known(state, state.hands[player], knowledge)}
         for suit in range(4):
             if counts[suit] == capacity and suit in held:
+                name = SUIT_NAMES[suit]
                 lines.append(
-                    f"{SUIT_NAMES[suit]} is full: {_a(SUIT_NAMES[suit])} {SUIT_NAMES[suit]} discard "
-                    f"may put all {capacity + 1} in your scrap pile."
+                    f"{name} is full: {_a(name)} {name} discard may put all {capacity + 1} in "
+                    "your scrap pile."
                 )
         if not state.deck:
             lines.append(_LAST_TURN)
@@ -257,10 +258,11 @@ def _overflow_warning(state: "BeltpunkState", phase: str, suit: int, count: int)
 
 
 def _placing_overflows(suit: int, cards: Sequence[str], count: int) -> str:
+    name = SUIT_NAMES[suit]
     if len(cards) > 3:
-        return f"Placing any {SUIT_NAMES[suit]} card overflows it: all {count} go to your scrap pile."
+        return f"Placing any {name} card overflows it: all {count} go to your scrap pile."
     named = cards[0] if len(cards) == 1 else ", ".join(cards[:-1]) + " or " + cards[-1]
-    return f"Placing {named} overflows {SUIT_NAMES[suit]}: all {count} go to your scrap pile."
+    return f"Placing {named} overflows {name}: all {count} go to your scrap pile."
 
 
 # -- the log ---------------------------------------------------------------------------------------

@@ -264,9 +264,12 @@ def test_the_game_over_screen_shows_the_final_table_and_who_won():
     assert table.over
     names = ["alice", "bob", "carol", "a-very-long-player-name-indeed"]
     for viewer in (None, 0, 1):
-        panels = GAME.panels(table.state, viewer, {} if viewer is None else table.view(viewer), names)
+        view = {} if viewer is None else table.view(viewer)
+        panels = GAME.panels(table.state, viewer, view, names)
         shown = {panel.title: panel_texts(panel) for panel in panels}
-        assert list(shown) == ["Beltpunk Haberdasher", "Final standings", "The Machine", "Sets and scrap"]
+        assert list(shown) == [
+            "Beltpunk Haberdasher", "Final standings", "The Machine", "Sets and scrap"
+        ]
         assert all(len(line) <= 78 for lines in shown.values() for line in lines)
         assert shown["Beltpunk Haberdasher"][1] == "alice wins with 25 points"
         assert "game over" in shown["Beltpunk Haberdasher"][0]
@@ -321,13 +324,17 @@ def test_the_player_whose_action_a_conveyor_overflows_on_is_told_how_to_prevent_
     ]
     assert warned(table, 1) == [] and warned(table, 2) == []
     table.act(0, Look(None))
-    assert warned(table, 0) == ["Parts is 4/3: draw one of its cards, or all 4 go to your scrap pile."]
+    assert warned(table, 0) == [
+        "Parts is 4/3: draw one of its cards, or all 4 go to your scrap pile."
+    ]
 
 
 def test_a_card_whose_actions_cannot_prevent_the_overflow_says_so():
     table = warning_table([["S1"], ["G2"], ["P3"]], ["S9", "S10", "S11"])
     table.discard({0: "S1", 1: "G2", 2: "P3"})
-    assert warned(table, 0) == ["Steam is 4/3: whatever you choose, all 4 cards go to your scrap pile."]
+    assert warned(table, 0) == [
+        "Steam is 4/3: whatever you choose, all 4 cards go to your scrap pile."
+    ]
     table.act(0, Skip())
     assert table.names(table.state.scrap[0]) == ["S9", "S10", "S11", "S1"]  # as warned
 
