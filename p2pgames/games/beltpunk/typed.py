@@ -153,7 +153,7 @@ class _Reader:
         everywhere = [slot for conveyor in state.conveyors for slot in conveyor]
         for scrap in state.scrap:
             everywhere.extend(scrap)
-        return self._checked(Take(self._find(ref, everywhere, "", taking=True)))
+        return self._checked(Take(self._find(ref, everywhere, _TAKEABLE, taking=True)))
 
     def exchange(self, rest: list[str]) -> Any:
         ref, seat = self._split(rest, "with", self._reference, self._seat)
@@ -285,7 +285,7 @@ class _Reader:
         if type(ref) is int:
             if ref in slots:
                 return ref
-            raise IllegalAction(player, f"card #{ref} is not {expected or _TAKEABLE}")
+            raise IllegalAction(player, f"card #{ref} is not {expected}")
         seat, place = ref
         pile = self.state.scrap[seat]
         typed = f"{self.names[seat]}#{place}"
