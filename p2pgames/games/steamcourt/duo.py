@@ -55,18 +55,22 @@ def result(state: "SteamCourtState") -> GameOver | None:
 
 
 def ladder_panel(state: "SteamCourtState", names: Sequence[str]) -> Panel:
-    """This quarter's two rungs of the Duo ladder, the next one, and the win condition: two lines
-    (the whole ladder is in help)."""
+    """This quarter's two rungs of the Duo ladder, the next one (once the game is over: who climbed
+    to it), and the win condition: two lines (the whole ladder is in help)."""
     quarter = max(1, min(state.quarter, 4))
     table = state.tables[0]
     holders = dict(zip(table.characters, table.seats)) if state.quarter else {}
-    rungs: list[tuple[str, str]] = [("dim", "now:")]
+    rungs: list[tuple[str, str]] = [("dim", "Q4:" if state.phase == "over" else "now:")]
     held = [character for character in LADDER if character in holders]
     for character in held:
         comma = "," if character != held[-1] else ""
         rungs.append(("bold", f"{CHARACTER_TITLE[character]} ({names[holders[character]][:12]}){comma}"))
     nxt = CHARACTER_TITLE[LADDER[quarter + 1]]
-    rungs.append(("", f"· first out climbs to the {nxt}"))
+    if state.phase == "over":
+        first = state.going_out_order()[0]
+        rungs.append(("", f"· {names[first][:12]} out first: up to the {nxt}"))
+    else:
+        rungs.append(("", f"· first out climbs to the {nxt}"))
     goal = (
         "goal: Engineer to the Queen (go out first in the 4th quarter)"
         if state.duo_win == "queen"

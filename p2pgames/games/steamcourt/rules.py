@@ -1593,12 +1593,15 @@ class SteamCourt(Game[SteamCourtState]):
     # -- going out and the end of a quarter ----------------------------------------------------
 
     def _go_out(self, state: SteamCourtState, table: Table, player: int) -> None:
+        """``player`` takes his place in the going-out order and the top token; he may still hold
+        cards (the last player when the quarter ends): they stay in his hand, face down, until the
+        audit shows them and the next quarter's deal replaces them."""
         table.out.append(player)
         token = 0
         if state.scoring == "gears":
             token = table.stacks[state.quarter - 1].pop()
             state.gears[player].append(token)
-        state.notes.append(("out", player, token, len(table.out)))
+        state.notes.append(("out", player, token, len(table.out), len(state.hands[player])))
 
     def _quarter_over(self, state: SteamCourtState, table: Table) -> bool:
         holding = sum(1 for player in table.seats if state.hands[player])
@@ -1620,7 +1623,8 @@ class SteamCourt(Game[SteamCourtState]):
                     if not party:
                         power = ONE_POINT_POWERS[state.quarter - 1]
                         state.powers[player].append([power, False])
-                        state.notes.append(("one-point", player, power))
+                        # After the 4th quarter there is no later: the token is just its point.
+                        state.notes.append(("one-point", player, power, state.quarter < QUARTERS))
         else:
             self._climb(state, table)
         table.phase = Phase.DONE
@@ -1646,25 +1650,38 @@ class SteamCourt(Game[SteamCourtState]):
         state.notes.append(("climb", tuple(moves)))
 
     def _after_audit(self, state: SteamCourtState) -> None:
-        self._clear_quarter(state)
+        """The quarter's cards are public now. Between quarters: forget them, reseat, deal again.
+        After the 4th quarter the final table stays as it was played — seats, the cards left in
+        hands (now face up), the machine and the piles — for the game-over screen (RULES.md, I27);
+        only the Party variant reseats, its final standing being the seats (I24)."""
+        final = state.quarter == QUARTERS
+        for table in state.tables:
+            for player in table.seats:
+                if state.hands[player]:  # the last player (the clock: every one not out)
+                    faces = [FACE[state.cards.revealed[slot]] for slot in state.hands[player]]
+                    state.notes.append(("held", player, tuple(sorted(faces, key=FACE_ORDER.__getitem__))))
+        if not final:
+            self._clear_quarter(state)
         if len(state.tables) > 1:
             self._promote_and_demote(state)
             return
-        for table in state.tables:
-            # Reseat: by going-out order, or by the clock (farthest ahead first).
-            if state.scoring == "gears":
-                table.seats = table.out[:]
-            else:
-                table.seats = sorted(table.seats, key=lambda p: -state.clock[p])
-        state.notes.append(("quarter-end", state.quarter, tuple(state.tables[0].seats)))
-        if state.quarter == QUARTERS:
+        table = state.tables[0]
+        # The court's order after the quarter: going-out order, or the clock (farthest ahead first).
+        if state.scoring == "gears":
+            order = table.out[:]
+        else:
+            order = sorted(table.seats, key=lambda p: -state.clock[p])
+        state.notes.append(("quarter-end", state.quarter, tuple(order)))
+        if final:
             state.phase = Phase.OVER
         else:
+            table.seats = order
             state.phase = Phase.PLAYING
             self._start_quarter(state)
 
     def _clear_quarter(self, state: SteamCourtState) -> None:
-        """After the quarter's audit: forget its deals and clear every hand, pile and machine."""
+        """Between quarters, after the audit: forget the quarter's deals and clear every hand, pile
+        and machine."""
         for table in state.tables:
             for deal in table.deals:
                 state.cards.retire(deal)
@@ -1757,7 +1774,8 @@ class SteamCourt(Game[SteamCourtState]):
     ) -> list[Panel]:
         result = views.panels(self, state, viewer, knowledge, names)
         if state.variant == "duo":
-            result.insert(1, duo.ladder_panel(state, names))
+            # Under the header; once the game is over, under the final standings.
+            result.insert(2 if state.phase == Phase.OVER else 1, duo.ladder_panel(state, names))
         return result
 
     def help_text(self) -> str:

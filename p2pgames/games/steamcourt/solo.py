@@ -667,6 +667,11 @@ class Solo:
         tricks = state.tricks
         beaten = [trick for trick in tricks if trick[3]]
         everything = bool(tricks) and len(beaten) == len(tricks)
+        if everything and state.rung == len(LADDER) - 1:
+            # The game is won: the last tricks stay on the table, beaten, for the final screen.
+            state.notes.append(("round-over", len(beaten), 0, True))
+            self._finish(state, won=True)
+            return
         if not beaten:
             kept: list[list] = []
             discarded = tricks
@@ -682,9 +687,6 @@ class Solo:
         state.tricks = kept
         state.notes.append(("round-over", len(beaten), len(discarded), everything))
         if everything:
-            if state.rung == len(LADDER) - 1:
-                self._finish(state, won=True)
-                return
             state.rung += 1
             state.notes.append(("advance", state.character))
         self._begin_round(state)

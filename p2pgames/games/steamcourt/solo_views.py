@@ -136,7 +136,9 @@ def narrate(after: SoloState, names: Sequence[str]) -> list[str]:
             lines.append(f"{you} passes")
         elif kind == "round-over":
             _, beaten, discarded, everything = note
-            if everything:
+            if everything and not discarded:
+                lines.append("every trick beaten")  # the last round: they stay on the table
+            elif everything:
                 lines.append(f"every trick beaten: {_count(discarded, 'trick')} to the discard pile")
             elif beaten:
                 lines.append(f"{_count(beaten, 'trick')} beaten and discarded; the others stay")

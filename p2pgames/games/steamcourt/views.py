@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from p2pgames.engine import Event, Knowledge, Panel
+from p2pgames.engine import NO_KNOWLEDGE, Event, Knowledge, Panel
 
 from p2pgames.games.steamcourt.actions import (
     Coup,
@@ -313,11 +313,19 @@ def _narrate_note(
             return [f"{names[winner]} has no cards: {names[leader]} leads"]
         return []
     if kind == "out":
-        _, player, token, place = note
+        _, player, token, place, held = note
         taken = f" and takes the {token} gear token" if token else ""
+        if held:
+            # The quarter ends with him still holding cards: last place, not out of cards.
+            return [f"{names[player]} is left holding {_count(held, 'card')}: last ({_ordinal(place)}){taken}"]
         return [f"{names[player]} is out of cards ({_ordinal(place)}){taken}"]
     if kind == "one-point":
-        return [f"{names[note[1]]}'s 1-point token: {_POWER_NAMES[note[2]]} (once, later)"]
+        _, player, power, later = note
+        if later:
+            return [f"{names[player]}'s 1-point token: {_POWER_NAMES[power]} (once, later)"]
+        return [f"{names[player]}'s 1-point token is worth 1 point (the game is over: its power goes unused)"]
+    if kind == "held":
+        return [f"{names[note[1]]} was left holding {' '.join(note[2])}"]
     if kind == "discard":
         faces = " and ".join(_faces([FACE[revealed[slot]] for slot in note[2]]))
         return [f"{names[note[1]]} discards {faces} (Discard-two token)"]
@@ -406,13 +414,21 @@ def panels(
     game: "SteamCourt", state: "SteamCourtState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]
 ) -> list[Panel]:
     """The quarter, the table, the machine, what the viewer is asked (a reaction or a privilege,
-    spelled out), the viewer's hand and powers; every line fits :data:`WIDTH` columns."""
+    spelled out), the viewer's hand and powers; every line fits :data:`WIDTH` columns.
+
+    When the game is over: the final standings, then the 4th quarter's table as it ended (who went
+    out when, the cards the last player was left holding, the last trick).
+    """
     if len(state.tables) > 1:
         return party_panels(game, state, viewer, knowledge, names)
     result = [_header_panel(state)]
+    if state.phase == "over":
+        result.append(_standings_panel(game, state, names))
     if state.quarter:
-        result.append(_table_panel(state, viewer, names))
+        result.append(_table_panel(state, viewer, names, knowledge=knowledge))
         result.append(_machine_panel(state, names))
+    if state.phase == "over":
+        return result  # the viewer's cards left, if any, are on the table
     if viewer is not None and state.quarter:
         choice = _choice_panel(game, state, viewer, knowledge, names)
         if choice is not None:
@@ -430,6 +446,8 @@ def _header_panel(state: "SteamCourtState") -> Panel:
     scoring = "Clock Climbing" if state.scoring == "clock" else "gear tokens"
     if not state.quarter:
         return Panel("Steam Court", ((("bold", "drawing start tokens"), ("", f" · {scoring}")),))
+    if state.phase == "over":
+        return Panel("Steam Court", ((("bold", "game over"), ("", f" · 4 quarters played · {scoring}")),))
     table = state.tables[0]
     segments: list[Segment] = [("bold", f"quarter {state.quarter} of 4"), ("", f"· {scoring}")]
     if state.scoring == "gears" and table.stacks and state.quarter <= len(table.stacks):
@@ -454,10 +472,18 @@ def _score_text(state: "SteamCourtState", player: int, totals: Sequence[int]) ->
     return "+".join(str(n) for n in (state.start[player], *gears)) + f" = {totals[player]}"
 
 
-def _table_panel(state: "SteamCourtState", viewer: int | None, names: Sequence[str], index: int = 0) -> Panel:
+def _table_panel(
+    state: "SteamCourtState",
+    viewer: int | None,
+    names: Sequence[str],
+    index: int = 0,
+    knowledge: Knowledge = NO_KNOWLEDGE,
+) -> Panel:
     """One line per seat of table ``index``, from its top seat: character, name, cards left,
-    passed / to act / out, tokens (start + gear tokens = points, or the clock), and 1-point token
-    powers not yet used."""
+    passed / to act / out (or *last*: the player still holding cards when the quarter ended),
+    tokens (start + gear tokens = points, or the clock), and 1-point token powers not yet used;
+    then the cards the last player was left holding, once the viewer can see them (his own, or
+    everyone's after the audit), until the next quarter's deal."""
     table = state.tables[index]
     totals = state.totals()
     number_width = 1 if len(state.tables) == 1 else 2
@@ -468,13 +494,17 @@ def _table_panel(state: "SteamCourtState", viewer: int | None, names: Sequence[s
         acting = tuple(table.asking)
     else:
         acting = (table.actor,)
+    held: list[int] = []
     for position, (player, character) in enumerate(zip(table.seats, table.characters)):
         count = len(state.hands[player])
-        if player in table.out:
+        if player in table.out and count:
+            status, style = "last", "bad"
+            held.append(player)
+        elif player in table.out:
             status, style = f"out {_ordinal(table.out.index(player) + 1)}", "good"
         elif player in acting and state.phase == "playing" and table.phase != "done":
             status, style = "to act", "warn"
-        elif player in table.passed:
+        elif player in table.passed and table.phase != "done":
             status, style = "passed", "dim"
         else:
             status, style = "", ""
@@ -492,9 +522,38 @@ def _table_panel(state: "SteamCourtState", viewer: int | None, names: Sequence[s
             if _width(line) + len(extra[1]) <= WIDTH:
                 line.append(extra)
         lines.append(tuple(line))
+    for player in held:
+        faces = [_face(state, slot, knowledge) for slot in state.hands[player]]
+        if not any(face.startswith("#") for face in faces):
+            who = "you were" if player == viewer else f"{names[player]} was"
+            lines.extend(_wrap([("", face) for face in _faces(faces)], "  ", [("dim", f"{who} left holding:")]))
     if len(state.tables) > 1:
         return Panel(TABLE_NAMES[index], tuple(lines))
     return Panel("The table", tuple(lines))
+
+
+def _standings_panel(game: "SteamCourt", state: "SteamCourtState", names: Sequence[str]) -> Panel:
+    """The game's result in a line or two: the winner and his score, then everyone else by place
+    (higher score first; equal scores by the 4th quarter's going-out order, as ties are broken)."""
+    result = game.step(state)
+    scores = result.scores
+    winners = result.winners
+    order = state.going_out_order()
+    ranked = sorted(
+        range(state.players),
+        key=lambda p: (p not in winners, -scores[p], order.index(p) if p in order else len(order)),
+    )
+    unit = "space" if state.scoring == "clock" else "points" if state.variant != "duo" or state.duo_win != "queen" else ""
+    segments: list[Segment] = []
+    for place, player in enumerate(ranked):
+        score = f"{unit} {scores[player]}" if unit == "space" else f"{scores[player]} {unit}" if unit else ""
+        if place == 0 and player in winners:
+            text = f"{names[player]} wins" + (f" with {score}" if score else ": Engineer to the Queen")
+            segments.append(("good", text + ("" if len(ranked) == 1 else " ·")))
+        else:
+            text = f"{_ordinal(place + 1)} {names[player]}" + (f" {score}" if score else "")
+            segments.append(("", text + (" ·" if place < len(ranked) - 1 else "")))
+    return Panel("Final standings", tuple(_wrap(segments)))
 
 
 # The machine shows this many rows: the newest lays, older ones summed up in the first row.
@@ -772,8 +831,10 @@ def _narrate_party_note(
         _, index, quarter, size, court = note
         return [f"— quarter {quarter}, {TABLE_NAMES[index]}: {size} cards each, {court} in the Court Hand —"]
     if kind == "out":
-        _, player, token, place = note
+        _, player, token, place, held = note
         tag = _SHORT_TABLE[_table_index(after, player)]
+        if held:
+            return [f"{tag}: {names[player]} is left holding {_count(held, 'card')}: last ({_ordinal(place)}), takes token {token}"]
         return [f"{tag}: {names[player]} is out of cards ({_ordinal(place)}) and takes token {token}"]
     if kind == "coup":
         index = _table_index(after, note[1])
@@ -813,14 +874,18 @@ def party_panels(
 ) -> list[Panel]:
     """The Party variant: the viewer's table in full (seats, the machine), the other table at a
     glance (cards left, who acts, the lay to beat), what the viewer is asked, hand and powers.
-    Someone watching (no seat) sees both tables in full. Every line fits :data:`WIDTH`."""
+    Someone watching (no seat) sees both tables in full. When the game is over: the final
+    standing (the court as the 4th quarter reseated it) and how each table's 4th quarter ended.
+    Every line fits :data:`WIDTH`."""
     result = [_party_header_panel(state, viewer)]
     if not state.quarter:
         return result
+    if state.phase == "over":
+        return result + [_party_standings_panel(state, names), _party_last_quarter_panel(state, names)]
     mine = state.tables.index(state.table_of(viewer)) if viewer is not None else None
     for index in range(len(state.tables)):
         if mine is None or index == mine:
-            result.append(_table_panel(state, viewer, names, index))
+            result.append(_table_panel(state, viewer, names, index, knowledge))
             result.append(_machine_panel(state, names, index))
         else:
             result.append(_party_glance_panel(state, index, names))
@@ -836,6 +901,40 @@ def party_panels(
 MACHINE_TITLES = ("Royal machine", "Renegade machine")
 
 
+def _party_standings_panel(state: "SteamCourtState", names: Sequence[str]) -> Panel:
+    """The final court, seat by seat from the Queen's down the Royal table, then the Renegade
+    table's (the scores: RULES.md, I25); its Queen, the Royal table's first out, wins."""
+    lines: list[tuple[Segment, ...]] = []
+    for index, table in enumerate(state.tables):
+        segments: list[Segment] = []
+        for position, (player, character) in enumerate(zip(table.seats, table.characters)):
+            last = position == len(table.seats) - 1
+            text = f"{CHARACTER_TITLE[character]} {names[player][:12]}" + ("" if last else " ·")
+            segments.append(("good" if index == 0 and position == 0 else "", text))
+        lines.extend(_wrap(segments, "  ", [("bold", f"{_SHORT_TABLE[index]}:")]))
+    winner = state.tables[0].seats[0]
+    lines.insert(0, (("good", f"{names[winner]} wins: first out at the Royal table, Engineer to the Queen"),))
+    return Panel("Final standings", tuple(lines))
+
+
+def _party_last_quarter_panel(state: "SteamCourtState", names: Sequence[str]) -> Panel:
+    """Each table's 4th quarter: its going-out order, and what the last player was left holding."""
+    lines: list[tuple[Segment, ...]] = []
+    revealed = state.cards.revealed
+    for index, table in enumerate(state.tables):
+        segments: list[Segment] = []
+        for place, player in enumerate(table.out):
+            hand = state.hands[player]
+            if hand:
+                faces = [FACE[revealed[slot]] if slot in revealed else "?" for slot in hand]
+                text = f"{names[player][:12]} last, left holding {' '.join(_faces(faces))}"
+            else:
+                text = f"{names[player][:12]} {_ordinal(place + 1)}"
+            segments.append(("", text + ("" if place == len(table.out) - 1 else " ·")))
+        lines.extend(_wrap(segments, "  ", [("bold", f"{_SHORT_TABLE[index]}:")]))
+    return Panel("Quarter 4", tuple(lines))
+
+
 def _party_header_panel(state: "SteamCourtState", viewer: int | None) -> Panel:
     """One line for a player (the quarter, his table's Court Hand, discard pile and next token);
     the goal is shown while start tokens are drawn, and in help."""
@@ -844,6 +943,8 @@ def _party_header_panel(state: "SteamCourtState", viewer: int | None) -> Panel:
             (("bold", "drawing start tokens"), ("", " · Party variant: two tables")),
             (("dim", _PARTY_GOAL),),
         ))
+    if state.phase == "over":
+        return Panel("Steam Court", ((("bold", "game over"), ("", " · 4 quarters played · Party variant")),))
     lines = []
     for index, table in enumerate(state.tables):
         if viewer is not None and table is not state.table_of(viewer):

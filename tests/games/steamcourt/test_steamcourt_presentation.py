@@ -195,3 +195,79 @@ def test_panels_show_the_table_the_machine_the_hand_and_the_powers():
     assert [panel.title for panel in spectator] == [
         "Steam Court", "The table", "The machine"
     ]
+
+
+# -- the game-over screen (issue 7) ----------------------------------------------------------------
+
+
+def finished(players, options, seed):
+    game = GAME.for_ruleset(GAME.ruleset(players, options))
+    table = LocalTable(game, GAME.ruleset(players, options), seed)
+    table.play_with([PlayoutBot(seed)] * players)
+    assert table.over
+    return game, table
+
+
+def screen(game, table, viewer):
+    names = NAMES[: table.ruleset.players] if table.ruleset.players <= len(NAMES) else [f"p{n}" for n in range(12)]
+    panels = game.panels(table.state, viewer, table.view(viewer), names)
+    return {panel.title: ["".join(text for _, text in line) for line in panel.lines] for panel in panels}, names
+
+
+@pytest.mark.parametrize("players, options", [(4, {}), (4, {"scoring": "clock"}), (2, {"variant": "duo"}),
+                                              (2, {"variant": "duo", "duo_win": "queen"})])
+def test_the_game_over_screen_shows_the_final_standings_and_the_last_quarters_table(players, options):
+    game, table = finished(players, options, b"final")
+    result = table.step()
+    shown, names = screen(game, table, 0)
+    assert list(shown)[:2] == ["Steam Court", "Final standings"] and "The table" in shown
+    assert shown["Steam Court"][0].startswith("game over")
+    standings = " ".join(shown["Final standings"])
+    assert standings.startswith(f"{names[result.winners[0]]} wins")
+    assert all(names[player] in standings for player in range(players))
+    # The table as the 4th quarter ended: every seat, who went out when, the scores.
+    seats = shown["The table"][:players]
+    totals = table.state.totals()
+    for player in range(players):
+        row = next(row for row in seats if f" {names[player]} " in row)
+        assert f"= {totals[player]}" in row or f"space {totals[player]} " in row, row
+    if options.get("scoring") != "clock":
+        # The last player's cards are on the table, face up, not "0 cards out 4th".
+        last = table.state.tables[0].out[-1]
+        held = len(table.state.hands[last])
+        assert held and any(f"{held:>2} card" in row and "last" in row for row in seats)
+        who = "you were" if last == 0 else f"{names[last]} was"
+        assert any(row.startswith(f"{who} left holding: ") for row in shown["The table"])
+    # Nothing to decide any more: no powers, no question.
+    assert "Your powers" not in shown and "You are asked" not in shown
+
+
+def test_the_party_game_over_screen_shows_the_final_court_and_both_tables_4th_quarters():
+    game, table = finished(8, {"variant": "party"}, b"final")
+    result = table.step()
+    shown, names = screen(game, table, 0)
+    assert list(shown) == ["Steam Court", "Final standings", "Quarter 4"]
+    standings = shown["Final standings"]
+    assert standings[0].startswith(f"{names[result.winners[0]]} wins")
+    assert all(names[player] in " ".join(standings) for player in range(8))
+    quarter = " ".join(shown["Quarter 4"])
+    assert quarter.startswith("Royal:") and "Renegades:" in quarter and "quarter over" not in quarter
+    assert quarter.count("last, left holding") == 2
+
+
+@pytest.mark.parametrize("seed, won", [(b"eager-5", True), (b"solo-1", False)])
+def test_the_solo_game_over_screen_keeps_the_last_tricks_on_the_table(seed, won):
+    import test_steamcourt_solo
+
+    game = test_steamcourt_solo.EAGER if won else GAME.for_ruleset(GAME.ruleset(1))
+    table = LocalTable(game, GAME.ruleset(1), seed)
+    table.play_with([PlayoutBot(seed)])
+    assert bool(table.step().winners) is won
+    header, _, tricks, *_ = (
+        ["".join(text for _, text in line) for line in panel.lines] for panel in game.panels(table.state, 0, {}, ["you"])
+    )
+    assert ("won:" if won else "lost") in " ".join(header)
+    assert tricks != ["none on the table"]
+    if won:
+        # The last round's three tricks stay, beaten, instead of vanishing into the discard pile.
+        assert len(tricks) == 3 and all("beaten by" in row for row in tricks)

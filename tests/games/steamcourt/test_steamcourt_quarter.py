@@ -22,7 +22,7 @@ from p2pgames.engine import (
 from p2pgames.games.steamcourt import GAME
 from p2pgames.games.steamcourt.actions import Coup, Lay
 
-from steamcourt_scenarios import Court
+from steamcourt_scenarios import NAMES, Court
 
 ALICE, BOB, CAROL = 0, 1, 2
 
@@ -185,3 +185,65 @@ def test_the_queen_cannot_pull_a_coup_and_nobody_can_with_cards_they_do_not_hold
         table.act(ALICE, Coup(table.slots(ALICE, ["MS", "MS", "MS"])))
     with pytest.raises(IllegalAction, match="not in your hand"):
         table.act(BOB, Coup(table.slots(ALICE, ["MS", "MS", "MS"])))
+
+
+# -- the last player, and the end of the game (issue 7) -------------------------------------------
+
+
+def lines_of(panels, title):
+    return ["".join(text for _, text in line) for panel in panels if panel.title == title for line in panel.lines]
+
+
+def test_the_player_left_holding_cards_is_last_and_his_cards_show_until_the_next_deal():
+    table = Court(3, [["5"], ["3", "4", "9"], ["6", "7"]], play=True)
+    table.do(ALICE, "lay 5")
+    table.passes(BOB, CAROL)
+    table.do(BOB, "lay 3")
+    table.do(CAROL, "lay 6")
+    table.do(BOB, "pass")
+    # carol's last card ends the quarter; the audit hasn't shown bob's cards yet.
+    seven = table.slot(CAROL, "7")
+    before = GAME.apply(table.state, Act(CAROL, Lay((seven,), 7, 1)))
+    after = GAME.apply(before, CardsDone(((seven, table.name(seven)),)))
+    assert after.phase == "auditing"
+    lines = GAME.narrate(before, CardsDone(((seven, table.name(seven)),)), after, NAMES[:3])
+    assert "bob is left holding 2 cards: last (3rd) and takes the 1 gear token" in lines
+    assert not any("bob is out of cards" in line for line in lines)
+    # On the table he is last with his 2 cards, not "0 cards out 3rd"; he sees which they are.
+    seen_by_alice = lines_of(GAME.panels(after, ALICE, table.view(ALICE), NAMES[:3]), "The table")
+    assert seen_by_alice[1].split()[1:6] == ["Duke", "bob", "2", "cards", "last"]
+    assert not any("left holding" in line for line in seen_by_alice)
+    seen_by_bob = lines_of(GAME.panels(after, BOB, table.view(BOB), NAMES[:3]), "The table")
+    assert seen_by_bob[-1] == "you were left holding: 4 9"
+    # The audit shows them to everyone (the log says so); then the next quarter is dealt.
+    table.do(CAROL, "lay 7")
+    assert "bob was left holding 4 9" in table.lines
+    assert table.lines.index("bob was left holding 4 9") < table.lines.index("quarter 1 ends; points: alice 4, carol 5, bob 3")
+    assert table.state.quarter == 2 and table.table.out == []
+
+
+def test_after_the_4th_quarter_the_1_point_token_is_worth_its_point_and_promises_nothing():
+    table = full_game(4, b"four")
+    tokens = [line for line in table.lines if "1-point token" in line]
+    assert len(tokens) == 4
+    assert all(line.endswith(": Unpass (once, later)") or line.endswith(": Discard two numbered cards (once, later)")
+               for line in tokens[:3])
+    last = next(note[1] for note in table.notes if note[0] == "one-point" and not note[3])
+    assert tokens[3] == f"{NAMES[last]}'s 1-point token is worth 1 point (the game is over: its power goes unused)"
+
+
+def test_the_game_ends_with_the_4th_quarters_table_as_it_was_played():
+    table = full_game(4, b"four")
+    state = table.state
+    assert isinstance(table.step(), GameOver)
+    quarter_ends = [note for note in table.notes if note[0] == "quarter-end"]
+    # The 4th quarter's seats stay (nobody reseats for a quarter that won't be played); the
+    # going-out order is kept, and the last player still holds his cards, now face up.
+    assert table.table.seats == list(quarter_ends[2][2])
+    assert quarter_ends[3][2] == tuple(table.table.out)
+    last = table.table.out[-1]
+    assert state.hands[last] and all(slot in state.cards.revealed for slot in state.hands[last])
+    assert not any(state.hands[player] for player in table.table.out[:-1])
+    # The 4th quarter's deal is audited but not forgotten: the final table stays readable.
+    fourth = table.table.deals[0]
+    assert fourth in state.cards.audited and state.cards.deals[fourth].size == 84
