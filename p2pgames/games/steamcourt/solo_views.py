@@ -24,7 +24,7 @@ from p2pgames.games.steamcourt.solo import (
     StopTrick,
     rank_of,
 )
-from p2pgames.games.steamcourt.views import _count, _faces, _lay_text, _wrap
+from p2pgames.games.steamcourt.views import WIDTH, _count, _faces, _lay_text, _wrap
 
 __all__ = ["describe_action", "narrate", "panels", "HELP", "trick_text"]
 
@@ -159,42 +159,50 @@ def narrate(after: SoloState, names: Sequence[str]) -> list[str]:
 
 
 def panels(state: SoloState, names: Sequence[str]) -> list[Panel]:
-    """The round, the ladder, the three tricks, the hand and the powers; each fits 80 columns."""
+    """The round, the ladder, the three tricks, the hand and the powers.
+
+    The same five panels in every round, titles of at most 16 characters and lines of at most
+    :data:`~.views.WIDTH` (61) columns, so that the terminal UI lays them out the same way every
+    round at 80×24: titles in a column on the left, each panel's lines beside its title.
+    """
     return [_header(state), _ladder(state), _tricks(state), _hand(state), _powers(state)]
 
 
 def _header(state: SoloState) -> Panel:
-    line = [
+    segments = [
         ("bold", f"round {state.round}" if state.round else "dealing"),
-        ("", f" · Court Hand {len(state.court)} · draw pile {len(state.draw)} · discard pile {len(state.discard)}"),
+        ("", f"· Court Hand {len(state.court)}"),
+        ("", f"· draw pile {len(state.draw)}"),
+        ("", f"· discard pile {len(state.discard)}"),
     ]
     if state.won == 1:
-        line.append(("good", f" · won: {rank_of(len(state.court))}"))
+        segments.append(("good", f"· won: {rank_of(len(state.court))}"))
     elif state.won == 0:
-        line.append(("bad", " · lost"))
+        segments.append(("bad", "· lost"))
     elif state.character == "queen":
-        line.append(("dim", f" · a win now: {rank_of(len(state.court))}"))
-    return Panel("Steam Court — Solo", (tuple(line),))
+        segments.append(("dim", f"· a win now: {rank_of(len(state.court))}"))
+    return Panel("Solo", tuple(_wrap(segments, "  ")))
 
 
 def _ladder(state: SoloState) -> Panel:
+    """The six characters, the one you are Engineer to in brackets, those beaten ticked; an arrow
+    starts each step, so a line that wraps begins with one."""
     segments: list[tuple[str, str]] = []
     for rung, character in enumerate(LADDER):
-        if rung:
-            segments.append(("dim", "→"))
         title = CHARACTER_TITLE[character]
         if rung < state.rung or state.won == 1:
-            segments.append(("good", f"{title} ✓"))
+            style, text = "good", f"{title} ✓"
         elif rung == state.rung:
-            segments.append(("bold", f"[{title}]"))
+            style, text = "bold", f"[{title}]"
         else:
-            segments.append(("dim", title))
-    return Panel("The Court ladder (Engineer to …)", tuple(_wrap(segments)))
+            style, text = "dim", title
+        segments.append((style, f"→ {text}" if rung else text))
+    return Panel("The ladder", tuple(_wrap(segments, "  ")))
 
 
 def _tricks(state: SoloState) -> Panel:
     if not state.tricks:
-        return Panel("The Court Hand's tricks", ((("dim", "none on the table"),),))
+        return Panel("The tricks", ((("dim", "none on the table"),),))
     lines = []
     for index, trick in enumerate(state.tricks):
         line: list[tuple[str, str]] = [("bold", f"{index + 1} "), ("", f"{trick_text(state, trick):<28} ")]
@@ -204,7 +212,7 @@ def _tricks(state: SoloState) -> Panel:
         else:
             line.append(("warn", f"to beat: {trick[2]} × above {trick[1]}"))
         lines.append(tuple(line))
-    return Panel("The Court Hand's tricks", tuple(lines))
+    return Panel("The tricks", tuple(lines))
 
 
 def _hand(state: SoloState) -> Panel:
@@ -212,25 +220,26 @@ def _hand(state: SoloState) -> Panel:
     if not faces:
         return Panel("Your hand", ((("dim", "no cards"),),))
     segments = [("bold" if face in ("MS", "X", "3/9", "6/12") else "", face) for face in _faces(faces)]
-    return Panel(f"Your hand ({len(faces)}; draw up to {HAND_SIZE})", tuple(_wrap(segments)))
+    reminder = f"(you draw up to {HAND_SIZE})"
+    if sum(len(text) + 1 for _, text in segments) + len(reminder) <= WIDTH:
+        segments.append(("dim", reminder))
+    return Panel(f"Your hand ({len(faces)})", tuple(_wrap(segments, "  ")))
 
 
-_SOLO_POWERS = {
-    "teaboy": ("", "first round only: give up your two highest numbered cards"),
+_SOLO_POWERS = {  # each fits WIDTH after "Character: " and " (used)" or " (done)"
+    "teaboy": ("", "round 1: give up your two top numbered cards"),
     "jester": ("pair", "once a round: play a single card as a set"),
-    "timetraveler": ("retrieve", "once a round: retrieve a card from the discard pile"),
+    "timetraveler": ("retrieve", "once a round: retrieve a discarded card"),
     "duke": ("", "match a trick's number instead of beating it"),
-    "general": ("stop", "each round: discard your lowest card and draw; stop one trick"),
+    "general": ("stop", "swap your lowest card; stop one trick a round"),
     "queen": ("", "each round: discard your lowest card or set and draw"),
 }
 
 
 def _powers(state: SoloState) -> Panel:
     power, text = _SOLO_POWERS[state.character]
-    note = " (used this round)" if power and power in state.used else ""
+    note = " (used)" if power and power in state.used else ""
     if state.character == "teaboy" and (state.round > 1 or state.phase != "privilege"):
         note = " (done)"
-    return Panel(
-        "Your privilege",
-        ((("bold", f"{CHARACTER_TITLE[state.character]}: "), ("", text + note)),),
-    )
+    words = [("", word) for word in (text + note).split(" ")]
+    return Panel("Your privilege", tuple(_wrap(words, "  ", [("bold", f"{CHARACTER_TITLE[state.character]}:")])))

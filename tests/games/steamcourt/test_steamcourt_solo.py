@@ -382,16 +382,18 @@ def test_solo_panels_show_the_ladder_the_tricks_and_the_hand_in_80_columns():
     table.do("lay 7 7 +X3 on 1")
     panels = SOLO.panels(table.state, 0, {}, ["alice"])
     titles = [panel.title for panel in panels]
-    assert titles == ["Steam Court — Solo", "The Court ladder (Engineer to …)", "The Court Hand's tricks",
-                      "Your hand (9; draw up to 12)", "Your privilege"]
+    # Titles fit the terminal's title column (16) and lines the room beside it (61 of 80): the
+    # same layout every round (see tests/tui/test_tui_solo_layout.py).
+    assert titles == ["Solo", "The ladder", "The tricks", "Your hand (9)", "Your privilege"]
     text = ["".join(t for _, t in line) for panel in panels for line in panel.lines]
-    assert all(len(line) <= 78 for line in text)
+    assert all(len(line) <= 61 for line in text)
     assert "round 1 · Court Hand 19 · draw pile 48 · discard pile 0" in text
     assert "[Tea Boy] → Jester → Time Traveler → Duke → General → Queen" in text
     assert any(line.startswith("1 3 × 5 (5 5 X)") and line.endswith("beaten by 7 7 +X3") for line in text)
     assert any(line.startswith("2 1 × 6 (6)") and line.endswith("to beat: 1 × above 6") for line in text)
+    assert "(you draw up to 12)" in text[-2]
     # The Tea Boy's give-up is done once the first round's privilege is over.
-    assert text[-1] == "Tea Boy: first round only: give up your two highest numbered cards (done)"
+    assert text[-1] == "Tea Boy: round 1: give up your two top numbered cards (done)"
 
 
 def test_the_help_explains_the_variants_and_their_commands():
