@@ -1,5 +1,8 @@
 """Wire encodings, state round trips, action texts, log lines, panels and help."""
 
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -7,6 +10,7 @@ from hypothesis import strategies as st
 from p2pgames import canonical
 from p2pgames.bots import PlayoutBot
 from p2pgames.engine import LocalTable, MalformedAction
+from p2pgames.games import steamcourt
 from p2pgames.games.steamcourt import GAME, actions
 from p2pgames.games.steamcourt.actions import (
     Coup,
@@ -271,3 +275,13 @@ def test_the_solo_game_over_screen_keeps_the_last_tricks_on_the_table(seed, won)
     if won:
         # The last round's three tricks stay, beaten, instead of vanishing into the discard pile.
         assert len(tricks) == 3 and all("beaten by" in row for row in tricks)
+
+
+def test_rules_md_names_its_rulebook_and_cites_only_files_a_reader_can_find():
+    # `p2pgames rules steamcourt` prints RULES.md: it used to cite shared/rules/steam-court.txt,
+    # which is not in the repository (issue 7).
+    package = Path(steamcourt.__file__).parent
+    text = (package / "RULES.md").read_text()
+    assert "*Steam Court*, designed by Will Meadows and Ryan Pilz, published by\nTantrum House" in text
+    cited = re.findall(r"`([\w./-]+\.(?:txt|py|md|json))`", text)
+    assert cited and all((package / path).exists() or (package.parents[2] / path).exists() for path in cited), cited
