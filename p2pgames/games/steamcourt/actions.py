@@ -20,6 +20,7 @@ action                              when
 ``Coup(slots)``                     right after the deal: reveal three Masterstrokes
 ``Stop(player)``                    General: stop the lay ``player`` just made
 ``Retrieve()``                      Time Traveler: take back your last lay of a lost trick
+``Decline()``                       Time Traveler: don't, and don't ask again this quarter
 ``Steal(slot)``                     Pirate: steal a numbered card from the finished trick
 ``Unpass(source)``                  a passed player: unpass (``"token"`` or ``"jester"``)
 ``DiscardTwo(slots)``               on your turn, with the Discard-two token
@@ -51,6 +52,7 @@ __all__ = [
     "Coup",
     "Stop",
     "Retrieve",
+    "Decline",
     "Steal",
     "Unpass",
     "DiscardTwo",
@@ -60,6 +62,7 @@ __all__ = [
     "KeepRest",
     "Action",
     "MAX_SEATS",
+    "DECLINED_RETRIEVE",
     "PILES",
     "UNPASS_SOURCES",
     "encode_action",
@@ -69,8 +72,13 @@ __all__ = [
 ]
 
 MAX_SEATS = 12  # a Party game seats 7–12 players at two tables
+# What :class:`Decline` leaves in the state's ``used`` list (the player's powers used or declined
+# this quarter): the Time Traveler is not asked to retrieve again until the next quarter.
+DECLINED_RETRIEVE = "no-retrieve"
 PILES = ("court", "discard")
 UNPASS_SOURCES = ("token", "jester")
+
+
 def _check_seat(seat: Any, what: str) -> None:
     check_seat(seat, MAX_SEATS, what)
 
@@ -222,6 +230,12 @@ class Retrieve:
 
 
 @dataclass(frozen=True, slots=True)
+class Decline:
+    """Decline the power offered now for the rest of the quarter: the Time Traveler's retrieve is
+    not offered again until the next quarter (a pass declines it for this trick only)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Steal:
     """Pirate: steal the numbered card in ``slot`` from the finished trick."""
 
@@ -287,7 +301,7 @@ class KeepRest:
 
 Action = (
     Lay | Masterstroke | Pass | Give | Serve | Trade | Hoard | Inspect | Coup | Stop | Retrieve
-    | Steal | Unpass | DiscardTwo | Dive | Plague | PutBack | KeepRest
+    | Decline | Steal | Unpass | DiscardTwo | Dive | Plague | PutBack | KeepRest
 )
 
 # Wire form: [kind, *fields], tuples as lists; kinds are short because every act is signed.
@@ -303,6 +317,7 @@ KINDS: dict[type, str] = {
     Coup: "coup",
     Stop: "stop",
     Retrieve: "retrieve",
+    Decline: "decline",
     Steal: "steal",
     Unpass: "unpass",
     DiscardTwo: "discard",

@@ -55,6 +55,7 @@ from p2pgames.engine import DeterministicRandom, Game, Knowledge, Step
 
 from p2pgames.games.steamcourt.actions import (
     Coup,
+    Decline,
     DiscardTwo,
     Dive,
     Give,
@@ -159,7 +160,8 @@ def make_bot(seed: bytes = b"") -> "CourtierBot":
 
 _TURN_KINDS = (Lay, Masterstroke, Pass, DiscardTwo, Dive, Plague)
 _KNOWN = frozenset(
-    _TURN_KINDS + (Give, Serve, Trade, Hoard, Inspect, Coup, Stop, Retrieve, Steal, Unpass, PutBack, KeepRest)
+    _TURN_KINDS
+    + (Give, Serve, Trade, Hoard, Inspect, Coup, Stop, Retrieve, Decline, Steal, Unpass, PutBack, KeepRest)
 )
 
 
@@ -195,7 +197,7 @@ class CourtierBot:
             return view.stop(options)
         if Unpass in kinds:
             return view.unpass(options)
-        if Retrieve in kinds and kinds <= {Retrieve, Pass}:
+        if Retrieve in kinds and kinds <= {Retrieve, Pass, Decline}:
             return view.retrieve(options)
         if Steal in kinds and kinds <= {Steal, Pass}:
             return view.steal(options)

@@ -58,6 +58,7 @@ from p2pgames.games.steamcourt import duo, solo_views, views
 from p2pgames.games.steamcourt.solo_game import SOLO_GAME
 from p2pgames.games.steamcourt.actions import (
     Coup,
+    Decline,
     DiscardTwo,
     Dive,
     Give,
@@ -76,6 +77,7 @@ from p2pgames.games.steamcourt.actions import (
     Trade,
     Unpass,
     CODEC,
+    DECLINED_RETRIEVE,
 )
 from p2pgames.games.steamcourt.cards import (
     a_face,
@@ -353,7 +355,7 @@ class SteamCourtState(GameState):
     powers: list[list[list]]  # by player: 1-point token powers [kind, used]
     clock: list[int]  # Clock Climbing: each player's space (distance from the start)
     tricks: list[int]  # tricks won this quarter, by player
-    used: list[list[str]]  # by player: character powers used this quarter
+    used: list[list[str]]  # by player: character powers used (or declined) this quarter
     notes: list[tuple]
 
     def copy(self) -> "SteamCourtState":
@@ -431,7 +433,7 @@ class SteamCourtState(GameState):
 
 
 # Steps and actions offered again and again are built once.
-_PASS, _RETRIEVE, _PLAGUE, _KEEP = Pass(), Retrieve(), Plague(), KeepRest()
+_PASS, _RETRIEVE, _DECLINE, _PLAGUE, _KEEP = Pass(), Retrieve(), Decline(), Plague(), KeepRest()
 
 _SEATING = Chance("draw start tokens for seats")
 _EMPTY: list[int] = []
@@ -692,7 +694,7 @@ class SteamCourt(Game[SteamCourtState]):
                 return [_PASS]
             return [Unpass(source) for source in state.unpass_sources(player)] + [_PASS]
         if phase == Phase.RETRIEVE:
-            return [_RETRIEVE, _PASS]
+            return [_RETRIEVE, _PASS, _DECLINE]
         if phase == Phase.STEAL:
             revealed = state.cards.revealed
             slots = [slot for lay in table.lays for slot in lay[1] if KIND[revealed[slot]] == NUMBERED]
@@ -937,8 +939,8 @@ class SteamCourt(Game[SteamCourtState]):
             elif kind is not Pass:
                 raise IllegalAction(player, "unpass or pass")
         elif phase == Phase.RETRIEVE:
-            if kind is not Retrieve and kind is not Pass:
-                raise IllegalAction(player, "retrieve your last lay or pass")
+            if kind is not Retrieve and kind is not Pass and kind is not Decline:
+                raise IllegalAction(player, "retrieve your last lay, pass, or answer not this quarter")
         elif phase == Phase.STEAL:
             if kind is Steal:
                 name = state.cards.revealed.get(action.slot)
@@ -1140,6 +1142,10 @@ class SteamCourt(Game[SteamCourtState]):
         elif phase == Phase.RETRIEVE or phase == Phase.STEAL:
             if kind is Retrieve:
                 self._retrieve(state, table, player)
+            elif kind is Decline:
+                # Not asked again this quarter (I28); ``used`` is cleared when the next one starts.
+                state.used[player].append(DECLINED_RETRIEVE)
+                state.notes.append(("decline", player))
             elif kind is Steal:
                 self._steal(state, table, player, action.slot)
             table.asking.pop(0)
@@ -1456,7 +1462,10 @@ class SteamCourt(Game[SteamCourtState]):
         if not state.hands[player]:
             return False  # out of this quarter: he takes no cards back
         if character == "timetraveler":
-            if "retrieve" in state.used[player] or player == table.winner:
+            # Asked only when a retrieve is possible (I28): he lost, a lay of his with cards
+            # stands in the trick, and he has neither used nor declined it this quarter.
+            used = state.used[player]
+            if "retrieve" in used or DECLINED_RETRIEVE in used or player == table.winner:
                 return False
             mine = [lay for lay in table.lays if lay[0] == player]
             return bool(mine) and (bool(mine[-1][1]) or mine[-1][4] >= 0)

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any, Sequence
 from p2pgames.engine import NO_KNOWLEDGE, Event, Knowledge, Panel
 
 from p2pgames.games.steamcourt.actions import (
+    DECLINED_RETRIEVE,
     Coup,
+    Decline,
     DiscardTwo,
     Dive,
     Give,
@@ -85,7 +87,8 @@ takes the 1-point token: its power (Unpass, Discard two) is yours for later.
 Reactions: when a power lets you answer out of turn (the General's stop, an
 unpass, the Time Traveler's retrieve, the Pirate's steal, a coup), play waits
 for you and "You are asked" says what happened and what each answer does:
-type it (e.g. stop bob) or pass.
+type it (e.g. stop bob) or pass. The Time Traveler may answer "not this
+quarter": no more questions about retrieving until the next quarter.
 
 The table lists the seats from the Queen: character, name, cards left,
 passed / to act / out, and start + gear tokens = points (+Unpass, +Discard:
@@ -100,7 +103,7 @@ Type (cards by face; seats by name):
   give 11 12 to alice   (Tea Boy, Vagabond: your two highest numbered cards)
   trade | keep       (Tea Boy)            hoard | leave   (Vagabond)
   inspect bob        (Inspector)          stop bob        (General)
-  retrieve           (Time Traveler)      steal 7         (Pirate)
+  retrieve | not this quarter   (Time Traveler)     steal 7   (Pirate)
   unpass             (token or Jester)    discard 2 5     (Discard-two token)
   unpass token | unpass jester   (when you could unpass either way)
   dive court 7 | dive discard 7   (Submariner)      plague   (Plague Doctor)
@@ -197,6 +200,8 @@ def describe_action(
         return f"stop {names[action.player]}"
     if kind is Retrieve:
         return "retrieve"
+    if kind is Decline:
+        return "not this quarter"
     if kind is Steal:
         return f"steal {_face(state, action.slot, knowledge)}"
     if kind is Unpass:
@@ -305,6 +310,8 @@ def _narrate_note(
     if kind == "retrieve":
         faces = " ".join(_faces([FACE[revealed[slot]] for slot in note[2]]))
         return [f"{_who(after, note[1], names)} retrieves {faces}"]
+    if kind == "decline":
+        return [f"{_who(after, note[1], names)} won't retrieve a lay this quarter"]
     if kind == "steal":
         return [f"{_who(after, note[1], names)} steals {a_face(FACE[revealed[note[2]]])} from the machine"]
     if kind == "lead":
@@ -644,6 +651,8 @@ def _powers_panel(state: "SteamCourtState", viewer: int) -> Panel:
         note = "" if len(left) == 2 else f" ({left[0]} left)" if left else " (both used)"
     elif power and power in used:
         text, note = f"{power} used this quarter", ""
+    elif power == "retrieve" and DECLINED_RETRIEVE in used:
+        text, note = "retrieve: not this quarter (you declined)", ""
     else:
         note = ""
     lines = _wrap([("", word) for word in (text + note).split(" ")], "  ", [("bold", f"{CHARACTER_TITLE[character]}:")])
@@ -743,6 +752,7 @@ def _choice_text(
         question = f"You lost this trick. Take back your {lay_of(mine[-1]) if mine else 'last lay'}?"
         if len(question) + len(" (retrieve / pass)") > WIDTH:
             question = "You lost this trick. Take back your last lay?"
+        # "not this quarter" is among the choices listed with it, and help says what it does.
         return (f"{question} (retrieve / pass)", [])
     if phase == "steal":
         faces = sorted({choice.split()[1] for choice in choices if choice.startswith("steal ")}, key=_face_order)

@@ -15,10 +15,10 @@ from p2pgames.engine import (
     RuleViolation,
     Turn,
 )
-from p2pgames.games.steamcourt import SteamCourt
+from p2pgames.games.steamcourt import GAME, SteamCourt
 from p2pgames.games.steamcourt.actions import DiscardTwo, Dive, Lay, Stop
 
-from steamcourt_scenarios import Court
+from steamcourt_scenarios import NAMES, Court
 
 ALICE, BOB, CAROL, DAVE, ERIN, FRANK = range(6)
 
@@ -106,7 +106,7 @@ def test_the_time_traveler_retrieves_his_last_lay_of_a_lost_trick_once_a_quarter
     table.do(DAVE, "lay 11")
     table.passes(CAROL, DAVE)
     assert table.step() == ReactionWindow((CAROL,), "retrieve your last lay of the lost trick?")
-    assert table.texts(CAROL) == ["retrieve", "pass"]
+    assert table.texts(CAROL) == ["retrieve", "pass", "not this quarter"]
     table.do(CAROL, "retrieve")
     # Only the last card he played in that trick comes back: the 6 is cleared with the rest.
     assert table.hand(CAROL) == ["1", "1", "10"]
@@ -123,6 +123,49 @@ def test_the_time_traveler_retrieves_his_last_lay_of_a_lost_trick_once_a_quarter
     table.do(DAVE, "lay 9")
     table.passes(ALICE, BOB, CAROL, DAVE)
     assert table.step() == Turn((DAVE,), "lead a trick")
+
+
+def test_the_time_traveler_may_decline_the_retrieve_for_the_rest_of_the_quarter():
+    # Queen alice, Duke bob, Time Traveler carol, Tea Boy dave. A pass declines one trick's
+    # retrieve; "not this quarter" every one until the next quarter (I28).
+    table = Court(4, [["5", "1", "1"], ["1", "2"], ["6", "10", "8", "1", "1"], ["7", "11", "1", "4", "9"]], play=True)
+    table.do(ALICE, "lay 5")
+    table.do(BOB, "pass")
+    table.do(CAROL, "lay 6")
+    table.do(DAVE, "lay 7")
+    table.do(ALICE, "pass")
+    table.do(CAROL, "lay 10")
+    table.do(DAVE, "lay 11")
+    table.passes(CAROL, DAVE)
+    assert table.step() == ReactionWindow((CAROL,), "retrieve your last lay of the lost trick?")
+    assert table.texts(CAROL) == ["retrieve", "pass", "not this quarter"]
+    table.do(CAROL, "not this quarter")
+    assert "carol (Time Traveler) won't retrieve a lay this quarter" in table.lines
+    assert table.hand(CAROL) == ["1", "1", "8"]
+    powers = GAME.panels(table.state, CAROL, table.view(CAROL), NAMES[:4])[-1]
+    assert "".join(t for _, t in powers.lines[0]) == "Time Traveler: retrieve: not this quarter (you declined)"
+    # She loses the next trick too, with her 8 in it: nobody asks her again.
+    table.do(DAVE, "lay 4")
+    table.passes(ALICE, BOB)
+    table.do(CAROL, "lay 8")
+    table.do(DAVE, "lay 9")
+    table.passes(CAROL, DAVE)
+    assert table.step() == Turn((DAVE,), "lead a trick")
+    # A new quarter asks again: the answer is kept in the powers used this quarter.
+    assert table.state.used[CAROL] == ["no-retrieve"]
+    GAME._start_quarter(table.state)
+    assert table.state.used[CAROL] == []
+
+
+def test_the_time_traveler_is_asked_only_about_a_trick_he_laid_in_and_lost():
+    table = Court(4, [["5", "1", "1"], ["1", "2"], ["6", "10", "1", "1"], ["7", "11", "1", "4", "9"]], play=True)
+    table.do(ALICE, "lay 5")
+    table.do(BOB, "pass")
+    table.do(CAROL, "pass")  # nothing of hers in this trick
+    table.do(DAVE, "lay 7")
+    table.passes(ALICE, DAVE)
+    assert table.step() == Turn((DAVE,), "lead a trick")
+    assert table.state.used[CAROL] == []
 
 
 # -- the Jester and the Unpass token -------------------------------------------------------------

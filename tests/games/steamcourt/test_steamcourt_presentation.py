@@ -14,6 +14,7 @@ from p2pgames.games import steamcourt
 from p2pgames.games.steamcourt import GAME, actions
 from p2pgames.games.steamcourt.actions import (
     Coup,
+    Decline,
     DiscardTwo,
     Dive,
     Give,
@@ -51,6 +52,7 @@ EVERY_KIND = [
     Coup((1, 2, 3)),
     Stop(2),
     Retrieve(),
+    Decline(),
     Steal(40),
     Unpass("token"),
     Unpass("jester"),
@@ -83,7 +85,7 @@ def test_actions_round_trip_their_wire_form_and_repr(action):
         ["ms", -1], ["ms", 1.5], ["give", 1, 12], ["give", 1], ["serve", [1, 2, 3], 0],
         ["trade", 1], ["hoard", "yes"], ["inspect", -1], ["coup", [1, 2]], ["coup", [1, 2, 2]],
         ["unpass", "jest"], ["discard", [1]], ["dive", "deck", 1], ["dive", "court"],
-        ["putback", None], ["keep", 1], ["steal"],
+        ["putback", None], ["keep", 1], ["steal"], ["decline", "retrieve"],
     ],
 )
 def test_malformed_wire_actions_are_refused(data):
@@ -162,7 +164,7 @@ def test_the_help_fits_78_columns_and_names_every_command():
     for command in (
         "lay 7 7 7", "lay 5 5 +X3", "lay 3/9 as 9", "lay X", "lay 7 as pair", "lay MS", "pass",
         "give 2 to carol", "trade", "hoard", "inspect bob", "coup", "stop bob", "retrieve",
-        "unpass", "discard 2 5", "steal 7", "plague", "dive court 7", "put back 7",
+        "unpass", "discard 2 5", "steal 7", "plague", "dive court 7", "put back 7", "not this quarter",
     ):
         assert command in text
 
