@@ -19,9 +19,11 @@ POSIX only (``fcntl``).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
+import stat
 from pathlib import Path
 from types import TracebackType
 
@@ -50,10 +52,16 @@ DEFAULT_PROFILE = "default"
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 _MAX_FALLBACK = 99  # default-2 … default-99: beyond that something else is wrong
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # opening a FIFO must not wait for a writer
+_MAX_KEY_FILE = 64 * 1024  # an Ed25519 PKCS#8 PEM key is 119 bytes
 
 
 class ProfileError(Exception):
-    """A profile can't be used: bad name, in use, unsafe permissions, unreadable key file."""
+    """A profile can't be used: bad name, in use, unsafe permissions, unreadable key file.
+
+    Its text is the message for the user: it names the file or directory, what is wrong with it
+    and what to do. Every ``OSError`` of the file system becomes one.
+    """
 
 
 def config_dir() -> Path:
@@ -150,8 +158,8 @@ def open_profile(name: str | None = None) -> Profile:
     With a ``name``, that profile or a :class:`ProfileError` if another process holds it. With
     ``None``, the first of ``default``, ``default-2``, ``default-3``, … that no process holds.
     Also raises :class:`ProfileError` for an invalid name, a key file other users can access, a
-    key file that is not an unencrypted Ed25519 PKCS#8 PEM key, and directories that can't be
-    created.
+    key file that is not an unencrypted Ed25519 PKCS#8 PEM key (a directory, a dangling symbolic
+    link, an empty or huge file …), and files or directories that can't be read or created.
     """
     if name is not None:
         check_profile_name(name)
@@ -175,7 +183,7 @@ def open_profile(name: str | None = None) -> Profile:
             continue
         try:
             key_path = directory / f"{candidate}.key"
-            created = not key_path.exists()
+            created = not _key_exists(key_path)
             identity = _create_identity(key_path) if created else _load_identity(key_path)
         except BaseException:
             os.close(lock_fd)
@@ -190,13 +198,45 @@ def open_profile(name: str | None = None) -> Profile:
 # --- files ----------------------------------------------------------------------------------------
 
 
+def _why(error: OSError) -> str:
+    """An ``OSError``'s reason as part of a sentence: "permission denied"."""
+    text = error.strerror or str(error)
+    return text[:1].lower() + text[1:]
+
+
+def _cannot_write(what: str, path: Path, error: OSError) -> ProfileError:
+    """Creating or writing ``path`` failed: say why, and where p2pgames could write instead."""
+    if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return ProfileError(
+            f"can't {what} {path}: {_why(error)}; make {path.parent} writable for you, "
+            "or set P2PGAMES_HOME to a directory you can write"
+        )
+    return ProfileError(f"can't {what} {path}: {_why(error)}")
+
+
 def _make_identities_dir() -> Path:
     directory = identities_dir()
+    for path in (directory.parent, directory):
+        # A file (or a link to nothing) where a directory belongs: mkdir would only say "exists".
+        if os.path.lexists(path) and not path.is_dir():
+            raise ProfileError(
+                f"{path} is not a directory; p2pgames keeps its identity keys in {directory}: "
+                "move it away, or set P2PGAMES_HOME to another directory"
+            )
     try:
         directory.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         directory.mkdir(mode=0o700, exist_ok=True)
     except OSError as error:
-        raise ProfileError(f"can't create {directory}: {error.strerror or error}") from None
+        if error.errno in (errno.ENOTDIR, errno.EEXIST):
+            raise ProfileError(
+                f"can't create {directory}: a part of that path is not a directory; "
+                "set P2PGAMES_HOME to another directory"
+            ) from None
+        if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            raise ProfileError(
+                f"can't create {directory}: {_why(error)}; set P2PGAMES_HOME to a directory you can write"
+            ) from None
+        raise ProfileError(f"can't create {directory}: {_why(error)}") from None
     return directory
 
 
@@ -205,56 +245,155 @@ def _try_lock(lock_path: Path) -> int | None:
     if fcntl is None:
         raise ProfileError("profiles need a POSIX system (fcntl is not available)")
     try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | _O_CLOEXEC, 0o600)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | _O_CLOEXEC | _O_NONBLOCK, 0o600)
+    except IsADirectoryError:
+        raise ProfileError(
+            f"the profile's lock file {lock_path} is a directory; move it away or choose another --profile"
+        ) from None
     except OSError as error:
-        raise ProfileError(f"can't open {lock_path}: {error.strerror or error}") from None
+        raise _cannot_write("open the profile's lock file", lock_path, error) from None
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise ProfileError(
+                f"the profile's lock file {lock_path} is not a regular file; move it away or choose another --profile"
+            )
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as error:
         os.close(fd)
         if error.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
             return None
-        raise ProfileError(f"can't lock {lock_path}: {error.strerror or error}") from None
+        raise ProfileError(f"can't lock {lock_path}: {_why(error)}") from None
     # Record the holder so a second process can say who has the profile.
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+    except OSError as error:
+        os.close(fd)
+        raise _cannot_write("write the profile's lock file", lock_path, error) from None
     return fd
 
 
 def _holder_pid(lock_path: Path) -> int | None:
     try:
         return int(lock_path.read_text(encoding="ascii").strip())
-    except (OSError, ValueError):
+    except (OSError, ValueError, UnicodeDecodeError):
         return None
+
+
+def _key_exists(path: Path) -> bool:
+    """Whether there is a key file at ``path`` to load (``False``: make one).
+
+    A symbolic link counts only if it leads to something: a link to nothing is refused, never
+    replaced, since it may be the way back to a key (on a disk not mounted now, say).
+    """
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as error:
+        raise ProfileError(f"can't look at the identity key {path}: {_why(error)}") from None
+    try:
+        os.stat(path)
+    except OSError as error:
+        if not os.path.islink(path):
+            raise ProfileError(f"can't look at the identity key {path}: {_why(error)}") from None
+        target = path.parent / os.readlink(path)  # a relative link is relative to its directory
+        if error.errno == errno.ELOOP:
+            raise ProfileError(
+                f"the identity key {path} is a symbolic link to {target}, which leads round in a loop; "
+                "point it at your key file, or remove it to make a new identity"
+            ) from None
+        if error.errno in (errno.ENOENT, errno.ENOTDIR):
+            raise ProfileError(
+                f"the identity key {path} is a symbolic link to {target}, which does not exist; "
+                f"put your key file back at {target}, or remove the link to make a new identity"
+            ) from None
+        raise ProfileError(
+            f"the identity key {path} is a symbolic link to {target}, which can't be reached: {_why(error)}"
+        ) from None
+    return True
 
 
 def _load_identity(path: Path) -> Identity:
     try:
-        fd = os.open(path, os.O_RDONLY | _O_CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | _O_CLOEXEC | _O_NONBLOCK)
     except OSError as error:
-        raise ProfileError(f"can't read {path}: {error.strerror or error}") from None
-    with os.fdopen(fd, "rb") as file:
+        if error.errno in (errno.EACCES, errno.EPERM):
+            raise ProfileError(
+                f"can't read the identity key {path}: {_why(error)}; p2pgames only uses a key file you "
+                f"own and can read: check its owner, and protect it with: chmod 600 {path}"
+            ) from None
+        raise ProfileError(f"can't read the identity key {path}: {_why(error)}") from None
+    try:
         # Check the file actually opened, so it can't be swapped between the check and the read.
-        status = os.fstat(file.fileno())
+        status = os.fstat(fd)
+        if stat.S_ISDIR(status.st_mode):
+            raise ProfileError(
+                f"the identity key {path} is a directory, not a key file; move it away or choose another --profile"
+            )
+        if not stat.S_ISREG(status.st_mode):
+            raise ProfileError(
+                f"the identity key {path} is not a regular file, so not a key file; move it away or choose another --profile"
+            )
         if status.st_mode & 0o077:
             raise ProfileError(
-                f"{path} can be read by other users (mode {status.st_mode & 0o777:o}); "
+                f"other users can access the identity key {path} (mode {status.st_mode & 0o777:o}); "
                 f"protect it with: chmod 600 {path}"
             )
         if hasattr(os, "getuid") and status.st_uid != os.getuid():
-            raise ProfileError(f"{path} belongs to another user; p2pgames only uses your own keys")
-        data = file.read()
+            raise ProfileError(
+                f"the identity key {path} belongs to another user, and p2pgames only uses your own keys; choose another --profile"
+            )
+        try:
+            data = b""
+            if status.st_size <= _MAX_KEY_FILE:
+                while chunk := os.read(fd, _MAX_KEY_FILE + 1 - len(data)):
+                    data += chunk
+        except OSError as error:
+            raise ProfileError(f"can't read the identity key {path}: {_why(error)}") from None
+        if max(status.st_size, len(data)) > _MAX_KEY_FILE:
+            raise ProfileError(
+                f"the identity key {path} is {max(status.st_size, len(data))} bytes, far too big for a key file "
+                "(an Ed25519 key file is about 120 bytes); move it away or choose another --profile"
+            )
+    finally:
+        os.close(fd)
+    if not data.strip():
+        raise ProfileError(
+            f"the identity key {path} is empty, not a PEM private key; put back a copy of your key, "
+            "or delete the file to make a new identity"
+        )
     try:
         key = serialization.load_pem_private_key(data, password=None)
     except TypeError:
         raise ProfileError(
-            f"{path} is encrypted with a password; p2pgames needs an unencrypted key"
+            f"the identity key {path} is encrypted with a password; p2pgames needs an unencrypted key"
         ) from None
     except (ValueError, UnsupportedAlgorithm) as error:
-        raise ProfileError(f"{path} is not a PEM private key: {error}") from None
+        raise ProfileError(f"the identity key {path} is not a PEM private key: {error}") from None
     if not isinstance(key, Ed25519PrivateKey):
-        raise ProfileError(f"{path} holds a {type(key).__name__}, not an Ed25519 key")
+        raise ProfileError(f"the identity key {path} holds {_key_kind(key)}, not an Ed25519 key")
     return Identity(key)
+
+
+def _key_kind(key: object) -> str:
+    """What sort of key ``key`` is, with its article: "an RSA key", "an EC key (secp256r1)"."""
+    from cryptography.hazmat.primitives.asymmetric import dsa, ec, ed448, rsa, x448, x25519
+
+    if isinstance(key, rsa.RSAPrivateKey):
+        return f"an RSA key ({key.key_size} bits)"
+    if isinstance(key, ec.EllipticCurvePrivateKey):
+        return f"an EC key ({key.curve.name})"
+    if isinstance(key, dsa.DSAPrivateKey):
+        return "a DSA key"
+    if isinstance(key, ed448.Ed448PrivateKey):
+        return "an Ed448 key"
+    if isinstance(key, x25519.X25519PrivateKey):
+        return "an X25519 key"
+    if isinstance(key, x448.X448PrivateKey):
+        return "an X448 key"
+    return f"a key of another kind ({type(key).__name__})"
 
 
 def _create_identity(path: Path) -> Identity:
@@ -281,13 +420,14 @@ def _create_identity(path: Path) -> Identity:
         try:
             os.link(temporary, path)
         except FileExistsError:
-            raise ProfileError(f"{path} appeared while it was being created; try again") from None
+            raise ProfileError(f"the identity key {path} appeared while it was being created; try again") from None
         except OSError as error:
             if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
                 raise
             os.rename(temporary, path)  # no hard links on this file system
     except OSError as error:
-        raise ProfileError(f"can't create {path}: {error.strerror or error}") from None
+        raise _cannot_write("create the identity key", path, error) from None
     finally:
-        temporary.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
     return identity

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import errno
 import os
+import signal
 import stat
 import subprocess
 import sys
@@ -217,3 +219,211 @@ def test_profile_repr_and_double_close(home: Path) -> None:
     profile.close()
     profile.close()
     assert "closed" in repr(profile)
+
+
+# -- what is wrong with a key file, its lock or its directory, in words (issue 7) -------------------
+
+
+def refusal(name: str | None = None) -> str:
+    with pytest.raises(ProfileError) as caught:
+        open_profile(name)
+    return str(caught.value)
+
+
+def test_a_key_path_that_is_a_directory(home: Path) -> None:
+    (home / "identities" / "default.key").mkdir(parents=True)
+    path = home / "identities" / "default.key"
+    assert refusal() == f"the identity key {path} is a directory, not a key file; move it away or choose another --profile"
+    assert refusal("default") == refusal()  # the lock was released: the same answer, not "in use"
+
+
+def test_a_key_path_that_is_a_dangling_symlink_names_its_target(home: Path, tmp_path: Path) -> None:
+    (home / "identities").mkdir(parents=True)
+    path = home / "identities" / "amy.key"
+    path.symlink_to(tmp_path / "usb" / "amy.key")
+    expected = (
+        f"the identity key {path} is a symbolic link to {tmp_path / 'usb' / 'amy.key'}, which does not exist; "
+        f"put your key file back at {tmp_path / 'usb' / 'amy.key'}, or remove the link to make a new identity"
+    )
+    assert refusal("amy") == expected
+    assert refusal("amy") == expected  # trying again gives the same answer
+    assert path.is_symlink() and not list((home / "identities").glob("*.tmp"))  # nothing replaced
+
+
+def test_a_relative_dangling_symlink_is_named_from_its_directory(home: Path) -> None:
+    (home / "identities").mkdir(parents=True)
+    path = home / "identities" / "amy.key"
+    path.symlink_to(Path("..") / "backup" / "amy.key")
+    target = home / "identities" / ".." / "backup" / "amy.key"
+    assert refusal("amy") == (
+        f"the identity key {path} is a symbolic link to {target}, which does not exist; "
+        f"put your key file back at {target}, or remove the link to make a new identity"
+    )
+
+
+def test_a_key_path_that_is_a_symlink_loop(home: Path) -> None:
+    (home / "identities").mkdir(parents=True)
+    path = home / "identities" / "bea.key"
+    path.symlink_to(path)
+    assert refusal("bea") == (
+        f"the identity key {path} is a symbolic link to {path}, which leads round in a loop; "
+        "point it at your key file, or remove it to make a new identity"
+    )
+
+
+def test_a_symlink_to_a_key_file_is_followed(home: Path, tmp_path: Path) -> None:
+    open_profile("cy").close()
+    kept = tmp_path / "kept.key"
+    (home / "identities" / "cy.key").rename(kept)
+    (home / "identities" / "cy.key").symlink_to(kept)
+    with open_profile("cy") as profile:
+        assert not profile.created
+
+
+def test_a_key_path_that_is_a_fifo_is_refused_without_waiting(home: Path) -> None:
+    (home / "identities").mkdir(parents=True)
+    path = home / "identities" / "dee.key"
+    os.mkfifo(path, 0o600)
+
+    def waited(*_: object) -> None:
+        pytest.fail("opening the FIFO waited for a writer")
+
+    previous = signal.signal(signal.SIGALRM, waited)
+    signal.alarm(20)
+    try:
+        message = refusal("dee")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert message == (
+        f"the identity key {path} is not a regular file, so not a key file; move it away or choose another --profile"
+    )
+
+
+def test_an_empty_key_file(home: Path) -> None:
+    (home / "identities").mkdir(parents=True)
+    path = home / "identities" / "eve.key"
+    path.write_bytes(b"")
+    path.chmod(0o600)
+    assert refusal("eve") == (
+        f"the identity key {path} is empty, not a PEM private key; put back a copy of your key, "
+        "or delete the file to make a new identity"
+    )
+
+
+def test_a_key_file_far_too_big(home: Path) -> None:
+    (home / "identities").mkdir(parents=True)
+    path = home / "identities" / "fay.key"
+    path.write_bytes(b"x" * 100_000)
+    path.chmod(0o600)
+    assert refusal("fay") == (
+        f"the identity key {path} is 100000 bytes, far too big for a key file (an Ed25519 key file is about "
+        "120 bytes); move it away or choose another --profile"
+    )
+
+
+def test_a_key_file_others_can_write_is_refused_in_words(home: Path) -> None:
+    open_profile("gus").close()
+    path = home / "identities" / "gus.key"
+    path.chmod(0o602)
+    assert refusal("gus") == f"other users can access the identity key {path} (mode 602); protect it with: chmod 600 {path}"
+
+
+@pytest.mark.parametrize(
+    "make, kind",
+    [
+        ("ec", "an EC key (secp256r1)"),
+        ("rsa", "an RSA key (2048 bits)"),
+    ],
+)
+def test_a_key_of_another_kind_is_named_with_its_article(home: Path, make: str, kind: str) -> None:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+    key = ec.generate_private_key(ec.SECP256R1()) if make == "ec" else rsa.generate_private_key(65537, 2048)
+    (home / "identities").mkdir(parents=True)
+    path = home / "identities" / "hugo.key"
+    path.write_bytes(key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ))
+    path.chmod(0o600)
+    assert refusal("hugo") == f"the identity key {path} holds {kind}, not an Ed25519 key"
+
+
+def failing(monkeypatch: pytest.MonkeyPatch, function: str, path: Path, code: int) -> None:
+    """Make ``os.<function>`` fail with ``code`` for ``path`` (as for another user, or read-only
+    media: the tests may run as root, whom permissions don't stop)."""
+    real = getattr(os, function)
+
+    def fake(target, *args, **kwargs):
+        if Path(target) == path:
+            raise OSError(code, os.strerror(code), str(target))
+        return real(target, *args, **kwargs)
+
+    monkeypatch.setattr(os, function, fake)
+
+
+def test_an_unreadable_key_file(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    open_profile("ida").close()
+    path = home / "identities" / "ida.key"
+    failing(monkeypatch, "open", path, errno.EACCES)
+    assert refusal("ida") == (
+        f"can't read the identity key {path}: permission denied; p2pgames only uses a key file you own and "
+        f"can read: check its owner, and protect it with: chmod 600 {path}"
+    )
+
+
+@pytest.mark.parametrize("code, why", [(errno.EACCES, "permission denied"), (errno.EROFS, "read-only file system")])
+def test_a_key_that_cant_be_written(home: Path, monkeypatch: pytest.MonkeyPatch, code: int, why: str) -> None:
+    (home / "identities").mkdir(parents=True)
+    failing(monkeypatch, "open", home / "identities" / ".jo.key.tmp", code)
+    assert refusal("jo") == (
+        f"can't create the identity key {home / 'identities' / 'jo.key'}: {why}; make {home / 'identities'} "
+        "writable for you, or set P2PGAMES_HOME to a directory you can write"
+    )
+
+
+def test_a_read_only_home(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home.mkdir()
+    failing(monkeypatch, "mkdir", home / "identities", errno.EROFS)
+    assert refusal() == (
+        f"can't create {home / 'identities'}: read-only file system; set P2PGAMES_HOME to a directory you can write"
+    )
+
+
+def test_a_read_only_home_with_a_key_but_no_lock_file(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    open_profile("kay").close()
+    lock = home / "identities" / "kay.lock"
+    lock.unlink()
+    failing(monkeypatch, "open", lock, errno.EROFS)
+    assert refusal("kay") == (
+        f"can't open the profile's lock file {lock}: read-only file system; make {home / 'identities'} "
+        "writable for you, or set P2PGAMES_HOME to a directory you can write"
+    )
+
+
+def test_a_home_that_is_a_file(home: Path) -> None:
+    home.write_text("not a directory")
+    assert refusal() == (
+        f"{home} is not a directory; p2pgames keeps its identity keys in {home / 'identities'}: "
+        "move it away, or set P2PGAMES_HOME to another directory"
+    )
+
+
+def test_a_lock_path_that_is_a_directory(home: Path) -> None:
+    (home / "identities" / "lou.lock").mkdir(parents=True)
+    assert refusal("lou") == (
+        f"the profile's lock file {home / 'identities' / 'lou.lock'} is a directory; "
+        "move it away or choose another --profile"
+    )
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root can give a file away")
+def test_a_key_file_of_another_user(home: Path) -> None:
+    open_profile("max").close()
+    path = home / "identities" / "max.key"
+    os.chown(path, 65534, 65534)
+    assert refusal("max") == (
+        f"the identity key {path} belongs to another user, and p2pgames only uses your own keys; "
+        "choose another --profile"
+    )
