@@ -68,15 +68,26 @@ def config_dir() -> Path:
     """``$P2PGAMES_HOME``, else ``$XDG_CONFIG_HOME/p2pgames``, else ``~/.config/p2pgames``.
 
     Empty variables count as unset, and so does a relative ``XDG_CONFIG_HOME`` (as the XDG
-    specification says).
+    specification says). Raises :class:`ProfileError` if the home directory can't be found.
     """
     home = os.environ.get("P2PGAMES_HOME")
     if home:
-        return Path(home).expanduser()
+        try:
+            return Path(home).expanduser()
+        except RuntimeError:  # "~someone" who has no home directory here
+            raise ProfileError(
+                f"P2PGAMES_HOME is {home}, but there is no home directory for {home.split('/')[0]}; "
+                "set it to a directory you can write"
+            ) from None
     xdg = os.environ.get("XDG_CONFIG_HOME")
     if xdg and os.path.isabs(xdg):
         return Path(xdg) / "p2pgames"
-    return Path.home() / ".config" / "p2pgames"
+    try:
+        return Path.home() / ".config" / "p2pgames"
+    except RuntimeError:
+        raise ProfileError(
+            "can't find your home directory to keep identities in; set P2PGAMES_HOME to a directory you can write"
+        ) from None
 
 
 def identities_dir() -> Path:

@@ -427,3 +427,11 @@ def test_a_key_file_of_another_user(home: Path) -> None:
         f"the identity key {path} belongs to another user, and p2pgames only uses your own keys; "
         "choose another --profile"
     )
+
+
+def test_a_home_of_someone_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("P2PGAMES_HOME", "~no-such-user-here/p2p")
+    assert refusal() == (
+        "P2PGAMES_HOME is ~no-such-user-here/p2p, but there is no home directory for ~no-such-user-here; "
+        "set it to a directory you can write"
+    )
