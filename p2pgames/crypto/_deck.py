@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from .. import canonical
+from ..words import with_article
 from . import _domains
 from ._errors import BadCardValue, CryptoError
 from ._random import ByteSource
@@ -147,7 +148,7 @@ def random_permutation(n: int, rng_bytes: bytes | None = None) -> list[int]:
 def _lift(x: bytes, index: int | None = None) -> ec.EllipticCurvePublicKey:
     # The library checks that x < p and that a point exists; either point will do.
     if type(x) is not bytes or len(x) != CARD_VALUE_SIZE:
-        shown = f"{len(x)} bytes" if isinstance(x, bytes) else f"a {type(x).__name__}"
+        shown = f"{len(x)} bytes" if isinstance(x, bytes) else with_article(type(x).__name__)
         raise BadCardValue(f"a card value is {CARD_VALUE_SIZE} bytes, got {shown}", index)
     try:
         return ec.EllipticCurvePublicKey.from_encoded_point(_CURVE, b"\x02" + x)

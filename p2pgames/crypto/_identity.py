@@ -12,6 +12,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from .. import canonical
+from ..words import with_article
 from . import _domains
 from ._errors import BadSignature, CryptoError
 from ._random import ByteSource
@@ -149,7 +150,7 @@ def _compact_fingerprint(raw: bytes) -> str:
 def _describe(value: object) -> str:
     if isinstance(value, bytes | bytearray | memoryview):
         return f"{len(value)} bytes"
-    return f"a {type(value).__name__}"
+    return with_article(type(value).__name__)
 
 
 def fingerprint_matches(fingerprint_text: object, key: PublicKey) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from p2pgames.engine._errors import MalformedAction
+from p2pgames.words import with_article
 
 __all__ = ["check_slot", "check_slots", "check_seat", "check_bool", "ActionCodec", "SLOT_LIMIT"]
 
@@ -68,7 +69,7 @@ class ActionCodec:
         """The canonical wire value of ``action``; raises :class:`MalformedAction` for a non-action."""
         kind = self.kinds.get(type(action))
         if kind is None:
-            raise MalformedAction(f"not a {self.title} action: {action!r}")
+            raise MalformedAction(f"not {with_article(self.title)} action: {action!r}")
         fields = []
         for name in type(action).__slots__:
             value = getattr(action, name)
@@ -78,7 +79,7 @@ class ActionCodec:
     def decode(self, data: Any) -> Any:
         """Rebuild an action from :meth:`encode` output; raises :class:`MalformedAction`."""
         if not isinstance(data, (list, tuple)) or not data or not isinstance(data[0], str):
-            raise MalformedAction(f"a {self.title} action is [kind, ...fields], not {data!r}")
+            raise MalformedAction(f"{with_article(self.title)} action is [kind, ...fields], not {data!r}")
         cls = self.classes.get(data[0])
         if cls is None:
             raise MalformedAction(f"unknown {self.title} action {data[0]!r}")

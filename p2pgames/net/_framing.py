@@ -11,6 +11,8 @@ import struct
 
 import trio
 
+from p2pgames.words import with_article
+
 __all__ = ["FrameError", "FrameReader", "frame", "DEFAULT_MAX_FRAME"]
 
 DEFAULT_MAX_FRAME = 1 << 20
@@ -55,7 +57,7 @@ class FrameReader:
         if length == 0:
             raise FrameError("malformed", "sent an empty frame")
         if length > self.max_frame:
-            raise FrameError("oversize", f"sent a {length}-byte frame, over the {self.max_frame}-byte limit")
+            raise FrameError("oversize", f"sent {with_article(f'{length}-byte')} frame, over the {self.max_frame}-byte limit")
         if not await self._fill(4 + length):
             raise FrameError("malformed", "sent a frame cut short (the connection ended inside it)")
         payload = bytes(self._buffer[4:4 + length])

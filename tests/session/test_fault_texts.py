@@ -2,7 +2,7 @@
 
 import pytest
 
-from p2pgames.session._faults import with_article
+from p2pgames.words import with_article
 
 
 def test_a_word_gets_the_article_it_is_spoken_with():

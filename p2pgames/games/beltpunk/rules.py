@@ -67,6 +67,7 @@ from p2pgames.games.beltpunk.cards import (
     has_set,
     points_of,
 )
+from p2pgames.words import with_article
 
 __all__ = ["Beltpunk", "BeltpunkState", "SUIT_ACTIONS", "Phase"]
 
@@ -518,7 +519,7 @@ class Beltpunk(Game[BeltpunkState]):
                     )
                 first, second = (ACTION_NAMES[k] for k in allowed)
                 raise IllegalAction(
-                    player, f"a {SUIT_NAMES[suit]} card allows {first} or {second} (or skip)"
+                    player, f"{with_article(SUIT_NAMES[suit])} card allows {first} or {second} (or skip)"
                 )
         elif phase == Phase.PICK:
             if player != state.actor:

@@ -1,0 +1,49 @@
+"""Words for messages people read. Pure: every layer may use it (no imports from the project).
+
+:func:`with_article` puts "a" or "an" before a word by how it is said, not by its first letter.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["with_article"]
+
+
+# Words whose first letter misleads: a vowel said as "you" or "won", a silent "h".
+_SAID_WITH_A = ("uni", "usa", "use", "usu", "ura", "ure", "uro", "uti", "eu", "ewe")
+_SAID_WITH_AN = ("hour", "honest", "honor", "honour", "heir")
+# Letters whose names begin with a vowel sound: an F, an RSA key, an x.
+_LETTERS_WITH_AN = "aefhilmnorsx"
+
+
+def with_article(word: str) -> str:
+    """``word`` with its indefinite article, for messages: "an entry", "a pass".
+
+    The article goes by how the word is said: "a use", "an hour", "an RSA key" (a word in capitals
+    is spelt out, and so is a single letter), "an 8-byte frame", "an 18-card deck", "a 1048577-byte
+    frame". Leading quotes or brackets are skipped: "a 'shuffle' pass". An empty word gets "a ".
+    """
+    return ("an " if _starts_with_vowel_sound(word) else "a ") + word
+
+
+def _starts_with_vowel_sound(word: str) -> bool:
+    start = word.lstrip("'\"‘“([{<")
+    if not start:
+        return False
+    if start[0].isdigit():
+        digits = re.match(r"[0-9][0-9,]*", start).group().replace(",", "")  # type: ignore[union-attr]
+        # Said in groups of three from the left: 8, 11, 18, 80–89, 800–899 thousand … say "an".
+        lead = digits[: len(digits) % 3 or 3]
+        return lead.startswith("8") or lead in ("11", "18")
+    if re.match(r"[A-Z]{2,}(?![a-z])|[A-Za-z](?![A-Za-z])", start):
+        return start[0].lower() in _LETTERS_WITH_AN  # spelt out: an x, an RSA key, a PEM file
+    letters = re.match(r"[A-Za-z]*", start).group()  # type: ignore[union-attr]
+    if not letters:
+        return False
+    lower = letters.lower()
+    if lower in ("one", "once") or lower.startswith(_SAID_WITH_A):
+        return False
+    if lower.startswith(_SAID_WITH_AN):
+        return True
+    return lower[0] in "aeiou"
