@@ -322,7 +322,7 @@ class Session:
                 self._halt(Fault(seat, FaultCode.DISCONNECTED, f"{self._who(seat)} disconnected ({reason})", self._seq()))
             return
         if not self.finished:
-            self._halt(Fault(HOST_SEAT, FaultCode.DISCONNECTED, f"lost the connection to the host ({reason})", self._seq()))
+            self._halt(Fault(HOST_SEAT, FaultCode.DISCONNECTED, f"the connection to the host, {self._who(HOST_SEAT)}, was lost ({reason})", self._seq()))
         elif self.stage == "lobby":
             self.stage = "closed"
 

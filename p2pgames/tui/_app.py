@@ -367,7 +367,7 @@ class TerminalGame:
             if self.mode is not Mode.LEAVING:
                 self._stop(event.message)
         elif isinstance(event, Rejected):
-            message = f"Could not join the table: {event.reason}."
+            message = f"You are not at the table any more: {event.reason}."
             self._log([("class:log.fault", message)])
             if self.mode is not Mode.LEAVING:
                 self._stop(message)
