@@ -36,6 +36,7 @@ from p2pgames.engine import (
     CardOperations,
     CardState,
     Chance,
+    ChoiceGroup,
     Claim,
     DeterministicRandom,
     Event,
@@ -54,7 +55,7 @@ from p2pgames.engine import (
     Turn,
 )
 
-from p2pgames.games.steamcourt import duo, solo_views, views
+from p2pgames.games.steamcourt import duo, solo_views, typed, views
 from p2pgames.games.steamcourt.solo_game import SOLO_GAME
 from p2pgames.games.steamcourt.actions import (
     Coup,
@@ -155,6 +156,25 @@ _PRIVILEGE_PHASE = {
     "inspector": Phase.INSPECT,
     "teaboy": Phase.SERVE,
     "vagabond": Phase.SERVE,
+}
+# The kinds of move each table phase takes, and what a player is told who tries another
+# (:meth:`SteamCourt.check_kind`); phases not listed take none ("no move is expected now").
+_PHASE_KINDS: dict[str, tuple[frozenset, str]] = {
+    Phase.TURN: (
+        frozenset({Lay, Masterstroke, Pass, DiscardTwo, Dive, Plague}),
+        "lay cards, pass, or use a power of your turn",
+    ),
+    Phase.COUP: (frozenset({Coup, Pass}), "pull a coup or pass"),
+    Phase.STOP: (frozenset({Stop, Pass}), "stop the lay or pass"),
+    Phase.UNPASS: (frozenset({Unpass, Pass}), "unpass or pass"),
+    Phase.RETRIEVE: (frozenset({Retrieve, Pass, Decline}), "retrieve your last lay, pass, or answer not this quarter"),
+    Phase.STEAL: (frozenset({Steal, Pass}), "steal a card or pass"),
+    Phase.RETURN: (frozenset({PutBack, KeepRest}), "put back a drawn card or keep the rest"),
+    Phase.GIVE: (frozenset({Give, Pass}), "give a card or pass"),
+    Phase.SERVE: (frozenset({Serve}), "you must give your two highest numbered cards"),
+    Phase.TRADE: (frozenset({Trade}), "trade or keep your hand"),
+    Phase.HOARD: (frozenset({Hoard}), "hoard or leave the Court Hand"),
+    Phase.INSPECT: (frozenset({Inspect, Pass}), "inspect a player or pass"),
 }
 # Out-of-turn powers used when a trick is over, before it is cleared (asked in seat order).
 _TRICK_END_PHASE = {"timetraveler": Phase.RETRIEVE, "pirate": Phase.STEAL}
@@ -709,7 +729,7 @@ class SteamCourt(Game[SteamCourtState]):
             cards = one_slot_per_face(state.hands[player], _Known(state, knowledge))
             return [Give(slot, to) for to in others for slot in cards] + [_PASS]
         if phase == Phase.SERVE:
-            served = self._two_highest(state, player, knowledge)
+            served = self.two_highest(state, player, knowledge)
             if table.character_of(player) == "teaboy":
                 return [Serve(served, table.seats[0])]
             return [Serve(served, to) for to in table.seats if to != player]
@@ -722,7 +742,8 @@ class SteamCourt(Game[SteamCourtState]):
             return [Inspect(p) for p in table.seats if p != player] + [_PASS]
         return []
 
-    def _two_highest(self, state: SteamCourtState, player: int, knowledge: Knowledge) -> tuple[int, ...]:
+    def two_highest(self, state: SteamCourtState, player: int, knowledge: Knowledge) -> tuple[int, ...]:
+        """The slots a Tea Boy's or Vagabond's gift takes: his two highest numbered cards (I5)."""
         hand = state.hands[player]
         known = _Known(state, knowledge)
         served = two_highest_numbered(hand, known)
@@ -864,25 +885,42 @@ class SteamCourt(Game[SteamCourtState]):
 
     # -- checking actions ----------------------------------------------------------------------
 
-    def check_action(self, state: SteamCourtState, player: int, action: Any) -> None:
-        """Raise :class:`IllegalAction` unless ``action`` is allowed by the public state.
-
-        What hidden cards are is checked when they are revealed (a lay, a coup, a dive's card, a
-        discard) or at the quarter's audit (the Tea Boy's and the Vagabond's two highest cards).
-        """
+    def check_kind(self, state: SteamCourtState, player: int, kind: type) -> Table:
+        """Raise :class:`IllegalAction` unless ``player`` may make a move of ``kind`` now (whose
+        move it is, and which kinds the current phase takes); return the player's table. The first
+        check of :meth:`check_action`, and of a typed move before its cards are looked for."""
         if state.cards.pending:
             raise IllegalAction(player, "wait until the cards being dealt or revealed are done")
         if state.phase != Phase.PLAYING or not 0 <= player < state.players:
             raise IllegalAction(player, "no move is expected now")
         table = state.table_of(player)
         phase = table.phase
-        kind = type(action)
-        hand = state.hands[player]
         if phase == Phase.TURN:
             if player != table.turn:
                 raise IllegalAction(player, "it is not your turn")
+        elif phase == Phase.COUP:
+            if player not in table.asking:
+                raise IllegalAction(player, "you have nothing to react to now")
+        elif player != table.actor:
+            raise IllegalAction(player, "you have nothing to decide now")
+        kinds, reason = _PHASE_KINDS.get(phase, ((), "no move is expected now"))
+        if kind not in kinds:
+            raise IllegalAction(player, reason)
+        return table
+
+    def check_action(self, state: SteamCourtState, player: int, action: Any) -> None:
+        """Raise :class:`IllegalAction` unless ``action`` is allowed by the public state.
+
+        What hidden cards are is checked when they are revealed (a lay, a coup, a dive's card, a
+        discard) or at the quarter's audit (the Tea Boy's and the Vagabond's two highest cards).
+        """
+        kind = type(action)
+        table = self.check_kind(state, player, kind)
+        phase = table.phase
+        hand = state.hands[player]
+        if phase == Phase.TURN:
             if kind is Lay:
-                self._check_lay(state, table, player, action)
+                self.check_lay(state, table, player, action)
             elif kind is Masterstroke:
                 _require_in_hand(player, action.slot, hand)
                 name = state.cards.revealed.get(action.slot)
@@ -913,34 +951,16 @@ class SteamCourt(Game[SteamCourtState]):
                     raise IllegalAction(player, "the Plague Doctor draws once a quarter")
                 if not table.discard:
                     raise IllegalAction(player, "the discard pile is empty")
-            else:
-                raise IllegalAction(player, "lay cards, pass, or use a power of your turn")
-            return
-        if phase == Phase.COUP:
-            if player not in table.asking:
-                raise IllegalAction(player, "you have nothing to react to now")
+        elif phase == Phase.COUP:
             if kind is Coup:
                 for slot in action.slots:
                     _require_in_hand(player, slot, hand)
-            elif kind is not Pass:
-                raise IllegalAction(player, "pull a coup or pass")
-            return
-        if player != table.actor:
-            raise IllegalAction(player, "you have nothing to decide now")
-        if phase == Phase.STOP:
-            if kind is not Stop and kind is not Pass:
-                raise IllegalAction(player, "stop the lay or pass")
+        elif phase == Phase.STOP:
             if kind is Stop and action.player != table.lays[-1][0]:
                 raise IllegalAction(player, f"the lay to stop is seat {table.lays[-1][0]}'s, not seat {action.player}'s")
         elif phase == Phase.UNPASS:
-            if kind is Unpass:
-                if action.source not in state.unpass_sources(player):
-                    raise IllegalAction(player, f"you can't unpass with the {action.source} now")
-            elif kind is not Pass:
-                raise IllegalAction(player, "unpass or pass")
-        elif phase == Phase.RETRIEVE:
-            if kind is not Retrieve and kind is not Pass and kind is not Decline:
-                raise IllegalAction(player, "retrieve your last lay, pass, or answer not this quarter")
+            if kind is Unpass and action.source not in state.unpass_sources(player):
+                raise IllegalAction(player, f"you can't unpass with the {action.source} now")
         elif phase == Phase.STEAL:
             if kind is Steal:
                 name = state.cards.revealed.get(action.slot)
@@ -948,14 +968,9 @@ class SteamCourt(Game[SteamCourtState]):
                     raise IllegalAction(player, "that card is not in the machine")
                 if KIND[name] != NUMBERED:
                     raise IllegalAction(player, "the Pirate steals numbered cards only")
-            elif kind is not Pass:
-                raise IllegalAction(player, "steal a card or pass")
         elif phase == Phase.RETURN:
-            if kind is PutBack:
-                if action.slot not in table.drawn or action.slot not in hand:
-                    raise IllegalAction(player, "you can only put back a card you just drew")
-            elif kind is not KeepRest:
-                raise IllegalAction(player, "put back a drawn card or keep the rest")
+            if kind is PutBack and (action.slot not in table.drawn or action.slot not in hand):
+                raise IllegalAction(player, "you can only put back a card you just drew")
         elif phase == Phase.GIVE:
             if kind is Give:
                 _require_in_hand(player, action.slot, hand)
@@ -963,11 +978,7 @@ class SteamCourt(Game[SteamCourtState]):
                     raise IllegalAction(player, "give the card to another player at the table")
                 if table.character_of(player) == "general" and table.character_of(action.to) == "queen":
                     raise IllegalAction(player, "the General can't give a card to the Queen")
-            elif kind is not Pass:
-                raise IllegalAction(player, "give a card or pass")
         elif phase == Phase.SERVE:
-            if kind is not Serve:
-                raise IllegalAction(player, "you must give your two highest numbered cards")
             for slot in action.slots:
                 _require_in_hand(player, slot, hand)
                 _require_public_numbered(state, player, slot)
@@ -977,23 +988,15 @@ class SteamCourt(Game[SteamCourtState]):
             elif action.to == player or action.to not in table.seats:
                 raise IllegalAction(player, "give the cards to another player at the table")
         elif phase == Phase.TRADE:
-            if kind is not Trade:
-                raise IllegalAction(player, "trade or keep your hand")
             if action.trade and not table.court:
                 raise IllegalAction(player, "the Court Hand is empty: there is nothing to trade for")
-        elif phase == Phase.HOARD:
-            if kind is not Hoard:
-                raise IllegalAction(player, "hoard or leave the Court Hand")
         elif phase == Phase.INSPECT:
-            if kind is Inspect:
-                if action.seat == player or action.seat not in table.seats:
-                    raise IllegalAction(player, "inspect another player at the table")
-            elif kind is not Pass:
-                raise IllegalAction(player, "inspect a player or pass")
-        else:
-            raise IllegalAction(player, "no move is expected now")
+            if kind is Inspect and (action.seat == player or action.seat not in table.seats):
+                raise IllegalAction(player, "inspect another player at the table")
 
-    def _check_lay(self, state: SteamCourtState, table: Table, player: int, lay: Lay) -> None:
+    def check_lay(self, state: SteamCourtState, table: Table, player: int, lay: Lay) -> None:
+        """:meth:`check_action` for a :class:`Lay` that :meth:`check_kind` allowed: the cards are
+        held, the quantity and value follow the trick, the Jester's pair, the Multiplier's cap."""
         hand = state.hands[player]
         for slot in lay.slots:
             _require_in_hand(player, slot, hand)
@@ -1774,6 +1777,21 @@ class SteamCourt(Game[SteamCourtState]):
         self, state: SteamCourtState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
     ) -> str:
         return views.describe_action(state, player, action, knowledge, names)
+
+    def parse_action(
+        self, state: SteamCourtState, player: int, text: str, knowledge: Knowledge, names: Sequence[str]
+    ) -> Any:
+        """The action ``text`` names, typed as :meth:`describe_action` prints it, checked by
+        :meth:`check_action`; MalformedAction for text that is no Steam Court move, IllegalAction
+        with the reason for a move the rules refuse now (``typed.py``)."""
+        return typed.parse_court(self, state, player, text, knowledge, names)
+
+    def group_choices(
+        self, state: SteamCourtState, player: int, actions: Sequence[Any], texts: Sequence[str]
+    ) -> list[ChoiceGroup]:
+        """A Multiplier's counts, a gift's receivers, the Discard-two token's pairs and a dive's
+        cards each on one line (:func:`views.group_choices`)."""
+        return views.group_choices(actions, texts)
 
     def narrate(self, before: SteamCourtState, event: Event, after: SteamCourtState, names: Sequence[str]) -> list[str]:
         return views.narrate(before, event, after, names)

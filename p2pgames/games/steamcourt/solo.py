@@ -473,19 +473,28 @@ class Solo:
             if KIND[revealed[action.slot]] != MASTERSTROKE:
                 raise IllegalAction(player, f"that card is {a_face(FACE[revealed[action.slot]])}, not a Masterstroke")
         elif kind is StopTrick:
-            if character != "general":
-                raise IllegalAction(player, "only the General stops the Court Hand")
-            if "stop" in state.used:
-                raise IllegalAction(player, "the General stops one trick a round")
+            self.check_power(state, kind)
         elif kind is Recall:
-            if character != "timetraveler":
-                raise IllegalAction(player, "only the Time Traveler retrieves from the discard pile")
-            if "retrieve" in state.used:
-                raise IllegalAction(player, "the Time Traveler retrieves once a round")
+            self.check_power(state, kind)
             if action.slot not in state.discard:
                 raise IllegalAction(player, "that card is not in the discard pile")
         else:
             raise IllegalAction(player, "beat a trick, use a power, or pass")
+
+    def check_power(self, state: SoloState, kind: type) -> None:
+        """Raise :class:`IllegalAction` unless the character may use the power of ``kind`` now:
+        the General's stop (:class:`StopTrick`), the Time Traveler's retrieve (:class:`Recall`)."""
+        character = state.character
+        if kind is StopTrick:
+            if character != "general":
+                raise IllegalAction(0, "only the General stops the Court Hand")
+            if "stop" in state.used:
+                raise IllegalAction(0, "the General stops one trick a round")
+        elif kind is Recall:
+            if character != "timetraveler":
+                raise IllegalAction(0, "only the Time Traveler retrieves from the discard pile")
+            if "retrieve" in state.used:
+                raise IllegalAction(0, "the Time Traveler retrieves once a round")
 
     def _check_beat(self, state: SoloState, beat: Beat, trick: list) -> None:
         for slot in beat.slots:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from p2pgames.engine import ActionCodec, Event, Game, Knowledge, Panel, Ruleset, Step
-from p2pgames.games.steamcourt import solo_views
+from p2pgames.engine import ActionCodec, Event, Game, IllegalAction, Knowledge, Panel, Ruleset, Step
+from p2pgames.games.steamcourt import solo_views, typed
 from p2pgames.games.steamcourt.actions import Pass
 from p2pgames.games.steamcourt.solo import SOLO, SOLO_KINDS, SoloState
 
@@ -62,6 +62,16 @@ class SteamCourtSolo(Game[SoloState]):
         self, state: SoloState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
     ) -> str:
         return solo_views.describe_action(state, action)
+
+    def parse_action(
+        self, state: SoloState, player: int, text: str, knowledge: Knowledge, names: Sequence[str]
+    ) -> Any:
+        """A Solo move typed as :meth:`describe_action` prints it (``lay 7 7 on 2``), checked by
+        :meth:`check_action`; MalformedAction for text that is no Solo move, IllegalAction with
+        the reason for a move the rules refuse now (``typed.py``)."""
+        if player != 0:
+            raise IllegalAction(player, "a Solo game has one seat")
+        return typed.parse_solo(SOLO, state, text)
 
     def narrate(self, before: SoloState, event: Event, after: SoloState, names: Sequence[str]) -> list[str]:
         return solo_views.narrate(after, names)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from p2pgames.engine import NO_KNOWLEDGE, Event, Knowledge, Panel
+from p2pgames.engine import NO_KNOWLEDGE, ChoiceGroup, Event, Knowledge, Panel
 
 from p2pgames.games.steamcourt.actions import (
     DECLINED_RETRIEVE,
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "describe_action",
+    "group_choices",
     "narrate",
     "panels",
     "result_summary",
@@ -219,6 +220,47 @@ def describe_action(
     if kind is KeepRest:
         return "keep"
     return repr(action)  # pragma: no cover - every action kind is handled above
+
+
+def group_choices(actions: Sequence[Any], texts: Sequence[str]) -> list[ChoiceGroup]:
+    """How a long list of choices is shown (:meth:`~p2pgames.engine.Game.group_choices`).
+
+    Choices that differ only in what the player completes share one line: the counts one set of
+    cards and a Multiplier can make (``lay 5 5 +X…`` for ``lay 5 5 +X2`` … ``lay 5 5 +X9``), one
+    card given to any player (``give 7 to …``), the Discard-two token's pairs with the same lower
+    card (``discard 2 …``) and the cards a dive can reveal (``dive court …``). Members keep the
+    order of the legal actions (the Multiplier's counts ascending), so that their longest common
+    prefix (``lay 5 5 +X``, ``give 7 to ``) is what the player has left to complete. Everything
+    else is a line of its own; groups come in the order of their first member.
+    """
+    keys: dict[Any, int] = {}
+    groups: list[tuple[str, list[int]]] = []
+    for index, (action, text) in enumerate(zip(actions, texts)):
+        kind = type(action)
+        if kind is Lay and action.multiplier is not None and action.slots:
+            key: Any = ("lay", action.slots, action.value)
+            words = text.split(" ")
+            label = " ".join("+X…" if word.startswith("+X") else word for word in words)
+        elif kind is Give:
+            key = ("give", action.slot)
+            label = text.split(" to ", 1)[0] + " to …"
+        elif kind is DiscardTwo:
+            key = ("discard", text.split(" ")[1])
+            label = " ".join(text.split(" ")[:2]) + " …"
+        elif kind is Dive:
+            key = ("dive", action.pile)
+            label = f"dive {action.pile} …"
+        else:
+            key, label = index, text
+        at = keys.get(key)
+        if at is None:
+            keys[key] = len(groups)
+            groups.append((label, [index]))
+        else:
+            groups[at][1].append(index)
+    return [
+        ChoiceGroup(label if len(members) > 1 else texts[members[0]], tuple(members)) for label, members in groups
+    ]
 
 
 # -- the log ---------------------------------------------------------------------------------------
