@@ -596,11 +596,12 @@ def _standings_panel(game: "SteamCourt", state: "SteamCourtState", names: Sequen
     segments: list[Segment] = []
     for place, player in enumerate(ranked):
         score = f"{unit} {scores[player]}" if unit == "space" else f"{scores[player]} {unit}" if unit else ""
+        name = names[player][:12]
         if place == 0 and player in winners:
-            text = f"{names[player]} wins" + (f" with {score}" if score else ": Engineer to the Queen")
+            text = f"{name} wins" + (f" with {score}" if score else ": Engineer to the Queen")
             segments.append(("good", text + ("" if len(ranked) == 1 else " ·")))
         else:
-            text = f"{_ordinal(place + 1)} {names[player]}" + (f" {score}" if score else "")
+            text = f"{_ordinal(place + 1)} {name}" + (f" {score}" if score else "")
             segments.append(("", text + (" ·" if place < len(ranked) - 1 else "")))
     return Panel("Final standings", tuple(_wrap(segments)))
 
@@ -965,7 +966,7 @@ def _party_standings_panel(state: "SteamCourtState", names: Sequence[str]) -> Pa
             segments.append(("good" if index == 0 and position == 0 else "", text))
         lines.extend(_wrap(segments, "  ", [("bold", f"{_SHORT_TABLE[index]}:")]))
     winner = state.tables[0].seats[0]
-    lines.insert(0, (("good", f"{names[winner]} wins: first out at the Royal table, Engineer to the Queen"),))
+    lines.insert(0, (("good", f"{names[winner][:12]} wins: first out at the Royal table, the Queen's"),))
     return Panel("Final standings", tuple(lines))
 
 
@@ -1003,16 +1004,16 @@ def _party_header_panel(state: "SteamCourtState", viewer: int | None) -> Panel:
             continue
         info: list[Segment] = [("bold", f"quarter {state.quarter} of 4")]
         if viewer is None:
-            info.append(("", f" · {TABLE_NAMES[index]}"))
-        info.append(("", f" · Court Hand {len(table.court)}"))
+            info.append(("", f"· {TABLE_NAMES[index]}"))
+        info.append(("", f"· Court Hand {len(table.court)}"))
         if any(character in _DISCARD_USERS for character in table.characters):
-            info.append(("", f" · discard {len(table.discard)}"))
+            info.append(("", f"· discard {len(table.discard)}"))
         if table.phase == "done":
-            info.append(("good", " · quarter over"))
+            info.append(("good", "· quarter over"))
         elif table.stacks and state.quarter <= len(table.stacks):
             stack = table.stacks[state.quarter - 1]
-            info.append(("", f" · next token {stack[-1]}" if stack else " · no tokens left"))
-        lines.append(tuple(info))
+            info.append(("", f"· next token {stack[-1]}" if stack else "· no tokens left"))
+        lines.extend(_wrap(info, "  "))  # a spectator's line names the table: it may wrap
     return Panel("Steam Court", tuple(lines))
 
 

@@ -287,3 +287,17 @@ def test_rules_md_names_its_rulebook_and_cites_only_files_a_reader_can_find():
     assert "*Steam Court*, designed by Will Meadows and Ryan Pilz, published by\nTantrum House" in text
     cited = re.findall(r"`([\w./-]+\.(?:txt|py|md|json))`", text)
     assert cited and all((package / path).exists() or (package.parents[2] / path).exists() for path in cited), cited
+
+
+@pytest.mark.parametrize("players, options", [(12, {"variant": "party"}), (2, {"variant": "duo"})])
+def test_every_panel_line_fits_beside_the_title_column_for_players_and_spectators(players, options):
+    # 61 columns and titles of at most 16 keep the terminal's title-column layout at 80 columns; a
+    # Party spectator's header (it names the table) used to run to 74.
+    names = [f"player-{'x' * 12}{n}" for n in range(players)]
+    table = LocalTable(GAME, GAME.ruleset(players, options), b"widths")
+    table.play_with([PlayoutBot(b"widths")] * players, until=lambda t: len(t.log) >= 120)
+    for viewer in (None, *range(players)):
+        for panel in GAME.panels(table.state, viewer, {} if viewer is None else table.view(viewer), names):
+            assert len(panel.title) <= 16
+            for line in panel.lines:
+                assert len("".join(text for _, text in line)) <= 61, (panel.title, line)
