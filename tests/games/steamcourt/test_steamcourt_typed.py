@@ -11,7 +11,7 @@ import os
 import pytest
 
 from p2pgames.engine import IllegalAction, MalformedAction
-from p2pgames.games.steamcourt import GAME, SteamCourt
+from p2pgames.games.steamcourt import SteamCourt
 from p2pgames.games.steamcourt.actions import Decline, DiscardTwo, Give, Lay, Masterstroke, Pass, Serve, Unpass
 from p2pgames.games.steamcourt.solo import Beat, GiveUp, Recall, StopTrick, Strike
 
