@@ -795,9 +795,10 @@ class SteamCourt(Game[SteamCourtState]):
         number without a Multiplier or a Masterstroke, so larger numbers change nothing. While a
         Submariner or Plague Doctor may still draw cards, the deck's bound.
         """
+        characters = table.characters
         for character, power in (("submariner", "dive"), ("plaguedoctor", "plague")):
-            seated = table.seated(character)
-            if seated >= 0 and power not in state.used[seated]:
+            # Asked for every Multiplier lay checked: a look-up, not table.seated's exception.
+            if character in characters and power not in state.used[table.seats[characters.index(character)]]:
                 return MAX_QUANTITY
         most = max(len(state.hands[p]) for p in table.seats)
         return min(MAX_QUANTITY, most + 1)
