@@ -126,12 +126,8 @@ def _value(word: str) -> int:
     return int(word)
 
 
-def _shown(card: _Card) -> str:
-    return f"#{card}" if type(card) is int else card
-
-
 def _held(count: int, face: str) -> str:
-    """ "no 8", "one 5", "two 5s" """
+    """How many cards of ``face`` are held, in words: "no 8", "one 5", "two 5s"."""
     word = _NUMBERS[count] if count < len(_NUMBERS) else str(count)
     return f"{word} {face}" + ("s" if count > 1 else "")
 
