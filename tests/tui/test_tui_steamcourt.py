@@ -73,9 +73,10 @@ def named(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
 
 
-# The fewest positions each game must lay out (the seeded games lay out 884, 705, 1592, 946, 218).
+# The fewest positions each game must lay out (the seeded games lay out 888, 684, 1492, 901, 218:
+# how long a seeded random game runs, which changes whenever a legal action is added).
 @pytest.mark.parametrize("players, options, fewest", [
-    (7, {"scoring": "gears"}, 800), (6, {"scoring": "clock"}, 650), (12, {"variant": "party"}, 1500),
+    (7, {"scoring": "gears"}, 800), (6, {"scoring": "clock"}, 650), (12, {"variant": "party"}, 1400),
     (7, {"variant": "party"}, 900), (2, {"variant": "duo"}, 200),
 ])
 def test_whole_games_fit_80x24_with_every_seat_in_view_and_nothing_cut(players, options, fewest):
@@ -131,7 +132,7 @@ def test_the_general_is_asked_to_stop_a_named_lay():
     table.do(ALICE, "lay 5")
     table.do(BOB, "pass")
     table.do(CAROL, "lay 7")
-    assert isinstance(table.step(), ReactionWindow) and table.texts(BOB) == ["stop carol", "pass"]
+    assert isinstance(table.step(), ReactionWindow) and table.texts(BOB) == ["stop carol", "pass", "not this quarter"]
     assert asked(table, BOB) == [
         "carol laid 7 — stop it? (stop carol / pass)",
         "stop carol: the cards go back to carol, who plays again later",
@@ -213,7 +214,7 @@ def test_every_window_and_privilege_says_what_happened_and_what_to_type():
     table.do(ALICE, "pass")
     assert asked(table, CAROL) == ["Give your two highest numbered cards to the Queen: give 11 12", "to alice"]
     table.do(CAROL, "give 11 12 to alice")
-    assert asked(table, CAROL)[0].startswith("Trade your hand for the unseen Court Hand (")
+    assert asked(table, CAROL)[0].startswith("Trade for the unseen Court Hand (")
     assert "(trade / keep)" in " ".join(asked(table, CAROL))
 
 

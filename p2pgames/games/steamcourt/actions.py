@@ -62,7 +62,8 @@ __all__ = [
     "KeepRest",
     "Action",
     "MAX_SEATS",
-    "DECLINED_RETRIEVE",
+    "DECLINABLE",
+    "declined",
     "PILES",
     "UNPASS_SOURCES",
     "encode_action",
@@ -72,9 +73,16 @@ __all__ = [
 ]
 
 MAX_SEATS = 12  # a Party game seats 7–12 players at two tables
-# What :class:`Decline` leaves in the state's ``used`` list (the player's powers used or declined
-# this quarter): the Time Traveler is not asked to retrieve again until the next quarter.
-DECLINED_RETRIEVE = "no-retrieve"
+# The powers a player may decline for the rest of the quarter (:class:`Decline`) when asked: the
+# General's stop (after every lay), the Time Traveler's retrieve and the Pirate's steal (after every
+# trick). Declining leaves ``declined(power)`` in the state's ``used`` list (the player's powers
+# used or declined this quarter), and the player is not asked again until the next quarter.
+DECLINABLE = ("stop", "retrieve", "steal")
+
+
+def declined(power: str) -> str:
+    """What declining ``power`` for the quarter leaves in ``used``: ``no-stop``, ``no-retrieve``, …"""
+    return f"no-{power}"
 PILES = ("court", "discard")
 UNPASS_SOURCES = ("token", "jester")
 
@@ -231,8 +239,9 @@ class Retrieve:
 
 @dataclass(frozen=True, slots=True)
 class Decline:
-    """Decline the power offered now for the rest of the quarter: the Time Traveler's retrieve is
-    not offered again until the next quarter (a pass declines it for this trick only)."""
+    """Decline the power offered now (the General's stop, the Time Traveler's retrieve, the
+    Pirate's steal) for the rest of the quarter: it is not offered again until the next quarter
+    (a pass declines it this once)."""
 
 
 @dataclass(frozen=True, slots=True)

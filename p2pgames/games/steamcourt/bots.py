@@ -193,13 +193,13 @@ class CourtierBot:
         view = _View(game, state, player, knowledge)
         if Coup in kinds:
             return next(option for option in options if type(option) is Coup)
-        if kinds <= {Stop, Pass} and Stop in kinds:
+        if kinds <= {Stop, Pass, Decline} and Stop in kinds:
             return view.stop(options)
         if Unpass in kinds:
             return view.unpass(options)
         if Retrieve in kinds and kinds <= {Retrieve, Pass, Decline}:
             return view.retrieve(options)
-        if Steal in kinds and kinds <= {Steal, Pass}:
+        if Steal in kinds and kinds <= {Steal, Pass, Decline}:
             return view.steal(options)
         if kinds <= {PutBack, KeepRest}:
             return self._best(options, view.return_worth)

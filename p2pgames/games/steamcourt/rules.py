@@ -78,7 +78,7 @@ from p2pgames.games.steamcourt.actions import (
     Trade,
     Unpass,
     CODEC,
-    DECLINED_RETRIEVE,
+    declined,
 )
 from p2pgames.games.steamcourt.cards import (
     a_face,
@@ -165,10 +165,10 @@ _PHASE_KINDS: dict[str, tuple[frozenset, str]] = {
         "lay cards, pass, or use a power of your turn",
     ),
     Phase.COUP: (frozenset({Coup, Pass}), "pull a coup or pass"),
-    Phase.STOP: (frozenset({Stop, Pass}), "stop the lay or pass"),
+    Phase.STOP: (frozenset({Stop, Pass, Decline}), "stop the lay, pass, or answer not this quarter"),
     Phase.UNPASS: (frozenset({Unpass, Pass}), "unpass or pass"),
     Phase.RETRIEVE: (frozenset({Retrieve, Pass, Decline}), "retrieve your last lay, pass, or answer not this quarter"),
-    Phase.STEAL: (frozenset({Steal, Pass}), "steal a card or pass"),
+    Phase.STEAL: (frozenset({Steal, Pass, Decline}), "steal a card, pass, or answer not this quarter"),
     Phase.RETURN: (frozenset({PutBack, KeepRest}), "put back a drawn card or keep the rest"),
     Phase.GIVE: (frozenset({Give, Pass}), "give a card or pass"),
     Phase.SERVE: (frozenset({Serve}), "you must give your two highest numbered cards"),
@@ -708,7 +708,7 @@ class SteamCourt(Game[SteamCourtState]):
         if player != table.actor:
             return []
         if phase == Phase.STOP:
-            return [Stop(table.lays[-1][0]), _PASS]
+            return [Stop(table.lays[-1][0]), _PASS, _DECLINE]
         if phase == Phase.UNPASS:
             if not self.lay_options(state, table, player, knowledge):
                 return [_PASS]
@@ -718,7 +718,7 @@ class SteamCourt(Game[SteamCourtState]):
         if phase == Phase.STEAL:
             revealed = state.cards.revealed
             slots = [slot for lay in table.lays for slot in lay[1] if KIND[revealed[slot]] == NUMBERED]
-            return [Steal(slot) for slot in one_slot_per_face(slots, revealed)] + [_PASS]
+            return [Steal(slot) for slot in one_slot_per_face(slots, revealed)] + [_PASS, _DECLINE]
         if phase == Phase.RETURN:
             return [PutBack(slot) for slot in one_slot_per_face(table.drawn, _Known(state, knowledge))] + [_KEEP]
         if phase == Phase.GIVE:
@@ -1136,6 +1136,8 @@ class SteamCourt(Game[SteamCourtState]):
             if kind is Stop:
                 self._stop(state, table, player)
             else:
+                if kind is Decline:
+                    self._decline(state, player, "stop")
                 self._settle_lay(state, table)
         elif phase == Phase.UNPASS:
             if kind is Unpass:
@@ -1147,9 +1149,7 @@ class SteamCourt(Game[SteamCourtState]):
             if kind is Retrieve:
                 self._retrieve(state, table, player)
             elif kind is Decline:
-                # Not asked again this quarter (I28); ``used`` is cleared when the next one starts.
-                state.used[player].append(DECLINED_RETRIEVE)
-                state.notes.append(("decline", player))
+                self._decline(state, player, "retrieve" if phase == Phase.RETRIEVE else "steal")
             elif kind is Steal:
                 self._steal(state, table, player, action.slot)
             table.asking.pop(0)
@@ -1372,12 +1372,18 @@ class SteamCourt(Game[SteamCourtState]):
             and general != player
             and len(table.lays) >= 2
             and "stop" not in state.used[general]
+            and declined("stop") not in state.used[general]
             and state.hands[general]  # out of cards, out of the quarter (RULES.md, I14)
         ):
             table.actor = general
             table.phase = Phase.STOP
             return
         self._settle_lay(state, table)
+
+    def _decline(self, state: SteamCourtState, player: int, power: str) -> None:
+        # Not asked again this quarter (I28); ``used`` is cleared when the next one starts.
+        state.used[player].append(declined(power))
+        state.notes.append(("decline", player, power))
 
     def _stop(self, state: SteamCourtState, table: Table, general: int) -> None:
         player, slots, _, _, multiplier = table.lays.pop()
@@ -1469,12 +1475,13 @@ class SteamCourt(Game[SteamCourtState]):
             # Asked only when a retrieve is possible (I28): he lost, a lay of his with cards
             # stands in the trick, and he has neither used nor declined it this quarter.
             used = state.used[player]
-            if "retrieve" in used or DECLINED_RETRIEVE in used or player == table.winner:
+            if "retrieve" in used or declined("retrieve") in used or player == table.winner:
                 return False
             mine = [lay for lay in table.lays if lay[0] == player]
             return bool(mine) and (bool(mine[-1][1]) or mine[-1][4] >= 0)
         revealed = state.cards.revealed
-        return "steal" not in state.used[player] and any(
+        used = state.used[player]
+        return "steal" not in used and declined("steal") not in used and any(
             KIND[revealed[slot]] == NUMBERED for lay in table.lays for slot in lay[1]
         )
 

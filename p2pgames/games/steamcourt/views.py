@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from p2pgames.engine import NO_KNOWLEDGE, ChoiceGroup, Event, Knowledge, Panel
 
 from p2pgames.games.steamcourt.actions import (
-    DECLINED_RETRIEVE,
+    declined,
     Coup,
     Decline,
     DiscardTwo,
@@ -88,8 +88,8 @@ takes the 1-point token: its power (Unpass, Discard two) is yours for later.
 Reactions: when a power lets you answer out of turn (the General's stop, an
 unpass, the Time Traveler's retrieve, the Pirate's steal, a coup), play waits
 for you and "You are asked" says what happened and what each answer does:
-type it (e.g. stop bob) or pass. The Time Traveler may answer "not this
-quarter": no more questions about retrieving until the next quarter.
+type it (e.g. stop bob) or pass. The General, the Time Traveler and the
+Pirate may answer "not this quarter": not asked again until the next quarter.
 
 The table lists the seats from the Queen: character, name, cards left,
 passed / to act / out, and start + gear tokens = points (+Unpass, +Discard:
@@ -104,7 +104,8 @@ Type (cards by face; seats by name):
   give 11 12 to alice   (Tea Boy, Vagabond: your two highest numbered cards)
   trade | keep       (Tea Boy)            hoard | leave   (Vagabond)
   inspect bob        (Inspector)          stop bob        (General)
-  retrieve | not this quarter   (Time Traveler)     steal 7   (Pirate)
+  retrieve           (Time Traveler)      steal 7         (Pirate)
+  not this quarter   (General, Time Traveler, Pirate: don't ask me again)
   unpass             (token or Jester)    discard 2 5     (Discard-two token)
   unpass token | unpass jester   (when you could unpass either way)
   dive court 7 | dive discard 7   (Submariner)      plague   (Plague Doctor)
@@ -353,7 +354,7 @@ def _narrate_note(
         faces = " ".join(_faces([FACE[revealed[slot]] for slot in note[2]]))
         return [f"{_who(after, note[1], names)} retrieves {faces}"]
     if kind == "decline":
-        return [f"{_who(after, note[1], names)} won't retrieve a lay this quarter"]
+        return [f"{_who(after, note[1], names)} won't {_DECLINED_TEXT[note[2]]} this quarter"]
     if kind == "steal":
         return [f"{_who(after, note[1], names)} steals {a_face(FACE[revealed[note[2]]])} from the machine"]
     if kind == "lead":
@@ -683,6 +684,9 @@ _POWER_TEXT = {  # each fits WIDTH after "Character: "
 }
 
 
+_DECLINED_TEXT = {"stop": "stop a lay", "retrieve": "retrieve a lay", "steal": "steal a card"}
+
+
 def _powers_panel(state: "SteamCourtState", viewer: int) -> Panel:
     """Your character's power (said when used this quarter) and your unused 1-point tokens' powers."""
     table = state.table_of(viewer)
@@ -694,8 +698,8 @@ def _powers_panel(state: "SteamCourtState", viewer: int) -> Panel:
         note = "" if len(left) == 2 else f" ({left[0]} left)" if left else " (both used)"
     elif power and power in used:
         text, note = f"{power} used this quarter", ""
-    elif power == "retrieve" and DECLINED_RETRIEVE in used:
-        text, note = "retrieve: not this quarter (you declined)", ""
+    elif power and declined(power) in used:
+        text, note = f"{power}: not this quarter (you declined)", ""
     else:
         note = ""
     lines = _wrap([("", word) for word in (text + note).split(" ")], "  ", [("bold", f"{CHARACTER_TITLE[character]}:")])
@@ -760,7 +764,9 @@ def _choice_text(
     ``choices`` are the texts of the viewer's legal actions."""
     revealed = state.cards.revealed
     phase = table.phase
-    listed = " / ".join(choices)
+    # "not this quarter" (a power declined until the next quarter) is on the list of choices shown
+    # with this panel, and help says what it does: the question keeps to the answers of this moment.
+    listed = " / ".join(choice for choice in choices if choice != "not this quarter")
 
     def lay_of(lay: Sequence[Any]) -> str:
         player, slots, value, quantity, multiplier = lay
@@ -795,14 +801,13 @@ def _choice_text(
         question = f"You lost this trick. Take back your {lay_of(mine[-1]) if mine else 'last lay'}?"
         if len(question) + len(" (retrieve / pass)") > WIDTH:
             question = "You lost this trick. Take back your last lay?"
-        # "not this quarter" is among the choices listed with it, and help says what it does.
         return (f"{question} (retrieve / pass)", [])
     if phase == "steal":
         faces = sorted({choice.split()[1] for choice in choices if choice.startswith("steal ")}, key=_face_order)
-        return (
-            f"Trick over: steal {_either(faces)} from the machine? (steal N / pass)",
-            [("steal N", "once a quarter; the trick's winner stays")],
-        )
+        question = f"Trick over: steal {_either(faces)} from the machine? (steal N / pass)"
+        if len(question) > WIDTH:  # one row: the list of choices below names every card
+            question = "Trick over: steal a card from the machine? (steal N / pass)"
+        return (question, [("steal N", "once a quarter; the trick's winner stays")])
     if phase == "return":
         drawn = " ".join(_faces([_face(state, slot, knowledge) for slot in table.drawn]))
         where = "Court Hand" if table.pile == "court" else "discard pile"
@@ -821,7 +826,7 @@ def _choice_text(
         if "trade" not in choices:
             return ("The Court Hand is empty: keep your hand", [])
         return (
-            f"Trade your hand for the unseen Court Hand ({_count(court, 'card')})? (trade / keep)",
+            f"Trade for the unseen Court Hand ({_count(court, 'card')})? (trade / keep)",
             [("trade", "your hand for it, keeping the cards given to you")],
         )
     if phase == "hoard":

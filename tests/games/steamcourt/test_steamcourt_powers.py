@@ -41,7 +41,7 @@ def test_the_general_may_stop_a_lay_but_not_a_lead():
     table.passes(BOB, CAROL)
     table.do(DAVE, "lay 6")
     assert table.step() == ReactionWindow((BOB,), "stop the lay just made?")
-    assert table.texts(BOB) == ["stop dave", "pass"]
+    assert table.texts(BOB) == ["stop dave", "pass", "not this quarter"]
     table.do(BOB, "stop dave")
     # dave takes his card back and doesn't pass; play goes on from him, over alice's 5.
     assert table.hand(DAVE) == ["1", "6", "10"] and DAVE not in table.table.passed
@@ -57,6 +57,27 @@ def test_the_general_may_stop_a_lay_but_not_a_lead():
     assert table.texts(DAVE) == ["lay 10", "pass"]
 
 
+def test_the_general_may_decline_the_stop_for_the_rest_of_the_quarter():
+    # A pass lets one lay stand; "not this quarter" every lay until the next quarter (I28).
+    table = six(STOP_HANDS)
+    table.do(ALICE, "lay 5")
+    table.passes(BOB, CAROL)
+    table.do(DAVE, "lay 6")
+    table.do(BOB, "pass")
+    table.do(ERIN, "lay 7")
+    assert table.step() == ReactionWindow((BOB,), "stop the lay just made?")  # asked again
+    table.do(BOB, "not this quarter")
+    assert "bob (General) won't stop a lay this quarter" in table.lines
+    assert table.step() == Turn((FRANK,), "beat 1 × 7, or pass")
+    table.do(FRANK, "lay 8")
+    assert table.step() == Turn((ALICE,), "beat 1 × 8, or pass")  # no window: he declined
+    powers = GAME.panels(table.state, BOB, table.view(BOB), NAMES[:6])[-1]
+    assert "".join(t for _, t in powers.lines[0]) == "General: stop: not this quarter (you declined)"
+    assert table.state.used[BOB] == ["no-stop"]
+    GAME._start_quarter(table.state)
+    assert table.state.used[BOB] == []
+
+
 def test_the_general_must_stop_a_lay_before_the_next_player_lays():
     table = six(STOP_HANDS)
     table.do(ALICE, "lay 5")
@@ -68,7 +89,7 @@ def test_the_general_must_stop_a_lay_before_the_next_player_lays():
         table.act(BOB, Stop(DAVE))
     table.do(ERIN, "lay 7")
     # Now he may only stop erin: dave's 6 stays in the machine.
-    assert table.texts(BOB) == ["stop erin", "pass"]
+    assert table.texts(BOB) == ["stop erin", "pass", "not this quarter"]
     # A stop names the lay it stops, so it can't come to mean another lay on its way.
     with pytest.raises(IllegalAction, match="the lay to stop is seat 4's, not seat 3's"):
         table.act(BOB, Stop(DAVE))
@@ -295,7 +316,7 @@ def test_the_pirate_steals_a_numbered_card_from_the_machine_before_it_is_cleared
     table.passes(ALICE, CAROL)
     assert table.step() == ReactionWindow((BOB,), "steal a numbered card from the machine?")
     # Numbered cards only: not the 6/12.
-    assert table.texts(BOB) == ["steal 5", "pass"]
+    assert table.texts(BOB) == ["steal 5", "pass", "not this quarter"]
     table.do(BOB, "steal 5")
     assert table.hand(BOB) == ["1", "2", "5"]
     assert table.faces(table.table.discard) == ["6/12"]
@@ -309,6 +330,25 @@ def test_the_pirate_steals_a_numbered_card_from_the_machine_before_it_is_cleared
     assert table.step() == Turn((BOB,), "lead a trick")
 
 
+def test_the_pirate_may_decline_the_steal_for_the_rest_of_the_quarter():
+    table = Court(3, [["5", "1", "3"], ["2", "1", "4"], ["6/12", "1", "3", "7"]], game=PIRATE, play=True)
+    table.do(ALICE, "lay 5")
+    table.do(BOB, "pass")
+    table.do(CAROL, "lay 6/12 as 12")
+    table.passes(ALICE, CAROL)
+    assert table.step() == ReactionWindow((BOB,), "steal a numbered card from the machine?")
+    table.do(BOB, "not this quarter")
+    assert "bob (Pirate) won't steal a card this quarter" in table.lines
+    assert table.state.used[BOB] == ["no-steal"]
+    # The next trick has numbered cards in it too: he isn't asked.
+    table.do(CAROL, "lay 1")
+    table.do(ALICE, "lay 3")
+    table.do(BOB, "lay 4")
+    table.do(CAROL, "lay 7")
+    table.passes(ALICE, BOB, CAROL)
+    assert table.step() == Turn((CAROL,), "lead a trick")
+
+
 def test_when_powers_conflict_the_higher_ranked_player_goes_first():
     # FAQ: the Time Traveler (rank 4) before the Pirate (rank 10).
     table = Court(4, [["5", "1"], ["6", "1"], ["2", "1"], ["8", "1"]], game=PIRATE, play=True)
@@ -320,7 +360,7 @@ def test_when_powers_conflict_the_higher_ranked_player_goes_first():
     assert table.step() == ReactionWindow((BOB,), "retrieve your last lay of the lost trick?")
     table.do(BOB, "retrieve")
     assert table.step() == ReactionWindow((CAROL,), "steal a numbered card from the machine?")
-    assert table.texts(CAROL) == ["steal 5", "steal 8", "pass"]
+    assert table.texts(CAROL) == ["steal 5", "steal 8", "pass", "not this quarter"]
 
 
 # -- the Submariner, the Alchemist and the Plague Doctor -----------------------------------------
