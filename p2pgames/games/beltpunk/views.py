@@ -577,12 +577,14 @@ def _standings_panel(
 ) -> Panel:
     """The end of the game: most points first, each player's last round and total."""
     winners = state.leaders()
+    # Narrow enough to sit beside the panel titles on an 80-column screen.
+    width = max(len(name[:16]) for name in names[: state.players])
     lines = []
     for seat in sorted(range(state.players), key=lambda seat: (-state.totals[seat], seat)):
         sets, scrap = _set_points(state, seat), len(state.scrap[seat])
         line: list[Segment] = [
-            ("you" if seat == viewer else "bold", f"{names[seat][:20]:<20}"),
-            ("", f" last round: sets {sets:>2} − scrap {scrap:>2} = {sets - scrap:+3d}"),
+            ("you" if seat == viewer else "bold", f"{names[seat][:16]:<{width}}"),
+            ("", f" sets {sets:>2} − scrap {scrap:>2} = {sets - scrap:+3d}"),
             ("bold", f" · total {state.totals[seat]:>3}"),
         ]
         if seat in winners:

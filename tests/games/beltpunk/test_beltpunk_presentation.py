@@ -271,13 +271,15 @@ def test_the_game_over_screen_shows_the_final_table_and_who_won():
             "Beltpunk Haberdasher", "Final standings", "The Machine", "Sets and scrap"
         ]
         assert all(len(line) <= 78 for lines in shown.values() for line in lines)
+        # Beside the panel titles (16 columns and " │ ") on an 80-column screen.
+        assert all(len(line) <= 61 for line in shown["Final standings"])
         assert shown["Beltpunk Haberdasher"][1] == "alice wins with 25 points"
         assert "game over" in shown["Beltpunk Haberdasher"][0]
         assert shown["Final standings"][0] == (
-            "alice                last round: sets 10 − scrap  0 = +10 · total  25 · wins"
+            "alice            sets 10 − scrap  0 = +10 · total  25 · wins"
         )
         assert shown["Final standings"][1].startswith(
-            "bob                  last round: sets  0 − scrap  6 =  -6 · total  -6"
+            "bob              sets  0 − scrap  6 =  -6 · total  -6"
         )
         assert [line.split()[1:] for line in shown["The Machine"]] == [
             ["S10", "S13", "·", "·", "2/4"],
