@@ -480,3 +480,33 @@ def test_a_joiner_with_the_hosts_name_has_one_name_everywhere(pipe, deadline, tm
     assert f"Host │ host key {host_key}" in "\n".join(lobby)
     assert f"The host's key {host_key} matches the join code." in "\n".join(lobby)
     assert table.human.session.name == "alice-2"
+
+
+def test_the_number_of_a_group_of_choices_fills_in_their_common_start(pipe, deadline, monkeypatch):
+    from p2pgames.engine import ChoiceGroup
+    from p2pgames.games._probe import Probe
+
+    def one_line_for_all_plays(self, state, player, actions, texts):
+        plays = tuple(index for index, text in enumerate(texts) if text.startswith("play "))
+        rest = [ChoiceGroup(text, (index,)) for index, text in enumerate(texts) if index not in plays]
+        return ([ChoiceGroup("play …", plays)] if plays else []) + rest
+
+    monkeypatch.setattr(Probe, "group_choices", one_line_for_all_plays)
+    table = Table(pipe)
+
+    async def script(table: Table) -> None:
+        decision = await table.next_decision()
+        assert [group.label for group in decision.menu] == ["play …"]
+        await table.screen.wait_for(" 1 play …")
+        table.type("1\r")
+        await table.screen.wait_until(lambda: table.screen.lines()[-1].startswith("› play c"))
+        counter = table.human.session.replica.counters[table.human.session.seat]
+        card = decision.texts[1].split()[1]
+        table.type(card[1:] + "\r")  # finish "play c" with the card's number
+        await table.screen.wait_for(f"› play {card}")
+        assert table.human.session.replica.counters[table.human.session.seat] > counter
+        table.type("quit\r")
+        await table.screen.wait_for("Leave the game?")
+        table.type("y")
+
+    assert run(table, script) == 0
