@@ -97,15 +97,23 @@ class Panel:
 @dataclass(frozen=True, slots=True)
 class ChoiceGroup:
     """One line of a long list of choices: ``label`` stands for the legal actions at ``members``
-    (indexes into the list the group was made from), e.g. ``lay 5 5 +X…`` for every count of a
-    Multiplier laid with two 5s. A group of one member is that choice on its own."""
+    (indexes into the list the group was made from), e.g. ``lay 5 …`` for every lay of 5s. A group
+    of one member is that choice on its own.
+
+    ``parts`` say how the members group further as the player narrows them down, e.g. ``lay 5``,
+    ``lay 5 5``, ``lay 5 +X…`` (every count of a Multiplier laid with a 5), ``lay 5 5 +X…``: each
+    member in exactly one part. Empty: each member is a part of its own.
+    """
 
     label: str
     members: tuple[int, ...]
+    parts: tuple["ChoiceGroup", ...] = ()
 
     def __post_init__(self) -> None:
         if not self.members:
             raise ValueError(f"the choice group {self.label!r} has no members")
+        if self.parts and sorted(m for part in self.parts for m in part.members) != sorted(self.members):
+            raise ValueError(f"the parts of the choice group {self.label!r} don't hold each of its members once")
 
 
 def normalize_typed(text: str) -> str:

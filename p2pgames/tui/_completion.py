@@ -3,10 +3,15 @@
 A candidate matches when it starts with what is typed (ignoring case and repeated spaces) or, failing
 that, when the typed characters appear in it in order (``dg13`` finds ``discard G13``). The whole
 line is replaced, so a completed move is exactly the text the game expects.
+
+Choices the game groups (:class:`~p2pgames.engine.ChoiceGroup`: a group's parts, or the group
+itself) are offered as one candidate, their common start shown by the group's label
+(``lay 5 5 +X…``), until what is typed reaches it; then each of them is offered.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Callable, Iterable
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -44,18 +49,29 @@ class ChoiceCompleter(Completer):
             return  # an empty line lists everything only when asked (Tab)
         if typed.isdigit():
             return  # a number picks from the numbered list
-        decision = self.get_decision()
-        candidates = []
-        if decision is not None:
-            for number, group in enumerate(decision.menu, 1):
-                candidates += [(decision.texts[index], f"choice {number}") for index in group.members]
-        candidates += [(word, "command") for word in COMMAND_WORDS]
-        prefix = [(text, meta) for text, meta in candidates if normalize(text).startswith(typed)]
-        shown = {text for text, _ in prefix}
+        candidates = self._choices(typed) + [(word, word, "command") for word in COMMAND_WORDS]
+        prefix = [candidate for candidate in candidates if normalize(candidate[0]).startswith(typed)]
+        shown = {text for text, _, _ in prefix}
         fuzzy = [
-            (text, meta)
-            for text, meta in candidates
-            if text not in shown and _in_order(typed, normalize(text))
+            candidate
+            for candidate in candidates
+            if candidate[0] not in shown and _in_order(typed, normalize(candidate[0]))
         ]
-        for text, meta in prefix + fuzzy:
-            yield Completion(text, start_position=-len(before), display_meta=meta)
+        for text, display, meta in prefix + fuzzy:
+            yield Completion(text, start_position=-len(before), display=display, display_meta=meta)
+
+    def _choices(self, typed: str) -> list[tuple[str, str, str]]:
+        """(text to put on the line, what the menu shows, its meta) for the decision's choices."""
+        decision = self.get_decision()
+        if decision is None:
+            return []
+        found = []
+        for number, group in enumerate(decision.menu, 1):
+            for unit in group.parts or (group,):
+                texts = [decision.texts[index] for index in unit.members]
+                stem = os.path.commonprefix(texts).rstrip()
+                if len(texts) > 1 and normalize(stem).startswith(typed) and len(normalize(stem)) > len(typed):
+                    found.append((stem, unit.label, f"choice {number}"))  # the rest is the player's to type
+                else:
+                    found += [(text, text, f"choice {number}") for text in texts]
+        return found

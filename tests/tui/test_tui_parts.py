@@ -141,8 +141,28 @@ def test_completion_offers_matching_choices_then_commands():
 def test_completion_numbers_each_choice_with_its_line_of_the_list():
     choices = ("lay 5", "lay 5 +X2", "lay 5 +X3", "pass")
     groups = (ChoiceGroup("lay 5", (0,)), ChoiceGroup("lay 5 +X…", (1, 2)), ChoiceGroup("pass", (3,)))
-    assert numbered_completions("lay 5 +", choices, groups=groups) == [("lay 5 +X2", "choice 2"), ("lay 5 +X3", "choice 2")]
+    assert numbered_completions("lay 5 +x", choices, groups=groups) == [("lay 5 +X2", "choice 2"), ("lay 5 +X3", "choice 2")]
     assert numbered_completions("pa", choices) == [("pass", "choice 4")]
+
+
+def test_grouped_choices_complete_to_their_common_start_until_it_is_typed():
+    choices = ("lay 5", "lay 5 5", "lay 5 +X1", "lay 5 +X2", "lay 5 5 +X2", "lay 5 5 +X3", "pass")
+    fives = ChoiceGroup("lay 5 …", (0, 1, 2, 3, 4, 5), (
+        ChoiceGroup("lay 5", (0,)), ChoiceGroup("lay 5 5", (1,)),
+        ChoiceGroup("lay 5 +X…", (2, 3)), ChoiceGroup("lay 5 5 +X…", (4, 5)),
+    ))
+    groups = (fives, ChoiceGroup("pass", (6,)))
+    completer = ChoiceCompleter(lambda: decision(choices, groups=groups))
+
+    def offered(typed: str) -> list[tuple[str, str]]:
+        event = CompleteEvent(completion_requested=True)
+        return [(c.text, c.display_text) for c in completer.get_completions(Document(typed), event)]
+
+    assert offered("lay 5") == [
+        ("lay 5", "lay 5"), ("lay 5 5", "lay 5 5"), ("lay 5 +X", "lay 5 +X…"), ("lay 5 5 +X", "lay 5 5 +X…"),
+    ]
+    assert offered("lay 5 5 +X") == [("lay 5 5 +X2", "lay 5 5 +X2"), ("lay 5 5 +X3", "lay 5 5 +X3")]
+    assert offered("")[:3] == [("lay 5", "lay 5"), ("lay 5 5", "lay 5 5"), ("lay 5 +X", "lay 5 +X…")]
 
 
 def test_completion_stays_quiet_on_an_empty_line_and_in_chat():

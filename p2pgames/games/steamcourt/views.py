@@ -223,17 +223,49 @@ def describe_action(
     return repr(action)  # pragma: no cover - every action kind is handled above
 
 
+# About as many choices as two rows of an 80-column screen list: more are grouped by card.
+LISTED_CHOICES = 10
+
+
 def group_choices(actions: Sequence[Any], texts: Sequence[str]) -> list[ChoiceGroup]:
     """How a long list of choices is shown (:meth:`~p2pgames.engine.Game.group_choices`).
 
-    Choices that differ only in what the player completes share one line: the counts one set of
-    cards and a Multiplier can make (``lay 5 5 +X…`` for ``lay 5 5 +X2`` … ``lay 5 5 +X9``), one
-    card given to any player (``give 7 to …``), the Discard-two token's pairs with the same lower
-    card (``discard 2 …``) and the cards a dive can reveal (``dive court …``). Members keep the
-    order of the legal actions (the Multiplier's counts ascending), so that their longest common
-    prefix (``lay 5 5 +X``, ``give 7 to ``) is what the player has left to complete. Everything
-    else is a line of its own; groups come in the order of their first member.
+    When that still leaves more than :data:`LISTED_CHOICES` lines, lays are grouped by the first card
+    named, one line each (``lay 5 …`` for ``lay 5``, ``lay 5 5``, ``lay 5 +X2`` …), so a hand with a
+    Multiplier lists a line per card, not one per count. Inside such a line, and on lines of their
+    own, choices that differ only in what the player completes
+    form one part (:func:`_completed_parts`): the counts one set of cards and a Multiplier can make
+    (``lay 5 5 +X…``), one card given to any player (``give 7 to …``), the Discard-two token's pairs
+    with the same lower card (``discard 2 …``) and the cards a dive can reveal (``dive court …``).
+    Groups come in the order of their first member; members keep the order of the legal actions.
     """
+    parts = _completed_parts(actions, texts)
+    if len(parts) <= LISTED_CHOICES:
+        return parts
+    lines: dict[Any, list[ChoiceGroup]] = {}
+    for part in parts:
+        first = actions[part.members[0]]
+        words = texts[part.members[0]].split(" ")
+        if type(first) is Lay and first.slots:
+            key: Any = ("lay", words[1])  # the first card named: what the player types after "lay"
+        else:
+            key = ("alone", part.members[0])
+        lines.setdefault(key, []).append(part)
+    groups = []
+    for key, grouped in lines.items():
+        if len(grouped) == 1:
+            groups.append(grouped[0])
+            continue
+        members = tuple(member for part in grouped for member in part.members)
+        groups.append(ChoiceGroup(f"lay {key[1]} …", members, tuple(grouped)))
+    return groups
+
+
+def _completed_parts(actions: Sequence[Any], texts: Sequence[str]) -> list[ChoiceGroup]:
+    """The choices that differ only in what the player completes, together (see
+    :func:`group_choices`); members in the order of the legal actions (the Multiplier's counts
+    ascending), so that their longest common prefix (``lay 5 5 +X``, ``give 7 to ``) is what the
+    player has left to complete."""
     keys: dict[Any, int] = {}
     groups: list[tuple[str, list[int]]] = []
     for index, (action, text) in enumerate(zip(actions, texts)):

@@ -174,6 +174,22 @@ def test_a_leader_with_a_multiplier_sees_one_line_per_set_of_cards_and_completes
     assert members["lay X"] == ["lay X"]
 
 
+def test_a_hand_with_too_many_lines_lists_one_line_per_card_and_completes_within_it():
+    table = Court(4, [["X", "5", "5", "7", "7", "7", "3/9", "9", "11", "12", "MS", "1"], ["1", "2"], ["2", "3"], ["4", "6"]], play=True)
+    actions, texts = table.legal(ALICE), table.texts(ALICE)
+    found = table.game.group_choices(table.state, ALICE, actions, texts)
+    assert len(actions) == 165
+    assert [group.label for group in found] == [
+        "lay 1 …", "lay 3/9 …", "lay 5 …", "lay 7 …", "lay 9 …", "lay 11 …", "lay 12 …", "lay X", "lay MS",
+    ]
+    fives = found[2]
+    assert [part.label for part in fives.parts] == ["lay 5", "lay 5 5", "lay 5 +X…", "lay 5 5 +X…"]
+    assert os.path.commonprefix([texts[i] for i in fives.members]) == "lay 5"
+    nines = found[4]
+    assert [part.label for part in nines.parts] == ["lay 9", "lay 9 3/9 as 9", "lay 9 +X…", "lay 9 3/9 +X… as 9"]
+    assert sorted(i for group in found for i in group.members) == list(range(len(actions)))
+
+
 def test_a_dual_card_with_a_multiplier_keeps_its_value_after_the_count():
     table = Court(3, [["3/9", "X", "1"], ["2"], ["4"]], play=True)
     members = dict(groups(table, ALICE))
