@@ -33,6 +33,7 @@ from p2pgames.engine._game import (
     Panel,
     Ruleset,
     RulesetOption,
+    StandingAnswer,
     normalize_typed,
 )
 from p2pgames.engine._random import DeterministicRandom
@@ -94,6 +95,7 @@ __all__ = [
     "RulesetOption",
     "Simultaneous",
     "SimultaneousActs",
+    "StandingAnswer",
     "Step",
     "Turn",
     "decode_operation",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
+from typing import Any, ClassVar, Generic, Hashable, Mapping, Sequence, TypeVar
 
 from p2pgames import canonical
 from p2pgames.engine._cards import CardState, Claim
@@ -39,6 +39,7 @@ __all__ = [
     "GameState",
     "Ruleset",
     "RulesetOption",
+    "StandingAnswer",
     "Knowledge",
     "NO_KNOWLEDGE",
     "Panel",
@@ -102,7 +103,8 @@ class ChoiceGroup:
 
     ``parts`` say how the members group further as the player narrows them down, e.g. ``lay 5``,
     ``lay 5 5``, ``lay 5 +X…`` (every count of a Multiplier laid with a 5), ``lay 5 5 +X…``: each
-    member in exactly one part. Empty: each member is a part of its own.
+    member in exactly one part. Empty: the group is its own one part (a user interface offers its
+    members' common start, then each member).
     """
 
     label: str
@@ -114,6 +116,21 @@ class ChoiceGroup:
             raise ValueError(f"the choice group {self.label!r} has no members")
         if self.parts and sorted(m for part in self.parts for m in part.members) != sorted(self.members):
             raise ValueError(f"the parts of the choice group {self.label!r} don't hold each of its members once")
+
+
+@dataclass(frozen=True, slots=True)
+class StandingAnswer:
+    """An answer a player may give once for a run of decisions like the current one: ``label`` is
+    how it is offered ("not this quarter"), ``action`` the legal action it makes now, and ``key``
+    names the run (a value that compares equal, e.g. ``("stop", quarter)``): while a decision's
+    standing answer has a key the player chose, the player's own peer answers it with that
+    decision's ``action`` by itself. The choice stays on that peer: the others see ordinary moves,
+    so a standing answer never reveals more than answering each time would.
+    """
+
+    label: str
+    action: Any
+    key: Hashable
 
 
 def normalize_typed(text: str) -> str:
@@ -374,31 +391,41 @@ class Game(ABC, Generic[S]):
         spacing don't matter): ``parse_action(describe_action(a)) == a`` for every legal action.
 
         Raises :class:`IllegalAction` with a reason a person can read when ``text`` names a move the
-        rules don't allow ``player`` now ("S6 is in The Machine, not in your hand"), and
-        :class:`MalformedAction` when it names no move of this game. An action returned may still
-        be one :meth:`check_action` refuses, or one that is not legal for a reason the player can't
-        see. The default recognises exactly the descriptions of the legal actions.
+        rules don't allow ``player`` now ("S6 is in The Machine, not in your hand"; also when the
+        player has nothing to decide), and :class:`MalformedAction` when it names no move at all,
+        with a reason a person can read too ("'g99' is not a card: cards are S1–S13 …"; a user
+        interface shows it beside its own suggestions). An action returned may still be one
+        :meth:`check_action` refuses, or one that is not legal for a reason the player can't see.
+        The default recognises exactly the descriptions of the legal actions (which the
+        conformance test checks are unique ignoring case and spacing).
         """
         typed = normalize_typed(text)
         for action in self.legal_actions(state, player, knowledge):
             if normalize_typed(self.describe_action(state, player, action, knowledge, names)) == typed:
                 return action
-        raise MalformedAction(f"{text!r} is not a move of {self.title}")
+        raise MalformedAction(f"{text!r} is not one of your moves now")
 
     def group_choices(
         self, state: S, player: int, actions: Sequence[Any], texts: Sequence[str]
     ) -> Sequence[ChoiceGroup]:
-        """How a long list of ``player``'s legal ``actions`` (described as ``texts``) is shown:
-        every action in exactly one group, groups in the order to list them. The default: each
-        action on its own. A game groups choices when there are too many to read, e.g. the counts
-        a Multiplier can take."""
+        """How a long list of ``player``'s legal ``actions`` (described as ``texts``, which already
+        hold what the player's knowledge and the names add) is shown: every action in exactly one
+        group, groups in the order to list them. The default: each action on its own. A game
+        groups choices when there are too many to read, e.g. the counts a Multiplier can take."""
         return [ChoiceGroup(text, (index,)) for index, text in enumerate(texts)]
 
     def warnings(self, state: S, player: int, knowledge: Knowledge, names: Sequence[str]) -> Sequence[str]:
         """What ``player`` should know before deciding now that the table doesn't spell out: a
         consequence of a choice ("if you skip, Parts overflows: its 5 cards go to your scrap
-        pile"). Sentences, empty (the default) when there is nothing to warn about."""
+        pile"). Sentences of any length (a user interface wraps them), empty (the default) when
+        there is nothing to warn about."""
         return ()
+
+    def standing_answer(self, state: S, player: int, knowledge: Knowledge) -> StandingAnswer | None:
+        """An answer ``player`` may give now for the rest of a run of such decisions (see
+        :class:`StandingAnswer`), e.g. "not this quarter" to a power offered after every trick;
+        its action must be legal now. ``None`` (the default): none."""
+        return None
 
     def playout_choice(
         self, state: S, player: int, actions: Sequence[Any], knowledge: Knowledge, random: DeterministicRandom

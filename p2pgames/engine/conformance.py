@@ -6,9 +6,10 @@ every step, the properties the platform relies on:
 * every decision step offers its actor(s) at least one legal action, and the game ends (random
   choices follow the game's :meth:`Game.playout_choice`, uniform unless the game biases it);
 * every legal action offered is accepted by :meth:`Game.apply` (none raises), has a description
-  that is unique among the actions offered, and round-trips through its wire encoding, its
+  that is unique among the actions offered (ignoring case and spacing), and round-trips through its wire encoding, its
   ``repr`` and its typed form (:meth:`Game.parse_action` of the description gives it back);
-* the choices' groups (:meth:`Game.group_choices`) hold every action offered exactly once;
+* the choices' groups (:meth:`Game.group_choices`) hold every action offered exactly once, and a
+  standing answer (:meth:`Game.standing_answer`) answers with one of them;
 * ``apply`` never changes the state it was given;
 * every state round-trips through its canonical encoding with an unchanged hash;
 * replaying the recorded log from the same ruleset reproduces every state hash.
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from p2pgames import canonical
-from p2pgames.engine._game import Game, Ruleset
+from p2pgames.engine._game import Game, Ruleset, normalize_typed
 from p2pgames.engine._random import DeterministicRandom
 from p2pgames.engine._steps import (
     Act,
@@ -149,9 +150,13 @@ def _offered(
         raise _fail(seed, n, f"seat {player} must act but has no legal action")
     names = [f"seat{i}" for i in range(table.ruleset.players)]
     texts = [game.describe_action(state, player, action, knowledge, names) for action in options]
-    if len(set(texts)) != len(texts):
-        duplicates = sorted({t for t in texts if texts.count(t) > 1})
+    typed = [normalize_typed(text) for text in texts]  # as a person types them: any case, any spacing
+    if len(set(typed)) != len(typed):
+        duplicates = sorted({t for t in texts if typed.count(normalize_typed(t)) > 1})
         raise _fail(seed, n, f"two legal actions share a description: {duplicates}")
+    standing = game.standing_answer(state, player, knowledge)
+    if standing is not None and standing.action not in options:
+        raise _fail(seed, n, f"seat {player}'s standing answer {standing!r} is not a legal action")
     for action in options:
         _check_action_roundtrip(game, action, seed, n)
     # The default parser finds a description among the legal actions': nothing to check.

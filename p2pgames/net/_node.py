@@ -101,6 +101,14 @@ class Node:
         finally:
             self._flush()
 
+    def stand_by(self, standing: Any) -> None:
+        """Give the decision's standing answer (see ``Session.stand_by``; raises
+        :class:`~p2pgames.session.LocalError`)."""
+        try:
+            self.session.stand_by(standing)
+        finally:
+            self._flush()
+
     def chat(self, text: str) -> None:
         """Send a chat line (raises :class:`~p2pgames.session.LocalError`)."""
         try:

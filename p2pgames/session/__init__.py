@@ -19,7 +19,7 @@ from p2pgames.session._events import (
     Rejected,
     SessionEvent,
 )
-from p2pgames.session._faults import Fault, FaultCode, LocalError, ProtocolFault
+from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault
 from p2pgames.session._messages import Envelope, MalformedMessage, make_envelope, open_envelope
 from p2pgames.session._replica import Replica, SeatInfo
 from p2pgames.session._secrets import SeatSecrets
@@ -47,6 +47,7 @@ __all__ = [
     "Halted",
     "LobbyChanged",
     "LocalError",
+    "NotAMove",
     "Logged",
     "MalformedMessage",
     "Notice",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from p2pgames.engine import ChoiceGroup, GameOver, Step
+from p2pgames.engine import ChoiceGroup, GameOver, StandingAnswer, Step
 from p2pgames.session._faults import Fault
 
 __all__ = [
@@ -30,7 +30,9 @@ class Decision:
     """The local seat must choose one of ``actions`` (``texts`` are how a person types them).
 
     ``groups`` say how to list the choices (every action in one group; empty: each on its own, or
-    the texts weren't asked for), and ``warnings`` what the player should know before choosing.
+    the texts weren't asked for), ``warnings`` what the player should know before choosing, and
+    ``standing`` an answer the player may give for the rest of a run of such decisions
+    (:meth:`Session.stand_by`).
     """
 
     step: Step
@@ -39,6 +41,7 @@ class Decision:
     simultaneous: bool
     groups: tuple[ChoiceGroup, ...] = ()
     warnings: tuple[str, ...] = ()
+    standing: StandingAnswer | None = None
 
     @property
     def menu(self) -> tuple[ChoiceGroup, ...]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from p2pgames.words import with_article
 
-__all__ = ["Fault", "ProtocolFault", "LocalError", "FaultCode", "with_article"]
+__all__ = ["Fault", "ProtocolFault", "LocalError", "NotAMove", "FaultCode"]
 
 
 class FaultCode:
@@ -81,3 +81,8 @@ class ProtocolFault(Exception):
 
 class LocalError(Exception):
     """The local player asked for something not allowed now; ``str()`` is the reason to show."""
+
+
+class NotAMove(LocalError):
+    """What the local player typed names no move of the game; ``str()`` is the game's reason
+    ("'g99' is not a card: …"), to show with the moves it resembles."""

@@ -67,7 +67,8 @@ from p2pgames.engine import (
     Turn,
 )
 from p2pgames.session._deals import DealCrypto, PassProblem, SealedKey, SeatAuditKeys, bad_point
-from p2pgames.session._faults import Fault, FaultCode, ProtocolFault, with_article
+from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
+from p2pgames.words import with_article
 from p2pgames.session._messages import Envelope, MalformedMessage, open_envelope
 
 __all__ = [

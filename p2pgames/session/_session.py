@@ -41,6 +41,7 @@ from p2pgames.engine import (
     ReactionWindow,
     Ruleset,
     Simultaneous,
+    StandingAnswer,
 )
 from p2pgames.session._events import (
     Agreed,
@@ -57,7 +58,8 @@ from p2pgames.session._events import (
     Rejected,
     SessionEvent,
 )
-from p2pgames.session._faults import Fault, FaultCode, LocalError, ProtocolFault, with_article
+from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault
+from p2pgames.words import with_article
 from p2pgames.session._messages import Envelope, MalformedMessage, make_envelope, open_envelope
 from p2pgames.session._replica import (
     HOST_SEAT,
@@ -155,6 +157,7 @@ class Session:
         self._queue: deque[Submission] = deque()  # host: checked submissions to sequence
         self._draining = False
         self._last_decision_key: tuple | None = None
+        self._standing: set[Any] = set()  # keys of the standing answers the player gave (stand_by)
         # host lobby state
         self._pending: dict[int, bytes] = {}  # connection -> nonce we sent
         self._connection_seat: dict[int, int] = {}
@@ -1091,6 +1094,12 @@ class Session:
                 # Nothing to decide (no power, or already used): answer for the player.
                 self._submit(secrets.choose(replica, self.game.encode_action(actions[0])), decision=True)  # type: ignore[union-attr]
                 return
+        if self._standing:
+            standing = self.game.standing_answer(replica.state, self.seat, self.knowledge)  # type: ignore[union-attr, arg-type]
+            if standing is not None and standing.key in self._standing:
+                # The player answered this run of decisions already ("not this quarter").
+                self._submit(secrets.choose(replica, self.game.encode_action(standing.action)), decision=True)  # type: ignore[union-attr]
+                return
         key = (replica.seq, replica.counters[self.seat])  # type: ignore[index]
         if key != self._last_decision_key:
             # Cheap on purpose: this runs before our acknowledgement leaves. Whoever handles the
@@ -1132,14 +1141,28 @@ class Session:
         if all(len(group.members) == 1 for group in groups):
             groups = ()  # nothing grouped: the choices are listed as they are
         warnings = tuple(game.warnings(state, seat, knowledge, names))  # type: ignore[arg-type]
-        return Decision(replica.step, actions, described, simultaneous, groups, warnings)
+        standing = game.standing_answer(state, seat, knowledge)  # type: ignore[arg-type]
+        return Decision(replica.step, actions, described, simultaneous, groups, warnings, standing)
+
+    def stand_by(self, standing: StandingAnswer) -> None:
+        """Give ``standing`` (the current decision's standing answer) now, and from now on answer
+        every decision whose standing answer has its key with that answer's action, without
+        asking. Only this peer knows: the others see ordinary moves. Raises :class:`LocalError`
+        if it is not the current decision's."""
+        decision = self.decision(texts=False)
+        current = self.game.standing_answer(self.replica.state, self.seat, self.knowledge) if decision else None  # type: ignore[union-attr, arg-type]
+        if current != standing:
+            raise LocalError("that answer is not on offer now")
+        self._standing.add(standing.key)
+        self.act(standing.action)
 
     def parse_move(self, text: str) -> Any:
         """The action ``text`` names for the local seat's decision now, read by the game's
-        :meth:`~p2pgames.engine.Game.parse_action`; ``None`` if it names no move of the game.
+        :meth:`~p2pgames.engine.Game.parse_action`; ``None`` when there is no decision now.
 
-        Raises :class:`LocalError` with the game's reason when it names a move the rules don't
-        allow now. The action returned is checked again by :meth:`act`.
+        Raises :class:`NotAMove` with the game's reason when ``text`` names no move, and
+        :class:`LocalError` with the game's reason when it names a move the rules don't allow
+        now. The action returned is checked again by :meth:`act`.
         """
         if not self._decision_due():
             return None
@@ -1149,8 +1172,8 @@ class Session:
             return self.game.parse_action(replica.state, self.seat, text, self.knowledge, self.names)  # type: ignore[arg-type]
         except IllegalAction as error:
             raise LocalError(error.reason) from None
-        except MalformedAction:
-            return None
+        except MalformedAction as error:
+            raise NotAMove(str(error)) from None
 
     def act(self, action: Any) -> None:
         """Make the local seat's decision. Raises :class:`LocalError` with a reason to show."""

@@ -38,7 +38,8 @@ from typing import Any, Callable, Iterator
 from p2pgames import canonical
 from p2pgames.crypto import BadSignature, CryptoError
 from p2pgames.engine import EngineError, Game, GameOver
-from p2pgames.session._faults import Fault, FaultCode, ProtocolFault, with_article
+from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
+from p2pgames.words import with_article
 from p2pgames.session._messages import Envelope, MalformedMessage, open_envelope
 from p2pgames.session._replica import HOST_SEAT, Replica, SeatInfo
 from p2pgames.session._session import clean_text

@@ -44,6 +44,7 @@ from p2pgames.session import (
     LobbyChanged,
     LocalError,
     Logged,
+    NotAMove,
     Notice,
     Rejected,
     SessionEvent,
@@ -58,7 +59,9 @@ from p2pgames.tui._commands import (
     ShowLog,
     ShowTable,
     Unknown,
+    choice_texts,
     interpret,
+    menu_lines,
 )
 from p2pgames.tui._screen import Screen, View
 from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayerInput, Typed
@@ -403,8 +406,10 @@ class TerminalGame:
         self.confirming_quit = False
         self._refresh_decision()
         decision = self.decision
-        menu = [group.members for group in decision.menu] if decision is not None else None
-        command = interpret(text, decision.texts if decision is not None else None, menu)
+        if decision is None:
+            command = interpret(text, None)
+        else:
+            command = interpret(text, choice_texts(decision), [members for _, members in menu_lines(decision)])
         if command is None:
             return
         if isinstance(command, Help):
@@ -416,7 +421,10 @@ class TerminalGame:
         elif isinstance(command, Quit):
             self._on_interrupt()
         elif isinstance(command, Move):
-            self._move(decision, command.index)  # type: ignore[arg-type]
+            if command.index < len(decision.texts):  # type: ignore[union-attr]
+                self._move(decision, command.index)  # type: ignore[arg-type]
+            else:
+                self._stand(decision)  # type: ignore[arg-type]
         elif isinstance(command, PickGroup):
             self._narrow(decision.menu[command.index])  # type: ignore[union-attr]
         elif isinstance(command, Chat):
@@ -428,8 +436,7 @@ class TerminalGame:
                 hint = f"pick a number from 1 to {command.count}"
             self._problem(f"There is no choice {command.number}: {hint}.")
         elif isinstance(command, Unknown):
-            if decision is None or not self._move_the_game_knows(decision, command.text):
-                self._problem(self._unknown_message(command))
+            self._unknown(decision, command)
 
     def _move(self, decision: Decision, index: int) -> None:
         self._make(decision, decision.actions[index], decision.texts[index])
@@ -444,22 +451,37 @@ class TerminalGame:
         secret = " (secret until everyone has chosen)" if decision.simultaneous else ""
         self._log([("class:log.you", f"› {text}{secret}")])
 
-    def _move_the_game_knows(self, decision: Decision, text: str) -> bool:
-        """Whether the game reads ``text`` as a move (not one on the list): then it is made if
-        legal after all (typed another way), or refused with the game's reason."""
-        assert self.node is not None
+    def _stand(self, decision: Decision) -> None:
+        """The decision's standing answer: given now, and by this peer from now on."""
+        assert self.node is not None and decision.standing is not None
+        label = decision.standing.label
         try:
-            action = self.node.session.parse_move(text)
+            self.node.stand_by(decision.standing)
         except LocalError as error:
-            self._problem(f"You can't {text}: {_clause(str(error))}")
-            return True
-        if action is None:
-            return False
-        if action in decision.actions:
-            self._move(decision, decision.actions.index(action))
-        else:
-            self._make(decision, action, text)  # refused, with check_action's reason
-        return True
+            self._problem(f"You can't answer {label} now: {_clause(str(error))}")
+            return
+        self._log([("class:log.you", f"› {label} (answered for you from now on; only you know)")])
+
+    def _unknown(self, decision: Decision | None, command: Unknown) -> None:
+        """Not a choice on the list nor a command: the game may still read it as a move, to make
+        (typed another way) or to refuse with its reason; else say what it resembles."""
+        reason = None
+        if decision is not None and self.node is not None:
+            try:
+                action = self.node.session.parse_move(command.text)
+            except NotAMove as error:
+                reason = str(error)
+            except LocalError as error:
+                self._problem(f"You can't {command.text}: {_clause(str(error))}")
+                return
+            else:
+                if action in decision.actions:
+                    self._move(decision, decision.actions.index(action))
+                    return
+                if action is not None:
+                    self._make(decision, action, command.text)  # refused, with check_action's reason
+                    return
+        self._problem(self._unknown_message(command, reason))
 
     def _narrow(self, group: ChoiceGroup) -> None:
         """A numbered line standing for several choices: type their common start, to finish."""
@@ -475,12 +497,12 @@ class TerminalGame:
             except LocalError as error:
                 self._problem(_sentence(str(error)))
 
-    def _unknown_message(self, command: Unknown) -> str:
+    def _unknown_message(self, command: Unknown, reason: str | None = None) -> str:
         typed = f"“{command.text}”"
         if command.text.startswith("/"):
             return f"{typed} is not a command. To chat, type say and your message; help shows the commands."
         if self.decision is not None:
-            message = f"{typed} is not one of your choices."
+            message = f"{typed} is not one of your choices" + (f": {_clause(reason)}" if reason else ".")
             if command.suggestions:
                 message += f" Did you mean {_alternatives(command.suggestions)}?"
             return message + " Tab lists your choices; help shows the commands."

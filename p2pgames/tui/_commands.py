@@ -10,7 +10,9 @@ The rules, in order (case and extra spaces never matter):
 5. anything else is :class:`Unknown`, with the choices it resembles (the game may still know it
    as a move it can explain: see ``Session.parse_move``).
 
-Nothing here has side effects: :func:`interpret` only classifies.
+Nothing here has side effects: :func:`interpret` only classifies. :func:`choice_texts` and
+:func:`menu_lines` say what a decision offers: its choices, then its standing answer ("not this
+quarter"), which the numbered list shows as its last line.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ import difflib
 from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
+
+from p2pgames.engine import normalize_typed
+from p2pgames.session import Decision
 
 __all__ = [
     "Move",
@@ -35,6 +40,8 @@ __all__ = [
     "COMMAND_WORDS",
     "interpret",
     "normalize",
+    "choice_texts",
+    "menu_lines",
 ]
 
 
@@ -111,9 +118,22 @@ _HELP = frozenset({"help", "?", "/help", "h"})
 _QUIT = frozenset({"quit", "exit", "/quit", "q"})
 
 
-def normalize(text: str) -> str:
-    """``text`` with its words separated by single spaces, in lower case, for comparing."""
-    return " ".join(text.split()).casefold()
+normalize = normalize_typed  # the engine's: what the player types is compared as games read it
+
+
+def choice_texts(decision: Decision) -> tuple[str, ...]:
+    """What the player may type for ``decision``: its choices' texts, then its standing answer's
+    label (so an index equal to ``len(decision.texts)`` means the standing answer)."""
+    return decision.texts + ((decision.standing.label,) if decision.standing is not None else ())
+
+
+def menu_lines(decision: Decision) -> list[tuple[str, tuple[int, ...]]]:
+    """The numbered list for ``decision``: each line's label and the indexes into
+    :func:`choice_texts` it stands for (its groups, then its standing answer)."""
+    lines = [(group.label, group.members) for group in decision.menu]
+    if decision.standing is not None:
+        lines.append((decision.standing.label, (len(decision.texts),)))
+    return lines
 
 
 def interpret(

@@ -74,4 +74,7 @@ class ChoiceCompleter(Completer):
                     found.append((stem, unit.label, f"choice {number}"))  # the rest is the player's to type
                 else:
                     found += [(text, text, f"choice {number}") for text in texts]
+        if decision.standing is not None:
+            label = decision.standing.label
+            found.append((label, label, f"choice {len(decision.menu) + 1}"))
         return found

@@ -46,7 +46,7 @@ from prompt_toolkit.output import ColorDepth, Output
 
 from p2pgames.engine import Panel
 from p2pgames.session import Decision
-from p2pgames.tui._commands import COMMANDS
+from p2pgames.tui._commands import COMMANDS, menu_lines
 from p2pgames.tui._completion import ChoiceCompleter
 from p2pgames.tui._controls import FittedLines, ScrollingLog, ScrollingPage
 from p2pgames.tui._panels import layout_panels, natural_width
@@ -542,7 +542,7 @@ def choice_lines(decision: Decision, width: int) -> list[Line]:
         head.append(("class:move.secret", " (secret until everyone has chosen)"))
     warnings = [row for text in decision.warnings for row in wrap([("class:move.warn", f"⚠ {text}")], width, 2)]
     items = [
-        [("class:choice.number", f"{number} "), ("", group.label)] for number, group in enumerate(decision.menu, 1)
+        [("class:choice.number", f"{number} "), ("", label)] for number, (label, _) in enumerate(menu_lines(decision), 1)
     ]
     rows = _flow(items, width)
     if len(rows) > MAX_CHOICE_ROWS:

@@ -120,12 +120,12 @@ def test_a_number_picks_a_line_of_the_list_a_choice_or_a_group_to_narrow_down():
     assert interpret("lay 5 +x3", choices, menu) == Move(2)  # typed in full, a member is a move
 
 
-def completions(typed: str, choices=CHOICES, requested: bool = False, groups=()) -> list[str]:
-    return [text for text, _ in numbered_completions(typed, choices, requested, groups)]
+def completions(typed: str, choices=CHOICES, requested: bool = False, groups=(), standing=None) -> list[str]:
+    return [text for text, _ in numbered_completions(typed, choices, requested, groups, standing)]
 
 
-def numbered_completions(typed: str, choices=CHOICES, requested: bool = False, groups=()) -> list[tuple[str, str]]:
-    completer = ChoiceCompleter(lambda: decision(choices, groups=groups))
+def numbered_completions(typed: str, choices=CHOICES, requested: bool = False, groups=(), standing=None) -> list[tuple[str, str]]:
+    completer = ChoiceCompleter(lambda: decision(choices, groups=groups, standing=standing))
     event = CompleteEvent(completion_requested=requested)
     return [(completion.text, completion.display_meta_text) for completion in completer.get_completions(Document(typed), event)]
 
@@ -251,9 +251,9 @@ def test_game_panels_fit_80_columns(name):
 # -- the prompt and the help -----------------------------------------------------------------------
 
 
-def decision(texts, simultaneous=False, prompt="choose a card", groups=(), warnings=()):
+def decision(texts, simultaneous=False, prompt="choose a card", groups=(), warnings=(), standing=None):
     step = Simultaneous((0, 1), prompt) if simultaneous else Turn((0,), prompt)
-    return Decision(step, tuple(range(len(texts))), tuple(texts), simultaneous, tuple(groups), tuple(warnings))
+    return Decision(step, tuple(range(len(texts))), tuple(texts), simultaneous, tuple(groups), tuple(warnings), standing)
 
 
 def test_choices_are_numbered_after_the_prompt():
@@ -266,6 +266,18 @@ def test_grouped_choices_are_one_numbered_line_each():
     groups = [ChoiceGroup("lay 5", (0,)), ChoiceGroup("lay 5 +X2…4", (1, 2, 3)), ChoiceGroup("pass", (4,))]
     rows = [plain(row) for row in choice_lines(decision(texts, groups=groups), 80)]
     assert rows == ["Your move — choose a card", " 1 lay 5   2 lay 5 +X2…4   3 pass"]
+
+
+def test_a_standing_answer_is_the_last_line_of_the_list_and_picked_by_its_number_or_text():
+    from p2pgames.engine import StandingAnswer
+    from p2pgames.tui._commands import choice_texts, menu_lines
+
+    standing = StandingAnswer("not this quarter", 1, ("stop", 1))
+    offered = decision(["stop bob", "pass"], standing=standing)
+    assert [plain(row) for row in choice_lines(offered, 80)][1] == " 1 stop bob   2 pass   3 not this quarter"
+    texts, menu = choice_texts(offered), [members for _, members in menu_lines(offered)]
+    assert interpret("3", texts, menu) == Move(2) == interpret("Not this  quarter", texts, menu)
+    assert completions("not", ("stop bob", "pass"), standing=standing) == ["not this quarter"]
 
 
 def test_warnings_come_between_the_prompt_and_the_choices():

@@ -45,6 +45,7 @@ from p2pgames.engine import (
     RuleViolation,
     Simultaneous,
     SimultaneousActs,
+    StandingAnswer,
     Step,
     Turn,
     normalize_typed,
@@ -341,6 +342,11 @@ class Probe(Game[ProbeState]):
         if highest != card:
             raise IllegalAction(player, f"you must pass your highest card, {highest}")
         return PassCard(slot)
+
+    def standing_answer(self, state: ProbeState, player: int, knowledge: Knowledge) -> StandingAnswer | None:
+        if state.phase == "cheer" and player in self._cheerers(state):
+            return StandingAnswer("never cheer", Cheer(False), "cheer")  # for the rest of the game
+        return None
 
     def warnings(self, state: ProbeState, player: int, knowledge: Knowledge, names: Sequence[str]) -> Sequence[str]:
         if state.phase == "pass" and player == state.winner:
