@@ -178,7 +178,7 @@ KINDS: dict[str, dict[str, Check]] = {
         "bot": _is_bool,
     },
     "reject": {"reason": _text()},
-    "lobby": {"players": _list_of(_seat_record, 64), "seats": _int(1, 64)},
+    "lobby": {"players": _list_of(_seat_record, 64), "seats": _int(1, 64), "table": _bytes(32)},
     "start": {
         "game_id": _bytes(32),
         "ruleset": _ruleset,

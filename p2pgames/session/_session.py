@@ -16,6 +16,7 @@ Life of a session: ``lobby`` → ``starting`` (start received, waiting for every
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections import deque
 from typing import Any, Callable
@@ -42,6 +43,7 @@ from p2pgames.engine import (
     Ruleset,
     Simultaneous,
     StandingAnswer,
+    normalize_typed,
 )
 from p2pgames.session._events import (
     Agreed,
@@ -85,8 +87,7 @@ HOST_CONNECTION = 0
 HALTING_STATE = bytes(32)
 # A joiner verifies the latest relayed acknowledgement of every seat at least this often (entries).
 ACK_CHECKPOINT = 64
-# The game id a chat carries in the lobby, before the game (and its id) exists.
-LOBBY_CHAT_ID = bytes(32)
+NAME_LIMIT = 40  # characters of a display name (SPEC §A: text(40))
 # Faults that an honest peer can cause by racing another seat: rejected as stale, not punished,
 # when the submission was made before the entry that made it invalid.
 STALE_CODES = frozenset({FaultCode.ILLEGAL})
@@ -157,16 +158,20 @@ class Session:
         self._queue: deque[Submission] = deque()  # host: checked submissions to sequence
         self._draining = False
         self._last_decision_key: tuple | None = None
-        self._standing: set[Any] = set()  # keys of the standing answers the player gave (stand_by)
+        self._standing_keys: set[Any] = set()  # keys of the standing answers the player gave (stand_by)
         # host lobby state
         self._pending: dict[int, bytes] = {}  # connection -> nonce we sent
         self._connection_seat: dict[int, int] = {}
         self._lobby: list[tuple[SeatInfo, int | None]] = []  # (seat info, connection)
-        # The lobby as last announced (host) or heard (joiner): who can chat before the start.
+        # The lobby as last announced (host) or heard (joiner): who can chat before the start, and
+        # the table's random id, which lobby chat carries (so no line is valid at another table).
         self.lobby: list[SeatInfo] = []
+        self.table_id = b""  # a host's is set below, from its fresh sealing key
         self._host_key: PublicKey | None = None
         if self.is_host:
             assert ruleset is not None
+            # Fresh for every table (the sealing key is), without drawing more from random_bytes.
+            self.table_id = hashlib.sha256(b"p2pgames/table\x00" + self.seal_key.public_bytes()).digest()
             self._lobby.append((SeatInfo(identity.public_key, self.seal_key.public_bytes(), self.name, bot), None))
             self.lobby = [info for info, _ in self._lobby]
             self._start_if_full()  # a table for one is full already
@@ -205,8 +210,12 @@ class Session:
     @property
     def seated(self) -> bool:
         """Whether we have a seat: at the table, or in the lobby the host last announced."""
+        return self.seat is not None or self._lobby_index(self.lobby) is not None
+
+    def _lobby_index(self, lobby: list[SeatInfo]) -> int | None:
+        """Our place in ``lobby`` (found by our key), if we are in it."""
         own = self.identity.public_key.raw
-        return self.seat is not None or any(info.key.raw == own for info in self.lobby)
+        return next((index for index, info in enumerate(lobby) if info.key.raw == own), None)
 
     @property
     def host_fingerprint(self) -> str | None:
@@ -421,7 +430,7 @@ class Session:
                 return
             self._host_hello(connection, envelope)
             return
-        if self.stage == "lobby" and envelope.kind == "chat":
+        if self.stage == "lobby" and envelope.kind == "chat" and connection not in self._pending:
             self._host_lobby_chat(connection, envelope)
             return
         seat = self._connection_seat.get(connection)
@@ -445,7 +454,8 @@ class Session:
             self._take_ack(seat, envelope)
         elif kind == "chat":
             self._verify_from_seat(envelope, seat)
-            self._broadcast(envelope, except_seat=seat)
+            if envelope.body["game_id"] == self.game_id:  # a lobby line arriving late goes no further
+                self._broadcast(envelope, except_seat=seat)
             self._take_chat(seat, envelope)
         elif kind == "fault":
             self._verify_from_seat(envelope, seat)
@@ -461,8 +471,8 @@ class Session:
     def _host_lobby_chat(self, connection: int, envelope: Envelope) -> None:
         """A chat from a player seated in the lobby: relayed to everyone else there."""
         index = next((i for i, (_, conn) in enumerate(self._lobby) if conn == connection), None)
-        if index is None or envelope.body["game_id"] != LOBBY_CHAT_ID:
-            return  # not seated yet, or a chat meant for a game: nothing to say to anyone
+        if index is None or envelope.body["game_id"] != self.table_id:
+            return  # a connection we are closing, or a chat for another table: nothing to pass on
         info = self._lobby[index][0]
         try:
             if envelope.sender != info.key.raw:
@@ -504,7 +514,7 @@ class Session:
         if len(self._lobby) >= self.ruleset.players:
             self._reject(connection, "the table is full")
             return
-        name = self._unique_name(clean_text(body["name"], 40) or "player")
+        name = self._unique_name(clean_text(body["name"], NAME_LIMIT) or "player")
         del self._pending[connection]
         self._lobby.append((SeatInfo(key, body["seal"], name, body["bot"]), connection))
         self._announce_lobby()
@@ -516,19 +526,21 @@ class Session:
             self._host_start()
 
     def _unique_name(self, name: str) -> str:
-        # Unique ignoring case: players type each other's names in moves ("give 2 to carol").
-        taken = {info.name.casefold() for info, _ in self._lobby}
-        if name.casefold() not in taken:
-            return name
-        number = 2
-        while f"{name}-{number}".casefold() in taken:
+        # Unique as typed (any case, any spacing): players type each other's names in moves
+        # ("give 2 to carol"). A suffix is cut to the name limit before it is checked.
+        taken = {normalize_typed(info.name) for info, _ in self._lobby}
+        candidate, number = name, 1
+        while normalize_typed(candidate) in taken:
             number += 1
-        return f"{name[:40 - len(str(number)) - 1]}-{number}"
+            candidate = f"{name[:NAME_LIMIT - len(str(number)) - 1]}-{number}"
+        return candidate
 
     def _announce_lobby(self) -> None:
         assert self.ruleset is not None
         players = [info.encode() for info, _ in self._lobby]
-        envelope = make_envelope(self.identity, "lobby", {"players": players, "seats": self.ruleset.players})
+        envelope = make_envelope(
+            self.identity, "lobby", {"players": players, "seats": self.ruleset.players, "table": self.table_id}
+        )
         for _, connection in self._lobby:
             if connection is not None:
                 self._send(connection, envelope)
@@ -666,18 +678,18 @@ class Session:
             lobby = [SeatInfo.decode(record) for record in envelope.body["players"]]
         except CryptoError as error:
             raise ProtocolFault(Fault(HOST_SEAT, FaultCode.MALFORMED, f"the host's lobby is not valid: {error}", 0))
-        mine = [index for index, info in enumerate(lobby) if info.key.raw == self.identity.public_key.raw]
-        you = mine[0] if len(mine) == 1 else None
+        you = self._lobby_index(lobby)
         if you is not None:
             # The host may have told two players of one name apart ("root-2"): that is our name now.
             self.name = clean_text(lobby[you].name, 40) or self.name
         self.lobby = lobby
+        self.table_id = envelope.body["table"]
         players = tuple((clean_text(info.name, 40), info.bot) for info in lobby)
         self._emit(LobbyChanged(players, envelope.body["seats"], you))
 
     def _take_lobby_chat(self, envelope: Envelope) -> None:
-        if envelope.body["game_id"] != LOBBY_CHAT_ID:
-            return
+        if not self.table_id or envelope.body["game_id"] != self.table_id:
+            return  # before our first lobby, or a line from another table: nothing to show
         index = next((i for i, info in enumerate(self.lobby) if info.key.raw == envelope.sender), None)
         if index is None:
             raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "the host relayed a chat from a key not in the lobby", 0))
@@ -1094,9 +1106,9 @@ class Session:
                 # Nothing to decide (no power, or already used): answer for the player.
                 self._submit(secrets.choose(replica, self.game.encode_action(actions[0])), decision=True)  # type: ignore[union-attr]
                 return
-        if self._standing:
+        if self._standing_keys:
             standing = self.game.standing_answer(replica.state, self.seat, self.knowledge)  # type: ignore[union-attr, arg-type]
-            if standing is not None and standing.key in self._standing:
+            if standing is not None and standing.key in self._standing_keys:
                 # The player answered this run of decisions already ("not this quarter").
                 self._submit(secrets.choose(replica, self.game.encode_action(standing.action)), decision=True)  # type: ignore[union-attr]
                 return
@@ -1153,7 +1165,7 @@ class Session:
         current = self.game.standing_answer(self.replica.state, self.seat, self.knowledge) if decision else None  # type: ignore[union-attr, arg-type]
         if current != standing:
             raise LocalError("that answer is not on offer now")
-        self._standing.add(standing.key)
+        self._standing_keys.add(standing.key)
         self.act(standing.action)
 
     def parse_move(self, text: str) -> Any:
@@ -1215,10 +1227,10 @@ class Session:
         self._take_chat(self.seat, envelope)
 
     def _lobby_chat(self, text: str) -> None:
-        mine = [index for index, info in enumerate(self.lobby) if info.key.raw == self.identity.public_key.raw]
-        if not mine:
+        you = self._lobby_index(self.lobby)
+        if you is None:
             raise LocalError("you can chat once the host has given you a seat")
-        envelope = make_envelope(self.identity, "chat", {"game_id": LOBBY_CHAT_ID, "text": text})
+        envelope = make_envelope(self.identity, "chat", {"game_id": self.table_id, "text": text})
         if self.is_host:
             for _, connection in self._lobby:
                 if connection is not None:
@@ -1226,7 +1238,7 @@ class Session:
         else:
             self._send(HOST_CONNECTION, envelope)
         # Not recorded: the transcript is the game's, and the game hasn't begun.
-        self._emit(ChatReceived(mine[0], self.name, text))
+        self._emit(ChatReceived(you, self.name, text))
 
     def _take_chat(self, seat: int, envelope: Envelope) -> None:
         if envelope.body["game_id"] != self.game_id:
