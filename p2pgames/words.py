@@ -10,8 +10,13 @@ import re
 __all__ = ["with_article"]
 
 
-# Words whose first letter misleads: a vowel said as "you" or "won", a silent "h".
-_SAID_WITH_A = ("uni", "usa", "use", "usu", "ura", "ure", "uro", "uti", "eu", "ewe")
+# Words whose first letter misleads: a vowel said as "you" or "won", a silent "h". "uni" is said
+# "you" only in these stems (a union, a unit, a universe); elsewhere it is "un" + a word said "in"
+# or "im": an uninitialized value, an unimportant one.
+_SAID_WITH_A = (
+    "unic", "unif", "unil", "unio", "unip", "uniq", "unis", "unit", "univ", "unix",
+    "usa", "use", "usu", "ura", "ure", "uro", "uti", "eu", "ewe",
+)
 _SAID_WITH_AN = ("hour", "honest", "honor", "honour", "heir")
 # Letters whose names begin with a vowel sound: an F, an RSA key, an x.
 _LETTERS_WITH_AN = "aefhilmnorsx"

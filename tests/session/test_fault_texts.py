@@ -23,6 +23,12 @@ def test_a_word_gets_the_article_it_is_spoken_with():
         # a vowel said as a consonant, a silent h
         ("user", "a user"), ("unique", "a unique"), ("one-time", "a one-time"), ("European", "a European"),
         ("hour", "an hour"), ("honest", "an honest"), ("house", "a house"),
+        # "uni" said "you" in some stems only
+        ("unicode string", "a unicode string"), ("uniform", "a uniform"), ("union", "a union"),
+        ("unilateral", "a unilateral"), ("unipolar", "a unipolar"), ("unison", "a unison"),
+        ("unit", "a unit"), ("universe", "a universe"), ("Unix socket", "a Unix socket"),
+        ("uninitialized value", "an uninitialized value"), ("unimportant", "an unimportant"),
+        ("unintended", "an unintended"), ("unidentified", "an unidentified"), ("unused", "an unused"),
         # capitals and single letters are spelt out
         ("RSA key", "an RSA key"), ("RSAPrivateKey", "an RSAPrivateKey"), ("EC key", "an EC key"),
         ("PEM file", "a PEM file"), ("USB", "a USB"), ("x", "an x"), ("y", "a y"), ("X25519 key", "an X25519 key"),
