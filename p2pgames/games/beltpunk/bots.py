@@ -97,9 +97,7 @@ class _View:
         self.player = player
         self.knowledge = knowledge
         revealed = state.cards.revealed
-        self.hand = {
-            slot: revealed.get(slot) or knowledge.get(slot) for slot in state.hands[player]
-        }
+        self.hand = {slot: state.value(slot, knowledge) for slot in state.hands[player]}
         self.players = state.players
         # Cards scored in sets are out of the round for good: no set can be built with them.
         gone = set()
@@ -229,7 +227,7 @@ class _View:
         if kind is Look:
             best = None
             for slot in self.state.pile_slots(action.pile):
-                name = self.state.cards.revealed.get(slot) or self.knowledge.get(slot)
+                name = self.state.value(slot, self.knowledge)
                 if name is None:
                     continue  # unknown to us until we look: judged by the known cards only
                 after = counts[:]

@@ -388,8 +388,7 @@ class Beltpunk(Game[BeltpunkState]):
         if phase == Phase.DECLARE:
             if player != (state.foreman + state.declaring) % state.players:
                 return []
-            revealed = state.cards.revealed
-            names = [revealed.get(slot) or knowledge.get(slot) for slot in state.hands[player]]
+            names = [state.value(slot, knowledge) for slot in state.hands[player]]
             if None not in names and has_set(names):
                 return [_YES, _NO]
             return [_NO]
@@ -422,8 +421,7 @@ class Beltpunk(Game[BeltpunkState]):
 
     def _set_options(self, state: BeltpunkState, player: int, knowledge: Knowledge) -> list[Score]:
         hand = state.hands[player]
-        revealed = state.cards.revealed
-        values = {slot: revealed.get(slot) or knowledge.get(slot) for slot in hand}
+        values = {slot: state.value(slot, knowledge) for slot in hand}
         known = {slot: name for slot, name in values.items() if name is not None}
         options = [Score(slots) for slots in find_sets(known)]
         if not options:

@@ -49,7 +49,8 @@ from p2pgames.games.beltpunk.actions import (
     Skip,
     Take,
 )
-from p2pgames.games.beltpunk.cards import DECK, RANK_OF, SUIT_OF, has_set, why_not_a_set
+from p2pgames.games.beltpunk import views
+from p2pgames.games.beltpunk.cards import DECK, RANK_OF, SUIT_OF, why_not_a_set
 
 if TYPE_CHECKING:
     from p2pgames.games.beltpunk.rules import Beltpunk, BeltpunkState
@@ -150,9 +151,8 @@ class _Reader:
         if pile is not _ANYWHERE:
             expected = self._pile_title(pile)
             return self._checked(Take(self._find(ref, state.pile_slots(pile), f"in {expected}")))
-        everywhere = [slot for conveyor in state.conveyors for slot in conveyor]
-        for scrap in state.scrap:
-            everywhere.extend(scrap)
+        piles = (None, *range(state.players))
+        everywhere = [slot for pile in piles for slot in state.pile_slots(pile)]
         return self._checked(Take(self._find(ref, everywhere, _TAKEABLE, taking=True)))
 
     def exchange(self, rest: list[str]) -> Any:
@@ -176,12 +176,14 @@ class _Reader:
             raise MalformedAction("declare yes or declare no")
         self._may(Declare)
         action = Declare(words[0] == "yes")
-        if action.score:
-            state, player = self.state, self.player
-            hand = [self._value(slot) for slot in state.hands[player]]
-            if len(hand) >= 2 and None not in hand and not has_set(hand):
-                # Saying yes without a set would be caught as a violation when the cards show.
-                raise IllegalAction(player, "you hold no set, so you can only declare no")
+        if action.score and action not in self._legal():
+            # Saying yes without a set would be caught as a violation when the cards show.
+            hand = [self._value(slot) for slot in self.state.hands[self.player]]
+            if None in hand:
+                reason = "you haven't seen every card in your hand, so you can only declare no"
+            else:
+                reason = "you hold no set, so you can only declare no"
+            raise IllegalAction(self.player, reason)
         return self._checked(action)
 
     def score(self, rest: list[str]) -> Any:
@@ -196,23 +198,19 @@ class _Reader:
                 raise IllegalAction(player, f"{_shown(word)} is named twice")
         if len(slots) < 2:
             raise IllegalAction(player, "a set has at least two cards")
-        values = [value for value in map(self._value, slots) if value is not None]
-        if len(values) == len(slots):
-            reason = why_not_a_set(values)
-            if reason is not None and not self._forced_reveal(len(slots)):
-                laid = sorted(values, key=lambda name: (RANK_OF[name], SUIT_OF[name]))
-                raise IllegalAction(player, f"{' '.join(laid)} is not a set: {reason}")
         try:
             action = Score(tuple(sorted(slots)))
         except MalformedAction as error:
             raise IllegalAction(player, str(error)) from None
+        values = [value for value in map(self._value, slots) if value is not None]
+        if len(values) == len(slots):
+            reason = why_not_a_set(values)
+            # After declaring a set one doesn't hold, any two cards are legal (the false
+            # declaration shows when they are revealed): the legal actions say so.
+            if reason is not None and action not in self._legal():
+                laid = sorted(values, key=lambda name: (RANK_OF[name], SUIT_OF[name]))
+                raise IllegalAction(player, f"{' '.join(laid)} is not a set: {reason}")
         return self._checked(action)
-
-    def _forced_reveal(self, count: int) -> bool:
-        # After declaring a set one doesn't hold, the rules still want two cards shown (any two:
-        # the legal choices then), so that the false declaration shows when they are revealed.
-        hand = [self._value(slot) for slot in self.state.hands[self.player]]
-        return count == 2 and (None in hand or not has_set(hand))
 
     # -- checks ---------------------------------------------------------------------------------
 
@@ -228,10 +226,13 @@ class _Reader:
         self.game.check_action(self.state, self.player, action)
         return action
 
+    def _legal(self) -> list[Any]:
+        return self.game.legal_actions(self.state, self.player, self.knowledge)
+
     # -- cards ----------------------------------------------------------------------------------
 
     def _value(self, slot: int) -> str | None:
-        return self.state.cards.revealed.get(slot) or self.knowledge.get(slot)
+        return self.state.value(slot, self.knowledge)
 
     def _reference(self, words: list[str], example: str) -> "_Ref":
         """What a card typed as ``words`` refers to: a card name, ``#slot`` or ``name#place``."""
@@ -263,9 +264,9 @@ class _Reader:
         in The Machine or a scrap pile would do)."""
         player = self.player
         if type(ref) is str:
-            revealed, knowledge = self.state.cards.revealed, self.knowledge
+            value = self._value
             for slot in slots:
-                if (revealed.get(slot) or knowledge.get(slot)) == ref:
+                if value(slot) == ref:
                     return slot
             where = self._where(ref)
             if taking:
@@ -356,9 +357,7 @@ class _Reader:
         raise MalformedAction(f"{typed!r} is not a pile: machine, or a player's name")
 
     def _pile_title(self, pile: int | None) -> str:
-        if pile is None:
-            return "The Machine"
-        return "your scrap pile" if pile == self.player else f"{self.names[pile]}'s scrap pile"
+        return views.pile_title(pile, self.names, self.player)
 
     def _split(
         self,

@@ -43,6 +43,7 @@ from p2pgames.games.beltpunk.cards import (
     classify,
     points_of,
 )
+from p2pgames.words import with_article
 
 if TYPE_CHECKING:
     from p2pgames.games.beltpunk.rules import BeltpunkState
@@ -92,10 +93,6 @@ Type (cards by name, e.g. S7 = Steam 7; seats by name):
 # -- names -----------------------------------------------------------------------------------------
 
 
-def _card(state: "BeltpunkState", slot: int, knowledge: Knowledge) -> str | None:
-    return state.cards.revealed.get(slot) or knowledge.get(slot)
-
-
 def _pile_word(pile: int | None, names: Sequence[str]) -> str:
     """How a pile is typed: ``machine``, or the owner's name (``machine's`` for one so named:
     typed moves ignore case and spacing, so ``Machine`` is so named too)."""
@@ -104,8 +101,12 @@ def _pile_word(pile: int | None, names: Sequence[str]) -> str:
     return "machine's" if normalize_typed(names[pile]) == "machine" else names[pile]
 
 
-def _pile_title(pile: int | None, names: Sequence[str]) -> str:
-    return "The Machine" if pile is None else f"{names[pile]}'s scrap pile"
+def pile_title(pile: int | None, names: Sequence[str], viewer: int | None = None) -> str:
+    """A pile as sentences name it: ``The Machine``, ``bob's scrap pile`` (``your scrap pile`` to
+    its owner, ``viewer``)."""
+    if pile is None:
+        return "The Machine"
+    return "your scrap pile" if pile == viewer else f"{names[pile]}'s scrap pile"
 
 
 def _position(state: "BeltpunkState", slot: int, names: Sequence[str]) -> str:
@@ -142,20 +143,20 @@ def describe_action(
     if kind is Look:
         return f"look {_pile_word(action.pile, names)}"
     if kind is Score:
-        cards = [_card(state, slot, knowledge) for slot in action.slots]
+        cards = [state.value(slot, knowledge) for slot in action.slots]
         if None in cards:
             return "score " + " ".join(f"#{slot}" for slot in action.slots)
         return "score " + " ".join(_as_a_set(cards))
     if kind is Take or kind is Pick:
         verb = "take" if kind is Take else "draw"
-        name = _card(state, action.slot, knowledge)
+        name = state.value(action.slot, knowledge)
         if name is None:
             return f"{verb} {_position(state, action.slot, names)}"
         if kind is Pick:
             return f"draw {name}"
         found = state.pile_of(action.slot)
         return f"take {name} from {_pile_word(found[0] if found else None, names)}"
-    name = _card(state, action.slot, knowledge) or f"#{action.slot}"
+    name = state.value(action.slot, knowledge) or f"#{action.slot}"
     if kind is Discard:
         return f"discard {name}"
     if kind is Place:
@@ -197,7 +198,7 @@ def warnings(state: "BeltpunkState", player: int, knowledge: Knowledge) -> list[
             if counts[suit] == capacity and suit in held:
                 name = SUIT_NAMES[suit]
                 lines.append(
-                    f"{name} is full: {_a(name)} {name} discard may put all {capacity + 1} in "
+                    f"{name} is full: {with_article(name)} discard may put all {capacity + 1} in "
                     "your scrap pile."
                 )
         if not state.deck:
@@ -226,12 +227,8 @@ _LAST_TURN = "This is the round's last turn: each card left in your hand will co
 
 
 def _known(state: "BeltpunkState", slots: Sequence[int], knowledge: Knowledge) -> list[str]:
-    names = (_card(state, slot, knowledge) for slot in slots)
+    names = (state.value(slot, knowledge) for slot in slots)
     return sorted((name for name in names if name is not None), key=MACHINE_ORDER.__getitem__)
-
-
-def _a(word: str) -> str:
-    return "an" if word[0] in "AEIOU" else "a"
 
 
 def _overflow_warning(state: "BeltpunkState", phase: str, suit: int, count: int) -> list[str]:
@@ -303,7 +300,7 @@ def _narrate_act(
     if kind is Draw:
         return [f"{who} draws a card from the deck"]
     if kind is Look:
-        return [f"{who} looks at {_pile_title(action.pile, names)}"]
+        return [f"{who} looks at {pile_title(action.pile, names)}"]
     if kind is Pick or kind is Take:
         found = state.pile_of(action.slot)
         pile = found[0] if found else None
@@ -314,7 +311,7 @@ def _narrate_act(
             else f"card {_position(state, action.slot, names)}"
         )
         verb = "draws" if kind is Pick else "takes"
-        return [f"{who} {verb} {card} from {_pile_title(pile, names)}"]
+        return [f"{who} {verb} {card} from {pile_title(pile, names)}"]
     if kind is Place:
         name = revealed.get(action.slot)
         if state.pile is None:
@@ -325,7 +322,7 @@ def _narrate_act(
                     else f"{who} places a card into The Machine"
                 )
             ]
-        return [f"{who} places a card face down into {_pile_title(state.pile, names)}"]
+        return [f"{who} places a card face down into {pile_title(state.pile, names)}"]
     if kind is Exchange:
         return [f"{who} offers {names[action.with_seat]} a card in exchange"]
     if kind is Give:
@@ -548,7 +545,7 @@ def _piles_panel(
             lines.extend(_wrap(sets, "    ", label + [("dim", " sets ")]))
             label = [("", " " * len(label[0][1]))]
         if state.scrap[seat]:
-            cards = [_card_segment(_card(state, slot, knowledge)) for slot in state.scrap[seat]]
+            cards = [_card_segment(state.value(slot, knowledge)) for slot in state.scrap[seat]]
             lines.extend(_wrap(cards, "    ", label + [("dim", " scrap ")]))
     if not lines:
         return None
@@ -556,7 +553,7 @@ def _piles_panel(
 
 
 def _hand_panel(state: "BeltpunkState", viewer: int, knowledge: Knowledge) -> Panel:
-    names = [_card(state, slot, knowledge) for slot in state.hands[viewer]]
+    names = [state.value(slot, knowledge) for slot in state.hands[viewer]]
     known = _in_machine_order([name for name in names if name is not None])
     cards = [_card_segment(name) for name in known] + [_card_segment(None)] * names.count(None)
     if not cards:

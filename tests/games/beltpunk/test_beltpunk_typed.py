@@ -195,3 +195,27 @@ def test_every_legal_move_reads_back_from_its_text_with_awkward_names():
 
     table.play_with(bots, until=check)
     assert table.over and len(checked) >= 9
+
+
+def test_declaring_and_scoring_follow_the_legal_actions_when_a_card_in_hand_is_unseen():
+    # A knowledge that lacks a card of the hand (the engine never gives one, but parse_action takes
+    # any): "yes" and the sets are what legal_actions offers, no more.
+    table = declaring_table()
+    view = dict(table.view(ALICE))
+    del view[table.slot("E12")]  # a filler card of her hand
+    assert GAME.legal_actions(table.state, ALICE, view) == [Declare(False)]
+    with pytest.raises(IllegalAction) as caught:
+        GAME.parse_action(table.state, ALICE, "declare yes", view, NAMES)
+    assert caught.value.reason == (
+        "you haven't seen every card in your hand, so you can only declare no"
+    )
+    table.act(ALICE, Declare(True))
+    table.act(BOB, Declare(False))
+    table.act(CAROL, Declare(False))
+    # The known cards still hold S1 S2 S3, so a pair of them is no set to show.
+    assert score(table, ["S1", "S2", "S3"]) in GAME.legal_actions(table.state, ALICE, view)
+    with pytest.raises(IllegalAction) as caught:
+        GAME.parse_action(table.state, ALICE, "score S1 S2", view, NAMES)
+    assert caught.value.reason == (
+        "S1 S2 is not a set: two cards must be a pair of one rank (Goggles); a run needs three"
+    )
