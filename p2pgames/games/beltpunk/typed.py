@@ -131,7 +131,8 @@ class _Reader:
         self._may(Pick)
         pile = self.state.pile
         expected = f"in {self._pile_title(pile)}, the pile you looked at"
-        return self._checked(Pick(self._find(ref, self.state.pile_slots(pile), expected)))
+        slots = self.state.pile_slots(pile)
+        return self._checked(Pick(self._find(ref, slots, expected, verb="draw")))
 
     def look(self, rest: list[str]) -> Any:
         if not rest:
@@ -257,11 +258,18 @@ class _Reader:
         return self._find(ref, self.state.hands[self.player], "in your hand")
 
     def _find(
-        self, ref: "_Ref", slots: Sequence[int], expected: str, *, taking: bool = False
+        self,
+        ref: "_Ref",
+        slots: Sequence[int],
+        expected: str,
+        *,
+        taking: bool = False,
+        verb: str = "take",
     ) -> int:
         """The slot among ``slots`` that ``ref`` names; otherwise IllegalAction saying where the
         card is instead (``expected``: where it should be, "in your hand"; ``taking``: any card
-        in The Machine or a scrap pile would do)."""
+        in The Machine or a scrap pile would do; ``verb``: how a face-down card among ``slots``
+        is typed by its place, "take bob#2")."""
         player = self.player
         if type(ref) is str:
             value = self._value
@@ -269,19 +277,19 @@ class _Reader:
                 if value(slot) == ref:
                     return slot
             where = self._where(ref)
-            if taking:
-                if where is None:
+            if where is None:
+                unseen = [slot for slot in slots if value(slot) is None]
+                if unseen:
+                    # It may be one of them: say how to name a card one can't see.
                     raise IllegalAction(
-                        player,
-                        f"you haven't seen {ref} in The Machine or a scrap pile (take a face-down "
-                        "card by its place: bob#2 is the second from the bottom of bob's pile)",
+                        player, f"you haven't seen {ref} {expected} ({self._by_place(unseen, verb)})"
                     )
+                raise IllegalAction(player, f"{ref} is not {expected}")
+            if taking:
                 raise IllegalAction(
                     player,
                     f"{ref} is {where}: you can only take a card from The Machine or a scrap pile",
                 )
-            if where is None:
-                raise IllegalAction(player, f"{ref} is not {expected}")
             raise IllegalAction(player, f"{ref} is {where}, not {expected}")
         if type(ref) is int:
             if ref in slots:
@@ -300,6 +308,17 @@ class _Reader:
                 player, f"{typed} is in {self._pile_title(seat)}, not {expected}"
             )
         return slot
+
+    def _by_place(self, unseen: Sequence[int], verb: str) -> str:
+        """How to type a face-down card, shown with the topmost of ``unseen`` (face-down slots)."""
+        state = self.state
+        seat = next(seat for seat, pile in enumerate(state.scrap) if unseen[-1] in pile)
+        place = state.scrap[seat].index(unseen[-1]) + 1
+        owner = "your" if seat == self.player else f"{self.names[seat]}'s"
+        return (
+            f"{verb} a face-down card by its place: {self.names[seat]}#{place} is the "
+            f"{_ordinal(place)} from the bottom of {owner} pile"
+        )
 
     def _where(self, name: str) -> str | None:
         """Where ``player`` can see card ``name`` ("in The Machine"), or ``None``."""
@@ -398,6 +417,18 @@ def _seats_by_name(names: tuple[str, ...]) -> dict[str, int]:
     # Asked for every typed move that names a player; a table's names don't change. Callers
     # must not change the dict.
     return {normalize_typed(name): seat for seat, name in enumerate(names)}
+
+
+def _ordinal(number: int) -> str:
+    """``2`` → ``second``; ``12`` → ``12th``, ``21`` → ``21st``."""
+    if number <= len(_ORDINALS):
+        return _ORDINALS[number - 1]
+    if number % 10 in (1, 2, 3) and number % 100 not in (11, 12, 13):
+        return f"{number}{('st', 'nd', 'rd')[number % 10 - 1]}"
+    return f"{number}th"
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
 
 
 def _shown(word: str) -> str:

@@ -111,6 +111,22 @@ def test_a_face_down_card_is_typed_by_its_place_in_the_pile():
         "you haven't seen E9 in The Machine or a scrap pile (take a face-down card by its place: "
         "bob#2 is the second from the bottom of bob's pile)"
     )
+    # Named with its pile: the pile has cards Alice can't see, so E9 may be one of them.
+    assert refused(table, ALICE, "take E9 from bob", state=state) == (
+        "you haven't seen E9 in bob's scrap pile (take a face-down card by its place: "
+        "bob#2 is the second from the bottom of bob's pile)"
+    )
+    assert refused(table, ALICE, "take E9 from machine", state=state) == (
+        "E9 is not in The Machine"
+    )
+    # Cards placed face down into Alice's own pile by others are unseen by her too.
+    state.scrap[ALICE], state.scrap[BOB] = hidden, []
+    assert refused(table, ALICE, "take E9 from alice", state=state) == (
+        "you haven't seen E9 in your scrap pile (take a face-down card by its place: "
+        "alice#2 is the second from the bottom of your pile)"
+    )
+    # With no face-down card anywhere, E9 (in Bob's hand) is simply not there.
+    assert refused(table, ALICE, "take E9") == "E9 is not in The Machine or a scrap pile"
 
 
 def declaring_table():
@@ -195,6 +211,17 @@ def test_every_legal_move_reads_back_from_its_text_with_awkward_names():
 
     table.play_with(bots, until=check)
     assert table.over and len(checked) >= 9
+
+
+@pytest.mark.parametrize(
+    "number, said",
+    [(1, "first"), (2, "second"), (9, "ninth"), (10, "10th"), (11, "11th"), (12, "12th"),
+     (13, "13th"), (21, "21st"), (22, "22nd"), (23, "23rd"), (40, "40th"), (111, "111th")],
+)
+def test_places_in_a_pile_are_said_as_ordinals(number, said):
+    from p2pgames.games.beltpunk.typed import _ordinal
+
+    assert _ordinal(number) == said
 
 
 def test_declaring_and_scoring_follow_the_legal_actions_when_a_card_in_hand_is_unseen():
