@@ -45,6 +45,7 @@ from p2pgames.games.beltpunk.actions import (
     Look,
     Pick,
     Place,
+    SUIT_ACTIONS,
     Score,
     Skip,
     Take,
@@ -128,6 +129,7 @@ class _Reader:
             return self._checked(Draw())
         # "draw G4": the card chosen from the pile just looked at.
         ref = self._reference(rest, "draw G4")
+        self._deck_or_pile()
         self._may(Pick)
         pile = self.state.pile
         expected = f"in {self._pile_title(pile)}, the pile you looked at"
@@ -214,6 +216,27 @@ class _Reader:
         return self._checked(action)
 
     # -- checks ---------------------------------------------------------------------------------
+
+    def _deck_or_pile(self) -> None:
+        """Refuse "draw G4" where the card being resolved draws from the deck: the rules' reason
+        (Pick is not among its actions) would read as if drawing were not allowed."""
+        state, player = self.state, self.player
+        if state.phase != "action" or state.actor != player or state.cards.pending:
+            return
+        allowed = SUIT_ACTIONS[state.discarded_suit()]
+        if Draw not in allowed:
+            return
+        if not state.deck:
+            if Look not in allowed:
+                raise IllegalAction(player, "draw takes no card, and the deck is empty")
+        elif Look in allowed:
+            raise IllegalAction(
+                player,
+                "look at a scrap pile first, then draw one of its cards (draw alone takes the "
+                "top card of the deck)",
+            )
+        else:
+            raise IllegalAction(player, "draw takes no card: type draw for the top card of the deck")
 
     def _may(self, kind: type) -> None:
         """Refuse a move of the wrong kind before looking for its cards."""

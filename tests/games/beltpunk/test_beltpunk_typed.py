@@ -67,6 +67,33 @@ def test_a_move_the_discarded_card_does_not_allow_names_the_cards_actions():
     )
 
 
+def test_draw_with_a_card_under_a_card_that_draws_from_the_deck_says_draw_takes_none():
+    table = table_of([["P2", "S5"], ["S2", "E9"], ["E7"]])
+    table.discard({ALICE: "P2", BOB: "S2", CAROL: "E7"})
+    # Bob's Steam card draws the top card of the deck: drawing is allowed, naming a card is not.
+    assert refused(table, BOB, "draw G11") == (
+        "draw takes no card: type draw for the top card of the deck"
+    )
+    empty = table.state.copy()
+    empty.deck = []
+    assert refused(table, BOB, "draw G11", state=empty) == (
+        "draw takes no card, and the deck is empty"
+    )
+    table.act(BOB, Skip())
+    table.act(ALICE, Skip())
+    # Carol's Electricity card: draw, or look and draw.
+    assert table.state.actor == CAROL
+    assert refused(table, CAROL, "draw G11") == (
+        "look at a scrap pile first, then draw one of its cards (draw alone takes the top card "
+        "of the deck)"
+    )
+    empty = table.state.copy()
+    empty.deck = []
+    assert refused(table, CAROL, "draw G11", state=empty) == (
+        "look at a scrap pile first, then draw one of its cards"
+    )
+
+
 def test_take_look_and_draw_name_the_pile():
     table = table_of([["P2", "S5"], ["S2", "E9"], ["P7"]])
     table.discard({ALICE: "P2", BOB: "S2", CAROL: "P7"})
