@@ -572,7 +572,8 @@ def _set_points(state: "BeltpunkState", seat: int) -> int:
 def _standings_panel(
     state: "BeltpunkState", viewer: int | None, names: Sequence[str]
 ) -> Panel:
-    """The end of the game: most points first, each player's last round and total."""
+    """The end of the game: most points first, each player's last round (its set points and scrap
+    cards, both still on the table, and the score the round banked) and total."""
     winners = state.leaders()
     # Narrow enough to sit beside the panel titles on an 80-column screen.
     width = max(len(name[:16]) for name in names[: state.players])
@@ -581,7 +582,7 @@ def _standings_panel(
         sets, scrap = _set_points(state, seat), len(state.scrap[seat])
         line: list[Segment] = [
             ("you" if seat == viewer else "bold", f"{names[seat][:16]:<{width}}"),
-            ("", f" sets {sets:>2} − scrap {scrap:>2} = {sets - scrap:+3d}"),
+            ("", f" sets {sets:>2} − scrap {scrap:>2} = {state.last_round[seat]:+3d}"),
             ("bold", f" · total {state.totals[seat]:>3}"),
         ]
         if seat in winners:

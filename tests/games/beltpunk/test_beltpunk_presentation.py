@@ -293,6 +293,18 @@ def test_the_game_over_screen_shows_the_final_table_and_who_won():
         assert piles[1].startswith("bob: scrap ") and "??" not in " ".join(piles)
 
 
+def test_the_final_standings_show_the_round_score_the_game_banked():
+    from beltpunk_scenarios import short_round
+
+    table = short_round(totals=(15, 0, 0, 0))
+    assert table.state.last_round == [10, -6, -6, -6]
+    # The panel reads the banked score, not a sum of its own: change the record, the line follows.
+    state = table.state.copy()
+    state.last_round = [11, -6, -6, -6]
+    standings = GAME.panels(state, None, {}, ["alice", "bob", "carol", "dave"])[1]
+    assert panel_texts(standings)[0].startswith("alice sets 10 − scrap  0 = +11 · total  25")
+
+
 def test_a_shared_win_is_shown_as_shared():
     from beltpunk_scenarios import short_round
 
