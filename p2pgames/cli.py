@@ -1,9 +1,10 @@
 """The ``p2pgames`` command: parses arguments, calls the layers, maps known errors to one line.
 
 Exit codes: 0 success; 1 a game stopped on a fault, the host refused to seat you, a selfplay game
-failed, a transcript did not verify, or a file could not be used; 2 bad usage or input (argparse's
-own code); 3 a network problem (can't listen or connect); 141 (as a Unix tool killed by SIGPIPE)
-when whoever reads the output stops reading (``p2pgames rules beltpunk | head``).
+failed, a transcript did not verify, or a file could not be used (an identity key, the transcript
+directory); 2 bad usage (argparse's own code); 3 a network problem (can't listen, connect or look
+for tables); 130 interrupted (Ctrl-C); 141 (as a Unix tool killed by SIGPIPE) when whoever reads the
+output stops reading (``p2pgames id | head -c0``).
 """
 
 from __future__ import annotations
@@ -23,11 +24,21 @@ from p2pgames.engine import Game, RulesetError
 from p2pgames.games import PLAYABLE, UnknownGame, find_game, game_package, get_game
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NETWORK = 0, 1, 2, 3
+EXIT_INTERRUPTED = 128 + 2  # SIGINT, as a shell reports a command Ctrl-C stopped
 EXIT_BROKEN_PIPE = 128 + 13  # SIGPIPE
 
 
 class UsageError(Exception):
     """Bad input on the command line: the message says what and how to fix it."""
+
+
+class FileProblem(Exception):
+    """A file or directory the command needs can't be used (an identity key, the transcript
+    directory): the message names it, what is wrong and what to do."""
+
+
+class NetworkProblem(Exception):
+    """The network can't be used for this command (looking for tables): the message says why."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -136,12 +147,17 @@ def _with_title(game: Game, text: str) -> str:
 
 
 def _profile(name: str | None):
-    from p2pgames.profiles import ProfileError, open_profile
+    from p2pgames.profiles import ProfileError, check_profile_name, open_profile
 
+    if name is not None:
+        try:
+            check_profile_name(name)
+        except ProfileError as error:
+            raise UsageError(str(error)) from None  # what was typed on the command line
     try:
         return open_profile(name)
     except ProfileError as error:
-        raise UsageError(str(error)) from None
+        raise FileProblem(str(error)) from None  # the profile's files can't be used
 
 
 def _profile_notes(profile) -> list[str]:
@@ -180,20 +196,26 @@ def _transcripts(args: argparse.Namespace) -> Path | None:
 
 def _check_transcript_directory(directory: Path, advice: str) -> None:
     """Create ``directory`` if needed and check transcripts can be written in it; raises
-    :class:`UsageError` naming it, what is wrong, and ``advice``."""
+    :class:`FileProblem` naming it, what is wrong, and ``advice``."""
+
+    def problem(what: str) -> FileProblem:
+        return FileProblem(f"can't save transcripts in {directory}: {what}; {advice}")
+
+    if directory.is_symlink() and not directory.exists():
+        raise problem(f"it is a symbolic link to {os.readlink(directory)}, which does not exist")
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise UsageError(f"can't save transcripts in {directory}: it is a file, not a directory; {advice}") from None
+        raise problem("it is a file, not a directory") from None
     except OSError as error:
-        raise UsageError(f"can't save transcripts in {directory}: {_reason(error)}; {advice}") from None
+        raise problem(_reason(error)) from None
     if not directory.is_dir():
-        raise UsageError(f"can't save transcripts in {directory}: it is not a directory; {advice}")
+        raise problem("it is not a directory")
     try:  # the only sure test (permissions, a read-only file system, root's exceptions): try it
         with tempfile.TemporaryFile(dir=directory):
             pass
     except OSError as error:
-        raise UsageError(f"can't save transcripts in {directory}: {_reason(error)}; {advice}") from None
+        raise problem(_reason(error)) from None
 
 
 def _reason(error: OSError) -> str:
@@ -232,6 +254,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     from p2pgames.net import JoinCode, join_table
 
     notes: list[str] = []
+    transcripts = _transcripts(args)  # before anything waits on the network
     if args.code is None:
         _need_terminal("join")  # before listening: choosing among tables asks
         table = _find_table()
@@ -246,7 +269,6 @@ def cmd_join(args: argparse.Namespace) -> int:
         except ValueError as error:
             raise UsageError(str(error)) from None
         _need_terminal("join")
-    transcripts = _transcripts(args)
     with _profile(args.profile) as profile:
         notes += _profile_notes(profile)
 
@@ -266,9 +288,15 @@ def _find_table():
     from p2pgames.net import find_tables
 
     print("Looking for tables on this network …")
-    tables = find_tables()
+    try:
+        tables = find_tables()
+    except OSError as error:
+        raise NetworkProblem(
+            f"can't listen for tables on this network ({_reason(error)}); ask the host for the join code "
+            "(p2pgames join HOST:PORT/FINGERPRINT)"
+        ) from None
     if not tables:
-        raise UsageError(
+        raise NetworkProblem(
             "no table announced itself on this network; ask the host for the join code "
             "(p2pgames join HOST:PORT/FINGERPRINT)"
         )
@@ -589,10 +617,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.handler(args)
+        code = args.handler(args)
+        sys.stdout.flush()  # now, while a closed pipe can still be told apart (below)
+        return code
     except UsageError as error:
         print(f"p2pgames: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except FileProblem as error:
+        print(f"p2pgames: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    except NetworkProblem as error:
+        print(f"p2pgames: {error}", file=sys.stderr)
+        return EXIT_NETWORK
     except BrokenPipeError:
         # Whoever read our output stopped (``| head``): nothing to say, and nobody to say it to.
         # Python would report the failed flush of stdout at exit: point stdout at nothing.
@@ -607,4 +643,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FAILED
     except KeyboardInterrupt:
         print("p2pgames: interrupted", file=sys.stderr)
-        return EXIT_FAILED
+        return EXIT_INTERRUPTED

@@ -43,7 +43,7 @@ def _listen_problem(error: OSError, bind: str | None, port: int) -> SetupError:
         return SetupError(f"can't listen on {bind}: it is not an address of this machine; leave out --bind to listen on all of them")
     if error.errno == errno.EADDRINUSE:
         return SetupError(f"can't listen on port {port} ({where}): the port is already in use (another program, or another p2pgames table); choose another --port, or leave it out for any free port")
-    if error.errno in (errno.EACCES, errno.EPERM):
+    if error.errno in (errno.EACCES, errno.EPERM) and 0 < port < 1024:
         return SetupError(f"can't listen on port {port} ({where}): ports below 1024 need administrator rights; choose a port from 1024 to 65535, or leave out --port")
     return SetupError(f"can't listen on port {port} ({where}): {error.strerror or error}")
 
@@ -186,10 +186,17 @@ async def join_table(
         raise SetupError(f"can't connect to {where}: no answer within {settings.connect_timeout:.0f} s; check the join code, and the host's firewall") from None
     except OSError as error:
         raise _connect_problem(error, code) from None
+    say("Connected; waiting for the host to seat you …")
     with trio.move_on_after(settings.connect_timeout):
         await node.wait_until(lambda: session.seated or session.stage != "lobby")
     if not session.seated:
         node.leave("could not join")
+        if session.rejection is not None and session.rejection_unproven and code.fingerprint is not None:
+            # Refused before it proved its key: this may not be the host the join code names.
+            raise SetupError(
+                f"could not join the table at {where}: something there (its key not checked against the "
+                f"join code) refused: {session.rejection}", network=False,
+            )
         if session.rejection is not None:
             raise SetupError(f"could not join the table at {where}: {session.rejection}", network=False)
         if session.fault is not None:

@@ -142,6 +142,7 @@ class Session:
         self.fault: Fault | None = None
         self.result: GameOver | None = None
         self.rejection: str | None = None  # why we couldn't join (the host refused, or wasn't ours)
+        self.rejection_unproven = False  # the refusal came before the host proved its key
         self.agreed_through = -1
         self._outgoing: list[tuple[int, bytes]] = []
         self._events: list[SessionEvent] = []
@@ -770,8 +771,26 @@ class Session:
     def _take_reject(self, envelope: Envelope) -> None:
         if self._host_key is not None:
             self._check_host_sender(envelope)
+            proven = True
+        else:
+            # A reject instead of a hello (a full table) proves who sent it only by its signature
+            # and the join code's fingerprint: anyone can answer at an address.
+            proven = self._signed_by_expected_host(envelope)
         self.rejection = clean_text(envelope.body["reason"])
+        self.rejection_unproven = not proven
         self._emit(Rejected(self.rejection))
+        self.stage = "closed"
+        self._closing.append(HOST_CONNECTION)
+
+    def _signed_by_expected_host(self, envelope: Envelope) -> bool:
+        if self.expected_host is None:
+            return False
+        try:
+            key = PublicKey(envelope.sender)
+            envelope.verify(key)
+        except (CryptoError, BadSignature, MalformedMessage):
+            return False
+        return fingerprint_matches(self.expected_host, key)
         self.stage = "closed"
         self._closing.append(HOST_CONNECTION)
 

@@ -162,13 +162,13 @@ class TerminalGame:
         self.failure: str | None = None  # why setup failed, for stderr
         self._token: trio.lowlevel.TrioToken | None = None
         self._input_send: trio.MemorySendChannel[PlayerInput] | None = None
-        self._early_input: list[PlayerInput] = []
         self._left = trio.Event()
         self._main_scope = trio.CancelScope()
         self._abandoned = False
         self._nursery: trio.Nursery | None = None
         self.left_from: Mode | None = None  # where the player left from, if before the end
         self.screen_open = False
+        self._set_up = asyncio.Event()  # set by trio when setup returned: the screen may open
         self.screen = Screen(self, self._send, color=color, input=input, output=output)
 
     # -- running -------------------------------------------------------------------------------
@@ -178,7 +178,6 @@ class TerminalGame:
         loop = asyncio.get_running_loop()
         app = self.screen.app
         trio_done: asyncio.Future[Any] = loop.create_future()
-        self._set_up = asyncio.Event()
 
         def trio_finished(outcome: Any) -> None:
             trio_done.set_result(outcome)
@@ -222,6 +221,14 @@ class TerminalGame:
         return self.exit_code
 
     def _screen_shown(self) -> None:
+        # Runs in trio's system context, where raising would crash the run: the work is a task's.
+        if self._nursery is not None:
+            try:
+                self._nursery.start_soon(self._screen_is_shown)
+            except RuntimeError:
+                pass  # the nursery is closing (a task crashed, or the player left): nothing to show
+
+    async def _screen_is_shown(self) -> None:
         self._changed()  # what changed while the screen opened, and where the keys go
         if self.on_screen is not None:
             self.on_screen(self.screen.app)
@@ -240,9 +247,6 @@ class TerminalGame:
             return  # the application stopped before trio's first step
         self._token = trio.lowlevel.current_trio_token()
         self._input_send, input_receive = trio.open_memory_channel[PlayerInput](math.inf)
-        for item in self._early_input:
-            self._input_send.send_nowait(item)
-        self._early_input.clear()
         with self._main_scope:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
@@ -256,15 +260,10 @@ class TerminalGame:
         try:
             node = await self.setup(nursery, self.say)
         except Exception as error:
-            explained = _setup_error(error)  # says all: "can't connect to …", "could not join …"
-            if explained is not None:
-                self.failure = f"p2pgames: {explained}"
-            else:
-                reason = _setup_failure(error)
-                if reason is None:
-                    raise
-                self.failure = f"p2pgames: could not start the game: {reason}"
-            self.exit_code = SETUP_FAILED if _setup_network_problem(error) else SETUP_REFUSED
+            failed = _setup_failed(error)
+            if failed is None:
+                raise
+            self.failure, self.exit_code = failed
             self._left.set()
             return
         self.node = node
@@ -308,8 +307,7 @@ class TerminalGame:
 
     def _send(self, item: PlayerInput) -> None:
         """Called by the screen, outside trio: queue ``item`` for trio's input task."""
-        if self._token is None or self._input_send is None:
-            self._early_input.append(item)  # typed before trio started
+        if self._token is None:  # pragma: no cover - the screen opens after trio started
             return
         try:
             self._token.run_sync_soon(self._deliver, item)
@@ -346,7 +344,9 @@ class TerminalGame:
             for text in event.lines:
                 self._log([("", text)])
         elif isinstance(event, ChatReceived):
-            own = session is not None and event.seat == session.seat
+            own = session is not None and event.seat == (
+                session.seat if session.stage != "lobby" else self.lobby.you if self.lobby is not None else None
+            )
             name_style = "class:log.chat-name.you" if own else "class:log.chat-name"
             self._log([(name_style, f"{event.name}:"), ("", f" {event.text}")])
         elif isinstance(event, LobbyChanged):
@@ -587,25 +587,17 @@ def _leaves(error: BaseException) -> list[BaseException]:
     return [error]
 
 
-def _setup_error(error: BaseException) -> str | None:
-    """The message of a :class:`SetupError` from setup (the only exception it wraps), else None."""
+def _setup_failed(error: BaseException) -> tuple[str, int] | None:
+    """What to print, and the exit code, when ``error`` from setup is an expected failure: a
+    :class:`SetupError` (its message says all), or :class:`OSError` (a network problem, in the
+    system's words); None for anything else (a bug, raised as it is)."""
     leaves = _leaves(error)
     if len(leaves) == 1 and isinstance(leaves[0], SetupError):
-        return str(leaves[0])
-    return None
-
-
-def _setup_network_problem(error: BaseException) -> bool:
-    leaves = _leaves(error)
-    return not (len(leaves) == 1 and isinstance(leaves[0], SetupError) and not leaves[0].network)
-
-
-def _setup_failure(error: BaseException) -> str | None:
-    """The reason to print when ``error`` from setup is an expected failure (OSError), else None."""
-    leaves = _leaves(error)
+        return f"p2pgames: {leaves[0]}", SETUP_FAILED if leaves[0].network else SETUP_REFUSED
     if not leaves or not all(isinstance(leaf, OSError) for leaf in leaves):
         return None
-    return "; ".join(dict.fromkeys(_describe_os_error(leaf) for leaf in leaves))  # type: ignore[arg-type]
+    reason = "; ".join(dict.fromkeys(_describe_os_error(leaf) for leaf in leaves))  # type: ignore[arg-type]
+    return f"p2pgames: could not start the game: {reason}", SETUP_FAILED
 
 
 def _describe_os_error(error: OSError) -> str:

@@ -114,7 +114,8 @@ class Screen:
 
     def offer_input(self, text: str, choices: int) -> None:
         """Put ``text`` on the input line for the player to finish, listing the ``choices`` it
-        could become (a numbered line that stands for several)."""
+        could become (a numbered line that stands for several). The one change of the input line
+        the game half makes: it answers a number the player typed."""
         buffer = self._buffer
         buffer.text = text
         buffer.cursor_position = len(text)
@@ -206,9 +207,6 @@ class Screen:
                 line += [("dim", " bot")] if bot else []
                 lines.append(tuple(line))
             panels.append(Panel(f"Seats {len(players)}/{seats}", tuple(lines)))
-        elif game.mode in (Mode.CONNECTING, Mode.LOBBY):
-            waiting = "waiting for the host…" if session else "setting up…"
-            panels.append(Panel("Seats", ((("dim", waiting),),)))
         if session is not None and not session.is_host and session.host_fingerprint is not None:
             # What the README asks a joiner to compare with the host's join code.
             key = (("dim", "host key "), ("bold", session.host_fingerprint))
@@ -263,9 +261,7 @@ class Screen:
         game = self.game
         mode = game.mode
         style = "class:status"
-        if mode is Mode.CONNECTING:
-            text = "setting up the table…"
-        elif mode is Mode.LEAVING:
+        if mode is Mode.LEAVING:
             text = "leaving the table…"
         elif mode in (Mode.OVER, Mode.STOPPED):
             # The whole story is above the input line, where it has room to wrap.
@@ -547,7 +543,11 @@ def choice_lines(decision: Decision, width: int) -> list[Line]:
     rows = _flow(items, width)
     if len(rows) > MAX_CHOICE_ROWS:
         rows = _flow(items, width, MAX_CHOICE_ROWS)
-    return wrap(head, width, 2)[:2] + warnings[:MAX_WARNING_ROWS] + rows
+    if len(warnings) > MAX_WARNING_ROWS:  # the last row shown says that more was cut
+        last = warnings[MAX_WARNING_ROWS - 1]
+        ended = last + [("class:more", " …")] if line_width(last) + 2 <= width else truncate(last + [("", "  ")], width)
+        warnings = warnings[: MAX_WARNING_ROWS - 1] + [ended]
+    return wrap(head, width, 2)[:2] + warnings + rows
 
 
 def _flow(items: list[Line], width: int, max_rows: int | None = None) -> list[Line]:

@@ -274,7 +274,7 @@ def test_id_refuses_a_key_file_others_can_read(home):
     key_file = home / "identities" / "default.key"
     key_file.chmod(0o644)
     code, out, err = call("id")
-    assert code == 2 and len(err.splitlines()) == 1 and "other users" in err
+    assert code == 1 and len(err.splitlines()) == 1 and "other users" in err  # a file that can't be used
 
 
 # -- usage errors ----------------------------------------------------------------------------------
@@ -372,5 +372,5 @@ def test_join_without_a_code_asks_which_of_several_tables(monkeypatch, capsys):
 
 def test_join_without_a_code_and_no_table_on_the_lan_says_what_to_do(monkeypatch):
     monkeypatch.setattr("p2pgames.net.find_tables", lambda: [])
-    with pytest.raises(cli.UsageError, match="ask the host for the join code"):
+    with pytest.raises(cli.NetworkProblem, match="ask the host for the join code"):
         cli._find_table()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import socket
 import subprocess
 import sys
@@ -159,13 +160,41 @@ def test_a_misspelt_game_gets_a_suggestion():
 # -- hosting: the address and the port ------------------------------------------------------------
 
 
-def test_binding_to_an_address_this_machine_does_not_have_names_it(terminal):
+def refuse_to_listen(monkeypatch, number: int) -> None:
+    """Listening fails with ``number`` (errno), whatever this machine would have said."""
+    import errno as errnos
+    import os
+
+    async def refuse(port, host=None):
+        raise OSError(number, os.strerror(number))
+
+    monkeypatch.setattr("p2pgames.net._launch.open_host_listeners", refuse)
+    assert number in (errnos.EADDRNOTAVAIL, errnos.EACCES)
+
+
+def test_binding_to_an_address_this_machine_does_not_have_names_it(terminal, monkeypatch):
+    import errno
+
+    refuse_to_listen(monkeypatch, errno.EADDRNOTAVAIL)
     code, out, err = call("host", "beltpunk", "--bind", "10.9.9.9", "--bots", "1", "--players", "2")
     assert code == 3 and not terminal.opened and out == ""
     assert err == (
         "p2pgames: can't listen on 10.9.9.9: it is not an address of this machine; "
         "leave out --bind to listen on all of them\n"
     )
+
+
+def test_a_port_that_needs_administrator_rights_says_so_only_below_1024(terminal, monkeypatch):
+    import errno
+
+    refuse_to_listen(monkeypatch, errno.EACCES)
+    code, _, err = call("host", "beltpunk", "--port", "80", "--bots", "1", "--players", "2")
+    assert code == 3 and err == (
+        "p2pgames: can't listen on port 80 (all addresses): ports below 1024 need administrator rights; "
+        "choose a port from 1024 to 65535, or leave out --port\n"
+    )
+    code, _, err = call("host", "beltpunk", "--port", "5000", "--bots", "1", "--players", "2")
+    assert code == 3 and err == "p2pgames: can't listen on port 5000 (all addresses): Permission denied\n"
 
 
 def test_a_port_in_use_is_named_with_what_to_do(terminal):
@@ -203,15 +232,27 @@ def hosted_table(players: int = 2):
             ready.set()
             await trio.sleep_forever()
 
-    thread = threading.Thread(target=trio.run, args=(host,), daemon=True)
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            trio.run(host)
+        except BaseException as error:  # reported in the test's thread
+            failures.append(error)
+            ready.set()
+
+    thread = threading.Thread(target=run, daemon=True)
     thread.start()
-    ready.wait(10)
+    assert ready.wait(10), "the host thread did not start listening"
+    if failures:
+        raise failures[0]
     try:
         yield found["port"], found["fingerprint"]
     finally:
         token, stop = cancel[0]
         token.run_sync_soon(stop)
         thread.join(10)
+        assert not thread.is_alive() and not failures, failures
 
 
 def test_joining_with_a_wrong_fingerprint_is_one_line_and_no_screen(terminal):
@@ -220,6 +261,7 @@ def test_joining_with_a_wrong_fingerprint_is_one_line_and_no_screen(terminal):
     assert code == 1 and not terminal.opened and out == ""
     assert err == (
         f"Connecting to 127.0.0.1:{port} …\n"
+        "Connected; waiting for the host to seat you …\n"
         f"p2pgames: could not join the table at 127.0.0.1:{port}: the host's key {fingerprint} does not match "
         "the join code (aaaa-bbbb-cccc-dddd); someone else may be answering at that address\n"
     )
@@ -253,6 +295,7 @@ def test_the_fingerprint_and_the_profile_note_are_shown_inside_the_game(monkeypa
         "Profile 'default' is in use by another p2pgames process; using profile 'default-2' (choose one with --profile NAME).",
         "Created identity 'default-2': " + terminal.node.session.identity.public_key.fingerprint(),
         f"Connecting to 127.0.0.1:{port} …",
+        "Connected; waiting for the host to seat you …",
         f"The host's key {fingerprint} matches the join code.",
     ]
     assert err == "".join(line + "\n" for line in terminal.said)  # and before the screen opened
@@ -265,24 +308,49 @@ def test_a_transcript_directory_that_is_a_file_stops_the_command_before_the_game
     file = tmp_path / "transcripts"
     file.write_text("not a directory")
     code, out, err = call("selfplay", "probe", "--transcripts", str(file))
-    assert (code, out) == (2, "")
+    assert (code, out) == (1, "")
     assert err == f"p2pgames: can't save transcripts in {file}: it is a file, not a directory; choose another with --transcripts DIR, or leave it out\n"
 
 
-def test_a_transcript_directory_nobody_may_write_stops_the_command_before_the_game(tmp_path):
-    locked = Path("/sys/p2pgames-transcripts")  # even root may not create files in /sys
-    code, out, err = call("selfplay", "probe", "--transcripts", str(locked))
-    assert (code, out) == (2, "")
-    assert err.startswith(f"p2pgames: can't save transcripts in {locked}: ") and err.endswith(
-        "; choose another with --transcripts DIR, or leave it out\n"
+def test_a_transcript_directory_that_is_a_dangling_link_is_named_with_its_target(tmp_path):
+    link = tmp_path / "transcripts"
+    link.symlink_to(tmp_path / "gone")
+    code, _, err = call("selfplay", "probe", "--transcripts", str(link))
+    assert code == 1 and err == (
+        f"p2pgames: can't save transcripts in {link}: it is a symbolic link to {tmp_path / 'gone'}, which "
+        "does not exist; choose another with --transcripts DIR, or leave it out\n"
     )
-    assert "network" not in err
 
 
-@pytest.mark.parametrize("args", [["rules", "beltpunk"], ["selfplay", "probe", "--players", "2", "--games", "3"]])
-def test_a_reader_that_stops_reading_ends_the_command_quietly(args):
+def test_a_transcript_directory_nobody_may_write_stops_the_command_before_the_game(tmp_path, monkeypatch):
+    import errno
+    import tempfile
+
+    def read_only(*args, **kwargs):  # a read-only file system: even root can't write there
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", read_only)
+    code, out, err = call("selfplay", "probe", "--transcripts", str(tmp_path))
+    assert (code, out) == (1, "")
+    assert err == (
+        f"p2pgames: can't save transcripts in {tmp_path}: Read-only file system; choose another with "
+        "--transcripts DIR, or leave it out\n"
+    )
+
+
+@pytest.mark.parametrize("args", [
+    ["rules", "beltpunk"], ["selfplay", "probe", "--players", "2", "--games", "3"], ["id"], ["verify", "-"],
+])
+def test_a_reader_that_stops_reading_ends_the_command_quietly(args, home):
+    # Buffered as in a terminal-less shell: a short output is written only when the command ends.
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    environment["P2PGAMES_HOME"] = str(home)
+    if args == ["verify", "-"]:
+        args = ["verify", str(REPOSITORY / "protocol" / "vectors" / "session-probe-3p.p2pt")]
+    assert call("id")[0] == 0  # the identity exists: `id` says nothing on stderr
     process = subprocess.Popen(
-        [sys.executable, "-m", "p2pgames", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPOSITORY
+        [sys.executable, "-m", "p2pgames", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        cwd=REPOSITORY, env=environment,
     )
     process.stdout.close()  # like `| head -0`: the first line written meets a closed pipe
     err = process.stderr.read()

@@ -142,3 +142,12 @@ def test_a_lobby_line_arriving_after_the_start_goes_no_further():
     assert lobby.host.take_outgoing() == [] and lobby.host.fault is None
     lobby.settle()
     assert lobby.chats(0) == lobby.chats(2) == []
+
+
+def test_a_refusal_before_the_hosts_hello_counts_only_if_signed_by_the_key_in_the_join_code():
+    host = Identity.generate(reproducible_bytes(b"the real host")(32))
+    for signer, unproven in ((host, False), (Identity.generate(), True)):
+        joiner = Session(Identity.generate(), "ann", get_game, expected_host=host.public_key.fingerprint())
+        joiner.connected(HOST_CONNECTION)
+        joiner.receive(HOST_CONNECTION, make_envelope(signer, "reject", {"reason": "the table is full"}).raw)
+        assert (joiner.stage, joiner.rejection, joiner.rejection_unproven) == ("closed", "the table is full", unproven)

@@ -158,6 +158,7 @@ def test_a_joiner_turned_away_is_told_why_in_one_line_and_no_screen_opens(pipe, 
     assert table.screen is None
     assert capsys.readouterr().err == (
         f"Connecting to 127.0.0.1:{table.port} …\n"
+        "Connected; waiting for the host to seat you …\n"
         f"p2pgames: could not join the table at 127.0.0.1:{table.port}: the game has already started\n"
     )
 
@@ -174,6 +175,7 @@ def test_a_host_with_another_key_than_the_join_code_is_refused_before_any_screen
     real = table.bots[0].session.identity.public_key.fingerprint()
     assert capsys.readouterr().err == (
         f"Connecting to 127.0.0.1:{table.port} …\n"
+        "Connected; waiting for the host to seat you …\n"
         f"p2pgames: could not join the table at 127.0.0.1:{table.port}: the host's key {real} does not match "
         f"the join code ({wrong}); someone else may be answering at that address\n"
     )
@@ -359,8 +361,13 @@ def test_ctrl_c_while_setup_is_still_connecting_stops_everything(pipe, deadline,
         finally:
             stopped.set()
 
-    with pytest.raises(KeyboardInterrupt):
-        run_terminal_game(setup, title="Probe", input=pipe, output=SizedOutput())
+    # As in a terminal, whatever started this test (a job started with & ignores SIGINT).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_terminal_game(setup, title="Probe", input=pipe, output=SizedOutput())
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert stopped.is_set()
     assert capsys.readouterr().err == "Waiting forever…\n"  # said while setup ran: no screen hid it
 

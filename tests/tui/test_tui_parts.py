@@ -291,6 +291,13 @@ def test_warnings_come_between_the_prompt_and_the_choices():
     ]
 
 
+def test_warnings_beyond_two_rows_end_in_an_ellipsis():
+    warnings = ["Gears is 4/3: all 4 cards go to your scrap pile unless you remove one.", "This is the round's last turn."]
+    rows = [plain(row) for row in choice_lines(decision(["skip"], warnings=warnings), 50)]
+    assert rows[1:3] == ["⚠ Gears is 4/3: all 4 cards go to your scrap pile", "  unless you remove one. …"]
+    assert rows[3] == " 1 skip"
+
+
 def test_too_many_choices_say_how_many_more_tab_lists():
     texts = [f"exchange S{n} with somebody" for n in range(40)]
     rows = [plain(row) for row in choice_lines(decision(texts), 80)]
