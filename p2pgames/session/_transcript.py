@@ -23,10 +23,15 @@ chain link, rule, state hash and audit, and re-checks the evidence of a recorded
 
 Only a signed message can prove a fault. A message whose signature verifies but which breaks the
 rules is its signer's fault (a host-signed entry around a submission its author did not sign is the
-host's). A record that is not a well-formed message, whose signature does not verify, that is
-signed by a key not at the table, or that is out of its place (another kind of message, an entry
-of another game, out of order, not linked to the one before) is damage to the file or an
-alteration of it: it is reported as such, names nobody, and the transcript does not verify.
+host's). Only the host signs entries, and an honest host signs one entry per number, each linked
+to the one before: so a host-signed entry of this game that contradicts the log before it (its
+number is in the log but the entry differs or links elsewhere, or it links to a logged entry under
+another number or another game's id) is the host's proven fault, and so is a host-signed entry of
+this game whose body is malformed. A record that is not a well-formed message, whose signature
+does not verify, that is signed by a key not at the table, or that is out of its place without
+contradicting anything (another kind of message; an entry of another game, or one missing,
+repeated or moved, linked to no entry in the log) is damage to the file or an alteration of it:
+it is reported as such, names nobody, and the transcript does not verify.
 """
 
 from __future__ import annotations
@@ -239,12 +244,14 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
     start: Envelope | None = None
     accepted: set[int] = set()
     hashes: dict[int, tuple[bytes, bytes]] = {}
+    chain: list[bytes] = []  # the start's digest, then each checked entry's
     pending_acks: list[tuple[int, int, tuple[bytes, bytes]]] = []
     replay_fault: Fault | None = None
-    # An entry record no one signed as it stands, in its place (see _entry_damage): the log can't
-    # be replayed past it. It is damage to the file unless the writer's own fault record names the
+    intact = True  # whether the replica is as it was before the entry that stopped the log
+    # An entry record that proves nothing against anyone (see _entry_damage): the log can't be
+    # replayed past it. It is damage to the file unless the writer's own fault record names the
     # fault it shows (an honest joiner records each entry before checking it): then it is the
-    # writer's report, unconfirmed.
+    # writer's report, confirmed only if the record's evidence proves it.
     damaged: tuple[int, str, Fault] | None = None
     explained = False
     problems_before = 0  # problems found before the log stopped (the later ones follow from it)
@@ -253,6 +260,19 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
     def fail(fault: Fault) -> VerificationReport:
         report.failure = fault
         return report
+
+    def proves(fault: Fault) -> bool:
+        """Whether a fault record's signed evidence proves it against the log checked so far."""
+        if replica is None:
+            return False
+        if fault.culprit == HOST_SEAT and fault.code in (FaultCode.BAD_SEQUENCE, FaultCode.REPLAY):
+            # A host-signed entry that contradicts the log (see _chain_conflict).
+            entry = _host_entry(fault.evidence[0], replica) if fault.evidence else None
+            if entry is None or not _chain_conflict(entry, replica.game_id, chain):
+                return False
+            return (entry.body["game_id"] != replica.game_id) == (fault.code == FaultCode.REPLAY)
+        # Replica.confirm checks evidence against the replica's state, which must be the log's.
+        return intact and replica.confirm(fault) is None
 
     def seat_of(envelope: Envelope) -> int | None:
         for index, seat in enumerate(seats):
@@ -302,6 +322,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             game = game.for_ruleset(ruleset)
             report.title = game.title
             replica = Replica(game, ruleset, start.body["game_id"], seats, start.digest)
+            chain = [start.digest]
         elif kind == "accept":
             checked = signed_by_seat(value, "accept", number)
             if checked and start is not None:
@@ -326,19 +347,21 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             try:
                 applied = replica.apply_entry(value)
             except ProtocolFault as problem:
-                damage = _entry_damage(value, replica, expected, head, number)
+                damage = _entry_damage(value, replica, chain, number)
                 if damage is not None:
-                    # Nobody signed this entry as it stands, here: it proves nothing against anyone.
+                    # It proves nothing against anyone.
                     damaged = (expected, damage, problem.fault)
                     continue
                 # The log itself shows a fault; it is confirmed if the transcript records it too.
                 replay_fault = problem.fault
+                intact = (replica.seq, replica.head) == (expected, head)
                 problems_before = len(report.problems)
                 report.entries += 1
                 continue
             report.entries += 1
             report.signatures += 2
             hashes[applied.seq] = (applied.entry_digest, replica.state_hash)
+            chain.append(applied.entry_digest)
             # The host acknowledges each entry inside it: its state hash after applying it.
             claimed = open_envelope(value).body["state"]
             if claimed != replica.state_hash:
@@ -356,7 +379,12 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             pending_acks = still
         elif kind == "ack":
             checked = signed_by_seat(value, "ack", number)
-            if checked:
+            if checked and start is not None and checked[0].body["game_id"] != start.body["game_id"]:
+                # An honest peer records only this game's acknowledgements: another game's is out
+                # of place, and what it acknowledged says nothing about this log.
+                holds = f"{with_article(_HOLDS['ack'])} in the name of {report.who(checked[1])}"
+                report.damage.append((None, f"record {number}, {holds}, is of another game"))
+            elif checked:
                 envelope, seat = checked
                 body = envelope.body
                 ack = (body["entry"], body["state"])
@@ -375,14 +403,16 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                 report.problems.append(f"record {number}, the writer's record of why the game stopped, is damaged")
                 continue
             report.stopped = fault
+            # Confirmed if the replay reaches the same verdict on the same entry, or if the
+            # record's evidence proves it (checked against the log up to where it stopped).
             if damaged is not None:
-                # The log it would be checked against stops at the damaged entry.
-                report.stop_confirmed = False
-                explained = explained or (damaged[2].culprit, damaged[2].code) == (fault.culprit, fault.code)
+                # The damaged entry proves nothing: the writer's evidence may.
+                explained = explained or _same(damaged[2], fault)
+                report.stop_confirmed = proves(fault)
             elif replay_fault is not None:
-                report.stop_confirmed = (replay_fault.culprit, replay_fault.code) == (fault.culprit, fault.code)
+                report.stop_confirmed = _same(replay_fault, fault) or proves(fault)
             else:
-                report.stop_confirmed = _confirm(replica, fault)
+                report.stop_confirmed = proves(fault)
         elif kind == "fault-message":
             signed_by_seat(value, "fault", number)
         elif kind == "leave":
@@ -408,10 +438,12 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             report.problems.append(f"record {number} is a second header")
         else:
             report.problems.append(f"record {number} is of an unknown kind, {clean_text(repr(kind))}")
-    if replay_fault is not None and not report.stop_confirmed:
-        # The first failure is the verdict: what the records after it say follows from it.
+    if replay_fault is not None and not (report.stopped is not None and _same(replay_fault, report.stopped)):
+        # The first failure is the verdict: what the records after it say follows from it (a
+        # recorded fault its evidence proves is kept beside it).
         report.failure = replay_fault
-        report.stopped = None
+        if not report.stop_confirmed:
+            report.stopped = None
         del report.problems[problems_before:]
     elif damaged is not None and not explained:
         report.damage.insert(0, damaged[:2])
@@ -434,13 +466,18 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
     return report
 
 
-def _entry_damage(raw: bytes, replica: Replica, seq: int, head: bytes, number: int) -> str | None:
-    """Why entry record ``number`` shows the file was damaged or altered, or ``None`` if it holds
-    the host's signed entry ``seq``, linked to ``head`` (so whatever is wrong inside it, the host
-    signed)."""
+def _entry_damage(raw: Any, replica: Replica, chain: list[bytes], number: int) -> str | None:
+    """Why entry record ``number`` is damage to the file, proving nothing against anyone; or
+    ``None`` if the host's signature on it proves that the host signed it as it stands, where it
+    stands (so whatever is wrong with it, or inside it, is a signer's fault).
+
+    ``chain`` holds the start's digest, then the digest of each entry checked so far.
+    """
     try:
         envelope = open_envelope(raw)
     except MalformedMessage as error:
+        if _host_signed_malformed_entry(raw, replica):
+            return None
         return f"record {number} is not a well-formed message ({error})"
     if envelope.kind != "entry":
         return f"record {number} holds {with_article(repr(envelope.kind))} message where a log entry belongs"
@@ -452,13 +489,74 @@ def _entry_damage(raw: bytes, replica: Replica, seq: int, head: bytes, number: i
     except (BadSignature, MalformedMessage):
         return f"record {number} has a signature that does not verify"
     body = envelope.body
+    if (body["game_id"], body["seq"], body["prev"]) == (replica.game_id, len(chain) - 1, chain[-1]):
+        return None  # in its place: what is wrong is inside it
+    if _chain_conflict(envelope, replica.game_id, chain):
+        return None  # the host broke its own chain
+    # Linked to no entry of the log: a record dropped, repeated or moved, or from another game.
     if body["game_id"] != replica.game_id:
         return f"record {number} is an entry of another game"
-    if body["seq"] != seq:
-        return f"record {number} holds entry {body['seq']} (a record is missing, repeated or out of order)"
-    if body["prev"] != head:
-        return f"record {number} does not link to the entry before it"
-    return None
+    return f"record {number} holds entry {body['seq']} (a record is missing, repeated or out of order)"
+
+
+def _chain_conflict(entry: Envelope, game_id: bytes, chain: list[bytes]) -> bool:
+    """Whether the host-signed ``entry`` contradicts the log checked so far.
+
+    ``chain`` holds the start's digest, then each logged entry's; an honest host signs one entry
+    per number, entry ``s`` linked to ``chain[s]``. So the host broke its chain if ``entry`` is of
+    this game and is a second, different entry ``s`` already in the log, or its number ``s`` is at
+    most the log's length but it does not link to ``chain[s]``; or if it links to ``chain[i]``
+    with another number than ``i``, or with another game's id. An entry that is in the log already
+    (a repeated record), or that links to no entry of the log (a dropped or moved record, another
+    game's entry), contradicts nothing.
+    """
+    body = entry.body
+    seq, prev = body["seq"], body["prev"]
+    logged = len(chain) - 1
+    linked = chain.index(prev) if prev in chain else None
+    if body["game_id"] != game_id:
+        return linked is not None
+    if seq < logged and entry.digest != chain[seq + 1]:
+        return True
+    if seq <= logged and prev != chain[seq]:
+        return True
+    return linked is not None and linked != seq
+
+
+def _host_entry(raw: Any, replica: Replica) -> Envelope | None:
+    """The entry in ``raw`` if it is one the host signed, else ``None``."""
+    try:
+        envelope = open_envelope(raw)
+        if envelope.kind != "entry" or envelope.sender != replica.seats[HOST_SEAT].key.raw:
+            return None
+        envelope.verify(replica.seats[HOST_SEAT].key)
+    except (MalformedMessage, BadSignature):
+        return None
+    return envelope
+
+
+def _host_signed_malformed_entry(raw: Any, replica: Replica) -> bool:
+    """Whether ``raw`` is an entry of this game whose body does not fit the schema but which the
+    host signed anyway: no damage can make one, so it proves the host sent a malformed entry."""
+    try:
+        value = canonical.decode(raw)
+        if not (isinstance(value, dict) and set(value) == {"kind", "sender", "body", "sig"}):
+            return False
+        kind, sender, body, signature = value["kind"], value["sender"], value["body"], value["sig"]
+        host = replica.seats[HOST_SEAT].key
+        if kind != "entry" or sender != host.raw or not isinstance(body, dict):
+            return False
+        if body.get("game_id") != replica.game_id:
+            return False
+        Envelope(kind, sender, body, signature, bytes(raw)).verify(host)
+    except (canonical.CanonicalError, BadSignature):
+        return False
+    return True
+
+
+def _same(found: Fault, recorded: Fault) -> bool:
+    """Whether a recorded fault is the verdict ``found``: the same culprit, for the same reason."""
+    return (found.culprit, found.code) == (recorded.culprit, recorded.code)
 
 
 def _fault_record(value: Any) -> Fault | None:
@@ -475,8 +573,3 @@ def _fault_record(value: Any) -> Fault | None:
     ):
         return None
     return Fault(culprit, code, reason, seq, reporter, tuple(evidence))
-
-
-def _confirm(replica: Replica | None, fault: Fault) -> bool:
-    """Whether a fault recorded after the last entry follows from the log and its evidence alone."""
-    return replica is not None and replica.confirm(fault) is None
