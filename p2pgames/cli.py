@@ -240,14 +240,12 @@ def cmd_host(args: argparse.Namespace) -> int:
         notes = _profile_notes(profile)
 
         async def setup(nursery, say):
-            for note in notes:
-                say(note)
             return await host_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), ruleset=ruleset,
                 port=args.port, bind=args.bind, bots=args.bots, transcripts=transcripts, say=say,
             )
 
-        return _run_terminal(setup, f"{game.title} — host", args)
+        return _run_terminal(setup, f"{game.title} — host", args, notes)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
@@ -273,14 +271,12 @@ def cmd_join(args: argparse.Namespace) -> int:
         notes += _profile_notes(profile)
 
         async def setup(nursery, say):
-            for note in notes:
-                say(note)
             return await join_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), code=code,
                 transcripts=transcripts, say=say,
             )
 
-        return _run_terminal(setup, "p2pgames — joining", args)
+        return _run_terminal(setup, "p2pgames — joining", args, notes)
 
 
 def _find_table():
@@ -356,8 +352,6 @@ def cmd_play(args: argparse.Namespace) -> int:
         notes = _profile_notes(profile)
 
         async def setup(nursery, say):
-            for note in notes:
-                say(note)
             if ruleset.players == 1:
                 say(f"{game.title}: a table for one, on this machine; no bots.")
             else:
@@ -368,7 +362,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                 bind="127.0.0.1", bots=ruleset.players - 1, transcripts=transcripts, say=say,
             )
 
-        return _run_terminal(setup, game.title, args)
+        return _run_terminal(setup, game.title, args, notes)
 
 
 def _menu(ask_players: bool) -> tuple[str, int | None] | None:
@@ -416,10 +410,17 @@ def _default_players(game: Game) -> int:
     return min(game.max_players, max(game.min_players, 4))
 
 
-def _run_terminal(setup, title: str, args: argparse.Namespace) -> int:
+def _run_terminal(setup, title: str, args: argparse.Namespace, notes: Sequence[str] = ()) -> int:
+    """Play in the terminal; ``notes`` (which profile, which table) are said first, so they are
+    in the game's log and lobby, not only above the screen that covers them."""
     from p2pgames.tui import run_terminal_game
 
-    return run_terminal_game(setup, title=title, color=_color(args))
+    async def noted_setup(nursery, say):
+        for note in notes:
+            say(note)
+        return await setup(nursery, say)
+
+    return run_terminal_game(noted_setup, title=title, color=_color(args))
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:

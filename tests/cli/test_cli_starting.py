@@ -67,7 +67,7 @@ class Terminal:
         self.node: Node | None = None
         self.said: list[str] = []
 
-    def run(self, setup, title, args) -> int:
+    def run(self, setup, *, title, color) -> int:
         async def watched_setup(nursery, say):
             def heard(text: str) -> None:
                 self.said.append(text)
@@ -81,7 +81,7 @@ class Terminal:
             pipe.send_text(self.keys)
 
         with create_pipe_input() as pipe:
-            return run_terminal_game(watched_setup, title=title, color=False, input=pipe, output=SizedOutput(), on_screen=on_screen)
+            return run_terminal_game(watched_setup, title=title, color=color, input=pipe, output=SizedOutput(), on_screen=on_screen)
 
 
 @pytest.fixture
@@ -89,7 +89,7 @@ def terminal(monkeypatch) -> Terminal:
     assert call("id")[0] == 0  # the identity exists already: no "Created identity" line
     terminal = Terminal()
     monkeypatch.setattr(cli, "_need_terminal", lambda command: None)
-    monkeypatch.setattr(cli, "_run_terminal", terminal.run)
+    monkeypatch.setattr("p2pgames.tui.run_terminal_game", terminal.run)  # the command line's own code runs
     return terminal
 
 
