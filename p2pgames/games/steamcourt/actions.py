@@ -20,7 +20,6 @@ action                              when
 ``Coup(slots)``                     right after the deal: reveal three Masterstrokes
 ``Stop(player)``                    General: stop the lay ``player`` just made
 ``Retrieve()``                      Time Traveler: take back your last lay of a lost trick
-``Decline()``                       Time Traveler: don't, and don't ask again this quarter
 ``Steal(slot)``                     Pirate: steal a numbered card from the finished trick
 ``Unpass(source)``                  a passed player: unpass (``"token"`` or ``"jester"``)
 ``DiscardTwo(slots)``               on your turn, with the Discard-two token
@@ -52,7 +51,6 @@ __all__ = [
     "Coup",
     "Stop",
     "Retrieve",
-    "Decline",
     "Steal",
     "Unpass",
     "DiscardTwo",
@@ -62,8 +60,6 @@ __all__ = [
     "KeepRest",
     "Action",
     "MAX_SEATS",
-    "DECLINABLE",
-    "declined",
     "PILES",
     "UNPASS_SOURCES",
     "encode_action",
@@ -73,16 +69,6 @@ __all__ = [
 ]
 
 MAX_SEATS = 12  # a Party game seats 7–12 players at two tables
-# The powers a player may decline for the rest of the quarter (:class:`Decline`) when asked: the
-# General's stop (after every lay), the Time Traveler's retrieve and the Pirate's steal (after every
-# trick). Declining leaves ``declined(power)`` in the state's ``used`` list (the player's powers
-# used or declined this quarter), and the player is not asked again until the next quarter.
-DECLINABLE = ("stop", "retrieve", "steal")
-
-
-def declined(power: str) -> str:
-    """What declining ``power`` for the quarter leaves in ``used``: ``no-stop``, ``no-retrieve``, …"""
-    return f"no-{power}"
 PILES = ("court", "discard")
 UNPASS_SOURCES = ("token", "jester")
 
@@ -152,7 +138,8 @@ class Masterstroke:
 
 @dataclass(frozen=True, slots=True)
 class Pass:
-    """Pass (sit out the rest of the trick), or decline a privilege or power offered now."""
+    """Pass (sit out the rest of the trick), or decline a privilege or power offered now. A
+    player's "not this quarter" is his own peer passing for him (RULES.md, I28): the same action."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,13 +225,6 @@ class Retrieve:
 
 
 @dataclass(frozen=True, slots=True)
-class Decline:
-    """Decline the power offered now (the General's stop, the Time Traveler's retrieve, the
-    Pirate's steal) for the rest of the quarter: it is not offered again until the next quarter
-    (a pass declines it this once)."""
-
-
-@dataclass(frozen=True, slots=True)
 class Steal:
     """Pirate: steal the numbered card in ``slot`` from the finished trick."""
 
@@ -310,7 +290,7 @@ class KeepRest:
 
 Action = (
     Lay | Masterstroke | Pass | Give | Serve | Trade | Hoard | Inspect | Coup | Stop | Retrieve
-    | Decline | Steal | Unpass | DiscardTwo | Dive | Plague | PutBack | KeepRest
+    | Steal | Unpass | DiscardTwo | Dive | Plague | PutBack | KeepRest
 )
 
 # Wire form: [kind, *fields], tuples as lists; kinds are short because every act is signed.
@@ -326,7 +306,6 @@ KINDS: dict[type, str] = {
     Coup: "coup",
     Stop: "stop",
     Retrieve: "retrieve",
-    Decline: "decline",
     Steal: "steal",
     Unpass: "unpass",
     DiscardTwo: "discard",

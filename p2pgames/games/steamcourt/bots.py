@@ -55,7 +55,6 @@ from p2pgames.engine import DeterministicRandom, Game, Knowledge, Step
 
 from p2pgames.games.steamcourt.actions import (
     Coup,
-    Decline,
     DiscardTwo,
     Dive,
     Give,
@@ -161,7 +160,7 @@ def make_bot(seed: bytes = b"") -> "CourtierBot":
 _TURN_KINDS = (Lay, Masterstroke, Pass, DiscardTwo, Dive, Plague)
 _KNOWN = frozenset(
     _TURN_KINDS
-    + (Give, Serve, Trade, Hoard, Inspect, Coup, Stop, Retrieve, Decline, Steal, Unpass, PutBack, KeepRest)
+    + (Give, Serve, Trade, Hoard, Inspect, Coup, Stop, Retrieve, Steal, Unpass, PutBack, KeepRest)
 )
 
 
@@ -193,13 +192,13 @@ class CourtierBot:
         view = _View(game, state, player, knowledge)
         if Coup in kinds:
             return next(option for option in options if type(option) is Coup)
-        if kinds <= {Stop, Pass, Decline} and Stop in kinds:
+        if kinds <= {Stop, Pass} and Stop in kinds:
             return view.stop(options)
         if Unpass in kinds:
             return view.unpass(options)
-        if Retrieve in kinds and kinds <= {Retrieve, Pass, Decline}:
+        if Retrieve in kinds and kinds <= {Retrieve, Pass}:
             return view.retrieve(options)
-        if Steal in kinds and kinds <= {Steal, Pass, Decline}:
+        if Steal in kinds and kinds <= {Steal, Pass}:
             return view.steal(options)
         if kinds <= {PutBack, KeepRest}:
             return self._best(options, view.return_worth)
@@ -276,29 +275,23 @@ class _View:
             choice = self._draw(draws)
             if choice is not None:
                 return choice
-        table = self.table
-        lays = table.lays
-        hands = self.state.hands
-        passed = table.passed
-        if lays:
-            self.active = sum(
-                1 for p in table.seats if p != self.player and hands[p] and p not in passed
-            )
-            self.mine = lays[-1][0] == self.player
-            self.leading = False
-        else:
-            self.active = self.opponents
-            self.mine = False
-            self.leading = True
-        general = table.seated("general")
-        self.general_waits = (
-            general >= 0 and general != self.player and bool(hands[general])
-            and "stop" not in self.state.used[general]
-        )
+        self._read_trick()
         plays = [option for option in options if type(option) in (Lay, Masterstroke, Pass)]
         if self.leading:
             plays = _biggest_multiplied(plays)
         return best(plays, self.play_worth) if plays else None
+
+    def _read_trick(self) -> None:
+        """What :meth:`play_worth` weighs: the opponents still in the trick, whether the lay to
+        beat is this seat's own, whether it leads, and whether a General may still stop its lay."""
+        table = self.table
+        lays = table.lays
+        hands = self.state.hands
+        self.active = sum(1 for p in table.seats if p != self.player and hands[p] and p not in table.passed)
+        self.mine = bool(lays) and lays[-1][0] == self.player
+        self.leading = not lays
+        general = self.state.ready(table, "general", "stop")
+        self.general_waits = general >= 0 and general != self.player
 
     def play_worth(self, action: Any) -> float:
         kind = type(action)
@@ -443,17 +436,7 @@ class _View:
         lays = self.game.lay_options(self.state, table, self.player, self.knowledge)
         if not lays:
             return -1.0
-        hands = self.state.hands
-        self.active = sum(
-            1 for p in table.seats if p != self.player and hands[p] and p not in table.passed
-        )
-        self.mine = bool(table.lays) and table.lays[-1][0] == self.player
-        self.leading = not table.lays
-        general = table.seated("general")
-        self.general_waits = (
-            general >= 0 and general != self.player and bool(hands[general])
-            and "stop" not in self.state.used[general]
-        )
+        self._read_trick()
         return max(self.play_worth(lay) for lay in lays)
 
     def unpass(self, options: list) -> Any:

@@ -51,6 +51,7 @@ from p2pgames.engine import (
     RulesetError,
     RulesetOption,
     RuleViolation,
+    StandingAnswer,
     Step,
     Turn,
 )
@@ -59,7 +60,6 @@ from p2pgames.games.steamcourt import duo, solo_views, typed, views
 from p2pgames.games.steamcourt.solo_game import SOLO_GAME
 from p2pgames.games.steamcourt.actions import (
     Coup,
-    Decline,
     DiscardTwo,
     Dive,
     Give,
@@ -78,7 +78,6 @@ from p2pgames.games.steamcourt.actions import (
     Trade,
     Unpass,
     CODEC,
-    declined,
 )
 from p2pgames.games.steamcourt.cards import (
     a_face,
@@ -106,7 +105,7 @@ from p2pgames.games.steamcourt.cards import (
     party_characters,
 )
 
-__all__ = ["SteamCourt", "SteamCourtState", "Table", "Phase", "QUARTERS", "ONE_POINT_POWERS"]
+__all__ = ["SteamCourt", "SteamCourtState", "Table", "Phase", "QUARTERS", "ONE_POINT_POWERS", "NOT_THIS_QUARTER"]
 
 QUARTERS = 4
 # The power on the back of each quarter's 1-point gear token (RULES.md, I8).
@@ -165,10 +164,10 @@ _PHASE_KINDS: dict[str, tuple[frozenset, str]] = {
         "lay cards, pass, or use a power of your turn",
     ),
     Phase.COUP: (frozenset({Coup, Pass}), "pull a coup or pass"),
-    Phase.STOP: (frozenset({Stop, Pass, Decline}), "stop the lay, pass, or answer not this quarter"),
+    Phase.STOP: (frozenset({Stop, Pass}), "stop the lay or pass"),
     Phase.UNPASS: (frozenset({Unpass, Pass}), "unpass or pass"),
-    Phase.RETRIEVE: (frozenset({Retrieve, Pass, Decline}), "retrieve your last lay, pass, or answer not this quarter"),
-    Phase.STEAL: (frozenset({Steal, Pass, Decline}), "steal a card, pass, or answer not this quarter"),
+    Phase.RETRIEVE: (frozenset({Retrieve, Pass}), "retrieve your last lay or pass"),
+    Phase.STEAL: (frozenset({Steal, Pass}), "steal a card or pass"),
     Phase.RETURN: (frozenset({PutBack, KeepRest}), "put back a drawn card or keep the rest"),
     Phase.GIVE: (frozenset({Give, Pass}), "give a card or pass"),
     Phase.SERVE: (frozenset({Serve}), "you must give your two highest numbered cards"),
@@ -178,6 +177,10 @@ _PHASE_KINDS: dict[str, tuple[frozenset, str]] = {
 }
 # Out-of-turn powers used when a trick is over, before it is cleared (asked in seat order).
 _TRICK_END_PHASE = {"timetraveler": Phase.RETRIEVE, "pirate": Phase.STEAL}
+# The windows that offer "not this quarter" (:meth:`SteamCourt.standing_answer`), by the power each
+# asks about (RULES.md, I28).
+_STANDING_POWERS = {Phase.STOP: "stop", Phase.RETRIEVE: "retrieve", Phase.STEAL: "steal"}
+NOT_THIS_QUARTER = "not this quarter"
 
 
 class Table:
@@ -317,11 +320,10 @@ class Table:
         return self.characters[self.seats.index(player)]
 
     def seated(self, character: str) -> int:
-        """The player holding ``character`` at this table, or -1."""
-        try:
-            return self.seats[self.characters.index(character)]
-        except ValueError:
-            return -1
+        """The player holding ``character`` at this table, or -1 (asked for every lay checked:
+        a look-up, not an exception)."""
+        characters = self.characters
+        return self.seats[characters.index(character)] if character in characters else -1
 
     @property
     def winner(self) -> int:
@@ -375,7 +377,7 @@ class SteamCourtState(GameState):
     powers: list[list[list]]  # by player: 1-point token powers [kind, used]
     clock: list[int]  # Clock Climbing: each player's space (distance from the start)
     tricks: list[int]  # tricks won this quarter, by player
-    used: list[list[str]]  # by player: character powers used (or declined) this quarter
+    used: list[list[str]]  # by player: character powers used this quarter
     notes: list[tuple]
 
     def copy(self) -> "SteamCourtState":
@@ -442,9 +444,22 @@ class SteamCourtState(GameState):
         if any(kind == "unpass" and not used for kind, used in self.powers[player]):
             sources.append("token")
         table = self.table_of(player)
-        if table.character_of(player) == "jester" and "unpass" not in self.used[player]:
+        if table.character_of(player) == "jester" and self.can_use(player, "unpass"):
             sources.append("jester")
         return sources
+
+    def can_use(self, player: int, power: str) -> bool:
+        """Whether ``player`` may still use his character's once-a-quarter ``power`` (``stop``,
+        ``retrieve``, ``steal``, ``dive``, ``plague``, ``pair``, ``unpass``): not used this quarter,
+        and he still holds cards (out of cards, out of the quarter: RULES.md, I14). Whether his
+        character has that power, and whether the moment offers it, is the caller's question."""
+        return power not in self.used[player] and bool(self.hands[player])
+
+    def ready(self, table: Table, character: str, power: str) -> int:
+        """The player holding ``character`` at ``table`` if he may still use ``power`` this
+        quarter (:meth:`can_use`), else -1."""
+        player = table.seated(character)
+        return player if player >= 0 and self.can_use(player, power) else -1
 
     def can_discard_two(self, player: int) -> bool:
         return len(self.hands[player]) >= 2 and any(
@@ -453,7 +468,7 @@ class SteamCourtState(GameState):
 
 
 # Steps and actions offered again and again are built once.
-_PASS, _RETRIEVE, _DECLINE, _PLAGUE, _KEEP = Pass(), Retrieve(), Decline(), Plague(), KeepRest()
+_PASS, _RETRIEVE, _PLAGUE, _KEEP = Pass(), Retrieve(), Plague(), KeepRest()
 
 _SEATING = Chance("draw start tokens for seats")
 _EMPTY: list[int] = []
@@ -708,17 +723,17 @@ class SteamCourt(Game[SteamCourtState]):
         if player != table.actor:
             return []
         if phase == Phase.STOP:
-            return [Stop(table.lays[-1][0]), _PASS, _DECLINE]
+            return [Stop(table.lays[-1][0]), _PASS]
         if phase == Phase.UNPASS:
             if not self.lay_options(state, table, player, knowledge):
                 return [_PASS]
             return [Unpass(source) for source in state.unpass_sources(player)] + [_PASS]
         if phase == Phase.RETRIEVE:
-            return [_RETRIEVE, _PASS, _DECLINE]
+            return [_RETRIEVE, _PASS]
         if phase == Phase.STEAL:
             revealed = state.cards.revealed
             slots = [slot for lay in table.lays for slot in lay[1] if KIND[revealed[slot]] == NUMBERED]
-            return [Steal(slot) for slot in one_slot_per_face(slots, revealed)] + [_PASS, _DECLINE]
+            return [Steal(slot) for slot in one_slot_per_face(slots, revealed)] + [_PASS]
         if phase == Phase.RETURN:
             return [PutBack(slot) for slot in one_slot_per_face(table.drawn, _Known(state, knowledge))] + [_KEEP]
         if phase == Phase.GIVE:
@@ -742,6 +757,25 @@ class SteamCourt(Game[SteamCourtState]):
             return [Inspect(p) for p in table.seats if p != player] + [_PASS]
         return []
 
+    def standing_answer(self, state: SteamCourtState, player: int, knowledge: Knowledge) -> StandingAnswer | None:
+        """"not this quarter" in the General's stop window, the Time Traveler's retrieve window and
+        the Pirate's steal window (RULES.md, I28): a pass now, and the player's own peer passes
+        every later window of that power by itself until the quarter ends. It stays on that peer:
+        the others see ordinary passes, so nobody learns the threat is gone.
+
+        The key is the power and the quarter number, so it lapses when the next quarter is dealt.
+        A player holds one character a quarter (at either Party table), so the power names his
+        windows. A coup re-deals the same quarter, but only right after a deal, before any trick
+        at that table: no answer at that table can predate it (and the other Party table plays
+        on, its answers standing)."""
+        if state.cards.pending or state.phase != Phase.PLAYING:
+            return None
+        table = state.table_of(player)
+        power = _STANDING_POWERS.get(table.phase)
+        if power is None or player != table.actor:
+            return None
+        return StandingAnswer(NOT_THIS_QUARTER, _PASS, (power, state.quarter))
+
     def two_highest(self, state: SteamCourtState, player: int, knowledge: Knowledge) -> tuple[int, ...]:
         """The slots a Tea Boy's or Vagabond's gift takes: his two highest numbered cards (I5)."""
         hand = state.hands[player]
@@ -757,8 +791,7 @@ class SteamCourt(Game[SteamCourtState]):
         if table.lays:
             options.append(_PASS)
         character = table.character_of(player)
-        used = state.used[player]
-        if character == "submariner" and "dive" not in used:
+        if character == "submariner" and state.can_use(player, "dive"):
             numbered = [
                 slot for slot in state.hands[player]
                 if KIND.get(state.value(slot, knowledge) or "", -1) == NUMBERED
@@ -767,7 +800,7 @@ class SteamCourt(Game[SteamCourtState]):
             for pile in ("court", "discard"):
                 if table.court if pile == "court" else table.discard:
                     options.extend(Dive(pile, slot) for slot in cards)
-        if character == "plaguedoctor" and "plague" not in used and table.discard:
+        if character == "plaguedoctor" and state.can_use(player, "plague") and table.discard:
             options.append(_PLAGUE)
         if state.can_discard_two(player):
             options.extend(self._discard_options(state, player, knowledge))
@@ -795,11 +828,8 @@ class SteamCourt(Game[SteamCourtState]):
         number without a Multiplier or a Masterstroke, so larger numbers change nothing. While a
         Submariner or Plague Doctor may still draw cards, the deck's bound.
         """
-        characters = table.characters
-        for character, power in (("submariner", "dive"), ("plaguedoctor", "plague")):
-            # Asked for every Multiplier lay checked: a look-up, not table.seated's exception.
-            if character in characters and power not in state.used[table.seats[characters.index(character)]]:
-                return MAX_QUANTITY
+        if state.ready(table, "submariner", "dive") >= 0 or state.ready(table, "plaguedoctor", "plague") >= 0:
+            return MAX_QUANTITY
         most = max(len(state.hands[p]) for p in table.seats)
         return min(MAX_QUANTITY, most + 1)
 
@@ -812,7 +842,7 @@ class SteamCourt(Game[SteamCourtState]):
         revealed = state.cards.revealed
         character = table.character_of(player)
         alchemist = character == "alchemist"
-        jester = character == "jester" and "pair" not in state.used[player]
+        jester = character == "jester" and state.can_use(player, "pair")
         by_number: list[list[int]] = [[] for _ in range(15)]
         duals = {3: [], 6: []}
         multiplier = -1
@@ -939,7 +969,7 @@ class SteamCourt(Game[SteamCourtState]):
             elif kind is Dive:
                 if table.character_of(player) != "submariner":
                     raise IllegalAction(player, "only the Submariner dives")
-                if "dive" in state.used[player]:
+                if not state.can_use(player, "dive"):
                     raise IllegalAction(player, "the Submariner dives once a quarter")
                 if not (table.court if action.pile == "court" else table.discard):
                     raise IllegalAction(player, f"the {_pile_title(action.pile)} is empty")
@@ -948,7 +978,7 @@ class SteamCourt(Game[SteamCourtState]):
             elif kind is Plague:
                 if table.character_of(player) != "plaguedoctor":
                     raise IllegalAction(player, "only the Plague Doctor walks among the dead")
-                if "plague" in state.used[player]:
+                if not state.can_use(player, "plague"):
                     raise IllegalAction(player, "the Plague Doctor draws once a quarter")
                 if not table.discard:
                     raise IllegalAction(player, "the discard pile is empty")
@@ -1007,7 +1037,7 @@ class SteamCourt(Game[SteamCourtState]):
         if lay.multiplier is None and count == 1 and lay.quantity == 2:
             if table.character_of(player) != "jester":
                 raise IllegalAction(player, "only the Jester plays a single card as a pair")
-            if "pair" in state.used[player]:
+            if not state.can_use(player, "pair"):
                 raise IllegalAction(player, "the Jester plays a single card as a pair once a quarter")
         if table.lays:
             problem = follow_problem(
@@ -1136,8 +1166,6 @@ class SteamCourt(Game[SteamCourtState]):
             if kind is Stop:
                 self._stop(state, table, player)
             else:
-                if kind is Decline:
-                    self._decline(state, player, "stop")
                 self._settle_lay(state, table)
         elif phase == Phase.UNPASS:
             if kind is Unpass:
@@ -1148,8 +1176,6 @@ class SteamCourt(Game[SteamCourtState]):
         elif phase == Phase.RETRIEVE or phase == Phase.STEAL:
             if kind is Retrieve:
                 self._retrieve(state, table, player)
-            elif kind is Decline:
-                self._decline(state, player, "retrieve" if phase == Phase.RETRIEVE else "steal")
             elif kind is Steal:
                 self._steal(state, table, player, action.slot)
             table.asking.pop(0)
@@ -1366,24 +1392,12 @@ class SteamCourt(Game[SteamCourtState]):
             if problem:
                 raise RuleViolation(player, problem)
         state.notes.append(("lay", player, tuple(slots), value, quantity, multiplier))
-        general = table.seated("general")
-        if (
-            general >= 0
-            and general != player
-            and len(table.lays) >= 2
-            and "stop" not in state.used[general]
-            and declined("stop") not in state.used[general]
-            and state.hands[general]  # out of cards, out of the quarter (RULES.md, I14)
-        ):
+        general = state.ready(table, "general", "stop")
+        if general >= 0 and general != player and len(table.lays) >= 2:  # not a lead (FAQ)
             table.actor = general
             table.phase = Phase.STOP
             return
         self._settle_lay(state, table)
-
-    def _decline(self, state: SteamCourtState, player: int, power: str) -> None:
-        # Not asked again this quarter (I28); ``used`` is cleared when the next one starts.
-        state.used[player].append(declined(power))
-        state.notes.append(("decline", player, power))
 
     def _stop(self, state: SteamCourtState, table: Table, general: int) -> None:
         player, slots, _, _, multiplier = table.lays.pop()
@@ -1469,19 +1483,16 @@ class SteamCourt(Game[SteamCourtState]):
         self._clear(state, table)
 
     def _may_use_trick_end(self, state: SteamCourtState, table: Table, player: int, character: str) -> bool:
-        if not state.hands[player]:
-            return False  # out of this quarter: he takes no cards back
+        # Out of cards, out of the quarter: he takes no cards back (I14).
         if character == "timetraveler":
-            # Asked only when a retrieve is possible (I28): he lost, a lay of his with cards
-            # stands in the trick, and he has neither used nor declined it this quarter.
-            used = state.used[player]
-            if "retrieve" in used or declined("retrieve") in used or player == table.winner:
+            # Asked only when a retrieve is possible (I28): he lost, and a lay of his with cards
+            # stands in the trick.
+            if not state.can_use(player, "retrieve") or player == table.winner:
                 return False
             mine = [lay for lay in table.lays if lay[0] == player]
             return bool(mine) and (bool(mine[-1][1]) or mine[-1][4] >= 0)
         revealed = state.cards.revealed
-        used = state.used[player]
-        return "steal" not in used and declined("steal") not in used and any(
+        return state.can_use(player, "steal") and any(
             KIND[revealed[slot]] == NUMBERED for lay in table.lays for slot in lay[1]
         )
 

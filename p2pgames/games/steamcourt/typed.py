@@ -18,7 +18,7 @@ typed                                       action
 ``give 11 12 to alice``, ``give nothing …`` :class:`Serve` (Tea Boy, Vagabond)
 ``trade`` / ``keep``, ``hoard`` / ``leave`` :class:`Trade`, :class:`Hoard`
 ``inspect bob``, ``stop bob``, ``coup``     :class:`Inspect`, :class:`Stop`, :class:`Coup`
-``retrieve``, ``not this quarter``          :class:`Retrieve`, :class:`Decline`
+``retrieve``                                :class:`Retrieve`
 ``steal 7``, ``discard 2 5``                :class:`Steal`, :class:`DiscardTwo`
 ``unpass``, ``unpass token|jester``         :class:`Unpass`
 ``dive court 7``, ``plague``                :class:`Dive`, :class:`Plague`
@@ -48,7 +48,6 @@ from p2pgames.engine import NO_KNOWLEDGE, IllegalAction, Knowledge, MalformedAct
 
 from p2pgames.games.steamcourt.actions import (
     Coup,
-    Decline,
     DiscardTwo,
     Dive,
     Give,
@@ -101,7 +100,7 @@ _EVERY_FACE = "cards are typed 1–12, 3/9, 6/12, X (a Multiplier) and MS (a Mas
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
 
 # The actions without fields, built once.
-_PASS, _RETRIEVE, _DECLINE, _PLAGUE, _KEEP_REST = Pass(), Retrieve(), Decline(), Plague(), KeepRest()
+_PASS, _RETRIEVE, _PLAGUE, _KEEP_REST = Pass(), Retrieve(), Plague(), KeepRest()
 
 _Card = Any  # a face (str) or a slot typed as ``#12`` (int)
 
@@ -414,9 +413,12 @@ class _Court:
         return self._alone(rest, _RETRIEVE, "retrieve")
 
     def not_(self, rest: list[str]) -> Any:
-        if rest != ["this", "quarter"]:
-            raise MalformedAction("did you mean: not this quarter")
-        return self._alone((), _DECLINE, "not this quarter")
+        # "not this quarter" is no move: a standing answer the player's own peer keeps (RULES.md,
+        # I28), listed with the choices when it is on offer (and then never read here).
+        raise MalformedAction(
+            "not this quarter answers the General's stop, the Time Traveler's retrieve or the "
+            "Pirate's steal, when you are asked"
+        )
 
     def steal(self, rest: list[str]) -> Any:
         player = self.player

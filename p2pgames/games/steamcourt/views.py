@@ -11,9 +11,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from p2pgames.engine import NO_KNOWLEDGE, ChoiceGroup, Event, Knowledge, Panel
 
 from p2pgames.games.steamcourt.actions import (
-    declined,
     Coup,
-    Decline,
     DiscardTwo,
     Dive,
     Give,
@@ -89,7 +87,8 @@ Reactions: when a power lets you answer out of turn (the General's stop, an
 unpass, the Time Traveler's retrieve, the Pirate's steal, a coup), play waits
 for you and "You are asked" says what happened and what each answer does:
 type it (e.g. stop bob) or pass. The General, the Time Traveler and the
-Pirate may answer "not this quarter": not asked again until the next quarter.
+Pirate may answer "not this quarter": your own program then passes for you
+each time until the next quarter, telling nobody (the others see passes).
 
 The table lists the seats from the Queen: character, name, cards left,
 passed / to act / out, and start + gear tokens = points (+Unpass, +Discard:
@@ -105,7 +104,7 @@ Type (cards by face; seats by name):
   trade | keep       (Tea Boy)            hoard | leave   (Vagabond)
   inspect bob        (Inspector)          stop bob        (General)
   retrieve           (Time Traveler)      steal 7         (Pirate)
-  not this quarter   (General, Time Traveler, Pirate: don't ask me again)
+  not this quarter   (General, Time Traveler, Pirate: pass all quarter)
   unpass             (token or Jester)    discard 2 5     (Discard-two token)
   unpass token | unpass jester   (when you could unpass either way)
   dive court 7 | dive discard 7   (Submariner)      plague   (Plague Doctor)
@@ -202,8 +201,6 @@ def describe_action(
         return f"stop {names[action.player]}"
     if kind is Retrieve:
         return "retrieve"
-    if kind is Decline:
-        return "not this quarter"
     if kind is Steal:
         return f"steal {_face(state, action.slot, knowledge)}"
     if kind is Unpass:
@@ -385,8 +382,6 @@ def _narrate_note(
     if kind == "retrieve":
         faces = " ".join(_faces([FACE[revealed[slot]] for slot in note[2]]))
         return [f"{_who(after, note[1], names)} retrieves {faces}"]
-    if kind == "decline":
-        return [f"{_who(after, note[1], names)} won't {_DECLINED_TEXT[note[2]]} this quarter"]
     if kind == "steal":
         return [f"{_who(after, note[1], names)} steals {a_face(FACE[revealed[note[2]]])} from the machine"]
     if kind == "lead":
@@ -716,9 +711,6 @@ _POWER_TEXT = {  # each fits WIDTH after "Character: "
 }
 
 
-_DECLINED_TEXT = {"stop": "stop a lay", "retrieve": "retrieve a lay", "steal": "steal a card"}
-
-
 def _powers_panel(state: "SteamCourtState", viewer: int) -> Panel:
     """Your character's power (said when used this quarter) and your unused 1-point tokens' powers."""
     table = state.table_of(viewer)
@@ -730,8 +722,6 @@ def _powers_panel(state: "SteamCourtState", viewer: int) -> Panel:
         note = "" if len(left) == 2 else f" ({left[0]} left)" if left else " (both used)"
     elif power and power in used:
         text, note = f"{power} used this quarter", ""
-    elif power and declined(power) in used:
-        text, note = f"{power}: not this quarter (you declined)", ""
     else:
         note = ""
     lines = _wrap([("", word) for word in (text + note).split(" ")], "  ", [("bold", f"{CHARACTER_TITLE[character]}:")])
@@ -796,9 +786,7 @@ def _choice_text(
     ``choices`` are the texts of the viewer's legal actions."""
     revealed = state.cards.revealed
     phase = table.phase
-    # "not this quarter" (a power declined until the next quarter) is on the list of choices shown
-    # with this panel, and help says what it does: the question keeps to the answers of this moment.
-    listed = " / ".join(choice for choice in choices if choice != "not this quarter")
+    listed = " / ".join(choices)
 
     def lay_of(lay: Sequence[Any]) -> str:
         player, slots, value, quantity, multiplier = lay

@@ -4,21 +4,23 @@ Alchemist (rulebook: "Characters", "Explanation of Cards and Tokens", FAQ)."""
 
 import pytest
 
+from p2pgames.bots import PlayoutBot
 from p2pgames.engine import (
     Act,
     CardOperations,
-    Disclose,
     IllegalAction,
+    LocalTable,
     ReactionWindow,
     Reshuffle,
     Reveal,
     RuleViolation,
+    StandingAnswer,
     Turn,
 )
 from p2pgames.games.steamcourt import GAME, SteamCourt
-from p2pgames.games.steamcourt.actions import DiscardTwo, Dive, Lay, Stop
+from p2pgames.games.steamcourt.actions import DiscardTwo, Dive, Lay, Pass, Stop
 
-from steamcourt_scenarios import NAMES, Court
+from steamcourt_scenarios import Court
 
 ALICE, BOB, CAROL, DAVE, ERIN, FRANK = range(6)
 
@@ -41,7 +43,7 @@ def test_the_general_may_stop_a_lay_but_not_a_lead():
     table.passes(BOB, CAROL)
     table.do(DAVE, "lay 6")
     assert table.step() == ReactionWindow((BOB,), "stop the lay just made?")
-    assert table.texts(BOB) == ["stop dave", "pass", "not this quarter"]
+    assert table.texts(BOB) == ["stop dave", "pass"]
     table.do(BOB, "stop dave")
     # dave takes his card back and doesn't pass; play goes on from him, over alice's 5.
     assert table.hand(DAVE) == ["1", "6", "10"] and DAVE not in table.table.passed
@@ -57,25 +59,30 @@ def test_the_general_may_stop_a_lay_but_not_a_lead():
     assert table.texts(DAVE) == ["lay 10", "pass"]
 
 
-def test_the_general_may_decline_the_stop_for_the_rest_of_the_quarter():
-    # A pass lets one lay stand; "not this quarter" every lay until the next quarter (I28).
+def standing(table, seat):
+    return table.game.standing_answer(table.state, seat, table.view(seat))
+
+
+def test_the_general_may_answer_not_this_quarter_a_pass_his_own_peer_repeats():
+    # "not this quarter" is a standing answer (I28): a pass now, which the General's own peer
+    # gives again in every stop window of this quarter (the key), telling nobody.
     table = six(STOP_HANDS)
     table.do(ALICE, "lay 5")
+    assert all(standing(table, seat) is None for seat in range(6))  # a turn: nothing to stand by
     table.passes(BOB, CAROL)
     table.do(DAVE, "lay 6")
-    table.do(BOB, "pass")
+    answer = standing(table, BOB)
+    assert answer == StandingAnswer("not this quarter", Pass(), ("stop", 1))
+    assert answer.action in table.legal(BOB) and "not this quarter" not in table.texts(BOB)
+    assert all(standing(table, seat) is None for seat in range(6) if seat != BOB)
+    heard = len(table.lines)
+    table.act(BOB, answer.action)
+    # Nothing public tells it from a pass: no log line, nothing kept in the state.
+    assert table.lines[heard:] == [] and table.state.used[BOB] == []
     table.do(ERIN, "lay 7")
-    assert table.step() == ReactionWindow((BOB,), "stop the lay just made?")  # asked again
-    table.do(BOB, "not this quarter")
-    assert "bob (General) won't stop a lay this quarter" in table.lines
-    assert table.step() == Turn((FRANK,), "beat 1 × 7, or pass")
-    table.do(FRANK, "lay 8")
-    assert table.step() == Turn((ALICE,), "beat 1 × 8, or pass")  # no window: he declined
-    powers = GAME.panels(table.state, BOB, table.view(BOB), NAMES[:6])[-1]
-    assert "".join(t for _, t in powers.lines[0]) == "General: stop: not this quarter (you declined)"
-    assert table.state.used[BOB] == ["no-stop"]
-    GAME._start_quarter(table.state)
-    assert table.state.used[BOB] == []
+    # Asked again (the game doesn't know), with the same key: his peer passes for him.
+    assert table.step() == ReactionWindow((BOB,), "stop the lay just made?")
+    assert standing(table, BOB) == answer
 
 
 def test_the_general_must_stop_a_lay_before_the_next_player_lays():
@@ -89,7 +96,7 @@ def test_the_general_must_stop_a_lay_before_the_next_player_lays():
         table.act(BOB, Stop(DAVE))
     table.do(ERIN, "lay 7")
     # Now he may only stop erin: dave's 6 stays in the machine.
-    assert table.texts(BOB) == ["stop erin", "pass", "not this quarter"]
+    assert table.texts(BOB) == ["stop erin", "pass"]
     # A stop names the lay it stops, so it can't come to mean another lay on its way.
     with pytest.raises(IllegalAction, match="the lay to stop is seat 4's, not seat 3's"):
         table.act(BOB, Stop(DAVE))
@@ -127,7 +134,7 @@ def test_the_time_traveler_retrieves_his_last_lay_of_a_lost_trick_once_a_quarter
     table.do(DAVE, "lay 11")
     table.passes(CAROL, DAVE)
     assert table.step() == ReactionWindow((CAROL,), "retrieve your last lay of the lost trick?")
-    assert table.texts(CAROL) == ["retrieve", "pass", "not this quarter"]
+    assert table.texts(CAROL) == ["retrieve", "pass"]
     table.do(CAROL, "retrieve")
     # Only the last card he played in that trick comes back: the 6 is cleared with the rest.
     assert table.hand(CAROL) == ["1", "1", "10"]
@@ -146,9 +153,9 @@ def test_the_time_traveler_retrieves_his_last_lay_of_a_lost_trick_once_a_quarter
     assert table.step() == Turn((DAVE,), "lead a trick")
 
 
-def test_the_time_traveler_may_decline_the_retrieve_for_the_rest_of_the_quarter():
-    # Queen alice, Duke bob, Time Traveler carol, Tea Boy dave. A pass declines one trick's
-    # retrieve; "not this quarter" every one until the next quarter (I28).
+def test_the_time_traveler_may_answer_not_this_quarter():
+    # Queen alice, Duke bob, Time Traveler carol, Tea Boy dave. A pass lets one trick's retrieve
+    # go; "not this quarter" is that pass, given again by her own peer this quarter (I28).
     table = Court(4, [["5", "1", "1"], ["1", "2"], ["6", "10", "8", "1", "1"], ["7", "11", "1", "4", "9"]], play=True)
     table.do(ALICE, "lay 5")
     table.do(BOB, "pass")
@@ -159,23 +166,21 @@ def test_the_time_traveler_may_decline_the_retrieve_for_the_rest_of_the_quarter(
     table.do(DAVE, "lay 11")
     table.passes(CAROL, DAVE)
     assert table.step() == ReactionWindow((CAROL,), "retrieve your last lay of the lost trick?")
-    assert table.texts(CAROL) == ["retrieve", "pass", "not this quarter"]
-    table.do(CAROL, "not this quarter")
-    assert "carol (Time Traveler) won't retrieve a lay this quarter" in table.lines
-    assert table.hand(CAROL) == ["1", "1", "8"]
-    powers = GAME.panels(table.state, CAROL, table.view(CAROL), NAMES[:4])[-1]
-    assert "".join(t for _, t in powers.lines[0]) == "Time Traveler: retrieve: not this quarter (you declined)"
-    # She loses the next trick too, with her 8 in it: nobody asks her again.
+    answer = standing(table, CAROL)
+    assert answer == StandingAnswer("not this quarter", Pass(), ("retrieve", 1))
+    assert all(standing(table, seat) is None for seat in (ALICE, BOB, DAVE))
+    heard = len(table.lines)
+    table.act(CAROL, answer.action)
+    assert table.hand(CAROL) == ["1", "1", "8"] and table.state.used[CAROL] == []
+    assert not any("carol" in line for line in table.lines[heard:])
+    # She loses the next trick too, with her 8 in it: asked again, under the same key.
     table.do(DAVE, "lay 4")
     table.passes(ALICE, BOB)
     table.do(CAROL, "lay 8")
     table.do(DAVE, "lay 9")
     table.passes(CAROL, DAVE)
-    assert table.step() == Turn((DAVE,), "lead a trick")
-    # A new quarter asks again: the answer is kept in the powers used this quarter.
-    assert table.state.used[CAROL] == ["no-retrieve"]
-    GAME._start_quarter(table.state)
-    assert table.state.used[CAROL] == []
+    assert table.step() == ReactionWindow((CAROL,), "retrieve your last lay of the lost trick?")
+    assert standing(table, CAROL) == answer
 
 
 def test_the_time_traveler_is_asked_only_about_a_trick_he_laid_in_and_lost():
@@ -187,6 +192,13 @@ def test_the_time_traveler_is_asked_only_about_a_trick_he_laid_in_and_lost():
     table.passes(ALICE, DAVE)
     assert table.step() == Turn((DAVE,), "lead a trick")
     assert table.state.used[CAROL] == []
+    # She wins the next one, her power unused: nothing to take back, so she isn't asked.
+    table.do(DAVE, "lay 4")
+    table.passes(ALICE, BOB)
+    table.do(CAROL, "lay 10")
+    table.passes(DAVE, CAROL)
+    assert table.step() == Turn((CAROL,), "lead a trick")
+    assert table.state.used[CAROL] == [] and table.state.tricks[CAROL] == 1
 
 
 # -- the Jester and the Unpass token -------------------------------------------------------------
@@ -316,7 +328,7 @@ def test_the_pirate_steals_a_numbered_card_from_the_machine_before_it_is_cleared
     table.passes(ALICE, CAROL)
     assert table.step() == ReactionWindow((BOB,), "steal a numbered card from the machine?")
     # Numbered cards only: not the 6/12.
-    assert table.texts(BOB) == ["steal 5", "pass", "not this quarter"]
+    assert table.texts(BOB) == ["steal 5", "pass"]
     table.do(BOB, "steal 5")
     assert table.hand(BOB) == ["1", "2", "5"]
     assert table.faces(table.table.discard) == ["6/12"]
@@ -330,23 +342,25 @@ def test_the_pirate_steals_a_numbered_card_from_the_machine_before_it_is_cleared
     assert table.step() == Turn((BOB,), "lead a trick")
 
 
-def test_the_pirate_may_decline_the_steal_for_the_rest_of_the_quarter():
+def test_the_pirate_may_answer_not_this_quarter():
     table = Court(3, [["5", "1", "3"], ["2", "1", "4"], ["6/12", "1", "3", "7"]], game=PIRATE, play=True)
     table.do(ALICE, "lay 5")
     table.do(BOB, "pass")
     table.do(CAROL, "lay 6/12 as 12")
     table.passes(ALICE, CAROL)
     assert table.step() == ReactionWindow((BOB,), "steal a numbered card from the machine?")
-    table.do(BOB, "not this quarter")
-    assert "bob (Pirate) won't steal a card this quarter" in table.lines
-    assert table.state.used[BOB] == ["no-steal"]
-    # The next trick has numbered cards in it too: he isn't asked.
+    answer = standing(table, BOB)
+    assert answer == StandingAnswer("not this quarter", Pass(), ("steal", 1))
+    table.act(BOB, answer.action)
+    assert table.state.used[BOB] == [] and not any("steal" in line for line in table.lines)
+    # The next trick has numbered cards in it too: asked again, under the same key.
     table.do(CAROL, "lay 1")
     table.do(ALICE, "lay 3")
     table.do(BOB, "lay 4")
     table.do(CAROL, "lay 7")
     table.passes(ALICE, BOB, CAROL)
-    assert table.step() == Turn((CAROL,), "lead a trick")
+    assert table.step() == ReactionWindow((BOB,), "steal a numbered card from the machine?")
+    assert standing(table, BOB) == answer
 
 
 def test_when_powers_conflict_the_higher_ranked_player_goes_first():
@@ -360,7 +374,7 @@ def test_when_powers_conflict_the_higher_ranked_player_goes_first():
     assert table.step() == ReactionWindow((BOB,), "retrieve your last lay of the lost trick?")
     table.do(BOB, "retrieve")
     assert table.step() == ReactionWindow((CAROL,), "steal a numbered card from the machine?")
-    assert table.texts(CAROL) == ["steal 5", "steal 8", "pass", "not this quarter"]
+    assert table.texts(CAROL) == ["steal 5", "steal 8", "pass"]
 
 
 # -- the Submariner, the Alchemist and the Plague Doctor -----------------------------------------
@@ -479,3 +493,34 @@ def test_the_log_names_a_stolen_or_revealed_8_with_an():
     table = Court(3, [["3", "8"], ["4", "1"], ["6", "1"]], game=RENEGADES, play=True)
     table.do(ALICE, "dive court 8")
     assert "alice (Submariner) reveals an 8, shuffles the Court Hand and draws 8 cards" in table.lines
+
+
+# -- "not this quarter": where it is offered (I28) --------------------------------------------------
+
+
+@pytest.mark.parametrize("players, options", [(6, {}), (12, {"variant": "party"})])
+def test_not_this_quarter_is_offered_in_exactly_the_stop_retrieve_and_steal_windows(players, options):
+    # Random games: at every step, every seat's standing answer is "not this quarter" (a pass,
+    # keyed by the power and the quarter) exactly when it is asked to stop, retrieve or steal.
+    windows = {"stop": "stop", "retrieve": "retrieve", "steal": "steal"}
+    table = LocalTable(GAME, GAME.ruleset(players, options), b"standing")
+    bot = PlayoutBot(b"standing")
+    offered = set()
+    while not table.over:
+        step = table.step()
+        state = table.state
+        for seat in range(players):
+            answer = GAME.standing_answer(state, seat, table.view(seat))
+            power = None
+            if state.phase == "playing" and not state.cards.pending:
+                seated = state.table_of(seat)
+                power = windows.get(seated.phase) if seated.actor == seat else None
+            if power is None:
+                assert answer is None, (seat, step)
+            else:
+                assert answer == StandingAnswer("not this quarter", Pass(), (power, state.quarter))
+                assert answer.action in GAME.legal_actions(state, seat, table.view(seat))
+                offered.add(power)
+        seat = step.actors[0] if hasattr(step, "actors") else step.players[0]
+        table.act(seat, bot.choose(GAME, table.state, seat, table.view(seat), step))
+    assert offered == {"stop", "retrieve"} | ({"steal"} if players == 12 else set())

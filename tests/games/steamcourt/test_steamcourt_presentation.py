@@ -14,7 +14,6 @@ from p2pgames.games import steamcourt
 from p2pgames.games.steamcourt import GAME, actions
 from p2pgames.games.steamcourt.actions import (
     Coup,
-    Decline,
     DiscardTwo,
     Dive,
     Give,
@@ -52,7 +51,6 @@ EVERY_KIND = [
     Coup((1, 2, 3)),
     Stop(2),
     Retrieve(),
-    Decline(),
     Steal(40),
     Unpass("token"),
     Unpass("jester"),
@@ -85,7 +83,7 @@ def test_actions_round_trip_their_wire_form_and_repr(action):
         ["ms", -1], ["ms", 1.5], ["give", 1, 12], ["give", 1], ["serve", [1, 2, 3], 0],
         ["trade", 1], ["hoard", "yes"], ["inspect", -1], ["coup", [1, 2]], ["coup", [1, 2, 2]],
         ["unpass", "jest"], ["discard", [1]], ["dive", "deck", 1], ["dive", "court"],
-        ["putback", None], ["keep", 1], ["steal"], ["decline", "retrieve"],
+        ["putback", None], ["keep", 1], ["steal"], ["decline"],
     ],
 )
 def test_malformed_wire_actions_are_refused(data):
@@ -287,6 +285,20 @@ def test_rules_md_names_its_rulebook_and_cites_only_files_a_reader_can_find():
     assert "*Steam Court*, designed by Will Meadows and Ryan Pilz, published by\nTantrum House" in text
     cited = re.findall(r"`([\w./-]+\.(?:txt|py|md|json))`", text)
     assert cited and all((package / path).exists() or (package.parents[2] / path).exists() for path in cited), cited
+
+
+def test_every_test_rules_md_names_exists():
+    package = Path(steamcourt.__file__).parent
+    text = (package / "RULES.md").read_text()
+    here = Path(__file__).parent
+    named = re.findall(r"`(\w+)::(test_\w+|\*)`", text)
+    assert len(named) > 150
+    missing = []
+    for short, name in named:
+        source = here / f"test_steamcourt_{short}.py"
+        if not source.exists() or (name != "*" and f"def {name}(" not in source.read_text()):
+            missing.append(f"{short}::{name}")
+    assert missing == []
 
 
 @pytest.mark.parametrize("players, options", [(12, {"variant": "party"}), (2, {"variant": "duo"})])
