@@ -174,12 +174,16 @@ def describe_action(
 def warnings(state: "BeltpunkState", player: int, knowledge: Knowledge) -> list[str]:
     """What ``player`` should know before the choice it has now, one sentence a line (at most
     :data:`WIDTH` characters); empty when there is nothing to warn about or nothing to decide.
+    The player's hand is taken as they know it (``knowledge``).
 
     * A conveyor over capacity overflows into the scrap pile of the player resolving a card, once
       their action is done (RULES.md, I11): said to that player while choosing the action, the
-      card to draw or the card to place, with what prevents it.
+      card to draw or the card to place, with what prevents it — drawing one of its cards out of
+      The Machine, or taking one and placing a card of a suit whose conveyor has room (only when
+      the hand holds one: placing into a full conveyor only moves the overflow).
     * A full conveyor overflows when one more card goes in: said while discarding (to a player
-      holding that suit) and while placing a card into The Machine (naming the cards that would).
+      holding that suit) and while placing a card into The Machine (naming the cards that would,
+      and how many cards go then).
     * When this is certainly the round's last turn, every card left in hand becomes scrap: said
       while discarding, declaring and choosing a set.
     """
@@ -188,7 +192,6 @@ def warnings(state: "BeltpunkState", player: int, knowledge: Knowledge) -> list[
     phase = state.phase
     capacity = state.players
     counts = [len(conveyor) for conveyor in state.conveyors]
-    over = [suit for suit in range(4) if counts[suit] > capacity]
     lines: list[str] = []
     if phase == "discard":
         if player not in range(state.players):
@@ -197,25 +200,26 @@ def warnings(state: "BeltpunkState", player: int, knowledge: Knowledge) -> list[
         for suit in range(4):
             if counts[suit] == capacity and suit in held:
                 name = SUIT_NAMES[suit]
+                # Not "all 4": the discarder may place more of the suit into it before it goes.
                 lines.append(
-                    f"{name} is full: {with_article(name)} discard may put all {capacity + 1} in "
-                    "your scrap pile."
+                    f"{name} is full: {with_article(name)} discard may overflow into your scrap "
+                    "pile."
                 )
         if not state.deck:
             lines.append(_LAST_TURN)
     elif phase in ("action", "pick", "place"):
         if player != state.actor:
             return []
-        for suit in over:
-            lines.extend(_overflow_warning(state, phase, suit, counts[suit]))
-        if phase == "place" and state.pile is None:
-            hand = state.hands[player]
+        hand = _known(state, state.hands[player], knowledge)
+        placing = phase == "place" and state.pile is None
+        for suit in range(4):
+            if counts[suit] > capacity:
+                lines.extend(_overflow_warning(state, phase, suit, counts, hand))
+        if placing:
             for suit in range(4):
-                if counts[suit] != capacity:
-                    continue
-                cards = [name for name in _known(state, hand, knowledge) if SUIT_OF[name] == suit]
-                if cards:
-                    lines.append(_placing_overflows(suit, cards, capacity + 1))
+                cards = [name for name in hand if SUIT_OF[name] == suit]
+                if cards and counts[suit] >= capacity:
+                    lines.append(_placing_overflows(suit, cards, counts[suit], capacity))
     elif phase == "declare" or phase == "score":
         deciding = state.declarer == player if phase == "declare" else player in state.scorers
         if deciding and (not state.deck or not all(state.hands)):
@@ -231,35 +235,59 @@ def _known(state: "BeltpunkState", slots: Sequence[int], knowledge: Knowledge) -
     return sorted((name for name in names if name is not None), key=MACHINE_ORDER.__getitem__)
 
 
-def _overflow_warning(state: "BeltpunkState", phase: str, suit: int, count: int) -> list[str]:
+def _overflow_warning(
+    state: "BeltpunkState", phase: str, suit: int, counts: Sequence[int], hand: Sequence[str]
+) -> list[str]:
     """What happens to an over-full conveyor at the end of the actor's resolution, and what can
-    still prevent it (taking or drawing one of its cards out of The Machine)."""
-    name = f"{SUIT_NAMES[suit]} is {count}/{state.players}"
+    still prevent it (drawing one of its cards out of The Machine, or taking one and placing a
+    card of a suit whose conveyor has room)."""
+    capacity = state.players
+    count = counts[suit]
+    name = f"{SUIT_NAMES[suit]} is {count}/{capacity}"
     if phase == "action":
-        can_look, can_take = (kind in SUIT_ACTIONS[state.discarded_suit()] for kind in (Look, Take))
-        if not (can_look or can_take):
-            return [f"{name}: whatever you choose, all {count} cards go to your scrap pile."]
+        allowed = SUIT_ACTIONS[state.discarded_suit()]
+        others = {SUIT_OF[card] for card in hand} - {suit} if Take in allowed else set()
         ways = []
-        if can_look:
+        if Look in allowed:
             ways.append("look machine and draw one")
-        if can_take:
-            ways.append("take one and place another suit")
-        return [
-            f"{name}: all {count} cards go to your scrap pile unless you remove one.",
-            f"Prevent it: {', or '.join(ways)}.",
-        ]
-    if phase == "pick" and state.pile is None:
-        return [f"{name}: draw one of its cards, or all {count} go to your scrap pile."]
-    after = "after your draw" if phase == "pick" else "after you place"
-    return [f"{name}: {after} all {count} cards go to your scrap pile."]
+        if others:
+            roomy = sorted(other for other in others if counts[other] < capacity)
+            if roomy:
+                if len(roomy) == len(others):
+                    ways.append("take one and place another suit")
+                else:
+                    named = " or ".join(SUIT_NAMES[other] for other in roomy)
+                    ways.append(f"take one and place {with_article(named)} card")
+        if not ways:
+            # Taking one and placing a card of another, full, suit only moves the overflow there:
+            # as many cards, not all of these.
+            every = "" if others else "all "
+            return [f"{name}: whatever you choose, {every}{count} cards go to your scrap pile."]
+        first = f"{name}: all {count} cards go to your scrap pile unless you remove one."
+        prevent = f"Prevent it: {', or '.join(ways)}."
+        if len(prevent) <= WIDTH:
+            return [first, prevent]
+        return [first, f"Prevent it: {ways[0]}.", f"Or {ways[1]}."]
+    if phase == "pick":
+        if state.pile is None:
+            return [f"{name}: draw one of its cards, or all {count} go to your scrap pile."]
+        return [f"{name}: after your draw, all {count} cards go to your scrap pile."]
+    if state.pile is None and any(SUIT_OF[card] == suit for card in hand):
+        # How many depends on the card placed: the next line says which add one.
+        return [f"{name}: after you place, all its cards go to your scrap pile."]
+    return [f"{name}: after you place, all {count} cards go to your scrap pile."]
 
 
-def _placing_overflows(suit: int, cards: Sequence[str], count: int) -> str:
+def _placing_overflows(suit: int, cards: Sequence[str], count: int, capacity: int) -> str:
+    """What placing one of ``cards`` (of ``suit``, in hand) into its conveyor of ``count`` cards
+    does: overflow it, or add one to an overflow already due."""
     name = SUIT_NAMES[suit]
+    does = f"overflows {name}" if count == capacity else f"adds one to {name}"
     if len(cards) > 3:
-        return f"Placing any {name} card overflows it: all {count} go to your scrap pile."
+        does = "overflows it" if count == capacity else "adds one to it"
+        return f"Placing any {name} card {does}: all {count + 1} go to your scrap pile."
     named = cards[0] if len(cards) == 1 else ", ".join(cards[:-1]) + " or " + cards[-1]
-    return f"Placing {named} overflows {name}: all {count} go to your scrap pile."
+    return f"Placing {named} {does}: all {count + 1} go to your scrap pile."
 
 
 # -- the log ---------------------------------------------------------------------------------------

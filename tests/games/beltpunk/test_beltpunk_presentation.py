@@ -22,7 +22,7 @@ from p2pgames.games.beltpunk.actions import (
 )
 from p2pgames.games.beltpunk.bots import make_bot
 
-from beltpunk_scenarios import skip_all
+from beltpunk_scenarios import StackedTable, skip_all, stacked_deck
 
 EVERY_KIND = [
     Discard(3),
@@ -317,7 +317,8 @@ def test_a_shared_win_is_shown_as_shared():
 
 
 def warned(table, seat, state=None):
-    return list(GAME.warnings(state or table.state, seat, table.view(seat), table.NAMES[:3]))
+    names = table.NAMES[: table.ruleset.players]
+    return list(GAME.warnings(state or table.state, seat, table.view(seat), names))
 
 
 def warning_table(hands, machine):
@@ -376,16 +377,113 @@ def test_placing_into_a_full_conveyor_names_the_cards_that_overflow_it():
     table.act(1, Skip())
     table.act(0, Take(table.slot("P1")))
     assert warned(table, 0) == ["Placing G3 or G4 overflows Gears: all 4 go to your scrap pile."]
-    # Into a player's pile nothing overflows.
-    state = table.state.copy()
-    state.pile = 1
-    assert warned(table, 0, state) == []
+
+
+def test_placing_any_card_of_a_suit_whose_conveyor_is_full_is_said_once():
+    # Bob holds nothing but Gears: taking a Gears card out and placing one back can't help.
+    hands = [["P1"], ["G1", "G2", "G3", "G4", "G5", "G6", "G7"], ["E3"]]
+    table = StackedTable(
+        3, [stacked_deck(3, hands, ["G9", "G10", "G11"], ["S8", "G8", "E8"])], first_foreman=0
+    )
+    table.discard({0: "P1", 1: "G1", 2: "E3"})
+    assert table.state.actor == 1
+    assert warned(table, 1) == [
+        "Gears is 4/3: whatever you choose, all 4 cards go to your scrap pile."
+    ]
+    table.act(1, Take(table.slot("G9")))
+    assert warned(table, 1) == [
+        "Placing any Gears card overflows it: all 4 go to your scrap pile."
+    ]
+
+
+def two_player_table(hands, machine, deck):
+    return StackedTable(2, [stacked_deck(2, hands, machine, deck)], first_foreman=0)
+
+
+def test_taking_is_offered_only_with_a_card_of_a_suit_whose_conveyor_has_room():
+    # Turn 1 fills Steam (2/2) and Parts (2/2); on turn 2 Alice's P2 makes Parts 3/2. Placing her
+    # S3 would overflow Steam instead: the suits that help are Gears and Electricity.
+    hands = [["P1", "P2", "S3", "G4", "E6"], ["S1", "E9"]]
+    table = two_player_table(hands, ["P9", "S9"], ["E2", "G2", "G3", "E3"])
+    table.discard({0: "P1", 1: "S1"})
+    skip_all(table)
+    table.declare_all()
+    table.discard({0: "P2", 1: "E9"})
+    assert table.state.actor == 0
+    assert warned(table, 0) == [
+        "Parts is 3/2: all 3 cards go to your scrap pile unless you remove one.",
+        "Prevent it: look machine and draw one.",
+        "Or take one and place a Gears or Electricity card.",
+    ]
+    # Bob holds Steam besides Gears, but Steam is full: his Gears card has no way out (taking a
+    # Gears card and placing a Steam one would send 3 Steam cards instead).
+    hands = [["G4", "E5"], ["S1", "S5", "S7", "G1", "G2", "G5", "G7", "G12"]]
+    table = two_player_table(hands, ["G9", "S9"], ["E2", "G3", "S12", "E3"])
+    table.discard({0: "G4", 1: "S1"})
+    skip_all(table)
+    table.declare_all()
+    table.discard({0: "E5", 1: "G1"})
+    assert table.state.actor == 1 and table.hand(1) == [
+        "S5", "S7", "S12", "G2", "G3", "G5", "G7", "G12"
+    ]
+    assert warned(table, 1) == [
+        "Gears is 3/2: whatever you choose, 3 cards go to your scrap pile."
+    ]
+
+
+def test_placing_into_an_overflowing_conveyor_counts_the_card_placed():
+    # Parts is full; Alice's P4 makes it 4/3, she takes S1 out of The Machine and holds P5, P6.
+    table = warning_table([["P4", "P5"], ["S1"], ["E3"]], ["P9", "P10", "P11"])
+    assert warned(table, 0) == ["Parts is full: a Parts discard may overflow into your scrap pile."]
+    table.discard({0: "P4", 1: "S1", 2: "E3"})
+    table.act(1, Skip())
+    table.act(0, Take(table.slot("S1")))
+    assert warned(table, 0) == [
+        "Parts is 4/3: after you place, all its cards go to your scrap pile.",
+        "Placing P5 or P6 adds one to Parts: all 5 go to your scrap pile.",
+    ]
+    table.act(0, Place(table.slot("P5")))
+    assert ("overflow", 2, 0, 5) in table.notes  # as warned: 5, not the 4 of 4/3
+    assert table.names(table.state.scrap[0]) == ["P9", "P10", "P11", "P4", "P5"]
+
+
+def bobs_pile_table(suit):
+    """Two players: on turn 1 Gears overflows onto Bob (G9 G10 G1 in his pile); on turn 2 Alice's
+    card of ``suit`` (P or E) makes that conveyor 3/2, and hers is the card being resolved."""
+    hands = [[f"{suit}1", f"{suit}5", f"{suit}6"], ["G1", f"{suit}2"]]
+    table = two_player_table(hands, ["G9", "G10"], ["S2", "S3", "S4", "S5"])
+    table.discard({0: f"{suit}1", 1: "G1"})
+    skip_all(table)
+    assert table.names(table.state.scrap[1]) == ["G9", "G10", "G1"]
+    table.declare_all()
+    table.discard({0: f"{suit}5", 1: f"{suit}2"})
+    table.act(1, Skip())
+    assert table.state.actor == 0
+    return table
+
+
+def test_taking_from_a_players_pile_says_the_overflow_comes_after_you_place():
+    table = bobs_pile_table("P")
+    table.act(0, Take(table.slot("G9")))
+    assert table.state.pile == 1
+    # Into Bob's pile nothing overflows: her P6 would add to Parts only in The Machine.
+    assert warned(table, 0) == [
+        "Parts is 3/2: after you place, all 3 cards go to your scrap pile."
+    ]
+
+
+def test_looking_at_a_players_pile_says_the_overflow_comes_after_your_draw():
+    table = bobs_pile_table("E")
+    table.act(0, Look(1))
+    assert warned(table, 0) == [
+        "Electricity is 3/2: after your draw, all 3 cards go to your scrap pile."
+    ]
 
 
 def test_a_discard_into_a_full_conveyor_is_warned_to_those_holding_its_suit():
     table = warning_table([["S1", "P4"], ["G2"], ["P3"]], ["S9", "S10", "S11"])
     hands = {seat: {name[0] for name in table.hand(seat)} for seat in range(3)}
-    expected = ["Steam is full: a Steam discard may put all 4 in your scrap pile."]
+    expected = ["Steam is full: a Steam discard may overflow into your scrap pile."]
     for seat in range(3):
         assert warned(table, seat) == (expected if "S" in hands[seat] else [])
 
@@ -409,15 +507,22 @@ def test_the_last_turn_of_a_round_is_warned_while_discarding_and_declaring():
 
 
 def test_warnings_fit_the_screen_through_whole_games():
+    # Every seat is asked before every decision, with what it really knows then (its view), so the
+    # warnings that depend on a hand show up too.
+    seen: list[str] = []
     for players in (2, 3, 4):
-        table = bot_table(players, b"warnings")
-        # Replay, asking every seat at every step (seats with nothing to decide get nothing).
-        state = GAME.setup(table.ruleset)
-        seen = 0
-        for event in table.log:
-            state = GAME.apply(state, event)
+        names = ["a", "b", "c", "d"][:players]
+
+        def ask_everyone(table):
             for seat in range(players):
-                for line in GAME.warnings(state, seat, {}, ["a", "b", "c", "d"][:players]):
-                    assert len(line) <= 78, line
-                    seen += 1
-        assert seen > 0
+                lines = GAME.warnings(table.state, seat, table.view(seat), names)
+                assert all(len(line) <= 78 for line in lines), lines
+                seen.extend(lines)
+            return False
+
+        table = bot_table(players, b"warnings", until=ask_everyone)
+        assert table.over
+    # Those that depend on the hand: a suit held, a card to place, a suit with room to place.
+    assert any(line.endswith("discard may overflow into your scrap pile.") for line in seen)
+    assert any(line.startswith("Placing ") for line in seen)
+    assert any(line.startswith("Prevent it: ") and "take one" in line for line in seen)
