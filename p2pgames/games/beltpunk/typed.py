@@ -8,8 +8,7 @@ typed                                       action
 ==========================================  ======================================================
 ``discard S7``                              :class:`Discard`
 ``draw``                                    :class:`Draw`
-``look machine``, ``look bob``              :class:`Look` (``look at …`` too; ``look machine's``:
-                                            the pile of a player called machine)
+``look machine``, ``look bob``              :class:`Look` (``look at …`` too)
 ``draw G4``, ``draw bob#2``                 :class:`Pick`, from the pile looked at
 ``take G4 from machine``, ``take bob#2``    :class:`Take` (``take G4``: from wherever it lies)
 ``place S7``                                :class:`Place`
@@ -22,6 +21,12 @@ typed                                       action
 
 A card can also be typed the two ways :func:`views.describe_action` names a card its player can't
 see: ``#12`` (its slot) and ``bob#2`` (the second card from the bottom of bob's scrap pile).
+
+Players are typed by name, piles by their owners' names (:func:`views.pile_word`). ``machine`` and
+``the machine`` always mean The Machine: the pile of a player so called is typed ``machine's``
+(``the machine's``). ``look at X`` is ``look X`` unless a player is called "at X". Where a name
+could mean two players — names the same ignoring case and spacing, or a player called machine's
+beside one called machine — the move is refused (:class:`MalformedAction`) saying so.
 
 Text that is no move of the game raises :class:`MalformedAction`. A move the rules refuse raises
 :class:`IllegalAction` with the reason, saying where a misplaced card is ("S6 is in The Machine,
@@ -270,7 +275,7 @@ class _Reader:
         if hash_sign and number.isdigit() and number.isascii():
             if not owner:
                 return int(number)
-            seat = self._seat_by_name().get(owner)
+            seat = self._seat_named(owner)
             if seat is not None and int(number) >= 1:
                 return (seat, int(number))
         if len(words) > 1:
@@ -372,12 +377,13 @@ class _Reader:
 
     # -- piles and players ----------------------------------------------------------------------
 
-    def _seat_by_name(self) -> dict[str, int]:
-        return _seats_by_name(tuple(self.names))
+    def _seat_named(self, typed: str) -> int | None:
+        """The seat of the player called ``typed`` (normalized), or ``None``."""
+        return self._one(typed, _typed_names(tuple(self.names))[0].get(typed, ()))
 
     def _seat(self, words: list[str]) -> int:
         typed = " ".join(words)
-        seat = self._seat_by_name().get(typed)
+        seat = self._seat_named(typed)
         if seat is None:
             raise MalformedAction(f"nobody called {typed!r} plays at this table")
         return seat
@@ -385,18 +391,30 @@ class _Reader:
     def _pile(self, words: list[str]) -> int | None:
         """The pile typed as ``words``: ``None`` for The Machine, else the owner's seat."""
         typed = " ".join(words)
-        if typed == "machine":
+        if typed in views.MACHINE_WORDS:
             return None
-        seats = self._seat_by_name()
-        if typed == "machine's" and "machine" in seats:
-            return seats["machine"]  # views prints a player called machine so
-        if typed in seats:
-            return seats[typed]
+        seat = self._one(typed, _typed_names(tuple(self.names))[1].get(typed, ()))
+        if seat is not None:
+            return seat
         if words[0] == "at" and len(words) > 1:
             return self._pile(words[1:])
-        if typed == "the machine":
-            return None
         raise MalformedAction(f"{typed!r} is not a pile: machine, or a player's name")
+
+    def _one(self, typed: str, seats: tuple[int, ...]) -> int | None:
+        """The one seat of ``seats`` (those ``typed`` names), ``None`` for none; refuses more."""
+        if len(seats) <= 1:
+            return seats[0] if seats else None
+        names = [self.names[seat] for seat in seats]
+        who = ", ".join(names[:-1]) + " or " + names[-1]
+        machine = [key for key in map(normalize_typed, names) if key in views.MACHINE_WORDS]
+        if len({normalize_typed(name) for name in names}) == 1 or not machine:
+            raise MalformedAction(
+                f"{typed!r} could be {who}: their names differ only in case or spacing"
+            )
+        raise MalformedAction(
+            f"{typed!r} could be the pile of {who}: the pile of a player called {machine[0]} is "
+            f"typed {machine[0]}'s"
+        )
 
     def _pile_title(self, pile: int | None) -> str:
         return views.pile_title(pile, self.names, self.player)
@@ -436,10 +454,20 @@ _Ref = Any  # a card name (str), a slot (int) or a place in a scrap pile: (seat,
 
 
 @lru_cache(maxsize=64)
-def _seats_by_name(names: tuple[str, ...]) -> dict[str, int]:
-    # Asked for every typed move that names a player; a table's names don't change. Callers
-    # must not change the dict.
-    return {normalize_typed(name): seat for seat, name in enumerate(names)}
+def _typed_names(
+    names: tuple[str, ...]
+) -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[int, ...]]]:
+    """How the players of a table are typed: (name → seats, pile → owners), normalized; more than
+    one seat for a key is a name that can't be told apart. Asked for every typed move that names a
+    player; a table's names don't change. Callers must not change the dicts."""
+    seats: dict[str, tuple[int, ...]] = {}
+    piles: dict[str, tuple[int, ...]] = {}
+    for seat, name in enumerate(names):
+        key = normalize_typed(name)
+        seats[key] = seats.get(key, ()) + (seat,)
+        key = normalize_typed(views.pile_word(seat, names))
+        piles[key] = piles.get(key, ()) + (seat,)
+    return seats, piles
 
 
 def _ordinal(number: int) -> str:

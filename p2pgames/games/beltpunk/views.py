@@ -93,12 +93,18 @@ Type (cards by name, e.g. S7 = Steam 7; seats by name):
 # -- names -----------------------------------------------------------------------------------------
 
 
-def _pile_word(pile: int | None, names: Sequence[str]) -> str:
-    """How a pile is typed: ``machine``, or the owner's name (``machine's`` for one so named:
-    typed moves ignore case and spacing, so ``Machine`` is so named too)."""
+# What The Machine is typed as, whoever plays: a player so called has their pile typed with 's.
+MACHINE_WORDS = ("machine", "the machine")
+
+
+def pile_word(pile: int | None, names: Sequence[str]) -> str:
+    """How a pile is typed: ``machine``, or the owner's name — ``machine's`` (``the machine's``)
+    for a player called machine (the machine): typed moves ignore case and spacing, so
+    ``The  Machine`` is so called too."""
     if pile is None:
         return "machine"
-    return "machine's" if normalize_typed(names[pile]) == "machine" else names[pile]
+    typed = normalize_typed(names[pile])
+    return f"{typed}'s" if typed in MACHINE_WORDS else names[pile]
 
 
 def pile_title(pile: int | None, names: Sequence[str], viewer: int | None = None) -> str:
@@ -141,7 +147,7 @@ def describe_action(
     if kind is Declare:
         return "declare yes" if action.score else "declare no"
     if kind is Look:
-        return f"look {_pile_word(action.pile, names)}"
+        return f"look {pile_word(action.pile, names)}"
     if kind is Score:
         cards = [state.value(slot, knowledge) for slot in action.slots]
         if None in cards:
@@ -155,7 +161,7 @@ def describe_action(
         if kind is Pick:
             return f"draw {name}"
         found = state.pile_of(action.slot)
-        return f"take {name} from {_pile_word(found[0] if found else None, names)}"
+        return f"take {name} from {pile_word(found[0] if found else None, names)}"
     name = state.value(action.slot, knowledge) or f"#{action.slot}"
     if kind is Discard:
         return f"discard {name}"

@@ -5,7 +5,19 @@ import pytest
 
 from p2pgames.engine import IllegalAction, LocalTable, MalformedAction
 from p2pgames.games.beltpunk import GAME
-from p2pgames.games.beltpunk.actions import Declare, Discard, Exchange, Look, Pick, Skip, Take
+from p2pgames.games.beltpunk.actions import (
+    Declare,
+    Discard,
+    Draw,
+    Exchange,
+    Give,
+    Look,
+    Pick,
+    Place,
+    Score,
+    Skip,
+    Take,
+)
 from p2pgames.games.beltpunk.bots import make_bot
 
 from beltpunk_scenarios import StackedTable, score, skip_all, stacked_deck
@@ -217,11 +229,46 @@ def test_player_names_with_spaces_or_called_machine():
     assert parse(table, ALICE, "look Machine's", names, state) == Look(BOB)
     assert parse(table, ALICE, "look machine", names, state) == Look(None)
     assert parse(table, ALICE, "take G11 from machine's", names, state) == Take(table.slot("G11"))
+    # "the machine" is The Machine too, whoever plays: a player so called is "the machine's".
+    names = ["Alice Smith", "The  Machine", "carol"]
+    assert GAME.describe_action(state, ALICE, Look(BOB), view, names) == "look the machine's"
+    assert parse(table, ALICE, "look the machine", names, state) == Look(None)
+    assert parse(table, ALICE, "look at The Machine", names, state) == Look(None)
+    assert parse(table, ALICE, "look the machine's", names, state) == Look(BOB)
 
 
-def test_every_legal_move_reads_back_from_its_text_with_awkward_names():
-    # The conformance test plays with names like seat0; people have spaces and odd characters.
-    names = ["Bob from Accounts", "MACHINE", "x#1"]
+def test_a_name_that_could_mean_two_players_is_refused_saying_so():
+    table = table_of([["P2", "S5"], ["S2", "E9"], ["P7"]])
+    table.discard({ALICE: "P2", BOB: "S2", CAROL: "P7"})
+    # The lobby seats no such table any more; a game that gets one says why it can't read it.
+    names = ["Bob Smith", "bob", "bob  smith"]
+    with pytest.raises(MalformedAction) as caught:
+        parse(table, BOB, "exchange E9 with BOB SMITH", names)
+    assert str(caught.value) == (
+        "'bob smith' could be Bob Smith or bob  smith: their names differ only in case or spacing"
+    )
+    table.act(BOB, Skip())
+    state = table.state.copy()
+    state.scrap[BOB] = [table.slot("G11")]
+    state.conveyors[1].remove(table.slot("G11"))
+    # A player called machine's beside one called machine: "machine's" is the pile of either.
+    names = ["alice", "Machine", "machine's"]
+    with pytest.raises(MalformedAction) as caught:
+        parse(table, ALICE, "look machine's", names, state)
+    assert str(caught.value) == (
+        "\"machine's\" could be the pile of Machine or machine's: the pile of a player called "
+        "machine is typed machine's"
+    )
+    assert parse(table, ALICE, "look machine", names, state) == Look(None)
+
+
+@pytest.mark.parametrize(
+    "names",
+    [["Bob from Accounts", "MACHINE", "x#1"], ["The  Machine", "at machine", "machine's"]],
+)
+def test_every_legal_move_reads_back_from_its_text_with_awkward_names(names):
+    # The conformance test plays with names like seat0; people have spaces and odd characters,
+    # and may call themselves what the game calls The Machine.
     table = LocalTable(GAME, GAME.ruleset(3), b"awkward")
     bots = [make_bot(bytes([seat])) for seat in range(3)]
     checked = set()
@@ -237,7 +284,14 @@ def test_every_legal_move_reads_back_from_its_text_with_awkward_names():
         return False
 
     table.play_with(bots, until=check)
-    assert table.over and len(checked) >= 9
+    # The bots never offer an exchange, so nobody is asked to give: an exchange is set up below.
+    kinds = {Discard, Draw, Look, Pick, Take, Place, Exchange, Skip, Declare, Score}
+    assert table.over and checked == kinds
+    exchanged = table_of([["P2", "S5"], ["S2", "E9"], ["P7"]])
+    exchanged.discard({ALICE: "P2", BOB: "S2", CAROL: "P7"})
+    exchanged.act(BOB, Exchange(exchanged.slot("E9"), CAROL))
+    check(exchanged)
+    assert Give in checked
 
 
 @pytest.mark.parametrize(
