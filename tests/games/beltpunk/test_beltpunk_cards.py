@@ -104,15 +104,21 @@ def test_find_sets_lists_exactly_the_subsets_that_are_sets(names):
         (["S7"], "a set has at least two cards"),
         (["S1", "S2"], "two cards must be a pair of one rank (Goggles); a run needs three"),
         (["S7", "G7", "G8"], "cards of one rank make Gears, a run needs different ranks: not both"),
-        (["S4", "S5", "G6"], "a run must be all one suit (Perfect Belt) or all different suits"),
-        (["S1", "G2", "P3", "E4", "S5"], "a run of more than four cards must be all one suit"),
-        (["S12", "S13", "S1"], "the ranks 1 12 13 are not consecutive; 13 and 1 are not"),
+        (
+            ["S4", "S5", "G6"],
+            "a run must be all one suit (Perfect Belt) or all different suits (Cobbled Belt)",
+        ),
+        (
+            ["S1", "G2", "P3", "E4", "S5"],
+            "a run of more than four cards must be all one suit (Perfect Belt)",
+        ),
+        (["S12", "S13", "S1"], "the ranks 1 12 13 are not consecutive; 13 and 1 are not neighbours"),
         (["S4", "S5", "S7"], "the ranks 4 5 7 are not consecutive"),
         (["S7", "S7"], "it names a card twice"),
     ],
 )
 def test_why_not_a_set_says_which_rule_the_cards_break(cards, reason):
-    assert why_not_a_set(cards).startswith(reason)
+    assert why_not_a_set(cards) == reason
 
 
 @settings(max_examples=150, deadline=None)
