@@ -241,7 +241,9 @@ class _Reader:
                 "top card of the deck)",
             )
         else:
-            raise IllegalAction(player, "draw takes no card: type draw for the top card of the deck")
+            raise IllegalAction(
+                player, "draw takes no card: type draw for the top card of the deck"
+            )
 
     def _may(self, kind: type) -> None:
         """Refuse a move of the wrong kind before looking for its cards."""
@@ -309,9 +311,8 @@ class _Reader:
                 unseen = [slot for slot in slots if value(slot) is None]
                 if unseen:
                     # It may be one of them: say how to name a card one can't see.
-                    raise IllegalAction(
-                        player, f"you haven't seen {ref} {expected} ({self._by_place(unseen, verb)})"
-                    )
+                    hint = self._by_place(unseen, verb)
+                    raise IllegalAction(player, f"you haven't seen {ref} {expected} ({hint})")
                 raise IllegalAction(player, f"{ref} is not {expected}")
             if taking:
                 raise IllegalAction(
@@ -457,9 +458,9 @@ _Ref = Any  # a card name (str), a slot (int) or a place in a scrap pile: (seat,
 def _typed_names(
     names: tuple[str, ...]
 ) -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[int, ...]]]:
-    """How the players of a table are typed: (name → seats, pile → owners), normalized; more than
-    one seat for a key is a name that can't be told apart. Asked for every typed move that names a
-    player; a table's names don't change. Callers must not change the dicts."""
+    """How the players of a table are typed: (name → seats, pile → owners), normalized; more
+    than one seat for a key is a name that can't be told apart. Asked for every typed move that
+    names a player; a table's names don't change. Callers must not change the dicts."""
     seats: dict[str, tuple[int, ...]] = {}
     piles: dict[str, tuple[int, ...]] = {}
     for seat, name in enumerate(names):

@@ -112,7 +112,10 @@ def test_find_sets_lists_exactly_the_subsets_that_are_sets(names):
             ["S1", "G2", "P3", "E4", "S5"],
             "a run of more than four cards must be all one suit (Perfect Belt)",
         ),
-        (["S12", "S13", "S1"], "the ranks 1 12 13 are not consecutive; 13 and 1 are not neighbours"),
+        (
+            ["S12", "S13", "S1"],
+            "the ranks 1 12 13 are not consecutive; 13 and 1 are not neighbours",
+        ),
         (["S4", "S5", "S7"], "the ranks 4 5 7 are not consecutive"),
         (["S7", "S7"], "it names a card twice"),
     ],
