@@ -27,11 +27,13 @@ host's). Only the host signs entries, and an honest host signs one entry per num
 to the one before: so a host-signed entry of this game that contradicts the log before it (its
 number is in the log but the entry differs or links elsewhere, or it links to a logged entry under
 another number or another game's id) is the host's proven fault, and so is a host-signed entry of
-this game whose body is malformed. A record that is not a well-formed message, whose signature
-does not verify, that is signed by a key not at the table, or that is out of its place without
-contradicting anything (another kind of message; an entry of another game, or one missing,
-repeated or moved, linked to no entry in the log) is damage to the file or an alteration of it:
-it is reported as such, names nobody, and the transcript does not verify.
+this game whose body is malformed. An acknowledgement of another entry than the log's proves
+nothing against its signer (the host may have sent it that entry): it names nobody. A record that
+is not a well-formed message, whose signature does not verify, that is signed by a key not at the
+table, or that is out of its place without contradicting anything (another kind of message; an
+entry of another game, or one missing, repeated or moved, linked to no entry in the log; another
+game's acknowledgement) is damage to the file or an alteration of it: it is reported as such,
+names nobody, and the transcript does not verify (protocol/SPEC.md §B11).
 """
 
 from __future__ import annotations
@@ -254,6 +256,9 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
     # writer's report, confirmed only if the record's evidence proves it.
     damaged: tuple[int, str, Fault] | None = None
     explained = False
+    # Acknowledgements of another entry than the log's (see ack_fault): a fork nobody can be named
+    # for, a problem unless the keeper recorded the desync it stopped on.
+    forks: list[str] = []
     problems_before = 0  # problems found before the log stopped (the later ones follow from it)
     entries_after = 0  # entries that follow the one that stopped the game
 
@@ -273,6 +278,23 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             return (entry.body["game_id"] != replica.game_id) == (fault.code == FaultCode.REPLAY)
         # Replica.confirm checks evidence against the replica's state, which must be the log's.
         return intact and replica.confirm(fault) is None
+
+    def ack_fault(seq: int, seat: int, ack: tuple[bytes, bytes]) -> Fault | None:
+        """The signer's proven fault if its acknowledgement of logged entry ``seq`` disagrees."""
+        entry, state = hashes[seq]
+        if ack[0] != entry:
+            # It acknowledged another entry ``seq``. Only the host signs entries: either it sent
+            # that seat another one (a fork) or the seat misstates what it got.
+            forks.append(
+                f"{report.who(seat)} acknowledged another entry {seq} than the one in this log: the host sent "
+                "it a different one, or it misstates what it received; no signature here says which"
+            )
+            return None
+        if ack[1] != state:
+            # The same log gives one state: the signer signed another.
+            return Fault(seat, FaultCode.DESYNC, f"acknowledged entry {seq} with a different state", seq)
+        report.acks += 1
+        return None
 
     def seat_of(envelope: Envelope) -> int | None:
         for index, seat in enumerate(seats):
@@ -371,9 +393,8 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             still = []
             for seq, seat, ack in pending_acks:
                 if seq in hashes:
-                    if ack != hashes[seq]:
-                        return fail(Fault(seat, FaultCode.DESYNC, f"acknowledged entry {seq} with a different state", seq))
-                    report.acks += 1
+                    if (fault := ack_fault(seq, seat, ack)) is not None:
+                        return fail(fault)
                 else:
                     still.append((seq, seat, ack))
             pending_acks = still
@@ -389,9 +410,8 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                 body = envelope.body
                 ack = (body["entry"], body["state"])
                 if body["seq"] in hashes:
-                    if ack != hashes[body["seq"]]:
-                        return fail(Fault(seat, FaultCode.DESYNC, f"acknowledged entry {body['seq']} with a different state", body["seq"]))
-                    report.acks += 1
+                    if (fault := ack_fault(body["seq"], seat, ack)) is not None:
+                        return fail(fault)
                 else:
                     pending_acks.append((body["seq"], seat, ack))
         elif kind == "chat":
@@ -452,6 +472,8 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
         report.unchecked = 0
         if entries_after:
             report.problems.append(f"{_count(entries_after, 'entry follows', 'entries follow')} the one that stopped the game")
+    if forks and not (report.stopped is not None and report.stopped.code == FaultCode.DESYNC):
+        report.problems.extend(forks)
     if (
         report.stopped is not None and report.stopped.code == FaultCode.LEFT and not report.stop_confirmed
         and replay_fault is None and damaged is None and report.stopped.culprit in report.left

@@ -223,6 +223,51 @@ def test_an_acknowledgement_of_another_game_is_damage_not_its_signers_fault():
         "p2 (seat 2), is of another game; this proves nothing about any player." in report.describe()
 
 
+def acknowledged_another_entry_5() -> list[tuple[str, Any]]:
+    """The vector with p2's acknowledgement of entry 5 naming another entry 5 (with the state
+    this log gives): p2 signed it, but the host may have sent p2 another entry 5."""
+    items = records()
+    items[ACK - 1] = ("ack", resigned(items[ACK - 1][1], lambda body: body.update(entry=bytes(32)), KEYS[2]))
+    return items
+
+
+FORK = (
+    "PROBLEM: p2 (seat 2) acknowledged another entry 5 than the one in this log: the host sent it a "
+    "different one, or it misstates what it received; no signature here says which"
+)
+
+
+def test_an_acknowledgement_of_another_entry_names_nobody():
+    """Only the host signs entries: p2's word that it got another entry 5 proves either the host
+    forked the log or p2 lies, and nothing here says which. A different state for the same entry
+    is p2's proven fault (test_transcript_texts)."""
+    report = verify_transcript(file_of(acknowledged_another_entry_5()), get_game)
+    assert report.failure is None and not report.damage and not report.ok and report.complete
+    assert report.describe() == "\n".join([
+        HEADER,
+        "Checked 67 log entries (272 signatures, every chain link, every rule), 200 state-hash acknowledgements, "
+        "1 deal audit and no chat lines.",
+        FORK,
+        "Result: p0 (seat 0) and p2 (seat 2) won — 2 points; scores p0: 2, p1: 0, p2: 2.",
+        "NOT verified.",
+    ])
+
+
+def test_an_acknowledgement_of_another_entry_is_explained_by_the_keepers_desync():
+    items = acknowledged_another_entry_5()[:ACK]
+    items.append(("fault", {
+        "culprit": 2, "code": "desync", "reason": "p2 (seat 2) reached a different state after entry 5",
+        "seq": 6, "reporter": None, "evidence": [],
+    }))
+    report = verify_transcript(file_of(items), get_game)
+    assert report.ok and not report.stop_confirmed
+    assert report.describe().splitlines()[2:] == [
+        "The game stopped after 6 log entries: p2 (seat 2) reached a different state after entry 5; "
+        "as seen by p1 (seat 1), who kept this transcript.",
+        "Verified.",
+    ]
+
+
 # -- damage stays damage -------------------------------------------------------------------------------
 
 
@@ -254,9 +299,9 @@ def test_an_entry_of_another_game_linked_to_nothing_here_is_damage():
 # -- a live game whose host sends one joiner an entry of its own making --------------------------------
 
 
-def equivocating_game() -> tuple[Switchboard, bytes]:
-    """A 3-player Probe game whose host sends p1 (only) an entry 5 linked to nothing it sent;
-    the forged entry is returned with the board."""
+def equivocating_game(change: Callable[[dict], Any] = lambda body: body.update(prev=bytes(32))) -> tuple[Switchboard, bytes]:
+    """A 3-player Probe game whose host sends p1 (only) its entry 5 changed by ``change`` (by
+    default: linked to nothing it sent); the forged entry is returned with the board."""
     board = Switchboard("probe", 3)
 
     def entry_5_for_p1() -> int | None:
@@ -272,7 +317,7 @@ def equivocating_game() -> tuple[Switchboard, bytes]:
     index = entry_5_for_p1()
     assert index is not None
     direction, seat, connection, data = board.queue[index]
-    forged = resigned(data, lambda body: body.update(prev=bytes(32)), board.host.identity)
+    forged = resigned(data, change, board.host.identity)
     board.queue[index] = (direction, seat, connection, forged)
     board.run()
     return board, forged
@@ -321,3 +366,22 @@ def test_a_damaged_record_of_a_live_fork_is_damage_but_the_intact_evidence_still
     assert lines[3].startswith("The game stopped after 5 log entries: p0 (seat 0) — sent entry 5 out of order")
     assert lines[3].endswith("; confirmed from the signed evidence.")
     assert lines[4] == "NOT verified."
+
+
+def test_a_live_fork_the_victim_applied_blames_nobody_in_the_others_transcripts():
+    """The host sends p1 another entry 5, correctly linked (only its state claim differs), which p1
+    applies and acknowledges. Its signed acknowledgement of another entry 5 is all the others see:
+    it proves nothing against p1 (the host may have sent it, as here), so their transcripts show
+    the desync they stopped on as their own word, not as p1's proven fault."""
+    board, forged = equivocating_game(lambda body: body.update(state=bytes(32)))
+    for seat in (0, 2):
+        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
+        assert report.failure is None and report.ok, report.describe()
+        assert report.stopped is not None and report.stopped.code == "desync" and not report.stop_confirmed
+        assert report.describe().splitlines()[-2].endswith(f"as seen by p{seat} (seat {seat}), who kept this transcript.")
+    # p1 holds the forged entry: its state claim is the host's proven fault.
+    report = verify_transcript(bytes(board.transcripts[1]), get_game)
+    assert report.describe().splitlines()[2:] == [
+        "FAILED at entry 5: p0 (seat 0) — claimed a different state after entry 5.",
+        "NOT verified.",
+    ]
