@@ -253,6 +253,23 @@ def test_rules_md_names_the_rulebook_and_cites_only_files_in_the_repository():
         assert (root / command).exists(), command
 
 
+def test_spec_d2_lists_every_wire_action_for_what_it_does():
+    import pathlib
+    import re
+
+    import p2pgames.games.beltpunk as package
+
+    spec = (pathlib.Path(package.__file__).parents[3] / "protocol/SPEC.md").read_text()
+    d2 = spec.split("## D2.")[1].split("## D3.")[0]
+    rows = dict(
+        (kind, what) for what, kind in re.findall(r'^\| (.+?) \| `\["(\w+)"', d2, re.M)
+    )
+    assert sorted(rows) == sorted({GAME.encode_action(action)[0] for action in EVERY_KIND})
+    # A pick only ever follows a look (a take is followed by a place).
+    assert "looked at" in rows["pick"] and "taken" not in rows["pick"]
+    assert "taken from" in rows["place"]
+
+
 def panel_texts(panel):
     return ["".join(text for _, text in line) for line in panel.lines]
 
