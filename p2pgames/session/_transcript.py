@@ -252,9 +252,9 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
     intact = True  # whether the replica is as it was before the entry that stopped the log
     # An entry record that proves nothing against anyone (see _entry_damage): the log can't be
     # replayed past it. It is damage to the file unless the writer's own fault record names the
-    # fault it shows (an honest joiner records each entry before checking it): then it is the
-    # writer's report, confirmed only if the record's evidence proves it.
-    damaged: tuple[int, str, Fault] | None = None
+    # fault it shows (an honest joiner records each entry envelope it opens before checking it):
+    # then it is the writer's report, confirmed only if the record's evidence proves it.
+    damaged: tuple[int, str, Fault | None] | None = None
     explained = False
     # Acknowledgements of another entry than the log's (see ack_fault): a fork nobody can be named
     # for, a problem unless the keeper recorded the desync it stopped on.
@@ -371,8 +371,9 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             except ProtocolFault as problem:
                 damage = _entry_damage(value, replica, chain, number)
                 if damage is not None:
-                    # It proves nothing against anyone.
-                    damaged = (expected, damage, problem.fault)
+                    # It proves nothing against anyone. A joiner records only entry envelopes
+                    # that open: nothing explains a record that doesn't hold one.
+                    damaged = (expected, damage, problem.fault if _opens_as_entry(value) else None)
                     continue
                 # The log itself shows a fault; it is confirmed if the transcript records it too.
                 replay_fault = problem.fault
@@ -427,7 +428,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             # record's evidence proves it (checked against the log up to where it stopped).
             if damaged is not None:
                 # The damaged entry proves nothing: the writer's evidence may.
-                explained = explained or _same(damaged[2], fault)
+                explained = explained or (damaged[2] is not None and _same(damaged[2], fault))
                 report.stop_confirmed = proves(fault)
             elif replay_fault is not None:
                 report.stop_confirmed = _same(replay_fault, fault) or proves(fault)
@@ -543,6 +544,13 @@ def _chain_conflict(entry: Envelope, game_id: bytes, chain: list[bytes]) -> bool
     if seq <= logged and prev != chain[seq]:
         return True
     return linked is not None and linked != seq
+
+
+def _opens_as_entry(raw: Any) -> bool:
+    try:
+        return open_envelope(raw).kind == "entry"
+    except MalformedMessage:
+        return False
 
 
 def _host_entry(raw: Any, replica: Replica) -> Envelope | None:

@@ -385,3 +385,18 @@ def test_a_live_fork_the_victim_applied_blames_nobody_in_the_others_transcripts(
         "FAILED at entry 5: p0 (seat 0) — claimed a different state after entry 5.",
         "NOT verified.",
     ]
+
+
+def test_an_entry_record_that_does_not_open_is_damage_whatever_fault_follows_it():
+    """A joiner records only the entry envelopes it opens, so a fault record can't explain one
+    that doesn't (here 'entry' became 'dntry', and the fault record says the host sent it)."""
+    items = records()[:ENTRY_5]
+    raw = items[-1][1]
+    items[-1] = ("entry", flip(raw, raw.index(b"\xa5entry") + 1))
+    items.append(fault_record("malformed", "sent a malformed log entry", 5))
+    report = verify_transcript(file_of(items), get_game)
+    assert not report.ok and report.damage
+    assert report.describe().splitlines()[2] == (
+        "FAILED at entry 5: the file is damaged or was altered: record 19 is not a well-formed message "
+        "(unknown message kind 'dntry'); this proves nothing about any player."
+    )
