@@ -57,6 +57,7 @@ from p2pgames.engine import (
 )
 
 from p2pgames.games.steamcourt import duo, solo_views, typed, views
+from p2pgames.games.steamcourt.phases import Phase
 from p2pgames.games.steamcourt.solo_game import SOLO_GAME
 from p2pgames.games.steamcourt.actions import (
     Coup,
@@ -118,35 +119,6 @@ SCORINGS = ("gears", "clock")
 VARIANTS = ("court", "party", "duo", "solo")
 # The Duo variant's win condition, agreed before the game: the most gear points, or the Queen's seat.
 DUO_WINS = ("points", "queen")
-
-
-class Phase:
-    """Names of the places in the flow (plain strings: they are part of the hashed state)."""
-
-    # state.phase
-    SEATING = "seating"
-    PLAYING = "playing"
-    AUDITING = "auditing"
-    OVER = "over"
-    # table.phase
-    COUP = "coup"
-    COUP_REVEAL = "coup-reveal"
-    COUP_AUDIT = "coup-audit"
-    GIVE = "give"
-    INSPECT = "inspect"
-    SERVE = "serve"
-    TRADE = "trade"
-    HOARD = "hoard"
-    TURN = "turn"
-    REVEALING = "revealing"
-    STOP = "stop"
-    UNPASS = "unpass"
-    RETRIEVE = "retrieve"
-    STEAL = "steal"
-    DIVING = "diving"
-    RETURN = "return"
-    DISCARDING = "discarding"
-    DONE = "done"
 
 
 _PRIVILEGE_PHASE = {

@@ -424,62 +424,71 @@ class Solo:
 
     # -- checking actions ------------------------------------------------------------------------
 
-    def check_action(self, state: SoloState, player: int, action: Any) -> None:
+    def check_kind(self, state: SoloState, player: int, kind: type) -> None:
+        """Raise :class:`IllegalAction` unless ``player`` may make a move of ``kind`` now: the one
+        seat, no cards being turned, and a kind the moment takes (a privilege: the Tea Boy's
+        :class:`GiveUp`, else :class:`DiscardLowest` or a pass; the round: a beat, a Masterstroke,
+        a power or a pass). The first check of :meth:`check_action`, and of a typed move before
+        its cards are looked for."""
         if player != 0:
             raise IllegalAction(player, "a Solo game has one seat")
         if state.cards.pending:
             raise IllegalAction(player, "wait until the cards being dealt or revealed are done")
+        if state.phase == Phase.PRIVILEGE:
+            teaboy = state.character == "teaboy"  # the other privileges are the General's and the Queen's
+            if kind not in ((GiveUp,) if teaboy else (DiscardLowest, Pass)):
+                raise IllegalAction(player, "use your character's privilege" + ("" if teaboy else " or pass"))
+        elif state.phase != Phase.PLAY:
+            raise IllegalAction(player, "no move is expected now")
+        elif kind not in (Beat, Strike, StopTrick, Recall, Pass):
+            raise IllegalAction(player, "beat a trick, use a power, or pass")
+
+    def check_trick(self, state: SoloState, player: int, index: int) -> list:
+        """The trick at ``index`` (0: the left-most), which a lay or a stop names; IllegalAction
+        if there is none or it is beaten already."""
+        if index >= len(state.tricks):
+            raise IllegalAction(player, f"there are only {len(state.tricks)} tricks on the table")
+        trick = state.tricks[index]
+        if trick[3]:
+            raise IllegalAction(player, f"trick {index + 1} is beaten already")
+        return trick
+
+    def check_action(self, state: SoloState, player: int, action: Any) -> None:
         kind = type(action)
+        self.check_kind(state, player, kind)
         revealed = state.cards.revealed
         hand = state.hand
         character = state.character
-        if state.phase == Phase.PRIVILEGE:
-            if kind is GiveUp and character == "teaboy":
-                for slot in action.slots:
-                    _require_in_hand(slot, hand)
-                want = sorted((NUMBER[revealed[s]] for s in two_highest_numbered(hand, revealed)), reverse=True)
-                got = sorted((_number(revealed[s]) for s in action.slots), reverse=True)
-                if got != want:
-                    raise IllegalAction(player, "the Tea Boy gives up his two highest numbered cards")
-            elif kind is DiscardLowest and character in ("general", "queen"):
-                for slot in action.slots:
-                    _require_in_hand(slot, hand)
-                lowest = self.lowest_cards(state)
-                if any(slot not in lowest for slot in action.slots):
-                    raise IllegalAction(player, "you may only discard your lowest card" + (
-                        " or set" if character == "queen" else ""))
-                if character == "general" and len(action.slots) != 1:
-                    raise IllegalAction(player, "the General discards one card")
-            elif kind is Pass and character != "teaboy":
-                pass
-            else:
-                raise IllegalAction(player, "use your character's privilege" + (
-                    "" if character == "teaboy" else " or pass"))
-            return
-        if state.phase != Phase.PLAY:
-            raise IllegalAction(player, "no move is expected now")
-        if kind is Pass:
-            return
-        if kind is Beat or kind is Strike or kind is StopTrick:
-            if action.trick >= len(state.tricks):
-                raise IllegalAction(player, f"there are only {len(state.tricks)} tricks on the table")
-            trick = state.tricks[action.trick]
-            if trick[3]:
-                raise IllegalAction(player, f"trick {action.trick + 1} is beaten already")
-        if kind is Beat:
-            self._check_beat(state, action, trick)
+        if kind is GiveUp:
+            for slot in action.slots:
+                _require_in_hand(slot, hand)
+            want = sorted((NUMBER[revealed[s]] for s in two_highest_numbered(hand, revealed)), reverse=True)
+            got = sorted((_number(revealed[s]) for s in action.slots), reverse=True)
+            if got != want:
+                raise IllegalAction(player, "the Tea Boy gives up his two highest numbered cards")
+        elif kind is DiscardLowest:
+            for slot in action.slots:
+                _require_in_hand(slot, hand)
+            lowest = self.lowest_cards(state)
+            if any(slot not in lowest for slot in action.slots):
+                raise IllegalAction(player, "you may only discard your lowest card" + (
+                    " or set" if character == "queen" else ""))
+            if character == "general" and len(action.slots) != 1:
+                raise IllegalAction(player, "the General discards one card")
+        elif kind is Beat:
+            self._check_beat(state, action, self.check_trick(state, player, action.trick))
         elif kind is Strike:
+            self.check_trick(state, player, action.trick)
             _require_in_hand(action.slot, hand)
             if KIND[revealed[action.slot]] != MASTERSTROKE:
                 raise IllegalAction(player, f"that card is {a_face(FACE[revealed[action.slot]])}, not a Masterstroke")
         elif kind is StopTrick:
             self.check_power(state, kind)
+            self.check_trick(state, player, action.trick)
         elif kind is Recall:
             self.check_power(state, kind)
             if action.slot not in state.discard:
                 raise IllegalAction(player, "that card is not in the discard pile")
-        else:
-            raise IllegalAction(player, "beat a trick, use a power, or pass")
 
     def check_power(self, state: SoloState, kind: type) -> None:
         """Raise :class:`IllegalAction` unless the character may use the power of ``kind`` now:

@@ -33,15 +33,16 @@ on 3``, ``lay X on 1``, ``lay MS on 1``, ``stop 2``, ``retrieve 7``, ``give up 1
 Text that is no move of the game raises :class:`MalformedAction`. A move the rules refuse now
 raises :class:`IllegalAction` with the game's reason ("you must play 3 cards to follow this
 trick", "you hold no 8"): whose move it is and which moves the moment takes first
-(:meth:`SteamCourt.check_kind`), then the cards (held, and making what is declared:
-:func:`~.cards.lay_problem`, judged on the cards the player can see), then
-:meth:`SteamCourt.check_action`, which every action returned has passed. Reading a move costs a
-few dictionary look-ups over the player's hand: the engine's conformance test reads back every
-legal action of random games, hundreds a step.
+(:meth:`SteamCourt.check_kind`, :meth:`Solo.check_kind`), then the cards (held, and making what is
+declared: :func:`~.cards.lay_problem`, judged on the cards the player can see), then the game's
+``check_action``, which every action returned has passed. The court and Solo read a lay alike
+(:func:`_lay_parts`). Reading a move costs a few dictionary look-ups over the player's hand: the
+engine's conformance test reads back every legal action of random games, hundreds a step.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from p2pgames.engine import NO_KNOWLEDGE, IllegalAction, Knowledge, MalformedAction, normalize_typed
@@ -69,14 +70,17 @@ from p2pgames.games.steamcourt.actions import (
     UNPASS_SOURCES,
 )
 from p2pgames.games.steamcourt.cards import (
+    DECK,
     FACE,
     FACE_ORDER,
     KIND,
     NUMBERED,
+    TABLE_NAMES,
     lay_problem,
     two_highest_numbered,
     values_of,
 )
+from p2pgames.games.steamcourt.phases import Phase
 from p2pgames.games.steamcourt.solo import (
     Beat,
     DiscardLowest,
@@ -96,6 +100,8 @@ __all__ = ["parse_court", "parse_solo"]
 # Typed faces (case folded) -> faces.
 _FACES = {face.casefold(): face for face in FACE_ORDER}
 _EVERY_FACE = "cards are typed 1–12, 3/9, 6/12, X (a Multiplier) and MS (a Masterstroke)"
+# The faces of numbered cards (1–12), the only cards some powers take.
+_NUMBERED_FACES = frozenset(FACE[name] for name in DECK if KIND[name] == NUMBERED)
 # A face's cards in a sentence: "two 5s", "one 3/9".
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
 
@@ -131,14 +137,32 @@ def _held(count: int, face: str) -> str:
     return f"{word} {face}" + ("s" if count > 1 else "")
 
 
+@dataclass(frozen=True, slots=True)
+class _LayForm:
+    """How a reader's lays are typed: the Jester's word for his single card as a group (``pair``
+    at court, ``set`` in Solo), what follows the cards (`` on 1`` in Solo: an example), and what the
+    Jester's card counts as, for the reason given when ``as pair`` is misused."""
+
+    group: str
+    on: str
+    jester: str
+
+
+_COURT_LAY = _LayForm("pair", "", "two")
+_SOLO_LAY = _LayForm("set", " on 3", "the whole set")
+
+
 class _Lay:
     """A lay as typed: its cards (faces and ``#slot`` references), the Multiplier's count (``None``:
     no Multiplier), the value (``None``: not said), and whether it is the Jester's single card as a
-    group (``as pair`` at court, ``as set`` in Solo)."""
+    group (``as pair`` at court, ``as set`` in Solo). MalformedAction for words that are no lay,
+    and for a lay that names no card (``lay as 9``)."""
 
-    __slots__ = ("cards", "times", "value", "grouped")
+    __slots__ = ("cards", "times", "value", "grouped", "form")
 
-    def __init__(self, words: Sequence[str], group: str, example: str) -> None:
+    def __init__(self, words: Sequence[str], form: _LayForm, example: str) -> None:
+        group = form.group
+        self.form = form
         self.cards: list[_Card] = []
         self.times: int | None = None
         self.value: int | None = None
@@ -158,6 +182,8 @@ class _Lay:
                 self.cards.extend(_cards((word,), example))
             at += 1
         rest = words[at:]
+        if not self.cards and self.times is None:
+            raise MalformedAction(f"say which cards: {example}")
         if not rest:
             return
         if len(rest) == 2 and rest[1] == group:
@@ -194,28 +220,46 @@ class _Hand:
         self.by_face = by_face
         self.known = known
 
-    def take(self, player: int, cards: Sequence[_Card], where: str = "you hold") -> list[int]:
-        """The slots of ``cards`` (lowest of each face first). IllegalAction if a face isn't held
-        as many times as typed ("you hold no 8", "you hold only one 5")."""
+    def take(self, player: int, cards: Sequence[_Card], place: str | None = None) -> list[int]:
+        """The slots of ``cards``: each ``#slot`` the one named, each face the lowest of that face
+        not named already. ``place`` says where the zone is ("in the machine"; ``None``: the
+        player's hand) in the IllegalAction for a card that isn't there as many times as typed
+        ("you hold no 8", "you hold only one 5", "there is no 8 in the machine"), a slot that isn't
+        there or a slot named twice."""
+        named: list[int] = []
         wanted: dict[str, int] = {}
-        chosen: list[int] = []
         for card in cards:
             if type(card) is int:
-                if card not in self.slots or card in chosen:
-                    raise IllegalAction(player, f"card #{card} is not {'in your hand' if where == 'you hold' else where}")
-                chosen.append(card)
+                if card in named:
+                    raise IllegalAction(player, f"card #{card} is named twice")
+                if card not in self.slots:
+                    raise IllegalAction(player, f"card #{card} is not {place or 'in your hand'}")
+                named.append(card)
             else:
                 wanted[card] = wanted.get(card, 0) + 1
+        chosen = named[:]
         for face, count in wanted.items():
-            slots = self.by_face.get(face, ())
+            held = self.by_face.get(face, _NONE)
+            slots = [slot for slot in held if slot not in named] if named else held
             if len(slots) < count:
-                have = f"only {_held(len(slots), face)}" if slots else _held(0, face)
-                raise IllegalAction(player, f"{where} {have}")
+                raise IllegalAction(player, _too_few(face, len(held), place))  # fewer than named and typed
             chosen.extend(slots[:count])
         return chosen
 
-    def one(self, player: int, card: _Card, where: str = "you hold") -> int:
-        return self.take(player, (card,), where)[0]
+    def one(self, player: int, card: _Card, place: str | None = None) -> int:
+        return self.take(player, (card,), place)[0]
+
+
+_NONE: list[int] = []
+
+
+def _too_few(face: str, count: int, place: str | None) -> str:
+    """"you hold no 8", "you hold only one 5"; with ``place``: "there is no 8 in the machine",
+    "there are only two 5s among the cards you drew"."""
+    have = f"only {_held(count, face)}" if count else _held(0, face)
+    if place is None:
+        return f"you hold {have}"
+    return f"there {'are' if count > 1 else 'is'} {have} {place}"
 
 
 def _value_of(player: int, lay: _Lay, names: Sequence[str], alchemist: bool) -> int:
@@ -233,12 +277,70 @@ def _value_of(player: int, lay: _Lay, names: Sequence[str], alchemist: bool) -> 
         return common.pop()
     if common:
         faces = " ".join(sorted({FACE[name] for name in names}, key=FACE_ORDER.__getitem__))
-        options = " or ".join(f"as {value}" for value in sorted(common))
+        said = f"as {lay.form.group} of" if lay.grouped else "as"  # the advice keeps the Jester's group
+        options = " or ".join(f"{said} {value}" for value in sorted(common))
         raise IllegalAction(player, f"say what {faces} counts as: {options}")
     if not names:
         raise IllegalAction(player, "say what the cards count as, as in lay #12 as 7")
     # Cards of no one value: the first card's value, which lay_problem then says the others miss.
     return values_of(names[0], alchemist)[0]
+
+
+def _masterstroke(player: int, lay: _Lay, hand: _Hand) -> int:
+    """The slot of a typed Masterstroke, which is laid alone."""
+    if len(lay.cards) > 1 or lay.times is not None or lay.value is not None or lay.grouped:
+        raise IllegalAction(player, f"a Masterstroke is laid alone: lay MS{lay.form.on}")
+    return hand.one(player, "MS")
+
+
+def _lay_parts(
+    player: int, lay: _Lay, hand: _Hand, grouped_as: int, alchemist: bool
+) -> tuple[tuple[int, ...], int, int, int | None]:
+    """(slots, value, quantity, the Multiplier's slot or ``None``) of a typed lay that is no
+    Masterstroke, at court or in Solo: a Multiplier alone is a single 1; the Jester's single card
+    (``as pair``, ``as set``) counts as ``grouped_as``; the value is said or the one the cards
+    make. IllegalAction with the reason for cards not held and lays that are no lay's shape."""
+    faces = lay.cards
+    on = lay.form.on
+    if "X" in faces:
+        if faces != ["X"] or lay.times is not None or lay.value is not None or lay.grouped:
+            raise IllegalAction(
+                player, f"a Multiplier is typed +X and the number it makes, as in lay 5 +X3{on} (alone: lay X{on})"
+            )
+        return (), 1, 1, hand.one(player, "X")
+    if not faces:
+        raise IllegalAction(player, f"a Multiplier laid alone is typed lay X{on}")
+    slots = hand.take(player, faces)
+    multiplier = None if lay.times is None else hand.one(player, "X")
+    value = _value_of(player, lay, [hand.known[slot] for slot in slots if slot in hand.known], alchemist)
+    if lay.grouped:
+        if len(slots) != 1 or multiplier is not None:
+            form = lay.form
+            raise IllegalAction(
+                player, f"'as {form.group}' is the Jester's single card played as {form.jester}: lay 7 as {form.group}{on}"
+            )
+        quantity = grouped_as
+    else:
+        quantity = len(slots) if lay.times is None else lay.times
+    return tuple(sorted(slots)), value, quantity, multiplier
+
+
+def _built(player: int, kind: type, *fields: Any) -> Any:
+    """``kind(*fields)``; the shape its constructor refuses is an IllegalAction with that reason."""
+    try:
+        return kind(*fields)
+    except MalformedAction as error:
+        raise IllegalAction(player, str(error)) from None
+
+
+def _require_two_highest(player: int, hand: _Hand, chosen: Sequence[int], due: Sequence[int], reason: str) -> None:
+    """IllegalAction ("``reason``: 11 12") unless the faces ``chosen`` are those of ``due``, the
+    two highest numbered cards a Tea Boy (or Vagabond) must give."""
+    known = hand.known
+    faces = sorted((FACE[known[slot]] for slot in chosen), key=FACE_ORDER.__getitem__)
+    must = sorted((FACE[known[slot]] for slot in due if slot in known), key=FACE_ORDER.__getitem__)
+    if faces != must:
+        raise IllegalAction(player, f"{reason}: {' '.join(must) or 'nothing'}")
 
 
 def _seat(words: Sequence[str], names: Sequence[str], example: str) -> int:
@@ -290,6 +392,17 @@ class _Court:
         self.game.check_action(self.state, self.player, action)
         return action
 
+    def _seat(self, words: Sequence[str], example: str) -> int:
+        """The seat a move names, by its player's name: one at the player's table (the Party
+        variant has two)."""
+        seat = _seat(words, self.names, example)
+        tables = self.state.tables
+        if len(tables) > 1 and seat not in self.state.table_of(self.player).seats:
+            other = next((index for index, table in enumerate(tables) if seat in table.seats), None)
+            if other is not None:
+                raise IllegalAction(self.player, f"{self.names[seat]} plays at the {TABLE_NAMES[other]}")
+        return seat
+
     def _alone(self, rest: Sequence[str], action: Any, example: str) -> Any:
         if rest:
             raise MalformedAction(f"{example} takes nothing more")
@@ -300,38 +413,17 @@ class _Court:
 
     def lay(self, rest: list[str]) -> Any:
         player = self.player
-        example = "lay 7 7, lay 5 5 +X3, lay 3/9 as 9"
-        if not rest:
-            raise MalformedAction(f"say which cards: {example}")
-        lay = _Lay(rest, "pair", example)
-        faces = lay.cards
-        if "MS" in faces:
+        lay = _Lay(rest, _COURT_LAY, "lay 7 7, lay 5 5 +X3, lay 3/9 as 9")
+        if "MS" in lay.cards:
             self.game.check_kind(self.state, player, Masterstroke)
-            if len(faces) > 1 or lay.times is not None or lay.value is not None or lay.grouped:
-                raise IllegalAction(player, "a Masterstroke is laid alone: lay MS")
-            return self._checked(Masterstroke(self._hand().one(player, "MS")))
+            return self._checked(Masterstroke(_masterstroke(player, lay, self._hand())))
         table = self.game.check_kind(self.state, player, Lay)
         hand = self._hand()
-        if "X" in faces:
-            if faces != ["X"] or lay.times is not None or lay.value is not None or lay.grouped:
-                raise IllegalAction(player, "a Multiplier is typed +X and the number it makes, as in lay 5 5 +X3 (alone: lay X)")
-            return self._checked(Lay((), 1, 1, hand.one(player, "X")))
-        if not faces:
-            raise IllegalAction(player, "a Multiplier laid alone is typed lay X")
-        slots = hand.take(player, faces)
-        multiplier = None if lay.times is None else hand.one(player, "X")
         character = table.character_of(player)
-        value = _value_of(player, lay, [hand.known[slot] for slot in slots if slot in hand.known], character == "alchemist")
-        if lay.grouped:
-            if len(slots) != 1 or multiplier is not None:
-                raise IllegalAction(player, "'as pair' is the Jester's single card played as two: lay 7 as pair")
-            quantity = 2
-        else:
-            quantity = len(slots) if lay.times is None else lay.times
-        try:
-            action = Lay(tuple(sorted(slots)), value, quantity, multiplier)
-        except MalformedAction as error:
-            raise IllegalAction(player, str(error)) from None
+        slots, value, quantity, multiplier = _lay_parts(player, lay, hand, 2, character == "alchemist")
+        action = _built(player, Lay, slots, value, quantity, multiplier)
+        if not slots:
+            return self._checked(action)  # a Multiplier alone
         # The cards must make what is declared: judged here on the cards the player sees (the
         # rules judge them when they are revealed).
         problem = lay_problem(action.slots, value, multiplier, character, hand.known)
@@ -349,9 +441,9 @@ class _Court:
         if "to" not in rest:
             raise MalformedAction(f"say to whom: {example}")
         at = rest.index("to")  # faces are never "to": the name is the rest
-        typed, to = rest[:at], _seat(rest[at + 1:], self.names, example)
+        typed, to = rest[:at], self._seat(rest[at + 1:], example)
         table = self.state.table_of(self.player)
-        if table.phase == "serve":
+        if table.phase == Phase.SERVE:
             return self._serve(typed, to)
         self.game.check_kind(self.state, self.player, Give)
         cards = _cards(typed, example)
@@ -364,12 +456,8 @@ class _Court:
         self.game.check_kind(self.state, player, Serve)
         cards = [] if typed == ["nothing"] else _cards(typed, "give 11 12 to alice")
         hand = self._hand()
-        chosen = hand.take(player, cards)
         served = self.game.two_highest(self.state, player, self.knowledge)
-        faces = sorted((FACE[hand.known[slot]] for slot in chosen), key=FACE_ORDER.__getitem__)
-        must = sorted((FACE[hand.known[slot]] for slot in served if slot in hand.known), key=FACE_ORDER.__getitem__)
-        if faces != must:
-            raise IllegalAction(player, f"you must give your two highest numbered cards: {' '.join(must) or 'nothing'}")
+        _require_two_highest(player, hand, hand.take(player, cards), served, "you must give your two highest numbered cards")
         return self._checked(Serve(served, to))
 
     def trade(self, rest: list[str]) -> Any:
@@ -377,7 +465,7 @@ class _Court:
 
     def keep(self, rest: list[str]) -> Any:
         # Keep your hand (Tea Boy), or keep the cards drawn by a dive or the plague.
-        if self.state.phase == "playing" and self.state.table_of(self.player).phase == "return":
+        if self.state.phase == Phase.PLAYING and self.state.table_of(self.player).phase == Phase.RETURN:
             return self._alone(rest, _KEEP_REST, "keep")
         return self._alone(rest, Trade(False), "keep")
 
@@ -388,12 +476,12 @@ class _Court:
         return self._alone(rest, Hoard(False), "leave")
 
     def inspect(self, rest: list[str]) -> Any:
-        seat = _seat(rest, self.names, "inspect bob")
+        seat = self._seat(rest, "inspect bob")
         self.game.check_kind(self.state, self.player, Inspect)
         return self._checked(Inspect(seat))
 
     def stop(self, rest: list[str]) -> Any:
-        seat = _seat(rest, self.names, "stop bob")
+        seat = self._seat(rest, "stop bob")
         table = self.game.check_kind(self.state, self.player, Stop)
         last = table.lays[-1][0]
         if seat != last:
@@ -427,11 +515,11 @@ class _Court:
             raise MalformedAction("steal one card: steal 7")
         table = self.game.check_kind(self.state, player, Steal)
         revealed = self.state.cards.revealed
-        if type(cards[0]) is str and cards[0] in ("X", "MS", "3/9", "6/12"):
+        if type(cards[0]) is str and cards[0] not in _NUMBERED_FACES:
             raise IllegalAction(player, "the Pirate steals numbered cards only")
         numbered = [slot for lay in table.lays for slot in lay[1] if KIND[revealed[slot]] == NUMBERED]
         machine = _Hand(numbered, revealed)
-        return self._checked(Steal(machine.one(player, cards[0], "the machine holds")))
+        return self._checked(Steal(machine.one(player, cards[0], "in the machine")))
 
     def unpass(self, rest: list[str]) -> Any:
         player = self.player
@@ -489,7 +577,7 @@ class _Court:
         drawn = _Hand(
             [slot for slot in table.drawn if slot in self.state.hands[player]], self.state.cards.revealed, self.knowledge
         )
-        return self._checked(PutBack(drawn.one(player, cards[0], "of the cards you drew, you hold")))
+        return self._checked(PutBack(drawn.one(player, cards[0], "among the cards you drew")))
 
     def _numbered(self, hand: _Hand, slots: Sequence[int]) -> None:
         for slot in slots:
@@ -544,30 +632,12 @@ class _Solo:
         self.solo = solo
         self.state = state
 
-    def _may(self, kind: type) -> None:
-        """Whether the moment takes a move of ``kind``, with :meth:`Solo.check_action`'s reasons."""
-        state = self.state
-        if state.cards.pending:
-            raise IllegalAction(0, "wait until the cards being dealt or revealed are done")
-        if state.phase == "privilege":
-            teaboy = state.character == "teaboy"
-            allowed = (GiveUp,) if teaboy else (DiscardLowest, Pass)
-            if kind not in allowed:
-                raise IllegalAction(0, "use your character's privilege" + ("" if teaboy else " or pass"))
-        elif state.phase != "play":
-            raise IllegalAction(0, "no move is expected now")
-        elif kind not in (Beat, Strike, StopTrick, Recall, Pass):
-            raise IllegalAction(0, "beat a trick, use a power, or pass")
-
     def _trick(self, words: Sequence[str], example: str) -> int:
+        """The index of the trick a move names (tricks are typed 1–3), checked by :meth:`Solo.check_trick`."""
         if len(words) != 1 or not (words[0].isdigit() and words[0].isascii()) or not 1 <= int(words[0]) <= 3:
             raise MalformedAction(f"tricks are numbered 1–3 from the left: {example}")
         index = int(words[0]) - 1
-        tricks = self.state.tricks
-        if index >= len(tricks):
-            raise IllegalAction(0, f"there are only {len(tricks)} tricks on the table")
-        if tricks[index][3]:
-            raise IllegalAction(0, f"trick {index + 1} is beaten already")
+        self.solo.check_trick(self.state, 0, index)
         return index
 
     def _hand(self) -> _Hand:
@@ -583,42 +653,19 @@ class _Solo:
             raise MalformedAction(f"say which trick: {example}")
         at = len(rest) - 1 - rest[::-1].index("on")
         typed, where = rest[:at], rest[at + 1:]
-        if not typed:
-            raise MalformedAction(f"say which cards: {example}")
-        lay = _Lay(typed, "set", example)
-        faces = lay.cards
-        if "MS" in faces:
-            self._may(Strike)
+        lay = _Lay(typed, _SOLO_LAY, example)
+        if "MS" in lay.cards:
+            self.solo.check_kind(self.state, 0, Strike)
             index = self._trick(where, "lay MS on 1")
-            if len(faces) > 1 or lay.times is not None or lay.value is not None or lay.grouped:
-                raise IllegalAction(0, "a Masterstroke is laid alone: lay MS on 1")
-            return self._checked(Strike(index, self._hand().one(0, "MS")))
-        self._may(Beat)
+            return self._checked(Strike(index, _masterstroke(0, lay, self._hand())))
+        self.solo.check_kind(self.state, 0, Beat)
         index = self._trick(where, example)
-        hand = self._hand()
-        if "X" in faces:
-            if faces != ["X"] or lay.times is not None or lay.value is not None or lay.grouped:
-                raise IllegalAction(0, "a Multiplier is typed +X and the number it makes, as in lay 5 +X3 on 1 (alone: lay X on 1)")
-            return self._checked(Beat(index, (), 1, 1, hand.one(0, "X")))
-        if not faces:
-            raise IllegalAction(0, "a Multiplier laid alone is typed lay X on 1")
-        slots = hand.take(0, faces)
-        multiplier = None if lay.times is None else hand.one(0, "X")
-        value = _value_of(0, lay, [hand.known[slot] for slot in slots if slot in hand.known], False)
-        quantity = self.state.tricks[index][2]
-        if lay.grouped:
-            if len(slots) != 1 or multiplier is not None:
-                raise IllegalAction(0, "'as set' is the Jester's single card played as the whole set: lay 7 as set on 3")
-        else:
-            quantity = len(slots) if lay.times is None else lay.times
-        try:
-            action = Beat(index, tuple(sorted(slots)), value, quantity, multiplier)
-        except MalformedAction as error:
-            raise IllegalAction(0, str(error)) from None
-        return self._checked(action)
+        quantity = self.state.tricks[index][2]  # the Jester's single card counts as the whole set
+        slots, value, quantity, multiplier = _lay_parts(0, lay, self._hand(), quantity, False)
+        return self._checked(_built(0, Beat, index, slots, value, quantity, multiplier))
 
     def stop(self, rest: list[str]) -> Any:
-        self._may(StopTrick)
+        self.solo.check_kind(self.state, 0, StopTrick)
         self.solo.check_power(self.state, StopTrick)
         return self._checked(StopTrick(self._trick(rest, "stop 2")))
 
@@ -626,31 +673,27 @@ class _Solo:
         cards = _cards(rest, "retrieve 7")
         if len(cards) != 1:
             raise MalformedAction("retrieve one card from the discard pile: retrieve 7")
-        self._may(Recall)
+        self.solo.check_kind(self.state, 0, Recall)
         self.solo.check_power(self.state, Recall)
         pile = _Hand(self.state.discard, self.state.cards.revealed)
-        return self._checked(Recall(pile.one(0, cards[0], "the discard pile holds")))
+        return self._checked(Recall(pile.one(0, cards[0], "in the discard pile")))
 
     def give(self, rest: list[str]) -> Any:
         if not rest or rest[0] != "up":
             raise MalformedAction("give up 11 12 (the Tea Boy's first round)")
         typed = rest[1:]
         cards = [] if typed == ["nothing"] else _cards(typed, "give up 11 12")
-        self._may(GiveUp)
+        self.solo.check_kind(self.state, 0, GiveUp)
         hand = self._hand()
-        chosen = hand.take(0, cards)
         given = two_highest_numbered(self.state.hand, self.state.cards.revealed)
-        faces = sorted((FACE[hand.known[slot]] for slot in chosen), key=FACE_ORDER.__getitem__)
-        must = sorted((FACE[hand.known[slot]] for slot in given), key=FACE_ORDER.__getitem__)
-        if faces != must:
-            raise IllegalAction(0, f"the Tea Boy gives up his two highest numbered cards: {' '.join(must) or 'nothing'}")
+        _require_two_highest(0, hand, hand.take(0, cards), given, "the Tea Boy gives up his two highest numbered cards")
         return self._checked(GiveUp(given))
 
     def discard(self, rest: list[str]) -> Any:
         cards = _cards(rest, "discard 3")
         if not cards:
             raise MalformedAction("say which cards: discard 3")
-        self._may(DiscardLowest)
+        self.solo.check_kind(self.state, 0, DiscardLowest)
         slots = self._hand().take(0, cards)
         try:
             action = DiscardLowest(tuple(sorted(slots)))
@@ -661,7 +704,7 @@ class _Solo:
     def pass_(self, rest: list[str]) -> Any:
         if rest:
             raise MalformedAction("pass takes nothing more")
-        self._may(Pass)
+        self.solo.check_kind(self.state, 0, Pass)
         return self._checked(_PASS)
 
 

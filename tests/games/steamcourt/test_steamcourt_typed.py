@@ -10,8 +10,8 @@ import os
 
 import pytest
 
-from p2pgames.engine import IllegalAction, MalformedAction
-from p2pgames.games.steamcourt import SteamCourt
+from p2pgames.engine import IllegalAction, LocalTable, MalformedAction
+from p2pgames.games.steamcourt import GAME, SteamCourt
 from p2pgames.games.steamcourt.actions import DiscardTwo, Give, Lay, Masterstroke, Pass, Retrieve, Serve, Unpass
 from p2pgames.games.steamcourt.solo import Beat, GiveUp, Recall, StopTrick, Strike
 
@@ -147,6 +147,53 @@ def test_words_that_are_no_move_are_malformed():
                  "give 2 carol", "dive deep 7", "put 7", "unpass forever", "coup now", "pass pass"):
         with pytest.raises(MalformedAction):
             parse(table, ALICE, text)
+    # A lay that names no card asks for the cards (not for a Multiplier).
+    for text in ("lay as 9", "lay as pair"):
+        with pytest.raises(MalformedAction, match="say which cards"):
+            parse(table, ALICE, text)
+
+
+def test_the_jesters_dual_card_as_pair_is_asked_which_pair():
+    # Following the advice must make the Jester's pair, not lay the card as a single one.
+    jester = SteamCourt({3: ("queen", "jester", "teaboy")})
+    table = Court(3, [["5", "5", "1"], ["3/9", "1"], ["1"]], game=jester, play=True)
+    table.do(ALICE, "lay 5 5")
+    assert refused(table, BOB, "lay 3/9 as pair") == "say what 3/9 counts as: as pair of 3 or as pair of 9"
+    assert parse(table, BOB, "lay 3/9 as pair of 9") == Lay((table.slot(BOB, "3/9"),), 9, 2)
+    assert "lay 3/9 as pair of 9" in table.texts(BOB)
+
+
+def test_a_card_named_by_its_slot_and_by_its_face_is_two_cards():
+    table = Court(3, [["7", "7", "5", "1"], ["2"], ["3"]], play=True)
+    low, high = table.slots(ALICE, ["7", "7"])
+    # "#low 7": the 7 named by its face is the other one, never the card already named.
+    assert parse(table, ALICE, f"lay #{low} 7") == Lay((low, high), 7, 2)
+    assert parse(table, ALICE, f"lay 7 #{low}") == Lay((low, high), 7, 2)
+    assert refused(table, ALICE, f"lay #{low} #{low}") == f"card #{low} is named twice"
+    five = table.slot(ALICE, "5")
+    assert refused(table, ALICE, f"lay #{five} 5") == "you hold only one 5"
+
+
+def test_cards_taken_from_the_machine_or_the_drawn_cards_name_that_place():
+    pirate = SteamCourt({3: ("queen", "pirate", "teaboy")})
+    table = Court(3, [["5", "1"], ["2", "1"], ["6/12", "1", "3"]], game=pirate, play=True)
+    table.do(ALICE, "lay 5")
+    table.do(BOB, "pass")
+    table.do(CAROL, "lay 6/12 as 12")
+    table.passes(ALICE, CAROL)
+    assert refused(table, BOB, "steal 9") == "there is no 9 in the machine"
+    assert refused(table, BOB, "steal 6/12") == "the Pirate steals numbered cards only"
+    mine = table.slot(BOB, "2")
+    assert refused(table, BOB, f"steal #{mine}") == f"card #{mine} is not in the machine"
+    renegades = SteamCourt({3: ("submariner", "alchemist", "plaguedoctor")})
+    table = Court(3, [["3", "3", "1"], ["4", "4", "1"], ["8", "8", "1"]], game=renegades, play=True)
+    for seat, text in ((ALICE, "lay 3 3"), (BOB, "lay 4 4"), (CAROL, "lay 8 8")):
+        table.do(seat, text)
+    table.passes(ALICE, BOB, CAROL)
+    table.do(CAROL, "plague")
+    kept = table.slot(CAROL, "1")  # in her hand before she drew
+    assert refused(table, CAROL, f"put back #{kept}") == f"card #{kept} is not among the cards you drew"
+    assert refused(table, CAROL, "put back 12") == "there is no 12 among the cards you drew"
 
 
 # -- the choice list's groups ----------------------------------------------------------------------
@@ -248,7 +295,9 @@ def test_solo_mistakes_get_the_rules_reasons():
 
 def test_solo_powers_name_the_pile_they_take_from():
     table = Solo(["3", "3/9", "7", "12", "12"], ["4", "5", "11"], ["10"], at="timetraveler", fill="high")
-    assert refused(table, 0, "retrieve 7") == "the discard pile holds no 7"
+    assert refused(table, 0, "retrieve 7") == "there is no 7 in the discard pile"
+    hand = min(table.state.hand)
+    assert refused(table, 0, f"retrieve #{hand}") == f"card #{hand} is not in the discard pile"
     general = Solo(["3", "3/9", "7", "12", "12"], ["4", "5", "11"], ["10"], at="general", fill="high")
     assert refused(general, 0, "discard 7") == "you may only discard your lowest card"
     assert parse(general, 0, "discard 3/9") != parse(general, 0, "discard 3")
@@ -259,3 +308,24 @@ def test_solo_powers_name_the_pile_they_take_from():
     table.do("lay 12 on 1")
     table.do("pass")  # trick 1 beaten and discarded: its 4 and the 12
     assert parse(table, 0, "retrieve 12") == Recall(table.state.discard[-1])
+
+
+def test_a_party_player_names_players_at_his_own_table():
+    table = LocalTable(GAME, GAME.ruleset(8, {"variant": "party"}), b"typed-party")
+    while table.state.tables[0].phase != "give":  # the coup windows pass: the Queen gives first
+        step = table.step()
+        seat = next(p for p in step.players if table.state.table_of(p).phase == "coup")
+        table.act(seat, Pass())
+    royal, renegades = table.state.tables
+    queen, names = royal.seats[0], [f"p{seat}" for seat in range(8)]
+
+    def read(text):
+        return GAME.parse_action(table.state, queen, text, table.view(queen), names)
+
+    card = next(iter(table.state.hands[queen]))
+    assert read(f"give #{card} to {names[royal.seats[1]]}") == Give(card, royal.seats[1])
+    with pytest.raises(IllegalAction) as caught:
+        read(f"give #{card} to {names[renegades.seats[0]]}")
+    assert caught.value.reason == f"{names[renegades.seats[0]]} plays at the Renegade table"
+    with pytest.raises(MalformedAction, match="nobody called 'p9' plays at this table"):
+        read(f"give #{card} to p9")
