@@ -197,7 +197,7 @@ class _View:
 
     def pick_worth(self, action: Pick) -> float:
         state = self.state
-        name = state.cards.revealed.get(action.slot) or self.knowledge.get(action.slot)
+        name = state.value(action.slot, self.knowledge)
         counts = self.counts()
         if state.pile is None:
             counts[SUIT_OF[name]] -= 1
@@ -251,7 +251,7 @@ class _View:
 
     def _take_worth(self, action: Take, counts: list[int], names: list[str]) -> float:
         state = self.state
-        name = state.cards.revealed.get(action.slot) or self.knowledge.get(action.slot)
+        name = state.value(action.slot, self.knowledge)
         if name is None:
             return -50.0  # a blind card from a face-down pile: rarely worth it
         found = state.pile_of(action.slot)
