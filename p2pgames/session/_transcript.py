@@ -259,6 +259,9 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
     # Acknowledgements of another entry than the log's (see ack_fault): a fork nobody can be named
     # for, a problem unless the keeper recorded the desync it stopped on.
     forks: list[str] = []
+    # Badly signed acknowledgements of other joiners in a joiner's transcript: damage, unless the
+    # keeper stopped on the host's bad signature (the host relayed them so).
+    relayed: list[tuple[int | None, str]] = []
     problems_before = 0  # problems found before the log stopped (the later ones follow from it)
     entries_after = 0  # entries that follow the one that stopped the game
 
@@ -323,9 +326,12 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
         try:
             envelope.verify(seats[seat].key)
         except BadSignature:
-            report.damage.append((
-                None, f"record {number}, {holds} in the name of {report.who(seat)}, has a signature that does not verify",
-            ))
+            text = f"record {number}, {holds} in the name of {report.who(seat)}, has a signature that does not verify"
+            if kind == "ack" and HOST_SEAT != report.seat != seat != HOST_SEAT:
+                # A joiner records the acknowledgements the host relays before checking them (§B8).
+                text += " (unless the host relayed it so: a joiner records relayed acknowledgements unchecked)"
+                relayed.append((None, text))
+            report.damage.append((None, text))
             return None
         report.signatures += 1
         return envelope, seat
@@ -475,6 +481,10 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             report.problems.append(f"{_count(entries_after, 'entry follows', 'entries follow')} the one that stopped the game")
     if forks and not (report.stopped is not None and report.stopped.code == FaultCode.DESYNC):
         report.problems.extend(forks)
+    if relayed and report.stopped is not None and (report.stopped.culprit, report.stopped.code) == (
+        HOST_SEAT, FaultCode.BAD_SIGNATURE
+    ):
+        report.damage = [item for item in report.damage if item not in relayed]
     if (
         report.stopped is not None and report.stopped.code == FaultCode.LEFT and not report.stop_confirmed
         and replay_fault is None and damaged is None and report.stopped.culprit in report.left

@@ -400,3 +400,57 @@ def test_an_entry_record_that_does_not_open_is_damage_whatever_fault_follows_it(
         "FAILED at entry 5: the file is damaged or was altered: record 19 is not a well-formed message "
         "(unknown message kind 'dntry'); this proves nothing about any player."
     )
+
+
+def host_relays_a_badly_signed_acknowledgement() -> Switchboard:
+    """A 3-player Probe game whose host relays to p1 an acknowledgement of p2's with a flipped bit."""
+    board = Switchboard("probe", 3)
+    p2 = board.sessions[2].identity.public_key.raw
+
+    def ack_of_p2_for_p1() -> int | None:
+        board.flush()
+        for index, (direction, seat, _connection, data) in enumerate(board.queue):
+            if direction == "down" and seat == 1:
+                envelope = open_envelope(data)
+                if envelope.kind == "ack" and envelope.sender == p2 and envelope.body["seq"] >= 3:
+                    return index
+        return None
+
+    board.run(until=lambda: ack_of_p2_for_p1() is not None)
+    index = ack_of_p2_for_p1()
+    assert index is not None
+    direction, seat, connection, data = board.queue[index]
+    board.queue[index] = (direction, seat, connection, flip(data, len(data) - 1))
+    board.run()
+    return board
+
+
+def test_a_badly_signed_acknowledgement_the_host_relayed_is_not_called_mere_damage():
+    """p1 records relayed acknowledgements before checking them, and only the latest of each seat
+    is checked (§B8): p2's next one superseded the forged one, so the game went on. Nothing proves
+    who made it, but the report says the host may have relayed it so."""
+    board = host_relays_a_badly_signed_acknowledgement()
+    assert all(session.fault is None for session in board.sessions)
+    report = verify_transcript(bytes(board.transcripts[1]), get_game)
+    assert report.failure is None and report.complete and not report.ok
+    [(entry, text)] = report.damage
+    assert text.endswith(
+        "a state-hash acknowledgement in the name of p2 (seat 2), has a signature that does not verify "
+        "(unless the host relayed it so: a joiner records relayed acknowledgements unchecked)"
+    )
+
+
+def test_a_badly_signed_relayed_acknowledgement_is_explained_by_the_keepers_stop_on_the_host():
+    """When p1 does check it (here: the file ends with p1's stop on the host's bad signature, as it
+    would at a checkpoint), the file is p1's consistent report: the stop, as p1 saw it."""
+    board = host_relays_a_badly_signed_acknowledgement()
+    items = list(iter_records(bytes(board.transcripts[1])))
+    damaged = verify_transcript(bytes(board.transcripts[1]), get_game).damage[0][1]
+    number = int(damaged.split(",")[0].removeprefix("record "))
+    items = items[:number]
+    items.append(fault_record(
+        "bad-signature", "the host relayed a message in p2 (seat 2)'s name that it did not sign", 5,
+    ))
+    report = verify_transcript(file_of(items), get_game)
+    assert report.ok and not report.damage and not report.stop_confirmed
+    assert report.describe().splitlines()[-2].endswith("as seen by p1 (seat 1), who kept this transcript.")

@@ -127,7 +127,8 @@ def test_a_flipped_bit_in_an_acknowledgement_is_damage_and_the_rest_is_checked()
         "Checked 67 log entries (271 signatures, every chain link, every rule), 200 state-hash acknowledgements, "
         "1 deal audit and no chat lines.",
         "FAILED: the file is damaged or was altered: record 25, a state-hash acknowledgement in the name of "
-        "p2 (seat 2), has a signature that does not verify; this proves nothing about any player.",
+        "p2 (seat 2), has a signature that does not verify (unless the host relayed it so: a joiner records "
+        "relayed acknowledgements unchecked); this proves nothing about any player.",
         RESULT,
         "NOT verified.",
     ])
