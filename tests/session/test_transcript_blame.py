@@ -454,3 +454,28 @@ def test_a_badly_signed_relayed_acknowledgement_is_explained_by_the_keepers_stop
     report = verify_transcript(file_of(items), get_game)
     assert report.ok and not report.damage and not report.stop_confirmed
     assert report.describe().splitlines()[-2].endswith("as seen by p1 (seat 1), who kept this transcript.")
+
+
+def test_a_recorded_fault_its_evidence_proves_is_confirmed_beside_another_verdict_of_the_replay():
+    """The replay stops on the host's forgery at entry 5; the record names another fault, p2's
+    opening of another value, with p2's signed opening as evidence. Both are proven: the report
+    shows both, and fails (the record does not name what the log shows)."""
+    def forged(body: dict) -> None:
+        submission = body["submission"]
+        body["submission"] = flip(submission, len(submission) - 1)
+
+    items = with_entry_5(forged)[:ENTRY_5]
+    opening = open_envelope(records()[ENTRY_5 - 1][1]).body["submission"]  # p2's, as it signed it
+    other = resigned(opening, lambda inner: inner["body"].update(value=bytes(32)), KEYS[2])
+    items.append(("fault", {
+        "culprit": 2, "code": "bad-opening", "reason": "opened a commitment with a different value than it committed to",
+        "seq": 5, "reporter": None, "evidence": [other],
+    }))
+    report = verify_transcript(file_of(items), get_game)
+    assert report.failure is not None and (report.failure.culprit, report.failure.code) == (0, "bad-signature")
+    assert report.stop_confirmed and not report.ok
+    assert report.describe().splitlines()[-2:] == [
+        "The game stopped after 5 log entries: p2 (seat 2) — opened a commitment with a different value than it "
+        "committed to; confirmed from the signed evidence.",
+        "NOT verified.",
+    ]
