@@ -1597,8 +1597,10 @@ class SteamCourt(Game[SteamCourtState]):
 
     def _go_out(self, state: SteamCourtState, table: Table, player: int) -> None:
         """``player`` takes his place in the going-out order and the top token; he may still hold
-        cards (the last player when the quarter ends): they stay in his hand, face down, until the
-        audit shows them and the next quarter's deal replaces them."""
+        cards (the last player when the quarter ends): they stay in his hand, seen by him alone,
+        until the quarter's audit reveals them (the log then says what he held). Between quarters
+        the same event clears every hand and deals the next quarter; after the 4th they stay on
+        the final table, face up (RULES.md, I27)."""
         table.out.append(player)
         token = 0
         if state.scoring == "gears":
@@ -1658,11 +1660,12 @@ class SteamCourt(Game[SteamCourtState]):
         hands (now face up), the machine and the piles — for the game-over screen (RULES.md, I27);
         only the Party variant reseats, its final standing being the seats (I24)."""
         final = state.quarter == QUARTERS
-        for table in state.tables:
+        for index, table in enumerate(state.tables):
             for player in table.seats:
                 if state.hands[player]:  # the last player (the clock: every one not out)
                     faces = [FACE[state.cards.revealed[slot]] for slot in state.hands[player]]
-                    state.notes.append(("held", player, tuple(sorted(faces, key=FACE_ORDER.__getitem__))))
+                    # The table's index: the Party variant reseats (and may move him) in this event.
+                    state.notes.append(("held", player, tuple(sorted(faces, key=FACE_ORDER.__getitem__)), index))
         if not final:
             self._clear_quarter(state)
         if len(state.tables) > 1:
@@ -1781,7 +1784,8 @@ class SteamCourt(Game[SteamCourtState]):
         self, state: SteamCourtState, player: int, actions: Sequence[Any], texts: Sequence[str]
     ) -> list[ChoiceGroup]:
         """A Multiplier's counts, a gift's receivers, the Discard-two token's pairs and a dive's
-        cards each on one line (:func:`views.group_choices`)."""
+        cards each on one line; when those lines are still more than ten, a hand's lays one line
+        per card named first, each with its lines as parts (:func:`views.group_choices`)."""
         return views.group_choices(actions, texts)
 
     def narrate(self, before: SteamCourtState, event: Event, after: SteamCourtState, names: Sequence[str]) -> list[str]:

@@ -687,7 +687,7 @@ class Solo:
         everything = bool(tricks) and len(beaten) == len(tricks)
         if everything and state.rung == len(LADDER) - 1:
             # The game is won: the last tricks stay on the table, beaten, for the final screen.
-            state.notes.append(("round-over", len(beaten), 0, True))
+            state.notes.append(("last-round", len(beaten)))
             self._finish(state, won=True)
             return
         if not beaten:

@@ -134,11 +134,11 @@ def narrate(after: SoloState, names: Sequence[str]) -> list[str]:
             lines.append(f"{you} (Time Traveler) retrieves {FACE[revealed[note[1]]]} from the discard pile")
         elif kind == "pass":
             lines.append(f"{you} passes")
+        elif kind == "last-round":
+            lines.append("every trick beaten")  # the game is won: they stay on the table
         elif kind == "round-over":
             _, beaten, discarded, everything = note
-            if everything and not discarded:
-                lines.append("every trick beaten")  # the last round: they stay on the table
-            elif everything:
+            if everything:
                 lines.append(f"every trick beaten: {_count(discarded, 'trick')} to the discard pile")
             elif beaten:
                 lines.append(f"{_count(beaten, 'trick')} beaten and discarded; the others stay")

@@ -227,14 +227,15 @@ LISTED_CHOICES = 10
 def group_choices(actions: Sequence[Any], texts: Sequence[str]) -> list[ChoiceGroup]:
     """How a long list of choices is shown (:meth:`~p2pgames.engine.Game.group_choices`).
 
-    When that still leaves more than :data:`LISTED_CHOICES` lines, lays are grouped by the first card
-    named, one line each (``lay 5 …`` for ``lay 5``, ``lay 5 5``, ``lay 5 +X2`` …), so a hand with a
-    Multiplier lists a line per card, not one per count. Inside such a line, and on lines of their
-    own, choices that differ only in what the player completes
-    form one part (:func:`_completed_parts`): the counts one set of cards and a Multiplier can make
+    First, choices that differ only in what the player completes are one line
+    (:func:`_completed_parts`): the counts one set of cards and a Multiplier can make
     (``lay 5 5 +X…``), one card given to any player (``give 7 to …``), the Discard-two token's pairs
-    with the same lower card (``discard 2 …``) and the cards a dive can reveal (``dive court …``).
-    Groups come in the order of their first member; members keep the order of the legal actions.
+    with the same lower card (``discard 2 …``) and the cards a dive into one pile can reveal
+    (``dive court …``). When those are still more than :data:`LISTED_CHOICES` lines, lays are
+    grouped by the first card named, one line each (``lay 5 …`` for ``lay 5``, ``lay 5 5``,
+    ``lay 5 +X…`` and ``lay 5 5 +X…``, its parts), so a hand with a Multiplier lists a line per
+    card, not one per set. Groups come in the order of their first member; members keep the order
+    of the legal actions.
     """
     parts = _completed_parts(actions, texts)
     if len(parts) <= LISTED_CHOICES:
@@ -559,8 +560,10 @@ def _table_panel(
     """One line per seat of table ``index``, from its top seat: character, name, cards left,
     passed / to act / out (or *last*: the player still holding cards when the quarter ended),
     tokens (start + gear tokens = points, or the clock), and 1-point token powers not yet used;
-    then the cards the last player was left holding, once the viewer can see them (his own, or
-    everyone's after the audit), until the next quarter's deal."""
+    then, once the quarter is over at the table, the cards each player still holding some was
+    left with (the last player; on the clock, everyone not out), as far as the viewer sees them:
+    his own until the audit (which, between quarters, deals the next quarter in the same event),
+    everyone's on the final table."""
     table = state.tables[index]
     totals = state.totals()
     number_width = 1 if len(state.tables) == 1 else 2
@@ -572,11 +575,13 @@ def _table_panel(
     else:
         acting = (table.actor,)
     held: list[int] = []
+    over = table.phase == "done"  # the quarter is over here (waiting, audited, or the game's end)
     for position, (player, character) in enumerate(zip(table.seats, table.characters)):
         count = len(state.hands[player])
+        if over and count:
+            held.append(player)
         if player in table.out and count:
             status, style = "last", "bad"
-            held.append(player)
         elif player in table.out:
             status, style = f"out {_ordinal(table.out.index(player) + 1)}", "good"
         elif player in acting and state.phase == "playing" and table.phase != "done":
@@ -935,6 +940,9 @@ def _narrate_party_note(
             for index, seats in enumerate((royal, renegades)):
                 lines.append(f"new seats, {TABLE_NAMES[index]}: {_seats_text(after.tables[index], seats, names)}")
         return lines
+    if kind == "held":  # after the audit, which may reseat him at the other table: the note says where
+        _, player, faces, index = note
+        return [f"{_SHORT_TABLE[index]}: {names[player]} was left holding {' '.join(faces)}"]
     lines = _narrate_note(before, after, note, names)
     if kind in _PLAYER_NOTES and lines:
         tag = _SHORT_TABLE[_table_index(after, note[1])]
@@ -991,7 +999,7 @@ def _party_standings_panel(state: "SteamCourtState", names: Sequence[str]) -> Pa
             segments.append(("good" if index == 0 and position == 0 else "", text))
         lines.extend(_wrap(segments, "  ", [("bold", f"{_SHORT_TABLE[index]}:")]))
     winner = state.tables[0].seats[0]
-    lines.insert(0, (("good", f"{names[winner][:12]} wins: first out at the Royal table, the Queen's"),))
+    lines.insert(0, (("good", f"{names[winner][:12]} wins: first out at the Royal table in quarter 4"),))
     return Panel("Final standings", tuple(lines))
 
 

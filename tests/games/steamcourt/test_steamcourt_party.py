@@ -393,6 +393,24 @@ def test_panels_log_and_help_show_both_tables():
     assert "Party variant" in GAME.help_text()
 
 
+def test_every_log_line_about_a_player_names_his_table():
+    # A whole game: a line about one player starts with his table's name — the table he played
+    # at, also for "was left holding" after the audit that promotes or banishes him (I23, I27).
+    party = Party(8, seed=b"tags")
+    party.play_until(lambda p: isinstance(p.step(), GameOver))
+    court = ("start tokens, ", "— quarter ", "quarter ", "new seats, ")
+    untagged = [
+        line for line in party.lines
+        if not line.startswith(("Royal: ", "Renegades: ") + court) and not line.endswith("went out first at the Royal table")
+    ]
+    assert untagged == []
+    held = [line for line in party.lines if "was left holding" in line]
+    assert len(held) == 8  # each table's last player, each quarter
+    for quarter, ((royal, renegades), line_pair) in enumerate(zip(party.outs, zip(held[::2], held[1::2])), 1):
+        assert line_pair[0].startswith(f"Royal: p{royal[-1]} was left holding"), (quarter, line_pair)
+        assert line_pair[1].startswith(f"Renegades: p{renegades[-1]} was left holding"), (quarter, line_pair)
+
+
 # -- whole games ---------------------------------------------------------------------------------
 
 

@@ -235,13 +235,18 @@ def test_the_game_over_screen_shows_the_final_standings_and_the_last_quarters_ta
     for player in range(players):
         row = next(row for row in seats if f" {names[player]} " in row)
         assert f"= {totals[player]}" in row or f"space {totals[player]} " in row, row
+    holders = [player for player in range(players) if table.state.hands[player]]
     if options.get("scoring") != "clock":
-        # The last player's cards are on the table, face up, not "0 cards out 4th".
+        # The last player is "last" with his cards, not "0 cards out 4th".
         last = table.state.tables[0].out[-1]
         held = len(table.state.hands[last])
-        assert held and any(f"{held:>2} card" in row and "last" in row for row in seats)
-        who = "you were" if last == 0 else f"{names[last]} was"
-        assert any(row.startswith(f"{who} left holding: ") for row in shown["The table"])
+        assert holders == [last] and any(f"{held:>2} card" in row and "last" in row for row in seats)
+    else:
+        assert len(holders) == players - 2  # the quarter ended as the second player went out
+    # Every player's cards left are on the table, face up (I27).
+    for player in holders:
+        who = "you were" if player == 0 else f"{names[player]} was"
+        assert any(row.startswith(f"{who} left holding: ") for row in shown["The table"]), (who, shown["The table"])
     # Nothing to decide any more: no powers, no question.
     assert "Your powers" not in shown and "You are asked" not in shown
 

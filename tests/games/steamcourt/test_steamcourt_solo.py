@@ -322,6 +322,9 @@ def test_the_queen_discards_her_lowest_card_or_set_and_beating_the_court_hand_as
     assert 0 in table.state.cards.audited
     assert result.winners == (0,) and result.scores == (6,)
     assert result.summary == "Master Engineer: beat the Court Hand as Engineer to the Queen with 19 cards left in it"
+    # The winning round's tricks stay on the table: the log doesn't send them to the discard pile.
+    assert "every trick beaten" in table.lines
+    assert not any(line.startswith("every trick beaten:") for line in table.lines)
 
 
 @pytest.mark.parametrize(

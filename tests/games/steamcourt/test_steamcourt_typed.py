@@ -256,6 +256,24 @@ def test_a_gift_is_one_line_per_card_completed_by_the_receivers_name():
     ]
 
 
+def test_discard_two_pairs_and_a_dives_cards_are_one_line_each():
+    plain = SteamCourt({3: ("queen", "inspector", "teaboy")})
+    table = Court(3, [["2", "5", "5", "MS", "9"], ["6", "1"], ["7", "1"]], game=plain, play=True)
+    table.state.powers[ALICE].append(["discard", False])  # a test shortcut: alice has the token
+    found = groups(table, ALICE)
+    # The token's pairs by their lower card; every other choice on its own line.
+    assert [(label, texts) for label, texts in found if label.startswith("discard")] == [
+        ("discard 2 …", ["discard 2 5", "discard 2 9"]),
+        ("discard 5 …", ["discard 5 5", "discard 5 9"]),
+    ]
+    assert all(len(texts) == 1 for label, texts in found if not label.startswith("discard"))
+    renegades = SteamCourt({3: ("submariner", "alchemist", "plaguedoctor")})
+    table = Court(3, [["3", "8", "1"], ["4", "1"], ["6", "1"]], game=renegades, play=True)
+    found = groups(table, ALICE)
+    assert [label for label, _ in found] == ["lay 1", "lay 3", "lay 8", "dive court …"]
+    assert sorted(dict(found)["dive court …"]) == ["dive court 1", "dive court 3", "dive court 8"]
+
+
 # -- Solo -----------------------------------------------------------------------------------------
 
 
