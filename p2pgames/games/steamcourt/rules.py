@@ -152,7 +152,7 @@ _TRICK_END_PHASE = {"timetraveler": Phase.RETRIEVE, "pirate": Phase.STEAL}
 # The windows that offer "not this quarter" (:meth:`SteamCourt.standing_answer`), by the power each
 # asks about (RULES.md, I28).
 _STANDING_POWERS = {Phase.STOP: "stop", Phase.RETRIEVE: "retrieve", Phase.STEAL: "steal"}
-NOT_THIS_QUARTER = "not this quarter"
+NOT_THIS_QUARTER = "not this quarter"  # the standing answer's label, as the list of choices shows it
 
 
 class Table:
@@ -1455,7 +1455,7 @@ class SteamCourt(Game[SteamCourtState]):
         self._clear(state, table)
 
     def _may_use_trick_end(self, state: SteamCourtState, table: Table, player: int, character: str) -> bool:
-        # Out of cards, out of the quarter: he takes no cards back (I14).
+        # can_use: not used this quarter, and not out of cards (he takes no cards back: I14).
         if character == "timetraveler":
             # Asked only when a retrieve is possible (I28): he lost, and a lay of his with cards
             # stands in the trick.

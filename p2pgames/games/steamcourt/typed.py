@@ -316,9 +316,8 @@ def _lay_parts(
     if lay.grouped:
         if len(slots) != 1 or multiplier is not None:
             form = lay.form
-            raise IllegalAction(
-                player, f"'as {form.group}' is the Jester's single card played as {form.jester}: lay 7 as {form.group}{on}"
-            )
+            jester = f"'as {form.group}' is the Jester's single card played as {form.jester}"
+            raise IllegalAction(player, f"{jester}: lay 7 as {form.group}{on}")
         quantity = grouped_as
     else:
         quantity = len(slots) if lay.times is None else lay.times
@@ -457,7 +456,8 @@ class _Court:
         cards = [] if typed == ["nothing"] else _cards(typed, "give 11 12 to alice")
         hand = self._hand()
         served = self.game.two_highest(self.state, player, self.knowledge)
-        _require_two_highest(player, hand, hand.take(player, cards), served, "you must give your two highest numbered cards")
+        chosen = hand.take(player, cards)
+        _require_two_highest(player, hand, chosen, served, "you must give your two highest numbered cards")
         return self._checked(Serve(served, to))
 
     def trade(self, rest: list[str]) -> Any:
@@ -633,7 +633,7 @@ class _Solo:
         self.state = state
 
     def _trick(self, words: Sequence[str], example: str) -> int:
-        """The index of the trick a move names (tricks are typed 1–3), checked by :meth:`Solo.check_trick`."""
+        """The index of the trick a move names (typed 1–3), checked by :meth:`Solo.check_trick`."""
         if len(words) != 1 or not (words[0].isdigit() and words[0].isascii()) or not 1 <= int(words[0]) <= 3:
             raise MalformedAction(f"tricks are numbered 1–3 from the left: {example}")
         index = int(words[0]) - 1
@@ -695,11 +695,7 @@ class _Solo:
             raise MalformedAction("say which cards: discard 3")
         self.solo.check_kind(self.state, 0, DiscardLowest)
         slots = self._hand().take(0, cards)
-        try:
-            action = DiscardLowest(tuple(sorted(slots)))
-        except MalformedAction as error:
-            raise IllegalAction(0, str(error)) from None
-        return self._checked(action)
+        return self._checked(_built(0, DiscardLowest, tuple(sorted(slots))))
 
     def pass_(self, rest: list[str]) -> Any:
         if rest:

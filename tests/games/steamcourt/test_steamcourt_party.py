@@ -398,10 +398,11 @@ def test_every_log_line_about_a_player_names_his_table():
     # at, also for "was left holding" after the audit that promotes or banishes him (I23, I27).
     party = Party(8, seed=b"tags")
     party.play_until(lambda p: isinstance(p.step(), GameOver))
-    court = ("start tokens, ", "— quarter ", "quarter ", "new seats, ")
+    about_both = ("start tokens, ", "— quarter ", "quarter ", "new seats, ")
     untagged = [
         line for line in party.lines
-        if not line.startswith(("Royal: ", "Renegades: ") + court) and not line.endswith("went out first at the Royal table")
+        if not line.startswith(("Royal: ", "Renegades: ") + about_both)
+        and not line.endswith("went out first at the Royal table")
     ]
     assert untagged == []
     held = [line for line in party.lines if "was left holding" in line]

@@ -23,7 +23,8 @@ GENERAL = SteamCourt({3: ("queen", "general", "teaboy")})
 
 
 def test_not_this_quarter_is_answered_by_the_generals_own_peer_until_the_next_quarter():
-    board = Switchboard("steamcourt", 3, loader=lambda name: GENERAL, bots=[make_bot(bytes([seat])) for seat in range(3)])
+    bots = [make_bot(bytes([seat])) for seat in range(3)]
+    board = Switchboard("steamcourt", 3, loader=lambda name: GENERAL, bots=bots)
     # What the host receives in each stop window (by quarter and seat): what everyone sees.
     answers: list[tuple[int, int, object]] = []
 
