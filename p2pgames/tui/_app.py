@@ -153,6 +153,9 @@ class TerminalGame:
         self.mode = Mode.CONNECTING
         self.confirming_quit = False
         self.decision: Decision | None = None
+        # A line of the list the player picked by its number: the list shows its parts meanwhile.
+        self.narrowed: ChoiceGroup | None = None
+        self._narrowed_for: Decision | None = None
         self.lobby: LobbyChanged | None = None
         self.said: list[str] = []
         self.verdict = ""
@@ -409,8 +412,9 @@ class TerminalGame:
         if decision is None:
             command = interpret(text, None)
         else:
-            command = interpret(text, choice_texts(decision), [members for _, members in menu_lines(decision)])
+            command = interpret(text, choice_texts(decision), [line.members for line in self.lines])
         if command is None:
+            self.narrowed = None  # an empty line: back to all the choices
             return
         if isinstance(command, Help):
             self.screen.show(View.HELP)
@@ -426,7 +430,7 @@ class TerminalGame:
             else:
                 self._stand(decision)  # type: ignore[arg-type]
         elif isinstance(command, PickGroup):
-            self._narrow(decision.menu[command.index])  # type: ignore[union-attr]
+            self._narrow(self.lines[command.index])
         elif isinstance(command, Chat):
             self._chat(command.text)
         elif isinstance(command, BadNumber):
@@ -484,9 +488,9 @@ class TerminalGame:
         self._problem(self._unknown_message(command, reason))
 
     def _narrow(self, group: ChoiceGroup) -> None:
-        """A numbered line standing for several choices: type their common start, to finish."""
-        texts = [self.decision.texts[index] for index in group.members]  # type: ignore[union-attr]
-        self.screen.offer_input(os.path.commonprefix(texts), len(texts))
+        """A numbered line standing for several choices: the list shows its parts, numbered in
+        turn (the input line stays the player's: a number typed next picks from that list)."""
+        self.narrowed, self._narrowed_for = group, self.decision
 
     def _chat(self, text: str) -> None:
         if not text.strip():
@@ -557,6 +561,13 @@ class TerminalGame:
     def _refresh_decision(self) -> None:
         node = self.node
         self.decision = node.session.decision() if node is not None and self.mode is Mode.PLAYING else None
+        if self.decision != self._narrowed_for:
+            self.narrowed = None  # a new decision lists all its choices again
+
+    @property
+    def lines(self) -> list[ChoiceGroup]:
+        """The numbered list shown now (see :func:`~p2pgames.tui._commands.menu_lines`)."""
+        return menu_lines(self.decision, self.narrowed) if self.decision is not None else []
 
     def _changed(self) -> None:
         """After anything changed: recompute what is derived from the session, and redraw."""

@@ -12,7 +12,8 @@ The rules, in order (case and extra spaces never matter):
 
 Nothing here has side effects: :func:`interpret` only classifies. :func:`choice_texts` and
 :func:`menu_lines` say what a decision offers: its choices, then its standing answer ("not this
-quarter"), which the numbered list shows as its last line.
+quarter"), which the numbered list shows as its last line; or, once the player has picked a line
+that stands for several choices, that line's parts (and its choices, at the last level).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from p2pgames.engine import normalize_typed
+from p2pgames.engine import ChoiceGroup, normalize_typed
 from p2pgames.session import Decision
 
 __all__ = [
@@ -127,12 +128,17 @@ def choice_texts(decision: Decision) -> tuple[str, ...]:
     return decision.texts + ((decision.standing.label,) if decision.standing is not None else ())
 
 
-def menu_lines(decision: Decision) -> list[tuple[str, tuple[int, ...]]]:
-    """The numbered list for ``decision``: each line's label and the indexes into
-    :func:`choice_texts` it stands for (its groups, then its standing answer)."""
-    lines = [(group.label, group.members) for group in decision.menu]
+def menu_lines(decision: Decision, narrowed: ChoiceGroup | None = None) -> list[ChoiceGroup]:
+    """The numbered list for ``decision``, each line a group of indexes into :func:`choice_texts`:
+    its groups, then its standing answer; or, ``narrowed`` to one of its groups, that group's parts
+    (a group without parts: each of its choices)."""
+    if narrowed is not None:
+        if narrowed.parts:
+            return list(narrowed.parts)
+        return [ChoiceGroup(decision.texts[index], (index,)) for index in narrowed.members]
+    lines = list(decision.menu)
     if decision.standing is not None:
-        lines.append((decision.standing.label, (len(decision.texts),)))
+        lines.append(ChoiceGroup(decision.standing.label, (len(decision.texts),)))
     return lines
 
 

@@ -12,13 +12,14 @@ itself) are offered as one candidate, their common start shown by the group's la
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from p2pgames.session import Decision
-from p2pgames.tui._commands import COMMAND_WORDS, normalize
+from p2pgames.engine import ChoiceGroup
+from p2pgames.tui._commands import COMMAND_WORDS, choice_texts, menu_lines, normalize
 
 __all__ = ["ChoiceCompleter"]
 
@@ -34,11 +35,16 @@ def _in_order(typed: str, candidate: str) -> bool:
 
 
 class ChoiceCompleter(Completer):
-    """Completes with the choices of ``get_decision()`` (the current decision, or ``None``),
-    each shown with the number of its line in the numbered list."""
+    """Completes with the choices of ``get_decision()`` (the current decision, or ``None``), a
+    choice that is a line of the numbered list ``get_lines()`` shown with that line's number."""
 
-    def __init__(self, get_decision: Callable[[], Decision | None]) -> None:
+    def __init__(
+        self,
+        get_decision: Callable[[], Decision | None],
+        get_lines: Callable[[], Sequence[ChoiceGroup]] | None = None,
+    ) -> None:
         self.get_decision = get_decision
+        self.get_lines = get_lines
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         before = document.text_before_cursor
@@ -65,16 +71,24 @@ class ChoiceCompleter(Completer):
         decision = self.get_decision()
         if decision is None:
             return []
+        lines = list(self.get_lines()) if self.get_lines is not None else menu_lines(decision)
+        # What typing a number picks: the lines of the list shown now that are one choice each.
+        numbered = {line.members[0]: number for number, line in enumerate(lines, 1) if len(line.members) == 1}
+        texts = choice_texts(decision)
+
+        def meta(index: int) -> str:
+            return f"choice {numbered[index]}" if index in numbered else ""
+
         found = []
-        for number, group in enumerate(decision.menu, 1):
+        for group in decision.menu:
             for unit in group.parts or (group,):
-                texts = [decision.texts[index] for index in unit.members]
-                stem = os.path.commonprefix(texts).rstrip()
-                if len(texts) > 1 and normalize(stem).startswith(typed) and len(normalize(stem)) > len(typed):
-                    found.append((stem, unit.label, f"choice {number}"))  # the rest is the player's to type
+                members = [texts[index] for index in unit.members]
+                stem = os.path.commonprefix(members).rstrip()
+                if len(members) > 1 and normalize(stem).startswith(typed) and len(normalize(stem)) > len(typed):
+                    found.append((stem, unit.label, ""))  # the rest is the player's to type
                 else:
-                    found += [(text, text, f"choice {number}") for text in texts]
+                    found += [(texts[index], texts[index], meta(index)) for index in unit.members]
         if decision.standing is not None:
-            label = decision.standing.label
-            found.append((label, label, f"choice {len(decision.menu) + 1}"))
+            index = len(decision.texts)
+            found.append((texts[index], texts[index], meta(index)))
         return found

@@ -44,7 +44,7 @@ from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import ColorDepth, Output
 
-from p2pgames.engine import Panel
+from p2pgames.engine import ChoiceGroup, Panel
 from p2pgames.session import Decision
 from p2pgames.tui._commands import COMMANDS, menu_lines
 from p2pgames.tui._completion import ChoiceCompleter
@@ -111,16 +111,6 @@ class Screen:
 
     def log_appended(self, line: Line) -> None:
         self.log_control.appended(line)
-
-    def offer_input(self, text: str, choices: int) -> None:
-        """Put ``text`` on the input line for the player to finish, listing the ``choices`` it
-        could become (a numbered line that stands for several). The one change of the input line
-        the game half makes: it answers a number the player typed."""
-        buffer = self._buffer
-        buffer.text = text
-        buffer.cursor_position = len(text)
-        if choices > 1:
-            buffer.start_completion(select_first=False)
 
     def refresh(self) -> None:
         """The game changed: put the focus where the player's keys now belong, and redraw."""
@@ -289,7 +279,7 @@ class Screen:
             return wrap([(style, game.verdict)], width, 2)[:MAX_VERDICT_ROWS]
         if game.mode is not Mode.PLAYING or game.decision is None or game.confirming_quit:
             return []
-        return choice_lines(game.decision, width)
+        return choice_lines(game.decision, width, game.narrowed)
 
     def _verdict_in_view(self) -> bool:
         """Whether the log's last line, on screen, already says how the game ended."""
@@ -389,7 +379,7 @@ class Screen:
         game = self.game
         self._buffer = Buffer(
             multiline=False,
-            completer=ChoiceCompleter(lambda: game.decision),
+            completer=ChoiceCompleter(lambda: game.decision, lambda: game.lines),
             complete_while_typing=True,
             history=InMemoryHistory(),
             accept_handler=self._accept,
@@ -530,15 +520,19 @@ class Screen:
         return bindings
 
 
-def choice_lines(decision: Decision, width: int) -> list[Line]:
+def choice_lines(decision: Decision, width: int, narrowed: ChoiceGroup | None = None) -> list[Line]:
     """"Your move — <prompt>", the game's warnings, and the numbered choices (a group of choices
-    is one numbered line), the choices in at most :data:`MAX_CHOICE_ROWS` rows."""
+    is one numbered line; ``narrowed`` to one, its parts), the choices in at most
+    :data:`MAX_CHOICE_ROWS` rows."""
     head: Line = [("class:move", f"Your move — {decision.step.prompt}")]  # type: ignore[union-attr]
     if decision.simultaneous:
         head.append(("class:move.secret", " (secret until everyone has chosen)"))
+    if narrowed is not None:
+        head.append(("class:move.secret", f" · {narrowed.label} (empty line: all choices)"))
     warnings = [row for text in decision.warnings for row in wrap([("class:move.warn", f"⚠ {text}")], width, 2)]
     items = [
-        [("class:choice.number", f"{number} "), ("", label)] for number, (label, _) in enumerate(menu_lines(decision), 1)
+        [("class:choice.number", f"{number} "), ("", line.label)]
+        for number, line in enumerate(menu_lines(decision, narrowed), 1)
     ]
     rows = _flow(items, width)
     if len(rows) > MAX_CHOICE_ROWS:

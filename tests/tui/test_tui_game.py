@@ -489,7 +489,7 @@ def test_a_joiner_with_the_hosts_name_has_one_name_everywhere(pipe, deadline, tm
     assert table.human.session.name == "alice-2"
 
 
-def test_the_number_of_a_group_of_choices_fills_in_their_common_start(pipe, deadline, monkeypatch):
+def test_the_number_of_a_group_lists_its_choices_to_pick_by_number(pipe, deadline, monkeypatch):
     from p2pgames.engine import ChoiceGroup
     from p2pgames.games._probe import Probe
 
@@ -506,11 +506,11 @@ def test_the_number_of_a_group_of_choices_fills_in_their_common_start(pipe, dead
         assert [group.label for group in decision.menu] == ["play …"]
         await table.screen.wait_for(" 1 play …")
         table.type("1\r")
-        await table.screen.wait_until(lambda: table.screen.lines()[-1].startswith("› play c"))
+        # The list now shows that line's choices, numbered in turn.
+        await table.screen.wait_for(f" 1 {decision.texts[0]}   2 {decision.texts[1]}")
         counter = table.human.session.replica.counters[table.human.session.seat]
-        card = decision.texts[1].split()[1]
-        table.type(card[1:] + "\r")  # finish "play c" with the card's number
-        await table.screen.wait_for(f"› play {card}")
+        table.type("2\r")
+        await table.screen.wait_for(f"› {decision.texts[1]}")
         assert table.human.session.replica.counters[table.human.session.seat] > counter
         table.type("quit\r")
         await table.screen.wait_for("Leave the game?")

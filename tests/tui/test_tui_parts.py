@@ -141,7 +141,9 @@ def test_completion_offers_matching_choices_then_commands():
 def test_completion_numbers_each_choice_with_its_line_of_the_list():
     choices = ("lay 5", "lay 5 +X2", "lay 5 +X3", "pass")
     groups = (ChoiceGroup("lay 5", (0,)), ChoiceGroup("lay 5 +X…", (1, 2)), ChoiceGroup("pass", (3,)))
-    assert numbered_completions("lay 5 +x", choices, groups=groups) == [("lay 5 +X2", "choice 2"), ("lay 5 +X3", "choice 2")]
+    # A choice inside a group has no number of its own (typing 2 shows that group's choices).
+    assert numbered_completions("lay 5 +x", choices, groups=groups) == [("lay 5 +X2", ""), ("lay 5 +X3", "")]
+    assert numbered_completions("pa", choices, groups=groups) == [("pass", "choice 3")]
     assert numbered_completions("pa", choices) == [("pass", "choice 4")]
 
 
@@ -275,9 +277,25 @@ def test_a_standing_answer_is_the_last_line_of_the_list_and_picked_by_its_number
     standing = StandingAnswer("not this quarter", 1, ("stop", 1))
     offered = decision(["stop bob", "pass"], standing=standing)
     assert [plain(row) for row in choice_lines(offered, 80)][1] == " 1 stop bob   2 pass   3 not this quarter"
-    texts, menu = choice_texts(offered), [members for _, members in menu_lines(offered)]
+    texts, menu = choice_texts(offered), [line.members for line in menu_lines(offered)]
     assert interpret("3", texts, menu) == Move(2) == interpret("Not this  quarter", texts, menu)
     assert completions("not", ("stop bob", "pass"), standing=standing) == ["not this quarter"]
+
+
+def test_a_picked_group_lists_its_parts_then_its_choices():
+    from p2pgames.tui._commands import menu_lines
+
+    choices = ("lay 5", "lay 5 5", "lay 5 +X1", "lay 5 +X2", "pass")
+    counts = ChoiceGroup("lay 5 +X…", (2, 3))
+    fives = ChoiceGroup("lay 5 …", (0, 1, 2, 3), (ChoiceGroup("lay 5", (0,)), ChoiceGroup("lay 5 5", (1,)), counts))
+    offered = decision(choices, groups=(fives, ChoiceGroup("pass", (4,))))
+    assert [line.label for line in menu_lines(offered)] == ["lay 5 …", "pass"]
+    assert [line.label for line in menu_lines(offered, fives)] == ["lay 5", "lay 5 5", "lay 5 +X…"]
+    assert [line.label for line in menu_lines(offered, counts)] == ["lay 5 +X1", "lay 5 +X2"]
+    rows = [plain(row) for row in choice_lines(offered, 80, fives)]
+    assert rows == [
+        "Your move — choose a card · lay 5 … (empty line: all choices)", " 1 lay 5   2 lay 5 5   3 lay 5 +X…",
+    ]
 
 
 def test_warnings_come_between_the_prompt_and_the_choices():
