@@ -8,11 +8,8 @@ loopback games. ``P2PGAMES_HOME`` points at a temporary directory; stdin is neve
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 import stat
-import sys
 from importlib import resources
 from pathlib import Path
 
@@ -20,32 +17,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cli_calls import call
 from p2pgames import __version__, canonical
 from p2pgames import cli
-from p2pgames.cli import main
 from p2pgames.session import encode_record, iter_records
 
 FINGERPRINT = re.compile(r"\b[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}\b")
 
 
-def call(*args: str) -> tuple[int, str, str]:
-    """Run ``p2pgames ARGS``; returns (exit code, stdout, stderr). No traceback may escape."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(list(args))
-        except SystemExit as exit_:  # argparse's own exits (--help, --version, usage errors)
-            code = exit_.code
-    assert "Traceback" not in out.getvalue() + err.getvalue()
-    return code, out.getvalue(), err.getvalue()
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch) -> Path:
-    home = tmp_path / "home"
-    monkeypatch.setenv("P2PGAMES_HOME", str(home))
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # not a terminal, even under pytest -s
-    return home
 
 
 @pytest.fixture(scope="module")

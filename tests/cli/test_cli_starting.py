@@ -8,7 +8,6 @@ for it with a pipe the test types into and a screen of 80×24 that draws nothing
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 import socket
 import subprocess
@@ -20,6 +19,7 @@ import pytest
 import trio
 from prompt_toolkit.input import create_pipe_input
 
+from cli_calls import call
 from p2pgames import cli
 from p2pgames.cli import main
 from p2pgames.crypto import Identity
@@ -34,23 +34,8 @@ from tui_tables import SizedOutput  # noqa: E402
 REPOSITORY = Path(__file__).parents[2]
 
 
-def call(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(list(args))
-        except SystemExit as exit_:
-            code = exit_.code
-    assert "Traceback" not in out.getvalue() + err.getvalue()
-    return code, out.getvalue(), err.getvalue()
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch) -> Path:
-    home = tmp_path / "home"
-    monkeypatch.setenv("P2PGAMES_HOME", str(home))
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    return home
 
 
 class Terminal:

@@ -8,34 +8,20 @@ variants' play, which their games' own tests cover.
 
 from __future__ import annotations
 
-import contextlib
 import io
 import sys
 
 import pytest
 
+from cli_calls import call
 from p2pgames import cli
 from p2pgames.engine import RulesetError
 from p2pgames.games import get_game
 from p2pgames.games.steamcourt.rules import SteamCourt
 
 
-def call(*args: str) -> tuple[int, str, str]:
-    """Run ``p2pgames ARGS``; returns (exit code, stdout, stderr). No traceback may escape."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = cli.main(list(args))
-        except SystemExit as exit_:  # argparse's own exits (--help)
-            code = exit_.code
-    assert "Traceback" not in out.getvalue() + err.getvalue()
-    return code, out.getvalue(), err.getvalue()
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("P2PGAMES_HOME", str(tmp_path / "home"))
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # not a terminal
 
 
 @pytest.fixture
