@@ -27,6 +27,7 @@ from p2pgames.engine._errors import (
 from p2pgames.engine._game import (
     NO_KNOWLEDGE,
     ChoiceGroup,
+    Composer,
     Game,
     GameState,
     Knowledge,
@@ -67,6 +68,7 @@ __all__ = [
     "CardState",
     "CardsDone",
     "ChoiceGroup",
+    "Composer",
     "Chance",
     "ChanceOutcome",
     "Claim",

@@ -35,6 +35,7 @@ from p2pgames.engine._steps import (
 
 __all__ = [
     "ChoiceGroup",
+    "Composer",
     "Game",
     "GameState",
     "Ruleset",
@@ -131,6 +132,35 @@ class StandingAnswer:
     label: str
     action: Any
     key: Hashable
+
+
+class Composer(ABC):
+    """Builds one action out of many small choices made on the player's own peer, for a decision
+    with too many legal actions to list (a submarine of 10 tiles out of 30): the player adds and
+    removes parts with typed commands, sees the result in the composer's panels, and the finished
+    action is submitted like any other. Nothing is sent until then, and nothing here is hashed.
+    Immutable: :meth:`apply` returns a new composer.
+    """
+
+    prompt: str = "compose your choice"
+
+    @abstractmethod
+    def commands(self) -> Sequence[str]:
+        """What the player may type now (``add Gatling Gun``, ``remove …``, ``done``), as typed."""
+
+    @abstractmethod
+    def apply(self, text: str) -> "Composer":
+        """The composer after the typed command ``text``. Raises :class:`IllegalAction` with a
+        reason a person can read for a command it knows that can't be done now ("you have 10
+        tiles already"), :class:`MalformedAction` for text that is no command of it."""
+
+    @abstractmethod
+    def panels(self) -> Sequence[Panel]:
+        """What a screen shows while composing (what is chosen so far, what may be added)."""
+
+    @abstractmethod
+    def action(self) -> Any | None:
+        """The finished action once the player said so (``done``), else ``None``."""
 
 
 def normalize_typed(text: str) -> str:
@@ -426,6 +456,27 @@ class Game(ABC, Generic[S]):
         :class:`StandingAnswer`), e.g. "not this quarter" to a power offered after every trick;
         its action must be legal now. ``None`` (the default): none."""
         return None
+
+    def allows(self, state: S, player: int, action: Any, knowledge: Knowledge) -> bool:
+        """Whether ``action`` is one of ``player``'s legal actions now. The default: it is in
+        :meth:`legal_actions`. A game whose :meth:`legal_actions` lists only some of a step's
+        actions (too many to list: a submarine built from a pool) says here which others are
+        legal too; :meth:`check_action` must refuse every one it doesn't allow."""
+        return action in self.legal_actions(state, player, knowledge)
+
+    def composer(self, state: S, player: int, knowledge: Knowledge) -> Composer | None:
+        """A :class:`Composer` for ``player``'s current decision when its actions are too many to
+        list and are better built part by part; ``None`` (the default): choose from the list."""
+        return None
+
+    def explain(self, state: S, viewer: int | None, text: str, names: Sequence[str]) -> Sequence[str] | None:
+        """The answer to an information command the game offers (:attr:`info_commands`, e.g.
+        ``tile Gatling Gun`` → that tile's card text), as lines; ``None`` when ``text`` is not
+        one. Raises nothing: an unknown name is an answer that says so."""
+        return None
+
+    # (what to type, what it shows) for the information commands :meth:`explain` answers.
+    info_commands: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def playout_choice(
         self, state: S, player: int, actions: Sequence[Any], knowledge: Knowledge, random: DeterministicRandom

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from p2pgames.engine import ChoiceGroup, GameOver, StandingAnswer, Step
+from p2pgames.engine import ChoiceGroup, Composer, GameOver, StandingAnswer, Step
 from p2pgames.session._faults import Fault
 
 __all__ = [
@@ -32,7 +32,8 @@ class Decision:
     ``groups`` say how to list the choices (every action in one group; empty: each on its own, or
     the texts weren't asked for), ``warnings`` what the player should know before choosing, and
     ``standing`` an answer the player may give for the rest of a run of such decisions
-    (:meth:`Session.stand_by`).
+    (:meth:`Session.stand_by`), and ``composer`` a way to build the action part by part when the
+    actions are too many to list (``actions`` then holds only some of them).
     """
 
     step: Step
@@ -42,6 +43,7 @@ class Decision:
     groups: tuple[ChoiceGroup, ...] = ()
     warnings: tuple[str, ...] = ()
     standing: StandingAnswer | None = None
+    composer: Composer | None = None
 
     @property
     def menu(self) -> tuple[ChoiceGroup, ...]:

@@ -1173,7 +1173,8 @@ class Session:
             groups = ()  # nothing grouped: the choices are listed as they are
         warnings = tuple(game.warnings(state, seat, knowledge, names))  # type: ignore[arg-type]
         standing = game.standing_answer(state, seat, knowledge)  # type: ignore[arg-type]
-        return Decision(replica.step, actions, described, simultaneous, groups, warnings, standing)
+        composer = game.composer(state, seat, knowledge)  # type: ignore[arg-type]
+        return Decision(replica.step, actions, described, simultaneous, groups, warnings, standing, composer)
 
     def stand_by(self, standing: StandingAnswer) -> None:
         """Give ``standing`` (the current decision's standing answer) now, and from now on answer
@@ -1220,7 +1221,10 @@ class Session:
                 self.game.check_action(replica.state, self.seat, action)  # type: ignore[arg-type]
             except IllegalAction as error:
                 raise LocalError(error.reason) from None
-            raise LocalError("that move is not allowed now")
+            # Legal though not listed (a step with too many actions to list), or not legal for a
+            # reason the player can't see.
+            if not self.game.allows(replica.state, self.seat, action, self.knowledge):  # type: ignore[arg-type]
+                raise LocalError("that move is not allowed now")
         self._submit(self.secrets.choose(replica, self.game.encode_action(action)), decision=True)
 
     # -- chat, faults, leaving -----------------------------------------------------------------

@@ -32,7 +32,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from p2pgames.engine import ChoiceGroup
+from p2pgames.engine import ChoiceGroup, Composer, IllegalAction, MalformedAction
 from p2pgames.net import Node, SetupError
 from p2pgames.session import (
     ChatReceived,
@@ -153,6 +153,8 @@ class TerminalGame:
         self.mode = Mode.CONNECTING
         self.confirming_quit = False
         self.decision: Decision | None = None
+        # Building the decision's action part by part on this peer (its Composer), while it lasts.
+        self.composing: Composer | None = None
         # A line of the list the player picked by its number: the list shows its parts meanwhile.
         self.narrowed: ChoiceGroup | None = None
         self._narrowed_for: Decision | None = None
@@ -409,6 +411,9 @@ class TerminalGame:
         self.confirming_quit = False
         self._refresh_decision()
         decision = self.decision
+        if self.composing is not None and decision is not None:
+            self._compose(decision, self.composing, text)
+            return
         if decision is None:
             command = interpret(text, None)
         else:
@@ -416,6 +421,21 @@ class TerminalGame:
         if command is None:
             self.narrowed = None  # an empty line: back to all the choices
             return
+        if self._on_command(command, decision):
+            return
+        if isinstance(command, Move):
+            if command.index < len(decision.texts):  # type: ignore[union-attr]
+                self._move(decision, command.index)  # type: ignore[arg-type]
+            else:
+                self._stand(decision)  # type: ignore[arg-type]
+        elif isinstance(command, PickGroup):
+            self._narrow(self.lines[command.index])
+        elif isinstance(command, Unknown):
+            self._unknown(decision, command)
+
+    def _on_command(self, command: Any, decision: Decision | None) -> bool:
+        """The commands that are no move (help, log, table, quit, say, a bad number); whether
+        ``command`` was one."""
         if isinstance(command, Help):
             self.screen.show(View.HELP)
         elif isinstance(command, ShowLog):
@@ -424,13 +444,6 @@ class TerminalGame:
             self.screen.show(View.TABLE)
         elif isinstance(command, Quit):
             self._on_interrupt()
-        elif isinstance(command, Move):
-            if command.index < len(decision.texts):  # type: ignore[union-attr]
-                self._move(decision, command.index)  # type: ignore[arg-type]
-            else:
-                self._stand(decision)  # type: ignore[arg-type]
-        elif isinstance(command, PickGroup):
-            self._narrow(self.lines[command.index])
         elif isinstance(command, Chat):
             self._chat(command.text)
         elif isinstance(command, BadNumber):
@@ -439,8 +452,43 @@ class TerminalGame:
             else:
                 hint = f"pick a number from 1 to {command.count}"
             self._problem(f"There is no choice {command.number}: {hint}.")
-        elif isinstance(command, Unknown):
-            self._unknown(decision, command)
+        else:
+            return False
+        return True
+
+    def _compose(self, decision: Decision, composer: Composer, text: str) -> None:
+        """A line typed while building the decision's action with its composer: one of the
+        composer's commands (or its number), or the usual commands (help, say, quit …)."""
+        commands = tuple(composer.commands())
+        command = interpret(text, commands)
+        if command is None:
+            return
+        if isinstance(command, Move):
+            text = commands[command.index]
+        elif not isinstance(command, Unknown):
+            self._on_command(command, decision)
+            return
+        elif self._explained(text):  # "tile NAME" while choosing tiles, say
+            return
+        try:
+            composer = composer.apply(text)
+        except IllegalAction as error:
+            self._problem(f"You can't {text}: {_clause(error.reason)}")
+            return
+        except MalformedAction as error:
+            suggestions = command.suggestions if isinstance(command, Unknown) else ()
+            self._problem(self._unknown_message(Unknown(text, suggestions), str(error)))
+            return
+        self.composing = composer
+        self._log([("class:log.you", f"› {text}")])
+        action = composer.action()
+        if action is not None:
+            self._make(decision, action, self._describe(action))
+
+    def _describe(self, action: Any) -> str:
+        session = self.node.session  # type: ignore[union-attr]
+        state = session.replica.state  # type: ignore[union-attr]
+        return session.game.describe_action(state, session.seat, action, session.knowledge, session.names)  # type: ignore[union-attr, arg-type]
 
     def _move(self, decision: Decision, index: int) -> None:
         self._make(decision, decision.actions[index], decision.texts[index])
@@ -469,6 +517,8 @@ class TerminalGame:
     def _unknown(self, decision: Decision | None, command: Unknown) -> None:
         """Not a choice on the list nor a command: the game may still read it as a move, to make
         (typed another way) or to refuse with its reason; else say what it resembles."""
+        if self._explained(command.text):
+            return
         reason = None
         if decision is not None and self.node is not None:
             try:
@@ -486,6 +536,19 @@ class TerminalGame:
                     self._make(decision, action, command.text)  # refused, with check_action's reason
                     return
         self._problem(self._unknown_message(command, reason))
+
+    def _explained(self, text: str) -> bool:
+        """Whether ``text`` is one of the game's information commands (``tile NAME``): then its
+        answer goes in the log."""
+        session = self.node.session if self.node is not None else None
+        if session is None or session.game is None or session.replica is None:
+            return False
+        answer = session.game.explain(session.replica.state, session.seat, text, session.names)
+        if answer is None:
+            return False
+        for line in answer:
+            self._log([("class:log.info", line)])
+        return True
 
     def _narrow(self, group: ChoiceGroup) -> None:
         """A numbered line standing for several choices: the list shows its parts, numbered in
@@ -560,14 +623,30 @@ class TerminalGame:
 
     def _refresh_decision(self) -> None:
         node = self.node
+        before = self.decision
         self.decision = node.session.decision() if node is not None and self.mode is Mode.PLAYING else None
         if self.decision != self._narrowed_for:
             self.narrowed = None  # a new decision lists all its choices again
+        if self.decision is None or self.decision.composer is None:
+            self.composing = None
+        elif self.composing is None or before is None or before.step != self.decision.step:
+            self.composing = self.decision.composer  # a new decision to compose: start afresh
+
+    @property
+    def offered(self) -> Decision | None:
+        """What the list of choices shows: the decision, or while composing the composer's
+        commands (as a decision whose texts they are)."""
+        decision, composing = self.decision, self.composing
+        if decision is None or composing is None:
+            return decision
+        commands = tuple(composing.commands())
+        return Decision(decision.step, tuple(range(len(commands))), commands, decision.simultaneous, (), decision.warnings)
 
     @property
     def lines(self) -> list[ChoiceGroup]:
         """The numbered list shown now (see :func:`~p2pgames.tui._commands.menu_lines`)."""
-        return menu_lines(self.decision, self.narrowed) if self.decision is not None else []
+        offered = self.offered
+        return menu_lines(offered, self.narrowed if self.composing is None else None) if offered is not None else []
 
     def _changed(self) -> None:
         """After anything changed: recompute what is derived from the session, and redraw."""

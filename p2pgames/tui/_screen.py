@@ -149,6 +149,8 @@ class Screen:
         if session.replica is None or session.game is None or session.seat is None:
             return None
         try:
+            if self.game.composing is not None:  # building an action: what is chosen so far
+                return list(self.game.composing.panels())
             panels = list(
                 session.game.panels(session.replica.state, session.seat, session.knowledge, session.names)
             )
@@ -277,9 +279,10 @@ class Screen:
                 return []
             style = "class:banner.over" if game.mode is Mode.OVER else "class:banner.fault"
             return wrap([(style, game.verdict)], width, 2)[:MAX_VERDICT_ROWS]
-        if game.mode is not Mode.PLAYING or game.decision is None or game.confirming_quit:
+        offered = game.offered
+        if game.mode is not Mode.PLAYING or offered is None or game.confirming_quit:
             return []
-        return choice_lines(game.decision, width, game.narrowed)
+        return choice_lines(offered, width, game.narrowed if game.composing is None else None)
 
     def _verdict_in_view(self) -> bool:
         """Whether the log's last line, on screen, already says how the game ended."""
@@ -352,6 +355,8 @@ class Screen:
             ("Ctrl-C", "quit (asks first while the game is running)"),
         )
         commands = (("your move", "type one of your choices: Tab completes it; its number works too"),)
+        if game is not None:
+            commands += tuple(game.info_commands)
         column = 2 + max(len(name) for name, _ in commands + COMMANDS + keys) + 2
         for heading, entries in (("Commands", commands + COMMANDS), ("Keys", keys)):
             add([("class:help.heading", heading)])
@@ -379,7 +384,7 @@ class Screen:
         game = self.game
         self._buffer = Buffer(
             multiline=False,
-            completer=ChoiceCompleter(lambda: game.decision, lambda: game.lines),
+            completer=ChoiceCompleter(lambda: game.offered, lambda: game.lines),
             complete_while_typing=True,
             history=InMemoryHistory(),
             accept_handler=self._accept,

@@ -517,3 +517,84 @@ def test_the_number_of_a_group_lists_its_choices_to_pick_by_number(pipe, deadlin
         table.type("y")
 
     assert run(table, script) == 0
+
+
+class CardPicker:
+    """A composer for the probe's "play a card": ``pick cN`` then ``done`` (a stand-in for a game
+    whose actions are too many to list, built part by part)."""
+
+    prompt = "pick your card"
+
+    def __init__(self, hand: dict, picked: str | None = None, finished: bool = False) -> None:
+        self.hand, self.picked, self.finished = hand, picked, finished
+
+    def commands(self):
+        return ["done"] if self.picked else [f"pick {card}" for card in sorted(self.hand)]
+
+    def apply(self, text):
+        from p2pgames.engine import IllegalAction, MalformedAction
+
+        words = text.split()
+        if words == ["done"]:
+            if self.picked is None:
+                raise IllegalAction(0, "pick a card first")
+            return CardPicker(self.hand, self.picked, True)
+        if len(words) == 2 and words[0] == "pick":
+            if words[1] not in self.hand:
+                raise IllegalAction(0, f"{words[1]} is not in your hand")
+            return CardPicker(self.hand, words[1])
+        raise MalformedAction(f"{text!r} is not a picker command")
+
+    def panels(self):
+        from p2pgames.engine import Panel
+
+        return [Panel("Picking", ((("", f"picked: {self.picked or 'nothing yet'}"),),))]
+
+    def action(self):
+        from p2pgames.games._probe import PlayCard
+
+        return PlayCard(self.hand[self.picked]) if self.finished else None
+
+
+def test_a_composer_builds_the_action_on_this_peer_then_it_is_made(pipe, deadline, monkeypatch):
+    from p2pgames.games._probe import Probe
+
+    def composer(self, state, player, knowledge):
+        if state.phase != "play":
+            return None
+        return CardPicker({knowledge[slot]: slot for slot in state.hands[player]})
+
+    def explain(self, state, viewer, text, names):
+        return [f"{text.split()[1]}: a card worth {text.split()[1][1:]}"] if text.startswith("card ") else None
+
+    monkeypatch.setattr(Probe, "composer", composer)
+    monkeypatch.setattr(Probe, "explain", explain)
+    monkeypatch.setattr(Probe, "info_commands", (("card NAME", "what a card is worth"),))
+    table = Table(pipe)
+
+    async def script(table: Table) -> None:
+        decision = await table.next_decision()
+        hand = sorted(decision.texts)
+        await table.screen.wait_for("Picking │ picked: nothing yet")
+        table.type("card c7\r")  # the game's information commands work while composing too
+        await table.screen.wait_for("c7: a card worth 7")
+        table.type("fetch c7\r")
+        await table.screen.wait_for("“fetch c7” is not one of your choices: 'fetch c7' is not a picker command.")
+        table.type("done\r")
+        await table.screen.wait_for("You can't done: pick a card first.")
+        counter = table.human.session.replica.counters[table.human.session.seat]
+        table.type("1\r")  # the composer's first command, by its number
+        await table.screen.wait_for("Picking │ picked: " + hand[0].split()[1])
+        assert table.human.session.replica.counters[table.human.session.seat] == counter  # nothing sent yet
+        table.type("done\r")
+        await table.screen.wait_for(f"› {hand[0]}")
+        assert table.human.session.replica.counters[table.human.session.seat] > counter
+        await table.human.wait_until(lambda: table.human.session.decision() is None or table.human.session.decision() != decision)
+        table.type("help\r")
+        await table.screen.wait_for("what a card is worth")
+        table.type("\x1b")
+        table.type("quit\r")
+        await table.screen.wait_for("Leave the game?")
+        table.type("y")
+
+    assert run(table, script) == 0
