@@ -232,6 +232,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         raise UsageError(f"--bots must be between 0 and {ruleset.players - 1} (you take one seat)")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be between 1 and 65535 (or 0 for any free port), not {args.port}")
+    [bot_kind] = _bot_kinds(game, args.bot)
     _need_terminal("host")
     transcripts = _transcripts(args)
     with _profile(args.profile) as profile:
@@ -242,7 +243,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         async def setup(nursery, say):
             return await host_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), ruleset=ruleset,
-                port=args.port, bind=args.bind, bots=args.bots, transcripts=transcripts, say=say,
+                port=args.port, bind=args.bind, bots=args.bots, transcripts=transcripts, say=say, bot_kind=bot_kind,
             )
 
         return _run_terminal(setup, f"{game.title} — host", args, notes)
@@ -344,6 +345,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if "solo" not in variants:
             raise UsageError(f"{game.title} has no solo variant (its variants: {', '.join(variants)})")
     ruleset = _ruleset(game, args.players, args.option, "solo" if args.solo else args.variant)
+    [bot_kind] = _bot_kinds(game, args.bot)
     _need_terminal("play")
     transcripts = _transcripts(args)
     with _profile(args.profile) as profile:
@@ -359,7 +361,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             say("Type 'help' for the rules and commands.")
             return await host_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), ruleset=ruleset,
-                bind="127.0.0.1", bots=ruleset.players - 1, transcripts=transcripts, say=say,
+                bind="127.0.0.1", bots=ruleset.players - 1, transcripts=transcripts, say=say, bot_kind=bot_kind,
             )
 
         return _run_terminal(setup, game.title, args, notes)
@@ -430,6 +432,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     ruleset = _ruleset(game, args.players, args.option, args.variant)
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
+    kinds = _bot_kinds(game, args.bot, ruleset.players)
     options = dict(ruleset.options)
     directory = Path(args.transcripts) if args.transcripts else None
     if directory is not None:
@@ -439,7 +442,9 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     for number in range(1, args.games + 1):
         seed = hashlib.sha256(f"{args.seed}/{number}".encode()).digest() if args.seed is not None else os.urandom(32)
         began = time.perf_counter()
-        table = play_table_now(game.name, ruleset.players, options=options, seed=seed, transcripts=directory)
+        table = play_table_now(
+            game.name, ruleset.players, options=options, seed=seed, transcripts=directory, bot_kinds=kinds
+        )
         elapsed = time.perf_counter() - began
         if table.result is not None:
             names = [seat.name for seat in table.seats]
@@ -528,6 +533,33 @@ def cmd_rules(args: argparse.Namespace) -> int:
 # -- parser ------------------------------------------------------------------------------------------
 
 
+def _bots_help() -> str:
+    """``torpedo: heuristic, search`` for --help: the games with more than one kind of bot."""
+    from p2pgames.bots import bot_kinds
+
+    parts = [f"{name}: {', '.join(kinds)}" for name in PLAYABLE if (kinds := bot_kinds(get_game(name)))]
+    return "; ".join(parts) or "each game has one"
+
+
+def _bot_kinds(game: Game, text: str | None, seats: int = 1) -> list[str | None]:
+    """The kinds of bot ``--bot`` names for up to ``seats`` seats (one, or one per seat;
+    ``[None]``: the game's default). Raises :class:`UsageError` for a kind the game lacks."""
+    from p2pgames.bots import bot_kinds
+
+    if text is None:
+        return [None]
+    kinds = bot_kinds(game)
+    if not kinds:
+        raise UsageError(f"{game.title} has one kind of bot; leave out --bot")
+    named = [kind.strip() for kind in text.split(",")]
+    for kind in named:
+        if kind not in kinds:
+            raise UsageError(f"{game.title} has no bot called {kind!r}; choose one of: {', '.join(kinds)}")
+    if len(named) > seats:
+        raise UsageError(f"--bot names {len(named)} kinds for {seats} seat{'s' if seats != 1 else ''}")
+    return named  # type: ignore[return-value]
+
+
 def _variants_help() -> str:
     """``steamcourt: party, duo, clock, solo; beltpunk: none``, for --help."""
     parts = []
@@ -556,6 +588,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     def game_options(command: argparse.ArgumentParser) -> None:
         command.add_argument("--players", type=int, metavar="N", help="seats at the table")
+        command.add_argument(
+            "--bot", metavar="KIND", help=f"the kind of bot to play with ({_bots_help()}); selfplay: one per seat, "
+            "comma-separated (e.g. search,heuristic)",
+        )
         command.add_argument("--variant", metavar="NAME", help=f"play a variant of the game ({_variants_help()})")
         command.add_argument(
             "--option", action="append", default=[], metavar="NAME=VALUE", help="a ruleset option (repeatable)"

@@ -14,7 +14,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 from p2pgames.engine import DeterministicRandom, Game, Knowledge, Step
 
-__all__ = ["Bot", "RandomBot", "PlayoutBot", "bot_for", "best_of"]
+__all__ = ["Bot", "RandomBot", "PlayoutBot", "bot_for", "bot_kinds", "best_of"]
 
 
 class Bot(Protocol):
@@ -66,12 +66,33 @@ def best_of(options: Sequence[Any], worth: Callable[[Any], float], random: Deter
     return best[random.below(len(best))] if len(best) > 1 else best[0]
 
 
-def bot_for(game: Game, seed: bytes = b"") -> Bot:
-    """The best bot available for ``game`` (its ``bots.make_bot(seed)``), else a :class:`RandomBot`."""
+def _bots_module(game: Game) -> Any | None:
     from p2pgames.games import game_package
 
     try:
-        module = importlib.import_module(f"{game_package(game.name)}.bots")
+        return importlib.import_module(f"{game_package(game.name)}.bots")
     except ModuleNotFoundError:
+        return None
+
+
+def bot_kinds(game: Game) -> tuple[str, ...]:
+    """The kinds of bot ``game`` offers by name (its bots module's ``BOT_KINDS``, the default
+    first); empty when it has one kind only."""
+    module = _bots_module(game)
+    return tuple(getattr(module, "BOT_KINDS", {})) if module is not None else ()
+
+
+def bot_for(game: Game, seed: bytes = b"", kind: str | None = None) -> Bot:
+    """A bot for ``game``, reproducible from ``seed``: the kind named (one of :func:`bot_kinds`),
+    or its default (its bots module's ``make_bot(seed)``), or a :class:`RandomBot` for a game
+    without bots. Raises :class:`ValueError` for a kind the game doesn't have."""
+    module = _bots_module(game)
+    if kind is not None:
+        kinds = getattr(module, "BOT_KINDS", {}) if module is not None else {}
+        if kind not in kinds:
+            offered = ", ".join(kinds) or "only its one bot"
+            raise ValueError(f"{game.title} has no bot called {kind!r} (its bots: {offered})")
+        return kinds[kind](seed)
+    if module is None:
         return RandomBot(seed)
     return module.make_bot(seed)

@@ -92,14 +92,16 @@ def lan_address() -> str:
     return address
 
 
-async def _bot_peer(ruleset: Ruleset, host: str, port: int, name: str, settings: NetSettings) -> None:
+async def _bot_peer(
+    ruleset: Ruleset, host: str, port: int, name: str, settings: NetSettings, kind: str | None = None
+) -> None:
     """A bot at the table: its own key, its own TCP connection, playing until the game ends."""
     game = get_game(ruleset.game)
     session = Session(Identity.generate(), name, get_game, bot=True, narrate=False)
     node = Node(session, settings=settings)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.connect, host, port)
-        await drive_bot(node, bot_for(game, os.urandom(16)))
+        await drive_bot(node, bot_for(game, os.urandom(16), kind))
 
 
 async def host_table(
@@ -115,8 +117,10 @@ async def host_table(
     settings: NetSettings = NetSettings(),
     say: Callable[[str], None] = lambda text: None,
     announce_on_lan: bool = True,
+    bot_kind: str | None = None,
 ) -> Node:
-    """Host a table: listen, print the join code, start ``bots`` bot peers; return our node.
+    """Host a table: listen, print the join code, start ``bots`` bot peers (of the kind
+    ``bot_kind`` names, or the game's default); return our node.
 
     Unless it listens on loopback only, the table is announced on the LAN (UDP broadcast) while
     seats are free, so ``p2pgames join`` with no code finds it.
@@ -141,7 +145,7 @@ async def host_table(
         if not local_only:
             say(f"(on this machine:  p2pgames join {JoinCode(LOOPBACK, actual_port, fingerprint)})")
     for number in range(bots):
-        nursery.start_soon(_bot_peer, ruleset, LOOPBACK, actual_port, f"bot-{number + 1}", settings)
+        nursery.start_soon(_bot_peer, ruleset, LOOPBACK, actual_port, f"bot-{number + 1}", settings, bot_kind)
     if humans and not local_only and announce_on_lan:
         game = get_game(ruleset.game)
 

@@ -123,19 +123,23 @@ async def play_table(
     sessions: Sequence[Session] | None = None,
     narrate: bool = False,
     think: float = 0.0,
+    bot_kinds: Sequence[str | None] = (None,),
 ) -> TableResult:
     """Play one game among ``players`` bot peers over loopback TCP; every seat its own node.
 
     Joiners connect one after another, so seat *n* is the *n*-th bot. ``sessions`` may replace the
     default sessions (tests use it for misbehaving peers). With ``transcripts`` each seat writes
-    its transcript there and, with ``verify``, each is verified afterwards.
+    its transcript there and, with ``verify``, each is verified afterwards. Unless ``bots`` are
+    given, seat *n* plays the kind of bot ``bot_kinds[n]`` names (the last one for the seats
+    after; ``None``: the game's default).
     """
     game = get_game(game_name)
     ruleset = game.ruleset(players, options or {})
     if sessions is None:
         sessions = [_session(game, ruleset, seat, seed, f"bot-{seat}", narrate) for seat in range(players)]
     if bots is None:
-        bots = [bot_for(game, (seed or os.urandom(16)) + bytes([seat])) for seat in range(players)]
+        kinds = [bot_kinds[min(seat, len(bot_kinds) - 1)] for seat in range(players)]
+        bots = [bot_for(game, (seed or os.urandom(16)) + bytes([seat]), kinds[seat]) for seat in range(players)]
     nodes = []
     for seat, session in enumerate(sessions):
         path = None

@@ -1,0 +1,57 @@
+"""Choosing the kind of bot (``--bot KIND``) for games that have several."""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+
+from cli_calls import call
+from p2pgames.bots import RandomBot, bot_for, bot_kinds
+from p2pgames.games import get_game
+
+
+@pytest.fixture
+def probe_with_two_bots(monkeypatch) -> list[tuple[str, bytes]]:
+    """The probe game offers bots "quick" (its default) and "careful"; returns who was made."""
+    made: list[tuple[str, bytes]] = []
+
+    def maker(kind):
+        def make(seed=b""):
+            made.append((kind, seed))
+            return RandomBot(seed)
+        return make
+
+    module = types.SimpleNamespace(BOT_KINDS={"quick": maker("quick"), "careful": maker("careful")}, make_bot=maker("quick"))
+    monkeypatch.setattr("p2pgames.bots._bots_module", lambda game: module if game.name == "probe" else None)
+    return made
+
+
+def test_a_game_lists_its_kinds_of_bot_and_makes_the_one_named(probe_with_two_bots):
+    probe = get_game("probe")
+    assert bot_kinds(probe) == ("quick", "careful")
+    bot_for(probe, b"s", "careful")
+    assert probe_with_two_bots == [("careful", b"s")]
+    with pytest.raises(ValueError, match=r"Probe has no bot called 'clever' \(its bots: quick, careful\)"):
+        bot_for(probe, b"s", "clever")
+
+
+def test_selfplay_plays_the_kinds_named_one_per_seat(probe_with_two_bots):
+    code, out, err = call("selfplay", "probe", "--players", "3", "--bot", "careful,quick", "--seed", "k")
+    assert code == 0, out + err
+    assert [kind for kind, _ in probe_with_two_bots] == ["careful", "quick", "quick"]  # the last for the rest
+
+
+def test_an_unknown_kind_or_too_many_is_a_usage_error(probe_with_two_bots):
+    assert call("selfplay", "probe", "--bot", "clever") == (
+        2, "", "p2pgames: Probe has no bot called 'clever'; choose one of: quick, careful\n"
+    )
+    assert call("selfplay", "probe", "--players", "2", "--bot", "quick,quick,careful") == (
+        2, "", "p2pgames: --bot names 3 kinds for 2 seats\n"
+    )
+
+
+def test_a_game_with_one_kind_of_bot_says_so():
+    assert call("selfplay", "beltpunk", "--bot", "search") == (
+        2, "", "p2pgames: Beltpunk Haberdasher has one kind of bot; leave out --bot\n"
+    )
