@@ -1,0 +1,631 @@
+"""What people see of a Steam Torpedo table: action texts, log lines, panels, tile cards and help.
+
+Everything here reads the state and never changes it. Nothing is hidden once the submarines are
+built, so every viewer sees the same table; the viewer's own submarine is drawn at the bottom,
+nearest them, as on the real table.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+from p2pgames.engine import Act, ChanceOutcome, Event, Panel, SimultaneousActs
+
+from p2pgames.games.torpedo.actions import (
+    Absorb,
+    Assign,
+    Breathe,
+    Build,
+    CaptainMove,
+    Drive,
+    EndTurn,
+    Keep,
+    Maneuver,
+    Move,
+    Pass,
+    Pick,
+    React,
+    Relocate,
+    Step,
+    Swap,
+    TargetCrew,
+    TargetTile,
+    Trigger,
+)
+from p2pgames.games.torpedo.build import starter_of
+from p2pgames.games.torpedo.effects import (
+    CREW_PER_SEAT,
+    armour,
+    crew_name,
+    is_manned,
+    loss_reasons,
+    owner,
+    seat_crew,
+    speed,
+)
+from p2pgames.games.torpedo.geometry import (
+    CONTROL,
+    LOCATIONS,
+    position_name,
+    range_of,
+    relative_position,
+)
+from p2pgames.games.torpedo.tiles import TILESET, Effect, Tile
+
+if TYPE_CHECKING:
+    from p2pgames.games.torpedo.rules import Torpedo, TorpedoState
+
+__all__ = [
+    "HELP",
+    "card_lines",
+    "describe_action",
+    "effect_text",
+    "narrate",
+    "over_summary",
+    "panels",
+    "result_summary",
+    "side_word",
+    "tile_list",
+]
+
+WIDTH = 78
+CELL = 14  # one tile on the grid: a 9-character short name, a space, structure "2/4"
+TYPE_LETTERS = {"standard": "S", "engine": "E", "armored": "A", "experimental": "X", "control": "C"}
+
+HELP = """\
+Steam Torpedo: sink the enemy submarine. You lose when your control room is
+destroyed, all five of your crew are eliminated, or your submarine holds no
+oxygen.
+
+Your turn: recovery (breathe: take 1 oxygen token from a compartment; your crew
+become ready), then in any order: one maneuver (a sector per manned engine --
+the control room is one -- split between the two submarines), crew moves
+(a ready crew member to an adjacent compartment; exhausts it), triggers (a ready
+crew member fires its compartment's duty or counter effect, moves one tile
+toward the control room, exhausts), and the captain's one free move. No
+triggers in either player's first turn. Counter effects may also be used in
+the opponent's turn, after its maneuver or any of its effects.
+
+Grid: columns A-E are sectors 1-5 (fore = D,E; aft = A,B); row 1 is next to
+the battle area, row 2 nearest you; C2 is the control room. Tiles are named by
+short name or position. Crew: captain, sailor 1 .. sailor 4; on the grid C and
+1-4, in brackets when exhausted, with ! when aboard the enemy.
+
+Type:
+  maneuver +2 -1            you 2 sectors toward sector 5, the enemy 1 back
+  maneuver +1 0 port        ...ending in the enemy's sector, the enemy to your
+                            port (or starboard) side; maneuver 0 0 port swings
+                            round to its other side (2 speed)
+  move sailor 1 to Gatling  a ready crew member to an adjacent compartment
+  captain to B1             the captain's free move (once a turn, no exhaust)
+  trigger Gatling with sailor 1   (Broadside 2: its 2nd effect; two keys:
+                            with sailor 1 and sailor 2 -- doubles the effect)
+  step sailor 1 to Sights   where he moves toward the control room
+  target Bulkhead | target sailor 2 | relocate sailor 1 to E2
+  drive me +1 | drive enemy -2 port    a move-sub effect
+  absorb | assign Bulkhead  (defending) the control room takes one token for
+                            all, or a compartment of the location hit does
+  react Gatling | pass      a counter in the opponent's turn
+  breathe O2Tanks           recovery
+  end                       end your turn
+  tile Gatling              a tile's full text"""
+
+
+# -- names -----------------------------------------------------------------------------------------
+
+
+def tile_word(state: "TorpedoState", seat: int, position: int) -> str:
+    """How a compartment is typed and named in actions: its short name."""
+    return state.kit[seat][position].short
+
+
+def side_word(player: int, upper: int) -> str:
+    """``port`` or ``starboard``: the side of ``player`` the enemy is on when both share a sector
+    and ``upper`` is up."""
+    return "port" if upper != player else "starboard"
+
+
+def _signed(number: int) -> str:
+    return f"{number:+d}" if number else "0"
+
+
+def _crews(crews: Iterable[int]) -> str:
+    return " and ".join(crew_name(crew) for crew in crews)
+
+
+def _effect_suffix(tile: Tile, effect: int) -> str:
+    return f" {effect + 1}" if len(tile.effects) > 1 else ""
+
+
+# -- action texts ----------------------------------------------------------------------------------
+
+
+def describe_action(state: "TorpedoState", player: int, action: Any) -> str:
+    """The text ``player`` types for ``action`` (see :data:`HELP` and ``typed.py``)."""
+    kind = type(action)
+    if kind is EndTurn:
+        return "end"
+    if kind is Pass:
+        return "pass"
+    if kind is Absorb:
+        return "absorb"
+    if kind is Keep:
+        return "keep"
+    if kind is Trigger:
+        tile = state.kit[player][action.position]
+        return f"trigger {tile.short}{_effect_suffix(tile, action.effect)} with {_crews(action.crews)}"
+    if kind is React:
+        tile = state.kit[player][action.position]
+        return f"react {tile.short}{_effect_suffix(tile, action.effect)}"
+    if kind is Move:
+        sub = state.crew[action.crew][0]
+        return f"move {crew_name(action.crew)} to {tile_word(state, sub, action.to)}"
+    if kind is CaptainMove:
+        sub = state.crew[player * CREW_PER_SEAT][0]
+        return f"captain to {tile_word(state, sub, action.to)}"
+    if kind is Step:
+        return f"step {crew_name(action.crew)} to {tile_word(state, player, action.to)}"
+    if kind is Maneuver:
+        text = f"maneuver {_signed(action.own)} {_signed(action.enemy)}"
+        return text if action.upper is None else f"{text} {side_word(player, action.upper)}"
+    if kind is Drive:
+        who = "me" if action.seat == player else "enemy"
+        text = f"drive {who} {_signed(action.by)}"
+        return text if action.upper is None else f"{text} {side_word(player, action.upper)}"
+    if kind is TargetTile:
+        return f"target {tile_word(state, _target_sub(state, player), action.position)}"
+    if kind is TargetCrew:
+        return f"target {crew_name(action.crew)}"
+    if kind is Relocate:
+        return f"relocate {crew_name(action.crew)} to {tile_word(state, player, action.to)}"
+    if kind is Assign:
+        return f"assign {tile_word(state, player, action.position)}"
+    if kind is Breathe:
+        return f"breathe {tile_word(state, player, action.position)}"
+    if kind is Swap:
+        tiles = state.kit[player]
+        return f"swap {tiles[action.a].short} {tiles[action.b].short}"
+    if kind is Pick:
+        return f"pick {TILESET.tiles[action.name].short}"
+    if kind is Build:
+        faction = starter_of(action.tiles)
+        if faction is not None and len(action.tiles) == 10:
+            return f"build starter {faction}"
+        return "build " + " ".join(_short(name) for name in action.tiles)
+    return repr(action)  # pragma: no cover - every action kind is handled above
+
+
+def _short(name: str) -> str:
+    tile = TILESET.tiles.get(name)
+    return tile.short if tile is not None else name
+
+
+def _target_sub(state: "TorpedoState", player: int) -> int:
+    """Whose compartment a ``TargetTile`` of ``player`` names now: the enemy's when boarding or
+    taking oxygen, else the player's own (repair, refill)."""
+    from p2pgames.games.torpedo.rules import Phase
+
+    if state.phase == Phase.SCAVENGE:
+        return 1 - player
+    seat, position, number = state.source[0], state.source[1], state.source[2]
+    kind = state.kit[seat][position].effects[number].kind
+    return 1 - player if kind == "board" else player
+
+
+# -- tile cards ------------------------------------------------------------------------------------
+
+_RANGES = {"close": "at close range", "distant": "at distant range", "any": "at any range"}
+_ARCS = {
+    "front": "enemy in front",
+    "behind": "enemy behind",
+    "port": "enemy on your port side",
+    "starboard": "enemy on your starboard side",
+    "any": "enemy anywhere",
+}
+_TYPES = {
+    "standard": "standard",
+    "engine": "engine (+1 speed when manned)",
+    "armored": "armoured (+1 armour in its locations when manned)",
+    "experimental": "experimental",
+    "control": "control room (combat and engine; can't be targeted)",
+}
+
+
+def effect_text(effect: Effect) -> str:
+    """One effect as a sentence: ``Duty (single-use): attack 2 at distant range, enemy behind;
+    hits its fore.``"""
+    alert = {"none": "", "single": " (single-use)", "two-keys": " (two keys: two crew double it)"}[effect.alert]
+    head = f"{effect.button.capitalize()}{alert}: "
+    kind = effect.kind
+    who = "sailor" if effect.crew == "sailor" else "captain or sailor"
+    body = {
+        "attack": f"attack {effect.value}",
+        "oxygen-attack": f"remove {effect.value} oxygen",
+        "crew-attack": f"eliminate an enemy {who}",
+        "board": "the crew member boards an enemy compartment (blocking its effects)",
+        "repel": f"eliminate an enemy {who} aboard your submarine",
+        "repair": f"remove {effect.value} damage from one of your compartments",
+        "refill": f"put {effect.value} oxygen back on one compartment's empty gears",
+        "move-crew": "move one of your crew members to any compartment",
+        "move-sub": f"move either submarine up to {effect.value} sector{'s' if effect.value > 1 else ''}",
+        "armor-bonus": f"+{effect.value} armour ({'every location' if effect.location == 'all' else effect.location})",
+        "speed-bonus": f"+{effect.value} speed",
+        "attack-bonus": f"+{effect.value} to your attack totals",
+    }[kind]
+    if effect.aimed:
+        hits = "the location facing you" if effect.hits == "facing" else f"its {effect.hits}"
+        body += f" {_RANGES[effect.range]}, {_ARCS[effect.position]}; hits {hits}"
+    return head + body + "."
+
+
+def card_lines(tile: Tile) -> list[str]:
+    """A tile's full card text, as ``tile NAME`` shows it and ``RULES.md`` lists it."""
+    oxygen = "no oxygen" if tile.oxygen == 0 else f"{tile.oxygen} oxygen"
+    lines = [
+        f"{tile.name} ({tile.short}): {tile.faction.capitalize()}, {_TYPES[tile.type]}; "
+        f"{tile.structure} structure, {oxygen}."
+    ]
+    lines.extend(f"  {effect_text(effect)}" for effect in tile.effects)
+    if not tile.effects:
+        lines.append("  No effect.")
+    if tile.flavor:
+        lines.append(f"  “{tile.flavor}”")
+    return lines
+
+
+def tile_list() -> list[str]:
+    """Every tile's card, then the starter layouts: the tile section of ``RULES.md``."""
+    lines: list[str] = []
+    for tile in TILESET.tiles.values():
+        lines.extend(f"    {line}" for line in card_lines(tile))
+        lines.append("")
+    for starter in TILESET.starters.values():
+        lines.append(f"Starter submarine {starter.name} (`build=starter` seat "
+                     f"{list(TILESET.starters).index(starter.faction)}):")
+        lines.append("")
+        for row, label in ((0, "row 1 (inner)"), (1, "row 2 (outer)")):
+            shorts = [TILESET.tiles[name].short for name in starter.layout[row * 5 : row * 5 + 5]]
+            lines.append(f"    {label:<14}" + " ".join(f"{short:<10}" for short in shorts).rstrip())
+        lines.append("")
+    return lines
+
+
+# -- log lines -------------------------------------------------------------------------------------
+
+
+def narrate(before: "TorpedoState", event: Event, after: "TorpedoState", names: Sequence[str]) -> list[str]:
+    """What ``event`` did, in the order it happened (public: everything is)."""
+    lines = []
+    if isinstance(event, SimultaneousActs) and before.phase == "build":
+        pass  # the notes say it
+    for note in after.notes:
+        line = _note_line(note, before, after, names)
+        if line:
+            lines.append(line)
+    if not lines and isinstance(event, (Act, ChanceOutcome)):
+        lines.append("…")
+    return lines
+
+
+def _tile(state: "TorpedoState", seat: int, position: int) -> str:
+    return f"{state.kit[seat][position].short} ({position_name(position)})"
+
+
+def _member(crew: int, names: Sequence[str]) -> str:
+    return f"{names[owner(crew)]}'s {crew_name(crew)}"
+
+
+def _note_line(note: tuple, before: "TorpedoState", after: "TorpedoState", names: Sequence[str]) -> str:
+    kind = note[0]
+    state = after
+    if kind == "built":
+        _, seat, faction = note
+        return f"{names[seat]} built {'the ' + TILESET.starters[faction].name + ' starter' if faction else 'a custom submarine'}"
+    if kind == "dealt":
+        return "Each player was dealt a random submarine."
+    if kind == "draft-first":
+        return f"{names[note[1]]} drafts first."
+    if kind == "picked":
+        return f"{names[note[1]]} picked {note[2]}."
+    if kind == "placed":
+        return "The compartments were placed at random, each control room moved to C2."
+    if kind == "swapped":
+        _, seat, a, b = note
+        tiles = state.kit[seat]
+        return f"{names[seat]} swapped {tiles[b].short} and {tiles[a].short} ({position_name(a)} ↔ {position_name(b)})."
+    if kind == "kept":
+        return f"{names[note[1]]} kept the submarine as placed."
+    if kind == "first":
+        return f"{names[note[1]]} plays first."
+    if kind == "turn":
+        _, number, seat = note
+        return f"— Turn {number}: {names[seat]} —"
+    if kind == "breathe":
+        _, seat, position, auto = note
+        return f"{names[seat]} breathed from {_tile(state, seat, position)} ({state.total_oxygen(seat)} oxygen left)."
+    if kind == "maneuver":
+        _, seat, own, enemy, upper, sectors = note
+        parts = []
+        if own:
+            parts.append(f"their submarine {_signed(own)}")
+        if enemy:
+            parts.append(f"{names[1 - seat]}'s {_signed(enemy)}")
+        where = f"; now in sectors {sectors[seat]} and {sectors[1 - seat]}"
+        if upper is not None and sectors[0] == sectors[1]:
+            where += f", {names[upper]} to port of {names[1 - upper]}"
+        return f"{names[seat]} maneuvered {' and '.join(parts) or 'round to the other side'}{where}."
+    if kind == "move":
+        _, crew, sub, to = note
+        return f"{_member(crew, names)} moved to {_tile(state, sub, to)}."
+    if kind == "captain":
+        _, crew, sub, to = note
+        return f"{names[owner(crew)]}'s captain made his free move to {_tile(state, sub, to)}."
+    if kind == "trigger":
+        _, seat, position, effect, crews = note
+        tile = state.kit[seat][position]
+        keys = " (two keys)" if len(crews) == 2 else ""
+        return f"{names[seat]} triggered {tile.name}{_effect_suffix(tile, effect)}{keys} with {_crews(crews)}."
+    if kind == "react":
+        _, seat, position, effect = note
+        tile = state.kit[seat][position]
+        return f"{names[seat]} reacted with {tile.name}{_effect_suffix(tile, effect)}."
+    if kind == "step":
+        _, crew, sub, to, auto = note
+        return f"{_member(crew, names)} moved toward the control room, to {_tile(state, sub, to)}."
+    if kind == "attack":
+        _, seat, what, hit, total, plates, amount = note
+        noun = "damage" if what == "attack" else "oxygen"
+        return (
+            f"{'Attack' if what == 'attack' else 'Oxygen attack'} on {names[1 - seat]}'s {hit}: "
+            f"{total} − armour {plates} = {amount} {noun}."
+        )
+    if kind == "absorb":
+        _, seat, amount, auto = note
+        how = "The control room absorbs" if auto else f"{names[seat]} absorbs"
+        return f"{how} the {amount} damage: one token on {names[seat]}'s control room."
+    if kind == "damage":
+        _, seat, position, placed, flooded, auto = note
+        end = ": destroyed" if flooded else ""
+        return f"{placed} damage on {names[seat]}'s {_tile(state, seat, position)}{end}."
+    if kind == "destroyed":
+        _, seat, position = note
+        if position == CONTROL:
+            return f"{names[seat]}'s control room is destroyed."
+        return ""
+    if kind == "flooded":
+        return f"{_member(note[1], names)} went down with the compartment."
+    if kind == "eliminated":
+        return f"{_member(note[1], names)} was eliminated."
+    if kind == "drain":
+        _, seat, position, taken, auto = note
+        return f"{names[seat]} lost {taken} oxygen from {_tile(state, seat, position)}."
+    if kind == "scavenge":
+        _, seat, position, auto = note
+        return f"{names[1 - seat]} took 1 oxygen from {names[seat]}'s {_tile(state, seat, position)}."
+    if kind == "board":
+        _, crew, sub, position, auto = note
+        return f"{_member(crew, names)} boarded {names[sub]}'s {_tile(state, sub, position)}."
+    if kind == "repair":
+        _, seat, position, removed, auto = note
+        return f"{names[seat]} repaired {removed} damage on {_tile(state, seat, position)}."
+    if kind == "refill":
+        _, seat, position, added, auto = note
+        return f"{names[seat]} put {added} oxygen back in {_tile(state, seat, position)}."
+    if kind == "relocate":
+        _, crew, sub, to, auto = note
+        return f"{_member(crew, names)} was moved to {_tile(state, sub, to)}."
+    if kind == "drive":
+        _, seat, moved, by, upper, sectors, auto = note
+        whose = "their own submarine" if moved == seat else f"{names[moved]}'s submarine"
+        return f"{names[seat]} moved {whose} {_signed(by)}; now in sectors {sectors[0]} ({names[0]}) and {sectors[1]} ({names[1]})."
+    if kind == "returned":
+        _, seat, moved = note
+        if not moved:
+            return ""
+        return f"{names[seat]}'s {_crews(moved)} returned to the control room, exhausted."
+    if kind == "pass":
+        return f"{names[note[1]]} does not react."
+    if kind == "end":
+        return f"{names[note[1]]} ended the turn."
+    if kind == "over":
+        return result_summary(state, names)
+    return ""
+
+
+def result_summary(state: "TorpedoState", names: Sequence[str]) -> str:
+    """One line for the log and the screen: who won and why (or the draw)."""
+    losers = state.losers
+    reasons = {seat: " and ".join(loss_reasons(state, seat)) for seat in losers}
+    if len(losers) == 2:
+        return f"A draw: both lost at once ({names[0]}: {reasons[0]}; {names[1]}: {reasons[1]})."
+    loser = losers[0]
+    return f"{names[1 - loser]} wins: {names[loser]} has {reasons[loser]}, after {state.turn} turns."
+
+
+def over_summary(state: "TorpedoState") -> str:
+    """One line for :class:`GameOver`, naming nobody (the session puts the names in front)."""
+    losers = state.losers
+    if len(losers) == 2:
+        return f"a draw: both submarines lost at once, after {state.turn} turns"
+    return f"the other submarine has {' and '.join(loss_reasons(state, losers[0]))}, after {state.turn} turns"
+
+
+# -- panels ----------------------------------------------------------------------------------------
+
+Segment = tuple[str, str]
+
+
+def panels(game: "Torpedo", state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> list[Panel]:
+    """The enemy submarine, the battle area, the viewer's submarine and the turn, each at most
+    :data:`WIDTH` columns (spectators see player 1's submarine above, player 0's below)."""
+    from p2pgames.games.torpedo.rules import Phase
+
+    me = viewer if viewer in (0, 1) else 0
+    if state.phase in (Phase.BUILD, Phase.DEAL, Phase.DRAFT_ORDER, Phase.DRAFT):
+        return [_build_panel(state, me, viewer, names)]
+    result = [_submarine_panel(state, 1 - me, viewer, names, top=True)]
+    result.append(_battle_panel(state, me, viewer, names))
+    result.append(_submarine_panel(state, me, viewer, names, top=False))
+    if state.active >= 0:
+        result.append(_turn_panel(game, state, viewer, names))
+    return result
+
+
+def _submarine_panel(state: "TorpedoState", seat: int, viewer: int | None, names: Sequence[str], top: bool) -> Panel:
+    title = "you" if seat == viewer else names[seat]
+    if state.kit[seat] and state.phase not in ("placement", "swap"):
+        plates = " ".join(f"{where[0].upper()}{armour(state, seat, where)}" for where in LOCATIONS)
+        title += (
+            f": oxygen {state.total_oxygen(seat)}, crew {state.alive(seat)}, speed {speed(state, seat)}, "
+            f"armour {plates}"
+        )
+    rows = (1, 0) if top else (0, 1)
+    lines: list[tuple[Segment, ...]] = []
+    for row in rows:
+        first: list[Segment] = [("dim", f"{row + 1} ")]
+        second: list[Segment] = [("", "  ")]
+        for column in range(5):
+            position = row * 5 + column
+            if column:
+                first.append(("dim", "│"))
+                second.append(("dim", "│"))
+            a, b = _cell(state, seat, position, viewer)
+            first.extend(a)
+            second.extend(b)
+        lines.append(tuple(first))
+        lines.append(tuple(second))
+    return Panel(title, tuple(lines))
+
+
+def _cell(state: "TorpedoState", seat: int, position: int, viewer: int | None) -> tuple[list[Segment], list[Segment]]:
+    if not state.kit[seat]:
+        return [("dim", " " * CELL)], [("dim", " " * CELL)]
+    tile = state.kit[seat][position]
+    left = tile.structure - state.damage[seat][position]
+    if left <= 0:
+        return [("dim", f"{tile.short:<9} "), ("bad", "sunk")], [("bad", f"{'flooded':<{CELL}}")]
+    style = "bold" if position == CONTROL else ""
+    health = "warn" if left < tile.structure else ""
+    first = [(style, f"{tile.short:<9} "), (health, f"{left}/{tile.structure}"), ("", " ")]
+    crew = _crew_marks(state, seat, position)
+    text = f"{TYPE_LETTERS[tile.type]} o{state.oxygen[seat][position]} "
+    room = CELL - len(text)
+    second: list[Segment] = [("dim", text)]
+    used = 0
+    for mark_style, mark in crew:
+        if used + len(mark) > room:
+            break
+        second.append((mark_style, mark))
+        used += len(mark)
+    second.append(("", " " * (room - used)))
+    return first, second
+
+
+def _crew_marks(state: "TorpedoState", seat: int, position: int) -> list[tuple[str, str]]:
+    """The crew in a compartment: own crew ``C``, ``1``–``4`` (in brackets when exhausted), then
+    boarders with ``!``."""
+    marks = []
+    ready, tired = [], []
+    for index in seat_crew(seat):
+        sub, at, is_ready, alive = state.crew[index]
+        if alive and sub == seat and at == position:
+            (ready if is_ready else tired).append(_token(index))
+    if ready:
+        marks.append(("good", "".join(ready)))
+    if tired:
+        marks.append(("dim", "(" + "".join(tired) + ")"))
+    for index in seat_crew(1 - seat):
+        sub, at, is_ready, alive = state.crew[index]
+        if alive and sub == seat and at == position:
+            marks.append(("bad", "!" + _token(index)))
+    return marks
+
+
+def _token(crew: int) -> str:
+    k = crew % CREW_PER_SEAT
+    return "C" if k == 0 else str(k)
+
+
+def _battle_panel(state: "TorpedoState", me: int, viewer: int | None, names: Sequence[str]) -> Panel:
+    header: list[Segment] = [("", "  ")]
+    for sector in range(1, 6):
+        if sector > 1:
+            header.append(("dim", " "))
+        header.append(("dim", f"{'sector ' + str(sector):^{CELL}}"))
+    sectors = state.sectors
+    same = sectors[0] == sectors[1]
+    up = state.upper if same else 1 - me
+    lines = [tuple(header)]
+    for seat in (up, 1 - up):
+        label = "you ►" if seat == viewer else f"{names[seat][:8]} ►"
+        line: list[Segment] = [("", "  ")]
+        for sector in range(1, 6):
+            if sector > 1:
+                line.append(("", " "))
+            text = label if sectors[seat] == sector else ""
+            line.append(("you" if seat == viewer else "bold", f"{text:^{CELL}}") if text else ("", " " * CELL))
+        lines.append(tuple(line))
+    rng = range_of(sectors)
+    if viewer in (0, 1):
+        where = relative_position(viewer, sectors, state.upper)
+        said = {"front": "in front of you", "behind": "behind you", "port": "on your port side",
+                "starboard": "on your starboard side"}[where]
+        lines.append((("", f"  {names[1 - viewer]} is {said}, at {rng} range"),))
+    else:
+        where = relative_position(0, sectors, state.upper)
+        lines.append((("", f"  {names[1]} is {'on the port side of' if where == 'port' else where + ' of' if where in ('front', 'behind') else 'on the starboard side of'} {names[0]}, at {rng} range"),))
+    return Panel("battle area (both face sector 5)", tuple(lines))
+
+
+def _turn_panel(game: "Torpedo", state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> Panel:
+    from p2pgames.games.torpedo.rules import Phase
+
+    if state.phase == Phase.OVER:
+        return Panel("game over", ((("good", result_summary(state, names)),),))
+    active = state.active
+    line: list[Segment] = [("bold", f"turn {state.turn}: {'your' if active == viewer else names[active] + chr(39) + 's'} turn")]
+    if state.first_turns:
+        line.append(("warn", " · first turn: no triggers"))
+    if state.phase == Phase.ACTION:
+        line.append(("dim", f" · maneuver {'used' if state.maneuvered else 'available'}"))
+        line.append(("dim", f" · captain's free move {'used' if state.captain_moved else 'available'}"))
+    lines = [tuple(line)]
+    other = 1 - active
+    counters = []
+    for position, tile in enumerate(state.kit[other]):
+        if state.damage[other][position] >= tile.structure or not is_manned(state, other, position):
+            continue
+        for number, effect in enumerate(tile.effects):
+            if effect.button == "counter" and (other, position, number) not in state.used and position not in state.reacted:
+                counters.append(tile.short)
+    who = "you" if other == viewer else names[other]
+    if counters and not state.first_turns:
+        lines.append((("warn", f"{who} may react with: {', '.join(dict.fromkeys(counters))}"),))
+    return Panel("turn", tuple(lines))
+
+
+def _build_panel(state: "TorpedoState", me: int, viewer: int | None, names: Sequence[str]) -> Panel:
+    from p2pgames.games.torpedo.rules import Phase
+
+    lines: list[tuple[Segment, ...]] = []
+    if state.phase == Phase.BUILD:
+        lines.append((("", "Build a submarine of 10 different compartments, one a control room."),))
+        lines.append((("dim", "'build starter panzer', 'build starter talion', or 'build' and 10 short names;"),))
+        lines.append((("dim", "'tile NAME' shows a tile."),))
+    elif state.phase == Phase.DRAFT:
+        for seat in (0, 1):
+            picked = " ".join(TILESET.tiles[name].short for name in state.tiles[seat]) or "—"
+            lines.append((("bold", f"{names[seat]}: "), ("", picked)))
+    if state.pool or state.phase == Phase.BUILD:
+        pool = state.pool if state.phase == Phase.DRAFT else list(TILESET.names)
+        row: list[str] = []
+        for name in pool:
+            tile = TILESET.tiles[name]
+            entry = f"{tile.short}:{TYPE_LETTERS[tile.type]}{tile.structure}/{tile.oxygen}"
+            if len("  ".join(row + [entry])) > WIDTH:
+                lines.append((("", "  ".join(row)),))
+                row = []
+            row.append(entry)
+        if row:
+            lines.append((("", "  ".join(row)),))
+    return Panel("build", tuple(lines))
