@@ -19,6 +19,7 @@ __all__ = ["PLAYABLE", "find_game", "get_game", "game_package", "UnknownGame"]
 PLAYABLE: dict[str, str] = {
     "beltpunk": "p2pgames.games.beltpunk",
     "steamcourt": "p2pgames.games.steamcourt",
+    "torpedo": "p2pgames.games.torpedo",
 }
 _PLATFORM_TESTS: dict[str, str] = {
     "probe": "p2pgames.games._probe",
