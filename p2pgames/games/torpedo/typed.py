@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from p2pgames.engine import IllegalAction, MalformedAction, normalize_typed
+from p2pgames.engine import IllegalAction, MalformedAction
 
 from p2pgames.games.torpedo.actions import (
     Absorb,
@@ -77,13 +77,14 @@ def parse_action(game: "Torpedo", state: "TorpedoState", player: int, text: str)
     Raises :class:`MalformedAction` when ``text`` is no Steam Torpedo move, and
     :class:`IllegalAction` with a reason a person can read when the rules refuse the move it names.
     """
-    words = normalize_typed(text).split()
+    words = text.split()  # as typed, for messages; compared case folded
     if not words:
         raise MalformedAction("nothing was typed")
-    read = _VERBS.get(words[0])
+    verb = words[0].casefold()
+    read = _VERBS.get(verb)
     if read is None:
         raise MalformedAction(f"{words[0]!r} is not a Steam Torpedo move (help lists them)")
-    reader = _Reader(game, state, player, words[0], words[1:])
+    reader = _Reader(game, state, player, verb, words[1:])
     action = read(reader)
     reader.done()
     game.check_action(state, player, action)
@@ -105,17 +106,19 @@ class _Reader:
     # -- words ---------------------------------------------------------------------------------
 
     def take(self, what: str) -> str:
+        """The next word as typed."""
         if not self.words:
             raise MalformedAction(f"{self.verb}: {what} is missing (e.g. {_EXAMPLES[self.verb]})")
         return self.words.pop(0)
 
     def keyword(self, word: str) -> None:
         got = self.take(f"'{word}'")
-        if got != word:
+        if got.casefold() != word:
             raise MalformedAction(f"{self.verb}: expected '{word}', not {got!r} (e.g. {_EXAMPLES[self.verb]})")
 
     def peek(self) -> str | None:
-        return self.words[0] if self.words else None
+        """The next word, case folded (``None`` at the end)."""
+        return self.words[0].casefold() if self.words else None
 
     def done(self) -> None:
         if self.words:
@@ -124,9 +127,9 @@ class _Reader:
     def crew(self, seat: int) -> int:
         """``captain`` or ``sailor N``: that crew member of ``seat``."""
         word = self.take("a crew member")
-        if word == "captain":
+        if word.casefold() == "captain":
             return seat * CREW_PER_SEAT
-        if word == "sailor":
+        if word.casefold() == "sailor":
             number = self.take("the sailor's number")
             if number in ("1", "2", "3", "4"):
                 return seat * CREW_PER_SEAT + int(number)
@@ -141,7 +144,7 @@ class _Reader:
             return at
         kit = self.state.kit[seat]
         for position, tile in enumerate(kit):
-            if tile.short.casefold() == word:
+            if tile.short.casefold() == word.casefold():
                 return position
         known = TILESET.find(word)
         if known is None:
@@ -242,12 +245,12 @@ class _Reader:
     def drive(self) -> Any:
         self._may(Drive)
         who = self.take("me or enemy")
-        if who not in ("me", "enemy"):
+        if who.casefold() not in ("me", "enemy"):
             raise MalformedAction(f"drive me … or drive enemy …, not {who!r}")
         by = self.signed("the sectors to move")
         if by == 0:
             raise MalformedAction("a submarine driven moves at least one sector")
-        return Drive(self.player if who == "me" else 1 - self.player, by, self.side())
+        return Drive(self.player if who.casefold() == "me" else 1 - self.player, by, self.side())
 
     def target(self) -> Any:
         self.game.check_kind(self.state, self.player, _target_kind(self.state))
@@ -289,7 +292,7 @@ class _Reader:
         self._may(Build)
         if self.peek() == "starter":
             self.words.pop(0)
-            faction = self.take("a faction (panzer or talion)")
+            faction = self.take("a faction (panzer or talion)").casefold()
             if faction not in TILESET.starters:
                 raise MalformedAction(f"the starters are {' and '.join(TILESET.starters)}, not {faction!r}")
             return Build(starter_build(faction))
