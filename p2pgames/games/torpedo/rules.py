@@ -38,6 +38,7 @@ from typing import Any, Mapping, Sequence
 from p2pgames.engine import (
     CardState,
     Chance,
+    Composer,
     DeterministicRandom,
     Event,
     Game,
@@ -896,6 +897,30 @@ class Torpedo(Game[TorpedoState]):
     def _tile_words(self, state: TorpedoState, seat: int, position: int) -> str:
         kit = state.kit[seat]
         return f"{kit[position].short} ({position_name(position)})" if kit else position_name(position)
+
+    def composer(self, state: TorpedoState, player: int, knowledge: Knowledge) -> Composer | None:
+        """The custom build is composed tile by tile on the builder's peer (``composer.py``)."""
+        if state.phase == Phase.BUILD and player in SEATS:
+            from p2pgames.games.torpedo.composer import BuildComposer
+
+            return BuildComposer(player)
+        return None
+
+    info_commands = (("tile NAME", "a compartment tile's full text"),)
+
+    def explain(self, state: TorpedoState, viewer: int | None, text: str, names: Sequence[str]) -> Sequence[str] | None:
+        """``tile NAME`` (its name or short name, any case): the tile's card text; ``None`` for
+        any other text."""
+        words = text.split()
+        if not words or words[0].casefold() != "tile":
+            return None
+        from p2pgames.games.torpedo import views
+
+        typed = " ".join(words[1:])
+        tile = TILESET.find(typed) if typed else None
+        if tile is None:
+            return [f"No tile is called {typed!r}. The tiles: {', '.join(t.short for t in TILES.values())}."]
+        return views.card_lines(tile)
 
     def allows(self, state: TorpedoState, player: int, action: Any, knowledge: Knowledge) -> bool:
         """A custom build lists only a few builds (there are millions): any legal build is

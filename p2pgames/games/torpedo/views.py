@@ -241,8 +241,8 @@ def effect_text(effect: Effect) -> str:
     body = {
         "attack": f"attack {effect.value}",
         "oxygen-attack": f"remove {effect.value} oxygen",
-        "crew-attack": f"eliminate an enemy {who}",
-        "board": "the crew member boards an enemy compartment (blocking its effects)",
+        "crew-attack": f"eliminate an enemy {who} in the location hit",
+        "board": "the crew member boards a compartment of the location hit, blocking its effects,",
         "repel": f"eliminate an enemy {who} aboard your submarine",
         "repair": f"remove {effect.value} damage from one of your compartments",
         "refill": f"put {effect.value} oxygen back on one compartment's empty gears",
@@ -583,13 +583,15 @@ def _turn_panel(game: "Torpedo", state: "TorpedoState", viewer: int | None, name
     if state.phase == Phase.OVER:
         return Panel("game over", ((("good", result_summary(state, names)),),))
     active = state.active
-    line: list[Segment] = [("bold", f"turn {state.turn}: {'your' if active == viewer else names[active] + chr(39) + 's'} turn")]
+    whose = "your" if active == viewer else f"{names[active]}'s"
+    line: list[Segment] = [("bold", f"turn {state.turn}: {whose} turn")]
     if state.first_turns:
-        line.append(("warn", " · first turn: no triggers"))
-    if state.phase == Phase.ACTION:
-        line.append(("dim", f" · maneuver {'used' if state.maneuvered else 'available'}"))
-        line.append(("dim", f" · captain's free move {'used' if state.captain_moved else 'available'}"))
+        line.append(("warn", " (a first turn: no triggers)"))
     lines = [tuple(line)]
+    if state.phase not in (Phase.RECOVERY,):
+        maneuver = "used" if state.maneuvered else "available"
+        captain = "used" if state.captain_moved else "available"
+        lines.append((("dim", f"maneuver: {maneuver} · captain's free move: {captain}"),))
     other = 1 - active
     counters = []
     for position, tile in enumerate(state.kit[other]):
@@ -614,18 +616,29 @@ def _build_panel(state: "TorpedoState", me: int, viewer: int | None, names: Sequ
         lines.append((("dim", "'tile NAME' shows a tile."),))
     elif state.phase == Phase.DRAFT:
         for seat in (0, 1):
-            picked = " ".join(TILESET.tiles[name].short for name in state.tiles[seat]) or "—"
-            lines.append((("bold", f"{names[seat]}: "), ("", picked)))
+            shorts = [TILESET.tiles[name].short for name in state.tiles[seat]] or ["—"]
+            label = f"{names[seat][:16]}: "
+            for number, row in enumerate(_rows(shorts, WIDTH - len(label), " ")):
+                lines.append((("bold", label if number == 0 else " " * len(label)), ("", row)))
     if state.pool or state.phase == Phase.BUILD:
         pool = state.pool if state.phase == Phase.DRAFT else list(TILESET.names)
-        row: list[str] = []
+        entries = []
         for name in pool:
             tile = TILESET.tiles[name]
-            entry = f"{tile.short}:{TYPE_LETTERS[tile.type]}{tile.structure}/{tile.oxygen}"
-            if len("  ".join(row + [entry])) > WIDTH:
-                lines.append((("", "  ".join(row)),))
-                row = []
-            row.append(entry)
-        if row:
-            lines.append((("", "  ".join(row)),))
+            entries.append(f"{tile.short}:{TYPE_LETTERS[tile.type]}{tile.structure}/{tile.oxygen}")
+        lines.extend((("", row),) for row in _rows(entries, WIDTH, "  "))
     return Panel("build", tuple(lines))
+
+
+def _rows(words: Sequence[str], width: int, gap: str) -> list[str]:
+    """``words`` joined by ``gap`` into rows of at most ``width`` characters."""
+    rows: list[str] = []
+    row: list[str] = []
+    for word in words:
+        if row and len(gap.join([*row, word])) > width:
+            rows.append(gap.join(row))
+            row = []
+        row.append(word)
+    if row:
+        rows.append(gap.join(row))
+    return rows
