@@ -88,7 +88,6 @@ from p2pgames.games.torpedo.effects import (
     crew_name,
     crew_targets,
     destroyed,
-    enemy_crew_in,
     hit_of,
     is_blocked,
     is_manned,
@@ -102,7 +101,7 @@ from p2pgames.games.torpedo.effects import (
     step_options,
     tile_targets,
 )
-from p2pgames.games.torpedo.geometry import ADJACENT, CONTROL, POSITIONS, SECTORS, location_positions, position_name
+from p2pgames.games.torpedo.geometry import ADJACENT, CONTROL, POSITIONS, location_positions, position_name
 from p2pgames.games.torpedo.tiles import TILESET, Effect, Tile
 
 __all__ = ["Phase", "Torpedo", "TorpedoState", "BUILD_OPTIONS"]

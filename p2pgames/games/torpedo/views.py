@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from p2pgames.engine import Act, ChanceOutcome, Event, Panel, SimultaneousActs
+from p2pgames.engine import Act, ChanceOutcome, Event, Panel
 
 from p2pgames.games.torpedo.actions import (
     Absorb,
@@ -35,7 +35,6 @@ from p2pgames.games.torpedo.actions import (
 from p2pgames.games.torpedo.build import starter_of
 from p2pgames.games.torpedo.effects import (
     CREW_PER_SEAT,
-    armour,
     crew_name,
     is_manned,
     loss_reasons,
@@ -45,7 +44,6 @@ from p2pgames.games.torpedo.effects import (
 )
 from p2pgames.games.torpedo.geometry import (
     CONTROL,
-    LOCATIONS,
     position_name,
     range_of,
     relative_position,
@@ -296,8 +294,6 @@ def tile_list() -> list[str]:
 def narrate(before: "TorpedoState", event: Event, after: "TorpedoState", names: Sequence[str]) -> list[str]:
     """What ``event`` did, in the order it happened (public: everything is)."""
     lines = []
-    if isinstance(event, SimultaneousActs) and before.phase == "build":
-        pass  # the notes say it
     for note in after.notes:
         line = _note_line(note, before, after, names)
         if line:
@@ -320,7 +316,9 @@ def _note_line(note: tuple, before: "TorpedoState", after: "TorpedoState", names
     state = after
     if kind == "built":
         _, seat, faction = note
-        return f"{names[seat]} built {'the ' + TILESET.starters[faction].name + ' starter' if faction else 'a custom submarine'}"
+        if faction:
+            return f"{names[seat]} built the {TILESET.starters[faction].name} starter submarine."
+        return f"{names[seat]} built: {' '.join(tile.short for tile in state.kit[seat])}."
     if kind == "dealt":
         return "Each player was dealt a random submarine."
     if kind == "draft-first":
@@ -456,32 +454,36 @@ Segment = tuple[str, str]
 
 
 def panels(game: "Torpedo", state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> list[Panel]:
-    """The enemy submarine, the battle area, the viewer's submarine and the turn, each at most
-    :data:`WIDTH` columns (spectators see player 1's submarine above, player 0's below)."""
+    """The table (the enemy submarine above, the battle area, the viewer's submarine below, as on
+    the real table; spectators see player 1 above) and the turn: 14 rows, at most :data:`WIDTH`
+    columns, so that both fit an 80×24 screen with the choices and the log."""
     from p2pgames.games.torpedo.rules import Phase
 
     me = viewer if viewer in (0, 1) else 0
     if state.phase in (Phase.BUILD, Phase.DEAL, Phase.DRAFT_ORDER, Phase.DRAFT):
         return [_build_panel(state, me, viewer, names)]
-    result = [_submarine_panel(state, 1 - me, viewer, names, top=True)]
-    result.append(_battle_panel(state, me, viewer, names))
-    result.append(_submarine_panel(state, me, viewer, names, top=False))
+    result = [_table_panel(state, me, viewer, names)]
     if state.active >= 0:
         result.append(_turn_panel(game, state, viewer, names))
     return result
 
 
-def _submarine_panel(state: "TorpedoState", seat: int, viewer: int | None, names: Sequence[str], top: bool) -> Panel:
-    title = "you" if seat == viewer else names[seat]
-    if state.kit[seat] and state.phase not in ("placement", "swap"):
-        plates = " ".join(f"{where[0].upper()}{armour(state, seat, where)}" for where in LOCATIONS)
-        title += (
-            f": oxygen {state.total_oxygen(seat)}, crew {state.alive(seat)}, speed {speed(state, seat)}, "
-            f"armour {plates}"
-        )
-    rows = (1, 0) if top else (0, 1)
+def _table_panel(state: "TorpedoState", me: int, viewer: int | None, names: Sequence[str]) -> Panel:
+    from p2pgames.games.torpedo.rules import Phase
+
+    lines = _grid_lines(state, 1 - me, viewer, top=True)
+    if state.phase not in (Phase.PLACEMENT, Phase.SWAP, Phase.FIRST):
+        lines.extend(_battle_lines(state, me, viewer, names))
+    lines.extend(_grid_lines(state, me, viewer, top=False))
+    them = names[1 - me] if viewer in (0, 1) else f"{names[1]} above, {names[0]} below"
+    title = f"{them} · sectors 1–5, A–E, both facing 5 →" if viewer in (0, 1) else f"{them} · sectors 1–5 →"
+    return Panel(title, tuple(lines))
+
+
+def _grid_lines(state: "TorpedoState", seat: int, viewer: int | None, top: bool) -> list[tuple[Segment, ...]]:
+    """A submarine as two rows of two lines, its outer row (2) farthest from the battle area."""
     lines: list[tuple[Segment, ...]] = []
-    for row in rows:
+    for row in (1, 0) if top else (0, 1):
         first: list[Segment] = [("dim", f"{row + 1} ")]
         second: list[Segment] = [("", "  ")]
         for column in range(5):
@@ -494,7 +496,34 @@ def _submarine_panel(state: "TorpedoState", seat: int, viewer: int | None, names
             second.extend(b)
         lines.append(tuple(first))
         lines.append(tuple(second))
-    return Panel(title, tuple(lines))
+    return lines
+
+
+def _battle_lines(state: "TorpedoState", me: int, viewer: int | None, names: Sequence[str]) -> list[tuple[Segment, ...]]:
+    """One line per submarine, the upper one first (when they share a sector, ``upper`` says which
+    is up; else the one drawn on top): its marker in its sector's column, and beside it its
+    oxygen, crew and speed."""
+    sectors = state.sectors
+    up = state.upper if sectors[0] == sectors[1] else 1 - me
+    lines = []
+    span = CELL + 1
+    for seat in (up, 1 - up):
+        mark = "you ►" if seat == viewer else f"{names[seat][:CELL - 3]} ►"
+        stats = f"oxygen {state.total_oxygen(seat)} · crew {state.alive(seat)} · speed {speed(state, seat)}"
+        at = 2 + (sectors[seat] - 1) * span
+        marker = f"{mark:^{CELL}}"
+        width = 2 + 5 * span - 1
+        right = width - (at + CELL) - 1
+        if right >= len(stats):
+            text = " " * at + marker + " " + stats
+            segments = [("", " " * at), ("you" if seat == viewer else "bold", marker), ("dim", " " + stats)]
+        else:
+            pad = max(0, at - len(stats) - 1)
+            segments = [("", " " * pad), ("dim", stats[: max(0, at - 1)] + " "), ("you" if seat == viewer else "bold", marker)]
+            text = "".join(segment for _, segment in segments)
+        assert len(text) <= WIDTH
+        lines.append(tuple(segments))
+    return lines
 
 
 def _cell(state: "TorpedoState", seat: int, position: int, viewer: int | None) -> tuple[list[Segment], list[Segment]]:
@@ -546,64 +575,92 @@ def _token(crew: int) -> str:
     return "C" if k == 0 else str(k)
 
 
-def _battle_panel(state: "TorpedoState", me: int, viewer: int | None, names: Sequence[str]) -> Panel:
-    header: list[Segment] = [("", "  ")]
-    for sector in range(1, 6):
-        if sector > 1:
-            header.append(("dim", " "))
-        header.append(("dim", f"{'sector ' + str(sector):^{CELL}}"))
-    sectors = state.sectors
-    same = sectors[0] == sectors[1]
-    up = state.upper if same else 1 - me
-    lines = [tuple(header)]
-    for seat in (up, 1 - up):
-        label = "you ►" if seat == viewer else f"{names[seat][:8]} ►"
-        line: list[Segment] = [("", "  ")]
-        for sector in range(1, 6):
-            if sector > 1:
-                line.append(("", " "))
-            text = label if sectors[seat] == sector else ""
-            line.append(("you" if seat == viewer else "bold", f"{text:^{CELL}}") if text else ("", " " * CELL))
-        lines.append(tuple(line))
-    rng = range_of(sectors)
-    if viewer in (0, 1):
-        where = relative_position(viewer, sectors, state.upper)
-        said = {"front": "in front of you", "behind": "behind you", "port": "on your port side",
-                "starboard": "on your starboard side"}[where]
-        lines.append((("", f"  {names[1 - viewer]} is {said}, at {rng} range"),))
-    else:
-        where = relative_position(0, sectors, state.upper)
-        lines.append((("", f"  {names[1]} is {'on the port side of' if where == 'port' else where + ' of' if where in ('front', 'behind') else 'on the starboard side of'} {names[0]}, at {rng} range"),))
-    return Panel("battle area (both face sector 5)", tuple(lines))
-
-
 def _turn_panel(game: "Torpedo", state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> Panel:
+    """Whose turn and what is happening, where the enemy is, what is left to do, and what the
+    other player may still react with."""
     from p2pgames.games.torpedo.rules import Phase
 
     if state.phase == Phase.OVER:
         return Panel("game over", ((("good", result_summary(state, names)),),))
     active = state.active
     whose = "your" if active == viewer else f"{names[active]}'s"
-    line: list[Segment] = [("bold", f"turn {state.turn}: {whose} turn")]
+    title = f"turn {state.turn}: {whose} turn, {_doing(state, viewer, names)}"
+    sectors = state.sectors
+    rng = range_of(sectors)
+    if viewer in (0, 1):
+        where = {"front": "in front of you", "behind": "behind you", "port": "on your port side",
+                 "starboard": "on your starboard side"}[relative_position(viewer, sectors, state.upper)]
+        relation = f"{names[1 - viewer]} is {where}, at {rng} range"
+    else:
+        where = relative_position(0, sectors, state.upper)
+        said = {"front": "in front of", "behind": "behind", "port": "on the port side of",
+                "starboard": "on the starboard side of"}[where]
+        relation = f"{names[1]} is {said} {names[0]}, at {rng} range"
+    first: list[Segment] = [("", relation)]
     if state.first_turns:
-        line.append(("warn", " (a first turn: no triggers)"))
-    lines = [tuple(line)]
-    if state.phase not in (Phase.RECOVERY,):
-        maneuver = "used" if state.maneuvered else "available"
-        captain = "used" if state.captain_moved else "available"
-        lines.append((("dim", f"maneuver: {maneuver} · captain's free move: {captain}"),))
-    other = 1 - active
-    counters = []
+        first.append(("warn", " · first turn: no triggers"))
+    second: list[Segment] = []
+    if state.phase == Phase.ACTION:
+        second.append(("dim", "maneuvered" if state.maneuvered else "maneuver left"))
+        second.append(("dim", " · captain's move " + ("used" if state.captain_moved else "left")))
+    counters = _counters(state)
+    if counters and not state.first_turns:
+        who = "you" if 1 - active == viewer else names[1 - active]
+        second.append(("warn", (" · " if second else "") + f"{who} may react with {', '.join(counters)}"))
+    lines = [_cut(first)] + ([_cut(second)] if second else [])
+    return Panel(_cut([("", title)], WIDTH - 2)[0][1], tuple(lines))
+
+
+def _cut(segments: list[Segment], width: int = WIDTH) -> tuple[Segment, ...]:
+    """``segments`` cut to ``width`` characters, the last kept one ending in "…" if cut (long
+    player names)."""
+    out: list[Segment] = []
+    left = width
+    for style, text in segments:
+        if len(text) > left:
+            out.append((style, text[: max(0, left - 1)] + "…"))
+            break
+        out.append((style, text))
+        left -= len(text)
+    return tuple(out)
+
+
+def _doing(state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> str:
+    """What the game waits for, in a few words (the step's prompt says it to the one deciding)."""
+    from p2pgames.games.torpedo.rules import Phase
+
+    phase = state.phase
+    if phase == Phase.RECOVERY:
+        return "recovery"
+    if phase == Phase.ACTION:
+        return "action phase"
+    if phase == Phase.COUNTER:
+        reactor = 1 - state.active
+        return "you may react" if reactor == viewer else f"{names[reactor]} may react"
+    if state.source is not None:
+        seat, position, number = state.source[0], state.source[1], state.source[2]
+        tile = state.kit[seat][position]
+        what = f"{'your' if seat == viewer else names[seat] + chr(39) + 's'} {tile.short}"
+        if phase in (Phase.DEFEND, Phase.DRAIN):
+            defender = 1 - seat
+            return f"{what} hits {'your' if defender == viewer else names[defender] + chr(39) + 's'} {state.hit}: {state.amount} to place"
+        return f"resolving {what}"
+    return phase
+
+
+def _counters(state: "TorpedoState") -> list[str]:
+    """The short names of the compartments with which the player whose turn it is not could
+    react in this action phase (manned counters not yet used up), whatever their targets now."""
+    other = 1 - state.active
+    found = []
     for position, tile in enumerate(state.kit[other]):
         if state.damage[other][position] >= tile.structure or not is_manned(state, other, position):
             continue
         for number, effect in enumerate(tile.effects):
-            if effect.button == "counter" and (other, position, number) not in state.used and position not in state.reacted:
-                counters.append(tile.short)
-    who = "you" if other == viewer else names[other]
-    if counters and not state.first_turns:
-        lines.append((("warn", f"{who} may react with: {', '.join(dict.fromkeys(counters))}"),))
-    return Panel("turn", tuple(lines))
+            if effect.button == "counter" and (other, position, number) not in state.used:
+                if position not in state.reacted and tile.short not in found:
+                    found.append(tile.short)
+    return found
 
 
 def _build_panel(state: "TorpedoState", me: int, viewer: int | None, names: Sequence[str]) -> Panel:

@@ -4,7 +4,7 @@ the Example of Play."""
 import pytest
 
 from p2pgames.engine import IllegalAction
-from p2pgames.games.torpedo.actions import Absorb, Assign, EndTurn, Step, TargetCrew, TargetTile, Trigger
+from p2pgames.games.torpedo.actions import Absorb, Assign, Step, TargetCrew, TargetTile, Trigger
 from p2pgames.games.torpedo.rules import Phase
 
 from tests.games.torpedo.torpedo_scenarios import (

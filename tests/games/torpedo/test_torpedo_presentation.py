@@ -37,36 +37,46 @@ def _text(line):
     return "".join(text for _, text in line)
 
 
-def test_every_panel_line_fits_78_columns_for_every_viewer_throughout_a_game():
-    seen_titles = set()
+def test_every_panel_line_fits_78_columns_and_the_table_14_rows_for_every_viewer_throughout_a_game():
+    kinds = set()
     for state in _games():
         for viewer in (None, 0, 1):
-            for panel in GAME.panels(state, viewer, {}, NAMES):
-                seen_titles.add(panel.title.split(":")[0])
+            panels = GAME.panels(state, viewer, {}, NAMES)
+            kinds.add(tuple(panel.title.split(" ")[0] for panel in panels))
+            for panel in panels:
                 assert len(panel.title) <= 76, panel.title
                 for line in panel.lines:
                     assert len(_text(line)) <= 78, _text(line)
-    assert {"you", "bruno", "ludovic", "turn", "battle area (both face sector 5)", "build"} <= seen_titles
+            # With one header row each, the table and the turn take at most 14 rows: what an
+            # 80×24 screen has left beside the choices and the log.
+            assert sum(1 + len(panel.lines) for panel in panels) <= 14
+    assert ("build",) in kinds and ("ludovic", "turn") in kinds and ("bruno", "turn") in kinds
+    assert ("ludovic", "game") in kinds or ("bruno", "game") in kinds
 
 
 def test_the_grid_shows_tiles_structure_oxygen_and_crew_with_exhausted_crew_in_brackets():
-    from tests.games.torpedo.torpedo_scenarios import at, crew, hurt, put, table
+    from tests.games.torpedo.torpedo_scenarios import crew, hurt, put, table
 
     state = table(active=0)
     put(state, crew(0, 1), "B1", ready=False)
     put(state, crew(1, 2), "B1", sub=0)  # a boarder
     hurt(state, 0, "E1", 4)
-    panels = {panel.title.split(":")[0]: panel for panel in GAME.panels(state, 0, {}, NAMES)}
-    mine = [_text(line) for line in panels["you"].lines]
+    board, turn = GAME.panels(state, 0, {}, NAMES)
+    rows = [_text(line) for line in board.lines]
+    assert board.title.startswith("ludovic · sectors 1–5")
+    assert rows[0].startswith("2 ElecTurb  3/3 │")  # the enemy's outer row is farthest from you
+    assert " ".join(rows[4].split()) == "ludovic ► oxygen 16 · crew 5 · speed 1"  # up: your port side
+    assert " ".join(rows[5].split()) == "you ► oxygen 15 · crew 5 · speed 1"
+    mine = rows[6:]
     assert mine[0].startswith("1 Mortar    3/3 │Bulkhead  5/5 │")
     assert "A o1 (1)!2" in mine[1]
     assert "BowCannon sunk" in mine[0] and "flooded" in mine[1]
     assert "C o2 C234" in mine[3]
-    enemy = [_text(line) for line in panels["ludovic"].lines]
-    assert enemy[0].startswith("2 ElecTurb")  # the enemy's outer row is farthest from you
-    battle = [_text(line) for line in panels["battle area (both face sector 5)"].lines]
-    assert "ludovic ►" in battle[1] and "you ►" in battle[2]
-    assert battle[3].strip() == "ludovic is on your port side, at close range"
+    assert turn.title == "turn 3: your turn, action phase"
+    assert _text(turn.lines[0]) == "ludovic is on your port side, at close range"
+    assert _text(turn.lines[1]) == "maneuver left · captain's move left"
+    put(state, crew(1, 1), "E2", ready=False)  # the Gatling Gun manned
+    assert _text(GAME.panels(state, 0, {}, NAMES)[1].lines[1]).endswith("ludovic may react with Gatling")
 
 
 def test_every_tile_has_card_text_and_the_rules_page_lists_them_all():
