@@ -232,7 +232,7 @@ class TorpedoState(GameState):
         # Cheap on purpose (bots copy states by the thousand): tuples are shared, lists of ints
         # sliced, and nothing is deep-copied.
         other = TorpedoState.__new__(TorpedoState)
-        other.cards = self.cards
+        other.cards = self.cards  # shared: Steam Torpedo deals no cards, so it never changes
         other.build = self.build
         other.phase = self.phase
         other.turn = self.turn
@@ -918,7 +918,10 @@ class Torpedo(Game[TorpedoState]):
         typed = " ".join(words[1:])
         tile = TILESET.find(typed) if typed else None
         if tile is None:
-            return [f"No tile is called {typed!r}. The tiles: {', '.join(t.short for t in TILES.values())}."]
+            known = ", ".join(t.short for t in TILES.values())
+            if not typed:
+                return [f"Type tile and a tile's name or short name: {known}."]
+            return [f"No tile is called {typed!r}. The tiles: {known}."]
         return views.card_lines(tile)
 
     def allows(self, state: TorpedoState, player: int, action: Any, knowledge: Knowledge) -> bool:
@@ -986,7 +989,7 @@ class Torpedo(Game[TorpedoState]):
 
     def _apply_pick(self, state: TorpedoState, player: int, action: Pick) -> None:
         state.pool.remove(action.name)
-        state.tiles[player] = (*state.tiles[player], action.name)
+        self._place(state, player, (*state.tiles[player], action.name))
         state.picks += 1
         state.notes.append(("picked", player, action.name))
         if state.picks == 2 * builds.BUILD_SIZE:

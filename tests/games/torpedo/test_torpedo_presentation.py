@@ -114,6 +114,7 @@ def test_tile_name_explains_a_tile_and_other_text_is_not_an_information_command(
     assert GAME.explain(state, 0, "tile gatling", NAMES) == card_lines(TILESET.tiles["Gatling Gun"])
     assert GAME.explain(state, None, "TILE  Gatling Gun", NAMES) == card_lines(TILESET.tiles["Gatling Gun"])
     assert GAME.explain(state, 0, "tile kraken", NAMES)[0].startswith("No tile is called 'kraken'")
+    assert GAME.explain(state, 0, "tile", NAMES)[0].startswith("Type tile and a tile's name")
     assert GAME.explain(state, 0, "trigger Gatling", NAMES) is None
     assert GAME.info_commands == (("tile NAME", "a compartment tile's full text"),)
 
