@@ -23,7 +23,7 @@ from cli_calls import call
 from p2pgames import cli
 from p2pgames.cli import main
 from p2pgames.crypto import Identity
-from p2pgames.games import get_game
+from p2pgames.games import PLAYABLE, get_game
 from p2pgames.net import Node, open_host_listeners
 from p2pgames.session import Session
 from p2pgames.tui import run_terminal_game
@@ -118,8 +118,9 @@ def test_the_menu_suggests_a_game_for_a_typo_and_quits_on_q(monkeypatch, termina
     assert main(["play"]) == 0
     assert not terminal.opened
     out = capsys.readouterr().out
-    assert "Did you mean beltpunk? Type a number from 1 to 2, a game's name (beltpunk, steamcourt), or q.\n" in out
-    assert "Type a number from 1 to 2, a game's name (beltpunk, steamcourt), or q.\n" in out.split("beltpunk? ")[1]
+    refusal = f"Type a number from 1 to {len(PLAYABLE)}, a game's name ({', '.join(PLAYABLE)}), or q.\n"
+    assert "Did you mean beltpunk? " + refusal in out
+    assert refusal in out.split("beltpunk? ")[1]
 
 
 def test_the_menu_does_not_ask_for_players_given_on_the_command_line(monkeypatch, terminal):
@@ -137,9 +138,9 @@ def test_a_game_is_known_by_its_name_or_title_in_any_case(typed):
 
 def test_a_misspelt_game_gets_a_suggestion():
     assert call("rules", "beltpnk") == (
-        2, "", "p2pgames: unknown game 'beltpnk'; did you mean beltpunk? (the games: beltpunk, steamcourt)\n"
+        2, "", f"p2pgames: unknown game 'beltpnk'; did you mean beltpunk? (the games: {', '.join(PLAYABLE)})\n"
     )
-    assert call("selfplay", "chess") == (2, "", "p2pgames: unknown game 'chess' (the games: beltpunk, steamcourt)\n")
+    assert call("selfplay", "chess") == (2, "", f"p2pgames: unknown game 'chess' (the games: {', '.join(PLAYABLE)})\n")
 
 
 # -- hosting: the address and the port ------------------------------------------------------------
