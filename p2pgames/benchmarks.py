@@ -17,6 +17,13 @@ Targets (from the issues), on the project's 2-core machines:
 * Steam Court: the 84-card deal among 6 peers ≤ 300 ms, two tables of 6 (12 peers) dealt at once
   ≤ 600 ms, the end-of-quarter audit of 6 peers ≤ 300 ms, a full 6-player game of bot peers
   ≤ 15 s, the engine alone (random legal play, 6 players) ≥ 20 games per second.
+* Steam Torpedo: the engine alone (random legal play, custom builds) as games and events per
+  second, next to the floor every event on the network pays (one Ed25519 signature made and
+  checked), as a ratio ≥ 3 (the engine costs a third of the cheapest event's cryptography at most: an event needs several signatures); the search bot's
+  positions per second and its median time per decision ≤ 2 s (the issue's own figure), next to a
+  heuristic decision; a full game of two search bots over loopback (wall time, bytes per peer,
+  peak memory per peer ≤ 80 MB); and the balance of the starter submarines (heuristic bots on
+  both sides): first-player and faction win rates within 40–60 %.
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ import time
 from typing import Any, Callable
 
 from p2pgames.bots import PlayoutBot
-from p2pgames.crypto import CardTable, ClassicSRA, random_permutation, random_scalar, shuffle_pass
+from p2pgames.crypto import CardTable, ClassicSRA, Identity, random_permutation, random_scalar, shuffle_pass
 from p2pgames.engine import LocalTable
 from p2pgames.games import get_game
 
@@ -219,6 +226,94 @@ def _random_game(game: Any, ruleset: Any, seed: bytes) -> int:
     return len(table.log)
 
 
+def bench_torpedo_engine(seconds: float) -> dict:
+    """Steam Torpedo's engine alone, next to the floor every event on the network pays."""
+    figures = bench_engine(seconds, "torpedo", 2, prefix="torpedo_")
+    events_per_s = figures["torpedo_engine_games_per_s"] * figures["torpedo_engine_events_per_game"]
+    identity = Identity.generate()
+    public_key = identity.public_key
+    body = {"kind": "act", "seq": 1234, "action": "trigger Gatling with sailor 1", "hash": bytes(32)}
+
+    def signed_and_checked() -> None:
+        public_key.verify("p2pgames/bench", body, identity.sign("p2pgames/bench", body))
+
+    signature = _median_time(lambda: [signed_and_checked() for _ in range(200)], 5) / 200
+    figures["torpedo_engine_events_per_s"] = events_per_s
+    figures["signed_events_per_s"] = 1 / signature
+    figures["torpedo_engine_ratio"] = events_per_s * signature
+    return figures
+
+
+def bench_torpedo_search(games: int) -> dict:
+    """The search bot's speed, in games of the starter submarines against the heuristic bot: every
+    decision it makes is timed (set-up choices, which need no search, included)."""
+    from p2pgames.games.torpedo.bots import HeuristicBot, SearchBot
+
+    game = get_game("torpedo")
+    search_times: list[float] = []
+    heuristic_times: list[float] = []
+    positions = 0
+    for number in range(games):
+        seed = f"search-{number}".encode()
+        search, heuristic = SearchBot(seed + b"/search"), HeuristicBot(seed + b"/heuristic")
+        bots = [_Timed(search, search_times), _Timed(heuristic, heuristic_times)]
+        if number % 2:
+            bots.reverse()
+        LocalTable(game, game.ruleset(2, {"build": "starter"}), seed, check=False).play_with(bots)
+        positions += search.positions
+    return {
+        "torpedo_search_positions_per_s": positions / sum(search_times),
+        "torpedo_search_decision_ms": statistics.median(search_times) * 1000,
+        "torpedo_search_decision_max_ms": max(search_times) * 1000,
+        "torpedo_heuristic_decision_ms": statistics.median(heuristic_times) * 1000,
+        "torpedo_search_decisions": len(search_times),
+    }
+
+
+class _Timed:
+    """A bot whose every decision is timed into ``times``."""
+
+    def __init__(self, bot: Any, times: list[float]) -> None:
+        self.bot = bot
+        self.times = times
+
+    def choose(self, *args: Any) -> Any:
+        began = time.perf_counter()
+        choice = self.bot.choose(*args)
+        self.times.append(time.perf_counter() - began)
+        return choice
+
+
+def torpedo_balance(games: int) -> dict:
+    """Games of the two starter submarines, heuristic bots on both sides (game *n* from seed *n*):
+    how often the first player wins, and the first faction (seat 0 always takes it), in percent of
+    decided games; the draws and the mean number of turns."""
+    from p2pgames.games.torpedo.bots import HeuristicBot
+
+    game = get_game("torpedo")
+    first_wins = faction_wins = draws = turns = 0
+    for number in range(games):
+        seed = number.to_bytes(4, "big")
+        table = LocalTable(game, game.ruleset(2, {"build": "starter"}), seed, check=False)
+        table.play_with([HeuristicBot(seed + bytes([seat])) for seat in range(2)])
+        state = table.state
+        winner = state.winner
+        turns += state.turn
+        if winner is None:
+            draws += 1
+            continue
+        first_wins += winner == state.first
+        faction_wins += winner == 0
+    decided = max(1, games - draws)
+    return {
+        "torpedo_balance_games": games,
+        "torpedo_first_player_wins_pct": 100 * first_wins / decided,
+        "torpedo_first_faction_wins_pct": 100 * faction_wins / decided,
+        "torpedo_draws": draws,
+        "torpedo_turns_per_game": turns / games,
+    }
+
+
 def _median_time(function: Callable[[], Any], repeats: int) -> float:
     times = []
     for _ in range(repeats):
@@ -254,12 +349,31 @@ ROWS = [
     ("court_peak_memory_per_peer_mb", "  peak memory per peer (largest)", "MB", None, None),
     ("court_engine_games_per_s", "engine alone, random legal play, 6-player Steam Court", "games/s", ">=", 20),
     ("court_engine_events_per_game", "  events per random game (mean)", "", None, None),
+    ("torpedo_engine_games_per_s", "engine alone, random legal play, Steam Torpedo (custom builds)", "games/s", None, None),
+    ("torpedo_engine_events_per_s", "  events per second", "events/s", None, None),
+    ("signed_events_per_s", "  floor: events signed and checked per second (Ed25519)", "events/s", None, None),
+    ("torpedo_engine_ratio", "  engine events per event signed and checked", "x", ">=", 3),
+    ("torpedo_search_positions_per_s", "Torpedo search bot: positions searched per second", "/s", None, None),
+    ("torpedo_search_decision_ms", "  median time per decision (starter submarines)", "ms", "<=", 2000),
+    ("torpedo_search_decision_max_ms", "  longest decision", "ms", None, None),
+    ("torpedo_heuristic_decision_ms", "  floor: a heuristic bot's decision (median)", "ms", None, None),
+    ("torpedo_game_wall_s", "full Steam Torpedo game of two search bots: wall time", "s", None, None),
+    ("torpedo_game_entries", "  log entries in that game (median)", "", None, None),
+    ("torpedo_bytes_sent_per_peer", "  bytes sent per peer (median)", "B", None, None),
+    ("torpedo_peak_memory_per_peer_mb", "  peak memory per peer (largest)", "MB", "<=", 80),
+    ("torpedo_first_player_wins_pct", "Torpedo starters, heuristic bots: first player wins", "%", "in", (40, 60)),
+    ("torpedo_first_faction_wins_pct", "  Panzer la Rochelle wins (against Talion)", "%", "in", (40, 60)),
+    ("torpedo_turns_per_game", "  turns per game (mean)", "", None, None),
 ]
 
 
 def _verdict(value: float, comparison: str | None, target: float | None) -> str:
     if comparison is None:
         return ""
+    if comparison == "in":
+        low, high = target  # type: ignore[misc]
+        ok = low <= value <= high
+        return ("ok  " if ok else "MISS") + f" (target {low}–{high})"
     ok = value <= target if comparison == "<=" else value >= target  # type: ignore[operator]
     return ("ok  " if ok else "MISS") + f" (target {comparison} {target})"
 
@@ -278,6 +392,10 @@ def main(argv: list[str] | None = None) -> int:
     figures.update(bench_games(1 if args.quick else 3))
     figures.update(bench_engine(2.0 if args.quick else 6.0, "steamcourt", 6, prefix="court_"))
     figures.update(bench_games(1 if args.quick else 3, "steamcourt", 6, prefix="court_"))
+    figures.update(bench_torpedo_engine(2.0 if args.quick else 6.0))
+    figures.update(bench_torpedo_search(2 if args.quick else 6))
+    figures.update(bench_games(1 if args.quick else 3, "torpedo", 2, prefix="torpedo_"))
+    figures.update(torpedo_balance(60 if args.quick else 200))
     misses = [
         key for key, _, _, comparison, target in ROWS
         if comparison is not None and _verdict(figures[key], comparison, target).startswith("MISS")
@@ -290,7 +408,11 @@ def main(argv: list[str] | None = None) -> int:
         value = figures[key]
         shown = f"{value:,.0f}" if unit == "B" or value >= 100 else f"{value:.2f}"
         print(f"{label:<62} {shown:>10} {unit:<8} {_verdict(value, comparison, target)}")
-    print(f"({figures['events_measured']} events timed; {figures['engine_games']} engine games; {figures['cpus']} CPUs)")
+    print(
+        f"({figures['events_measured']} events timed; {figures['engine_games']} engine games; "
+        f"{figures['torpedo_search_decisions']} search decisions; {figures['torpedo_balance_games']} "
+        f"balance games, {figures['torpedo_draws']} drawn; {figures['cpus']} CPUs)"
+    )
     return 0
 
 
