@@ -51,6 +51,7 @@ from p2pgames.engine import (
     Ruleset,
     RulesetOption,
     Simultaneous,
+    StandingAnswer,
     Step as EngineStep,
     Turn,
 )
@@ -300,8 +301,10 @@ class TorpedoState(GameState):
 
 
 # Steps are immutable: build the ones asked for again and again once.
-_BUILD_STEP = Simultaneous(SEATS, "build your submarine: 10 compartments, one control room")
-_SWAP_STEP = Simultaneous(SEATS, "swap two of your compartments, or keep them as placed")
+# Prompts fit one row of an 80-column screen after "Your move — " (and, for the secret choices,
+# " (secret until everyone has chosen)").
+_BUILD_STEP = Simultaneous(SEATS, "build your submarine")
+_SWAP_STEP = Simultaneous(SEATS, "swap two compartments or keep")
 _CHANCES = {
     Phase.DEAL: Chance("deal each player a random submarine"),
     Phase.DRAFT_ORDER: Chance("choose who drafts first"),
@@ -315,7 +318,7 @@ _TURNS = {
         (Phase.RECOVERY, "recovery: breathe one oxygen token from a compartment"),
         (Phase.ACTION, "your action phase: maneuver, move, trigger, or end"),
         (Phase.STEP, "move the crew member toward the control room"),
-        (Phase.DEFEND, "absorb the damage into the control room, or assign it to a compartment"),
+        (Phase.DEFEND, "absorb the damage in the control room, or assign it to a compartment"),
         (Phase.DRAIN, "choose the compartment to lose oxygen"),
         (Phase.SCAVENGE, "no oxygen is left where you hit: take one token from any compartment"),
     )
@@ -331,6 +334,7 @@ _AIM_PROMPTS = {
 }
 _AIM_TURNS = {kind: tuple(Turn((seat,), prompt) for seat in SEATS) for kind, prompt in _AIM_PROMPTS.items()}
 _END, _PASS, _KEEP, _ABSORB = EndTurn(), Pass(), Keep(), Absorb()
+NO_REACTIONS = "no reactions this turn"  # the counter windows' standing answer, as offered
 
 
 class Torpedo(Game[TorpedoState]):
@@ -904,6 +908,16 @@ class Torpedo(Game[TorpedoState]):
 
             return BuildComposer(player)
         return None
+
+    def standing_answer(self, state: TorpedoState, player: int, knowledge: Knowledge) -> StandingAnswer | None:
+        """In a counter window, "no reactions this turn": a pass now, and the player's own peer
+        passes the rest of this turn's windows by itself. Windows open only when a reaction is
+        legal (I6), so a player with none is never asked; this is for one who has some and wants
+        none. The key is the turn's number: it lapses when the turn ends. It stays on that peer:
+        the other sees ordinary passes."""
+        if state.phase != Phase.COUNTER or player != 1 - state.active:
+            return None
+        return StandingAnswer(NO_REACTIONS, _PASS, ("no reactions", state.turn))
 
     info_commands = (("tile NAME", "a compartment tile's full text"),)
 
