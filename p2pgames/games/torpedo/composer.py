@@ -12,53 +12,10 @@ from p2pgames.engine import Composer, IllegalAction, MalformedAction, Panel
 
 from p2pgames.games.torpedo.actions import Build
 from p2pgames.games.torpedo.build import BUILD_SIZE, build_problem, starter_build
-from p2pgames.games.torpedo.tiles import TILESET, Effect, Tile
+from p2pgames.games.torpedo.tiles import TILESET, Tile
+from p2pgames.games.torpedo.views import POOL_KEY, POOL_WIDTH, TYPE_KEY, Segment, pool_lines
 
-__all__ = ["BuildComposer", "effect_brief", "tile_brief"]
-
-_KINDS = {
-    "attack": "attack",
-    "oxygen-attack": "gas",
-    "crew-attack": "kill",
-    "board": "board",
-    "repel": "repel",
-    "repair": "repair",
-    "refill": "refill",
-    "move-crew": "move crew",
-    "move-sub": "move sub",
-    "armor-bonus": "armour",
-    "speed-bonus": "speed",
-    "attack-bonus": "attack",
-}
-_TYPE_LETTERS = {"standard": "S", "engine": "E", "armored": "A", "experimental": "X", "control": "C"}
-
-
-def effect_brief(effect: Effect) -> str:
-    """An effect in a few words for lists: ``duty attack 2 distant behind→fore (single)``
-    (starboard is written ``stbd``)."""
-    words = [effect.button, _KINDS[effect.kind]]
-    if effect.kind in ("armor-bonus", "speed-bonus", "attack-bonus"):
-        words[-1] = f"+{effect.value} {words[-1]}"
-        if effect.kind == "armor-bonus":
-            words.append(effect.location)
-    elif effect.value:
-        words.append(str(effect.value))
-    if effect.crew:
-        words.append("sailor" if effect.crew == "sailor" else "crew")
-    if effect.aimed:
-        words.append(effect.range)
-        # "stbd": the usual short form, so that a two-effect tile fits one line.
-        words.append(f"{effect.position}→{effect.hits}".replace("starboard", "stbd"))
-    if effect.alert != "none":
-        words.append("(single)" if effect.alert == "single" else "(two keys)")
-    return " ".join(words)
-
-
-def tile_brief(tile: Tile) -> str:
-    """A tile on one line: ``Gatling   X 2/0 counter attack 1 close any→facing`` (type letter,
-    structure/oxygen, effects)."""
-    effects = "; ".join(effect_brief(effect) for effect in tile.effects) or "—"
-    return f"{tile.short:<9} {_TYPE_LETTERS[tile.type]} {tile.structure}/{tile.oxygen} {effects}"
+__all__ = ["BuildComposer"]
 
 
 @dataclass(frozen=True)
@@ -73,23 +30,28 @@ class BuildComposer(Composer):
     prompt = "build your submarine: add 10 compartments, one a control room, then done"
 
     def commands(self) -> Sequence[str]:
+        """``done`` first once the build is legal, then the starter shortcuts (while fewer than
+        10 are chosen), what may be added, what may be removed, ``clear``."""
         if self.finished:
             return ()
         tiles = TILESET.tiles
         has_control = any(tiles[name].is_control for name in self.chosen)
         commands = []
-        if len(self.chosen) < BUILD_SIZE:
+        if build_problem(self.chosen) is None:
+            commands.append("done")
+        full = len(self.chosen) >= BUILD_SIZE
+        if not full:
+            commands.extend(f"starter {faction}" for faction in TILESET.starters)
             commands.extend(
                 f"add {tile.short}"
                 for name, tile in tiles.items()
                 if name not in self.chosen and not (tile.is_control and has_control)
             )
         commands.extend(f"remove {tiles[name].short}" for name in self.chosen)
-        commands.extend(f"starter {faction}" for faction in TILESET.starters)
+        if full:
+            commands.extend(f"starter {faction}" for faction in TILESET.starters)
         if self.chosen:
             commands.append("clear")
-        if build_problem(self.chosen) is None:
-            commands.append("done")
         return commands
 
     def apply(self, text: str) -> "BuildComposer":
@@ -126,15 +88,24 @@ class BuildComposer(Composer):
         raise MalformedAction(f"{text!r} is not a build command: add NAME, remove NAME, starter panzer, clear, done")
 
     def panels(self) -> Sequence[Panel]:
+        """One panel, the screen's whole width: how many are chosen and which, what is missing,
+        then the pool left to add from (each tile's type, structure/oxygen and effects, in
+        three columns: the whole pool fits beside the choices and the log at 80×24)."""
         tiles = TILESET.tiles
         chosen = [tiles[name] for name in self.chosen]
-        problem = build_problem(self.chosen)
-        status = "ready: type done" if problem is None else problem
-        lines = [(("bold", f"{len(chosen)}/{BUILD_SIZE} · "), ("good" if problem is None else "warn", status))]
-        lines.extend(((("", tile_brief(tile)),) for tile in chosen))
+        count: Segment = ("bold", f"{len(chosen)}/{BUILD_SIZE} chosen")
+        if not chosen:
+            status = [count, ("dim", f" · {TYPE_KEY}")]
+        else:
+            missing = [] if any(tile.is_control for tile in chosen) else ["no control room yet"]
+            if build_problem(self.chosen) is None:
+                missing = ["ready: type done"]
+            words = " ".join(tile.short for tile in chosen)
+            status = [count, ("", f": {words}")] + [("good" if m.startswith("ready") else "warn", f" · {m}") for m in missing]
+        lines = [tuple(status)] if sum(len(text) for _, text in status) <= POOL_WIDTH else _wrapped(status)
         pool = [tile for name, tile in tiles.items() if name not in self.chosen]
-        pool_lines = tuple(((("", tile_brief(tile)),) for tile in pool))
-        return [Panel("your submarine", tuple(lines)), Panel("tiles to add", pool_lines)]
+        lines.extend(pool_lines(pool))
+        return [Panel(f"pool · {POOL_KEY}", tuple(lines))]
 
     def action(self) -> Build | None:
         return Build(tuple(sorted(self.chosen))) if self.finished else None
@@ -144,3 +115,19 @@ class BuildComposer(Composer):
         if tile is None:
             raise MalformedAction(f"{typed!r} is not a tile: type its short name or its name ('tile NAME' shows one)")
         return tile
+
+
+def _wrapped(segments: list[Segment]) -> list[tuple[Segment, ...]]:
+    """``segments`` (the chosen tiles' line) broken at spaces into lines of :data:`POOL_WIDTH`."""
+    lines: list[list[Segment]] = [[]]
+    used = 0
+    for style, text in segments:
+        for index, word in enumerate(text.split(" ")):
+            piece = (" " if index else "") + word
+            if used + len(piece) > POOL_WIDTH and used:
+                lines.append([])
+                used = 0
+                piece = word
+            lines[-1].append((style, piece))
+            used += len(piece)
+    return [tuple(line) for line in lines]

@@ -85,9 +85,14 @@ triggers in either player's first turn. Counter effects may also be used in
 the opponent's turn, after its maneuver or any of its effects.
 
 Grid: columns A-E are sectors 1-5 (fore = D,E; aft = A,B); row 1 is next to
-the battle area, row 2 nearest you; C2 is the control room. Tiles are named by
-short name or position. Crew: captain, sailor 1 .. sailor 4; on the grid C and
-1-4, in brackets when exhausted, with ! when aboard the enemy.
+the sea, row 2 farthest from it; C2 is the control room. Each compartment shows
+its short name and structure left (3/4), then its type (S standard, E engine,
+A armoured, X experimental, C control room), its oxygen (o2) and its crew: C
+the captain, 1-4 the sailors, in brackets when exhausted, !2 an enemy sailor
+aboard. Tiles are typed by short name or position.
+Building: the pool lists each tile's type, structure/oxygen (S4/2) and effects
+(atk attack, gas oxygen attack, kill a crew member; cl close, far distant range;
+↺ counter, ¹ single-use, ² two keys).
 
 Type:
   maneuver +2 -1            you 2 sectors toward sector 5, the enemy 1 back
@@ -103,7 +108,8 @@ Type:
   drive me +1 | drive enemy -2 port    a move-sub effect
   absorb | assign Bulkhead  (defending) the control room takes one token for
                             all, or a compartment of the location hit does
-  react Gatling | pass      a counter in the opponent's turn
+  react Gatling | pass      a counter in the opponent's turn ('no reactions this
+                            turn' passes the rest of the turn's windows)
   breathe O2Tanks           recovery
   end                       end your turn
   tile Gatling              a tile's full text"""
@@ -451,38 +457,64 @@ def over_summary(state: "TorpedoState") -> str:
 # -- panels ----------------------------------------------------------------------------------------
 
 Segment = tuple[str, str]
+Line = tuple[Segment, ...]
+
+# A terminal of 80 columns puts each panel's title in a gutter as wide as the longest title (here
+# 5: "enemy") followed by " │ ", leaving WIDTH columns for the lines: titled so, the table spends
+# no row on headings, and both grids, the sea and the turn fit beside the choices and the log.
+GUTTER = 5
+WIDTH = 80 - GUTTER - 3
+CELL = 13  # one tile on the grid: a 9-character short name, a space, structure "2/4"
+SPAN = CELL + 1  # a cell and the "│" after it
+GRID = 2 + 5 * SPAN - 1  # the row label and five cells
+TYPE_LETTERS = {"standard": "S", "engine": "E", "armored": "A", "experimental": "X", "control": "C"}
+COLUMNS = "ABCDE"
+
+# The key to the grid (shown before the first turn, and in the help).
+KEY = (
+    "type: S standard, E engine, A armoured, X experimental, C control room",
+    "3/4 structure left · o2 oxygen · crew: C captain, 1–4 sailors,",
+    "(in brackets) exhausted, !2 an enemy sailor aboard",
+)
 
 
 def panels(game: "Torpedo", state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> list[Panel]:
-    """The table (the enemy submarine above, the battle area, the viewer's submarine below, as on
-    the real table; spectators see player 1 above) and the turn: 14 rows, at most :data:`WIDTH`
-    columns, so that both fit an 80×24 screen with the choices and the log."""
+    """What the screen shows (the viewer's own submarine at the bottom, nearest them, as on the
+    real table; a spectator sees player 1 above).
+
+    During the game, four panels with titles of at most :data:`GUTTER` characters and lines of
+    at most :data:`WIDTH` columns, 14 rows in all (what an 80×24 screen has beside the choices
+    and the log): ``enemy``, the enemy's grid, its outer row farthest from you; ``sea``, the
+    sectors and a line per submarine in its sector (the upper one first: when both share a
+    sector, the one on the other's port side) with its oxygen, crew and speed; ``you``, your
+    grid; ``turn``, whose turn and what the game waits for, what is left to do, where the enemy
+    is, and what the other player may react with. Before the first turn a ``key`` to the grid
+    takes the sea's place. The build and the draft show one panel of the pool (80 columns).
+    """
     from p2pgames.games.torpedo.rules import Phase
 
     me = viewer if viewer in (0, 1) else 0
     if state.phase in (Phase.BUILD, Phase.DEAL, Phase.DRAFT_ORDER, Phase.DRAFT):
-        return [_build_panel(state, me, viewer, names)]
-    result = [_table_panel(state, me, viewer, names)]
-    if state.active >= 0:
-        result.append(_turn_panel(game, state, viewer, names))
+        return [_build_panel(state, viewer, names)]
+    top, bottom = 1 - me, me
+    if viewer in (0, 1):
+        titles = ("enemy", "you")
+    else:
+        titles = (names[top][:GUTTER], names[bottom][:GUTTER])
+    result = [Panel(titles[0], tuple(_grid_lines(state, top, top=True)))]
+    if state.phase in (Phase.PLACEMENT, Phase.SWAP, Phase.FIRST):
+        result.append(Panel(titles[1], tuple(_grid_lines(state, bottom, top=False))))
+        result.append(Panel("key", tuple((("dim", line),) for line in KEY)))
+        return result
+    result.append(Panel("sea", tuple(_sea_lines(state, me, viewer, names))))
+    result.append(Panel(titles[1], tuple(_grid_lines(state, bottom, top=False))))
+    result.append(_turn_panel(state, viewer, names))
     return result
 
 
-def _table_panel(state: "TorpedoState", me: int, viewer: int | None, names: Sequence[str]) -> Panel:
-    from p2pgames.games.torpedo.rules import Phase
-
-    lines = _grid_lines(state, 1 - me, viewer, top=True)
-    if state.phase not in (Phase.PLACEMENT, Phase.SWAP, Phase.FIRST):
-        lines.extend(_battle_lines(state, me, viewer, names))
-    lines.extend(_grid_lines(state, me, viewer, top=False))
-    them = names[1 - me] if viewer in (0, 1) else f"{names[1]} above, {names[0]} below"
-    title = f"{them} · sectors 1–5, A–E, both facing 5 →" if viewer in (0, 1) else f"{them} · sectors 1–5 →"
-    return Panel(title, tuple(lines))
-
-
-def _grid_lines(state: "TorpedoState", seat: int, viewer: int | None, top: bool) -> list[tuple[Segment, ...]]:
-    """A submarine as two rows of two lines, its outer row (2) farthest from the battle area."""
-    lines: list[tuple[Segment, ...]] = []
+def _grid_lines(state: "TorpedoState", seat: int, top: bool) -> list[Line]:
+    """A submarine as two rows of two lines, its outer row (2) farthest from the sea."""
+    lines: list[Line] = []
     for row in (1, 0) if top else (0, 1):
         first: list[Segment] = [("dim", f"{row + 1} ")]
         second: list[Segment] = [("", "  ")]
@@ -491,7 +523,7 @@ def _grid_lines(state: "TorpedoState", seat: int, viewer: int | None, top: bool)
             if column:
                 first.append(("dim", "│"))
                 second.append(("dim", "│"))
-            a, b = _cell(state, seat, position, viewer)
+            a, b = _cell(state, seat, position)
             first.extend(a)
             second.extend(b)
         lines.append(tuple(first))
@@ -499,58 +531,56 @@ def _grid_lines(state: "TorpedoState", seat: int, viewer: int | None, top: bool)
     return lines
 
 
-def _battle_lines(state: "TorpedoState", me: int, viewer: int | None, names: Sequence[str]) -> list[tuple[Segment, ...]]:
-    """One line per submarine, the upper one first (when they share a sector, ``upper`` says which
-    is up; else the one drawn on top): its marker in its sector's column, and beside it its
-    oxygen, crew and speed."""
+def _sea_lines(state: "TorpedoState", me: int, viewer: int | None, names: Sequence[str]) -> list[Line]:
+    """The sectors, each under its column of the grids, then one line per submarine, the upper
+    one first (when they share a sector, ``upper`` says which is up; else the one drawn on top):
+    its marker in its sector's column, and beside it its oxygen, crew and speed."""
+    ruler = " ".join(f"{COLUMNS[column]} · sector {column + 1}".center(CELL) for column in range(5))
+    lines: list[Line] = [(("dim", ("  " + ruler).rstrip()),)]
     sectors = state.sectors
     up = state.upper if sectors[0] == sectors[1] else 1 - me
-    lines = []
-    span = CELL + 1
     for seat in (up, 1 - up):
-        mark = "you ►" if seat == viewer else f"{names[seat][:CELL - 3]} ►"
+        mark = "you ►" if seat == viewer else f"{names[seat][:CELL - 2]} ►"
+        style = "you" if seat == viewer else "bold"
         stats = f"oxygen {state.total_oxygen(seat)} · crew {state.alive(seat)} · speed {speed(state, seat)}"
-        at = 2 + (sectors[seat] - 1) * span
-        marker = f"{mark:^{CELL}}"
-        width = 2 + 5 * span - 1
-        right = width - (at + CELL) - 1
-        if right >= len(stats):
-            text = " " * at + marker + " " + stats
-            segments = [("", " " * at), ("you" if seat == viewer else "bold", marker), ("dim", " " + stats)]
+        at = 2 + (sectors[seat] - 1) * SPAN
+        marker = f"{mark:^{CELL}}".rstrip()
+        if at + len(marker) + 2 + len(stats) <= GRID:
+            segments = [("", " " * at), (style, marker), ("dim", "  " + stats)]
         else:
-            pad = max(0, at - len(stats) - 1)
-            segments = [("", " " * pad), ("dim", stats[: max(0, at - 1)] + " "), ("you" if seat == viewer else "bold", marker)]
-            text = "".join(segment for _, segment in segments)
-        assert len(text) <= WIDTH
+            lead = marker.lstrip()
+            start = at + len(marker) - len(lead)
+            pad = max(0, start - len(stats) - 2)
+            segments = [("", " " * pad), ("dim", stats[: max(0, start - 2)] + "  "), (style, lead)]
         lines.append(tuple(segments))
     return lines
 
 
-def _cell(state: "TorpedoState", seat: int, position: int, viewer: int | None) -> tuple[list[Segment], list[Segment]]:
+def _cell(state: "TorpedoState", seat: int, position: int) -> tuple[list[Segment], list[Segment]]:
+    from p2pgames.games.torpedo.rules import Phase
+
     if not state.kit[seat]:
         return [("dim", " " * CELL)], [("dim", " " * CELL)]
     tile = state.kit[seat][position]
     left = tile.structure - state.damage[seat][position]
     if left <= 0:
-        return [("dim", f"{tile.short:<9} "), ("bad", "sunk")], [("bad", f"{'flooded':<{CELL}}")]
+        return [("bad", f"{tile.short:<9} 0/{tile.structure}")], [("bad", f"{'destroyed':<{CELL}}")]
     style = "bold" if position == CONTROL else ""
     health = "warn" if left < tile.structure else ""
-    first = [(style, f"{tile.short:<9} "), (health, f"{left}/{tile.structure}"), ("", " ")]
-    crew = _crew_marks(state, seat, position)
-    text = f"{TYPE_LETTERS[tile.type]} o{state.oxygen[seat][position]} "
+    first = [(style, f"{tile.short:<9} "), (health, f"{left}/{tile.structure}")]
+    # Before the submarines are manned, the oxygen each compartment will hold: its gears.
+    placing = state.phase in (Phase.PLACEMENT, Phase.SWAP)
+    oxygen = tile.oxygen if placing else state.oxygen[seat][position]
+    text = f"{TYPE_LETTERS[tile.type]} o{oxygen} "
     room = CELL - len(text)
-    second: list[Segment] = [("dim", text)]
-    used = 0
-    for mark_style, mark in crew:
-        if used + len(mark) > room:
-            break
-        second.append((mark_style, mark))
-        used += len(mark)
-    second.append(("", " " * (room - used)))
-    return first, second
+    marks = _crew_marks(state, seat, position)
+    if sum(len(mark) for _, mark in marks) > room:
+        marks = _crew_count(state, seat, position)
+    used = sum(len(mark) for _, mark in marks)
+    return first, [("dim", text), *marks, ("", " " * (room - used))]
 
 
-def _crew_marks(state: "TorpedoState", seat: int, position: int) -> list[tuple[str, str]]:
+def _crew_marks(state: "TorpedoState", seat: int, position: int) -> list[Segment]:
     """The crew in a compartment: own crew ``C``, ``1``–``4`` (in brackets when exhausted), then
     boarders with ``!``."""
     marks = []
@@ -570,63 +600,105 @@ def _crew_marks(state: "TorpedoState", seat: int, position: int) -> list[tuple[s
     return marks
 
 
+def _crew_count(state: "TorpedoState", seat: int, position: int) -> list[Segment]:
+    """The crew in a crowded compartment, counted: ``5 crew!1`` (five of the owner's, one
+    boarder)."""
+    own = aboard = 0
+    for index, (sub, at, _, alive) in enumerate(state.crew):
+        if alive and sub == seat and at == position:
+            if owner(index) == seat:
+                own += 1
+            else:
+                aboard += 1
+    return [("good", f"{own} crew")] + ([("bad", f"!{aboard}")] if aboard else [])
+
+
 def _token(crew: int) -> str:
     k = crew % CREW_PER_SEAT
     return "C" if k == 0 else str(k)
 
 
-def _turn_panel(game: "Torpedo", state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> Panel:
-    """Whose turn and what is happening, where the enemy is, what is left to do, and what the
-    other player may still react with."""
+def _turn_panel(state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> Panel:
+    """Whose turn and what the game waits for; where the enemy is; what the other player may
+    still react with (or that nobody may trigger yet); and in the action phase whether the
+    maneuver and the captain's move are left, on the first of these lines with room for them."""
     from p2pgames.games.torpedo.rules import Phase
 
     if state.phase == Phase.OVER:
-        return Panel("game over", ((("good", result_summary(state, names)),),))
+        return Panel("turn", tuple(_flow([("good", f"Game over: {result_summary(state, names)}")])))
     active = state.active
-    whose = "your" if active == viewer else f"{names[active]}'s"
-    title = f"turn {state.turn}: {whose} turn, {_doing(state, viewer, names)}"
+    doing = _doing(state, viewer, names)
+    if state.phase in (Phase.RECOVERY, Phase.ACTION, Phase.COUNTER):
+        whose = "your" if active == viewer else f"{_name(names, active)}'s"
+        doing = f"{whose} turn, {doing}"
+    groups: list[list[Segment]] = [[("bold", f"turn {state.turn}: {doing}")], [("", _relation(state, viewer, names))]]
+    counters = _counters(state)
+    if state.first_turns:
+        groups.append([("warn", "first turn: no triggers")])
+    elif counters:
+        who = "you" if 1 - active == viewer else _name(names, 1 - active)
+        groups.append([("warn", f"{who} may react with {', '.join(counters)}")])
+    if state.phase == Phase.ACTION:
+        left = [word for word, done in (("maneuver", state.maneuvered), ("captain's move", state.captain_moved)) if not done]
+        flag = ("dim", f"left: {', '.join(left)}" if left else "maneuvered, captain moved")
+        room = next((group for group in groups if _length(group) + 3 + len(flag[1]) <= WIDTH), None)
+        if room is None:
+            groups.append([flag])
+        else:
+            room.append(flag)
+    return Panel("turn", tuple(line for group in groups for line in _flow(group)))
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat][:12]
+
+
+def _length(segments: Sequence[Segment]) -> int:
+    return sum(len(text) for _, text in segments) + 3 * (len(segments) - 1)
+
+
+def _relation(state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> str:
     sectors = state.sectors
     rng = range_of(sectors)
     if viewer in (0, 1):
         where = {"front": "in front of you", "behind": "behind you", "port": "on your port side",
                  "starboard": "on your starboard side"}[relative_position(viewer, sectors, state.upper)]
-        relation = f"{names[1 - viewer]} is {where}, at {rng} range"
-    else:
-        where = relative_position(0, sectors, state.upper)
-        said = {"front": "in front of", "behind": "behind", "port": "on the port side of",
-                "starboard": "on the starboard side of"}[where]
-        relation = f"{names[1]} is {said} {names[0]}, at {rng} range"
-    first: list[Segment] = [("", relation)]
-    if state.first_turns:
-        first.append(("warn", " · first turn: no triggers"))
-    second: list[Segment] = []
-    if state.phase == Phase.ACTION:
-        second.append(("dim", "maneuvered" if state.maneuvered else "maneuver left"))
-        second.append(("dim", " · captain's move " + ("used" if state.captain_moved else "left")))
-    counters = _counters(state)
-    if counters and not state.first_turns:
-        who = "you" if 1 - active == viewer else names[1 - active]
-        second.append(("warn", (" · " if second else "") + f"{who} may react with {', '.join(counters)}"))
-    lines = [_cut(first)] + ([_cut(second)] if second else [])
-    return Panel(_cut([("", title)], WIDTH - 2)[0][1], tuple(lines))
+        return f"{_name(names, 1 - viewer)} is {where}, at {rng} range"
+    said = {"front": "in front of", "behind": "behind", "port": "on the port side of",
+            "starboard": "on the starboard side of"}[relative_position(0, sectors, state.upper)]
+    return f"{_name(names, 1)} is {said} {_name(names, 0)}, at {rng} range"
 
 
-def _cut(segments: list[Segment], width: int = WIDTH) -> tuple[Segment, ...]:
-    """``segments`` cut to ``width`` characters, the last kept one ending in "…" if cut (long
-    player names)."""
-    out: list[Segment] = []
-    left = width
-    for style, text in segments:
-        if len(text) > left:
-            out.append((style, text[: max(0, left - 1)] + "…"))
-            break
-        out.append((style, text))
-        left -= len(text)
-    return tuple(out)
+def _flow(items: Sequence[Segment], width: int = WIDTH) -> list[Line]:
+    """``items`` joined by " · " into lines of at most ``width`` columns, each item whole on one
+    line when it fits one (a longer one is wrapped at spaces)."""
+    lines: list[list[Segment]] = []
+    used = width + 1
+    for style, text in items:
+        for piece in _pieces(text, width):
+            if lines and used + 3 + len(piece) <= width:
+                lines[-1].extend([("dim", " · "), (style, piece)])
+                used += 3 + len(piece)
+            else:
+                lines.append([(style, piece)])
+                used = len(piece)
+    return [tuple(line) for line in lines]
+
+
+def _pieces(text: str, width: int) -> list[str]:
+    """``text`` in pieces of at most ``width`` columns, broken at spaces where it is longer."""
+    pieces: list[str] = []
+    for word in text.split(" "):
+        if pieces and len(pieces[-1]) + 1 + len(word) <= width:
+            pieces[-1] += " " + word
+        else:
+            pieces.extend(word[i : i + width] for i in range(0, max(len(word), 1), width))
+    return pieces
 
 
 def _doing(state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> str:
-    """What the game waits for, in a few words (the step's prompt says it to the one deciding)."""
+    """What the game waits for, in a few words (the step's prompt says it to the one deciding);
+    while an effect resolves, whose it is."""
     from p2pgames.games.torpedo.rules import Phase
 
     phase = state.phase
@@ -636,14 +708,16 @@ def _doing(state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> s
         return "action phase"
     if phase == Phase.COUNTER:
         reactor = 1 - state.active
-        return "you may react" if reactor == viewer else f"{names[reactor]} may react"
+        return "you may react" if reactor == viewer else f"{_name(names, reactor)} may react"
     if state.source is not None:
         seat, position, number = state.source[0], state.source[1], state.source[2]
         tile = state.kit[seat][position]
-        what = f"{'your' if seat == viewer else names[seat] + chr(39) + 's'} {tile.short}"
+        what = f"{'your' if seat == viewer else _name(names, seat) + chr(39) + 's'} {tile.short}"
         if phase in (Phase.DEFEND, Phase.DRAIN):
             defender = 1 - seat
-            return f"{what} hits {'your' if defender == viewer else names[defender] + chr(39) + 's'} {state.hit}: {state.amount} to place"
+            whose = "your" if defender == viewer else _name(names, defender) + "'s"
+            noun = "damage" if phase == Phase.DEFEND else "oxygen"
+            return f"{what} hits {whose} {state.hit}: {state.amount} {noun} to place"
         return f"resolving {what}"
     return phase
 
@@ -663,39 +737,104 @@ def _counters(state: "TorpedoState") -> list[str]:
     return found
 
 
-def _build_panel(state: "TorpedoState", me: int, viewer: int | None, names: Sequence[str]) -> Panel:
+# -- the pool of tiles -----------------------------------------------------------------------------
+
+POOL_WIDTH = 80  # the build's panels take the screen's whole width (their title is a heading)
+POOL_COLUMNS = 3
+CODE = 11  # an entry's effect code: "↺atk1 cl¹"
+ENTRY = 9 + 1 + 4 + 1 + CODE  # "BowCannon S4/2 atk2 cl"
+POOL_KEY = "S4/2: type, structure/oxygen · ↺ counter · ¹ single-use · ² two keys"
+TYPE_KEY = "S standard, E engine, A armoured, X experimental, C control room"
+
+_CODES = {
+    "attack": "atk{v}",
+    "oxygen-attack": "gas{v}",
+    "crew-attack": "kill",
+    "board": "board",
+    "repel": "repel",
+    "repair": "repair{v}",
+    "refill": "refill{v}",
+    "move-crew": "relocate",
+    "move-sub": "drive{v}",
+    "armor-bonus": "+{v} armour",
+    "speed-bonus": "+{v} speed",
+    "attack-bonus": "+{v} attack",
+}
+_SHORT_BONUS = {"armor-bonus": "+{v}arm", "speed-bonus": "+{v}spd", "attack-bonus": "+{v}atk"}
+_RANGE_CODES = {"close": "cl", "distant": "far", "any": ""}
+
+
+def effect_code(effect: Effect, short: bool = False) -> str:
+    """An effect in a few characters for the pool: ``atk2 far¹`` (attack 2 at distant range,
+    single-use), ``↺atk1 cl`` (a counter), ``repair2²`` (two keys); ``short`` leaves out the
+    range and shortens bonuses. ``tile NAME`` has the whole text."""
+    template = (_SHORT_BONUS if short else _CODES).get(effect.kind, _CODES[effect.kind])
+    code = template.format(v=effect.value)
+    if effect.aimed and not short and _RANGE_CODES[effect.range]:
+        code += " " + _RANGE_CODES[effect.range]
+    if effect.button == "counter":
+        code = "↺" + code
+    return code + {"none": "", "single": "¹", "two-keys": "²"}[effect.alert]
+
+
+def tile_code(tile: Tile) -> str:
+    """A tile's effects in at most :data:`CODE` characters (``2×atk1 cl``: two alike effects)."""
+    codes = [effect_code(effect) for effect in tile.effects]
+    if not codes:
+        return "—"
+    if len(codes) == 2 and codes[0] == codes[1]:
+        return f"2×{codes[0]}"
+    joined = ", ".join(codes)
+    if len(joined) > CODE:
+        joined = ",".join(effect_code(effect, short=True) for effect in tile.effects)
+    return joined[:CODE]
+
+
+def pool_entry(tile: Tile) -> list[Segment]:
+    """A tile of the pool in :data:`ENTRY` characters: short name, type letter, structure/oxygen
+    and its effects' codes (``BowCannon S4/2 atk2 cl``)."""
+    stats = f"{TYPE_LETTERS[tile.type]}{tile.structure}/{tile.oxygen}"
+    return [("bold" if tile.is_control else "", f"{tile.short:<9} "), ("dim", f"{stats:<4} "), ("", f"{tile_code(tile):<{CODE}}")]
+
+
+def pool_lines(tiles: Sequence[Tile]) -> list[Line]:
+    """``tiles`` in :data:`POOL_COLUMNS` columns read downwards, lines of at most
+    :data:`POOL_WIDTH` columns."""
+    rows = -(-len(tiles) // POOL_COLUMNS)
+    lines: list[Line] = []
+    for row in range(rows):
+        segments: list[Segment] = []
+        for column in range(POOL_COLUMNS):
+            index = column * rows + row
+            if index < len(tiles):
+                if segments:
+                    segments.append(("", " "))
+                segments.extend(pool_entry(tiles[index]))
+        lines.append(tuple(segments[:-1]) + ((segments[-1][0], segments[-1][1].rstrip()),))
+    return lines
+
+
+def _build_panel(state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> Panel:
+    """The build (for those not building now: the builder's own screen is the composer's) or
+    the draft: what each drafter picked, then the pool."""
     from p2pgames.games.torpedo.rules import Phase
 
-    lines: list[tuple[Segment, ...]] = []
+    lines: list[Line] = []
+    pool = [TILESET.tiles[name] for name in TILESET.names]
     if state.phase == Phase.BUILD:
-        lines.append((("", "Build a submarine of 10 different compartments, one a control room."),))
-        lines.append((("dim", "'build starter panzer', 'build starter talion', or 'build' and 10 short names;"),))
-        lines.append((("dim", "'tile NAME' shows a tile."),))
+        lines.append((("", "Both build a submarine in secret; the builds are opened together."),))
     elif state.phase == Phase.DRAFT:
         for seat in (0, 1):
-            shorts = [TILESET.tiles[name].short for name in state.tiles[seat]] or ["—"]
-            label = f"{names[seat][:16]}: "
-            for number, row in enumerate(_rows(shorts, WIDTH - len(label), " ")):
+            if not state.tiles[seat]:
+                continue
+            shorts = " ".join(TILESET.tiles[name].short for name in state.tiles[seat])
+            label = f"{'you' if seat == viewer else names[seat][:16]} ({len(state.tiles[seat])}): "
+            for number, row in enumerate(_pieces(shorts, POOL_WIDTH - len(label))):
                 lines.append((("bold", label if number == 0 else " " * len(label)), ("", row)))
-    if state.pool or state.phase == Phase.BUILD:
-        pool = state.pool if state.phase == Phase.DRAFT else list(TILESET.names)
-        entries = []
-        for name in pool:
-            tile = TILESET.tiles[name]
-            entries.append(f"{tile.short}:{TYPE_LETTERS[tile.type]}{tile.structure}/{tile.oxygen}")
-        lines.extend((("", row),) for row in _rows(entries, WIDTH, "  "))
-    return Panel("build", tuple(lines))
-
-
-def _rows(words: Sequence[str], width: int, gap: str) -> list[str]:
-    """``words`` joined by ``gap`` into rows of at most ``width`` characters."""
-    rows: list[str] = []
-    row: list[str] = []
-    for word in words:
-        if row and len(gap.join([*row, word])) > width:
-            rows.append(gap.join(row))
-            row = []
-        row.append(word)
-    if row:
-        rows.append(gap.join(row))
-    return rows
+        if not lines:
+            lines.append((("", "Nothing picked yet: pick in turn, one tile at a time."),))
+        pool = [TILESET.tiles[name] for name in state.pool]
+    elif state.phase == Phase.DEAL:
+        lines.append((("", "Each player is dealt 10 random compartments."),))
+    lines.extend(pool_lines(pool))
+    return Panel(f"pool · {POOL_KEY}", tuple(lines))

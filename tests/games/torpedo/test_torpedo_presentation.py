@@ -10,7 +10,7 @@ from p2pgames.games.torpedo.build import starter_build
 from p2pgames.games.torpedo.composer import BuildComposer
 from p2pgames.games.torpedo.rules import Phase
 from p2pgames.games.torpedo.tiles import TILESET
-from p2pgames.games.torpedo.views import card_lines, tile_list
+from p2pgames.games.torpedo.views import GUTTER, POOL_WIDTH, WIDTH, card_lines, tile_list
 
 NAMES = ("bruno", "ludovic")
 
@@ -37,21 +37,27 @@ def _text(line):
     return "".join(text for _, text in line)
 
 
-def test_every_panel_line_fits_78_columns_and_the_table_14_rows_for_every_viewer_throughout_a_game():
+def test_every_panel_fits_beside_an_80_column_gutter_and_the_table_14_rows_for_every_viewer_throughout_a_game():
     kinds = set()
     for state in _games():
         for viewer in (None, 0, 1):
             panels = GAME.panels(state, viewer, {}, NAMES)
             kinds.add(tuple(panel.title.split(" ")[0] for panel in panels))
-            for panel in panels:
+            if state.phase in (Phase.BUILD, Phase.DEAL, Phase.DRAFT_ORDER, Phase.DRAFT):
+                # One panel the screen's width, under its heading.
+                (panel,) = panels
                 assert len(panel.title) <= 76, panel.title
+                assert all(len(_text(line)) <= POOL_WIDTH for line in panel.lines)
+                assert 1 + len(panel.lines) <= 14, len(panel.lines)
+                continue
+            # Titled in a gutter of 5 with " │ ": no row spent on headings, lines of 72.
+            for panel in panels:
+                assert len(panel.title) <= GUTTER, panel.title
                 for line in panel.lines:
-                    assert len(_text(line)) <= 78, _text(line)
-            # With one header row each, the table and the turn take at most 14 rows: what an
-            # 80×24 screen has left beside the choices and the log.
-            assert sum(1 + len(panel.lines) for panel in panels) <= 14
-    assert ("build",) in kinds and ("ludovic", "turn") in kinds and ("bruno", "turn") in kinds
-    assert ("ludovic", "game") in kinds or ("bruno", "game") in kinds
+                    assert len(_text(line)) <= WIDTH, _text(line)
+            assert sum(len(panel.lines) for panel in panels) <= 14
+    assert ("pool",) in kinds and ("enemy", "sea", "you", "turn") in kinds and ("enemy", "you", "key") in kinds
+    assert ("ludov", "sea", "bruno", "turn") in kinds
 
 
 def test_the_grid_shows_tiles_structure_oxygen_and_crew_with_exhausted_crew_in_brackets():
@@ -61,22 +67,46 @@ def test_the_grid_shows_tiles_structure_oxygen_and_crew_with_exhausted_crew_in_b
     put(state, crew(0, 1), "B1", ready=False)
     put(state, crew(1, 2), "B1", sub=0)  # a boarder
     hurt(state, 0, "E1", 4)
-    board, turn = GAME.panels(state, 0, {}, NAMES)
-    rows = [_text(line) for line in board.lines]
-    assert board.title.startswith("ludovic · sectors 1–5")
-    assert rows[0].startswith("2 ElecTurb  3/3 │")  # the enemy's outer row is farthest from you
-    assert " ".join(rows[4].split()) == "ludovic ► oxygen 16 · crew 5 · speed 1"  # up: your port side
-    assert " ".join(rows[5].split()) == "you ► oxygen 15 · crew 5 · speed 1"
-    mine = rows[6:]
-    assert mine[0].startswith("1 Mortar    3/3 │Bulkhead  5/5 │")
+    enemy, sea, mine, turn = GAME.panels(state, 0, {}, NAMES)
+    assert [enemy.title, sea.title, mine.title, turn.title] == ["enemy", "sea", "you", "turn"]
+    rows = [_text(line) for line in enemy.lines]
+    assert rows[0].startswith("2 ElecTurb  3/3│")  # the enemy's outer row is farthest from you
+    sea_rows = [_text(line) for line in sea.lines]
+    assert sea_rows[0].split() == [word for column in "ABCDE" for word in (column, "·", "sector", str("ABCDE".index(column) + 1))]
+    assert " ".join(sea_rows[1].split()) == "ludovic ► oxygen 16 · crew 5 · speed 1"  # up: your port side
+    assert " ".join(sea_rows[2].split()) == "you ► oxygen 15 · crew 5 · speed 1"
+    assert sea_rows[1].index("ludovic") >= 2 + 2 * 14  # in sector 3's column (C)
+    mine = [_text(line) for line in mine.lines]
+    assert mine[0].startswith("1 Mortar    3/3│Bulkhead  5/5│")
     assert "A o1 (1)!2" in mine[1]
-    assert "BowCannon sunk" in mine[0] and "flooded" in mine[1]
+    assert "BowCannon 0/4" in mine[0] and "destroyed" in mine[1]
     assert "C o2 C234" in mine[3]
-    assert turn.title == "turn 3: your turn, action phase"
-    assert _text(turn.lines[0]) == "ludovic is on your port side, at close range"
-    assert _text(turn.lines[1]) == "maneuver left · captain's move left"
+    turn_rows = [_text(line) for line in turn.lines]
+    assert turn_rows[0] == "turn 3: your turn, action phase · left: maneuver, captain's move"
+    assert turn_rows[1] == "ludovic is on your port side, at close range"
     put(state, crew(1, 1), "E2", ready=False)  # the Gatling Gun manned
-    assert _text(GAME.panels(state, 0, {}, NAMES)[1].lines[1]).endswith("ludovic may react with Gatling")
+    assert _text(GAME.panels(state, 0, {}, NAMES)[3].lines[-1]).endswith("ludovic may react with Gatling")
+
+
+def test_a_crowded_compartment_counts_its_crew_instead_of_cutting_them():
+    from tests.games.torpedo.torpedo_scenarios import crew, put, table
+
+    state = table(active=0)
+    put(state, crew(0, 1), "C2", ready=False)
+    put(state, crew(0, 2), "C2", ready=False)
+    put(state, crew(1, 2), "C2", sub=0)
+    mine = [_text(line) for line in GAME.panels(state, 0, {}, NAMES)[2].lines]
+    assert "C o2 5 crew!1" in mine[3]
+
+
+def test_before_the_first_turn_a_key_explains_the_grid_and_oxygen_shows_the_gears():
+    table = LocalTable(GAME, GAME.ruleset(2, {"build": "random"}), b"key")  # dealt and placed
+    assert table.state.phase == Phase.SWAP
+    enemy, mine, key = GAME.panels(table.state, 0, {}, NAMES)
+    assert key.title == "key" and "C control room" in _text(key.lines[0])
+    assert all(len(_text(line)) <= WIDTH for line in key.lines)
+    gears = [tile.oxygen for tile in table.state.kit[0]]
+    assert f"o{gears[0]}" in _text(mine.lines[1]).split("│")[0]
 
 
 def test_every_tile_has_card_text_and_the_rules_page_lists_them_all():
@@ -144,7 +174,7 @@ def test_the_build_composer_adds_removes_and_finishes_a_legal_build():
     with pytest.raises(IllegalAction, match="10 compartments, not 0"):
         empty.apply("done")
     for panel in composer.panels():
-        assert all(len(_text(line)) <= 78 for line in panel.lines)
+        assert all(len(_text(line)) <= POOL_WIDTH for line in panel.lines)
     assert GAME.composer(GAME.setup(GAME.ruleset(2, {"build": "starter"})), 0, {}) is None
 
 
@@ -175,3 +205,22 @@ def test_every_interpretation_rules_md_refers_to_is_written_down():
     referred = {f"I{n}" for group in re.findall(r"\(I(\d+(?:, I\d+)*)\)", body) for n in re.findall(r"\d+", group)}
     assert referred <= defined
     assert defined == {f"I{n}" for n in range(1, len(defined) + 1)}
+
+
+def test_a_counter_window_offers_no_reactions_this_turn_as_a_standing_answer():
+    from p2pgames.engine import StandingAnswer
+    from p2pgames.games.torpedo.actions import Pass
+    from p2pgames.games.torpedo.rules import NO_REACTIONS
+
+    windows = 0
+    for state in _games():
+        for player in (0, 1):
+            standing = GAME.standing_answer(state, player, {})
+            if state.phase != Phase.COUNTER or player == state.active:
+                assert standing is None
+                continue
+            # A window opens only when a reaction is legal (I6): never one with nothing but pass.
+            assert len(GAME.legal_actions(state, player, {})) >= 2
+            assert standing == StandingAnswer(NO_REACTIONS, Pass(), ("no reactions", state.turn))
+            windows += 1
+    assert windows
