@@ -38,6 +38,7 @@ from typing import Any, Mapping, Sequence
 from p2pgames.engine import (
     CardState,
     Chance,
+    ChoiceGroup,
     Composer,
     DeterministicRandom,
     Event,
@@ -1453,6 +1454,15 @@ class Torpedo(Game[TorpedoState]):
         from p2pgames.games.torpedo import typed
 
         return typed.parse_action(self, state, player, text)
+
+    def group_choices(
+        self, state: TorpedoState, player: int, actions: Sequence[Any], texts: Sequence[str]
+    ) -> list[ChoiceGroup]:
+        """A long list one line per verb (``maneuver …``, ``move …``, ``trigger …``, ``end``), each
+        with its parts per crew member or tile (:func:`views.group_choices`)."""
+        from p2pgames.games.torpedo import views
+
+        return views.group_choices(texts)
 
     def narrate(self, before: TorpedoState, event: Event, after: TorpedoState, names: Sequence[str]) -> list[str]:
         from p2pgames.games.torpedo import views

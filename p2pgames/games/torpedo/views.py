@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from p2pgames.engine import Act, ChanceOutcome, Event, Panel
+from p2pgames.engine import Act, ChanceOutcome, ChoiceGroup, Event, Panel
 
 from p2pgames.games.torpedo.actions import (
     Absorb,
@@ -58,6 +58,7 @@ __all__ = [
     "card_lines",
     "describe_action",
     "effect_text",
+    "group_choices",
     "narrate",
     "over_summary",
     "panels",
@@ -214,6 +215,65 @@ def _target_sub(state: "TorpedoState", player: int) -> int:
     seat, position, number = state.source[0], state.source[1], state.source[2]
     kind = state.kit[seat][position].effects[number].kind
     return 1 - player if kind == "board" else player
+
+
+# -- grouping long lists of choices ---------------------------------------------------------------
+
+GROUP_ABOVE = 8  # a list of more choices than this is grouped (two rows of an 80-column screen)
+# Where a choice's second-level group ends: before this word ("move sailor 1 …", "trigger Gatling …").
+_PART_ENDS = {"move": "to", "trigger": "with", "relocate": "to", "captain": None}
+
+
+def group_choices(texts: Sequence[str]) -> list[ChoiceGroup]:
+    """A long list of choices (more than :data:`GROUP_ABOVE`) one line per verb — ``maneuver …``,
+    ``move …``, ``captain to …``, ``trigger …``, ``end`` — each line's parts one per crew member,
+    tile or own speed (``move sailor 1 …``, ``trigger Gatling …``, ``maneuver +1 …``). A list of one
+    verb (``swap``) is grouped by its parts when that makes it shorter; shorter lists stay as they are."""
+    singles = [ChoiceGroup(text, (index,)) for index, text in enumerate(texts)]
+    if len(texts) <= GROUP_ABOVE:
+        return singles
+    verbs = _by(range(len(texts)), lambda index: _verb(texts[index]))
+    if len(verbs) == 1:
+        parts = _parts(texts, list(range(len(texts))))
+        return parts if len(parts) < len(texts) else singles
+    groups = []
+    for verb, members in verbs.items():
+        if len(members) == 1:
+            groups.append(ChoiceGroup(texts[members[0]], tuple(members)))
+            continue
+        parts = _parts(texts, members)
+        groups.append(ChoiceGroup(f"{verb} …", tuple(members), tuple(parts) if 1 < len(parts) < len(members) else ()))
+    return groups
+
+
+def _by(indexes: Iterable[int], key: Any) -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {}
+    for index in indexes:
+        found.setdefault(key(index), []).append(index)
+    return found
+
+
+def _verb(text: str) -> str:
+    words = text.split()
+    return "captain to" if words[:2] == ["captain", "to"] else words[0]
+
+
+def _part(text: str) -> str:
+    """``text``'s second-level group: its words up to the one that ends it (``move sailor 1``),
+    or its first two (``maneuver +1``, ``swap Chain``)."""
+    words = text.split()
+    end = _PART_ENDS.get(words[0], "")
+    if end and end in words[1:]:
+        return " ".join(words[: words.index(end, 1)])
+    return " ".join(words[:2])
+
+
+def _parts(texts: Sequence[str], members: Sequence[int]) -> list[ChoiceGroup]:
+    parts = []
+    for stem, indexes in _by(members, lambda index: _part(texts[index])).items():
+        label = texts[indexes[0]] if len(indexes) == 1 else f"{stem} …"
+        parts.append(ChoiceGroup(label, tuple(indexes)))
+    return parts
 
 
 # -- tile cards ------------------------------------------------------------------------------------

@@ -224,3 +224,22 @@ def test_a_counter_window_offers_no_reactions_this_turn_as_a_standing_answer():
             assert standing == StandingAnswer(NO_REACTIONS, Pass(), ("no reactions", state.turn))
             windows += 1
     assert windows
+
+
+def test_a_long_action_phase_list_is_one_line_per_verb_with_parts_per_crew_member():
+    from tests.games.torpedo.torpedo_scenarios import table
+
+    state = table(active=0)
+    actions = GAME.legal_actions(state, 0, {})
+    texts = [GAME.describe_action(state, 0, action, {}, NAMES) for action in actions]
+    groups = GAME.group_choices(state, 0, actions, texts)
+    assert [group.label for group in groups] == ["trigger …", "maneuver …", "move …", "captain to …", "end"]
+    assert sorted(index for group in groups for index in group.members) == list(range(len(actions)))
+    move = groups[2]
+    assert [part.label for part in move.parts] == ["move captain …"] + [f"move sailor {k} …" for k in range(1, 5)]
+    assert all(texts[index].startswith("move sailor 1 ") for index in move.parts[1].members)
+    # A short list stays as it is; one verb groups by its parts when that is shorter.
+    few = texts[-3:]
+    assert [group.label for group in GAME.group_choices(state, 0, actions[-3:], few)] == few
+    swaps = [f"swap {a} {b}" for a in ("Chain", "Sights", "Hull") for b in ("Hold", "Turret", "Sonar")]
+    assert [group.label for group in GAME.group_choices(state, 0, swaps, swaps)] == ["swap Chain …", "swap Sights …", "swap Hull …"]
