@@ -317,7 +317,7 @@ _TURNS = {
     for phase, prompt in (
         (Phase.DRAFT, "pick a compartment for your submarine"),
         (Phase.RECOVERY, "recovery: breathe one oxygen token from a compartment"),
-        (Phase.ACTION, "your action phase: maneuver, move, trigger, or end"),
+        (Phase.ACTION, "your action phase"),  # the list says what: maneuver …, move …, end
         (Phase.STEP, "move the crew member toward the control room"),
         (Phase.DEFEND, "absorb the damage in the control room, or assign it to a compartment"),
         (Phase.DRAIN, "choose the compartment to lose oxygen"),
@@ -937,7 +937,7 @@ class Torpedo(Game[TorpedoState]):
             if not typed:
                 return [f"Type tile and a tile's name or short name: {known}."]
             return [f"No tile is called {typed!r}. The tiles: {known}."]
-        return views.card_lines(tile)
+        return views.tile_answer(tile)
 
     def allows(self, state: TorpedoState, player: int, action: Any, knowledge: Knowledge) -> bool:
         """A custom build lists only a few builds (there are millions): any legal build is

@@ -337,6 +337,23 @@ def card_lines(tile: Tile) -> list[str]:
     return lines
 
 
+_SHORT_TYPES = {
+    "standard": "standard",
+    "engine": "engine",
+    "armored": "armoured",
+    "experimental": "experimental",
+    "control": "control room (can't be targeted)",
+}
+
+
+def tile_answer(tile: Tile) -> list[str]:
+    """A tile's text as ``tile NAME`` answers it in the log: :func:`card_lines` without the
+    indent, the flavour and the type's reminder, so that it reads whole in the log's few rows."""
+    oxygen = "no oxygen" if tile.oxygen == 0 else f"{tile.oxygen} oxygen"
+    head = f"{tile.name} ({tile.short}): {tile.faction.capitalize()}, {_SHORT_TYPES[tile.type]}; {tile.structure} structure, {oxygen}."
+    return [head] + ([effect_text(effect) for effect in tile.effects] or ["No effect."])
+
+
 def tile_list() -> list[str]:
     """Every tile's card, then the starter layouts: the tile section of ``RULES.md``."""
     lines: list[str] = []
@@ -532,6 +549,7 @@ COLUMNS = "ABCDE"
 
 # The key to the grid (shown before the first turn, and in the help).
 KEY = (
+    "columns A–E: sectors 1–5 (A, B aft; D, E fore) · row 1 faces the sea",
     "type: S standard, E engine, A armoured, X experimental, C control room",
     "3/4 structure left · o2 oxygen · crew: C captain, 1–4 sailors,",
     "(in brackets) exhausted, !2 an enemy sailor aboard",

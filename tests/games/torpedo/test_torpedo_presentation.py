@@ -103,7 +103,7 @@ def test_before_the_first_turn_a_key_explains_the_grid_and_oxygen_shows_the_gear
     table = LocalTable(GAME, GAME.ruleset(2, {"build": "random"}), b"key")  # dealt and placed
     assert table.state.phase == Phase.SWAP
     enemy, mine, key = GAME.panels(table.state, 0, {}, NAMES)
-    assert key.title == "key" and "C control room" in _text(key.lines[0])
+    assert key.title == "key" and "C control room" in _text(key.lines[1])
     assert all(len(_text(line)) <= WIDTH for line in key.lines)
     gears = [tile.oxygen for tile in table.state.kit[0]]
     assert f"o{gears[0]}" in _text(mine.lines[1]).split("│")[0]
@@ -141,8 +141,15 @@ def test_the_help_fits_80_columns_and_names_every_verb():
 
 def test_tile_name_explains_a_tile_and_other_text_is_not_an_information_command():
     state = GAME.setup(GAME.ruleset(2))
-    assert GAME.explain(state, 0, "tile gatling", NAMES) == card_lines(TILESET.tiles["Gatling Gun"])
-    assert GAME.explain(state, None, "TILE  Gatling Gun", NAMES) == card_lines(TILESET.tiles["Gatling Gun"])
+    # The card without its indent, flavour and the type's reminder: it reads whole in the log.
+    assert GAME.explain(state, 0, "tile gatling", NAMES) == [
+        "Gatling Gun (Gatling): Talion, experimental; 2 structure, no oxygen.",
+        "Counter: attack 1 at close range, enemy anywhere; hits the location facing you.",
+    ]
+    assert GAME.explain(state, None, "TILE  Gatling Gun", NAMES) == GAME.explain(state, 0, "tile gatling", NAMES)
+    assert GAME.explain(state, 0, "tile TaBridge", NAMES)[0] == (
+        "Talion Control Room (TaBridge): Talion, control room (can't be targeted); 3 structure, 2 oxygen."
+    )
     assert GAME.explain(state, 0, "tile kraken", NAMES)[0].startswith("No tile is called 'kraken'")
     assert GAME.explain(state, 0, "tile", NAMES)[0].startswith("Type tile and a tile's name")
     assert GAME.explain(state, 0, "trigger Gatling", NAMES) is None
