@@ -130,6 +130,7 @@ class Table:
     the human joins as a player does (:func:`~p2pgames.net.join_table`, with the host's key in the
     join code, or ``join_fingerprint`` instead) — after the bots have taken their seats with
     ``late``. ``bots`` may be fewer than the empty seats, leaving the table waiting in its lobby.
+    ``options`` are the ruleset's, ``bot_kind`` the kind of bot (``None``: the game's default).
     Every peer's key, shuffles and bot draw on ``seed`` and its name, so a table plays the same
     game every run.
     """
@@ -148,6 +149,8 @@ class Table:
         host_name: str = "bot-host",
         join_fingerprint: str | None = None,
         transcripts: Path | None = None,
+        options: dict | None = None,
+        bot_kind: str | None = None,
     ) -> None:
         self.human_name = human_name
         self.host_name = host_name
@@ -156,7 +159,8 @@ class Table:
         self.pipe = pipe
         self.seed = seed
         self.game = get_game(game)
-        self.ruleset = self.game.ruleset(players)
+        self.ruleset = self.game.ruleset(players, options or {})
+        self.bot_kind = bot_kind  # None: the game's default bot
         self.bot_count = players - 1 if bots is None else bots
         self.human_hosts = human_hosts
         self.late = late
@@ -235,7 +239,7 @@ class Table:
         else:
             await nursery.start(node.connect, LOOPBACK, self.port)
         nursery.start_soon(watched.pump)
-        nursery.start_soon(drive_bot, node, bot_for(self.game, self.seed + b"/bot/" + name.encode()))
+        nursery.start_soon(drive_bot, node, bot_for(self.game, self.seed + b"/bot/" + name.encode(), self.bot_kind))
         return watched
 
     async def _run_script(self, script: Script) -> None:

@@ -1,0 +1,301 @@
+"""Steam Torpedo at the terminal, 80×24: real games on a loopback table, the human typing into a
+pipe, heuristic bots on the other peer. The build screen (the pool with its stats, add, remove,
+the starter shortcuts, done), the swap, a turn (both grids, the sea, whose turn and phase, what
+may react), the defender's decision, completion, ``tile NAME``, ``help`` and the game's end."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+from prompt_toolkit.input import create_pipe_input
+
+from p2pgames.bots import bot_for
+from p2pgames.engine import ReactionWindow
+from p2pgames.games import get_game
+from p2pgames.tui import run_terminal_game
+from p2pgames.tui._completion import ChoiceCompleter
+from tui_tables import SizedOutput, Table
+
+GAME = get_game("torpedo")
+COLUMNS, ROWS = 80, 24
+
+
+@pytest.fixture
+def pipe():
+    with create_pipe_input() as pipe:
+        yield pipe
+
+
+def run(table: Table, script) -> int:
+    return run_terminal_game(
+        table.setup(script), title="Steam Torpedo", color=False, input=table.pipe,
+        output=SizedOutput(COLUMNS, ROWS), on_screen=table.on_screen,
+    )
+
+
+def torpedo_table(pipe, build: str, seed: bytes = b"tui-torpedo") -> Table:
+    return Table(pipe, game="torpedo", players=2, options={"build": build}, bot_kind="heuristic", seed=seed)
+
+
+def fits(screen: str) -> str:
+    """``screen`` checked to fit 80×24 with nothing hidden: no panel cut short, no row of the
+    table left out, no line wider than the terminal."""
+    lines = screen.splitlines()
+    assert len(lines) <= ROWS and all(len(line) <= COLUMNS for line in lines), screen
+    assert "more · F2" not in screen and "more rows" not in screen, screen
+    return screen
+
+
+def table_rows(screen: str, title: str) -> list[str]:
+    """The rows of the panel titled ``title`` (its lines right of the gutter's " │ ")."""
+    rows, inside = [], False
+    for line in screen.splitlines():
+        gutter, bar, rest = line.partition(" │ ")
+        if not bar or len(gutter) > 5:
+            inside = False
+            continue
+        if gutter.strip():
+            inside = gutter.strip() == title
+        if inside:
+            rows.append(rest)
+    return rows
+
+
+def heuristic(table: Table):
+    """A pick for :meth:`Table.play_until`: what a heuristic bot would play in the human's seat,
+    as the text the human types."""
+    bot = bot_for(GAME, b"the human's bot", "heuristic")
+
+    def pick(decision) -> str:
+        session = table.human.session
+        action = bot.choose(GAME, session.replica.state, session.seat, session.knowledge, decision.step)
+        return decision.texts[decision.actions.index(action)]
+
+    return pick
+
+
+def completions(decision, typed: str) -> list[str]:
+    completer = ChoiceCompleter(lambda: decision)
+    return [c.text for c in completer.get_completions(Document(typed), CompleteEvent(completion_requested=True))]
+
+
+async def leave(table: Table) -> None:
+    table.type("quit\r")
+    await table.screen.wait_for("Leave the game?")
+    table.type("y")
+
+
+# -- the build ----------------------------------------------------------------------------------------
+
+
+def test_the_build_screen_lists_the_pool_with_stats_and_builds_tile_by_tile(pipe, deadline):
+    table = torpedo_table(pipe, "custom")
+    shown: dict[str, str] = {}
+
+    async def script(table: Table) -> None:
+        screen = table.screen
+        await table.next_decision()
+        await screen.wait_for("Your move — build your submarine (secret until everyone has chosen)")
+        shown["pool"] = fits(screen.text())
+        table.type("add Mortar\r")
+        await screen.wait_for("1/10 chosen: Mortar · no control room yet")
+        shown["one"] = fits(screen.text())
+        table.type("add TaBridge\r")
+        await screen.wait_for("2/10 chosen: Mortar TaBridge")
+        table.type("remove Mortar\r")
+        await screen.wait_for("1/10 chosen: TaBridge")
+        table.type("add PzBridge\r")  # a second control room
+        await screen.wait_for("You can't add PzBridge: you have a control room already")
+        table.type("tile Gatling\r")
+        await screen.wait_for("hits the location facing you.")
+        shown["tile"] = screen.text()
+        table.type("starter panzer\r")
+        await screen.wait_for("10/10 chosen: ")
+        await screen.wait_for("ready: type done")
+        shown["full"] = fits(screen.text())
+        table.type("1\r")  # done, the first command once the build is legal
+        await screen.wait_for("› build starter panzer")
+        await screen.wait_for("Your move — swap two compartments or keep")
+        await screen.wait_until(lambda: "key │" in screen.text())
+        shown["swap"] = fits(screen.text())
+        table.type("keep\r")
+        await screen.wait_for("plays first.")
+        await leave(table)
+
+    assert run(table, script) == 0
+    pool = shown["pool"]
+    # The heading keys the codes; every tile is listed with its type, structure/oxygen and effects.
+    assert "── pool · S4/2: type, structure/oxygen · ↺ counter · ¹ single-use · ² two keys" in pool
+    assert "0/10 chosen · S standard, E engine, A armoured, X experimental, C control room" in pool
+    listed = re.findall(r"(\S+)\s+([SEAXC]\d/\d) ", pool)
+    assert {short for short, _ in listed} == {tile.short for tile in GAME_TILES()}
+    assert re.search(r"BowCannon S\d/\d atk\d cl ", pool) and re.search(r"Gatling\s+X\d/\d ↺atk\d", pool)
+    # The starter shortcuts come first among the numbered commands.
+    assert " 1 starter panzer   2 starter talion   3 add " in pool
+    assert not re.search(r"\bMortar\s+S3/1", shown["one"])  # added: no longer in the pool
+    # The whole answer in the log's three rows.
+    assert "Gatling Gun (Gatling): Talion, experimental; " in shown["tile"]
+    assert re.search(r"\nCounter: attack \d at close range, enemy anywhere; hits the location facing you\.", shown["tile"])
+    assert " 1 done " in shown["full"]
+    swap = shown["swap"]
+    assert table_rows(swap, "key")[0].startswith("columns A–E: sectors 1–5")
+    assert any("C control room" in row for row in table_rows(swap, "key"))
+    you = table_rows(swap, "you")
+    assert len(you) == 4 and re.search(r"PzBridge  \d/\d", "\n".join(you))
+    assert len(table_rows(swap, "enemy")) == 4
+
+
+def GAME_TILES():
+    from p2pgames.games.torpedo.tiles import TILESET
+
+    return TILESET.tiles.values()
+
+
+# -- a game -------------------------------------------------------------------------------------------
+
+
+def test_a_whole_game_at_80x24_turns_defence_completion_tile_help_and_the_end(pipe, deadline):
+    table = torpedo_table(pipe, "starter", seed=b"tui-torpedo-game")
+    shown: dict[str, object] = {}
+
+    async def script(table: Table) -> None:
+        screen = table.screen
+        pick = heuristic(table)
+        decision, _ = await table.play_until(lambda decision: "action phase" in decision.step.prompt, pick)
+        await screen.wait_for("Your move — your action phase")
+        await screen.wait_until(lambda: "turn │ " in screen.text() and "end" in screen.text())
+        shown["turn"] = fits(screen.text())
+        shown["first"] = decision
+        table.type("tile Bow Cannon\r")
+        await screen.wait_for("hits its aft.")
+        shown["tile"] = screen.text()
+        table.type("help\r")
+        await screen.wait_for("Steam Torpedo: sink the enemy submarine")
+        shown["help"] = screen.text()
+        pages = []
+        while "Esc or F1 returns to the table." not in screen.text():
+            table.type("\x1b[6~")  # PgDn
+            await table.settle()
+            pages.append(screen.text())
+        shown["help-pages"] = "\n".join(pages)
+        table.type("\x1b")
+        await table.settle()
+        table.type("2\r")  # a line of the list by its number: its choices
+        await screen.wait_for("(empty line: all choices)")
+        shown["narrowed"] = fits(screen.text())
+        table.type("\r")
+        # Play on as a heuristic bot would until the enemy hits us and we place the damage.
+        decision, _ = await table.play_until(
+            lambda decision: "absorb" in decision.texts or "action phase" in decision.step.prompt
+            and any(text.startswith("trigger") for text in decision.texts) and "triggers" not in shown,
+            pick,
+        )
+        while decision is not None:
+            if "absorb" in decision.texts:
+                await screen.wait_for("Your move — absorb the damage")
+                shown.setdefault("defend", fits(screen.text()))
+                shown.setdefault("defending", decision)
+            else:
+                await screen.wait_for("Your move — your action phase")
+                shown["triggers"] = decision
+            table.type(pick(decision) + "\r")
+            await table.human.wait_until(lambda: table.human.session.decision() != decision)
+            if "defend" in shown and "triggers" in shown:
+                break
+            decision, _ = await table.play_until(
+                lambda decision: "absorb" in decision.texts and "defend" not in shown
+                or any(text.startswith("trigger") for text in decision.texts) and "triggers" not in shown,
+                pick,
+            )
+        await table.play_to_the_end(pick)
+        await screen.wait_for("Press any key to leave")
+        shown["end"] = screen.text()
+        table.type("x")
+
+    assert run(table, script) == 0
+    screen = shown["turn"]
+    enemy, sea, you, turn = (table_rows(screen, title) for title in ("enemy", "sea", "you", "turn"))
+    # Both submarines as 2×5 grids: rows 2 and 1 of the enemy's, 1 and 2 of yours, each tile with
+    # its short name and structure, then its type, oxygen and crew.
+    assert len(enemy) == 4 and enemy[0].startswith("2 ") and enemy[2].startswith("1 ")
+    assert len(you) == 4 and you[0].startswith("1 ") and you[2].startswith("2 ")
+    assert all(row.count("│") == 4 for row in enemy + you)
+    assert re.search(r"PzBridge  \d/\d", screen) and re.search(r"TaBridge  \d/\d", screen)
+    assert re.search(r"C o\d ", you[3]) and re.search(r"\b[SEAXC] o\d", you[1])
+    # The sea: the five sectors under the grids' columns, both submarines in theirs.
+    assert all(f"{c} · sector {n}" in sea[0] for n, c in enumerate("ABCDE", 1))
+    assert any("you ►" in row for row in sea[1:]) and any("bot-1 ►" in row for row in sea[1:])
+    assert all("oxygen" in row and "crew" in row and "speed" in row for row in sea[1:])
+    # Whose turn and phase, what is left, where the enemy is.
+    assert re.match(r"turn \d+: your turn, action phase · left: maneuver, captain's move", turn[0])
+    assert re.match(r"bot-1 is (in front of you|behind you|on your (port|starboard) side), at (close|distant) range", turn[1])
+    # The list is one line per verb; completion offers every kind of action.
+    first = shown["first"]
+    labels = [group.label for group in first.menu]
+    assert {"maneuver …", "move …", "end"} <= set(labels)
+    assert re.search(r" 1 \S.*… .* end", screen)
+    assert any(text.startswith("maneuver ") for text in completions(first, "mane"))
+    assert any(text.startswith("move ") for text in completions(first, "move"))
+    assert "captain to" in completions(first, "capt")  # the line's common start, then each
+    assert "end" in completions(first, "en")
+    triggers = shown["triggers"]
+    assert any(text.startswith("trigger ") and " with " in text for text in completions(triggers, "trigger "))
+    assert "Bow Cannon (BowCannon): Panzer, standard" in shown["tile"]
+    assert "Steam Torpedo: sink the enemy submarine" in shown["help"]
+    pages = shown["help-pages"]
+    assert "absorb | assign" in pages and "tile Gatling" in pages and "end                       end your turn" in pages
+    assert "tile NAME  a compartment tile's full text" in pages  # the game's command among the others
+    assert "(empty line: all choices)" in shown["narrowed"]
+    # The defender's decision: the hit, what to place, absorb or a compartment of the location.
+    defend = shown["defend"]
+    assert re.search(r"turn \d+: bot-1's \S+ hits your (fore|aft|port|starboard|centre|center)\w*: \d+ damage to place", defend), defend
+    defending = shown["defending"]
+    assert defending.texts[0] == "absorb" and all(text.startswith("assign ") for text in defending.texts[1:])
+    assert " 1 absorb   2 assign " in defend
+    # Over: the last table stays on screen with who won and why.
+    end = shown["end"]
+    assert "Game over" in end and "wins: " in end
+    assert "enemy │" in end and "you │" in end
+    assert re.search(r"turn │ Game over: .* wins: ", end)
+
+
+def test_a_counter_window_asks_with_the_standing_answer(pipe, deadline):
+    """The human plays Talion (the bot hosts): when a window opens, it is asked what may react
+    (a window opens only when a reaction is legal), with 'no reactions this turn' offered."""
+    table = Table(pipe, game="torpedo", players=2, options={"build": "starter"}, bot_kind="heuristic",
+                  seed=b"tui-torpedo-counter", human_hosts=False)
+    shown: dict[str, object] = {}
+
+    async def script(table: Table) -> None:
+        screen = table.screen
+        fallback = heuristic(table)
+
+        def pick(decision) -> str:
+            # Sailor 1 walks to the Gatling Gun (E2, by Chain at D2); otherwise end the turn.
+            for text in ("move sailor 1 to Gatling", "move sailor 1 to Chain"):
+                if text in decision.texts:
+                    return text
+            return "end" if "end" in decision.texts else fallback(decision)
+
+        decision, _ = await table.play_until(lambda decision: isinstance(decision.step, ReactionWindow), pick)
+        if decision is None:
+            shown["over"] = True
+            return
+        await screen.wait_for("Your move — react to the enemy's")
+        shown["window"] = fits(screen.text())
+        shown["decision"] = decision
+        table.type("no reactions this turn\r")
+        await table.human.wait_until(lambda: table.human.session.decision() != decision)
+        await leave(table)
+
+    run(table, script)
+    assert "over" not in shown, "no counter window opened in this game: pick another seed"
+    decision = shown["decision"]
+    assert decision.texts[-1] == "pass" and all(text.startswith("react ") for text in decision.texts[:-1])
+    assert decision.standing is not None and decision.standing.label == "no reactions this turn"
+    window = shown["window"]
+    assert re.search(r" \d no reactions this turn", window)
+    assert re.search(r"turn \d+: bot-host's turn, you may react", window)
