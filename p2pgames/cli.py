@@ -374,7 +374,8 @@ def _menu(ask_players: bool) -> tuple[str, int | None] | None:
     print("p2pgames — choose a game to play against bots:\n")
     for number, name in enumerate(games, 1):
         game = get_game(name)
-        print(f"  {number}. {game.title}  ({game.min_players}–{game.max_players} players)   [{name}]")
+        count = f"{game.min_players}" if game.min_players == game.max_players else f"{game.min_players}–{game.max_players}"
+        print(f"  {number}. {game.title}  ({count} players)   [{name}]")
         variants = variants_of(game)
         if variants:
             print(f"     variants: {', '.join(variants)} (p2pgames play {name} --variant NAME)")
@@ -397,6 +398,8 @@ def _menu(ask_players: bool) -> tuple[str, int | None] | None:
     game = get_game(name)
     default = _default_players(game)
     low, high = game.min_players, game.max_players
+    if low == high:  # Steam Torpedo: always two, nothing to ask
+        return name, low
     while True:
         answer = _ask(f"Players at the table, you included ({low}–{high}, Enter for {default}): ")
         if answer in (None, "q", "quit"):

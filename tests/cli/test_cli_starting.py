@@ -113,6 +113,14 @@ def test_the_menu_says_the_range_and_takes_enter_for_the_default(monkeypatch, te
     assert capsys.readouterr().out.count(refusal) == 2
 
 
+def test_the_menu_does_not_ask_how_many_play_a_two_player_game(monkeypatch, terminal, capsys):
+    prompts = answering(monkeypatch, "steam torpedo")
+    assert main(["play"]) == 0
+    assert terminal.node.session.ruleset.game == "torpedo" and terminal.node.session.ruleset.players == 2
+    assert prompts == ["\nGame (number or name): "]
+    assert "Steam Torpedo  (2 players)   [torpedo]" in capsys.readouterr().out
+
+
 def test_the_menu_suggests_a_game_for_a_typo_and_quits_on_q(monkeypatch, terminal, capsys):
     answering(monkeypatch, "beltpnk", "5", "q")
     assert main(["play"]) == 0
