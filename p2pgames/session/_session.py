@@ -574,8 +574,11 @@ class Session:
         except ProtocolFault as problem:
             fault = problem.fault
             based_on = envelope.body.get("based_on", replica.seq)
-            if fault.code in STALE_CODES and type(based_on) is int and based_on < replica.seq:
-                # Made before the entry that made it invalid: a race, not cheating.
+            inner = envelope.body.get("body")
+            opening = isinstance(inner, dict) and inner.get("t") == "open"
+            if fault.code in STALE_CODES and not opening and type(based_on) is int and based_on < replica.seq:
+                # Made before the entry that made it invalid: a race, not cheating. Never an
+                # opening: the choice it opens was fixed at its commitment, before any race.
                 self._send(self.connection_of(seat), make_envelope(self.identity, "stale", {  # type: ignore[arg-type]
                     "game_id": self.game_id, "counter": envelope.body["counter"], "reason": fault.reason[:500],
                 }))
