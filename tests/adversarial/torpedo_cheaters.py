@@ -1,0 +1,268 @@
+"""Steam Torpedo cheaters: real sessions behind real nodes that cheat at Steam Torpedo in one way.
+
+Each is an honest :class:`Session` (see :mod:`cheaters`) playing with the heuristic bot until the
+first moment its cheat makes sense; then, instead of the move its bot chose, it sends a validly
+signed submission with the cheat (with the right counter), once, and stops.
+
+A joiner sends the cheat to the host like any submission. A host can't send its cheat through its
+own session (which checks its own moves before sequencing them), so a cheating host signs the
+submission, wraps it in an entry of its own and broadcasts that, as a host running its own code
+would: the joiners check every entry's submission before applying it.
+
+The cheats (the acceptance list of issue 8):
+
+=============================  ===============================================================
+:class:`BadBuild`              a build with a duplicate tile, or without a control room,
+                               committed to and opened
+:class:`OtherBuild`            commits to one build and opens another (legal) one
+:class:`FirstTurnTrigger`      triggers an effect during its first turn
+:class:`TooFastManeuver`       a maneuver one sector longer than its manned engines allow
+:class:`UnmannedCounter`       reacts with a counter compartment no crew member of its mans
+:class:`DamageOutsideHit`      as defender, puts the damage on a compartment outside the
+                               location hit
+:class:`MoveIntoDestroyed`     moves a ready crew member into a destroyed compartment next to it
+=============================  ===============================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cheaters import Cheater
+from steamcourt_cheaters import Recording
+
+from p2pgames.games.torpedo.actions import Assign, Build, Maneuver, Move, React
+from p2pgames.games.torpedo.build import BUILD_SIZE, sample_builds, starter_build
+from p2pgames.games.torpedo.effects import destroyed, is_blocked, is_manned, seat_crew, speed
+from p2pgames.games.torpedo.geometry import ADJACENT, CONTROL, POSITIONS, location_positions
+from p2pgames.games.torpedo.rules import Phase, TorpedoState
+from p2pgames.games.torpedo.tiles import TILESET
+from p2pgames.session import make_envelope
+
+TILES = TILESET.tiles
+
+
+class TorpedoCheater(Recording, Cheater):
+    """A Steam Torpedo player who replaces one of its submissions by :meth:`instead`'s, once.
+
+    ``build``, if given, is the (legal) build it chooses in a custom build: an honest choice, made
+    so that the situation its cheat needs can arise (counter compartments to react with).
+    """
+
+    build: tuple[str, ...] | None = None
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.seen: list[Any] = []
+        self.records: list[bytes] = []
+        super().__init__(**kwargs)
+        self.cheat_action: Any = None  # what it sent instead (an action, or a build it opened)
+        self.cheat_seq: int | None = None  # entries applied when the cheat was sent
+        self.cheat_raw: bytes | None = None  # the signed submission that carried it
+
+    @property
+    def state(self) -> TorpedoState:
+        return self.replica.state
+
+    def instead(self, action: Any) -> Any:
+        """The action to send instead of ``action`` (our bot's honest ``act``), or ``None``."""
+        return None
+
+    def _submit(self, body: dict, decision: bool = False) -> None:
+        if self.cheated or self.stage != "playing":
+            super()._submit(body, decision)
+            return
+        kind = body.get("t")
+        if kind == "commit" and self.state.phase == Phase.BUILD:
+            body = self.commit_build(body)
+        elif kind == "open" and self.state.phase == Phase.BUILD:
+            changed = self.open_build(body)
+            if changed is not None:
+                self.cheat_action = self.game.decode_action(changed["value"])
+                self.send_cheat(changed, decision)
+                return
+        elif kind == "act":
+            replacement = self.instead(self.game.decode_action(body["action"]))
+            if replacement is not None:
+                self.cheat_action = replacement
+                self.send_cheat({"t": "act", "action": self.game.encode_action(replacement)}, decision)
+                return
+        super()._submit(body, decision)
+
+    # -- the build: what to commit to, what to open ------------------------------------------
+
+    def commit_build(self, body: dict) -> dict:
+        """The commitment to send for the build (``body``: the bot's)."""
+        if self.build is None:
+            return body
+        return self.secrets.choose(self.replica, self.game.encode_action(Build(self.build)))
+
+    def open_build(self, body: dict) -> dict | None:
+        """The opening to send instead of ``body`` (the honest one) as the cheat, or ``None``."""
+        return None
+
+    # -- sending the cheat ---------------------------------------------------------------------
+
+    def send_cheat(self, body: dict, decision: bool) -> None:
+        """Send ``body``, signed with the right counter: as a joiner to the host; as the host, in
+        an entry of its own, unchecked, to every joiner."""
+        self.cheated = True
+        self.cheat_seq = self.replica.seq
+        envelope = self.signed_submission(body)
+        self.cheat_raw = envelope.raw
+        if not self.is_host:
+            self.send_raw(envelope.raw)
+            self.mark_in_flight(envelope, body, decision)
+            return
+        replica = self.replica
+        entry = make_envelope(self.identity, "entry", {
+            "game_id": self.game_id,
+            "seq": replica.seq,
+            "prev": replica.head,
+            "submission": envelope.raw,
+            "state": replica.state_hash,  # it can't apply what the rules refuse: it claims no change
+        })
+        self._broadcast(entry)
+        self._record("entry", entry.raw)
+
+    # -- what the cheater sees -----------------------------------------------------------------
+
+    def my_action_phase(self) -> bool:
+        state = self.state
+        return state.phase == Phase.ACTION and state.active == self.seat
+
+
+# -- the build -----------------------------------------------------------------------------------
+
+
+class BadBuild(TorpedoCheater):
+    """Commits to an illegal build (and so opens it): ``problem`` is ``"duplicate"`` (one tile of
+    the bot's build replaced by a second copy of another) or ``"no-control"`` (its control room
+    replaced by a tile it lacks)."""
+
+    def __init__(self, problem: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        assert problem in ("duplicate", "no-control")
+        self.problem = problem
+        self.bad_build: Build | None = None
+
+    def commit_build(self, body: dict) -> dict:
+        # The bot's build is in the pending commitment this body belongs to.
+        pending = self.secrets.commitments[self.replica.phase.phase_id]
+        tiles = list(self.game.decode_action(pending.value).tiles)
+        others = [name for name in tiles if not TILES[name].is_control]
+        if self.problem == "duplicate":
+            tiles[tiles.index(others[1])] = others[0]
+        else:
+            control = next(name for name in tiles if TILES[name].is_control)
+            spare = next(name for name in TILESET.names if name not in tiles and not TILES[name].is_control)
+            tiles[tiles.index(control)] = spare
+        self.bad_build = Build(tuple(sorted(tiles)))
+        assert len(self.bad_build.tiles) == BUILD_SIZE
+        return self.secrets.choose(self.replica, self.game.encode_action(self.bad_build))
+
+    def open_build(self, body: dict) -> dict | None:
+        # The opening is true to the commitment: the build itself is the cheat.
+        assert self.game.decode_action(body["value"]) == self.bad_build
+        return body
+
+
+class OtherBuild(TorpedoCheater):
+    """Commits to its bot's build, then (having seen nothing: both are hidden) opens another
+    legal build: the first of the sample builds that differs."""
+
+    def open_build(self, body: dict) -> dict | None:
+        committed = self.game.decode_action(body["value"])
+        self.committed = committed
+        other = next(tiles for tiles in sample_builds() if tiles != committed.tiles)
+        return dict(body, value=self.game.encode_action(Build(other)))
+
+
+# -- the turn ------------------------------------------------------------------------------------
+
+
+class FirstTurnTrigger(TorpedoCheater):
+    """In its first turn, triggers the first effect it could trigger on any later turn."""
+
+    def instead(self, action: Any) -> Any:
+        state = self.state
+        if not self.my_action_phase() or not state.first_turns:
+            return None
+        triggers = self.game._triggers(state, self.seat)  # every rule but the first-turn one
+        return triggers[0] if triggers else None
+
+
+class TooFastManeuver(TorpedoCheater):
+    """Maneuvers one sector further than its speed allows (staying in the battle area)."""
+
+    def instead(self, action: Any) -> Any:
+        state = self.state
+        if not self.my_action_phase() or state.maneuvered:
+            return None
+        top = speed(state, self.seat)
+        mine, theirs = state.sectors[self.seat], state.sectors[1 - self.seat]
+        for own in range(-(top + 1), top + 2):
+            enemy = top + 1 - abs(own)
+            for enemy in (enemy, -enemy):
+                if 1 <= mine + own <= 5 and 1 <= theirs + enemy <= 5:
+                    together = mine + own == theirs + enemy
+                    self.speed = top
+                    return Maneuver(own, enemy, self.seat if together else None)
+        return None
+
+
+class UnmannedCounter(TorpedoCheater):
+    """Reacts, when its counter window opens, with a counter compartment nobody of its crew is in.
+
+    It builds the Talion starter (three counter compartments) so that one is manned (the window
+    opens) while another is not.
+    """
+
+    build = starter_build("talion")
+
+    def instead(self, action: Any) -> Any:
+        state, seat = self.state, self.seat
+        if state.phase != Phase.COUNTER or state.active == seat:
+            return None
+        for position in POSITIONS:
+            if destroyed(state, seat, position) or is_blocked(state, seat, position):
+                continue
+            if is_manned(state, seat, position) or position in state.reacted:
+                continue
+            for number, effect in enumerate(state.kit[seat][position].effects):
+                if effect.button == "counter" and (seat, position, number) not in state.used:
+                    return React(position, number)
+        return None
+
+
+class DamageOutsideHit(TorpedoCheater):
+    """As defender, assigns the damage to a compartment of its own outside the location hit."""
+
+    def instead(self, action: Any) -> Any:
+        state, seat = self.state, self.seat
+        if state.phase != Phase.DEFEND or state.resolver != 1 - seat:
+            return None
+        inside = location_positions(seat, state.hit)
+        for position in POSITIONS:
+            if position != CONTROL and position not in inside and not destroyed(state, seat, position):
+                self.hit = state.hit
+                return Assign(position)
+        return None
+
+
+class MoveIntoDestroyed(TorpedoCheater):
+    """Moves a ready crew member of its, aboard its own submarine, into a destroyed compartment
+    next to it."""
+
+    def instead(self, action: Any) -> Any:
+        state, seat = self.state, self.seat
+        if not self.my_action_phase():
+            return None
+        for index in seat_crew(seat):
+            sub, position, ready, alive = state.crew[index]
+            if not (alive and ready and sub == seat):
+                continue
+            for to in ADJACENT[position]:
+                if destroyed(state, seat, to):
+                    return Move(index, to)
+        return None
+
