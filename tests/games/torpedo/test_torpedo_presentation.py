@@ -147,8 +147,10 @@ def test_tile_name_explains_a_tile_and_other_text_is_not_an_information_command(
         "Counter: attack 1 at close range, enemy anywhere; hits the location facing you.",
     ]
     assert GAME.explain(state, None, "TILE  Gatling Gun", NAMES) == GAME.explain(state, 0, "tile gatling", NAMES)
+    bridge = TILESET.tiles["Talion Control Room"]
     assert GAME.explain(state, 0, "tile TaBridge", NAMES)[0] == (
-        "Talion Control Room (TaBridge): Talion, control room (can't be targeted); 3 structure, 2 oxygen."
+        f"Talion Control Room (TaBridge): Talion, control room (can't be targeted); {bridge.structure} structure, "
+        f"{bridge.oxygen} oxygen."
     )
     assert GAME.explain(state, 0, "tile kraken", NAMES)[0].startswith("No tile is called 'kraken'")
     assert GAME.explain(state, 0, "tile", NAMES)[0].startswith("Type tile and a tile's name")
