@@ -2,7 +2,8 @@
 
 Each is an honest :class:`Session` (see :mod:`cheaters`) playing with the heuristic bot until the
 first moment its cheat makes sense; then, instead of the move its bot chose, it sends a validly
-signed submission with the cheat (with the right counter), once, and stops.
+signed submission with the cheat (with the right counter), once. Until then it may steer its own
+play (a legal move instead of its bot's) toward the moment its cheat needs.
 
 A joiner sends the cheat to the host like any submission. A host can't send its cheat through its
 own session (which checks its own moves before sequencing them), so a cheating host signs the
@@ -20,7 +21,8 @@ The cheats (the acceptance list of issue 8):
 :class:`UnmannedCounter`       reacts with a counter compartment no crew member of its mans
 :class:`DamageOutsideHit`      as defender, puts the damage on a compartment outside the
                                location hit
-:class:`MoveIntoDestroyed`     moves a ready crew member into a destroyed compartment next to it
+:class:`MoveIntoDestroyed`     moves a ready crew member (or the captain, by his free move) into
+                               a destroyed compartment next to it
 =============================  ===============================================================
 """
 
@@ -31,10 +33,10 @@ from typing import Any
 from cheaters import Cheater
 from steamcourt_cheaters import Recording
 
-from p2pgames.games.torpedo.actions import Assign, Build, Maneuver, Move, React
+from p2pgames.games.torpedo.actions import Assign, Build, CaptainMove, Maneuver, Move, React, Trigger
 from p2pgames.games.torpedo.build import BUILD_SIZE, sample_builds, starter_build
-from p2pgames.games.torpedo.effects import destroyed, is_blocked, is_manned, seat_crew, speed
-from p2pgames.games.torpedo.geometry import ADJACENT, CONTROL, POSITIONS, location_positions
+from p2pgames.games.torpedo.effects import CREW_PER_SEAT, destroyed, is_blocked, is_manned, seat_crew, speed
+from p2pgames.games.torpedo.geometry import ADJACENT, CONTROL, POSITIONS, column, location_positions, row
 from p2pgames.games.torpedo.rules import Phase, TorpedoState
 from p2pgames.games.torpedo.tiles import TILESET
 from p2pgames.session import make_envelope
@@ -64,7 +66,12 @@ class TorpedoCheater(Recording, Cheater):
         return self.replica.state
 
     def instead(self, action: Any) -> Any:
-        """The action to send instead of ``action`` (our bot's honest ``act``), or ``None``."""
+        """The cheat to send instead of ``action`` (our bot's honest ``act``), or ``None``."""
+        return None
+
+    def steer(self, action: Any) -> Any:
+        """A legal move to make instead of ``action``, to bring about the situation the cheat
+        needs sooner than the bot would, or ``None``: honest play, just not the bot's."""
         return None
 
     def _submit(self, body: dict, decision: bool = False) -> None:
@@ -81,11 +88,16 @@ class TorpedoCheater(Recording, Cheater):
                 self.send_cheat(changed, decision)
                 return
         elif kind == "act":
-            replacement = self.instead(self.game.decode_action(body["action"]))
+            action = self.game.decode_action(body["action"])
+            replacement = self.instead(action)
             if replacement is not None:
                 self.cheat_action = replacement
                 self.send_cheat({"t": "act", "action": self.game.encode_action(replacement)}, decision)
                 return
+            steered = self.steer(action)
+            if steered is not None:
+                self.game.check_action(self.state, self.seat, steered)  # honest: a legal move
+                body = {"t": "act", "action": self.game.encode_action(steered)}
         super()._submit(body, decision)
 
     # -- the build: what to commit to, what to open ------------------------------------------
@@ -129,6 +141,32 @@ class TorpedoCheater(Recording, Cheater):
     def my_action_phase(self) -> bool:
         state = self.state
         return state.phase == Phase.ACTION and state.active == self.seat
+
+    def walk_toward(self, goals: list[int]) -> Any:
+        """A legal move (the captain's free move first) of a crew member of ours that brings it
+        nearer one of ``goals`` (positions in our submarine), or ``None``."""
+        if not goals or not self.my_action_phase():
+            return None
+        state, seat = self.state, self.seat
+
+        def distance(position: int) -> int:
+            return min(max(abs(row(position) - row(goal)), abs(column(position) - column(goal))) for goal in goals)
+
+        best = None
+        for option in self.game.legal_actions(state, seat, {}):
+            if type(option) is CaptainMove:
+                crew = seat * CREW_PER_SEAT
+            elif type(option) is Move:
+                crew = option.crew
+            else:
+                continue
+            sub, at, _, _ = state.crew[crew]
+            if sub != seat or distance(option.to) >= distance(at):
+                continue
+            key = (type(option) is not CaptainMove, distance(option.to))
+            if best is None or key < best[0]:
+                best = (key, option)
+        return None if best is None else best[1]
 
 
 # -- the build -----------------------------------------------------------------------------------
@@ -181,13 +219,22 @@ class OtherBuild(TorpedoCheater):
 
 
 class FirstTurnTrigger(TorpedoCheater):
-    """In its first turn, triggers the first effect it could trigger on any later turn."""
+    """In its first turn, triggers the first effect it could trigger on a later turn (or, if none
+    has a target yet, an effect where a ready crew member of its is)."""
 
     def instead(self, action: Any) -> Any:
-        state = self.state
+        state, seat = self.state, self.seat
         if not self.my_action_phase() or not state.first_turns:
             return None
-        triggers = self.game._triggers(state, self.seat)  # every rule but the first-turn one
+        triggers = self.game._triggers(state, seat)  # every rule but the first-turn one
+        if not triggers:
+            # Nothing has a target yet: any triggered effect a ready crew member of its is at.
+            for index in seat_crew(seat):
+                sub, position, ready, alive = state.crew[index]
+                if alive and ready and sub == seat:
+                    for number, effect in enumerate(state.kit[seat][position].effects):
+                        if effect.triggered:
+                            triggers.append(Trigger(position, number, (index,)))
         return triggers[0] if triggers else None
 
 
@@ -213,11 +260,25 @@ class TooFastManeuver(TorpedoCheater):
 class UnmannedCounter(TorpedoCheater):
     """Reacts, when its counter window opens, with a counter compartment nobody of its crew is in.
 
-    It builds the Talion starter (three counter compartments) so that one is manned (the window
-    opens) while another is not.
+    It builds the Talion starter (three counter compartments) and, in its own turns, walks a crew
+    member into the one whose counter always has a target (the chain that moves a submarine), so
+    that a window opens in the enemy's turn while another counter compartment is unmanned.
     """
 
     build = starter_build("talion")
+
+    def steer(self, action: Any) -> Any:
+        # Man a counter compartment whose effect always has a target (moving a submarine or a
+        # crew member), so that a counter window opens in the enemy's turn.
+        state, seat = self.state, self.seat
+        goals = [
+            position for position in POSITIONS
+            if not destroyed(state, seat, position)
+            and any(e.button == "counter" and e.kind in ("move-sub", "move-crew") for e in state.kit[seat][position].effects)
+        ]
+        if any(is_manned(state, seat, position) for position in goals):
+            return None
+        return self.walk_toward(goals)
 
     def instead(self, action: Any) -> Any:
         state, seat = self.state, self.seat
@@ -251,18 +312,40 @@ class DamageOutsideHit(TorpedoCheater):
 
 class MoveIntoDestroyed(TorpedoCheater):
     """Moves a ready crew member of its, aboard its own submarine, into a destroyed compartment
-    next to it."""
+    next to it (or, if none is ready there, the captain by his free move).
+
+    As defender it puts the damage where it destroys a compartment soonest, never absorbing it,
+    so that it has a destroyed compartment early; then it walks a crew member next to it.
+    """
 
     def instead(self, action: Any) -> Any:
         state, seat = self.state, self.seat
         if not self.my_action_phase():
             return None
+        wrecks = self.wrecks()
         for index in seat_crew(seat):
             sub, position, ready, alive = state.crew[index]
-            if not (alive and ready and sub == seat):
-                continue
+            if alive and ready and sub == seat:
+                for to in ADJACENT[position]:
+                    if to in wrecks:
+                        return Move(index, to)
+        sub, position, _, alive = state.crew[seat * CREW_PER_SEAT]
+        if alive and sub == seat and not state.captain_moved:
             for to in ADJACENT[position]:
-                if destroyed(state, seat, to):
-                    return Move(index, to)
+                if to in wrecks:
+                    return CaptainMove(to)
         return None
+
+    def wrecks(self) -> list[int]:
+        return [position for position in POSITIONS if destroyed(self.state, self.seat, position)]
+
+    def steer(self, action: Any) -> Any:
+        state, seat = self.state, self.seat
+        if state.phase == Phase.DEFEND and state.resolver == 1 - seat:
+            options = [option for option in self.game.legal_actions(state, seat, {}) if type(option) is Assign]
+            if options:
+                damage, kit = state.damage[seat], state.kit[seat]
+                return min(options, key=lambda option: (kit[option.position].structure - damage[option.position], option.position))
+            return None
+        return self.walk_toward(self.wrecks())
 
