@@ -276,7 +276,7 @@ class _Side:
     __slots__ = (
         "seat", "kit", "damage", "dead", "crew_at", "ready_at", "captain", "captain_ready",
         "blocked", "alive", "sailors", "oxygen", "speed", "armour", "attack_bonus",
-        "targets_any", "targets_sailor", "boarders", "control_left", "repairable", "room", "w",
+        "targets_any", "targets_sailor", "boarders", "control_left", "repairable", "room", "w", "silent",
     )
 
     def __init__(self, state: TorpedoState, seat: int, w: Weights) -> None:
@@ -350,6 +350,11 @@ class _Side:
             targets_any[index] = sailors + (1 if self.captain in inside and self.captain != CONTROL else 0)
         self.targets_any = targets_any
         self.targets_sailor = targets_sailor
+        # Compartments whose effects can't be triggered: destroyed, boarded, or with no way toward
+        # the control room left.
+        self.silent = [
+            dead[p] or blocked[p] or (p != CONTROL and all(dead[q] for q in CLOSER[p])) for p in POSITIONS
+        ]
         self.oxygen = sum(state.oxygen[seat])
         self.control_left = structure[CONTROL] - damage[CONTROL]
         self.repairable = max(
@@ -418,20 +423,21 @@ def _effect_value(attacker: _Side, defender: _Side, effect: Effect, hit: str) ->
     return 0.1  # move-crew
 
 
-def _tile_fire(attacker: _Side, defender: _Side, position: int, crews: int, situation: int,
-               used: Sequence[tuple[int, int, int]], counters_only: bool) -> float:
-    if crews <= 0 or attacker.dead[position] or attacker.blocked[position]:
-        return 0.0
-    if position != CONTROL and all(attacker.dead[p] for p in CLOSER[position]):
-        return 0.0
+def _fire_values(attacker: _Side, defender: _Side, position: int, situation: int,
+                 used: Sequence[tuple[int, int, int]], counters_only: bool) -> list[float]:
+    """What each trigger of ``position``'s effects would be worth in ``situation``, best first:
+    enough of them that the first ``n`` are the most ``n`` crew members there could do (an effect
+    that is not single-use listed once per crew member that could trigger it)."""
+    if attacker.silent[position]:
+        return []
     uses = attacker.kit.uses[position][situation]
     if not uses:
-        return 0.0
+        return []
     values = []
     for number, effect, hit in uses:
         if counters_only and effect.button != "counter":
             continue
-        if (attacker.seat, position, number) in used:
+        if used and (attacker.seat, position, number) in used:
             continue
         value = _effect_value(attacker, defender, effect, hit)
         if value <= 0:
@@ -439,12 +445,17 @@ def _tile_fire(attacker: _Side, defender: _Side, position: int, crews: int, situ
         if effect.alert == "single" or counters_only:
             values.append(value)
         else:
-            values.extend([value] * crews)
-    if not values:
-        return 0.0
+            values.extend((value,) * 5)
     if len(values) > 1:
         values.sort(reverse=True)
-    return sum(values[:crews])
+    return values
+
+
+def _tile_fire(attacker: _Side, defender: _Side, position: int, crews: int, situation: int,
+               used: Sequence[tuple[int, int, int]], counters_only: bool) -> float:
+    if crews <= 0:
+        return 0.0
+    return sum(_fire_values(attacker, defender, position, situation, used, counters_only)[:crews])
 
 
 def firepower(attacker: _Side, defender: _Side, situations: Sequence[int], ready_only: bool,
@@ -454,25 +465,32 @@ def firepower(attacker: _Side, defender: _Side, situations: Sequence[int], ready
     at = attacker.ready_at if ready_only else attacker.crew_at
     captain = attacker.captain
     captain_on = captain >= 0 and (attacker.captain_ready or not ready_only)
+    silent = attacker.silent
+    stations = [p for p in POSITIONS if at[p] and not silent[p]]
+    spots = ()
+    if captain_on:
+        spots = tuple(
+            spot for spot in (captain,) + (ADJACENT[captain] if captain_free else ()) if not silent[spot]
+        )
+    if not stations and not spots:
+        return 0.0
     best = 0.0
     for situation in situations:
+        fire: dict[int, list[float]] = {}
         total = 0.0
-        for position in POSITIONS:
-            if at[position]:
-                total += _tile_fire(attacker, defender, position, at[position], situation, used, False)
-        if captain_on:
-            extra = 0.0
-            spots = (captain,) + (ADJACENT[captain] if captain_free else ())
-            for spot in spots:
-                if attacker.dead[spot]:
-                    continue
-                n = at[spot]
-                gain = _tile_fire(attacker, defender, spot, n + 1, situation, used, False)
-                if n:
-                    gain -= _tile_fire(attacker, defender, spot, n, situation, used, False)
-                if gain > extra:
-                    extra = gain
-            total += extra
+        for position in stations:
+            values = fire[position] = _fire_values(attacker, defender, position, situation, used, False)
+            if values:
+                total += sum(values[: at[position]])
+        extra = 0.0
+        for spot in spots:
+            values = fire.get(spot)
+            if values is None:
+                values = fire[spot] = _fire_values(attacker, defender, spot, situation, used, False)
+            n = at[spot]
+            if len(values) > n and values[n] > extra:
+                extra = values[n]  # the captain adds the (n+1)th best trigger there
+        total += extra
         if total > best:
             best = total
     return best
