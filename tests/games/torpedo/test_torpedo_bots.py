@@ -1,0 +1,114 @@
+"""The Steam Torpedo bots: both kinds reachable, legal in every build option, reproducible from
+their seed, sensible when defending, and the search bot playing a whole game at a tiny budget.
+
+Their strength and speed are measured, not tested (no clock here): ``scripts/measure_torpedo.py``.
+"""
+
+import pytest
+
+from p2pgames.bots import bot_for, bot_kinds
+from p2pgames.engine import DeterministicRandom, LocalTable
+from p2pgames.games.torpedo import GAME
+from p2pgames.games.torpedo import build as builds
+from p2pgames.games.torpedo.actions import Absorb, Assign, Build
+from p2pgames.games.torpedo.bots import HeuristicBot, SearchBot, custom_build
+from p2pgames.games.torpedo.geometry import CONTROL
+from p2pgames.games.torpedo.rules import BUILD_OPTIONS, Phase
+
+from tests.games.torpedo.torpedo_scenarios import at, crew, fire, hurt, put, table
+
+
+def play(build, seed, bots, check=True):
+    t = LocalTable(GAME, GAME.ruleset(2, {"build": build}), seed, check=check)
+    t.play_with(bots)
+    return t
+
+
+def decide(bot, state, seat):
+    return bot.choose(GAME, state, seat, {}, GAME.step(state))
+
+
+def test_both_kinds_are_reachable_by_name_and_the_search_bot_is_the_default():
+    assert bot_kinds(GAME) == ("search", "heuristic")
+    assert type(bot_for(GAME, b"s", "heuristic")) is HeuristicBot
+    assert type(bot_for(GAME, b"s", "search")) is SearchBot
+    assert type(bot_for(GAME, b"s")) is SearchBot
+    with pytest.raises(ValueError, match="no bot called 'minimax'"):
+        bot_for(GAME, b"s", "minimax")
+
+
+@pytest.mark.parametrize("build", BUILD_OPTIONS)
+def test_the_heuristic_bot_plays_only_legal_actions_to_the_end_in_every_build_option(build):
+    seed = b"legal-" + build.encode()
+    t = play(build, seed, [HeuristicBot(seed + bytes([seat])) for seat in range(2)])  # checked table
+    assert t.over and t.state.phase == Phase.OVER
+    assert t.state.turn >= 3  # both first turns (no triggers) and then a real fight
+
+
+def test_the_bots_are_reproducible_from_their_seed():
+    def log(seed):
+        return play("custom", seed, [HeuristicBot(seed + bytes([seat])) for seat in range(2)], check=False).log
+
+    assert log(b"same") == log(b"same")
+    # The custom builds come from the seed: different seeds build different submarines somewhere.
+    builds_of = {custom_build(DeterministicRandom(bytes([n]) * 32)) for n in range(6)}
+    assert len(builds_of) > 1
+
+
+def test_the_bots_custom_build_is_legal():
+    for n in range(4):
+        tiles = custom_build(DeterministicRandom(bytes([n]) * 32))
+        assert builds.build_problem(tiles) is None
+    state = GAME.setup(GAME.ruleset(2, {"build": "custom"}))
+    assert state.phase == Phase.BUILD
+    for bot in (HeuristicBot(b"b"), SearchBot(b"b")):
+        action = decide(bot, state, 0)
+        assert type(action) is Build and builds.build_problem(action.tiles) is None
+
+
+def _bow_cannon_on_talions_aft():
+    """Panzer (player 0, sector 2) fires its Bow Cannon (attack 2, close, enemy in front) at
+    Talion's aft (A1 GasLaunch, B1 BoardTube, A2 ElecTurb, B2 Ballast)."""
+    state = table(active=0, sectors=(2, 3))
+    put(state, crew(0, 1), "E1")
+    return state
+
+
+def test_the_heuristic_absorbs_into_the_control_room_when_assigning_would_cost_more():
+    state = _bow_cannon_on_talions_aft()
+    # The aft's one compartment left has 1 structure left and two sailors in it: assigning the 2
+    # damage would flood it (both sailors and its oxygen lost) and pass 1 to the control room anyway.
+    for where in ("A1", "B1", "A2"):
+        hurt(state, 1, where, state.kit[1][at(where)].structure)
+    hurt(state, 1, "B2", state.kit[1][at("B2")].structure - 1)
+    put(state, crew(1, 1), "B2")
+    put(state, crew(1, 2), "B2")
+    state = fire(state, 0, "E1", crew(0, 1))
+    assert state.phase == Phase.DEFEND and set(GAME.legal_actions(state, 1, {})) == {Absorb(), Assign(at("B2"))}
+    assert decide(HeuristicBot(b"d"), state, 1) == Absorb()
+
+
+def test_the_heuristic_assigns_the_damage_when_absorbing_would_cost_more():
+    state = _bow_cannon_on_talions_aft()
+    # One more token on the control room would destroy it: the game. The aft is whole and empty.
+    hurt(state, 1, CONTROL, state.kit[1][CONTROL].structure - 1)
+    state = fire(state, 0, "E1", crew(0, 1))
+    assert state.phase == Phase.DEFEND and Absorb() in GAME.legal_actions(state, 1, {})
+    choice = decide(HeuristicBot(b"d"), state, 1)
+    assert type(choice) is Assign and choice.position in (at("A1"), at("B1"), at("A2"), at("B2"))
+
+
+def test_the_heuristic_assigns_cheap_damage_to_a_sturdy_empty_compartment():
+    state = _bow_cannon_on_talions_aft()
+    # The control room has two tokens left: absorbing gets close to losing, while the Ballast Tanks
+    # (4 structure, nobody aboard) take 2 damage and keep working.
+    hurt(state, 1, CONTROL, state.kit[1][CONTROL].structure - 2)
+    state = fire(state, 0, "E1", crew(0, 1))
+    choice = decide(HeuristicBot(b"d"), state, 1)
+    assert type(choice) is Assign
+
+
+def test_the_search_bot_at_a_tiny_budget_plays_a_whole_game_legally():
+    seed = b"tiny"
+    t = play("starter", seed, [SearchBot(seed, width=2, horizon=1), HeuristicBot(seed)])  # checked table
+    assert t.over and t.state.phase == Phase.OVER
