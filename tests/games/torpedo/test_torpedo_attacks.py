@@ -154,7 +154,7 @@ def test_a_location_with_nothing_left_passes_the_damage_to_the_control_room():
 def test_destroying_the_control_room_wins_at_once():
     state = table(active=0, sectors=(2, 3))
     put(state, crew(0, 1), "E1")
-    hurt(state, 1, "C2", 3)
+    hurt(state, 1, "C2", state.kit[1][CONTROL].structure - 1)  # one token from destroyed
     state = fire(state, 0, "E1", crew(0, 1))
     state = act(state, 1, Absorb())
     assert state.phase == Phase.OVER and state.losers == [1] and state.winner == 0

@@ -56,9 +56,9 @@ def test_both_players_losing_at_once_is_a_draw():
 def test_the_control_room_destroyed_wins_at_once():
     state = table(active=0, sectors=(2, 3))
     put(state, crew(0, 1), "E1")
-    hurt(state, 1, "C2", 3)
+    hurt(state, 1, "C2", state.kit[1][CONTROL].structure - 1)  # one token from destroyed
     for where in ("A1", "B1", "A2", "B2"):
         hurt(state, 1, where, state.kit[1][at(where)].structure)
     state = fire(state, 0, "E1", crew(0, 1))  # nothing left in the aft: the control room takes it
     assert state.phase == Phase.OVER and state.losers == [1]
-    assert state.damage[1][CONTROL] == 4
+    assert state.damage[1][CONTROL] == state.kit[1][CONTROL].structure
