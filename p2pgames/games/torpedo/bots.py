@@ -361,9 +361,9 @@ class _Side:
             (damage[p] for p in POSITIONS if p != CONTROL and not dead[p]), default=0
         )
         oxygen = state.oxygen[seat]
-        self.room = sum(
+        self.room = min(state.taken[seat], sum(  # a refill puts back only what the enemy took
             max(0, min(kit.tiles[p].oxygen, structure[p] - damage[p]) - oxygen[p]) for p in POSITIONS if p != CONTROL
-        )
+        ))
 
     def token_cost(self) -> float:
         """What one more damage token on the control room costs this seat."""

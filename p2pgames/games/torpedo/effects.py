@@ -231,6 +231,8 @@ def tile_targets(state: "TorpedoState", seat: int, effect: Effect) -> list[int]:
             p for p in POSITIONS if p != CONTROL and 0 < state.damage[seat][p] < state.kit[seat][p].structure
         ]
     if kind == "refill":
+        if not state.taken[seat]:  # only oxygen the enemy took comes back (I27)
+            return []
         return [p for p in POSITIONS if p != CONTROL and oxygen_room(state, seat, p) > 0]
     raise ValueError(f"a {kind} effect aims at no compartment")
 
@@ -271,7 +273,11 @@ def no_target_reason(state: "TorpedoState", seat: int, effect: Effect) -> str | 
         return {
             "board": "no compartment it reaches is left to board",
             "repair": "none of your compartments (but the control room) is damaged",
-            "refill": "no compartment has an empty, undamaged oxygen gear",
+            "refill": (
+                "no compartment has an empty, undamaged oxygen gear"
+                if state.taken[seat]
+                else "the enemy has taken no oxygen from you to put back (breathing can't be undone)"
+            ),
         }[kind]
     if kind == "move-crew":
         return None if relocations(state, seat) else "no crew member can be moved"

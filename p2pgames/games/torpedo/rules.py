@@ -196,6 +196,7 @@ class TorpedoState(GameState):
         "assigned",
         "after",
         "losers",
+        "taken",
         "notes",
     )
 
@@ -228,6 +229,7 @@ class TorpedoState(GameState):
     assigned: bool
     after: tuple[int, int]
     losers: list[int]
+    taken: list[int]  # oxygen tokens the enemy took from each seat and no refill has put back (I27)
     notes: list[tuple]
 
     def copy(self) -> "TorpedoState":
@@ -263,6 +265,7 @@ class TorpedoState(GameState):
         other.assigned = self.assigned
         other.after = self.after
         other.losers = self.losers[:]
+        other.taken = self.taken[:]
         other.notes = []
         return other
 
@@ -387,6 +390,7 @@ class Torpedo(Game[TorpedoState]):
         state.assigned = False
         state.after = (-1, -1)
         state.losers = []
+        state.taken = [0, 0]
         state.notes = []
         option = state.build
         if option == "starter":
@@ -1212,8 +1216,11 @@ class Torpedo(Game[TorpedoState]):
             state.damage[seat][target.position] -= removed
             state.notes.append(("repair", seat, target.position, removed, auto))
         elif kind == "refill":
-            added = min(effect.value * (2 if doubled else 1), oxygen_room(state, seat, target.position))
+            added = min(
+                effect.value * (2 if doubled else 1), oxygen_room(state, seat, target.position), state.taken[seat]
+            )
             state.oxygen[seat][target.position] += added
+            state.taken[seat] -= added
             state.notes.append(("refill", seat, target.position, added, auto))
         elif kind == "move-crew":
             sub, _, ready, alive = crew[target.crew]
@@ -1288,6 +1295,7 @@ class Torpedo(Game[TorpedoState]):
         defender = 1 - state.source[0]
         taken = min(state.amount, state.oxygen[defender][position])
         state.oxygen[defender][position] -= taken
+        state.taken[defender] += taken
         state.amount -= taken
         state.notes.append(("drain", defender, position, taken, auto))
         if self._check_over(state):
@@ -1297,6 +1305,7 @@ class Torpedo(Game[TorpedoState]):
     def _scavenge(self, state: TorpedoState, position: int, auto: bool = False) -> None:
         defender = 1 - state.source[0]
         state.oxygen[defender][position] -= 1
+        state.taken[defender] += 1
         state.notes.append(("scavenge", defender, position, auto))
         if self._check_over(state):
             return
@@ -1337,6 +1346,8 @@ class Torpedo(Game[TorpedoState]):
         damage[position] += placed
         left = tile.structure - damage[position]
         if state.oxygen[seat][position] > left:
+            # Damage from the enemy's attacks only (the game has no other damage).
+            state.taken[seat] += state.oxygen[seat][position] - left
             state.oxygen[seat][position] = left
         if left == 0:
             state.notes.append(("destroyed", seat, position))
@@ -1399,6 +1410,7 @@ class Torpedo(Game[TorpedoState]):
             "assigned": state.assigned,
             "after": list(state.after),
             "losers": state.losers,
+            "taken": state.taken,
             "cards": state.cards.encode(),
         }
 
@@ -1433,6 +1445,7 @@ class Torpedo(Game[TorpedoState]):
         state.assigned = data["assigned"]
         state.after = tuple(data["after"])  # type: ignore[assignment]
         state.losers = list(data["losers"])
+        state.taken = list(data["taken"])
         state.notes = []
         return state
 

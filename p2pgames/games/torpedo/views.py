@@ -309,7 +309,7 @@ def effect_text(effect: Effect) -> str:
         "board": "the crew member boards a compartment of the location hit, blocking its effects,",
         "repel": f"eliminate an enemy {who} aboard your submarine",
         "repair": f"remove {effect.value} damage from one of your compartments",
-        "refill": f"put {effect.value} oxygen back on one compartment's empty gears",
+        "refill": f"put back up to {effect.value} oxygen the enemy took, on one compartment's empty gears",
         "move-crew": "move one of your crew members to any compartment",
         "move-sub": f"move either submarine up to {effect.value} sector{'s' if effect.value > 1 else ''}",
         "armor-bonus": f"+{effect.value} armour ({'every location' if effect.location == 'all' else effect.location})",

@@ -2,9 +2,12 @@
 the trigger's steps and every "cannot trigger" condition, standby, single-use, two keys, tiles
 with two effects, counter reactions, and each kind of effect."""
 
+from typing import Any
+
 import pytest
 
-from p2pgames.engine import Act, IllegalAction, ReactionWindow
+from p2pgames.bots import PlayoutBot, bot_for
+from p2pgames.engine import Act, IllegalAction, LocalTable, ReactionWindow
 from p2pgames.games.torpedo.actions import (
     Absorb,
     Assign,
@@ -22,7 +25,7 @@ from p2pgames.games.torpedo.actions import (
     Trigger,
 )
 from p2pgames.games.torpedo.effects import armour, attack_total, bonus, speed
-from p2pgames.games.torpedo.rules import Phase
+from p2pgames.games.torpedo.rules import BUILD_OPTIONS, Phase
 
 from tests.games.torpedo.torpedo_scenarios import (
     CONTROL,
@@ -385,10 +388,71 @@ def test_refill_puts_oxygen_back_on_empty_undamaged_oxygen_gears():
     state.oxygen[0][at("E1")] = 0  # Bow Cannon: 2 oxygen gears, both empty …
     hurt(state, 0, "E1", 3)  # … and 3 of its 4 gears damaged: one oxygen gear left
     state.oxygen[0][at("B2")] = 2
+    state.taken[0] = 3  # the enemy took 3 tokens: a refill may put them back (I27)
     state = act(state, 0, Trigger(at("B2"), 0, (crew(0, 1),)))
     assert GAME.legal_actions(state, 0, {}) == [TargetTile(at("E1")), TargetTile(at("B2"))]
     state = act(state, 0, TargetTile(at("E1")))
     assert state.oxygen[0][at("E1")] == 1
+    assert state.taken[0] == 2
+
+
+def test_refill_puts_back_only_oxygen_the_enemy_took_never_what_breathing_used():
+    state = table(active=0)
+    put(state, crew(0, 1), "B2")  # Oxygen Tanks: refill 2
+    state.oxygen[0][at("B2")] = 0  # breathed away: no enemy took it
+    with pytest.raises(IllegalAction, match="the enemy has taken no oxygen from you to put back"):
+        act(state, 0, Trigger(at("B2"), 0, (crew(0, 1),)))
+    state.taken[0] = 1  # one token lost to the enemy: the refill of 2 puts back one
+    state = act(state, 0, Trigger(at("B2"), 0, (crew(0, 1),)))  # (its only target: chosen for you)
+    assert state.oxygen[0][at("B2")] == 1 and state.taken[0] == 0
+
+
+def play_watching_oxygen(table_: LocalTable, bots: list[Any]) -> bool:
+    """Play ``table_`` to the end, checking after every step that a seat's oxygen plus the tokens
+    the enemy took from it (``taken``) fell by one at its breath and never changed otherwise.
+    Whether the enemy ever took oxygen."""
+    seen: list[list[int]] = []
+    took = False
+
+    def watch(t: LocalTable) -> bool:
+        nonlocal took
+        state = t.state
+        if state.phase in (Phase.ACTION, Phase.RECOVERY, Phase.COUNTER, Phase.DEFEND, Phase.DRAIN, Phase.OVER):
+            totals = [sum(state.oxygen[s]) + state.taken[s] for s in (0, 1)]
+            if seen:
+                last = t.log[-1]
+                breathed = last.player if isinstance(last, Act) and isinstance(last.action, Breathe) else None
+                if state.turn != seen[-1][2] and state.phase != Phase.RECOVERY:
+                    breathed = state.active  # the only compartment with oxygen: breathed for you
+                for s in (0, 1):
+                    assert totals[s] == seen[-1][s] - (1 if breathed == s else 0), len(t.log)
+            seen.append([*totals, state.turn])
+            took = took or any(state.taken)
+        return False
+
+    table_.play_with(bots, until=watch)
+    watch(table_)
+    assert table_.state.phase == Phase.OVER and table_.state.turn <= 2 * max(seen[0][:2]) + 1
+    return took
+
+
+@pytest.mark.parametrize("build", BUILD_OPTIONS)
+def test_only_breathing_changes_oxygen_plus_what_the_enemy_took_so_every_game_ends(build):
+    """Drains, the oxygen attack's fallback pick and damage over oxygen gears move tokens into
+    ``taken``, refills move them back; only breathing loses one (I27). So a seat has at most as
+    many turns as it had oxygen, and every game ends — random play here, the bots below."""
+    for seed in (b"1", b"2", b"3"):
+        table_ = LocalTable(GAME, GAME.ruleset(2, {"build": build}), seed + build.encode(), check=False)
+        play_watching_oxygen(table_, [PlayoutBot(seed)] * 2)
+
+
+def test_oxygen_the_enemy_takes_is_counted_in_bot_games_and_refills_give_it_back():
+    took = False
+    for number in range(4):
+        seed = bytes([number])
+        table_ = LocalTable(GAME, GAME.ruleset(2, {"build": "starter"}), seed, check=False)
+        took = play_watching_oxygen(table_, [bot_for(GAME, seed + bytes([s]), "heuristic") for s in (0, 1)]) or took
+    assert took  # the counting was exercised
 
 
 def test_move_crew_moves_a_ready_or_exhausted_crew_member_anywhere_not_destroyed():
