@@ -35,6 +35,7 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from p2pgames.bots import PlayoutBot
@@ -245,73 +246,162 @@ def bench_torpedo_engine(seconds: float) -> dict:
 
 
 def bench_torpedo_search(games: int) -> dict:
-    """The search bot's speed, in games of the starter submarines against the heuristic bot: every
-    decision it makes is timed (set-up choices, which need no search, included)."""
-    from p2pgames.games.torpedo.bots import HeuristicBot, SearchBot
-
-    game = get_game("torpedo")
-    search_times: list[float] = []
-    heuristic_times: list[float] = []
-    positions = 0
-    for number in range(games):
-        seed = f"search-{number}".encode()
-        search, heuristic = SearchBot(seed + b"/search"), HeuristicBot(seed + b"/heuristic")
-        bots = [_Timed(search, search_times), _Timed(heuristic, heuristic_times)]
-        if number % 2:
-            bots.reverse()
-        LocalTable(game, game.ruleset(2, {"build": "starter"}), seed, check=False).play_with(bots)
-        positions += search.positions
+    """The search bot's speed, in games of the starter submarines against the heuristic bot."""
+    result = torpedo_strength(games)
     return {
-        "torpedo_search_positions_per_s": positions / sum(search_times),
-        "torpedo_search_decision_ms": statistics.median(search_times) * 1000,
-        "torpedo_search_decision_max_ms": max(search_times) * 1000,
-        "torpedo_heuristic_decision_ms": statistics.median(heuristic_times) * 1000,
-        "torpedo_search_decisions": len(search_times),
+        "torpedo_search_positions_per_s": result.positions / sum(result.times),
+        "torpedo_search_decision_ms": statistics.median(result.times) * 1000,
+        "torpedo_search_decision_max_ms": max(result.times) * 1000,
+        "torpedo_heuristic_decision_ms": statistics.median(result.heuristic_times) * 1000,
+        "torpedo_search_decisions": len(result.times),
+        "torpedo_search_wins": result.wins,
     }
 
 
-class _Timed:
-    """A bot whose every decision is timed into ``times``."""
-
-    def __init__(self, bot: Any, times: list[float]) -> None:
-        self.bot = bot
-        self.times = times
-
-    def choose(self, *args: Any) -> Any:
-        began = time.perf_counter()
-        choice = self.bot.choose(*args)
-        self.times.append(time.perf_counter() - began)
-        return choice
-
-
-def torpedo_balance(games: int) -> dict:
-    """Games of the two starter submarines, heuristic bots on both sides (game *n* from seed *n*):
-    how often the first player wins, and the first faction (seat 0 always takes it), in percent of
-    decided games; the draws and the mean number of turns."""
-    from p2pgames.games.torpedo.bots import HeuristicBot
-
-    game = get_game("torpedo")
-    first_wins = faction_wins = draws = turns = 0
-    for number in range(games):
-        seed = number.to_bytes(4, "big")
-        table = LocalTable(game, game.ruleset(2, {"build": "starter"}), seed, check=False)
-        table.play_with([HeuristicBot(seed + bytes([seat])) for seat in range(2)])
-        state = table.state
-        winner = state.winner
-        turns += state.turn
-        if winner is None:
-            draws += 1
-            continue
-        first_wins += winner == state.first
-        faction_wins += winner == 0
-    decided = max(1, games - draws)
+def bench_torpedo_balance(games: int) -> dict:
+    """The starter submarines' balance, heuristic bots on both sides, in percent of decided games."""
+    result = torpedo_balance(games)
+    decided = max(1, result.games - result.draws)
     return {
         "torpedo_balance_games": games,
-        "torpedo_first_player_wins_pct": 100 * first_wins / decided,
-        "torpedo_first_faction_wins_pct": 100 * faction_wins / decided,
-        "torpedo_draws": draws,
-        "torpedo_turns_per_game": turns / games,
+        "torpedo_first_player_wins_pct": 100 * result.first_wins / decided,
+        "torpedo_first_faction_wins_pct": 100 * result.faction_wins[0] / decided,
+        "torpedo_draws": result.draws,
+        "torpedo_turns_per_game": result.turns / games,
     }
+
+
+# -- Steam Torpedo's measurements, shared with scripts/measure_torpedo.py ------------------------------
+
+
+TORPEDO_FACTIONS = ("Panzer la Rochelle", "Talion")  # by seat with build=starter (Steam Torpedo's I1)
+
+
+def _seed_of(number: int) -> bytes:
+    return number.to_bytes(4, "big")
+
+
+def _play_starters(bots: list[Any], seed: bytes) -> LocalTable:
+    """One starter game between ``bots`` (by seat), played to the end unchecked (the bots only
+    choose legal moves)."""
+    game = get_game("torpedo")
+    table = LocalTable(game, game.ruleset(2, {"build": "starter"}), seed, check=False)
+    table.play_with(bots)
+    return table
+
+
+def _ending(state: Any) -> str:
+    """How the game ended: the loser's reasons ("draw: …" when both lost at once)."""
+    from p2pgames.games.torpedo.effects import loss_reasons
+
+    reasons = sorted({reason for seat in state.losers for reason in loss_reasons(state, seat)})
+    prefix = "draw: " if len(state.losers) == 2 else ""
+    return prefix + " and ".join(reasons)
+
+
+@dataclass
+class TorpedoBalance:
+    games: int = 0
+    draws: int = 0
+    first_wins: int = 0  # games won by the first player
+    faction_wins: list[int] = field(default_factory=lambda: [0, 0])  # by seat = faction
+    # [faction][0 first, 1 second] -> (games, wins)
+    cases: list[list[list[int]]] = field(default_factory=lambda: [[[0, 0], [0, 0]], [[0, 0], [0, 0]]])
+    turns: int = 0
+    endings: dict[str, int] = field(default_factory=dict)
+
+
+def torpedo_balance(games: int) -> TorpedoBalance:
+    """``games`` Steam Torpedo starter games, heuristic bot against heuristic bot (game *n* from
+    seed *n*)."""
+    from p2pgames.games.torpedo.bots import HeuristicBot
+
+    result = TorpedoBalance()
+    for number in range(games):
+        seed = _seed_of(number)
+        table = _play_starters([HeuristicBot(seed + bytes([seat])) for seat in range(2)], seed)
+        state = table.state
+        result.games += 1
+        result.turns += state.turn
+        how = _ending(state)
+        result.endings[how] = result.endings.get(how, 0) + 1
+        winner = state.winner
+        for seat in range(2):
+            case = result.cases[seat][0 if seat == state.first else 1]
+            case[0] += 1
+            case[1] += winner == seat
+        if winner is None:
+            result.draws += 1
+            continue
+        result.first_wins += winner == state.first
+        result.faction_wins[winner] += 1
+    return result
+
+
+class TimedBot:
+    """Wraps a bot to time each of its decisions (the clock stays out of the bots)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.times: list[float] = []
+
+    def choose(self, game: Any, state: Any, player: int, knowledge: Any, step: Any) -> Any:
+        start = time.perf_counter()
+        action = self.bot.choose(game, state, player, knowledge, step)
+        self.times.append(time.perf_counter() - start)
+        return action
+
+
+@dataclass
+class TorpedoStrength:
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    wins_by_seat: list[int] = field(default_factory=lambda: [0, 0])
+    turns: int = 0
+    times: list[float] = field(default_factory=list)  # the search bot's, per decision
+    heuristic_times: list[float] = field(default_factory=list)  # its opponent's: the floor
+    positions: int = 0
+    width: int = 0
+    horizon: int = 0
+
+
+def torpedo_strength(games: int, progress: bool = False) -> TorpedoStrength:
+    """``games`` starter games, the search bot (default budget) against the heuristic bot, seats
+    alternated: its time per decision is measured around each ``choose``."""
+    from p2pgames.games.torpedo.bots import HeuristicBot, SearchBot
+
+    result = TorpedoStrength()
+    for number in range(games):
+        seed = _seed_of(number)
+        seat = number % 2
+        search = SearchBot(seed + bytes([seat]))
+        result.width, result.horizon = search.width, search.horizon
+        timed = TimedBot(search)
+        heuristic = TimedBot(HeuristicBot(seed + bytes([1 - seat])))
+        bots: list[Any] = [heuristic] * 2
+        bots[seat] = timed
+        table = _play_starters(bots, seed)
+        state = table.state
+        result.games += 1
+        result.turns += state.turn
+        result.times.extend(timed.times)
+        result.heuristic_times.extend(heuristic.times)
+        result.positions += search.positions
+        if state.winner is None:
+            result.draws += 1
+        elif state.winner == seat:
+            result.wins += 1
+            result.wins_by_seat[seat] += 1
+        if progress:
+            print(
+                f"  game {number}: search bot as player {seat}, "
+                f"{'won' if state.winner == seat else 'draw' if state.winner is None else 'lost'} "
+                f"in {state.turn} turns, {sum(timed.times):.1f} s deciding",
+                file=sys.stderr,
+                flush=True,
+            )
+    return result
 
 
 def _median_time(function: Callable[[], Any], repeats: int) -> float:
@@ -395,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
     figures.update(bench_torpedo_engine(2.0 if args.quick else 6.0))
     figures.update(bench_torpedo_search(2 if args.quick else 6))
     figures.update(bench_games(1 if args.quick else 3, "torpedo", 2, prefix="torpedo_"))
-    figures.update(torpedo_balance(60 if args.quick else 200))
+    figures.update(bench_torpedo_balance(60 if args.quick else 200))
     misses = [
         key for key, _, _, comparison, target in ROWS
         if comparison is not None and _verdict(figures[key], comparison, target).startswith("MISS")
