@@ -772,7 +772,11 @@ class HeuristicBot:
             return setup
         if len(options) == 1:
             return options[0]
-        return self.policy(game).choose(state, player, options, self.random)
+        return self.play(self.policy(game), state, player, options)
+
+    def play(self, policy: Policy, state: TorpedoState, player: int, options: list[Any]) -> Any:
+        """The choice among ``options`` (two or more) once the game is under way."""
+        return policy.choose(state, player, options, self.random)
 
     def setup_choice(self, state: TorpedoState, player: int, options: Sequence[Any]) -> Any | None:
         phase = state.phase
@@ -820,14 +824,7 @@ class SearchBot(HeuristicBot):
         self.horizon = horizon
         self.positions = 0  # positions evaluated (for benchmarks)
 
-    def choose(self, game: Game, state: TorpedoState, player: int, knowledge: Knowledge, step: EngineStep) -> Any:
-        options = list(game.legal_actions(state, player, knowledge))
-        if not options:
-            raise ValueError(f"seat {player} has no legal action at {step!r}")
-        setup = self.setup_choice(state, player, options)
-        if setup is not None:
-            return setup
-        policy = self.policy(game)
+    def play(self, policy: Policy, state: TorpedoState, player: int, options: list[Any]) -> Any:
         options = distinct(state, options)
         if len(options) == 1:
             return options[0]
