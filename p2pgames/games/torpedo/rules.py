@@ -50,6 +50,7 @@ from p2pgames.engine import (
     Panel,
     ReactionWindow,
     Ruleset,
+    RulesetError,
     RulesetOption,
     Simultaneous,
     StandingAnswer,
@@ -356,7 +357,31 @@ class Torpedo(Game[TorpedoState]):
             "how submarines are built: custom (each builds in secret), starter (the faction "
             "layouts), random (10 random tiles each), draft (alternate picks from the pool)",
         ),
+        RulesetOption(
+            "tiles",
+            TILESET.edition,
+            (TILESET.edition,),
+            "the tile set played (its edition, a digest of the tiles' data): set for you; a table "
+            "or a transcript of another edition is refused, since its tiles would play differently",
+        ),
     )
+
+    def decode_ruleset(self, data: Any) -> Ruleset:
+        """As :meth:`Game.decode_ruleset`; a ruleset of another tile set (another version of this
+        program, with other tiles) is refused saying so. A ruleset without ``tiles`` (transcripts
+        from before it was recorded) plays this program's tiles."""
+        options = data.get("options") if isinstance(data, dict) else None
+        edition = options.get("tiles") if isinstance(options, dict) else None
+        if edition is not None and edition != TILESET.edition:
+            raise RulesetError(
+                f"it plays Steam Torpedo's tile set {str(edition)[:40]!r} and this program has "
+                f"{TILESET.edition!r}: both players (and whoever verifies) need the same p2pgames version"
+            )
+        return super().decode_ruleset(data)
+
+    def describe_ruleset(self, ruleset: Ruleset) -> str:
+        """The ruleset for people: the build option (the tile set's edition goes without saying)."""
+        return f"{ruleset.game}, {ruleset.players} players (build={ruleset['build']})"
 
     # -- setup and steps -----------------------------------------------------------------------
 

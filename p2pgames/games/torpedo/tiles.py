@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Mapping
 
+from p2pgames import canonical
+
 __all__ = [
     "ALERTS",
     "BUTTONS",
@@ -166,11 +168,14 @@ class Starter:
 @dataclass(frozen=True, slots=True)
 class TileSet:
     """Every tile by name (in file order) and the starters by faction; ``lookup`` finds a tile by
-    its name or short name, case folded (built by :func:`load_tiles`)."""
+    its name or short name, case folded (built by :func:`load_tiles`). ``edition`` names the set
+    by what plays: 12 hex digits of the SHA-256 of its data in canonical form, flavour text left
+    out (so comments, spacing, line endings and flavour don't change it; any number does)."""
 
     tiles: Mapping[str, Tile]
     starters: Mapping[str, Starter]
     lookup: Mapping[str, Tile]
+    edition: str
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -227,7 +232,11 @@ def load_tiles(text: str) -> TileSet:
     starters = _read_starters(data.get("starter", []), tiles)
     lookup = {tile.name.casefold(): tile for tile in tiles.values()}
     lookup.update((tile.short.casefold(), tile) for tile in tiles.values())
-    return TileSet(tiles, starters, lookup)
+    played = {
+        "tile": [{key: value for key, value in raw.items() if key != "flavor"} for raw in raw_tiles],
+        "starter": data.get("starter", []),
+    }
+    return TileSet(tiles, starters, lookup, canonical.digest(played).hex()[:12])
 
 
 def _read_tile(raw: Any, number: int) -> Tile:

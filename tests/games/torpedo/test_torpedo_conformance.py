@@ -12,6 +12,7 @@ import pytest
 from p2pgames.engine.conformance import play_random_game
 from p2pgames.games.torpedo import GAME
 from p2pgames.games.torpedo.rules import BUILD_OPTIONS
+from p2pgames.games.torpedo.tiles import TILESET, load_tiles
 
 SEEDS = (b"a", b"b", b"c", b"d")
 
@@ -31,8 +32,36 @@ def test_random_games_conform(build):
 def test_the_build_option_defaults_to_custom_and_refuses_unknown_values():
     from p2pgames.engine import RulesetError
 
-    assert dict(GAME.ruleset(2).options) == {"build": "custom"}
+    assert dict(GAME.ruleset(2).options) == {"build": "custom", "tiles": TILESET.edition}
     with pytest.raises(RulesetError):
         GAME.ruleset(2, {"build": "lego"})
     with pytest.raises(RulesetError):
         GAME.ruleset(3)
+
+
+def test_a_table_or_transcript_of_another_tile_set_is_refused_saying_so():
+    """The ruleset names the tile set (its edition): peers with other tiles would play another
+    game, so a joiner or ``verify`` refuses it with the reason (I28)."""
+    from p2pgames.engine import RulesetError
+
+    ours = GAME.ruleset(2, {"build": "starter"}).encode()
+    assert GAME.decode_ruleset(ours) == GAME.ruleset(2, {"build": "starter"})
+    other = dict(ours, options=dict(ours["options"], tiles="0123456789ab"))
+    with pytest.raises(RulesetError, match="tile set '0123456789ab' and this program has .*same p2pgames version"):
+        GAME.decode_ruleset(other)
+    # Transcripts from before the edition was recorded play this program's tiles.
+    older = dict(ours, options={"build": "starter"})
+    assert GAME.decode_ruleset(older) == GAME.ruleset(2, {"build": "starter"})
+    # People see the build, not the digest.
+    assert GAME.describe_ruleset(GAME.ruleset(2)) == "torpedo, 2 players (build=custom)"
+
+
+def test_the_tile_sets_edition_changes_with_any_number_and_not_with_flavour_or_layout_of_the_file():
+    from importlib import resources
+
+    text = resources.files("p2pgames.games.torpedo").joinpath("tiles.toml").read_text(encoding="utf-8")
+    assert load_tiles(text).edition == TILESET.edition
+    assert load_tiles(text.replace("\n", "\r\n").replace("flavor = \"", "flavor = \"Still ")).edition == TILESET.edition
+    assert load_tiles("# a comment\n" + text).edition == TILESET.edition
+    changed = text.replace("structure = 8", "structure = 7", 1)
+    assert changed != text and load_tiles(changed).edition != TILESET.edition
