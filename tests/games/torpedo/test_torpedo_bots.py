@@ -112,3 +112,36 @@ def test_the_search_bot_at_a_tiny_budget_plays_a_whole_game_legally():
     seed = b"tiny"
     t = play("starter", seed, [SearchBot(seed, width=2, horizon=1), HeuristicBot(seed)])  # checked table
     assert t.over and t.state.phase == Phase.OVER
+
+
+class CountingSearchBot(SearchBot):
+    """A search bot that remembers how many positions its lines scored, decision by decision."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.lines: list[int] = []
+
+    def play(self, policy, state, player, options):
+        self.lines.append(0)
+        return super().play(policy, state, player, options)
+
+    def future(self, policy, state, player, action, share):
+        before = policy.evaluations
+        value = super().future(policy, state, player, action, share)
+        self.lines[-1] += policy.evaluations - before
+        return value
+
+
+def test_the_search_bots_budget_cuts_its_lines_short():
+    """Playing the candidates forward shares what ranking left of the budget; a line is scored
+    where it stands once it has used its share (checked between steps, so a step in progress
+    finishes)."""
+    seed = b"budget"
+    small = CountingSearchBot(seed, width=3, budget=150)
+    t = play("starter", seed, [small, HeuristicBot(seed)])  # checked table: still only legal moves
+    assert t.over
+    ample = CountingSearchBot(seed, width=3)
+    play("starter", seed, [ample, HeuristicBot(seed)], check=False)
+    assert max(ample.lines) > 600  # the default budget lets lines run to their end
+    assert max(small.lines) < max(ample.lines) / 2
+    assert sum(small.lines) / len(small.lines) < sum(ample.lines) / len(ample.lines) / 2
