@@ -77,7 +77,8 @@ def test_the_grid_shows_tiles_structure_oxygen_and_crew_with_exhausted_crew_in_b
     assert " ".join(sea_rows[2].split()) == "you ► oxygen 15 · crew 5 · speed 1"
     assert sea_rows[1].index("ludovic") >= 2 + 2 * 14  # in sector 3's column (C)
     mine = [_text(line) for line in mine.lines]
-    assert mine[0].startswith("1 Mortar    3/3│Bulkhead  5/5│")
+    bulkhead = TILESET.tiles["Armoured Bulkhead"].structure
+    assert mine[0].startswith(f"1 Mortar    3/3│Bulkhead  {bulkhead}/{bulkhead}│")
     assert "A o1 (1)!2" in mine[1]
     assert "BowCannon 0/4" in mine[0] and "destroyed" in mine[1]
     assert "C o2 C234" in mine[3]

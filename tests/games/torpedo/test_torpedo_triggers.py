@@ -35,6 +35,7 @@ from tests.games.torpedo.torpedo_scenarios import (
     act,
     at,
     crew,
+    destroy,
     fire,
     hurt,
     layout,
@@ -110,7 +111,7 @@ def test_no_trigger_without_a_valid_target():
 def test_no_trigger_when_the_crew_member_cannot_move_toward_the_control_room():
     state = table(active=0, sectors=(5, 1))
     put(state, crew(0, 1), "A1")
-    hurt(state, 0, "B1", 5)
+    destroy(state, 0, "B1")
     hurt(state, 0, "B2", 3)
     with pytest.raises(IllegalAction, match="can't move toward the control room"):
         act(state, 0, Trigger(at("A1"), 0, (crew(0, 1),)))

@@ -9,7 +9,7 @@ from p2pgames.games.torpedo.effects import speed
 from p2pgames.games.torpedo.geometry import relative_position
 from p2pgames.games.torpedo.rules import Phase
 
-from tests.games.torpedo.torpedo_scenarios import CONTROL, GAME, act, at, crew, hurt, put, table
+from tests.games.torpedo.torpedo_scenarios import CONTROL, GAME, act, at, crew, destroy, hurt, put, table
 
 
 def _ended(state, seat=0):
@@ -164,7 +164,7 @@ def test_a_ready_crew_member_moves_to_an_adjacent_compartment_and_is_exhausted()
 
 def test_crew_cannot_move_into_a_destroyed_compartment():
     state = table(active=0)
-    hurt(state, 0, "B1", 5)
+    destroy(state, 0, "B1")
     assert Move(crew(0, 1), at("B1")) not in GAME.legal_actions(state, 0, {})
     with pytest.raises(IllegalAction, match="destroyed"):
         act(state, 0, Move(crew(0, 1), at("B1")))

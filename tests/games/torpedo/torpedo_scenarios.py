@@ -93,6 +93,12 @@ def hurt(state: TorpedoState, seat: int, where: str | int, damage: int) -> None:
                 kill(state, index)
 
 
+def destroy(state: TorpedoState, seat: int, where: str | int) -> None:
+    """Cover every gear of a compartment with damage (see :func:`hurt`): it is destroyed."""
+    position = parse_position(where) if isinstance(where, str) else where
+    hurt(state, seat, position, state.kit[seat][position].structure)
+
+
 def at(where: str) -> int:
     return parse_position(where)
 
