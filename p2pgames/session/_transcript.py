@@ -68,23 +68,35 @@ class TranscriptError(ValueError):
     """The file is not a readable transcript (truncated, not canonical, wrong format)."""
 
 
+class CutShort(TranscriptError):
+    """The file ends inside record ``number``: it was cut short while being written (a crash, a
+    full disk). Everything before that record can still be read."""
+
+    def __init__(self, number: int, text: str) -> None:
+        super().__init__(text)
+        self.number = number
+
+
 def encode_record(record: bytes) -> bytes:
     """Frame one record (already canonical msgpack) for appending to a transcript file."""
     return _LENGTH.pack(len(record)) + record
 
 
 def iter_records(data: bytes) -> Iterator[tuple[str, Any]]:
-    """Yield ``(kind, value)`` for each record; raises :class:`TranscriptError` on damage."""
+    """Yield ``(kind, value)`` for each record; raises :class:`TranscriptError` on damage, and
+    :class:`CutShort` (one) where the file ends inside a record."""
     offset = 0
     number = 0
     while offset < len(data):
         number += 1
         if offset + 4 > len(data):
-            raise TranscriptError(f"record {number} is cut short (the file ends inside its length)")
+            raise CutShort(number, f"record {number} is cut short (the file ends inside its length)")
         (length,) = _LENGTH.unpack_from(data, offset)
         offset += 4
-        if length > MAX_RECORD or offset + length > len(data):
-            raise TranscriptError(f"record {number} is cut short or too long ({length} bytes)")
+        if length > MAX_RECORD:
+            raise TranscriptError(f"record {number} is too long ({length} bytes)")
+        if offset + length > len(data):
+            raise CutShort(number, f"record {number} is cut short ({length} bytes, the file ends after {len(data) - offset})")
         try:
             record = canonical.decode(data[offset:offset + length])
         except canonical.CanonicalError as error:
@@ -134,6 +146,7 @@ class VerificationReport:
     unchecked: int = 0
     problems: list[str] = field(default_factory=list)
     left: dict[int, tuple[str, int]] = field(default_factory=dict)
+    cut: int | None = None  # the record the file ends inside, if it was cut short
 
     @property
     def ok(self) -> bool:
@@ -180,6 +193,11 @@ class VerificationReport:
             lines.append(f"{after} could not be checked.")
         for problem in self.problems:
             lines.append(f"PROBLEM: {problem}")
+        if self.cut is not None:
+            lines.append(
+                f"The file ends inside record {self.cut}: it was cut short while being written (a crash or "
+                "a full disk); everything before it was checked."
+            )
         if self.stopped is not None:
             if self.stop_confirmed:
                 how = (
@@ -219,10 +237,20 @@ def _after(entries: int) -> str:
 def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> VerificationReport:
     """Replay a transcript offline and report what was verified, or the first failure and whose.
 
-    Raises :class:`TranscriptError` only if the file can't be read at all.
+    Raises :class:`TranscriptError` only if the file can't be read at all. A file cut short (it
+    ends inside a record) is checked up to the cut, and the report says where it ends.
     """
     report = VerificationReport()
-    records = iter(iter_records(data))
+
+    def until_the_cut() -> Iterator[tuple[str, Any]]:
+        try:
+            yield from iter_records(data)
+        except CutShort as cut:
+            if cut.number == 1:
+                raise  # not even the header: nothing to check
+            report.cut = cut.number
+
+    records = iter(until_the_cut())
     try:
         kind, header = next(records)
     except StopIteration:

@@ -87,7 +87,6 @@ def flip_middle(data: bytes) -> bytes:
 
 DAMAGES = {
     "a byte flipped in the middle": flip_middle,
-    "cut in the middle": lambda data: data[: len(data) // 2],
     "cut inside the first length": lambda data: data[:2],
     "empty": lambda data: b"",
     "text": lambda data: b"This is not a transcript.\n",
@@ -107,6 +106,16 @@ def test_verify_refuses_a_damaged_transcript_in_one_line(played, tmp_path, damag
     assert len(found) == 1, out
     assert len(found[0]) > 30 and not err
     assert "Verified." not in out
+
+
+def test_verify_checks_a_transcript_cut_in_the_middle_up_to_the_cut_and_says_so(played, tmp_path):
+    path = tmp_path / "cut.p2pt"
+    data = played[3][0].read_bytes()
+    path.write_bytes(data[: len(data) // 2 + 1])
+    code, out, err = call("verify", str(path))
+    assert code == 0 and not err, out
+    assert "it was cut short while being written (a crash or a full disk); everything before it was checked." in out
+    assert "The transcript ends before the game did." in out and out.rstrip().endswith("Verified.")
 
 
 def test_a_flipped_byte_is_named_with_its_entry(played, tmp_path):

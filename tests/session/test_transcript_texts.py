@@ -9,11 +9,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from switchboard import Switchboard
 
 from p2pgames import canonical
 from p2pgames.games import get_game
-from p2pgames.session import encode_record, iter_records, make_envelope, open_envelope, verify_transcript
+from p2pgames.session import (
+    TranscriptError,
+    encode_record,
+    iter_records,
+    make_envelope,
+    open_envelope,
+    verify_transcript,
+)
+from p2pgames.session._transcript import MAX_RECORD
 
 VECTOR = Path(__file__).parents[2] / "protocol" / "vectors" / "session-probe-3p.p2pt"
 
@@ -236,3 +246,49 @@ def test_a_game_halted_on_an_unprovable_fault_says_whose_word_it_is():
         "Transcript of Probe kept by p2 (seat 2); players: p0, p1, p2.",
         checked(7, 33, 21), stopped + "as reported by p0 (seat 0).", "Verified.",
     ])
+
+
+# -- a file cut short ------------------------------------------------------------------------------
+
+
+def boundaries(data: bytes) -> set[int]:
+    """The offsets at which a record of ``data`` ends."""
+    ends, offset = set(), 0
+    while offset < len(data):
+        offset += 4 + int.from_bytes(data[offset:offset + 4], "big")
+        ends.add(offset)
+    return ends
+
+
+def test_a_file_cut_inside_a_record_is_checked_up_to_the_cut_and_says_where_it_ends():
+    data = VECTOR.read_bytes()
+    cut = data[: len(data) * 2 // 3]
+    assert described(cut) == "\n".join([
+        HEADER,
+        "Checked 45 log entries (182 signatures, every chain link, every rule), 133 state-hash "
+        "acknowledgements, no deal audits and no chat lines.",
+        "The file ends inside record 139: it was cut short while being written (a crash or a full disk); "
+        "everything before it was checked.",
+        "The transcript ends before the game did.",
+        "Verified.",
+    ])
+
+
+def test_a_file_cut_anywhere_after_its_header_verifies_what_comes_before_the_cut():
+    data = VECTOR.read_bytes()
+    ends = boundaries(data)
+    header_end = min(ends)
+    for length in range(header_end, len(data), 53):
+        report = verify_transcript(data[:length], get_game)
+        assert report.ok, (length, report.describe())
+        assert (report.cut is None) == (length in ends), length
+    with pytest.raises(TranscriptError, match="record 1 is cut short"):
+        verify_transcript(data[: header_end - 1], get_game)
+
+
+def test_a_record_longer_than_any_record_may_be_is_damage_not_a_cut():
+    data = VECTOR.read_bytes()
+    end = min(boundaries(data))
+    too_long = data[:end] + (MAX_RECORD + 1).to_bytes(4, "big") + data[end + 4:]
+    with pytest.raises(TranscriptError, match="record 2 is too long"):
+        verify_transcript(too_long, get_game)
