@@ -464,6 +464,9 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
                 + ("" if table.agreed else "; peers did NOT agree")
             )
         print(f"game {number}/{args.games}: {outcome}; {table.entries} entries; {checks}; {elapsed:.1f} s", flush=True)
+        for seat in table.seats:
+            if seat.transcript_note is not None:
+                print(f"  seat {seat.seat} ({seat.name}): {seat.transcript_note}")
         if not table.ok:
             failures += 1
             for seat in table.seats:

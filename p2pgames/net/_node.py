@@ -10,17 +10,17 @@ a bot). A watchdog pings quiet connections and names a peer that stops answering
 from __future__ import annotations
 
 import math
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Callable
+from typing import Any, Callable
 
 import trio
 
 from p2pgames import canonical
-from p2pgames.session import Agreed, DesyncReport, Session, SessionEvent, encode_record
+from p2pgames.session import Agreed, DesyncReport, Notice, Session, SessionEvent, encode_record
 from p2pgames.net._framing import DEFAULT_MAX_FRAME, FrameError, FrameReader, frame
+from p2pgames.net._transcript_file import TranscriptFile, open_private
 
 __all__ = ["Node", "NetSettings", "open_host_listeners"]
 
@@ -79,7 +79,8 @@ class Node:
         self.connections: dict[int, _Connection] = {}
         self._next_connection = 1
         self._events_send, self.events = trio.open_memory_channel[SessionEvent](math.inf)
-        self._transcript: BinaryIO | None = None
+        self._transcript: TranscriptFile | None = None
+        self.transcript_note: str | None = None  # what became of the transcript, if not the usual
         self.bytes_sent = 0
         self.bytes_received = 0
         self.finished = trio.Event()
@@ -160,10 +161,13 @@ class Node:
             self.transcript_path = self._transcript_name()
         if records and self.transcript_path is not None:
             if self._transcript is None:
-                self._transcript = _open_private(self.transcript_path)
-                self.transcript_path = Path(self._transcript.name)
-            self._transcript.write(b"".join(encode_record(record) for record in records))
-            self._transcript.flush()
+                self._transcript = TranscriptFile(self.transcript_path)
+            # A full or failing disk never stops the game: the file catches up when it can.
+            note = self._transcript.write(b"".join(encode_record(record) for record in records))
+            self.transcript_path = self._transcript.path
+            if note is not None:
+                self.transcript_note = note
+                self._events_send.send_nowait(Notice(note))
         for number in session.take_closing():
             connection = self.connections.get(number)
             if connection is not None:
@@ -199,8 +203,14 @@ class Node:
         if directory is None:
             return
         path = directory / f"desync-{self.session.game_id.hex()[:12]}-seat{self.session.seat}-entry{event.seq}.msgpack"
-        with _open_private(path) as file:
-            file.write(canonical.encode(event.report))
+        try:
+            with open_private(path) as file:
+                view = memoryview(canonical.encode(event.report))
+                while view:
+                    view = view[file.write(view):]
+        except OSError as error:
+            self._events_send.send_nowait(Notice(f"Can't write the desync report to {path} ({error.strerror})."))
+            return
         self.desync_report = Path(file.name)
 
     def _close(self, connection: _Connection) -> None:
@@ -230,8 +240,12 @@ class Node:
 
     def _close_transcript(self) -> None:
         if self._transcript is not None:
-            self._transcript.close()
+            note = self._transcript.close()
+            self.transcript_path = self._transcript.path
             self._transcript = None
+            if note is not None:
+                self.transcript_note = note
+                self._events_send.send_nowait(Notice(note))
 
     def _stop(self) -> None:
         self._close_transcript()
@@ -381,24 +395,6 @@ class Node:
             limit += self.settings.joiner_grace
         if now - self._wait_since > limit:
             session.peer_unresponsive(late[0], f"its automatic protocol step has been due for {limit:.0f} s")
-
-
-def _open_private(path: Path) -> BinaryIO:
-    """A new file at ``path`` (or, if one is there already, at ``path`` with ``-2``, ``-3`` … before
-    its suffix) readable only by its owner; the file's ``name`` is the path used. A game never
-    writes into an older file: two games in one file would make neither a valid transcript."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    candidate, number = path, 1
-    while True:
-        try:
-            return open(candidate, "xb", opener=_owner_only)
-        except FileExistsError:
-            number += 1
-            candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
-
-
-def _owner_only(path: str, flags: int) -> int:
-    return os.open(path, flags, 0o600)
 
 
 async def open_host_listeners(port: int, host: str | None = None) -> list[trio.SocketListener]:

@@ -75,6 +75,7 @@ class SeatResult:
     fault: Fault | None
     verified: bool | None = None
     verification: str = ""
+    transcript_note: str | None = None  # the disk would not take the transcript: what became of it
 
 
 @dataclass
@@ -180,6 +181,7 @@ def _table_result(game_name: str, nodes: list[Node], verify: bool) -> TableResul
     for seat, node in enumerate(nodes):
         session = node.session
         seat_result = SeatResult(seat, session.name, node.bytes_sent, node.transcript_path, session.fault)
+        seat_result.transcript_note = node.transcript_note
         if session.result != result:
             seat_result.fault = seat_result.fault or Fault(None, "desync", "computed a different result", table.entries)
         if verify and node.transcript_path is not None and node.transcript_path.exists():

@@ -2,7 +2,7 @@
 
 import trio
 
-from p2pgames.net import _node, play_table
+from p2pgames.net import _transcript_file, play_table
 
 
 async def test_probe_table_over_tcp_agrees_and_verifies(tmp_path, autojump_clock):
@@ -28,14 +28,14 @@ async def test_a_table_cancelled_mid_game_closes_every_transcript(tmp_path, auto
     the nodes' own clean-up can have closed them.
     """
     opened = []
-    real_open_private = _node._open_private
+    real_open_private = _transcript_file.open_private
 
     def recording_open_private(path):
         file = real_open_private(path)
         opened.append(file)
         return file
 
-    monkeypatch.setattr(_node, "_open_private", recording_open_private)
+    monkeypatch.setattr(_transcript_file, "open_private", recording_open_private)
     with trio.move_on_after(3) as scope:  # virtual seconds: the bots think 1 s a move, so mid-game
         await play_table("probe", 3, seed=b"cancelled", transcripts=tmp_path, think=1.0)
     assert scope.cancelled_caught, "the game must still have been running when it was cancelled"
