@@ -98,14 +98,18 @@ def test_the_heuristic_assigns_the_damage_when_absorbing_would_cost_more():
     assert type(choice) is Assign and choice.position in (at("A1"), at("B1"), at("A2"), at("B2"))
 
 
-def test_the_heuristic_assigns_cheap_damage_to_a_sturdy_empty_compartment():
+def test_the_heuristic_assigns_cheap_damage_where_it_costs_no_oxygen_and_destroys_nothing():
     state = _bow_cannon_on_talions_aft()
-    # The control room has two tokens left: absorbing gets close to losing, while the Ballast Tanks
-    # (4 structure, nobody aboard) take 2 damage and keep working.
+    # The control room has two tokens left: absorbing gets close to losing. The aft's Electric
+    # Turbine (3 structure, 2 oxygen gears) and Ballast Tanks (4, 3) would lose an oxygen token to 2
+    # damage (I10: damage covers the gears without oxygen first); the Gas Launcher and the Boarding
+    # Tube (3, 1) would not, and the Boarding Tube is the one worth less (a close-range boarding
+    # against the Gas Launcher's distant oxygen attack).
     hurt(state, 1, CONTROL, state.kit[1][CONTROL].structure - 2)
     state = fire(state, 0, "E1", crew(0, 1))
-    choice = decide(HeuristicBot(b"d"), state, 1)
-    assert type(choice) is Assign
+    assert state.amount == 2 and state.kit[1][at("B1")].short == "BoardTube"
+    for seed in (b"d", b"e", b"f"):
+        assert decide(HeuristicBot(seed), state, 1) == Assign(at("B1"))
 
 
 def test_the_search_bot_at_a_tiny_budget_plays_a_whole_game_legally():
