@@ -274,9 +274,6 @@ def bench_torpedo_balance(games: int) -> dict:
 # -- Steam Torpedo's measurements, shared with scripts/measure_torpedo.py ------------------------------
 
 
-TORPEDO_FACTIONS = ("Panzer la Rochelle", "Talion")  # by seat with build=starter (Steam Torpedo's I1)
-
-
 def _seed_of(number: int) -> bytes:
     return number.to_bytes(4, "big")
 

@@ -28,10 +28,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from p2pgames.benchmarks import TORPEDO_FACTIONS as FACTIONS, TorpedoBalance as Balance, TorpedoStrength as Strength
+from p2pgames.benchmarks import TorpedoBalance as Balance, TorpedoStrength as Strength
 from p2pgames.benchmarks import torpedo_balance as balance, torpedo_strength as strength
+from p2pgames.games.torpedo.tiles import TILESET
 
 __all__ = ["main"]
+
+FACTIONS = tuple(starter.name for starter in TILESET.starters.values())  # by seat with build=starter (I1)
 
 def percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
