@@ -100,7 +100,9 @@ class TranscriptFile:
     def close(self) -> str | None:
         """Write what is pending, close the file; if the disk still refuses, save the whole
         transcript in the fallback directory instead."""
-        message = self._drain() if self._pending or self._file is None and self._everything else None
+        # One last try if anything is unwritten (or the file never opened though there are records).
+        unwritten = bool(self._pending) or (self._file is None and bool(self._everything))
+        message = self._drain() if unwritten else None
         if self._file is not None:
             try:
                 self._file.close()

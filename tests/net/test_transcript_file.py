@@ -93,8 +93,9 @@ def test_a_transcript_that_can_be_saved_nowhere_says_so(tmp_path):
 
 
 async def test_a_game_whose_disk_fills_mid_game_finishes_and_its_transcripts_verify(tmp_path, autojump_clock, monkeypatch):
-    """Every peer's disk fills after its 20th write and frees 30 writes later: the game goes on,
-    each peer is told, and every transcript written afterwards verifies whole."""
+    """The disk fills at the table's 20th transcript write (whichever peer makes it) and frees 30
+    writes later: the game goes on, a peer that met the full disk is told when it is written again,
+    and every transcript verifies whole."""
     writes = {"count": 0}
     real_open = _transcript_file.open_private
 
