@@ -1,5 +1,6 @@
 """The network: trio TCP listeners and dialers, length-prefixed frames, the node that drives a
-session over streams, join codes, and the players (bots) that run as real peers.
+session over streams, join codes, the players (bots) that run as real peers, and a seat played by
+a bot with no terminal (``run_headless``).
 
 The only package (with ``tui``) that imports trio.
 """
@@ -8,6 +9,7 @@ from p2pgames.net._framing import DEFAULT_MAX_FRAME, FrameError, FrameReader, fr
 from p2pgames.net._discovery import DISCOVERY_PORT, Announcement, announce, discover, find_tables
 from p2pgames.net._joincode import JoinCode
 from p2pgames.net._launch import SetupError, host_table, join_table, lan_address
+from p2pgames.net._headless import play_headless, run_headless
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.net._players import LOOPBACK, SeatResult, TableResult, drive_bot, peak_memory_bytes, play_table, play_table_now
 
@@ -36,4 +38,6 @@ __all__ = [
     "join_table",
     "lan_address",
     "open_host_listeners",
+    "play_headless",
+    "run_headless",
 ]

@@ -12,7 +12,7 @@ import trio
 
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity
-from p2pgames.engine import Ruleset
+from p2pgames.engine import Game, Ruleset
 from p2pgames.games import get_game
 from p2pgames.net._discovery import announce
 from p2pgames.net._joincode import JoinCode
@@ -78,6 +78,11 @@ def _errnos(error: BaseException | None) -> list[int]:
         pending.append(current.__cause__)
     return list(found)
 
+class _UnwantedGame(KeyError):
+    """The host's game, refused by ``join_table``'s ``check_game`` (the session takes it for a game it
+    doesn't know, and stops before asking for a seat)."""
+
+
 def lan_address() -> str:
     """This machine's address on its local network, for join codes (127.0.0.1 if none)."""
     probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -118,9 +123,11 @@ async def host_table(
     say: Callable[[str], None] = lambda text: None,
     announce_on_lan: bool = True,
     bot_kind: str | None = None,
+    bot: bool = False,
 ) -> Node:
     """Host a table: listen, print the join code, start ``bots`` bot peers (of the kind
-    ``bot_kind`` names, or the game's default); return our node.
+    ``bot_kind`` names, or the game's default); return our node. ``bot``: our own seat is played
+    by a bot (the lobby shows it as one).
 
     Unless it listens on loopback only, the table is announced on the LAN (UDP broadcast) while
     seats are free, so ``p2pgames join`` with no code finds it.
@@ -132,7 +139,7 @@ async def host_table(
     except OSError as error:
         raise _listen_problem(error, bind, port) from None
     actual_port = listeners[0].socket.getsockname()[1]
-    session = Session(identity, name, get_game, ruleset=ruleset)
+    session = Session(identity, name, get_game, ruleset=ruleset, bot=bot)
     node = Node(session, settings=settings, transcript_dir=transcripts)
     await nursery.start(node.serve, listeners)
     fingerprint = identity.public_key.fingerprint()
@@ -171,15 +178,36 @@ async def join_table(
     settings: NetSettings = NetSettings(),
     say: Callable[[str], None] = lambda text: None,
     random_bytes: Callable[[int], bytes] = os.urandom,
+    bot: bool = False,
+    check_game: Callable[[Game], None] | None = None,
 ) -> Node:
     """Join the table at ``code``: connect, check the host's key against the join code, and
-    return our node once the host has given us a seat. ``random_bytes`` supplies our secrets.
+    return our node once the host has given us a seat. ``random_bytes`` supplies our secrets;
+    ``bot``: our seat is played by a bot (the lobby shows it as one).
+
+    ``check_game(game)`` is called with the host's game as soon as the host names it, before we
+    ask for a seat: what it raises (``join --bot KIND`` for a game without that kind of bot) is
+    raised here once the connection is closed, and we never took a seat (which could have
+    filled the table and started a game without us).
 
     Raises :class:`SetupError` when nothing answers at ``code`` (or not within
     ``settings.connect_timeout`` seconds), when the host's key doesn't match, or when the host
     refuses us (the table is full, the game has begun …); nothing is left running then.
     """
-    session = Session(identity, name, get_game, expected_host=code.fingerprint, random_bytes=random_bytes)
+    unwanted: list[Exception] = []
+
+    def load_game(game_name: str) -> Game:
+        game = get_game(game_name)
+        if check_game is not None:
+            try:
+                check_game(game)
+            except Exception as error:
+                unwanted.append(error)
+                # A game the session can't load (KeyError) ends the joining before our hello.
+                raise _UnwantedGame(game_name) from None
+        return game
+
+    session = Session(identity, name, load_game, expected_host=code.fingerprint, random_bytes=random_bytes, bot=bot)
     node = Node(session, settings=settings, transcript_dir=transcripts)
     where = f"{code.host}:{code.port}"
     say(f"Connecting to {where} …")
@@ -195,6 +223,10 @@ async def join_table(
         await node.wait_until(lambda: session.seated or session.stage != "lobby")
     if not session.seated:
         node.leave("could not join")
+        if unwanted:
+            with trio.move_on_after(settings.linger):
+                await node.finished.wait()
+            raise unwanted[0]
         if session.rejection is not None and session.rejection_unproven and code.fingerprint is not None:
             # Refused before it proved its key: this may not be the host the join code names.
             raise SetupError(
