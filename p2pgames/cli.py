@@ -3,8 +3,9 @@
 Exit codes: 0 success; 1 a game stopped on a fault, the host refused to seat you, a selfplay game
 failed, a transcript did not verify, or a file could not be used (an identity key, the transcript
 directory); 2 bad usage (argparse's own code); 3 a network problem (can't listen, connect or look
-for tables); 130 interrupted (Ctrl-C); 141 (as a Unix tool killed by SIGPIPE) when whoever reads the
-output stops reading (``p2pgames id | head -c0``).
+for tables); 130 interrupted (Ctrl-C; a seat played by a bot, ``host``/``join --bot``, leaves the
+table first), 143 terminated (SIGTERM: the same); 141 (as a Unix tool killed by SIGPIPE) when
+whoever reads the output stops reading (``p2pgames id | head -c0``).
 """
 
 from __future__ import annotations
@@ -232,8 +233,15 @@ def cmd_host(args: argparse.Namespace) -> int:
         raise UsageError(f"--bots must be between 0 and {ruleset.players - 1} (you take one seat)")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be between 1 and 65535 (or 0 for any free port), not {args.port}")
-    [bot_kind] = _bot_kinds(game, args.bot)
-    _need_terminal("host")
+    headless = args.bot is not None
+    [seat_kind] = _bot_kinds(game, args.bot or None, one_kind=_ONE_KIND_SEAT) if headless else [None]
+    bots_kind = seat_kind
+    if args.bots_kind is not None:
+        if not args.bots:
+            raise UsageError("--bots-kind names the kind of the --bots seats, and there are none (add --bots K)")
+        [bots_kind] = _bot_kinds(game, args.bots_kind, option="--bots-kind")
+    if not headless:
+        _need_terminal("host")
     transcripts = _transcripts(args)
     with _profile(args.profile) as profile:
         from p2pgames.net import host_table
@@ -243,9 +251,12 @@ def cmd_host(args: argparse.Namespace) -> int:
         async def setup(nursery, say):
             return await host_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), ruleset=ruleset,
-                port=args.port, bind=args.bind, bots=args.bots, transcripts=transcripts, say=say, bot_kind=bot_kind,
+                port=args.port, bind=args.bind, bots=args.bots, transcripts=transcripts, say=say, bot_kind=bots_kind,
+                bot=headless,
             )
 
+        if headless:
+            return _run_headless(setup, lambda game: _seat_bot(game, seat_kind), notes)
         return _run_terminal(setup, f"{game.title} — host", args, notes)
 
 
@@ -253,8 +264,16 @@ def cmd_join(args: argparse.Namespace) -> int:
     from p2pgames.net import JoinCode, join_table
 
     notes: list[str] = []
+    text = args.code
+    if text is None and args.bot and ":" in args.bot:
+        text, args.bot = args.bot, ""  # `join --bot CODE`: --bot took the code for a kind
+    headless = args.bot is not None
+    if headless:
+        _known_kind(args.bot or None)
+        if text is None:
+            raise UsageError("join --bot needs the host's join code: p2pgames join HOST:PORT/FINGERPRINT --bot")
     transcripts = _transcripts(args)  # before anything waits on the network
-    if args.code is None:
+    if text is None:
         _need_terminal("join")  # before listening: choosing among tables asks
         table = _find_table()
         if table is None:
@@ -264,19 +283,30 @@ def cmd_join(args: argparse.Namespace) -> int:
         notes.append(f"Joining {table.describe()}")
     else:
         try:
-            code = JoinCode.parse(args.code)
+            code = JoinCode.parse(text)
         except ValueError as error:
             raise UsageError(str(error)) from None
-        _need_terminal("join")
+        if not headless:
+            _need_terminal("join")
+    def seat_kind(game: Game) -> str | None:
+        """The kind of bot of our seat, checked once the host has named its game."""
+        try:
+            [kind] = _bot_kinds(game, args.bot or None, one_kind=_ONE_KIND_SEAT)
+        except UsageError as error:
+            raise UsageError(f"the table at {code.host}:{code.port} plays {game.title}; {error}") from None
+        return kind
+
     with _profile(args.profile) as profile:
         notes += _profile_notes(profile)
 
         async def setup(nursery, say):
             return await join_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), code=code,
-                transcripts=transcripts, say=say,
+                transcripts=transcripts, say=say, bot=headless, check_game=seat_kind if headless else None,
             )
 
+        if headless:
+            return _run_headless(setup, lambda game: _seat_bot(game, seat_kind(game)), notes)
         return _run_terminal(setup, "p2pgames — joining", args, notes)
 
 
@@ -428,6 +458,39 @@ def _run_terminal(setup, title: str, args: argparse.Namespace, notes: Sequence[s
     return run_terminal_game(noted_setup, title=title, color=_color(args))
 
 
+def _run_headless(setup, choose_bot, notes: Sequence[str] = ()) -> int:
+    """Play the seat with a bot, with no terminal: what happens on stdout (a line at a time, each
+    flushed, so a script can read it as it comes), what went wrong on stderr."""
+    from p2pgames.net import run_headless
+
+    async def noted_setup(nursery, say):
+        for note in notes:
+            say(note)
+        return await setup(nursery, say)
+
+    return run_headless(noted_setup, choose_bot, say=_say, warn=_warn)
+
+
+def _say(text: str) -> None:
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        # Whoever read our output stopped; the seat plays on (the table needs it), unheard.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def _warn(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _seat_bot(game: Game, kind: str | None):
+    from p2pgames.bots import bot_for
+
+    return bot_for(game, os.urandom(16), kind)
+
+
 def cmd_selfplay(args: argparse.Namespace) -> int:
     from p2pgames.net import play_table_now
 
@@ -547,23 +610,40 @@ def _bots_help() -> str:
     return "; ".join(parts) or "each game has one"
 
 
-def _bot_kinds(game: Game, text: str | None, seats: int = 1) -> list[str | None]:
-    """The kinds of bot ``--bot`` names for up to ``seats`` seats (one, or one per seat;
-    ``[None]``: the game's default). Raises :class:`UsageError` for a kind the game lacks."""
+_ONE_KIND = "leave out --bot"
+_ONE_KIND_SEAT = "give --bot without a KIND"
+
+
+def _bot_kinds(
+    game: Game, text: str | None, seats: int = 1, *, option: str = "--bot", one_kind: str = _ONE_KIND
+) -> list[str | None]:
+    """The kinds of bot ``option`` names for up to ``seats`` seats (one, or one per seat;
+    ``[None]``: the game's default). Raises :class:`UsageError` for a kind the game lacks, and
+    (``one_kind`` says what to do) for any kind named when the game has one kind of bot."""
     from p2pgames.bots import bot_kinds
 
     if text is None:
         return [None]
     kinds = bot_kinds(game)
     if not kinds:
-        raise UsageError(f"{game.title} has one kind of bot; leave out --bot")
+        raise UsageError(f"{game.title} has one kind of bot; {one_kind if option == '--bot' else 'leave out ' + option}")
     named = [kind.strip() for kind in text.split(",")]
     for kind in named:
         if kind not in kinds:
             raise UsageError(f"{game.title} has no bot called {kind!r}; choose one of: {', '.join(kinds)}")
     if len(named) > seats:
-        raise UsageError(f"--bot names {len(named)} kinds for {seats} seat{'s' if seats != 1 else ''}")
+        raise UsageError(f"{option} names {len(named)} kinds for {seats} seat{'s' if seats != 1 else ''}")
     return named  # type: ignore[return-value]
+
+
+def _known_kind(kind: str | None) -> None:
+    """Before the game is known (``join --bot KIND``): a kind no game has is a usage error now."""
+    from p2pgames.bots import bot_kinds
+
+    if kind is None:
+        return
+    if not any(kind in bot_kinds(get_game(name)) for name in PLAYABLE):
+        raise UsageError(f"no game has a bot called {kind!r} (the kinds: {_bots_help()}); or give --bot without a KIND")
 
 
 def _variants_help() -> str:
@@ -592,21 +672,35 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--transcripts", metavar="DIR", help=f"where to save transcripts (default: {default_transcripts()})")
         command.add_argument("--no-transcript", action="store_true", help="don't save a transcript")
 
-    def game_options(command: argparse.ArgumentParser) -> None:
+    def game_options(command: argparse.ArgumentParser, bot_help: str | None = None) -> None:
         command.add_argument("--players", type=int, metavar="N", help="seats at the table")
-        command.add_argument(
-            "--bot", metavar="KIND", help=f"the kind of bot to play with ({_bots_help()}); selfplay: one per seat, "
-            "comma-separated (e.g. search,heuristic)",
-        )
+        if bot_help is None:
+            command.add_argument(
+                "--bot", metavar="KIND", help=f"the kind of bot to play with ({_bots_help()}); selfplay: one per seat, "
+                "comma-separated (e.g. search,heuristic)",
+            )
+        else:
+            seat_bot_option(command, bot_help)
         command.add_argument("--variant", metavar="NAME", help=f"play a variant of the game ({_variants_help()})")
         command.add_argument(
             "--option", action="append", default=[], metavar="NAME=VALUE", help="a ruleset option (repeatable)"
         )
 
+    def seat_bot_option(command: argparse.ArgumentParser, what: str) -> None:
+        # nargs="?": --bot alone is the game's default kind (""), left out None (a person plays).
+        command.add_argument(
+            "--bot", nargs="?", const="", metavar="KIND",
+            help=f"a bot plays your seat, in this process, with no terminal: what happens is printed "
+            f"on stdout, a line at a time{what}; KIND: the kind of bot (default: the game's; {_bots_help()})",
+        )
+
     host = commands.add_parser("host", help="host a table others join", description="Host a table; prints a join code.")
     host.add_argument("game", metavar="GAME", help=f"one of: {games}")
-    game_options(host)
+    game_options(host, bot_help=" (the join code first); the --bots seats play KIND too")
     host.add_argument("--bots", type=int, default=0, metavar="K", help="fill K seats with bots")
+    host.add_argument(
+        "--bots-kind", metavar="KIND", help="the kind of bot of the --bots seats (default: --bot's KIND, or the game's default)"
+    )
     host.add_argument("--port", type=int, default=0, metavar="P", help="TCP port to listen on (default: any free)")
     host.add_argument("--bind", metavar="ADDR", help="address to listen on (default: all interfaces)")
     identity_options(host)
@@ -618,6 +712,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the host's join code, HOST:PORT/FINGERPRINT (or HOST:PORT); without it, tables "
         "announced on the LAN are listed",
     )
+    seat_bot_option(join, " (KIND is checked once the host's game is known)")
     identity_options(join)
     join.set_defaults(handler=cmd_join)
 
