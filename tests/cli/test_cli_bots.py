@@ -1,4 +1,5 @@
-"""Choosing the kind of bot (``--bot KIND``) for games that have several."""
+"""Choosing the kind of bot (``--bot KIND``; a host's ``--bots`` seats: ``--bots-kind KIND``) for games that
+have several."""
 
 from __future__ import annotations
 
@@ -55,3 +56,18 @@ def test_a_game_with_one_kind_of_bot_says_so():
     assert call("selfplay", "beltpunk", "--bot", "search") == (
         2, "", "p2pgames: Beltpunk Haberdasher has one kind of bot; leave out --bot\n"
     )
+
+
+def test_a_host_played_by_a_bot_plays_its_kind_and_its_bots_seats_play_it_too(probe_with_two_bots):
+    code, out, err = call("host", "probe", "--players", "3", "--bot", "careful", "--bots", "2", "--bind", "127.0.0.1", "--no-transcript")
+    assert (code, err) == (0, ""), out
+    assert "Join code" not in out and "Game over: " in out  # no seat for anyone else: the table filled at once
+    assert [kind for kind, _ in probe_with_two_bots] == ["careful"] * 3
+
+
+def test_bots_kind_chooses_the_kind_of_the_bots_seats(probe_with_two_bots):
+    code, out, err = call(
+        "host", "probe", "--players", "3", "--bot", "--bots", "2", "--bots-kind", "careful", "--bind", "127.0.0.1", "--no-transcript"
+    )
+    assert (code, err) == (0, ""), out
+    assert sorted(kind for kind, _ in probe_with_two_bots) == ["careful", "careful", "quick"]  # the host's: the default

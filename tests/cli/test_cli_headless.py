@@ -1,0 +1,263 @@
+"""Seats played by bots in their own processes, with no terminal: ``host GAME --bot`` and
+``join CODE --bot`` (issue 9, point 5), and a transcript directory that can't be written, for every
+command that saves transcripts (point 4).
+
+The tables here are real: ``python -m p2pgames`` processes on 127.0.0.1, each with its own
+identity, read line by line as a script would. Nothing sleeps to wait for anything: each test
+blocks on a process's next line of output or on its exit, with :data:`TIMEOUT` only as a guard
+against hanging (never a claim about speed).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import queue
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from cli_calls import call
+from p2pgames import cli
+from p2pgames.games import get_game
+from p2pgames.session import verify_transcript
+
+REPOSITORY = Path(__file__).parents[2]
+TIMEOUT = 60.0  # seconds: a guard against hanging on a loaded 2-core machine
+
+
+class Peer:
+    """A ``p2pgames`` process whose stdout is read a line at a time, as it comes."""
+
+    def __init__(self, home: Path, *args: str) -> None:
+        environment = dict(os.environ, P2PGAMES_HOME=str(home), PYTHONIOENCODING="utf-8")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "p2pgames", *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, cwd=REPOSITORY, env=environment, encoding="utf-8",
+        )
+        self.out: list[str] = []  # the lines read so far
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:  # type: ignore[union-attr]
+            self._lines.put(line.rstrip("\n"))
+        self._lines.put(None)
+
+    def line_starting(self, prefix: str) -> str:
+        """Read on until a line starts with ``prefix``; that line."""
+        while True:
+            line = self._lines.get(timeout=TIMEOUT)
+            if line is None:
+                self.process.wait(TIMEOUT)
+                raise AssertionError(f"no line starting {prefix!r}; stdout: {self.out}; stderr: {self.process.stderr.read()}")  # type: ignore[union-attr]
+            self.out.append(line)
+            if line.startswith(prefix):
+                return line
+
+    def finish(self) -> tuple[int, list[str], str]:
+        """Wait for the exit; (exit code, every line of stdout, stderr)."""
+        code = self.process.wait(TIMEOUT)
+        while (line := self._lines.get(timeout=TIMEOUT)) is not None:
+            self.out.append(line)
+        return code, self.out, self.process.stderr.read()  # type: ignore[union-attr]
+
+
+@pytest.fixture
+def peers(home):
+    """Start peers with ``peers(*args)``; any still running at the end of the test is killed."""
+    started: list[Peer] = []
+
+    def start(*args: str) -> Peer:
+        peer = Peer(home, *args)
+        started.append(peer)
+        return peer
+
+    yield start
+    for peer in started:
+        if peer.process.poll() is None:
+            peer.process.kill()
+            peer.process.wait()
+        peer.process.stdout.close()  # type: ignore[union-attr]
+        peer.process.stderr.close()  # type: ignore[union-attr]
+
+
+def join_code(host: Peer) -> str:
+    return host.line_starting("Join code: ").removeprefix("Join code: ")
+
+
+# -- a table spread over processes --------------------------------------------------------------------
+
+
+def test_a_table_of_three_processes_plays_to_the_end_and_every_transcript_verifies(peers, tmp_path):
+    transcripts = tmp_path / "transcripts"
+    host = peers("host", "probe", "--players", "3", "--bot", "--port", "0", "--bind", "127.0.0.1",
+                 "--name", "hostess", "--transcripts", str(transcripts))
+    code = join_code(host)
+    assert code.startswith("127.0.0.1:")
+    joiners = [
+        peers("join", code, "--bot", "--profile", f"p{number}", "--name", f"p{number}", "--transcripts", str(transcripts))
+        for number in (1, 2)
+    ]
+    finished = [peer.finish() for peer in [host, *joiners]]
+    for exit_code, out, err in finished:
+        assert (exit_code, err) == (0, ""), (out, err)
+        assert out[-3].startswith("Game over: ")
+        assert out[-2].startswith("Your transcript of the game: ")
+        assert out[-1].startswith("Check it at any time: p2pgames verify ")
+        begins = next(line for line in out if line.startswith("The game begins: "))
+        assert "hostess (seat 0" in begins and "p1 (seat " in begins and "p2 (seat " in begins
+    _, host_out, _ = finished[0]
+    assert host_out[1] == f"Join code: {code}"  # after the new identity's line, before anything else
+    seated = [line for line in host_out if line.startswith("seated: ")]
+    assert seated[-1] == "seated: hostess, p1, p2 (3 of 3)" or seated[-1] == "seated: hostess, p2, p1 (3 of 3)"
+    assert len({line for line in (out[-3] for _, out, _ in finished)}) == 1  # one result, said by all
+    files = sorted(transcripts.glob("*.p2pt"))
+    assert len(files) == 3
+    for exit_code, out, _ in finished:
+        assert Path(out[-2].removeprefix("Your transcript of the game: ")) in files
+    for path in files:
+        report = verify_transcript(path.read_bytes(), get_game)
+        assert report.ok and report.complete, report.describe()
+
+
+def test_a_signal_makes_a_bot_seat_leave_the_table_first(peers):
+    host = peers("host", "probe", "--players", "3", "--bot", "--bind", "127.0.0.1", "--name", "hostess", "--no-transcript")
+    code = join_code(host)
+    joiner = peers("join", code, "--bot", "--profile", "p1", "--name", "p1", "--no-transcript")
+    joiner.line_starting("seated: hostess, p1 (2 of 3)")
+    host.line_starting("seated: hostess, p1 (2 of 3)")
+    joiner.process.send_signal(signal.SIGINT)  # Ctrl-C: the joiner leaves, the host sees it go
+    assert joiner.finish() == (130, joiner.out, "p2pgames: interrupted; leaving the table\n")
+    host.line_starting("seated: hostess (1 of 3)")
+    second = peers("join", code, "--bot", "--profile", "p2", "--name", "p2", "--no-transcript")
+    second.line_starting("seated: hostess, p2 (2 of 3)")
+    host.process.send_signal(signal.SIGTERM)  # the host closes the table; its joiner is told
+    assert host.finish() == (143, host.out, "p2pgames: terminated; leaving the table\n")
+    assert second.finish() == (1, second.out, "p2pgames: you are not at the table any more: the host closed the table\n")
+
+
+def test_a_kind_the_hosts_game_lacks_is_refused_before_taking_a_seat(peers):
+    host = peers("host", "probe", "--players", "2", "--bot", "--bind", "127.0.0.1", "--name", "hostess", "--no-transcript")
+    code = join_code(host)
+    host_and_port = code.partition("/")[0]
+    exit_code, out, err = call("join", code, "--bot", "search", "--no-transcript")  # a Steam Torpedo kind
+    assert exit_code == 2 and "seated" not in out
+    assert err == f"p2pgames: the table at {host_and_port} plays Probe; Probe has one kind of bot; give --bot without a KIND\n"
+    # The seat is still free: the game is the next joiner's (had the refused one sat down, the
+    # table of two would have been full).
+    exit_code, out, err = call("join", code, "--bot", "--no-transcript")
+    assert (exit_code, err) == (0, ""), out
+    assert host.finish()[0] == 0
+
+
+# -- what is checked before anything starts ----------------------------------------------------------
+
+
+def test_join_with_a_bot_needs_no_terminal():
+    with socket.socket() as closed:  # bound, never listening: nothing answers there
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+        for args in (["join", f"127.0.0.1:{port}", "--bot"], ["join", "--bot", f"127.0.0.1:{port}"]):
+            exit_code, out, err = call(*args)  # stdin is no terminal (conftest)
+            assert exit_code == 3, err
+            assert out.endswith(f"Connecting to 127.0.0.1:{port} …\n")  # after "Created identity …", the first time
+            assert err == (
+                f"p2pgames: can't connect to 127.0.0.1:{port}: nothing is listening there (connection refused); "
+                "check the join code, and that the host is still running\n"
+            )
+
+
+def test_host_with_a_bot_needs_no_terminal():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        exit_code, out, err = call("host", "probe", "--bot", "--bind", "127.0.0.1", "--port", str(port), "--no-transcript")
+    assert exit_code == 3 and "terminal" not in err
+    assert err.startswith(f"p2pgames: can't listen on port {port} (127.0.0.1): the port is already in use")
+
+
+USAGE_ERRORS = {
+    "a kind for a game with one kind of bot": (
+        ["host", "probe", "--bot", "search"], "Probe has one kind of bot; give --bot without a KIND"),
+    "a kind the game lacks": (
+        ["host", "torpedo", "--bot", "clever"], "Steam Torpedo has no bot called 'clever'; choose one of: search, heuristic"),
+    "two kinds for one seat": (
+        ["host", "torpedo", "--bot", "search,heuristic"], "--bot names 2 kinds for 1 seat"),
+    "a kind for the --bots seats with none": (
+        ["host", "torpedo", "--bots-kind", "search"],
+        "--bots-kind names the kind of the --bots seats, and there are none (add --bots K)"),
+    "a --bots kind for a game with one kind of bot": (
+        ["host", "probe", "--bots", "1", "--bots-kind", "search"], "Probe has one kind of bot; leave out --bots-kind"),
+    "a --bots kind the game lacks": (
+        ["host", "torpedo", "--bot", "--bots", "1", "--bots-kind", "clever"],
+        "Steam Torpedo has no bot called 'clever'; choose one of: search, heuristic"),
+    "a kind no game has, before joining": (
+        ["join", "127.0.0.1:4000", "--bot", "clever"],
+        "no game has a bot called 'clever' (the kinds: torpedo: search, heuristic); or give --bot without a KIND"),
+    "a bot joining without a code": (
+        ["join", "--bot"], "join --bot needs the host's join code: p2pgames join HOST:PORT/FINGERPRINT --bot"),
+    "a bot joining with a code that is no code": (
+        ["join", "nowhere", "--bot"], "'nowhere' is not a join code"),
+    "the game taken for the kind": (
+        ["host", "--bot", "probe"], "the following arguments are required: GAME"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(USAGE_ERRORS))
+def test_a_bot_seat_named_wrong_is_one_line_and_nothing_started(name, home):
+    args, expected = USAGE_ERRORS[name]
+    exit_code, out, err = call(*args)
+    assert (exit_code, out) == (2, ""), err
+    assert len(err.splitlines()) == 1 and err.startswith("p2pgames: ") and expected in err, err
+    assert not (home / "identities").exists()  # no identity, no connection, no listener
+
+
+def test_help_says_what_a_bot_seat_is():
+    for command in ("host", "join"):
+        exit_code, out, _ = call(command, "--help")
+        text = " ".join(out.split())  # as read, not as wrapped
+        assert exit_code == 0 and "--bot [KIND] a bot plays your seat, in this process, with no terminal" in text
+    assert "--bots-kind KIND" in call("host", "--help")[1]
+
+
+# -- a transcript directory that can't be written -----------------------------------------------------
+
+WRITE_ERRORS = [(errno.EROFS, "Read-only file system"), (errno.EACCES, "Permission denied"), (errno.ENOSPC, "No space left on device")]
+LEAVE_IT_OUT = "choose another with --transcripts DIR, or leave it out"
+NO_TRANSCRIPT = "choose another with --transcripts DIR, or play with --no-transcript"
+COMMANDS = {
+    "selfplay": (["selfplay", "probe"], LEAVE_IT_OUT),
+    "host": (["host", "probe"], NO_TRANSCRIPT),
+    "host --bot": (["host", "probe", "--bot"], NO_TRANSCRIPT),
+    "join": (["join", "127.0.0.1:4000"], NO_TRANSCRIPT),
+    "join --bot": (["join", "127.0.0.1:4000", "--bot"], NO_TRANSCRIPT),
+    "play": (["play", "probe"], NO_TRANSCRIPT),
+}
+
+
+@pytest.mark.parametrize("number, reason", WRITE_ERRORS, ids=[errno.errorcode[number] for number, _ in WRITE_ERRORS])
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_a_transcript_directory_that_cant_be_written_stops_the_command_before_the_game(
+    command, number, reason, tmp_path, home, monkeypatch
+):
+    # Tests run as root, which permissions don't stop: the file system's answer is injected.
+    def refuse(*args, **kwargs):
+        raise OSError(number, os.strerror(number))
+
+    monkeypatch.setattr(cli.tempfile, "TemporaryFile", refuse)
+    monkeypatch.setattr(cli, "_need_terminal", lambda command: None)  # as if in a terminal
+    listened: list = []
+    monkeypatch.setattr("p2pgames.net._launch.open_host_listeners", lambda *args: listened.append(args))
+    args, advice = COMMANDS[command]
+    directory = tmp_path / "transcripts"
+    exit_code, out, err = call(*args, "--transcripts", str(directory))
+    assert (exit_code, out) == (1, "")
+    assert err == f"p2pgames: can't save transcripts in {directory}: {reason}; {advice}\n"
+    assert not listened and not (home / "identities").exists()  # before any game started
