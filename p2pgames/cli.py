@@ -178,6 +178,8 @@ def _profile_notes(profile) -> list[str]:
 def _need_terminal(command: str) -> None:
     # The game's screen reads keys from a terminal; without one it could only fail later.
     if not sys.stdin.isatty():
+        if command in ("host", "join"):  # a seat that needs no terminal: a bot's
+            raise UsageError(f"'{command}' needs a terminal (without one, --bot lets a bot play your seat)")
         raise UsageError(f"'{command}' needs a terminal (for bots playing each other without one: p2pgames selfplay GAME)")
 
 
@@ -264,12 +266,12 @@ def cmd_join(args: argparse.Namespace) -> int:
     from p2pgames.net import JoinCode, join_table
 
     notes: list[str] = []
-    text = args.code
-    if text is None and args.bot and ":" in args.bot:
-        text, args.bot = args.bot, ""  # `join --bot CODE`: --bot took the code for a kind
-    headless = args.bot is not None
+    text, bot = args.code, args.bot
+    if text is None and bot and ":" in bot:
+        text, bot = bot, ""  # `join --bot CODE`: --bot took the code for a kind
+    headless = bot is not None
     if headless:
-        _known_kind(args.bot or None)
+        _known_kind(bot or None)
         if text is None:
             raise UsageError("join --bot needs the host's join code: p2pgames join HOST:PORT/FINGERPRINT --bot")
     transcripts = _transcripts(args)  # before anything waits on the network
@@ -288,10 +290,11 @@ def cmd_join(args: argparse.Namespace) -> int:
             raise UsageError(str(error)) from None
         if not headless:
             _need_terminal("join")
+
     def seat_kind(game: Game) -> str | None:
         """The kind of bot of our seat, checked once the host has named its game."""
         try:
-            [kind] = _bot_kinds(game, args.bot or None, one_kind=_ONE_KIND_SEAT)
+            [kind] = _bot_kinds(game, bot or None, one_kind=_ONE_KIND_SEAT)
         except UsageError as error:
             raise UsageError(f"the table at {code.host}:{code.port} plays {game.title}; {error}") from None
         return kind
@@ -610,23 +613,23 @@ def _bots_help() -> str:
     return "; ".join(parts) or "each game has one"
 
 
-_ONE_KIND = "leave out --bot"
-_ONE_KIND_SEAT = "give --bot without a KIND"
+_ONE_KIND_SEAT = "give --bot without a KIND"  # host/join: --bot alone still means a bot seat
 
 
 def _bot_kinds(
-    game: Game, text: str | None, seats: int = 1, *, option: str = "--bot", one_kind: str = _ONE_KIND
+    game: Game, text: str | None, seats: int = 1, *, option: str = "--bot", one_kind: str | None = None
 ) -> list[str | None]:
     """The kinds of bot ``option`` names for up to ``seats`` seats (one, or one per seat;
     ``[None]``: the game's default). Raises :class:`UsageError` for a kind the game lacks, and
-    (``one_kind`` says what to do) for any kind named when the game has one kind of bot."""
+    for any kind named when the game has one kind of bot (``one_kind`` says what to do then;
+    by default, leave the option out)."""
     from p2pgames.bots import bot_kinds
 
     if text is None:
         return [None]
     kinds = bot_kinds(game)
     if not kinds:
-        raise UsageError(f"{game.title} has one kind of bot; {one_kind if option == '--bot' else 'leave out ' + option}")
+        raise UsageError(f"{game.title} has one kind of bot; {one_kind or 'leave out ' + option}")
     named = [kind.strip() for kind in text.split(",")]
     for kind in named:
         if kind not in kinds:
@@ -643,7 +646,7 @@ def _known_kind(kind: str | None) -> None:
     if kind is None:
         return
     if not any(kind in bot_kinds(get_game(name)) for name in PLAYABLE):
-        raise UsageError(f"no game has a bot called {kind!r} (the kinds: {_bots_help()}); or give --bot without a KIND")
+        raise UsageError(f"no game has a bot called {kind!r} ({_bots_help()}); name one of those, or give --bot without a KIND")
 
 
 def _variants_help() -> str:

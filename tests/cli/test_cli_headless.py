@@ -183,6 +183,11 @@ def test_host_with_a_bot_needs_no_terminal():
     assert err.startswith(f"p2pgames: can't listen on port {port} (127.0.0.1): the port is already in use")
 
 
+@pytest.mark.parametrize("args", [["host", "probe"], ["join", "127.0.0.1:4000"]])
+def test_host_or_join_without_a_terminal_says_a_bot_can_play_the_seat(args):
+    assert call(*args) == (2, "", f"p2pgames: '{args[0]}' needs a terminal (without one, --bot lets a bot play your seat)\n")
+
+
 USAGE_ERRORS = {
     "a kind for a game with one kind of bot": (
         ["host", "probe", "--bot", "search"], "Probe has one kind of bot; give --bot without a KIND"),
@@ -200,7 +205,7 @@ USAGE_ERRORS = {
         "Steam Torpedo has no bot called 'clever'; choose one of: search, heuristic"),
     "a kind no game has, before joining": (
         ["join", "127.0.0.1:4000", "--bot", "clever"],
-        "no game has a bot called 'clever' (the kinds: torpedo: search, heuristic); or give --bot without a KIND"),
+        "no game has a bot called 'clever' (torpedo: search, heuristic); name one of those, or give --bot without a KIND"),
     "a bot joining without a code": (
         ["join", "--bot"], "join --bot needs the host's join code: p2pgames join HOST:PORT/FINGERPRINT --bot"),
     "a bot joining with a code that is no code": (
