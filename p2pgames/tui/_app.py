@@ -35,6 +35,7 @@ from prompt_toolkit.output import Output
 from p2pgames.engine import ChoiceGroup, Composer, IllegalAction, MalformedAction
 from p2pgames.net import Node, SetupError
 from p2pgames.session import (
+    AwayTooLong,
     ChatReceived,
     Decision,
     DesyncReport,
@@ -47,11 +48,14 @@ from p2pgames.session import (
     NotAMove,
     Notice,
     Rejected,
+    SeatAway,
+    SeatBack,
     SessionEvent,
 )
 from p2pgames.tui._commands import (
     BadNumber,
     Chat,
+    EndGame,
     Help,
     Move,
     PickGroup,
@@ -64,8 +68,8 @@ from p2pgames.tui._commands import (
     menu_lines,
 )
 from p2pgames.tui._screen import Screen, View
-from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayerInput, Typed
-from p2pgames.tui._text import Line
+from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayerInput, Question, Typed
+from p2pgames.tui._text import Line, duration
 from p2pgames.tui._theme import color_wanted
 
 __all__ = ["run_terminal_game", "TerminalGame", "Setup"]
@@ -76,6 +80,9 @@ Setup = Callable[[trio.Nursery, Callable[[str], None]], Awaitable[Node]]
 # transcript ends agreed; a person pressing a key shouldn't wait longer than this.
 FINAL_AGREEMENT_WAIT = 5.0
 MAX_LOG_LINES = 5000
+# While a seat is away, the screen is redrawn this often: the status line counts the time.
+AWAY_REDRAW = 1.0
+HOST_SEAT = 0
 
 
 def run_terminal_game(
@@ -131,9 +138,10 @@ class TerminalGame:
     """The player's side of one game, on a :class:`Screen`; see the module docstring for who owns what.
 
     The attributes are what the screen shows: :attr:`mode`, :attr:`node`, :attr:`decision` (the
-    local seat's, if any), :attr:`confirming_quit`, :attr:`lobby`, :attr:`said` (lines from
-    setup), :attr:`verdict` (how the game ended), :attr:`log_lines`; :attr:`generation` counts
-    changes, for caches.
+    local seat's, if any), :attr:`asking` (the question the bottom row asks, if any), :attr:`lobby`,
+    :attr:`said` (lines from setup), :attr:`verdict` (how the game ended), :attr:`log_lines`;
+    :attr:`generation` counts changes, for caches. :attr:`overdue` holds the seats away for longer
+    than the grace period (the node said so with :class:`AwayTooLong`; they may be ended for).
     """
 
     def __init__(
@@ -151,7 +159,8 @@ class TerminalGame:
         self.on_screen = on_screen
         self.node: Node | None = None
         self.mode = Mode.CONNECTING
-        self.confirming_quit = False
+        self.asking: Question | None = None
+        self.overdue: set[int] = set()
         self.decision: Decision | None = None
         # Building the decision's action part by part on this peer (its Composer), while it lasts.
         self.composing: Composer | None = None
@@ -168,6 +177,7 @@ class TerminalGame:
         self._token: trio.lowlevel.TrioToken | None = None
         self._input_send: trio.MemorySendChannel[PlayerInput] | None = None
         self._left = trio.Event()
+        self._someone_away = trio.Event()  # set while a seat is away (see _redraw_while_away)
         self._main_scope = trio.CancelScope()
         self._abandoned = False
         self._nursery: trio.Nursery | None = None
@@ -256,6 +266,7 @@ class TerminalGame:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 nursery.start_soon(self._read_input, input_receive)
+                nursery.start_soon(self._redraw_while_away)
                 nursery.start_soon(self._start_table, nursery)
                 await self._left.wait()
                 nursery.cancel_scope.cancel()
@@ -328,18 +339,24 @@ class TerminalGame:
 
     async def _read_input(self, receive: trio.MemoryReceiveChannel[PlayerInput]) -> None:
         async for item in receive:
-            if isinstance(item, Typed):
-                self._on_typed(item.text)
-            elif isinstance(item, Interrupt):
-                self._on_interrupt()
-            elif isinstance(item, Answer):
-                self.confirming_quit = False
-                if item.leave:
-                    self._leave()
-            elif isinstance(item, Dismiss):
-                if self.mode in (Mode.OVER, Mode.STOPPED):
-                    self._leave()
+            self._on_input(item)
             self._changed()
+
+    def _on_input(self, item: PlayerInput) -> None:
+        """What the player did, in trio."""
+        if isinstance(item, Typed):
+            self._on_typed(item.text)
+        elif isinstance(item, Interrupt):
+            self._on_interrupt()
+        elif isinstance(item, Answer):
+            question, self.asking = self.asking, None
+            if item.yes and question is Question.LEAVE:
+                self._leave()
+            elif item.yes and question is Question.END:
+                self._end_game()
+        elif isinstance(item, Dismiss):
+            if self.mode in (Mode.OVER, Mode.STOPPED):
+                self._leave()
 
     # -- the game's events -----------------------------------------------------------------------
 
@@ -385,6 +402,36 @@ class TerminalGame:
             where = self.node.desync_report if self.node is not None else None
             text = "The peers disagree about the state of the game"
             self._log([("class:log.notice", f"{text}; the report is saved in {where}" if where else text)])
+        elif isinstance(event, (SeatAway, SeatBack, AwayTooLong)):
+            self._on_away(event)
+
+    def _on_away(self, event: SeatAway | SeatBack | AwayTooLong) -> None:
+        """A seat's connection was lost, it is back, or it has been away past the grace period
+        (then the player may end the game: ``end``)."""
+        session = self.node.session if self.node is not None else None
+        # For a joiner, seat 0 away is our own connection to the host.
+        ours = event.seat == HOST_SEAT and session is not None and not session.is_host
+        if isinstance(event, SeatAway):
+            if ours:
+                text = f"The connection to the host, {event.name}, was lost ({event.reason}); reconnecting …"
+            else:
+                text = (
+                    f"{event.name}'s connection was lost ({event.reason}); the game waits for them where it"
+                    " needs them (they can come back: p2pgames join or resume)."
+                )
+            self._log([("class:log.notice", text)])
+        elif isinstance(event, SeatBack):
+            self.overdue.discard(event.seat)
+            if self.asking is Question.END and not self._overdue_away():
+                self.asking = None  # nobody left to end the game for
+            self._log([("class:log.info", "Reconnected to the host; caught up." if ours else f"{event.name} is back.")])
+        elif session is not None and event.seat in session.away:  # else it came back meanwhile
+            self.overdue.add(event.seat)
+            who = f"The host, {event.name}," if ours else event.name
+            self._log([("class:log.ask", (
+                f"{who} has been away for {duration(event.waited)}. Type end to end the game"
+                " (every transcript will say why), or keep waiting."
+            ))])
 
     def _on_lobby(self, event: LobbyChanged) -> None:
         before = [name for name, _ in self.lobby.players] if self.lobby is not None else []
@@ -401,14 +448,14 @@ class TerminalGame:
         self.mode = Mode.STOPPED
         self.verdict = message
         self.exit_code = 1
-        self.confirming_quit = False
+        self.asking = None
 
     # -- the player's input ----------------------------------------------------------------------
 
     def _on_typed(self, text: str) -> None:
         if not self.mode.typing:
             return  # typed just as the game ended; the screen now asks for a key instead
-        self.confirming_quit = False
+        self.asking = None
         self._refresh_decision()
         decision = self.decision
         if self.composing is not None and decision is not None:
@@ -434,7 +481,7 @@ class TerminalGame:
             self._unknown(decision, command)
 
     def _on_command(self, command: Any, decision: Decision | None) -> bool:
-        """The commands that are no move (help, log, table, quit, say, a bad number); whether
+        """The commands that are no move (help, log, table, quit, end, say, a bad number); whether
         ``command`` was one."""
         if isinstance(command, Help):
             self.screen.show(View.HELP)
@@ -444,6 +491,8 @@ class TerminalGame:
             self.screen.show(View.TABLE)
         elif isinstance(command, Quit):
             self._on_interrupt()
+        elif isinstance(command, EndGame):
+            self._ask_to_end(command.text)
         elif isinstance(command, Chat):
             self._chat(command.text)
         elif isinstance(command, BadNumber):
@@ -582,11 +631,75 @@ class TerminalGame:
 
     def _on_interrupt(self) -> None:
         """Ctrl-C, Ctrl-D or ``quit``: leave, asking first while a game is running."""
-        if self.mode is Mode.PLAYING and not self.confirming_quit:
-            self.confirming_quit = True
+        if self.mode is Mode.PLAYING and self.asking is not Question.LEAVE:
+            self.asking = Question.LEAVE
             return
-        self.confirming_quit = False
+        self.asking = None
         self._leave()
+
+    def _ask_to_end(self, text: str) -> None:
+        """``end`` (typed as ``text``): end the game for everyone because a seat is away — asking
+        first, and only once a seat has been away past the grace period (:attr:`overdue`); else
+        say why not."""
+        session = self.node.session if self.node is not None else None
+        if session is None or not session.away:
+            if self._a_move(text):  # nobody is away: a game may read "end" as a move (Torpedo's)
+                self._unknown(self.decision, Unknown(text, ()))
+            else:
+                self._problem("Nobody is away: end ends the game once a player's connection has been lost a while.")
+            return
+        if self._overdue_away():
+            self.asking = Question.END
+            return
+        node = self.node
+        assert node is not None
+        seat = max(session.away, key=lambda seat: node.away_for(seat) or 0.0)
+        name = session.names[seat] if seat < len(session.names) else f"seat {seat}"
+        who = f"The host, {name}," if seat == HOST_SEAT and not session.is_host else name
+        waited = node.away_for(seat)
+        since = f"has been away for {duration(waited)}" if waited is not None else "is away"
+        self._problem(
+            f"{who} {since}: you may end the game once they have been away for"
+            f" {duration(node.settings.away_grace)}; until then the game waits for them."
+        )
+
+    def _end_game(self) -> None:
+        """The player said yes to ending the game for everyone."""
+        if self.node is None:
+            return
+        try:
+            self.node.end_game()
+        except LocalError as error:
+            self._problem(_sentence(str(error)))
+
+    def _overdue_away(self) -> set[int]:
+        """The seats still away that have been away past the grace period."""
+        away = self.node.session.away if self.node is not None else {}
+        return self.overdue & away.keys()
+
+    def _a_move(self, text: str) -> bool:
+        """Whether the game reads ``text`` as a move for the decision now (allowed or not)."""
+        if self.decision is None or self.node is None:
+            return False
+        try:
+            return self.node.session.parse_move(text) is not None
+        except NotAMove:
+            return False
+        except LocalError:
+            return True
+
+    async def _redraw_while_away(self) -> None:
+        """While a seat is away and the game is on, redraw every second: the status line counts
+        how long it has been away. Nothing is redrawn for it otherwise."""
+        while True:
+            await self._someone_away.wait()
+            while self._counting_away():
+                await trio.sleep(AWAY_REDRAW)
+                self.screen.refresh()
+            self._someone_away = trio.Event()  # set again by _changed once someone is away
+
+    def _counting_away(self) -> bool:
+        return self.mode is Mode.PLAYING and self.node is not None and bool(self.node.session.away)
 
     def _leave(self) -> None:
         if self.mode in (Mode.CONNECTING, Mode.LOBBY, Mode.PLAYING):
@@ -652,6 +765,8 @@ class TerminalGame:
         """After anything changed: recompute what is derived from the session, and redraw."""
         self.generation += 1
         self._refresh_decision()
+        if self._counting_away():
+            self._someone_away.set()
         self.screen.refresh()
 
 

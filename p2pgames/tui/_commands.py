@@ -3,7 +3,8 @@
 The rules, in order (case and extra spaces never matter):
 
 1. the text of one of your current choices makes that move (a game's moves win over commands);
-2. ``help`` (or ``?``), ``say TEXT``, ``log``, ``table`` and ``quit`` (or ``exit``) are commands;
+2. ``help`` (or ``?``), ``say TEXT``, ``log``, ``table``, ``end`` and ``quit`` (or ``exit``) are
+   commands;
 3. a number picks that line of the numbered list: a choice, or a group of choices to narrow down
    (:class:`PickGroup`);
 4. the words of exactly one choice in another order make that move (``score S6 S5 S4``);
@@ -34,6 +35,7 @@ __all__ = [
     "ShowLog",
     "ShowTable",
     "Quit",
+    "EndGame",
     "BadNumber",
     "Unknown",
     "Command",
@@ -88,6 +90,14 @@ class Quit:
 
 
 @dataclass(frozen=True, slots=True)
+class EndGame:
+    """End the game for everyone because a seat is away (once it has been away a while);
+    ``text`` is how it was typed (``end`` or ``end game``)."""
+
+    text: str = "end"
+
+
+@dataclass(frozen=True, slots=True)
 class BadNumber:
     """A number that picks nothing (the numbered list has ``count`` lines, maybe none)."""
 
@@ -103,7 +113,7 @@ class Unknown:
     suggestions: tuple[str, ...]
 
 
-Command = Move | PickGroup | Chat | Help | ShowLog | ShowTable | Quit | BadNumber | Unknown
+Command = Move | PickGroup | Chat | Help | ShowLog | ShowTable | Quit | EndGame | BadNumber | Unknown
 
 # (what to type, what it does): the help screen and the completer both use this.
 COMMANDS: tuple[tuple[str, str], ...] = (
@@ -111,9 +121,10 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("help", "show the rules summary and these commands (also F1)"),
     ("log", "show only the log, to read back (also F3)"),
     ("table", "show only the table (also F2)"),
+    ("end", "end the game while a seat is away, once it has been away a while (asks first; or: end game)"),
     ("quit", "leave the game; asks first while the game is running (also Ctrl-C)"),
 )
-COMMAND_WORDS: tuple[str, ...] = ("say ", "help", "log", "table", "quit")
+COMMAND_WORDS: tuple[str, ...] = ("say ", "help", "log", "table", "end", "quit")
 
 _HELP = frozenset({"help", "?", "/help", "h"})
 _QUIT = frozenset({"quit", "exit", "/quit", "q"})
@@ -161,6 +172,8 @@ def interpret(
     command = word.casefold()
     if command == "say":
         return Chat(rest)
+    if command == "end" and rest.casefold() in ("", "game"):
+        return EndGame(" ".join(text.split()))  # "end game" too: a game may have a move called end
     if not rest:
         if command in _HELP:
             return Help()

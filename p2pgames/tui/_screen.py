@@ -3,7 +3,8 @@
 Rows, top to bottom::
 
     title bar     the game, your name and seat
-    status bar    what the table is doing or waiting for (Session.status)
+    status bar    what the table is doing or waiting for (Session.status); while it waits for a
+                  seat that is away, for how long: "waiting for bob to reconnect (0:42)"
     body          the table (the game's panels, or the lobby) above the log; side by side on a
                   wide terminal; or, on request, only the help, only the log, only the table
     prompt        "Your move — …" and your numbered choices; or how the game ended
@@ -45,19 +46,19 @@ from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import ColorDepth, Output
 
 from p2pgames.engine import ChoiceGroup, Panel
-from p2pgames.session import Decision
+from p2pgames.session import Decision, Session
 from p2pgames.tui._commands import COMMANDS, menu_lines
 from p2pgames.tui._completion import ChoiceCompleter
 from p2pgames.tui._controls import FittedLines, ScrollingLog, ScrollingPage
 from p2pgames.tui._panels import layout_panels, natural_width
-from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayerInput, Typed
-from p2pgames.tui._text import Line, line_width, pad, plain, truncate, wrap
+from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayerInput, Question, Typed
+from p2pgames.tui._text import Line, duration, line_width, pad, plain, truncate, wrap
 from p2pgames.tui._theme import Theme
 
 if TYPE_CHECKING:
     from p2pgames.tui._app import TerminalGame
 
-__all__ = ["Screen", "View"]
+__all__ = ["Screen", "View", "away_seconds"]
 
 MIN_LOG_ROWS = 3
 # Table and log side by side on terminals this wide, if the log keeps SIDE_LOG_WIDTH columns.
@@ -66,6 +67,31 @@ SIDE_LOG_WIDTH = 40
 MAX_CHOICE_ROWS = 2
 MAX_WARNING_ROWS = 2
 MAX_VERDICT_ROWS = 3
+HOST_SEAT = 0  # the host's seat, the one a joiner's connection goes to
+
+# What the bottom row asks, and what y and n do.
+QUESTIONS = {
+    Question.LEAVE: ("Leave the game? It stops the game for everyone.", "leave", "stay"),
+    Question.END: ("End the game for everyone? Transcripts say why.", "end it", "keep waiting"),
+}
+
+
+def away_seconds(session: Session, away_for: Callable[[int], float | None]) -> float | None:
+    """How long the status line has waited for a seat that is away (the longest, if it names
+    several), as ``away_for(seat)`` tells; ``None`` when the status is about no such seat.
+
+    The status names the seats it waits for as :meth:`Session.status` does: for a joiner, the
+    host, as long as it is away (catching up on the game included: we are not back yet); else the
+    away seats the game waits for now (an away seat the game doesn't need yet is not named).
+    """
+    if session.stage != "playing" or not session.away:
+        return None
+    if not session.is_host and HOST_SEAT in session.away:
+        named: tuple[int, ...] = (HOST_SEAT,)
+    else:
+        named = tuple(seat for seat in session.waiting_for() if seat in session.away)
+    times = [seconds for seconds in map(away_for, named) if seconds is not None]
+    return max(times, default=None)
 
 
 class View(enum.Enum):
@@ -123,7 +149,7 @@ class Screen:
 
     def _typing(self) -> bool:
         """Whether the bottom row is the input line (otherwise a one-key question)."""
-        return self.game.mode.typing and not self.game.confirming_quit
+        return self.game.mode.typing and self.game.asking is None
 
     def _columns(self) -> int:
         # get_app(), not self.app: the layout is measured while the application is being built.
@@ -266,6 +292,9 @@ class Screen:
             text = session.status()
             if text.startswith("you to move:"):
                 text = "your move:" + text[len("you to move:"):]
+            away = away_seconds(session, game.node.away_for)
+            if away is not None:
+                text += f" ({duration(away)})"
             if session.seat is not None and session.seat in session.waiting_for():
                 style = "class:status.you"
         text = text[:1].upper() + text[1:]
@@ -280,7 +309,7 @@ class Screen:
             style = "class:banner.over" if game.mode is Mode.OVER else "class:banner.fault"
             return wrap([(style, game.verdict)], width, 2)[:MAX_VERDICT_ROWS]
         offered = game.offered
-        if game.mode is not Mode.PLAYING or offered is None or game.confirming_quit:
+        if game.mode is not Mode.PLAYING or offered is None or game.asking is not None:
             return []
         return choice_lines(offered, width, game.narrowed if game.composing is None else None)
 
@@ -296,14 +325,15 @@ class Screen:
     def _banner(self) -> list[tuple[str, str]]:
         """The bottom row when a key, not a line, is wanted."""
         game = self.game
-        if game.confirming_quit:
+        if game.asking is not None:
+            question, yes, no = QUESTIONS[game.asking]
             return [
-                ("class:banner.ask", " Leave the game? It stops the game for everyone."),
+                ("class:banner.ask", f" {question}"),
                 ("", "   "),
                 ("class:help.key", "y"),
-                ("", " leave   "),
+                ("", f" {yes}   "),
                 ("class:help.key", "n"),
-                ("", " stay"),
+                ("", f" {no}"),
             ]
         scroll = ("class:banner.info", "  (PgUp/PgDn scroll the log)")
         if game.mode is Mode.OVER:
@@ -461,9 +491,9 @@ class Screen:
         bindings = KeyBindings()
         game = self.game
         typing = Condition(self._typing)
-        asking = Condition(lambda: game.confirming_quit)
-        over = Condition(lambda: game.mode is Mode.OVER and not game.confirming_quit)
-        stopped = Condition(lambda: game.mode is Mode.STOPPED and not game.confirming_quit)
+        asking = Condition(lambda: game.asking is not None)
+        over = Condition(lambda: game.mode is Mode.OVER and game.asking is None)
+        stopped = Condition(lambda: game.mode is Mode.STOPPED and game.asking is None)
         elsewhere = Condition(lambda: self.view is not View.NORMAL or self.log_control.offset > 0)
 
         # prompt_toolkit prefers a binding for a specific key to one for any key, so the keys

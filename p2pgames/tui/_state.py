@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-__all__ = ["Mode", "Typed", "Interrupt", "Answer", "Dismiss", "PlayerInput"]
+__all__ = ["Mode", "Question", "Typed", "Interrupt", "Answer", "Dismiss", "PlayerInput"]
 
 
 class Mode(enum.Enum):
@@ -28,6 +28,13 @@ class Mode(enum.Enum):
         return self in (Mode.CONNECTING, Mode.LOBBY, Mode.PLAYING)
 
 
+class Question(enum.Enum):
+    """What the bottom row asks, to answer with y or n, instead of the input line."""
+
+    LEAVE = "leave"  # leave the game? (quit, Ctrl-C while the game runs)
+    END = "end"  # end the game for everyone, because a seat is away? (end)
+
+
 @dataclass(frozen=True, slots=True)
 class Typed:
     """A line the player entered."""
@@ -42,9 +49,9 @@ class Interrupt:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """The answer to "leave the game?"."""
+    """The answer to the :class:`Question` asked: ``yes`` (y) or no (any other key)."""
 
-    leave: bool
+    yes: bool
 
 
 @dataclass(frozen=True, slots=True)

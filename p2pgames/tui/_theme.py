@@ -47,6 +47,7 @@ COLOUR_RULES = {
     "log.chat-name.you": f"{SKY} bold",
     "log.notice": "#ffaf00",
     "log.problem": "#ffaf00",
+    "log.ask": "#ffaf00 bold",  # the players have a choice to make (end a game a seat is away from)
     "log.fault": "bg:#5f0000 #ffffff bold",
     "log.end": "#87d75f bold",
     "log.you": SKY,
@@ -88,6 +89,7 @@ MONOCHROME_RULES = {
     "more": "italic",
     "log.chat-name": "bold",
     "log.chat-name.you": "bold underline",
+    "log.ask": "bold",
     "log.fault": "reverse bold",
     "log.end": "bold",
     "help.heading": "bold",

@@ -1,0 +1,483 @@
+"""A seat away: the log says who was lost and who is back, the status line counts how long it has
+been away, and ``end`` ends the game for everyone once the node says the grace period is over.
+
+Most tests give a :class:`TerminalGame` a fake node whose ``away_for`` answers what the test says,
+so the times shown are exact; one plays a real table whose bot loses its connection.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import trio
+import trio.testing
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from p2pgames.bots import bot_for
+from p2pgames.crypto import Identity, reproducible_bytes
+from p2pgames.games import get_game
+from p2pgames.net import NetSettings, Node, drive_bot, open_host_listeners
+from p2pgames.session import (
+    AwayTooLong,
+    Fault,
+    FaultCode,
+    GameStarted,
+    Halted,
+    LocalError,
+    SeatAway,
+    SeatBack,
+    Session,
+)
+from p2pgames.tui import _app as tui_app
+from p2pgames.tui import run_terminal_game
+from p2pgames.tui._app import TerminalGame
+from p2pgames.tui._commands import EndGame, Move, Unknown, interpret
+from p2pgames.tui._completion import ChoiceCompleter
+from p2pgames.tui._screen import away_seconds
+from p2pgames.tui._state import Answer, Interrupt, Mode, Question
+from p2pgames.tui._text import duration, plain
+from tui_tables import LOOPBACK, ScreenWatcher, SizedOutput, Watched
+
+GRACE = NetSettings().away_grace  # 180 s: "3:00"
+
+
+class FakeSession:
+    """What the terminal game reads of a session in play, set by the test."""
+
+    def __init__(self, *, is_host: bool = True, names=("alice", "bob", "carol")) -> None:
+        self.is_host = is_host
+        self.names = list(names)
+        self.seats = self.names
+        self.seat = 0 if is_host else 1
+        self.name = self.names[self.seat]
+        self.stage = "playing"
+        self.away: dict[int, str] = {}
+        self.waiting: tuple[int, ...] = ()
+        self.said_status = "working"
+        self.game = self.replica = self.ruleset = None
+        self.host_fingerprint = "00:11"
+
+    def status(self) -> str:
+        return self.said_status
+
+    def waiting_for(self) -> tuple[int, ...]:
+        return self.waiting
+
+    def decision(self):
+        return None
+
+    def parse_move(self, text: str):
+        return None
+
+
+class FakeNode:
+    """A node that plays no game: ``times`` says how long each seat has been away, ``end_game``
+    is recorded (and ends the game as the real one does, or raises ``refuse``)."""
+
+    def __init__(self, session: FakeSession) -> None:
+        self.session = session
+        self.settings = NetSettings()
+        self.times: dict[int, float] = {}
+        self.ended = 0
+        self.refuse: str | None = None
+        self.transcript_path = None
+        self.desync_report = None
+        self._send = None
+
+    def open_events(self) -> None:
+        """In trio: the events channel the terminal game reads; :meth:`push` sends on it."""
+        self._send, self.events = trio.open_memory_channel(math.inf)
+        self.finished = trio.Event()
+
+    def push(self, event) -> None:
+        self._send.send_nowait(event)
+
+    def away_for(self, seat: int) -> float | None:
+        return self.times.get(seat) if seat in self.session.away else None
+
+    def end_game(self) -> None:
+        self.ended += 1
+        if self.refuse is not None:
+            raise LocalError(self.refuse)
+        if self._send is not None:
+            self.session.stage = "halted"
+            self.finished.set()  # as a real node, whose connections close once the game halts
+            self.push(Halted(Fault(None, FaultCode.ENDED, "bob was away", 3), "bob was away and alice ended the game"))
+
+
+@pytest.fixture
+def pipe():
+    with create_pipe_input() as pipe:
+        yield pipe
+
+
+def terminal_game(pipe, session: FakeSession) -> tuple[TerminalGame, FakeNode]:
+    """A terminal game in play on a fake node, its screen never shown: the test calls in."""
+    game = TerminalGame(None, title="Probe", color=False, input=pipe, output=DummyOutput())  # type: ignore[arg-type]
+    node = FakeNode(session)
+    game.node = node  # type: ignore[assignment]
+    game.mode = Mode.PLAYING
+    return game, node
+
+
+def last_log(game: TerminalGame) -> tuple[str, str]:
+    """The log's last line: (its style, its text)."""
+    line = game.log_lines[-1]
+    return line[0][0], plain(line)
+
+
+def away(session: FakeSession, seat: int, reason: str = "the connection closed") -> SeatAway:
+    session.away[seat] = reason
+    return SeatAway(seat, session.names[seat], reason)
+
+
+def back(session: FakeSession, seat: int) -> SeatBack:
+    del session.away[seat]
+    return SeatBack(seat, session.names[seat])
+
+
+# -- the time ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "seconds, shown",
+    [(0, "0:00"), (0.9, "0:00"), (42, "0:42"), (59.99, "0:59"), (180, "3:00"), (3599, "59:59"),
+     (3600, "1:00:00"), (3723.5, "1:02:03"), (-1, "0:00")],
+)
+def test_times_away_read_like_a_clock(seconds, shown):
+    assert duration(seconds) == shown
+
+
+def test_the_status_counts_the_longest_time_of_the_away_seats_it_waits_for():
+    session = FakeSession()
+    times = {1: 42.0, 2: 70.0}
+    session.away = {1: "lost", 2: "lost"}
+    session.waiting = (1, 2)
+    assert away_seconds(session, times.get) == 70.0
+    session.waiting = (0, 1)  # the game needs bob (and us), not carol, now
+    assert away_seconds(session, times.get) == 42.0
+    session.waiting = (0,)  # nobody away is waited for: the status is about something else
+    assert away_seconds(session, times.get) is None
+    session.stage = "halted"
+    session.waiting = (1, 2)
+    assert away_seconds(session, times.get) is None
+
+
+def test_a_joiners_status_counts_the_time_without_the_host_whatever_the_game_waits_for():
+    session = FakeSession(is_host=False)
+    session.away = {0: "lost"}
+    session.waiting = (1,)
+    assert away_seconds(session, {0: 3725.0}.get) == 3725.0
+    session.away = {2: "lost"}  # another seat away, the host not: only if the game waits for it
+    assert away_seconds(session, {2: 9.0}.get) is None
+    session.waiting = (2,)
+    assert away_seconds(session, {2: 9.0}.get) == 9.0
+
+
+def test_the_status_line_shows_the_time_away(pipe):
+    session = FakeSession()
+    game, node = terminal_game(pipe, session)
+    session.away, session.waiting, node.times = {1: "lost"}, (1,), {1: 42.0}
+    session.said_status = "waiting for bob to reconnect"
+    assert plain(game.screen._status_bar(60)[0]).rstrip() == " Waiting for bob to reconnect (0:42)"
+    session.waiting = (0,)
+    session.said_status = "you to move: choose a card"
+    assert plain(game.screen._status_bar(60)[0]).rstrip() == " Your move: choose a card"  # bob isn't needed yet
+
+    joiner = FakeSession(is_host=False)
+    game, node = terminal_game(pipe, joiner)
+    joiner.away, node.times = {0: "lost"}, {0: 3725.0}
+    joiner.said_status = "waiting for the host, alice, to come back"
+    assert plain(game.screen._status_bar(80)[0]).rstrip() == " Waiting for the host, alice, to come back (1:02:05)"
+
+
+def test_the_screen_is_redrawn_every_second_only_while_someone_is_away(pipe):
+    session = FakeSession()
+    game, node = terminal_game(pipe, session)
+    redraws = []
+    game.screen.refresh = lambda: redraws.append(trio.current_time())  # type: ignore[method-assign]
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(game._redraw_while_away)
+            await trio.sleep(60)
+            assert redraws == []  # nobody away: no redraws of its own
+            session.away = {1: "lost"}
+            game._changed()  # an event: bob is away
+            await trio.sleep(3.5)
+            assert len(redraws) == 1 + 3
+            session.away = {}
+            game._changed()  # bob is back
+            await trio.sleep(1)
+            settled = len(redraws)
+            await trio.sleep(60)
+            assert len(redraws) == settled
+            session.away = {1: "lost"}
+            game.mode = Mode.STOPPED  # the game is over: nothing to count
+            game._changed()
+            await trio.sleep(60)
+            assert len(redraws) == settled + 1
+            nursery.cancel_scope.cancel()
+
+    trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+
+
+# -- the log -----------------------------------------------------------------------------------------
+
+
+def test_the_log_says_who_was_lost_who_is_back_and_when_the_game_may_be_ended(pipe):
+    session = FakeSession()
+    game, _ = terminal_game(pipe, session)
+    game._on_event(away(session, 1, "stopped answering: nothing heard from it for 30 s"))
+    assert last_log(game) == ("class:log.notice", (
+        "bob's connection was lost (stopped answering: nothing heard from it for 30 s); the game waits"
+        " for them where it needs them (they can come back: p2pgames join or resume)."
+    ))
+    game._on_event(AwayTooLong(1, "bob", 180.4))
+    assert last_log(game) == ("class:log.ask", (
+        "bob has been away for 3:00. Type end to end the game (every transcript will say why), or keep waiting."
+    ))
+    assert game.overdue == {1}
+    game._on_event(back(session, 1))
+    assert last_log(game) == ("class:log.info", "bob is back.")
+    assert game.overdue == set()
+
+
+def test_a_joiner_is_told_about_its_own_connection_to_the_host(pipe):
+    session = FakeSession(is_host=False)
+    game, _ = terminal_game(pipe, session)
+    game._on_event(away(session, 0, "the connection closed"))
+    assert last_log(game) == ("class:log.notice", "The connection to the host, alice, was lost (the connection closed); reconnecting …")
+    game._on_event(AwayTooLong(0, "alice", 3725))
+    assert last_log(game)[1].startswith("The host, alice, has been away for 1:02:05. Type end to end the game")
+    game._on_event(back(session, 0))
+    assert last_log(game) == ("class:log.info", "Reconnected to the host; caught up.")
+    # Another seat away, seen by a joiner, reads as the host sees it.
+    game._on_event(away(session, 2))
+    assert last_log(game)[1].startswith("carol's connection was lost (the connection closed); the game waits")
+
+
+def test_too_long_for_a_seat_already_back_is_not_shown(pipe):
+    session = FakeSession()
+    game, _ = terminal_game(pipe, session)
+    before = len(game.log_lines)
+    game._on_event(AwayTooLong(1, "bob", 181))  # bob came back meanwhile
+    assert len(game.log_lines) == before and game.overdue == set()
+
+
+# -- end ---------------------------------------------------------------------------------------------
+
+
+def test_end_is_a_command_and_is_offered(pipe):
+    assert interpret("end", None) == EndGame("end")
+    assert isinstance(interpret("END  Game", ("pass",)), EndGame)
+    assert interpret("end", ("pass", "end")) == Move(1)  # a game's move called end wins
+    assert isinstance(interpret("end turn", None), Unknown)
+    completer = ChoiceCompleter(lambda: None)
+    offered = [c.text for c in completer.get_completions(Document("en"), CompleteEvent())]
+    assert offered == ["end"]
+    game, _ = terminal_game(pipe, FakeSession())
+    help_rows = [plain(row) for row in game.screen._help_lines(120)]
+    assert any(row.startswith("  end ") and "seat is away" in row for row in help_rows)
+
+
+def test_end_with_nobody_away_says_so(pipe):
+    game, node = terminal_game(pipe, FakeSession())
+    game._on_typed("end")
+    assert last_log(game) == ("class:log.problem", "Nobody is away: end ends the game once a player's connection has been lost a while.")
+    assert game.asking is None and node.ended == 0
+
+
+def test_end_before_the_grace_period_is_refused_with_how_long_is_left(pipe):
+    session = FakeSession()
+    game, node = terminal_game(pipe, session)
+    game._on_event(away(session, 1))
+    node.times = {1: 42.0}
+    game._on_typed("end")
+    assert last_log(game) == ("class:log.problem", (
+        "bob has been away for 0:42: you may end the game once they have been away for 3:00;"
+        " until then the game waits for them."
+    ))
+    assert game.asking is None and node.ended == 0
+
+
+def test_end_after_the_grace_period_asks_first_then_ends_the_game(pipe):
+    session = FakeSession()
+    game, node = terminal_game(pipe, session)
+    game._on_event(away(session, 1))
+    game._on_event(AwayTooLong(1, "bob", GRACE))
+    game._on_typed("end")
+    assert game.asking is Question.END and node.ended == 0
+    assert "End the game for everyone?" in plain(game.screen._banner())
+    game._on_input(Answer(False))  # n: keep waiting
+    assert game.asking is None and node.ended == 0
+    game._on_typed("end game")
+    game._on_input(Answer(True))
+    assert game.asking is None and node.ended == 1
+
+
+def test_end_refused_by_the_session_shows_its_reason(pipe):
+    session = FakeSession()
+    game, node = terminal_game(pipe, session)
+    game._on_event(away(session, 1))
+    game._on_event(AwayTooLong(1, "bob", GRACE))
+    node.refuse = "nobody is away: there is no reason to end the game"
+    game._on_typed("end")
+    game._on_input(Answer(True))
+    assert node.ended == 1
+    assert last_log(game) == ("class:log.problem", "Nobody is away: there is no reason to end the game.")
+
+
+def test_a_seat_back_while_asking_withdraws_the_question(pipe):
+    session = FakeSession()
+    game, node = terminal_game(pipe, session)
+    game._on_event(away(session, 1))
+    game._on_event(AwayTooLong(1, "bob", GRACE))
+    game._on_typed("end")
+    assert game.asking is Question.END
+    game._on_event(back(session, 1))
+    assert game.asking is None
+    game._on_event(away(session, 1))  # away again: its grace starts again, as the node counts it
+    game._on_typed("end")
+    assert game.asking is None and last_log(game)[0] == "class:log.problem"
+
+
+def test_quit_while_asking_to_end_asks_to_leave_instead(pipe):
+    session = FakeSession()
+    game, _ = terminal_game(pipe, session)
+    game._on_event(away(session, 1))
+    game._on_event(AwayTooLong(1, "bob", GRACE))
+    game._on_typed("end")
+    game._on_input(Interrupt())  # Ctrl-C at the question
+    assert game.asking is Question.LEAVE
+
+
+# -- the whole screen --------------------------------------------------------------------------------
+
+
+class Ruleset:
+    def describe(self) -> str:
+        return "a probe of three"
+
+
+def play(pipe, start, script, *, columns: int = 80, rows: int = 24, renders: list | None = None) -> int:
+    """Run the terminal game on the node ``await start(nursery)`` returns; once the screen shows,
+    ``script(screen)`` plays (typing into ``pipe``). ``renders`` gets an item per redraw."""
+    shown = trio.Event()
+    watcher: list[ScreenWatcher] = []
+
+    async def run_script() -> None:
+        await shown.wait()
+        try:
+            with trio.fail_after(15):
+                await script(watcher[0])
+        except trio.TooSlowError:
+            raise AssertionError(f"the script timed out; the screen shows:\n{watcher[0].text()}") from None
+
+    async def setup(nursery: trio.Nursery, say) -> Node:
+        node = await start(nursery)
+        nursery.start_soon(run_script)
+        return node
+
+    def on_screen(app) -> None:
+        watcher.append(ScreenWatcher(app))
+        if renders is not None:
+            app.after_render += lambda app: renders.append(1)
+        shown.set()
+
+    output = SizedOutput(columns, rows)
+    return run_terminal_game(setup, title="Probe", color=False, input=pipe, output=output, on_screen=on_screen)
+
+
+def test_on_screen_the_status_counts_and_end_ends_the_game(pipe, deadline, monkeypatch):
+    monkeypatch.setattr(tui_app, "AWAY_REDRAW", 0.01)  # the screen's own redraws, sooner
+    session = FakeSession()
+    node = FakeNode(session)
+    shown: dict[str, str] = {}
+    renders: list[int] = []
+
+    async def start(nursery: trio.Nursery) -> FakeNode:
+        node.open_events()
+        return node
+
+    async def script(screen: ScreenWatcher) -> None:
+        node.push(GameStarted(0, tuple(session.names), Ruleset()))
+        session.waiting, node.times = (1,), {1: 42.0}
+        session.said_status = "waiting for bob to reconnect"
+        node.push(away(session, 1))
+        await screen.wait_for("Waiting for bob to reconnect (0:42)")
+        await screen.wait_for("bob's connection was lost")
+        node.times = {1: 43.0}
+        seen = len(renders)
+        await screen.wait_until(lambda: len(renders) >= seen + 3)  # redrawn without an event
+        assert "Waiting for bob to reconnect (0:43)" in screen.text()
+        pipe.send_text("end\r")
+        await screen.wait_for("bob has been away for 0:43: you may end the game once")
+        node.times = {1: 180.0}
+        node.push(AwayTooLong(1, "bob", 180.0))
+        await screen.wait_for("Type end to end the game")
+        pipe.send_text("end\r")
+        await screen.wait_for("End the game for everyone?")
+        shown["asking"] = screen.text()
+        pipe.send_text("y")
+        await screen.wait_for("Press q to quit")
+        shown["end"] = screen.text()
+        pipe.send_text("q")
+
+    assert play(pipe, start, script, renders=renders) == 1  # the game stopped before its end
+    assert node.ended == 1
+    assert "y end it   n keep waiting" in shown["asking"]
+    assert "bob was away and alice ended the game" in shown["end"]
+
+
+# -- a real table ------------------------------------------------------------------------------------
+
+
+def test_a_bot_that_loses_its_connection_can_be_ended_for(pipe, deadline):
+    """The host's screen shows the real events: a bot's connection is lost, the (shortened) grace
+    period passes, and ``end`` stops the game for everyone."""
+    game = get_game("probe")
+    seed = b"tui-away"
+    bot_scope = trio.CancelScope()
+    shown: dict[str, str] = {}
+
+    def session(name: str, **options) -> Session:
+        random_bytes = reproducible_bytes(seed + b"/peer/" + name.encode())
+        return Session(Identity.generate(random_bytes(32)), name, get_game, random_bytes=random_bytes, **options)
+
+    async def start(nursery: trio.Nursery) -> Node:
+        settings = NetSettings(away_grace=0.0)  # AwayTooLong at the watchdog's next tick
+        human = Watched(Node(session("alice", ruleset=game.ruleset(2)), settings=settings))
+        listeners = await open_host_listeners(0, LOOPBACK)
+        port = listeners[0].socket.getsockname()[1]
+        await nursery.start(human.node.serve, listeners)
+        nursery.start_soon(human.pump)
+        bot = Node(session("bot-1", bot=True, narrate=False))
+
+        async def run_bot() -> None:
+            with bot_scope:
+                async with trio.open_nursery() as inner:
+                    await inner.start(bot.connect, LOOPBACK, port)
+                    inner.start_soon(drive_bot, bot, bot_for(game, seed + b"/bot"))
+
+        nursery.start_soon(run_bot)
+        await human.wait_until(lambda: human.session.decision() is not None)
+        return human.node
+
+    async def script(screen: ScreenWatcher) -> None:
+        bot_scope.cancel()  # the bot's process "crashes": its connection is gone
+        await screen.wait_for("bot-1's connection was lost")
+        await screen.wait_for("Type end to end the game")
+        pipe.send_text("end\r")
+        await screen.wait_for("End the game for everyone?")
+        pipe.send_text("y")
+        await screen.wait_for("Press q to quit")
+        shown["end"] = screen.text()
+        pipe.send_text("q")
+
+    assert play(pipe, start, script, columns=100, rows=30) == 1
+    assert "ended the game rather than wait" in shown["end"], shown["end"]
