@@ -45,7 +45,7 @@ from ._deck import (
 from ._errors import BadCardValue, BadCommitment, BadSignature, CryptoError, SealError
 from ._identity import Identity, PublicKey, fingerprint_matches
 from ._joint import CONTRIBUTION_SIZE, combine_contributions, random_contribution
-from ._random import reproducible_bytes
+from ._random import reproducible_bytes, secret_stream
 from ._sealed import SEAL_OVERHEAD, SealKey, open_sealed, seal, sealed_commitment
 
 __all__ = [
@@ -66,6 +66,7 @@ __all__ = [
     "SALT_SIZE",
     # randomness for tests and benchmarks only
     "reproducible_bytes",
+    "secret_stream",
     # joint randomness
     "random_contribution",
     "combine_contributions",

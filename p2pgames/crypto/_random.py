@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
 
 from ._errors import CryptoError
@@ -64,3 +65,41 @@ def reproducible_bytes(label: bytes) -> ReproducibleBytes:
     if not isinstance(label, bytes):
         raise TypeError("label must be bytes")
     return ReproducibleBytes(label)
+
+
+class SecretStream:
+    """The byte source :func:`secret_stream` returns (see there)."""
+
+    __slots__ = ("_key", "_label", "_counter")
+
+    def __init__(self, key: bytes, label: bytes) -> None:
+        self._key = key
+        self._label = label
+        self._counter = 0
+
+    def __call__(self, count: int) -> bytes:
+        out = b""
+        while len(out) < count:
+            out += hmac.digest(self._key, self._label + self._counter.to_bytes(8, "big"), "sha256")
+            self._counter += 1
+        return out[:count]
+
+    def __repr__(self) -> str:  # the key never appears
+        return f"SecretStream(label={self._label!r})"
+
+
+def secret_stream(seed: bytes, label: bytes) -> SecretStream:
+    """The secret bytes named ``label`` under the 32-byte secret ``seed``.
+
+    Each call ``source(n)`` takes the next whole blocks HMAC-SHA256(seed, label ‖ counter)
+    (counter as 8 bytes big-endian, counting on from call to call) and returns their first ``n``
+    bytes. A seat draws every secret of a game this way, each from its own label, so the same
+    seed gives the same keys, salts and contributions whatever order they are needed in: a peer
+    that restarts re-derives them from its saved seed instead of saving each one. Raises
+    :class:`~p2pgames.crypto.CryptoError` if ``seed`` is not 32 bytes.
+    """
+    if not isinstance(seed, bytes) or len(seed) != 32:
+        raise CryptoError("a secret seed is 32 bytes")
+    if not isinstance(label, bytes):
+        raise TypeError("label must be bytes")
+    return SecretStream(seed, label)

@@ -4,7 +4,14 @@ The node owns the sockets; the session owns every decision. Each connection has 
 (frames → ``session.receive``) and a writer task (a queue of frames → the socket); after every call
 into the session the node *flushes*: queued frames go to their connections, transcript records to
 the transcript file, events to :attr:`Node.events` for whoever drives the player (a terminal UI or
-a bot). A watchdog pings quiet connections and names a peer that stops answering.
+a bot), and what the seat must save to come back after a crash to its saved-seat file.
+
+A lost connection ends nothing: a joiner dials its host again (with backoff, for as long as the
+game is on) and rejoins; the host keeps listening and the seat is away meanwhile. A watchdog pings
+quiet connections and drops one that stays silent or doesn't do its part (the seat is then away,
+not blamed); after the grace period it tells the player (:class:`AwayTooLong`), who may end the
+game. A node that was frozen (a suspended laptop, ``kill -STOP``) reads what waits for it before
+it judges anyone.
 """
 
 from __future__ import annotations
@@ -18,8 +25,20 @@ from typing import Any, Callable
 import trio
 
 from p2pgames import canonical
-from p2pgames.session import Agreed, DesyncReport, Notice, Session, SessionEvent, encode_record
+from p2pgames.session import (
+    Agreed,
+    AwayTooLong,
+    DesyncReport,
+    Notice,
+    SavedSeat,
+    SeatAway,
+    SeatBack,
+    Session,
+    SessionEvent,
+    encode_record,
+)
 from p2pgames.net._framing import DEFAULT_MAX_FRAME, FrameError, FrameReader, frame
+from p2pgames.net._seat_file import SEAT_SUFFIX, SeatFile
 from p2pgames.net._transcript_file import TranscriptFile, open_private
 
 __all__ = ["Node", "NetSettings", "open_host_listeners"]
@@ -33,12 +52,19 @@ class NetSettings:
     ping_interval: float = 5.0
     silence_timeout: float = 30.0
     duty_timeout: float = 30.0
-    # A joiner gives the host this long on top to report a third peer before reporting it itself.
+    # A joiner gives the host this long on top before it dials again for the host's own step.
     joiner_grace: float = 15.0
     linger: float = 10.0
     max_queued_frames: int = 100_000
     # Joining: how long to wait for the host to accept the connection, then to seat us.
     connect_timeout: float = 15.0
+    # How long a seat may be away before the players are asked whether to end the game.
+    away_grace: float = 180.0
+    # Dialling a lost host again: the first wait, doubled after each failure up to the last.
+    redial_first: float = 0.5
+    redial_longest: float = 10.0
+    # A watchdog tick this much later than due means this process was frozen (suspended).
+    frozen_after: float = 3.0
 
 
 class _Connection:
@@ -70,6 +96,9 @@ class Node:
         transcript_path: Path | None = None,
         transcript_dir: Path | None = None,
         desync_dir: Path | None = None,
+        seat_dir: Path | None = None,
+        seat_path: Path | None = None,
+        replaces_transcript: Path | None = None,
     ) -> None:
         self.session = session
         self.settings = settings
@@ -92,6 +121,17 @@ class Node:
         self._stopping = False
         self._wait_key: Any = None
         self._wait_since = 0.0
+        # Saving the seat (see the class docstring): a new file in seat_dir, or the one resumed.
+        self.seat_dir = seat_dir
+        self.seat_path = seat_path
+        self._seat_file: SeatFile | None = SeatFile(seat_path, existing=True) if seat_path is not None else None
+        self._where_saved: Any = None
+        # The transcript of this seat before it was resumed: removed once the new one holds it all.
+        self.replaces_transcript = replaces_transcript
+        self.address: tuple[str, int] | None = None  # the host's (a joiner's dial, a host's listener)
+        self._redialled = trio.Event()
+        self.away_since: dict[int, float] = {}  # seat -> when it went away (trio's clock)
+        self._away_told: set[int] = set()
 
     # -- what the player does --------------------------------------------------------------------
 
@@ -168,6 +208,7 @@ class Node:
             if note is not None:
                 self.transcript_note = note
                 self._events_send.send_nowait(Notice(note))
+        self._save_seat(session.take_saved())
         for number in session.take_closing():
             connection = self.connections.get(number)
             if connection is not None:
@@ -175,6 +216,12 @@ class Node:
         for event in session.take_events():
             if isinstance(event, DesyncReport):
                 self._write_desync(event)
+            if isinstance(event, SeatAway):
+                self.away_since.setdefault(event.seat, trio.current_time())
+            elif isinstance(event, SeatBack):
+                self.away_since.pop(event.seat, None)
+                self._away_told.discard(event.seat)
+                self._drop_replaced_transcript()
             if isinstance(event, Agreed):
                 self._agreement_moved.set()
                 self._agreement_moved = trio.Event()
@@ -185,6 +232,43 @@ class Node:
             self._stop_soon()
         self._changed.set()
         self._changed = trio.Event()
+
+    def _save_seat(self, records: list[bytes]) -> None:
+        """Append what the session saved to the seat file, and where the table and transcript
+        are whenever that changes (a resumed seat knows where to dial and what to replace)."""
+        session = self.session
+        if self._seat_file is None:
+            if not records or self.seat_dir is None or session.game is None:
+                return
+            name = f"{session.game.name}-{session.game_id.hex()[:16]}-seat{session.seat}{SEAT_SUFFIX}"
+            self._seat_file = SeatFile(self.seat_dir / name)
+        where = (
+            self.address[0] if self.address else None,
+            self.address[1] if self.address else None,
+            str(self.transcript_path) if self.transcript_path is not None else None,
+        )
+        if where != self._where_saved:
+            self._where_saved = where
+            records = records + [SavedSeat.where(*where)]
+        if records:
+            note = self._seat_file.write(records)
+            self.seat_path = self._seat_file.path
+            if note is not None:
+                self._events_send.send_nowait(Notice(note))
+
+    def _drop_replaced_transcript(self) -> None:
+        """A resumed seat's new transcript holds all the old one did once it has caught up (a
+        joiner) or replayed it (a host): remove the old one, if the new one is safely written."""
+        old = self.replaces_transcript
+        if old is None or self._transcript is None or self._transcript.problem is not None:
+            return
+        if self.transcript_path is None or old.resolve() == self.transcript_path.resolve():
+            return
+        self.replaces_transcript = None
+        try:
+            old.unlink()
+        except OSError:
+            pass
 
     def _transcript_name(self) -> Path:
         session = self.session
@@ -247,8 +331,15 @@ class Node:
                 self.transcript_note = note
                 self._events_send.send_nowait(Notice(note))
 
-    def _stop(self) -> None:
+    def _close_files(self) -> None:
         self._close_transcript()
+        if self._seat_file is not None:
+            # Kept while the game could still be taken up again; gone once it is over.
+            self._seat_file.close(remove=self.session.finished)
+            self._seat_file = None
+
+    def _stop(self) -> None:
+        self._close_files()
         if not self.finished.is_set():
             self.finished.set()
             self._agreement_moved.set()
@@ -328,10 +419,12 @@ class Node:
                 nursery.start_soon(self._watchdog)
                 nursery.start_soon(self._accept_loop, listeners)
                 self._flush()
+                if self.session.resumed is not None:
+                    self._drop_replaced_transcript()  # our replay is written: it holds the old one's all
                 task_status.started()
                 await trio.sleep_forever()
         finally:
-            self._close_transcript()  # also when cancelled from outside
+            self._close_files()  # also when cancelled from outside
 
     async def _accept_loop(self, listeners: list[trio.SocketListener]) -> None:
         async def handle(stream: trio.SocketStream) -> None:
@@ -342,24 +435,67 @@ class Node:
         await trio.serve_listeners(handle, listeners)
 
     async def connect(self, host: str, port: int, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        """Joiner: dial the host and play until the game is over or stopped."""
+        """Joiner: dial the host and play until the game is over or stopped. Raises
+        :class:`OSError` if the first dial fails; once the game has begun, a lost connection is
+        dialled again (:meth:`redirect` changes where) until the game ends or we leave."""
+        self.address = (host, port)
         stream = await trio.open_tcp_stream(host, port)
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 task_status.started()
                 nursery.start_soon(self._watchdog)
-                await self._run_connection(stream, 0)
+                while True:
+                    await self._run_connection(stream, 0)
+                    self._flush()
+                    if self._stopping or not self.session.reconnecting:
+                        break
+                    stream = await self._redial()
                 self._stop()
         finally:
-            self._close_transcript()  # also when cancelled from outside
+            self._close_files()  # also when cancelled from outside
+
+    def redirect(self, host: str, port: int) -> None:
+        """Joiner: the host is now at ``host``:``port`` (a new join code with the same key —
+        the session refuses any other): dial there from now on, at once."""
+        self.address = (host, port)
+        self._redialled.set()
+
+    async def _redial(self) -> trio.SocketStream:
+        """Dial the host again until it answers (waiting longer after each failure)."""
+        wait = self.settings.redial_first
+        while True:
+            host, port = self.address  # type: ignore[misc]
+            try:
+                with trio.fail_after(self.settings.connect_timeout):
+                    return await trio.open_tcp_stream(host, port)
+            except (OSError, trio.TooSlowError):
+                pass
+            with trio.move_on_after(wait):
+                await self._redialled.wait()  # a new address: try it now
+            if self._redialled.is_set():
+                self._redialled = trio.Event()
+                wait = self.settings.redial_first
+            else:
+                wait = min(wait * 2, self.settings.redial_longest)
 
     async def _watchdog(self) -> None:
         settings = self.settings
         session = self.session
+        last_tick = trio.current_time()
         while True:
             await trio.sleep(1.0)
             now = trio.current_time()
+            if now - last_tick > settings.frozen_after:
+                # We were frozen, not the others: what they sent waits unread in our sockets.
+                # Judge nobody on the time we lost; start counting again from now.
+                for connection in self.connections.values():
+                    connection.last_heard = max(connection.last_heard, now)
+                self._wait_since = now
+                lost = now - last_tick - 1.0
+                for seat in self.away_since:
+                    self.away_since[seat] += lost  # nor count it against whoever is away
+            last_tick = now
             for connection in list(self.connections.values()):
                 if connection.closing:
                     continue
@@ -370,6 +506,32 @@ class Node:
                     if seat is not None:
                         session.peer_unresponsive(seat, f"nothing heard from it for {settings.silence_timeout:.0f} s")
             self._check_duties(now)
+            self._check_away(now)
+            self._flush()
+
+    def _check_away(self, now: float) -> None:
+        """Tell the player, once, about each seat away for longer than the grace period."""
+        session = self.session
+        if session.finished:
+            return
+        for seat, since in sorted(self.away_since.items()):
+            waited = now - since
+            if seat not in self._away_told and waited >= self.settings.away_grace and seat in session.away:
+                self._away_told.add(seat)
+                name = session.names[seat] if seat < len(session.seats) else f"seat {seat}"
+                self._events_send.send_nowait(AwayTooLong(seat, name, waited))
+
+    def away_for(self, seat: int) -> float | None:
+        """How long ``seat`` has been away (seconds), or ``None`` if it isn't."""
+        since = self.away_since.get(seat)
+        return None if since is None else trio.current_time() - since
+
+    def end_game(self) -> None:
+        """End the game because a seat is away (see ``Session.end_game``; raises
+        :class:`~p2pgames.session.LocalError`)."""
+        try:
+            self.session.end_game()
+        finally:
             self._flush()
 
     def _check_duties(self, now: float) -> None:
@@ -380,20 +542,25 @@ class Node:
             return
         replica = session.replica
         waiting = session.waiting_for()
-        key = (replica.seq, waiting, replica.waiting_on_decision())
+        key = (replica.seq, waiting, replica.waiting_on_decision(), tuple(session.away))
         if key != self._wait_key:
             self._wait_key = key
             self._wait_since = now
             return
         if not waiting or replica.waiting_on_decision():
             return  # people may think as long as they like
-        late = [seat for seat in waiting if seat != session.seat]
-        if not late:
+        # Away seats are waited for (the grace period is theirs); a joiner judges only its host,
+        # whose connection it can drop and dial again — the host judges the joiners.
+        late = [seat for seat in waiting if seat != session.seat and seat not in session.away]
+        if not session.is_host:
+            late = [seat for seat in late if seat == 0]
+        if not late or (not session.is_host and 0 in session.away):
             return
         limit = self.settings.duty_timeout
-        if not session.is_host and late[0] != 0:
+        if not session.is_host:
             limit += self.settings.joiner_grace
         if now - self._wait_since > limit:
+            self._wait_since = now
             session.peer_unresponsive(late[0], f"its automatic protocol step has been due for {limit:.0f} s")
 
 

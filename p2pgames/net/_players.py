@@ -22,7 +22,17 @@ from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.engine import Game, GameOver
 from p2pgames.games import get_game
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
-from p2pgames.session import DecisionNeeded, Fault, GameEnded, Halted, Rejected, Session, verify_transcript
+from p2pgames.session import (
+    AwayTooLong,
+    DecisionNeeded,
+    Fault,
+    GameEnded,
+    Halted,
+    LocalError,
+    Rejected,
+    Session,
+    verify_transcript,
+)
 
 __all__ = ["drive_bot", "play_table", "TableResult", "SeatResult", "LOOPBACK"]
 
@@ -36,11 +46,14 @@ async def drive_bot(
     think: float = 0.0,
     linger: float = 10.0,
     before_move: Callable[[], Awaitable[None]] | None = None,
+    end_when_away_too_long: bool = False,
 ) -> None:
     """Play ``node``'s seat with ``bot`` until the game ends or stops, then leave cleanly.
 
     ``think`` seconds pass before each decision (so people can follow bots at a table);
-    ``before_move`` (if given) is awaited instead, e.g. to wait until the table is idle.
+    ``before_move`` (if given) is awaited instead, e.g. to wait until the table is idle. A seat
+    away past the grace period ends the game only with ``end_when_away_too_long`` (a table of
+    bots alone, which nobody else would end); at a table with people, they choose.
     """
     session = node.session
     async for event in node.events:
@@ -62,6 +75,11 @@ async def drive_bot(
                 await node.wait_until_alone(linger)
             node.leave("game over")
             return
+        elif isinstance(event, AwayTooLong) and end_when_away_too_long:
+            try:
+                node.end_game()
+            except LocalError:
+                pass  # back meanwhile: play on
         elif isinstance(event, (Halted, Rejected)):
             return
 
@@ -151,7 +169,8 @@ async def play_table(
     port = listeners[0].socket.getsockname()[1]
     async with trio.open_nursery() as nursery:
         await nursery.start(nodes[0].serve, listeners)
-        nursery.start_soon(functools.partial(drive_bot, nodes[0], bots[0], think=think))
+        # A table of bots alone: a seat away past the grace period ends the game (nobody else would).
+        nursery.start_soon(functools.partial(drive_bot, nodes[0], bots[0], think=think, end_when_away_too_long=True))
         for seat in range(1, players):
             seated = trio.Event()
 
@@ -162,7 +181,7 @@ async def play_table(
 
             nursery.start_soon(watch_lobby)
             await nursery.start(nodes[seat].connect, LOOPBACK, port)
-            nursery.start_soon(functools.partial(drive_bot, nodes[seat], bots[seat], think=think))
+            nursery.start_soon(functools.partial(drive_bot, nodes[seat], bots[seat], think=think, end_when_away_too_long=True))
             await seated.wait()
     return _table_result(game_name, nodes, transcripts is not None and verify)
 

@@ -6,6 +6,9 @@ over TCP; tests drive it over in-memory pipes; :func:`verify_transcript` replays
 
 from p2pgames.session._events import (
     Agreed,
+    AwayTooLong,
+    SeatAway,
+    SeatBack,
     ChatReceived,
     Decision,
     DecisionNeeded,
@@ -22,9 +25,11 @@ from p2pgames.session._events import (
 from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault
 from p2pgames.session._messages import Envelope, MalformedMessage, make_envelope, open_envelope
 from p2pgames.session._replica import Replica, SeatInfo
+from p2pgames.session._saved import SavedSeat, SavedSeatError
 from p2pgames.session._secrets import SeatSecrets
-from p2pgames.session._session import HOST_CONNECTION, Session, clean_text
+from p2pgames.session._session import HOST_CONNECTION, ResumeError, Session, clean_text
 from p2pgames.session._transcript import (
+    CutShort,
     TranscriptError,
     VerificationReport,
     encode_record,
@@ -34,6 +39,13 @@ from p2pgames.session._transcript import (
 
 __all__ = [
     "Agreed",
+    "AwayTooLong",
+    "CutShort",
+    "ResumeError",
+    "SavedSeat",
+    "SavedSeatError",
+    "SeatAway",
+    "SeatBack",
     "ChatReceived",
     "Decision",
     "DecisionNeeded",

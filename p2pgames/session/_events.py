@@ -22,6 +22,9 @@ __all__ = [
     "Rejected",
     "DesyncReport",
     "Decision",
+    "SeatAway",
+    "SeatBack",
+    "AwayTooLong",
 ]
 
 
@@ -134,6 +137,34 @@ class DesyncReport:
     report: Any
 
 
+@dataclass(frozen=True, slots=True)
+class SeatAway:
+    """``seat``'s connection was lost (the host's, for a joiner): the game waits where it needs
+    that seat, and goes on when it is back (:class:`SeatBack`)."""
+
+    seat: int
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatBack:
+    """``seat`` reconnected and caught up (for a joiner, ``seat`` 0: we are back with the host)."""
+
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class AwayTooLong:
+    """(From the network layer.) ``seat`` has been away for ``waited`` seconds, longer than the
+    grace period: the players may end the game (``Session.end_game``) or keep waiting."""
+
+    seat: int
+    name: str
+    waited: float
+
+
 SessionEvent = (
     LobbyChanged
     | GameStarted
@@ -146,4 +177,7 @@ SessionEvent = (
     | Notice
     | Rejected
     | DesyncReport
+    | SeatAway
+    | SeatBack
+    | AwayTooLong
 )

@@ -37,6 +37,9 @@ class FaultCode:
     DESYNC = "desync"
     LEFT = "left"
     DISCONNECTED = "disconnected"
+    # Not a fault of anyone's: a seat was away longer than the others would wait, and they ended
+    # the game (the culprit is None; the reason names who was away and who ended it).
+    ENDED = "ended"
 
 
 @dataclass(frozen=True, slots=True)

@@ -177,6 +177,13 @@ KINDS: dict[str, dict[str, Check]] = {
         "nonce": _bytes(32),
         "bot": _is_bool,
     },
+    "rejoin": {
+        "protocol": _int(),
+        "game_id": _bytes(32),
+        "host": _bytes(32),
+        "nonce": _bytes(32),
+        "have": _int(),
+    },
     "reject": {"reason": _text()},
     "lobby": {"players": _list_of(_seat_record, 64), "seats": _int(1, 64), "table": _bytes(32)},
     "start": {
@@ -213,6 +220,10 @@ KINDS: dict[str, dict[str, Check]] = {
         "evidence": _list_of(lambda v: isinstance(v, bytes), 16),
     },
     "leave": {"game_id": _bytes(32), "reason": _text()},
+    # a seat whose connection dropped, and its return
+    "away": {"game_id": _bytes(32), "seat": _int(0, 63), "reason": _text()},
+    "back": {"game_id": _bytes(32), "seat": _int(0, 63)},
+    "caught-up": {"game_id": _bytes(32), "seq": _int()},
     "ping": {"nonce": _int()},
     "pong": {"nonce": _int()},
 }

@@ -2,16 +2,17 @@
 
 :class:`SeatSecrets` holds what no other peer may see: this seat's shuffle and lock keys for every
 open deal, the keys other seats sealed to it, its knowledge (slot → card name) and the salts of its
-open commitments. :meth:`SeatSecrets.duty` looks at the replica and returns the body of the next
+open commitments. Every secret it draws is derived from one 32-byte seed and a label naming what
+it is for (:func:`~p2pgames.crypto.secret_stream`), so a peer that restarts gets them all back from
+the seed and the log; only its player's committed choices need saving besides (:attr:`SeatSecrets.choices`). :meth:`SeatSecrets.duty` looks at the replica and returns the body of the next
 automatic submission due from this seat (a pass, a key release, an opening, an audit), if any.
 Decisions — the moves a person or a bot makes — come in through :meth:`SeatSecrets.choose`.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from p2pgames import canonical
 from p2pgames.crypto import (
@@ -32,6 +33,7 @@ from p2pgames.crypto import (
     scalar_from_bytes,
     scalar_to_bytes,
     seal,
+    secret_stream,
     sealed_commitment,
     shuffle_pass,
     transform,
@@ -48,7 +50,18 @@ from p2pgames.session._replica import (
     Replica,
 )
 
-__all__ = ["SeatSecrets", "DealSecret", "sealing_context"]
+__all__ = ["SeatSecrets", "DealSecret", "sealing_context", "seal_key_from_seed"]
+
+SECRET_LABEL = "p2pgames/seat-secret"
+
+
+def _secret_source(seed: bytes, *label: Any) -> Any:
+    return secret_stream(seed, canonical.encode([SECRET_LABEL, *label]))
+
+
+def seal_key_from_seed(seed: bytes) -> SealKey:
+    """The seat's sealing key (what others seal card keys to), derived from its secret seed."""
+    return SealKey.generate(_secret_source(seed, "seal-key")(32))
 
 
 def sealing_context(game_id: bytes, slot: int, sender: int, to: int) -> bytes:
@@ -80,15 +93,24 @@ class PendingCommitment:
 
 @dataclass
 class SeatSecrets:
-    """Everything private to ``seat``; ``random_bytes(n)`` supplies all its randomness."""
+    """Everything private to ``seat``; every secret is drawn from ``seed`` (32 bytes) by label.
+
+    ``choices`` holds the values of this seat's committed choices by phase id, as :meth:`choose`
+    made them: a peer that restarts must get them back from its saved seat (:meth:`restore_choice`)
+    before it can open them; everything else it re-derives.
+    """
 
     seat: int
     seal_key: SealKey
-    random_bytes: Callable[[int], bytes] = os.urandom
+    seed: bytes
     deals: dict[int, DealSecret] = field(default_factory=dict)
     knowledge: dict[int, str] = field(default_factory=dict)
     received: dict[int, dict[int, int]] = field(default_factory=dict)  # slot -> seat -> key sealed to us
-    commitments: dict[int, PendingCommitment] = field(default_factory=dict)  # phase id -> ours
+    choices: dict[int, Any] = field(default_factory=dict)  # phase id -> a committed choice's value
+
+    def _secret(self, *label: Any) -> Any:
+        """The byte source for the secret ``label`` names (see the module docstring)."""
+        return _secret_source(self.seed, *label)
 
     # -- keys ----------------------------------------------------------------------------------
 
@@ -97,18 +119,19 @@ class SeatSecrets:
         if secret is None:
             size = replica.deals[deal].size
             reshuffle = replica.deals[deal].source_slots is not None
+            draw = self._secret("deal", deal)
             secret = DealSecret(
-                rekey=random_scalar(self.random_bytes(64)) if reshuffle else None,
-                shuffle=random_scalar(self.random_bytes(64)),
-                permutation=random_permutation(size, self.random_bytes(8 * size + 64)),
-                locks=[random_scalar(self.random_bytes(64)) for _ in range(size)],
+                rekey=random_scalar(draw(64)) if reshuffle else None,
+                shuffle=random_scalar(draw(64)),
+                permutation=random_permutation(size, draw(8 * size + 64)),
+                locks=[random_scalar(draw(64)) for _ in range(size)],
             )
             self.deals[deal] = secret
         return secret
 
     def own_lock_key(self, replica: Replica, slot: int) -> int:
         crypto, index = replica.deal_of_slot(slot)
-        return self.deals[crypto.deal].locks[index]
+        return self._deal_secret(replica, crypto.deal).locks[index]
 
     # -- decisions -----------------------------------------------------------------------------
 
@@ -116,12 +139,29 @@ class SeatSecrets:
         """The submission body for a decision: ``act``, or ``commit`` in a simultaneous step."""
         phase = replica.phase
         if isinstance(phase, CommitPhase):
-            commitment, salt = commit(
-                phase.purpose, replica.game_id, self.seat, [phase.phase_id, wire_action], self.random_bytes(32)
-            )
-            self.commitments[phase.phase_id] = PendingCommitment(phase.phase_id, salt, wire_action)
-            return {"t": "commit", "commitment": commitment}
+            self.choices[phase.phase_id] = wire_action
+            pending = self._commitment(replica, phase.phase_id, phase.purpose)
+            assert pending is not None
+            return {"t": "commit", "commitment": pending[0]}
         return {"t": "act", "action": wire_action}
+
+    def restore_choice(self, phase_id: int, wire_action: Any) -> None:
+        """Take back a committed choice's value saved before a restart (see :attr:`choices`)."""
+        self.choices[phase_id] = wire_action
+
+    def _commitment(self, replica: Replica, phase_id: int, purpose: str) -> tuple[bytes, PendingCommitment] | None:
+        """Our commitment in phase ``phase_id`` and what opens it: a random contribution derived
+        from the seed, or the choice we made (``None`` if we made none)."""
+        if purpose == RANDOM_DOMAIN:
+            value = random_contribution(self._secret("random", phase_id)(32))
+        elif phase_id in self.choices:
+            value = self.choices[phase_id]
+        else:
+            return None
+        commitment, salt = commit(
+            purpose, replica.game_id, self.seat, [phase_id, value], self._secret("salt", phase_id)(32)
+        )
+        return commitment, PendingCommitment(phase_id, salt, value)
 
     # -- automatic duties ----------------------------------------------------------------------
 
@@ -131,20 +171,16 @@ class SeatSecrets:
             return None
         phase = replica.phase
         if isinstance(phase, CommitPhase):
-            mine = self.commitments.get(phase.phase_id)
             if not phase.opening:
                 if phase.purpose != RANDOM_DOMAIN:
                     return None  # a decision: the player must choose
-                contribution = random_contribution(self.random_bytes(32))
-                commitment, salt = commit(
-                    RANDOM_DOMAIN, replica.game_id, self.seat, [phase.phase_id, contribution], self.random_bytes(32)
-                )
-                self.commitments[phase.phase_id] = PendingCommitment(phase.phase_id, salt, contribution)
+                commitment, _ = self._commitment(replica, phase.phase_id, phase.purpose)  # type: ignore[misc]
                 return {"t": "commit", "commitment": commitment}
-            if mine is None:  # pragma: no cover - we committed, or we wouldn't be asked to open
+            found = self._commitment(replica, phase.phase_id, phase.purpose)
+            if found is None:  # pragma: no cover - we committed, or we wouldn't be asked to open
                 return None
-            del self.commitments[phase.phase_id]
-            return {"t": "open", "salt": mine.salt, "value": mine.value}
+            self.choices.pop(phase.phase_id, None)
+            return {"t": "open", "salt": found[1].salt, "value": found[1].value}
         if isinstance(phase, CardPhase):
             sub = phase.current
             if isinstance(sub, DealSub):
@@ -221,9 +257,10 @@ class SeatSecrets:
         sealed = []
         for slot, to in sorted(requirement.seal.items()):
             key = scalar_to_bytes(self.own_lock_key(replica, slot))
+            # Derived from what is sealed too: a sealing key is never used for two plaintexts.
             box = seal(
                 replica.seats[to].seal, key, sealing_context(replica.game_id, slot, self.seat, to),
-                ephemeral_private=self.random_bytes(32),
+                ephemeral_private=self._secret("seal", slot, to, key)(32),
             )
             sealed.append([slot, to, box, sealed_commitment(key)])
         return {"t": "keys", "public": public, "sealed": sealed}
@@ -288,7 +325,7 @@ class SeatSecrets:
         keys = []
         for seat in crypto.holders:
             if seat == self.seat:
-                keys.append(self.deals[crypto.deal].locks[index])
+                keys.append(self._deal_secret(replica, crypto.deal).locks[index])
             elif seat in crypto.published[index]:
                 keys.append(crypto.published[index][seat])
             elif seat in self.received.get(slot, {}):

@@ -12,6 +12,13 @@ the topology is a star, and no secret depends on the host being honest.
 
 Life of a session: ``lobby`` → ``starting`` (start received, waiting for every seat's accept) →
 ``playing`` → ``over`` (the game ended) or ``halted`` (a fault stopped it) or ``closed``.
+
+A lost connection stops nothing once the game has started: the seat is *away* (the host tells the
+others), the game waits where it needs that seat, and the joiner comes back — over a new connection
+from the same session, or from a new process with its :class:`SavedSeat` — with a ``rejoin``; the
+host sends it what it missed, then ``caught-up``. A host restarted from its saved seat and
+transcript (:meth:`Session.resume_host`) finds every joiner away until each rejoins. What a seat
+must save to come back is produced by :meth:`take_saved` (see :mod:`p2pgames.session._saved`).
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections import deque
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from p2pgames import PROTOCOL_VERSION, canonical
 from p2pgames.crypto import (
@@ -47,6 +54,8 @@ from p2pgames.engine import (
 )
 from p2pgames.session._events import (
     Agreed,
+    SeatAway,
+    SeatBack,
     ChatReceived,
     Decision,
     DecisionNeeded,
@@ -78,9 +87,10 @@ from p2pgames.session._replica import (
     SeatInfo,
     Submission,
 )
-from p2pgames.session._secrets import SeatSecrets
+from p2pgames.session._saved import SavedSeat
+from p2pgames.session._secrets import SeatSecrets, seal_key_from_seed
 
-__all__ = ["Session", "HOST_CONNECTION", "STALE_CODES", "clean_text"]
+__all__ = ["Session", "HOST_CONNECTION", "STALE_CODES", "ResumeError", "clean_text"]
 
 HOST_CONNECTION = 0
 # The state an entry carries when applying it stopped the game (there is no state after it).
@@ -91,6 +101,10 @@ NAME_LIMIT = 40  # characters of a display name (SPEC §A: text(40))
 # Faults that an honest peer can cause by racing another seat: rejected as stale, not punished,
 # when the submission was made before the entry that made it invalid.
 STALE_CODES = frozenset({FaultCode.ILLEGAL})
+
+
+class ResumeError(ValueError):
+    """A saved seat and its transcript can't be resumed: the message says why, for a person."""
 
 
 def clean_text(text: str, limit: int = 500) -> str:
@@ -106,6 +120,9 @@ class Session:
     the host). The host passes ``ruleset``. ``expected_host`` is the host key fingerprint from a join
     code: a host whose key doesn't match is refused. ``random_bytes`` supplies every secret.
     With ``narrate=False`` no log lines are produced (bots don't read them).
+
+    ``saved`` takes a joiner's seat again after a restart: the session asks the host to rejoin
+    instead of joining (a host resumes with :meth:`resume_host`).
     """
 
     def __init__(
@@ -119,6 +136,7 @@ class Session:
         expected_host: str | None = None,
         random_bytes: Callable[[int], bytes] = os.urandom,
         narrate: bool = True,
+        saved: SavedSeat | None = None,
     ) -> None:
         self.identity = identity
         self.name = clean_text(name, 40) or "player"
@@ -130,7 +148,13 @@ class Session:
         self.expected_host = expected_host
         self.random_bytes = random_bytes
         self.narrate = narrate
-        self.seal_key = SealKey.generate(random_bytes(32))
+        # Every secret of this seat derives from this seed (see SeatSecrets), so a saved seed
+        # brings them all back; the sealing key too, which the start names.
+        self.secret_seed = saved.seed if saved is not None else random_bytes(32)
+        self.seal_key = seal_key_from_seed(self.secret_seed)
+        self.resumed = saved  # the saved seat this session takes again, if any
+        if saved is not None and expected_host is None:
+            self.expected_host = PublicKey(saved.host_key).fingerprint()
         self.stage = "lobby"
         self.seat: int | None = HOST_SEAT if self.is_host else None
         self.seats: list[SeatInfo] = []
@@ -147,6 +171,7 @@ class Session:
         self._outgoing: list[tuple[int, bytes]] = []
         self._events: list[SessionEvent] = []
         self._transcript: list[bytes] = []
+        self._saved: list[bytes] = []
         self._closing: list[int] = []
         self._acks: dict[int, dict[int, tuple[bytes, bytes]]] = {}
         self._unverified_acks: dict[int, Envelope] = {}  # seat -> its latest relayed ack, unchecked
@@ -160,6 +185,15 @@ class Session:
         self._draining = False
         self._last_decision_key: tuple | None = None
         self._standing_keys: set[Any] = set()  # keys of the standing answers the player gave (stand_by)
+        # Seats whose connection is lost (seat -> why); for a joiner, seat 0 when the host is.
+        self.away: dict[int, str] = {}
+        self._catching_up = False  # joiner: rejoined, the host is sending what we missed
+        self._restoring = False  # host: replaying its own transcript (resume_host)
+        self._awaiting_hello = False  # joiner: connected again, the host's hello comes first
+        self._chats_seen: set[bytes] = set()  # joiner: chat digests, as a catch-up may repeat some
+        # Host: everything it sent every joiner since the start, to send a rejoining one what it
+        # missed: (entries applied when it was sent — an entry's own number —, author seat, kind, raw).
+        self._relay: list[tuple[int, int, str, bytes]] = []
         # host lobby state
         self._pending: dict[int, bytes] = {}  # connection -> nonce we sent
         self._connection_seat: dict[int, int] = {}
@@ -169,13 +203,106 @@ class Session:
         self.lobby: list[SeatInfo] = []
         self.table_id = b""  # a host's is set below, from its fresh sealing key
         self._host_key: PublicKey | None = None
-        if self.is_host:
+        if self.is_host and saved is None:
             assert ruleset is not None
             # Fresh for every table (the sealing key is), without drawing more from random_bytes.
             self.table_id = hashlib.sha256(b"p2pgames/table\x00" + self.seal_key.public_bytes()).digest()
             self._lobby.append((SeatInfo(identity.public_key, self.seal_key.public_bytes(), self.name, bot), None))
             self.lobby = [info for info, _ in self._lobby]
             self._start_if_full()  # a table for one is full already
+
+    @classmethod
+    def resume_host(
+        cls,
+        identity: Identity,
+        saved: SavedSeat,
+        records: Iterable[tuple[str, Any]],
+        game_loader: Callable[[str], Game],
+        *,
+        random_bytes: Callable[[int], bytes] = os.urandom,
+        narrate: bool = True,
+        bot: bool = False,
+    ) -> Session:
+        """The host of a game whose process stopped, from its saved seat and its transcript's
+        ``records`` (``(kind, value)`` pairs): the game is where the transcript ends, every joiner
+        away until it rejoins. Its transcript is produced again from the start
+        (:meth:`take_transcript`), to be written in place of the old one.
+
+        Raises :class:`ResumeError` when they can't be resumed: the seat is not this identity's
+        host seat, the transcript is another game's or doesn't verify as ours, or the game ended.
+        """
+        if not saved.is_host:
+            raise ResumeError("this saved seat is a joiner's: take it again with p2pgames join")
+        records = list(records)
+        starts = [value for kind, value in records if kind == "start"]
+        if not starts:
+            raise ResumeError("the transcript has no start: the game never began")
+        try:
+            start = open_envelope(starts[0])
+            game = game_loader(saved.game)
+            ruleset = game.decode_ruleset(start.body["ruleset"])
+        except (MalformedMessage, KeyError, EngineError) as error:
+            raise ResumeError(f"the transcript's start can't be read: {error}") from None
+        if start.kind != "start" or start.body["game_id"] != saved.game_id:
+            raise ResumeError("the transcript is another game's than the saved seat")
+        if start.sender != identity.public_key.raw or saved.host_key != identity.public_key.raw:
+            raise ResumeError("this game was hosted with another identity (use the --profile you hosted it with)")
+        session = cls(identity, "host", game_loader, ruleset=ruleset, random_bytes=random_bytes,
+                      narrate=narrate, bot=bot, saved=saved)
+        try:
+            session._restore(start, records)
+        except ProtocolFault as problem:
+            raise ResumeError(f"the transcript does not replay: {problem.fault.describe(session.names)}") from None
+        except (MalformedMessage, CryptoError) as error:
+            raise ResumeError(f"the transcript holds a damaged record: {error}") from None
+        return session
+
+    def _restore(self, start: Envelope, records: list[tuple[str, Any]]) -> None:
+        """Host: replay our own transcript (see :meth:`resume_host`)."""
+        self._restoring = True
+        self.seats = [SeatInfo.decode(record) for record in start.body["seats"]]
+        if self.seats[HOST_SEAT].seal != self.seal_key.public_bytes():
+            raise ResumeError("the saved seat's secrets are not the ones this game started with")
+        self.name = self.names[HOST_SEAT]
+        self.lobby = list(self.seats)
+        self._lobby = [(info, None) for info in self.seats]
+        self._begin_starting(start)
+        self._relay.append((0, HOST_SEAT, "start", start.raw))
+        for kind, value in records:
+            if kind in ("header", "start"):
+                continue
+            if kind in ("fault", "end", "leave", "fault-message"):
+                raise ResumeError("the game in this transcript has ended; there is nothing to resume")
+            envelope = open_envelope(value)
+            seat = self._seat_of_sender(envelope)
+            if seat is None:
+                raise ResumeError(f"the transcript holds {with_article(kind)} from a key not at the table")
+            if kind == "accept":
+                self._verify_from_seat(envelope, seat)
+                self._take_accept(seat, envelope)
+                self._relay.append((0, seat, kind, envelope.raw))
+                self._maybe_begin()
+            elif kind == "entry":
+                applied = self.replica.apply_entry(envelope)  # type: ignore[union-attr]
+                self._record("entry", envelope.raw)
+                self._relay.append((applied.seq, HOST_SEAT, kind, envelope.raw))
+                self._after_apply(applied)
+            elif kind == "ack":
+                self._verify_from_seat(envelope, seat)
+                self._relay.append((self._seq(), seat, kind, envelope.raw))
+                self._take_ack(seat, envelope)
+            elif kind == "chat":
+                self._verify_from_seat(envelope, seat)
+                self._relay.append((self._seq(), seat, kind, envelope.raw))
+                self._take_chat(seat, envelope)
+        if self.stage == "over":
+            raise ResumeError("the game in this transcript has ended; there is nothing to resume")
+        self._restoring = False
+        for seat in range(1, len(self.seats)):
+            self.away[seat] = "the host restarted"
+            self._emit(SeatAway(seat, self.names[seat], "the host restarted"))
+        if self.stage == "playing" and not self._maybe_dispute():
+            self._pump()
 
     # -- I/O contract --------------------------------------------------------------------------
 
@@ -191,6 +318,12 @@ class Session:
     def take_transcript(self) -> list[bytes]:
         """Transcript records (canonical msgpack each) to append to the file, in order."""
         out, self._transcript = self._transcript, []
+        return out
+
+    def take_saved(self) -> list[bytes]:
+        """Records to append to this seat's saved file (see :mod:`p2pgames.session._saved`), in
+        order; they hold secrets, so the file must be as private as the identity key."""
+        out, self._saved = self._saved, []
         return out
 
     def take_closing(self) -> list[int]:
@@ -252,6 +385,14 @@ class Session:
         replica = self.replica
         assert replica is not None
         waiting = replica.waiting_for()
+        if self._catching_up:
+            return "catching up on the game"
+        if HOST_SEAT in self.away and not self.is_host:
+            return f"waiting for the host, {self._host_name()}, to come back"
+        missing = [seat for seat in waiting if seat in self.away]
+        if missing:
+            names = [self.names[seat] for seat in missing]
+            return f"waiting for {' and '.join(names)} to reconnect"
         people = sorted(waiting, key=lambda seat: seat != self.seat)  # "you" first
         named = ["you" if seat == self.seat else self.names[seat] for seat in people]
         who = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
@@ -283,8 +424,15 @@ class Session:
     def _send(self, connection: int, envelope: Envelope | bytes) -> None:
         self._outgoing.append((connection, envelope.raw if isinstance(envelope, Envelope) else envelope))
 
-    def _broadcast(self, data: Envelope | bytes, *, except_seat: int | None = None) -> None:
-        """Host: send to every seated joiner (but ``except_seat``)."""
+    def _broadcast(
+        self, data: Envelope, *, except_seat: int | None = None, key: int | None = None, keep: bool = True
+    ) -> None:
+        """Host: send to every seated joiner (but ``except_seat``, its author), and keep it
+        (unless not ``keep``) for a joiner that rejoins (``key``: the entries applied when it was
+        sent, unless given)."""
+        if keep and self.start_envelope is not None:
+            author = HOST_SEAT if except_seat is None else except_seat
+            self._relay.append((self._seq() if key is None else key, author, data.kind, data.raw))
         for connection, seat in self._connection_seat.items():
             if seat != except_seat:
                 self._send(connection, data)
@@ -300,9 +448,14 @@ class Session:
     def connected(self, connection: int) -> None:
         """A connection opened (host: a joiner dialled in; joiner: we reached the host)."""
         if not self.is_host:
+            # Again, after a lost connection: the host says hello first, then we rejoin.
+            self._awaiting_hello = self._host_key is not None
             return
-        if self.stage != "lobby" or len(self._lobby) >= self.ruleset.players:  # type: ignore[union-attr]
-            self._reject(connection, "the table is full" if self.stage == "lobby" else "the game has already started")
+        if self.stage == "closed":
+            self._reject(connection, "the host closed the table")
+            return
+        if self.stage == "lobby" and len(self._lobby) >= self.ruleset.players:  # type: ignore[union-attr]
+            self._reject(connection, "the table is full")
             return
         nonce = self.random_bytes(32)
         self._pending[connection] = nonce
@@ -332,12 +485,38 @@ class Session:
                 self._announce_lobby()
                 return
             if not self.finished:
-                self._halt(Fault(seat, FaultCode.DISCONNECTED, f"{self._who(seat)} disconnected ({reason})", self._seq()))
+                # Not a fault: the seat may come back (rejoin); the game waits where it needs it.
+                self._seat_away(seat, reason)
             return
-        if not self.finished:
-            self._halt(Fault(HOST_SEAT, FaultCode.DISCONNECTED, f"the connection to the host, {self._who(HOST_SEAT)}, was lost ({reason})", self._seq()))
+        if self.reconnecting:
+            self._awaiting_hello = False
+            self._catching_up = False
+            if HOST_SEAT not in self.away:
+                self.away[HOST_SEAT] = reason
+                self._emit(SeatAway(HOST_SEAT, self._host_name(), reason))
         elif self.stage == "lobby":
             self.stage = "closed"
+
+    @property
+    def reconnecting(self) -> bool:
+        """Joiner: whether a lost connection to the host should be dialled again (the game has
+        begun, or we are taking a saved seat again, and it hasn't ended)."""
+        return not self.is_host and (
+            self.stage in ("starting", "playing")
+            # in the lobby once the host has our hello: it may have seated us, even started
+            or (self.stage == "lobby" and (self.resumed is not None or self._host_key is not None))
+        )
+
+    def _host_name(self) -> str:
+        return self.names[HOST_SEAT] if self.seats else "the host"
+
+    def _seat_away(self, seat: int, reason: str) -> None:
+        """Host: ``seat``'s connection is gone; tell the others, who wait for it."""
+        if seat in self.away:
+            return
+        self.away[seat] = reason
+        self._broadcast(make_envelope(self.identity, "away", {"game_id": self.game_id, "seat": seat, "reason": reason[:500]}), keep=False)
+        self._emit(SeatAway(seat, self.names[seat], reason))
 
     def protocol_violation(self, connection: int, code: str, reason: str) -> None:
         """The network layer saw a framing error (``code`` oversize/malformed) on ``connection``."""
@@ -349,9 +528,19 @@ class Session:
         self._halt(Fault(seat, code, f"{self._who(seat)} {reason}", self._seq()))
 
     def peer_unresponsive(self, seat: int, waited: str) -> None:
-        """The network layer gave up waiting for ``seat`` (it sends nothing, or not what is due)."""
-        if not self.finished:
-            self._halt(Fault(seat, FaultCode.UNRESPONSIVE, f"{self._who(seat)} stopped answering ({waited})", self._seq()))
+        """The network layer gave up waiting for ``seat`` (it sends nothing, or not what is due).
+
+        Not a verdict: its connection is dropped and the seat is away — a joiner may rejoin; a
+        joiner whose host went quiet dials it again. Only the players, after a grace period, end
+        a game for a seat that doesn't come back (:meth:`end_game`).
+        """
+        if self.finished:
+            return
+        connection = self.connection_of(seat)
+        if connection is None:
+            return
+        self._closing.append(connection)
+        self.disconnected(connection, f"stopped answering: {waited}")
 
     def ping(self, connection: int, nonce: int) -> None:
         """Queue a ping on ``connection`` (the peer answers with a pong; both keep the line alive)."""
@@ -426,6 +615,9 @@ class Session:
 
     def _host_receive(self, connection: int, envelope: Envelope) -> None:
         if connection in self._pending:
+            if envelope.kind == "rejoin":
+                self._host_rejoin(connection, envelope)
+                return
             if envelope.kind != "hello":
                 self._reject(connection, f"expected a hello, got {envelope.kind}")
                 return
@@ -440,6 +632,9 @@ class Session:
         kind = envelope.kind
         if kind == "accept":
             self._verify_from_seat(envelope, seat)
+            if seat in self.accepts:
+                self._take_accept(seat, envelope)  # checks it is for this start; else nothing new
+                return
             self._take_accept(seat, envelope)
             self._broadcast(envelope, except_seat=seat)
             self._maybe_begin()
@@ -509,6 +704,18 @@ class Session:
         if body["nonce"] != self._pending[connection]:
             self._reject(connection, "your hello answers another connection (replayed?)")
             return
+        if self.stage != "lobby":
+            seat = self._seat_of_sender(envelope)
+            if seat is not None and seat != HOST_SEAT and self.seats[seat].seal == body["seal"]:
+                # A joiner that lost its connection before the start reached it: it is seated
+                # as it joined (same key, same sealing key), so it takes its seat from here.
+                self._seat_again(connection, seat, 0)
+                return
+            self._reject(connection, (
+                "the game has already started, and you have a seat at it: take it back with the "
+                "profile you joined with (p2pgames resume)"
+            ) if seat is not None else "the game has already started")
+            return
         if any(info.key.raw == envelope.sender for info, _ in self._lobby):
             self._reject(connection, "a player with your key is already at this table (use another --profile)")
             return
@@ -520,6 +727,61 @@ class Session:
         self._lobby.append((SeatInfo(key, body["seal"], name, body["bot"]), connection))
         self._announce_lobby()
         self._start_if_full()
+
+    def _host_rejoin(self, connection: int, envelope: Envelope) -> None:
+        """A seated joiner comes back: seat it on this connection and send what it missed."""
+        body = envelope.body
+        seat = self._seat_of_sender(envelope)
+        if seat is None or seat == HOST_SEAT or self.start_envelope is None:
+            self._reject(connection, "you have no seat at this table's game (join with the profile you played with)")
+            return
+        try:
+            envelope.verify(self.seats[seat].key)
+        except (BadSignature, MalformedMessage):
+            self._reject(connection, "your rejoin's signature does not verify")
+            return
+        if body["protocol"] != PROTOCOL_VERSION:
+            self._reject(connection, f"this host speaks protocol {PROTOCOL_VERSION}, you speak {body['protocol']}; use the same p2pgames version")
+            return
+        if body["game_id"] != self.game_id or body["host"] != self.identity.public_key.raw:
+            self._reject(connection, "your rejoin is for another game or host")
+            return
+        if body["nonce"] != self._pending[connection]:
+            self._reject(connection, "your rejoin answers another connection (replayed?)")
+            return
+        have = body["have"]
+        if have > self._seq():
+            self._reject(connection, (
+                f"you hold {have} log entries, this host only {self._seq()}: it lost the last ones "
+                "(its disk?), so this game can't go on"
+            ))
+            return
+        self._seat_again(connection, seat, have)
+
+    def _seat_again(self, connection: int, seat: int, have: int) -> None:
+        """Seat a returning joiner on ``connection``: send it every message since entry ``have``
+        (all of them from 0), the seats still away, then ``caught-up``."""
+        if self.stage in ("halted", "closed"):
+            why = self.fault.describe(self.names) if self.fault is not None else "the host left"
+            self._reject(connection, f"the game has stopped: {why}")
+            return
+        del self._pending[connection]
+        for old, seated in list(self._connection_seat.items()):
+            if seated == seat:  # a connection it left behind, maybe not yet noticed as dead
+                del self._connection_seat[old]
+                self._closing.append(old)
+        for key, author, kind, raw in self._relay:
+            # What it missed, as it would have had it: its own acknowledgements it makes again.
+            if key >= have and not (author == seat and kind in ("ack", "accept")):
+                self._send(connection, raw)
+        for other, reason in sorted(self.away.items()):
+            if other != seat:
+                self._send(connection, make_envelope(self.identity, "away", {"game_id": self.game_id, "seat": other, "reason": reason[:500]}))
+        self._send(connection, make_envelope(self.identity, "caught-up", {"game_id": self.game_id, "seq": self._seq()}))
+        self._connection_seat[connection] = seat
+        if self.away.pop(seat, None) is not None:
+            self._broadcast(make_envelope(self.identity, "back", {"game_id": self.game_id, "seat": seat}), except_seat=seat, keep=False)
+            self._emit(SeatBack(seat, self.names[seat]))
 
     def _start_if_full(self) -> None:
         assert self.ruleset is not None
@@ -559,8 +821,8 @@ class Session:
             "ruleset": self.ruleset.encode(),
             "seats": [info.encode() for info in self.seats],
         })
-        self._broadcast(start)
         self._begin_starting(start)
+        self._broadcast(start)
         accept = make_envelope(self.identity, "accept", {"game_id": self.game_id, "start": start.digest})
         self._take_accept(HOST_SEAT, accept)
         self._broadcast(accept)
@@ -611,7 +873,7 @@ class Session:
                     "submission": submission.envelope.raw,
                     "state": state,
                 })
-                self._broadcast(entry)
+                self._broadcast(entry, key=seq)
                 self._record("entry", entry.raw)
                 if fault is not None:
                     self._halt(fault)
@@ -626,16 +888,25 @@ class Session:
 
     def _joiner_receive(self, envelope: Envelope) -> None:
         kind = envelope.kind
-        if self._host_key is None:
+        if self._host_key is None or self._awaiting_hello:
+            rejoining = self.resumed is not None or (self._awaiting_hello and self.start_envelope is not None)
             if kind == "reject":
-                self._take_reject(envelope)
+                if rejoining:
+                    self._rejoin_refused(envelope)
+                else:
+                    self._take_reject(envelope)
                 return
             if kind != "host-hello":
-                raise ProtocolFault(Fault(HOST_SEAT, FaultCode.MALFORMED, f"the host began with {with_article(kind)} instead of a hello", 0))
-            self._joiner_hello(envelope)
+                raise ProtocolFault(Fault(HOST_SEAT, FaultCode.MALFORMED, f"the host began with {with_article(kind)} instead of a hello", self._seq()))
+            if rejoining:
+                self._rejoin_hello(envelope)
+            else:
+                self._joiner_hello(envelope)
             return
         # Each kind checks its signature exactly once below (entries inside the replica).
-        if kind == "reject":
+        if kind == "reject" and self._catching_up:
+            self._rejoin_refused(envelope)
+        elif kind == "reject":
             if self.stage != "lobby":
                 self._check_host_sender(envelope)
                 raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent a reject after the game started (a host that quits leaves)", self._seq()))
@@ -672,10 +943,119 @@ class Session:
         elif kind == "stale":
             self._check_host_sender(envelope)
             self._take_stale(envelope)
+        elif kind in ("away", "back"):
+            self._check_host_sender(envelope)
+            self._take_away_or_back(envelope)
+        elif kind == "caught-up":
+            self._check_host_sender(envelope)
+            self._take_caught_up(envelope)
         elif kind == "host-hello":
             raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent its hello a second time", self._seq()))
         else:
             raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, f"the host sent {with_article(kind)} message, which only joiners send", self._seq()))
+
+    def _rejoin_hello(self, envelope: Envelope) -> None:
+        """The host's hello on a new connection, when we have a seat to take again: rejoin."""
+        wanted = self._host_key.raw if self._host_key is not None else self.resumed.host_key  # type: ignore[union-attr]
+        try:
+            key = PublicKey(envelope.sender)
+            envelope.verify(key)
+        except (CryptoError, BadSignature, MalformedMessage):
+            key = None
+        if key is None or key.raw != wanted:
+            # Someone else answers at that address (another program took the port?): not our
+            # host, so nothing it says counts; we try again.
+            self._emit(Notice(
+                f"something at the host's address answered with another key "
+                f"({key.fingerprint() if key is not None else 'not a valid one'}); trying again"
+            ))
+            self._awaiting_hello = True
+            self._closing.append(HOST_CONNECTION)
+            return
+        if envelope.body["protocol"] != PROTOCOL_VERSION:
+            self._halt_or_close(f"the host now speaks protocol {envelope.body['protocol']}, this p2pgames speaks {PROTOCOL_VERSION}")
+            return
+        if self.game is None:
+            try:
+                self.game = self.game_loader(self.resumed.game)  # type: ignore[union-attr]
+            except (KeyError, EngineError) as error:
+                self._halt_or_close(f"the saved game can't be played by this p2pgames: {error}")
+                return
+        self._host_key = key
+        self._awaiting_hello = False
+        self._catching_up = True
+        game_id = self.game_id or self.resumed.game_id  # type: ignore[union-attr]
+        self._send(HOST_CONNECTION, make_envelope(self.identity, "rejoin", {
+            "protocol": PROTOCOL_VERSION,
+            "game_id": game_id,
+            "host": key.raw,
+            "nonce": envelope.body["nonce"],
+            "have": self._seq(),
+        }))
+
+    def _rejoin_refused(self, envelope: Envelope) -> None:
+        """The host (or something at its address) refused to take us back."""
+        if not self._signed_by(envelope, self._host_key.raw if self._host_key is not None else self.resumed.host_key):  # type: ignore[union-attr]
+            self._emit(Notice("something at the host's address refused us without the host's signature; trying again"))
+            self._closing.append(HOST_CONNECTION)
+            return
+        self._halt_or_close(f"the host refused to take us back: {clean_text(envelope.body['reason'])}")
+
+    def _halt_or_close(self, reason: str) -> None:
+        """We can't get back to the game: stop (with a fault once it has begun here)."""
+        self.rejection = reason
+        self._emit(Rejected(reason))
+        if self.start_envelope is None:
+            self._halt_before_start(reason)
+            return
+        self._halt(Fault(None, FaultCode.DISCONNECTED, reason, self._seq()), send=False)
+        self._closing.append(HOST_CONNECTION)
+
+    def _signed_by(self, envelope: Envelope, raw_key: bytes) -> bool:
+        if envelope.sender != raw_key:
+            return False
+        try:
+            envelope.verify(PublicKey(raw_key))
+        except (CryptoError, BadSignature, MalformedMessage):
+            return False
+        return True
+
+    def _take_away_or_back(self, envelope: Envelope) -> None:
+        body = envelope.body
+        seat = body["seat"]
+        if body["game_id"] != self.game_id or not 0 < seat < len(self.seats) or seat == self.seat:
+            return  # news of another game, or of a seat that can't be away: nothing to show
+        if envelope.kind == "away":
+            if seat not in self.away:
+                reason = clean_text(body["reason"])
+                self.away[seat] = reason
+                self._emit(SeatAway(seat, self.names[seat], reason))
+        elif self.away.pop(seat, None) is not None:
+            self._emit(SeatBack(seat, self.names[seat]))
+
+    def _take_caught_up(self, envelope: Envelope) -> None:
+        """The host has sent everything we missed: carry on from here."""
+        if envelope.body["game_id"] != self.game_id or not self._catching_up:
+            return
+        if self.replica is None or envelope.body["seq"] != self.replica.seq:
+            raise ProtocolFault(Fault(
+                HOST_SEAT, FaultCode.BAD_SEQUENCE,
+                f"the host said we were caught up at entry {envelope.body['seq']}, but it sent us {self._seq()}",
+                self._seq(),
+            ))
+        self._catching_up = False
+        self.away.pop(HOST_SEAT, None)
+        self._emit(SeatBack(HOST_SEAT, self._host_name()))
+        if self.stage == "starting" and self.seat in self.accepts:
+            self._send(HOST_CONNECTION, self.accepts[self.seat])  # the host may never have had it
+        flight = self._in_flight
+        if flight is not None:
+            if flight.counter == self.replica.counters[self.seat]:  # type: ignore[index]
+                self._send(HOST_CONNECTION, flight.envelope)  # lost with the old connection: again
+            else:  # pragma: no cover - an entry with our counter clears it when applied
+                self._in_flight = None
+        if not self._maybe_dispute():
+            self._pump()
 
     def _take_lobby(self, envelope: Envelope) -> None:
         try:
@@ -739,6 +1119,12 @@ class Session:
             envelope.verify(key)
         except (CryptoError, BadSignature, MalformedMessage):
             raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "the host's hello has a bad signature", 0))
+        if self._awaiting_hello and self._host_key is not None and key.raw != self._host_key.raw:
+            self._emit(Notice(f"something at the host's address answered with another key ({key.fingerprint()}); trying again"))
+            self._closing.append(HOST_CONNECTION)
+            return
+        self._awaiting_hello = False
+        self.away.pop(HOST_SEAT, None)
         if self.expected_host is not None and not fingerprint_matches(self.expected_host, key):
             self._halt_before_start(
                 f"the host's key {key.fingerprint()} does not match the join code ({self.expected_host}); "
@@ -798,6 +1184,8 @@ class Session:
         self._closing.append(HOST_CONNECTION)
 
     def _joiner_start(self, envelope: Envelope) -> None:
+        if self.start_envelope is not None and envelope.raw == self.start_envelope.raw and self._catching_up:
+            return  # a catch-up from the beginning repeats it
         if self.stage != "lobby":
             raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host started the game twice", self._seq()))
         try:
@@ -813,6 +1201,8 @@ class Session:
             raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host's start is inconsistent", 0))
         if len({seat.key.raw for seat in seats}) != len(seats):
             raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host's start seats one key twice", 0))
+        if self.resumed is not None and (mine[0] != self.resumed.seat or envelope.body["game_id"] != self.resumed.game_id):
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host's start is not the one of the game we are resuming", 0))
         self.ruleset = ruleset
         self.seats = seats
         self.seat = mine[0]
@@ -873,7 +1263,12 @@ class Session:
         self.stage = "starting"
         self.game = self.game.for_ruleset(self.ruleset)  # a variant may be a game of its own
         self.replica = Replica(self.game, self.ruleset, self.game_id, self.seats, start.digest)
-        self.secrets = SeatSecrets(self.seat, self.seal_key, self.random_bytes)
+        self.secrets = SeatSecrets(self.seat, self.seal_key, self.secret_seed)
+        if self.resumed is None:
+            self._saved.append(SavedSeat.header(self.game.name, self.game_id, self.seat, self.secret_seed, start.sender))
+        else:
+            for phase_id, value in self.resumed.choices.items():
+                self.secrets.restore_choice(phase_id, value)
         self._record("header", {
             "format": "p2pgames-transcript",
             "version": 1,
@@ -934,6 +1329,15 @@ class Session:
             })
             self._emit(GameEnded(self.result, self._result_text(self.result)))
             return
+        if not self._maybe_dispute():
+            self._pump()
+
+    def _maybe_dispute(self) -> bool:
+        """Dispute a card given to us that does not decrypt (once); whether we did."""
+        replica, secrets = self.replica, self.secrets
+        assert replica is not None and secrets is not None
+        if self._catching_up or self._restoring:
+            return False  # the entries still to come may hold the dispute already
         bad = secrets.undecryptable()
         if bad and self.stage == "playing" and not self._disputed and self._in_flight is None:
             phase = replica.phase
@@ -942,8 +1346,8 @@ class Session:
                 # pass was wrong. Ask for the audit that will say whose (once).
                 self._disputed = True
                 self._submit({"t": "dispute", "slot": bad[0], "reason": "a card given to me does not decrypt"})
-                return
-        self._pump()
+                return True
+        return False
 
     def _result_text(self, result: GameOver) -> str:
         names = self.names
@@ -1090,6 +1494,10 @@ class Session:
             "body": body,
         })
         submission = Submission(envelope, self.seat, replica.counters[self.seat], body)
+        if body["t"] == "commit" and decision:
+            # Saved before it leaves: after a restart we must still be able to open it.
+            phase_id = replica.phase.phase_id  # type: ignore[union-attr]
+            self._saved.append(SavedSeat.choice(phase_id, self.secrets.choices[phase_id]))  # type: ignore[union-attr]
         if self.is_host:
             try:
                 checked = replica.check_submission(envelope, self.seat)
@@ -1101,11 +1509,17 @@ class Session:
         else:
             self._in_flight = submission
             self._in_flight_decision = decision
-            self._send(HOST_CONNECTION, envelope)
+            if self._host_reachable:  # else it goes once we are back (see _take_caught_up)
+                self._send(HOST_CONNECTION, envelope)
+
+    @property
+    def _host_reachable(self) -> bool:
+        """Joiner: whether what we send now reaches the host, in its place in the log."""
+        return HOST_SEAT not in self.away and not self._awaiting_hello and not self._catching_up
 
     def _pump(self) -> None:
         """Send whatever automatic submission is due; announce a decision if one is ours."""
-        if self.stage != "playing" or self._in_flight is not None:
+        if self.stage != "playing" or self._in_flight is not None or self._catching_up or self._restoring:
             return
         replica, secrets = self.replica, self.secrets
         assert replica is not None and secrets is not None
@@ -1142,7 +1556,7 @@ class Session:
             self._emit(DecisionNeeded(step))
 
     def _decision_due(self) -> bool:
-        if self.stage != "playing" or self._in_flight is not None or self.seat is None:
+        if self.stage != "playing" or self._in_flight is not None or self.seat is None or self._catching_up:
             return False
         replica = self.replica
         assert replica is not None
@@ -1245,6 +1659,8 @@ class Session:
             return
         if self.seat is None:  # pragma: no cover - every stage after the lobby has our seat
             raise LocalError("you have no seat at the table")
+        if not self.is_host and not self._host_reachable:
+            raise LocalError("the host is away: chat is back once we have reconnected")
         envelope = make_envelope(self.identity, "chat", {"game_id": self.game_id, "text": text})
         if self.is_host:
             self._broadcast(envelope)
@@ -1267,8 +1683,9 @@ class Session:
         self._emit(ChatReceived(you, self.name, text))
 
     def _take_chat(self, seat: int, envelope: Envelope) -> None:
-        if envelope.body["game_id"] != self.game_id:
-            return
+        if envelope.body["game_id"] != self.game_id or envelope.digest in self._chats_seen:
+            return  # another game's, or one a catch-up repeats
+        self._chats_seen.add(envelope.digest)
         self._record("chat", envelope.raw)
         self._emit(ChatReceived(seat, self.names[seat], clean_text(envelope.body["text"])))
 
@@ -1294,6 +1711,23 @@ class Session:
         if not self.finished:
             self.fault = Fault(self.seat, FaultCode.LEFT, "you left the game", self._seq())
         self.stage = "closed"
+        self._closing.extend(self._connection_seat if self.is_host else [HOST_CONNECTION])
+
+    def end_game(self) -> None:
+        """End the game because a seat is away (the players waited long enough: the network
+        layer says when, with :class:`~p2pgames.session.AwayTooLong`). Not a fault of anyone's:
+        every transcript records why it ended. Raises :class:`LocalError` when nobody is away."""
+        if self.finished:
+            raise LocalError("the game is over")
+        if not self.away or self.seat is None or not self.game_id:
+            raise LocalError("nobody is away: there is no reason to end the game")
+        missing = " and ".join(self._who(seat) for seat in sorted(self.away))
+        who = "the host" if self.is_host else self._who(self.seat)
+        verb = "was" if len(self.away) == 1 else "were"
+        reason = f"{missing} {verb} away (connection lost) and {who} ended the game rather than wait"
+        # The host is the only one we could tell, and it is the one away: say it to ourselves only.
+        send = self.is_host or HOST_SEAT not in self.away
+        self._halt(Fault(None, FaultCode.ENDED, reason, self._seq()), send=send)
         self._closing.extend(self._connection_seat if self.is_host else [HOST_CONNECTION])
 
     def _take_leave(self, seat: int, envelope: Envelope) -> None:

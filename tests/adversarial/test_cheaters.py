@@ -123,9 +123,19 @@ async def test_false_claim_about_a_hidden_card(tmp_path, autojump_clock):
     check_caught(table, sessions, FaultCode.RULE_VIOLATION, provable=True)
 
 
-async def test_peer_that_stops_answering(tmp_path, autojump_clock):
+async def test_a_peer_that_stops_answering_is_away_not_blamed_and_the_table_ends_the_game(tmp_path, autojump_clock):
+    """Silence proves nothing (a crash, a cable, a sleeping laptop look the same): the silent seat
+    is away, the game waits for it, and after the grace period the others end the game; every
+    transcript verifies and says why it ended, naming nobody as a cheater."""
     table, sessions = await play_with_cheater(tmp_path, Silent)
-    check_caught(table, sessions, FaultCode.UNRESPONSIVE, provable=False, reported=True)
+    assert sessions[CHEATER_SEAT].cheated, "the peer never went silent"
+    for seat in (0, 2):
+        fault = sessions[seat].fault
+        assert fault is not None and fault.code == FaultCode.ENDED and fault.culprit is None, (seat, fault)
+        assert "cheater (seat 1) was away (connection lost)" in fault.reason, fault
+        report = verify_transcript(table.seats[seat].transcript.read_bytes(), get_game)
+        assert report.ok, report.describe()
+        assert "cheater (seat 1) was away" in report.describe() and report.stopped.culprit is None
 
 
 async def test_host_forging_a_move_in_a_joiners_name(tmp_path, autojump_clock):

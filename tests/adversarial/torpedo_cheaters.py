@@ -184,9 +184,9 @@ class BadBuild(TorpedoCheater):
         self.bad_build: Build | None = None
 
     def commit_build(self, body: dict) -> dict:
-        # The bot's build is in the pending commitment this body belongs to.
-        pending = self.secrets.commitments[self.replica.phase.phase_id]
-        tiles = list(self.game.decode_action(pending.value).tiles)
+        # The bot's build is the choice this commitment is made to.
+        chosen = self.secrets.choices[self.replica.phase.phase_id]
+        tiles = list(self.game.decode_action(chosen).tiles)
         others = [name for name in tiles if not TILES[name].is_control]
         if self.problem == "duplicate":
             tiles[tiles.index(others[1])] = others[0]

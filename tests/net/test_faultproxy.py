@@ -372,8 +372,7 @@ async def test_a_table_with_every_link_delayed_still_finishes_and_verifies(tmp_p
         assert report.ok and report.complete, report.describe()
 
 
-async def test_a_joiner_cut_mid_game_halts_the_table(tmp_path, autojump_clock):
-    # Rejoin (issue 9) will turn this into: the seat is away, rejoins, the game finishes.
+async def test_a_joiner_cut_mid_game_dials_again_through_the_proxy_and_the_game_finishes(tmp_path, autojump_clock):
     def cut_seat_1_at_its_first_keys(link: Link) -> None:
         if link.number == 0:  # seat 1 dials first
             link.cut_before("up", kind_is("submit", t="keys"))
@@ -382,8 +381,11 @@ async def test_a_joiner_cut_mid_game_halts_the_table(tmp_path, autojump_clock):
     seat_1 = proxy.links[0]
     assert any(kind_is("submit", t="commit")(payload) for payload in seat_1.frames("up")), "cut mid-game"
     assert not any(kind_is("submit", t="keys")(payload) for payload in seat_1.frames("up"))
-    host = nodes[0].session
-    assert host.stage == "halted"
-    assert host.fault is not None and host.fault.code == "disconnected" and host.fault.culprit == 1
-    assert [node.session.stage for node in nodes] == ["halted"] * 3
-    assert all(node.session.result is None for node in nodes)
+    assert len(proxy.links) == 3, "seat 1 dialled again, through the proxy"
+    assert any(kind_is("rejoin")(payload) for payload in proxy.links[2].frames("up"))
+    results = [node.session.result for node in nodes]
+    assert results[0] is not None and results == [results[0]] * 3
+    assert all(node.session.fault is None for node in nodes)
+    for node in nodes:
+        report = verify_transcript(node.transcript_path.read_bytes(), get_game)
+        assert report.ok and report.complete, report.describe()

@@ -7,7 +7,12 @@ from collections import deque
 from p2pgames.bots import RandomBot, bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
-from p2pgames.session import HOST_CONNECTION, DecisionNeeded, Session, encode_record
+from p2pgames.session import HOST_CONNECTION, DecisionNeeded, SavedSeat, Session, encode_record, iter_records
+
+
+def canonical_records(saved: list[bytes]):
+    """Saved-seat records (canonical bytes each) as ``(kind, value)`` pairs."""
+    return list(iter_records(b"".join(encode_record(record) for record in saved)))
 
 
 class Switchboard:
@@ -37,7 +42,11 @@ class Switchboard:
         self.events: list[list] = [[] for _ in range(players)]
         self.transcripts: list[bytearray] = [bytearray() for _ in range(players)]
         self.received: list[list[bytes]] = [[] for _ in range(players)]  # every frame each seat got
+        self.saved: list[list[bytes]] = [[] for _ in range(players)]  # each seat's saved-seat records
         self.delivered = 0
+        # The host's connection to each joiner (a new number after each reconnect; None: cut).
+        self.links: dict[int, int | None] = {seat: seat for seat in range(1, players)}
+        self._next_connection = 100
         for seat in range(1, players):
             self.sessions[0].connected(seat)
             self.sessions[seat].connected(HOST_CONNECTION)
@@ -51,11 +60,69 @@ class Switchboard:
         for seat, session in enumerate(self.sessions):
             for connection, data in session.take_outgoing():
                 if seat == 0:
-                    self.queue.append(("down", connection, connection, data))
-                else:
-                    self.queue.append(("up", seat, connection, data))
+                    joiner = next((s for s, c in self.links.items() if c == connection), None)
+                    if joiner is not None:  # else a connection that is gone: the frame is lost
+                        self.queue.append(("down", joiner, connection, data))
+                elif self.links[seat] is not None:
+                    self.queue.append(("up", seat, self.links[seat], data))
             for record in session.take_transcript():
                 self.transcripts[seat] += encode_record(record)
+            self.saved[seat] += session.take_saved()
+            session.take_closing()
+
+    # -- breaking the network ----------------------------------------------------------------
+
+    def cut(self, seat: int) -> None:
+        """Cut joiner ``seat``'s connection: frames on the way are lost, both ends notice."""
+        self.flush()
+        connection = self.links[seat]
+        self.queue = type(self.queue)(item for item in self.queue if item[1] != seat)
+        self.links[seat] = None
+        if connection is not None:
+            self.host.disconnected(connection, "cut by the test")
+        self.sessions[seat].disconnected(HOST_CONNECTION, "cut by the test")
+        self.flush()
+
+    def reconnect(self, seat: int) -> None:
+        """Joiner ``seat`` dials the host again (a new connection)."""
+        self.flush()
+        self.links[seat] = self._next_connection
+        self._next_connection += 1
+        self.host.connected(self.links[seat])
+        self.sessions[seat].connected(HOST_CONNECTION)
+        self.flush()
+
+    def saved_seat(self, seat: int) -> SavedSeat:
+        return SavedSeat.read(canonical_records(self.saved[seat]))
+
+    def restart(self, seat: int, *, loader=get_game) -> Session:
+        """Joiner ``seat``'s process dies and starts again from its saved seat (same identity):
+        it rejoins from nothing but what it saved. Its transcript starts afresh."""
+        self.cut(seat)
+        old = self.sessions[seat]
+        session = Session(old.identity, old.name, loader, saved=self.saved_seat(seat), bot=True, narrate=old.narrate)
+        self.sessions[seat] = session
+        self.transcripts[seat] = bytearray()
+        self.reconnect(seat)
+        return session
+
+    def restart_host(self, *, loader=get_game) -> Session:
+        """The host's process dies and starts again from its saved seat and transcript; every
+        joiner notices, then dials it again."""
+        self.flush()
+        self.queue.clear()
+        for seat in list(self.links):
+            self.links[seat] = None
+            self.sessions[seat].disconnected(HOST_CONNECTION, "the host's process died")
+        old = self.host
+        records = list(iter_records(bytes(self.transcripts[0])))
+        session = Session.resume_host(old.identity, self.saved_seat(0), records, loader, narrate=old.narrate, bot=True)
+        self.sessions[0] = session
+        self.transcripts[0] = bytearray()
+        self.flush()
+        for seat in list(self.links):
+            self.reconnect(seat)
+        return session
 
     def run(self, max_frames: int = 2_000_000, play: bool = True, until=None) -> None:
         """Deliver frames (and let bots decide) until nothing moves, or until ``until()`` holds."""
@@ -70,8 +137,11 @@ class Switchboard:
                         data = self.tamper(seat, data)
                         if data is None:
                             continue
+                    connection = self.links.get(seat)
+                    if connection is None:
+                        continue  # its connection was cut meanwhile: lost
                     self.received[0].append(data)
-                    self.sessions[0].receive(seat, data)
+                    self.sessions[0].receive(connection, data)
                 else:
                     self.received[seat].append(data)
                     self.sessions[seat].receive(HOST_CONNECTION, data)

@@ -248,7 +248,7 @@ def test_an_acknowledgement_of_another_entry_names_nobody():
         "Checked 67 log entries (272 signatures, every chain link, every rule), 200 state-hash acknowledgements, "
         "1 deal audit and no chat lines.",
         FORK,
-        "Result: p0 (seat 0) and p2 (seat 2) won — 2 points; scores p0: 2, p1: 0, p2: 2.",
+        "Result: p2 (seat 2) won — 2 points; scores p0: 1, p1: 1, p2: 2.",
         "NOT verified.",
     ])
 

@@ -32,7 +32,7 @@ ALL_CHECKED = (
     "Checked 67 log entries (272 signatures, every chain link, every rule), 201 state-hash acknowledgements, "
     "1 deal audit and no chat lines."
 )
-RESULT = "Result: p0 (seat 0) and p2 (seat 2) won — 2 points; scores p0: 2, p1: 0, p2: 2."
+RESULT = "Result: p2 (seat 2) won — 2 points; scores p0: 1, p1: 1, p2: 2."
 
 
 def records() -> list[tuple[str, object]]:
@@ -235,9 +235,10 @@ def test_a_game_a_player_quit_names_them_once():
 
 def test_a_game_halted_on_an_unprovable_fault_says_whose_word_it_is():
     board = stopped_board()
-    board.host.peer_unresponsive(1, "nothing heard from it for 30 s")
+    # A frame over the size limit: only the host saw it, so only its word says so.
+    board.host.protocol_violation(1, "oversize", "sent a frame of 2000000 bytes (the limit is 1048576)")
     board.run()
-    stopped = "The game stopped after 7 log entries: p1 (seat 1) stopped answering (nothing heard from it for 30 s); "
+    stopped = "The game stopped after 7 log entries: p1 (seat 1) sent a frame of 2000000 bytes (the limit is 1048576); "
     assert described(bytes(board.transcripts[0])) == "\n".join([
         "Transcript of Probe kept by p0 (seat 0); players: p0, p1, p2.",
         checked(7, 32, 21), stopped + "as seen by p0 (seat 0), who kept this transcript.", "Verified.",

@@ -1,0 +1,298 @@
+"""A seat whose connection drops, or whose process dies, comes back and the game goes on.
+
+Sessions only (in memory, no sockets, no clock): the switchboard cuts a joiner's connection at a
+chosen moment, loses what was on the wire, and dials again — from the same session, or from a new
+one built from nothing but what the seat saved; or it restarts the host from its saved seat and
+transcript. Every game must finish with every transcript verified and no fault anywhere.
+"""
+
+from __future__ import annotations
+
+import pytest
+from switchboard import Switchboard
+
+from p2pgames.crypto import Identity
+from p2pgames.games import get_game
+from p2pgames.session import (
+    HOST_CONNECTION,
+    FaultCode,
+    LocalError,
+    ResumeError,
+    SavedSeat,
+    SeatAway,
+    SeatBack,
+    Session,
+    iter_records,
+    verify_transcript,
+)
+from p2pgames.session._messages import make_envelope, open_envelope
+
+
+def finished_and_verified(board: Switchboard) -> None:
+    """Every seat ended the game with the same result, no fault, and a transcript that verifies."""
+    results = {repr(session.result) for session in board.sessions}
+    assert len(results) == 1 and board.host.result is not None, [s.fault for s in board.sessions]
+    for seat, session in enumerate(board.sessions):
+        assert session.fault is None, (seat, session.fault)
+        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
+        assert report.ok and report.complete, (seat, report.describe())
+
+
+def entries(board: Switchboard) -> int:
+    return board.host.replica.seq if board.host.replica is not None else 0
+
+
+def run_until_entries(board: Switchboard, count: int) -> None:
+    """Play until the game has begun and the log holds ``count`` entries."""
+    board.run(until=lambda: board.host.start_envelope is not None and entries(board) >= count)
+    assert entries(board) >= count, "the game ended before the moment chosen"
+
+
+def submit_kind(data: bytes) -> str | None:
+    envelope = open_envelope(data)
+    if envelope.kind != "submit":
+        return None
+    return envelope.body["body"].get("t")
+
+
+# -- the same session, a new connection ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("moment", [0, 1, 3, 8, 15, 24, 40, 55])
+def test_a_joiner_cut_after_any_number_of_entries_reconnects_and_the_game_finishes(moment):
+    """Probe's log runs through drawing lots (commit-reveal), a deal (shuffle and lock passes, key
+    releases), turns, cheer windows and the audit: cutting after each number of entries hits
+    each of them."""
+    board = Switchboard("probe", 3, seed=b"rejoin")
+    run_until_entries(board, moment)
+    board.cut(2)
+    board.run()  # the others carry on while they can; the game waits where it needs seat 2
+    assert board.host.result is None, "the game can't end without seat 2"
+    assert 2 in board.host.away and board.sessions[2].away == {0: "cut by the test"}
+    board.reconnect(2)
+    board.run()
+    finished_and_verified(board)
+    assert not board.host.away and not board.sessions[2].away
+
+
+@pytest.mark.parametrize("kind", ["commit", "open", "pass", "keys", "act", "audit"])
+def test_a_submission_lost_with_the_connection_is_sent_again_once_caught_up(kind):
+    """The joiner's frame of ``kind`` never reaches the host (the cable is pulled as it leaves):
+    after the rejoin it goes again, with the same counter, and nobody calls it a replay."""
+    board = Switchboard("probe", 3, seed=b"lost")
+    lost = []
+
+    def pull_the_cable(seat: int, data: bytes):
+        if seat == 1 and not lost and submit_kind(data) == kind:
+            lost.append(data)
+            return None  # gone with the connection
+        return data
+
+    board.tamper = pull_the_cable
+    board.run(until=lambda: bool(lost))
+    assert lost, f"seat 1 never submitted a {kind}"
+    board.tamper = None
+    board.cut(1)
+    board.run()
+    board.reconnect(1)
+    board.run()
+    finished_and_verified(board)
+
+
+def test_the_others_hear_who_is_away_and_who_is_back():
+    board = Switchboard("probe", 3, seed=b"news")
+    run_until_entries(board, 5)
+    board.cut(1)
+    board.run()
+    away = [event for event in board.events[2] if isinstance(event, SeatAway)]
+    assert [(event.seat, event.name) for event in away] == [(1, "p1")]
+    assert board.sessions[2].away == {1: "cut by the test"}
+    assert "waiting for p1 to reconnect" in board.sessions[2].status()
+    board.reconnect(1)
+    board.run()
+    assert [event.seat for event in board.events[2] if isinstance(event, SeatBack)] == [1]
+    assert [event.seat for event in board.events[1] if isinstance(event, SeatBack)] == [0]
+    finished_and_verified(board)
+
+
+def test_a_joiner_cut_twice_in_a_row_and_while_catching_up_still_gets_back():
+    board = Switchboard("probe", 3, seed=b"twice")
+    run_until_entries(board, 10)
+    board.cut(1)
+    board.run()
+    board.reconnect(1)
+    board.cut(1)  # before the host's hello even arrived
+    board.reconnect(1)
+    # Deliver only part of the catch-up, then cut again.
+    for _ in range(4):
+        if board.queue:
+            direction, seat, connection, data = board.queue.popleft()
+            if direction == "down":
+                board.sessions[seat].receive(HOST_CONNECTION, data)
+            else:
+                board.host.receive(connection, data)
+            board.flush()
+    board.cut(1)
+    board.run()
+    board.reconnect(1)
+    board.run()
+    finished_and_verified(board)
+
+
+def test_while_the_host_is_away_a_joiner_may_still_move_and_its_move_goes_once_back():
+    board = Switchboard("probe", 3, seed=b"offline-move")
+    joiner = board.sessions[1]
+    board.run(until=lambda: joiner.decision() is not None, play=False)
+    board.cut(1)
+    decision = joiner.decision(texts=False)
+    assert decision is not None
+    joiner.act(decision.actions[0])  # no connection: it waits in flight
+    assert joiner.take_outgoing() == []
+    board.reconnect(1)
+    board.run()
+    finished_and_verified(board)
+
+
+def test_a_joiner_cannot_chat_while_the_host_is_away():
+    board = Switchboard("probe", 3, seed=b"quiet")
+    run_until_entries(board, 3)
+    board.cut(1)
+    with pytest.raises(LocalError, match="the host is away"):
+        board.sessions[1].chat("hello?")
+
+
+# -- a new process: the seat from what it saved ------------------------------------------------
+
+
+def test_what_a_seat_saves_is_its_seed_and_its_committed_choices_only():
+    board = Switchboard("beltpunk", 2, seed=b"saved")
+    board.run()
+    saved = board.saved_seat(1)
+    session = board.sessions[1]
+    assert (saved.game, saved.game_id, saved.seat, saved.seed) == ("beltpunk", session.game_id, 1, session.secret_seed)
+    assert saved.host_key == board.host.identity.public_key.raw
+    assert saved.choices, "Beltpunk's discards are committed choices"
+    kinds = [kind for kind, _ in iter_records(b"".join(_framed(record) for record in board.saved[1]))]
+    assert kinds[0] == "seat" and set(kinds[1:]) == {"choice"}
+
+
+def _framed(record: bytes) -> bytes:
+    from p2pgames.session import encode_record
+
+    return encode_record(record)
+
+
+@pytest.mark.parametrize("game, players, moment", [
+    ("probe", 3, 6), ("probe", 3, 30), ("beltpunk", 2, 40), ("steamcourt", 3, 60),
+])
+def test_a_joiner_whose_process_died_takes_its_seat_again_from_what_it_saved(game, players, moment):
+    board = Switchboard(game, players, seed=b"crash")
+    run_until_entries(board, moment)
+    before = board.sessions[1]
+    session = board.restart(1)
+    board.run()
+    finished_and_verified(board)
+    assert session.seat == 1 and session.seal_key.public_bytes() == before.seal_key.public_bytes()
+
+
+def test_a_restarted_joiner_opens_the_choice_it_committed_before_it_died():
+    """Beltpunk's discards are committed in secret: the value must come back from the saved seat."""
+    board = Switchboard("beltpunk", 2, seed=b"commit-crash")
+    joiner = board.sessions[1]
+    sent = []
+
+    def watch(seat: int, data: bytes):
+        if seat == 1 and submit_kind(data) == "commit":
+            sent.append(data)
+        return data
+
+    board.tamper = watch
+    board.run(until=lambda: bool(sent) and bool(joiner.secrets.choices))
+    assert sent and joiner.secrets.choices, "seat 1 has a committed choice not yet opened"
+    board.tamper = None
+    board.restart(1)
+    board.run()
+    finished_and_verified(board)
+
+
+def test_a_restarted_joiner_with_another_identity_is_refused():
+    board = Switchboard("probe", 3, seed=b"impostor")
+    run_until_entries(board, 8)
+    board.cut(1)
+    stranger = Identity.generate()  # not seat 1's key (nor anyone's at the table)
+    saved = board.saved_seat(1)
+    session = Session(stranger, "p1", get_game, saved=saved)
+    board.sessions[1] = session
+    board.reconnect(1)
+    board.run()
+    assert session.finished and "host refused to take us back: you have no seat" in (session.rejection or "")
+
+
+# -- the host's process dies ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game, players, moment", [("probe", 3, 0), ("probe", 3, 20), ("probe", 3, 50), ("beltpunk", 2, 70)])
+def test_a_host_restarted_from_its_transcript_and_saved_seat_finishes_the_game(game, players, moment):
+    board = Switchboard(game, players, seed=b"host-crash")
+    run_until_entries(board, moment)
+    host = board.restart_host()
+    board.run()
+    finished_and_verified(board)
+    assert host.away == {}
+
+
+def test_a_restarted_host_waits_for_every_joiner_to_rejoin():
+    board = Switchboard("probe", 3, seed=b"host-waits")
+    run_until_entries(board, 12)
+    old = board.host
+    board.flush()
+    board.queue.clear()
+    for seat in (1, 2):
+        board.links[seat] = None
+        board.sessions[seat].disconnected(HOST_CONNECTION, "gone")
+    records = list(iter_records(bytes(board.transcripts[0])))
+    host = Session.resume_host(old.identity, board.saved_seat(0), records, get_game, bot=True, narrate=False)
+    assert host.away == {1: "the host restarted", 2: "the host restarted"}
+    assert "waiting for" in host.status() or host.waiting_for() == ()
+
+
+def test_a_host_cannot_resume_a_game_that_ended_or_with_another_identity():
+    board = Switchboard("probe", 2, seed=b"ended")
+    board.run()
+    records = list(iter_records(bytes(board.transcripts[0])))
+    with pytest.raises(ResumeError, match="has ended"):
+        Session.resume_host(board.host.identity, board.saved_seat(0), records, get_game)
+    with pytest.raises(ResumeError, match="another identity"):
+        Session.resume_host(board.sessions[1].identity, board.saved_seat(0), records, get_game)
+    with pytest.raises(ResumeError, match="a joiner's"):
+        Session.resume_host(board.host.identity, board.saved_seat(1), records, get_game)
+
+
+# -- ending a game for a seat that doesn't come back ---------------------------------------------
+
+
+def test_a_game_with_nobody_away_cannot_be_ended_that_way():
+    board = Switchboard("probe", 3, seed=b"all-here")
+    run_until_entries(board, 4)
+    with pytest.raises(LocalError, match="nobody is away"):
+        board.sessions[1].end_game()
+
+
+def test_ending_the_game_while_a_seat_is_away_records_why_for_everyone():
+    board = Switchboard("probe", 3, seed=b"give-up")
+    run_until_entries(board, 9)
+    board.cut(2)
+    board.run()
+    board.sessions[1].end_game()
+    board.run()
+    for seat in (0, 1):
+        session = board.sessions[seat]
+        assert session.fault is not None and session.fault.code == FaultCode.ENDED and session.fault.culprit is None
+        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
+        assert report.ok, report.describe()
+        assert "p2 (seat 2) was away (connection lost) and p1 (seat 1) ended the game rather than wait" in report.describe()
+    away = board.sessions[2]
+    assert away.fault is None  # it never heard: it is still away, and finds the game stopped when back
+    board.reconnect(2)
+    board.run()
+    assert away.finished and "the game has stopped" in (away.rejection or "")
