@@ -199,16 +199,27 @@ class VerificationReport:
                 "a full disk); everything before it was checked."
             )
         if self.stopped is not None:
+            # What the signed log proves, and what is only one peer's word, said apart: two
+            # transcripts may report different culprits, but none passes a report off as proof.
             if self.stop_confirmed:
                 how = (
                     "confirmed by their signed leave message" if self.stopped.code == FaultCode.LEFT
                     else "confirmed from the signed evidence"
                 )
             elif self.stopped.reporter is not None:
-                how = f"as reported by {self.who(self.stopped.reporter)}"
+                how = (
+                    f"as reported by {self.who(self.stopped.reporter)} — their word, which the signed "
+                    "log can neither prove nor disprove"
+                )
             else:
-                how = f"as seen by {keeper}, who kept this transcript"
-            lines.append(f"The game stopped {_after(self.stopped.seq)}: {self.blame(self.stopped)}; {how}.")
+                how = (
+                    f"as seen by {keeper}, who kept this transcript — their word, which the signed log "
+                    "can neither prove nor disprove"
+                )
+            if self.stopped.code == FaultCode.ENDED:  # nobody's fault: say what happened
+                lines.append(f"The game was ended {_after(self.stopped.seq)}: {clean_text(self.stopped.reason)}; {how}.")
+            else:
+                lines.append(f"The game stopped {_after(self.stopped.seq)}: {self.blame(self.stopped)}; {how}.")
         if self.result is not None:
             winners = " and ".join(self.who(seat) for seat in self.result["winners"]) or "nobody"
             scores = ", ".join(f"{name}: {score}" for name, score in zip(self.names, self.result["scores"]))

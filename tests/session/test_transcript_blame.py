@@ -263,7 +263,7 @@ def test_an_acknowledgement_of_another_entry_is_explained_by_the_keepers_desync(
     assert report.ok and not report.stop_confirmed
     assert report.describe().splitlines()[2:] == [
         "The game stopped after 6 log entries: p2 (seat 2) reached a different state after entry 5; "
-        "as seen by p1 (seat 1), who kept this transcript.",
+        "as seen by p1 (seat 1), who kept this transcript — their word, which the signed log can neither prove nor disprove.",
         "Verified.",
     ]
 
@@ -378,7 +378,7 @@ def test_a_live_fork_the_victim_applied_blames_nobody_in_the_others_transcripts(
         report = verify_transcript(bytes(board.transcripts[seat]), get_game)
         assert report.failure is None and report.ok, report.describe()
         assert report.stopped is not None and report.stopped.code == "desync" and not report.stop_confirmed
-        assert report.describe().splitlines()[-2].endswith(f"as seen by p{seat} (seat {seat}), who kept this transcript.")
+        assert report.describe().splitlines()[-2].endswith(f"as seen by p{seat} (seat {seat}), who kept this transcript — their word, which the signed log can neither prove nor disprove.")
     # p1 holds the forged entry: its state claim is the host's proven fault.
     report = verify_transcript(bytes(board.transcripts[1]), get_game)
     assert report.describe().splitlines()[2:] == [
@@ -453,7 +453,7 @@ def test_a_badly_signed_relayed_acknowledgement_is_explained_by_the_keepers_stop
     ))
     report = verify_transcript(file_of(items), get_game)
     assert report.ok and not report.damage and not report.stop_confirmed
-    assert report.describe().splitlines()[-2].endswith("as seen by p1 (seat 1), who kept this transcript.")
+    assert report.describe().splitlines()[-2].endswith("as seen by p1 (seat 1), who kept this transcript — their word, which the signed log can neither prove nor disprove.")
 
 
 def test_a_recorded_fault_its_evidence_proves_is_confirmed_beside_another_verdict_of_the_replay():

@@ -33,6 +33,7 @@ ALL_CHECKED = (
     "1 deal audit and no chat lines."
 )
 RESULT = "Result: p2 (seat 2) won — 2 points; scores p0: 1, p1: 1, p2: 2."
+UNPROVEN = "their word, which the signed log can neither prove nor disprove."
 
 
 def records() -> list[tuple[str, object]]:
@@ -173,7 +174,7 @@ def test_a_recorded_entry_with_a_bad_signature_is_the_writers_report_not_proof()
         "Checked 5 log entries (22 signatures, every chain link, every rule), 13 state-hash acknowledgements, "
         "no deal audits and no chat lines.",
         "The game stopped after 5 log entries: p0 (seat 0) — sent a log entry with a bad signature; "
-        "as seen by p1 (seat 1), who kept this transcript.",
+        "as seen by p1 (seat 1), who kept this transcript — their word, which the signed log can neither prove nor disprove.",
         "Verified.",
     ])
 
@@ -241,11 +242,11 @@ def test_a_game_halted_on_an_unprovable_fault_says_whose_word_it_is():
     stopped = "The game stopped after 7 log entries: p1 (seat 1) sent a frame of 2000000 bytes (the limit is 1048576); "
     assert described(bytes(board.transcripts[0])) == "\n".join([
         "Transcript of Probe kept by p0 (seat 0); players: p0, p1, p2.",
-        checked(7, 32, 21), stopped + "as seen by p0 (seat 0), who kept this transcript.", "Verified.",
+        checked(7, 32, 21), stopped + "as seen by p0 (seat 0), who kept this transcript — " + UNPROVEN, "Verified.",
     ])
     assert described(bytes(board.transcripts[2])) == "\n".join([
         "Transcript of Probe kept by p2 (seat 2); players: p0, p1, p2.",
-        checked(7, 33, 21), stopped + "as reported by p0 (seat 0).", "Verified.",
+        checked(7, 33, 21), stopped + "as reported by p0 (seat 0) — " + UNPROVEN, "Verified.",
     ])
 
 
