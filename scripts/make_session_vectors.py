@@ -44,6 +44,8 @@ def envelopes() -> dict:
             "game_id": game_id, "seat": 2, "counter": 5, "based_on": 40,
             "body": {"t": "act", "action": ["discard", 17]},
         }),
+        ("rejoin", {"protocol": 1, "game_id": game_id, "host": b"\x03" * 32, "nonce": b"\x04" * 32, "have": 37}),
+        ("caught-up", {"game_id": game_id, "seq": 52}),
     ]
     cases = []
     for kind, body in bodies:
