@@ -13,10 +13,14 @@ the lobby changed              ``seated: alice, bot-1 (2 of 4)``                
 the game began                 ``The game begins: … alice (seat 0, you), …``           ``say``
 an entry of the log            the game's own lines, as the terminal's log shows them  ``say``
 chat, notices                  ``bob: hello``; the notice's text                       ``say``
+a seat away, back              ``bob's connection was lost (…); the game waits …``     ``say``
 the game ended                 ``Game over: alice wins — …``                           ``say``
 the game stopped, or refused   ``p2pgames: The game stopped: …``                       ``warn``
 where the transcript is        ``Your transcript of the game: PATH`` and how to check  either
 =============================  ======================================================  ========
+
+A seat away for longer than the grace period (``NetSettings.away_grace``) ends the game: a bot
+seat ends it as a person may, so a scripted table whose process died doesn't wait for ever.
 
 The exit code is the command line's: 0 the game ended; 1 it stopped on a fault, the host
 refused us or closed the table, or the connection closed before the end; 3 a network problem
@@ -28,6 +32,7 @@ A second signal ends it at once.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import os
 import shlex
@@ -43,6 +48,7 @@ from p2pgames.net._launch import SetupError
 from p2pgames.net._node import Node
 from p2pgames.net._players import drive_bot
 from p2pgames.session import (
+    AwayTooLong,
     ChatReceived,
     DesyncReport,
     GameEnded,
@@ -52,6 +58,8 @@ from p2pgames.session import (
     Logged,
     Notice,
     Rejected,
+    SeatAway,
+    SeatBack,
     SessionEvent,
 )
 
@@ -60,6 +68,7 @@ __all__ = ["run_headless", "play_headless", "HEADLESS_SIGNALS"]
 Setup = Callable[[trio.Nursery, Callable[[str], None]], Awaitable[Node]]
 
 FINISHED, FAILED, NETWORK = 0, 1, 3
+HOST_SEAT = 0
 HEADLESS_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
@@ -164,7 +173,7 @@ class _HeadlessSeat:
                 await node.finished.wait()
             return
         send, receive = trio.open_memory_channel[SessionEvent](math.inf)
-        nursery.start_soon(drive_bot, _Watched(node, receive), bot)
+        nursery.start_soon(functools.partial(drive_bot, _Watched(node, receive), bot, end_when_away_too_long=True))
         async with send:
             async for event in node.events:
                 self.show(event)
@@ -196,6 +205,8 @@ class _HeadlessSeat:
             where = self.node.desync_report  # type: ignore[union-attr]
             text = "The peers disagree about the state of the game"
             self.say(f"{text}; the report is saved in {where}" if where else text)
+        elif isinstance(event, (SeatAway, SeatBack, AwayTooLong)):
+            self.say(_away_text(event, ours=event.seat == HOST_SEAT and not session.is_host))
         elif isinstance(event, GameEnded):
             self.say(f"Game over: {event.message}")
         elif isinstance(event, Halted):
@@ -240,6 +251,20 @@ class _HeadlessSeat:
                 return
             self.warn(f"p2pgames: {name}; leaving the table")
             node.leave("game over" if node.session.stage == "over" else "quit")
+
+
+def _away_text(event: SeatAway | SeatBack | AwayTooLong, ours: bool) -> str:
+    """A line about a seat away, back, or away too long (``ours``: a joiner's own connection to
+    its host)."""
+    if isinstance(event, SeatAway):
+        if ours:
+            return f"The connection to the host, {event.name}, was lost ({event.reason}); reconnecting …"
+        return f"{event.name}'s connection was lost ({event.reason}); the game waits for them where it needs them."
+    if isinstance(event, SeatBack):
+        return "Reconnected to the host; caught up." if ours else f"{event.name} is back."
+    who = f"The host, {event.name}," if ours else event.name
+    minutes, seconds = divmod(int(event.waited), 60)
+    return f"{who} has been away for {minutes}:{seconds:02d}, longer than the grace period: ending the game."
 
 
 def _setup_failed(error: BaseException) -> tuple[str, int] | None:

@@ -21,11 +21,15 @@ import threading
 from pathlib import Path
 
 import pytest
+import trio
 
 from cli_calls import call
 from p2pgames import cli
+from p2pgames.bots import bot_for
+from p2pgames.crypto import Identity
 from p2pgames.games import get_game
-from p2pgames.session import verify_transcript
+from p2pgames.net import NetSettings, Node, host_table, play_headless
+from p2pgames.session import GameStarted, Session, verify_transcript
 
 REPOSITORY = Path(__file__).parents[2]
 TIMEOUT = 60.0  # seconds: a guard against hanging on a loaded 2-core machine
@@ -154,6 +158,39 @@ def test_a_kind_the_hosts_game_lacks_is_refused_before_taking_a_seat(peers):
     exit_code, out, err = call("join", code, "--bot", "--no-transcript")
     assert (exit_code, err) == (0, ""), out
     assert host.finish()[0] == 0
+
+
+def test_a_bot_seat_ends_the_game_when_a_seat_stays_away_past_the_grace_period():
+    # In one process (a second of grace, not three minutes): the joiner vanishes once the game began.
+    settings = NetSettings(away_grace=1.0)
+    said: list[str] = []
+    warned: list[str] = []
+
+    async def main() -> int:
+        async def vanishing_joiner(port: int) -> None:
+            node = Node(Session(Identity.generate(), "ghost", get_game, bot=True), settings=settings)
+            with trio.CancelScope() as gone:
+                async with trio.open_nursery() as nursery:
+                    await nursery.start(node.connect, "127.0.0.1", port)
+                    async for event in node.events:
+                        if isinstance(event, GameStarted):
+                            gone.cancel()  # like a process killed: the connection just closes
+
+        async def setup(nursery, say):
+            node = await host_table(
+                nursery, identity=Identity.generate(), name="hostess", ruleset=get_game("probe").ruleset(2),
+                bind="127.0.0.1", settings=settings, say=say, bot=True,
+            )
+            port = int(said[0].removeprefix("Join code: ").split("/")[0].rpartition(":")[2])
+            nursery.start_soon(vanishing_joiner, port)
+            return node
+
+        return await play_headless(setup, lambda game: bot_for(game, b"s"), say=said.append, warn=warned.append)
+
+    assert trio.run(main) == 1
+    assert any(line.startswith("ghost's connection was lost (") for line in said), said
+    assert any(line.startswith("ghost has been away for 0:0") and line.endswith("longer than the grace period: ending the game.") for line in said), said
+    assert warned == ["p2pgames: The game stopped: ghost (seat 1) was away (connection lost) and the host ended the game rather than wait."]
 
 
 # -- what is checked before anything starts ----------------------------------------------------------
