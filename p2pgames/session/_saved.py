@@ -3,8 +3,8 @@
 A seat is saved as a list of records (canonical msgpack each, framed like a transcript's):
 
 * ``["seat", {"format": "p2pgames-seat", "version": 1, "game": name, "game_id": 32 bytes,
-  "seat": n, "seed": 32 bytes, "host": the host's 32-byte key}]`` — first, once, when the game
-  starts. ``seed`` is the secret every key, salt and random contribution of the seat is derived
+  "seat": n, "key": this seat's 32-byte identity key, "seed": 32 bytes, "host": the host's
+  32-byte key}]`` — first, once, when the game starts. ``seed`` is the secret every key, salt and random contribution of the seat is derived
   from (:class:`~p2pgames.session.SeatSecrets`): it is as secret as the identity key.
 * ``["choice", [phase_id, value]]`` — a committed choice of the player's, before its commitment
   is sent (the only secret that can't be derived again).
@@ -39,8 +39,9 @@ class SavedSeat:
     game: str
     game_id: bytes
     seat: int
+    key: bytes  # the seat's identity key (several profiles may share a directory)
     seed: bytes = field(repr=False)
-    host_key: bytes
+    host_key: bytes = b""
     choices: dict[int, Any] = field(default_factory=dict, repr=False)
     host: str | None = None
     port: int | None = None
@@ -51,11 +52,11 @@ class SavedSeat:
         return self.seat == 0
 
     @staticmethod
-    def header(game: str, game_id: bytes, seat: int, seed: bytes, host_key: bytes) -> bytes:
+    def header(game: str, game_id: bytes, seat: int, key: bytes, seed: bytes, host_key: bytes) -> bytes:
         """The first record of a saved seat."""
         return canonical.encode(["seat", {
             "format": SEAT_FORMAT, "version": 1, "game": game, "game_id": game_id,
-            "seat": seat, "seed": seed, "host": host_key,
+            "seat": seat, "key": key, "seed": seed, "host": host_key,
         }])
 
     @staticmethod
@@ -85,11 +86,11 @@ class SavedSeat:
                 if value.get("version") != 1:
                     raise SavedSeatError(f"it is saved in version {value.get('version')!r}, which this p2pgames can't read")
                 try:
-                    saved = cls(value["game"], value["game_id"], value["seat"], value["seed"], value["host"])
+                    saved = cls(value["game"], value["game_id"], value["seat"], value["key"], value["seed"], value["host"])
                 except KeyError as missing:
                     raise SavedSeatError(f"its header lacks {missing}") from None
                 if not (
-                    isinstance(saved.game, str) and _bytes32(saved.game_id) and _bytes32(saved.seed)
+                    isinstance(saved.game, str) and _bytes32(saved.game_id) and _bytes32(saved.seed) and _bytes32(saved.key)
                     and _bytes32(saved.host_key) and type(saved.seat) is int and 0 <= saved.seat < 64
                 ):
                     raise SavedSeatError("its header is not valid")
@@ -102,7 +103,7 @@ class SavedSeat:
         if saved is None:
             raise SavedSeatError("it is empty")
         return cls(
-            saved.game, saved.game_id, saved.seat, saved.seed, saved.host_key, choices,
+            saved.game, saved.game_id, saved.seat, saved.key, saved.seed, saved.host_key, choices,
             where.get("host"), where.get("port"), where.get("transcript"),
         )
 

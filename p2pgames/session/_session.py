@@ -233,6 +233,8 @@ class Session:
         """
         if not saved.is_host:
             raise ResumeError("this saved seat is a joiner's: take it again with p2pgames join")
+        if saved.key != identity.public_key.raw:
+            raise ResumeError("this game was hosted with another identity (use the --profile you hosted it with)")
         records = list(records)
         starts = [value for kind, value in records if kind == "start"]
         if not starts:
@@ -1265,7 +1267,9 @@ class Session:
         self.replica = Replica(self.game, self.ruleset, self.game_id, self.seats, start.digest)
         self.secrets = SeatSecrets(self.seat, self.seal_key, self.secret_seed)
         if self.resumed is None:
-            self._saved.append(SavedSeat.header(self.game.name, self.game_id, self.seat, self.secret_seed, start.sender))
+            self._saved.append(SavedSeat.header(
+                self.game.name, self.game_id, self.seat, self.identity.public_key.raw, self.secret_seed, start.sender,
+            ))
         else:
             for phase_id, value in self.resumed.choices.items():
                 self.secrets.restore_choice(phase_id, value)
@@ -1511,6 +1515,12 @@ class Session:
             self._in_flight_decision = decision
             if self._host_reachable:  # else it goes once we are back (see _take_caught_up)
                 self._send(HOST_CONNECTION, envelope)
+
+    @property
+    def in_touch(self) -> bool:
+        """Whether the game is on here and we are with the table: a host, or a joiner connected
+        to its host and caught up on the log."""
+        return self.replica is not None and (self.is_host or self._host_reachable)
 
     @property
     def _host_reachable(self) -> bool:

@@ -170,7 +170,7 @@ def test_what_a_seat_saves_is_its_seed_and_its_committed_choices_only():
     saved = board.saved_seat(1)
     session = board.sessions[1]
     assert (saved.game, saved.game_id, saved.seat, saved.seed) == ("beltpunk", session.game_id, 1, session.secret_seed)
-    assert saved.host_key == board.host.identity.public_key.raw
+    assert saved.host_key == board.host.identity.public_key.raw and saved.key == session.identity.public_key.raw
     assert saved.choices, "Beltpunk's discards are committed choices"
     kinds = [kind for kind, _ in iter_records(b"".join(_framed(record) for record in board.saved[1]))]
     assert kinds[0] == "seat" and set(kinds[1:]) == {"choice"}

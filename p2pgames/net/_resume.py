@@ -1,0 +1,157 @@
+"""Taking a seat again after this program stopped mid-game: a joiner rejoins its host, a host
+listens again and waits for its joiners — from the seat saved as the game ran (``*.p2pseat``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import trio
+
+from p2pgames.crypto import Identity
+from p2pgames.games import get_game
+from p2pgames.net._joincode import JoinCode
+from p2pgames.net._launch import SetupError, _connect_problem, _listen_problem
+from p2pgames.net._node import NetSettings, Node, open_host_listeners
+from p2pgames.net._seat_file import read_saved_seat, saved_seats
+from p2pgames.session import CutShort, ResumeError, SavedSeat, SavedSeatError, Session, TranscriptError, iter_records
+
+__all__ = ["find_saved_seat", "resume_seat"]
+
+
+def find_saved_seat(
+    directory: Path, identity: Identity, *, host_fingerprint: str | None = None, which: str | None = None
+) -> tuple[Path, SavedSeat] | None:
+    """The unfinished game this identity can take up again: the newest saved seat in
+    ``directory`` that is this identity's (as a host, its own key; as a joiner, any host's),
+    optionally only one whose host has ``host_fingerprint``, or whose game id starts with (or
+    whose file is named) ``which``. ``None`` if there is none. Unreadable files are skipped."""
+    from p2pgames.crypto import PublicKey, fingerprint_matches
+
+    own = identity.public_key.raw
+    for path, saved in saved_seats(directory):
+        if isinstance(saved, str):
+            continue
+        if saved.key != own:
+            continue  # another identity's seat (profiles may share the directory)
+        if host_fingerprint is not None and not fingerprint_matches(host_fingerprint, PublicKey(saved.host_key)):
+            continue
+        if which is not None and not (saved.game_id.hex().startswith(which.lower()) or path.name == which or str(path) == which):
+            continue
+        return path, saved
+    return None
+
+
+def _records_before_any_cut(data: bytes) -> list:
+    records = []
+    try:
+        for record in iter_records(data):
+            records.append(record)
+    except CutShort:
+        pass  # cut while being written: everything before it is the game so far
+    return records
+
+
+async def resume_seat(
+    nursery: trio.Nursery,
+    *,
+    identity: Identity,
+    seat_path: Path,
+    name: str,
+    code: JoinCode | None = None,
+    port: int | None = None,
+    bind: str | None = None,
+    transcripts: Path | None = None,
+    settings: NetSettings = NetSettings(),
+    say: Callable[[str], None] = lambda text: None,
+    bot: bool = False,
+) -> Node:
+    """Take the seat saved in ``seat_path`` again and return our node, playing.
+
+    A joiner dials its host (at ``code`` if given — its key must be the game's host's — else
+    where the game was) and rejoins; it returns once the host has caught it up. A host listens
+    at the port it had (or ``port``), replays its transcript and waits for its joiners to rejoin.
+    Its new transcript goes to ``transcripts`` (default: beside the old one, which it replaces).
+    Raises :class:`SetupError` with the player's message.
+    """
+    try:
+        saved = read_saved_seat(seat_path)
+    except OSError as error:
+        raise SetupError(f"can't read the saved seat {seat_path}: {error.strerror or error}", network=False) from None
+    except SavedSeatError as error:
+        raise SetupError(f"can't use the saved seat {seat_path}: {error}", network=False) from None
+    old_transcript = Path(saved.transcript) if saved.transcript else None
+    directory = transcripts or (old_transcript.parent if old_transcript is not None else None)
+    if saved.is_host:
+        return await _resume_host(
+            nursery, identity=identity, saved=saved, seat_path=seat_path, old_transcript=old_transcript,
+            directory=directory, port=port, bind=bind, settings=settings, say=say, bot=bot,
+        )
+    if identity.public_key.raw != saved.key:
+        raise SetupError("this saved seat is another identity's: use the --profile you played with", network=False)
+    if code is not None and code.fingerprint is not None:
+        from p2pgames.crypto import PublicKey, fingerprint_matches
+
+        if not fingerprint_matches(code.fingerprint, PublicKey(saved.host_key)):
+            raise SetupError(
+                f"the join code's key {code.fingerprint} is not the key of the host of the game you are "
+                f"resuming ({PublicKey(saved.host_key).fingerprint()}): that is another table", network=False,
+            )
+    host, where_port = (code.host, code.port) if code is not None else (saved.host, saved.port)
+    if host is None or where_port is None:
+        raise SetupError("the saved seat does not say where the host was: give its join code (p2pgames resume --code CODE)", network=False)
+    session = Session(identity, name, get_game, saved=saved, bot=bot, narrate=not bot)
+    node = Node(
+        session, settings=settings, transcript_dir=directory, seat_path=seat_path, replaces_transcript=old_transcript,
+    )
+    say(f"Taking your seat again at {host}:{where_port} …")
+    try:
+        with trio.fail_after(settings.connect_timeout):
+            await nursery.start(node.connect, host, where_port)
+    except trio.TooSlowError:
+        raise SetupError(f"can't reach the host at {host}:{where_port}: no answer within {settings.connect_timeout:.0f} s; is it running again?") from None
+    except OSError as error:
+        raise _connect_problem(error, JoinCode(host, where_port, None)) from None
+    with trio.move_on_after(settings.connect_timeout):
+        await node.wait_until(lambda: session.in_touch or session.finished)
+    if session.finished or not session.in_touch:
+        node.leave("could not rejoin")
+        reason = session.rejection or (session.fault.describe(None) if session.fault else "the host did not take us back")
+        raise SetupError(f"could not take your seat again: {reason}", network=False)
+    say(f"Back at the table: caught up on {session.replica.seq} log entries.")
+    return node
+
+
+async def _resume_host(
+    nursery: trio.Nursery, *, identity: Identity, saved: SavedSeat, seat_path: Path, old_transcript: Path | None,
+    directory: Path | None, port: int | None, bind: str | None, settings: NetSettings,
+    say: Callable[[str], None], bot: bool,
+) -> Node:
+    if old_transcript is None:
+        raise SetupError("this game was hosted without a transcript (--no-transcript): there is no log to resume from", network=False)
+    try:
+        records = _records_before_any_cut(old_transcript.read_bytes())
+        session = Session.resume_host(identity, saved, records, get_game, bot=bot, narrate=not bot)
+    except OSError as error:
+        raise SetupError(f"can't read the game's transcript {old_transcript}: {error.strerror or error}", network=False) from None
+    except (ResumeError, TranscriptError) as error:
+        raise SetupError(f"can't resume the game from {old_transcript}: {error}", network=False) from None
+    listen_port = port if port is not None else (saved.port or 0)
+    try:
+        listeners = await open_host_listeners(listen_port, bind)
+    except OSError as error:
+        raise _listen_problem(error, bind, listen_port) from None
+    actual = listeners[0].socket.getsockname()[1]
+    node = Node(
+        session, settings=settings, transcript_dir=directory, seat_path=seat_path, replaces_transcript=old_transcript,
+    )
+    node.address = (saved.host or "", actual)
+    await nursery.start(node.serve, listeners)
+    say(f"Resumed the game after {session.replica.seq} log entries; listening on port {actual}.")  # type: ignore[union-attr]
+    if actual != saved.port:
+        from p2pgames.net._launch import lan_address
+
+        code = JoinCode(lan_address(), actual, identity.public_key.fingerprint())
+        say(f"The port changed: the others rejoin with  p2pgames resume --code {code}")
+    say("Waiting for the others to rejoin …")
+    return node

@@ -1,0 +1,219 @@
+"""Real peers over loopback TCP with the network broken on purpose (issue 9).
+
+Each table is a host and two joiners, every peer a :class:`Node` with its own key, the joiners
+dialling through the fault-injecting proxy. A joiner is cut at each kind of step, frozen past the
+silence timeout, or killed and started again from its saved seat; the host is killed and resumed
+from its saved seat and transcript. Every game must finish, with every transcript verified and
+nobody blamed. All on trio's autojump clock: timeouts and backoff cost virtual time only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import trio
+
+from faultproxy import LOOPBACK, FaultProxy, Link, kind_is
+from p2pgames.bots import bot_for
+from p2pgames.crypto import Identity, reproducible_bytes
+from p2pgames.games import get_game
+from p2pgames.net import Node, drive_bot, open_host_listeners
+from p2pgames.net._resume import find_saved_seat, resume_seat
+from p2pgames.session import Session, verify_transcript
+
+GAME = "probe"
+PLAYERS = 3
+
+
+class Table:
+    """A probe table whose joiners dial through a proxy; each peer runs in its own cancel scope,
+    so a test can kill one (no goodbye, like ``kill -9``) and start it again."""
+
+    def __init__(self, tmp_path: Path, seed: bytes, on_link=None) -> None:
+        self.tmp = tmp_path
+        self.seed = seed
+        self.game = get_game(GAME)
+        self.ruleset = self.game.ruleset(PLAYERS, {})
+        self.identities = [Identity.generate(reproducible_bytes(seed + bytes([seat]))(32)) for seat in range(PLAYERS)]
+        self.nodes: list[Node] = []
+        self.scopes: list[trio.CancelScope] = []
+        self.on_link = on_link
+        self.proxy: FaultProxy | None = None
+        self.host_port = 0
+        self.transcripts = tmp_path / "transcripts"
+        self.seats = tmp_path / "seats"
+
+    def session(self, seat: int) -> Session:
+        random_bytes = reproducible_bytes(self.seed + b"/rng/" + bytes([seat]))
+        return Session(
+            self.identities[seat], f"bot-{seat}", get_game, ruleset=self.ruleset if seat == 0 else None,
+            bot=True, narrate=False, random_bytes=random_bytes,
+        )
+
+    async def _run_peer(self, seat: int, node: Node, start, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        scope = trio.CancelScope()
+        self.scopes[seat] = scope
+        with scope:
+            async with trio.open_nursery() as nursery:
+                await start(nursery)
+                task_status.started()
+                await drive_bot(node, bot_for(self.game, self.seed + bytes([seat])), end_when_away_too_long=True)
+
+    async def start(self, nursery: trio.Nursery) -> None:
+        listeners = await open_host_listeners(0, LOOPBACK)
+        self.host_port = listeners[0].socket.getsockname()[1]
+        self.proxy = FaultProxy(self.host_port, on_link=self.on_link)
+        await nursery.start(self.proxy.run)
+        self.nodes = [None] * PLAYERS  # type: ignore[list-item]
+        self.scopes = [trio.CancelScope() for _ in range(PLAYERS)]
+        host = Node(self.session(0), transcript_dir=self.transcripts, seat_dir=self.seats)
+        host.address = (LOOPBACK, self.host_port)
+        self.nodes[0] = host
+        await nursery.start(self._run_peer, 0, host, lambda inner: inner.start(host.serve, listeners))
+        for seat in (1, 2):
+            node = Node(self.session(seat), transcript_dir=self.transcripts, seat_dir=self.seats)
+            self.nodes[seat] = node
+            port = self.proxy.port
+            await nursery.start(self._run_peer, seat, node, lambda inner, node=node, port=port: inner.start(node.connect, LOOPBACK, port))
+            await host.wait_until(lambda: host.session.lobby_size > seat)  # seats in dialling order
+
+    def kill(self, seat: int) -> None:
+        """Stop ``seat``'s peer at once: no goodbye, its files closed as a dying process leaves them."""
+        self.scopes[seat].cancel()
+
+    async def restart(self, nursery: trio.Nursery, seat: int) -> Node:
+        """Start ``seat`` again from its saved seat (a new node, the same identity)."""
+        found = find_saved_seat(self.seats, self.identities[seat])
+        assert found is not None, f"seat {seat} saved nothing"
+        path, saved = found
+        assert saved.seat == seat
+        holder: dict = {}
+
+        async def start(inner: trio.Nursery) -> None:
+            holder["node"] = await resume_seat(
+                inner, identity=self.identities[seat], seat_path=path, name=f"bot-{seat}",
+                port=self.host_port if seat == 0 else None, bind=LOOPBACK, bot=True,
+            )
+
+        if seat != 0:  # a joiner dials through the proxy again
+            from p2pgames.net import JoinCode
+
+            async def start(inner: trio.Nursery) -> None:  # noqa: F811
+                holder["node"] = await resume_seat(
+                    inner, identity=self.identities[seat], seat_path=path, name=f"bot-{seat}",
+                    code=JoinCode(LOOPBACK, self.proxy.port, None), bot=True,
+                )
+
+        placeholder = Node(self.session(seat))  # replaced once resume_seat returns
+
+        async def run(task_status=trio.TASK_STATUS_IGNORED) -> None:
+            scope = trio.CancelScope()
+            self.scopes[seat] = scope
+            with scope:
+                async with trio.open_nursery() as inner:
+                    await start(inner)
+                    self.nodes[seat] = holder["node"]
+                    task_status.started()
+                    await drive_bot(holder["node"], bot_for(self.game, self.seed + bytes([seat])), end_when_away_too_long=True)
+
+        del placeholder
+        await nursery.start(run)
+        return self.nodes[seat]
+
+    async def finish(self) -> None:
+        with trio.fail_after(3600):
+            for seat in range(PLAYERS):
+                await self.nodes[seat].finished.wait()
+
+    def check_finished_and_verified(self) -> None:
+        results = [node.session.result for node in self.nodes]
+        assert results[0] is not None and results == [results[0]] * PLAYERS, [n.session.fault for n in self.nodes]
+        for seat, node in enumerate(self.nodes):
+            assert node.session.fault is None, (seat, node.session.fault)
+            report = verify_transcript(node.transcript_path.read_bytes(), get_game)
+            assert report.ok and report.complete, (seat, report.describe())
+        transcripts = sorted(self.transcripts.iterdir())
+        assert len(transcripts) == PLAYERS, f"a resumed seat leaves one transcript, not two: {transcripts}"
+        assert not list(self.seats.glob("*")), "saved seats are deleted once the game is over"
+
+
+async def play(tmp_path: Path, seed: bytes, on_link=None, during=None) -> Table:
+    table = Table(tmp_path, seed, on_link)
+    async with trio.open_nursery() as nursery:
+        await table.start(nursery)
+        if during is not None:
+            await during(table, nursery)
+        await table.finish()
+        nursery.cancel_scope.cancel()
+    return table
+
+
+# -- a joiner cut at each kind of step -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind, t", [
+    ("submit", "commit"), ("submit", "open"), ("submit", "pass"), ("submit", "keys"), ("submit", "act"),
+    ("submit", "audit"), ("ack", None),
+])
+async def test_a_joiner_cut_just_before_a_step_rejoins_and_the_game_finishes(tmp_path, autojump_clock, kind, t):
+    def cut_seat_1(link: Link) -> None:
+        if link.number == 0:  # seat 1's first connection
+            link.cut_before("up", kind_is(kind, t=t) if t else kind_is(kind))
+
+    table = await play(tmp_path, b"cut-" + kind.encode() + (t or "").encode(), cut_seat_1)
+    first = table.proxy.links[0]
+    assert first.closed.is_set() and not any((kind_is(kind, t=t) if t else kind_is(kind))(p) for p in first.frames("up"))
+    assert len(table.proxy.links) >= 3, "seat 1 dialled again"
+    table.check_finished_and_verified()
+
+
+async def test_a_joiner_cut_while_the_host_is_sending_it_entries_rejoins(tmp_path, autojump_clock):
+    def cut_seat_2_down(link: Link) -> None:
+        if link.number == 1:
+            link.cut_before("down", kind_is("entry", t="keys"))
+
+    table = await play(tmp_path, b"cut-down", cut_seat_2_down)
+    table.check_finished_and_verified()
+
+
+async def test_a_link_that_goes_silent_past_the_timeout_is_dropped_and_the_joiner_comes_back(tmp_path, autojump_clock):
+    """Nothing crosses the link for 45 s (a frozen laptop, a dead route): the host drops the
+    connection after 30 s and calls the seat away; the joiner hears nothing from the host either,
+    dials again, and rejoins. Nobody is blamed."""
+    async def freeze(table: Table, nursery: trio.Nursery) -> None:
+        link = await table.proxy.wait_for_link(0)
+        await link.wait_frame("up", kind_is("submit", t="keys"))
+        link.stall("both")
+        await trio.sleep(45)
+        link.resume("both")
+
+    table = await play(tmp_path, b"frozen", during=freeze)
+    table.check_finished_and_verified()
+
+
+# -- processes killed and started again ------------------------------------------------------------
+
+
+async def test_a_joiner_killed_mid_game_and_started_again_from_its_saved_seat_finishes(tmp_path, autojump_clock):
+    async def kill_and_restart(table: Table, nursery: trio.Nursery) -> None:
+        link = await table.proxy.wait_for_link(1)
+        await link.wait_frame("up", kind_is("submit", t="keys"))
+        table.kill(2)
+        await trio.sleep(5)
+        await table.restart(nursery, 2)
+
+    table = await play(tmp_path, b"kill-joiner", during=kill_and_restart)
+    table.check_finished_and_verified()
+
+
+async def test_the_host_killed_mid_game_and_resumed_on_its_port_finishes_the_game(tmp_path, autojump_clock):
+    async def kill_and_resume(table: Table, nursery: trio.Nursery) -> None:
+        link = await table.proxy.wait_for_link(0)
+        await link.wait_frame("down", kind_is("entry", t="keys"))
+        table.kill(0)
+        await trio.sleep(5)  # the joiners dial meanwhile, and are refused
+        await table.restart(nursery, 0)
+
+    table = await play(tmp_path, b"kill-host", during=kill_and_resume)
+    table.check_finished_and_verified()
