@@ -63,6 +63,11 @@ def default_transcripts() -> Path:
     return data_dir() / "transcripts"
 
 
+def default_seats() -> Path:
+    """Where a game's seat is saved while it runs (secrets: owner-only files, deleted at the end)."""
+    return data_dir() / "seats"
+
+
 def default_name() -> str:
     try:
         return getpass.getuser()
@@ -254,7 +259,7 @@ def cmd_host(args: argparse.Namespace) -> int:
             return await host_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), ruleset=ruleset,
                 port=args.port, bind=args.bind, bots=args.bots, transcripts=transcripts, say=say, bot_kind=bots_kind,
-                bot=headless,
+                bot=headless, seat_dir=default_seats(),
             )
 
         if headless:
@@ -301,16 +306,83 @@ def cmd_join(args: argparse.Namespace) -> int:
 
     with _profile(args.profile) as profile:
         notes += _profile_notes(profile)
+        unfinished = _unfinished_game(profile, code.fingerprint) if code.fingerprint else None
+        if unfinished is not None:
+            # Joining a table where we have a seat in a game still running: take it again.
+            notes.append(f"You have a seat in an unfinished game at this table ({_describe_saved(unfinished[1])}): taking it again.")
+            return _resume(args, profile, unfinished[0], code, notes, headless, bot)
 
         async def setup(nursery, say):
             return await join_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), code=code,
                 transcripts=transcripts, say=say, bot=headless, check_game=seat_kind if headless else None,
+                seat_dir=default_seats(),
             )
 
         if headless:
             return _run_headless(setup, lambda game: _seat_bot(game, seat_kind(game)), notes)
         return _run_terminal(setup, "p2pgames — joining", args, notes)
+
+
+def _unfinished_game(profile, host_fingerprint: str | None = None, which: str | None = None):
+    """The newest saved seat of ``profile``'s identity (at the host with ``host_fingerprint``, or
+    the one ``which`` names), as ``(path, saved)``; ``None`` if there is none."""
+    from p2pgames.net._resume import find_saved_seat
+
+    return find_saved_seat(default_seats(), profile.identity, host_fingerprint=host_fingerprint, which=which)
+
+
+def _describe_saved(saved) -> str:
+    role = "host" if saved.is_host else f"seat {saved.seat}"
+    return f"{saved.game} {saved.game_id.hex()[:8]}, {role}"
+
+
+def _resume(args: argparse.Namespace, profile, path: Path, code, notes: list[str], headless: bool, kind: str | None) -> int:
+    """Take the seat saved in ``path`` again, in the terminal or (``headless``) with a bot."""
+    from p2pgames.net._resume import resume_seat
+
+    transcripts = None if getattr(args, "no_transcript", False) else (Path(args.transcripts) if args.transcripts else None)
+
+    async def setup(nursery, say):
+        return await resume_seat(
+            nursery, identity=profile.identity, seat_path=path, name=args.name or default_name(), code=code,
+            port=getattr(args, "port", None), bind=getattr(args, "bind", None), transcripts=transcripts,
+            say=say, bot=headless,
+        )
+
+    if headless:
+        return _run_headless(setup, lambda game: _seat_bot(game, _bot_kinds(game, kind or None, one_kind=_ONE_KIND_SEAT)[0]), notes)
+    _need_terminal("resume")
+    return _run_terminal(setup, "p2pgames — resuming", args, notes)
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    from p2pgames.net import JoinCode
+
+    code = None
+    if args.code is not None:
+        try:
+            code = JoinCode.parse(args.code)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+    if args.port is not None and not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be between 1 and 65535 (or 0 for any free port), not {args.port}")
+    headless = args.bot is not None
+    if headless:
+        _known_kind(args.bot or None)
+    if args.transcripts:
+        _check_transcript_directory(Path(args.transcripts), "choose another with --transcripts DIR")
+    with _profile(args.profile) as profile:
+        found = _unfinished_game(profile, code.fingerprint if code is not None else None, args.game_id)
+        if found is None:
+            what = f" matching {args.game_id!r}" if args.game_id else ""
+            raise FileProblem(
+                f"no unfinished game{what} is saved for profile '{profile.name}' in {default_seats()} "
+                "(a seat is saved there while its game runs, and deleted when it ends)"
+            )
+        path, saved = found
+        notes = _profile_notes(profile) + [f"Resuming {_describe_saved(saved)} (saved in {path})."]
+        return _resume(args, profile, path, code, notes, headless, args.bot)
 
 
 def _find_table():
@@ -718,6 +790,19 @@ def build_parser() -> argparse.ArgumentParser:
     seat_bot_option(join, " (KIND is checked once the host's game is known)")
     identity_options(join)
     join.set_defaults(handler=cmd_join)
+
+    resume = commands.add_parser(
+        "resume", help="take your seat again in a game this program stopped in",
+        description="Take your seat again in an unfinished game (your process or machine stopped mid-game): "
+        "a joiner rejoins its host, a host listens again and waits for its joiners.",
+    )
+    resume.add_argument("game_id", metavar="GAME", nargs="?", help="which saved game: the start of its id (default: the newest)")
+    resume.add_argument("--code", metavar="CODE", help="the host's new join code, if it moved (it must have the same key)")
+    resume.add_argument("--port", type=int, metavar="P", help="host: listen on this port (default: the one the game had)")
+    resume.add_argument("--bind", metavar="ADDR", help="host: address to listen on (default: all interfaces)")
+    resume.add_argument("--bot", nargs="?", const="", metavar="KIND", help="a bot plays the seat, with no terminal")
+    identity_options(resume)
+    resume.set_defaults(handler=cmd_resume)
 
     play = commands.add_parser("play", help="play against bots on this machine")
     play.add_argument("game", metavar="GAME", nargs="?", help=f"one of: {games} (default: a menu)")

@@ -124,10 +124,12 @@ async def host_table(
     announce_on_lan: bool = True,
     bot_kind: str | None = None,
     bot: bool = False,
+    seat_dir: Path | None = None,
 ) -> Node:
     """Host a table: listen, print the join code, start ``bots`` bot peers (of the kind
     ``bot_kind`` names, or the game's default); return our node. ``bot``: our own seat is played
-    by a bot (the lobby shows it as one).
+    by a bot (the lobby shows it as one). With ``seat_dir`` the seat is saved there as the game
+    runs, so that it can be resumed if this process stops (``resume_seat``).
 
     Unless it listens on loopback only, the table is announced on the LAN (UDP broadcast) while
     seats are free, so ``p2pgames join`` with no code finds it.
@@ -140,11 +142,12 @@ async def host_table(
         raise _listen_problem(error, bind, port) from None
     actual_port = listeners[0].socket.getsockname()[1]
     session = Session(identity, name, get_game, ruleset=ruleset, bot=bot)
-    node = Node(session, settings=settings, transcript_dir=transcripts)
-    await nursery.start(node.serve, listeners)
+    node = Node(session, settings=settings, transcript_dir=transcripts, seat_dir=seat_dir)
     fingerprint = identity.public_key.fingerprint()
     local_only = bind in ("127.0.0.1", "localhost", "::1")
     code = JoinCode(LOOPBACK if local_only else lan_address(), actual_port, fingerprint)
+    node.address = (code.host, actual_port)  # saved with the seat: a resumed host listens there again
+    await nursery.start(node.serve, listeners)
     humans = ruleset.players - 1 - bots
     if humans:
         say(f"Join code: {code}")
@@ -180,10 +183,12 @@ async def join_table(
     random_bytes: Callable[[int], bytes] = os.urandom,
     bot: bool = False,
     check_game: Callable[[Game], None] | None = None,
+    seat_dir: Path | None = None,
 ) -> Node:
     """Join the table at ``code``: connect, check the host's key against the join code, and
     return our node once the host has given us a seat. ``random_bytes`` supplies our secrets;
-    ``bot``: our seat is played by a bot (the lobby shows it as one).
+    ``bot``: our seat is played by a bot (the lobby shows it as one). With ``seat_dir`` the seat is
+    saved there as the game runs, so that it can be taken again if this process stops.
 
     ``check_game(game)`` is called with the host's game as soon as the host names it, before we
     ask for a seat: what it raises (``join --bot KIND`` for a game without that kind of bot) is
@@ -208,7 +213,7 @@ async def join_table(
         return game
 
     session = Session(identity, name, load_game, expected_host=code.fingerprint, random_bytes=random_bytes, bot=bot)
-    node = Node(session, settings=settings, transcript_dir=transcripts)
+    node = Node(session, settings=settings, transcript_dir=transcripts, seat_dir=seat_dir)
     where = f"{code.host}:{code.port}"
     say(f"Connecting to {where} …")
     try:

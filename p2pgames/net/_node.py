@@ -62,7 +62,7 @@ class NetSettings:
     away_grace: float = 180.0
     # Dialling a lost host again: the first wait, doubled after each failure up to the last.
     redial_first: float = 0.5
-    redial_longest: float = 10.0
+    redial_longest: float = 5.0
     # A watchdog tick this much later than due means this process was frozen (suspended).
     frozen_after: float = 3.0
 
@@ -130,6 +130,8 @@ class Node:
         self.replaces_transcript = replaces_transcript
         self.address: tuple[str, int] | None = None  # the host's (a joiner's dial, a host's listener)
         self._redialled = trio.Event()
+        self._backoff = settings.redial_first
+        self._was_in_touch = False  # the current connection got us back to the table
         self.away_since: dict[int, float] = {}  # seat -> when it went away (trio's clock)
         self._away_told: set[int] = set()
 
@@ -219,6 +221,8 @@ class Node:
             if isinstance(event, SeatAway):
                 self.away_since.setdefault(event.seat, trio.current_time())
             elif isinstance(event, SeatBack):
+                if event.seat == 0 and not session.is_host:
+                    self._was_in_touch = True
                 self.away_since.pop(event.seat, None)
                 self._away_told.discard(event.seat)
                 self._drop_replaced_transcript()
@@ -446,11 +450,14 @@ class Node:
                 task_status.started()
                 nursery.start_soon(self._watchdog)
                 while True:
+                    self._was_in_touch = False
                     await self._run_connection(stream, 0)
                     self._flush()
                     if self._stopping or not self.session.reconnecting:
                         break
-                    stream = await self._redial()
+                    # A connection that closed before we were back at the table (something
+                    # accepts and hangs up, or refuses us for now) is a failed dial too: wait.
+                    stream = await self._redial(immediately=self._was_in_touch)
                 self._stop()
         finally:
             self._close_files()  # also when cancelled from outside
@@ -461,9 +468,13 @@ class Node:
         self.address = (host, port)
         self._redialled.set()
 
-    async def _redial(self) -> trio.SocketStream:
-        """Dial the host again until it answers (waiting longer after each failure)."""
-        wait = self.settings.redial_first
+    async def _redial(self, *, immediately: bool) -> trio.SocketStream:
+        """Dial the host again until it answers, waiting longer after each failure (and before
+        the first try unless ``immediately``: the last connection was a good one)."""
+        if immediately:
+            self._backoff = self.settings.redial_first
+        else:
+            await self._wait_to_redial()
         while True:
             host, port = self.address  # type: ignore[misc]
             try:
@@ -471,13 +482,16 @@ class Node:
                     return await trio.open_tcp_stream(host, port)
             except (OSError, trio.TooSlowError):
                 pass
-            with trio.move_on_after(wait):
-                await self._redialled.wait()  # a new address: try it now
-            if self._redialled.is_set():
-                self._redialled = trio.Event()
-                wait = self.settings.redial_first
-            else:
-                wait = min(wait * 2, self.settings.redial_longest)
+            await self._wait_to_redial()
+
+    async def _wait_to_redial(self) -> None:
+        with trio.move_on_after(self._backoff):
+            await self._redialled.wait()  # a new address: try it now
+        if self._redialled.is_set():
+            self._redialled = trio.Event()
+            self._backoff = self.settings.redial_first
+        else:
+            self._backoff = min(self._backoff * 2, self.settings.redial_longest)
 
     async def _watchdog(self) -> None:
         settings = self.settings

@@ -7,11 +7,9 @@ deleted when the game ends (it is kept only while the game could still be resume
 
 from __future__ import annotations
 
-import errno
-import os
 from pathlib import Path
 
-from p2pgames.net._transcript_file import open_private
+from p2pgames.net._transcript_file import open_private, write_pending
 from p2pgames.session import CutShort, SavedSeat, SavedSeatError, TranscriptError, encode_record, iter_records
 
 __all__ = ["SeatFile", "read_saved_seat", "saved_seats", "SEAT_SUFFIX"]
@@ -41,11 +39,7 @@ class SeatFile:
                 else:
                     self._file = open_private(self.path)
                     self.path = Path(self._file.name)
-            while self._pending:
-                written = self._file.write(self._pending)
-                if not written:
-                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-                del self._pending[:written]
+            write_pending(self._file, self._pending)
         except OSError as error:
             if self._told:
                 return None

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
-__all__ = ["TranscriptFile", "fallback_directory", "open_private"]
+__all__ = ["TranscriptFile", "fallback_directory", "open_private", "write_pending"]
 
 
 def open_private(path: Path) -> Any:
@@ -35,6 +35,16 @@ def open_private(path: Path) -> Any:
 
 def _owner_only(path: str, flags: int) -> int:
     return os.open(path, flags, 0o600)
+
+
+def write_pending(file: Any, pending: bytearray) -> None:
+    """Write ``pending`` to the unbuffered ``file``, removing from it what was written; raises
+    :class:`OSError` (what is left of ``pending`` is what the disk did not take)."""
+    while pending:
+        written = file.write(pending)
+        if not written:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        del pending[:written]
 
 
 def fallback_directory() -> Path:
@@ -79,11 +89,7 @@ class TranscriptFile:
             if self._file is None:
                 self._file = (self._opener or open_private)(self.path)  # type: ignore[arg-type]
                 self.path = Path(self._file.name)
-            while self._pending:
-                written = self._file.write(self._pending)
-                if not written:
-                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-                del self._pending[:written]
+            write_pending(self._file, self._pending)
         except OSError as error:
             self.problem = _problem(error)
             if had is None:

@@ -18,7 +18,7 @@ from faultproxy import LOOPBACK, FaultProxy, Link, kind_is
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
-from p2pgames.net import Node, drive_bot, open_host_listeners
+from p2pgames.net import JoinCode, Node, drive_bot, open_host_listeners
 from p2pgames.net._resume import find_saved_seat, resume_seat
 from p2pgames.session import Session, verify_transcript
 
@@ -51,12 +51,14 @@ class Table:
             bot=True, narrate=False, random_bytes=random_bytes,
         )
 
-    async def _run_peer(self, seat: int, node: Node, start, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    async def _run_peer(self, seat: int, node: Node | None, start, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        """Run ``seat``'s peer in a scope of its own: ``start(nursery)`` starts its node (and
+        returns it, when ``node`` is not known beforehand), then a bot plays it."""
         scope = trio.CancelScope()
         self.scopes[seat] = scope
         with scope:
             async with trio.open_nursery() as nursery:
-                await start(nursery)
+                node = await start(nursery) or node
                 task_status.started()
                 await drive_bot(node, bot_for(self.game, self.seed + bytes([seat])), end_when_away_too_long=True)
 
@@ -83,46 +85,24 @@ class Table:
         self.scopes[seat].cancel()
 
     async def restart(self, nursery: trio.Nursery, seat: int) -> Node:
-        """Start ``seat`` again from its saved seat (a new node, the same identity)."""
+        """Start ``seat`` again from its saved seat (a new node, the same identity): the host on
+        its port, a joiner through the proxy."""
         found = find_saved_seat(self.seats, self.identities[seat])
         assert found is not None, f"seat {seat} saved nothing"
         path, saved = found
         assert saved.seat == seat
-        holder: dict = {}
+        where = dict(port=self.host_port, bind=LOOPBACK) if seat == 0 else dict(code=JoinCode(LOOPBACK, self.proxy.port, None))
 
-        async def start(inner: trio.Nursery) -> None:
-            holder["node"] = await resume_seat(
-                inner, identity=self.identities[seat], seat_path=path, name=f"bot-{seat}",
-                port=self.host_port if seat == 0 else None, bind=LOOPBACK, bot=True,
-            )
+        async def start(inner: trio.Nursery) -> Node:
+            node = await resume_seat(inner, identity=self.identities[seat], seat_path=path, name=f"bot-{seat}", bot=True, **where)
+            self.nodes[seat] = node
+            return node
 
-        if seat != 0:  # a joiner dials through the proxy again
-            from p2pgames.net import JoinCode
-
-            async def start(inner: trio.Nursery) -> None:  # noqa: F811
-                holder["node"] = await resume_seat(
-                    inner, identity=self.identities[seat], seat_path=path, name=f"bot-{seat}",
-                    code=JoinCode(LOOPBACK, self.proxy.port, None), bot=True,
-                )
-
-        placeholder = Node(self.session(seat))  # replaced once resume_seat returns
-
-        async def run(task_status=trio.TASK_STATUS_IGNORED) -> None:
-            scope = trio.CancelScope()
-            self.scopes[seat] = scope
-            with scope:
-                async with trio.open_nursery() as inner:
-                    await start(inner)
-                    self.nodes[seat] = holder["node"]
-                    task_status.started()
-                    await drive_bot(holder["node"], bot_for(self.game, self.seed + bytes([seat])), end_when_away_too_long=True)
-
-        del placeholder
-        await nursery.start(run)
+        await nursery.start(self._run_peer, seat, None, start)
         return self.nodes[seat]
 
     async def finish(self) -> None:
-        with trio.fail_after(3600):
+        with trio.fail_after(600):
             for seat in range(PLAYERS):
                 await self.nodes[seat].finished.wait()
 

@@ -1,0 +1,97 @@
+"""A seat taken again after its process was killed (issue 9): ``p2pgames resume`` and ``join`` with
+the same profile, over real ``python -m p2pgames`` processes on 127.0.0.1.
+
+As in test_cli_headless, nothing sleeps to synchronise: each step waits for a process's next line
+of output or for its exit (with a timeout only as a guard against hanging).
+"""
+
+from __future__ import annotations
+
+from cli_calls import call
+from test_cli_headless import Peer, join_code, peers  # noqa: F401  (peers is a fixture)
+
+from p2pgames.games import get_game
+from p2pgames.session import verify_transcript
+
+
+def start_table(peers, transcripts, players: int = 3) -> tuple[Peer, list[Peer], str]:
+    host = peers("host", "probe", "--players", str(players), "--bot", "--port", "0", "--bind", "127.0.0.1",
+                 "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
+    code = join_code(host)
+    joiners = [
+        peers("join", code, "--bot", "--profile", f"p{number}", "--name", f"p{number}", "--transcripts", str(transcripts))
+        for number in range(1, players)
+    ]
+    return host, joiners, code
+
+
+def under_way(peer: Peer) -> None:
+    """Wait until ``peer`` has seen the game begin and its first log line."""
+    peer.line_starting("The game begins: ")
+    peer.line_starting("")
+
+
+def all_finished_and_verified(peers_: list[Peer], transcripts, players: int = 3) -> None:
+    for peer in peers_:
+        code, out, err = peer.finish()
+        assert (code, err) == (0, ""), (out, err)
+        assert any(line.startswith("Game over: ") for line in out), out
+    files = sorted(transcripts.glob("*.p2pt"))
+    assert len(files) == players, files  # a resumed seat's new transcript replaced its old one
+    for path in files:
+        report = verify_transcript(path.read_bytes(), get_game)
+        assert report.ok and report.complete, report.describe()
+
+
+def test_a_joiner_killed_mid_game_takes_its_seat_again_with_resume(peers, tmp_path, home):
+    transcripts = tmp_path / "transcripts"
+    host, (first, second), _ = start_table(peers, transcripts)
+    under_way(second)
+    second.process.kill()  # kill -9: no goodbye, its saved seat left behind
+    second.process.wait()
+    saved = list((home / "seats").glob("*.p2pseat"))
+    assert len(saved) >= 2, "a saved seat per running seat"
+    assert all(path.stat().st_mode & 0o777 == 0o600 for path in saved), "secrets: readable by their owner only"
+    again = peers("resume", "--bot", "--profile", "p2", "--name", "p2", "--transcripts", str(transcripts))
+    assert again.line_starting("Resuming probe ").endswith(".p2pseat).")
+    again.line_starting("Back at the table: caught up on ")
+    all_finished_and_verified([host, first, again], transcripts)
+    assert not list((home / "seats").glob("*")), "saved seats are deleted when the game ends"
+
+
+def test_a_joiner_killed_mid_game_that_joins_again_with_the_same_profile_takes_its_seat(peers, tmp_path):
+    transcripts = tmp_path / "transcripts"
+    host, (first, second), code = start_table(peers, transcripts)
+    under_way(second)
+    second.process.kill()
+    second.process.wait()
+    again = peers("join", code, "--bot", "--profile", "p2", "--name", "p2", "--transcripts", str(transcripts))
+    assert "unfinished game at this table" in again.line_starting("You have a seat in an unfinished game")
+    all_finished_and_verified([host, first, again], transcripts)
+
+
+def test_a_host_killed_mid_game_resumes_on_its_port_and_the_game_finishes(peers, tmp_path):
+    transcripts = tmp_path / "transcripts"
+    host, joiners, code = start_table(peers, transcripts)
+    under_way(joiners[1])
+    host.process.kill()
+    host.process.wait()
+    port = code.split("/")[0].split(":")[1]
+    again = peers("resume", "--bot", "--profile", "hostess", "--bind", "127.0.0.1")
+    line = again.line_starting("Resumed the game after ")
+    assert line.endswith(f"listening on port {port}.")
+    all_finished_and_verified([again, *joiners], transcripts)
+
+
+def test_resume_with_nothing_saved_is_one_line(home):
+    code, out, err = call("resume", "--profile", "nobody")
+    assert code == 1 and out == ""
+    assert err == (
+        f"p2pgames: no unfinished game is saved for profile 'nobody' in {home / 'seats'} (a seat is saved "
+        "there while its game runs, and deleted when it ends)\n"
+    )
+
+
+def test_resume_with_a_bad_code_is_a_usage_error(home):
+    code, out, err = call("resume", "--code", "nowhere")
+    assert code == 2 and out == "" and err.startswith("p2pgames: ")
