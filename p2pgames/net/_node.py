@@ -339,7 +339,7 @@ class Node:
         self._close_transcript()
         if self._seat_file is not None:
             # Kept while the game could still be taken up again; gone once it is over.
-            self._seat_file.close(remove=self.session.finished)
+            self._seat_file.close(remove=self.session.finished and not self.session.seat_kept)
             self._seat_file = None
 
     def _stop(self) -> None:

@@ -189,6 +189,7 @@ class Session:
         self.away: dict[int, str] = {}
         self._catching_up = False  # joiner: rejoined, the host is sending what we missed
         self._restoring = False  # host: replaying its own transcript (resume_host)
+        self.seat_kept = False  # we stopped without the game ending for the others: resumable
         self._awaiting_hello = False  # joiner: connected again, the host's hello comes first
         self._chats_seen: set[bytes] = set()  # joiner: chat digests, as a catch-up may repeat some
         # Host: everything it sent every joiner since the start, to send a rejoining one what it
@@ -1711,6 +1712,13 @@ class Session:
                 lobby = [connection for _, connection in self._lobby if connection is not None]
                 for connection in list(self._pending) + lobby + list(self._connection_seat):
                     self._reject(connection, "the host closed the table")
+            return
+        if not self.is_host and HOST_SEAT in self.away and not self.finished:
+            # Nobody can hear it: the game goes on without us, and our seat is kept to be taken
+            # again (p2pgames resume) — the others may end the game meanwhile.
+            self.stage = "closed"
+            self.seat_kept = True
+            self._emit(Notice("You left while the host was away: your seat is kept; p2pgames resume takes it again."))
             return
         envelope = make_envelope(self.identity, "leave", {"game_id": self.game_id, "reason": clean_text(reason)})
         if self.is_host:

@@ -299,3 +299,16 @@ def test_ending_the_game_while_a_seat_is_away_records_why_for_everyone():
     board.reconnect(2)
     board.run()
     assert away.finished and "the game has stopped" in (away.rejection or "")
+
+
+def test_leaving_while_the_host_is_away_keeps_the_seat_to_be_taken_again():
+    board = Switchboard("probe", 3, seed=b"quit-away")
+    run_until_entries(board, 10)
+    board.cut(1)
+    joiner = board.sessions[1]
+    joiner.leave("quit")
+    assert joiner.finished and joiner.seat_kept and joiner.fault is None
+    assert joiner.take_outgoing() == []  # nobody to tell
+    board.restart(1)
+    board.run()
+    finished_and_verified(board)
