@@ -341,13 +341,13 @@ def _resume(args: argparse.Namespace, profile, path: Path, code, notes: list[str
     """Take the seat saved in ``path`` again, in the terminal or (``headless``) with a bot."""
     from p2pgames.net._resume import resume_seat
 
-    transcripts = None if getattr(args, "no_transcript", False) else (Path(args.transcripts) if args.transcripts else None)
+    transcripts = Path(args.transcripts) if args.transcripts else None
 
     async def setup(nursery, say):
         return await resume_seat(
             nursery, identity=profile.identity, seat_path=path, name=args.name or default_name(), code=code,
             port=getattr(args, "port", None), bind=getattr(args, "bind", None), transcripts=transcripts,
-            say=say, bot=headless,
+            no_transcript=args.no_transcript, say=say, bot=headless,
         )
 
     if headless:

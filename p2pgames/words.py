@@ -1,13 +1,14 @@
 """Words for messages people read. Pure: every layer may use it (no imports from the project).
 
-:func:`with_article` puts "a" or "an" before a word by how it is said, not by its first letter.
+:func:`with_article` puts "a" or "an" before a word by how it is said, not by its first letter;
+:func:`duration` writes a time as a clock shows it.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["with_article"]
+__all__ = ["with_article", "duration"]
 
 
 # Words whose first letter misleads: a vowel said as "you" or "won", a silent "h". "uni" is said
@@ -52,3 +53,11 @@ def _starts_with_vowel_sound(word: str) -> bool:
     if lower.startswith(_SAID_WITH_AN):
         return True
     return lower[0] in "aeiou"
+
+
+def duration(seconds: float) -> str:
+    """A time as a clock shows it: ``0:42``, ``3:00``, and past an hour ``1:02:03``."""
+    whole = max(0, int(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"

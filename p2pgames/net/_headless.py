@@ -68,7 +68,6 @@ __all__ = ["run_headless", "play_headless", "HEADLESS_SIGNALS"]
 Setup = Callable[[trio.Nursery, Callable[[str], None]], Awaitable[Node]]
 
 FINISHED, FAILED, NETWORK = 0, 1, 3
-HOST_SEAT = 0
 HEADLESS_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
@@ -188,12 +187,7 @@ class _HeadlessSeat:
                 self._seated = names
                 self.say(f"seated: {', '.join(names)} ({len(names)} of {event.seats})")
         elif isinstance(event, GameStarted):
-            seats = ", ".join(
-                f"{name} (seat {seat}{', you' if seat == event.seat else ''})" for seat, name in enumerate(event.names)
-            )
-            game = session.game
-            described = game.describe_ruleset(event.ruleset) if game is not None else event.ruleset.describe()
-            self.say(f"The game begins: {described}. {seats}.")
+            self.say(event.text(session.game))
         elif isinstance(event, Logged):
             for line in event.lines:
                 self.say(line)
@@ -205,8 +199,10 @@ class _HeadlessSeat:
             where = self.node.desync_report  # type: ignore[union-attr]
             text = "The peers disagree about the state of the game"
             self.say(f"{text}; the report is saved in {where}" if where else text)
-        elif isinstance(event, (SeatAway, SeatBack, AwayTooLong)):
-            self.say(_away_text(event, ours=event.seat == HOST_SEAT and not session.is_host))
+        elif isinstance(event, (SeatAway, SeatBack)):
+            self.say(event.text)
+        elif isinstance(event, AwayTooLong):
+            self.say(f"{event.text}, longer than the grace period: ending the game.")
         elif isinstance(event, GameEnded):
             self.say(f"Game over: {event.message}")
         elif isinstance(event, Halted):
@@ -251,20 +247,6 @@ class _HeadlessSeat:
                 return
             self.warn(f"p2pgames: {name}; leaving the table")
             node.leave("game over" if node.session.stage == "over" else "quit")
-
-
-def _away_text(event: SeatAway | SeatBack | AwayTooLong, ours: bool) -> str:
-    """A line about a seat away, back, or away too long (``ours``: a joiner's own connection to
-    its host)."""
-    if isinstance(event, SeatAway):
-        if ours:
-            return f"The connection to the host, {event.name}, was lost ({event.reason}); reconnecting …"
-        return f"{event.name}'s connection was lost ({event.reason}); the game waits for them where it needs them."
-    if isinstance(event, SeatBack):
-        return "Reconnected to the host; caught up." if ours else f"{event.name} is back."
-    who = f"The host, {event.name}," if ours else event.name
-    minutes, seconds = divmod(int(event.waited), 60)
-    return f"{who} has been away for {minutes}:{seconds:02d}, longer than the grace period: ending the game."
 
 
 def _setup_failed(error: BaseException) -> tuple[str, int] | None:

@@ -39,7 +39,7 @@ from p2pgames.session import (
 )
 from p2pgames.net._framing import DEFAULT_MAX_FRAME, FrameError, FrameReader, frame
 from p2pgames.net._seat_file import SEAT_SUFFIX, SeatFile
-from p2pgames.net._transcript_file import TranscriptFile, open_private
+from p2pgames.net._transcript_file import TranscriptFile, open_private, write_pending
 
 __all__ = ["Node", "NetSettings", "open_host_listeners"]
 
@@ -221,7 +221,7 @@ class Node:
             if isinstance(event, SeatAway):
                 self.away_since.setdefault(event.seat, trio.current_time())
             elif isinstance(event, SeatBack):
-                if event.seat == 0 and not session.is_host:
+                if event.host:
                     self._was_in_touch = True
                 self.away_since.pop(event.seat, None)
                 self._away_told.discard(event.seat)
@@ -293,9 +293,7 @@ class Node:
         path = directory / f"desync-{self.session.game_id.hex()[:12]}-seat{self.session.seat}-entry{event.seq}.msgpack"
         try:
             with open_private(path) as file:
-                view = memoryview(canonical.encode(event.report))
-                while view:
-                    view = view[file.write(view):]
+                write_pending(file, bytearray(canonical.encode(event.report)))
         except OSError as error:
             self._events_send.send_nowait(Notice(f"Can't write the desync report to {path} ({error.strerror})."))
             return
@@ -533,7 +531,7 @@ class Node:
             if seat not in self._away_told and waited >= self.settings.away_grace and seat in session.away:
                 self._away_told.add(seat)
                 name = session.names[seat] if seat < len(session.seats) else f"seat {seat}"
-                self._events_send.send_nowait(AwayTooLong(seat, name, waited))
+                self._events_send.send_nowait(AwayTooLong(seat, name, waited, host=seat == 0 and not session.is_host))
 
     def away_for(self, seat: int) -> float | None:
         """How long ``seat`` has been away (seconds), or ``None`` if it isn't."""
@@ -568,7 +566,7 @@ class Node:
         late = [seat for seat in waiting if seat != session.seat and seat not in session.away]
         if not session.is_host:
             late = [seat for seat in late if seat == 0]
-        if not late or (not session.is_host and 0 in session.away):
+        if not late:
             return
         limit = self.settings.duty_timeout
         if not session.is_host:

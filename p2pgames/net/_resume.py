@@ -8,13 +8,13 @@ from typing import Callable
 
 import trio
 
-from p2pgames.crypto import Identity
+from p2pgames.crypto import Identity, PublicKey, fingerprint_matches
 from p2pgames.games import get_game
 from p2pgames.net._joincode import JoinCode
-from p2pgames.net._launch import SetupError, _connect_problem, _listen_problem
+from p2pgames.net._launch import SetupError, _connect_problem, _listen_problem, lan_address
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.net._seat_file import read_saved_seat, saved_seats
-from p2pgames.session import CutShort, ResumeError, SavedSeat, SavedSeatError, Session, TranscriptError, iter_records
+from p2pgames.session import ResumeError, SavedSeat, SavedSeatError, Session, TranscriptError, records_before_cut
 
 __all__ = ["find_saved_seat", "resume_seat"]
 
@@ -26,8 +26,6 @@ def find_saved_seat(
     ``directory`` that is this identity's (as a host, its own key; as a joiner, any host's),
     optionally only one whose host has ``host_fingerprint``, or whose game id starts with (or
     whose file is named) ``which``. ``None`` if there is none. Unreadable files are skipped."""
-    from p2pgames.crypto import PublicKey, fingerprint_matches
-
     own = identity.public_key.raw
     for path, saved in saved_seats(directory):
         if isinstance(saved, str):
@@ -42,16 +40,6 @@ def find_saved_seat(
     return None
 
 
-def _records_before_any_cut(data: bytes) -> list:
-    records = []
-    try:
-        for record in iter_records(data):
-            records.append(record)
-    except CutShort:
-        pass  # cut while being written: everything before it is the game so far
-    return records
-
-
 async def resume_seat(
     nursery: trio.Nursery,
     *,
@@ -62,6 +50,7 @@ async def resume_seat(
     port: int | None = None,
     bind: str | None = None,
     transcripts: Path | None = None,
+    no_transcript: bool = False,
     settings: NetSettings = NetSettings(),
     say: Callable[[str], None] = lambda text: None,
     bot: bool = False,
@@ -71,7 +60,8 @@ async def resume_seat(
     A joiner dials its host (at ``code`` if given — its key must be the game's host's — else
     where the game was) and rejoins; it returns once the host has caught it up. A host listens
     at the port it had (or ``port``), replays its transcript and waits for its joiners to rejoin.
-    Its new transcript goes to ``transcripts`` (default: beside the old one, which it replaces).
+    Its new transcript goes to ``transcripts`` (default: beside the old one, which it replaces;
+    none with ``no_transcript``, a joiner only: a host's transcript is its log).
     Raises :class:`SetupError` with the player's message.
     """
     try:
@@ -82,6 +72,8 @@ async def resume_seat(
         raise SetupError(f"can't use the saved seat {seat_path}: {error}", network=False) from None
     old_transcript = Path(saved.transcript) if saved.transcript else None
     directory = transcripts or (old_transcript.parent if old_transcript is not None else None)
+    if no_transcript and not saved.is_host:
+        directory = None
     if saved.is_host:
         return await _resume_host(
             nursery, identity=identity, saved=saved, seat_path=seat_path, old_transcript=old_transcript,
@@ -90,8 +82,6 @@ async def resume_seat(
     if identity.public_key.raw != saved.key:
         raise SetupError("this saved seat is another identity's: use the --profile you played with", network=False)
     if code is not None and code.fingerprint is not None:
-        from p2pgames.crypto import PublicKey, fingerprint_matches
-
         if not fingerprint_matches(code.fingerprint, PublicKey(saved.host_key)):
             raise SetupError(
                 f"the join code's key {code.fingerprint} is not the key of the host of the game you are "
@@ -130,7 +120,7 @@ async def _resume_host(
     if old_transcript is None:
         raise SetupError("this game was hosted without a transcript (--no-transcript): there is no log to resume from", network=False)
     try:
-        records = _records_before_any_cut(old_transcript.read_bytes())
+        records = records_before_cut(old_transcript.read_bytes())  # a crash may have cut the last one
         session = Session.resume_host(identity, saved, records, get_game, bot=bot, narrate=not bot)
     except OSError as error:
         raise SetupError(f"can't read the game's transcript {old_transcript}: {error.strerror or error}", network=False) from None
@@ -149,8 +139,6 @@ async def _resume_host(
     await nursery.start(node.serve, listeners)
     say(f"Resumed the game after {session.replica.seq} log entries; listening on port {actual}.")  # type: ignore[union-attr]
     if actual != saved.port:
-        from p2pgames.net._launch import lan_address
-
         code = JoinCode(lan_address(), actual, identity.public_key.fingerprint())
         say(f"The port changed: the others rejoin with  p2pgames resume --code {code}")
     say("Waiting for the others to rejoin …")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from p2pgames.net._transcript_file import open_private, write_pending
-from p2pgames.session import CutShort, SavedSeat, SavedSeatError, TranscriptError, encode_record, iter_records
+from p2pgames.session import SavedSeat, SavedSeatError, TranscriptError, encode_record, records_before_cut
 
 __all__ = ["SeatFile", "read_saved_seat", "saved_seats", "SEAT_SUFFIX"]
 
@@ -69,13 +69,8 @@ def read_saved_seat(path: Path) -> SavedSeat:
     """The seat saved in ``path``; raises :class:`OSError`, or :class:`SavedSeatError` naming
     what is wrong with its contents. A file cut inside its last record (a crash while it was
     written) gives the records before the cut: that record was never acted on."""
-    data = path.read_bytes()
-    records = []
     try:
-        for record in iter_records(data):
-            records.append(record)
-    except CutShort:
-        pass
+        records = records_before_cut(path.read_bytes())
     except TranscriptError as error:
         raise SavedSeatError(str(error)) from None
     return SavedSeat.read(records)

@@ -120,9 +120,7 @@ class TranscriptFile:
         where = self._fallback() / (self.path.name if self.path is not None else "transcript.p2pt")
         try:
             with open_private(where) as file:
-                view = memoryview(self._everything)
-                while view:
-                    view = view[file.write(view):]
+                write_pending(file, bytearray(self._everything))
         except OSError as error:
             lost = self.path
             self.path = None

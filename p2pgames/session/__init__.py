@@ -34,6 +34,7 @@ from p2pgames.session._transcript import (
     VerificationReport,
     encode_record,
     iter_records,
+    records_before_cut,
     verify_transcript,
 )
 
@@ -75,6 +76,7 @@ __all__ = [
     "clean_text",
     "encode_record",
     "iter_records",
+    "records_before_cut",
     "make_envelope",
     "open_envelope",
     "verify_transcript",

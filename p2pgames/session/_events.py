@@ -7,6 +7,7 @@ from typing import Any
 
 from p2pgames.engine import ChoiceGroup, Composer, GameOver, StandingAnswer, Step
 from p2pgames.session._faults import Fault
+from p2pgames.words import duration
 
 __all__ = [
     "SessionEvent",
@@ -70,6 +71,14 @@ class GameStarted:
     seat: int
     names: tuple[str, ...]
     ruleset: Any
+
+    def text(self, game: Any) -> str:
+        """The line that tells the game began, in ``game``'s words (``None``: the ruleset's)."""
+        seats = ", ".join(
+            f"{name} (seat {seat}{', you' if seat == self.seat else ''})" for seat, name in enumerate(self.names)
+        )
+        described = game.describe_ruleset(self.ruleset) if game is not None else self.ruleset.describe()
+        return f"The game begins: {described}. {seats}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,20 +148,35 @@ class DesyncReport:
 
 @dataclass(frozen=True, slots=True)
 class SeatAway:
-    """``seat``'s connection was lost (the host's, for a joiner): the game waits where it needs
-    that seat, and goes on when it is back (:class:`SeatBack`)."""
+    """``seat``'s connection was lost (``host``: a joiner's own connection to its host, seat 0):
+    the game waits where it needs that seat, and goes on when it is back (:class:`SeatBack`)."""
 
     seat: int
     name: str
     reason: str
+    host: bool = False
+
+    @property
+    def text(self) -> str:
+        if self.host:
+            return f"The connection to the host, {self.name}, was lost ({self.reason}); reconnecting …"
+        return (
+            f"{self.name}'s connection was lost ({self.reason}); the game waits for them where it"
+            " needs them (they can come back: p2pgames join or resume)."
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class SeatBack:
-    """``seat`` reconnected and caught up (for a joiner, ``seat`` 0: we are back with the host)."""
+    """``seat`` reconnected and caught up (``host``: we, a joiner, are back with our host)."""
 
     seat: int
     name: str
+    host: bool = False
+
+    @property
+    def text(self) -> str:
+        return "Reconnected to the host; caught up." if self.host else f"{self.name} is back."
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +187,13 @@ class AwayTooLong:
     seat: int
     name: str
     waited: float
+    host: bool = False  # a joiner's own host
+
+    @property
+    def text(self) -> str:
+        """Who has been away how long (what may be done about it is for the interface to say)."""
+        who = f"The host, {self.name}," if self.host else self.name
+        return f"{who} has been away for {duration(self.waited)}"
 
 
 SessionEvent = (

@@ -4,8 +4,10 @@
 open deal, the keys other seats sealed to it, its knowledge (slot → card name) and the salts of its
 open commitments. Every secret it draws is derived from one 32-byte seed and a label naming what
 it is for (:func:`~p2pgames.crypto.secret_stream`), so a peer that restarts gets them all back from
-the seed and the log; only its player's committed choices need saving besides (:attr:`SeatSecrets.choices`). :meth:`SeatSecrets.duty` looks at the replica and returns the body of the next
-automatic submission due from this seat (a pass, a key release, an opening, an audit), if any.
+the seed and the log; only its player's committed choices need saving besides
+(:attr:`SeatSecrets.choices`). :meth:`SeatSecrets.duty` looks at the replica and returns the body
+of the next automatic submission due from this seat (a pass, a key release, an opening, an
+audit), if any.
 Decisions — the moves a person or a bot makes — come in through :meth:`SeatSecrets.choose`.
 """
 
@@ -84,9 +86,11 @@ class DealSecret:
     verifiers: list[bytes] | None = None
 
 
-@dataclass
-class PendingCommitment:
-    phase_id: int
+@dataclass(frozen=True)
+class OurCommitment:
+    """A commitment of ours, with what opens it."""
+
+    commitment: bytes
     salt: bytes
     value: Any
 
@@ -140,16 +144,16 @@ class SeatSecrets:
         phase = replica.phase
         if isinstance(phase, CommitPhase):
             self.choices[phase.phase_id] = wire_action
-            pending = self._commitment(replica, phase.phase_id, phase.purpose)
-            assert pending is not None
-            return {"t": "commit", "commitment": pending[0]}
+            ours = self._commitment(replica, phase.phase_id, phase.purpose)
+            assert ours is not None
+            return {"t": "commit", "commitment": ours.commitment}
         return {"t": "act", "action": wire_action}
 
     def restore_choice(self, phase_id: int, wire_action: Any) -> None:
         """Take back a committed choice's value saved before a restart (see :attr:`choices`)."""
         self.choices[phase_id] = wire_action
 
-    def _commitment(self, replica: Replica, phase_id: int, purpose: str) -> tuple[bytes, PendingCommitment] | None:
+    def _commitment(self, replica: Replica, phase_id: int, purpose: str) -> OurCommitment | None:
         """Our commitment in phase ``phase_id`` and what opens it: a random contribution derived
         from the seed, or the choice we made (``None`` if we made none)."""
         if purpose == RANDOM_DOMAIN:
@@ -161,7 +165,7 @@ class SeatSecrets:
         commitment, salt = commit(
             purpose, replica.game_id, self.seat, [phase_id, value], self._secret("salt", phase_id)(32)
         )
-        return commitment, PendingCommitment(phase_id, salt, value)
+        return OurCommitment(commitment, salt, value)
 
     # -- automatic duties ----------------------------------------------------------------------
 
@@ -174,13 +178,12 @@ class SeatSecrets:
             if not phase.opening:
                 if phase.purpose != RANDOM_DOMAIN:
                     return None  # a decision: the player must choose
-                commitment, _ = self._commitment(replica, phase.phase_id, phase.purpose)  # type: ignore[misc]
-                return {"t": "commit", "commitment": commitment}
-            found = self._commitment(replica, phase.phase_id, phase.purpose)
-            if found is None:  # pragma: no cover - we committed, or we wouldn't be asked to open
+                return {"t": "commit", "commitment": self._commitment(replica, phase.phase_id, phase.purpose).commitment}  # type: ignore[union-attr]
+            ours = self._commitment(replica, phase.phase_id, phase.purpose)
+            if ours is None:  # pragma: no cover - we committed, or we wouldn't be asked to open
                 return None
             self.choices.pop(phase.phase_id, None)
-            return {"t": "open", "salt": found[1].salt, "value": found[1].value}
+            return {"t": "open", "salt": ours.salt, "value": ours.value}
         if isinstance(phase, CardPhase):
             sub = phase.current
             if isinstance(sub, DealSub):

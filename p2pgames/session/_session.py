@@ -34,11 +34,7 @@ from p2pgames.crypto import (
     CryptoError,
     Identity,
     PublicKey,
-    SealKey,
-    check_lock_key,
     fingerprint_matches,
-    scalar_from_bytes,
-    sealed_commitment,
 )
 from p2pgames.engine import (
     EngineError,
@@ -248,8 +244,8 @@ class Session:
             raise ResumeError(f"the transcript's start can't be read: {error}") from None
         if start.kind != "start" or start.body["game_id"] != saved.game_id:
             raise ResumeError("the transcript is another game's than the saved seat")
-        if start.sender != identity.public_key.raw or saved.host_key != identity.public_key.raw:
-            raise ResumeError("this game was hosted with another identity (use the --profile you hosted it with)")
+        if start.sender != identity.public_key.raw:
+            raise ResumeError("the transcript's game was hosted by another key than the saved seat's")
         session = cls(identity, "host", game_loader, ruleset=ruleset, random_bytes=random_bytes,
                       narrate=narrate, bot=bot, saved=saved)
         try:
@@ -270,7 +266,7 @@ class Session:
         self.lobby = list(self.seats)
         self._lobby = [(info, None) for info in self.seats]
         self._begin_starting(start)
-        self._relay.append((0, HOST_SEAT, "start", start.raw))
+        self._keep(start, HOST_SEAT)
         for kind, value in records:
             if kind in ("header", "start"):
                 continue
@@ -283,20 +279,20 @@ class Session:
             if kind == "accept":
                 self._verify_from_seat(envelope, seat)
                 self._take_accept(seat, envelope)
-                self._relay.append((0, seat, kind, envelope.raw))
+                self._keep(envelope, seat)
                 self._maybe_begin()
             elif kind == "entry":
                 applied = self.replica.apply_entry(envelope)  # type: ignore[union-attr]
                 self._record("entry", envelope.raw)
-                self._relay.append((applied.seq, HOST_SEAT, kind, envelope.raw))
+                self._keep(envelope, HOST_SEAT, applied.seq)
                 self._after_apply(applied)
             elif kind == "ack":
                 self._verify_from_seat(envelope, seat)
-                self._relay.append((self._seq(), seat, kind, envelope.raw))
+                self._keep(envelope, seat)
                 self._take_ack(seat, envelope)
             elif kind == "chat":
                 self._verify_from_seat(envelope, seat)
-                self._relay.append((self._seq(), seat, kind, envelope.raw))
+                self._keep(envelope, seat)
                 self._take_chat(seat, envelope)
         if self.stage == "over":
             raise ResumeError("the game in this transcript has ended; there is nothing to resume")
@@ -390,12 +386,11 @@ class Session:
         waiting = replica.waiting_for()
         if self._catching_up:
             return "catching up on the game"
-        if HOST_SEAT in self.away and not self.is_host:
+        missing = self.awaited_away()
+        if missing == (HOST_SEAT,) and not self.is_host:
             return f"waiting for the host, {self._host_name()}, to come back"
-        missing = [seat for seat in waiting if seat in self.away]
         if missing:
-            names = [self.names[seat] for seat in missing]
-            return f"waiting for {' and '.join(names)} to reconnect"
+            return f"waiting for {' and '.join(self.names[seat] for seat in missing)} to reconnect"
         people = sorted(waiting, key=lambda seat: seat != self.seat)  # "you" first
         named = ["you" if seat == self.seat else self.names[seat] for seat in people]
         who = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
@@ -424,6 +419,16 @@ class Session:
             return ()
         return self.replica.waiting_for()
 
+    def awaited_away(self) -> tuple[int, ...]:
+        """The seats that are away and that the table waits for now: a joiner's host while it is
+        away (nothing goes on without it), else the away seats the game waits for; empty outside
+        play. What :meth:`status` names, and a user interface times."""
+        if self.stage != "playing":
+            return ()
+        if not self.is_host and HOST_SEAT in self.away:
+            return (HOST_SEAT,)
+        return tuple(seat for seat in self.waiting_for() if seat in self.away)
+
     def _send(self, connection: int, envelope: Envelope | bytes) -> None:
         self._outgoing.append((connection, envelope.raw if isinstance(envelope, Envelope) else envelope))
 
@@ -434,11 +439,15 @@ class Session:
         (unless not ``keep``) for a joiner that rejoins (``key``: the entries applied when it was
         sent, unless given)."""
         if keep and self.start_envelope is not None:
-            author = HOST_SEAT if except_seat is None else except_seat
-            self._relay.append((self._seq() if key is None else key, author, data.kind, data.raw))
+            self._keep(data, HOST_SEAT if except_seat is None else except_seat, key)
         for connection, seat in self._connection_seat.items():
             if seat != except_seat:
                 self._send(connection, data)
+
+    def _keep(self, envelope: Envelope, author: int, key: int | None = None) -> None:
+        """Host: keep ``envelope`` (by ``author``) for a joiner that rejoins; ``key``: the
+        entries applied when it was sent (an entry's own number), unless given."""
+        self._relay.append((self._seq() if key is None else key, author, envelope.kind, envelope.raw))
 
     def _record(self, kind: str, value: Any) -> None:
         self._transcript.append(canonical.encode([kind, value]))
@@ -496,7 +505,7 @@ class Session:
             self._catching_up = False
             if HOST_SEAT not in self.away:
                 self.away[HOST_SEAT] = reason
-                self._emit(SeatAway(HOST_SEAT, self._host_name(), reason))
+                self._emit(SeatAway(HOST_SEAT, self._host_name(), reason, host=True))
         elif self.stage == "lobby":
             self.stage = "closed"
 
@@ -513,12 +522,15 @@ class Session:
     def _host_name(self) -> str:
         return self.names[HOST_SEAT] if self.seats else "the host"
 
+    def _away_message(self, seat: int) -> Envelope:
+        return make_envelope(self.identity, "away", {"game_id": self.game_id, "seat": seat, "reason": self.away[seat][:500]})
+
     def _seat_away(self, seat: int, reason: str) -> None:
         """Host: ``seat``'s connection is gone; tell the others, who wait for it."""
         if seat in self.away:
             return
         self.away[seat] = reason
-        self._broadcast(make_envelope(self.identity, "away", {"game_id": self.game_id, "seat": seat, "reason": reason[:500]}), keep=False)
+        self._broadcast(self._away_message(seat), keep=False)
         self._emit(SeatAway(seat, self.names[seat], reason))
 
     def protocol_violation(self, connection: int, code: str, reason: str) -> None:
@@ -635,12 +647,11 @@ class Session:
         kind = envelope.kind
         if kind == "accept":
             self._verify_from_seat(envelope, seat)
-            if seat in self.accepts:
-                self._take_accept(seat, envelope)  # checks it is for this start; else nothing new
-                return
-            self._take_accept(seat, envelope)
-            self._broadcast(envelope, except_seat=seat)
-            self._maybe_begin()
+            again = seat in self.accepts  # a rejoining joiner sends its accept again
+            self._take_accept(seat, envelope)  # checks it is for this start
+            if not again:
+                self._broadcast(envelope, except_seat=seat)
+                self._maybe_begin()
         elif kind == "submit":
             if self.stage != "playing":
                 if self.stage in ("over", "halted"):
@@ -698,14 +709,9 @@ class Session:
         except (CryptoError, BadSignature, MalformedMessage):
             self._reject(connection, "your hello's signature does not verify")
             return
-        if body["protocol"] != PROTOCOL_VERSION:
-            self._reject(connection, f"this host speaks protocol {PROTOCOL_VERSION}, you speak {body['protocol']}; use the same p2pgames version")
-            return
-        if body["game"] != self.ruleset.game or body["host"] != self.identity.public_key.raw:
-            self._reject(connection, "your hello is for another game or host")
-            return
-        if body["nonce"] != self._pending[connection]:
-            self._reject(connection, "your hello answers another connection (replayed?)")
+        problem = self._greeting_problem(connection, envelope, body["game"] == self.ruleset.game)
+        if problem is not None:
+            self._reject(connection, problem)
             return
         if self.stage != "lobby":
             seat = self._seat_of_sender(envelope)
@@ -731,6 +737,18 @@ class Session:
         self._announce_lobby()
         self._start_if_full()
 
+    def _greeting_problem(self, connection: int, envelope: Envelope, our_game: bool) -> str | None:
+        """What is wrong with a ``hello`` or ``rejoin`` (its signature already checked): another
+        protocol, another game (``our_game`` false) or host, or a nonce of another connection."""
+        body, what = envelope.body, envelope.kind
+        if body["protocol"] != PROTOCOL_VERSION:
+            return f"this host speaks protocol {PROTOCOL_VERSION}, you speak {body['protocol']}; use the same p2pgames version"
+        if not our_game or body["host"] != self.identity.public_key.raw:
+            return f"your {what} is for another game or host"
+        if body["nonce"] != self._pending[connection]:
+            return f"your {what} answers another connection (replayed?)"
+        return None
+
     def _host_rejoin(self, connection: int, envelope: Envelope) -> None:
         """A seated joiner comes back: seat it on this connection and send what it missed."""
         body = envelope.body
@@ -743,14 +761,9 @@ class Session:
         except (BadSignature, MalformedMessage):
             self._reject(connection, "your rejoin's signature does not verify")
             return
-        if body["protocol"] != PROTOCOL_VERSION:
-            self._reject(connection, f"this host speaks protocol {PROTOCOL_VERSION}, you speak {body['protocol']}; use the same p2pgames version")
-            return
-        if body["game_id"] != self.game_id or body["host"] != self.identity.public_key.raw:
-            self._reject(connection, "your rejoin is for another game or host")
-            return
-        if body["nonce"] != self._pending[connection]:
-            self._reject(connection, "your rejoin answers another connection (replayed?)")
+        problem = self._greeting_problem(connection, envelope, body["game_id"] == self.game_id)
+        if problem is not None:
+            self._reject(connection, problem)
             return
         have = body["have"]
         if have > self._seq():
@@ -777,9 +790,9 @@ class Session:
             # What it missed, as it would have had it: its own acknowledgements it makes again.
             if key >= have and not (author == seat and kind in ("ack", "accept")):
                 self._send(connection, raw)
-        for other, reason in sorted(self.away.items()):
+        for other in sorted(self.away):
             if other != seat:
-                self._send(connection, make_envelope(self.identity, "away", {"game_id": self.game_id, "seat": other, "reason": reason[:500]}))
+                self._send(connection, self._away_message(other))
         self._send(connection, make_envelope(self.identity, "caught-up", {"game_id": self.game_id, "seq": self._seq()}))
         self._connection_seat[connection] = seat
         if self.away.pop(seat, None) is not None:
@@ -966,14 +979,7 @@ class Session:
         except (CryptoError, BadSignature, MalformedMessage):
             key = None
         if key is None or key.raw != wanted:
-            # Someone else answers at that address (another program took the port?): not our
-            # host, so nothing it says counts; we try again.
-            self._emit(Notice(
-                f"something at the host's address answered with another key "
-                f"({key.fingerprint() if key is not None else 'not a valid one'}); trying again"
-            ))
-            self._awaiting_hello = True
-            self._closing.append(HOST_CONNECTION)
+            self._not_our_host(key)
             return
         if envelope.body["protocol"] != PROTOCOL_VERSION:
             self._halt_or_close(f"the host now speaks protocol {envelope.body['protocol']}, this p2pgames speaks {PROTOCOL_VERSION}")
@@ -995,6 +1001,14 @@ class Session:
             "nonce": envelope.body["nonce"],
             "have": self._seq(),
         }))
+
+    def _not_our_host(self, key: PublicKey | None) -> None:
+        """Something else answers at the host's address (another program took the port?): not
+        our host, so nothing it says counts; hang up and dial again."""
+        shown = key.fingerprint() if key is not None else "not a valid one"
+        self._emit(Notice(f"something at the host's address answered with another key ({shown}); trying again"))
+        self._awaiting_hello = True
+        self._closing.append(HOST_CONNECTION)
 
     def _rejoin_refused(self, envelope: Envelope) -> None:
         """The host (or something at its address) refused to take us back."""
@@ -1048,7 +1062,7 @@ class Session:
             ))
         self._catching_up = False
         self.away.pop(HOST_SEAT, None)
-        self._emit(SeatBack(HOST_SEAT, self._host_name()))
+        self._emit(SeatBack(HOST_SEAT, self._host_name(), host=True))
         if self.stage == "starting" and self.seat in self.accepts:
             self._send(HOST_CONNECTION, self.accepts[self.seat])  # the host may never have had it
         flight = self._in_flight
@@ -1123,8 +1137,7 @@ class Session:
         except (CryptoError, BadSignature, MalformedMessage):
             raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "the host's hello has a bad signature", 0))
         if self._awaiting_hello and self._host_key is not None and key.raw != self._host_key.raw:
-            self._emit(Notice(f"something at the host's address answered with another key ({key.fingerprint()}); trying again"))
-            self._closing.append(HOST_CONNECTION)
+            self._not_our_host(key)
             return
         self._awaiting_hello = False
         self.away.pop(HOST_SEAT, None)
@@ -1175,16 +1188,9 @@ class Session:
         self._closing.append(HOST_CONNECTION)
 
     def _signed_by_expected_host(self, envelope: Envelope) -> bool:
-        if self.expected_host is None:
+        if self.expected_host is None or not self._signed_by(envelope, envelope.sender):
             return False
-        try:
-            key = PublicKey(envelope.sender)
-            envelope.verify(key)
-        except (CryptoError, BadSignature, MalformedMessage):
-            return False
-        return fingerprint_matches(self.expected_host, key)
-        self.stage = "closed"
-        self._closing.append(HOST_CONNECTION)
+        return fingerprint_matches(self.expected_host, PublicKey(envelope.sender))
 
     def _joiner_start(self, envelope: Envelope) -> None:
         if self.start_envelope is not None and envelope.raw == self.start_envelope.raw and self._catching_up:
@@ -1341,7 +1347,7 @@ class Session:
         """Dispute a card given to us that does not decrypt (once); whether we did."""
         replica, secrets = self.replica, self.secrets
         assert replica is not None and secrets is not None
-        if self._catching_up or self._restoring:
+        if self._replaying:
             return False  # the entries still to come may hold the dispute already
         bad = secrets.undecryptable()
         if bad and self.stage == "playing" and not self._disputed and self._in_flight is None:
@@ -1518,6 +1524,12 @@ class Session:
                 self._send(HOST_CONNECTION, envelope)
 
     @property
+    def _replaying(self) -> bool:
+        """Applying entries that are history (a catch-up, or a host's own transcript): we owe
+        nothing and decide nothing until we are at the head of the log."""
+        return self._catching_up or self._restoring
+
+    @property
     def in_touch(self) -> bool:
         """Whether the game is on here and we are with the table: a host, or a joiner connected
         to its host and caught up on the log."""
@@ -1530,7 +1542,7 @@ class Session:
 
     def _pump(self) -> None:
         """Send whatever automatic submission is due; announce a decision if one is ours."""
-        if self.stage != "playing" or self._in_flight is not None or self._catching_up or self._restoring:
+        if self.stage != "playing" or self._in_flight is not None or self._replaying:
             return
         replica, secrets = self.replica, self.secrets
         assert replica is not None and secrets is not None
@@ -1567,7 +1579,7 @@ class Session:
             self._emit(DecisionNeeded(step))
 
     def _decision_due(self) -> bool:
-        if self.stage != "playing" or self._in_flight is not None or self.seat is None or self._catching_up:
+        if self.stage != "playing" or self._in_flight is not None or self.seat is None or self._replaying:
             return False
         replica = self.replica
         assert replica is not None

@@ -54,6 +54,7 @@ from p2pgames.session._session import clean_text
 __all__ = [
     "encode_record",
     "iter_records",
+    "records_before_cut",
     "TranscriptError",
     "VerificationReport",
     "verify_transcript",
@@ -75,6 +76,19 @@ class CutShort(TranscriptError):
     def __init__(self, number: int, text: str) -> None:
         super().__init__(text)
         self.number = number
+
+
+def records_before_cut(data: bytes) -> list[tuple[str, Any]]:
+    """Every record of ``data`` (as :func:`iter_records`), up to where it is cut short, if it is
+    (a crash while it was written: that record was never acted on). Raises
+    :class:`TranscriptError` on damage."""
+    records = []
+    try:
+        for record in iter_records(data):
+            records.append(record)
+    except CutShort:
+        pass
+    return records
 
 
 def encode_record(record: bytes) -> bytes:

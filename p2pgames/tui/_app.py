@@ -375,13 +375,7 @@ class TerminalGame:
             self._on_lobby(event)
         elif isinstance(event, GameStarted):
             self.mode = Mode.PLAYING
-            seats = ", ".join(
-                f"{name} (seat {seat}{', you' if seat == event.seat else ''})"
-                for seat, name in enumerate(event.names)
-            )
-            game = session.game if session is not None else None
-            described = game.describe_ruleset(event.ruleset) if game is not None else event.ruleset.describe()
-            self._log([("class:log.info", f"The game begins: {described}. {seats}.")])
+            self._log([("class:log.info", event.text(session.game if session is not None else None))])
         elif isinstance(event, GameEnded):
             self.verdict = f"Game over: {event.message}"
             self._log([("class:log.end", self.verdict)])
@@ -409,28 +403,17 @@ class TerminalGame:
         """A seat's connection was lost, it is back, or it has been away past the grace period
         (then the player may end the game: ``end``)."""
         session = self.node.session if self.node is not None else None
-        # For a joiner, seat 0 away is our own connection to the host.
-        ours = event.seat == HOST_SEAT and session is not None and not session.is_host
         if isinstance(event, SeatAway):
-            if ours:
-                text = f"The connection to the host, {event.name}, was lost ({event.reason}); reconnecting …"
-            else:
-                text = (
-                    f"{event.name}'s connection was lost ({event.reason}); the game waits for them where it"
-                    " needs them (they can come back: p2pgames join or resume)."
-                )
-            self._log([("class:log.notice", text)])
+            self._log([("class:log.notice", event.text)])
         elif isinstance(event, SeatBack):
             self.overdue.discard(event.seat)
             if self.asking is Question.END and not self._overdue_away():
                 self.asking = None  # nobody left to end the game for
-            self._log([("class:log.info", "Reconnected to the host; caught up." if ours else f"{event.name} is back.")])
+            self._log([("class:log.info", event.text)])
         elif session is not None and event.seat in session.away:  # else it came back meanwhile
             self.overdue.add(event.seat)
-            who = f"The host, {event.name}," if ours else event.name
             self._log([("class:log.ask", (
-                f"{who} has been away for {duration(event.waited)}. Type end to end the game"
-                " (every transcript will say why), or keep waiting."
+                f"{event.text}. Type end to end the game (every transcript will say why), or keep waiting."
             ))])
 
     def _on_lobby(self, event: LobbyChanged) -> None:

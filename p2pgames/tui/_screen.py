@@ -78,19 +78,9 @@ QUESTIONS = {
 
 def away_seconds(session: Session, away_for: Callable[[int], float | None]) -> float | None:
     """How long the status line has waited for a seat that is away (the longest, if it names
-    several), as ``away_for(seat)`` tells; ``None`` when the status is about no such seat.
-
-    The status names the seats it waits for as :meth:`Session.status` does: for a joiner, the
-    host, as long as it is away (catching up on the game included: we are not back yet); else the
-    away seats the game waits for now (an away seat the game doesn't need yet is not named).
-    """
-    if session.stage != "playing" or not session.away:
-        return None
-    if not session.is_host and HOST_SEAT in session.away:
-        named: tuple[int, ...] = (HOST_SEAT,)
-    else:
-        named = tuple(seat for seat in session.waiting_for() if seat in session.away)
-    times = [seconds for seconds in map(away_for, named) if seconds is not None]
+    several: :meth:`Session.awaited_away`), as ``away_for(seat)`` tells; ``None`` when the
+    status is about no such seat."""
+    times = [seconds for seconds in map(away_for, session.awaited_away()) if seconds is not None]
     return max(times, default=None)
 
 

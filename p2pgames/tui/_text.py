@@ -10,6 +10,8 @@ from typing import Iterable, Sequence
 
 from prompt_toolkit.utils import get_cwidth
 
+from p2pgames.words import duration  # noqa: F401  (re-exported: the screen times seats away)
+
 __all__ = ["Line", "line_width", "truncate", "wrap", "pad", "merge", "plain", "duration"]
 
 Line = list[tuple[str, str]]
@@ -116,11 +118,3 @@ def wrap(line: Sequence[tuple[str, str]], width: int, indent: int = 0) -> list[L
         row.pop()
     rows.append(merge(row))
     return rows
-
-
-def duration(seconds: float) -> str:
-    """A time as a clock shows it: ``0:42``, ``3:00``, and past an hour ``1:02:03``."""
-    whole = max(0, int(seconds))
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"

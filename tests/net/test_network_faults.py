@@ -175,25 +175,18 @@ async def test_a_link_that_goes_silent_past_the_timeout_is_dropped_and_the_joine
 # -- processes killed and started again ------------------------------------------------------------
 
 
-async def test_a_joiner_killed_mid_game_and_started_again_from_its_saved_seat_finishes(tmp_path, autojump_clock):
+@pytest.mark.parametrize("seat, link, direction", [
+    (2, 1, "up"),  # seat 2, killed as it sends its first keys; started again from its saved seat
+    (0, 0, "down"),  # the host, killed as it sends its first keys entry; resumed on its port
+])
+async def test_a_peer_killed_mid_game_and_started_again_5_s_later_finishes_the_game(tmp_path, autojump_clock, seat, link, direction):
     async def kill_and_restart(table: Table, nursery: trio.Nursery) -> None:
-        link = await table.proxy.wait_for_link(1)
-        await link.wait_frame("up", kind_is("submit", t="keys"))
-        table.kill(2)
-        await trio.sleep(5)
-        await table.restart(nursery, 2)
+        watched = await table.proxy.wait_for_link(link)
+        await watched.wait_frame(direction, kind_is("submit" if direction == "up" else "entry", t="keys"))
+        table.kill(seat)
+        await trio.sleep(5)  # the others wait (the joiners dial a host that is gone, and are refused)
+        await table.restart(nursery, seat)
 
-    table = await play(tmp_path, b"kill-joiner", during=kill_and_restart)
-    table.check_finished_and_verified()
-
-
-async def test_the_host_killed_mid_game_and_resumed_on_its_port_finishes_the_game(tmp_path, autojump_clock):
-    async def kill_and_resume(table: Table, nursery: trio.Nursery) -> None:
-        link = await table.proxy.wait_for_link(0)
-        await link.wait_frame("down", kind_is("entry", t="keys"))
-        table.kill(0)
-        await trio.sleep(5)  # the joiners dial meanwhile, and are refused
-        await table.restart(nursery, 0)
-
-    table = await play(tmp_path, b"kill-host", during=kill_and_resume)
+    table = await play(tmp_path, b"kill-" + bytes([seat]), during=kill_and_restart)
+    assert table.nodes[seat].session.resumed is not None, "the seat that finished is the restarted one"
     table.check_finished_and_verified()

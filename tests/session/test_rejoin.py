@@ -9,7 +9,7 @@ transcript. Every game must finish with every transcript verified and no fault a
 from __future__ import annotations
 
 import pytest
-from switchboard import Switchboard
+from switchboard import Switchboard, canonical_records
 
 from p2pgames.crypto import Identity
 from p2pgames.games import get_game
@@ -18,14 +18,13 @@ from p2pgames.session import (
     FaultCode,
     LocalError,
     ResumeError,
-    SavedSeat,
     SeatAway,
     SeatBack,
     Session,
     iter_records,
     verify_transcript,
 )
-from p2pgames.session._messages import make_envelope, open_envelope
+from p2pgames.session._messages import open_envelope
 
 
 def finished_and_verified(board: Switchboard) -> None:
@@ -153,6 +152,25 @@ def test_while_the_host_is_away_a_joiner_may_still_move_and_its_move_goes_once_b
     finished_and_verified(board)
 
 
+def test_the_away_seats_the_table_waits_for_are_those_it_needs_now_or_a_joiners_host():
+    board = Switchboard("probe", 3, seed=b"awaited")
+    run_until_entries(board, 5)
+    host, other = board.host, board.sessions[1]
+    board.cut(2)
+    board.run()  # on until the game needs seat 2
+    assert host.awaited_away() == (2,) == other.awaited_away()
+    assert host.status() == "waiting for p2 to reconnect" == other.status()
+    board.cut(1)
+    assert other.awaited_away() == (0,)  # without its host, a joiner waits for nothing else
+    assert other.status() == "waiting for the host, p0, to come back"
+    assert set(host.awaited_away()) <= {1, 2} and host.awaited_away()
+    board.reconnect(1)
+    board.reconnect(2)
+    board.run()
+    finished_and_verified(board)
+    assert host.awaited_away() == () == other.awaited_away()  # over: nothing awaited
+
+
 def test_a_joiner_cannot_chat_while_the_host_is_away():
     board = Switchboard("probe", 3, seed=b"quiet")
     run_until_entries(board, 3)
@@ -172,14 +190,8 @@ def test_what_a_seat_saves_is_its_seed_and_its_committed_choices_only():
     assert (saved.game, saved.game_id, saved.seat, saved.seed) == ("beltpunk", session.game_id, 1, session.secret_seed)
     assert saved.host_key == board.host.identity.public_key.raw and saved.key == session.identity.public_key.raw
     assert saved.choices, "Beltpunk's discards are committed choices"
-    kinds = [kind for kind, _ in iter_records(b"".join(_framed(record) for record in board.saved[1]))]
+    kinds = [kind for kind, _ in canonical_records(board.saved[1])]
     assert kinds[0] == "seat" and set(kinds[1:]) == {"choice"}
-
-
-def _framed(record: bytes) -> bytes:
-    from p2pgames.session import encode_record
-
-    return encode_record(record)
 
 
 @pytest.mark.parametrize("game, players, moment", [
@@ -252,8 +264,11 @@ def test_a_restarted_host_waits_for_every_joiner_to_rejoin():
         board.sessions[seat].disconnected(HOST_CONNECTION, "gone")
     records = list(iter_records(bytes(board.transcripts[0])))
     host = Session.resume_host(old.identity, board.saved_seat(0), records, get_game, bot=True, narrate=False)
+    assert host.replica.seq == old.replica.seq and host.replica.state_hash == old.replica.state_hash
     assert host.away == {1: "the host restarted", 2: "the host restarted"}
-    assert "waiting for" in host.status() or host.waiting_for() == ()
+    # Alone, it does its own part, then waits for joiners that are away.
+    assert host.awaited_away() and set(host.awaited_away()) <= {1, 2}
+    assert host.status().endswith("to reconnect")
 
 
 def test_a_host_cannot_resume_a_game_that_ended_or_with_another_identity():

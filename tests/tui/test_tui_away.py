@@ -57,6 +57,7 @@ class FakeSession:
         self.stage = "playing"
         self.away: dict[int, str] = {}
         self.waiting: tuple[int, ...] = ()
+        self.awaited: tuple[int, ...] = ()  # what Session.awaited_away says (tested with sessions)
         self.said_status = "working"
         self.game = self.replica = self.ruleset = None
         self.host_fingerprint = "00:11"
@@ -66,6 +67,9 @@ class FakeSession:
 
     def waiting_for(self) -> tuple[int, ...]:
         return self.waiting
+
+    def awaited_away(self) -> tuple[int, ...]:
+        return self.awaited
 
     def decision(self):
         return None
@@ -132,12 +136,12 @@ def last_log(game: TerminalGame) -> tuple[str, str]:
 
 def away(session: FakeSession, seat: int, reason: str = "the connection closed") -> SeatAway:
     session.away[seat] = reason
-    return SeatAway(seat, session.names[seat], reason)
+    return SeatAway(seat, session.names[seat], reason, host=seat == 0 and not session.is_host)
 
 
 def back(session: FakeSession, seat: int) -> SeatBack:
     del session.away[seat]
-    return SeatBack(seat, session.names[seat])
+    return SeatBack(seat, session.names[seat], host=seat == 0 and not session.is_host)
 
 
 # -- the time ----------------------------------------------------------------------------------------
@@ -153,44 +157,32 @@ def test_times_away_read_like_a_clock(seconds, shown):
 
 
 def test_the_status_counts_the_longest_time_of_the_away_seats_it_waits_for():
+    # Which seats those are is the session's rule (tests/session/test_rejoin.py checks it).
     session = FakeSession()
     times = {1: 42.0, 2: 70.0}
-    session.away = {1: "lost", 2: "lost"}
-    session.waiting = (1, 2)
+    session.awaited = (1, 2)
     assert away_seconds(session, times.get) == 70.0
-    session.waiting = (0, 1)  # the game needs bob (and us), not carol, now
+    session.awaited = (1,)
     assert away_seconds(session, times.get) == 42.0
-    session.waiting = (0,)  # nobody away is waited for: the status is about something else
+    session.awaited = ()
     assert away_seconds(session, times.get) is None
-    session.stage = "halted"
-    session.waiting = (1, 2)
+    session.awaited = (0,)  # a joiner's host, for which no time is known (yet)
     assert away_seconds(session, times.get) is None
-
-
-def test_a_joiners_status_counts_the_time_without_the_host_whatever_the_game_waits_for():
-    session = FakeSession(is_host=False)
-    session.away = {0: "lost"}
-    session.waiting = (1,)
-    assert away_seconds(session, {0: 3725.0}.get) == 3725.0
-    session.away = {2: "lost"}  # another seat away, the host not: only if the game waits for it
-    assert away_seconds(session, {2: 9.0}.get) is None
-    session.waiting = (2,)
-    assert away_seconds(session, {2: 9.0}.get) == 9.0
 
 
 def test_the_status_line_shows_the_time_away(pipe):
     session = FakeSession()
     game, node = terminal_game(pipe, session)
-    session.away, session.waiting, node.times = {1: "lost"}, (1,), {1: 42.0}
+    session.away, session.awaited, node.times = {1: "lost"}, (1,), {1: 42.0}
     session.said_status = "waiting for bob to reconnect"
     assert plain(game.screen._status_bar(60)[0]).rstrip() == " Waiting for bob to reconnect (0:42)"
-    session.waiting = (0,)
+    session.awaited = ()
     session.said_status = "you to move: choose a card"
     assert plain(game.screen._status_bar(60)[0]).rstrip() == " Your move: choose a card"  # bob isn't needed yet
 
     joiner = FakeSession(is_host=False)
     game, node = terminal_game(pipe, joiner)
-    joiner.away, node.times = {0: "lost"}, {0: 3725.0}
+    joiner.away, joiner.awaited, node.times = {0: "lost"}, (0,), {0: 3725.0}
     joiner.said_status = "waiting for the host, alice, to come back"
     assert plain(game.screen._status_bar(80)[0]).rstrip() == " Waiting for the host, alice, to come back (1:02:05)"
 
@@ -252,7 +244,7 @@ def test_a_joiner_is_told_about_its_own_connection_to_the_host(pipe):
     game, _ = terminal_game(pipe, session)
     game._on_event(away(session, 0, "the connection closed"))
     assert last_log(game) == ("class:log.notice", "The connection to the host, alice, was lost (the connection closed); reconnecting …")
-    game._on_event(AwayTooLong(0, "alice", 3725))
+    game._on_event(AwayTooLong(0, "alice", 3725, host=True))
     assert last_log(game)[1].startswith("The host, alice, has been away for 1:02:05. Type end to end the game")
     game._on_event(back(session, 0))
     assert last_log(game) == ("class:log.info", "Reconnected to the host; caught up.")
@@ -406,7 +398,7 @@ def test_on_screen_the_status_counts_and_end_ends_the_game(pipe, deadline, monke
 
     async def script(screen: ScreenWatcher) -> None:
         node.push(GameStarted(0, tuple(session.names), Ruleset()))
-        session.waiting, node.times = (1,), {1: 42.0}
+        session.awaited, node.times = (1,), {1: 42.0}
         session.said_status = "waiting for bob to reconnect"
         node.push(away(session, 1))
         await screen.wait_for("Waiting for bob to reconnect (0:42)")
