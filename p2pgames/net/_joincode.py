@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from p2pgames.crypto import PublicKey, fingerprint_matches
+
 __all__ = ["JoinCode"]
 
 _FINGERPRINT = re.compile(r"^[a-z2-7]{4}(-?[a-z2-7]{4}){3}$", re.IGNORECASE)
@@ -45,3 +47,14 @@ class JoinCode:
         if fingerprint and not _FINGERPRINT.match(fingerprint):
             raise ValueError(f"{fingerprint!r} is not a key fingerprint (16 letters a–z and digits 2–7)")
         return cls(host, int(port_text), fingerprint.lower() or None)
+
+    def other_host_than(self, key: PublicKey) -> str | None:
+        """Why this code can't lead to the host whose key is ``key`` (its fingerprint names
+        another key: another table), for a person; ``None`` if it may (a code without a
+        fingerprint may: the host's key is checked when it answers)."""
+        if self.fingerprint is None or fingerprint_matches(self.fingerprint, key):
+            return None
+        return (
+            f"the join code's key {self.fingerprint} is not the key of your game's host "
+            f"({key.fingerprint()}): that is another table"
+        )

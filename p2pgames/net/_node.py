@@ -25,10 +25,13 @@ from typing import Any, Callable
 import trio
 
 from p2pgames import canonical
+from p2pgames.crypto import PublicKey
 from p2pgames.session import (
+    HOST_SEAT,
     Agreed,
     AwayTooLong,
     DesyncReport,
+    LocalError,
     Notice,
     SavedSeat,
     SeatAway,
@@ -460,10 +463,29 @@ class Node:
         finally:
             self._close_files()  # also when cancelled from outside
 
-    def redirect(self, host: str, port: int) -> None:
-        """Joiner: the host is now at ``host``:``port`` (a new join code with the same key —
-        the session refuses any other): dial there from now on, at once."""
-        self.address = (host, port)
+    def redirect(self, code: JoinCode) -> None:
+        """Joiner: the host is now where ``code`` says (restarted on another port or machine, it
+        gave a new join code): dial there from now on, at once if the host is away. Whatever
+        answers there must have the game's host key: the session refuses any other.
+
+        Raises :class:`~p2pgames.session.LocalError`, changing nothing, when this node is the
+        host, the game is over or hasn't begun (join with the code instead), or ``code``'s
+        fingerprint is another key's."""
+        session = self.session
+        if session.is_host:
+            raise LocalError("you are the host: the others need your join code, not you")
+        if session.finished:
+            raise LocalError("the game is over: there is no host to go back to")
+        if session.seats:
+            key = session.seats[HOST_SEAT].key
+        elif session.resumed is not None:
+            key = PublicKey(session.resumed.host_key)
+        else:
+            raise LocalError("the game hasn't begun: quit and join with the new code")
+        problem = code.other_host_than(key)
+        if problem is not None:
+            raise LocalError(problem)
+        self.address = (code.host, code.port)
         self._redialled.set()
 
     async def _redial(self, *, immediately: bool) -> trio.SocketStream:

@@ -81,12 +81,9 @@ async def resume_seat(
         )
     if identity.public_key.raw != saved.key:
         raise SetupError("this saved seat is another identity's: use the --profile you played with", network=False)
-    if code is not None and code.fingerprint is not None:
-        if not fingerprint_matches(code.fingerprint, PublicKey(saved.host_key)):
-            raise SetupError(
-                f"the join code's key {code.fingerprint} is not the key of the host of the game you are "
-                f"resuming ({PublicKey(saved.host_key).fingerprint()}): that is another table", network=False,
-            )
+    problem = code.other_host_than(PublicKey(saved.host_key)) if code is not None else None
+    if problem is not None:
+        raise SetupError(problem, network=False)
     host, where_port = (code.host, code.port) if code is not None else (saved.host, saved.port)
     if host is None or where_port is None:
         raise SetupError("the saved seat does not say where the host was: give its join code (p2pgames resume --code CODE)", network=False)
@@ -140,6 +137,7 @@ async def _resume_host(
     say(f"Resumed the game after {session.replica.seq} log entries; listening on port {actual}.")  # type: ignore[union-attr]
     if actual != saved.port:
         code = JoinCode(lan_address(), actual, identity.public_key.fingerprint())
-        say(f"The port changed: the others rejoin with  p2pgames resume --code {code}")
+        say(f"The port changed: give the others the new code. A player still at the table types  code {code} ;"
+            f" one who quit runs  p2pgames resume --code {code}")
     say("Waiting for the others to rejoin …")
     return node

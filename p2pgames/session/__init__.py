@@ -24,7 +24,7 @@ from p2pgames.session._events import (
 )
 from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault
 from p2pgames.session._messages import Envelope, MalformedMessage, make_envelope, open_envelope
-from p2pgames.session._replica import Replica, SeatInfo
+from p2pgames.session._replica import HOST_SEAT, Replica, SeatInfo
 from p2pgames.session._saved import SavedSeat, SavedSeatError
 from p2pgames.session._secrets import SeatSecrets
 from p2pgames.session._session import HOST_CONNECTION, ResumeError, Session, clean_text
@@ -57,6 +57,7 @@ __all__ = [
     "GameEnded",
     "GameStarted",
     "HOST_CONNECTION",
+    "HOST_SEAT",
     "Halted",
     "LobbyChanged",
     "LocalError",

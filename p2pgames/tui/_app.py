@@ -33,8 +33,9 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from p2pgames.engine import ChoiceGroup, Composer, IllegalAction, MalformedAction
-from p2pgames.net import Node, SetupError
+from p2pgames.net import JoinCode, Node, SetupError
 from p2pgames.session import (
+    HOST_SEAT,
     AwayTooLong,
     ChatReceived,
     Decision,
@@ -58,6 +59,7 @@ from p2pgames.tui._commands import (
     EndGame,
     Help,
     Move,
+    NewCode,
     PickGroup,
     Quit,
     ShowLog,
@@ -82,7 +84,6 @@ FINAL_AGREEMENT_WAIT = 5.0
 MAX_LOG_LINES = 5000
 # While a seat is away, the screen is redrawn this often: the status line counts the time.
 AWAY_REDRAW = 1.0
-HOST_SEAT = 0
 
 
 def run_terminal_game(
@@ -476,6 +477,8 @@ class TerminalGame:
             self._on_interrupt()
         elif isinstance(command, EndGame):
             self._ask_to_end(command.text)
+        elif isinstance(command, NewCode):
+            self._redirect(command.text)
         elif isinstance(command, Chat):
             self._chat(command.text)
         elif isinstance(command, BadNumber):
@@ -645,6 +648,28 @@ class TerminalGame:
             f"{who} {since}: you may end the game once they have been away for"
             f" {duration(node.settings.away_grace)}; until then the game waits for them."
         )
+
+    def _redirect(self, text: str) -> None:
+        """``code NEWCODE``: the host came back at another address with the join code ``text``;
+        dial it there (the node refuses a code with another key, changing nothing)."""
+        if not text:
+            self._problem("Type code and the host's new join code, as the host shows it: code HOST:PORT/FINGERPRINT.")
+            return
+        try:
+            code = JoinCode.parse(text)
+        except ValueError as error:
+            self._problem(_sentence(str(error)))
+            return
+        if self.node is None:
+            self._problem("You are not at a table yet: give the join code to p2pgames join.")
+            return
+        try:
+            self.node.redirect(code)
+        except LocalError as error:
+            self._problem(_sentence(str(error)))
+            return
+        where = JoinCode(code.host, code.port)
+        self._log([("class:log.info", f"The host is dialled at {where} from now on (its key is checked when it answers).")])
 
     def _end_game(self) -> None:
         """The player said yes to ending the game for everyone."""

@@ -3,8 +3,8 @@
 The rules, in order (case and extra spaces never matter):
 
 1. the text of one of your current choices makes that move (a game's moves win over commands);
-2. ``help`` (or ``?``), ``say TEXT``, ``log``, ``table``, ``end`` and ``quit`` (or ``exit``) are
-   commands;
+2. ``help`` (or ``?``), ``say TEXT``, ``log``, ``table``, ``end``, ``code NEWCODE`` and ``quit``
+   (or ``exit``) are commands;
 3. a number picks that line of the numbered list: a choice, or a group of choices to narrow down
    (:class:`PickGroup`);
 4. the words of exactly one choice in another order make that move (``score S6 S5 S4``);
@@ -36,6 +36,7 @@ __all__ = [
     "ShowTable",
     "Quit",
     "EndGame",
+    "NewCode",
     "BadNumber",
     "Unknown",
     "Command",
@@ -98,6 +99,14 @@ class EndGame:
 
 
 @dataclass(frozen=True, slots=True)
+class NewCode:
+    """The host came back at another address and gave the join code ``text``: dial it there
+    (empty: ``code`` was typed alone)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class BadNumber:
     """A number that picks nothing (the numbered list has ``count`` lines, maybe none)."""
 
@@ -113,7 +122,7 @@ class Unknown:
     suggestions: tuple[str, ...]
 
 
-Command = Move | PickGroup | Chat | Help | ShowLog | ShowTable | Quit | EndGame | BadNumber | Unknown
+Command = Move | PickGroup | Chat | Help | ShowLog | ShowTable | Quit | EndGame | NewCode | BadNumber | Unknown
 
 # (what to type, what it does): the help screen and the completer both use this.
 COMMANDS: tuple[tuple[str, str], ...] = (
@@ -122,9 +131,10 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("log", "show only the log, to read back (also F3)"),
     ("table", "show only the table (also F2)"),
     ("end", "end the game while a seat is away, once it has been away a while (asks first; or: end game)"),
+    ("code CODE", "the host came back at another address: reconnect with the new join code it gives (same key only)"),
     ("quit", "leave the game; asks first while the game is running (also Ctrl-C)"),
 )
-COMMAND_WORDS: tuple[str, ...] = ("say ", "help", "log", "table", "end", "quit")
+COMMAND_WORDS: tuple[str, ...] = ("say ", "help", "log", "table", "end", "code ", "quit")
 
 _HELP = frozenset({"help", "?", "/help", "h"})
 _QUIT = frozenset({"quit", "exit", "/quit", "q"})
@@ -174,6 +184,8 @@ def interpret(
         return Chat(rest)
     if command == "end" and rest.casefold() in ("", "game"):
         return EndGame(" ".join(text.split()))  # "end game" too: a game may have a move called end
+    if command == "code":
+        return NewCode(rest)
     if not rest:
         if command in _HELP:
             return Help()

@@ -46,7 +46,7 @@ from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import ColorDepth, Output
 
 from p2pgames.engine import ChoiceGroup, Panel
-from p2pgames.session import Decision, Session
+from p2pgames.session import HOST_SEAT, Decision, Session
 from p2pgames.tui._commands import COMMANDS, menu_lines
 from p2pgames.tui._completion import ChoiceCompleter
 from p2pgames.tui._controls import FittedLines, ScrollingLog, ScrollingPage
@@ -67,7 +67,6 @@ SIDE_LOG_WIDTH = 40
 MAX_CHOICE_ROWS = 2
 MAX_WARNING_ROWS = 2
 MAX_VERDICT_ROWS = 3
-HOST_SEAT = 0  # the host's seat, the one a joiner's connection goes to
 
 # What the bottom row asks, and what y and n do.
 QUESTIONS = {

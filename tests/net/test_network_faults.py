@@ -20,7 +20,7 @@ from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net import JoinCode, Node, drive_bot, open_host_listeners
 from p2pgames.net._resume import find_saved_seat, resume_seat
-from p2pgames.session import Session, verify_transcript
+from p2pgames.session import LocalError, Session, verify_transcript
 
 GAME = "probe"
 PLAYERS = 3
@@ -84,14 +84,14 @@ class Table:
         """Stop ``seat``'s peer at once: no goodbye, its files closed as a dying process leaves them."""
         self.scopes[seat].cancel()
 
-    async def restart(self, nursery: trio.Nursery, seat: int) -> Node:
+    async def restart(self, nursery: trio.Nursery, seat: int, *, port: int | None = None) -> Node:
         """Start ``seat`` again from its saved seat (a new node, the same identity): the host on
-        its port, a joiner through the proxy."""
+        its port (or ``port``; 0: any free one), a joiner through the proxy."""
         found = find_saved_seat(self.seats, self.identities[seat])
         assert found is not None, f"seat {seat} saved nothing"
         path, saved = found
         assert saved.seat == seat
-        where = dict(port=self.host_port, bind=LOOPBACK) if seat == 0 else dict(code=JoinCode(LOOPBACK, self.proxy.port, None))
+        where = dict(port=self.host_port if port is None else port, bind=LOOPBACK) if seat == 0 else dict(code=JoinCode(LOOPBACK, self.proxy.port, None))
 
         async def start(inner: trio.Nursery) -> Node:
             node = await resume_seat(inner, identity=self.identities[seat], seat_path=path, name=f"bot-{seat}", bot=True, **where)
@@ -190,3 +190,34 @@ async def test_a_peer_killed_mid_game_and_started_again_5_s_later_finishes_the_g
     table = await play(tmp_path, b"kill-" + bytes([seat]), during=kill_and_restart)
     assert table.nodes[seat].session.resumed is not None, "the seat that finished is the restarted one"
     table.check_finished_and_verified()
+
+
+async def test_a_host_resumed_on_another_port_is_followed_by_joiners_given_its_new_code(tmp_path, autojump_clock):
+    """The host comes back on another port (its old one taken, another machine): the joiners,
+    still running, are given its new join code (``code NEWCODE`` at the prompt) and follow it;
+    a code with another key is refused and changes nothing. Nothing answers at the old port, so
+    the game can only finish if they followed."""
+    async def kill_and_move(table: Table, nursery: trio.Nursery) -> None:
+        watched = await table.proxy.wait_for_link(0)
+        await watched.wait_frame("down", kind_is("entry", t="keys"))
+        table.kill(0)
+        await trio.sleep(5)
+        host = await table.restart(nursery, 0, port=0)
+        new_port = host.address[1]
+        assert new_port != table.host_port
+        stranger = Identity.generate(reproducible_bytes(b"stranger")(32)).public_key.fingerprint()
+        for seat in (1, 2):
+            joiner = table.nodes[seat]
+            with pytest.raises(LocalError, match=f"^the join code's key {stranger} is not the key of your game's host"):
+                joiner.redirect(JoinCode(LOOPBACK, new_port, stranger))
+            assert joiner.address == (LOOPBACK, table.proxy.port), "a refused code changes nothing"
+            joiner.redirect(JoinCode(LOOPBACK, new_port, table.identities[0].public_key.fingerprint()))
+            assert joiner.address == (LOOPBACK, new_port)
+        with pytest.raises(LocalError, match="^you are the host"):
+            host.redirect(JoinCode(LOOPBACK, new_port, None))
+
+    table = await play(tmp_path, b"moved", during=kill_and_move)
+    assert table.nodes[0].session.resumed is not None
+    table.check_finished_and_verified()
+    with pytest.raises(LocalError, match="^the game is over"):
+        table.nodes[1].redirect(JoinCode(LOOPBACK, table.nodes[0].address[1], None))

@@ -20,7 +20,7 @@ from prompt_toolkit.output import DummyOutput
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
-from p2pgames.net import NetSettings, Node, drive_bot, open_host_listeners
+from p2pgames.net import JoinCode, NetSettings, Node, drive_bot, open_host_listeners
 from p2pgames.session import (
     AwayTooLong,
     Fault,
@@ -35,7 +35,7 @@ from p2pgames.session import (
 from p2pgames.tui import _app as tui_app
 from p2pgames.tui import run_terminal_game
 from p2pgames.tui._app import TerminalGame
-from p2pgames.tui._commands import EndGame, Move, Unknown, interpret
+from p2pgames.tui._commands import EndGame, Move, NewCode, Unknown, interpret
 from p2pgames.tui._completion import ChoiceCompleter
 from p2pgames.tui._screen import away_seconds
 from p2pgames.tui._state import Answer, Interrupt, Mode, Question
@@ -88,6 +88,7 @@ class FakeNode:
         self.times: dict[int, float] = {}
         self.ended = 0
         self.refuse: str | None = None
+        self.redirected: list[JoinCode] = []
         self.transcript_path = None
         self.desync_report = None
         self._send = None
@@ -102,6 +103,11 @@ class FakeNode:
 
     def away_for(self, seat: int) -> float | None:
         return self.times.get(seat) if seat in self.session.away else None
+
+    def redirect(self, code: JoinCode) -> None:
+        if self.refuse is not None:
+            raise LocalError(self.refuse)
+        self.redirected.append(code)
 
     def end_game(self) -> None:
         self.ended += 1
@@ -346,6 +352,56 @@ def test_quit_while_asking_to_end_asks_to_leave_instead(pipe):
     game._on_typed("end")
     game._on_input(Interrupt())  # Ctrl-C at the question
     assert game.asking is Question.LEAVE
+
+
+# -- code: a host that came back at another address ------------------------------------------------
+
+NEW_CODE = "10.0.0.5:40123/abcd-efgh-ijkl-mnop"
+
+
+def test_code_is_a_command_and_is_offered(pipe):
+    assert interpret(f"code {NEW_CODE}", None) == NewCode(NEW_CODE)
+    assert interpret(f"CODE   {NEW_CODE}", ("pass",)) == NewCode(NEW_CODE)
+    assert interpret("code", None) == NewCode("")
+    assert interpret("code", ("pass", "code")) == Move(1)  # a game's move called code wins
+    completer = ChoiceCompleter(lambda: None)
+    offered = [c.text for c in completer.get_completions(Document("co"), CompleteEvent())]
+    assert offered == ["code "]
+    game, _ = terminal_game(pipe, FakeSession(is_host=False))
+    help_rows = [plain(row) for row in game.screen._help_lines(120)]
+    assert any(row.startswith("  code CODE ") and "join code" in row for row in help_rows)
+
+
+def test_code_dials_the_host_where_its_new_code_says(pipe):
+    game, node = terminal_game(pipe, FakeSession(is_host=False))
+    game._on_typed(f"code {NEW_CODE}")
+    assert node.redirected == [JoinCode("10.0.0.5", 40123, "abcd-efgh-ijkl-mnop")]
+    assert last_log(game) == ("class:log.info", "The host is dialled at 10.0.0.5:40123 from now on (its key is checked when it answers).")
+
+
+@pytest.mark.parametrize("typed, problem", [
+    ("code", "Type code and the host's new join code, as the host shows it: code HOST:PORT/FINGERPRINT."),
+    ("code 10.0.0.5", "'10.0.0.5' is not a join code: expected HOST:PORT or HOST:PORT/FINGERPRINT."),
+    ("code 10.0.0.5:40123/nope", "'nope' is not a key fingerprint (16 letters a–z and digits 2–7)."),
+])
+def test_code_that_is_no_join_code_says_what_is_wrong_and_changes_nothing(pipe, typed, problem):
+    game, node = terminal_game(pipe, FakeSession(is_host=False))
+    game._on_typed(typed)
+    assert last_log(game) == ("class:log.problem", problem)
+    assert node.redirected == []
+
+
+def test_code_refused_by_the_node_shows_its_reason(pipe):
+    # What the node refuses (another key, the host itself, a game over) is tested on real nodes
+    # in tests/net/test_network_faults.py.
+    game, node = terminal_game(pipe, FakeSession(is_host=False))
+    node.refuse = "the join code's key abcd-efgh-ijkl-mnop is not the key of your game's host (aaaa-bbbb-cccc-dddd): that is another table"
+    game._on_typed(f"code {NEW_CODE}")
+    assert last_log(game) == ("class:log.problem", (
+        "The join code's key abcd-efgh-ijkl-mnop is not the key of your game's host (aaaa-bbbb-cccc-dddd):"
+        " that is another table."
+    ))
+    assert node.redirected == []
 
 
 # -- the whole screen --------------------------------------------------------------------------------
