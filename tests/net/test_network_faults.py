@@ -2,9 +2,10 @@
 
 Each table is a host and two joiners, every peer a :class:`Node` with its own key, the joiners
 dialling through the fault-injecting proxy. A joiner is cut at each kind of step, frozen past the
-silence timeout, or killed and started again from its saved seat; the host is killed and resumed
-from its saved seat and transcript. Every game must finish, with every transcript verified and
-nobody blamed. All on trio's autojump clock: timeouts and backoff cost virtual time only.
+silence timeout, or killed and started again from its saved seat; the host is frozen past the
+timeout, or killed and resumed from its saved seat and transcript (on its port, or on another
+that its joiners are told); the whole table's process sleeps. Every game must finish, with every
+transcript verified and nobody blamed. All on trio's autojump clock: timeouts and backoff cost virtual time only.
 """
 
 from __future__ import annotations
@@ -169,6 +170,51 @@ async def test_a_link_that_goes_silent_past_the_timeout_is_dropped_and_the_joine
         link.resume("both")
 
     table = await play(tmp_path, b"frozen", during=freeze)
+    table.check_finished_and_verified()
+
+
+async def test_a_host_frozen_past_the_timeout_is_dialled_again_and_nobody_is_blamed(tmp_path, autojump_clock):
+    """What the joiners see of a host frozen for 45 s (``kill -STOP``, a laptop lid): nothing
+    from it on any connection, and a new connection is taken but never answered (the kernel
+    accepts for a stopped process). They drop it after 30 s and dial again until it answers; it
+    wakes to their closed connections and their rejoins. Nobody is blamed; the game finishes."""
+    frozen: list[Link] = []
+    freezing = False
+
+    def freeze_new_links(link: Link) -> None:
+        if freezing:
+            link.stall("both")
+            frozen.append(link)
+
+    async def freeze_the_host(table: Table, nursery: trio.Nursery) -> None:
+        nonlocal freezing
+        link = await table.proxy.wait_for_link(0)
+        await link.wait_frame("down", kind_is("entry", t="keys"))
+        freezing = True
+        for link in table.proxy.links:
+            freeze_new_links(link)
+        await trio.sleep(45)
+        freezing = False
+        for link in frozen:
+            link.resume("both")
+
+    table = await play(tmp_path, b"host-frozen", freeze_new_links, during=freeze_the_host)
+    dialled_while_frozen = {link.number for link in frozen} - {0, 1}
+    assert len(dialled_while_frozen) >= 2, "both joiners dialled again while the host was frozen"
+    table.check_finished_and_verified()
+
+
+async def test_peers_that_were_frozen_themselves_judge_nobody_on_the_time_they_lost(tmp_path, autojump_clock):
+    """Every peer's process stops for 45 s at once (this machine slept): on waking, each one's
+    last news of the others is 45 s old, but the time was its own, not theirs. Nobody is dropped
+    (no connection is made again), nobody blamed, and the game finishes."""
+    async def sleep_the_machine(table: Table, nursery: trio.Nursery) -> None:
+        link = await table.proxy.wait_for_link(1)
+        await link.wait_frame("up", kind_is("submit", t="keys"))
+        autojump_clock.jump(45)
+
+    table = await play(tmp_path, b"all-frozen", during=sleep_the_machine)
+    assert len(table.proxy.links) == 2, "no joiner was dropped and dialled again"
     table.check_finished_and_verified()
 
 
