@@ -240,6 +240,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         raise UsageError(f"--bots must be between 0 and {ruleset.players - 1} (you take one seat)")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be between 1 and 65535 (or 0 for any free port), not {args.port}")
+    settings = _net_settings(args)
     headless = args.bot is not None
     [seat_kind] = _bot_kinds(game, args.bot or None, one_kind=_ONE_KIND_SEAT) if headless else [None]
     bots_kind = seat_kind
@@ -259,7 +260,7 @@ def cmd_host(args: argparse.Namespace) -> int:
             return await host_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), ruleset=ruleset,
                 port=args.port, bind=args.bind, bots=args.bots, transcripts=transcripts, say=say, bot_kind=bots_kind,
-                bot=headless, seat_dir=default_seats(),
+                bot=headless, seat_dir=default_seats(), settings=settings,
             )
 
         if headless:
@@ -271,6 +272,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     from p2pgames.net import JoinCode, join_table
 
     notes: list[str] = []
+    settings = _net_settings(args)
     text, bot = args.code, args.bot
     if text is None and bot and ":" in bot:
         text, bot = bot, ""  # `join --bot CODE`: --bot took the code for a kind
@@ -316,12 +318,33 @@ def cmd_join(args: argparse.Namespace) -> int:
             return await join_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), code=code,
                 transcripts=transcripts, say=say, bot=headless, check_game=seat_kind if headless else None,
-                seat_dir=default_seats(),
+                seat_dir=default_seats(), settings=settings,
             )
 
         if headless:
             return _run_headless(setup, lambda game: _seat_bot(game, seat_kind(game)), notes)
         return _run_terminal(setup, "p2pgames — joining", args, notes)
+
+
+# --grace: at least a second (a scripted table of bots may want that little), at most a day.
+GRACE_RANGE = (1, 24 * 3600)
+
+
+def _net_settings(args: argparse.Namespace):
+    """The network settings ``args`` ask for (``--grace``); raises :class:`UsageError`."""
+    from p2pgames.net import NetSettings
+    from p2pgames.words import parse_duration
+
+    if args.grace is None:
+        return NetSettings()
+    try:
+        seconds = parse_duration(args.grace)
+    except ValueError as error:
+        raise UsageError(f"--grace: {error}") from None
+    low, high = GRACE_RANGE
+    if not low <= seconds <= high:
+        raise UsageError(f"--grace must be between 1s and 24h, not {args.grace!r}")
+    return NetSettings(away_grace=float(seconds))
 
 
 def _unfinished_game(profile, host_fingerprint: str | None = None, which: str | None = None):
@@ -342,12 +365,13 @@ def _resume(args: argparse.Namespace, profile, path: Path, code, notes: list[str
     from p2pgames.net._resume import resume_seat
 
     transcripts = Path(args.transcripts) if args.transcripts else None
+    settings = _net_settings(args)
 
     async def setup(nursery, say):
         return await resume_seat(
             nursery, identity=profile.identity, seat_path=path, name=args.name or default_name(), code=code,
             port=getattr(args, "port", None), bind=getattr(args, "bind", None), transcripts=transcripts,
-            no_transcript=args.no_transcript, say=say, bot=headless,
+            no_transcript=args.no_transcript, say=say, bot=headless, settings=settings,
         )
 
     if headless:
@@ -359,6 +383,7 @@ def _resume(args: argparse.Namespace, profile, path: Path, code, notes: list[str
 def cmd_resume(args: argparse.Namespace) -> int:
     from p2pgames.net import JoinCode
 
+    _net_settings(args)  # a bad --grace is a usage error before anything else happens
     code = None
     if args.code is not None:
         try:
@@ -761,6 +786,12 @@ def build_parser() -> argparse.ArgumentParser:
             "--option", action="append", default=[], metavar="NAME=VALUE", help="a ruleset option (repeatable)"
         )
 
+    def grace_option(command: argparse.ArgumentParser) -> None:
+        command.add_argument(
+            "--grace", metavar="TIME", help="how long a player may be away (lost connection) before you may end "
+            "the game for everyone; until then the game waits for them (default 3m; e.g. 10m, 90s, 1h)",
+        )
+
     def seat_bot_option(command: argparse.ArgumentParser, what: str) -> None:
         # nargs="?": --bot alone is the game's default kind (""), left out None (a person plays).
         command.add_argument(
@@ -778,6 +809,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument("--port", type=int, default=0, metavar="P", help="TCP port to listen on (default: any free)")
     host.add_argument("--bind", metavar="ADDR", help="address to listen on (default: all interfaces)")
+    grace_option(host)
     identity_options(host)
     host.set_defaults(handler=cmd_host)
 
@@ -788,6 +820,7 @@ def build_parser() -> argparse.ArgumentParser:
         "announced on the LAN are listed",
     )
     seat_bot_option(join, " (KIND is checked once the host's game is known)")
+    grace_option(join)
     identity_options(join)
     join.set_defaults(handler=cmd_join)
 
@@ -801,6 +834,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--port", type=int, metavar="P", help="host: listen on this port (default: the one the game had)")
     resume.add_argument("--bind", metavar="ADDR", help="host: address to listen on (default: all interfaces)")
     resume.add_argument("--bot", nargs="?", const="", metavar="KIND", help="a bot plays the seat, with no terminal")
+    grace_option(resume)
     identity_options(resume)
     resume.set_defaults(handler=cmd_resume)
 

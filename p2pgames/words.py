@@ -1,14 +1,14 @@
 """Words for messages people read. Pure: every layer may use it (no imports from the project).
 
 :func:`with_article` puts "a" or "an" before a word by how it is said, not by its first letter;
-:func:`duration` writes a time as a clock shows it.
+:func:`duration` writes a time as a clock shows it; :func:`parse_duration` reads one a person typed.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["with_article", "duration"]
+__all__ = ["with_article", "duration", "parse_duration"]
 
 
 # Words whose first letter misleads: a vowel said as "you" or "won", a silent "h". "uni" is said
@@ -61,3 +61,25 @@ def duration(seconds: float) -> str:
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+_DURATION_UNITS = re.compile(r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?")
+_CLOCK = re.compile(r"(?:(\d+):)?(\d+):([0-5]\d)")
+
+
+def parse_duration(text: str) -> int:
+    """Whole seconds from a time as a person types it: ``180`` (seconds), ``90s``, ``3m``,
+    ``1m30s``, ``1h``, or as :func:`duration` shows it (``3:00``, ``1:02:03``). Raises
+    :class:`ValueError` saying which forms it takes."""
+    typed = "".join(text.split()).lower()
+    if typed.isdigit():
+        return int(typed)
+    clock = _CLOCK.fullmatch(typed)
+    if clock:
+        hours, minutes, seconds = (int(part or 0) for part in clock.groups())
+        return hours * 3600 + minutes * 60 + seconds
+    units = _DURATION_UNITS.fullmatch(typed)
+    if typed and units:
+        hours, minutes, seconds = (int(part or 0) for part in units.groups())
+        return hours * 3600 + minutes * 60 + seconds
+    raise ValueError(f"{text!r} is not a time: write it as 180, 90s, 3m, 1m30s, 1h or 3:00")

@@ -7,6 +7,8 @@ of output or for its exit (with a timeout only as a guard against hanging).
 
 from __future__ import annotations
 
+import pytest
+
 from cli_calls import call
 from test_cli_headless import Peer, join_code, peers  # noqa: F401  (peers is a fixture)
 
@@ -95,3 +97,36 @@ def test_resume_with_nothing_saved_is_one_line(home):
 def test_resume_with_a_bad_code_is_a_usage_error(home):
     code, out, err = call("resume", "--code", "nowhere")
     assert code == 2 and out == "" and err.startswith("p2pgames: ")
+
+
+def test_grace_sets_how_long_a_seat_may_be_away_before_a_bot_host_ends_the_game(peers, tmp_path):
+    """``--grace 2s``: a joiner killed mid-game and never started again is waited for two seconds,
+    not three minutes; then the host's bot seat ends the game, and every transcript verifies and
+    says who was away and who ended it."""
+    transcripts = tmp_path / "transcripts"
+    host = peers("host", "probe", "--players", "2", "--bot", "--grace", "2s", "--port", "0", "--bind", "127.0.0.1",
+                 "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
+    joiner = peers("join", join_code(host), "--bot", "--profile", "p1", "--name", "p1", "--transcripts", str(transcripts))
+    under_way(joiner)
+    joiner.process.kill()
+    joiner.process.wait()
+    code, out, err = host.finish()
+    assert any(line.startswith("p1 has been away for 0:02") for line in out), out
+    assert code == 1 and err.startswith("p2pgames: The game stopped: p1 (seat 1) was away"), err
+    files = sorted(transcripts.glob("*.p2pt"))
+    assert len(files) == 2, files
+    for path in files:
+        report = verify_transcript(path.read_bytes(), get_game)
+        assert report.ok, report.describe()
+    assert "The game was ended after " in verify_transcript(files[0].read_bytes(), get_game).describe()
+
+
+@pytest.mark.parametrize("grace, problem", [
+    ("0", "--grace must be between 1s and 24h, not '0'"),
+    ("25h", "--grace must be between 1s and 24h, not '25h'"),
+    ("soon", "--grace: 'soon' is not a time: write it as 180, 90s, 3m, 1m30s, 1h or 3:00"),
+])
+@pytest.mark.parametrize("command", [["host", "probe", "--bot"], ["join", "127.0.0.1:4000", "--bot"], ["resume"]])
+def test_a_grace_that_is_no_time_is_a_usage_error(home, command, grace, problem):
+    code, out, err = call(*command, "--grace", grace)
+    assert (code, out, err) == (2, "", f"p2pgames: {problem}\n")
