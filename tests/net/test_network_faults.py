@@ -21,7 +21,7 @@ from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net import JoinCode, Node, drive_bot, open_host_listeners
 from p2pgames.net._resume import find_saved_seat, resume_seat
-from p2pgames.session import LocalError, Session, verify_transcript
+from p2pgames.session import LocalError, Session, open_envelope, verify_transcript
 
 GAME = "probe"
 PLAYERS = 3
@@ -146,6 +146,26 @@ async def test_a_joiner_cut_just_before_a_step_rejoins_and_the_game_finishes(tmp
     first = table.proxy.links[0]
     assert first.closed.is_set() and not any((kind_is(kind, t=t) if t else kind_is(kind))(p) for p in first.frames("up"))
     assert len(table.proxy.links) >= 3, "seat 1 dialled again"
+    table.check_finished_and_verified()
+
+
+def _an_answer_in_a_reaction_window(payload: bytes) -> bool:
+    """A seat's answer to the probe's reaction window (cheer for the round's winner, or not)."""
+    if not kind_is("submit", t="act")(payload):
+        return False
+    action = open_envelope(payload).body["body"]["action"]
+    return isinstance(action, (list, tuple)) and action[:1] in (["cheer"], ("cheer",))
+
+
+async def test_a_joiner_cut_just_before_its_answer_in_a_reaction_window_rejoins(tmp_path, autojump_clock):
+    def cut_seat_1(link: Link) -> None:
+        if link.number == 0:
+            link.cut_before("up", _an_answer_in_a_reaction_window)
+
+    table = await play(tmp_path, b"cut-reaction", cut_seat_1)
+    first = table.proxy.links[0]
+    assert first.closed.is_set() and not any(map(_an_answer_in_a_reaction_window, first.frames("up")))
+    assert any(map(_an_answer_in_a_reaction_window, table.proxy.links[2].frames("up"))), "answered once back"
     table.check_finished_and_verified()
 
 
