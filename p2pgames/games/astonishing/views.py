@@ -1,0 +1,429 @@
+"""What people see of Astonishing!: the log's lines, the table's panels, the help.
+
+Everything here reads the public state, plus the viewer's own knowledge for its own panels: a
+player sees its hand and installed cards, everyone sees face-up cards, hand sizes and how many
+cards each position holds. Nothing here changes a state.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from p2pgames.engine import CardsDone, Event, Knowledge, Panel
+
+from p2pgames.games.astonishing.cards import (
+    ACE_WORTH,
+    HAND_LIMIT,
+    INVENTORS,
+    POSITIONS,
+    SUITS,
+    SUIT_SYMBOLS,
+    card_text,
+    descriptor_number,
+    descriptors,
+    is_joker,
+    suit_of,
+    worth,
+)
+
+if TYPE_CHECKING:
+    from p2pgames.games.astonishing.rules import AstonishingState
+
+__all__ = [
+    "HELP",
+    "narrate",
+    "panels",
+    "queen_help",
+    "exhibition_queen_help",
+    "result_summary",
+    "card_of",
+    "inventor_title",
+    "description_of",
+]
+
+Segment = tuple[str, str]
+
+QUEEN_HELP = (
+    "Capture Resources: draw two cards from the deck, or one from the deck and one at random from a rival's hand",
+    "Buy Resources: discard 0–2 cards, then draw one more than you discarded",
+    "Finagle Resources: one card at random from a rival's hand and two from the deck; keep two, give the third back",
+    "Beg, Borrow and Steal: one card from the deck, then one at random from the top five discards or a rival's hand",
+)
+EXHIBITION_QUEEN_HELP = (
+    "Intimidate: one position of yours counts 2 more (up to 15)",
+    "Replacement Part: swap a Diamond installed on any invention for a card from your hand",
+    "Sway the Crowd: turn one die 1 or 2 up or down",
+    "Saboteur's Gambit: turn an installed Spade worth 7 or less face down: it no longer counts",
+)
+KING_HELP = "1 Acclaim for each card of your suit in one competitor's working positions"
+POSITION_NAMES = ("form", "workings", "wonder")
+
+HELP = """Astonishing! — build a contraption, then astonish the fair.
+
+Invention turns: everyone chooses an action card in secret (not the one played last
+turn, except on the first and final turns): jack, queen or king.
+  Jacks trade, in turn: the initiator lays 1–2 cards face up (offer 3d 7c); the others
+    answer with 1–2 cards, each face up or face down (answer 5d down:joker), or decline;
+    the initiator accepts one (accept bob), revises, asks again or withdraws.
+  Queens: each Inventor's own effect (see your workshop panel).
+  Kings build, all at once: 1–2 cards face down into a position, at most 2 a position
+    (build 9c 2d at 1; build 5h at 2 replacing 3s).
+  End of turn: more than six cards? Discard down to six (never a Joker).
+The turn after the deck runs out is the final one, with all three action cards.
+
+Exhibition: describe your contraption (describe 3 9 - pitch Behold!), choose Queen or
+King and vote for a competitor (queen, vote bob), then three dice: a position works if
+its cards total at least the dice. Jacks re-roll dice, then Queens, then Kings.
+Score: 2 a working position, 1 a Jack kept, plus your King's Acclaim.
+
+Cards: 7d, 10h, as (ace of spades), joker. Your own suit's Ace is worth 11 to you.
+Type a choice, its number, or Tab to complete; say TEXT talks to the table."""
+
+
+def queen_help(suit: int) -> str:
+    return QUEEN_HELP[suit]
+
+
+def exhibition_queen_help(suit: int) -> str:
+    return EXHIBITION_QUEEN_HELP[suit]
+
+
+def inventor_title(suit: int) -> str:
+    return f"{INVENTORS[suit]} ({SUITS[suit].capitalize()} {SUIT_SYMBOLS[suit]})"
+
+
+def card_of(state: "AstonishingState", slot: int, knowledge: Knowledge) -> str:
+    """A card as its viewer can see it: its face, or ``▒`` face down."""
+    name = state.value(slot, knowledge)
+    return "▒" if name is None else card_text(name)
+
+
+def _join(words: Sequence[str]) -> str:
+    words = list(words)
+    if not words:
+        return "nothing"
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _cards(count: int) -> str:
+    return "a card" if count == 1 else f"{count} cards"
+
+
+def result_summary(state: "AstonishingState", scores: Sequence[int], winners: Sequence[int]) -> str:
+    best = scores[winners[0]]
+    who = "a tie" if len(winners) > 1 else "the winner"
+    return f"{best} Acclaim ({who}); demonstration number {state.demonstration}"
+
+
+def description_of(state: "AstonishingState", seat: int, names: Sequence[str]) -> str:
+    """The sentence the exhibition shows for ``seat``'s contraption, once described."""
+    numbers = state.descriptions[seat]
+    if not numbers or state.inventor[seat] < 0:
+        return f"{names[seat]} has not described a contraption yet"
+    lists = descriptors()[state.inventor[seat]]
+    text = f"{INVENTORS[state.inventor[seat]]} presents {lists.compose(numbers)}."
+    if state.pitches[seat]:
+        text += f" “{state.pitches[seat]}”"
+    return text
+
+
+# -- the log -------------------------------------------------------------------------------------
+
+
+def narrate(before: "AstonishingState", event: Event, after: "AstonishingState", names: Sequence[str]) -> list[str]:
+    """Log lines for ``event``, from public information only."""
+    lines: list[str] = []
+    if isinstance(event, CardsDone):
+        lines.extend(_narrate_reveals(before, after, names))
+    for note in after.notes:
+        lines.extend(_narrate_note(before, after, note, names))
+    return lines
+
+
+def _narrate_reveals(before: "AstonishingState", after: "AstonishingState", names: Sequence[str]) -> list[str]:
+    """Cards that just became public, said where they lie: an offer, an answer, the discard pile."""
+    new = {slot: name for slot, name in after.cards.revealed.items() if slot not in before.cards.revealed}
+    if not new or after.phase in ("auditing", "over"):
+        return [] if not new else ["The audit: every card of the deal is public; every claim checked."]
+    lines = []
+    if any(slot in after.offer for slot in new):
+        lines.append(f"{names[after.trader]} offers {_join([card_text(after.cards.revealed[s]) for s in after.offer])}.")
+    for seat in after.in_turn():
+        shown = [slot for slot, _ in after.answer_of(seat) if slot in new]
+        if shown:
+            lines.append(f"{names[seat]} shows {_join([card_text(new[slot]) for slot in shown])} face up.")
+    discarded = [slot for slot in after.discard if slot in new]
+    if discarded:
+        lines.append(f"To the discard pile: {_join([card_text(new[slot]) for slot in discarded])}.")
+    installed = [slot for positions in after.installed for slots in positions for slot in slots if slot in new]
+    if installed and after.phase not in ("revealing",):
+        for seat in after.in_turn():
+            cards = [
+                f"{POSITION_NAMES[position]}: {' '.join(card_text(after.cards.revealed[s]) for s in slots) or '—'}"
+                for position, slots in enumerate(after.installed[seat])
+            ]
+            if any(slot in new for slots in after.installed[seat] for slot in slots):
+                lines.append(f"{names[seat]}'s contraption — {'; '.join(cards)}.")
+    return lines
+
+
+def _narrate_note(before: "AstonishingState", after: "AstonishingState", note: tuple, names: Sequence[str]) -> list[str]:
+    kind = note[0]
+    revealed = after.cards.revealed
+    if kind == "first":
+        return [f"{names[note[1]]} goes first (the youngest player) and play goes up the seats."]
+    if kind == "inventor":
+        return [f"{names[note[1]]} plays {inventor_title(note[2])}."]
+    if kind == "chosen":
+        cards = note[1]
+        return [
+            "Action cards revealed: "
+            + "; ".join(f"{names[seat]} {card.capitalize()}" for seat, card in enumerate(cards))
+            + ("." if not after.final else " (the final turn).")
+        ]
+    if kind == "offer":
+        return [f"{names[note[1]]} {'revises the offer' if note[3] else 'opens a trade'}."]
+    if kind == "no-trade":
+        return [f"{names[note[1]]} initiates no trade."]
+    if kind == "answer":
+        _, seat, slots, face_up = note
+        down = sum(not up for up in face_up)
+        hidden = f" ({_cards(down)} face down)" if down else ""
+        return [f"{names[seat]} answers with {_cards(len(slots))}{hidden}."]
+    if kind == "stand":
+        return [f"{names[note[1]]} stands by the answer."]
+    if kind == "decline":
+        return [f"{names[note[1]]} declines."]
+    if kind == "reopen":
+        return [f"{names[note[1]]} asks for better answers."]
+    if kind == "withdraw":
+        return [f"{names[note[1]]} withdraws the offer: no trade."]
+    if kind == "trade":
+        _, trader, partner, offer, answer = note
+        gave = _join([card_text(revealed[slot]) for slot in offer])
+        got = [card_text(revealed[slot]) if slot in revealed else "a face-down card" for slot, _ in answer]
+        return [f"{names[trader]} trades {gave} to {names[partner]} for {_join(got)}."]
+    if kind == "draw":
+        return [f"{names[note[1]]} draws {_cards(note[2])} from the deck." if note[2] else f"{names[note[1]]} draws nothing: the deck is empty."]
+    if kind == "take-from":
+        drawn = f"draws {_cards(note[3])} and " if note[3] else ""
+        return [f"{names[note[1]]} {drawn}takes a card at random from {names[note[2]]}'s hand."]
+    if kind == "take-discard":
+        drawn = f"draws {_cards(note[2])} and " if note[2] else ""
+        return [f"{names[note[1]]} {drawn}takes a card at random from the top of the discard pile."]
+    if kind == "taken":
+        _, taker, source, slot = note
+        if source == -2:
+            return [f"{names[taker]} takes {card_text(revealed[slot])} from the discard pile."]
+        return [f"{names[taker]} took a card from {names[source]}'s hand."]
+    if kind == "buy":
+        _, seat, slots, drawn = note
+        return [f"{names[seat]} discards {_cards(len(slots)) if slots else 'nothing'} and draws {_cards(drawn) if drawn else 'nothing'}."]
+    if kind == "give-back":
+        return [f"{names[note[1]]} gives a card back to {names[note[2]]}."]
+    if kind == "deck-out":
+        return ["The deck is empty: the deadline is nigh. This turn is completed, then one final turn."] if not after.final else ["The deck is empty."]
+    if kind == "queen-skipped":
+        return [f"{names[note[1]]}'s Queen can do nothing now."]
+    if kind == "build":
+        _, seat, position, count, scrap = note
+        replaced = f", discarding {_cards(len(scrap))}" if scrap else ""
+        return [f"{names[seat]} installs {_cards(count)} in position {position + 1}{replaced}."]
+    if kind == "cannot-build":
+        return [f"{names[note[1]]} can't build: only Jokers in hand (checked at the end)."]
+    if kind == "discard":
+        return [f"{names[note[1]]} discards {card_text(revealed[note[2]])}." if note[2] in revealed else f"{names[note[1]]} discards a card."]
+    if kind == "refill":
+        return [f"{names[note[1]]} {'draws a card' if note[2] else 'draws nothing'} (an empty hand)."]
+    if kind == "vote-end":
+        agreed = all(note[1])
+        return ["Everyone agrees: the next turn is the final one." if agreed else "Not everyone agrees to end the Invention phase yet."]
+    if kind == "exhibition":
+        return ["The Invention phase is over: to London, for the World's Design & Invention Fair!"]
+    if kind == "describe":
+        return [description_of(after, note[1], names)]
+    if kind == "exhibit":
+        _, cards, votes = note
+        return [
+            "Votes: " + "; ".join(f"{names[seat]} → {names[vote]}" for seat, vote in enumerate(votes)) + ".",
+        ]
+    if kind == "dice":
+        dice = note[1]
+        return [f"The crowd: {' + '.join(map(str, dice))} = {sum(dice)}."]
+    if kind == "revealed":
+        lines = ["Exhibition actions: " + "; ".join(f"{names[s]} {c.capitalize()}" for s, c in enumerate(after.exhibit)) + "."]
+        for seat in after.in_turn():
+            lines.append(_position_summary(after, seat, names))
+        return lines
+    if kind == "rerolled":
+        _, seat, die, old, new = note
+        return [f"{names[seat]} spends a Jack: die {die + 1} rolls again, {old} → {new}; the crowd: {after.demonstration}."]
+    if kind == "intimidate":
+        return [f"{names[note[1]]} intimidates: position {note[2] + 1} counts 2 more."]
+    if kind == "replace":
+        _, seat, owner, position, old, new = note
+        return [
+            f"{names[seat]} replaces {card_text(revealed[old])} in {names[owner]}'s position {position + 1}"
+            f" with {card_text(revealed[new]) if new in revealed else 'a card'}."
+        ]
+    if kind == "sway":
+        _, seat, die, old, new = note
+        return [f"{names[seat]} sways the crowd: die {die + 1} turns {old} → {new}; the crowd: {after.demonstration}."]
+    if kind == "sabotage":
+        owner = after.owner_of_installed(note[2])
+        whose = f" in {names[owner[0]]}'s position {owner[1] + 1}" if owner else ""
+        return [f"{names[note[1]]} sabotages {card_text(revealed[note[2]])}{whose}: it no longer counts."]
+    if kind == "promote":
+        _, seat, competitor, earned = note
+        return [f"{names[seat]}'s King: {earned} Acclaim from {names[competitor]}'s invention."]
+    return []
+
+
+def _position_summary(state: "AstonishingState", seat: int, names: Sequence[str]) -> str:
+    parts = []
+    for position in range(POSITIONS):
+        slots = state.installed[seat][position]
+        if not slots:
+            parts.append(f"{position + 1}: empty ✗")
+            continue
+        reliability = state.reliability(seat, position)
+        cards = " ".join(card_text(state.cards.revealed[slot]) for slot in slots if slot in state.cards.revealed)
+        mark = "✓" if state.works(seat, position) else "✗"
+        parts.append(f"{position + 1}: {cards} = {reliability} {mark}")
+    return f"{names[seat]}: " + "; ".join(parts)
+
+
+# -- panels --------------------------------------------------------------------------------------
+
+
+def panels(state: "AstonishingState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
+    """The table, the inventors, the trade on the table, the viewer's workshop; the fair at the
+    exhibition."""
+    result = [_table_panel(state, names), _players_panel(state, viewer, names)]
+    if state.trader >= 0 and state.phase in ("respond", "decide", "offer"):
+        result.append(_trade_panel(state, viewer, knowledge, names))
+    if state.dice or state.phase in ("describe", "exhibit", "dice"):
+        result.append(_fair_panel(state, names))
+    if viewer is not None and state.inventor[viewer] >= 0:
+        result.append(_workshop_panel(state, viewer, knowledge))
+    return result
+
+
+def _table_panel(state: "AstonishingState", names: Sequence[str]) -> Panel:
+    line: list[Segment] = []
+    if state.phase in ("describe", "exhibit", "dice", "revealing", "jacks", "reroll", "exhibit-queen", "exhibit-king", "auditing", "over"):
+        line.append(("bold", "Exhibition"))
+    else:
+        line.append(("bold", f"Turn {state.turn}" + (" (final)" if state.final else "")))
+    line.append(("", f" · deck {len(state.deck)}"))
+    top = [card_text(state.cards.revealed[slot]) for slot in state.discard[-5:] if slot in state.cards.revealed]
+    line.append(("", f" · discards {len(state.discard)}" + (f" (top: {' '.join(reversed(top))})" if top else "")))
+    lines = [tuple(line)]
+    if state.first >= 0:
+        lines.append((("dim", f"first player: {names[state.first]}"),))
+    return Panel("Astonishing!", tuple(lines))
+
+
+def _players_panel(state: "AstonishingState", viewer: int | None, names: Sequence[str]) -> Panel:
+    lines = []
+    for seat in range(state.players):
+        style = "you" if seat == viewer else "bold"
+        suit = state.inventor[seat]
+        who: list[Segment] = [(style, f"{names[seat][:14]:<14}")]
+        who.append((f"suit-{SUITS[suit]}" if suit >= 0 else "dim", f" {SUIT_SYMBOLS[suit] if suit >= 0 else '?'} "))
+        who.append(("", f"hand {len(state.hands[seat]):>2}"))
+        counts = " ".join(str(len(slots)) for slots in state.installed[seat])
+        who.append(("", f" · installed {counts}"))
+        if state.action[seat] and state.phase not in ("choose",):
+            who.append(("", f" · {state.action[seat]}"))
+        elif state.last_action[seat]:
+            who.append(("dim", f" · last {state.last_action[seat]}"))
+        if state.dice:
+            who.append(("", f" · jacks {state.jacks[seat]} · Acclaim {state.score(seat)}"))
+        lines.append(tuple(who))
+    return Panel("Inventors", tuple(lines))
+
+
+def _trade_panel(state: "AstonishingState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> Panel:
+    lines = []
+    offer = " ".join(card_of(state, slot, knowledge) for slot in state.offer) or "(laying an offer)"
+    lines.append((("bold", f"{names[state.trader]} offers: "), ("", offer)))
+    for seat in state.in_turn():
+        if seat == state.trader:
+            continue
+        answer = state.answer_of(seat)
+        if answer:
+            cards = " ".join(
+                card_of(state, slot, knowledge) + ("" if up else ("(down)" if seat == viewer else ""))
+                for slot, up in answer
+            )
+            text = cards
+        else:
+            text = "…" if seat in state.owing else "no answer"
+        lines.append((("", f"  {names[seat]}: "), ("", text)))
+    return Panel("Trade", tuple(lines))
+
+
+def _fair_panel(state: "AstonishingState", names: Sequence[str]) -> Panel:
+    lines = []
+    for seat in state.in_turn():
+        if state.descriptions[seat]:
+            lines.append((("", description_of(state, seat, names)),))
+    if state.dice:
+        lines.append((("bold", f"Dice {' '.join(map(str, state.dice))} = {state.demonstration}"),))
+        if all(slot in state.cards.revealed for positions in state.installed for slots in positions for slot in slots):
+            for seat in state.in_turn():
+                lines.append((("", _position_summary(state, seat, names)),))
+    return Panel("The Fair", tuple(lines) or ((("dim", "the inventors describe their contraptions"),),))
+
+
+def _workshop_panel(state: "AstonishingState", viewer: int, knowledge: Knowledge) -> Panel:
+    suit = state.inventor[viewer]
+    hand: list[Segment] = [("bold", "Hand: ")]
+    for slot in sorted(state.hands[viewer], key=lambda s: _sort_key(state, s, knowledge, suit)):
+        name = state.value(slot, knowledge)
+        text = card_of(state, slot, knowledge)
+        if name is not None and not is_joker(name) and worth(name, suit) == ACE_WORTH:
+            text += "(11)"
+        hand.append((_card_style(name), text + " "))
+    lines = [tuple(hand)]
+    roster = []
+    for card in ("jack", "queen", "king"):
+        mark = "·last" if state.last_action[viewer] == card and not state.final else ""
+        roster.append(card.capitalize() + mark)
+    lines.append((("bold", "Roster: "), ("", "  ".join(roster)), ("dim", f"   hand limit {HAND_LIMIT}")))
+    lists = descriptors()[suit]
+    for position, slots in enumerate(state.installed[viewer]):
+        cards = " ".join(card_of(state, slot, knowledge) for slot in slots) or "—"
+        total = sum(
+            worth(name, suit) for slot in slots
+            if slot not in state.sabotaged and (name := state.value(slot, knowledge)) is not None
+        )
+        numbers = sorted({
+            descriptor_number(name, suit) for slot in slots
+            if (name := state.value(slot, knowledge)) is not None and not is_joker(name)
+        })
+        words = " / ".join(lists.entry(position, number) for number in numbers)
+        lines.append((
+            ("bold", f"{position + 1} {POSITION_NAMES[position]:<8} "),
+            ("", f"{cards:<8} "),
+            ("good" if total >= 12 else "", f"= {total:<2} "),
+            ("dim", words[:60]),
+        ))
+    lines.append((("dim", f"Queen: {QUEEN_HELP[suit]}"),))
+    return Panel(f"Your workshop — {inventor_title(suit)}", tuple(lines))
+
+
+def _sort_key(state: "AstonishingState", slot: int, knowledge: Knowledge, suit: int) -> tuple:
+    name = state.value(slot, knowledge)
+    if name is None:
+        return (2, 0, slot)
+    if is_joker(name):
+        return (1, 0, slot)
+    return (0, suit_of(name), worth(name, suit))
+
+
+def _card_style(name: str | None) -> str:
+    if name is None or is_joker(name):
+        return "dim"
+    return f"suit-{SUITS[suit_of(name)]}"

@@ -1,0 +1,27 @@
+"""The generic engine conformance check, played through whole games of Astonishing!.
+
+Random play ends because a trade's initiator closes the trade three times in four (random
+reopening and revising could go on for ever) and the early end is agreed to three times in four;
+every other decision is uniform among the legal actions. With ``exhaustive``, every legal action
+offered is applied (or, in a simultaneous step, checked) too.
+"""
+
+import pytest
+
+from p2pgames.engine.conformance import play_random_game
+from p2pgames.games.astonishing import GAME
+
+SEEDS = [(players, seed) for players in (2, 3, 4) for seed in (b"a", b"b", b"c")]
+
+
+@pytest.mark.parametrize("players, seed", SEEDS)
+def test_random_games_conform(players, seed):
+    report = play_random_game(GAME, GAME.ruleset(players), seed, exhaustive=seed == b"a")
+    assert report.result is not None
+
+
+@pytest.mark.parametrize("early_end", [False])
+def test_random_games_without_the_early_end_conform(early_end):
+    for players in (2, 4):
+        report = play_random_game(GAME, GAME.ruleset(players, {"early_end": early_end}), b"no-early-end")
+        assert report.result is not None
