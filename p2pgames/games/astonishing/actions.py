@@ -26,7 +26,8 @@ action                           when
 ``GiveBack(slot)``               Hearts Queen: the card of the three that goes to the rival
 ``Build(position, slots, scrap)``  every King, secretly: install 1–2 cards face down in a position,
                                  first discarding the installed ``scrap``
-``CannotBuild()``                a King whose hand holds only Jokers (checked at the audit)
+``OnlyJokers()``                a King (or the Diamonds Queen at the exhibition) whose hand holds
+                                 only Jokers, which can't be installed (checked at the audit)
 ``DiscardCard(slot)``            end of turn, over six cards: discard one (a Joker never)
 ``KeepRest()``                   end of turn: keep the rest once down to six
 ``Refill(draw)``                 end of turn, an empty hand: draw a card from the deck, or not
@@ -69,7 +70,7 @@ __all__ = [
     "BuyResources",
     "GiveBack",
     "Build",
-    "CannotBuild",
+    "OnlyJokers",
     "DiscardCard",
     "KeepRest",
     "Refill",
@@ -247,8 +248,9 @@ class Build:
 
 
 @dataclass(frozen=True, slots=True)
-class CannotBuild:
-    """Your hand holds nothing but Jokers, which can't be installed (checked at the audit)."""
+class OnlyJokers:
+    """Your hand holds nothing but Jokers, which can't be installed: your King can't build, your
+    Diamonds Queen has no replacement part (checked at the audit)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,7 +398,7 @@ class Promote:
 
 Action = (
     ChooseInventor | ChooseAction | Offer | NoTrade | Answer | Stand | Decline | Accept | Reopen | Withdraw
-    | DrawTwo | TakeFrom | TakeFromDiscard | BuyResources | GiveBack | Build | CannotBuild | DiscardCard
+    | DrawTwo | TakeFrom | TakeFromDiscard | BuyResources | GiveBack | Build | OnlyJokers | DiscardCard
     | KeepRest | Refill | EndInvention | Describe | Exhibit | Reroll | KeepDice | Intimidate | ReplacePart | SwayCrowd
     | Sabotage | Promote
 )
@@ -419,7 +421,7 @@ _KIND_OF = {
     BuyResources: "buy",
     GiveBack: "give-back",
     Build: "build",
-    CannotBuild: "cannot-build",
+    OnlyJokers: "only-jokers",
     DiscardCard: "discard",
     KeepRest: "keep-rest",
     Refill: "refill",

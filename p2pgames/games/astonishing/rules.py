@@ -55,7 +55,7 @@ from p2pgames.games.astonishing.actions import (
     Answer,
     BuyResources,
     Build,
-    CannotBuild,
+    OnlyJokers,
     ChooseAction,
     ChooseInventor,
     Decline,
@@ -480,7 +480,7 @@ class Astonishing(Game[AstonishingState]):
     def _builds(self, state: AstonishingState, player: int, knowledge: Knowledge) -> list[Any]:
         usable = [slot for slot in state.hands[player] if not _joker(state, slot, knowledge)]
         if not usable:
-            return [CannotBuild()]
+            return [OnlyJokers()]
         actions = []
         for position in range(POSITIONS):
             installed = sorted(state.installed[player][position])
@@ -514,9 +514,12 @@ class Astonishing(Game[AstonishingState]):
                 if not is_joker(revealed[slot]) and suit_of(revealed[slot]) == DIAMONDS and slot not in state.sabotaged
             ]
             hand = sorted(state.hands[player])
-            if knowledge is not None:
-                hand = [slots[0] for slots in _distinct(state, [(slot,) for slot in hand if not _joker(state, slot, knowledge)], knowledge)]
-            return [ReplacePart(old, new) for old in diamonds for new in hand]
+            if knowledge is None:
+                return [ReplacePart(old, new) for old in diamonds for new in hand]
+            usable = [slots[0] for slots in _distinct(state, [(slot,) for slot in hand if not _joker(state, slot, knowledge)], knowledge)]
+            if diamonds and hand and not usable:
+                return [OnlyJokers()]
+            return [ReplacePart(old, new) for old in diamonds for new in usable]
         if suit == HEARTS:
             return [
                 SwayCrowd(die, value) for die, shown in enumerate(state.dice)
@@ -620,8 +623,13 @@ class Astonishing(Game[AstonishingState]):
                 len(installed) - len(action.scrap) + len(action.slots) <= POSITION_CAPACITY,
                 f"a position holds at most {POSITION_CAPACITY} cards: discard installed ones to make room",
             )
-        elif isinstance(action, CannotBuild):
-            need(phase == Phase.BUILD and player in state.queue, "only a King's player builds, at the build step")
+        elif isinstance(action, OnlyJokers):
+            need(
+                (phase == Phase.BUILD and player in state.queue)
+                or (phase == Phase.EXHIBIT_QUEEN and state.queue[0] == player and state.inventor[player] == DIAMONDS),
+                "only a King that must build, or the Diamonds Queen's replacement, can be left undone for Jokers",
+            )
+            need(bool(hand), "your hand is empty")
         elif isinstance(action, DiscardCard):
             need(phase == Phase.DISCARD and player in state.discarding, "you don't discard now")
             from_hand((action.slot,))
@@ -669,7 +677,7 @@ class Astonishing(Game[AstonishingState]):
                 raise RuleViolation(claim.player, "discarded a Joker: Jokers can never be discarded")
         elif claim.kind == "only-jokers":
             if not all(is_joker(name) for name in names):
-                raise RuleViolation(claim.player, "said their hand held only Jokers when the King had to build")
+                raise RuleViolation(claim.player, f"said their hand held only Jokers, so their {claim.detail} could do nothing")
         elif claim.kind == "descriptor":
             position, number = claim.detail
             if all(is_joker(name) or descriptor_number(name, state.inventor[claim.player]) != number for name in names):
@@ -841,6 +849,10 @@ class Astonishing(Game[AstonishingState]):
         elif isinstance(action, KeepDice):
             state.queue.pop(0)
             self._next_jacks(state)
+        elif isinstance(action, OnlyJokers):
+            state.cards.claim(Claim(player, "only-jokers", tuple(sorted(state.hands[player])), "Queen"))
+            state.notes.append(("only-jokers", player))
+            self._next_exhibition_queen(state)
         elif isinstance(action, Intimidate):
             state.intimidated[player] = action.position
             state.notes.append(("intimidate", player, action.position))
@@ -1026,9 +1038,9 @@ class Astonishing(Game[AstonishingState]):
         self._next_queen(state)
 
     def _build(self, state: AstonishingState, seat: int, action: Any) -> None:
-        if isinstance(action, CannotBuild):
-            state.cards.claim(Claim(seat, "only-jokers", tuple(sorted(state.hands[seat]))))
-            state.notes.append(("cannot-build", seat))
+        if isinstance(action, OnlyJokers):
+            state.cards.claim(Claim(seat, "only-jokers", tuple(sorted(state.hands[seat])), "King"))
+            state.notes.append(("only-jokers", seat))
             return
         installed = state.installed[seat][action.position]
         for slot in action.scrap:

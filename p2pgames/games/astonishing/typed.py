@@ -19,7 +19,7 @@ typed                                       action
 ``buy discarding 3d``, ``… nothing``        :class:`BuyResources`
 ``give back 7c``                            :class:`GiveBack`
 ``build 2d 9c at 1 replacing 3s``           :class:`Build`
-``cannot build``                            :class:`CannotBuild`
+``only jokers``                             :class:`OnlyJokers`
 ``discard 7c``, ``keep the rest``           :class:`DiscardCard`, :class:`KeepRest`
 ``draw a card``, ``draw nothing``           :class:`Refill`
 ``end invention``, ``keep inventing``       :class:`EndInvention`
@@ -49,7 +49,7 @@ from p2pgames.games.astonishing.actions import (
     Answer,
     BuyResources,
     Build,
-    CannotBuild,
+    OnlyJokers,
     ChooseAction,
     ChooseInventor,
     Decline,
@@ -86,7 +86,7 @@ __all__ = ["describe", "parse"]
 _FILLER = frozenset({"a", "an", "and", "the", "at", "to", "from", "with", "of", "for", "my", "in"})
 _VERBS = frozenset({
     "inventor", "choose", "jack", "queen", "king", "offer", "no", "answer", "stand", "decline", "accept",
-    "ask", "withdraw", "draw", "take", "buy", "give", "build", "cannot", "discard", "keep", "end",
+    "ask", "withdraw", "draw", "take", "buy", "give", "build", "only", "discard", "keep", "end",
     "describe", "reroll", "intimidate", "replace", "turn", "sabotage", "promote",
 })
 _HAND_VERBS = frozenset({"offer", "answer", "buy", "give", "build", "discard", "replace"})
@@ -140,8 +140,8 @@ def describe(state: "AstonishingState", player: int, action: Any, knowledge: Kno
     if kind is Build:
         text = f"build {_cards(state, action.slots, knowledge)} at {action.position + 1}"
         return text + (f" replacing {_cards(state, action.scrap, knowledge)}" if action.scrap else "")
-    if kind is CannotBuild:
-        return "cannot build"
+    if kind is OnlyJokers:
+        return "only jokers"
     if kind is DiscardCard:
         return f"discard {_card(state, action.slot, knowledge)}"
     if kind is KeepRest:

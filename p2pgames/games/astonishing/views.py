@@ -229,8 +229,9 @@ def _narrate_note(before: "AstonishingState", after: "AstonishingState", note: t
         _, seat, position, count, scrap = note
         replaced = f", discarding {_cards(len(scrap))}" if scrap else ""
         return [f"{names[seat]} installs {_cards(count)} in position {position + 1}{replaced}."]
-    if kind == "cannot-build":
-        return [f"{names[note[1]]} can't build: only Jokers in hand (checked at the end)."]
+    if kind == "only-jokers":
+        what = "to build with" if after.phase not in ("exhibit-queen", "exhibit-king", "auditing") else "to replace a part with"
+        return [f"{names[note[1]]} holds only Jokers: nothing {what} (checked at the end)."]
     if kind == "discard":
         return [f"{names[note[1]]} discards {card_text(revealed[note[2]])}." if note[2] in revealed else f"{names[note[1]]} discards a card."]
     if kind == "refill":
