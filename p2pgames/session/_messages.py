@@ -31,11 +31,14 @@ __all__ = [
     "KINDS",
     "SIGNATURE_DOMAIN",
     "MAX_TEXT",
+    "NAME_LIMIT",
+    "clean_text",
 ]
 
 SIGNATURE_DOMAIN = "message"
 MAX_TEXT = 500
 MAX_LIST = 4096
+NAME_LIMIT = 40  # characters of a display name (SPEC §A: text(40))
 
 
 class MalformedMessage(ValueError):
@@ -246,3 +249,9 @@ def check_body(kind: str, body: Mapping[str, Any]) -> None:
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def clean_text(text: str, limit: int = 500) -> str:
+    """Chat and names as they may be shown: no control characters, bounded length."""
+    cleaned = "".join(ch if ch.isprintable() else " " for ch in text)
+    return cleaned.strip()[:limit]

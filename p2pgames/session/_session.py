@@ -23,9 +23,7 @@ must save to come back is produced by :meth:`take_saved` (see :mod:`p2pgames.ses
 
 from __future__ import annotations
 
-import hashlib
 import os
-from collections import deque
 from typing import Any, Callable, Iterable
 
 from p2pgames import PROTOCOL_VERSION, canonical
@@ -46,7 +44,6 @@ from p2pgames.engine import (
     Ruleset,
     Simultaneous,
     StandingAnswer,
-    normalize_typed,
 )
 from p2pgames.session._events import (
     Agreed,
@@ -67,7 +64,8 @@ from p2pgames.session._events import (
 )
 from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault
 from p2pgames.words import with_article
-from p2pgames.session._messages import Envelope, MalformedMessage, make_envelope, open_envelope
+from p2pgames.session._host import STALE_CODES, HostRole, ResumeError
+from p2pgames.session._messages import NAME_LIMIT, Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
 from p2pgames.session._replica import (
     HOST_SEAT,
     PROVABLE,
@@ -89,24 +87,8 @@ from p2pgames.session._secrets import SeatSecrets, seal_key_from_seed
 __all__ = ["Session", "HOST_CONNECTION", "STALE_CODES", "ResumeError", "clean_text"]
 
 HOST_CONNECTION = 0
-# The state an entry carries when applying it stopped the game (there is no state after it).
-HALTING_STATE = bytes(32)
 # A joiner verifies the latest relayed acknowledgement of every seat at least this often (entries).
 ACK_CHECKPOINT = 64
-NAME_LIMIT = 40  # characters of a display name (SPEC §A: text(40))
-# Faults that an honest peer can cause by racing another seat: rejected as stale, not punished,
-# when the submission was made before the entry that made it invalid.
-STALE_CODES = frozenset({FaultCode.ILLEGAL})
-
-
-class ResumeError(ValueError):
-    """A saved seat and its transcript can't be resumed: the message says why, for a person."""
-
-
-def clean_text(text: str, limit: int = 500) -> str:
-    """Chat and names as they may be shown: no control characters, bounded length."""
-    cleaned = "".join(ch if ch.isprintable() else " " for ch in text)
-    return cleaned.strip()[:limit]
 
 
 class Session:
@@ -177,36 +159,22 @@ class Session:
         self._in_flight: Submission | None = None  # a joiner's submission the host hasn't sequenced
         self._in_flight_decision = False
         self._disputed = False
-        self._queue: deque[Submission] = deque()  # host: checked submissions to sequence
-        self._draining = False
         self._last_decision_key: tuple | None = None
         self._standing_keys: set[Any] = set()  # keys of the standing answers the player gave (stand_by)
         # Seats whose connection is lost (seat -> why); for a joiner, seat 0 when the host is.
         self.away: dict[int, str] = {}
         self._catching_up = False  # joiner: rejoined, the host is sending what we missed
-        self._restoring = False  # host: replaying its own transcript (resume_host)
         self.seat_kept = False  # we stopped without the game ending for the others: resumable
         self._awaiting_hello = False  # joiner: connected again, the host's hello comes first
         self._chats_seen: set[bytes] = set()  # joiner: chat digests, as a catch-up may repeat some
-        # Host: everything it sent every joiner since the start, to send a rejoining one what it
-        # missed: (entries applied when it was sent — an entry's own number —, author seat, kind, raw).
-        self._relay: list[tuple[int, int, str, bytes]] = []
-        # host lobby state
-        self._pending: dict[int, bytes] = {}  # connection -> nonce we sent
-        self._connection_seat: dict[int, int] = {}
-        self._lobby: list[tuple[SeatInfo, int | None]] = []  # (seat info, connection)
         # The lobby as last announced (host) or heard (joiner): who can chat before the start, and
         # the table's random id, which lobby chat carries (so no line is valid at another table).
         self.lobby: list[SeatInfo] = []
         self.table_id = b""  # a host's is set below, from its fresh sealing key
         self._host_key: PublicKey | None = None
-        if self.is_host and saved is None:
-            assert ruleset is not None
-            # Fresh for every table (the sealing key is), without drawing more from random_bytes.
-            self.table_id = hashlib.sha256(b"p2pgames/table\x00" + self.seal_key.public_bytes()).digest()
-            self._lobby.append((SeatInfo(identity.public_key, self.seal_key.public_bytes(), self.name, bot), None))
-            self.lobby = [info for info, _ in self._lobby]
-            self._start_if_full()  # a table for one is full already
+        self.role = HostRole(self) if self.is_host else None
+        if isinstance(self.role, HostRole) and saved is None:
+            self.role.open_table()
 
     @classmethod
     def resume_host(
@@ -249,59 +217,12 @@ class Session:
         session = cls(identity, "host", game_loader, ruleset=ruleset, random_bytes=random_bytes,
                       narrate=narrate, bot=bot, saved=saved)
         try:
-            session._restore(start, records)
+            session.role.restore(start, records)  # type: ignore[union-attr]
         except ProtocolFault as problem:
             raise ResumeError(f"the transcript does not replay: {problem.fault.describe(session.names)}") from None
         except (MalformedMessage, CryptoError) as error:
             raise ResumeError(f"the transcript holds a damaged record: {error}") from None
         return session
-
-    def _restore(self, start: Envelope, records: list[tuple[str, Any]]) -> None:
-        """Host: replay our own transcript (see :meth:`resume_host`)."""
-        self._restoring = True
-        self.seats = [SeatInfo.decode(record) for record in start.body["seats"]]
-        if self.seats[HOST_SEAT].seal != self.seal_key.public_bytes():
-            raise ResumeError("the saved seat's secrets are not the ones this game started with")
-        self.name = self.names[HOST_SEAT]
-        self.lobby = list(self.seats)
-        self._lobby = [(info, None) for info in self.seats]
-        self._begin_starting(start)
-        self._keep(start, HOST_SEAT)
-        for kind, value in records:
-            if kind in ("header", "start"):
-                continue
-            if kind in ("fault", "end", "leave", "fault-message"):
-                raise ResumeError("the game in this transcript has ended; there is nothing to resume")
-            envelope = open_envelope(value)
-            seat = self._seat_of_sender(envelope)
-            if seat is None:
-                raise ResumeError(f"the transcript holds {with_article(kind)} from a key not at the table")
-            if kind == "accept":
-                self._verify_from_seat(envelope, seat)
-                self._take_accept(seat, envelope)
-                self._keep(envelope, seat)
-                self._maybe_begin()
-            elif kind == "entry":
-                applied = self.replica.apply_entry(envelope)  # type: ignore[union-attr]
-                self._record("entry", envelope.raw)
-                self._keep(envelope, HOST_SEAT, applied.seq)
-                self._after_apply(applied)
-            elif kind == "ack":
-                self._verify_from_seat(envelope, seat)
-                self._keep(envelope, seat)
-                self._take_ack(seat, envelope)
-            elif kind == "chat":
-                self._verify_from_seat(envelope, seat)
-                self._keep(envelope, seat)
-                self._take_chat(seat, envelope)
-        if self.stage == "over":
-            raise ResumeError("the game in this transcript has ended; there is nothing to resume")
-        self._restoring = False
-        for seat in range(1, len(self.seats)):
-            self.away[seat] = "the host restarted"
-            self._emit(SeatAway(seat, self.names[seat], "the host restarted"))
-        if self.stage == "playing" and not self._maybe_dispute():
-            self._pump()
 
     # -- I/O contract --------------------------------------------------------------------------
 
@@ -338,7 +259,7 @@ class Session:
     @property
     def lobby_size(self) -> int:
         """Host: how many seats are taken, its own included (joiners: the seats once started)."""
-        return len(self._lobby) if self.is_host else len(self.seats)
+        return self.role.lobby_size if isinstance(self.role, HostRole) else len(self.seats)
 
     @property
     def seated(self) -> bool:
@@ -432,23 +353,6 @@ class Session:
     def _send(self, connection: int, envelope: Envelope | bytes) -> None:
         self._outgoing.append((connection, envelope.raw if isinstance(envelope, Envelope) else envelope))
 
-    def _broadcast(
-        self, data: Envelope, *, except_seat: int | None = None, key: int | None = None, keep: bool = True
-    ) -> None:
-        """Host: send to every seated joiner (but ``except_seat``, its author), and keep it
-        (unless not ``keep``) for a joiner that rejoins (``key``: the entries applied when it was
-        sent, unless given)."""
-        if keep and self.start_envelope is not None:
-            self._keep(data, HOST_SEAT if except_seat is None else except_seat, key)
-        for connection, seat in self._connection_seat.items():
-            if seat != except_seat:
-                self._send(connection, data)
-
-    def _keep(self, envelope: Envelope, author: int, key: int | None = None) -> None:
-        """Host: keep ``envelope`` (by ``author``) for a joiner that rejoins; ``key``: the
-        entries applied when it was sent (an entry's own number), unless given."""
-        self._relay.append((self._seq() if key is None else key, author, envelope.kind, envelope.raw))
-
     def _record(self, kind: str, value: Any) -> None:
         self._transcript.append(canonical.encode([kind, value]))
 
@@ -459,46 +363,16 @@ class Session:
 
     def connected(self, connection: int) -> None:
         """A connection opened (host: a joiner dialled in; joiner: we reached the host)."""
-        if not self.is_host:
-            # Again, after a lost connection: the host says hello first, then we rejoin.
-            self._awaiting_hello = self._host_key is not None
+        if isinstance(self.role, HostRole):
+            self.role.connected(connection)
             return
-        if self.stage == "closed":
-            self._reject(connection, "the host closed the table")
-            return
-        if self.stage == "lobby" and len(self._lobby) >= self.ruleset.players:  # type: ignore[union-attr]
-            self._reject(connection, "the table is full")
-            return
-        nonce = self.random_bytes(32)
-        self._pending[connection] = nonce
-        assert self.ruleset is not None
-        self._send(connection, make_envelope(self.identity, "host-hello", {
-            "protocol": PROTOCOL_VERSION,
-            "game": self.ruleset.game,
-            "ruleset": self.ruleset.encode(),
-            "name": self.name,
-            "seal": self.seal_key.public_bytes(),
-            "nonce": nonce,
-        }))
+        # Again, after a lost connection: the host says hello first, then we rejoin.
+        self._awaiting_hello = self._host_key is not None
 
     def disconnected(self, connection: int, reason: str = "connection closed") -> None:
         """A connection closed or failed."""
-        if self.is_host:
-            self._pending.pop(connection, None)
-            seat = self._connection_seat.pop(connection, None)
-            if seat is None:
-                before = len(self._lobby)
-                self._lobby = [(info, conn) for info, conn in self._lobby if conn != connection]
-                if len(self._lobby) != before:
-                    self._announce_lobby()
-                return
-            if self.stage in ("lobby",):
-                self._lobby = [(info, conn) for info, conn in self._lobby if conn != connection]
-                self._announce_lobby()
-                return
-            if not self.finished:
-                # Not a fault: the seat may come back (rejoin); the game waits where it needs it.
-                self._seat_away(seat, reason)
+        if isinstance(self.role, HostRole):
+            self.role.disconnected(connection, reason)
             return
         if self.reconnecting:
             self._awaiting_hello = False
@@ -522,23 +396,12 @@ class Session:
     def _host_name(self) -> str:
         return self.names[HOST_SEAT] if self.seats else "the host"
 
-    def _away_message(self, seat: int) -> Envelope:
-        return make_envelope(self.identity, "away", {"game_id": self.game_id, "seat": seat, "reason": self.away[seat][:500]})
-
-    def _seat_away(self, seat: int, reason: str) -> None:
-        """Host: ``seat``'s connection is gone; tell the others, who wait for it."""
-        if seat in self.away:
-            return
-        self.away[seat] = reason
-        self._broadcast(self._away_message(seat), keep=False)
-        self._emit(SeatAway(seat, self.names[seat], reason))
-
     def protocol_violation(self, connection: int, code: str, reason: str) -> None:
         """The network layer saw a framing error (``code`` oversize/malformed) on ``connection``."""
-        seat = self._connection_seat.get(connection, HOST_SEAT if not self.is_host else None)
-        if seat is None:
+        seat = self.seat_of_connection(connection)
+        if seat is None:  # a host's caller not yet seated: nothing is at stake, hang up
             self._closing.append(connection)
-            self._pending.pop(connection, None)
+            self.role.pending.pop(connection, None)  # type: ignore[union-attr]
             return
         self._halt(Fault(seat, code, f"{self._who(seat)} {reason}", self._seq()))
 
@@ -563,17 +426,14 @@ class Session:
 
     def seat_of_connection(self, connection: int) -> int | None:
         """The seat at the other end of ``connection`` (the host's is seat 0 for a joiner)."""
-        if not self.is_host:
-            return HOST_SEAT
-        return self._connection_seat.get(connection)
+        if isinstance(self.role, HostRole):
+            return self.role.seat_of_connection(connection)
+        return HOST_SEAT
 
     def connection_of(self, seat: int) -> int | None:
-        if not self.is_host:
-            return HOST_CONNECTION
-        for connection, seated in self._connection_seat.items():
-            if seated == seat:
-                return connection
-        return None
+        if isinstance(self.role, HostRole):
+            return self.role.connection_of(seat)
+        return HOST_CONNECTION
 
     # -- receiving -----------------------------------------------------------------------------
 
@@ -593,21 +453,18 @@ class Session:
         if kind == "pong":
             return
         try:
-            if self.is_host:
-                self._host_receive(connection, envelope)
+            if isinstance(self.role, HostRole):
+                self.role.receive(connection, envelope)
             else:
                 self._joiner_receive(envelope)
         except ProtocolFault as fault:
             self._halt(fault.fault)
 
     def _bad_frame(self, connection: int, reason: str, code: str = FaultCode.MALFORMED) -> None:
-        if self.is_host:
-            seat = self._connection_seat.get(connection)
-            if seat is None:
-                self._reject(connection, reason)
-                return
-        else:
-            seat = HOST_SEAT
+        seat = self.seat_of_connection(connection)
+        if seat is None:  # a host's caller not yet seated: refuse it
+            self.role.reject(connection, reason)  # type: ignore[union-attr]
+            return
         if self.finished:
             return
         self._halt(Fault(seat, code, f"{self._who(seat)} {reason}", self._seq()))
@@ -625,280 +482,6 @@ class Session:
             if seat.key.raw == envelope.sender:
                 return index
         return None
-
-    # -- host side -----------------------------------------------------------------------------
-
-    def _host_receive(self, connection: int, envelope: Envelope) -> None:
-        if connection in self._pending:
-            if envelope.kind == "rejoin":
-                self._host_rejoin(connection, envelope)
-                return
-            if envelope.kind != "hello":
-                self._reject(connection, f"expected a hello, got {envelope.kind}")
-                return
-            self._host_hello(connection, envelope)
-            return
-        if self.stage == "lobby" and envelope.kind == "chat" and connection not in self._pending:
-            self._host_lobby_chat(connection, envelope)
-            return
-        seat = self._connection_seat.get(connection)
-        if seat is None:
-            return  # a connection we are closing
-        kind = envelope.kind
-        if kind == "accept":
-            self._verify_from_seat(envelope, seat)
-            again = seat in self.accepts  # a rejoining joiner sends its accept again
-            self._take_accept(seat, envelope)  # checks it is for this start
-            if not again:
-                self._broadcast(envelope, except_seat=seat)
-                self._maybe_begin()
-        elif kind == "submit":
-            if self.stage != "playing":
-                if self.stage in ("over", "halted"):
-                    return
-                raise ProtocolFault(Fault(seat, FaultCode.ILLEGAL, f"{self._who(seat)} submitted before the game began", self._seq()))
-            self._host_submission(seat, envelope)
-        elif kind == "ack":
-            self._verify_from_seat(envelope, seat)
-            self._broadcast(envelope, except_seat=seat)
-            self._take_ack(seat, envelope)
-        elif kind == "chat":
-            self._verify_from_seat(envelope, seat)
-            if envelope.body["game_id"] == self.game_id:  # a lobby line arriving late goes no further
-                self._broadcast(envelope, except_seat=seat)
-            self._take_chat(seat, envelope)
-        elif kind == "fault":
-            self._verify_from_seat(envelope, seat)
-            self._broadcast(envelope, except_seat=seat)
-            self._take_fault_message(seat, envelope)
-        elif kind == "leave":
-            self._verify_from_seat(envelope, seat)
-            self._broadcast(envelope, except_seat=seat)
-            self._take_leave(seat, envelope)
-        else:
-            raise ProtocolFault(Fault(seat, FaultCode.ILLEGAL, f"{self._who(seat)} sent {with_article(kind)} message, which only the host sends", self._seq()))
-
-    def _host_lobby_chat(self, connection: int, envelope: Envelope) -> None:
-        """A chat from a player seated in the lobby: relayed to everyone else there."""
-        index = next((i for i, (_, conn) in enumerate(self._lobby) if conn == connection), None)
-        if index is None or envelope.body["game_id"] != self.table_id:
-            return  # a connection we are closing, or a chat for another table: nothing to pass on
-        info = self._lobby[index][0]
-        try:
-            if envelope.sender != info.key.raw:
-                raise BadSignature("signed with another key")
-            envelope.verify(info.key)
-        except (BadSignature, MalformedMessage):
-            return  # nobody else ever sees it; the game hasn't started, so nothing is at stake
-        for _, other in self._lobby:
-            if other is not None and other != connection:
-                self._send(other, envelope)
-        self._emit(ChatReceived(index, info.name, clean_text(envelope.body["text"])))
-
-    def _reject(self, connection: int, reason: str) -> None:
-        self._send(connection, make_envelope(self.identity, "reject", {"reason": reason[:500]}))
-        self._pending.pop(connection, None)
-        self._closing.append(connection)
-
-    def _host_hello(self, connection: int, envelope: Envelope) -> None:
-        body = envelope.body
-        assert self.ruleset is not None
-        try:
-            key = PublicKey(envelope.sender)
-            envelope.verify(key)
-        except (CryptoError, BadSignature, MalformedMessage):
-            self._reject(connection, "your hello's signature does not verify")
-            return
-        problem = self._greeting_problem(connection, envelope, body["game"] == self.ruleset.game)
-        if problem is not None:
-            self._reject(connection, problem)
-            return
-        if self.stage != "lobby":
-            seat = self._seat_of_sender(envelope)
-            if seat is not None and seat != HOST_SEAT and self.seats[seat].seal == body["seal"]:
-                # A joiner that lost its connection before the start reached it: it is seated
-                # as it joined (same key, same sealing key), so it takes its seat from here.
-                self._seat_again(connection, seat, 0)
-                return
-            self._reject(connection, (
-                "the game has already started, and you have a seat at it: take it back with the "
-                "profile you joined with (p2pgames resume)"
-            ) if seat is not None else "the game has already started")
-            return
-        if any(info.key.raw == envelope.sender for info, _ in self._lobby):
-            self._reject(connection, "a player with your key is already at this table (use another --profile)")
-            return
-        if len(self._lobby) >= self.ruleset.players:
-            self._reject(connection, "the table is full")
-            return
-        name = self._unique_name(clean_text(body["name"], NAME_LIMIT) or "player")
-        del self._pending[connection]
-        self._lobby.append((SeatInfo(key, body["seal"], name, body["bot"]), connection))
-        self._announce_lobby()
-        self._start_if_full()
-
-    def _greeting_problem(self, connection: int, envelope: Envelope, our_game: bool) -> str | None:
-        """What is wrong with a ``hello`` or ``rejoin`` (its signature already checked): another
-        protocol, another game (``our_game`` false) or host, or a nonce of another connection."""
-        body, what = envelope.body, envelope.kind
-        if body["protocol"] != PROTOCOL_VERSION:
-            return f"this host speaks protocol {PROTOCOL_VERSION}, you speak {body['protocol']}; use the same p2pgames version"
-        if not our_game or body["host"] != self.identity.public_key.raw:
-            return f"your {what} is for another game or host"
-        if body["nonce"] != self._pending[connection]:
-            return f"your {what} answers another connection (replayed?)"
-        return None
-
-    def _host_rejoin(self, connection: int, envelope: Envelope) -> None:
-        """A seated joiner comes back: seat it on this connection and send what it missed."""
-        body = envelope.body
-        seat = self._seat_of_sender(envelope)
-        if seat is None or seat == HOST_SEAT or self.start_envelope is None:
-            self._reject(connection, "you have no seat at this table's game (join with the profile you played with)")
-            return
-        try:
-            envelope.verify(self.seats[seat].key)
-        except (BadSignature, MalformedMessage):
-            self._reject(connection, "your rejoin's signature does not verify")
-            return
-        problem = self._greeting_problem(connection, envelope, body["game_id"] == self.game_id)
-        if problem is not None:
-            self._reject(connection, problem)
-            return
-        have = body["have"]
-        if have > self._seq():
-            self._reject(connection, (
-                f"you hold {have} log entries, this host only {self._seq()}: it lost the last ones "
-                "(its disk?), so this game can't go on"
-            ))
-            return
-        self._seat_again(connection, seat, have)
-
-    def _seat_again(self, connection: int, seat: int, have: int) -> None:
-        """Seat a returning joiner on ``connection``: send it every message since entry ``have``
-        (all of them from 0), the seats still away, then ``caught-up``."""
-        if self.stage in ("halted", "closed"):
-            why = self.fault.describe(self.names) if self.fault is not None else "the host left"
-            self._reject(connection, f"the game has stopped: {why}")
-            return
-        del self._pending[connection]
-        for old, seated in list(self._connection_seat.items()):
-            if seated == seat:  # a connection it left behind, maybe not yet noticed as dead
-                del self._connection_seat[old]
-                self._closing.append(old)
-        for key, author, kind, raw in self._relay:
-            # What it missed, as it would have had it: its own acknowledgements it makes again.
-            if key >= have and not (author == seat and kind in ("ack", "accept")):
-                self._send(connection, raw)
-        for other in sorted(self.away):
-            if other != seat:
-                self._send(connection, self._away_message(other))
-        self._send(connection, make_envelope(self.identity, "caught-up", {"game_id": self.game_id, "seq": self._seq()}))
-        self._connection_seat[connection] = seat
-        if self.away.pop(seat, None) is not None:
-            self._broadcast(make_envelope(self.identity, "back", {"game_id": self.game_id, "seat": seat}), except_seat=seat, keep=False)
-            self._emit(SeatBack(seat, self.names[seat]))
-
-    def _start_if_full(self) -> None:
-        assert self.ruleset is not None
-        if len(self._lobby) == self.ruleset.players:
-            self._host_start()
-
-    def _unique_name(self, name: str) -> str:
-        # Unique as typed (any case, any spacing): players type each other's names in moves
-        # ("give 2 to carol"). A suffix is cut to the name limit before it is checked.
-        taken = {normalize_typed(info.name) for info, _ in self._lobby}
-        candidate, number = name, 1
-        while normalize_typed(candidate) in taken:
-            number += 1
-            candidate = f"{name[:NAME_LIMIT - len(str(number)) - 1]}-{number}"
-        return candidate
-
-    def _announce_lobby(self) -> None:
-        assert self.ruleset is not None
-        players = [info.encode() for info, _ in self._lobby]
-        envelope = make_envelope(
-            self.identity, "lobby", {"players": players, "seats": self.ruleset.players, "table": self.table_id}
-        )
-        for _, connection in self._lobby:
-            if connection is not None:
-                self._send(connection, envelope)
-        self.lobby = [info for info, _ in self._lobby]
-        self._emit(LobbyChanged(tuple((info.name, info.bot) for info in self.lobby), self.ruleset.players, HOST_SEAT))
-
-    def _host_start(self) -> None:
-        assert self.ruleset is not None
-        self.seats = [info for info, _ in self._lobby]
-        for seat, (_, connection) in enumerate(self._lobby):
-            if connection is not None:
-                self._connection_seat[connection] = seat
-        start = make_envelope(self.identity, "start", {
-            "game_id": self.random_bytes(32),
-            "ruleset": self.ruleset.encode(),
-            "seats": [info.encode() for info in self.seats],
-        })
-        self._begin_starting(start)
-        self._broadcast(start)
-        accept = make_envelope(self.identity, "accept", {"game_id": self.game_id, "start": start.digest})
-        self._take_accept(HOST_SEAT, accept)
-        self._broadcast(accept)
-        self._maybe_begin()  # a table for one needs nobody else's accept
-
-    def _host_submission(self, seat: int, envelope: Envelope) -> None:
-        replica = self.replica
-        assert replica is not None
-        try:
-            submission = replica.check_submission(envelope, seat)
-        except ProtocolFault as problem:
-            fault = problem.fault
-            based_on = envelope.body.get("based_on", replica.seq)
-            inner = envelope.body.get("body")
-            opening = isinstance(inner, dict) and inner.get("t") == "open"
-            if fault.code in STALE_CODES and not opening and type(based_on) is int and based_on < replica.seq:
-                # Made before the entry that made it invalid: a race, not cheating. Never an
-                # opening: the choice it opens was fixed at its commitment, before any race.
-                self._send(self.connection_of(seat), make_envelope(self.identity, "stale", {  # type: ignore[arg-type]
-                    "game_id": self.game_id, "counter": envelope.body["counter"], "reason": fault.reason[:500],
-                }))
-                return
-            raise
-        self._queue.append(submission)
-        self._drain()
-
-    def _drain(self) -> None:
-        """Host: sequence queued submissions (ours included) one by one."""
-        if self._draining:
-            return
-        self._draining = True
-        try:
-            while self._queue and self.stage == "playing":
-                submission = self._queue.popleft()
-                replica = self.replica
-                assert replica is not None
-                seq, prev = replica.seq, replica.head
-                # Apply first: the entry carries our state hash after it, as our acknowledgement.
-                try:
-                    applied = replica.sequence(submission)
-                    state, fault = replica.state_hash, None
-                except ProtocolFault as problem:
-                    applied, state, fault = None, HALTING_STATE, problem.fault
-                entry = make_envelope(self.identity, "entry", {
-                    "game_id": self.game_id,
-                    "seq": seq,
-                    "prev": prev,
-                    "submission": submission.envelope.raw,
-                    "state": state,
-                })
-                self._broadcast(entry, key=seq)
-                self._record("entry", entry.raw)
-                if fault is not None:
-                    self._halt(fault)
-                    return
-                assert applied is not None
-                replica.link(applied, entry)
-                self._after_apply(applied)
-        finally:
-            self._draining = False
 
     # -- joiner side ---------------------------------------------------------------------------
 
@@ -1373,7 +956,7 @@ class Session:
         """Say which state we reached after entry ``seq`` (the host's entries say it for it)."""
         assert self.seat is not None
         self._own_hashes[seq] = (entry_digest, state_hash)
-        if self.is_host:
+        if isinstance(self.role, HostRole):
             self._note_hashes(HOST_SEAT, seq, entry_digest, state_hash)
             return
         ack = make_envelope(self.identity, "ack", {
@@ -1509,14 +1092,8 @@ class Session:
             # Saved before it leaves: after a restart we must still be able to open it.
             phase_id = replica.phase.phase_id  # type: ignore[union-attr]
             self._saved.append(SavedSeat.choice(phase_id, self.secrets.choices[phase_id]))  # type: ignore[union-attr]
-        if self.is_host:
-            try:
-                checked = replica.check_submission(envelope, self.seat)
-            except ProtocolFault as fault:  # pragma: no cover - our own code made it
-                self._halt(fault.fault)
-                return
-            self._queue.append(checked)
-            self._drain()
+        if isinstance(self.role, HostRole):
+            self.role.submit(submission, decision)
         else:
             self._in_flight = submission
             self._in_flight_decision = decision
@@ -1527,7 +1104,7 @@ class Session:
     def _replaying(self) -> bool:
         """Applying entries that are history (a catch-up, or a host's own transcript): we owe
         nothing and decide nothing until we are at the head of the log."""
-        return self._catching_up or self._restoring
+        return self._catching_up or (isinstance(self.role, HostRole) and self.role.replaying)
 
     @property
     def in_touch(self) -> bool:
@@ -1685,8 +1262,8 @@ class Session:
         if not self.is_host and not self._host_reachable:
             raise LocalError("the host is away: chat is back once we have reconnected")
         envelope = make_envelope(self.identity, "chat", {"game_id": self.game_id, "text": text})
-        if self.is_host:
-            self._broadcast(envelope)
+        if isinstance(self.role, HostRole):
+            self.role.broadcast(envelope)
         else:
             self._send(HOST_CONNECTION, envelope)
         self._take_chat(self.seat, envelope)
@@ -1696,8 +1273,8 @@ class Session:
         if you is None:
             raise LocalError("you can chat once the host has given you a seat")
         envelope = make_envelope(self.identity, "chat", {"game_id": self.table_id, "text": text})
-        if self.is_host:
-            for _, connection in self._lobby:
+        if isinstance(self.role, HostRole):
+            for _, connection in self.role.lobby:
                 if connection is not None:
                     self._send(connection, envelope)
         else:
@@ -1718,12 +1295,13 @@ class Session:
             return
         if self.stage in ("lobby",) or self.seat is None or not self.game_id:
             self.stage = "closed"
-            if not self.is_host:
-                self._closing.append(HOST_CONNECTION)
+            if isinstance(self.role, HostRole):
+                role = self.role
+                lobby = [connection for _, connection in role.lobby if connection is not None]
+                for connection in list(role.pending) + lobby + list(role.connection_seat):
+                    role.reject(connection, "the host closed the table")
             else:
-                lobby = [connection for _, connection in self._lobby if connection is not None]
-                for connection in list(self._pending) + lobby + list(self._connection_seat):
-                    self._reject(connection, "the host closed the table")
+                self._closing.append(HOST_CONNECTION)
             return
         if not self.is_host and HOST_SEAT in self.away and not self.finished:
             # Nobody can hear it: the game goes on without us, and our seat is kept to be taken
@@ -1733,15 +1311,15 @@ class Session:
             self._emit(Notice("You left while the host was away: your seat is kept; p2pgames resume takes it again."))
             return
         envelope = make_envelope(self.identity, "leave", {"game_id": self.game_id, "reason": clean_text(reason)})
-        if self.is_host:
-            self._broadcast(envelope)
+        if isinstance(self.role, HostRole):
+            self.role.broadcast(envelope)
         else:
             self._send(HOST_CONNECTION, envelope)
         self._record("leave", envelope.raw)
         if not self.finished:
             self.fault = Fault(self.seat, FaultCode.LEFT, "you left the game", self._seq())
         self.stage = "closed"
-        self._closing.extend(self._connection_seat if self.is_host else [HOST_CONNECTION])
+        self._closing.extend(self.role.connection_seat if isinstance(self.role, HostRole) else [HOST_CONNECTION])
 
     def end_game(self) -> None:
         """End the game because a seat is away (the players waited long enough: the network
@@ -1758,7 +1336,7 @@ class Session:
         # The host is the only one we could tell, and it is the one away: say it to ourselves only.
         send = self.is_host or HOST_SEAT not in self.away
         self._halt(Fault(None, FaultCode.ENDED, reason, self._seq()), send=send)
-        self._closing.extend(self._connection_seat if self.is_host else [HOST_CONNECTION])
+        self._closing.extend(self.role.connection_seat if isinstance(self.role, HostRole) else [HOST_CONNECTION])
 
     def _take_leave(self, seat: int, envelope: Envelope) -> None:
         if envelope.body["game_id"] != self.game_id:
@@ -1816,8 +1394,8 @@ class Session:
                 "seq": fault.seq,
                 "evidence": list(fault.evidence[:16]),
             })
-            if self.is_host:
-                self._broadcast(envelope)
+            if isinstance(self.role, HostRole):
+                self.role.broadcast(envelope)
             else:
                 self._send(HOST_CONNECTION, envelope)
         message = f"The game stopped: {fault.describe(self.names or None)}."

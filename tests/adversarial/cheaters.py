@@ -282,7 +282,7 @@ class ForgingHost(Session):
             "game_id": self.game_id, "seq": replica.seq, "prev": replica.head,
             "submission": forged, "state": bytes(32),
         })
-        self._broadcast(entry)
+        self.role.broadcast(entry)
 
 
 class NotAPoint(Cheater):

@@ -133,7 +133,7 @@ class TorpedoCheater(Recording, Cheater):
             "submission": envelope.raw,
             "state": replica.state_hash,  # it can't apply what the rules refuse: it claims no change
         })
-        self._broadcast(entry)
+        self.role.broadcast(entry)
         self._record("entry", entry.raw)
 
     # -- what the cheater sees -----------------------------------------------------------------

@@ -1,0 +1,558 @@
+"""The host's role in a session: seat 0, which seats the others, relays and sequences the log.
+
+:class:`HostRole` is the part of a host's :class:`~p2pgames.session.Session` that no joiner has;
+the session holds it and hands it every message that arrives. What the host does with a message
+depends on who sent it — a connection that hasn't greeted us yet, a player in the lobby, or a
+seated joiner — and on its kind::
+
+    from                    kind      handler            what it does
+    a new connection        hello     _hello             seat it in the lobby (or, once started,
+                                                         in the seat it joined: lost before the
+                                                         start reached it)
+                            rejoin    _rejoin            seat it again, send what it missed
+                            other     -                  refused: "expected a hello"
+    a lobby player (lobby)  chat      _lobby_chat        relay to the lobby
+    a seated joiner         accept    _accept            relay; begin once every seat accepted
+                            submit    _submission        check, queue, sequence as an entry
+                            ack       _ack               relay; check agreement
+                            chat      _chat              relay; record
+                            fault     _fault             relay; stop
+                            leave     _leave             relay; stop
+                            other     -                  fault: only the host sends that
+
+Everything the host sends every joiner from the start on is kept (:attr:`HostRole.relay`), so a
+joiner that rejoins is sent what it missed. A host resumed from its transcript replays it
+(:meth:`HostRole.restore`) before any joiner is back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from typing import TYPE_CHECKING, Any, Callable
+
+from p2pgames import PROTOCOL_VERSION
+from p2pgames.crypto import BadSignature, CryptoError, PublicKey
+from p2pgames.engine import normalize_typed
+from p2pgames.session._events import ChatReceived, LobbyChanged, SeatAway, SeatBack
+from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
+from p2pgames.session._messages import NAME_LIMIT, Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
+from p2pgames.session._replica import HOST_SEAT, SeatInfo, Submission
+from p2pgames.words import with_article
+
+if TYPE_CHECKING:
+    from p2pgames.session._session import Session
+
+__all__ = ["HostRole", "ResumeError", "STALE_CODES"]
+
+# The state an entry carries when applying it stopped the game (there is no state after it).
+HALTING_STATE = bytes(32)
+# Faults that an honest peer can cause by racing another seat: rejected as stale, not punished,
+# when the submission was made before the entry that made it invalid.
+STALE_CODES = frozenset({FaultCode.ILLEGAL})
+
+
+class ResumeError(ValueError):
+    """A saved seat and its transcript can't be resumed: the message says why, for a person."""
+
+
+class HostRole:
+    """The host's lobby, seating, relay and sequencing, over its :class:`Session`'s shared core.
+
+    The session passes each message to :meth:`receive`, and each connection event to
+    :meth:`connected` / :meth:`disconnected`; everything sent goes out through the session.
+    """
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.pending: dict[int, bytes] = {}  # connection -> the nonce of our hello, until it answers
+        self.connection_seat: dict[int, int] = {}  # connection -> the seated joiner on it
+        self.lobby: list[tuple[SeatInfo, int | None]] = []  # (seat info, connection), ours first
+        # Everything sent every joiner since the start, to send a rejoining one what it missed:
+        # (entries applied when it was sent — an entry's own number —, author seat, kind, raw).
+        self.relay: list[tuple[int, int, str, bytes]] = []
+        self.queue: deque[Submission] = deque()  # checked submissions to sequence
+        self.draining = False
+        self.restoring = False  # replaying our own transcript (Session.resume_host)
+
+    def open_table(self) -> None:
+        """A new table: seat ourselves in the lobby (a table for one starts at once)."""
+        session = self.session
+        # Fresh for every table (the sealing key is), without drawing more from random_bytes.
+        session.table_id = hashlib.sha256(b"p2pgames/table\x00" + session.seal_key.public_bytes()).digest()
+        info = SeatInfo(session.identity.public_key, session.seal_key.public_bytes(), session.name, session.bot)
+        self.lobby.append((info, None))
+        session.lobby = [info for info, _ in self.lobby]
+        self._start_if_full()
+
+    # -- what the session asks of its role -----------------------------------------------------
+
+    @property
+    def replaying(self) -> bool:
+        """Whether we are applying entries that are history: our own transcript's."""
+        return self.restoring
+
+    @property
+    def lobby_size(self) -> int:
+        return len(self.lobby)
+
+    def seat_of_connection(self, connection: int) -> int | None:
+        return self.connection_seat.get(connection)
+
+    def connection_of(self, seat: int) -> int | None:
+        for connection, seated in self.connection_seat.items():
+            if seated == seat:
+                return connection
+        return None
+
+    def submit(self, submission: Submission, decision: bool) -> None:
+        """Our own submission: checked and sequenced at once, like any joiner's."""
+        session = self.session
+        try:
+            checked = session.replica.check_submission(submission.envelope, HOST_SEAT)  # type: ignore[union-attr]
+        except ProtocolFault as fault:  # pragma: no cover - our own code made it
+            session._halt(fault.fault)
+            return
+        self.queue.append(checked)
+        self._drain()
+
+    def broadcast(
+        self, data: Envelope, *, except_seat: int | None = None, key: int | None = None, keep: bool = True
+    ) -> None:
+        """Send to every seated joiner (but ``except_seat``, its author), and keep it (unless not
+        ``keep``) for a joiner that rejoins (``key``: the entries applied when it was sent, unless
+        given)."""
+        session = self.session
+        if keep and session.start_envelope is not None:
+            self.keep(data, HOST_SEAT if except_seat is None else except_seat, key)
+        for connection, seat in self.connection_seat.items():
+            if seat != except_seat:
+                session._send(connection, data)
+
+    def keep(self, envelope: Envelope, author: int, key: int | None = None) -> None:
+        """Keep ``envelope`` (by ``author``) for a joiner that rejoins; ``key``: the entries
+        applied when it was sent (an entry's own number), unless given."""
+        self.relay.append((self.session._seq() if key is None else key, author, envelope.kind, envelope.raw))
+
+    def reject(self, connection: int, reason: str) -> None:
+        """Refuse ``connection`` (saying why) and hang up."""
+        session = self.session
+        session._send(connection, make_envelope(session.identity, "reject", {"reason": reason[:500]}))
+        self.pending.pop(connection, None)
+        session._closing.append(connection)
+
+    # -- connections ---------------------------------------------------------------------------
+
+    def connected(self, connection: int) -> None:
+        """A joiner dialled in: say hello (with a nonce its hello must answer)."""
+        session = self.session
+        assert session.ruleset is not None
+        if session.stage == "closed":
+            self.reject(connection, "the host closed the table")
+            return
+        if session.stage == "lobby" and len(self.lobby) >= session.ruleset.players:
+            self.reject(connection, "the table is full")
+            return
+        nonce = session.random_bytes(32)
+        self.pending[connection] = nonce
+        session._send(connection, make_envelope(session.identity, "host-hello", {
+            "protocol": PROTOCOL_VERSION,
+            "game": session.ruleset.game,
+            "ruleset": session.ruleset.encode(),
+            "name": session.name,
+            "seal": session.seal_key.public_bytes(),
+            "nonce": nonce,
+        }))
+
+    def disconnected(self, connection: int, reason: str) -> None:
+        session = self.session
+        self.pending.pop(connection, None)
+        seat = self.connection_seat.pop(connection, None)
+        if seat is None:
+            before = len(self.lobby)
+            self.lobby = [(info, conn) for info, conn in self.lobby if conn != connection]
+            if len(self.lobby) != before:
+                self._announce_lobby()
+            return
+        if session.stage in ("lobby",):
+            self.lobby = [(info, conn) for info, conn in self.lobby if conn != connection]
+            self._announce_lobby()
+            return
+        if not session.finished:
+            # Not a fault: the seat may come back (rejoin); the game waits where it needs it.
+            self._seat_away(seat, reason)
+
+    def _away_message(self, seat: int) -> Envelope:
+        session = self.session
+        return make_envelope(session.identity, "away", {
+            "game_id": session.game_id, "seat": seat, "reason": session.away[seat][:500],
+        })
+
+    def _seat_away(self, seat: int, reason: str) -> None:
+        """``seat``'s connection is gone; tell the others, who wait for it."""
+        session = self.session
+        if seat in session.away:
+            return
+        session.away[seat] = reason
+        self.broadcast(self._away_message(seat), keep=False)
+        session._emit(SeatAway(seat, session.names[seat], reason))
+
+    # -- receiving -----------------------------------------------------------------------------
+
+    def receive(self, connection: int, envelope: Envelope) -> None:
+        """Handle one message (its frame already parsed), by sender and kind: see the module's table."""
+        session = self.session
+        kind = envelope.kind
+        if connection in self.pending:
+            greeting = self._GREETINGS.get(kind)
+            if greeting is None:
+                self.reject(connection, f"expected a hello, got {kind}")
+                return
+            greeting(self, connection, envelope)
+            return
+        if session.stage == "lobby" and kind == "chat":
+            self._lobby_chat(connection, envelope)
+            return
+        seat = self.connection_seat.get(connection)
+        if seat is None:
+            return  # a connection we are closing
+        handler = self._FROM_SEAT.get(kind)
+        if handler is None:
+            raise ProtocolFault(Fault(
+                seat, FaultCode.ILLEGAL,
+                f"{session._who(seat)} sent {with_article(kind)} message, which only the host sends", session._seq(),
+            ))
+        handler(self, seat, envelope)
+
+    def _lobby_chat(self, connection: int, envelope: Envelope) -> None:
+        """A chat from a player seated in the lobby: relayed to everyone else there."""
+        session = self.session
+        index = next((i for i, (_, conn) in enumerate(self.lobby) if conn == connection), None)
+        if index is None or envelope.body["game_id"] != session.table_id:
+            return  # a connection we are closing, or a chat for another table: nothing to pass on
+        info = self.lobby[index][0]
+        try:
+            if envelope.sender != info.key.raw:
+                raise BadSignature("signed with another key")
+            envelope.verify(info.key)
+        except (BadSignature, MalformedMessage):
+            return  # nobody else ever sees it; the game hasn't started, so nothing is at stake
+        for _, other in self.lobby:
+            if other is not None and other != connection:
+                session._send(other, envelope)
+        session._emit(ChatReceived(index, info.name, clean_text(envelope.body["text"])))
+
+    # -- from a seated joiner ------------------------------------------------------------------
+
+    def _accept(self, seat: int, envelope: Envelope) -> None:
+        session = self.session
+        session._verify_from_seat(envelope, seat)
+        again = seat in session.accepts  # a rejoining joiner sends its accept again
+        session._take_accept(seat, envelope)  # checks it is for this start
+        if not again:
+            self.broadcast(envelope, except_seat=seat)
+            session._maybe_begin()
+
+    def _submission(self, seat: int, envelope: Envelope) -> None:
+        session = self.session
+        if session.stage != "playing":
+            if session.stage in ("over", "halted"):
+                return
+            raise ProtocolFault(Fault(seat, FaultCode.ILLEGAL, f"{session._who(seat)} submitted before the game began", session._seq()))
+        replica = session.replica
+        assert replica is not None
+        try:
+            submission = replica.check_submission(envelope, seat)
+        except ProtocolFault as problem:
+            fault = problem.fault
+            based_on = envelope.body.get("based_on", replica.seq)
+            inner = envelope.body.get("body")
+            opening = isinstance(inner, dict) and inner.get("t") == "open"
+            if fault.code in STALE_CODES and not opening and type(based_on) is int and based_on < replica.seq:
+                # Made before the entry that made it invalid: a race, not cheating. Never an
+                # opening: the choice it opens was fixed at its commitment, before any race.
+                session._send(self.connection_of(seat), make_envelope(session.identity, "stale", {  # type: ignore[arg-type]
+                    "game_id": session.game_id, "counter": envelope.body["counter"], "reason": fault.reason[:500],
+                }))
+                return
+            raise
+        self.queue.append(submission)
+        self._drain()
+
+    def _ack(self, seat: int, envelope: Envelope) -> None:
+        session = self.session
+        session._verify_from_seat(envelope, seat)
+        self.broadcast(envelope, except_seat=seat)
+        session._take_ack(seat, envelope)
+
+    def _chat(self, seat: int, envelope: Envelope) -> None:
+        session = self.session
+        session._verify_from_seat(envelope, seat)
+        if envelope.body["game_id"] == session.game_id:  # a lobby line arriving late goes no further
+            self.broadcast(envelope, except_seat=seat)
+        session._take_chat(seat, envelope)
+
+    def _fault(self, seat: int, envelope: Envelope) -> None:
+        session = self.session
+        session._verify_from_seat(envelope, seat)
+        self.broadcast(envelope, except_seat=seat)
+        session._take_fault_message(seat, envelope)
+
+    def _leave(self, seat: int, envelope: Envelope) -> None:
+        session = self.session
+        session._verify_from_seat(envelope, seat)
+        self.broadcast(envelope, except_seat=seat)
+        session._take_leave(seat, envelope)
+
+    # -- greetings: seating a joiner -----------------------------------------------------------
+
+    def _hello(self, connection: int, envelope: Envelope) -> None:
+        session = self.session
+        body = envelope.body
+        assert session.ruleset is not None
+        try:
+            key = PublicKey(envelope.sender)
+            envelope.verify(key)
+        except (CryptoError, BadSignature, MalformedMessage):
+            self.reject(connection, "your hello's signature does not verify")
+            return
+        problem = self._greeting_problem(connection, envelope, body["game"] == session.ruleset.game)
+        if problem is not None:
+            self.reject(connection, problem)
+            return
+        if session.stage != "lobby":
+            seat = session._seat_of_sender(envelope)
+            if seat is not None and seat != HOST_SEAT and session.seats[seat].seal == body["seal"]:
+                # A joiner that lost its connection before the start reached it: it is seated
+                # as it joined (same key, same sealing key), so it takes its seat from here.
+                self._seat_again(connection, seat, 0)
+                return
+            self.reject(connection, (
+                "the game has already started, and you have a seat at it: take it back with the "
+                "profile you joined with (p2pgames resume)"
+            ) if seat is not None else "the game has already started")
+            return
+        if any(info.key.raw == envelope.sender for info, _ in self.lobby):
+            self.reject(connection, "a player with your key is already at this table (use another --profile)")
+            return
+        if len(self.lobby) >= session.ruleset.players:
+            self.reject(connection, "the table is full")
+            return
+        name = self._unique_name(clean_text(body["name"], NAME_LIMIT) or "player")
+        del self.pending[connection]
+        self.lobby.append((SeatInfo(key, body["seal"], name, body["bot"]), connection))
+        self._announce_lobby()
+        self._start_if_full()
+
+    def _greeting_problem(self, connection: int, envelope: Envelope, our_game: bool) -> str | None:
+        """What is wrong with a ``hello`` or ``rejoin`` (its signature already checked): another
+        protocol, another game (``our_game`` false) or host, or a nonce of another connection."""
+        body, what = envelope.body, envelope.kind
+        if body["protocol"] != PROTOCOL_VERSION:
+            return f"this host speaks protocol {PROTOCOL_VERSION}, you speak {body['protocol']}; use the same p2pgames version"
+        if not our_game or body["host"] != self.session.identity.public_key.raw:
+            return f"your {what} is for another game or host"
+        if body["nonce"] != self.pending[connection]:
+            return f"your {what} answers another connection (replayed?)"
+        return None
+
+    def _rejoin(self, connection: int, envelope: Envelope) -> None:
+        """A seated joiner comes back: seat it on this connection and send what it missed."""
+        session = self.session
+        body = envelope.body
+        seat = session._seat_of_sender(envelope)
+        if seat is None or seat == HOST_SEAT or session.start_envelope is None:
+            self.reject(connection, "you have no seat at this table's game (join with the profile you played with)")
+            return
+        try:
+            envelope.verify(session.seats[seat].key)
+        except (BadSignature, MalformedMessage):
+            self.reject(connection, "your rejoin's signature does not verify")
+            return
+        problem = self._greeting_problem(connection, envelope, body["game_id"] == session.game_id)
+        if problem is not None:
+            self.reject(connection, problem)
+            return
+        have = body["have"]
+        if have > session._seq():
+            self.reject(connection, (
+                f"you hold {have} log entries, this host only {session._seq()}: it lost the last ones "
+                "(its disk?), so this game can't go on"
+            ))
+            return
+        self._seat_again(connection, seat, have)
+
+    def _seat_again(self, connection: int, seat: int, have: int) -> None:
+        """Seat a returning joiner on ``connection``: send it every message since entry ``have``
+        (all of them from 0), the seats still away, then ``caught-up``."""
+        session = self.session
+        if session.stage in ("halted", "closed"):
+            why = session.fault.describe(session.names) if session.fault is not None else "the host left"
+            self.reject(connection, f"the game has stopped: {why}")
+            return
+        del self.pending[connection]
+        for old, seated in list(self.connection_seat.items()):
+            if seated == seat:  # a connection it left behind, maybe not yet noticed as dead
+                del self.connection_seat[old]
+                session._closing.append(old)
+        for key, author, kind, raw in self.relay:
+            # What it missed, as it would have had it: its own acknowledgements it makes again.
+            if key >= have and not (author == seat and kind in ("ack", "accept")):
+                session._send(connection, raw)
+        for other in sorted(session.away):
+            if other != seat:
+                session._send(connection, self._away_message(other))
+        session._send(connection, make_envelope(session.identity, "caught-up", {"game_id": session.game_id, "seq": session._seq()}))
+        self.connection_seat[connection] = seat
+        if session.away.pop(seat, None) is not None:
+            self.broadcast(make_envelope(session.identity, "back", {"game_id": session.game_id, "seat": seat}), except_seat=seat, keep=False)
+            session._emit(SeatBack(seat, session.names[seat]))
+
+    # -- the lobby and the start ---------------------------------------------------------------
+
+    def _start_if_full(self) -> None:
+        assert self.session.ruleset is not None
+        if len(self.lobby) == self.session.ruleset.players:
+            self._start()
+
+    def _unique_name(self, name: str) -> str:
+        # Unique as typed (any case, any spacing): players type each other's names in moves
+        # ("give 2 to carol"). A suffix is cut to the name limit before it is checked.
+        taken = {normalize_typed(info.name) for info, _ in self.lobby}
+        candidate, number = name, 1
+        while normalize_typed(candidate) in taken:
+            number += 1
+            candidate = f"{name[:NAME_LIMIT - len(str(number)) - 1]}-{number}"
+        return candidate
+
+    def _announce_lobby(self) -> None:
+        session = self.session
+        assert session.ruleset is not None
+        players = [info.encode() for info, _ in self.lobby]
+        envelope = make_envelope(
+            session.identity, "lobby", {"players": players, "seats": session.ruleset.players, "table": session.table_id}
+        )
+        for _, connection in self.lobby:
+            if connection is not None:
+                session._send(connection, envelope)
+        session.lobby = [info for info, _ in self.lobby]
+        session._emit(LobbyChanged(tuple((info.name, info.bot) for info in session.lobby), session.ruleset.players, HOST_SEAT))
+
+    def _start(self) -> None:
+        session = self.session
+        assert session.ruleset is not None
+        session.seats = [info for info, _ in self.lobby]
+        for seat, (_, connection) in enumerate(self.lobby):
+            if connection is not None:
+                self.connection_seat[connection] = seat
+        start = make_envelope(session.identity, "start", {
+            "game_id": session.random_bytes(32),
+            "ruleset": session.ruleset.encode(),
+            "seats": [info.encode() for info in session.seats],
+        })
+        session._begin_starting(start)
+        self.broadcast(start)
+        accept = make_envelope(session.identity, "accept", {"game_id": session.game_id, "start": start.digest})
+        session._take_accept(HOST_SEAT, accept)
+        self.broadcast(accept)
+        session._maybe_begin()  # a table for one needs nobody else's accept
+
+    # -- sequencing ----------------------------------------------------------------------------
+
+    def _drain(self) -> None:
+        """Sequence queued submissions (ours included) one by one."""
+        if self.draining:
+            return
+        session = self.session
+        self.draining = True
+        try:
+            while self.queue and session.stage == "playing":
+                submission = self.queue.popleft()
+                replica = session.replica
+                assert replica is not None
+                seq, prev = replica.seq, replica.head
+                # Apply first: the entry carries our state hash after it, as our acknowledgement.
+                try:
+                    applied = replica.sequence(submission)
+                    state, fault = replica.state_hash, None
+                except ProtocolFault as problem:
+                    applied, state, fault = None, HALTING_STATE, problem.fault
+                entry = make_envelope(session.identity, "entry", {
+                    "game_id": session.game_id,
+                    "seq": seq,
+                    "prev": prev,
+                    "submission": submission.envelope.raw,
+                    "state": state,
+                })
+                self.broadcast(entry, key=seq)
+                session._record("entry", entry.raw)
+                if fault is not None:
+                    session._halt(fault)
+                    return
+                assert applied is not None
+                replica.link(applied, entry)
+                session._after_apply(applied)
+        finally:
+            self.draining = False
+
+    # -- resuming ------------------------------------------------------------------------------
+
+    def restore(self, start: Envelope, records: list[tuple[str, Any]]) -> None:
+        """Replay our own transcript (see :meth:`Session.resume_host`)."""
+        session = self.session
+        self.restoring = True
+        session.seats = [SeatInfo.decode(record) for record in start.body["seats"]]
+        if session.seats[HOST_SEAT].seal != session.seal_key.public_bytes():
+            raise ResumeError("the saved seat's secrets are not the ones this game started with")
+        session.name = session.names[HOST_SEAT]
+        session.lobby = list(session.seats)
+        self.lobby = [(info, None) for info in session.seats]
+        session._begin_starting(start)
+        self.keep(start, HOST_SEAT)
+        for kind, value in records:
+            if kind in ("header", "start"):
+                continue
+            if kind in ("fault", "end", "leave", "fault-message"):
+                raise ResumeError("the game in this transcript has ended; there is nothing to resume")
+            envelope = open_envelope(value)
+            seat = session._seat_of_sender(envelope)
+            if seat is None:
+                raise ResumeError(f"the transcript holds {with_article(kind)} from a key not at the table")
+            if kind == "accept":
+                session._verify_from_seat(envelope, seat)
+                session._take_accept(seat, envelope)
+                self.keep(envelope, seat)
+                session._maybe_begin()
+            elif kind == "entry":
+                applied = session.replica.apply_entry(envelope)  # type: ignore[union-attr]
+                session._record("entry", envelope.raw)
+                self.keep(envelope, HOST_SEAT, applied.seq)
+                session._after_apply(applied)
+            elif kind == "ack":
+                session._verify_from_seat(envelope, seat)
+                self.keep(envelope, seat)
+                session._take_ack(seat, envelope)
+            elif kind == "chat":
+                session._verify_from_seat(envelope, seat)
+                self.keep(envelope, seat)
+                session._take_chat(seat, envelope)
+        if session.stage == "over":
+            raise ResumeError("the game in this transcript has ended; there is nothing to resume")
+        self.restoring = False
+        for seat in range(1, len(session.seats)):
+            session.away[seat] = "the host restarted"
+            session._emit(SeatAway(seat, session.names[seat], "the host restarted"))
+        if session.stage == "playing" and not session._maybe_dispute():
+            session._pump()
+
+    # The dispatch tables (see the module docstring): a connection's first message, and what a
+    # seated joiner may send.
+    _GREETINGS: dict[str, Callable[[HostRole, int, Envelope], None]] = {"hello": _hello, "rejoin": _rejoin}
+    _FROM_SEAT: dict[str, Callable[[HostRole, int, Envelope], None]] = {
+        "accept": _accept,
+        "submit": _submission,
+        "ack": _ack,
+        "chat": _chat,
+        "fault": _fault,
+        "leave": _leave,
+    }
