@@ -87,6 +87,10 @@ class HostRole:
 
     # -- what the session asks of its role -----------------------------------------------------
 
+    in_flight: Submission | None = None  # ours are sequenced as we make them: never in flight
+    in_touch = True  # the host is where the table meets
+    reconnecting = False  # the joiners dial us
+
     @property
     def replaying(self) -> bool:
         """Whether we are applying entries that are history: our own transcript's."""
@@ -96,6 +100,10 @@ class HostRole:
     def lobby_size(self) -> int:
         return len(self.lobby)
 
+    @property
+    def host_fingerprint(self) -> str | None:
+        return self.session.identity.public_key.fingerprint()
+
     def seat_of_connection(self, connection: int) -> int | None:
         return self.connection_seat.get(connection)
 
@@ -104,6 +112,30 @@ class HostRole:
             if seated == seat:
                 return connection
         return None
+
+    def table_connections(self) -> list[int]:
+        """The connections to the others at the table: every seated joiner's."""
+        return list(self.connection_seat)
+
+    def tell_table(self, envelope: Envelope) -> None:
+        """Send our ``envelope`` to everyone at the table (and keep it for catch-ups)."""
+        self.broadcast(envelope)
+
+    def tell_lobby(self, envelope: Envelope) -> None:
+        """Send our ``envelope`` to everyone in the lobby."""
+        for _, connection in self.lobby:
+            if connection is not None:
+                self.session._send(connection, envelope)
+
+    def close_lobby(self) -> None:
+        """We leave before the game began: turn away everyone who has come."""
+        lobby = [connection for _, connection in self.lobby if connection is not None]
+        for connection in list(self.pending) + lobby + list(self.connection_seat):
+            self.reject(connection, "the host closed the table")
+
+    def acknowledge(self, seq: int, entry_digest: bytes, state_hash: bytes) -> None:
+        """Our state after entry ``seq``: the entry itself carries it to the others."""
+        self.session._note_hashes(HOST_SEAT, seq, entry_digest, state_hash)
 
     def submit(self, submission: Submission, decision: bool) -> None:
         """Our own submission: checked and sequenced at once, like any joiner's."""

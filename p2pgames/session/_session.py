@@ -13,6 +13,18 @@ the topology is a star, and no secret depends on the host being honest.
 Life of a session: ``lobby`` → ``starting`` (start received, waiting for every seat's accept) →
 ``playing`` → ``over`` (the game ended) or ``halted`` (a fault stopped it) or ``closed``.
 
+The session itself is what both ends share: the replica of the log and applying its entries,
+acknowledgements and agreement (and desync), submitting and the player's decisions, chat, leaving,
+ending and halting, and the transcript's records. What only one end does is its *role*, a small
+sans-I/O machine of its own that the session holds (:attr:`Session.role`) and hands every message
+and connection event to, each with its dispatch table drawn in its module's docstring:
+
+* :class:`~p2pgames.session._host.HostRole` (``_host.py``): the lobby, greeting and seating
+  joiners (hello, rejoin), the relay kept for a rejoining joiner's catch-up, sequencing the
+  submissions, and resuming from its own transcript.
+* :class:`~p2pgames.session._joiner.JoinerRole` (``_joiner.py``): the hello (or rejoin), the
+  start, the host's entries, catch-up, away/back news, and its submission in flight.
+
 A lost connection stops nothing once the game has started: the seat is *away* (the host tells the
 others), the game waits where it needs that seat, and the joiner comes back — over a new connection
 from the same session, or from a new process with its :class:`SavedSeat` — with a ``rejoin``; the
@@ -26,14 +38,8 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Iterable
 
-from p2pgames import PROTOCOL_VERSION, canonical
-from p2pgames.crypto import (
-    BadSignature,
-    CryptoError,
-    Identity,
-    PublicKey,
-    fingerprint_matches,
-)
+from p2pgames import canonical
+from p2pgames.crypto import BadSignature, CryptoError, Identity, PublicKey
 from p2pgames.engine import (
     EngineError,
     Game,
@@ -47,8 +53,6 @@ from p2pgames.engine import (
 )
 from p2pgames.session._events import (
     Agreed,
-    SeatAway,
-    SeatBack,
     ChatReceived,
     Decision,
     DecisionNeeded,
@@ -56,16 +60,14 @@ from p2pgames.session._events import (
     GameEnded,
     GameStarted,
     Halted,
-    LobbyChanged,
     Logged,
     Notice,
-    Rejected,
     SessionEvent,
 )
 from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault
-from p2pgames.words import with_article
 from p2pgames.session._host import STALE_CODES, HostRole, ResumeError
-from p2pgames.session._messages import NAME_LIMIT, Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
+from p2pgames.session._joiner import HOST_CONNECTION, JoinerRole
+from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
 from p2pgames.session._replica import (
     HOST_SEAT,
     PROVABLE,
@@ -86,7 +88,6 @@ from p2pgames.session._secrets import SeatSecrets, seal_key_from_seed
 
 __all__ = ["Session", "HOST_CONNECTION", "STALE_CODES", "ResumeError", "clean_text"]
 
-HOST_CONNECTION = 0
 # A joiner verifies the latest relayed acknowledgement of every seat at least this often (entries).
 ACK_CHECKPOINT = 64
 
@@ -156,25 +157,25 @@ class Session:
         self._unverified_submissions: list[tuple[int, Envelope]] = []  # (author, entry) to check
         self._audits_checked = 0
         self._own_hashes: dict[int, tuple[bytes, bytes]] = {}
-        self._in_flight: Submission | None = None  # a joiner's submission the host hasn't sequenced
-        self._in_flight_decision = False
         self._disputed = False
         self._last_decision_key: tuple | None = None
         self._standing_keys: set[Any] = set()  # keys of the standing answers the player gave (stand_by)
         # Seats whose connection is lost (seat -> why); for a joiner, seat 0 when the host is.
         self.away: dict[int, str] = {}
-        self._catching_up = False  # joiner: rejoined, the host is sending what we missed
         self.seat_kept = False  # we stopped without the game ending for the others: resumable
-        self._awaiting_hello = False  # joiner: connected again, the host's hello comes first
-        self._chats_seen: set[bytes] = set()  # joiner: chat digests, as a catch-up may repeat some
+        self._chats_seen: set[bytes] = set()  # chat digests, as a joiner's catch-up may repeat some
         # The lobby as last announced (host) or heard (joiner): who can chat before the start, and
         # the table's random id, which lobby chat carries (so no line is valid at another table).
         self.lobby: list[SeatInfo] = []
-        self.table_id = b""  # a host's is set below, from its fresh sealing key
-        self._host_key: PublicKey | None = None
-        self.role = HostRole(self) if self.is_host else None
-        if isinstance(self.role, HostRole) and saved is None:
-            self.role.open_table()
+        self.table_id = b""  # a host's comes from its fresh sealing key (HostRole.open_table)
+        # What only a host does, or only a joiner, is its role's (see the module docstring).
+        self.role: HostRole | JoinerRole
+        if ruleset is not None:
+            self.role = HostRole(self)
+            if saved is None:  # a new table (a resumed host replays its transcript instead)
+                self.role.open_table()
+        else:
+            self.role = JoinerRole(self)
 
     @classmethod
     def resume_host(
@@ -216,8 +217,9 @@ class Session:
             raise ResumeError("the transcript's game was hosted by another key than the saved seat's")
         session = cls(identity, "host", game_loader, ruleset=ruleset, random_bytes=random_bytes,
                       narrate=narrate, bot=bot, saved=saved)
+        assert isinstance(session.role, HostRole)
         try:
-            session.role.restore(start, records)  # type: ignore[union-attr]
+            session.role.restore(start, records)
         except ProtocolFault as problem:
             raise ResumeError(f"the transcript does not replay: {problem.fault.describe(session.names)}") from None
         except (MalformedMessage, CryptoError) as error:
@@ -259,7 +261,7 @@ class Session:
     @property
     def lobby_size(self) -> int:
         """Host: how many seats are taken, its own included (joiners: the seats once started)."""
-        return self.role.lobby_size if isinstance(self.role, HostRole) else len(self.seats)
+        return self.role.lobby_size
 
     @property
     def seated(self) -> bool:
@@ -274,9 +276,7 @@ class Session:
     @property
     def host_fingerprint(self) -> str | None:
         """The fingerprint of the host's key (ours when hosting; a joiner's once the host said hello)."""
-        if self.is_host:
-            return self.identity.public_key.fingerprint()
-        return self._host_key.fingerprint() if self._host_key is not None else None
+        return self.role.host_fingerprint
 
     @property
     def finished(self) -> bool:
@@ -305,10 +305,10 @@ class Session:
         replica = self.replica
         assert replica is not None
         waiting = replica.waiting_for()
-        if self._catching_up:
+        if self._replaying:
             return "catching up on the game"
         missing = self.awaited_away()
-        if missing == (HOST_SEAT,) and not self.is_host:
+        if missing == (HOST_SEAT,):  # (only a joiner's host is ever away to it)
             return f"waiting for the host, {self._host_name()}, to come back"
         if missing:
             return f"waiting for {' and '.join(self.names[seat] for seat in missing)} to reconnect"
@@ -346,7 +346,7 @@ class Session:
         play. What :meth:`status` names, and a user interface times."""
         if self.stage != "playing":
             return ()
-        if not self.is_host and HOST_SEAT in self.away:
+        if HOST_SEAT in self.away:  # a joiner's host
             return (HOST_SEAT,)
         return tuple(seat for seat in self.waiting_for() if seat in self.away)
 
@@ -363,35 +363,17 @@ class Session:
 
     def connected(self, connection: int) -> None:
         """A connection opened (host: a joiner dialled in; joiner: we reached the host)."""
-        if isinstance(self.role, HostRole):
-            self.role.connected(connection)
-            return
-        # Again, after a lost connection: the host says hello first, then we rejoin.
-        self._awaiting_hello = self._host_key is not None
+        self.role.connected(connection)
 
     def disconnected(self, connection: int, reason: str = "connection closed") -> None:
         """A connection closed or failed."""
-        if isinstance(self.role, HostRole):
-            self.role.disconnected(connection, reason)
-            return
-        if self.reconnecting:
-            self._awaiting_hello = False
-            self._catching_up = False
-            if HOST_SEAT not in self.away:
-                self.away[HOST_SEAT] = reason
-                self._emit(SeatAway(HOST_SEAT, self._host_name(), reason, host=True))
-        elif self.stage == "lobby":
-            self.stage = "closed"
+        self.role.disconnected(connection, reason)
 
     @property
     def reconnecting(self) -> bool:
         """Joiner: whether a lost connection to the host should be dialled again (the game has
         begun, or we are taking a saved seat again, and it hasn't ended)."""
-        return not self.is_host and (
-            self.stage in ("starting", "playing")
-            # in the lobby once the host has our hello: it may have seated us, even started
-            or (self.stage == "lobby" and (self.resumed is not None or self._host_key is not None))
-        )
+        return self.role.reconnecting
 
     def _host_name(self) -> str:
         return self.names[HOST_SEAT] if self.seats else "the host"
@@ -426,14 +408,10 @@ class Session:
 
     def seat_of_connection(self, connection: int) -> int | None:
         """The seat at the other end of ``connection`` (the host's is seat 0 for a joiner)."""
-        if isinstance(self.role, HostRole):
-            return self.role.seat_of_connection(connection)
-        return HOST_SEAT
+        return self.role.seat_of_connection(connection)
 
     def connection_of(self, seat: int) -> int | None:
-        if isinstance(self.role, HostRole):
-            return self.role.connection_of(seat)
-        return HOST_CONNECTION
+        return self.role.connection_of(seat)
 
     # -- receiving -----------------------------------------------------------------------------
 
@@ -453,10 +431,7 @@ class Session:
         if kind == "pong":
             return
         try:
-            if isinstance(self.role, HostRole):
-                self.role.receive(connection, envelope)
-            else:
-                self._joiner_receive(envelope)
+            self.role.receive(connection, envelope)
         except ProtocolFault as fault:
             self._halt(fault.fault)
 
@@ -477,229 +452,6 @@ class Session:
         except (BadSignature, MalformedMessage) as error:
             raise ProtocolFault(Fault(seat, FaultCode.BAD_SIGNATURE, f"{self._who(seat)} sent a message with a bad signature ({error})", self._seq()))
 
-    def _seat_of_sender(self, envelope: Envelope) -> int | None:
-        for index, seat in enumerate(self.seats):
-            if seat.key.raw == envelope.sender:
-                return index
-        return None
-
-    # -- joiner side ---------------------------------------------------------------------------
-
-    def _joiner_receive(self, envelope: Envelope) -> None:
-        kind = envelope.kind
-        if self._host_key is None or self._awaiting_hello:
-            rejoining = self.resumed is not None or (self._awaiting_hello and self.start_envelope is not None)
-            if kind == "reject":
-                if rejoining:
-                    self._rejoin_refused(envelope)
-                else:
-                    self._take_reject(envelope)
-                return
-            if kind != "host-hello":
-                raise ProtocolFault(Fault(HOST_SEAT, FaultCode.MALFORMED, f"the host began with {with_article(kind)} instead of a hello", self._seq()))
-            if rejoining:
-                self._rejoin_hello(envelope)
-            else:
-                self._joiner_hello(envelope)
-            return
-        # Each kind checks its signature exactly once below (entries inside the replica).
-        if kind == "reject" and self._catching_up:
-            self._rejoin_refused(envelope)
-        elif kind == "reject":
-            if self.stage != "lobby":
-                self._check_host_sender(envelope)
-                raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent a reject after the game started (a host that quits leaves)", self._seq()))
-            self._take_reject(envelope)
-        elif kind == "lobby":
-            self._check_host_sender(envelope)
-            if self.stage == "lobby":  # news of the lobby means nothing once the game is on
-                self._take_lobby(envelope)
-        elif kind == "start":
-            self._check_host_sender(envelope)
-            self._joiner_start(envelope)
-        elif kind == "accept":
-            seat = self._relayed_seat(envelope)
-            self._take_accept(seat, envelope, relayed=True)
-            self._maybe_begin()
-        elif kind == "entry":
-            self._joiner_entry(envelope)  # the replica checks the host's signature
-        elif kind == "ack":
-            seat = self._seat_of_sender(envelope)
-            if seat is None:
-                raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "the host relayed an acknowledgement from a key not at the table", self._seq()))
-            if seat == HOST_SEAT:
-                raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent an acknowledgement (its entries carry its state)", self._seq()))
-            self._take_ack(seat, envelope, verified=False)  # checked lazily: see _take_ack
-        elif kind == "chat":
-            if self.stage == "lobby":
-                self._take_lobby_chat(envelope)
-            else:
-                self._take_chat(self._relayed_seat(envelope), envelope)
-        elif kind == "fault":
-            self._take_fault_message(self._relayed_seat(envelope), envelope)
-        elif kind == "leave":
-            self._take_leave(self._relayed_seat(envelope), envelope)
-        elif kind == "stale":
-            self._check_host_sender(envelope)
-            self._take_stale(envelope)
-        elif kind in ("away", "back"):
-            self._check_host_sender(envelope)
-            self._take_away_or_back(envelope)
-        elif kind == "caught-up":
-            self._check_host_sender(envelope)
-            self._take_caught_up(envelope)
-        elif kind == "host-hello":
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent its hello a second time", self._seq()))
-        else:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, f"the host sent {with_article(kind)} message, which only joiners send", self._seq()))
-
-    def _rejoin_hello(self, envelope: Envelope) -> None:
-        """The host's hello on a new connection, when we have a seat to take again: rejoin."""
-        wanted = self._host_key.raw if self._host_key is not None else self.resumed.host_key  # type: ignore[union-attr]
-        try:
-            key = PublicKey(envelope.sender)
-            envelope.verify(key)
-        except (CryptoError, BadSignature, MalformedMessage):
-            key = None
-        if key is None or key.raw != wanted:
-            self._not_our_host(key)
-            return
-        if envelope.body["protocol"] != PROTOCOL_VERSION:
-            self._halt_or_close(f"the host now speaks protocol {envelope.body['protocol']}, this p2pgames speaks {PROTOCOL_VERSION}")
-            return
-        if self.game is None:
-            try:
-                self.game = self.game_loader(self.resumed.game)  # type: ignore[union-attr]
-            except (KeyError, EngineError) as error:
-                self._halt_or_close(f"the saved game can't be played by this p2pgames: {error}")
-                return
-        self._host_key = key
-        self._awaiting_hello = False
-        self._catching_up = True
-        game_id = self.game_id or self.resumed.game_id  # type: ignore[union-attr]
-        self._send(HOST_CONNECTION, make_envelope(self.identity, "rejoin", {
-            "protocol": PROTOCOL_VERSION,
-            "game_id": game_id,
-            "host": key.raw,
-            "nonce": envelope.body["nonce"],
-            "have": self._seq(),
-        }))
-
-    def _not_our_host(self, key: PublicKey | None) -> None:
-        """Something else answers at the host's address (another program took the port?): not
-        our host, so nothing it says counts; hang up and dial again."""
-        shown = key.fingerprint() if key is not None else "not a valid one"
-        self._emit(Notice(f"something at the host's address answered with another key ({shown}); trying again"))
-        self._awaiting_hello = True
-        self._closing.append(HOST_CONNECTION)
-
-    def _rejoin_refused(self, envelope: Envelope) -> None:
-        """The host (or something at its address) refused to take us back."""
-        if not self._signed_by(envelope, self._host_key.raw if self._host_key is not None else self.resumed.host_key):  # type: ignore[union-attr]
-            self._emit(Notice("something at the host's address refused us without the host's signature; trying again"))
-            self._closing.append(HOST_CONNECTION)
-            return
-        self._halt_or_close(f"the host refused to take us back: {clean_text(envelope.body['reason'])}")
-
-    def _halt_or_close(self, reason: str) -> None:
-        """We can't get back to the game: stop (with a fault once it has begun here)."""
-        self.rejection = reason
-        self._emit(Rejected(reason))
-        if self.start_envelope is None:
-            self._halt_before_start(reason)
-            return
-        self._halt(Fault(None, FaultCode.DISCONNECTED, reason, self._seq()), send=False)
-        self._closing.append(HOST_CONNECTION)
-
-    def _signed_by(self, envelope: Envelope, raw_key: bytes) -> bool:
-        if envelope.sender != raw_key:
-            return False
-        try:
-            envelope.verify(PublicKey(raw_key))
-        except (CryptoError, BadSignature, MalformedMessage):
-            return False
-        return True
-
-    def _take_away_or_back(self, envelope: Envelope) -> None:
-        body = envelope.body
-        seat = body["seat"]
-        if body["game_id"] != self.game_id or not 0 < seat < len(self.seats) or seat == self.seat:
-            return  # news of another game, or of a seat that can't be away: nothing to show
-        if envelope.kind == "away":
-            if seat not in self.away:
-                reason = clean_text(body["reason"])
-                self.away[seat] = reason
-                self._emit(SeatAway(seat, self.names[seat], reason))
-        elif self.away.pop(seat, None) is not None:
-            self._emit(SeatBack(seat, self.names[seat]))
-
-    def _take_caught_up(self, envelope: Envelope) -> None:
-        """The host has sent everything we missed: carry on from here."""
-        if envelope.body["game_id"] != self.game_id or not self._catching_up:
-            return
-        if self.replica is None or envelope.body["seq"] != self.replica.seq:
-            raise ProtocolFault(Fault(
-                HOST_SEAT, FaultCode.BAD_SEQUENCE,
-                f"the host said we were caught up at entry {envelope.body['seq']}, but it sent us {self._seq()}",
-                self._seq(),
-            ))
-        self._catching_up = False
-        self.away.pop(HOST_SEAT, None)
-        self._emit(SeatBack(HOST_SEAT, self._host_name(), host=True))
-        if self.stage == "starting" and self.seat in self.accepts:
-            self._send(HOST_CONNECTION, self.accepts[self.seat])  # the host may never have had it
-        flight = self._in_flight
-        if flight is not None:
-            if flight.counter == self.replica.counters[self.seat]:  # type: ignore[index]
-                self._send(HOST_CONNECTION, flight.envelope)  # lost with the old connection: again
-            else:  # pragma: no cover - an entry with our counter clears it when applied
-                self._in_flight = None
-        if not self._maybe_dispute():
-            self._pump()
-
-    def _take_lobby(self, envelope: Envelope) -> None:
-        try:
-            lobby = [SeatInfo.decode(record) for record in envelope.body["players"]]
-        except CryptoError as error:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.MALFORMED, f"the host's lobby is not valid: {error}", 0))
-        you = self._lobby_index(lobby)
-        if you is not None:
-            # The host may have told two players of one name apart ("root-2"): that is our name now.
-            self.name = clean_text(lobby[you].name, 40) or self.name
-        self.lobby = lobby
-        self.table_id = envelope.body["table"]
-        players = tuple((clean_text(info.name, 40), info.bot) for info in lobby)
-        self._emit(LobbyChanged(players, envelope.body["seats"], you))
-
-    def _take_lobby_chat(self, envelope: Envelope) -> None:
-        if not self.table_id or envelope.body["game_id"] != self.table_id:
-            return  # before our first lobby, or a line from another table: nothing to show
-        index = next((i for i, info in enumerate(self.lobby) if info.key.raw == envelope.sender), None)
-        if index is None:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "the host relayed a chat from a key not in the lobby", 0))
-        try:
-            envelope.verify(self.lobby[index].key)
-        except (BadSignature, MalformedMessage) as error:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host relayed a chat in {self.lobby[index].name}'s name that it did not sign ({error})", 0))
-        self._emit(ChatReceived(index, clean_text(self.lobby[index].name, 40), clean_text(envelope.body["text"])))
-
-    def _check_host_sender(self, envelope: Envelope) -> None:
-        """A message only the host may send: check it is the host's and its signature verifies."""
-        if self._host_key is None or envelope.sender != self._host_key.raw:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"{with_article(envelope.kind)} came signed by someone other than the host", self._seq()))
-        try:
-            envelope.verify(self._host_key)
-        except BadSignature as error:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host sent {with_article(envelope.kind)} with a bad signature ({error})", self._seq()))
-
-    def _relayed_seat(self, envelope: Envelope) -> int:
-        # Messages relayed by the host carry their author's signature: check it is a seat's.
-        seat = self._seat_of_sender(envelope)
-        if seat is None:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host relayed {with_article(envelope.kind)} from a key not at the table", self._seq()))
-        self._verify_relayed(envelope, seat)
-        return seat
-
     def _verify_relayed(self, envelope: Envelope, seat: int) -> None:
         """Check the signature of a message the host relayed in ``seat``'s name. The host verifies
         every message before relaying it, so one that does not verify is the host's doing."""
@@ -712,139 +464,11 @@ class Session:
                 self._seq(),
             ))
 
-    def _joiner_hello(self, envelope: Envelope) -> None:
-        body = envelope.body
-        try:
-            key = PublicKey(envelope.sender)
-            envelope.verify(key)
-        except (CryptoError, BadSignature, MalformedMessage):
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "the host's hello has a bad signature", 0))
-        if self._awaiting_hello and self._host_key is not None and key.raw != self._host_key.raw:
-            self._not_our_host(key)
-            return
-        self._awaiting_hello = False
-        self.away.pop(HOST_SEAT, None)
-        if self.expected_host is not None and not fingerprint_matches(self.expected_host, key):
-            self._halt_before_start(
-                f"the host's key {key.fingerprint()} does not match the join code ({self.expected_host}); "
-                "someone else may be answering at that address"
-            )
-            return
-        if body["protocol"] != PROTOCOL_VERSION:
-            self._halt_before_start(f"the host speaks protocol {body['protocol']}, this p2pgames speaks {PROTOCOL_VERSION}")
-            return
-        try:
-            self.game = self.game_loader(body["game"])
-            self.ruleset = self.game.decode_ruleset(body["ruleset"])
-        except (KeyError, EngineError) as error:
-            self._halt_before_start(f"the host offers a game this p2pgames can't play: {error}")
-            return
-        self._host_key = key
-        self._send(HOST_CONNECTION, make_envelope(self.identity, "hello", {
-            "protocol": PROTOCOL_VERSION,
-            "game": body["game"],
-            "name": self.name,
-            "seal": self.seal_key.public_bytes(),
-            "host": key.raw,
-            "nonce": body["nonce"],
-            "bot": self.bot,
-        }))
-
-    def _halt_before_start(self, reason: str) -> None:
-        self.rejection = reason
-        self._emit(Rejected(reason))
-        self.stage = "closed"
-        self._closing.append(HOST_CONNECTION)
-
-    def _take_reject(self, envelope: Envelope) -> None:
-        if self._host_key is not None:
-            self._check_host_sender(envelope)
-            proven = True
-        else:
-            # A reject instead of a hello (a full table) proves who sent it only by its signature
-            # and the join code's fingerprint: anyone can answer at an address.
-            proven = self._signed_by_expected_host(envelope)
-        self.rejection = clean_text(envelope.body["reason"])
-        self.rejection_unproven = not proven
-        self._emit(Rejected(self.rejection))
-        self.stage = "closed"
-        self._closing.append(HOST_CONNECTION)
-
-    def _signed_by_expected_host(self, envelope: Envelope) -> bool:
-        if self.expected_host is None or not self._signed_by(envelope, envelope.sender):
-            return False
-        return fingerprint_matches(self.expected_host, PublicKey(envelope.sender))
-
-    def _joiner_start(self, envelope: Envelope) -> None:
-        if self.start_envelope is not None and envelope.raw == self.start_envelope.raw and self._catching_up:
-            return  # a catch-up from the beginning repeats it
-        if self.stage != "lobby":
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host started the game twice", self._seq()))
-        try:
-            seats = [SeatInfo.decode(record) for record in envelope.body["seats"]]
-            assert self.game is not None
-            ruleset = self.game.decode_ruleset(envelope.body["ruleset"])
-        except (CryptoError, EngineError) as error:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.MALFORMED, f"the host's start is not valid: {error}", 0))
-        mine = [i for i, seat in enumerate(seats) if seat.key.raw == self.identity.public_key.raw]
-        if len(mine) != 1 or seats[mine[0]].seal != self.seal_key.public_bytes():
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host's start does not seat us as we joined", 0))
-        if seats[HOST_SEAT].key.raw != envelope.sender or len(seats) != ruleset.players:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host's start is inconsistent", 0))
-        if len({seat.key.raw for seat in seats}) != len(seats):
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host's start seats one key twice", 0))
-        if self.resumed is not None and (mine[0] != self.resumed.seat or envelope.body["game_id"] != self.resumed.game_id):
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host's start is not the one of the game we are resuming", 0))
-        self.ruleset = ruleset
-        self.seats = seats
-        self.seat = mine[0]
-        self.name = clean_text(seats[self.seat].name, 40) or self.name
-        self._begin_starting(envelope)
-        accept = make_envelope(self.identity, "accept", {"game_id": self.game_id, "start": envelope.digest})
-        self._take_accept(self.seat, accept)
-        self._send(HOST_CONNECTION, accept)
-        self._maybe_begin()
-
-    def _joiner_entry(self, envelope: Envelope) -> None:
-        if self.stage != "playing":
-            if self.stage in ("over", "halted"):
-                return
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent a log entry before everyone accepted", self._seq()))
-        replica = self.replica
-        assert replica is not None
-        self._record("entry", envelope.raw)
-        applied = replica.apply_entry(envelope, self._verify_now)
-        if not applied.author_verified:
-            self._unverified_submissions.append((applied.submission.seat, envelope))
-        if self._in_flight is not None and applied.submission.seat == self.seat:
-            self._in_flight = None
-            self._in_flight_decision = False
-        # The host's state hash in the entry is its acknowledgement of it.
-        self._note_hashes(HOST_SEAT, applied.seq, applied.entry_digest, envelope.body["state"])
-        self._after_apply(applied)
-
-    def _verify_now(self, author: int, raw: bytes) -> bool:
-        """Whether to check at once the signature of a submission the host sequenced.
-
-        Our own: only if it isn't byte for byte what we sent (a forgery in our name must be caught
-        before we act on it). The host's: its entry signature covers it. Another joiner's: at the
-        next checkpoint (see :meth:`_take_ack`) — the host checked it before sequencing it, and a
-        forgery by the host could only make us release keys to that joiner, never to the host.
-        """
-        if author == self.seat:
-            return self._in_flight is None or raw != self._in_flight.envelope.raw
-        return False
-
-    def _take_stale(self, envelope: Envelope) -> None:
-        flight = self._in_flight
-        if flight is None or envelope.body["counter"] != flight.counter:
-            return
-        self._in_flight = None
-        was_decision, self._in_flight_decision = self._in_flight_decision, False
-        if was_decision:
-            self._emit(Notice(f"your move came too late: {clean_text(envelope.body['reason'])}"))
-            self._last_decision_key = None
-        self._pump()
+    def _seat_of_sender(self, envelope: Envelope) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.key.raw == envelope.sender:
+                return index
+        return None
 
     # -- starting ------------------------------------------------------------------------------
 
@@ -933,7 +557,7 @@ class Session:
         if self._replaying:
             return False  # the entries still to come may hold the dispute already
         bad = secrets.undecryptable()
-        if bad and self.stage == "playing" and not self._disputed and self._in_flight is None:
+        if bad and self.stage == "playing" and not self._disputed and self.role.in_flight is None:
             phase = replica.phase
             if not (isinstance(phase, CardPhase) and phase.dispute is not None):
                 # Every key matched its verifier, yet the card is no card: some lock or shuffle
@@ -956,14 +580,7 @@ class Session:
         """Say which state we reached after entry ``seq`` (the host's entries say it for it)."""
         assert self.seat is not None
         self._own_hashes[seq] = (entry_digest, state_hash)
-        if isinstance(self.role, HostRole):
-            self._note_hashes(HOST_SEAT, seq, entry_digest, state_hash)
-            return
-        ack = make_envelope(self.identity, "ack", {
-            "game_id": self.game_id, "seq": seq, "entry": entry_digest, "state": state_hash,
-        })
-        self._send(HOST_CONNECTION, ack)
-        self._take_ack(self.seat, ack)
+        self.role.acknowledge(seq, entry_digest, state_hash)
 
     def _take_ack(self, seat: int, envelope: Envelope, verified: bool = True) -> None:
         """Record seat's acknowledgement of an entry and check agreement.
@@ -1092,34 +709,23 @@ class Session:
             # Saved before it leaves: after a restart we must still be able to open it.
             phase_id = replica.phase.phase_id  # type: ignore[union-attr]
             self._saved.append(SavedSeat.choice(phase_id, self.secrets.choices[phase_id]))  # type: ignore[union-attr]
-        if isinstance(self.role, HostRole):
-            self.role.submit(submission, decision)
-        else:
-            self._in_flight = submission
-            self._in_flight_decision = decision
-            if self._host_reachable:  # else it goes once we are back (see _take_caught_up)
-                self._send(HOST_CONNECTION, envelope)
+        self.role.submit(submission, decision)
 
     @property
     def _replaying(self) -> bool:
         """Applying entries that are history (a catch-up, or a host's own transcript): we owe
         nothing and decide nothing until we are at the head of the log."""
-        return self._catching_up or (isinstance(self.role, HostRole) and self.role.replaying)
+        return self.role.replaying
 
     @property
     def in_touch(self) -> bool:
         """Whether the game is on here and we are with the table: a host, or a joiner connected
         to its host and caught up on the log."""
-        return self.replica is not None and (self.is_host or self._host_reachable)
-
-    @property
-    def _host_reachable(self) -> bool:
-        """Joiner: whether what we send now reaches the host, in its place in the log."""
-        return HOST_SEAT not in self.away and not self._awaiting_hello and not self._catching_up
+        return self.replica is not None and self.role.in_touch
 
     def _pump(self) -> None:
         """Send whatever automatic submission is due; announce a decision if one is ours."""
-        if self.stage != "playing" or self._in_flight is not None or self._replaying:
+        if self.stage != "playing" or self.role.in_flight is not None or self._replaying:
             return
         replica, secrets = self.replica, self.secrets
         assert replica is not None and secrets is not None
@@ -1156,7 +762,7 @@ class Session:
             self._emit(DecisionNeeded(step))
 
     def _decision_due(self) -> bool:
-        if self.stage != "playing" or self._in_flight is not None or self.seat is None or self._replaying:
+        if self.stage != "playing" or self.role.in_flight is not None or self.seat is None or self._replaying:
             return False
         replica = self.replica
         assert replica is not None
@@ -1259,13 +865,10 @@ class Session:
             return
         if self.seat is None:  # pragma: no cover - every stage after the lobby has our seat
             raise LocalError("you have no seat at the table")
-        if not self.is_host and not self._host_reachable:
+        if not self.role.in_touch:
             raise LocalError("the host is away: chat is back once we have reconnected")
         envelope = make_envelope(self.identity, "chat", {"game_id": self.game_id, "text": text})
-        if isinstance(self.role, HostRole):
-            self.role.broadcast(envelope)
-        else:
-            self._send(HOST_CONNECTION, envelope)
+        self.role.tell_table(envelope)
         self._take_chat(self.seat, envelope)
 
     def _lobby_chat(self, text: str) -> None:
@@ -1273,12 +876,7 @@ class Session:
         if you is None:
             raise LocalError("you can chat once the host has given you a seat")
         envelope = make_envelope(self.identity, "chat", {"game_id": self.table_id, "text": text})
-        if isinstance(self.role, HostRole):
-            for _, connection in self.role.lobby:
-                if connection is not None:
-                    self._send(connection, envelope)
-        else:
-            self._send(HOST_CONNECTION, envelope)
+        self.role.tell_lobby(envelope)
         # Not recorded: the transcript is the game's, and the game hasn't begun.
         self._emit(ChatReceived(you, self.name, text))
 
@@ -1295,15 +893,9 @@ class Session:
             return
         if self.stage in ("lobby",) or self.seat is None or not self.game_id:
             self.stage = "closed"
-            if isinstance(self.role, HostRole):
-                role = self.role
-                lobby = [connection for _, connection in role.lobby if connection is not None]
-                for connection in list(role.pending) + lobby + list(role.connection_seat):
-                    role.reject(connection, "the host closed the table")
-            else:
-                self._closing.append(HOST_CONNECTION)
+            self.role.close_lobby()
             return
-        if not self.is_host and HOST_SEAT in self.away and not self.finished:
+        if HOST_SEAT in self.away and not self.finished:  # (only a joiner's host is ever away to it)
             # Nobody can hear it: the game goes on without us, and our seat is kept to be taken
             # again (p2pgames resume) — the others may end the game meanwhile.
             self.stage = "closed"
@@ -1311,15 +903,12 @@ class Session:
             self._emit(Notice("You left while the host was away: your seat is kept; p2pgames resume takes it again."))
             return
         envelope = make_envelope(self.identity, "leave", {"game_id": self.game_id, "reason": clean_text(reason)})
-        if isinstance(self.role, HostRole):
-            self.role.broadcast(envelope)
-        else:
-            self._send(HOST_CONNECTION, envelope)
+        self.role.tell_table(envelope)
         self._record("leave", envelope.raw)
         if not self.finished:
             self.fault = Fault(self.seat, FaultCode.LEFT, "you left the game", self._seq())
         self.stage = "closed"
-        self._closing.extend(self.role.connection_seat if isinstance(self.role, HostRole) else [HOST_CONNECTION])
+        self._closing.extend(self.role.table_connections())
 
     def end_game(self) -> None:
         """End the game because a seat is away (the players waited long enough: the network
@@ -1330,13 +919,13 @@ class Session:
         if not self.away or self.seat is None or not self.game_id:
             raise LocalError("nobody is away: there is no reason to end the game")
         missing = " and ".join(self._who(seat) for seat in sorted(self.away))
-        who = "the host" if self.is_host else self._who(self.seat)
+        who = "the host" if self.seat == HOST_SEAT else self._who(self.seat)
         verb = "was" if len(self.away) == 1 else "were"
         reason = f"{missing} {verb} away (connection lost) and {who} ended the game rather than wait"
-        # The host is the only one we could tell, and it is the one away: say it to ourselves only.
-        send = self.is_host or HOST_SEAT not in self.away
+        # A joiner's host is the only one it could tell: if it is the one away, say it to ourselves only.
+        send = HOST_SEAT not in self.away
         self._halt(Fault(None, FaultCode.ENDED, reason, self._seq()), send=send)
-        self._closing.extend(self.role.connection_seat if isinstance(self.role, HostRole) else [HOST_CONNECTION])
+        self._closing.extend(self.role.table_connections())
 
     def _take_leave(self, seat: int, envelope: Envelope) -> None:
         if envelope.body["game_id"] != self.game_id:
@@ -1394,10 +983,7 @@ class Session:
                 "seq": fault.seq,
                 "evidence": list(fault.evidence[:16]),
             })
-            if isinstance(self.role, HostRole):
-                self.role.broadcast(envelope)
-            else:
-                self._send(HOST_CONNECTION, envelope)
+            self.role.tell_table(envelope)
         message = f"The game stopped: {fault.describe(self.names or None)}."
         if fault.culprit is not None and fault.culprit == self.seat and fault.code not in (FaultCode.LEFT,):
             message += " (That is this peer; check the transcript.)"

@@ -74,8 +74,8 @@ class Cheater(Session):
         self._outgoing.append((HOST_CONNECTION, data))
 
     def mark_in_flight(self, envelope: Envelope, body: dict, decision: bool) -> None:
-        self._in_flight = Submission(envelope, self.seat, envelope.body["counter"], body)
-        self._in_flight_decision = decision
+        self.role.in_flight = Submission(envelope, self.seat, envelope.body["counter"], body)
+        self.role.in_flight_decision = decision
 
 
 def after_submissions(count: int) -> Callable[[Cheater, dict], bool]:
@@ -135,7 +135,7 @@ class OutOfTurn(Cheater):
     def _after_apply(self, applied: Any) -> None:
         super()._after_apply(applied)
         replica = self.replica
-        if self.cheated or self.stage != "playing" or self._in_flight is not None:
+        if self.cheated or self.stage != "playing" or self.role.in_flight is not None:
             return
         waiting = replica.waiting_for()
         # Only during another seat's turn: then nothing but that player's decision can move the

@@ -322,7 +322,7 @@ class GeneralStopsTooLate(SteamCheater):
             return
         replica, table = self.replica, self.table
         if (
-            self._in_flight is None
+            self.role.in_flight is None
             and isinstance(replica.phase, DecisionPhase)
             and table.phase == Phase.TURN
             and self.seat not in replica.waiting_for()

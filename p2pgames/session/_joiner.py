@@ -1,0 +1,551 @@
+"""The joiner's role in a session: a seat other than 0, which talks to the table through its host.
+
+:class:`JoinerRole` is the part of a joiner's :class:`~p2pgames.session.Session` that no host has;
+the session holds it and hands it every message that arrives on its one connection
+(:data:`HOST_CONNECTION`). Until the host has said hello on a connection, only its hello or a
+refusal may come, and what we answer depends on how we came in — joining, or taking a seat we have
+again (after a lost connection once the game began, or from a :class:`SavedSeat`)::
+
+    way in    kind        handler           what it does
+    join      host-hello  _hello            check the host's key and game; say hello
+              reject      _refused          we are not seated: stop
+    rejoin    host-hello  _rejoin_hello     check it is our host; ask to rejoin
+              reject      _rejoin_refused   the host won't take us back: stop
+    either    other       -                 fault: the host began with something else
+
+After the hello (each message only the host may author checked first: see ``_SIGNED_BY_HOST``)::
+
+    kind         handler          what it does
+    lobby        _lobby           who is seated (in the lobby only)
+    start        _start           check it seats us as we joined; accept it
+    accept       _accept          a seat accepted (relayed)
+    entry        _entry           apply the host's log entry
+    ack          _ack             a seat's acknowledgement (relayed; its signature checked lazily)
+    chat         _chat            lobby or game chat (relayed)
+    fault        _fault           a seat reported a fault (relayed): stop
+    leave        _leave           a seat left (relayed): stop
+    stale        _stale           our submission came too late: decide again
+    away, back   _away_or_back    another seat lost its connection, or is back
+    caught-up    _caught_up       a rejoin's catch-up is complete: carry on
+    reject       _reject          refused while catching up, or in the lobby; a fault later
+    host-hello   -                fault: its hello a second time
+    other        -                fault: only joiners send that
+
+While it is away the host is ``away[HOST_SEAT]``; a submission made then waits in
+:attr:`JoinerRole.in_flight` and goes once we have caught up again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from p2pgames import PROTOCOL_VERSION
+from p2pgames.crypto import BadSignature, CryptoError, PublicKey, fingerprint_matches
+from p2pgames.engine import EngineError
+from p2pgames.session._events import ChatReceived, LobbyChanged, Notice, Rejected, SeatAway, SeatBack
+from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
+from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope
+from p2pgames.session._replica import HOST_SEAT, SeatInfo, Submission
+from p2pgames.words import with_article
+
+if TYPE_CHECKING:
+    from p2pgames.session._session import Session
+
+__all__ = ["HOST_CONNECTION", "JoinerRole"]
+
+HOST_CONNECTION = 0  # a joiner's one connection, to its host
+
+
+class JoinerRole:
+    """A joiner's hello, start, entries, catch-up and in-flight submission, over its
+    :class:`Session`'s shared core.
+
+    The session passes each message to :meth:`receive`, and each connection event to
+    :meth:`connected` / :meth:`disconnected`; everything sent goes out through the session.
+    """
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.host_key: PublicKey | None = None  # once the host's hello proved it
+        self.awaiting_hello = False  # connected again: the host's hello comes first
+        self.catching_up = False  # rejoined: the host is sending what we missed
+        self.in_flight: Submission | None = None  # our submission the host hasn't sequenced yet
+        self.in_flight_decision = False  # ... and whether the player chose it
+
+    # -- what the session asks of its role -----------------------------------------------------
+
+    @property
+    def replaying(self) -> bool:
+        """Whether we are applying entries that are history: a catch-up's."""
+        return self.catching_up
+
+    @property
+    def in_touch(self) -> bool:
+        """Whether what we send now reaches the host, in its place in the log."""
+        return HOST_SEAT not in self.session.away and not self.awaiting_hello and not self.catching_up
+
+    @property
+    def lobby_size(self) -> int:
+        return len(self.session.seats)
+
+    @property
+    def host_fingerprint(self) -> str | None:
+        return self.host_key.fingerprint() if self.host_key is not None else None
+
+    @property
+    def reconnecting(self) -> bool:
+        session = self.session
+        return (
+            session.stage in ("starting", "playing")
+            # in the lobby once the host has our hello: it may have seated us, even started
+            or (session.stage == "lobby" and (session.resumed is not None or self.host_key is not None))
+        )
+
+    def seat_of_connection(self, connection: int) -> int | None:
+        return HOST_SEAT
+
+    def connection_of(self, seat: int) -> int | None:
+        return HOST_CONNECTION
+
+    def table_connections(self) -> list[int]:
+        """The connections to the others at the table: ours, to the host."""
+        return [HOST_CONNECTION]
+
+    def tell_table(self, envelope: Envelope) -> None:
+        """Send ``envelope`` to everyone at the table: the host relays it."""
+        self.session._send(HOST_CONNECTION, envelope)
+
+    tell_lobby = tell_table
+
+    def close_lobby(self) -> None:
+        """We leave before the game began: hang up."""
+        self.session._closing.append(HOST_CONNECTION)
+
+    def submit(self, submission: Submission, decision: bool) -> None:
+        """Our submission goes to the host, which sequences it; until then it is in flight."""
+        self.in_flight = submission
+        self.in_flight_decision = decision
+        if self.in_touch:  # else it goes once we are back (see _caught_up)
+            self.session._send(HOST_CONNECTION, submission.envelope)
+
+    def acknowledge(self, seq: int, entry_digest: bytes, state_hash: bytes) -> None:
+        """Tell the table which state we reached after entry ``seq``."""
+        session = self.session
+        ack = make_envelope(session.identity, "ack", {
+            "game_id": session.game_id, "seq": seq, "entry": entry_digest, "state": state_hash,
+        })
+        session._send(HOST_CONNECTION, ack)
+        session._take_ack(session.seat, ack)  # type: ignore[arg-type]
+
+    # -- connections ---------------------------------------------------------------------------
+
+    def connected(self, connection: int) -> None:
+        # Again, after a lost connection: the host says hello first, then we rejoin.
+        self.awaiting_hello = self.host_key is not None
+
+    def disconnected(self, connection: int, reason: str) -> None:
+        session = self.session
+        if self.reconnecting:
+            self.awaiting_hello = False
+            self.catching_up = False
+            if HOST_SEAT not in session.away:
+                session.away[HOST_SEAT] = reason
+                session._emit(SeatAway(HOST_SEAT, session._host_name(), reason, host=True))
+        elif session.stage == "lobby":
+            session.stage = "closed"
+
+    # -- receiving -----------------------------------------------------------------------------
+
+    def receive(self, connection: int, envelope: Envelope) -> None:
+        """Handle one message from the host (its frame already parsed): see the module's tables."""
+        session = self.session
+        kind = envelope.kind
+        if self.host_key is None or self.awaiting_hello:
+            rejoining = session.resumed is not None or (self.awaiting_hello and session.start_envelope is not None)
+            greeting = self._GREETING.get(("rejoin" if rejoining else "join", kind))
+            if greeting is None:
+                raise ProtocolFault(Fault(
+                    HOST_SEAT, FaultCode.MALFORMED, f"the host began with {with_article(kind)} instead of a hello", session._seq(),
+                ))
+            greeting(self, envelope)
+            return
+        handler = self._AFTER_HELLO.get(kind)
+        if handler is None:
+            if kind == "host-hello":
+                raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent its hello a second time", session._seq()))
+            raise ProtocolFault(Fault(
+                HOST_SEAT, FaultCode.ILLEGAL, f"the host sent {with_article(kind)} message, which only joiners send", session._seq(),
+            ))
+        # Each kind checks its signature exactly once: the host's own here, a relayed message by
+        # its handler (entries inside the replica).
+        if kind in self._SIGNED_BY_HOST:
+            self._check_host_sender(envelope)
+        handler(self, envelope)
+
+    def _check_host_sender(self, envelope: Envelope) -> None:
+        """A message only the host may send: check it is the host's and its signature verifies."""
+        session = self.session
+        if self.host_key is None or envelope.sender != self.host_key.raw:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"{with_article(envelope.kind)} came signed by someone other than the host", session._seq()))
+        try:
+            envelope.verify(self.host_key)
+        except BadSignature as error:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host sent {with_article(envelope.kind)} with a bad signature ({error})", session._seq()))
+
+    def _relayed_seat(self, envelope: Envelope) -> int:
+        # Messages relayed by the host carry their author's signature: check it is a seat's.
+        session = self.session
+        seat = session._seat_of_sender(envelope)
+        if seat is None:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host relayed {with_article(envelope.kind)} from a key not at the table", session._seq()))
+        session._verify_relayed(envelope, seat)
+        return seat
+
+    def _signed_by(self, envelope: Envelope, raw_key: bytes) -> bool:
+        if envelope.sender != raw_key:
+            return False
+        try:
+            envelope.verify(PublicKey(raw_key))
+        except (CryptoError, BadSignature, MalformedMessage):
+            return False
+        return True
+
+    # -- joining -------------------------------------------------------------------------------
+
+    def _hello(self, envelope: Envelope) -> None:
+        session = self.session
+        body = envelope.body
+        try:
+            key = PublicKey(envelope.sender)
+            envelope.verify(key)
+        except (CryptoError, BadSignature, MalformedMessage):
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "the host's hello has a bad signature", 0))
+        if self.awaiting_hello and self.host_key is not None and key.raw != self.host_key.raw:
+            self._not_our_host(key)
+            return
+        self.awaiting_hello = False
+        session.away.pop(HOST_SEAT, None)
+        if session.expected_host is not None and not fingerprint_matches(session.expected_host, key):
+            self._halt_before_start(
+                f"the host's key {key.fingerprint()} does not match the join code ({session.expected_host}); "
+                "someone else may be answering at that address"
+            )
+            return
+        if body["protocol"] != PROTOCOL_VERSION:
+            self._halt_before_start(f"the host speaks protocol {body['protocol']}, this p2pgames speaks {PROTOCOL_VERSION}")
+            return
+        try:
+            session.game = session.game_loader(body["game"])
+            session.ruleset = session.game.decode_ruleset(body["ruleset"])
+        except (KeyError, EngineError) as error:
+            self._halt_before_start(f"the host offers a game this p2pgames can't play: {error}")
+            return
+        self.host_key = key
+        session._send(HOST_CONNECTION, make_envelope(session.identity, "hello", {
+            "protocol": PROTOCOL_VERSION,
+            "game": body["game"],
+            "name": session.name,
+            "seal": session.seal_key.public_bytes(),
+            "host": key.raw,
+            "nonce": body["nonce"],
+            "bot": session.bot,
+        }))
+
+    def _halt_before_start(self, reason: str) -> None:
+        session = self.session
+        session.rejection = reason
+        session._emit(Rejected(reason))
+        session.stage = "closed"
+        session._closing.append(HOST_CONNECTION)
+
+    def _refused(self, envelope: Envelope) -> None:
+        """The host refused to seat us (or something at its address did: see ``rejection_unproven``)."""
+        session = self.session
+        if self.host_key is not None:
+            self._check_host_sender(envelope)
+            proven = True
+        else:
+            # A reject instead of a hello (a full table) proves who sent it only by its signature
+            # and the join code's fingerprint: anyone can answer at an address.
+            proven = self._signed_by_expected_host(envelope)
+        session.rejection = clean_text(envelope.body["reason"])
+        session.rejection_unproven = not proven
+        session._emit(Rejected(session.rejection))
+        session.stage = "closed"
+        session._closing.append(HOST_CONNECTION)
+
+    def _signed_by_expected_host(self, envelope: Envelope) -> bool:
+        expected = self.session.expected_host
+        if expected is None or not self._signed_by(envelope, envelope.sender):
+            return False
+        return fingerprint_matches(expected, PublicKey(envelope.sender))
+
+    # -- rejoining -----------------------------------------------------------------------------
+
+    def _rejoin_hello(self, envelope: Envelope) -> None:
+        """The host's hello on a new connection, when we have a seat to take again: rejoin."""
+        session = self.session
+        wanted = self.host_key.raw if self.host_key is not None else session.resumed.host_key  # type: ignore[union-attr]
+        try:
+            key = PublicKey(envelope.sender)
+            envelope.verify(key)
+        except (CryptoError, BadSignature, MalformedMessage):
+            key = None
+        if key is None or key.raw != wanted:
+            self._not_our_host(key)
+            return
+        if envelope.body["protocol"] != PROTOCOL_VERSION:
+            self._halt_or_close(f"the host now speaks protocol {envelope.body['protocol']}, this p2pgames speaks {PROTOCOL_VERSION}")
+            return
+        if session.game is None:
+            try:
+                session.game = session.game_loader(session.resumed.game)  # type: ignore[union-attr]
+            except (KeyError, EngineError) as error:
+                self._halt_or_close(f"the saved game can't be played by this p2pgames: {error}")
+                return
+        self.host_key = key
+        self.awaiting_hello = False
+        self.catching_up = True
+        game_id = session.game_id or session.resumed.game_id  # type: ignore[union-attr]
+        session._send(HOST_CONNECTION, make_envelope(session.identity, "rejoin", {
+            "protocol": PROTOCOL_VERSION,
+            "game_id": game_id,
+            "host": key.raw,
+            "nonce": envelope.body["nonce"],
+            "have": session._seq(),
+        }))
+
+    def _not_our_host(self, key: PublicKey | None) -> None:
+        """Something else answers at the host's address (another program took the port?): not
+        our host, so nothing it says counts; hang up and dial again."""
+        session = self.session
+        shown = key.fingerprint() if key is not None else "not a valid one"
+        session._emit(Notice(f"something at the host's address answered with another key ({shown}); trying again"))
+        self.awaiting_hello = True
+        session._closing.append(HOST_CONNECTION)
+
+    def _rejoin_refused(self, envelope: Envelope) -> None:
+        """The host (or something at its address) refused to take us back."""
+        session = self.session
+        if not self._signed_by(envelope, self.host_key.raw if self.host_key is not None else session.resumed.host_key):  # type: ignore[union-attr]
+            session._emit(Notice("something at the host's address refused us without the host's signature; trying again"))
+            session._closing.append(HOST_CONNECTION)
+            return
+        self._halt_or_close(f"the host refused to take us back: {clean_text(envelope.body['reason'])}")
+
+    def _halt_or_close(self, reason: str) -> None:
+        """We can't get back to the game: stop (with a fault once it has begun here)."""
+        session = self.session
+        session.rejection = reason
+        session._emit(Rejected(reason))
+        if session.start_envelope is None:
+            self._halt_before_start(reason)
+            return
+        session._halt(Fault(None, FaultCode.DISCONNECTED, reason, session._seq()), send=False)
+        session._closing.append(HOST_CONNECTION)
+
+    def _caught_up(self, envelope: Envelope) -> None:
+        """The host has sent everything we missed: carry on from here."""
+        session = self.session
+        if envelope.body["game_id"] != session.game_id or not self.catching_up:
+            return
+        if session.replica is None or envelope.body["seq"] != session.replica.seq:
+            raise ProtocolFault(Fault(
+                HOST_SEAT, FaultCode.BAD_SEQUENCE,
+                f"the host said we were caught up at entry {envelope.body['seq']}, but it sent us {session._seq()}",
+                session._seq(),
+            ))
+        self.catching_up = False
+        session.away.pop(HOST_SEAT, None)
+        session._emit(SeatBack(HOST_SEAT, session._host_name(), host=True))
+        if session.stage == "starting" and session.seat in session.accepts:
+            session._send(HOST_CONNECTION, session.accepts[session.seat])  # the host may never have had it
+        flight = self.in_flight
+        if flight is not None:
+            if flight.counter == session.replica.counters[session.seat]:  # type: ignore[index]
+                session._send(HOST_CONNECTION, flight.envelope)  # lost with the old connection: again
+            else:  # pragma: no cover - an entry with our counter clears it when applied
+                self.in_flight = None
+        if not session._maybe_dispute():
+            session._pump()
+
+    # -- the lobby and the start ---------------------------------------------------------------
+
+    def _reject(self, envelope: Envelope) -> None:
+        session = self.session
+        if self.catching_up:
+            self._rejoin_refused(envelope)
+            return
+        if session.stage != "lobby":
+            self._check_host_sender(envelope)
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent a reject after the game started (a host that quits leaves)", session._seq()))
+        self._refused(envelope)
+
+    def _lobby(self, envelope: Envelope) -> None:
+        session = self.session
+        if session.stage != "lobby":
+            return  # news of the lobby means nothing once the game is on
+        try:
+            lobby = [SeatInfo.decode(record) for record in envelope.body["players"]]
+        except CryptoError as error:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.MALFORMED, f"the host's lobby is not valid: {error}", 0))
+        you = session._lobby_index(lobby)
+        if you is not None:
+            # The host may have told two players of one name apart ("root-2"): that is our name now.
+            session.name = clean_text(lobby[you].name, 40) or session.name
+        session.lobby = lobby
+        session.table_id = envelope.body["table"]
+        players = tuple((clean_text(info.name, 40), info.bot) for info in lobby)
+        session._emit(LobbyChanged(players, envelope.body["seats"], you))
+
+    def _chat(self, envelope: Envelope) -> None:
+        session = self.session
+        if session.stage != "lobby":
+            session._take_chat(self._relayed_seat(envelope), envelope)
+            return
+        if not session.table_id or envelope.body["game_id"] != session.table_id:
+            return  # before our first lobby, or a line from another table: nothing to show
+        index = next((i for i, info in enumerate(session.lobby) if info.key.raw == envelope.sender), None)
+        if index is None:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "the host relayed a chat from a key not in the lobby", 0))
+        try:
+            envelope.verify(session.lobby[index].key)
+        except (BadSignature, MalformedMessage) as error:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host relayed a chat in {session.lobby[index].name}'s name that it did not sign ({error})", 0))
+        session._emit(ChatReceived(index, clean_text(session.lobby[index].name, 40), clean_text(envelope.body["text"])))
+
+    def _start(self, envelope: Envelope) -> None:
+        session = self.session
+        if session.start_envelope is not None and envelope.raw == session.start_envelope.raw and self.catching_up:
+            return  # a catch-up from the beginning repeats it
+        if session.stage != "lobby":
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host started the game twice", session._seq()))
+        try:
+            seats = [SeatInfo.decode(record) for record in envelope.body["seats"]]
+            assert session.game is not None
+            ruleset = session.game.decode_ruleset(envelope.body["ruleset"])
+        except (CryptoError, EngineError) as error:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.MALFORMED, f"the host's start is not valid: {error}", 0))
+        mine = [i for i, seat in enumerate(seats) if seat.key.raw == session.identity.public_key.raw]
+        if len(mine) != 1 or seats[mine[0]].seal != session.seal_key.public_bytes():
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host's start does not seat us as we joined", 0))
+        if seats[HOST_SEAT].key.raw != envelope.sender or len(seats) != ruleset.players:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host's start is inconsistent", 0))
+        if len({seat.key.raw for seat in seats}) != len(seats):
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host's start seats one key twice", 0))
+        resumed = session.resumed
+        if resumed is not None and (mine[0] != resumed.seat or envelope.body["game_id"] != resumed.game_id):
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host's start is not the one of the game we are resuming", 0))
+        session.ruleset = ruleset
+        session.seats = seats
+        session.seat = mine[0]
+        session.name = clean_text(seats[session.seat].name, 40) or session.name
+        session._begin_starting(envelope)
+        accept = make_envelope(session.identity, "accept", {"game_id": session.game_id, "start": envelope.digest})
+        session._take_accept(session.seat, accept)
+        session._send(HOST_CONNECTION, accept)
+        session._maybe_begin()
+
+    # -- the game ------------------------------------------------------------------------------
+
+    def _accept(self, envelope: Envelope) -> None:
+        session = self.session
+        session._take_accept(self._relayed_seat(envelope), envelope, relayed=True)
+        session._maybe_begin()
+
+    def _entry(self, envelope: Envelope) -> None:
+        session = self.session
+        if session.stage != "playing":
+            if session.stage in ("over", "halted"):
+                return
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent a log entry before everyone accepted", session._seq()))
+        replica = session.replica
+        assert replica is not None
+        session._record("entry", envelope.raw)
+        applied = replica.apply_entry(envelope, self._verify_now)  # checks the host's signature
+        if not applied.author_verified:
+            session._unverified_submissions.append((applied.submission.seat, envelope))
+        if self.in_flight is not None and applied.submission.seat == session.seat:
+            self.in_flight = None
+            self.in_flight_decision = False
+        # The host's state hash in the entry is its acknowledgement of it.
+        session._note_hashes(HOST_SEAT, applied.seq, applied.entry_digest, envelope.body["state"])
+        session._after_apply(applied)
+
+    def _verify_now(self, author: int, raw: bytes) -> bool:
+        """Whether to check at once the signature of a submission the host sequenced.
+
+        Our own: only if it isn't byte for byte what we sent (a forgery in our name must be caught
+        before we act on it). The host's: its entry signature covers it. Another joiner's: at the
+        next checkpoint (see :meth:`Session._take_ack`) — the host checked it before sequencing it,
+        and a forgery by the host could only make us release keys to that joiner, never to the host.
+        """
+        if author == self.session.seat:
+            return self.in_flight is None or raw != self.in_flight.envelope.raw
+        return False
+
+    def _ack(self, envelope: Envelope) -> None:
+        session = self.session
+        seat = session._seat_of_sender(envelope)
+        if seat is None:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "the host relayed an acknowledgement from a key not at the table", session._seq()))
+        if seat == HOST_SEAT:
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent an acknowledgement (its entries carry its state)", session._seq()))
+        session._take_ack(seat, envelope, verified=False)  # checked lazily: see Session._take_ack
+
+    def _fault(self, envelope: Envelope) -> None:
+        self.session._take_fault_message(self._relayed_seat(envelope), envelope)
+
+    def _leave(self, envelope: Envelope) -> None:
+        self.session._take_leave(self._relayed_seat(envelope), envelope)
+
+    def _stale(self, envelope: Envelope) -> None:
+        session = self.session
+        flight = self.in_flight
+        if flight is None or envelope.body["counter"] != flight.counter:
+            return
+        self.in_flight = None
+        was_decision, self.in_flight_decision = self.in_flight_decision, False
+        if was_decision:
+            session._emit(Notice(f"your move came too late: {clean_text(envelope.body['reason'])}"))
+            session._last_decision_key = None
+        session._pump()
+
+    def _away_or_back(self, envelope: Envelope) -> None:
+        session = self.session
+        body = envelope.body
+        seat = body["seat"]
+        if body["game_id"] != session.game_id or not 0 < seat < len(session.seats) or seat == session.seat:
+            return  # news of another game, or of a seat that can't be away: nothing to show
+        if envelope.kind == "away":
+            if seat not in session.away:
+                reason = clean_text(body["reason"])
+                session.away[seat] = reason
+                session._emit(SeatAway(seat, session.names[seat], reason))
+        elif session.away.pop(seat, None) is not None:
+            session._emit(SeatBack(seat, session.names[seat]))
+
+    # The dispatch tables (see the module docstring).
+    _GREETING: dict[tuple[str, str], Callable[[JoinerRole, Envelope], None]] = {
+        ("join", "host-hello"): _hello,
+        ("join", "reject"): _refused,
+        ("rejoin", "host-hello"): _rejoin_hello,
+        ("rejoin", "reject"): _rejoin_refused,
+    }
+    _AFTER_HELLO: dict[str, Callable[[JoinerRole, Envelope], None]] = {
+        "lobby": _lobby,
+        "start": _start,
+        "accept": _accept,
+        "entry": _entry,
+        "ack": _ack,
+        "chat": _chat,
+        "fault": _fault,
+        "leave": _leave,
+        "stale": _stale,
+        "away": _away_or_back,
+        "back": _away_or_back,
+        "caught-up": _caught_up,
+        "reject": _reject,
+    }
+    # Messages only the host authors: their signature is checked before their handler runs.
+    _SIGNED_BY_HOST = frozenset({"lobby", "start", "stale", "away", "back", "caught-up"})
