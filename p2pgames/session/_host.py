@@ -127,7 +127,7 @@ class HostRole:
             if connection is not None:
                 self.session._send(connection, envelope)
 
-    def close_lobby(self) -> None:
+    def leave_before_start(self) -> None:
         """We leave before the game began: turn away everyone who has come."""
         lobby = [connection for _, connection in self.lobby if connection is not None]
         for connection in list(self.pending) + lobby + list(self.connection_seat):
@@ -170,8 +170,12 @@ class HostRole:
         """Refuse ``connection`` (saying why) and hang up."""
         session = self.session
         session._send(connection, make_envelope(session.identity, "reject", {"reason": reason[:500]}))
+        self.hang_up(connection)
+
+    def hang_up(self, connection: int) -> None:
+        """Close ``connection`` once what is queued for it is sent; it is no longer greeted."""
         self.pending.pop(connection, None)
-        session._closing.append(connection)
+        self.session._closing.append(connection)
 
     # -- connections ---------------------------------------------------------------------------
 
@@ -311,11 +315,14 @@ class HostRole:
         self.queue.append(submission)
         self._drain()
 
-    def _ack(self, seat: int, envelope: Envelope) -> None:
-        session = self.session
-        session._verify_from_seat(envelope, seat)
+    def _relay(self, seat: int, envelope: Envelope) -> None:
+        """Check that a seated joiner's message is signed by it, and pass it on to the others."""
+        self.session._verify_from_seat(envelope, seat)
         self.broadcast(envelope, except_seat=seat)
-        session._take_ack(seat, envelope)
+
+    def _ack(self, seat: int, envelope: Envelope) -> None:
+        self._relay(seat, envelope)
+        self.session._take_ack(seat, envelope)
 
     def _chat(self, seat: int, envelope: Envelope) -> None:
         session = self.session
@@ -325,16 +332,12 @@ class HostRole:
         session._take_chat(seat, envelope)
 
     def _fault(self, seat: int, envelope: Envelope) -> None:
-        session = self.session
-        session._verify_from_seat(envelope, seat)
-        self.broadcast(envelope, except_seat=seat)
-        session._take_fault_message(seat, envelope)
+        self._relay(seat, envelope)
+        self.session._take_fault_message(seat, envelope)
 
     def _leave(self, seat: int, envelope: Envelope) -> None:
-        session = self.session
-        session._verify_from_seat(envelope, seat)
-        self.broadcast(envelope, except_seat=seat)
-        session._take_leave(seat, envelope)
+        self._relay(seat, envelope)
+        self.session._take_leave(seat, envelope)
 
     # -- greetings: seating a joiner -----------------------------------------------------------
 

@@ -117,7 +117,7 @@ class JoinerRole:
 
     tell_lobby = tell_table
 
-    def close_lobby(self) -> None:
+    def leave_before_start(self) -> None:
         """We leave before the game began: hang up."""
         self.session._closing.append(HOST_CONNECTION)
 
@@ -268,11 +268,8 @@ class JoinerRole:
             # A reject instead of a hello (a full table) proves who sent it only by its signature
             # and the join code's fingerprint: anyone can answer at an address.
             proven = self._signed_by_expected_host(envelope)
-        session.rejection = clean_text(envelope.body["reason"])
         session.rejection_unproven = not proven
-        session._emit(Rejected(session.rejection))
-        session.stage = "closed"
-        session._closing.append(HOST_CONNECTION)
+        self._halt_before_start(clean_text(envelope.body["reason"]))
 
     def _signed_by_expected_host(self, envelope: Envelope) -> bool:
         expected = self.session.expected_host

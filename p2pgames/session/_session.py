@@ -381,9 +381,8 @@ class Session:
     def protocol_violation(self, connection: int, code: str, reason: str) -> None:
         """The network layer saw a framing error (``code`` oversize/malformed) on ``connection``."""
         seat = self.seat_of_connection(connection)
-        if seat is None:  # a host's caller not yet seated: nothing is at stake, hang up
-            self._closing.append(connection)
-            self.role.pending.pop(connection, None)  # type: ignore[union-attr]
+        if seat is None:  # a host's caller not yet seated (only a host has those): nothing is at stake
+            self.role.hang_up(connection)  # type: ignore[union-attr]
             return
         self._halt(Fault(seat, code, f"{self._who(seat)} {reason}", self._seq()))
 
@@ -437,7 +436,7 @@ class Session:
 
     def _bad_frame(self, connection: int, reason: str, code: str = FaultCode.MALFORMED) -> None:
         seat = self.seat_of_connection(connection)
-        if seat is None:  # a host's caller not yet seated: refuse it
+        if seat is None:  # a host's caller not yet seated (only a host has those): refuse it
             self.role.reject(connection, reason)  # type: ignore[union-attr]
             return
         if self.finished:
@@ -893,7 +892,7 @@ class Session:
             return
         if self.stage in ("lobby",) or self.seat is None or not self.game_id:
             self.stage = "closed"
-            self.role.close_lobby()
+            self.role.leave_before_start()
             return
         if HOST_SEAT in self.away and not self.finished:  # (only a joiner's host is ever away to it)
             # Nobody can hear it: the game goes on without us, and our seat is kept to be taken
