@@ -351,8 +351,8 @@ class Intimidate:
 
 @dataclass(frozen=True, slots=True)
 class ReplacePart:
-    """Diamonds Queen (Replacement Part): the Diamond in ``installed`` (on any invention) goes to
-    the discard pile and the card in ``replacement`` (from your hand) takes its place."""
+    """Diamonds Queen (Replacement Part): exchange the Diamond in ``installed`` (on any
+    invention) for the card in ``replacement`` from your hand, which takes its place."""
 
     installed: int
     replacement: int

@@ -128,6 +128,7 @@ class Phase:
     JACKS = "jacks"
     REROLL = "reroll"
     EXHIBIT_QUEEN = "exhibit-queen"
+    REPLACING = "replacing"  # the Diamonds Queen's replacement part is being revealed
     EXHIBIT_KING = "exhibit-king"
     AUDITING = "auditing"
     OVER = "over"
@@ -572,6 +573,12 @@ class Astonishing(Game[AstonishingState]):
             for slot in slots:
                 need(slot in hand, "you can only use cards from your hand")
 
+        def no_public_joker(slots: Sequence[int], what: str) -> None:
+            # A hidden Joker is caught when it is revealed (a claim); one everyone has seen, now.
+            for slot in slots:
+                name = state.cards.revealed.get(slot)
+                need(name is None or not is_joker(name), f"a Joker can never be {what}")
+
         if isinstance(step, CardOperations):
             refuse("the cards are being dealt or revealed")
         if isinstance(action, ChooseInventor):
@@ -607,6 +614,7 @@ class Astonishing(Game[AstonishingState]):
             need(phase == Phase.QUEEN and state.queue[0] == player, "it is not your Queen's turn")
             if isinstance(action, BuyResources):
                 from_hand(action.slots)
+                no_public_joker(action.slots, "discarded")
             need(
                 action in self._queen_choices(state, player),
                 f"your Queen can't do that: {views.queen_help(state.inventor[player])}",
@@ -617,6 +625,7 @@ class Astonishing(Game[AstonishingState]):
         elif isinstance(action, Build):
             need(phase == Phase.BUILD and player in state.queue, "only a King's player builds, at the build step")
             from_hand(action.slots)
+            no_public_joker(action.slots, "installed")
             installed = state.installed[player][action.position]
             need(all(slot in installed for slot in action.scrap), "you can only discard cards installed in that position")
             need(
@@ -633,6 +642,7 @@ class Astonishing(Game[AstonishingState]):
         elif isinstance(action, DiscardCard):
             need(phase == Phase.DISCARD and player in state.discarding, "you don't discard now")
             from_hand((action.slot,))
+            no_public_joker((action.slot,), "discarded")
         elif isinstance(action, KeepRest):
             need(phase == Phase.DISCARD and player in state.discarding, "you don't discard now")
             need(len(hand) <= HAND_LIMIT, f"you hold {len(hand)} cards: discard down to {HAND_LIMIT}")
@@ -656,6 +666,7 @@ class Astonishing(Game[AstonishingState]):
             need(phase == Phase.EXHIBIT_QUEEN and state.queue[0] == player, "it is not your Queen's turn")
             if isinstance(action, ReplacePart):
                 from_hand((action.replacement,))
+                no_public_joker((action.replacement,), "installed")
             need(
                 action in self._exhibition_queen_choices(state, player),
                 f"your Queen can't do that: {views.exhibition_queen_help(state.inventor[player])}",
@@ -851,7 +862,7 @@ class Astonishing(Game[AstonishingState]):
             self._next_jacks(state)
         elif isinstance(action, OnlyJokers):
             state.cards.claim(Claim(player, "only-jokers", tuple(sorted(state.hands[player])), "Queen"))
-            state.notes.append(("only-jokers", player))
+            state.notes.append(("only-jokers", player, "Queen"))
             self._next_exhibition_queen(state)
         elif isinstance(action, Intimidate):
             state.intimidated[player] = action.position
@@ -862,11 +873,13 @@ class Astonishing(Game[AstonishingState]):
             slots = state.installed[owner][position]
             slots[slots.index(action.installed)] = action.replacement
             state.hands[player].remove(action.replacement)
-            state.discard.append(action.installed)
+            state.hands[player].append(action.installed)  # an exchange: the Diamond comes to hand
             state.cards.reveal((action.replacement,))
             state.cards.claim(Claim(player, "install", (action.replacement,)))
             state.notes.append(("replace", player, owner, position, action.installed, action.replacement))
-            self._next_exhibition_queen(state)
+            state.phase = Phase.REPLACING  # the next Queen goes on once the new part is seen
+            if not state.cards.pending:  # it was public already (a card shown face up in a trade)
+                self._next_exhibition_queen(state)
         elif isinstance(action, SwayCrowd):
             before = state.dice[action.die]
             state.dice[action.die] = action.value
@@ -896,6 +909,8 @@ class Astonishing(Game[AstonishingState]):
         state.notes = []
         if state.phase == Phase.REVEALING:
             self._after_reveal(state)
+        elif state.phase == Phase.REPLACING:
+            self._next_exhibition_queen(state)
         elif state.phase == Phase.AUDITING:
             state.phase = Phase.OVER
 
@@ -1028,7 +1043,7 @@ class Astonishing(Game[AstonishingState]):
         state.notes.append(("taken", taker, source, slot))
         if state.inventor[taker] == HEARTS and source >= 0:
             drawn_before = len(state.hands[taker])
-            self._draw(state, taker, 2)
+            state.notes.append(("draw", taker, self._draw(state, taker, 2)))
             state.taken = [slot] + state.hands[taker][drawn_before:]
             if len(state.taken) > 2:
                 state.phase = Phase.GIVE_BACK
@@ -1040,7 +1055,7 @@ class Astonishing(Game[AstonishingState]):
     def _build(self, state: AstonishingState, seat: int, action: Any) -> None:
         if isinstance(action, OnlyJokers):
             state.cards.claim(Claim(seat, "only-jokers", tuple(sorted(state.hands[seat])), "King"))
-            state.notes.append(("only-jokers", seat))
+            state.notes.append(("only-jokers", seat, "King"))
             return
         installed = state.installed[seat][action.position]
         for slot in action.scrap:

@@ -236,7 +236,7 @@ def parse(
             card = word.removeprefix("down:")
             if _card_token(card) is not None and not card.startswith("#") and card not in mine and verb != "replace":
                 raise IllegalAction(player, f"{card.upper()} is not in your hand")
-    if verb == "describe":
+    if verb == "describe" and any(isinstance(action, Describe) for action in legal):
         raise IllegalAction(player, _describe_problem(game, state, player, knowledge))
     choices = [describe(state, player, action, knowledge, names) for action in legal[:4]]
     more = " …" if len(legal) > 4 else ""

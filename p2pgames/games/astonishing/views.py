@@ -57,6 +57,10 @@ EXHIBITION_QUEEN_HELP = (
 )
 KING_HELP = "1 Acclaim for each card of your suit in one competitor's working positions"
 POSITION_NAMES = ("form", "workings", "wonder")
+EXHIBITION_PHASES = frozenset({
+    "describe", "exhibit", "dice", "revealing", "jacks", "reroll", "exhibit-queen", "replacing", "exhibit-king",
+    "auditing", "over",
+})
 
 HELP = """Astonishing! — build a contraption, then astonish the fair.
 
@@ -230,7 +234,7 @@ def _narrate_note(before: "AstonishingState", after: "AstonishingState", note: t
         replaced = f", discarding {_cards(len(scrap))}" if scrap else ""
         return [f"{names[seat]} installs {_cards(count)} in position {position + 1}{replaced}."]
     if kind == "only-jokers":
-        what = "to build with" if after.phase not in ("exhibit-queen", "exhibit-king", "auditing") else "to replace a part with"
+        what = "to build with" if note[2] == "King" else "to replace a part with"
         return [f"{names[note[1]]} holds only Jokers: nothing {what} (checked at the end)."]
     if kind == "discard":
         return [f"{names[note[1]]} discards {card_text(revealed[note[2]])}." if note[2] in revealed else f"{names[note[1]]} discards a card."]
@@ -312,7 +316,7 @@ def panels(state: "AstonishingState", viewer: int | None, knowledge: Knowledge, 
 
 def _table_panel(state: "AstonishingState", names: Sequence[str]) -> Panel:
     line: list[Segment] = []
-    if state.phase in ("describe", "exhibit", "dice", "revealing", "jacks", "reroll", "exhibit-queen", "exhibit-king", "auditing", "over"):
+    if state.phase in EXHIBITION_PHASES:
         line.append(("bold", "Exhibition"))
     else:
         line.append(("bold", f"Turn {state.turn}" + (" (final)" if state.final else "")))
