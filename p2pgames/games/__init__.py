@@ -20,6 +20,7 @@ PLAYABLE: dict[str, str] = {
     "beltpunk": "p2pgames.games.beltpunk",
     "steamcourt": "p2pgames.games.steamcourt",
     "torpedo": "p2pgames.games.torpedo",
+    "astonishing": "p2pgames.games.astonishing",
 }
 _PLATFORM_TESTS: dict[str, str] = {
     "probe": "p2pgames.games._probe",

@@ -31,6 +31,7 @@ from p2pgames.engine import (
     CardOperations,
     CardState,
     Chance,
+    ChoiceGroup,
     Claim,
     DeterministicRandom,
     Event,
@@ -277,6 +278,10 @@ class Astonishing(Game[AstonishingState]):
         ),
     )
 
+    def describe_ruleset(self, ruleset: Ruleset) -> str:
+        early = "the early end by agreement" if ruleset["early_end"] else "no early end"
+        return f"{self.title}, {ruleset.players} players, {early}"
+
     # -- setup and steps -----------------------------------------------------------------------
 
     def setup(self, ruleset: Ruleset) -> AstonishingState:
@@ -330,13 +335,13 @@ class Astonishing(Game[AstonishingState]):
         if phase == Phase.INVENTORS:
             return Turn((state.queue[0],), "choose your Inventor")
         if phase == Phase.CHOOSE:
-            return Simultaneous(players, "choose this turn's action card (jack, queen or king)")
+            return Simultaneous(players, "choose an action card")
         if phase == Phase.OFFER:
-            return Turn((state.trader,), "lay one or two cards face up to trade, or initiate no trade")
+            return Turn((state.trader,), "offer cards to trade, or initiate no trade")
         if phase == Phase.RESPOND:
-            return Turn(tuple(state.owing), "answer the trade offer with one or two cards, or decline")
+            return Turn(tuple(state.owing), "answer the trade offer, or decline")
         if phase == Phase.DECIDE:
-            return Turn((state.trader,), "accept an answer, revise your offer, ask again or withdraw")
+            return Turn((state.trader,), "accept an answer, revise, ask again or withdraw")
         if phase == Phase.QUEEN:
             return Turn((state.queue[0],), "use your Queen")
         if phase == Phase.GIVE_BACK:
@@ -344,23 +349,23 @@ class Astonishing(Game[AstonishingState]):
         if phase in (Phase.PICK,):
             return _PICK_STEP
         if phase == Phase.BUILD:
-            return Simultaneous(tuple(sorted(state.queue)), "build: install one or two cards face down in a position")
+            return Simultaneous(tuple(sorted(state.queue)), "build: install cards face down")
         if phase == Phase.DISCARD:
             return Turn(tuple(state.discarding), "discard down to six cards")
         if phase == Phase.REFILL:
             return Turn(tuple(state.discarding), "your hand is empty: draw a card from the deck?")
         if phase == Phase.VOTE_END:
-            return Simultaneous(players, "every position is filled: end the Invention phase now?")
+            return Simultaneous(players, "end the Invention phase now?")
         if phase == Phase.DESCRIBE:
             return Turn((state.queue[0],), "describe your contraption to the fair")
         if phase == Phase.EXHIBIT:
-            return Simultaneous(players, "choose Queen or King, and vote for a competitor")
+            return Simultaneous(players, "choose Queen or King, and vote")
         if phase == Phase.DICE:
             return _DICE_STEP
         if phase == Phase.REROLL:
             return _REROLL_STEP
         if phase == Phase.JACKS:
-            return Turn((state.queue[0],), "re-roll a die with a Jack, or keep your Jacks")
+            return Turn((state.queue[0],), "re-roll a die with a Jack, or keep them")
         if phase == Phase.EXHIBIT_QUEEN:
             return Turn((state.queue[0],), "use your Queen at the exhibition")
         if phase == Phase.EXHIBIT_KING:
@@ -1156,6 +1161,11 @@ class Astonishing(Game[AstonishingState]):
         self, state: AstonishingState, player: int, text: str, knowledge: Knowledge, names: Sequence[str]
     ) -> Any:
         return typed.parse(self, state, player, text, knowledge, names)
+
+    def group_choices(
+        self, state: AstonishingState, player: int, actions: Sequence[Any], texts: Sequence[str]
+    ) -> list[ChoiceGroup]:
+        return views.group_choices(actions, texts)
 
     def narrate(self, before: AstonishingState, event: Event, after: AstonishingState, names: Sequence[str]) -> list[str]:
         return views.narrate(before, event, after, names)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from p2pgames.engine import CardsDone, Event, Knowledge, Panel
+from p2pgames.engine import CardsDone, ChoiceGroup, Event, Knowledge, Panel
 
 from p2pgames.games.astonishing.cards import (
     ACE_WORTH,
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HELP",
+    "group_choices",
     "narrate",
     "panels",
     "queen_help",
@@ -192,8 +193,13 @@ def _narrate_note(before: "AstonishingState", after: "AstonishingState", note: t
     if kind == "answer":
         _, seat, slots, face_up = note
         down = sum(not up for up in face_up)
-        hidden = f" ({_cards(down)} face down)" if down else ""
-        return [f"{names[seat]} answers with {_cards(len(slots))}{hidden}."]
+        if not down:
+            how = "face up"
+        elif down == len(slots):
+            how = "face down"
+        else:
+            how = "one face up, one face down"
+        return [f"{names[seat]} answers with {_cards(len(slots))}, {how}."]
     if kind == "stand":
         return [f"{names[note[1]]} stands by the answer."]
     if kind == "decline":
@@ -219,7 +225,7 @@ def _narrate_note(before: "AstonishingState", after: "AstonishingState", note: t
         _, taker, source, slot = note
         if source == -2:
             return [f"{names[taker]} takes {card_text(revealed[slot])} from the discard pile."]
-        return [f"{names[taker]} took a card from {names[source]}'s hand."]
+        return []  # said when the Queen was played; which card it was is the two players' secret
     if kind == "buy":
         _, seat, slots, drawn = note
         return [f"{names[seat]} discards {_cards(len(slots)) if slots else 'nothing'} and draws {_cards(drawn) if drawn else 'nothing'}."]
@@ -432,3 +438,58 @@ def _card_style(name: str | None) -> str:
     if name is None or is_joker(name):
         return "dim"
     return f"suit-{SUITS[suit_of(name)]}"
+
+
+# -- grouping long lists of choices ---------------------------------------------------------------
+
+GROUP_ABOVE = 8  # a list of more choices than this is grouped (two rows of an 80-column screen)
+
+
+def group_choices(actions: Sequence[object], texts: Sequence[str]) -> list[ChoiceGroup]:
+    """A long list of choices one line per kind of move — ``build … at 1``, ``answer …``,
+    ``offer …`` — each line's parts one per set of cards (``build 9♣ 2♦ at 1 …``: with or
+    without replacing installed cards; ``answer 5♦ 7♣ …``: face up or down). Shorter lists stay
+    as they are."""
+    singles = [ChoiceGroup(text, (index,)) for index, text in enumerate(texts)]
+    if len(texts) <= GROUP_ABOVE:
+        return singles
+    lines: dict[str, list[int]] = {}
+    for index, (action, text) in enumerate(zip(actions, texts)):
+        lines.setdefault(_line_of(action, text), []).append(index)
+    groups = []
+    for label, members in lines.items():
+        if len(members) == 1:
+            groups.append(ChoiceGroup(texts[members[0]], (members[0],)))
+            continue
+        by_part: dict[str, list[int]] = {}
+        for index in members:
+            by_part.setdefault(_part_of(actions[index], texts[index]), []).append(index)
+        parts = tuple(
+            ChoiceGroup(texts[indexes[0]] if len(indexes) == 1 else f"{stem} …", tuple(indexes))
+            for stem, indexes in by_part.items()
+        )
+        groups.append(ChoiceGroup(label, tuple(members), parts if 1 < len(parts) < len(members) else ()))
+    return groups
+
+
+def _line_of(action: object, text: str) -> str:
+    words = text.split()
+    kind = type(action).__name__
+    if kind == "Build":
+        return f"build … at {action.position + 1}"  # type: ignore[attr-defined]
+    if kind == "SwayCrowd":
+        return f"turn die {action.die + 1} …"  # type: ignore[attr-defined]
+    if kind in ("Answer", "Offer", "BuyResources", "ReplacePart", "Exhibit", "Describe"):
+        return f"{words[0]} …"
+    return text
+
+
+def _part_of(action: object, text: str) -> str:
+    kind = type(action).__name__
+    if kind == "Build":
+        return text.split(" replacing ")[0]
+    if kind == "Answer":
+        return " ".join(word.removeprefix("down:") for word in text.split())
+    if kind in ("Offer", "BuyResources", "ReplacePart", "Exhibit"):
+        return " ".join(text.split()[:2])
+    return text

@@ -49,7 +49,7 @@ def _slots(t, *cards):
 
 def test_a_king_installs_one_or_two_cards_face_down_in_one_position():
     t = _kings({0: ["3C", "9H"], 1: ["5D"], 2: ["5H"]})
-    assert t.step() == Simultaneous((0,), "build: install one or two cards face down in a position")
+    assert t.step() == Simultaneous((0,), "build: install cards face down")
     assert texts(t, 0) == [
         "build 9♥ at 1", "build 3♣ at 1", "build 9♥ 3♣ at 1",
         "build 9♥ at 2", "build 3♣ at 2", "build 9♥ 3♣ at 2",

@@ -150,7 +150,7 @@ def test_the_turn_the_deck_runs_out_completes_then_one_final_turn_with_all_three
     assert t.state.deck == [] and t.state.deadline and not t.state.final
     assert "The deck is empty: the deadline is nigh. This turn is completed, then one final turn." in t.lines
     # The rest of the turn still happens: the Kings build.
-    assert t.step() == Simultaneous((1, 2), "build: install one or two cards face down in a position")
+    assert t.step() == Simultaneous((1, 2), "build: install cards face down")
     play_all(t, {1: "build 5d at 1", 2: "build 5h at 1"})
     assert t.state.phase == Phase.CHOOSE and t.state.final and t.state.turn == 6
     for seat in range(3):
@@ -191,7 +191,7 @@ def _filled(**kwargs):
 def test_once_every_position_of_every_player_holds_a_card_the_players_vote_on_ending_the_invention_phase():
     t = _filled()
     _quiet_turn(t)
-    assert t.step() == Simultaneous((0, 1, 2), "every position is filled: end the Invention phase now?")
+    assert t.step() == Simultaneous((0, 1, 2), "end the Invention phase now?")
     assert legal(t, 0) == [EndInvention(True), EndInvention(False)]
     simultaneous(t, {0: EndInvention(True), 1: EndInvention(True), 2: EndInvention(True)})
     assert t.lines[-1] == "Everyone agrees: the next turn is the final one."

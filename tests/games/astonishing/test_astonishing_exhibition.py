@@ -129,7 +129,7 @@ def test_describing_an_own_ace_as_an_ordinary_ace_is_false():
 def test_queen_or_king_and_the_vote_are_chosen_together_in_secret_never_a_vote_for_oneself():
     t = _fair(SIMPLE)
     describe_all(t)
-    assert t.step() == Simultaneous((0, 1, 2), "choose Queen or King, and vote for a competitor")
+    assert t.step() == Simultaneous((0, 1, 2), "choose Queen or King, and vote")
     assert texts(t, 0) == ["queen and vote bob", "queen and vote carol", "king and vote bob", "king and vote carol"]
     with pytest.raises(IllegalAction, match="vote for a competitor: never for yourself"):
         simultaneous(t, {0: Exhibit("king", 0), 1: Exhibit("king", 0), 2: Exhibit("king", 0)})
@@ -183,7 +183,7 @@ def test_a_player_with_jacks_may_reroll_any_number_of_dice_one_jack_each_the_sam
     t = _fair(SIMPLE)
     _exhibit(t, {0: "king and vote bob", 1: "king and vote alice", 2: "king and vote bob"}, dice=(6, 5, 4))
     assert t.state.jacks == [1, 2, 0] and t.state.queue == [0, 1]
-    assert t.step() == Turn((0,), "re-roll a die with a Jack, or keep your Jacks")
+    assert t.step() == Turn((0,), "re-roll a die with a Jack, or keep them")
     play(t, 0, "keep my jacks")
     assert texts(t, 1) == ["reroll die 1", "reroll die 2", "reroll die 3", "keep my jacks"]
     reroll_to(t, 0, 2)

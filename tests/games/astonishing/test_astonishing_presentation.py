@@ -61,14 +61,14 @@ def test_the_log_never_reveals_a_face_down_card_through_a_whole_turn_and_the_exh
     _step(t, lambda: choose(t, ["jack", "king", "queen"]))
     _step(t, lambda: play(t, 0, "offer 3d"))
     lines = _step(t, lambda: play(t, 1, "answer 5d down:9c"))
-    assert lines == ["bob answers with 2 cards (a card face down).", "bob shows 5♦ face up."]
+    assert lines == ["bob answers with 2 cards, one face up, one face down.", "bob shows 5♦ face up."]
     _step(t, lambda: play(t, 2, "answer down:2h"))
     lines = _step(t, lambda: play(t, 0, "accept bob"))
     (line,) = lines
     assert line.startswith("alice trades 3♦ to bob for ") and "5♦" in line and "a face-down card" in line
     pick(t, 2, "7C")
     lines = _step(t, lambda: play(t, 2, "take from alice"))
-    assert "carol took a card from alice's hand." in lines
+    assert not any(line.startswith("carol took") for line in lines)  # which card: theirs to know
     _step(t, lambda: play(t, 2, "give back 10h"))
     lines = _step(t, lambda: play_all(t, {1: "build 3d at 1 replacing 8d"}))
     assert lines[0] == "bob installs a card in position 1, discarding a card." and "To the discard pile: 8♦." in lines

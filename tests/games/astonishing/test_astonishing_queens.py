@@ -91,7 +91,7 @@ def test_clubs_queen_or_draws_one_and_takes_one_at_random_from_a_rivals_hand():
     assert hand(t, 0) == ["2C", "4H", "9D"] and hand(t, 1) == ["3D"]
     assert names(t, t.state.deck) == ["6H", "8H"]
     assert t.knowledge[0][slot(t, "9D")] == "9D" and not knows(t, 2, "9D")
-    assert t.lines[-2:] == ["alice draws a card and takes a card at random from bob's hand.", "alice took a card from bob's hand."]
+    assert t.lines[-1:] == ["alice draws a card and takes a card at random from bob's hand."]  # not which card
 
 
 def test_a_card_taken_at_random_is_a_jointly_random_slot_of_the_hand_never_the_holders_choice():
@@ -286,7 +286,7 @@ def test_spades_queen_or_draws_one_then_takes_one_at_random_from_a_rivals_hand()
     pick(t, 3, "9H")
     play(t, 3, "take from alice")
     assert hand(t, 3) == ["4H", "5S", "9H"] and hand(t, 0) == ["2H"]
-    assert t.lines[-2:] == ["dave draws a card and takes a card at random from alice's hand.", "dave took a card from alice's hand."]
+    assert t.lines[-1:] == ["dave draws a card and takes a card at random from alice's hand."]  # not which card
 
 
 def test_spades_queen_with_an_empty_deck_still_takes_from_the_discard_pile():

@@ -32,7 +32,7 @@ def _trading(hands=HANDS, cards=("jack", "king", "king"), first=0):
 
 def test_the_jacks_player_lays_one_or_two_cards_face_up_or_initiates_no_trade():
     t = _trading()
-    assert t.step() == Turn((0,), "lay one or two cards face up to trade, or initiate no trade")
+    assert t.step() == Turn((0,), "offer cards to trade, or initiate no trade")
     assert texts(t, 0) == [
         "offer 7♦", "offer Joker", "offer 2♣", "offer 7♦ Joker", "offer 7♦ 2♣", "offer Joker 2♣", "no trade",
     ]
@@ -57,7 +57,7 @@ def test_an_offer_is_of_cards_from_the_initiators_own_hand():
 def test_every_other_player_holding_cards_answers_in_any_order_face_up_or_face_down():
     t = _trading()
     play(t, 0, "offer 7d")
-    assert t.step() == Turn((1, 2), "answer the trade offer with one or two cards, or decline")
+    assert t.step() == Turn((1, 2), "answer the trade offer, or decline")
     assert "answer 9♥ down:3♣" in texts(t, 1) and "answer down:9♥ down:3♣" in texts(t, 1)
     play(t, 2, "answer down:5s")  # carol first
     play(t, 1, "answer 3c down:9h")
@@ -138,13 +138,13 @@ def test_asked_again_players_may_revise_turn_face_down_cards_up_or_stand_by_thei
     play(t, 1, "answer 3c down:9h")
     play(t, 2, "answer down:5s")
     play(t, 0, "ask again")
-    assert t.step() == Turn((1, 2), "answer the trade offer with one or two cards, or decline")
+    assert t.step() == Turn((1, 2), "answer the trade offer, or decline")
     assert texts(t, 1)[-2:] == ["stand", "decline"]
     play(t, 1, "answer 3c 9h")  # turns the 9 face up
     play(t, 2, "stand")
     assert knows(t, 0, "9H") and knows(t, 2, "9H")
     assert t.state.answer_of(2) == [(slot(t, "5S"), False)] and not knows(t, 0, "5S")
-    assert t.lines[-3:] == ["bob answers with 2 cards.", "bob shows 9♥ face up.", "carol stands by the answer."]
+    assert t.lines[-3:] == ["bob answers with 2 cards, face up.", "bob shows 9♥ face up.", "carol stands by the answer."]
 
 
 def test_standing_needs_an_answer_to_stand_by():

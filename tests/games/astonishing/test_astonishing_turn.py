@@ -32,7 +32,7 @@ def _three(first=0, **kwargs):
 
 def test_action_cards_are_chosen_in_secret_by_everyone_at_once():
     t = _three()
-    assert t.step() == Simultaneous((0, 1, 2), "choose this turn's action card (jack, queen or king)")
+    assert t.step() == Simultaneous((0, 1, 2), "choose an action card")
 
 
 def test_on_the_first_turn_each_player_chooses_from_all_three_action_cards():
@@ -87,7 +87,7 @@ def test_trades_are_resolved_first_then_queens_then_kings():
     play(t, 2, "no trade")
     assert t.state.phase == Phase.QUEEN and t.step() == Turn((1,), "use your Queen")
     play(t, 1, "buy discarding nothing")
-    assert t.step() == Simultaneous((0,), "build: install one or two cards face down in a position")
+    assert t.step() == Simultaneous((0,), "build: install cards face down")
 
 
 def test_several_jacks_trade_in_turn_from_the_first_player_clockwise():
@@ -113,7 +113,7 @@ def test_the_kings_build_at_the_same_time():
     t = _three()
     choose(t, ["king", "jack", "king"])
     play(t, 1, "no trade")
-    assert t.step() == Simultaneous((0, 2), "build: install one or two cards face down in a position")
+    assert t.step() == Simultaneous((0, 2), "build: install cards face down")
 
 
 def test_a_turn_with_only_jacks_and_no_trades_changes_nothing_the_jack_is_the_way_to_pass():
