@@ -17,6 +17,11 @@ Targets (from the issues), on the project's 2-core machines:
 * Steam Court: the 84-card deal among 6 peers ≤ 300 ms, two tables of 6 (12 peers) dealt at once
   ≤ 600 ms, the end-of-quarter audit of 6 peers ≤ 300 ms, a full 6-player game of bot peers
   ≤ 15 s, the engine alone (random legal play, 6 players) ≥ 20 games per second.
+* Astonishing!: the engine alone (4 players) as games and events per second next to the same
+  floor (ratio ≥ 3); a full 4-player game of bot peers over loopback (wall time, bytes per peer,
+  peak memory per peer ≤ 80 MB); a card taken at random from a rival's hand end to end with 4
+  peers, next to the floor of the cryptography it needs (≤ 3×, see :func:`bench_astonishing_take`);
+  the bot against random legal play (≥ 75 % of 4-player games).
 * Steam Torpedo: the engine alone (random legal play, custom builds) as games and events per
   second, next to the floor every event on the network pays (one Ed25519 signature made and
   checked), as a ratio ≥ 3 (the engine costs a third of the cheapest event's cryptography at most: an event needs several signatures); the search bot's
@@ -39,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from p2pgames.bots import PlayoutBot
-from p2pgames.crypto import CardTable, ClassicSRA, Identity, random_permutation, random_scalar, shuffle_pass
+from p2pgames.crypto import CardTable, ClassicSRA, Identity, random_permutation, random_scalar, shuffle_pass, unlock
 from p2pgames.engine import LocalTable
 from p2pgames.games import get_game
 
@@ -113,6 +118,31 @@ def event_latencies(reports: list[dict]) -> list[float]:
             continue
         latencies.append(max(agreed) - sent)
     return latencies
+
+
+def take_latencies(reports: list[dict], act_kind: str = "take-from") -> list[tuple[float, int, int]]:
+    """For each ``act_kind`` move (Astonishing!'s card taken at random from a rival's hand): its
+    author's send → the last peer's agreement on the entry after which the table waits for a
+    person again (the chance drawn, the card's keys sealed to the taker), with how many entries
+    that took and how many of them were ``keys`` submissions: ``(seconds, entries, keys)``."""
+    by_seat = {r["seat"]: r for r in reports}
+    entries = reports[0]["entries"]
+    kinds = {seq: kind for seq, _, _, kind in entries}
+    ready = sorted(reports[0]["decision_ready"])
+    found = []
+    for seq, author, counter, kind in entries:
+        if kind != "act" or reports[0]["act_kinds"].get(seq) != act_kind:
+            continue
+        end = next((later for later in ready if later >= seq), None)
+        sent = by_seat[author]["submitted"].get(counter)
+        if end is None or sent is None:
+            continue
+        agreed = [r["agreed_at"].get(end) for r in reports]
+        if None in agreed:
+            continue
+        keys = sum(1 for later in range(seq, end + 1) if kinds.get(later) == "keys")
+        found.append((max(agreed) - sent, end - seq + 1, keys))
+    return found
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -243,6 +273,96 @@ def bench_torpedo_engine(seconds: float) -> dict:
     figures["signed_events_per_s"] = 1 / signature
     figures["torpedo_engine_ratio"] = events_per_s * signature
     return figures
+
+
+def bench_astonishing_engine(seconds: float) -> dict:
+    """Astonishing!'s engine alone (4 players, random legal play), next to the same floor as
+    Steam Torpedo's: one event signed and checked."""
+    figures = bench_engine(seconds, "astonishing", 4, prefix="ast_")
+    events_per_s = figures["ast_engine_games_per_s"] * figures["ast_engine_events_per_game"]
+    figures["ast_engine_events_per_s"] = events_per_s
+    figures["ast_engine_ratio"] = events_per_s * _signed_and_checked_time()
+    return figures
+
+
+def _signed_and_checked_time() -> float:
+    """Seconds to make one Ed25519 signature over a small body and check it."""
+    identity = Identity.generate()
+    public_key = identity.public_key
+    body = {"kind": "act", "seq": 1234, "action": "build 9c 2d at 1", "hash": bytes(32)}
+
+    def signed_and_checked() -> None:
+        public_key.verify("p2pgames/bench", body, identity.sign("p2pgames/bench", body))
+
+    return _median_time(lambda: [signed_and_checked() for _ in range(200)], 5) / 200
+
+
+# Per log entry, the protocol makes these signatures and checks them at least this often among 4
+# peers: the author signs its submission and the host its entry, every peer signs an
+# acknowledgement (6 signatures); the host checks the submission, and each joiner the entry and
+# the submission in it (7 checks). Acknowledgements are checked lazily and not counted.
+SIGNATURES_PER_ENTRY, CHECKS_PER_ENTRY = 6, 7
+
+
+def bench_astonishing_take(repeats: int) -> dict:
+    """A card taken at random from a rival's hand, end to end with 4 peers on loopback (in one
+    process, each move when the table is idle, as the "one event" figure): from the Queen's
+    player sending the move to every peer agreeing on the entry after which the table waits for
+    a person again. Next to it, the floor of the cryptography those entries need, measured in
+    the same run: :data:`SIGNATURES_PER_ENTRY` signatures and :data:`CHECKS_PER_ENTRY` checks an
+    entry, a key sealed and opened for each ``keys`` entry, and one card unlocked."""
+    from p2pgames.crypto import SealKey, open_sealed, seal
+    from p2pgames.net._bench_peer import paced_table_in_one_process
+
+    identity = Identity.generate()
+    body = {"kind": "act", "seq": 1234, "action": "take from bob", "hash": bytes(32)}
+    signature = identity.sign("p2pgames/bench", body)
+    sign = _median_time(lambda: [identity.sign("p2pgames/bench", body) for _ in range(200)], 5) / 200
+    check = _median_time(lambda: [identity.public_key.verify("p2pgames/bench", body, signature) for _ in range(200)], 5) / 200
+    recipient = SealKey.generate()
+    sealed = seal(recipient.public_bytes(), bytes(32), b"bench")
+    seal_and_open = _median_time(
+        lambda: [open_sealed(recipient, seal(recipient.public_bytes(), bytes(32), b"bench"), b"bench") for _ in range(50)], 5
+    ) / 50
+    point = CardTable("p2pgames/bench", ["card"]).points[0]
+    key = random_scalar()
+    locked = shuffle_pass([point], key, [0])[0]
+    unlock_time = _median_time(lambda: [unlock(locked, [key]) for _ in range(50)], 5) / 50
+    del sealed
+    times, floors = [], []
+    for n in range(repeats):
+        for seconds, entries, keys in take_latencies(paced_table_in_one_process(f"take-{n}", 4, "astonishing")):
+            times.append(seconds)
+            floors.append(entries * (SIGNATURES_PER_ENTRY * sign + CHECKS_PER_ENTRY * check) + keys * seal_and_open + unlock_time)
+    if not times:
+        raise RuntimeError("no card was taken at random in the benchmark games")
+    return {
+        "ast_take_ms": statistics.median(times) * 1000,
+        "ast_take_floor_ms": statistics.median(floors) * 1000,
+        "ast_take_ratio": statistics.median(t / f for t, f in zip(times, floors)),
+        "ast_takes_measured": len(times),
+    }
+
+
+def bench_astonishing_strength(games: int) -> dict:
+    """The Astonishing! bot against random legal play: one bot and three random players (each
+    uniform over its legal actions), the bot's seat going round; a shared win counts its share."""
+    from p2pgames.bots import RandomBot
+    from p2pgames.games.astonishing.bots import make_bot
+
+    game = get_game("astonishing")
+    ruleset = game.ruleset(4)
+    won = 0.0
+    for number in range(games):
+        seat = number % 4
+        bots: list[Any] = [RandomBot(f"ast-random-{number}-{other}".encode()) for other in range(4)]
+        bots[seat] = make_bot(f"ast-bot-{number}".encode())
+        table = LocalTable(game, ruleset, f"ast-strength-{number}".encode(), check=False)
+        table.play_with(bots)
+        winners = game.step(table.state).winners
+        if seat in winners:
+            won += 1 / len(winners)
+    return {"ast_bot_wins_pct": 100 * won / games, "ast_strength_games": games}
 
 
 def bench_torpedo_search(games: int) -> dict:
@@ -448,6 +568,17 @@ ROWS = [
     ("torpedo_game_entries", "  log entries in that game (median)", "", None, None),
     ("torpedo_bytes_sent_per_peer", "  bytes sent per peer (median)", "B", None, None),
     ("torpedo_peak_memory_per_peer_mb", "  peak memory per peer (largest)", "MB", "<=", 80),
+    ("ast_engine_games_per_s", "engine alone, random legal play, 4-player Astonishing!", "games/s", None, None),
+    ("ast_engine_events_per_s", "  events per second", "events/s", None, None),
+    ("ast_engine_ratio", "  engine events per event signed and checked", "x", ">=", 3),
+    ("ast_game_wall_s", "full 4-player Astonishing! game of bot peers: wall time", "s", None, None),
+    ("ast_game_entries", "  log entries in that game (median)", "", None, None),
+    ("ast_bytes_sent_per_peer", "  bytes sent per peer (median)", "B", None, None),
+    ("ast_peak_memory_per_peer_mb", "  peak memory per peer (largest)", "MB", "<=", 80),
+    ("ast_take_ms", "a card taken at random from a rival's hand, 4 peers, end to end", "ms", None, None),
+    ("ast_take_floor_ms", "  floor: the signatures, sealed keys and unlock it needs", "ms", None, None),
+    ("ast_take_ratio", "  end to end / floor (median of the takes)", "x", "<=", 3),
+    ("ast_bot_wins_pct", "Astonishing! bot against 3 random players: bot wins", "%", ">=", 75),
     ("torpedo_first_player_wins_pct", "Torpedo starters, heuristic bots: first player wins", "%", "in", (40, 60)),
     ("torpedo_first_faction_wins_pct", "  Panzer la Rochelle wins (against Talion)", "%", "in", (40, 60)),
     ("torpedo_turns_per_game", "  turns per game (mean)", "", None, None),
@@ -483,6 +614,10 @@ def main(argv: list[str] | None = None) -> int:
     figures.update(bench_torpedo_search(2 if args.quick else 6))
     figures.update(bench_games(1 if args.quick else 3, "torpedo", 2, prefix="torpedo_"))
     figures.update(bench_torpedo_balance(200))  # fewer would be too rough for a 40–60 % target
+    figures.update(bench_astonishing_engine(2.0 if args.quick else 6.0))
+    figures.update(bench_games(1 if args.quick else 3, "astonishing", 4, prefix="ast_"))
+    figures.update(bench_astonishing_take(1 if args.quick else 3))
+    figures.update(bench_astonishing_strength(200))
     misses = [
         key for key, _, _, comparison, target in ROWS
         if comparison is not None and _verdict(figures[key], comparison, target).startswith("MISS")
@@ -498,7 +633,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"({figures['events_measured']} events timed; {figures['engine_games']} engine games; "
         f"{figures['torpedo_search_decisions']} search decisions; {figures['torpedo_balance_games']} "
-        f"balance games, {figures['torpedo_draws']} drawn; {figures['cpus']} CPUs)"
+        f"balance games, {figures['torpedo_draws']} drawn; {figures['ast_takes_measured']} random takes; "
+        f"{figures['ast_strength_games']} Astonishing! strength games; {figures['cpus']} CPUs)"
     )
     return 0
 

@@ -31,6 +31,8 @@ class InstrumentedSession(Session):
         super().__init__(*args, **kwargs)
         self.submitted: dict[int, float] = {}  # our counter -> time
         self.entries: list[tuple[int, int, int, str]] = []  # seq, author, counter, kind
+        self.act_kinds: dict[int, str] = {}  # seq -> the wire kind of the action an act entry holds
+        self.decision_ready: list[int] = []  # seqs after which the log waits for a person again
         self.agreed_at: dict[int, float] = {}
         self.hand_known_at: float | None = None
         self.deal_started_at: float | None = None
@@ -49,7 +51,13 @@ class InstrumentedSession(Session):
     def _after_apply(self, applied: Any) -> None:
         submission = applied.submission
         self.entries.append((applied.seq, submission.seat, submission.counter, submission.kind))
+        if submission.kind == "act":
+            action = submission.body.get("action")
+            if isinstance(action, (list, tuple)) and action and isinstance(action[0], str):
+                self.act_kinds[applied.seq] = action[0]
         super()._after_apply(applied)
+        if self.replica is not None and self.replica.waiting_on_decision():
+            self.decision_ready.append(applied.seq)
         if self.audit_done_at is None and self.replica is not None and self.replica.audits:
             self.audit_done_at = time.monotonic()
         if self.hand_known_at is None and self.replica is not None:
@@ -117,7 +125,10 @@ def paced_table_in_one_process(seed: str, players: int = 4, game: str = "beltpun
             if session.stage != "closed" and session.fault is not None:
                 raise RuntimeError(f"benchmark table stopped: {session.fault.describe(session.names)}")
         return [
-            {"seat": s.seat, "submitted": s.submitted, "entries": s.entries, "agreed_at": s.agreed_at}
+            {
+                "seat": s.seat, "submitted": s.submitted, "entries": s.entries, "agreed_at": s.agreed_at,
+                "act_kinds": s.act_kinds, "decision_ready": s.decision_ready,
+            }
             for s in sessions
         ]
 
