@@ -44,13 +44,16 @@ from p2pgames.engine._steps import (
     CardsDone,
     Chance,
     ChanceOutcome,
+    ChoicesSealed,
     Event,
     GameOver,
     ReactionWindow,
+    Sealed,
     Simultaneous,
     SimultaneousActs,
     Step,
     Turn,
+    Unseal,
 )
 from p2pgames.engine._table import LocalTable
 
@@ -71,6 +74,7 @@ __all__ = [
     "Composer",
     "Chance",
     "ChanceOutcome",
+    "ChoicesSealed",
     "Claim",
     "DealRecord",
     "DeterministicRandom",
@@ -95,11 +99,13 @@ __all__ = [
     "Ruleset",
     "RulesetError",
     "RulesetOption",
+    "Sealed",
     "Simultaneous",
     "SimultaneousActs",
     "StandingAnswer",
     "Step",
     "Turn",
+    "Unseal",
     "decode_operation",
     "normalize_typed",
 ]

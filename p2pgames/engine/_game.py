@@ -24,13 +24,16 @@ from p2pgames.engine._steps import (
     CardsDone,
     Chance,
     ChanceOutcome,
+    ChoicesSealed,
     Event,
     GameOver,
     ReactionWindow,
+    Sealed,
     Simultaneous,
     SimultaneousActs,
     Step,
     Turn,
+    Unseal,
 )
 
 __all__ = [
@@ -259,8 +262,8 @@ class Game(ABC, Generic[S]):
     def legal_actions(self, state: S, player: int, knowledge: Knowledge) -> Sequence[Any]:
         """Every action ``player`` may take now, given the hidden values it can see.
 
-        Empty when ``player`` has nothing to decide. In a :class:`Simultaneous` step these are the
-        choices it may commit to.
+        Empty when ``player`` has nothing to decide. In a :class:`Simultaneous` or :class:`Sealed`
+        step these are the choices it may commit to.
         """
 
     @abstractmethod
@@ -306,7 +309,9 @@ class Game(ABC, Generic[S]):
             self.apply_action(state, event.player, event.action)
             return state
         if isinstance(event, SimultaneousActs):
-            if not isinstance(step, Simultaneous):
+            # An Unseal step's choices are checked now, as a Simultaneous step's: an illegal
+            # sealed choice is its chooser's fault when it is opened.
+            if not isinstance(step, (Simultaneous, Unseal)):
                 raise EventMismatch(f"simultaneous choices arrived during {_step_name(step)}")
             seats = tuple(player for player, _ in event.actions)
             if seats != step.players:
@@ -315,6 +320,12 @@ class Game(ABC, Generic[S]):
                 self.check_action(state, player, action)
             state = state.copy()
             self.apply_simultaneous(state, event.actions)
+            return state
+        if isinstance(event, ChoicesSealed):
+            if not isinstance(step, Sealed):
+                raise EventMismatch(f"sealed choices arrived during {_step_name(step)}")
+            state = state.copy()
+            self.apply_sealed(state)
             return state
         if isinstance(event, ChanceOutcome):
             if not isinstance(step, Chance):
@@ -344,6 +355,8 @@ class Game(ABC, Generic[S]):
             self.apply_action(state, event.player, event.action)
         elif isinstance(event, SimultaneousActs):
             self.apply_simultaneous(state, event.actions)
+        elif isinstance(event, ChoicesSealed):
+            self.apply_sealed(state)
         elif isinstance(event, ChanceOutcome):
             self.apply_chance(state, event.seed)
         elif isinstance(event, CardsDone):
@@ -360,8 +373,15 @@ class Game(ABC, Generic[S]):
         """Change ``state`` in place for a checked action (a copy made by :meth:`apply`)."""
 
     def apply_simultaneous(self, state: S, actions: tuple[tuple[int, Any], ...]) -> None:
-        """Change ``state`` in place for a set of opened simultaneous choices."""
+        """Change ``state`` in place for a set of opened simultaneous choices: a
+        :class:`Simultaneous` step's, or those an :class:`Unseal` step opens (the game tells which
+        from its own state)."""
         raise EventMismatch(f"{self.title} has no simultaneous steps")
+
+    def apply_sealed(self, state: S) -> None:
+        """Change ``state`` in place once every seat of a :class:`Sealed` step has committed to
+        its choice (the values stay secret until the game's :class:`Unseal` step)."""
+        raise EventMismatch(f"{self.title} has no sealed choices")
 
     def apply_chance(self, state: S, seed: bytes) -> None:
         """Change ``state`` in place for a jointly random seed."""
@@ -504,6 +524,8 @@ def _step_name(step: Step) -> str:
     return {
         Turn: "a turn",
         Simultaneous: "simultaneous choices",
+        Sealed: "sealed choices",
+        Unseal: "the opening of sealed choices",
         ReactionWindow: "a reaction window",
         Chance: "a random draw",
         CardOperations: "card operations",

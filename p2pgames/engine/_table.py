@@ -4,7 +4,8 @@
 steps with seeds from its own deterministic stream, carries out card operations knowing every
 value, and keeps each seat's knowledge of hidden cards. The events it feeds the game are recorded
 in :attr:`LocalTable.log`, so replaying them through :meth:`Game.apply` from the same ruleset must
-reproduce every state.
+reproduce every state. Sealed choices (:class:`Sealed`) are kept in :attr:`LocalTable.sealed` until
+the game's :class:`Unseal` step, which the table answers by itself with them.
 """
 
 from __future__ import annotations
@@ -22,12 +23,15 @@ from p2pgames.engine._steps import (
     CardsDone,
     Chance,
     ChanceOutcome,
+    ChoicesSealed,
     Event,
     GameOver,
+    Sealed,
     Simultaneous,
     SimultaneousActs,
     Step,
     Turn,
+    Unseal,
 )
 
 __all__ = ["LocalTable"]
@@ -65,6 +69,8 @@ class LocalTable:
         self._retired: set[int] = set()
         self.knowledge: list[dict[int, str]] = [{} for _ in range(ruleset.players)]
         self.log: list[Event] = []
+        # The choices of the last Sealed step, (seat, action) in seat order, until its Unseal.
+        self.sealed: tuple[tuple[int, Any], ...] | None = None
         self.settle()
 
     # -- driving -------------------------------------------------------------------------------
@@ -92,14 +98,43 @@ class LocalTable:
         self.feed(SimultaneousActs(tuple(sorted(actions, key=lambda pair: pair[0]))))
         self.settle()
 
+    def seal(self, actions: Sequence[tuple[int, Any]]) -> None:
+        """Commit the choices of a :class:`Sealed` step: the game hears only that they are
+        sealed; the table keeps them and opens them at the game's :class:`Unseal` step.
+
+        Raises :class:`EngineError` if a sealed set is already outstanding (the game broke the
+        contract) or the current step is not a :class:`Sealed` one.
+        """
+        step = self.game.step(self.state)
+        if not isinstance(step, Sealed):
+            raise EngineError(f"choices can be sealed only at a Sealed step, not at {step!r}")
+        if self.sealed is not None:
+            raise EngineError("the game sealed choices again before opening the last ones")
+        chosen = tuple(sorted(actions, key=lambda pair: pair[0]))
+        self.feed(ChoicesSealed())
+        self.sealed = chosen
+        self.settle()
+
     def settle(self) -> Step:
-        """Resolve chance and card steps until a player must act or the game is over."""
+        """Resolve chance, card and unseal steps until a player must act or the game is over.
+
+        Raises :class:`EngineError` at an :class:`Unseal` step with no sealed choices, or for
+        other seats than the ones that sealed them.
+        """
         while True:
             step = self.game.step(self.state)
             if isinstance(step, Chance):
                 self.feed(ChanceOutcome(self._seed()))
             elif isinstance(step, CardOperations):
                 self.feed(CardsDone(self._perform(step)))
+            elif isinstance(step, Unseal):
+                sealed = self.sealed
+                if sealed is None:
+                    raise EngineError("the game opens sealed choices, but none are sealed")
+                if tuple(seat for seat, _ in sealed) != tuple(sorted(step.players)):
+                    raise EngineError(f"the game opens the sealed choices of seats {step.players}, not of those that sealed them")
+                self.sealed = None
+                self.feed(SimultaneousActs(sealed))
             else:
                 return step
 
@@ -113,11 +148,15 @@ class LocalTable:
         game = self.game
         while not self.over and not (until is not None and until(self)):
             step = game.step(self.state)
-            if isinstance(step, Simultaneous):
-                self.act_simultaneous([
+            if isinstance(step, (Simultaneous, Sealed)):
+                chosen = [
                     (seat, bots[seat].choose(game, self.state, seat, self.knowledge[seat], step))
                     for seat in step.players
-                ])
+                ]
+                if isinstance(step, Sealed):
+                    self.seal(chosen)
+                else:
+                    self.act_simultaneous(chosen)
                 continue
             actors = step.actors if isinstance(step, Turn) else step.players  # type: ignore[union-attr]
             seat = actors[0] if len(actors) == 1 else next(

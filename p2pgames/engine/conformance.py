@@ -5,7 +5,9 @@ every step, the properties the platform relies on:
 
 * every decision step offers its actor(s) at least one legal action, and the game ends (random
   choices follow the game's :meth:`Game.playout_choice`, uniform unless the game biases it);
-* every legal action offered is accepted by :meth:`Game.apply` (none raises), has a description
+* every legal action offered is accepted by :meth:`Game.apply` (none raises; in a simultaneous or
+  sealed step, by :meth:`Game.check_action`; a sealed choice is opened by the table at the game's
+  :class:`Unseal` step and checked again there by ``apply``), has a description
   that is unique among the actions offered (ignoring case and spacing), and round-trips through its wire encoding, its
   ``repr`` and its typed form (:meth:`Game.parse_action` of the description gives it back);
 * the choices' groups (:meth:`Game.group_choices`) hold every action offered exactly once, and a
@@ -31,6 +33,7 @@ from p2pgames.engine._steps import (
     Act,
     GameOver,
     ReactionWindow,
+    Sealed,
     Simultaneous,
     SimultaneousActs,
     Turn,
@@ -98,16 +101,21 @@ def play_random_game(
         step = game.step(state)
         _check_state_roundtrip(game, state, seed, n)
         if isinstance(step, GameOver):
+            if table.sealed is not None:
+                raise _fail(seed, n, "the game ended with sealed choices that were never opened")
             report.result = step
             break
         report.decisions += 1
         before_hash = game.state_hash(state)
-        if isinstance(step, Simultaneous):
+        if isinstance(step, (Simultaneous, Sealed)):
             choices = []
             for player in step.players:
                 options = _offered(game, table, player, seed, n, exhaustive)
                 choices.append((player, game.playout_choice(state, player, options, table.view(player), chooser)))
-            table.act_simultaneous(choices)
+            if isinstance(step, Sealed):
+                table.seal(choices)  # opened by the table at the game's Unseal step
+            else:
+                table.act_simultaneous(choices)
         elif isinstance(step, (Turn, ReactionWindow)):
             actors = step.actors if isinstance(step, Turn) else step.players
             movers = [p for p in actors if game.legal_actions(state, p, table.view(p))]
@@ -168,7 +176,7 @@ def _offered(
         step = game.step(state)
         for action in options:
             try:
-                if isinstance(step, Simultaneous):
+                if isinstance(step, (Simultaneous, Sealed)):
                     game.check_action(state, player, action)
                 else:
                     game.apply(state, Act(player, action))

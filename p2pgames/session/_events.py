@@ -37,7 +37,10 @@ class Decision:
     the texts weren't asked for), ``warnings`` what the player should know before choosing, and
     ``standing`` an answer the player may give for the rest of a run of such decisions
     (:meth:`Session.stand_by`), and ``composer`` a way to build the action part by part when the
-    actions are too many to list (``actions`` then holds only some of them).
+    actions are too many to list (``actions`` then holds only some of them). ``simultaneous``: the
+    choice is committed in secret — a :class:`~p2pgames.engine.Simultaneous` step's (opened once
+    everyone has chosen) or a :class:`~p2pgames.engine.Sealed` step's (opened later, when the game
+    says: ``step`` tells which).
     """
 
     step: Step

@@ -13,6 +13,8 @@ game step            submissions expected
 ===================  ==============================================================================
 Turn / Reaction      ``act`` from one of the seats the step lists
 Simultaneous         ``commit`` from each listed seat, then ``open`` from each (value = the action)
+Sealed               ``commit`` from each listed seat; the commitments are kept (:class:`SealedSet`)
+Unseal               ``open`` from each seat of the kept set, for its phase id (value = the action)
 Chance               ``commit`` from every seat, then ``open`` (value = 32 random bytes)
 CardOperations       per operation: the deal's passes in seat order; one ``keys`` from every seat
                      holding a key that must be published or sealed; one ``audit`` from every seat
@@ -47,6 +49,7 @@ from p2pgames.engine import (
     CardsDone,
     Chance,
     ChanceOutcome,
+    ChoicesSealed,
     Disclose,
     EngineError,
     Event,
@@ -61,10 +64,12 @@ from p2pgames.engine import (
     Reveal,
     Ruleset,
     RuleViolation,
+    Sealed,
     Simultaneous,
     SimultaneousActs,
     Step,
     Turn,
+    Unseal,
 )
 from p2pgames.session._deals import DealCrypto, PassProblem, SealedKey, SeatAuditKeys, bad_point
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
@@ -77,6 +82,7 @@ __all__ = [
     "Submission",
     "Applied",
     "KeysRequirement",
+    "SealedSet",
     "CHOICE_DOMAIN",
     "RANDOM_DOMAIN",
     "HOST_SEAT",
@@ -163,11 +169,17 @@ class DecisionPhase:
 
 @dataclass
 class CommitPhase:
+    """Commitments from ``seats``, then their openings. A phase that ``seals`` ends once every
+    seat has committed (the set is kept as a :class:`SealedSet`); the :class:`Unseal` step's phase
+    starts with those commitments, so it waits only for the openings, under the sealed phase's id.
+    """
+
     purpose: str  # CHOICE_DOMAIN or RANDOM_DOMAIN
     seats: tuple[int, ...]
     phase_id: int
     commitments: dict[int, bytes] = field(default_factory=dict)
     openings: dict[int, Any] = field(default_factory=dict)  # seat -> action or contribution
+    seals: bool = False
 
     @property
     def opening(self) -> bool:
@@ -176,6 +188,18 @@ class CommitPhase:
     def waiting_for(self) -> tuple[int, ...]:
         done = self.openings if self.opening else self.commitments
         return tuple(seat for seat in self.seats if seat not in done)
+
+
+@dataclass(frozen=True)
+class SealedSet:
+    """The commitments of a :class:`Sealed` step, kept until the game's :class:`Unseal` step:
+    the sealing phase's id (which the commitments, and so their openings, are bound to: §B5), its
+    seats in the step's order and each seat's commitment. Part of the replica's state, rebuilt by
+    anyone who replays the log."""
+
+    phase_id: int
+    seats: tuple[int, ...]
+    commitments: Mapping[int, bytes]
 
 
 @dataclass
@@ -271,8 +295,11 @@ class Replica:
         self.counters = [0] * self.players
         self.deals: dict[int, DealCrypto] = {}
         self.audits = 0
-        # The commit envelopes of open commit phases, kept as evidence should an opening not match.
+        # The commit envelopes of open commit phases (and of the sealed set), kept as evidence
+        # should an opening not match.
         self._commit_envelopes: dict[tuple[int, int], bytes] = {}
+        # The sealed choices not yet opened (at most one set: the engine contract).
+        self.sealed: SealedSet | None = None
         self.phase: Phase = self._phase_for(game.step(self.state), None)
 
     # -- queries -------------------------------------------------------------------------------
@@ -332,6 +359,18 @@ class Replica:
             return DecisionPhase(step)
         if isinstance(step, Simultaneous):
             return CommitPhase(CHOICE_DOMAIN, step.players, self.seq)
+        if isinstance(step, Sealed):
+            if self.sealed is not None:
+                raise EngineError(f"{self.game.title} sealed choices again before opening the last ones")
+            return CommitPhase(CHOICE_DOMAIN, step.players, self.seq, seals=True)
+        if isinstance(step, Unseal):
+            sealed = self.sealed
+            if sealed is None:
+                raise EngineError(f"{self.game.title} opens sealed choices, but none are sealed")
+            if tuple(step.players) != sealed.seats:
+                raise EngineError(f"{self.game.title} opens the sealed choices of seats {step.players}, not {sealed.seats}")
+            # Every commitment is in: the phase waits for the openings, under the sealed phase's id.
+            return CommitPhase(CHOICE_DOMAIN, sealed.seats, sealed.phase_id, dict(sealed.commitments))
         if isinstance(step, Chance):
             return CommitPhase(RANDOM_DOMAIN, tuple(range(self.players)), self.seq)
         if isinstance(step, CardOperations):
@@ -769,6 +808,10 @@ class Replica:
         if submission.kind == "commit":
             phase.commitments[seat] = submission.body["commitment"]
             self._commit_envelopes[(phase.phase_id, seat)] = submission.envelope.raw
+            if phase.seals and phase.opening:
+                # Kept (with the commit envelopes, as evidence) until the game's Unseal step.
+                self.sealed = SealedSet(phase.phase_id, phase.seats, dict(phase.commitments))
+                self._engine(applied, ChoicesSealed())
             return
         value = submission.body["value"]
         phase.openings[seat] = value if phase.purpose == RANDOM_DOMAIN else self.game.decode_action(value)
@@ -776,6 +819,8 @@ class Replica:
             return
         for key in [key for key in self._commit_envelopes if key[0] == phase.phase_id]:
             del self._commit_envelopes[key]
+        if self.sealed is not None and self.sealed.phase_id == phase.phase_id:
+            self.sealed = None  # opened: the game may seal again
         if phase.purpose == RANDOM_DOMAIN:
             seed = combine_contributions([phase.openings[s] for s in range(self.players)])
             self._engine(applied, ChanceOutcome(seed))

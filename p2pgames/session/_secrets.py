@@ -100,8 +100,10 @@ class SeatSecrets:
     """Everything private to ``seat``; every secret is drawn from ``seed`` (32 bytes) by label.
 
     ``choices`` holds the values of this seat's committed choices by phase id, as :meth:`choose`
-    made them: a peer that restarts must get them back from its saved seat (:meth:`restore_choice`)
-    before it can open them; everything else it re-derives.
+    made them, until :meth:`duty` opens them — a sealed choice's at the game's Unseal step, entries
+    later (the unsealing phase carries the sealing phase's id): a peer that restarts must get them
+    back from its saved seat (:meth:`restore_choice`) before it can open them; everything else it
+    re-derives.
     """
 
     seat: int
@@ -140,7 +142,8 @@ class SeatSecrets:
     # -- decisions -----------------------------------------------------------------------------
 
     def choose(self, replica: Replica, wire_action: Any) -> dict:
-        """The submission body for a decision: ``act``, or ``commit`` in a simultaneous step."""
+        """The submission body for a decision: ``act``, or ``commit`` in a simultaneous or sealed
+        step (the value kept in :attr:`choices` to open it)."""
         phase = replica.phase
         if isinstance(phase, CommitPhase):
             self.choices[phase.phase_id] = wire_action

@@ -48,6 +48,7 @@ from p2pgames.engine import (
     MalformedAction,
     ReactionWindow,
     Ruleset,
+    Sealed,
     Simultaneous,
     StandingAnswer,
 )
@@ -785,7 +786,8 @@ class Session:
         actions = tuple(self.game.legal_actions(replica.state, self.seat, knowledge))  # type: ignore[arg-type]
         if not actions:
             return None
-        simultaneous = isinstance(replica.step, Simultaneous)
+        # A sealed choice is committed like a simultaneous one (and opened later, automatically).
+        simultaneous = isinstance(replica.step, (Simultaneous, Sealed))
         if not texts:
             return Decision(replica.step, actions, (), simultaneous)
         game, state, seat, names = self.game, replica.state, self.seat, self.names

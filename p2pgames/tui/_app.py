@@ -69,7 +69,7 @@ from p2pgames.tui._commands import (
     interpret,
     menu_lines,
 )
-from p2pgames.tui._screen import Screen, View
+from p2pgames.tui._screen import Screen, View, secret_note
 from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayerInput, Question, Typed
 from p2pgames.tui._text import Line, duration
 from p2pgames.tui._theme import color_wanted
@@ -535,7 +535,7 @@ class TerminalGame:
         except LocalError as error:
             self._problem(f"You can't {text} now: {_clause(str(error))}")
             return
-        secret = " (secret until everyone has chosen)" if decision.simultaneous else ""
+        secret = secret_note(decision) if decision.simultaneous else ""
         self._log([("class:log.you", f"› {text}{secret}")])
 
     def _stand(self, decision: Decision) -> None:

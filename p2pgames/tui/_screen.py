@@ -45,7 +45,7 @@ from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import ColorDepth, Output
 
-from p2pgames.engine import ChoiceGroup, Panel
+from p2pgames.engine import ChoiceGroup, Panel, Sealed
 from p2pgames.session import HOST_SEAT, Decision, Session
 from p2pgames.tui._commands import COMMANDS, menu_lines
 from p2pgames.tui._completion import ChoiceCompleter
@@ -544,13 +544,21 @@ class Screen:
         return bindings
 
 
+def secret_note(decision: Decision) -> str:
+    """How long a secret choice stays secret: until everyone has chosen, or — a sealed choice —
+    until the game reveals it, some steps later."""
+    if isinstance(decision.step, Sealed):
+        return " (sealed: secret until it is revealed later)"
+    return " (secret until everyone has chosen)"
+
+
 def choice_lines(decision: Decision, width: int, narrowed: ChoiceGroup | None = None) -> list[Line]:
     """"Your move — <prompt>", the game's warnings, and the numbered choices (a group of choices
     is one numbered line; ``narrowed`` to one, its parts), the choices in at most
     :data:`MAX_CHOICE_ROWS` rows."""
     head: Line = [("class:move", f"Your move — {decision.step.prompt}")]  # type: ignore[union-attr]
     if decision.simultaneous:
-        head.append(("class:move.secret", " (secret until everyone has chosen)"))
+        head.append(("class:move.secret", secret_note(decision)))
     if narrowed is not None:
         head.append(("class:move.secret", f" · {narrowed.label} (empty line: all choices)"))
     warnings = [row for text in decision.warnings for row in wrap([("class:move.warn", f"⚠ {text}")], width, 2)]
