@@ -32,8 +32,10 @@ action                           when
 ``KeepRest()``                   end of turn: keep the rest once down to six
 ``Refill(draw)``                 end of turn, an empty hand: draw a card from the deck, or not
 ``EndInvention(agree)``          option: every position filled, end invention early (unanimous)
+``ExhibitCard(card)``            exhibition, every player, sealed: Queen or King, face down until
+                                 after the dice
 ``Describe(numbers, pitch)``     exhibition, in turn: a descriptor per position (0: empty), a pitch
-``Exhibit(card, vote)``          every player, secretly: Queen or King, and the competitor voted for
+``Vote(seat)``                   exhibition, every player at once: the competitor your Jack goes to
 ``Reroll(die)``                  a Jack held: discard it to roll ``die`` again
 ``KeepDice()``                   keep the remaining Jacks (1 Acclaim each)
 ``Intimidate(position)``         Clubs Queen: a position counts 2 more (up to 15)
@@ -75,8 +77,9 @@ __all__ = [
     "KeepRest",
     "Refill",
     "EndInvention",
+    "ExhibitCard",
     "Describe",
-    "Exhibit",
+    "Vote",
     "Reroll",
     "KeepDice",
     "Intimidate",
@@ -311,17 +314,25 @@ class Describe:
 
 
 @dataclass(frozen=True, slots=True)
-class Exhibit:
-    """Your secret exhibition choices: ``card`` (``"queen"`` or ``"king"``) and the competitor
-    ``vote`` goes to (your Jack; never yourself)."""
+class ExhibitCard:
+    """Your exhibition action, chosen first and kept face down (a sealed choice) until the dice
+    have been rolled: ``card`` is ``"queen"`` or ``"king"``."""
 
     card: str
-    vote: int
 
     def __post_init__(self) -> None:
         if self.card not in EXHIBITION_CARDS:
             raise MalformedAction(f"an exhibition action is queen or king, not {self.card!r}")
-        _seat(self.vote, "vote")
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    """Your public vote at the exhibition: your Jack goes to ``seat``'s invention (never yours)."""
+
+    seat: int
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "vote")
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,7 +410,8 @@ class Promote:
 Action = (
     ChooseInventor | ChooseAction | Offer | NoTrade | Answer | Stand | Decline | Accept | Reopen | Withdraw
     | DrawTwo | TakeFrom | TakeFromDiscard | BuyResources | GiveBack | Build | OnlyJokers | DiscardCard
-    | KeepRest | Refill | EndInvention | Describe | Exhibit | Reroll | KeepDice | Intimidate | ReplacePart | SwayCrowd
+    | KeepRest | Refill | EndInvention | ExhibitCard | Describe | Vote | Reroll | KeepDice | Intimidate | ReplacePart
+    | SwayCrowd
     | Sabotage | Promote
 )
 
@@ -426,8 +438,9 @@ _KIND_OF = {
     KeepRest: "keep-rest",
     Refill: "refill",
     EndInvention: "end-invention",
+    ExhibitCard: "exhibit-card",
     Describe: "describe",
-    Exhibit: "exhibit",
+    Vote: "vote",
     Reroll: "reroll",
     KeepDice: "keep-dice",
     Intimidate: "intimidate",

@@ -11,8 +11,9 @@ that three dice total no more than its reliability (:data:`WORKS`). The bot
   the best answer worth more than its offer, and otherwise withdraws;
 * uses each Queen for the most build points (a rival's card at random is worth what an unseen card
   is on average; the discard pile's top five what they show);
-* at the exhibition votes for the weakest competitor, re-rolls a die when that is worth more than
-  the Jack's point, and uses its Queen and King for the most Acclaim.
+* at the exhibition chooses (face down) the Queen when its Inventor's exhibition Queen is a strong
+  one, votes for the weakest competitor, re-rolls a die when that is worth more than the Jack's
+  point, and uses its Queen and King for the most Acclaim.
 
 Ratings are floats (the bot's play is not hashed); ties are broken by the seeded random stream, so
 a bot's play is reproducible from its seed.
@@ -40,7 +41,7 @@ from p2pgames.games.astonishing.actions import (
     DiscardCard,
     DrawTwo,
     EndInvention,
-    Exhibit,
+    ExhibitCard,
     GiveBack,
     Intimidate,
     KeepDice,
@@ -58,6 +59,7 @@ from p2pgames.games.astonishing.actions import (
     SwayCrowd,
     TakeFrom,
     TakeFromDiscard,
+    Vote,
     Withdraw,
 )
 from p2pgames.games.astonishing.cards import HAND_LIMIT, POSITIONS, is_joker, suit_of, worth
@@ -220,8 +222,10 @@ class _View:
             return self.rate_end(action.agree)
         if kind is Describe:
             return float(sum(action.numbers))  # grand words for a grand machine
-        if kind is Exhibit:
-            return self.rate_exhibit(action)
+        if kind is ExhibitCard:
+            return self.rate_exhibition_card(action.card)
+        if kind is Vote:
+            return self.rate_vote(action.seat)
         if kind is Reroll:
             return self.rate_reroll(action.die)
         if kind is KeepDice:
@@ -308,16 +312,16 @@ class _View:
         ready = sum(chances) >= 2.0 or not self.state.hands[self.seat]
         return 1.0 if agree == ready else 0.0
 
-    def rate_exhibit(self, action: Exhibit) -> float:
-        state = self.state
+    def rate_exhibition_card(self, card: str) -> float:
+        # Sway the Crowd turns any die, Intimidate helps our own position: better than a King's
+        # few Acclaim; Sabotage and Replacement Part depend on what others installed.
+        if card == "queen":
+            return {HEARTS: 2.0, CLUBS: 1.2, SPADES: 0.8, DIAMONDS: 0.6}[self.suit]
+        return 1.0
+
+    def rate_vote(self, seat: int) -> float:
         # Vote for the competitor with the least installed: it is the least likely to beat us.
-        strength = sum(len(slots) for slots in state.installed[action.vote])
-        vote = -0.1 * strength
-        if action.card == "queen":
-            card = {HEARTS: 2.0, CLUBS: 1.2, SPADES: 0.8, DIAMONDS: 0.6}[self.suit]
-        else:
-            card = 1.0
-        return card + vote
+        return -0.1 * sum(len(slots) for slots in self.state.installed[seat])
 
     # -- the exhibition ------------------------------------------------------------------------
 

@@ -14,9 +14,10 @@ Flow (the ``phase`` field names the place in it)::
          ─► queens, in turn (a random card from a hand: a chance step) ─► build (the Kings,
             simultaneous) ─► discard (over six cards) ─► [vote-end (option)] ─► next turn …
     ─► the deck ran out (or everyone agreed): one final turn with every action card
-    ─► exhibition: describe (in turn) ─► exhibit (Queen or King, and votes: simultaneous)
-         ─► dice (chance) ─► installed cards revealed ─► jacks (re-rolls, in turn)
-         ─► queens (in turn) ─► kings (in turn) ─► audit ─► over
+    ─► exhibition: choose-exhibit (Queen or King, sealed: committed now, opened after the dice)
+         ─► describe (in turn) ─► vote (simultaneous) ─► dice (chance)
+         ─► unseal (the exhibition actions revealed) ─► installed cards revealed
+         ─► jacks (re-rolls, in turn) ─► queens (in turn) ─► kings (in turn) ─► audit ─► over
 
 "In turn" always starts at the first player (the rulebook's "youngest") and goes clockwise (up
 the seats).
@@ -44,14 +45,17 @@ from p2pgames.engine import (
     Ruleset,
     RulesetOption,
     RuleViolation,
+    Sealed,
     Simultaneous,
     Step,
     Turn,
+    Unseal,
 )
 
 from p2pgames.games.astonishing import typed, views
 from p2pgames.games.astonishing.actions import (
     ACTION_CARDS,
+    EXHIBITION_CARDS,
     Accept,
     Answer,
     BuyResources,
@@ -64,7 +68,7 @@ from p2pgames.games.astonishing.actions import (
     DiscardCard,
     DrawTwo,
     EndInvention,
-    Exhibit,
+    ExhibitCard,
     GiveBack,
     Intimidate,
     KeepDice,
@@ -81,6 +85,7 @@ from p2pgames.games.astonishing.actions import (
     SwayCrowd,
     TakeFrom,
     TakeFromDiscard,
+    Vote,
     Withdraw,
     decode_action,
     encode_action,
@@ -122,9 +127,11 @@ class Phase:
     DISCARD = "discard"
     REFILL = "refill"
     VOTE_END = "vote-end"
+    CHOOSE_EXHIBIT = "choose-exhibit"  # the sealed choice of Queen or King
     DESCRIBE = "describe"
-    EXHIBIT = "exhibit"
+    VOTE = "vote"
     DICE = "dice"
+    UNSEAL = "unseal"  # the sealed exhibition actions are opened
     REVEALING = "revealing"
     JACKS = "jacks"
     REROLL = "reroll"
@@ -165,7 +172,7 @@ _FIELDS: tuple[tuple[str, int], ...] = (
     ("discarding", 1),  # seats discarding at the end of the turn (then: seats whose hand is empty)
     ("descriptions", 2),  # by seat: [n0, n1, n2] descriptor numbers (empty until described)
     ("pitches", 1),  # by seat
-    ("exhibit", 1),  # by seat: "queen" / "king" ("" until chosen)
+    ("exhibit", 1),  # by seat: "queen" / "king" ("" until opened after the dice)
     ("votes", 1),  # by seat: the seat voted for (-1 until chosen)
     ("jacks", 1),  # by seat: votes received and not yet used to re-roll
     ("dice", 1),
@@ -358,8 +365,12 @@ class Astonishing(Game[AstonishingState]):
             return Simultaneous(players, "end the Invention phase now?")
         if phase == Phase.DESCRIBE:
             return Turn((state.queue[0],), "describe your contraption to the fair")
-        if phase == Phase.EXHIBIT:
-            return Simultaneous(players, "choose Queen or King, and vote")
+        if phase == Phase.CHOOSE_EXHIBIT:
+            return Sealed(players, "choose Queen or King for the exhibition (face down until after the dice)")
+        if phase == Phase.VOTE:
+            return Simultaneous(players, "vote for a competitor's invention")
+        if phase == Phase.UNSEAL:
+            return Unseal(players, "the exhibition actions")
         if phase == Phase.DICE:
             return _DICE_STEP
         if phase == Phase.REROLL:
@@ -432,10 +443,10 @@ class Astonishing(Game[AstonishingState]):
             return [EndInvention(True), EndInvention(False)]
         if phase == Phase.DESCRIBE and state.queue[0] == player:
             return [Describe(numbers) for numbers in self._descriptor_choices(state, player, knowledge)]
-        if phase == Phase.EXHIBIT:
-            return [
-                Exhibit(card, vote) for card in ("queen", "king") for vote in state.in_turn() if vote != player
-            ]
+        if phase == Phase.CHOOSE_EXHIBIT:
+            return [ExhibitCard(card) for card in EXHIBITION_CARDS]
+        if phase == Phase.VOTE:
+            return [Vote(seat) for seat in state.in_turn() if seat != player]
         if phase == Phase.JACKS and state.queue[0] == player:
             return [Reroll(die) for die in range(3)] + [KeepDice()]
         if phase == Phase.EXHIBIT_QUEEN and state.queue[0] == player:
@@ -662,9 +673,15 @@ class Astonishing(Game[AstonishingState]):
                     (number == 0) == (not state.installed[player][position]),
                     f"position {position + 1} {'is empty: its descriptor is 0' if number else 'holds a card: choose its descriptor'}",
                 )
-        elif isinstance(action, Exhibit):
-            need(phase == Phase.EXHIBIT, "exhibition actions are chosen at the exhibition")
-            need(action.vote != player and action.vote < state.players, "vote for a competitor: never for yourself")
+        elif isinstance(action, ExhibitCard):
+            # Checked again when it is opened after the dice: a sealed choice is legal then too.
+            need(
+                phase in (Phase.CHOOSE_EXHIBIT, Phase.UNSEAL),
+                "exhibition actions are chosen face down as the exhibition begins",
+            )
+        elif isinstance(action, Vote):
+            need(phase == Phase.VOTE, "votes are cast after the descriptions")
+            need(action.seat != player and action.seat < state.players, "vote for a competitor: never for yourself")
         elif isinstance(action, (Reroll, KeepDice)):
             need(phase == Phase.JACKS and state.queue[0] == player, "it is not your turn to use Jacks")
         elif isinstance(action, (Intimidate, ReplacePart, SwayCrowd, Sabotage)):
@@ -719,10 +736,7 @@ class Astonishing(Game[AstonishingState]):
         elif state.phase == Phase.DICE:
             state.dice = [1 + random.below(6) for _ in range(3)]
             state.notes.append(("dice", tuple(state.dice)))
-            state.phase = Phase.REVEALING
-            state.cards.reveal(slot for positions in state.installed for slots in positions for slot in slots)
-            if not state.cards.pending:  # nothing installed anywhere, or all of it public already
-                self._after_reveal(state)
+            state.phase = Phase.UNSEAL
         elif state.phase == Phase.REROLL:
             before = state.dice[state.rerolling]
             state.dice[state.rerolling] = 1 + random.below(6)
@@ -749,13 +763,22 @@ class Astonishing(Game[AstonishingState]):
             if agreed:
                 state.deadline = True
             self._next_turn(state)
-        elif state.phase == Phase.EXHIBIT:
+        elif state.phase == Phase.VOTE:
+            for seat, action in actions:
+                state.votes[seat] = action.seat
+                state.jacks[action.seat] += 1
+            state.notes.append(("votes", tuple(state.votes)))
+            state.phase = Phase.DICE
+        elif state.phase == Phase.UNSEAL:
+            # The sealed exhibition actions, opened now that the demonstration number is rolled;
+            # then every installed card is turned up.
             for seat, action in actions:
                 state.exhibit[seat] = action.card
-                state.votes[seat] = action.vote
-                state.jacks[action.vote] += 1
-            state.notes.append(("exhibit", tuple(state.exhibit), tuple(state.votes)))
-            state.phase = Phase.DICE
+            state.notes.append(("exhibit", tuple(state.exhibit)))
+            state.phase = Phase.REVEALING
+            state.cards.reveal(slot for positions in state.installed for slots in positions for slot in slots)
+            if not state.cards.pending:  # nothing installed anywhere, or all of it public already
+                self._after_reveal(state)
         else:  # pragma: no cover
             raise AssertionError(state.phase)
 
@@ -857,7 +880,7 @@ class Astonishing(Game[AstonishingState]):
             state.notes.append(("describe", player))
             state.queue.pop(0)
             if not state.queue:
-                state.phase = Phase.EXHIBIT
+                state.phase = Phase.VOTE
         elif isinstance(action, Reroll):
             state.jacks[player] -= 1
             state.rerolling = action.die
@@ -1097,9 +1120,15 @@ class Astonishing(Game[AstonishingState]):
     def _begin_exhibition(self, state: AstonishingState) -> None:
         state.last_action = list(state.action)
         state.action = [""] * state.players
+        state.queue = []
+        state.phase = Phase.CHOOSE_EXHIBIT
+        state.notes.append(("exhibition",))
+
+    def apply_sealed(self, state: AstonishingState) -> None:
+        # Everyone's Queen or King lies face down: the descriptions begin, in turn.
+        state.notes = [("sealed",)]
         state.queue = state.in_turn()
         state.phase = Phase.DESCRIBE
-        state.notes.append(("exhibition",))
 
     def _next_jacks(self, state: AstonishingState) -> None:
         while state.queue and not state.jacks[state.queue[0]]:

@@ -23,8 +23,9 @@ typed                                       action
 ``discard 7c``, ``keep the rest``           :class:`DiscardCard`, :class:`KeepRest`
 ``draw a card``, ``draw nothing``           :class:`Refill`
 ``end invention``, ``keep inventing``       :class:`EndInvention`
+``queen``, ``king`` (or ``choose queen``)   :class:`ExhibitCard` (face down until after the dice)
 ``describe 3 9 - pitch Behold!``            :class:`Describe` (``-`` an empty position)
-``queen and vote bob``                      :class:`Exhibit`
+``vote bob``                                :class:`Vote`
 ``reroll die 2``, ``keep my jacks``         :class:`Reroll`, :class:`KeepDice`
 ``intimidate position 2``                   :class:`Intimidate`
 ``replace 4d with 9c``                      :class:`ReplacePart`
@@ -57,7 +58,7 @@ from p2pgames.games.astonishing.actions import (
     DiscardCard,
     DrawTwo,
     EndInvention,
-    Exhibit,
+    ExhibitCard,
     GiveBack,
     Intimidate,
     KeepDice,
@@ -74,6 +75,7 @@ from p2pgames.games.astonishing.actions import (
     SwayCrowd,
     TakeFrom,
     TakeFromDiscard,
+    Vote,
     Withdraw,
 )
 from p2pgames.games.astonishing.cards import SUITS, card_text, is_joker, parse_card
@@ -87,7 +89,7 @@ _FILLER = frozenset({"a", "an", "and", "the", "at", "to", "from", "with", "of", 
 _VERBS = frozenset({
     "inventor", "choose", "jack", "queen", "king", "offer", "no", "answer", "stand", "decline", "accept",
     "ask", "withdraw", "draw", "take", "buy", "give", "build", "only", "discard", "keep", "end",
-    "describe", "reroll", "intimidate", "replace", "turn", "sabotage", "promote",
+    "describe", "vote", "reroll", "intimidate", "replace", "turn", "sabotage", "promote",
 })
 _HAND_VERBS = frozenset({"offer", "answer", "buy", "give", "build", "discard", "replace"})
 
@@ -153,8 +155,10 @@ def describe(state: "AstonishingState", player: int, action: Any, knowledge: Kno
     if kind is Describe:
         numbers = " ".join(str(number) if number else "-" for number in action.numbers)
         return f"describe {numbers}" + (f" pitch {action.pitch}" if action.pitch else "")
-    if kind is Exhibit:
-        return f"{action.card} and vote {names[action.vote]}"
+    if kind is ExhibitCard:
+        return action.card
+    if kind is Vote:
+        return f"vote {names[action.seat]}"
     if kind is Reroll:
         return f"reroll die {action.die + 1}"
     if kind is KeepDice:
@@ -220,7 +224,13 @@ def parse(
     legal = game.legal_actions(state, player, knowledge)
     for action in legal:
         said = describe(state, player, action, knowledge, names)
-        alias = (action.card,) if isinstance(action, ChooseAction) else None
+        # "king" chooses an action card; "choose king" an exhibition action too.
+        if isinstance(action, ChooseAction):
+            alias = (action.card,)
+        elif isinstance(action, ExhibitCard):
+            alias = ("choose", action.card)
+        else:
+            alias = None
         if _canonical(said) == wanted or wanted == alias:
             if isinstance(action, Describe) and pitch:
                 return Describe(action.numbers, pitch)  # MalformedAction if the pitch is not one line

@@ -59,8 +59,8 @@ EXHIBITION_QUEEN_HELP = (
 KING_HELP = "1 Acclaim for each card of your suit in one competitor's working positions"
 POSITION_NAMES = ("form", "workings", "wonder")
 EXHIBITION_PHASES = frozenset({
-    "describe", "exhibit", "dice", "revealing", "jacks", "reroll", "exhibit-queen", "replacing", "exhibit-king",
-    "auditing", "over",
+    "choose-exhibit", "describe", "vote", "dice", "unseal", "revealing", "jacks", "reroll", "exhibit-queen",
+    "replacing", "exhibit-king", "auditing", "over",
 })
 
 HELP = """Astonishing! — build a contraption, then astonish the fair.
@@ -76,9 +76,10 @@ turn, except on the first and final turns): jack, queen or king.
   End of turn: more than six cards? Discard down to six (never a Joker).
 The turn after the deck runs out is the final one, with all three action cards.
 
-Exhibition: describe your contraption (describe 3 9 - pitch Behold!), choose Queen or
-King and vote for a competitor (queen, vote bob), then three dice: a position works if
-its cards total at least the dice. Jacks re-roll dice, then Queens, then Kings.
+Exhibition: choose Queen or King face down (queen, king), describe your contraption
+(describe 3 9 - pitch Behold!), vote for a competitor (vote bob), then three dice: a
+position works if its cards total at least the dice. Then the Queens and Kings are
+revealed; Jacks re-roll dice, then Queens, then Kings act.
 Score: 2 a working position, 1 a Jack kept, plus your King's Acclaim.
 
 Cards: 7d, 10h, as (ace of spades), joker. Your own suit's Ace is worth 11 to you.
@@ -251,21 +252,19 @@ def _narrate_note(before: "AstonishingState", after: "AstonishingState", note: t
         return ["Everyone agrees: the next turn is the final one." if agreed else "Not everyone agrees to end the Invention phase yet."]
     if kind == "exhibition":
         return ["The Invention phase is over: to London, for the World's Design & Invention Fair!"]
+    if kind == "sealed":
+        return ["Everyone has chosen an exhibition action, face down until after the dice."]
     if kind == "describe":
         return [description_of(after, note[1], names)]
+    if kind == "votes":
+        return ["Votes: " + "; ".join(f"{names[seat]} → {names[vote]}" for seat, vote in enumerate(note[1])) + "."]
     if kind == "exhibit":
-        _, cards, votes = note
-        return [
-            "Votes: " + "; ".join(f"{names[seat]} → {names[vote]}" for seat, vote in enumerate(votes)) + ".",
-        ]
+        return ["Exhibition actions revealed: " + "; ".join(f"{names[s]} {c.capitalize()}" for s, c in enumerate(note[1])) + "."]
     if kind == "dice":
         dice = note[1]
         return [f"The crowd: {' + '.join(map(str, dice))} = {sum(dice)}."]
     if kind == "revealed":
-        lines = ["Exhibition actions: " + "; ".join(f"{names[s]} {c.capitalize()}" for s, c in enumerate(after.exhibit)) + "."]
-        for seat in after.in_turn():
-            lines.append(_position_summary(after, seat, names))
-        return lines
+        return [_position_summary(after, seat, names) for seat in after.in_turn()]
     if kind == "rerolled":
         _, seat, die, old, new = note
         return [f"{names[seat]} spends a Jack: die {die + 1} rolls again, {old} → {new}; the crowd: {after.demonstration}."]
@@ -313,7 +312,7 @@ def panels(state: "AstonishingState", viewer: int | None, knowledge: Knowledge, 
     result = [_table_panel(state, names), _players_panel(state, viewer, names)]
     if state.trader >= 0 and state.phase in ("respond", "decide", "offer"):
         result.append(_trade_panel(state, viewer, knowledge, names))
-    if state.dice or state.phase in ("describe", "exhibit", "dice"):
+    if state.dice or state.phase in ("describe", "vote", "dice"):
         result.append(_fair_panel(state, names))
     if viewer is not None and state.inventor[viewer] >= 0:
         result.append(_workshop_panel(state, viewer, knowledge))
@@ -347,6 +346,8 @@ def _players_panel(state: "AstonishingState", viewer: int | None, names: Sequenc
         who.append(("", f" · installed {counts}"))
         if state.action[seat] and state.phase not in ("choose",):
             who.append(("", f" · {state.action[seat]}"))
+        elif state.exhibit[seat]:  # opened after the dice: until then nobody's is shown
+            who.append(("", f" · {state.exhibit[seat]}"))
         elif state.last_action[seat]:
             who.append(("dim", f" · last {state.last_action[seat]}"))
         if state.dice:
@@ -479,7 +480,7 @@ def _line_of(action: object, text: str) -> str:
         return f"build … at {action.position + 1}"  # type: ignore[attr-defined]
     if kind == "SwayCrowd":
         return f"turn die {action.die + 1} …"  # type: ignore[attr-defined]
-    if kind in ("Answer", "Offer", "BuyResources", "ReplacePart", "Exhibit", "Describe"):
+    if kind in ("Answer", "Offer", "BuyResources", "ReplacePart", "Describe"):
         return f"{words[0]} …"
     return text
 
@@ -490,6 +491,6 @@ def _part_of(action: object, text: str) -> str:
         return text.split(" replacing ")[0]
     if kind == "Answer":
         return " ".join(word.removeprefix("down:") for word in text.split())
-    if kind in ("Offer", "BuyResources", "ReplacePart", "Exhibit"):
+    if kind in ("Offer", "BuyResources", "ReplacePart"):
         return " ".join(text.split()[:2])
     return text

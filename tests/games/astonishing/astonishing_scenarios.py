@@ -13,7 +13,8 @@ holder of the hand never chooses it.
 
 Moves go through the checked :meth:`Game.apply`: :func:`act` and :func:`simultaneous` take actions,
 :func:`play` and :func:`play_all` take them typed (``play(t, 0, "offer 7d")``, parsed by
-``GAME.parse_action`` with the seat's knowledge); :func:`describe_all` and :func:`finish` run
+``GAME.parse_action`` with the seat's knowledge); :func:`seal` seals the exhibition actions (the
+table keeps them and opens them after the dice); :func:`describe_all` and :func:`finish` run
 on with the seats' first legal choices. Every event's log lines are kept in ``table.lines``.
 """
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from p2pgames.engine import ChanceOutcome, LocalTable, Simultaneous
+from p2pgames.engine import ChanceOutcome, LocalTable, Sealed, Simultaneous
 from p2pgames.games.astonishing import GAME
 from p2pgames.games.astonishing.actions import ChooseAction, ChooseInventor
 from p2pgames.games.astonishing.cards import DECK, card_text
@@ -31,7 +32,7 @@ from p2pgames.games.astonishing.rules import CLUBS, DIAMONDS, HEARTS, SPADES, As
 __all__ = [
     "CLUBS", "DIAMONDS", "HEARTS", "SPADES", "GAME", "NAMES", "Phase", "ScenarioTable",
     "act", "choose", "dealt", "describe_all", "face", "finish", "hand", "installed", "knows", "legal", "names", "pick",
-    "play", "play_all", "reroll_to", "roll", "simultaneous", "slot", "table", "texts", "typed",
+    "play", "play_all", "reroll_to", "roll", "seal", "simultaneous", "slot", "table", "texts", "typed",
 ]
 
 NAMES = ("alice", "bob", "carol", "dave")
@@ -104,6 +105,7 @@ def table(
     deadline: bool = False,
     phase: str = Phase.CHOOSE,
     early_end: bool = True,
+    exhibit: Mapping[int, str] | None = None,
 ) -> ScenarioTable:
     """A table in the position named (see :func:`dealt` for ``players``, ``inventors``, ``first``).
 
@@ -115,8 +117,10 @@ def table(
     cards and nothing else that is hidden.
 
     ``turn``, ``last`` (each seat's action card of the turn before), ``final`` and ``deadline`` set
-    the invention turn; ``phase="describe"`` starts the exhibition instead (the first player
-    describes first).
+    the invention turn; ``phase="choose-exhibit"`` starts the exhibition instead (everyone
+    chooses Queen or King, sealed), and ``phase="describe"`` just after that choice, with
+    ``exhibit[seat]`` sealed (typed: ``"queen"`` or ``"king"``; default King) — the first player
+    describes first.
     """
     t = dealt(players, inventors, first, early_end=early_end)
     state = t.state
@@ -155,12 +159,14 @@ def table(
     state.final = final
     state.deadline = deadline
     state.last_action = [(last or {}).get(seat, "") for seat in range(players)]
-    if phase == Phase.DESCRIBE:
+    if phase in (Phase.CHOOSE_EXHIBIT, Phase.DESCRIBE):
         state.final = state.deadline = True
-        state.phase = Phase.DESCRIBE
-        state.queue = state.in_turn()
+        state.phase = Phase.CHOOSE_EXHIBIT
+        state.queue = []
+        if phase == Phase.DESCRIBE:
+            seal(t, exhibit)
     else:
-        assert phase == Phase.CHOOSE, "a scenario starts at 'choose' or 'describe'"
+        assert phase == Phase.CHOOSE, "a scenario starts at 'choose', 'choose-exhibit' or 'describe'"
     t.lines.clear()
     return t
 
@@ -179,6 +185,15 @@ def simultaneous(t: ScenarioTable, actions: Mapping[int, Any]) -> None:
     assert isinstance(step, Simultaneous), step
     assert sorted(actions) == list(step.players), f"seats {step.players} choose now"
     t.act_simultaneous(list(actions.items()))
+
+
+def seal(t: ScenarioTable, cards: Mapping[int, str] | None = None) -> None:
+    """Every seat's exhibition action, chosen face down: ``cards[seat]`` typed (``"queen"`` or
+    ``"king"``; a seat not named: King). The table keeps them and opens them after the dice."""
+    step = t.step()
+    assert isinstance(step, Sealed), step
+    cards = cards or {}
+    t.seal([(seat, typed(t, seat, cards.get(seat, "king"))) for seat in step.players])
 
 
 def typed(t: ScenarioTable, seat: int, text: str) -> Any:

@@ -18,7 +18,7 @@ from p2pgames.games.astonishing.actions import (
     DiscardCard,
     DrawTwo,
     EndInvention,
-    Exhibit,
+    ExhibitCard,
     GiveBack,
     Intimidate,
     KeepDice,
@@ -36,6 +36,7 @@ from p2pgames.games.astonishing.actions import (
     SwayCrowd,
     TakeFrom,
     TakeFromDiscard,
+    Vote,
     Withdraw,
 )
 
@@ -71,8 +72,10 @@ EVERY_KIND = [
     EndInvention(True),
     Describe((3, 0, 11)),
     Describe((1, 2, 3), "Behold, the age of steam!"),
-    Exhibit("queen", 1),
-    Exhibit("king", 0),
+    ExhibitCard("queen"),
+    ExhibitCard("king"),
+    Vote(1),
+    Vote(0),
     Reroll(2),
     KeepDice(),
     Intimidate(1),
@@ -85,7 +88,7 @@ EVERY_KIND = [
 
 def test_every_action_kind_is_listed_here():
     kinds = {type(action) for action in EVERY_KIND}
-    assert kinds == set(actions._KIND_OF) and len(kinds) == 30
+    assert kinds == set(actions._KIND_OF) and len(kinds) == 31
 
 
 @pytest.mark.parametrize("action", EVERY_KIND, ids=repr)
@@ -141,8 +144,11 @@ def test_the_wire_form_is_kind_then_fields_sequences_as_lists():
         lambda: Describe((1, 1, 1), "x" * 201),
         lambda: Describe((1, 1, 1), "two\nlines"),
         lambda: Describe((1, 1, 1), " padded"),
-        lambda: Exhibit("jack", 1),
-        lambda: Exhibit("queen", 4),
+        lambda: ExhibitCard("jack"),
+        lambda: ExhibitCard(1),
+        lambda: Vote(4),
+        lambda: Vote(-1),
+        lambda: Vote("bob"),
         lambda: Reroll(3),
         lambda: Intimidate(3),
         lambda: ReplacePart(1, "2"),

@@ -21,6 +21,7 @@ from tests.games.astonishing.astonishing_scenarios import (
     play,
     play_all,
     roll,
+    seal,
     simultaneous,
     slot,
     table,
@@ -123,14 +124,14 @@ def test_a_king_whose_hand_holds_only_jokers_says_so_and_builds_nothing():
 def test_a_king_with_only_jokers_on_the_final_turn_is_still_said_to_have_nothing_to_build_with():
     t = _final({0: ["JOKER1"], 1: ["5D"], 2: ["5H"]})
     play_all(t, {0: "only jokers"})
-    assert t.state.phase == Phase.DESCRIBE  # the exhibition follows at once ...
+    assert t.state.phase == Phase.CHOOSE_EXHIBIT  # the exhibition follows at once ...
     assert "alice holds only Jokers: nothing to build with (checked at the end)." in t.lines  # ... but she built
 
 
 def test_saying_only_jokers_with_another_card_in_hand_is_caught_at_the_audit():
     t = _final({0: ["JOKER1", "5C"], 1: ["5D"], 2: ["5H"]})
     simultaneous(t, {0: OnlyJokers()})
-    assert t.state.phase == Phase.DESCRIBE
+    assert t.state.phase == Phase.CHOOSE_EXHIBIT
     with pytest.raises(RuleViolation) as caught:
         finish(t)
     assert t.state.phase == Phase.AUDITING
@@ -142,11 +143,12 @@ def test_installing_a_joker_is_caught_naming_the_player_when_the_cards_are_revea
     t = _final({0: ["JOKER1", "5C"], 1: ["5D"], 2: ["5H"]})
     assert "build Joker at 1" not in texts(t, 0)  # never offered ...
     simultaneous(t, {0: Build(0, _slots(t, "JOKER1", "5C"), ())})  # ... but nobody can see it yet
-    assert t.state.phase == Phase.DESCRIBE
+    assert t.state.phase == Phase.CHOOSE_EXHIBIT
+    seal(t)
     describe_all(t)
     roll(t, 3, 3, 3)
     with pytest.raises(RuleViolation) as caught:
-        play_all(t, {0: "king and vote bob", 1: "king and vote alice", 2: "king and vote alice"})
+        play_all(t, {0: "vote bob", 1: "vote alice", 2: "vote alice"})
     assert caught.value.player == 0
     assert caught.value.reason == "installed a Joker: Jokers can never be used to build a contraption"
 
@@ -170,11 +172,13 @@ def test_installing_a_joker_everyone_has_seen_is_refused_at_once():
 def test_rulebook_example_a_3_and_a_9_in_the_first_position_give_descriptor_3_or_9_and_reliability_12():
     t = _final({0: ["3C", "9H"], 1: ["5D"], 2: ["5H"]})
     play_all(t, {0: "build 3c 9h at 1"})
+    assert t.state.phase == Phase.CHOOSE_EXHIBIT
+    seal(t)
     assert t.state.phase == Phase.DESCRIBE and t.state.queue[0] == 0
     assert legal(t, 0) == [Describe((3, 0, 0)), Describe((9, 0, 0))]
     describe_all(t, {0: "describe 9 - -"})
     assert t.state.descriptions[0] == [9, 0, 0]
     roll(t, 4, 4, 4)
-    play_all(t, {0: "king and vote bob", 1: "king and vote alice", 2: "king and vote alice"})
+    play_all(t, {0: "vote bob", 1: "vote alice", 2: "vote alice"})
     assert t.state.reliability(0, 0) == 12
     assert t.state.works(0, 0)  # 12 against a demonstration number of 12

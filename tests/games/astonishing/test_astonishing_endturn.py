@@ -18,6 +18,7 @@ from tests.games.astonishing.astonishing_scenarios import (
     names,
     play,
     play_all,
+    seal,
     simultaneous,
     slot,
     table,
@@ -136,7 +137,7 @@ def test_a_player_whose_hand_is_empty_at_the_end_of_the_turn_may_draw_a_card():
 def test_with_the_deck_empty_an_empty_hand_draws_nothing_and_is_not_asked():
     t = table(3, hands={0: [], 1: ["5D"], 2: ["5H"]}, rest="out", final=True, deadline=True)
     _quiet_turn(t)
-    assert t.state.phase == Phase.DESCRIBE
+    assert t.state.phase == Phase.CHOOSE_EXHIBIT
 
 
 # -- the deck runs out -----------------------------------------------------------------------------
@@ -160,8 +161,10 @@ def test_the_turn_the_deck_runs_out_completes_then_one_final_turn_with_all_three
     assert "alice's Queen can do nothing now." not in t.lines  # she may still take from a rival
     play(t, 1, "no trade")
     play(t, 0, "take from bob")
-    assert t.state.phase == Phase.DESCRIBE and t.state.queue == [0, 1, 2]
+    assert t.state.phase == Phase.CHOOSE_EXHIBIT and t.step().players == (0, 1, 2)  # everyone, sealed
     assert t.lines[-1] == "The Invention phase is over: to London, for the World's Design & Invention Fair!"
+    seal(t)
+    assert t.state.phase == Phase.DESCRIBE and t.state.queue == [0, 1, 2]
 
 
 def test_a_card_left_in_the_deck_means_another_ordinary_turn():

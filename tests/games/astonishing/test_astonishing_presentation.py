@@ -12,6 +12,7 @@ from tests.games.astonishing.astonishing_scenarios import (
     play,
     play_all,
     roll,
+    seal,
     table,
 )
 
@@ -72,10 +73,11 @@ def test_the_log_never_reveals_a_face_down_card_through_a_whole_turn_and_the_exh
     _step(t, lambda: play(t, 2, "give back 10h"))
     lines = _step(t, lambda: play_all(t, {1: "build 3d at 1 replacing 8d"}))
     assert lines[0] == "bob installs a card in position 1, discarding a card." and "To the discard pile: 8♦." in lines
-    assert t.state.phase == Phase.DESCRIBE
+    assert t.state.phase == Phase.CHOOSE_EXHIBIT
+    _step(t, lambda: seal(t, {1: "queen"}))
     _step(t, lambda: describe_all(t))
     roll(t, 4, 4, 4)
-    _step(t, lambda: play_all(t, {0: "king and vote bob", 1: "king and vote alice", 2: "king and vote alice"}))
+    _step(t, lambda: play_all(t, {0: "vote bob", 1: "vote alice", 2: "vote alice"}))
 
 
 def test_a_players_panels_show_its_own_hand_and_installed_cards_and_no_one_elses():
@@ -131,7 +133,7 @@ def test_the_fair_shows_descriptions_then_the_dice_and_each_position_once_reveal
     assert "Lady Calibrette Merchant presents a six-legged walking redoubt. “Behold!”" in text
     assert "9♣" not in text
     roll(t, 6, 5, 1)
-    play_all(t, {0: "king and vote bob", 1: "king and vote alice", 2: "king and vote alice"})
+    play_all(t, {0: "vote bob", 1: "vote alice", 2: "vote alice"})
     text = _panel_text(t, None)
     assert "Dice 6 5 1 = 12" in text
     assert "alice: 1: 9♣ 3♥ = 12 ✓; 2: empty ✗; 3: empty ✗" in text

@@ -17,7 +17,7 @@ from p2pgames.games.astonishing.actions import (
     DiscardCard,
     DrawTwo,
     EndInvention,
-    Exhibit,
+    ExhibitCard,
     GiveBack,
     Intimidate,
     KeepDice,
@@ -35,6 +35,7 @@ from p2pgames.games.astonishing.actions import (
     SwayCrowd,
     TakeFrom,
     TakeFromDiscard,
+    Vote,
     Withdraw,
 )
 
@@ -53,6 +54,7 @@ from tests.games.astonishing.astonishing_scenarios import (
     play,
     play_all,
     roll,
+    seal,
     slot,
     table,
     typed,
@@ -181,27 +183,32 @@ def test_discards_keeping_the_rest_refills_and_the_early_end_vote():
 # -- the exhibition --------------------------------------------------------------------------------
 
 
-def _fair(inventors=(CLUBS, DIAMONDS, HEARTS), hands=None):
+def _fair(inventors=(CLUBS, DIAMONDS, HEARTS), hands=None, exhibit=None, phase=Phase.DESCRIBE):
+    """The exhibition, the exhibition actions ``exhibit`` sealed (default: every seat King)."""
     installed = {0: [["3C", "9H"], ["4D"], []], 1: [["10D"], ["5S"], ["2C"]], 2: [["6H"], ["8S"], ["4H"]]}
-    return table(3, inventors, hands=hands or {}, installed=installed, rest="out", phase=Phase.DESCRIBE)
+    return table(3, inventors, hands=hands or {}, installed=installed, rest="out", phase=phase, exhibit=exhibit)
 
 
 def test_describe_with_a_pitch_and_the_exhibition_choice():
-    t = _fair()
+    t = _fair(phase=Phase.CHOOSE_EXHIBIT)
+    reads(t, 0, "queen", ExhibitCard("queen"))
+    reads(t, 2, "king", ExhibitCard("king"))
+    assert typed(t, 1, "Choose  Queen") == ExhibitCard("queen")
+    seal(t, {0: "queen"})
     reads(t, 0, "describe 3 4 -", Describe((3, 4, 0)))
     assert typed(t, 0, "describe 9 4 - pitch Behold the age of steam!") == Describe((9, 4, 0), "Behold the age of steam!")
     printed = GAME.describe_action(t.state, 0, Describe((9, 4, 0), "Behold!"), {}, t.names)
     assert printed == "describe 9 4 - pitch Behold!" and typed(t, 0, printed) == Describe((9, 4, 0), "Behold!")
     describe_all(t)
-    reads(t, 0, "queen and vote bob", Exhibit("queen", 1))
-    reads(t, 2, "king and vote alice", Exhibit("king", 0))
+    reads(t, 0, "vote bob", Vote(1))
+    reads(t, 2, "vote alice", Vote(0))
 
 
 def test_jacks_and_the_exhibition_queens_and_kings():
-    t = _fair(inventors=(CLUBS, DIAMONDS, SPADES), hands={1: ["9C"]})
+    t = _fair(inventors=(CLUBS, DIAMONDS, SPADES), hands={1: ["9C"]}, exhibit={0: "queen", 1: "queen", 2: "queen"})
     describe_all(t)
     roll(t, 3, 5, 6)
-    play_all(t, {0: "queen and vote bob", 1: "queen and vote alice", 2: "queen and vote alice"})
+    play_all(t, {0: "vote bob", 1: "vote alice", 2: "vote alice"})
     reads(t, 0, "reroll die 2", Reroll(1))
     reads(t, 0, "keep my jacks", KeepDice())
     play(t, 0, "keep my jacks")
@@ -214,10 +221,10 @@ def test_jacks_and_the_exhibition_queens_and_kings():
 
 
 def test_sway_the_crowd_and_promote():
-    t = _fair()
+    t = _fair(exhibit={2: "queen"})
     describe_all(t)
     roll(t, 3, 3, 3)
-    play_all(t, {0: "king and vote bob", 1: "king and vote alice", 2: "queen and vote alice"})
+    play_all(t, {0: "vote bob", 1: "vote alice", 2: "vote alice"})
     play(t, 0, "keep my jacks")
     play(t, 1, "keep my jacks")
     reads(t, 2, "turn die 2 to 5", SwayCrowd(1, 5))
