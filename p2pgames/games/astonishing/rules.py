@@ -287,7 +287,7 @@ class Astonishing(Game[AstonishingState]):
 
     def describe_ruleset(self, ruleset: Ruleset) -> str:
         early = "the early end by agreement" if ruleset["early_end"] else "no early end"
-        return f"{self.title}, {ruleset.players} players, {early}"
+        return f"{ruleset.players} players, {early}"
 
     # -- setup and steps -----------------------------------------------------------------------
 

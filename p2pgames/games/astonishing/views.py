@@ -307,12 +307,12 @@ def _position_summary(state: "AstonishingState", seat: int, names: Sequence[str]
 
 
 def panels(state: "AstonishingState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
-    """The table, the inventors, the trade on the table, the viewer's workshop; the fair at the
-    exhibition."""
+    """The table, the inventors, the trade on the table, the fair at the exhibition, and the
+    viewer's workshop — short enough for an 80×24 terminal (the descriptions are in the log)."""
     result = [_table_panel(state, names), _players_panel(state, viewer, names)]
     if state.trader >= 0 and state.phase in ("respond", "decide", "offer"):
         result.append(_trade_panel(state, viewer, knowledge, names))
-    if state.dice or state.phase in ("describe", "vote", "dice"):
+    if state.phase in EXHIBITION_PHASES:
         result.append(_fair_panel(state, names))
     if viewer is not None and state.inventor[viewer] >= 0:
         result.append(_workshop_panel(state, viewer, knowledge))
@@ -326,12 +326,11 @@ def _table_panel(state: "AstonishingState", names: Sequence[str]) -> Panel:
     else:
         line.append(("bold", f"Turn {state.turn}" + (" (final)" if state.final else "")))
     line.append(("", f" · deck {len(state.deck)}"))
-    top = [card_text(state.cards.revealed[slot]) for slot in state.discard[-5:] if slot in state.cards.revealed]
-    line.append(("", f" · discards {len(state.discard)}" + (f" (top: {' '.join(reversed(top))})" if top else "")))
-    lines = [tuple(line)]
+    top = [card_text(state.cards.revealed[slot]) for slot in state.discard[-3:] if slot in state.cards.revealed]
+    line.append(("", f" · discards {len(state.discard)}" + (f" (top {' '.join(reversed(top))})" if top else "")))
     if state.first >= 0:
-        lines.append((("dim", f"first player: {names[state.first]}"),))
-    return Panel("Astonishing!", tuple(lines))
+        line.append(("dim", f" · first: {names[state.first][:12]}"))
+    return Panel("Astonishing!", (tuple(line),))
 
 
 def _players_panel(state: "AstonishingState", viewer: int | None, names: Sequence[str]) -> Panel:
@@ -357,36 +356,38 @@ def _players_panel(state: "AstonishingState", viewer: int | None, names: Sequenc
 
 
 def _trade_panel(state: "AstonishingState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> Panel:
-    lines = []
+    """Two lines: the offer, then every answer (face-down cards as ``▒``, or as the viewer's own
+    cards marked ``(down)``)."""
     offer = " ".join(card_of(state, slot, knowledge) for slot in state.offer) or "(laying an offer)"
-    lines.append((("bold", f"{names[state.trader]} offers: "), ("", offer)))
+    answers: list[str] = []
     for seat in state.in_turn():
         if seat == state.trader:
             continue
         answer = state.answer_of(seat)
         if answer:
-            cards = " ".join(
+            text = " ".join(
                 card_of(state, slot, knowledge) + ("" if up else ("(down)" if seat == viewer else ""))
                 for slot, up in answer
             )
-            text = cards
         else:
             text = "…" if seat in state.owing else "no answer"
-        lines.append((("", f"  {names[seat]}: "), ("", text)))
-    return Panel("Trade", tuple(lines))
+        answers.append(f"{names[seat][:12]} {text}")
+    return Panel("Trade", (
+        (("bold", f"{names[state.trader]} offers "), ("", offer)),
+        (("", "answers: " + " · ".join(answers)),),
+    ))
 
 
 def _fair_panel(state: "AstonishingState", names: Sequence[str]) -> Panel:
-    lines = []
-    for seat in state.in_turn():
-        if state.descriptions[seat]:
-            lines.append((("", description_of(state, seat, names)),))
+    """Who has described (the descriptions are in the log), the dice, then each contraption's
+    positions: cards, reliability, working (✓) or not (✗)."""
+    described = [names[seat][:12] + (" ✓" if state.descriptions[seat] else " …") for seat in state.in_turn()]
+    lines = [(("", "described: " + ", ".join(described)),)]
     if state.dice:
-        lines.append((("bold", f"Dice {' '.join(map(str, state.dice))} = {state.demonstration}"),))
+        lines = [(("bold", f"Dice {' '.join(map(str, state.dice))} = {state.demonstration}"),)]
         if all(slot in state.cards.revealed for positions in state.installed for slots in positions for slot in slots):
-            for seat in state.in_turn():
-                lines.append((("", _position_summary(state, seat, names)),))
-    return Panel("The Fair", tuple(lines) or ((("dim", "the inventors describe their contraptions"),),))
+            lines += [(("", _position_summary(state, seat, names)),) for seat in state.in_turn()]
+    return Panel("The Fair", tuple(lines))
 
 
 def _workshop_panel(state: "AstonishingState", viewer: int, knowledge: Knowledge) -> Panel:
@@ -398,12 +399,12 @@ def _workshop_panel(state: "AstonishingState", viewer: int, knowledge: Knowledge
         if name is not None and not is_joker(name) and worth(name, suit) == ACE_WORTH:
             text += "(11)"
         hand.append((_card_style(name), text + " "))
-    lines = [tuple(hand)]
     roster = []
     for card in ("jack", "queen", "king"):
         mark = "·last" if state.last_action[viewer] == card and not state.final else ""
-        roster.append(card.capitalize() + mark)
-    lines.append((("bold", "Roster: "), ("", "  ".join(roster)), ("dim", f"   hand limit {HAND_LIMIT}")))
+        roster.append(card[0].upper() + mark)
+    hand.append(("dim", f"  roster {' '.join(roster)}"))
+    lines = [tuple(hand)]
     lists = descriptors()[suit]
     for position, slots in enumerate(state.installed[viewer]):
         cards = " ".join(card_of(state, slot, knowledge) for slot in slots) or "—"
@@ -420,9 +421,8 @@ def _workshop_panel(state: "AstonishingState", viewer: int, knowledge: Knowledge
             ("bold", f"{position + 1} {POSITION_NAMES[position]:<8} "),
             ("", f"{cards:<8} "),
             ("good" if total >= 12 else "", f"= {total:<2} "),
-            ("dim", words[:60]),
+            ("dim", words[:54]),
         ))
-    lines.append((("dim", f"Queen: {QUEEN_HELP[suit]}"),))
     return Panel(f"Your workshop — {inventor_title(suit)}", tuple(lines))
 
 

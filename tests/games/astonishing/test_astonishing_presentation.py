@@ -110,7 +110,7 @@ def test_a_spectator_sees_no_hidden_card_and_no_workshop():
     play(t, 1, "answer 5d down:9c")
     text = _panel_text(t, None)
     assert "Your workshop" not in text
-    assert "alice offers: 3♦" in text and "bob: 5♦ ▒" in text  # the face-down card as a blank
+    assert "alice offers 3♦" in text and "answers: bob 5♦ ▒ · carol …" in text  # face down: a blank
     assert "6♠" in text  # the discard pile is face up
     for hidden in _hidden_texts(t):
         assert hidden not in text
@@ -121,16 +121,16 @@ def test_a_face_down_answer_is_marked_down_to_its_owner_and_a_blank_to_the_other
     choose(t, ["jack", "king", "king"])
     play(t, 0, "offer 3d")
     play(t, 1, "answer 5d down:9c")
-    assert "bob: 5♦ 9♣(down)" in _panel_text(t, 1)
-    assert "bob: 5♦ ▒" in _panel_text(t, 0) and "bob: 5♦ ▒" in _panel_text(t, 2)
+    assert "bob 5♦ 9♣(down)" in _panel_text(t, 1)
+    assert "bob 5♦ ▒" in _panel_text(t, 0) and "bob 5♦ ▒" in _panel_text(t, 2)
 
 
-def test_the_fair_shows_descriptions_then_the_dice_and_each_position_once_revealed():
+def test_the_fair_shows_who_has_described_then_the_dice_and_each_position_once_revealed():
     t = table(3, installed={0: [["9C", "3H"], [], []], 1: [["10D"], [], []], 2: [["6H"], [], []]},
               rest="out", phase=Phase.DESCRIBE)
     describe_all(t, {0: "describe 9 - - pitch Behold!"})
     text = _panel_text(t, None)
-    assert "Lady Calibrette Merchant presents a six-legged walking redoubt. “Behold!”" in text
+    assert "described: alice ✓, bob ✓, carol ✓" in text  # the sentences are in the log
     assert "9♣" not in text
     roll(t, 6, 5, 1)
     play_all(t, {0: "vote bob", 1: "vote alice", 2: "vote alice"})
