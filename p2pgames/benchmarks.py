@@ -261,14 +261,7 @@ def bench_torpedo_engine(seconds: float) -> dict:
     """Steam Torpedo's engine alone, next to the floor every event on the network pays."""
     figures = bench_engine(seconds, "torpedo", 2, prefix="torpedo_")
     events_per_s = figures["torpedo_engine_games_per_s"] * figures["torpedo_engine_events_per_game"]
-    identity = Identity.generate()
-    public_key = identity.public_key
-    body = {"kind": "act", "seq": 1234, "action": "trigger Gatling with sailor 1", "hash": bytes(32)}
-
-    def signed_and_checked() -> None:
-        public_key.verify("p2pgames/bench", body, identity.sign("p2pgames/bench", body))
-
-    signature = _median_time(lambda: [signed_and_checked() for _ in range(200)], 5) / 200
+    signature = _signed_and_checked_time()
     figures["torpedo_engine_events_per_s"] = events_per_s
     figures["signed_events_per_s"] = 1 / signature
     figures["torpedo_engine_ratio"] = events_per_s * signature

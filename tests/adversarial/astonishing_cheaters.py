@@ -51,7 +51,6 @@ from p2pgames.games.astonishing.actions import (
 )
 from p2pgames.games.astonishing.cards import POSITION_CAPACITY, POSITIONS, is_joker
 from p2pgames.games.astonishing.rules import HEARTS, AstonishingState, Phase
-from p2pgames.session import make_envelope
 from p2pgames.session._replica import CHOICE_DOMAIN, CommitPhase
 
 
@@ -164,28 +163,6 @@ class AstonishingCheater(Recording, Cheater):
                 assert steered in self.legal(), steered  # honest: a legal move
                 body = {"t": "act", "action": self.game.encode_action(steered)}
         super()._submit(body, decision)
-
-    def send_cheat(self, body: dict, decision: bool) -> None:
-        """Send ``body``, signed with the right counter: as a joiner to the host; as the host, in
-        an entry of its own, unchecked, to every joiner."""
-        self.cheated = True
-        self.cheat_seq = self.replica.seq
-        envelope = self.signed_submission(body)
-        self.cheat_raw = envelope.raw
-        if not self.is_host:
-            self.send_raw(envelope.raw)
-            self.mark_in_flight(envelope, body, decision)
-            return
-        replica = self.replica
-        entry = make_envelope(self.identity, "entry", {
-            "game_id": self.game_id,
-            "seq": replica.seq,
-            "prev": replica.head,
-            "submission": envelope.raw,
-            "state": replica.state_hash,  # it can't apply what the rules refuse: it claims no change
-        })
-        self.role.broadcast(entry)
-        self._record("entry", entry.raw)
 
     # -- honest steering helpers ---------------------------------------------------------------
 

@@ -77,6 +77,29 @@ class Cheater(Session):
         self.role.in_flight = Submission(envelope, self.seat, envelope.body["counter"], body)
         self.role.in_flight_decision = decision
 
+    def send_cheat(self, body: dict, decision: bool) -> None:
+        """Send ``body``, signed with the right counter: as a joiner to the host; as the host, in
+        an entry of its own, unchecked, to every joiner (a host can't send a cheat through its
+        own session, which checks its own moves before sequencing them)."""
+        self.cheated = True
+        self.cheat_seq = self.replica.seq
+        envelope = self.signed_submission(body)
+        self.cheat_raw = envelope.raw
+        if not self.is_host:
+            self.send_raw(envelope.raw)
+            self.mark_in_flight(envelope, body, decision)
+            return
+        replica = self.replica
+        entry = make_envelope(self.identity, "entry", {
+            "game_id": self.game_id,
+            "seq": replica.seq,
+            "prev": replica.head,
+            "submission": envelope.raw,
+            "state": replica.state_hash,  # it can't apply what the rules refuse: it claims no change
+        })
+        self.role.broadcast(entry)
+        self._record("entry", entry.raw)
+
 
 def after_submissions(count: int) -> Callable[[Cheater, dict], bool]:
     return lambda session, body: session.replica.counters[session.seat] >= count

@@ -39,7 +39,6 @@ from p2pgames.games.torpedo.effects import CREW_PER_SEAT, destroyed, is_blocked,
 from p2pgames.games.torpedo.geometry import ADJACENT, CONTROL, POSITIONS, column, location_positions, row
 from p2pgames.games.torpedo.rules import Phase, TorpedoState
 from p2pgames.games.torpedo.tiles import TILESET
-from p2pgames.session import make_envelope
 
 TILES = TILESET.tiles
 
@@ -111,30 +110,6 @@ class TorpedoCheater(Recording, Cheater):
     def open_build(self, body: dict) -> dict | None:
         """The opening to send instead of ``body`` (the honest one) as the cheat, or ``None``."""
         return None
-
-    # -- sending the cheat ---------------------------------------------------------------------
-
-    def send_cheat(self, body: dict, decision: bool) -> None:
-        """Send ``body``, signed with the right counter: as a joiner to the host; as the host, in
-        an entry of its own, unchecked, to every joiner."""
-        self.cheated = True
-        self.cheat_seq = self.replica.seq
-        envelope = self.signed_submission(body)
-        self.cheat_raw = envelope.raw
-        if not self.is_host:
-            self.send_raw(envelope.raw)
-            self.mark_in_flight(envelope, body, decision)
-            return
-        replica = self.replica
-        entry = make_envelope(self.identity, "entry", {
-            "game_id": self.game_id,
-            "seq": replica.seq,
-            "prev": replica.head,
-            "submission": envelope.raw,
-            "state": replica.state_hash,  # it can't apply what the rules refuse: it claims no change
-        })
-        self.role.broadcast(entry)
-        self._record("entry", entry.raw)
 
     # -- what the cheater sees -----------------------------------------------------------------
 
