@@ -18,10 +18,11 @@ Targets (from the issues), on the project's 2-core machines:
   ≤ 600 ms, the end-of-quarter audit of 6 peers ≤ 300 ms, a full 6-player game of bot peers
   ≤ 15 s, the engine alone (random legal play, 6 players) ≥ 20 games per second.
 * Astonishing!: the engine alone (4 players) as games and events per second next to the same
-  floor (ratio ≥ 3); a full 4-player game of bot peers over loopback (wall time, bytes per peer,
-  peak memory per peer ≤ 80 MB); a card taken at random from a rival's hand end to end with 4
-  peers, next to the floor of the cryptography it needs (≤ 3×, see :func:`bench_astonishing_take`);
-  the bot against random legal play (≥ 75 % of 4-player games).
+  floor (no target: the issue asks for the figures); a full 4-player game of bot peers over
+  loopback (wall time, bytes per peer, peak memory per peer ≤ 80 MB); a card taken at random from
+  a rival's hand end to end with 4 peers, next to the floor of the cryptography it needs (≤ 3×,
+  see :func:`bench_astonishing_take`); the bot against random legal play (≥ 75 % of 4-player
+  games).
 * Steam Torpedo: the engine alone (random legal play, custom builds) as games and events per
   second, next to the floor every event on the network pays (one Ed25519 signature made and
   checked), as a ratio ≥ 3 (the engine costs a third of the cheapest event's cryptography at most: an event needs several signatures); the search bot's
@@ -563,7 +564,7 @@ ROWS = [
     ("torpedo_peak_memory_per_peer_mb", "  peak memory per peer (largest)", "MB", "<=", 80),
     ("ast_engine_games_per_s", "engine alone, random legal play, 4-player Astonishing!", "games/s", None, None),
     ("ast_engine_events_per_s", "  events per second", "events/s", None, None),
-    ("ast_engine_ratio", "  engine events per event signed and checked", "x", ">=", 3),
+    ("ast_engine_ratio", "  engine events per event signed and checked", "x", None, None),
     ("ast_game_wall_s", "full 4-player Astonishing! game of bot peers: wall time", "s", None, None),
     ("ast_game_entries", "  log entries in that game (median)", "", None, None),
     ("ast_bytes_sent_per_peer", "  bytes sent per peer (median)", "B", None, None),
