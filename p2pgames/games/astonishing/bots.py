@@ -62,7 +62,7 @@ from p2pgames.games.astonishing.actions import (
     Vote,
     Withdraw,
 )
-from p2pgames.games.astonishing.cards import HAND_LIMIT, POSITIONS, is_joker, suit_of, worth
+from p2pgames.games.astonishing.cards import HAND_LIMIT, POSITIONS, is_joker, worth
 from p2pgames.games.astonishing.rules import CLUBS, DIAMONDS, HEARTS, SPADES, AstonishingState, Phase
 
 __all__ = ["make_bot", "InventorBot", "WORKS"]
@@ -233,7 +233,7 @@ class _View:
         if kind in (Intimidate, ReplacePart, SwayCrowd, Sabotage):
             return self.rate_exhibition_queen(action)
         if kind is Promote:
-            return float(self.king_acclaim(action.competitor))
+            return float(state.king_acclaim(self.seat, action.competitor))
         return 0.0
 
     def jokers(self) -> list[int]:
@@ -248,20 +248,11 @@ class _View:
             gain = max((self.best_gain(slot) for slot in hand), default=0.0)
             return 10 * gain + (1.5 if useful and empty else 0.0) + (1.0 if state.final and useful else 0.0)
         if card == "queen":
-            if not self._queen_useful():
+            if not state.queen_possible(self.seat):
                 return -1.0
             return 1.2 + 0.4 * max(0, 4 - len(hand)) + (0.5 if not useful else 0.0)
         # jack: worth it to pass on Jokers
         return 1.4 * len(self.jokers()) + (0.3 if len(hand) > HAND_LIMIT else 0.0)
-
-    def _queen_useful(self) -> bool:
-        state = self.state
-        rivals = state.rivals_with_cards(self.seat)
-        if self.suit == DIAMONDS:
-            return bool(state.deck)
-        if self.suit == SPADES:
-            return bool(state.deck or state.discard or rivals)
-        return bool(state.deck or rivals)
 
     def rate_answer(self, action: Answer) -> float:
         state = self.state
@@ -325,26 +316,11 @@ class _View:
 
     # -- the exhibition ------------------------------------------------------------------------
 
-    def expected_working(self, seat: int, dice: Sequence[int]) -> float:
-        demonstration = sum(dice)
-        state = self.state
-        count = 0
-        for position in range(POSITIONS):
-            if not state.installed[seat][position]:
-                continue
-            total = state.reliability(seat, position)
-            if total is not None and total >= demonstration:
-                count += 1
-        return float(count)
-
     def rate_reroll(self, die: int) -> float:
         state = self.state
-        now = self.expected_working(self.seat, state.dice)
-        outcomes = []
-        for value in range(1, 7):
-            dice = list(state.dice)
-            dice[die] = value
-            outcomes.append(self.expected_working(self.seat, dice))
+        now = state.working(self.seat)
+        others = state.demonstration - state.dice[die]
+        outcomes = [state.working(self.seat, others + value) for value in range(1, 7)]
         gain = 2 * (sum(outcomes) / 6 - now)
         return gain - 1.0  # a Jack kept is worth 1 Acclaim
 
@@ -368,22 +344,6 @@ class _View:
 
     def _margin(self, state: AstonishingState) -> float:
         """Our working positions against the best competitor's, counted in Acclaim."""
-        ours = 2 * sum(state.works(self.seat, position) for position in range(POSITIONS))
-        theirs = max(
-            2 * sum(state.works(seat, position) for position in range(POSITIONS))
-            for seat in range(state.players) if seat != self.seat
-        )
+        ours = 2 * state.working(self.seat)
+        theirs = max(2 * state.working(seat) for seat in range(state.players) if seat != self.seat)
         return ours - 0.8 * theirs
-
-    def king_acclaim(self, competitor: int) -> int:
-        state = self.state
-        count = 0
-        for position in range(POSITIONS):
-            if not state.works(competitor, position):
-                continue
-            for slot in state.installed[competitor][position]:
-                name = state.cards.revealed.get(slot)
-                if name and slot not in state.sabotaged and not is_joker(name) and suit_of(name) == self.suit:
-                    count += 1
-        return count
-

@@ -246,18 +246,47 @@ class AstonishingState(GameState):
     def demonstration(self) -> int:
         return sum(self.dice)
 
-    def works(self, seat: int, position: int) -> bool:
+    def works(self, seat: int, position: int, demonstration: int | None = None) -> bool:
         """Whether the position works at the exhibition: it holds a card and its reliability is
-        at least the demonstration number (a lower total fails)."""
+        at least the demonstration number (a lower total fails) — the dice's, unless another
+        ``demonstration`` is given (what a re-roll might give)."""
         if not self.installed[seat][position]:
             return False
         reliability = self.reliability(seat, position)
-        return reliability is not None and reliability >= self.demonstration
+        wanted = self.demonstration if demonstration is None else demonstration
+        return reliability is not None and reliability >= wanted
+
+    def working(self, seat: int, demonstration: int | None = None) -> int:
+        """How many of ``seat``'s positions work (see :meth:`works`)."""
+        return sum(self.works(seat, position, demonstration) for position in range(POSITIONS))
 
     def score(self, seat: int) -> int:
         """Acclaim: 2 a working position, 1 a Jack held, and what Kings earned."""
-        working = sum(self.works(seat, position) for position in range(POSITIONS))
-        return 2 * working + self.jacks[seat] + self.acclaim[seat]
+        return 2 * self.working(seat) + self.jacks[seat] + self.acclaim[seat]
+
+    def king_acclaim(self, seat: int, competitor: int) -> int:
+        """What ``seat``'s King earns from ``competitor``'s invention: 1 for each card of its
+        suit in a working position (a sabotaged card counts for nothing)."""
+        count = 0
+        for position in range(POSITIONS):
+            if not self.works(competitor, position):
+                continue
+            for slot in self.installed[competitor][position]:
+                name = self.cards.revealed.get(slot)
+                if slot not in self.sabotaged and name and not is_joker(name) and suit_of(name) == self.inventor[seat]:
+                    count += 1
+        return count
+
+    def queen_possible(self, seat: int) -> bool:
+        """Whether ``seat``'s Invention Queen can do anything now (else it is skipped: "skipping
+        any actions that are impossible without the deck")."""
+        suit = self.inventor[seat]
+        rivals = bool(self.rivals_with_cards(seat))
+        if suit == DIAMONDS:
+            return bool(self.deck)
+        if suit == SPADES:
+            return bool(self.deck or self.discard or rivals)
+        return bool(self.deck or rivals)
 
     def all_positions_filled(self) -> bool:
         return all(all(slots for slots in positions) for positions in self.installed)
@@ -482,17 +511,6 @@ class Astonishing(Game[AstonishingState]):
         if suit == HEARTS:
             return [TakeFrom(rival) for rival in rivals] if rivals else [DrawTwo()]
         return ([TakeFromDiscard()] if state.discard else []) + [TakeFrom(rival) for rival in rivals]
-
-    def _queen_possible(self, state: AstonishingState, player: int) -> bool:
-        """Whether ``player``'s Queen can do anything now (else it is skipped: "skipping any
-        actions that are impossible without the deck")."""
-        suit = state.inventor[player]
-        rivals = bool(state.rivals_with_cards(player))
-        if suit == DIAMONDS:
-            return bool(state.deck)
-        if suit == SPADES:
-            return bool(state.deck or state.discard or rivals)
-        return bool(state.deck or rivals)
 
     def _builds(self, state: AstonishingState, player: int, knowledge: Knowledge) -> list[Any]:
         usable = [slot for slot in state.hands[player] if not _joker(state, slot, knowledge)]
@@ -918,14 +936,7 @@ class Astonishing(Game[AstonishingState]):
             state.notes.append(("sabotage", player, action.slot))
             self._next_exhibition_queen(state)
         elif isinstance(action, Promote):
-            suit = state.inventor[player]
-            earned = sum(
-                1
-                for position in range(POSITIONS) if state.works(action.competitor, position)
-                for slot in state.installed[action.competitor][position]
-                if slot not in state.sabotaged
-                and not is_joker(state.cards.revealed[slot]) and suit_of(state.cards.revealed[slot]) == suit
-            )
+            earned = state.king_acclaim(player, action.competitor)
             state.acclaim[player] += earned
             state.notes.append(("promote", player, action.competitor, earned))
             state.queue.pop(0)
@@ -1002,11 +1013,8 @@ class Astonishing(Game[AstonishingState]):
         self._next_queen(state, first=True)
 
     def _ask_for_answers(self, state: AstonishingState) -> None:
+        # Earlier answers stand (each may be revised or stood by): no hand changes within a trade.
         state.owing = [seat for seat in state.in_turn() if seat != state.trader and state.hands[seat]]
-        # An answer can't hold a card that has left the hand (it was traded or given meanwhile).
-        for seat in range(state.players):
-            if any(slot not in state.hands[seat] for slot, _ in state.answer_of(seat)):
-                state.answers[seat] = []
         state.phase = Phase.RESPOND if state.owing else Phase.DECIDE
 
     def _answered(self, state: AstonishingState, seat: int) -> None:
@@ -1032,7 +1040,7 @@ class Astonishing(Game[AstonishingState]):
             state.queue.pop(0)
         while state.queue:
             seat = state.queue[0]
-            if not self._queen_possible(state, seat):
+            if not state.queen_possible(seat):
                 state.notes.append(("queen-skipped", seat))
                 state.queue.pop(0)
                 continue
