@@ -1,5 +1,6 @@
 """Words for messages people read. Pure: every layer may use it (no imports from the project).
 
+:func:`joined` lists words as a sentence does;
 :func:`with_article` puts "a" or "an" before a word by how it is said, not by its first letter;
 :func:`duration` writes a time as a clock shows it; :func:`parse_duration` reads one a person typed.
 """
@@ -7,8 +8,9 @@
 from __future__ import annotations
 
 import re
+from typing import Iterable
 
-__all__ = ["with_article", "duration", "parse_duration"]
+__all__ = ["with_article", "joined", "duration", "parse_duration"]
 
 
 # Words whose first letter misleads: a vowel said as "you" or "won", a silent "h". "uni" is said
@@ -53,6 +55,14 @@ def _starts_with_vowel_sound(word: str) -> bool:
     if lower.startswith(_SAID_WITH_AN):
         return True
     return lower[0] in "aeiou"
+
+
+def joined(words: Iterable[str], none: str = "") -> str:
+    """Words as a sentence lists them: ``a``, ``a and b``, ``a, b and c``; ``none`` for no word."""
+    words = list(words)
+    if not words:
+        return none
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def duration(seconds: float) -> str:

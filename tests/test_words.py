@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from p2pgames.words import duration, parse_duration
+from p2pgames.words import duration, joined, parse_duration
 
 
 @pytest.mark.parametrize("typed, seconds", [
@@ -25,3 +25,15 @@ def test_what_is_no_time_says_which_forms_are(typed):
 @given(st.integers(min_value=0, max_value=10 * 24 * 3600))
 def test_a_time_reads_back_as_the_clock_shows_it(seconds):
     assert parse_duration(duration(seconds)) == seconds
+
+
+@pytest.mark.parametrize("words, said", [
+    ([], ""), (["alice"], "alice"), (["alice", "bob"], "alice and bob"), (["a", "b", "c"], "a, b and c"),
+])
+def test_words_are_listed_as_a_sentence_lists_them(words, said):
+    assert joined(words) == said
+    assert joined(iter(words)) == said
+
+
+def test_no_words_can_be_said_otherwise():
+    assert joined([], "nothing") == "nothing"

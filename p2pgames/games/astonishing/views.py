@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from p2pgames.engine import CardsDone, ChoiceGroup, Event, Knowledge, Panel
+from p2pgames.words import joined
 
+from p2pgames.games.astonishing.actions import Answer, Build, BuyResources, Describe, Offer, ReplacePart, SwayCrowd
 from p2pgames.games.astonishing.cards import (
     ACE_WORTH,
-    HAND_LIMIT,
     INVENTORS,
     POSITIONS,
     SUITS,
@@ -104,13 +105,6 @@ def card_of(state: "AstonishingState", slot: int, knowledge: Knowledge) -> str:
     return "▒" if name is None else card_text(name)
 
 
-def _join(words: Sequence[str]) -> str:
-    words = list(words)
-    if not words:
-        return "nothing"
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def _cards(count: int) -> str:
     return "a card" if count == 1 else f"{count} cards"
 
@@ -153,14 +147,14 @@ def _narrate_reveals(before: "AstonishingState", after: "AstonishingState", name
         return [] if not new else ["The audit: every card of the deal is public; every claim checked."]
     lines = []
     if any(slot in after.offer for slot in new):
-        lines.append(f"{names[after.trader]} offers {_join([card_text(after.cards.revealed[s]) for s in after.offer])}.")
+        lines.append(f"{names[after.trader]} offers {joined([card_text(after.cards.revealed[s]) for s in after.offer])}.")
     for seat in after.in_turn():
         shown = [slot for slot, _ in after.answer_of(seat) if slot in new]
         if shown:
-            lines.append(f"{names[seat]} shows {_join([card_text(new[slot]) for slot in shown])} face up.")
+            lines.append(f"{names[seat]} shows {joined([card_text(new[slot]) for slot in shown])} face up.")
     discarded = [slot for slot in after.discard if slot in new]
     if discarded:
-        lines.append(f"To the discard pile: {_join([card_text(new[slot]) for slot in discarded])}.")
+        lines.append(f"To the discard pile: {joined([card_text(new[slot]) for slot in discarded])}.")
     installed = [slot for positions in after.installed for slots in positions for slot in slots if slot in new]
     if installed and after.phase not in ("revealing",):
         for seat in after.in_turn():
@@ -211,9 +205,9 @@ def _narrate_note(before: "AstonishingState", after: "AstonishingState", note: t
         return [f"{names[note[1]]} withdraws the offer: no trade."]
     if kind == "trade":
         _, trader, partner, offer, answer = note
-        gave = _join([card_text(revealed[slot]) for slot in offer])
+        gave = joined([card_text(revealed[slot]) for slot in offer])
         got = [card_text(revealed[slot]) if slot in revealed else "a face-down card" for slot, _ in answer]
-        return [f"{names[trader]} trades {gave} to {names[partner]} for {_join(got)}."]
+        return [f"{names[trader]} trades {gave} to {names[partner]} for {joined(got)}."]
     if kind == "draw":
         return [f"{names[note[1]]} draws {_cards(note[2])} from the deck." if note[2] else f"{names[note[1]]} draws nothing: the deck is empty."]
     if kind == "take-from":
@@ -474,23 +468,24 @@ def group_choices(actions: Sequence[object], texts: Sequence[str]) -> list[Choic
 
 
 def _line_of(action: object, text: str) -> str:
-    words = text.split()
-    kind = type(action).__name__
-    if kind == "Build":
-        return f"build … at {action.position + 1}"  # type: ignore[attr-defined]
-    if kind == "SwayCrowd":
-        return f"turn die {action.die + 1} …"  # type: ignore[attr-defined]
-    if kind in ("Answer", "Offer", "BuyResources", "ReplacePart", "Describe"):
-        return f"{words[0]} …"
+    """The numbered line ``action`` is listed under: its position's builds, its die's turns, or
+    every move of its kind (``answer …``)."""
+    if isinstance(action, Build):
+        return f"build … at {action.position + 1}"
+    if isinstance(action, SwayCrowd):
+        return f"turn die {action.die + 1} …"
+    if isinstance(action, (Answer, Offer, BuyResources, ReplacePart, Describe)):
+        return f"{text.split()[0]} …"
     return text
 
 
 def _part_of(action: object, text: str) -> str:
-    kind = type(action).__name__
-    if kind == "Build":
+    """Its part within that line: a build's cards (with or without replacing), an answer's cards
+    (face up or down), or the first card of an offer, a purchase or a replacement."""
+    if isinstance(action, Build):
         return text.split(" replacing ")[0]
-    if kind == "Answer":
+    if isinstance(action, Answer):
         return " ".join(word.removeprefix("down:") for word in text.split())
-    if kind in ("Offer", "BuyResources", "ReplacePart"):
+    if isinstance(action, (Offer, BuyResources, ReplacePart)):
         return " ".join(text.split()[:2])
     return text

@@ -43,7 +43,7 @@ from p2pgames.games.beltpunk.cards import (
     classify,
     points_of,
 )
-from p2pgames.words import with_article
+from p2pgames.words import joined, with_article
 
 if TYPE_CHECKING:
     from p2pgames.games.beltpunk.rules import BeltpunkState
@@ -312,7 +312,7 @@ def narrate(
             lines.append("everyone has chosen a card to discard")
         else:
             lines.append(
-                f"{_join(seats)} {'has' if len(seats) == 1 else 'have'} chosen a set to score"
+                f"{joined(seats)} {'has' if len(seats) == 1 else 'have'} chosen a set to score"
             )
     elif isinstance(event, (ChanceOutcome, CardsDone)):
         pass  # what they did is in the notes
@@ -381,11 +381,11 @@ def _narrate_note(
         line = f"turn {number}: {names[foreman]} holds the Foreman"
         if drawers:
             verb = "draws" if len(drawers) == 1 else "draw"
-            line += f"; {_join([names[seat] for seat in drawers])} {verb}"
+            line += f"; {joined([names[seat] for seat in drawers])} {verb}"
         missed = [names[(foreman + k) % after.players] for k in range(len(drawers), after.players)]
         if missed:
             verb = "draws" if len(missed) == 1 else "draw"
-            line += f"; the deck is empty, {_join(missed)} {verb} nothing"
+            line += f"; the deck is empty, {joined(missed)} {verb} nothing"
         return [line]
     if kind == "order":
         order = ", ".join(f"{names[seat]} {revealed[slot]}" for seat, slot in note[1])
@@ -433,12 +433,6 @@ def _narrate_note(
         # The session announces the result with every score; the round's lines gave the totals.
         return []
     return []
-
-
-def _join(words: Sequence[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def result_summary(state: "BeltpunkState", winners: Sequence[int]) -> str:
@@ -516,7 +510,7 @@ def _table_panel(state: "BeltpunkState", names: Sequence[str]) -> Panel:
     if state.phase == "over":
         line.append(("bold", " · game over"))
         winners = state.leaders()
-        who = _join([names[seat] for seat in winners])
+        who = joined([names[seat] for seat in winners])
         verb = "wins" if len(winners) == 1 else "share the win"
         points = f"{state.totals[winners[0]]} points" + (" each" if len(winners) > 1 else "")
         return Panel(
