@@ -314,7 +314,6 @@ def bench_astonishing_take(repeats: int) -> dict:
     sign = _median_time(lambda: [identity.sign("p2pgames/bench", body) for _ in range(200)], 5) / 200
     check = _median_time(lambda: [identity.public_key.verify("p2pgames/bench", body, signature) for _ in range(200)], 5) / 200
     recipient = SealKey.generate()
-    sealed = seal(recipient.public_bytes(), bytes(32), b"bench")
     seal_and_open = _median_time(
         lambda: [open_sealed(recipient, seal(recipient.public_bytes(), bytes(32), b"bench"), b"bench") for _ in range(50)], 5
     ) / 50
@@ -322,7 +321,6 @@ def bench_astonishing_take(repeats: int) -> dict:
     key = random_scalar()
     locked = shuffle_pass([point], key, [0])[0]
     unlock_time = _median_time(lambda: [unlock(locked, [key]) for _ in range(50)], 5) / 50
-    del sealed
     times, floors = [], []
     for n in range(repeats):
         for seconds, entries, keys in take_latencies(paced_table_in_one_process(f"take-{n}", 4, "astonishing")):

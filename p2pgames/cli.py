@@ -343,7 +343,7 @@ def _net_settings(args: argparse.Namespace):
         raise UsageError(f"--grace: {error}") from None
     low, high = GRACE_RANGE
     if not low <= seconds <= high:
-        raise UsageError(f"--grace must be between 1s and 24h, not {args.grace!r}")
+        raise UsageError(f"--grace must be between {low}s and {high // 3600}h, not {args.grace!r}")
     return NetSettings(away_grace=float(seconds))
 
 

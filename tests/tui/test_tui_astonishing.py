@@ -113,8 +113,7 @@ def test_a_whole_game_at_80x24_a_turn_a_trade_the_exhibition_and_the_end(pipe, d
     assert shown["completions"] == ["choose jack", "choose queen", "choose king"]
     trade = shown["trade"]
     assert "Trade │ alice offers " in trade and "│ answers: " in trade, trade
-    if shown["face-down"]:
-        assert "▒" in trade  # somebody answered face down: a blank to us
+    assert ("▒" in trade) == shown["face-down"]  # a face-down answer is a blank to us, and only it
     assert "build " in shown["narrowed"] and " at 1" in shown["narrowed"]
     assert "The Fair" in shown["describe"] and "described: " in shown["describe"]
     end = shown["end"]
