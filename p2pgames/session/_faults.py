@@ -7,16 +7,21 @@ Faults fall in two kinds:
   same verdict on its own (an illegal move, a commitment opened with a different value, a wrong card
   key, a shuffle that swapped a card, a false claim);
 * *reported*: only the reporter saw it (a bad signature, a malformed or oversize frame, a replay, a
-  peer that stopped answering); the others name the culprit *as reported by* the reporter.
+  peer that stopped answering). The reporter names the culprit in its own record (its own
+  observation); every other peer records the report as the reporter's *claim*: ``culprit`` is
+  ``None``, ``accused`` the seat it names, ``reason`` the reporter's own words — nobody is blamed
+  on someone else's word (protocol/SPEC.md §B9).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
+from p2pgames.session._messages import clean_text
 from p2pgames.words import with_article
 
-__all__ = ["Fault", "ProtocolFault", "LocalError", "NotAMove", "FaultCode"]
+__all__ = ["Fault", "ProtocolFault", "LocalError", "NotAMove", "FaultCode", "what_was_done", "odd_one_out"]
 
 
 class FaultCode:
@@ -35,6 +40,8 @@ class FaultCode:
     BAD_DISPUTE = "bad-dispute"
     UNRESPONSIVE = "unresponsive"
     DESYNC = "desync"
+    # A seat signed two acknowledgements of the same entry with different states (§B8).
+    EQUIVOCATION = "equivocation"
     LEFT = "left"
     DISCONNECTED = "disconnected"
     # Not a fault of anyone's: a seat was away longer than the others would wait, and they ended
@@ -49,6 +56,10 @@ class Fault:
     ``culprit`` is the seat at fault (``None`` if nobody could be named, e.g. a desync with no
     majority); ``reporter`` the seat that detected it (``None``: this peer itself); ``seq`` the
     number of log entries applied when it was detected; ``evidence`` raw signed envelopes.
+
+    A fault another seat reported that this peer could not check is that seat's *claim*:
+    ``reporter`` is set, ``culprit`` is ``None`` (or the reporter itself, which named itself),
+    ``accused`` the seat it named and ``reason`` its own words, shown as a quote.
     """
 
     culprit: int | None
@@ -57,8 +68,11 @@ class Fault:
     seq: int
     reporter: int | None = None
     evidence: tuple[bytes, ...] = field(default=(), repr=False)
+    accused: int | None = None
 
     def describe(self, names: list[str] | None = None) -> str:
+        """The fault in a sentence for people; a reported one as its reporter's claim, its words
+        quoted (see :meth:`claim`)."""
         def who(seat: int | None) -> str:
             if seat is None:
                 return "unknown"
@@ -66,12 +80,68 @@ class Fault:
                 return f"{names[seat]} (seat {seat})"
             return f"seat {seat}"
 
+        if self.reporter is not None:
+            return self.claim(who, "this can't be checked from here, so nobody is blamed")
         text = self.reason
         if self.culprit is not None and who(self.culprit) not in text:
             text = f"{who(self.culprit)}: {text}"
-        if self.reporter is not None:
-            text += f" [reported by {who(self.reporter)}]"
         return text
+
+    def claim(self, who: Callable[[int | None], str], unchecked: str) -> str:
+        """A reported fault as its reporter's claim: who said what of whom, their words quoted;
+        ``unchecked`` ends a claim against another seat (that nobody can check it here, and so
+        nobody is blamed). ``who(seat)`` names a seat."""
+        reporter, quote = who(self.reporter), self.quote()
+        if self.code == FaultCode.ENDED:
+            return f"{reporter} ended the game{quote}; nobody is blamed"
+        if self.culprit is not None:  # the reporter named itself
+            return f"{reporter} reported that it itself {what_was_done(self.code)}{quote}"
+        if self.accused is None:
+            return f"{reporter} stopped the game ({what_was_done(self.code)}){quote}; nobody is blamed"
+        return f"{reporter} says {who(self.accused)} {what_was_done(self.code)}{quote}; {unchecked}"
+
+    def quote(self) -> str:
+        """The reporter's own words, cleaned, as a quote (``", in its words: “…”"``), or ``""``."""
+        words = clean_text(self.reason)
+        return f", in its words: “{words}”" if words else ""
+
+
+# What a fault's code says was done, as a verb phrase ("… says bob (seat 1) sent an oversize frame").
+_DONE = {
+    FaultCode.BAD_SIGNATURE: "sent a message with a bad signature",
+    FaultCode.MALFORMED: "sent a malformed message",
+    FaultCode.OVERSIZE: "sent an oversize frame",
+    FaultCode.REPLAY: "sent an old message again",
+    FaultCode.BAD_SEQUENCE: "sent something out of sequence",
+    FaultCode.ILLEGAL: "made a move the rules don't allow",
+    FaultCode.BAD_OPENING: "opened a commitment with another value",
+    FaultCode.BAD_KEY: "published or sealed a wrong card key",
+    FaultCode.BAD_PASS: "made a wrong shuffle or lock pass",
+    FaultCode.RULE_VIOLATION: "broke a rule with a hidden card",
+    FaultCode.BAD_DISPUTE: "disputed a deal that was correct",
+    FaultCode.UNRESPONSIVE: "stopped answering",
+    FaultCode.DESYNC: "reached another state than the others",
+    FaultCode.EQUIVOCATION: "acknowledged one entry with two different states",
+    FaultCode.LEFT: "left the game",
+    FaultCode.DISCONNECTED: "could not get back to the game",
+}
+
+
+def what_was_done(code: str) -> str:
+    """``code`` as what was done, in words; a code this version doesn't know, quoted."""
+    return _DONE.get(code) or f"committed a fault it calls “{clean_text(str(code), 40)}”"
+
+
+def odd_one_out(acks: dict[int, tuple[bytes, bytes]]) -> int | None:
+    """The seat a desync names (§B8): given every seat's acknowledged ``(entry, state)`` of one
+    entry, the one seat that differs from all the others when they all agree; else ``None``."""
+    groups: dict[tuple[bytes, bytes], list[int]] = {}
+    for seat, value in sorted(acks.items()):
+        groups.setdefault(value, []).append(seat)
+    ranked = sorted(groups.values(), key=len, reverse=True)
+    if len(ranked) == 2 and len(ranked[1]) == 1 and len(ranked[0]) > 1:
+        return ranked[1][0]
+    return None
 
 
 class ProtocolFault(Exception):

@@ -91,7 +91,7 @@ __all__ = [
 # Faults that signed evidence can prove to anyone (see Replica.confirm).
 PROVABLE = frozenset({
     FaultCode.ILLEGAL, FaultCode.MALFORMED, FaultCode.BAD_OPENING, FaultCode.BAD_KEY,
-    FaultCode.BAD_PASS, FaultCode.BAD_SIGNATURE,
+    FaultCode.BAD_PASS, FaultCode.BAD_SIGNATURE, FaultCode.EQUIVOCATION,
 })
 # What Replica.confirm says of evidence about another point of the log than ours (a submission
 # with an earlier or later counter): it proves nothing either way here.
@@ -482,7 +482,8 @@ class Replica:
         if not 0 <= seat < self.players:
             raise self._fault(blame, FaultCode.MALFORMED, f"named seat {seat}, which doesn't exist")
         if arrived_from is not None and seat != arrived_from:
-            raise self._fault(arrived_from, FaultCode.MALFORMED, f"sent a submission signed as seat {seat}")
+            # Signed by (or in the name of) another seat than the connection's: the wrong key (§B9).
+            raise self._fault(arrived_from, FaultCode.BAD_SIGNATURE, f"sent a submission signed as seat {seat}")
         if envelope.sender != self.seats[seat].key.raw:
             raise self._fault(blame, FaultCode.BAD_SIGNATURE, "sent a submission whose sender is not its seat's key")
         if verify_author and not (host_signed and seat == HOST_SEAT):
@@ -493,10 +494,12 @@ class Replica:
         if body["game_id"] != self.game_id:
             raise self._fault(blame, FaultCode.REPLAY, "sent a submission from another game")
         if body["counter"] != self.counters[seat]:
-            what = "replayed an old submission" if body["counter"] < self.counters[seat] else "skipped submissions"
+            # An old counter is a replay; one ahead of the next skips submissions: out of sequence.
+            old = body["counter"] < self.counters[seat]
             raise self._fault(
-                blame, FaultCode.REPLAY,
-                f"{what} (counter {body['counter']}, expected {self.counters[seat]})",
+                blame, FaultCode.REPLAY if old else FaultCode.BAD_SEQUENCE,
+                f"{'replayed an old submission' if old else 'skipped submissions'} "
+                f"(counter {body['counter']}, expected {self.counters[seat]})",
                 evidence=(envelope.raw,),
             )
         submission = Submission(envelope, seat, body["counter"], body["body"])
@@ -987,6 +990,8 @@ class Replica:
             return f"{with_article(str(code))} fault can't be proved by evidence"
         if not evidence or culprit is None or not 0 <= culprit < self.players:
             return "there is no evidence to check"
+        if code == FaultCode.EQUIVOCATION:
+            return self._confirm_equivocation(culprit, evidence)
         try:
             message = open_envelope(evidence[0])
         except MalformedMessage:
@@ -1010,10 +1015,28 @@ class Replica:
         except ProtocolFault as problem:
             if (problem.fault.culprit, problem.fault.code) == (culprit, code):
                 return None
-            if problem.fault.code == FaultCode.REPLAY:
+            if problem.fault.code in (FaultCode.REPLAY, FaultCode.BAD_SEQUENCE):
                 return STALE_EVIDENCE
             return f"the evidence shows something else ({problem.fault.code})"
         return "the evidence shows a valid move"
+
+    def _confirm_equivocation(self, culprit: int, evidence: tuple[bytes, ...]) -> str | None:
+        """Two acknowledgements of one entry of this game, both signed by ``culprit``, that name
+        the same entry digest with different states prove it signed two states for one entry."""
+        if len(evidence) < 2:
+            return "it takes two acknowledgements to show one"
+        try:
+            first, second = (open_envelope(raw) for raw in evidence[:2])
+            for ack in (first, second):
+                if ack.kind != "ack" or ack.body["game_id"] != self.game_id:
+                    return "the evidence is not two acknowledgements of this game"
+                ack.verify(self.seats[culprit].key)
+        except (MalformedMessage, BadSignature):
+            return "the evidence is not two acknowledgements signed by the accused"
+        a, b = first.body, second.body
+        if (a["seq"], a["entry"]) != (b["seq"], b["entry"]) or a["state"] == b["state"]:
+            return "the two acknowledgements do not contradict each other"
+        return None
 
     def _forged_entry(self, entry: Envelope) -> bool:
         try:

@@ -65,7 +65,7 @@ from p2pgames.session._events import (
     Notice,
     SessionEvent,
 )
-from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault
+from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault, odd_one_out, what_was_done
 from p2pgames.session._host import STALE_CODES, HostRole, ResumeError
 from p2pgames.session._joiner import HOST_CONNECTION, JoinerRole
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
@@ -155,6 +155,7 @@ class Session:
         self._closing: list[int] = []
         self._acks: dict[int, dict[int, tuple[bytes, bytes]]] = {}
         self._unverified_acks: dict[int, Envelope] = {}  # seat -> its latest relayed ack, unchecked
+        self._ack_of: dict[tuple[int, int], Envelope] = {}  # (seq, seat) -> its first ack of that entry
         self._unverified_submissions: list[tuple[int, Envelope]] = []  # (author, entry) to check
         self._audits_checked = 0
         self._own_hashes: dict[int, tuple[bytes, bytes]] = {}
@@ -598,6 +599,12 @@ class Session:
                 self._verify_relayed(envelope, seat)
             raise ProtocolFault(Fault(seat, FaultCode.REPLAY, f"{self._who(seat)} acknowledged an entry of another game", self._seq()))
         seq = body["seq"]
+        earlier = self._ack_of.get((seq, seat))
+        if earlier is not None:
+            if (earlier.body["entry"], earlier.body["state"]) != (body["entry"], body["state"]):
+                self._contradicting_ack(seat, earlier, envelope)
+            return  # the same acknowledgement again (a joiner back from a restart makes them again)
+        self._ack_of[(seq, seat)] = envelope
         if seq <= self.agreed_through:
             return
         if seq < self._seq():
@@ -610,6 +617,30 @@ class Session:
         if not verified:
             self._unverified_acks[seat] = envelope
         self._note_hashes(seat, seq, body["entry"], body["state"])
+
+    def _contradicting_ack(self, seat: int, earlier: Envelope, later: Envelope) -> None:
+        """``seat`` acknowledged entry ``seq`` a second time, differently (§B8). An honest seat
+        acknowledges an entry again only after a restart, and then as before: one log gives one
+        state. Two states for the same entry digest are its signed equivocation; two different
+        entry digests may be the host's doing (it sent two entries ``seq``): that names nobody.
+        Raises :class:`ProtocolFault`."""
+        if self.finished:
+            return
+        for ack in (earlier, later):  # a joiner checks relayed acknowledgements lazily: not these
+            if seat != self.seat:
+                self._verify_relayed(ack, seat)
+        seq = later.body["seq"]
+        if later.body["entry"] == earlier.body["entry"]:
+            raise ProtocolFault(Fault(
+                seat, FaultCode.EQUIVOCATION, f"{self._who(seat)} acknowledged entry {seq} twice, with two different states",
+                self._seq(), None, (earlier.raw, later.raw),
+            ))
+        raise ProtocolFault(Fault(
+            None, FaultCode.DESYNC,
+            f"{self._who(seat)} acknowledged two different entries {seq}: the host sent it two, or it misstates "
+            "what it got; no signature says which",
+            seq,
+        ))
 
     def _note_hashes(self, seat: int, seq: int, entry_digest: bytes, state_hash: bytes) -> None:
         if seq > self.agreed_through:
@@ -676,10 +707,7 @@ class Session:
         groups: dict[tuple[bytes, bytes], list[int]] = {}
         for seat, value in sorted(acks.items()):
             groups.setdefault(value, []).append(seat)
-        ranked = sorted(groups.values(), key=len, reverse=True)
-        culprit = None
-        if len(ranked) > 1 and len(ranked[0]) > len(ranked[1]) and sum(len(g) for g in ranked[1:]) == 1:
-            culprit = ranked[1][0]
+        culprit = odd_one_out(acks)
         described = "; ".join(
             f"{', '.join(self.names[s] for s in seats)}: {value[1].hex()[:16]}" for value, seats in groups.items()
         )
@@ -938,31 +966,43 @@ class Session:
         self._halt(Fault(seat, FaultCode.LEFT, f"{self._who(seat)} left the game ({reason})", self._seq()), send=False)
 
     def _take_fault_message(self, reporter: int, envelope: Envelope) -> None:
+        """Stop for a fault another seat reports (§B9). Its verdict counts only where its signed
+        evidence proves it here (a provable accusation it disproves is the reporter's false
+        accusation); anything else is recorded as the reporter's claim, blaming nobody — unless
+        the reporter names itself. Its words are kept as its words, never as our verdict."""
         body = envelope.body
         if body["game_id"] != self.game_id:
             return  # a report about another game, replayed: it says nothing about this one
         self._record("fault-message", envelope.raw)
         if self.finished:
             return
-        culprit, code, reason = body["culprit"], body["code"], clean_text(body["reason"])
-        if culprit is not None and not 0 <= culprit < len(self.seats):
-            culprit = reporter
-            reason = f"reported a fault against a seat that does not exist ({reason})"
+        accused, code, words = body["culprit"], body["code"], clean_text(body["reason"])
         evidence = tuple(body["evidence"])
-        claimed = Fault(culprit, code, reason, body["seq"], reporter, evidence)
-        if evidence and self.replica is not None:
+        if accused is not None and not 0 <= accused < len(self.seats):
+            self._halt(Fault(
+                reporter, FaultCode.MALFORMED, f"{self._who(reporter)} accused seat {accused}, which does not exist", self._seq(),
+            ), send=False)
+            return
+        if evidence and accused is not None and self.replica is not None:
             # Provable faults are believed only if the signed evidence proves them.
-            doubt = self.replica.confirm(claimed)
+            doubt = self.replica.confirm(Fault(accused, code, words, body["seq"], reporter, evidence))
             if doubt is None:
-                self._halt(Fault(culprit, code, reason, self._seq(), None, evidence), send=False)
+                proved = f"{what_was_done(code)}, proved by the signed evidence {self._who(reporter)} sent"
+                if words:
+                    proved += f" (in its words: “{words}”)"
+                self._halt(Fault(accused, code, proved, self._seq(), None, evidence), send=False)
                 return
             if code in PROVABLE and code != FaultCode.BAD_SIGNATURE and doubt != STALE_EVIDENCE:
                 self._halt(Fault(
                     reporter, FaultCode.ILLEGAL,
-                    f"accused {self._who(culprit)} falsely ({doubt})", self._seq(), None, evidence,
+                    f"accused {self._who(accused)} falsely ({doubt})", self._seq(), None, evidence,
                 ))
                 return
-        self._halt(claimed, send=False)
+        if accused == reporter:  # its own word against itself
+            self._halt(Fault(reporter, code, words, body["seq"], reporter, evidence), send=False)
+            return
+        # Its word against another's (or nobody's), which nothing here can check: a claim.
+        self._halt(Fault(None, code, words, body["seq"], reporter, evidence, accused), send=False)
 
     def _halt(self, fault: Fault, send: bool = True) -> None:
         """Stop the game for ``fault``: tell the others (unless it came from them), record it."""
@@ -971,10 +1011,13 @@ class Session:
         self.fault = fault
         self.stage = "halted"
         if self.start_envelope is not None:  # a transcript begins with the start (nothing before it)
-            self._record("fault", {
+            record = {
                 "culprit": fault.culprit, "code": fault.code, "reason": fault.reason, "seq": fault.seq,
                 "reporter": fault.reporter, "evidence": list(fault.evidence),
-            })
+            }
+            if fault.accused is not None:  # a claim (§B11): only then, so other records keep their form
+                record["accused"] = fault.accused
+            self._record("fault", record)
         if send and self.game_id and fault.code != FaultCode.LEFT:
             envelope = make_envelope(self.identity, "fault", {
                 "game_id": self.game_id,

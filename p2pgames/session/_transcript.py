@@ -39,13 +39,13 @@ names nobody, and the transcript does not verify (protocol/SPEC.md §B11).
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
 from p2pgames import canonical
 from p2pgames.crypto import BadSignature, CryptoError
 from p2pgames.engine import EngineError, Game, GameOver
-from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
+from p2pgames.session._faults import Fault, FaultCode, ProtocolFault, odd_one_out, what_was_done
 from p2pgames.words import with_article
 from p2pgames.session._messages import Envelope, MalformedMessage, open_envelope
 from p2pgames.session._replica import HOST_SEAT, Replica, SeatInfo
@@ -161,6 +161,10 @@ class VerificationReport:
     problems: list[str] = field(default_factory=list)
     left: dict[int, tuple[str, int]] = field(default_factory=dict)
     cut: int | None = None  # the record the file ends inside, if it was cut short
+    # For a recorded desync the acknowledgements bear out: the seats whose acknowledgement of that
+    # entry gives the state the replay reaches, and those that signed another.
+    desync_right: list[int] = field(default_factory=list)
+    desync_wrong: list[int] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -212,18 +216,33 @@ class VerificationReport:
                 f"The file ends inside record {self.cut}: it was cut short while being written (a crash or "
                 "a full disk); everything before it was checked."
             )
-        if self.stopped is not None:
+        if self.stopped is not None and self.stopped.code == FaultCode.DESYNC and self.desync_wrong:
+            seq = self.stopped.seq
+            right = " and ".join(self.who(seat) for seat in self.desync_right)
+            wrong = " and ".join(self.who(seat) for seat in self.desync_wrong)
+            gives = f"the state {right} acknowledged" if right else "a state no seat acknowledged"
+            lines.append(
+                f"The game stopped at entry {seq}: desync, {self.blame(self.stopped)}; the signed acknowledgements of "
+                f"entry {seq} bear this out: replaying the log gives {gives}, and {wrong} signed another."
+            )
+        elif self.stopped is not None and self.stopped.reporter is not None and not self.stop_confirmed:
+            # Another seat's report this keeper could not check: its claim, in its own words.
+            claim = self.stopped.claim(self.who, "the signed log can neither prove nor disprove it, so nobody is blamed")
+            lines.append(f"The game stopped {_after(self.stopped.seq)}: {claim}.")
+        elif self.stopped is not None and self.stopped.reporter not in (None, self.stopped.culprit):
+            # Another seat's report whose evidence proves it: the verdict is the evidence's.
+            stopped = self.stopped
+            lines.append(
+                f"The game stopped {_after(stopped.seq)}: {self.who(stopped.culprit)} {what_was_done(stopped.code)}, "
+                f"as {self.who(stopped.reporter)} reported{stopped.quote()}; confirmed from the signed evidence."
+            )
+        elif self.stopped is not None:
             # What the signed log proves, and what is only one peer's word, said apart: two
             # transcripts may report different culprits, but none passes a report off as proof.
             if self.stop_confirmed:
                 how = (
                     "confirmed by their signed leave message" if self.stopped.code == FaultCode.LEFT
                     else "confirmed from the signed evidence"
-                )
-            elif self.stopped.reporter is not None:
-                how = (
-                    f"as reported by {self.who(self.stopped.reporter)} — their word, which the signed "
-                    "log can neither prove nor disprove"
                 )
             else:
                 how = (
@@ -316,11 +335,13 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
     # keeper stopped on the host's bad signature (the host relayed them so).
     relayed: list[tuple[int | None, str]] = []
     problems_before = 0  # problems found before the log stopped (the later ones follow from it)
+    # Acknowledgements (the host's: its entries' states) of another state than the replay's: each
+    # its signer's proven fault. The first is the verdict — the report as it stood then — unless
+    # the writer's own record is the desync they make by the rule of §B8 (see desync_borne_out).
+    wrong_state: tuple[Fault, VerificationReport] | None = None
+    acked: dict[int, dict[int, tuple[bytes, bytes]]] = {}  # entry -> seat -> (entry, state) acknowledged
+    wrong: dict[int, list[int]] = {}  # entry -> the seats that acknowledged another state
     entries_after = 0  # entries that follow the one that stopped the game
-
-    def fail(fault: Fault) -> VerificationReport:
-        report.failure = fault
-        return report
 
     def proves(fault: Fault) -> bool:
         """Whether a fault record's signed evidence proves it against the log checked so far."""
@@ -335,9 +356,18 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
         # Replica.confirm checks evidence against the replica's state, which must be the log's.
         return intact and replica.confirm(fault) is None
 
+    def wrong_ack(fault: Fault) -> None:
+        nonlocal wrong_state
+        wrong.setdefault(fault.seq, []).append(fault.culprit)  # type: ignore[arg-type]
+        if wrong_state is None:
+            then = replace(report, damage=list(report.damage), problems=list(report.problems), left=dict(report.left))
+            then.failure = fault
+            wrong_state = (fault, then)
+
     def ack_fault(seq: int, seat: int, ack: tuple[bytes, bytes]) -> Fault | None:
         """The signer's proven fault if its acknowledgement of logged entry ``seq`` disagrees."""
         entry, state = hashes[seq]
+        acked.setdefault(seq, {}).setdefault(seat, ack)
         if ack[0] != entry:
             # It acknowledged another entry ``seq``. Only the host signs entries: either it sent
             # that seat another one (a fork) or the seat misstates what it got.
@@ -446,15 +476,17 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             chain.append(applied.entry_digest)
             # The host acknowledges each entry inside it: its state hash after applying it.
             claimed = open_envelope(value).body["state"]
+            acked.setdefault(applied.seq, {})[HOST_SEAT] = (applied.entry_digest, claimed)
             if claimed != replica.state_hash:
-                return fail(Fault(HOST_SEAT, FaultCode.DESYNC, f"claimed a different state after entry {applied.seq}", applied.seq))
-            report.acks += 1
+                wrong_ack(Fault(HOST_SEAT, FaultCode.DESYNC, f"claimed a different state after entry {applied.seq}", applied.seq))
+            else:
+                report.acks += 1
             report.audits = replica.audits
             still = []
             for seq, seat, ack in pending_acks:
                 if seq in hashes:
                     if (fault := ack_fault(seq, seat, ack)) is not None:
-                        return fail(fault)
+                        wrong_ack(fault)
                 else:
                     still.append((seq, seat, ack))
             pending_acks = still
@@ -471,7 +503,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                 ack = (body["entry"], body["state"])
                 if body["seq"] in hashes:
                     if (fault := ack_fault(body["seq"], seat, ack)) is not None:
-                        return fail(fault)
+                        wrong_ack(fault)
                 else:
                     pending_acks.append((body["seq"], seat, ack))
         elif kind == "chat":
@@ -483,16 +515,20 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                 report.problems.append(f"record {number}, the writer's record of why the game stopped, is damaged")
                 continue
             report.stopped = fault
+            # Another seat's claim the writer could not check: its accusation may prove itself here.
+            accusation = replace(fault, culprit=fault.accused) if fault.accused is not None else fault
             # Confirmed if the replay reaches the same verdict on the same entry, or if the
             # record's evidence proves it (checked against the log up to where it stopped).
             if damaged is not None:
                 # The damaged entry proves nothing: the writer's evidence may.
-                explained = explained or (damaged[2] is not None and _same(damaged[2], fault))
-                report.stop_confirmed = proves(fault)
+                explained = explained or (damaged[2] is not None and _same(damaged[2], accusation))
+                report.stop_confirmed = proves(accusation)
             elif replay_fault is not None:
-                report.stop_confirmed = _same(replay_fault, fault) or proves(fault)
+                report.stop_confirmed = _same(replay_fault, accusation) or proves(accusation)
             else:
-                report.stop_confirmed = proves(fault)
+                report.stop_confirmed = proves(accusation)
+            if report.stop_confirmed:
+                report.stopped = accusation
         elif kind == "fault-message":
             signed_by_seat(value, "fault", number)
         elif kind == "leave":
@@ -518,6 +554,13 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             report.problems.append(f"record {number} is a second header")
         else:
             report.problems.append(f"record {number} is of an unknown kind, {clean_text(repr(kind))}")
+    if wrong_state is not None:
+        right = desync_borne_out(report.stopped, acked, wrong, hashes, len(seats))
+        if right is None:
+            return wrong_state[1]
+        report.desync_right, report.desync_wrong = right, sorted(wrong[report.stopped.seq])  # type: ignore[union-attr]
+        # Every seat it names signed a state the log does not give: proved by its signature.
+        report.stop_confirmed = report.stopped.culprit is None or report.stopped.culprit in wrong[report.stopped.seq]  # type: ignore[union-attr]
     if replay_fault is not None and not (report.stopped is not None and _same(replay_fault, report.stopped)):
         # The first failure is the verdict: what the records after it say follows from it (a
         # recorded fault its evidence proves is kept beside it).
@@ -550,6 +593,25 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             "not in the transcript"
         )
     return report
+
+
+def desync_borne_out(
+    stopped: Fault | None,
+    acked: dict[int, dict[int, tuple[bytes, bytes]]],
+    wrong: dict[int, list[int]],
+    hashes: dict[int, tuple[bytes, bytes]],
+    players: int,
+) -> list[int] | None:
+    """Whether the writer's record ``stopped`` is the desync the recorded acknowledgements make:
+    a ``desync`` at the first entry acknowledged with another state than the replay's, naming
+    the seat the rule of §B8 names from every seat's acknowledgement of it (the odd one out, or
+    nobody). Returns the seats whose acknowledgement gives the replayed state, or ``None``."""
+    if stopped is None or stopped.code != FaultCode.DESYNC or stopped.seq != min(wrong):
+        return None
+    acks = acked.get(stopped.seq, {})
+    if set(acks) != set(range(players)) or stopped.culprit != odd_one_out(acks):
+        return None
+    return sorted(seat for seat, ack in acks.items() if ack == hashes[stopped.seq])
 
 
 def _entry_damage(raw: Any, replica: Replica, chain: list[bytes], number: int) -> str | None:
@@ -658,11 +720,14 @@ def _fault_record(value: Any) -> Fault | None:
         return None
     culprit, reporter = value.get("culprit"), value.get("reporter")
     code, reason, seq = value.get("code", ""), value.get("reason", ""), value.get("seq", 0)
-    evidence = value.get("evidence", ())
+    evidence, accused = value.get("evidence", ()), value.get("accused")
     if not (
-        all(seat is None or type(seat) is int for seat in (culprit, reporter))
+        all(seat is None or type(seat) is int for seat in (culprit, reporter, accused))
         and isinstance(code, str) and isinstance(reason, str) and type(seq) is int
         and isinstance(evidence, (list, tuple)) and all(isinstance(item, bytes) for item in evidence)
     ):
         return None
-    return Fault(culprit, code, reason, seq, reporter, tuple(evidence))
+    if reporter is not None and culprit is not None and culprit != reporter:
+        # Written by an older version: another seat's word against a third, which proves nothing.
+        culprit, accused = None, culprit
+    return Fault(culprit, code, reason, seq, reporter, tuple(evidence), accused)

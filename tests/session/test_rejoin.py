@@ -300,15 +300,19 @@ def test_ending_the_game_while_a_seat_is_away_records_why_for_everyone():
     board.run()
     board.sessions[1].end_game()
     board.run()
+    why = "p2 (seat 2) was away (connection lost) and p1 (seat 1) ended the game rather than wait"
     for seat in (0, 1):
         session = board.sessions[seat]
         assert session.fault is not None and session.fault.code == FaultCode.ENDED and session.fault.culprit is None
         report = verify_transcript(bytes(board.transcripts[seat]), get_game)
         assert report.ok, report.describe()
-        assert (
-            f"The game was ended after {session.fault.seq} log entries: p2 (seat 2) was away (connection lost) "
-            "and p1 (seat 1) ended the game rather than wait; as "
-        ) in report.describe()
+        if seat == 1:  # the seat that ended it
+            assert f"The game was ended after {session.fault.seq} log entries: {why}; as " in report.describe()
+        else:  # in p1's words, quoted
+            assert (
+                f"The game stopped after {session.fault.seq} log entries: p1 (seat 1) ended the game, in its words: "
+                f"“{why}”; nobody is blamed."
+            ) in report.describe()
     away = board.sessions[2]
     assert away.fault is None  # it never heard: it is still away, and finds the game stopped when back
     board.reconnect(2)

@@ -10,8 +10,8 @@ well formed but wrong. After each frame:
 
 * ``receive`` returned normally;
 * the session is either unchanged (stage, log position, state hash, chain head, counters, seats) or
-  halted with a fault that names the sender (a fault the sender *reported* is named as reported by
-  it) — never anyone else;
+  halted with a fault that names the sender (a fault the sender *reported* is recorded as its
+  claim, which makes nobody else the culprit) — never anyone else;
 * the transcripts the peers hold still verify.
 
 Sessions come from one seeded game played once per module and copied (``copy.deepcopy``: a session
@@ -205,8 +205,9 @@ def deliver(board: Switchboard, seat: int, connection: int, data: bytes) -> str:
         if fault.reporter is None:
             assert fault.culprit == sender, f"a frame from seat {sender} got {fault} ({data[:80]!r})"
             assert fault.code in FAULT_CODES and len(fault.reason) > 10, fault
-        else:  # the sender's own accusation, repeated as the sender's
+        else:  # the sender's own accusation, recorded as its claim: it makes nobody else the culprit
             assert fault.reporter == sender and is_fault_message(data), fault
+            assert fault.culprit in (None, sender), fault
         assert any(isinstance(event, Halted) for event in events)
         return "halted"
     if seat != HOST and before[0] == "lobby" and session.stage == "closed":
@@ -233,8 +234,9 @@ def check_transcripts(board: Switchboard, seats=None) -> None:
 
 
 def settle(board: Switchboard, attacker: int) -> None:
-    """Run the table until nothing moves: every other peer that stopped blames the attacker (or
-    repeats the attacker's own accusation), and what every peer holds verifies.
+    """Run the table until nothing moves: every other peer that stopped blames the attacker, or
+    nobody (recording a claim that names the attacker, or the attacker's own accusation), and what
+    every peer holds verifies.
 
     The attacker's own session is the honest one of the switchboard, unaware of the frames sent in
     its name: what it concludes doesn't count (a real attacker runs other code), but its transcript
@@ -243,7 +245,9 @@ def settle(board: Switchboard, attacker: int) -> None:
     for seat, session in enumerate(board.sessions):
         if seat != attacker and session.stage == "halted":
             fault = session.fault
-            assert attacker in (fault.culprit, fault.reporter), f"seat {seat}: {fault}"
+            # The attacker is the culprit, or nobody is and someone's claim names it (or it claims).
+            assert fault.culprit in (None, attacker), f"seat {seat}: {fault}"
+            assert attacker in (fault.culprit, fault.reporter, fault.accused), f"seat {seat}: {fault}"
     check_transcripts(board)
 
 
@@ -811,7 +815,8 @@ def test_relayed_accept_signed_by_a_key_not_at_the_table():
 @pytest.mark.parametrize("kind", ["chat", "fault", "leave", "ack-of-another-game"])
 def test_relayed_message_with_a_bad_signature_is_the_hosts_doing(kind):
     """The host checks every message before relaying it: one in seat 2's name that does not
-    verify was made (or spoilt) by the host, and seat 2 is not to blame."""
+    verify was made (or spoilt) by the host, and seat 2 is not to blame. Seat 2 itself has only
+    seat 1's word for it: a claim against the host it can't check, which blames nobody."""
     board = board_at("joiner-act")
     game_id = board.sessions[JOINER].game_id
     bodies = {
@@ -827,7 +832,8 @@ def test_relayed_message_with_a_bad_signature_is_the_hosts_doing(kind):
     assert deliver(board, JOINER, HOST_CONNECTION, data) == "halted"
     halted_by(board, JOINER, HOST, FaultCode.BAD_SIGNATURE)
     settle(board, attacker=HOST)
-    assert board.sessions[2].fault.culprit == HOST
+    fault = board.sessions[2].fault
+    assert (fault.culprit, fault.accused, fault.reporter, fault.code) == (None, HOST, JOINER, FaultCode.BAD_SIGNATURE)
 
 
 def test_relayed_accept_of_another_start_is_the_hosts_doing():
@@ -852,7 +858,8 @@ def test_reject_after_the_start_is_a_fault_of_the_host():
 
 
 def test_submission_naming_another_seat_than_its_connections():
-    """Seat 1 signs a submission as seat 2, or passes on seat 2's own (taken from an entry)."""
+    """Seat 1 signs a submission as seat 2, or passes on seat 2's own (taken from an entry): the
+    wrong key for its connection, a bad signature (§B9), whoever's key it is."""
     board = board_at("host-pass")
     replica = board.host.replica
     mine = {"game_id": replica.game_id, "seat": 2, "counter": replica.counters[2], "based_on": replica.seq,
@@ -861,7 +868,7 @@ def test_submission_naming_another_seat_than_its_connections():
     for data in (signed(board.sessions[JOINER].identity, "submit", mine), theirs):
         board = board_at("host-pass")
         assert deliver(board, HOST, JOINER, data) == "halted"
-        fault = halted_by(board, HOST, JOINER, FaultCode.MALFORMED)
+        fault = halted_by(board, HOST, JOINER, FaultCode.BAD_SIGNATURE)
         assert "signed as seat 2" in fault.reason
         settle(board, attacker=JOINER)
 
@@ -967,7 +974,8 @@ def test_false_accusation_names_the_accuser():
 def test_evidence_from_another_point_of_the_log_is_no_proof_of_a_false_accusation():
     """A host that sent seat 1 an entry with its own illegal move while seat 2 went on: seat 1's
     accusation reaches seat 2 when seat 2 is further on, where the evidence can't be re-checked.
-    Seat 2 must not conclude that seat 1 lied: it names the host, as reported by seat 1."""
+    Seat 2 must not conclude that seat 1 lied, nor that the host did: it records seat 1's claim
+    against the host, blaming nobody."""
     board = board_at("joiner-commit-random")
     replica = board.sessions[JOINER].replica
     illegal = signed(board.host.identity, "submit", {
@@ -991,7 +999,8 @@ def test_evidence_from_another_point_of_the_log_is_no_proof_of_a_false_accusatio
     })
     board.sessions[2].receive(HOST_CONNECTION, message)
     fault = board.sessions[2].fault
-    assert board.sessions[2].stage == "halted" and (fault.culprit, fault.reporter) == (HOST, JOINER), fault
+    assert board.sessions[2].stage == "halted", fault
+    assert (fault.culprit, fault.accused, fault.reporter) == (None, HOST, JOINER), fault
 
 
 def test_wrongly_shaped_pass_is_proved_to_the_other_peers():
