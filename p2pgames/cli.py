@@ -648,11 +648,10 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from p2pgames.session import TranscriptError, verify_transcript
+    from p2pgames.session import TranscriptError, desync_report_text, verify_transcript
 
     status = EXIT_OK
-    for name in args.files:
-        path = Path(name)
+    for path in _files_to_verify(args.files):
         try:
             data = path.read_bytes()
         except OSError as error:
@@ -662,6 +661,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
         try:
             report = verify_transcript(data, get_game)
         except TranscriptError as error:
+            what = desync_report_text(data)
+            if what is not None:  # written beside the transcripts when peers disagree: not a failure
+                print(f"{path}: {what}.")
+                continue
             print(f"{path}: not a valid transcript: {error}")
             status = EXIT_FAILED
             continue
@@ -670,6 +673,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if not report.ok:
             status = EXIT_FAILED
     return status
+
+
+def _files_to_verify(names: Sequence[str]) -> list[Path]:
+    """The files named, a directory standing for the files directly in it (so ``verify DIR/*``
+    takes in the ``reports`` folder beside the transcripts). An empty directory stands for itself
+    (it can't be read as a file: that is what verify says of it)."""
+    paths: list[Path] = []
+    for name in names:
+        path = Path(name)
+        try:
+            files = sorted(item for item in path.iterdir() if not item.is_dir()) if path.is_dir() else []
+        except OSError:  # not ours to list: reading it says why
+            files = []
+        paths.extend(files or [path])
+    return paths
 
 
 def cmd_id(args: argparse.Namespace) -> int:
@@ -859,8 +877,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     selfplay.set_defaults(handler=cmd_selfplay)
 
-    verify = commands.add_parser("verify", help="check transcripts offline")
-    verify.add_argument("files", metavar="FILE", nargs="+")
+    verify = commands.add_parser(
+        "verify", help="check transcripts offline",
+        description=(
+            "Replay each transcript offline and say what it proves. A directory stands for the files in "
+            "it. A desync report (written in the reports folder beside the transcripts when the peers "
+            "disagree) is said to be one, and is not a failure. Exit status 1 if any transcript does not "
+            "verify or a file is neither a transcript nor a desync report."
+        ),
+    )
+    verify.add_argument("files", metavar="FILE", nargs="+", help="transcript files (or directories of them)")
     verify.set_defaults(handler=cmd_verify)
 
     ident = commands.add_parser("id", help="show your identity's fingerprint")

@@ -290,9 +290,13 @@ class Node:
         return path
 
     def _write_desync(self, event: DesyncReport) -> None:
-        directory = self.desync_dir or self.transcript_dir or (self.transcript_path.parent if self.transcript_path else None)
+        # Beside the transcripts, not among them: a report is not a transcript (verify says so).
+        directory = self.desync_dir
         if directory is None:
-            return
+            transcripts = self.transcript_dir or (self.transcript_path.parent if self.transcript_path else None)
+            if transcripts is None:
+                return
+            directory = transcripts / "reports"
         path = directory / f"desync-{self.session.game_id.hex()[:12]}-seat{self.session.seat}-entry{event.seq}.msgpack"
         try:
             with open_private(path) as file:

@@ -32,6 +32,7 @@ from p2pgames.session._transcript import (
     CutShort,
     TranscriptError,
     VerificationReport,
+    desync_report_text,
     encode_record,
     iter_records,
     records_before_cut,
@@ -81,4 +82,5 @@ __all__ = [
     "make_envelope",
     "open_envelope",
     "verify_transcript",
+    "desync_report_text",
 ]

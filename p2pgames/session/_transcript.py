@@ -58,6 +58,7 @@ __all__ = [
     "TranscriptError",
     "VerificationReport",
     "verify_transcript",
+    "desync_report_text",
     "MAX_RECORD",
 ]
 
@@ -612,6 +613,26 @@ def desync_borne_out(
     if set(acks) != set(range(players)) or stopped.culprit != odd_one_out(acks):
         return None
     return sorted(seat for seat, ack in acks.items() if ack == hashes[stopped.seq])
+
+
+def desync_report_text(data: bytes) -> str | None:
+    """What the file ``data`` is, in a sentence, if it is a desync report — the canonical msgpack
+    of ``{"seq", "hashes", "seat", "state"}`` a peer writes when the peers disagree (§B8) — else
+    ``None``. A report is not a transcript: nothing in it is signed, and nothing to verify."""
+    try:
+        value = canonical.decode(data)
+    except canonical.CanonicalError:
+        return None
+    if not (isinstance(value, dict) and set(value) == {"seq", "hashes", "seat", "state"}):
+        return None
+    seq, seat, hashes = value["seq"], value["seat"], value["hashes"]
+    if not (type(seq) is int and type(seat) is int and isinstance(hashes, (list, tuple))):
+        return None
+    return (
+        f"a desync report, not a transcript: seat {seat}'s own game state after entry {seq} and the state hash "
+        f"{_count(len(hashes), 'seat')} acknowledged, written when the peers disagreed (for finding out why: "
+        "nothing in it is signed, so there is nothing to verify; the transcripts say who stopped the game)"
+    )
 
 
 def _entry_damage(raw: Any, replica: Replica, chain: list[bytes], number: int) -> str | None:

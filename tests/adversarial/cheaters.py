@@ -328,3 +328,86 @@ class NotAPoint(Cheater):
         envelope = self.signed_submission(changed)
         self.send_raw(envelope.raw)
         self.mark_in_flight(envelope, changed, decision)
+
+
+class FalseAccuser(Cheater):
+    """Sends a ``fault`` message blaming ``victim`` (an honest seat) with no proof: its own words,
+    control characters and all, and whatever ``code`` and ``evidence`` the test gives it."""
+
+    victim = 2
+    code = "illegal"
+    evidence: tuple[bytes, ...] = ()
+    words = "I say so\x1b[31m\nhonest-2 (seat 2) cheated"
+
+    trigger = staticmethod(after_submissions(3))
+
+    def cheat(self, body: dict, decision: bool) -> None:
+        self.send_raw(make_envelope(self.identity, "fault", {
+            "game_id": self.game_id, "culprit": self.victim, "code": self.code, "reason": self.words,
+            "seq": self.replica.seq, "evidence": list(self.evidence),
+        }).raw)
+        super(Cheater, self)._submit(body, decision)
+
+
+class SignedAsAnother(Cheater):
+    """Sends a submission that names another seat (seat 2) than its own, signed with its own key."""
+
+    trigger = staticmethod(after_submissions(3))
+
+    def cheat(self, body: dict, decision: bool) -> None:
+        envelope = make_envelope(self.identity, "submit", {
+            "game_id": self.game_id, "seat": 2, "counter": self.replica.counters[2],
+            "based_on": self.replica.seq, "body": body,
+        })
+        self.send_raw(envelope.raw)
+        self.mark_in_flight(envelope, body, decision)
+
+
+class SkippedCounter(Cheater):
+    """Sends a submission whose counter skips one ahead of its next."""
+
+    trigger = staticmethod(after_submissions(3))
+
+    def cheat(self, body: dict, decision: bool) -> None:
+        envelope = self.signed_submission(body, counter=self.replica.counters[self.seat] + 1)
+        self.send_raw(envelope.raw)
+        self.mark_in_flight(envelope, body, decision)
+
+
+class AckCheater(Cheater):
+    """Acknowledges entry ``at`` as an honest joiner does, then misbehaves once in :meth:`ack_cheat`."""
+
+    at = 4
+
+    def _acknowledge(self, seq: int, entry_digest: bytes, state_hash: bytes) -> None:
+        if seq == self.at and not self.cheated:
+            self.cheated = True
+            self.ack_cheat(seq, entry_digest, state_hash)
+            return
+        super()._acknowledge(seq, entry_digest, state_hash)
+
+    def ack(self, seq: int, entry_digest: bytes, state_hash: bytes) -> bytes:
+        return make_envelope(self.identity, "ack", {
+            "game_id": self.game_id, "seq": seq, "entry": entry_digest, "state": state_hash,
+        }).raw
+
+    def ack_cheat(self, seq: int, entry_digest: bytes, state_hash: bytes) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+
+class WrongAck(AckCheater):
+    """Acknowledges one entry with a state it did not reach (its own state is right)."""
+
+    def ack_cheat(self, seq: int, entry_digest: bytes, state_hash: bytes) -> None:
+        self._own_hashes[seq] = (entry_digest, state_hash)
+        self.send_raw(self.ack(seq, entry_digest, bytes(32)))
+
+
+class DoubleAck(AckCheater):
+    """Acknowledges one entry correctly, then again with ``second(entry, state)``."""
+
+    second: Callable[[bytes, bytes], tuple[bytes, bytes]] = staticmethod(lambda entry, state: (entry, bytes(32)))
+
+    def ack_cheat(self, seq: int, entry_digest: bytes, state_hash: bytes) -> None:
+        super()._acknowledge(seq, entry_digest, state_hash)
+        self.send_raw(self.ack(seq, *self.second(entry_digest, state_hash)))

@@ -364,3 +364,28 @@ def test_join_without_a_code_and_no_table_on_the_lan_says_what_to_do(monkeypatch
     monkeypatch.setattr("p2pgames.net.find_tables", lambda: [])
     with pytest.raises(cli.NetworkProblem, match="ask the host for the join code"):
         cli._find_table()
+
+
+async def test_verify_accepts_the_honest_transcripts_of_a_game_stopped_by_a_wrong_ack_and_knows_a_desync_report(
+    tmp_path, autojump_clock
+):
+    """After a peer acknowledges an entry with a wrong state, ``verify DIR/*`` verifies every
+    honest transcript (the recorded desync is borne out by the recorded acknowledgements) and says
+    what the desync reports in ``DIR/reports`` are, without failing on them."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "adversarial"))
+    from cheaters import WrongAck
+    from test_cheaters import play_with_cheater
+
+    directory = tmp_path / "transcripts"
+    table, _ = await play_with_cheater(directory, WrongAck)
+    honest = [str(table.seats[seat].transcript) for seat in (0, 2)]
+    reports = sorted((directory / "reports").iterdir())
+    assert reports and all(path.name.startswith("desync-") for path in reports)
+    code, out, err = call("verify", *honest, str(directory / "reports"))
+    assert code == 0 and not err, out
+    assert out.count("Verified.") == 2 and "NOT" not in out and "not a valid transcript" not in out, out
+    assert out.count(f"The game stopped at entry {WrongAck.at}: desync, cheater (seat 1)") == 2, out
+    for path in reports:
+        assert f"{path}: a desync report, not a transcript: seat " in out, out
