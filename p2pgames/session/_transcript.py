@@ -336,6 +336,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
     # keeper stopped on the host's bad signature (the host relayed them so).
     relayed: list[tuple[int | None, str]] = []
     problems_before = 0  # problems found before the log stopped (the later ones follow from it)
+    reports: set[tuple[int, int | None, str]] = set()  # (reporter, accused, code) of its signed fault messages
     # Acknowledgements (the host's: its entries' states) of another state than the replay's: each
     # its signer's proven fault. The first is the verdict — the report as it stood then — unless
     # the writer's own record is the desync they make by the rule of §B8 (see desync_borne_out).
@@ -531,7 +532,10 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             if report.stop_confirmed:
                 report.stopped = accusation
         elif kind == "fault-message":
-            signed_by_seat(value, "fault", number)
+            checked = signed_by_seat(value, "fault", number)
+            if checked and start is not None and checked[0].body["game_id"] == start.body["game_id"]:
+                body = checked[0].body
+                reports.add((checked[1], body["culprit"], body["code"]))
         elif kind == "leave":
             checked = signed_by_seat(value, "leave", number)
             if checked and start is not None and checked[0].body["game_id"] == start.body["game_id"]:
@@ -588,6 +592,15 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
         and not isinstance(replica.step if replica is not None else None, GameOver)
     ):
         report.stop_confirmed = True  # the leaver's own signed goodbye, before the game was over
+    stopped = report.stopped
+    if stopped is not None and stopped.reporter is not None and (
+        stopped.reporter, stopped.culprit if stopped.accused is None else stopped.accused, stopped.code,
+    ) not in reports:
+        # The writer stopped on another seat's report: that seat's signed message must say so.
+        report.problems.append(
+            f"the writer's record says {report.who(stopped.reporter)} reported the fault that stopped the game, "
+            "but no fault message of theirs in the file says so"
+        )
     if pending_acks and replay_fault is None and damaged is None:
         report.problems.append(
             f"{_count(len(pending_acks), 'acknowledgement of an entry', 'acknowledgements of entries')} "
