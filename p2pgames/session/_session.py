@@ -65,7 +65,7 @@ from p2pgames.session._events import (
     Notice,
     SessionEvent,
 )
-from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault, odd_one_out, what_was_done
+from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault, odd_one_out
 from p2pgames.session._host import STALE_CODES, HostRole, ResumeError
 from p2pgames.session._joiner import HOST_CONNECTION, JoinerRole
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
@@ -986,11 +986,8 @@ class Session:
         if evidence and accused is not None and self.replica is not None:
             # Provable faults are believed only if the signed evidence proves them.
             doubt = self.replica.confirm(Fault(accused, code, words, body["seq"], reporter, evidence))
-            if doubt is None:
-                proved = f"{what_was_done(code)}, proved by the signed evidence {self._who(reporter)} sent"
-                if words:
-                    proved += f" (in its words: “{words}”)"
-                self._halt(Fault(accused, code, proved, self._seq(), None, evidence), send=False)
+            if doubt is None:  # the evidence's verdict (its reason as the reporter gave it)
+                self._halt(Fault(accused, code, words, self._seq(), None, evidence), send=False)
                 return
             if code in PROVABLE and code != FaultCode.BAD_SIGNATURE and doubt != STALE_EVIDENCE:
                 self._halt(Fault(
