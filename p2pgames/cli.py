@@ -1,8 +1,8 @@
 """The ``p2pgames`` command: parses arguments, calls the layers, maps known errors to one line.
 
 Exit codes: 0 success; 1 a game stopped on a fault, the host refused to seat you, a selfplay game
-failed, a transcript did not verify, or a file could not be used (an identity key, the transcript
-directory); 2 bad usage (argparse's own code); 3 a network problem (can't listen, connect or look
+failed, a transcript did not verify (a desync report given to verify is no failure), or a file could
+not be used (an identity key, the transcript directory); 2 bad usage (argparse's own code); 3 a network problem (can't listen, connect or look
 for tables); 130 interrupted (Ctrl-C; a seat played by a bot, ``host``/``join --bot``, leaves the
 table first), 143 terminated (SIGTERM: the same); 141 (as a Unix tool killed by SIGPIPE) when
 whoever reads the output stops reading (``p2pgames id | head -c0``).
@@ -881,9 +881,10 @@ def build_parser() -> argparse.ArgumentParser:
         "verify", help="check transcripts offline",
         description=(
             "Replay each transcript offline and say what it proves. A directory stands for the files in "
-            "it. A desync report (written in the reports folder beside the transcripts when the peers "
-            "disagree) is said to be one, and is not a failure. Exit status 1 if any transcript does not "
-            "verify or a file is neither a transcript nor a desync report."
+            "it. A desync report (which a peer writes in the reports folder beside its transcripts when "
+            "the peers disagree) is named as such and is no failure: it is not signed, and there is "
+            "nothing in it to verify. Exit status 1 if any transcript does not verify, or a file is "
+            "neither a transcript nor a desync report."
         ),
     )
     verify.add_argument("files", metavar="FILE", nargs="+", help="transcript files (or directories of them)")
