@@ -1,11 +1,12 @@
 """The ``p2pgames`` command: parses arguments, calls the layers, maps known errors to one line.
 
 Exit codes: 0 success; 1 a game stopped on a fault, the host refused to seat you, a selfplay game
-failed, a transcript did not verify (a desync report given to verify is no failure), or a file could
-not be used (an identity key, the transcript directory); 2 bad usage (argparse's own code); 3 a network problem (can't listen, connect or look
-for tables); 130 interrupted (Ctrl-C; a seat played by a bot, ``host``/``join --bot``, leaves the
-table first), 143 terminated (SIGTERM: the same); 141 (as a Unix tool killed by SIGPIPE) when
-whoever reads the output stops reading (``p2pgames id | head -c0``).
+failed, a transcript did not verify (a desync report given to verify is no failure), or a file
+could not be used (an identity key, the transcript directory); 2 bad usage (argparse's own code); 3
+a network problem (can't listen, connect or look for tables); 130 interrupted (Ctrl-C; a seat
+played by a bot, ``host``/``join --bot``, leaves the table first), 143 terminated (SIGTERM: the
+same); 141 (as a Unix tool killed by SIGPIPE) when whoever reads the output stops reading
+(``p2pgames id | head -c0``).
 """
 
 from __future__ import annotations
