@@ -12,7 +12,8 @@ accept          a seat's signed ``accept`` envelope
 entry           a signed log ``entry`` envelope, in sequence order
 ack             a joiner's signed ``ack`` envelope (state-hash agreement; the host's is in its entries)
 chat            a signed ``chat`` envelope
-fault           this peer's verdict that stopped the game (culprit, code, reason, seq, evidence)
+fault           why the game stopped here (culprit, code, reason, seq, reporter, evidence): this
+                peer's verdict, or another seat's claim it could not check (culprit nil, accused)
 fault-message   a signed ``fault`` envelope another peer sent
 leave           a signed ``leave`` envelope
 end             the result as this peer computed it (scores, winners, summary)
@@ -141,7 +142,8 @@ class VerificationReport:
     ``None``), which prove nothing about any player; ``problems`` other inconsistencies of the
     file. ``unchecked`` counts the log entries after a damaged one, which can't be replayed.
     ``left`` maps each seat whose signed leave message is in the file to its reason and the number
-    of entries the writer had checked when it was recorded.
+    of entries the writer had checked when it was recorded. A recorded desync the acknowledgements
+    in the file bear out is no failure (see :func:`desync_borne_out`).
     """
 
     game: str = ""
