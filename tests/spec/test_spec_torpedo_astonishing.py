@@ -222,3 +222,51 @@ def _chance_states(log: list, states: list[dict]):
     for index, event in enumerate(log):
         if isinstance(event, ChanceOutcome):
             yield event.seed, states[index + 1]
+
+
+def test_astonishing_random_cards_and_rerolls_draw_as_the_section_says(playthroughs):
+    picks = {"hand": 0, "discard": 0, "reroll": 0}
+    for (name, _, _, _), (log, states) in playthroughs.items():
+        if name != "astonishing":
+            continue
+        for index, event in enumerate(log):
+            if not isinstance(event, ChanceOutcome):
+                continue
+            before, after = states[index], states[index + 1]
+            r = DeterministicRandom(event.seed)
+            if before["phase"] == "pick":
+                taker, source = before["taker"], before["source"]
+                if source == -2:
+                    top = before["discard"][-5:]
+                    slot = top[r.below(len(top))]
+                    assert slot not in after["discard"]
+                    picks["discard"] += 1
+                else:
+                    hand = sorted(before["hands"][source])
+                    slot = hand[r.below(len(hand))]
+                    assert slot not in after["hands"][source]
+                    picks["hand"] += 1
+                assert slot in after["hands"][taker]
+            elif before["phase"] == "reroll":
+                die = before["rerolling"]
+                assert after["dice"][die] == 1 + r.below(6) and after["rerolling"] == -1
+                picks["reroll"] += 1
+    assert all(picks.values()), picks
+
+
+def test_astonishing_deal_is_one_new_deal_then_a_hand_disclosed_to_each_seat_in_turn(playthroughs):
+    from p2pgames.games.astonishing.cards import DECK
+
+    for (name, players, _, _), (_, states) in playthroughs.items():
+        if name != "astonishing":
+            continue
+        dealt = next(state for state in states if state["cards"]["pending"])
+        first = dealt["first"]
+        in_turn = [(first + k) % players for k in range(players)]
+        assert dealt["cards"]["pending"] == [
+            ["deal", 0, list(DECK), 0, []],
+            *(["disclose", list(range(4 * k, 4 * k + 4)), seat] for k, seat in enumerate(in_turn)),
+        ]
+        assert dealt["deck"] == list(range(4 * players, 42))
+        assert dealt["phase"] == "choose" and dealt["turn"] == 1
+        assert states[-1]["cards"]["audited"] == [0] and len(states[-1]["cards"]["revealed"]) == 42
