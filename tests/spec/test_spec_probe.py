@@ -8,6 +8,7 @@ phases listed must be the ones the game uses.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 
 import pytest
@@ -22,9 +23,10 @@ from p2pgames.engine import (
     Simultaneous,
 )
 from p2pgames.games import get_game
-from tests.spec.spec_text import section, table_rows
+from tests.spec.spec_text import SPEC_PATH, section, table_rows
 
 PROBE = get_game("probe")
+SPEC_DIR = SPEC_PATH.parent
 SEEDS = [b"spec-probe-1", b"spec-probe-2", b"spec-probe-3"]
 
 
@@ -100,3 +102,16 @@ def test_the_initial_state_given_in_the_text_hashes_as_stated(players):
     text = " ".join(section("## D6.").split())
     hashed = hashlib.sha256(canonical.encode(PROBE.encode_state(PROBE.setup(PROBE.ruleset(players)))))
     assert f"hash is `{hashed.hexdigest()}`" in text
+
+
+def test_the_session_vectors_counts_are_what_section_e_says():
+    # §E: acks = entries × players; signatures = 1 + players + 2·entries + (players − 1)·entries.
+    text = " ".join(section("# E.").split())
+    assert "`1 + players + 2·entries + (players − 1)·entries`" in text
+    vectors = sorted(SPEC_DIR.glob("vectors/session-*p.json"))
+    assert vectors
+    for path in vectors:
+        summary = json.loads(path.read_text(encoding="utf-8"))
+        entries, players = summary["entries"], summary["players"]
+        assert summary["acks"] == entries * players, path.name
+        assert summary["signatures"] == 1 + players + 2 * entries + (players - 1) * entries, path.name
