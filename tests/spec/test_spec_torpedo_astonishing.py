@@ -270,3 +270,21 @@ def test_astonishing_deal_is_one_new_deal_then_a_hand_disclosed_to_each_seat_in_
         assert dealt["deck"] == list(range(4 * players, 42))
         assert dealt["phase"] == "choose" and dealt["turn"] == 1
         assert states[-1]["cards"]["audited"] == [0] and len(states[-1]["cards"]["revealed"]) == 42
+
+
+def test_torpedo_edition_is_the_digest_the_section_describes_and_the_one_it_names():
+    import hashlib
+    import pathlib
+    import tomllib
+
+    from p2pgames import canonical
+
+    text = section("## D4.")
+    named = re.search(r'today `"([0-9a-f]{12})"`', text).group(1)
+    data = tomllib.loads(pathlib.Path(torpedo_actions.__file__).with_name("tiles.toml").read_text(encoding="utf-8"))
+    described = {
+        "tile": [{key: value for key, value in tile.items() if key != "flavor"} for tile in data["tile"]],
+        "starter": data["starter"],
+    }
+    digest = hashlib.sha256(canonical.encode(described)).hexdigest()[:12]
+    assert digest == TILESET.edition == named
