@@ -1,0 +1,186 @@
+"""SPEC.md §D2 (Beltpunk) and §D3 with §D3.1 (Steam Court, its Party, Duo and Solo variants) held to
+the code: the keys of every state the games encode in random legal playthroughs are the rows of the
+SPEC's state tables, the action kinds (and their field counts) of each codec are the rows of its
+wire table, and the phases the SPEC lists are the ones the code has (every phase a playthrough
+reaches among them)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from p2pgames.engine import DeterministicRandom, GameOver, LocalTable, Sealed, Simultaneous, Turn
+from p2pgames.games import get_game
+from p2pgames.games.beltpunk import actions as beltpunk_actions
+from p2pgames.games.beltpunk.rules import Phase as BeltpunkPhase
+from p2pgames.games.steamcourt import solo, solo_game
+from p2pgames.games.steamcourt.actions import CODEC as COURT_CODEC
+from p2pgames.games.steamcourt.phases import Phase as CourtPhase
+from tests.spec.spec_text import section, spec_text, table_rows
+
+SPEC = spec_text()
+BELTPUNK = section("## D2.", SPEC)
+# §D3's own tables come before §D3.1's, so the first table of a kind in §D3 is the court's.
+COURT = section("## D3.", SPEC)
+SOLO = section("### D3.1", SPEC)
+
+# One random game each: every player count that changes the state's shape, every variant and option.
+BELTPUNK_CASES = [(players, {}) for players in (2, 3, 4)]
+COURT_CASES = (
+    [(players, {"variant": "court"}) for players in (2, 4, 7)]
+    + [(3, {"variant": "court", "scoring": "clock"}), (6, {"variant": "court", "scoring": "clock"})]
+    + [(2, {"variant": "duo"}), (2, {"variant": "duo", "duo_win": "queen"})]
+    + [(players, {"variant": "party"}) for players in (7, 10, 12)]
+    + [(11, {"variant": "party", "removed": "general"})]
+)
+SOLO_SEEDS = [b"solo-1", b"solo-2"]
+
+
+def _code(cell: str) -> str:
+    return cell.strip().strip("`")
+
+
+def _first_column(text: str, header: str) -> set[str]:
+    return {_code(row[0]) for row in table_rows(text, header)}
+
+
+class _RecordingTable(LocalTable):
+    """A local table that keeps the encoding of every state it reaches, the setup's included."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        self.encoded: list[dict] = []
+        super().__init__(*args, **kwargs)
+
+    def feed(self, event) -> None:
+        if not self.encoded:
+            self.encoded.append(self.game.encode_state(self.state))
+        super().feed(event)
+        self.encoded.append(self.game.encode_state(self.state))
+
+
+def _play(name: str, players: int, options: dict, seed: bytes) -> list[dict]:
+    """Every encoded state of one random legal game (random as the game's playout, so it ends)."""
+    game = get_game(name)
+    # Unchecked: the moves are the game's own legal ones (the conformance tests check apply).
+    table = _RecordingTable(game, game.ruleset(players, options), seed, check=False)
+    game = table.game
+    chooser = DeterministicRandom(b"spec-tables\x00" + seed)
+    while not isinstance(step := game.step(table.state), GameOver):
+        state = table.state
+        if isinstance(step, (Simultaneous, Sealed)):
+            table.act_simultaneous([
+                (seat, game.playout_choice(state, seat, game.legal_actions(state, seat, table.view(seat)), table.view(seat), chooser))
+                for seat in step.players
+            ])
+            continue
+        actors = step.actors if isinstance(step, Turn) else step.players
+        movers = [seat for seat in actors if game.legal_actions(state, seat, table.view(seat))]
+        seat = movers[chooser.below(len(movers))]
+        options_now = game.legal_actions(state, seat, table.view(seat))
+        table.act(seat, game.playout_choice(state, seat, options_now, table.view(seat), chooser))
+    return table.encoded
+
+
+def _phase_constants(phase_class: type) -> set[str]:
+    return {value for key, value in vars(phase_class).items() if not key.startswith("_") and isinstance(value, str)}
+
+
+# -- (a) state keys -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players, options", BELTPUNK_CASES)
+def test_every_beltpunk_state_has_exactly_the_keys_of_the_spec_table(players, options):
+    keys = _first_column(BELTPUNK, "state key")
+    phases = _first_column(BELTPUNK, "phase")
+    for encoded in _play("beltpunk", players, options, f"beltpunk/{players}/{options}".encode()):
+        assert set(encoded) == keys
+        assert encoded["phase"] in phases
+
+
+@pytest.mark.parametrize("players, options", COURT_CASES)
+def test_every_steam_court_state_and_table_map_has_exactly_the_keys_of_the_spec_tables(players, options):
+    keys = _first_column(COURT, "state key")
+    table_keys = _first_column(COURT, "table key")
+    phases = _first_column(COURT, "phase")
+    table_phases = _first_column(COURT, "table phase")
+    tables = 2 if options["variant"] == "party" else 1
+    for encoded in _play("steamcourt", players, options, f"steamcourt/{players}/{options}".encode()):
+        assert set(encoded) == keys
+        assert encoded["phase"] in phases
+        assert len(encoded["tables"]) == tables
+        for table in encoded["tables"]:
+            assert set(table) == table_keys
+            assert table["phase"] in table_phases
+
+
+@pytest.mark.parametrize("seed", SOLO_SEEDS)
+def test_every_solo_state_has_exactly_the_keys_of_the_spec_table(seed):
+    keys = _first_column(SOLO, "state key")
+    phases = _first_column(SOLO, "phase")
+    for encoded in _play("steamcourt", 1, {"variant": "solo"}, seed):
+        assert set(encoded) == keys
+        assert encoded["phase"] in phases
+
+
+# -- (b) actions on the wire ----------------------------------------------------------------------
+
+
+def _top_level_items(wire: str) -> list[str]:
+    """The items of a wire form as the SPEC writes it (``["lay", [slots], value, …]``)."""
+    assert wire.startswith("[") and wire.endswith("]"), wire
+    items, depth, current = [], 0, []
+    for char in wire[1:-1]:
+        if char == "," and depth == 0:
+            items.append("".join(current).strip())
+            current = []
+            continue
+        depth += char == "["
+        depth -= char == "]"
+        current.append(char)
+    items.append("".join(current).strip())
+    return items
+
+
+def _wire_forms(text: str) -> dict[str, int]:
+    """Each action kind of the section's wire table with its number of fields."""
+    forms: dict[str, int] = {}
+    for row in table_rows(text, "action"):
+        for wire in re.findall(r"`(\[[^`]*\])`", row[-1]):
+            kind, *fields = _top_level_items(wire)
+            name = kind.strip('"')
+            assert name not in forms, f"{name} is listed twice"
+            forms[name] = len(fields)
+    return forms
+
+
+@pytest.mark.parametrize(
+    "text, codec",
+    [
+        (BELTPUNK, beltpunk_actions.decode_action.__self__),
+        (COURT, COURT_CODEC),
+        (SOLO, solo_game._CODEC),
+    ],
+    ids=["beltpunk", "steamcourt", "solo"],
+)
+def test_the_wire_table_lists_every_action_kind_of_the_codec_with_its_fields(text, codec):
+    expected = {kind: len(cls.__slots__) for kind, cls in codec.classes.items()}
+    assert _wire_forms(text) == expected
+
+
+# -- (c) phases -----------------------------------------------------------------------------------
+
+
+def test_the_beltpunk_phases_are_the_codes():
+    assert _first_column(BELTPUNK, "phase") == _phase_constants(BeltpunkPhase)
+
+
+def test_the_steam_court_state_and_table_phases_are_the_codes():
+    state = _first_column(COURT, "phase")
+    table = _first_column(COURT, "table phase")
+    assert not state & table
+    assert state | table == _phase_constants(CourtPhase)
+
+
+def test_the_solo_phases_are_the_codes():
+    assert _first_column(SOLO, "phase") == _phase_constants(solo.Phase)
