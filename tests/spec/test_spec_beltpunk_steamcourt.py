@@ -1,6 +1,6 @@
 """SPEC.md §D2 (Beltpunk) and §D3 with §D3.1 (Steam Court, its Party, Duo and Solo variants) held to
 the code: the keys of every state the games encode in random legal playthroughs are the rows of the
-SPEC's state tables, the action kinds (and their field counts) of each codec are the rows of its
+SPEC's state tables (each value of the form its row names), the action kinds (and their field counts) of each codec are the rows of its
 wire table, and the phases the SPEC lists are the ones the code has (every phase a playthrough
 reaches among them)."""
 
@@ -43,6 +43,35 @@ def _code(cell: str) -> str:
 
 def _first_column(text: str, header: str) -> set[str]:
     return {_code(row[0]) for row in table_rows(text, header)}
+
+
+def _encodings(text: str, header: str) -> dict[str, str]:
+    return {_code(row[0]): row[1] for row in table_rows(text, header)}
+
+
+def _check_value(key: str, encoding: str, value, players: int) -> None:
+    """``value`` has the form the SPEC's encoding cell starts with (``int``, ``str``, ``nil or``, a
+    slot or seat, the CardState map, a list), and a list "by seat" has one item per seat."""
+    if encoding.startswith("int") or encoding.startswith(("slot", "seat")):
+        assert type(value) is int, (key, value)
+    elif encoding.startswith("str"):
+        assert type(value) is str, (key, value)
+    elif encoding.startswith("nil or"):
+        assert value is None or type(value) is int, (key, value)
+    elif encoding.startswith("the `CardState` map"):
+        assert isinstance(value, dict), (key, value)
+    elif encoding.startswith("["):
+        assert isinstance(value, list), (key, value)
+    else:
+        raise AssertionError(f"the SPEC's encoding of {key!r} starts with no known form: {encoding!r}")
+    if "by seat" in encoding and not (encoding.startswith("[] before") and value == []):
+        assert len(value) == players, (key, value)
+
+
+def _check_map(encoded: dict, encodings: dict[str, str], players: int) -> None:
+    assert set(encoded) == set(encodings)
+    for key, value in encoded.items():
+        _check_value(key, encodings[key], value, players)
 
 
 class _RecordingTable(LocalTable):
@@ -90,36 +119,36 @@ def _phase_constants(phase_class: type) -> set[str]:
 
 
 @pytest.mark.parametrize("players, options", BELTPUNK_CASES)
-def test_every_beltpunk_state_has_exactly_the_keys_of_the_spec_table(players, options):
-    keys = _first_column(BELTPUNK, "state key")
+def test_every_beltpunk_state_has_exactly_the_keys_and_forms_of_the_spec_table(players, options):
+    encodings = _encodings(BELTPUNK, "state key")
     phases = _first_column(BELTPUNK, "phase")
     for encoded in _play("beltpunk", players, options, f"beltpunk/{players}/{options}".encode()):
-        assert set(encoded) == keys
+        _check_map(encoded, encodings, players)
         assert encoded["phase"] in phases
 
 
 @pytest.mark.parametrize("players, options", COURT_CASES)
-def test_every_steam_court_state_and_table_map_has_exactly_the_keys_of_the_spec_tables(players, options):
-    keys = _first_column(COURT, "state key")
-    table_keys = _first_column(COURT, "table key")
+def test_every_steam_court_state_and_table_map_has_exactly_the_keys_and_forms_of_the_spec_tables(players, options):
+    encodings = _encodings(COURT, "state key")
+    table_encodings = _encodings(COURT, "table key")
     phases = _first_column(COURT, "phase")
     table_phases = _first_column(COURT, "table phase")
     tables = 2 if options["variant"] == "party" else 1
     for encoded in _play("steamcourt", players, options, f"steamcourt/{players}/{options}".encode()):
-        assert set(encoded) == keys
+        _check_map(encoded, encodings, players)
         assert encoded["phase"] in phases
         assert len(encoded["tables"]) == tables
         for table in encoded["tables"]:
-            assert set(table) == table_keys
+            _check_map(table, table_encodings, players)
             assert table["phase"] in table_phases
 
 
 @pytest.mark.parametrize("seed", SOLO_SEEDS)
-def test_every_solo_state_has_exactly_the_keys_of_the_spec_table(seed):
-    keys = _first_column(SOLO, "state key")
+def test_every_solo_state_has_exactly_the_keys_and_forms_of_the_spec_table(seed):
+    encodings = _encodings(SOLO, "state key")
     phases = _first_column(SOLO, "phase")
     for encoded in _play("steamcourt", 1, {"variant": "solo"}, seed):
-        assert set(encoded) == keys
+        _check_map(encoded, encodings, 1)
         assert encoded["phase"] in phases
 
 
