@@ -2,7 +2,8 @@
 the code: the keys of every state the games encode in random legal playthroughs are the rows of the
 SPEC's state tables (each value of the form its row names), the action kinds (and their field counts) of each codec are the rows of its
 wire table, and the phases the SPEC lists are the ones the code has (every phase a playthrough
-reaches among them)."""
+reaches among them). The chance steps, the first deals and the characters at each table are
+computed as the SPEC's prose and tables say and compared with the games'."""
 
 from __future__ import annotations
 
@@ -10,12 +11,25 @@ import re
 
 import pytest
 
-from p2pgames.engine import DeterministicRandom, GameOver, LocalTable, Sealed, Simultaneous, Turn
+from p2pgames.engine import (
+    CardOperations,
+    ChanceOutcome,
+    DeterministicRandom,
+    Disclose,
+    GameOver,
+    LocalTable,
+    NewDeal,
+    Reveal,
+    Sealed,
+    Simultaneous,
+    Turn,
+)
 from p2pgames.games import get_game
 from p2pgames.games.beltpunk import actions as beltpunk_actions
 from p2pgames.games.beltpunk.rules import Phase as BeltpunkPhase
 from p2pgames.games.steamcourt import solo, solo_game
 from p2pgames.games.steamcourt.actions import CODEC as COURT_CODEC
+from p2pgames.games.steamcourt.cards import CHARACTERS, DECK as COURT_DECK
 from p2pgames.games.steamcourt.phases import Phase as CourtPhase
 from tests.spec.spec_text import section, spec_text, table_rows
 
@@ -213,3 +227,86 @@ def test_the_steam_court_state_and_table_phases_are_the_codes():
 
 def test_the_solo_phases_are_the_codes():
     assert _first_column(SOLO, "phase") == _phase_constants(solo.Phase)
+
+
+# -- the chance steps and the first deals, computed as the SPEC's prose says ----------------------
+
+SEED = bytes(range(32))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_beltpunk_chance_step_and_first_deal_are_as_the_spec_says(players):
+    game = get_game("beltpunk")
+    state = game.apply(game.setup(game.ruleset(players)), ChanceOutcome(SEED))
+    foreman = DeterministicRandom(SEED).below(players)  # §D2: one draw
+    hand = {2: 8, 3: 7, 4: 6}[players]
+    draws = [
+        Disclose((players * hand + players + k,), (foreman + k) % players) for k in range(players)
+    ]
+    assert game.step(state) == CardOperations((
+        NewDeal(0, tuple(f"{suit}{rank}" for suit in "SGPE" for rank in range(1, 14)), 0, ()),
+        *(Disclose(tuple(range(seat * hand, (seat + 1) * hand)), seat) for seat in range(players)),
+        Reveal(tuple(range(players * hand, players * hand + players))),
+        *draws,
+    ))
+    assert state.foreman == foreman
+
+
+def _spec_seating(players: int) -> list[int]:
+    # §D3: Fisher–Yates from the last index down, j = below(i + 1).
+    random = DeterministicRandom(SEED)
+    order = list(range(players))
+    for i in range(players - 1, 0, -1):
+        j = random.below(i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+@pytest.mark.parametrize("players, options", [(3, {}), (7, {"variant": "court"}), (2, {"variant": "duo"})])
+def test_steam_court_seating_and_first_deal_are_as_the_spec_says(players, options):
+    game = get_game("steamcourt")
+    state = game.apply(game.setup(game.ruleset(players, options)), ChanceOutcome(SEED))
+    order = _spec_seating(players)
+    assert state.tables[0].seats == order
+    assert state.start == [order.index(seat) + 1 for seat in range(players)]
+    assert state.clock == [order.index(seat) for seat in range(players)]
+    deck = [name for name in COURT_DECK if options.get("variant") != "duo" or name[:-1] not in ("1", "2")]
+    size = len(deck) // (players + 1)
+    assert game.step(state) == CardOperations((
+        NewDeal(0, tuple(deck), 0, ()),
+        *(Disclose(tuple(range(k * size, (k + 1) * size)), seat) for k, seat in enumerate(order)),
+    ))
+
+
+def test_party_seating_and_first_deals_are_as_the_spec_says():
+    game = get_game("steamcourt")
+    state = game.apply(game.setup(game.ruleset(9)), ChanceOutcome(SEED))
+    order = _spec_seating(9)
+    royal, renegades = order[:4], order[4:]  # 9 players: 4 at the Royal table, 5 at the Renegade
+    assert [table.seats for table in state.tables] == [royal, renegades]
+    characters = ["queen", "duke", "timetraveler", "teaboy", "submariner", "alchemist", "pirate", "plaguedoctor", "vagabond"]
+    numbers = {name: index + 1 for index, name in enumerate(CHARACTERS)}
+    assert [state.start[seat] for seat in order] == [numbers[name] for name in characters]
+    operations = [NewDeal(0, COURT_DECK, 0, tuple(sorted(royal))), NewDeal(1, COURT_DECK, 84, tuple(sorted(renegades)))]
+    for first, seats in ((0, royal), (84, renegades)):
+        size = 84 // (len(seats) + 1)
+        operations += [Disclose(tuple(range(first + k * size, first + (k + 1) * size)), seat) for k, seat in enumerate(seats)]
+    assert game.step(state) == CardOperations(tuple(operations))
+
+
+def test_the_characters_at_each_table_are_the_spec_tables():
+    game = get_game("steamcourt")
+    court = {int(row[0]): _code(row[1]).split() for row in table_rows(COURT, "players")}
+    assert sorted(court) == list(range(2, 8))
+    for players, characters in court.items():
+        assert game.setup(game.ruleset(players, {"variant": "court"})).tables[0].characters == characters
+    party = table_rows(COURT[COURT.index("**Party variant**"):], "players")
+    tables = {int(row[0]): [_code(row[1]).split(), _code(row[2]).split()] for row in party if row[0] != "11"}
+    assert sorted(tables) == [7, 8, 9, 10, 12]
+    for players, characters in tables.items():
+        assert [table.characters for table in game.setup(game.ruleset(players, {"variant": "party"})).tables] == characters
+    for removed in ("jester", "pirate"):
+        eleven = game.setup(game.ruleset(11, {"removed": removed})).tables
+        assert [table.characters for table in eleven] == [
+            [name for name in names if name != removed] for names in tables[12]
+        ]
