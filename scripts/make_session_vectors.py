@@ -30,7 +30,12 @@ from p2pgames.session import make_envelope, verify_transcript  # noqa: E402
 from p2pgames.session._messages import SIGNATURE_DOMAIN  # noqa: E402
 
 VECTORS = ROOT / "protocol" / "vectors"
-GAMES = [("probe", 3, b"vector"), ("beltpunk", 2, b"vector"), ("steamcourt", 3, b"vector")]
+GAMES = [
+    ("probe", 3, b"vector"), ("beltpunk", 2, b"vector"), ("steamcourt", 3, b"vector"),
+    ("torpedo", 2, b"vector"), ("astonishing", 3, b"vector"),
+]
+# Options other than the defaults: Torpedo's random build covers its chance steps and placement.
+OPTIONS = {"torpedo": {"build": "random"}}
 
 
 def envelopes() -> dict:
@@ -74,7 +79,7 @@ def envelopes() -> dict:
 
 
 def transcript(game: str, players: int, seed: bytes) -> tuple[bytes, dict]:
-    board = Switchboard(game, players, seed=seed)
+    board = Switchboard(game, players, seed=seed, options=OPTIONS.get(game))
     board.run()
     data = bytes(board.transcripts[1])
     report = verify_transcript(data, get_game)
@@ -107,6 +112,7 @@ def transcript(game: str, players: int, seed: bytes) -> tuple[bytes, dict]:
         "sha256": hashlib.sha256(data).hexdigest(),
         "game": game,
         "players": players,
+        "options": OPTIONS.get(game, {}),
         "seed": seed.decode(),
         "entries": report.entries,
         "acks": report.acks,

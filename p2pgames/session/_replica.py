@@ -915,9 +915,17 @@ class Replica:
 
     def _apply_dispute(self, submission: Submission) -> None:
         slot = submission.body["slot"]
+        dispute = AuditSub(self._deals_to_audit_for(slot), accuser=submission.seat, slot=slot)
+        if isinstance(self.phase, CardPhase):
+            self.phase.dispute = dispute
+        else:
+            self.phase = CardPhase((), self.seq, [], dispute=dispute)
+
+    def _deals_to_audit_for(self, slot: int) -> tuple[int, ...]:
+        """The deal of ``slot`` and every deal it was re-shuffled from, increasing: a re-shuffled
+        deal can only be audited together with its sources (their lock keys undo its re-key)."""
         crypto, _ = self.deal_of_slot(slot)
         deals = {crypto.deal}
-        # A re-shuffled deal can only be audited together with the deals it drew from.
         pending = [crypto]
         while pending:
             current = pending.pop()
@@ -926,11 +934,7 @@ class Replica:
                 if source.deal not in deals:
                     deals.add(source.deal)
                     pending.append(source)
-        dispute = AuditSub(tuple(sorted(deals)), accuser=submission.seat, slot=slot)
-        if isinstance(self.phase, CardPhase):
-            self.phase.dispute = dispute
-        else:
-            self.phase = CardPhase((), self.seq, [], dispute=dispute)
+        return tuple(sorted(deals))
 
     def _next_sub(self, applied: Applied | None, phase: CardPhase) -> None:
         phase.index += 1
@@ -1088,6 +1092,5 @@ class Replica:
         )
 
     def _automatic_dispute(self, phase: CardPhase, slot: int) -> None:
-        crypto, _ = self.deal_of_slot(slot)
-        phase.dispute = AuditSub((crypto.deal,), accuser=None, slot=slot)
+        phase.dispute = AuditSub(self._deals_to_audit_for(slot), accuser=None, slot=slot)
         self.phase = phase

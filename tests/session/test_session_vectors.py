@@ -18,7 +18,14 @@ from p2pgames.session import iter_records, open_envelope, verify_transcript
 from p2pgames.session._replica import Replica, SeatInfo
 
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors"
-TRANSCRIPTS = ["session-probe-3p.json", "session-beltpunk-2p.json", "session-steamcourt-3p.json"]
+TRANSCRIPTS = sorted(path.name for path in VECTORS.glob("session-*p.json"))
+
+
+def test_every_playable_game_and_the_probe_have_a_transcript_vector():
+    from p2pgames.games import PLAYABLE
+
+    games = {json.loads((VECTORS / name).read_text())["game"] for name in TRANSCRIPTS}
+    assert games == set(PLAYABLE) | {"probe"}
 
 
 def test_envelope_vectors():
@@ -61,6 +68,8 @@ def test_transcript_vector_verifies_with_every_hash(name):
 @pytest.mark.parametrize("name", TRANSCRIPTS)
 def test_the_same_seeds_replay_the_same_game_byte_for_byte(name):
     summary = json.loads((VECTORS / name).read_text())
-    board = Switchboard(summary["game"], summary["players"], seed=summary["seed"].encode())
+    board = Switchboard(
+        summary["game"], summary["players"], seed=summary["seed"].encode(), options=summary["options"],
+    )
     board.run()
     assert bytes(board.transcripts[1]) == (VECTORS / summary["file"]).read_bytes()

@@ -1,0 +1,41 @@
+"""An automatic dispute of a re-shuffled slot audits the deals it was re-shuffled from too.
+
+When a slot that every peer must decrypt (a revealed card) doesn't, every peer starts the same
+audit on its own. For a re-shuffled slot that audit needs the sources' lock keys (they undo the
+re-key pass), so it must list the source deals as an explicit dispute does; auditing the re-shuffle
+alone made every honest peer crash (``KeyError``) instead of naming the cheater.
+"""
+
+from switchboard import Switchboard
+
+from p2pgames.crypto import transform
+from p2pgames.games import get_game
+from p2pgames.session import FaultCode, verify_transcript
+from p2pgames.session._secrets import SeatSecrets
+
+CHEATER = 1
+
+
+def test_a_wrong_rekey_pass_found_by_a_reveal_is_audited_with_its_sources_and_names_the_cheater(monkeypatch):
+    honest_pass = SeatSecrets._compute_pass
+
+    def rekey_with_a_wrong_key(self, replica, crypto, deal, stage):
+        body = honest_pass(self, replica, crypto, deal, stage)
+        if self.seat == CHEATER and stage == "rekey":
+            body = dict(body, values=transform(body["values"], 7))  # curve points, wrong ones
+        return body
+
+    monkeypatch.setattr(SeatSecrets, "_compute_pass", rekey_with_a_wrong_key)
+    board = Switchboard("probe", 3, seed=b"auto")
+    # Nobody disputes a card shown only to them (as when the cheater draws the bad cards itself),
+    # so the first sign of the bad pass is a revealed card that doesn't decrypt.
+    for session in board.sessions:
+        session._maybe_dispute = lambda: False
+    board.run()
+    for seat, session in enumerate(board.sessions):
+        assert session.fault is not None, seat
+        assert (session.fault.culprit, session.fault.code) == (CHEATER, FaultCode.BAD_PASS), (seat, session.fault)
+        assert "rekey" in session.fault.reason, session.fault.reason
+    # The verdict is reached by replaying the log, so a verifier of the transcript reaches it too.
+    report = verify_transcript(bytes(board.transcripts[0]), get_game)
+    assert report.ok, report.describe()
