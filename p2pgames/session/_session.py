@@ -155,7 +155,9 @@ class Session:
         self._closing: list[int] = []
         self._acks: dict[int, dict[int, tuple[bytes, bytes]]] = {}
         self._unverified_acks: dict[int, Envelope] = {}  # seat -> its latest relayed ack, unchecked
-        self._ack_of: dict[tuple[int, int], Envelope] = {}  # (seq, seat) -> its first ack of that entry
+        # (seq, seat) -> its first ack of that entry: (entry, state, the ack's bytes). Bytes rather
+        # than the parsed envelope, as every ack of the game is kept (§B8).
+        self._ack_of: dict[tuple[int, int], tuple[bytes, bytes, bytes]] = {}
         self._unverified_submissions: list[tuple[int, Envelope]] = []  # (author, entry) to check
         self._audits_checked = 0
         self._own_hashes: dict[int, tuple[bytes, bytes]] = {}
@@ -601,10 +603,10 @@ class Session:
         seq = body["seq"]
         earlier = self._ack_of.get((seq, seat))
         if earlier is not None:
-            if (earlier.body["entry"], earlier.body["state"]) != (body["entry"], body["state"]):
-                self._contradicting_ack(seat, earlier, envelope)
+            if earlier[:2] != (body["entry"], body["state"]):
+                self._contradicting_ack(seat, open_envelope(earlier[2]), envelope)
             return  # the same acknowledgement again (a joiner back from a restart makes them again)
-        self._ack_of[(seq, seat)] = envelope
+        self._ack_of[(seq, seat)] = (body["entry"], body["state"], envelope.raw)
         if seq <= self.agreed_through:
             return
         if seq < self._seq():
