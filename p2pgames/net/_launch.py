@@ -98,15 +98,30 @@ def lan_address() -> str:
 
 
 async def _bot_peer(
-    ruleset: Ruleset, host: str, port: int, name: str, settings: NetSettings, kind: str | None = None
+    ruleset: Ruleset, host: str, port: int, name: str, settings: NetSettings, kind: str | None = None,
+    *, task_status=trio.TASK_STATUS_IGNORED,
 ) -> None:
-    """A bot at the table: its own key, its own TCP connection, playing until the game ends."""
+    """A bot at the table: its own key, its own TCP connection, playing until the game ends.
+    Started (``nursery.start``) once the host has seated it, or has not."""
     game = get_game(ruleset.game)
     session = Session(Identity.generate(), name, get_game, bot=True, narrate=False)
     node = Node(session, settings=settings)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.connect, host, port)
-        await drive_bot(node, bot_for(game, os.urandom(16), kind))
+        nursery.start_soon(drive_bot, node, bot_for(game, os.urandom(16), kind))
+        with trio.move_on_after(settings.connect_timeout):
+            await node.wait_until(lambda: session.seated or session.stage != "lobby")
+        task_status.started()
+
+
+async def _bot_peers(
+    ruleset: Ruleset, port: int, bots: int, settings: NetSettings, kind: str | None, nursery: trio.Nursery
+) -> None:
+    """Start ``bots`` bot peers on loopback, each once the one before is seated: all from one
+    address, they would otherwise be many connections at once waiting for their hello, which a
+    host holds only a few of (``NetSettings.max_unseated_per_address``)."""
+    for number in range(bots):
+        await nursery.start(_bot_peer, ruleset, LOOPBACK, port, f"bot-{number + 1}", settings, kind)
 
 
 async def host_table(
@@ -154,8 +169,8 @@ async def host_table(
         say(f"Others join with:  p2pgames join {code}")
         if not local_only:
             say(f"(on this machine:  p2pgames join {JoinCode(LOOPBACK, actual_port, fingerprint)})")
-    for number in range(bots):
-        nursery.start_soon(_bot_peer, ruleset, LOOPBACK, actual_port, f"bot-{number + 1}", settings, bot_kind)
+    if bots:
+        nursery.start_soon(_bot_peers, ruleset, actual_port, bots, settings, bot_kind, nursery)
     if humans and not local_only and announce_on_lan:
         game = get_game(ruleset.game)
 
