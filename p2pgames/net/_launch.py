@@ -98,13 +98,13 @@ def lan_address() -> str:
 
 
 async def _bot_peer(
-    ruleset: Ruleset, host: str, port: int, name: str, settings: NetSettings, kind: str | None = None,
+    ruleset: Ruleset, host: str, port: int, identity: Identity, name: str, settings: NetSettings, kind: str | None = None,
     *, task_status=trio.TASK_STATUS_IGNORED,
 ) -> None:
     """A bot at the table: its own key, its own TCP connection, playing until the game ends.
     Started (``nursery.start``) once the host has seated it, or has not."""
     game = get_game(ruleset.game)
-    session = Session(Identity.generate(), name, get_game, bot=True, narrate=False)
+    session = Session(identity, name, get_game, bot=True, narrate=False)
     node = Node(session, settings=settings)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.connect, host, port)
@@ -114,14 +114,16 @@ async def _bot_peer(
         task_status.started()
 
 
-async def _bot_peers(
-    ruleset: Ruleset, port: int, bots: int, settings: NetSettings, kind: str | None, nursery: trio.Nursery
-) -> None:
-    """Start ``bots`` bot peers on loopback, each once the one before is seated: all from one
-    address, they would otherwise be many connections at once waiting for their hello, which a
-    host holds only a few of (``NetSettings.max_unseated_per_address``)."""
+async def _bot_peers(host: Node, port: int, bots: int, kind: str | None, nursery: trio.Nursery) -> None:
+    """Start ``bots`` bot peers on loopback for ``host``, which knows them for bots it launched
+    (:meth:`Node.bot_note`), each once the one before is seated: all from one address, they
+    would otherwise be many connections at once waiting for their hello, which a host holds
+    only a few of (``NetSettings.max_unseated_per_address``)."""
+    ruleset = host.session.ruleset
     for number in range(bots):
-        await nursery.start(_bot_peer, ruleset, LOOPBACK, port, f"bot-{number + 1}", settings, kind)
+        identity = Identity.generate()
+        host.launched_bots.add(identity.public_key.raw)
+        await nursery.start(_bot_peer, ruleset, LOOPBACK, port, identity, f"bot-{number + 1}", host.settings, kind)
 
 
 async def host_table(
@@ -170,7 +172,7 @@ async def host_table(
         if not local_only:
             say(f"(on this machine:  p2pgames join {JoinCode(LOOPBACK, actual_port, fingerprint)})")
     if bots:
-        nursery.start_soon(_bot_peers, ruleset, actual_port, bots, settings, bot_kind, nursery)
+        nursery.start_soon(_bot_peers, node, actual_port, bots, bot_kind, nursery)
     if humans and not local_only and announce_on_lan:
         game = get_game(ruleset.game)
 

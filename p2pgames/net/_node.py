@@ -38,13 +38,20 @@ from p2pgames.session import (
     SeatBack,
     Session,
     SessionEvent,
+    clean_text,
     encode_record,
 )
+from p2pgames.session._messages import NAME_LIMIT
 from p2pgames.net._framing import DEFAULT_MAX_FRAME, FrameError, FrameReader, frame
 from p2pgames.net._seat_file import SEAT_SUFFIX, SeatFile
 from p2pgames.net._transcript_file import TranscriptFile, open_private, write_pending
 
-__all__ = ["Node", "NetSettings", "open_host_listeners"]
+__all__ = ["Node", "NetSettings", "open_host_listeners", "BOT_LAUNCHED_HERE", "BOT_CLAIMED"]
+
+# What a seat's bot flag means to the player who sees it: nobody can check a hello's ``bot``, so
+# a seat is shown as a bot for sure only when this process started the bot itself.
+BOT_LAUNCHED_HERE = "a bot launched here"
+BOT_CLAIMED = "says it is a bot"
 
 
 @dataclass(frozen=True)
@@ -153,6 +160,8 @@ class Node:
         # Host: the listeners' scope, closed once a finished game needs nobody to come back.
         self._listening = trio.CancelScope()
         self._game_over = False
+        # The signing keys of the seats this process plays with bots (see bot_note).
+        self.launched_bots: set[bytes] = {session.identity.public_key.raw} if session.bot else set()
 
     # -- what the player does --------------------------------------------------------------------
 
@@ -200,6 +209,21 @@ class Node:
         with trio.move_on_after(timeout):
             while self.connections:
                 await trio.sleep(0.05)
+
+    def bot_note(self, seat: int, says_bot: bool, name: str | None = None) -> str | None:
+        """What the player may be told about whether ``seat`` (its place at the table, or in the
+        lobby before the start) is a bot: :data:`BOT_LAUNCHED_HERE` for a bot this process
+        started (our own seat played by a bot, a host's ``--bots``), :data:`BOT_CLAIMED` for any
+        other seat whose hello said ``bot`` (``says_bot``: anyone can say it), else ``None``.
+
+        ``name``: the name shown for that seat (a lobby event's, which may be older than the
+        lobby now): a seat whose name differs now is not taken for the one launched here."""
+        session = self.session
+        seats = session.seats or session.lobby
+        if seat < len(seats) and seats[seat].key.raw in self.launched_bots:
+            if name is None or clean_text(seats[seat].name, NAME_LIMIT) == name:
+                return BOT_LAUNCHED_HERE
+        return BOT_CLAIMED if says_bot else None
 
     # -- flushing ------------------------------------------------------------------------------
 
