@@ -244,10 +244,11 @@ async def join_table(
     with trio.move_on_after(settings.connect_timeout):
         await node.wait_until(lambda: session.seated or session.stage != "lobby")
     if not session.seated:
+        hung_up = session.stage == "closed"  # the connection ended (not yet the node: it lingers)
         node.leave("could not join")
+        with trio.move_on_after(settings.linger):
+            await node.finished.wait()
         if unwanted:
-            with trio.move_on_after(settings.linger):
-                await node.finished.wait()
             raise unwanted[0]
         if session.rejection is not None and session.rejection_unproven and code.fingerprint is not None:
             # Refused before it proved its key: this may not be the host the join code names.
@@ -259,7 +260,7 @@ async def join_table(
             raise SetupError(f"could not join the table at {where}: {session.rejection}", network=False)
         if session.fault is not None:
             raise SetupError(f"could not join the table at {where}: {session.fault.describe(None)}", network=False)
-        if node.finished.is_set():
+        if hung_up:
             raise SetupError(f"could not join the table at {where}: the host closed the connection")
         raise SetupError(f"could not join the table at {where}: the host did not seat us within {settings.connect_timeout:.0f} s")
     host = session.host_fingerprint

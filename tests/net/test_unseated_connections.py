@@ -17,7 +17,7 @@ import trio
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity
 from p2pgames.games import get_game
-from p2pgames.net import LOOPBACK, FrameReader, NetSettings, Node, drive_bot, open_host_listeners
+from p2pgames.net import LOOPBACK, FrameReader, JoinCode, NetSettings, Node, SetupError, drive_bot, join_table, open_host_listeners
 from p2pgames.session import DecisionNeeded, GameEnded, Session, open_envelope
 
 SETTINGS = NetSettings()
@@ -182,4 +182,18 @@ async def test_after_the_game_the_host_stops_listening_closes_strangers_and_stop
         await trio.sleep(10 * SETTINGS.ping_interval)
         assert host.bytes_sent == sent, "no pings after the game"
         assert len(host.connections) == 2
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_joiner_refused_by_the_cap_is_told_the_host_closed_the_connection(autojump_clock, stranger):
+    """What the README's troubleshooting names: the line a person sees, and no seat taken."""
+    host = host_node()
+    async with trio.open_nursery() as nursery:
+        port = await serve(nursery, host)
+        for _ in range(SETTINGS.max_unseated_per_address):
+            await stranger(port, LOOPBACK)
+        await host.wait_until(lambda: unseated(host) == SETTINGS.max_unseated_per_address)
+        with pytest.raises(SetupError, match="the host closed the connection"):
+            await join_table(nursery, identity=Identity.generate(), name="joe", code=JoinCode(LOOPBACK, port, None))
+        assert host.session.lobby_size == 1
         nursery.cancel_scope.cancel()
