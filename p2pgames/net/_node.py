@@ -409,16 +409,13 @@ class Node:
             return True
         return any(number == connection.number for _, number in session.role.lobby)  # type: ignore[union-attr]
 
-    def _refusal(self, peer: str) -> str | None:
-        """Host: why a new connection from ``peer`` is refused unread (too many connections
-        without a place at the table, from there or in all), or ``None``."""
+    def _too_many_unseated(self, peer: str) -> bool:
+        """Host: whether a new connection from ``peer`` is one too many without a place at the
+        table (from there, or in all): it is then closed unread."""
         settings = self.settings
         unseated = [connection for connection in self.connections.values() if not self._greeted(connection)]
-        if len(unseated) >= settings.max_unseated:
-            return f"{len(unseated)} connections are waiting for their hello"
-        if sum(connection.peer == peer for connection in unseated) >= settings.max_unseated_per_address:
-            return f"{settings.max_unseated_per_address} connections from {peer} are waiting for their hello"
-        return None
+        from_peer = sum(connection.peer == peer for connection in unseated)
+        return len(unseated) >= settings.max_unseated or from_peer >= settings.max_unseated_per_address
 
     def _hang_up_unseated(self, connection: _Connection, reason: str) -> None:
         """Host: close ``connection``, which has no place at the table, at once: nothing it may
@@ -522,7 +519,7 @@ class Node:
     async def _accept_loop(self, listeners: list[trio.SocketListener]) -> None:
         async def handle(stream: trio.SocketStream) -> None:
             peer = _peer_address(stream)
-            if self._refusal(peer) is not None:
+            if self._too_many_unseated(peer):
                 await trio.aclose_forcefully(stream)  # unread: a stranger gets nothing from us
                 return
             number = self._next_connection
@@ -703,7 +700,7 @@ def _peer_address(stream: trio.SocketStream) -> str:
     """The address ``stream`` came from (its port left out: every connection has its own)."""
     try:
         return str(stream.socket.getpeername()[0])
-    except (OSError, AttributeError, IndexError, TypeError):
+    except (OSError, AttributeError, IndexError):
         return "an unknown address"
 
 
