@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import hashlib
+import inspect
 import os
 import sys
 import tempfile
@@ -23,7 +24,7 @@ from typing import Any, Mapping, NoReturn, Sequence
 
 from p2pgames import __version__
 from p2pgames.engine import Game, RulesetError
-from p2pgames.games import PLAYABLE, UnknownGame, find_game, game_package, get_game
+from p2pgames.games import PLAYABLE, TEST_GAMES, UnknownGame, find_game, game_package, get_game
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NETWORK = 0, 1, 2, 3
 EXIT_INTERRUPTED = 128 + 2  # SIGINT, as a shell reports a command Ctrl-C stopped
@@ -703,9 +704,15 @@ def cmd_id(args: argparse.Namespace) -> int:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     game = _game(args.game)
+    import importlib
     from importlib import resources
 
     package = game_package(game.name)
+    if game.name in TEST_GAMES:
+        # No rulebook: a test game's rules are its module's docstring.
+        print(f"# {game.title}: one of the platform's test games, not offered to players\n")
+        print(inspect.cleandoc(importlib.import_module(package).__doc__ or "(no rules written)"))
+        return EXIT_OK
     text = resources.files(package).joinpath("RULES.md").read_text(encoding="utf-8")
     print(text)
     variants = variants_of(game)
@@ -775,7 +782,8 @@ def _variants_help() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    games = ", ".join(PLAYABLE)
+    # Every game the commands accept, the test games named as such (tests and benchmarks use them).
+    games = f"{', '.join(PLAYABLE)} (and, for tests, the platform's test games: {', '.join(TEST_GAMES)})"
     parser = _Parser(
         prog="p2pgames",
         description="Steampunk tabletop games with friends, peer to peer: no server, no trusted dealer.",

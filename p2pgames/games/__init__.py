@@ -13,7 +13,7 @@ import re
 
 from p2pgames.engine import Game
 
-__all__ = ["PLAYABLE", "find_game", "get_game", "game_package", "UnknownGame"]
+__all__ = ["PLAYABLE", "TEST_GAMES", "find_game", "get_game", "game_package", "UnknownGame"]
 
 # name -> package; the order is the order of the menu.
 PLAYABLE: dict[str, str] = {
@@ -26,6 +26,8 @@ _PLATFORM_TESTS: dict[str, str] = {
     "probe": "p2pgames.games._probe",
     "dealbench": "p2pgames.games._dealbench",
 }
+# The platform's own test games: not offered to players, accepted by their exact names.
+TEST_GAMES: tuple[str, ...] = tuple(_PLATFORM_TESTS)
 
 
 class UnknownGame(KeyError):

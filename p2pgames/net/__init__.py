@@ -10,11 +10,13 @@ from p2pgames.net._discovery import DISCOVERY_PORT, Announcement, announce, disc
 from p2pgames.net._joincode import JoinCode
 from p2pgames.net._launch import SetupError, host_table, join_table, lan_address
 from p2pgames.net._headless import play_headless, run_headless
-from p2pgames.net._node import NetSettings, Node, open_host_listeners
+from p2pgames.net._node import BOT_CLAIMED, BOT_LAUNCHED_HERE, NetSettings, Node, open_host_listeners
 from p2pgames.net._players import LOOPBACK, SeatResult, TableResult, drive_bot, peak_memory_bytes, play_table, play_table_now
 
 __all__ = [
     "Announcement",
+    "BOT_CLAIMED",
+    "BOT_LAUNCHED_HERE",
     "DEFAULT_MAX_FRAME",
     "DISCOVERY_PORT",
     "LOOPBACK",

@@ -98,15 +98,32 @@ def lan_address() -> str:
 
 
 async def _bot_peer(
-    ruleset: Ruleset, host: str, port: int, name: str, settings: NetSettings, kind: str | None = None
+    ruleset: Ruleset, host: str, port: int, identity: Identity, name: str, settings: NetSettings, kind: str | None = None,
+    *, task_status=trio.TASK_STATUS_IGNORED,
 ) -> None:
-    """A bot at the table: its own key, its own TCP connection, playing until the game ends."""
+    """A bot at the table: its own key, its own TCP connection, playing until the game ends.
+    Started (``nursery.start``) once the host has seated it, or has not."""
     game = get_game(ruleset.game)
-    session = Session(Identity.generate(), name, get_game, bot=True, narrate=False)
+    session = Session(identity, name, get_game, bot=True, narrate=False)
     node = Node(session, settings=settings)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.connect, host, port)
-        await drive_bot(node, bot_for(game, os.urandom(16), kind))
+        nursery.start_soon(drive_bot, node, bot_for(game, os.urandom(16), kind))
+        with trio.move_on_after(settings.connect_timeout):
+            await node.wait_until(lambda: session.seated or session.stage != "lobby")
+        task_status.started()
+
+
+async def _bot_peers(host: Node, port: int, bots: int, kind: str | None, nursery: trio.Nursery) -> None:
+    """Start ``bots`` bot peers on loopback for ``host``, which knows them for bots it launched
+    (:meth:`Node.bot_note`), each once the one before is seated: all from one address, they
+    would otherwise be many connections at once waiting for their hello, which a host holds
+    only a few of (``NetSettings.max_unseated_per_address``)."""
+    ruleset = host.session.ruleset
+    for number in range(bots):
+        identity = Identity.generate()
+        host.launched_bots.add(identity.public_key.raw)
+        await nursery.start(_bot_peer, ruleset, LOOPBACK, port, identity, f"bot-{number + 1}", host.settings, kind)
 
 
 async def host_table(
@@ -154,8 +171,8 @@ async def host_table(
         say(f"Others join with:  p2pgames join {code}")
         if not local_only:
             say(f"(on this machine:  p2pgames join {JoinCode(LOOPBACK, actual_port, fingerprint)})")
-    for number in range(bots):
-        nursery.start_soon(_bot_peer, ruleset, LOOPBACK, actual_port, f"bot-{number + 1}", settings, bot_kind)
+    if bots:
+        nursery.start_soon(_bot_peers, node, actual_port, bots, bot_kind, nursery)
     if humans and not local_only and announce_on_lan:
         game = get_game(ruleset.game)
 
@@ -227,10 +244,11 @@ async def join_table(
     with trio.move_on_after(settings.connect_timeout):
         await node.wait_until(lambda: session.seated or session.stage != "lobby")
     if not session.seated:
+        hung_up = session.stage == "closed"  # the connection ended (not yet the node: it lingers)
         node.leave("could not join")
+        with trio.move_on_after(settings.linger):
+            await node.finished.wait()
         if unwanted:
-            with trio.move_on_after(settings.linger):
-                await node.finished.wait()
             raise unwanted[0]
         if session.rejection is not None and session.rejection_unproven and code.fingerprint is not None:
             # Refused before it proved its key: this may not be the host the join code names.
@@ -242,7 +260,7 @@ async def join_table(
             raise SetupError(f"could not join the table at {where}: {session.rejection}", network=False)
         if session.fault is not None:
             raise SetupError(f"could not join the table at {where}: {session.fault.describe(None)}", network=False)
-        if node.finished.is_set():
+        if hung_up:
             raise SetupError(f"could not join the table at {where}: the host closed the connection")
         raise SetupError(f"could not join the table at {where}: the host did not seat us within {settings.connect_timeout:.0f} s")
     host = session.host_fingerprint

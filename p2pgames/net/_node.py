@@ -38,13 +38,20 @@ from p2pgames.session import (
     SeatBack,
     Session,
     SessionEvent,
+    clean_text,
     encode_record,
 )
+from p2pgames.session._messages import NAME_LIMIT
 from p2pgames.net._framing import DEFAULT_MAX_FRAME, FrameError, FrameReader, frame
 from p2pgames.net._seat_file import SEAT_SUFFIX, SeatFile
 from p2pgames.net._transcript_file import TranscriptFile, open_private, write_pending
 
-__all__ = ["Node", "NetSettings", "open_host_listeners"]
+__all__ = ["Node", "NetSettings", "open_host_listeners", "BOT_LAUNCHED_HERE", "BOT_CLAIMED"]
+
+# What a seat's bot flag means to the player who sees it: nobody can check a hello's ``bot``, so
+# a seat is shown as a bot for sure only when this process started the bot itself.
+BOT_LAUNCHED_HERE = "a bot launched here"
+BOT_CLAIMED = "says it is a bot"
 
 
 @dataclass(frozen=True)
@@ -68,12 +75,25 @@ class NetSettings:
     redial_longest: float = 5.0
     # A watchdog tick this much later than due means this process was frozen (suspended).
     frozen_after: float = 3.0
+    # Host: a connection with no place at the table yet (no valid hello or rejoin) costs a socket
+    # and nothing else, so it is held briefly and in small numbers: closed this long after it
+    # opened; and beyond this many such connections from one address, or in all, a new one is
+    # closed at once, unread. A hello takes one round trip, so an honest joiner is unseated for
+    # a moment only; the host launches its own bots one after another (``host_table``).
+    hello_timeout: float = 10.0
+    max_unseated_per_address: int = 4
+    max_unseated: int = 32
+    # The largest frame a connection may send before its hello: a hello or rejoin is a few
+    # hundred bytes, so a long length prefix from a stranger is refused at once, not waited for.
+    max_hello_frame: int = 16384
 
 
 class _Connection:
-    def __init__(self, number: int, stream: trio.abc.Stream, queue_size: int) -> None:
+    def __init__(self, number: int, stream: trio.abc.Stream, queue_size: int, peer: str | None) -> None:
         self.number = number
         self.stream = stream
+        self.peer = peer  # host: the address it came from; a joiner's own dial: None
+        self.opened = trio.current_time()
         self.send_frames, self.receive_frames = trio.open_memory_channel[bytes | None](queue_size)
         self.last_heard = trio.current_time()
         self.last_sent = trio.current_time()
@@ -137,6 +157,11 @@ class Node:
         self._was_in_touch = False  # the current connection got us back to the table
         self.away_since: dict[int, float] = {}  # seat -> when it went away (trio's clock)
         self._away_told: set[int] = set()
+        # Host: the listeners' scope, closed once a finished game needs nobody to come back.
+        self._listening = trio.CancelScope()
+        self._game_over = False
+        # The signing keys of the seats this process plays with bots (see bot_note).
+        self.launched_bots: set[bytes] = {session.identity.public_key.raw} if session.bot else set()
 
     # -- what the player does --------------------------------------------------------------------
 
@@ -184,6 +209,21 @@ class Node:
         with trio.move_on_after(timeout):
             while self.connections:
                 await trio.sleep(0.05)
+
+    def bot_note(self, seat: int, says_bot: bool, name: str | None = None) -> str | None:
+        """What the player may be told about whether ``seat`` (its place at the table, or in the
+        lobby before the start) is a bot: :data:`BOT_LAUNCHED_HERE` for a bot this process
+        started (our own seat played by a bot, a host's ``--bots``), :data:`BOT_CLAIMED` for any
+        other seat whose hello said ``bot`` (``says_bot``: anyone can say it), else ``None``.
+
+        ``name``: the name shown for that seat (a lobby event's, which may be older than the
+        lobby now): a seat whose name differs now is not taken for the one launched here."""
+        session = self.session
+        seats = session.seats or session.lobby
+        if seat < len(seats) and seats[seat].key.raw in self.launched_bots:
+            if name is None or clean_text(seats[seat].name, NAME_LIMIT) == name:
+                return BOT_LAUNCHED_HERE
+        return BOT_CLAIMED if says_bot else None
 
     # -- flushing ------------------------------------------------------------------------------
 
@@ -237,6 +277,10 @@ class Node:
             self._events_send.send_nowait(event)
         if session.stage in ("halted", "closed"):
             self._stop_soon()
+        elif session.stage == "over" and not self._game_over:
+            self._game_over = True
+            if session.is_host and self._nursery is not None:
+                self._nursery.start_soon(self._close_after_game)
         self._changed.set()
         self._changed = trio.Event()
 
@@ -359,8 +403,47 @@ class Node:
 
     # -- connections ---------------------------------------------------------------------------
 
-    async def _run_connection(self, stream: trio.abc.Stream, number: int) -> None:
-        connection = _Connection(number, stream, self.settings.max_queued_frames)
+    def _greeted(self, connection: _Connection) -> bool:
+        """Whether ``connection`` has a place at the table: a joiner's own dial always; at a host,
+        one whose valid hello put it in the lobby or whose rejoin (or start) seated it."""
+        if connection.peer is None:
+            return True
+        session = self.session
+        if session.seat_of_connection(connection.number) is not None:
+            return True
+        return any(number == connection.number for _, number in session.role.lobby)  # type: ignore[union-attr]
+
+    def _too_many_unseated(self, peer: str) -> bool:
+        """Host: whether a new connection from ``peer`` is one too many without a place at the
+        table (from there, or in all): it is then closed unread."""
+        settings = self.settings
+        unseated = [connection for connection in self.connections.values() if not self._greeted(connection)]
+        from_peer = sum(connection.peer == peer for connection in unseated)
+        return len(unseated) >= settings.max_unseated or from_peer >= settings.max_unseated_per_address
+
+    def _hang_up_unseated(self, connection: _Connection, reason: str) -> None:
+        """Host: close ``connection``, which has no place at the table, at once: nothing it may
+        still send is wanted, and nothing is at stake on it."""
+        if not connection.closing:
+            connection.closing = True
+            self.session.disconnected(connection.number, reason)
+        connection.scope.cancel()
+
+    async def _close_after_game(self) -> None:
+        """Host, once the game is over: when every seat holds the final agreement (or after
+        ``linger`` seconds, for a joiner that lost the end to come back for it), stop listening
+        and close every connection without a place at the table. Seated joiners keep theirs
+        until they leave (a goodbye, a last chat line)."""
+        with trio.move_on_after(self.settings.linger):
+            await self.final_agreement.wait()
+        self._listening.cancel()
+        for connection in list(self.connections.values()):
+            if not self._greeted(connection):
+                self._hang_up_unseated(connection, "the game is over")
+        self._flush()
+
+    async def _run_connection(self, stream: trio.abc.Stream, number: int, peer: str | None = None) -> None:
+        connection = _Connection(number, stream, self.settings.max_queued_frames, peer)
         self.connections[number] = connection
         try:
             with connection.scope:
@@ -381,6 +464,8 @@ class Node:
         reason = "the connection closed"
         try:
             while True:
+                greeted = self._greeted(connection)
+                reader.max_frame = self.settings.max_frame if greeted else self.settings.max_hello_frame
                 payload = await reader.next_frame()
                 if payload is None:
                     break
@@ -437,11 +522,17 @@ class Node:
 
     async def _accept_loop(self, listeners: list[trio.SocketListener]) -> None:
         async def handle(stream: trio.SocketStream) -> None:
+            peer = _peer_address(stream)
+            if self._too_many_unseated(peer):
+                await trio.aclose_forcefully(stream)  # unread: a stranger gets nothing from us
+                return
             number = self._next_connection
             self._next_connection += 1
-            await self._run_connection(stream, number)
+            await self._run_connection(stream, number, peer)
 
-        await trio.serve_listeners(handle, listeners)
+        # Connections run in the node's nursery: closing the listeners leaves them be.
+        with self._listening:
+            await trio.serve_listeners(handle, listeners, handler_nursery=self._nursery)
 
     async def connect(self, host: str, port: int, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Joiner: dial the host and play until the game is over or stopped. Raises
@@ -529,6 +620,7 @@ class Node:
                 # Judge nobody on the time we lost; start counting again from now.
                 for connection in self.connections.values():
                     connection.last_heard = max(connection.last_heard, now)
+                    connection.opened = max(connection.opened, now)
                 self._wait_since = now
                 lost = now - last_tick - 1.0
                 for seat in self.away_since:
@@ -537,7 +629,13 @@ class Node:
             for connection in list(self.connections.values()):
                 if connection.closing:
                     continue
-                if now - connection.last_sent >= settings.ping_interval:
+                if not self._greeted(connection):
+                    # Never pinged (nothing keeps it open), and closed once its hello is late.
+                    if now - connection.opened >= settings.hello_timeout:
+                        self._hang_up_unseated(connection, f"no hello within {settings.hello_timeout:.0f} s")
+                    continue
+                if now - connection.last_sent >= settings.ping_interval and not session.finished:
+                    # A finished game needs nothing kept alive: nobody is judged on silence now.
                     session.ping(connection.number, int(now))
                 if now - connection.last_heard > settings.silence_timeout and not session.finished:
                     seat = session.seat_of_connection(connection.number)
@@ -600,6 +698,14 @@ class Node:
         if now - self._wait_since > limit:
             self._wait_since = now
             session.peer_unresponsive(late[0], f"its automatic protocol step has been due for {limit:.0f} s")
+
+
+def _peer_address(stream: trio.SocketStream) -> str:
+    """The address ``stream`` came from (its port left out: every connection has its own)."""
+    try:
+        return str(stream.socket.getpeername()[0])
+    except (OSError, AttributeError, IndexError):
+        return "an unknown address"
 
 
 async def open_host_listeners(port: int, host: str | None = None) -> list[trio.SocketListener]:

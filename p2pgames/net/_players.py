@@ -165,6 +165,8 @@ async def play_table(
         if transcripts is not None:
             path = transcripts / f"{game_name}-{(seed or b'').hex()[:8] or os.urandom(4).hex()}-seat{seat}.p2pt"
         nodes.append(Node(session, settings=settings, transcript_path=path))
+    for node in nodes:  # every seat's bot runs in this process
+        node.launched_bots |= {session.identity.public_key.raw for session in sessions if session.bot}
     listeners = await open_host_listeners(0, LOOPBACK)
     port = listeners[0].socket.getsockname()[1]
     async with trio.open_nursery() as nursery:

@@ -421,7 +421,8 @@ class TerminalGame:
         before = [name for name, _ in self.lobby.players] if self.lobby is not None else []
         for seat, (name, bot) in enumerate(event.players):
             if name not in before and seat != event.you:
-                self._log([("class:log.info", f"{name} took seat {seat}{' (a bot)' if bot else ''}.")])
+                note = self.node.bot_note(seat, bot, name) if self.node is not None else None
+                self._log([("class:log.info", f"{name} took seat {seat}{f' ({note})' if note else ''}.")])
         now = [name for name, _ in event.players]
         for name in before:
             if name not in now:

@@ -46,6 +46,7 @@ from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import ColorDepth, Output
 
 from p2pgames.engine import ChoiceGroup, Panel, Sealed
+from p2pgames.net import BOT_CLAIMED, BOT_LAUNCHED_HERE
 from p2pgames.session import HOST_SEAT, Decision, Session
 from p2pgames.tui._commands import COMMANDS, menu_lines
 from p2pgames.tui._completion import ChoiceCompleter
@@ -73,6 +74,14 @@ QUESTIONS = {
     Question.LEAVE: ("Leave the game? It stops the game for everyone.", "leave", "stay"),
     Question.END: ("End the game for everyone? Transcripts say why.", "end it", "keep waiting"),
 }
+
+
+def _bot_mark(note: str | None) -> list[tuple[str, str]]:
+    """A seat's bot note in the players' panels: short for a bot launched here, in full for a
+    seat that only says it is one (see ``Node.bot_note``)."""
+    if note is None:
+        return []
+    return [("dim", " bot" if note == BOT_LAUNCHED_HERE else f" ({note})")]
 
 
 def away_seconds(session: Session, away_for: Callable[[int], float | None]) -> float | None:
@@ -182,7 +191,7 @@ class Screen:
         for seat, info in enumerate(session.seats):
             line = [("dim", f"{seat} "), ("you" if seat == session.seat else "bold", info.name)]
             line += [("dim", " (you)")] if seat == session.seat else []
-            line += [("dim", " bot")] if info.bot else []
+            line += _bot_mark(self.game.node.bot_note(seat, info.bot))  # type: ignore[union-attr]
             line += [("warn", " ◂ to move")] if seat in waiting else []
             lines.append(tuple(line))
         return Panel("Players", tuple(lines))
@@ -211,7 +220,7 @@ class Screen:
                 line = [("dim", f"{seat} "), ("you" if you else "bold", name)]
                 line += [("dim", " (you)")] if you else []
                 line += [("dim", " host")] if seat == 0 else []
-                line += [("dim", " bot")] if bot else []
+                line += _bot_mark(game.node.bot_note(seat, bot, name) if game.node is not None else BOT_CLAIMED if bot else None)
                 lines.append(tuple(line))
             panels.append(Panel(f"Seats {len(players)}/{seats}", tuple(lines)))
         if session is not None and not session.is_host and session.host_fingerprint is not None:

@@ -338,6 +338,29 @@ def test_rules_prints_the_rules():
     assert "Beltpunk" in out and len(out.splitlines()) > 20
 
 
+@pytest.mark.parametrize("name", ["probe", "dealbench"])
+def test_rules_of_a_test_game_says_what_it_is_and_prints_its_rules(name):
+    code, out, err = call("rules", name)
+    assert (code, err) == (0, "")
+    assert "one of the platform's test games, not offered to players" in out.splitlines()[0]
+    assert len(out.splitlines()) > 5
+
+
+@pytest.mark.parametrize("command", ["host", "play", "selfplay", "rules"])
+def test_every_game_a_command_accepts_is_listed_in_its_help(command):
+    """What is accepted and what is listed are one: the test games are accepted by their exact
+    names (tests and benchmarks host and play them), so the help names them, as test games."""
+    from p2pgames.games import PLAYABLE, TEST_GAMES
+
+    code, out, _ = call(command, "--help")
+    listed = " ".join(out.split())  # argparse wraps the help
+    assert code == 0
+    assert all(name in listed for name in PLAYABLE)
+    assert f"for tests, the platform's test games: {', '.join(TEST_GAMES)}" in listed
+    for name in TEST_GAMES:
+        assert call("rules", name)[0] == 0
+
+
 def _announcement(host, port):
     from p2pgames.net import Announcement
 

@@ -241,6 +241,25 @@ def test_the_lobby_shows_seats_and_join_code_and_quits_without_asking(pipe, dead
     assert run(table, script) == 0
 
 
+def test_the_lobby_shows_a_bot_launched_here_apart_from_a_seat_that_says_it_is_one(pipe, deadline):
+    """bot-1 was launched by alice's process; bot-2 is a peer whose hello says it is a bot,
+    which anyone can say."""
+    table = Table(pipe, players=4, bots=2, launched=1)  # one seat stays empty: the game never starts
+
+    async def script(table: Table) -> None:
+        await table.human.wait_until(lambda: table.human.session.lobby_size == 3)
+        await table.screen.wait_for("bot-2 took seat 2")
+        text = table.screen.text()
+        assert "bot-1 took seat 1 (a bot launched here)." in text
+        assert "bot-2 took seat 2 (says it is a bot)." in text
+        lines = table.screen.lines()
+        assert any(line.strip().endswith("1 bot-1 bot") for line in lines), text
+        assert any(line.strip().endswith("2 bot-2 (says it is a bot)") for line in lines), text
+        table.type("quit\r")
+
+    assert run(table, script) == 0
+
+
 @pytest.mark.parametrize("columns, rows", [(80, 24), (132, 40)])
 def test_the_screen_fits_the_terminal(pipe, deadline, columns, rows):
     table = Table(pipe, players=4)
@@ -482,7 +501,7 @@ def test_a_joiner_with_the_hosts_name_has_one_name_everywhere(pipe, deadline, tm
     assert lobby[1] == " Waiting for players (2 of 3 seated)"
     start = next(number for number, line in enumerate(lobby) if line.startswith("Seats 2/3 │"))
     seats = [line.partition("│")[2].strip() for line in lobby[start:start + 3]]
-    assert seats == ["0 alice host bot", "1 alice-2 (you)", "2 waiting for a player…"]
+    assert seats == ["0 alice host (says it is a bot)", "1 alice-2 (you)", "2 waiting for a player…"]  # a claim: not launched here
     host_key = table.bots[0].session.identity.public_key.fingerprint()
     assert f"Host │ host key {host_key}" in "\n".join(lobby)
     assert f"The host's key {host_key} matches the join code." in "\n".join(lobby)

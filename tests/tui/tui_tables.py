@@ -130,6 +130,8 @@ class Table:
     the human joins as a player does (:func:`~p2pgames.net.join_table`, with the host's key in the
     join code, or ``join_fingerprint`` instead) — after the bots have taken their seats with
     ``late``. ``bots`` may be fewer than the empty seats, leaving the table waiting in its lobby.
+    The first ``launched`` bots are ones the human's process launched (``host --bots`` does): its
+    node knows their keys; the others only say they are bots.
     ``options`` are the ruleset's, ``bot_kind`` the kind of bot (``None``: the game's default).
     Every peer's key, shuffles and bot draw on ``seed`` and its name, so a table plays the same
     game every run.
@@ -151,6 +153,7 @@ class Table:
         transcripts: Path | None = None,
         options: dict | None = None,
         bot_kind: str | None = None,
+        launched: int = 0,
     ) -> None:
         self.human_name = human_name
         self.host_name = host_name
@@ -162,6 +165,7 @@ class Table:
         self.ruleset = self.game.ruleset(players, options or {})
         self.bot_kind = bot_kind  # None: the game's default bot
         self.bot_count = players - 1 if bots is None else bots
+        self.launched = launched
         self.human_hosts = human_hosts
         self.late = late
         self.human: Watched | None = None
@@ -226,7 +230,10 @@ class Table:
 
     async def _start_bots(self, nursery: trio.Nursery) -> None:
         for number in range(self.bot_count - (0 if self.human_hosts else 1)):
-            self.bots.append(await self._start_bot(nursery, f"bot-{number + 1}"))
+            bot = await self._start_bot(nursery, f"bot-{number + 1}")
+            if number < self.launched:
+                self.human.node.launched_bots.add(bot.session.identity.public_key.raw)
+            self.bots.append(bot)
 
     async def _start_bot(self, nursery: trio.Nursery, name: str, host: bool = False) -> Watched:
         ruleset = self.ruleset if host else None
