@@ -36,9 +36,10 @@ def test_session_vector_transcripts_verify_with_the_vectors_counts(name):
     assert report.result == meta["result"]
 
 
-@pytest.mark.parametrize("game, players, kinds", [("torpedo", 2, ("heuristic",)), ("astonishing", 3, (None,))])
+@pytest.mark.parametrize("game, players, kinds", [("torpedo", 2, ("heuristic",)), ("astonishing", 2, (None,))])
 async def test_fresh_transcripts_of_the_newer_games_verify(tmp_path, autojump_clock, game, players, kinds):
-    table = await play_table(game, players, seed=b"independent", transcripts=tmp_path, bot_kinds=kinds)
+    table = await play_table(game, players, seed=b"independent", transcripts=tmp_path, bot_kinds=kinds,
+                             verify=False)
     assert table.ok, [seat.fault for seat in table.seats]
     for seat in table.seats:
         report = transcript.verify(seat.transcript.read_bytes())

@@ -1,16 +1,16 @@
 """Transcript verification (SPEC §B11) by the independent implementation: records, signatures,
 the chain of entries (§B3), counters, accepts and acknowledgements (§B8).
 
-What a game does with its entries needs the game: `verify` takes an optional `game` replayer
-(an object with `apply(submit_body, seat) -> state hash` and `result()`); without one, the
-replayed state after each entry is taken to be the state the host signed, and agreement is checked
-as every ack naming that entry's digest and state.
+What a game does with its entries needs the game: for the probe game (§D6) the verifier replays
+every entry with `replica.Replica` and compares every state hash; for the other games (whose
+states this implementation does not follow) the replayed state after each entry is taken to be the
+state the host signed, and agreement is checked as every ack naming that entry's digest and state.
 """
 
 import struct
 from dataclasses import dataclass, field
 
-from . import canon, wire
+from . import canon, probe, replica, wire
 
 MAX_RECORD = 16 << 20
 
@@ -31,6 +31,7 @@ class Report:
     bodies: list = field(default_factory=list)   # (seat, submit body) of each entry, in order
     states: list = field(default_factory=list)   # each entry's state hash
     result: dict | None = None
+    followed: bool = False         # the game's states were replayed (the probe game), not taken from the host
     agreed: int = 0                # entries every seat acknowledged with the same state (§B8)
 
 
@@ -62,10 +63,19 @@ def records(data: bytes):
         index += 1
 
 
-def verify(data: bytes, game=None) -> Report:
+def replayer(start_body):
+    """A replica of the game the start names, or None for a game this implementation doesn't follow."""
+    ruleset = start_body["ruleset"]
+    if ruleset["game"] != "probe":
+        return None
+    return replica.Replica(probe.Probe(ruleset["players"]), start_body["game_id"], start_body["seats"],
+                           probe.DECK_DOMAIN)
+
+
+def verify(data: bytes, follow_games: bool = True) -> Report:
     report = Report()
     try:
-        _verify(data, game, report)
+        _verify(data, follow_games, report)
     except Problem as p:
         report.problem, report.code, report.culprit = str(p), p.code, p.culprit
         report.cut_short = p.code == "cut-short"
@@ -74,7 +84,8 @@ def verify(data: bytes, game=None) -> Report:
     return report
 
 
-def _verify(data, game, report):
+def _verify(data, follow_games, report):
+    game = None
     it = records(data)
     first = next(it, None)
     if first is None or first[1] != "header":
@@ -110,6 +121,9 @@ def _verify(data, game, report):
                 raise Problem("damage", f"{where}: the start is of another game than the header")
             chain = [env.digest]
             report.signatures += 1
+            if follow_games:
+                game = replayer(env.body)
+            report.followed = game is not None
             continue
         if start is None:
             raise Problem("damage", f"{where}: a {kind} record before the start")
@@ -148,7 +162,7 @@ def _verify(data, game, report):
             if game is not None:
                 try:
                     state = game.apply(seat, body)
-                except Problem as p:
+                except replica.Fault as p:
                     raise Problem(p.code, f"entry {n}: {p}", p.culprit) from p
                 if state != env.body["state"]:
                     raise Problem("desync", f"entry {n}: the host signed state {env.body['state'].hex()[:16]}, "
