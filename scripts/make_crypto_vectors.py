@@ -327,9 +327,12 @@ def deck() -> dict[str, Any]:
         cases.append({"kind": "random_scalar", "note": why, "rng_bytes": rng.hex(),
                       "scalar": sx(crypto.random_scalar(rng))})
     for n in (1, 2, 5, 13):
+        # 4n + 16 bytes leave room for redraws; these n need none, so only the first
+        # bytes_used = 4(n-1) are read (one 4-byte draw for each i = n-1 ... 1) and the rest is unused.
         rng = fixed(f"permutation/{n}", 4 * n + 16)
         cases.append({"kind": "random_permutation", "n": n, "rng_bytes": rng.hex(),
-                      "permutation": crypto.random_permutation(n, rng)})
+                      "permutation": crypto.random_permutation(n, rng),
+                      "bytes_used": _permutation_bytes_used(n, rng)})
 
     cases.append(_deal_case())
 
@@ -404,7 +407,9 @@ def deck() -> dict[str, Any]:
             "lowercase hex of their 32-byte big-endian encoding (64 hex digits). Permutations list, "
             "for each output position j, the input index it takes: output[j] = f(input[permutation[j]]). "
             "Kinds: constants, card_point, encrypt, random_scalar and random_permutation "
-            "(informative: peers may draw secrets any unbiased way), deal (3-peer shuffle, lock, "
+            "(informative: peers may draw secrets any unbiased way; a permutation reads only the "
+            "first bytes_used bytes of rng_bytes, one 4-byte draw per swap plus any redraw, and the "
+            "rest is unused slack), deal (3-peer shuffle, lock, "
             "delivery and reveal of 5 cards, then a re-shuffle of a locked sub-pile, with every "
             "intermediate list), bad_shuffle / bad_reshuffle / bad_lock (the audit must report "
             "first_bad, the index of the first output not accounted for; null when the pass is good), "
@@ -413,6 +418,19 @@ def deck() -> dict[str, Any]:
         ),
         "cases": cases,
     }
+
+
+def _permutation_bytes_used(n: int, rng: bytes) -> int:
+    """How many bytes of ``rng`` :func:`crypto.random_permutation` reads for ``n`` items."""
+    used = 0
+    for i in range(n - 1, 0, -1):
+        bound = i + 1
+        while True:
+            r = int.from_bytes(rng[used:used + 4], "big")
+            used += 4
+            if r < 2**32 - 2**32 % bound:
+                break
+    return used
 
 
 def _first_x_without_point() -> bytes:
@@ -580,6 +598,118 @@ def sealed() -> dict[str, Any]:
     }
 
 
+# --- the forms sessions use -----------------------------------------------------------------------
+
+
+def session_forms() -> dict[str, Any]:
+    """Commitments of choices and random contributions, and sealed lock keys, exactly as a session
+    makes them (protocol/SPEC.md §B5, §B6.2)."""
+    cases: list[dict[str, Any]] = []
+    game_id = fixed("session/game-id")
+    commitments = [
+        ("choice", 1, 15, ["play", 5]),
+        ("choice", 0, 40, ["discard", 17]),
+        ("choice", 2, 112, ["lay", [30, 31], 7, 2, None]),
+        ("random", 2, 0, fixed("session/contribution/2")),
+    ]
+    for i, (domain, seat, phase_id, value) in enumerate(commitments):
+        salt = fixed(f"session/salt/{i}")
+        committed = [phase_id, value]
+        commitment, _ = crypto.commit(domain, game_id, seat, committed, salt)
+        cases.append({
+            "kind": "session_commitment",
+            "domain": domain,
+            "game_id": game_id.hex(),
+            "seat": seat,
+            "phase_id": phase_id,
+            "value_canonical": canonical.encode(value).hex(),
+            "committed_canonical": canonical.encode(committed).hex(),
+            "salt": salt.hex(),
+            "hashed_bytes": (_domains.COMMIT + canonical.encode([domain, game_id, seat, salt, committed])).hex(),
+            "commitment": commitment.hex(),
+            "commit_body_canonical": canonical.encode({"t": "commit", "commitment": commitment}).hex(),
+            "open_body_canonical": canonical.encode({"t": "open", "salt": salt, "value": value}).hex(),
+        })
+    base = cases[0]
+    for why, change in [
+        ("opened under another phase id", {"phase_id": base["phase_id"] + 1}),
+        ("opened in the random domain", {"domain": "random"}),
+        ("committed value not wrapped in [phase_id, value]", {"committed_canonical": base["value_canonical"]}),
+        ("opened by another seat", {"seat": base["seat"] + 1}),
+    ]:
+        case = {key: base[key] for key in ("domain", "game_id", "seat", "phase_id", "committed_canonical",
+                                            "salt", "commitment")}
+        case.update(change)
+        if "phase_id" in change:
+            value = canonical.decode(bytes.fromhex(base["value_canonical"]))
+            case["committed_canonical"] = canonical.encode([change["phase_id"], value]).hex()
+        cases.append({"kind": "session_bad_opening", "why": why, **case})
+
+    # A lock key sealed to another seat in a keys submission: seat 2 seals its key for slot 1 to seat 1.
+    recipient = crypto.SealKey.from_private_bytes(fixed("session/seal/recipient"))
+    sealed_keys = [(1, 2, 1, scalar("session/lock-key/1")), (37, 0, 3, scalar("session/lock-key/37"))]
+    for i, (slot, sender, to, key) in enumerate(sealed_keys):
+        key_bytes = crypto.scalar_to_bytes(key)
+        context = canonical.encode(["sealed-key", game_id, slot, sender, to])
+        ephemeral = crypto.SealKey.from_private_bytes(fixed(f"session/seal/ephemeral/{i}"))
+        box = crypto.seal(recipient.public_bytes(), key_bytes, context, ephemeral.private_bytes())
+        shared = X25519PrivateKey.from_private_bytes(ephemeral.private_bytes()).exchange(
+            X25519PublicKey.from_public_bytes(recipient.public_bytes())
+        )
+        info = _domains.SEAL + ephemeral.public_bytes() + recipient.public_bytes()
+        commitment = crypto.sealed_commitment(key_bytes)
+        cases.append({
+            "kind": "sealed_key",
+            "game_id": game_id.hex(),
+            "slot": slot,
+            "sender": sender,
+            "to": to,
+            "key": key_bytes.hex(),
+            "context": context.hex(),
+            "recipient_private": recipient.private_bytes().hex(),
+            "recipient_public": recipient.public_bytes().hex(),
+            "ephemeral_private": ephemeral.private_bytes().hex(),
+            "ephemeral_public": ephemeral.public_bytes().hex(),
+            "shared_secret": shared.hex(),
+            "hkdf_info": info.hex(),
+            "message_key": HKDF(hashes.SHA256(), 32, b"", info).derive(shared).hex(),
+            "box": box.hex(),
+            "commitment": commitment.hex(),
+            "sealed_item_canonical": canonical.encode([slot, to, box, commitment]).hex(),
+        })
+    base = next(case for case in cases if case["kind"] == "sealed_key")
+    for why, change in [
+        ("context names another slot", {"slot": base["slot"] + 1}),
+        ("context names another sender", {"sender": base["sender"] + 1}),
+        ("context names another recipient", {"to": base["to"] + 1}),
+        ("context names another game", {"game_id": fixed("session/other-game-id").hex()}),
+    ]:
+        fields = {key: base[key] for key in ("game_id", "slot", "sender", "to")}
+        fields.update(change)
+        context = canonical.encode(["sealed-key", bytes.fromhex(fields["game_id"]), fields["slot"],
+                                    fields["sender"], fields["to"]])
+        cases.append({"kind": "sealed_key_open_fails", "why": why, **fields, "context": context.hex(),
+                      "recipient_private": base["recipient_private"], "box": base["box"]})
+    return {
+        "description": (
+            "The commitments and sealed keys sessions send (protocol/SPEC.md §B5, §B6.2). "
+            "session_commitment: commitment = SHA-256(b'p2pgames/v1/commit\\x00' + canonical "
+            "[domain, game_id, seat, salt, [phase_id, value]]) with domain 'choice' (value: the "
+            "action's wire form) or 'random' (value: a 32-byte contribution); committed_canonical is "
+            "[phase_id, value], hashed_bytes the full SHA-256 input, and the commit and open "
+            "submission bodies are given canonically. session_bad_opening: the opening must be "
+            "refused (committed_canonical is what the opener is checked against). sealed_key: a lock "
+            "key sealed by seat sender to seat to for a slot, as in a keys submission's sealed item "
+            "[slot, to, box, commitment]: context = canonical ['sealed-key', game_id, slot, sender, "
+            "to] is the associated data, box = seal(recipient_public, key, context) with every "
+            "intermediate value of protocol/SPEC.md §C6.1, commitment = SHA-256(b'p2pgames/v1/"
+            "sealed\\x00' + key). sealed_key_open_fails: opening the box with that context must fail. "
+            "Bytes are lowercase hex."
+        ),
+        "cases": cases,
+    }
+
+
 def main() -> int:
     files = {
         "crypto-signatures.json": signatures(),
@@ -587,6 +717,7 @@ def main() -> int:
         "crypto-joint.json": joint(),
         "crypto-deck.json": deck(),
         "crypto-sealed.json": sealed(),
+        "crypto-session-forms.json": session_forms(),
     }
     for name, content in files.items():
         path = VECTOR_DIR / name

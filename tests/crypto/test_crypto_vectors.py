@@ -6,14 +6,20 @@ vectors (scripts/make_crypto_vectors.py) only together with protocol/SPEC.md (Pa
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
 from p2pgames import canonical
 from p2pgames import crypto
+from p2pgames.session._secrets import sealing_context
 
 VECTOR_DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 
@@ -51,6 +57,9 @@ def test_every_case_kind_is_checked() -> None:
             "not_a_card",
         },
         "crypto-sealed.json": {"seal", "open_fails"},
+        "crypto-session-forms.json": {
+            "session_commitment", "session_bad_opening", "sealed_key", "sealed_key_open_fails",
+        },
     }
     assert {p.name for p in VECTOR_DIR.glob("crypto-*.json")} == set(checked)
     for name, kinds in checked.items():
@@ -171,6 +180,12 @@ def test_random_draw_vectors() -> None:
         assert crypto.random_scalar(h(case["rng_bytes"])) == k(case["scalar"])
     for case in cases("crypto-deck.json", "random_permutation"):
         assert crypto.random_permutation(case["n"], h(case["rng_bytes"])) == case["permutation"]
+        # Only the first bytes_used bytes are read: the draw succeeds on them and no fewer.
+        used = h(case["rng_bytes"])[: case["bytes_used"]]
+        assert crypto.random_permutation(case["n"], used) == case["permutation"]
+        if case["bytes_used"]:
+            with pytest.raises(crypto.CryptoError, match="ran out"):
+                crypto.random_permutation(case["n"], used[:-1])
 
 
 def _hexes(values: list[bytes]) -> list[str]:
@@ -317,3 +332,67 @@ def test_open_fails_vectors(case: dict[str, Any]) -> None:
     key = crypto.SealKey.from_private_bytes(h(case["recipient_private"]))
     with pytest.raises(crypto.SealError):
         crypto.open_sealed(key, h(case["sealed"]), h(case["associated_data"]))
+
+
+# --- the forms sessions use -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "case", cases("crypto-session-forms.json", "session_commitment"), ids=lambda c: f"{c['domain']}-{c['phase_id']}"
+)
+def test_session_commitment_vectors(case: dict[str, Any]) -> None:
+    value = canonical.decode(h(case["value_canonical"]))
+    game_id, salt, seat, phase_id = h(case["game_id"]), h(case["salt"]), case["seat"], case["phase_id"]
+    assert canonical.encode([phase_id, value]).hex() == case["committed_canonical"]
+    hashed = b"p2pgames/v1/commit\x00" + canonical.encode([case["domain"], game_id, seat, salt, [phase_id, value]])
+    assert hashed.hex() == case["hashed_bytes"]
+    assert hashlib.sha256(hashed).hexdigest() == case["commitment"]
+    # What a seat sends (SeatSecrets: commit over [phase_id, value]) and what the replica checks.
+    commitment, _ = crypto.commit(case["domain"], game_id, seat, [phase_id, value], salt)
+    assert commitment.hex() == case["commitment"]
+    crypto.check_opening(commitment, case["domain"], game_id, seat, [phase_id, value], salt)
+    assert canonical.encode({"t": "commit", "commitment": commitment}).hex() == case["commit_body_canonical"]
+    assert canonical.encode({"t": "open", "salt": salt, "value": value}).hex() == case["open_body_canonical"]
+
+
+@pytest.mark.parametrize("case", cases("crypto-session-forms.json", "session_bad_opening"), ids=lambda c: c["why"])
+def test_session_bad_opening_vectors(case: dict[str, Any]) -> None:
+    with pytest.raises(crypto.BadCommitment):
+        crypto.check_opening(
+            h(case["commitment"]), case["domain"], h(case["game_id"]), case["seat"],
+            canonical.decode(h(case["committed_canonical"])), h(case["salt"]),
+        )
+
+
+@pytest.mark.parametrize("case", cases("crypto-session-forms.json", "sealed_key"), ids=lambda c: str(c["slot"]))
+def test_sealed_key_vectors(case: dict[str, Any]) -> None:
+    game_id, key = h(case["game_id"]), h(case["key"])
+    context = sealing_context(game_id, case["slot"], case["sender"], case["to"])
+    assert context.hex() == case["context"]
+    assert canonical.encode(["sealed-key", game_id, case["slot"], case["sender"], case["to"]]) == context
+    recipient = crypto.SealKey.from_private_bytes(h(case["recipient_private"]))
+    assert recipient.public_bytes().hex() == case["recipient_public"]
+    ephemeral = crypto.SealKey.from_private_bytes(h(case["ephemeral_private"]))
+    assert ephemeral.public_bytes().hex() == case["ephemeral_public"]
+    shared = X25519PrivateKey.from_private_bytes(h(case["ephemeral_private"])).exchange(
+        X25519PublicKey.from_public_bytes(recipient.public_bytes())
+    )
+    assert shared.hex() == case["shared_secret"]
+    info = b"p2pgames/v1/seal\x00" + ephemeral.public_bytes() + recipient.public_bytes()
+    assert info.hex() == case["hkdf_info"]
+    assert HKDF(hashes.SHA256(), 32, b"", info).derive(shared).hex() == case["message_key"]
+    box = crypto.seal(recipient.public_bytes(), key, context, h(case["ephemeral_private"]))
+    assert box.hex() == case["box"]
+    assert crypto.open_sealed(recipient, box, context) == key
+    commitment = crypto.sealed_commitment(key)
+    assert commitment.hex() == case["commitment"]
+    assert canonical.encode([case["slot"], case["to"], box, commitment]).hex() == case["sealed_item_canonical"]
+    crypto.scalar_from_bytes(key)  # a lock key: a scalar in [1, n-1]
+
+
+@pytest.mark.parametrize("case", cases("crypto-session-forms.json", "sealed_key_open_fails"), ids=lambda c: c["why"])
+def test_sealed_key_open_fails_vectors(case: dict[str, Any]) -> None:
+    context = sealing_context(h(case["game_id"]), case["slot"], case["sender"], case["to"])
+    assert context.hex() == case["context"]
+    with pytest.raises(crypto.SealError):
+        crypto.open_sealed(crypto.SealKey.from_private_bytes(h(case["recipient_private"])), h(case["box"]), context)
