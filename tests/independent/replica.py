@@ -244,16 +244,17 @@ class Replica:
 
     def _pass(self, seat, body):
         number, stage, values, verifiers = body["deal"], body["stage"], body["values"], body["verifiers"]
-        deal = self.deals.get(number) if is_int(number) else None
+        if not (is_int(number) and isinstance(stage, str) and isinstance(values, list) and isinstance(verifiers, list)):
+            raise Fault("malformed", f"seat {seat}: a pass with fields of the wrong type", seat)
+        deal = self.deals.get(number)
         if deal is None or number not in self.phase["deals"] or not deal.passes or deal.passes[0] != (stage, seat):
             raise Fault("illegal", f"seat {seat}: a {stage} pass of deal {number} that is not due", seat)
-        if not (isinstance(values, list) and len(values) == deal.size
-                and all(isinstance(v, bytes) and len(v) == 32 for v in values)
-                and isinstance(verifiers, list) and len(verifiers) == (deal.size if stage == "lock" else 0)
+        if not (len(values) == deal.size and all(isinstance(v, bytes) and len(v) == 32 for v in values)
+                and len(verifiers) == (deal.size if stage == "lock" else 0)
                 and all(isinstance(v, bytes) and len(v) == 32 for v in verifiers)):
-            raise Fault("malformed", f"seat {seat}: a pass of the wrong shape", seat)
+            raise Fault("bad-pass", f"seat {seat}: a pass of the wrong shape", seat)
         if len(set(values)) != len(values):
-            raise Fault("illegal", f"seat {seat}: a pass with a value repeated", seat)
+            raise Fault("bad-pass", f"seat {seat}: a pass with a value repeated", seat)
         inputs = deal.done[-1][3] if deal.done else deal.start
         deal.done.append((stage, seat, inputs, list(values), list(verifiers)))
         deal.passes.pop(0)
@@ -306,24 +307,25 @@ class Replica:
     def _keys(self, seat, body):
         public, sealed = body["public"], body["sealed"]
         required = self.phase["required"][seat]
-        if not (isinstance(public, list) and all(isinstance(p, list) and len(p) == 2 and is_int(p[0]) for p in public)
-                and isinstance(sealed, list)
+        if not (isinstance(public, list) and isinstance(sealed, list)
+                and all(isinstance(p, list) and len(p) == 2 and is_int(p[0]) and isinstance(p[1], bytes)
+                        and len(p[1]) == 32 for p in public)
                 and all(isinstance(s, list) and len(s) == 4 and is_int(s[0]) and is_int(s[1])
-                        and isinstance(s[2], bytes) and isinstance(s[3], bytes) and len(s[3]) == 32 for s in sealed)):
+                        and isinstance(s[2], bytes) and len(s[2]) <= 144
+                        and isinstance(s[3], bytes) and len(s[3]) == 32 for s in sealed)):
             raise Fault("malformed", f"seat {seat}: keys of the wrong shape", seat)
+        keys = []
+        for slot, key_bytes in public:
+            try:
+                keys.append((slot, deck.scalar_from(key_bytes)))
+            except deck.DeckError as e:
+                raise Fault("bad-key", f"seat {seat}: {e}", seat) from e
         slots = [p[0] for p in public]
         pairs = [(s[0], s[1]) for s in sealed]
         if sorted(slots) != sorted(required["public"]) or len(set(slots)) != len(slots) \
                 or sorted(pairs) != sorted(required["sealed"]) or len(set(pairs)) != len(pairs):
             raise Fault("illegal", f"seat {seat}: keys for other slots than it owes", seat)
-        for slot, key_bytes in public:
-            try:
-                key = deck.scalar_from(key_bytes)
-            except deck.DeckError as e:
-                raise Fault("malformed", f"seat {seat}: {e}", seat) from e
-            deal = self.deal_of(slot)
-            if deck.encrypt(deck.VERIFIER_BASE, key) != deal.verifiers[seat][slot - deal.first]:
-                raise Fault("bad-key", f"seat {seat}: its key for slot {slot} does not match its verifier", seat)
+        for slot, key in keys:  # checked against the verifiers only when used (§B6.2)
             self.published[(slot, seat)] = key
         for slot, to, box, commitment in sealed:
             self.sealed[(slot, seat, to)] = (box, commitment)
@@ -349,7 +351,12 @@ class Replica:
             keys.append(key)
         value = deck.encrypt(deal.final[slot - deal.first], deck.inverse(deck.product(*keys)))
         if value not in deal.cards:
-            raise Fault("bad-pass", f"slot {slot} is no card of deal {deal.number} (a dispute would follow)")
+            for h in deal.holders:
+                key = self.published.get((slot, h))
+                if key is not None and deck.encrypt(deck.VERIFIER_BASE, key) != deal.verifiers[h][slot - deal.first]:
+                    raise Fault("bad-key", f"seat {h}: its key for slot {slot} does not match its verifier", h)
+            raise Fault("dispute", f"slot {slot} is no card of deal {deal.number}: an automatic dispute "
+                                   "(not followed by this implementation)")
         return deal.cards[value]
 
     # --- audits (§B7) -------------------------------------------------------------------------
@@ -357,23 +364,23 @@ class Replica:
     def _audit(self, seat, body):
         entries = body["keys"]
         listed = [d for d in self.phase["audit_deals"] if seat in self.deals[d].holders]
-        if not (isinstance(entries, list) and all(isinstance(e, list) and len(e) == 4 and is_int(e[0]) for e in entries)):
+        if not (isinstance(entries, list) and all(
+                isinstance(e, list) and len(e) == 4 and is_int(e[0]) and isinstance(e[3], list) for e in entries)):
             raise Fault("malformed", f"seat {seat}: audit keys of the wrong shape", seat)
-        if [e[0] for e in entries] != listed:
-            raise Fault("illegal", f"seat {seat}: audit keys for other deals than {listed}", seat)
-        mine = {}
+        parsed = []
         for number, rekey, shuffle, locks in entries:
-            deal = self.deals[number]
             try:
-                a = None if rekey is None else deck.scalar_from(rekey)
-                r = deck.scalar_from(shuffle)
-                ks = [deck.scalar_from(k) for k in locks] if isinstance(locks, list) else None
+                parsed.append((number, None if rekey is None else deck.scalar_from(rekey), deck.scalar_from(shuffle),
+                               [deck.scalar_from(k) for k in locks]))
             except deck.DeckError as e:
                 raise Fault("malformed", f"seat {seat}: {e}", seat) from e
-            if ks is None or len(ks) != deal.size:
-                raise Fault("malformed", f"seat {seat}: audit locks of the wrong size", seat)
-            if (a is None) != (deal.sources is None):
-                raise Fault("bad-key", f"seat {seat}: a re-key present for a fresh deal, or missing", seat)
+        if sorted(e[0] for e in entries) != listed:
+            raise Fault("bad-key", f"seat {seat}: audit keys for other deals than {listed}", seat)
+        mine = {}
+        for number, a, r, ks in parsed:
+            deal = self.deals[number]
+            if len(ks) != deal.size or (a is None) != (deal.sources is None):
+                raise Fault("bad-key", f"seat {seat}: audit keys of deal {number} of the wrong form", seat)
             for i, k in enumerate(ks):
                 published = self.published.get((deal.first + i, seat))
                 if published is not None and published != k:
@@ -416,7 +423,7 @@ class Replica:
             for (slot, sender, to), (_box, commitment) in self.sealed.items():
                 if deal.first <= slot < deal.first + deal.size:
                     if deck.sealed_commitment(deck.scalar_bytes(keys[sender][2][slot - deal.first])) != commitment:
-                        raise Fault("bad-key", f"seat {sender}: its sealed key for slot {slot} is not the one it committed to", sender)
+                        raise Fault("bad-pass", f"seat {sender}: its sealed key for slot {slot} is not the one it committed to", sender)
             seen = set()
             for i in range(deal.size):
                 slot = deal.first + i

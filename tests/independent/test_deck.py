@@ -156,3 +156,40 @@ def test_engine_stream():
         assert stream.counter == case["counter_after"]
     for case in data["shuffle"]:
         assert deck.Stream(bytes.fromhex(case["seed"])).shuffle(case["input"]) == case["output"]
+
+
+def test_the_forms_sessions_send():
+    """crypto-session-forms.json: commitments over [phase_id, value] (§B5) and sealed lock keys (§B6.2)."""
+    for case in cases("crypto-session-forms.json"):
+        game_id = bytes.fromhex(case["game_id"])
+        if case["kind"] in ("session_commitment", "session_bad_opening"):
+            committed = canon.decode(bytes.fromhex(case["committed_canonical"]))
+            args = (case["domain"], game_id, int(case["seat"]), committed, bytes.fromhex(case["salt"]))
+            if case["kind"] == "session_commitment":
+                assert committed[0] == int(case["phase_id"])
+                assert committed[1] == canon.decode(bytes.fromhex(case["value_canonical"]))
+                assert deck.H(bytes.fromhex(case["hashed_bytes"])).hex() == case["commitment"]
+                assert deck.commit(*args).hex() == case["commitment"]
+                commit_body = {"t": "commit", "commitment": bytes.fromhex(case["commitment"])}
+                open_body = {"t": "open", "salt": bytes.fromhex(case["salt"]), "value": committed[1]}
+                assert canon.encode(commit_body).hex() == case["commit_body_canonical"]
+                assert canon.encode(open_body).hex() == case["open_body_canonical"]
+            else:
+                assert not deck.check_opening(bytes.fromhex(case["commitment"]), *args), case["why"]
+            continue
+        slot, sender, to = int(case["slot"]), int(case["sender"]), int(case["to"])
+        context = canon.encode(["sealed-key", game_id, slot, sender, to])
+        private = bytes.fromhex(case["recipient_private"])
+        if case["kind"] == "sealed_key":
+            assert context.hex() == case["context"]
+            key = bytes.fromhex(case["key"])
+            box = deck.seal(bytes.fromhex(case["recipient_public"]), key, context,
+                            ephemeral_private=bytes.fromhex(case["ephemeral_private"]))
+            assert box.hex() == case["box"]
+            assert deck.sealed_commitment(key).hex() == case["commitment"]
+            item = [slot, to, box, deck.sealed_commitment(key)]
+            assert canon.encode(item).hex() == case["sealed_item_canonical"]
+            assert deck.open_sealed(private, box, context) == key
+        else:
+            with pytest.raises(deck.DeckError):
+                deck.open_sealed(private, bytes.fromhex(case["box"]), context)
