@@ -110,6 +110,7 @@ def test_informative_draws():
         rng = bytes.fromhex(case["rng_bytes"])
         perm, used = deck.permutation_from_stream(rng, case["n"])
         assert perm == case["permutation"]
+        assert used == case["bytes_used"]  # §C5.7: the rest of rng_bytes is slack for redraws
 
 
 def test_commitments():
