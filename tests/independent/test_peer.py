@@ -26,15 +26,16 @@ def product_peer(seat, seed, ruleset, path):
     return Node(session, transcript_path=path)
 
 
-@pytest.mark.parametrize("players", [2, 3])
-async def test_the_independent_peer_plays_the_probe_game_against_a_real_host(tmp_path, autojump_clock, players):
-    my_seat = 1  # the first joiner; a product joiner connects only once the independent peer is seated
+@pytest.mark.parametrize("players, my_turn", [(2, 1), (3, 1), (4, 3)])
+async def test_the_independent_peer_plays_the_probe_game_against_a_real_host(tmp_path, autojump_clock, players, my_turn):
+    """`my_turn`: the independent peer dials after the product joiners before it; the seats follow
+    the order the host accepts the hellos in (§B1), so its seat is read from the start."""
     seed = b"independent-peer-%d" % players
     game = get_game("probe")
     ruleset = game.ruleset(players, {})
-    peer = Peer(seed=seed)
-    others = {seat: product_peer(seat, seed, ruleset, tmp_path / f"seat{seat}.p2pt")
-              for seat in range(players) if seat != my_seat}
+    # §B2: names are made unique ignoring case by appending -2, -3, …
+    peer = Peer(name="BOT-1" if players == 4 else "indie", seed=seed)
+    others = {seat: product_peer(seat, seed, ruleset, tmp_path / f"product{seat}.p2pt") for seat in range(players - 1)}
     listeners = await open_host_listeners(0, LOOPBACK)
     port = listeners[0].socket.getsockname()[1]
     with trio.fail_after(600):  # virtual seconds on the autojump clock: a guard against a hang
@@ -42,27 +43,32 @@ async def test_the_independent_peer_plays_the_probe_game_against_a_real_host(tmp
             await nursery.start(others[0].serve, listeners)
             nursery.start_soon(functools.partial(drive_bot, others[0], bot_for(game, seed + b"0"),
                                                  end_when_away_too_long=True))
-            for seat in range(1, players):
-                if seat == my_seat:
+            for turn in range(1, players):
+                if turn == my_turn:
                     nursery.start_soon(peer.run, LOOPBACK, port)
                     await peer.seated.wait()
                 else:
-                    await nursery.start(others[seat].connect, LOOPBACK, port)
-                    nursery.start_soon(functools.partial(drive_bot, others[seat], bot_for(game, seed + bytes([seat])),
+                    node = others[turn if turn < my_turn else turn - 1]
+                    await nursery.start(node.connect, LOOPBACK, port)
+                    nursery.start_soon(functools.partial(drive_bot, node, bot_for(game, seed + bytes([turn])),
                                                          end_when_away_too_long=True))
-    assert peer.seat == my_seat
+    my_seat = peer.seat
+    assert my_seat in range(1, players)
+    if players == 4:  # "BOT-1" and "bot-1": whichever was seated second got "-2"
+        names = sorted(record[2].lower() for record in peer.seats if record[2].lower().startswith("bot-1"))
+        assert names == ["bot-1", "bot-1-2"], names
     host = others[0].session
     assert host.fault is None and peer.result is not None
     assert peer.result == {"scores": list(host.result.scores), "winners": list(host.result.winners),
                            "summary": host.result.summary}
     assert all(node.session.fault is None for node in others.values())
     assert len(peer.own_states) == host.replica.seq
-    mine = tmp_path / f"seat{my_seat}.p2pt"
+    mine = tmp_path / "independent.p2pt"
     mine.write_bytes(peer.transcript())
     report = transcript.verify(mine.read_bytes())
     assert report.ok and report.followed and report.agreed == report.entries, report.problem
-    for seat in others:
-        assert transcript.verify((tmp_path / f"seat{seat}.p2pt").read_bytes()).ok
+    for node in others.values():
+        assert transcript.verify(node.transcript_path.read_bytes()).ok
     run = subprocess.run([sys.executable, "-m", "p2pgames", "verify", str(mine)], capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Verified." in run.stdout
