@@ -15,7 +15,7 @@ from p2pgames.games import get_game
 from p2pgames.net import LOOPBACK, Node, drive_bot, open_host_listeners
 from p2pgames.session import Session
 
-from . import transcript
+from . import transcript, wire
 from .peer import Peer
 
 
@@ -78,3 +78,45 @@ async def test_the_independent_peer_plays_the_probe_game_against_a_real_host(tmp
     made = [body["t"] for seat, body in report.bodies if seat == my_seat]
     assert {"commit", "open", "pass", "keys", "act", "audit"} == set(made)
     assert any(body["t"] == "keys" and body["sealed"] for _seat, body in report.bodies)
+
+
+async def late_hello(port):
+    """A stranger dials a table whose game has started: §B2 says the host still sends host-hello
+    and answers the hello with reject ("the game has already started"). Returns that reject's body."""
+    private = bytes(range(32))
+    reader = wire.FrameReader()
+    async with await trio.open_tcp_stream(LOOPBACK, port) as stream:
+        messages = []
+        while not messages:
+            messages = reader.feed(await stream.receive_some(65536))
+        hello = wire.open_envelope(messages[0])
+        assert hello.kind == "host-hello" and hello.body["game"] == "probe"
+        body = {"protocol": 1, "game": "probe", "name": "late", "seal": bytes(32), "host": hello.sender,
+                "nonce": hello.body["nonce"], "bot": False}
+        await stream.send_all(wire.frame(wire.make_envelope(private, "hello", body)))
+        messages = messages[1:]
+        while not messages:
+            data = await stream.receive_some(65536)
+            assert data, "the host closed the connection without a reject"
+            messages = reader.feed(data)
+        reject = wire.open_envelope(messages[0])
+        assert reject.kind == "reject" and reject.sender == hello.sender
+        return reject.body
+
+
+async def test_a_stranger_dialling_a_started_game_gets_host_hello_then_reject(tmp_path, autojump_clock):
+    seed = b"independent-late"
+    game = get_game("probe")
+    host = product_peer(0, seed, game.ruleset(2, {}), tmp_path / "host.p2pt")
+    peer = Peer(seed=seed)
+    listeners = await open_host_listeners(0, LOOPBACK)
+    port = listeners[0].socket.getsockname()[1]
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(host.serve, listeners)
+            nursery.start_soon(functools.partial(drive_bot, host, bot_for(game, seed), end_when_away_too_long=True))
+            nursery.start_soon(peer.run, LOOPBACK, port)
+            await peer.seated.wait()  # two players: the lobby is full, the game starts
+            reject = await late_hello(port)
+    assert "already started" in reject["reason"], reject
+    assert peer.result is not None
