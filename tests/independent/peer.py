@@ -24,7 +24,11 @@ class PeerError(Exception):
 
 
 class Peer:
-    def __init__(self, name: str = "indie", seed: bytes | None = None):
+    def __init__(self, name: str = "indie", seed: bytes | None = None, *, ping: int | None = None,
+                 stale_move_after: int | None = None):
+        """`ping`: send a ping with this nonce once seated (§B10). `stale_move_after`: once entry
+        *n* is applied and nothing is due from this seat, submit a move that is not allowed now,
+        based on one entry fewer — the host must answer `stale`, not a fault (§B3)."""
         self.rng = random.Random(seed if seed is not None else os.urandom(16))
         self.private = self._bytes(32)
         self.key = wire.public_key(self.private)
@@ -48,6 +52,10 @@ class Peer:
         self.own_states = []
         self.result = None
         self._stream = None
+        self.ping = ping
+        self.pongs = []
+        self.stale_move_after = stale_move_after
+        self.stales = []             # the `stale` bodies received
 
     def _bytes(self, n):
         return bytes(self.rng.getrandbits(8) for _ in range(n))
@@ -114,12 +122,15 @@ class Peer:
         await self._send("pong", {"nonce": env.body["nonce"]})
 
     async def _on_pong(self, env):
-        pass
+        self._from_host(env)
+        self.pongs.append(env.body["nonce"])
 
     async def _on_lobby(self, env):
         self._from_host(env)
-        if any(record[0] == self.key for record in env.body["players"]):
+        if any(record[0] == self.key for record in env.body["players"]) and not self.seated.is_set():
             self.seated.set()
+            if self.ping is not None:
+                await self._send("ping", {"nonce": self.ping})
 
     async def _on_start(self, env):
         self._from_host(env)
@@ -205,6 +216,8 @@ class Peer:
         self._check_agreement(seq)
 
     async def _on_stale(self, env):
+        self._from_host(env)
+        self.stales.append(env.body)
         if self.in_flight is not None and env.body["counter"] == self.in_flight[0]:
             self.counter -= 1  # the counter was not used up (§B3)
             self.in_flight = None
@@ -257,11 +270,17 @@ class Peer:
         if self.in_flight is not None:
             return
         due = self.replica.due(self.seat)
-        if due is None:
+        based_on = self.replica.seq
+        if due is None and self.stale_move_after is not None and self.replica.seq > self.stale_move_after:
+            self.stale_move_after = None
+            body = {"t": "act", "action": ["cheer", True]}
+            based_on -= 1
+        elif due is None:
             return
-        body = getattr(self, "_make_" + due)()
+        else:
+            body = getattr(self, "_make_" + due)()
         submit = {"game_id": self.game_id, "seat": self.seat, "counter": self.counter,
-                  "based_on": self.replica.seq, "body": body}
+                  "based_on": based_on, "body": body}
         raw = await self._send("submit", submit)
         self.in_flight = (self.counter, raw)
         self.counter += 1

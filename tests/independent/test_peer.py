@@ -120,3 +120,25 @@ async def test_a_stranger_dialling_a_started_game_gets_host_hello_then_reject(tm
             reject = await late_hello(port)
     assert "already started" in reject["reason"], reject
     assert peer.result is not None
+
+
+async def test_a_move_not_allowed_now_based_on_an_older_entry_is_stale_and_a_ping_is_answered(tmp_path, autojump_clock):
+    """§B3: a submission that fails only "is this move allowed now", with `based_on` below the host's
+    entry count, gets `stale` (its counter not used up) and the game goes on; §B10: a ping gets a
+    pong with its nonce."""
+    seed = b"independent-stale"
+    game = get_game("probe")
+    host = product_peer(0, seed, game.ruleset(2, {}), tmp_path / "host.p2pt")
+    peer = Peer(seed=seed, ping=4242, stale_move_after=8)
+    listeners = await open_host_listeners(0, LOOPBACK)
+    port = listeners[0].socket.getsockname()[1]
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(host.serve, listeners)
+            nursery.start_soon(functools.partial(drive_bot, host, bot_for(game, seed), end_when_away_too_long=True))
+            nursery.start_soon(peer.run, LOOPBACK, port)
+    assert peer.pongs == [4242]
+    assert len(peer.stales) == 1 and peer.stales[0]["game_id"] == peer.game_id, peer.stales
+    assert host.session.fault is None and peer.result is not None
+    report = transcript.verify(peer.transcript())
+    assert report.ok, report.problem
