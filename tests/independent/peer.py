@@ -25,10 +25,12 @@ class PeerError(Exception):
 
 class Peer:
     def __init__(self, name: str = "indie", seed: bytes | None = None, *, ping: int | None = None,
-                 stale_move_after: int | None = None):
+                 stale_move_after: int | None = None, accuse_sealer: bool = False):
         """`ping`: send a ping with this nonce once seated (§B10). `stale_move_after`: once entry
         *n* is applied and nothing is due from this seat, submit a move that is not allowed now,
-        based on one entry fewer — the host must answer `stale`, not a fault (§B3)."""
+        based on one entry fewer — the host must answer `stale`, not a fault (§B3). `accuse_sealer`: when
+        a key is first sealed to this seat, send a `bad-key` fault naming its (honest) sender with the
+        keys submission and made-up key bytes as evidence (§B6.2, §B9), then stop."""
         self.rng = random.Random(seed if seed is not None else os.urandom(16))
         self.private = self._bytes(32)
         self.key = wire.public_key(self.private)
@@ -56,6 +58,8 @@ class Peer:
         self.pongs = []
         self.stale_move_after = stale_move_after
         self.stales = []             # the `stale` bodies received
+        self.accuse_sealer = accuse_sealer
+        self.faults = []             # `fault` bodies received (only with accuse_sealer; else they stop the peer)
 
     def _bytes(self, n):
         return bytes(self.rng.getrandbits(8) for _ in range(n))
@@ -196,6 +200,15 @@ class Peer:
                             f"{state.hex()[:16]} (desync); body {s['body']!r}")
         self.chain_last = env.digest
         self.own_states.append(state)
+        if self.accuse_sealer and s["body"]["t"] == "keys" and any(item[1] == self.seat for item in s["body"]["sealed"]):
+            self.accuse_sealer = False
+            self.accused = seat
+            made_up = deck.scalar_bytes(self._scalar())  # no box opens to it: anyone could send it
+            self.accusation = {"game_id": self.game_id, "culprit": seat, "code": "bad-key",
+                               "reason": "the key sealed to me is not the one committed to",
+                               "seq": rep.seq, "evidence": [body["submission"], made_up]}
+            await self._send("fault", self.accusation)
+            self.accuse_sealer = True  # from now on, collect the faults that come back
         raw = await self._send("ack", {"game_id": self.game_id, "seq": seq, "entry": env.digest, "state": state})
         self._record("ack", raw)
         self.acks.setdefault(seq, {})[self.seat] = state
@@ -228,6 +241,10 @@ class Peer:
         self._record("leave", env.raw)
 
     async def _on_fault(self, env):
+        if self.accuse_sealer:
+            self.faults.append(env.body)
+            self.done.set()
+            return
         raise PeerError(f"a fault message: culprit {env.body['culprit']}, {env.body['code']}: {env.body['reason']}")
 
     async def _on_chat(self, env):

@@ -28,6 +28,14 @@ BODY_FIELDS = {
 }
 
 
+class AutomaticDispute(Exception):
+    """A revealed value is no card although every published key is right (§B7)."""
+
+    def __init__(self, deal):
+        super().__init__(f"deal {deal}")
+        self.deal = deal
+
+
 def is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -118,9 +126,8 @@ class Replica:
                 phase["ops"] = ops
                 phase["required"] = self._key_requirements(ops)
                 phase["submitted"] = {}
-                if phase["required"]:
+                if phase["required"] or not self._finish_keys():
                     return
-                self._finish_keys()
             else:
                 deals = set(ops[0][1])
                 phase["audit_deals"] = sorted(deals)
@@ -161,7 +168,9 @@ class Replica:
         if set(body) != BODY_FIELDS[t]:
             raise Fault("malformed", f"seat {seat}: a {t} with the wrong fields", seat)
         if t == "dispute":
-            raise Fault("illegal", "disputes are not followed by this implementation", seat)
+            self.seq += 1
+            self._dispute(seat, body)
+            return self.state_hash()
         due = self.due(seat)
         if due != t:
             raise Fault("illegal", f"seat {seat}: a {t} when the log waits for {due or 'nothing'} from it", seat)
@@ -331,14 +340,55 @@ class Replica:
             self.sealed[(slot, seat, to)] = (box, commitment)
         self.phase["submitted"][seat] = body
         if len(self.phase["submitted"]) == len(self.phase["required"]):
-            self._finish_keys()
+            if not self._finish_keys():
+                return  # an automatic dispute's audit comes first
             self._next_substep()
             if self.phase is None:
                 self._begin()
 
     def _finish_keys(self):
-        for slot in self.phase["reveal"]:
-            self.phase["values"][slot] = self.value_of(slot)
+        seen = {}
+        for slot in sorted(self.phase["reveal"]):
+            try:
+                name = self.value_of(slot)
+            except AutomaticDispute as d:
+                self._start_dispute_audit([d.deal], None)
+                return False
+            deal = self.deal_of(slot).number
+            if (deal, name) in seen:  # a card twice: the lowest slot's deal is audited
+                self._start_dispute_audit([self.deal_of(min(seen[(deal, name)], slot)).number], None)
+                return False
+            seen[(deal, name)] = slot
+            self.phase["values"][slot] = name
+        return True
+
+    # --- disputes (§B7) -----------------------------------------------------------------------
+
+    def _dispute(self, seat, body):
+        slot, reason = body["slot"], body["reason"]
+        if not (is_int(slot) and isinstance(reason, str)):
+            raise Fault("malformed", f"seat {seat}: a dispute with fields of the wrong type", seat)
+        deal = None
+        try:
+            deal = self.deal_of(slot)
+        except KeyError:
+            pass
+        if (self.phase["kind"] == "over" or self.phase.get("dispute", False) is not False or deal is None
+                or deal.final is None or deal.size == 0):
+            raise Fault("bad-dispute", f"seat {seat}: a dispute of slot {slot} that can't be disputed now", seat)
+        deals, todo = set(), [deal.number]
+        while todo:
+            number = todo.pop()
+            if number not in deals:
+                deals.add(number)
+                for source in self.deals[number].sources or []:
+                    todo.append(self.deal_of(source).number)
+        self._start_dispute_audit(sorted(deals), seat)
+
+    def _start_dispute_audit(self, deals, disputer):
+        self.phase = {"kind": "cards", "sub": "audit", "groups": [], "index": 0, "values": {},
+                      "dispute": disputer, "audit_deals": sorted(deals),
+                      "required": {s for d in deals for s in self.deals[d].holders}, "submitted": {}}
 
     def value_of(self, slot, extra: dict | None = None) -> str:
         """The card name of `slot` from every holder's key (published, or given in `extra`)."""
@@ -355,8 +405,7 @@ class Replica:
                 key = self.published.get((slot, h))
                 if key is not None and deck.encrypt(deck.VERIFIER_BASE, key) != deal.verifiers[h][slot - deal.first]:
                     raise Fault("bad-key", f"seat {h}: its key for slot {slot} does not match its verifier", h)
-            raise Fault("dispute", f"slot {slot} is no card of deal {deal.number}: an automatic dispute "
-                                   "(not followed by this implementation)")
+            raise AutomaticDispute(deal.number)
         return deal.cards[value]
 
     # --- audits (§B7) -------------------------------------------------------------------------
@@ -388,12 +437,24 @@ class Replica:
             mine[number] = (a, r, ks)
         self.phase["submitted"][seat] = mine
         if len(self.phase["submitted"]) == len(self.phase["required"]):
+            if "dispute" in self.phase:
+                disputer = self.phase["dispute"]
+                self._check_audit()  # raises the culprit's bad-pass if a pass or a sealed key was wrong
+                if disputer is None:
+                    raise Fault("bad-pass", "the automatic dispute's audit found no culprit")
+                raise Fault("bad-dispute", f"seat {disputer} disputed a correct deal", disputer)
             self._check_audit()
             self._next_substep()
             if self.phase is None:
                 self._begin()
 
     def _check_audit(self):
+        try:
+            self._check_audit_keys()
+        except deck.DeckError as e:  # a pass holding a non-point, found only now
+            raise Fault("bad-pass", f"a pass holds a value that is no curve point ({e})") from e
+
+    def _check_audit_keys(self):
         submitted = self.phase["submitted"]
         self.audits.append(submitted)
         revealed = self.game.cards.revealed
@@ -411,15 +472,18 @@ class Replica:
                 passes = by_stage["rekey"]
                 total = [deck.product(*(keys[h][0] * deck.inverse(olds[h][i]) for h in deal.holders)) for i in range(deal.size)]
                 if [deck.encrypt(v, t) for v, t in zip(passes[0][1], total)] != passes[-1][2]:
-                    raise Fault("bad-pass", f"deal {number}: the re-key passes do not add up", self._first_bad(passes))
+                    raise Fault("bad-pass", f"deal {number}: the re-key passes do not add up",
+                                self._first_bad("rekey", passes, keys, olds))
             passes = by_stage["shuffle"]
             r_all = deck.product(*(keys[h][1] for h in deal.holders))
             if deck.first_bad_multiset(passes[0][1], passes[-1][2], [r_all] * deal.size) is not None:
-                raise Fault("bad-pass", f"deal {number}: the shuffle passes do not add up", self._first_bad(passes))
+                raise Fault("bad-pass", f"deal {number}: the shuffle passes do not add up",
+                            self._first_bad("shuffle", passes, keys))
             passes = by_stage["lock"]
             total = [deck.product(*(factors[h][i] for h in deal.holders)) for i in range(deal.size)]
             if [deck.encrypt(v, t) for v, t in zip(passes[0][1], total)] != passes[-1][2]:
-                raise Fault("bad-pass", f"deal {number}: the lock passes do not add up", self._first_bad(passes))
+                raise Fault("bad-pass", f"deal {number}: the lock passes do not add up",
+                            self._first_bad("lock", passes, keys))
             for (slot, sender, to), (_box, commitment) in self.sealed.items():
                 if deal.first <= slot < deal.first + deal.size:
                     if deck.sealed_commitment(deck.scalar_bytes(keys[sender][2][slot - deal.first])) != commitment:
@@ -443,8 +507,19 @@ class Replica:
         return self.published[(slot, seat)]
 
     @staticmethod
-    def _first_bad(passes):
-        return passes[0][0]  # pass-by-pass blame (§C5.5) is not followed here: honest games only
+    def _first_bad(stage, passes, keys, olds=None):
+        """The author of the stage's first wrong pass (§B7, §C5.5), or None."""
+        for seat, inputs, values, verifiers in passes:
+            a, r, ks = keys[seat]
+            if stage == "shuffle":
+                wrong = deck.first_bad_multiset(inputs, values, [r] * len(inputs)) is not None
+            elif stage == "rekey":
+                wrong = [deck.encrypt(v, a * deck.inverse(o) % deck.N) for v, o in zip(inputs, olds[seat])] != values
+            else:
+                wrong = deck.first_bad_lock(inputs, values, verifiers, r * (a or 1) % deck.N, ks) is not None
+            if wrong:
+                return seat
+        return None
 
 
 def _group(ops):

@@ -7,10 +7,11 @@ states this implementation does not follow) the replayed state after each entry 
 state the host signed, and agreement is checked as every ack naming that entry's digest and state.
 """
 
+import copy
 import struct
 from dataclasses import dataclass, field
 
-from . import canon, probe, replica, wire
+from . import canon, deck, probe, replica, wire
 
 MAX_RECORD = 16 << 20
 
@@ -31,6 +32,10 @@ class Report:
     bodies: list = field(default_factory=list)   # (seat, submit body) of each entry, in order
     states: list = field(default_factory=list)   # each entry's state hash
     result: dict | None = None
+    stopped: tuple | None = None   # (code, culprit, entry, reason): the fault the replay found, if any
+    confirmed: bool = False        # the writer's fault record names the fault the replay found
+    proven: list = field(default_factory=list)   # fault records whose evidence proves them against the log (§B9)
+    claims: list = field(default_factory=list)   # fault records nothing confirms: their writer's word
     followed: bool = False         # the game's states were replayed (the probe game), not taken from the host
     agreed: int = 0                # entries every seat acknowledged with the same state (§B8)
 
@@ -101,6 +106,7 @@ def _verify(data, follow_games, report):
     keys = {}             # identity key -> seat
     chain = []            # chain[0]: start digest, chain[i+1]: digest of entry i
     counters = {}
+    logged = {}           # submission envelope bytes -> (seat, body), for evidence
     accepts = set()
     acks = []             # (record index, envelope)
     in_audit = False
@@ -136,6 +142,8 @@ def _verify(data, follow_games, report):
             accepts.add(seat)
             report.signatures += 1
         elif kind == "entry":
+            if report.stopped is not None:
+                continue  # the entries after the verdict are not replayed (§B11)
             env = _open_entry(value, where, seats[0][0], game_id, chain)
             n = len(chain) - 1
             try:
@@ -163,12 +171,21 @@ def _verify(data, follow_games, report):
                 try:
                     state = game.apply(seat, body)
                 except replica.Fault as p:
-                    raise Problem(p.code, f"entry {n}: {p}", p.culprit) from p
+                    report.stopped = (p.code, p.culprit, n, str(p))
+                    if env.body["state"] != bytes(32):
+                        raise Problem("desync", f"entry {n} stopped the game but its state is not 32 zero bytes", 0) from p
+                    report.bodies.append((seat, body))
+                    report.states.append(env.body["state"])
+                    chain.append(env.digest)
+                    report.entries += 1
+                    report.signatures += 2
+                    continue
                 if state != env.body["state"]:
                     raise Problem("desync", f"entry {n}: the host signed state {env.body['state'].hex()[:16]}, "
                                             f"the replay reached {state.hex()[:16]}", 0)
             report.bodies.append((seat, body))
             report.states.append(env.body["state"])
+            logged[env.body["submission"]] = (seat, body)
             chain.append(env.digest)
             report.entries += 1
             report.acks += 1
@@ -190,19 +207,29 @@ def _verify(data, follow_games, report):
             if env.sender not in keys:
                 raise Problem("damage", f"{where}: a {kind} by a key not at the table")
         elif kind == "fault":
-            raise Problem(value.get("code", "?") if isinstance(value, dict) else "damage",
-                          f"{where}: the writer recorded a fault: {value!r}",
-                          value.get("culprit") if isinstance(value, dict) else None)
+            if not (isinstance(value, dict) and {"culprit", "code", "reason", "seq", "reporter", "evidence"} <= set(value)):
+                raise Problem("damage", f"{where}: a fault record of the wrong shape")
+            if report.stopped is not None and (value["code"], value["culprit"]) == report.stopped[:2]:
+                report.confirmed = True
+            elif game is not None and report.stopped is None and evidence_proves(game, seats, logged, value):
+                report.proven.append(value)
+            else:
+                report.claims.append(value)
         elif kind == "end":
             report.result = value
         else:
             raise Problem("damage", f"{where}: unknown record kind {kind!r}")
     if start is None:
         raise Problem("damage", "no start record")
+    if report.stopped is not None and not report.confirmed:
+        code, culprit, n, reason = report.stopped
+        raise Problem(code, f"entry {n}: {reason} (the writer's record does not name it)", culprit)
     # §B8: every ack names an entry of the log, and that entry's replayed state.
     acked = {}
     for index, env in acks:
         seq = env.body["seq"]
+        if report.stopped is not None and seq >= report.stopped[2]:
+            continue
         seat = keys[env.sender]
         if seq >= report.entries or env.body["entry"] != chain[seq + 1]:
             raise Problem("damage", f"record {index}: seat {seat}'s ack of entry {seq} names another entry")
@@ -213,7 +240,7 @@ def _verify(data, follow_games, report):
     everyone = set(range(len(seats)))
     while report.agreed < report.entries and acked.get(report.agreed, set()) | {0} == everyone:
         report.agreed += 1
-    if game is not None:
+    if game is not None and report.stopped is None:
         expected = game.result()
         if expected is not None and report.result != expected:
             raise Problem("damage", f"the recorded result {report.result!r} is not the replayed {expected!r}")
@@ -270,3 +297,47 @@ def _open_entry(value, where, host_key, game_id, chain):
         if not (seq < n and env.digest == chain[seq + 1]):
             raise Problem("bad-sequence", f"{where}: a host-signed entry {seq} that contradicts the log", 0)
     raise Problem("damage", f"{where}: entry {seq} where entry {n} was due (a record dropped, repeated or moved)")
+
+
+def evidence_proves(game, seats, logged, fault) -> bool:
+    """Whether a recorded fault's evidence proves it against the log replayed so far (§B9, §B11)."""
+    code, culprit, evidence = fault["code"], fault["culprit"], fault["evidence"]
+    if not evidence or not isinstance(culprit, int) or not 0 <= culprit < len(seats):
+        return False
+    if code in ("illegal", "malformed", "bad-opening"):
+        try:
+            sub = wire.open_envelope(evidence[-1])
+        except wire.WireError:
+            return False
+        body = sub.body
+        if (sub.kind != "submit" or sub.sender != seats[culprit][0] or body["seat"] != culprit
+                or body["game_id"] != game.game_id or evidence[-1] in logged):
+            return False
+        trial = copy.deepcopy(game)
+        try:
+            trial.apply(culprit, body["body"])
+        except replica.Fault as f:
+            return (f.code, f.culprit) == (code, culprit)
+        return False
+    if evidence[0] not in logged or logged[evidence[0]][0] != culprit:
+        return False
+    _seat, body = logged[evidence[0]]
+    if code == "bad-pass" and body["t"] == "pass":
+        return not all(deck.is_card_value(v) for v in body["values"])
+    if code == "bad-key" and body["t"] == "keys":
+        for slot, key in body["public"]:
+            deal = game.deal_of(slot)
+            if deck.encrypt(deck.VERIFIER_BASE, deck.scalar_from(key)) != deal.verifiers[culprit][slot - deal.first]:
+                return True
+        if len(evidence) >= 2 and body["sealed"]:
+            try:
+                key = deck.scalar_from(evidence[1])
+            except deck.DeckError:
+                return False
+            for slot, _to, _box, commitment in body["sealed"]:
+                deal = game.deal_of(slot)
+                # §B6.2 as written: a commitment that differs, or a key unlike the verifier, proves it.
+                if (deck.sealed_commitment(evidence[1]) != commitment
+                        or deck.encrypt(deck.VERIFIER_BASE, key) != deal.verifiers[culprit][slot - deal.first]):
+                    return True
+    return False
