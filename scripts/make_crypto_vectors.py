@@ -536,6 +536,23 @@ def _deal_case() -> dict[str, Any]:
 # --- sealed messages ------------------------------------------------------------------------------
 
 
+def _sealing_values(recipient: crypto.SealKey, ephemeral: crypto.SealKey) -> dict[str, str]:
+    """The keys and every intermediate value of sealing to ``recipient`` with ``ephemeral`` (§C6.1)."""
+    shared = X25519PrivateKey.from_private_bytes(ephemeral.private_bytes()).exchange(
+        X25519PublicKey.from_public_bytes(recipient.public_bytes())
+    )
+    info = _domains.SEAL + ephemeral.public_bytes() + recipient.public_bytes()
+    return {
+        "recipient_private": recipient.private_bytes().hex(),
+        "recipient_public": recipient.public_bytes().hex(),
+        "ephemeral_private": ephemeral.private_bytes().hex(),
+        "ephemeral_public": ephemeral.public_bytes().hex(),
+        "shared_secret": shared.hex(),
+        "hkdf_info": info.hex(),
+        "message_key": HKDF(hashes.SHA256(), 32, b"", info).derive(shared).hex(),
+    }
+
+
 def sealed() -> dict[str, Any]:
     cases: list[dict[str, Any]] = []
     recipient = crypto.SealKey.from_private_bytes(fixed("seal/recipient"))
@@ -548,21 +565,10 @@ def sealed() -> dict[str, Any]:
     for i, (plaintext, ad) in enumerate(messages):
         ephemeral = crypto.SealKey.from_private_bytes(fixed(f"seal/ephemeral/{i}"))
         out = crypto.seal(recipient.public_bytes(), plaintext, ad, ephemeral.private_bytes())
-        shared = X25519PrivateKey.from_private_bytes(ephemeral.private_bytes()).exchange(
-            X25519PublicKey.from_public_bytes(recipient.public_bytes())
-        )
-        info = _domains.SEAL + ephemeral.public_bytes() + recipient.public_bytes()
-        key = HKDF(hashes.SHA256(), 32, b"", info).derive(shared)
         cases.append(
             {
                 "kind": "seal",
-                "recipient_private": recipient.private_bytes().hex(),
-                "recipient_public": recipient.public_bytes().hex(),
-                "ephemeral_private": ephemeral.private_bytes().hex(),
-                "ephemeral_public": ephemeral.public_bytes().hex(),
-                "shared_secret": shared.hex(),
-                "hkdf_info": info.hex(),
-                "message_key": key.hex(),
+                **_sealing_values(recipient, ephemeral),
                 "plaintext": plaintext.hex(),
                 "associated_data": ad.hex(),
                 "sealed": out.hex(),
@@ -653,10 +659,6 @@ def session_forms() -> dict[str, Any]:
         context = canonical.encode(["sealed-key", game_id, slot, sender, to])
         ephemeral = crypto.SealKey.from_private_bytes(fixed(f"session/seal/ephemeral/{i}"))
         box = crypto.seal(recipient.public_bytes(), key_bytes, context, ephemeral.private_bytes())
-        shared = X25519PrivateKey.from_private_bytes(ephemeral.private_bytes()).exchange(
-            X25519PublicKey.from_public_bytes(recipient.public_bytes())
-        )
-        info = _domains.SEAL + ephemeral.public_bytes() + recipient.public_bytes()
         commitment = crypto.sealed_commitment(key_bytes)
         cases.append({
             "kind": "sealed_key",
@@ -666,13 +668,7 @@ def session_forms() -> dict[str, Any]:
             "to": to,
             "key": key_bytes.hex(),
             "context": context.hex(),
-            "recipient_private": recipient.private_bytes().hex(),
-            "recipient_public": recipient.public_bytes().hex(),
-            "ephemeral_private": ephemeral.private_bytes().hex(),
-            "ephemeral_public": ephemeral.public_bytes().hex(),
-            "shared_secret": shared.hex(),
-            "hkdf_info": info.hex(),
-            "message_key": HKDF(hashes.SHA256(), 32, b"", info).derive(shared).hex(),
+            **_sealing_values(recipient, ephemeral),
             "box": box.hex(),
             "commitment": commitment.hex(),
             "sealed_item_canonical": canonical.encode([slot, to, box, commitment]).hex(),

@@ -1,0 +1,216 @@
+"""SPEC.md §B6–§B7, the card duties, followed from their text and held to real transcripts.
+
+This is a small model written from the SPEC's words, not from the replica: sub-steps (runs of
+deals, runs of reveals and disclosures, audits), the pass order of each deal, the sets U and K of
+§B6.2 and who must publish or seal which key, and who audits which deals. Replaying the session
+vectors' transcripts, every ``pass``, ``keys`` and ``audit`` submission must be exactly one the
+model says is owed, and every sub-step must end with everything owed submitted.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from p2pgames.engine import Audit, CardOperations, Disclose, NewDeal, Reshuffle, Reveal
+from p2pgames.games import get_game
+from p2pgames.session import iter_records
+from p2pgames.session._messages import open_envelope
+from p2pgames.session._replica import Replica, SeatInfo
+from tests.spec.spec_text import SPEC_PATH
+
+VECTORS = SPEC_PATH.parent / "vectors"
+
+
+@dataclass
+class Deal:
+    holders: tuple[int, ...]
+    first: int
+    size: int
+    stages: tuple[str, ...]
+    done: int = 0  # passes made
+
+    def due(self) -> tuple[str, int] | None:
+        """§B6.1: each stage by every holder in increasing order, stage after stage."""
+        if self.done == len(self.stages) * len(self.holders):
+            return None
+        return self.stages[self.done // len(self.holders)], self.holders[self.done % len(self.holders)]
+
+
+@dataclass
+class CardDuties:
+    """What §B6 and §B7 say each seat owes, step by step."""
+
+    players: int
+    deals: dict[int, Deal] = field(default_factory=dict)
+    unpublished: dict[int, set[int]] = field(default_factory=dict)  # U, by slot
+    knows: dict[int, set[int]] = field(default_factory=dict)  # K, by slot
+    subs: list[tuple[str, list]] = field(default_factory=list)  # the step's sub-steps still to do
+    # The current sub-step's debts by seat: (slots to publish, slot -> seat to seal to) in a keys
+    # sub-step, the deals to publish audit keys for in an audit.
+    owed: dict = field(default_factory=dict)
+    working: tuple[dict, dict] = field(default_factory=lambda: ({}, {}))  # U and K within a keys sub-step
+
+    @property
+    def idle(self) -> bool:
+        return not self.subs
+
+    def deal_of(self, slot: int) -> Deal:
+        return next(d for d in self.deals.values() if d.first <= slot < d.first + d.size)
+
+    def start(self, operations) -> None:
+        """§B6: maximal runs of deals, maximal runs of reveals/disclosures, each audit alone."""
+        for op in operations:
+            kind = "deal" if isinstance(op, (NewDeal, Reshuffle)) else "keys" if isinstance(op, (Reveal, Disclose)) else "audit"
+            if kind != "audit" and self.subs and self.subs[-1][0] == kind:
+                self.subs[-1][1].append(op)
+            else:
+                self.subs.append((kind, [op]))
+        self._begin()
+
+    def _begin(self) -> None:
+        while self.subs:
+            kind, ops = self.subs[0]
+            if kind == "deal":
+                for op in ops:
+                    holders = tuple(op.holders) or tuple(range(self.players))
+                    size = len(op.cards) if isinstance(op, NewDeal) else len(op.source_slots)
+                    stages = ("shuffle", "lock") if isinstance(op, NewDeal) else ("rekey", "shuffle", "lock")
+                    self.deals[op.deal] = Deal(holders, op.first_slot, size, stages)
+                    for slot in range(op.first_slot, op.first_slot + size):
+                        self.unpublished[slot], self.knows[slot] = set(holders), set()
+                return
+            if kind == "keys":
+                self.owed = self._keys_owed(ops)
+                if any(self.owed.values()):
+                    return
+                self._finish_keys(ops)
+                continue
+            (audit,) = ops
+            self.owed = {
+                seat: {d for d in audit.deals if seat in self.deals[d].holders}
+                for seat in sorted({s for d in audit.deals for s in self.deals[d].holders})
+            }
+            return
+
+    def _keys_owed(self, ops) -> dict[int, tuple[set[int], dict[int, int]]]:
+        """§B6.2, word for word: go through the operations and their slots in order."""
+        owed = {seat: (set(), {}) for seat in range(self.players)}
+        u = {slot: set(self.unpublished[slot]) for op in ops for slot in op.slots}
+        k = {slot: set(self.knows[slot]) for op in ops for slot in op.slots}
+        for op in ops:
+            for slot in op.slots:
+                if isinstance(op, Reveal):
+                    for seat in u[slot]:
+                        owed[seat][0].add(slot)
+                        owed[seat][1].pop(slot, None)
+                    u[slot] = set()
+                    continue
+                if op.to in k[slot]:
+                    continue
+                if op.to in u[slot]:
+                    for seat in u[slot] - {op.to}:
+                        owed[seat][0].add(slot)
+                    u[slot] = {op.to}
+                else:
+                    for seat in u[slot]:
+                        owed[seat][1][slot] = op.to
+                k[slot].add(op.to)
+        self.working = (u, k)
+        return {seat: duty for seat, duty in owed.items() if duty[0] or duty[1]}
+
+    def _finish_keys(self, ops) -> None:
+        u, k = self.working
+        self.unpublished.update(u)
+        self.knows.update(k)
+        for op in ops:
+            if isinstance(op, Reveal):
+                for slot in op.slots:
+                    self.knows[slot] = set(range(self.players))
+        self._next()
+
+    def _next(self) -> None:
+        self.subs.pop(0)
+        self._begin()
+
+    def submitted(self, seat: int, body: dict) -> None:
+        assert self.subs, f"a {body['t']} from seat {seat} while no card step is under way"
+        kind, ops = self.subs[0]
+        assert body["t"] == {"deal": "pass", "keys": "keys", "audit": "audit"}[kind], (kind, body["t"])
+        if kind == "deal":
+            deal = self.deals[body["deal"]]
+            assert body["deal"] in [op.deal for op in ops]
+            assert deal.due() == (body["stage"], seat)
+            assert len(body["values"]) == deal.size
+            assert len(body["verifiers"]) == (deal.size if body["stage"] == "lock" else 0)
+            deal.done += 1
+            if all(self.deals[op.deal].due() is None for op in ops):
+                self._next()
+        elif kind == "keys":
+            publish, seal = self.owed.pop(seat)
+            assert sorted(slot for slot, _ in body["public"]) == sorted(publish)
+            assert {slot: to for slot, to, _, _ in body["sealed"]} == seal
+            assert len(body["sealed"]) == len(seal)
+            if not self.owed:
+                self._finish_keys(ops)
+        else:
+            assert sorted(item[0] for item in body["keys"]) == sorted(self.owed.pop(seat))
+            for deal, rekey, _, locks in body["keys"]:
+                assert (rekey is None) == (self.deals[deal].stages[0] != "rekey")
+                assert len(locks) == self.deals[deal].size
+            if not self.owed:
+                self._next()
+
+
+def check_card_duties(transcript: bytes, loader) -> int:
+    """Replay ``transcript``, checking each card submission against the model; how many there were."""
+    records = list(iter_records(transcript))
+    start = open_envelope(next(value for kind, value in records if kind == "start"))
+    game = loader(start.body["ruleset"]["game"])
+    ruleset = game.decode_ruleset(start.body["ruleset"])
+    game = game.for_ruleset(ruleset)
+    replica = Replica(game, ruleset, start.body["game_id"], [SeatInfo.decode(s) for s in start.body["seats"]], start.digest)
+    duties = CardDuties(ruleset.players)
+    if isinstance(replica.step, CardOperations):  # a game may deal before anything else
+        duties.start(replica.step.operations)
+    checked = 0
+    for kind, value in records:
+        if kind != "entry":
+            continue
+        submission = open_envelope(open_envelope(value).body["submission"]).body
+        body = submission["body"]
+        if body["t"] in ("pass", "keys", "audit"):
+            duties.submitted(submission["seat"], body)
+            checked += 1
+        else:
+            assert duties.idle, f"a {body['t']} while the card step waits for {duties.subs[0][0]}"
+        replica.apply_entry(value)
+        if duties.idle and isinstance(replica.step, CardOperations):
+            duties.start(replica.step.operations)
+    assert duties.idle
+    return checked
+
+
+@pytest.mark.parametrize("name", ["session-probe-3p", "session-beltpunk-2p", "session-steamcourt-3p"])
+def test_every_card_submission_in_a_transcript_is_one_the_spec_says_is_owed(name):
+    summary = json.loads((VECTORS / f"{name}.json").read_text(encoding="utf-8"))
+    assert check_card_duties((VECTORS / summary["file"]).read_bytes(), get_game) > 0
+
+
+def test_two_decks_held_by_two_groups_with_a_card_shown_to_a_seat_holding_no_key_of_it():
+    # The session tests' two-deck game: seats 0-1 hold deck A and 2-3 deck B, dealt at once; seat 2
+    # is shown a card of deck A (its holders seal their keys to it); each deck audited by its own.
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "session"))
+    from switchboard import Switchboard
+    from test_split_deals import loader
+
+    from p2pgames.bots import RandomBot
+
+    board = Switchboard("twodecks", 4, seed=b"spec-split", loader=loader, bots=[RandomBot(b"")] * 4)
+    board.run()
+    assert all(session.stage == "over" for session in board.sessions)
+    assert check_card_duties(bytes(board.transcripts[1]), loader) > 0
