@@ -160,7 +160,7 @@ def _is_ruleset(v):
 
 _CHECKS = {
     B32: lambda v: isinstance(v, bytes) and len(v) == 32,
-    INT: lambda v: _is_int(v) and v >= 0,
+    INT: lambda v: _is_int(v) and 0 <= v < 2**63,
     TEXT: lambda v: _is_text(v, 500),
     NAME: lambda v: _is_text(v, 40),
     SEAT: lambda v: _is_int(v) and 0 <= v <= 63,
@@ -168,7 +168,7 @@ _CHECKS = {
     BYTES: lambda v: isinstance(v, bytes),
     MAP: lambda v: isinstance(v, dict),
     "ruleset": _is_ruleset,
-    "records": lambda v: isinstance(v, list) and all(_is_record(r) for r in v),
+    "records": lambda v: isinstance(v, list) and len(v) <= 64 and all(_is_record(r) for r in v),
     "seats": lambda v: _is_int(v) and 1 <= v <= 64,
     "seat_or_nil": lambda v: v is None or (_is_int(v) and 0 <= v <= 63),
     "evidence": lambda v: isinstance(v, list) and len(v) <= 16 and all(isinstance(e, bytes) for e in v),
