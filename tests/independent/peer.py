@@ -23,14 +23,21 @@ class PeerError(Exception):
     """The peer stopped: what it received and why it refused it."""
 
 
+class _Dropped(Exception):
+    """This peer closes its connection on purpose (to rejoin)."""
+
+
 class Peer:
     def __init__(self, name: str = "indie", seed: bytes | None = None, *, ping: int | None = None,
-                 stale_move_after: int | None = None, accuse_sealer: bool = False):
+                 stale_move_after: int | None = None, accuse_sealer: bool = False,
+                 drop_after_submissions: int | None = None, lose_that_submission: bool = False):
         """`ping`: send a ping with this nonce once seated (§B10). `stale_move_after`: once entry
         *n* is applied and nothing is due from this seat, submit a move that is not allowed now,
         based on one entry fewer — the host must answer `stale`, not a fault (§B3). `accuse_sealer`: when
         a key is first sealed to this seat, send a `bad-key` fault naming its (honest) sender with the
-        keys submission and made-up key bytes as evidence (§B6.2, §B9), then stop."""
+        keys submission and made-up key bytes as evidence (§B6.2, §B9), then stop.
+        `drop_after_submissions`: close the connection right after sending that many submissions
+        (with `lose_that_submission`, instead of sending the last one), dial again and rejoin (§B12)."""
         self.rng = random.Random(seed if seed is not None else os.urandom(16))
         self.private = self._bytes(32)
         self.key = wire.public_key(self.private)
@@ -60,6 +67,14 @@ class Peer:
         self.stales = []             # the `stale` bodies received
         self.accuse_sealer = accuse_sealer
         self.faults = []             # `fault` bodies received (only with accuse_sealer; else they stop the peer)
+        self.drop_after = drop_after_submissions
+        self.lose = lose_that_submission
+        self.rejoins = 0
+        self.catching_up = False
+        self.caught_up = []          # the `caught-up` bodies received
+        self.resent = []             # counters of submissions sent again after a rejoin
+        self.entries_caught_up = 0   # entries received between rejoin and caught-up
+        self.recorded = set()        # digests of relayed messages recorded (a catch-up sends some again)
 
     def _bytes(self, n):
         return bytes(self.rng.getrandbits(8) for _ in range(n))
@@ -73,17 +88,21 @@ class Peer:
     # --- the connection -----------------------------------------------------------------------
 
     async def run(self, host: str, port: int):
-        self._stream = await trio.open_tcp_stream(host, port)
-        reader = wire.FrameReader()
-        async with self._stream:
-            while not self.done.is_set():
-                data = await self._stream.receive_some(65536)
-                if not data:
-                    raise PeerError(f"the host closed the connection (after {self.reached[-3:]})")
-                for payload in reader.feed(data):
-                    await self._handle(payload)
-                    if self.done.is_set():
-                        break
+        while not self.done.is_set():
+            self._stream = await trio.open_tcp_stream(host, port)
+            reader = wire.FrameReader()
+            async with self._stream:
+                try:
+                    while not self.done.is_set():
+                        data = await self._stream.receive_some(65536)
+                        if not data:
+                            raise PeerError(f"the host closed the connection (after {self.reached[-3:]})")
+                        for payload in reader.feed(data):
+                            await self._handle(payload)
+                            if self.done.is_set():
+                                break
+                except _Dropped:
+                    self.rejoins += 1
 
     async def _send(self, kind, body):
         raw = wire.make_envelope(self.private, kind, body)
@@ -114,6 +133,13 @@ class Peer:
         body = env.body
         if body["protocol"] != PROTOCOL or body["game"] != "probe" or body["ruleset"]["game"] != "probe":
             raise PeerError(f"host-hello for {body['game']!r}, protocol {body['protocol']}")
+        if self.replica is not None:  # seated: rejoin (§B12)
+            if env.sender != self.host_key:
+                raise PeerError("another key answers at the host's address")
+            self.catching_up = True
+            await self._send("rejoin", {"protocol": PROTOCOL, "game_id": self.game_id, "host": self.host_key,
+                                        "nonce": body["nonce"], "have": self.replica.seq})
+            return
         self.host_key = env.sender
         self.ruleset = body["ruleset"]
         await self._send("hello", {"protocol": PROTOCOL, "game": "probe", "name": self.name, "seal": self.seal_public,
@@ -138,6 +164,10 @@ class Peer:
 
     async def _on_start(self, env):
         self._from_host(env)
+        if self.replica is not None:  # a catch-up from `have` = 0 sends it again (§B12)
+            if env.digest != self.start_digest:
+                raise PeerError("a second, different start")
+            return
         body = env.body
         seats = body["seats"]
         mine = [i for i, record in enumerate(seats) if record[0] == self.key]
@@ -160,10 +190,13 @@ class Peer:
         seat = self._seat_of(env)
         if env.body["game_id"] != self.game_id or env.body["start"] != self.start_digest:
             raise PeerError(f"seat {seat}'s accept names another game or start (illegal)")
-        self._record("accept", env.raw)
+        if env.digest not in self.recorded:
+            self.recorded.add(env.digest)
+            self._record("accept", env.raw)
         self.accepts.add(seat)
 
     async def _on_entry(self, env):
+        self.entries_caught_up += self.catching_up
         self._record("entry", env.raw)
         self._from_host(env)
         body = env.body
@@ -219,6 +252,9 @@ class Peer:
         seat = self._seat_of(env)
         if env.body["game_id"] != self.game_id:
             raise PeerError(f"seat {seat}'s ack of another game (replay)")
+        if env.digest in self.recorded:
+            return  # sent again by a catch-up
+        self.recorded.add(env.digest)
         self._record("ack", env.raw)
         seq = env.body["seq"]
         if seq >= len(self.own_states):
@@ -249,6 +285,23 @@ class Peer:
 
     async def _on_chat(self, env):
         pass
+
+    async def _on_away(self, env):
+        self._from_host(env)
+
+    async def _on_back(self, env):
+        self._from_host(env)
+
+    async def _on_caught_up(self, env):
+        self._from_host(env)
+        if env.body["game_id"] != self.game_id or env.body["seq"] != self.replica.seq:
+            raise PeerError(f"caught-up at {env.body['seq']} while this peer holds {self.replica.seq} entries "
+                            "(bad-sequence)")
+        self.caught_up.append(env.body)
+        self.catching_up = False
+        if self.in_flight is not None:  # lost with the old connection: sent again, unchanged
+            self.resent.append(self.in_flight[0])
+            await self._stream.send_all(wire.frame(self.in_flight[1]))
 
     def _from_host(self, env):
         if env.sender != self.host_key:
@@ -284,7 +337,7 @@ class Peer:
             self._record("leave", raw)
             self.done.set()
             return
-        if self.in_flight is not None:
+        if self.in_flight is not None or self.catching_up:
             return
         due = self.replica.due(self.seat)
         based_on = self.replica.seq
@@ -298,9 +351,16 @@ class Peer:
             body = getattr(self, "_make_" + due)()
         submit = {"game_id": self.game_id, "seat": self.seat, "counter": self.counter,
                   "based_on": based_on, "body": body}
-        raw = await self._send("submit", submit)
+        dropping = self.drop_after is not None and self.counter + 1 == self.drop_after
+        if dropping and self.lose:
+            raw = wire.make_envelope(self.private, "submit", submit)
+        else:
+            raw = await self._send("submit", submit)
         self.in_flight = (self.counter, raw)
         self.counter += 1
+        if dropping:
+            self.drop_after = None
+            raise _Dropped()
 
     def _make_commit(self):
         phase = self.replica.phase

@@ -184,3 +184,37 @@ async def test_a_sealed_key_accusation_is_judged_as_spec_b6_2_says(tmp_path, aut
     logged[keys_submission] = (0, wire.open_envelope(keys_submission).body["body"])
     assert transcript.evidence_proves(peer.replica, peer.seats, logged, accusation), "§B6.2 as written: proved"
     assert fault is not None and (fault.culprit, fault.code) == (0, "bad-key"), fault
+
+
+@pytest.mark.parametrize("drop_after, lost", [(1, True), (9, False)])
+async def test_the_independent_peer_drops_its_connection_and_rejoins(tmp_path, autojump_clock, drop_after, lost):
+    """§B12: with its `drop_after`-th submission sent (or `lost`: never sent) the peer closes its
+    connection, dials again and rejoins with `have`; the host catches it up (the entries and acks
+    since, `caught-up` at its count); it sends a lost submission again, unchanged, and the game goes
+    on to the end."""
+    seed = b"independent-rejoin"
+    game = get_game("probe")
+    ruleset = game.ruleset(3, {})
+    peer = Peer(seed=seed, drop_after_submissions=drop_after, lose_that_submission=lost)
+    others = {seat: product_peer(seat, seed, ruleset, tmp_path / f"product{seat}.p2pt") for seat in range(2)}
+    listeners = await open_host_listeners(0, LOOPBACK)
+    port = listeners[0].socket.getsockname()[1]
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(others[0].serve, listeners)
+            nursery.start_soon(functools.partial(drive_bot, others[0], bot_for(game, seed), end_when_away_too_long=True))
+            nursery.start_soon(peer.run, LOOPBACK, port)
+            await peer.seated.wait()
+            await nursery.start(others[1].connect, LOOPBACK, port)
+            nursery.start_soon(functools.partial(drive_bot, others[1], bot_for(game, seed + b"2"), end_when_away_too_long=True))
+    assert peer.rejoins == 1 and len(peer.caught_up) == 1
+    assert peer.resent == ([drop_after - 1] if lost else []), peer.resent
+    if not lost:
+        assert peer.entries_caught_up >= 1, "the entry of the submission sent before the drop comes in the catch-up"
+    host = others[0].session
+    assert host.fault is None and others[1].session.fault is None, (host.fault, others[1].session.fault)
+    assert peer.result is not None and len(peer.own_states) == host.replica.seq
+    report = transcript.verify(peer.transcript())
+    assert report.ok and report.agreed == report.entries, report.problem
+    for node in others.values():
+        assert transcript.verify(node.transcript_path.read_bytes()).ok
