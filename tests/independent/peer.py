@@ -38,6 +38,8 @@ class Peer:
         keys submission and made-up key bytes as evidence (§B6.2, §B9), then stop.
         `drop_after_submissions`: close the connection right after sending that many submissions
         (with `lose_that_submission`, instead of sending the last one), dial again and rejoin (§B12)."""
+        # A test peer: every secret comes from this seeded generator, so a game can be replayed;
+        # real peers draw secrets uniformly from a cryptographic source (§C5.7).
         self.rng = random.Random(seed if seed is not None else os.urandom(16))
         self.private = self._bytes(32)
         self.key = wire.public_key(self.private)
@@ -53,7 +55,8 @@ class Peer:
         self.replica = None
         self.seat = None
         self.accepts = set()
-        self.counter = 0
+        self.counter = 0             # this seat's next submission counter
+        self.counters = {}           # seat -> the next counter the log expects from it
         self.in_flight = None        # (counter, submission envelope bytes)
         self.openings = {}           # phase id -> (salt, value)
         self.secrets = {}            # deal -> {"r", "perm", "a", "locks"}
@@ -66,6 +69,7 @@ class Peer:
         self.stale_move_after = stale_move_after
         self.stales = []             # the `stale` bodies received
         self.accuse_sealer = accuse_sealer
+        self.accusation = None       # the fault body it sent, with accuse_sealer
         self.faults = []             # `fault` bodies received (only with accuse_sealer; else they stop the peer)
         self.drop_after = drop_after_submissions
         self.lose = lose_that_submission
@@ -233,15 +237,13 @@ class Peer:
                             f"{state.hex()[:16]} (desync); body {s['body']!r}")
         self.chain_last = env.digest
         self.own_states.append(state)
-        if self.accuse_sealer and s["body"]["t"] == "keys" and any(item[1] == self.seat for item in s["body"]["sealed"]):
-            self.accuse_sealer = False
-            self.accused = seat
+        if (self.accuse_sealer and self.accusation is None and s["body"]["t"] == "keys"
+                and any(item[1] == self.seat for item in s["body"]["sealed"])):
             made_up = deck.scalar_bytes(self._scalar())  # no box opens to it: anyone could send it
             self.accusation = {"game_id": self.game_id, "culprit": seat, "code": "bad-key",
                                "reason": "the key sealed to me is not the one committed to",
                                "seq": rep.seq, "evidence": [body["submission"], made_up]}
             await self._send("fault", self.accusation)
-            self.accuse_sealer = True  # from now on, collect the faults that come back
         raw = await self._send("ack", {"game_id": self.game_id, "seq": seq, "entry": env.digest, "state": state})
         self._record("ack", raw)
         self.acks.setdefault(seq, {})[self.seat] = state
@@ -320,12 +322,6 @@ class Peer:
         if result is not None and len(self.acks.get(seq, {})) == len(self.seats):
             self.result = result
             self._record("end", result)
-
-    @property
-    def counters(self):
-        if not hasattr(self, "_counters"):
-            self._counters = {}
-        return self._counters
 
     # --- duties -------------------------------------------------------------------------------
 

@@ -5,6 +5,12 @@ What a game does with its entries needs the game: for the probe game (§D6) the 
 every entry with `replica.Replica` and compares every state hash; for the other games (whose
 states this implementation does not follow) the replayed state after each entry is taken to be the
 state the host signed, and agreement is checked as every ack naming that entry's digest and state.
+
+A fault the replay finds (an illegal move, a bad opening, an audit's or a dispute's culprit, a false
+claim) stops the replay; the writer's `fault` record must name it. A recorded fault the replay does
+not find is *proven* if its evidence proves it against the log (§B9), else it is its writer's word.
+Only honest hosts' records are followed in detail: damage and a host's own faults are reported as
+the first problem, without §B11's finer blame.
 """
 
 import copy
@@ -41,6 +47,8 @@ class Report:
 
 
 class Problem(Exception):
+    """The first problem of a transcript: `code` (§B9, "damage" or "cut-short") and `culprit`."""
+
     def __init__(self, code, message, culprit=None):
         super().__init__(message)
         self.code, self.culprit = code, culprit
