@@ -5,6 +5,7 @@ replay or proved by the recorded evidence exactly where the product confirms it,
 writer's word where it doesn't."""
 
 import importlib.util
+import struct
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from p2pgames.games import get_game
 from p2pgames.net import play_table
 from p2pgames.session import Session, verify_transcript
 
-from . import transcript
+from . import canon, transcript, wire
 
 ADVERSARIAL = Path(__file__).resolve().parents[1] / "adversarial" / "cheaters.py"
 _spec = importlib.util.spec_from_file_location("independent_cheaters", ADVERSARIAL)
@@ -59,3 +60,94 @@ async def test_the_independent_verdict_on_cheated_games_is_the_products(tmp_path
             found, confirmed = (mine.claims[0]["code"], mine.claims[0]["culprit"]), False
         assert found == (product.stopped.code, product.stopped.culprit)
         assert confirmed == product.stop_confirmed
+
+
+
+# --- correctly signed records that break the rules, and damage (§B11 cases 1–4) ----------------------
+
+VECTOR = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "session-probe-3p.p2pt"
+# The vector's players' keys, as its generator seeds them (so the tests can sign as they would).
+PRIVATE = [reproducible_bytes(b"vector" + bytes([seat]))(32) for seat in range(3)]
+RECORDS = [(kind, value) for _index, kind, value in transcript.records(VECTOR.read_bytes())]
+ENTRIES = [i for i, (kind, _value) in enumerate(RECORDS) if kind == "entry"]
+E5 = ENTRIES[5]  # entry 5: seat 2 opens its random contribution
+
+
+def file_of(items):
+    return b"".join(struct.pack(">I", len(raw)) + raw for raw in (canon.encode([k, v]) for k, v in items))
+
+
+def resigned(raw, change, signer=0):
+    envelope = wire.open_envelope(raw)
+    body = dict(envelope.body)
+    change(body)
+    return wire.make_envelope(PRIVATE[signer], envelope.kind, body)
+
+
+def with_entry_5(change):
+    items = list(RECORDS)
+    items[E5] = ("entry", resigned(items[E5][1], change))
+    return items
+
+
+def flipped_last_byte(raw):
+    return raw[:-1] + bytes([raw[-1] ^ 1])
+
+
+def host_signed_malformed():
+    envelope = wire.open_envelope(RECORDS[E5][1])
+    body = dict(envelope.body, state=bytes(31))
+    sig = wire.sign(PRIVATE[0], "message", ["entry", envelope.sender, body])
+    items = list(RECORDS)
+    items[E5] = ("entry", canon.encode({"kind": "entry", "sender": envelope.sender, "body": body, "sig": sig}))
+    return items
+
+
+def inserted(at, record):
+    items = list(RECORDS)
+    items.insert(at, record)
+    return items
+
+
+def swapped(a, b):
+    items = list(RECORDS)
+    items[a], items[b] = items[b], items[a]
+    return items
+
+
+ALTERED = {
+    "a fork: entry 5 linked elsewhere": lambda: with_entry_5(lambda b: b.update(prev=bytes(32))),
+    "entry 5 numbered 7": lambda: with_entry_5(lambda b: b.update(seq=7)),
+    "an entry of another game linked in": lambda: with_entry_5(lambda b: b.update(game_id=bytes(32))),
+    "a second, different entry 5": lambda: inserted(E5 + 1, ("entry", resigned(RECORDS[E5][1], lambda b: b.update(state=bytes(32))))),
+    "a state the replay does not reach": lambda: with_entry_5(lambda b: b.update(state=bytes(32))),
+    "an old submission sequenced again": lambda: with_entry_5(
+        lambda b: b.update(submission=wire.open_envelope(RECORDS[ENTRIES[2]][1]).body["submission"])),
+    "a submission its author did not sign": lambda: with_entry_5(
+        lambda b: b.update(submission=flipped_last_byte(b["submission"]))),
+    "a host-signed malformed entry": host_signed_malformed,
+    "an author's bad opening": lambda: with_entry_5(lambda b: b.update(submission=resigned(
+        b["submission"], lambda inner: inner["body"].update(value=bytes(32)), 2))),
+    "an author's move out of turn": lambda: with_entry_5(lambda b: b.update(submission=resigned(
+        b["submission"], lambda inner: inner.update(seat=1, counter=2), 1))),
+    "a repeated entry record": lambda: inserted(E5 + 1, RECORDS[E5]),
+    "entry records out of order": lambda: swapped(E5, E5 + 2),
+}
+
+
+@pytest.mark.parametrize("alteration", list(ALTERED))
+def test_the_independent_blame_for_an_altered_transcript_is_the_products(alteration):
+    """The first problem, and whom it blames: the host (its signature proves it), an author (its
+    signature proves it), or nobody (damage)."""
+    data = file_of(ALTERED[alteration]())
+    mine = transcript.verify(data)
+    product = verify_transcript(data, get_game)
+    assert not mine.ok and not product.ok
+    if product.damage:
+        assert (mine.code, mine.culprit) == ("damage", None), mine.problem
+    else:
+        if mine.stopped is not None:  # a fault the replay found, which no record of the writer's names
+            found = mine.stopped[:2]
+        else:
+            found = (mine.code, mine.culprit)
+        assert found == (product.failure.code, product.failure.culprit), mine.problem
