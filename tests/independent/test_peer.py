@@ -13,7 +13,7 @@ from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net import LOOPBACK, Node, drive_bot, open_host_listeners
-from p2pgames.session import Session
+from p2pgames.session import Session, verify_transcript
 
 from . import transcript, wire
 from .peer import Peer
@@ -142,6 +142,7 @@ async def test_a_move_not_allowed_now_based_on_an_older_entry_is_stale_and_a_pin
     assert host.session.fault is None and peer.result is not None
     report = transcript.verify(peer.transcript())
     assert report.ok, report.problem
+    assert verify_transcript(peer.transcript(), get_game).ok
 
 
 async def accuse_a_sealer(tmp_path):
@@ -216,5 +217,6 @@ async def test_the_independent_peer_drops_its_connection_and_rejoins(tmp_path, a
     assert peer.result is not None and len(peer.own_states) == host.replica.seq
     report = transcript.verify(peer.transcript())
     assert report.ok and report.agreed == report.entries, report.problem
+    assert verify_transcript(peer.transcript(), get_game).ok
     for node in others.values():
         assert transcript.verify(node.transcript_path.read_bytes()).ok
