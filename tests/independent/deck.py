@@ -1,0 +1,311 @@
+"""The deck's cryptography (SPEC §C3–§C6) and the engine's random stream (§D1), from the SPEC alone.
+
+P-256 arithmetic is written out here in pure Python (x-only commutative encryption, §C5.3);
+sealing uses X25519, HKDF-SHA256 and ChaCha20-Poly1305 from `cryptography`, as §C6 names them.
+"""
+
+import hashlib
+import hmac
+import secrets
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from . import canon
+
+P = 2**256 - 2**224 + 2**192 + 2**96 - 1
+B = 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B
+N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+
+
+class DeckError(ValueError):
+    """Not a card value, a scalar out of range, an opening refused, a seal that does not open."""
+
+
+def H(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
+# --- P-256 (§C5.1, §C5.3) ---------------------------------------------------------------------
+
+def _rhs(x: int) -> int:
+    return (x * x * x - 3 * x + B) % P
+
+
+def _is_square(a: int) -> bool:
+    return a == 0 or pow(a, (P - 1) // 2, P) == 1
+
+
+def is_card_value(value) -> bool:
+    if not isinstance(value, bytes) or len(value) != 32:
+        return False
+    x = int.from_bytes(value, "big")
+    return x < P and _is_square(_rhs(x))
+
+
+def _double(pt):
+    X, Y, Z = pt
+    if Y == 0:
+        return (0, 1, 0)
+    ZZ = Z * Z % P
+    M = 3 * (X - ZZ) * (X + ZZ) % P        # a = −3
+    YY = Y * Y % P
+    S = 4 * X * YY % P
+    X3 = (M * M - 2 * S) % P
+    Y3 = (M * (S - X3) - 8 * YY * YY) % P
+    Z3 = 2 * Y * Z % P
+    return (X3, Y3, Z3)
+
+
+def _add(p1, p2):
+    X1, Y1, Z1 = p1
+    X2, Y2, Z2 = p2
+    if Z1 == 0:
+        return p2
+    if Z2 == 0:
+        return p1
+    Z1Z1, Z2Z2 = Z1 * Z1 % P, Z2 * Z2 % P
+    U1, U2 = X1 * Z2Z2 % P, X2 * Z1Z1 % P
+    S1, S2 = Y1 * Z2 * Z2Z2 % P, Y2 * Z1 * Z1Z1 % P
+    Hh, R = (U2 - U1) % P, (S2 - S1) % P
+    if Hh == 0:
+        return _double(p1) if R == 0 else (0, 1, 0)
+    HH = Hh * Hh % P
+    HHH = Hh * HH % P
+    V = U1 * HH % P
+    X3 = (R * R - HHH - 2 * V) % P
+    Y3 = (R * (V - X3) - S1 * HHH) % P
+    Z3 = Hh * Z1 * Z2 % P
+    return (X3, Y3, Z3)
+
+
+def encrypt(value: bytes, k: int) -> bytes:
+    """E_k(x) (§C5.3): the x-coordinate of k·P for either point P with x-coordinate `value`."""
+    if not is_card_value(value):
+        raise DeckError("not a card value")
+    if not 1 <= k < N:
+        raise DeckError("scalar out of range")
+    x = int.from_bytes(value, "big")
+    y = pow(_rhs(x), (P + 1) // 4, P)
+    base = (x, y, 1)
+    # fixed 4-bit windows
+    table = [(0, 1, 0), base]
+    for _ in range(14):
+        table.append(_add(table[-1], base))
+    acc = (0, 1, 0)
+    for shift in range(252, -1, -4):
+        for _ in range(4):
+            acc = _double(acc)
+        digit = (k >> shift) & 15
+        if digit:
+            acc = _add(acc, table[digit])
+    X, _Y, Z = acc
+    zinv = pow(Z, P - 2, P)
+    return (X * zinv * zinv % P).to_bytes(32, "big")
+
+
+def inverse(k: int) -> int:
+    return pow(k, N - 2, N)
+
+
+def product(*keys: int) -> int:
+    result = 1
+    for k in keys:
+        result = result * k % N
+    return result
+
+
+def scalar_bytes(k: int) -> bytes:
+    return k.to_bytes(32, "big")
+
+
+def scalar_from(data) -> int:
+    """A 32-byte big-endian scalar in [1, n−1] (§C1), else DeckError."""
+    if not isinstance(data, bytes) or len(data) != 32:
+        raise DeckError("a scalar is 32 bytes")
+    k = int.from_bytes(data, "big")
+    if not 1 <= k < N:
+        raise DeckError("scalar out of range")
+    return k
+
+
+def random_scalar() -> int:
+    while True:
+        k = int.from_bytes(secrets.token_bytes(32), "big")
+        if 1 <= k < N:
+            return k
+
+
+def random_permutation(m: int) -> list[int]:
+    items = list(range(m))
+    for i in range(m - 1, 0, -1):
+        j = secrets.randbelow(i + 1)
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
+def card_point(deck_domain: str, name: str) -> tuple[bytes, int, list[bytes]]:
+    """(value, counter, rejected candidates) by try-and-increment (§C5.2)."""
+    rejected = []
+    counter = 0
+    while True:
+        candidate = H(b"p2pgames/v1/card\x00" + canon.encode([deck_domain, name, counter]))
+        x = int.from_bytes(candidate, "big")
+        if x < P and _is_square(_rhs(x)):
+            return candidate, counter, rejected
+        rejected.append(candidate)
+        counter += 1
+
+
+VERIFIER_BASE = card_point("p2pgames/v1/verifier-base", "G0")[0]
+
+
+# --- commitments (§C3), joint seed (§C4) ------------------------------------------------------
+
+def commit(domain: str, game_id: bytes, seat: int, value, salt: bytes) -> bytes:
+    return H(b"p2pgames/v1/commit\x00" + canon.encode([domain, game_id, seat, salt, value]))
+
+
+def check_opening(commitment, domain, game_id, seat, value, salt) -> bool:
+    if not (isinstance(salt, bytes) and len(salt) == 32 and isinstance(commitment, bytes) and len(commitment) == 32):
+        return False
+    try:
+        return hmac.compare_digest(commit(domain, game_id, seat, value, salt), commitment)
+    except canon.CanonError:
+        return False
+
+
+def combine(contributions: list[bytes]) -> bytes:
+    if not contributions or any(not isinstance(c, bytes) or len(c) != 32 for c in contributions):
+        raise DeckError("contributions must be one or more 32-byte strings")
+    acc = bytes(32)
+    for c in contributions:
+        acc = bytes(a ^ b for a, b in zip(acc, c))
+    return H(b"p2pgames/v1/joint-seed\x00" + acc)
+
+
+# --- the engine's random stream (§D1) ---------------------------------------------------------
+
+class Stream:
+    def __init__(self, seed: bytes, counter: int = 0):
+        self.seed, self.counter = seed, counter
+
+    def block(self) -> int:
+        value = H(b"p2pgames/v1/stream\x00" + self.seed + self.counter.to_bytes(8, "big"))
+        self.counter += 1
+        return int.from_bytes(value, "big")
+
+    def below(self, n: int) -> int:
+        if n == 1:
+            return 0
+        bits = (n - 1).bit_length()
+        while True:
+            r = self.block() >> (256 - bits)
+            if r < n:
+                return r
+
+    def shuffle(self, items: list) -> list:
+        items = list(items)
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+        return items
+
+
+# --- sealed private messages (§C6) ------------------------------------------------------------
+
+def _message_key(shared: bytes, ephemeral_public: bytes, recipient_public: bytes) -> bytes:
+    if shared == bytes(32):
+        raise DeckError("all-zero shared secret")
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None,
+                info=b"p2pgames/v1/seal\x00" + ephemeral_public + recipient_public).derive(shared)
+
+
+def seal(recipient_public: bytes, plaintext: bytes, associated_data: bytes, ephemeral_private: bytes | None = None) -> bytes:
+    e = X25519PrivateKey.from_private_bytes(ephemeral_private) if ephemeral_private else X25519PrivateKey.generate()
+    E = e.public_key().public_bytes_raw()
+    key = _message_key(e.exchange(X25519PublicKey.from_public_bytes(recipient_public)), E, recipient_public)
+    return E + ChaCha20Poly1305(key).encrypt(bytes(12), plaintext, associated_data)
+
+
+def open_sealed(recipient_private: bytes, sealed: bytes, associated_data: bytes) -> bytes:
+    if not isinstance(sealed, bytes) or len(sealed) < 48:
+        raise DeckError("a sealed message is at least 48 bytes")
+    me = X25519PrivateKey.from_private_bytes(recipient_private)
+    E = sealed[:32]
+    try:
+        shared = me.exchange(X25519PublicKey.from_public_bytes(E))
+    except ValueError as e:  # low-order point: all-zero shared secret
+        raise DeckError("all-zero shared secret") from e
+    key = _message_key(shared, E, me.public_key().public_bytes_raw())
+    try:
+        return ChaCha20Poly1305(key).decrypt(bytes(12), sealed[32:], associated_data)
+    except InvalidTag as e:
+        raise DeckError("the seal does not open") from e
+
+
+def sealed_commitment(plaintext: bytes) -> bytes:
+    return H(b"p2pgames/v1/sealed\x00" + plaintext)
+
+
+# --- the audit of single passes (§C5.5) -------------------------------------------------------
+
+def first_bad_multiset(inputs: list[bytes], outputs: list[bytes], factors: list[int]) -> int | None:
+    """Index of the first output not matched by some E(in[i], factors[i]) (a multiset), or None."""
+    remaining = {}
+    for value, k in zip(inputs, factors):
+        expected = encrypt(value, k)
+        remaining[expected] = remaining.get(expected, 0) + 1
+    for j, out in enumerate(outputs):
+        if remaining.get(out, 0) == 0:
+            return j
+        remaining[out] -= 1
+    return None
+
+
+def first_bad_lock(inputs, outputs, verifiers, shuffle_key: int, lock_keys: list[int]) -> int | None:
+    s_inv = inverse(shuffle_key)
+    for i, (value, out, ver, k) in enumerate(zip(inputs, outputs, verifiers, lock_keys)):
+        if encrypt(VERIFIER_BASE, k) != ver or encrypt(value, k * s_inv % N) != out:
+            return i
+    return None
+
+
+def values_from_stream(rng: bytes):
+    """The reference's informative draws (§C5.7) from a given byte string: (draw_4, draw_32, used)."""
+    pos = 0
+
+    def take(n):
+        nonlocal pos
+        chunk = rng[pos:pos + n]
+        if len(chunk) != n:
+            raise DeckError("the stream ran out")
+        pos += n
+        return chunk
+
+    return take, lambda: pos
+
+
+def scalar_from_stream(rng: bytes) -> tuple[int, int]:
+    take, used = values_from_stream(rng)
+    while True:
+        k = int.from_bytes(take(32), "big")
+        if 1 <= k < N:
+            return k, used()
+
+
+def permutation_from_stream(rng: bytes, m: int) -> tuple[list[int], int]:
+    take, used = values_from_stream(rng)
+    items = list(range(m))
+    for i in range(m - 1, 0, -1):
+        limit = 2**32 - (2**32 % (i + 1))
+        while True:
+            r = int.from_bytes(take(4), "big")
+            if r < limit:
+                break
+        j = r % (i + 1)
+        items[i], items[j] = items[j], items[i]
+    return items, used()

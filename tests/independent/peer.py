@@ -1,0 +1,462 @@
+"""A joiner of the probe game over TCP (SPEC §A2, §B2–§B8, §B11), from the SPEC alone.
+
+`Peer.run(host, port)` connects, says hello, accepts the start, then follows the log: it checks
+every entry as a joiner must, applies it with its own replica, acknowledges it with its own state
+hash, and makes every submission its seat owes — random contributions, choices, passes, keys,
+audits, moves — until the game is over and every seat agreed on the last entry. It writes its own
+transcript (§B11). Anything it can't accept raises PeerError naming the message.
+"""
+
+import os
+import random
+import struct
+
+import trio
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+from . import canon, deck, probe, replica, wire
+
+PROTOCOL = 1
+
+
+class PeerError(Exception):
+    """The peer stopped: what it received and why it refused it."""
+
+
+class _Dropped(Exception):
+    """This peer closes its connection on purpose (to rejoin)."""
+
+
+class Peer:
+    def __init__(self, name: str = "indie", seed: bytes | None = None, *, ping: int | None = None,
+                 stale_move_after: int | None = None, accuse_sealer: bool = False,
+                 drop_after_submissions: int | None = None, lose_that_submission: bool = False):
+        """`ping`: send a ping with this nonce once seated (§B10). `stale_move_after`: once entry
+        *n* is applied and nothing is due from this seat, submit a move that is not allowed now,
+        based on one entry fewer — the host must answer `stale`, not a fault (§B3). `accuse_sealer`: when
+        a key is first sealed to this seat, send a `bad-key` fault naming its (honest) sender with the
+        keys submission and made-up key bytes as evidence (§B6.2, §B9), then stop.
+        `drop_after_submissions`: close the connection right after sending that many submissions
+        (with `lose_that_submission`, instead of sending the last one), dial again and rejoin (§B12)."""
+        # A test peer: every secret comes from this seeded generator, so a game can be replayed;
+        # real peers draw secrets uniformly from a cryptographic source (§C5.7).
+        self.rng = random.Random(seed if seed is not None else os.urandom(16))
+        self.private = self._bytes(32)
+        self.key = wire.public_key(self.private)
+        self.seal_private_key = X25519PrivateKey.from_private_bytes(self._bytes(32))
+        self.seal_private = self.seal_private_key.private_bytes_raw()
+        self.seal_public = self.seal_private_key.public_key().public_bytes_raw()
+        self.name = name
+        self.seated = trio.Event()
+        self.done = trio.Event()
+        self.reached = []            # the kinds of message handled, in order (how far it got)
+        self.records = []            # transcript records (§B11)
+        self.host_key = None
+        self.replica = None
+        self.seat = None
+        self.accepts = set()
+        self.counter = 0             # this seat's next submission counter
+        self.counters = {}           # seat -> the next counter the log expects from it
+        self.in_flight = None        # (counter, submission envelope bytes)
+        self.openings = {}           # phase id -> (salt, value)
+        self.secrets = {}            # deal -> {"r", "perm", "a", "locks"}
+        self.acks = {}               # seq -> {seat: state}
+        self.own_states = []
+        self.result = None
+        self._stream = None
+        self.ping = ping
+        self.pongs = []
+        self.stale_move_after = stale_move_after
+        self.stales = []             # the `stale` bodies received
+        self.accuse_sealer = accuse_sealer
+        self.accusation = None       # the fault body it sent, with accuse_sealer
+        self.faults = []             # `fault` bodies received (only with accuse_sealer; else they stop the peer)
+        self.drop_after = drop_after_submissions
+        self.lose = lose_that_submission
+        self.rejoins = 0
+        self.catching_up = False
+        self.caught_up = []          # the `caught-up` bodies received
+        self.resent = []             # counters of submissions sent again after a rejoin
+        self.entries_caught_up = 0   # entries received between rejoin and caught-up
+        self.recorded = set()        # digests of relayed messages recorded (a catch-up sends some again)
+
+    def _bytes(self, n):
+        return bytes(self.rng.getrandbits(8) for _ in range(n))
+
+    def _scalar(self):
+        while True:
+            k = int.from_bytes(self._bytes(32), "big")
+            if 1 <= k < deck.N:
+                return k
+
+    # --- the connection -----------------------------------------------------------------------
+
+    async def run(self, host: str, port: int):
+        while not self.done.is_set():
+            self._stream = await trio.open_tcp_stream(host, port)
+            reader = wire.FrameReader()
+            async with self._stream:
+                try:
+                    while not self.done.is_set():
+                        data = await self._stream.receive_some(65536)
+                        if not data:
+                            raise PeerError(f"the host closed the connection (after {self.reached[-3:]})")
+                        for payload in reader.feed(data):
+                            await self._handle(payload)
+                            if self.done.is_set():
+                                break
+                except _Dropped:
+                    self.rejoins += 1
+
+    async def _send(self, kind, body):
+        raw = wire.make_envelope(self.private, kind, body)
+        await self._stream.send_all(wire.frame(raw))
+        return raw
+
+    def _record(self, kind, value):
+        self.records.append(canon.encode([kind, value]))
+
+    def transcript(self) -> bytes:
+        return b"".join(struct.pack(">I", len(r)) + r for r in self.records)
+
+    # --- messages -----------------------------------------------------------------------------
+
+    async def _handle(self, payload):
+        try:
+            env = wire.open_envelope(payload)
+        except wire.WireError as e:
+            raise PeerError(f"a message that does not open ({e.code}): {e}") from e
+        self.reached.append(env.kind)
+        handler = getattr(self, "_on_" + env.kind.replace("-", "_"), None)
+        if handler is None:
+            raise PeerError(f"unexpected {env.kind}")
+        await handler(env)
+        await self._duties()
+
+    async def _on_host_hello(self, env):
+        body = env.body
+        if body["protocol"] != PROTOCOL or body["game"] != "probe" or body["ruleset"]["game"] != "probe":
+            raise PeerError(f"host-hello for {body['game']!r}, protocol {body['protocol']}")
+        if self.replica is not None:  # seated: rejoin (§B12)
+            if env.sender != self.host_key:
+                raise PeerError("another key answers at the host's address")
+            self.catching_up = True
+            await self._send("rejoin", {"protocol": PROTOCOL, "game_id": self.game_id, "host": self.host_key,
+                                        "nonce": body["nonce"], "have": self.replica.seq})
+            return
+        self.host_key = env.sender
+        self.ruleset = body["ruleset"]
+        await self._send("hello", {"protocol": PROTOCOL, "game": "probe", "name": self.name, "seal": self.seal_public,
+                                   "host": self.host_key, "nonce": body["nonce"], "bot": True})
+
+    async def _on_reject(self, env):
+        raise PeerError(f"rejected: {env.body['reason']}")
+
+    async def _on_ping(self, env):
+        await self._send("pong", {"nonce": env.body["nonce"]})
+
+    async def _on_pong(self, env):
+        self._from_host(env)
+        self.pongs.append(env.body["nonce"])
+
+    async def _on_lobby(self, env):
+        self._from_host(env)
+        if any(record[0] == self.key for record in env.body["players"]) and not self.seated.is_set():
+            self.seated.set()
+            if self.ping is not None:
+                await self._send("ping", {"nonce": self.ping})
+
+    async def _on_start(self, env):
+        self._from_host(env)
+        if self.replica is not None:  # a catch-up from `have` = 0 sends it again (§B12)
+            if env.digest != self.start_digest:
+                raise PeerError("a second, different start")
+            return
+        body = env.body
+        seats = body["seats"]
+        mine = [i for i, record in enumerate(seats) if record[0] == self.key]
+        if (len(mine) != 1 or seats[mine[0]][1] != self.seal_public or len(seats) != body["ruleset"]["players"]
+                or len({record[0] for record in seats}) != len(seats) or seats[0][0] != self.host_key
+                or body["ruleset"] != self.ruleset):
+            raise PeerError("a start that does not seat this peer properly")
+        self.seat = mine[0]
+        self.seats = seats
+        self.game_id = body["game_id"]
+        self.start_digest = env.digest
+        self.replica = replica.Replica(probe.Probe(len(seats)), self.game_id, seats, probe.DECK_DOMAIN)
+        self._record("header", {"format": "p2pgames-transcript", "version": 1, "game": "probe", "seat": self.seat})
+        self._record("start", env.raw)
+        raw = await self._send("accept", {"game_id": self.game_id, "start": self.start_digest})
+        self._record("accept", raw)
+        self.accepts.add(self.seat)
+
+    async def _on_accept(self, env):
+        seat = self._seat_of(env)
+        if env.body["game_id"] != self.game_id or env.body["start"] != self.start_digest:
+            raise PeerError(f"seat {seat}'s accept names another game or start (illegal)")
+        if env.digest not in self.recorded:
+            self.recorded.add(env.digest)
+            self._record("accept", env.raw)
+        self.accepts.add(seat)
+
+    async def _on_entry(self, env):
+        self.entries_caught_up += self.catching_up
+        self._record("entry", env.raw)
+        self._from_host(env)
+        body = env.body
+        rep = self.replica
+        if body["game_id"] != self.game_id:
+            raise PeerError("an entry of another game (replay)")
+        prev = self.start_digest if rep.seq == 0 else self.chain_last
+        if body["seq"] != rep.seq or body["prev"] != prev:
+            raise PeerError(f"entry {body['seq']} out of order (bad-sequence)")
+        try:
+            sub = wire.open_envelope(body["submission"])
+        except wire.WireError as e:
+            raise PeerError(f"entry {rep.seq}: its submission: {e.code} {e}") from e
+        s = sub.body
+        if sub.kind != "submit" or s["game_id"] != self.game_id or s["seat"] >= len(self.seats) \
+                or sub.sender != self.seats[s["seat"]][0]:
+            raise PeerError(f"entry {rep.seq}: a submission not signed by its seat")
+        seat = s["seat"]
+        if seat == self.seat:
+            if self.in_flight is None or self.in_flight[1] != body["submission"]:
+                raise PeerError(f"entry {rep.seq}: a submission in this seat's name it did not send")
+            self.in_flight = None
+        expected = self.counters.get(seat, 0)
+        if s["counter"] != expected:
+            raise PeerError(f"entry {rep.seq}: seat {seat}'s counter {s['counter']}, not {expected} (replay)")
+        self.counters[seat] = expected + 1
+        seq = rep.seq
+        try:
+            state = rep.apply(seat, s["body"])
+        except replica.Fault as f:
+            raise PeerError(f"entry {seq}: {f.code} of seat {f.culprit}: {f}") from f
+        if state != body["state"]:
+            raise PeerError(f"entry {seq}: the host's state {body['state'].hex()[:16]} is not ours "
+                            f"{state.hex()[:16]} (desync); body {s['body']!r}")
+        self.chain_last = env.digest
+        self.own_states.append(state)
+        if (self.accuse_sealer and self.accusation is None and s["body"]["t"] == "keys"
+                and any(item[1] == self.seat for item in s["body"]["sealed"])):
+            made_up = deck.scalar_bytes(self._scalar())  # no box opens to it: anyone could send it
+            self.accusation = {"game_id": self.game_id, "culprit": seat, "code": "bad-key",
+                               "reason": "the key sealed to me is not the one committed to",
+                               "seq": rep.seq, "evidence": [body["submission"], made_up]}
+            await self._send("fault", self.accusation)
+        raw = await self._send("ack", {"game_id": self.game_id, "seq": seq, "entry": env.digest, "state": state})
+        self._record("ack", raw)
+        self.acks.setdefault(seq, {})[self.seat] = state
+        self.acks[seq][0] = body["state"]
+        self._check_agreement(seq)
+
+    async def _on_ack(self, env):
+        seat = self._seat_of(env)
+        if env.body["game_id"] != self.game_id:
+            raise PeerError(f"seat {seat}'s ack of another game (replay)")
+        if env.digest in self.recorded:
+            return  # sent again by a catch-up
+        self.recorded.add(env.digest)
+        self._record("ack", env.raw)
+        seq = env.body["seq"]
+        if seq >= len(self.own_states):
+            raise PeerError(f"seat {seat} acknowledged entry {seq} before it reached this peer")
+        if env.body["state"] != self.own_states[seq]:
+            raise PeerError(f"seat {seat}'s ack of entry {seq} names another state (desync)")
+        self.acks.setdefault(seq, {})[seat] = env.body["state"]
+        self._check_agreement(seq)
+
+    async def _on_stale(self, env):
+        self._from_host(env)
+        self.stales.append(env.body)
+        if self.in_flight is not None and env.body["counter"] == self.in_flight[0]:
+            self.counter -= 1  # the counter was not used up (§B3)
+            self.in_flight = None
+
+    async def _on_leave(self, env):
+        if self.result is None:
+            raise PeerError(f"seat {self._seat_of(env)} left: {env.body['reason']}")
+        self._record("leave", env.raw)
+
+    async def _on_fault(self, env):
+        if self.accuse_sealer:
+            self.faults.append(env.body)
+            self.done.set()
+            return
+        raise PeerError(f"a fault message: culprit {env.body['culprit']}, {env.body['code']}: {env.body['reason']}")
+
+    async def _on_chat(self, env):
+        pass
+
+    async def _on_away(self, env):
+        self._from_host(env)
+
+    async def _on_back(self, env):
+        self._from_host(env)
+
+    async def _on_caught_up(self, env):
+        self._from_host(env)
+        if env.body["game_id"] != self.game_id or env.body["seq"] != self.replica.seq:
+            raise PeerError(f"caught-up at {env.body['seq']} while this peer holds {self.replica.seq} entries "
+                            "(bad-sequence)")
+        self.caught_up.append(env.body)
+        self.catching_up = False
+        if self.in_flight is not None:  # lost with the old connection: sent again, unchanged
+            self.resent.append(self.in_flight[0])
+            await self._stream.send_all(wire.frame(self.in_flight[1]))
+
+    def _from_host(self, env):
+        if env.sender != self.host_key:
+            raise PeerError(f"a {env.kind} not from the host (bad-signature)")
+
+    def _seat_of(self, env):
+        for seat, record in enumerate(self.seats):
+            if record[0] == env.sender:
+                return seat
+        raise PeerError(f"a {env.kind} from a key not at the table")
+
+    def _check_agreement(self, seq):
+        if self.result is not None or seq != len(self.own_states) - 1:
+            return
+        result = self.replica.result()
+        if result is not None and len(self.acks.get(seq, {})) == len(self.seats):
+            self.result = result
+            self._record("end", result)
+
+    # --- duties -------------------------------------------------------------------------------
+
+    async def _duties(self):
+        if self.replica is None or len(self.accepts) < len(self.seats) or self.done.is_set():
+            return
+        if self.result is not None:
+            raw = await self._send("leave", {"game_id": self.game_id, "reason": "game over"})
+            self._record("leave", raw)
+            self.done.set()
+            return
+        if self.in_flight is not None or self.catching_up:
+            return
+        due = self.replica.due(self.seat)
+        based_on = self.replica.seq
+        if due is None and self.stale_move_after is not None and self.replica.seq > self.stale_move_after:
+            self.stale_move_after = None
+            body = {"t": "act", "action": ["cheer", True]}
+            based_on -= 1
+        elif due is None:
+            return
+        else:
+            body = getattr(self, "_make_" + due)()
+        submit = {"game_id": self.game_id, "seat": self.seat, "counter": self.counter,
+                  "based_on": based_on, "body": body}
+        dropping = self.drop_after is not None and self.counter + 1 == self.drop_after
+        if dropping and self.lose:
+            raw = wire.make_envelope(self.private, "submit", submit)
+        else:
+            raw = await self._send("submit", submit)
+        self.in_flight = (self.counter, raw)
+        self.counter += 1
+        if dropping:
+            self.drop_after = None
+            raise _Dropped()
+
+    def _make_commit(self):
+        phase = self.replica.phase
+        if phase["domain"] == "random":
+            value = self._bytes(32)
+        else:
+            value = self.rng.choice(self.replica.game.legal_actions(self.seat))
+        salt = self._bytes(32)
+        self.openings[phase["id"]] = (salt, value)
+        return {"t": "commit", "commitment": deck.commit(phase["domain"], self.game_id, self.seat,
+                                                         [phase["id"], value], salt)}
+
+    def _make_open(self):
+        salt, value = self.openings.pop(self.replica.phase["id"])
+        return {"t": "open", "salt": salt, "value": value}
+
+    def _make_act(self):
+        game = self.replica.game
+        actions = game.legal_actions(self.seat)
+        if game.phase == "pass":  # the claim is "my highest card": keep it true
+            return {"t": "act", "action": max(actions, key=lambda a: probe.number(self.card_of(a[1])))}
+        return {"t": "act", "action": self.rng.choice(actions)}
+
+    def _secret(self, deal):
+        if deal.number not in self.secrets:
+            self.secrets[deal.number] = {
+                "r": self._scalar(), "perm": self._permutation(deal.size),
+                "a": self._scalar() if deal.sources is not None else None,
+                "locks": [self._scalar() for _ in range(deal.size)]}
+        return self.secrets[deal.number]
+
+    def _permutation(self, m):
+        items = list(range(m))
+        self.rng.shuffle(items)
+        return items
+
+    def lock_key(self, slot):
+        deal = self.replica.deal_of(slot)
+        return self.secrets[deal.number]["locks"][slot - deal.first]
+
+    def _make_pass(self):
+        rep = self.replica
+        for number in rep.phase["deals"]:
+            deal = rep.deals[number]
+            if deal.passes and deal.passes[0][1] == self.seat:
+                break
+        stage = deal.passes[0][0]
+        inputs = deal.done[-1][3] if deal.done else deal.start
+        sec = self._secret(deal)
+        a = sec["a"] or 1
+        verifiers = []
+        try:
+            if stage == "rekey":
+                values = [deck.encrypt(v, a * deck.inverse(self.lock_key(src)) % deck.N)
+                          for v, src in zip(inputs, deal.sources)]
+            elif stage == "shuffle":
+                values = [deck.encrypt(inputs[sec["perm"][t]], sec["r"]) for t in range(deal.size)]
+            else:
+                strip = deck.inverse(sec["r"] * a % deck.N)
+                values = [deck.encrypt(v, k * strip % deck.N) for v, k in zip(inputs, sec["locks"])]
+                verifiers = [deck.encrypt(deck.VERIFIER_BASE, k) for k in sec["locks"]]
+        except deck.DeckError as e:
+            raise PeerError(f"the previous pass of deal {deal.number} holds a non-point (bad-pass): {e}") from e
+        return {"t": "pass", "deal": deal.number, "stage": stage, "values": values, "verifiers": verifiers}
+
+    def _make_keys(self):
+        owed = self.replica.phase["required"][self.seat]
+        public = [[slot, deck.scalar_bytes(self.lock_key(slot))] for slot in sorted(owed["public"])]
+        sealed = []
+        for slot, to in sorted(owed["sealed"]):
+            key = deck.scalar_bytes(self.lock_key(slot))
+            context = canon.encode(["sealed-key", self.game_id, slot, self.seat, to])
+            box = deck.seal(self.seats[to][1], key, context, ephemeral_private=self._bytes(32))
+            sealed.append([slot, to, box, deck.sealed_commitment(key)])
+        return {"t": "keys", "public": public, "sealed": sealed}
+
+    def _make_audit(self):
+        rep = self.replica
+        keys = []
+        for number in rep.phase["audit_deals"]:
+            deal = rep.deals[number]
+            if self.seat in deal.holders:
+                sec = self.secrets[number]
+                keys.append([number, None if sec["a"] is None else deck.scalar_bytes(sec["a"]),
+                             deck.scalar_bytes(sec["r"]), [deck.scalar_bytes(k) for k in sec["locks"]]])
+        return {"t": "audit", "keys": keys}
+
+    def card_of(self, slot) -> str:
+        """A card this seat was shown: every holder's key — its own, published, or sealed to it."""
+        rep = self.replica
+        deal = rep.deal_of(slot)
+        extra = {}
+        for h in deal.holders:
+            if h == self.seat:
+                extra[h] = self.lock_key(slot)
+            elif (slot, h) not in rep.published:
+                box, commitment = rep.sealed[(slot, h, self.seat)]
+                context = canon.encode(["sealed-key", self.game_id, slot, h, self.seat])
+                key = deck.open_sealed(self.seal_private, box, context)
+                if deck.sealed_commitment(key) != commitment:
+                    raise PeerError(f"seat {h}'s sealed key for slot {slot} is not the one it committed to (bad-key)")
+                extra[h] = deck.scalar_from(key)
+        return rep.value_of(slot, extra)

@@ -1,0 +1,534 @@
+"""The log's phases (SPEC §B4–§B7) over a game, from the SPEC alone: what each entry's submission
+must be, and the events the game gets. Used by the transcript verifier and by the peer.
+
+`Replica(game, game_id, seats).apply(seat, body)` checks one sequenced submission, applies it and
+returns the state hash (§D1); it raises `Fault(code, message, culprit)` for anything §B4–§B7 refuse.
+"""
+
+from dataclasses import dataclass, field
+
+from . import canon, deck
+from .probe import RuleError
+
+
+class Fault(Exception):
+    def __init__(self, code, message, culprit=None):
+        super().__init__(message)
+        self.code, self.culprit = code, culprit
+
+
+BODY_FIELDS = {
+    "act": {"t", "action"},
+    "commit": {"t", "commitment"},
+    "open": {"t", "salt", "value"},
+    "pass": {"t", "deal", "stage", "values", "verifiers"},
+    "keys": {"t", "public", "sealed"},
+    "audit": {"t", "keys"},
+    "dispute": {"t", "slot", "reason"},
+}
+
+
+class AutomaticDispute(Exception):
+    """A revealed value is no card although every published key is right (§B7)."""
+
+    def __init__(self, deal):
+        super().__init__(f"deal {deal}")
+        self.deal = deal
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+@dataclass
+class Deal:
+    number: int
+    first: int
+    size: int
+    holders: list
+    sources: list | None
+    cards: dict                      # card value -> name
+    passes: list                     # (stage, seat) still due, in order
+    done: list = field(default_factory=list)     # (stage, seat, inputs, values, verifiers)
+    start: list = field(default_factory=list)    # starting values
+    final: list | None = None        # the locked values
+    verifiers: dict = field(default_factory=dict)  # seat -> [verifier per slot]
+
+
+class Replica:
+    def __init__(self, game, game_id: bytes, seats: list, deck_domain: str):
+        self.game = game
+        self.game_id = game_id
+        self.seats = seats
+        self.players = len(seats)
+        self.deck_domain = deck_domain
+        self.seq = 0
+        self.deals: dict[int, Deal] = {}
+        self.unpublished: dict[int, set] = {}   # U per slot (§B6.2)
+        self.knows: dict[int, set] = {}
+        self.published: dict[tuple, int] = {}   # (slot, seat) -> key
+        self.sealed: dict[tuple, tuple] = {}    # (slot, sender, to) -> (box, commitment)
+        self.audits: list = []                  # each completed audit: {seat: {deal: (rekey, shuffle, locks)}}
+        self._points = {}
+        self.phase = None
+        self._begin()
+
+    # --- what the log waits for ---------------------------------------------------------------
+
+    def state_hash(self) -> bytes:
+        return deck.H(canon.encode(self.game.encode()))
+
+    def result(self):
+        step = self.game.step()
+        return step[1] if step[0] == "over" else None
+
+    def _begin(self):
+        """Derive the phase from the game's step (§B4), running through card sub-steps that owe nothing."""
+        while True:
+            step = self.game.step()
+            kind = step[0]
+            if kind in ("turn", "reaction"):
+                self.phase = {"kind": "decision", "seats": list(step[1])}
+            elif kind in ("simultaneous", "chance"):
+                seats = list(step[1]) if kind == "simultaneous" else list(range(self.players))
+                self.phase = {"kind": "choice", "domain": "choice" if kind == "simultaneous" else "random",
+                              "seats": seats, "id": self.seq, "commits": {}, "opens": {}}
+            elif kind == "cards":
+                self.phase = {"kind": "cards", "groups": _group(step[1]), "index": -1, "values": {}}
+                self._next_substep()
+                if self.phase is None:
+                    continue
+            elif kind == "over":
+                self.phase = {"kind": "over", "result": step[1]}
+            return
+
+    def _next_substep(self):
+        """Start the next card sub-step that owes something; at the end feed CardsDone (phase None)."""
+        phase = self.phase
+        while True:
+            phase["index"] += 1
+            if phase["index"] == len(phase["groups"]):
+                values = sorted(phase["values"].items())
+                self.phase = None
+                try:
+                    self.game.cards_done(values)
+                except RuleError as e:
+                    raise Fault(e.code, str(e), e.seat) from e
+                return
+            kind, ops = phase["groups"][phase["index"]]
+            phase["sub"] = kind
+            if kind == "deals":
+                for op in ops:
+                    self._open_deal(op)
+                phase["deals"] = [op[1] for op in ops]
+                return
+            if kind == "keys":
+                phase["ops"] = ops
+                phase["required"] = self._key_requirements(ops)
+                phase["submitted"] = {}
+                if phase["required"] or not self._finish_keys():
+                    return
+            else:
+                deals = set(ops[0][1])
+                phase["audit_deals"] = sorted(deals)
+                phase["required"] = {s for d in deals for s in self.deals[d].holders}
+                phase["submitted"] = {}
+                return
+
+    def due(self, seat) -> str | None:
+        """What the log waits for from `seat` now, in words (None: nothing)."""
+        phase = self.phase
+        if phase["kind"] == "decision":
+            return "act" if seat in phase["seats"] else None
+        if phase["kind"] == "choice":
+            if seat not in phase["seats"]:
+                return None
+            if seat not in phase["commits"]:
+                return "commit"
+            if len(phase["commits"]) == len(phase["seats"]) and seat not in phase["opens"]:
+                return "open"
+            return None
+        if phase["kind"] == "cards":
+            if phase["sub"] == "deals":
+                for d in phase["deals"]:
+                    passes = self.deals[d].passes
+                    if passes and passes[0][1] == seat:
+                        return "pass"
+                return None
+            if seat in phase["required"] and seat not in phase["submitted"]:
+                return phase["sub"]
+        return None
+
+    # --- applying a submission ----------------------------------------------------------------
+
+    def apply(self, seat: int, body: dict) -> bytes:
+        t = body.get("t")
+        if t not in BODY_FIELDS:
+            raise Fault("malformed", f"seat {seat}: a submission of unknown type {t!r}", seat)
+        if set(body) != BODY_FIELDS[t]:
+            raise Fault("malformed", f"seat {seat}: a {t} with the wrong fields", seat)
+        if t == "dispute":
+            self.seq += 1
+            self._dispute(seat, body)
+            return self.state_hash()
+        due = self.due(seat)
+        if due != t:
+            raise Fault("illegal", f"seat {seat}: a {t} when the log waits for {due or 'nothing'} from it", seat)
+        self.seq += 1  # the phase a submission begins starts after it: its id counts it (§B4)
+        getattr(self, "_" + t)(seat, body)
+        return self.state_hash()
+
+    def _act(self, seat, body):
+        try:
+            self.game.act(seat, body["action"])
+        except RuleError as e:
+            raise Fault(e.code, str(e), seat) from e
+        self._begin()
+
+    def _commit(self, seat, body):
+        c = body["commitment"]
+        if not (isinstance(c, bytes) and len(c) == 32):
+            raise Fault("malformed", f"seat {seat}: a commitment is 32 bytes", seat)
+        self.phase["commits"][seat] = c
+
+    def _open(self, seat, body):
+        phase = self.phase
+        salt, value = body["salt"], body["value"]
+        if not deck.check_opening(phase["commits"][seat], phase["domain"], self.game_id, seat,
+                                  [phase["id"], value], salt):
+            raise Fault("bad-opening", f"seat {seat}: the opening does not match its commitment", seat)
+        if phase["domain"] == "random":
+            if not (isinstance(value, bytes) and len(value) == 32):
+                raise Fault("malformed", f"seat {seat}: a random contribution is 32 bytes", seat)
+        else:
+            try:
+                self.game.check(seat, value)
+            except RuleError as e:
+                raise Fault(e.code, str(e), seat) from e
+        phase["opens"][seat] = value
+        if len(phase["opens"]) < len(phase["seats"]):
+            return
+        try:
+            if phase["domain"] == "random":
+                self.game.chance(deck.combine([phase["opens"][s] for s in sorted(phase["opens"])]))
+            else:
+                self.game.simultaneous([(s, phase["opens"][s]) for s in sorted(phase["opens"])])
+        except RuleError as e:
+            raise Fault(e.code, str(e), e.seat) from e
+        self._begin()
+
+    # --- deals (§B6.1) ------------------------------------------------------------------------
+
+    def _open_deal(self, op):
+        kind, number = op[0], op[1]
+        first, holders = op[3], list(op[4]) or list(range(self.players))
+        if kind == "deal":
+            names = op[2]
+            cards = {deck.card_point(self.deck_domain, n)[0]: n for n in names}
+            start = list(cards)
+            sources = None
+            stages = ["shuffle", "lock"]
+        else:
+            sources = op[2]
+            names = set()
+            start = []
+            for slot in sources:
+                source = self.deal_of(slot)
+                names |= set(source.cards.values())
+                start.append(source.final[slot - source.first])
+            cards = {deck.card_point(self.deck_domain, n)[0]: n for n in sorted(names)}
+            stages = ["rekey", "shuffle", "lock"]
+        deal = Deal(number, first, len(start), holders, sources, cards,
+                    [(stage, h) for stage in stages for h in holders], start=start)
+        self.deals[number] = deal
+        for i in range(deal.size):
+            self.unpublished[first + i] = set(holders)
+            self.knows[first + i] = set()
+
+    def deal_of(self, slot) -> Deal:
+        for deal in self.deals.values():
+            if deal.first <= slot < deal.first + deal.size:
+                return deal
+        raise KeyError(slot)
+
+    def _pass(self, seat, body):
+        number, stage, values, verifiers = body["deal"], body["stage"], body["values"], body["verifiers"]
+        if not (is_int(number) and isinstance(stage, str) and isinstance(values, list) and isinstance(verifiers, list)):
+            raise Fault("malformed", f"seat {seat}: a pass with fields of the wrong type", seat)
+        deal = self.deals.get(number)
+        if deal is None or number not in self.phase["deals"] or not deal.passes or deal.passes[0] != (stage, seat):
+            raise Fault("illegal", f"seat {seat}: a {stage} pass of deal {number} that is not due", seat)
+        if not (len(values) == deal.size and all(isinstance(v, bytes) and len(v) == 32 for v in values)
+                and len(verifiers) == (deal.size if stage == "lock" else 0)
+                and all(isinstance(v, bytes) and len(v) == 32 for v in verifiers)):
+            raise Fault("bad-pass", f"seat {seat}: a pass of the wrong shape", seat)
+        if len(set(values)) != len(values):
+            raise Fault("bad-pass", f"seat {seat}: a pass with a value repeated", seat)
+        inputs = deal.done[-1][3] if deal.done else deal.start
+        deal.done.append((stage, seat, inputs, list(values), list(verifiers)))
+        deal.passes.pop(0)
+        if stage == "lock":
+            deal.verifiers[seat] = list(verifiers)
+        if not deal.passes:
+            deal.final = list(values)
+        if all(not self.deals[d].passes for d in self.phase["deals"]):
+            self._next_substep()
+            if self.phase is None:
+                self._begin()
+
+    # --- keys (§B6.2) -------------------------------------------------------------------------
+
+    def _key_requirements(self, ops):
+        """{seat: {"public": set(slots), "sealed": set((slot, to))}}, updating U and who knows."""
+        required = {}
+
+        def need(seat):
+            return required.setdefault(seat, {"public": set(), "sealed": set()})
+
+        reveal_slots = []
+        for op in ops:
+            if op[0] == "reveal":
+                for slot in op[1]:
+                    for s in self.unpublished[slot]:
+                        need(s)["public"].add(slot)
+                    self.unpublished[slot] = set()
+                    self.knows[slot] = set(range(self.players))
+                    reveal_slots.append(slot)
+            else:
+                to = op[2]
+                for slot in op[1]:
+                    U = self.unpublished[slot]
+                    if to in self.knows[slot]:
+                        continue
+                    if to in U:
+                        for s in U - {to}:
+                            need(s)["public"].add(slot)
+                        self.unpublished[slot] = {to}
+                    else:
+                        for s in U:
+                            need(s)["sealed"].add((slot, to))
+                    self.knows[slot].add(to)
+        for r in required.values():
+            r["sealed"] = {(slot, to) for slot, to in r["sealed"] if slot not in r["public"]}
+        self.phase["reveal"] = reveal_slots
+        return required
+
+    def _keys(self, seat, body):
+        public, sealed = body["public"], body["sealed"]
+        required = self.phase["required"][seat]
+        if not (isinstance(public, list) and isinstance(sealed, list)
+                and all(isinstance(p, list) and len(p) == 2 and is_int(p[0]) and isinstance(p[1], bytes)
+                        and len(p[1]) == 32 for p in public)
+                and all(isinstance(s, list) and len(s) == 4 and is_int(s[0]) and is_int(s[1])
+                        and isinstance(s[2], bytes) and len(s[2]) <= 144
+                        and isinstance(s[3], bytes) and len(s[3]) == 32 for s in sealed)):
+            raise Fault("malformed", f"seat {seat}: keys of the wrong shape", seat)
+        keys = []
+        for slot, key_bytes in public:
+            try:
+                keys.append((slot, deck.scalar_from(key_bytes)))
+            except deck.DeckError as e:
+                raise Fault("bad-key", f"seat {seat}: {e}", seat) from e
+        slots = [p[0] for p in public]
+        pairs = [(s[0], s[1]) for s in sealed]
+        if sorted(slots) != sorted(required["public"]) or len(set(slots)) != len(slots) \
+                or sorted(pairs) != sorted(required["sealed"]) or len(set(pairs)) != len(pairs):
+            raise Fault("illegal", f"seat {seat}: keys for other slots than it owes", seat)
+        for slot, key in keys:  # checked against the verifiers only when used (§B6.2)
+            self.published[(slot, seat)] = key
+        for slot, to, box, commitment in sealed:
+            self.sealed[(slot, seat, to)] = (box, commitment)
+        self.phase["submitted"][seat] = body
+        if len(self.phase["submitted"]) == len(self.phase["required"]):
+            if not self._finish_keys():
+                return  # an automatic dispute's audit comes first
+            self._next_substep()
+            if self.phase is None:
+                self._begin()
+
+    def _finish_keys(self):
+        seen = {}
+        for slot in sorted(self.phase["reveal"]):
+            try:
+                name = self.value_of(slot)
+            except AutomaticDispute as d:
+                self._start_dispute_audit([d.deal], None)
+                return False
+            deal = self.deal_of(slot).number
+            if (deal, name) in seen:  # a card twice: the lowest slot's deal is audited
+                self._start_dispute_audit([self.deal_of(min(seen[(deal, name)], slot)).number], None)
+                return False
+            seen[(deal, name)] = slot
+            self.phase["values"][slot] = name
+        return True
+
+    # --- disputes (§B7) -----------------------------------------------------------------------
+
+    def _dispute(self, seat, body):
+        slot, reason = body["slot"], body["reason"]
+        if not (is_int(slot) and isinstance(reason, str)):
+            raise Fault("malformed", f"seat {seat}: a dispute with fields of the wrong type", seat)
+        deal = None
+        try:
+            deal = self.deal_of(slot)
+        except KeyError:
+            pass
+        if (self.phase["kind"] == "over" or self.phase.get("dispute", False) is not False or deal is None
+                or deal.final is None or deal.size == 0):
+            raise Fault("bad-dispute", f"seat {seat}: a dispute of slot {slot} that can't be disputed now", seat)
+        deals, todo = set(), [deal.number]
+        while todo:
+            number = todo.pop()
+            if number not in deals:
+                deals.add(number)
+                for source in self.deals[number].sources or []:
+                    todo.append(self.deal_of(source).number)
+        self._start_dispute_audit(sorted(deals), seat)
+
+    def _start_dispute_audit(self, deals, disputer):
+        self.phase = {"kind": "cards", "sub": "audit", "groups": [], "index": 0, "values": {},
+                      "dispute": disputer, "audit_deals": sorted(deals),
+                      "required": {s for d in deals for s in self.deals[d].holders}, "submitted": {}}
+
+    def value_of(self, slot, extra: dict | None = None) -> str:
+        """The card name of `slot` from every holder's key (published, or given in `extra`)."""
+        deal = self.deal_of(slot)
+        keys = []
+        for h in deal.holders:
+            key = (extra or {}).get(h, self.published.get((slot, h)))
+            if key is None:
+                raise Fault("illegal", f"slot {slot}: seat {h}'s key is not known")
+            keys.append(key)
+        value = deck.encrypt(deal.final[slot - deal.first], deck.inverse(deck.product(*keys)))
+        if value not in deal.cards:
+            for h in deal.holders:
+                key = self.published.get((slot, h))
+                if key is not None and deck.encrypt(deck.VERIFIER_BASE, key) != deal.verifiers[h][slot - deal.first]:
+                    raise Fault("bad-key", f"seat {h}: its key for slot {slot} does not match its verifier", h)
+            raise AutomaticDispute(deal.number)
+        return deal.cards[value]
+
+    # --- audits (§B7) -------------------------------------------------------------------------
+
+    def _audit(self, seat, body):
+        entries = body["keys"]
+        listed = [d for d in self.phase["audit_deals"] if seat in self.deals[d].holders]
+        if not (isinstance(entries, list) and all(
+                isinstance(e, list) and len(e) == 4 and is_int(e[0]) and isinstance(e[3], list) for e in entries)):
+            raise Fault("malformed", f"seat {seat}: audit keys of the wrong shape", seat)
+        parsed = []
+        for number, rekey, shuffle, locks in entries:
+            try:
+                parsed.append((number, None if rekey is None else deck.scalar_from(rekey), deck.scalar_from(shuffle),
+                               [deck.scalar_from(k) for k in locks]))
+            except deck.DeckError as e:
+                raise Fault("malformed", f"seat {seat}: {e}", seat) from e
+        if sorted(e[0] for e in entries) != listed:
+            raise Fault("bad-key", f"seat {seat}: audit keys for other deals than {listed}", seat)
+        mine = {}
+        for number, a, r, ks in parsed:
+            deal = self.deals[number]
+            if len(ks) != deal.size or (a is None) != (deal.sources is None):
+                raise Fault("bad-key", f"seat {seat}: audit keys of deal {number} of the wrong form", seat)
+            for i, k in enumerate(ks):
+                published = self.published.get((deal.first + i, seat))
+                if published is not None and published != k:
+                    raise Fault("bad-key", f"seat {seat}: audit lock of slot {deal.first + i} differs from its published key", seat)
+            mine[number] = (a, r, ks)
+        self.phase["submitted"][seat] = mine
+        if len(self.phase["submitted"]) == len(self.phase["required"]):
+            if "dispute" in self.phase:
+                disputer = self.phase["dispute"]
+                self._check_audit()  # raises the culprit's bad-pass if a pass or a sealed key was wrong
+                if disputer is None:
+                    raise Fault("bad-pass", "the automatic dispute's audit found no culprit")
+                raise Fault("bad-dispute", f"seat {disputer} disputed a correct deal", disputer)
+            self._check_audit()
+            self._next_substep()
+            if self.phase is None:
+                self._begin()
+
+    def _check_audit(self):
+        try:
+            self._check_audit_keys()
+        except deck.DeckError as e:  # a pass holding a non-point, found only now
+            raise Fault("bad-pass", f"a pass holds a value that is no curve point ({e})") from e
+
+    def _check_audit_keys(self):
+        submitted = self.phase["submitted"]
+        self.audits.append(submitted)
+        revealed = self.game.cards.revealed
+        for number in self.phase["audit_deals"]:
+            deal = self.deals[number]
+            keys = {h: submitted[h][number] for h in deal.holders}
+            factors = {}
+            for h, (a, r, ks) in keys.items():
+                factors[h] = [k * deck.inverse(r * (a or 1)) % deck.N for k in ks]
+            by_stage = {}
+            for stage, seat, inputs, values, verifiers in deal.done:
+                by_stage.setdefault(stage, []).append((seat, inputs, values, verifiers))
+            if "rekey" in by_stage:
+                olds = {h: [self._lock_key_of(slot, h) for slot in deal.sources] for h in deal.holders}
+                passes = by_stage["rekey"]
+                total = [deck.product(*(keys[h][0] * deck.inverse(olds[h][i]) for h in deal.holders)) for i in range(deal.size)]
+                if [deck.encrypt(v, t) for v, t in zip(passes[0][1], total)] != passes[-1][2]:
+                    raise Fault("bad-pass", f"deal {number}: the re-key passes do not add up",
+                                self._first_bad("rekey", passes, keys, olds))
+            passes = by_stage["shuffle"]
+            r_all = deck.product(*(keys[h][1] for h in deal.holders))
+            if deck.first_bad_multiset(passes[0][1], passes[-1][2], [r_all] * deal.size) is not None:
+                raise Fault("bad-pass", f"deal {number}: the shuffle passes do not add up",
+                            self._first_bad("shuffle", passes, keys))
+            passes = by_stage["lock"]
+            total = [deck.product(*(factors[h][i] for h in deal.holders)) for i in range(deal.size)]
+            if [deck.encrypt(v, t) for v, t in zip(passes[0][1], total)] != passes[-1][2]:
+                raise Fault("bad-pass", f"deal {number}: the lock passes do not add up",
+                            self._first_bad("lock", passes, keys))
+            for (slot, sender, to), (_box, commitment) in self.sealed.items():
+                if deal.first <= slot < deal.first + deal.size:
+                    if deck.sealed_commitment(deck.scalar_bytes(keys[sender][2][slot - deal.first])) != commitment:
+                        raise Fault("bad-pass", f"seat {sender}: its sealed key for slot {slot} is not the one it committed to", sender)
+            seen = set()
+            for i in range(deal.size):
+                slot = deal.first + i
+                name = revealed.get(slot)
+                if name is None:
+                    name = self.value_of(slot, {h: keys[h][2][i] for h in deal.holders})
+                    self.phase["values"][slot] = name
+                if name in seen:
+                    raise Fault("bad-pass", f"deal {number}: a card appears twice")
+                seen.add(name)
+
+    def _lock_key_of(self, slot, seat):
+        for submitted in [self.phase["submitted"]] + self.audits[::-1]:
+            deal = self.deal_of(slot)
+            if seat in submitted and deal.number in submitted[seat]:
+                return submitted[seat][deal.number][2][slot - deal.first]
+        return self.published[(slot, seat)]
+
+    @staticmethod
+    def _first_bad(stage, passes, keys, olds=None):
+        """The author of the stage's first wrong pass (§B7, §C5.5), or None."""
+        for seat, inputs, values, verifiers in passes:
+            a, r, ks = keys[seat]
+            if stage == "shuffle":
+                wrong = deck.first_bad_multiset(inputs, values, [r] * len(inputs)) is not None
+            elif stage == "rekey":
+                wrong = [deck.encrypt(v, a * deck.inverse(o) % deck.N) for v, o in zip(inputs, olds[seat])] != values
+            else:
+                wrong = deck.first_bad_lock(inputs, values, verifiers, r * (a or 1) % deck.N, ks) is not None
+            if wrong:
+                return seat
+        return None
+
+
+def _group(ops):
+    """Sub-steps (§B6): maximal runs of deals/re-shuffles, of reveals/disclosures; each audit alone."""
+    groups = []
+    for op in ops:
+        kind = {"deal": "deals", "reshuffle": "deals", "reveal": "keys", "disclose": "keys", "audit": "audit"}[op[0]]
+        if groups and groups[-1][0] == kind and kind != "audit":
+            groups[-1][1].append(op)
+        else:
+            groups.append((kind, [op]))
+    return groups

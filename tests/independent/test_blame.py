@@ -1,0 +1,153 @@
+"""The independent verifier reaches the product's verdict on transcripts of cheated probe games
+(SPEC §B7, §B9, §B11): the honest seats' transcripts of a game with a real misbehaving peer (the
+cheaters of tests/adversarial) verify, naming the same culprit with the same code — confirmed by the
+replay or proved by the recorded evidence exactly where the product confirms it, and shown as the
+writer's word where it doesn't."""
+
+import importlib.util
+import struct
+from pathlib import Path
+
+import pytest
+
+from p2pgames.crypto import Identity, reproducible_bytes
+from p2pgames.games import get_game
+from p2pgames.net import play_table
+from p2pgames.session import Session, verify_transcript
+
+from . import canon, transcript, wire
+
+ADVERSARIAL = Path(__file__).resolve().parents[1] / "adversarial" / "cheaters.py"
+_spec = importlib.util.spec_from_file_location("independent_cheaters", ADVERSARIAL)
+cheaters = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(cheaters)
+
+CHEATER_SEAT = 1
+
+
+def honest(seat, ruleset, seed):
+    random_bytes = reproducible_bytes(seed + b"/honest/" + bytes([seat]))
+    return Session(Identity.generate(random_bytes(32)), f"honest-{seat}", get_game,
+                   ruleset=ruleset if seat == 0 else None, bot=True, random_bytes=random_bytes)
+
+
+@pytest.mark.parametrize("cheater, seed", [
+    ("ChangedOpening", b"cheat"),   # refused by the host; proved by the commit and the open
+    ("WrongKey", b"cheat"),         # a published key unlike its verifier; proved by the keys
+    ("NotAPoint", b"cheat"),        # a pass holding a non-point; proved by the pass
+    ("SwappedCard", b"cheat"),      # a foreign card: a dispute, whose audit names the passer
+    ("FalseClaim", b"claim-1"),     # a false claim, found by the audit in the log
+    ("BadSignature", b"cheat"),     # unprovable: as reported
+])
+async def test_the_independent_verdict_on_cheated_games_is_the_products(tmp_path, autojump_clock, cheater, seed):
+    ruleset = get_game("probe").ruleset(3)
+    sessions = [honest(seat, ruleset, seed) for seat in range(3)]
+    sessions[CHEATER_SEAT] = getattr(cheaters, cheater)(seed=seed + b"/cheater")
+    table = await play_table("probe", 3, sessions=sessions, transcripts=tmp_path, seed=seed, verify=False)
+    assert sessions[CHEATER_SEAT].cheated
+    for seat in (0, 2):
+        data = table.seats[seat].transcript.read_bytes()
+        product = verify_transcript(data, get_game)
+        mine = transcript.verify(data)
+        assert product.ok and mine.ok, (mine.problem, product.describe())
+        assert product.stopped is not None and product.stopped.culprit == CHEATER_SEAT, product.describe()
+        if mine.stopped is not None:
+            found, confirmed = mine.stopped[:2], mine.confirmed
+            assert mine.stopped[2] + 1 == product.stopped.seq  # the entry that stopped it
+        elif mine.proven:
+            found, confirmed = (mine.proven[0]["code"], mine.proven[0]["culprit"]), True
+        else:
+            found, confirmed = (mine.claims[0]["code"], mine.claims[0]["culprit"]), False
+        assert found == (product.stopped.code, product.stopped.culprit)
+        assert confirmed == product.stop_confirmed
+
+
+
+# --- correctly signed records that break the rules, and damage (§B11 cases 1–4) ----------------------
+
+VECTOR = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "session-probe-3p.p2pt"
+# The vector's players' keys, as its generator seeds them (so the tests can sign as they would).
+PRIVATE = [reproducible_bytes(b"vector" + bytes([seat]))(32) for seat in range(3)]
+RECORDS = [(kind, value) for _index, kind, value in transcript.records(VECTOR.read_bytes())]
+ENTRIES = [i for i, (kind, _value) in enumerate(RECORDS) if kind == "entry"]
+E5 = ENTRIES[5]  # entry 5: seat 2 opens its random contribution
+
+
+def file_of(items):
+    return b"".join(struct.pack(">I", len(raw)) + raw for raw in (canon.encode([k, v]) for k, v in items))
+
+
+def resigned(raw, change, signer=0):
+    envelope = wire.open_envelope(raw)
+    body = dict(envelope.body)
+    change(body)
+    return wire.make_envelope(PRIVATE[signer], envelope.kind, body)
+
+
+def with_entry_5(change):
+    items = list(RECORDS)
+    items[E5] = ("entry", resigned(items[E5][1], change))
+    return items
+
+
+def flipped_last_byte(raw):
+    return raw[:-1] + bytes([raw[-1] ^ 1])
+
+
+def host_signed_malformed():
+    envelope = wire.open_envelope(RECORDS[E5][1])
+    body = dict(envelope.body, state=bytes(31))
+    sig = wire.sign(PRIVATE[0], "message", ["entry", envelope.sender, body])
+    items = list(RECORDS)
+    items[E5] = ("entry", canon.encode({"kind": "entry", "sender": envelope.sender, "body": body, "sig": sig}))
+    return items
+
+
+def inserted(at, record):
+    items = list(RECORDS)
+    items.insert(at, record)
+    return items
+
+
+def swapped(a, b):
+    items = list(RECORDS)
+    items[a], items[b] = items[b], items[a]
+    return items
+
+
+ALTERED = {
+    "a fork: entry 5 linked elsewhere": lambda: with_entry_5(lambda b: b.update(prev=bytes(32))),
+    "entry 5 numbered 7": lambda: with_entry_5(lambda b: b.update(seq=7)),
+    "an entry of another game linked in": lambda: with_entry_5(lambda b: b.update(game_id=bytes(32))),
+    "a second, different entry 5": lambda: inserted(E5 + 1, ("entry", resigned(RECORDS[E5][1], lambda b: b.update(state=bytes(32))))),
+    "a state the replay does not reach": lambda: with_entry_5(lambda b: b.update(state=bytes(32))),
+    "an old submission sequenced again": lambda: with_entry_5(
+        lambda b: b.update(submission=wire.open_envelope(RECORDS[ENTRIES[2]][1]).body["submission"])),
+    "a submission its author did not sign": lambda: with_entry_5(
+        lambda b: b.update(submission=flipped_last_byte(b["submission"]))),
+    "a host-signed malformed entry": host_signed_malformed,
+    "an author's bad opening": lambda: with_entry_5(lambda b: b.update(submission=resigned(
+        b["submission"], lambda inner: inner["body"].update(value=bytes(32)), 2))),
+    "an author's move out of turn": lambda: with_entry_5(lambda b: b.update(submission=resigned(
+        b["submission"], lambda inner: inner.update(seat=1, counter=2), 1))),
+    "a repeated entry record": lambda: inserted(E5 + 1, RECORDS[E5]),
+    "entry records out of order": lambda: swapped(E5, E5 + 2),
+}
+
+
+@pytest.mark.parametrize("alteration", list(ALTERED))
+def test_the_independent_blame_for_an_altered_transcript_is_the_products(alteration):
+    """The first problem, and whom it blames: the host (its signature proves it), an author (its
+    signature proves it), or nobody (damage)."""
+    data = file_of(ALTERED[alteration]())
+    mine = transcript.verify(data)
+    product = verify_transcript(data, get_game)
+    assert not mine.ok and not product.ok
+    if product.damage:
+        assert (mine.code, mine.culprit) == ("damage", None), mine.problem
+    else:
+        if mine.stopped is not None:  # a fault the replay found, which no record of the writer's names
+            found = mine.stopped[:2]
+        else:
+            found = (mine.code, mine.culprit)
+        assert found == (product.failure.code, product.failure.culprit), mine.problem

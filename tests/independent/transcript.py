@@ -1,0 +1,351 @@
+"""Transcript verification (SPEC §B11) by the independent implementation: records, signatures,
+the chain of entries (§B3), counters, accepts and acknowledgements (§B8).
+
+What a game does with its entries needs the game: for the probe game (§D6) the verifier replays
+every entry with `replica.Replica` and compares every state hash; for the other games (whose
+states this implementation does not follow) the replayed state after each entry is taken to be the
+state the host signed, and agreement is checked as every ack naming that entry's digest and state.
+
+A fault the replay finds (an illegal move, a bad opening, an audit's or a dispute's culprit, a false
+claim) stops the replay; the writer's `fault` record must name it. A recorded fault the replay does
+not find is *proven* if its evidence proves it against the log (§B9), else it is its writer's word.
+Only honest hosts' records are followed in detail: damage and a host's own faults are reported as
+the first problem, without §B11's finer blame.
+"""
+
+import copy
+import struct
+from dataclasses import dataclass, field
+
+from . import canon, deck, probe, replica, wire
+
+MAX_RECORD = 16 << 20
+
+
+@dataclass
+class Report:
+    ok: bool = False
+    problem: str | None = None     # the first problem found, in words
+    culprit: int | None = None     # the seat at fault, or None (damage names nobody)
+    code: str | None = None        # the §B9 code of a fault, or "damage"
+    cut_short: bool = False
+    game: str | None = None
+    seat: int | None = None
+    entries: int = 0
+    acks: int = 0                  # acknowledgements: the host's (each entry's `state`) and the ack records
+    signatures: int = 0            # signatures checked: start, accepts, entries, submissions, acks
+    audits: int = 0                # audit sub-steps: runs of consecutive `audit` submissions
+    bodies: list = field(default_factory=list)   # (seat, submit body) of each entry, in order
+    states: list = field(default_factory=list)   # each entry's state hash
+    result: dict | None = None
+    stopped: tuple | None = None   # (code, culprit, entry, reason): the fault the replay found, if any
+    confirmed: bool = False        # the writer's fault record names the fault the replay found
+    proven: list = field(default_factory=list)   # fault records whose evidence proves them against the log (§B9)
+    claims: list = field(default_factory=list)   # fault records nothing confirms: their writer's word
+    followed: bool = False         # the game's states were replayed (the probe game), not taken from the host
+    agreed: int = 0                # entries every seat acknowledged with the same state (§B8)
+
+
+class Problem(Exception):
+    """The first problem of a transcript: `code` (§B9, "damage" or "cut-short") and `culprit`."""
+
+    def __init__(self, code, message, culprit=None):
+        super().__init__(message)
+        self.code, self.culprit = code, culprit
+
+
+def records(data: bytes):
+    """Yield (index, kind, value) for each record; raises Problem("cut-short") at a cut."""
+    pos = index = 0
+    while pos < len(data):
+        if pos + 4 > len(data):
+            raise Problem("cut-short", f"the file ends inside record {index}'s length prefix")
+        n = struct.unpack(">I", data[pos:pos + 4])[0]
+        if n > MAX_RECORD:
+            raise Problem("damage", f"record {index}: length prefix over 16 MiB")
+        if pos + 4 + n > len(data):
+            raise Problem("cut-short", f"the file ends inside record {index}")
+        try:
+            value = canon.decode(data[pos + 4:pos + 4 + n])
+        except canon.CanonError as e:
+            raise Problem("damage", f"record {index}: not canonical msgpack ({e})") from e
+        if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)):
+            raise Problem("damage", f"record {index}: not a [kind, value] pair")
+        yield index, value[0], value[1]
+        pos += 4 + n
+        index += 1
+
+
+def replayer(start_body):
+    """A replica of the game the start names, or None for a game this implementation doesn't follow."""
+    ruleset = start_body["ruleset"]
+    if ruleset["game"] != "probe":
+        return None
+    return replica.Replica(probe.Probe(ruleset["players"]), start_body["game_id"], start_body["seats"],
+                           probe.DECK_DOMAIN)
+
+
+def verify(data: bytes, follow_games: bool = True) -> Report:
+    report = Report()
+    try:
+        _verify(data, follow_games, report)
+    except Problem as p:
+        report.problem, report.code, report.culprit = str(p), p.code, p.culprit
+        report.cut_short = p.code == "cut-short"
+        return report
+    report.ok = True
+    return report
+
+
+def _verify(data, follow_games, report):
+    game = None
+    it = records(data)
+    first = next(it, None)
+    if first is None or first[1] != "header":
+        raise Problem("damage", "the first record is not a header")
+    header = first[2]
+    if not (isinstance(header, dict) and set(header) == {"format", "version", "game", "seat"}
+            and header["format"] == "p2pgames-transcript" and header["version"] == 1):
+        raise Problem("damage", "not a p2pgames transcript header")
+    report.game, report.seat = header["game"], header["seat"]
+
+    start = None
+    seats = []            # seat records of the start
+    keys = {}             # identity key -> seat
+    chain = []            # chain[0]: start digest, chain[i+1]: digest of entry i
+    counters = {}
+    logged = {}           # submission envelope bytes -> (seat, body), for evidence
+    accepts = set()
+    acks = []             # (record index, envelope)
+    in_audit = False
+    for index, kind, value in it:
+        where = f"record {index}"
+        if kind == "start":
+            env = _open(value, where)
+            if env.kind != "start":
+                raise Problem("damage", f"{where}: a start record holding a {env.kind}")
+            seats = env.body["seats"]
+            if not seats or env.sender != seats[0][0]:
+                raise Problem("damage", f"{where}: the start is not signed by seat 0")
+            start = env
+            keys = {record[0]: seat for seat, record in enumerate(seats)}
+            if len(keys) != len(seats) or env.body["ruleset"]["players"] != len(seats):
+                raise Problem("illegal", f"{where}: the start's seats are not the ruleset's players", 0)
+            if env.body["ruleset"]["game"] != report.game:
+                raise Problem("damage", f"{where}: the start is of another game than the header")
+            chain = [env.digest]
+            report.signatures += 1
+            if follow_games:
+                game = replayer(env.body)
+            report.followed = game is not None
+            continue
+        if start is None:
+            raise Problem("damage", f"{where}: a {kind} record before the start")
+        game_id = start.body["game_id"]
+        if kind == "accept":
+            env = _open(value, where)
+            seat = _seat_of(env, keys, where)
+            if env.kind != "accept" or env.body["game_id"] != game_id or env.body["start"] != chain[0]:
+                raise Problem("illegal", f"{where}: an accept of another game or start", seat)
+            accepts.add(seat)
+            report.signatures += 1
+        elif kind == "entry":
+            if report.stopped is not None:
+                continue  # the entries after the verdict are not replayed (§B11)
+            env = _open_entry(value, where, seats[0][0], game_id, chain)
+            n = len(chain) - 1
+            try:
+                sub = wire.open_envelope(env.body["submission"], check_signature=False)
+            except wire.WireError as e:
+                raise Problem("malformed", f"entry {n}: its submission is not an envelope ({e})", 0) from e
+            if sub.kind != "submit":
+                raise Problem("malformed", f"entry {n}: its submission is a {sub.kind}", 0)
+            seat = sub.body["seat"]
+            if seat >= len(seats) or not sub.signed_by(seats[seat][0]):
+                raise Problem("bad-signature", f"entry {n}: a submission seat {seat}'s key did not sign", 0)
+            if sub.body["game_id"] != game_id or sub.body["counter"] != counters.get(seat, 0):
+                raise Problem("replay", f"entry {n}: seat {seat}'s submission has counter "
+                                        f"{sub.body['counter']}, not {counters.get(seat, 0)}", 0)
+            if accepts != set(range(len(seats))):
+                raise Problem("illegal", f"entry {n}: sequenced before every seat accepted", 0)
+            counters[seat] = counters.get(seat, 0) + 1
+            body = sub.body["body"]
+            if not isinstance(body.get("t"), str):
+                raise Problem("malformed", f"entry {n}: a submission body without a type", seat)
+            if body["t"] == "audit" and not in_audit:
+                report.audits += 1
+            in_audit = body["t"] == "audit"
+            if game is not None:
+                try:
+                    state = game.apply(seat, body)
+                except replica.Fault as p:
+                    # The first fault found is the verdict (§B11): the author's, whatever state the
+                    # host signed (an honest host signs 32 zero bytes for an entry that stops, §B3).
+                    report.stopped = (p.code, p.culprit, n, str(p))
+                    report.bodies.append((seat, body))
+                    report.states.append(env.body["state"])
+                    chain.append(env.digest)
+                    report.entries += 1
+                    report.signatures += 2
+                    continue
+                if state != env.body["state"]:
+                    raise Problem("desync", f"entry {n}: the host signed state {env.body['state'].hex()[:16]}, "
+                                            f"the replay reached {state.hex()[:16]}", 0)
+            report.bodies.append((seat, body))
+            report.states.append(env.body["state"])
+            logged[env.body["submission"]] = (seat, body)
+            chain.append(env.digest)
+            report.entries += 1
+            report.acks += 1
+            report.signatures += 2
+        elif kind == "ack":
+            try:
+                env = wire.open_envelope(value)
+            except wire.WireError as e:
+                raise Problem("damage", f"{where}: an ack record that does not open ({e})") from e
+            if env.kind != "ack" or env.sender not in keys or env.body["game_id"] != game_id:
+                raise Problem("damage", f"{where}: not an ack of this game by a seat")
+            acks.append((index, env))
+            report.signatures += 1
+        elif kind in ("chat", "leave", "fault-message"):
+            try:
+                env = wire.open_envelope(value)
+            except wire.WireError as e:
+                raise Problem("damage", f"{where}: a {kind} record that does not open ({e})") from e
+            if env.sender not in keys:
+                raise Problem("damage", f"{where}: a {kind} by a key not at the table")
+        elif kind == "fault":
+            if not (isinstance(value, dict) and {"culprit", "code", "reason", "seq", "reporter", "evidence"} <= set(value)):
+                raise Problem("damage", f"{where}: a fault record of the wrong shape")
+            if report.stopped is not None and (value["code"], value["culprit"]) == report.stopped[:2]:
+                report.confirmed = True
+            elif game is not None and report.stopped is None and evidence_proves(game, seats, logged, value):
+                report.proven.append(value)
+            else:
+                report.claims.append(value)
+        elif kind == "end":
+            report.result = value
+        else:
+            raise Problem("damage", f"{where}: unknown record kind {kind!r}")
+    if start is None:
+        raise Problem("damage", "no start record")
+    if report.stopped is not None and not report.confirmed:
+        code, culprit, n, reason = report.stopped
+        raise Problem(code, f"entry {n}: {reason} (the writer's record does not name it)", culprit)
+    # §B8: every ack names an entry of the log, and that entry's replayed state.
+    acked = {}
+    for index, env in acks:
+        seq = env.body["seq"]
+        if report.stopped is not None and seq >= report.stopped[2]:
+            continue
+        seat = keys[env.sender]
+        if seq >= report.entries or env.body["entry"] != chain[seq + 1]:
+            raise Problem("damage", f"record {index}: seat {seat}'s ack of entry {seq} names another entry")
+        if env.body["state"] != report.states[seq]:
+            raise Problem("desync", f"record {index}: seat {seat}'s ack of entry {seq} names another state", seat)
+        acked.setdefault(seq, set()).add(seat)
+        report.acks += 1
+    everyone = set(range(len(seats)))
+    while report.agreed < report.entries and acked.get(report.agreed, set()) | {0} == everyone:
+        report.agreed += 1
+    if game is not None and report.stopped is None:
+        expected = game.result()
+        if expected is not None and report.result != expected:
+            raise Problem("damage", f"the recorded result {report.result!r} is not the replayed {expected!r}")
+
+
+def _open(value, where):
+    if not isinstance(value, bytes):
+        raise Problem("damage", f"{where}: not envelope bytes")
+    try:
+        return wire.open_envelope(value)
+    except wire.WireError as e:
+        raise Problem("damage", f"{where}: {e}") from e
+
+
+def _seat_of(env, keys, where):
+    if env.sender not in keys:
+        raise Problem("damage", f"{where}: signed by a key not at the table")
+    return keys[env.sender]
+
+
+def _open_entry(value, where, host_key, game_id, chain):
+    """An entry record that is case 1 of §B11, else the Problem its case names."""
+    n = len(chain) - 1
+    if not isinstance(value, bytes):
+        raise Problem("damage", f"{where}: not envelope bytes")
+    try:
+        env = wire.open_envelope(value, check_signature=False)
+    except wire.WireError as e:
+        try:
+            loose = canon.decode(value)
+            signed = (isinstance(loose, dict) and loose.get("kind") == "entry" and loose.get("sender") == host_key
+                      and isinstance(loose.get("body"), dict) and loose["body"].get("game_id") == game_id
+                      and wire.verify(host_key, "message", ["entry", host_key, loose["body"]], loose.get("sig")))
+        except (canon.CanonError, TypeError):
+            signed = False
+        if signed:
+            raise Problem("malformed", f"{where}: a host-signed entry whose body breaks the schema ({e})", 0) from e
+        raise Problem("damage", f"{where}: not a well-formed envelope ({e})") from e
+    if env.kind != "entry":
+        raise Problem("damage", f"{where}: a {env.kind} message in an entry record")
+    if not env.signed_by(host_key):
+        raise Problem("damage", f"{where}: the entry's signature is not the host's (damage, or the host's "
+                                f"bad-signature as a joiner received it)")
+    body = env.body
+    seq, prev = body["seq"], body["prev"]
+    if body["game_id"] != game_id:
+        if prev in chain:
+            raise Problem("replay", f"{where}: a host-signed entry of another game linked into the log", 0)
+        raise Problem("damage", f"{where}: a host-signed entry of another game, linked to no entry")
+    if seq == n and prev == chain[n]:
+        return env
+    if (seq < n and env.digest != chain[seq + 1]) or (seq <= n and prev != chain[seq]) or (
+            prev in chain and chain.index(prev) != seq):
+        if not (seq < n and env.digest == chain[seq + 1]):
+            raise Problem("bad-sequence", f"{where}: a host-signed entry {seq} that contradicts the log", 0)
+    raise Problem("damage", f"{where}: entry {seq} where entry {n} was due (a record dropped, repeated or moved)")
+
+
+def evidence_proves(game, seats, logged, fault) -> bool:
+    """Whether a recorded fault's evidence proves it against the log replayed so far (§B9, §B11)."""
+    code, culprit, evidence = fault["code"], fault["culprit"], fault["evidence"]
+    if not evidence or not isinstance(culprit, int) or not 0 <= culprit < len(seats):
+        return False
+    if code in ("illegal", "malformed", "bad-opening"):
+        try:
+            sub = wire.open_envelope(evidence[-1])
+        except wire.WireError:
+            return False
+        body = sub.body
+        if (sub.kind != "submit" or sub.sender != seats[culprit][0] or body["seat"] != culprit
+                or body["game_id"] != game.game_id or evidence[-1] in logged):
+            return False
+        trial = copy.deepcopy(game)
+        try:
+            trial.apply(culprit, body["body"])
+        except replica.Fault as f:
+            return (f.code, f.culprit) == (code, culprit)
+        return False
+    if evidence[0] not in logged or logged[evidence[0]][0] != culprit:
+        return False
+    _seat, body = logged[evidence[0]]
+    if code == "bad-pass" and body["t"] == "pass":
+        return not all(deck.is_card_value(v) for v in body["values"])
+    if code == "bad-key" and body["t"] == "keys":
+        for slot, key in body["public"]:
+            deal = game.deal_of(slot)
+            if deck.encrypt(deck.VERIFIER_BASE, deck.scalar_from(key)) != deal.verifiers[culprit][slot - deal.first]:
+                return True
+        if len(evidence) >= 2 and body["sealed"]:
+            try:
+                key = deck.scalar_from(evidence[1])
+            except deck.DeckError:
+                return False
+            for slot, _to, _box, commitment in body["sealed"]:
+                deal = game.deal_of(slot)
+                # §B6.2 as written: a commitment that differs, or a key unlike the verifier, proves it.
+                if (deck.sealed_commitment(evidence[1]) != commitment
+                        or deck.encrypt(deck.VERIFIER_BASE, key) != deal.verifiers[culprit][slot - deal.first]):
+                    return True
+    return False

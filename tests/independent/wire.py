@@ -1,0 +1,261 @@
+"""Identities, signatures, envelopes and frames (SPEC §A2, §A3, §A4, §C2), from the SPEC alone."""
+
+import base64
+import hashlib
+import struct
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from . import canon
+
+MAX_FRAME = 1 << 20
+
+
+class WireError(ValueError):
+    """A frame, envelope or body that a receiver must refuse; `code` is the §B9 fault code."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+def H(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
+# --- Ed25519 public keys (§C2.1): decoding and the small-order check --------------------------
+
+_P = 2**255 - 19
+_D = (-121665 * pow(121666, _P - 2, _P)) % _P
+_SQRT_M1 = pow(2, (_P - 1) // 4, _P)
+L = 2**252 + 27742317777372353535851937790883648493
+
+
+def _decompress(key: bytes):
+    y = int.from_bytes(key, "little")
+    sign = y >> 255
+    y &= (1 << 255) - 1
+    if y >= _P:
+        return None
+    u = (y * y - 1) % _P
+    v = (_D * y * y + 1) % _P
+    x2 = u * pow(v, _P - 2, _P) % _P
+    x = pow(x2, (_P + 3) // 8, _P)
+    if (x * x - x2) % _P != 0:
+        x = x * _SQRT_M1 % _P
+    if (x * x - x2) % _P != 0:
+        return None
+    if x == 0 and sign:
+        return None
+    if x & 1 != sign:
+        x = _P - x
+    return (x, y, 1, x * y % _P)
+
+
+def _add(a, b):
+    x1, y1, z1, t1 = a
+    x2, y2, z2, t2 = b
+    A = (y1 - x1) * (y2 - x2) % _P
+    B = (y1 + x1) * (y2 + x2) % _P
+    C = 2 * t1 * t2 * _D % _P
+    Dd = 2 * z1 * z2 % _P
+    E, F, G, Hh = B - A, Dd - C, Dd + C, B + A
+    return (E * F % _P, G * Hh % _P, F * G % _P, E * Hh % _P)
+
+
+def valid_public_key(key) -> bool:
+    """§C2.1: 32 bytes, a curve point (canonical y, no "−0"), not of small order."""
+    if not isinstance(key, bytes) or len(key) != 32:
+        return False
+    point = _decompress(key)
+    if point is None:
+        return False
+    for _ in range(3):
+        point = _add(point, point)
+    x, y, z, _t = point
+    return not (x % _P == 0 and (y - z) % _P == 0)
+
+
+def signing_input(domain: str, payload) -> bytes:
+    return b"p2pgames/v1/sign/" + domain.encode() + b"\x00" + canon.encode(payload)
+
+
+def sign(private: bytes, domain: str, payload) -> bytes:
+    return Ed25519PrivateKey.from_private_bytes(private).sign(signing_input(domain, payload))
+
+
+def public_key(private: bytes) -> bytes:
+    return Ed25519PrivateKey.from_private_bytes(private).public_key().public_bytes_raw()
+
+
+def verify(public: bytes, domain: str, payload, signature) -> bool:
+    """§C2.2: RFC 8032 without the cofactor; S ≥ L refused; the key must pass §C2.1."""
+    if not valid_public_key(public) or not isinstance(signature, bytes) or len(signature) != 64:
+        return False
+    if int.from_bytes(signature[32:], "little") >= L:
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(public).verify(signature, signing_input(domain, payload))
+    except InvalidSignature:
+        return False
+    return True
+
+
+def fingerprint(public: bytes) -> str:
+    raw = H(b"p2pgames/v1/fingerprint\x00" + public)[:10]
+    text = base64.b32encode(raw).decode().lower()
+    return "-".join(text[i:i + 4] for i in range(0, 16, 4))
+
+
+def fingerprint_matches(public: bytes, text: str) -> bool:
+    typed = "".join(c for c in text.strip() if c != "-").lower()
+    return len(typed) == 16 and typed == fingerprint(public).replace("-", "")
+
+
+# --- envelopes (§A3) and bodies (§A4) ---------------------------------------------------------
+
+B32, INT, TEXT, NAME, SEAT, BOOL, BYTES, MAP, ANY_INT = "b32", "int", "text", "name", "seat", "bool", "bytes", "map", "any_int"
+
+SCHEMAS = {
+    "host-hello": {"protocol": INT, "game": NAME, "ruleset": "ruleset", "name": NAME, "seal": B32, "nonce": B32},
+    "hello": {"protocol": INT, "game": NAME, "name": NAME, "seal": B32, "host": B32, "nonce": B32, "bot": BOOL},
+    "reject": {"reason": TEXT},
+    "lobby": {"players": "records", "seats": "seats", "table": B32},
+    "start": {"game_id": B32, "ruleset": "ruleset", "seats": "records"},
+    "accept": {"game_id": B32, "start": B32},
+    "submit": {"game_id": B32, "seat": SEAT, "counter": INT, "based_on": INT, "body": MAP},
+    "entry": {"game_id": B32, "seq": INT, "prev": B32, "submission": BYTES, "state": B32},
+    "stale": {"game_id": B32, "counter": INT, "reason": TEXT},
+    "ack": {"game_id": B32, "seq": INT, "entry": B32, "state": B32},
+    "chat": {"game_id": B32, "text": TEXT},
+    "fault": {"game_id": B32, "culprit": "seat_or_nil", "code": NAME, "reason": TEXT, "seq": INT, "evidence": "evidence"},
+    "leave": {"game_id": B32, "reason": TEXT},
+    "rejoin": {"protocol": INT, "game_id": B32, "host": B32, "nonce": B32, "have": INT},
+    "away": {"game_id": B32, "seat": SEAT, "reason": TEXT},
+    "back": {"game_id": B32, "seat": SEAT},
+    "caught-up": {"game_id": B32, "seq": INT},
+    "ping": {"nonce": INT},
+    "pong": {"nonce": INT},
+}
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_text(v, limit):
+    return isinstance(v, str) and len(v) <= limit
+
+
+def _is_record(v):
+    return (isinstance(v, list) and len(v) == 4 and isinstance(v[0], bytes) and len(v[0]) == 32
+            and isinstance(v[1], bytes) and len(v[1]) == 32 and _is_text(v[2], 40) and isinstance(v[3], bool))
+
+
+def _is_ruleset(v):
+    return (isinstance(v, dict) and set(v) == {"game", "players", "options"} and _is_text(v["game"], 40)
+            and _is_int(v["players"]) and 1 <= v["players"] <= 64 and isinstance(v["options"], dict))
+
+
+_CHECKS = {
+    B32: lambda v: isinstance(v, bytes) and len(v) == 32,
+    INT: lambda v: _is_int(v) and 0 <= v < 2**63,
+    TEXT: lambda v: _is_text(v, 500),
+    NAME: lambda v: _is_text(v, 40),
+    SEAT: lambda v: _is_int(v) and 0 <= v <= 63,
+    BOOL: lambda v: isinstance(v, bool),
+    BYTES: lambda v: isinstance(v, bytes),
+    MAP: lambda v: isinstance(v, dict),
+    "ruleset": _is_ruleset,
+    "records": lambda v: isinstance(v, list) and len(v) <= 64 and all(_is_record(r) for r in v),
+    "seats": lambda v: _is_int(v) and 1 <= v <= 64,
+    "seat_or_nil": lambda v: v is None or (_is_int(v) and 0 <= v <= 63),
+    "evidence": lambda v: isinstance(v, list) and len(v) <= 16 and all(isinstance(e, bytes) for e in v),
+}
+
+
+def body_problem(kind: str, body) -> str | None:
+    """What is wrong with `body` for `kind` (§A4), or None."""
+    schema = SCHEMAS.get(kind)
+    if schema is None:
+        return f"unknown kind {kind!r}"
+    if not isinstance(body, dict) or set(body) != set(schema):
+        return f"{kind}: wrong fields"
+    for key, typ in schema.items():
+        if not _CHECKS[typ](body[key]):
+            return f"{kind}: bad {key}"
+    return None
+
+
+class Envelope:
+    """An opened envelope: `kind`, `sender`, `body`, `sig`, its exact `raw` bytes and `digest`."""
+
+    __slots__ = ("kind", "sender", "body", "sig", "raw", "digest")
+
+    def __init__(self, kind, sender, body, sig, raw):
+        self.kind, self.sender, self.body, self.sig, self.raw = kind, sender, body, sig, raw
+        self.digest = H(raw)
+
+    def signed_by(self, key: bytes) -> bool:
+        return self.sender == key and verify(key, "message", [self.kind, self.sender, self.body], self.sig)
+
+
+def make_envelope(private: bytes, kind: str, body: dict) -> bytes:
+    sender = public_key(private)
+    sig = sign(private, "message", [kind, sender, body])
+    return canon.encode({"body": body, "kind": kind, "sender": sender, "sig": sig})
+
+
+def open_envelope(raw: bytes, check_signature: bool = True) -> Envelope:
+    """Decode and check shape, schema and (by default) the signature by its `sender`.
+
+    Raises WireError("malformed", …) or WireError("bad-signature", …).
+    """
+    try:
+        value = canon.decode(raw)
+    except canon.CanonError as e:
+        raise WireError("malformed", f"not canonical msgpack: {e}") from e
+    if not isinstance(value, dict) or set(value) != {"body", "kind", "sender", "sig"}:
+        raise WireError("malformed", "not an envelope")
+    kind, sender, sig, body = value["kind"], value["sender"], value["sig"], value["body"]
+    if not (isinstance(kind, str) and isinstance(sender, bytes) and len(sender) == 32
+            and isinstance(sig, bytes) and len(sig) == 64 and isinstance(body, dict)):
+        raise WireError("malformed", "not an envelope")
+    problem = body_problem(kind, body)
+    if problem:
+        raise WireError("malformed", problem)
+    env = Envelope(kind, sender, body, sig, bytes(raw))
+    if check_signature and not verify(sender, "message", [kind, sender, body], sig):
+        raise WireError("bad-signature", f"{kind}: signature does not verify")
+    return env
+
+
+# --- frames (§A2) -----------------------------------------------------------------------------
+
+def frame(payload: bytes) -> bytes:
+    if not 1 <= len(payload) <= MAX_FRAME:
+        raise WireError("oversize", "frame length out of range")
+    return struct.pack(">I", len(payload)) + payload
+
+
+class FrameReader:
+    """Feed bytes in, take whole payloads out; raises WireError on a bad length prefix."""
+
+    def __init__(self):
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> list[bytes]:
+        self._buffer += data
+        payloads = []
+        while len(self._buffer) >= 4:
+            n = struct.unpack(">I", self._buffer[:4])[0]
+            if n == 0:
+                raise WireError("malformed", "frame of length 0")
+            if n > MAX_FRAME:
+                raise WireError("oversize", f"frame of {n} bytes")
+            if len(self._buffer) < 4 + n:
+                break
+            payloads.append(bytes(self._buffer[4:4 + n]))
+            del self._buffer[:4 + n]
+        return payloads
