@@ -50,7 +50,10 @@ async def test_the_independent_verdict_on_cheated_games_is_the_products(tmp_path
         product = verify_transcript(data, get_game)
         mine = transcript.verify(data)
         assert product.ok and mine.ok, (mine.problem, product.describe())
-        assert product.stopped is not None and product.stopped.culprit == CHEATER_SEAT, product.describe()
+        assert product.stopped is not None, product.describe()
+        # The seat that saw an unprovable fault names the culprit; the others keep its claim (§B9).
+        named = product.stopped.culprit if product.stopped.reporter is None else product.stopped.accused
+        assert named == CHEATER_SEAT, product.describe()
         if mine.stopped is not None:
             found, confirmed = mine.stopped[:2], mine.confirmed
             assert mine.stopped[2] + 1 == product.stopped.seq  # the entry that stopped it
@@ -61,6 +64,23 @@ async def test_the_independent_verdict_on_cheated_games_is_the_products(tmp_path
         assert found == (product.stopped.code, product.stopped.culprit)
         assert confirmed == product.stop_confirmed
 
+
+async def test_a_claim_recorded_against_another_seat_than_the_reporter_named_is_refused(tmp_path, autojump_clock):
+    """§B11: a record of another seat's report needs that seat's signed fault message naming the
+    same seat; a bystander's claim rewritten to accuse someone else verifies with neither."""
+    seed = b"cheat"
+    ruleset = get_game("probe").ruleset(3)
+    sessions = [honest(seat, ruleset, seed) for seat in range(3)]
+    sessions[CHEATER_SEAT] = cheaters.BadSignature(seed=seed + b"/cheater")
+    table = await play_table("probe", 3, sessions=sessions, transcripts=tmp_path, seed=seed, verify=False)
+    items = [(kind, value) for _index, kind, value in transcript.records(table.seats[2].transcript.read_bytes())]
+    claims = [i for i, (kind, value) in enumerate(items) if kind == "fault" and value.get("accused") == CHEATER_SEAT]
+    assert claims, "seat 2 recorded no claim against the cheater"
+    assert verify_transcript(file_of(items), get_game).ok and transcript.verify(file_of(items)).ok
+    items[claims[0]] = ("fault", dict(items[claims[0]][1], accused=2))
+    product, mine = verify_transcript(file_of(items), get_game), transcript.verify(file_of(items))
+    assert not product.ok, product.describe()
+    assert not mine.ok and "no fault message" in mine.problem, mine.problem
 
 
 # --- correctly signed records that break the rules, and damage (§B11 cases 1–4) ----------------------

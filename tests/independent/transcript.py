@@ -117,6 +117,8 @@ def _verify(data, follow_games, report):
     logged = {}           # submission envelope bytes -> (seat, body), for evidence
     accepts = set()
     acks = []             # (record index, envelope)
+    fault_messages = []   # the fault-message envelopes, checked against reported faults at the end
+    reported = []         # (where, fault record) of records of another seat's report
     in_audit = False
     for index, kind, value in it:
         where = f"record {index}"
@@ -214,12 +216,18 @@ def _verify(data, follow_games, report):
                 raise Problem("damage", f"{where}: a {kind} record that does not open ({e})") from e
             if env.sender not in keys:
                 raise Problem("damage", f"{where}: a {kind} by a key not at the table")
+            if kind == "fault-message":
+                fault_messages.append(env)
         elif kind == "fault":
             if not (isinstance(value, dict) and {"culprit", "code", "reason", "seq", "reporter", "evidence"} <= set(value)):
                 raise Problem("damage", f"{where}: a fault record of the wrong shape")
-            if report.stopped is not None and (value["code"], value["culprit"]) == report.stopped[:2]:
+            if value["reporter"] is not None:
+                reported.append((where, value))
+            # A claim is checked as the accusation it carries: its accused as the culprit.
+            accusation = dict(value, culprit=named_by(value))
+            if report.stopped is not None and (value["code"], accusation["culprit"]) == report.stopped[:2]:
                 report.confirmed = True
-            elif game is not None and report.stopped is None and evidence_proves(game, seats, logged, value):
+            elif game is not None and report.stopped is None and evidence_proves(game, seats, logged, accusation):
                 report.proven.append(value)
             else:
                 report.claims.append(value)
@@ -229,6 +237,16 @@ def _verify(data, follow_games, report):
             raise Problem("damage", f"{where}: unknown record kind {kind!r}")
     if start is None:
         raise Problem("damage", "no start record")
+    # §B11: a record of another seat's report needs that seat's signed fault message, naming
+    # the seat the record says it named, with the record's code.
+    for where, value in reported:
+        reporter = value["reporter"]
+        if not (isinstance(reporter, int) and 0 <= reporter < len(seats)) or not any(
+            env.sender == seats[reporter][0] and env.body["game_id"] == game_id
+            and env.body["culprit"] == named_by(value) and env.body["code"] == value["code"]
+            for env in fault_messages
+        ):
+            raise Problem("damage", f"{where}: a report by seat {reporter} that no fault message of theirs says")
     if report.stopped is not None and not report.confirmed:
         code, culprit, n, reason = report.stopped
         raise Problem(code, f"entry {n}: {reason} (the writer's record does not name it)", culprit)
@@ -305,6 +323,11 @@ def _open_entry(value, where, host_key, game_id, chain):
         if not (seq < n and env.digest == chain[seq + 1]):
             raise Problem("bad-sequence", f"{where}: a host-signed entry {seq} that contradicts the log", 0)
     raise Problem("damage", f"{where}: entry {seq} where entry {n} was due (a record dropped, repeated or moved)")
+
+
+def named_by(fault) -> int | None:
+    """The seat a fault record names: its culprit, or for a claim (culprit nil) its accused (§B11)."""
+    return fault.get("accused") if fault["culprit"] is None else fault["culprit"]
 
 
 def evidence_proves(game, seats, logged, fault) -> bool:
