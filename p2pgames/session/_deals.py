@@ -209,12 +209,13 @@ class DealCrypto:
             if published is not None and published != key:
                 raise PassProblem(f"lock key for slot {self.first_slot + index} differs from the one published")
 
-    def audit(self, old_lock_keys: dict[int, list[int]] | None) -> tuple[int, str] | None:
+    def audit(self, old_lock_keys: dict[int, list[int]] | None) -> tuple[int, str, str] | None:
         """Check the deal with the published audit keys: every stage, then every sealed key.
 
         ``old_lock_keys[seat]`` are each seat's lock keys of the source slots (re-shuffles only).
-        Returns ``None`` if all is consistent, else ``(seat, what was wrong)`` for the first bad
-        item in log order (passes in order, then sealed keys).
+        Returns ``None`` if all is consistent, else ``(seat, fault code, what was wrong)`` for the
+        first bad item in log order: a pass (``"bad-pass"``), then a sealed key that was not the
+        sender's real lock key (``"bad-key"``).
 
         Each stage is checked as a whole first — its last output must be its first input under
         the product of every holder's keys — which costs one pass instead of one per holder. Only
@@ -228,12 +229,12 @@ class DealCrypto:
                 continue
             culprit = self._first_wrong_pass(stage, old_lock_keys)
             if culprit is not None:
-                return culprit
+                return culprit[0], "bad-pass", culprit[1]
         for index, sealed_keys in enumerate(self.sealed):
             for sealed in sealed_keys:
                 key = self.audit_keys[sealed.sender].locks[index]
                 if sealed_commitment(key.to_bytes(32, "big")) != sealed.commitment:
-                    return sealed.sender, (
+                    return sealed.sender, "bad-key", (
                         f"the key it sealed to seat {sealed.to} for slot {self.first_slot + index} "
                         "was not its real key"
                     )

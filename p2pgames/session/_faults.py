@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from p2pgames.session._messages import clean_text
-from p2pgames.words import with_article
 
 __all__ = ["Fault", "ProtocolFault", "LocalError", "NotAMove", "FaultCode", "what_was_done", "odd_one_out"]
 

@@ -37,6 +37,7 @@ from p2pgames.crypto import (
     CardTable,
     CryptoError,
     PublicKey,
+    SealKey,
     check_opening,
     combine_contributions,
     scalar_from_bytes,
@@ -71,10 +72,17 @@ from p2pgames.engine import (
     Turn,
     Unseal,
 )
-from p2pgames.session._deals import DealCrypto, PassProblem, SealedKey, SeatAuditKeys, bad_point
+from p2pgames.session._deals import (
+    DealCrypto,
+    PassProblem,
+    SealedKey,
+    SeatAuditKeys,
+    bad_point,
+)
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
-from p2pgames.words import with_article
 from p2pgames.session._messages import Envelope, MalformedMessage, open_envelope
+from p2pgames.session._sealed_keys import sealed_key_problem, sealing_context
+from p2pgames.words import with_article
 
 __all__ = [
     "Replica",
@@ -884,8 +892,7 @@ class Replica:
         verdict = self._run_audit(sub.deals)
         self.audits += 1
         if verdict is not None:
-            seat, reason = verdict
-            raise self._fault(seat, FaultCode.BAD_PASS, reason)
+            raise self._fault(*verdict)
         if sub is phase.dispute:
             # A dispute ends the game whatever the audit finds: the accuser was wrong if nobody else was.
             if sub.accuser is not None:
@@ -896,7 +903,8 @@ class Replica:
             raise self._fault(None, FaultCode.BAD_PASS, f"slot {sub.slot} did not decrypt, yet the audit found no fault")
         self._next_sub(applied, phase)
 
-    def _run_audit(self, deals: Sequence[int]) -> tuple[int, str] | None:
+    def _run_audit(self, deals: Sequence[int]) -> tuple[int, str, str] | None:
+        """The first fault the audit of ``deals`` finds, as ``(seat, code, reason)``, or ``None``."""
         for deal in sorted(deals):
             crypto = self.deals[deal]
             old_lock_keys = None
@@ -1066,8 +1074,20 @@ class Replica:
                     if not crypto.check_published_key(index, culprit, scalar_from_bytes(key)):
                         return None
                 return "every key it published matches its verifier"
-            # A key sealed to the accuser: the accuser shows the key it opened; the accused's
-            # signed commitment to it proves that is what it sealed.
+            accuser = self._seat_of_seal_key(opened)
+            if accuser is not None:
+                # Keys sealed to the accuser, which shows its sealing key: open them as it did.
+                seal_key = SealKey.from_private_bytes(opened)
+                for slot, to, box, commitment in body["sealed"]:
+                    if to != accuser:
+                        continue
+                    crypto, index = self.deal_of_slot(slot)
+                    context = sealing_context(self.game_id, slot, culprit, to)
+                    if isinstance(sealed_key_problem(crypto, index, culprit, seal_key, box, commitment, context), str):
+                        return None
+                return "every key it sealed to the accuser is right"
+            # (Earlier versions showed the key they opened: the accused's signed commitment
+            # to it proves that is what it sealed; a key it never committed to proves nothing.)
             for slot, _to, _box, commitment in body["sealed"]:
                 if commitment == sealed_commitment(opened):
                     crypto, index = self.deal_of_slot(slot)
@@ -1077,6 +1097,14 @@ class Replica:
             return "the opened key is not one the accused sealed"
         except (KeyError, CryptoError, TypeError, ValueError):
             return "the evidence does not describe keys of this game"
+
+    def _seat_of_seal_key(self, private: bytes) -> int | None:
+        """The seat whose sealing key (as in the start) is the private key ``private``, if any."""
+        try:
+            public = SealKey.from_private_bytes(private).public_bytes()
+        except (CryptoError, TypeError, ValueError):
+            return None
+        return next((seat for seat, info in enumerate(self.seats) if info.seal == public), None)
 
     def bad_points_fault(self, deal: int, stage: str, seat: int) -> Fault | None:
         """If pass ``(stage, seat)``'s input holds a value that is no curve point, the fault of

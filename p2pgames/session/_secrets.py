@@ -19,24 +19,20 @@ from typing import Any
 from p2pgames import canonical
 from p2pgames.crypto import (
     BadCardValue,
-    CryptoError,
-    SealError,
     SealKey,
     combine_keys,
     commit,
     lock_pass,
     lock_scalars,
     lock_verifiers,
-    open_sealed,
     random_contribution,
     random_permutation,
     random_scalar,
     rekey_pass,
-    scalar_from_bytes,
     scalar_to_bytes,
     seal,
-    secret_stream,
     sealed_commitment,
+    secret_stream,
     shuffle_pass,
     transform,
     unlock,
@@ -51,6 +47,7 @@ from p2pgames.session._replica import (
     KeysSub,
     Replica,
 )
+from p2pgames.session._sealed_keys import sealed_key_problem, sealing_context
 
 __all__ = ["SeatSecrets", "DealSecret", "sealing_context", "seal_key_from_seed"]
 
@@ -64,11 +61,6 @@ def _secret_source(seed: bytes, *label: Any) -> Any:
 def seal_key_from_seed(seed: bytes) -> SealKey:
     """The seat's sealing key (what others seal card keys to), derived from its secret seed."""
     return SealKey.generate(_secret_source(seed, "seal-key")(32))
-
-
-def sealing_context(game_id: bytes, slot: int, sender: int, to: int) -> bytes:
-    """The associated data a sealed key is bound to, so it can't be replayed elsewhere."""
-    return canonical.encode(["sealed-key", game_id, slot, sender, to])
 
 
 @dataclass
@@ -290,9 +282,10 @@ class SeatSecrets:
     def absorb_keys(self, replica: Replica, submission: Any, seq: int) -> Fault | None:
         """Take in a sequenced ``keys`` submission: open keys sealed to us, learn what we can see.
 
-        Returns a fault if a key meant for us is wrong: a sealed one (evidence: the submission and
-        the key as we opened it, which anyone can check against the signed commitment and the
-        verifier) or a published one that spoils a card we should now see (evidence: the
+        Returns a fault if a key meant for us is wrong: a sealed one — evidence: the submission and
+        our private sealing key, with which anyone can open the box and check what is in it against
+        the signed commitment and the verifier (it shows only what was sealed to us in this game,
+        which is over) — or a published one that spoils a card we should now see (evidence: the
         submission itself).
         """
         body, author = submission.body, submission.seat
@@ -301,16 +294,14 @@ class SeatSecrets:
             if to != self.seat:
                 continue
             crypto, index = replica.deal_of_slot(slot)
-            try:
-                key_bytes = open_sealed(self.seal_key, box, sealing_context(replica.game_id, slot, author, to))
-                key = scalar_from_bytes(key_bytes)
-            except (SealError, CryptoError):
-                return Fault(author, FaultCode.BAD_KEY, f"sealed a key for slot {slot} that does not open", seq)
-            if sealed_commitment(key_bytes) != commitment or not crypto.check_published_key(index, author, key):
+            problem = sealed_key_problem(crypto, index, author, self.seal_key, box, commitment,
+                                         sealing_context(replica.game_id, slot, author, to))
+            if isinstance(problem, str):
                 return Fault(
-                    author, FaultCode.BAD_KEY, f"sealed a wrong key for slot {slot}", seq, None,
-                    (submission.envelope.raw, key_bytes),
+                    author, FaultCode.BAD_KEY, f"sealed a key for slot {slot} that {problem}", seq, None,
+                    (submission.envelope.raw, self.seal_key.private_bytes()),
                 )
+            key = problem
             self.received.setdefault(slot, {})[author] = key
             touched.add(slot)
         for slot, _key in body["public"]:

@@ -18,6 +18,7 @@ from p2pgames.crypto import (
     random_scalar,
     reproducible_bytes,
     scalar_to_bytes,
+    seal,
     transform,
     unlock,
 )
@@ -25,6 +26,7 @@ from p2pgames.games import get_game
 from p2pgames.session import HOST_CONNECTION, Session, make_envelope
 from p2pgames.session._messages import Envelope
 from p2pgames.session._replica import DecisionPhase, Submission
+from p2pgames.session._sealed_keys import sealing_context
 
 
 def _rebuild(envelope: Envelope, **changes: Any) -> bytes:
@@ -209,6 +211,35 @@ class WrongKey(Cheater):
         self.mark_in_flight(envelope, changed, decision)
 
 
+def playing_the_best_card(cheater: Cheater, body: dict) -> dict:
+    """``body``, or in the probe game (until it cheats) the choice of its best card instead: a
+    round's winner passes a card (a claim, and a key sealed to its left)."""
+    if body["t"] == "commit" and cheater.replica.phase.purpose == "choice" and not cheater.cheated:
+        hand = cheater.replica.state.hands[cheater.seat]
+        best = max(hand, key=lambda slot: int(cheater.knowledge[slot][1:]))
+        return cheater.secrets.choose(cheater.replica, ["play", best])
+    return body
+
+
+class WrongSealedKey(Cheater):
+    """Seals another key than its real one to a player it must show a card to, keeping the signed
+    commitment to the real key: only the receiver can open the box, so only its sealing key
+    (shown as evidence) lets the others see what was in it."""
+
+    trigger = staticmethod(lambda session, body: body["t"] == "keys" and bool(body["sealed"]))
+
+    def cheat(self, body: dict, decision: bool) -> None:
+        sealed = [list(item) for item in body["sealed"]]
+        slot, to = sealed[0][0], sealed[0][1]
+        other_key = scalar_to_bytes(random_scalar())
+        context = sealing_context(self.game_id, slot, self.seat, to)
+        sealed[0][2] = seal(self.replica.seats[to].seal, other_key, context, ephemeral_private=os.urandom(32))
+        self.send_cheat(dict(body, sealed=sealed), decision)
+
+    def _submit(self, body: dict, decision: bool = False) -> None:
+        super()._submit(playing_the_best_card(self, body), decision)
+
+
 class SwappedCard(Cheater):
     """In its shuffle pass, replaces one card by a card that is not in the deck."""
 
@@ -232,10 +263,7 @@ class FalseClaim(Cheater):
     """
 
     def _submit(self, body: dict, decision: bool = False) -> None:
-        if body["t"] == "commit" and self.replica.phase.purpose == "choice" and not self.cheated:
-            hand = self.replica.state.hands[self.seat]
-            best = max(hand, key=lambda slot: int(self.knowledge[slot][1:]))
-            body = self.secrets.choose(self.replica, ["play", best])
+        body = playing_the_best_card(self, body)
         if body["t"] == "act" and body["action"][0] == "pass" and not self.cheated:
             hand = self.replica.state.hands[self.seat]
             lowest = min(hand, key=lambda slot: int(self.knowledge[slot][1:]))

@@ -77,7 +77,7 @@ async def test_a_wrong_acknowledgement_stops_the_game_and_every_transcript_verif
         assert text.endswith("\nVerified."), text
         assert f"The game stopped at entry {WrongAck.at}: desync, cheater (seat 1) — peers disagree" in text, text
         assert (
-            f"replaying the log gives the state honest-0 (seat 0) and honest-2 (seat 2) acknowledged, and "
+            "replaying the log gives the state honest-0 (seat 0) and honest-2 (seat 2) acknowledged, and "
             "cheater (seat 1) signed another." in text
         ), text
     # The desync reports are kept apart from the transcripts.

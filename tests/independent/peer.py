@@ -29,13 +29,14 @@ class _Dropped(Exception):
 
 class Peer:
     def __init__(self, name: str = "indie", seed: bytes | None = None, *, ping: int | None = None,
-                 stale_move_after: int | None = None, accuse_sealer: bool = False,
+                 stale_move_after: int | None = None, accuse_sealer: str | None = None,
                  drop_after_submissions: int | None = None, lose_that_submission: bool = False):
         """`ping`: send a ping with this nonce once seated (§B10). `stale_move_after`: once entry
         *n* is applied and nothing is due from this seat, submit a move that is not allowed now,
         based on one entry fewer — the host must answer `stale`, not a fault (§B3). `accuse_sealer`: when
         a key is first sealed to this seat, send a `bad-key` fault naming its (honest) sender with the
-        keys submission and made-up key bytes as evidence (§B6.2, §B9), then stop.
+        keys submission and, as `"made-up"`, key bytes it made up, or as `"sealing-key"`, its own
+        private sealing key (§B6.2's evidence) as evidence (§B9), then stop.
         `drop_after_submissions`: close the connection right after sending that many submissions
         (with `lose_that_submission`, instead of sending the last one), dial again and rejoin (§B12)."""
         # A test peer: every secret comes from this seeded generator, so a game can be replayed;
@@ -239,10 +240,13 @@ class Peer:
         self.own_states.append(state)
         if (self.accuse_sealer and self.accusation is None and s["body"]["t"] == "keys"
                 and any(item[1] == self.seat for item in s["body"]["sealed"])):
-            made_up = deck.scalar_bytes(self._scalar())  # no box opens to it: anyone could send it
+            if self.accuse_sealer == "made-up":
+                shown = deck.scalar_bytes(self._scalar())  # no box opens to it: anyone could send it
+            else:
+                shown = self.seal_private  # with it anyone opens the box: the key in it is right
             self.accusation = {"game_id": self.game_id, "culprit": seat, "code": "bad-key",
                                "reason": "the key sealed to me is not the one committed to",
-                               "seq": rep.seq, "evidence": [body["submission"], made_up]}
+                               "seq": rep.seq, "evidence": [body["submission"], shown]}
             await self._send("fault", self.accusation)
         raw = await self._send("ack", {"game_id": self.game_id, "seq": seq, "entry": env.digest, "state": state})
         self._record("ack", raw)

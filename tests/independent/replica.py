@@ -487,7 +487,7 @@ class Replica:
             for (slot, sender, to), (_box, commitment) in self.sealed.items():
                 if deal.first <= slot < deal.first + deal.size:
                     if deck.sealed_commitment(deck.scalar_bytes(keys[sender][2][slot - deal.first])) != commitment:
-                        raise Fault("bad-pass", f"seat {sender}: its sealed key for slot {slot} is not the one it committed to", sender)
+                        raise Fault("bad-key", f"seat {sender}: its sealed key for slot {slot} is not the one it committed to", sender)
             seen = set()
             for i in range(deal.size):
                 slot = deal.first + i

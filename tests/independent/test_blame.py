@@ -38,6 +38,7 @@ def honest(seat, ruleset, seed):
     ("SwappedCard", b"cheat"),      # a foreign card: a dispute, whose audit names the passer
     ("FalseClaim", b"claim-1"),     # a false claim, found by the audit in the log
     ("BadSignature", b"cheat"),     # unprovable: as reported
+    ("WrongSealedKey", b"claim-1"),  # a box unlike its commitment; proved by the receiver's sealing key
 ])
 async def test_the_independent_verdict_on_cheated_games_is_the_products(tmp_path, autojump_clock, cheater, seed):
     ruleset = get_game("probe").ruleset(3)

@@ -330,6 +330,27 @@ def named_by(fault) -> int | None:
     return fault.get("accused") if fault["culprit"] is None else fault["culprit"]
 
 
+def seat_of_seal_key(seats, private) -> int | None:
+    """The seat whose `seal` (in the start's seat records) is the X25519 public key of `private`."""
+    if not (isinstance(private, bytes) and len(private) == 32):
+        return None
+    public = deck.X25519PrivateKey.from_private_bytes(private).public_key().public_bytes_raw()
+    return next((seat for seat, record in enumerate(seats) if record[1] == public), None)
+
+
+def sealed_key_is_right(game, sender, private, slot, to, box, commitment) -> bool:
+    """§B6.2's four checks of a key `sender` sealed to `to` for `slot`, opened with `private`."""
+    context = canon.encode(["sealed-key", game.game_id, slot, sender, to])
+    try:
+        key_bytes = deck.open_sealed(private, box, context)
+        key = deck.scalar_from(key_bytes)
+    except deck.DeckError:  # a box that does not open, or no scalar: the sender's fault
+        return False
+    deal = game.deal_of(slot)
+    return (deck.sealed_commitment(key_bytes) == commitment
+            and deck.encrypt(deck.VERIFIER_BASE, key) == deal.verifiers[sender][slot - deal.first])
+
+
 def evidence_proves(game, seats, logged, fault) -> bool:
     """Whether a recorded fault's evidence proves it against the log replayed so far (§B9, §B11)."""
     code, culprit, evidence = fault["code"], fault["culprit"], fault["evidence"]
@@ -361,14 +382,21 @@ def evidence_proves(game, seats, logged, fault) -> bool:
             if deck.encrypt(deck.VERIFIER_BASE, deck.scalar_from(key)) != deal.verifiers[culprit][slot - deal.first]:
                 return True
         if len(evidence) >= 2 and body["sealed"]:
+            receiver = seat_of_seal_key(seats, evidence[1])
+            if receiver is not None:
+                # §B6.2: the receiver's sealing key; open its boxes and check them as it did.
+                for slot, to, box, commitment in body["sealed"]:
+                    if to == receiver and not sealed_key_is_right(game, culprit, evidence[1], slot, to, box, commitment):
+                        return True
+                return False
+            # An earlier version's evidence: the opened key; it proves only if committed to.
             try:
                 key = deck.scalar_from(evidence[1])
             except deck.DeckError:
                 return False
             for slot, _to, _box, commitment in body["sealed"]:
                 deal = game.deal_of(slot)
-                # §B6.2 as written: a commitment that differs, or a key unlike the verifier, proves it.
-                if (deck.sealed_commitment(evidence[1]) != commitment
-                        or deck.encrypt(deck.VERIFIER_BASE, key) != deal.verifiers[culprit][slot - deal.first]):
+                if (deck.sealed_commitment(evidence[1]) == commitment
+                        and deck.encrypt(deck.VERIFIER_BASE, key) != deal.verifiers[culprit][slot - deal.first]):
                     return True
     return False

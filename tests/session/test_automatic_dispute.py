@@ -39,3 +39,40 @@ def test_a_wrong_rekey_pass_found_by_a_reveal_is_audited_with_its_sources_and_na
     # The verdict is reached by replaying the log, so a verifier of the transcript reaches it too.
     report = verify_transcript(bytes(board.transcripts[0]), get_game)
     assert report.ok, report.describe()
+
+
+def test_a_sealed_key_unlike_the_real_one_found_by_the_audit_is_its_senders_bad_key(monkeypatch):
+    """Defence in depth (§B7): a receiver that took a wrong sealed key without checking it can't
+    decrypt its card and disputes; the audit then finds the sealed key was not its sender's real
+    lock key, which is that sender's ``bad-key`` (not a pass's fault)."""
+    from p2pgames.crypto import open_sealed, random_scalar, scalar_from_bytes, scalar_to_bytes, seal, sealed_commitment
+    from p2pgames.session import _secrets
+    from p2pgames.session._sealed_keys import sealing_context
+
+    honest_keys = _secrets.SeatSecrets._keys
+    sealers = []
+
+    def seal_another_key(self, replica):
+        body = honest_keys(self, replica)
+        if body is None or not body["sealed"] or sealers:
+            return body
+        sealers.append(self.seat)
+        slot, to, _box, _commitment = body["sealed"][0]
+        other = scalar_to_bytes(random_scalar())  # sealed and committed to: only its verifier tells
+        box = seal(replica.seats[to].seal, other, sealing_context(replica.game_id, slot, self.seat, to))
+        return dict(body, sealed=[[slot, to, box, sealed_commitment(other)], *body["sealed"][1:]])
+
+    def take_it_unchecked(crypto, index, sender, seal_key, box, commitment, context):
+        return scalar_from_bytes(open_sealed(seal_key, box, context))
+
+    monkeypatch.setattr(_secrets.SeatSecrets, "_keys", seal_another_key)
+    monkeypatch.setattr(_secrets, "sealed_key_problem", take_it_unchecked)
+    board = Switchboard("probe", 3, seed=b"auto")
+    board.run()
+    assert sealers, "nobody sealed a key in this game"
+    for seat, session in enumerate(board.sessions):
+        if seat == sealers[0]:
+            continue
+        assert session.fault is not None, seat
+        assert (session.fault.culprit, session.fault.code) == (sealers[0], FaultCode.BAD_KEY), (seat, session.fault)
+        assert "was not its real key" in session.fault.reason
