@@ -143,10 +143,11 @@ class Submission:
 
 @dataclass(slots=True)
 class KeysRequirement:
-    """What one seat must release in a keys round: slots to publish, slots to seal (to whom)."""
+    """What one seat must release in a keys round: slots to publish, and ``(slot, to)`` pairs:
+    its key of ``slot`` sealed to seat ``to`` (never for a slot it publishes)."""
 
     publish: set[int] = field(default_factory=set)
-    seal: dict[int, int] = field(default_factory=dict)
+    seal: set[tuple[int, int]] = field(default_factory=set)
 
     def __bool__(self) -> bool:
         return bool(self.publish or self.seal)
@@ -440,7 +441,6 @@ class Replica:
                 if isinstance(operation, Reveal):
                     for seat in holders:
                         requirements[seat].publish.add(slot)
-                        requirements[seat].seal.pop(slot, None)
                     holders.clear()
                     continue
                 to = operation.to
@@ -454,9 +454,11 @@ class Replica:
                 else:
                     # Publishing would reveal the card to all: seal each remaining key to the viewer.
                     for seat in holders:
-                        if slot not in requirements[seat].publish:
-                            requirements[seat].seal[slot] = to
+                        requirements[seat].seal.add((slot, to))
                 seen.add(to)
+        for requirement in requirements.values():
+            # A key published in the same step needs sealing to nobody.
+            requirement.seal = {(slot, to) for slot, to in requirement.seal if slot not in requirement.publish}
         return requirements
 
     # -- checking submissions ------------------------------------------------------------------
@@ -637,13 +639,13 @@ class Replica:
                 public[item[0]] = scalar_from_bytes(item[1])
             except CryptoError:
                 raise self._illegal(submission, FaultCode.BAD_KEY, f"published an invalid key for slot {item[0]}")
-        sealed: dict[int, int] = {}
+        sealed: set[tuple[int, int]] = set()
         for item in body["sealed"]:
             if not (isinstance(item, (tuple, list)) and len(item) == 4 and type(item[0]) is int
                     and type(item[1]) is int and isinstance(item[2], bytes) and len(item[2]) <= MAX_SEALED_BOX
                     and isinstance(item[3], bytes) and len(item[3]) == 32):
                 raise self._illegal(submission, FaultCode.MALFORMED, "sealed a malformed key")
-            sealed[item[0]] = item[1]
+            sealed.add((item[0], item[1]))
         if set(public) != requirement.publish or len(public) != len(body["public"]):
             raise self._illegal(
                 submission, FaultCode.ILLEGAL,

@@ -253,7 +253,7 @@ class SeatSecrets:
             [slot, scalar_to_bytes(self.own_lock_key(replica, slot))] for slot in sorted(requirement.publish)
         ]
         sealed = []
-        for slot, to in sorted(requirement.seal.items()):
+        for slot, to in sorted(requirement.seal):
             key = scalar_to_bytes(self.own_lock_key(replica, slot))
             # Derived from what is sealed too: a sealing key is never used for two plaintexts.
             box = seal(

@@ -160,3 +160,34 @@ def test_the_two_deals_go_in_parallel():
 
     board.run(until=before_first_pass, play=False)
     assert (0, 2) in seen
+
+
+class ShownTwice(TwoDecks):
+    """TwoDecks, with the card of deck A shown to both seats of the other table in one step."""
+
+    name = "shown-twice"
+
+    def setup(self, ruleset):
+        state = super().setup(ruleset)
+        state.cards.disclose([state.shown], 3)
+        return state
+
+
+SHOWN_TWICE = ShownTwice()
+
+
+def test_a_card_shown_to_two_seats_that_hold_no_key_of_it_is_sealed_to_both():
+    """§B6.2: a slot disclosed in one step to two seats outside U gets each holder's key sealed to
+    each of them (not to the later one only, which left the first unable to read it)."""
+    board = Switchboard(
+        "shown-twice", 4, seed=b"split", loader=lambda name: SHOWN_TWICE if name == "shown-twice" else get_game(name),
+        bots=[RandomBot(b"")] * 4,
+    )
+    board.run()
+    for session in board.sessions:
+        assert session.stage == "over", session.fault
+    shown = board.host.replica.state.shown
+    names = {board.sessions[seat].knowledge.get(shown) for seat in (2, 3)}
+    assert len(names) == 1 and names <= set(DECK_A), names
+    sealed = [item for item in board.host.replica.deals[0].sealed[shown - board.host.replica.deals[0].first_slot]]
+    assert sorted((key.sender, key.to) for key in sealed) == [(0, 2), (0, 3), (1, 2), (1, 3)]

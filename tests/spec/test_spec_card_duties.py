@@ -50,7 +50,7 @@ class CardDuties:
     unpublished: dict[int, set[int]] = field(default_factory=dict)  # U, by slot
     knows: dict[int, set[int]] = field(default_factory=dict)  # K, by slot
     subs: list[tuple[str, list]] = field(default_factory=list)  # the step's sub-steps still to do
-    # The current sub-step's debts by seat: (slots to publish, slot -> seat to seal to) in a keys
+    # The current sub-step's debts by seat: (slots to publish, (slot, seat to seal to) pairs) in a keys
     # sub-step, the deals to publish audit keys for in an audit.
     owed: dict = field(default_factory=dict)
     working: tuple[dict, dict] = field(default_factory=lambda: ({}, {}))  # U and K within a keys sub-step
@@ -97,9 +97,9 @@ class CardDuties:
             }
             return
 
-    def _keys_owed(self, ops) -> dict[int, tuple[set[int], dict[int, int]]]:
+    def _keys_owed(self, ops) -> dict[int, tuple[set[int], set[tuple[int, int]]]]:
         """§B6.2, word for word: go through the operations and their slots in order."""
-        owed = {seat: (set(), {}) for seat in range(self.players)}
+        owed = {seat: (set(), set()) for seat in range(self.players)}
         u = {slot: set(self.unpublished[slot]) for op in ops for slot in op.slots}
         k = {slot: set(self.knows[slot]) for op in ops for slot in op.slots}
         for op in ops:
@@ -107,7 +107,6 @@ class CardDuties:
                 if isinstance(op, Reveal):
                     for seat in u[slot]:
                         owed[seat][0].add(slot)
-                        owed[seat][1].pop(slot, None)
                     u[slot] = set()
                     continue
                 if op.to in k[slot]:
@@ -118,8 +117,10 @@ class CardDuties:
                     u[slot] = {op.to}
                 else:
                     for seat in u[slot]:
-                        owed[seat][1][slot] = op.to
+                        owed[seat][1].add((slot, op.to))
                 k[slot].add(op.to)
+        for publish, seal in owed.values():  # a seal of a slot the same seat publishes is dropped
+            seal -= {(slot, to) for slot, to in seal if slot in publish}
         self.working = (u, k)
         return {seat: duty for seat, duty in owed.items() if duty[0] or duty[1]}
 
@@ -153,7 +154,7 @@ class CardDuties:
         elif kind == "keys":
             publish, seal = self.owed.pop(seat)
             assert sorted(slot for slot, _ in body["public"]) == sorted(publish)
-            assert {slot: to for slot, to, _, _ in body["sealed"]} == seal
+            assert {(slot, to) for slot, to, _, _ in body["sealed"]} == seal
             assert len(body["sealed"]) == len(seal)
             if not self.owed:
                 self._finish_keys(ops)
@@ -206,7 +207,7 @@ def test_two_decks_held_by_two_groups_with_a_card_shown_to_a_seat_holding_no_key
     # is shown a card of deck A (its holders seal their keys to it); each deck audited by its own.
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "session"))
     from switchboard import Switchboard
-    from test_split_deals import loader
+    from test_split_deals import SHOWN_TWICE, loader
 
     from p2pgames.bots import RandomBot
 
@@ -214,3 +215,11 @@ def test_two_decks_held_by_two_groups_with_a_card_shown_to_a_seat_holding_no_key
     board.run()
     assert all(session.stage == "over" for session in board.sessions)
     assert check_card_duties(bytes(board.transcripts[1]), loader) > 0
+    # The same, with that card shown to both seats of the other table in one step: sealed to each.
+    def shown_twice(name):
+        return SHOWN_TWICE if name == "shown-twice" else loader(name)
+
+    board = Switchboard("shown-twice", 4, seed=b"spec-split", loader=shown_twice, bots=[RandomBot(b"")] * 4)
+    board.run()
+    assert all(session.stage == "over" for session in board.sessions)
+    assert check_card_duties(bytes(board.transcripts[1]), shown_twice) > 0
