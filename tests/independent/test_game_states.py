@@ -1,0 +1,111 @@
+"""Beltpunk's (SPEC §D2) and Steam Court's (§D3, §D3.1) states, followed independently: every
+state hash of the session vectors computed from their entries alone, and seeded random games of
+every player count and variant whose every state, after every event, is the product's."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from p2pgames import canonical
+from p2pgames.engine import Act, CardsDone, ChanceOutcome, DeterministicRandom, GameOver, LocalTable, \
+    Simultaneous, SimultaneousActs, Turn
+from p2pgames.games import get_game
+
+from . import beltpunk, canon, replica, transcript
+
+VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
+
+
+def replay_vector(name, make_game, deck_domain):
+    meta = json.loads((VECTORS / f"{name}.json").read_text())
+    data = (VECTORS / meta["file"]).read_bytes()
+    log = transcript.verify(data, follow_games=False)  # the entries' submissions, unchecked by the game
+    start = next(value for _i, kind, value in transcript.records(data) if kind == "start")
+    body = transcript.wire.open_envelope(start).body
+    game = make_game(body["ruleset"])
+    rep = replica.Replica(game, body["game_id"], body["seats"], deck_domain)
+    hashes = [rep.apply(seat, submitted).hex() for seat, submitted in log.bodies]
+    assert len(hashes) == meta["entries"]
+    assert hashes == meta["state_hashes"]
+    result = rep.result()
+    assert (result["scores"], result["winners"]) == (meta["result"]["scores"], meta["result"]["winners"])
+
+
+def test_every_state_hash_of_the_beltpunk_vector_is_computed_from_its_entries():
+    replay_vector("session-beltpunk-2p",
+                  lambda ruleset: beltpunk.Beltpunk(ruleset["players"], ruleset["options"]["target"]),
+                  beltpunk.DECK_DOMAIN)
+
+
+def test_every_state_hash_of_the_steamcourt_vector_is_computed_from_its_entries():
+    replay_vector("session-steamcourt-3p",
+                  lambda ruleset: steamcourt.SteamCourt(ruleset["players"], ruleset["options"]),
+                  steamcourt.DECK_DOMAIN)
+
+
+class FollowedTable(LocalTable):
+    """The product's table; every event it feeds is fed to the independent state machine too, and
+    both states' canonical encodings must be equal after each."""
+
+    def __init__(self, game, ruleset, seed, independent):
+        self.independent = independent
+        self.events = 0
+        super().__init__(game, ruleset, seed, check=False)
+        self.compare("the state before any event")
+
+    def product_encoding(self):
+        return canonical.encode(self.game.encode_state(self.state))
+
+    def encodings(self):
+        return self.product_encoding(), canon.encode(self.independent.encode())
+
+    def compare(self, after):
+        product, independent = self.encodings()
+        if product != independent:
+            ours, theirs = self.independent.encode(), self.game.encode_state(self.state)
+            keys = [k for k in theirs if canonical.encode(theirs[k]) != canon.encode(ours.get(k))]
+            raise AssertionError(f"after event {self.events} ({after}) the states differ in {keys}")
+
+    def feed(self, event):
+        super().feed(event)
+        self.events += 1
+        game, mine = self.game, self.independent
+        if isinstance(event, ChanceOutcome):
+            mine.chance(event.seed)
+        elif isinstance(event, CardsDone):
+            mine.cards_done(list(event.values))
+        elif isinstance(event, Act):
+            mine.act(event.player, game.encode_action(event.action))
+        elif isinstance(event, SimultaneousActs):
+            mine.simultaneous([(seat, game.encode_action(action)) for seat, action in event.actions])
+        self.compare(type(event).__name__)
+
+
+def play_followed(game_name, players, options, seed, independent):
+    """A seeded random game through the product's LocalTable, followed event by event."""
+    game = get_game(game_name)
+    ruleset = game.ruleset(players, options)
+    table = FollowedTable(game, ruleset, seed, independent(ruleset.encode()))
+    game, chooser = table.game, DeterministicRandom(b"choices " + seed)
+
+    def choose(seat):
+        state = table.state
+        return game.playout_choice(state, seat, game.legal_actions(state, seat, table.view(seat)), table.view(seat),
+                                   chooser)
+
+    table.settle()
+    while not isinstance(step := game.step(table.state), GameOver):
+        if isinstance(step, Simultaneous):
+            table.act_simultaneous([(seat, choose(seat)) for seat in step.players])
+            continue
+        actors = step.actors if isinstance(step, Turn) else step.players
+        movers = [seat for seat in actors if game.legal_actions(table.state, seat, table.view(seat))]
+        table.act(seat := movers[chooser.below(len(movers))], choose(seat))
+    return table.events
+
+
+@pytest.mark.parametrize("players,target", [(2, 25), (3, 35), (4, 25)])
+def test_random_beltpunk_games_follow_the_products_every_state(players, target):
+    assert play_followed("beltpunk", players, {"target": target}, b"beltpunk %d" % players,
+                         lambda ruleset: beltpunk.Beltpunk(ruleset["players"], ruleset["options"]["target"])) > 0
