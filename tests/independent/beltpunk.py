@@ -27,12 +27,6 @@ class Cards(probe.Cards):
             self.revealed.pop(slot, None)
         self.deals[number] = [number, record[1], 0, [], None, record[5]]
 
-    def holders_of(self, slot):
-        for record in self.deals:
-            if record[1] <= slot < record[1] + record[2]:
-                return record[5]
-        raise KeyError(slot)
-
 
 def suit_of(name):
     return SUITS.index(name[0])

@@ -12,7 +12,7 @@ from p2pgames.engine import Act, CardsDone, ChanceOutcome, DeterministicRandom, 
     Simultaneous, SimultaneousActs, Turn
 from p2pgames.games import get_game
 
-from . import beltpunk, canon, replica, transcript
+from . import beltpunk, canon, replica, steamcourt, steamcourt_solo, transcript
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 
@@ -109,3 +109,23 @@ def play_followed(game_name, players, options, seed, independent):
 def test_random_beltpunk_games_follow_the_products_every_state(players, target):
     assert play_followed("beltpunk", players, {"target": target}, b"beltpunk %d" % players,
                          lambda ruleset: beltpunk.Beltpunk(ruleset["players"], ruleset["options"]["target"])) > 0
+
+
+STEAM_COURT_GAMES = ([(n, {"variant": "court"}) for n in range(2, 8)]
+                     + [(n, {"variant": "court", "scoring": "clock"}) for n in range(2, 7)]
+                     + [(2, {"variant": "duo"}), (2, {"variant": "duo", "duo_win": "queen"})]
+                     + [(n, {"variant": "party"}) for n in range(7, 13)]
+                     + [(11, {"variant": "party", "removed": "pirate"})])
+
+
+@pytest.mark.parametrize("players,options", STEAM_COURT_GAMES,
+                         ids=[f"{n}-" + "-".join(o.values()) for n, o in STEAM_COURT_GAMES])
+def test_random_steamcourt_games_follow_the_products_every_state(players, options):
+    seed = b"steamcourt %d %s" % (players, repr(sorted(options.items())).encode())
+    assert play_followed("steamcourt", players, options, seed,
+                         lambda ruleset: steamcourt.SteamCourt(ruleset["players"], ruleset["options"])) > 0
+
+
+@pytest.mark.parametrize("game", range(3))
+def test_random_solo_games_follow_the_products_every_state(game):
+    assert play_followed("steamcourt", 1, {}, b"solo %d" % game, lambda _ruleset: steamcourt_solo.Solo()) > 0
