@@ -54,17 +54,12 @@ class FollowedTable(LocalTable):
         super().__init__(game, ruleset, seed, check=False)
         self.compare("the state before any event")
 
-    def product_encoding(self):
-        return canonical.encode(self.game.encode_state(self.state))
-
-    def encodings(self):
-        return self.product_encoding(), canon.encode(self.independent.encode())
-
     def compare(self, after):
-        product, independent = self.encodings()
-        if product != independent:
-            ours, theirs = self.independent.encode(), self.game.encode_state(self.state)
-            keys = [k for k in theirs if canonical.encode(theirs[k]) != canon.encode(ours.get(k))]
+        # The product's encoder on both sides: the independent one (canon.py, checked by the vectors
+        # and by the replays above) is five times slower, and this runs after every event.
+        theirs, ours = self.game.encode_state(self.state), self.independent.encode()
+        if canonical.encode(theirs) != canonical.encode(ours):
+            keys = [k for k in theirs if canonical.encode(theirs[k]) != canonical.encode(ours.get(k))]
             raise AssertionError(f"after event {self.events} ({after}) the states differ in {keys}")
 
     def feed(self, event):
@@ -126,6 +121,8 @@ def test_random_steamcourt_games_follow_the_products_every_state(players, option
                          lambda ruleset: steamcourt.SteamCourt(ruleset["players"], ruleset["options"])) > 0
 
 
-@pytest.mark.parametrize("game", range(3))
+# Seeds whose games reach, between them, every Solo action and rung and a won game (most random
+# games are lost in the first rungs); none of 600 seeds re-shuffles the discard pile.
+@pytest.mark.parametrize("game", [1, 4, 44, 226])
 def test_random_solo_games_follow_the_products_every_state(game):
     assert play_followed("steamcourt", 1, {}, b"solo %d" % game, lambda _ruleset: steamcourt_solo.Solo()) > 0
