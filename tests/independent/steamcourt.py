@@ -28,6 +28,10 @@ PARTY_TABLES = {7: ("queen duke timetraveler teaboy", "submariner alchemist vaga
 DUO_LADDER = ["teaboy", "plaguedoctor", "alchemist", "duke", "general", "queen"]   # §D3.1's L
 PRIVILEGE_PHASE = {"queen": "give", "general": "give", "inspector": "inspect", "teaboy": "serve", "vagabond": "serve"}
 TOKEN_KINDS = ["unpass", "discard", "unpass", "discard"]   # the powers of quarters 1-4 (§D3, 'the quarter is over')
+ACTIONS_IN_PHASE = {"turn": {"lay", "ms", "pass", "discard", "dive", "plague"}, "coup": {"coup", "pass"},
+                    "stop": {"stop", "pass"}, "unpass": {"unpass", "pass"}, "retrieve": {"retrieve", "pass"},
+                    "steal": {"steal", "pass"}, "return": {"putback", "keep"}, "give": {"give", "pass"},
+                    "inspect": {"inspect", "pass"}, "serve": {"serve"}, "trade": {"trade"}, "hoard": {"hoard"}}
 
 
 def stem(name):
@@ -45,7 +49,7 @@ def counts_as(name, value, alchemist):
     if kind.isdigit():
         number = int(kind)
         return value == number or (alchemist and number - 2 >= 1 and value == number - 2)
-    return {"3/9": (3, 9), "6/12": (6, 12)}.get(kind, ()).__contains__(value)
+    return value in {"3/9": (3, 9), "6/12": (6, 12)}.get(kind, ())
 
 
 class Table:
@@ -64,7 +68,7 @@ class Table:
         self.moves = self.returns = 0
 
     def encode(self):
-        return {key: _copy(getattr(self, key)) for key in self.KEYS}
+        return {key: copy_lists(getattr(self, key)) for key in self.KEYS}
 
     def character_of(self, seat):
         return self.characters[self.seats.index(seat)]
@@ -73,8 +77,9 @@ class Table:
         return self.seats[self.characters.index(character)] if character in self.characters else -1
 
 
-def _copy(value):
-    return [_copy(v) for v in value] if isinstance(value, list) else value
+def copy_lists(value):
+    """A copy of nested lists (the state changes its lists in place)."""
+    return [copy_lists(v) for v in value] if isinstance(value, list) else value
 
 
 class SteamCourt:
@@ -117,9 +122,9 @@ class SteamCourt:
     def encode(self):
         return {"players": self.players, "scoring": self.scoring, "variant": self.variant, "duo_win": self.duo_win,
                 "cards": self.cards.encode(), "phase": self.phase, "quarter": self.quarter,
-                "tables": [t.encode() for t in self.tables], "hands": _copy(self.hands), "start": list(self.start),
-                "gears": _copy(self.gears), "powers": _copy(self.powers), "clock": list(self.clock),
-                "tricks": list(self.tricks), "used": _copy(self.used)}
+                "tables": [t.encode() for t in self.tables], "hands": copy_lists(self.hands), "start": list(self.start),
+                "gears": copy_lists(self.gears), "powers": copy_lists(self.powers), "clock": list(self.clock),
+                "tricks": list(self.tricks), "used": copy_lists(self.used)}
 
     def table_of(self, seat):
         for table in self.tables:
@@ -499,6 +504,8 @@ class SteamCourt:
             raise RuleError("illegal", f"seat {seat} has no move now", seat)
         table = self.table_of(seat)
         kind, phase = action[0], table.phase
+        if kind not in ACTIONS_IN_PHASE[phase]:
+            raise RuleError("illegal", f"{kind} is not allowed in table phase {phase}", seat)
         if phase == "turn":
             self._turn_action(table, seat, action)
         elif phase == "coup":

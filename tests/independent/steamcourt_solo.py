@@ -7,7 +7,7 @@ are checked for their kind in the phase; what a hand may beat is RULES.md's, not
 
 from .beltpunk import Cards
 from .probe import RuleError
-from .steamcourt import DECK, DECK_DOMAIN, _copy, stem  # noqa: F401 (the same deck domain, §D3.1)
+from .steamcourt import DECK, DECK_DOMAIN, copy_lists, stem  # noqa: F401 (the same deck domain, §D3.1)
 
 RUNGS = ["teaboy", "jester", "timetraveler", "duke", "general", "queen"]
 HAND_SIZE, COURT_SIZE = 12, 22
@@ -43,7 +43,7 @@ class Solo:
         return {"variant": "solo", "players": 1, "cards": self.cards.encode(), "phase": self.phase,
                 "rung": self.rung, "round": self.round, "hand": list(self.hand), "court": list(self.court),
                 "draw": list(self.draw), "discard": list(self.discard),
-                "tricks": _copy(self.tricks),
+                "tricks": copy_lists(self.tricks),
                 "waiting": list(self.waiting), "turning": self.turning, "used": list(self.used), "won": self.won}
 
     @property
