@@ -5,6 +5,7 @@ every transcript — the independent peer's own included — verifies with both 
 import functools
 import subprocess
 import sys
+from contextlib import asynccontextmanager
 
 import pytest
 import trio
@@ -80,6 +81,20 @@ async def test_the_independent_peer_plays_the_probe_game_against_a_real_host(tmp
     assert any(body["t"] == "keys" and body["sealed"] for _seat, body in report.bodies)
 
 
+@asynccontextmanager
+async def two_player_probe_host(tmp_path, seed):
+    """A product host of a 2-player probe game on loopback, its seat played by a product bot, for
+    the independent peer to join: yields (the host's node, its port, the nursery it runs in)."""
+    game = get_game("probe")
+    host = product_peer(0, seed, game.ruleset(2, {}), tmp_path / "host.p2pt")
+    listeners = await open_host_listeners(0, LOOPBACK)
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(host.serve, listeners)
+            nursery.start_soon(functools.partial(drive_bot, host, bot_for(game, seed), end_when_away_too_long=True))
+            yield host, listeners[0].socket.getsockname()[1], nursery
+
+
 async def late_hello(port):
     """A stranger dials a table whose game has started: §B2 says the host still sends host-hello
     and answers the hello with reject ("the game has already started"). Returns that reject's body."""
@@ -106,18 +121,11 @@ async def late_hello(port):
 
 async def test_a_stranger_dialling_a_started_game_gets_host_hello_then_reject(tmp_path, autojump_clock):
     seed = b"independent-late"
-    game = get_game("probe")
-    host = product_peer(0, seed, game.ruleset(2, {}), tmp_path / "host.p2pt")
     peer = Peer(seed=seed)
-    listeners = await open_host_listeners(0, LOOPBACK)
-    port = listeners[0].socket.getsockname()[1]
-    with trio.fail_after(600):
-        async with trio.open_nursery() as nursery:
-            await nursery.start(host.serve, listeners)
-            nursery.start_soon(functools.partial(drive_bot, host, bot_for(game, seed), end_when_away_too_long=True))
-            nursery.start_soon(peer.run, LOOPBACK, port)
-            await peer.seated.wait()  # two players: the lobby is full, the game starts
-            reject = await late_hello(port)
+    async with two_player_probe_host(tmp_path, seed) as (_host, port, nursery):
+        nursery.start_soon(peer.run, LOOPBACK, port)
+        await peer.seated.wait()  # two players: the lobby is full, the game starts
+        reject = await late_hello(port)
     assert "already started" in reject["reason"], reject
     assert peer.result is not None
 
@@ -127,16 +135,9 @@ async def test_a_move_not_allowed_now_based_on_an_older_entry_is_stale_and_a_pin
     entry count, gets `stale` (its counter not used up) and the game goes on; §B10: a ping gets a
     pong with its nonce."""
     seed = b"independent-stale"
-    game = get_game("probe")
-    host = product_peer(0, seed, game.ruleset(2, {}), tmp_path / "host.p2pt")
     peer = Peer(seed=seed, ping=4242, stale_move_after=8)
-    listeners = await open_host_listeners(0, LOOPBACK)
-    port = listeners[0].socket.getsockname()[1]
-    with trio.fail_after(600):
-        async with trio.open_nursery() as nursery:
-            await nursery.start(host.serve, listeners)
-            nursery.start_soon(functools.partial(drive_bot, host, bot_for(game, seed), end_when_away_too_long=True))
-            nursery.start_soon(peer.run, LOOPBACK, port)
+    async with two_player_probe_host(tmp_path, seed) as (host, port, nursery):
+        nursery.start_soon(peer.run, LOOPBACK, port)
     assert peer.pongs == [4242]
     assert len(peer.stales) == 1 and peer.stales[0]["game_id"] == peer.game_id, peer.stales
     assert host.session.fault is None and peer.result is not None
@@ -150,17 +151,10 @@ async def accuse_a_sealer(tmp_path, how):
     accuses the host of `bad-key` with the keys submission and, `how`, made-up key bytes or its
     own sealing key as evidence."""
     seed = b"c"  # a seed with which the host wins a round and passes a card (sealing its key)
-    game = get_game("probe")
-    host = product_peer(0, seed, game.ruleset(2, {}), tmp_path / "host.p2pt")
     peer = Peer(seed=seed, accuse_sealer=how)
-    listeners = await open_host_listeners(0, LOOPBACK)
-    port = listeners[0].socket.getsockname()[1]
-    with trio.fail_after(600):
-        async with trio.open_nursery() as nursery:
-            await nursery.start(host.serve, listeners)
-            nursery.start_soon(functools.partial(drive_bot, host, bot_for(game, seed), end_when_away_too_long=True))
-            await peer.run(LOOPBACK, port)
-            nursery.cancel_scope.cancel()
+    async with two_player_probe_host(tmp_path, seed) as (host, port, nursery):
+        await peer.run(LOOPBACK, port)
+        nursery.cancel_scope.cancel()
     assert peer.accusation["culprit"] == 0, "the host sealed no key to the peer with this seed"
     return host.session.fault, peer
 
