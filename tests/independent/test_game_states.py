@@ -12,7 +12,7 @@ from p2pgames.engine import Act, CardsDone, ChanceOutcome, DeterministicRandom, 
     Simultaneous, SimultaneousActs, Turn
 from p2pgames.games import get_game
 
-from . import beltpunk, canon, replica, steamcourt, steamcourt_solo, transcript
+from . import beltpunk, replica, steamcourt, steamcourt_solo, transcript
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pgames.engine import Audit, CardOperations, Disclose, NewDeal, Reshuffle, Reveal
+from p2pgames.engine import CardOperations, Disclose, NewDeal, Reshuffle, Reveal
 from p2pgames.games import get_game
 from p2pgames.session import iter_records
 from p2pgames.session._messages import open_envelope
