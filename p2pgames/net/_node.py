@@ -20,7 +20,7 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import trio
 
@@ -45,6 +45,9 @@ from p2pgames.session._messages import NAME_LIMIT
 from p2pgames.net._framing import DEFAULT_MAX_FRAME, FrameError, FrameReader, frame
 from p2pgames.net._seat_file import SEAT_SUFFIX, SeatFile
 from p2pgames.net._transcript_file import TranscriptFile, open_private, write_pending
+
+if TYPE_CHECKING:  # only named in annotations
+    from p2pgames.net._joincode import JoinCode
 
 __all__ = ["Node", "NetSettings", "open_host_listeners", "BOT_LAUNCHED_HERE", "BOT_CLAIMED"]
 

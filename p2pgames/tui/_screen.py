@@ -47,7 +47,7 @@ from prompt_toolkit.output import ColorDepth, Output
 
 from p2pgames.engine import ChoiceGroup, Panel, Sealed
 from p2pgames.net import BOT_CLAIMED, BOT_LAUNCHED_HERE
-from p2pgames.session import HOST_SEAT, Decision, Session
+from p2pgames.session import Decision, Session
 from p2pgames.tui._commands import COMMANDS, menu_lines
 from p2pgames.tui._completion import ChoiceCompleter
 from p2pgames.tui._controls import FittedLines, ScrollingLog, ScrollingPage

@@ -12,7 +12,7 @@ import trio
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity
 from p2pgames.games import get_game
-from p2pgames.net import BOT_CLAIMED, BOT_LAUNCHED_HERE, LOOPBACK, JoinCode, Node, drive_bot, host_table, join_table
+from p2pgames.net import BOT_CLAIMED, BOT_LAUNCHED_HERE, LOOPBACK, JoinCode, drive_bot, host_table, join_table
 
 
 async def test_only_bots_launched_here_are_shown_as_bots_and_a_claim_is_shown_as_a_claim(autojump_clock):
