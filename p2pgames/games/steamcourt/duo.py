@@ -75,6 +75,8 @@ def ladder_panel(state: "SteamCourtState", names: Sequence[str]) -> Panel:
         "goal: Engineer to the Queen (go out first in the 4th quarter)"
         if state.duo_win == "queen"
         else "goal: the most points (start token + gear tokens)"
+        if state.scores_start()
+        else "goal: the most gear points (gear tokens; start tokens only seat)"
     )
     lines = [*_wrap(rungs), (("dim", goal),)]
     return Panel("The Duo ladder", tuple(lines))
@@ -84,5 +86,6 @@ HELP = """\
 Duo (2 players, no 1s or 2s): you start as the Tea Boy and the Plague Doctor;
 the first player out each quarter takes the next character on the ladder
 (Plague Doctor, Alchemist, Duke, General), the other the lower of the next
-quarter's two. Win by points (start token + gear tokens), or
+quarter's two. Win by gear points (the gear tokens; the start tokens 11 and 6
+only seat you; start_tokens=seat scores tokens 1 and 2 as well), or
 (duo_win=queen) by going out first in the 4th quarter: Engineer to the Queen."""

@@ -119,6 +119,10 @@ SCORINGS = ("gears", "clock")
 VARIANTS = ("court", "party", "duo", "solo")
 # The Duo variant's win condition, agreed before the game: the most gear points, or the Queen's seat.
 DUO_WINS = ("points", "queen")
+# Start tokens (RULES.md, I2): the printed character numbers (the rulebook), or the seat positions
+# 1…n scored as before. ``seat`` only where start tokens are scored: the court with gear tokens and
+# the Duo variant's points.
+START_TOKENS = ("character", "seat")
 
 
 _PRIVILEGE_PHASE = {
@@ -321,6 +325,7 @@ class SteamCourtState(GameState):
         "scoring",
         "variant",
         "duo_win",
+        "start_tokens",
         "cards",
         "phase",
         "quarter",
@@ -339,6 +344,7 @@ class SteamCourtState(GameState):
     scoring: str  # "gears" or "clock"
     variant: str  # "court", "party" or "duo" (Solo is a game of its own: solo_game.py)
     duo_win: str  # the Duo variant's win condition: "points" or "queen"
+    start_tokens: str  # "character" (the printed numbers) or "seat" (positions 1…n) (I2)
     cards: CardState
     phase: str
     quarter: int  # 1–4 (0 before the first)
@@ -358,6 +364,7 @@ class SteamCourtState(GameState):
         other.scoring = self.scoring
         other.variant = self.variant
         other.duo_win = self.duo_win
+        other.start_tokens = self.start_tokens
         other.cards = self.cards.copy()
         other.phase = self.phase
         other.quarter = self.quarter
@@ -396,8 +403,13 @@ class SteamCourtState(GameState):
         """The card in ``slot`` if it is public or in ``knowledge``, else ``None``."""
         return self.cards.revealed.get(slot) or knowledge.get(slot)
 
+    def scores_start(self) -> bool:
+        """Whether start tokens count as points: always in the court, in the Duo variant only as
+        seat positions (its printed tokens, 11 and 6, only seat the players: I2)."""
+        return self.variant != "duo" or self.start_tokens == "seat"
+
     def totals(self) -> list[int]:
-        """Each player's score so far: start token plus gear tokens (or clock space)."""
+        """Each player's score so far: start token (if scored) plus gear tokens (or clock space)."""
         if self.scoring == "clock":
             return self.clock[:]
         if len(self.tables) > 1:
@@ -408,6 +420,8 @@ class SteamCourtState(GameState):
             for rank, player in enumerate(court):
                 standing[player] = self.players - rank
             return standing
+        if not self.scores_start():
+            return [sum(gears) for gears in self.gears]
         return [self.start[p] + sum(self.gears[p]) for p in range(self.players)]
 
     def unpass_sources(self, player: int) -> list[str]:
@@ -483,6 +497,14 @@ class SteamCourt(Game[SteamCourtState]):
             "Duo variant: the winner has the most gear points, or is the Queen's after the 4th quarter",
         ),
         RulesetOption(
+            "start_tokens",
+            "character",
+            START_TOKENS,
+            "character: start tokens carry the character cards' numbers (Queen 1 … Tea Boy 6, "
+            "Inspector 8), as printed; seat: the seat positions 1…n, scored (gear-token court and "
+            "Duo points only; the default for two players at one table)",
+        ),
+        RulesetOption(
             "removed",
             "jester",
             PARTY_REMOVABLE,
@@ -502,6 +524,8 @@ class SteamCourt(Game[SteamCourtState]):
         given = dict(options or {})
         if "variant" not in given and isinstance(players, int):
             given["variant"] = "solo" if players == 1 else "party" if players >= 8 else "court"
+        if "start_tokens" not in given and _two_at_court(players, given):
+            given["start_tokens"] = "seat"  # the printed 1 and 6 would decide the game (I2)
         return super().ruleset(players, given)
 
     def for_ruleset(self, ruleset: Ruleset) -> Game:
@@ -512,12 +536,15 @@ class SteamCourt(Game[SteamCourtState]):
         variant = ruleset["variant"]
         if variant == "court":
             scoring = "Clock Climbing" if ruleset["scoring"] == "clock" else "gear tokens"
-            return f"Steam Court, {players} at one table ({scoring})"
+            tokens = "; start tokens by seat" if ruleset["start_tokens"] == "seat" else ""
+            return f"Steam Court, {players} at one table ({scoring}{tokens})"
         if variant == "party":
             removed = f", without the {CHARACTER_TITLE[ruleset['removed']]}" if ruleset.players == 11 else ""
             return f"Steam Court, {players}: the Party variant (Royal and Renegade tables{removed})"
         if variant == "duo":
             goal = "the Queen's seat" if ruleset["duo_win"] == "queen" else "the most points"
+            if ruleset["start_tokens"] == "seat":
+                goal += ", start tokens 1 and 2 scored"
             return f"Steam Court, {players}: the Duo variant (goal: {goal})"
         return SOLO_GAME.describe_ruleset(ruleset)
 
@@ -535,11 +562,34 @@ class SteamCourt(Game[SteamCourtState]):
             raise RulesetError("a character card is removed only by 11 players in the Party variant")
         if variant == "party" and not 7 <= players <= 12:
             raise RulesetError("the Party variant is for 7–12 players")
+        self._check_start_tokens(ruleset)
         if variant == "court":
             if players < 2:
                 raise RulesetError("the court at one table is for 2–7 players; one player plays solo")
             if players > 7:
                 raise RulesetError("one table seats at most 7 players: 8–12 play the Party variant")
+
+    @staticmethod
+    def _check_start_tokens(ruleset: Ruleset) -> None:
+        """``seat`` only where start tokens are scored; ``character`` not where the printed tokens
+        would decide the game at the draw (I2)."""
+        variant, players = ruleset["variant"], ruleset.players
+        if ruleset["start_tokens"] == "seat":
+            if variant in ("party", "solo"):
+                kind = "the Party variant's are the character numbers" if variant == "party" else "Solo has none"
+                raise RulesetError(f"start_tokens=seat: {kind} (start_tokens is for the court and the Duo variant)")
+            if ruleset["scoring"] == "clock":
+                raise RulesetError(
+                    "start_tokens=seat: Clock Climbing doesn't score start tokens, and both readings "
+                    "stand them on the clock in seat order"
+                )
+            if variant == "duo" and ruleset["duo_win"] == "queen":
+                raise RulesetError("start_tokens=seat scores start tokens: not with duo_win=queen, which scores none")
+        elif variant == "court" and players == 2 and ruleset["scoring"] == "gears":
+            raise RulesetError(
+                "start_tokens=character: two players at one table would hold the Queen's 1 and the Tea "
+                "Boy's 6, more than the gear tokens can make up (4): two players score start tokens by seat"
+            )
 
     # -- setup and steps -----------------------------------------------------------------------
 
@@ -550,6 +600,7 @@ class SteamCourt(Game[SteamCourtState]):
         state.scoring = ruleset["scoring"]
         state.variant = ruleset["variant"]
         state.duo_win = ruleset["duo_win"]
+        state.start_tokens = ruleset["start_tokens"]
         state.cards = CardState()
         state.phase = Phase.SEATING
         state.quarter = 0
@@ -1028,7 +1079,8 @@ class SteamCourt(Game[SteamCourtState]):
     # -- applying events -----------------------------------------------------------------------
 
     def apply_chance(self, state: SteamCourtState, seed: bytes) -> None:
-        # Start tokens, drawn at random: token k seats its player in position k (RULES.md, I2).
+        # Start tokens, drawn at random: each seats its player by the character card of its number
+        # (RULES.md, I2); the k-th drawn sits in position k.
         state.notes = []
         order = list(range(state.players))
         DeterministicRandom(seed).shuffle(order)
@@ -1046,8 +1098,10 @@ class SteamCourt(Game[SteamCourtState]):
             return
         table = state.tables[0]
         table.seats = order
-        for position, player in enumerate(order):
-            state.start[player] = position + 1
+        by_seat = state.start_tokens == "seat"
+        for position, (player, character) in enumerate(zip(order, table.characters)):
+            state.start[player] = position + 1 if by_seat else CHARACTER_NUMBER[character]
+            # "From lowest number to highest": the numbers rise with the seats at every clock table.
             state.clock[player] = position
         state.notes.append(("seating", tuple(order)))
         state.phase = Phase.PLAYING
@@ -1732,6 +1786,7 @@ class SteamCourt(Game[SteamCourtState]):
             "scoring": state.scoring,
             "variant": state.variant,
             "duo_win": state.duo_win,
+            "start_tokens": state.start_tokens,
             "cards": state.cards.encode(),
             "phase": state.phase,
             "quarter": state.quarter,
@@ -1751,6 +1806,7 @@ class SteamCourt(Game[SteamCourtState]):
         state.scoring = data["scoring"]
         state.variant = data["variant"]
         state.duo_win = data["duo_win"]
+        state.start_tokens = data["start_tokens"]
         state.cards = CardState.decode(data["cards"])
         state.phase = data["phase"]
         state.quarter = data["quarter"]
@@ -1820,6 +1876,11 @@ def _lay(slots: tuple[int, ...], value: int, quantity: int, multiplier: int | No
     _set_field(lay, "quantity", quantity)
     _set_field(lay, "multiplier", multiplier)
     return lay
+
+
+def _two_at_court(players: Any, options: Mapping[str, Any]) -> bool:
+    """Two players at one table scoring gear tokens: start tokens go by seat unless asked (I2)."""
+    return players == 2 and options.get("variant") == "court" and options.get("scoring", "gears") == "gears"
 
 
 def _new_table(characters: Sequence[str], seats: list[int], stacks: list[list[int]], players: int) -> Table:

@@ -322,7 +322,7 @@ def _narrate_note(
     if kind == "seating":
         table = after.tables[0]
         seats = ", ".join(
-            f"{position + 1} {names[player]} ({CHARACTER_TITLE[table.characters[position]]})"
+            f"{after.start[player]} {names[player]} ({CHARACTER_TITLE[table.characters[position]]})"
             for position, player in enumerate(note[1])
         )
         return [f"start tokens: {seats}"]
@@ -538,13 +538,16 @@ def _header_panel(state: "SteamCourtState") -> Panel:
 
 
 def _score_text(state: "SteamCourtState", player: int, totals: Sequence[int]) -> str:
-    """``start 2`` before any gear token, then ``2+6+5 = 13``; on the clock, the space and tricks."""
+    """``start 2`` before any gear token, then ``2+6+5 = 13``; on the clock, the space and tricks;
+    in the Duo variant with unscored start tokens, ``gears 2+1 = 3``."""
     if state.scoring == "clock":
         tricks = state.tricks[player]
         return f"space {state.clock[player]} · {_count(tricks, 'trick')}"
     if len(state.tables) > 1:
         return f"start {state.start[player]}"  # Party tokens are seat markers, not points (I22)
     gears = state.gears[player]
+    if not state.scores_start():
+        return "gears " + ("+".join(map(str, gears)) + f" = {totals[player]}" if gears else "0")
     if not gears:
         return f"start {state.start[player]}"
     return "+".join(str(n) for n in (state.start[player], *gears)) + f" = {totals[player]}"
