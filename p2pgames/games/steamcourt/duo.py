@@ -76,7 +76,7 @@ def ladder_panel(state: "SteamCourtState", names: Sequence[str]) -> Panel:
         if state.duo_win == "queen"
         else "goal: the most points (start token + gear tokens)"
         if state.scores_start()
-        else "goal: the most gear points (gear tokens; start tokens only seat)"
+        else "goal: the most gear tokens (start tokens only seat)"
     )
     lines = [*_wrap(rungs), (("dim", goal),)]
     return Panel("The Duo ladder", tuple(lines))

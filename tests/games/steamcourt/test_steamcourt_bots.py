@@ -440,8 +440,8 @@ def test_the_vagabond_serves_the_weakest_opponent_and_rarely_hoards():
     table = Court(4, [["9", "10", "1", "2", "3", "3"], ["4"], ["5"], ["6"]], game=EVERYONE)
     assert table.table.phase == "serve"
     choice = decide(table, ALICE)
-    # Bob's start token (the second seat) is the smallest of the others'.
-    assert choice.to == BOB and table.faces(choice.slots) == ["9", "10"]
+    # Carol's start token (the Duke's 3) is the smallest of the others' (Submariner 7, Plague Doctor 11).
+    assert choice.to == CAROL and table.faces(choice.slots) == ["9", "10"]
     table.act(ALICE, choice)
     table.table.court = table.table.court[:6]
     assert table.table.phase == "hoard" and decide(table, ALICE).hoard is False

@@ -13,8 +13,10 @@ ALICE, BOB, CAROL, DAVE, ERIN, FRANK = range(6)
 
 def test_start_tokens_stand_on_the_clock_from_lowest_to_highest():
     table = Court(4, scoring="clock", seats=(2, 0, 3, 1))
-    # Start token k (the seat's number) on space k - 1: alice holds token 2.
-    assert table.state.start == [2, 4, 1, 3]
+    # The tokens carry the character numbers (Queen 1, Duke 3, Time Traveler 4, Tea Boy 6), which
+    # rise with the seats: lowest to highest is the seat order, space k for the k-th seat (I2, I9).
+    # alice, the Duke, holds 3 on space 1.
+    assert table.state.start == [3, 6, 1, 4]
     assert table.state.clock == [1, 3, 0, 2]
     assert table.table.stacks == [] and table.state.gears == [[], [], [], []]
 

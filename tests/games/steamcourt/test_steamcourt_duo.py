@@ -29,8 +29,9 @@ class Duo(Court):
 
     deck = DUO_DECK
 
-    def __init__(self, hands=(), court=(), *, win="points", seed=b"duo", **rest):
-        super().__init__(2, hands, court, options={"variant": "duo", "duo_win": win}, seed=seed, **rest)
+    def __init__(self, hands=(), court=(), *, win="points", seed=b"duo", tokens="character", **rest):
+        options = {"variant": "duo", "duo_win": win, "start_tokens": tokens}
+        super().__init__(2, hands, court, options=options, seed=seed, **rest)
 
 
 def test_the_duo_variant_is_for_exactly_two_players_and_chosen_with_its_win_condition():
@@ -65,9 +66,13 @@ def test_start_tokens_seat_the_players_as_the_plague_doctor_and_the_tea_boy(seat
     # The Plague Doctor is the preeminent seat: the ladder's new rung ranks higher (I48).
     assert table.table.characters == ["plaguedoctor", "teaboy"]
     assert table.table.seats == list(seats)
-    assert table.state.start[seats[0]] == 1 and table.state.start[seats[1]] == 2
+    # The printed tokens: the Plague Doctor's 11 and the Tea Boy's 6 (they only seat: I2, I49).
+    assert table.state.start[seats[0]] == 11 and table.state.start[seats[1]] == 6
     names = ("alice", "bob")
-    assert table.lines[0] == f"start tokens: 1 {names[seats[0]]} (Plague Doctor), 2 {names[seats[1]]} (Tea Boy)"
+    assert table.lines[0] == f"start tokens: 11 {names[seats[0]]} (Plague Doctor), 6 {names[seats[1]]} (Tea Boy)"
+    by_seat = Duo(seats=seats, tokens="seat")
+    assert by_seat.state.start[seats[0]] == 1 and by_seat.state.start[seats[1]] == 2
+    assert by_seat.lines[0] == f"start tokens: 1 {names[seats[0]]} (Plague Doctor), 2 {names[seats[1]]} (Tea Boy)"
 
 
 def test_the_tea_boy_serves_the_plague_doctor_who_then_leads_the_first_trick():
@@ -110,8 +115,9 @@ def test_the_first_player_out_takes_the_next_character_and_the_other_the_lower_o
     assert table.state.powers[ALICE] == [["unpass", False]]
 
 
-def test_four_quarters_climb_to_the_general_and_score_start_token_plus_gear_tokens():
-    table = Duo(trim=False, seed=b"duo-full")
+@pytest.mark.parametrize("tokens", ["character", "seat"])
+def test_four_quarters_climb_to_the_general_and_score_the_gear_tokens(tokens):
+    table = Duo(trim=False, seed=b"duo-full", tokens=tokens)
     table.play_with([PlayoutBot(b"duo-full")] * 2)
     result = table.step()
     assert isinstance(result, GameOver)
@@ -121,8 +127,11 @@ def test_four_quarters_climb_to_the_general_and_score_start_token_plus_gear_toke
     for quarter in range(3):
         assert seats[quarter][0] == outs[2 * quarter]
     assert table.table.characters == ["general", "duke"]
-    totals = [table.state.start[p] + sum(table.state.gears[p]) for p in (ALICE, BOB)]
-    assert result.scores == tuple(totals) and sum(totals) == 1 + 2 + 4 * (2 + 1)
+    # The printed start tokens (11, 6) only seat; by seat position, tokens 1 and 2 count too (I49).
+    scored = [1, 2] if tokens == "seat" else [0, 0]
+    assert sorted(table.state.start) == ([1, 2] if tokens == "seat" else [6, 11])
+    totals = [(table.state.start[p] if tokens == "seat" else 0) + sum(table.state.gears[p]) for p in (ALICE, BOB)]
+    assert result.scores == tuple(totals) and sum(totals) == sum(scored) + 4 * (2 + 1)
     assert result.summary.endswith("points after four quarters") or "tied" in result.summary
 
 
@@ -138,7 +147,18 @@ def test_the_queen_win_goes_to_the_first_player_out_in_the_fourth_quarter():
 
 
 def test_the_points_win_breaks_a_tie_by_the_first_out_in_the_fourth_quarter():
+    # The printed tokens only seat: the gear tokens alone score, and tie at 6 each (I49).
     state = GAME.setup(GAME.ruleset(2, {"variant": "duo"}))
+    state.phase, state.start, state.tables[0].out = "over", [11, 6], [ALICE, BOB]
+    state.gears = [[2, 1, 2, 2], [1, 2, 1, 1]]
+    assert GAME.step(state).scores == (7, 5) and GAME.step(state).winners == (ALICE,)
+    state.gears = [[1, 2, 1, 2], [2, 1, 2, 1]]
+    assert GAME.step(state).scores == (6, 6) and GAME.step(state).winners == (ALICE,)
+    state.tables[0].out = [BOB, ALICE]
+    state.gears = [[2, 1, 2, 1], [1, 2, 1, 2]]
+    assert GAME.step(state).scores == (6, 6) and GAME.step(state).winners == (BOB,)
+    # By seat position the tokens 1 and 2 count.
+    state = GAME.setup(GAME.ruleset(2, {"variant": "duo", "start_tokens": "seat"}))
     state.phase, state.start, state.tables[0].out = "over", [1, 2], [ALICE, BOB]
     state.gears = [[2, 1, 2, 2], [1, 2, 1, 1]]
     assert GAME.step(state).scores == (8, 7) and GAME.step(state).winners == (ALICE,)

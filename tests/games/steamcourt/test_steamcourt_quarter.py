@@ -70,7 +70,7 @@ def test_the_last_player_with_cards_takes_the_1_point_token_and_the_quarter_ends
     assert table.table.seats == [ALICE, CAROL, BOB]
     assert table.table.characters == ["queen", "duke", "teaboy"]
     assert "new seats: alice Queen, carol Duke, bob Tea Boy" in table.lines
-    assert table.state.totals() == [1 + 3, 2 + 1, 3 + 2]
+    assert table.state.totals() == [1 + 3, 3 + 1, 6 + 2]  # start tokens Queen 1, Duke 3, Tea Boy 6
 
 
 def test_the_end_of_a_quarter_asks_for_the_audit_of_all_its_deals():
@@ -161,7 +161,7 @@ def test_three_masterstrokes_seize_the_queens_seat_and_the_quarter_restarts():
     ]
     assert table.step() == ReactionWindow((ALICE, CAROL), "pull a coup with three Masterstrokes?")
     # FAQ: no bonus points for a coup; start tokens don't change.
-    assert table.state.start == [1, 2, 3] and table.state.totals() == [1, 2, 3]
+    assert table.state.start == [1, 3, 6] and table.state.totals() == [1, 3, 6]
 
 
 def test_a_coup_from_the_lowest_seat_moves_everyone_down():
@@ -219,7 +219,7 @@ def test_the_player_left_holding_cards_is_last_and_the_audit_shows_his_cards():
     # table has his new hand, not those cards (I27).
     table.do(CAROL, "lay 7")
     assert "bob was left holding 4 9" in table.lines
-    assert table.lines.index("bob was left holding 4 9") < table.lines.index("quarter 1 ends; points: alice 4, carol 5, bob 3")
+    assert table.lines.index("bob was left holding 4 9") < table.lines.index("quarter 1 ends; points: alice 4, carol 8, bob 4")
     assert table.state.quarter == 2 and table.table.out == []
     seen_by_alice = lines_of(GAME.panels(table.state, ALICE, table.view(ALICE), NAMES[:3]), "The table")
     assert not any("left holding" in line for line in seen_by_alice)

@@ -7,6 +7,7 @@ from p2pgames.engine import (
     Chance,
     ChanceOutcome,
     CardOperations,
+    GameOver,
     Disclose,
     LocalTable,
     NewDeal,
@@ -16,6 +17,7 @@ from p2pgames.engine import (
 )
 from p2pgames.games import get_game
 from p2pgames.games.steamcourt import GAME
+from p2pgames.games.steamcourt.bots import make_bot
 from p2pgames.games.steamcourt.cards import DECK, RECOMMENDED
 
 from steamcourt_scenarios import Court, seating_seed
@@ -46,9 +48,74 @@ def test_start_tokens_are_drawn_at_random_and_seat_the_players():
     table = state.tables[0]
     assert table.seats == [3, 0, 4, 1, 2]
     assert table.characters == list(RECOMMENDED[5])
-    # Start token k seats its player behind character k; players keep it for scoring (I2).
-    assert state.start == [2, 4, 5, 1, 3]
+    # Each token seats its player behind the character card of its number (Queen 1, Duke 3,
+    # Time Traveler 4, Jester 5, Tea Boy 6); players keep it for scoring (I2).
+    assert state.start == [3, 5, 6, 1, 4]
     assert state.totals() == state.start
+
+
+@pytest.mark.parametrize(
+    "players, tokens",
+    [
+        (3, [1, 3, 6]),
+        (4, [1, 3, 4, 6]),
+        (5, [1, 3, 4, 5, 6]),
+        (6, [1, 2, 3, 4, 5, 6]),
+        (7, [1, 2, 3, 8, 4, 5, 6]),  # the Inspector's seat, fourth, holds 8
+    ],
+)
+def test_start_tokens_are_the_character_cards_printed_numbers(players, tokens):
+    seats = tuple(reversed(range(players)))
+    state = GAME.apply(GAME.setup(GAME.ruleset(players)), ChanceOutcome(seating_seed(seats)))
+    assert [state.start[player] for player in state.tables[0].seats] == tokens
+    # The clock order (unscored outside Clock Climbing) is still the seat order (I2, I9).
+    assert [state.clock[player] for player in state.tables[0].seats] == list(range(players))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7])
+def test_the_seat_option_numbers_start_tokens_by_seat_position(players):
+    seats = tuple(reversed(range(players)))
+    state = GAME.apply(GAME.setup(GAME.ruleset(players, {"start_tokens": "seat"})), ChanceOutcome(seating_seed(seats)))
+    assert [state.start[player] for player in state.tables[0].seats] == list(range(1, players + 1))
+    assert state.totals() == state.start
+
+
+def test_the_final_score_is_the_printed_start_token_plus_the_gear_tokens():
+    table = LocalTable(GAME, GAME.ruleset(3), b"printed tokens score")
+    table.play_with([make_bot(bytes([seat])) for seat in range(3)])
+    state, over = table.state, GAME.step(table.state)
+    assert sorted(state.start) == [1, 3, 6]
+    assert isinstance(over, GameOver)
+    assert list(over.scores) == [state.start[p] + sum(state.gears[p]) for p in range(3)]
+    # The same game by seat positions scores tokens 1–3 instead.
+    table = LocalTable(GAME, GAME.ruleset(3, {"start_tokens": "seat"}), b"printed tokens score")
+    table.play_with([make_bot(bytes([seat])) for seat in range(3)])
+    assert sorted(table.state.start) == [1, 2, 3]
+    assert list(GAME.step(table.state).scores) == [table.state.start[p] + sum(table.state.gears[p]) for p in range(3)]
+
+
+def test_the_start_tokens_option_and_its_errors():
+    assert GAME.ruleset(4)["start_tokens"] == "character"
+    assert GAME.ruleset(2, {"variant": "duo"})["start_tokens"] == "character"
+    assert GAME.ruleset(2, {"scoring": "clock"})["start_tokens"] == "character"
+    # Two players at one table: the Queen's 1 against the Tea Boy's 6 would decide the game.
+    assert GAME.ruleset(2)["start_tokens"] == "seat"
+    with pytest.raises(RulesetError, match="two players at one table would hold the Queen's 1 and the Tea Boy's 6"):
+        GAME.ruleset(2, {"start_tokens": "character"})
+    with pytest.raises(RulesetError, match="option start_tokens must be one of character, seat, not 'position'"):
+        GAME.ruleset(4, {"start_tokens": "position"})
+    with pytest.raises(RulesetError, match="start_tokens=seat: the Party variant's are the character numbers"):
+        GAME.ruleset(9, {"start_tokens": "seat"})
+    with pytest.raises(RulesetError, match="start_tokens=seat: Solo has none"):
+        GAME.ruleset(1, {"start_tokens": "seat"})
+    with pytest.raises(RulesetError, match="start_tokens=seat: Clock Climbing doesn't score start tokens"):
+        GAME.ruleset(4, {"scoring": "clock", "start_tokens": "seat"})
+    with pytest.raises(RulesetError, match="not with duo_win=queen"):
+        GAME.ruleset(2, {"variant": "duo", "duo_win": "queen", "start_tokens": "seat"})
+    assert GAME.describe_ruleset(GAME.ruleset(4, {"start_tokens": "seat"})) == (
+        "Steam Court, 4 players at one table (gear tokens; start tokens by seat)"
+    )
+    assert GAME.describe_ruleset(GAME.ruleset(4)) == "Steam Court, 4 players at one table (gear tokens)"
 
 
 @pytest.mark.parametrize(
