@@ -162,7 +162,8 @@ async def _run(args: argparse.Namespace) -> dict:
         else:
             await nursery.start(node.connect, LOOPBACK, args.port)
         if args.stop_after == "deal":
-            nursery.start_soon(drive_bot, node, bot)
+            # No bot: the deal needs none (its passes and keys are the session's own duties), and
+            # a bot's first move could leave us waiting for entries from a host that has gone.
             # Done when we hold our hand and the deal is over for everyone (the table waits for
             # the first decision); what happens after, others leaving first, is not measured.
             # Woken by each agreement (not by polling, which would take CPU from the deal).
