@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Mapping, NoReturn, Sequence
+from typing import Any, Callable, Mapping, NoReturn, Sequence
 
 from p2pgames import __version__
 from p2pgames.engine import Game, RulesetError
@@ -781,6 +781,27 @@ def _variants_help() -> str:
     return "; ".join(parts)
 
 
+class _Later:
+    """A --help text made when help is shown, not when the parser is built: the texts that name
+    every game's bots or variants import every game, which would slow every command's start
+    (``verify``'s counts in ``scripts/bench``). argparse only strips it and ``%``-formats it."""
+
+    def __init__(self, make: Callable[[], str]) -> None:
+        self._make = make
+
+    def __str__(self) -> str:
+        return self._make()
+
+    def __mod__(self, params: Any) -> str:
+        return self._make() % params
+
+    def strip(self) -> str:
+        return self._make().strip()
+
+    def __contains__(self, text: str) -> bool:
+        return text in self._make()
+
+
 def build_parser() -> argparse.ArgumentParser:
     # Every game the commands accept, the test games named as such (tests and benchmarks use them).
     games = f"{', '.join(PLAYABLE)} (and, for tests, the platform's test games: {', '.join(TEST_GAMES)})"
@@ -803,12 +824,12 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--players", type=int, metavar="N", help="seats at the table")
         if bot_help is None:
             command.add_argument(
-                "--bot", metavar="KIND", help=f"the kind of bot to play with ({_bots_help()}); selfplay: one per seat, "
-                "comma-separated (e.g. search,heuristic)",
+                "--bot", metavar="KIND", help=_Later(lambda: f"the kind of bot to play with ({_bots_help()}); selfplay: "
+                "one per seat, comma-separated (e.g. search,heuristic)"),
             )
         else:
             seat_bot_option(command, bot_help)
-        command.add_argument("--variant", metavar="NAME", help=f"play a variant of the game ({_variants_help()})")
+        command.add_argument("--variant", metavar="NAME", help=_Later(lambda: f"play a variant of the game ({_variants_help()})"))
         command.add_argument(
             "--option", action="append", default=[], metavar="NAME=VALUE", help="a ruleset option (repeatable)"
         )
@@ -823,8 +844,8 @@ def build_parser() -> argparse.ArgumentParser:
         # nargs="?": --bot alone is the game's default kind (""), left out None (a person plays).
         command.add_argument(
             "--bot", nargs="?", const="", metavar="KIND",
-            help=f"a bot plays your seat, in this process, with no terminal: what happens is printed "
-            f"on stdout, a line at a time{what}; KIND: the kind of bot (default: the game's; {_bots_help()})",
+            help=_Later(lambda: f"a bot plays your seat, in this process, with no terminal: what happens is printed "
+                        f"on stdout, a line at a time{what}; KIND: the kind of bot (default: the game's; {_bots_help()})"),
         )
 
     host = commands.add_parser("host", help="host a table others join", description="Host a table; prints a join code.")

@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -34,7 +35,9 @@ class InstrumentedSession(Session):
         self.act_kinds: dict[int, str] = {}  # seq -> the wire kind of the action an act entry holds
         self.decision_ready: list[int] = []  # seqs after which the log waits for a person again
         self.agreed_at: dict[int, float] = {}
+        self.applied_at: dict[int, float] = {}  # seq -> when this peer applied it
         self.hand_known_at: float | None = None
+        self.hand_size = 0  # how many cards our hand held when we could first read it
         self.deal_started_at: float | None = None
         self.act_submitted_at: float | None = None  # our first move (the deal bench: "audit now")
         self.audit_done_at: float | None = None
@@ -49,6 +52,7 @@ class InstrumentedSession(Session):
         super()._submit(body, decision)
 
     def _after_apply(self, applied: Any) -> None:
+        self.applied_at[applied.seq] = time.monotonic()
         submission = applied.submission
         self.entries.append((applied.seq, submission.seat, submission.counter, submission.kind))
         if submission.kind == "act":
@@ -64,6 +68,7 @@ class InstrumentedSession(Session):
             hands = getattr(self.replica.state, "hands", None)
             if hands and hands[self.seat] and all(slot in self.knowledge for slot in hands[self.seat]):
                 self.hand_known_at = time.monotonic()
+                self.hand_size = len(hands[self.seat])
 
     def _check_agreement(self) -> None:
         before = self.agreed_through
@@ -146,7 +151,7 @@ async def _run(args: argparse.Namespace) -> dict:
         return Node(InstrumentedSession(
             Identity.generate(random_bytes(32)), f"bench-{args.seat}", get_game,
             ruleset=ruleset, bot=True, random_bytes=random_bytes, narrate=False,
-        ))
+        ), transcript_dir=Path(args.transcript_dir) if args.transcript_dir else None)
 
     node = new_node()
     bot = bot_for(game, seed + bytes([args.seat]))
@@ -170,7 +175,8 @@ async def _run(args: argparse.Namespace) -> dict:
                 node = new_node()
         session = node.session
         if args.stop_after == "deal":
-            nursery.start_soon(drive_bot, node, bot)
+            # No bot: the deal needs none (its passes and keys are the session's own duties), and
+            # a bot's first move could leave us waiting for entries from a host that has gone.
             # Done when we hold our hand and the deal is over for everyone (the table waits for
             # the first decision); what happens after, others leaving first, is not measured.
             # Woken by each agreement (not by polling, which would take CPU from the deal).
@@ -197,8 +203,10 @@ async def _run(args: argparse.Namespace) -> dict:
         "submitted": session.submitted,
         "entries": session.entries,
         "agreed_at": session.agreed_at,
+        "applied_at": session.applied_at,
         "deal_started_at": session.deal_started_at,
         "hand_known_at": session.hand_known_at,
+        "hand_size": session.hand_size,
         "act_submitted_at": session.act_submitted_at,
         "audit_done_at": session.audit_done_at,
         "bytes_sent": node.bytes_sent,
@@ -206,6 +214,7 @@ async def _run(args: argparse.Namespace) -> dict:
         "fault": None if fault_when_done is None else fault_when_done.describe(session.names),
         "stage": session.stage,
         "result": None if session.result is None else list(session.result.scores),
+        "transcript": None if node.transcript_path is None else str(node.transcript_path),
     }
 
 
@@ -218,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--options", default="{}", help="ruleset options as JSON")
+    parser.add_argument("--transcript-dir", help="write this peer's transcript into this folder")
     parser.add_argument("--stop-after", choices=("deal", "game", "paced"), default="game")
     args = parser.parse_args(argv)
     profile_to = os.environ.get("P2PGAMES_BENCH_PROFILE")

@@ -19,12 +19,14 @@ from typing import Any
 from p2pgames import canonical
 from p2pgames.crypto import (
     BadCardValue,
+    PreparedScalars,
     SealKey,
     combine_keys,
     commit,
     lock_pass,
     lock_scalars,
     lock_verifiers,
+    prepare_scalars,
     random_contribution,
     random_permutation,
     random_scalar,
@@ -52,6 +54,8 @@ from p2pgames.session._sealed_keys import sealed_key_problem, sealing_context
 __all__ = ["SeatSecrets", "DealSecret", "sealing_context", "seal_key_from_seed"]
 
 SECRET_LABEL = "p2pgames/seat-secret"
+#: Slots of a deal :meth:`SeatSecrets.prepare` readies a call: about a third of a millisecond.
+PREPARE_SLOTS = 8
 
 
 def _secret_source(seed: bytes, *label: Any) -> Any:
@@ -67,8 +71,9 @@ def seal_key_from_seed(seed: bytes) -> SealKey:
 class DealSecret:
     """This seat's keys for one deal: re-key (re-shuffles), shuffle, and one lock key per slot.
 
-    ``verifiers`` (``E(G0, lock)`` per slot) don't depend on the cards, so they are computed
-    while the seat waits for its turn (:meth:`SeatSecrets.prepare`), off the deal's critical path.
+    ``verifiers`` (``E(G0, lock)`` per slot) and the lock pass's scalars loaded for encrypting
+    (``lock_scalars``) don't depend on the cards, so they are made while the seat waits for its
+    turn (:meth:`SeatSecrets.prepare`), off the deal's critical path.
     """
 
     rekey: int | None
@@ -76,6 +81,10 @@ class DealSecret:
     permutation: list[int]
     locks: list[int]
     verifiers: list[bytes] | None = None
+    lock_scalars: PreparedScalars | None = None
+    # The first slots' of both, while they are being made.
+    ready_verifiers: list[bytes] = field(default_factory=list)
+    ready_scalars: PreparedScalars = field(default_factory=lambda: prepare_scalars(()))
 
 
 @dataclass(frozen=True)
@@ -217,20 +226,24 @@ class SeatSecrets:
         elif stage == "shuffle":
             values = shuffle_pass(inputs, secret.shuffle, secret.permutation)
         else:
-            strip = combine_keys(secret.shuffle, secret.rekey or 1)
-            if secret.verifiers is None:
+            if secret.verifiers is None or secret.lock_scalars is None:
+                strip = combine_keys(secret.shuffle, secret.rekey or 1)
                 values, verifiers = lock_pass(inputs, strip, secret.locks)
             else:
-                # What lock_pass computes, minus the verifiers we already have.
-                values = transform(inputs, lock_scalars(strip, secret.locks))
+                # What lock_pass computes, with what we made ahead (see prepare).
+                values = transform(inputs, secret.lock_scalars)
                 verifiers = secret.verifiers
         return {"t": "pass", "deal": deal, "stage": stage, "values": values, "verifiers": verifiers}
 
-    def prepare(self, replica: Replica) -> None:
-        """Use idle time: draw our keys for a deal in progress and compute our verifiers.
+    def prepare(self, replica: Replica) -> bool:
+        """Use idle time: draw our keys for a deal in progress, then a few slots at a time
+        (:data:`PREPARE_SLOTS`) compute our verifiers and load our lock pass's scalars
+        (:class:`~p2pgames.crypto.PreparedScalars`). Returns whether it did anything (call again
+        while it does).
 
-        Only while our next pass is at least two passes away, so the work (about one pass's
-        worth) never delays our own turn.
+        Only while our next pass is at least two passes away, so the work (about a pass and a
+        third in all) never delays our own turn; a little at a time, so a host that prepares
+        between messages sequences the next one without delay.
         """
         for deal, crypto in replica.deals.items():
             if self.seat not in crypto.holders or ("lock", self.seat) in crypto.passes:
@@ -241,9 +254,17 @@ class SeatSecrets:
             if due is None or mine - order.index(due) < 2:
                 continue
             secret = self._deal_secret(replica, deal)
-            if secret.verifiers is None:
-                secret.verifiers = lock_verifiers(secret.locks)
-                return  # one deal per call: stay responsive
+            if secret.verifiers is not None and secret.lock_scalars is not None:
+                continue
+            done = len(secret.ready_verifiers)
+            locks = secret.locks[done : done + PREPARE_SLOTS]
+            strip = combine_keys(secret.shuffle, secret.rekey or 1)
+            secret.ready_verifiers += lock_verifiers(locks)
+            secret.ready_scalars += prepare_scalars(lock_scalars(strip, locks))
+            if len(secret.ready_verifiers) == len(secret.locks):
+                secret.verifiers, secret.lock_scalars = secret.ready_verifiers, secret.ready_scalars
+            return True
+        return False
 
     def _keys(self, replica: Replica) -> dict | None:
         requirement = replica.keys_requirement(self.seat)

@@ -768,9 +768,7 @@ class Session:
             self._submit(body)
             return
         if not self._decision_due():
-            if isinstance(replica.phase, CardPhase):
-                secrets.prepare(replica)  # nothing due from us: get ahead on the deal
-            return
+            return  # nothing due from us: background_work gets ahead on a deal
         step = replica.step
         if isinstance(step, ReactionWindow):
             actions = self.game.legal_actions(replica.state, self.seat, self.knowledge)  # type: ignore[union-attr, arg-type]
@@ -790,6 +788,17 @@ class Session:
             # event asks decision() for the actions.
             self._last_decision_key = key
             self._emit(DecisionNeeded(step))
+
+    def background_work(self) -> bool:
+        """Do a little of what gets this seat ahead on a deal (its verifiers and lock pass,
+        :meth:`SeatSecrets.prepare`); whether it did any (call again while it does). The node
+        calls it once what it had to send is sent, so this never delays a message."""
+        replica, secrets = self.replica, self.secrets
+        if self.stage != "playing" or replica is None or secrets is None or self._replaying:
+            return False
+        if self.role.in_flight is not None or not isinstance(replica.phase, CardPhase):
+            return False
+        return secrets.prepare(replica)
 
     def _decision_due(self) -> bool:
         if self.stage != "playing" or self.role.in_flight is not None or self.seat is None or self._replaying:

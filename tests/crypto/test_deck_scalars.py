@@ -1,13 +1,18 @@
 """The scalar helpers the session builds its passes and audits from (crypto's, so no curve
 arithmetic lives outside crypto/)."""
 
+import pytest
+
 from p2pgames.crypto import (
     CURVE_ORDER,
+    BadCardValue,
     CardTable,
+    CryptoError,
     combine_keys,
     lock_pass,
     lock_scalars,
     lock_verifiers,
+    prepare_scalars,
     rekey_pass,
     transform,
     unlock,
@@ -37,3 +42,20 @@ def test_a_rekey_pass_swaps_every_slots_lock_for_one_key():
     rekeyed = rekey_pass(locked, locks, 77)
     assert rekeyed == transform(POINTS, 77)
     assert [unlock(value, [77]) for value in rekeyed] == POINTS
+
+
+def test_prepared_scalars_encrypt_as_the_scalars_do_even_prepared_a_part_at_a_time():
+    scalars = lock_scalars(7, [101, 202, 303, 404, 505])
+    whole = prepare_scalars(scalars)
+    parts = prepare_scalars(()) + prepare_scalars(scalars[:2]) + prepare_scalars(scalars[2:])
+    assert transform(POINTS, whole) == transform(POINTS, parts) == transform(POINTS, scalars)
+    assert "101" not in repr(whole) and len(parts) == 5
+
+
+def test_prepared_scalars_are_checked_like_scalars():
+    with pytest.raises(CryptoError):
+        prepare_scalars([5, CURVE_ORDER])
+    with pytest.raises(ValueError):
+        transform(POINTS, prepare_scalars([5, 6]))
+    with pytest.raises(BadCardValue):
+        transform([b"\xff" * 32] + POINTS[1:], prepare_scalars([5] * 5))
