@@ -88,6 +88,7 @@ class SteamCourt:
     def __init__(self, players: int, options: dict):
         self.players = players
         self.scoring, self.variant, self.duo_win = options["scoring"], options["variant"], options["duo_win"]
+        self.start_tokens = options["start_tokens"]
         self.cards = Cards()
         self.phase, self.quarter = "seating", 0
         if self.variant == "party":
@@ -121,7 +122,7 @@ class SteamCourt:
 
     def encode(self):
         return {"players": self.players, "scoring": self.scoring, "variant": self.variant, "duo_win": self.duo_win,
-                "cards": self.cards.encode(), "phase": self.phase, "quarter": self.quarter,
+                "start_tokens": self.start_tokens, "cards": self.cards.encode(), "phase": self.phase, "quarter": self.quarter,
                 "tables": [t.encode() for t in self.tables], "hands": copy_lists(self.hands), "start": list(self.start),
                 "gears": copy_lists(self.gears), "powers": copy_lists(self.powers), "clock": list(self.clock),
                 "tricks": list(self.tricks), "used": copy_lists(self.used)}
@@ -174,7 +175,9 @@ class SteamCourt:
         if self.scoring == "clock":
             scores = list(self.clock)
         else:
-            scores = [self.start[seat] + sum(self.gears[seat]) for seat in range(players)]
+            # Duo with the printed tokens scores the gear tokens alone.
+            counted = not (self.variant == "duo" and self.start_tokens == "character")
+            scores = [(self.start[seat] if counted else 0) + sum(self.gears[seat]) for seat in range(players)]
         best = max(scores)
         ranked = list(out) + [seat for seat in range(players) if seat not in out]
         return {"scores": scores, "winners": [next(s for s in ranked if scores[s] == best)], "summary": ""}
@@ -192,9 +195,12 @@ class SteamCourt:
                 for seat, character in zip(table.seats, table.characters):
                     self.start[seat] = CHARACTER_NUMBER[character]
         else:
-            self.tables[0].seats = order
+            table = self.tables[0]
+            table.seats = order
             for position, seat in enumerate(order):
-                self.start[seat], self.clock[seat] = position + 1, position
+                number = CHARACTER_NUMBER[table.characters[position]]
+                self.start[seat] = position + 1 if self.start_tokens == "seat" else number
+                self.clock[seat] = position
         self.phase = "playing"
         self._start_quarter()
 

@@ -108,7 +108,9 @@ def test_random_beltpunk_games_follow_the_products_every_state(players, target):
 
 STEAM_COURT_GAMES = ([(n, {"variant": "court"}) for n in range(2, 8)]
                      + [(n, {"variant": "court", "scoring": "clock"}) for n in range(2, 7)]
+                     + [(4, {"variant": "court", "start_tokens": "seat"})]
                      + [(2, {"variant": "duo"}), (2, {"variant": "duo", "duo_win": "queen"})]
+                     + [(2, {"variant": "duo", "start_tokens": "seat"})]
                      + [(n, {"variant": "party"}) for n in range(7, 13)]
                      + [(11, {"variant": "party", "removed": "pirate"})])
 

@@ -278,13 +278,21 @@ def _spec_seating(players: int) -> list[int]:
     return order
 
 
-@pytest.mark.parametrize("players, options", [(3, {}), (7, {"variant": "court"}), (2, {"variant": "duo"})])
-def test_steam_court_seating_and_first_deal_are_as_the_spec_says(players, options):
+# §D3: the start token of each position, preeminent first: the character numbers, or with
+# `start_tokens` "seat" (the default for `court` with 2 players) the position + 1.
+@pytest.mark.parametrize("players, options, tokens", [
+    (3, {}, [1, 3, 6]),
+    (7, {"variant": "court"}, [1, 2, 3, 8, 4, 5, 6]),
+    (2, {"variant": "duo"}, [11, 6]),
+    (4, {"start_tokens": "seat"}, [1, 2, 3, 4]),
+    (2, {}, [1, 2]),
+])
+def test_steam_court_seating_and_first_deal_are_as_the_spec_says(players, options, tokens):
     game = get_game("steamcourt")
     state = game.apply(game.setup(game.ruleset(players, options)), ChanceOutcome(SEED))
     order = _spec_seating(players)
     assert state.tables[0].seats == order
-    assert state.start == [order.index(seat) + 1 for seat in range(players)]
+    assert state.start == [tokens[order.index(seat)] for seat in range(players)]
     assert state.clock == [order.index(seat) for seat in range(players)]
     deck = [name for name in COURT_DECK if options.get("variant") != "duo" or name[:-1] not in ("1", "2")]
     size = len(deck) // (players + 1)
