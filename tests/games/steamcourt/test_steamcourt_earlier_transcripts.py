@@ -1,0 +1,40 @@
+"""Transcripts written by earlier versions of p2pgames (tests/games/steamcourt/data/).
+
+Since start tokens carry the character cards' numbers (RULES.md, I2), a Steam Court game's state
+has a ``start_tokens`` key and new hashes. A transcript from before cannot be replayed by this
+version; ``verify`` must say so — never take the host for a peer that claimed wrong states. A Solo
+game, whose state has no tokens, still replays.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from p2pgames.engine import RulesetError
+from p2pgames.games import get_game
+from p2pgames.session import TranscriptError, verify_transcript
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_a_court_transcript_from_before_start_tokens_is_refused_as_another_versions_blaming_nobody():
+    # The header and the start of the 3-player vector as it was before the change.
+    data = (DATA / "court-3p-before-start-tokens.p2pt").read_bytes()
+    with pytest.raises(TranscriptError, match="earlier version of p2pgames"):
+        verify_transcript(data, get_game)
+
+
+def test_a_ruleset_without_start_tokens_is_refused_except_solo():
+    game = get_game("steamcourt")
+    old = {"game": "steamcourt", "players": 3,
+           "options": {"scoring": "gears", "variant": "court", "duo_win": "points", "removed": "jester"}}
+    with pytest.raises(RulesetError, match="earlier version"):
+        game.decode_ruleset(old)
+    solo = dict(old, players=1, options=dict(old["options"], variant="solo"))
+    assert game.decode_ruleset(solo)["variant"] == "solo"
+    assert game.decode_ruleset(game.ruleset(3).encode())["start_tokens"] == "character"
+
+
+def test_a_solo_transcript_from_before_start_tokens_still_verifies():
+    report = verify_transcript((DATA / "solo-before-start-tokens.p2pt").read_bytes(), get_game)
+    assert report.ok and report.complete, report.describe()
