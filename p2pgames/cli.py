@@ -11,14 +11,11 @@ same); 141 (as a Unix tool killed by SIGPIPE) when whoever reads the output stop
 
 from __future__ import annotations
 
+# Only what every command needs is imported here; each command imports the rest itself, so that
+# ``verify`` (timed by ``scripts/bench``, start-up included) loads no network, terminal or bot code.
 import argparse
-import getpass
-import hashlib
-import inspect
 import os
 import sys
-import tempfile
-import time
 from pathlib import Path
 from typing import Any, Callable, Mapping, NoReturn, Sequence
 
@@ -71,6 +68,8 @@ def default_seats() -> Path:
 
 
 def default_name() -> str:
+    import getpass
+
     try:
         return getpass.getuser()
     except Exception:  # no user database entry (containers)
@@ -221,6 +220,8 @@ def _check_transcript_directory(directory: Path, advice: str) -> None:
         raise problem(_reason(error)) from None
     if not directory.is_dir():
         raise problem("it is not a directory")
+    import tempfile
+
     try:  # the only sure test (permissions, a read-only file system, root's exceptions): try it
         with tempfile.TemporaryFile(dir=directory):
             pass
@@ -594,6 +595,9 @@ def _seat_bot(game: Game, kind: str | None):
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
+    import hashlib
+    import time
+
     from p2pgames.net import play_table_now
 
     game = _game(args.game)
@@ -705,6 +709,7 @@ def cmd_id(args: argparse.Namespace) -> int:
 def cmd_rules(args: argparse.Namespace) -> int:
     game = _game(args.game)
     import importlib
+    import inspect
     from importlib import resources
 
     package = game_package(game.name)

@@ -7,7 +7,6 @@ and are not offered to players.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import re
 
@@ -76,5 +75,7 @@ def find_game(typed: str) -> str:
         known[_simplified(get_game(name).title)] = name
     if wanted in known:
         return known[wanted]
+    import difflib  # only for a name nobody knows: not loaded by commands given a right one
+
     close = difflib.get_close_matches(wanted, list(known), n=1, cutoff=0.6)
     raise UnknownGame(typed, known[close[0]] if close else None)

@@ -2,85 +2,89 @@
 
 Bytes in, events and bytes out; no sockets, no clock. ``p2pgames.net`` drives a :class:`Session`
 over TCP; tests drive it over in-memory pipes; :func:`verify_transcript` replays a saved game.
+
+Each name is imported from its module on first use (PEP 562), so a command loads only the parts it
+needs: ``p2pgames verify`` replays a transcript without the live session's roles and events.
 """
 
-from p2pgames.session._events import (
-    Agreed,
-    AwayTooLong,
-    SeatAway,
-    SeatBack,
-    ChatReceived,
-    Decision,
-    DecisionNeeded,
-    DesyncReport,
-    GameEnded,
-    GameStarted,
-    Halted,
-    LobbyChanged,
-    Logged,
-    Notice,
-    Rejected,
-    SessionEvent,
-)
-from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault
-from p2pgames.session._messages import Envelope, MalformedMessage, make_envelope, open_envelope
-from p2pgames.session._replica import HOST_SEAT, Replica, SeatInfo
-from p2pgames.session._saved import SavedSeat, SavedSeatError
-from p2pgames.session._secrets import SeatSecrets
-from p2pgames.session._session import HOST_CONNECTION, ResumeError, Session, clean_text
-from p2pgames.session._transcript import (
-    CutShort,
-    TranscriptError,
-    VerificationReport,
-    desync_report_text,
-    encode_record,
-    iter_records,
-    records_before_cut,
-    verify_transcript,
-)
+from __future__ import annotations
 
-__all__ = [
-    "Agreed",
-    "AwayTooLong",
-    "CutShort",
-    "ResumeError",
-    "SavedSeat",
-    "SavedSeatError",
-    "SeatAway",
-    "SeatBack",
-    "ChatReceived",
-    "Decision",
-    "DecisionNeeded",
-    "DesyncReport",
-    "Envelope",
-    "Fault",
-    "FaultCode",
-    "GameEnded",
-    "GameStarted",
-    "HOST_CONNECTION",
-    "HOST_SEAT",
-    "Halted",
-    "LobbyChanged",
-    "LocalError",
-    "NotAMove",
-    "Logged",
-    "MalformedMessage",
-    "Notice",
-    "ProtocolFault",
-    "Rejected",
-    "Replica",
-    "SeatInfo",
-    "SeatSecrets",
-    "Session",
-    "SessionEvent",
-    "TranscriptError",
-    "VerificationReport",
-    "clean_text",
-    "encode_record",
-    "iter_records",
-    "records_before_cut",
-    "make_envelope",
-    "open_envelope",
-    "verify_transcript",
-    "desync_report_text",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# name -> the module (in this package) that defines it.
+_HOMES: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "Agreed", "AwayTooLong", "SeatAway", "SeatBack", "ChatReceived", "Decision", "DecisionNeeded",
+            "DesyncReport", "GameEnded", "GameStarted", "Halted", "LobbyChanged", "Logged", "Notice",
+            "Rejected", "SessionEvent",
+        ),
+        "_events",
+    ),
+    **dict.fromkeys(("Fault", "FaultCode", "LocalError", "NotAMove", "ProtocolFault"), "_faults"),
+    **dict.fromkeys(("Envelope", "MalformedMessage", "make_envelope", "open_envelope", "clean_text"), "_messages"),
+    **dict.fromkeys(("HOST_SEAT", "Replica", "SeatInfo"), "_replica"),
+    **dict.fromkeys(("SavedSeat", "SavedSeatError"), "_saved"),
+    "SeatSecrets": "_secrets",
+    **dict.fromkeys(("HOST_CONNECTION", "ResumeError", "Session"), "_session"),
+    **dict.fromkeys(
+        (
+            "CutShort", "TranscriptError", "VerificationReport", "desync_report_text", "encode_record",
+            "iter_records", "records_before_cut", "verify_transcript",
+        ),
+        "_transcript",
+    ),
+}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # the next use is a plain lookup
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOMES))
+
+
+if TYPE_CHECKING:  # what type checkers and readers see: the names, from their modules
+    from p2pgames.session._events import (
+        Agreed,
+        AwayTooLong,
+        ChatReceived,
+        Decision,
+        DecisionNeeded,
+        DesyncReport,
+        GameEnded,
+        GameStarted,
+        Halted,
+        LobbyChanged,
+        Logged,
+        Notice,
+        Rejected,
+        SeatAway,
+        SeatBack,
+        SessionEvent,
+    )
+    from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault
+    from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
+    from p2pgames.session._replica import HOST_SEAT, Replica, SeatInfo
+    from p2pgames.session._saved import SavedSeat, SavedSeatError
+    from p2pgames.session._secrets import SeatSecrets
+    from p2pgames.session._session import HOST_CONNECTION, ResumeError, Session
+    from p2pgames.session._transcript import (
+        CutShort,
+        TranscriptError,
+        VerificationReport,
+        desync_report_text,
+        encode_record,
+        iter_records,
+        records_before_cut,
+        verify_transcript,
+    )

@@ -48,9 +48,8 @@ from p2pgames.crypto import BadSignature, CryptoError
 from p2pgames.engine import EngineError, Game, GameOver
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault, odd_one_out, what_was_done
 from p2pgames.words import with_article
-from p2pgames.session._messages import Envelope, MalformedMessage, open_envelope
+from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, open_envelope
 from p2pgames.session._replica import HOST_SEAT, Replica, SeatInfo
-from p2pgames.session._session import clean_text
 
 __all__ = [
     "encode_record",

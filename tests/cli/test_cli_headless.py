@@ -17,6 +17,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -293,7 +294,7 @@ def test_a_transcript_directory_that_cant_be_written_stops_the_command_before_th
     def refuse(*args, **kwargs):
         raise OSError(number, os.strerror(number))
 
-    monkeypatch.setattr(cli.tempfile, "TemporaryFile", refuse)
+    monkeypatch.setattr(tempfile, "TemporaryFile", refuse)  # cli imports it where it checks the directory
     monkeypatch.setattr(cli, "_need_terminal", lambda command: None)  # as if in a terminal
     listened: list = []
     monkeypatch.setattr("p2pgames.net._launch.open_host_listeners", lambda *args: listened.append(args))
