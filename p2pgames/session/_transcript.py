@@ -131,7 +131,7 @@ _HOLDS = {
     "leave": "leave message",
 }
 # The same with its article ("a chat line"), made once: a report names it only for a damaged record.
-_HOLDS_A = {kind: with_article(text) for kind, text in _HOLDS.items()}
+_HOLDS_WITH_ARTICLE = {kind: with_article(text) for kind, text in _HOLDS.items()}
 
 
 @dataclass
@@ -395,7 +395,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
 
     def signed_by_seat(raw: bytes, kind: str, number: int) -> tuple[Envelope, int] | None:
         """The envelope in record ``number`` and its signer, or ``None`` if the record is damaged."""
-        holds = _HOLDS_A[kind]
+        holds = _HOLDS_WITH_ARTICLE[kind]
         try:
             envelope = open_envelope(raw)
         except MalformedMessage as error:
@@ -486,7 +486,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             hashes[applied.seq] = (applied.entry_digest, replica.state_hash)
             chain.append(applied.entry_digest)
             # The host acknowledges each entry inside it: its state hash after applying it.
-            claimed = opened.body["state"]  # type: ignore[union-attr]  (it applied, so it opened)
+            claimed = opened.body["state"]  # type: ignore[union-attr]  # it applied, so it opened
             acked.setdefault(applied.seq, {})[HOST_SEAT] = (applied.entry_digest, claimed)
             if claimed != replica.state_hash:
                 wrong_ack(Fault(HOST_SEAT, FaultCode.DESYNC, f"claimed a different state after entry {applied.seq}", applied.seq))
@@ -506,7 +506,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             if checked and start is not None and checked[0].body["game_id"] != start.body["game_id"]:
                 # An honest peer records only this game's acknowledgements: another game's is out
                 # of place, and what it acknowledged says nothing about this log.
-                holds = f"{_HOLDS_A['ack']} in the name of {report.who(checked[1])}"
+                holds = f"{_HOLDS_WITH_ARTICLE['ack']} in the name of {report.who(checked[1])}"
                 report.damage.append((None, f"record {number}, {holds}, is of another game"))
             elif checked:
                 envelope, seat = checked
