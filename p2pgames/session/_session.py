@@ -794,6 +794,17 @@ class Session:
             self._last_decision_key = key
             self._emit(DecisionNeeded(step))
 
+    @property
+    def background_due(self) -> bool:
+        """Whether :meth:`background_work` may find something to do (cheap; it may still find
+        nothing): the node then lets its writers run first, else it need not yield at all."""
+        replica = self.replica
+        if self.stage != "playing" or replica is None or self.secrets is None or self._replaying:
+            return False
+        if self.role.in_flight is None and isinstance(replica.phase, CardPhase) and replica.deals:
+            return True
+        return bool(self._unverified_submissions) and self.agreed_through >= replica.seq - 1
+
     def background_work(self) -> bool:
         """Do a little of what gets this seat ahead on a deal (its verifiers and lock pass,
         :meth:`SeatSecrets.prepare`), or else, once every entry is agreed, check one submission
