@@ -520,14 +520,14 @@ class Node:
         time, once every frame it queued has left for its socket: work that could be done
         before our turn never delays what the others wait for."""
         while self.session.background_due:
-            for _ in range(4):  # a few turns for the writers (one that can't write won't hold us)
+            await trio.sleep(0)  # what is ready to run goes first (other peers' work in this process)
+            for _ in range(3):  # a few turns for the writers (one that can't write won't hold us)
                 if not any(c.send_frames.statistics().current_buffer_used for c in self.connections.values()):
                     break
                 await trio.sleep(0)
             if not self.session.background_work():
                 return
             self._flush()
-            await trio.sleep(0)  # what arrived meanwhile comes first
 
     async def _write_loop(self, connection: _Connection) -> None:
         try:
