@@ -35,6 +35,19 @@ class CanonicalError(ValueError):
     """A value can't be encoded canonically, or bytes are not a canonical encoding."""
 
 
+def _all_leaves(items: list | tuple) -> bool:
+    # Whether an array holds only leaves msgpack writes canonically as they are: then it needs
+    # no copy (states hold many small ones, [slot, card] pairs say), checked without a call each.
+    for item in items:
+        kind = type(item)
+        if kind is int:
+            if not _INT_MIN <= item <= _INT_MAX:
+                return False
+        elif not (kind is str or kind is bytes or kind is bool or item is None):
+            return False
+    return True
+
+
 def _normalise(value: Any, depth: int) -> Any:
     # Returns a structure msgpack writes canonically: dicts rebuilt with sorted keys, tuples as lists.
     # Leaves are handled inline in the container loops: most nodes are leaves, and a call per leaf
@@ -53,6 +66,8 @@ def _normalise(value: Any, depth: int) -> Any:
                 append(item)
             elif item_kind is str or item_kind is bytes or item_kind is bool or item is None:
                 append(item)
+            elif (item_kind is list or item_kind is tuple) and depth < MAX_DEPTH and _all_leaves(item):
+                append(item)  # msgpack writes a tuple as it writes a list
             else:
                 append(_normalise(item, depth + 1))
         return out
@@ -72,6 +87,8 @@ def _normalise(value: Any, depth: int) -> Any:
                     raise CanonicalError(f"integer {item} is outside the 64-bit range")
                 result[key] = item
             elif item_kind is str or item_kind is bytes or item_kind is bool or item is None:
+                result[key] = item
+            elif (item_kind is list or item_kind is tuple) and depth < MAX_DEPTH and _all_leaves(item):
                 result[key] = item
             else:
                 result[key] = _normalise(item, depth + 1)

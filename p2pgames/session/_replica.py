@@ -737,16 +737,18 @@ class Replica:
             )
         inner = body["submission"]
         eager = True
+        checked: bytes | Envelope = inner
         if verify_author is not None:
             try:
                 opened = open_envelope(inner)
                 author = opened.body["seat"] if opened.kind == "submit" else HOST_SEAT
+                checked = opened  # parsed once
             except MalformedMessage:
                 author = HOST_SEAT  # check_submission reports it properly below
             eager = verify_author(author, inner)
         try:
             try:
-                submission = self.check_submission(inner, None, host_signed=True, verify_author=eager)
+                submission = self.check_submission(checked, None, host_signed=True, verify_author=eager)
             except ProtocolFault:
                 if not eager:
                     # A fault in the author's name counts only if the author signed the submission:
@@ -770,8 +772,7 @@ class Replica:
 
     def link(self, applied: Applied, entry: Envelope) -> None:
         """Make ``entry`` (the sequenced form of ``applied``) the head of the chain."""
-        self.head = entry.digest
-        applied.entry_digest = entry.digest
+        self.head = applied.entry_digest = entry.digest
 
     def _apply(self, submission: Submission) -> Applied:
         applied = Applied(self.seq, b"", submission)

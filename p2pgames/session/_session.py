@@ -654,17 +654,22 @@ class Session:
         and every submission whose signature was left for later (see :meth:`_verify_now`)."""
         submissions, self._unverified_submissions = self._unverified_submissions, []
         for seat, entry in submissions:
-            try:
-                open_envelope(entry.body["submission"]).verify(self.seats[seat].key)
-            except (BadSignature, MalformedMessage):
-                raise ProtocolFault(Fault(
-                    HOST_SEAT, FaultCode.BAD_SIGNATURE,
-                    f"the host sequenced a submission in {self._who(seat)}'s name that it did not sign",
-                    self._seq(), None, (entry.raw,),
-                ))
+            self._verify_submission(seat, entry)
         pending, self._unverified_acks = self._unverified_acks, {}
         for seat, envelope in pending.items():
             self._verify_relayed(envelope, seat)
+
+    def _verify_submission(self, seat: int, entry: Envelope) -> None:
+        """Check the signature of ``seat``'s submission inside the host's ``entry``, left for
+        later (see :meth:`JoinerRole._verify_now`); raises :class:`ProtocolFault`."""
+        try:
+            open_envelope(entry.body["submission"]).verify(self.seats[seat].key)
+        except (BadSignature, MalformedMessage):
+            raise ProtocolFault(Fault(
+                HOST_SEAT, FaultCode.BAD_SIGNATURE,
+                f"the host sequenced a submission in {self._who(seat)}'s name that it did not sign",
+                self._seq(), None, (entry.raw,),
+            ))
 
     def _check_agreement(self) -> None:
         while True:
@@ -789,16 +794,36 @@ class Session:
             self._last_decision_key = key
             self._emit(DecisionNeeded(step))
 
+    @property
+    def background_due(self) -> bool:
+        """Whether :meth:`background_work` may find something to do (cheap; it may still find
+        nothing): the node then lets its writers run first, else it need not yield at all."""
+        replica = self.replica
+        if self.stage != "playing" or replica is None or self.secrets is None or self._replaying:
+            return False
+        if self.role.in_flight is None and isinstance(replica.phase, CardPhase) and replica.deals:
+            return True
+        return bool(self._unverified_submissions) and self.agreed_through >= replica.seq - 1
+
     def background_work(self) -> bool:
         """Do a little of what gets this seat ahead on a deal (its verifiers and lock pass,
-        :meth:`SeatSecrets.prepare`); whether it did any (call again while it does). The node
-        calls it once what it had to send is sent, so this never delays a message."""
+        :meth:`SeatSecrets.prepare`), or else, once every entry is agreed, check one submission
+        signature left for the next checkpoint (see :meth:`_take_ack`); whether it did any (call again while it does). The
+        node calls it once what it had to send is sent, so this never delays a message, and a
+        checkpoint then finds little left to check: it no longer stalls the entry that reaches it."""
         replica, secrets = self.replica, self.secrets
         if self.stage != "playing" or replica is None or secrets is None or self._replaying:
             return False
-        if self.role.in_flight is not None or not isinstance(replica.phase, CardPhase):
-            return False
-        return secrets.prepare(replica)
+        if self.role.in_flight is None and isinstance(replica.phase, CardPhase) and secrets.prepare(replica):
+            return True
+        if not self._unverified_submissions or self.agreed_through < replica.seq - 1:
+            return False  # not while an entry is on its way round: that would delay it
+        seat, entry = self._unverified_submissions.pop(0)
+        try:
+            self._verify_submission(seat, entry)
+        except ProtocolFault as fault:
+            self._halt(fault.fault)
+        return True
 
     def _decision_due(self) -> bool:
         if self.stage != "playing" or self.role.in_flight is not None or self.seat is None or self._replaying:

@@ -28,3 +28,17 @@ def test_work_done_ahead_leaves_every_transcript_byte_for_byte_the_same():
     assert ahead.worked > 0
     assert [bytes(t) for t in ahead.transcripts] == [bytes(t) for t in plain.transcripts]
 
+
+
+def test_submission_signatures_left_for_a_checkpoint_are_checked_once_everything_is_agreed():
+    """A joiner checks other joiners' submission signatures lazily (SPEC §B8); its background
+    work checks them as soon as the table is quiet, so a checkpoint (every 64 entries) no longer
+    checks dozens at once while an entry waits for its agreement."""
+    plain, ahead = Switchboard("beltpunk", 4, seed=b"ahead"), AheadSwitchboard("beltpunk", 4, seed=b"ahead")
+    for board in (plain, ahead):
+        board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 60)
+        board.run(until=lambda: all(s.agreed_through == s.replica.seq - 1 for s in board.sessions))
+        board.flush()  # the ahead board's sessions do their background work
+    assert max(len(s._unverified_submissions) for s in plain.sessions) > 10  # what a checkpoint would face
+    assert all(not s._unverified_submissions for s in ahead.sessions)
+    assert [bytes(t) for t in ahead.transcripts] == [bytes(t) for t in plain.transcripts]
