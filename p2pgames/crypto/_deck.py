@@ -314,9 +314,10 @@ def reshuffle_pass(
     ``π = permutation``: one exchange per card. ``old_lock_keys[i]`` must be this peer's lock on
     ``values[i]``, so a peer can only find its locks if nobody permuted the pile before it: in a
     round of these passes every peer but the last uses the identity permutation, and the others
-    then shuffle with :func:`shuffle_pass` (protocol/SPEC.md §C5.6). Raises like
-    :func:`shuffle_pass`, and :class:`ValueError` if ``old_lock_keys`` and ``values`` differ in
-    length.
+    then shuffle with :func:`shuffle_pass` (protocol/SPEC.md §C5.6). Sessions don't use this
+    combined form: they make a separate re-key pass (:func:`rekey_pass`, order unchanged) before
+    the shuffle passes (§B6.1); it stays for the §C5 vectors. Raises like :func:`shuffle_pass`,
+    and :class:`ValueError` if ``old_lock_keys`` and ``values`` differ in length.
     """
     if len(old_lock_keys) != len(values):
         raise ValueError(f"{len(values)} values but {len(old_lock_keys)} old lock keys")

@@ -9,12 +9,14 @@ stage, in seat order:
 * ``lock``: ``out[i] = E(in[i], k_j[i] · (r_j · a_j)⁻¹)`` and ``verifier[i] = E(G0, k_j[i])``
   (``a_j = 1`` for fresh deals).
 
-After the last lock pass, slot *i* is locked by every seat's key *i* and nobody knows its card.
-Keys are then published or sealed to one seat. A published key is checked against its verifier when
-the slot fails to decrypt (the check is public, so the culprit is proved then); a sealed key by its
-recipient at once.
-At the audit every seat publishes its ``a_j``, ``r_j`` and ``k_j[·]`` and every pass is re-checked
-with them in log order; the first inconsistent pass names its author.
+Only the deal's *holders* make passes (every seat, unless the deal names some). After the last
+lock pass, slot *i* is locked by every holder's key *i* and nobody knows its card. Keys are then
+published, or sealed to each seat that must see the card (protocol/SPEC.md §B6.2). A published key
+is checked against its verifier when the slot fails to decrypt (the check is public, so the
+culprit is proved then); a sealed key by its recipient at once.
+At the audit every holder publishes its ``a_j``, ``r_j`` and ``k_j[·]``; every pass is re-checked
+with them in log order (the first inconsistent pass names its author), then every sealed key
+against its commitment (one that wasn't the real key names its sender).
 """
 
 from __future__ import annotations
