@@ -237,7 +237,12 @@ class Node:
     def _flush(self) -> None:
         """Move everything the session produced to sockets, the transcript and the event channel."""
         session = self.session
-        for number, payload in session.take_outgoing():
+        outgoing = session.take_outgoing()
+        # Written down before anything leaves (frames may go straight to the socket): a host
+        # killed just after sending an entry must find it in its files when it resumes, or the
+        # joiners that got it would hold an entry the resumed host doesn't, and the game ends.
+        self._write_down()
+        for number, payload in outgoing:
             connection = self.connections.get(number)
             if connection is None or connection.closing:
                 continue
@@ -248,19 +253,7 @@ class Node:
                 # A peer that reads nothing while we queue this much has stopped answering.
                 connection.scope.cancel()
                 session.disconnected(number, "it stopped reading")
-        records = session.take_transcript()
-        if records and self.transcript_path is None and self.transcript_dir is not None:
-            self.transcript_path = self._transcript_name()
-        if records and self.transcript_path is not None:
-            if self._transcript is None:
-                self._transcript = TranscriptFile(self.transcript_path)
-            # A full or failing disk never stops the game: the file catches up when it can.
-            note = self._transcript.write(b"".join(encode_record(record) for record in records))
-            self.transcript_path = self._transcript.path
-            if note is not None:
-                self.transcript_note = note
-                self._events_send.send_nowait(Notice(note))
-        self._save_seat(session.take_saved())
+        self._write_down()  # what a lost connection recorded (it is away)
         for number in session.take_closing():
             connection = self.connections.get(number)
             if connection is not None:
@@ -290,6 +283,23 @@ class Node:
                 self._nursery.start_soon(self._close_after_game)
         self._changed.set()
         self._changed = trio.Event()
+
+    def _write_down(self) -> None:
+        """Append what the session recorded to the transcript, and what it saved to the seat file."""
+        session = self.session
+        records = session.take_transcript()
+        if records and self.transcript_path is None and self.transcript_dir is not None:
+            self.transcript_path = self._transcript_name()
+        if records and self.transcript_path is not None:
+            if self._transcript is None:
+                self._transcript = TranscriptFile(self.transcript_path)
+            # A full or failing disk never stops the game: the file catches up when it can.
+            note = self._transcript.write(b"".join(encode_record(record) for record in records))
+            self.transcript_path = self._transcript.path
+            if note is not None:
+                self.transcript_note = note
+                self._events_send.send_nowait(Notice(note))
+        self._save_seat(session.take_saved())
 
     def _send_frame(self, connection: _Connection, data: bytes) -> None:
         """Write ``data`` now if the socket takes it and nothing is queued before it, else queue
