@@ -106,6 +106,28 @@ def test_look_at_the_machine_and_draw_any_of_its_cards():
     assert "alice draws G12 (Gears 12) from The Machine" in table.lines
 
 
+def test_the_card_just_discarded_may_be_drawn_back_from_the_machine():
+    table = three_player_table([["E2"], ["S6"], ["S7"]])
+    table.discard({ALICE: "E2", BOB: "S6", CAROL: "S7"})
+    for seat in (BOB, CAROL):
+        table.act(seat, Skip())
+    table.act(ALICE, Look(None))
+    assert "draw E2" in table.texts(ALICE)  # her own discard, whose action this is (I16)
+    table.act(ALICE, Pick(table.slot("E2")))
+    assert table.slot("E2") in table.state.hands[ALICE]
+    assert table.conveyor(3) == ["E13"]
+
+
+def test_the_card_just_discarded_may_be_taken_back_from_the_machine():
+    table = three_player_table([["G2", "S8"], ["P6"], ["P7"]])
+    table.discard({ALICE: "G2", BOB: "P6", CAROL: "P7"})
+    assert "take G2 from machine" in table.texts(ALICE)  # (I16)
+    table.act(ALICE, Take(table.slot("G2")))
+    table.act(ALICE, Place(table.slot("S8")))
+    assert table.slot("G2") in table.state.hands[ALICE]
+    assert table.conveyor(1) == ["G11", "G12"] and table.conveyor(0) == ["S8"]
+
+
 def overflow_then_hide(table):
     """Alice's Steam overflows into her pile; Bob takes S9 from it and hides a card there."""
     table.discard({ALICE: "S1", BOB: "G2", CAROL: "P3"})
