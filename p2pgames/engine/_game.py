@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Generic, Hashable, Mapping, Sequence, TypeVar
 
 from p2pgames import canonical
@@ -66,11 +66,16 @@ class RulesetOption:
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """The game, the number of seats and a value for every option: what every peer agrees to."""
+    """The game, the number of seats and a value for every option: what every peer agrees to.
+
+    ``edition`` is the edition of the game's rules this ruleset plays (:meth:`Game.edition_of`):
+    a log replays to the same states only under the edition it was played with.
+    """
 
     game: str
     players: int
     options: tuple[tuple[str, Any], ...]
+    edition: int = 1
 
     def __getitem__(self, name: str) -> Any:
         for key, value in self.options:
@@ -79,7 +84,12 @@ class Ruleset:
         raise KeyError(name)
 
     def encode(self) -> dict:
-        return {"game": self.game, "players": self.players, "options": dict(self.options)}
+        """The wire form; ``edition`` only from 2 on, so that every game's first edition keeps
+        the form rulesets had before editions were recorded (their logs still replay)."""
+        encoded = {"game": self.game, "players": self.players, "options": dict(self.options)}
+        if self.edition != 1:
+            encoded["edition"] = self.edition
+        return encoded
 
     def describe(self) -> str:
         options = ", ".join(f"{key}={value}" for key, value in self.options)
@@ -195,6 +205,11 @@ class Game(ABC, Generic[S]):
     # Named variants for the command line (``--variant NAME``): name -> {"options": {option: value},
     # "about": "what it is", "players": N (optional: the count when --players isn't given)}.
     cli_variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    # The edition of the rules: raised by one whenever a change makes a log of the game replay to
+    # other states (a new state key, a rule read differently). A ruleset records the edition it
+    # plays, and a log of another edition is refused as another version's, never replayed into a
+    # false verdict (see :meth:`decode_ruleset`).
+    rules_edition: ClassVar[int] = 1
 
     # -- rulesets ------------------------------------------------------------------------------
 
@@ -224,16 +239,46 @@ class Game(ABC, Generic[S]):
             raise RulesetError(f"{self.title} has no option {sorted(given)[0]!r}")
         ruleset = Ruleset(self.name, players, tuple(sorted(chosen)))
         self.check_ruleset(ruleset)
-        return ruleset
+        return replace(ruleset, edition=self.edition_of(ruleset))
+
+    def edition_of(self, ruleset: Ruleset) -> int:
+        """The edition of the rules ``ruleset`` plays: :attr:`rules_edition`, unless a change left
+        some of the game's rulesets as they were (those may keep the edition they had, so their
+        old logs still replay)."""
+        return self.rules_edition
 
     def decode_ruleset(self, data: Any) -> Ruleset:
-        """Rebuild a ruleset from :meth:`Ruleset.encode` output; raises :class:`RulesetError`."""
+        """Rebuild a ruleset from :meth:`Ruleset.encode` output (no ``edition``: edition 1).
+
+        Raises :class:`RulesetError`: for a malformed ruleset, and for one of another edition of
+        the rules than this program plays for it — made by another version of p2pgames, whose
+        logs this version would replay to other states (so it says so instead).
+        """
         try:
             if data["game"] != self.name:
                 raise RulesetError(f"ruleset is for {data['game']!r}, not {self.name!r}")
-            return self.ruleset(data["players"], data["options"])
+            edition = data.get("edition", 1)
+            if type(edition) is not int or edition < 1:
+                raise RulesetError(f"malformed ruleset: edition {edition!r}")
+            try:
+                ruleset = self.ruleset(data["players"], data["options"])
+            except RulesetError:
+                if edition != self.rules_edition:
+                    raise self._other_edition(edition) from None
+                raise
+            if ruleset.edition != edition:
+                raise self._other_edition(edition, ruleset.edition)
+            return ruleset
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise RulesetError(f"malformed ruleset: {error}") from None
+
+    def _other_edition(self, edition: int, ours: int | None = None) -> RulesetError:
+        ours = self.rules_edition if ours is None else ours
+        which = "an earlier" if edition < ours else "a later"
+        return RulesetError(
+            f"it was made by {which} version of p2pgames, which plays edition {edition} of {self.title}'s "
+            f"rules (this one plays edition {ours}, whose states differ): use that version for it"
+        )
 
     def check_ruleset(self, ruleset: Ruleset) -> None:
         """Cross-option checks (e.g. a variant's player count); raise :class:`RulesetError`."""

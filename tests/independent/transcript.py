@@ -81,6 +81,11 @@ def replayer(start_body):
     (Steam Torpedo and Astonishing!: their effect rules are in their RULES.md, not the SPEC)."""
     ruleset = start_body["ruleset"]
     players, options = ruleset["players"], ruleset["options"]
+    # §D1: a ruleset of another edition of the rules than §D describes is refused, not replayed.
+    described = 2 if ruleset["game"] == "steamcourt" and options.get("variant") != "solo" else 1
+    if ruleset.get("edition", 1) != described:
+        raise Problem("other-edition", f"a ruleset of edition {ruleset.get('edition', 1)} of {ruleset['game']}'s "
+                      f"rules; the SPEC describes edition {described}")
     if ruleset["game"] == "probe":
         game, domain = probe.Probe(players), probe.DECK_DOMAIN
     elif ruleset["game"] == "beltpunk":

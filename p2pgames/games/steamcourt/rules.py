@@ -472,6 +472,7 @@ class SteamCourt(Game[SteamCourtState]):
 
     name = "steamcourt"
     title = "Steam Court"
+    rules_edition = 2
     cli_variants = views.CLI_VARIANTS
     min_players = 1
     max_players = 12
@@ -531,18 +532,10 @@ class SteamCourt(Game[SteamCourtState]):
     def for_ruleset(self, ruleset: Ruleset) -> Game:
         return SOLO_GAME if ruleset["variant"] == "solo" else self
 
-    def decode_ruleset(self, data: Any) -> Ruleset:
-        """As :meth:`Game.decode_ruleset`. A recorded ruleset without ``start_tokens`` is from an
-        earlier version of p2pgames, whose state had no such key and whose tokens were the seat
-        positions: this version can't replay it (the hashes differ), so it is refused saying so,
-        rather than taken for a host that claimed wrong states. A Solo game has no tokens."""
-        options = data.get("options") if isinstance(data, dict) else None
-        if isinstance(options, dict) and "start_tokens" not in options and options.get("variant") != "solo":
-            raise RulesetError(
-                "it was recorded by an earlier version of p2pgames, whose Steam Court had no start_tokens "
-                "option and a state this version doesn't reproduce; check it with the version that played it"
-            )
-        return super().decode_ruleset(data)
+    def edition_of(self, ruleset: Ruleset) -> int:
+        """Edition 2 since start tokens carry the character numbers (a ``start_tokens`` option
+        and state key, RULES.md I2); Solo, which has no tokens, plays as it did: edition 1."""
+        return 1 if ruleset["variant"] == "solo" else self.rules_edition
 
     def describe_ruleset(self, ruleset: Ruleset) -> str:
         players = f"{ruleset.players} player" + ("" if ruleset.players == 1 else "s")

@@ -1,9 +1,10 @@
 """Transcripts written by earlier versions of p2pgames (tests/games/steamcourt/data/).
 
 Since start tokens carry the character cards' numbers (RULES.md, I2), a Steam Court game's state
-has a ``start_tokens`` key and new hashes. A transcript from before cannot be replayed by this
-version; ``verify`` must say so — never take the host for a peer that claimed wrong states. A Solo
-game, whose state has no tokens, still replays.
+has a ``start_tokens`` key and new hashes: edition 2 of its rules (SPEC §D1). A transcript from
+before (edition 1) cannot be replayed by this version; ``verify`` must say so — never take the host
+for a peer that claimed wrong states. A Solo game, whose state has no tokens, is still edition 1
+and still replays.
 """
 
 from pathlib import Path
@@ -22,6 +23,11 @@ def test_a_court_transcript_from_before_start_tokens_is_refused_as_another_versi
     data = (DATA / "court-3p-before-start-tokens.p2pt").read_bytes()
     with pytest.raises(TranscriptError, match="earlier version of p2pgames"):
         verify_transcript(data, get_game)
+    # The independent implementation, from SPEC §D1/§D3 alone, refuses it the same way.
+    from tests.independent import transcript
+
+    report = transcript.verify(data)
+    assert not report.ok and report.code == "other-edition", report.problem
 
 
 def test_a_ruleset_without_start_tokens_is_refused_except_solo():
