@@ -22,7 +22,7 @@ from cheaters import (
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net import play_table
-from p2pgames.session import FaultCode, Session, verify_transcript
+from p2pgames.session import FaultCode, Session, iter_records, verify_transcript
 
 CHEATER_SEAT = 1
 
@@ -71,6 +71,13 @@ def check_caught(table, sessions, code, *, provable, reported=False, seen_by_one
             assert report.stop_confirmed, report.describe()
         hashes.add((session.replica.seq, session.replica.state_hash))
     if seen_by_one:
+        # Not the same entry, but the same log: each honest transcript's entries begin the others'.
+        logs = sorted(
+            ([value for kind, value in iter_records(table.seats[seat].transcript.read_bytes()) if kind == "entry"]
+             for seat in honest_seats),
+            key=len,
+        )
+        assert all(longer[:len(logs[0])] == logs[0] for longer in logs[1:]), "honest peers applied different logs"
         return
     assert len(hashes) == 1, "honest peers disagree about the state they stopped in"
 
