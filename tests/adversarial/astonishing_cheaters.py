@@ -35,8 +35,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cheaters import Cheater
-from steamcourt_cheaters import Recording
+from cheaters import GameCheater
 
 from p2pgames.games.astonishing.actions import (
     Answer,
@@ -54,16 +53,15 @@ from p2pgames.games.astonishing.rules import HEARTS, AstonishingState, Phase
 from p2pgames.session._replica import CHOICE_DOMAIN, CommitPhase
 
 
-class AstonishingCheater(Recording, Cheater):
+class AstonishingCheater(GameCheater):
     """An Astonishing! player who replaces one of its submissions by a cheat, once.
 
-    Hooks (each returns ``None`` for "nothing special now"):
+    Hooks besides :class:`cheaters.GameCheater`'s (:meth:`instead`, :meth:`steer`,
+    :meth:`hold_back`; each returns ``None`` for "nothing special now"):
 
-    * :meth:`instead` — the cheat to send instead of a turn decision (an ``act``);
     * :meth:`commit_instead` — the (illegal, or hidden-illegal) choice to commit to instead of a
       simultaneous choice; its opening, when due, is the cheat;
-    * :meth:`open_instead` — another value to open a commitment with (a bad opening);
-    * :meth:`steer` — a legal move instead of the bot's, to bring the cheat's moment about.
+    * :meth:`open_instead` — another value to open a commitment with (a bad opening).
 
     ``inventor``, if set, is the Inventor (suit) it chooses when that one is still free.
     """
@@ -74,12 +72,7 @@ class AstonishingCheater(Recording, Cheater):
     opens_honestly = False
 
     def __init__(self, **kwargs: Any) -> None:
-        self.seen: list[Any] = []
-        self.records: list[bytes] = []
         super().__init__(**kwargs)
-        self.cheat_action: Any = None  # what it sent (or committed to) instead
-        self.cheat_seq: int | None = None  # entries applied when the cheat was sent
-        self.cheat_raw: bytes | None = None  # the signed submission that carried it
         self.cheat_phase: int | None = None  # the commit phase whose opening is the cheat
         self.committed: Any = None  # what it committed to, when it opened something else
 
@@ -87,29 +80,13 @@ class AstonishingCheater(Recording, Cheater):
     def state(self) -> AstonishingState:
         return self.replica.state
 
-    def name_of(self, slot: int) -> str | None:
-        return self.state.value(slot, self.knowledge)
-
-    def legal(self) -> list[Any]:
-        return self.game.legal_actions(self.state, self.seat, self.knowledge)
-
     # -- hooks ---------------------------------------------------------------------------------
-
-    def instead(self, action: Any) -> Any:
-        return None
 
     def commit_instead(self, action: Any) -> Any:
         return None
 
     def open_instead(self, action: Any) -> Any:
         return None
-
-    def steer(self, action: Any) -> Any:
-        return None
-
-    def hold_back(self, action: Any) -> bool:
-        """Whether to make no move yet (it is asked again after the next entry)."""
-        return False
 
     # -- the submissions -----------------------------------------------------------------------
 
@@ -150,18 +127,9 @@ class AstonishingCheater(Recording, Cheater):
                 self.send_cheat(dict(body, value=self.game.encode_action(other)), decision)
                 return
         elif kind == "act":
-            action = self.game.decode_action(body["action"])
-            if self.hold_back(action):
+            body = self.act_or_cheat(body, decision)
+            if body is None:
                 return
-            replacement = self.instead(action)
-            if replacement is not None:
-                self.cheat_action = replacement
-                self.send_cheat({"t": "act", "action": self.game.encode_action(replacement)}, decision)
-                return
-            steered = self.steer(action)
-            if steered is not None:
-                assert steered in self.legal(), steered  # honest: a legal move
-                body = {"t": "act", "action": self.game.encode_action(steered)}
         super()._submit(body, decision)
 
     # -- honest steering helpers ---------------------------------------------------------------

@@ -23,7 +23,7 @@ from p2pgames.crypto import (
     unlock,
 )
 from p2pgames.games import get_game
-from p2pgames.session import HOST_CONNECTION, Session, make_envelope
+from p2pgames.session import HOST_CONNECTION, Session, encode_record, make_envelope
 from p2pgames.session._messages import Envelope
 from p2pgames.session._replica import DecisionPhase, Submission
 from p2pgames.session._sealed_keys import sealing_context
@@ -439,3 +439,115 @@ class DoubleAck(AckCheater):
     def ack_cheat(self, seq: int, entry_digest: bytes, state_hash: bytes) -> None:
         super()._acknowledge(seq, entry_digest, state_hash)
         self.send_raw(self.ack(seq, *self.second(entry_digest, state_hash)))
+
+
+# -- honest peers that remember, and game cheaters ------------------------------------------------------
+
+
+class Recording:
+    """Keeps what a session emitted (events) and its transcript records, as they are taken.
+
+    ``on_change``, if set, is called after every entry the session applies and every event it
+    emits (an agreement reached among them): a test can wait on it instead of polling.
+    """
+
+    seen: list[Any]
+    records: list[bytes]
+    on_change: Callable[[], None] | None = None
+
+    def _emit(self, event: Any) -> None:
+        self.seen.append(event)
+        super()._emit(event)  # type: ignore[misc]
+        self._changed()
+
+    def _after_apply(self, applied: Any) -> None:
+        super()._after_apply(applied)  # type: ignore[misc]
+        self._changed()
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    def take_transcript(self) -> list[bytes]:
+        records = super().take_transcript()  # type: ignore[misc]
+        self.records.extend(records)
+        return records
+
+    def transcript(self) -> bytes:
+        """The transcript so far, as the node writes it to its file."""
+        return b"".join(encode_record(record) for record in self.records)
+
+
+class Honest(Recording, Session):
+    """An honest bot peer that records its events, transcript and the messages it sent."""
+
+    def __init__(self, seat: int, ruleset: Any, seed: bytes) -> None:
+        self.seen: list[Any] = []
+        self.records: list[bytes] = []
+        self.sent: list[tuple[int, Envelope]] = []
+        random_bytes = reproducible_bytes(seed + b"/honest/" + bytes([seat]))
+        super().__init__(
+            Identity.generate(random_bytes(32)), f"honest-{seat}", get_game,
+            ruleset=ruleset if seat == 0 else None, bot=True, narrate=False, random_bytes=random_bytes,
+        )
+
+    def _send(self, connection: int, envelope: Envelope | bytes) -> None:
+        if isinstance(envelope, Envelope):
+            self.sent.append((connection, envelope))
+        super()._send(connection, envelope)
+
+
+class GameCheater(Recording, Cheater):
+    """A cheater at one game: honest with its game's bot until :meth:`instead` names the cheat to
+    send instead of a move (an ``act``), once; until then it may :meth:`steer` — a legal move of
+    its own instead of the bot's — toward the moment its cheat needs, or :meth:`hold_back`.
+    Games add their own hooks (commitments, openings) around :meth:`act_or_cheat`."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.seen: list[Any] = []
+        self.records: list[bytes] = []
+        super().__init__(**kwargs)
+        self.cheat_action: Any = None  # what it sent (or committed to) instead
+        self.cheat_seq: int | None = None  # entries applied when the cheat was sent
+        self.cheat_raw: bytes | None = None  # the signed submission that carried it
+
+    @property
+    def state(self) -> Any:
+        return self.replica.state
+
+    def name_of(self, slot: int) -> str | None:
+        return self.state.value(slot, self.knowledge)
+
+    def legal(self) -> list[Any]:
+        return self.game.legal_actions(self.state, self.seat, self.knowledge)
+
+    def instead(self, action: Any) -> Any:
+        """The cheat to send instead of ``action`` (our bot's honest move), or ``None``."""
+        return None
+
+    def steer(self, action: Any) -> Any:
+        """A legal move to make instead of ``action``, bringing the cheat's moment about sooner
+        than the bot would, or ``None``: honest play, just not the bot's."""
+        return None
+
+    def hold_back(self, action: Any) -> bool:
+        """Whether to make no move yet (it is asked again after the next entry)."""
+        return False
+
+    def act_or_cheat(self, body: dict, decision: bool) -> dict | None:
+        """The ``act`` ``body`` the bot chose, as this cheater plays it: ``None`` if it sent the
+        cheat instead (:meth:`send_cheat`) or holds back, else the body to submit — the bot's, or
+        a steered legal move's."""
+        action = self.game.decode_action(body["action"])
+        if self.hold_back(action):
+            return None
+        replacement = self.instead(action)
+        if replacement is not None:
+            self.cheat_action = replacement
+            self.send_cheat({"t": "act", "action": self.game.encode_action(replacement)}, decision)
+            return None
+        steered = self.steer(action)
+        if steered is None:
+            return body
+        self.game.check_action(self.state, self.seat, steered)  # honest: a legal move
+        return {"t": "act", "action": self.game.encode_action(steered)}

@@ -5,97 +5,34 @@ then, instead of the move its bot chose, it sends a validly signed submission wi
 the right counter), once, and goes on honestly. What a cheater sees of its own hand is what the
 deal disclosed to it (its *knowledge*): nothing here peeks at other peers' secrets.
 
-:class:`Honest` is an honest peer that only remembers what it did and saw (the events it emitted, the
-messages it sent, its transcript records), for the tests to assert on.
+(:class:`cheaters.Honest` is an honest peer that only remembers what it did and saw, for the tests
+to assert on.)
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
-from cheaters import Cheater
+from cheaters import Cheater, GameCheater
 
-from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.engine import IllegalAction
-from p2pgames.games import get_game
 from p2pgames.games.steamcourt.actions import Coup, Lay, Masterstroke, Pass, Serve, Stop
 from p2pgames.games.steamcourt.cards import KIND, MULTIPLIER, NUMBER, NUMBERED
 from p2pgames.games.steamcourt.rules import Phase
-from p2pgames.session import Session, encode_record, make_envelope
-from p2pgames.session._messages import Envelope
+from p2pgames.session import make_envelope
 from p2pgames.session._replica import DecisionPhase
 
 
-class Recording:
-    """Keeps what a session emitted (events) and its transcript records, as they are taken.
-
-    ``on_change``, if set, is called after every entry the session applies and every event it
-    emits (an agreement reached among them): a test can wait on it instead of polling.
-    """
-
-    seen: list[Any]
-    records: list[bytes]
-    on_change: Callable[[], None] | None = None
-
-    def _emit(self, event: Any) -> None:
-        self.seen.append(event)
-        super()._emit(event)  # type: ignore[misc]
-        self._changed()
-
-    def _after_apply(self, applied: Any) -> None:
-        super()._after_apply(applied)  # type: ignore[misc]
-        self._changed()
-
-    def _changed(self) -> None:
-        if self.on_change is not None:
-            self.on_change()
-
-    def take_transcript(self) -> list[bytes]:
-        records = super().take_transcript()  # type: ignore[misc]
-        self.records.extend(records)
-        return records
-
-    def transcript(self) -> bytes:
-        """The transcript so far, as the node writes it to its file."""
-        return b"".join(encode_record(record) for record in self.records)
-
-
-class Honest(Recording, Session):
-    """An honest bot peer that records its events, transcript and the messages it sent."""
-
-    def __init__(self, seat: int, ruleset: Any, seed: bytes) -> None:
-        self.seen: list[Any] = []
-        self.records: list[bytes] = []
-        self.sent: list[tuple[int, Envelope]] = []
-        random_bytes = reproducible_bytes(seed + b"/honest/" + bytes([seat]))
-        super().__init__(
-            Identity.generate(random_bytes(32)), f"honest-{seat}", get_game,
-            ruleset=ruleset if seat == 0 else None, bot=True, narrate=False, random_bytes=random_bytes,
-        )
-
-    def _send(self, connection: int, envelope: Envelope | bytes) -> None:
-        if isinstance(envelope, Envelope):
-            self.sent.append((connection, envelope))
-        super()._send(connection, envelope)
-
-
-class SteamCheater(Recording, Cheater):
-    """A Steam Court player who replaces one of its moves by :meth:`instead`'s answer, once."""
+class SteamCheater(GameCheater):
+    """A Steam Court player who replaces one of its moves by :meth:`instead`'s answer, once, in
+    the ordinary way (its own session checks nothing a joiner sends: the host catches it)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        self.seen: list[Any] = []
-        self.records: list[bytes] = []
         super().__init__(**kwargs)
-        self.cheat_action: Any = None
         self.cheat_character: str | None = None  # his character when he cheated
-        self.cheat_seq: int | None = None  # entries applied when the cheat was sent
         self.cheat_based_on: int | None = None  # the submission's based_on
 
     # -- what the cheater knows --------------------------------------------------------------
-
-    @property
-    def state(self) -> Any:
-        return self.replica.state
 
     @property
     def table(self) -> Any:
@@ -104,9 +41,6 @@ class SteamCheater(Recording, Cheater):
     @property
     def character(self) -> str:
         return self.table.character_of(self.seat)
-
-    def name_of(self, slot: int) -> str | None:
-        return self.state.value(slot, self.knowledge)
 
     def numbered(self) -> list[tuple[int, int]]:
         """(number, slot) of the numbered cards in our hand that we know, lowest first."""
@@ -122,10 +56,6 @@ class SteamCheater(Recording, Cheater):
         return self.state.phase == Phase.PLAYING and table.phase == Phase.TURN and table.turn == self.seat
 
     # -- cheating ------------------------------------------------------------------------------
-
-    def instead(self, action: Any) -> Any:
-        """The cheat to send instead of ``action`` (our bot's honest choice), or ``None``."""
-        return None
 
     def _submit(self, body: dict, decision: bool = False) -> None:
         if not self.cheated and body.get("t") == "act" and self.stage == "playing":

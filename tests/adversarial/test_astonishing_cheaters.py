@@ -46,7 +46,7 @@ from astonishing_cheaters import (
     SwaysByThree,
     VotesForItself,
 )
-from steamcourt_cheaters import Honest
+from cheaters import Honest
 
 from p2pgames.games import get_game
 from p2pgames.games.astonishing.actions import Answer, Build, ChooseAction, GiveBack, SwayCrowd, Vote

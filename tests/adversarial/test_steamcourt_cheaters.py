@@ -22,13 +22,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import trio
+from cheaters import Honest
 from steamcourt_cheaters import (
     CardNotHeld,
     CoupWithoutMasterstrokes,
     FakeMasterstroke,
     FalseValue,
     GeneralStopsTooLate,
-    Honest,
     TeaBoyKeepsHisBest,
     UnlikeMultiplier,
 )

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
-from steamcourt_cheaters import Honest
+from cheaters import Honest
 from torpedo_cheaters import (
     BadBuild,
     DamageOutsideHit,

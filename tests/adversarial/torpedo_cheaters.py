@@ -30,8 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cheaters import Cheater
-from steamcourt_cheaters import Recording
+from cheaters import GameCheater
 
 from p2pgames.games.torpedo.actions import Assign, Build, CaptainMove, Maneuver, Move, React, Trigger
 from p2pgames.games.torpedo.build import BUILD_SIZE, sample_builds, starter_build
@@ -43,8 +42,9 @@ from p2pgames.games.torpedo.tiles import TILESET
 TILES = TILESET.tiles
 
 
-class TorpedoCheater(Recording, Cheater):
-    """A Steam Torpedo player who replaces one of its submissions by :meth:`instead`'s, once.
+class TorpedoCheater(GameCheater):
+    """A Steam Torpedo player who replaces one of its submissions by a cheat, once: an ``act`` by
+    :meth:`instead`'s (see :class:`cheaters.GameCheater`), or its build by :meth:`open_build`'s.
 
     ``build``, if given, is the (legal) build it chooses in a custom build: an honest choice, made
     so that the situation its cheat needs can arise (counter compartments to react with).
@@ -52,26 +52,9 @@ class TorpedoCheater(Recording, Cheater):
 
     build: tuple[str, ...] | None = None
 
-    def __init__(self, **kwargs: Any) -> None:
-        self.seen: list[Any] = []
-        self.records: list[bytes] = []
-        super().__init__(**kwargs)
-        self.cheat_action: Any = None  # what it sent instead (an action, or a build it opened)
-        self.cheat_seq: int | None = None  # entries applied when the cheat was sent
-        self.cheat_raw: bytes | None = None  # the signed submission that carried it
-
     @property
     def state(self) -> TorpedoState:
         return self.replica.state
-
-    def instead(self, action: Any) -> Any:
-        """The cheat to send instead of ``action`` (our bot's honest ``act``), or ``None``."""
-        return None
-
-    def steer(self, action: Any) -> Any:
-        """A legal move to make instead of ``action``, to bring about the situation the cheat
-        needs sooner than the bot would, or ``None``: honest play, just not the bot's."""
-        return None
 
     def _submit(self, body: dict, decision: bool = False) -> None:
         if self.cheated or self.stage != "playing":
@@ -87,16 +70,9 @@ class TorpedoCheater(Recording, Cheater):
                 self.send_cheat(changed, decision)
                 return
         elif kind == "act":
-            action = self.game.decode_action(body["action"])
-            replacement = self.instead(action)
-            if replacement is not None:
-                self.cheat_action = replacement
-                self.send_cheat({"t": "act", "action": self.game.encode_action(replacement)}, decision)
+            body = self.act_or_cheat(body, decision)
+            if body is None:
                 return
-            steered = self.steer(action)
-            if steered is not None:
-                self.game.check_action(self.state, self.seat, steered)  # honest: a legal move
-                body = {"t": "act", "action": self.game.encode_action(steered)}
         super()._submit(body, decision)
 
     # -- the build: what to commit to, what to open ------------------------------------------
