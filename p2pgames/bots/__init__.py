@@ -14,13 +14,22 @@ from typing import Any, Callable, Protocol, Sequence
 
 from p2pgames.engine import DeterministicRandom, Game, Knowledge, Step
 
-__all__ = ["Bot", "RandomBot", "PlayoutBot", "bot_for", "bot_kinds", "best_of"]
+__all__ = ["Bot", "RandomBot", "PlayoutBot", "bot_for", "bot_kinds", "best_of", "legal_options"]
 
 
 class Bot(Protocol):
     """Chooses an action for ``player`` at ``step``; must return one of the legal actions."""
 
     def choose(self, game: Game, state: Any, player: int, knowledge: Knowledge, step: Step) -> Any: ...
+
+
+def legal_options(game: Game, state: Any, player: int, knowledge: Knowledge, step: Step) -> list[Any]:
+    """``player``'s legal actions at ``step``, as a list. A bot is asked only when its seat must
+    act, so none at all is a bug of the caller or the game: raises :class:`ValueError` naming it."""
+    options = list(game.legal_actions(state, player, knowledge))
+    if not options:
+        raise ValueError(f"seat {player} has no legal action at {step!r}")
+    return options
 
 
 class RandomBot:
@@ -30,9 +39,7 @@ class RandomBot:
         self.random = DeterministicRandom(hashlib.sha256(b"random-bot\x00" + seed).digest())
 
     def choose(self, game: Game, state: Any, player: int, knowledge: Knowledge, step: Step) -> Any:
-        options = list(game.legal_actions(state, player, knowledge))
-        if not options:
-            raise ValueError(f"seat {player} has no legal action at {step!r}")
+        options = legal_options(game, state, player, knowledge, step)
         return options[self.random.below(len(options))]
 
 
@@ -43,9 +50,7 @@ class PlayoutBot:
         self.random = DeterministicRandom(hashlib.sha256(b"playout-bot\x00" + seed).digest())
 
     def choose(self, game: Game, state: Any, player: int, knowledge: Knowledge, step: Step) -> Any:
-        options = list(game.legal_actions(state, player, knowledge))
-        if not options:
-            raise ValueError(f"seat {player} has no legal action at {step!r}")
+        options = legal_options(game, state, player, knowledge, step)
         return game.playout_choice(state, player, options, knowledge, self.random)
 
 

@@ -26,7 +26,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Any, Sequence
 
-from p2pgames.bots import best_of
+from p2pgames.bots import best_of, legal_options
 from p2pgames.engine import DeterministicRandom, Knowledge, Step
 
 from p2pgames.games.astonishing.actions import (
@@ -99,9 +99,7 @@ class InventorBot:
         self.random = DeterministicRandom(hashlib.sha256(b"astonishing-bot\x00" + seed).digest())
 
     def choose(self, game: Any, state: AstonishingState, player: int, knowledge: Knowledge, step: Step) -> Any:
-        options = list(game.legal_actions(state, player, knowledge))
-        if not options:
-            raise ValueError(f"seat {player} has no legal action at {step!r}")
+        options = legal_options(game, state, player, knowledge, step)
         if len(options) == 1:
             return options[0]
         view = _View(state, player, knowledge)

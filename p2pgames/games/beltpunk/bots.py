@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Iterable, Sequence
 
-from p2pgames.bots import best_of
+from p2pgames.bots import best_of, legal_options
 from p2pgames.engine import DeterministicRandom, Game, Knowledge, Step
 
 from p2pgames.games.beltpunk.actions import (
@@ -62,9 +62,7 @@ class HaberdasherBot:
     def choose(
         self, game: Game, state: BeltpunkState, player: int, knowledge: Knowledge, step: Step
     ) -> Any:
-        options = list(game.legal_actions(state, player, knowledge))
-        if not options:
-            raise ValueError(f"seat {player} has no legal action at {step!r}")
+        options = legal_options(game, state, player, knowledge, step)
         if len(options) == 1:
             return options[0]
         view = _View(state, player, knowledge)

@@ -50,7 +50,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Sequence
 
-from p2pgames.bots import best_of
+from p2pgames.bots import best_of, legal_options
 from p2pgames.engine import DeterministicRandom, Game, Knowledge, Step
 
 from p2pgames.games.steamcourt.actions import (
@@ -171,9 +171,7 @@ class CourtierBot:
         self.random = DeterministicRandom(hashlib.sha256(b"steamcourt-bot\x00" + seed).digest())
 
     def choose(self, game: Game, state: Any, player: int, knowledge: Knowledge, step: Step) -> Any:
-        options = list(game.legal_actions(state, player, knowledge))
-        if not options:
-            raise ValueError(f"seat {player} has no legal action at {step!r}")
+        options = legal_options(game, state, player, knowledge, step)
         if len(options) == 1:
             return options[0]
         # A variant's action or state this bot doesn't know comes back as None; an error is a bot

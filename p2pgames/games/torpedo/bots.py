@@ -49,29 +49,22 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from p2pgames.bots import best_of
+from p2pgames.bots import best_of, legal_options
 from p2pgames.engine import Act, DeterministicRandom, Game, Knowledge, Step as EngineStep
 
 from p2pgames.games.torpedo import build as builds
 from p2pgames.games.torpedo.actions import (
-    Absorb,
-    Assign,
-    Breathe,
     Build,
     CaptainMove,
-    Drive,
     EndTurn,
     Keep,
     Maneuver,
     Move,
-    Pass,
     Pick,
-    React,
     Relocate,
     Step,
     Swap,
     TargetCrew,
-    TargetTile,
     Trigger,
 )
 from p2pgames.games.torpedo.geometry import (
@@ -770,9 +763,7 @@ class HeuristicBot:
         return Policy(game, self.weights)
 
     def choose(self, game: Game, state: TorpedoState, player: int, knowledge: Knowledge, step: EngineStep) -> Any:
-        options = list(game.legal_actions(state, player, knowledge))
-        if not options:
-            raise ValueError(f"seat {player} has no legal action at {step!r}")
+        options = legal_options(game, state, player, knowledge, step)
         setup = self.setup_choice(state, player, options)
         if setup is not None:
             return setup
