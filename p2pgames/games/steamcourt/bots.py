@@ -288,7 +288,7 @@ class _View:
         self.active = sum(1 for p in table.seats if p != self.player and hands[p] and p not in table.passed)
         self.mine = bool(lays) and lays[-1][0] == self.player
         self.leading = not lays
-        general = self.state.ready(table, "general", "stop")
+        general = self.state.ready(table, "stop")
         self.general_waits = general >= 0 and general != self.player
 
     def play_worth(self, action: Any) -> float:

@@ -230,22 +230,22 @@ def two_highest_numbered(slots: Sequence[int], names: Any) -> tuple[int, ...]:
     return tuple(sorted(slot for _, slot in numbered[:2]))
 
 
-def follow_problem(quantity: int, value: int, needed: int, top: int, character: str, goal: str) -> str | None:
+def follow_problem(quantity: int, value: int, needed: int, top: int, matcher: str | None, goal: str) -> str | None:
     """What is wrong with laying ``quantity`` × ``value`` on ``needed`` × ``top`` (to ``goal``:
-    "follow this trick", "beat this trick"): the same quantity and a higher value, or for the
-    Duke an equal one. None if nothing is."""
+    "follow this trick", "beat this trick"): the same quantity and a higher value, or an equal one
+    for a character who may match (``matcher``, his title: the Duke). None if nothing is."""
     if quantity != needed:
         return f"you must play {needed} card{'s' if needed != 1 else ''} to {goal}"
-    if character == "duke":
-        return f"the Duke must match or beat {top}" if value < top else None
+    if matcher is not None:
+        return f"the {matcher} must match or beat {top}" if value < top else None
     return f"you must beat {top}" if value <= top else None
 
 
 def lay_problem(
-    slots: Sequence[int], value: int, multiplier: int | None, character: str, values: Mapping[int, str]
+    slots: Sequence[int], value: int, multiplier: int | None, alchemist: bool, values: Mapping[int, str]
 ) -> str | None:
-    """What is wrong with a lay, judged on the cards whose values are in ``values``; else None."""
-    alchemist = character == "alchemist"
+    """What is wrong with a lay, judged on the cards whose values are in ``values`` (``alchemist``:
+    its player may lower numbered cards by two); else None."""
     for slot in slots:
         name = values.get(slot)
         if name is not None and value not in values_of(name, alchemist):

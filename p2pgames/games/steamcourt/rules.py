@@ -58,6 +58,8 @@ from p2pgames.engine import (
 
 from p2pgames.games.steamcourt import duo, solo_views, typed, views
 from p2pgames.games.steamcourt.phases import Phase
+from p2pgames.games.steamcourt.published import PUBLISHED
+from p2pgames.games.steamcourt.rulebook import Character, Draw, Rulebook
 from p2pgames.games.steamcourt.solo_game import SOLO_GAME
 from p2pgames.games.steamcourt.actions import (
     Coup,
@@ -86,8 +88,6 @@ from p2pgames.games.steamcourt.cards import (
     lay_problem,
     one_slot_per_face,
     two_highest_numbered,
-    BEGINNING_OF_QUARTER,
-    CHARACTER_NUMBER,
     CHARACTER_TITLE,
     DECK,
     DUAL,
@@ -125,13 +125,6 @@ DUO_WINS = ("points", "queen")
 START_TOKENS = ("character", "seat")
 
 
-_PRIVILEGE_PHASE = {
-    "queen": Phase.GIVE,
-    "general": Phase.GIVE,
-    "inspector": Phase.INSPECT,
-    "teaboy": Phase.SERVE,
-    "vagabond": Phase.SERVE,
-}
 # The kinds of move each table phase takes, and what a player is told who tries another
 # (:meth:`SteamCourt.check_kind`); phases not listed take none ("no move is expected now").
 _PHASE_KINDS: dict[str, tuple[frozenset, str]] = {
@@ -151,8 +144,6 @@ _PHASE_KINDS: dict[str, tuple[frozenset, str]] = {
     Phase.HOARD: (frozenset({Hoard}), "hoard or leave the Court Hand"),
     Phase.INSPECT: (frozenset({Inspect, Pass}), "inspect a player or pass"),
 }
-# Out-of-turn powers used when a trick is over, before it is cleared (asked in seat order).
-_TRICK_END_PHASE = {"timetraveler": Phase.RETRIEVE, "pirate": Phase.STEAL}
 # The windows that offer "not this quarter" (:meth:`SteamCourt.standing_answer`), by the power each
 # asks about (RULES.md, I28).
 _STANDING_POWERS = {Phase.STOP: "stop", Phase.RETRIEVE: "retrieve", Phase.STEAL: "steal"}
@@ -317,7 +308,8 @@ class SteamCourtState(GameState):
     """The public state. Mutable: :meth:`SteamCourt.apply` copies it, then changes the copy.
 
     ``notes`` is not part of the public state: it records what the last event did, for
-    :meth:`SteamCourt.narrate`.
+    :meth:`SteamCourt.narrate`; nor is ``book``, the game's rulebook, which says what each
+    character does.
     """
 
     __slots__ = (
@@ -338,6 +330,7 @@ class SteamCourtState(GameState):
         "tricks",
         "used",
         "notes",
+        "book",
     )
 
     players: int
@@ -357,6 +350,7 @@ class SteamCourtState(GameState):
     tricks: list[int]  # tricks won this quarter, by player
     used: list[list[str]]  # by player: character powers used this quarter
     notes: list[tuple]
+    book: Rulebook  # what the characters do (not part of the state: the game's rulebook)
 
     def copy(self) -> "SteamCourtState":
         other = SteamCourtState.__new__(SteamCourtState)
@@ -377,6 +371,7 @@ class SteamCourtState(GameState):
         other.tricks = self.tricks[:]
         other.used = [used[:] for used in self.used]
         other.notes = []
+        other.book = self.book
         return other
 
     # -- questions the rules, views and bots ask ----------------------------------------------
@@ -430,7 +425,7 @@ class SteamCourtState(GameState):
         if any(kind == "unpass" and not used for kind, used in self.powers[player]):
             sources.append("token")
         table = self.table_of(player)
-        if table.character_of(player) == "jester" and self.can_use(player, "unpass"):
+        if self.book[table.character_of(player)].unpasses and self.can_use(player, "unpass"):
             sources.append("jester")
         return sources
 
@@ -441,11 +436,14 @@ class SteamCourtState(GameState):
         character has that power, and whether the moment offers it, is the caller's question."""
         return power not in self.used[player] and bool(self.hands[player])
 
-    def ready(self, table: Table, character: str, power: str) -> int:
-        """The player holding ``character`` at ``table`` if he may still use ``power`` this
-        quarter (:meth:`can_use`), else -1."""
-        player = table.seated(character)
-        return player if player >= 0 and self.can_use(player, power) else -1
+    def ready(self, table: Table, power: str) -> int:
+        """The player at ``table`` whose character has once-a-quarter ``power`` (``stop``,
+        ``dive``, ``plague``) if he may still use it this quarter (:meth:`can_use`), else -1."""
+        holders = self.book.holders(power)
+        for player, character in zip(table.seats, table.characters):
+            if character in holders:
+                return player if self.can_use(player, power) else -1
+        return -1
 
     def can_discard_two(self, player: int) -> bool:
         return len(self.hands[player]) >= 2 and any(
@@ -467,7 +465,8 @@ class SteamCourt(Game[SteamCourtState]):
     takes the state.
 
     ``seating`` replaces the recommended characters for some player counts (characters in seat
-    order, preeminent first): for tests and variants that seat other characters.
+    order, preeminent first): for tests and variants that seat other characters. ``book`` says
+    what each character does (:mod:`~.rulebook`): the published rules' unless given.
     """
 
     name = "steamcourt"
@@ -513,8 +512,9 @@ class SteamCourt(Game[SteamCourtState]):
         ),
     )
 
-    def __init__(self, seating: Mapping[int, Sequence[str]] | None = None) -> None:
+    def __init__(self, seating: Mapping[int, Sequence[str]] | None = None, book: Rulebook = PUBLISHED) -> None:
         self.seating = {players: tuple(chars) for players, chars in (seating or {}).items()}
+        self.book = book
 
     def ruleset(self, players: int, options: Mapping[str, Any] | None = None) -> Ruleset:
         """As :meth:`Game.ruleset`; without a ``variant`` the number of players chooses it.
@@ -616,7 +616,7 @@ class SteamCourt(Game[SteamCourtState]):
             state.tables = []
             first = 0
             for characters in (royal, renegades):
-                tokens = sorted((CHARACTER_NUMBER[c] for c in characters), reverse=True)  # bottom first
+                tokens = sorted((self.book[c].number for c in characters), reverse=True)  # bottom first
                 seats = list(range(first, first + len(characters)))
                 state.tables.append(_new_table(characters, seats, [tokens[:] for _ in range(QUARTERS)], players))
                 first += len(characters)
@@ -638,6 +638,7 @@ class SteamCourt(Game[SteamCourtState]):
         state.tricks = [0] * players
         state.used = [[] for _ in range(players)]
         state.notes = []
+        state.book = self.book
         return state
 
     def step(self, state: SteamCourtState) -> Step:
@@ -688,7 +689,7 @@ class SteamCourt(Game[SteamCourtState]):
             if not table.lays:
                 return Turn((table.turn,), "lead a trick")
             top = table.lays[-1]
-            verb = "match or beat" if table.character_of(table.turn) == "duke" else "beat"
+            verb = "match or beat" if self.book[table.character_of(table.turn)].matches else "beat"
             return Turn((table.turn,), f"{verb} {top[3]} × {top[2]}, or pass")
         if phase == Phase.STOP:
             return ReactionWindow((table.actor,), "stop the lay just made?")
@@ -766,17 +767,12 @@ class SteamCourt(Game[SteamCourtState]):
         if phase == Phase.RETURN:
             return [PutBack(slot) for slot in one_slot_per_face(table.drawn, _Known(state, knowledge))] + [_KEEP]
         if phase == Phase.GIVE:
-            others = [
-                p for p in table.seats
-                if p != player and not (table.character_of(player) == "general" and table.character_of(p) == "queen")
-            ]
+            others = self._privilege(table, player).receivers(table, player)
             cards = one_slot_per_face(state.hands[player], _Known(state, knowledge))
             return [Give(slot, to) for to in others for slot in cards] + [_PASS]
         if phase == Phase.SERVE:
             served = self.two_highest(state, player, knowledge)
-            if table.character_of(player) == "teaboy":
-                return [Serve(served, table.seats[0])]
-            return [Serve(served, to) for to in table.seats if to != player]
+            return [Serve(served, to) for to in self._privilege(table, player).receivers(table, player)]
         if phase == Phase.TRADE:
             # Trading for an empty Court Hand (hoarded by a Vagabond) could leave him no cards.
             return [Trade(True), Trade(False)] if table.court else [Trade(False)]
@@ -805,6 +801,16 @@ class SteamCourt(Game[SteamCourtState]):
             return None
         return StandingAnswer(NOT_THIS_QUARTER, _PASS, (power, state.quarter))
 
+    def _privilege(self, table: Table, player: int) -> Any:
+        """The Beginning of Quarter privilege of ``player``'s character (asked in its phase)."""
+        return self.book[table.character_of(player)].privilege
+
+    def _draw_of(self, table: Table, player: int, power: str) -> Draw:
+        """What ``player``'s character's draw ``power`` (``dive``, ``plague``) is (asked as he uses it)."""
+        draw = getattr(self.book[table.character_of(player)], power)
+        assert draw is not None
+        return draw
+
     def two_highest(self, state: SteamCourtState, player: int, knowledge: Knowledge) -> tuple[int, ...]:
         """The slots a Tea Boy's or Vagabond's gift takes: his two highest numbered cards (I5)."""
         hand = state.hands[player]
@@ -819,17 +825,17 @@ class SteamCourt(Game[SteamCourtState]):
         options = self.lay_options(state, table, player, knowledge)
         if table.lays:
             options.append(_PASS)
-        character = table.character_of(player)
-        if character == "submariner" and state.can_use(player, "dive"):
+        character = self.book[table.character_of(player)]
+        if character.dive is not None and state.can_use(player, "dive"):
             numbered = [
                 slot for slot in state.hands[player]
                 if KIND.get(state.value(slot, knowledge) or "", -1) == NUMBERED
             ]
             cards = one_slot_per_face(numbered, _Known(state, knowledge))
-            for pile in ("court", "discard"):
-                if table.court if pile == "court" else table.discard:
+            for pile in character.dive.piles:
+                if _pile(table, pile):
                     options.extend(Dive(pile, slot) for slot in cards)
-        if character == "plaguedoctor" and state.can_use(player, "plague") and table.discard:
+        if character.plague is not None and state.can_use(player, "plague") and _pile(table, character.plague.piles[0]):
             options.append(_PLAGUE)
         if state.can_discard_two(player):
             options.extend(self._discard_options(state, player, knowledge))
@@ -857,7 +863,7 @@ class SteamCourt(Game[SteamCourtState]):
         number without a Multiplier or a Masterstroke, so larger numbers change nothing. While a
         Submariner or Plague Doctor may still draw cards, the deck's bound.
         """
-        if state.ready(table, "submariner", "dive") >= 0 or state.ready(table, "plaguedoctor", "plague") >= 0:
+        if state.ready(table, "dive") >= 0 or state.ready(table, "plague") >= 0:
             return MAX_QUANTITY
         most = max(len(state.hands[p]) for p in table.seats)
         return min(MAX_QUANTITY, most + 1)
@@ -869,9 +875,9 @@ class SteamCourt(Game[SteamCourtState]):
         plain cards, Alchemist-lowered cards and 3/9 or 6/12 cards it uses (lowest slots first).
         """
         revealed = state.cards.revealed
-        character = table.character_of(player)
-        alchemist = character == "alchemist"
-        jester = character == "jester" and state.can_use(player, "pair")
+        character = self.book[table.character_of(player)]
+        alchemist = character.lowers
+        jester = character.pairs and state.can_use(player, "pair")
         by_number: list[list[int]] = [[] for _ in range(15)]
         duals = {3: [], 6: []}
         multiplier = -1
@@ -894,7 +900,7 @@ class SteamCourt(Game[SteamCourtState]):
         if lays:
             quantity = lays[0][3]
             top = lays[-1][2]
-            low = top if character == "duke" else top + 1
+            low = top if character.matches else top + 1
             cap = quantity
         else:
             quantity = 0
@@ -996,21 +1002,25 @@ class SteamCourt(Game[SteamCourtState]):
                     _require_in_hand(player, slot, hand)
                     _require_public_numbered(state, player, slot)
             elif kind is Dive:
-                if table.character_of(player) != "submariner":
+                dive = self.book[table.character_of(player)].dive
+                if dive is None:
                     raise IllegalAction(player, "only the Submariner dives")
                 if not state.can_use(player, "dive"):
                     raise IllegalAction(player, "the Submariner dives once a quarter")
-                if not (table.court if action.pile == "court" else table.discard):
+                if action.pile not in dive.piles:
+                    raise IllegalAction(player, f"the Submariner doesn't dive into the {_pile_title(action.pile)}")
+                if not _pile(table, action.pile):
                     raise IllegalAction(player, f"the {_pile_title(action.pile)} is empty")
                 _require_in_hand(player, action.slot, hand)
                 _require_public_numbered(state, player, action.slot)
             elif kind is Plague:
-                if table.character_of(player) != "plaguedoctor":
+                plague = self.book[table.character_of(player)].plague
+                if plague is None:
                     raise IllegalAction(player, "only the Plague Doctor walks among the dead")
                 if not state.can_use(player, "plague"):
                     raise IllegalAction(player, "the Plague Doctor draws once a quarter")
-                if not table.discard:
-                    raise IllegalAction(player, "the discard pile is empty")
+                if not _pile(table, plague.piles[0]):
+                    raise IllegalAction(player, f"the {_pile_title(plague.piles[0])} is empty")
         elif phase == Phase.COUP:
             if kind is Coup:
                 for slot in action.slots:
@@ -1034,19 +1044,19 @@ class SteamCourt(Game[SteamCourtState]):
         elif phase == Phase.GIVE:
             if kind is Give:
                 _require_in_hand(player, action.slot, hand)
-                if action.to == player or action.to not in table.seats:
-                    raise IllegalAction(player, "give the card to another player at the table")
-                if table.character_of(player) == "general" and table.character_of(action.to) == "queen":
-                    raise IllegalAction(player, "the General can't give a card to the Queen")
+                gift = self._privilege(table, player)
+                if action.to not in gift.receivers(table, player):
+                    at_table = action.to != player and action.to in table.seats
+                    raise IllegalAction(
+                        player, gift.refusal if at_table and gift.refusal else "give the card to another player at the table"
+                    )
         elif phase == Phase.SERVE:
             for slot in action.slots:
                 _require_in_hand(player, slot, hand)
                 _require_public_numbered(state, player, slot)
-            if table.character_of(player) == "teaboy":
-                if action.to != table.seats[0]:
-                    raise IllegalAction(player, "the Tea Boy serves the preeminent player")
-            elif action.to == player or action.to not in table.seats:
-                raise IllegalAction(player, "give the cards to another player at the table")
+            service = self._privilege(table, player)
+            if action.to not in service.receivers(table, player):
+                raise IllegalAction(player, service.refusal)
         elif phase == Phase.TRADE:
             if action.trade and not table.court:
                 raise IllegalAction(player, "the Court Hand is empty: there is nothing to trade for")
@@ -1063,14 +1073,15 @@ class SteamCourt(Game[SteamCourtState]):
         if lay.multiplier is not None:
             _require_in_hand(player, lay.multiplier, hand)
         count = len(lay.slots)
+        character = self.book[table.character_of(player)]
         if lay.multiplier is None and count == 1 and lay.quantity == 2:
-            if table.character_of(player) != "jester":
+            if not character.pairs:
                 raise IllegalAction(player, "only the Jester plays a single card as a pair")
             if not state.can_use(player, "pair"):
                 raise IllegalAction(player, "the Jester plays a single card as a pair once a quarter")
         if table.lays:
             problem = follow_problem(
-                lay.quantity, lay.value, table.quantity, table.lays[-1][2], table.character_of(player), "follow this trick"
+                lay.quantity, lay.value, table.quantity, table.lays[-1][2], _matcher(character), "follow this trick"
             )
             if problem:
                 raise IllegalAction(player, problem)
@@ -1078,7 +1089,7 @@ class SteamCourt(Game[SteamCourtState]):
             raise IllegalAction(
                 player, f"a Multiplier may count as at most {self.lead_cap(state, table)} here"
             )
-        problem = lay_problem(lay.slots, lay.value, lay.multiplier, table.character_of(player), state.cards.revealed)
+        problem = lay_problem(lay.slots, lay.value, lay.multiplier, character.lowers, state.cards.revealed)
         if problem:
             raise IllegalAction(player, problem)
 
@@ -1097,7 +1108,7 @@ class SteamCourt(Game[SteamCourtState]):
                 table.seats = order[first:first + len(table.characters)]
                 first += len(table.characters)
                 for player, character in zip(table.seats, table.characters):
-                    state.start[player] = CHARACTER_NUMBER[character]
+                    state.start[player] = self.book[character].number
             state.notes.append(("party-seating", tuple(tuple(table.seats) for table in state.tables)))
             state.phase = Phase.PLAYING
             self._start_quarter(state)
@@ -1106,7 +1117,7 @@ class SteamCourt(Game[SteamCourtState]):
         table.seats = order
         by_seat = state.start_tokens == "seat"
         for position, (player, character) in enumerate(zip(order, table.characters)):
-            state.start[player] = position + 1 if by_seat else CHARACTER_NUMBER[character]
+            state.start[player] = position + 1 if by_seat else self.book[character].number
             # "From lowest number to highest": the numbers rise with the seats at every clock table.
             state.clock[player] = position
         state.notes.append(("seating", tuple(order)))
@@ -1144,7 +1155,7 @@ class SteamCourt(Game[SteamCourtState]):
         count, character = claim.detail
         given = [revealed[slot] for slot in claim.slots[:count]]
         rest = [revealed[slot] for slot in claim.slots[count:]]
-        who = CHARACTER_TITLE[character]
+        who = self.book[character].title
         faces = " and ".join(sorted((FACE[name] for name in given), key=FACE_ORDER.__getitem__))
         faces = faces or "nothing"
         for name in given:
@@ -1327,11 +1338,11 @@ class SteamCourt(Game[SteamCourtState]):
         """Beginning of Quarter privileges, in seat order from ``position``; then the first lead."""
         characters = table.characters
         for position in range(position, len(characters)):
-            character = characters[position]
-            if character in BEGINNING_OF_QUARTER:
+            privilege = self.book[characters[position]].privilege
+            if privilege is not None:
                 table.privilege = position
                 table.actor = table.seats[position]
-                table.phase = _PRIVILEGE_PHASE[character]
+                table.phase = privilege.phase
                 return
         table.privilege = -1
         table.actor = -1
@@ -1355,7 +1366,11 @@ class SteamCourt(Game[SteamCourtState]):
         state.cards.claim(Claim(player, "serve", given + rest, [len(given), character]))
         self._give(state, table, player, list(given), action.to)
         state.notes.append(("serve", player, len(given), action.to))
-        table.phase = Phase.TRADE if table.character_of(player) == "teaboy" else Phase.HOARD
+        then = self._privilege(table, player).then
+        if then is None:
+            self._next_privilege(state, table, table.privilege + 1)
+        else:
+            table.phase = then
 
     def _trade(self, state: SteamCourtState, table: Table, player: int) -> None:
         # He keeps the cards given to him; the rest of his hand becomes the Court Hand.
@@ -1414,17 +1429,17 @@ class SteamCourt(Game[SteamCourtState]):
     def _lay_revealed(self, state: SteamCourtState, table: Table) -> None:
         player, slots, value, quantity, multiplier = table.lays[-1]
         revealed = state.cards.revealed
-        character = table.character_of(player)
         if value == MASTERSTROKE_VALUE:
             name = revealed[slots[0]]
             if KIND[name] != MASTERSTROKE:
                 raise RuleViolation(player, f"laid {a_face(FACE[name])} as a Masterstroke")
         else:
-            problem = lay_problem(slots, value, None if multiplier < 0 else multiplier, character, revealed)
+            lowers = self.book[table.character_of(player)].lowers
+            problem = lay_problem(slots, value, None if multiplier < 0 else multiplier, lowers, revealed)
             if problem:
                 raise RuleViolation(player, problem)
         state.notes.append(("lay", player, tuple(slots), value, quantity, multiplier))
-        general = state.ready(table, "general", "stop")
+        general = state.ready(table, "stop")
         if general >= 0 and general != player and len(table.lays) >= 2:  # not a lead (FAQ)
             table.actor = general
             table.phase = Phase.STOP
@@ -1496,9 +1511,10 @@ class SteamCourt(Game[SteamCourtState]):
         state.tricks[winner] += 1
         state.notes.append(("trick", winner))
         table.turn = -1
+        book = self.book
         table.asking = [
             player for player, character in zip(table.seats, table.characters)
-            if character in _TRICK_END_PHASE
+            if book[character].trick_end is not None
         ]
         self._next_trick_end(state, table)
 
@@ -1506,17 +1522,17 @@ class SteamCourt(Game[SteamCourtState]):
         """Ask the next player with a trick-end power who can use it (in seat order), or clear."""
         while table.asking:
             player = table.asking[0]
-            character = table.character_of(player)
-            if self._may_use_trick_end(state, table, player, character):
+            window = self.book[table.character_of(player)].trick_end
+            if self._may_use_trick_end(state, table, player, window):
                 table.actor = player
-                table.phase = _TRICK_END_PHASE[character]
+                table.phase = window
                 return
             table.asking.pop(0)
         self._clear(state, table)
 
-    def _may_use_trick_end(self, state: SteamCourtState, table: Table, player: int, character: str) -> bool:
+    def _may_use_trick_end(self, state: SteamCourtState, table: Table, player: int, window: str) -> bool:
         # can_use: not used this quarter, and not out of cards (he takes no cards back: I14).
-        if character == "timetraveler":
+        if window == Phase.RETRIEVE:
             # Asked only when a retrieve is possible (I28): he lost, and a lay of his with cards
             # stands in the trick.
             if not state.can_use(player, "retrieve") or player == table.winner:
@@ -1615,7 +1631,7 @@ class SteamCourt(Game[SteamCourtState]):
         if KIND[name] != NUMBERED:
             raise RuleViolation(player, f"revealed {FACE[name]} for a dive: it must be a numbered card")
         table.focus = []
-        self._draw(state, table, player, NUMBER[name], None)
+        self._draw(state, table, player, NUMBER[name], self._draw_of(table, player, "dive"))
         state.notes.append(("dive", player, table.pile, name, len(table.drawn)))
 
     def _plague(self, state: SteamCourtState, table: Table, player: int) -> None:
@@ -1624,19 +1640,20 @@ class SteamCourt(Game[SteamCourtState]):
         table.pile = "discard"
         table.discard = list(state.cards.reshuffle(table.discard))
         table.deals.append(len(state.cards.deals) - 1)
-        self._draw(state, table, player, 4, 2)
+        plague = self._draw_of(table, player, "plague")
+        self._draw(state, table, player, plague.count or 0, plague)
         state.notes.append(("plague", player, len(table.drawn)))
 
-    def _draw(self, state: SteamCourtState, table: Table, player: int, count: int, keep: int | None) -> None:
-        """Draw ``count`` cards blind from the top of the dive's pile (all if fewer); at least
-        ``keep`` of them must be kept (``None``: at least half, rounded up)."""
+    def _draw(self, state: SteamCourtState, table: Table, player: int, count: int, draw: Draw) -> None:
+        """Draw ``count`` cards blind from the top of the dive's pile (all if fewer), of which
+        ``draw`` says how many must be kept."""
         pile = table.court if table.pile == "court" else table.discard
         drawn = pile[:count]
         del pile[:count]
         state.hands[player].extend(drawn)
         state.cards.disclose(drawn, player)
         table.drawn = drawn[:]
-        least = (len(drawn) + 1) // 2 if keep is None else min(keep, len(drawn))
+        least = draw.least_kept(len(drawn))
         table.returns = len(drawn) - least
         table.phase = Phase.RETURN if table.returns else Phase.TURN
         if not table.returns:
@@ -1825,6 +1842,7 @@ class SteamCourt(Game[SteamCourtState]):
         state.tricks = list(data["tricks"])
         state.used = [[str(name) for name in used] for used in data["used"]]
         state.notes = []
+        state.book = self.book
         return state
 
     # -- presentation --------------------------------------------------------------------------
@@ -1941,4 +1959,14 @@ def _require_public_numbered(state: SteamCourtState, player: int, slot: int) -> 
 
 def _pile_title(pile: str) -> str:
     return "Court Hand" if pile == "court" else "discard pile"
+
+
+def _pile(table: Table, pile: str) -> list[int]:
+    """The table's Court Hand (``"court"``) or discard pile."""
+    return table.court if pile == "court" else table.discard
+
+
+def _matcher(character: Character) -> str | None:
+    """The title of a character who may match the lay to follow (for what a refusal says)."""
+    return character.title if character.matches else None
 

@@ -511,7 +511,8 @@ class Solo:
         if beat.multiplier is not None:
             _require_in_hand(beat.multiplier, state.hand)
         _, top, quantity, _ = trick
-        problem = follow_problem(beat.quantity, beat.value, quantity, top, state.character, "beat this trick")
+        matcher = "Duke" if state.character == "duke" else None
+        problem = follow_problem(beat.quantity, beat.value, quantity, top, matcher, "beat this trick")
         if problem:
             raise IllegalAction(0, problem)
         if beat.multiplier is None and len(beat.slots) != quantity:
@@ -520,7 +521,7 @@ class Solo:
             if "pair" in state.used:
                 raise IllegalAction(0, "the Jester plays a single card as a set once a round")
         # Every card is face up in Solo (I40): judged on the values at once.
-        problem = lay_problem(beat.slots, beat.value, beat.multiplier, state.character, state.cards.revealed)
+        problem = lay_problem(beat.slots, beat.value, beat.multiplier, state.character == "alchemist", state.cards.revealed)
         if problem:
             raise IllegalAction(0, problem)
 

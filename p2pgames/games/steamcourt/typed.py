@@ -418,14 +418,14 @@ class _Court:
             return self._checked(Masterstroke(_masterstroke(player, lay, self._hand())))
         table = self.game.check_kind(self.state, player, Lay)
         hand = self._hand()
-        character = table.character_of(player)
-        slots, value, quantity, multiplier = _lay_parts(player, lay, hand, 2, character == "alchemist")
+        alchemist = self.game.book[table.character_of(player)].lowers
+        slots, value, quantity, multiplier = _lay_parts(player, lay, hand, 2, alchemist)
         action = _built(player, Lay, slots, value, quantity, multiplier)
         if not slots:
             return self._checked(action)  # a Multiplier alone
         # The cards must make what is declared: judged here on the cards the player sees (the
         # rules judge them when they are revealed).
-        problem = lay_problem(action.slots, value, multiplier, character, hand.known)
+        problem = lay_problem(action.slots, value, multiplier, alchemist, hand.known)
         if problem:
             raise IllegalAction(player, problem)
         # check_action's checks of a lay, whose kind and turn check_kind passed above.

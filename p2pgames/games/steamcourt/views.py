@@ -41,7 +41,7 @@ from p2pgames.games.steamcourt.cards import (
 )
 
 if TYPE_CHECKING:
-    from p2pgames.games.steamcourt.rules import SteamCourt, SteamCourtState
+    from p2pgames.games.steamcourt.rules import SteamCourt, SteamCourtState, Table
 
 __all__ = [
     "describe_action",
@@ -516,8 +516,14 @@ def panels(
     return result
 
 
-# Only these characters use the discard pile: its size is shown when one of them is at the table.
-_DISCARD_USERS = frozenset({"submariner", "plaguedoctor"})
+def _uses_discard_pile(state: "SteamCourtState", table: "Table") -> bool:
+    """Whether a character at ``table`` may draw from the discard pile: its size is shown then."""
+    book = state.book
+    return any(
+        draw is not None and "discard" in draw.piles
+        for character in table.characters
+        for draw in (book[character].dive, book[character].plague)
+    )
 
 
 def _header_panel(state: "SteamCourtState") -> Panel:
@@ -532,7 +538,7 @@ def _header_panel(state: "SteamCourtState") -> Panel:
         stack = table.stacks[state.quarter - 1]
         segments.append(("", f"· next token {stack[-1]}" if stack else "· no tokens left"))
     segments.append(("", f"· Court Hand {len(table.court)}"))
-    if any(character in _DISCARD_USERS for character in table.characters):
+    if _uses_discard_pile(state, table):
         segments.append(("", f"· discard pile {len(table.discard)}"))
     return Panel("Steam Court", tuple(_wrap(segments)))
 
@@ -703,36 +709,22 @@ def _hand_panel(state: "SteamCourtState", viewer: int, knowledge: Knowledge) -> 
     return Panel(f"Your hand ({len(faces)})", tuple(lines))
 
 
-_POWER_TEXT = {  # each fits WIDTH after "Character: "
-    "queen": ("", "give a card as the quarter starts; lead first"),
-    "general": ("stop", "once a quarter: stop a lay (not a lead)"),
-    "duke": ("", "match the lay instead of beating it"),
-    "timetraveler": ("retrieve", "once a quarter: take back a lost trick's lay"),
-    "jester": ("", "unpass once, play a card as a pair once"),
-    "teaboy": ("", "give the Queen two top numbered cards; may trade"),
-    "submariner": ("dive", "once a quarter, on your turn: dive into a pile"),
-    "inspector": ("", "at quarter start: see the Court Hand and one hand"),
-    "alchemist": ("", "lower any numbered card by two when you lay it"),
-    "pirate": ("steal", "once a quarter: steal a numbered card from a trick"),
-    "plaguedoctor": ("plague", "once a quarter, on your turn: draw 4 discards"),
-    "vagabond": ("", "give away your top two numbered cards; may hoard"),
-}
 
 
 def _powers_panel(state: "SteamCourtState", viewer: int) -> Panel:
     """Your character's power (said when used this quarter) and your unused 1-point tokens' powers."""
     table = state.table_of(viewer)
-    character = table.character_of(viewer)
-    power, text = _POWER_TEXT[character]
+    character = state.book[table.character_of(viewer)]
+    power, text = character.power_text  # each fits WIDTH after "Character: "
     used = state.used[viewer]
-    if character == "jester":
+    if character.unpasses and character.pairs:
         left = [name for name in ("unpass", "pair") if name not in used]
         note = "" if len(left) == 2 else f" ({left[0]} left)" if left else " (both used)"
     elif power and power in used:
         text, note = f"{power} used this quarter", ""
     else:
         note = ""
-    lines = _wrap([("", word) for word in (text + note).split(" ")], "  ", [("bold", f"{CHARACTER_TITLE[character]}:")])
+    lines = _wrap([("", word) for word in (text + note).split(" ")], "  ", [("bold", f"{character.title}:")])
     for kind, spent in state.powers[viewer]:
         if not spent:  # a used token's power is gone for good
             how = "on your turn" if kind == "discard" else "after you pass"
@@ -847,7 +839,8 @@ def _choice_text(
     if phase == "give":
         return ("Give one card away? (give N to NAME / pass)", [("give N to NAME", "only NAME sees the card")])
     if phase == "serve":
-        to = "the Queen" if table.character_of(viewer) == "teaboy" else "another player"
+        receivers = state.book[table.character_of(viewer)].privilege.receivers(table, viewer)
+        to = f"the {state.book[table.character_of(receivers[0])].title}" if len(receivers) == 1 else "another player"
         return (f"Give your two highest numbered cards to {to}: {listed}", [])
     if phase == "trade":
         court = len(table.court)
@@ -1042,7 +1035,7 @@ def _party_header_panel(state: "SteamCourtState", viewer: int | None) -> Panel:
         if viewer is None:
             info.append(("", f"· {TABLE_NAMES[index]}"))
         info.append(("", f"· Court Hand {len(table.court)}"))
-        if any(character in _DISCARD_USERS for character in table.characters):
+        if _uses_discard_pile(state, table):
             info.append(("", f"· discard {len(table.discard)}"))
         if table.phase == "done":
             info.append(("good", "· quarter over"))
