@@ -25,8 +25,9 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Iterable
+
+from p2pgames.games._package_data import read_text
 
 __all__ = [
     "SUITS",
@@ -185,7 +186,7 @@ def descriptors() -> tuple[Descriptors, ...]:
 
     Raises :class:`DescriptorError` naming the suit and list that are missing or malformed.
     """
-    text = resources.files(__package__).joinpath("descriptors.toml").read_text(encoding="utf-8")
+    text = read_text(__spec__, "descriptors.toml")
     return load_descriptors(tomllib.loads(text))
 
 

@@ -14,13 +14,13 @@ in :data:`KIND_FIELDS`; the header of ``tiles.toml`` says the same for people ed
 
 from __future__ import annotations
 
-import os
 import re
 import tomllib
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 from p2pgames import canonical
+from p2pgames.games._package_data import read_text
 
 __all__ = [
     "ALERTS",
@@ -382,12 +382,7 @@ def _read_starters(raw: Any, tiles: Mapping[str, Tile]) -> dict[str, Starter]:
 
 
 def _load_shipped() -> TileSet:
-    # Read through this module's own loader (as ``pkgutil.get_data`` does, so a zipped install
-    # works too) rather than ``importlib.resources``, whose import (zipfile, tempfile, ...) costs
-    # more than reading and checking the tiles: every ``p2pgames verify`` of a Steam Torpedo
-    # transcript pays for what is loaded here.
-    data = __spec__.loader.get_data(os.path.join(os.path.dirname(__file__), "tiles.toml"))
-    return load_tiles(data.decode("utf-8"))
+    return load_tiles(read_text(__spec__, "tiles.toml"))
 
 
 TILESET: TileSet = _load_shipped()
