@@ -51,6 +51,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+import msgpack
+
 from p2pgames.bots import PlayoutBot
 from p2pgames.crypto import CardTable, ClassicSRA, Identity, random_permutation, random_scalar, shuffle_pass, unlock
 from p2pgames.engine import LocalTable
@@ -282,26 +284,47 @@ def bench_verify(path: Path, prefix: str, repeats: int) -> dict:
     rounds' ratios, so the machine's drift cancels."""
     checks = signature_checks(path.read_bytes())
     command = [sys.executable, "-m", "p2pgames", "verify", str(path)]
-    times, floors = [], []
+    times, floors, bare = [], [], []
     with tempfile.TemporaryDirectory() as cache:
         environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
         environment["PYTHONPYCACHEPREFIX"] = cache
+        listed = Path(cache) / "signatures.msgpack"
+        listed.write_bytes(msgpack.packb([[key.public_bytes_raw(), signature, message] for key, signature, message in checks]))
+        bare_command = [sys.executable, "-c", _BARE_VERIFIER, str(listed)]
         for round_number in range(repeats + 1):
             began = time.perf_counter()
             done = subprocess.run(command, capture_output=True, text=True, env=environment)
             elapsed = time.perf_counter() - began
             if done.returncode != 0:
                 raise RuntimeError(f"verify failed on a benchmark transcript (exit {done.returncode}): {done.stdout}{done.stderr}")
+            began = time.perf_counter()
+            subprocess.run(bare_command, check=True, env=environment)
+            bare_elapsed = time.perf_counter() - began
             if round_number == 0:
-                continue  # the warm-up run, which fills the bytecode cache
+                continue  # the warm-up runs, which fill the bytecode cache
             times.append(elapsed)
+            bare.append(bare_elapsed)
             floors.append(_median_time(lambda: [key.verify(signature, message) for key, signature, message in checks], 3))
     return {
         f"{prefix}verify_ms": statistics.median(times) * 1000,
         f"{prefix}verify_floor_ms": statistics.median(floors) * 1000,
         f"{prefix}verify_signatures": len(checks),
         f"{prefix}verify_ratio": statistics.median(t / f for t, f in zip(times, floors)),
+        f"{prefix}verify_bare_ms": statistics.median(bare) * 1000,
+        f"{prefix}verify_bare_ratio": statistics.median(b / f for b, f in zip(bare, floors)),
     }
+
+
+# The least a verifier written in Python can take, shown next to ``p2pgames verify`` for scale: a
+# new process that loads msgpack and cryptography's Ed25519, reads the signed bytes and checks them.
+_BARE_VERIFIER = """
+import sys, msgpack
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+keys = {}
+for raw, signature, message in msgpack.unpackb(open(sys.argv[1], "rb").read()):
+    key = keys.get(raw) or keys.setdefault(raw, Ed25519PublicKey.from_public_bytes(raw))
+    key.verify(signature, message)
+"""
 
 
 def signature_checks(data: bytes) -> list[tuple[Any, bytes, bytes]]:
@@ -721,6 +744,8 @@ for _prefix, _title in (("", "4-player Beltpunk"), ("court_", "6-player Steam Co
         (f"{_prefix}verify_ms", "  p2pgames verify of the host's transcript (a new process)", "ms", None, None),
         (f"{_prefix}verify_floor_ms", "  floor: checking its signatures alone", "ms", None, None),
         (f"{_prefix}verify_ratio", "  verify / floor", "x", "<=", 2.5),
+        (f"{_prefix}verify_bare_ms", "  a bare Python verifier: start-up, msgpack, Ed25519 checks", "ms", None, None),
+        (f"{_prefix}verify_bare_ratio", "  bare verifier / floor (the least any Python verifier takes)", "x", None, None),
     ]
 ROWS += [
     ("ast_take_ms", "a card taken at random from a rival's hand, 4 peers, end to end", "ms", None, None),
