@@ -407,10 +407,10 @@ class SteamCourtState(GameState):
         """Each player's score so far: start token (if scored) plus gear tokens (or clock space)."""
         if self.scoring == "clock":
             return self.clock[:]
-        if len(self.tables) > 1:
+        if self.variant == "party":
             # Party: a standing, not points: n for the Queen's seat down to 1 for the lowliest
             # Renegade (the Royal table's seats, then the Renegade table's) (RULES.md, I25).
-            court = self.tables[0].seats + self.tables[1].seats
+            court = [player for table in self.tables for player in table.seats]
             standing = [0] * self.players
             for rank, player in enumerate(court):
                 standing[player] = self.players - rank
@@ -720,7 +720,7 @@ class SteamCourt(Game[SteamCourtState]):
         if state.variant == "duo" and (ladder := duo.result(state)) is not None:
             return ladder
         scores = state.totals()
-        if len(state.tables) > 1:
+        if state.variant == "party":
             # The Royal table's first player out in the 4th quarter wins (RULES.md, I25).
             winner = state.tables[0].seats[0]
             return GameOver(tuple(scores), (winner,), views.party_result_summary(state, winner))
@@ -1281,11 +1281,11 @@ class SteamCourt(Game[SteamCourtState]):
         Several tables' decks are dealt at the same time, each among its own players (its holders;
         one table alone: every seat); the hands are disclosed after all the deals.
         """
-        party = len(state.tables) > 1
+        apart = len(state.tables) > 1
         dealt = []
         for table in tables:
             deal = len(state.cards.deals)
-            slots = list(state.cards.new_deal(state.deck(), holders=table.seats if party else ()))
+            slots = list(state.cards.new_deal(state.deck(), holders=table.seats if apart else ()))
             dealt.append((table, deal, slots))
         for table, deal, slots in dealt:
             self._hand_out(state, table, deal, slots)
@@ -1695,15 +1695,14 @@ class SteamCourt(Game[SteamCourtState]):
         return False
 
     def _end_quarter(self, state: SteamCourtState, table: Table) -> None:
-        party = len(state.tables) > 1
-        if party or state.scoring == "gears":
+        if state.variant == "party" or state.scoring == "gears":
             for player in table.seats:
                 if state.hands[player]:
                     # The last player with cards goes out last: the 1-point token and its power;
                     # in the Party variant the last start token, with no power (I22).
                     self._go_out(state, table, player)
-                    if not party:
-                        power = ONE_POINT_POWERS[state.quarter - 1]
+                    power = self.one_point_power(state)
+                    if power is not None:
                         state.powers[player].append([power, False])
                         # After the 4th quarter there is no later: the token is just its point.
                         state.notes.append(("one-point", player, power, state.quarter < QUARTERS))
@@ -1714,6 +1713,11 @@ class SteamCourt(Game[SteamCourtState]):
         if all(other.phase == Phase.DONE for other in state.tables):
             state.cards.audit(deal for other in state.tables for deal in other.deals)
             state.phase = Phase.AUDITING
+
+    def one_point_power(self, state: SteamCourtState) -> str | None:
+        """The power on the back of this quarter's 1-point gear token, which the last player out
+        takes (RULES.md, I8); none in the Party variant, which takes start tokens (I22)."""
+        return None if state.variant == "party" else ONE_POINT_POWERS[state.quarter - 1]
 
     def _climb(self, state: SteamCourtState, table: Table) -> None:
         """Clock Climbing: from the lowliest seat up, each token moves a space per trick won,
