@@ -73,7 +73,7 @@ from p2pgames.games.steamcourt.actions import (
     Trade,
     Unpass,
 )
-from p2pgames.games.steamcourt.cards import DECK, FACE, FACE_ORDER, NUMBER
+from p2pgames.games.steamcourt.cards import CARD_NAMES, FACE, FACE_ORDER, NUMBER
 from p2pgames.games.steamcourt.rules import SteamCourtState
 
 __all__ = ["CourtierBot", "make_bot", "hand_cost"]
@@ -82,7 +82,7 @@ __all__ = ["CourtierBot", "make_bot", "hand_cost"]
 # cards, then 3/9, 6/12, Multiplier, Masterstroke.
 D39, D612, MX, MS = FACE_ORDER["3/9"], FACE_ORDER["6/12"], FACE_ORDER["X"], FACE_ORDER["MS"]
 _SIZE = max(FACE_ORDER.values()) + 1
-INDEX: dict[str, int] = {name: FACE_ORDER[FACE[name]] for name in DECK}  # a card's count-vector index
+INDEX: dict[str, int] = {name: FACE_ORDER[FACE[name]] for name in CARD_NAMES}  # a card's count-vector index
 
 # How often a trick of each quantity comes up to follow (1: often … 5+: hardly ever), and how
 # often an opponent can beat a set of each size.

@@ -29,6 +29,8 @@ __all__ = [
     "one_slot_per_face",
     "two_highest_numbered",
     "DECK",
+    "SEVENTH",
+    "CARD_NAMES",
     "NUMBERED",
     "DUAL",
     "MULTIPLIER",
@@ -64,10 +66,16 @@ DECK: tuple[str, ...] = (
     + tuple(f"6/12{letter}" for letter in "abc")
 )
 
+# A seventh gear card of each number, ``1g`` … ``12g``: the 2015 rules add one of each from the
+# second deck to a table of seven players (every card in a deal needs a name of its own).
+SEVENTH: tuple[str, ...] = tuple(f"{number}g" for number in range(1, 13))
+# Every card name any deck uses.
+CARD_NAMES: tuple[str, ...] = DECK + SEVENTH
+
 KIND: dict[str, int] = {}
 NUMBER: dict[str, int] = {}  # numbered cards: their number; duals: the lower value (3 or 6)
 FACE: dict[str, str] = {}
-for _name in DECK:
+for _name in CARD_NAMES:
     _stem = _name[:-1]
     if _stem == "MS":
         KIND[_name], NUMBER[_name], FACE[_name] = MASTERSTROKE, 0, "MS"

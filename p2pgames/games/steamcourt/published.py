@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from p2pgames.games.steamcourt.cards import CHARACTER_NUMBER, CHARACTER_TITLE, CHARACTERS
+from p2pgames.games.steamcourt import duo
+from p2pgames.games.steamcourt.cards import CHARACTER_NUMBER, CHARACTER_TITLE, CHARACTERS, DECK, MAX_QUANTITY
 from p2pgames.games.steamcourt.phases import Phase
 from p2pgames.games.steamcourt.rulebook import Character, Draw, Gift, Inspection, Rulebook, Service
 
 if TYPE_CHECKING:
-    from p2pgames.games.steamcourt.rules import Table
+    from p2pgames.games.steamcourt.rules import SteamCourtState, Table
 
 __all__ = ["PUBLISHED"]
 
@@ -68,11 +69,18 @@ _POWERS: dict[str, dict] = {
     ),
 }
 
-#: The published rulebook's characters, in the order of their printed numbers.
+def _deck(state: "SteamCourtState") -> tuple[str, ...]:
+    """The 84 cards, at each table; the Duo variant plays without 1s and 2s."""
+    return duo.DUO_DECK if state.variant == "duo" else DECK
+
+
+#: The published rulebook: its characters in the order of their printed numbers, and its deck.
 PUBLISHED = Rulebook(
     "published",
     {
         name: Character(name, CHARACTER_TITLE[name], CHARACTER_NUMBER[name], **_POWERS[name])
         for name in CHARACTERS
     },
+    _deck,
+    MAX_QUANTITY,
 )

@@ -14,7 +14,7 @@ rulebook's words are a rule of their own (who may receive a gift: :attr:`Gift.re
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from p2pgames.games.steamcourt.phases import Phase
 
@@ -88,15 +88,20 @@ class Character:
     dive: Draw | None = None  # the Submariner
     plague: Draw | None = None  # the Plague Doctor
     trick_end: str | None = None  # the window a lost trick opens: Phase.RETRIEVE or Phase.STEAL
+    retrieves_all: bool = False  # a retrieve takes back every lay of his in the trick, not the last
     power_text: tuple[str, str] = ("", "")  # the power to say "used" of, and a line about it
 
 
 @dataclass(frozen=True)
 class Rulebook:
-    """A rulebook's characters by name (the names are the state's, shared by the rulebooks)."""
+    """A rulebook's characters by name (the names are the state's, shared by the rulebooks), the
+    cards each quarter deals at each table (``deck(state)``) and the largest multiplicity a
+    Multiplier may declare (see RULES.md, I12)."""
 
     name: str
     characters: Mapping[str, Character]
+    deck: Callable[[Any], tuple[str, ...]]
+    max_quantity: int
     _holders: Mapping[str, frozenset[str]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
