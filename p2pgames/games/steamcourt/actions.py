@@ -13,6 +13,7 @@ action                              when
 ``Masterstroke(slot)``              on your turn: lay a Masterstroke (ends the trick)
 ``Pass()``                          pass on your turn; decline a privilege or a power
 ``Give(slot, to)``                  Queen, General: give one card at the start of the quarter
+``Bestow(slots, to)``               the 2015 Queen: give two cards at the start of the quarter
 ``Serve(slots, to)``                Tea Boy, Vagabond: give your two highest numbered cards
 ``Trade(trade)``                    Tea Boy: trade your hand for the Court Hand, or keep it
 ``Hoard(hoard)``                    Vagabond: take the whole Court Hand, or leave it
@@ -44,6 +45,7 @@ __all__ = [
     "Masterstroke",
     "Pass",
     "Give",
+    "Bestow",
     "Serve",
     "Trade",
     "Hoard",
@@ -151,6 +153,18 @@ class Give:
 
     def __post_init__(self) -> None:
         check_slot(self.slot)
+        _check_seat(self.to, "to")
+
+
+@dataclass(frozen=True, slots=True)
+class Bestow:
+    """The Queen of the 2015 rules: give the two cards in ``slots`` (in slot order) to seat ``to``."""
+
+    slots: tuple[int, ...]
+    to: int
+
+    def __post_init__(self) -> None:
+        check_slots(self.slots, 2, 2)
         _check_seat(self.to, "to")
 
 
@@ -289,7 +303,7 @@ class KeepRest:
 
 
 Action = (
-    Lay | Masterstroke | Pass | Give | Serve | Trade | Hoard | Inspect | Coup | Stop | Retrieve
+    Lay | Masterstroke | Pass | Give | Bestow | Serve | Trade | Hoard | Inspect | Coup | Stop | Retrieve
     | Steal | Unpass | DiscardTwo | Dive | Plague | PutBack | KeepRest
 )
 

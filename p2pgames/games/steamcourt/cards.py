@@ -27,6 +27,7 @@ __all__ = [
     "follow_problem",
     "lay_problem",
     "one_slot_per_face",
+    "two_slots_per_pair_of_faces",
     "two_highest_numbered",
     "DECK",
     "SEVENTH",
@@ -221,6 +222,22 @@ def one_slot_per_face(slots: Sequence[int], names: Any) -> list[int]:
             seen.add(face)
             result.append(slot)
     return result
+
+
+def two_slots_per_pair_of_faces(slots: Sequence[int], names: Any) -> list[tuple[int, int]]:
+    """Every way to choose two of ``slots`` up to equal faces: the two lowest slots of a face held
+    twice, and the lowest slot of each of two faces; each pair in slot order, the pairs in order.
+
+    ``names`` maps slots to card names (``.get``); a slot it doesn't know is a face of its own.
+    """
+    by_face: dict[str, list[int]] = {}
+    for slot in sorted(slots):
+        name = names.get(slot)
+        by_face.setdefault(FACE[name] if name is not None else f"#{slot}", []).append(slot)
+    firsts = [held[0] for held in by_face.values()]
+    pairs = {(held[0], held[1]) for held in by_face.values() if len(held) >= 2}
+    pairs.update((a, b) for i, a in enumerate(firsts) for b in firsts[i + 1:])
+    return sorted(tuple(sorted(pair)) for pair in pairs)  # type: ignore[misc]
 
 
 def two_highest_numbered(slots: Sequence[int], names: Any) -> tuple[int, ...]:

@@ -21,7 +21,7 @@ from p2pgames.games.steamcourt.phases import Phase
 if TYPE_CHECKING:
     from p2pgames.games.steamcourt.rules import Table
 
-__all__ = ["Character", "Draw", "Gift", "Inspection", "Rulebook", "Service"]
+__all__ = ["Character", "Draw", "DrawPrivilege", "Gift", "Inspection", "Rulebook", "Service"]
 
 #: The players a gift may go to, given the table and the giver, in seat order.
 Receivers = Callable[["Table", int], list[int]]
@@ -29,12 +29,13 @@ Receivers = Callable[["Table", int], list[int]]
 
 @dataclass(frozen=True)
 class Gift:
-    """A Beginning of Quarter gift the giver may make or decline (the ``give`` phase): one card of
-    his choice to one of :attr:`receivers`; :attr:`refusal` says why another player at the table
-    may not have it."""
+    """A Beginning of Quarter gift the giver may make or decline (the ``give`` phase): ``cards``
+    cards of his choice (one: a ``Give``; two: a ``Bestow``) to one of :attr:`receivers`;
+    :attr:`refusal` says why another player at the table may not have them."""
 
     receivers: Receivers
     refusal: str = ""
+    cards: int = 1
     phase = Phase.GIVE
 
 
@@ -61,14 +62,25 @@ class Inspection:
 
 @dataclass(frozen=True)
 class Draw:
-    """A once-a-quarter draw on the player's own turn, blind, from the top of a re-shuffled pile:
-    the Submariner's dive (``count`` ``None``: as many as the number of the card he reveals; the
-    pile his choice of :attr:`piles`) or the Plague Doctor's plague. Of ``n`` cards drawn he keeps
-    at least ``least_kept(n)``; he may put the others back, one at a time."""
+    """A once-a-quarter draw, blind, from the top of a re-shuffled pile: the Submariner's dive
+    (``count`` ``None``: as many as the number of the card he reveals; the pile his choice of
+    :attr:`piles`) or the Plague Doctor's plague. Of ``n`` cards drawn he keeps at least
+    ``least_kept(n)`` and at most ``most_kept(n)`` (``None``: all of them); he puts the others
+    back, one at a time."""
 
     piles: tuple[str, ...]
     count: int | None
     least_kept: Callable[[int], int]
+    most_kept: Callable[[int], int] | None = None
+
+
+@dataclass(frozen=True)
+class DrawPrivilege:
+    """A draw (:attr:`draw`) made, or declined, as a Beginning of Quarter privilege, in the table
+    phase :attr:`phase` (the 2015 Plague Doctor's, before the first lead)."""
+
+    draw: Draw
+    phase: str
 
 
 @dataclass(frozen=True)
@@ -79,7 +91,7 @@ class Character:
     name: str
     title: str
     number: int
-    privilege: Gift | Service | Inspection | None = None  # Beginning of Quarter, in seat order
+    privilege: Gift | Service | Inspection | DrawPrivilege | None = None  # Beginning of Quarter, in seat order
     matches: bool = False  # may match the lay to follow instead of beating it (the Duke)
     lowers: bool = False  # may lower a numbered card by two as he lays it (the Alchemist)
     stops: bool = False  # once a quarter stops another's lay, not a lead (the General)

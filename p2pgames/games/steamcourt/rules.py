@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from p2pgames.engine import (
+    ActionCodec,
     CardOperations,
     CardState,
     Chance,
@@ -62,6 +63,7 @@ from p2pgames.games.steamcourt.published import PUBLISHED
 from p2pgames.games.steamcourt.rulebook import Character, Draw, Rulebook
 from p2pgames.games.steamcourt.solo_game import SOLO_GAME
 from p2pgames.games.steamcourt.actions import (
+    Bestow,
     Coup,
     DiscardTwo,
     Dive,
@@ -87,6 +89,7 @@ from p2pgames.games.steamcourt.cards import (
     follow_problem,
     lay_problem,
     one_slot_per_face,
+    two_slots_per_pair_of_faces,
     two_highest_numbered,
     CHARACTER_TITLE,
     DUAL,
@@ -136,7 +139,7 @@ _PHASE_KINDS: dict[str, tuple[frozenset, str]] = {
     Phase.RETRIEVE: (frozenset({Retrieve, Pass}), "retrieve your last lay or pass"),
     Phase.STEAL: (frozenset({Steal, Pass}), "steal a card or pass"),
     Phase.RETURN: (frozenset({PutBack, KeepRest}), "put back a drawn card or keep the rest"),
-    Phase.GIVE: (frozenset({Give, Pass}), "give a card or pass"),
+    Phase.GIVE: (frozenset({Give, Pass}), "give a card or pass"),  # the 2015 Queen: Bestow too
     Phase.SERVE: (frozenset({Serve}), "you must give your two highest numbered cards"),
     Phase.TRADE: (frozenset({Trade}), "trade or keep your hand"),
     Phase.HOARD: (frozenset({Hoard}), "hoard or leave the Court Hand"),
@@ -203,7 +206,7 @@ class Table:
     returns: int  # how many drawn cards may still be put back
 
     def copy(self) -> "Table":
-        other = Table.__new__(Table)
+        other = type(self).__new__(type(self))
         other.characters = self.characters  # never changed in place
         other.seats = self.seats[:]
         other.phase = self.phase
@@ -510,8 +513,11 @@ class SteamCourt(Game[SteamCourtState]):
         ),
     )
 
-    # The kinds of move each table phase takes (see _PHASE_KINDS).
+    # The kinds of move each table phase takes (see _PHASE_KINDS), their wire forms, and the
+    # class of the tables (a rulebook's own phases, moves and table fields go in a subclass).
     phase_kinds: Mapping[str, tuple[frozenset, str]] = _PHASE_KINDS
+    codec: ActionCodec = CODEC
+    table_type: type[Table] = Table
 
     def __init__(self, seating: Mapping[int, Sequence[str]] | None = None, book: Rulebook = PUBLISHED) -> None:
         self.seating = {players: tuple(chars) for players, chars in (seating or {}).items()}
@@ -619,7 +625,7 @@ class SteamCourt(Game[SteamCourtState]):
             for characters in (royal, renegades):
                 tokens = sorted((self.book[c].number for c in characters), reverse=True)  # bottom first
                 seats = list(range(first, first + len(characters)))
-                state.tables.append(_new_table(characters, seats, [tokens[:] for _ in range(QUARTERS)], players))
+                state.tables.append(new_table(characters, seats, [tokens[:] for _ in range(QUARTERS)], players))
                 first += len(characters)
         else:
             if ruleset["variant"] == "duo":
@@ -630,7 +636,7 @@ class SteamCourt(Game[SteamCourtState]):
                 raise RulesetError(f"{players} players need {players} characters, not {characters}")
             gears_up = list(range(1, players + 1))  # bottom 1 … top n
             stacks = [gears_up[:] for _ in range(QUARTERS)] if state.scoring == "gears" else []
-            state.tables = [_new_table(characters, list(range(players)), stacks, players)]
+            state.tables = [new_table(characters, list(range(players)), stacks, players)]
         state.hands = [[] for _ in range(players)]
         state.start = [0] * players
         state.gears = [[] for _ in range(players)]
@@ -768,8 +774,13 @@ class SteamCourt(Game[SteamCourtState]):
         if phase == Phase.RETURN:
             return [PutBack(slot) for slot in one_slot_per_face(table.drawn, _Known(state, knowledge))] + [_KEEP]
         if phase == Phase.GIVE:
-            others = self._privilege(table, player).receivers(table, player)
-            cards = one_slot_per_face(state.hands[player], _Known(state, knowledge))
+            gift = self._privilege(table, player)
+            others = gift.receivers(table, player)
+            known = _Known(state, knowledge)
+            if gift.cards == 2:
+                pairs = two_slots_per_pair_of_faces(state.hands[player], known)
+                return [Bestow(pair, to) for to in others for pair in pairs] + [_PASS]
+            cards = one_slot_per_face(state.hands[player], known)
             return [Give(slot, to) for to in others for slot in cards] + [_PASS]
         if phase == Phase.SERVE:
             served = self.two_highest(state, player, knowledge)
@@ -1044,9 +1055,13 @@ class SteamCourt(Game[SteamCourtState]):
             if kind is PutBack and (action.slot not in table.drawn or action.slot not in hand):
                 raise IllegalAction(player, "you can only put back a card you just drew")
         elif phase == Phase.GIVE:
-            if kind is Give:
-                _require_in_hand(player, action.slot, hand)
+            if kind is Give or kind is Bestow:
                 gift = self._privilege(table, player)
+                given = (action.slot,) if kind is Give else action.slots
+                if len(given) != gift.cards:
+                    raise IllegalAction(player, f"give {'one card' if gift.cards == 1 else f'{gift.cards} cards'}")
+                for slot in given:
+                    _require_in_hand(player, slot, hand)
                 if action.to not in gift.receivers(table, player):
                     at_table = action.to != player and action.to in table.seats
                     raise IllegalAction(
@@ -1236,6 +1251,9 @@ class SteamCourt(Game[SteamCourtState]):
             if kind is Give:
                 self._give(state, table, player, [action.slot], action.to)
                 state.notes.append(("give", player, action.to))
+            elif kind is Bestow:
+                self._give(state, table, player, list(action.slots), action.to)
+                state.notes.append(("bestow", player, action.to, len(action.slots)))
             else:
                 state.notes.append(("no-give", player))
             self._next_privilege(state, table, table.privilege + 1)
@@ -1641,15 +1659,22 @@ class SteamCourt(Game[SteamCourtState]):
         self._draw(state, table, player, NUMBER[name], self._draw_of(table, player, "dive"))
         state.notes.append(("dive", player, table.pile, name, len(table.drawn)))
 
-    def _plague(self, state: SteamCourtState, table: Table, player: int) -> None:
+    def _plague(self, state: SteamCourtState, table: Table, player: int, plague: Draw | None = None) -> None:
+        """Shuffle the plague's pile and draw from it (``plague``: the draw, unless it is the
+        player's character's turn power)."""
+        plague = plague or self._draw_of(table, player, "plague")
+        pile = plague.piles[0]
         state.used[player].append("plague")
         table.actor = player
-        table.pile = "discard"
-        table.discard = list(state.cards.reshuffle(table.discard))
+        table.pile = pile
+        fresh = list(state.cards.reshuffle(_pile(table, pile)))
         table.deals.append(len(state.cards.deals) - 1)
-        plague = self._draw_of(table, player, "plague")
+        if pile == "court":
+            table.court = fresh
+        else:
+            table.discard = fresh
         self._draw(state, table, player, plague.count or 0, plague)
-        state.notes.append(("plague", player, len(table.drawn)))
+        state.notes.append(("plague", player, len(table.drawn)) + (("court",) if pile == "court" else ()))
 
     def _draw(self, state: SteamCourtState, table: Table, player: int, count: int, draw: Draw) -> None:
         """Draw ``count`` cards blind from the top of the dive's pile (all if fewer), of which
@@ -1819,10 +1844,10 @@ class SteamCourt(Game[SteamCourtState]):
     # -- encodings -----------------------------------------------------------------------------
 
     def encode_action(self, action: Any) -> Any:
-        return CODEC.encode(action)
+        return self.codec.encode(action)
 
     def decode_action(self, data: Any) -> Any:
-        return CODEC.decode(data)
+        return self.codec.decode(data)
 
     def encode_state(self, state: SteamCourtState) -> Any:
         return {
@@ -1854,7 +1879,7 @@ class SteamCourt(Game[SteamCourtState]):
         state.cards = CardState.decode(data["cards"])
         state.phase = data["phase"]
         state.quarter = data["quarter"]
-        state.tables = [Table.decode(table) for table in data["tables"]]
+        state.tables = [self.table_type.decode(table) for table in data["tables"]]
         state.hands = [list(hand) for hand in data["hands"]]
         state.start = list(data["start"])
         state.gears = [list(gears) for gears in data["gears"]]
@@ -1928,8 +1953,12 @@ def _two_at_court(players: Any, options: Mapping[str, Any]) -> bool:
     return players == 2 and options.get("variant") == "court" and options.get("scoring", "gears") == "gears"
 
 
-def _new_table(characters: Sequence[str], seats: list[int], stacks: list[list[int]], players: int) -> Table:
-    table = Table.__new__(Table)
+def new_table(
+    characters: Sequence[str], seats: list[int], stacks: list[list[int]], players: int, table_type: type[Table] = Table
+) -> Table:
+    """A table of ``characters`` (seat order) seating ``seats``, with gear token ``stacks``, before
+    its first deal (its phase ``done``); ``table_type`` a subclass with fields of its own sets them."""
+    table = table_type.__new__(table_type)
     table.characters = list(characters)
     table.seats = seats
     table.phase = Phase.DONE

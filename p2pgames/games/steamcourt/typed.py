@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from p2pgames.engine import NO_KNOWLEDGE, IllegalAction, Knowledge, MalformedAction, normalize_typed
 
 from p2pgames.games.steamcourt.actions import (
+    Bestow,
     Coup,
     DiscardTwo,
     Dive,
@@ -444,8 +445,11 @@ class _Court:
         table = self.state.table_of(self.player)
         if table.phase == Phase.SERVE:
             return self._serve(typed, to)
-        self.game.check_kind(self.state, self.player, Give)
         cards = _cards(typed, example)
+        if len(cards) == 2 and Bestow in self.game.phase_kinds.get(table.phase, ((),))[0]:  # the 2015 Queen's gift
+            self.game.check_kind(self.state, self.player, Bestow)
+            return self._checked(Bestow(tuple(sorted(self._hand().take(self.player, cards))), to))
+        self.game.check_kind(self.state, self.player, Give)
         if len(cards) != 1:
             raise IllegalAction(self.player, f"give one card: {example}")
         return self._checked(Give(self._hand().one(self.player, cards[0]), to))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from p2pgames.engine import NO_KNOWLEDGE, ChoiceGroup, Event, Knowledge, Panel
 
 from p2pgames.games.steamcourt.actions import (
+    Bestow,
     Coup,
     DiscardTwo,
     Dive,
@@ -186,7 +187,7 @@ def describe_action(
         return "pass"
     if kind is Give:
         return f"give {_face(state, action.slot, knowledge)} to {names[action.to]}"
-    if kind is Serve:
+    if kind is Serve or kind is Bestow:
         faces = _faces([_face(state, slot, knowledge) for slot in action.slots])
         return f"give {' '.join(faces) or 'nothing'} to {names[action.to]}"
     if kind is Trade:
@@ -272,8 +273,8 @@ def _completed_parts(actions: Sequence[Any], texts: Sequence[str]) -> list[Choic
             key: Any = ("lay", action.slots, action.value)
             words = text.split(" ")
             label = " ".join("+X…" if word.startswith("+X") else word for word in words)
-        elif kind is Give:
-            key = ("give", action.slot)
+        elif kind is Give or kind is Bestow:
+            key = ("give", action.slot if kind is Give else action.slots)
             label = text.split(" to ", 1)[0] + " to …"
         elif kind is DiscardTwo:
             key = ("discard", text.split(" ")[1])
@@ -335,6 +336,8 @@ def _narrate_note(
         return [f"{names[note[1]]} seizes the Queen's seat; the cards are dealt again"]
     if kind == "give":
         return [f"{_who(after, note[1], names)} gives {names[note[2]]} a card"]
+    if kind == "bestow":
+        return [f"{_who(after, note[1], names)} gives {names[note[2]]} {note[3]} cards"]
     if kind == "no-give":
         return [f"{_who(after, note[1], names)} gives no card"]
     if kind == "inspect":
@@ -415,9 +418,8 @@ def _narrate_note(
             f"and draws {_count(count, 'card')}"
         ]
     if kind == "plague":
-        return [
-            f"{_who(after, note[1], names)} shuffles the discard pile and draws {_count(note[2], 'card')}"
-        ]
+        where = "the Court Hand" if note[3:] == ("court",) else "the discard pile"
+        return [f"{_who(after, note[1], names)} shuffles {where} and draws {_count(note[2], 'card')}"]
     if kind == "put-back":
         where = "the Court Hand" if note[2] == "court" else "the discard pile"
         return [f"{names[note[1]]} puts a card back into {where}"]
@@ -837,6 +839,8 @@ def _choice_text(
             [("drawn", f"{drawn or 'nothing'}; back to the {where}")],
         )
     if phase == "give":
+        if state.book[table.character_of(viewer)].privilege.cards == 2:
+            return ("Give two cards away? (give N M to NAME / pass)", [("give N M to NAME", "only NAME sees them")])
         return ("Give one card away? (give N to NAME / pass)", [("give N to NAME", "only NAME sees the card")])
     if phase == "serve":
         receivers = state.book[table.character_of(viewer)].privilege.receivers(table, viewer)
@@ -876,7 +880,7 @@ first player out wins."""
 
 # Log lines of these notes are about the player in ``note[1]``: prefixed with his table's name.
 _PLAYER_NOTES = frozenset({
-    "coup-claim", "coup", "give", "no-give", "inspect", "no-inspect", "serve", "trade", "keep",
+    "coup-claim", "coup", "give", "bestow", "no-give", "inspect", "no-inspect", "serve", "trade", "keep",
     "hoard", "leave", "lay", "pass", "stop", "unpass", "trick", "retrieve", "steal", "lead",
     "discard", "dive", "plague", "put-back",
 })
