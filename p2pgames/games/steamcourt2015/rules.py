@@ -197,14 +197,15 @@ class SteamCourt2015(SteamCourt):
 
     def describe_ruleset(self, ruleset: Ruleset) -> str:
         players = ruleset.players
-        tables = self._characters(ruleset)
+        tables = self.table_characters(ruleset)
         where = "two tables" if len(tables) == 2 else f"the {ruleset['table'].title()} table" if players in (4, 5) else "one table"
         titles = " · ".join(", ".join(CHARACTER_TITLE[name] for name in seats) for seats in tables)
         scoring = "the Party variation" if ruleset["variation"] == "party" else "gear tokens"
         return f"Steam Court (2015 draft), {players} players at {where} ({titles}; {scoring})"
 
     @staticmethod
-    def _characters(ruleset: Ruleset) -> tuple[tuple[str, ...], ...]:
+    def table_characters(ruleset: Ruleset) -> tuple[tuple[str, ...], ...]:
+        """Each table's characters for ``ruleset``, in seat order (see :func:`.book.characters_for`)."""
         return characters_for(
             ruleset.players, ruleset["table"], ruleset["removed"], ruleset["removed_renegade"], ruleset["three"]
         )
@@ -222,7 +223,7 @@ class SteamCourt2015(SteamCourt):
         state.cards = CardState()
         state.phase = Phase.SEATING
         state.quarter = 0
-        tables = self._characters(ruleset)
+        tables = self.table_characters(ruleset)
         state.tables = []
         first = 0
         renegades = len(tables[1]) if len(tables) == 2 else 0

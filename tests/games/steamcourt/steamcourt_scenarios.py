@@ -26,7 +26,7 @@ from p2pgames.games.steamcourt import GAME, SteamCourt
 from p2pgames.games.steamcourt.actions import Pass
 from p2pgames.games.steamcourt.cards import DECK, FACE, FACE_ORDER, KIND, NUMBERED
 
-NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "gina")
+NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "gina", "hal", "ivy", "jon")
 
 
 def hand_size(players: int, deck: Sequence[str] = DECK) -> int:
@@ -101,7 +101,7 @@ class Court(LocalTable):
         court: Sequence[str] = (),
         *,
         game: SteamCourt = GAME,
-        scoring: str = "gears",
+        scoring: str | None = "gears",
         seats: Sequence[int] | None = None,
         trim: bool = True,
         coup: bool = False,
@@ -119,7 +119,8 @@ class Court(LocalTable):
         self.trim_hands = trim
         self.notes: list[tuple] = []
         self.lines: list[str] = []
-        super().__init__(game, game.ruleset(players, {"scoring": scoring, **(options or {})}), seed)
+        chosen = {"scoring": scoring} if scoring is not None else {}  # None: a ruleset without the option
+        super().__init__(game, game.ruleset(players, {**chosen, **(options or {})}), seed)
         if trim:
             self.trim()
         if not coup:
@@ -179,12 +180,15 @@ class Court(LocalTable):
             self.act(self.table.asking[0], Pass())
 
     def skip_to_play(self) -> None:
-        """Skip the Beginning of Quarter privileges: the Queen leads now (a test shortcut)."""
+        """Skip the Beginning of Quarter privileges: the Queen leads now (a test shortcut), as
+        after the last privilege (no privilege under way)."""
+        self.table.privilege = -1
+        self.table.actor = -1
         self.game._lead(self.state, self.table, self.table.seats[0])
 
     def pass_privileges(self) -> None:
         """Every Beginning of Quarter privilege declined (the Tea Boy serves and keeps)."""
-        while self.table.phase in ("give", "inspect", "serve", "trade", "hoard"):
+        while self.table.phase in ("give", "inspect", "serve", "trade", "hoard", "plague"):
             seat = self.table.actor
             phase = self.table.phase
             if phase == "serve":
