@@ -354,7 +354,7 @@ class SteamCourtState(GameState):
     book: Rulebook  # what the characters do (not part of the state: the game's rulebook)
 
     def copy(self) -> "SteamCourtState":
-        other = SteamCourtState.__new__(SteamCourtState)
+        other = type(self).__new__(type(self))
         other.players = self.players
         other.scoring = self.scoring
         other.variant = self.variant
@@ -518,6 +518,7 @@ class SteamCourt(Game[SteamCourtState]):
     phase_kinds: Mapping[str, tuple[frozenset, str]] = _PHASE_KINDS
     codec: ActionCodec = CODEC
     table_type: type[Table] = Table
+    state_type: type[SteamCourtState] = SteamCourtState
 
     def __init__(self, seating: Mapping[int, Sequence[str]] | None = None, book: Rulebook = PUBLISHED) -> None:
         self.seating = {players: tuple(chars) for players, chars in (seating or {}).items()}
@@ -608,7 +609,7 @@ class SteamCourt(Game[SteamCourtState]):
 
     def setup(self, ruleset: Ruleset) -> SteamCourtState:
         players = ruleset.players
-        state = SteamCourtState.__new__(SteamCourtState)
+        state = self.state_type.__new__(self.state_type)
         state.players = players
         state.scoring = ruleset["scoring"]
         state.variant = ruleset["variant"]
@@ -1870,7 +1871,7 @@ class SteamCourt(Game[SteamCourtState]):
         }
 
     def decode_state(self, data: Any) -> SteamCourtState:
-        state = SteamCourtState.__new__(SteamCourtState)
+        state = self.state_type.__new__(self.state_type)
         state.players = data["players"]
         state.scoring = data["scoring"]
         state.variant = data["variant"]
