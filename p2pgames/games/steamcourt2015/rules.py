@@ -14,13 +14,18 @@ and their promotions. What the 2015 rules change is here and in :mod:`.book` (th
   out, at one table or two; the first out at the Royal table after the 4th quarter wins;
 * the Queen gives two cards (a :class:`~p2pgames.games.steamcourt.actions.Bestow`), the Plague
   Doctor draws from the Court Hand as the quarter starts (the ``plague`` phase), and a draw may
-  have to be put back in part (a table's ``owed``: how many drawn cards must still go back).
+  have to be put back in part (a table's ``owed``: how many drawn cards must still go back);
+* who plays which character (option ``characters``): drawn at random and seated by the diagram
+  (``diagram``), auctioned for negative points before the first deal (``auction``: the state phase
+  ``auction``, :class:`Bid` moves), or — the Random Characters variation, 3–7 players — a random
+  set of characters seated by rank (``random``) or in random order (``crazy``).
 
 ``RULES.md`` beside this file lists every rule with its test and the readings chosen (I1 …).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from p2pgames.engine import (
@@ -31,6 +36,7 @@ from p2pgames.engine import (
     GameOver,
     IllegalAction,
     Knowledge,
+    MalformedAction,
     Ruleset,
     RulesetError,
     RulesetOption,
@@ -65,8 +71,10 @@ from p2pgames.games.steamcourt.rules import (
     new_table,
 )
 from p2pgames.games.steamcourt2015 import views
+from p2pgames.games.steamcourt2015.auction_texts import describe_bid, is_auction_note, narrate_auction, parse_bid
 from p2pgames.games.steamcourt2015.book import (
     DRAFT_2015,
+    RANKS,
     REMOVABLE,
     RENEGADES,
     ROYALS,
@@ -74,10 +82,27 @@ from p2pgames.games.steamcourt2015.book import (
     characters_for,
 )
 
-__all__ = ["SteamCourt2015", "Table2015", "PLAGUE", "CODEC_2015"]
+__all__ = ["SteamCourt2015", "SteamCourt2015State", "Table2015", "Bid", "PLAGUE", "AUCTION", "CODEC_2015", "MAX_BID"]
 
 # The Plague Doctor's Beginning of Quarter draw, which he may decline (RULES.md, I9).
 PLAGUE = "plague"
+# ``state.phase`` while the Character Auction runs, before the first deal (I14).
+AUCTION = "auction"
+# Who plays which character (RULES.md, I14, I15).
+CHARACTER_MODES = ("diagram", "auction", "random", "crazy")
+# The most negative points a bid may say on the wire: five tokens of at most 10 points are 50.
+MAX_BID = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """Character Auction: bid ``points`` negative victory points (0 …) for the character offered."""
+
+    points: int
+
+    def __post_init__(self) -> None:
+        if type(self.points) is not int or not 0 <= self.points <= MAX_BID:
+            raise MalformedAction(f"a bid is 0–{MAX_BID} points, not {self.points!r}")
 
 # The moves of the 2015 rules on the wire: the published ones they use, the Queen's two-card gift.
 CODEC_2015 = ActionCodec("Steam Court (2015 draft)", {
@@ -96,6 +121,7 @@ CODEC_2015 = ActionCodec("Steam Court (2015 draft)", {
     Plague: "plague",
     PutBack: "putback",
     KeepRest: "keep",
+    Bid: "bid",
 })
 
 _PHASE_KINDS_2015: dict[str, tuple[frozenset, str]] = {
@@ -134,6 +160,49 @@ class Table2015(Table):
         return table  # type: ignore[return-value]
 
 
+class SteamCourt2015State(SteamCourtState):
+    """The public state of the 2015 rules: the published state's, and who plays which character
+    (``mode``, an option of the ruleset) with the Character Auction's course: ``bids`` (each
+    player's winning bid, in negative points), ``holders`` (each player's character, "" before),
+    the character ``offered`` (its place in the auction order, -1 when none), the ``bidder`` to
+    move, the ``standing`` bid (``[player, points]`` or empty), the players ``out`` of this
+    round, and the round's ``opener``."""
+
+    __slots__ = ("mode", "bids", "holders", "offered", "bidder", "standing", "out", "opener")
+
+    mode: str
+    bids: list[int]
+    holders: list[str]
+    offered: int
+    bidder: int
+    standing: list[int]
+    out: list[int]
+    opener: int
+
+    def copy(self) -> "SteamCourt2015State":
+        other = super().copy()
+        other.mode = self.mode  # type: ignore[attr-defined]
+        other.bids = self.bids[:]  # type: ignore[attr-defined]
+        other.holders = self.holders[:]  # type: ignore[attr-defined]
+        other.offered = self.offered  # type: ignore[attr-defined]
+        other.bidder = self.bidder  # type: ignore[attr-defined]
+        other.standing = self.standing[:]  # type: ignore[attr-defined]
+        other.out = self.out[:]  # type: ignore[attr-defined]
+        other.opener = self.opener  # type: ignore[attr-defined]
+        return other  # type: ignore[return-value]
+
+    def totals(self) -> list[int]:
+        """As the published game's, less each player's winning bid (the auction's negative points)."""
+        totals = super().totals()
+        if self.variant == "party":
+            return totals
+        return [total - bid for total, bid in zip(totals, self.bids)]
+
+    def auctioned(self) -> list[str]:
+        """The characters the auction offers, in its order: by rank, the Queen first."""
+        return [name for table in self.tables for name in table.characters]
+
+
 class SteamCourt2015(SteamCourt):
     """Steam Court by its 2015 draft rules: 3–10 players, one table or two (see the module)."""
 
@@ -162,10 +231,17 @@ class SteamCourt2015(SteamCourt):
             "three", "queen+duke+teaboy", THREES,
             "3 players: the three characters, named in rank order and joined by +",
         ),
+        RulesetOption(
+            "characters", "diagram", CHARACTER_MODES,
+            "diagram: drawn at random, seated by the seat order diagram; auction: the Character "
+            "Auction, in negative points; random / crazy (3–7 players): random characters seated "
+            "by rank / in random order",
+        ),
     )
     phase_kinds = _PHASE_KINDS_2015
     codec = CODEC_2015
     table_type = Table2015
+    state_type = SteamCourt2015State
 
     def __init__(self) -> None:
         super().__init__(book=DRAFT_2015)
@@ -194,6 +270,13 @@ class SteamCourt2015(SteamCourt):
             raise RulesetError("removed_renegade is for 4 players at the Renegade table and 8 players")
         if ruleset["three"] != "queen+duke+teaboy" and players != 3:
             raise RulesetError("three (the characters of a 3-player game) is for 3 players")
+        mode = ruleset["characters"]
+        if mode in ("random", "crazy") and not 3 <= players <= 7:
+            raise RulesetError("Random Characters is for 3–7 players")
+        if mode in ("random", "crazy") and (ruleset["three"] != "queen+duke+teaboy" or ruleset["table"] != "royal" or removed != "general"):
+            raise RulesetError("Random Characters chooses the characters: not with three, table or removed")
+        if mode == "auction" and ruleset["variation"] == "party":
+            raise RulesetError("the Character Auction bids negative points, which the Party variation doesn't count")
 
     def describe_ruleset(self, ruleset: Ruleset) -> str:
         players = ruleset.players
@@ -201,6 +284,11 @@ class SteamCourt2015(SteamCourt):
         where = "two tables" if len(tables) == 2 else f"the {ruleset['table'].title()} table" if players in (4, 5) else "one table"
         titles = " · ".join(", ".join(CHARACTER_TITLE[name] for name in seats) for seats in tables)
         scoring = "the Party variation" if ruleset["variation"] == "party" else "gear tokens"
+        mode = ruleset["characters"]
+        if mode in ("random", "crazy"):
+            titles = "random characters" + (" in random order" if mode == "crazy" else "")
+        elif mode == "auction":
+            scoring += ", characters auctioned"
         return f"Steam Court (2015 draft), {players} players at {where} ({titles}; {scoring})"
 
     @staticmethod
@@ -214,7 +302,7 @@ class SteamCourt2015(SteamCourt):
 
     def setup(self, ruleset: Ruleset) -> SteamCourtState:
         players = ruleset.players
-        state = SteamCourtState.__new__(SteamCourtState)
+        state = self.state_type.__new__(self.state_type)
         state.players = players
         state.scoring = "gears"  # tokens are taken in going out, gear or character tokens
         state.variant = "party" if ruleset["variation"] == "party" else "court"
@@ -252,15 +340,43 @@ class SteamCourt2015(SteamCourt):
         state.used = [[] for _ in range(players)]
         state.notes = []
         state.book = self.book
+        state.mode = ruleset["characters"]  # type: ignore[attr-defined]
+        state.bids = [0] * players  # type: ignore[attr-defined]
+        state.holders = [""] * players  # type: ignore[attr-defined]
+        state.offered = -1  # type: ignore[attr-defined]
+        state.bidder = -1  # type: ignore[attr-defined]
+        state.standing = []  # type: ignore[attr-defined]
+        state.out = []  # type: ignore[attr-defined]
+        state.opener = -1  # type: ignore[attr-defined]
         return state
 
     def apply_chance(self, state: SteamCourtState, seed: bytes) -> None:
-        # "Each player randomly draws a [character] token to determine initial seating order"; the
-        # first set of gear tokens goes in reverse seat order across the court: the highest seat
-        # takes 1, the lowest N (I12).
+        # "Each player randomly draws a [character] token to determine initial seating order"
+        # (the k-th drawn sits in the k-th seat of the court); Random Characters then draws the
+        # characters from the ten, and the auction's first bidder is the first drawn (I14, I15).
         state.notes = []
+        random = DeterministicRandom(seed)
         order = list(range(state.players))
-        DeterministicRandom(seed).shuffle(order)
+        random.shuffle(order)
+        mode = state.mode  # type: ignore[attr-defined]
+        if mode in ("random", "crazy"):
+            names = list(RANKS)
+            random.shuffle(names)
+            drawn = names[:state.players]
+            table = state.tables[0]
+            table.characters = drawn if mode == "crazy" else sorted(drawn, key=RANKS.index)
+        if mode == "auction":
+            state.phase = AUCTION
+            state.offered = 0  # type: ignore[attr-defined]
+            state.opener = state.bidder = order[0]  # type: ignore[attr-defined]
+            state.notes.append(("auction-offer", state.auctioned()[0], order[0]))  # type: ignore[attr-defined]
+            return
+        self._seat(state, order)
+
+    def _seat(self, state: SteamCourtState, order: list[int]) -> None:
+        """Seat ``order`` (the court, the highest first) at the tables; the first set of gear
+        tokens goes in reverse seat order across the court: the highest seat takes 1, the lowest
+        N (I12); then the first quarter is dealt."""
         first = 0
         for table in state.tables:
             table.seats = order[first:first + len(table.characters)]
@@ -297,6 +413,8 @@ class SteamCourt2015(SteamCourt):
         return super()._table_step(state, table)
 
     def legal_actions(self, state: SteamCourtState, player: int, knowledge: Knowledge) -> list[Any]:
+        if state.phase == AUCTION:
+            return self._auction_options(state, player)
         options = super().legal_actions(state, player, knowledge)
         if state.cards.pending or state.phase != Phase.PLAYING:
             return options
@@ -310,6 +428,11 @@ class SteamCourt2015(SteamCourt):
         return options
 
     def check_action(self, state: SteamCourtState, player: int, action: Any) -> None:
+        if state.phase == AUCTION and not state.cards.pending:
+            self._check_bid(state, player, action)
+            return
+        if type(action) is Bid:
+            raise IllegalAction(player, "no character is being auctioned")
         super().check_action(state, player, action)
         table = state.table_of(player)
         if table.phase == Phase.RETURN and type(action) is KeepRest and table.owed:  # type: ignore[attr-defined]
@@ -317,6 +440,9 @@ class SteamCourt2015(SteamCourt):
             raise IllegalAction(player, f"put back {owed} more drawn card{'s' if owed != 1 else ''} first")
 
     def apply_action(self, state: SteamCourtState, player: int, action: Any) -> None:
+        if state.phase == AUCTION:
+            self._apply_bid(state, player, action)
+            return
         table = state.table_of(player)
         if table.phase == PLAGUE:
             state.notes = []
@@ -338,8 +464,155 @@ class SteamCourt2015(SteamCourt):
         table.owed = max(0, table.owed - 1)  # type: ignore[attr-defined]
         super()._put_back(state, table, player, slot)
 
+    # -- the Character Auction -----------------------------------------------------------------
+
+    def step(self, state: SteamCourtState) -> Step:
+        if state.phase == AUCTION:
+            name = state.auctioned()[state.offered]  # type: ignore[attr-defined]
+            standing = state.standing  # type: ignore[attr-defined]
+            bid = f"outbid {standing[1]} points" if standing else "open the bidding"
+            return Turn((state.bidder,), f"{bid} for the {CHARACTER_TITLE[name]}, or pass")  # type: ignore[attr-defined]
+        return super().step(state)
+
+    @staticmethod
+    def bid_limit(state: SteamCourtState) -> int:
+        """The most negative points a bid may say: five tokens of at most N points each (I14)."""
+        return 5 * state.players
+
+    @staticmethod
+    def lowest_bid(state: SteamCourtState) -> int:
+        """The least a bid may say now: 0 to open, else one more than the standing bid."""
+        standing = state.standing  # type: ignore[attr-defined]
+        return standing[1] + 1 if standing else 0
+
+    def _auction_options(self, state: SteamCourtState, player: int) -> list[Any]:
+        if player != state.bidder:  # type: ignore[attr-defined]
+            return []
+        return [Bid(points) for points in range(self.lowest_bid(state), self.bid_limit(state) + 1)] + [_PASS]
+
+    def _check_bid(self, state: SteamCourtState, player: int, action: Any) -> None:
+        if player != state.bidder:  # type: ignore[attr-defined]
+            raise IllegalAction(player, "it is not your turn to bid")
+        kind = type(action)
+        if kind is Bid:
+            lowest, limit = self.lowest_bid(state), self.bid_limit(state)
+            if action.points < lowest:
+                raise IllegalAction(player, f"a bid must outbid the standing {lowest - 1} points")
+            if action.points > limit:
+                raise IllegalAction(player, f"a bid is at most {limit} points here")
+        elif kind is not Pass:
+            raise IllegalAction(player, "bid for the character or pass")
+
+    def _apply_bid(self, state: SteamCourtState, player: int, action: Any) -> None:
+        state.notes = []
+        if type(action) is Bid:
+            state.standing = [player, action.points]  # type: ignore[attr-defined]
+            state.notes.append(("bid", player, action.points))
+        else:
+            state.out.append(player)  # type: ignore[attr-defined]
+            state.notes.append(("bid-pass", player))
+        # "Players who pass during a bidding round cannot re-enter until the next character."
+        left = [p for p in range(state.players) if not state.holders[p] and p not in state.out]  # type: ignore[attr-defined]
+        standing = state.standing  # type: ignore[attr-defined]
+        if len(left) == 1:
+            self._award(state, left[0], standing[1] if standing else 0)
+            return
+        bidders = [p for p in left if not standing or p != standing[0]]
+        state.bidder = _next_clockwise(player, bidders, state.players)  # type: ignore[attr-defined]
+
+    def _award(self, state: SteamCourtState, winner: int, points: int) -> None:
+        auctioned = state.auctioned()  # type: ignore[attr-defined]
+        name = auctioned[state.offered]  # type: ignore[attr-defined]
+        state.holders[winner] = name  # type: ignore[attr-defined]
+        state.bids[winner] = points  # type: ignore[attr-defined]
+        state.notes.append(("auction-win", winner, name, points))
+        state.offered += 1  # type: ignore[attr-defined]
+        state.standing = []  # type: ignore[attr-defined]
+        state.out = []  # type: ignore[attr-defined]
+        without = [p for p in range(state.players) if not state.holders[p]]  # type: ignore[attr-defined]
+        if not without:
+            # Everyone has a character: each sits in its seat, and the quarter is dealt.
+            state.bidder = state.opener = -1  # type: ignore[attr-defined]
+            state.offered = -1  # type: ignore[attr-defined]
+            self._seat(state, [state.holders.index(name) for name in auctioned])  # type: ignore[attr-defined]
+            return
+        if len(without) == 1:
+            self._award(state, without[0], 0)  # the last character goes to the last player, unbid
+            return
+        # The next character's bidding opens with the next player clockwise without one (I14).
+        state.opener = state.bidder = _next_clockwise(state.opener, without, state.players)  # type: ignore[attr-defined]
+        state.notes.append(("auction-offer", auctioned[state.offered], state.opener))  # type: ignore[attr-defined]
+
+    def playout_choice(self, state: Any, player: int, actions: Any, knowledge: Knowledge, random: DeterministicRandom) -> Any:
+        """Random play passes half the time in the auction, else bids the least it may: uniform
+        bids would carry every auction to its limit."""
+        if state.phase == AUCTION:
+            return actions[-1] if random.below(2) or len(actions) == 1 else actions[0]
+        return super().playout_choice(state, player, actions, knowledge, random)
+
+    def describe_action(self, state: SteamCourtState, player: int, action: Any, knowledge: Knowledge, names: Any) -> str:
+        if type(action) is Bid:
+            return describe_bid(action.points)
+        return super().describe_action(state, player, action, knowledge, names)
+
+    def parse_action(self, state: SteamCourtState, player: int, text: str, knowledge: Knowledge, names: Any) -> Any:
+        """As the published game's, and in the auction ``bid N`` / ``bid -N`` / ``pass``."""
+        words = text.split()
+        if state.phase == AUCTION and words and words[0].lower() in ("bid", "pass"):
+            action: Any = _PASS if words[0].lower() == "pass" and len(words) == 1 else Bid(parse_bid(words[1:]))
+            self.check_action(state, player, action)
+            return action
+        if words and words[0].lower() == "bid":
+            raise IllegalAction(player, "no character is being auctioned")
+        return super().parse_action(state, player, text, knowledge, names)
+
+    def narrate(self, before: SteamCourtState, event: Any, after: SteamCourtState, names: Any) -> list[str]:
+        lines: list[str] = []
+        auction = [note for note in after.notes if is_auction_note(note)]
+        for note in auction:
+            lines.extend(narrate_auction(after, note, names) or [])
+        if len(auction) == len(after.notes):
+            return lines
+        return lines + super().narrate(before, event, after, names)
+
+    # -- encodings -----------------------------------------------------------------------------
+
+    def encode_state(self, state: SteamCourtState) -> Any:
+        encoded = super().encode_state(state)
+        encoded.update({
+            "mode": state.mode,  # type: ignore[attr-defined]
+            "bids": state.bids[:],  # type: ignore[attr-defined]
+            "holders": state.holders[:],  # type: ignore[attr-defined]
+            "offered": state.offered,  # type: ignore[attr-defined]
+            "bidder": state.bidder,  # type: ignore[attr-defined]
+            "standing": state.standing[:],  # type: ignore[attr-defined]
+            "out": state.out[:],  # type: ignore[attr-defined]
+            "opener": state.opener,  # type: ignore[attr-defined]
+        })
+        return encoded
+
+    def decode_state(self, data: Any) -> SteamCourtState:
+        state = super().decode_state(data)
+        state.mode = data["mode"]  # type: ignore[attr-defined]
+        state.bids = list(data["bids"])  # type: ignore[attr-defined]
+        state.holders = [str(name) for name in data["holders"]]  # type: ignore[attr-defined]
+        state.offered = data["offered"]  # type: ignore[attr-defined]
+        state.bidder = data["bidder"]  # type: ignore[attr-defined]
+        state.standing = list(data["standing"])  # type: ignore[attr-defined]
+        state.out = list(data["out"])  # type: ignore[attr-defined]
+        state.opener = data["opener"]  # type: ignore[attr-defined]
+        return state
+
     # -- presentation --------------------------------------------------------------------------
 
     def help_text(self) -> str:
         return views.HELP
 
+
+def _next_clockwise(after: int, among: list[int], players: int) -> int:
+    """The first of ``among`` clockwise (in seat number order) after ``after``."""
+    for step in range(1, players + 1):
+        player = (after + step) % players
+        if player in among:
+            return player
+    raise AssertionError("nobody to move")  # pragma: no cover

@@ -21,6 +21,8 @@ CASES = [(players, {}) for players in range(3, 11)] + [
     (8, {"removed": "duke", "removed_renegade": "pirate"}),
     (9, {"removed": "plaguedoctor"}),
     (3, {"three": "general+submariner+pirate"}),
+] + [(players, {"characters": "auction"}) for players in (3, 5, 8, 10)] + [
+    (players, {"characters": mode}) for players, mode in ((3, "random"), (5, "random"), (7, "random"), (4, "crazy"), (7, "crazy"))
 ]
 
 
@@ -30,8 +32,8 @@ def test_random_playthrough_conforms(players, options):
     assert report.result is not None and report.events > 0
 
 
-@pytest.mark.parametrize("players", [3, 7, 10])
-def test_exhaustive_conformance(players):
+@pytest.mark.parametrize("players, options", [(3, {}), (7, {}), (10, {}), (5, {"characters": "auction"})])
+def test_exhaustive_conformance(players, options):
     # Every legal action's wire form, typed form and state round trip, on a few seeds.
-    reports = check_game(GAME, GAME.ruleset(players), [b"sc2015-exhaustive-%d" % players], exhaustive=True)
+    reports = check_game(GAME, GAME.ruleset(players, options), [b"sc2015-exhaustive-%d" % players], exhaustive=True)
     assert all(report.result is not None for report in reports)

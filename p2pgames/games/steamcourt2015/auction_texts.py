@@ -1,0 +1,48 @@
+"""What people read and type in the Character Auction: a bid's text (``bid -3``: three negative
+points), the typed forms it takes (``bid 3``, ``bid -3``, ``pass``) and the log's lines."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from p2pgames.engine import MalformedAction
+from p2pgames.games.steamcourt.cards import CHARACTER_TITLE
+
+if TYPE_CHECKING:
+    from p2pgames.games.steamcourt.rules import SteamCourtState
+
+__all__ = ["describe_bid", "parse_bid", "narrate_auction", "is_auction_note"]
+
+_EXAMPLE = "bid -3 (three negative points), or pass"
+
+
+def describe_bid(points: int) -> str:
+    return f"bid -{points}" if points else "bid 0"
+
+
+def parse_bid(words: Sequence[str]) -> int:
+    """The points of a typed bid's words after ``bid`` (``3`` or ``-3`` both mean -3 points);
+    raises :class:`MalformedAction` saying how to bid."""
+    if len(words) != 1 or not words[0].lstrip("-").isdigit() or words[0].count("-") > 1:
+        raise MalformedAction(f"say how many negative points: {_EXAMPLE}")
+    return abs(int(words[0]))
+
+
+def narrate_auction(state: "SteamCourtState", note: tuple, names: Sequence[str]) -> list[str] | None:
+    """The log's line for an auction note, or ``None`` for another note."""
+    kind = note[0]
+    if kind == "auction-offer":
+        return [f"— the {CHARACTER_TITLE[note[1]]} is auctioned; {names[note[2]]} bids first —"]
+    if kind == "bid":
+        return [f"{names[note[1]]} bids -{note[2]}"]
+    if kind == "bid-pass":
+        return [f"{names[note[1]]} passes"]
+    if kind == "auction-win":
+        _, player, name, points = note
+        price = f"-{points} point{'s' if points != 1 else ''}" if points else "nothing"
+        return [f"{names[player]} takes the {CHARACTER_TITLE[name]} for {price}"]
+    return None
+
+
+def is_auction_note(note: Any) -> bool:
+    return note[0] in ("auction-offer", "bid", "bid-pass", "auction-win")
