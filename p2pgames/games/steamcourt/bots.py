@@ -187,7 +187,7 @@ class CourtierBot:
         kinds = {type(option) for option in options}
         if not kinds <= _KNOWN or not isinstance(state, SteamCourtState):
             return None  # a variant's action or state: the game's playout policy decides
-        view = _View(game, state, player, knowledge)
+        view = SeatView(game, state, player, knowledge)
         if Coup in kinds:
             return next(option for option in options if type(option) is Coup)
         if kinds <= {Stop, Pass} and Stop in kinds:
@@ -219,7 +219,7 @@ class CourtierBot:
         return best_of(options, worth, self.random)
 
 
-class _View:
+class SeatView:
     """One decision's view from ``player``'s seat: its hand as counts, and the table."""
 
     def __init__(self, game: Game, state: Any, player: int, knowledge: Knowledge) -> None:

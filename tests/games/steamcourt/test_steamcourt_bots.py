@@ -26,7 +26,7 @@ from p2pgames.games.steamcourt.actions import (
     Trade,
     Unpass,
 )
-from p2pgames.games.steamcourt.bots import CourtierBot, _View, make_bot
+from p2pgames.games.steamcourt.bots import CourtierBot, SeatView, make_bot
 
 from steamcourt_scenarios import Court
 
@@ -119,7 +119,7 @@ def test_the_bot_beats_random_play_clearly():
 def test_a_duo_bot_counts_no_1s_or_2s_among_the_cards_it_hasnt_seen():
     table = LocalTable(GAME, GAME.ruleset(2, {"variant": "duo"}), b"duo-unseen")
     table.settle()
-    view = _View(table.game, table.state, ALICE, table.view(ALICE))
+    view = SeatView(table.game, table.state, ALICE, table.view(ALICE))
     unseen = view.unseen()
     assert unseen[1] == unseen[2] == 0
     # The Duo deck's 72 cards less the 24 in his hand (nothing else is public yet).
