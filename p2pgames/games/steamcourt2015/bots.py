@@ -22,8 +22,8 @@ def make_bot(seed: bytes = b"") -> "Courtier2015Bot":
 def character_worth(rank: int, players: int) -> int:
     """The negative points a character of court rank ``rank`` (0: the Queen) is worth bidding at
     ``players`` players: half the seats below it, rounded down. A higher seat takes a lower start
-    token, but leads, gives its worst cards away and is first served, which measured bot games
-    (``scripts/measure_steamcourt.py``) show going out first more often."""
+    token, but leads, gives its worst cards away and is served first; what that is worth in points
+    is a first guess, not yet measured."""
     return max(0, (players - 1 - rank) // 2)
 
 
