@@ -34,13 +34,15 @@ def test_the_plague_doctor_declines_the_draw():
 
 
 def test_the_auction_bids_up_to_what_the_character_is_worth():
-    assert [character_worth(rank, 5) for rank in range(5)] == [2, 1, 1, 0, 0]
-    table = LocalTable(GAME, GAME.ruleset(5, {"characters": "auction"}), b"bids")
+    assert character_worth("queen", 10) > character_worth("vagabond", 10) == 0
+    table = LocalTable(GAME, GAME.ruleset(10, {"characters": "auction"}), b"bids")
     table.settle()
-    bidder = table.state.bidder
-    assert choose(table, bidder) == Bid(0)  # the Queen: worth 2, opened at 0
-    table.act(bidder, Bid(2))
-    assert choose(table, table.state.bidder) == Pass()  # 3 is more than she is worth
+    worth = character_worth("queen", 10)
+    assert choose(table, table.state.bidder) == Bid(0)  # opened at the least
+    table.act(table.state.bidder, Bid(worth - 1))
+    assert choose(table, table.state.bidder) == Bid(worth)  # outbids by one, up to her worth
+    table.act(table.state.bidder, Bid(worth))
+    assert choose(table, table.state.bidder) == Pass()  # no more than she is worth
 
 
 @pytest.mark.parametrize("players, options", [(3, {}), (6, {"characters": "auction"}), (9, {}), (5, {"variation": "party"})])
