@@ -50,7 +50,6 @@ __all__ = [
     "PARTY_REMOVABLE",
     "party_characters",
     "TABLE_NAMES",
-    "BEGINNING_OF_QUARTER",
     "makes",
     "values_of",
 ]
@@ -198,9 +197,6 @@ def party_characters(players: int, removed: str = "jester") -> tuple[tuple[str, 
         )
     return PARTY[players]
 
-
-# Characters with a Beginning of Quarter privilege (exercised in seat order).
-BEGINNING_OF_QUARTER = frozenset({"queen", "general", "inspector", "teaboy", "vagabond"})
 
 
 def a_face(face: str) -> str:

@@ -287,12 +287,6 @@ class Table:
     def character_of(self, player: int) -> str:
         return self.characters[self.seats.index(player)]
 
-    def seated(self, character: str) -> int:
-        """The player holding ``character`` at this table, or -1 (asked for every lay checked:
-        a look-up, not an exception)."""
-        characters = self.characters
-        return self.seats[characters.index(character)] if character in characters else -1
-
     @property
     def winner(self) -> int:
         """The player of the last lay: the trick's winner once it ends (a retrieve takes back a
