@@ -198,7 +198,6 @@ def party_characters(players: int, removed: str = "jester") -> tuple[tuple[str, 
     return PARTY[players]
 
 
-
 def a_face(face: str) -> str:
     """``face`` with its spoken article, for messages: "a 7", "an 8", "an 11", "an X", "an MS"."""
     return ("an " if face in ("8", "11", "X", "MS") else "a ") + face
