@@ -104,7 +104,9 @@ class Bid:
         if type(self.points) is not int or not 0 <= self.points <= MAX_BID:
             raise MalformedAction(f"a bid is 0–{MAX_BID} points, not {self.points!r}")
 
-# The moves of the 2015 rules on the wire: the published ones they use, the Queen's two-card gift.
+
+# The moves of the 2015 rules on the wire: the published ones they use, the Queen's two-card gift
+# and the auction's bid.
 CODEC_2015 = ActionCodec("Steam Court (2015 draft)", {
     Lay: "lay",
     Masterstroke: "ms",
@@ -264,8 +266,8 @@ class SteamCourt2015(SteamCourt):
         removed, renegade = ruleset["removed"], ruleset["removed_renegade"]
         if removed != "general" and not (players in (8, 9) or (players == 4 and ruleset["table"] == "royal")):
             raise RulesetError("a character is left out (removed) only by 4 players at the Royal table, 8 and 9 players")
-        if players == 8 and removed not in ROYALS:
-            raise RulesetError("8 players leave out one Royal character (removed) and one Renegade (removed_renegade)")
+        if players in (4, 8) and removed not in ROYALS:
+            raise RulesetError(f"{players} players leave out a Royal character (removed), a Renegade with removed_renegade")
         if renegade != "plaguedoctor" and not (players == 8 or (players == 4 and ruleset["table"] == "renegade")):
             raise RulesetError("removed_renegade is for 4 players at the Renegade table and 8 players")
         if ruleset["three"] != "queen+duke+teaboy" and players != 3:
@@ -314,7 +316,6 @@ class SteamCourt2015(SteamCourt):
         tables = self.table_characters(ruleset)
         state.tables = []
         first = 0
-        renegades = len(tables[1]) if len(tables) == 2 else 0
         for index, characters in enumerate(tables):
             count = len(characters)
             if state.variant == "party":
@@ -330,7 +331,6 @@ class SteamCourt2015(SteamCourt):
             table.owed = 0  # type: ignore[attr-defined]
             state.tables.append(table)
             first += count
-        assert renegades == 0 or first == players
         state.hands = [[] for _ in range(players)]
         state.start = [0] * players
         state.gears = [[] for _ in range(players)]

@@ -70,7 +70,10 @@ def test_eight_to_ten_players_sit_at_two_tables():
         GAME.ruleset(8, {"removed": "pirate"})  # 8 players leave one out at each table
 
 
-@pytest.mark.parametrize("players, options", [(5, {"removed": "duke"}), (6, {"table": "renegade"}), (10, {"removed_renegade": "pirate"}), (4, {"three": "queen+general+duke"})])
+@pytest.mark.parametrize("players, options", [
+    (5, {"removed": "duke"}), (6, {"table": "renegade"}), (10, {"removed_renegade": "pirate"}),
+    (4, {"three": "queen+general+duke"}), (4, {"removed": "pirate"}), (4, {"table": "renegade", "removed": "duke"}),
+])
 def test_choices_only_where_the_draft_leaves_them(players, options):
     with pytest.raises(RulesetError):
         GAME.ruleset(players, options)
