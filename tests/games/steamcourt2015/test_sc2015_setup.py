@@ -159,3 +159,25 @@ def test_the_party_variation_uses_the_characters_tokens_instead_of_gear_tokens()
 
 def test_numbered_cards_are_every_gear_card():
     assert all(KIND[name] == NUMBERED for name in deck_for(7) if FACE[name].isdigit())
+
+
+def test_every_ruleset_accepted_seats_every_player_once():
+    # Each combination of the options is refused, or seats exactly as many characters as players.
+    from itertools import product
+
+    from p2pgames.games.steamcourt2015.book import REMOVABLE
+
+    accepted = 0
+    renegade_choices = next(option.choices for option in GAME.options if option.name == "removed_renegade")
+    for players, removed, renegade, table, mode, variation in product(
+        range(3, 11), REMOVABLE, renegade_choices, ("royal", "renegade"), ("diagram", "auction", "random", "crazy"), ("gears", "party"),
+    ):
+        options = {"removed": removed, "removed_renegade": renegade, "table": table, "characters": mode, "variation": variation}
+        try:
+            ruleset = GAME.ruleset(players, options)
+        except RulesetError:
+            continue
+        accepted += 1
+        seated = [name for seats in GAME.table_characters(ruleset) for name in seats]
+        assert len(seated) == len(set(seated)) == players, (players, options)
+    assert accepted > 50
