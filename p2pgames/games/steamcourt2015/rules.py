@@ -422,7 +422,7 @@ class SteamCourt2015(SteamCourt):
         if player != table.actor:
             return options
         if table.phase == PLAGUE:
-            return [Plague(), _PASS]
+            return [Plague(), _PASS] if table.court else [_PASS]
         if table.phase == Phase.RETURN and table.owed:  # type: ignore[attr-defined]
             return [option for option in options if type(option) is not KeepRest]
         return options
@@ -435,6 +435,8 @@ class SteamCourt2015(SteamCourt):
             raise IllegalAction(player, "no character is being auctioned")
         super().check_action(state, player, action)
         table = state.table_of(player)
+        if table.phase == PLAGUE and type(action) is Plague and not table.court:
+            raise IllegalAction(player, "the Court Hand is empty: there is nothing to draw")
         if table.phase == Phase.RETURN and type(action) is KeepRest and table.owed:  # type: ignore[attr-defined]
             owed = table.owed  # type: ignore[attr-defined]
             raise IllegalAction(player, f"put back {owed} more drawn card{'s' if owed != 1 else ''} first")
