@@ -6,7 +6,7 @@ action texts and panels may use the viewer's own knowledge of hidden cards.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from p2pgames.engine import NO_KNOWLEDGE, ChoiceGroup, Event, Knowledge, Panel
 
@@ -42,6 +42,7 @@ from p2pgames.games.steamcourt.cards import (
 )
 
 if TYPE_CHECKING:
+    from p2pgames.games.steamcourt.rulebook import Rulebook
     from p2pgames.games.steamcourt.rules import SteamCourt, SteamCourtState, Table
 
 __all__ = [
@@ -55,6 +56,9 @@ __all__ = [
     "PARTY_HELP",
     "space_name",
     "CLI_VARIANTS",
+    "CardWords",
+    "masterstroke_words",
+    "PUBLISHED_MASTERSTROKE",
 ]
 
 # The variants offered on the command line (``--variant NAME``; ``--solo`` is ``solo``): the ruleset
@@ -115,13 +119,53 @@ Type (cards by face; seats by name):
 # -- names -----------------------------------------------------------------------------------------
 
 
+class CardWords(NamedTuple):
+    """How people are shown one card: its face (in hands, lays and gifts, and typed), its name in
+    sentences, and the name of several."""
+
+    face: str
+    name: str
+    plural: str
+
+
+PUBLISHED_MASTERSTROKE = CardWords("MS", "Masterstroke", "Masterstrokes")
+# The card that beats everything, by rulebook (``Rulebook.name``): the 2015 draft calls the
+# published Masterstroke the "Putsch" — one card under two names, so the 2015 game shows
+# "Putsch" wherever the card is named, as its face too ("MS" abbreviates a name its players
+# never read); typing accepts both (typed.py).
+_MASTERSTROKE_WORDS: dict[str, CardWords] = {
+    "published": PUBLISHED_MASTERSTROKE,
+    "2015 draft": CardWords("Putsch", "Putsch", "Putsch cards"),
+}
+
+
+def masterstroke_words(book: "Rulebook") -> CardWords:
+    """What ``book`` calls the card the cards' tables call ``MS`` (the published words for a
+    rulebook that doesn't rename it)."""
+    return _MASTERSTROKE_WORDS.get(book.name, PUBLISHED_MASTERSTROKE)
+
+
+def _shown(state: "SteamCourtState", face: str) -> str:
+    """``face`` (``FACE``'s) as ``state``'s rulebook shows it."""
+    return masterstroke_words(state.book).face if face == "MS" else face
+
+
+def _named(state: "SteamCourtState", name: str) -> str:
+    """The face of card ``name`` as ``state``'s rulebook shows it."""
+    return _shown(state, FACE[name])
+
+
 def _face(state: "SteamCourtState", slot: int, knowledge: Knowledge) -> str:
     name = state.cards.revealed.get(slot) or knowledge.get(slot)
-    return FACE[name] if name is not None else f"#{slot}"
+    return _named(state, name) if name is not None else f"#{slot}"
+
+
+# Faces in the order hands list them; a renamed Masterstroke sorts as the Masterstroke.
+_ORDER = {**FACE_ORDER, **{words.face: FACE_ORDER["MS"] for words in _MASTERSTROKE_WORDS.values()}}
 
 
 def _faces(faces: Sequence[str]) -> list[str]:
-    return sorted(faces, key=lambda face: (FACE_ORDER.get(face, 99), face))
+    return sorted(faces, key=lambda face: (_ORDER.get(face, 99), face))
 
 
 def _title(state: "SteamCourtState", player: int) -> str:
@@ -182,7 +226,7 @@ def describe_action(
         faces = [_face(state, slot, knowledge) for slot in action.slots]
         return "lay " + _lay_text(faces, action.value, action.quantity, action.multiplier is not None)
     if kind is Masterstroke:
-        return "lay MS"
+        return "lay " + masterstroke_words(state.book).face
     if kind is Pass:
         return "pass"
     if kind is Give:
@@ -331,7 +375,7 @@ def _narrate_note(
         _, quarter, size, court = note
         return [f"— quarter {quarter}: {size} cards each, {court} in the Court Hand —"]
     if kind == "coup-claim":
-        return [f"{names[note[1]]} pulls a coup: revealing three Masterstrokes"]
+        return [f"{names[note[1]]} pulls a coup: revealing three {masterstroke_words(after.book).plural}"]
     if kind == "coup":
         return [f"{names[note[1]]} seizes the Queen's seat; the cards are dealt again"]
     if kind == "give":
@@ -369,8 +413,8 @@ def _narrate_note(
     if kind == "lay":
         _, player, slots, value, quantity, multiplier = note
         if value == MASTERSTROKE_VALUE:
-            return [f"{names[player]} lays a Masterstroke"]
-        faces = [FACE[revealed[slot]] for slot in slots]
+            return [f"{names[player]} lays a {masterstroke_words(after.book).name}"]
+        faces = [_named(after, revealed[slot]) for slot in slots]
         return [f"{names[player]} lays {_lay_text(faces, value, quantity, multiplier >= 0)}"]
     if kind == "pass":
         return [f"{names[note[1]]} passes"]
@@ -384,7 +428,7 @@ def _narrate_note(
     if kind == "trick":
         return [f"{names[note[1]]} wins the trick"]
     if kind == "retrieve":
-        faces = " ".join(_faces([FACE[revealed[slot]] for slot in note[2]]))
+        faces = " ".join(_faces([_named(after, revealed[slot]) for slot in note[2]]))
         return [f"{_who(after, note[1], names)} retrieves {faces}"]
     if kind == "steal":
         return [f"{_who(after, note[1], names)} steals {a_face(FACE[revealed[note[2]]])} from the machine"]
@@ -406,7 +450,7 @@ def _narrate_note(
             return [f"{names[player]}'s 1-point token: {_POWER_NAMES[power]} (once, later)"]
         return [f"{names[player]}'s 1-point token is worth 1 point (the game is over: its power goes unused)"]
     if kind == "held":
-        return [f"{names[note[1]]} was left holding {' '.join(note[2])}"]
+        return [f"{names[note[1]]} was left holding {' '.join(_shown(after, face) for face in note[2])}"]
     if kind == "discard":
         faces = " and ".join(_faces([FACE[revealed[slot]] for slot in note[2]]))
         return [f"{names[note[1]]} discards {faces} (Discard-two token)"]
@@ -665,9 +709,11 @@ def _machine_panel(state: "SteamCourtState", names: Sequence[str], index: int = 
         return Panel(title, ((("dim", "empty"),),))
     lays = []
     for player, slots, value, quantity, multiplier in table.lays:
-        faces = [FACE[revealed[slot]] if slot in revealed else "??" for slot in slots]
+        faces = [_named(state, revealed[slot]) if slot in revealed else "??" for slot in slots]
         if value == MASTERSTROKE_VALUE:
-            lays.append((player, "MS (Masterstroke)", "beats all"))
+            words = masterstroke_words(state.book)
+            shown = words.face if words.face == words.name else f"{words.face} ({words.name})"
+            lays.append((player, shown, "beats all"))
         else:
             lays.append((player, _lay_text(faces, value, quantity, multiplier >= 0), f"{quantity} × {value}"))
     lines = []
@@ -693,16 +739,25 @@ _SPECIAL_MEANING = {
 }
 
 
+def _special_meanings(state: "SteamCourtState") -> dict[str, str]:
+    """What each special card's face means, under the faces ``state``'s rulebook shows."""
+    face = masterstroke_words(state.book).face
+    if face == "MS":
+        return _SPECIAL_MEANING
+    return {face: f"{face} beats all", **{key: text for key, text in _SPECIAL_MEANING.items() if key != "MS"}}
+
+
 def _hand_panel(state: "SteamCourtState", viewer: int, knowledge: Knowledge) -> Panel:
     """Your cards by value, special cards in bold, and what the special ones you hold do."""
     faces = [_face(state, slot, knowledge) for slot in state.hands[viewer]]
     if not faces:
         return Panel("Your hand", ((("dim", "no cards"),),))
-    segments = [("bold" if face in _SPECIAL_MEANING else "", face) for face in _faces(faces)]
+    special = _special_meanings(state)
+    segments = [("bold" if face in special else "", face) for face in _faces(faces)]
     # What the special cards held do, as far as it fits beside the cards (help explains them all).
     width = _width(segments) + len(segments) - 1 + 2
     meanings: list[str] = []
-    for face, meaning in _SPECIAL_MEANING.items():
+    for face, meaning in special.items():
         if face in faces and width + len(" · ".join(meanings + [meaning])) + 2 <= WIDTH:
             meanings.append(meaning)
     if meanings and width < WIDTH:
@@ -793,8 +848,8 @@ def _choice_text(
     def lay_of(lay: Sequence[Any]) -> str:
         player, slots, value, quantity, multiplier = lay
         if value == MASTERSTROKE_VALUE:
-            return "a Masterstroke"
-        faces = [FACE[revealed[slot]] if slot in revealed else "??" for slot in slots]
+            return f"a {masterstroke_words(state.book).name}"
+        faces = [_named(state, revealed[slot]) if slot in revealed else "??" for slot in slots]
         return _lay_text(faces, value, quantity, multiplier >= 0)
 
     if phase == "stop" and table.lays:
@@ -815,7 +870,7 @@ def _choice_text(
         if "coup" not in choices:
             return None  # only those dealt all three Masterstrokes have anything to decide
         return (
-            "You hold three Masterstrokes. Pull a coup? (coup / pass)",
+            f"You hold three {masterstroke_words(state.book).plural}. Pull a coup? (coup / pass)",
             [("coup", "reveal them, become the Queen; the cards are dealt again")],
         )
     if phase == "retrieve":
@@ -1012,7 +1067,7 @@ def _party_last_quarter_panel(state: "SteamCourtState", names: Sequence[str]) ->
         for place, player in enumerate(table.out):
             hand = state.hands[player]
             if hand:
-                faces = [FACE[revealed[slot]] if slot in revealed else "?" for slot in hand]
+                faces = [_named(state, revealed[slot]) if slot in revealed else "?" for slot in hand]
                 text = f"{names[player][:12]} last, left holding {' '.join(_faces(faces))}"
             else:
                 text = f"{names[player][:12]} {_ordinal(place + 1)}"

@@ -343,3 +343,22 @@ class SteamCourt2015(SteamCourt):
     def help_text(self) -> str:
         return views.HELP
 
+
+    # -- presentation (2015) --------------------------------------------------------------------
+    # What the 2015 rules word differently from the published flow's prompts: the Masterstroke is
+    # the Putsch, and the Queen's and the General's gifts go to one player each. The flow's own
+    # step (the ``_table_step`` above) is kept under another name and asked for everything else.
+
+    _flow_table_step = _table_step
+
+    def _table_step(self, state: SteamCourtState, table: Table) -> Step:  # noqa: F811 - see above
+        from p2pgames.engine import ReactionWindow
+
+        phase = table.phase
+        if phase == Phase.COUP:
+            return ReactionWindow(tuple(table.asking), "pull a coup with three Putsch cards?")
+        if phase == Phase.GIVE:
+            if table.character_of(table.actor) == "queen":
+                return Turn((table.actor,), "give two cards to the lowest player, or pass")
+            return Turn((table.actor,), "give one card to the second-lowest player, or pass")
+        return self._flow_table_step(state, table)

@@ -48,7 +48,7 @@ def test_the_first_trick():
     court.do(BOB, "lay 10 +X3")
     court.passes(CAROL)
     # "The Queen lays a Putsch and wins the trick."
-    court.do(ALICE, "lay MS")
+    court.do(ALICE, "lay Putsch")
     general_lets_it_stand(court)
     assert court.state.tricks[ALICE] == 1
     # "All of the players who had passed turn their character cards back around": a new trick,
@@ -67,7 +67,7 @@ def test_the_second_trick_and_the_generals_stop():
     general_lets_it_stand(court)
     court.do(BOB, "lay 10 +X3")
     court.passes(CAROL)
-    court.do(ALICE, "lay MS")
+    court.do(ALICE, "lay Putsch")
     general_lets_it_stand(court)
     # "The Queen leads the next trick by laying a single 4. The General lays an 8; the Duke lays an 11."
     court.do(ALICE, "lay 4")
