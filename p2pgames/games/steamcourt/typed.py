@@ -110,6 +110,14 @@ def _typed_faces(book: "Rulebook") -> dict[str, str]:
     it renames the card (the 2015 draft's Putsch: ``putsch`` is ``MS``)."""
     face = masterstroke_words(book).face
     return _FACES if face == "MS" else {**_FACES, face.casefold(): "MS"}
+
+
+def _every_face(faces: dict[str, str]) -> str:
+    """How cards are typed (:data:`_EVERY_FACE`), naming a renamed Masterstroke's face first."""
+    renamed = [typed for typed, face in faces.items() if face == "MS" and typed != "ms"]
+    if not renamed:
+        return _EVERY_FACE
+    return f"cards are typed 1–12, 3/9, 6/12, X (a Multiplier) and {renamed[0].title()} (or MS)"
 _EVERY_FACE = "cards are typed 1–12, 3/9, 6/12, X (a Multiplier) and MS (a Masterstroke)"
 # The faces of numbered cards (1–12), the only cards some powers take.
 _NUMBERED_FACES = frozenset(FACE[name] for name in DECK if KIND[name] == NUMBERED)
@@ -133,7 +141,7 @@ def _cards(words: Sequence[str], example: str, faces: dict[str, str] = _FACES) -
         elif word.startswith("#") and word[1:].isdigit() and word[1:].isascii():
             cards.append(int(word[1:]))
         else:
-            raise MalformedAction(f"{word!r} is not a card ({_EVERY_FACE}): {example}")
+            raise MalformedAction(f"{word!r} is not a card ({_every_face(faces)}): {example}")
     return cards
 
 
@@ -302,6 +310,8 @@ def _masterstroke(player: int, lay: _Lay, hand: _Hand, words: CardWords = PUBLIS
     """The slot of a typed Masterstroke (called ``words``), which is laid alone."""
     if len(lay.cards) > 1 or lay.times is not None or lay.value is not None or lay.grouped:
         raise IllegalAction(player, f"a {words.name} is laid alone: lay {words.face}{lay.form.on}")
+    if not hand.by_face.get("MS"):
+        raise IllegalAction(player, f"you hold no {words.face}")  # as _too_few says it, by the shown face
     return hand.one(player, "MS")
 
 

@@ -2,6 +2,13 @@
 
 Everything here reads the state and never changes it. Log lines use public information only;
 action texts and panels may use the viewer's own knowledge of hidden cards.
+
+Two rulebooks share these views (``steamcourt2015`` is the second): what a rulebook words its own
+way is asked of ``state.book`` (the Masterstroke's name, :func:`masterstroke_words`; a character's
+number, ``state.book[name].number``), and two questions are kept apart: two tables
+(``len(state.tables) > 1``: the Party variant, or the 2015 rules' 8–10 players with gear tokens)
+and the Party variant's scoring (``state.variant == "party"``: a standing, no points — the 2015
+Party variation plays it at one table too).
 """
 
 from __future__ import annotations
@@ -624,7 +631,8 @@ def _table_panel(
     index: int = 0,
     knowledge: Knowledge = NO_KNOWLEDGE,
 ) -> Panel:
-    """One line per seat of table ``index``, from its top seat: character, name, cards left,
+    """One line per seat of table ``index``, from its top seat: its number (at one table the
+    seat's, at two the character's in the rulebook), character, name, cards left,
     passed / to act / out (or *last*: the player still holding cards when the quarter ended),
     tokens (start + gear tokens = points, or the clock), and 1-point token powers not yet used;
     then, once the quarter is over at the table, the cards each player still holding some was

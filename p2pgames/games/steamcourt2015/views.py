@@ -1,5 +1,6 @@
-"""What the 2015 rules show people beyond the published game's views: the help, the command
-line's variations, the Party variation's result line."""
+"""What the 2015 rules show people beyond the published game's views (``steamcourt/views.py``,
+which ask ``state.book`` for the 2015 wording: the Putsch, the characters' numbers): the help (the
+moves, the Party variation), the command line's variations, the Party variation's result line."""
 
 from __future__ import annotations
 

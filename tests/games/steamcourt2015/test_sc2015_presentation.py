@@ -9,7 +9,7 @@ from sc2015_scenarios import NAMES, Court2015
 from steamcourt_scenarios import Court
 
 from p2pgames.bots import PlayoutBot
-from p2pgames.engine import LocalTable, MalformedAction
+from p2pgames.engine import IllegalAction, LocalTable, MalformedAction
 from p2pgames.games.steamcourt import GAME as PUBLISHED_GAME
 from p2pgames.games.steamcourt.actions import Bestow, Masterstroke
 from p2pgames.games.steamcourt.views import WIDTH
@@ -114,6 +114,13 @@ def test_a_putsch_is_typed_either_way_in_the_2015_game_only():
     putsch = Masterstroke(court.slot(ALICE, "MS"))
     for typed in ("lay putsch", "lay Putsch", "LAY PUTSCH", "lay MS"):
         assert GAME.parse_action(court.state, ALICE, typed, court.view(ALICE), NAMES[:5]) == putsch
+    with pytest.raises(IllegalAction, match="a Putsch is laid alone: lay Putsch"):
+        GAME.parse_action(court.state, ALICE, "lay putsch 4", court.view(ALICE), NAMES[:5])
+    with pytest.raises(MalformedAction, match=r"and Putsch \(or MS\)"):
+        GAME.parse_action(court.state, ALICE, "lay masterstroke", court.view(ALICE), NAMES[:5])
+    without = Court2015(5, [["4"], ["5"], ["6"], ["7"], ["8"]], play=True)
+    with pytest.raises(IllegalAction, match="you hold no Putsch"):
+        GAME.parse_action(without.state, ALICE, "lay putsch", without.view(ALICE), NAMES[:5])
     # The published game keeps its typing: "putsch" is no card there.
     published = Court(5, [["MS", "4"], ["5"], ["6"], ["7"], ["8"]], play=True)
     with pytest.raises(MalformedAction, match="'putsch' is not a card"):
