@@ -670,9 +670,14 @@ def _table_panel(
             ("", f"{CHARACTER_TITLE[character]:<13} "),
             ("you" if player == viewer else "bold", f"{names[player][:8]:<8} "),
             ("", f"{count:>2} card{' ' if count == 1 else 's'} "),
-            (style, f"{status:<7} "),
-            ("dim", _score_text(state, player, totals)),
         ]
+        score = _score_text(state, player, totals)
+        if score:
+            line += [(style, f"{status:<7} "), ("dim", score)]
+        elif status:  # nothing to score yet (the 2015 Party variation): no trailing blanks
+            line.append((style, status))
+        else:
+            line[-1] = ("", line[-1][1].rstrip())
         if _width(line) > WIDTH:  # five two-digit tokens (the 2015 rules at 10 players): no spaces
             line[-1] = ("dim", line[-1][1].replace(" = ", "="))
         tokens = [_POWER_NAMES[kind].split()[0] for kind, spent in state.powers[player] if not spent]

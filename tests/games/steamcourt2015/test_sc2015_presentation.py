@@ -208,6 +208,19 @@ def test_two_tables_with_gear_tokens_show_both_stacks_and_everyones_points():
     assert "Royal table" in watching and "Renegade table" in watching
 
 
+def test_the_longest_score_drops_its_spaces_to_fit_the_row():
+    # Start token 10 and four 10 gear tokens: "10+10+10+10+10 = 50" would run one column past WIDTH.
+    names = [f"player-{'x' * 12}{n}" for n in range(10)]
+    table = random_table(10, b"widest", lambda t: t.state.quarter == 1 and t.state.tables[1].lays)
+    state = table.state.copy()
+    player = state.tables[1].seats[-1]
+    state.start[player], state.gears[player] = 10, [10, 10, 10, 10]
+    rows = shown(GAME, state, None, {}, names)["Renegade table"]
+    row = rows[-1]
+    assert row.endswith("10+10+10+10+10=50") and len(row) <= WIDTH, row
+    assert all(" = " in other or "start" in other for other in rows[:-1])  # the others keep theirs
+
+
 def test_two_tables_with_gear_tokens_end_with_the_points():
     names = NAMES[:9]
     table = random_table(9, b"two-end", None)
