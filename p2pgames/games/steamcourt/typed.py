@@ -44,6 +44,7 @@ engine's conformance test reads back every legal action of random games, hundred
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from p2pgames.engine import NO_KNOWLEDGE, IllegalAction, Knowledge, MalformedAction, normalize_typed
@@ -103,21 +104,6 @@ __all__ = ["parse_court", "parse_solo"]
 
 # Typed faces (case folded) -> faces.
 _FACES = {face.casefold(): face for face in FACE_ORDER}
-
-
-def _typed_faces(book: "Rulebook") -> dict[str, str]:
-    """Typed faces -> faces for ``book``: ``_FACES``, and the Masterstroke's face in ``book`` if
-    it renames the card (the 2015 draft's Putsch: ``putsch`` is ``MS``)."""
-    face = masterstroke_words(book).face
-    return _FACES if face == "MS" else {**_FACES, face.casefold(): "MS"}
-
-
-def _every_face(faces: dict[str, str]) -> str:
-    """How cards are typed (:data:`_EVERY_FACE`), naming a renamed Masterstroke's face first."""
-    renamed = [typed for typed, face in faces.items() if face == "MS" and typed != "ms"]
-    if not renamed:
-        return _EVERY_FACE
-    return f"cards are typed 1–12, 3/9, 6/12, X (a Multiplier) and {renamed[0].title()} (or MS)"
 _EVERY_FACE = "cards are typed 1–12, 3/9, 6/12, X (a Multiplier) and MS (a Masterstroke)"
 # The faces of numbered cards (1–12), the only cards some powers take.
 _NUMBERED_FACES = frozenset(FACE[name] for name in DECK if KIND[name] == NUMBERED)
@@ -128,6 +114,26 @@ _NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
 _PASS, _RETRIEVE, _PLAGUE, _KEEP_REST = Pass(), Retrieve(), Plague(), KeepRest()
 
 _Card = Any  # a face (str) or a slot typed as ``#12`` (int)
+
+
+def _typed_faces(book: "Rulebook") -> dict[str, str]:
+    """Typed faces -> faces for ``book``: ``_FACES``, and the Masterstroke's face in ``book`` if
+    it renames the card (the 2015 draft's Putsch: ``putsch`` is ``MS``)."""
+    return _faces_naming_the_masterstroke(masterstroke_words(book).face)
+
+
+@lru_cache(maxsize=None)
+def _faces_naming_the_masterstroke(face: str) -> dict[str, str]:
+    # Built once per name: a _Court is made for every typed move (hundreds a step in conformance).
+    return _FACES if face == "MS" else {**_FACES, face.casefold(): "MS"}
+
+
+def _every_face(faces: dict[str, str]) -> str:
+    """How cards are typed (:data:`_EVERY_FACE`), naming a renamed Masterstroke's face first."""
+    renamed = [typed for typed, face in faces.items() if face == "MS" and typed != "ms"]
+    if not renamed:
+        return _EVERY_FACE
+    return f"cards are typed 1–12, 3/9, 6/12, X (a Multiplier) and {renamed[0].title()} (or MS)"
 
 
 def _cards(words: Sequence[str], example: str, faces: dict[str, str] = _FACES) -> list[_Card]:
