@@ -12,7 +12,7 @@ typed                                       action
 ``lay 7 7``, ``lay 5 5 +X3``, ``lay X``     :class:`Lay` (``+X3``: with a Multiplier, counting 3)
 ``lay 3/9 as 9``, ``lay 9 7 as 7``          … the value the cards count as (3/9, 6/12, Alchemist)
 ``lay 7 as pair``, ``lay 3/9 as pair of 9`` … the Jester's single card as a pair
-``lay MS``                                  :class:`Masterstroke`
+``lay MS``                                  :class:`Masterstroke` (2015: ``lay putsch`` too)
 ``pass``                                    :class:`Pass`
 ``give 2 to carol``                         :class:`Give` (Queen, General)
 ``give 11 12 to alice``, ``give nothing …`` :class:`Serve` (Tea Boy, Vagabond)
@@ -28,7 +28,8 @@ typed                                       action
 and Solo (tricks numbered 1–3 from the left): ``lay 7 7 on 2``, ``lay 5 +X3 on 1``, ``lay 7 as set
 on 3``, ``lay X on 1``, ``lay MS on 1``, ``stop 2``, ``retrieve 7``, ``give up 11 12``,
 ``discard 3 3``, ``pass``. A lay's value may be left out when its cards count as one value only
-(``lay 3/9 9`` is ``lay 3/9 9 as 9``).
+(``lay 3/9 9`` is ``lay 3/9 9 as 9``). A rulebook that renames the Masterstroke (the 2015 draft's
+Putsch: :func:`~.views.masterstroke_words`) has it typed by either face, wherever a card is typed.
 
 Text that is no move of the game raises :class:`MalformedAction`. A move the rules refuse now
 raises :class:`IllegalAction` with the game's reason ("you must play 3 cards to follow this
@@ -43,6 +44,7 @@ engine's conformance test reads back every legal action of random games, hundred
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from p2pgames.engine import NO_KNOWLEDGE, IllegalAction, Knowledge, MalformedAction, normalize_typed
@@ -82,6 +84,7 @@ from p2pgames.games.steamcourt.cards import (
     values_of,
 )
 from p2pgames.games.steamcourt.phases import Phase
+from p2pgames.games.steamcourt.views import PUBLISHED_MASTERSTROKE, CardWords, masterstroke_words
 from p2pgames.games.steamcourt.solo import (
     Beat,
     DiscardLowest,
@@ -94,6 +97,7 @@ from p2pgames.games.steamcourt.solo import (
 )
 
 if TYPE_CHECKING:
+    from p2pgames.games.steamcourt.rulebook import Rulebook
     from p2pgames.games.steamcourt.rules import SteamCourt, SteamCourtState
 
 __all__ = ["parse_court", "parse_solo"]
@@ -112,17 +116,38 @@ _PASS, _RETRIEVE, _PLAGUE, _KEEP_REST = Pass(), Retrieve(), Plague(), KeepRest()
 _Card = Any  # a face (str) or a slot typed as ``#12`` (int)
 
 
-def _cards(words: Sequence[str], example: str) -> list[_Card]:
-    """Faces (or ``#slot``) typed as ``words``; MalformedAction for anything else."""
+def _typed_faces(book: "Rulebook") -> dict[str, str]:
+    """Typed faces -> faces for ``book``: ``_FACES``, and the Masterstroke's face in ``book`` if
+    it renames the card (the 2015 draft's Putsch: ``putsch`` is ``MS``)."""
+    return _faces_naming_the_masterstroke(masterstroke_words(book).face)
+
+
+@lru_cache(maxsize=None)
+def _faces_naming_the_masterstroke(face: str) -> dict[str, str]:
+    # Built once per name: a _Court is made for every typed move (hundreds a step in conformance).
+    return _FACES if face == "MS" else {**_FACES, face.casefold(): "MS"}
+
+
+def _every_face(faces: dict[str, str]) -> str:
+    """How cards are typed (:data:`_EVERY_FACE`), naming a renamed Masterstroke's face first."""
+    renamed = [typed for typed, face in faces.items() if face == "MS" and typed != "ms"]
+    if not renamed:
+        return _EVERY_FACE
+    return f"cards are typed 1–12, 3/9, 6/12, X (a Multiplier) and {renamed[0].title()} (or MS)"
+
+
+def _cards(words: Sequence[str], example: str, faces: dict[str, str] = _FACES) -> list[_Card]:
+    """Faces (or ``#slot``) typed as ``words`` (``faces``: typed faces -> faces); MalformedAction
+    for anything else."""
     cards: list[_Card] = []
     for word in words:
-        face = _FACES.get(word)
+        face = faces.get(word)
         if face is not None:
             cards.append(face)
         elif word.startswith("#") and word[1:].isdigit() and word[1:].isascii():
             cards.append(int(word[1:]))
         else:
-            raise MalformedAction(f"{word!r} is not a card ({_EVERY_FACE}): {example}")
+            raise MalformedAction(f"{word!r} is not a card ({_every_face(faces)}): {example}")
     return cards
 
 
@@ -161,7 +186,7 @@ class _Lay:
 
     __slots__ = ("cards", "times", "value", "grouped", "form")
 
-    def __init__(self, words: Sequence[str], form: _LayForm, example: str) -> None:
+    def __init__(self, words: Sequence[str], form: _LayForm, example: str, faces: dict[str, str] = _FACES) -> None:
         group = form.group
         self.form = form
         self.cards: list[_Card] = []
@@ -180,7 +205,7 @@ class _Lay:
                     raise MalformedAction(f"{word!r}: +X is followed by the number the cards count as, as in {example}")
                 self.times = int(digits)
             else:
-                self.cards.extend(_cards((word,), example))
+                self.cards.extend(_cards((word,), example, faces))
             at += 1
         rest = words[at:]
         if not self.cards and self.times is None:
@@ -287,10 +312,12 @@ def _value_of(player: int, lay: _Lay, names: Sequence[str], alchemist: bool) -> 
     return values_of(names[0], alchemist)[0]
 
 
-def _masterstroke(player: int, lay: _Lay, hand: _Hand) -> int:
-    """The slot of a typed Masterstroke, which is laid alone."""
+def _masterstroke(player: int, lay: _Lay, hand: _Hand, words: CardWords = PUBLISHED_MASTERSTROKE) -> int:
+    """The slot of a typed Masterstroke (called ``words``), which is laid alone."""
     if len(lay.cards) > 1 or lay.times is not None or lay.value is not None or lay.grouped:
-        raise IllegalAction(player, f"a Masterstroke is laid alone: lay MS{lay.form.on}")
+        raise IllegalAction(player, f"a {words.name} is laid alone: lay {words.face}{lay.form.on}")
+    if not hand.by_face.get("MS"):
+        raise IllegalAction(player, f"you hold no {words.face}")  # as _too_few says it, by the shown face
     return hand.one(player, "MS")
 
 
@@ -374,7 +401,7 @@ def parse_court(
 class _Court:
     """One typed move being read: the table as ``player`` sees it."""
 
-    __slots__ = ("game", "state", "player", "knowledge", "names")
+    __slots__ = ("game", "state", "player", "knowledge", "names", "faces")
 
     def __init__(
         self, game: "SteamCourt", state: "SteamCourtState", player: int, knowledge: Knowledge, names: Sequence[str]
@@ -384,6 +411,7 @@ class _Court:
         self.player = player
         self.knowledge = knowledge
         self.names = names
+        self.faces = _typed_faces(state.book)
 
     def _hand(self) -> _Hand:
         return _Hand(self.state.hands[self.player], self.state.cards.revealed, self.knowledge)
@@ -413,10 +441,11 @@ class _Court:
 
     def lay(self, rest: list[str]) -> Any:
         player = self.player
-        lay = _Lay(rest, _COURT_LAY, "lay 7 7, lay 5 5 +X3, lay 3/9 as 9")
+        lay = _Lay(rest, _COURT_LAY, "lay 7 7, lay 5 5 +X3, lay 3/9 as 9", self.faces)
         if "MS" in lay.cards:
             self.game.check_kind(self.state, player, Masterstroke)
-            return self._checked(Masterstroke(_masterstroke(player, lay, self._hand())))
+            words = masterstroke_words(self.state.book)
+            return self._checked(Masterstroke(_masterstroke(player, lay, self._hand(), words)))
         table = self.game.check_kind(self.state, player, Lay)
         hand = self._hand()
         alchemist = self.game.book[table.character_of(player)].lowers
@@ -445,7 +474,7 @@ class _Court:
         table = self.state.table_of(self.player)
         if table.phase == Phase.SERVE:
             return self._serve(typed, to)
-        cards = _cards(typed, example)
+        cards = _cards(typed, example, self.faces)
         if len(cards) == 2 and Bestow in self.game.phase_kinds.get(table.phase, ((),))[0]:  # the 2015 Queen's gift
             self.game.check_kind(self.state, self.player, Bestow)
             return self._checked(Bestow(tuple(sorted(self._hand().take(self.player, cards))), to))
@@ -457,7 +486,7 @@ class _Court:
     def _serve(self, typed: list[str], to: int) -> Any:
         player = self.player
         self.game.check_kind(self.state, player, Serve)
-        cards = [] if typed == ["nothing"] else _cards(typed, "give 11 12 to alice")
+        cards = [] if typed == ["nothing"] else _cards(typed, "give 11 12 to alice", self.faces)
         hand = self._hand()
         served = self.game.two_highest(self.state, player, self.knowledge)
         chosen = hand.take(player, cards)
@@ -498,7 +527,9 @@ class _Court:
         self.game.check_kind(self.state, self.player, Coup)
         held = self._hand().by_face.get("MS", [])
         if len(held) != 3:
-            raise IllegalAction(self.player, f"a coup needs all three Masterstrokes: you hold {_held(len(held), 'MS')}")
+            words = masterstroke_words(self.state.book)
+            have = _held(len(held), "MS") if words.face == "MS" else f"{_NUMBERS[len(held)]}"
+            raise IllegalAction(self.player, f"a coup needs all three {words.plural}: you hold {have}")
         return self._checked(Coup(tuple(held)))
 
     def retrieve(self, rest: list[str]) -> Any:
@@ -514,7 +545,7 @@ class _Court:
 
     def steal(self, rest: list[str]) -> Any:
         player = self.player
-        cards = _cards(rest, "steal 7")
+        cards = _cards(rest, "steal 7", self.faces)
         if len(cards) != 1:
             raise MalformedAction("steal one card: steal 7")
         table = self.game.check_kind(self.state, player, Steal)
@@ -545,7 +576,7 @@ class _Court:
 
     def discard(self, rest: list[str]) -> Any:
         player = self.player
-        cards = _cards(rest, "discard 2 5")
+        cards = _cards(rest, "discard 2 5", self.faces)
         self.game.check_kind(self.state, player, DiscardTwo)
         if not self.state.can_discard_two(player):
             raise IllegalAction(player, "you have no Discard-two token to use")
@@ -560,7 +591,7 @@ class _Court:
         player = self.player
         if len(rest) != 2 or rest[0] not in PILES:
             raise MalformedAction("dive court 7 or dive discard 7")
-        cards = _cards(rest[1:], "dive court 7")
+        cards = _cards(rest[1:], "dive court 7", self.faces)
         self.game.check_kind(self.state, player, Dive)
         hand = self._hand()
         slot = hand.one(player, cards[0])
@@ -574,7 +605,7 @@ class _Court:
         player = self.player
         if not rest or rest[0] != "back":
             raise MalformedAction("put back 7")
-        cards = _cards(rest[1:], "put back 7")
+        cards = _cards(rest[1:], "put back 7", self.faces)
         if len(cards) != 1:
             raise MalformedAction("put back one card: put back 7")
         table = self.game.check_kind(self.state, player, PutBack)

@@ -2,11 +2,18 @@
 
 Everything here reads the state and never changes it. Log lines use public information only;
 action texts and panels may use the viewer's own knowledge of hidden cards.
+
+Two rulebooks share these views (``steamcourt2015`` is the second): what a rulebook words its own
+way is asked of ``state.book`` (the Masterstroke's name, :func:`masterstroke_words`; a character's
+number, ``state.book[name].number``), and two questions are kept apart: two tables
+(``len(state.tables) > 1``: the Party variant, or the 2015 rules' 8–10 players with gear tokens)
+and the Party variant's scoring (``state.variant == "party"``: a standing, no points — the 2015
+Party variation plays it at one table too).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from p2pgames.engine import NO_KNOWLEDGE, ChoiceGroup, Event, Knowledge, Panel
 
@@ -33,7 +40,6 @@ from p2pgames.games.steamcourt.actions import (
 )
 from p2pgames.games.steamcourt.cards import (
     a_face,
-    CHARACTER_NUMBER,
     CHARACTER_TITLE,
     FACE,
     FACE_ORDER,
@@ -42,6 +48,7 @@ from p2pgames.games.steamcourt.cards import (
 )
 
 if TYPE_CHECKING:
+    from p2pgames.games.steamcourt.rulebook import Rulebook
     from p2pgames.games.steamcourt.rules import SteamCourt, SteamCourtState, Table
 
 __all__ = [
@@ -55,6 +62,9 @@ __all__ = [
     "PARTY_HELP",
     "space_name",
     "CLI_VARIANTS",
+    "CardWords",
+    "masterstroke_words",
+    "PUBLISHED_MASTERSTROKE",
 ]
 
 # The variants offered on the command line (``--variant NAME``; ``--solo`` is ``solo``): the ruleset
@@ -115,13 +125,53 @@ Type (cards by face; seats by name):
 # -- names -----------------------------------------------------------------------------------------
 
 
+class CardWords(NamedTuple):
+    """How people are shown one card: its face (in hands, lays and gifts, and typed), its name in
+    sentences, and the name of several."""
+
+    face: str
+    name: str
+    plural: str
+
+
+PUBLISHED_MASTERSTROKE = CardWords("MS", "Masterstroke", "Masterstrokes")
+# The card that beats everything, by rulebook (``Rulebook.name``): the 2015 draft calls the
+# published Masterstroke the "Putsch" — one card under two names, so the 2015 game shows
+# "Putsch" wherever the card is named, as its face too ("MS" abbreviates a name its players
+# never read); typing accepts both (typed.py).
+_MASTERSTROKE_WORDS: dict[str, CardWords] = {
+    "published": PUBLISHED_MASTERSTROKE,
+    "2015 draft": CardWords("Putsch", "Putsch", "Putsch cards"),
+}
+
+
+def masterstroke_words(book: "Rulebook") -> CardWords:
+    """What ``book`` calls the card the cards' tables call ``MS`` (the published words for a
+    rulebook that doesn't rename it)."""
+    return _MASTERSTROKE_WORDS.get(book.name, PUBLISHED_MASTERSTROKE)
+
+
+def _shown(state: "SteamCourtState", face: str) -> str:
+    """``face`` (``FACE``'s) as ``state``'s rulebook shows it."""
+    return masterstroke_words(state.book).face if face == "MS" else face
+
+
+def _named(state: "SteamCourtState", name: str) -> str:
+    """The face of card ``name`` as ``state``'s rulebook shows it."""
+    return _shown(state, FACE[name])
+
+
 def _face(state: "SteamCourtState", slot: int, knowledge: Knowledge) -> str:
     name = state.cards.revealed.get(slot) or knowledge.get(slot)
-    return FACE[name] if name is not None else f"#{slot}"
+    return _named(state, name) if name is not None else f"#{slot}"
+
+
+# Faces in the order hands list them; a renamed Masterstroke sorts as the Masterstroke.
+_ORDER = {**FACE_ORDER, **{words.face: FACE_ORDER["MS"] for words in _MASTERSTROKE_WORDS.values()}}
 
 
 def _faces(faces: Sequence[str]) -> list[str]:
-    return sorted(faces, key=lambda face: (FACE_ORDER.get(face, 99), face))
+    return sorted(faces, key=lambda face: (_ORDER.get(face, 99), face))
 
 
 def _title(state: "SteamCourtState", player: int) -> str:
@@ -182,7 +232,7 @@ def describe_action(
         faces = [_face(state, slot, knowledge) for slot in action.slots]
         return "lay " + _lay_text(faces, action.value, action.quantity, action.multiplier is not None)
     if kind is Masterstroke:
-        return "lay MS"
+        return "lay " + masterstroke_words(state.book).face
     if kind is Pass:
         return "pass"
     if kind is Give:
@@ -322,6 +372,8 @@ def _narrate_note(
     kind = note[0]
     if kind == "seating":
         table = after.tables[0]
+        if not any(after.start):  # the 2015 Party variation: character tokens seat, no start tokens
+            return [f"seats: {_seats_text(after, table, note[1], names)}"]
         seats = ", ".join(
             f"{after.start[player]} {names[player]} ({CHARACTER_TITLE[table.characters[position]]})"
             for position, player in enumerate(note[1])
@@ -331,7 +383,7 @@ def _narrate_note(
         _, quarter, size, court = note
         return [f"— quarter {quarter}: {size} cards each, {court} in the Court Hand —"]
     if kind == "coup-claim":
-        return [f"{names[note[1]]} pulls a coup: revealing three Masterstrokes"]
+        return [f"{names[note[1]]} pulls a coup: revealing three {masterstroke_words(after.book).plural}"]
     if kind == "coup":
         return [f"{names[note[1]]} seizes the Queen's seat; the cards are dealt again"]
     if kind == "give":
@@ -369,8 +421,8 @@ def _narrate_note(
     if kind == "lay":
         _, player, slots, value, quantity, multiplier = note
         if value == MASTERSTROKE_VALUE:
-            return [f"{names[player]} lays a Masterstroke"]
-        faces = [FACE[revealed[slot]] for slot in slots]
+            return [f"{names[player]} lays a {masterstroke_words(after.book).name}"]
+        faces = [_named(after, revealed[slot]) for slot in slots]
         return [f"{names[player]} lays {_lay_text(faces, value, quantity, multiplier >= 0)}"]
     if kind == "pass":
         return [f"{names[note[1]]} passes"]
@@ -384,7 +436,7 @@ def _narrate_note(
     if kind == "trick":
         return [f"{names[note[1]]} wins the trick"]
     if kind == "retrieve":
-        faces = " ".join(_faces([FACE[revealed[slot]] for slot in note[2]]))
+        faces = " ".join(_faces([_named(after, revealed[slot]) for slot in note[2]]))
         return [f"{_who(after, note[1], names)} retrieves {faces}"]
     if kind == "steal":
         return [f"{_who(after, note[1], names)} steals {a_face(FACE[revealed[note[2]]])} from the machine"]
@@ -395,7 +447,8 @@ def _narrate_note(
         return []
     if kind == "out":
         _, player, token, place, held = note
-        taken = f" and takes the {token} gear token" if token else ""
+        # The 2015 Party variation's tokens are the characters' (seat markers), worded as at two tables.
+        taken = "" if not token else f" and takes token {token}" if after.variant == "party" else f" and takes the {token} gear token"
         if held:
             # The quarter ends with him still holding cards: last place, not out of cards.
             return [f"{names[player]} is left holding {_count(held, 'card')}: last ({_ordinal(place)}){taken}"]
@@ -406,7 +459,7 @@ def _narrate_note(
             return [f"{names[player]}'s 1-point token: {_POWER_NAMES[power]} (once, later)"]
         return [f"{names[player]}'s 1-point token is worth 1 point (the game is over: its power goes unused)"]
     if kind == "held":
-        return [f"{names[note[1]]} was left holding {' '.join(note[2])}"]
+        return [f"{names[note[1]]} was left holding {' '.join(_shown(after, face) for face in note[2])}"]
     if kind == "discard":
         faces = " and ".join(_faces([FACE[revealed[slot]] for slot in note[2]]))
         return [f"{names[note[1]]} discards {faces} (Discard-two token)"]
@@ -417,6 +470,8 @@ def _narrate_note(
             f"{_who(after, player, names)} reveals {a_face(FACE[name])}, shuffles {where} "
             f"and draws {_count(count, 'card')}"
         ]
+    if kind == "no-plague":  # the 2015 Plague Doctor declines his Beginning of Quarter draw
+        return [f"{_who(after, note[1], names)} draws nothing from the Court Hand"]
     if kind == "plague":
         where = "the Court Hand" if note[3:] == ("court",) else "the discard pile"
         return [f"{_who(after, note[1], names)} shuffles {where} and draws {_count(note[2], 'card')}"]
@@ -434,10 +489,13 @@ def _narrate_note(
         return ["the clock:"] + lines
     if kind == "quarter-end":
         _, quarter, seats = note
-        totals = after.totals()
-        label = "space" if after.scoring == "clock" else "points"
-        scores = ", ".join(f"{names[p]} {totals[p]}" for p in seats)
-        lines = [f"quarter {quarter} ends; {label}: {scores}"]
+        if after.variant == "party":  # a standing, no points: the going-out order is the news
+            lines = [f"quarter {quarter} ends; out in order: {', '.join(names[p] for p in seats)}"]
+        else:
+            totals = after.totals()
+            label = "space" if after.scoring == "clock" else "points"
+            scores = ", ".join(f"{names[p]} {totals[p]}" for p in seats)
+            lines = [f"quarter {quarter} ends; {label}: {scores}"]
         if after.phase != "over":
             table = after.tables[0]
             order = ", ".join(
@@ -499,7 +557,7 @@ def panels(
     When the game is over: the final standings, then the 4th quarter's table as it ended (who went
     out when, the cards the last player was left holding, the last trick).
     """
-    if len(state.tables) > 1:
+    if len(state.tables) > 1:  # two tables: the Party variant, or the 2015 rules' 8–10 players
         return party_panels(game, state, viewer, knowledge, names)
     result = [_header_panel(state)]
     if state.phase == "over":
@@ -529,7 +587,7 @@ def _uses_discard_pile(state: "SteamCourtState", table: "Table") -> bool:
 
 
 def _header_panel(state: "SteamCourtState") -> Panel:
-    scoring = "Clock Climbing" if state.scoring == "clock" else "gear tokens"
+    scoring = "Clock Climbing" if state.scoring == "clock" else "Party variant" if state.variant == "party" else "gear tokens"
     if not state.quarter:
         return Panel("Steam Court", ((("bold", "drawing start tokens"), ("", f" · {scoring}")),))
     if state.phase == "over":
@@ -551,8 +609,13 @@ def _score_text(state: "SteamCourtState", player: int, totals: Sequence[int]) ->
     if state.scoring == "clock":
         tricks = state.tricks[player]
         return f"space {state.clock[player]} · {_count(tricks, 'trick')}"
-    if len(state.tables) > 1:
-        return f"start {state.start[player]}"  # Party tokens are seat markers, not points (I22)
+    if state.variant == "party":
+        # Party tokens are seat markers, not points (I22): the start token; the 2015 Party
+        # variation has none, only the character token taken in going out this quarter.
+        if state.start[player]:
+            return f"start {state.start[player]}"
+        taken = state.gears[player]
+        return f"token {taken[-1]}" if state.quarter and len(taken) == state.quarter else ""
     gears = state.gears[player]
     if not state.scores_start():
         return "gears " + ("+".join(map(str, gears)) + f" = {totals[player]}" if gears else "0")
@@ -568,7 +631,8 @@ def _table_panel(
     index: int = 0,
     knowledge: Knowledge = NO_KNOWLEDGE,
 ) -> Panel:
-    """One line per seat of table ``index``, from its top seat: character, name, cards left,
+    """One line per seat of table ``index``, from its top seat: its number (at one table the
+    seat's, at two the character's in the rulebook), character, name, cards left,
     passed / to act / out (or *last*: the player still holding cards when the quarter ended),
     tokens (start + gear tokens = points, or the clock), and 1-point token powers not yet used;
     then, once the quarter is over at the table, the cards each player still holding some was
@@ -602,13 +666,20 @@ def _table_panel(
         else:
             status, style = "", ""
         line: list[Segment] = [
-            ("dim", f"{position + 1 if len(state.tables) == 1 else CHARACTER_NUMBER[character]:>{number_width}} "),
+            ("dim", f"{position + 1 if len(state.tables) == 1 else state.book[character].number:>{number_width}} "),
             ("", f"{CHARACTER_TITLE[character]:<13} "),
             ("you" if player == viewer else "bold", f"{names[player][:8]:<8} "),
             ("", f"{count:>2} card{' ' if count == 1 else 's'} "),
-            (style, f"{status:<7} "),
-            ("dim", _score_text(state, player, totals)),
         ]
+        score = _score_text(state, player, totals)
+        if score:
+            line += [(style, f"{status:<7} "), ("dim", score)]
+        elif status:  # nothing to score yet (the 2015 Party variation): no trailing blanks
+            line.append((style, status))
+        else:
+            line[-1] = ("", line[-1][1].rstrip())
+        if _width(line) > WIDTH:  # five two-digit tokens (the 2015 rules at 10 players): no spaces
+            line[-1] = ("dim", line[-1][1].replace(" = ", "="))
         tokens = [_POWER_NAMES[kind].split()[0] for kind, spent in state.powers[player] if not spent]
         if tokens and state.phase != "over":
             extra = ("", " +" + "+".join(tokens))
@@ -632,6 +703,14 @@ def _standings_panel(game: "SteamCourt", state: "SteamCourtState", names: Sequen
     scores = result.scores
     winners = result.winners
     order = state.going_out_order()
+    if state.variant == "party":
+        # The 2015 Party variation at one table: a standing, the 4th quarter's going-out order.
+        segments = [("good", f"{names[order[0]][:12]} wins: first out in quarter 4 ·")]
+        segments += [
+            ("", f"{_ordinal(place + 1)} {names[player][:12]}" + (" ·" if place < len(order) - 1 else ""))
+            for place, player in enumerate(order) if place
+        ]
+        return Panel("Final standings", tuple(_wrap(segments)))
     ranked = sorted(
         range(state.players),
         key=lambda p: (p not in winners, -scores[p], order.index(p) if p in order else len(order)),
@@ -665,9 +744,11 @@ def _machine_panel(state: "SteamCourtState", names: Sequence[str], index: int = 
         return Panel(title, ((("dim", "empty"),),))
     lays = []
     for player, slots, value, quantity, multiplier in table.lays:
-        faces = [FACE[revealed[slot]] if slot in revealed else "??" for slot in slots]
+        faces = [_named(state, revealed[slot]) if slot in revealed else "??" for slot in slots]
         if value == MASTERSTROKE_VALUE:
-            lays.append((player, "MS (Masterstroke)", "beats all"))
+            words = masterstroke_words(state.book)
+            shown = words.face if words.face == words.name else f"{words.face} ({words.name})"
+            lays.append((player, shown, "beats all"))
         else:
             lays.append((player, _lay_text(faces, value, quantity, multiplier >= 0), f"{quantity} × {value}"))
     lines = []
@@ -693,16 +774,25 @@ _SPECIAL_MEANING = {
 }
 
 
+def _special_meanings(state: "SteamCourtState") -> dict[str, str]:
+    """What each special card's face means, under the faces ``state``'s rulebook shows."""
+    face = masterstroke_words(state.book).face
+    if face == "MS":
+        return _SPECIAL_MEANING
+    return {face: f"{face} beats all", **{key: text for key, text in _SPECIAL_MEANING.items() if key != "MS"}}
+
+
 def _hand_panel(state: "SteamCourtState", viewer: int, knowledge: Knowledge) -> Panel:
     """Your cards by value, special cards in bold, and what the special ones you hold do."""
     faces = [_face(state, slot, knowledge) for slot in state.hands[viewer]]
     if not faces:
         return Panel("Your hand", ((("dim", "no cards"),),))
-    segments = [("bold" if face in _SPECIAL_MEANING else "", face) for face in _faces(faces)]
+    special = _special_meanings(state)
+    segments = [("bold" if face in special else "", face) for face in _faces(faces)]
     # What the special cards held do, as far as it fits beside the cards (help explains them all).
     width = _width(segments) + len(segments) - 1 + 2
     meanings: list[str] = []
-    for face, meaning in _SPECIAL_MEANING.items():
+    for face, meaning in special.items():
         if face in faces and width + len(" · ".join(meanings + [meaning])) + 2 <= WIDTH:
             meanings.append(meaning)
     if meanings and width < WIDTH:
@@ -793,8 +883,8 @@ def _choice_text(
     def lay_of(lay: Sequence[Any]) -> str:
         player, slots, value, quantity, multiplier = lay
         if value == MASTERSTROKE_VALUE:
-            return "a Masterstroke"
-        faces = [FACE[revealed[slot]] if slot in revealed else "??" for slot in slots]
+            return f"a {masterstroke_words(state.book).name}"
+        faces = [_named(state, revealed[slot]) if slot in revealed else "??" for slot in slots]
         return _lay_text(faces, value, quantity, multiplier >= 0)
 
     if phase == "stop" and table.lays:
@@ -815,7 +905,7 @@ def _choice_text(
         if "coup" not in choices:
             return None  # only those dealt all three Masterstrokes have anything to decide
         return (
-            "You hold three Masterstrokes. Pull a coup? (coup / pass)",
+            f"You hold three {masterstroke_words(state.book).plural}. Pull a coup? (coup / pass)",
             [("coup", "reveal them, become the Queen; the cards are dealt again")],
         )
     if phase == "retrieve":
@@ -834,13 +924,33 @@ def _choice_text(
         drawn = " ".join(_faces([_face(state, slot, knowledge) for slot in table.drawn]))
         where = "Court Hand" if table.pile == "court" else "discard pile"
         left = table.returns
+        # The 2015 tables' ``owed``: drawn cards that must go back (keep at most half, or two).
+        owed = getattr(table, "owed", 0)
+        if owed:
+            return (
+                f"Put back {owed} more of the cards you drew: put back N",
+                [("drawn", f"{drawn or 'nothing'}; back to the {where}")],
+            )
         return (
             f"Put back up to {left} of the cards you drew? (put back N / keep)",
             [("drawn", f"{drawn or 'nothing'}; back to the {where}")],
         )
+    if phase == "plague":  # the 2015 Plague Doctor's Beginning of Quarter draw
+        return (
+            f"Draw four from the Court Hand ({_count(len(table.court), 'card')}) and keep two? (plague / pass)",
+            [("plague", "at random; then put back all but two")],
+        )
     if phase == "give":
-        if state.book[table.character_of(viewer)].privilege.cards == 2:
+        privilege = state.book[table.character_of(viewer)].privilege
+        receivers = privilege.receivers(table, viewer)
+        # The 2015 gifts go to one player: named (the published Queen's at two players is not).
+        to = names[receivers[0]] if len(receivers) == 1 and state.book.name != "published" else "NAME"
+        if privilege.cards == 2:
+            if to != "NAME":
+                return (f"Give two cards to {to}? (give N M to {to} / pass)", [(f"give N M to {to}", f"only {to} sees them")])
             return ("Give two cards away? (give N M to NAME / pass)", [("give N M to NAME", "only NAME sees them")])
+        if to != "NAME":
+            return (f"Give one card to {to}? (give N to {to} / pass)", [(f"give N to {to}", f"only {to} sees the card")])
         return ("Give one card away? (give N to NAME / pass)", [("give N to NAME", "only NAME sees the card")])
     if phase == "serve":
         receivers = state.book[table.character_of(viewer)].privilege.receivers(table, viewer)
@@ -894,9 +1004,13 @@ def _table_index(state: "SteamCourtState", player: int) -> int:
     return 0  # pragma: no cover
 
 
-def _seats_text(table: Any, seats: Sequence[int], names: Sequence[str]) -> str:
+def _seats_text(
+    state: "SteamCourtState", table: Any, seats: Sequence[int], names: Sequence[str], start: bool = False
+) -> str:
+    """``2 bob (General), …``: each player of ``seats`` with the number of the character he sits as
+    (the rulebook's), or with ``start`` his start token (the Party variant's are those numbers)."""
     return ", ".join(
-        f"{CHARACTER_NUMBER[character]} {names[player]} ({CHARACTER_TITLE[character]})"
+        f"{state.start[player] if start else state.book[character].number} {names[player]} ({CHARACTER_TITLE[character]})"
         for player, character in zip(seats, table.characters)
     )
 
@@ -906,8 +1020,11 @@ def _narrate_party_note(
 ) -> list[str]:
     kind = note[0]
     if kind == "party-seating":
+        # The 2015 Party variation seats by character tokens and has no start tokens.
+        start = any(after.start)
+        label = "start tokens" if start else "seats"
         return [
-            f"start tokens, {TABLE_NAMES[index]}: {_seats_text(after.tables[index], seats, names)}"
+            f"{label}, {TABLE_NAMES[index]}: {_seats_text(after, after.tables[index], seats, names, start)}"
             for index, seats in enumerate(note[1])
         ]
     if kind == "table-quarter":
@@ -916,9 +1033,11 @@ def _narrate_party_note(
     if kind == "out":
         _, player, token, place, held = note
         tag = _SHORT_TABLE[_table_index(after, player)]
+        # The Party variant's tokens are seat markers; the 2015 rules' two tables take gear tokens.
+        taken = f"token {token}" if after.variant == "party" else f"the {token} gear token"
         if held:
-            return [f"{tag}: {names[player]} is left holding {_count(held, 'card')}: last ({_ordinal(place)}), takes token {token}"]
-        return [f"{tag}: {names[player]} is out of cards ({_ordinal(place)}) and takes token {token}"]
+            return [f"{tag}: {names[player]} is left holding {_count(held, 'card')}: last ({_ordinal(place)}), takes {taken}"]
+        return [f"{tag}: {names[player]} is out of cards ({_ordinal(place)}) and takes {taken}"]
     if kind == "coup":
         index = _table_index(after, note[1])
         top = CHARACTER_TITLE[after.tables[index].characters[0]]
@@ -934,11 +1053,15 @@ def _narrate_party_note(
             + "; banished to the Renegade table: "
             + " and ".join(names[p] for p in demoted)
         ]
+        if after.variant != "party":  # gear tokens: the points, the court's new order
+            totals = after.totals()
+            lines.append("points: " + ", ".join(f"{names[p]} {totals[p]}" for p in (*royal, *renegades)))
         if after.phase == "over":
-            lines.append(f"{names[royal[0]]} went out first at the Royal table")
+            if after.variant == "party":
+                lines.append(f"{names[royal[0]]} went out first at the Royal table")
         else:
             for index, seats in enumerate((royal, renegades)):
-                lines.append(f"new seats, {TABLE_NAMES[index]}: {_seats_text(after.tables[index], seats, names)}")
+                lines.append(f"new seats, {TABLE_NAMES[index]}: {_seats_text(after, after.tables[index], seats, names)}")
         return lines
     if kind == "held":  # after the audit, which may reseat him at the other table: the note says where
         _, player, faces, index = note
@@ -958,16 +1081,21 @@ def party_result_summary(state: "SteamCourtState", winner: int) -> str:
 def party_panels(
     game: "SteamCourt", state: "SteamCourtState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]
 ) -> list[Panel]:
-    """The Party variant: the viewer's table in full (seats, the machine), the other table at a
-    glance (cards left, who acts, the lay to beat), what the viewer is asked, hand and powers.
+    """Two tables (the Party variant; the 2015 rules' 8–10 players, with gear tokens or its Party
+    variation): the viewer's table in full (seats, the machine), the other table at a glance
+    (cards left, who acts; with gear tokens, points), what the viewer is asked, hand and powers.
     Someone watching (no seat) sees both tables in full. When the game is over: the final
-    standing (the court as the 4th quarter reseated it) and how each table's 4th quarter ended.
-    Every line fits :data:`WIDTH`."""
+    standing (the Party variant: the court as the 4th quarter reseated it; gear tokens: the
+    points) and how each table's 4th quarter ended. Every line fits :data:`WIDTH`."""
     result = [_party_header_panel(state, viewer)]
     if not state.quarter:
         return result
     if state.phase == "over":
-        return result + [_party_standings_panel(state, names), _party_last_quarter_panel(state, names)]
+        if state.variant == "party":
+            standings = _party_standings_panel(state, names)
+        else:
+            standings = _standings_panel(game, state, names)
+        return result + [standings, _party_last_quarter_panel(state, names)]
     mine = state.tables.index(state.table_of(viewer)) if viewer is not None else None
     for index in range(len(state.tables)):
         if mine is None or index == mine:
@@ -1012,7 +1140,7 @@ def _party_last_quarter_panel(state: "SteamCourtState", names: Sequence[str]) ->
         for place, player in enumerate(table.out):
             hand = state.hands[player]
             if hand:
-                faces = [FACE[revealed[slot]] if slot in revealed else "?" for slot in hand]
+                faces = [_named(state, revealed[slot]) if slot in revealed else "?" for slot in hand]
                 text = f"{names[player][:12]} last, left holding {' '.join(_faces(faces))}"
             else:
                 text = f"{names[player][:12]} {_ordinal(place + 1)}"
@@ -1022,25 +1150,39 @@ def _party_last_quarter_panel(state: "SteamCourtState", names: Sequence[str]) ->
 
 
 def _party_header_panel(state: "SteamCourtState", viewer: int | None) -> Panel:
-    """One line for a player (the quarter, his table's Court Hand, discard pile and next token);
-    the goal is shown while start tokens are drawn, and in help."""
+    """One line for a player (the quarter, his table's Court Hand, discard pile and next token;
+    with gear tokens, the other table's next token too); the goal is shown while start tokens are
+    drawn, and in help."""
+    party = state.variant == "party"
+    scoring = "Party variant" if party else "gear tokens"
     if not state.quarter:
         return Panel("Steam Court", (
-            (("bold", "drawing start tokens"), ("", " · Party variant: two tables")),
-            (("dim", _PARTY_GOAL),),
+            (("bold", "drawing start tokens"), ("", f" · {scoring}: two tables")),
+            (("dim", _PARTY_GOAL if party else _GEARS_GOAL),),
         ))
     if state.phase == "over":
-        return Panel("Steam Court", ((("bold", "game over"), ("", " · 4 quarters played · Party variant")),))
+        return Panel("Steam Court", ((("bold", "game over"), ("", f" · 4 quarters played · {scoring}")),))
     lines = []
     for index, table in enumerate(state.tables):
         if viewer is not None and table is not state.table_of(viewer):
             continue
         info: list[Segment] = [("bold", f"quarter {state.quarter} of 4")]
+        if not party:
+            info.append(("", "· gear tokens"))
         if viewer is None:
             info.append(("", f"· {TABLE_NAMES[index]}"))
         info.append(("", f"· Court Hand {len(table.court)}"))
         if _uses_discard_pile(state, table):
             info.append(("", f"· discard {len(table.discard)}"))
+        if viewer is not None and not party:
+            # Gear tokens are points: both tables' stacks matter to a player, on a line of their own.
+            lines.extend(_wrap(info, "  "))
+            other = 1 - index
+            lines.append((
+                ("", f"{TABLE_NAMES[index]}: {_next_token_text(state, table)}"),
+                ("dim", f" · {TABLE_NAMES[other]}: {_next_token_text(state, state.tables[other])}"),
+            ))
+            continue
         if table.phase == "done":
             info.append(("good", "· quarter over"))
         elif table.stacks and state.quarter <= len(table.stacks):
@@ -1050,22 +1192,33 @@ def _party_header_panel(state: "SteamCourtState", viewer: int | None) -> Panel:
     return Panel("Steam Court", tuple(lines))
 
 
+def _next_token_text(state: "SteamCourtState", table: "Table") -> str:
+    """``next token 5``, ``no tokens left`` or ``quarter over``: ``table``'s stack this quarter."""
+    if table.phase == "done":
+        return "quarter over"
+    stack = table.stacks[state.quarter - 1]
+    return f"next token {stack[-1]}" if stack else "no tokens left"
+
+
 _PARTY_GOAL = "the Royal table's first out in quarter 4 wins"
+_GEARS_GOAL = "the most points (start token + four gear tokens) wins"
 
 
 def _party_glance_panel(state: "SteamCourtState", index: int, names: Sequence[str]) -> Panel:
-    """Another table at a glance: each seat's name and cards left, ▸ marking the one to act (its
-    lays show in the log)."""
+    """Another table at a glance: each seat's name and cards left (with gear tokens: and points),
+    ▸ marking the one to act (its lays show in the log)."""
     table = state.tables[index]
     if table.phase == "done":
         other = TABLE_NAMES[1 - index]
         return Panel(TABLE_NAMES[index], ((("good", f"quarter over: waiting for the {other}"),),))
     acting = -1 if state.phase != "playing" else table.turn if table.phase == "turn" else table.actor
     seats: list[Segment] = []
+    totals = state.totals() if state.variant != "party" else None
     for player in table.seats:
         count = len(state.hands[player])
         style = "warn" if player == acting else "dim" if player in table.out or player in table.passed else ""
         if seats:
             seats.append(("dim", "·"))
-        seats.append((style, f"{'▸' if player == acting else ''}{names[player][:8]} {count}"))
+        points = "" if totals is None else f" ({totals[player]} pts)"
+        seats.append((style, f"{'▸' if player == acting else ''}{names[player][:8]} {count}{points}"))
     return Panel(TABLE_NAMES[index], tuple(_wrap(seats)))

@@ -37,6 +37,7 @@ from p2pgames.engine import (
     IllegalAction,
     Knowledge,
     MalformedAction,
+    ReactionWindow,
     Ruleset,
     RulesetError,
     RulesetOption,
@@ -405,7 +406,16 @@ class SteamCourt2015(SteamCourt):
     # -- steps, moves --------------------------------------------------------------------------
 
     def _table_step(self, state: SteamCourtState, table: Table) -> Step:
-        if table.phase == PLAGUE:
+        # The 2015 words: the Masterstroke is the Putsch; the Queen's and the General's gifts go to
+        # one player each.
+        phase = table.phase
+        if phase == Phase.COUP:
+            return ReactionWindow(tuple(table.asking), "pull a coup with three Putsch cards?")
+        if phase == Phase.GIVE:
+            if self._privilege(table, table.actor).cards == 2:
+                return Turn((table.actor,), "give two cards to the lowest player, or pass")
+            return Turn((table.actor,), "give one card to the second-lowest player, or pass")
+        if phase == PLAGUE:
             return Turn((table.actor,), "draw four from the Court Hand and keep two, or pass")
         owed = table.owed  # type: ignore[attr-defined]
         if table.phase == Phase.RETURN and owed:

@@ -43,13 +43,13 @@ def test_the_general_may_stop_a_putsch_and_its_player_may_lay_it_again():
     court = Court2015(5, [["2", "1"], ["3", "9"], ["5", "MS"], ["1"], ["1"]], play=True)
     court.do(ALICE, "lay 2")
     court.do(BOB, "lay 3")
-    court.do(CAROL, "lay MS")
+    court.do(CAROL, "lay Putsch")
     assert isinstance(court.step(), ReactionWindow) and court.texts(BOB) == ["stop carol", "pass"]
     court.do(BOB, "stop carol")
     assert "MS" in court.hand(CAROL)
     court.passes(DAVE, ERIN, ALICE)
     court.do(BOB, "pass")
-    court.do(CAROL, "lay MS")  # round again: no pass was forced on her
+    court.do(CAROL, "lay Putsch")  # round again: no pass was forced on her
     assert court.state.tricks[CAROL] == 1
 
 

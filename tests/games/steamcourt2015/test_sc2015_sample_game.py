@@ -48,7 +48,7 @@ def the_first_trick(court: Court2015) -> None:
     court.do(BOB, "lay 10 +X3")
     court.passes(CAROL)
     # "The Queen lays a Putsch and wins the trick."
-    court.do(ALICE, "lay MS")
+    court.do(ALICE, "lay Putsch")
     general_lets_it_stand(court)
     assert court.state.tricks[ALICE] == 1
     # "All of the players who had passed turn their character cards back around": a new trick,

@@ -1,0 +1,313 @@
+"""What the 2015 game shows people: panels that fit 80×24, the Putsch by its name (and typed by
+either face), two tables with gear tokens (both stacks, points), the Party variation's standing,
+the 2015 characters' numbers, and the 2015 privileges' questions."""
+
+from __future__ import annotations
+
+import pytest
+from sc2015_scenarios import NAMES, Court2015
+from steamcourt_scenarios import Court
+
+from p2pgames.bots import PlayoutBot
+from p2pgames.engine import IllegalAction, LocalTable, MalformedAction
+from p2pgames.games.steamcourt import GAME as PUBLISHED_GAME
+from p2pgames.games.steamcourt.actions import Bestow, Masterstroke
+from p2pgames.games.steamcourt.views import WIDTH
+from p2pgames.games.steamcourt2015 import GAME
+from p2pgames.games.steamcourt2015.book import DRAFT_2015
+
+ALICE, BOB, CAROL, DAVE, ERIN = range(5)
+
+# The terminal shows panel titles in a gutter of at most 16 columns beside the lines (tui/_panels.py).
+TITLE_WIDTH = 16
+ROWS = 24
+
+
+def text(panel) -> list[str]:
+    return ["".join(part for _, part in line) for line in panel.lines]
+
+
+def shown(game, state, viewer, knowledge, names) -> dict[str, list[str]]:
+    return {panel.title: text(panel) for panel in game.panels(state, viewer, knowledge, names)}
+
+
+def story(table: LocalTable, names) -> list[str]:
+    """Every log line of ``table``'s game so far (the table's own steps too: seating, deals, audits)."""
+    lines: list[str] = []
+    state = table.game.setup(table.ruleset)
+    for event in table.log:
+        after = table.game.apply(state, event)
+        lines += table.game.narrate(state, event, after, names)
+        state = after
+    return lines
+
+
+def random_table(players: int, seed: bytes, until, **options: str) -> LocalTable:
+    table = LocalTable(GAME, GAME.ruleset(players, options), seed)
+    table.play_with([PlayoutBot(seed)] * players, until=until)
+    return table
+
+
+# -- 80×24 ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [3, 7, 10])
+@pytest.mark.parametrize("variation", ["gears", "party"])
+def test_every_panel_fits_80_by_24_for_players_and_spectators_through_a_whole_game(players, variation):
+    # Long names: every name the panels print is cut to fit.
+    names = [f"player-{'x' * 12}{n}" for n in range(players)]
+    table = LocalTable(GAME, GAME.ruleset(players, {"variation": variation}), b"fit")
+    bot = PlayoutBot(b"fit")
+    looked = 0
+    while True:
+        for viewer in (None, *range(players)):
+            panels = GAME.panels(table.state, viewer, {} if viewer is None else table.view(viewer), names)
+            assert sum(len(panel.lines) for panel in panels) <= ROWS, [(p.title, text(p)) for p in panels]
+            for panel in panels:
+                assert len(panel.title) <= TITLE_WIDTH, panel.title
+                for line in text(panel):
+                    assert len(line) <= WIDTH, (panel.title, line)
+        looked += 1
+        if table.over:
+            break
+        table.play_with([bot] * players, until=lambda t, at=len(table.log): len(t.log) >= at + 9)
+    assert looked > 20  # through the quarters, not one glance
+
+
+# Three 2015 power texts run past WIDTH after "Title: " and wrap to a second row of the powers
+# panel (General 69 columns, Submariner 64, Plague Doctor 67). They live in book.py, which is being
+# rewritten elsewhere: reported there; shorten them and empty this set.
+TOO_LONG_FOR_NOW = {"General", "Submariner", "Plague Doctor"}
+
+
+def test_every_2015_power_text_fits_a_row_after_the_title():
+    too_long = {
+        character.title
+        for character in DRAFT_2015.characters.values()
+        if len(f"{character.title}: {character.power_text[1]}") > WIDTH
+    }
+    assert too_long <= TOO_LONG_FOR_NOW, too_long - TOO_LONG_FOR_NOW
+
+
+# -- the Putsch -----------------------------------------------------------------------------------
+
+
+def test_the_putsch_is_laid_logged_and_shown_by_its_name():
+    # "The Queen lays a Putsch and wins the trick." (the draft's Sample Game Play)
+    court = Court2015(5, [["4", "1"], ["5"], ["MS", "6"], ["7"], ["8"]], play=True)
+    hand = shown(GAME, court.state, CAROL, court.view(CAROL), NAMES[:5])["Your hand (2)"]
+    assert hand == ["6 Putsch  (Putsch beats all)"]
+    court.do(ALICE, "lay 4")
+    court.passes(BOB)
+    assert court.texts(CAROL) == ["lay 6", "lay Putsch", "pass"]
+    court.do(CAROL, "lay Putsch")
+    assert court.lines[-1] == "carol lays a Putsch"
+    # The General may stop it: the trick is still in the machine.
+    machine = shown(GAME, court.state, DAVE, court.view(DAVE), NAMES[:5])["The machine"]
+    assert machine[-1].split() == ["carol", "Putsch", "beats", "all"]
+    asked = shown(GAME, court.state, BOB, court.view(BOB), NAMES[:5])["You are asked"]
+    assert asked[0].startswith("carol laid a Putsch — stop it?")
+
+
+def test_a_putsch_is_typed_either_way_in_the_2015_game_only():
+    court = Court2015(5, [["MS", "4"], ["5"], ["6"], ["7"], ["8"]], play=True)
+    putsch = Masterstroke(court.slot(ALICE, "MS"))
+    for typed in ("lay putsch", "lay Putsch", "LAY PUTSCH", "lay MS"):
+        assert GAME.parse_action(court.state, ALICE, typed, court.view(ALICE), NAMES[:5]) == putsch
+    with pytest.raises(IllegalAction, match="a Putsch is laid alone: lay Putsch"):
+        GAME.parse_action(court.state, ALICE, "lay putsch 4", court.view(ALICE), NAMES[:5])
+    with pytest.raises(MalformedAction, match=r"and Putsch \(or MS\)"):
+        GAME.parse_action(court.state, ALICE, "lay masterstroke", court.view(ALICE), NAMES[:5])
+    without = Court2015(5, [["4"], ["5"], ["6"], ["7"], ["8"]], play=True)
+    with pytest.raises(IllegalAction, match="you hold no Putsch"):
+        GAME.parse_action(without.state, ALICE, "lay putsch", without.view(ALICE), NAMES[:5])
+    # The published game keeps its typing: "putsch" is no card there.
+    published = Court(5, [["MS", "4"], ["5"], ["6"], ["7"], ["8"]], play=True)
+    with pytest.raises(MalformedAction, match="'putsch' is not a card"):
+        PUBLISHED_GAME.parse_action(published.state, ALICE, "lay putsch", published.view(ALICE), NAMES[:5])
+
+
+def test_a_putsch_given_away_reads_back_as_typed():
+    court = Court2015(5, [["MS", "2", "12"], ["5"], ["6"], ["7"], ["8"]])
+    names = NAMES[:5]
+    gift = Bestow(court.slots(ALICE, ["2", "MS"]), ERIN)
+    assert GAME.describe_action(court.state, ALICE, gift, court.view(ALICE), names) == "give 2 Putsch to erin"
+    for typed in ("give 2 putsch to erin", "give putsch 2 to erin", "give ms 2 to erin"):
+        assert GAME.parse_action(court.state, ALICE, typed, court.view(ALICE), names) == gift
+
+
+def test_the_coup_asks_about_three_putsch_cards():
+    # (The Queen has no coup to pull: the General holds them.)
+    court = Court2015(5, [["4"], ["MS", "MS", "MS", "4"], ["6"], ["7"], ["8"]], coup=True)
+    assert court.step().prompt == "pull a coup with three Putsch cards?"
+    asked = shown(GAME, court.state, BOB, court.view(BOB), NAMES[:5])["You are asked"]
+    assert asked[0] == "You hold three Putsch cards. Pull a coup? (coup / pass)"
+
+
+def test_nothing_the_2015_game_shows_calls_the_card_a_masterstroke():
+    table = LocalTable(GAME, GAME.ruleset(10), b"names")
+    names = NAMES[:10]
+    seen: list[str] = [GAME.help_text()]
+    bot = PlayoutBot(b"names")
+    putsch_laid = False
+    while not table.over:
+        step = table.step()
+        seen.append(step.prompt)
+        for viewer in (None, *range(10)):
+            knowledge = {} if viewer is None else table.view(viewer)
+            seen.extend(line for panel in GAME.panels(table.state, viewer, knowledge, names) for line in text(panel))
+        for seat in range(10):
+            view = table.view(seat)
+            seen.extend(GAME.describe_action(table.state, seat, a, view, names) for a in GAME.legal_actions(table.state, seat, view))
+        before = table.state
+        seat = step.actors[0] if hasattr(step, "actors") else next(
+            p for p in step.players if GAME.legal_actions(table.state, p, table.view(p))
+        )
+        table.act(seat, bot.choose(GAME, table.state, seat, table.view(seat), step))
+        lines = GAME.narrate(before, table.log[-1], table.state, names)
+        putsch_laid |= any(line.endswith("lays a Putsch") for line in lines)
+        seen.extend(lines)
+    assert putsch_laid
+    everything = "\n".join(seen)
+    assert "Masterstroke" not in everything
+    assert " MS" not in everything.replace("lay MS is read as well", "")
+
+
+# -- two tables with gear tokens --------------------------------------------------------------------
+
+
+def test_two_tables_with_gear_tokens_show_both_stacks_and_everyones_points():
+    names = NAMES[:10]
+    table = random_table(10, b"two", lambda t: t.state.quarter == 2 and any(tb.out for tb in t.state.tables))
+    state = table.state
+    royal, renegades = state.tables
+    totals = state.totals()
+    assert any(state.gears)  # points beyond the start tokens
+    viewer = royal.seats[0]
+    panels = shown(GAME, state, viewer, table.view(viewer), names)
+    header = panels["Steam Court"]
+    assert header[0].startswith("quarter 2 of 4 · gear tokens")
+
+    def next_token(tb) -> str:
+        if tb.phase == "done":
+            return "quarter over"
+        stack = tb.stacks[1]
+        return f"next token {stack[-1]}" if stack else "no tokens left"
+
+    assert header[1] == f"Royal table: {next_token(royal)} · Renegade table: {next_token(renegades)}"
+    # Each seat of his table: start + gear tokens = points.
+    for row, player in zip(panels["Royal table"], royal.seats):
+        tokens = "+".join(str(n) for n in (state.start[player], *state.gears[player]))
+        assert row.endswith(f"{tokens} = {totals[player]}") or row.endswith(f"start {totals[player]}"), row
+    # The other table at a glance, with points.
+    glance = " ".join(panels["Renegade table"])
+    for player in renegades.seats:
+        assert f"{names[player][:8]} {len(state.hands[player])} ({totals[player]} pts)" in glance
+    # Someone watching sees each table's stack on its own line.
+    watching = " ".join(shown(GAME, state, None, {}, names)["Steam Court"])
+    assert "Royal table" in watching and "Renegade table" in watching
+
+
+def test_the_longest_score_drops_its_spaces_to_fit_the_row():
+    # Start token 10 and four 10 gear tokens: "10+10+10+10+10 = 50" would run one column past WIDTH.
+    names = [f"player-{'x' * 12}{n}" for n in range(10)]
+    table = random_table(10, b"widest", lambda t: t.state.quarter == 1 and t.state.tables[1].lays)
+    state = table.state.copy()
+    player = state.tables[1].seats[-1]
+    state.start[player], state.gears[player] = 10, [10, 10, 10, 10]
+    rows = shown(GAME, state, None, {}, names)["Renegade table"]
+    row = rows[-1]
+    assert row.endswith("10+10+10+10+10=50") and len(row) <= WIDTH, row
+    assert all(" = " in other or "start" in other for other in rows[:-1])  # the others keep theirs
+
+
+def test_two_tables_with_gear_tokens_end_with_the_points():
+    names = NAMES[:9]
+    table = random_table(9, b"two-end", None)
+    result = table.step()
+    screen = shown(GAME, table.state, 0, table.view(0), names)
+    assert list(screen) == ["Steam Court", "Final standings", "Quarter 4"]
+    assert screen["Steam Court"] == ["game over · 4 quarters played · gear tokens"]
+    winner = result.winners[0]
+    assert screen["Final standings"][0].startswith(f"{names[winner]} wins with {result.scores[winner]} points")
+
+
+def test_the_log_of_two_tables_with_gear_tokens_tells_the_points_as_a_quarter_ends():
+    names = NAMES[:8]
+    table = random_table(8, b"log", lambda t: t.state.quarter == 2)
+    lines = story(table, names)
+    assert any(" and takes the " in line and line.endswith(" gear token") for line in lines)
+    points = next(line for line in lines if line.startswith("points: "))
+    totals = table.state.totals()
+    assert all(f"{names[p]} {totals[p]}" in points for p in range(8))
+
+
+# -- the Party variation ----------------------------------------------------------------------------
+
+
+def test_the_party_variation_at_one_table_shows_a_standing_not_points():
+    names = NAMES[:5]
+    table = random_table(5, b"party", lambda t: t.state.quarter == 2 and t.state.tables[0].out, variation="party")
+    state = table.state
+    screen = shown(GAME, state, 0, table.view(0), names)
+    assert "Party variant" in screen["Steam Court"][0] and "gear tokens" not in screen["Steam Court"][0]
+    first = state.tables[0].out[0]
+    row = next(row for row in screen["The table"] if f" {names[first]} " in row)
+    assert row.endswith(f"token {state.gears[first][-1]}") and "=" not in row
+    table.play_with([PlayoutBot(b"party")] * 5)
+    result = table.step()
+    final = shown(GAME, table.state, 0, table.view(0), names)["Final standings"]
+    assert final[0].startswith(f"{names[result.winners[0]]} wins: first out in quarter 4")
+    assert "points" not in " ".join(final)
+
+
+# -- the 2015 numbers and privileges ----------------------------------------------------------------
+
+
+def test_seats_show_the_2015_characters_numbers():
+    # The 2015 ranks, Queen 1 … Vagabond 10 (the published Alchemist is 9, its Tea Boy 6).
+    names = NAMES[:10]
+    table = random_table(10, b"numbers", lambda t: t.state.quarter == 1 and t.state.tables[0].lays)
+    screen = shown(GAME, table.state, None, {}, names)
+    numbers = [int(row.split()[0]) for title in ("Royal table", "Renegade table") for row in screen[title]]
+    assert numbers == list(range(1, 11))
+    assert [row.split()[1] for row in screen["Royal table"]][3:] == ["Alchemist", "Tea"]
+
+
+def test_the_plague_doctor_is_asked_to_draw_and_then_what_must_go_back():
+    court = Court2015(5, [["1"], ["2"], ["3"], ["4"], ["5"]], options={"table": "renegade"})
+    court.pass_privileges_until(CAROL)
+    asked = shown(GAME, court.state, CAROL, court.view(CAROL), NAMES[:5])["You are asked"]
+    assert asked[0].startswith("Draw four from the Court Hand") and "(plague / pass)" in " ".join(asked)
+    court.do(CAROL, "plague")
+    asked = shown(GAME, court.state, CAROL, court.view(CAROL), NAMES[:5])["You are asked"]
+    assert asked[0] == "Put back 2 more of the cards you drew: put back N"
+    court.do(CAROL, court.texts(CAROL)[0])
+    asked = shown(GAME, court.state, CAROL, court.view(CAROL), NAMES[:5])["You are asked"]
+    assert asked[0] == "Put back 1 more of the cards you drew: put back N"
+
+
+def test_the_queen_and_the_general_are_asked_to_give_to_their_one_receiver():
+    court = Court2015(5, [["1", "2", "3"], ["4", "5"], ["6"], ["7"], ["8"]])
+    assert court.step().prompt == "give two cards to the lowest player, or pass"
+    asked = shown(GAME, court.state, ALICE, court.view(ALICE), NAMES[:5])["You are asked"]
+    assert asked[0] == "Give two cards to erin? (give N M to erin / pass)"
+    court.do(ALICE, "pass")
+    assert court.step().prompt == "give one card to the second-lowest player, or pass"
+    asked = shown(GAME, court.state, BOB, court.view(BOB), NAMES[:5])["You are asked"]
+    assert asked[0] == "Give one card to dave? (give N to dave / pass)"
+
+
+def test_the_vagabond_serves_the_renegade_tables_highest_player():
+    court = Court2015(5, [["1"], ["2"], ["3"], ["4"], ["5", "11", "12"]], options={"table": "renegade"})
+    court.pass_privileges_until(ERIN)
+    asked = shown(GAME, court.state, ERIN, court.view(ERIN), NAMES[:5])["You are asked"]
+    assert " ".join(asked) == "Give your two highest numbered cards to the Submariner: give 11 12 to alice"
+
+
+def test_the_help_names_the_putsch_and_the_moves_and_fits_78_columns():
+    help_text = GAME.help_text()
+    assert max(len(line) for line in help_text.splitlines()) <= 78
+    for command in ("lay Putsch", "lay MS", "give 2 5 to erin", "give 11 12 to alice", "plague", "dive discard 7", "retrieve", "Party variation"):
+        assert command in help_text
+    assert "Masterstroke" not in help_text
