@@ -14,14 +14,14 @@ rulebook's words are a rule of their own (who may receive a gift: :attr:`Gift.re
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple
 
 from p2pgames.games.steamcourt.phases import Phase
 
 if TYPE_CHECKING:
     from p2pgames.games.steamcourt.rules import Table
 
-__all__ = ["Character", "Draw", "DrawPrivilege", "Gift", "Inspection", "Rulebook", "Service"]
+__all__ = ["CardWords", "Character", "Draw", "DrawPrivilege", "Gift", "Inspection", "Rulebook", "Service"]
 
 #: The players a gift may go to, given the table and the giver, in seat order.
 Receivers = Callable[["Table", int], list[int]]
@@ -104,16 +104,27 @@ class Character:
     power_text: tuple[str, str] = ("", "")  # the power to say "used" of, and a line about it
 
 
+class CardWords(NamedTuple):
+    """How people are shown one card: its face (in hands, lays and gifts, and typed), its name in
+    sentences, and the name of several."""
+
+    face: str
+    name: str
+    plural: str
+
+
 @dataclass(frozen=True)
 class Rulebook:
     """A rulebook's characters by name (the names are the state's, shared by the rulebooks), the
-    cards each quarter deals at each table (``deck(state)``) and the largest multiplicity a
-    Multiplier may declare (see RULES.md, I12)."""
+    cards each quarter deals at each table (``deck(state)``), the largest multiplicity a
+    Multiplier may declare (see RULES.md, I12), and what it calls the card that beats everything
+    (the cards' tables call it ``MS``: the published Masterstroke, the 2015 Putsch)."""
 
     name: str
     characters: Mapping[str, Character]
     deck: Callable[[Any], tuple[str, ...]]
     max_quantity: int
+    masterstroke: CardWords = CardWords("MS", "Masterstroke", "Masterstrokes")
     _holders: Mapping[str, frozenset[str]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -999,7 +999,7 @@ class SteamCourt(Game[SteamCourtState]):
                 _require_in_hand(player, action.slot, hand)
                 name = state.cards.revealed.get(action.slot)
                 if name is not None and KIND[name] != MASTERSTROKE:
-                    raise IllegalAction(player, f"that card is {a_face(FACE[name])}, not a Masterstroke")
+                    raise IllegalAction(player, f"that card is {a_face(FACE[name])}, not a {self.book.masterstroke.name}")
             elif kind is Pass:
                 if not table.lays:
                     raise IllegalAction(player, "you lead this trick: you can't pass")
@@ -1339,7 +1339,7 @@ class SteamCourt(Game[SteamCourtState]):
         faces = sorted((FACE[state.cards.revealed[slot]] for slot in table.focus), key=FACE_ORDER.__getitem__)
         if faces != ["MS", "MS", "MS"]:
             raise RuleViolation(
-                player, f"claimed a coup without three Masterstrokes (revealed {' '.join(faces)})"
+                player, f"claimed a coup without three {self.book.masterstroke.plural} (revealed {' '.join(faces)})"
             )
         position = table.seats.index(player)
         table.seats = [player] + table.seats[:position] + table.seats[position + 1:]
@@ -1447,7 +1447,7 @@ class SteamCourt(Game[SteamCourtState]):
         if value == MASTERSTROKE_VALUE:
             name = revealed[slots[0]]
             if KIND[name] != MASTERSTROKE:
-                raise RuleViolation(player, f"laid {a_face(FACE[name])} as a Masterstroke")
+                raise RuleViolation(player, f"laid {a_face(FACE[name])} as a {self.book.masterstroke.name}")
         else:
             lowers = self.book[table.character_of(player)].lowers
             problem = lay_problem(slots, value, None if multiplier < 0 else multiplier, lowers, revealed)

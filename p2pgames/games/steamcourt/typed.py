@@ -84,7 +84,9 @@ from p2pgames.games.steamcourt.cards import (
     values_of,
 )
 from p2pgames.games.steamcourt.phases import Phase
-from p2pgames.games.steamcourt.views import PUBLISHED_MASTERSTROKE, CardWords, masterstroke_words
+from p2pgames.games.steamcourt.published import PUBLISHED
+from p2pgames.games.steamcourt.rulebook import CardWords
+from p2pgames.games.steamcourt.views import masterstroke_words
 from p2pgames.games.steamcourt.solo import (
     Beat,
     DiscardLowest,
@@ -312,7 +314,7 @@ def _value_of(player: int, lay: _Lay, names: Sequence[str], alchemist: bool) -> 
     return values_of(names[0], alchemist)[0]
 
 
-def _masterstroke(player: int, lay: _Lay, hand: _Hand, words: CardWords = PUBLISHED_MASTERSTROKE) -> int:
+def _masterstroke(player: int, lay: _Lay, hand: _Hand, words: CardWords = PUBLISHED.masterstroke) -> int:
     """The slot of a typed Masterstroke (called ``words``), which is laid alone."""
     if len(lay.cards) > 1 or lay.times is not None or lay.value is not None or lay.grouped:
         raise IllegalAction(player, f"a {words.name} is laid alone: lay {words.face}{lay.form.on}")

@@ -13,7 +13,7 @@ Party variation plays it at one table too).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from p2pgames.engine import NO_KNOWLEDGE, ChoiceGroup, Event, Knowledge, Panel
 
@@ -48,7 +48,7 @@ from p2pgames.games.steamcourt.cards import (
 )
 
 if TYPE_CHECKING:
-    from p2pgames.games.steamcourt.rulebook import Rulebook
+    from p2pgames.games.steamcourt.rulebook import CardWords, Rulebook
     from p2pgames.games.steamcourt.rules import SteamCourt, SteamCourtState, Table
 
 __all__ = [
@@ -62,9 +62,7 @@ __all__ = [
     "PARTY_HELP",
     "space_name",
     "CLI_VARIANTS",
-    "CardWords",
     "masterstroke_words",
-    "PUBLISHED_MASTERSTROKE",
 ]
 
 # The variants offered on the command line (``--variant NAME``; ``--solo`` is ``solo``): the ruleset
@@ -125,30 +123,9 @@ Type (cards by face; seats by name):
 # -- names -----------------------------------------------------------------------------------------
 
 
-class CardWords(NamedTuple):
-    """How people are shown one card: its face (in hands, lays and gifts, and typed), its name in
-    sentences, and the name of several."""
-
-    face: str
-    name: str
-    plural: str
-
-
-PUBLISHED_MASTERSTROKE = CardWords("MS", "Masterstroke", "Masterstrokes")
-# The card that beats everything, by rulebook (``Rulebook.name``): the 2015 draft calls the
-# published Masterstroke the "Putsch" — one card under two names, so the 2015 game shows
-# "Putsch" wherever the card is named, as its face too ("MS" abbreviates a name its players
-# never read); typing accepts both (typed.py).
-_MASTERSTROKE_WORDS: dict[str, CardWords] = {
-    "published": PUBLISHED_MASTERSTROKE,
-    "2015 draft": CardWords("Putsch", "Putsch", "Putsch cards"),
-}
-
-
-def masterstroke_words(book: "Rulebook") -> CardWords:
-    """What ``book`` calls the card the cards' tables call ``MS`` (the published words for a
-    rulebook that doesn't rename it)."""
-    return _MASTERSTROKE_WORDS.get(book.name, PUBLISHED_MASTERSTROKE)
+def masterstroke_words(book: "Rulebook") -> "CardWords":
+    """What ``book`` calls the card the cards' tables call ``MS`` (its :attr:`~.Rulebook.masterstroke`)."""
+    return book.masterstroke
 
 
 def _shown(state: "SteamCourtState", face: str) -> str:
@@ -166,12 +143,10 @@ def _face(state: "SteamCourtState", slot: int, knowledge: Knowledge) -> str:
     return _named(state, name) if name is not None else f"#{slot}"
 
 
-# Faces in the order hands list them; a renamed Masterstroke sorts as the Masterstroke.
-_ORDER = {**FACE_ORDER, **{words.face: FACE_ORDER["MS"] for words in _MASTERSTROKE_WORDS.values()}}
-
-
 def _faces(faces: Sequence[str]) -> list[str]:
-    return sorted(faces, key=lambda face: (_ORDER.get(face, 99), face))
+    """``faces`` in the order hands list them: an unseen card (``#slot``) last, and a face the
+    cards' tables don't know — a rulebook's own name for the Masterstroke — as the Masterstroke."""
+    return sorted(faces, key=lambda face: (FACE_ORDER.get(face, 99 if face.startswith("#") else FACE_ORDER["MS"]), face))
 
 
 def _title(state: "SteamCourtState", player: int) -> str:

@@ -12,7 +12,16 @@ from typing import TYPE_CHECKING
 
 from p2pgames.games.steamcourt.cards import CHARACTER_TITLE, DECK, MAX_QUANTITY, SEVENTH
 from p2pgames.games.steamcourt.phases import Phase
-from p2pgames.games.steamcourt.rulebook import Character, Draw, DrawPrivilege, Gift, Inspection, Rulebook, Service
+from p2pgames.games.steamcourt.rulebook import (
+    CardWords,
+    Character,
+    Draw,
+    DrawPrivilege,
+    Gift,
+    Inspection,
+    Rulebook,
+    Service,
+)
 
 if TYPE_CHECKING:
     from p2pgames.games.steamcourt.rules import SteamCourtState, Table
@@ -48,25 +57,25 @@ _POWERS: dict[str, dict] = {
     "general": dict(
         privilege=Gift(_second_lowest, "the General gives to the second-lowest player at the table"),
         stops=True,
-        power_text=("stop", "give a card to the second-lowest; once a quarter: stop a lay"),
+        power_text=("stop", "give a card to the second-lowest; stop a lay once"),
     ),
     "duke": dict(matches=True, power_text=("", "match the lay instead of beating it")),
     "alchemist": dict(lowers=True, power_text=("", "lower any numbered card by two when you lay it")),
     "teaboy": dict(
         privilege=Service(_highest, "the Tea Boy serves the highest player", Phase.TRADE),
-        power_text=("", "give the highest two top numbered cards; may trade"),
+        power_text=("", "to the highest: two top numbered cards; may trade"),
     ),
     # Once a quarter on his turn, into the discard pile only, keeping at most half (I8).
     "submariner": dict(
         dive=Draw(("discard",), None, lambda drawn: 0, lambda drawn: drawn // 2),
-        power_text=("dive", "once a quarter, on your turn: dive into the discards"),
+        power_text=("dive", "once a quarter, on your turn: dive into discards"),
     ),
     # "Once per Quarter ... look at the Court Hand as well as one other player's hand" (I7).
     "inspector": dict(privilege=Inspection(), power_text=("", "at quarter start: see the Court Hand and one hand")),
     # Four drawn at random from the Court Hand, exactly two kept, as the quarter starts (I9).
     "plaguedoctor": dict(
         privilege=DrawPrivilege(Draw(("court",), 4, lambda drawn: min(2, drawn), lambda drawn: min(2, drawn)), "plague"),
-        power_text=("", "at quarter start: draw 4 from the Court Hand, keep 2"),
+        power_text=("", "at the start: draw 4 Court Hand cards, keep 2"),
     ),
     # "after losing a trick ... steal back the cards he played during that trick" (I10).
     "pirate": dict(
@@ -136,6 +145,7 @@ def _deck(state: "SteamCourtState") -> tuple[str, ...]:
 
 #: The 2015 draft's characters (numbered by rank, the Queen 1 … the Vagabond 10) and decks. A
 #: Multiplier declares at most 16 here too: no hand can hold more than 16 cards of one value (I11).
+#: The Masterstroke is the Putsch, as its face too: "MS" abbreviates a name its players never read (I17).
 DRAFT_2015 = Rulebook(
     "2015 draft",
     {
@@ -144,4 +154,5 @@ DRAFT_2015 = Rulebook(
     },
     _deck,
     MAX_QUANTITY,
+    CardWords("Putsch", "Putsch", "Putsch cards"),
 )
