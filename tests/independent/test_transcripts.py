@@ -1,7 +1,8 @@
 """The independent verifier (SPEC §B11) accepts real transcripts of every game and refuses altered ones.
 
-Real transcripts: the session vectors (Beltpunk, Steam Court, the probe game) and fresh games of
-Steam Torpedo and Astonishing! played here by the product's bots over loopback TCP.
+Real transcripts: the session vectors (Beltpunk, Steam Court, its 2015 draft rules, the probe game)
+and fresh games of Steam Torpedo and Astonishing! played here by the product's bots over loopback
+TCP.
 """
 
 import json
@@ -17,7 +18,7 @@ from p2pgames.session import verify_transcript
 from . import transcript, wire
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
-SESSION_VECTORS = ["session-probe-3p", "session-beltpunk-2p", "session-steamcourt-3p"]
+SESSION_VECTORS = ["session-probe-3p", "session-beltpunk-2p", "session-steamcourt-3p", "session-steamcourt2015-3p"]
 
 
 @pytest.mark.parametrize("name", SESSION_VECTORS)
