@@ -18,6 +18,7 @@ __all__ = ["PLAYABLE", "TEST_GAMES", "find_game", "get_game", "game_package", "U
 PLAYABLE: dict[str, str] = {
     "beltpunk": "p2pgames.games.beltpunk",
     "steamcourt": "p2pgames.games.steamcourt",
+    "steamcourt2015": "p2pgames.games.steamcourt2015",
     "torpedo": "p2pgames.games.torpedo",
     "astonishing": "p2pgames.games.astonishing",
 }

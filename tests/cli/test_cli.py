@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from cli_calls import call
 from p2pgames import __version__, canonical
 from p2pgames import cli
+from p2pgames.games import PLAYABLE, game_package
 from p2pgames.session import encode_record, iter_records
 
 FINGERPRINT = re.compile(r"\b[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}\b")
@@ -336,6 +337,15 @@ def test_rules_prints_the_rules():
     text = resources.files("p2pgames.games.beltpunk").joinpath("RULES.md").read_text(encoding="utf-8")
     assert out == text + "\n"
     assert "Beltpunk" in out and len(out.splitlines()) > 20
+
+
+@pytest.mark.parametrize("name", list(PLAYABLE))
+def test_every_playable_game_prints_its_rules_md(name):
+    # The menu and --help offer every registered game, and point at `p2pgames rules NAME`.
+    code, out, err = call("rules", name)
+    assert (code, err) == (0, "")
+    text = resources.files(game_package(name)).joinpath("RULES.md").read_text(encoding="utf-8")
+    assert out.startswith(text) and text.startswith("# ")
 
 
 @pytest.mark.parametrize("name", ["probe", "dealbench"])

@@ -3,13 +3,15 @@ have several."""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import types
 
 import pytest
 
 from cli_calls import call
 from p2pgames.bots import RandomBot, bot_for, bot_kinds
-from p2pgames.games import get_game
+from p2pgames.games import PLAYABLE, game_package, get_game
 
 
 @pytest.fixture
@@ -71,3 +73,15 @@ def test_bots_kind_chooses_the_kind_of_the_bots_seats(probe_with_two_bots):
     )
     assert (code, err) == (0, ""), out
     assert sorted(kind for kind, _ in probe_with_two_bots) == ["careful", "careful", "quick"]  # the host's: the default
+
+
+@pytest.mark.parametrize("name", list(PLAYABLE))
+def test_every_playable_game_with_a_bots_module_gets_its_default_bot(name):
+    # bot_for finds a game's bots by its package: a game registered without its bots would be
+    # played by random bots, silently.
+    package = game_package(name)
+    if importlib.util.find_spec(f"{package}.bots") is None:
+        pytest.skip(f"{name} has no bots module")
+    module = importlib.import_module(f"{package}.bots")
+    bot = bot_for(get_game(name), b"s")
+    assert type(bot) is type(module.make_bot(b"s")) and not isinstance(bot, RandomBot)

@@ -23,7 +23,7 @@ from cli_calls import call
 from p2pgames import cli
 from p2pgames.cli import main
 from p2pgames.crypto import Identity
-from p2pgames.games import PLAYABLE, get_game
+from p2pgames.games import PLAYABLE, _simplified, find_game, get_game
 from p2pgames.net import Node, open_host_listeners
 from p2pgames.session import Session
 from p2pgames.tui import run_terminal_game
@@ -142,6 +142,37 @@ def test_the_menu_does_not_ask_for_players_given_on_the_command_line(monkeypatch
 def test_a_game_is_known_by_its_name_or_title_in_any_case(typed):
     code, out, err = call("rules", typed)
     assert code == 0 and out.startswith("# Beltpunk Haberdasher") and not err
+
+
+@pytest.mark.parametrize("typed, name", [
+    ("steam court", "steamcourt"), ("Steam-Court", "steamcourt"), ("STEAMCOURT", "steamcourt"),
+    ("Steam Court (2015 draft)", "steamcourt2015"), ("steamcourt2015", "steamcourt2015"),
+    ("steam court 2015 draft", "steamcourt2015"),
+])
+def test_steam_court_and_its_2015_draft_rules_are_told_apart(typed, name):
+    assert find_game(typed) == name
+
+
+def test_no_two_playable_games_share_a_name_or_title_once_simplified():
+    # find_game compares names and titles without case, spaces or punctuation: a clash would
+    # silently take one game for the other.
+    games_called: dict[str, set[str]] = {}  # simplified name or title -> the games it names
+    for name in PLAYABLE:
+        for text in (name, get_game(name).title):
+            games_called.setdefault(_simplified(text), set()).add(name)
+    assert {text: names for text, names in games_called.items() if len(names) > 1} == {}
+
+
+def test_the_menu_offers_the_2015_steam_court_with_its_variant(monkeypatch, terminal, capsys):
+    prompts = answering(monkeypatch, "Steam Court (2015 draft)", "")
+    assert main(["play"]) == 0
+    assert terminal.opened
+    ruleset = terminal.node.session.ruleset
+    assert (ruleset.game, ruleset.players) == ("steamcourt2015", 4)
+    assert prompts == ["\nGame (number or name): ", "Players at the table, you included (3–10, Enter for 4): "]
+    out = capsys.readouterr().out.splitlines()
+    assert "  3. Steam Court (2015 draft)  (3–10 players)   [steamcourt2015]" in out
+    assert "     variants: party (p2pgames play steamcourt2015 --variant NAME)" in out
 
 
 def test_a_misspelt_game_gets_a_suggestion():

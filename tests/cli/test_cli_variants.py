@@ -138,3 +138,15 @@ def test_help_rules_and_menu_name_the_variants(monkeypatch):
     assert code == 0
     assert "  2. Steam Court  (1–12 players)   [steamcourt]" in out.splitlines()
     assert "variants: party, duo, clock, solo (p2pgames play steamcourt --variant NAME)" in out
+
+
+def test_the_2015_steam_court_declares_the_party_variation_and_plays_it():
+    assert cli.variants_of(get_game("steamcourt2015")) == {
+        "party": {"options": {"variation": "party"}, "about": "character tokens instead of gear tokens"},
+    }
+    code, out, err = call("rules", "steamcourt2015")
+    assert code == 0 and not err
+    assert "- `party`: character tokens instead of gear tokens (variation=party)" in out
+    code, out, err = call("selfplay", "steamcourt2015", "--variant", "party", "--players", "4", "--seed", "v")
+    assert code == 0, out + err
+    assert "Engineer to Her Royal Majesty the Queen" in out and "every state hash agreed" in out

@@ -1,7 +1,8 @@
 """The independent verifier (SPEC §B11) accepts real transcripts of every game and refuses altered ones.
 
-Real transcripts: the session vectors (Beltpunk, Steam Court, the probe game) and fresh games of
-Steam Torpedo and Astonishing! played here by the product's bots over loopback TCP.
+Real transcripts: the session vectors (Beltpunk, Steam Court, its 2015 draft rules, the probe game)
+and fresh games of Steam Torpedo, Astonishing! and the 2015 Steam Court played here by the
+product's bots over loopback TCP.
 """
 
 import json
@@ -17,7 +18,7 @@ from p2pgames.session import verify_transcript
 from . import transcript, wire
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
-SESSION_VECTORS = ["session-probe-3p", "session-beltpunk-2p", "session-steamcourt-3p"]
+SESSION_VECTORS = ["session-probe-3p", "session-beltpunk-2p", "session-steamcourt-3p", "session-steamcourt2015-3p"]
 
 
 @pytest.mark.parametrize("name", SESSION_VECTORS)
@@ -36,7 +37,9 @@ def test_session_vector_transcripts_verify_with_the_vectors_counts(name):
     assert report.result == meta["result"]
 
 
-@pytest.mark.parametrize("game, players, kinds", [("torpedo", 2, ("heuristic",)), ("astonishing", 2, (None,))])
+@pytest.mark.parametrize("game, players, kinds", [
+    ("torpedo", 2, ("heuristic",)), ("astonishing", 2, (None,)), ("steamcourt2015", 3, (None,)),
+])
 async def test_fresh_transcripts_of_the_newer_games_verify(tmp_path, autojump_clock, game, players, kinds):
     table = await play_table(game, players, seed=b"independent", transcripts=tmp_path, bot_kinds=kinds,
                              verify=False)

@@ -1,9 +1,12 @@
-"""SPEC.md §D2 (Beltpunk) and §D3 with §D3.1 (Steam Court, its Party, Duo and Solo variants) held to
-the code: the keys of every state the games encode in random legal playthroughs are the rows of the
-SPEC's state tables (each value of the form its row names), the action kinds (and their field
-counts) of each codec are the rows of its wire table, and the phases the SPEC lists are the ones the
-code has (every phase a playthrough reaches among them). The chance steps, the first deals and the characters at each table are
-computed as the SPEC's prose and tables say and compared with the games'."""
+"""SPEC.md §D2 (Beltpunk), §D3 with §D3.1 (Steam Court, its Party, Duo and Solo variants) and §D7
+(Steam Court by its 2015 draft rules, whose tables add to §D3's) held to the code: the keys of every
+state the games encode in random legal playthroughs are the rows of the SPEC's state tables (each
+value of the form its row names), the action kinds (and their field counts) of each codec are the
+rows of its wire table, and the phases the SPEC lists are the ones the code has (every phase a
+playthrough reaches among them). The chance steps, the first deals and the characters at each table
+are computed as the SPEC's prose and tables say and compared with the games'; so are §D7's
+Character Auction and the card operations of the 2015 Queen's gift, Plague Doctor's draw and
+Submariner's dive."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from typing import Callable
 import pytest
 
 from p2pgames.engine import (
+    Act,
     CardOperations,
     ChanceOutcome,
     DeterministicRandom,
@@ -20,6 +24,7 @@ from p2pgames.engine import (
     GameOver,
     LocalTable,
     NewDeal,
+    Reshuffle,
     Reveal,
     Simultaneous,
     Turn,
@@ -334,3 +339,353 @@ def test_the_characters_at_each_table_are_the_spec_tables():
         assert [table.characters for table in eleven] == [
             [name for name in names if name != removed] for names in tables[12]
         ]
+
+
+# -- §D7: Steam Court by its 2015 draft rules ---------------------------------------------------
+# §D7 gives what differs from §D3: its tables add to (and override) §D3's, and its table phases
+# that "never" occur are §D3's phases this game doesn't reach.
+
+SC2015 = section("## D7.", SPEC)
+# §D7: the characters by number.
+CHARACTERS_2015 = ["queen", "general", "duke", "alchemist", "teaboy", "submariner", "inspector", "plaguedoctor", "pirate", "vagabond"]
+SC2015_CASES = [
+    (3, {"characters": "auction"}),
+    (3, {"three": "queen+submariner+plaguedoctor", "characters": "auction"}),
+    (4, {"table": "renegade", "removed_renegade": "pirate"}),
+    (5, {"characters": "random"}),
+    (6, {"characters": "crazy"}),
+    (7, {}),
+    (5, {"variation": "party"}),
+    (8, {"removed": "duke", "characters": "auction"}),
+    (9, {"variation": "party"}),
+    (10, {}),
+]
+
+
+def _sc2015_table_phases() -> tuple[set[str], set[str]]:
+    """The table phases §D7 adds, and the §D3 ones it says never occur."""
+    rows = table_rows(SC2015, "table phase")
+    never = {_code(row[0]) for row in rows if row[1].startswith("never")}
+    return {_code(row[0]) for row in rows} - never, never
+
+
+def _always(encodings: dict[str, str]) -> dict[str, str]:
+    """The keys whose §D7 encoding is one string always (``str: always `"gears"```)."""
+    fixed = {}
+    for key, encoding in encodings.items():
+        match = re.match(r'str: always `"([^"`]*)"`', encoding)
+        if match:
+            fixed[key] = match.group(1)
+    return fixed
+
+
+@pytest.mark.parametrize("players, options", SC2015_CASES)
+def test_every_2015_steam_court_state_and_table_map_has_the_keys_and_forms_of_the_spec_tables(players, options):
+    changed = _encodings(SC2015, "state key")
+    encodings = {**_encodings(COURT, "state key"), **changed}
+    table_encodings = {**_encodings(COURT, "table key"), **_encodings(SC2015, "table key")}
+    added, never = _sc2015_table_phases()
+    phases = _first_column(COURT, "phase") | _first_column(SC2015, "phase")
+    table_phases = (_first_column(COURT, "table phase") - never) | added
+    fixed = _always(changed)
+    tables = 2 if players >= 8 else 1
+    reached: set[str] = set()
+
+    def visit(encoded: dict) -> None:
+        _check_map(encoded, encodings, players)
+        assert encoded["phase"] in phases
+        assert {key: encoded[key] for key in fixed} == fixed
+        assert encoded["powers"] == [[]] * players and encoded["clock"] == [0] * players
+        assert len(encoded["tables"]) == tables
+        for table in encoded["tables"]:
+            _check_map(table, table_encodings, players)
+            assert table["phase"] in table_phases
+            reached.add(table["phase"])
+
+    assert _play("steamcourt2015", players, options, f"steamcourt2015/{players}/{options}".encode(), visit) > 100
+    assert not reached & never
+
+
+def test_the_2015_wire_table_lists_every_action_kind_of_its_codec_with_its_fields():
+    from p2pgames.games.steamcourt2015.rules import CODEC_2015
+
+    forms = _wire_forms(SC2015)
+    assert forms == {kind: len(cls.__slots__) for kind, cls in CODEC_2015.classes.items()}
+    published = _wire_forms(COURT)
+    # The kinds both games have travel alike; §D7 names the published ones it doesn't decode.
+    assert {kind: forms[kind] for kind in forms if kind in published} == {
+        kind: published[kind] for kind in forms if kind in published
+    }
+    refused = re.search(r"kinds only; (.*) do not decode here", SC2015.replace("\n", " ")).group(1)
+    assert set(re.findall(r"`(\w+)`", refused)) == set(published) - set(forms)
+
+
+def test_the_2015_phases_the_spec_adds_are_the_codes_and_the_ones_it_leaves_out_are_published():
+    from p2pgames.games.steamcourt2015 import rules as rules_2015
+
+    added, never = _sc2015_table_phases()
+    assert _first_column(SC2015, "phase") | added == {rules_2015.AUCTION, rules_2015.PLAGUE}
+    assert never <= _first_column(COURT, "table phase")
+    assert not (set(rules_2015._PHASE_KINDS_2015) & never)
+
+
+def _spec_2015_characters(row: list[str], options: dict) -> list[list[str]]:
+    """The characters of each table as a row of §D7's table says, for ``options``."""
+    tables = []
+    for cell in row[2:]:
+        if cell == "—":
+            continue
+        if cell.startswith("the `three` option's"):
+            tables.append(options["three"].split("+"))
+            continue
+        names = _code(re.match(r"`[^`]*`", cell).group(0)).split()
+        less = re.search(r"less `(\w+)`", cell)
+        tables.append([name for name in names if not less or name != options[less.group(1)]])
+    return tables
+
+
+@pytest.mark.parametrize("removed, removed_renegade, three", [
+    ("general", "plaguedoctor", "queen+duke+teaboy"),
+    ("teaboy", "vagabond", "general+inspector+vagabond"),
+    ("duke", "inspector", "queen+submariner+plaguedoctor"),
+])
+def test_the_2015_characters_at_each_table_are_the_spec_table(removed, removed_renegade, three):
+    game = get_game("steamcourt2015")
+    rows = table_rows(SC2015, "players")
+    assert sorted({int(row[0]) for row in rows}) == list(range(3, 11))
+    for row in rows:
+        players = int(row[0])
+        table = _code(row[1]) if row[1] != "any" else "royal"
+        options = {"table": table, "removed": removed, "removed_renegade": removed_renegade, "three": three}
+        # Each option only where the checks allow it (the other values are the defaults).
+        if not (players in (8, 9) or (players == 4 and table == "royal")):
+            options["removed"] = "general"
+        if not (players == 8 or (players == 4 and table == "renegade")):
+            options["removed_renegade"] = "plaguedoctor"
+        if players != 3:
+            options["three"] = "queen+duke+teaboy"
+        state = game.setup(game.ruleset(players, options))
+        assert [table.characters for table in state.tables] == _spec_2015_characters(row, options), (players, options)
+
+
+def _spec_2015_deck(players: int) -> tuple[str, ...]:
+    # §D7's table of decks: 68 (a..e of each number, then the specials' a and b), 84 (§D3's), 96.
+    if players == 3:
+        return tuple(f"{n}{c}" for n in range(1, 13) for c in "abcde") + (
+            "MSa", "MSb", "MXa", "MXb", "3/9a", "3/9b", "6/12a", "6/12b")
+    if players == 7:
+        return COURT_DECK + tuple(f"{n}g" for n in range(1, 13))
+    return COURT_DECK
+
+
+def test_the_2015_deck_sizes_are_the_spec_tables():
+    # The first table headed "players" is the characters'; the decks' follows **Cards.**
+    decks = table_rows(SC2015[SC2015.index("**Cards.**"):], "players")
+    sizes = {row[0]: int(row[1].split(":")[0]) for row in decks}
+    assert sizes == {"3": 68, "4–6, 8–10": 84, "7": 96}
+    assert {players: len(_spec_2015_deck(players)) for players in (3, 4, 7)} == {3: 68, 4: 84, 7: 96}
+
+
+def _spec_2015_chance(players: int, mode: str) -> tuple[list[int], list[str] | None]:
+    """§D7's chance step: the seating order, then (Random Characters) the ten names shuffled by
+    the same stream, of which the first ``players`` are the table's."""
+    random = DeterministicRandom(SEED)
+    order = list(range(players))
+    for i in range(players - 1, 0, -1):
+        j = random.below(i + 1)
+        order[i], order[j] = order[j], order[i]
+    if mode not in ("random", "crazy"):
+        return order, None
+    names = CHARACTERS_2015[:]
+    for i in range(9, 0, -1):
+        j = random.below(i + 1)
+        names[i], names[j] = names[j], names[i]
+    drawn = names[:players]
+    return order, drawn if mode == "crazy" else [name for name in CHARACTERS_2015 if name in drawn]
+
+
+@pytest.mark.parametrize("players, options", [
+    (3, {}), (5, {"characters": "random"}), (6, {"characters": "crazy"}), (7, {}),
+    (9, {}), (9, {"variation": "party"}), (4, {"characters": "auction"}),
+])
+def test_2015_seating_tokens_and_first_deals_are_as_the_spec_says(players, options):
+    game = get_game("steamcourt2015")
+    ruleset = game.ruleset(players, options)
+    state = game.apply(game.setup(ruleset), ChanceOutcome(SEED))
+    mode = ruleset["characters"]
+    order, characters = _spec_2015_chance(players, mode)
+    if characters is not None:
+        assert state.tables[0].characters == characters
+    if mode == "auction":
+        assert (state.phase, state.offered, state.bidder, state.opener) == ("auction", 0, order[0], order[0])
+        assert not isinstance(game.step(state), CardOperations)
+        return
+    sizes = [len(table.characters) for table in state.tables]
+    assert [table.seats for table in state.tables] == [order[:sizes[0]], order[sizes[0]:]][:len(sizes)]
+    party = ruleset["variation"] == "party"
+    assert state.start == ([0] * players if party else [order.index(seat) + 1 for seat in range(players)])
+    numbers = {name: index + 1 for index, name in enumerate(CHARACTERS_2015)}
+    for table in state.tables:  # §D7, Tokens
+        if party:
+            expected = sorted((numbers[name] for name in table.characters), reverse=True)
+        elif len(state.tables) == 1:
+            expected = list(range(1, players + 1))
+        elif table is state.tables[0]:
+            expected = list(range(players - sizes[0] + 1, players + 1))
+        else:
+            expected = list(range(1, players - sizes[0] + 1))
+        assert table.stacks == [expected] * 4
+    deck = _spec_2015_deck(players)
+    operations, first = [], 0
+    for table in state.tables:
+        holders = tuple(sorted(table.seats)) if len(state.tables) == 2 else ()
+        operations.append(NewDeal(len(operations), deck, first, holders))
+        first += len(deck)
+    first = 0
+    for table in state.tables:
+        size = len(deck) // (len(table.seats) + 1)
+        operations += [Disclose(tuple(range(first + k * size, first + (k + 1) * size)), seat) for k, seat in enumerate(table.seats)]
+        first += len(deck)
+    assert game.step(state) == CardOperations(tuple(operations))
+
+
+def test_the_spec_example_of_party_tokens_at_nine_players():
+    game = get_game("steamcourt2015")
+    assert "Royal [5, 4, 3, 1], Renegade\n[10, 9, 8, 7, 6]" in SC2015
+    state = game.setup(game.ruleset(9, {"variation": "party"}))
+    assert [table.stacks[0] for table in state.tables] == [[5, 4, 3, 1], [10, 9, 8, 7, 6]]
+
+
+class _SpecAuction:
+    """The Character Auction as §D7's prose says, kept beside the game's state."""
+
+    def __init__(self, players: int, auctioned: list[str], first: int) -> None:
+        self.players, self.auctioned = players, auctioned
+        self.holders, self.bids = [""] * players, [0] * players
+        self.offered, self.bidder, self.opener, self.standing, self.out = 0, first, first, [], []
+        self.order: list[int] | None = None  # the seating, once everyone holds a character
+
+    def _after(self, seat: int, among: list[int]) -> int:
+        return next(p for p in ((seat + k) % self.players for k in range(1, self.players + 1)) if p in among)
+
+    def move(self, seat: int, points: int | None) -> None:
+        if points is None:
+            self.out.append(seat)
+        else:
+            self.standing = [seat, points]
+        left = [p for p in range(self.players) if not self.holders[p] and p not in self.out]
+        if len(left) == 1:
+            self._win(left[0], self.standing[1] if self.standing else 0)
+        else:
+            self.bidder = self._after(seat, [p for p in left if not self.standing or p != self.standing[0]])
+
+    def _win(self, seat: int, points: int) -> None:
+        self.holders[seat], self.bids[seat] = self.auctioned[self.offered], points
+        self.offered += 1
+        self.standing, self.out = [], []
+        without = [p for p in range(self.players) if not self.holders[p]]
+        if not without:
+            self.bidder = self.opener = self.offered = -1
+            self.order = [self.holders.index(name) for name in self.auctioned]
+        elif len(without) == 1:
+            self._win(without[0], 0)
+        else:
+            self.opener = self.bidder = self._after(self.opener, without)
+
+
+@pytest.mark.parametrize("players", [3, 6, 9])
+def test_the_2015_character_auction_runs_as_the_spec_says(players):
+    from p2pgames.games.steamcourt2015.rules import Bid
+
+    game = get_game("steamcourt2015")
+    table = LocalTable(game, game.ruleset(players, {"characters": "auction"}), b"spec-auction-%d" % players, check=True)
+    state = table.state
+    spec = _SpecAuction(players, [name for t in state.tables for name in t.characters], state.bidder)
+    chooser = DeterministicRandom(b"spec-auction")
+    moves = 0
+    while state.phase == "auction":
+        assert game.step(state) == Turn((spec.bidder,), game.step(state).prompt)
+        options = game.legal_actions(state, spec.bidder, table.view(spec.bidder))
+        # Pass a third of the time, else bid one of the three least bids allowed.
+        action = options[-1] if chooser.below(3) == 0 else options[chooser.below(min(3, len(options) - 1))]
+        spec.move(spec.bidder, action.points if type(action) is Bid else None)
+        table.act(state.bidder, action)
+        state = table.state
+        moves += 1
+        assert (state.holders, state.bids, state.offered, state.bidder, state.standing, state.out, state.opener) == (
+            spec.holders, spec.bids, spec.offered, spec.bidder, spec.standing, spec.out, spec.opener)
+    assert moves >= players - 1 and spec.order is not None
+    sizes = [len(t.characters) for t in state.tables]
+    assert [t.seats for t in state.tables] == [spec.order[:sizes[0]], spec.order[sizes[0]:]][:len(sizes)]
+    assert state.start == [spec.order.index(seat) + 1 for seat in range(players)]
+    assert game.encode_state(state)["phase"] == "playing"
+
+
+def _play_until(table: LocalTable, wanted: Callable, seed: bytes):
+    """Play ``table`` by the game's random policy until a seat to move has a legal action that
+    ``wanted(state, seat, action)`` accepts; returns (seat, action), or None if the game ends."""
+    game, chooser = table.game, DeterministicRandom(seed)
+    while not isinstance(step := game.step(table.state), GameOver):
+        state = table.state
+        actors = step.actors if isinstance(step, Turn) else step.players
+        for seat in actors:
+            for action in game.legal_actions(state, seat, table.view(seat)):
+                if wanted(state, seat, action):
+                    return seat, action
+        movers = [seat for seat in actors if game.legal_actions(state, seat, table.view(seat))]
+        seat = movers[chooser.below(len(movers))]
+        table.act(seat, game.playout_choice(state, seat, game.legal_actions(state, seat, table.view(seat)), table.view(seat), chooser))
+    return None
+
+
+def _three_with_every_card_power(seed: bytes) -> LocalTable:
+    game = get_game("steamcourt2015")
+    return LocalTable(game, game.ruleset(3, {"three": "queen+submariner+plaguedoctor"}), seed, check=True)
+
+
+def test_the_2015_queens_gift_is_disclosed_to_the_lowest_player():
+    from p2pgames.games.steamcourt.actions import Bestow
+
+    table = _three_with_every_card_power(b"spec-bestow")
+    seat, action = _play_until(table, lambda state, seat, action: type(action) is Bestow, b"bestow")
+    game, state = table.game, table.state
+    assert action.to == state.tables[0].seats[-1]
+    after = game.apply(state, Act(seat, action))
+    assert game.step(after) == CardOperations((Disclose(action.slots, action.to),))
+    assert after.hands[action.to][-2:] == list(action.slots) and after.tables[0].received[-2:] == list(action.slots)
+
+
+def test_the_2015_plague_reshuffles_the_court_hand_and_discloses_four_of_which_two_go_back():
+    from p2pgames.games.steamcourt.actions import Plague
+
+    table = _three_with_every_card_power(b"spec-plague")
+    seat, action = _play_until(table, lambda state, seat, action: type(action) is Plague, b"plague")
+    game, state = table.game, table.state
+    court, deal, first = state.tables[0].court[:], len(state.cards.deals), state.cards.next_slot
+    after = game.apply(state, Act(seat, action))
+    drawn = tuple(range(first, first + min(4, len(court))))
+    assert game.step(after) == CardOperations((Reshuffle(deal, tuple(court), first, ()), Disclose(drawn, seat)))
+    played = after.tables[0]
+    assert (played.phase, played.pile, played.drawn, played.returns, played.owed) == (
+        "return", "court", list(drawn), len(drawn) - 2, len(drawn) - 2)
+    assert played.deals[-1] == deal and "plague" in after.used[seat]
+
+
+def test_the_2015_dive_reshuffles_the_discard_pile_and_keeps_at_most_half():
+    from p2pgames.games.steamcourt.actions import Dive
+
+    table = _three_with_every_card_power(b"spec-dive")
+    found = _play_until(table, lambda state, seat, action: type(action) is Dive, b"dive")
+    assert found is not None, "no dive in the game: choose another seed"
+    seat, action = found
+    game, state = table.game, table.state
+    assert action.pile == "discard"
+    discard, deal, first = state.tables[0].discard[:], len(state.cards.deals), state.cards.next_slot
+    after = game.apply(state, Act(seat, action))
+    assert game.step(after) == CardOperations((Reveal((action.slot,)), Reshuffle(deal, tuple(discard), first, ())))
+    table.act(seat, action)  # the reveal, then the drawn cards disclosed to him
+    played = table.state.tables[0]
+    number = int(table.state.cards.revealed[action.slot].rstrip("abcdefg"))
+    drawn = list(range(first, first + min(number, len(discard))))
+    assert (played.phase, played.drawn, played.returns, played.owed) == (
+        ("return", drawn, len(drawn), len(drawn) - len(drawn) // 2) if drawn else ("turn", [], 0, 0))

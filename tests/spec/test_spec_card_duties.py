@@ -196,7 +196,9 @@ def check_card_duties(transcript: bytes, loader) -> int:
     return checked
 
 
-@pytest.mark.parametrize("name", ["session-probe-3p", "session-beltpunk-2p", "session-steamcourt-3p"])
+@pytest.mark.parametrize(
+    "name", ["session-probe-3p", "session-beltpunk-2p", "session-steamcourt-3p", "session-steamcourt2015-3p"],
+)
 def test_every_card_submission_in_a_transcript_is_one_the_spec_says_is_owed(name):
     summary = json.loads((VECTORS / f"{name}.json").read_text(encoding="utf-8"))
     assert check_card_duties((VECTORS / summary["file"]).read_bytes(), get_game) > 0
