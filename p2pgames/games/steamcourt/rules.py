@@ -700,6 +700,8 @@ class SteamCourt(Game[SteamCourtState]):
         if phase == Phase.COUP:
             return ReactionWindow(tuple(table.asking), "pull a coup with three Masterstrokes?")
         if phase == Phase.RETRIEVE:
+            if self.book[table.character_of(table.actor)].retrieves_all:
+                return ReactionWindow((table.actor,), "take back every card you laid in the lost trick?")
             return ReactionWindow((table.actor,), "retrieve your last lay of the lost trick?")
         if phase == Phase.STEAL:
             return ReactionWindow((table.actor,), "steal a numbered card from the machine?")

@@ -392,6 +392,15 @@ class SteamCourt2015(SteamCourt):
         state.phase = Phase.PLAYING
         self._start_quarter(state)
 
+    def _after_audit(self, state: SteamCourtState) -> None:
+        # The Party variation at one table reseats after the 4th quarter too, as two tables do:
+        # the final standing is the seats, the first out (the winner) at the top (I13).
+        final_at_one_party_table = state.quarter == QUARTERS and state.variant == "party" and len(state.tables) == 1
+        super()._after_audit(state)
+        if final_at_one_party_table:
+            table = state.tables[0]
+            table.seats = table.out[:]
+
     def one_point_power(self, state: SteamCourtState) -> str | None:
         return None  # the 2015 tokens are points only
 

@@ -102,3 +102,11 @@ def test_the_party_variations_winner_is_the_first_out_at_the_royal_table_in_the_
     result = table.game.step(state)
     assert result.winners == (state.tables[0].out[0],)
     assert sorted(state.totals()) == list(range(1, players + 1))  # a standing, not points
+
+
+def test_the_party_variations_standing_at_one_table_puts_the_winner_first():
+    table = played_out(4, b"one-party-table", variation="party")
+    state = table.state
+    result = table.game.step(state)
+    (winner,) = result.winners
+    assert state.tables[0].seats[0] == winner and result.scores[winner] == max(result.scores) == 4
