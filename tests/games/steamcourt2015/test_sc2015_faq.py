@@ -122,3 +122,14 @@ def test_two_tables_promote_the_renegades_first_two_out_and_banish_the_royals_la
     assert royal.character_of(renegade_out[1]) == "teaboy"
     assert renegades.character_of(royal_out[-1]) == "inspector"
     assert renegades.character_of(royal_out[-2]) == "submariner"
+
+
+def test_a_one_can_be_followed_by_the_duke_though_the_faq_calls_it_impossible():
+    # "It is impossible to play a 1 card(s) unless you lead the trick" — advice, true of everyone
+    # but the Duke, who may match a 1 (I23). A lone Multiplier is a 1, and can't beat one.
+    court = Court2015(5, [["1", "4"], ["X", "5"], ["1", "6"], ["7"], ["8"]], play=True)
+    court.do(ALICE, "lay 1")
+    assert "lay X" not in court.texts(BOB)
+    court.passes(BOB)
+    assert "lay 1" in court.texts(CAROL)
+    court.do(CAROL, "lay 1")

@@ -87,12 +87,18 @@ def played_out(players: int, seed: bytes, **options: str) -> LocalTable:
 @pytest.mark.parametrize("players", [5, 10])
 def test_a_score_is_the_five_tokens_and_the_last_token_has_no_power(players):
     # "At the end of the 4th Quarter, players add up the five gear tokens they collected."
-    state = played_out(players, b"scores").state
+    table = played_out(players, b"scores")
+    state = table.state
     assert state.phase == "over"
     assert all(len(gears) == 4 for gears in state.gears)
     assert all(powers == [] for powers in state.powers)
     assert state.totals() == [state.start[p] + sum(state.gears[p]) for p in range(players)]
     assert sorted(state.start) == list(range(1, players + 1))
+    # "That player takes the last (lowest) gear token": the table's lowest, 1 at the Renegade
+    # table (or the only one), above the Renegades' at the Royal table.
+    for index, table_state in enumerate(state.tables):
+        lowest = players - len(table_state.seats) + 1 if index == 0 and len(state.tables) == 2 else 1
+        assert state.gears[table_state.out[-1]][-1] == lowest
 
 
 @pytest.mark.parametrize("players", [5, 9])
