@@ -1,0 +1,257 @@
+"""Cheating at Steam Court (2015 draft), each cheat by a real misbehaving peer in a loopback game.
+
+The cheater sits at seat 1 (a joiner) among honest bot peers; seeds are chosen so that the
+situation arises (the cheater holds the character the cheat needs, and the cards) and each test
+checks that it did. Every test checks: the cheat is detected, at the point the rules say; every
+honest peer names the cheater and stops cleanly with a message saying why; and what they hold is
+intact — they agree with each other on the state they stopped in, the cheat never entered their
+logs unless revealing it is how it was caught, and their transcripts verify, the replay
+confirming the fault.
+
+Where a cheat is caught (as at the published game: SPEC §B3, §B9):
+
+* a hidden choice shown false by cards revealed later (the Tea Boy's "two highest", a lay's
+  declaration) is a ``rule-violation`` found by every peer on the entry that revealed it;
+* a move the public state refuses (a keep while a put-back is owed, a retrieve with no retrieve
+  window open, a bid that doesn't outbid) is ``illegal``: the host refuses it at once and its
+  signed submission proves it to the others.
+
+Three players play the smallest game; the option ``three`` seats the characters a cheat needs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cheaters import Honest
+from sc2015_cheaters import (
+    AlchemistLowersByOne,
+    BidThatDoesNotOutbid,
+    PirateRetrievesFromAWonTrick,
+    PlagueDoctorKeepsThree,
+    TeaBoyKeepsHisBest,
+)
+
+from p2pgames.games import get_game
+from p2pgames.games.steamcourt.actions import KeepRest, Retrieve
+from p2pgames.games.steamcourt.cards import a_face
+from p2pgames.games.steamcourt.rules import Phase
+from p2pgames.games.steamcourt2015.rules import AUCTION, Bid
+from p2pgames.net import play_table
+from p2pgames.session import FaultCode, GameEnded, Halted, verify_transcript
+from p2pgames.session._messages import open_envelope
+
+GAME = "steamcourt2015"
+PLAYERS = 3
+CHEATER = 1
+SHOWN = "broke a rule that the revealed cards show: "  # a rule-violation's reason begins so
+ILLEGAL = "made an illegal move: "  # and an illegal move's
+
+
+def transcript_path(directory: Path, seed: bytes, seat: int) -> Path:
+    # The name play_table gives each seat's transcript.
+    return directory / f"{GAME}-{seed.hex()[:8]}-seat{seat}.p2pt"
+
+
+async def play(tmp_path, cheater, *, seed: bytes, options: dict):
+    """One seeded 3-player game by ``options`` with ``cheater`` at seat 1, honest peers elsewhere."""
+    ruleset = get_game(GAME).ruleset(PLAYERS, options)
+    sessions = [Honest(seat, ruleset, seed) for seat in range(PLAYERS)]
+    sessions[CHEATER] = cheater
+    await play_table(GAME, PLAYERS, options=options, sessions=sessions, transcripts=tmp_path, seed=seed)
+    return sessions
+
+
+def check_caught(tmp_path, seed, sessions, code, reason):
+    """Every honest peer stopped naming the cheater, for ``reason`` (the whole text), and is intact."""
+    cheater = sessions[CHEATER]
+    assert cheater.cheated, "the cheater never got to cheat"
+    stopped_in = set()
+    for seat, session in enumerate(sessions):
+        if seat == CHEATER:
+            continue
+        fault = session.fault
+        assert session.stage == "halted", (seat, session.stage, fault)
+        assert fault.culprit == CHEATER and fault.code == code, (seat, fault)
+        assert fault.reason == reason, (seat, fault)
+        # The player is told once, clearly, who did what.
+        halts = [event for event in session.seen if isinstance(event, Halted)]
+        assert len(halts) == 1, (seat, halts)
+        assert halts[0].fault == fault
+        assert halts[0].message == f"The game stopped: cheater (seat 1): {reason}.", halts[0].message
+        assert not any(isinstance(event, GameEnded) for event in session.seen)
+        # The transcript verifies, and replaying it reaches the same verdict (or the evidence
+        # proves it).
+        report = verify_transcript(transcript_path(tmp_path, seed, seat).read_bytes(), get_game)
+        assert report.ok, report.describe()
+        assert report.stopped is not None and report.stopped.culprit == CHEATER, report.describe()
+        assert report.stopped.code == code, report.describe()
+        assert report.stop_confirmed, report.describe()
+        replica = session.replica
+        stopped_in.add((replica.seq, replica.state_hash))
+        # Neither counts the entry that stopped the game as agreed (the cheater's last
+        # acknowledgement races it, so how far each saw agreement is not compared).
+        assert session.agreed_through < replica.seq
+    assert len(stopped_in) == 1, f"honest peers disagree about where they stopped: {stopped_in}"
+    return sessions[0].replica
+
+
+def check_refused_by_host(sessions, cheater):
+    """An illegal move: the host refused it on arrival, so it never entered anyone's log; the
+    host named the cheater with his signed submission, which convinced every other peer."""
+    for seat, session in enumerate(sessions):
+        if seat == CHEATER:
+            continue
+        assert session.replica.seq == cheater.cheat_seq, "the illegal move was sequenced"
+        fault = session.fault
+        assert fault.reporter is None, fault  # proved by the evidence, not taken on trust
+        assert len(fault.evidence) == 1
+        evidence = open_envelope(fault.evidence[0])
+        assert evidence.kind == "submit" and evidence.sender == cheater.identity.public_key.raw
+        assert evidence.body["body"]["t"] == "act"
+        assert get_game(GAME).decode_action(evidence.body["body"]["action"]) == cheater.cheat_action
+
+
+# -- 1. the Tea Boy's two highest numbered cards -----------------------------------------------
+
+
+async def tea_boy_caught(tmp_path, seed):
+    cheater = TeaBoyKeepsHisBest(seed=seed + b"/cheater")
+    sessions = await play(tmp_path, cheater, seed=seed, options={})
+    assert cheater.cheat_character == "teaboy"
+    # He served (as the Tea Boy) his two lowest numbered cards while holding a higher one.
+    low, high = cheater.served
+    replica = check_caught(
+        tmp_path, seed, sessions, FaultCode.RULE_VIOLATION,
+        f"{SHOWN}gave {low} and {high} while holding {a_face(str(cheater.kept_back))}: "
+        "the Tea Boy must give his two highest numbered cards",
+    )
+    # The gift was sequenced (a claim over hidden cards: nobody could refuse it) and play went
+    # on; the claim — the cards given, then the rest of his hand — was checked on the entry that
+    # made the last of its cards public. The state is the one before that entry.
+    state = replica.state
+    assert replica.seq > cheater.cheat_seq + 20
+    [claim] = state.cards.claims
+    assert claim.player == CHEATER and claim.kind == "serve"
+    assert claim.slots[:2] == cheater.cheat_action.slots
+    hidden = set(claim.slots) - set(state.cards.revealed)
+    assert hidden and hidden <= state.cards.expected_values()
+    return state, hidden
+
+
+async def test_tea_boy_who_serves_his_lowest_cards_and_trades_the_rest_away_is_named_at_the_quarters_audit(
+    tmp_path, autojump_clock,
+):
+    state, hidden = await tea_boy_caught(tmp_path, SEEDS["teaboy at the audit"])
+    # He traded the hand he kept for the Court Hand: his best cards lay in the Court Hand, which
+    # nobody plays; only the quarter's audit showed them.
+    table = state.tables[0]
+    assert state.quarter == 1 and state.phase == Phase.AUDITING and table.phase == Phase.DONE
+    assert hidden <= set(table.court)
+    assert not hidden & {slot for hand in state.hands for slot in hand}
+
+
+async def test_tea_boy_who_serves_his_lowest_cards_is_named_as_soon_as_his_cards_are_public(tmp_path, autojump_clock):
+    state, hidden = await tea_boy_caught(tmp_path, SEEDS["teaboy on his lay"])
+    # He kept his hand and played it out: the reveal of his last card shows the claim false,
+    # before the quarter ends (his last lay never stood: he is not out).
+    table = state.tables[0]
+    assert state.phase == Phase.PLAYING and table.phase == Phase.REVEALING
+    assert table.actor == CHEATER and not state.hands[CHEATER] and CHEATER not in table.out
+    assert hidden <= set(table.lays[-1][1])
+
+
+# -- 2. the Plague Doctor keeps three ----------------------------------------------------------
+
+
+async def test_plague_doctor_who_keeps_three_of_the_four_he_drew_is_refused_at_once_and_named(tmp_path, autojump_clock):
+    seed = SEEDS["plaguedoctor"]
+    cheater = PlagueDoctorKeepsThree(seed=seed + b"/cheater")
+    sessions = await play(tmp_path, cheater, seed=seed, options={"three": "queen+plaguedoctor+pirate"})
+    assert cheater.cheat_character == "plaguedoctor" and cheater.cheat_action == KeepRest()
+    replica = check_caught(tmp_path, seed, sessions, FaultCode.ILLEGAL, f"{ILLEGAL}put back 1 more drawn card first")
+    check_refused_by_host(sessions, cheater)
+    # Refused as the quarter starts, in his draw: three drawn cards still in his hand, one owed.
+    state = replica.state
+    table = state.tables[0]
+    assert state.quarter == 1 and table.phase == Phase.RETURN and table.actor == CHEATER
+    assert table.owed == 1 and table.drawn == list(cheater.kept)
+    assert set(cheater.kept) <= set(state.hands[CHEATER])
+
+
+# -- 3. the Alchemist lowers a card by one -----------------------------------------------------
+
+
+async def test_alchemist_who_lowers_a_card_by_one_is_named_when_the_lay_is_revealed(tmp_path, autojump_clock):
+    seed = SEEDS["alchemist"]
+    cheater = AlchemistLowersByOne(seed=seed + b"/cheater")
+    sessions = await play(tmp_path, cheater, seed=seed, options={"three": "queen+duke+alchemist"})
+    assert cheater.cheat_character == "alchemist"
+    lay = cheater.cheat_action
+    # One numbered card, declared one below its number: he may lower a card by exactly two.
+    assert lay.value == cheater.laid - 1 and lay.quantity == 1
+    replica = check_caught(
+        tmp_path, seed, sessions, FaultCode.RULE_VIOLATION,
+        f"{SHOWN}declared {lay.value}s but laid {cheater.laid}: {a_face(str(cheater.laid))} can't count as {lay.value}",
+    )
+    # Caught on the entry that revealed the lay; it never stood (nobody got to answer it). The
+    # state is the one before that entry: the card was being revealed.
+    table = replica.state.tables[0]
+    assert table.phase == Phase.REVEALING and table.actor == CHEATER
+    assert table.lays[-1] == [CHEATER, list(lay.slots), lay.value, 1, -1]
+    assert replica.state.cards.expected_values() == set(lay.slots)
+
+
+# -- 4. the Pirate takes back his cards from a trick he won ------------------------------------
+
+
+async def test_pirate_who_takes_back_his_cards_from_a_trick_he_won_is_refused_at_once_and_named(tmp_path, autojump_clock):
+    seed = SEEDS["pirate"]
+    cheater = PirateRetrievesFromAWonTrick(seed=seed + b"/cheater")
+    sessions = await play(tmp_path, cheater, seed=seed, options={"three": "queen+plaguedoctor+pirate"})
+    assert cheater.cheat_character == "pirate" and cheater.cheat_action == Retrieve()
+    # No retrieve window is open: it is his turn to lead the next trick.
+    replica = check_caught(tmp_path, seed, sessions, FaultCode.ILLEGAL, f"{ILLEGAL}lay cards, pass, or dive")
+    check_refused_by_host(sessions, cheater)
+    # He won the trick just ended and leads the next; his cards of that trick are in the discard
+    # pile, where they stay; his retrieve stayed unused.
+    state = replica.state
+    table = state.tables[0]
+    assert table.phase == Phase.TURN and table.turn == CHEATER and not table.lays
+    assert ("trick", CHEATER) in state.notes and ("lead", CHEATER, CHEATER) in state.notes
+    won = cheater.won_lays
+    assert won[-1][0] == CHEATER  # his lay was on top: the trick was his
+    his_cards = {slot for lay in won if lay[0] == CHEATER for slot in lay[1] + ([lay[4]] if lay[4] >= 0 else [])}
+    assert his_cards and his_cards <= set(table.discard)
+    assert not his_cards & set(state.hands[CHEATER])
+    assert "retrieve" not in state.used[CHEATER] and state.used[CHEATER] == cheater.used_before
+
+
+# -- 5. a bid that doesn't outbid the standing bid ---------------------------------------------
+
+
+async def test_bid_that_does_not_outbid_the_standing_bid_is_refused_at_once_and_named(tmp_path, autojump_clock):
+    seed = SEEDS["auction"]
+    cheater = BidThatDoesNotOutbid(seed=seed + b"/cheater")
+    sessions = await play(tmp_path, cheater, seed=seed, options={"characters": "auction"})
+    bidder, points = cheater.standing
+    assert bidder != CHEATER and cheater.cheat_action == Bid(points)
+    replica = check_caught(
+        tmp_path, seed, sessions, FaultCode.ILLEGAL, f"{ILLEGAL}a bid must outbid the standing {points} points",
+    )
+    check_refused_by_host(sessions, cheater)
+    # Refused in the auction: the standing bid still stands, the cheater still to bid.
+    state = replica.state
+    assert state.phase == AUCTION and state.bidder == CHEATER
+    assert state.standing == [bidder, points] and state.auctioned()[state.offered] == cheater.offered
+
+
+# Seeds under which the cheat's situation arises (each test asserts it did).
+SEEDS = {
+    "teaboy at the audit": b"sc15-7",
+    "teaboy on his lay": b"sc15-8",
+    "plaguedoctor": b"sc15-0",
+    "alchemist": b"sc15-0",
+    "pirate": b"sc15-3",
+    "auction": b"sc15-0",
+}
