@@ -211,7 +211,7 @@ async def test_pirate_who_takes_back_his_cards_from_a_trick_he_won_is_refused_at
     sessions = await play(tmp_path, cheater, seed=seed, options={"three": "queen+plaguedoctor+pirate"})
     assert cheater.cheat_character == "pirate" and cheater.cheat_action == Retrieve()
     # No retrieve window is open: it is his turn to lead the next trick.
-    replica = check_caught(tmp_path, seed, sessions, FaultCode.ILLEGAL, f"{ILLEGAL}lay cards, pass, or dive")
+    replica = check_caught(tmp_path, seed, sessions, FaultCode.ILLEGAL, f"{ILLEGAL}cards are taken back only right after losing a trick you laid in")
     check_refused_by_host(sessions, cheater)
     # He won the trick just ended and leads the next; his cards of that trick are in the discard
     # pile, where they stay; his retrieve stayed unused.

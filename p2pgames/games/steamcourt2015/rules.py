@@ -452,6 +452,9 @@ class SteamCourt2015(SteamCourt):
             return
         if type(action) is Bid:
             raise IllegalAction(player, "no character is being auctioned")
+        if type(action) is Retrieve and state.phase == Phase.PLAYING and state.table_of(player).phase != Phase.RETRIEVE:
+            # Said plainly, not as the phase's list of moves: the Pirate's power has its moment.
+            raise IllegalAction(player, "cards are taken back only right after losing a trick you laid in")
         super().check_action(state, player, action)
         table = state.table_of(player)
         if table.phase == PLAGUE and type(action) is Plague and not table.court:
