@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence
 
 from p2pgames.engine import Panel
-from p2pgames.games.steamcourt.views import WIDTH, _wrap
+from p2pgames.games.steamcourt.views import _wrap
 from p2pgames.games.steamcourt2015.auction_texts import describe_bid
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ def auction_panels(
     "On offer", the character bid for and what it does, the standing bid and who made it, whose
     turn it is, who bids after (clockwise) and who passed this round; "Characters", those already
     won with their winners' bids and those still to come; and, for the bidder, "You are asked":
-    what to type and the least bid. Every line is at most :data:`WIDTH` columns."""
+    what to type and the least bid. Every line is at most ``steamcourt.views.WIDTH`` columns."""
     result = [_auction_header_panel(state), _offer_panel(state, viewer, names), _characters_panel(state, viewer, names)]
     if viewer is not None and viewer == state.bidder:  # type: ignore[attr-defined]
         result.append(_bid_panel(game, state))
@@ -168,11 +168,9 @@ def _characters_panel(state: "SteamCourtState", viewer: int | None, names: Seque
     if won:
         won[-1] = ("", won[-1][1].rstrip(";"))
         lines += _wrap(won, "  ", [("dim", "won:")])
+    # Never empty: the last character is not bid for (it goes to the last player without one).
     to_come = [state.book[name].title for name in auctioned[state.offered + 1:]]  # type: ignore[attr-defined]
-    if to_come:
-        lines += _wrap(_listed([("", title) for title in to_come]), "  ", [("dim", "to come:")])
-    else:
-        lines.append((("dim", "the last character on offer"),))
+    lines += _wrap(_listed([("", title) for title in to_come]), "  ", [("dim", "to come:")])
     return Panel("Characters", tuple(lines))
 
 
@@ -186,5 +184,4 @@ def _bid_panel(game: "SteamCourt2015", state: "SteamCourtState") -> Panel:
         "  ", [("bold", f"{describe_bid(lowest)}:")],
     )
     lines += _wrap([("", word) for word in f"sit out the {title}; no way back in".split(" ")], "  ", [("bold", "pass:")])
-    assert all(sum(len(text) for _, text in line) <= WIDTH for line in lines)
     return Panel("You are asked", tuple(lines))
