@@ -132,7 +132,10 @@ class Table:
     ``late``. ``bots`` may be fewer than the empty seats, leaving the table waiting in its lobby.
     The first ``launched`` bots are ones the human's process launched (``host --bots`` does): its
     node knows their keys; the others only say they are bots.
+    With ``join_port`` the human joins a table hosted elsewhere on 127.0.0.1 (another terminal's,
+    running in another thread: give ``join_fingerprint`` too) and no host bot is started.
     ``options`` are the ruleset's, ``bot_kind`` the kind of bot (``None``: the game's default).
+    ``script_timeout`` bounds the script (seconds).
     Every peer's key, shuffles and bot draw on ``seed`` and its name, so a table plays the same
     game every run.
     """
@@ -154,6 +157,8 @@ class Table:
         options: dict | None = None,
         bot_kind: str | None = None,
         launched: int = 0,
+        join_port: int | None = None,
+        script_timeout: float = SCRIPT_TIMEOUT,
     ) -> None:
         self.human_name = human_name
         self.host_name = host_name
@@ -167,6 +172,8 @@ class Table:
         self.bot_count = players - 1 if bots is None else bots
         self.launched = launched
         self.human_hosts = human_hosts
+        self.join_port = join_port
+        self.script_timeout = script_timeout
         self.late = late
         self.human: Watched | None = None
         self.bots: list[Watched] = []
@@ -198,12 +205,15 @@ class Table:
                 await nursery.start(human.serve, listeners)
                 say(f"Join code: {LOOPBACK}:{self.port}")
             else:
-                host = await self._start_bot(nursery, self.host_name, host=True)
-                self.bots.append(host)
-                if self.late:
-                    await self._start_bots(nursery)
-                    await host.wait_until(lambda: host.session.lobby_size == len(self.bots))
-                fingerprint = self.join_fingerprint or host.session.identity.public_key.fingerprint()
+                if self.join_port is not None:  # another terminal hosts
+                    self.port = self.join_port
+                else:
+                    host = await self._start_bot(nursery, self.host_name, host=True)
+                    self.bots.append(host)
+                    if self.late:
+                        await self._start_bots(nursery)
+                        await host.wait_until(lambda: host.session.lobby_size == len(self.bots))
+                fingerprint = self.join_fingerprint or self.bots[0].session.identity.public_key.fingerprint()
                 # Its own stream even when the host bot has the human's name (names at a table can repeat).
                 random_bytes = self._random_bytes("joining " + self.human_name)
                 human = await join_table(
@@ -229,7 +239,8 @@ class Table:
         return Session(Identity.generate(random_bytes(32)), name, get_game, random_bytes=random_bytes, **options)
 
     async def _start_bots(self, nursery: trio.Nursery) -> None:
-        for number in range(self.bot_count - (0 if self.human_hosts else 1)):
+        # A host bot is one of ``bot_count``.
+        for number in range(self.bot_count - (0 if self.human_hosts or self.join_port is not None else 1)):
             bot = await self._start_bot(nursery, f"bot-{number + 1}")
             if number < self.launched:
                 self.human.node.launched_bots.add(bot.session.identity.public_key.raw)
@@ -251,7 +262,7 @@ class Table:
 
     async def _run_script(self, script: Script) -> None:
         try:
-            with trio.fail_after(SCRIPT_TIMEOUT):
+            with trio.fail_after(self.script_timeout):
                 await self._screen_shown.wait()
                 await script(self)
         except trio.TooSlowError:
@@ -271,18 +282,22 @@ class Table:
         return (await self.play_until(lambda decision: False, pick))[1]
 
     async def play_until(
-        self, stop: Callable[[object], bool], pick: Callable[[object], str] = lambda decision: decision.texts[0]
+        self,
+        stop: Callable[[object], bool],
+        pick: Callable[[object], str] = lambda decision: decision.texts[0],
+        reached: Callable[[], bool] = lambda: False,
     ) -> tuple[object, int]:
         """Type ``pick(decision)`` for every decision until one for which ``stop(decision)`` holds
-        (left unanswered) or the game is over (``None``); that decision and how many were typed."""
+        (left unanswered), or the game is over or ``reached()`` holds, checked after every event,
+        decision or not (``None``); that decision and how many were typed."""
         session = self.human.session
         typed = 0
         answered = None
         while True:
             await self.human.wait_until(
-                lambda: session.finished or (session.decision() is not None and self._moment() != answered)
+                lambda: session.finished or reached() or (session.decision() is not None and self._moment() != answered)
             )
-            if session.finished:
+            if session.finished or reached():
                 return None, typed
             decision = session.decision()
             if stop(decision):

@@ -632,6 +632,17 @@ class SteamCourt2015(SteamCourt):
     def help_text(self) -> str:
         return views.HELP
 
+    # -- the auction on screen -----------------------------------------------------------------
+
+    def panels(
+        self, state: SteamCourtState, viewer: int | None, knowledge: Knowledge, names: Any
+    ) -> list[Any]:
+        """While the Character Auction runs, its own screen (:func:`views.auction_panels`); after
+        it, the published game's panels."""
+        if state.phase == AUCTION:
+            return views.auction_panels(self, state, viewer, names)
+        return super().panels(state, viewer, knowledge, names)
+
 
 def _next_clockwise(after: int, among: list[int], players: int) -> int:
     """The first of ``among`` clockwise (in seat number order) after ``after``."""

@@ -1,15 +1,21 @@
 """What the 2015 rules show people beyond the published game's views (``steamcourt/views.py``,
 which ask ``state.book`` for the 2015 wording: the Putsch, the characters' numbers): the help (the
-moves, the Party variation), the command line's variations, the Party variation's result line."""
+moves, the Party variation), the command line's variations, the Party variation's result line, and
+the Character Auction's screen (:func:`auction_panels`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
+
+from p2pgames.engine import Panel
+from p2pgames.games.steamcourt.views import _wrap
+from p2pgames.games.steamcourt2015.auction_texts import describe_bid
 
 if TYPE_CHECKING:
     from p2pgames.games.steamcourt.rules import SteamCourtState
+    from p2pgames.games.steamcourt2015.rules import SteamCourt2015
 
-__all__ = ["CLI_VARIANTS", "HELP", "PARTY_HELP", "party_summary"]
+__all__ = ["CLI_VARIANTS", "HELP", "PARTY_HELP", "party_summary", "auction_panels"]
 
 # ``--variant NAME`` on the command line (see ``SteamCourt.cli_variants``).
 CLI_VARIANTS: dict[str, dict[str, Any]] = {
@@ -70,3 +76,112 @@ def party_summary(state: "SteamCourtState", winner: int) -> str:
     """One line for the Party variation's :class:`GameOver` (the session puts the name in front)."""
     where = "at the Royal table" if len(state.tables) == 2 else "at the table"
     return f"first out {where} in the 4th quarter: Engineer to Her Royal Majesty the Queen"
+
+
+# -- the Character Auction on screen ---------------------------------------------------------------
+
+Segment = tuple[str, str]
+
+# A name on the auction's rows is cut to this many characters, as the table's seats cut theirs to
+# 8: ten players' names must wrap into a few rows of WIDTH.
+_NAME_CHARS = 10
+
+
+def _price(points: int) -> str:
+    return f"-{points}" if points else "0"
+
+
+def auction_panels(
+    game: "SteamCourt2015", state: "SteamCourtState", viewer: int | None, names: Sequence[str]
+) -> list[Panel]:
+    """The screen while the Character Auction runs (``state.phase == "auction"``): the header;
+    "On offer", the character bid for and what it does, the standing bid and who made it, whose
+    turn it is, who bids after (clockwise) and who passed this round; "Characters", those already
+    won with their winners' bids and those still to come; and, for the bidder, "You are asked":
+    what to type and the least bid. Every line is at most ``steamcourt.views.WIDTH`` columns."""
+    result = [_auction_header_panel(state), _offer_panel(state, viewer, names), _characters_panel(state, viewer, names)]
+    if viewer is not None and viewer == state.bidder:  # type: ignore[attr-defined]
+        result.append(_bid_panel(game, state))
+    return result
+
+
+def _who(player: int, viewer: int | None, names: Sequence[str], style: str = "bold") -> Segment:
+    return ("you" if player == viewer else style, names[player][:_NAME_CHARS])
+
+
+def _listed(segments: Sequence[Segment]) -> list[Segment]:
+    """``segments`` with a comma after each but the last, for a list that may wrap."""
+    return [(style, text + ",") for style, text in segments[:-1]] + list(segments[-1:])
+
+
+def _auction_header_panel(state: "SteamCourtState") -> Panel:
+    auctioned = state.auctioned()  # type: ignore[attr-defined]
+    segments: list[Segment] = [
+        ("bold", "Character Auction"),
+        ("", f"· character {state.offered + 1} of {len(auctioned)}"),  # type: ignore[attr-defined]
+        ("", "· bids are negative points in the final score"),
+    ]
+    return Panel("Steam Court", tuple(_wrap(segments)))
+
+
+def _still_to_bid(state: "SteamCourtState") -> list[int]:
+    """Who bids in this round after the bidder, in turn order (clockwise): those without a
+    character who have not passed, but not the standing bid's maker, who bids again only when
+    outbid."""
+    players = state.players
+    bidder = state.bidder  # type: ignore[attr-defined]
+    standing = state.standing  # type: ignore[attr-defined]
+    out = state.out  # type: ignore[attr-defined]
+    holders = state.holders  # type: ignore[attr-defined]
+    after = [(bidder + step) % players for step in range(1, players)]
+    return [p for p in after if not holders[p] and p not in out and not (standing and p == standing[0])]
+
+
+def _offer_panel(state: "SteamCourtState", viewer: int | None, names: Sequence[str]) -> Panel:
+    name = state.auctioned()[state.offered]  # type: ignore[attr-defined]
+    character = state.book[name]
+    lines = _wrap([("", word) for word in character.power_text[1].split(" ")], "  ", [("bold", f"{character.title}:")])
+    standing = state.standing  # type: ignore[attr-defined]
+    if standing:
+        bid: list[Segment] = [("", "standing bid"), ("bold", _price(standing[1])), ("", "by"), _who(standing[0], viewer, names)]
+    else:
+        bid = [("", "no bid yet")]
+    lines += _wrap([*bid, ("", "·"), ("", "to bid:"), _who(state.bidder, viewer, names, "warn")])  # type: ignore[attr-defined]
+    after = _still_to_bid(state)
+    if after:
+        lines += _wrap(_listed([_who(player, viewer, names, "") for player in after]), "  ", [("dim", "then:")])
+    out = state.out  # type: ignore[attr-defined]
+    if out:
+        lines += _wrap(_listed([_who(player, viewer, names, "dim") for player in out]), "  ", [("dim", "passed:")])
+    return Panel("On offer", tuple(lines))
+
+
+def _characters_panel(state: "SteamCourtState", viewer: int | None, names: Sequence[str]) -> Panel:
+    auctioned = state.auctioned()  # type: ignore[attr-defined]
+    holders = state.holders  # type: ignore[attr-defined]
+    bids = state.bids  # type: ignore[attr-defined]
+    lines: list[tuple[Segment, ...]] = []
+    won: list[Segment] = []
+    for name in auctioned[: state.offered]:  # type: ignore[attr-defined]
+        player = holders.index(name)
+        won += [("", f"{state.book[name].title}"), _who(player, viewer, names), ("", f"{_price(bids[player])};")]
+    if won:
+        won[-1] = ("", won[-1][1].rstrip(";"))
+        lines += _wrap(won, "  ", [("dim", "won:")])
+    # Never empty: the last character is not bid for (it goes to the last player without one).
+    to_come = [state.book[name].title for name in auctioned[state.offered + 1:]]  # type: ignore[attr-defined]
+    lines += _wrap(_listed([("", title) for title in to_come]), "  ", [("dim", "to come:")])
+    return Panel("Characters", tuple(lines))
+
+
+def _bid_panel(game: "SteamCourt2015", state: "SteamCourtState") -> Panel:
+    name = state.auctioned()[state.offered]  # type: ignore[attr-defined]
+    title = state.book[name].title
+    lowest, limit = game.lowest_bid(state), game.bid_limit(state)
+    lines = _wrap([("bold", word) for word in f"Bid for the {title}? (bid -N / pass)".split(" ")])
+    lines += _wrap(
+        [("", word) for word in f"the least you may bid now; at most bid -{limit}".split(" ")],
+        "  ", [("bold", f"{describe_bid(lowest)}:")],
+    )
+    lines += _wrap([("", word) for word in f"sit out the {title}; no way back in".split(" ")], "  ", [("bold", "pass:")])
+    return Panel("You are asked", tuple(lines))
