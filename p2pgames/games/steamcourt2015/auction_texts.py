@@ -34,7 +34,7 @@ def narrate_auction(state: "SteamCourtState", note: tuple, names: Sequence[str])
     if kind == "auction-offer":
         return [f"— the {CHARACTER_TITLE[note[1]]} is auctioned; {names[note[2]]} bids first —"]
     if kind == "bid":
-        return [f"{names[note[1]]} bids -{note[2]}"]
+        return [f"{names[note[1]]} {describe_bid(note[2]).replace('bid', 'bids', 1)}"]
     if kind == "bid-pass":
         return [f"{names[note[1]]} passes"]
     if kind == "auction-win":
