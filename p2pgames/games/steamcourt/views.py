@@ -918,8 +918,8 @@ def _choice_text(
     if phase == "give":
         privilege = state.book[table.character_of(viewer)].privilege
         receivers = privilege.receivers(table, viewer)
-        # The 2015 gifts go to one player: named (the published Queen's at two players is not).
-        to = names[receivers[0]] if len(receivers) == 1 and state.book.name != "published" else "NAME"
+        # A gift that can go to one player only (the 2015 rules', the Queen's at two players) names him.
+        to = names[receivers[0]] if len(receivers) == 1 else "NAME"
         if privilege.cards == 2:
             if to != "NAME":
                 return (f"Give two cards to {to}? (give N M to {to} / pass)", [(f"give N M to {to}", f"only {to} sees them")])

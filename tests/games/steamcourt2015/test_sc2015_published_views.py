@@ -47,10 +47,10 @@ def test_the_coup_asks_about_three_masterstrokes():
     assert asked[0] == "You hold three Masterstrokes. Pull a coup? (coup / pass)"
 
 
-def test_a_published_gift_to_the_only_other_player_is_still_asked_without_a_name():
+def test_a_published_gift_to_the_only_other_player_names_him():
     court = Court(2, [["1", "2"], ["5"]])
     asked = shown(court.state, ALICE, court.view(ALICE), NAMES[:2])["You are asked"]
-    assert asked[0] == "Give one card away? (give N to NAME / pass)"
+    assert asked[0] == "Give one card to bob? (give N to bob / pass)"
     assert court.step().prompt == "give one card to another player, or pass"
 
 
