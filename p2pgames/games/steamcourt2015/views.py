@@ -60,7 +60,7 @@ Type (cards by face; seats by name):
   trade | keep       (Tea Boy)            inspect bob     (Inspector)
   stop bob           (General)            retrieve        (Pirate)
   dive discard 7     (Submariner)         plague          (Plague Doctor)
-  put back 7 | keep  after drawing        bid -3 | pass   (the Character Auction)"""
+  put back 7 | keep  after drawing        bid -3 | pass   (the auction)"""
 
 PARTY_HELP = """\
 Party variation: no gear tokens. Going out takes the top character token of
