@@ -114,8 +114,10 @@ async def _bot_peer(
         task_status.started()
 
 
-async def _bot_peers(host: Node, port: int, bots: int, kind: str | None, nursery: trio.Nursery) -> None:
-    """Start ``bots`` bot peers on loopback for ``host``, which knows them for bots it launched
+async def _bot_peers(
+    host: Node, address: str, port: int, bots: int, kind: str | None, nursery: trio.Nursery
+) -> None:
+    """Start ``bots`` bot peers dialling ``address`` for ``host``, which knows them for bots it launched
     (:meth:`Node.bot_note`), each once the one before is seated: all from one address, they
     would otherwise be many connections at once waiting for their hello, which a host holds
     only a few of (``NetSettings.max_unseated_per_address``)."""
@@ -123,7 +125,7 @@ async def _bot_peers(host: Node, port: int, bots: int, kind: str | None, nursery
     for number in range(bots):
         identity = Identity.generate()
         host.launched_bots.add(identity.public_key.raw)
-        await nursery.start(_bot_peer, ruleset, LOOPBACK, port, identity, f"bot-{number + 1}", host.settings, kind)
+        await nursery.start(_bot_peer, ruleset, address, port, identity, f"bot-{number + 1}", host.settings, kind)
 
 
 async def host_table(
@@ -162,17 +164,21 @@ async def host_table(
     node = Node(session, settings=settings, transcript_dir=transcripts, seat_dir=seat_dir)
     fingerprint = identity.public_key.fingerprint()
     local_only = bind in ("127.0.0.1", "localhost", "::1")
-    code = JoinCode(LOOPBACK if local_only else lan_address(), actual_port, fingerprint)
+    # Bound to one address, the code names it (``[::1]`` for IPv6 loopback) and the bots dial it;
+    # on every interface the code names the LAN address, and the bots dial loopback.
+    one_address = bind not in (None, "", "0.0.0.0", "::")
+    here = (LOOPBACK if bind == "localhost" else bind) if one_address else LOOPBACK
+    code = JoinCode(here if one_address else lan_address(), actual_port, fingerprint)
     node.address = (code.host, actual_port)  # saved with the seat: a resumed host listens there again
     await nursery.start(node.serve, listeners)
     humans = ruleset.players - 1 - bots
     if humans:
         say(f"Join code: {code}")
         say(f"Others join with:  p2pgames join {code}")
-        if not local_only:
+        if not one_address:
             say(f"(on this machine:  p2pgames join {JoinCode(LOOPBACK, actual_port, fingerprint)})")
     if bots:
-        nursery.start_soon(_bot_peers, node, actual_port, bots, bot_kind, nursery)
+        nursery.start_soon(_bot_peers, node, here, actual_port, bots, bot_kind, nursery)
     if humans and not local_only and announce_on_lan:
         game = get_game(ruleset.game)
 

@@ -16,6 +16,7 @@ it judges anyone.
 
 from __future__ import annotations
 
+import errno
 import math
 import os
 import re
@@ -778,5 +779,25 @@ def _peer_address(stream: trio.SocketStream) -> str:
 
 
 async def open_host_listeners(port: int, host: str | None = None) -> list[trio.SocketListener]:
-    """Listening sockets for a host (``port`` 0 picks a free one)."""
-    return await trio.open_tcp_listeners(port, host=host)
+    """Listening sockets for a host on ``host`` (``None``: every interface, IPv4 and IPv6) and
+    ``port`` (0 picks a free one). On every interface both families listen on the same port, so
+    one join code's port works with either kind of address (``[::1]:PORT`` as well as
+    ``127.0.0.1:PORT``); where the machine has no IPv6, IPv4 alone. Raises :class:`OSError`
+    when nothing can listen."""
+    if host is not None or port != 0:
+        return await trio.open_tcp_listeners(port, host=host)
+    # trio gives each family its own free port for port 0: take IPv4's and ask IPv6 for it too.
+    for _ in range(_PORT_ATTEMPTS):
+        listeners = await trio.open_tcp_listeners(0, host="0.0.0.0")
+        chosen = listeners[0].socket.getsockname()[1]
+        try:
+            return listeners + await trio.open_tcp_listeners(chosen, host="::")
+        except OSError as error:
+            if error.errno != errno.EADDRINUSE:
+                return listeners  # no IPv6 here (not configured, or turned off)
+            for listener in listeners:
+                await listener.aclose()
+    raise OSError(errno.EADDRINUSE, f"no port free for both IPv4 and IPv6 after {_PORT_ATTEMPTS} tries")
+
+
+_PORT_ATTEMPTS = 8  # a port free for IPv4 but taken for IPv6 is rare: a few tries find one

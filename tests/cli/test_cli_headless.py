@@ -131,6 +131,35 @@ def test_a_table_of_three_processes_plays_to_the_end_and_every_transcript_verifi
         assert report.ok and report.complete, report.describe()
 
 
+def _has_ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+            probe.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _has_ipv6_loopback(), reason="this machine has no IPv6 loopback")
+def test_a_join_code_with_an_ipv6_address_plays_a_whole_game(peers, tmp_path):
+    # Issue 13: "p2pgames join [::1]:PORT/FINGERPRINT plays a whole game". Bound to ::1, the host's
+    # code names it, and its own bot dials it too.
+    transcripts = tmp_path / "transcripts"
+    host = peers("host", "probe", "--players", "3", "--bots", "1", "--bot", "--bind", "::1",
+                 "--name", "hostess", "--transcripts", str(transcripts))
+    code = join_code(host)
+    assert code.startswith("[::1]:")
+    joiner = peers("join", code, "--bot", "--profile", "six", "--name", "six", "--transcripts", str(transcripts))
+    for exit_code, out, err in (host.finish(), joiner.finish()):
+        assert (exit_code, err) == (0, ""), (out, err)
+        assert out[-3].startswith("Game over: ")
+    files = sorted(transcripts.glob("*.p2pt"))
+    assert len(files) == 2
+    for path in files:
+        report = verify_transcript(path.read_bytes(), get_game)
+        assert report.ok and report.complete, report.describe()
+
+
 def test_a_signal_makes_a_bot_seat_leave_the_table_first(peers):
     host = peers("host", "probe", "--players", "3", "--bot", "--bind", "127.0.0.1", "--name", "hostess", "--no-transcript")
     code = join_code(host)
