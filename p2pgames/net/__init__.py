@@ -8,7 +8,7 @@ The only package (with ``tui``) that imports trio.
 from p2pgames.net._framing import DEFAULT_MAX_FRAME, FrameError, FrameReader, frame
 from p2pgames.net._discovery import DISCOVERY_PORT, Announcement, announce, discover, find_tables
 from p2pgames.net._joincode import JoinCode
-from p2pgames.net._launch import SetupError, host_table, join_table, lan_address
+from p2pgames.net._launch import SetupError, host_table, join_address, join_table, lan_address
 from p2pgames.net._headless import play_headless, run_headless
 from p2pgames.net._node import BOT_CLAIMED, BOT_LAUNCHED_HERE, NetSettings, Node, open_host_listeners
 from p2pgames.net._players import LOOPBACK, SeatResult, TableResult, drive_bot, peak_memory_bytes, play_table, play_table_now
@@ -39,6 +39,7 @@ __all__ = [
     "host_table",
     "join_table",
     "lan_address",
+    "join_address",
     "open_host_listeners",
     "play_headless",
     "run_headless",

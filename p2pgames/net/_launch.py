@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import ipaddress
 import os
 import socket
 from pathlib import Path
@@ -20,7 +21,7 @@ from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.net._players import LOOPBACK, drive_bot
 from p2pgames.session import Session
 
-__all__ = ["SetupError", "host_table", "join_table", "lan_address"]
+__all__ = ["SetupError", "host_table", "join_table", "lan_address", "join_address"]
 
 
 class SetupError(Exception):
@@ -84,17 +85,36 @@ class _UnwantedGame(KeyError):
 
 
 def lan_address() -> str:
-    """This machine's address on its local network, for join codes (127.0.0.1 if none)."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    """The address for this machine's join codes: a global IPv6 address when it has one (nobody's
+    router to cross: issue 13), else its IPv4 address on the local network (127.0.0.1 if none)."""
+    return join_address(_outgoing_address(socket.AF_INET6), _outgoing_address(socket.AF_INET))
+
+
+def join_address(ipv6: str | None, ipv4: str | None) -> str:
+    """Of this machine's outgoing IPv6 and IPv4 addresses (``None``: none), the one a join code
+    names: the IPv6 one if it is global (not a unique-local ``fd00::/8``, link-local or loopback
+    address, which others can't reach from elsewhere), else the IPv4 one, else 127.0.0.1."""
+    if ipv6 is not None:
+        try:
+            address = ipaddress.IPv6Address(ipv6.partition("%")[0])
+        except ValueError:
+            address = None
+        if address is not None and address.is_global:
+            return str(address)
+    return ipv4 or LOOPBACK
+
+
+def _outgoing_address(family: socket.AddressFamily) -> str | None:
+    """The address this machine would send from to the internet in ``family``, or ``None``."""
+    # No packet is sent: connecting a UDP socket only picks the outgoing interface. The targets
+    # are documentation addresses (RFC 5737, RFC 3849): never anyone's.
+    target = ("2001:db8::1", 9) if family == socket.AF_INET6 else ("192.0.2.1", 9)
     try:
-        # No packet is sent: connecting a UDP socket only picks the outgoing interface.
-        probe.connect(("192.0.2.1", 9))
-        address = probe.getsockname()[0]
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect(target)
+            return str(probe.getsockname()[0])
     except OSError:
-        address = LOOPBACK
-    finally:
-        probe.close()
-    return address
+        return None
 
 
 async def _bot_peer(
@@ -176,6 +196,9 @@ async def host_table(
         say(f"Join code: {code}")
         say(f"Others join with:  p2pgames join {code}")
         if not one_address:
+            ipv4 = _outgoing_address(socket.AF_INET)
+            if ":" in code.host and ipv4 is not None:  # a global IPv6 code: IPv4-only friends need this
+                say(f"(over IPv4 on your network:  p2pgames join {JoinCode(ipv4, actual_port, fingerprint)})")
             say(f"(on this machine:  p2pgames join {JoinCode(LOOPBACK, actual_port, fingerprint)})")
     if bots:
         nursery.start_soon(_bot_peers, node, here, actual_port, bots, bot_kind, nursery)
