@@ -21,8 +21,9 @@ Three players play the smallest game; the option ``three`` seats the characters 
 
 from __future__ import annotations
 
-from pathlib import Path
+from functools import partial
 
+import steamcourt_checks
 from cheaters import Honest
 from sc2015_cheaters import (
     AlchemistLowersByOne,
@@ -31,6 +32,7 @@ from sc2015_cheaters import (
     PlagueDoctorKeepsThree,
     TeaBoyKeepsHisBest,
 )
+from steamcourt_checks import CHEATER, ILLEGAL, SHOWN
 
 from p2pgames.games import get_game
 from p2pgames.games.steamcourt.actions import KeepRest, Retrieve
@@ -38,19 +40,13 @@ from p2pgames.games.steamcourt.cards import a_face
 from p2pgames.games.steamcourt.rules import Phase
 from p2pgames.games.steamcourt2015.rules import AUCTION, Bid
 from p2pgames.net import play_table
-from p2pgames.session import FaultCode, GameEnded, Halted, verify_transcript
-from p2pgames.session._messages import open_envelope
+from p2pgames.session import FaultCode
 
 GAME = "steamcourt2015"
 PLAYERS = 3
-CHEATER = 1
-SHOWN = "broke a rule that the revealed cards show: "  # a rule-violation's reason begins so
-ILLEGAL = "made an illegal move: "  # and an illegal move's
-
-
-def transcript_path(directory: Path, seed: bytes, seat: int) -> Path:
-    # The name play_table gives each seat's transcript.
-    return directory / f"{GAME}-{seed.hex()[:8]}-seat{seat}.p2pt"
+# The checks every Steam Court cheating test makes (steamcourt_checks.py), for this game.
+check_caught = partial(steamcourt_checks.check_caught, GAME)
+check_refused_by_host = partial(steamcourt_checks.check_refused_by_host, GAME)
 
 
 async def play(tmp_path, cheater, *, seed: bytes, options: dict):
@@ -60,56 +56,6 @@ async def play(tmp_path, cheater, *, seed: bytes, options: dict):
     sessions[CHEATER] = cheater
     await play_table(GAME, PLAYERS, options=options, sessions=sessions, transcripts=tmp_path, seed=seed)
     return sessions
-
-
-def check_caught(tmp_path, seed, sessions, code, reason):
-    """Every honest peer stopped naming the cheater, for ``reason`` (the whole text), and is intact."""
-    cheater = sessions[CHEATER]
-    assert cheater.cheated, "the cheater never got to cheat"
-    stopped_in = set()
-    for seat, session in enumerate(sessions):
-        if seat == CHEATER:
-            continue
-        fault = session.fault
-        assert session.stage == "halted", (seat, session.stage, fault)
-        assert fault.culprit == CHEATER and fault.code == code, (seat, fault)
-        assert fault.reason == reason, (seat, fault)
-        # The player is told once, clearly, who did what.
-        halts = [event for event in session.seen if isinstance(event, Halted)]
-        assert len(halts) == 1, (seat, halts)
-        assert halts[0].fault == fault
-        assert halts[0].message == f"The game stopped: cheater (seat 1): {reason}.", halts[0].message
-        assert not any(isinstance(event, GameEnded) for event in session.seen)
-        # The transcript verifies, and replaying it reaches the same verdict (or the evidence
-        # proves it).
-        report = verify_transcript(transcript_path(tmp_path, seed, seat).read_bytes(), get_game)
-        assert report.ok, report.describe()
-        assert report.stopped is not None and report.stopped.culprit == CHEATER, report.describe()
-        assert report.stopped.code == code, report.describe()
-        assert report.stop_confirmed, report.describe()
-        replica = session.replica
-        stopped_in.add((replica.seq, replica.state_hash))
-        # Neither counts the entry that stopped the game as agreed (the cheater's last
-        # acknowledgement races it, so how far each saw agreement is not compared).
-        assert session.agreed_through < replica.seq
-    assert len(stopped_in) == 1, f"honest peers disagree about where they stopped: {stopped_in}"
-    return sessions[0].replica
-
-
-def check_refused_by_host(sessions, cheater):
-    """An illegal move: the host refused it on arrival, so it never entered anyone's log; the
-    host named the cheater with his signed submission, which convinced every other peer."""
-    for seat, session in enumerate(sessions):
-        if seat == CHEATER:
-            continue
-        assert session.replica.seq == cheater.cheat_seq, "the illegal move was sequenced"
-        fault = session.fault
-        assert fault.reporter is None, fault  # proved by the evidence, not taken on trust
-        assert len(fault.evidence) == 1
-        evidence = open_envelope(fault.evidence[0])
-        assert evidence.kind == "submit" and evidence.sender == cheater.identity.public_key.raw
-        assert evidence.body["body"]["t"] == "act"
-        assert get_game(GAME).decode_action(evidence.body["body"]["action"]) == cheater.cheat_action
 
 
 # -- 1. the Tea Boy's two highest numbered cards -----------------------------------------------
