@@ -603,24 +603,15 @@ class SteamCourt(Game[SteamCourtState]):
 
     def setup(self, ruleset: Ruleset) -> SteamCourtState:
         players = ruleset.players
-        state = self.state_type.__new__(self.state_type)
-        state.players = players
-        state.scoring = ruleset["scoring"]
-        state.variant = ruleset["variant"]
-        state.duo_win = ruleset["duo_win"]
-        state.start_tokens = ruleset["start_tokens"]
-        state.cards = CardState()
-        state.phase = Phase.SEATING
-        state.quarter = 0
         if ruleset["variant"] == "party":
             # Two tables; only the start tokens are used, stacked lowest on top (RULES.md, I22).
             royal, renegades = party_characters(players, ruleset["removed"])
-            state.tables = []
+            tables = []
             first = 0
             for characters in (royal, renegades):
                 tokens = sorted((self.book[c].number for c in characters), reverse=True)  # bottom first
                 seats = list(range(first, first + len(characters)))
-                state.tables.append(new_table(characters, seats, [tokens[:] for _ in range(QUARTERS)], players))
+                tables.append(new_table(characters, seats, [tokens[:] for _ in range(QUARTERS)], players))
                 first += len(characters)
         else:
             if ruleset["variant"] == "duo":
@@ -630,8 +621,27 @@ class SteamCourt(Game[SteamCourtState]):
             if len(characters) != players:
                 raise RulesetError(f"{players} players need {players} characters, not {characters}")
             gears_up = list(range(1, players + 1))  # bottom 1 … top n
-            stacks = [gears_up[:] for _ in range(QUARTERS)] if state.scoring == "gears" else []
-            state.tables = [new_table(characters, list(range(players)), stacks, players)]
+            stacks = [gears_up[:] for _ in range(QUARTERS)] if ruleset["scoring"] == "gears" else []
+            tables = [new_table(characters, list(range(players)), stacks, players)]
+        return self.new_state(
+            players, ruleset["scoring"], ruleset["variant"], ruleset["duo_win"], ruleset["start_tokens"], tables
+        )
+
+    def new_state(
+        self, players: int, scoring: str, variant: str, duo_win: str, start_tokens: str, tables: list[Table]
+    ) -> SteamCourtState:
+        """A state (of :attr:`state_type`) before the seating draw: these fields and ``tables``,
+        no cards dealt, and every player's hand, tokens, powers and tricks empty."""
+        state = self.state_type.__new__(self.state_type)
+        state.players = players
+        state.scoring = scoring
+        state.variant = variant
+        state.duo_win = duo_win
+        state.start_tokens = start_tokens
+        state.cards = CardState()
+        state.phase = Phase.SEATING
+        state.quarter = 0
+        state.tables = tables
         state.hands = [[] for _ in range(players)]
         state.start = [0] * players
         state.gears = [[] for _ in range(players)]

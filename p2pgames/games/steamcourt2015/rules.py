@@ -30,7 +30,6 @@ from typing import Any, Mapping
 
 from p2pgames.engine import (
     ActionCodec,
-    CardState,
     DeterministicRandom,
     Game,
     GameOver,
@@ -305,24 +304,16 @@ class SteamCourt2015(SteamCourt):
 
     def setup(self, ruleset: Ruleset) -> SteamCourtState:
         players = ruleset.players
-        state = self.state_type.__new__(self.state_type)
-        state.players = players
-        state.scoring = "gears"  # tokens are taken in going out, gear or character tokens
-        state.variant = "party" if ruleset["variation"] == "party" else "court"
-        state.duo_win = "points"
-        state.start_tokens = "seat"
-        state.cards = CardState()
-        state.phase = Phase.SEATING
-        state.quarter = 0
-        tables = self.table_characters(ruleset)
-        state.tables = []
+        variant = "party" if ruleset["variation"] == "party" else "court"
+        characters_by_table = self.table_characters(ruleset)
+        tables = []
         first = 0
-        for index, characters in enumerate(tables):
+        for index, characters in enumerate(characters_by_table):
             count = len(characters)
-            if state.variant == "party":
+            if variant == "party":
                 # The characters' tokens, highest (the Queen's 1) on top: bottom first (I13).
                 tokens = sorted((self.book[name].number for name in characters), reverse=True)
-            elif len(tables) == 2:
+            elif len(characters_by_table) == 2:
                 # Each set split: the lower numbers to the Renegade table (I12).
                 low = players - count + 1 if index == 0 else 1
                 tokens = list(range(low, low + count))
@@ -330,17 +321,10 @@ class SteamCourt2015(SteamCourt):
                 tokens = list(range(1, players + 1))
             table = new_table(characters, list(range(first, first + count)), [tokens[:] for _ in range(QUARTERS)], players, Table2015)
             table.owed = 0  # type: ignore[attr-defined]
-            state.tables.append(table)
+            tables.append(table)
             first += count
-        state.hands = [[] for _ in range(players)]
-        state.start = [0] * players
-        state.gears = [[] for _ in range(players)]
-        state.powers = [[] for _ in range(players)]
-        state.clock = [0] * players
-        state.tricks = [0] * players
-        state.used = [[] for _ in range(players)]
-        state.notes = []
-        state.book = self.book
+        # Tokens are taken in going out, gear or character tokens ("gears"); start tokens go by seat.
+        state = self.new_state(players, "gears", variant, "points", "seat", tables)
         state.mode = ruleset["characters"]  # type: ignore[attr-defined]
         state.bids = [0] * players  # type: ignore[attr-defined]
         state.holders = [""] * players  # type: ignore[attr-defined]
