@@ -29,7 +29,7 @@ and Solo (tricks numbered 1–3 from the left): ``lay 7 7 on 2``, ``lay 5 +X3 on
 on 3``, ``lay X on 1``, ``lay MS on 1``, ``stop 2``, ``retrieve 7``, ``give up 11 12``,
 ``discard 3 3``, ``pass``. A lay's value may be left out when its cards count as one value only
 (``lay 3/9 9`` is ``lay 3/9 9 as 9``). A rulebook that renames the Masterstroke (the 2015 draft's
-Putsch: :func:`~.views.masterstroke_words`) has it typed by either face, wherever a card is typed.
+Putsch: :attr:`~.rulebook.Rulebook.masterstroke`) has it typed by either face, wherever a card is typed.
 
 Text that is no move of the game raises :class:`MalformedAction`. A move the rules refuse now
 raises :class:`IllegalAction` with the game's reason ("you must play 3 cards to follow this
@@ -86,7 +86,6 @@ from p2pgames.games.steamcourt.cards import (
 from p2pgames.games.steamcourt.phases import Phase
 from p2pgames.games.steamcourt.published import PUBLISHED
 from p2pgames.games.steamcourt.rulebook import CardWords
-from p2pgames.games.steamcourt.views import masterstroke_words
 from p2pgames.games.steamcourt.solo import (
     Beat,
     DiscardLowest,
@@ -121,7 +120,7 @@ _Card = Any  # a face (str) or a slot typed as ``#12`` (int)
 def _typed_faces(book: "Rulebook") -> dict[str, str]:
     """Typed faces -> faces for ``book``: ``_FACES``, and the Masterstroke's face in ``book`` if
     it renames the card (the 2015 draft's Putsch: ``putsch`` is ``MS``)."""
-    return _faces_naming_the_masterstroke(masterstroke_words(book).face)
+    return _faces_naming_the_masterstroke(book.masterstroke.face)
 
 
 @lru_cache(maxsize=None)
@@ -446,7 +445,7 @@ class _Court:
         lay = _Lay(rest, _COURT_LAY, "lay 7 7, lay 5 5 +X3, lay 3/9 as 9", self.faces)
         if "MS" in lay.cards:
             self.game.check_kind(self.state, player, Masterstroke)
-            words = masterstroke_words(self.state.book)
+            words = self.state.book.masterstroke
             return self._checked(Masterstroke(_masterstroke(player, lay, self._hand(), words)))
         table = self.game.check_kind(self.state, player, Lay)
         hand = self._hand()
@@ -529,7 +528,7 @@ class _Court:
         self.game.check_kind(self.state, self.player, Coup)
         held = self._hand().by_face.get("MS", [])
         if len(held) != 3:
-            words = masterstroke_words(self.state.book)
+            words = self.state.book.masterstroke
             have = _held(len(held), "MS") if words.face == "MS" else f"{_NUMBERS[len(held)]}"
             raise IllegalAction(self.player, f"a coup needs all three {words.plural}: you hold {have}")
         return self._checked(Coup(tuple(held)))

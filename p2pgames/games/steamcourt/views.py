@@ -4,7 +4,7 @@ Everything here reads the state and never changes it. Log lines use public infor
 action texts and panels may use the viewer's own knowledge of hidden cards.
 
 Two rulebooks share these views (``steamcourt2015`` is the second): what a rulebook words its own
-way is asked of ``state.book`` (the Masterstroke's name, :func:`masterstroke_words`; a character's
+way is asked of ``state.book`` (the Masterstroke's name, ``Rulebook.masterstroke``; a character's
 number, ``state.book[name].number``), and two questions are kept apart: two tables
 (``len(state.tables) > 1``: the Party variant, or the 2015 rules' 8–10 players with gear tokens)
 and the Party variant's scoring (``state.variant == "party"``: a standing, no points — the 2015
@@ -48,7 +48,6 @@ from p2pgames.games.steamcourt.cards import (
 )
 
 if TYPE_CHECKING:
-    from p2pgames.games.steamcourt.rulebook import CardWords, Rulebook
     from p2pgames.games.steamcourt.rules import SteamCourt, SteamCourtState, Table
 
 __all__ = [
@@ -62,7 +61,6 @@ __all__ = [
     "PARTY_HELP",
     "space_name",
     "CLI_VARIANTS",
-    "masterstroke_words",
 ]
 
 # The variants offered on the command line (``--variant NAME``; ``--solo`` is ``solo``): the ruleset
@@ -123,14 +121,9 @@ Type (cards by face; seats by name):
 # -- names -----------------------------------------------------------------------------------------
 
 
-def masterstroke_words(book: "Rulebook") -> "CardWords":
-    """What ``book`` calls the card the cards' tables call ``MS`` (its :attr:`~.Rulebook.masterstroke`)."""
-    return book.masterstroke
-
-
 def _shown(state: "SteamCourtState", face: str) -> str:
     """``face`` (``FACE``'s) as ``state``'s rulebook shows it."""
-    return masterstroke_words(state.book).face if face == "MS" else face
+    return state.book.masterstroke.face if face == "MS" else face
 
 
 def _named(state: "SteamCourtState", name: str) -> str:
@@ -207,7 +200,7 @@ def describe_action(
         faces = [_face(state, slot, knowledge) for slot in action.slots]
         return "lay " + _lay_text(faces, action.value, action.quantity, action.multiplier is not None)
     if kind is Masterstroke:
-        return "lay " + masterstroke_words(state.book).face
+        return "lay " + state.book.masterstroke.face
     if kind is Pass:
         return "pass"
     if kind is Give:
@@ -358,7 +351,7 @@ def _narrate_note(
         _, quarter, size, court = note
         return [f"— quarter {quarter}: {size} cards each, {court} in the Court Hand —"]
     if kind == "coup-claim":
-        return [f"{names[note[1]]} pulls a coup: revealing three {masterstroke_words(after.book).plural}"]
+        return [f"{names[note[1]]} pulls a coup: revealing three {after.book.masterstroke.plural}"]
     if kind == "coup":
         return [f"{names[note[1]]} seizes the Queen's seat; the cards are dealt again"]
     if kind == "give":
@@ -396,7 +389,7 @@ def _narrate_note(
     if kind == "lay":
         _, player, slots, value, quantity, multiplier = note
         if value == MASTERSTROKE_VALUE:
-            return [f"{names[player]} lays a {masterstroke_words(after.book).name}"]
+            return [f"{names[player]} lays a {after.book.masterstroke.name}"]
         faces = [_named(after, revealed[slot]) for slot in slots]
         return [f"{names[player]} lays {_lay_text(faces, value, quantity, multiplier >= 0)}"]
     if kind == "pass":
@@ -721,7 +714,7 @@ def _machine_panel(state: "SteamCourtState", names: Sequence[str], index: int = 
     for player, slots, value, quantity, multiplier in table.lays:
         faces = [_named(state, revealed[slot]) if slot in revealed else "??" for slot in slots]
         if value == MASTERSTROKE_VALUE:
-            words = masterstroke_words(state.book)
+            words = state.book.masterstroke
             shown = words.face if words.face == words.name else f"{words.face} ({words.name})"
             lays.append((player, shown, "beats all"))
         else:
@@ -751,7 +744,7 @@ _SPECIAL_MEANING = {
 
 def _special_meanings(state: "SteamCourtState") -> dict[str, str]:
     """What each special card's face means, under the faces ``state``'s rulebook shows."""
-    face = masterstroke_words(state.book).face
+    face = state.book.masterstroke.face
     if face == "MS":
         return _SPECIAL_MEANING
     return {face: f"{face} beats all", **{key: text for key, text in _SPECIAL_MEANING.items() if key != "MS"}}
@@ -858,7 +851,7 @@ def _choice_text(
     def lay_of(lay: Sequence[Any]) -> str:
         player, slots, value, quantity, multiplier = lay
         if value == MASTERSTROKE_VALUE:
-            return f"a {masterstroke_words(state.book).name}"
+            return f"a {state.book.masterstroke.name}"
         faces = [_named(state, revealed[slot]) if slot in revealed else "??" for slot in slots]
         return _lay_text(faces, value, quantity, multiplier >= 0)
 
@@ -880,7 +873,7 @@ def _choice_text(
         if "coup" not in choices:
             return None  # only those dealt all three Masterstrokes have anything to decide
         return (
-            f"You hold three {masterstroke_words(state.book).plural}. Pull a coup? (coup / pass)",
+            f"You hold three {state.book.masterstroke.plural}. Pull a coup? (coup / pass)",
             [("coup", "reveal them, become the Queen; the cards are dealt again")],
         )
     if phase == "retrieve":
