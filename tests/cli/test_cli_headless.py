@@ -131,17 +131,7 @@ def test_a_table_of_three_processes_plays_to_the_end_and_every_transcript_verifi
         assert report.ok and report.complete, report.describe()
 
 
-def _has_ipv6_loopback() -> bool:
-    try:
-        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
-            probe.bind(("::1", 0))
-        return True
-    except OSError:
-        return False
-
-
-@pytest.mark.skipif(not _has_ipv6_loopback(), reason="this machine has no IPv6 loopback")
-def test_a_join_code_with_an_ipv6_address_plays_a_whole_game(peers, tmp_path):
+def test_a_join_code_with_an_ipv6_address_plays_a_whole_game(peers, tmp_path, ipv6_loopback):
     # Issue 13: "p2pgames join [::1]:PORT/FINGERPRINT plays a whole game". Bound to ::1, the host's
     # code names it, and its own bot dials it too.
     transcripts = tmp_path / "transcripts"

@@ -5,26 +5,12 @@ from __future__ import annotations
 
 import socket
 
-import pytest
 import trio
 
 from p2pgames.net._node import open_host_listeners
 
 
-def _has_ipv6_loopback() -> bool:
-    try:
-        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
-            probe.bind(("::1", 0))
-        return True
-    except OSError:
-        return False
-
-
-needs_ipv6 = pytest.mark.skipif(not _has_ipv6_loopback(), reason="this machine has no IPv6 loopback")
-
-
-@needs_ipv6
-async def test_every_interface_listens_on_one_port_for_both_families():
+async def test_every_interface_listens_on_one_port_for_both_families(ipv6_loopback):
     listeners = await open_host_listeners(0)
     try:
         families = {listener.socket.family: listener.socket.getsockname()[1] for listener in listeners}
