@@ -66,7 +66,9 @@ class Draw:
     (``count`` ``None``: as many as the number of the card he reveals; the pile his choice of
     :attr:`piles`) or the Plague Doctor's plague. Of ``n`` cards drawn he keeps at least
     ``least_kept(n)`` and at most ``most_kept(n)`` (``None``: all of them); he puts the others
-    back, one at a time."""
+    back, one at a time. A most-kept rule needs a table that records the put-backs still owed (the
+    2015 rules' ``Table2015.owed``): the published tables, whose state has no such key, take
+    no draw with one."""
 
     piles: tuple[str, ...]
     count: int | None

@@ -1686,6 +1686,7 @@ class SteamCourt(Game[SteamCourtState]):
     def _draw(self, state: SteamCourtState, table: Table, player: int, count: int, draw: Draw) -> None:
         """Draw ``count`` cards blind from the top of the dive's pile (all if fewer), of which
         ``draw`` says how many must be kept."""
+        assert draw.most_kept is None or hasattr(table, "owed"), "a most-kept rule needs a table that records what is owed"
         pile = table.court if table.pile == "court" else table.discard
         drawn = pile[:count]
         del pile[:count]
