@@ -6,13 +6,14 @@ Rulebook (``steam-court-draft.txt``), "Setup" and "3 / 4-5 / 6 / 7 / 8-10 Player
 from __future__ import annotations
 
 from collections import Counter
+from itertools import product
 
 import pytest
 
 from p2pgames.engine import LocalTable, RulesetError
-from p2pgames.games.steamcourt.cards import FACE, KIND, NUMBERED
+from p2pgames.games.steamcourt.cards import FACE, KIND, NUMBER, NUMBERED
 from p2pgames.games.steamcourt2015 import GAME
-from p2pgames.games.steamcourt2015.book import deck_for
+from p2pgames.games.steamcourt2015.book import REMOVABLE, deck_for
 
 
 def characters(players: int, **options: str) -> tuple[tuple[str, ...], ...]:
@@ -157,16 +158,16 @@ def test_the_party_variation_uses_the_characters_tokens_instead_of_gear_tokens()
     assert two.tables[1].stacks == [[10, 9, 8, 7, 6]] * 4
 
 
-def test_numbered_cards_are_every_gear_card():
-    assert all(KIND[name] == NUMBERED for name in deck_for(7) if FACE[name].isdigit())
+def test_the_seventh_copies_are_numbered_cards_of_their_number():
+    # "one of each numbered card (1-12)": the added cards count, lower and lay as numbered cards.
+    for number in range(1, 13):
+        name = f"{number}g"
+        assert (KIND[name], NUMBER[name], FACE[name]) == (NUMBERED, number, str(number))
+    assert sum(KIND[name] == NUMBERED for name in deck_for(7)) == 84
 
 
 def test_every_ruleset_accepted_seats_every_player_once():
     # Each combination of the options is refused, or seats exactly as many characters as players.
-    from itertools import product
-
-    from p2pgames.games.steamcourt2015.book import REMOVABLE
-
     accepted = 0
     renegade_choices = next(option.choices for option in GAME.options if option.name == "removed_renegade")
     for players, removed, renegade, table, mode, variation in product(
