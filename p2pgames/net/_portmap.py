@@ -43,7 +43,13 @@ class PortMapping:
 
 class MappingError(Exception):
     """The router could not be asked, or said no. The text is one line a player can act on
-    (what happened, and what to do instead), e.g. "no router answered UPnP (…)"."""
+    (what happened, and what to do instead), e.g. "no router answered UPnP (…)". ``answered``:
+    a router did answer (it refused, or stands behind another NAT), which says more than
+    another protocol's silence."""
+
+    def __init__(self, message: str, *, answered: bool = False) -> None:
+        super().__init__(message)
+        self.answered = answered
 
 
 class PortMapper(Protocol):
