@@ -253,6 +253,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         [bots_kind] = _bot_kinds(game, args.bots_kind, option="--bots-kind")
     if not headless:
         _need_terminal("host")
+    port_mappers = _port_mappers(args)
     transcripts = _transcripts(args)
     with _profile(args.profile) as profile:
         from p2pgames.net import host_table
@@ -263,7 +264,7 @@ def cmd_host(args: argparse.Namespace) -> int:
             return await host_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), ruleset=ruleset,
                 port=args.port, bind=args.bind, bots=args.bots, transcripts=transcripts, say=say, bot_kind=bots_kind,
-                bot=headless, seat_dir=default_seats(), settings=settings,
+                bot=headless, seat_dir=default_seats(), settings=settings, port_mappers=port_mappers,
             )
 
         if headless:
@@ -350,6 +351,19 @@ def _net_settings(args: argparse.Namespace):
     return NetSettings(away_grace=float(seconds))
 
 
+def _port_mappers(args: argparse.Namespace) -> list:
+    """The ways of asking the router to forward the table's port (none with ``--no-upnp``);
+    raises :class:`UsageError` for a ``P2PGAMES_GATEWAY`` that names no router."""
+    if args.no_upnp:
+        return []
+    from p2pgames.net import default_port_mappers
+
+    try:
+        return default_port_mappers()
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
 def _unfinished_game(profile, host_fingerprint: str | None = None, which: str | None = None):
     """The newest saved seat of ``profile``'s identity (at the host with ``host_fingerprint``, or
     the one ``which`` names), as ``(path, saved)``; ``None`` if there is none."""
@@ -369,12 +383,13 @@ def _resume(args: argparse.Namespace, profile, path: Path, code, notes: list[str
 
     transcripts = Path(args.transcripts) if args.transcripts else None
     settings = _net_settings(args)
+    port_mappers = _port_mappers(args)
 
     async def setup(nursery, say):
         return await resume_seat(
             nursery, identity=profile.identity, seat_path=path, name=args.name or default_name(), code=code,
             port=getattr(args, "port", None), bind=getattr(args, "bind", None), transcripts=transcripts,
-            no_transcript=args.no_transcript, say=say, bot=headless, settings=settings,
+            no_transcript=args.no_transcript, say=say, bot=headless, settings=settings, port_mappers=port_mappers,
         )
 
     if headless:
@@ -839,6 +854,12 @@ def build_parser() -> argparse.ArgumentParser:
             "--option", action="append", default=[], metavar="NAME=VALUE", help="a ruleset option (repeatable)"
         )
 
+    def no_upnp_option(command: argparse.ArgumentParser, who: str = "") -> None:
+        command.add_argument(
+            "--no-upnp", action="store_true", help=f"{who}don't ask your router to forward the port to this machine "
+            "(by UPnP, PCP or NAT-PMP) for friends on the internet",
+        )
+
     def grace_option(command: argparse.ArgumentParser) -> None:
         command.add_argument(
             "--grace", metavar="TIME", help="how long a player may be away (lost connection) before you may end "
@@ -862,6 +883,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument("--port", type=int, default=0, metavar="P", help="TCP port to listen on (default: any free)")
     host.add_argument("--bind", metavar="ADDR", help="address to listen on (default: all interfaces)")
+    no_upnp_option(host)
     grace_option(host)
     identity_options(host)
     host.set_defaults(handler=cmd_host)
@@ -886,6 +908,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--code", metavar="CODE", help="the host's new join code, if it moved (it must have the same key)")
     resume.add_argument("--port", type=int, metavar="P", help="host: listen on this port (default: the one the game had)")
     resume.add_argument("--bind", metavar="ADDR", help="host: address to listen on (default: all interfaces)")
+    no_upnp_option(resume, "host: ")
     resume.add_argument("--bot", nargs="?", const="", metavar="KIND", help="a bot plays the seat, with no terminal")
     grace_option(resume)
     identity_options(resume)

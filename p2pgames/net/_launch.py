@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import errno
+import functools
 import ipaddress
 import os
 import socket
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 import trio
 
@@ -19,6 +20,9 @@ from p2pgames.net._discovery import announce
 from p2pgames.net._joincode import JoinCode
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.net._players import LOOPBACK, drive_bot
+from p2pgames.net._portmap import (
+    MappingError, PortMapper, PortMapping, hold_port_mapping, is_private_wan_address, no_mapping_advice,
+)
 from p2pgames.session import Session
 
 __all__ = ["SetupError", "host_table", "join_table", "lan_address", "join_address"]
@@ -104,6 +108,19 @@ def join_address(ipv6: str | None, ipv4: str | None) -> str:
     return ipv4 or LOOPBACK
 
 
+def _forwardable(bind: str | None) -> bool:
+    """Whether a router could forward to a host listening on ``bind``: every interface, or one
+    private IPv4 address (not loopback, not IPv6, which needs no forwarding)."""
+    if bind in (None, "", "0.0.0.0", "::"):
+        return True
+    try:
+        address = ipaddress.ip_address(bind)
+    except ValueError:
+        return False
+    # The same private ranges as a router's inside (a public address needs no router's help).
+    return address.version == 4 and is_private_wan_address(bind) and not address.is_loopback
+
+
 def _outgoing_address(family: socket.AddressFamily) -> str | None:
     """The address this machine would send from to the internet in ``family``, or ``None``."""
     # No packet is sent: connecting a UDP socket only picks the outgoing interface. The targets
@@ -164,6 +181,7 @@ async def host_table(
     bot_kind: str | None = None,
     bot: bool = False,
     seat_dir: Path | None = None,
+    port_mappers: Sequence[PortMapper] = (),
 ) -> Node:
     """Host a table: listen, print the join code, start ``bots`` bot peers (of the kind
     ``bot_kind`` names, or the game's default); return our node. ``bot``: our own seat is played
@@ -171,7 +189,10 @@ async def host_table(
     runs, so that it can be resumed if this process stops (``resume_seat``).
 
     Unless it listens on loopback only, the table is announced on the LAN (UDP broadcast) while
-    seats are free, so ``p2pgames join`` with no code finds it.
+    seats are free, so ``p2pgames join`` with no code finds it. With ``port_mappers`` (and seats
+    for people, and listening where a router can forward to), the router is asked to forward the
+    port while the game runs (:func:`hold_port_mapping`), and the join code names the router's
+    internet address; when it can't, one line says why and what to do instead.
     """
     if not 0 <= bots < ruleset.players:
         raise ValueError(f"{bots} bots don't fit a table of {ruleset.players} with you at it")
@@ -188,18 +209,47 @@ async def host_table(
     # on every interface the code names the LAN address, and the bots dial loopback.
     one_address = bind not in (None, "", "0.0.0.0", "::")
     here = (LOOPBACK if bind == "localhost" else bind) if one_address else LOOPBACK
-    code = JoinCode(here if one_address else lan_address(), actual_port, fingerprint)
-    node.address = (code.host, actual_port)  # saved with the seat: a resumed host listens there again
-    await nursery.start(node.serve, listeners)
     humans = ruleset.players - 1 - bots
+    await nursery.start(node.serve, listeners)
+    ipv4 = _outgoing_address(socket.AF_INET)
+    mapped: PortMapping | MappingError | None = None
+    if humans and port_mappers and _forwardable(bind):
+        say(f"Asking your router to forward port {actual_port} to this machine …")
+
+        def moved(mapping: PortMapping) -> None:
+            say(f"Your router's internet address changed: friends joining now need  p2pgames join "
+                f"{JoinCode(mapping.external_address, mapping.external_port, fingerprint)}")
+
+        mapped = await nursery.start(
+            functools.partial(hold_port_mapping, port_mappers, actual_port, node.finished, say=say, on_moved=moved)
+        )
+    internet = (
+        JoinCode(mapped.external_address, mapped.external_port, fingerprint) if isinstance(mapped, PortMapping) else None
+    )
+    lan = lan_address()
+    if one_address:
+        code = JoinCode(here, actual_port, fingerprint)
+    elif internet is not None and ":" not in lan:  # a global IPv6 address needs no router: it goes first
+        code = internet
+    else:
+        code = JoinCode(lan, actual_port, fingerprint)
+    node.address = (code.host, actual_port)  # saved with the seat: a resumed host listens there again
     if humans:
         say(f"Join code: {code}")
         say(f"Others join with:  p2pgames join {code}")
+        if isinstance(mapped, PortMapping):
+            say(f"(your router forwards port {mapped.external_port} of {mapped.external_address} to this machine "
+                f"by {mapped.method} while the game runs)")
+            if internet is not None and code != internet:
+                say(f"(over IPv4, through your router:  p2pgames join {internet})")
         if not one_address:
-            ipv4 = _outgoing_address(socket.AF_INET)
             if ":" in code.host and ipv4 is not None:  # a global IPv6 code: IPv4-only friends need this
                 say(f"(over IPv4 on your network:  p2pgames join {JoinCode(ipv4, actual_port, fingerprint)})")
+            elif code == internet and ipv4 is not None:
+                say(f"(on your network:  p2pgames join {JoinCode(ipv4, actual_port, fingerprint)})")
             say(f"(on this machine:  p2pgames join {JoinCode(LOOPBACK, actual_port, fingerprint)})")
+        if isinstance(mapped, MappingError):
+            say(f"Not reachable from the internet over IPv4: {mapped}; {no_mapping_advice(actual_port, ipv4 or here)}.")
     if bots:
         nursery.start_soon(_bot_peers, node, here, actual_port, bots, bot_kind, nursery)
     if humans and not local_only and announce_on_lan:

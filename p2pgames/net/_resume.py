@@ -3,15 +3,17 @@ listens again and waits for its joiners — from the seat saved as the game ran 
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 import trio
 
 from p2pgames.crypto import Identity, PublicKey, fingerprint_matches
 from p2pgames.games import get_game
 from p2pgames.net._joincode import JoinCode
-from p2pgames.net._launch import SetupError, _connect_problem, _listen_problem, lan_address
+from p2pgames.net._launch import SetupError, _connect_problem, _forwardable, _listen_problem, lan_address
+from p2pgames.net._portmap import PortMapper, PortMapping, hold_port_mapping, is_private_wan_address, no_mapping_advice
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.net._seat_file import read_saved_seat, saved_seats
 from p2pgames.session import ResumeError, SavedSeat, SavedSeatError, Session, TranscriptError, records_before_cut
@@ -54,6 +56,7 @@ async def resume_seat(
     settings: NetSettings = NetSettings(),
     say: Callable[[str], None] = lambda text: None,
     bot: bool = False,
+    port_mappers: Sequence[PortMapper] = (),
 ) -> Node:
     """Take the seat saved in ``seat_path`` again and return our node, playing.
 
@@ -62,6 +65,7 @@ async def resume_seat(
     at the port it had (or ``port``), replays its transcript and waits for its joiners to rejoin.
     Its new transcript goes to ``transcripts`` (default: beside the old one, which it replaces;
     none with ``no_transcript``, a joiner only: a host's transcript is its log).
+    A host asks its router to forward the port again with ``port_mappers`` (as ``host_table``).
     Raises :class:`SetupError` with the player's message.
     """
     try:
@@ -77,7 +81,7 @@ async def resume_seat(
     if saved.is_host:
         return await _resume_host(
             nursery, identity=identity, saved=saved, seat_path=seat_path, old_transcript=old_transcript,
-            directory=directory, port=port, bind=bind, settings=settings, say=say, bot=bot,
+            directory=directory, port=port, bind=bind, settings=settings, say=say, bot=bot, port_mappers=port_mappers,
         )
     if identity.public_key.raw != saved.key:
         raise SetupError("this saved seat is another identity's: use the --profile you played with", network=False)
@@ -109,10 +113,18 @@ async def resume_seat(
     return node
 
 
+def _public_ipv4(host: str | None) -> bool:
+    """Whether ``host`` is an IPv4 address on the internet side of a home router."""
+    try:
+        return host is not None and ":" not in host and not is_private_wan_address(host)
+    except ValueError:  # a host name
+        return False
+
+
 async def _resume_host(
     nursery: trio.Nursery, *, identity: Identity, saved: SavedSeat, seat_path: Path, old_transcript: Path | None,
     directory: Path | None, port: int | None, bind: str | None, settings: NetSettings,
-    say: Callable[[str], None], bot: bool,
+    say: Callable[[str], None], bot: bool, port_mappers: Sequence[PortMapper],
 ) -> Node:
     if old_transcript is None:
         raise SetupError("this game was hosted without a transcript (--no-transcript): there is no log to resume from", network=False)
@@ -135,9 +147,20 @@ async def _resume_host(
     node.address = (saved.host or "", actual)
     await nursery.start(node.serve, listeners)
     say(f"Resumed the game after {session.replica.seq} log entries; listening on port {actual}.")  # type: ignore[union-attr]
-    if actual != saved.port:
-        code = JoinCode(lan_address(), actual, identity.public_key.fingerprint())
-        say(f"The port changed: give the others the new code. A player still at the table types  code {code} ;"
+    mapped = None
+    if port_mappers and _forwardable(bind):
+        mapped = await nursery.start(functools.partial(hold_port_mapping, port_mappers, actual, node.finished, say=say))
+        if isinstance(mapped, PortMapping):
+            say(f"Your router forwards port {mapped.external_port} of {mapped.external_address} to this machine by {mapped.method} again.")
+        else:
+            say(f"Not reachable from the internet over IPv4: {mapped}; {no_mapping_advice(actual, lan_address())}.")
+    # Joiners dial where the game was. One joined through the router (a public IPv4 address in
+    # its code) dials the router's internet address, which may have changed meanwhile.
+    through_router = _public_ipv4(saved.host)
+    host = mapped.external_address if isinstance(mapped, PortMapping) and through_router else lan_address()
+    if actual != saved.port or (through_router and host != saved.host):
+        code = JoinCode(host, actual, identity.public_key.fingerprint())
+        say(f"The table's address changed: give the others the new code. A player still at the table types  code {code} ;"
             f" one who quit runs  p2pgames resume --code {code}")
     say("Waiting for the others to rejoin …")
     return node
