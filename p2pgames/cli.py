@@ -711,6 +711,29 @@ def _files_to_verify(names: Sequence[str]) -> list[Path]:
     return paths
 
 
+def cmd_doctor(args: argparse.Namespace) -> int:
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be between 1 and 65535 (or 0 for any free port), not {args.port}")
+    port_mappers = _port_mappers(args)
+    import trio
+
+    from p2pgames.net._doctor import diagnose
+    from p2pgames.net import SetupError
+
+    asking = " (asking your router takes a few seconds)" if port_mappers else ""
+    print(f"Can others reach a table you host? Checking{asking} …\n", flush=True)
+    try:
+        findings, verdict = trio.run(diagnose, args.port, port_mappers)
+    except SetupError as error:
+        raise NetworkProblem(str(error)) from None
+    for finding in findings:
+        print(finding)
+    print("\nIn short:")
+    for sentence in verdict:
+        print(f"- {sentence}")
+    return EXIT_OK
+
+
 def cmd_id(args: argparse.Namespace) -> int:
     with _profile(args.profile) as profile:
         for note in _profile_notes(profile):
@@ -947,6 +970,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("files", metavar="FILE", nargs="+", help="transcript files (or directories of them)")
     verify.set_defaults(handler=cmd_verify)
+
+    doctor = commands.add_parser(
+        "doctor", help="can others reach a table you host? (addresses, router, IPv6)",
+        description="Tell whether others can reach a table hosted here, in plain words: where a table listens, this "
+        "machine's addresses, whether your router forwards a port when asked (by UPnP, PCP or NAT-PMP; the test "
+        "mapping is removed at once), IPv6, and how tables are found on your network.",
+    )
+    doctor.add_argument("--port", type=int, default=0, metavar="P", help="the port to check (default: any free one)")
+    no_upnp_option(doctor)
+    doctor.set_defaults(handler=cmd_doctor)
 
     ident = commands.add_parser("id", help="show your identity's fingerprint")
     ident.add_argument("--profile", help="identity profile (default: 'default')")

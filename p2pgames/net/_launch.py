@@ -96,16 +96,20 @@ def lan_address() -> str:
 
 def join_address(ipv6: str | None, ipv4: str | None) -> str:
     """Of this machine's outgoing IPv6 and IPv4 addresses (``None``: none), the one a join code
-    names: the IPv6 one if it is global (not a unique-local ``fd00::/8``, link-local or loopback
-    address, which others can't reach from elsewhere), else the IPv4 one, else 127.0.0.1."""
-    if ipv6 is not None:
-        try:
-            address = ipaddress.IPv6Address(ipv6.partition("%")[0])
-        except ValueError:
-            address = None
-        if address is not None and address.is_global:
-            return str(address)
-    return ipv4 or LOOPBACK
+    names: the IPv6 one if it is global (:func:`global_ipv6`), else the IPv4 one, else 127.0.0.1."""
+    return global_ipv6(ipv6) or ipv4 or LOOPBACK
+
+
+def global_ipv6(address: str | None) -> str | None:
+    """``address`` if it is a global IPv6 address (not a unique-local ``fd00::/8``, link-local or
+    loopback one, which others can't reach from elsewhere), without a zone; else ``None``."""
+    if address is None:
+        return None
+    try:
+        parsed = ipaddress.IPv6Address(address.partition("%")[0])
+    except ValueError:
+        return None
+    return str(parsed) if parsed.is_global else None
 
 
 def _forwardable(bind: str | None) -> bool:

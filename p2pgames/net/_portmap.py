@@ -16,7 +16,7 @@ from typing import Callable, Protocol, Sequence
 import trio
 
 __all__ = [
-    "LEASE_SECONDS", "MappingError", "PortMapper", "PortMapping", "default_port_mappers", "hold_port_mapping",
+    "LEASE_SECONDS", "MappingError", "PortMapper", "PortMapping", "default_port_mappers", "forward_by_hand", "hold_port_mapping",
     "is_private_wan_address", "map_port", "no_mapping_advice",
 ]
 
@@ -129,9 +129,14 @@ def default_port_mappers(*, environ: "os._Environ[str] | dict[str, str]" = os.en
     return [UPnPMapper(interface=interface), GatewayMapper(**gateway_options)]
 
 
+def forward_by_hand(port: int, lan_address: str) -> str:
+    """What a person does on the router when nothing can ask it for them."""
+    return f"forward TCP port {port} to {lan_address} on your router by hand"
+
+
 def no_mapping_advice(port: int, lan_address: str) -> str:
     """What a host with no mapping does instead, ending the one-line message."""
-    return f"for friends on the internet, forward TCP port {port} to {lan_address} on your router by hand, or play over IPv6"
+    return f"for friends on the internet, {forward_by_hand(port, lan_address)}, or play over IPv6"
 
 
 async def map_port(
