@@ -19,3 +19,26 @@ def ipv6_loopback():
             probe.bind(("::1", 0))
     except OSError:
         pytest.skip("this machine has no IPv6 loopback")
+
+
+@pytest.fixture
+def peers(tmp_path):
+    """Start ``p2pgames`` processes with ``peers(*args)`` (``environment=``: variables to set), each
+    a :class:`peer_processes.Peer` with ``P2PGAMES_HOME`` in ``tmp_path / "home"`` (the command-line
+    tests' ``home``); any still running at the end of the test is killed."""
+    from peer_processes import Peer
+
+    started: list[Peer] = []
+
+    def start(*args: str, environment: dict[str, str] | None = None) -> Peer:
+        peer = Peer(tmp_path / "home", *args, environment=environment)
+        started.append(peer)
+        return peer
+
+    yield start
+    for peer in started:
+        if peer.process.poll() is None:
+            peer.process.kill()
+            peer.process.wait()
+        peer.process.stdout.close()  # type: ignore[union-attr]
+        peer.process.stderr.close()  # type: ignore[union-attr]

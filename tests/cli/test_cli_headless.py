@@ -4,7 +4,7 @@ command that saves transcripts (point 4).
 
 The tables here are real: ``python -m p2pgames`` processes on 127.0.0.1, each with its own
 identity, read line by line as a script would. Nothing sleeps to wait for anything: each test
-blocks on a process's next line of output or on its exit, with :data:`TIMEOUT` only as a guard
+blocks on a process's next line of output or on its exit, with :data:`peer_processes.TIMEOUT` only as a guard
 against hanging (never a claim about speed).
 """
 
@@ -12,88 +12,22 @@ from __future__ import annotations
 
 import errno
 import os
-import queue
 import signal
 import socket
-import subprocess
-import sys
 import tempfile
-import threading
 from pathlib import Path
 
 import pytest
 import trio
 
 from cli_calls import call
+from peer_processes import join_code
 from p2pgames import cli
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity
 from p2pgames.games import get_game
 from p2pgames.net import NetSettings, Node, host_table, play_headless
 from p2pgames.session import GameStarted, Session, verify_transcript
-
-REPOSITORY = Path(__file__).parents[2]
-TIMEOUT = 60.0  # seconds: a guard against hanging on a loaded 2-core machine
-
-
-class Peer:
-    """A ``p2pgames`` process whose stdout is read a line at a time, as it comes."""
-
-    def __init__(self, home: Path, *args: str) -> None:
-        environment = dict(os.environ, P2PGAMES_HOME=str(home), PYTHONIOENCODING="utf-8")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "p2pgames", *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, cwd=REPOSITORY, env=environment, encoding="utf-8",
-        )
-        self.out: list[str] = []  # the lines read so far
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        for line in self.process.stdout:  # type: ignore[union-attr]
-            self._lines.put(line.rstrip("\n"))
-        self._lines.put(None)
-
-    def line_starting(self, prefix: str) -> str:
-        """Read on until a line starts with ``prefix``; that line."""
-        while True:
-            line = self._lines.get(timeout=TIMEOUT)
-            if line is None:
-                self.process.wait(TIMEOUT)
-                raise AssertionError(f"no line starting {prefix!r}; stdout: {self.out}; stderr: {self.process.stderr.read()}")  # type: ignore[union-attr]
-            self.out.append(line)
-            if line.startswith(prefix):
-                return line
-
-    def finish(self) -> tuple[int, list[str], str]:
-        """Wait for the exit; (exit code, every line of stdout, stderr)."""
-        code = self.process.wait(TIMEOUT)
-        while (line := self._lines.get(timeout=TIMEOUT)) is not None:
-            self.out.append(line)
-        return code, self.out, self.process.stderr.read()  # type: ignore[union-attr]
-
-
-@pytest.fixture
-def peers(home):
-    """Start peers with ``peers(*args)``; any still running at the end of the test is killed."""
-    started: list[Peer] = []
-
-    def start(*args: str) -> Peer:
-        peer = Peer(home, *args)
-        started.append(peer)
-        return peer
-
-    yield start
-    for peer in started:
-        if peer.process.poll() is None:
-            peer.process.kill()
-            peer.process.wait()
-        peer.process.stdout.close()  # type: ignore[union-attr]
-        peer.process.stderr.close()  # type: ignore[union-attr]
-
-
-def join_code(host: Peer) -> str:
-    return host.line_starting("Join code: ").removeprefix("Join code: ")
 
 
 # -- a table spread over processes --------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from cli_calls import call
-from test_cli_headless import Peer, join_code, peers  # noqa: F401  (peers is a fixture)
+from peer_processes import Peer, join_code
 
 from p2pgames.games import get_game
 from p2pgames.session import verify_transcript
