@@ -1,5 +1,13 @@
+import os
+
 import pytest
 import trio.testing
+
+# Tests use loopback only: LAN discovery (mDNS) and the questions a host asks its router stay on
+# 127.0.0.1, in this process and in the p2pgames processes the tests start (port 9 is discard: a
+# NAT-PMP request there is refused at once). A test of those protocols points them at a stand-in.
+os.environ["P2PGAMES_INTERFACE"] = "127.0.0.1"
+os.environ["P2PGAMES_GATEWAY"] = "127.0.0.1:9"
 
 
 @pytest.fixture
