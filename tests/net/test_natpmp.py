@@ -85,6 +85,26 @@ def test_answers_read_from_the_rfc_layouts() -> None:
         assert type(answer).parse(answer.encode()) == answer
 
 
+def test_an_answer_of_another_kind_or_length_is_refused() -> None:
+    pcp = PcpMapAnswer(0, 600, 3600, NONCE, 6, PORT, 50000, "203.0.113.7").encode()
+    natpmp_map = NatpmpMapAnswer(2, 0, 3600, PORT, 50000, 600).encode()
+    natpmp_address = NatpmpExternalAddressAnswer(0, 3600, "203.0.113.7").encode()
+    for kind, answer in ((PcpMapAnswer, pcp), (NatpmpMapAnswer, natpmp_map), (NatpmpExternalAddressAnswer, natpmp_address)):
+        for wrong in (
+            bytes((answer[0] ^ 1,)) + answer[1:],  # another version
+            answer[:1] + bytes((answer[1] & 0x7F,)) + answer[2:],  # a request's opcode
+            answer[:-4], answer + b"\x00",
+        ):
+            with pytest.raises(ValueError):
+                kind.parse(wrong)
+    with pytest.raises(ValueError):
+        PcpMapAnswer.parse(pcp + bytes(1044))  # longer than 1100 bytes (RFC 6887 §7)
+    with pytest.raises(ValueError):
+        PcpMapAnswer.parse(pcp[:1] + b"\x82" + pcp[2:])  # not MAP
+    with pytest.raises(ValueError):
+        AnswerHeader.parse(bytes.fromhex("0001000100000e10"))  # a request
+
+
 @pytest.mark.parametrize("make", [
     lambda: PcpMapRequest(bytes(11), 6, PORT, PORT, "0.0.0.0", "192.168.1.20", 60),
     lambda: PcpMapRequest(NONCE, 6, 0, PORT, "0.0.0.0", "192.168.1.20", 60),
@@ -124,12 +144,15 @@ def test_the_default_gateway_is_read_from_proc_net_route() -> None:
     header = "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
     lines = [
         f"wlan0\t00000000\t{_route_hex('192.168.1.1')}\t0003\t0\t0\t600\t00000000\t0\t0\t0",
-        f"eth0\t00000000\t{_route_hex('10.0.0.1')}\t0003\t0\t0\t100\t00000000\t0\t0\t0",  # lower metric: wins
-        f"eth0\t{_route_hex('10.0.0.0')}\t00000000\t0001\t0\t0\t100\t{_route_hex('255.255.255.0')}\t0\t0\t0",
+        f"eth0\t00000000\t{_route_hex('10.0.0.1')}\t0003\t0\t0\t100\t00000000\t0\t0\t0",  # lowest metric: wins
+        f"tun0\t00000000\t{_route_hex('10.8.0.1')}\t0003\t0\t0\t700\t00000000\t0\t0\t0",
+        # A route to one network through a gateway: not the default route.
+        f"eth0\t{_route_hex('10.1.0.0')}\t{_route_hex('10.0.0.254')}\t0003\t0\t0\t50\t{_route_hex('255.255.0.0')}\t0\t0\t0",
+        f"eth0\t{_route_hex('10.0.0.0')}\t00000000\t0001\t0\t0\t0\t{_route_hex('255.255.255.0')}\t0\t0\t0",
         "garbage",
     ]
     assert gateway_from_proc_net_route(header + "\n".join(lines)) == "10.0.0.1"
-    assert gateway_from_proc_net_route(header + lines[2]) is None  # no default route
+    assert gateway_from_proc_net_route(header + lines[3] + "\n" + lines[4]) is None  # no default route
     assert gateway_from_proc_net_route("") is None
 
 
@@ -359,16 +382,26 @@ async def test_a_router_behind_another_nat_leaves_nothing_mapped(speaks) -> None
 # -- garbage -----------------------------------------------------------------------------------
 
 
+def _other_external_port(answer: bytes) -> bytes:
+    """The answer granting port 1234 instead: each variant below is built on it, so that one
+    taken for an answer shows in the mapping."""
+    if len(answer) == 60:  # PCP MAP: the assigned external port is bytes 42-43
+        return answer[:42] + struct.pack("!H", 1234) + answer[44:]
+    if len(answer) == 16:  # NAT-PMP mapping: bytes 10-11
+        return answer[:10] + struct.pack("!H", 1234) + answer[12:]
+    return answer
+
+
 def _other_nonce(answer: bytes) -> bytes:
-    """The answer for another client's mapping, granting another port: it must not be taken."""
-    return answer[:24] + bytes(12) + answer[36:40] + struct.pack("!H", 1234) + answer[42:] if len(answer) == 60 else b"\xff"
+    """The answer for another client's mapping (RFC 6887 §11.4)."""
+    return answer[:24] + bytes(12) + answer[36:] if len(answer) == 60 else b"\xff"
 
 
 def _other_internal_port(answer: bytes) -> bytes:
     if len(answer) == 60:
-        return answer[:40] + struct.pack("!HH", PORT + 1, 1234) + answer[44:]
+        return answer[:40] + struct.pack("!H", PORT + 1) + answer[42:]
     if len(answer) == 16:
-        return answer[:8] + struct.pack("!HH", PORT + 1, 1234) + answer[12:]
+        return answer[:8] + struct.pack("!H", PORT + 1) + answer[10:]
     return b"\x00"
 
 
@@ -380,12 +413,27 @@ def _as_request(answer: bytes) -> bytes:
     return answer[:1] + bytes((answer[1] & 0x7F,)) + answer[2:]
 
 
+def _other_version(answer: bytes) -> bytes:
+    return bytes((answer[0] ^ 0x01,)) + answer[1:]
+
+
+def _garbled(*changes):
+    def garble(answer: bytes) -> bytes:
+        answer = _other_external_port(answer)
+        for change in changes:
+            answer = change(answer)
+        return answer
+
+    return garble
+
+
 GARBAGE = [
     b"", b"\x02", b"\x00\x80", bytes(range(7)), b"\x02\x81\x00\x00" + bytes(55), b"\xff" * 1104,
-    lambda answer: answer[:-1],  # one byte short
-    lambda answer: answer + b"\x00",  # no multiple of 4 (PCP) / too long (NAT-PMP)
-    _other_nonce, _other_internal_port, _other_opcode, _as_request,
-    lambda answer: bytes((answer[0] ^ 0x01,)) + answer[1:],  # another version
+    _garbled(lambda answer: answer[:-1]),  # one byte short
+    _garbled(lambda answer: answer + b"\x00"),  # no multiple of 4 (PCP), too long (NAT-PMP)
+    _garbled(lambda answer: answer + bytes(1044)),  # longer than PCP's 1100 bytes
+    _garbled(_other_nonce), _garbled(_other_internal_port), _garbled(_other_opcode), _garbled(_as_request),
+    _garbled(_other_version),
 ]
 
 
