@@ -12,19 +12,19 @@ Both protocols are one fixed-layout UDP datagram to the router's port 5351 and o
 One frozen dataclass per datagram, each with ``encode()`` and ``parse()`` (``parse`` raises
 ``ValueError`` for bytes that aren't one):
 
-==========================  ========  ===================================================
-datagram                    bytes     layout
-==========================  ========  ===================================================
-PcpMapRequest               60        RFC 6887 §7.1 header, §11.1 MAP data
-PcpMapAnswer                60-1100   RFC 6887 §7.2 header, §11.1 MAP data, options
-AnswerHeader                4-…       the first bytes every answer of both shares: version,
-                                      opcode | 0x80, result code (NAT-PMP's 16-bit result
-                                      is PCP's reserved byte and result byte)
-NatpmpExternalAddressRequest 2        RFC 6886 §3.2
-NatpmpExternalAddressAnswer 12        RFC 6886 §3.2
-NatpmpMapRequest            12        RFC 6886 §3.3 (lifetime 0 deletes: §3.4)
-NatpmpMapAnswer             16        RFC 6886 §3.3
-==========================  ========  ===================================================
+============================  =========  =================================================
+datagram                      bytes      layout
+============================  =========  =================================================
+PcpMapRequest                 60         RFC 6887 §7.1 header, §11.1 MAP data
+PcpMapAnswer                  60-1100    RFC 6887 §7.2 header, §11.1 MAP data, options
+AnswerHeader                  4, 8, 24   what every answer of both starts with: version,
+                                         opcode | 0x80, result code (NAT-PMP's 16-bit
+                                         result is PCP's reserved byte and result byte)
+NatpmpExternalAddressRequest  2          RFC 6886 §3.2
+NatpmpExternalAddressAnswer   12         RFC 6886 §3.2
+NatpmpMapRequest              12         RFC 6886 §3.3 (lifetime 0 deletes: §3.4)
+NatpmpMapAnswer               16         RFC 6886 §3.3
+============================  =========  =================================================
 
 Every failure is a :class:`~p2pgames.net._portmap.MappingError` whose text is one line for the
 player; the caller adds the by-hand advice (``no_mapping_advice``), so the lines here end with
@@ -514,7 +514,7 @@ class GatewayMapper:
         self.method = "PCP"
         self._gateway = gateway
         self._port = port
-        # RFC 6887 §11.2: the nonce names our mapping; renewing or deleting it with another is refused.
+        # RFC 6887 §11.2: the nonce names our mapping; §11.3: renewing or deleting it under another is refused.
         self._nonces: dict[int, bytes] = {}
         # The external address last granted per internal port, suggested again on renewal (§11.3).
         self._granted_addresses: dict[int, str] = {}
@@ -568,7 +568,11 @@ class GatewayMapper:
 
     # -- PCP ------------------------------------------------------------------------------------
 
-    def _pcp_exchange(self, router: str, internal_port: int, lifetime: int, suggested_port: int, suggested_address: str):
+    async def _pcp_exchange(
+        self, router: str, internal_port: int, lifetime: int, suggested_port: int, suggested_address: str,
+    ) -> PcpMapAnswer | AnswerHeader:
+        """One PCP MAP exchange for ``internal_port`` under its nonce. Raises :class:`MappingError`,
+        and ``_SpeaksNoPcp`` when the router answers with an older version's UNSUPP_VERSION."""
         nonce = self._nonces.setdefault(internal_port, secrets.token_bytes(NONCE_LENGTH))
 
         def request(client_address: str) -> bytes:
@@ -600,7 +604,9 @@ class GatewayMapper:
                 return None
             return parsed
 
-        return self._exchange(router, request, answer, "PCP or NAT-PMP" if self.method == "PCP" else "PCP")
+        # Silence from a router never asked before means neither protocol: one speaking only
+        # NAT-PMP would have answered "unsupported version".
+        return await self._exchange(router, request, answer, "PCP or NAT-PMP" if self.method == "PCP" else "PCP")
 
     async def _add_by_pcp(self, router: str, internal_port: int, lease_seconds: int, suggested_port: int) -> PortMapping:
         suggested_address = self._granted_addresses.get(internal_port, "0.0.0.0")
@@ -732,7 +738,9 @@ class GatewayMapper:
         except ConnectionRefusedError:
             raise MappingError(unreachable) from None
         except OSError as error:
-            raise MappingError(f"can't reach the router at {router} ({error.strerror or error})") from None
+            raise MappingError(
+                f"can't reach the router at {router} ({error.strerror or error}): check this machine's network connection"
+            ) from None
         raise MappingError(
             f"no answer from the router at {router} to {asked} (asked {ATTEMPTS} times in {GIVE_UP_AFTER:g} s): "
             f"it doesn't speak them, or they are turned off in its settings"

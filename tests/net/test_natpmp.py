@@ -178,11 +178,14 @@ async def test_no_router_address_is_one_line(monkeypatch) -> None:
 
 
 def _parsed(requests: list[bytes]) -> list:
-    kinds = {2: PcpMapRequest.parse}
+    """The requests a stand-in received, read, without retransmissions (a request repeated at
+    once: a slow machine may resend before the answer comes)."""
     result = []
-    for data in requests:
+    for index, data in enumerate(requests):
+        if index and data == requests[index - 1]:
+            continue
         if data[0] == 2:
-            result.append(kinds[2](data))
+            result.append(PcpMapRequest.parse(data))
         elif data == b"\0\0":
             result.append(NatpmpExternalAddressRequest())
         else:
@@ -262,7 +265,7 @@ async def test_a_lost_request_is_sent_again() -> None:
         mapping = await GatewayMapper(gateway="127.0.0.1", port=router.port).add(PORT, 1200)
         requests = router.requests
     assert mapping.external_port == PORT
-    assert len(requests) == 2 and requests[0] == requests[1]
+    assert len(requests) >= 2 and len(set(requests)) == 1
 
 
 # -- NAT-PMP -----------------------------------------------------------------------------------
