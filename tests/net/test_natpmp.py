@@ -4,6 +4,7 @@ against the RFC layouts, then :class:`GatewayMapper` against a router stand-in o
 
 from __future__ import annotations
 
+import functools
 import socket
 import struct
 
@@ -17,7 +18,7 @@ from p2pgames.net._natpmp import (
     AnswerHeader, GatewayMapper, NatpmpExternalAddressAnswer, NatpmpExternalAddressRequest, NatpmpMapAnswer,
     NatpmpMapRequest, PcpMapAnswer, PcpMapRequest, gateway_from_proc_net_route, gateway_from_route_get,
 )
-from p2pgames.net._portmap import MappingError, PortMapping
+from p2pgames.net._portmap import LEASE_SECONDS, MappingError, PortMapping, hold_port_mapping
 from natpmp_standin import GatewayStandIn, Held
 
 NONCE = bytes(range(1, 13))
@@ -460,3 +461,18 @@ def test_the_stand_in_answers_a_plain_socket() -> None:
             client.sendto(NatpmpExternalAddressRequest().encode(), ("127.0.0.1", router.port))
             data, _ = client.recvfrom(64)
     assert NatpmpExternalAddressAnswer.parse(data).external_address == "198.51.100.9"
+
+
+async def test_a_table_holds_the_mapping_and_removes_it_at_its_end() -> None:
+    said: list[str] = []
+    with GatewayStandIn() as router:
+        until = trio.Event()
+        async with trio.open_nursery() as nursery:
+            mapping = await nursery.start(
+                functools.partial(hold_port_mapping, [GatewayMapper(gateway="127.0.0.1", port=router.port)], PORT, until, say=said.append)
+            )
+            assert mapping == PortMapping("PCP", "127.0.0.1", "203.0.113.7", PORT, PORT, LEASE_SECONDS)
+            assert list(router.mappings) == [("TCP", PORT)]
+            until.set()
+        assert router.mappings == {}
+    assert said == []
