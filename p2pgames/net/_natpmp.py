@@ -400,13 +400,14 @@ def gateway_from_proc_net_route(text: str) -> str | None:
     for line in text.splitlines()[1:]:
         fields = line.split()
         try:
-            destination, gateway, flags, metric, mask = fields[1], fields[2], int(fields[3], 16), int(fields[6]), fields[7]
+            destination, gateway, flags, mask = (int(fields[index], 16) for index in (1, 2, 3, 7))
+            metric = int(fields[6])  # the one column in decimal
             # The kernel prints each address as the 32-bit number in memory, so in this
             # machine's byte order: packing it natively gives back the address's bytes.
-            address = socket.inet_ntoa(struct.pack("=I", int(gateway, 16)))
+            address = socket.inet_ntoa(struct.pack("=I", gateway))
         except (IndexError, ValueError, struct.error):
             continue
-        if int(destination, 16) or int(mask, 16) or flags & (_ROUTE_UP | _ROUTE_GATEWAY) != _ROUTE_UP | _ROUTE_GATEWAY:
+        if destination or mask or flags & (_ROUTE_UP | _ROUTE_GATEWAY) != _ROUTE_UP | _ROUTE_GATEWAY:
             continue
         if best is None or metric < best[0]:
             best = (metric, address)
@@ -502,8 +503,8 @@ class GatewayMapper:
     answered that it speaks no PCP; :attr:`method` says which ("PCP", then maybe "NAT-PMP").
 
     Each exchange sends at most :data:`ATTEMPTS` datagrams and waits at most
-    :data:`GIVE_UP_AFTER` seconds; one exchange runs at a time (RFC 6886 §3.1: a client doesn't
-    send the router requests in parallel). Raises ``ValueError`` for a ``gateway`` that isn't an
+    :data:`GIVE_UP_AFTER` seconds; one exchange runs at a time, so that the router is never
+    asked two things at once. Raises ``ValueError`` for a ``gateway`` that isn't an
     IPv4 address or a ``port`` out of range.
     """
 
@@ -516,7 +517,7 @@ class GatewayMapper:
         self._port = port
         # RFC 6887 §11.2: the nonce names our mapping; §11.3: renewing or deleting it under another is refused.
         self._nonces: dict[int, bytes] = {}
-        # The external address last granted per internal port, suggested again on renewal (§11.3).
+        # The external address last granted per internal port, suggested again on renewal (§11.2).
         self._granted_addresses: dict[int, str] = {}
         self._lock = trio.Lock()
 

@@ -151,6 +151,7 @@ def test_the_default_gateway_is_read_from_proc_net_route() -> None:
         f"eth0\t{_route_hex('10.1.0.0')}\t{_route_hex('10.0.0.254')}\t0003\t0\t0\t50\t{_route_hex('255.255.0.0')}\t0\t0\t0",
         f"eth0\t{_route_hex('10.0.0.0')}\t00000000\t0001\t0\t0\t0\t{_route_hex('255.255.255.0')}\t0\t0\t0",
         "garbage",
+        "eth1\tZZZZ\t0101A8C0\t0003\t0\t0\t0\t00000000\t0\t0\t0",  # odd text is skipped
     ]
     assert gateway_from_proc_net_route(header + "\n".join(lines)) == "10.0.0.1"
     assert gateway_from_proc_net_route(header + lines[3] + "\n" + lines[4]) is None  # no default route
