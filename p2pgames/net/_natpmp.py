@@ -492,9 +492,9 @@ def _natpmp_refusal(router: str, result: int, doing: str) -> str:
 
 
 def _behind_another_nat(router: str, external_address: str, external_port: int) -> str:
-    return (f"the router at {router} is itself behind another NAT (its internet address {external_address} is private "
-            f"or the provider's shared one), so a mapping on it can't be reached from the internet: forward port "
-            f"{external_port} on that other router by hand")
+    return (f"your router's own internet address {external_address} is private: another router, or your provider's "
+            f"shared NAT, stands in front of the router at {router}; forward port {external_port} on that router by "
+            f"hand, or play over IPv6")
 
 
 class GatewayMapper:

@@ -372,9 +372,8 @@ async def test_a_router_behind_another_nat_leaves_nothing_mapped(speaks) -> None
         assert router.mappings == {}
         asked = _parsed(router.requests)
     assert str(caught.value) == (
-        "the router at 127.0.0.1 is itself behind another NAT (its internet address 100.64.0.5 is private or the "
-        f"provider's shared one), so a mapping on it can't be reached from the internet: forward port {PORT} on that "
-        "other router by hand"
+        "your router's own internet address 100.64.0.5 is private: another router, or your provider's shared NAT, "
+        f"stands in front of the router at 127.0.0.1; forward port {PORT} on that router by hand, or play over IPv6"
     )
     assert caught.value.answered
     if "pcp" in speaks:  # granted, then given back with the same nonce
