@@ -508,6 +508,8 @@ class GatewayMapper:
     IPv4 address or a ``port`` out of range.
     """
 
+    protocols = ("PCP", "NAT-PMP")  # what it may speak, for a message that none answered
+
     def __init__(self, *, gateway: str | None = None, port: int = GATEWAY_PORT) -> None:
         if gateway is not None:
             gateway = str(ipaddress.IPv4Address(gateway))

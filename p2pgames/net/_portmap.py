@@ -71,7 +71,7 @@ class PortMapper(Protocol):
     seconds, and raises :class:`MappingError` (never anything else for a network problem or an
     answer it doesn't like)."""
 
-    method: str
+    method: str  # the protocol of the mappings it grants; a mapper speaking several may say which in ``protocols``
 
     async def add(self, internal_port: int, lease_seconds: int, *, external_port: int | None = None) -> PortMapping:
         """Map ``external_port`` (default: ``internal_port``) to ``internal_port`` of this machine,
@@ -167,7 +167,9 @@ async def map_port(
     for error in errors:
         if error.answered:
             raise error
-    methods = " or ".join(dict.fromkeys(mapper.method for mapper in mappers)) or "any way"
+    # A mapper may speak more than one protocol (PCP, falling back to NAT-PMP): all are named.
+    spoken = list(dict.fromkeys(name for mapper in mappers for name in getattr(mapper, "protocols", (mapper.method,))))
+    methods = ", ".join(spoken[:-1]) + " or " + spoken[-1] if len(spoken) > 1 else "".join(spoken)
     raise MappingError(f"no router on this network answered when asked by {methods} to open port {internal_port}")
 
 
