@@ -19,3 +19,10 @@ def ipv6_loopback():
             probe.bind(("::1", 0))
     except OSError:
         pytest.skip("this machine has no IPv6 loopback")
+
+
+@pytest.fixture(autouse=True)
+def mdns_on_loopback(monkeypatch):
+    """LAN discovery (mDNS) keeps to 127.0.0.1 in every test, and in the processes tests start:
+    hosted tables are announced to this machine only, not to the network it is on."""
+    monkeypatch.setenv("P2PGAMES_INTERFACE", "127.0.0.1")
