@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import secrets
+import shutil
 import subprocess
 import sys
 
@@ -163,6 +165,73 @@ async def test_hostile_records_are_cleaned_or_ignored():
     (found,) = sightings.tables.values()
     assert found.host == ("evil [2J ]0;pwn " + "x" * 200)[:40] and found.title == "Beltpunk  Haberdasher"
     assert all(character.isprintable() for character in found.describe())
+
+
+def avahi_running() -> bool:
+    daemon = shutil.which("avahi-daemon") or "/usr/sbin/avahi-daemon"
+    try:
+        return subprocess.run([daemon, "--check"], capture_output=True).returncode == 0
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(shutil.which("avahi-browse") is None, reason="avahi-browse is not installed")
+@pytest.mark.skipif(not avahi_running(), reason="avahi-daemon is not running")
+async def test_avahi_browse_sees_a_table_and_its_goodbye():
+    """Another mDNS implementation (avahi, as on most Linux desktops) finds the table and its TXT,
+    and drops it when the host stops. Needs avahi-daemon running (skipped if it isn't); it
+    browses loopback too, where the tests announce."""
+    fingerprint = fresh_fingerprint()
+    async with trio.open_nursery() as nursery:
+        browse = await trio.lowlevel.open_process(
+            ["avahi-browse", "--resolve", "--parsable", "--no-db-lookup", "_p2pgames._tcp"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+        try:
+            lines = _Lines(browse.stdout)
+            async with trio.open_nursery() as host:
+                await host.start(functools.partial(announce, lambda: table(fingerprint, port=40127)))
+                resolved = await _line_with(lines, lambda fields: fields[0] == "=" and f'"fp={fingerprint}"' in fields[-1], browse)
+                host.cancel_scope.cancel()
+            # +/=/-;interface;protocol;name;type;domain[;host name;address;port;TXT strings]
+            assert resolved[7:9] == ["127.0.0.1", "40127"]
+            assert {f'"{key}={value}"' for key, value in [
+                ("v", "1"), ("game", "beltpunk"), ("title", "Beltpunk Haberdasher"), ("host", "alice"),
+                ("fp", fingerprint), ("seated", "1"), ("seats", "4"),
+            ]} == set(re.findall(r'"[^"]*"', resolved[9]))
+            await _line_with(lines, lambda fields: fields[0] == "-" and fields[3] == resolved[3], browse)
+        finally:
+            browse.kill()
+            await browse.wait()
+        nursery.cancel_scope.cancel()
+
+
+class _Lines:
+    """A process's output, a line at a time."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.buffer = b""
+
+    async def next(self) -> str | None:
+        while b"\n" not in self.buffer:
+            chunk = await self.stream.receive_some()
+            if not chunk:
+                return None
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line.decode("utf-8", errors="replace")
+
+
+async def _line_with(lines: _Lines, wanted, process) -> list[str]:
+    """avahi-browse's next line whose fields are ``wanted``."""
+    with trio.fail_after(TIMEOUT):
+        while (line := await lines.next()) is not None:
+            fields = line.split(";")
+            if wanted(fields):
+                return fields
+        errors = (await process.stderr.receive_some()).decode(errors="replace")
+    raise AssertionError(f"avahi-browse stopped: {errors}")
 
 
 # -- records, names and settings -------------------------------------------------------------------
