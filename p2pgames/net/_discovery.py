@@ -83,10 +83,14 @@ class Announcement:
         )
 
     @classmethod
-    def parse(cls, addresses: Sequence[str], port: int | None, txt: Mapping[bytes, bytes | None]) -> "Announcement | None":
+    def parse(
+        cls, addresses: Sequence[str], port: int | None, txt: Mapping[bytes, bytes | None],
+        *, networks: Sequence[ipaddress.IPv4Network | ipaddress.IPv6Network] = (),
+    ) -> "Announcement | None":
         """The table a resolved service describes (its ``addresses`` as text, SRV ``port`` and TXT
-        keys and values), or ``None`` if it isn't one: never raises."""
-        address = _dialable(addresses)
+        keys and values), or ``None`` if it isn't one: never raises. Of several IPv4 addresses,
+        one on the ``networks`` this machine is on is dialed first."""
+        address = _dialable(addresses, networks)
         if address is None or port is None or txt.get(b"v") != _VERSION:
             return None
         try:
@@ -208,6 +212,7 @@ async def _browse(
     token = trio.lowlevel.current_trio_token()
     changes_in, changes = trio.open_memory_channel[tuple[str, bool]](math.inf)
     generation: dict[str, int] = {}  # per name: a resolve that finishes after a newer change is stale
+    networks = _local_networks()
 
     def changed(zeroconf: object, service_type: str, name: str, state_change: ServiceStateChange) -> None:
         # On zeroconf's thread: hand the change to trio without waiting for it.
@@ -226,7 +231,7 @@ async def _browse(
             found = await trio.to_thread.run_sync(request, abandon_on_cancel=True)
         except (OSError, RuntimeError, ZeroconfError):
             found = False
-        table = Announcement.parse(info.parsed_addresses(), info.port, info.properties) if found else None
+        table = Announcement.parse(info.parsed_addresses(), info.port, info.properties, networks=networks) if found else None
         if generation.get(name) == number:
             await sightings.send((name, table))
 
@@ -372,22 +377,40 @@ def _own_addresses(interfaces: Sequence[str] | None) -> list[str]:
     return [str(address) for address in (outside or usable)]
 
 
-def _dialable(addresses: Sequence[str]) -> str | None:
-    """The address a joiner dials of a service's: the first IPv4 one, else the first IPv6 one
-    that needs no scope id (a link-local one would need the interface it was heard on)."""
+def _dialable(addresses: Sequence[str], networks: Sequence[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> str | None:
+    """The address a joiner dials of a service's: an IPv4 one (on one of our ``networks`` if
+    any is: a host on several networks, a VPN or containers lists addresses we can't reach), else
+    the first IPv6 one that needs no scope id (a link-local one would need the interface it was
+    heard on)."""
     parsed = []
     for text in addresses:
         try:
             parsed.append(ipaddress.ip_address(text))
         except ValueError:
             continue
-    for address in parsed:
-        if address.version == 4 and not (address.is_unspecified or address.is_multicast):
-            return str(address)
+    ipv4 = [address for address in parsed if address.version == 4 and not (address.is_unspecified or address.is_multicast)]
+    nearby = [address for address in ipv4 if any(address in network for network in networks)]
+    for address in nearby + ipv4:
+        return str(address)
     for address in parsed:
         if not (address.is_link_local or address.is_unspecified or address.is_multicast):
             return str(address)
     return None
+
+
+def _local_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """The networks this machine's interfaces are on."""
+    import ifaddr  # zeroconf's dependency
+
+    networks = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            address = ip.ip if isinstance(ip.ip, str) else ip.ip[0]
+            try:
+                networks.append(ipaddress.ip_network(f"{address}/{ip.network_prefix}", strict=False))
+            except ValueError:
+                continue
+    return networks
 
 
 def _text(value: bytes | None) -> str:

@@ -11,6 +11,7 @@ network for about 1.5 s, so the tests register few services.
 from __future__ import annotations
 
 import functools
+import ipaddress
 import math
 import re
 import secrets
@@ -267,7 +268,7 @@ def test_a_record_missing_a_key_is_ignored(key):
 def test_text_from_the_network_is_cleaned_and_cut():
     found = Announcement.parse(["127.0.0.1"], 40123, {
         **TXT, b"host": "evil\x1b[2J\x1b]0;pwn\x07".encode(), b"title": "Beltpunk\r\nHaberdasher\x9b".encode() + b"t" * 300,
-        b"game": b"\xff\xfebeltpunk",  # not UTF-8 b"fp": b"K7X2-M7QA-R4TB-2HZD",
+        b"game": b"\xff\xfebeltpunk", b"fp": b"K7X2-M7QA-R4TB-2HZD",  # not UTF-8; upper case
     })
     assert found is not None
     assert found.host == "evil [2J ]0;pwn"
@@ -275,6 +276,13 @@ def test_text_from_the_network_is_cleaned_and_cut():
     assert found.game == "\ufffd\ufffdbeltpunk"  # replaced, not refused
     assert found.fingerprint == "k7x2-m7qa-r4tb-2hzd"
     assert all(character.isprintable() for character in found.describe())
+
+
+def test_an_address_on_a_network_of_ours_is_dialed_first():
+    addresses = ["172.17.0.1", "10.8.0.5", "192.168.1.7"]  # containers, a VPN, the LAN
+    ours = [ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("192.168.1.0/24")]
+    assert Announcement.parse(addresses, 40123, TXT, networks=ours).address == "192.168.1.7"
+    assert Announcement.parse(addresses, 40123, TXT).address == "172.17.0.1"
 
 
 @pytest.mark.parametrize(("addresses", "dialed"), [
