@@ -156,20 +156,25 @@ async def announce(
     except (OSError, RuntimeError, ZeroconfError):
         task_status.started(None)
         return
+    registered = False
     try:
-        info = _service_info(value, _own_addresses(interfaces))
+        addresses = _own_addresses(interfaces)
+        info = _service_info(value, addresses)
         register = functools.partial(zeroconf.register_service, info, allow_name_change=True)
         # Registration probes for ~1.5 s: a host stopped meanwhile doesn't wait for it.
         await trio.to_thread.run_sync(register, abandon_on_cancel=True)
+        registered = True
         task_status.started(info.name)
         while (new := describe()) is not None:
             if new != value:
                 value = new
-                update = _service_info(value, _own_addresses(interfaces), name=info.name)
+                update = _service_info(value, addresses, name=info.name)
                 await trio.to_thread.run_sync(zeroconf.update_service, update, abandon_on_cancel=True)
             await trio.sleep(interval)
     except (OSError, RuntimeError, ZeroconfError):
-        pass  # the table goes on without being found; its join code still works
+        # The table goes on without being found; its join code still works.
+        if not registered:
+            task_status.started(None)
     finally:
         await _close(zeroconf)  # close() says goodbye for the service (RFC 6762 §10.1)
 
