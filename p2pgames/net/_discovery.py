@@ -47,7 +47,9 @@ from p2pgames.session import clean_text
 if TYPE_CHECKING:
     from zeroconf import ServiceInfo, Zeroconf
 
-__all__ = ["INTERFACE_VARIABLE", "SERVICE_TYPE", "Announcement", "announce", "chosen_interfaces", "discover", "watch"]
+__all__ = [
+    "INTERFACE_VARIABLE", "SERVICE_TYPE", "Announcement", "announce", "chosen_interfaces", "discover", "find_tables", "watch",
+]
 
 SERVICE_TYPE = "_p2pgames._tcp.local."
 INTERFACE_VARIABLE = "P2PGAMES_INTERFACE"
@@ -196,12 +198,17 @@ async def watch(
 async def _open_for_browsing(interfaces: Sequence[str] | None) -> "Zeroconf":
     from zeroconf import Error as ZeroconfError
 
+    named = f" (the addresses in {INTERFACE_VARIABLE})" if interfaces is None else ""
     if interfaces is None:
         interfaces = chosen_interfaces()
+    where = "any interface" if interfaces is None else ", ".join(interfaces) + named
+    # The reason is the OSError's strerror: what the command line shows.
     try:
         return await trio.to_thread.run_sync(_open, interfaces)
+    except OSError as error:
+        raise OSError(error.errno, f"multicast DNS can't listen on {where}: {error.strerror or error}") from None
     except (RuntimeError, ZeroconfError) as error:
-        raise OSError(errno.ENODEV, f"can't use multicast DNS here: {error}") from None
+        raise OSError(errno.ENODEV, f"multicast DNS can't listen on {where}: {error}") from None
 
 
 async def _browse(
@@ -290,6 +297,12 @@ def _open(interfaces: Sequence[str] | None) -> "Zeroconf":
     """A started zeroconf on ``interfaces`` (``None``: all, IPv4); blocking."""
     from zeroconf import InterfaceChoice, Zeroconf
 
+    if interfaces is not None:
+        # Checked first: zeroconf fails on an address that isn't ours, but leaves a socket open.
+        ours = {address.split("%")[0] for address in _machine_addresses()}
+        for address in interfaces:
+            if address not in ours:
+                raise OSError(errno.EADDRNOTAVAIL, f"{address} is not an address of this machine")
     # Every interface over IPv4 only: IPv6 multicast sockets fail on machines with IPv6 half set up.
     # A listed IPv6 address turns IPv6 on (zeroconf sees it in the list).
     return Zeroconf(interfaces=InterfaceChoice.All if interfaces is None else list(interfaces))
@@ -371,15 +384,17 @@ def _own_addresses(interfaces: Sequence[str] | None) -> list[str]:
     if there is nothing else (then the table is only found from this machine)."""
     if interfaces is not None:
         return list(interfaces)
-    import ifaddr  # zeroconf's dependency
-
-    everything = [
-        ipaddress.ip_address(ip.ip if isinstance(ip.ip, str) else ip.ip[0])
-        for adapter in ifaddr.get_adapters() for ip in adapter.ips
-    ]
+    everything = [ipaddress.ip_address(address.split("%")[0]) for address in _machine_addresses()]
     usable = [address for address in everything if address.version == 4 or not address.is_link_local]
     outside = [address for address in usable if not address.is_loopback]
     return [str(address) for address in (outside or usable)]
+
+
+def _machine_addresses() -> list[str]:
+    """Every address of this machine's interfaces, as text."""
+    import ifaddr  # zeroconf's dependency
+
+    return [ip.ip if isinstance(ip.ip, str) else ip.ip[0] for adapter in ifaddr.get_adapters() for ip in adapter.ips]
 
 
 def _dialable(addresses: Sequence[str], networks: Sequence[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> str | None:

@@ -326,12 +326,18 @@ def test_the_interfaces_come_from_the_environment(monkeypatch):
         chosen_interfaces()
 
 
-async def test_a_bad_interface_setting_stops_discovery_but_not_a_host(monkeypatch):
-    monkeypatch.setenv(INTERFACE_VARIABLE, "eth0")
-    with pytest.raises(OSError, match=INTERFACE_VARIABLE):
+@pytest.mark.parametrize(("setting", "reason"), [
+    ("eth0", "P2PGAMES_INTERFACE='eth0': 'eth0' is not an IP address"),
+    ("192.0.2.77", r"multicast DNS can't listen on 192\.0\.2\.77 \(the addresses in P2PGAMES_INTERFACE\): "),
+])
+async def test_a_bad_interface_setting_stops_discovery_but_not_a_host(monkeypatch, setting, reason):
+    monkeypatch.setenv(INTERFACE_VARIABLE, setting)  # not an address; not one of this machine's
+    with pytest.raises(OSError, match=reason) as raised:
         await discover(0.1)
-    with trio.fail_after(TIMEOUT):
-        await announce(lambda: table(fresh_fingerprint()))  # returns: nothing published
+    assert re.match(reason, raised.value.strerror)  # what the command line shows
+    async with trio.open_nursery() as nursery:
+        with trio.fail_after(TIMEOUT):
+            assert await nursery.start(announce, lambda: table(fresh_fingerprint())) is None  # nothing published
 
 
 def test_importing_the_network_package_does_not_load_zeroconf():
