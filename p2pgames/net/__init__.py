@@ -6,7 +6,9 @@ The only package (with ``tui``) that imports trio.
 """
 
 from p2pgames.net._framing import DEFAULT_MAX_FRAME, FrameError, FrameReader, frame
-from p2pgames.net._discovery import DISCOVERY_PORT, Announcement, announce, discover, find_tables
+from p2pgames.net._discovery import (
+    INTERFACE_VARIABLE, SERVICE_TYPE, Announcement, announce, chosen_interfaces, discover, find_tables, watch,
+)
 from p2pgames.net._joincode import JoinCode
 from p2pgames.net._launch import SetupError, host_table, join_address, join_table, lan_address
 from p2pgames.net._headless import play_headless, run_headless
@@ -19,13 +21,16 @@ __all__ = [
     "BOT_CLAIMED",
     "BOT_LAUNCHED_HERE",
     "DEFAULT_MAX_FRAME",
-    "DISCOVERY_PORT",
+    "INTERFACE_VARIABLE",
+    "SERVICE_TYPE",
     "LOOPBACK",
     "SeatResult",
     "SetupError",
     "announce",
+    "chosen_interfaces",
     "discover",
     "find_tables",
+    "watch",
     "TableResult",
     "drive_bot",
     "peak_memory_bytes",

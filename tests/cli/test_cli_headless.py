@@ -147,6 +147,52 @@ def test_a_bot_seat_ends_the_game_when_a_seat_stays_away_past_the_grace_period()
     assert warned == ["p2pgames: The game stopped: ghost (seat 1) was away (connection lost) and the host ended the game rather than wait."]
 
 
+# -- a table found on the LAN (mDNS) -------------------------------------------------------------------
+
+
+def test_a_headless_host_is_found_on_the_lan_and_a_joiner_from_what_was_found_plays_it_to_the_end(peers, monkeypatch):
+    """The host announces over mDNS on 127.0.0.1 (``P2PGAMES_INTERFACE``, set for every test and
+    inherited by the processes); it is found, its seat count follows the bot sitting down, the
+    command line's own search (``join`` with no code) finds it too, a ``join CODE --bot`` from what
+    was found plays the game, and the announcement goes once the table is full."""
+    from p2pgames.net import JoinCode, discover, watch
+    from p2pgames.net import find_tables as real_find_tables
+
+    assert os.environ["P2PGAMES_INTERFACE"] == "127.0.0.1"
+    host = peers("host", "probe", "--players", "3", "--bots", "1", "--bot", "--name", "hostess")
+    code = JoinCode.parse(join_code(host))
+    fingerprint = code.fingerprint
+    # Other tests' tables may be announced on loopback too: this test looks at its host's only.
+    monkeypatch.setattr(
+        "p2pgames.net.find_tables", lambda: [t for t in real_find_tables() if t.fingerprint == fingerprint]
+    )
+    joiners = []
+
+    async def find_join_and_see_it_go():
+        send, receive = trio.open_memory_channel(1000)
+        async with trio.open_nursery() as nursery:
+            await nursery.start(watch, send)
+            with trio.fail_after(TIMEOUT):
+                async for name, table in receive:  # until the bot is seated
+                    if table is not None and table.fingerprint == fingerprint and table.seated == 2:
+                        break
+            assert (table.address, table.port, table.game, table.host, table.seats) == ("127.0.0.1", code.port, "probe", "hostess", 3)
+            assert [str(t.join_code) for t in await discover() if t.fingerprint == fingerprint] == [str(table.join_code)]
+            chosen = await trio.to_thread.run_sync(cli._find_table)  # one table: no question asked
+            assert chosen == table
+            joiners.append(peers("join", str(chosen.join_code), "--bot", "--profile", "p1", "--name", "p1"))
+            with trio.fail_after(TIMEOUT):
+                async for gone, table in receive:  # full: the host says goodbye
+                    if gone == name and table is None:
+                        break
+            nursery.cancel_scope.cancel()
+
+    trio.run(find_join_and_see_it_go)
+    for exit_code, out, err in [peer.finish() for peer in [host, *joiners]]:
+        assert (exit_code, err) == (0, ""), (out, err)
+        assert out[-3].startswith("Game over: ")
+
+
 # -- what is checked before anything starts ----------------------------------------------------------
 
 

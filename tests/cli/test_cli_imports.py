@@ -20,6 +20,8 @@ VECTORS = REPOSITORY / "protocol" / "vectors"
 NOT_FOR_VERIFY = (
     "trio",
     "prompt_toolkit",
+    "zeroconf",  # LAN discovery (mDNS), and its dependency
+    "ifaddr",
     "p2pgames.net",
     "p2pgames.tui",
     "p2pgames.bots",
