@@ -192,7 +192,7 @@ async def host_table(
     by a bot (the lobby shows it as one). With ``seat_dir`` the seat is saved there as the game
     runs, so that it can be resumed if this process stops (``resume_seat``).
 
-    Unless it listens on loopback only, the table is announced on the LAN (UDP broadcast) while
+    Unless it listens on loopback only, the table is announced on the LAN (mDNS/DNS-SD) while
     seats are free, so ``p2pgames join`` with no code finds it. With ``port_mappers`` (and seats
     for people, and listening where a router can forward to), the router is asked to forward the
     port while the game runs (:func:`hold_port_mapping`), and the join code names the router's
