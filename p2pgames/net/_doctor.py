@@ -4,11 +4,11 @@ how tables are found on the local network."""
 
 from __future__ import annotations
 
-import os
 import socket
 from dataclasses import dataclass
 from typing import Sequence
 
+from p2pgames.net._discovery import INTERFACE_VARIABLE, chosen_interfaces
 from p2pgames.net._launch import _listen_problem, _outgoing_address, global_ipv6
 from p2pgames.net._node import open_host_listeners
 from p2pgames.net._portmap import MappingError, PortMapper, forward_by_hand, map_port, no_mapping_advice
@@ -80,8 +80,12 @@ async def diagnose(port: int, port_mappers: Sequence[PortMapper]) -> tuple[list[
                     f"your router ({mapping.router}) forwarded port {mapping.external_port} to this machine when asked by "
                     f"{mapping.method}; its internet address is {mapping.external_address}. The test mapping is {undone}.",
                 ))
-        chosen = os.environ.get("P2PGAMES_INTERFACE")
-        where = f"on {chosen} only (P2PGAMES_INTERFACE)" if chosen else "on every network this machine is on"
+        try:
+            chosen = chosen_interfaces()
+        except OSError as error:
+            where = f"nowhere: {error.strerror}"
+        else:
+            where = f"on {', '.join(chosen)} only ({INTERFACE_VARIABLE})" if chosen else "on every network this machine is on"
         findings.append(Finding("LAN discovery", f"tables you host are announced by mDNS (_p2pgames._tcp) {where}."))
 
         verdict = []
