@@ -5,11 +5,18 @@ guard against hanging (never a claim about speed)."""
 
 from __future__ import annotations
 
+import fcntl
 import os
+import pty
 import queue
+import re
+import select
+import struct
 import subprocess
 import sys
+import termios
 import threading
+import time
 from pathlib import Path
 
 REPOSITORY = Path(__file__).parents[1]
@@ -55,3 +62,64 @@ class Peer:
 
 def join_code(host: Peer) -> str:
     return host.line_starting("Join code: ").removeprefix("Join code: ")
+
+
+class TerminalPeer:
+    """A ``p2pgames`` process in a pseudo-terminal of 80×24, as a person runs it: what it draws
+    is read as it comes, with the terminal's escape sequences taken out (text that spans a
+    redrawn line may come apart: look for short, distinctive text)."""
+
+    _ESCAPE = re.compile(rb"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[()][A-Za-z0-9]|[=>78])")
+
+    def __init__(self, home: Path, *args: str, environment: dict[str, str] | None = None) -> None:
+        leader, follower = pty.openpty()
+        fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        environment = dict(
+            os.environ, P2PGAMES_HOME=str(home), PYTHONIOENCODING="utf-8", TERM="xterm-256color", **(environment or {}),
+        )
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "p2pgames", *args], stdin=follower, stdout=follower, stderr=follower,
+            cwd=REPOSITORY, env=environment, start_new_session=True,
+        )
+        os.close(follower)
+        self._leader = leader
+        self.screen = ""  # everything drawn so far, escapes taken out
+
+    def wait_for(self, pattern: str) -> re.Match[str]:
+        """Read on until what was drawn matches the regular expression ``pattern``; the match.
+        Raises ``AssertionError`` if the process ends (or :data:`TIMEOUT` passes) first."""
+        deadline = time.monotonic() + TIMEOUT
+        drawn = b""
+        while (found := re.search(pattern, self.screen)) is None:
+            ready, _, _ = select.select([self._leader], [], [], max(0.0, deadline - time.monotonic()))
+            try:
+                chunk = os.read(self._leader, 65536) if ready else b""
+            except OSError:  # the process ended and its terminal closed
+                chunk = b""
+            if not chunk:
+                raise AssertionError(f"{pattern!r} was never drawn; the screen so far: {self.screen[-2000:]!r}")
+            drawn += chunk
+            self.screen = self._ESCAPE.sub(b" ", drawn).decode("utf-8", "replace")
+        return found
+
+    def type(self, keys: bytes) -> None:
+        os.write(self._leader, keys)
+
+    def finish(self) -> int:
+        """Wait for the exit (reading what is drawn meanwhile, so that it never blocks on a full
+        terminal); the exit code."""
+        deadline = time.monotonic() + TIMEOUT
+        while self.process.poll() is None and time.monotonic() < deadline:
+            ready, _, _ = select.select([self._leader], [], [], 0.1)
+            if ready:
+                try:
+                    os.read(self._leader, 65536)
+                except OSError:
+                    break
+        return self.process.wait(TIMEOUT)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        os.close(self._leader)
