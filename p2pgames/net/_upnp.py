@@ -8,8 +8,8 @@ What :class:`UPnPMapper` does, and what a player reads when it can't:
 ============================  ===================================================================
 step                          failure (a :class:`MappingError`, one line)
 ============================  ===================================================================
-SSDP search (once, cached)    no router answered → forward the port by hand, or play over IPv6
-read the router's description  unreadable → same advice
+SSDP search (once, kept)      no router answered → forward the port by hand, or play over IPv6
+router's description          unreadable → same advice
 GetExternalIPAddress          empty / 0.0.0.0 → the router is not connected to the internet;
                               private or shared (10.x, 100.64.x, …) → another NAT is in front
 GetSpecificPortMappingEntry   the port maps to another machine → name it, choose another --port
@@ -90,7 +90,9 @@ class _RouterError(Exception):
 def _call(function: Callable[..., _Result], *arguments: Any) -> _Result:
     try:
         return function(*arguments)
-    except Exception as error:  # the binding raises nothing more specific
+    except Exception as error:
+        if type(error) is not Exception:
+            raise  # the binding raises bare Exceptions only: anything else is a mistake of ours
         text = str(error).strip() or type(error).__name__
         raise _RouterError(_Refusal(text, _CODE_OF_TEXT.get(text))) from error
 
@@ -114,10 +116,11 @@ class UPnPMapper:
     times (four device and service types), so finding no router takes four times that.
 
     The router is searched for once, on the first call, and kept. Calls run one at a time in a
-    worker thread; cancelling one waits for the miniupnpc call in flight to end (miniupnpc's own
-    timeouts bound it to a few seconds), because a call abandoned in its thread would go on using
-    the binding object while the next one starts. An ``add`` cancelled that way may have mapped
-    the port nonetheless.
+    worker thread, each call whole (search, checks, mapping) in one go. Cancelling a call that
+    has started waits for it to end (miniupnpc's own timeouts bound it), because a call abandoned
+    in its thread would go on using the binding object while the next one starts; a cancelled
+    ``add`` that got its mapping still returns it, so that the caller can remove it, and the
+    cancellation lands at the caller's next checkpoint.
     """
 
     method = "UPnP"
@@ -165,7 +168,7 @@ class UPnPMapper:
 
     # -- in the worker thread ------------------------------------------------------------------
 
-    def _search(self) -> _Gateway | None:
+    def _search(self, port: int) -> _Gateway | None:
         """Searches for a router; None if none answered. Raises MappingError for the rest."""
         # A new binding object for each search: selectigd() on one already used leaks its URLs,
         # and a failed search leaves nothing worth keeping.
@@ -178,7 +181,7 @@ class UPnPMapper:
             where = f" on the interface {self.interface}" if self.interface else ""
             raise MappingError(
                 f"could not search for a UPnP router{where} ({error.refusal.describe()}): "
-                "forward the port to this machine by hand, or play over IPv6"
+                f"forward TCP port {port} to this machine by hand, or play over IPv6"
             ) from None
         try:
             # selectigd() prefers a router that says it is connected and has a public address,
@@ -187,7 +190,7 @@ class UPnPMapper:
         except _RouterError:
             raise MappingError(
                 "a UPnP device answered but its description could not be read, so no router was found: "
-                "forward the port to this machine by hand, or play over IPv6"
+                f"forward TCP port {port} to this machine by hand, or play over IPv6"
             ) from None
         return _Gateway(upnp, control_url)
 
@@ -202,14 +205,14 @@ class UPnPMapper:
             # The router we knew no longer answers where it did: it may have restarted (miniupnpd
             # takes a new HTTP port each time), so search once more.
             self._gateway = None
-            known, gateway = gateway, self._search()
+            known, gateway = gateway, self._search(external_port)
             if gateway is None:
                 raise MappingError(
                     f"the router at {known.router} stopped answering UPnP and no router answered a new search: "
                     f"forward TCP port {external_port} to this machine by hand, or play over IPv6"
                 )
         else:
-            gateway = self._search()
+            gateway = self._search(external_port)
             if gateway is None:
                 raise MappingError(
                     "no router answered UPnP on this network (it may be turned off in the router's settings): "
@@ -323,7 +326,7 @@ class UPnPMapper:
         port = mapping.external_port
         gateway = self._gateway
         if gateway is None:
-            gateway = self._search()
+            gateway = self._search(port)
             if gateway is None:
                 raise MappingError(
                     f"could not remove the forwarding of TCP port {port}: no router answered UPnP; "

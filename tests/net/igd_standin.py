@@ -91,6 +91,8 @@ class IGDStandIn:
     lease answers 725. ``taken``: {external port: another machine's address}, ports already mapped
     to someone else (AddPortMapping answers 718, GetSpecificPortMappingEntry shows that machine).
     ``connected``: False makes GetStatusInfo say "Disconnected" and the external address empty.
+    ``hold``: a SOAP action the stand-in receives but answers only after :meth:`release`
+    (``arrived`` is set when it has come in).
     """
 
     def __init__(
@@ -101,12 +103,16 @@ class IGDStandIn:
         permanent_only: bool = False,
         taken: dict[int, str] | None = None,
         connected: bool = True,
+        hold: str | None = None,
     ) -> None:
         self.external_address = external_address
         self.refuse_with = refuse_with
         self.permanent_only = permanent_only
         self.taken = dict(taken or {})
         self.connected = connected
+        self.hold = hold
+        self.arrived = threading.Event()
+        self._released = threading.Event()
         self.udn = f"uuid:{uuid.uuid4()}"
         self._lock = threading.Lock()
         self._mappings: dict[int, Mapping] = {}
@@ -156,6 +162,10 @@ class IGDStandIn:
         with self._lock:
             self._mappings.clear()
 
+    def release(self) -> None:
+        """Lets the action held by the ``hold`` knob be answered."""
+        self._released.set()
+
     def vanish(self) -> None:
         """Stop answering altogether (the router was switched off): searches go unanswered and
         connections to the control URL are refused."""
@@ -179,6 +189,7 @@ class IGDStandIn:
         self._ssdp.start()
 
     def stop(self) -> None:
+        self.release()
         self.vanish()
 
     def _start_http(self) -> None:
@@ -266,6 +277,10 @@ class IGDStandIn:
 
     def perform(self, action: str, arguments: dict[str, str]) -> dict[str, str]:
         """Carries out one SOAP action; returns its out-arguments or raises :class:`UPnPFault`."""
+        if action == self.hold:
+            self.arrived.set()
+            # Bounded, so that a test that forgets to release fails instead of hanging.
+            assert self._released.wait(timeout=30), f"{action} was held and never released"
         with self._lock:
             self._actions.append(action)
             if action == "GetStatusInfo":

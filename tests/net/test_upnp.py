@@ -9,6 +9,7 @@ stand-in answers another test's search. The xdist group queues them in one worke
 
 import pytest
 import trio
+import trio.testing
 
 from p2pgames.net._portmap import MappingError, PortMapping
 from p2pgames.net._upnp import UPnPMapper
@@ -91,6 +92,15 @@ async def test_no_router_on_the_network():
         text = await failure(lambda: UPnPMapper(interface="127.0.0.1", discover_milliseconds=1).add(PORT, 3600))
     assert text == (
         "no router answered UPnP on this network (it may be turned off in the router's settings): "
+        f"forward TCP port {PORT} to this machine by hand, or play over IPv6"
+    )
+
+
+async def test_an_interface_this_machine_does_not_have():
+    with ssdp_to_ourselves():
+        text = await failure(lambda: UPnPMapper(interface="192.0.2.1", discover_milliseconds=QUICK).add(PORT, 3600))
+    assert text == (
+        "could not search for a UPnP router on the interface 192.0.2.1 (Miniupnpc Socket error): "
         f"forward TCP port {PORT} to this machine by hand, or play over IPv6"
     )
 
@@ -207,6 +217,39 @@ async def test_calls_from_several_tasks_take_turns():
                 nursery.start_soon(add, port)
         assert sorted(router.mappings) == [PORT, PORT + 1, PORT + 2]
         assert len(router.searches) == 1  # the first call searched; the others waited and used its router
+
+
+async def test_cancelling_an_add_waits_for_the_router_and_returns_what_it_granted():
+    with igd_standin(hold="AddPortMapping") as router:
+        upnp = mapper()
+        events, granted = [], []
+
+        async def adding(task_status=trio.TASK_STATUS_IGNORED):
+            with trio.CancelScope() as scope:
+                task_status.started(scope)
+                granted.append(await upnp.add(PORT, 3600))
+                await trio.lowlevel.checkpoint()  # where the cancellation lands
+                events.append("not cancelled")
+            events.append("add over")
+
+        async with trio.open_nursery() as nursery:
+            scope = await nursery.start(adding)
+            await trio.to_thread.run_sync(router.arrived.wait)  # the router has the request
+            scope.cancel()
+            # A call abandoned to its thread would end here, with miniupnpc still at work in it.
+            await trio.testing.wait_all_tasks_blocked()
+            events.append("router answers")
+            router.release()
+        assert events == ["router answers", "add over"]
+        assert scope.cancelled_caught
+        # The caller has the mapping the router made, to remove it; and the mapper goes on
+        # working with the router it found.
+        assert [mapping.external_port for mapping in granted] == [PORT]
+        assert PORT in router.mappings
+        router.hold = None
+        await upnp.remove(granted[0])
+        assert router.mappings == {}
+        assert len(router.searches) == 1
 
 
 async def test_ports_and_leases_out_of_range_are_refused_before_asking():
