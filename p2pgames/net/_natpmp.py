@@ -44,7 +44,7 @@ from typing import Callable, TypeVar
 
 import trio
 
-from p2pgames.net._portmap import MappingError, PortMapping, is_private_wan_address
+from p2pgames.net._portmap import MappingError, PortMapping, behind_another_nat, is_private_wan_address
 
 __all__ = [
     "AnswerHeader", "GATEWAY_PORT", "GatewayMapper", "NatpmpExternalAddressAnswer", "NatpmpExternalAddressRequest",
@@ -491,12 +491,6 @@ def _natpmp_refusal(router: str, result: int, doing: str) -> str:
     return f"the router at {router} refused to {doing} ({said})"
 
 
-def _behind_another_nat(router: str, external_address: str, external_port: int) -> str:
-    return (f"your router's own internet address {external_address} is private: another router, or your provider's "
-            f"shared NAT, stands in front of the router at {router}; forward port {external_port} on that router by "
-            f"hand, or play over IPv6")
-
-
 class GatewayMapper:
     """A :class:`~p2pgames.net._portmap.PortMapper` speaking PCP to the router at ``gateway``
     (default: this machine's default IPv4 gateway) on ``port``, and NAT-PMP once the router has
@@ -628,7 +622,7 @@ class GatewayMapper:
                 await self._remove_by_pcp(router, mapping)
             except (MappingError, _SpeaksNoPcp):
                 pass  # it lapses with its lease
-            raise MappingError(_behind_another_nat(router, mapping.external_address, mapping.external_port), answered=True)
+            raise MappingError(behind_another_nat(router, mapping.external_address, mapping.external_port), answered=True)
         self._granted_addresses[internal_port] = mapping.external_address
         return mapping
 
@@ -687,7 +681,7 @@ class GatewayMapper:
         # The address first: behind another NAT, nothing is mapped at all.
         external_address = await self._natpmp_external_address(router)
         if is_private_wan_address(external_address):
-            raise MappingError(_behind_another_nat(router, external_address, suggested_port), answered=True)
+            raise MappingError(behind_another_nat(router, external_address, suggested_port), answered=True)
         answer = await self._natpmp_map(router, internal_port, suggested_port, lease_seconds)
         if answer.result_code:
             raise MappingError(_natpmp_refusal(router, answer.result_code, f"map port {internal_port}"), answered=True)

@@ -16,7 +16,7 @@ from typing import Callable, Protocol, Sequence
 import trio
 
 __all__ = [
-    "LEASE_SECONDS", "MappingError", "PortMapper", "PortMapping", "default_port_mappers", "forward_by_hand", "hold_port_mapping",
+    "LEASE_SECONDS", "MappingError", "behind_another_nat", "PortMapper", "PortMapping", "default_port_mappers", "forward_by_hand", "hold_port_mapping",
     "is_private_wan_address", "map_port", "no_mapping_advice",
 ]
 
@@ -56,8 +56,9 @@ class PortMapping:
 
 
 class MappingError(Exception):
-    """The router could not be asked, or said no. The text is one line a player can act on
-    (what happened, and what to do instead), e.g. "no router answered UPnP (…)". ``answered``:
+    """The router could not be asked, or said no. The text is one line: what happened, with a
+    remedy only where one is particular to it ("choose another --port"); whoever shows it adds the
+    general one (:func:`no_mapping_advice`: forward the port by hand, or play over IPv6). ``answered``:
     a router did answer (it refused, or stands behind another NAT), which says more than
     another protocol's silence."""
 
@@ -127,6 +128,12 @@ def default_port_mappers(*, environ: "os._Environ[str] | dict[str, str]" = os.en
             raise ValueError(f"P2PGAMES_GATEWAY={gateway_text!r} is not an IPv4 address with an optional :PORT") from None
         gateway_options["gateway"] = address
     return [UPnPMapper(interface=interface), GatewayMapper(**gateway_options)]
+
+
+def behind_another_nat(router: str, external_address: str, port: int) -> str:
+    """The line for a router whose own internet address ``external_address`` is private."""
+    return (f"your router's own internet address {external_address} is private: another router, or your provider's "
+            f"shared NAT, stands in front of the router at {router}; forward port {port} on that router too if it is yours")
 
 
 def forward_by_hand(port: int, lan_address: str) -> str:

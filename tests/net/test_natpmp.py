@@ -373,7 +373,7 @@ async def test_a_router_behind_another_nat_leaves_nothing_mapped(speaks) -> None
         asked = _parsed(router.requests)
     assert str(caught.value) == (
         "your router's own internet address 100.64.0.5 is private: another router, or your provider's shared NAT, "
-        f"stands in front of the router at 127.0.0.1; forward port {PORT} on that router by hand, or play over IPv6"
+        f"stands in front of the router at 127.0.0.1; forward port {PORT} on that router too if it is yours"
     )
     assert caught.value.answered
     if "pcp" in speaks:  # granted, then given back with the same nonce
