@@ -58,7 +58,7 @@ async def diagnose(port: int, port_mappers: Sequence[PortMapper]) -> tuple[list[
             findings.append(Finding("IPv6", "none on this machine."))
 
         mapping = None
-        problem = None
+        problem: MappingError | None = None
         if not port_mappers:
             findings.append(Finding("Router", "not asked (--no-upnp)."))
         elif ipv4 is None:
@@ -67,7 +67,7 @@ async def diagnose(port: int, port_mappers: Sequence[PortMapper]) -> tuple[list[
             try:
                 mapper, mapping = await map_port(port_mappers, port, lease_seconds=60)
             except MappingError as error:
-                problem = str(error)
+                problem = error
                 findings.append(Finding("Router", f"{problem}."))
             else:
                 try:
@@ -96,6 +96,11 @@ async def diagnose(port: int, port_mappers: Sequence[PortMapper]) -> tuple[list[
                 f"Over the internet, friends can join you through your router at {mapping.external_address}: p2pgames asks "
                 f"it by {mapping.method} to forward each table's port while the game runs. Nothing here can test that from "
                 "outside: if a friend can't connect, your internet provider may block incoming connections; try IPv6."
+            )
+        elif problem is not None and problem.port_taken:
+            verdict.append(
+                f"Over the internet, friends can't join you over IPv4 on port {port}: your router keeps it for another "
+                "machine; check another with p2pgames doctor --port P, and host with that --port."
             )
         elif problem is not None and ipv4 is not None:
             verdict.append(

@@ -21,7 +21,7 @@ from p2pgames.net._joincode import JoinCode
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.net._players import LOOPBACK, drive_bot
 from p2pgames.net._portmap import (
-    MappingError, PortMapper, PortMapping, hold_port_mapping, is_private_wan_address, no_mapping_advice,
+    MappingError, PortMapper, PortMapping, hold_port_mapping, is_private_wan_address, no_mapping_line,
 )
 from p2pgames.session import Session
 
@@ -253,7 +253,7 @@ async def host_table(
                 say(f"(on your network:  p2pgames join {JoinCode(ipv4, actual_port, fingerprint)})")
             say(f"(on this machine:  p2pgames join {JoinCode(LOOPBACK, actual_port, fingerprint)})")
         if isinstance(mapped, MappingError):
-            say(f"Not reachable from the internet over IPv4: {mapped}; {no_mapping_advice(actual_port, ipv4 or here)}.")
+            say(no_mapping_line(mapped, actual_port, ipv4 or here))
     if bots:
         nursery.start_soon(_bot_peers, node, here, actual_port, bots, bot_kind, nursery)
     if humans and not local_only and announce_on_lan:

@@ -611,6 +611,7 @@ class GatewayMapper:
         if answer.result_code:
             raise MappingError(
                 _pcp_refusal(router, answer.result_code, f"map port {internal_port}", suggested_port), answered=True,
+                port_taken=answer.result_code == 11,  # CANNOT_PROVIDE_EXTERNAL
             )
         assert isinstance(answer, PcpMapAnswer)  # a bare header only ever carries an error
         if not answer.external_port or not answer.lifetime_seconds:

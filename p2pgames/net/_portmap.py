@@ -17,7 +17,7 @@ import trio
 
 __all__ = [
     "LEASE_SECONDS", "MappingError", "behind_another_nat", "PortMapper", "PortMapping", "default_port_mappers", "forward_by_hand", "hold_port_mapping",
-    "is_private_wan_address", "map_port", "no_mapping_advice",
+    "is_private_wan_address", "map_port", "no_mapping_advice", "no_mapping_line",
 ]
 
 # A lease the router keeps for 20 minutes: renewed at half of it while the table runs, and gone
@@ -60,11 +60,14 @@ class MappingError(Exception):
     remedy only where one is particular to it ("choose another --port"); whoever shows it adds the
     general one (:func:`no_mapping_advice`: forward the port by hand, or play over IPv6). ``answered``:
     a router did answer (it refused, or stands behind another NAT), which says more than
-    another protocol's silence."""
+    another protocol's silence. ``port_taken``: the port is another machine's on the router, so
+    forwarding it by hand is no remedy either (choosing another port is).
+    """
 
-    def __init__(self, message: str, *, answered: bool = False) -> None:
+    def __init__(self, message: str, *, answered: bool = False, port_taken: bool = False) -> None:
         super().__init__(message)
         self.answered = answered
+        self.port_taken = port_taken
 
 
 class PortMapper(Protocol):
@@ -144,6 +147,12 @@ def forward_by_hand(port: int, lan_address: str) -> str:
 def no_mapping_advice(port: int, lan_address: str) -> str:
     """What a host with no mapping does instead, ending the one-line message."""
     return f"for friends on the internet, {forward_by_hand(port, lan_address)}, or play over IPv6"
+
+
+def no_mapping_line(error: MappingError, port: int, lan_address: str) -> str:
+    """The one line a host shows for ``error``: why there is no mapping, and what to do instead."""
+    advice = "" if error.port_taken else f"; {no_mapping_advice(port, lan_address)}"
+    return f"Not reachable from the internet over IPv4: {error}{advice}."
 
 
 async def map_port(

@@ -13,7 +13,7 @@ from p2pgames.crypto import Identity, PublicKey, fingerprint_matches
 from p2pgames.games import get_game
 from p2pgames.net._joincode import JoinCode
 from p2pgames.net._launch import SetupError, _connect_problem, _forwardable, _listen_problem, lan_address
-from p2pgames.net._portmap import PortMapper, PortMapping, hold_port_mapping, is_private_wan_address, no_mapping_advice
+from p2pgames.net._portmap import PortMapper, PortMapping, hold_port_mapping, is_private_wan_address, no_mapping_line
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.net._seat_file import read_saved_seat, saved_seats
 from p2pgames.session import ResumeError, SavedSeat, SavedSeatError, Session, TranscriptError, records_before_cut
@@ -153,7 +153,7 @@ async def _resume_host(
         if isinstance(mapped, PortMapping):
             say(f"Your router forwards port {mapped.external_port} of {mapped.external_address} to this machine by {mapped.method} again.")
         else:
-            say(f"Not reachable from the internet over IPv4: {mapped}; {no_mapping_advice(actual, lan_address())}.")
+            say(no_mapping_line(mapped, actual, lan_address()))
     # Joiners dial where the game was. One joined through the router (a public IPv4 address in
     # its code) dials the router's internet address, which may have changed meanwhile.
     through_router = _public_ipv4(saved.host)

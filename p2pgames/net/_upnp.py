@@ -54,6 +54,8 @@ _CODE_OF_TEXT = {
     "NoPortMapsAvailable": 728,
     "ConflictWithOtherMechanisms": 729,
 }
+# The router holds the port for another machine, or for itself: only another port helps.
+_TAKEN_CODES = frozenset({718, 729})
 # miniupnpc's own failures to talk to the router (no connection, no or a garbled HTTP answer), as
 # opposed to an answer from the router that says no.
 _UNREACHABLE_TEXTS = frozenset({"Miniupnpc HTTP error", "Miniupnpc Invalid response", "Miniupnpc Socket error"})
@@ -199,7 +201,10 @@ class UPnPMapper:
                 return self._map(gateway, internal_port, external_port, lease_seconds)
             except _RouterError as error:
                 if not error.refusal.unreachable:
-                    raise MappingError(self._refused(gateway, external_port, error.refusal), answered=True) from None
+                    raise MappingError(
+                        self._refused(gateway, external_port, error.refusal), answered=True,
+                        port_taken=error.refusal.code in _TAKEN_CODES,
+                    ) from None
             # The router we knew no longer answers where it did: it may have restarted (miniupnpd
             # takes a new HTTP port each time), so search once more.
             self._gateway = None
@@ -220,7 +225,10 @@ class UPnPMapper:
         except _RouterError as error:
             if error.refusal.unreachable:
                 self._gateway = None
-            raise MappingError(self._refused(gateway, external_port, error.refusal), answered=not error.refusal.unreachable) from None
+            raise MappingError(
+                self._refused(gateway, external_port, error.refusal), answered=not error.refusal.unreachable,
+                port_taken=error.refusal.code in _TAKEN_CODES,
+            ) from None
 
     def _map(self, gateway: _Gateway, internal_port: int, external_port: int, lease_seconds: int) -> PortMapping:
         """Raises _RouterError for a call that failed, MappingError for an answer we refuse."""
@@ -275,7 +283,7 @@ class UPnPMapper:
             raise MappingError(
                 f"TCP port {external_port} on the router at {gateway.router} is already forwarded to another machine "
                 f"({entry[0]}): choose another --port, or free it in the router's settings",
-                answered=True,
+                answered=True, port_taken=True,
             )
 
     @staticmethod
@@ -294,7 +302,7 @@ class UPnPMapper:
             return (
                 f"the router at {router} does not forward ports over UPnP ({refusal.describe()})"
             )
-        if refusal.code in (718, 729):
+        if refusal.code in _TAKEN_CODES:
             return (
                 f"TCP port {port} on the router at {router} is already in use ({refusal.describe()}): "
                 "choose another --port"

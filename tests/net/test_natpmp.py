@@ -345,6 +345,8 @@ async def test_a_refusal_is_one_line_and_leaves_nothing_mapped(speaks, result_co
     assert str(caught.value).startswith(start)
     assert "\n" not in str(caught.value)
     assert caught.value.answered
+    # Only a port that is taken makes "forward it by hand" no remedy (the host leaves it out then).
+    assert caught.value.port_taken == (speaks == ("pcp",) and result_code == 11)
 
 
 async def test_a_natpmp_mapping_refusal_after_the_address_is_one_line() -> None:

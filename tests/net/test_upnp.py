@@ -125,7 +125,18 @@ async def test_a_port_forwarded_to_another_machine_names_it():
             "choose another --port, or free it in the router's settings"
         )
         assert "AddPortMapping" not in router.actions
+        with pytest.raises(MappingError) as raised:
+            await upnp.add(PORT, 3600)
+        assert raised.value.port_taken  # forwarding it by hand is no remedy: the host says only this
         assert (await upnp.add(PORT + 1, 3600)).external_port == PORT + 1  # another port is free
+
+
+@pytest.mark.parametrize("code, taken", [(718, True), (729, True), (606, False), (501, False)])
+async def test_only_a_port_held_for_another_says_the_port_is_taken(code, taken):
+    with igd_standin(refuse_with=code):
+        with pytest.raises(MappingError) as raised:
+            await mapper().add(PORT, 3600)
+    assert raised.value.port_taken == taken
 
 
 async def test_a_router_that_grants_only_permanent_mappings_gets_lease_zero():
