@@ -64,6 +64,14 @@ def join_code(host: Peer) -> str:
     return host.line_starting("Join code: ").removeprefix("Join code: ")
 
 
+def _take_terminal() -> None:
+    """In the child, before it runs: a session of its own whose controlling terminal is the
+    pseudo-terminal on its stdin, so that Ctrl-C typed before the program sets the terminal raw
+    is a SIGINT to it, as at a real terminal."""
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 class TerminalPeer:
     """A ``p2pgames`` process in a pseudo-terminal of 80×24, as a person runs it: what it draws
     is read as it comes, with the terminal's escape sequences taken out (text that spans a
@@ -79,7 +87,7 @@ class TerminalPeer:
         )
         self.process = subprocess.Popen(
             [sys.executable, "-m", "p2pgames", *args], stdin=follower, stdout=follower, stderr=follower,
-            cwd=REPOSITORY, env=environment, start_new_session=True,
+            cwd=REPOSITORY, env=environment, preexec_fn=_take_terminal,
         )
         os.close(follower)
         self._leader = leader

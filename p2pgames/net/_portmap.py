@@ -160,8 +160,9 @@ async def map_port(
 ) -> tuple[PortMapper, PortMapping]:
     """Ask every way in ``mappers`` at once for ``internal_port`` (the same port outside), and
     keep the grant of the first in ``mappers``' order that got one; another's grant is removed
-    (a router may speak both UPnP and PCP). Raises :class:`MappingError` when none got one:
-    the first refusal of a router that answered, else one line saying none did."""
+    (a router may speak both UPnP and PCP), as is every grant when we are cancelled meanwhile.
+    Raises :class:`MappingError` when none got one: the first refusal of a router that
+    answered, else one line saying none did."""
     results: list[PortMapping | MappingError | None] = [None] * len(mappers)
 
     async def ask(index: int, mapper: PortMapper) -> None:
@@ -170,9 +171,16 @@ async def map_port(
         except MappingError as error:
             results[index] = error
 
-    async with trio.open_nursery() as nursery:
-        for index, mapper in enumerate(mappers):
-            nursery.start_soon(ask, index, mapper)
+    try:
+        async with trio.open_nursery() as nursery:
+            for index, mapper in enumerate(mappers):
+                nursery.start_soon(ask, index, mapper)
+    except BaseException:
+        # Cancelled (Ctrl-C) while asking: what a router granted meanwhile is given back.
+        for mapper, result in zip(mappers, results):
+            if isinstance(result, PortMapping):
+                await _remove_quietly(mapper, result)
+        raise
     granted = [(mapper, result) for mapper, result in zip(mappers, results) if isinstance(result, PortMapping)]
     if granted:
         kept, *others = granted

@@ -27,6 +27,7 @@ maps the port again.
 from __future__ import annotations
 
 import ipaddress
+import signal
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -87,6 +88,16 @@ class _RouterError(Exception):
     def __init__(self, refusal: _Refusal) -> None:
         super().__init__(refusal.text)
         self.refusal = refusal
+
+
+def _without_signals(function: Callable[..., _Result], *arguments: Any) -> _Result:
+    """``function(*arguments)`` in a worker thread that takes no Ctrl-C or SIGTERM: the kernel may
+    hand a signal to any thread that doesn't block it, and in this one it would cut miniupnpc's
+    socket calls short (EINTR), as if the router had not answered, while the router had (Python
+    handles signals in the main thread anyway)."""
+    if hasattr(signal, "pthread_sigmask"):  # not on Windows, which has no such signals to block
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    return function(*arguments)
 
 
 def _call(function: Callable[..., _Result], *arguments: Any) -> _Result:
@@ -166,7 +177,7 @@ class UPnPMapper:
         async with self._lock:
             # Not abandon_on_cancel: an abandoned call would go on using the binding object (and
             # the lock would be free for the next call) while trio went on without it.
-            return await trio.to_thread.run_sync(function, *arguments, abandon_on_cancel=False)
+            return await trio.to_thread.run_sync(_without_signals, function, *arguments, abandon_on_cancel=False)
 
     # -- in the worker thread ------------------------------------------------------------------
 

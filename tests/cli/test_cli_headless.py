@@ -21,7 +21,7 @@ import pytest
 import trio
 
 from cli_calls import call
-from peer_processes import join_code
+from peer_processes import TIMEOUT, join_code
 from p2pgames import cli
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity

@@ -330,7 +330,7 @@ REFUSALS = [
     (("pcp",), 11, f"the router at 127.0.0.1 can't give port {PORT} on its internet side: it is taken (PCP CANNOT_PROVIDE_EXTERNAL); choose another with --port"),
     (("pcp",), 12, "the router at 127.0.0.1 sees this machine's request come from another address (PCP ADDRESS_MISMATCH)"),
     (("pcp",), 99, f"the router at 127.0.0.1 refused to map port {PORT} (PCP result 99)"),
-    (("natpmp",), 2, f"the router at 127.0.0.1 refused to say its internet address (NAT-PMP result 2, not authorized): port mapping is turned off"),
+    (("natpmp",), 2, "the router at 127.0.0.1 refused to say its internet address (NAT-PMP result 2, not authorized): port mapping is turned off"),
     (("natpmp",), 3, "the router at 127.0.0.1 isn't connected to the internet right now (NAT-PMP result 3, network failure)"),
     (("natpmp",), 4, "the router at 127.0.0.1 has no room for another port mapping (NAT-PMP result 4, out of resources)"),
 ]

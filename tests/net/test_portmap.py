@@ -153,3 +153,30 @@ async def test_a_mapping_that_cant_be_removed_is_said_with_when_it_lapses(autoju
         "Could not remove the port mapping from your router (the router at 192.168.1.1 did not answer); "
         f"it lapses by itself within {LEASE_SECONDS // 60} minutes."
     ]
+
+
+class FinishingMapper(ScriptedMapper):
+    """Like a call into a C library in a thread: once asked, it finishes (and the router has
+    granted) even if we are cancelled meanwhile."""
+
+    async def add(self, internal_port: int, lease_seconds: int, *, external_port: int | None = None) -> PortMapping:
+        with trio.CancelScope(shield=True):
+            await trio.sleep(1)
+            return await super().add(internal_port, lease_seconds, external_port=external_port)
+
+
+async def test_a_grant_that_comes_in_as_the_host_is_cancelled_is_given_back(autojump_clock) -> None:
+    mapper = FinishingMapper("UPnP", "203.0.113.7")
+    async with trio.open_nursery() as nursery:
+        nursery.cancel_scope.deadline = trio.current_time() + 0.5  # Ctrl-C while the router is being asked
+        await nursery.start(functools.partial(hold_port_mapping, [mapper], 40123, trio.Event(), say=print))
+    assert [kind for kind, _, _ in mapper.calls] == ["add", "remove"] and mapper.mapped == set()
+
+
+async def test_a_grant_is_given_back_when_map_port_is_cancelled_waiting_for_another_way(autojump_clock) -> None:
+    quick = ScriptedMapper("PCP", "203.0.113.7")
+    never = ScriptedMapper("UPnP", "203.0.113.7")
+    never.add = lambda *arguments, **options: trio.sleep_forever()  # a router that never answers
+    with trio.move_on_after(0.5):  # Ctrl-C while UPnP is still being asked
+        await map_port([never, quick], 40123)
+    assert [kind for kind, _, _ in quick.calls] == ["add", "remove"] and quick.mapped == set()
