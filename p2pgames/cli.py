@@ -353,10 +353,16 @@ def _net_settings(args: argparse.Namespace):
 
 def _port_mappers(args: argparse.Namespace) -> list:
     """The ways of asking the router to forward the table's port (none with ``--no-upnp``);
-    raises :class:`UsageError` for a ``P2PGAMES_GATEWAY`` that names no router."""
-    if args.no_upnp:
+    raises :class:`UsageError` for a ``P2PGAMES_GATEWAY`` that names no router, or a
+    ``P2PGAMES_INTERFACE`` that names no address."""
+    from p2pgames.net import chosen_interfaces, default_port_mappers
+
+    try:
+        chosen_interfaces()  # checked here, where a mistake is still the command line's: both uses read it
+    except OSError as error:
+        raise UsageError(error.strerror) from None
+    if getattr(args, "no_upnp", False):  # `join` taking a saved seat again has no such option: a joiner asks no router
         return []
-    from p2pgames.net import default_port_mappers
 
     try:
         return default_port_mappers()

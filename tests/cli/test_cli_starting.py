@@ -382,3 +382,27 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(args, home):
     process.stderr.close()
     assert process.wait(60) == 141
     assert err == b""
+
+
+# -- where the router and the LAN are asked (issue 13) ----------------------------------------------
+
+
+@pytest.mark.parametrize("variable, value, said", [
+    ("P2PGAMES_INTERFACE", "bogus", "P2PGAMES_INTERFACE='bogus': 'bogus' is not an IP address"),
+    ("P2PGAMES_GATEWAY", "router.lan", "P2PGAMES_GATEWAY='router.lan' is not an IPv4 address with an optional :PORT"),
+    ("P2PGAMES_GATEWAY", "192.168.1.1:99999", "P2PGAMES_GATEWAY='192.168.1.1:99999' is not an IPv4 address with an optional :PORT"),
+])
+@pytest.mark.parametrize("command", [("host", "beltpunk", "--bot"), ("doctor",)])
+def test_a_setting_naming_no_address_is_a_usage_error_before_anything_starts(monkeypatch, command, variable, value, said):
+    monkeypatch.setenv(variable, value)
+    code, out, err = call(*command)
+    assert (code, out, err) == (2, "", f"p2pgames: {said}\n")
+
+
+def test_doctor_without_the_router_says_what_it_did_not_check():
+    code, out, err = call("doctor", "--no-upnp")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "Can others reach a table you host? Checking …"
+    assert "Router:        not asked (--no-upnp)." in lines
+    assert any(line.startswith("- Over the internet over IPv4, friends can join you only if you forward TCP port ") for line in lines)
