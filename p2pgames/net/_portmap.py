@@ -226,7 +226,8 @@ async def hold_port_mapping(
     (then this task has already ended).
 
     While held, it is renewed at half its lease (a permanent one, lease 0, is not). A renewal
-    the router refuses is said in one line and tried again a minute later; one that moves the
+    the router refuses is said in one line and tried again a minute later, and the lease running
+    out meanwhile in another; one that moves the
     mapping to another external address or port (the router restarted, or the provider gave it
     a new address) is passed to ``on_moved``.
     """
@@ -237,7 +238,8 @@ async def hold_port_mapping(
         return
     task_status.started(mapping)
     try:
-        failing = False
+        failing = lapsed = False
+        lapses_at = trio.current_time() + mapping.lease_seconds
         while mapping.lease_seconds:
             wait = RETRY_SECONDS if failing else max(mapping.lease_seconds // 2, RETRY_SECONDS)
             with trio.move_on_after(wait):
@@ -250,10 +252,15 @@ async def hold_port_mapping(
                 if not failing:
                     say(f"Could not renew the port mapping on your router: {error}; trying again every minute.")
                 failing = True
+                if not lapsed and trio.current_time() >= lapses_at:
+                    lapsed = True
+                    say("The port mapping on your router has run out (its lease ended before it could be renewed): "
+                        "friends on the internet can't join until it is renewed; those at the table usually stay connected.")
                 continue
             if failing:
                 say("The port mapping on your router is renewed.")
-            failing = False
+            failing = lapsed = False
+            lapses_at = trio.current_time() + renewed.lease_seconds
             moved = (renewed.external_address, renewed.external_port) != (mapping.external_address, mapping.external_port)
             mapping = renewed
             if moved:

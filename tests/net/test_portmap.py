@@ -180,3 +180,21 @@ async def test_a_grant_is_given_back_when_map_port_is_cancelled_waiting_for_anot
     with trio.move_on_after(0.5):  # Ctrl-C while UPnP is still being asked
         await map_port([never, quick], 40123)
     assert [kind for kind, _, _ in quick.calls] == ["add", "remove"] and quick.mapped == set()
+
+
+async def test_a_lease_that_runs_out_before_a_renewal_is_said_once(autojump_clock) -> None:
+    refused = MappingError("the router at 192.168.1.1 did not answer")
+    # Granted, then refused at half the lease and every minute after, until well past its end.
+    retries = (LEASE_SECONDS // 2) // RETRY_SECONDS + 2
+    mapper = ScriptedMapper("PCP", "203.0.113.7", *[refused] * (1 + retries), "203.0.113.7")
+    until, said = trio.Event(), []
+    async with trio.open_nursery() as nursery:
+        await _hold(mapper, until, said, [], nursery)
+        await trio.sleep(LEASE_SECONDS // 2 + (retries + 1) * RETRY_SECONDS + 1)
+        until.set()
+    assert said == [
+        "Could not renew the port mapping on your router: the router at 192.168.1.1 did not answer; trying again every minute.",
+        "The port mapping on your router has run out (its lease ended before it could be renewed): friends on the "
+        "internet can't join until it is renewed; those at the table usually stay connected.",
+        "The port mapping on your router is renewed.",
+    ]
