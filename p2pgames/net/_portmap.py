@@ -108,7 +108,7 @@ def default_port_mappers(*, environ: "os._Environ[str] | dict[str, str]" = os.en
 
     Two environment variables choose where to ask, for a machine with several networks (a VPN, a
     virtual machine's bridge) and for tests: ``P2PGAMES_INTERFACE``, the IPv4 address of the
-    interface UPnP searches on (default: the system's choice), and ``P2PGAMES_GATEWAY``, the
+    interface UPnP searches on (the first IPv4 one listed; default: the system's choice), and ``P2PGAMES_GATEWAY``, the
     router's address for PCP and NAT-PMP, ``ADDRESS`` or ``ADDRESS:PORT`` (default: this machine's
     default gateway, port 5351). Raises ``ValueError`` for a ``P2PGAMES_GATEWAY`` that is no
     IPv4 address with an optional port.
@@ -116,7 +116,8 @@ def default_port_mappers(*, environ: "os._Environ[str] | dict[str, str]" = os.en
     from p2pgames.net._natpmp import GatewayMapper
     from p2pgames.net._upnp import UPnPMapper
 
-    interface = (environ.get("P2PGAMES_INTERFACE") or "").split(",")[0].strip() or None
+    # UPnP's search goes out on IPv4: the first IPv4 address listed (an IPv6 one is for discovery).
+    interface = next((entry for entry in _ipv4_entries(environ.get("P2PGAMES_INTERFACE") or "")), None)
     gateway_text = (environ.get("P2PGAMES_GATEWAY") or "").strip()
     gateway_options: dict = {}
     if gateway_text:
@@ -137,6 +138,17 @@ def behind_another_nat(router: str, external_address: str, port: int) -> str:
     """The line for a router whose own internet address ``external_address`` is private."""
     return (f"your router's own internet address {external_address} is private: another router, or your provider's "
             f"shared NAT, stands in front of the router at {router}; forward port {port} on that router too if it is yours")
+
+
+def _ipv4_entries(text: str) -> list[str]:
+    """The IPv4 addresses in a comma-separated list, in order."""
+    found = []
+    for entry in text.split(","):
+        try:
+            found.append(str(ipaddress.IPv4Address(entry.strip())))
+        except ValueError:
+            continue
+    return found
 
 
 def forward_by_hand(port: int, lan_address: str) -> str:

@@ -13,7 +13,8 @@ import trio
 from p2pgames.net._launch import _forwardable
 from scripted_mapper import ScriptedMapper
 from p2pgames.net._portmap import (
-    LEASE_SECONDS, RETRY_SECONDS, MappingError, PortMapping, hold_port_mapping, is_private_wan_address, map_port,
+    LEASE_SECONDS, RETRY_SECONDS, MappingError, PortMapping, default_port_mappers, hold_port_mapping, is_private_wan_address,
+    map_port,
 )
 
 
@@ -198,3 +199,15 @@ async def test_a_lease_that_runs_out_before_a_renewal_is_said_once(autojump_cloc
         "internet can't join until it is renewed; those at the table usually stay connected.",
         "The port mapping on your router is renewed.",
     ]
+
+
+def test_the_settings_choose_where_the_router_is_asked() -> None:
+    upnp, gateway = default_port_mappers(environ={})
+    assert (upnp.method, upnp.interface) == ("UPnP", None)
+    assert gateway.protocols == ("PCP", "NAT-PMP") and (gateway._gateway, gateway._port) == (None, 5351)
+    upnp, gateway = default_port_mappers(environ={"P2PGAMES_INTERFACE": "fd00::2, 192.168.1.20", "P2PGAMES_GATEWAY": "192.168.1.1:5400"})
+    assert upnp.interface == "192.168.1.20"  # UPnP searches over IPv4
+    assert (gateway._gateway, gateway._port) == ("192.168.1.1", 5400)
+    for bad in ("router", "192.168.1.1:0", "192.168.1.1:port", "::1"):
+        with pytest.raises(ValueError, match="P2PGAMES_GATEWAY"):
+            default_port_mappers(environ={"P2PGAMES_GATEWAY": bad})
