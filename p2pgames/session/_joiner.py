@@ -355,8 +355,11 @@ class JoinerRole:
         self.catching_up = False
         session.away.pop(HOST_SEAT, None)
         session._emit(SeatBack(HOST_SEAT, session._host_name(), host=True))
-        if session.stage == "starting" and session.seat in session.accepts:
-            session._send(HOST_CONNECTION, session.accepts[session.seat])  # the host may never have had it
+        if session.replica.seq == 0 and session.seat in session.accepts:
+            # The host may never have had it; or it began the game with it and then restarted before
+            # writing it down (its transcript then holds no entry): it is starting again, and a
+            # submission of ours before our accept would be one "before the game began".
+            session._send(HOST_CONNECTION, session.accepts[session.seat])
         flight = self.in_flight
         if flight is not None:
             if flight.counter == session.replica.counters[session.seat]:  # type: ignore[index]

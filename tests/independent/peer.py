@@ -56,6 +56,7 @@ class Peer:
         self.replica = None
         self.seat = None
         self.accepts = set()
+        self.own_accept = None       # our accept's signed bytes, sent again after a rejoin at entry 0
         self.counter = 0             # this seat's next submission counter
         self.counters = {}           # seat -> the next counter the log expects from it
         self.in_flight = None        # (counter, submission envelope bytes)
@@ -188,6 +189,7 @@ class Peer:
         self._record("header", {"format": "p2pgames-transcript", "version": 1, "game": "probe", "seat": self.seat})
         self._record("start", env.raw)
         raw = await self._send("accept", {"game_id": self.game_id, "start": self.start_digest})
+        self.own_accept = raw
         self._record("accept", raw)
         self.accepts.add(self.seat)
 
@@ -305,6 +307,8 @@ class Peer:
                             "(bad-sequence)")
         self.caught_up.append(env.body)
         self.catching_up = False
+        if env.body["seq"] == 0 and self.own_accept is not None:  # §B12 step 3: the host may lack it
+            await self._stream.send_all(wire.frame(self.own_accept))
         if self.in_flight is not None:  # lost with the old connection: sent again, unchanged
             self.resent.append(self.in_flight[0])
             await self._stream.send_all(wire.frame(self.in_flight[1]))

@@ -169,3 +169,38 @@ def test_doctor_reports_the_mapping_it_got_and_leaves_none(peers) -> None:
         assert line.endswith("The test mapping is removed again.")
         assert f"- Over the internet, friends can join you through your router at {EXTERNAL}: p2pgames asks it by UPnP" in "\n".join(out)
         assert router.mappings == {} and router.actions.count("DeletePortMapping") == 1
+
+
+@pytest.mark.parametrize("address_after", [EXTERNAL, "198.51.100.9"])
+def test_a_crashed_host_leaves_its_mapping_to_its_lease_and_resume_takes_it_up_again(peers, tmp_path, address_after) -> None:
+    transcripts = tmp_path / "transcripts"
+    with igd_standin(external_address=EXTERNAL) as router:
+        host = peers("host", "probe", "--players", "2", "--bot", "--name", "hostess", "--profile", "hostess",
+                     "--transcripts", str(transcripts))
+        code = JoinCode.parse(join_code(host))
+        here = JoinCode(LOOPBACK, code.port, code.fingerprint)
+        joiner = peers("join", str(here), "--bot", "--profile", "p1", "--name", "p1", "--transcripts", str(transcripts))
+        joiner.line_starting("The game begins: ")
+        joiner.line_starting("")  # and its first move's line: the game is under way (as in test_cli_resume.py)
+        host.process.kill()  # kill -9: nothing removes the mapping; its lease bounds how long it stays
+        host.process.wait()
+        assert _ours(router.mappings, code.port).lease_seconds == LEASE_SECONDS
+        router.external_address = address_after  # the provider may give the router a new address meanwhile
+        again = peers("resume", "--bot", "--profile", "hostess")
+        assert again.line_starting("Resumed the game after ").endswith(f"listening on port {code.port}.")
+        assert again.line_starting("Your router forwards") == (
+            f"Your router forwards port {code.port} of {address_after} to this machine by UPnP again."
+        )
+        exit_code, out, err = again.finish()
+        assert (exit_code, err) == (0, ""), (out, err)
+        changed = [line for line in out if line.startswith("The table's address changed")]
+        if address_after == EXTERNAL:
+            assert changed == []  # the same router address and port: joiners dial it as before
+        else:
+            new_code = JoinCode(address_after, code.port, code.fingerprint)
+            assert changed == [
+                f"The table's address changed: give the others the new code. A player still at the table types  code "
+                f"{new_code} ; one who quit runs  p2pgames resume --code {new_code}"
+            ]
+        assert joiner.finish()[::2] == (0, "")
+        assert router.mappings == {} and router.actions[-1] == "DeletePortMapping"

@@ -106,15 +106,18 @@ class Switchboard:
         self.reconnect(seat)
         return session
 
-    def restart_host(self, *, loader=get_game) -> Session:
+    def restart_host(self, *, loader=get_game, transcript_kept: int | None = None) -> Session:
         """The host's process dies and starts again from its saved seat and transcript; every
-        joiner notices, then dials it again."""
+        joiner notices, then dials it again. ``transcript_kept``: only that many bytes of the
+        transcript reached the disk (the process died before writing the rest)."""
         self.flush()
         self.queue.clear()
         for seat in list(self.links):
             self.links[seat] = None
             self.sessions[seat].disconnected(HOST_CONNECTION, "the host's process died")
         old = self.host
+        if transcript_kept is not None:
+            del self.transcripts[0][transcript_kept:]
         records = list(iter_records(bytes(self.transcripts[0])))
         session = Session.resume_host(old.identity, self.saved_seat(0), records, loader, narrate=old.narrate, bot=True)
         self.sessions[0] = session

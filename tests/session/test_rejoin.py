@@ -253,6 +253,25 @@ def test_a_host_restarted_from_its_transcript_and_saved_seat_finishes_the_game(g
     assert host.away == {}
 
 
+def test_a_host_that_began_the_game_and_died_before_writing_the_accepts_takes_them_again():
+    # The host took every accept and began the game; the joiners began it too and made their
+    # first moves; the host's process died before its transcript held the joiners' accepts. The
+    # restarted host is starting again: each joiner sends its accept again before its move.
+    # Two players: the joiner begins on the host's accept and its own, and moves at once.
+    board = Switchboard("probe", 2, seed=b"accepts-lost")
+    board.run(until=lambda: board.host.start_envelope is not None)
+    board.flush()
+    before_accepts = len(board.transcripts[0])
+    board.run(until=lambda: board.host.stage == "playing")  # what it sent since is lost with it
+    board.decide()  # the joiners, playing too, move; their moves are lost with the host
+    assert all(session.replica.seq == 0 for session in board.sessions[1:])
+    assert any(session.role.in_flight is not None for session in board.sessions[1:])
+    host = board.restart_host(transcript_kept=before_accepts)
+    assert host.stage == "starting" and host.replica.seq == 0
+    board.run()
+    finished_and_verified(board)
+
+
 def test_a_restarted_host_waits_for_every_joiner_to_rejoin():
     board = Switchboard("probe", 3, seed=b"host-waits")
     run_until_entries(board, 12)
