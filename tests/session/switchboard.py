@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import deque
 
-from p2pgames.bots import RandomBot, bot_for
+from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
-from p2pgames.session import HOST_CONNECTION, DecisionNeeded, SavedSeat, Session, encode_record, iter_records
+from p2pgames.session import HOST_CONNECTION, SavedSeat, Session, encode_record, iter_records
 
 
 def canonical_records(saved: list[bytes]):
