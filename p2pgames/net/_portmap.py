@@ -16,8 +16,8 @@ from typing import Callable, Protocol, Sequence
 import trio
 
 __all__ = [
-    "LEASE_SECONDS", "MappingError", "behind_another_nat", "PortMapper", "PortMapping", "default_port_mappers", "forward_by_hand", "hold_port_mapping",
-    "is_private_wan_address", "map_port", "no_mapping_advice", "no_mapping_line",
+    "LEASE_SECONDS", "MappingError", "PortMapper", "PortMapping", "behind_another_nat", "default_port_mappers",
+    "forward_by_hand", "hold_port_mapping", "is_private_wan_address", "map_port", "no_mapping_advice", "no_mapping_line",
 ]
 
 # A lease the router keeps for 20 minutes: renewed at half of it while the table runs, and gone
@@ -108,8 +108,8 @@ def default_port_mappers(*, environ: "os._Environ[str] | dict[str, str]" = os.en
 
     Two environment variables choose where to ask, for a machine with several networks (a VPN, a
     virtual machine's bridge) and for tests: ``P2PGAMES_INTERFACE``, the IPv4 address of the
-    interface UPnP searches on (the first IPv4 one listed; default: the system's choice), and ``P2PGAMES_GATEWAY``, the
-    router's address for PCP and NAT-PMP, ``ADDRESS`` or ``ADDRESS:PORT`` (default: this machine's
+    interface UPnP searches on (the first IPv4 one listed; default: the system's choice), and
+    ``P2PGAMES_GATEWAY``, the router's address for PCP and NAT-PMP, ``ADDRESS`` or ``ADDRESS:PORT`` (default: this machine's
     default gateway, port 5351). Raises ``ValueError`` for a ``P2PGAMES_GATEWAY`` that is no
     IPv4 address with an optional port.
     """
@@ -117,7 +117,7 @@ def default_port_mappers(*, environ: "os._Environ[str] | dict[str, str]" = os.en
     from p2pgames.net._upnp import UPnPMapper
 
     # UPnP's search goes out on IPv4: the first IPv4 address listed (an IPv6 one is for discovery).
-    interface = next((entry for entry in _ipv4_entries(environ.get("P2PGAMES_INTERFACE") or "")), None)
+    interface = next(iter(_ipv4_entries(environ.get("P2PGAMES_INTERFACE") or "")), None)
     gateway_text = (environ.get("P2PGAMES_GATEWAY") or "").strip()
     gateway_options: dict = {}
     if gateway_text:
