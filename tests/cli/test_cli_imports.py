@@ -22,6 +22,7 @@ NOT_FOR_VERIFY = (
     "prompt_toolkit",
     "zeroconf",  # LAN discovery (mDNS), and its dependency
     "ifaddr",
+    "miniupnpc",  # port mapping, only when hosting
     "p2pgames.net",
     "p2pgames.tui",
     "p2pgames.bots",
