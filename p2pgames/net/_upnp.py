@@ -26,10 +26,14 @@ maps the port again.
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
+import os
+import re
 import signal
+import sys
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -90,14 +94,59 @@ class _RouterError(Exception):
         self.refusal = refusal
 
 
-def _without_signals(function: Callable[..., _Result], *arguments: Any) -> _Result:
-    """``function(*arguments)`` in a worker thread that takes no Ctrl-C or SIGTERM: the kernel may
-    hand a signal to any thread that doesn't block it, and in this one it would cut miniupnpc's
-    socket calls short (EINTR), as if the router had not answered, while the router had (Python
-    handles signals in the main thread anyway)."""
+def _in_worker(function: Callable[..., _Result], *arguments: Any) -> _Result:
+    """``function(*arguments)`` in a worker thread, as miniupnpc needs it:
+
+    - taking no Ctrl-C or SIGTERM: the kernel may hand a signal to any thread that doesn't block
+      it, and in this one it would cut miniupnpc's socket calls short (EINTR), as if the router
+      had not answered when it had (Python handles signals in the main thread anyway);
+    - with miniupnpc's complaints about failed system calls kept off the terminal (see
+      :func:`_library_complaints_caught`).
+    """
     if hasattr(signal, "pthread_sigmask"):  # not on Windows, which has no such signals to block
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    return function(*arguments)
+    with _library_complaints_caught():
+        return function(*arguments)
+
+
+# What miniupnpc writes to file descriptor 2 when a system call fails: perror()'s "connect:
+# Connection refused", or its own "getaddrinfo() failure: …".
+_LIBRARY_COMPLAINT = re.compile(
+    r"(socket|connect|select|poll|recv|recvfrom|send|sendto|setsockopt|getsockopt|bind|getaddrinfo|"
+    r"getaddrinfo\(\) failure|inet_pton|ioctl|fcntl|getifaddrs): .*"
+)
+
+
+@contextlib.contextmanager
+def _library_complaints_caught() -> Iterator[None]:
+    """While the block runs, what reaches file descriptor 2 goes to a pipe instead; afterwards
+    miniupnpc's complaints (:data:`_LIBRARY_COMPLAINT`) are dropped, and anything else is
+    written to where it was going, late but whole. miniupnpc reports a router gone away by
+    printing to the terminal, over a game's screen; the MappingError says it in words.
+
+    File descriptor 2 is the process's: only one block at a time (UPnPMapper's lock), and the
+    pipe is read once the block ends, so what others write meanwhile (a warning) waits for it."""
+    try:
+        reading, writing = os.pipe()
+    except OSError:  # no descriptors to spare: let it print
+        yield
+        return
+    saved = os.dup(2)
+    sys.stderr.flush()
+    os.dup2(writing, 2)
+    os.close(writing)
+    try:
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)  # the pipe's last writer closed: it reads to its end
+        os.close(saved)
+        with os.fdopen(reading, "rb") as pipe:
+            said = pipe.read()
+        kept = [line for line in said.decode("utf-8", "replace").splitlines(keepends=True)
+                if not _LIBRARY_COMPLAINT.fullmatch(line.rstrip("\n"))]
+        if kept:
+            os.write(2, "".join(kept).encode("utf-8", "replace"))
 
 
 def _call(function: Callable[..., _Result], *arguments: Any) -> _Result:
@@ -177,7 +226,7 @@ class UPnPMapper:
         async with self._lock:
             # Not abandon_on_cancel: an abandoned call would go on using the binding object (and
             # the lock would be free for the next call) while trio went on without it.
-            return await trio.to_thread.run_sync(_without_signals, function, *arguments, abandon_on_cancel=False)
+            return await trio.to_thread.run_sync(_in_worker, function, *arguments, abandon_on_cancel=False)
 
     # -- in the worker thread ------------------------------------------------------------------
 

@@ -4,15 +4,17 @@ player reads for each way it fails.
 
 Every test here searches by SSDP on port 1900, which the whole machine shares: each holds the
 port to itself while it runs (igd_standin does; the tests that expect no router say so), so no
-stand-in answers another test's search. The xdist group queues them in one worker.
+stand-in answers another test's search.
 """
+
+import os
 
 import pytest
 import trio
 import trio.testing
 
 from p2pgames.net._portmap import MappingError, PortMapping
-from p2pgames.net._upnp import UPnPMapper
+from p2pgames.net._upnp import UPnPMapper, _in_worker
 from igd_standin import Mapping, igd_standin, ssdp_to_ourselves
 
 PORT = 40123
@@ -169,7 +171,7 @@ async def test_a_router_without_internet_connection_maps_nothing():
         assert "AddPortMapping" not in router.actions
 
 
-async def test_the_router_vanishing_between_add_and_remove():
+async def test_the_router_vanishing_between_add_and_remove(capfd):
     with igd_standin() as router:
         upnp = mapper()
         mapping = await upnp.add(PORT, 3600)
@@ -179,6 +181,17 @@ async def test_the_router_vanishing_between_add_and_remove():
             f"could not remove the forwarding of TCP port {PORT}: the router at 127.0.0.1 stopped answering UPnP "
             "(Miniupnpc HTTP error); it ends by itself within 3600 s"
         )
+    # miniupnpc's own "connect: Connection refused" stays off the terminal (a game's screen).
+    assert capfd.readouterr().err == ""
+
+
+def test_only_the_librarys_complaints_are_kept_off_the_terminal(capfd):
+    def complain() -> None:
+        os.write(2, b"connect: Connection refused\ngetaddrinfo() failure: Name or service not known\n")
+        os.write(2, b"p2pgames: something else, from elsewhere\n")
+
+    _in_worker(complain)
+    assert capfd.readouterr().err == "p2pgames: something else, from elsewhere\n"
 
 
 async def test_a_permanent_mapping_left_behind_says_where_to_remove_it():
