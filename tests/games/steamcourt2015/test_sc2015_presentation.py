@@ -173,6 +173,14 @@ def test_nothing_the_2015_game_shows_calls_the_card_a_masterstroke():
 # -- two tables with gear tokens --------------------------------------------------------------------
 
 
+def score_text(state, player: int) -> str:
+    """A seat's points as its row ends: ``start 4`` before any gear token, then ``4+6+5 = 15``."""
+    gears = state.gears[player]
+    if not gears:
+        return f"start {state.start[player]}"
+    return "+".join(str(n) for n in (state.start[player], *gears)) + f" = {state.totals()[player]}"
+
+
 def test_two_tables_with_gear_tokens_show_both_stacks_and_everyones_points():
     names = NAMES[:10]
     table = random_table(10, b"two", lambda t: t.state.quarter == 2 and any(tb.out for tb in t.state.tables))
@@ -193,9 +201,8 @@ def test_two_tables_with_gear_tokens_show_both_stacks_and_everyones_points():
 
     assert header[1] == f"Royal table: {next_token(royal)} · Renegade table: {next_token(renegades)}"
     # Each seat of his table: start + gear tokens = points.
-    for row, player in zip(panels["Royal table"], royal.seats):
-        tokens = "+".join(str(n) for n in (state.start[player], *state.gears[player]))
-        assert row.endswith(f"{tokens} = {totals[player]}") or row.endswith(f"start {totals[player]}"), row
+    for row, player in zip(panels["Royal table"], royal.seats, strict=True):
+        assert row.endswith(score_text(state, player)), row
     # The other table at a glance, with points.
     glance = " ".join(panels["Renegade table"])
     for player in renegades.seats:
@@ -215,7 +222,8 @@ def test_the_longest_score_drops_its_spaces_to_fit_the_row():
     rows = shown(GAME, state, None, {}, names)["Renegade table"]
     row = rows[-1]
     assert row.endswith("10+10+10+10+10=50") and len(row) <= WIDTH, row
-    assert all(" = " in other or "start" in other for other in rows[:-1])  # the others keep theirs
+    for other, seat in zip(rows[:-1], state.tables[1].seats[:-1], strict=True):  # the others keep their spaces
+        assert other.endswith(score_text(state, seat)), other
 
 
 def test_two_tables_with_gear_tokens_end_with_the_points():
