@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from p2pgames.games import get_game
-from p2pgames.session import GameEnded, Halted, verify_transcript
+from p2pgames.games.steamcourt.cards import a_face
+from p2pgames.session import FaultCode, GameEnded, Halted, verify_transcript
 from p2pgames.session._messages import open_envelope
 
 CHEATER = 1
@@ -75,3 +76,25 @@ def check_refused_by_host(game, sessions, cheater):
         assert evidence.kind == "submit" and evidence.sender == cheater.identity.public_key.raw
         assert evidence.body["body"]["t"] == "act"
         assert get_game(game).decode_action(evidence.body["body"]["action"]) == cheater.cheat_action
+
+
+def check_tea_boy_caught(game, tmp_path, seed, sessions, cheater, *, entries_after: int):
+    """The Tea Boy who served his two lowest numbered cards while holding a higher one is named for
+    it; the gift was sequenced (a claim over hidden cards: nobody could refuse it) and play went on
+    at least ``entries_after`` entries, until the entry that made the last of the claim's cards
+    public, which checked it. Returns the state before that entry, and the claim's cards still
+    hidden in it."""
+    low, high = cheater.served
+    replica = check_caught(
+        game, tmp_path, seed, sessions, FaultCode.RULE_VIOLATION,
+        f"{SHOWN}gave {low} and {high} while holding {a_face(str(cheater.kept_back))}: "
+        "the Tea Boy must give his two highest numbered cards",
+    )
+    state = replica.state
+    assert replica.seq > cheater.cheat_seq + entries_after
+    [claim] = state.cards.claims
+    assert claim.player == CHEATER and claim.kind == "serve"
+    assert claim.slots[:2] == cheater.cheat_action.slots
+    hidden = set(claim.slots) - set(state.cards.revealed)
+    assert hidden and hidden <= state.cards.expected_values()
+    return state, hidden

@@ -46,6 +46,7 @@ GAME = "steamcourt2015"
 PLAYERS = 3
 # The checks every Steam Court cheating test makes (steamcourt_checks.py), for this game.
 check_caught = partial(steamcourt_checks.check_caught, GAME)
+check_tea_boy_caught = partial(steamcourt_checks.check_tea_boy_caught, GAME)
 check_refused_by_host = partial(steamcourt_checks.check_refused_by_host, GAME)
 
 
@@ -65,24 +66,7 @@ async def tea_boy_caught(tmp_path, seed):
     cheater = TeaBoyKeepsHisBest(seed=seed + b"/cheater")
     sessions = await play(tmp_path, cheater, seed=seed, options={})
     assert cheater.cheat_character == "teaboy"
-    # He served (as the Tea Boy) his two lowest numbered cards while holding a higher one.
-    low, high = cheater.served
-    replica = check_caught(
-        tmp_path, seed, sessions, FaultCode.RULE_VIOLATION,
-        f"{SHOWN}gave {low} and {high} while holding {a_face(str(cheater.kept_back))}: "
-        "the Tea Boy must give his two highest numbered cards",
-    )
-    # The gift was sequenced (a claim over hidden cards: nobody could refuse it) and play went
-    # on; the claim — the cards given, then the rest of his hand — was checked on the entry that
-    # made the last of its cards public. The state is the one before that entry.
-    state = replica.state
-    assert replica.seq > cheater.cheat_seq + 20
-    [claim] = state.cards.claims
-    assert claim.player == CHEATER and claim.kind == "serve"
-    assert claim.slots[:2] == cheater.cheat_action.slots
-    hidden = set(claim.slots) - set(state.cards.revealed)
-    assert hidden and hidden <= state.cards.expected_values()
-    return state, hidden
+    return check_tea_boy_caught(tmp_path, seed, sessions, cheater, entries_after=20)
 
 
 async def test_tea_boy_who_serves_his_lowest_cards_and_trades_the_rest_away_is_named_at_the_quarters_audit(
