@@ -103,10 +103,23 @@ def _in_worker(function: Callable[..., _Result], *arguments: Any) -> _Result:
     - with miniupnpc's complaints about failed system calls kept off the terminal (see
       :func:`_library_complaints_caught`).
     """
-    if hasattr(signal, "pthread_sigmask"):  # not on Windows, which has no such signals to block
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    with _library_complaints_caught():
+    with _signals_blocked(signal.SIGINT, signal.SIGTERM), _library_complaints_caught():
         return function(*arguments)
+
+
+@contextlib.contextmanager
+def _signals_blocked(*signals: signal.Signals) -> Iterator[None]:
+    """While the block runs, this thread takes none of ``signals``; afterwards its mask is what it
+    was. Restored, not left: trio's worker threads are reused for other calls, and a call made
+    from the main thread would otherwise keep Ctrl-C from it for the rest of the process."""
+    if not hasattr(signal, "pthread_sigmask"):  # not on Windows, which has no such signals to block
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, set(signals))
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 # What miniupnpc writes to file descriptor 2 when a system call fails: perror()'s "connect:

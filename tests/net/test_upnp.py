@@ -8,6 +8,7 @@ stand-in answers another test's search.
 """
 
 import os
+import signal
 
 import pytest
 import trio
@@ -192,6 +193,15 @@ def test_only_the_librarys_complaints_are_kept_off_the_terminal(capfd):
 
     _in_worker(complain)
     assert capfd.readouterr().err == "p2pgames: something else, from elsewhere\n"
+
+
+def test_a_call_blocks_ctrl_c_only_while_it_runs():
+    # The thread's mask is restored afterwards: trio reuses its worker threads, and a call made
+    # from the main thread once kept Ctrl-C from the rest of the test run (issue 22).
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    during = _in_worker(lambda: signal.pthread_sigmask(signal.SIG_BLOCK, []))
+    assert {signal.SIGINT, signal.SIGTERM} <= during
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before
 
 
 async def test_a_permanent_mapping_left_behind_says_where_to_remove_it():
