@@ -3,11 +3,27 @@ import os
 import pytest
 import trio.testing
 
+import process_state
+
 # Tests use loopback only: LAN discovery (mDNS) and the questions a host asks its router stay on
 # 127.0.0.1, in this process and in the p2pgames processes the tests start (port 9 is discard: a
 # NAT-PMP request there is refused at once). A test of those protocols points them at a stand-in.
 os.environ["P2PGAMES_INTERFACE"] = "127.0.0.1"
 os.environ["P2PGAMES_GATEWAY"] = "127.0.0.1:9"
+
+
+@pytest.fixture(autouse=True)
+def leaves_the_process_as_it_found_it():
+    """Fails a test that leaves threads running, signal handlers, the signal mask, descriptors,
+    the environment or the working directory changed (see ``process_state``), then puts back what
+    it can: the leaking test fails, not whichever test the worker runs next."""
+    before = process_state.snapshot()
+    yield
+    process_state.wait_for_threads(before)
+    changes = process_state.snapshot().changes_since(before)
+    if changes:
+        before.restore()
+        pytest.fail("the test left the process changed:\n- " + "\n- ".join(changes), pytrace=False)
 
 
 @pytest.fixture
