@@ -476,7 +476,7 @@ class SteamCourt2015(SteamCourt):
         if state.phase == AUCTION:
             name = state.auctioned()[state.offered]  # type: ignore[attr-defined]
             standing = state.standing  # type: ignore[attr-defined]
-            bid = f"outbid {standing[1]} points" if standing else "open the bidding"
+            bid = f"outbid the standing {describe_bid(standing[1])}" if standing else "open the bidding"
             return Turn((state.bidder,), f"{bid} for the {CHARACTER_TITLE[name]}, or pass")  # type: ignore[attr-defined]
         return super().step(state)
 
