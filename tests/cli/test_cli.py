@@ -362,12 +362,17 @@ def test_every_playable_games_rules_hold_no_test_name_or_path_fit_80_columns_and
     assert [line for line in lines if line.startswith("#")][: len(headings)] == headings
 
 
-def test_the_rules_carry_torpedos_tile_texts():
+def test_the_rules_carry_torpedos_tile_texts_and_astonishings_inventor_sheets():
+    from p2pgames.games.astonishing.cards import descriptors
     from p2pgames.games.torpedo.tiles import TILESET
 
     torpedo = call("rules", "torpedo")[1]
     for tile in TILESET.tiles.values():
         assert f"\n    {tile.name} ({tile.short}): " in torpedo, tile.name
+    astonishing = call("rules", "astonishing")[1]
+    for sheet in descriptors():
+        assert f"\n    {sheet.inventor} (" in astonishing
+        assert f"\n        10  {sheet.entry(2, 10)}" in astonishing
 
 
 @pytest.mark.parametrize("name", ["probe", "dealbench"])
