@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.buffer import Buffer
@@ -59,7 +59,7 @@ from p2pgames.tui._theme import Theme
 if TYPE_CHECKING:
     from p2pgames.tui._app import TerminalGame
 
-__all__ = ["Screen", "View", "away_seconds"]
+__all__ = ["Screen", "View", "away_seconds", "status_case"]
 
 MIN_LOG_ROWS = 3
 # Table and log side by side on terminals this wide, if the log keeps SIDE_LOG_WIDTH columns.
@@ -82,6 +82,16 @@ def _bot_mark(note: str | None) -> list[tuple[str, str]]:
     if note is None:
         return []
     return [("dim", " bot" if note == BOT_LAUNCHED_HERE else f" ({note})")]
+
+
+def status_case(text: str, names: Sequence[str]) -> str:
+    """``text`` as the status line shows it: its first letter capitalised (``Your move: …``,
+    ``Waiting for bob …``), unless it opens with a player's name, which is shown as the player
+    typed it (``root to move: …``, ``root and bob to move: …``)."""
+    for name in names:
+        if name and text.startswith(name) and text[len(name):len(name) + 1] in ("", " ", ",", ":"):
+            return text
+    return text[:1].upper() + text[1:]
 
 
 def away_seconds(session: Session, away_for: Callable[[int], float | None]) -> float | None:
@@ -295,8 +305,8 @@ class Screen:
                 text += f" ({duration(away)})"
             if session.seat is not None and session.seat in session.waiting_for():
                 style = "class:status.you"
-        text = text[:1].upper() + text[1:]
-        return [pad([(style, f" {text}")], width, style)]
+        names = game.node.session.names if game.node is not None else ()
+        return [pad([(style, f" {status_case(text, names)}")], width, style)]
 
     def _prompt(self, width: int, height: int | None = None) -> list[Line]:
         """Above the input line: your choices, or how the game ended."""
