@@ -59,7 +59,7 @@ from p2pgames.tui._theme import Theme
 if TYPE_CHECKING:
     from p2pgames.tui._app import TerminalGame
 
-__all__ = ["Screen", "View", "away_seconds", "status_case"]
+__all__ = ["Screen", "View", "away_seconds", "status_case", "LEAVE_PROMPT"]
 
 MIN_LOG_ROWS = 3
 # Table and log side by side on terminals this wide, if the log keeps SIDE_LOG_WIDTH columns.
@@ -74,6 +74,9 @@ QUESTIONS = {
     Question.LEAVE: ("Leave the game? It stops the game for everyone.", "leave", "stay"),
     Question.END: ("End the game for everyone? Transcripts say why.", "end it", "keep waiting"),
 }
+# The bottom row once the game has ended, however it ended (over, or stopped): q and Enter leave
+# in both (any key, too, once it is over).
+LEAVE_PROMPT = "Press q or Enter to leave."
 
 
 def _bot_mark(note: str | None) -> list[tuple[str, str]]:
@@ -344,10 +347,8 @@ class Screen:
                 ("", f" {no}"),
             ]
         scroll = ("class:banner.info", "  (PgUp/PgDn scroll the log)")
-        if game.mode is Mode.OVER:
-            return [("class:banner.ask", " Press any key to leave."), scroll]
-        if game.mode is Mode.STOPPED:
-            return [("class:banner.ask", " Press q to quit."), scroll]
+        if game.mode in (Mode.OVER, Mode.STOPPED):
+            return [("class:banner.ask", f" {LEAVE_PROMPT}"), scroll]
         if game.mode is Mode.LEAVING:
             return [("class:banner.info", " Leaving the table… (Ctrl-C again to leave at once)")]
         return []

@@ -131,7 +131,7 @@ def test_a_2015_game_hosted_and_joined_through_an_auction_and_a_quarter_both_tra
         await play_the_first_quarter(host, host_seen)
         host_reached.set()
         await wait_for(joiner_reached)
-        await host.screen.wait_for("Press q to quit")  # the joiner left: the game stopped here too
+        await host.screen.wait_for("Press q or Enter to leave")  # the joiner left: the game stopped here too
         host_seen["left"] = host.screen.text()
         host.type("q")
 

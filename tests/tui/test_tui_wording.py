@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from p2pgames.tui._state import Mode
 from p2pgames.tui._text import plain
 from test_tui_away import FakeSession, pipe, terminal_game  # noqa: F401 - pipe is a fixture
 
@@ -24,3 +25,11 @@ def test_the_status_line_shows_names_as_their_players_typed_them(pipe, status, s
     session.said_status = status
     assert plain(game.screen._status_bar(80)[0]).rstrip() == shown
 
+
+def test_a_game_over_and_a_stopped_game_say_the_same_way_to_leave(pipe):  # noqa: F811
+    game, _ = terminal_game(pipe, FakeSession())
+    shown = {}
+    for mode in (Mode.OVER, Mode.STOPPED):
+        game.mode = mode
+        shown[mode] = plain(game.screen._banner())
+    assert shown[Mode.OVER] == shown[Mode.STOPPED] == " Press q or Enter to leave.  (PgUp/PgDn scroll the log)"
