@@ -48,7 +48,7 @@ everything and ends the trick; three Putsch cards dealt to you let you pull a
 coup and take the Queen's seat.
 
 The table lists the seats from the highest: character, name, cards left,
-passed / to act / out, and start + gear tokens (- bid) = points.
+passed / to act / out, and start + gear tokens (less any bid) = points.
 
 Type (cards by face; seats by name):
   lay 7 7 7          three 7s             lay 5 5 +X3     two 5s, X: three 5s
