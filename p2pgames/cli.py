@@ -751,10 +751,14 @@ def cmd_id(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
+    """The rules as played (``RULES.md`` without its test citations and developer text, flowed to
+    the terminal: :mod:`p2pgames.games.rules_page`), then the variants the command line names."""
     game = _game(args.game)
     import importlib
     import inspect
     from importlib import resources
+
+    from p2pgames.games.rules_page import player_rules
 
     package = game_package(game.name)
     if game.name in TEST_GAMES:
@@ -762,16 +766,27 @@ def cmd_rules(args: argparse.Namespace) -> int:
         print(f"# {game.title}: one of the platform's test games, not offered to players\n")
         print(inspect.cleandoc(importlib.import_module(package).__doc__ or "(no rules written)"))
         return EXIT_OK
-    text = resources.files(package).joinpath("RULES.md").read_text(encoding="utf-8")
-    print(text)
+    page = resources.files(package).joinpath("RULES.md").read_text(encoding="utf-8")
     variants = variants_of(game)
     if variants:
-        print("## Variants on the command line\n")
-        print(f"`--variant NAME` on host, play and selfplay (`p2pgames play {game.name} --variant NAME`):\n")
+        page += "\n\n## Variants on the command line\n\n"
+        page += f"`--variant NAME` on host, play and selfplay (`p2pgames play {game.name} --variant NAME`):\n\n"
         for name, variant in variants.items():
             options = ", ".join(f"{option}={value}" for option, value in variant["options"].items())
-            print(f"- `{name}`: {variant['about']} ({options})")
+            page += f"- `{name}`: {variant['about']} ({options})\n"
+    print(player_rules(page, _rules_width()), end="")
     return EXIT_OK
+
+
+def _rules_width() -> int:
+    """The columns the rules are flowed to: the terminal's when they go to one (40–100: longer
+    lines read badly), else 80."""
+    try:
+        if sys.stdout.isatty():
+            return max(40, min(100, os.get_terminal_size(sys.stdout.fileno()).columns))
+    except (OSError, ValueError, AttributeError):  # no real file behind stdout
+        pass
+    return 80
 
 
 # -- parser ------------------------------------------------------------------------------------------
@@ -991,7 +1006,7 @@ def build_parser() -> argparse.ArgumentParser:
     ident.add_argument("--profile", help="identity profile (default: 'default')")
     ident.set_defaults(handler=cmd_id)
 
-    rules = commands.add_parser("rules", help="print a game's rules as implemented")
+    rules = commands.add_parser("rules", help="print a game's rules as played")
     rules.add_argument("game", metavar="GAME", help=f"one of: {games}")
     rules.set_defaults(handler=cmd_rules)
     return parser

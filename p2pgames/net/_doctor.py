@@ -105,13 +105,23 @@ async def diagnose(port: int, port_mappers: Sequence[PortMapper]) -> tuple[list[
         elif problem is not None and ipv4 is not None:
             verdict.append(
                 f"Over the internet, friends can't join you over IPv4 yet: {no_mapping_advice(port, ipv4)} "
-                f"(then host with --port {port})."
+                f"({_then_host(port, asks_router=True)})."
             )
         elif not port_mappers and ipv4 is not None:
-            verdict.append(f"Over the internet over IPv4, friends can join you only if you {forward_by_hand(port, ipv4)} (not checked: --no-upnp).")
+            verdict.append(
+                f"Over the internet over IPv4, friends can join you only if you {forward_by_hand(port, ipv4)}, "
+                f"{_then_host(port, asks_router=False)} (not checked: --no-upnp)."
+            )
         if reachable_ipv6 is not None:
             verdict.append(f"Friends with IPv6 can join you at [{reachable_ipv6}] with no router to cross.")
     finally:
         for listener in listeners:
             await listener.aclose()
     return findings, verdict
+
+
+def _then_host(port: int, asks_router: bool) -> str:
+    """The end of advice to forward ``port`` by hand: the command that hosts on that very port
+    (the one checked may have been any free one, and a host picks another each time unless told),
+    not asking the router when doctor didn't."""
+    return f"then host with p2pgames host GAME --port {port}" + ("" if asks_router else " --no-upnp")

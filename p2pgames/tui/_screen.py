@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.buffer import Buffer
@@ -59,7 +59,7 @@ from p2pgames.tui._theme import Theme
 if TYPE_CHECKING:
     from p2pgames.tui._app import TerminalGame
 
-__all__ = ["Screen", "View", "away_seconds"]
+__all__ = ["Screen", "View", "away_seconds", "status_case", "LEAVE_PROMPT"]
 
 MIN_LOG_ROWS = 3
 # Table and log side by side on terminals this wide, if the log keeps SIDE_LOG_WIDTH columns.
@@ -74,6 +74,9 @@ QUESTIONS = {
     Question.LEAVE: ("Leave the game? It stops the game for everyone.", "leave", "stay"),
     Question.END: ("End the game for everyone? Transcripts say why.", "end it", "keep waiting"),
 }
+# The bottom row once the game has ended, however it ended (over, or stopped): q and Enter leave
+# in both (any key, too, once it is over).
+LEAVE_PROMPT = "Press q or Enter to leave."
 
 
 def _bot_mark(note: str | None) -> list[tuple[str, str]]:
@@ -82,6 +85,16 @@ def _bot_mark(note: str | None) -> list[tuple[str, str]]:
     if note is None:
         return []
     return [("dim", " bot" if note == BOT_LAUNCHED_HERE else f" ({note})")]
+
+
+def status_case(text: str, names: Sequence[str]) -> str:
+    """``text`` as the status line shows it: its first letter capitalised (``Your move: …``,
+    ``Waiting for bob …``), unless it opens with a player's name, which is shown as the player
+    typed it (``root to move: …``, ``root and bob to move: …``)."""
+    for name in names:
+        if name and text.startswith(name) and text[len(name):len(name) + 1] in ("", " ", ",", ":"):
+            return text
+    return text[:1].upper() + text[1:]
 
 
 def away_seconds(session: Session, away_for: Callable[[int], float | None]) -> float | None:
@@ -295,8 +308,8 @@ class Screen:
                 text += f" ({duration(away)})"
             if session.seat is not None and session.seat in session.waiting_for():
                 style = "class:status.you"
-        text = text[:1].upper() + text[1:]
-        return [pad([(style, f" {text}")], width, style)]
+        names = game.node.session.names if game.node is not None else ()
+        return [pad([(style, f" {status_case(text, names)}")], width, style)]
 
     def _prompt(self, width: int, height: int | None = None) -> list[Line]:
         """Above the input line: your choices, or how the game ended."""
@@ -334,10 +347,8 @@ class Screen:
                 ("", f" {no}"),
             ]
         scroll = ("class:banner.info", "  (PgUp/PgDn scroll the log)")
-        if game.mode is Mode.OVER:
-            return [("class:banner.ask", " Press any key to leave."), scroll]
-        if game.mode is Mode.STOPPED:
-            return [("class:banner.ask", " Press q to quit."), scroll]
+        if game.mode in (Mode.OVER, Mode.STOPPED):
+            return [("class:banner.ask", f" {LEAVE_PROMPT}"), scroll]
         if game.mode is Mode.LEAVING:
             return [("class:banner.info", " Leaving the table… (Ctrl-C again to leave at once)")]
         return []

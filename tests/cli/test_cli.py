@@ -21,6 +21,7 @@ from cli_calls import call
 from p2pgames import __version__, canonical
 from p2pgames import cli
 from p2pgames.games import PLAYABLE, game_package
+from p2pgames.games.rules_page import TEST_REFERENCE
 from p2pgames.session import encode_record, iter_records
 
 FINGERPRINT = re.compile(r"\b[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}\b")
@@ -331,21 +332,47 @@ def test_version_and_help():
 # -- rules -----------------------------------------------------------------------------------------
 
 
-def test_rules_prints_the_rules():
-    code, out, err = call("rules", "beltpunk")
+# What players are never shown: a test's name, a path into the code, the page's markers.
+DEVELOPER_TEXT = re.compile(r"test_\w+|\w::|tests/|scripts/|\w\.py\b|<!--")
+
+
+def test_rules_prints_the_rules_as_played_without_the_tests_that_prove_them():
+    # Issue 22: `rules torpedo` carried a test's name on 136 of its 663 lines.
+    code, out, err = call("rules", "torpedo")
     assert code == 0 and not err
-    text = resources.files("p2pgames.games.beltpunk").joinpath("RULES.md").read_text(encoding="utf-8")
-    assert out == text + "\n"
-    assert "Beltpunk" in out and len(out.splitlines()) > 20
+    assert out.startswith("# Steam Torpedo — the rules as implemented\n")
+    assert "## Players\n\nTwo players exactly.\n\n## Object\n" in out  # the rule, not its test
+    page = resources.files("p2pgames.games.torpedo").joinpath("RULES.md").read_text(encoding="utf-8")
+    assert "Two players exactly. — `test_torpedo_setup.py::test_game_identity_two_players_exactly`" in page
 
 
 @pytest.mark.parametrize("name", list(PLAYABLE))
-def test_every_playable_game_prints_its_rules_md(name):
+def test_every_playable_games_rules_hold_no_test_name_or_path_fit_80_columns_and_keep_every_rule_heading(name):
     # The menu and --help offer every registered game, and point at `p2pgames rules NAME`.
     code, out, err = call("rules", name)
     assert (code, err) == (0, "")
-    text = resources.files(game_package(name)).joinpath("RULES.md").read_text(encoding="utf-8")
-    assert out.startswith(text) and text.startswith("# ")
+    lines = out.splitlines()
+    assert [line for line in lines if DEVELOPER_TEXT.search(line)] == []
+    assert [line for line in lines if len(line) > 80] == []  # not a terminal: 80 columns
+    page = resources.files(game_package(name)).joinpath("RULES.md").read_text(encoding="utf-8")
+    assert re.search(TEST_REFERENCE, page)  # developers keep the map from rules to tests
+    # Every heading outside the developers' text, in the page's order (then the variants').
+    for_players = re.sub(r"<!-- developers -->.*?<!-- /developers -->", "", page, flags=re.DOTALL)
+    headings = [line for line in for_players.splitlines() if line.startswith("#")]
+    assert [line for line in lines if line.startswith("#")][: len(headings)] == headings
+
+
+def test_the_rules_carry_torpedos_tile_texts_and_astonishings_inventor_sheets():
+    from p2pgames.games.astonishing.cards import descriptors
+    from p2pgames.games.torpedo.tiles import TILESET
+
+    torpedo = call("rules", "torpedo")[1]
+    for tile in TILESET.tiles.values():
+        assert f"\n    {tile.name} ({tile.short}): " in torpedo, tile.name
+    astonishing = call("rules", "astonishing")[1]
+    for sheet in descriptors():
+        assert f"\n    {sheet.inventor} (" in astonishing
+        assert f"\n        10  {sheet.entry(2, 10)}" in astonishing
 
 
 @pytest.mark.parametrize("name", ["probe", "dealbench"])

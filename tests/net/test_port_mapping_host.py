@@ -98,5 +98,5 @@ async def test_the_doctor_says_what_to_do_when_no_router_answers() -> None:
     assert f"Router:        no router on this network answered when asked by UPnP to open port {port}." in map(str, findings)
     assert (
         f"Over the internet, friends can't join you over IPv4 yet: for friends on the internet, forward TCP port {port} to "
-        f"{lan} on your router by hand, or play over IPv6 (then host with --port {port})."
+        f"{lan} on your router by hand, or play over IPv6 (then host with p2pgames host GAME --port {port})."
     ) in verdict

@@ -97,7 +97,7 @@ def test_a_whole_game_at_80x24_a_turn_a_trade_the_exhibition_and_the_end(pipe, d
         await screen.wait_for("Your move — describe your contraption")
         shown["describe"] = fits(screen.text())
         await table.play_to_the_end(pick)
-        await screen.wait_for("Press any key to leave")
+        await screen.wait_for("Press q or Enter to leave")
         shown["end"] = screen.text()
         table.type("x")
 

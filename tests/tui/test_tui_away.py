@@ -472,7 +472,7 @@ def test_on_screen_the_status_counts_and_end_ends_the_game(pipe, deadline, monke
         await screen.wait_for("End the game for everyone?")
         shown["asking"] = screen.text()
         pipe.send_text("y")
-        await screen.wait_for("Press q to quit")
+        await screen.wait_for("Press q or Enter to leave")
         shown["end"] = screen.text()
         pipe.send_text("q")
 
@@ -523,7 +523,7 @@ def test_a_bot_that_loses_its_connection_can_be_ended_for(pipe, deadline):
         pipe.send_text("end\r")
         await screen.wait_for("End the game for everyone?")
         pipe.send_text("y")
-        await screen.wait_for("Press q to quit")
+        await screen.wait_for("Press q or Enter to leave")
         shown["end"] = screen.text()
         pipe.send_text("q")
 

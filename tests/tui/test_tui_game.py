@@ -40,7 +40,7 @@ def test_a_whole_game_played_by_typing_the_first_choice(pipe, deadline, capsys):
         shown["first"] = table.screen.text()
         assert decision.texts[0] in shown["first"]
         shown["typed"] = await table.play_to_the_end()
-        await table.screen.wait_for("Press any key to leave")
+        await table.screen.wait_for("Press q or Enter to leave")
         shown["end"] = table.screen.text()
         table.type("x")
 
@@ -64,7 +64,7 @@ def test_choices_can_be_picked_by_number(pipe, deadline):
         table.type(f"{choice}\r")
         await table.screen.wait_for(f"› {decision.texts[choice - 1]}")
         await table.play_to_the_end()
-        await table.screen.wait_for("Press any key to leave")
+        await table.screen.wait_for("Press q or Enter to leave")
         table.type("\r")
 
     assert run(table, script) == 0
@@ -139,7 +139,7 @@ def test_a_peer_leaving_stops_the_game_and_says_who(pipe, deadline, capsys):
         await table.next_decision()
         leaver = table.bots[0]
         leaver.node.leave("quit")
-        await table.screen.wait_for("Press q to quit")
+        await table.screen.wait_for("Press q or Enter to leave")
         text = table.screen.text()
         assert f"{leaver.session.name} (seat {leaver.session.seat}) left the game" in text
         table.type("q")
@@ -192,7 +192,7 @@ def test_answering_no_keeps_playing(pipe, deadline):
         await table.screen.wait_for("Your move — ")
         assert not table.human.node.finished.is_set()
         await table.play_to_the_end()
-        await table.screen.wait_for("Press any key to leave")
+        await table.screen.wait_for("Press q or Enter to leave")
         table.type("q")
 
     assert run(table, script) == 0
@@ -454,7 +454,7 @@ def test_the_end_of_a_game_says_where_the_transcript_is_and_how_to_check_it(pipe
 
     async def script(table: Table) -> None:
         await table.play_to_the_end()
-        await table.screen.wait_for("Press any key to leave")
+        await table.screen.wait_for("Press q or Enter to leave")
         table.type("x")
 
     assert run(table, script) == 0

@@ -69,6 +69,15 @@ async def play_the_first_quarter(table: Table, seen: dict) -> None:
         seen["typed"].append(typed_answer(decision))
         return seen["typed"][-1]
 
+    decision, _ = await table.play_until(lambda decision: not in_auction(table), pick)
+    # The quarter's first decision: nobody is out yet, and each seat's row shows its start token
+    # less the bid it won its character with (the field report's "1+1 = -1": the bid unshown).
+    state = table.human.session.replica.state
+    seen["bids"] = state.bids[:]
+    for player, bid in enumerate(state.bids):
+        if bid:
+            await table.screen.wait_for(f"start {state.start[player]}-{bid} = {state.start[player] - bid}")
+    seen["quarter 1"] = table.screen.text()
     decision, _ = await table.play_until(lambda decision: False, pick, reached=lambda: quarter(table) >= 2)
     assert decision is None and not table.human.session.finished, "the game ended before the first audit"
     seen["audited at"] = table.human.session.replica.seq  # the log entries up to the audit, at least
@@ -122,7 +131,7 @@ def test_a_2015_game_hosted_and_joined_through_an_auction_and_a_quarter_both_tra
         await play_the_first_quarter(host, host_seen)
         host_reached.set()
         await wait_for(joiner_reached)
-        await host.screen.wait_for("Press q to quit")  # the joiner left: the game stopped here too
+        await host.screen.wait_for("Press q or Enter to leave")  # the joiner left: the game stopped here too
         host_seen["left"] = host.screen.text()
         host.type("q")
 
@@ -143,6 +152,10 @@ def test_a_2015_game_hosted_and_joined_through_an_auction_and_a_quarter_both_tra
     for seen in (host_seen, joiner_seen):
         assert "On offer │" in seen["auction"] and "bid -N / pass" in seen["auction"], seen["auction"]
         assert all(len(line) <= 80 for line in seen["auction"].splitlines())
+    # The bids won are shown where they are taken off, on both screens.
+    assert host_seen["bids"] == joiner_seen["bids"] and any(host_seen["bids"]), host_seen["bids"]
+    for seen in (host_seen, joiner_seen):
+        assert all(len(line) <= 80 for line in seen["quarter 1"].splitlines())
     typed = host_seen["typed"] + joiner_seen["typed"]
     assert "bid -1" in typed and "pass" in typed
     assert any(not answer.startswith(("bid", "pass")) for answer in host_seen["typed"])  # a quarter's moves

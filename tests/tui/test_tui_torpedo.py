@@ -211,7 +211,7 @@ def test_a_whole_game_at_80x24_turns_defence_completion_tile_help_and_the_end(pi
                 pick,
             )
         await table.play_to_the_end(pick)
-        await screen.wait_for("Press any key to leave")
+        await screen.wait_for("Press q or Enter to leave")
         shown["end"] = screen.text()
         table.type("x")
 

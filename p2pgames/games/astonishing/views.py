@@ -41,6 +41,7 @@ __all__ = [
     "card_of",
     "inventor_title",
     "description_of",
+    "inventor_sheets",
 ]
 
 Segment = tuple[str, str]
@@ -489,3 +490,18 @@ def _part_of(action: object, text: str) -> str:
     if isinstance(action, (Offer, BuyResources, ReplacePart)):
         return " ".join(text.split()[:2])
     return text
+
+
+def inventor_sheets() -> list[str]:
+    """Each Inventor's three descriptor lists, numbered 1–10 and 11 (the own-suit Ace's
+    revolutionized entry), as ``descriptors.toml`` holds them: the Inventor sheets section of
+    ``RULES.md``, indented as a block laid out by hand."""
+    lines: list[str] = []
+    for suit, sheet in enumerate(descriptors()):
+        lines.append(f"    {inventor_title(suit)}")
+        for position, name in enumerate(POSITION_NAMES):
+            lines.append(f"      {name}")
+            for number in (*range(1, 11), ACE_WORTH):
+                lines.append(f"      {number:>4}  {sheet.entry(position, number)}")
+        lines.append("")
+    return lines[:-1]

@@ -399,7 +399,8 @@ class SteamCourtState(GameState):
         return self.variant != "duo" or self.start_tokens == "seat"
 
     def totals(self) -> list[int]:
-        """Each player's score so far: start token (if scored) plus gear tokens (or clock space)."""
+        """Each player's score so far: start token (if scored) plus gear tokens, less the points
+        paid (:meth:`points_paid`); or the clock's space."""
         if self.scoring == "clock":
             return self.clock[:]
         if self.variant == "party":
@@ -411,8 +412,13 @@ class SteamCourtState(GameState):
                 standing[player] = self.players - rank
             return standing
         if not self.scores_start():
-            return [sum(gears) for gears in self.gears]
-        return [self.start[p] + sum(self.gears[p]) for p in range(self.players)]
+            return [sum(self.gears[p]) - self.points_paid(p) for p in range(self.players)]
+        return [self.start[p] + sum(self.gears[p]) - self.points_paid(p) for p in range(self.players)]
+
+    def points_paid(self, player: int) -> int:
+        """Points taken off ``player``'s tokens in his score: none by the published rules (the
+        2015 rules' Character Auction: his winning bid)."""
+        return 0
 
     def unpass_sources(self, player: int) -> list[str]:
         """The ways ``player`` may still unpass this quarter."""

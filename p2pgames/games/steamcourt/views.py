@@ -571,9 +571,13 @@ def _header_panel(state: "SteamCourtState") -> Panel:
     return Panel("Steam Court", tuple(_wrap(segments)))
 
 
-def _score_text(state: "SteamCourtState", player: int, totals: Sequence[int]) -> str:
-    """``start 2`` before any gear token, then ``2+6+5 = 13``; on the clock, the space and tricks;
-    in the Duo variant with unscored start tokens, ``gears 2+1 = 3``."""
+def _score_text(state: "SteamCourtState", player: int, totals: Sequence[int], room: int = WIDTH) -> str:
+    """The seat's score as its row ends, in at most ``room`` columns where it can: ``start 2``
+    before any gear token, then ``2+6+5 = 13``; points paid (the 2015 Character Auction's bid)
+    are taken off in the sum, ``start 1-3 = -2``, ``1+1-3 = -1``; too wide, the sum drops its
+    spaces (``10+10+10+10+10=50``), and then, with points paid, sums the tokens (``45-12=33``).
+    On the clock, the space and tricks; in the Duo variant with unscored start tokens,
+    ``gears 2+1 = 3``."""
     if state.scoring == "clock":
         tricks = state.tricks[player]
         return f"space {state.clock[player]} · {_count(tricks, 'trick')}"
@@ -584,12 +588,17 @@ def _score_text(state: "SteamCourtState", player: int, totals: Sequence[int]) ->
             return f"start {state.start[player]}"
         taken = state.gears[player]
         return f"token {taken[-1]}" if state.quarter and len(taken) == state.quarter else ""
-    gears = state.gears[player]
-    if not state.scores_start():
-        return "gears " + ("+".join(map(str, gears)) + f" = {totals[player]}" if gears else "0")
-    if not gears:
-        return f"start {state.start[player]}"
-    return "+".join(str(n) for n in (state.start[player], *gears)) + f" = {totals[player]}"
+    tokens = ((state.start[player],) if state.scores_start() else ()) + tuple(state.gears[player])
+    paid = state.points_paid(player)
+    label = "gears " if not state.scores_start() else "" if state.gears[player] else "start "
+    if not paid and not state.gears[player]:  # nothing to add up yet: the start token, or none
+        return label + (str(tokens[0]) if tokens else "0")
+    less = f"-{paid}" if paid else ""
+    forms = [f"{label}{'+'.join(map(str, tokens))}{less} = {totals[player]}"]
+    forms.append(forms[0].replace(" = ", "="))
+    if paid:
+        forms.append(f"{sum(tokens)}{less}={totals[player]}")
+    return next((form for form in forms if len(form) <= room), forms[-1])
 
 
 def _table_panel(
@@ -639,15 +648,14 @@ def _table_panel(
             ("you" if player == viewer else "bold", f"{names[player][:8]:<8} "),
             ("", f"{count:>2} card{' ' if count == 1 else 's'} "),
         ]
-        score = _score_text(state, player, totals)
+        status_column = f"{status:<7} "
+        score = _score_text(state, player, totals, WIDTH - _width(line) - len(status_column))
         if score:
-            line += [(style, f"{status:<7} "), ("dim", score)]
+            line += [(style, status_column), ("dim", score)]
         elif status:  # nothing to score yet (the 2015 Party variation): no trailing blanks
             line.append((style, status))
         else:
             line[-1] = ("", line[-1][1].rstrip())
-        if _width(line) > WIDTH:  # five two-digit tokens (the 2015 rules at 10 players): no spaces
-            line[-1] = ("dim", line[-1][1].replace(" = ", "="))
         tokens = [_POWER_NAMES[kind].split()[0] for kind, spent in state.powers[player] if not spent]
         if tokens and state.phase != "over":
             extra = ("", " +" + "+".join(tokens))
@@ -666,7 +674,9 @@ def _table_panel(
 
 def _standings_panel(game: "SteamCourt", state: "SteamCourtState", names: Sequence[str]) -> Panel:
     """The game's result in a line or two: the winner and his score, then everyone else by place
-    (higher score first; equal scores by the 4th quarter's going-out order, as ties are broken)."""
+    (higher score first; equal scores by the 4th quarter's going-out order, as ties are broken);
+    a score with points paid (the 2015 Character Auction's bid) says so: ``6 points (tokens 10,
+    bid -4)``."""
     result = game.step(state)
     scores = result.scores
     winners = result.winners
@@ -687,6 +697,9 @@ def _standings_panel(game: "SteamCourt", state: "SteamCourtState", names: Sequen
     segments: list[Segment] = []
     for place, player in enumerate(ranked):
         score = f"{unit} {scores[player]}" if unit == "space" else f"{scores[player]} {unit}" if unit else ""
+        paid = state.points_paid(player)
+        if paid and unit == "points":  # the 2015 Character Auction's bid, taken off the tokens
+            score += f" (tokens {scores[player] + paid}, bid -{paid})"
         name = names[player][:12]
         if place == 0 and player in winners:
             text = f"{name} wins" + (f" with {score}" if score else ": Engineer to the Queen")

@@ -1,5 +1,6 @@
 """What people read and type in the Character Auction: a bid's text (``bid -3``: three negative
-points), the typed forms it takes (``bid 3``, ``bid -3``, ``pass``) and the log's lines."""
+points, as the rulebook writes its bids), the typed forms it takes (``bid -3``, ``bid 0``,
+``pass``) and the log's lines."""
 
 from __future__ import annotations
 
@@ -21,11 +22,20 @@ def describe_bid(points: int) -> str:
 
 
 def parse_bid(words: Sequence[str]) -> int:
-    """The points of a typed bid's words after ``bid`` (``3`` or ``-3`` both mean -3 points);
-    raises :class:`MalformedAction` saying how to bid."""
-    if len(words) != 1 or not words[0].lstrip("-").isdigit() or words[0].count("-") > 1:
+    """The negative points of a typed bid's words after ``bid``: ``-3`` is 3, ``0`` (or ``-0``)
+    is 0. Raises :class:`MalformedAction` saying how to bid for anything else, and for ``3``:
+    the rulebook's bids are negative ("bids -3 points"), and a text without the sign says
+    something else, so it is not read as one."""
+    text = words[0] if len(words) == 1 else ""
+    digits = text.removeprefix("-")
+    # ASCII digits, a few (int() refuses some that isdigit() takes, and any over 4300); a number
+    # too large still reaches Bid, which says how large a bid may be
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 6:
         raise MalformedAction(f"say how many negative points: {_EXAMPLE}")
-    return abs(int(words[0]))
+    points = int(digits)
+    if points and not text.startswith("-"):
+        raise MalformedAction(f"a bid is in negative points, as the rulebook writes it: bid -{points}, not bid {text}")
+    return points
 
 
 def narrate_auction(state: "SteamCourtState", note: tuple, names: Sequence[str]) -> list[str] | None:

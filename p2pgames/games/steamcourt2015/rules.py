@@ -193,12 +193,10 @@ class SteamCourt2015State(SteamCourtState):
         other.opener = self.opener  # type: ignore[attr-defined]
         return other  # type: ignore[return-value]
 
-    def totals(self) -> list[int]:
-        """As the published game's, less each player's winning bid (the auction's negative points)."""
-        totals = super().totals()
-        if self.variant == "party":
-            return totals
-        return [total - bid for total, bid in zip(totals, self.bids)]
+    def points_paid(self, player: int) -> int:
+        """``player``'s winning bid in the Character Auction (its negative points), taken off
+        his tokens in the score."""
+        return self.bids[player]
 
     def auctioned(self) -> list[str]:
         """The characters the auction offers, in its order: by rank, the Queen first."""
@@ -478,7 +476,7 @@ class SteamCourt2015(SteamCourt):
         if state.phase == AUCTION:
             name = state.auctioned()[state.offered]  # type: ignore[attr-defined]
             standing = state.standing  # type: ignore[attr-defined]
-            bid = f"outbid {standing[1]} points" if standing else "open the bidding"
+            bid = f"outbid the standing {describe_bid(standing[1])}" if standing else "open the bidding"
             return Turn((state.bidder,), f"{bid} for the {CHARACTER_TITLE[name]}, or pass")  # type: ignore[attr-defined]
         return super().step(state)
 

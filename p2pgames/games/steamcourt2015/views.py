@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from p2pgames.games.steamcourt.rules import SteamCourtState
     from p2pgames.games.steamcourt2015.rules import SteamCourt2015
 
-__all__ = ["CLI_VARIANTS", "HELP", "PARTY_HELP", "party_summary", "auction_panels"]
+__all__ = ["CLI_VARIANTS", "HELP", "PARTY_HELP", "AUCTION_HELP", "party_summary", "auction_panels"]
 
 # ``--variant NAME`` on the command line (see ``SteamCourt.cli_variants``).
 CLI_VARIANTS: dict[str, dict[str, Any]] = {
@@ -25,10 +25,11 @@ CLI_VARIANTS: dict[str, dict[str, Any]] = {
 _COURT_HELP = """\
 Steam Court, by its 2015 draft rules ("Steam Corset"): get rid of your cards
 before the others. Going out takes the top gear token of the quarter's stack;
-after four quarters the most points (start token + four gear tokens) wins.
-3-7 players sit at one table, 8-10 at two (the Royal and the Renegade table,
-each with its own deck and its own stack of gear tokens), whose first two and
-last two out change tables between quarters.
+after four quarters the most points (start token + four gear tokens, less
+your bid in the Character Auction) wins. 3-7 players sit at one table, 8-10
+at two (the Royal and the Renegade table, each with its own deck and its own
+stack of gear tokens), whose first two and last two out change tables
+between quarters.
 
 Privileges as the quarter starts, highest seat first: the Queen gives two
 cards to the lowest player; the General one card to the second-lowest; the
@@ -47,7 +48,7 @@ everything and ends the trick; three Putsch cards dealt to you let you pull a
 coup and take the Queen's seat.
 
 The table lists the seats from the highest: character, name, cards left,
-passed / to act / out, and start + gear tokens = points.
+passed / to act / out, and start + gear tokens (less any bid) = points.
 
 Type (cards by face; seats by name):
   lay 7 7 7          three 7s             lay 5 5 +X3     two 5s, X: three 5s
@@ -69,7 +70,15 @@ seats; at two tables the Royal table's last two out go down to the Renegade
 table, its first two out go up. After the 4th quarter the first player out
 at the Royal table (at one table: the first out) wins."""
 
-HELP = _COURT_HELP + "\n\n" + PARTY_HELP
+AUCTION_HELP = """\
+Character Auction (--option characters=auction): before the first deal the
+characters are bid for one at a time, the Queen first, in negative points as
+the rulebook writes them: bid -3 takes three points off your final score.
+Bidding goes clockwise; who passes sits out until the next character; the
+last character goes to the last player for 0. Your points are then your
+start + gear tokens less your bid, and the table adds them up: 1+1-3 = -1."""
+
+HELP = "\n\n".join((_COURT_HELP, PARTY_HELP, AUCTION_HELP))
 
 
 def party_summary(state: "SteamCourtState", winner: int) -> str:

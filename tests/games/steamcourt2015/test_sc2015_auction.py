@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "steamcourt"))
 from steamcourt_scenarios import NAMES, seating_seed  # noqa: E402
 
 from p2pgames.bots import PlayoutBot  # noqa: E402
-from p2pgames.engine import IllegalAction, LocalTable  # noqa: E402
+from p2pgames.engine import IllegalAction, LocalTable, MalformedAction  # noqa: E402
 from p2pgames.games.steamcourt.actions import Pass  # noqa: E402
 from p2pgames.games.steamcourt2015 import GAME  # noqa: E402
 from p2pgames.games.steamcourt2015.rules import AUCTION, Bid  # noqa: E402
@@ -64,6 +64,27 @@ def test_a_bid_must_outbid_the_standing_bid_and_names_its_bidder():
     with pytest.raises(IllegalAction, match="not your turn to bid"):
         auction.game.check_action(auction.state, 3, Bid(5))
     assert auction.game.parse_action(auction.state, 1, "bid -3", auction.view(1), NAMES[:5]) == Bid(3)
+
+
+def test_a_bid_is_typed_in_negative_points_as_the_rulebook_writes_it_and_bid_3_is_refused():
+    # "player one bids -1 point …, player 2 bids -3 points": bids are negative. "bid 3" says
+    # something else, and was read as -3 without a word (the field report, issue 22).
+    auction = Auction()
+    parse = lambda text: auction.game.parse_action(auction.state, 0, text, auction.view(0), NAMES[:5])  # noqa: E731
+    assert parse("bid -3") == Bid(3) and parse("bid 0") == Bid(0) and parse("bid -0") == Bid(0)
+    before = auction.state.copy()
+    with pytest.raises(MalformedAction, match=r"a bid is in negative points, as the rulebook writes it: bid -3, not bid 3$"):
+        parse("bid 3")
+    for typed in ("bid", "bid three", "bid --3", "bid -3 -4", "bid ²", "bid +3"):
+        with pytest.raises(MalformedAction, match=r"say how many negative points: bid -3 \(three negative points\), or pass"):
+            parse(typed)
+    assert GAME.encode_state(auction.state) == GAME.encode_state(before)  # nothing changed
+    # Every bid offered reads back as itself (what Tab completes is what is understood).
+    for bid in auction.game.legal_actions(auction.state, 0, auction.view(0)):
+        assert parse(auction.game.describe_action(auction.state, 0, bid, auction.view(0), NAMES[:5])) == bid
+    # The prompt names the standing bid as it is typed.
+    auction.bids((0, 2))
+    assert auction.step().prompt == "outbid the standing bid -2 for the Queen, or pass"
 
 
 def test_everyone_gets_a_character_the_last_one_unbid_and_sits_by_it():

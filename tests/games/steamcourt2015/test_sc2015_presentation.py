@@ -4,6 +4,8 @@ the 2015 characters' numbers, and the 2015 privileges' questions."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from sc2015_scenarios import NAMES, Court2015
 from steamcourt_scenarios import Court
@@ -52,11 +54,11 @@ def random_table(players: int, seed: bytes, until, **options: str) -> LocalTable
 
 
 @pytest.mark.parametrize("players", [3, 7, 10])
-@pytest.mark.parametrize("variation", ["gears", "party"])
-def test_every_panel_fits_80_by_24_for_players_and_spectators_through_a_whole_game(players, variation):
+@pytest.mark.parametrize("options", [{"variation": "gears"}, {"variation": "party"}, {"characters": "auction"}], ids=["gears", "party", "auction"])
+def test_every_panel_fits_80_by_24_for_players_and_spectators_through_a_whole_game(players, options):
     # Long names: every name the panels print is cut to fit.
     names = [f"player-{'x' * 12}{n}" for n in range(players)]
-    table = LocalTable(GAME, GAME.ruleset(players, {"variation": variation}), b"fit")
+    table = LocalTable(GAME, GAME.ruleset(players, options), b"fit")
     bot = PlayoutBot(b"fit")
     looked = 0
     while True:
@@ -174,11 +176,25 @@ def test_nothing_the_2015_game_shows_calls_the_card_a_masterstroke():
 
 
 def score_text(state, player: int) -> str:
-    """A seat's points as its row ends: ``start 4`` before any gear token, then ``4+6+5 = 15``."""
-    gears = state.gears[player]
-    if not gears:
+    """A seat's points as its row ends: ``start 4`` before any gear token, then ``4+6+5 = 15``;
+    a bid won in the Character Auction taken off: ``start 1-3 = -2``, ``1+1-3 = -1``."""
+    gears, bid = state.gears[player], state.bids[player]
+    if not gears and not bid:
         return f"start {state.start[player]}"
-    return "+".join(str(n) for n in (state.start[player], *gears)) + f" = {state.totals()[player]}"
+    less = f"-{bid}" if bid else ""
+    tokens = "+".join(str(n) for n in (state.start[player], *gears))
+    return ("" if gears else "start ") + tokens + less + f" = {state.totals()[player]}"
+
+
+def adds_up(score: str) -> bool:
+    """Whether a shown sum is right: ``1+1-3 = -1`` (or ``start 1-3=-2``, spaces dropped); a
+    lone start token (``start 3``) has nothing to add."""
+    if "=" not in score:
+        return re.fullmatch(r"start \d+", score) is not None
+    terms, total = score.removeprefix("start ").replace(" ", "").split("=")
+    left = re.fullmatch(r"(\d+(?:\+\d+)*)(?:-(\d+))?", terms)
+    assert left is not None, score
+    return sum(map(int, left[1].split("+"))) - int(left[2] or 0) == int(total)
 
 
 def test_two_tables_with_gear_tokens_show_both_stacks_and_everyones_points():
@@ -224,6 +240,68 @@ def test_the_longest_score_drops_its_spaces_to_fit_the_row():
     assert row.endswith("10+10+10+10+10=50") and len(row) <= WIDTH, row
     for other, seat in zip(rows[:-1], state.tables[1].seats[:-1], strict=True):  # the others keep their spaces
         assert other.endswith(score_text(state, seat)), other
+
+
+def test_the_longest_score_with_a_bid_sums_its_tokens_to_fit_the_row():
+    # Five two-digit tokens less a two-digit bid: "10+10+10+10+10-12=38" runs past WIDTH even
+    # without spaces; the row sums the tokens then, and the sum still adds up.
+    names = [f"player-{'x' * 12}{n}" for n in range(10)]
+    table = random_table(10, b"widest-bid", lambda t: t.state.quarter == 1 and t.state.tables[1].lays, characters="auction")
+    state = table.state.copy()
+    renegades = state.tables[1].seats
+    widest, spaceless, spaced = renegades[-1], renegades[-2], renegades[-3]
+    state.start[widest], state.gears[widest], state.bids[widest] = 10, [10, 10, 10, 10], 12
+    state.start[spaceless], state.gears[spaceless], state.bids[spaceless] = 10, [10, 10, 10, 10], 0
+    state.start[spaced], state.gears[spaced], state.bids[spaced] = 9, [5], 3
+    rows = dict(zip(renegades, shown(GAME, state, None, {}, names)["Renegade table"], strict=True))
+    assert rows[widest].endswith(" 50-12=38") and len(rows[widest]) <= WIDTH, rows[widest]
+    assert rows[spaceless].endswith(" 10+10+10+10+10=50") and len(rows[spaceless]) <= WIDTH, rows[spaceless]
+    assert rows[spaced].endswith(" 9+5-3 = 11"), rows[spaced]
+
+
+def test_an_auction_games_scores_take_the_bid_off_and_add_up_on_every_row_and_in_the_standings():
+    # The field report: "1+1 = -1", "3+4 = 6" — the bid was taken off but not shown.
+    names = NAMES[:5]
+    table = LocalTable(GAME, GAME.ruleset(5, {"characters": "auction"}), b"auction-score")
+    bot = PlayoutBot(b"score")
+    table.play_with([bot] * 5, until=lambda t: t.state.phase != "auction")
+    state = table.state
+    paid = [player for player in range(5) if state.bids[player]]
+    assert paid, state.bids  # someone won a character with a bid
+    # As the first quarter starts: the start token less the bid.
+    rows = shown(GAME, state, None, {}, names)["The table"]
+    for row, player in zip(rows, state.tables[0].seats, strict=True):
+        assert row.endswith(score_text(state, player)), row
+    for player in paid:
+        row = next(row for row in rows if f" {names[player]} " in row)
+        bid, start = state.bids[player], state.start[player]
+        assert row.endswith(f"start {start}-{bid} = {start - bid}"), row
+    # Through the game: every row's sum adds up to the player's points.
+    looked = 0
+    while not table.over:
+        table.play_with([bot] * 5, until=lambda t, at=len(table.log): len(t.log) >= at + 11)
+        state = table.state
+        seats = state.tables[0].seats
+        rows = shown(GAME, state, None, {}, names)["The table"][: len(seats)]  # (then: left holding)
+        for row, player in zip(rows, seats, strict=True):
+            score = score_text(state, player)
+            assert row.endswith(score) and adds_up(score), row
+            looked += player in paid and bool(state.gears[player])
+    assert looked > 5  # rows with a bid and gear tokens, not only the start
+    # The final standings: each score with a bid says what it is made of.
+    result = table.step()
+    standings = " ".join(shown(GAME, table.state, None, {}, names)["Final standings"])
+    for player in range(5):
+        points, bid = result.scores[player], state.bids[player]
+        said = rf" \(tokens {points + bid}, bid -{bid}\)" if bid else ""
+        assert re.search(rf"{names[player]} (wins with )?{points} points{said}( ·|$)", standings), standings
+
+
+def test_the_help_says_the_auctions_bid_is_taken_off_the_points():
+    help_text = GAME.help_text()
+    assert "four gear tokens, less\nyour bid in the Character Auction) wins" in help_text
+    assert "start + gear tokens less your bid, and the table adds them up: 1+1-3 = -1" in help_text.replace("\n", " ")
+    assert "bid" not in PUBLISHED_GAME.help_text().replace("\n", " ").replace("forbidden", "")
 
 
 def test_two_tables_with_gear_tokens_end_with_the_points():
