@@ -868,7 +868,7 @@ class Astonishing(Game[AstonishingState]):
             state.hands[player].remove(action.slot)
             state.hands[rival].append(action.slot)
             state.cards.disclose((action.slot,), rival)
-            state.notes.append(("give-back", player, rival))
+            state.notes.append(("give-back", player, rival, action.slot))
             state.taker, state.source, state.taken = -1, -1, []
             self._next_queen(state)
         elif isinstance(action, DiscardCard):
@@ -1206,6 +1206,12 @@ class Astonishing(Game[AstonishingState]):
 
     def narrate(self, before: AstonishingState, event: Event, after: AstonishingState, names: Sequence[str]) -> list[str]:
         return views.narrate(before, event, after, names)
+
+    def narrate_private(
+        self, before: AstonishingState, event: Event, after: AstonishingState, viewer: int, knowledge: Knowledge,
+        names: Sequence[str],
+    ) -> list[str]:
+        return views.narrate_private(before, event, after, viewer, knowledge, names)
 
     def panels(self, state: AstonishingState, viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
         return views.panels(state, viewer, knowledge, names)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from p2pgames.engine import CardsDone, ChoiceGroup, Event, Knowledge, Panel
+from p2pgames.engine import CardsDone, ChoiceGroup, Event, Knowledge, NewDeal, Panel
 from p2pgames.words import joined
 
 from p2pgames.games.astonishing.actions import Answer, Build, BuyResources, Describe, Offer, ReplacePart, SwayCrowd
@@ -34,6 +34,7 @@ __all__ = [
     "HELP",
     "group_choices",
     "narrate",
+    "narrate_private",
     "panels",
     "queen_help",
     "exhibition_queen_help",
@@ -138,6 +139,65 @@ def narrate(before: "AstonishingState", event: Event, after: "AstonishingState",
     for note in after.notes:
         lines.extend(_narrate_note(before, after, note, names))
     return lines
+
+
+def narrate_private(
+    before: "AstonishingState", event: Event, after: "AstonishingState", viewer: int, knowledge: Knowledge,
+    names: Sequence[str],
+) -> list[str]:
+    """Lines for ``viewer``'s log alone: the card a Queen took from its hand at random, and the
+    hidden cards it received — bought face down, taken at random, given back, drawn — once it
+    can see them (the card operations that show them to it end with a :class:`CardsDone`)."""
+    lines = []
+    for note in after.notes:
+        if note[0] == "taken" and note[2] == viewer and note[3] in knowledge:
+            lines.append(f"{names[note[1]]} takes your {_a_card(knowledge[note[3]])}.")
+    if isinstance(event, CardsDone):
+        lines.extend(_narrate_received(before, viewer, knowledge, names))
+    return lines
+
+
+def _narrate_received(
+    before: "AstonishingState", viewer: int, knowledge: Knowledge, names: Sequence[str]
+) -> list[str]:
+    """The cards the card operations ``before`` waited for showed ``viewer``, said by how they
+    came to it (``before.notes``: what queued them)."""
+    if any(isinstance(operation, NewDeal) for operation in before.cards.pending):
+        return []  # the deal: the workshop panel shows the hand
+    received = [slot for slot in before.cards.disclosed_to(viewer) if slot in knowledge]
+    lines = []
+
+    def take(slots: Sequence[int]) -> list[str]:
+        mine = [slot for slot in slots if slot in received]
+        for slot in mine:
+            received.remove(slot)
+        return [_a_card(knowledge[slot]) for slot in mine]
+
+    for note in before.notes:
+        if note[0] == "trade" and note[1] == viewer:
+            cards = take([slot for slot, up in note[4] if not up])
+            if cards:
+                are = "is" if len(cards) == 1 else "are"
+                lines.append(f"The face-down {_cards_word(len(cards))} from {names[note[2]]} {are} {joined(cards)}.")
+        elif note[0] == "taken" and note[1] == viewer and note[2] >= 0:
+            cards = take([note[3]])
+            if cards:
+                lines.append(f"The card you take from {names[note[2]]}'s hand is {cards[0]}.")
+        elif note[0] == "give-back" and note[2] == viewer:
+            cards = take([note[3]])
+            if cards:
+                lines.append(f"{names[note[1]]} gives you {cards[0]}.")
+    if received:  # the rest came from the top of the deck
+        lines.append(f"You draw {joined([card_text(knowledge[slot]) for slot in received])}.")
+    return lines
+
+
+def _a_card(name: str) -> str:
+    return "a Joker" if is_joker(name) else card_text(name)
+
+
+def _cards_word(count: int) -> str:
+    return "card" if count == 1 else "cards"
 
 
 def _narrate_reveals(before: "AstonishingState", after: "AstonishingState", names: Sequence[str]) -> list[str]:

@@ -97,6 +97,23 @@ def test_a_face_down_card_is_disclosed_to_the_buyer_only():
     assert all("9♥" not in line for line in t.lines)
 
 
+def test_the_buyer_alone_is_told_in_its_own_log_which_face_down_card_it_bought():
+    t = _trading()
+    play(t, 0, "offer 7d")
+    play(t, 1, "answer down:9h 3c")
+    play(t, 2, "decline")
+    play(t, 0, "accept bob")
+    assert "alice trades 7♦ to bob for a face-down card and 3♣." in t.lines
+    assert t.private[0] == ["The face-down card from bob is 9♥."]
+    assert t.private[1] == [] and t.private[2] == []  # bob knew it; carol never learns it
+    two = _trading(hands={0: ["7D"], 1: ["JOKER2", "3C"], 2: ["5S"]})
+    play(two, 0, "offer 7d")
+    play(two, 1, "answer down:joker down:3c")
+    play(two, 2, "decline")
+    play(two, 0, "accept bob")
+    assert two.private[0] == ["The face-down cards from bob are a Joker and 3♣."]
+
+
 def test_let_the_buyer_beware_a_face_down_joker_may_be_the_answer():
     t = _trading(hands={0: ["7D"], 1: ["JOKER2", "3C"], 2: ["5S"]})
     play(t, 0, "offer 7d")
