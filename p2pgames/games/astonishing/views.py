@@ -291,9 +291,10 @@ def _narrate_reveals(before: "AstonishingState", after: "AstonishingState", name
     if any(slot in after.offer for slot in new):
         lines.append(f"{names[after.trader]} offers {joined([card_text(after.cards.revealed[s]) for s in after.offer])}.")
     for seat in after.in_turn():
-        shown = [slot for slot, _ in after.answer_of(seat) if slot in new]
-        if shown:
-            lines.append(f"{names[seat]} shows {joined([card_text(new[slot]) for slot in shown])} face up.")
+        answer = after.answer_of(seat)
+        if any(slot in new for slot, _ in answer):  # all its face-up cards, those seen before too
+            shown = [card_text(after.cards.revealed[slot]) for slot, up in answer if up]
+            lines.append(f"{names[seat]} shows {joined(shown)} face up.")
     discarded = [slot for slot in after.discard if slot in new]
     if discarded:
         lines.append(f"To the discard pile: {joined([card_text(new[slot]) for slot in discarded])}.")
@@ -324,12 +325,20 @@ def _narrate_note(before: "AstonishingState", after: "AstonishingState", note: t
             + ("." if not after.final else " (the final turn).")
         ]
     if kind == "offer":
-        return [f"{names[note[1]]} {'revises the offer' if note[3] else 'opens a trade'}."]
+        _, seat, slots, revised = note
+        said = f"{names[seat]} {'revises the offer' if revised else 'opens a trade'}"
+        if all(slot in revealed for slot in slots):  # cards seen before: no reveal names them
+            return [f"{said}: {joined([card_text(revealed[slot]) for slot in slots])}."]
+        return [f"{said}."]
     if kind == "no-trade":
         return [f"{names[note[1]]} initiates no trade."]
     if kind == "answer":
         _, seat, slots, face_up = note
         down = sum(not up for up in face_up)
+        shown = [slot for slot, up in zip(slots, face_up) if up]
+        if shown and all(slot in revealed for slot in shown):  # seen before: no reveal names them
+            named = [f"{joined([card_text(revealed[slot]) for slot in shown])} face up"]
+            return [f"{names[seat]} answers with {joined(named + ([_cards(down) + ' face down'] if down else []))}."]
         if not down:
             how = "face up"
         elif down == len(slots):

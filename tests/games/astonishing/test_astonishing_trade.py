@@ -161,7 +161,24 @@ def test_asked_again_players_may_revise_turn_face_down_cards_up_or_stand_by_thei
     play(t, 2, "stand")
     assert knows(t, 0, "9H") and knows(t, 2, "9H")
     assert t.state.answer_of(2) == [(slot(t, "5S"), False)] and not knows(t, 0, "5S")
-    assert t.lines[-3:] == ["bob answers with 2 cards, face up.", "bob shows 9♥ face up.", "carol stands by the answer."]
+    assert t.lines[-3:] == ["bob answers with 2 cards, face up.", "bob shows 9♥ and 3♣ face up.", "carol stands by the answer."]
+
+
+def test_an_answer_or_an_offer_of_cards_seen_face_up_before_names_them_again():
+    t = _trading()
+    play(t, 0, "offer 7d")
+    play(t, 1, "answer 3c down:9h")
+    play(t, 2, "decline")
+    play(t, 0, "ask again")
+    play(t, 1, "answer 3c")  # the 3 was shown face up in the first round
+    assert t.lines[-1] == "bob answers with 3♣ face up."
+    play(t, 2, "decline")
+    play(t, 0, "offer 2c")
+    play(t, 1, "answer 3c down:9h")
+    assert t.lines[-1] == "bob answers with 3♣ face up and a card face down."
+    play(t, 2, "decline")
+    play(t, 0, "offer 7d")  # back to the first offer, seen before
+    assert t.lines[-1] == "alice revises the offer: 7♦."
 
 
 def test_standing_needs_an_answer_to_stand_by():
