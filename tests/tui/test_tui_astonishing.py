@@ -60,6 +60,14 @@ async def answer(table: Table, decision, text: str) -> None:
     await table.human.wait_until(lambda: table.human.session.decision() != decision)
 
 
+def run(table: Table, script, columns: int = COLUMNS, rows: int = ROWS) -> int:
+    """Play ``table`` at a terminal of ``columns`` × ``rows``, the human as ``script`` says."""
+    return run_terminal_game(
+        table.setup(script), title="Astonishing!", color=False, input=table.pipe,
+        output=SizedOutput(columns, rows), on_screen=table.on_screen,
+    )
+
+
 def completions(decision, typed: str) -> list[str]:
     completer = ChoiceCompleter(lambda: decision)
     return [c.text for c in completer.get_completions(Document(typed), CompleteEvent(completion_requested=True))]
@@ -107,10 +115,7 @@ def test_a_whole_game_at_80x24_a_turn_a_trade_the_exhibition_and_the_end(pipe, d
         shown["end"] = screen.text()
         table.type("x")
 
-    assert run_terminal_game(
-        table.setup(script), title="Astonishing!", color=False, input=table.pipe,
-        output=SizedOutput(COLUMNS, ROWS), on_screen=table.on_screen,
-    ) == 0
+    assert run(table, script) == 0
     inventors = shown["inventors"]
     for sheet in ("♣ Lady Calibrette Merchant", "♦ Abimbola Kayin", "♥ Marisol Chang", "♠ Albert Smithering"):
         assert f"│ {sheet}" in inventors, inventors
@@ -163,10 +168,7 @@ def test_after_intimidate_the_fair_shows_its_reliability_and_the_workshop_no_sta
         await screen.wait_for("Press any key to leave")
         table.type("x")
 
-    assert run_terminal_game(
-        table.setup(script), title="Astonishing!", color=False, input=table.pipe,
-        output=SizedOutput(COLUMNS, ROWS), on_screen=table.on_screen,
-    ) == 0
+    assert run(table, script) == 0
     screen = shown["screen"]
     (fair,) = [row for row in screen.splitlines() if "│ alice    " in row and ("✓" in row or "✗" in row)]
     parts = fair.split("│ alice    ")[1].split(" · ")
@@ -204,10 +206,7 @@ def test_at_120x40_the_log_spans_the_screen_below_the_table_and_a_taken_inventor
         await screen.wait_for("Leave the game?")
         table.type("y")
 
-    run_terminal_game(
-        table.setup(script), title="Astonishing!", color=False, input=table.pipe,
-        output=SizedOutput(120, 40), on_screen=table.on_screen,
-    )
+    run(table, script, 120, 40)
     assert re.sub(r"\n  +", " ", shown["taken"]).count(
         "You can't inventor clubs: bot-1 plays Lady Calibrette Merchant already: choose Abimbola Kayin (diamonds) "
         "or Marisol Chang (hearts)."
