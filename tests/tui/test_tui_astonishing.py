@@ -193,6 +193,9 @@ def test_at_120x40_the_log_spans_the_screen_below_the_table_and_a_taken_inventor
         await screen.wait_for("You can't inventor clubs: ")
         shown["taken"] = screen.text()
         await answer(table, decision, "marisol")
+        table.type("sheet\r")  # her Inventor sheet, descriptor lists in full, in the log
+        await screen.wait_for("Marisol Chang's sheet (Hearts ♥):")
+        shown["sheet"] = screen.text()
         decision = await table.next_decision()
         await answer(table, decision, "choose queen")
         decision, _ = await table.play_until(lambda decision: decision.step.prompt == "use your Queen", pick)
@@ -211,6 +214,9 @@ def test_at_120x40_the_log_spans_the_screen_below_the_table_and_a_taken_inventor
         "You can't inventor clubs: bot-1 plays Lady Calibrette Merchant already: choose Abimbola Kayin (diamonds) "
         "or Marisol Chang (hearts)."
     ) == 1, shown["taken"]
+    sheet = re.sub(r"\n  +", " ", shown["sheet"])
+    assert "Form: 1 a street singer's barrel organ; 2 a music box shaped like a Lima balcony;" in sheet
+    assert "10 an impossible cathedral of light and music; 11 (your Ace) " in sheet
     for screen in (shown["turn"], shown["taken-card"]):
         rows = screen.splitlines()
         assert all(len(row) <= 120 for row in rows)
