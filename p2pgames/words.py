@@ -57,12 +57,13 @@ def _starts_with_vowel_sound(word: str) -> bool:
     return lower[0] in "aeiou"
 
 
-def joined(words: Iterable[str], none: str = "") -> str:
-    """Words as a sentence lists them: ``a``, ``a and b``, ``a, b and c``; ``none`` for no word."""
+def joined(words: Iterable[str], none: str = "", *, conjunction: str = "and") -> str:
+    """Words as a sentence lists them: ``a``, ``a and b``, ``a, b and c`` (or with another
+    ``conjunction``: ``a, b or c``); ``none`` for no word."""
     words = list(words)
     if not words:
         return none
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {conjunction} " + words[-1]
 
 
 def duration(seconds: float) -> str:

@@ -37,3 +37,8 @@ def test_words_are_listed_as_a_sentence_lists_them(words, said):
 
 def test_no_words_can_be_said_otherwise():
     assert joined([], "nothing") == "nothing"
+
+
+def test_words_may_be_listed_as_choices():
+    assert joined(["a", "b", "c"], conjunction="or") == "a, b or c"
+    assert joined(["a"], conjunction="or") == "a"

@@ -245,6 +245,14 @@ class CardState:
         """The public value of ``slot``, or ``None`` while it is hidden."""
         return self.revealed.get(slot)
 
+    def disclosed_to(self, seat: int) -> tuple[int, ...]:
+        """The slots the pending operations show to ``seat`` alone, in order (a card passed to
+        it, drawn, dealt): what a :class:`CardsDone` that ends them lets it see."""
+        return tuple(
+            slot for operation in self.pending if isinstance(operation, Disclose) and operation.to == seat
+            for slot in operation.slots
+        )
+
     # -- queueing operations (called by game rules) -------------------------------------------
 
     def new_deal(self, cards: Iterable[str], holders: Iterable[int] = ()) -> range:

@@ -479,6 +479,21 @@ class Game(ABC, Generic[S]):
     def narrate(self, before: S, event: Event, after: S, names: Sequence[str]) -> list[str]:
         """Lines for the game log describing what ``event`` did, using only public information."""
 
+    def narrate_private(
+        self, before: S, event: Event, after: S, viewer: int, knowledge: Knowledge, names: Sequence[str]
+    ) -> list[str]:
+        """Lines for ``viewer``'s own log alone, after :meth:`narrate`'s: which hidden card
+        ``event`` gave it or took from it ("You take 7♦ from bob's hand"), which the public lines
+        can't name. The default: none.
+
+        ``knowledge`` is the viewer's once the log entry that carried ``event`` is taken in. A
+        card passed to the viewer is usually seen only when its keys arrive, which ends the card
+        operations with a :class:`CardsDone`: say it there (``before.cards.pending`` holds the
+        :class:`Disclose` to the viewer). A line must name only what ``knowledge`` and the public
+        state show; it is shown on the viewer's screen and never sent, hashed or recorded.
+        """
+        return []
+
     def parse_action(
         self, state: S, player: int, text: str, knowledge: Knowledge, names: Sequence[str]
     ) -> Any:

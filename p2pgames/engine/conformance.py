@@ -14,7 +14,8 @@ every step, the properties the platform relies on:
   standing answer (:meth:`Game.standing_answer`) answers with one of them;
 * ``apply`` never changes the state it was given;
 * every state round-trips through its canonical encoding with an unchanged hash;
-* replaying the recorded log from the same ruleset reproduces every state hash.
+* replaying the recorded log from the same ruleset reproduces every state hash, and narrating it
+  (the public lines, each seat's private ones, every seat's panels) raises nothing.
 
 Failures raise :class:`ConformanceError` describing the seed, the event number and what broke, so a
 failing run can be reproduced exactly.
@@ -136,6 +137,8 @@ def play_random_game(
     for event in table.log:
         after = game.apply(state, event)
         game.narrate(state, event, after, names)
+        for viewer in range(ruleset.players):  # (with what the seat saw by the end: never raises)
+            game.narrate_private(state, event, after, viewer, table.view(viewer), names)
         for viewer in [None, *range(ruleset.players)]:
             game.panels(after, viewer, {} if viewer is None else table.view(viewer), names)
         state = after

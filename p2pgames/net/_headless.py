@@ -189,7 +189,7 @@ class _HeadlessSeat:
         elif isinstance(event, GameStarted):
             self.say(event.text(session.game))
         elif isinstance(event, Logged):
-            for line in event.lines:
+            for line in event.lines + event.private:
                 self.say(line)
         elif isinstance(event, ChatReceived):
             self.say(f"{event.name}: {event.text}")

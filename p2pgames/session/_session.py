@@ -531,11 +531,16 @@ class Session:
                 self._halt(problem)
                 return
         if self.narrate:
+            game, names, seat = self.game, self.names, self.seat
+            knowledge = self.knowledge  # with what this entry's keys just showed us
             lines: list[str] = []
+            private: list[str] = []
             for before, event, after in applied.events:
-                lines.extend(self.game.narrate(before, event, after, self.names))  # type: ignore[union-attr]
-            if lines:
-                self._emit(Logged(applied.seq, tuple(lines)))
+                lines.extend(game.narrate(before, event, after, names))  # type: ignore[union-attr]
+                if seat is not None:
+                    private.extend(game.narrate_private(before, event, after, seat, knowledge, names))  # type: ignore[union-attr]
+            if lines or private:
+                self._emit(Logged(applied.seq, tuple(lines), tuple(private)))
         for deal in [deal for deal in secrets.deals if deal not in replica.deals]:
             record = replica.state.cards.deals[deal]
             secrets.forget_deal(deal, range(record.first_slot, record.first_slot + max(record.size, 0)))

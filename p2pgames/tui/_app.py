@@ -366,6 +366,8 @@ class TerminalGame:
         if isinstance(event, Logged):
             for text in event.lines:
                 self._log([("", text)])
+            for text in event.private:  # for this player's eyes: marked as about them
+                self._log([("class:log.you", text)])
         elif isinstance(event, ChatReceived):
             own = session is not None and event.seat == (
                 session.seat if session.stage != "lobby" else self.lobby.you if self.lobby is not None else None

@@ -6,7 +6,8 @@ Rows, top to bottom::
     status bar    what the table is doing or waiting for (Session.status); while it waits for a
                   seat that is away, for how long: "waiting for bob to reconnect (0:42)"
     body          the table (the game's panels, or the lobby) above the log; side by side on a
-                  wide terminal; or, on request, only the help, only the log, only the table
+                  wide terminal where that gives the log more room (a tall table); or, on
+                  request, only the help, only the log, only the table
     prompt        "Your move — …" and your numbered choices; or how the game ended
     input line    "› " and what you type, with completion; or a one-key question
 
@@ -62,9 +63,12 @@ if TYPE_CHECKING:
 __all__ = ["Screen", "View", "away_seconds", "status_case", "LEAVE_PROMPT"]
 
 MIN_LOG_ROWS = 3
-# Table and log side by side on terminals this wide, if the log keeps SIDE_LOG_WIDTH columns.
+# Table and log side by side on terminals this wide, if the log keeps SIDE_LOG_WIDTH columns and
+# gets more room so than below the table (counting no more than READ_LOG_WIDTH of its columns:
+# few log lines are longer).
 SIDE_BY_SIDE_COLUMNS = 100
 SIDE_LOG_WIDTH = 40
+READ_LOG_WIDTH = 100
 MAX_CHOICE_ROWS = 2
 MAX_WARNING_ROWS = 2
 MAX_VERDICT_ROWS = 3
@@ -257,9 +261,19 @@ class Screen:
         return [("class:more", f"▼ {hidden} more rows: the terminal is too small")]
 
     def _side_by_side(self) -> bool:
-        columns = self._columns()
+        """Whether the table and the log go side by side: when the terminal is wide enough for
+        both and the log gets more room so — a short table beside the log would leave the rest
+        of its column empty and the log narrow, where below it the log has the whole width."""
+        size = get_app().output.get_size()
+        columns = size.columns
         table = natural_width(self._panels(), self.theme) + 1
-        return columns >= SIDE_BY_SIDE_COLUMNS and table + 1 + SIDE_LOG_WIDTH <= columns
+        if columns < SIDE_BY_SIDE_COLUMNS or table + 1 + SIDE_LOG_WIDTH > columns:
+            return False
+        body = size.rows - 3 - len(self._prompt(columns))  # less the title, status and input rows
+        above = len(self._table_lines(columns, max(body - 1 - MIN_LOG_ROWS, 0)))
+        beside = min(columns - table - 1, READ_LOG_WIDTH) * (body - 1)
+        below = min(columns, READ_LOG_WIDTH) * (body - 1 - above)
+        return beside > below
 
     def _table_width(self) -> Dimension:
         return Dimension.exact(natural_width(self._panels(), self.theme) + 1)

@@ -368,5 +368,15 @@ class Probe(Game[ProbeState]):
                 return [f"{names[event.player]} cheers and scores a point"]
         return []
 
+    def narrate_private(
+        self, before: ProbeState, event: Event, after: ProbeState, viewer: int, knowledge: Knowledge,
+        names: Sequence[str],
+    ) -> list[str]:
+        # The card passed to the left is seen once its keys arrive: the card operations' end.
+        if isinstance(event, CardsDone) and before.phase == "cheer":
+            passed = [knowledge[slot] for slot in before.cards.disclosed_to(viewer) if slot in knowledge]
+            return [f"{names[before.winner]} passed you {card}" for card in passed]
+        return []
+
 
 GAME = Probe()

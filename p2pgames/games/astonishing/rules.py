@@ -41,6 +41,7 @@ from p2pgames.engine import (
     GameState,
     IllegalAction,
     Knowledge,
+    NO_KNOWLEDGE,
     Panel,
     Ruleset,
     RulesetOption,
@@ -227,20 +228,30 @@ class AstonishingState(GameState):
                     return seat, position
         return None
 
-    def reliability(self, seat: int, position: int) -> int | None:
-        """The position's reliability once its cards are public (sabotaged cards don't count,
-        Intimidate adds 2 up to 15); ``None`` while a card in it is hidden."""
+    def reliability(self, seat: int, position: int, knowledge: Knowledge = NO_KNOWLEDGE) -> int | None:
+        """The position's reliability once its cards are public, or seen in ``knowledge`` (its
+        owner's view of them): sabotaged cards don't count, Intimidate adds 2 up to 15; ``None``
+        while a card in it is hidden."""
         total = 0
         for slot in self.installed[seat][position]:
             if slot in self.sabotaged:
                 continue
-            name = self.cards.revealed.get(slot)
+            name = self.value(slot, knowledge)
             if name is None:
                 return None
             total += worth(name, self.inventor[seat])
         if self.intimidated[seat] == position and total < INTIMIDATE_CAP:
             total = min(total + INTIMIDATE_BONUS, INTIMIDATE_CAP)
         return total
+
+    def descriptor_numbers(self, seat: int, position: int, knowledge: Knowledge = NO_KNOWLEDGE) -> list[int]:
+        """The descriptor numbers the cards installed in the position offer, as far as they are
+        public or in ``knowledge``, increasing (a Joker offers none)."""
+        return sorted({
+            descriptor_number(name, self.inventor[seat])
+            for slot in self.installed[seat][position]
+            if (name := self.value(slot, knowledge)) is not None and not is_joker(name)
+        })
 
     @property
     def demonstration(self) -> int:
@@ -527,14 +538,7 @@ class Astonishing(Game[AstonishingState]):
         return actions
 
     def _descriptor_choices(self, state: AstonishingState, player: int, knowledge: Knowledge) -> list[tuple[int, ...]]:
-        options = []
-        for position in range(POSITIONS):
-            numbers = sorted({
-                descriptor_number(name, state.inventor[player])
-                for slot in state.installed[player][position]
-                if (name := state.value(slot, knowledge)) is not None and not is_joker(name)
-            })
-            options.append(numbers or [0])
+        options = [state.descriptor_numbers(player, position, knowledge) or [0] for position in range(POSITIONS)]
         return [tuple(choice) for choice in product(*options)]
 
     def _exhibition_queen_choices(self, state: AstonishingState, player: int, knowledge: Knowledge | None = None) -> list[Any]:
@@ -868,7 +872,7 @@ class Astonishing(Game[AstonishingState]):
             state.hands[player].remove(action.slot)
             state.hands[rival].append(action.slot)
             state.cards.disclose((action.slot,), rival)
-            state.notes.append(("give-back", player, rival))
+            state.notes.append(("give-back", player, rival, action.slot))
             state.taker, state.source, state.taken = -1, -1, []
             self._next_queen(state)
         elif isinstance(action, DiscardCard):
@@ -1207,11 +1211,22 @@ class Astonishing(Game[AstonishingState]):
     def narrate(self, before: AstonishingState, event: Event, after: AstonishingState, names: Sequence[str]) -> list[str]:
         return views.narrate(before, event, after, names)
 
+    def narrate_private(
+        self, before: AstonishingState, event: Event, after: AstonishingState, viewer: int, knowledge: Knowledge,
+        names: Sequence[str],
+    ) -> list[str]:
+        return views.narrate_private(before, event, after, viewer, knowledge, names)
+
     def panels(self, state: AstonishingState, viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
         return views.panels(state, viewer, knowledge, names)
 
     def help_text(self) -> str:
         return views.HELP
+
+    info_commands = views.INFO_COMMANDS
+
+    def explain(self, state: AstonishingState, viewer: int | None, text: str, names: Sequence[str]) -> list[str] | None:
+        return views.explain(state, viewer, text, names)
 
 
 def _kind(state: AstonishingState, slot: int, knowledge: Knowledge | None) -> str:

@@ -8,7 +8,8 @@ don't matter; cards are typed ``7d``, ``10h``, ``as``, ``joker`` (or with suit s
 ==========================================  =====================================================
 typed                                       action
 ==========================================  =====================================================
-``inventor hearts``                         :class:`ChooseInventor`
+``Marisol Chang (hearts)``, ``inventor       :class:`ChooseInventor` (the name, a unique
+hearts``, ``marisol``                       start of it or of its last words, or the suit)
 ``choose king`` (or ``king``)               :class:`ChooseAction`
 ``offer 3d 7c``, ``no trade``               :class:`Offer`, :class:`NoTrade`
 ``answer 5d down:joker``                    :class:`Answer`
@@ -78,12 +79,13 @@ from p2pgames.games.astonishing.actions import (
     Vote,
     Withdraw,
 )
-from p2pgames.games.astonishing.cards import SUITS, card_text, is_joker, parse_card
+from p2pgames.games.astonishing.cards import INVENTORS, SUIT_SYMBOLS, SUITS, card_text, is_joker, parse_card
+from p2pgames.words import joined
 
 if TYPE_CHECKING:
     from p2pgames.games.astonishing.rules import Astonishing, AstonishingState
 
-__all__ = ["describe", "parse"]
+__all__ = ["describe", "parse", "inventor_choice", "inventor_named"]
 
 _FILLER = frozenset({"a", "an", "and", "the", "at", "to", "from", "with", "of", "for", "my", "in"})
 _VERBS = frozenset({
@@ -107,7 +109,7 @@ def describe(state: "AstonishingState", player: int, action: Any, knowledge: Kno
     """``action`` as its player types it (unique among the actions legal at once)."""
     kind = type(action)
     if kind is ChooseInventor:
-        return f"inventor {SUITS[action.suit]}"
+        return inventor_choice(action.suit)
     if kind is ChooseAction:
         return f"choose {action.card}"
     if kind is Offer:
@@ -176,6 +178,46 @@ def describe(state: "AstonishingState", player: int, action: Any, knowledge: Kno
     raise MalformedAction(f"not an Astonishing! action: {action!r}")
 
 
+def inventor_choice(suit: int) -> str:
+    """How the Inventor of ``suit`` is offered and typed when the Inventors are chosen."""
+    return f"{INVENTORS[suit]} ({SUITS[suit]})"
+
+
+def inventor_named(text: str) -> int | None:
+    """The suit of the Inventor ``text`` names — its suit (``hearts``, ``heart``), its name or a
+    start of it, or of its last words (``marisol``, ``smithering``), as offered (``Marisol Chang
+    (hearts)``), case and brackets aside, ``inventor`` or ``choose`` before it or not — or
+    ``None`` when it names none. Raises :class:`MalformedAction` when it could be several."""
+    words = text.casefold().replace("(", " ").replace(")", " ").split()
+    if words[:1] in (["inventor"], ["choose"]):
+        words = words[1:]
+    typed = " ".join(words)
+    if not typed:
+        return None
+    found = []
+    for suit, name in enumerate(INVENTORS):
+        parts = name.casefold().split()
+        if typed in (SUITS[suit], SUITS[suit][:-1], f"{name.casefold()} {SUITS[suit]}") or any(
+            " ".join(parts[start:]).startswith(typed) for start in range(len(parts))
+        ):
+            found.append(suit)
+    if len(found) > 1:
+        raise MalformedAction(
+            f"{text.strip()!r} could be {joined([INVENTORS[suit] for suit in found], conjunction='or')}: type more of the name"
+        )
+    return found[0] if found else None
+
+
+def _inventor_problem(state: "AstonishingState", player: int, suit: int, names: Sequence[str], legal: Sequence[Any]) -> str:
+    """Why ``player`` can't choose the Inventor of ``suit`` now."""
+    if state.phase != "inventors":
+        mine = state.inventor[player]
+        return f"the Inventors were chosen at the start: you play {INVENTORS[mine]} ({SUITS[mine].capitalize()} {SUIT_SYMBOLS[mine]})"
+    left = joined([inventor_choice(action.suit) for action in legal if isinstance(action, ChooseInventor)], conjunction="or")
+    taker = names[state.inventor.index(suit)]
+    return f"{taker} plays {INVENTORS[suit]} already: choose {left}"
+
+
 def _card_token(word: str) -> str | None:
     """A typed word as a canonical card (``7d``, ``joker``, ``#12``), or ``None``."""
     if word.startswith("#") and word[1:].isdigit():
@@ -236,10 +278,15 @@ def parse(
                 return Describe(action.numbers, pitch)  # MalformedAction if the pitch is not one line
             return action
     verb = wanted[0] if wanted else ""
-    if verb not in _VERBS and not any(verb == name.casefold().split(" ")[0] for name in names):
+    suit = inventor_named(typed) if state.phase == "inventors" or verb == "inventor" else None
+    if suit is not None and ChooseInventor(suit) in legal:
+        return ChooseInventor(suit)
+    if suit is None and verb not in _VERBS and not any(verb == name.casefold().split(" ")[0] for name in names):
         raise MalformedAction(f"{text.strip()!r} is not a move of Astonishing! (type help for the moves)")
     if not legal:
         raise IllegalAction(player, "you have nothing to decide now")
+    if suit is not None:
+        raise IllegalAction(player, _inventor_problem(state, player, suit, names, legal))
     if verb in _HAND_VERBS:
         mine = {_card_token(card_text(name)) for slot in state.hands[player] if (name := state.value(slot, knowledge))}
         for word in wanted[1:]:
@@ -250,7 +297,7 @@ def parse(
         raise IllegalAction(player, _describe_problem(game, state, player, knowledge))
     choices = [describe(state, player, action, knowledge, names) for action in legal[:4]]
     more = " …" if len(legal) > 4 else ""
-    raise IllegalAction(player, f"you can't {typed} now; you may: {', '.join(choices)}{more}")
+    raise IllegalAction(player, f"that is not one of your moves now; you may: {', '.join(choices)}{more}")
 
 
 def _describe_problem(game: "Astonishing", state: "AstonishingState", player: int, knowledge: Knowledge) -> str:

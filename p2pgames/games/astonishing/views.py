@@ -7,11 +7,13 @@ cards each position holds. Nothing here changes a state.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from p2pgames.engine import CardsDone, ChoiceGroup, Event, Knowledge, Panel
+from p2pgames.engine import CardsDone, ChoiceGroup, Event, Knowledge, MalformedAction, NewDeal, Panel
 from p2pgames.words import joined
 
+from p2pgames.games.astonishing import typed
 from p2pgames.games.astonishing.actions import Answer, Build, BuyResources, Describe, Offer, ReplacePart, SwayCrowd
 from p2pgames.games.astonishing.cards import (
     ACE_WORTH,
@@ -20,7 +22,6 @@ from p2pgames.games.astonishing.cards import (
     SUITS,
     SUIT_SYMBOLS,
     card_text,
-    descriptor_number,
     descriptors,
     is_joker,
     suit_of,
@@ -34,6 +35,9 @@ __all__ = [
     "HELP",
     "group_choices",
     "narrate",
+    "narrate_private",
+    "explain",
+    "INFO_COMMANDS",
     "panels",
     "queen_help",
     "exhibition_queen_help",
@@ -46,17 +50,36 @@ __all__ = [
 
 Segment = tuple[str, str]
 
-QUEEN_HELP = (
-    "Capture Resources: draw two cards from the deck, or one from the deck and one at random from a rival's hand",
-    "Buy Resources: discard 0–2 cards, then draw one more than you discarded",
-    "Finagle Resources: one card at random from a rival's hand and two from the deck; keep two, give the third back",
-    "Beg, Borrow and Steal: one card from the deck, then one at random from the top five discards or a rival's hand",
+# Panel lines are at most this wide, so that the terminal shows them beside its column of panel
+# titles (16 columns and a rule: 19) in an 80-column terminal, one row per line, leaving rows for
+# the log at 80×24. Anything wider makes it give every panel a heading row instead.
+WIDTH = 61
+
+
+@dataclass(frozen=True, slots=True)
+class Power:
+    """A Queen's effect: its name on the Inventor sheet, and what it does in a few words (short
+    enough for a panel line after ``"Fair Queen: "``)."""
+
+    name: str
+    does: str
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.does}"
+
+
+# By suit: the Invention Queens, then the Exhibition Queens.
+QUEENS = (
+    Power("Capture Resources", "draw 2, or draw 1 and take 1 at random from a rival"),
+    Power("Buy Resources", "discard 0–2 cards, then draw one more than discarded"),
+    Power("Finagle Resources", "take 1 at random from a rival, draw 2, give 1 back"),
+    Power("Beg, Borrow and Steal", "draw 1 + 1 at random from a rival or top 5 discards"),
 )
-EXHIBITION_QUEEN_HELP = (
-    "Intimidate: one position of yours counts 2 more (up to 15)",
-    "Replacement Part: swap a Diamond installed on any invention for a card from your hand",
-    "Sway the Crowd: turn one die 1 or 2 up or down",
-    "Saboteur's Gambit: turn an installed Spade worth 7 or less face down: it no longer counts",
+FAIR_QUEENS = (
+    Power("Intimidate", "a position of yours counts 2 more (to 15)"),
+    Power("Replacement Part", "swap an installed ♦ for a card from your hand"),
+    Power("Sway the Crowd", "turn one die 1 or 2 up or down"),
+    Power("Saboteur's Gambit", "an installed ♠ worth 7 or less stops counting"),
 )
 KING_HELP = "1 Acclaim for each card of your suit in one competitor's working positions"
 POSITION_NAMES = ("form", "workings", "wonder")
@@ -66,6 +89,10 @@ EXHIBITION_PHASES = frozenset({
 })
 
 HELP = """Astonishing! — build a contraption, then astonish the fair.
+
+First each player chooses an Inventor, in turn: by name (Marisol Chang, or just marisol)
+or by suit (hearts). sheet shows an Inventor sheet: the Queens, the King and the
+descriptor lists in full (sheet alone: yours; sheet hearts: Marisol Chang's).
 
 Invention turns: everyone chooses an action card in secret (not the one played last
 turn, except on the first and final turns): jack, queen or king.
@@ -79,7 +106,8 @@ turn, except on the first and final turns): jack, queen or king.
 The turn after the deck runs out is the final one, with all three action cards.
 
 Exhibition: choose Queen or King face down (queen, king), describe your contraption
-(describe 3 9 - pitch Behold!), vote for a competitor (vote bob), then three dice: a
+(describe 3 9 - pitch Behold!: the descriptors your cards offer are in your log as the
+descriptions begin), vote for a competitor (vote bob), then three dice: a
 position works if its cards total at least the dice. Then the Queens and Kings are
 revealed; Jacks re-roll dice, then Queens, then Kings act.
 Score: 2 a working position, 1 a Jack kept, plus your King's Acclaim.
@@ -89,11 +117,13 @@ Type a choice, its number, or Tab to complete; say TEXT talks to the table."""
 
 
 def queen_help(suit: int) -> str:
-    return QUEEN_HELP[suit]
+    """The Invention Queen of ``suit``: its name and what it does."""
+    return str(QUEENS[suit])
 
 
 def exhibition_queen_help(suit: int) -> str:
-    return EXHIBITION_QUEEN_HELP[suit]
+    """The Exhibition Queen of ``suit``: its name and what it does."""
+    return str(FAIR_QUEENS[suit])
 
 
 def inventor_title(suit: int) -> str:
@@ -128,6 +158,43 @@ def description_of(state: "AstonishingState", seat: int, names: Sequence[str]) -
     return text
 
 
+# -- information commands ------------------------------------------------------------------------
+
+INFO_COMMANDS = (
+    ("sheet [INVENTOR]", "an Inventor sheet: its Queens, its King and its descriptor lists in full (yours, unnamed)"),
+)
+
+
+def explain(state: "AstonishingState", viewer: int | None, text: str, names: Sequence[str]) -> list[str] | None:
+    """The answer to ``sheet`` (the viewer's Inventor sheet) or ``sheet NAME`` (another's, by
+    name or suit), as lines for the log; ``None`` for any other text."""
+    words = text.split()
+    if not words or words[0].casefold() != "sheet":
+        return None
+    rest = " ".join(words[1:])
+    if not rest:
+        if viewer is None or state.inventor[viewer] < 0:
+            return ["Name the Inventor whose sheet to show: sheet hearts, sheet Albert Smithering."]
+        suit = state.inventor[viewer]
+    else:
+        try:
+            suit = typed.inventor_named(rest)
+        except MalformedAction as error:
+            return [f"{error}."]
+        if suit is None:
+            return [f"No Inventor is called {rest!r}: {joined(INVENTORS, conjunction='or')}."]
+    lists = descriptors()[suit]
+    lines = [
+        f"{INVENTORS[suit]}'s sheet ({SUITS[suit].capitalize()} {SUIT_SYMBOLS[suit]}):",
+        f"Queen — {QUEENS[suit]}. At the fair: Queen — {FAIR_QUEENS[suit]}; King — {KING_HELP}.",
+    ]
+    for position, name in enumerate(POSITION_NAMES):
+        entries = [f"{number} {lists.entry(position, number)}" for number in range(1, 11)]
+        entries.append(f"11 (your Ace) {lists.entry(position, ACE_WORTH)}")
+        lines.append(f"{name.capitalize()}: " + "; ".join(entries) + ".")
+    return lines
+
+
 # -- the log -------------------------------------------------------------------------------------
 
 
@@ -141,6 +208,81 @@ def narrate(before: "AstonishingState", event: Event, after: "AstonishingState",
     return lines
 
 
+def narrate_private(
+    before: "AstonishingState", event: Event, after: "AstonishingState", viewer: int, knowledge: Knowledge,
+    names: Sequence[str],
+) -> list[str]:
+    """Lines for ``viewer``'s log alone: the card a Queen took from its hand at random, and the
+    hidden cards it received — bought face down, taken at random, given back, drawn — once it
+    can see them (the card operations that show them to it end with a :class:`CardsDone`)."""
+    lines = []
+    for note in after.notes:
+        if note[0] == "taken" and note[2] == viewer and note[3] in knowledge:
+            lines.append(f"{names[note[1]]} takes your {_a_card(knowledge[note[3]])}.")
+        elif note[0] == "sealed" and after.inventor[viewer] >= 0:
+            lines.extend(_descriptor_choices(after, viewer, knowledge))
+    if isinstance(event, CardsDone):
+        lines.extend(_narrate_received(before, viewer, knowledge, names))
+    return lines
+
+
+def _narrate_received(
+    before: "AstonishingState", viewer: int, knowledge: Knowledge, names: Sequence[str]
+) -> list[str]:
+    """The cards the card operations ``before`` waited for showed ``viewer``, said by how they
+    came to it (``before.notes``: what queued them)."""
+    if any(isinstance(operation, NewDeal) for operation in before.cards.pending):
+        return []  # the deal: the workshop panel shows the hand
+    received = [slot for slot in before.cards.disclosed_to(viewer) if slot in knowledge]
+    lines = []
+
+    def take(slots: Sequence[int]) -> list[str]:
+        mine = [slot for slot in slots if slot in received]
+        for slot in mine:
+            received.remove(slot)
+        return [_a_card(knowledge[slot]) for slot in mine]
+
+    for note in before.notes:
+        if note[0] == "trade" and note[1] == viewer:
+            cards = take([slot for slot, up in note[4] if not up])
+            if cards:
+                are = "is" if len(cards) == 1 else "are"
+                lines.append(f"The face-down {_cards_word(len(cards))} from {names[note[2]]} {are} {joined(cards)}.")
+        elif note[0] == "taken" and note[1] == viewer and note[2] >= 0:
+            cards = take([note[3]])
+            if cards:
+                lines.append(f"The card you take from {names[note[2]]}'s hand is {cards[0]}.")
+        elif note[0] == "give-back" and note[2] == viewer:
+            cards = take([note[3]])
+            if cards:
+                lines.append(f"{names[note[1]]} gives you {cards[0]}.")
+    if received:  # the rest came from the top of the deck
+        lines.append(f"You draw {joined([card_text(knowledge[slot]) for slot in received])}.")
+    return lines
+
+
+def _descriptor_choices(state: "AstonishingState", viewer: int, knowledge: Knowledge) -> list[str]:
+    """The descriptors ``viewer``'s installed cards offer, in full, as the descriptions begin
+    (the workshop panel has room for their first words only)."""
+    suit = state.inventor[viewer]
+    lists = descriptors()[suit]
+    lines = []
+    for position in range(POSITIONS):
+        numbers = state.descriptor_numbers(viewer, position, knowledge)
+        if numbers:
+            entries = " · ".join(f"{number} {lists.entry(position, number)}" for number in numbers)
+            lines.append(f"Your descriptors for position {position + 1} ({POSITION_NAMES[position]}): {entries}")
+    return lines
+
+
+def _a_card(name: str) -> str:
+    return "a Joker" if is_joker(name) else card_text(name)
+
+
+def _cards_word(count: int) -> str:
+    return "card" if count == 1 else "cards"
+
+
 def _narrate_reveals(before: "AstonishingState", after: "AstonishingState", names: Sequence[str]) -> list[str]:
     """Cards that just became public, said where they lie: an offer, an answer, the discard pile."""
     new = {slot: name for slot, name in after.cards.revealed.items() if slot not in before.cards.revealed}
@@ -150,9 +292,10 @@ def _narrate_reveals(before: "AstonishingState", after: "AstonishingState", name
     if any(slot in after.offer for slot in new):
         lines.append(f"{names[after.trader]} offers {joined([card_text(after.cards.revealed[s]) for s in after.offer])}.")
     for seat in after.in_turn():
-        shown = [slot for slot, _ in after.answer_of(seat) if slot in new]
-        if shown:
-            lines.append(f"{names[seat]} shows {joined([card_text(new[slot]) for slot in shown])} face up.")
+        answer = after.answer_of(seat)
+        if any(slot in new for slot, _ in answer):  # all its face-up cards, those seen before too
+            shown = [card_text(after.cards.revealed[slot]) for slot, up in answer if up]
+            lines.append(f"{names[seat]} shows {joined(shown)} face up.")
     discarded = [slot for slot in after.discard if slot in new]
     if discarded:
         lines.append(f"To the discard pile: {joined([card_text(new[slot]) for slot in discarded])}.")
@@ -183,12 +326,20 @@ def _narrate_note(before: "AstonishingState", after: "AstonishingState", note: t
             + ("." if not after.final else " (the final turn).")
         ]
     if kind == "offer":
-        return [f"{names[note[1]]} {'revises the offer' if note[3] else 'opens a trade'}."]
+        _, seat, slots, revised = note
+        said = f"{names[seat]} {'revises the offer' if revised else 'opens a trade'}"
+        if all(slot in revealed for slot in slots):  # cards seen before: no reveal names them
+            return [f"{said}: {joined([card_text(revealed[slot]) for slot in slots])}."]
+        return [f"{said}."]
     if kind == "no-trade":
         return [f"{names[note[1]]} initiates no trade."]
     if kind == "answer":
         _, seat, slots, face_up = note
         down = sum(not up for up in face_up)
+        shown = [slot for slot, up in zip(slots, face_up) if up]
+        if shown and all(slot in revealed for slot in shown):  # seen before: no reveal names them
+            named = [f"{joined([card_text(revealed[slot]) for slot in shown])} face up"]
+            return [f"{names[seat]} answers with {joined(named + ([_cards(down) + ' face down'] if down else []))}."]
         if not down:
             how = "face up"
         elif down == len(slots):
@@ -259,7 +410,10 @@ def _narrate_note(before: "AstonishingState", after: "AstonishingState", note: t
         dice = note[1]
         return [f"The crowd: {' + '.join(map(str, dice))} = {sum(dice)}."]
     if kind == "revealed":
-        return [_position_summary(after, seat, names) for seat in after.in_turn()]
+        return [
+            f"{names[seat]}: " + "; ".join(f"{n}: {part}" for n, part in enumerate(_position_results(after, seat), 1))
+            for seat in after.in_turn()
+        ]
     if kind == "rerolled":
         _, seat, die, old, new = note
         return [f"{names[seat]} spends a Jack: die {die + 1} rolls again, {old} → {new}; the crowd: {after.demonstration}."]
@@ -284,27 +438,18 @@ def _narrate_note(before: "AstonishingState", after: "AstonishingState", note: t
     return []
 
 
-def _position_summary(state: "AstonishingState", seat: int, names: Sequence[str]) -> str:
-    parts = []
-    for position in range(POSITIONS):
-        slots = state.installed[seat][position]
-        if not slots:
-            parts.append(f"{position + 1}: empty ✗")
-            continue
-        reliability = state.reliability(seat, position)
-        cards = " ".join(card_text(state.cards.revealed[slot]) for slot in slots if slot in state.cards.revealed)
-        mark = "✓" if state.works(seat, position) else "✗"
-        parts.append(f"{position + 1}: {cards} = {reliability} {mark}")
-    return f"{names[seat]}: " + "; ".join(parts)
-
-
 # -- panels --------------------------------------------------------------------------------------
+
+REVEALED_PHASES = frozenset({"jacks", "reroll", "exhibit-queen", "replacing", "exhibit-king", "auditing", "over"})
 
 
 def panels(state: "AstonishingState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
-    """The table, the inventors, the trade on the table, the fair at the exhibition, and the
-    viewer's workshop — short enough for an 80×24 terminal (the descriptions are in the log)."""
-    result = [_table_panel(state, names), _players_panel(state, viewer, names)]
+    """The table, the inventors (while they are chosen: every Inventor sheet), the trade on the
+    table, the fair at the exhibition, and the viewer's workshop — lines of at most
+    :data:`WIDTH`, few enough for an 80×24 terminal (the descriptions are in the log)."""
+    if state.phase == "inventors":
+        return [_table_panel(state), _sheets_panel(state, names)]
+    result = [_table_panel(state), _players_panel(state, viewer, names)]
     if state.trader >= 0 and state.phase in ("respond", "decide", "offer"):
         result.append(_trade_panel(state, viewer, knowledge, names))
     if state.phase in EXHIBITION_PHASES:
@@ -314,18 +459,32 @@ def panels(state: "AstonishingState", viewer: int | None, knowledge: Knowledge, 
     return result
 
 
-def _table_panel(state: "AstonishingState", names: Sequence[str]) -> Panel:
+def _table_panel(state: "AstonishingState") -> Panel:
     line: list[Segment] = []
-    if state.phase in EXHIBITION_PHASES:
+    if state.phase == "inventors":
+        line.append(("bold", "The Inventors are chosen, in turn"))
+    elif state.phase in EXHIBITION_PHASES:
         line.append(("bold", "Exhibition"))
     else:
         line.append(("bold", f"Turn {state.turn}" + (" (final)" if state.final else "")))
-    line.append(("", f" · deck {len(state.deck)}"))
-    top = [card_text(state.cards.revealed[slot]) for slot in state.discard[-3:] if slot in state.cards.revealed]
-    line.append(("", f" · discards {len(state.discard)}" + (f" (top {' '.join(reversed(top))})" if top else "")))
-    if state.first >= 0:
-        line.append(("dim", f" · first: {names[state.first][:12]}"))
+    if state.phase != "inventors":
+        line.append(("", f" · deck {len(state.deck)}"))
+        top = [card_text(state.cards.revealed[slot]) for slot in state.discard[-3:] if slot in state.cards.revealed]
+        line.append(("", f" · discards {len(state.discard)}" + (f" (top {' '.join(reversed(top))})" if top else "")))
     return Panel("Astonishing!", (tuple(line),))
+
+
+def _sheets_panel(state: "AstonishingState", names: Sequence[str]) -> Panel:
+    """Every Inventor sheet while they are chosen: the Inventor, who took it, and its Queens."""
+    lines = []
+    for suit in range(len(SUITS)):
+        head: list[Segment] = [(f"suit-{SUITS[suit]}", f"{SUIT_SYMBOLS[suit]} "), ("bold", INVENTORS[suit])]
+        if suit in state.inventor:
+            head.append(("dim", f" · {names[state.inventor.index(suit)][:14]}'s"))
+        lines.append(tuple(head))
+        lines.append((("dim", "  Queen: "), ("", QUEENS[suit].does)))
+        lines.append((("dim", "  Fair Queen: "), ("", FAIR_QUEENS[suit].does)))
+    return Panel("Inventor sheets", tuple(lines))
 
 
 def _players_panel(state: "AstonishingState", viewer: int | None, names: Sequence[str]) -> Panel:
@@ -333,11 +492,12 @@ def _players_panel(state: "AstonishingState", viewer: int | None, names: Sequenc
     for seat in range(state.players):
         style = "you" if seat == viewer else "bold"
         suit = state.inventor[seat]
-        who: list[Segment] = [(style, f"{names[seat][:14]:<14}")]
+        who: list[Segment] = [(style, f"{names[seat][:12]:<12}")]
         who.append((f"suit-{SUITS[suit]}" if suit >= 0 else "dim", f" {SUIT_SYMBOLS[suit] if suit >= 0 else '?'} "))
         who.append(("", f"hand {len(state.hands[seat]):>2}"))
-        counts = " ".join(str(len(slots)) for slots in state.installed[seat])
-        who.append(("", f" · installed {counts}"))
+        if not state.dice:  # then the fair shows the positions, and the Acclaim is what counts
+            counts = " ".join(str(len(slots)) for slots in state.installed[seat])
+            who.append(("", f" · installed {counts}"))
         if state.action[seat] and state.phase not in ("choose",):
             who.append(("", f" · {state.action[seat]}"))
         elif state.exhibit[seat]:  # opened after the dice: until then nobody's is shown
@@ -346,13 +506,15 @@ def _players_panel(state: "AstonishingState", viewer: int | None, names: Sequenc
             who.append(("dim", f" · last {state.last_action[seat]}"))
         if state.dice:
             who.append(("", f" · jacks {state.jacks[seat]} · Acclaim {state.score(seat)}"))
+        if seat == state.first:
+            who.append(("dim", " · first"))
         lines.append(tuple(who))
     return Panel("Inventors", tuple(lines))
 
 
 def _trade_panel(state: "AstonishingState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> Panel:
-    """Two lines: the offer, then every answer (face-down cards as ``▒``, or as the viewer's own
-    cards marked ``(down)``)."""
+    """The offer, then every answer (face-down cards as ``▒``, or as the viewer's own cards
+    marked ``(down)``), on as many lines as they need."""
     offer = " ".join(card_of(state, slot, knowledge) for slot in state.offer) or "(laying an offer)"
     answers: list[str] = []
     for seat in state.in_turn():
@@ -367,58 +529,144 @@ def _trade_panel(state: "AstonishingState", viewer: int | None, knowledge: Knowl
         else:
             text = "…" if seat in state.owing else "no answer"
         answers.append(f"{names[seat][:12]} {text}")
-    return Panel("Trade", (
-        (("bold", f"{names[state.trader]} offers "), ("", offer)),
-        (("", "answers: " + " · ".join(answers)),),
-    ))
+    lines: list[tuple[Segment, ...]] = [(("bold", f"{names[state.trader][:12]} offers "), ("", offer))]
+    lines += [(("", row),) for row in _rows(answers, "answers: ", " · ")]
+    return Panel("Trade", tuple(lines))
 
 
 def _fair_panel(state: "AstonishingState", names: Sequence[str]) -> Panel:
     """Who has described (the descriptions are in the log), the dice, then each contraption's
     positions: cards, reliability, working (✓) or not (✗)."""
-    described = [names[seat][:12] + (" ✓" if state.descriptions[seat] else " …") for seat in state.in_turn()]
-    lines = [(("", "described: " + ", ".join(described)),)]
+    described = [names[seat][:8] + (" ✓" if state.descriptions[seat] else " …") for seat in state.in_turn()]
+    lines = [(("", row),) for row in _rows(described, "described: ", ", ")]
     if state.dice:
         lines = [(("bold", f"Dice {' '.join(map(str, state.dice))} = {state.demonstration}"),)]
         if all(slot in state.cards.revealed for positions in state.installed for slots in positions for slot in slots):
-            lines += [(("", _position_summary(state, seat, names)),) for seat in state.in_turn()]
+            lines += [
+                (("", f"{names[seat][:8]:<8} "), ("", " · ".join(_position_results(state, seat))))
+                for seat in state.in_turn()
+            ]
     return Panel("The Fair", tuple(lines))
 
 
 def _workshop_panel(state: "AstonishingState", viewer: int, knowledge: Knowledge) -> Panel:
+    """The viewer's hand and roster, what its Queen does now (and its King, at the exhibition),
+    then each position: cards, reliability and the descriptors they offer — until the fair
+    shows the positions, with everyone's."""
     suit = state.inventor[viewer]
-    hand: list[Segment] = [("bold", "Hand: ")]
+    hand: list[Segment] = []
     for slot in sorted(state.hands[viewer], key=lambda s: _sort_key(state, s, knowledge, suit)):
         name = state.value(slot, knowledge)
         text = card_of(state, slot, knowledge)
         if name is not None and not is_joker(name) and worth(name, suit) == ACE_WORTH:
             text += "(11)"
-        hand.append((_card_style(name), text + " "))
+        hand.append((_card_style(name), text))
     roster = []
     for card in ("jack", "queen", "king"):
         mark = "·last" if state.last_action[viewer] == card and not state.final else ""
         roster.append(card[0].upper() + mark)
-    hand.append(("dim", f"  roster {' '.join(roster)}"))
-    lines = [tuple(hand)]
-    lists = descriptors()[suit]
-    for position, slots in enumerate(state.installed[viewer]):
-        cards = " ".join(card_of(state, slot, knowledge) for slot in slots) or "—"
-        total = sum(
-            worth(name, suit) for slot in slots
-            if slot not in state.sabotaged and (name := state.value(slot, knowledge)) is not None
-        )
-        numbers = sorted({
-            descriptor_number(name, suit) for slot in slots
-            if (name := state.value(slot, knowledge)) is not None and not is_joker(name)
-        })
-        words = " / ".join(lists.entry(position, number) for number in numbers)
-        lines.append((
-            ("bold", f"{position + 1} {POSITION_NAMES[position]:<8} "),
-            ("", f"{cards:<8} "),
-            ("good" if total >= 12 else "", f"= {total:<2} "),
-            ("dim", words[:54]),
-        ))
-    return Panel(f"Your workshop — {inventor_title(suit)}", tuple(lines))
+    lines = _wrap_segments([*hand, ("dim", f" roster {' '.join(roster)}")], [("bold", "Hand:")], "      ")
+    exhibition = state.phase in EXHIBITION_PHASES
+    queen = FAIR_QUEENS[suit] if exhibition else QUEENS[suit]
+    lines.append((("dim", "Queen: "), ("", queen.does)))
+    if exhibition:
+        lines.append((("dim", "King: "), ("", f"1 Acclaim per {SUIT_SYMBOLS[suit]} in a competitor's working positions")))
+    if state.phase not in REVEALED_PHASES:
+        lists = descriptors()[suit]
+        for position, slots in enumerate(state.installed[viewer]):
+            cards = " ".join(card_of(state, slot, knowledge) for slot in slots) or "—"
+            total = state.reliability(viewer, position, knowledge)
+            numbers = state.descriptor_numbers(viewer, position, knowledge)
+            label = f"{position + 1} {POSITION_NAMES[position]:<8} "
+            reliability = f"= {total if total is not None else '?'}"
+            line: list[Segment] = [
+                ("bold", label), ("", f"{cards:<7} "), ("good" if (total or 0) >= 12 else "", reliability),
+            ]
+            room = WIDTH - len(label) - 8 - len(reliability) - len(" · ")
+            if numbers:
+                line += [("dim", " · "), ("dim", _fitted([(n, lists.entry(position, n)) for n in numbers], room))]
+            lines.append(tuple(line))
+    return Panel(f"Your workshop — {INVENTORS[suit]} {SUIT_SYMBOLS[suit]}", tuple(lines))
+
+
+def _position_results(state: "AstonishingState", seat: int) -> list[str]:
+    """``seat``'s three positions, public now, each as ``9♣ 3♥ = 12 ✓`` (its cards, reliability,
+    working or not) or ``empty ✗``."""
+    parts = []
+    for position in range(POSITIONS):
+        slots = state.installed[seat][position]
+        mark = "✓" if state.works(seat, position) else "✗"
+        if not slots:
+            parts.append(f"empty {mark}")
+            continue
+        cards = " ".join(card_text(state.cards.revealed[slot]) for slot in slots if slot in state.cards.revealed)
+        parts.append(f"{cards} = {state.reliability(seat, position)} {mark}")
+    return parts
+
+
+def _rows(items: Sequence[str], first: str, separator: str) -> list[str]:
+    """``first`` and ``items`` joined by ``separator``, in rows of at most :data:`WIDTH` (later
+    rows indented as far as ``first``)."""
+    rows: list[str] = []
+    row = first
+    for index, item in enumerate(items):
+        piece = item if index == 0 else separator + item
+        if index and len(row) + len(piece) > WIDTH:
+            rows.append(row + separator.rstrip())
+            row, piece = " " * len(first), item
+        row += piece
+    rows.append(row)
+    return rows
+
+
+def _wrap_segments(segments: Sequence[Segment], first: Sequence[Segment], indent: str) -> list[tuple[Segment, ...]]:
+    """``first`` then ``segments``, a space before each, in lines of at most :data:`WIDTH`
+    (later lines start with ``indent``)."""
+    lines: list[tuple[Segment, ...]] = []
+    line = list(first)
+    width = sum(len(text) for _, text in line)
+    for style, text in segments:
+        if width + 1 + len(text) > WIDTH and width > len(indent):
+            lines.append(tuple(line))
+            line, width = [("", indent)], len(indent)
+        line += [("", " "), (style, text)]
+        width += 1 + len(text)
+    lines.append(tuple(line))
+    return lines
+
+
+def _fitted(entries: Sequence[tuple[int, str]], room: int) -> str:
+    """Descriptors ``(number, text)`` as ``3 a walking fortress / 9 …`` in at most ``room``
+    characters: each in turn gets the room the later ones' numbers leave it; a text too long
+    for it keeps its first whole words and ends in ``…`` (never cut inside a word), or — too
+    long for even a few of them — its number stands alone (the log and ``sheet`` have it all)."""
+    joint = " / "
+    parts: list[str] = []
+    used = 0
+    for index, (number, text) in enumerate(entries):
+        later = sum(len(joint) + len(str(n)) for n, _ in entries[index + 1:])
+        part = _clipped(number, text, room - used - later - (len(joint) if parts else 0))
+        parts.append(part)
+        used += len(part) + (len(joint) if len(parts) > 1 else 0)
+    return joint.join(parts)
+
+
+def _clipped(number: int, text: str, room: int) -> str:
+    """``number text`` in ``room`` characters: whole, or its first words and ``…`` (at least
+    :data:`MIN_WORDS` of them), or else the number alone."""
+    whole = f"{number} {text}"
+    if len(whole) <= room:
+        return whole
+    kept = str(number)
+    words = 0
+    for word in text.split(" "):
+        if len(kept) + 1 + len(word) + 1 > room:
+            break
+        kept, words = f"{kept} {word}", words + 1
+    return kept.rstrip(",;") + "…" if words >= MIN_WORDS else str(number)
+
+
+MIN_WORDS = 3  # fewer words than this of a descriptor say too little: its number stands alone
 
 
 def _sort_key(state: "AstonishingState", slot: int, knowledge: Knowledge, suit: int) -> tuple:

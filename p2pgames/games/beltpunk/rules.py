@@ -935,6 +935,12 @@ class Beltpunk(Game[BeltpunkState]):
     ) -> list[str]:
         return views.narrate(before, event, after, names)
 
+    def narrate_private(
+        self, before: BeltpunkState, event: Event, after: BeltpunkState, viewer: int, knowledge: Knowledge,
+        names: Sequence[str],
+    ) -> list[str]:
+        return views.narrate_private(before, event, after, viewer, knowledge, names)
+
     def panels(
         self, state: BeltpunkState, viewer: int | None, knowledge: Knowledge, names: Sequence[str]
     ) -> list[Panel]:

@@ -48,7 +48,7 @@ from p2pgames.words import joined, with_article
 if TYPE_CHECKING:
     from p2pgames.games.beltpunk.rules import BeltpunkState
 
-__all__ = ["describe_action", "narrate", "panels", "result_summary", "warnings", "HELP"]
+__all__ = ["describe_action", "narrate", "narrate_private", "panels", "result_summary", "warnings", "HELP"]
 
 WIDTH = 78  # panels must fit an 80-column terminal, borders included
 SUIT_STYLES = ("suit-steam", "suit-gears", "suit-parts", "suit-electricity")
@@ -297,6 +297,25 @@ def _placing_overflows(suit: int, cards: Sequence[str], count: int, capacity: in
 
 
 # -- the log ---------------------------------------------------------------------------------------
+
+
+def narrate_private(
+    before: "BeltpunkState", event: Event, after: "BeltpunkState", viewer: int, knowledge: Knowledge,
+    names: Sequence[str],
+) -> list[str]:
+    """Lines for ``viewer``'s log alone: the card an exchange brought it from the other player,
+    once its keys have shown it (the exchange's card operations end with a ``CardsDone``)."""
+    if not isinstance(event, CardsDone):
+        return []
+    lines = []
+    for note in before.notes:
+        if note[0] == "exchanged" and viewer in note[1:]:
+            other = note[2] if viewer == note[1] else note[1]
+            for slot in before.cards.disclosed_to(viewer):
+                if slot in knowledge:
+                    name = knowledge[slot]
+                    lines.append(f"the exchange brings you {name} ({card_title(name)}) from {names[other]}")
+    return lines
 
 
 def narrate(

@@ -1931,6 +1931,12 @@ class SteamCourt(Game[SteamCourtState]):
     def narrate(self, before: SteamCourtState, event: Event, after: SteamCourtState, names: Sequence[str]) -> list[str]:
         return views.narrate(before, event, after, names)
 
+    def narrate_private(
+        self, before: SteamCourtState, event: Event, after: SteamCourtState, viewer: int, knowledge: Knowledge,
+        names: Sequence[str],
+    ) -> list[str]:
+        return views.narrate_private(before, event, after, viewer, knowledge, names)
+
     def panels(
         self, state: SteamCourtState, viewer: int | None, knowledge: Knowledge, names: Sequence[str]
     ) -> list[Panel]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from p2pgames.engine import NO_KNOWLEDGE, ChoiceGroup, Event, Knowledge, Panel
+from p2pgames.engine import NO_KNOWLEDGE, CardsDone, ChoiceGroup, Event, Knowledge, Panel
 
 from p2pgames.games.steamcourt.actions import (
     Bestow,
@@ -54,6 +54,7 @@ __all__ = [
     "describe_action",
     "group_choices",
     "narrate",
+    "narrate_private",
     "panels",
     "result_summary",
     "party_result_summary",
@@ -327,6 +328,40 @@ def narrate(
             lines.extend(_narrate_party_note(before, after, note, names))
         else:
             lines.extend(_narrate_note(before, after, note, names))
+    return lines
+
+
+def narrate_private(
+    before: "SteamCourtState", event: Event, after: "SteamCourtState", viewer: int, knowledge: Knowledge,
+    names: Sequence[str],
+) -> list[str]:
+    """Lines for ``viewer``'s log alone: the cards given to it (a gift, the Tea Boy's two
+    highest), taken from the Court Hand (a trade, a hoard) or seen by its Inspector, once its
+    keys have shown them — the card operations that queued them end with a ``CardsDone``,
+    whose ``before.notes`` say what queued them."""
+    if not isinstance(event, CardsDone):
+        return []
+    shown = set(before.cards.disclosed_to(viewer))
+
+    def faces(slots: Sequence[int]) -> str:
+        return " ".join(_faces([_face(before, slot, knowledge) for slot in slots if slot in shown]))
+
+    lines = []
+    for note in before.notes:
+        kind = note[0]
+        if kind in ("give", "bestow", "serve"):
+            giver, to = note[1], note[3 if kind == "serve" else 2]
+            received = faces(before.hands[viewer])
+            if to == viewer and received:
+                lines.append(f"{_who(before, giver, names)} gives you {received}")
+        elif kind in ("trade", "hoard") and note[1] == viewer:
+            taken = faces(before.hands[viewer])
+            if taken:
+                lines.append(f"From the Court Hand you take {taken}")
+        elif kind == "inspect" and note[1] == viewer:
+            table = before.table_of(viewer)
+            court, hand = faces(table.court), faces(before.hands[note[2]])
+            lines.append(f"The Court Hand holds {court or 'nothing'}; {names[note[2]]} holds {hand or 'nothing'}")
     return lines
 
 

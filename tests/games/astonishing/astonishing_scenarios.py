@@ -15,7 +15,9 @@ Moves go through the checked :meth:`Game.apply`: :func:`act` and :func:`simultan
 :func:`play` and :func:`play_all` take them typed (``play(t, 0, "offer 7d")``, parsed by
 ``GAME.parse_action`` with the seat's knowledge); :func:`seal` seals the exhibition actions (the
 table keeps them and opens them after the dice); :func:`describe_all` and :func:`finish` run
-on with the seats' first legal choices. Every event's log lines are kept in ``table.lines``.
+on with the seats' first legal choices. Every event's log lines are kept in ``table.lines``, and
+each seat's private ones (``GAME.narrate_private``, with its knowledge then) in
+``table.private[seat]``.
 """
 
 from __future__ import annotations
@@ -40,12 +42,14 @@ NAMES = ("alice", "bob", "carol", "dave")
 
 class ScenarioTable(LocalTable):
     """A local table whose chance steps can be planned (see :meth:`plan`) and which keeps the
-    narration of every event in :attr:`lines`."""
+    narration of every event in :attr:`lines`, and each seat's private narration in
+    :attr:`private`."""
 
     def __init__(self, players: int, first: int, *, early_end: bool = True, seed: bytes = b"scenario") -> None:
         self.players = players
         self.planned: list[Callable[[AstonishingState], bool]] = [lambda after: after.first == first]
         self.lines: list[str] = []
+        self.private: list[list[str]] = [[] for _ in range(players)]
         super().__init__(GAME, GAME.ruleset(players, {"early_end": early_end}), seed)
 
     @property
@@ -60,6 +64,8 @@ class ScenarioTable(LocalTable):
         before = self.state
         super().feed(event)
         self.lines.extend(GAME.narrate(before, event, self.state, self.names))
+        for seat, lines in enumerate(self.private):
+            lines.extend(GAME.narrate_private(before, event, self.state, seat, self.knowledge[seat], self.names))
 
     def _seed(self) -> bytes:
         if not self.planned:
@@ -168,6 +174,8 @@ def table(
     else:
         assert phase == Phase.CHOOSE, "a scenario starts at 'choose', 'choose-exhibit' or 'describe'"
     t.lines.clear()
+    for lines in t.private:
+        lines.clear()
     return t
 
 

@@ -1,13 +1,20 @@
 """What people see: the log never names a card that is face down, a player's panels show its own
 hand and installed cards and nobody else's, a spectator sees no hidden card."""
 
+import textwrap
+
 from p2pgames.games.astonishing.cards import card_text, is_joker
 
 from tests.games.astonishing.astonishing_scenarios import (
+    CLUBS,
+    DIAMONDS,
     GAME,
+    HEARTS,
     Phase,
+    ScenarioTable,
     choose,
     describe_all,
+    finish,
     pick,
     play,
     play_all,
@@ -93,7 +100,7 @@ def test_a_players_panels_show_its_own_hand_and_installed_cards_and_no_one_elses
     for hidden in _hidden_texts(t, 0):
         assert hidden not in text
     assert "9♣" not in text and "8♥" not in text and "2♥" not in text
-    assert "bob            ♦ hand  2 · installed 1 0 0" in text  # others: how many, not which
+    assert "bob          ♦ hand  2 · installed 1 0 0" in text  # others: how many, not which
     text = _panel_text(t, 1)
     assert "Hand: 9♣ 5♦" in text and "8♥" in text and "7♣" not in text and "4♠" not in text
 
@@ -136,7 +143,7 @@ def test_the_fair_shows_who_has_described_then_the_dice_and_each_position_once_r
     play_all(t, {0: "vote bob", 1: "vote alice", 2: "vote alice"})
     text = _panel_text(t, None)
     assert "Dice 6 5 1 = 12" in text
-    assert "alice: 1: 9♣ 3♥ = 12 ✓; 2: empty ✗; 3: empty ✗" in text
+    assert "alice    9♣ 3♥ = 12 ✓ · empty ✗ · empty ✗" in text
 
 
 def test_help_says_how_moves_are_typed():
@@ -144,3 +151,130 @@ def test_help_says_how_moves_are_typed():
     assert text.startswith("Astonishing! — build a contraption, then astonish the fair.")
     for example in ("offer 3d 7c", "answer 5d down:joker", "accept bob", "describe 3 9 - pitch Behold!"):
         assert example in text
+
+
+def _panel(t, viewer, title):
+    """The lines of ``viewer``'s panel whose title starts with ``title`` (``None``: no such panel)."""
+    knowledge = t.knowledge[viewer] if viewer is not None else {}
+    for panel in GAME.panels(t.state, viewer, knowledge, t.names):
+        if panel.title.startswith(title):
+            return ["".join(text for _, text in line) for line in panel.lines]
+    return None
+
+
+def test_the_workshop_says_what_your_queen_does_now_and_at_the_fair_what_your_king_does_too():
+    t = table(3, hands={0: ["3D"], 1: ["5D"], 2: ["2H"]})
+    assert "Queen: draw 2, or draw 1 and take 1 at random from a rival" in _panel(t, 0, "Your workshop")
+    assert "Queen: take 1 at random from a rival, draw 2, give 1 back" in _panel(t, 2, "Your workshop")
+    fair = table(3, installed={0: [["9C"], [], []]}, rest="out", phase=Phase.CHOOSE_EXHIBIT)
+    lines = _panel(fair, 0, "Your workshop")
+    assert "Queen: a position of yours counts 2 more (to 15)" in lines
+    assert "King: 1 Acclaim per ♣ in a competitor's working positions" in lines
+    assert "Queen: turn one die 1 or 2 up or down" in _panel(fair, 2, "Your workshop")
+
+
+def test_while_the_inventors_are_chosen_every_sheet_shows_its_inventor_its_queens_and_who_took_it():
+    t = ScenarioTable(3, first=1)
+    play(t, 1, "marisol")
+    lines = _panel(t, 0, "Inventor sheets")
+    assert lines[0] == "♣ Lady Calibrette Merchant"
+    assert lines[1:3] == [
+        "  Queen: draw 2, or draw 1 and take 1 at random from a rival",
+        "  Fair Queen: a position of yours counts 2 more (to 15)",
+    ]
+    assert lines[6] == "♥ Marisol Chang · bob's"
+    assert "  Queen: draw 1 + 1 at random from a rival or top 5 discards" in lines
+    assert _panel(t, 0, "Your workshop") is None and _panel(t, 0, "Inventors") is None
+
+
+def test_after_intimidate_the_fair_alone_shows_the_positions_and_their_reliability_with_it():
+    t = table(3, installed={0: [["9C", "3H"], ["2D"], []], 1: [["10D"], [], []], 2: [["2S"], [], []]},
+              rest="out", phase=Phase.CHOOSE_EXHIBIT)
+    seal(t, {0: "queen"})
+    assert "1 form     9♣ 3♥   = 12 · 3 " in "\n".join(_panel(t, 0, "Your workshop"))
+    describe_all(t)
+    roll(t, 6, 6, 3)
+    play_all(t, {0: "vote bob", 1: "vote alice", 2: "vote alice"})
+    while t.state.phase == Phase.JACKS:
+        play(t, t.state.queue[0], "keep my jacks")
+    play(t, 0, "intimidate position 1")
+    assert "alice    9♣ 3♥ = 14 ✗ · 2♦ = 2 ✗ · empty ✗" in _panel(t, 0, "The Fair")
+    workshop = _panel(t, 0, "Your workshop")
+    assert not any(" = " in line for line in workshop), workshop  # no stale total beside the fair's
+
+
+def test_the_workshop_cuts_a_descriptor_after_a_whole_word_or_shows_its_number_alone():
+    from p2pgames.games.astonishing.cards import descriptors
+
+    t = table(3, installed={0: [["4S", "3H"], ["10C", "AC"], ["7D"]]}, rest="out")
+    lists = descriptors()[0]
+    for position, line in enumerate(_panel(t, 0, "Your workshop")[-3:]):
+        assert len(line) <= 61, line
+        for part in line.split(" · ", 1)[1].split(" / "):
+            number, _, words = part.partition(" ")
+            entry = lists.entry(position, int(number))
+            assert not words or words == entry or (
+                words.endswith("…") and (entry + " ").startswith(words[:-1] + " ")
+            ), (part, entry)
+
+
+def test_every_panel_line_fits_beside_the_titles_of_an_80_column_screen_through_a_whole_game():
+    long_names = ("a" * 40, "b" * 40, "c" * 40, "d" * 40)
+    t = table(4, hands={0: ["3D", "7C", "AC", "10H", "10S", "10D", "9H"], 1: ["5D", "9C"], 2: ["2H"], 3: ["5S"]},
+              installed={0: [["4S", "3H"], ["10C", "AH"], []]}, discard=["6S", "8C", "7D"])
+    seen = 0
+
+    def check(state):
+        nonlocal seen
+        for viewer in (None, 0, 1, 2, 3):
+            knowledge = t.knowledge[viewer] if viewer is not None else {}
+            for panel in GAME.panels(state, viewer, knowledge, long_names):
+                # A title wrapped in the screen's 16-column gutter takes no more rows than its lines.
+                assert len(textwrap.wrap(panel.title, 16)) <= max(len(panel.lines), 1), panel.title
+                for line in panel.lines:
+                    text = "".join(text for _, text in line)
+                    assert len(text) <= 61, (panel.title, text)
+        seen += 1
+        return False
+
+    finish(t, until=check)
+    assert t.state.phase == Phase.OVER and seen > 50
+
+
+def test_as_the_descriptions_begin_each_player_is_told_in_its_own_log_its_descriptors_in_full():
+    t = table(3, installed={0: [["2H", "10H"], [], ["AH"]], 1: [["10D"], [], []]}, inventors=(HEARTS, DIAMONDS, CLUBS),
+              rest="out", phase=Phase.CHOOSE_EXHIBIT)
+    seal(t)
+    assert t.private[0] == [
+        "Your descriptors for position 1 (form): 2 a music box shaped like a Lima balcony · "
+        "10 an impossible cathedral of light and music",
+        "Your descriptors for position 3 (wonder): 11 that plays an old waltz as though no one had ever heard it before",
+    ]
+    assert t.private[1] == ["Your descriptors for position 1 (form): 10 " + _entry(DIAMONDS, 0, 10)]
+    assert t.private[2] == []  # nothing installed
+    assert not any("music box" in line for line in t.lines)
+
+
+def _entry(suit, position, number):
+    from p2pgames.games.astonishing.cards import descriptors
+
+    return descriptors()[suit].entry(position, number)
+
+
+def test_sheet_shows_an_inventor_sheet_in_full_yours_or_one_named():
+    t = table(3)
+    mine = GAME.explain(t.state, 0, "sheet", t.names)
+    assert mine[0] == "Lady Calibrette Merchant's sheet (Clubs ♣):"
+    assert mine[1].startswith("Queen — Capture Resources: draw 2, or draw 1 and take 1 at random from a rival.")
+    assert mine[2].startswith("Form: 1 " + _entry(0, 0, 1) + "; 2 ")
+    assert mine[2].endswith("; 11 (your Ace) " + _entry(0, 0, 11) + ".")
+    assert [line[:9] for line in mine[2:]] == ["Form: 1 a", "Workings:", "Wonder: 1"]
+    assert GAME.explain(t.state, 0, "sheet smithering", t.names)[0] == "Albert Smithering's sheet (Spades ♠):"
+    assert GAME.explain(t.state, 0, "sheet a", t.names) == [
+        "'a' could be Abimbola Kayin or Albert Smithering: type more of the name."
+    ]
+    assert GAME.explain(t.state, None, "sheet", t.names) == [
+        "Name the Inventor whose sheet to show: sheet hearts, sheet Albert Smithering."
+    ]
+    assert GAME.explain(t.state, 0, "sheets", t.names) is None
+    assert ("sheet [INVENTOR]", GAME.info_commands[0][1]) == GAME.info_commands[0]

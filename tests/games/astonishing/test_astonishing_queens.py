@@ -82,6 +82,7 @@ def test_clubs_queen_draws_two_from_the_top_of_the_deck():
     assert hand(t, 0) == ["2C", "4H", "6H"] and names(t, t.state.deck) == ["8H"]
     assert t.knowledge[0][slot(t, "4H")] == "4H" and not knows(t, 1, "4H")
     assert t.lines[-1] == "alice draws 2 cards from the deck."
+    assert t.private[0] == ["You draw 4♥ and 6♥."] and not any(t.private[1:])  # which: hers alone
 
 
 def test_clubs_queen_or_draws_one_and_takes_one_at_random_from_a_rivals_hand():
@@ -105,6 +106,16 @@ def test_the_holder_knows_which_card_it_lost():
     play(t, 0, "take from bob")
     three = slot(t, "3D")
     assert three not in t.state.hands[1] and t.knowledge[1][three] == "3D"
+
+
+def test_the_taker_and_the_holder_alone_are_told_in_their_own_logs_which_card_was_taken():
+    t = _queen(0, {0: ["2C"], 1: ["3D", "9D"], 2: ["3H"], 3: ["3S"]})
+    pick(t, 0, "9D")
+    play(t, 0, "take from bob")
+    assert t.private[0] == ["You draw 4♥.", "The card you take from bob's hand is 9♦."]
+    assert t.private[1] == ["alice takes your 9♦."]
+    assert t.private[2] == [] and t.private[3] == []
+    assert not any("9♦" in line for line in t.lines)
 
 
 def test_clubs_queen_with_one_card_left_draws_it_and_the_deadline_comes():
@@ -210,6 +221,16 @@ def test_hearts_queen_takes_one_at_random_from_a_rival_and_two_from_the_deck_the
     assert t.knowledge[0][slot(t, "6H")] == "6H"  # the rival sees what it got
     assert not knows(t, 1, "6H")
     assert t.lines[-1] == "carol gives a card back to alice."
+
+
+def test_hearts_queen_the_rival_is_told_which_card_it_lost_and_which_it_got_back():
+    t = _queen(2, {0: ["2C", "9C"], 1: ["3D"], 2: ["3H"], 3: ["3S"]})
+    pick(t, 2, "9C")
+    play(t, 2, "take from alice")
+    assert t.private[2] == ["The card you take from alice's hand is 9♣.", "You draw 4♥ and 6♥."]
+    play(t, 2, "give back 6h")
+    assert t.private[0] == ["carol takes your 9♣.", "carol gives you 6♥."]
+    assert t.private[1] == [] and t.private[3] == []
 
 
 def test_hearts_queen_may_give_the_rival_a_joker():

@@ -97,6 +97,23 @@ def test_a_face_down_card_is_disclosed_to_the_buyer_only():
     assert all("9♥" not in line for line in t.lines)
 
 
+def test_the_buyer_alone_is_told_in_its_own_log_which_face_down_card_it_bought():
+    t = _trading()
+    play(t, 0, "offer 7d")
+    play(t, 1, "answer down:9h 3c")
+    play(t, 2, "decline")
+    play(t, 0, "accept bob")
+    assert "alice trades 7♦ to bob for a face-down card and 3♣." in t.lines
+    assert t.private[0] == ["The face-down card from bob is 9♥."]
+    assert t.private[1] == [] and t.private[2] == []  # bob knew it; carol never learns it
+    two = _trading(hands={0: ["7D"], 1: ["JOKER2", "3C"], 2: ["5S"]})
+    play(two, 0, "offer 7d")
+    play(two, 1, "answer down:joker down:3c")
+    play(two, 2, "decline")
+    play(two, 0, "accept bob")
+    assert two.private[0] == ["The face-down cards from bob are a Joker and 3♣."]
+
+
 def test_let_the_buyer_beware_a_face_down_joker_may_be_the_answer():
     t = _trading(hands={0: ["7D"], 1: ["JOKER2", "3C"], 2: ["5S"]})
     play(t, 0, "offer 7d")
@@ -144,7 +161,24 @@ def test_asked_again_players_may_revise_turn_face_down_cards_up_or_stand_by_thei
     play(t, 2, "stand")
     assert knows(t, 0, "9H") and knows(t, 2, "9H")
     assert t.state.answer_of(2) == [(slot(t, "5S"), False)] and not knows(t, 0, "5S")
-    assert t.lines[-3:] == ["bob answers with 2 cards, face up.", "bob shows 9♥ face up.", "carol stands by the answer."]
+    assert t.lines[-3:] == ["bob answers with 2 cards, face up.", "bob shows 9♥ and 3♣ face up.", "carol stands by the answer."]
+
+
+def test_an_answer_or_an_offer_of_cards_seen_face_up_before_names_them_again():
+    t = _trading()
+    play(t, 0, "offer 7d")
+    play(t, 1, "answer 3c down:9h")
+    play(t, 2, "decline")
+    play(t, 0, "ask again")
+    play(t, 1, "answer 3c")  # the 3 was shown face up in the first round
+    assert t.lines[-1] == "bob answers with 3♣ face up."
+    play(t, 2, "decline")
+    play(t, 0, "offer 2c")
+    play(t, 1, "answer 3c down:9h")
+    assert t.lines[-1] == "bob answers with 3♣ face up and a card face down."
+    play(t, 2, "decline")
+    play(t, 0, "offer 7d")  # back to the first offer, seen before
+    assert t.lines[-1] == "alice revises the offer: 7♦."
 
 
 def test_standing_needs_an_answer_to_stand_by():

@@ -57,6 +57,7 @@ from tests.games.astonishing.astonishing_scenarios import (
     seal,
     slot,
     table,
+    texts,
     typed,
 )
 
@@ -86,10 +87,43 @@ def slots(t, *names):
 def test_inventor_and_action_cards():
     t = ScenarioTable(3, first=0)
     reads(t, 0, "inventor hearts", ChooseInventor(HEARTS))
+    reads(t, 0, "hearts", ChooseInventor(HEARTS))
     t = dealt(3)
     reads(t, 0, "choose king", ChooseAction("king"))
     reads(t, 0, "king", ChooseAction("king"))
     reads(t, 1, "choose the jack", ChooseAction("jack"))
+
+
+def test_an_inventor_is_chosen_by_its_name_a_start_of_it_or_its_suit():
+    t = ScenarioTable(3, first=0)
+    assert texts(t, 0) == [
+        "Lady Calibrette Merchant (clubs)", "Abimbola Kayin (diamonds)", "Marisol Chang (hearts)",
+        "Albert Smithering (spades)",
+    ]
+    reads(t, 0, "Albert Smithering", ChooseInventor(SPADES))
+    reads(t, 0, "albert", ChooseInventor(SPADES))
+    reads(t, 0, "inventor smithering", ChooseInventor(SPADES))
+    reads(t, 0, "Lady Calibrette", ChooseInventor(CLUBS))
+    reads(t, 0, "merchant", ChooseInventor(CLUBS))
+    reads(t, 0, "heart", ChooseInventor(HEARTS))
+    reads(t, 0, "Abimbola Kayin (diamonds)", ChooseInventor(DIAMONDS))
+    with pytest.raises(MalformedAction, match="^'a' could be Abimbola Kayin or Albert Smithering: type more of the name$"):
+        typed(t, 0, "a")
+
+
+def test_an_inventor_another_player_took_is_refused_saying_who_and_what_is_left():
+    t = ScenarioTable(3, first=0)
+    play(t, 0, "inventor clubs")
+    assert refused(t, 1, "inventor clubs") == (
+        "alice plays Lady Calibrette Merchant already: choose Abimbola Kayin (diamonds), "
+        "Marisol Chang (hearts) or Albert Smithering (spades)"
+    )
+    assert refused(t, 1, "calibrette") == refused(t, 1, "inventor clubs")
+    assert refused(t, 2, "marisol") == "you have nothing to decide now"  # not her turn yet
+    t = dealt(3)
+    assert refused(t, 0, "inventor hearts") == (
+        "the Inventors were chosen at the start: you play Lady Calibrette Merchant (Clubs ♣)"
+    )
 
 
 def _trade():
@@ -252,7 +286,7 @@ def test_words_that_are_no_move_of_the_game_are_malformed():
 def test_a_move_of_the_wrong_kind_for_now_says_what_may_be_done():
     t = _trade()
     assert refused(t, 0, "draw two") == (
-        "you can't draw two now; you may: offer 3♦, offer Joker, offer 7♣, offer 3♦ Joker …"
+        "that is not one of your moves now; you may: offer 3♦, offer Joker, offer 7♣, offer 3♦ Joker …"
     )
 
 
