@@ -165,7 +165,7 @@ def test_after_intimidate_the_fair_shows_its_reliability_and_the_workshop_no_sta
         shown["reliability"] = state.reliability(0, position)
         shown["position"] = position
         await table.play_to_the_end(pick)
-        await screen.wait_for("Press any key to leave")
+        await screen.wait_for("Press q or Enter to leave")
         table.type("x")
 
     assert run(table, script) == 0
