@@ -36,7 +36,6 @@ from p2pgames.games.torpedo.build import starter_of
 from p2pgames.games.torpedo.effects import (
     CREW_PER_SEAT,
     crew_name,
-    is_manned,
     loss_reasons,
     owner,
     seat_crew,
@@ -586,7 +585,7 @@ def panels(game: "Torpedo", state: "TorpedoState", viewer: int | None, names: Se
         return result
     result.append(Panel("sea", tuple(_sea_lines(state, me, viewer, names))))
     result.append(Panel(titles[1], tuple(_grid_lines(state, bottom, top=False))))
-    result.append(_turn_panel(state, viewer, names))
+    result.append(_turn_panel(game, state, viewer, names))
     return result
 
 
@@ -696,10 +695,11 @@ def _token(crew: int) -> str:
     return "C" if k == 0 else str(k)
 
 
-def _turn_panel(state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> Panel:
+def _turn_panel(game: "Torpedo", state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> Panel:
     """Whose turn and what the game waits for; where the enemy is; what the other player may
-    still react with (or that nobody may trigger yet); and in the action phase whether the
-    maneuver and the captain's move are left, on the first of these lines with room for them."""
+    react with now — exactly what a counter window would offer — and which of its counters have
+    no target now (or that nobody may trigger yet); and in the action phase whether the maneuver
+    and the captain's move are left, on the first of these lines with room for them."""
     from p2pgames.games.torpedo.rules import Phase
 
     if state.phase == Phase.OVER:
@@ -710,12 +710,15 @@ def _turn_panel(state: "TorpedoState", viewer: int | None, names: Sequence[str])
         whose = "your" if active == viewer else f"{_name(names, active)}'s"
         doing = f"{whose} turn, {doing}"
     groups: list[list[Segment]] = [[("bold", f"turn {state.turn}: {doing}")], [("", _relation(state, viewer, names))]]
-    counters = _counters(state)
     if state.first_turns:
         groups.append([("warn", "first turn: no triggers")])
-    elif counters:
+    else:
+        ready, idle = _counters(game, state)
         who = "you" if 1 - active == viewer else _name(names, 1 - active)
-        groups.append([("warn", f"{who} may react with {', '.join(counters)}")])
+        counters: list[Segment] = [("warn", f"{who} may react with {', '.join(ready)}")] if ready else []
+        counters += [("dim", f"{', '.join(idle)}: no target now")] if idle else []
+        if counters:
+            groups.append(counters)
     if state.phase == Phase.ACTION:
         left = [word for word, done in (("maneuver", state.maneuvered), ("captain's move", state.captain_moved)) if not done]
         flag = ("dim", f"left: {', '.join(left)}" if left else "maneuvered, captain moved")
@@ -800,19 +803,15 @@ def _doing(state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> s
     return phase
 
 
-def _counters(state: "TorpedoState") -> list[str]:
-    """The short names of the compartments with which the player whose turn it is not could
-    react in this action phase (manned counters not yet used up), whatever their targets now."""
-    other = 1 - state.active
-    found = []
-    for position, tile in enumerate(state.kit[other]):
-        if state.damage[other][position] >= tile.structure or not is_manned(state, other, position):
-            continue
-        for number, effect in enumerate(tile.effects):
-            if effect.button == "counter" and (other, position, number) not in state.used:
-                if position not in state.reacted and tile.short not in found:
-                    found.append(tile.short)
-    return found
+def _counters(game: "Torpedo", state: "TorpedoState") -> tuple[list[str], list[str]]:
+    """The short names of the compartments with which the player whose turn it is not may react
+    now (what a counter window offers: :meth:`Torpedo.reactions`), and of those whose counters
+    could react but for a target (:meth:`Torpedo.counters`)."""
+    kit = state.kit[1 - state.active]
+    counters = game.counters(state)
+    ready = list(dict.fromkeys(kit[position].short for position, _, no_target in counters if no_target is None))
+    idle = list(dict.fromkeys(kit[position].short for position, _, _ in counters))
+    return ready, [short for short in idle if short not in ready]
 
 
 # -- the pool of tiles -----------------------------------------------------------------------------

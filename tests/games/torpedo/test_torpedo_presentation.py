@@ -89,6 +89,29 @@ def test_the_grid_shows_tiles_structure_oxygen_and_crew_with_exhausted_crew_in_b
     assert _text(GAME.panels(state, 0, {}, NAMES)[3].lines[-1]).endswith("ludovic may react with Gatling")
 
 
+def test_the_turn_panel_says_what_may_react_exactly_as_a_counter_window_offers_it():
+    """The field report's "you may react with Barracks, Gatling" while only Gatling was offered:
+    a manned counter without a target now is named apart, as such."""
+    from p2pgames.games.torpedo.actions import Maneuver, Pass, React
+    from tests.games.torpedo.torpedo_scenarios import act, at, crew, put, table
+
+    state = table(active=0)
+    put(state, crew(1, 1), "E2", ready=False)  # the Gatling Gun: attacks anywhere at close range
+    put(state, crew(1, 2), "C1", ready=False)  # the Marine Barracks: repels boarders, and none is aboard
+    assert GAME.reactions(state) == [(at("E2"), 0)]
+    turn = GAME.panels(state, 0, {}, NAMES)[3]
+    assert _text(turn.lines[-1]).endswith("ludovic may react with Gatling · Barracks: no target now")
+    window = act(state, 0, Maneuver(1, 0, None))
+    assert window.phase == Phase.COUNTER
+    assert GAME.legal_actions(window, 1, {}) == [React(at("E2"), 0), Pass()]
+    turn = GAME.panels(window, 1, {}, NAMES)[3]
+    assert _text(turn.lines[-1]).endswith("you may react with Gatling · Barracks: no target now")
+    # A boarder aboard gives the Barracks a target: then both may react.
+    put(state, crew(0, 3), "A1", sub=1)
+    turn = GAME.panels(state, 0, {}, NAMES)[3]
+    assert _text(turn.lines[-1]).endswith("ludovic may react with Barracks, Gatling")
+
+
 def test_a_crowded_compartment_counts_its_crew_instead_of_cutting_them():
     from tests.games.torpedo.torpedo_scenarios import crew, put, table
 
