@@ -92,6 +92,7 @@ from p2pgames.games.torpedo.effects import (
     crew_targets,
     destroyed,
     hit_of,
+    hittable,
     is_blocked,
     is_manned,
     loss_reasons,
@@ -643,10 +644,7 @@ class Torpedo(Game[TorpedoState]):
         return options
 
     def _defend_candidates(self, state: TorpedoState) -> list[int]:
-        defender = 1 - state.source[0]
-        return [
-            p for p in location_positions(defender, state.hit) if p != CONTROL and not destroyed(state, defender, p)
-        ]
+        return hittable(state, 1 - state.source[0], state.hit)
 
     def _drain_candidates(self, state: TorpedoState) -> list[int]:
         defender = 1 - state.source[0]
@@ -952,6 +950,13 @@ class Torpedo(Game[TorpedoState]):
         if state.phase != Phase.COUNTER or player != 1 - state.active:
             return None
         return StandingAnswer(NO_REACTIONS, _PASS, ("no reactions", state.turn))
+
+    def warnings(self, state: TorpedoState, player: int, knowledge: Knowledge, names: Sequence[str]) -> Sequence[str]:
+        """Hits that will land on ``player``'s control room: a location with nothing left, damage
+        a location can't hold (:func:`views.warnings`)."""
+        from p2pgames.games.torpedo import views
+
+        return views.warnings(state, player)
 
     info_commands = (("tile NAME", "a compartment tile's full text"),)
 
