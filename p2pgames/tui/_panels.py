@@ -48,9 +48,10 @@ def layout_panels(
 ) -> list[Line]:
     """``panels`` as lines of at most ``width`` cells (see the module docstring).
 
-    With ``max_rows``, panels too tall to fit together give up rows, the tallest first, each
-    cut panel ending in a row that says how many lines it hides: every panel keeps its title and
-    its first lines in view (a cut at the bottom would hide whole panels, often the player's hand).
+    With ``max_rows``, panels too tall to fit together give up rows, the tallest first (among
+    equals the higher one), each cut panel ending in a row that says how many lines it hides:
+    every panel keeps its title and its first lines in view (a cut at the bottom would hide whole
+    panels, often the player's hand).
     """
     if not panels or width <= 0:
         return []
@@ -107,9 +108,10 @@ class _Block:
 
 def _shrink(blocks: list[_Block], max_rows: int) -> None:
     while sum(block.rows for block in blocks) > max_rows:
-        # The tallest panel whose cut saves a row gives one up; among equals, the lowest.
+        # The tallest panel whose cut saves a row gives one up; among equals, the highest: games
+        # put the player's own panels (a hand, a submarine) last, and those keep their rows longest.
         best: tuple[int, _Block] | None = None
-        for block in reversed(blocks):
+        for block in blocks:
             if block.shown and block.rows_if_cut() < block.rows and (best is None or block.rows > best[0]):
                 best = (block.rows, block)
         if best is None:
