@@ -108,6 +108,19 @@ def test_the_build_screen_lists_the_pool_with_stats_and_builds_tile_by_tile(pipe
         screen = table.screen
         await table.next_decision()
         await screen.wait_for("Your move — build your submarine (secret until everyone has chosen)")
+        shown["first"] = fits(screen.text())
+        table.type("help\r")
+        await screen.wait_for("Steam Torpedo: how to play")
+        pages = [screen.text()]
+        while "Esc or F1 returns to the table." not in screen.text():
+            table.type("\x1b[6~")  # PgDn
+            await table.settle()
+            pages.append(screen.text())
+        shown["help"] = "\n".join(pages)
+        table.type("\x1b")
+        await table.settle()
+        table.type("3\r")  # custom: the pool
+        await screen.wait_for("0/10 chosen")
         shown["pool"] = fits(screen.text())
         table.type("add Mortar\r")
         await screen.wait_for("1/10 chosen: Mortar · no control room yet")
@@ -135,6 +148,18 @@ def test_the_build_screen_lists_the_pool_with_stats_and_builds_tile_by_tile(pipe
         await leave(table)
 
     assert run(table, script) == 0
+    # The first choice: the starters, recommended for a first game, and custom.
+    first = shown["first"]
+    assert "── build your submarine" in first
+    assert "A first game? Take a starter submarine, as the rulebook recommends: ten" in first
+    assert "  starter panzer  Panzer la Rochelle: Mortar Bulkhead" in first and "  starter talion  Talion: " in first
+    assert "  custom          build your own: 10 of the " in first
+    assert " 1 starter panzer   2 starter talion   3 custom" in first
+    # help lists the build's commands.
+    assert "  starter panzer            the Panzer la Rochelle starter's ten tiles" in shown["help"]
+    assert "  add Gatling               a tile into your build" in shown["help"]
+    assert "  clear | done              start again | finish" in shown["help"]
+    assert "  swap Gatling Chain | keep after placement" in shown["help"]
     pool = shown["pool"]
     # The heading keys the codes; every tile is listed with its type, structure/oxygen and effects.
     assert "── pool · S4/2: type, structure/oxygen · ↺ counter · ¹ single-use · ² two keys" in pool

@@ -94,9 +94,6 @@ its short name and structure left (3/4), then its type (S standard, E engine,
 A armoured, X experimental, C control room), its oxygen (o2) and its crew: C
 the captain, 1-4 the sailors, in brackets when exhausted, !2 an enemy sailor
 aboard. Tiles are typed by short name or position.
-Building: the pool lists each tile's type, structure/oxygen (S4/2) and effects
-(atk attack, gas oxygen attack, kill a crew member; cl close, far distant range;
-↺ counter, ¹ single-use, ² two keys).
 
 Type:
   maneuver +2 -1            you 2 sectors toward sector 5, the enemy 1 back
@@ -116,7 +113,20 @@ Type:
                             turn' passes the rest of the turn's windows)
   breathe O2Tanks           recovery
   end                       end your turn
-  tile Gatling              a tile's full text"""
+  tile Gatling              a tile's full text
+
+Building your submarine (build=custom) starts with a choice: a starter
+submarine, which the rulebook recommends for a first game, or your own. The
+pool lists each tile's type, structure/oxygen (S4/2) and effects (atk attack,
+gas oxygen attack, kill a crew member; cl close, far distant range; ↺ counter,
+¹ single-use, ² two keys).
+  starter panzer            the Panzer la Rochelle starter's ten tiles (or
+                            starter talion): then done, or change them first
+  custom                    build your own from the pool
+  add Gatling               a tile into your build (remove Gatling: out again)
+  clear | done              start again | finish: 10 tiles, one a control room
+  swap Gatling Chain | keep after placement: switch two compartments, or keep
+  pick Gatling              (build=draft) take a tile from the pool"""
 
 
 # -- names -----------------------------------------------------------------------------------------

@@ -260,6 +260,11 @@ def test_the_help_fits_80_columns_and_names_every_verb():
     for verb in ("maneuver", "move", "captain to", "trigger", "step", "target", "relocate", "drive",
                  "absorb", "assign", "react", "pass", "breathe", "end", "tile"):
         assert verb in help_text
+    # The build's commands too, the starters recommended for a first game.
+    for command in ("starter panzer", "starter talion", "custom", "add Gatling", "remove Gatling", "clear | done",
+                    "swap Gatling Chain | keep", "pick Gatling"):
+        assert command in help_text, command
+    assert "a starter\nsubmarine, which the rulebook recommends for a first game" in help_text
 
 
 def test_tile_name_explains_a_tile_and_other_text_is_not_an_information_command():
@@ -281,9 +286,30 @@ def test_tile_name_explains_a_tile_and_other_text_is_not_an_information_command(
     assert GAME.info_commands == (("tile NAME", "a compartment tile's full text"),)
 
 
+def test_the_build_offers_the_starters_first_for_a_first_game_with_custom_one_command_away():
+    """The field report: the default build opened on a 35-tile pool, while the rulebook says "For
+    your first game, you should choose a faction … This gives you a fair fight"."""
+    composer = GAME.composer(GAME.setup(GAME.ruleset(2)), 0, {})
+    assert composer.commands() == ("starter panzer", "starter talion", "custom")
+    (panel,) = composer.panels()
+    text = [_text(line) for line in panel.lines]
+    assert all(len(line) <= POOL_WIDTH for line in text) and 1 + len(text) <= 14
+    assert text[0].startswith("A first game? Take a starter submarine, as the rulebook recommends")
+    assert any(line.startswith("  starter panzer  Panzer la Rochelle: ") for line in text)
+    assert any(line.startswith("  starter talion  Talion: ") for line in text)
+    assert any(line.startswith("  custom          build your own: 10 of the ") for line in text)
+    # A starter, then done: two commands to a legal build.
+    assert composer.apply("starter panzer").apply("done").action() == Build(starter_build("panzer"))
+    # The pool is one command away: custom, or adding a tile at once.
+    pool = composer.apply("custom")
+    assert "add Gatling" in pool.commands() and pool.panels()[0].title.startswith("pool")
+    assert composer.apply("add Gatling").chosen == ("Gatling Gun",)
+    assert "add Gatling" in composer.apply("add Gatling").apply("clear").commands()
+
+
 def test_the_build_composer_adds_removes_and_finishes_a_legal_build():
     state = GAME.setup(GAME.ruleset(2))
-    composer = GAME.composer(state, 1, {})
+    composer = GAME.composer(state, 1, {}).apply("custom")
     assert isinstance(composer, BuildComposer) and composer.action() is None
     assert "add Gatling" in composer.commands() and "done" not in composer.commands()
     composer = composer.apply("starter talion")
