@@ -91,6 +91,17 @@ def completions(decision, typed: str) -> list[str]:
     return [c.text for c in completer.get_completions(Document(typed), CompleteEvent(completion_requested=True))]
 
 
+async def help_pages(table: Table) -> list[str]:
+    """The help screen shown, page by page to its end (PgDn, each page awaited as drawn)."""
+    screen = table.screen
+    pages = [screen.text()]
+    while "Esc or F1 returns to the table." not in pages[-1]:
+        table.type("\x1b[6~")  # PgDn
+        await screen.wait_until(lambda: screen.text() != pages[-1])
+        pages.append(screen.text())
+    return pages
+
+
 async def leave(table: Table) -> None:
     table.type("quit\r")
     await table.screen.wait_for("Leave the game?")
@@ -111,12 +122,7 @@ def test_the_build_screen_lists_the_pool_with_stats_and_builds_tile_by_tile(pipe
         shown["first"] = fits(screen.text())
         table.type("help\r")
         await screen.wait_for("Steam Torpedo: how to play")
-        pages = [screen.text()]
-        while "Esc or F1 returns to the table." not in screen.text():
-            table.type("\x1b[6~")  # PgDn
-            await table.settle()
-            pages.append(screen.text())
-        shown["help"] = "\n".join(pages)
+        shown["help"] = "\n".join(await help_pages(table))
         table.type("\x1b")
         await table.settle()
         table.type("3\r")  # custom: the pool
@@ -209,12 +215,7 @@ def test_a_whole_game_at_80x24_turns_defence_completion_tile_help_and_the_end(pi
         table.type("help\r")
         await screen.wait_for("Steam Torpedo: sink the enemy submarine")
         shown["help"] = screen.text()
-        pages = []
-        while "Esc or F1 returns to the table." not in screen.text():
-            table.type("\x1b[6~")  # PgDn
-            await table.settle()
-            pages.append(screen.text())
-        shown["help-pages"] = "\n".join(pages)
+        shown["help-pages"] = "\n".join(await help_pages(table))
         table.type("\x1b")
         await table.settle()
         table.type("2\r")  # a line of the list by its number: its choices
