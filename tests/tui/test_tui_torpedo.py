@@ -297,6 +297,45 @@ def test_a_whole_game_at_80x24_turns_defence_completion_tile_help_and_the_end(pi
     assert re.search(r"turn │ Game over: .* wins: ", end)
 
 
+def test_a_terminal_too_small_for_your_submarine_says_so_and_the_size_that_shows_it(pipe, deadline):
+    """The field report: below 80×24 the table showed none of your own submarine and said only
+    that F2 shows the whole table, which at that size it can't either."""
+    table = torpedo_table(pipe, "starter", seed=b"tui-torpedo-game")
+    output = SizedOutput(78, 18)
+    shown: dict[str, str] = {}
+
+    async def script(table: Table) -> None:
+        screen = table.screen
+        await table.play_until(lambda decision: "action phase" in decision.step.prompt, heuristic(table))
+        await screen.wait_for("Your move — your action phase")
+        shown["small"] = screen.text()
+        table.type("table\r")  # the table alone: still too small
+        await screen.wait_until(lambda: "── Log" not in screen.text())
+        shown["alone"] = screen.text()
+        table.type("\x1b")
+        size = re.search(r"the terminal is too small \((\d+)×(\d+) shows it all\)", shown["small"])
+        output.columns, output.rows = int(size[1]), int(size[2])
+        app = screen.app
+        app.invalidate()
+        await screen.wait_until(lambda: "── Log" in screen.text() and "more" not in screen.text().split("── Log")[0])
+        shown["enough"] = screen.text()
+        output.columns, output.rows = 80, 24
+        await leave(table)
+
+    run_terminal_game(
+        table.setup(script), title="Steam Torpedo", color=False, input=table.pipe, output=output, on_screen=table.on_screen,
+    )
+    small = shown["small"]
+    assert "── you" in small
+    below_you = small.split("── you")[1].split("── turn")[0]
+    assert "more · the terminal is too small (" in below_you, small
+    assert "F2 shows the whole table" not in small
+    assert re.search(r"▼ \d+ more rows · the terminal is too small \(\d+×\d+ shows it all\)", shown["alone"]), shown["alone"]
+    # The size it names shows the whole table, your submarine's four rows among it.
+    enough = shown["enough"]
+    assert len(table_rows(enough, "you")) == 4 and len(table_rows(enough, "enemy")) == 4, enough
+
+
 def test_a_counter_window_asks_with_the_standing_answer(pipe, deadline):
     """The human plays Talion (the bot hosts): when a window opens, it is asked what may react
     (a window opens only when a reaction is legal), with 'no reactions this turn' offered."""
