@@ -9,6 +9,7 @@ Its first choice offers the starter submarines, which the rulebook recommends fo
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -17,7 +18,7 @@ from p2pgames.engine import Composer, IllegalAction, MalformedAction, Panel
 from p2pgames.games.torpedo.actions import Build
 from p2pgames.games.torpedo.build import BUILD_SIZE, build_problem, starter_build
 from p2pgames.games.torpedo.tiles import TILESET, Tile
-from p2pgames.games.torpedo.views import POOL_KEY, POOL_WIDTH, TYPE_KEY, Segment, _pieces, pool_lines
+from p2pgames.games.torpedo.views import POOL_KEY, POOL_WIDTH, TYPE_KEY, Segment, pool_lines
 
 __all__ = ["BuildComposer"]
 
@@ -144,7 +145,7 @@ def first_choice_lines() -> list[tuple[Segment, ...]]:
     command = 2 + max(len(f"starter {faction}") for faction in TILESET.starters) + 2
     for faction, starter in TILESET.starters.items():
         shorts = " ".join(TILESET.tiles[name].short for name in starter.layout)
-        for number, row in enumerate(_pieces(f"{starter.name}: {shorts}", POOL_WIDTH - command)):
+        for number, row in enumerate(textwrap.wrap(f"{starter.name}: {shorts}", POOL_WIDTH - command)):
             head = f"  starter {faction}" if number == 0 else ""
             lines.append((("bold", f"{head:<{command}}"), ("", row)))
     built = f"build your own: 10 of the {len(TILESET.tiles)} tiles, one of them a control room"

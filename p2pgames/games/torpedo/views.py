@@ -389,7 +389,8 @@ def tile_list() -> list[str]:
 
 def warnings(state: "TorpedoState", player: int) -> list[str]:
     """What ``player`` should know before any decision of theirs in play that the grids don't
-    spell out, one line each (at most 78 characters: a row beside the "⚠ "):
+    spell out, one sentence each (short enough for a row beside the "⚠ " of an 80-column screen
+    but when several locations are named):
 
     * A location of theirs with no compartment left (every one destroyed): every hit there lands
       on the control room, one token a hit (step 7) — and how many more it takes to sink them.
@@ -557,14 +558,13 @@ def _moves(seat: int, moves: Sequence[tuple[int, int]], sectors: Sequence[int], 
     (``(sub, by)``) by how much and to which sector, where the other stays, and who is on whose
     port side when they now share a sector: ``root's submarine +1 to sector 2; bot-1's stays in
     sector 1``."""
-    moved = " and ".join(
-        f"{'their own' if sub == seat else names[sub] + chr(39) + 's'}{'' if number else ' submarine'}"
-        f" {_signed(by)} to sector {sectors[sub]}"
-        for number, (sub, by) in enumerate(moves)
-    )
+    parts = []
+    for number, (sub, by) in enumerate(moves):
+        whose = "their own" if sub == seat else f"{names[sub]}'s"
+        parts.append(f"{whose}{' submarine' if number == 0 else ''} {_signed(by)} to sector {sectors[sub]}")
     subs = {sub for sub, _ in moves}
     stays = "".join(f"; {names[sub]}'s stays in sector {sectors[sub]}" for sub in (0, 1) if sub not in subs)
-    return moved + stays + _side(upper, sectors, names)
+    return " and ".join(parts) + stays + _side(upper, sectors, names)
 
 
 def _side(upper: int | None, sectors: Sequence[int], names: Sequence[str]) -> str:
