@@ -47,6 +47,7 @@ __all__ = [
     "Knowledge",
     "NO_KNOWLEDGE",
     "Panel",
+    "RESERVED_WORDS",
     "normalize_typed",
 ]
 
@@ -179,6 +180,16 @@ class Composer(ABC):
 def normalize_typed(text: str) -> str:
     """``text`` as typed moves are compared: words separated by single spaces, case folded."""
     return " ".join(text.split()).casefold()
+
+
+# The words a player's interface keeps for its own commands (the terminal's help, say, quit,
+# abandon …), as typed, case folded. Nothing a game has a player type begins with one — no move's
+# text, standing answer, composer command or information command — so each word means one thing
+# at the prompt whatever the game (a game's "end the turn" can't be read as "end the game").
+# The conformance check holds every game to it.
+RESERVED_WORDS: frozenset[str] = frozenset(
+    {"say", "help", "?", "h", "/help", "log", "table", "abandon", "code", "quit", "exit", "q", "/quit"}
+)
 
 
 class GameState(ABC):
@@ -507,7 +518,8 @@ class Game(ABC, Generic[S]):
         interface shows it beside its own suggestions). An action returned may still be one
         :meth:`check_action` refuses, or one that is not legal for a reason the player can't see.
         The default recognises exactly the descriptions of the legal actions (which the
-        conformance test checks are unique ignoring case and spacing).
+        conformance test checks are unique ignoring case and spacing). No move begins with one of
+        the :data:`RESERVED_WORDS`, and a game reads none of them as one.
         """
         typed = normalize_typed(text)
         for action in self.legal_actions(state, player, knowledge):

@@ -12,6 +12,10 @@ every step, the properties the platform relies on:
   ``repr`` and its typed form (:meth:`Game.parse_action` of the description gives it back);
 * the choices' groups (:meth:`Game.group_choices`) hold every action offered exactly once, and a
   standing answer (:meth:`Game.standing_answer`) answers with one of them;
+* nothing the player may type begins with one of the :data:`RESERVED_WORDS` a player's interface
+  keeps for its own commands — no action's description, standing answer, composer command or
+  information command — and neither the game's parser, its composer nor :meth:`Game.explain`
+  takes a reserved word alone for one of its own;
 * ``apply`` never changes the state it was given;
 * every state round-trips through its canonical encoding with an unchanged hash;
 * replaying the recorded log from the same ruleset reproduces every state hash, and narrating it
@@ -25,10 +29,11 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from p2pgames import canonical
-from p2pgames.engine._game import Game, Ruleset, normalize_typed
+from p2pgames.engine._errors import MalformedAction
+from p2pgames.engine._game import RESERVED_WORDS, Game, Ruleset, normalize_typed
 from p2pgames.engine._random import DeterministicRandom
 from p2pgames.engine._steps import (
     Act,
@@ -175,6 +180,7 @@ def _offered(
         for action, text in zip(options, texts):
             _check_typed_roundtrip(game, state, player, action, text, knowledge, names, seed, n)
     _check_groups(game, state, player, options, texts, seed, n)
+    _check_reserved_words(game, state, player, texts, knowledge, names, seed, n)
     if exhaustive:
         step = game.step(state)
         for action in options:
@@ -200,6 +206,36 @@ def _check_typed_roundtrip(
             raise _fail(seed, n, f"{typed!r}, seat {player}'s legal action {action!r}, does not parse: {error!r}") from error
         if parsed != action:
             raise _fail(seed, n, f"{typed!r} parses as {parsed!r}, not as the legal action {action!r}")
+
+
+def _check_reserved_words(
+    game: Game, state: Any, player: int, texts: Sequence[str], knowledge: Any, names: Sequence[str],
+    seed: bytes, n: int,
+) -> None:
+    standing = game.standing_answer(state, player, knowledge)
+    composer = game.composer(state, player, knowledge)
+    typed = [*texts, *([standing.label] if standing is not None else [])]
+    typed += [*(composer.commands() if composer is not None else ()), *(name for name, _ in game.info_commands)]
+    for text in typed:
+        first = normalize_typed(text).partition(" ")[0]
+        if first in RESERVED_WORDS:
+            raise _fail(seed, n, f"seat {player} is offered {text!r}, which begins with the reserved word {first!r}")
+    readers: list[tuple[str, Callable[[str], Any]]] = [
+        ("parse_action", lambda text: game.parse_action(state, player, text, knowledge, names))
+    ]
+    if composer is not None:
+        readers.append(("the composer", composer.apply))
+    for word in sorted(RESERVED_WORDS):
+        for reader, read in readers:
+            try:
+                read(word)
+            except MalformedAction:
+                continue
+            except Exception as error:
+                raise _fail(seed, n, f"{reader} knows the reserved word {word!r}: {error!r}") from error
+            raise _fail(seed, n, f"{reader} reads the reserved word {word!r} as one of its own")
+        if game.explain(state, player, word, names) is not None:
+            raise _fail(seed, n, f"explain answers the reserved word {word!r}")
 
 
 def _check_groups(

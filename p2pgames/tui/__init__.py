@@ -9,8 +9,11 @@ What the player types at the ``›`` prompt (``help`` or F1 shows it all, with t
 * one of their choices, as listed above the prompt (Tab completes it; its number picks it too);
 * ``say TEXT`` to chat with the table;
 * ``help``, ``log`` (only the log), ``table`` (only the table) and ``quit``;
-* ``end`` to end the game for everyone when a player's connection has been lost for longer than
-  the grace period (the log says when; the status line counts how long they have been away).
+* ``abandon`` to end the game for everyone when a player's connection has been lost for longer
+  than the grace period (the log says when; the status line counts how long they have been away).
+
+These words are the platform's own: no game's moves begin with one (the engine reserves them,
+``RESERVED_WORDS``), so a game's ``end`` (Steam Torpedo's end of a turn) never ends the game.
 
 Keys: PgUp/PgDn scroll the log, F1/F2/F3 show the help, the whole table, the whole log, Esc goes
 back, Ctrl-C (or Ctrl-D on an empty line) quits — asking first while the game is running.

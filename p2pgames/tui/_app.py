@@ -404,7 +404,7 @@ class TerminalGame:
 
     def _on_away(self, event: SeatAway | SeatBack | AwayTooLong) -> None:
         """A seat's connection was lost, it is back, or it has been away past the grace period
-        (then the player may end the game: ``end``)."""
+        (then the player may end the game: ``abandon``)."""
         session = self.node.session if self.node is not None else None
         if isinstance(event, SeatAway):
             self._log([("class:log.notice", event.text)])
@@ -416,7 +416,8 @@ class TerminalGame:
         elif session is not None and event.seat in session.away:  # else it came back meanwhile
             self.overdue.add(event.seat)
             self._log([("class:log.ask", (
-                f"{event.text}. Type end to end the game (every transcript will say why), or keep waiting."
+                f"{event.text}. Type abandon to end the game for everyone (every transcript will say why),"
+                " or keep waiting."
             ))])
 
     def _on_lobby(self, event: LobbyChanged) -> None:
@@ -468,7 +469,7 @@ class TerminalGame:
             self._unknown(decision, command)
 
     def _on_command(self, command: Any, decision: Decision | None) -> bool:
-        """The commands that are no move (help, log, table, quit, end, say, a bad number); whether
+        """The commands that are no move (help, log, table, quit, abandon, say, a bad number); whether
         ``command`` was one."""
         if isinstance(command, Help):
             self.screen.show(View.HELP)
@@ -479,7 +480,7 @@ class TerminalGame:
         elif isinstance(command, Quit):
             self._on_interrupt()
         elif isinstance(command, EndGame):
-            self._ask_to_end(command.text)
+            self._ask_to_end()
         elif isinstance(command, NewCode):
             self._redirect(command.text)
         elif isinstance(command, Chat):
@@ -626,16 +627,12 @@ class TerminalGame:
         self.asking = None
         self._leave()
 
-    def _ask_to_end(self, text: str) -> None:
-        """``end`` (typed as ``text``): end the game for everyone because a seat is away — asking
-        first, and only once a seat has been away past the grace period (:attr:`overdue`); else
-        say why not."""
+    def _ask_to_end(self) -> None:
+        """``abandon``: end the game for everyone because a seat is away — asking first, and only
+        once a seat has been away past the grace period (:attr:`overdue`); else say why not."""
         session = self.node.session if self.node is not None else None
         if session is None or not session.away:
-            if self._a_move(text):  # nobody is away: a game may read "end" as a move (Torpedo's)
-                self._unknown(self.decision, Unknown(text, ()))
-            else:
-                self._problem("Nobody is away: end ends the game once a player's connection has been lost a while.")
+            self._problem("Nobody is away: abandon ends the game once a player's connection has been lost a while.")
             return
         if self._overdue_away():
             self.asking = Question.END
@@ -687,17 +684,6 @@ class TerminalGame:
         """The seats still away that have been away past the grace period."""
         away = self.node.session.away if self.node is not None else {}
         return self.overdue & away.keys()
-
-    def _a_move(self, text: str) -> bool:
-        """Whether the game reads ``text`` as a move for the decision now (allowed or not)."""
-        if self.decision is None or self.node is None:
-            return False
-        try:
-            return self.node.session.parse_move(text) is not None
-        except NotAMove:
-            return False
-        except LocalError:
-            return True
 
     async def _redraw_while_away(self) -> None:
         """While a seat is away and the game is on, redraw every second: the status line counts

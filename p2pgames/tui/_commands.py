@@ -3,8 +3,9 @@
 The rules, in order (case and extra spaces never matter):
 
 1. the text of one of your current choices makes that move (a game's moves win over commands);
-2. ``help`` (or ``?``), ``say TEXT``, ``log``, ``table``, ``end``, ``code NEWCODE`` and ``quit``
-   (or ``exit``) are commands;
+2. ``help`` (or ``?``), ``say TEXT``, ``log``, ``table``, ``abandon``, ``code NEWCODE`` and
+   ``quit`` (or ``exit``) are commands: words no game's moves begin with (the engine reserves them,
+   :data:`~p2pgames.engine.RESERVED_WORDS`), so each means the same in every game;
 3. a number picks that line of the numbered list: a choice, or a group of choices to narrow down
    (:class:`PickGroup`);
 4. the words of exactly one choice in another order make that move (``score S6 S5 S4``);
@@ -42,6 +43,7 @@ __all__ = [
     "Command",
     "COMMANDS",
     "COMMAND_WORDS",
+    "COMMAND_NAMES",
     "interpret",
     "normalize",
     "choice_texts",
@@ -92,10 +94,8 @@ class Quit:
 
 @dataclass(frozen=True, slots=True)
 class EndGame:
-    """End the game for everyone because a seat is away (once it has been away a while);
-    ``text`` is how it was typed (``end`` or ``end game``)."""
-
-    text: str = "end"
+    """End the game for everyone because a seat is away (once it has been away a while):
+    ``abandon`` (or ``abandon game``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,14 +130,17 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("help", "show the rules summary and these commands (also F1)"),
     ("log", "show only the log, to read back (also F3)"),
     ("table", "show only the table (also F2)"),
-    ("end", "end the game while a seat is away, once it has been away a while (asks first; or: end game)"),
+    ("abandon", "end the game for everyone while a seat is away, once it has been away a while (asks first)"),
     ("code CODE", "the host came back at another address: reconnect with the new join code it gives (same key only)"),
     ("quit", "leave the game; asks first while the game is running (also Ctrl-C)"),
 )
-COMMAND_WORDS: tuple[str, ...] = ("say ", "help", "log", "table", "end", "code ", "quit")
+COMMAND_WORDS: tuple[str, ...] = ("say ", "help", "log", "table", "abandon", "code ", "quit")
 
 _HELP = frozenset({"help", "?", "/help", "h"})
 _QUIT = frozenset({"quit", "exit", "/quit", "q"})
+# Every word read as a command here: each must be one of the engine's RESERVED_WORDS, which no
+# game's moves begin with (tests/tui/test_tui_command_words.py checks it).
+COMMAND_NAMES: frozenset[str] = frozenset({"say", "abandon", "code", "log", "table"}) | _HELP | _QUIT
 
 
 normalize = normalize_typed  # the engine's: what the player types is compared as games read it
@@ -182,8 +185,8 @@ def interpret(
     command = word.casefold()
     if command == "say":
         return Chat(rest)
-    if command == "end" and rest.casefold() in ("", "game"):
-        return EndGame(" ".join(text.split()))  # "end game" too: a game may have a move called end
+    if command == "abandon" and rest.casefold() in ("", "game"):
+        return EndGame()
     if command == "code":
         return NewCode(rest)
     if not rest:

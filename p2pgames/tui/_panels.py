@@ -22,10 +22,11 @@ from p2pgames.engine import Panel
 from p2pgames.tui._text import Line, line_width, plain, truncate, wrap
 from p2pgames.tui._theme import Theme
 
-__all__ = ["layout_panels", "natural_width", "MAX_GUTTER"]
+__all__ = ["layout_panels", "natural_width", "content_width", "MAX_GUTTER", "SEE_ALL"]
 
 MAX_GUTTER = 16
 GUTTER_RULE = " │ "
+SEE_ALL = "F2 shows the whole table"  # what a cut panel's last row says, by default
 
 
 def _styled(panels: Sequence[Panel], theme: Theme) -> list[tuple[str, list[Line]]]:
@@ -39,18 +40,23 @@ def _gutter_width(panels: Sequence[tuple[str, list[Line]]]) -> int:
 def natural_width(panels: Sequence[Panel], theme: Theme) -> int:
     """The width the gutter layout needs to show ``panels`` without cutting anything."""
     styled = _styled(panels, theme)
-    content = max((line_width(line) for _, lines in styled for line in lines), default=0)
-    return _gutter_width(styled) + len(GUTTER_RULE) + content
+    return _gutter_width(styled) + len(GUTTER_RULE) + content_width(panels, theme)
+
+
+def content_width(panels: Sequence[Panel], theme: Theme) -> int:
+    """The width of the widest line of ``panels``: the headers layout needs no more."""
+    return max((line_width(theme.game_line(line)) for panel in panels for line in panel.lines), default=0)
 
 
 def layout_panels(
-    panels: Sequence[Panel], width: int, theme: Theme, max_rows: int | None = None
+    panels: Sequence[Panel], width: int, theme: Theme, max_rows: int | None = None, see_all: str = SEE_ALL
 ) -> list[Line]:
     """``panels`` as lines of at most ``width`` cells (see the module docstring).
 
-    With ``max_rows``, panels too tall to fit together give up rows, the tallest first, each
-    cut panel ending in a row that says how many lines it hides: every panel keeps its title and
-    its first lines in view (a cut at the bottom would hide whole panels, often the player's hand).
+    With ``max_rows``, panels too tall to fit together give up rows, the tallest first (among
+    equals the higher one), each cut panel ending in a row that says how many lines it hides and
+    ``see_all``, how to see them: every panel keeps its title and its first lines in view (a cut
+    at the bottom would hide whole panels, often the player's hand).
     """
     if not panels or width <= 0:
         return []
@@ -58,9 +64,9 @@ def layout_panels(
     gutter = _gutter_width(styled)
     content = max((line_width(line) for _, lines in styled for line in lines), default=0)
     if gutter + len(GUTTER_RULE) + content <= width:
-        blocks = [_Block(title, lines, len(_title_rows(title, gutter)), False) for title, lines in styled]
+        blocks = [_Block(title, lines, len(_title_rows(title, gutter)), False, see_all) for title, lines in styled]
     else:
-        blocks = [_Block(title, lines, 0, header=True) for title, lines in styled]
+        blocks = [_Block(title, lines, 0, True, see_all) for title, lines in styled]
     if max_rows is not None:
         _shrink(blocks, max_rows)
     if blocks[0].header:
@@ -71,11 +77,12 @@ def layout_panels(
 class _Block:
     """A panel being laid out: it shows its first ``shown`` lines (and says how many it hides)."""
 
-    def __init__(self, title: str, lines: list[Line], title_rows: int, header: bool) -> None:
+    def __init__(self, title: str, lines: list[Line], title_rows: int, header: bool, see_all: str) -> None:
         self.title = title
         self.lines = lines
         self.title_rows = title_rows
         self.header = header
+        self.see_all = see_all
         self.shown = len(lines)
 
     @property
@@ -102,14 +109,15 @@ class _Block:
         if not self.cut:
             return self.lines
         hidden = len(self.lines) - self.shown
-        return self.lines[: self.shown] + [[("class:more", f"… {hidden} more · F2 shows the whole table")]]
+        return self.lines[: self.shown] + [[("class:more", f"… {hidden} more · {self.see_all}")]]
 
 
 def _shrink(blocks: list[_Block], max_rows: int) -> None:
     while sum(block.rows for block in blocks) > max_rows:
-        # The tallest panel whose cut saves a row gives one up; among equals, the lowest.
+        # The tallest panel whose cut saves a row gives one up; among equals, the highest: games
+        # put the player's own panels (a hand, a submarine) last, and those keep their rows longest.
         best: tuple[int, _Block] | None = None
-        for block in reversed(blocks):
+        for block in blocks:
             if block.shown and block.rows_if_cut() < block.rows and (best is None or block.rows > best[0]):
                 best = (block.rows, block)
         if best is None:

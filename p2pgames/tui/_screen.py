@@ -52,7 +52,7 @@ from p2pgames.session import Decision, Session
 from p2pgames.tui._commands import COMMANDS, menu_lines
 from p2pgames.tui._completion import ChoiceCompleter
 from p2pgames.tui._controls import FittedLines, ScrollingLog, ScrollingPage
-from p2pgames.tui._panels import layout_panels, natural_width
+from p2pgames.tui._panels import SEE_ALL, content_width, layout_panels, natural_width
 from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayerInput, Question, Typed
 from p2pgames.tui._text import Line, duration, line_width, pad, plain, truncate, wrap
 from p2pgames.tui._theme import Theme
@@ -135,6 +135,7 @@ class Screen:
         self.theme = Theme(color)
         self.view = View.NORMAL
         self._panels_cache: tuple[Any, list[Panel]] | None = None
+        self._table_rows: int | None = None  # the rows the table had when last drawn beside the log
         self.log_control = ScrollingLog(game.log_lines, self._log_more_below)
         self.help_control = ScrollingPage(self._help_lines, self._help_more_below)
         self.app = self._build_application(color, input, output)
@@ -249,28 +250,57 @@ class Screen:
         return panels
 
     def _table_lines(self, width: int, height: int | None) -> list[Line]:
-        return layout_panels(self._panels(), width, self.theme, max_rows=height)
+        self._table_rows = height
+        return layout_panels(self._panels(), width, self.theme, max_rows=height, see_all=self._see_all(width, height))
 
     def _whole_table(self, width: int, height: int | None) -> list[Line]:
         return layout_panels(self._panels(), width, self.theme)
 
     def _table_more(self, hidden: int, width: int) -> Line:
-        return [("class:more", f"▼ {hidden} more rows · F2 shows the whole table")]
+        return [("class:more", f"▼ {hidden} more rows · {self._see_all(width, self._table_rows)}")]
 
     def _terminal_too_small(self, hidden: int, width: int) -> Line:
-        return [("class:more", f"▼ {hidden} more rows: the terminal is too small")]
+        return [("class:more", f"▼ {hidden} more rows · {self._too_small()}")]
 
-    def _side_by_side(self) -> bool:
-        """Whether the table and the log go side by side: when the terminal is wide enough for
-        both and the log gets more room so — a short table beside the log would leave the rest
-        of its column empty and the log narrow, where below it the log has the whole width."""
+    def _see_all(self, width: int, height: int | None) -> str:
+        """How to see what of the table ``height`` rows leave out: F2 (the table alone), or, when
+        the terminal can't show it whole even so, that it is too small and the size that can."""
+        if height is None:
+            return SEE_ALL
+        panels = self._panels()
+        whole = len(layout_panels(panels, width, self.theme))
+        alone = get_app().output.get_size().rows - 3 - len(self._prompt(width))  # the table view's rows
+        if whole <= height or (whole <= alone and content_width(panels, self.theme) <= width):
+            return SEE_ALL
+        return self._too_small()
+
+    def _too_small(self) -> str:
+        """The terminal is too small, and the size (columns × rows) whose screen shows the whole
+        table beside the log's fewest rows and what is asked now: at least as wide as the table's
+        widest line (of the widths its layouts take, the smaller screen)."""
         size = get_app().output.get_size()
-        columns = size.columns
+        panels = self._panels()
+        sizes = []
+        for columns in {max(size.columns, content_width(panels, self.theme)), max(size.columns, natural_width(panels, self.theme))}:
+            table, log = len(layout_panels(panels, columns, self.theme)), 1 + MIN_LOG_ROWS  # its rule, fewest rows
+            body = max(table, log) if self._side_by_side(columns) else table + log
+            sizes.append((columns, 2 + body + len(self._prompt(columns)) + 1))
+        columns, rows = min(sizes, key=lambda size: (size[0] * size[1], size[0]))
+        return f"the terminal is too small ({columns}×{rows} shows it all)"
+
+    def _side_by_side(self, columns: int | None = None) -> bool:
+        """Whether the table and the log go side by side on a terminal ``columns`` wide (default:
+        this one): when it is wide enough for both and the log gets more room so — a short table
+        beside the log would leave the rest of its column empty and the log narrow, where below it
+        the log has the whole width."""
+        size = get_app().output.get_size()
+        columns = size.columns if columns is None else columns
         table = natural_width(self._panels(), self.theme) + 1
         if columns < SIDE_BY_SIDE_COLUMNS or table + 1 + SIDE_LOG_WIDTH > columns:
             return False
         body = size.rows - 3 - len(self._prompt(columns))  # less the title, status and input rows
-        above = len(self._table_lines(columns, max(body - 1 - MIN_LOG_ROWS, 0)))
+        # Counted, not drawn: _table_lines would also note the rows and word what a cut hides.
+        above = len(layout_panels(self._panels(), columns, self.theme, max_rows=max(body - 1 - MIN_LOG_ROWS, 0)))
         beside = min(columns - table - 1, READ_LOG_WIDTH) * (body - 1)
         below = min(columns, READ_LOG_WIDTH) * (body - 1 - above)
         return beside > below

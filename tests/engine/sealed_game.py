@@ -194,7 +194,8 @@ class SealedGuess(Game[SealedGuessState]):
     def describe_action(
         self, state: SealedGuessState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
     ) -> str:
-        return f"guess {action.number}" if isinstance(action, Guess) else f"say {action.word}"
+        # Not "say …": the terminal keeps "say" for chat (RESERVED_WORDS).
+        return f"guess {action.number}" if isinstance(action, Guess) else f"shout {action.word}"
 
     def narrate(self, before: SealedGuessState, event: Event, after: SealedGuessState, names: Sequence[str]) -> list[str]:
         if before.phase == "seal":

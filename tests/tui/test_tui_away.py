@@ -1,5 +1,5 @@
 """A seat away: the log says who was lost and who is back, the status line counts how long it has
-been away, and ``end`` ends the game for everyone once the node says the grace period is over.
+been away, and ``abandon`` ends the game for everyone once the node says the grace period is over.
 
 Most tests give a :class:`TerminalGame` a fake node whose ``away_for`` answers what the test says,
 so the times shown are exact; one plays a real table whose bot loses its connection.
@@ -238,7 +238,8 @@ def test_the_log_says_who_was_lost_who_is_back_and_when_the_game_may_be_ended(pi
     ))
     game._on_event(AwayTooLong(1, "bob", 180.4))
     assert last_log(game) == ("class:log.ask", (
-        "bob has been away for 3:00. Type end to end the game (every transcript will say why), or keep waiting."
+        "bob has been away for 3:00. Type abandon to end the game for everyone (every transcript will say"
+        " why), or keep waiting."
     ))
     assert game.overdue == {1}
     game._on_event(back(session, 1))
@@ -252,7 +253,7 @@ def test_a_joiner_is_told_about_its_own_connection_to_the_host(pipe):
     game._on_event(away(session, 0, "the connection closed"))
     assert last_log(game) == ("class:log.notice", "The connection to the host, alice, was lost (the connection closed); reconnecting …")
     game._on_event(AwayTooLong(0, "alice", 3725, host=True))
-    assert last_log(game)[1].startswith("The host, alice, has been away for 1:02:05. Type end to end the game")
+    assert last_log(game)[1].startswith("The host, alice, has been away for 1:02:05. Type abandon to end the game")
     game._on_event(back(session, 0))
     assert last_log(game) == ("class:log.info", "Reconnected to the host; caught up.")
     # Another seat away, seen by a joiner, reads as the host sees it.
@@ -268,35 +269,40 @@ def test_too_long_for_a_seat_already_back_is_not_shown(pipe):
     assert len(game.log_lines) == before and game.overdue == set()
 
 
-# -- end ---------------------------------------------------------------------------------------------
+# -- abandon -----------------------------------------------------------------------------------------
 
 
-def test_end_is_a_command_and_is_offered(pipe):
-    assert interpret("end", None) == EndGame("end")
-    assert isinstance(interpret("END  Game", ("pass",)), EndGame)
-    assert interpret("end", ("pass", "end")) == Move(1)  # a game's move called end wins
-    assert isinstance(interpret("end turn", None), Unknown)
+def test_abandon_is_a_command_and_is_offered_and_end_is_not(pipe):
+    assert interpret("abandon", None) == EndGame()
+    assert isinstance(interpret("ABANDON  Game", ("pass",)), EndGame)
+    # "end" is a game's word (Steam Torpedo ends a turn with it, Astonishing! an Invention phase):
+    # to the terminal it is no command at all.
+    assert isinstance(interpret("end", None), Unknown)
+    assert isinstance(interpret("end game", ("pass",)), Unknown)
     completer = ChoiceCompleter(lambda: None)
-    offered = [c.text for c in completer.get_completions(Document("en"), CompleteEvent())]
-    assert offered == ["end"]
+    assert [c.text for c in completer.get_completions(Document("ab"), CompleteEvent())][0] == "abandon"
+    assert "end" not in [c.text for c in completer.get_completions(Document("en"), CompleteEvent())]
     game, _ = terminal_game(pipe, FakeSession())
     help_rows = [plain(row) for row in game.screen._help_lines(120)]
-    assert any(row.startswith("  end ") and "seat is away" in row for row in help_rows)
+    assert any(row.startswith("  abandon ") and "seat is away" in row for row in help_rows)
+    assert not any(row.startswith("  end ") for row in help_rows)
 
 
-def test_end_with_nobody_away_says_so(pipe):
+def test_abandon_with_nobody_away_says_so(pipe):
     game, node = terminal_game(pipe, FakeSession())
-    game._on_typed("end")
-    assert last_log(game) == ("class:log.problem", "Nobody is away: end ends the game once a player's connection has been lost a while.")
+    game._on_typed("abandon")
+    assert last_log(game) == (
+        "class:log.problem", "Nobody is away: abandon ends the game once a player's connection has been lost a while."
+    )
     assert game.asking is None and node.ended == 0
 
 
-def test_end_before_the_grace_period_is_refused_with_how_long_is_left(pipe):
+def test_abandon_before_the_grace_period_is_refused_with_how_long_is_left(pipe):
     session = FakeSession()
     game, node = terminal_game(pipe, session)
     game._on_event(away(session, 1))
     node.times = {1: 42.0}
-    game._on_typed("end")
+    game._on_typed("abandon")
     assert last_log(game) == ("class:log.problem", (
         "bob has been away for 0:42: you may end the game once they have been away for 3:00;"
         " until then the game waits for them."
@@ -304,28 +310,28 @@ def test_end_before_the_grace_period_is_refused_with_how_long_is_left(pipe):
     assert game.asking is None and node.ended == 0
 
 
-def test_end_after_the_grace_period_asks_first_then_ends_the_game(pipe):
+def test_abandon_after_the_grace_period_asks_first_then_ends_the_game(pipe):
     session = FakeSession()
     game, node = terminal_game(pipe, session)
     game._on_event(away(session, 1))
     game._on_event(AwayTooLong(1, "bob", GRACE))
-    game._on_typed("end")
+    game._on_typed("abandon")
     assert game.asking is Question.END and node.ended == 0
     assert "End the game for everyone?" in plain(game.screen._banner())
     game._on_input(Answer(False))  # n: keep waiting
     assert game.asking is None and node.ended == 0
-    game._on_typed("end game")
+    game._on_typed("abandon game")
     game._on_input(Answer(True))
     assert game.asking is None and node.ended == 1
 
 
-def test_end_refused_by_the_session_shows_its_reason(pipe):
+def test_abandon_refused_by_the_session_shows_its_reason(pipe):
     session = FakeSession()
     game, node = terminal_game(pipe, session)
     game._on_event(away(session, 1))
     game._on_event(AwayTooLong(1, "bob", GRACE))
     node.refuse = "nobody is away: there is no reason to end the game"
-    game._on_typed("end")
+    game._on_typed("abandon")
     game._on_input(Answer(True))
     assert node.ended == 1
     assert last_log(game) == ("class:log.problem", "Nobody is away: there is no reason to end the game.")
@@ -336,21 +342,21 @@ def test_a_seat_back_while_asking_withdraws_the_question(pipe):
     game, node = terminal_game(pipe, session)
     game._on_event(away(session, 1))
     game._on_event(AwayTooLong(1, "bob", GRACE))
-    game._on_typed("end")
+    game._on_typed("abandon")
     assert game.asking is Question.END
     game._on_event(back(session, 1))
     assert game.asking is None
     game._on_event(away(session, 1))  # away again: its grace starts again, as the node counts it
-    game._on_typed("end")
+    game._on_typed("abandon")
     assert game.asking is None and last_log(game)[0] == "class:log.problem"
 
 
-def test_quit_while_asking_to_end_asks_to_leave_instead(pipe):
+def test_quit_while_asking_to_abandon_asks_to_leave_instead(pipe):
     session = FakeSession()
     game, _ = terminal_game(pipe, session)
     game._on_event(away(session, 1))
     game._on_event(AwayTooLong(1, "bob", GRACE))
-    game._on_typed("end")
+    game._on_typed("abandon")
     game._on_input(Interrupt())  # Ctrl-C at the question
     assert game.asking is Question.LEAVE
 
@@ -442,7 +448,7 @@ def play(pipe, start, script, *, columns: int = 80, rows: int = 24, renders: lis
     return run_terminal_game(setup, title="Probe", color=False, input=pipe, output=output, on_screen=on_screen)
 
 
-def test_on_screen_the_status_counts_and_end_ends_the_game(pipe, deadline, monkeypatch):
+def test_on_screen_the_status_counts_and_abandon_ends_the_game(pipe, deadline, monkeypatch):
     monkeypatch.setattr(tui_app, "AWAY_REDRAW", 0.01)  # the screen's own redraws, sooner
     session = FakeSession()
     node = FakeNode(session)
@@ -464,12 +470,12 @@ def test_on_screen_the_status_counts_and_end_ends_the_game(pipe, deadline, monke
         seen = len(renders)
         await screen.wait_until(lambda: len(renders) >= seen + 3)  # redrawn without an event
         assert "Waiting for bob to reconnect (0:43)" in screen.text()
-        pipe.send_text("end\r")
+        pipe.send_text("abandon\r")
         await screen.wait_for("bob has been away for 0:43: you may end the game once")
         node.times = {1: 180.0}
         node.push(AwayTooLong(1, "bob", 180.0))
-        await screen.wait_for("Type end to end the game")
-        pipe.send_text("end\r")
+        await screen.wait_for("Type abandon to end the game")
+        pipe.send_text("abandon\r")
         await screen.wait_for("End the game for everyone?")
         shown["asking"] = screen.text()
         pipe.send_text("y")
@@ -488,7 +494,7 @@ def test_on_screen_the_status_counts_and_end_ends_the_game(pipe, deadline, monke
 
 def test_a_bot_that_loses_its_connection_can_be_ended_for(pipe, deadline):
     """The host's screen shows the real events: a bot's connection is lost, the (shortened) grace
-    period passes, and ``end`` stops the game for everyone."""
+    period passes, and ``abandon`` stops the game for everyone."""
     game = get_game("probe")
     seed = b"tui-away"
     bot_scope = trio.CancelScope()
@@ -520,8 +526,8 @@ def test_a_bot_that_loses_its_connection_can_be_ended_for(pipe, deadline):
     async def script(screen: ScreenWatcher) -> None:
         bot_scope.cancel()  # the bot's process "crashes": its connection is gone
         await screen.wait_for("bot-1's connection was lost")
-        await screen.wait_for("Type end to end the game")
-        pipe.send_text("end\r")
+        await screen.wait_for("Type abandon to end the game")
+        pipe.send_text("abandon\r")
         await screen.wait_for("End the game for everyone?")
         pipe.send_text("y")
         await screen.wait_for("Press q or Enter to leave")

@@ -13,14 +13,23 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 
 from p2pgames.bots import bot_for
-from p2pgames.engine import ReactionWindow
+from p2pgames.engine import LocalTable, ReactionWindow, Simultaneous, Turn
 from p2pgames.games import get_game
+from p2pgames.session import Decision
 from p2pgames.tui import run_terminal_game
 from p2pgames.tui._completion import ChoiceCompleter
+from p2pgames.tui._panels import layout_panels
+from p2pgames.tui._screen import MIN_LOG_ROWS, choice_lines
+from p2pgames.tui._text import plain
+from p2pgames.tui._theme import Theme
 from tui_tables import SizedOutput, Table
 
 GAME = get_game("torpedo")
 COLUMNS, ROWS = 80, 24
+THEME = Theme(False)
+# Rows of the screen that are not the table nor the prompt: the title and status bars, the input
+# line, the log's rule and the log's fewest rows.
+FIXED_ROWS = 2 + 1 + 1 + MIN_LOG_ROWS
 
 
 @pytest.fixture
@@ -82,6 +91,17 @@ def completions(decision, typed: str) -> list[str]:
     return [c.text for c in completer.get_completions(Document(typed), CompleteEvent(completion_requested=True))]
 
 
+async def help_pages(table: Table) -> list[str]:
+    """The help screen shown, page by page to its end (PgDn, each page awaited as drawn)."""
+    screen = table.screen
+    pages = [screen.text()]
+    while "Esc or F1 returns to the table." not in pages[-1]:
+        table.type("\x1b[6~")  # PgDn
+        await screen.wait_until(lambda: screen.text() != pages[-1])
+        pages.append(screen.text())
+    return pages
+
+
 async def leave(table: Table) -> None:
     table.type("quit\r")
     await table.screen.wait_for("Leave the game?")
@@ -99,6 +119,14 @@ def test_the_build_screen_lists_the_pool_with_stats_and_builds_tile_by_tile(pipe
         screen = table.screen
         await table.next_decision()
         await screen.wait_for("Your move — build your submarine (secret until everyone has chosen)")
+        shown["first"] = fits(screen.text())
+        table.type("help\r")
+        await screen.wait_for("Steam Torpedo: how to play")
+        shown["help"] = "\n".join(await help_pages(table))
+        table.type("\x1b")
+        await table.settle()
+        table.type("3\r")  # custom: the pool
+        await screen.wait_for("0/10 chosen")
         shown["pool"] = fits(screen.text())
         table.type("add Mortar\r")
         await screen.wait_for("1/10 chosen: Mortar · no control room yet")
@@ -126,6 +154,18 @@ def test_the_build_screen_lists_the_pool_with_stats_and_builds_tile_by_tile(pipe
         await leave(table)
 
     assert run(table, script) == 0
+    # The first choice: the starters, recommended for a first game, and custom.
+    first = shown["first"]
+    assert "── build your submarine" in first
+    assert "A first game? Take a starter submarine, as the rulebook recommends: ten" in first
+    assert "  starter panzer  Panzer la Rochelle: Mortar Bulkhead" in first and "  starter talion  Talion: " in first
+    assert "  custom          build your own: 10 of the " in first
+    assert " 1 starter panzer   2 starter talion   3 custom" in first
+    # help lists the build's commands.
+    assert "  starter panzer            the Panzer la Rochelle starter's ten tiles" in shown["help"]
+    assert "  add Gatling               a tile into your build" in shown["help"]
+    assert "  clear | done              start again | finish" in shown["help"]
+    assert "  swap Gatling Chain | keep after placement" in shown["help"]
     pool = shown["pool"]
     # The heading keys the codes; every tile is listed with its type, structure/oxygen and effects.
     assert "── pool · S4/2: type, structure/oxygen · ↺ counter · ¹ single-use · ² two keys" in pool
@@ -175,12 +215,7 @@ def test_a_whole_game_at_80x24_turns_defence_completion_tile_help_and_the_end(pi
         table.type("help\r")
         await screen.wait_for("Steam Torpedo: sink the enemy submarine")
         shown["help"] = screen.text()
-        pages = []
-        while "Esc or F1 returns to the table." not in screen.text():
-            table.type("\x1b[6~")  # PgDn
-            await table.settle()
-            pages.append(screen.text())
-        shown["help-pages"] = "\n".join(pages)
+        shown["help-pages"] = "\n".join(await help_pages(table))
         table.type("\x1b")
         await table.settle()
         table.type("2\r")  # a line of the list by its number: its choices
@@ -227,8 +262,8 @@ def test_a_whole_game_at_80x24_turns_defence_completion_tile_help_and_the_end(pi
     assert re.search(r"C o\d ", you[3]) and re.search(r"\b[SEAXC] o\d", you[1])
     # The sea: the five sectors under the grids' columns, both submarines in theirs.
     assert all(f"{c} · sector {n}" in sea[0] for n, c in enumerate("ABCDE", 1))
-    assert any("you ►" in row for row in sea[1:]) and any("bot-1 ►" in row for row in sea[1:])
-    assert all("oxygen" in row and "crew" in row and "speed" in row for row in sea[1:])
+    assert "bot-1 ►" in sea[1] and "you ►" in sea[2]  # the enemy above, you below, as the grids
+    assert all(re.search(r"sector [1-5]", row) and "oxygen" in row and "crew" in row and "speed" in row for row in sea[1:])
     # Whose turn and phase, what is left, where the enemy is.
     assert re.match(r"turn \d+: your turn, action phase · left: maneuver, captain's move", turn[0])
     assert re.match(r"bot-1 is (in front of you|behind you|on your (port|starboard) side), at (close|distant) range", turn[1])
@@ -260,6 +295,45 @@ def test_a_whole_game_at_80x24_turns_defence_completion_tile_help_and_the_end(pi
     assert "Game over" in end and "wins: " in end
     assert "enemy │" in end and "you │" in end
     assert re.search(r"turn │ Game over: .* wins: ", end)
+
+
+def test_a_terminal_too_small_for_your_submarine_says_so_and_the_size_that_shows_it(pipe, deadline):
+    """The field report: below 80×24 the table showed none of your own submarine and said only
+    that F2 shows the whole table, which at that size it can't either."""
+    table = torpedo_table(pipe, "starter", seed=b"tui-torpedo-game")
+    output = SizedOutput(78, 18)
+    shown: dict[str, str] = {}
+
+    async def script(table: Table) -> None:
+        screen = table.screen
+        await table.play_until(lambda decision: "action phase" in decision.step.prompt, heuristic(table))
+        await screen.wait_for("Your move — your action phase")
+        shown["small"] = screen.text()
+        table.type("table\r")  # the table alone: still too small
+        await screen.wait_until(lambda: "── Log" not in screen.text())
+        shown["alone"] = screen.text()
+        table.type("\x1b")
+        size = re.search(r"the terminal is too small \((\d+)×(\d+) shows it all\)", shown["small"])
+        output.columns, output.rows = int(size[1]), int(size[2])
+        app = screen.app
+        app.invalidate()
+        await screen.wait_until(lambda: "── Log" in screen.text() and "more" not in screen.text().split("── Log")[0])
+        shown["enough"] = screen.text()
+        output.columns, output.rows = 80, 24
+        await leave(table)
+
+    run_terminal_game(
+        table.setup(script), title="Steam Torpedo", color=False, input=table.pipe, output=output, on_screen=table.on_screen,
+    )
+    small = shown["small"]
+    assert "── you" in small
+    below_you = small.split("── you")[1].split("── turn")[0]
+    assert "more · the terminal is too small (" in below_you, small
+    assert "F2 shows the whole table" not in small
+    assert re.search(r"▼ \d+ more rows · the terminal is too small \(\d+×\d+ shows it all\)", shown["alone"]), shown["alone"]
+    # The size it names shows the whole table, your submarine's four rows among it.
+    enough = shown["enough"]
+    assert len(table_rows(enough, "you")) == 4 and len(table_rows(enough, "enemy")) == 4, enough
 
 
 def test_a_counter_window_asks_with_the_standing_answer(pipe, deadline):
@@ -299,3 +373,88 @@ def test_a_counter_window_asks_with_the_standing_answer(pipe, deadline):
     window = shown["window"]
     assert re.search(r" \d no reactions this turn", window)
     assert re.search(r"turn \d+: bot-host's turn, you may react", window)
+
+
+# -- the table as the screen lays it out, from a position ---------------------------------------------
+
+
+def laid_out(state, seat: int, columns: int = COLUMNS, rows: int = ROWS, names=("bruno", "ludovic")) -> list[str]:
+    """The table and the prompt as the screen lays them out for ``seat`` deciding at ``state`` on
+    a ``columns``×``rows`` terminal: "Your move", the warnings and the choices as the session
+    offers them, above them the panels in what rows are left."""
+    actions = GAME.legal_actions(state, seat, {})
+    texts = tuple(GAME.describe_action(state, seat, action, {}, names) for action in actions)
+    groups = tuple(GAME.group_choices(state, seat, actions, texts))
+    warnings = tuple(GAME.warnings(state, seat, {}, names))
+    decision = Decision(GAME.step(state), tuple(actions), texts, False, groups, warnings)
+    prompt = choice_lines(decision, columns)
+    table = layout_panels(GAME.panels(state, seat, {}, names), columns, THEME, max_rows=rows - FIXED_ROWS - len(prompt))
+    return [plain(row) for row in table + prompt]
+
+
+def panel_rows(rows: list[str], title: str) -> list[str]:
+    return table_rows("\n".join(rows), title)
+
+
+@pytest.mark.parametrize("columns, rows", [(80, 24), (120, 40)])
+def test_a_destroyed_location_is_warned_of_above_the_choices_with_your_whole_submarine_in_view(columns, rows):
+    from tests.games.torpedo.torpedo_scenarios import destroy, hurt, table
+
+    state = table(active=0)
+    for where in ("A1", "B1", "A2", "B2"):
+        destroy(state, 0, where)
+    hurt(state, 0, "C2", 1)
+    screen = laid_out(state, 0, columns, rows)
+    assert "⚠ Aft destroyed: hits there land on your control room; 3 more sink you." in screen
+    you = panel_rows(screen, "you")
+    assert len(you) == 4 and "PzBridge  3/4" in you[2] and you[0].count("destroyed") == 0
+    assert not any("more ·" in row for row in screen), "\n".join(screen)
+    # The sea names each submarine's sector, the enemy's first.
+    sea = panel_rows(screen, "sea")
+    assert "ludovic ►" in sea[1] and "sector 3" in sea[1] and "you ►" in sea[2] and "sector 3" in sea[2]
+
+
+def test_defending_more_than_the_location_holds_is_warned_of_beside_absorb():
+    from tests.games.torpedo.test_torpedo_attacks import example_of_play
+
+    screen = laid_out(example_of_play(), 0)
+    at = screen.index("⚠ Your fore holds 1 of the 2: the rest lands on your control room anyway.")
+    assert screen[at - 1].startswith("Your move — absorb the damage") and screen[at + 1] == " 1 absorb   2 assign Hold"
+    assert len(panel_rows(screen, "you")) == 4
+
+
+def test_a_table_too_tall_for_the_rows_left_cuts_the_enemy_before_your_submarine():
+    from tests.games.torpedo.torpedo_scenarios import table
+
+    panels = GAME.panels(table(active=0), 0, {}, ("bruno", "ludovic"))
+    rows = [plain(row) for row in layout_panels(panels, COLUMNS, THEME, max_rows=12)]
+    enemy, you = table_rows("\n".join(rows), "enemy"), table_rows("\n".join(rows), "you")
+    assert enemy[-1] == "… 2 more · F2 shows the whole table" and len(you) == 4
+
+
+# Games in which hits land on a control room with a location destroyed (the seeds were picked so).
+@pytest.mark.parametrize("build, game", [("starter", 3), ("starter", 5), ("draft", 4), ("random", 0)])
+def test_whole_games_keep_your_submarine_and_the_warnings_in_view_at_80x24(build, game):
+    """Every decision of both seats through heuristic games: whatever the warnings and choices
+    take, your own submarine is never cut, and no line is wider than the terminal."""
+    seed = f"tui-fit-{build}-{game}".encode()
+    table = LocalTable(GAME, GAME.ruleset(2, {"build": build}), seed)
+    bots = [bot_for(GAME, seed + bytes([seat]), "heuristic") for seat in (0, 1)]
+    checked = warned = 0
+    while not table.over:
+        step = table.step()
+        actors = step.actors if isinstance(step, Turn) else step.players
+        movers = [seat for seat in actors if GAME.legal_actions(table.state, seat, {})]
+        for seat in movers:
+            if table.state.phase in ("recovery", "action", "counter", "step", "aim", "defend", "drain", "scavenge"):
+                screen = laid_out(table.state, seat)
+                assert all(len(row) <= COLUMNS for row in screen)
+                you = panel_rows(screen, "you")
+                assert len(you) == 4 and not any("more ·" in row for row in you), "\n".join(screen)
+                checked += 1
+                warned += any(row.startswith("⚠") for row in screen)
+        if isinstance(step, Simultaneous):
+            table.act_simultaneous([(seat, bots[seat].choose(GAME, table.state, seat, {}, step)) for seat in step.players])
+        else:
+            table.act(movers[0], bots[movers[0]].choose(GAME, table.state, movers[0], {}, step))
+    assert checked > 50 and warned > 0

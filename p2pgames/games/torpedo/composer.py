@@ -1,10 +1,15 @@
 """The custom build's local composer: a player builds a submarine tile by tile on their own peer
 (``add Gatling``, ``remove Gatling``, ``starter panzer``, ``clear``, ``done``) and the finished
 :class:`Build` is committed like any other secret choice. Nothing here is hashed or sent.
+
+Its first choice offers the starter submarines, which the rulebook recommends for a first game
+("For your first game, you should choose a faction … This gives you a fair fight"), and
+``custom``, which opens the pool to build from (``add NAME`` does too, in one go).
 """
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -21,19 +26,24 @@ __all__ = ["BuildComposer"]
 @dataclass(frozen=True)
 class BuildComposer(Composer):
     """A submarine being built by seat ``player``: ``chosen`` tile names in the order added;
-    ``finished`` once the player said ``done`` with a legal build."""
+    ``pool`` once the player has the pool in view (the first choice, starters or ``custom``,
+    made); ``finished`` once the player said ``done`` with a legal build."""
 
     player: int
     chosen: tuple[str, ...] = ()
     finished: bool = False
+    pool: bool = False
 
-    prompt = "build your submarine: add 10 compartments, one a control room, then done"
+    prompt = "build your submarine: a starter for a first game, or add 10 compartments, then done"
 
     def commands(self) -> Sequence[str]:
-        """``done`` first once the build is legal, then the starter shortcuts (while fewer than
-        10 are chosen), what may be added, what may be removed, ``clear``."""
+        """First the starters, then ``custom``. With the pool in view: ``done`` first once the
+        build is legal, then the starter shortcuts (while fewer than 10 are chosen), what may be
+        added, what may be removed, ``clear``."""
         if self.finished:
             return ()
+        if not self.pool:
+            return (*(f"starter {faction}" for faction in TILESET.starters), "custom")
         tiles = TILESET.tiles
         has_control = any(tiles[name].is_control for name in self.chosen)
         commands = []
@@ -67,30 +77,37 @@ class BuildComposer(Composer):
                 raise IllegalAction(self.player, f"you have {BUILD_SIZE} compartments already: remove one first")
             if tile.is_control and any(TILESET.tiles[name].is_control for name in self.chosen):
                 raise IllegalAction(self.player, "you have a control room already: remove it first")
-            return BuildComposer(self.player, (*self.chosen, tile.name))
+            return BuildComposer(self.player, (*self.chosen, tile.name), pool=True)
         if verb == "remove":
             tile = self._tile(rest)
             if tile.name not in self.chosen:
                 raise IllegalAction(self.player, f"{tile.short} is not in your submarine")
-            return BuildComposer(self.player, tuple(name for name in self.chosen if name != tile.name))
+            return BuildComposer(self.player, tuple(name for name in self.chosen if name != tile.name), pool=True)
         if verb == "starter":
             faction = rest.casefold()
             if faction not in TILESET.starters:
                 raise MalformedAction(f"the starters are {' and '.join(TILESET.starters)}, not {rest!r}")
-            return BuildComposer(self.player, starter_build(faction))
+            return BuildComposer(self.player, starter_build(faction), pool=True)
+        if verb == "custom" and not rest:
+            return BuildComposer(self.player, self.chosen, pool=True)
         if verb == "clear" and not rest:
-            return BuildComposer(self.player)
+            return BuildComposer(self.player, pool=True)
         if verb == "done" and not rest:
             problem = build_problem(self.chosen)
             if problem is not None:
                 raise IllegalAction(self.player, problem)
-            return BuildComposer(self.player, self.chosen, True)
-        raise MalformedAction(f"{text!r} is not a build command: add NAME, remove NAME, starter panzer, clear, done")
+            return BuildComposer(self.player, self.chosen, True, True)
+        raise MalformedAction(
+            f"{text!r} is not a build command: starter panzer, starter talion, custom, add NAME, remove NAME, clear, done"
+        )
 
     def panels(self) -> Sequence[Panel]:
-        """One panel, the screen's whole width: how many are chosen and which, what is missing,
+        """One panel, the screen's whole width. First the starters, each with its tiles, and what
+        ``custom`` does; with the pool in view, how many are chosen and which, what is missing,
         then the pool left to add from (each tile's type, structure/oxygen and effects, in
         three columns: the whole pool fits beside the choices and the log at 80×24)."""
+        if not self.pool:
+            return [Panel("build your submarine", tuple(first_choice_lines()))]
         tiles = TILESET.tiles
         chosen = [tiles[name] for name in self.chosen]
         count: Segment = ("bold", f"{len(chosen)}/{BUILD_SIZE} chosen")
@@ -115,6 +132,26 @@ class BuildComposer(Composer):
         if tile is None:
             raise MalformedAction(f"{typed!r} is not a tile: type its short name or its name ('tile NAME' shows one)")
         return tile
+
+
+def first_choice_lines() -> list[tuple[Segment, ...]]:
+    """The first choice of a custom build: the starters, recommended for a first game as the
+    rulebook does (each with its tiles), then ``custom`` (lines of at most :data:`POOL_WIDTH`)."""
+    lines: list[tuple[Segment, ...]] = [
+        (("bold", "A first game? Take a starter submarine,"), ("", " as the rulebook recommends: ten")),
+        (("", "ready-made compartments, a fair fight. Or build your own from the pool."),),
+        (),
+    ]
+    command = 2 + max(len(f"starter {faction}") for faction in TILESET.starters) + 2
+    for faction, starter in TILESET.starters.items():
+        shorts = " ".join(TILESET.tiles[name].short for name in starter.layout)
+        for number, row in enumerate(textwrap.wrap(f"{starter.name}: {shorts}", POOL_WIDTH - command)):
+            head = f"  starter {faction}" if number == 0 else ""
+            lines.append((("bold", f"{head:<{command}}"), ("", row)))
+    built = f"build your own: 10 of the {len(TILESET.tiles)} tiles, one of them a control room"
+    lines += [(("bold", f"{'  custom':<{command}}"), ("", built)), ()]
+    lines.append((("dim", "Type or pick one; 'tile NAME' shows a tile's card, 'help' every build command."),))
+    return lines
 
 
 def _wrapped(segments: list[Segment]) -> list[tuple[Segment, ...]]:

@@ -37,6 +37,7 @@ __all__ = [
     "enemy_crew_in",
     "has_target",
     "hit_of",
+    "hittable",
     "is_blocked",
     "is_manned",
     "loss_reasons",
@@ -160,6 +161,12 @@ def attack_total(state: "TorpedoState", seat: int, effect: Effect, doubled: bool
 def hit_of(state: "TorpedoState", seat: int, effect: Effect) -> str:
     """The enemy location ``seat``'s aimed effect reaches from where the submarines are now."""
     return hit_location(effect.hits, relative_position(seat, state.sectors, state.upper))
+
+
+def hittable(state: "TorpedoState", seat: int, location: str) -> list[int]:
+    """The compartments of ``seat``'s ``location`` that can take damage: not destroyed, never the
+    control room. With none left, every hit on the location lands on the control room (step 7)."""
+    return [p for p in location_positions(seat, location) if p != CONTROL and not destroyed(state, seat, p)]
 
 
 def oxygen_room(state: "TorpedoState", seat: int, position: int) -> int:

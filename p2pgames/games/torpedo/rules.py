@@ -92,6 +92,7 @@ from p2pgames.games.torpedo.effects import (
     crew_targets,
     destroyed,
     hit_of,
+    hittable,
     is_blocked,
     is_manned,
     loss_reasons,
@@ -571,9 +572,15 @@ class Torpedo(Game[TorpedoState]):
 
     def reactions(self, state: TorpedoState) -> list[tuple[int, int]]:
         """``(position, effect)`` of every counter effect the seat whose turn it is not may use
-        now: in a compartment of its own it mans (ready or exhausted crew), not destroyed, not
-        blocked, not yet used in this window (I7), single-use not yet used this action phase,
-        with a legal target, and not in anyone's first turn."""
+        now: those of :meth:`counters` with a legal target."""
+        return [(position, number) for position, number, no_target in self.counters(state) if no_target is None]
+
+    def counters(self, state: TorpedoState) -> list[tuple[int, int, str | None]]:
+        """``(position, effect, why no target)`` of every counter effect the seat whose turn it
+        is not could use as a reaction now but for its target: in a compartment of its own it
+        mans (ready or exhausted crew), not destroyed, not blocked, not yet used in this window
+        (I7), single-use not yet used this action phase, and not in anyone's first turn. The
+        last field says why the effect has no legal target now (``None``: it has one)."""
         if state.first_turns or state.phase == Phase.OVER:
             return []
         seat = 1 - state.active
@@ -587,10 +594,8 @@ class Torpedo(Game[TorpedoState]):
             if not is_manned(state, seat, position) or is_blocked(state, seat, position):
                 continue
             for number, effect in enumerate(tile.effects):
-                if effect.button != "counter" or (seat, position, number) in state.used:
-                    continue
-                if no_target_reason(state, seat, effect) is None:
-                    found.append((position, number))
+                if effect.button == "counter" and (seat, position, number) not in state.used:
+                    found.append((position, number, no_target_reason(state, seat, effect)))
         return found
 
     def _resolution_options(self, state: TorpedoState, player: int) -> list[Any]:
@@ -639,10 +644,7 @@ class Torpedo(Game[TorpedoState]):
         return options
 
     def _defend_candidates(self, state: TorpedoState) -> list[int]:
-        defender = 1 - state.source[0]
-        return [
-            p for p in location_positions(defender, state.hit) if p != CONTROL and not destroyed(state, defender, p)
-        ]
+        return hittable(state, 1 - state.source[0], state.hit)
 
     def _drain_candidates(self, state: TorpedoState) -> list[int]:
         defender = 1 - state.source[0]
@@ -948,6 +950,13 @@ class Torpedo(Game[TorpedoState]):
         if state.phase != Phase.COUNTER or player != 1 - state.active:
             return None
         return StandingAnswer(NO_REACTIONS, _PASS, ("no reactions", state.turn))
+
+    def warnings(self, state: TorpedoState, player: int, knowledge: Knowledge, names: Sequence[str]) -> Sequence[str]:
+        """Hits that will land on ``player``'s control room: a location with nothing left, damage
+        a location can't hold (:func:`views.warnings`)."""
+        from p2pgames.games.torpedo import views
+
+        return views.warnings(state, player)
 
     info_commands = (("tile NAME", "a compartment tile's full text"),)
 

@@ -36,7 +36,7 @@ from p2pgames.games.torpedo.build import starter_of
 from p2pgames.games.torpedo.effects import (
     CREW_PER_SEAT,
     crew_name,
-    is_manned,
+    hittable,
     loss_reasons,
     owner,
     seat_crew,
@@ -44,11 +44,13 @@ from p2pgames.games.torpedo.effects import (
 )
 from p2pgames.games.torpedo.geometry import (
     CONTROL,
+    LOCATIONS,
     position_name,
     range_of,
     relative_position,
 )
 from p2pgames.games.torpedo.tiles import TILESET, Effect, Tile
+from p2pgames.words import joined
 
 if TYPE_CHECKING:
     from p2pgames.games.torpedo.rules import Torpedo, TorpedoState
@@ -65,6 +67,7 @@ __all__ = [
     "result_summary",
     "side_word",
     "tile_list",
+    "warnings",
 ]
 
 WIDTH = 78
@@ -91,9 +94,6 @@ its short name and structure left (3/4), then its type (S standard, E engine,
 A armoured, X experimental, C control room), its oxygen (o2) and its crew: C
 the captain, 1-4 the sailors, in brackets when exhausted, !2 an enemy sailor
 aboard. Tiles are typed by short name or position.
-Building: the pool lists each tile's type, structure/oxygen (S4/2) and effects
-(atk attack, gas oxygen attack, kill a crew member; cl close, far distant range;
-↺ counter, ¹ single-use, ² two keys).
 
 Type:
   maneuver +2 -1            you 2 sectors toward sector 5, the enemy 1 back
@@ -113,7 +113,20 @@ Type:
                             turn' passes the rest of the turn's windows)
   breathe O2Tanks           recovery
   end                       end your turn
-  tile Gatling              a tile's full text"""
+  tile Gatling              a tile's full text
+
+Building your submarine (build=custom) starts with a choice: a starter
+submarine, which the rulebook recommends for a first game, or your own. The
+pool lists each tile's type, structure/oxygen (S4/2) and effects (atk attack,
+gas oxygen attack, kill a crew member; cl close, far distant range; ↺ counter,
+¹ single-use, ² two keys).
+  starter panzer            the Panzer la Rochelle starter's ten tiles (or
+                            starter talion): then done, or change them first
+  custom                    build your own from the pool
+  add Gatling               a tile into your build (remove Gatling: out again)
+  clear | done              start again | finish: 10 tiles, one a control room
+  swap Gatling Chain | keep after placement: switch two compartments, or keep
+  pick Gatling              (build=draft) take a tile from the pool"""
 
 
 # -- names -----------------------------------------------------------------------------------------
@@ -371,6 +384,38 @@ def tile_list() -> list[str]:
     return lines
 
 
+# -- warnings --------------------------------------------------------------------------------------
+
+
+def warnings(state: "TorpedoState", player: int) -> list[str]:
+    """What ``player`` should know before any decision of theirs in play that the grids don't
+    spell out, one sentence each (short enough for a row beside the "⚠ " of an 80-column screen
+    but when several locations are named):
+
+    * A location of theirs with no compartment left (every one destroyed): every hit there lands
+      on the control room, one token a hit (step 7) — and how many more it takes to sink them.
+    * Defending, before placing any damage, against more than the location hit can hold: placing
+      it floods every compartment left there and the rest lands on the control room all the
+      same, where absorbing puts only that one token (step 6).
+    """
+    from p2pgames.games.torpedo.rules import PLAYING, Phase
+
+    if player not in (0, 1) or state.phase not in PLAYING:
+        return []
+    lines = []
+    damage, kit = state.damage[player], state.kit[player]
+    gone = [location for location in LOCATIONS if not hittable(state, player, location)]
+    if gone:
+        left = kit[CONTROL].structure - damage[CONTROL]
+        sink = f"{left} more sink{'s' if left == 1 else ''} you"
+        lines.append(f"{joined(gone).capitalize()} destroyed: hits there land on your control room; {sink}.")
+    if state.phase == Phase.DEFEND and player != state.source[0] and not state.assigned:
+        room = sum(kit[p].structure - damage[p] for p in hittable(state, player, state.hit))
+        if room < state.amount:
+            lines.append(f"Your {state.hit} holds {room} of the {state.amount}: the rest lands on your control room anyway.")
+    return lines
+
+
 # -- log lines -------------------------------------------------------------------------------------
 
 
@@ -426,15 +471,11 @@ def _note_line(note: tuple, before: "TorpedoState", after: "TorpedoState", names
         return f"{names[seat]} breathed from {_tile(state, seat, position)} ({state.total_oxygen(seat)} oxygen left)."
     if kind == "maneuver":
         _, seat, own, enemy, upper, sectors = note
-        parts = []
-        if own:
-            parts.append(f"their submarine {_signed(own)}")
-        if enemy:
-            parts.append(f"{names[1 - seat]}'s {_signed(enemy)}")
-        where = f"; now in sectors {sectors[seat]} and {sectors[1 - seat]}"
-        if upper is not None and sectors[0] == sectors[1]:
-            where += f", {names[upper]} to port of {names[1 - upper]}"
-        return f"{names[seat]} maneuvered {' and '.join(parts) or 'round to the other side'}{where}."
+        moves = [(sub, by) for sub, by in ((seat, own), (1 - seat, enemy)) if by]
+        if not moves:
+            other = names[1 - seat]
+            return f"{names[seat]} maneuvered round {other}'s submarine in sector {sectors[seat]}{_side(upper, sectors, names)}."
+        return f"{names[seat]} maneuvered {_moves(seat, moves, sectors, upper, names)}."
     if kind == "move":
         _, crew, sub, to = note
         return f"{_member(crew, names)} moved to {_tile(state, sub, to)}."
@@ -497,8 +538,7 @@ def _note_line(note: tuple, before: "TorpedoState", after: "TorpedoState", names
         return f"{_member(crew, names)} was moved to {_tile(state, sub, to)}."
     if kind == "drive":
         _, seat, moved, by, upper, sectors, auto = note
-        whose = "their own submarine" if moved == seat else f"{names[moved]}'s submarine"
-        return f"{names[seat]} moved {whose} {_signed(by)}; now in sectors {sectors[0]} ({names[0]}) and {sectors[1]} ({names[1]})."
+        return f"{names[seat]} moved {_moves(seat, [(moved, by)], sectors, upper, names)}."
     if kind == "returned":
         _, seat, moved = note
         if not moved:
@@ -511,6 +551,28 @@ def _note_line(note: tuple, before: "TorpedoState", after: "TorpedoState", names
     if kind == "over":
         return result_summary(state, names)
     return ""
+
+
+def _moves(seat: int, moves: Sequence[tuple[int, int]], sectors: Sequence[int], upper: int | None, names: Sequence[str]) -> str:
+    """What ``seat``'s maneuver or move-sub effect did, after its verb: each submarine moved
+    (``(sub, by)``) by how much and to which sector, where the other stays, and who is on whose
+    port side when they now share a sector: ``root's submarine +1 to sector 2; bot-1's stays in
+    sector 1``."""
+    parts = []
+    for number, (sub, by) in enumerate(moves):
+        whose = "their own" if sub == seat else f"{names[sub]}'s"
+        parts.append(f"{whose}{' submarine' if number == 0 else ''} {_signed(by)} to sector {sectors[sub]}")
+    subs = {sub for sub, _ in moves}
+    stays = "".join(f"; {names[sub]}'s stays in sector {sectors[sub]}" for sub in (0, 1) if sub not in subs)
+    return " and ".join(parts) + stays + _side(upper, sectors, names)
+
+
+def _side(upper: int | None, sectors: Sequence[int], names: Sequence[str]) -> str:
+    """``; bruno is on ludovic's port side`` when both submarines share a sector (``upper`` is up:
+    facing sector 5, up is to port), else nothing."""
+    if upper is None or sectors[0] != sectors[1]:
+        return ""
+    return f"; {names[upper]} is on {names[1 - upper]}'s port side"
 
 
 def result_summary(state: "TorpedoState", names: Sequence[str]) -> str:
@@ -586,7 +648,7 @@ def panels(game: "Torpedo", state: "TorpedoState", viewer: int | None, names: Se
         return result
     result.append(Panel("sea", tuple(_sea_lines(state, me, viewer, names))))
     result.append(Panel(titles[1], tuple(_grid_lines(state, bottom, top=False))))
-    result.append(_turn_panel(state, viewer, names))
+    result.append(_turn_panel(game, state, viewer, names))
     return result
 
 
@@ -610,26 +672,38 @@ def _grid_lines(state: "TorpedoState", seat: int, top: bool) -> list[Line]:
 
 
 def _sea_lines(state: "TorpedoState", me: int, viewer: int | None, names: Sequence[str]) -> list[Line]:
-    """The sectors, each under its column of the grids, then one line per submarine, the upper
-    one first (when they share a sector, ``upper`` says which is up; else the one drawn on top):
-    its marker in its sector's column, and beside it its oxygen, crew and speed."""
+    """The sectors, each under its column of the grids, then one line per submarine — the
+    enemy's, then yours, as the grids are drawn (a spectator's: the upper one first when they
+    share a sector, else the one drawn on top) — its marker in its sector's column and beside it
+    its sector, oxygen, crew and speed: right of the marker, else left of it, else split around
+    it (in the middle sectors neither side has room for all)."""
     ruler = " ".join(f"{COLUMNS[column]} · sector {column + 1}".center(CELL) for column in range(5))
     lines: list[Line] = [(("dim", ("  " + ruler).rstrip()),)]
     sectors = state.sectors
-    up = state.upper if sectors[0] == sectors[1] else 1 - me
-    for seat in (up, 1 - up):
+    if viewer in (0, 1):
+        order = (1 - viewer, viewer)
+    else:
+        up = state.upper if sectors[0] == sectors[1] else 1 - me
+        order = (up, 1 - up)
+    for seat in order:
         mark = "you ►" if seat == viewer else f"{names[seat][:CELL - 2]} ►"
         style = "you" if seat == viewer else "bold"
-        stats = f"oxygen {state.total_oxygen(seat)} · crew {state.alive(seat)} · speed {speed(state, seat)}"
-        at = 2 + (sectors[seat] - 1) * SPAN
-        marker = f"{mark:^{CELL}}".rstrip()
-        if at + len(marker) + 2 + len(stats) <= GRID:
-            segments = [("", " " * at), (style, marker), ("dim", "  " + stats)]
-        else:
-            lead = marker.lstrip()
-            start = at + len(marker) - len(lead)
-            pad = max(0, start - len(stats) - 2)
-            segments = [("", " " * pad), ("dim", stats[: max(0, start - 2)] + "  "), (style, lead)]
+        stats = [
+            f"sector {sectors[seat]}",
+            f"oxygen {state.total_oxygen(seat)}",
+            f"crew {state.alive(seat)}",
+            f"speed {speed(state, seat)}",
+        ]
+        centred = f"{mark:^{CELL}}"
+        start = 2 + (sectors[seat] - 1) * SPAN + len(centred) - len(centred.lstrip())
+        end = start + len(mark)
+        for split in (0, len(stats), *range(1, len(stats))):
+            left, right = " · ".join(stats[:split]), " · ".join(stats[split:])
+            if (not left or len(left) + 2 <= start) and (not right or end + 2 + len(right) <= WIDTH):
+                break
+        segments: list[Segment] = [("", " " * (start - len(left) - 2 if left else start))]
+        segments += [("dim", left + "  ")] if left else []
+        segments += [(style, mark)] + ([("dim", "  " + right)] if right else [])
         lines.append(tuple(segments))
     return lines
 
@@ -696,10 +770,11 @@ def _token(crew: int) -> str:
     return "C" if k == 0 else str(k)
 
 
-def _turn_panel(state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> Panel:
+def _turn_panel(game: "Torpedo", state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> Panel:
     """Whose turn and what the game waits for; where the enemy is; what the other player may
-    still react with (or that nobody may trigger yet); and in the action phase whether the
-    maneuver and the captain's move are left, on the first of these lines with room for them."""
+    react with now — exactly what a counter window would offer — and which of its counters have
+    no target now (or that nobody may trigger yet); and in the action phase whether the maneuver
+    and the captain's move are left, on the first of these lines with room for them."""
     from p2pgames.games.torpedo.rules import Phase
 
     if state.phase == Phase.OVER:
@@ -709,13 +784,16 @@ def _turn_panel(state: "TorpedoState", viewer: int | None, names: Sequence[str])
     if state.phase in (Phase.RECOVERY, Phase.ACTION, Phase.COUNTER):
         whose = "your" if active == viewer else f"{_name(names, active)}'s"
         doing = f"{whose} turn, {doing}"
-    groups: list[list[Segment]] = [[("bold", f"turn {state.turn}: {doing}")], [("", _relation(state, viewer, names))]]
-    counters = _counters(state)
+    # Where the enemy is and what may react share their lines: the table keeps to 14 rows.
+    relation: list[Segment] = [("", _relation(state, viewer, names))]
+    groups: list[list[Segment]] = [[("bold", f"turn {state.turn}: {doing}")], relation]
     if state.first_turns:
-        groups.append([("warn", "first turn: no triggers")])
-    elif counters:
+        relation.append(("warn", "first turn: no triggers"))
+    else:
+        ready, idle = _counters(game, state)
         who = "you" if 1 - active == viewer else _name(names, 1 - active)
-        groups.append([("warn", f"{who} may react with {', '.join(counters)}")])
+        relation += [("warn", f"{who} may react with {', '.join(ready)}")] if ready else []
+        relation += [("dim", f"{', '.join(idle)}: no target now")] if idle else []
     if state.phase == Phase.ACTION:
         left = [word for word, done in (("maneuver", state.maneuvered), ("captain's move", state.captain_moved)) if not done]
         flag = ("dim", f"left: {', '.join(left)}" if left else "maneuvered, captain moved")
@@ -800,19 +878,15 @@ def _doing(state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> s
     return phase
 
 
-def _counters(state: "TorpedoState") -> list[str]:
-    """The short names of the compartments with which the player whose turn it is not could
-    react in this action phase (manned counters not yet used up), whatever their targets now."""
-    other = 1 - state.active
-    found = []
-    for position, tile in enumerate(state.kit[other]):
-        if state.damage[other][position] >= tile.structure or not is_manned(state, other, position):
-            continue
-        for number, effect in enumerate(tile.effects):
-            if effect.button == "counter" and (other, position, number) not in state.used:
-                if position not in state.reacted and tile.short not in found:
-                    found.append(tile.short)
-    return found
+def _counters(game: "Torpedo", state: "TorpedoState") -> tuple[list[str], list[str]]:
+    """The short names of the compartments with which the player whose turn it is not may react
+    now (what a counter window offers: :meth:`Torpedo.reactions`), and of those whose counters
+    could react but for a target (:meth:`Torpedo.counters`)."""
+    kit = state.kit[1 - state.active]
+    counters = game.counters(state)
+    ready = list(dict.fromkeys(kit[position].short for position, _, no_target in counters if no_target is None))
+    idle = list(dict.fromkeys(kit[position].short for position, _, _ in counters))
+    return ready, [short for short in idle if short not in ready]
 
 
 # -- the pool of tiles -----------------------------------------------------------------------------

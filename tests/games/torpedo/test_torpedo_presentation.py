@@ -73,8 +73,8 @@ def test_the_grid_shows_tiles_structure_oxygen_and_crew_with_exhausted_crew_in_b
     assert rows[0].startswith("2 ElecTurb  3/3│")  # the enemy's outer row is farthest from you
     sea_rows = [_text(line) for line in sea.lines]
     assert sea_rows[0].split() == [word for column in "ABCDE" for word in (column, "·", "sector", str("ABCDE".index(column) + 1))]
-    assert " ".join(sea_rows[1].split()) == "ludovic ► oxygen 16 · crew 5 · speed 1"  # up: your port side
-    assert " ".join(sea_rows[2].split()) == "you ► oxygen 15 · crew 5 · speed 1"
+    assert " ".join(sea_rows[1].split()) == "sector 3 ludovic ► oxygen 16 · crew 5 · speed 1"
+    assert " ".join(sea_rows[2].split()) == "sector 3 you ► oxygen 15 · crew 5 · speed 1"  # around it: no room
     assert sea_rows[1].index("ludovic") >= 2 + 2 * 14  # in sector 3's column (C)
     mine = [_text(line) for line in mine.lines]
     bulkhead = TILESET.tiles["Armoured Bulkhead"].structure
@@ -87,6 +87,128 @@ def test_the_grid_shows_tiles_structure_oxygen_and_crew_with_exhausted_crew_in_b
     assert turn_rows[1] == "ludovic is on your port side, at close range"
     put(state, crew(1, 1), "E2", ready=False)  # the Gatling Gun manned
     assert _text(GAME.panels(state, 0, {}, NAMES)[3].lines[-1]).endswith("ludovic may react with Gatling")
+
+
+def test_the_turn_panel_says_what_may_react_exactly_as_a_counter_window_offers_it():
+    """The field report's "you may react with Barracks, Gatling" while only Gatling was offered:
+    a manned counter without a target now is named apart, as such."""
+    from p2pgames.games.torpedo.actions import Maneuver, Pass, React
+    from tests.games.torpedo.torpedo_scenarios import act, at, crew, put, table
+
+    state = table(active=0)
+    put(state, crew(1, 1), "E2", ready=False)  # the Gatling Gun: attacks anywhere at close range
+    put(state, crew(1, 2), "C1", ready=False)  # the Marine Barracks: repels boarders, and none is aboard
+    assert GAME.reactions(state) == [(at("E2"), 0)]
+
+    def turn_text(state, viewer):  # the turn panel's lines, as the flow would join them on one
+        return " · ".join(_text(line) for line in GAME.panels(state, viewer, {}, NAMES)[3].lines)
+
+    assert turn_text(state, 0).endswith("ludovic may react with Gatling · Barracks: no target now")
+    window = act(state, 0, Maneuver(1, 0, None))
+    assert window.phase == Phase.COUNTER
+    assert GAME.legal_actions(window, 1, {}) == [React(at("E2"), 0), Pass()]
+    assert turn_text(window, 1).endswith("you may react with Gatling · Barracks: no target now")
+    # A boarder aboard gives the Barracks a target: then both may react.
+    put(state, crew(0, 3), "A1", sub=1)
+    assert turn_text(state, 0).endswith("ludovic may react with Barracks, Gatling")
+
+
+def test_the_sea_lists_the_enemy_then_you_each_with_its_sector_and_a_spectator_by_the_sides():
+    from tests.games.torpedo.torpedo_scenarios import table
+
+    def sea(state, viewer, names=NAMES):
+        return [" ".join(_text(line).split()) for line in GAME.panels(state, viewer, {}, names)[1].lines[1:]]
+
+    # In one sector with Bruno up (on Ludovic's port side): each player still sees the enemy first.
+    state = table(active=0, sectors=(3, 3), upper=0)
+    bruno, ludovic = (f"oxygen {state.total_oxygen(seat)} · crew 5 · speed 1" for seat in (0, 1))
+    assert sea(state, 0) == [f"sector 3 ludovic ► {ludovic}", f"sector 3 you ► {bruno}"]
+    assert sea(state, 1) == [f"sector 3 bruno ► {bruno}", f"sector 3 you ► {ludovic}"]
+    assert sea(state, None) == [f"sector 3 bruno ► {bruno}", f"sector 3 ludovic ► {ludovic}"]  # the upper first
+    state.sectors = [1, 5]
+    assert sea(state, 0) == [f"sector 5 · {ludovic} ludovic ►", f"you ► sector 1 · {bruno}"]
+    # Each marker in its sector's column, its sector beside it, in every sector and with long names.
+    for mine in range(1, 6):
+        for theirs in range(1, 6):
+            state = table(active=0, sectors=(mine, theirs))
+            for viewer in (0, 1, None):
+                rows = GAME.panels(state, viewer, {}, ("b" * 16, "l" * 16))[1].lines[1:]
+                for line in rows:
+                    text = _text(line)
+                    sector = int(text.split("sector ")[1][0])
+                    column = 2 + (sector - 1) * 14  # the sector's column of the grids
+                    assert len(text) <= WIDTH and "speed" in text and column <= text.index("►") < column + 13
+
+
+def test_a_maneuver_says_whose_submarine_went_to_which_sector_as_the_chains_move_does():
+    from p2pgames.games.torpedo.actions import Drive, Maneuver
+    from tests.games.torpedo.torpedo_scenarios import act, crew, fire, lines, put, table
+
+    def said(state, action):
+        return lines(state, action, act(state, 0, action), 0)
+
+    state = table(active=0, sectors=(3, 1))
+    put(state, crew(0, 1), "A2")  # a second engine manned: speed 2
+    # The field report's "bot-1 maneuvered root's +1; now in sectors 1 and 2.":
+    assert said(state, Maneuver(0, 1, None)) == ["bruno maneuvered ludovic's submarine +1 to sector 2; bruno's stays in sector 3."]
+    assert said(state, Maneuver(-1, 0, None)) == ["bruno maneuvered their own submarine -1 to sector 2; ludovic's stays in sector 1."]
+    state.sectors = [2, 4]
+    assert said(state, Maneuver(1, -1, 1)) == [
+        "bruno maneuvered their own submarine +1 to sector 3 and ludovic's -1 to sector 3; ludovic is on bruno's port side."
+    ]
+    state.sectors, state.upper = [3, 3], 1
+    assert said(state, Maneuver(0, 0, 0)) == ["bruno maneuvered round ludovic's submarine in sector 3; bruno is on ludovic's port side."]
+    # The Anti-propeller Chain's move-sub effect reads the same way.
+    chain = table(active=1, sectors=(3, 4))
+    put(chain, crew(1, 1), "D2")
+    chain = fire(chain, 1, "D2", crew(1, 1))
+    assert chain.phase == Phase.AIM
+    after = act(chain, 1, Drive(0, -1, None))
+    assert lines(chain, Drive(0, -1, None), after, 1) == ["ludovic moved bruno's submarine -1 to sector 2; ludovic's stays in sector 4."]
+
+
+def test_a_location_with_nothing_left_warns_at_every_decision_how_many_hits_the_control_room_takes():
+    """The field report: with the aft destroyed every hit there landed on the control room, and
+    three shots took it from 3/4 to destroyed in one enemy turn, without a word."""
+    from p2pgames.games.torpedo.actions import Breathe, EndTurn
+    from tests.games.torpedo.torpedo_scenarios import CONTROL, act, crew, destroy, fire, hurt, put, table
+
+    state = table(active=0)
+    assert GAME.warnings(state, 0, {}, NAMES) == []
+    for where in ("A1", "B1", "A2", "B2"):
+        destroy(state, 0, where)
+    hurt(state, 0, "C2", 1)  # the control room at 3/4
+    warned = ["Aft destroyed: hits there land on your control room; 3 more sink you."]
+    assert GAME.warnings(state, 0, {}, NAMES) == warned  # bruno's action phase
+    assert GAME.warnings(state, 1, {}, NAMES) == []  # ludovic's submarine is whole
+    state = act(state, 0, EndTurn())
+    state = act(state, 1, Breathe(state.oxygen[1].index(max(state.oxygen[1]))))
+    assert state.phase == Phase.ACTION and state.active == 1
+    # Every hit on the aft lands there: ludovic's Gatling Gun (close range, the location facing
+    # it) from in front of bruno hits its fore; from behind, its aft.
+    state.sectors = [3, 2]
+    put(state, crew(1, 1), "E2")
+    hit = fire(state, 1, "E2", crew(1, 1))
+    assert hit.damage[0][CONTROL] == 2
+    assert GAME.warnings(hit, 0, {}, NAMES) == ["Aft destroyed: hits there land on your control room; 2 more sink you."]
+    hurt(hit, 0, "C2", 3)
+    assert GAME.warnings(hit, 0, {}, NAMES) == ["Aft destroyed: hits there land on your control room; 1 more sinks you."]
+    for where in ("D2", "E2"):  # the outer row (bruno's starboard) then holds only the control room
+        destroy(hit, 0, where)
+    assert GAME.warnings(hit, 0, {}, NAMES) == [
+        "Aft and starboard destroyed: hits there land on your control room; 1 more sinks you."
+    ]
+
+
+def test_defending_against_more_than_the_location_holds_warns_that_the_rest_lands_on_the_control_room():
+    from tests.games.torpedo.test_torpedo_attacks import example_of_play
+
+    state = example_of_play()  # 2 damage at bruno's fore, whose Riveted Hold has 1 structure left
+    assert GAME.warnings(state, 0, {}, NAMES) == [
+        "Your fore holds 1 of the 2: the rest lands on your control room anyway."
+    ]
+    state.amount = 1
+    assert GAME.warnings(state, 0, {}, NAMES) == []
 
 
 def test_a_crowded_compartment_counts_its_crew_instead_of_cutting_them():
@@ -138,6 +260,11 @@ def test_the_help_fits_80_columns_and_names_every_verb():
     for verb in ("maneuver", "move", "captain to", "trigger", "step", "target", "relocate", "drive",
                  "absorb", "assign", "react", "pass", "breathe", "end", "tile"):
         assert verb in help_text
+    # The build's commands too, the starters recommended for a first game.
+    for command in ("starter panzer", "starter talion", "custom", "add Gatling", "remove Gatling", "clear | done",
+                    "swap Gatling Chain | keep", "pick Gatling"):
+        assert command in help_text, command
+    assert "a starter\nsubmarine, which the rulebook recommends for a first game" in help_text
 
 
 def test_tile_name_explains_a_tile_and_other_text_is_not_an_information_command():
@@ -159,9 +286,30 @@ def test_tile_name_explains_a_tile_and_other_text_is_not_an_information_command(
     assert GAME.info_commands == (("tile NAME", "a compartment tile's full text"),)
 
 
+def test_the_build_offers_the_starters_first_for_a_first_game_with_custom_one_command_away():
+    """The field report: the default build opened on a 35-tile pool, while the rulebook says "For
+    your first game, you should choose a faction … This gives you a fair fight"."""
+    composer = GAME.composer(GAME.setup(GAME.ruleset(2)), 0, {})
+    assert composer.commands() == ("starter panzer", "starter talion", "custom")
+    (panel,) = composer.panels()
+    text = [_text(line) for line in panel.lines]
+    assert all(len(line) <= POOL_WIDTH for line in text) and 1 + len(text) <= 14
+    assert text[0].startswith("A first game? Take a starter submarine, as the rulebook recommends")
+    assert any(line.startswith("  starter panzer  Panzer la Rochelle: ") for line in text)
+    assert any(line.startswith("  starter talion  Talion: ") for line in text)
+    assert any(line.startswith("  custom          build your own: 10 of the ") for line in text)
+    # A starter, then done: two commands to a legal build.
+    assert composer.apply("starter panzer").apply("done").action() == Build(starter_build("panzer"))
+    # The pool is one command away: custom, or adding a tile at once.
+    pool = composer.apply("custom")
+    assert "add Gatling" in pool.commands() and pool.panels()[0].title.startswith("pool")
+    assert composer.apply("add Gatling").chosen == ("Gatling Gun",)
+    assert "add Gatling" in composer.apply("add Gatling").apply("clear").commands()
+
+
 def test_the_build_composer_adds_removes_and_finishes_a_legal_build():
     state = GAME.setup(GAME.ruleset(2))
-    composer = GAME.composer(state, 1, {})
+    composer = GAME.composer(state, 1, {}).apply("custom")
     assert isinstance(composer, BuildComposer) and composer.action() is None
     assert "add Gatling" in composer.commands() and "done" not in composer.commands()
     composer = composer.apply("starter talion")

@@ -1,0 +1,75 @@
+"""The terminal's own commands are words no game's moves begin with, so a word at the prompt
+means one thing whatever the game (the field report's Steam Torpedo player was told "type end to
+end the game" where ``end`` ends a turn).
+
+The terminal's words are among the engine's ``RESERVED_WORDS``; the conformance check, run on
+every game (``tests/engine/test_conformance_every_game.py``, and each game's own), refuses a game
+that offers, reads or explains one; so a new game can't bring the collision back.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from p2pgames.engine import RESERVED_WORDS, IllegalAction, normalize_typed
+from p2pgames.engine.conformance import ConformanceError, play_random_game
+from p2pgames.games import get_game
+from p2pgames.games._probe import Probe
+from p2pgames.tui._commands import COMMAND_NAMES, COMMAND_WORDS, COMMANDS, Move, Unknown, interpret
+
+
+def test_every_word_the_terminal_reads_as_a_command_is_reserved():
+    assert COMMAND_NAMES <= RESERVED_WORDS
+    for word in COMMAND_NAMES:
+        command = interpret(f"{word} x" if word in ("say", "code") else word, ("play 3",))
+        assert not isinstance(command, (Move, Unknown)), word
+    # What the completer and the help offer are commands read as such.
+    assert {normalize_typed(word) for word in COMMAND_WORDS} <= COMMAND_NAMES
+    assert {normalize_typed(name).partition(" ")[0] for name, _ in COMMANDS} <= COMMAND_NAMES
+
+
+class _SaysLog(Probe):
+    """The probe game with its moves typed as ``log play S3``: a move beginning with a word the
+    terminal keeps for itself."""
+
+    def describe_action(self, state, player, action, knowledge, names):
+        return "log " + super().describe_action(state, player, action, knowledge, names)
+
+    def parse_action(self, state, player, text, knowledge, names):
+        words = text.split()
+        return super().parse_action(state, player, " ".join(words[1:]), knowledge, names)
+
+
+class _ExplainsHelp(Probe):
+    """The probe game answering ``help`` as an information command of its own."""
+
+    def explain(self, state, viewer, text, names):
+        return ["the probe's own help"] if normalize_typed(text) == "help" else None
+
+
+class _ReadsQuit(Probe):
+    """The probe game reading ``quit`` as a move (refused now, but known)."""
+
+    def parse_action(self, state, player, text, knowledge, names):
+        if normalize_typed(text) == "quit":
+            raise IllegalAction(player, "you can't quit now")
+        return super().parse_action(state, player, text, knowledge, names)
+
+
+@pytest.mark.parametrize("game, problem", [
+    (_SaysLog(), "begins with the reserved word 'log'"),
+    (_ExplainsHelp(), "explain answers the reserved word 'help'"),
+    (_ReadsQuit(), "parse_action knows the reserved word 'quit'"),
+])
+def test_the_conformance_check_refuses_a_game_that_uses_a_reserved_word(game, problem):
+    with pytest.raises(ConformanceError, match=problem):
+        play_random_game(game, game.ruleset(2), b"reserved", exhaustive=False)
+
+
+def test_steam_torpedo_ends_a_turn_with_end_which_the_terminal_leaves_to_it():
+    torpedo = get_game("torpedo")
+    assert "end" not in RESERVED_WORDS and "end" not in COMMAND_NAMES
+    # In the action phase "end" is the move; anywhere else it is still no command of the terminal.
+    assert interpret("end", ("maneuver +1 0", "end")) == Move(1)
+    assert isinstance(interpret("end", ("absorb", "assign Bulkhead")), Unknown)
+    play_random_game(torpedo, torpedo.ruleset(2, {"build": "starter"}), b"reserved", exhaustive=False)
