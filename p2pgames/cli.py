@@ -122,7 +122,7 @@ def _variant(game: Game, name: str | None) -> Mapping[str, Any] | None:
         return None
     variants = variants_of(game)
     if not variants:
-        raise UsageError(f"{game.title} has no variants (--variant {name}); it is played one way (see p2pgames rules {game.name})")
+        raise UsageError(f"{game.title} has no variants (--variant {name}); it is played one way (see {_command('rules', game.name)})")
     if name not in variants:
         raise UsageError(f"{game.title} has no variant {name!r}; choose one of: {', '.join(variants)}")
     return variants[name]
@@ -186,7 +186,7 @@ def _need_terminal(command: str) -> None:
     if not sys.stdin.isatty():
         if command in ("host", "join"):  # a seat that needs no terminal: a bot's
             raise UsageError(f"'{command}' needs a terminal (without one, --bot lets a bot play your seat)")
-        raise UsageError(f"'{command}' needs a terminal (for bots playing each other without one: p2pgames selfplay GAME)")
+        raise UsageError(f"'{command}' needs a terminal (for bots playing each other without one: {_command('selfplay', 'GAME')})")
 
 
 def _color(args: argparse.Namespace) -> bool:
@@ -231,6 +231,14 @@ def _check_transcript_directory(directory: Path, advice: str) -> None:
 
 def _reason(error: OSError) -> str:
     return error.strerror or str(error)
+
+
+def _command(*words: str) -> str:
+    """A command for the player to type, as it works where they are (``p2pgames WORDS``, or the
+    full path of this program when ``p2pgames`` on PATH is not it: :mod:`p2pgames.invocation`)."""
+    from p2pgames.invocation import command
+
+    return command(*words)
 
 
 # -- commands ------------------------------------------------------------------------------------------
@@ -284,7 +292,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     if headless:
         _known_kind(bot or None)
         if text is None:
-            raise UsageError("join --bot needs the host's join code: p2pgames join HOST:PORT/FINGERPRINT --bot")
+            raise UsageError(f"join --bot needs the host's join code: {_command('join', 'HOST:PORT/FINGERPRINT', '--bot')}")
     transcripts = _transcripts(args)  # before anything waits on the network
     if text is None:
         _need_terminal("join")  # before listening: choosing among tables asks
@@ -444,12 +452,12 @@ def _find_table():
     except OSError as error:
         raise NetworkProblem(
             f"can't listen for tables on this network ({_reason(error)}); ask the host for the join code "
-            "(p2pgames join HOST:PORT/FINGERPRINT)"
+            f"({_command('join', 'HOST:PORT/FINGERPRINT')})"
         ) from None
     if not tables:
         raise NetworkProblem(
             "no table announced itself on this network; ask the host for the join code "
-            "(p2pgames join HOST:PORT/FINGERPRINT)"
+            f"({_command('join', 'HOST:PORT/FINGERPRINT')})"
         )
     if len(tables) == 1:
         return tables[0]
@@ -495,7 +503,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise UsageError(f"--solo and --variant {args.variant} don't go together; choose one")
         variants = variants_of(game)
         if not variants:
-            raise UsageError(f"{game.title} has no variants (--solo); it is played one way (see p2pgames rules {game.name})")
+            raise UsageError(f"{game.title} has no variants (--solo); it is played one way (see {_command('rules', game.name)})")
         if "solo" not in variants:
             raise UsageError(f"{game.title} has no solo variant (its variants: {', '.join(variants)})")
     ruleset = _ruleset(game, args.players, args.option, "solo" if args.solo else args.variant)
@@ -532,7 +540,7 @@ def _menu(ask_players: bool) -> tuple[str, int | None] | None:
         print(f"  {number}. {game.title}  ({count} players)   [{name}]")
         variants = variants_of(game)
         if variants:
-            print(f"     variants: {', '.join(variants)} (p2pgames play {name} --variant NAME)")
+            print(f"     variants: {', '.join(variants)} ({_command('play', name, '--variant', 'NAME')})")
     print("\n  q. quit")
     while True:
         answer = _ask("\nGame (number or name): ")

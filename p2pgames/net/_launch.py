@@ -16,6 +16,7 @@ from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity
 from p2pgames.engine import Game, Ruleset
 from p2pgames.games import get_game
+from p2pgames.invocation import command
 from p2pgames.net._discovery import announce
 from p2pgames.net._joincode import JoinCode
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
@@ -251,7 +252,7 @@ async def host_table(
                 say(f"(over IPv4 on your network:  p2pgames join {JoinCode(ipv4, actual_port, fingerprint)})")
             elif code == internet and ipv4 is not None:
                 say(f"(on your network:  p2pgames join {JoinCode(ipv4, actual_port, fingerprint)})")
-            say(f"(on this machine:  p2pgames join {JoinCode(LOOPBACK, actual_port, fingerprint)})")
+            say(f"(on this machine:  {command('join', str(JoinCode(LOOPBACK, actual_port, fingerprint)))})")
         if isinstance(mapped, MappingError):
             say(no_mapping_line(mapped, actual_port, ipv4 or here))
     if bots:

@@ -28,6 +28,7 @@ import trio
 
 from p2pgames import canonical
 from p2pgames.crypto import PublicKey
+from p2pgames.invocation import command
 from p2pgames.session import (
     HOST_SEAT,
     Agreed,
@@ -51,7 +52,7 @@ from p2pgames.net._transcript_file import TranscriptFile, open_private, write_pe
 if TYPE_CHECKING:  # only named in annotations
     from p2pgames.net._joincode import JoinCode
 
-__all__ = ["Node", "NetSettings", "open_host_listeners", "BOT_LAUNCHED_HERE", "BOT_CLAIMED"]
+__all__ = ["Node", "NetSettings", "open_host_listeners", "kept_seat_note", "BOT_LAUNCHED_HERE", "BOT_CLAIMED"]
 
 # What a seat's bot flag means to the player who sees it: nobody can check a hello's ``bot``, so
 # a seat is shown as a bot for sure only when this process started the bot itself.
@@ -196,8 +197,13 @@ class Node:
             self._flush()
 
     def leave(self, reason: str = "quit") -> None:
-        """Tell the others we are going, then stop once our last frames are out."""
+        """Tell the others we are going, then stop once our last frames are out. With the host
+        away nobody can be told: the seat is kept (``session.seat_kept``), and the player is told
+        how to take it again (:func:`kept_seat_note`)."""
+        kept = self.session.seat_kept
         self.session.leave(reason)
+        if self.session.seat_kept and not kept and not self.finished.is_set():
+            self._events_send.send_nowait(Notice(kept_seat_note()))
         self._flush()
         self._stop_soon()
 
@@ -768,6 +774,11 @@ class Node:
         if now - self._wait_since > limit:
             self._wait_since = now
             session.peer_unresponsive(late[0], f"its automatic protocol step has been due for {limit:.0f} s")
+
+
+def kept_seat_note() -> str:
+    """What a player who left while the host was away is told: the seat is kept, and how to take it again."""
+    return f"You left while the host was away: your seat is kept; {command('resume')} takes it again."
 
 
 def _peer_address(stream: trio.SocketStream) -> str:

@@ -62,7 +62,6 @@ from p2pgames.session._events import (
     GameStarted,
     Halted,
     Logged,
-    Notice,
     SessionEvent,
 )
 from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault, odd_one_out
@@ -962,10 +961,10 @@ class Session:
             return
         if HOST_SEAT in self.away and not self.finished:  # (only a joiner's host is ever away to it)
             # Nobody can hear it: the game goes on without us, and our seat is kept to be taken
-            # again (p2pgames resume) — the others may end the game meanwhile.
+            # again (p2pgames resume: the network layer, which keeps the seat, says so) — the
+            # others may end the game meanwhile.
             self.stage = "closed"
             self.seat_kept = True
-            self._emit(Notice("You left while the host was away: your seat is kept; p2pgames resume takes it again."))
             return
         envelope = make_envelope(self.identity, "leave", {"game_id": self.game_id, "reason": clean_text(reason)})
         self.role.tell_table(envelope)
