@@ -4,6 +4,7 @@ listens again and waits for its joiners — from the seat saved as the game ran 
 from __future__ import annotations
 
 import functools
+import socket
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -12,8 +13,10 @@ import trio
 from p2pgames.crypto import Identity, PublicKey, fingerprint_matches
 from p2pgames.games import get_game
 from p2pgames.net._joincode import JoinCode
-from p2pgames.net._launch import SetupError, _connect_problem, _forwardable, _listen_problem, lan_address
-from p2pgames.net._portmap import PortMapper, PortMapping, hold_port_mapping, is_private_wan_address, no_mapping_line
+from p2pgames.net._launch import (
+    SetupError, _connect_problem, _forwardable, _listen_problem, _outgoing_address, lan_address, listening_address, table_codes,
+)
+from p2pgames.net._portmap import MappingError, PortMapper, PortMapping, hold_port_mapping, no_mapping_line
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.net._seat_file import read_saved_seat, saved_seats
 from p2pgames.session import ResumeError, SavedSeat, SavedSeatError, Session, TranscriptError, records_before_cut
@@ -113,14 +116,6 @@ async def resume_seat(
     return node
 
 
-def _public_ipv4(host: str | None) -> bool:
-    """Whether ``host`` is an IPv4 address on the internet side of a home router."""
-    try:
-        return host is not None and ":" not in host and not is_private_wan_address(host)
-    except ValueError:  # a host name
-        return False
-
-
 async def _resume_host(
     nursery: trio.Nursery, *, identity: Identity, saved: SavedSeat, seat_path: Path, old_transcript: Path | None,
     directory: Path | None, port: int | None, bind: str | None, settings: NetSettings,
@@ -144,7 +139,7 @@ async def _resume_host(
     node = Node(
         session, settings=settings, transcript_dir=directory, seat_path=seat_path, replaces_transcript=old_transcript,
     )
-    node.address = (saved.host or "", actual)
+    node.address = (saved.host or "", actual)  # saved with the seat from the start: where to listen again
     await nursery.start(node.serve, listeners)
     say(f"Resumed the game after {session.replica.seq} log entries; listening on port {actual}.")  # type: ignore[union-attr]
     mapped = None
@@ -152,15 +147,17 @@ async def _resume_host(
         mapped = await nursery.start(functools.partial(hold_port_mapping, port_mappers, actual, node.finished, say=say))
         if isinstance(mapped, PortMapping):
             say(f"Your router forwards port {mapped.external_port} of {mapped.external_address} to this machine by {mapped.method} again.")
-        else:
-            say(no_mapping_line(mapped, actual, lan_address()))
-    # Joiners dial where the game was. One joined through the router (a public IPv4 address in
-    # its code) dials the router's internet address, which may have changed meanwhile.
-    through_router = _public_ipv4(saved.host)
-    host = mapped.external_address if isinstance(mapped, PortMapping) and through_router else lan_address()
-    if actual != saved.port or (through_router and host != saved.host):
-        code = JoinCode(host, actual, identity.public_key.fingerprint())
+    ipv4 = _outgoing_address(socket.AF_INET)
+    codes = table_codes(bind, actual, identity.public_key.fingerprint(), mapped, lan=lan_address(), ipv4=ipv4)
+    node.address = (codes.main.host, actual)  # as host_table saves it
+    if isinstance(mapped, MappingError):
+        say(no_mapping_line(mapped, actual, ipv4 or listening_address(bind)))
+    # Joiners dial where the game was: while a code still names it, they come back by themselves.
+    if not codes.dials(saved.host, saved.port):
+        code = codes.main
         say(f"The table's address changed: give the others the new code. A player still at the table types  code {code} ;"
             f" one who quit runs  p2pgames resume --code {code}")
+        for where, other in codes.others:
+            say(f"({where}:  {other})")
     say("Waiting for the others to rejoin …")
     return node

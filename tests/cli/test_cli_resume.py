@@ -85,6 +85,26 @@ def test_a_host_killed_mid_game_resumes_on_its_port_and_the_game_finishes(peers,
     all_finished_and_verified([again, *joiners], transcripts)
 
 
+def test_a_host_resumed_on_another_port_with_bind_prints_the_code_host_would(peers, tmp_path):
+    """``resume --bind 127.0.0.1 --port 0`` listens on loopback only: its new code names 127.0.0.1,
+    as ``host --bind 127.0.0.1`` names it, never the LAN address (issue 22, point 3)."""
+    transcripts = tmp_path / "transcripts"
+    host, joiners, code = start_table(peers, transcripts)
+    under_way(joiners[1])
+    host.process.kill()
+    host.process.wait()
+    again = peers("resume", "--bot", "--profile", "hostess", "--bind", "127.0.0.1", "--port", "0")
+    port = int(again.line_starting("Resumed the game after ").rsplit(" ", 1)[1].rstrip("."))
+    fingerprint = code.split("/")[1]
+    assert code == f"127.0.0.1:{code.split(':')[1].split('/')[0]}/{fingerprint}", "host --bind 127.0.0.1 names it"
+    moved = f"127.0.0.1:{port}/{fingerprint}"
+    assert again.line_starting("The table's address changed: ") == (
+        f"The table's address changed: give the others the new code. A player still at the table types  code {moved} ;"
+        f" one who quit runs  p2pgames resume --code {moved}"
+    )
+    assert again.line_starting("") == "Waiting for the others to rejoin …", "bound to one address: no other code"
+
+
 def test_resume_with_nothing_saved_is_one_line(home):
     code, out, err = call("resume", "--profile", "nobody")
     assert code == 1 and out == ""
