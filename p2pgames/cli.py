@@ -153,18 +153,27 @@ def _with_title(game: Game, text: str) -> str:
     return text if text.startswith(game.title) else f"{game.title}: {text}"
 
 
-def _profile(name: str | None):
-    from p2pgames.profiles import ProfileError, check_profile_name, open_profile
+def _profile(name: str | None, doing: str):
+    """The profile ``name`` (None: the first free default one), locked for this process, which is
+    ``doing`` this (said to another p2pgames that wants the profile meanwhile)."""
+    from p2pgames.profiles import ProfileError, open_profile
+
+    _check_profile_name(name)
+    try:
+        return open_profile(name, doing=doing)
+    except ProfileError as error:
+        raise FileProblem(str(error)) from None  # the profile's files can't be used
+
+
+def _check_profile_name(name: str | None) -> None:
+    """A ``--profile`` that is no profile's name is a usage error (what was typed on the command line)."""
+    from p2pgames.profiles import ProfileError, check_profile_name
 
     if name is not None:
         try:
             check_profile_name(name)
         except ProfileError as error:
-            raise UsageError(str(error)) from None  # what was typed on the command line
-    try:
-        return open_profile(name)
-    except ProfileError as error:
-        raise FileProblem(str(error)) from None  # the profile's files can't be used
+            raise UsageError(str(error)) from None
 
 
 def _profile_notes(profile) -> list[str]:
@@ -263,7 +272,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         _need_terminal("host")
     port_mappers = _port_mappers(args)
     transcripts = _transcripts(args)
-    with _profile(args.profile) as profile:
+    with _profile(args.profile, f"hosting {game.title}") as profile:
         from p2pgames.net import host_table
 
         notes = _profile_notes(profile)
@@ -318,7 +327,7 @@ def cmd_join(args: argparse.Namespace) -> int:
             raise UsageError(f"the table at {code.host}:{code.port} plays {game.title}; {error}") from None
         return kind
 
-    with _profile(args.profile) as profile:
+    with _profile(args.profile, f"joining the table at {code.host}:{code.port}") as profile:
         notes += _profile_notes(profile)
         unfinished = _unfinished_game(profile, code.fingerprint) if code.fingerprint else None
         if unfinished is not None:
@@ -416,6 +425,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     from p2pgames.net import JoinCode
 
     _net_settings(args)  # a bad --grace is a usage error before anything else happens
+    _check_profile_name(args.profile)
     code = None
     if args.code is not None:
         try:
@@ -429,17 +439,68 @@ def cmd_resume(args: argparse.Namespace) -> int:
         _known_kind(args.bot or None)
     if args.transcripts:
         _check_transcript_directory(Path(args.transcripts), "choose another with --transcripts DIR")
-    with _profile(args.profile) as profile:
-        found = _unfinished_game(profile, code.fingerprint if code is not None else None, args.game_id)
-        if found is None:
-            what = f" matching {args.game_id!r}" if args.game_id else ""
-            raise FileProblem(
-                f"no unfinished game{what} is saved for profile '{profile.name}' in {default_seats()} "
-                "(a seat is saved there while its game runs, and deleted when it ends)"
-            )
-        path, saved = found
+    found = _saved_games(args.profile, code.fingerprint if code is not None else None, args.game_id)
+    if not found:
+        what = f" matching {args.game_id!r}" if args.game_id else ""
+        raise FileProblem(
+            f"no unfinished game{what} is saved for profile '{args.profile or 'default'}' in {default_seats()} "
+            "(a seat is saved there while its game runs, and deleted when it ends)"
+        )
+    owner, profile, path, saved = _take_profile(found)
+    with profile:
         notes = _profile_notes(profile) + [f"Resuming {_describe_saved(saved)} (saved in {path})."]
+        if owner != args.profile and owner != "default":  # found among the default profiles
+            notes.insert(0, f"Using profile '{owner}', in which this game was played.")
         return _resume(args, profile, path, code, notes, headless, args.bot)
+
+
+def _saved_games(name: str | None, host_fingerprint: str | None, which: str | None) -> list[tuple[str, Path, Any]]:
+    """The unfinished games saved for profile ``name`` (None: for any of the default profiles,
+    ``default``, ``default-2`` …, as a second terminal chooses them), at the host with
+    ``host_fingerprint`` or the one ``which`` names, newest first, as ``(profile name, path,
+    saved)``. Reads the profiles' keys without taking them: another process may hold one."""
+    from p2pgames.net._resume import find_saved_seats
+    from p2pgames.profiles import ProfileError, default_profiles, read_identity
+
+    owners = {}
+    try:
+        for candidate in [name] if name is not None else default_profiles():
+            identity = read_identity(candidate)
+            if identity is not None:
+                owners[identity.public_key.raw] = (candidate, identity)
+    except ProfileError as error:
+        raise FileProblem(str(error)) from None
+    identities = [identity for _, identity in owners.values()]
+    found = find_saved_seats(default_seats(), *identities, host_fingerprint=host_fingerprint, which=which)
+    return [(owners[saved.key][0], path, saved) for path, saved in found]
+
+
+def _take_profile(games: list[tuple[str, Path, Any]]):
+    """The newest of ``games`` whose profile this process can take, as ``(profile name, open
+    profile, path, saved)``. A game's profile held by another p2pgames is never replaced by
+    another profile (the game is that one's); when every one is held, the message says by which
+    program, and what to do. Raises :class:`FileProblem`."""
+    from p2pgames.profiles import ProfileError, ProfileInUse, open_profile
+
+    busy: ProfileInUse | None = None
+    for name, path, saved in games:
+        try:
+            profile = open_profile(name, doing=f"resuming {_describe_saved(saved)}")
+        except ProfileInUse as held:
+            busy = busy or held  # maybe that program plays this game still: try the next game
+            continue
+        except ProfileError as error:
+            raise FileProblem(str(error)) from None
+        if profile.identity.public_key.raw != saved.key:  # its key file was replaced meanwhile
+            profile.close()
+            raise FileProblem(f"profile '{name}' has another identity than the one its game was played with")
+        return name, profile, path, saved
+    assert busy is not None
+    stop = f"stop it (kill {busy.pid})" if busy.pid is not None else "stop it"
+    raise FileProblem(
+        f"profile '{busy.name}' is in use by a running p2pgames{busy.held_by}: your game may still be going on "
+        f"there. Go back to that program; if it is stuck, {stop} and run {_command('resume')} again"
+    )
 
 
 def _find_table():
@@ -510,7 +571,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     [bot_kind] = _bot_kinds(game, args.bot)
     _need_terminal("play")
     transcripts = _transcripts(args)
-    with _profile(args.profile) as profile:
+    with _profile(args.profile, f"playing {game.title} on this machine") as profile:
         from p2pgames.net import host_table
 
         notes = _profile_notes(profile)
@@ -749,7 +810,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def cmd_id(args: argparse.Namespace) -> int:
-    with _profile(args.profile) as profile:
+    with _profile(args.profile, "showing its identity") as profile:
         for note in _profile_notes(profile):
             print(note, file=sys.stderr)
         print(f"profile:     {profile.name}")

@@ -21,28 +21,38 @@ from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.net._seat_file import read_saved_seat, saved_seats
 from p2pgames.session import ResumeError, SavedSeat, SavedSeatError, Session, TranscriptError, records_before_cut
 
-__all__ = ["find_saved_seat", "resume_seat"]
+__all__ = ["find_saved_seat", "find_saved_seats", "resume_seat"]
 
 
 def find_saved_seat(
-    directory: Path, identity: Identity, *, host_fingerprint: str | None = None, which: str | None = None
+    directory: Path, *owners: Identity, host_fingerprint: str | None = None, which: str | None = None
 ) -> tuple[Path, SavedSeat] | None:
-    """The unfinished game this identity can take up again: the newest saved seat in
-    ``directory`` that is this identity's (as a host, its own key; as a joiner, any host's),
-    optionally only one whose host has ``host_fingerprint``, or whose game id starts with (or
-    whose file is named) ``which``. ``None`` if there is none. Unreadable files are skipped."""
-    own = identity.public_key.raw
+    """The unfinished game one of ``owners`` can take up again: the newest of
+    :func:`find_saved_seats`, or ``None`` if there is none."""
+    found = find_saved_seats(directory, *owners, host_fingerprint=host_fingerprint, which=which)
+    return found[0] if found else None
+
+
+def find_saved_seats(
+    directory: Path, *owners: Identity, host_fingerprint: str | None = None, which: str | None = None
+) -> list[tuple[Path, SavedSeat]]:
+    """The saved seats in ``directory`` that are one of ``owners``' (as a host, its own key; as a
+    joiner, any host's), newest first: optionally only those whose host has
+    ``host_fingerprint``, or whose game id starts with (or whose file is named) ``which``.
+    Unreadable files are skipped."""
+    own = {identity.public_key.raw for identity in owners}
+    found = []
     for path, saved in saved_seats(directory):
         if isinstance(saved, str):
             continue
-        if saved.key != own:
+        if saved.key not in own:
             continue  # another identity's seat (profiles may share the directory)
         if host_fingerprint is not None and not fingerprint_matches(host_fingerprint, PublicKey(saved.host_key)):
             continue
         if which is not None and not (saved.game_id.hex().startswith(which.lower()) or path.name == which or str(path) == which):
             continue
-        return path, saved
-    return None
+        found.append((path, saved))
+    return found
 
 
 async def resume_seat(

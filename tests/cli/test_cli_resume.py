@@ -105,6 +105,50 @@ def test_a_host_resumed_on_another_port_with_bind_prints_the_code_host_would(pee
     assert again.line_starting("") == "Waiting for the others to rejoin …", "bound to one address: no other code"
 
 
+def test_resume_while_the_game_still_runs_says_which_program_holds_the_profile(peers, tmp_path, home):
+    """The old process still runs (a terminal left open, a frozen program): ``resume`` says that
+    profile 'default' is in use by it, and what to do, not "nothing saved for 'default-2'" (issue
+    22, point 17)."""
+    transcripts = tmp_path / "transcripts"
+    host = peers("host", "probe", "--players", "2", "--bot", "--port", "0", "--bind", "127.0.0.1",
+                 "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
+    code = join_code(host)
+    joiner = peers("join", code, "--bot", "--name", "ann", "--transcripts", str(transcripts))  # profile 'default'
+    under_way(joiner)
+    host.process.kill()  # the game can't end meanwhile: the joiner waits for its host, its seat saved
+    host.process.wait()
+    pid, port = joiner.process.pid, code.split("/")[0].split(":")[1]
+    assert call("resume") == (1, "", (
+        f"p2pgames: profile 'default' is in use by a running p2pgames (pid {pid}, joining the table at 127.0.0.1:{port}): "
+        f"your game may still be going on there. Go back to that program; if it is stuck, stop it (kill {pid}) and "
+        "run p2pgames resume again\n"
+    ))
+    assert sorted(path.name for path in (home / "identities").glob("*.key")) == ["default.key", "hostess.key"], (
+        "no other profile was made in its place"
+    )
+
+
+def test_resume_takes_the_game_of_the_default_profile_a_second_terminal_played(peers, tmp_path):
+    """Two players on one machine: the second terminal's seat is profile 'default-2''s. When it
+    is killed, ``resume`` (no --profile) finds its game, though 'default' is busy with the other
+    seat's game, and takes the seat as 'default-2'."""
+    transcripts = tmp_path / "transcripts"
+    host = peers("host", "probe", "--players", "3", "--bot", "--port", "0", "--bind", "127.0.0.1",
+                 "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
+    code = join_code(host)
+    first = peers("join", code, "--bot", "--name", "ann", "--transcripts", str(transcripts))
+    first.line_starting("Created identity 'default'")
+    second = peers("join", code, "--bot", "--name", "bob", "--transcripts", str(transcripts))
+    second.line_starting("Created identity 'default-2'")
+    under_way(second)
+    second.process.kill()
+    second.process.wait()
+    again = peers("resume", "--bot", "--name", "bob", "--transcripts", str(transcripts))
+    assert again.line_starting("") == "Using profile 'default-2', in which this game was played."
+    again.line_starting("Back at the table: caught up on ")
+    all_finished_and_verified([host, first, again], transcripts)
+
+
 def test_resume_with_nothing_saved_is_one_line(home):
     code, out, err = call("resume", "--profile", "nobody")
     assert code == 1 and out == ""
