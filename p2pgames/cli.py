@@ -400,8 +400,12 @@ def _describe_saved(saved) -> str:
     return f"{saved.game} {saved.game_id.hex()[:8]}, {role}"
 
 
-def _resume(args: argparse.Namespace, profile, path: Path, code, notes: list[str], headless: bool, kind: str | None) -> int:
-    """Take the seat saved in ``path`` again, in the terminal or (``headless``) with a bot."""
+def _resume(
+    args: argparse.Namespace, profile, path: Path, code, notes: list[str], headless: bool, kind: str | None,
+    *, wait_for_host: bool = False,
+) -> int:
+    """Take the seat saved in ``path`` again, in the terminal or (``headless``) with a bot;
+    ``wait_for_host``: a host not answering yet is waited for (``resume_seat``)."""
     from p2pgames.net._resume import resume_seat
 
     transcripts = Path(args.transcripts) if args.transcripts else None
@@ -413,6 +417,7 @@ def _resume(args: argparse.Namespace, profile, path: Path, code, notes: list[str
             nursery, identity=profile.identity, seat_path=path, name=args.name or default_name(), code=code,
             port=getattr(args, "port", None), bind=getattr(args, "bind", None), transcripts=transcripts,
             no_transcript=args.no_transcript, say=say, bot=headless, settings=settings, port_mappers=port_mappers,
+            wait_for_host=wait_for_host,
         )
 
     if headless:
@@ -447,11 +452,26 @@ def cmd_resume(args: argparse.Namespace) -> int:
             "(a seat is saved there while its game runs, and deleted when it ends)"
         )
     owner, profile, path, saved = _take_profile(found)
+    if args.forget:
+        with profile:  # held meanwhile: no program of ours is playing that seat
+            return _forget(path, saved)
     with profile:
         notes = _profile_notes(profile) + [f"Resuming {_describe_saved(saved)} (saved in {path})."]
         if owner != args.profile and owner != "default":  # found among the default profiles
             notes.insert(0, f"Using profile '{owner}', in which this game was played.")
-        return _resume(args, profile, path, code, notes, headless, args.bot)
+        return _resume(args, profile, path, code, notes, headless, args.bot, wait_for_host=True)
+
+
+def _forget(path: Path, saved) -> int:
+    """Delete the seat saved in ``path`` (``resume --forget``): its game can't be taken up again."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass  # gone meanwhile: forgotten all the same
+    except OSError as error:
+        raise FileProblem(f"can't delete the saved seat {path}: {_reason(error)}") from None
+    print(f"Forgot your seat in {_describe_saved(saved)}: this program can't take it up again.")
+    return EXIT_OK
 
 
 def _saved_games(name: str | None, host_fingerprint: str | None, which: str | None) -> list[tuple[str, Path, Any]]:
@@ -1008,6 +1028,9 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--bind", metavar="ADDR", help="host: address to listen on (default: all interfaces)")
     no_upnp_option(resume, "host: ")
     resume.add_argument("--bot", nargs="?", const="", metavar="KIND", help="a bot plays the seat, with no terminal")
+    resume.add_argument(
+        "--forget", action="store_true", help="don't take the seat: delete it (its game is over, and its host gone for good)"
+    )
     grace_option(resume)
     identity_options(resume)
     resume.set_defaults(handler=cmd_resume)

@@ -57,17 +57,22 @@ def _listen_problem(error: OSError, bind: str | None, port: int) -> SetupError:
 
 def _connect_problem(error: OSError, code: JoinCode) -> SetupError:
     """Why connecting to ``code`` failed, in words a joiner can act on."""
-    where = f"{code.host}:{code.port}"
+    reason, advice = _no_connection(error, code.host)
+    return SetupError(f"can't connect to {code.host}:{code.port}: {reason}" + (f"; {advice}" if advice else ""))
+
+
+def _no_connection(error: OSError, host: str) -> tuple[str, str]:
+    """Why dialling ``host`` failed with ``error`` ("nothing is listening there (connection
+    refused)"), and what a joiner given a join code can do about it ("" if nothing particular)."""
     if isinstance(error, socket.gaierror):
-        return SetupError(f"can't connect to {where}: no such host {code.host!r}; check the join code")
+        return f"no such host {host!r}", "check the join code"
     # trio tries every address of the host, and keeps each attempt's error in the cause.
     errnos = _errnos(error)
     if errno.ECONNREFUSED in errnos:
-        return SetupError(f"can't connect to {where}: nothing is listening there (connection refused); check the join code, and that the host is still running")
+        return "nothing is listening there (connection refused)", "check the join code, and that the host is still running"
     if errno.ENETUNREACH in errnos or errno.EHOSTUNREACH in errnos:
-        return SetupError(f"can't connect to {where}: that network can't be reached from here; check the address in the join code")
-    reasons = ", ".join(os.strerror(number) for number in errnos) or str(error)
-    return SetupError(f"can't connect to {where}: {reasons}")
+        return "that network can't be reached from here", "check the address in the join code"
+    return ", ".join(os.strerror(number) for number in errnos) or str(error), ""
 
 
 def _errnos(error: BaseException | None) -> list[int]:

@@ -610,12 +610,21 @@ class Node:
         with self._listening:
             await trio.serve_listeners(handle, listeners, handler_nursery=self._nursery)
 
-    async def connect(self, host: str, port: int, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    async def connect(
+        self, host: str, port: int, *, keep_dialling: Callable[[BaseException], None] | None = None,
+        task_status=trio.TASK_STATUS_IGNORED,
+    ) -> None:
         """Joiner: dial the host and play until the game is over or stopped. Raises
-        :class:`OSError` if the first dial fails; once the game has begun, a lost connection is
-        dialled again (:meth:`redirect` changes where) until the game ends or we leave."""
+        :class:`OSError` if the first dial fails — unless ``keep_dialling`` is given (a seat taken
+        again, whose host may not be back yet): it is then called with that failure, and the host
+        is dialled again as after a lost connection, until it answers; whoever started us bounds
+        that wait (``task_status.started()`` comes once connected). Once the game has begun, a lost
+        connection is dialled again (:meth:`redirect` changes where) until the game ends or we leave."""
         self.address = (host, port)
-        stream = await trio.open_tcp_stream(host, port)
+        if keep_dialling is None:
+            stream = await trio.open_tcp_stream(host, port)
+        else:
+            stream = await self._dial_until_answered(keep_dialling)
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
@@ -658,6 +667,16 @@ class Node:
             raise LocalError(problem)
         self.address = (code.host, code.port)
         self._redialled.set()
+
+    async def _dial_until_answered(self, told: Callable[[BaseException], None]) -> trio.SocketStream:
+        """Dial the host; if that fails, ``told(why)``, then dial again with backoff until it answers."""
+        host, port = self.address  # type: ignore[misc]
+        try:
+            with trio.fail_after(self.settings.connect_timeout):
+                return await trio.open_tcp_stream(host, port)
+        except (OSError, trio.TooSlowError) as error:
+            told(error)
+        return await self._redial(immediately=False)
 
     async def _redial(self, *, immediately: bool) -> trio.SocketStream:
         """Dial the host again until it answers, waiting longer after each failure (and before

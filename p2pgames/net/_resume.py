@@ -12,14 +12,17 @@ import trio
 
 from p2pgames.crypto import Identity, PublicKey, fingerprint_matches
 from p2pgames.games import get_game
+from p2pgames.invocation import command
 from p2pgames.net._joincode import JoinCode
 from p2pgames.net._launch import (
-    SetupError, _connect_problem, _forwardable, _listen_problem, _outgoing_address, lan_address, listening_address, table_codes,
+    SetupError, _connect_problem, _forwardable, _listen_problem, _no_connection, _outgoing_address, lan_address,
+    listening_address, table_codes,
 )
 from p2pgames.net._portmap import MappingError, PortMapper, PortMapping, hold_port_mapping, no_mapping_line
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.net._seat_file import read_saved_seat, saved_seats
 from p2pgames.session import ResumeError, SavedSeat, SavedSeatError, Session, TranscriptError, records_before_cut
+from p2pgames.words import duration
 
 __all__ = ["find_saved_seat", "find_saved_seats", "resume_seat"]
 
@@ -70,11 +73,14 @@ async def resume_seat(
     say: Callable[[str], None] = lambda text: None,
     bot: bool = False,
     port_mappers: Sequence[PortMapper] = (),
+    wait_for_host: bool = False,
 ) -> Node:
     """Take the seat saved in ``seat_path`` again and return our node, playing.
 
     A joiner dials its host (at ``code`` if given — its key must be the game's host's — else
-    where the game was) and rejoins; it returns once the host has caught it up. A host listens
+    where the game was) and rejoins; it returns once the host has caught it up. With
+    ``wait_for_host``, a host that is not answering yet (its program not started again) is
+    waited for and dialled again, for the grace period (``settings.away_grace``) at most. A host listens
     at the port it had (or ``port``), replays its transcript and waits for its joiners to rejoin.
     Its new transcript goes to ``transcripts`` (default: beside the old one, which it replaces;
     none with ``no_transcript``, a joiner only: a host's transcript is its log).
@@ -103,19 +109,22 @@ async def resume_seat(
         raise SetupError(problem, network=False)
     host, where_port = (code.host, code.port) if code is not None else (saved.host, saved.port)
     if host is None or where_port is None:
-        raise SetupError("the saved seat does not say where the host was: give its join code (p2pgames resume --code CODE)", network=False)
+        raise SetupError(f"the saved seat does not say where the host was: give its join code ({command('resume', '--code', 'CODE')})", network=False)
     session = Session(identity, name, get_game, saved=saved, bot=bot, narrate=not bot)
     node = Node(
         session, settings=settings, transcript_dir=directory, seat_path=seat_path, replaces_transcript=old_transcript,
     )
     say(f"Taking your seat again at {host}:{where_port} …")
-    try:
-        with trio.fail_after(settings.connect_timeout):
-            await nursery.start(node.connect, host, where_port)
-    except trio.TooSlowError:
-        raise SetupError(f"can't reach the host at {host}:{where_port}: no answer within {settings.connect_timeout:.0f} s; is it running again?") from None
-    except OSError as error:
-        raise _connect_problem(error, JoinCode(host, where_port, None)) from None
+    if wait_for_host:
+        await _dial_until_the_host_answers(nursery, node, saved, host, where_port, say)
+    else:
+        try:
+            with trio.fail_after(settings.connect_timeout):
+                await nursery.start(node.connect, host, where_port)
+        except trio.TooSlowError:
+            raise SetupError(f"can't reach the host at {host}:{where_port}: no answer within {settings.connect_timeout:.0f} s; is it running again?") from None
+        except OSError as error:
+            raise _connect_problem(error, JoinCode(host, where_port, None)) from None
     with trio.move_on_after(settings.connect_timeout):
         await node.wait_until(lambda: session.in_touch or session.finished)
     if session.finished or not session.in_touch:
@@ -124,6 +133,38 @@ async def resume_seat(
         raise SetupError(f"could not take your seat again: {reason}", network=False)
     say(f"Back at the table: caught up on {session.replica.seq} log entries.")
     return node
+
+
+def _no_answer(error: BaseException, host: str, settings: NetSettings) -> str:
+    """Why a dial of ``host`` found nobody, in a few words."""
+    if isinstance(error, OSError):
+        return _no_connection(error, host)[0]
+    return f"no answer within {settings.connect_timeout:.0f} s"  # trio.TooSlowError
+
+
+async def _dial_until_the_host_answers(
+    nursery: trio.Nursery, node: Node, saved: SavedSeat, host: str, port: int, say: Callable[[str], None],
+) -> None:
+    """Start ``node`` dialling the host at ``host``:``port``; while nothing answers there (its
+    program not started again yet), wait for it and dial again as a running joiner does, for the
+    grace period at most (``away_grace``), saying so once. Raises :class:`SetupError` if it never
+    answered: the seat is kept, and the message says how to try again or to drop it."""
+    grace = node.settings.away_grace
+    why: list[str] = []
+
+    def no_answer(error: BaseException) -> None:
+        why.append(_no_answer(error, host, node.settings))
+        say(f"The host is not answering at {host}:{port}: {why[0]}. Waiting for it to come back, for up to "
+            f"{duration(grace)} (--grace sets how long; Ctrl-C stops) …")
+
+    with trio.move_on_after(grace):
+        await nursery.start(functools.partial(node.connect, host, port, keep_dialling=no_answer))
+        return
+    raise SetupError(
+        f"the host at {host}:{port} did not come back within {duration(grace)}: {why[0]}. Your seat is kept: "
+        f"{command('resume')} waits for it again (add --code CODE if it gives you a new join code); if the game "
+        f"is over, {command('resume', '--forget', saved.game_id.hex()[:8])} deletes the seat"
+    )
 
 
 async def _resume_host(

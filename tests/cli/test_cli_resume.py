@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from cli_calls import call
-from peer_processes import Peer, join_code
+from peer_processes import Peer, TerminalPeer, join_code
 
 from p2pgames.games import get_game
 from p2pgames.session import verify_transcript
@@ -147,6 +147,66 @@ def test_resume_takes_the_game_of_the_default_profile_a_second_terminal_played(p
     assert again.line_starting("") == "Using profile 'default-2', in which this game was played."
     again.line_starting("Back at the table: caught up on ")
     all_finished_and_verified([host, first, again], transcripts)
+
+
+def test_a_joiner_resumed_before_its_host_waits_for_it_then_the_game_finishes(peers, tmp_path):
+    """The host and a joiner crash together and the joiner's ``resume`` comes first: it says it
+    waits for the host, and takes its seat once the host has resumed (issue 22, point 15)."""
+    transcripts = tmp_path / "transcripts"
+    host, (first, second), code = start_table(peers, transcripts)
+    under_way(second)
+    for peer in (host, second):
+        peer.process.kill()
+    for peer in (host, second):
+        peer.process.wait()
+    again = peers("resume", "--bot", "--profile", "p2", "--name", "p2", "--transcripts", str(transcripts))
+    waiting = again.line_starting("The host is not answering at ")
+    assert waiting == (
+        f"The host is not answering at {code.split('/')[0]}: nothing is listening there (connection refused). "
+        "Waiting for it to come back, for up to 3:00 (--grace sets how long; Ctrl-C stops) …"
+    )
+    host_again = peers("resume", "--bot", "--profile", "hostess", "--bind", "127.0.0.1")
+    again.line_starting("Back at the table: caught up on ")
+    all_finished_and_verified([host_again, first, again], transcripts)
+
+
+def test_ctrl_c_while_waiting_for_the_host_stops_and_keeps_the_seat(peers, tmp_path, home):
+    transcripts = tmp_path / "transcripts"
+    host, (first, second), _ = start_table(peers, transcripts)
+    under_way(second)
+    for peer in (host, first, second):
+        peer.process.kill()
+        peer.process.wait()
+    seats = sorted((home / "seats").glob("*.p2pseat"))
+    player = TerminalPeer(home, "resume", "--profile", "p2")
+    try:
+        player.wait_for("Waiting for it to come back")
+        player.type(b"\x03")  # Ctrl-C, before any screen opened: a SIGINT
+        player.wait_for("p2pgames: interrupted")
+        assert player.finish() == 130
+    finally:
+        player.close()
+    assert sorted((home / "seats").glob("*.p2pseat")) == seats, "the seat is kept, to be taken later"
+
+
+def test_resume_forget_deletes_the_seat_that_resume_would_take(peers, tmp_path, home):
+    """When nothing can tell that the game is over (its host is gone for good), ``resume --forget``
+    drops the seat the player names; a seat whose program still runs is not the player's to drop."""
+    transcripts = tmp_path / "transcripts"
+    host, (first, second), _ = start_table(peers, transcripts)
+    under_way(second)
+    for peer in (host, second):
+        peer.process.kill()
+        peer.process.wait()
+    [path] = [path for path in (home / "seats").glob("*.p2pseat") if path.name.endswith("-seat2.p2pseat")]
+    game_id = path.name.split("-")[1][:8]
+    assert call("resume", "--forget", game_id, "--profile", "p2") == (
+        0, f"Forgot your seat in probe {game_id}, seat 2: this program can't take it up again.\n", "",
+    )
+    assert not path.exists()
+    assert call("resume", "--profile", "p2")[0] == 1, "nothing to resume now"
+    code, _, err = call("resume", "--forget", "--profile", "p1")
+    assert code == 1 and err.startswith(f"p2pgames: profile 'p1' is in use by a running p2pgames (pid {first.process.pid}, "), err
 
 
 def test_resume_with_nothing_saved_is_one_line(home):

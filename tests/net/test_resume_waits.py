@@ -1,0 +1,86 @@
+"""A seat taken again before its host is back waits for it (issue 22, point 15): the host and a
+joiner crashed together, the joiner's ``resume`` came first and said "nothing is listening there"
+at once; the host, resumed, then waited for it in vain and the game was ended. Now the resumed
+joiner dials again as a running joiner does, for the grace period, saying that it waits; past it,
+it gives up and keeps the seat. On trio's autojump clock: the waits cost virtual time only."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+from faultproxy import LOOPBACK, kind_is
+from p2pgames.net import JoinCode, NetSettings, SetupError
+from p2pgames.net._resume import find_saved_seat, resume_seat
+from test_network_faults import Table, play
+
+
+async def crash_host_and_joiner(table: Table) -> None:
+    """Kill the host and seat 2 at the same moment, mid-game."""
+    watched = await table.proxy.wait_for_link(0)
+    await watched.wait_frame("down", kind_is("entry", t="keys"))
+    table.kill(0)
+    table.kill(2)
+
+
+async def test_a_joiner_resumed_before_its_host_waits_for_it_and_the_game_finishes(tmp_path, autojump_clock):
+    said: list[str] = []
+    back = trio.Event()
+
+    async def both_crash_the_joiner_comes_back_first(table: Table, nursery: trio.Nursery) -> None:
+        await crash_host_and_joiner(table)
+        path, _ = find_saved_seat(table.seats, table.identities[2])  # type: ignore[misc]
+
+        async def resume_joiner(inner: trio.Nursery):
+            node = await resume_seat(
+                inner, identity=table.identities[2], seat_path=path, name="bot-2", bot=True, say=said.append,
+                code=JoinCode(LOOPBACK, table.host_port, None), wait_for_host=True,  # straight to the host: nothing there
+            )
+            table.nodes[2] = node
+            back.set()
+            return node
+
+        nursery.start_soon(table._run_peer, 2, None, resume_joiner)
+        await trio.sleep(60)  # the host's machine takes a minute to come back
+        assert said == [
+            f"Taking your seat again at 127.0.0.1:{table.host_port} …",
+            f"The host is not answering at 127.0.0.1:{table.host_port}: nothing is listening there (connection refused). "
+            "Waiting for it to come back, for up to 3:00 (--grace sets how long; Ctrl-C stops) …",
+        ]
+        await table.restart(nursery, 0)
+        await back.wait()
+
+    table = await play(tmp_path, b"both-crash", during=both_crash_the_joiner_comes_back_first)
+    assert said[-1].startswith("Back at the table: caught up on ")
+    assert table.nodes[2].session.resumed is not None and table.nodes[0].session.resumed is not None
+    table.check_finished_and_verified()
+
+
+async def test_a_host_that_never_comes_back_is_given_up_after_the_grace_period_and_the_seat_kept(tmp_path, autojump_clock):
+    outcome: dict[str, object] = {}
+
+    async def both_crash_and_only_the_joiner_comes_back(table: Table, nursery: trio.Nursery) -> None:
+        await crash_host_and_joiner(table)
+        path, saved = find_saved_seat(table.seats, table.identities[2])  # type: ignore[misc]
+        began = trio.current_time()
+        with pytest.raises(SetupError) as caught:
+            await resume_seat(
+                nursery, identity=table.identities[2], seat_path=path, name="bot-2", bot=True,
+                code=JoinCode(LOOPBACK, table.host_port, None), settings=NetSettings(away_grace=90), wait_for_host=True,
+            )
+        outcome.update(error=caught.value, waited=trio.current_time() - began, path=path, saved=saved)
+        nursery.cancel_scope.cancel()  # the rest of the table: nothing more to see
+
+    table = Table(tmp_path, b"never-back")
+    async with trio.open_nursery() as nursery:
+        await table.start(nursery)
+        await both_crash_and_only_the_joiner_comes_back(table, nursery)
+    error, path, saved = outcome["error"], outcome["path"], outcome["saved"]
+    assert 90 <= outcome["waited"] < 91  # type: ignore[operator]
+    assert str(error) == (
+        f"the host at 127.0.0.1:{table.host_port} did not come back within 1:30: nothing is listening there "
+        "(connection refused). Your seat is kept: p2pgames resume waits for it again (add --code CODE if it gives "
+        f"you a new join code); if the game is over, p2pgames resume --forget {saved.game_id.hex()[:8]} deletes the seat"  # type: ignore[attr-defined]
+    )
+    assert error.network  # type: ignore[attr-defined]
+    assert path.exists()  # type: ignore[attr-defined]
