@@ -130,6 +130,44 @@ async def test_a_stranger_dialling_a_started_game_gets_host_hello_then_reject(tm
     assert peer.result is not None
 
 
+async def rejoin_for(port, game_id):
+    """A rejoin for `game_id` (§B12) on a new connection: returns (the rejoin's digest, the host's
+    key, the answer's envelope, whether the host then closed the connection)."""
+    private = bytes(range(1, 33))
+    reader = wire.FrameReader()
+    async with await trio.open_tcp_stream(LOOPBACK, port) as stream:
+        messages = []
+        while not messages:
+            messages = reader.feed(await stream.receive_some(65536))
+        hello = wire.open_envelope(messages[0])
+        assert hello.kind == "host-hello"
+        body = {"protocol": 1, "game_id": game_id, "host": hello.sender, "nonce": hello.body["nonce"], "have": 0}
+        rejoin = wire.make_envelope(private, "rejoin", body)
+        await stream.send_all(wire.frame(rejoin))
+        messages = messages[1:]
+        while not messages:
+            data = await stream.receive_some(65536)
+            assert data, "the host closed the connection without an answer"
+            messages = reader.feed(data)
+        closed = await stream.receive_some(65536) == b""
+        return wire.H(rejoin), hello.sender, wire.open_envelope(messages[0]), closed
+
+
+async def test_a_rejoin_for_a_game_the_host_is_not_playing_gets_gone_naming_that_rejoin(tmp_path, autojump_clock):
+    """§B12: the host answers a real rejoin for another game (here: a game that never was) with
+    `gone`, its `rejoin` that rejoin's digest, signed by the host, then closes the connection."""
+    seed = b"independent-gone"
+    peer = Peer(seed=seed)
+    async with two_player_probe_host(tmp_path, seed) as (_host, port, nursery):
+        nursery.start_soon(peer.run, LOOPBACK, port)
+        await peer.seated.wait()
+        other_game = bytes([7]) * 32
+        digest, host_key, answer, closed = await rejoin_for(port, other_game)
+    assert answer.kind == "gone" and answer.sender == host_key  # open_envelope checked its signature
+    assert answer.body == {"game_id": other_game, "rejoin": digest}
+    assert closed
+
+
 async def test_a_move_not_allowed_now_based_on_an_older_entry_is_stale_and_a_ping_is_answered(tmp_path, autojump_clock):
     """§B3: a submission that fails only "is this move allowed now", with `based_on` below the host's
     entry count, gets `stale` (its counter not used up) and the game goes on; §B10: a ping gets a
