@@ -329,13 +329,21 @@ def cmd_join(args: argparse.Namespace) -> int:
 
     with _profile(args.profile, f"joining the table at {code.host}:{code.port}") as profile:
         notes += _profile_notes(profile)
+        # A seat saved at this host may be in the game it plays now (its program stopped, or a new
+        # join code after the host moved): try it first. The host says if it plays another.
         unfinished = _unfinished_game(profile, code.fingerprint) if code.fingerprint else None
-        if unfinished is not None:
-            # Joining a table where we have a seat in a game still running: take it again.
-            notes.append(f"You have a seat in an unfinished game at this table ({_describe_saved(unfinished[1])}): taking it again.")
-            return _resume(args, profile, unfinished[0], code, notes, headless, bot)
+        take_again = _resume_setup(args, profile, unfinished[0], code, bot=headless) if unfinished is not None else None
 
         async def setup(nursery, say):
+            if unfinished is not None:
+                from p2pgames.net._resume import GameGone
+
+                say(f"You have a seat in an unfinished game at this table ({_describe_saved(unfinished[1])}): taking it again.")
+                try:
+                    return await take_again(nursery, say)
+                except GameGone:
+                    say("That game is over: its host is not playing it any more, so your saved seat in it is forgotten. "
+                        "Joining the table as a new player …")
             return await join_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), code=code,
                 transcripts=transcripts, say=say, bot=headless, check_game=seat_kind if headless else None,
@@ -387,12 +395,13 @@ def _port_mappers(args: argparse.Namespace) -> list:
         raise UsageError(str(error)) from None
 
 
-def _unfinished_game(profile, host_fingerprint: str | None = None, which: str | None = None):
-    """The newest saved seat of ``profile``'s identity (at the host with ``host_fingerprint``, or
-    the one ``which`` names), as ``(path, saved)``; ``None`` if there is none."""
-    from p2pgames.net._resume import find_saved_seat
+def _unfinished_game(profile, host_fingerprint: str):
+    """The newest seat ``profile``'s identity saved as a joiner at the host with
+    ``host_fingerprint``, as ``(path, saved)``; ``None`` if there is none."""
+    from p2pgames.net._resume import find_saved_seats
 
-    return find_saved_seat(default_seats(), profile.identity, host_fingerprint=host_fingerprint, which=which)
+    found = find_saved_seats(default_seats(), profile.identity, host_fingerprint=host_fingerprint)
+    return next(((path, saved) for path, saved in found if not saved.is_host), None)
 
 
 def _describe_saved(saved) -> str:
@@ -402,10 +411,20 @@ def _describe_saved(saved) -> str:
 
 def _resume(
     args: argparse.Namespace, profile, path: Path, code, notes: list[str], headless: bool, kind: str | None,
-    *, wait_for_host: bool = False,
 ) -> int:
-    """Take the seat saved in ``path`` again, in the terminal or (``headless``) with a bot;
-    ``wait_for_host``: a host not answering yet is waited for (``resume_seat``)."""
+    """Take the seat saved in ``path`` again (``resume``), in the terminal or (``headless``) with
+    a bot; a host not answering yet is waited for."""
+    setup = _resume_setup(args, profile, path, code, bot=headless, wait_for_host=True)
+    if headless:
+        return _run_headless(setup, lambda game: _seat_bot(game, _bot_kinds(game, kind or None, one_kind=_ONE_KIND_SEAT)[0]), notes)
+    _need_terminal("resume")
+    return _run_terminal(setup, "p2pgames — resuming", args, notes)
+
+
+def _resume_setup(args: argparse.Namespace, profile, path: Path, code, *, bot: bool, wait_for_host: bool = False):
+    """The ``setup(nursery, say)`` that takes the seat saved in ``path`` again (``resume_seat``):
+    ``code`` where the host is now, if given; ``bot``: a bot plays it; ``wait_for_host``: a host
+    not answering yet is waited for."""
     from p2pgames.net._resume import resume_seat
 
     transcripts = Path(args.transcripts) if args.transcripts else None
@@ -416,14 +435,11 @@ def _resume(
         return await resume_seat(
             nursery, identity=profile.identity, seat_path=path, name=args.name or default_name(), code=code,
             port=getattr(args, "port", None), bind=getattr(args, "bind", None), transcripts=transcripts,
-            no_transcript=args.no_transcript, say=say, bot=headless, settings=settings, port_mappers=port_mappers,
+            no_transcript=args.no_transcript, say=say, bot=bot, settings=settings, port_mappers=port_mappers,
             wait_for_host=wait_for_host,
         )
 
-    if headless:
-        return _run_headless(setup, lambda game: _seat_bot(game, _bot_kinds(game, kind or None, one_kind=_ONE_KIND_SEAT)[0]), notes)
-    _need_terminal("resume")
-    return _run_terminal(setup, "p2pgames — resuming", args, notes)
+    return setup
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -459,7 +475,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
         notes = _profile_notes(profile) + [f"Resuming {_describe_saved(saved)} (saved in {path})."]
         if owner != args.profile and owner != "default":  # found among the default profiles
             notes.insert(0, f"Using profile '{owner}', in which this game was played.")
-        return _resume(args, profile, path, code, notes, headless, args.bot, wait_for_host=True)
+        return _resume(args, profile, path, code, notes, headless, args.bot)
 
 
 def _forget(path: Path, saved) -> int:

@@ -24,7 +24,15 @@ from p2pgames.net._seat_file import read_saved_seat, saved_seats
 from p2pgames.session import ResumeError, SavedSeat, SavedSeatError, Session, TranscriptError, records_before_cut
 from p2pgames.words import duration
 
-__all__ = ["find_saved_seat", "find_saved_seats", "resume_seat"]
+__all__ = ["GameGone", "find_saved_seat", "find_saved_seats", "resume_seat"]
+
+
+class GameGone(SetupError):
+    """The seat's host is not playing its game any more (it answered our rejoin with ``gone``,
+    SPEC §B12): the game is over, and the saved seat is forgotten (its file deleted)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, network=False)
 
 
 def find_saved_seat(
@@ -128,9 +136,16 @@ async def resume_seat(
     with trio.move_on_after(settings.connect_timeout):
         await node.wait_until(lambda: session.in_touch or session.finished)
     if session.finished or not session.in_touch:
+        refused = session.finished  # the host said no; else it never caught us up: the seat is kept
         node.leave("could not rejoin")
+        if refused:  # the node deletes the seat as it stops: wait for that, then say so
+            with trio.move_on_after(settings.linger):
+                await node.finished.wait()
         reason = session.rejection or (session.fault.describe(None) if session.fault else "the host did not take us back")
-        raise SetupError(f"could not take your seat again: {reason}", network=False)
+        message = f"could not take your seat again: {reason}"
+        if session.game_gone:
+            raise GameGone(f"{message}; your saved seat in that game is forgotten")
+        raise SetupError(f"{message}; your saved seat in that game is forgotten" if refused else message, network=False)
     say(f"Back at the table: caught up on {session.replica.seq} log entries.")
     return node
 

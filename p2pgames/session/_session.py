@@ -958,6 +958,8 @@ class Session:
             return
         if self.stage in ("lobby",) or self.seat is None or not self.game_id:
             self.stage = "closed"
+            # A seat taken again that never got back (nobody refused it): still to be taken later.
+            self.seat_kept = self.resumed is not None
             self.role.leave_before_start()
             return
         if HOST_SEAT in self.away and not self.finished:  # (only a joiner's host is ever away to it)

@@ -209,6 +209,62 @@ def test_resume_forget_deletes_the_seat_that_resume_would_take(peers, tmp_path, 
     assert code == 1 and err.startswith(f"p2pgames: profile 'p1' is in use by a running p2pgames (pid {first.process.pid}, "), err
 
 
+def a_game_ended_while_its_joiner_was_away(peers, transcripts) -> str:
+    """A two-seat table whose joiner (profile p1) is killed; the host's bot seat ends the game
+    two seconds later (--grace 2s), as a host's player may (``end``), and its program exits. The
+    joiner's seat stays saved. Returns the port the game had."""
+    host = peers("host", "probe", "--players", "2", "--bot", "--grace", "2s", "--port", "0", "--bind", "127.0.0.1",
+                 "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
+    code = join_code(host)
+    joiner = peers("join", code, "--bot", "--profile", "p1", "--name", "p1", "--transcripts", str(transcripts))
+    under_way(joiner)
+    joiner.process.kill()
+    joiner.process.wait()
+    exit_code, _, err = host.finish()
+    assert exit_code == 1 and "was away" in err, err
+    return code.split("/")[0].split(":")[1]
+
+
+def test_joining_a_new_table_of_the_same_host_forgets_the_seat_of_its_ended_game_and_joins(peers, tmp_path, home):
+    """A seat belongs to one game, not to a host: ``join NEWCODE`` to the host's next table tries
+    the saved seat, hears from the host that its game is over, forgets the seat, says so, and
+    joins as a new player (it said "could not take your seat again … you have no seat at this
+    table's game" and exited 1: issue 22, point 2)."""
+    transcripts = tmp_path / "transcripts"
+    a_game_ended_while_its_joiner_was_away(peers, transcripts)
+    [old_seat] = (home / "seats").glob("*-seat1.p2pseat")
+    host = peers("host", "probe", "--players", "2", "--bot", "--port", "0", "--bind", "127.0.0.1",
+                 "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
+    joiner = peers("join", join_code(host), "--bot", "--profile", "p1", "--name", "p1", "--transcripts", str(transcripts))
+    assert joiner.line_starting("You have a seat in an unfinished game at this table (probe ")
+    assert joiner.line_starting("That game is over") == (
+        "That game is over: its host is not playing it any more, so your saved seat in it is forgotten. "
+        "Joining the table as a new player …"
+    )
+    for peer in (host, joiner):
+        exit_code, out, err = peer.finish()
+        assert (exit_code, err) == (0, ""), (out, err)
+        assert any(line.startswith("Game over: ") for line in out), out
+    assert not old_seat.exists()
+
+
+def test_resume_of_a_game_its_host_no_longer_plays_forgets_the_seat_and_says_so(peers, tmp_path, home):
+    transcripts = tmp_path / "transcripts"
+    port = a_game_ended_while_its_joiner_was_away(peers, transcripts)
+    [old_seat] = (home / "seats").glob("*-seat1.p2pseat")
+    host = peers("host", "probe", "--players", "2", "--bot", "--port", port, "--bind", "127.0.0.1",
+                 "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
+    join_code(host)  # listening on the game's port again, at a new table
+    again = peers("resume", "--bot", "--profile", "p1")
+    exit_code, out, err = again.finish()
+    assert exit_code == 1, (out, err)
+    assert err == (
+        "p2pgames: could not take your seat again: the game has stopped: its host is not playing it any more "
+        "(it ended while you were away); your saved seat in that game is forgotten\n"
+    )
+    assert not old_seat.exists()
+
+
 def test_resume_with_nothing_saved_is_one_line(home):
     code, out, err = call("resume", "--profile", "nobody")
     assert code == 1 and out == ""

@@ -84,3 +84,30 @@ async def test_a_host_that_never_comes_back_is_given_up_after_the_grace_period_a
     )
     assert error.network  # type: ignore[attr-defined]
     assert path.exists()  # type: ignore[attr-defined]
+
+
+async def test_a_seat_that_no_host_takes_back_within_the_time_is_kept(tmp_path, autojump_clock):
+    """Something at the host's address accepts the connection and says nothing: after the time
+    allowed, the seat gives up, and keeps its saved seat (only the host's word forgets it)."""
+    outcome: dict[str, object] = {}
+
+    async def silent(stream) -> None:
+        await trio.sleep_forever()
+
+    table = Table(tmp_path, b"silent-host")
+    async with trio.open_nursery() as nursery:
+        await table.start(nursery)
+        await crash_host_and_joiner(table)
+        listeners = await trio.open_tcp_listeners(0, host=LOOPBACK)
+        nursery.start_soon(trio.serve_listeners, silent, listeners)
+        path, _ = find_saved_seat(table.seats, table.identities[2])  # type: ignore[misc]
+        with pytest.raises(SetupError) as caught:
+            await resume_seat(
+                nursery, identity=table.identities[2], seat_path=path, name="bot-2", bot=True,
+                code=JoinCode(LOOPBACK, listeners[0].socket.getsockname()[1], None), wait_for_host=True,
+            )
+        outcome.update(error=caught.value, path=path)
+        await trio.sleep(NetSettings().linger + 1)  # the node has stopped, and closed its files
+        nursery.cancel_scope.cancel()
+    assert str(outcome["error"]) == "could not take your seat again: the host did not take us back"
+    assert outcome["path"].exists()  # type: ignore[attr-defined]
