@@ -349,7 +349,7 @@ class JoinerRole:
             session._closing.append(HOST_CONNECTION)
             return
         session.game_gone = True
-        self._halt_or_close("the game has stopped: its host is not playing it any more (it ended while you were away)")
+        self._halt_or_close("the host is not playing this game any more: it ended while you were away")
 
     def _halt_or_close(self, reason: str) -> None:
         """We can't get back to the game: stop (with a fault once it has begun here)."""

@@ -259,8 +259,8 @@ def test_resume_of_a_game_its_host_no_longer_plays_forgets_the_seat_and_says_so(
     exit_code, out, err = again.finish()
     assert exit_code == 1, (out, err)
     assert err == (
-        "p2pgames: could not take your seat again: the game has stopped: its host is not playing it any more "
-        "(it ended while you were away); your saved seat in that game is forgotten\n"
+        "p2pgames: could not take your seat again: the host is not playing this game any more: it ended while "
+        "you were away; your saved seat in that game is forgotten\n"
     )
     assert not old_seat.exists()
 

@@ -13,10 +13,10 @@ from switchboard import Switchboard
 
 from p2pgames.crypto import Identity
 from p2pgames.games import get_game
-from p2pgames.session import HOST_CONNECTION, Notice, Rejected, Session
+from p2pgames.session import HOST_CONNECTION, Halted, Notice, Rejected, Session
 from p2pgames.session._messages import make_envelope, open_envelope
 
-GONE = "the game has stopped: its host is not playing it any more (it ended while you were away)"
+GONE = "the host is not playing this game any more: it ended while you were away"
 
 
 def at_a_new_table(board: Switchboard) -> Session:
@@ -55,6 +55,8 @@ def test_a_joiner_still_running_is_told_its_game_is_gone_and_stops():
     board.run(play=False)
     assert joiner.game_gone and joiner.stage == "halted" and not joiner.seat_kept
     assert joiner.fault is not None and joiner.fault.culprit is None and joiner.fault.reason == GONE
+    [halted] = [event for event in joiner.take_events() if isinstance(event, Halted)]
+    assert halted.message == "The game stopped: the host is not playing this game any more: it ended while you were away."
     [gone] = [open_envelope(data) for data in frames(board, 1, "gone")]
     [rejoin] = [open_envelope(data) for data in board.received[0] if open_envelope(data).kind == "rejoin"]
     assert gone.body == {"game_id": joiner.game_id, "rejoin": rejoin.digest}
