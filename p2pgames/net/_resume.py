@@ -88,7 +88,9 @@ async def resume_seat(
     A joiner dials its host (at ``code`` if given — its key must be the game's host's — else
     where the game was) and rejoins; it returns once the host has caught it up. With
     ``wait_for_host``, a host that is not answering yet (its program not started again) is
-    waited for and dialled again, for the grace period (``settings.away_grace``) at most. A host listens
+    waited for and dialled again, for the grace period (``settings.away_grace``) at most. A
+    host that refuses it, or is not playing its game any more (:class:`GameGone`), makes it
+    forget the seat (the file is deleted); giving up of its own accord, it keeps it. A host listens
     at the port it had (or ``port``), replays its transcript and waits for its joiners to rejoin.
     Its new transcript goes to ``transcripts`` (default: beside the old one, which it replaces;
     none with ``no_transcript``, a joiner only: a host's transcript is its log).
