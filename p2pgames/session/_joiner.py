@@ -348,19 +348,23 @@ class JoinerRole:
             session._emit(Notice("something at the host's address said our game is not there, but not in answer to us; trying again"))
             session._closing.append(HOST_CONNECTION)
             return
-        session.game_gone = True
-        self._halt_or_close("the host is not playing this game any more: it ended while you were away")
+        why = session.gone_reason = clean_text(body["reason"]) or "its host is not playing it any more"
+        self._halt_or_close(why, over=True)  # "The game stopped: why." to a player still at the table
+        session.rejection = f"the game has stopped: {why}"
 
-    def _halt_or_close(self, reason: str) -> None:
-        """We can't get back to the game: stop (with a fault once it has begun here)."""
+    def _halt_or_close(self, reason: str, *, over: bool = False) -> None:
+        """We can't get back to the game: stop (with a fault once it has begun here). The seat
+        stays saved (``seat_kept``) unless the host said the game is ``over`` (a ``gone``, bound
+        to our rejoin): nothing else proves it (a ``reject`` could be an old one, replayed)."""
         session = self.session
         session.rejection = reason
         session._emit(Rejected(reason))
         if session.start_envelope is None:
             self._halt_before_start(reason)
-            return
-        session._halt(Fault(None, FaultCode.DISCONNECTED, reason, session._seq()), send=False)
-        session._closing.append(HOST_CONNECTION)
+        else:
+            session._halt(Fault(None, FaultCode.DISCONNECTED, reason, session._seq()), send=False)
+            session._closing.append(HOST_CONNECTION)
+        session.seat_kept = not over
 
     def _caught_up(self, envelope: Envelope) -> None:
         """The host has sent everything we missed: carry on from here."""

@@ -146,7 +146,8 @@ class Session:
         self.result: GameOver | None = None
         self.rejection: str | None = None  # why we couldn't join (the host refused, or wasn't ours)
         self.rejection_unproven = False  # the refusal came before the host proved its key
-        self.game_gone = False  # our rejoin's answer: the host is not playing our game (gone, §B12)
+        # Our rejoin's answer, if the host is not playing our game (gone, §B12): why, in its words.
+        self.gone_reason: str | None = None
         self.agreed_through = -1
         self._outgoing: list[tuple[int, bytes]] = []
         self._events: list[SessionEvent] = []

@@ -16,7 +16,7 @@ from p2pgames.games import get_game
 from p2pgames.session import HOST_CONNECTION, Halted, Notice, Rejected, Session
 from p2pgames.session._messages import make_envelope, open_envelope
 
-GONE = "the host is not playing this game any more: it ended while you were away"
+GONE = "its host is not playing it any more (it ended while you were away)"
 
 
 def at_a_new_table(board: Switchboard) -> Session:
@@ -53,13 +53,13 @@ def test_a_joiner_still_running_is_told_its_game_is_gone_and_stops():
     joiner = board.sessions[1]
     board.reconnect(1)
     board.run(play=False)
-    assert joiner.game_gone and joiner.stage == "halted" and not joiner.seat_kept
+    assert joiner.gone_reason == GONE and joiner.stage == "halted" and not joiner.seat_kept
     assert joiner.fault is not None and joiner.fault.culprit is None and joiner.fault.reason == GONE
     [halted] = [event for event in joiner.take_events() if isinstance(event, Halted)]
-    assert halted.message == "The game stopped: the host is not playing this game any more: it ended while you were away."
+    assert halted.message == f"The game stopped: {GONE}."
     [gone] = [open_envelope(data) for data in frames(board, 1, "gone")]
     [rejoin] = [open_envelope(data) for data in board.received[0] if open_envelope(data).kind == "rejoin"]
-    assert gone.body == {"game_id": joiner.game_id, "rejoin": rejoin.digest}
+    assert gone.body == {"game_id": joiner.game_id, "rejoin": rejoin.digest, "reason": GONE}
     assert board.links[1] not in board.host.role.connection_seat, "the host hung up"
 
 
@@ -68,7 +68,7 @@ def test_a_seat_taken_again_from_what_it_saved_is_told_its_game_is_gone():
     at_a_new_table(board)
     joiner = board.restart(1)
     board.run(play=False)
-    assert joiner.game_gone and joiner.stage == "closed" and joiner.rejection == GONE
+    assert joiner.gone_reason == GONE and joiner.stage == "closed" and joiner.rejection == f"the game has stopped: {GONE}"
     assert any(isinstance(event, Rejected) and event.reason == GONE for event in joiner.take_events())
 
 
@@ -84,7 +84,7 @@ def test_a_gone_that_answers_another_rejoin_is_no_answer_and_the_seat_dials_agai
     # host, and the old answer comes instead.
     again, _, _ = rejoin_on_a_new_connection(board, 1)
     again.receive(HOST_CONNECTION, recorded)
-    assert not again.game_gone and not again.finished
+    assert again.gone_reason is None and not again.finished
     assert again.take_closing() == [HOST_CONNECTION]
     assert any(isinstance(event, Notice) and "not in answer to us" in event.text for event in again.take_events())
     assert host.stage == "lobby"
@@ -94,9 +94,11 @@ def test_a_gone_signed_by_another_key_is_no_answer():
     board = Switchboard("probe", 3, seed=b"gone-forged")
     at_a_new_table(board)
     joiner, _, _ = rejoin_on_a_new_connection(board, 1)
-    forged = make_envelope(Identity.generate(), "gone", {"game_id": joiner.resumed.game_id, "rejoin": joiner.role.rejoin_digest})
+    forged = make_envelope(Identity.generate(), "gone", {
+        "game_id": joiner.resumed.game_id, "rejoin": joiner.role.rejoin_digest, "reason": "forged",
+    })
     joiner.receive(HOST_CONNECTION, forged.raw)
-    assert not joiner.game_gone and joiner.take_closing() == [HOST_CONNECTION]
+    assert joiner.gone_reason is None and joiner.take_closing() == [HOST_CONNECTION]
 
 
 @pytest.mark.parametrize("spoil, refusal", [
@@ -129,3 +131,15 @@ def _resigned_as(rejoin, claimed: Identity, signer: Identity) -> bytes:
 
     forged = make_envelope(signer, "rejoin", dict(rejoin.body))
     return canonical.encode({"kind": "rejoin", "sender": claimed.public_key.raw, "body": dict(rejoin.body), "sig": forged.signature})
+
+
+def test_a_reject_of_a_rejoin_stops_the_seat_but_keeps_it_saved():
+    """A reject answers no particular rejoin (an old one may be replayed): it proves nothing about
+    the game, so the seat stays saved for the player to decide (resume again, or --forget)."""
+    board = Switchboard("probe", 3, seed=b"gone-reject")
+    host = at_a_new_table(board)
+    joiner, _, _ = rejoin_on_a_new_connection(board, 1)
+    reject = make_envelope(host.identity, "reject", {"reason": "the table is full"})
+    joiner.receive(HOST_CONNECTION, reject.raw)
+    assert joiner.finished and joiner.seat_kept and joiner.gone_reason is None
+    assert joiner.rejection == "the host refused to take us back: the table is full"
