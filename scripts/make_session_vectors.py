@@ -68,7 +68,7 @@ def envelopes() -> dict:
     answered = b""
     for kind, body in bodies:
         if kind == "gone":
-            body = {"game_id": game_id, "rejoin": answered}
+            body = {"game_id": game_id, "rejoin": answered, "reason": "its host is not playing it any more"}
         envelope = make_envelope(identity, kind, body)
         if kind == "rejoin":
             answered = envelope.digest

@@ -153,7 +153,8 @@ async def test_a_rejoin_for_a_game_the_host_is_not_playing_gets_gone_naming_that
             "protocol": 1, "game_id": other_game, "host": hello.sender, "nonce": hello.body["nonce"], "have": 0,
         })
     assert answer.kind == "gone" and answer.sender == hello.sender  # open_envelope checked its signature
-    assert answer.body == {"game_id": other_game, "rejoin": wire.H(rejoin)}
+    assert (answer.body["game_id"], answer.body["rejoin"]) == (other_game, wire.H(rejoin))
+    assert answer.body["reason"], "why, in words"
     assert closed
 
 

@@ -126,7 +126,8 @@ def test_the_gone_envelope_answers_the_rejoin_envelope():
     cases = {case["kind"]: case for case in load("session-envelopes.json")["cases"]}
     rejoin = wire.open_envelope(bytes.fromhex(cases["rejoin"]["envelope"]))
     gone = wire.open_envelope(bytes.fromhex(cases["gone"]["envelope"]))
-    assert gone.body == {"game_id": rejoin.body["game_id"], "rejoin": rejoin.digest}
+    assert (gone.body["game_id"], gone.body["rejoin"]) == (rejoin.body["game_id"], rejoin.digest)
+    assert isinstance(gone.body["reason"], str)
 
 
 def test_envelope_refusals():
