@@ -341,9 +341,9 @@ def cmd_join(args: argparse.Namespace) -> int:
                 say(f"You have a seat in an unfinished game at this table ({_describe_saved(unfinished[1])}): taking it again.")
                 try:
                     return await take_again(nursery, say)
-                except GameGone:
-                    say("That game is over: its host is not playing it any more, so your saved seat in it is forgotten. "
-                        "Joining the table as a new player …")
+                except GameGone as gone:
+                    say(f"That game has stopped: {gone.reason}. Your saved seat in it is forgotten; "
+                        "joining the table as a new player …")
             return await join_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), code=code,
                 transcripts=transcripts, say=say, bot=headless, check_game=seat_kind if headless else None,

@@ -29,10 +29,12 @@ __all__ = ["GameGone", "find_saved_seat", "find_saved_seats", "resume_seat"]
 
 class GameGone(SetupError):
     """The seat's host is not playing its game any more (it answered our rejoin with ``gone``,
-    SPEC §B12): the game is over, and the saved seat is forgotten (its file deleted)."""
+    SPEC §B12), for the host's ``reason``: the game is over, and the saved seat is forgotten
+    (its file deleted)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, reason: str) -> None:
         super().__init__(message, network=False)
+        self.reason = reason
 
 
 def find_saved_seat(
@@ -89,8 +91,8 @@ async def resume_seat(
     where the game was) and rejoins; it returns once the host has caught it up. With
     ``wait_for_host``, a host that is not answering yet (its program not started again) is
     waited for and dialled again, for the grace period (``settings.away_grace``) at most. A
-    host that refuses it, or is not playing its game any more (:class:`GameGone`), makes it
-    forget the seat (the file is deleted); giving up of its own accord, it keeps it. A host listens
+    host that is not playing its game any more (:class:`GameGone`) makes it forget the seat (the
+    file is deleted); refused otherwise, or giving up of its own accord, it keeps it. A host listens
     at the port it had (or ``port``), replays its transcript and waits for its joiners to rejoin.
     Its new transcript goes to ``transcripts`` (default: beside the old one, which it replaces;
     none with ``no_transcript``, a joiner only: a host's transcript is its log).
@@ -138,16 +140,19 @@ async def resume_seat(
     with trio.move_on_after(settings.connect_timeout):
         await node.wait_until(lambda: session.in_touch or session.finished)
     if session.finished or not session.in_touch:
-        refused = session.finished  # the host said no; else it never caught us up: the seat is kept
+        refused = session.finished  # the host said no (else it never caught us up)
         node.leave("could not rejoin")
-        if refused:  # the node deletes the seat as it stops: wait for that, then say so
+        if session.gone_reason is not None:  # over: the node deletes the seat as it stops; wait, then say so
             with trio.move_on_after(settings.linger):
                 await node.finished.wait()
         reason = session.rejection or (session.fault.describe(None) if session.fault else "the host did not take us back")
         message = f"could not take your seat again: {reason}"
-        if session.game_gone:
-            raise GameGone(f"{message}; your saved seat in that game is forgotten")
-        raise SetupError(f"{message}; your saved seat in that game is forgotten" if refused else message, network=False)
+        if session.gone_reason is not None:
+            raise GameGone(f"{message}; your saved seat in that game is forgotten", session.gone_reason)
+        if refused:  # nothing proved the game over: the seat is kept, and the player decides
+            forget = command("resume", "--forget", saved.game_id.hex()[:8])
+            message += f"; your saved seat is kept (if the game is over, {forget} deletes it)"
+        raise SetupError(message, network=False)
     say(f"Back at the table: caught up on {session.replica.seq} log entries.")
     return node
 

@@ -13,6 +13,8 @@ from cli_calls import call
 from peer_processes import Peer, TerminalPeer, join_code
 
 from p2pgames.games import get_game
+from p2pgames.net._resume import find_saved_seat
+from p2pgames.profiles import read_identity
 from p2pgames.session import verify_transcript
 
 
@@ -198,10 +200,10 @@ def test_resume_forget_deletes_the_seat_that_resume_would_take(peers, tmp_path, 
     for peer in (host, second):
         peer.process.kill()
         peer.process.wait()
-    [path] = [path for path in (home / "seats").glob("*.p2pseat") if path.name.endswith("-seat2.p2pseat")]
-    game_id = path.name.split("-")[1][:8]
+    path, saved = find_saved_seat(home / "seats", read_identity("p2"))  # type: ignore[misc, arg-type]
+    game_id = saved.game_id.hex()[:8]
     assert call("resume", "--forget", game_id, "--profile", "p2") == (
-        0, f"Forgot your seat in probe {game_id}, seat 2: this program can't take it up again.\n", "",
+        0, f"Forgot your seat in probe {game_id}, seat {saved.seat}: this program can't take it up again.\n", "",
     )
     assert not path.exists()
     assert call("resume", "--profile", "p2")[0] == 1, "nothing to resume now"
@@ -237,9 +239,9 @@ def test_joining_a_new_table_of_the_same_host_forgets_the_seat_of_its_ended_game
                  "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
     joiner = peers("join", join_code(host), "--bot", "--profile", "p1", "--name", "p1", "--transcripts", str(transcripts))
     assert joiner.line_starting("You have a seat in an unfinished game at this table (probe ")
-    assert joiner.line_starting("That game is over") == (
-        "That game is over: its host is not playing it any more, so your saved seat in it is forgotten. "
-        "Joining the table as a new player …"
+    assert joiner.line_starting("That game has stopped") == (
+        "That game has stopped: its host is not playing it any more (it ended while you were away). "
+        "Your saved seat in it is forgotten; joining the table as a new player …"
     )
     for peer in (host, joiner):
         exit_code, out, err = peer.finish()
@@ -259,8 +261,8 @@ def test_resume_of_a_game_its_host_no_longer_plays_forgets_the_seat_and_says_so(
     exit_code, out, err = again.finish()
     assert exit_code == 1, (out, err)
     assert err == (
-        "p2pgames: could not take your seat again: the host is not playing this game any more: it ended while "
-        "you were away; your saved seat in that game is forgotten\n"
+        "p2pgames: could not take your seat again: the game has stopped: its host is not playing it any more "
+        "(it ended while you were away); your saved seat in that game is forgotten\n"
     )
     assert not old_seat.exists()
 

@@ -10,8 +10,10 @@ import pytest
 import trio
 
 from faultproxy import LOOPBACK, kind_is
-from p2pgames.net import JoinCode, NetSettings, SetupError
+from p2pgames import PROTOCOL_VERSION
+from p2pgames.net import FrameReader, JoinCode, NetSettings, SetupError, frame
 from p2pgames.net._resume import find_saved_seat, resume_seat
+from p2pgames.session._messages import make_envelope
 from test_network_faults import Table, play
 
 
@@ -110,4 +112,43 @@ async def test_a_seat_that_no_host_takes_back_within_the_time_is_kept(tmp_path, 
         await trio.sleep(NetSettings().linger + 1)  # the node has stopped, and closed its files
         nursery.cancel_scope.cancel()
     assert str(outcome["error"]) == "could not take your seat again: the host did not take us back"
+    assert outcome["path"].exists()  # type: ignore[attr-defined]
+
+
+async def test_a_seat_its_host_refuses_without_saying_the_game_is_over_is_kept(tmp_path, autojump_clock):
+    """The host's reject answers no particular rejoin (it could be an old one, replayed): the seat
+    stops, and stays saved for the player to decide; the message says how to drop it."""
+    outcome: dict[str, object] = {}
+    table = Table(tmp_path, b"refused")
+
+    async def refusing_host(stream) -> None:
+        """Says hello as the game's host, and refuses whatever comes."""
+        host = table.identities[0]
+        hello = make_envelope(host, "host-hello", {
+            "protocol": PROTOCOL_VERSION, "game": "probe", "ruleset": table.ruleset.encode(), "name": "hostess",
+            "seal": bytes(32), "nonce": bytes(range(32)),
+        })
+        await stream.send_all(frame(hello.raw))
+        await FrameReader(stream).next_frame()  # its rejoin
+        await stream.send_all(frame(make_envelope(host, "reject", {"reason": "not now"}).raw))
+        await trio.sleep_forever()
+
+    async with trio.open_nursery() as nursery:
+        await table.start(nursery)
+        await crash_host_and_joiner(table)
+        listeners = await trio.open_tcp_listeners(0, host=LOOPBACK)
+        nursery.start_soon(trio.serve_listeners, refusing_host, listeners)
+        path, saved = find_saved_seat(table.seats, table.identities[2])  # type: ignore[misc]
+        with pytest.raises(SetupError) as caught:
+            await resume_seat(
+                nursery, identity=table.identities[2], seat_path=path, name="bot-2", bot=True,
+                code=JoinCode(LOOPBACK, listeners[0].socket.getsockname()[1], None), wait_for_host=True,
+            )
+        outcome.update(error=caught.value, path=path, saved=saved)
+        await trio.sleep(NetSettings().linger + 1)  # the node has stopped, and closed its files
+        nursery.cancel_scope.cancel()
+    assert str(outcome["error"]) == (
+        "could not take your seat again: the host refused to take us back: not now; your saved seat is kept "
+        f"(if the game is over, p2pgames resume --forget {outcome['saved'].game_id.hex()[:8]} deletes it)"  # type: ignore[attr-defined]
+    )
     assert outcome["path"].exists()  # type: ignore[attr-defined]
