@@ -6,6 +6,10 @@ it gives up and keeps the seat. On trio's autojump clock: the waits cost virtual
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+from typing import NamedTuple
+
 import pytest
 import trio
 
@@ -13,6 +17,7 @@ from faultproxy import LOOPBACK, kind_is
 from p2pgames import PROTOCOL_VERSION
 from p2pgames.net import FrameReader, JoinCode, NetSettings, SetupError, frame
 from p2pgames.net._resume import find_saved_seat, resume_seat
+from p2pgames.session import SavedSeat
 from p2pgames.session._messages import make_envelope
 from test_network_faults import Table, play
 
@@ -58,70 +63,69 @@ async def test_a_joiner_resumed_before_its_host_waits_for_it_and_the_game_finish
     table.check_finished_and_verified()
 
 
-async def test_a_host_that_never_comes_back_is_given_up_after_the_grace_period_and_the_seat_kept(tmp_path, autojump_clock):
-    outcome: dict[str, object] = {}
+class Refused(NamedTuple):
+    """How taking seat 2 again failed: what ``resume_seat`` raised, after how long, and its seat."""
 
-    async def both_crash_and_only_the_joiner_comes_back(table: Table, nursery: trio.Nursery) -> None:
+    error: SetupError
+    waited: float
+    path: Path
+    saved: SavedSeat
+
+
+async def take_seat_2_again_at(tmp_path, seed: bytes, stand_in=None, settings: NetSettings = NetSettings()) -> tuple[Table, Refused]:
+    """Play a table, crash its host and seat 2 together, then take seat 2 again where
+    ``stand_in`` (a stream handler of the test's) answers in the host's place — or, without one,
+    at the host's port, where nothing listens now; it must fail. Returns once its node stopped."""
+    table = Table(tmp_path, seed)
+    async with trio.open_nursery() as nursery:
+        await table.start(nursery)
         await crash_host_and_joiner(table)
+        port = table.host_port
+        if stand_in is not None:
+            listeners = await trio.open_tcp_listeners(0, host=LOOPBACK)
+            nursery.start_soon(trio.serve_listeners, functools.partial(stand_in, table), listeners)
+            port = listeners[0].socket.getsockname()[1]
         path, saved = find_saved_seat(table.seats, table.identities[2])  # type: ignore[misc]
         began = trio.current_time()
         with pytest.raises(SetupError) as caught:
             await resume_seat(
                 nursery, identity=table.identities[2], seat_path=path, name="bot-2", bot=True,
-                code=JoinCode(LOOPBACK, table.host_port, None), settings=NetSettings(away_grace=90), wait_for_host=True,
+                code=JoinCode(LOOPBACK, port, None), settings=settings, wait_for_host=True,
             )
-        outcome.update(error=caught.value, waited=trio.current_time() - began, path=path, saved=saved)
+        waited = trio.current_time() - began
+        await trio.sleep(settings.linger + 1)  # its node has stopped, and closed its files
         nursery.cancel_scope.cancel()  # the rest of the table: nothing more to see
+    return table, Refused(caught.value, waited, path, saved)
 
-    table = Table(tmp_path, b"never-back")
-    async with trio.open_nursery() as nursery:
-        await table.start(nursery)
-        await both_crash_and_only_the_joiner_comes_back(table, nursery)
-    error, path, saved = outcome["error"], outcome["path"], outcome["saved"]
-    assert 90 <= outcome["waited"] < 91  # type: ignore[operator]
-    assert str(error) == (
+
+async def test_a_host_that_never_comes_back_is_given_up_after_the_grace_period_and_the_seat_kept(tmp_path, autojump_clock):
+    table, refused = await take_seat_2_again_at(tmp_path, b"never-back", settings=NetSettings(away_grace=90))
+    assert 90 <= refused.waited < 91
+    assert str(refused.error) == (
         f"the host at 127.0.0.1:{table.host_port} did not come back within 1:30: nothing is listening there "
         "(connection refused). Your seat is kept: p2pgames resume waits for it again (add --code CODE if it gives "
-        f"you a new join code); if the game is over, p2pgames resume --forget {saved.game_id.hex()[:8]} deletes the seat"  # type: ignore[attr-defined]
+        f"you a new join code); if the game is over, p2pgames resume --forget {refused.saved.game_id.hex()[:8]} deletes the seat"
     )
-    assert error.network  # type: ignore[attr-defined]
-    assert path.exists()  # type: ignore[attr-defined]
+    assert refused.error.network and refused.path.exists()
 
 
 async def test_a_seat_that_no_host_takes_back_within_the_time_is_kept(tmp_path, autojump_clock):
     """Something at the host's address accepts the connection and says nothing: after the time
     allowed, the seat gives up, and keeps its saved seat (only the host's word forgets it)."""
-    outcome: dict[str, object] = {}
 
-    async def silent(stream) -> None:
+    async def silent(table: Table, stream) -> None:
         await trio.sleep_forever()
 
-    table = Table(tmp_path, b"silent-host")
-    async with trio.open_nursery() as nursery:
-        await table.start(nursery)
-        await crash_host_and_joiner(table)
-        listeners = await trio.open_tcp_listeners(0, host=LOOPBACK)
-        nursery.start_soon(trio.serve_listeners, silent, listeners)
-        path, _ = find_saved_seat(table.seats, table.identities[2])  # type: ignore[misc]
-        with pytest.raises(SetupError) as caught:
-            await resume_seat(
-                nursery, identity=table.identities[2], seat_path=path, name="bot-2", bot=True,
-                code=JoinCode(LOOPBACK, listeners[0].socket.getsockname()[1], None), wait_for_host=True,
-            )
-        outcome.update(error=caught.value, path=path)
-        await trio.sleep(NetSettings().linger + 1)  # the node has stopped, and closed its files
-        nursery.cancel_scope.cancel()
-    assert str(outcome["error"]) == "could not take your seat again: the host did not take us back"
-    assert outcome["path"].exists()  # type: ignore[attr-defined]
+    _, refused = await take_seat_2_again_at(tmp_path, b"silent-host", silent)
+    assert str(refused.error) == "could not take your seat again: the host did not take us back"
+    assert refused.path.exists()
 
 
 async def test_a_seat_its_host_refuses_without_saying_the_game_is_over_is_kept(tmp_path, autojump_clock):
     """The host's reject answers no particular rejoin (it could be an old one, replayed): the seat
     stops, and stays saved for the player to decide; the message says how to drop it."""
-    outcome: dict[str, object] = {}
-    table = Table(tmp_path, b"refused")
 
-    async def refusing_host(stream) -> None:
+    async def refusing_host(table: Table, stream) -> None:
         """Says hello as the game's host, and refuses whatever comes."""
         host = table.identities[0]
         hello = make_envelope(host, "host-hello", {
@@ -133,22 +137,9 @@ async def test_a_seat_its_host_refuses_without_saying_the_game_is_over_is_kept(t
         await stream.send_all(frame(make_envelope(host, "reject", {"reason": "not now"}).raw))
         await trio.sleep_forever()
 
-    async with trio.open_nursery() as nursery:
-        await table.start(nursery)
-        await crash_host_and_joiner(table)
-        listeners = await trio.open_tcp_listeners(0, host=LOOPBACK)
-        nursery.start_soon(trio.serve_listeners, refusing_host, listeners)
-        path, saved = find_saved_seat(table.seats, table.identities[2])  # type: ignore[misc]
-        with pytest.raises(SetupError) as caught:
-            await resume_seat(
-                nursery, identity=table.identities[2], seat_path=path, name="bot-2", bot=True,
-                code=JoinCode(LOOPBACK, listeners[0].socket.getsockname()[1], None), wait_for_host=True,
-            )
-        outcome.update(error=caught.value, path=path, saved=saved)
-        await trio.sleep(NetSettings().linger + 1)  # the node has stopped, and closed its files
-        nursery.cancel_scope.cancel()
-    assert str(outcome["error"]) == (
+    _, refused = await take_seat_2_again_at(tmp_path, b"refused", refusing_host)
+    assert str(refused.error) == (
         "could not take your seat again: the host refused to take us back: not now; your saved seat is kept "
-        f"(if the game is over, p2pgames resume --forget {outcome['saved'].game_id.hex()[:8]} deletes it)"  # type: ignore[attr-defined]
+        f"(if the game is over, p2pgames resume --forget {refused.saved.game_id.hex()[:8]} deletes it)"
     )
-    assert outcome["path"].exists()  # type: ignore[attr-defined]
+    assert refused.path.exists()
