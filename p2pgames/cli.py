@@ -967,9 +967,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
-    def identity_options(command: argparse.ArgumentParser) -> None:
+    def identity_options(command: argparse.ArgumentParser, profile: str = "'default', or the next free one") -> None:
         command.add_argument("--name", help="your name at the table (default: your user name)")
-        command.add_argument("--profile", help="identity profile to use (default: 'default', or the next free one)")
+        command.add_argument("--profile", help=f"identity profile to use (default: {profile})")
         command.add_argument("--no-color", action="store_true", help="monochrome screen (also: NO_COLOR=1)")
         command.add_argument("--transcripts", metavar="DIR", help=f"where to save transcripts (default: {default_transcripts()})")
         command.add_argument("--no-transcript", action="store_true", help="don't save a transcript")
@@ -1048,7 +1048,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--forget", action="store_true", help="don't take the seat: delete it (its game is over, and its host gone for good)"
     )
     grace_option(resume)
-    identity_options(resume)
+    identity_options(resume, "the one of 'default', 'default-2' … the game was played in")
     resume.set_defaults(handler=cmd_resume)
 
     play = commands.add_parser("play", help="play against bots on this machine")
