@@ -122,7 +122,7 @@ def _variant(game: Game, name: str | None) -> Mapping[str, Any] | None:
         return None
     variants = variants_of(game)
     if not variants:
-        raise UsageError(f"{game.title} has no variants (--variant {name}); it is played one way (see p2pgames rules {game.name})")
+        raise UsageError(f"{game.title} has no variants (--variant {name}); it is played one way (see {_command('rules', game.name)})")
     if name not in variants:
         raise UsageError(f"{game.title} has no variant {name!r}; choose one of: {', '.join(variants)}")
     return variants[name]
@@ -153,18 +153,27 @@ def _with_title(game: Game, text: str) -> str:
     return text if text.startswith(game.title) else f"{game.title}: {text}"
 
 
-def _profile(name: str | None):
-    from p2pgames.profiles import ProfileError, check_profile_name, open_profile
+def _profile(name: str | None, doing: str):
+    """The profile ``name`` (None: the first free default one), locked for this process, which is
+    ``doing`` this (said to another p2pgames that wants the profile meanwhile)."""
+    from p2pgames.profiles import ProfileError, open_profile
+
+    _check_profile_name(name)
+    try:
+        return open_profile(name, doing=doing)
+    except ProfileError as error:
+        raise FileProblem(str(error)) from None  # the profile's files can't be used
+
+
+def _check_profile_name(name: str | None) -> None:
+    """A ``--profile`` that is no profile's name is a usage error (what was typed on the command line)."""
+    from p2pgames.profiles import ProfileError, check_profile_name
 
     if name is not None:
         try:
             check_profile_name(name)
         except ProfileError as error:
-            raise UsageError(str(error)) from None  # what was typed on the command line
-    try:
-        return open_profile(name)
-    except ProfileError as error:
-        raise FileProblem(str(error)) from None  # the profile's files can't be used
+            raise UsageError(str(error)) from None
 
 
 def _profile_notes(profile) -> list[str]:
@@ -186,7 +195,7 @@ def _need_terminal(command: str) -> None:
     if not sys.stdin.isatty():
         if command in ("host", "join"):  # a seat that needs no terminal: a bot's
             raise UsageError(f"'{command}' needs a terminal (without one, --bot lets a bot play your seat)")
-        raise UsageError(f"'{command}' needs a terminal (for bots playing each other without one: p2pgames selfplay GAME)")
+        raise UsageError(f"'{command}' needs a terminal (for bots playing each other without one: {_command('selfplay', 'GAME')})")
 
 
 def _color(args: argparse.Namespace) -> bool:
@@ -233,6 +242,14 @@ def _reason(error: OSError) -> str:
     return error.strerror or str(error)
 
 
+def _command(*words: str) -> str:
+    """A command for the player to type, as it works where they are (``p2pgames WORDS``, or the
+    full path of this program when ``p2pgames`` on PATH is not it: :mod:`p2pgames.invocation`)."""
+    from p2pgames.invocation import command
+
+    return command(*words)
+
+
 # -- commands ------------------------------------------------------------------------------------------
 
 
@@ -255,7 +272,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         _need_terminal("host")
     port_mappers = _port_mappers(args)
     transcripts = _transcripts(args)
-    with _profile(args.profile) as profile:
+    with _profile(args.profile, f"hosting {game.title}") as profile:
         from p2pgames.net import host_table
 
         notes = _profile_notes(profile)
@@ -284,7 +301,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     if headless:
         _known_kind(bot or None)
         if text is None:
-            raise UsageError("join --bot needs the host's join code: p2pgames join HOST:PORT/FINGERPRINT --bot")
+            raise UsageError(f"join --bot needs the host's join code: {_command('join', 'HOST:PORT/FINGERPRINT', '--bot')}")
     transcripts = _transcripts(args)  # before anything waits on the network
     if text is None:
         _need_terminal("join")  # before listening: choosing among tables asks
@@ -310,15 +327,23 @@ def cmd_join(args: argparse.Namespace) -> int:
             raise UsageError(f"the table at {code.host}:{code.port} plays {game.title}; {error}") from None
         return kind
 
-    with _profile(args.profile) as profile:
+    with _profile(args.profile, f"joining the table at {code.host}:{code.port}") as profile:
         notes += _profile_notes(profile)
+        # A seat saved at this host may be in the game it plays now (its program stopped, or a new
+        # join code after the host moved): try it first. The host says if it plays another.
         unfinished = _unfinished_game(profile, code.fingerprint) if code.fingerprint else None
-        if unfinished is not None:
-            # Joining a table where we have a seat in a game still running: take it again.
-            notes.append(f"You have a seat in an unfinished game at this table ({_describe_saved(unfinished[1])}): taking it again.")
-            return _resume(args, profile, unfinished[0], code, notes, headless, bot)
+        take_again = _resume_setup(args, profile, unfinished[0], code, bot=headless) if unfinished is not None else None
 
         async def setup(nursery, say):
+            if unfinished is not None:
+                from p2pgames.net._resume import GameGone
+
+                say(f"You have a seat in an unfinished game at this table ({_describe_saved(unfinished[1])}): taking it again.")
+                try:
+                    return await take_again(nursery, say)
+                except GameGone as gone:
+                    say(f"That game has stopped: {gone.reason}. Your saved seat in it is forgotten; "
+                        "joining the table as a new player …")
             return await join_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), code=code,
                 transcripts=transcripts, say=say, bot=headless, check_game=seat_kind if headless else None,
@@ -370,12 +395,13 @@ def _port_mappers(args: argparse.Namespace) -> list:
         raise UsageError(str(error)) from None
 
 
-def _unfinished_game(profile, host_fingerprint: str | None = None, which: str | None = None):
-    """The newest saved seat of ``profile``'s identity (at the host with ``host_fingerprint``, or
-    the one ``which`` names), as ``(path, saved)``; ``None`` if there is none."""
-    from p2pgames.net._resume import find_saved_seat
+def _unfinished_game(profile, host_fingerprint: str):
+    """The newest seat ``profile``'s identity saved as a joiner at the host with
+    ``host_fingerprint``, as ``(path, saved)``; ``None`` if there is none."""
+    from p2pgames.net._resume import find_saved_seats
 
-    return find_saved_seat(default_seats(), profile.identity, host_fingerprint=host_fingerprint, which=which)
+    found = find_saved_seats(default_seats(), profile.identity, host_fingerprint=host_fingerprint)
+    return next(((path, saved) for path, saved in found if not saved.is_host), None)
 
 
 def _describe_saved(saved) -> str:
@@ -383,8 +409,22 @@ def _describe_saved(saved) -> str:
     return f"{saved.game} {saved.game_id.hex()[:8]}, {role}"
 
 
-def _resume(args: argparse.Namespace, profile, path: Path, code, notes: list[str], headless: bool, kind: str | None) -> int:
-    """Take the seat saved in ``path`` again, in the terminal or (``headless``) with a bot."""
+def _resume(
+    args: argparse.Namespace, profile, path: Path, code, notes: list[str], headless: bool, kind: str | None,
+) -> int:
+    """Take the seat saved in ``path`` again (``resume``), in the terminal or (``headless``) with
+    a bot; a host not answering yet is waited for."""
+    setup = _resume_setup(args, profile, path, code, bot=headless, wait_for_host=True)
+    if headless:
+        return _run_headless(setup, lambda game: _seat_bot(game, _bot_kinds(game, kind or None, one_kind=_ONE_KIND_SEAT)[0]), notes)
+    _need_terminal("resume")
+    return _run_terminal(setup, "p2pgames — resuming", args, notes)
+
+
+def _resume_setup(args: argparse.Namespace, profile, path: Path, code, *, bot: bool, wait_for_host: bool = False):
+    """The ``setup(nursery, say)`` that takes the seat saved in ``path`` again (``resume_seat``):
+    ``code`` where the host is now, if given; ``bot``: a bot plays it; ``wait_for_host``: a host
+    not answering yet is waited for."""
     from p2pgames.net._resume import resume_seat
 
     transcripts = Path(args.transcripts) if args.transcripts else None
@@ -395,19 +435,18 @@ def _resume(args: argparse.Namespace, profile, path: Path, code, notes: list[str
         return await resume_seat(
             nursery, identity=profile.identity, seat_path=path, name=args.name or default_name(), code=code,
             port=getattr(args, "port", None), bind=getattr(args, "bind", None), transcripts=transcripts,
-            no_transcript=args.no_transcript, say=say, bot=headless, settings=settings, port_mappers=port_mappers,
+            no_transcript=args.no_transcript, say=say, bot=bot, settings=settings, port_mappers=port_mappers,
+            wait_for_host=wait_for_host,
         )
 
-    if headless:
-        return _run_headless(setup, lambda game: _seat_bot(game, _bot_kinds(game, kind or None, one_kind=_ONE_KIND_SEAT)[0]), notes)
-    _need_terminal("resume")
-    return _run_terminal(setup, "p2pgames — resuming", args, notes)
+    return setup
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
     from p2pgames.net import JoinCode
 
     _net_settings(args)  # a bad --grace is a usage error before anything else happens
+    _check_profile_name(args.profile)
     code = None
     if args.code is not None:
         try:
@@ -421,17 +460,83 @@ def cmd_resume(args: argparse.Namespace) -> int:
         _known_kind(args.bot or None)
     if args.transcripts:
         _check_transcript_directory(Path(args.transcripts), "choose another with --transcripts DIR")
-    with _profile(args.profile) as profile:
-        found = _unfinished_game(profile, code.fingerprint if code is not None else None, args.game_id)
-        if found is None:
-            what = f" matching {args.game_id!r}" if args.game_id else ""
-            raise FileProblem(
-                f"no unfinished game{what} is saved for profile '{profile.name}' in {default_seats()} "
-                "(a seat is saved there while its game runs, and deleted when it ends)"
-            )
-        path, saved = found
+    found = _saved_games(args.profile, code.fingerprint if code is not None else None, args.game_id)
+    if not found:
+        what = f" matching {args.game_id!r}" if args.game_id else ""
+        raise FileProblem(
+            f"no unfinished game{what} is saved for profile '{args.profile or 'default'}' in {default_seats()} "
+            "(a seat is saved there while its game runs, and deleted when it ends)"
+        )
+    owner, profile, path, saved = _take_profile(found)
+    if args.forget:
+        with profile:  # held meanwhile: no program of ours is playing that seat
+            return _forget(path, saved)
+    with profile:
         notes = _profile_notes(profile) + [f"Resuming {_describe_saved(saved)} (saved in {path})."]
+        if owner != args.profile and owner != "default":  # found among the default profiles
+            notes.insert(0, f"Using profile '{owner}', in which this game was played.")
         return _resume(args, profile, path, code, notes, headless, args.bot)
+
+
+def _forget(path: Path, saved) -> int:
+    """Delete the seat saved in ``path`` (``resume --forget``): its game can't be taken up again."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass  # gone meanwhile: forgotten all the same
+    except OSError as error:
+        raise FileProblem(f"can't delete the saved seat {path}: {_reason(error)}") from None
+    print(f"Forgot your seat in {_describe_saved(saved)}: this program can't take it up again.")
+    return EXIT_OK
+
+
+def _saved_games(name: str | None, host_fingerprint: str | None, which: str | None) -> list[tuple[str, Path, Any]]:
+    """The unfinished games saved for profile ``name`` (None: for any of the default profiles,
+    ``default``, ``default-2`` …, as a second terminal chooses them), at the host with
+    ``host_fingerprint`` or the one ``which`` names, newest first, as ``(profile name, path,
+    saved)``. Reads the profiles' keys without taking them: another process may hold one."""
+    from p2pgames.net._resume import find_saved_seats
+    from p2pgames.profiles import ProfileError, default_profiles, read_identity
+
+    owners = {}
+    try:
+        for candidate in [name] if name is not None else default_profiles():
+            identity = read_identity(candidate)
+            if identity is not None:
+                owners[identity.public_key.raw] = (candidate, identity)
+    except ProfileError as error:
+        raise FileProblem(str(error)) from None
+    identities = [identity for _, identity in owners.values()]
+    found = find_saved_seats(default_seats(), *identities, host_fingerprint=host_fingerprint, which=which)
+    return [(owners[saved.key][0], path, saved) for path, saved in found]
+
+
+def _take_profile(games: list[tuple[str, Path, Any]]):
+    """The newest of ``games`` whose profile this process can take, as ``(profile name, open
+    profile, path, saved)``. A game's profile held by another p2pgames is never replaced by
+    another profile (the game is that one's); when every one is held, the message says by which
+    program, and what to do. Raises :class:`FileProblem`."""
+    from p2pgames.profiles import ProfileError, ProfileInUse, open_profile
+
+    busy: ProfileInUse | None = None
+    for name, path, saved in games:
+        try:
+            profile = open_profile(name, doing=f"resuming {_describe_saved(saved)}")
+        except ProfileInUse as held:
+            busy = busy or held  # maybe that program plays this game still: try the next game
+            continue
+        except ProfileError as error:
+            raise FileProblem(str(error)) from None
+        if profile.identity.public_key.raw != saved.key:  # its key file was replaced meanwhile
+            profile.close()
+            raise FileProblem(f"profile '{name}' has another identity than the one its game was played with")
+        return name, profile, path, saved
+    assert busy is not None
+    stop = f"stop it (kill {busy.pid})" if busy.pid is not None else "stop it"
+    raise FileProblem(
+        f"profile '{busy.name}' is in use by a running p2pgames{busy.held_by}: your game may still be going on "
+        f"there. Go back to that program; if it is stuck, {stop} and run {_command('resume')} again"
+    )
 
 
 def _find_table():
@@ -444,12 +549,12 @@ def _find_table():
     except OSError as error:
         raise NetworkProblem(
             f"can't listen for tables on this network ({_reason(error)}); ask the host for the join code "
-            "(p2pgames join HOST:PORT/FINGERPRINT)"
+            f"({_command('join', 'HOST:PORT/FINGERPRINT')})"
         ) from None
     if not tables:
         raise NetworkProblem(
             "no table announced itself on this network; ask the host for the join code "
-            "(p2pgames join HOST:PORT/FINGERPRINT)"
+            f"({_command('join', 'HOST:PORT/FINGERPRINT')})"
         )
     if len(tables) == 1:
         return tables[0]
@@ -495,14 +600,14 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise UsageError(f"--solo and --variant {args.variant} don't go together; choose one")
         variants = variants_of(game)
         if not variants:
-            raise UsageError(f"{game.title} has no variants (--solo); it is played one way (see p2pgames rules {game.name})")
+            raise UsageError(f"{game.title} has no variants (--solo); it is played one way (see {_command('rules', game.name)})")
         if "solo" not in variants:
             raise UsageError(f"{game.title} has no solo variant (its variants: {', '.join(variants)})")
     ruleset = _ruleset(game, args.players, args.option, "solo" if args.solo else args.variant)
     [bot_kind] = _bot_kinds(game, args.bot)
     _need_terminal("play")
     transcripts = _transcripts(args)
-    with _profile(args.profile) as profile:
+    with _profile(args.profile, f"playing {game.title} on this machine") as profile:
         from p2pgames.net import host_table
 
         notes = _profile_notes(profile)
@@ -532,7 +637,7 @@ def _menu(ask_players: bool) -> tuple[str, int | None] | None:
         print(f"  {number}. {game.title}  ({count} players)   [{name}]")
         variants = variants_of(game)
         if variants:
-            print(f"     variants: {', '.join(variants)} (p2pgames play {name} --variant NAME)")
+            print(f"     variants: {', '.join(variants)} ({_command('play', name, '--variant', 'NAME')})")
     print("\n  q. quit")
     while True:
         answer = _ask("\nGame (number or name): ")
@@ -741,7 +846,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def cmd_id(args: argparse.Namespace) -> int:
-    with _profile(args.profile) as profile:
+    with _profile(args.profile, "showing its identity") as profile:
         for note in _profile_notes(profile):
             print(note, file=sys.stderr)
         print(f"profile:     {profile.name}")
@@ -877,9 +982,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
-    def identity_options(command: argparse.ArgumentParser) -> None:
+    def identity_options(command: argparse.ArgumentParser, profile: str = "'default', or the next free one") -> None:
         command.add_argument("--name", help="your name at the table (default: your user name)")
-        command.add_argument("--profile", help="identity profile to use (default: 'default', or the next free one)")
+        command.add_argument("--profile", help=f"identity profile to use (default: {profile})")
         command.add_argument("--no-color", action="store_true", help="monochrome screen (also: NO_COLOR=1)")
         command.add_argument("--transcripts", metavar="DIR", help=f"where to save transcripts (default: {default_transcripts()})")
         command.add_argument("--no-transcript", action="store_true", help="don't save a transcript")
@@ -954,8 +1059,11 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--bind", metavar="ADDR", help="host: address to listen on (default: all interfaces)")
     no_upnp_option(resume, "host: ")
     resume.add_argument("--bot", nargs="?", const="", metavar="KIND", help="a bot plays the seat, with no terminal")
+    resume.add_argument(
+        "--forget", action="store_true", help="don't take the seat: delete it (its game is over, and its host gone for good)"
+    )
     grace_option(resume)
-    identity_options(resume)
+    identity_options(resume, "the one of 'default', 'default-2' … the game was played in")
     resume.set_defaults(handler=cmd_resume)
 
     play = commands.add_parser("play", help="play against bots on this machine")

@@ -42,15 +42,19 @@ __all__ = [
     "DEFAULT_PROFILE",
     "Profile",
     "ProfileError",
+    "ProfileInUse",
     "check_profile_name",
     "config_dir",
+    "default_profiles",
     "identities_dir",
     "open_profile",
+    "read_identity",
 ]
 
 DEFAULT_PROFILE = "default"
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 _MAX_FALLBACK = 99  # default-2 … default-99: beyond that something else is wrong
+_DEFAULT_NAMES = [DEFAULT_PROFILE] + [f"{DEFAULT_PROFILE}-{i}" for i in range(2, _MAX_FALLBACK + 1)]
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # opening a FIFO must not wait for a writer
 _MAX_KEY_FILE = 64 * 1024  # an Ed25519 PKCS#8 PEM key is 119 bytes
@@ -62,6 +66,22 @@ class ProfileError(Exception):
     Its text is the message for the user: it names the file or directory, what is wrong with it
     and what to do. Every ``OSError`` of the file system becomes one.
     """
+
+
+class ProfileInUse(ProfileError):
+    """The profile ``name`` is held by another process: ``pid`` (``None`` if its lock file doesn't
+    say), doing what it said when it took the profile (``doing``: "" if it said nothing)."""
+
+    def __init__(self, name: str, pid: int | None, doing: str) -> None:
+        self.name, self.pid, self.doing = name, pid, doing
+        super().__init__(f"profile {name!r} is in use by another p2pgames process{self.held_by}; choose another with --profile NAME")
+
+    @property
+    def held_by(self) -> str:
+        """`` (pid 4242, hosting Beltpunk Haberdasher)``: who holds it, as far as is known."""
+        known = [f"pid {self.pid}"] if self.pid is not None else []
+        known += [self.doing] if self.doing else []
+        return f" ({', '.join(known)})" if known else ""
 
 
 def config_dir() -> Path:
@@ -163,10 +183,11 @@ class Profile:
         )
 
 
-def open_profile(name: str | None = None) -> Profile:
-    """Lock and load (creating it if missing) a profile's identity.
+def open_profile(name: str | None = None, *, doing: str = "") -> Profile:
+    """Lock and load (creating it if missing) a profile's identity; ``doing`` (one line: "hosting
+    Beltpunk Haberdasher") is kept with the lock, to tell another process that wants the profile.
 
-    With a ``name``, that profile or a :class:`ProfileError` if another process holds it. With
+    With a ``name``, that profile or a :class:`ProfileInUse` if another process holds it. With
     ``None``, the first of ``default``, ``default-2``, ``default-3``, … that no process holds.
     Also raises :class:`ProfileError` for an invalid name, a key file other users can access, a
     key file that is not an unencrypted Ed25519 PKCS#8 PEM key (a directory, a dangling symbolic
@@ -176,21 +197,14 @@ def open_profile(name: str | None = None) -> Profile:
         check_profile_name(name)
         candidates = [name]
     else:
-        candidates = [DEFAULT_PROFILE] + [
-            f"{DEFAULT_PROFILE}-{i}" for i in range(2, _MAX_FALLBACK + 1)
-        ]
+        candidates = _DEFAULT_NAMES
     directory = _make_identities_dir()
     for candidate in candidates:
         lock_path = directory / f"{candidate}.lock"
-        lock_fd = _try_lock(lock_path)
+        lock_fd = _try_lock(lock_path, doing)
         if lock_fd is None:
             if name is not None:
-                pid = _holder_pid(lock_path)
-                held_by = f" (pid {pid})" if pid is not None else ""
-                raise ProfileError(
-                    f"profile {name!r} is in use by another p2pgames process{held_by}; "
-                    "choose another with --profile NAME"
-                )
+                raise ProfileInUse(name, *_holder(lock_path))
             continue
         try:
             key_path = directory / f"{candidate}.key"
@@ -251,8 +265,28 @@ def _make_identities_dir() -> Path:
     return directory
 
 
-def _try_lock(lock_path: Path) -> int | None:
-    """An open descriptor holding ``lock_path``'s exclusive lock, or ``None`` if it is held."""
+def default_profiles() -> list[str]:
+    """The profiles ``open_profile(None)`` may choose that exist (have a key file): ``default``,
+    ``default-2``, … in that order. Raises :class:`ProfileError` if the directory can't be read."""
+    directory = identities_dir()
+    try:
+        present = {path.stem for path in directory.glob("*.key")}
+    except OSError as error:
+        raise ProfileError(f"can't read {directory}: {_why(error)}") from None
+    return [name for name in _DEFAULT_NAMES if name in present]
+
+
+def read_identity(name: str) -> Identity | None:
+    """Profile ``name``'s identity, read without taking the profile (another process may hold
+    it); ``None`` if it has none. Raises :class:`ProfileError` as :func:`open_profile` does for
+    a name or key file it can't use."""
+    path = identities_dir() / f"{check_profile_name(name)}.key"
+    return _load_identity(path) if _key_exists(path) else None
+
+
+def _try_lock(lock_path: Path, doing: str = "") -> int | None:
+    """An open descriptor holding ``lock_path``'s exclusive lock (the file then says who holds it
+    and what for: ``doing``), or ``None`` if it is held."""
     if fcntl is None:
         raise ProfileError("profiles need a POSIX system (fcntl is not available)")
     try:
@@ -275,21 +309,25 @@ def _try_lock(lock_path: Path) -> int | None:
         if error.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
             return None
         raise ProfileError(f"can't lock {lock_path}: {_why(error)}") from None
-    # Record the holder so a second process can say who has the profile.
+    # Record the holder so a second process can say who has the profile, and what it is doing.
     try:
         os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        os.pwrite(fd, f"{os.getpid()}\n{' '.join(doing.split())}\n".encode("utf-8"), 0)
     except OSError as error:
         os.close(fd)
         raise _cannot_write("write the profile's lock file", lock_path, error) from None
     return fd
 
 
-def _holder_pid(lock_path: Path) -> int | None:
+def _holder(lock_path: Path) -> tuple[int | None, str]:
+    """What the lock file says of its holder: its pid (``None`` if unknown) and what it is doing
+    ("" if it didn't say: a p2pgames before issue 22 wrote the pid alone)."""
     try:
-        return int(lock_path.read_text(encoding="ascii").strip())
-    except (OSError, ValueError, UnicodeDecodeError):
-        return None
+        lines = lock_path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None, ""
+    pid = int(lines[0]) if lines and lines[0].strip().isdigit() else None
+    return pid, lines[1].strip()[:200] if len(lines) > 1 else ""
 
 
 def _key_exists(path: Path) -> bool:

@@ -62,10 +62,16 @@ def envelopes() -> dict:
         }),
         ("rejoin", {"protocol": 1, "game_id": game_id, "host": b"\x03" * 32, "nonce": b"\x04" * 32, "have": 37}),
         ("caught-up", {"game_id": game_id, "seq": 52}),
+        ("gone", None),  # the answer to the rejoin above: its body names that envelope's digest
     ]
     cases = []
+    answered = b""
     for kind, body in bodies:
+        if kind == "gone":
+            body = {"game_id": game_id, "rejoin": answered, "reason": "its host is not playing it any more"}
         envelope = make_envelope(identity, kind, body)
+        if kind == "rejoin":
+            answered = envelope.digest
         signed = [kind, identity.public_key.raw, body]
         cases.append({
             "kind": kind,

@@ -1,4 +1,6 @@
 import os
+import sys
+from pathlib import Path
 
 import pytest
 import trio.testing
@@ -10,6 +12,10 @@ import process_state
 # NAT-PMP request there is refused at once). A test of those protocols points them at a stand-in.
 os.environ["P2PGAMES_INTERFACE"] = "127.0.0.1"
 os.environ["P2PGAMES_GATEWAY"] = "127.0.0.1:9"
+# Tests run as a player who installed p2pgames: the `p2pgames` on PATH is the one under test, so
+# the commands it prints for the player begin "p2pgames" (p2pgames.invocation), however pytest was
+# started. A test of another case gives its own PATH.
+os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", os.defpath)])
 
 
 @pytest.fixture(autouse=True)

@@ -10,9 +10,9 @@ from p2pgames.net._discovery import (
     INTERFACE_VARIABLE, SERVICE_TYPE, Announcement, announce, chosen_interfaces, discover, find_tables, watch,
 )
 from p2pgames.net._joincode import JoinCode
-from p2pgames.net._launch import SetupError, host_table, join_address, join_table, lan_address
+from p2pgames.net._launch import SetupError, TableCodes, host_table, join_address, join_table, lan_address, table_codes
 from p2pgames.net._headless import play_headless, run_headless
-from p2pgames.net._node import BOT_CLAIMED, BOT_LAUNCHED_HERE, NetSettings, Node, open_host_listeners
+from p2pgames.net._node import BOT_CLAIMED, BOT_LAUNCHED_HERE, NetSettings, Node, kept_seat_note, open_host_listeners
 from p2pgames.net._portmap import MappingError, PortMapper, PortMapping, default_port_mappers
 from p2pgames.net._players import LOOPBACK, SeatResult, TableResult, drive_bot, peak_memory_bytes, play_table, play_table_now
 
@@ -26,6 +26,7 @@ __all__ = [
     "LOOPBACK",
     "SeatResult",
     "SetupError",
+    "TableCodes",
     "announce",
     "chosen_interfaces",
     "discover",
@@ -50,7 +51,9 @@ __all__ = [
     "join_table",
     "lan_address",
     "join_address",
+    "kept_seat_note",
     "open_host_listeners",
+    "table_codes",
     "play_headless",
     "run_headless",
 ]

@@ -8,6 +8,7 @@ import socket
 from dataclasses import dataclass
 from typing import Sequence
 
+from p2pgames.invocation import command
 from p2pgames.net._discovery import INTERFACE_VARIABLE, chosen_interfaces
 from p2pgames.net._launch import _listen_problem, _outgoing_address, global_ipv6
 from p2pgames.net._node import open_host_listeners
@@ -100,7 +101,7 @@ async def diagnose(port: int, port_mappers: Sequence[PortMapper]) -> tuple[list[
         elif problem is not None and problem.port_taken:
             verdict.append(
                 f"Over the internet, friends can't join you over IPv4 on port {port}: your router keeps it for another "
-                "machine; check another with p2pgames doctor --port P, and host with that --port."
+                f"machine; check another with {command('doctor', '--port', 'P')}, and host with that --port."
             )
         elif problem is not None and ipv4 is not None:
             verdict.append(

@@ -35,7 +35,6 @@ import contextlib
 import functools
 import math
 import os
-import shlex
 import signal
 import threading
 from typing import Any, Awaitable, Callable, Iterator
@@ -44,6 +43,7 @@ import trio
 
 from p2pgames.bots import Bot
 from p2pgames.engine import Game
+from p2pgames.invocation import command
 from p2pgames.net._launch import SetupError
 from p2pgames.net._node import Node
 from p2pgames.net._players import drive_bot
@@ -228,7 +228,7 @@ class _HeadlessSeat:
         path = node.transcript_path
         if path is not None and path.exists():
             tell(f"Your transcript of the game: {path}")
-            tell(f"Check it at any time: p2pgames verify {shlex.quote(str(path))}")
+            tell(f"Check it at any time: {command('verify', str(path))}")
 
     async def watch_signals(self, signals: Any, everything: trio.CancelScope) -> None:
         """The first SIGINT or SIGTERM: leave the table (the others are told), then end; the

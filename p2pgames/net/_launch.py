@@ -7,6 +7,7 @@ import functools
 import ipaddress
 import os
 import socket
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -16,6 +17,7 @@ from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity
 from p2pgames.engine import Game, Ruleset
 from p2pgames.games import get_game
+from p2pgames.invocation import command
 from p2pgames.net._discovery import announce
 from p2pgames.net._joincode import JoinCode
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
@@ -25,7 +27,7 @@ from p2pgames.net._portmap import (
 )
 from p2pgames.session import Session
 
-__all__ = ["SetupError", "host_table", "join_table", "lan_address", "join_address"]
+__all__ = ["SetupError", "TableCodes", "host_table", "join_table", "lan_address", "join_address", "table_codes"]
 
 
 class SetupError(Exception):
@@ -55,17 +57,22 @@ def _listen_problem(error: OSError, bind: str | None, port: int) -> SetupError:
 
 def _connect_problem(error: OSError, code: JoinCode) -> SetupError:
     """Why connecting to ``code`` failed, in words a joiner can act on."""
-    where = f"{code.host}:{code.port}"
+    reason, advice = _no_connection(error, code.host)
+    return SetupError(f"can't connect to {code.host}:{code.port}: {reason}" + (f"; {advice}" if advice else ""))
+
+
+def _no_connection(error: OSError, host: str) -> tuple[str, str]:
+    """Why dialling ``host`` failed with ``error`` ("nothing is listening there (connection
+    refused)"), and what a joiner given a join code can do about it ("" if nothing particular)."""
     if isinstance(error, socket.gaierror):
-        return SetupError(f"can't connect to {where}: no such host {code.host!r}; check the join code")
+        return f"no such host {host!r}", "check the join code"
     # trio tries every address of the host, and keeps each attempt's error in the cause.
     errnos = _errnos(error)
     if errno.ECONNREFUSED in errnos:
-        return SetupError(f"can't connect to {where}: nothing is listening there (connection refused); check the join code, and that the host is still running")
+        return "nothing is listening there (connection refused)", "check the join code, and that the host is still running"
     if errno.ENETUNREACH in errnos or errno.EHOSTUNREACH in errnos:
-        return SetupError(f"can't connect to {where}: that network can't be reached from here; check the address in the join code")
-    reasons = ", ".join(os.strerror(number) for number in errnos) or str(error)
-    return SetupError(f"can't connect to {where}: {reasons}")
+        return "that network can't be reached from here", "check the address in the join code"
+    return ", ".join(os.strerror(number) for number in errnos) or str(error), ""
 
 
 def _errnos(error: BaseException | None) -> list[int]:
@@ -115,7 +122,7 @@ def global_ipv6(address: str | None) -> str | None:
 def _forwardable(bind: str | None) -> bool:
     """Whether a router could forward to a host listening on ``bind``: every interface, or one
     private IPv4 address (not loopback, not IPv6, which needs no forwarding)."""
-    if bind in (None, "", "0.0.0.0", "::"):
+    if _every_interface(bind):
         return True
     try:
         address = ipaddress.ip_address(bind)
@@ -136,6 +143,68 @@ def _outgoing_address(family: socket.AddressFamily) -> str | None:
             return str(probe.getsockname()[0])
     except OSError:
         return None
+
+
+ON_THIS_MACHINE = "on this machine"
+
+
+@dataclass(frozen=True)
+class TableCodes:
+    """The join codes of a table, as its host prints them: ``main`` (``Join code: …``), then
+    ``others``, each ``(where it works, code)``, for the lines in brackets below it."""
+
+    main: JoinCode
+    others: tuple[tuple[str, JoinCode], ...] = ()
+
+    def dials(self, host: str | None, port: int | None) -> bool:
+        """Whether one of the codes names ``host``:``port``: a joiner that dials there still
+        reaches the table."""
+        return any((code.host, code.port) == (host, port) for code in (self.main, *(code for _, code in self.others)))
+
+
+def listening_address(bind: str | None) -> str:
+    """The address a table bound to ``bind`` is dialled at from this machine: the one address it
+    listens on (``localhost`` as 127.0.0.1), or loopback when it listens on every interface."""
+    if _every_interface(bind) or bind == "localhost":
+        return LOOPBACK
+    return bind  # type: ignore[return-value]
+
+
+def _every_interface(bind: str | None) -> bool:
+    """Whether ``bind`` (``--bind``) means listening on every interface."""
+    return bind in (None, "", "0.0.0.0", "::")
+
+
+def table_codes(
+    bind: str | None, port: int, fingerprint: str, mapped: PortMapping | MappingError | None, *, lan: str, ipv4: str | None,
+) -> TableCodes:
+    """The codes of a table listening on ``bind``:``port`` (``mapped``: what the router said when
+    asked to forward the port), ``lan`` being this machine's address for join codes
+    (:func:`lan_address`) and ``ipv4`` its outgoing IPv4 address, if any. ``host`` and ``resume``
+    print these, for the same ``--bind`` and ``--port`` the same ones.
+
+    Bound to one address, the main code names it (``[::1]`` for IPv6 loopback); on every
+    interface it names the router's internet address when the router forwards the port (unless
+    ``lan`` is a global IPv6 address, which needs no router), else ``lan``; and the others say how
+    IPv4-only friends, friends on this network and players on this machine join."""
+    one_address = not _every_interface(bind)
+    internet = JoinCode(mapped.external_address, mapped.external_port, fingerprint) if isinstance(mapped, PortMapping) else None
+    if one_address:
+        main = JoinCode(listening_address(bind), port, fingerprint)
+    elif internet is not None and ":" not in lan:  # a global IPv6 address needs no router: it goes first
+        main = internet
+    else:
+        main = JoinCode(lan, port, fingerprint)
+    others: list[tuple[str, JoinCode]] = []
+    if internet is not None and main != internet:
+        others.append(("over IPv4, through your router", internet))
+    if not one_address:
+        if ":" in main.host and ipv4 is not None:  # a global IPv6 code: IPv4-only friends need this
+            others.append(("over IPv4 on your network", JoinCode(ipv4, port, fingerprint)))
+        elif main == internet and ipv4 is not None:
+            others.append(("on your network", JoinCode(ipv4, port, fingerprint)))
+        others.append((ON_THIS_MACHINE, JoinCode(LOOPBACK, port, fingerprint)))
+    return TableCodes(main, tuple(others))
 
 
 async def _bot_peer(
@@ -209,10 +278,7 @@ async def host_table(
     node = Node(session, settings=settings, transcript_dir=transcripts, seat_dir=seat_dir)
     fingerprint = identity.public_key.fingerprint()
     local_only = bind in ("127.0.0.1", "localhost", "::1")
-    # Bound to one address, the code names it (``[::1]`` for IPv6 loopback) and the bots dial it;
-    # on every interface the code names the LAN address, and the bots dial loopback.
-    one_address = bind not in (None, "", "0.0.0.0", "::")
-    here = (LOOPBACK if bind == "localhost" else bind) if one_address else LOOPBACK
+    here = listening_address(bind)
     humans = ruleset.players - 1 - bots
     await nursery.start(node.serve, listeners)
     ipv4 = _outgoing_address(socket.AF_INET)
@@ -227,31 +293,18 @@ async def host_table(
         mapped = await nursery.start(
             functools.partial(hold_port_mapping, port_mappers, actual_port, node.finished, say=say, on_moved=moved)
         )
-    internet = (
-        JoinCode(mapped.external_address, mapped.external_port, fingerprint) if isinstance(mapped, PortMapping) else None
-    )
-    lan = lan_address()
-    if one_address:
-        code = JoinCode(here, actual_port, fingerprint)
-    elif internet is not None and ":" not in lan:  # a global IPv6 address needs no router: it goes first
-        code = internet
-    else:
-        code = JoinCode(lan, actual_port, fingerprint)
-    node.address = (code.host, actual_port)  # saved with the seat: a resumed host listens there again
+    codes = table_codes(bind, actual_port, fingerprint, mapped, lan=lan_address(), ipv4=ipv4)
+    node.address = (codes.main.host, actual_port)  # saved with the seat: a resumed host listens there again
     if humans:
-        say(f"Join code: {code}")
-        say(f"Others join with:  p2pgames join {code}")
+        say(f"Join code: {codes.main}")
+        say(f"Others join with:  p2pgames join {codes.main}")
         if isinstance(mapped, PortMapping):
             say(f"(your router forwards port {mapped.external_port} of {mapped.external_address} to this machine "
                 f"by {mapped.method} while the game runs)")
-            if internet is not None and code != internet:
-                say(f"(over IPv4, through your router:  p2pgames join {internet})")
-        if not one_address:
-            if ":" in code.host and ipv4 is not None:  # a global IPv6 code: IPv4-only friends need this
-                say(f"(over IPv4 on your network:  p2pgames join {JoinCode(ipv4, actual_port, fingerprint)})")
-            elif code == internet and ipv4 is not None:
-                say(f"(on your network:  p2pgames join {JoinCode(ipv4, actual_port, fingerprint)})")
-            say(f"(on this machine:  p2pgames join {JoinCode(LOOPBACK, actual_port, fingerprint)})")
+        for where, code in codes.others:
+            # Typed here, the command is this program's as it runs here; elsewhere, the others' own.
+            typed = command("join", str(code)) if where == ON_THIS_MACHINE else f"p2pgames join {code}"
+            say(f"({where}:  {typed})")
         if isinstance(mapped, MappingError):
             say(no_mapping_line(mapped, actual_port, ipv4 or here))
     if bots:

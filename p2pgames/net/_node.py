@@ -28,6 +28,7 @@ import trio
 
 from p2pgames import canonical
 from p2pgames.crypto import PublicKey
+from p2pgames.invocation import command
 from p2pgames.session import (
     HOST_SEAT,
     Agreed,
@@ -51,7 +52,7 @@ from p2pgames.net._transcript_file import TranscriptFile, open_private, write_pe
 if TYPE_CHECKING:  # only named in annotations
     from p2pgames.net._joincode import JoinCode
 
-__all__ = ["Node", "NetSettings", "open_host_listeners", "BOT_LAUNCHED_HERE", "BOT_CLAIMED"]
+__all__ = ["Node", "NetSettings", "open_host_listeners", "kept_seat_note", "BOT_LAUNCHED_HERE", "BOT_CLAIMED"]
 
 # What a seat's bot flag means to the player who sees it: nobody can check a hello's ``bot``, so
 # a seat is shown as a bot for sure only when this process started the bot itself.
@@ -196,8 +197,13 @@ class Node:
             self._flush()
 
     def leave(self, reason: str = "quit") -> None:
-        """Tell the others we are going, then stop once our last frames are out."""
+        """Tell the others we are going, then stop once our last frames are out. With the host
+        away nobody can be told: the seat is kept (``session.seat_kept``), and the player is told
+        how to take it again (:func:`kept_seat_note`)."""
+        kept = self.session.seat_kept
         self.session.leave(reason)
+        if self.session.seat_kept and not kept and not self.finished.is_set():
+            self._events_send.send_nowait(Notice(kept_seat_note()))
         self._flush()
         self._stop_soon()
 
@@ -604,12 +610,21 @@ class Node:
         with self._listening:
             await trio.serve_listeners(handle, listeners, handler_nursery=self._nursery)
 
-    async def connect(self, host: str, port: int, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    async def connect(
+        self, host: str, port: int, *, keep_dialling: Callable[[BaseException], None] | None = None,
+        task_status=trio.TASK_STATUS_IGNORED,
+    ) -> None:
         """Joiner: dial the host and play until the game is over or stopped. Raises
-        :class:`OSError` if the first dial fails; once the game has begun, a lost connection is
-        dialled again (:meth:`redirect` changes where) until the game ends or we leave."""
+        :class:`OSError` if the first dial fails — unless ``keep_dialling`` is given (a seat taken
+        again, whose host may not be back yet): it is then called with that failure, and the host
+        is dialled again as after a lost connection, until it answers; whoever started us bounds
+        that wait (``task_status.started()`` comes once connected). Once the game has begun, a lost
+        connection is dialled again (:meth:`redirect` changes where) until the game ends or we leave."""
         self.address = (host, port)
-        stream = await trio.open_tcp_stream(host, port)
+        if keep_dialling is None:
+            stream = await trio.open_tcp_stream(host, port)
+        else:
+            stream = await self._dial_until_answered(keep_dialling)
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
@@ -652,6 +667,16 @@ class Node:
             raise LocalError(problem)
         self.address = (code.host, code.port)
         self._redialled.set()
+
+    async def _dial_until_answered(self, told: Callable[[BaseException], None]) -> trio.SocketStream:
+        """Dial the host; if that fails, ``told(why)``, then dial again with backoff until it answers."""
+        host, port = self.address  # type: ignore[misc]
+        try:
+            with trio.fail_after(self.settings.connect_timeout):
+                return await trio.open_tcp_stream(host, port)
+        except (OSError, trio.TooSlowError) as error:
+            told(error)
+        return await self._redial(immediately=False)
 
     async def _redial(self, *, immediately: bool) -> trio.SocketStream:
         """Dial the host again until it answers, waiting longer after each failure (and before
@@ -768,6 +793,11 @@ class Node:
         if now - self._wait_since > limit:
             self._wait_since = now
             session.peer_unresponsive(late[0], f"its automatic protocol step has been due for {limit:.0f} s")
+
+
+def kept_seat_note() -> str:
+    """What a player who left while the host was away is told: the seat is kept, and how to take it again."""
+    return f"You left while the host was away: your seat is kept; {command('resume')} takes it again."
 
 
 def _peer_address(stream: trio.SocketStream) -> str:

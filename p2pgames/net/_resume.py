@@ -4,6 +4,7 @@ listens again and waits for its joiners — from the seat saved as the game ran 
 from __future__ import annotations
 
 import functools
+import socket
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -11,35 +12,60 @@ import trio
 
 from p2pgames.crypto import Identity, PublicKey, fingerprint_matches
 from p2pgames.games import get_game
+from p2pgames.invocation import command
 from p2pgames.net._joincode import JoinCode
-from p2pgames.net._launch import SetupError, _connect_problem, _forwardable, _listen_problem, lan_address
-from p2pgames.net._portmap import PortMapper, PortMapping, hold_port_mapping, is_private_wan_address, no_mapping_line
+from p2pgames.net._launch import (
+    SetupError, _connect_problem, _forwardable, _listen_problem, _no_connection, _outgoing_address, lan_address,
+    listening_address, table_codes,
+)
+from p2pgames.net._portmap import MappingError, PortMapper, PortMapping, hold_port_mapping, no_mapping_line
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.net._seat_file import read_saved_seat, saved_seats
 from p2pgames.session import ResumeError, SavedSeat, SavedSeatError, Session, TranscriptError, records_before_cut
+from p2pgames.words import duration
 
-__all__ = ["find_saved_seat", "resume_seat"]
+__all__ = ["GameGone", "find_saved_seat", "find_saved_seats", "resume_seat"]
+
+
+class GameGone(SetupError):
+    """The seat's host is not playing its game any more (it answered our rejoin with ``gone``,
+    SPEC §B12), for the host's ``reason``: the game is over, and the saved seat is forgotten
+    (its file deleted)."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message, network=False)
+        self.reason = reason
 
 
 def find_saved_seat(
-    directory: Path, identity: Identity, *, host_fingerprint: str | None = None, which: str | None = None
+    directory: Path, *owners: Identity, host_fingerprint: str | None = None, which: str | None = None
 ) -> tuple[Path, SavedSeat] | None:
-    """The unfinished game this identity can take up again: the newest saved seat in
-    ``directory`` that is this identity's (as a host, its own key; as a joiner, any host's),
-    optionally only one whose host has ``host_fingerprint``, or whose game id starts with (or
-    whose file is named) ``which``. ``None`` if there is none. Unreadable files are skipped."""
-    own = identity.public_key.raw
+    """The unfinished game one of ``owners`` can take up again: the newest of
+    :func:`find_saved_seats`, or ``None`` if there is none."""
+    found = find_saved_seats(directory, *owners, host_fingerprint=host_fingerprint, which=which)
+    return found[0] if found else None
+
+
+def find_saved_seats(
+    directory: Path, *owners: Identity, host_fingerprint: str | None = None, which: str | None = None
+) -> list[tuple[Path, SavedSeat]]:
+    """The saved seats in ``directory`` that are one of ``owners``' (as a host, its own key; as a
+    joiner, any host's), newest first: optionally only those whose host has
+    ``host_fingerprint``, or whose game id starts with (or whose file is named) ``which``.
+    Unreadable files are skipped."""
+    own = {identity.public_key.raw for identity in owners}
+    found = []
     for path, saved in saved_seats(directory):
         if isinstance(saved, str):
             continue
-        if saved.key != own:
+        if saved.key not in own:
             continue  # another identity's seat (profiles may share the directory)
         if host_fingerprint is not None and not fingerprint_matches(host_fingerprint, PublicKey(saved.host_key)):
             continue
         if which is not None and not (saved.game_id.hex().startswith(which.lower()) or path.name == which or str(path) == which):
             continue
-        return path, saved
-    return None
+        found.append((path, saved))
+    return found
 
 
 async def resume_seat(
@@ -57,11 +83,16 @@ async def resume_seat(
     say: Callable[[str], None] = lambda text: None,
     bot: bool = False,
     port_mappers: Sequence[PortMapper] = (),
+    wait_for_host: bool = False,
 ) -> Node:
     """Take the seat saved in ``seat_path`` again and return our node, playing.
 
     A joiner dials its host (at ``code`` if given — its key must be the game's host's — else
-    where the game was) and rejoins; it returns once the host has caught it up. A host listens
+    where the game was) and rejoins; it returns once the host has caught it up. With
+    ``wait_for_host``, a host that is not answering yet (its program not started again) is
+    waited for and dialled again, for the grace period (``settings.away_grace``) at most. A
+    host that is not playing its game any more (:class:`GameGone`) makes it forget the seat (the
+    file is deleted); refused otherwise, or giving up of its own accord, it keeps it. A host listens
     at the port it had (or ``port``), replays its transcript and waits for its joiners to rejoin.
     Its new transcript goes to ``transcripts`` (default: beside the old one, which it replaces;
     none with ``no_transcript``, a joiner only: a host's transcript is its log).
@@ -90,35 +121,72 @@ async def resume_seat(
         raise SetupError(problem, network=False)
     host, where_port = (code.host, code.port) if code is not None else (saved.host, saved.port)
     if host is None or where_port is None:
-        raise SetupError("the saved seat does not say where the host was: give its join code (p2pgames resume --code CODE)", network=False)
+        raise SetupError(f"the saved seat does not say where the host was: give its join code ({command('resume', '--code', 'CODE')})", network=False)
     session = Session(identity, name, get_game, saved=saved, bot=bot, narrate=not bot)
     node = Node(
         session, settings=settings, transcript_dir=directory, seat_path=seat_path, replaces_transcript=old_transcript,
     )
     say(f"Taking your seat again at {host}:{where_port} …")
-    try:
-        with trio.fail_after(settings.connect_timeout):
-            await nursery.start(node.connect, host, where_port)
-    except trio.TooSlowError:
-        raise SetupError(f"can't reach the host at {host}:{where_port}: no answer within {settings.connect_timeout:.0f} s; is it running again?") from None
-    except OSError as error:
-        raise _connect_problem(error, JoinCode(host, where_port, None)) from None
+    if wait_for_host:
+        await _dial_until_the_host_answers(nursery, node, saved, host, where_port, say)
+    else:
+        try:
+            with trio.fail_after(settings.connect_timeout):
+                await nursery.start(node.connect, host, where_port)
+        except trio.TooSlowError:
+            raise SetupError(f"can't reach the host at {host}:{where_port}: no answer within {settings.connect_timeout:.0f} s; is it running again?") from None
+        except OSError as error:
+            raise _connect_problem(error, JoinCode(host, where_port, None)) from None
     with trio.move_on_after(settings.connect_timeout):
         await node.wait_until(lambda: session.in_touch or session.finished)
     if session.finished or not session.in_touch:
+        refused = session.finished  # the host said no (else it never caught us up)
         node.leave("could not rejoin")
+        if session.gone_reason is not None:  # over: the node deletes the seat as it stops; wait, then say so
+            with trio.move_on_after(settings.linger):
+                await node.finished.wait()
         reason = session.rejection or (session.fault.describe(None) if session.fault else "the host did not take us back")
-        raise SetupError(f"could not take your seat again: {reason}", network=False)
+        message = f"could not take your seat again: {reason}"
+        if session.gone_reason is not None:
+            raise GameGone(f"{message}; your saved seat in that game is forgotten", session.gone_reason)
+        if refused:  # nothing proved the game over: the seat is kept, and the player decides
+            forget = command("resume", "--forget", saved.game_id.hex()[:8])
+            message += f"; your saved seat is kept (if the game is over, {forget} deletes it)"
+        raise SetupError(message, network=False)
     say(f"Back at the table: caught up on {session.replica.seq} log entries.")
     return node
 
 
-def _public_ipv4(host: str | None) -> bool:
-    """Whether ``host`` is an IPv4 address on the internet side of a home router."""
-    try:
-        return host is not None and ":" not in host and not is_private_wan_address(host)
-    except ValueError:  # a host name
-        return False
+def _no_answer(error: BaseException, host: str, settings: NetSettings) -> str:
+    """Why a dial of ``host`` found nobody, in a few words."""
+    if isinstance(error, OSError):
+        return _no_connection(error, host)[0]
+    return f"no answer within {settings.connect_timeout:.0f} s"  # trio.TooSlowError
+
+
+async def _dial_until_the_host_answers(
+    nursery: trio.Nursery, node: Node, saved: SavedSeat, host: str, port: int, say: Callable[[str], None],
+) -> None:
+    """Start ``node`` dialling the host at ``host``:``port``; while nothing answers there (its
+    program not started again yet), wait for it and dial again as a running joiner does, for the
+    grace period at most (``away_grace``), saying so once. Raises :class:`SetupError` if it never
+    answered: the seat is kept, and the message says how to try again or to drop it."""
+    grace = node.settings.away_grace
+    why: list[str] = []
+
+    def no_answer(error: BaseException) -> None:
+        why.append(_no_answer(error, host, node.settings))
+        say(f"The host is not answering at {host}:{port}: {why[0]}. Waiting for it to come back, for up to "
+            f"{duration(grace)} (--grace sets how long; Ctrl-C stops) …")
+
+    with trio.move_on_after(grace):
+        await nursery.start(functools.partial(node.connect, host, port, keep_dialling=no_answer))
+        return
+    raise SetupError(
+        f"the host at {host}:{port} did not come back within {duration(grace)}: {why[0]}. Your seat is kept: "
+        f"{command('resume')} waits for it again (add --code CODE if it gives you a new join code); if the game "
+        f"is over, {command('resume', '--forget', saved.game_id.hex()[:8])} deletes the seat"
+    )
 
 
 async def _resume_host(
@@ -144,7 +212,7 @@ async def _resume_host(
     node = Node(
         session, settings=settings, transcript_dir=directory, seat_path=seat_path, replaces_transcript=old_transcript,
     )
-    node.address = (saved.host or "", actual)
+    node.address = (saved.host or "", actual)  # saved with the seat from the start: where to listen again
     await nursery.start(node.serve, listeners)
     say(f"Resumed the game after {session.replica.seq} log entries; listening on port {actual}.")  # type: ignore[union-attr]
     mapped = None
@@ -152,15 +220,17 @@ async def _resume_host(
         mapped = await nursery.start(functools.partial(hold_port_mapping, port_mappers, actual, node.finished, say=say))
         if isinstance(mapped, PortMapping):
             say(f"Your router forwards port {mapped.external_port} of {mapped.external_address} to this machine by {mapped.method} again.")
-        else:
-            say(no_mapping_line(mapped, actual, lan_address()))
-    # Joiners dial where the game was. One joined through the router (a public IPv4 address in
-    # its code) dials the router's internet address, which may have changed meanwhile.
-    through_router = _public_ipv4(saved.host)
-    host = mapped.external_address if isinstance(mapped, PortMapping) and through_router else lan_address()
-    if actual != saved.port or (through_router and host != saved.host):
-        code = JoinCode(host, actual, identity.public_key.fingerprint())
+    ipv4 = _outgoing_address(socket.AF_INET)
+    codes = table_codes(bind, actual, identity.public_key.fingerprint(), mapped, lan=lan_address(), ipv4=ipv4)
+    node.address = (codes.main.host, actual)  # as host_table saves it
+    if isinstance(mapped, MappingError):
+        say(no_mapping_line(mapped, actual, ipv4 or listening_address(bind)))
+    # Joiners dial where the game was: while a code still names it, they come back by themselves.
+    if not codes.dials(saved.host, saved.port):
+        code = codes.main
         say(f"The table's address changed: give the others the new code. A player still at the table types  code {code} ;"
             f" one who quit runs  p2pgames resume --code {code}")
+        for where, other in codes.others:
+            say(f"({where}:  {other})")
     say("Waiting for the others to rejoin …")
     return node

@@ -9,7 +9,8 @@ seated joiner — and on its kind::
     a new connection        hello     _hello             seat it in the lobby (or, once started,
                                                          in the seat it joined: lost before the
                                                          start reached it)
-                            rejoin    _rejoin            seat it again, send what it missed
+                            rejoin    _rejoin            seat it again, send what it missed; for a
+                                                         game not played here (now): gone
                             other     -                  refused: "expected a hello"
     a lobby player (lobby)  chat      _lobby_chat        relay to the lobby
     a seated joiner         accept    _accept            relay; begin once every seat accepted
@@ -395,6 +396,9 @@ class HostRole:
         """A seated joiner comes back: seat it on this connection and send what it missed."""
         session = self.session
         body = envelope.body
+        if session.start_envelope is None or body["game_id"] != session.game_id:
+            self._gone(connection, envelope, "its host is not playing it any more (it ended while you were away)")
+            return
         seat = session._seat_of_sender(envelope)
         if seat is None or seat == HOST_SEAT or session.start_envelope is None:
             self.reject(connection, "you have no seat at this table's game (join with the profile you played with)")
@@ -415,15 +419,40 @@ class HostRole:
                 "(its disk?), so this game can't go on"
             ))
             return
+        if session.stage in ("halted", "closed"):
+            self._gone(connection, envelope, self._why_stopped())  # over for it too (§B9)
+            return
         self._seat_again(connection, seat, have)
+
+    def _why_stopped(self) -> str:
+        session = self.session
+        return session.fault.describe(session.names) if session.fault is not None else "the host left"
+
+    def _gone(self, connection: int, envelope: Envelope, reason: str) -> None:
+        """A rejoin for a game this host is not playing (it stopped here, or was never here): say
+        so, and ``reason``, with ``gone``, bound to that rejoin by its digest (§B12), once the rejoin
+        proves a real one for us — its sender's signature, our protocol, our key, this connection's nonce."""
+        session = self.session
+        try:
+            envelope.verify(PublicKey(envelope.sender))
+        except (CryptoError, BadSignature, MalformedMessage):
+            self.reject(connection, "your rejoin's signature does not verify")
+            return
+        problem = self._greeting_problem(connection, envelope, True)
+        if problem is not None:
+            self.reject(connection, problem)
+            return
+        session._send(connection, make_envelope(session.identity, "gone", {
+            "game_id": envelope.body["game_id"], "rejoin": envelope.digest, "reason": reason[:500],
+        }))
+        self.hang_up(connection)
 
     def _seat_again(self, connection: int, seat: int, have: int) -> None:
         """Seat a returning joiner on ``connection``: send it every message since entry ``have``
         (all of them from 0), the seats still away, then ``caught-up``."""
         session = self.session
-        if session.stage in ("halted", "closed"):
-            why = session.fault.describe(session.names) if session.fault is not None else "the host left"
-            self.reject(connection, f"the game has stopped: {why}")
+        if session.stage in ("halted", "closed"):  # a hello again (a rejoin is told gone)
+            self.reject(connection, f"the game has stopped: {self._why_stopped()}")
             return
         del self.pending[connection]
         for old, seated in list(self.connection_seat.items()):

@@ -27,6 +27,7 @@ After the hello (each message only the host may author checked first: see ``_SIG
     stale        _stale           our submission came too late: decide again
     away, back   _away_or_back    another seat lost its connection, or is back
     caught-up    _caught_up       a rejoin's catch-up is complete: carry on
+    gone         _gone            our rejoin's answer: the host is not playing our game: stop
     reject       _reject          refused while catching up, or in the lobby; a fault later
     host-hello   -                fault: its hello a second time
     other        -                fault: only joiners send that
@@ -71,6 +72,7 @@ class JoinerRole:
         self.catching_up = False  # rejoined: the host is sending what we missed
         self.in_flight: Submission | None = None  # our submission the host hasn't sequenced yet
         self.in_flight_decision = False  # ... and whether the player chose it
+        self.rejoin_digest = b""  # the rejoin we sent on this connection: a gone must answer it
 
     # -- what the session asks of its role -----------------------------------------------------
 
@@ -304,13 +306,15 @@ class JoinerRole:
         self.awaiting_hello = False
         self.catching_up = True
         game_id = session.game_id or session.resumed.game_id  # type: ignore[union-attr]
-        session._send(HOST_CONNECTION, make_envelope(session.identity, "rejoin", {
+        rejoin = make_envelope(session.identity, "rejoin", {
             "protocol": PROTOCOL_VERSION,
             "game_id": game_id,
             "host": key.raw,
             "nonce": envelope.body["nonce"],
             "have": session._seq(),
-        }))
+        })
+        self.rejoin_digest = rejoin.digest
+        session._send(HOST_CONNECTION, rejoin)
 
     def _not_our_host(self, key: PublicKey | None) -> None:
         """Something else answers at the host's address (another program took the port?): not
@@ -330,16 +334,37 @@ class JoinerRole:
             return
         self._halt_or_close(f"the host refused to take us back: {clean_text(envelope.body['reason'])}")
 
-    def _halt_or_close(self, reason: str) -> None:
-        """We can't get back to the game: stop (with a fault once it has begun here)."""
+    def _gone(self, envelope: Envelope) -> None:
+        """The host is not playing our game: over for us, if this answers the rejoin we sent on
+        this connection (signed by our host, naming our game and that rejoin's digest: §B12).
+        Anything else is no answer of our host's to us (a replay?): hang up and dial again."""
+        session = self.session
+        if not self.catching_up:
+            self._check_host_sender(envelope)
+            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent a gone, which only answers a rejoin", session._seq()))
+        game_id = session.game_id or session.resumed.game_id  # type: ignore[union-attr]
+        body = envelope.body
+        if not self._signed_by(envelope, self.host_key.raw) or (body["game_id"], body["rejoin"]) != (game_id, self.rejoin_digest):  # type: ignore[union-attr]
+            session._emit(Notice("something at the host's address said our game is not there, but not in answer to us; trying again"))
+            session._closing.append(HOST_CONNECTION)
+            return
+        why = session.gone_reason = clean_text(body["reason"]) or "its host is not playing it any more"
+        self._halt_or_close(why, over=True)  # "The game stopped: why." to a player still at the table
+        session.rejection = f"the game has stopped: {why}"
+
+    def _halt_or_close(self, reason: str, *, over: bool = False) -> None:
+        """We can't get back to the game: stop (with a fault once it has begun here). The seat
+        stays saved (``seat_kept``) unless the host said the game is ``over`` (a ``gone``, bound
+        to our rejoin): nothing else proves it (a ``reject`` could be an old one, replayed)."""
         session = self.session
         session.rejection = reason
         session._emit(Rejected(reason))
         if session.start_envelope is None:
             self._halt_before_start(reason)
-            return
-        session._halt(Fault(None, FaultCode.DISCONNECTED, reason, session._seq()), send=False)
-        session._closing.append(HOST_CONNECTION)
+        else:
+            session._halt(Fault(None, FaultCode.DISCONNECTED, reason, session._seq()), send=False)
+            session._closing.append(HOST_CONNECTION)
+        session.seat_kept = not over
 
     def _caught_up(self, envelope: Envelope) -> None:
         """The host has sent everything we missed: carry on from here."""
@@ -546,6 +571,7 @@ class JoinerRole:
         "back": _away_or_back,
         "caught-up": _caught_up,
         "reject": _reject,
+        "gone": _gone,
     }
     # Messages only the host authors: their signature is checked before their handler runs.
     _SIGNED_BY_HOST = frozenset({"lobby", "start", "stale", "away", "back", "caught-up"})

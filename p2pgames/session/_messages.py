@@ -189,6 +189,7 @@ KINDS: dict[str, dict[str, Check]] = {
         "have": _int(),
     },
     "reject": {"reason": _text()},
+    "gone": {"game_id": _bytes(32), "rejoin": _bytes(32), "reason": _text()},
     "lobby": {"players": _list_of(_seat_record, 64), "seats": _int(1, 64), "table": _bytes(32)},
     "start": {
         "game_id": _bytes(32),

@@ -62,7 +62,6 @@ from p2pgames.session._events import (
     GameStarted,
     Halted,
     Logged,
-    Notice,
     SessionEvent,
 )
 from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault, odd_one_out
@@ -147,6 +146,8 @@ class Session:
         self.result: GameOver | None = None
         self.rejection: str | None = None  # why we couldn't join (the host refused, or wasn't ours)
         self.rejection_unproven = False  # the refusal came before the host proved its key
+        # Our rejoin's answer, if the host is not playing our game (gone, §B12): why, in its words.
+        self.gone_reason: str | None = None
         self.agreed_through = -1
         self._outgoing: list[tuple[int, bytes]] = []
         self._events: list[SessionEvent] = []
@@ -963,14 +964,16 @@ class Session:
             return
         if self.stage in ("lobby",) or self.seat is None or not self.game_id:
             self.stage = "closed"
+            # A seat taken again that never got back (nobody refused it): still to be taken later.
+            self.seat_kept = self.resumed is not None
             self.role.leave_before_start()
             return
         if HOST_SEAT in self.away and not self.finished:  # (only a joiner's host is ever away to it)
             # Nobody can hear it: the game goes on without us, and our seat is kept to be taken
-            # again (p2pgames resume) — the others may end the game meanwhile.
+            # again (p2pgames resume: the network layer, which keeps the seat, says so) — the
+            # others may end the game meanwhile.
             self.stage = "closed"
             self.seat_kept = True
-            self._emit(Notice("You left while the host was away: your seat is kept; p2pgames resume takes it again."))
             return
         envelope = make_envelope(self.identity, "leave", {"game_id": self.game_id, "reason": clean_text(reason)})
         self.role.tell_table(envelope)

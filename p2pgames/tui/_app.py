@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import math
 import os
-import shlex
 import sys
 from typing import Any, Awaitable, Callable
 
@@ -33,7 +32,8 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from p2pgames.engine import ChoiceGroup, Composer, IllegalAction, MalformedAction
-from p2pgames.net import JoinCode, Node, SetupError
+from p2pgames.invocation import command
+from p2pgames.net import JoinCode, Node, SetupError, kept_seat_note
 from p2pgames.session import (
     HOST_SEAT,
     AwayTooLong,
@@ -310,6 +310,8 @@ class TerminalGame:
         lines = []
         if self.verdict:
             lines.append(self.verdict)
+        elif self.left_from is Mode.PLAYING and self.node is not None and self.node.session.seat_kept:
+            lines.append(kept_seat_note())  # nobody could be told: the game goes on without us
         elif self.left_from is Mode.PLAYING:
             lines.append("You left the game. The other players were told; the game has stopped for them too.")
         elif self.left_from is Mode.LOBBY:
@@ -317,7 +319,7 @@ class TerminalGame:
         path = self.node.transcript_path if self.node is not None else None
         if path is not None and path.exists():
             lines.append(f"Your transcript of the game: {path}")
-            lines.append(f"Check it at any time: p2pgames verify {shlex.quote(str(path))}")
+            lines.append(f"Check it at any time: {command('verify', str(path))}")
         return lines
 
     # -- from the screen to trio -----------------------------------------------------------------
@@ -661,7 +663,7 @@ class TerminalGame:
             self._problem(_sentence(str(error)))
             return
         if self.node is None:
-            self._problem("You are not at a table yet: give the join code to p2pgames join.")
+            self._problem(f"You are not at a table yet: give the join code to {command('join')}.")
             return
         try:
             self.node.redirect(code)

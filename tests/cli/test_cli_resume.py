@@ -10,9 +10,11 @@ from __future__ import annotations
 import pytest
 
 from cli_calls import call
-from peer_processes import Peer, join_code
+from peer_processes import Peer, TerminalPeer, join_code
 
 from p2pgames.games import get_game
+from p2pgames.net._resume import find_saved_seat
+from p2pgames.profiles import read_identity
 from p2pgames.session import verify_transcript
 
 
@@ -83,6 +85,186 @@ def test_a_host_killed_mid_game_resumes_on_its_port_and_the_game_finishes(peers,
     line = again.line_starting("Resumed the game after ")
     assert line.endswith(f"listening on port {port}.")
     all_finished_and_verified([again, *joiners], transcripts)
+
+
+def test_a_host_resumed_on_another_port_with_bind_prints_the_code_host_would(peers, tmp_path):
+    """``resume --bind 127.0.0.1 --port 0`` listens on loopback only: its new code names 127.0.0.1,
+    as ``host --bind 127.0.0.1`` names it, never the LAN address (issue 22, point 3)."""
+    transcripts = tmp_path / "transcripts"
+    host, joiners, code = start_table(peers, transcripts)
+    under_way(joiners[1])
+    host.process.kill()
+    host.process.wait()
+    again = peers("resume", "--bot", "--profile", "hostess", "--bind", "127.0.0.1", "--port", "0")
+    port = int(again.line_starting("Resumed the game after ").rsplit(" ", 1)[1].rstrip("."))
+    fingerprint = code.split("/")[1]
+    assert code == f"127.0.0.1:{code.split(':')[1].split('/')[0]}/{fingerprint}", "host --bind 127.0.0.1 names it"
+    moved = f"127.0.0.1:{port}/{fingerprint}"
+    assert again.line_starting("The table's address changed: ") == (
+        f"The table's address changed: give the others the new code. A player still at the table types  code {moved} ;"
+        f" one who quit runs  p2pgames resume --code {moved}"
+    )
+    assert again.line_starting("") == "Waiting for the others to rejoin …", "bound to one address: no other code"
+
+
+def test_resume_while_the_game_still_runs_says_which_program_holds_the_profile(peers, tmp_path, home):
+    """The old process still runs (a terminal left open, a frozen program): ``resume`` says that
+    profile 'default' is in use by it, and what to do, not "nothing saved for 'default-2'" (issue
+    22, point 17)."""
+    transcripts = tmp_path / "transcripts"
+    host = peers("host", "probe", "--players", "2", "--bot", "--port", "0", "--bind", "127.0.0.1",
+                 "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
+    code = join_code(host)
+    joiner = peers("join", code, "--bot", "--name", "ann", "--transcripts", str(transcripts))  # profile 'default'
+    under_way(joiner)
+    host.process.kill()  # the game can't end meanwhile: the joiner waits for its host, its seat saved
+    host.process.wait()
+    pid, port = joiner.process.pid, code.split("/")[0].split(":")[1]
+    assert call("resume") == (1, "", (
+        f"p2pgames: profile 'default' is in use by a running p2pgames (pid {pid}, joining the table at 127.0.0.1:{port}): "
+        f"your game may still be going on there. Go back to that program; if it is stuck, stop it (kill {pid}) and "
+        "run p2pgames resume again\n"
+    ))
+    assert sorted(path.name for path in (home / "identities").glob("*.key")) == ["default.key", "hostess.key"], (
+        "no other profile was made in its place"
+    )
+
+
+def test_resume_takes_the_game_of_the_default_profile_a_second_terminal_played(peers, tmp_path):
+    """Two players on one machine: the second terminal's seat is profile 'default-2''s. When it
+    is killed, ``resume`` (no --profile) finds its game, though 'default' is busy with the other
+    seat's game, and takes the seat as 'default-2'."""
+    transcripts = tmp_path / "transcripts"
+    host = peers("host", "probe", "--players", "3", "--bot", "--port", "0", "--bind", "127.0.0.1",
+                 "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
+    code = join_code(host)
+    first = peers("join", code, "--bot", "--name", "ann", "--transcripts", str(transcripts))
+    first.line_starting("Created identity 'default'")
+    second = peers("join", code, "--bot", "--name", "bob", "--transcripts", str(transcripts))
+    second.line_starting("Created identity 'default-2'")
+    under_way(second)
+    second.process.kill()
+    second.process.wait()
+    again = peers("resume", "--bot", "--name", "bob", "--transcripts", str(transcripts))
+    assert again.line_starting("") == "Using profile 'default-2', in which this game was played."
+    again.line_starting("Back at the table: caught up on ")
+    all_finished_and_verified([host, first, again], transcripts)
+
+
+def test_a_joiner_resumed_before_its_host_waits_for_it_then_the_game_finishes(peers, tmp_path):
+    """The host and a joiner crash together and the joiner's ``resume`` comes first: it says it
+    waits for the host, and takes its seat once the host has resumed (issue 22, point 15)."""
+    transcripts = tmp_path / "transcripts"
+    host, (first, second), code = start_table(peers, transcripts)
+    under_way(second)
+    for peer in (host, second):
+        peer.process.kill()
+    for peer in (host, second):
+        peer.process.wait()
+    again = peers("resume", "--bot", "--profile", "p2", "--name", "p2", "--transcripts", str(transcripts))
+    waiting = again.line_starting("The host is not answering at ")
+    assert waiting == (
+        f"The host is not answering at {code.split('/')[0]}: nothing is listening there (connection refused). "
+        "Waiting for it to come back, for up to 3:00 (--grace sets how long; Ctrl-C stops) …"
+    )
+    host_again = peers("resume", "--bot", "--profile", "hostess", "--bind", "127.0.0.1")
+    again.line_starting("Back at the table: caught up on ")
+    all_finished_and_verified([host_again, first, again], transcripts)
+
+
+def test_ctrl_c_while_waiting_for_the_host_stops_and_keeps_the_seat(peers, tmp_path, home):
+    transcripts = tmp_path / "transcripts"
+    host, (first, second), _ = start_table(peers, transcripts)
+    under_way(second)
+    for peer in (host, first, second):
+        peer.process.kill()
+        peer.process.wait()
+    seats = sorted((home / "seats").glob("*.p2pseat"))
+    player = TerminalPeer(home, "resume", "--profile", "p2")
+    try:
+        player.wait_for("Waiting for it to come back")
+        player.type(b"\x03")  # Ctrl-C, before any screen opened: a SIGINT
+        player.wait_for("p2pgames: interrupted")
+        assert player.finish() == 130
+    finally:
+        player.close()
+    assert sorted((home / "seats").glob("*.p2pseat")) == seats, "the seat is kept, to be taken later"
+
+
+def test_resume_forget_deletes_the_seat_that_resume_would_take(peers, tmp_path, home):
+    """When nothing can tell that the game is over (its host is gone for good), ``resume --forget``
+    drops the seat the player names; a seat whose program still runs is not the player's to drop."""
+    transcripts = tmp_path / "transcripts"
+    host, (first, second), _ = start_table(peers, transcripts)
+    under_way(second)
+    for peer in (host, second):
+        peer.process.kill()
+        peer.process.wait()
+    path, saved = find_saved_seat(home / "seats", read_identity("p2"))  # type: ignore[misc, arg-type]
+    game_id = saved.game_id.hex()[:8]
+    assert call("resume", "--forget", game_id, "--profile", "p2") == (
+        0, f"Forgot your seat in probe {game_id}, seat {saved.seat}: this program can't take it up again.\n", "",
+    )
+    assert not path.exists()
+    assert call("resume", "--profile", "p2")[0] == 1, "nothing to resume now"
+    code, _, err = call("resume", "--forget", "--profile", "p1")
+    assert code == 1 and err.startswith(f"p2pgames: profile 'p1' is in use by a running p2pgames (pid {first.process.pid}, "), err
+
+
+def a_game_ended_while_its_joiner_was_away(peers, transcripts) -> str:
+    """A two-seat table whose joiner (profile p1) is killed; the host's bot seat ends the game
+    two seconds later (--grace 2s), as a host's player may (``end``), and its program exits. The
+    joiner's seat stays saved. Returns the port the game had."""
+    host = peers("host", "probe", "--players", "2", "--bot", "--grace", "2s", "--port", "0", "--bind", "127.0.0.1",
+                 "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
+    code = join_code(host)
+    joiner = peers("join", code, "--bot", "--profile", "p1", "--name", "p1", "--transcripts", str(transcripts))
+    under_way(joiner)
+    joiner.process.kill()
+    joiner.process.wait()
+    exit_code, _, err = host.finish()
+    assert exit_code == 1 and "was away" in err, err
+    return code.split("/")[0].split(":")[1]
+
+
+def test_joining_a_new_table_of_the_same_host_forgets_the_seat_of_its_ended_game_and_joins(peers, tmp_path, home):
+    """A seat belongs to one game, not to a host: ``join NEWCODE`` to the host's next table tries
+    the saved seat, hears from the host that its game is over, forgets the seat, says so, and
+    joins as a new player (it said "could not take your seat again … you have no seat at this
+    table's game" and exited 1: issue 22, point 2)."""
+    transcripts = tmp_path / "transcripts"
+    a_game_ended_while_its_joiner_was_away(peers, transcripts)
+    [old_seat] = (home / "seats").glob("*-seat1.p2pseat")
+    host = peers("host", "probe", "--players", "2", "--bot", "--port", "0", "--bind", "127.0.0.1",
+                 "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
+    joiner = peers("join", join_code(host), "--bot", "--profile", "p1", "--name", "p1", "--transcripts", str(transcripts))
+    assert joiner.line_starting("You have a seat in an unfinished game at this table (probe ")
+    assert joiner.line_starting("That game has stopped") == (
+        "That game has stopped: its host is not playing it any more (it ended while you were away). "
+        "Your saved seat in it is forgotten; joining the table as a new player …"
+    )
+    for peer in (host, joiner):
+        exit_code, out, err = peer.finish()
+        assert (exit_code, err) == (0, ""), (out, err)
+        assert any(line.startswith("Game over: ") for line in out), out
+    assert not old_seat.exists()
+
+
+def test_resume_of_a_game_its_host_no_longer_plays_forgets_the_seat_and_says_so(peers, tmp_path, home):
+    transcripts = tmp_path / "transcripts"
+    port = a_game_ended_while_its_joiner_was_away(peers, transcripts)
+    [old_seat] = (home / "seats").glob("*-seat1.p2pseat")
+    host = peers("host", "probe", "--players", "2", "--bot", "--port", port, "--bind", "127.0.0.1",
+                 "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
+    join_code(host)  # listening on the game's port again, at a new table
+    again = peers("resume", "--bot", "--profile", "p1")
+    exit_code, out, err = again.finish()
+    assert exit_code == 1, (out, err)
+    assert err == (
+        "p2pgames: could not take your seat again: the game has stopped: its host is not playing it any more "
+        "(it ended while you were away); your saved seat in that game is forgotten\n"
+    )
+    assert not old_seat.exists()
 
 
 def test_resume_with_nothing_saved_is_one_line(home):

@@ -435,3 +435,40 @@ def test_a_home_of_someone_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
         "P2PGAMES_HOME is ~no-such-user-here/p2p, but there is no home directory for ~no-such-user-here; "
         "set it to a directory you can write"
     )
+
+
+def test_a_profile_in_use_says_which_process_holds_it_and_what_it_is_doing(home: Path) -> None:
+    with open_profile("frank", doing="joining the table at 192.0.2.7:4000"):
+        with pytest.raises(profiles.ProfileInUse) as caught:
+            open_profile("frank", doing="resuming")
+    busy = caught.value
+    assert (busy.name, busy.pid, busy.doing) == ("frank", os.getpid(), "joining the table at 192.0.2.7:4000")
+    assert str(busy) == (
+        f"profile 'frank' is in use by another p2pgames process (pid {os.getpid()}, joining the table at "
+        "192.0.2.7:4000); choose another with --profile NAME"
+    )
+
+
+@pytest.mark.parametrize("written, pid, doing", [
+    ("4242\n", 4242, ""),  # what a p2pgames before this one wrote
+    ("4242\nhosting Steam Torpedo\n", 4242, "hosting Steam Torpedo"),
+    ("", None, ""),
+    ("not a pid\nhosting\n", None, "hosting"),
+])
+def test_what_a_lock_file_says_of_its_holder(home: Path, written: str, pid: int | None, doing: str) -> None:
+    (home / "identities").mkdir(parents=True)
+    path = home / "identities" / "gina.lock"
+    path.write_text(written)
+    assert profiles._holder(path) == (pid, doing)
+
+
+def test_the_default_profiles_and_their_identities_are_read_without_taking_them(home: Path) -> None:
+    assert profiles.default_profiles() == []
+    with open_profile(None) as first, open_profile(None) as second, open_profile("other"):
+        assert profiles.default_profiles() == ["default", "default-2"]
+        assert profiles.read_identity("default-2").public_key == second.identity.public_key  # type: ignore[union-attr]
+        assert profiles.read_identity("default").public_key == first.identity.public_key  # type: ignore[union-attr]
+        assert profiles.read_identity("nobody") is None
+        with pytest.raises(profiles.ProfileInUse):
+            open_profile("default")  # still the first one's
+    assert not (home / "identities" / "nobody.key").exists(), "reading makes no profile"

@@ -95,9 +95,9 @@ async def two_player_probe_host(tmp_path, seed):
             yield host, listeners[0].socket.getsockname()[1], nursery
 
 
-async def late_hello(port):
-    """A stranger dials a table whose game has started: §B2 says the host still sends host-hello
-    and answers the hello with reject ("the game has already started"). Returns that reject's body."""
+async def answer_to(port, kind, body_for):
+    """A stranger dials the host, answers its host-hello with `kind`, its body `body_for(hello)`:
+    returns (the host-hello, the envelope sent, the host's answer, whether the host then closed)."""
     private = bytes(range(32))
     reader = wire.FrameReader()
     async with await trio.open_tcp_stream(LOOPBACK, port) as stream:
@@ -105,18 +105,28 @@ async def late_hello(port):
         while not messages:
             messages = reader.feed(await stream.receive_some(65536))
         hello = wire.open_envelope(messages[0])
-        assert hello.kind == "host-hello" and hello.body["game"] == "probe"
-        body = {"protocol": 1, "game": "probe", "name": "late", "seal": bytes(32), "host": hello.sender,
-                "nonce": hello.body["nonce"], "bot": False}
-        await stream.send_all(wire.frame(wire.make_envelope(private, "hello", body)))
+        assert hello.kind == "host-hello"
+        sent = wire.make_envelope(private, kind, body_for(hello))
+        await stream.send_all(wire.frame(sent))
         messages = messages[1:]
         while not messages:
             data = await stream.receive_some(65536)
-            assert data, "the host closed the connection without a reject"
+            assert data, "the host closed the connection without an answer"
             messages = reader.feed(data)
-        reject = wire.open_envelope(messages[0])
-        assert reject.kind == "reject" and reject.sender == hello.sender
-        return reject.body
+        closed = await stream.receive_some(65536) == b""
+        return hello, sent, wire.open_envelope(messages[0]), closed
+
+
+async def late_hello(port):
+    """A stranger dials a table whose game has started: §B2 says the host still sends host-hello
+    and answers the hello with reject ("the game has already started"). Returns that reject's body."""
+    hello, _, reject, _ = await answer_to(port, "hello", lambda hello: {
+        "protocol": 1, "game": "probe", "name": "late", "seal": bytes(32), "host": hello.sender,
+        "nonce": hello.body["nonce"], "bot": False,
+    })
+    assert hello.body["game"] == "probe"
+    assert reject.kind == "reject" and reject.sender == hello.sender
+    return reject.body
 
 
 async def test_a_stranger_dialling_a_started_game_gets_host_hello_then_reject(tmp_path, autojump_clock):
@@ -128,6 +138,24 @@ async def test_a_stranger_dialling_a_started_game_gets_host_hello_then_reject(tm
         reject = await late_hello(port)
     assert "already started" in reject["reason"], reject
     assert peer.result is not None
+
+
+async def test_a_rejoin_for_a_game_the_host_is_not_playing_gets_gone_naming_that_rejoin(tmp_path, autojump_clock):
+    """§B12: the host answers a real rejoin for another game (here: a game that never was) with
+    `gone`, its `rejoin` that rejoin's digest, signed by the host, then closes the connection."""
+    seed = b"independent-gone"
+    peer = Peer(seed=seed)
+    async with two_player_probe_host(tmp_path, seed) as (_host, port, nursery):
+        nursery.start_soon(peer.run, LOOPBACK, port)
+        await peer.seated.wait()
+        other_game = bytes([7]) * 32
+        hello, rejoin, answer, closed = await answer_to(port, "rejoin", lambda hello: {
+            "protocol": 1, "game_id": other_game, "host": hello.sender, "nonce": hello.body["nonce"], "have": 0,
+        })
+    assert answer.kind == "gone" and answer.sender == hello.sender  # open_envelope checked its signature
+    assert (answer.body["game_id"], answer.body["rejoin"]) == (other_game, wire.H(rejoin))
+    assert answer.body["reason"], "why, in words"
+    assert closed
 
 
 async def test_a_move_not_allowed_now_based_on_an_older_entry_is_stale_and_a_ping_is_answered(tmp_path, autojump_clock):

@@ -121,6 +121,15 @@ def test_envelopes(case):
     assert wire.make_envelope(private, env.kind, env.body) == raw
 
 
+def test_the_gone_envelope_answers_the_rejoin_envelope():
+    """§B12, §E: `gone` names the digest of the rejoin it answers, and the game that rejoin asked about."""
+    cases = {case["kind"]: case for case in load("session-envelopes.json")["cases"]}
+    rejoin = wire.open_envelope(bytes.fromhex(cases["rejoin"]["envelope"]))
+    gone = wire.open_envelope(bytes.fromhex(cases["gone"]["envelope"]))
+    assert (gone.body["game_id"], gone.body["rejoin"]) == (rejoin.body["game_id"], rejoin.digest)
+    assert isinstance(gone.body["reason"], str)
+
+
 def test_envelope_refusals():
     case = load("session-envelopes.json")["cases"][0]
     raw = bytes.fromhex(case["envelope"])

@@ -121,6 +121,7 @@ SCHEMAS = {
     "host-hello": {"protocol": INT, "game": NAME, "ruleset": "ruleset", "name": NAME, "seal": B32, "nonce": B32},
     "hello": {"protocol": INT, "game": NAME, "name": NAME, "seal": B32, "host": B32, "nonce": B32, "bot": BOOL},
     "reject": {"reason": TEXT},
+    "gone": {"game_id": B32, "rejoin": B32, "reason": TEXT},
     "lobby": {"players": "records", "seats": "seats", "table": B32},
     "start": {"game_id": B32, "ruleset": "ruleset", "seats": "records"},
     "accept": {"game_id": B32, "start": B32},

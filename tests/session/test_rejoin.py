@@ -336,7 +336,9 @@ def test_ending_the_game_while_a_seat_is_away_records_why_for_everyone():
     assert away.fault is None  # it never heard: it is still away, and finds the game stopped when back
     board.reconnect(2)
     board.run()
-    assert away.finished and "the game has stopped" in (away.rejection or "")
+    why = board.host.fault.describe(board.host.names)
+    assert away.finished and away.gone_reason == why and not away.seat_kept, "over, told by a gone: the seat is forgotten"
+    assert away.rejection == f"the game has stopped: {why}"
 
 
 def test_leaving_while_the_host_is_away_keeps_the_seat_to_be_taken_again():

@@ -346,6 +346,7 @@ def templates(board: Switchboard, seat: int) -> dict[str, dict]:
         "hello": {"protocol": PROTOCOL_VERSION, "game": GAME, "name": "j", "seal": b"s" * 32,
                   "host": host.identity.public_key.raw, "nonce": b"n" * 32, "bot": False},
         "reject": {"reason": "go away"},
+        "gone": {"game_id": game_id, "rejoin": b"r" * 32, "reason": "not here"},
         "lobby": {"players": [record], "seats": PLAYERS, "table": b"t" * 32},
         "start": {"game_id": b"g" * 32, "ruleset": ruleset, "seats": [record] * PLAYERS},
         "accept": {"game_id": game_id, "start": start},

@@ -537,3 +537,45 @@ def test_a_bot_that_loses_its_connection_can_be_ended_for(pipe, deadline):
     assert play(pipe, start, script, columns=100, rows=30) == 1
     # (A log line wrapped at the screen's edge goes on in the next row, indented.)
     assert "ended the game rather than wait" in re.sub(r"\n  +", " ", shown["end"]), shown["end"]
+
+
+def test_a_joiner_who_leaves_while_the_host_is_away_is_told_its_seat_is_kept_and_how_to_take_it(pipe, deadline, capsys, tmp_path):
+    """Nobody can be told while the host is away: the farewell says the seat is kept and gives
+    the command that takes it again (not "the other players were told"), and the seat file stays."""
+    game = get_game("probe")
+    seed = b"tui-kept"
+    host_scope = trio.CancelScope()
+
+    def session(name: str, **options) -> Session:
+        random_bytes = reproducible_bytes(seed + b"/peer/" + name.encode())
+        return Session(Identity.generate(random_bytes(32)), name, get_game, random_bytes=random_bytes, **options)
+
+    async def start(nursery: trio.Nursery) -> Node:
+        host = Node(session("hostess", ruleset=game.ruleset(2), bot=True, narrate=False))
+        listeners = await open_host_listeners(0, LOOPBACK)
+        port = listeners[0].socket.getsockname()[1]
+
+        async def run_host() -> None:
+            with host_scope:
+                async with trio.open_nursery() as inner:
+                    await inner.start(host.serve, listeners)
+                    inner.start_soon(drive_bot, host, bot_for(game, seed + b"/host"))
+
+        nursery.start_soon(run_host)
+        human = Watched(Node(session("alice"), seat_dir=tmp_path))
+        await nursery.start(human.node.connect, LOOPBACK, port)
+        nursery.start_soon(human.pump)
+        await human.wait_until(lambda: human.session.decision() is not None)
+        return human.node
+
+    async def script(screen: ScreenWatcher) -> None:
+        host_scope.cancel()  # the host's process "crashes"
+        await screen.wait_for("The connection to the host, hostess, was lost")
+        pipe.send_text("quit\r")
+        await screen.wait_for("Leave the game?")
+        pipe.send_text("y")
+
+    assert play(pipe, start, script) == 0
+    assert list(tmp_path.glob("*.p2pseat")), "the seat is kept, to be taken again"
+    said = capsys.readouterr()
+    assert said.out == "You left while the host was away: your seat is kept; p2pgames resume takes it again.\n", said
