@@ -46,7 +46,7 @@ from p2pgames.session import (
 from p2pgames.session._messages import NAME_LIMIT
 from p2pgames.net._framing import DEFAULT_MAX_FRAME, FrameError, FrameReader, frame
 from p2pgames.net._seat_file import SEAT_SUFFIX, SeatFile
-from p2pgames.net._transcript_file import TranscriptFile, open_private, write_pending
+from p2pgames.net._transcript_file import TranscriptFile, save_whole
 
 if TYPE_CHECKING:  # only named in annotations
     from p2pgames.net._joincode import JoinCode
@@ -382,12 +382,10 @@ class Node:
             directory = transcripts / "reports"
         path = directory / f"desync-{self.session.game_id.hex()[:12]}-seat{self.session.seat}-entry{event.seq}.msgpack"
         try:
-            with open_private(path) as file:
-                write_pending(file, bytearray(canonical.encode(event.report)))
+            # Whole or not at all: a report cut short by a full disk would read as neither.
+            self.desync_report = save_whole(path, canonical.encode(event.report))
         except OSError as error:
             self._events_send.send_nowait(Notice(f"Can't write the desync report to {path} ({error.strerror})."))
-            return
-        self.desync_report = Path(file.name)
 
     def _close(self, connection: _Connection) -> None:
         """Send what is queued on ``connection``, then close it."""
