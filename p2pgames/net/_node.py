@@ -152,6 +152,7 @@ class Node:
         self._stopping = False
         self._wait_key: Any = None
         self._wait_since = 0.0
+        self._last_tick: float | None = None  # the watchdog's last tick, or the last frame read
         # Saving the seat (see the class docstring): a new file in seat_dir, or the one resumed.
         self.seat_dir = seat_dir
         self.seat_path = seat_path
@@ -504,6 +505,7 @@ class Node:
                 greeted = self._greeted(connection)
                 reader.max_frame = self.settings.max_frame if greeted else self.settings.max_hello_frame
                 payload = await reader.next_frame()
+                self._notice_freeze(trio.current_time())
                 if payload is None:
                     break
                 self.bytes_received += len(payload) + 4
@@ -515,12 +517,14 @@ class Node:
                 await self._background_work()
         except FrameError as error:
             if not connection.closing:
+                self._notice_freeze(trio.current_time())
                 self.session.protocol_violation(connection.number, error.code, str(error))
                 self._flush()
             return
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as error:
             reason = f"the connection failed ({error})" if str(error) else "the connection failed"
         if not connection.closing:
+            self._notice_freeze(trio.current_time())  # a line we find closed on waking: closed on us
             self.session.disconnected(connection.number, reason)
             self._flush()
 
@@ -679,21 +683,11 @@ class Node:
     async def _watchdog(self) -> None:
         settings = self.settings
         session = self.session
-        last_tick = trio.current_time()
+        self._last_tick = trio.current_time()
         while True:
             await trio.sleep(1.0)
             now = trio.current_time()
-            if now - last_tick > settings.frozen_after:
-                # We were frozen, not the others: what they sent waits unread in our sockets.
-                # Judge nobody on the time we lost; start counting again from now.
-                for connection in self.connections.values():
-                    connection.last_heard = max(connection.last_heard, now)
-                    connection.opened = max(connection.opened, now)
-                self._wait_since = now
-                lost = now - last_tick - 1.0
-                for seat in self.away_since:
-                    self.away_since[seat] += lost  # nor count it against whoever is away
-            last_tick = now
+            self._notice_freeze(now)
             for connection in list(self.connections.values()):
                 if connection.closing:
                     continue
@@ -711,6 +705,28 @@ class Node:
                         session.peer_unresponsive(seat, f"nothing heard from it for {settings.silence_timeout:.0f} s")
             self._check_duties(now)
             self._check_away(now)
+            self._flush()
+
+    def _notice_freeze(self, now: float) -> None:
+        """Whether this process was frozen (suspended) since the watchdog's last tick or the last
+        frame read, checked by both before they act on anything: what the others sent waits
+        unread in our sockets, so nobody is judged on the time we lost — and an absence we find
+        when we wake is ours (see ``Session.was_stopped``), whichever of the two sees it first."""
+        last, self._last_tick = self._last_tick, now
+        if last is None or now - last <= self.settings.frozen_after:
+            return
+        # Start counting again from now, for everyone.
+        for connection in self.connections.values():
+            connection.last_heard = max(connection.last_heard, now)
+            connection.opened = max(connection.opened, now)
+        self._wait_since = now
+        lost = now - last - 1.0
+        for seat in self.away_since:
+            self.away_since[seat] += lost  # nor count it against whoever was away already
+        if lost >= self.settings.silence_timeout:
+            # Long enough for the others to have dropped our connections as silent: whoever we
+            # find away now went because we were.
+            self.session.was_stopped(lost)
             self._flush()
 
     def _check_away(self, now: float) -> None:

@@ -440,6 +440,7 @@ class HostRole:
         session._send(connection, make_envelope(session.identity, "caught-up", {"game_id": session.game_id, "seq": session._seq()}))
         self.connection_seat[connection] = seat
         if session.away.pop(seat, None) is not None:
+            session._back()
             self.broadcast(make_envelope(session.identity, "back", {"game_id": session.game_id, "seat": seat}), except_seat=seat, keep=False)
             session._emit(SeatBack(seat, session.names[seat]))
 

@@ -354,6 +354,7 @@ class JoinerRole:
             ))
         self.catching_up = False
         session.away.pop(HOST_SEAT, None)
+        session._back()
         session._emit(SeatBack(HOST_SEAT, session._host_name(), host=True))
         if session.replica.seq == 0 and session.seat in session.accepts:
             # The host may never have had it; or it began the game with it and then restarted before

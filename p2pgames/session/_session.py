@@ -65,7 +65,7 @@ from p2pgames.session._events import (
     Notice,
     SessionEvent,
 )
-from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault, odd_one_out
+from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault, ended_reason, odd_one_out
 from p2pgames.session._host import STALE_CODES, HostRole, ResumeError
 from p2pgames.session._joiner import HOST_CONNECTION, JoinerRole
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
@@ -86,6 +86,7 @@ from p2pgames.session._replica import (
 )
 from p2pgames.session._saved import SavedSeat
 from p2pgames.session._secrets import SeatSecrets, seal_key_from_seed
+from p2pgames.words import duration
 
 __all__ = ["Session", "HOST_CONNECTION", "STALE_CODES", "ResumeError", "clean_text"]
 
@@ -167,6 +168,9 @@ class Session:
         # Seats whose connection is lost (seat -> why); for a joiner, seat 0 when the host is.
         self.away: dict[int, str] = {}
         self.seat_kept = False  # we stopped without the game ending for the others: resumable
+        # This process was stopped long enough to be dropped (was_stopped): for how long, and the
+        # seats away before it.
+        self._stopped: tuple[float, frozenset[int]] | None = None
         self._chats_seen: set[bytes] = set()  # chat digests, as a joiner's catch-up may repeat some
         # The lobby as last announced (host) or heard (joiner): who can chat before the start, and
         # the table's random id, which lobby chat carries (so no line is valid at another table).
@@ -975,6 +979,20 @@ class Session:
         self.stage = "closed"
         self._closing.extend(self.role.table_connections())
 
+    def was_stopped(self, seconds: float) -> None:
+        """The network layer found this process was stopped (suspended, frozen) for ``seconds``,
+        long enough for the others to drop its connections as silent. Until the seats it then
+        finds away are back, their absence is its own: a game ended for them says so
+        (:meth:`end_game`) instead of blaming their absence on them."""
+        if self.stage in ("starting", "playing"):
+            self._stopped = (seconds, frozenset(self.away))
+
+    def _back(self) -> None:
+        """A seat is back: an absence of ours (:meth:`was_stopped`) is over once every seat that
+        went away because of it is."""
+        if self._stopped is not None and set(self.away) <= self._stopped[1]:
+            self._stopped = None
+
     def end_game(self) -> None:
         """End the game because a seat is away (the players waited long enough: the network
         layer says when, with :class:`~p2pgames.session.AwayTooLong`). Not a fault of anyone's:
@@ -983,10 +1001,18 @@ class Session:
             raise LocalError("the game is over")
         if not self.away or self.seat is None or not self.game_id:
             raise LocalError("nobody is away: there is no reason to end the game")
-        missing = " and ".join(self._who(seat) for seat in sorted(self.away))
         who = "the host" if self.seat == HOST_SEAT else self._who(self.seat)
-        verb = "was" if len(self.away) == 1 else "were"
-        reason = f"{missing} {verb} away (connection lost) and {who} ended the game rather than wait"
+        stopped = self._stopped
+        # Seats that went away while this process was stopped went because it was (was_stopped).
+        gone = [seat for seat in sorted(self.away) if stopped is not None and seat not in stopped[1]]
+        away = [self._who(seat) for seat in sorted(self.away) if seat not in gone]
+        if gone:
+            reason = ended_reason(
+                who, away, stopped_for=duration(stopped[0]),  # type: ignore[index]
+                gone=[self._who(seat) for seat in gone], host_gone=self.seat != HOST_SEAT,
+            )
+        else:
+            reason = ended_reason(who, away)
         # A joiner's host is the only one it could tell: if it is the one away, say it to ourselves only.
         send = HOST_SEAT not in self.away
         self._halt(Fault(None, FaultCode.ENDED, reason, self._seq()), send=send)

@@ -350,3 +350,44 @@ def test_leaving_while_the_host_is_away_keeps_the_seat_to_be_taken_again():
     board.restart(1)
     board.run()
     finished_and_verified(board)
+
+
+def test_a_joiner_whose_process_was_stopped_names_itself_away_until_it_is_back():
+    """Issue 22, point 19: a joiner stopped long enough to be dropped, which then can't reach its
+    host, was the one away; once it is back with the host, a host that goes away later is."""
+    board = Switchboard("probe", 3, seed=b"stopped")
+    run_until_entries(board, 9)
+    joiner = board.sessions[1]
+    joiner.was_stopped(45.0)
+    board.cut(1)
+    reason = (
+        "p1 (seat 1) was away (its process was stopped for 0:45) and could not get back to the host after; "
+        "it ended the game rather than wait"
+    )
+    ended = Switchboard("probe", 3, seed=b"stopped")  # the same moment, ended there
+    run_until_entries(ended, 9)
+    ended.sessions[1].was_stopped(45.0)
+    ended.cut(1)
+    ended.sessions[1].end_game()
+    ended.flush()
+    assert ended.sessions[1].fault.reason == reason
+    report = verify_transcript(bytes(ended.transcripts[1]), get_game)
+    assert report.ok and reason in report.describe(), report.describe()
+    board.reconnect(1)
+    board.run(until=lambda: 0 not in joiner.away and entries(board) >= 12)
+    board.cut(1)
+    joiner.end_game()
+    assert joiner.fault.reason == "p0 (seat 0) was away (connection lost) and p1 (seat 1) ended the game rather than wait"
+
+
+def test_a_host_whose_process_was_stopped_names_itself_away_and_who_was_away_before():
+    board = Switchboard("probe", 3, seed=b"host-stopped")
+    run_until_entries(board, 9)
+    board.cut(2)
+    board.host.was_stopped(100.0)
+    board.cut(1)
+    board.host.end_game()
+    assert board.host.fault.reason == (
+        "p2 (seat 2) was away (connection lost); the host was away too (its process was stopped for 1:40) and "
+        "p1 (seat 1) did not come back after; it ended the game rather than wait"
+    )
