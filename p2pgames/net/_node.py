@@ -762,18 +762,21 @@ class Node:
             return
         replica = session.replica
         waiting = session.waiting_for()
-        key = (replica.seq, waiting, replica.waiting_on_decision(), tuple(session.away))
+        deciding = session.waiting_on_decision()
+        key = (replica.seq, waiting, deciding, tuple(session.away))
         if key != self._wait_key:
             self._wait_key = key
             self._wait_since = now
             return
-        if not waiting or replica.waiting_on_decision():
+        if not waiting or deciding:
             return  # people may think as long as they like
         # Away seats are waited for (the grace period is theirs); a joiner judges only its host,
-        # whose connection it can drop and dial again — the host judges the joiners.
+        # whose connection it can drop and dial again — the host judges the joiners. Not while
+        # another seat is away: the host may be waiting for it (a resumed host goes on only once
+        # every seat is back, SPEC §B12).
         late = [seat for seat in waiting if seat != session.seat and seat not in session.away]
         if not session.is_host:
-            late = [seat for seat in late if seat == 0]
+            late = [seat for seat in late if seat == 0 and not session.away]
         if not late:
             return
         limit = self.settings.duty_timeout

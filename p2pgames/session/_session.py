@@ -36,7 +36,7 @@ must save to come back is produced by :meth:`take_saved` (see :mod:`p2pgames.ses
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from p2pgames import canonical
 from p2pgames.crypto import BadSignature, CryptoError, Identity, PublicKey
@@ -72,6 +72,7 @@ from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, m
 from p2pgames.session._replica import (
     HOST_SEAT,
     PROVABLE,
+    RANDOM_DOMAIN,
     STALE_EVIDENCE,
     AuditSub,
     CardPhase,
@@ -314,7 +315,7 @@ class Session:
         assert replica is not None
         waiting = replica.waiting_for()
         if self._replaying:
-            return "catching up on the game"
+            return self.role.replay_status()
         missing = self.awaited_away()
         if missing == (HOST_SEAT,):  # (only a joiner's host is ever away to it)
             return f"waiting for the host, {self._host_name()}, to come back"
@@ -346,7 +347,13 @@ class Session:
         """Seats the game waits for now (empty outside play)."""
         if self.stage != "playing" or self.replica is None:
             return ()
-        return self.replica.waiting_for()
+        gathering = self.role.awaited()  # a resumed host waits for its joiners first
+        return self.replica.waiting_for() if gathering is None else gathering
+
+    def waiting_on_decision(self) -> bool:
+        """Whether what the table waits for now is a person's decision (people may think as long
+        as they like): never while a resumed host gathers its joiners."""
+        return self.replica is not None and self.role.awaited() is None and self.replica.waiting_on_decision()
 
     def awaited_away(self) -> tuple[int, ...]:
         """The seats that are away and that the table waits for now: a joiner's host while it is
@@ -556,6 +563,42 @@ class Session:
             return
         if not self._maybe_dispute():
             self._pump()
+
+    def _recall_own_choice(self, entry: Envelope) -> None:
+        """Before we replay ``entry`` (our transcript's, a catch-up's, one given back): if it holds
+        our commitment to a choice, check that the value we saved opens it — or, lost with the
+        log (a full disk keeps neither), find it again among the step's legal actions, and save it
+        again: we will have to open it. Raises :class:`ProtocolFault` naming us when no action
+        we can list commits to it (a step with too many to list)."""
+        replica, secrets, game = self.replica, self.secrets, self.game
+        assert replica is not None and secrets is not None and game is not None
+        phase = replica.phase
+        if not isinstance(phase, CommitPhase) or phase.opening or phase.purpose == RANDOM_DOMAIN:
+            return
+        try:
+            inner = open_envelope(entry.body["submission"])
+            body = inner.body.get("body")
+            if inner.kind != "submit" or inner.body["seat"] != self.seat or not isinstance(body, dict) or body.get("t") != "commit":
+                return
+            inner.verify(self.identity.public_key)  # ours indeed (else the replay says whose fault)
+        except (MalformedMessage, BadSignature):
+            return
+        saved = secrets.choices.get(phase.phase_id)
+
+        def listed() -> Iterator[Any]:
+            for action in game.legal_actions(replica.state, self.seat, self.knowledge):  # type: ignore[arg-type]
+                yield game.encode_action(action)
+
+        value = secrets.recall_choice(replica, body.get("commitment"), listed)
+        if value is None:
+            raise ProtocolFault(Fault(
+                self.seat, FaultCode.DISCONNECTED,
+                f"{self._who(self.seat)} lost the choice it committed to in entry {replica.seq} (its saved seat does "
+                "not hold it) and can't find it again, so it can't open it",
+                replica.seq,
+            ))
+        if value != saved:
+            self._saved.append(SavedSeat.choice(phase.phase_id, value))
 
     def _maybe_dispute(self) -> bool:
         """Dispute a card given to us that does not decrypt (once); whether we did."""
