@@ -270,3 +270,20 @@ def test_a_host_that_leaves_while_it_gathers_tells_the_joiners_it_waits_on_too()
     host.leave("quit")
     board.run()
     assert waiting.finished and waiting.fault.code == FaultCode.LEFT and waiting.fault.culprit == 0
+
+
+def test_a_joiner_back_early_moves_and_its_move_waits_until_everyone_is_back():
+    """While a resumed host gathers, nothing is sequenced: a joiner caught up at once may move, and
+    its move is held; once the last joiner is back, the move is checked and goes in."""
+    board = Switchboard("probe", 3, seed=b"held")
+    board.run(until=lambda: entries(board.host) >= 26)
+    board.run(play=False)  # every frame delivered (every ack written): seats 1 and 2 are to decide
+    assert [seat for seat, session in enumerate(board.sessions) if session.decision(texts=False)] == [1, 2]
+    host = board.restart_host()
+    board.cut(2)  # not back yet
+    board.run()
+    assert host.role.held.keys() == {1} and host.role.gathering == {2} and entries(host) == 26
+    board.reconnect(2)
+    board.run()
+    finished_and_verified(board)
+    assert not host.role.held and host.role.gathering is None
