@@ -153,6 +153,7 @@ class Node:
         self._wait_key: Any = None
         self._wait_since = 0.0
         self._last_tick: float | None = None  # the watchdog's last tick, or the last frame read
+        self._stop_settles: float | None = None  # when an absence found after a freeze is no longer ours
         # Saving the seat (see the class docstring): a new file in seat_dir, or the one resumed.
         self.seat_dir = seat_dir
         self.seat_path = seat_path
@@ -688,6 +689,9 @@ class Node:
             await trio.sleep(1.0)
             now = trio.current_time()
             self._notice_freeze(now)
+            if self._stop_settles is not None and now >= self._stop_settles:
+                self._stop_settles = None
+                session.stop_settled()
             for connection in list(self.connections.values()):
                 if connection.closing:
                     continue
@@ -725,8 +729,10 @@ class Node:
             self.away_since[seat] += lost  # nor count it against whoever was away already
         if lost >= self.settings.silence_timeout:
             # Long enough for the others to have dropped our connections as silent: whoever we
-            # find away now went because we were.
+            # find away now (a closed line at once, a dead one within our own silence timeout)
+            # went because we were.
             self.session.was_stopped(lost)
+            self._stop_settles = now + 2 * self.settings.silence_timeout
             self._flush()
 
     def _check_away(self, now: float) -> None:

@@ -170,7 +170,8 @@ class Session:
         self.away: dict[int, str] = {}
         self.seat_kept = False  # we stopped without the game ending for the others: resumable
         # This process was stopped long enough to be dropped (was_stopped): for how long, and the
-        # seats away before it.
+        # seats whose absence is not ours (away before it; once settled, every seat but those it
+        # found gone).
         self._stopped: tuple[float, frozenset[int]] | None = None
         self._chats_seen: set[bytes] = set()  # chat digests, as a joiner's catch-up may repeat some
         # The lobby as last announced (host) or heard (joiner): who can chat before the start, and
@@ -1024,11 +1025,19 @@ class Session:
 
     def was_stopped(self, seconds: float) -> None:
         """The network layer found this process was stopped (suspended, frozen) for ``seconds``,
-        long enough for the others to drop its connections as silent. Until the seats it then
-        finds away are back, their absence is its own: a game ended for them says so
-        (:meth:`end_game`) instead of blaming their absence on them."""
+        long enough for the others to drop its connections as silent. The seats it finds away
+        from now until :meth:`stop_settled` went because it did: until they are back, their
+        absence is its own, and a game ended for them says so (:meth:`end_game`)."""
         if self.stage in ("starting", "playing"):
             self._stopped = (seconds, frozenset(self.away))
+
+    def stop_settled(self) -> None:
+        """Long enough after :meth:`was_stopped` for every connection the others dropped to have
+        been found dropped: a seat that goes away from now on goes of its own accord."""
+        if self._stopped is not None:
+            seconds, before = self._stopped
+            gone = set(self.away) - before
+            self._stopped = (seconds, frozenset(range(len(self.seats))) - gone) if gone else None
 
     def _back(self) -> None:
         """A seat is back: an absence of ours (:meth:`was_stopped`) is over once every seat that

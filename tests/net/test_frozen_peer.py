@@ -101,3 +101,36 @@ async def test_a_host_stopped_past_the_grace_period_records_its_own_absence(tmp_
         "the host was away (its process was stopped for 0:44) and bot-1 (seat 1) did not come back after; "
         "it ended the game rather than wait"
     )
+
+
+async def test_after_the_whole_table_slept_a_host_that_goes_away_later_is_the_one_away(tmp_path, autojump_clock):
+    """Both processes stopped together (the machine slept): nobody dropped anybody, the game goes
+    on. A minute later the host's process dies: the joiner's absence long settled, the host is
+    the one away."""
+    seed = b"slept-then-host-died"
+    nodes = [node(seat, seed, STOPPABLE, tmp_path) for seat in (0, 1)]
+    game = get_game("probe")
+    listeners = await open_host_listeners(0, LOOPBACK)
+    host_life = trio.CancelScope()
+
+    async def run_host(task_status=trio.TASK_STATUS_IGNORED) -> None:
+        with host_life:
+            async with trio.open_nursery() as inner:
+                await inner.start(nodes[0].serve, listeners)
+                task_status.started()
+                await drive_bot(nodes[0], bot_for(game, seed), think=20.0)
+
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(run_host)
+            await nursery.start(nodes[1].connect, LOOPBACK, listeners[0].socket.getsockname()[1])
+            nursery.start_soon(functools.partial(
+                drive_bot, nodes[1], bot_for(game, seed + b"1"), think=20.0, end_when_away_too_long=True,
+            ))
+            await nodes[1].wait_until(lambda: nodes[1].session.replica is not None and nodes[1].session.replica.seq >= 4)
+            autojump_clock.jump(45)
+            await trio.sleep(65)  # the game goes on; the stop settles (60 s)
+            assert nodes[1].session.stage == "playing" and not nodes[1].session.away
+            host_life.cancel()  # kill -9
+            await nodes[1].finished.wait()
+    assert ended(nodes[1]) == "bot-0 (seat 0) was away (connection lost) and bot-1 (seat 1) ended the game rather than wait"

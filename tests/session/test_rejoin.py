@@ -393,3 +393,27 @@ def test_a_host_whose_process_was_stopped_names_itself_away_and_who_was_away_bef
         "p2 (seat 2) was away (connection lost); the host was away too (its process was stopped for 1:40) and "
         "p1 (seat 1) did not come back after; it ended the game rather than wait"
     )
+
+
+def test_a_seat_that_goes_away_after_a_stop_has_settled_goes_of_its_own_accord():
+    """The joiner was stopped, but its host had not dropped it (the whole machine slept, say):
+    nobody was found away. Once that settles, a host that goes away later is the one away."""
+    board = Switchboard("probe", 3, seed=b"stopped-settled")
+    run_until_entries(board, 9)
+    joiner = board.sessions[1]
+    joiner.was_stopped(45.0)
+    joiner.stop_settled()
+    board.cut(1)
+    joiner.end_game()
+    assert joiner.fault.reason == "p0 (seat 0) was away (connection lost) and p1 (seat 1) ended the game rather than wait"
+
+
+def test_a_seat_found_away_before_a_stop_settles_stays_ours_after():
+    board = Switchboard("probe", 3, seed=b"stopped-kept")
+    run_until_entries(board, 9)
+    joiner = board.sessions[1]
+    joiner.was_stopped(45.0)
+    board.cut(1)
+    joiner.stop_settled()
+    joiner.end_game()
+    assert joiner.fault.reason.startswith("p1 (seat 1) was away (its process was stopped for 0:45)")
