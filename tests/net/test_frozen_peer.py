@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+import pytest
 import trio
 
 from faultproxy import FaultProxy, Link, kind_is
@@ -83,24 +84,21 @@ def ended(node: Node) -> str:
     return fault.reason
 
 
-async def test_a_joiner_stopped_past_the_grace_period_records_its_own_absence(tmp_path, autojump_clock):
-    """The host drops the silent joiner and ends the game; the joiner wakes to a closed connection
-    and a host that is gone, and when it gives up it says that it was the one away."""
-    host, joiner = await table_with_a_stop(tmp_path, b"joiner-stopped", 1, autojump_clock)
-    assert ended(host) == "bot-1 (seat 1) was away (connection lost) and the host ended the game rather than wait"
-    assert ended(joiner) == (
-        "bot-1 (seat 1) was away (its process was stopped for 0:44) and could not get back to the host after; "
-        "it ended the game rather than wait"
-    )
-
-
-async def test_a_host_stopped_past_the_grace_period_records_its_own_absence(tmp_path, autojump_clock):
-    host, joiner = await table_with_a_stop(tmp_path, b"host-stopped", 0, autojump_clock)
-    assert ended(joiner) == "bot-0 (seat 0) was away (connection lost) and bot-1 (seat 1) ended the game rather than wait"
-    assert ended(host) == (
-        "the host was away (its process was stopped for 0:44) and bot-1 (seat 1) did not come back after; "
-        "it ended the game rather than wait"
-    )
+@pytest.mark.parametrize("stopped, host_says, joiner_says", [
+    (1,  # the host drops the silent joiner and ends the game; the joiner wakes to a host gone
+     "bot-1 (seat 1) was away (connection lost) and the host ended the game rather than wait",
+     "bot-1 (seat 1) was away (its process was stopped for 0:44) and could not get back to the host after; "
+     "it ended the game rather than wait"),
+    (0,  # the joiner drops the silent host and ends the game; the host wakes to a joiner gone
+     "the host was away (its process was stopped for 0:44) and bot-1 (seat 1) did not come back after; "
+     "it ended the game rather than wait",
+     "bot-0 (seat 0) was away (connection lost) and bot-1 (seat 1) ended the game rather than wait"),
+])
+async def test_a_peer_stopped_past_the_grace_period_records_its_own_absence(
+    tmp_path, autojump_clock, stopped, host_says, joiner_says
+):
+    host, joiner = await table_with_a_stop(tmp_path, b"stopped-%d" % stopped, stopped, autojump_clock)
+    assert (ended(host), ended(joiner)) == (host_says, joiner_says)
 
 
 async def test_after_the_whole_table_slept_a_host_that_goes_away_later_is_the_one_away(tmp_path, autojump_clock):
