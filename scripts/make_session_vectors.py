@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT / "tests" / "session"))
 
 from switchboard import Switchboard  # noqa: E402
 
-from p2pgames import canonical  # noqa: E402
+from p2pgames import PROTOCOL_VERSION, canonical  # noqa: E402
 from p2pgames.crypto import Identity, reproducible_bytes  # noqa: E402
 from p2pgames.games import get_game  # noqa: E402
 from p2pgames.session import make_envelope, verify_transcript  # noqa: E402
@@ -60,9 +60,11 @@ def envelopes() -> dict:
             "game_id": game_id, "seat": 2, "counter": 5, "based_on": 40,
             "body": {"t": "act", "action": ["discard", 17]},
         }),
-        ("rejoin", {"protocol": 1, "game_id": game_id, "host": b"\x03" * 32, "nonce": b"\x04" * 32, "have": 37}),
+        ("rejoin", {"protocol": PROTOCOL_VERSION, "game_id": game_id, "host": b"\x03" * 32, "nonce": b"\x04" * 32,
+                    "have": 37}),
         ("caught-up", {"game_id": game_id, "seq": 52}),
         ("gone", None),  # the answer to the rejoin above: its body names that envelope's digest
+        ("missing", {"game_id": game_id, "from": 29}),
     ]
     cases = []
     answered = b""

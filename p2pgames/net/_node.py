@@ -47,7 +47,7 @@ from p2pgames.session import (
 from p2pgames.session._messages import NAME_LIMIT
 from p2pgames.net._framing import DEFAULT_MAX_FRAME, FrameError, FrameReader, frame
 from p2pgames.net._seat_file import SEAT_SUFFIX, SeatFile
-from p2pgames.net._transcript_file import TranscriptFile, open_private, write_pending
+from p2pgames.net._transcript_file import TranscriptFile, save_whole
 
 if TYPE_CHECKING:  # only named in annotations
     from p2pgames.net._joincode import JoinCode
@@ -153,6 +153,8 @@ class Node:
         self._stopping = False
         self._wait_key: Any = None
         self._wait_since = 0.0
+        self._last_tick: float | None = None  # the watchdog's last tick, or the last frame read
+        self._stop_settles: float | None = None  # when an absence found after a freeze is no longer ours
         # Saving the seat (see the class docstring): a new file in seat_dir, or the one resumed.
         self.seat_dir = seat_dir
         self.seat_path = seat_path
@@ -388,12 +390,10 @@ class Node:
             directory = transcripts / "reports"
         path = directory / f"desync-{self.session.game_id.hex()[:12]}-seat{self.session.seat}-entry{event.seq}.msgpack"
         try:
-            with open_private(path) as file:
-                write_pending(file, bytearray(canonical.encode(event.report)))
+            # Whole or not at all: a report cut short by a full disk would read as neither.
+            self.desync_report = save_whole(path, canonical.encode(event.report))
         except OSError as error:
             self._events_send.send_nowait(Notice(f"Can't write the desync report to {path} ({error.strerror})."))
-            return
-        self.desync_report = Path(file.name)
 
     def _close(self, connection: _Connection) -> None:
         """Send what is queued on ``connection``, then close it."""
@@ -512,6 +512,7 @@ class Node:
                 greeted = self._greeted(connection)
                 reader.max_frame = self.settings.max_frame if greeted else self.settings.max_hello_frame
                 payload = await reader.next_frame()
+                self._notice_freeze(trio.current_time())
                 if payload is None:
                     break
                 self.bytes_received += len(payload) + 4
@@ -523,12 +524,14 @@ class Node:
                 await self._background_work()
         except FrameError as error:
             if not connection.closing:
+                self._notice_freeze(trio.current_time())
                 self.session.protocol_violation(connection.number, error.code, str(error))
                 self._flush()
             return
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as error:
             reason = f"the connection failed ({error})" if str(error) else "the connection failed"
         if not connection.closing:
+            self._notice_freeze(trio.current_time())  # a line we find closed on waking: closed on us
             self.session.disconnected(connection.number, reason)
             self._flush()
 
@@ -706,21 +709,14 @@ class Node:
     async def _watchdog(self) -> None:
         settings = self.settings
         session = self.session
-        last_tick = trio.current_time()
+        self._last_tick = trio.current_time()
         while True:
             await trio.sleep(1.0)
             now = trio.current_time()
-            if now - last_tick > settings.frozen_after:
-                # We were frozen, not the others: what they sent waits unread in our sockets.
-                # Judge nobody on the time we lost; start counting again from now.
-                for connection in self.connections.values():
-                    connection.last_heard = max(connection.last_heard, now)
-                    connection.opened = max(connection.opened, now)
-                self._wait_since = now
-                lost = now - last_tick - 1.0
-                for seat in self.away_since:
-                    self.away_since[seat] += lost  # nor count it against whoever is away
-            last_tick = now
+            self._notice_freeze(now)
+            if self._stop_settles is not None and now >= self._stop_settles:
+                self._stop_settles = None
+                session.stop_settled()
             for connection in list(self.connections.values()):
                 if connection.closing:
                     continue
@@ -738,6 +734,30 @@ class Node:
                         session.peer_unresponsive(seat, f"nothing heard from it for {settings.silence_timeout:.0f} s")
             self._check_duties(now)
             self._check_away(now)
+            self._flush()
+
+    def _notice_freeze(self, now: float) -> None:
+        """Whether this process was frozen (suspended) since the watchdog's last tick or the last
+        frame read, checked by both before they act on anything: what the others sent waits
+        unread in our sockets, so nobody is judged on the time we lost — and an absence we find
+        when we wake is ours (see ``Session.was_stopped``), whichever of the two sees it first."""
+        last, self._last_tick = self._last_tick, now
+        if last is None or now - last <= self.settings.frozen_after:
+            return
+        # Start counting again from now, for everyone.
+        for connection in self.connections.values():
+            connection.last_heard = max(connection.last_heard, now)
+            connection.opened = max(connection.opened, now)
+        self._wait_since = now
+        lost = now - last - 1.0
+        for seat in self.away_since:
+            self.away_since[seat] += lost  # nor count it against whoever was away already
+        if lost >= self.settings.silence_timeout:
+            # Long enough for the others to have dropped our connections as silent: whoever we
+            # find away now (a closed line at once, a dead one within our own silence timeout)
+            # went because we were.
+            self.session.was_stopped(lost)
+            self._stop_settles = now + 2 * self.settings.silence_timeout
             self._flush()
 
     def _check_away(self, now: float) -> None:
@@ -773,18 +793,21 @@ class Node:
             return
         replica = session.replica
         waiting = session.waiting_for()
-        key = (replica.seq, waiting, replica.waiting_on_decision(), tuple(session.away))
+        deciding = session.waiting_on_decision()
+        key = (replica.seq, waiting, deciding, tuple(session.away))
         if key != self._wait_key:
             self._wait_key = key
             self._wait_since = now
             return
-        if not waiting or replica.waiting_on_decision():
+        if not waiting or deciding:
             return  # people may think as long as they like
         # Away seats are waited for (the grace period is theirs); a joiner judges only its host,
-        # whose connection it can drop and dial again — the host judges the joiners.
+        # whose connection it can drop and dial again — the host judges the joiners. Not while
+        # another seat is away: the host may be waiting for it (a resumed host goes on only once
+        # every seat is back, SPEC §B12).
         late = [seat for seat in waiting if seat != session.seat and seat not in session.away]
         if not session.is_host:
-            late = [seat for seat in late if seat == 0]
+            late = [seat for seat in late if seat == 0 and not session.away]
         if not late:
             return
         limit = self.settings.duty_timeout

@@ -19,8 +19,11 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from p2pgames.session._messages import clean_text
+from p2pgames.words import joined
 
-__all__ = ["Fault", "ProtocolFault", "LocalError", "NotAMove", "FaultCode", "what_was_done", "odd_one_out"]
+__all__ = [
+    "Fault", "ProtocolFault", "LocalError", "NotAMove", "FaultCode", "what_was_done", "odd_one_out", "ended_reason",
+]
 
 
 class FaultCode:
@@ -129,6 +132,26 @@ _DONE = {
 def what_was_done(code: str) -> str:
     """``code`` as what was done, in words; a code this version doesn't know, quoted."""
     return _DONE.get(code) or f"committed a fault it calls “{clean_text(str(code), 40)}”"
+
+
+def ended_reason(
+    ender: str, away: list[str], *, stopped_for: str | None = None, gone: list[str] | None = None, host_gone: bool = False
+) -> str:
+    """Why a game was ended for seats that are away (fault ``ended``), in words: ``away`` (who)
+    were away and ``ender`` ended it rather than wait.
+
+    If this peer's own process was stopped (``stopped_for``, how long: the others dropped it as
+    silent) and ``gone`` (or, with ``host_gone``, a joiner's host) went away when it woke, their
+    absence is its own: it was away, and could not get back to them (``away`` then names only the
+    seats that were away before)."""
+    parts = []
+    if away:
+        parts.append(f"{joined(away)} {'was' if len(away) == 1 else 'were'} away (connection lost)")
+    if stopped_for is not None:
+        after = "could not get back to the host" if host_gone else f"{joined(gone or [])} did not come back"
+        parts.append(f"{ender} was away{' too' if away else ''} (its process was stopped for {stopped_for}) and {after} after")
+        return f"{'; '.join(parts)}; it ended the game rather than wait"
+    return f"{'; '.join(parts)} and {ender} ended the game rather than wait"
 
 
 def odd_one_out(acks: dict[int, tuple[bytes, bytes]]) -> int | None:

@@ -15,21 +15,33 @@ seated joiner — and on its kind::
     a lobby player (lobby)  chat      _lobby_chat        relay to the lobby
     a seated joiner         accept    _accept            relay; begin once every seat accepted
                             submit    _submission        check, queue, sequence as an entry
+                                                         (held while gathering, see below)
                             ack       _ack               relay; check agreement
                             chat      _chat              relay; record
                             fault     _fault             relay; stop
                             leave     _leave             relay; stop
+                            entry     _returned_entry    gathering: one of our own entries it
+                                                         gives back (asked with ``missing``):
+                                                         check, compare or take it back
                             other     -                  fault: only the host sends that
 
 Everything the host sends every joiner from the start on is kept (:attr:`HostRole.relay`), so a
 joiner that rejoins is sent what it missed. A host resumed from its transcript replays it
-(:meth:`HostRole.restore`) before any joiner is back.
+(:meth:`HostRole.restore`) before any joiner is back, then *gathers* (protocol/SPEC.md §B12): its
+transcript may lack the last entries it signed (a full disk) and joiners' acknowledgements of
+them, which the joiners hold. Until every joiner has rejoined once it sequences nothing (its own
+submissions wait, and the joiners' are held); a rejoin that holds nothing it lacks is caught up at
+once; any other is a *claim*, and once everyone is back the claims are taken longest first: the
+joiner is sent ``missing`` and gives back each entry from there with its acknowledgement, each
+checked as a joiner checks an entry (signed by us, in its place, every signature and rule) and
+either compared with ours or taken back into the log. Then the held submissions, and our own.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import deque
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from p2pgames import PROTOCOL_VERSION
@@ -57,6 +69,19 @@ class ResumeError(ValueError):
     """A saved seat and its transcript can't be resumed: the message says why, for a person."""
 
 
+@dataclass
+class Claim:
+    """A joiner back at a gathering host with entries or acknowledgements the host lacks: it
+    holds ``have`` entries, and is to give back every one from ``start`` (on ``connection``);
+    ``next`` is the entry it gives back next."""
+
+    connection: int
+    seat: int
+    have: int
+    start: int
+    next: int = -1
+
+
 class HostRole:
     """The host's lobby, seating, relay and sequencing, over its :class:`Session`'s shared core.
 
@@ -75,6 +100,14 @@ class HostRole:
         self.queue: deque[Submission] = deque()  # checked submissions to sequence
         self.draining = False
         self.restoring = False  # replaying our own transcript (Session.resume_host)
+        self.chain: list[bytes] = []  # each entry's digest, by its number
+        # Resumed: the joiners yet to rejoin since (None: not gathering; see the module docstring).
+        self.gathering: set[int] | None = None
+        self.claims: dict[int, Claim] = {}  # connection -> a claim not yet taken
+        self.returning: Claim | None = None  # the claim being taken (it was sent `missing`)
+        self.refused: dict[int, str] = {}  # seat -> why what it gave back was refused
+        self.held: dict[int, Envelope] = {}  # seat -> its submission made while gathering
+        self.took_back = False  # the log holds entries given back by a joiner
 
     def open_table(self) -> None:
         """A new table: seat ourselves in the lobby (a table for one starts at once)."""
@@ -94,8 +127,28 @@ class HostRole:
 
     @property
     def replaying(self) -> bool:
-        """Whether we are applying entries that are history: our own transcript's."""
-        return self.restoring
+        """Whether we are applying entries that are history: our own transcript's, or those our
+        joiners give back while we gather (we owe nothing and decide nothing meanwhile)."""
+        return self.restoring or self.gathering is not None
+
+    def awaited(self) -> tuple[int, ...] | None:
+        """While gathering, the seats the log waits for: the one giving back entries, else the
+        joiners yet to rejoin; ``None`` when not gathering (the game's steps say)."""
+        if self.gathering is None:
+            return None
+        if self.returning is not None:
+            return (self.returning.seat,)
+        return tuple(sorted(self.gathering))
+
+    def replay_status(self) -> str:
+        """What the table is doing while we replay or gather, for a person."""
+        session = self.session
+        if self.returning is not None:
+            return f"taking back from {session.names[self.returning.seat]} the log entries this host lost"
+        if self.gathering:
+            names = " and ".join(session.names[seat] for seat in sorted(self.gathering))
+            return f"waiting for {names} to reconnect (the game goes on once everyone is back)"
+        return "catching up on the game"
 
     @property
     def lobby_size(self) -> int:
@@ -106,21 +159,25 @@ class HostRole:
         return self.session.identity.public_key.fingerprint()
 
     def seat_of_connection(self, connection: int) -> int | None:
-        return self.connection_seat.get(connection)
+        claim = self.claims.get(connection)
+        return claim.seat if claim is not None else self.connection_seat.get(connection)
 
     def connection_of(self, seat: int) -> int | None:
         for connection, seated in self.connection_seat.items():
             if seated == seat:
                 return connection
-        return None
+        return next((claim.connection for claim in self.claims.values() if claim.seat == seat), None)
 
     def table_connections(self) -> list[int]:
-        """The connections to the others at the table: every seated joiner's."""
-        return list(self.connection_seat)
+        """The connections to the others at the table: every seated joiner's (a claim's too)."""
+        return list(self.connection_seat) + list(self.claims)
 
     def tell_table(self, envelope: Envelope) -> None:
-        """Send our ``envelope`` to everyone at the table (and keep it for catch-ups)."""
+        """Send our ``envelope`` to everyone at the table, a claim's joiner too (a fault, a
+        goodbye, a chat line: nothing it could hold already), and keep it for catch-ups."""
         self.broadcast(envelope)
+        for connection in self.claims:
+            self.session._send(connection, envelope)
 
     def tell_lobby(self, envelope: Envelope) -> None:
         """Send our ``envelope`` to everyone in the lobby."""
@@ -204,6 +261,14 @@ class HostRole:
     def disconnected(self, connection: int, reason: str) -> None:
         session = self.session
         self.pending.pop(connection, None)
+        claim = self.claims.pop(connection, None)
+        if claim is not None:
+            # Gone before it gave back what it holds: we wait for it to come back with it.
+            if self.returning is claim:
+                self.returning = None
+            self.gathering.add(claim.seat)  # type: ignore[union-attr]
+            self._seat_away(claim.seat, reason)
+            return
         seat = self.connection_seat.pop(connection, None)
         if seat is None:
             before = len(self.lobby)
@@ -250,7 +315,7 @@ class HostRole:
         if session.stage == "lobby" and kind == "chat":
             self._lobby_chat(connection, envelope)
             return
-        seat = self.connection_seat.get(connection)
+        seat = self.seat_of_connection(connection)
         if seat is None:
             return  # a connection we are closing
         handler = self._FROM_SEAT.get(kind)
@@ -290,8 +355,15 @@ class HostRole:
             self.broadcast(envelope, except_seat=seat)
             session._maybe_begin()
 
-    def _submission(self, seat: int, envelope: Envelope) -> None:
+    def _submission(self, seat: int, envelope: Envelope, *, held: bool = False) -> None:
+        """Check a seated joiner's submission and sequence it (``held``: one made while we were
+        gathering, checked now)."""
         session = self.session
+        if self.gathering is not None:
+            # Checked once we go on: the log may yet grow by entries a joiner gives back. One
+            # in flight per seat (SPEC §B3): a later one is the seat's current one.
+            self.held[seat] = envelope
+            return
         if session.stage != "playing":
             if session.stage in ("over", "halted"):
                 return
@@ -305,7 +377,10 @@ class HostRole:
             based_on = envelope.body.get("based_on", replica.seq)
             inner = envelope.body.get("body")
             opening = isinstance(inner, dict) and inner.get("t") == "open"
-            if fault.code in STALE_CODES and not opening and type(based_on) is int and based_on < replica.seq:
+            # Held over entries given back meanwhile, which its author had not seen: whatever no
+            # longer fits it is stale.
+            overtaken = held and self.took_back
+            if (fault.code in STALE_CODES or overtaken) and not opening and type(based_on) is int and based_on < replica.seq:
                 # Made before the entry that made it invalid: a race, not cheating. Never an
                 # opening: the choice it opens was fixed at its commitment, before any race.
                 session._send(self.connection_of(seat), make_envelope(session.identity, "stale", {  # type: ignore[arg-type]
@@ -361,7 +436,7 @@ class HostRole:
             if seat is not None and seat != HOST_SEAT and session.seats[seat].seal == body["seal"]:
                 # A joiner that lost its connection before the start reached it: it is seated
                 # as it joined (same key, same sealing key), so it takes its seat from here.
-                self._seat_again(connection, seat, 0)
+                self._welcome_back(connection, seat, 0)
                 return
             self.reject(connection, (
                 "the game has already started, and you have a seat at it: take it back with the "
@@ -412,15 +487,26 @@ class HostRole:
         if problem is not None:
             self.reject(connection, problem)
             return
-        have = body["have"]
-        if have > session._seq():
-            self.reject(connection, (
-                f"you hold {have} log entries, this host only {session._seq()}: it lost the last ones "
-                "(its disk?), so this game can't go on"
-            ))
-            return
         if session.stage in ("halted", "closed"):
             self._gone(connection, envelope, self._why_stopped())  # over for it too (§B9)
+            return
+        self._welcome_back(connection, seat, body["have"])
+
+    def _welcome_back(self, connection: int, seat: int, have: int) -> None:
+        """``seat`` is back on ``connection`` holding ``have`` entries: caught up, or (while we
+        gather) its claim kept, or refused."""
+        session = self.session
+        if seat in self.refused:  # what it gave back was refused: it can't follow this log
+            self.reject(connection, self.refused[seat])
+            return
+        if self.gathering is not None:
+            self._gather(connection, seat, have)
+            return
+        if have > session._seq():
+            self.reject(connection, (
+                f"you hold {have} log entries, this host {session._seq()}: your log is not this game's as this "
+                "host has it"
+            ))
             return
         self._seat_again(connection, seat, have)
 
@@ -455,20 +541,179 @@ class HostRole:
             self.reject(connection, f"the game has stopped: {self._why_stopped()}")
             return
         del self.pending[connection]
+        self._replace_connection(seat)
+        self._catch_up(connection, seat, have)
+
+    def _replace_connection(self, seat: int) -> None:
+        """Drop any connection ``seat`` left behind (maybe not yet noticed as dead)."""
+        session = self.session
         for old, seated in list(self.connection_seat.items()):
-            if seated == seat:  # a connection it left behind, maybe not yet noticed as dead
+            if seated == seat:
                 del self.connection_seat[old]
                 session._closing.append(old)
+        for old, claim in list(self.claims.items()):
+            if claim.seat == seat:
+                del self.claims[old]
+                if self.returning is claim:
+                    self.returning = None
+                session._closing.append(old)
+
+    def _catch_up(self, connection: int, seat: int, have: int, acks_after: int | None = None) -> None:
+        """Seat ``seat`` on ``connection``: send it every message since entry ``have`` (and every
+        acknowledgement kept after entry ``acks_after``: a claim's joiner, which may lack those
+        other joiners gave back before it), the seats still away, then ``caught-up``; it is back."""
+        session = self.session
         for key, author, kind, raw in self.relay:
             # What it missed, as it would have had it: its own acknowledgements it makes again.
-            if key >= have and not (author == seat and kind in ("ack", "accept")):
+            missed = key >= have or (acks_after is not None and kind == "ack" and key > acks_after)
+            if missed and not (author == seat and kind in ("ack", "accept")):
                 session._send(connection, raw)
         for other in sorted(session.away):
             if other != seat:
                 session._send(connection, self._away_message(other))
         session._send(connection, make_envelope(session.identity, "caught-up", {"game_id": session.game_id, "seq": session._seq()}))
         self.connection_seat[connection] = seat
+        self._back(seat)
+
+    # -- gathering: a resumed host takes back what its joiners hold (see the module docstring) --
+
+    def _gather(self, connection: int, seat: int, have: int) -> None:
+        """``seat`` rejoins while we gather: caught up at once if it holds nothing we lack, else
+        its claim waits for everyone to be back."""
+        session = self.session
+        assert self.gathering is not None
+        if session.stage in ("halted", "closed"):
+            self._seat_again(connection, seat, have)  # refused: the game has stopped
+            return
+        start = self._first_owed(seat, have)
+        self.gathering.discard(seat)
+        if start is None:
+            self._seat_again(connection, seat, have)
+        else:
+            del self.pending[connection]
+            self._replace_connection(seat)
+            self.claims[connection] = Claim(connection, seat, have, start)
+            self._back(seat)  # here, though not caught up until it has given back what it holds
+        self._go_on_if_gathered()
+
+    def _first_owed(self, seat: int, have: int) -> int | None:
+        """The first entry a joiner holding ``have`` entries is to give back: the first of ours
+        whose acknowledgement by it we lack (since the last agreed one), or the first we lack;
+        ``None`` if it holds nothing we lack."""
+        session = self.session
+        held = session._seq()
+        for seq in range(session.agreed_through + 1, min(have, held)):
+            if (seq, seat) not in session._ack_of:
+                return seq
+        return held if have > held else None
+
+    def _go_on_if_gathered(self) -> None:
+        """Once every joiner is back: ask the next claim's joiner for what it holds (the one that
+        holds most first: if two joiners' logs part, the longer is kept), or go on."""
+        session = self.session
+        if self.gathering is None or self.gathering or self.returning is not None:
+            return
+        if self.claims:
+            claim = max(self.claims.values(), key=lambda claim: (claim.have, -claim.seat))
+            claim.next = claim.start
+            self.returning = claim
+            session._send(claim.connection, make_envelope(session.identity, "missing", {
+                "game_id": session.game_id, "from": claim.start,
+            }))
+            return
+        self.gathering = None
+        for seat, envelope in sorted(self.held.items()):
+            if session.stage != "playing":
+                break
+            self._submission(seat, envelope, held=True)
+        self.held = {}
+        if session.stage == "playing" and not session._maybe_dispute():
+            session._pump()
+
+    def _returned_entry(self, seat: int, envelope: Envelope) -> None:
+        """One of our own entries, given back by the joiner we asked (``missing``): checked as a
+        joiner checks an entry; one we hold must be ours byte for byte, one we lack must follow
+        our log, and is taken back into it. Anything else refuses that joiner (it stays away),
+        and nothing of it is kept."""
+        session = self.session
+        claim = self.returning
+        if claim is None or claim.seat != seat:
+            raise ProtocolFault(Fault(
+                seat, FaultCode.ILLEGAL,
+                f"{session._who(seat)} sent {with_article(envelope.kind)} message, which only the host sends", session._seq(),
+            ))
+        replica = session.replica
+        assert replica is not None
+        body = envelope.body
+        problem = None
+        try:
+            envelope.verify(session.identity.public_key)
+            signed = envelope.sender == session.identity.public_key.raw
+        except (BadSignature, MalformedMessage):
+            signed = False
+        if not signed:
+            problem = f"entry {claim.next} it gave back is not signed by this host"
+        elif body["game_id"] != session.game_id:
+            problem = "an entry it gave back is of another game"
+        elif body["seq"] != claim.next:
+            problem = f"it gave back entry {body['seq']} where entry {claim.next} belongs"
+        elif body["seq"] < replica.seq and envelope.digest != self.chain[body["seq"]]:
+            problem = self._fork(body["seq"])
+        elif body["seq"] == replica.seq and body["prev"] != replica.head:
+            problem = self._fork(body["seq"])
+        if problem is not None:
+            self._refuse_claim(claim, problem)
+            return
+        if body["seq"] == replica.seq:
+            self._take_back(envelope)
+        claim.next += 1
+        if claim.next >= claim.have and session.stage not in ("halted", "closed"):
+            del self.claims[claim.connection]
+            self.returning = None
+            self.connection_seat[claim.connection] = seat
+            self._catch_up(claim.connection, seat, claim.have, acks_after=claim.start)
+            self._go_on_if_gathered()
+
+    def _fork(self, seq: int) -> str:
+        return (
+            f"your log and this host's part at entry {seq}: this host signed two different entries {seq} before "
+            "it restarted, and it goes on with the other one"
+        )
+
+    def _take_back(self, entry: Envelope) -> None:
+        """Take back into the log an entry of ours (checked: ours, in its place) that a joiner
+        gave back: apply it as a joiner would, record it, send it on to the joiners already
+        caught up. Raises :class:`ProtocolFault` if applying it stops the game (the log the
+        others hold stopped there too)."""
+        session = self.session
+        replica = session.replica
+        assert replica is not None
+        session._record("entry", entry.raw)
+        session._recall_own_choice(entry)
+        applied = replica.apply_entry(entry)
+        self.chain.append(entry.digest)
+        self.took_back = True
+        self.broadcast(entry, key=applied.seq)
+        session._after_apply(applied)
+
+    def _refuse_claim(self, claim: Claim, reason: str) -> None:
+        """Refuse what ``claim``'s joiner gave back (keeping what was taken back before): it is
+        away, and what it holds beyond our log is not asked for again."""
+        session = self.session
+        self.claims.pop(claim.connection, None)
+        if self.returning is claim:
+            self.returning = None
+        self.refused[claim.seat] = reason
+        session._send(claim.connection, make_envelope(session.identity, "reject", {"reason": reason[:500]}))
+        session._closing.append(claim.connection)
+        self._seat_away(claim.seat, "what it gave back was refused")
+        self._go_on_if_gathered()
+
+    def _back(self, seat: int) -> None:
+        """``seat`` is back: tell the others."""
+        session = self.session
         if session.away.pop(seat, None) is not None:
+            session._back()
             self.broadcast(make_envelope(session.identity, "back", {"game_id": session.game_id, "seat": seat}), except_seat=seat, keep=False)
             session._emit(SeatBack(seat, session.names[seat]))
 
@@ -550,6 +795,7 @@ class HostRole:
                 })
                 self.broadcast(entry, key=seq)
                 session._record("entry", entry.raw)
+                self.chain.append(entry.digest)
                 if fault is not None:
                     session._halt(fault)
                     return
@@ -588,8 +834,10 @@ class HostRole:
                 self.keep(envelope, seat)
                 session._maybe_begin()
             elif kind == "entry":
+                session._recall_own_choice(envelope)
                 applied = session.replica.apply_entry(envelope)  # type: ignore[union-attr]
                 session._record("entry", envelope.raw)
+                self.chain.append(envelope.digest)
                 self.keep(envelope, HOST_SEAT, applied.seq)
                 session._after_apply(applied)
             elif kind == "ack":
@@ -602,12 +850,14 @@ class HostRole:
                 session._take_chat(seat, envelope)
         if session.stage == "over":
             raise ResumeError("the game in this transcript has ended; there is nothing to resume")
+        # Our transcript may end before the log did (a full disk): the joiners hold the rest.
+        # We gather until every one of them is back (see the module docstring).
+        self.gathering = set(range(1, len(session.seats)))
         self.restoring = False
         for seat in range(1, len(session.seats)):
             session.away[seat] = "the host restarted"
             session._emit(SeatAway(seat, session.names[seat], "the host restarted"))
-        if session.stage == "playing" and not session._maybe_dispute():
-            session._pump()
+        self._go_on_if_gathered()
 
     # The dispatch tables (see the module docstring): a connection's first message, and what a
     # seated joiner may send.
@@ -619,4 +869,5 @@ class HostRole:
         "chat": _chat,
         "fault": _fault,
         "leave": _leave,
+        "entry": _returned_entry,
     }

@@ -26,6 +26,8 @@ After the hello (each message only the host may author checked first: see ``_SIG
     leave        _leave           a seat left (relayed): stop
     stale        _stale           our submission came too late: decide again
     away, back   _away_or_back    another seat lost its connection, or is back
+    missing      _missing         a resumed host lacks entries (or our acks) we hold: give
+                                  them back, each entry with our ack of it
     caught-up    _caught_up       a rejoin's catch-up is complete: carry on
     gone         _gone            our rejoin's answer: the host is not playing our game: stop
     reject       _reject          refused while catching up, or in the lobby; a fault later
@@ -73,6 +75,9 @@ class JoinerRole:
         self.in_flight: Submission | None = None  # our submission the host hasn't sequenced yet
         self.in_flight_decision = False  # ... and whether the player chose it
         self.rejoin_digest = b""  # the rejoin we sent on this connection: a gone must answer it
+        # Every entry of the log we hold, as the host signed it: a resumed host that lost the
+        # last ones takes them back from us (_missing).
+        self.entries: list[bytes] = []
 
     # -- what the session asks of its role -----------------------------------------------------
 
@@ -80,6 +85,13 @@ class JoinerRole:
     def replaying(self) -> bool:
         """Whether we are applying entries that are history: a catch-up's."""
         return self.catching_up
+
+    def awaited(self) -> None:
+        """(Only a resumed host waits for anything but the game's steps.)"""
+        return None
+
+    def replay_status(self) -> str:
+        return "catching up on the game"
 
     @property
     def in_touch(self) -> bool:
@@ -379,6 +391,7 @@ class JoinerRole:
             ))
         self.catching_up = False
         session.away.pop(HOST_SEAT, None)
+        session._back()
         session._emit(SeatBack(HOST_SEAT, session._host_name(), host=True))
         if session.replica.seq == 0 and session.seat in session.accepts:
             # The host may never have had it; or it began the game with it and then restarted before
@@ -393,6 +406,29 @@ class JoinerRole:
                 self.in_flight = None
         if not session._maybe_dispute():
             session._pump()
+
+    def _missing(self, envelope: Envelope) -> None:
+        """The host, resumed from a transcript that lacks what we hold, asks for it (SPEC §B12):
+        send each entry from ``from`` on, as the host signed it, with our ack of it (our accept
+        first, if it asks from the start: it may lack that too). Only while we rejoin."""
+        session = self.session
+        body = envelope.body
+        if body["game_id"] != session.game_id:
+            return
+        start = body["from"]
+        if not self.catching_up or start > len(self.entries):
+            raise ProtocolFault(Fault(
+                HOST_SEAT, FaultCode.BAD_SEQUENCE,
+                f"the host asked for our log entries from {start} (we hold {len(self.entries)}"
+                f"{'' if self.catching_up else ', and are not rejoining'})", session._seq(),
+            ))
+        if start == 0 and session.seat in session.accepts:
+            session._send(HOST_CONNECTION, session.accepts[session.seat])
+        for seq in range(start, len(self.entries)):
+            session._send(HOST_CONNECTION, self.entries[seq])
+            ack = session._ack_of.get((seq, session.seat))  # type: ignore[arg-type]
+            if ack is not None:
+                session._send(HOST_CONNECTION, ack[2])
 
     # -- the lobby and the start ---------------------------------------------------------------
 
@@ -487,7 +523,10 @@ class JoinerRole:
         replica = session.replica
         assert replica is not None
         session._record("entry", envelope.raw)
+        if self.catching_up:
+            session._recall_own_choice(envelope)
         applied = replica.apply_entry(envelope, self._verify_now)  # checks the host's signature
+        self.entries.append(envelope.raw)
         if not applied.author_verified:
             session._unverified_submissions.append((applied.submission.seat, envelope))
         if self.in_flight is not None and applied.submission.seat == session.seat:
@@ -570,8 +609,9 @@ class JoinerRole:
         "away": _away_or_back,
         "back": _away_or_back,
         "caught-up": _caught_up,
+        "missing": _missing,
         "reject": _reject,
         "gone": _gone,
     }
     # Messages only the host authors: their signature is checked before their handler runs.
-    _SIGNED_BY_HOST = frozenset({"lobby", "start", "stale", "away", "back", "caught-up"})
+    _SIGNED_BY_HOST = frozenset({"lobby", "start", "stale", "away", "back", "caught-up", "missing"})

@@ -229,6 +229,7 @@ KINDS: dict[str, dict[str, Check]] = {
     "away": {"game_id": _bytes(32), "seat": _int(0, 63), "reason": _text()},
     "back": {"game_id": _bytes(32), "seat": _int(0, 63)},
     "caught-up": {"game_id": _bytes(32), "seq": _int()},
+    "missing": {"game_id": _bytes(32), "from": _int()},
     "ping": {"nonce": _int()},
     "pong": {"nonce": _int()},
 }

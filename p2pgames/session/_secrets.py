@@ -14,7 +14,7 @@ Decisions — the moves a person or a bot makes — come in through :meth:`SeatS
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Iterable, Iterator
 
 from p2pgames import canonical
 from p2pgames.crypto import (
@@ -156,6 +156,26 @@ class SeatSecrets:
     def restore_choice(self, phase_id: int, wire_action: Any) -> None:
         """Take back a committed choice's value saved before a restart (see :attr:`choices`)."""
         self.choices[phase_id] = wire_action
+
+    def recall_choice(self, replica: Replica, commitment: bytes, candidates: Callable[[], Iterable[Any]]) -> Any | None:
+        """Our ``commitment`` in the current commit phase, replayed after a restart: the value it
+        commits to — the saved one if it does, else the first of ``candidates()`` (the step's wire
+        actions) that does (the salt comes from the seed: only the value was ours to lose) — kept
+        in :attr:`choices`; ``None`` (and nothing kept) if none does."""
+        phase = replica.phase
+        assert isinstance(phase, CommitPhase)
+        saved = [self.choices[phase.phase_id]] if phase.phase_id in self.choices else []
+
+        def values() -> Iterator[Any]:
+            yield from saved
+            yield from candidates()  # listed only if the saved value is not it
+
+        for value in values():
+            self.choices[phase.phase_id] = value
+            if self._commitment(replica, phase.phase_id, phase.purpose).commitment == commitment:  # type: ignore[union-attr]
+                return value
+        self.choices.pop(phase.phase_id, None)
+        return None
 
     def _commitment(self, replica: Replica, phase_id: int, purpose: str) -> OurCommitment | None:
         """Our commitment in phase ``phase_id`` and what opens it: a random contribution derived

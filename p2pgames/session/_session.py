@@ -36,7 +36,7 @@ must save to come back is produced by :meth:`take_saved` (see :mod:`p2pgames.ses
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from p2pgames import canonical
 from p2pgames.crypto import BadSignature, CryptoError, Identity, PublicKey
@@ -64,13 +64,14 @@ from p2pgames.session._events import (
     Logged,
     SessionEvent,
 )
-from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault, odd_one_out
+from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault, ended_reason, odd_one_out
 from p2pgames.session._host import STALE_CODES, HostRole, ResumeError
 from p2pgames.session._joiner import HOST_CONNECTION, JoinerRole
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
 from p2pgames.session._replica import (
     HOST_SEAT,
     PROVABLE,
+    RANDOM_DOMAIN,
     STALE_EVIDENCE,
     AuditSub,
     CardPhase,
@@ -85,6 +86,7 @@ from p2pgames.session._replica import (
 )
 from p2pgames.session._saved import SavedSeat
 from p2pgames.session._secrets import SeatSecrets, seal_key_from_seed
+from p2pgames.words import duration
 
 __all__ = ["Session", "HOST_CONNECTION", "STALE_CODES", "ResumeError", "clean_text"]
 
@@ -168,6 +170,10 @@ class Session:
         # Seats whose connection is lost (seat -> why); for a joiner, seat 0 when the host is.
         self.away: dict[int, str] = {}
         self.seat_kept = False  # we stopped without the game ending for the others: resumable
+        # This process was stopped long enough to be dropped (was_stopped): for how long, and the
+        # seats whose absence is not ours (away before it; once settled, every seat but those it
+        # found gone).
+        self._stopped: tuple[float, frozenset[int]] | None = None
         self._chats_seen: set[bytes] = set()  # chat digests, as a joiner's catch-up may repeat some
         # The lobby as last announced (host) or heard (joiner): who can chat before the start, and
         # the table's random id, which lobby chat carries (so no line is valid at another table).
@@ -311,7 +317,7 @@ class Session:
         assert replica is not None
         waiting = replica.waiting_for()
         if self._replaying:
-            return "catching up on the game"
+            return self.role.replay_status()
         missing = self.awaited_away()
         if missing == (HOST_SEAT,):  # (only a joiner's host is ever away to it)
             return f"waiting for the host, {self._host_name()}, to come back"
@@ -343,7 +349,13 @@ class Session:
         """Seats the game waits for now (empty outside play)."""
         if self.stage != "playing" or self.replica is None:
             return ()
-        return self.replica.waiting_for()
+        gathering = self.role.awaited()  # a resumed host waits for its joiners first
+        return self.replica.waiting_for() if gathering is None else gathering
+
+    def waiting_on_decision(self) -> bool:
+        """Whether what the table waits for now is a person's decision (people may think as long
+        as they like): never while a resumed host gathers its joiners."""
+        return self.replica is not None and self.role.awaited() is None and self.replica.waiting_on_decision()
 
     def awaited_away(self) -> tuple[int, ...]:
         """The seats that are away and that the table waits for now: a joiner's host while it is
@@ -558,6 +570,42 @@ class Session:
             return
         if not self._maybe_dispute():
             self._pump()
+
+    def _recall_own_choice(self, entry: Envelope) -> None:
+        """Before we replay ``entry`` (our transcript's, a catch-up's, one given back): if it holds
+        our commitment to a choice, check that the value we saved opens it — or, lost with the
+        log (a full disk keeps neither), find it again among the step's legal actions, and save it
+        again: we will have to open it. Raises :class:`ProtocolFault` naming us when no action
+        we can list commits to it (a step with too many to list)."""
+        replica, secrets, game = self.replica, self.secrets, self.game
+        assert replica is not None and secrets is not None and game is not None
+        phase = replica.phase
+        if not isinstance(phase, CommitPhase) or phase.opening or phase.purpose == RANDOM_DOMAIN:
+            return
+        try:
+            inner = open_envelope(entry.body["submission"])
+            body = inner.body.get("body")
+            if inner.kind != "submit" or inner.body["seat"] != self.seat or not isinstance(body, dict) or body.get("t") != "commit":
+                return
+            inner.verify(self.identity.public_key)  # ours indeed (else the replay says whose fault)
+        except (MalformedMessage, BadSignature):
+            return
+        saved = secrets.choices.get(phase.phase_id)
+
+        def listed() -> Iterator[Any]:
+            for action in game.legal_actions(replica.state, self.seat, self.knowledge):  # type: ignore[arg-type]
+                yield game.encode_action(action)
+
+        value = secrets.recall_choice(replica, body.get("commitment"), listed)
+        if value is None:
+            raise ProtocolFault(Fault(
+                self.seat, FaultCode.DISCONNECTED,
+                f"{self._who(self.seat)} lost the choice it committed to in entry {replica.seq} (its saved seat does "
+                "not hold it) and can't find it again, so it can't open it",
+                replica.seq,
+            ))
+        if value != saved:
+            self._saved.append(SavedSeat.choice(phase.phase_id, value))
 
     def _maybe_dispute(self) -> bool:
         """Dispute a card given to us that does not decrypt (once); whether we did."""
@@ -983,6 +1031,28 @@ class Session:
         self.stage = "closed"
         self._closing.extend(self.role.table_connections())
 
+    def was_stopped(self, seconds: float) -> None:
+        """The network layer found this process was stopped (suspended, frozen) for ``seconds``,
+        long enough for the others to drop its connections as silent. The seats it finds away
+        from now until :meth:`stop_settled` went because it did: until they are back, their
+        absence is its own, and a game ended for them says so (:meth:`end_game`)."""
+        if self.stage in ("starting", "playing"):
+            self._stopped = (seconds, frozenset(self.away))
+
+    def stop_settled(self) -> None:
+        """Long enough after :meth:`was_stopped` for every connection the others dropped to have
+        been found dropped: a seat that goes away from now on goes of its own accord."""
+        if self._stopped is not None:
+            seconds, before = self._stopped
+            gone = set(self.away) - before
+            self._stopped = (seconds, frozenset(range(len(self.seats))) - gone) if gone else None
+
+    def _back(self) -> None:
+        """A seat is back: an absence of ours (:meth:`was_stopped`) is over once every seat that
+        went away because of it is."""
+        if self._stopped is not None and set(self.away) <= self._stopped[1]:
+            self._stopped = None
+
     def end_game(self) -> None:
         """End the game because a seat is away (the players waited long enough: the network
         layer says when, with :class:`~p2pgames.session.AwayTooLong`). Not a fault of anyone's:
@@ -991,10 +1061,18 @@ class Session:
             raise LocalError("the game is over")
         if not self.away or self.seat is None or not self.game_id:
             raise LocalError("nobody is away: there is no reason to end the game")
-        missing = " and ".join(self._who(seat) for seat in sorted(self.away))
         who = "the host" if self.seat == HOST_SEAT else self._who(self.seat)
-        verb = "was" if len(self.away) == 1 else "were"
-        reason = f"{missing} {verb} away (connection lost) and {who} ended the game rather than wait"
+        stopped = self._stopped
+        # Seats that went away while this process was stopped went because it was (was_stopped).
+        gone = [seat for seat in sorted(self.away) if stopped is not None and seat not in stopped[1]]
+        away = [self._who(seat) for seat in sorted(self.away) if seat not in gone]
+        if gone:
+            reason = ended_reason(
+                who, away, stopped_for=duration(stopped[0]),  # type: ignore[index]
+                gone=[self._who(seat) for seat in gone], host_gone=self.seat != HOST_SEAT,
+            )
+        else:
+            reason = ended_reason(who, away)
         # A joiner's host is the only one it could tell: if it is the one away, say it to ourselves only.
         send = HOST_SEAT not in self.away
         self._halt(Fault(None, FaultCode.ENDED, reason, self._seq()), send=send)

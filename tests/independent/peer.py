@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from . import canon, deck, probe, replica, wire
 
-PROTOCOL = 1
+PROTOCOL = 2
 
 
 class PeerError(Exception):
@@ -30,7 +30,8 @@ class _Dropped(Exception):
 class Peer:
     def __init__(self, name: str = "indie", seed: bytes | None = None, *, ping: int | None = None,
                  stale_move_after: int | None = None, accuse_sealer: str | None = None,
-                 drop_after_submissions: int | None = None, lose_that_submission: bool = False):
+                 drop_after_submissions: int | None = None, lose_that_submission: bool = False,
+                 dial_again: bool = False):
         """`ping`: send a ping with this nonce once seated (§B10). `stale_move_after`: once entry
         *n* is applied and nothing is due from this seat, submit a move that is not allowed now,
         based on one entry fewer — the host must answer `stale`, not a fault (§B3). `accuse_sealer`: when
@@ -38,7 +39,10 @@ class Peer:
         keys submission and, as `"made-up"`, key bytes it made up, or as `"sealing-key"`, its own
         private sealing key (§B6.2's evidence) as evidence (§B9), then stop.
         `drop_after_submissions`: close the connection right after sending that many submissions
-        (with `lose_that_submission`, instead of sending the last one), dial again and rejoin (§B12)."""
+        (with `lose_that_submission`, instead of sending the last one), dial again and rejoin (§B12).
+        `dial_again`: once seated, a connection the host closes (or that fails) is dialled again
+        until the host answers, and the peer rejoins (§B12 step 1); it gives back what a resumed
+        host asks for (`missing`, step 5)."""
         # A test peer: every secret comes from this seeded generator, so a game can be replayed;
         # real peers draw secrets uniformly from a cryptographic source (§C5.7).
         self.rng = random.Random(seed if seed is not None else os.urandom(16))
@@ -81,6 +85,10 @@ class Peer:
         self.resent = []             # counters of submissions sent again after a rejoin
         self.entries_caught_up = 0   # entries received between rejoin and caught-up
         self.recorded = set()        # digests of relayed messages recorded (a catch-up sends some again)
+        self.dial_again = dial_again
+        self.entries = []            # every entry applied, as the host signed it (§B12 step 5)
+        self.own_acks = []           # this seat's ack of each, as it sent it
+        self.missing = []            # the `missing` bodies received
 
     def _bytes(self, n):
         return bytes(self.rng.getrandbits(8) for _ in range(n))
@@ -95,16 +103,32 @@ class Peer:
 
     async def run(self, host: str, port: int):
         while not self.done.is_set():
-            self._stream = await trio.open_tcp_stream(host, port)
+            try:
+                self._stream = await trio.open_tcp_stream(host, port)
+            except OSError:
+                if not (self.dial_again and self.replica is not None):
+                    raise
+                await trio.sleep(0.5)  # §B12 step 1: dial again, with backoff
+                continue
             reader = wire.FrameReader()
             async with self._stream:
                 try:
                     while not self.done.is_set():
-                        data = await self._stream.receive_some(65536)
+                        try:
+                            data = await self._stream.receive_some(65536)
+                        except trio.BrokenResourceError:
+                            data = b""
                         if not data:
+                            if self.dial_again and self.replica is not None:
+                                raise _Dropped()
                             raise PeerError(f"the host closed the connection (after {self.reached[-3:]})")
                         for payload in reader.feed(data):
-                            await self._handle(payload)
+                            try:
+                                await self._handle(payload)
+                            except trio.BrokenResourceError:
+                                if not (self.dial_again and self.replica is not None):
+                                    raise
+                                raise _Dropped() from None
                             if self.done.is_set():
                                 break
                 except _Dropped:
@@ -240,6 +264,7 @@ class Peer:
                             f"{state.hex()[:16]} (desync); body {s['body']!r}")
         self.chain_last = env.digest
         self.own_states.append(state)
+        self.entries.append(env.raw)
         if (self.accuse_sealer and self.accusation is None and s["body"]["t"] == "keys"
                 and any(item[1] == self.seat for item in s["body"]["sealed"])):
             if self.accuse_sealer == "made-up":
@@ -250,8 +275,11 @@ class Peer:
                                "reason": "the key sealed to me is not the one committed to",
                                "seq": rep.seq, "evidence": [body["submission"], shown]}
             await self._send("fault", self.accusation)
-        raw = await self._send("ack", {"game_id": self.game_id, "seq": seq, "entry": env.digest, "state": state})
+        raw = wire.make_envelope(self.private, "ack", {"game_id": self.game_id, "seq": seq, "entry": env.digest,
+                                                        "state": state})
+        self.own_acks.append(raw)
         self._record("ack", raw)
+        await self._stream.send_all(wire.frame(raw))
         self.acks.setdefault(seq, {})[self.seat] = state
         self.acks[seq][0] = body["state"]
         self._check_agreement(seq)
@@ -313,6 +341,20 @@ class Peer:
             self.resent.append(self.in_flight[0])
             await self._stream.send_all(wire.frame(self.in_flight[1]))
 
+    async def _on_missing(self, env):
+        """§B12 step 5: a resumed host lacks entries (or this seat's acks) from `from` on; only while
+        rejoining. Our accept again if from the start, then each entry as the host signed it, each
+        followed by our ack of it as we sent it."""
+        self._from_host(env)
+        start = env.body["from"]
+        if env.body["game_id"] != self.game_id or not self.catching_up or start > self.replica.seq:
+            raise PeerError(f"missing from {start} while this peer holds {self.replica.seq} entries (bad-sequence)")
+        self.missing.append(env.body)
+        if start == 0 and self.own_accept is not None:
+            await self._stream.send_all(wire.frame(self.own_accept))
+        for seq in range(start, self.replica.seq):
+            await self._stream.send_all(wire.frame(self.entries[seq]) + wire.frame(self.own_acks[seq]))
+
     def _from_host(self, env):
         if env.sender != self.host_key:
             raise PeerError(f"a {env.kind} not from the host (bad-signature)")
@@ -356,12 +398,11 @@ class Peer:
         submit = {"game_id": self.game_id, "seat": self.seat, "counter": self.counter,
                   "based_on": based_on, "body": body}
         dropping = self.drop_after is not None and self.counter + 1 == self.drop_after
-        if dropping and self.lose:
-            raw = wire.make_envelope(self.private, "submit", submit)
-        else:
-            raw = await self._send("submit", submit)
-        self.in_flight = (self.counter, raw)
+        raw = wire.make_envelope(self.private, "submit", submit)
+        self.in_flight = (self.counter, raw)  # in flight before it leaves: a broken line loses it
         self.counter += 1
+        if not (dropping and self.lose):
+            await self._stream.send_all(wire.frame(raw))
         if dropping:
             self.drop_after = None
             raise _Dropped()

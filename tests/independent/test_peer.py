@@ -13,11 +13,13 @@ import trio
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
+from disk_full import through_entry
 from p2pgames.net import LOOPBACK, Node, drive_bot, open_host_listeners
+from p2pgames.net._resume import resume_seat
 from p2pgames.session import Session, verify_transcript
 
 from . import transcript, wire
-from .peer import Peer
+from .peer import PROTOCOL, Peer
 
 
 def product_peer(seat, seed, ruleset, path):
@@ -121,7 +123,7 @@ async def late_hello(port):
     """A stranger dials a table whose game has started: §B2 says the host still sends host-hello
     and answers the hello with reject ("the game has already started"). Returns that reject's body."""
     hello, _, reject, _ = await answer_to(port, "hello", lambda hello: {
-        "protocol": 1, "game": "probe", "name": "late", "seal": bytes(32), "host": hello.sender,
+        "protocol": PROTOCOL, "game": "probe", "name": "late", "seal": bytes(32), "host": hello.sender,
         "nonce": hello.body["nonce"], "bot": False,
     })
     assert hello.body["game"] == "probe"
@@ -150,7 +152,7 @@ async def test_a_rejoin_for_a_game_the_host_is_not_playing_gets_gone_naming_that
         await peer.seated.wait()
         other_game = bytes([7]) * 32
         hello, rejoin, answer, closed = await answer_to(port, "rejoin", lambda hello: {
-            "protocol": 1, "game_id": other_game, "host": hello.sender, "nonce": hello.body["nonce"], "have": 0,
+            "protocol": PROTOCOL, "game_id": other_game, "host": hello.sender, "nonce": hello.body["nonce"], "have": 0,
         })
     assert answer.kind == "gone" and answer.sender == hello.sender  # open_envelope checked its signature
     assert (answer.body["game_id"], answer.body["rejoin"]) == (other_game, wire.H(rejoin))
@@ -234,3 +236,56 @@ async def test_the_independent_peer_drops_its_connection_and_rejoins(tmp_path, a
     assert verify_transcript(peer.transcript(), get_game).ok
     for node in others.values():
         assert transcript.verify(node.transcript_path.read_bytes()).ok
+
+
+async def test_a_host_that_lost_its_last_entries_takes_them_back_from_the_independent_peer(tmp_path, autojump_clock):
+    """§B12 step 5: the host's process dies after a full disk kept its transcript only up to entry
+    12 (the test cuts the file there); resumed, it waits for every joiner, asks the one holding most
+    (`missing`), takes back each entry it gives back, and the game goes on to the end: everyone
+    agrees, and every transcript verifies — the resumed host's whole again."""
+    seed = b"independent-lost"
+    game = get_game("probe")
+    random_bytes = reproducible_bytes(seed + b"/seat/" + bytes([0]))
+    identity = Identity.generate(random_bytes(32))
+    host = Node(Session(identity, "bot-0", get_game, ruleset=game.ruleset(3, {}), bot=True, random_bytes=random_bytes),
+                transcript_dir=tmp_path / "transcripts", seat_dir=tmp_path / "seats")
+    joiner = product_peer(2, seed, None, tmp_path / "product2.p2pt")
+    peer = Peer(seed=seed, dial_again=True)
+    listeners = await open_host_listeners(0, LOOPBACK)
+    port = listeners[0].socket.getsockname()[1]
+    first_life, dead = trio.CancelScope(), trio.Event()
+
+    async def run_host(task_status=trio.TASK_STATUS_IGNORED):
+        with first_life:
+            async with trio.open_nursery() as inner:
+                await inner.start(host.serve, listeners)
+                task_status.started()
+                await drive_bot(host, bot_for(game, seed), end_when_away_too_long=True)
+        dead.set()  # its files closed as a dying process leaves them
+
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(run_host)
+            nursery.start_soon(peer.run, LOOPBACK, port)
+            await peer.seated.wait()
+            await nursery.start(joiner.connect, LOOPBACK, port)
+            nursery.start_soon(functools.partial(drive_bot, joiner, bot_for(game, seed + b"2"), end_when_away_too_long=True))
+            await host.wait_until(lambda: host.session.replica is not None and host.session.replica.seq >= 20)
+            first_life.cancel()  # kill -9
+            await dead.wait()
+            written = host.transcript_path.read_bytes()
+            host.transcript_path.write_bytes(written[:through_entry(written, 12)])  # what the full disk kept
+            [seat_path] = (tmp_path / "seats").iterdir()
+            again = await resume_seat(nursery, identity=identity, seat_path=seat_path, name="bot-0", port=port,
+                                      bind=LOOPBACK, bot=True)
+            assert again.session.replica.seq == 12
+            nursery.start_soon(functools.partial(drive_bot, again, bot_for(game, seed), end_when_away_too_long=True))
+    assert peer.missing and peer.missing[0]["from"] <= 12, peer.missing
+    assert again.session.role.took_back and not again.session.role.refused
+    assert again.session.fault is None and joiner.session.fault is None and peer.result is not None
+    assert len(peer.own_states) == again.session.replica.seq > 20
+    report = transcript.verify(peer.transcript())
+    assert report.ok and report.agreed == report.entries, report.problem
+    for node in (again, joiner):
+        assert transcript.verify(node.transcript_path.read_bytes()).ok
+        assert verify_transcript(node.transcript_path.read_bytes(), get_game).ok

@@ -136,6 +136,7 @@ SCHEMAS = {
     "away": {"game_id": B32, "seat": SEAT, "reason": TEXT},
     "back": {"game_id": B32, "seat": SEAT},
     "caught-up": {"game_id": B32, "seq": INT},
+    "missing": {"game_id": B32, "from": INT},
     "ping": {"nonce": INT},
     "pong": {"nonce": INT},
 }

@@ -39,6 +39,9 @@ class Switchboard:
             self.bots.append(bot_for(game, seed + bytes([seat])) if bots is None else bots[seat])
         self.queue: deque[tuple[str, int, int, bytes]] = deque()  # (direction, joiner seat, conn, data)
         self.tamper = None
+        # Joiner seats whose frames from the host are held back (not delivered) for now.
+        self.behind: set[int] = set()
+        self._held_back: list[tuple[str, int, int, bytes]] = []
         self.events: list[list] = [[] for _ in range(players)]
         self.transcripts: list[bytearray] = [bytearray() for _ in range(players)]
         self.received: list[list[bytes]] = [[] for _ in range(players)]  # every frame each seat got
@@ -77,6 +80,7 @@ class Switchboard:
         self.flush()
         connection = self.links[seat]
         self.queue = type(self.queue)(item for item in self.queue if item[1] != seat)
+        self._held_back = [item for item in self._held_back if item[1] != seat]
         self.links[seat] = None
         if connection is not None:
             self.host.disconnected(connection, "cut by the test")
@@ -112,6 +116,8 @@ class Switchboard:
         transcript reached the disk (the process died before writing the rest)."""
         self.flush()
         self.queue.clear()
+        self._held_back.clear()
+        self.behind.clear()
         for seat in list(self.links):
             self.links[seat] = None
             self.sessions[seat].disconnected(HOST_CONNECTION, "the host's process died")
@@ -135,6 +141,9 @@ class Switchboard:
             self.flush()
             if self.queue:
                 direction, seat, connection, data = self.queue.popleft()
+                if direction == "down" and seat in self.behind:
+                    self._held_back.append((direction, seat, connection, data))
+                    continue
                 if direction == "up":
                     if self.tamper is not None:
                         data = self.tamper(seat, data)

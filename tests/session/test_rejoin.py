@@ -285,9 +285,11 @@ def test_a_restarted_host_waits_for_every_joiner_to_rejoin():
     host = Session.resume_host(old.identity, board.saved_seat(0), records, get_game, bot=True, narrate=False)
     assert host.replica.seq == old.replica.seq and host.replica.state_hash == old.replica.state_hash
     assert host.away == {1: "the host restarted", 2: "the host restarted"}
-    # Alone, it does its own part, then waits for joiners that are away.
-    assert host.awaited_away() and set(host.awaited_away()) <= {1, 2}
-    assert host.status().endswith("to reconnect")
+    # It does nothing, its own part neither, until every joiner is back (one may hold entries
+    # its transcript lacks: issue 22, point 16).
+    assert host.take_outgoing() == [] and host.replica.seq == old.replica.seq
+    assert host.awaited_away() == (1, 2)
+    assert host.status() == "waiting for p1 and p2 to reconnect (the game goes on once everyone is back)"
 
 
 def test_a_host_cannot_resume_a_game_that_ended_or_with_another_identity():
@@ -352,3 +354,66 @@ def test_leaving_while_the_host_is_away_keeps_the_seat_to_be_taken_again():
     board.restart(1)
     board.run()
     finished_and_verified(board)
+
+
+def test_a_joiner_whose_process_was_stopped_names_itself_away_until_it_is_back():
+    """Issue 22, point 19: a joiner stopped long enough to be dropped, which then can't reach its
+    host, was the one away; once it is back with the host, a host that goes away later is."""
+    board = Switchboard("probe", 3, seed=b"stopped")
+    run_until_entries(board, 9)
+    joiner = board.sessions[1]
+    joiner.was_stopped(45.0)
+    board.cut(1)
+    reason = (
+        "p1 (seat 1) was away (its process was stopped for 0:45) and could not get back to the host after; "
+        "it ended the game rather than wait"
+    )
+    ended = Switchboard("probe", 3, seed=b"stopped")  # the same moment, ended there
+    run_until_entries(ended, 9)
+    ended.sessions[1].was_stopped(45.0)
+    ended.cut(1)
+    ended.sessions[1].end_game()
+    ended.flush()
+    assert ended.sessions[1].fault.reason == reason
+    report = verify_transcript(bytes(ended.transcripts[1]), get_game)
+    assert report.ok and reason in report.describe(), report.describe()
+    board.reconnect(1)
+    board.run(until=lambda: 0 not in joiner.away and entries(board) >= 12)
+    board.cut(1)
+    joiner.end_game()
+    assert joiner.fault.reason == "p0 (seat 0) was away (connection lost) and p1 (seat 1) ended the game rather than wait"
+
+
+def test_a_host_whose_process_was_stopped_names_itself_away_and_who_was_away_before():
+    board = Switchboard("probe", 3, seed=b"host-stopped")
+    run_until_entries(board, 9)
+    board.cut(2)
+    board.host.was_stopped(100.0)
+    board.cut(1)
+    board.host.end_game()
+    assert board.host.fault.reason == (
+        "p2 (seat 2) was away (connection lost); the host was away too (its process was stopped for 1:40) and "
+        "p1 (seat 1) did not come back after; it ended the game rather than wait"
+    )
+
+
+@pytest.mark.parametrize("gone_before_it_settles, reason", [
+    (True, "p1 (seat 1) was away (its process was stopped for 0:45) and could not get back to the host after; "
+           "it ended the game rather than wait"),
+    # The host had not dropped it (the whole machine slept, say): nobody was found away; once that
+    # settles, a host that goes away later is the one away.
+    (False, "p0 (seat 0) was away (connection lost) and p1 (seat 1) ended the game rather than wait"),
+])
+def test_an_absence_is_a_stopped_seats_own_only_if_found_before_its_stop_settles(gone_before_it_settles, reason):
+    board = Switchboard("probe", 3, seed=b"stopped-settles")
+    run_until_entries(board, 9)
+    joiner = board.sessions[1]
+    joiner.was_stopped(45.0)
+    if gone_before_it_settles:
+        board.cut(1)
+        joiner.stop_settled()
+    else:
+        joiner.stop_settled()
+        board.cut(1)
+    joiner.end_game()
+    assert joiner.fault.reason == reason

@@ -364,6 +364,7 @@ def templates(board: Switchboard, seat: int) -> dict[str, dict]:
         "away": {"game_id": game_id, "seat": 2, "reason": "gone"},
         "back": {"game_id": game_id, "seat": 2},
         "caught-up": {"game_id": game_id, "seq": seq},
+        "missing": {"game_id": game_id, "from": seq},
         "ping": {"nonce": 7},
         "pong": {"nonce": 7},
     }

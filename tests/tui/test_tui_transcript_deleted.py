@@ -1,0 +1,58 @@
+"""A transcript folder deleted while the game runs (issue 22, point 14): the screen says so and
+where the transcript went, and the farewell names that file, whole (it verifies)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+
+from p2pgames.games import get_game
+from p2pgames.net import _transcript_file
+from p2pgames.session import verify_transcript
+from p2pgames.tui import run_terminal_game
+from tui_tables import SizedOutput, Table
+
+
+@pytest.fixture
+def pipe():
+    with create_pipe_input() as pipe:
+        yield pipe
+
+
+@pytest.mark.parametrize("columns, rows", [(80, 24), (120, 40)])
+def test_a_deleted_transcript_folder_is_noticed_and_the_farewell_names_the_saved_copy(
+    pipe, deadline, capsys, tmp_path, monkeypatch, columns, rows
+):
+    folder = tmp_path / "transcripts"
+    fallback = tmp_path / "fallback"
+    monkeypatch.setattr(_transcript_file, "fallback_directory", lambda: fallback)
+    table = Table(pipe, transcripts=folder)
+    written = []
+
+    async def script(table: Table) -> None:
+        await table.next_decision()
+        written.extend(folder.glob("*.p2pt"))
+        shutil.rmtree(folder)
+        await table.play_to_the_end()
+        await table.screen.wait_for("was deleted (or its folder was)")
+        await table.screen.wait_for("Press any key to leave")
+        table.type("x")
+
+    code = run_terminal_game(
+        table.setup(script), title="Probe", input=table.pipe, output=SizedOutput(columns, rows),
+        on_screen=table.on_screen,
+    )
+    assert code == 0
+    [saved] = fallback.glob("*.p2pt")
+    assert [path.name for path in written] == [saved.name]
+    session = table.human.session
+    assert capsys.readouterr().out == (
+        f"Game over: {session._result_text(session.result)}\n"
+        f"Your transcript of the game: {saved}\n"
+        f"Check it at any time: p2pgames verify {saved}\n"
+    )
+    assert not folder.exists()
+    report = verify_transcript(saved.read_bytes(), get_game)
+    assert report.ok and report.complete, report.describe()
