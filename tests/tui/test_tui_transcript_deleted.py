@@ -37,7 +37,7 @@ def test_a_deleted_transcript_folder_is_noticed_and_the_farewell_names_the_saved
         shutil.rmtree(folder)
         await table.play_to_the_end()
         await table.screen.wait_for("was deleted (or its folder was)")
-        await table.screen.wait_for("Press any key to leave")
+        await table.screen.wait_for("Press q or Enter to leave")
         table.type("x")
 
     code = run_terminal_game(
