@@ -3,9 +3,11 @@ where the transcript went, and the farewell names that file, whole (it verifies)
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
+import trio
 from prompt_toolkit.input import create_pipe_input
 
 from p2pgames.games import get_game
@@ -13,6 +15,12 @@ from p2pgames.net import _transcript_file
 from p2pgames.session import verify_transcript
 from p2pgames.tui import run_terminal_game
 from tui_tables import SizedOutput, Table
+
+
+def unwrapped(text: str) -> str:
+    """The screen's text with each log line that wrapped at the screen's edge (going on in the
+    next row, indented) joined again."""
+    return re.sub(r" *\n +", " ", text)
 
 
 @pytest.fixture
@@ -31,13 +39,25 @@ def test_a_deleted_transcript_folder_is_noticed_and_the_farewell_names_the_saved
     table = Table(pipe, transcripts=folder)
     written = []
 
+    noticed = trio.Event()
+
     async def script(table: Table) -> None:
         await table.next_decision()
         written.extend(folder.glob("*.p2pt"))
         shutil.rmtree(folder)
-        await table.play_to_the_end()
-        await table.screen.wait_for("was deleted (or its folder was)")
-        await table.screen.wait_for("Press q or Enter to leave")
+
+        async def notice() -> None:
+            # Said once, in the log, as the next entry is written: watched from then on, since
+            # later lines scroll it away, and joined where it wraps (the path's length varies).
+            await table.screen.wait_until(lambda: "was deleted (or its folder was)" in unwrapped(table.screen.text()))
+            noticed.set()
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(notice)
+            await table.play_to_the_end()
+            await table.screen.wait_for("Press q or Enter to leave")
+            with trio.fail_after(5):
+                await noticed.wait()
         table.type("x")
 
     code = run_terminal_game(
