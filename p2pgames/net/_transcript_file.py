@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
-__all__ = ["TranscriptFile", "fallback_directory", "open_private", "save_whole", "write_pending"]
+__all__ = ["TranscriptFile", "fallback_directory", "open_private", "remove_if_ours", "save_whole", "write_pending"]
 
 
 def open_private(path: Path) -> Any:
@@ -60,13 +60,13 @@ def save_whole(path: Path, data: bytes) -> Path:
     try:
         write_pending(file, bytearray(data))
     except OSError:
-        _remove(file)
+        remove_if_ours(file)
         raise
     file.close()
     return Path(file.name)
 
 
-def _remove(file: Any) -> None:
+def remove_if_ours(file: Any) -> None:
     """Remove the file we created and opened as ``file`` (closed first), if its path is still
     that file; never raises."""
     try:
@@ -151,7 +151,7 @@ class TranscriptFile:
             if self._file is not None and self._taken == 0:
                 # Not even a record went in: leave no empty file behind (it would not verify);
                 # it is made again at the next try.
-                _remove(self._file)
+                remove_if_ours(self._file)
                 self._file = None
             self.problem = _problem(error)
             if had is None:

@@ -11,11 +11,13 @@ import shutil
 import sys
 from pathlib import Path
 
-from p2pgames.net import _transcript_file, play_table
+from p2pgames.net import _seat_file, _transcript_file, play_table
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "cli"))
 from cli_calls import call  # noqa: E402
+from p2pgames.net._seat_file import SeatFile
 from p2pgames.net._transcript_file import TranscriptFile
+from p2pgames.session import encode_record
 
 
 class Disk:
@@ -309,3 +311,18 @@ async def test_a_game_whose_transcript_folder_is_deleted_mid_game_saves_every_tr
             f"it is saved whole in {seat.transcript} instead."
         )
         assert seat.verified, seat.verification
+
+
+def test_a_saved_seat_the_disk_took_nothing_of_leaves_no_empty_file(tmp_path, monkeypatch):
+    """As for the transcript: a ``.p2pseat`` holding nothing (a disk full from the start) can't be
+    read by ``resume``, so it is removed at once and made again at the next try."""
+    disk = FullDisk()  # full from the start
+    monkeypatch.setattr(_seat_file, "open_private", disk.open)
+    seat = SeatFile(tmp_path / "game.p2pseat")
+    assert seat.write([b"header"]).startswith(f"Can't save this seat to {tmp_path / 'game.p2pseat'}")
+    assert list(tmp_path.iterdir()) == []
+    disk.after = disk.writes + 1  # it takes the next write
+    assert seat.write([b"choice"]) is None
+    [path] = tmp_path.iterdir()
+    assert path.read_bytes() == encode_record(b"header") + encode_record(b"choice")
+    seat.close(remove=False)
