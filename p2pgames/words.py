@@ -8,9 +8,9 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Sequence
 
-__all__ = ["with_article", "joined", "duration", "parse_duration"]
+__all__ = ["with_article", "joined", "duration", "parse_duration", "sentence_start"]
 
 
 # Words whose first letter misleads: a vowel said as "you" or "won", a silent "h". "uni" is said
@@ -94,3 +94,13 @@ def parse_duration(text: str) -> int:
         hours, minutes, seconds = (int(part or 0) for part in units.groups())
         return hours * 3600 + minutes * 60 + seconds
     raise ValueError(f"{text!r} is not a time: write it as 180, 90s, 3m, 1m30s, 1h or 3:00")
+
+
+def sentence_start(text: str, names: Sequence[str] = ()) -> str:
+    """``text`` with its first letter capitalised to open a sentence (``Your move: …``, ``Waiting
+    for bob …``), unless it opens with one of ``names`` — a player's name is shown as the player
+    typed it (``root to move: …``, ``root, bob: …``)."""
+    for name in names:
+        if name and text.startswith(name) and text[len(name):len(name) + 1] in ("", " ", ",", ":"):
+            return text
+    return text[:1].upper() + text[1:]

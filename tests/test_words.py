@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from p2pgames.words import duration, joined, parse_duration
+from p2pgames.words import duration, joined, parse_duration, sentence_start
 
 
 @pytest.mark.parametrize("typed, seconds", [
@@ -42,3 +42,14 @@ def test_no_words_can_be_said_otherwise():
 def test_words_may_be_listed_as_choices():
     assert joined(["a", "b", "c"], conjunction="or") == "a, b or c"
     assert joined(["a"], conjunction="or") == "a"
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("your move", "Your move"),
+    ("root to move: choose a card", "root to move: choose a card"),  # a name as its player typed it
+    ("root, bob: to move", "root, bob: to move"),
+    ("rooted in the past", "Rooted in the past"),  # only a whole name
+    ("", ""),
+])
+def test_a_sentence_starts_with_a_capital_unless_it_starts_with_a_name(text, shown):
+    assert sentence_start(text, ("alice", "root", "bob")) == shown

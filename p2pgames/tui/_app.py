@@ -24,7 +24,7 @@ import asyncio
 import math
 import os
 import sys
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Sequence
 
 import trio
 from prompt_toolkit.application import Application
@@ -72,6 +72,7 @@ from p2pgames.tui._commands import (
 from p2pgames.tui._screen import Screen, View, secret_note
 from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayerInput, Question, Typed
 from p2pgames.tui._text import Line, duration
+from p2pgames.words import sentence_start
 from p2pgames.tui._theme import color_wanted
 
 __all__ = ["run_terminal_game", "TerminalGame", "Setup"]
@@ -603,7 +604,7 @@ class TerminalGame:
             try:
                 self.node.chat(text)
             except LocalError as error:
-                self._problem(_sentence(str(error)))
+                self._problem(_sentence(str(error), self._names()))
 
     def _unknown_message(self, command: Unknown, reason: str | None = None) -> str:
         typed = f"“{command.text}”"
@@ -660,7 +661,7 @@ class TerminalGame:
         try:
             code = JoinCode.parse(text)
         except ValueError as error:
-            self._problem(_sentence(str(error)))
+            self._problem(_sentence(str(error), self._names()))
             return
         if self.node is None:
             self._problem(f"You are not at a table yet: give the join code to {command('join')}.")
@@ -668,7 +669,7 @@ class TerminalGame:
         try:
             self.node.redirect(code)
         except LocalError as error:
-            self._problem(_sentence(str(error)))
+            self._problem(_sentence(str(error), self._names()))
             return
         where = JoinCode(code.host, code.port)
         self._log([("class:log.info", f"The host is dialled at {where} from now on (its key is checked when it answers).")])
@@ -680,7 +681,7 @@ class TerminalGame:
         try:
             self.node.end_game()
         except LocalError as error:
-            self._problem(_sentence(str(error)))
+            self._problem(_sentence(str(error), self._names()))
 
     def _overdue_away(self) -> set[int]:
         """The seats still away that have been away past the grace period."""
@@ -726,6 +727,10 @@ class TerminalGame:
 
     def _problem(self, text: str) -> None:
         self._log([("class:log.problem", text)])
+
+    def _names(self) -> Sequence[str]:
+        """The players' names at this table, as they typed them (none before the table is known)."""
+        return self.node.session.names if self.node is not None else ()
 
     def _log(self, line: Line) -> None:
         self.log_lines.append(line)
@@ -780,9 +785,10 @@ def _clause(text: str) -> str:
     return text + ("" if text.endswith((".", "!", "?")) else ".")
 
 
-def _sentence(text: str) -> str:
-    text = text.strip()
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+def _sentence(text: str, names: Sequence[str] = ()) -> str:
+    """``text`` as a sentence: capitalised (unless it opens with one of ``names``) and ended."""
+    text = sentence_start(text.strip(), names)
+    return text + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def _leaves(error: BaseException) -> list[BaseException]:

@@ -55,12 +55,13 @@ from p2pgames.tui._controls import FittedLines, ScrollingLog, ScrollingPage
 from p2pgames.tui._panels import SEE_ALL, content_width, layout_panels, natural_width
 from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayerInput, Question, Typed
 from p2pgames.tui._text import Line, duration, line_width, pad, plain, truncate, wrap
+from p2pgames.words import sentence_start
 from p2pgames.tui._theme import Theme
 
 if TYPE_CHECKING:
     from p2pgames.tui._app import TerminalGame
 
-__all__ = ["Screen", "View", "away_seconds", "status_case", "LEAVE_PROMPT"]
+__all__ = ["Screen", "View", "away_seconds", "LEAVE_PROMPT"]
 
 MIN_LOG_ROWS = 3
 # Table and log side by side on terminals this wide, if the log keeps SIDE_LOG_WIDTH columns and
@@ -89,16 +90,6 @@ def _bot_mark(note: str | None) -> list[tuple[str, str]]:
     if note is None:
         return []
     return [("dim", " bot" if note == BOT_LAUNCHED_HERE else f" ({note})")]
-
-
-def status_case(text: str, names: Sequence[str]) -> str:
-    """``text`` as the status line shows it: its first letter capitalised (``Your move: …``,
-    ``Waiting for bob …``), unless it opens with a player's name, which is shown as the player
-    typed it (``root to move: …``, ``root and bob to move: …``)."""
-    for name in names:
-        if name and text.startswith(name) and text[len(name):len(name) + 1] in ("", " ", ",", ":"):
-            return text
-    return text[:1].upper() + text[1:]
 
 
 def away_seconds(session: Session, away_for: Callable[[int], float | None]) -> float | None:
@@ -353,7 +344,7 @@ class Screen:
             if session.seat is not None and session.seat in session.waiting_for():
                 style = "class:status.you"
         names = game.node.session.names if game.node is not None else ()
-        return [pad([(style, f" {status_case(text, names)}")], width, style)]
+        return [pad([(style, f" {sentence_start(text, names)}")], width, style)]
 
     def _prompt(self, width: int, height: int | None = None) -> list[Line]:
         """Above the input line: your choices, or how the game ended."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from p2pgames.tui._app import _sentence
 from p2pgames.tui._state import Mode
 from p2pgames.tui._text import plain
 from test_tui_away import FakeSession, pipe, terminal_game  # noqa: F401 - pipe is a fixture
@@ -33,3 +34,8 @@ def test_a_game_over_and_a_stopped_game_say_the_same_way_to_leave(pipe):  # noqa
         game.mode = mode
         shown[mode] = plain(game.screen._banner())
     assert shown[Mode.OVER] == shown[Mode.STOPPED] == " Press q or Enter to leave.  (PgUp/PgDn scroll the log)"
+
+
+def test_a_problem_that_opens_with_a_name_keeps_it_as_typed():
+    assert _sentence("root is away", ("alice", "root")) == "root is away."
+    assert _sentence("nobody is away", ("alice", "root")) == "Nobody is away."
