@@ -31,7 +31,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from p2pgames.engine import ChoiceGroup, Composer, IllegalAction, MalformedAction
+from p2pgames.engine import ChoiceGroup, Composer, IllegalAction, MalformedAction, normalize_typed
 from p2pgames.invocation import command
 from p2pgames.net import JoinCode, Node, SetupError, kept_seat_note
 from p2pgames.session import (
@@ -514,7 +514,7 @@ class TerminalGame:
         try:
             composer = composer.apply(text)
         except IllegalAction as error:
-            self._problem(f"You can't {text}: {_clause(error.reason)}")
+            self._problem(_refused(text, error.reason))
             return
         except MalformedAction as error:
             suggestions = command.suggestions if isinstance(command, Unknown) else ()
@@ -772,6 +772,14 @@ class TerminalGame:
 def _alternatives(texts: tuple[str, ...]) -> str:
     """``a``, ``a or b``, ``a, b or c``."""
     return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} or {texts[-1]}"
+
+
+def _refused(command: str, reason: str) -> str:
+    """Why a composer's ``command`` can't be done: ``You can't add Hull: …``; ``done`` is no verb
+    to put after "can't" (``Not done yet: a submarine has 10 compartments, not 1.``)."""
+    if normalize_typed(command) == "done":
+        return f"Not done yet: {_clause(reason)}"
+    return f"You can't {command}: {_clause(reason)}"
 
 
 def _clause(text: str) -> str:
