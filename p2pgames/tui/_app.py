@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import math
 import os
+import re
 import sys
 from typing import Any, Awaitable, Callable
 
@@ -611,7 +612,7 @@ class TerminalGame:
             return f"{typed} is not a command. To chat, type say and your message; help shows the commands."
         if self.decision is not None:
             message = f"{typed} is not one of your choices" + (f": {_clause(reason)}" if reason else ".")
-            if command.suggestions:
+            if command.suggestions and not _names_one(reason, command.suggestions):
                 message += f" Did you mean {_alternatives(command.suggestions)}?"
             return message + " Tab lists your choices; help shows the commands."
         if self.mode is Mode.PLAYING and self.node is not None:
@@ -772,6 +773,12 @@ class TerminalGame:
 def _alternatives(texts: tuple[str, ...]) -> str:
     """``a``, ``a or b``, ``a, b or c``."""
     return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} or {texts[-1]}"
+
+
+def _names_one(reason: str | None, moves: tuple[str, ...]) -> bool:
+    """Whether ``reason`` already says which move was meant (``… bid -3, not bid 3``): then the
+    lookalikes of what was typed are left out."""
+    return reason is not None and any(re.search(rf"(?<![\w-]){re.escape(move)}(?![\w-])", reason) for move in moves)
 
 
 def _refused(command: str, reason: str) -> str:
