@@ -122,10 +122,23 @@ def _variant(game: Game, name: str | None) -> Mapping[str, Any] | None:
         return None
     variants = variants_of(game)
     if not variants:
-        raise UsageError(f"{game.title} has no variants (--variant {name}); it is played one way (see {_command('rules', game.name)})")
+        raise UsageError(
+            f"{game.title} has no variants (--variant {name}); it is played one way (see {_command('rules', game.name)})"
+            + _option_named(game, name)
+        )
     if name not in variants:
-        raise UsageError(f"{game.title} has no variant {name!r}; choose one of: {', '.join(variants)}")
+        raise UsageError(f"{game.title} has no variant {name!r}; choose one of: {', '.join(variants)}" + _option_named(game, name))
     return variants[name]
+
+
+def _option_named(game: Game, name: str) -> str:
+    """`` (did you mean --option characters=auction?)`` when ``name``, given as a variant, is
+    the value of one of ``game``'s options; else nothing."""
+    for option in game.options:
+        for choice in option.choices:
+            if isinstance(choice, str) and choice.casefold() == name.casefold() and choice != option.default:
+                return f" (did you mean --option {option.name}={choice}?)"
+    return ""
 
 
 def _ruleset(game: Game, players: int | None, pairs: Sequence[str], variant: str | None = None):

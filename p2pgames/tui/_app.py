@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import math
 import os
+import re
 import sys
 from typing import Any, Awaitable, Callable, Sequence
 
@@ -31,7 +32,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from p2pgames.engine import ChoiceGroup, Composer, IllegalAction, MalformedAction
+from p2pgames.engine import ChoiceGroup, Composer, IllegalAction, MalformedAction, normalize_typed
 from p2pgames.invocation import command
 from p2pgames.net import JoinCode, Node, SetupError, kept_seat_note
 from p2pgames.session import (
@@ -515,7 +516,7 @@ class TerminalGame:
         try:
             composer = composer.apply(text)
         except IllegalAction as error:
-            self._problem(f"You can't {text}: {_clause(error.reason)}")
+            self._problem(_refused(text, error.reason))
             return
         except MalformedAction as error:
             suggestions = command.suggestions if isinstance(command, Unknown) else ()
@@ -612,7 +613,7 @@ class TerminalGame:
             return f"{typed} is not a command. To chat, type say and your message; help shows the commands."
         if self.decision is not None:
             message = f"{typed} is not one of your choices" + (f": {_clause(reason)}" if reason else ".")
-            if command.suggestions:
+            if command.suggestions and not _names_one(reason, command.suggestions):
                 message += f" Did you mean {_alternatives(command.suggestions)}?"
             return message + " Tab lists your choices; help shows the commands."
         if self.mode is Mode.PLAYING and self.node is not None:
@@ -777,6 +778,20 @@ class TerminalGame:
 def _alternatives(texts: tuple[str, ...]) -> str:
     """``a``, ``a or b``, ``a, b or c``."""
     return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} or {texts[-1]}"
+
+
+def _names_one(reason: str | None, moves: tuple[str, ...]) -> bool:
+    """Whether ``reason`` already says which move was meant (``… bid -3, not bid 3``): then the
+    lookalikes of what was typed are left out."""
+    return reason is not None and any(re.search(rf"(?<![\w-]){re.escape(move)}(?![\w-])", reason) for move in moves)
+
+
+def _refused(command: str, reason: str) -> str:
+    """Why a composer's ``command`` can't be done: ``You can't add Hull: …``; ``done`` is no verb
+    to put after "can't" (``Not done yet: a submarine has 10 compartments, not 1.``)."""
+    if normalize_typed(command) == "done":
+        return f"Not done yet: {_clause(reason)}"
+    return f"You can't {command}: {_clause(reason)}"
 
 
 def _clause(text: str) -> str:

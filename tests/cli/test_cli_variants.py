@@ -84,6 +84,17 @@ def test_a_variant_maps_onto_ruleset_options(asked, args, players, options):
             ["selfplay", "steamcourt", "--variant", "royal"],
             "Steam Court has no variant 'royal'; choose one of: party, duo, clock, solo",
         ),
+        # A variant named as an option's value is that option (the auction, the starters).
+        (
+            ["host", "steamcourt2015", "--variant", "auction"],
+            "Steam Court (2015 draft) has no variant 'auction'; choose one of: party"
+            " (did you mean --option characters=auction?)",
+        ),
+        (
+            ["play", "torpedo", "--variant", "Starter"],
+            "Steam Torpedo has no variants (--variant Starter); it is played one way (see p2pgames rules torpedo)"
+            " (did you mean --option build=starter?)",
+        ),
         (
             ["selfplay", "steamcourt", "--variant", "clock", "--option", "scoring=gears"],
             "--variant clock sets scoring=clock, but --option scoring=gears says otherwise",

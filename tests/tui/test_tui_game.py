@@ -600,7 +600,7 @@ def test_a_composer_builds_the_action_on_this_peer_then_it_is_made(pipe, deadlin
         table.type("fetch c7\r")
         await table.screen.wait_for("“fetch c7” is not one of your choices: 'fetch c7' is not a picker command.")
         table.type("done\r")
-        await table.screen.wait_for("You can't done: pick a card first.")
+        await table.screen.wait_for("Not done yet: pick a card first.")
         counter = table.human.session.replica.counters[table.human.session.seat]
         table.type("1\r")  # the composer's first command, by its number
         await table.screen.wait_for("Picking │ picked: " + hand[0].split()[1])

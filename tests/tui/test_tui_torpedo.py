@@ -165,7 +165,10 @@ def test_the_build_screen_lists_the_pool_with_stats_and_builds_tile_by_tile(pipe
     assert "  starter panzer            the Panzer la Rochelle starter's ten tiles" in shown["help"]
     assert "  add Gatling               a tile into your build" in shown["help"]
     assert "  clear | done              start again | finish" in shown["help"]
-    assert "  swap Gatling Chain | keep after placement" in shown["help"]
+    # The swap's two commands each in the command column ("swap Gatling Chain | keep after
+    # placement" read as if "keep after placement" were what to type).
+    assert "  swap Gatling Chain        after placement: switch two compartments" in shown["help"]
+    assert "  keep                      ...or keep your submarine as placed" in shown["help"]
     pool = shown["pool"]
     # The heading keys the codes; every tile is listed with its type, structure/oxygen and effects.
     assert "── pool · S4/2: type, structure/oxygen · ↺ counter · ¹ single-use · ² two keys" in pool

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from p2pgames.tui._app import _sentence
+from p2pgames.tui._commands import Unknown
 from p2pgames.tui._state import Mode
 from p2pgames.tui._text import plain
 from test_tui_away import FakeSession, pipe, terminal_game  # noqa: F401 - pipe is a fixture
@@ -39,3 +40,23 @@ def test_a_game_over_and_a_stopped_game_say_the_same_way_to_leave(pipe):  # noqa
 def test_a_problem_that_opens_with_a_name_keeps_it_as_typed():
     assert _sentence("root is away", ("alice", "root")) == "root is away."
     assert _sentence("nobody is away", ("alice", "root")) == "Nobody is away."
+
+
+def test_a_refusal_that_already_names_the_move_meant_offers_no_lookalikes(pipe):  # noqa: F811
+    # `bid 3` in the 2015 auction said "… bid -3, not bid 3. Did you mean bid -3, bid -13, bid -9
+    # or bid -8?": the reason already says what to type, and the lookalikes only blur it.
+    game, _ = terminal_game(pipe, FakeSession())
+    game.decision = object()  # type: ignore[assignment] - only "is there a decision" matters here
+    reason = "a bid is in negative points, as the rulebook writes it: bid -3, not bid 3"
+    message = game._unknown_message(Unknown("bid 3", ("bid -3", "bid -13", "bid -9", "bid -8")), reason)
+    assert message == (
+        "“bid 3” is not one of your choices: a bid is in negative points, as the rulebook writes it: bid -3, not"
+        " bid 3. Tab lists your choices; help shows the commands."
+    )
+    # A reason that names none of them keeps them.
+    message = game._unknown_message(Unknown("assign it", ("assign Boiler", "assign Hull")), "'it' is not a compartment")
+    assert message.endswith("'it' is not a compartment. Did you mean assign Boiler or assign Hull? Tab lists your"
+                            " choices; help shows the commands.")
+    # A lookalike that is only the start of a word of the reason is no correction.
+    message = game._unknown_message(Unknown("bid 3", ("bid -3",)), "bid -30 is the most")
+    assert "Did you mean bid -3?" in message

@@ -293,6 +293,12 @@ def parse(
             card = word.removeprefix("down:")
             if _card_token(card) is not None and not card.startswith("#") and card not in mine and verb != "replace":
                 raise IllegalAction(player, f"{card.upper()} is not in your hand")
+    if "joker" in (word.removeprefix("down:") for word in wanted[1:]):
+        # Never on the list, so the list alone wouldn't say why.
+        if verb == "build" and any(isinstance(action, Build) for action in legal):
+            raise IllegalAction(player, "a Joker can never be installed")
+        if verb == "discard" and any(isinstance(action, DiscardCard) for action in legal):
+            raise IllegalAction(player, "a Joker is never discarded")
     if verb == "describe" and any(isinstance(action, Describe) for action in legal):
         raise IllegalAction(player, _describe_problem(game, state, player, knowledge))
     choices = [describe(state, player, action, knowledge, names) for action in legal[:4]]

@@ -125,7 +125,8 @@ gas oxygen attack, kill a crew member; cl close, far distant range; ↺ counter,
   custom                    build your own from the pool
   add Gatling               a tile into your build (remove Gatling: out again)
   clear | done              start again | finish: 10 tiles, one a control room
-  swap Gatling Chain | keep after placement: switch two compartments, or keep
+  swap Gatling Chain        after placement: switch two compartments
+  keep                      ...or keep your submarine as placed
   pick Gatling              (build=draft) take a tile from the pool"""
 
 

@@ -275,6 +275,21 @@ def test_a_card_not_in_your_hand_is_refused_naming_it():
     assert refused(t, 0, "offer 3d 7c 2h") == "2H is not in your hand"
 
 
+def test_a_joker_built_or_discarded_is_refused_saying_why():
+    # "build 5s joker at 1" listed the moves without saying that a Joker can't be installed.
+    t = table(3, hands={0: ["5S", "JOKER1"], 1: ["JOKER2"], 2: ["5H"]})
+    choose(t, ["king", "king", "jack"])
+    play(t, 2, "no trade")
+    assert refused(t, 0, "build 5s joker at 1") == "a Joker can never be installed"
+    assert refused(t, 0, "build joker at 2") == "a Joker can never be installed"
+    six = ["2C", "3C", "4C", "5C", "6C", "7C", "JOKER1"]
+    t = table(3, hands={0: six, 1: [], 2: ["9H"]})
+    choose(t, ["jack", "jack", "jack"])
+    for seat in range(3):
+        play(t, seat, "no trade")
+    assert refused(t, 0, "discard joker") == "a Joker is never discarded"
+
+
 def test_words_that_are_no_move_of_the_game_are_malformed():
     t = _trade()
     with pytest.raises(MalformedAction, match=r"^'fly to the moon' is not a move of Astonishing! \(type help for the moves\)$"):
