@@ -280,7 +280,9 @@ async def host_table(
     local_only = bind in ("127.0.0.1", "localhost", "::1")
     here = listening_address(bind)
     humans = ruleset.players - 1 - bots
-    await nursery.start(node.serve, listeners)
+    # A person at the table (not a bot's process, which ends with the game) still answers a seat
+    # coming back for a game that stopped, while the table is on their screen: it forgets its seat.
+    await nursery.start(functools.partial(node.serve, after_the_game=not bot), listeners)
     ipv4 = _outgoing_address(socket.AF_INET)
     mapped: PortMapping | MappingError | None = None
     if humans and port_mappers and _forwardable(bind):

@@ -171,6 +171,10 @@ class Node:
         # Host: the listeners' scope, closed once a finished game needs nobody to come back.
         self._listening = trio.CancelScope()
         self._game_over = False
+        # Host: whether a seat coming back after the game is answered (serve's after_the_game),
+        # and whether the game stopped and that is all we do.
+        self._answers_after_the_game = False
+        self._after_the_game = False
         # The signing keys of the seats this process plays with bots (see bot_note).
         self.launched_bots: set[bytes] = {session.identity.public_key.raw} if session.bot else set()
 
@@ -267,7 +271,10 @@ class Node:
             connection = self.connections.get(number)
             if connection is not None:
                 self._close(connection)
-        for event in session.take_events():
+        events = session.take_events()
+        if self._after_the_game:  # the game's events ended with it (the channel is closed)
+            events = []
+        for event in events:
             if isinstance(event, DesyncReport):
                 self._write_desync(event)
             if isinstance(event, SeatAway):
@@ -297,6 +304,9 @@ class Node:
         """Append what the session recorded to the transcript, and what it saved to the seat file."""
         session = self.session
         records = session.take_transcript()
+        if self._after_the_game:  # the transcript and the seat are closed: nothing is a game's now
+            session.take_saved()
+            return
         if records and self.transcript_path is None and self.transcript_dir is not None:
             self.transcript_path = self._transcript_name()
         if records and self.transcript_path is not None:
@@ -477,11 +487,13 @@ class Node:
     async def _close_after_game(self) -> None:
         """Host, once the game is over: when every seat holds the final agreement (or after
         ``linger`` seconds, for a joiner that lost the end to come back for it), stop listening
-        and close every connection without a place at the table. Seated joiners keep theirs
-        until they leave (a goodbye, a last chat line)."""
+        — unless we answer after the game (:meth:`serve`): a seat coming back is caught up to
+        the end — and close every connection without a place at the table. Seated joiners keep
+        theirs until they leave (a goodbye, a last chat line)."""
         with trio.move_on_after(self.settings.linger):
             await self.final_agreement.wait()
-        self._listening.cancel()
+        if not self._answers_after_the_game:
+            self._listening.cancel()
         for connection in list(self.connections.values()):
             if not self._greeted(connection):
                 self._hang_up_unseated(connection, "the game is over")
@@ -584,8 +596,17 @@ class Node:
 
     # -- running -------------------------------------------------------------------------------
 
-    async def serve(self, listeners: list[trio.SocketListener], *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        """Host: accept joiners on ``listeners`` until the node stops."""
+    async def serve(
+        self, listeners: list[trio.SocketListener], *, after_the_game: bool = False,
+        task_status=trio.TASK_STATUS_IGNORED,
+    ) -> None:
+        """Host: accept joiners on ``listeners`` until the node stops. With ``after_the_game``
+        (a host whose player still looks at the table), a game that stopped before its end —
+        ended for an absence, or for a fault — goes on being answered until this is cancelled:
+        a seat coming back for it is told, by ``gone``, that it stopped and why, so it forgets
+        its saved seat (see :meth:`_answer_after_the_game`)."""
+        addresses = [listener.socket.getsockname()[:2] for listener in listeners]
+        self._answers_after_the_game = after_the_game
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
@@ -596,10 +617,34 @@ class Node:
                     self._drop_replaced_transcript()  # our replay is written: it holds the old one's all
                 task_status.started()
                 await trio.sleep_forever()
+            if after_the_game and self.session.stage == "halted":
+                self._close_files()
+                await self._answer_after_the_game(addresses)
         finally:
             self._close_files()  # also when cancelled from outside
 
-    async def _accept_loop(self, listeners: list[trio.SocketListener]) -> None:
+    async def _answer_after_the_game(self, addresses: list[tuple[str, int]]) -> None:
+        """Host, its game stopped (the node has stopped, and closed its listeners): listen at
+        ``addresses`` again, each connection answered by the stopped session — a rejoin with
+        ``gone``, a hello with a refusal — and closed; each is held ``hello_timeout`` at most,
+        and as few as ever (``max_unseated``). Nothing of it is a game's any more: no events,
+        nothing written. Runs until cancelled."""
+        self._after_the_game = True
+        self._listening = trio.CancelScope()
+        listeners: list[trio.SocketListener] = []
+        for host, port in addresses:
+            try:
+                listeners += await trio.open_tcp_listeners(port, host=host)
+            except OSError:
+                pass  # taken meanwhile by another program: nobody can be answered there
+        if not listeners:
+            return
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            await self._accept_loop(listeners, deadline=self.settings.hello_timeout)
+
+    async def _accept_loop(self, listeners: list[trio.SocketListener], *, deadline: float | None = None) -> None:
+        """Accept connections on ``listeners`` (each held ``deadline`` seconds at most, if given)."""
         async def handle(stream: trio.SocketStream) -> None:
             peer = _peer_address(stream)
             if self._too_many_unseated(peer):
@@ -607,7 +652,8 @@ class Node:
                 return
             number = self._next_connection
             self._next_connection += 1
-            await self._run_connection(stream, number, peer)
+            with trio.move_on_after(math.inf if deadline is None else deadline):
+                await self._run_connection(stream, number, peer)
 
         # Connections run in the node's nursery: closing the listeners leaves them be.
         with self._listening:

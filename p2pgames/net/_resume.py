@@ -139,6 +139,9 @@ async def resume_seat(
             raise _connect_problem(error, JoinCode(host, where_port, None)) from None
     with trio.move_on_after(settings.connect_timeout):
         await node.wait_until(lambda: session.in_touch or session.finished)
+    if session.stage == "over":  # caught up to an end we had missed: the result is ours too
+        say(f"Back at the table: caught up on {session.replica.seq} log entries; the game is over.")  # type: ignore[union-attr]
+        return node
     if session.finished or not session.in_touch:
         refused = session.finished  # the host said no (else it never caught us up)
         node.leave("could not rejoin")
@@ -213,7 +216,7 @@ async def _resume_host(
         session, settings=settings, transcript_dir=directory, seat_path=seat_path, replaces_transcript=old_transcript,
     )
     node.address = (saved.host or "", actual)  # saved with the seat from the start: where to listen again
-    await nursery.start(node.serve, listeners)
+    await nursery.start(functools.partial(node.serve, after_the_game=not bot), listeners)  # as host_table's
     say(f"Resumed the game after {session.replica.seq} log entries; listening on port {actual}.")  # type: ignore[union-attr]
     mapped = None
     if port_mappers and _forwardable(bind):

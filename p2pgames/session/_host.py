@@ -438,10 +438,15 @@ class HostRole:
                 # as it joined (same key, same sealing key), so it takes its seat from here.
                 self._welcome_back(connection, seat, 0)
                 return
-            self.reject(connection, (
-                "the game has already started, and you have a seat at it: take it back with the "
-                "profile you joined with (p2pgames resume)"
-            ) if seat is not None else "the game has already started")
+            if seat is not None:
+                self.reject(connection, (
+                    "the game has already started, and you have a seat at it: take it back with the "
+                    "profile you joined with (p2pgames resume)"
+                ))
+            elif session.stage == "halted":  # we answer only those coming back (Node.serve's after_the_game)
+                self.reject(connection, f"this table's game has stopped: {self._why_stopped()}")
+            else:
+                self.reject(connection, "the game has already started")
             return
         if any(info.key.raw == envelope.sender for info, _ in self.lobby):
             self.reject(connection, "a player with your key is already at this table (use another --profile)")
