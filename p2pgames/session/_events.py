@@ -161,11 +161,17 @@ class SeatAway:
     name: str
     reason: str
     host: bool = False
+    restarted: bool = False  # we are a host taken up again: every joiner is away until it is back
 
     @property
     def text(self) -> str:
         if self.host:
             return f"The connection to the host, {self.name}, was lost ({self.reason}); reconnecting …"
+        if self.restarted:
+            return (
+                f"Waiting for {self.name} to reconnect: their program dials this table again by itself"
+                " (if it stopped too: p2pgames resume)."
+            )
         return (
             f"{self.name}'s connection was lost ({self.reason}); the game waits for them where it"
             " needs them (they can come back: p2pgames join or resume)."

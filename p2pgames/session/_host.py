@@ -861,7 +861,7 @@ class HostRole:
         self.restoring = False
         for seat in range(1, len(session.seats)):
             session.away[seat] = "the host restarted"
-            session._emit(SeatAway(seat, session.names[seat], "the host restarted"))
+            session._emit(SeatAway(seat, session.names[seat], "the host restarted", restarted=True))
         self._go_on_if_gathered()
 
     # The dispatch tables (see the module docstring): a connection's first message, and what a

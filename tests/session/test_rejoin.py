@@ -285,6 +285,12 @@ def test_a_restarted_host_waits_for_every_joiner_to_rejoin():
     host = Session.resume_host(old.identity, board.saved_seat(0), records, get_game, bot=True, narrate=False)
     assert host.replica.seq == old.replica.seq and host.replica.state_hash == old.replica.state_hash
     assert host.away == {1: "the host restarted", 2: "the host restarted"}
+    # The host reads that they reconnect by themselves (not "they can come back: p2pgames join").
+    said = [event.text for event in host.take_events() if isinstance(event, SeatAway)]
+    assert said == [
+        f"Waiting for p{seat} to reconnect: their program dials this table again by itself (if it stopped too: "
+        "p2pgames resume)." for seat in (1, 2)
+    ]
     # It does nothing, its own part neither, until every joiner is back (one may hold entries
     # its transcript lacks: issue 22, point 16).
     assert host.take_outgoing() == [] and host.replica.seq == old.replica.seq
