@@ -315,7 +315,7 @@ def _narrate_note(before: "AstonishingState", after: "AstonishingState", note: t
     kind = note[0]
     revealed = after.cards.revealed
     if kind == "first":
-        return [f"{names[note[1]]} goes first (the youngest player) and play goes up the seats."]
+        return [f"{names[note[1]]} goes first (drawn at random: the rulebook's youngest player) and play goes up the seats."]
     if kind == "inventor":
         return [f"{names[note[1]]} plays {inventor_title(note[2])}."]
     if kind == "chosen":
@@ -527,7 +527,7 @@ def _trade_panel(state: "AstonishingState", viewer: int | None, knowledge: Knowl
                 for slot, up in answer
             )
         else:
-            text = "…" if seat in state.owing else "no answer"
+            text = "…" if seat in state.owing else "declines"
         answers.append(f"{names[seat][:12]} {text}")
     lines: list[tuple[Segment, ...]] = [(("bold", f"{names[state.trader][:12]} offers "), ("", offer))]
     lines += [(("", row),) for row in _rows(answers, "answers: ", " · ")]

@@ -59,7 +59,7 @@ def test_the_first_player_is_drawn_by_joint_randomness_before_anything_else():
 def test_the_first_player_is_announced_as_the_youngest_and_play_goes_up_the_seats():
     table = ScenarioTable(3, first=1)
     assert table.state.first == 1 and table.state.in_turn() == [1, 2, 0]
-    assert table.lines == ["bob goes first (the youngest player) and play goes up the seats."]
+    assert table.lines == ["bob goes first (drawn at random: the rulebook's youngest player) and play goes up the seats."]
 
 
 def test_inventors_are_chosen_in_turn_from_the_first_player_each_a_different_one():

@@ -273,3 +273,14 @@ def test_an_offer_nobody_can_answer_comes_straight_back_and_can_only_be_withdraw
     assert t.state.phase == Phase.DECIDE and texts(t, 0) == ["withdraw"]
     with pytest.raises(IllegalAction, match="nobody has a card to answer with"):
         act(t, 0, Reopen())
+
+
+def test_the_trade_panel_says_who_declined_and_who_is_yet_to_answer():
+    from tests.games.astonishing.astonishing_scenarios import GAME
+
+    t = _trading()
+    play(t, 0, "offer 7d")
+    play(t, 2, "decline")
+    [trade] = [panel for panel in GAME.panels(t.state, 0, t.knowledge[0], t.names) if panel.title == "Trade"]
+    text = "\n".join("".join(part for _, part in line) for line in trade.lines)
+    assert "bob …" in text and "carol declines" in text, text  # was "carol no answer"
