@@ -11,6 +11,7 @@ import pty
 import queue
 import re
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -67,9 +68,13 @@ def join_code(host: Peer) -> str:
 def _take_terminal() -> None:
     """In the child, before it runs: a session of its own whose controlling terminal is the
     pseudo-terminal on its stdin, so that Ctrl-C typed before the program sets the terminal raw
-    is a SIGINT to it, as at a real terminal."""
+    is a SIGINT to it, as at a real terminal — and SIGINT and SIGQUIT taken as a terminal's
+    programs take them, whatever started the suite (a job started with & in a script ignores
+    both, and a program inherits that: Python then never turns Ctrl-C into KeyboardInterrupt)."""
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 
 
 class TerminalPeer:
