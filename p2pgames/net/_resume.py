@@ -137,8 +137,7 @@ async def resume_seat(
             raise SetupError(f"can't reach the host at {host}:{where_port}: no answer within {settings.connect_timeout:.0f} s; is it running again?") from None
         except OSError as error:
             raise _connect_problem(error, JoinCode(host, where_port, None)) from None
-    with trio.move_on_after(settings.connect_timeout):
-        await node.wait_until(lambda: session.in_touch or session.finished)
+    await _caught_up(node, session, settings.connect_timeout)
     if session.stage == "over":  # caught up to an end we had missed: the result is ours too
         say(f"Back at the table: caught up on {session.replica.seq} log entries; the game is over.")  # type: ignore[union-attr]
         return node
@@ -158,6 +157,21 @@ async def resume_seat(
         raise SetupError(message, network=False)
     say(f"Back at the table: caught up on {session.replica.seq} log entries.")
     return node
+
+
+async def _caught_up(node: Node, session: Session, patience: float) -> None:
+    """Wait until the host has caught ``session`` up (or it stopped), giving up only after
+    ``patience`` seconds in which no entry came: a seat taken again is sent the whole log, which
+    over a slow link takes longer than any fixed time, and giving up sends ``leave``."""
+    def entries() -> int:
+        return session.replica.seq if session.replica is not None else -1
+
+    while not (session.in_touch or session.finished):
+        seen = entries()
+        with trio.move_on_after(patience) as waited:
+            await node.wait_until(lambda: session.in_touch or session.finished or entries() != seen)
+        if waited.cancelled_caught:
+            return
 
 
 def _no_answer(error: BaseException, host: str, settings: NetSettings) -> str:

@@ -143,3 +143,28 @@ async def test_a_seat_its_host_refuses_without_saying_the_game_is_over_is_kept(t
         f"(if the game is over, p2pgames resume --forget {refused.saved.game_id.hex()[:8]} deletes it)"
     )
     assert refused.path.exists()
+
+
+async def test_a_catch_up_slower_than_the_connect_timeout_is_waited_for_while_it_goes_on(tmp_path, autojump_clock):
+    """A seat taken again is caught up from the log's start (it keeps no entries): over a slow
+    link that takes longer than ``connect_timeout``. It waits while entries keep coming; it gave
+    up after ``connect_timeout`` and sent ``leave``, which ended the game for everyone."""
+    slow: list[bool] = []
+
+    def on_link(link) -> None:
+        if slow:
+            link.throttle("down", 2000)  # bytes a second: some 40 kB of log take 20 s
+
+    table = Table(tmp_path, b"slow-catch-up", on_link)
+    async with trio.open_nursery() as nursery:
+        await table.start(nursery)
+        watched = await table.proxy.wait_for_link(1)  # seat 2's
+        await watched.wait_frame("down", kind_is("entry"), count=40)
+        table.kill(2)
+        slow.append(True)
+        began = trio.current_time()
+        await table.restart(nursery, 2)
+        assert trio.current_time() - began > NetSettings().connect_timeout
+        await table.finish()
+        nursery.cancel_scope.cancel()
+    table.check_finished_and_verified()
