@@ -33,8 +33,10 @@ SEATS = (0, 1)
 # --- §D4.2: the tiles, read from the SPEC --------------------------------------------------------
 
 def _section(text, heading):
-    start = text.index(heading)
-    end = text.find("\n#", start + len(heading))
+    start = text.find("\n" + heading)
+    if start < 0:
+        raise LookupError(f"SPEC.md has no section {heading!r}: the tiles can't be read")
+    end = text.find("\n#", start + 1)
     return text[start:end if end >= 0 else len(text)]
 
 
