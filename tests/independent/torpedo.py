@@ -842,23 +842,21 @@ class Torpedo:
         d = 1 - self.source[0]
         return [q for q in range(10) if q != CONTROL and self.oxygen[d][q] > 0]
 
+    def _ask(self, options, phase, answer):
+        """Several options: `phase` asks for one; exactly one: it is taken at once (§D4.5). False
+        when there is none."""
+        if len(options) > 1:
+            self.phase = phase
+        elif options:
+            answer(options[0])
+        return bool(options)
+
     def _drain_on(self):
         if self.amount == 0:
             self._done()
-            return
-        drainable = self.drainable()
-        if len(drainable) > 1:
-            self.phase = "drain"
-        elif drainable:
-            self._drained(drainable[0])
-        else:
-            self.amount = 0
-            fallback = self.fallback()
-            if len(fallback) > 1:
-                self.phase = "scavenge"
-            elif fallback:
-                self._fallback_token(fallback[0])
-            else:
+        elif not self._ask(self.drainable(), "drain", self._drained):
+            self.amount = 0  # the fallback (I19)
+            if not self._ask(self.fallback(), "scavenge", self._fallback_token):
                 self._done()
 
     def _drained(self, q):
