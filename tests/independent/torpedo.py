@@ -47,10 +47,10 @@ def _table(text, first_header):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if line.startswith("|") and cells[0] == first_header:
             rows = []
-            for row in lines[index + 2:]:
-                if not row.startswith("|"):
+            for following in lines[index + 2:]:
+                if not following.startswith("|"):
                     break
-                rows.append([c.strip() for c in row.strip().strip("|").split("|")])
+                rows.append([c.strip() for c in following.strip().strip("|").split("|")])
             return rows
     raise LookupError(f"§D4.2 has no table headed {first_header!r}")
 
