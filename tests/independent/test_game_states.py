@@ -1,6 +1,8 @@
-"""Beltpunk's (SPEC §D2) and Steam Court's (§D3, §D3.1) states, followed independently: every
-state hash of the session vectors computed from their entries alone, and seeded random games of
-every player count and variant whose every state, after every event, is the product's."""
+"""Beltpunk's (SPEC §D2), Steam Court's (§D3, §D3.1) and Steam Torpedo's (§D4) states, followed
+independently: every state hash of the session vectors and of real Steam Torpedo bot games computed
+from their entries alone, and seeded random games of every player count, variant and build whose
+every state, after every event, is the product's (and for Steam Torpedo, whose every list of legal
+actions is the product's)."""
 
 import json
 from pathlib import Path
@@ -12,23 +14,31 @@ from p2pgames.engine import Act, CardsDone, ChanceOutcome, DeterministicRandom, 
     Simultaneous, SimultaneousActs, Turn
 from p2pgames.games import get_game
 
-from . import beltpunk, replica, steamcourt, steamcourt_solo, transcript
+from p2pgames.net import play_table
+
+from . import beltpunk, replica, steamcourt, steamcourt_solo, torpedo, transcript
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 
 
-def replay_vector(name, make_game, deck_domain):
-    meta = json.loads((VECTORS / f"{name}.json").read_text())
-    data = (VECTORS / meta["file"]).read_bytes()
+def replay(data, make_game, deck_domain):
+    """The transcript's entries replayed by the independent game: (every state hash it computes, in
+    hex, the host's signed hashes, the replayed result)."""
     log = transcript.verify(data, follow_games=False)  # the entries' submissions, unchecked by the game
+    assert log.ok, log.problem
     start = next(value for _i, kind, value in transcript.records(data) if kind == "start")
     body = transcript.wire.open_envelope(start).body
     game = make_game(body["ruleset"])
     rep = replica.Replica(game, body["game_id"], body["seats"], deck_domain)
     hashes = [rep.apply(seat, submitted).hex() for seat, submitted in log.bodies]
+    return hashes, [state.hex() for state in log.states], rep.result()
+
+
+def replay_vector(name, make_game, deck_domain):
+    meta = json.loads((VECTORS / f"{name}.json").read_text())
+    hashes, _signed, result = replay((VECTORS / meta["file"]).read_bytes(), make_game, deck_domain)
     assert len(hashes) == meta["entries"]
     assert hashes == meta["state_hashes"]
-    result = rep.result()
     assert (result["scores"], result["winners"]) == (meta["result"]["scores"], meta["result"]["winners"])
 
 
@@ -42,6 +52,33 @@ def test_every_state_hash_of_the_steamcourt_vector_is_computed_from_its_entries(
     replay_vector("session-steamcourt-3p",
                   lambda ruleset: steamcourt.SteamCourt(ruleset["players"], ruleset["options"]),
                   steamcourt.DECK_DOMAIN)
+
+
+def test_every_state_hash_of_the_torpedo_vector_is_computed_from_its_entries():
+    # The tiles too come from the SPEC's text (§D4.2): the edition computed from its tables is the
+    # product's, which the vector's ruleset names.
+    assert torpedo.EDITION == get_game("torpedo").ruleset(2, {})["tiles"]
+    replay_vector("session-torpedo-2p", lambda ruleset: torpedo.Torpedo(ruleset["options"]), torpedo.DECK_DOMAIN)
+
+
+# Real games: one per build, the product's bots over loopback TCP; the search bot (the default) on
+# one seat of the starter game (it decides for seconds: one game of it is enough).
+TORPEDO_BOT_GAMES = [("custom", ("heuristic",)), ("random", ("heuristic",)), ("draft", ("heuristic",)),
+                     ("starter", ("search", "heuristic"))]
+
+
+@pytest.mark.parametrize("build, kinds", TORPEDO_BOT_GAMES, ids=[build for build, _ in TORPEDO_BOT_GAMES])
+async def test_every_state_hash_of_real_torpedo_bot_games_is_computed_from_their_transcripts(
+        tmp_path, autojump_clock, build, kinds):
+    table = await play_table("torpedo", 2, options={"build": build}, seed=b"independent torpedo " + build.encode(),
+                             transcripts=tmp_path, bot_kinds=kinds, verify=False)
+    assert table.ok, [seat.fault for seat in table.seats]
+    for seat in table.seats:
+        hashes, signed, result = replay(seat.transcript.read_bytes(), lambda ruleset: torpedo.Torpedo(ruleset["options"]),
+                                        torpedo.DECK_DOMAIN)
+        assert len(hashes) == table.entries
+        assert hashes == signed, next(i for i, (a, b) in enumerate(zip(hashes, signed)) if a != b)
+        assert (result["scores"], result["winners"]) == (list(table.result.scores), list(table.result.winners))
 
 
 class FollowedTable(LocalTable):
@@ -77,11 +114,11 @@ class FollowedTable(LocalTable):
         self.compare(type(event).__name__)
 
 
-def play_followed(game_name, players, options, seed, independent):
+def play_followed(game_name, players, options, seed, independent, table_class=FollowedTable):
     """A seeded random game through the product's LocalTable, followed event by event."""
     game = get_game(game_name)
     ruleset = game.ruleset(players, options)
-    table = FollowedTable(game, ruleset, seed, independent(ruleset.encode()))
+    table = table_class(game, ruleset, seed, independent(ruleset.encode()))
     game, chooser = table.game, DeterministicRandom(b"choices " + seed)
 
     def choose(seat):
@@ -128,3 +165,82 @@ def test_random_steamcourt_games_follow_the_products_every_state(players, option
 @pytest.mark.parametrize("game", [1, 4, 44, 226])
 def test_random_solo_games_follow_the_products_every_state(game):
     assert play_followed("steamcourt", 1, {}, b"solo %d" % game, lambda _ruleset: steamcourt_solo.Solo()) > 0
+
+
+class FollowedTorpedoTable(FollowedTable):
+    """Also compares, after every event, each seat's legal actions (a custom build's aside: the
+    product lists a few of millions) with those the SPEC's rules allow (§D4.3–§D4.5)."""
+
+    def compare(self, after):
+        super().compare(after)
+        mine = self.independent
+        for seat in mine.actors():
+            if mine.phase == "build":
+                continue
+            theirs = {canonical.encode(self.game.encode_action(action))
+                      for action in self.game.legal_actions(self.state, seat, self.view(seat))}
+            ours = {canonical.encode(action) for action in mine.legal_actions(seat)}
+            assert theirs == ours, (f"after event {self.events} ({after}), phase {mine.phase}: seat {seat}'s legal "
+                                    f"actions differ in {sorted(theirs ^ ours)}")
+
+
+class NotingTorpedo(torpedo.Torpedo):
+    """The independent game, noting in `noted` what a game reached: each effect resolved, as
+    (kind, a reaction, doubled); each answer of the defence and the drain made at once, by name;
+    each phase a state is encoded in; and how the game ended."""
+
+    def __init__(self, options, noted):
+        super().__init__(options)
+        self.noted = noted
+
+    def encode(self):
+        self.noted.add(("phase", self.phase))
+        return super().encode()
+
+    def _resolve(self):
+        self.noted.add((self.effect()["kind"], self.source[4], self.source[3]))
+        super()._resolve()
+
+    def _defence(self):
+        hittable = self.hittable(1 - self.source[0], self.hit)
+        if not hittable:
+            self.noted.add("absorbed at once")
+        elif self.assigned and len(hittable) == 1:
+            self.noted.add("assigned at once")
+        super()._defence()
+
+    def _drain_on(self):
+        if self.amount and len(self.drainable()) == 1:
+            self.noted.add("drained at once")
+        elif self.amount and not self.drainable() and len(self.fallback()) == 1:
+            self.noted.add("fallback token at once")
+        super()._drain_on()
+
+    def _end_checked(self):
+        over = super()._end_checked()
+        if over:
+            self.noted.add("control room destroyed" if self.destroyed(self.losers[0], torpedo.CONTROL) else "other end")
+        return over
+
+
+# Seeds whose random games (uniformly random legal play) reach, between them, every effect kind of
+# the tiles, each counter kind as a reaction and each two-keys kind doubled, the defence's and the
+# drain's automatic answers, and an end by the control room (most random games run out of oxygen).
+TORPEDO_GAMES = [("custom", 146), ("custom", 4), ("starter", 80), ("random", 110), ("random", 118), ("random", 345),
+                 ("draft", 29), ("draft", 72), ("draft", 177)]
+
+
+def test_random_torpedo_games_follow_the_products_every_state_and_legal_actions():
+    noted = set()
+    for build, number in TORPEDO_GAMES:
+        assert play_followed("torpedo", 2, {"build": build}, b"torpedo %s %d" % (build.encode(), number),
+                             lambda ruleset: NotingTorpedo(ruleset["options"], noted), FollowedTorpedoTable) > 0
+    effects = [effect for tile in torpedo.TILE_DATA for effect in tile.get("effect", [])]
+    resolved = {note for note in noted if isinstance(note, tuple) and note[0] != "phase"}
+    assert {kind for kind, _, _ in resolved} == {e["kind"] for e in effects if e["button"] != "standby"}
+    assert {kind for kind, reaction, _ in resolved if reaction} == {e["kind"] for e in effects if e["button"] == "counter"}
+    assert {kind for kind, _, doubled in resolved if doubled} == {e["kind"] for e in effects if e.get("alert") == "two-keys"}
+    assert {"absorbed at once", "assigned at once", "drained at once", "fallback token at once"} <= noted
+    assert {"control room destroyed", "other end"} <= noted
+    # The phases of the states after events: every phase but `deal` and `draft-order`, only ever the first.
+    assert {note[1] for note in noted if note[0] == "phase"} == set(torpedo.PHASES) - {"deal", "draft-order"}

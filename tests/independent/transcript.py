@@ -1,10 +1,11 @@
 """Transcript verification (SPEC §B11) by the independent implementation: records, signatures,
 the chain of entries (§B3), counters, accepts and acknowledgements (§B8).
 
-What a game does with its entries needs the game: for the probe game (§D6) the verifier replays
-every entry with `replica.Replica` and compares every state hash; for the other games (whose
-states this implementation does not follow) the replayed state after each entry is taken to be the
-state the host signed, and agreement is checked as every ack naming that entry's digest and state.
+What a game does with its entries needs the game: for the probe game (§D6), Beltpunk (§D2), Steam
+Court (§D3) and Steam Torpedo (§D4) the verifier replays every entry with `replica.Replica` and
+compares every state hash; for the other games (whose states this implementation does not follow)
+the replayed state after each entry is taken to be the state the host signed, and agreement is
+checked as every ack naming that entry's digest and state.
 
 A fault the replay finds (an illegal move, a bad opening, an audit's or a dispute's culprit, a false
 claim) stops the replay; the writer's `fault` record must name it. A recorded fault the replay does
@@ -17,7 +18,7 @@ import copy
 import struct
 from dataclasses import dataclass, field
 
-from . import beltpunk, canon, deck, probe, replica, steamcourt, steamcourt_solo, wire
+from . import beltpunk, canon, deck, probe, replica, steamcourt, steamcourt_solo, torpedo, wire
 
 MAX_RECORD = 16 << 20
 
@@ -78,7 +79,7 @@ def records(data: bytes):
 
 def replayer(start_body):
     """A replica of the game the start names, or None for a game this implementation doesn't follow
-    (Steam Torpedo and Astonishing!: their effect rules are in their RULES.md, not the SPEC)."""
+    (Astonishing! and the 2015 Steam Court)."""
     ruleset = start_body["ruleset"]
     players, options = ruleset["players"], ruleset["options"]
     # §D1: a ruleset of another edition of the rules than §D describes is refused, not replayed.
@@ -94,6 +95,12 @@ def replayer(start_body):
         game, domain = steamcourt_solo.Solo(), steamcourt.DECK_DOMAIN
     elif ruleset["game"] == "steamcourt":
         game, domain = steamcourt.SteamCourt(players, options), steamcourt.DECK_DOMAIN
+    elif ruleset["game"] == "torpedo":
+        # §D4: a ruleset of another tile set's edition is refused, as another edition of the rules.
+        if options.get("tiles", torpedo.EDITION) != torpedo.EDITION:
+            raise Problem("other-edition", f"a ruleset of Steam Torpedo's tile set {options['tiles']!r}; the SPEC "
+                                           f"gives edition {torpedo.EDITION}")
+        game, domain = torpedo.Torpedo(options), torpedo.DECK_DOMAIN
     else:
         return None
     return replica.Replica(game, start_body["game_id"], start_body["seats"], domain)
