@@ -476,9 +476,10 @@ class Node:
         from_peer = sum(connection.peer == peer for connection in unseated)
         return len(unseated) >= settings.max_unseated or from_peer >= settings.max_unseated_per_address
 
-    def _hang_up_unseated(self, connection: _Connection, reason: str) -> None:
-        """Host: close ``connection``, which has no place at the table, at once: nothing it may
-        still send is wanted, and nothing is at stake on it."""
+    def _hang_up(self, connection: _Connection, reason: str) -> None:
+        """Host: close ``connection``, which has no seat at a game (none yet, or one in the
+        lobby, which it leaves), at once: nothing it may still send is wanted, and nothing is at
+        stake on it."""
         if not connection.closing:
             connection.closing = True
             self.session.disconnected(connection.number, reason)
@@ -496,7 +497,7 @@ class Node:
             self._listening.cancel()
         for connection in list(self.connections.values()):
             if not self._greeted(connection):
-                self._hang_up_unseated(connection, "the game is over")
+                self._hang_up(connection, "the game is over")
         self._flush()
 
     async def _run_connection(self, stream: trio.abc.Stream, number: int, peer: str | None = None) -> None:
@@ -769,15 +770,18 @@ class Node:
                 if not self._greeted(connection):
                     # Never pinged (nothing keeps it open), and closed once its hello is late.
                     if now - connection.opened >= settings.hello_timeout:
-                        self._hang_up_unseated(connection, f"no hello within {settings.hello_timeout:.0f} s")
+                        self._hang_up(connection, f"no hello within {settings.hello_timeout:.0f} s")
                     continue
                 if now - connection.last_sent >= settings.ping_interval and not session.finished:
                     # A finished game needs nothing kept alive: nobody is judged on silence now.
                     session.ping(connection.number, int(now))
                 if now - connection.last_heard > settings.silence_timeout and not session.finished:
                     seat = session.seat_of_connection(connection.number)
+                    silence = f"nothing heard from it for {settings.silence_timeout:.0f} s"
                     if seat is not None:
-                        session.peer_unresponsive(seat, f"nothing heard from it for {settings.silence_timeout:.0f} s")
+                        session.peer_unresponsive(seat, silence)
+                    else:  # a host's lobby seat: it leaves the lobby
+                        self._hang_up(connection, silence)
             self._check_duties(now)
             self._check_away(now)
             self._flush()

@@ -1,5 +1,6 @@
 """A lobby seat lives as long as its connection (issue 23, point 4): however the connection ends
-— closed by its peer, refused by the host for a malformed message or an oversize frame — the seat leaves the lobby, everyone left there sees it go, and the game starts only
+— closed by its peer, refused by the host for a malformed message or an oversize frame, dropped
+for silence — the seat leaves the lobby, everyone left there sees it go, and the game starts only
 with every seat connected.
 
 A real host :class:`Node` listens on 127.0.0.1; the misbehaving peer (the *ghost*) is a raw TCP
@@ -52,7 +53,18 @@ async def closed_by_its_peer(stream: trio.SocketStream, reader: FrameReader, nur
     await stream.aclose()
 
 
-@pytest.mark.parametrize("misbehave", [malformed_message, frame_too_long, closed_by_its_peer])
+async def silent(stream: trio.SocketStream, reader: FrameReader, nursery: trio.Nursery) -> None:
+    """Answers no ping (it reads them, so the host's sending never blocks)."""
+    async def read_on() -> None:
+        try:
+            while await reader.next_frame() is not None:
+                pass
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+    nursery.start_soon(read_on)
+
+
+@pytest.mark.parametrize("misbehave", [malformed_message, frame_too_long, closed_by_its_peer, silent])
 async def test_a_lobby_seat_whose_connection_ends_leaves_the_lobby_and_the_game_starts_without_it(autojump_clock, misbehave):
     game = get_game("probe")
     host = Node(Session(Identity.generate(), "hostess", get_game, ruleset=game.ruleset(4), bot=True))
@@ -71,7 +83,7 @@ async def test_a_lobby_seat_whose_connection_ends_leaves_the_lobby_and_the_game_
                 await joe.wait_until(lambda: names(joe) == ["hostess", "joe", "ghost"])
 
                 await misbehave(stream, reader, nursery)
-                # Everyone left in the lobby sees the ghost go.
+                # Everyone left in the lobby sees the ghost go (silence takes the silence timeout).
                 await joe.wait_until(lambda: names(joe) == ["hostess", "joe"])
                 assert names(host) == ["hostess", "joe"] and host.session.lobby_size == 2
 
