@@ -331,3 +331,13 @@ async def test_a_joiner_the_host_closes_before_seating_it_is_told_the_host_close
             await join_table(nursery, identity=Identity.generate(), name="joe", code=JoinCode(LOOPBACK, port, None))
         nursery.cancel_scope.cancel()
 
+
+def test_the_spec_states_the_doors_limits_as_the_reference_host_has_them():
+    """SPEC §B2 (the door) gives the reference host's numbers: they are these settings'."""
+    from tests.spec.spec_text import section
+
+    door = " ".join(section("## B2.").split())
+    assert f"holds at most {SETTINGS.max_unseated} unproven connections at once" in door
+    assert f"it leaves {OWN_DESCRIPTORS} descriptors for itself and 3 per seat" in door
+    assert f"closes an unproven connection {SETTINGS.hello_timeout:.0f} s after it opened" in door
+    assert f"frames of at most {SETTINGS.max_hello_frame:,} bytes".replace(",", " ") in door
