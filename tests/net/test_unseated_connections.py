@@ -192,6 +192,15 @@ async def test_a_crowded_address_makes_room_out_of_its_own_connections(autojump_
         nursery.cancel_scope.cancel()
 
 
+async def both_finish(host: Node, joiner: Node) -> None:
+    """Wait for the game's end: one result, and no fault."""
+    with trio.fail_after(600):
+        await host.finished.wait()
+        await joiner.finished.wait()
+    assert host.session.result is not None and host.session.fault is None
+    assert joiner.session.result == host.session.result
+
+
 STRANGERS = pytest.mark.parametrize("addresses", [
     pytest.param([LOOPBACK], id="from the joiner's own address"),
     pytest.param([f"127.0.0.{number}" for number in range(2, 10)], id="from eight others"),
@@ -216,12 +225,8 @@ async def test_a_joiner_gets_in_while_a_stranger_holds_40_connections(autojump_c
         await holder.wait_closed(8)  # it held more than there is room for
         nursery.start_soon(drive_bot, host, bot_for(get_game("probe"), b"host"))
         nursery.start_soon(drive_bot, joiner, bot_for(get_game("probe"), b"joe"))
-        with trio.fail_after(600):
-            await host.finished.wait()
-            await joiner.finished.wait()
+        await both_finish(host, joiner)
         nursery.cancel_scope.cancel()
-    assert host.session.result is not None and host.session.fault is None
-    assert joiner.session.result == host.session.result
 
 
 @STRANGERS
@@ -246,12 +251,8 @@ async def test_a_seat_coming_back_gets_in_while_a_stranger_holds_40_connections(
         with trio.fail_after(2):  # its first dial again (at once, after a good connection) is taken
             await host.wait_until(lambda: 1 not in host.session.away)
         nursery.start_soon(drive_bot, joiner, bot_for(get_game("probe"), b"joe"))
-        with trio.fail_after(600):
-            await host.finished.wait()
-            await joiner.finished.wait()
+        await both_finish(host, joiner)
         nursery.cancel_scope.cancel()
-    assert host.session.result is not None and host.session.fault is None
-    assert joiner.session.result == host.session.result
 
 
 def test_the_room_for_unproven_connections_leaves_the_table_its_descriptors():
