@@ -492,8 +492,10 @@ class Node:
         if len(unproven) < self._unseated_room:
             return
         crowds = collections.Counter(connection.crowd for connection in unproven)
-        victim = max(unproven, key=lambda c: (c.closing, crowds[c.crowd], -c.opened, -c.number))
-        self._hang_up(victim, "closed to make room for a newer connection (too many had not said hello)")
+        def to_go_first(connection: _Connection) -> tuple:
+            return (connection.closing, crowds[connection.crowd], -connection.opened, -connection.number)
+
+        self._hang_up(max(unproven, key=to_go_first), "closed to make room for a newer connection (too many had not said hello)")
 
     def _hang_up(self, connection: _Connection, reason: str) -> None:
         """Host: close ``connection``, which has no seat at a game (none yet, or one in the
@@ -651,8 +653,8 @@ class Node:
         """Host, its game stopped (the node has stopped, and closed its listeners): listen at
         ``addresses`` again, each connection answered by the stopped session — a rejoin with
         ``gone``, a hello with a refusal — and closed; each is held ``hello_timeout`` at most,
-        and as few at once as ever (:meth:`_make_room`). Nothing of it is a game's any more: no events,
-        nothing written. Runs until cancelled."""
+        and as few at once as ever (:meth:`_make_room`). Nothing of it is a game's any more: no
+        events, nothing written. Runs until cancelled."""
         self._after_the_game = True
         self._listening = trio.CancelScope()
         listeners: list[trio.SocketListener] = []
