@@ -35,18 +35,17 @@ def test_a_table_of_twelve_joins_at_once_from_one_address_while_a_stranger_holds
             peers("join", code, "--bot", "--profile", f"p{number}", "--name", f"p{number}", "--no-transcript")
             for number in range(1, SEATS)
         ]
-        finished = [peer.finish() for peer in [*joiners, host]]  # a joiner turned away says why first
+        for peer in [*joiners, host]:  # a joiner turned away says why before the host is waited for
+            exit_code, out, err = peer.finish()
+            assert (exit_code, err) == (0, ""), (out, err)
+            begins = next(line for line in out if line.startswith("The game begins: "))
+            assert begins.count("(seat ") == SEATS, begins
+            assert out[-1].startswith("Game over: "), out[-3:]
     finally:
         stranger.stdin.close()  # type: ignore[union-attr]
         said = stranger.stdout.read()  # type: ignore[union-attr]
         stranger.wait(TIMEOUT)
         stranger.stdout.close()  # type: ignore[union-attr]
-    for exit_code, out, err in finished:
-        assert (exit_code, err) == (0, ""), (out, err)
-        begins = next(line for line in out if line.startswith("The game begins: "))
-        assert begins.count("(seat ") == SEATS, begins
-        assert out[-1].startswith("Game over: "), out[-3:]
-    _, host_out, _ = finished[-1]
-    assert [line for line in host_out if line.startswith("seated: ")][-1].endswith(f"({SEATS} of {SEATS})")
+    assert [line for line in host.out if line.startswith("seated: ")][-1].endswith(f"({SEATS} of {SEATS})")
     closed = int(said.removeprefix("closed "))
     assert closed >= JUNK - 32, f"the stranger held more than the host's room all along: {said!r}"
