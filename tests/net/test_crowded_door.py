@@ -3,7 +3,7 @@
 a script would, and a stranger process (``junk_stranger.py``) holding 40 connections that never
 say hello — more than the host holds at once (32) — from the same address.
 
-The table is the largest any game seats, 12 (the deal bench, a test game that deals and audits a
+The table is the largest any game seats, 12 (the deal bench, a test game that deals and audits an
 84-card deck among every seat, then ends): the host's seat, played by a bot in the host's process,
 and 11 ``join --bot`` processes started at once. Nothing sleeps to wait for anything: each read
 blocks on a process's next line, with :data:`peer_processes.TIMEOUT` only as a guard.
