@@ -228,9 +228,8 @@ async def _bot_peers(
     host: Node, address: str, port: int, bots: int, kind: str | None, nursery: trio.Nursery
 ) -> None:
     """Start ``bots`` bot peers dialling ``address`` for ``host``, which knows them for bots it launched
-    (:meth:`Node.bot_note`), each once the one before is seated: all from one address, they
-    would otherwise be many connections at once waiting for their hello, which a host holds
-    only a few of (``NetSettings.max_unseated_per_address``)."""
+    (:meth:`Node.bot_note`), each once the one before is seated, so that they sit in the order
+    of their names."""
     ruleset = host.session.ruleset
     for number in range(bots):
         identity = Identity.generate()

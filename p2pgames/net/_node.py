@@ -16,10 +16,13 @@ it judges anyone.
 
 from __future__ import annotations
 
+import collections
 import errno
+import ipaddress
 import math
 import os
 import re
+import resource
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -81,13 +84,14 @@ class NetSettings:
     redial_longest: float = 5.0
     # A watchdog tick this much later than due means this process was frozen (suspended).
     frozen_after: float = 3.0
-    # Host: a connection with no place at the table yet (no valid hello or rejoin) costs a socket
-    # and nothing else, so it is held briefly and in small numbers: closed this long after it
-    # opened; and beyond this many such connections from one address, or in all, a new one is
-    # closed at once, unread. A hello takes one round trip, so an honest joiner is unseated for
-    # a moment only; the host launches its own bots one after another (``host_table``).
+    # Host: a connection with no place at the table yet (no valid hello or rejoin: *unproven*)
+    # costs a socket and little else, so it is held briefly and in small numbers: closed this
+    # long after it opened; and at most this many at once (fewer if the process may open few
+    # files: see unseated_room). Every connection is accepted and read, so a joiner proves its
+    # seat however many strangers wait: when one more comes, the one to go is closed to make
+    # room — the oldest of the address (or IPv6 /64) holding the most (see Node._make_room).
+    # A hello takes one round trip, so an honest joiner is unproven for a moment only.
     hello_timeout: float = 10.0
-    max_unseated_per_address: int = 4
     max_unseated: int = 32
     # The largest frame a connection may send before its hello: a hello or rejoin is a few
     # hundred bytes, so a long length prefix from a stranger is refused at once, not waited for.
@@ -99,6 +103,7 @@ class _Connection:
         self.number = number
         self.stream = stream
         self.peer = peer  # host: the address it came from; a joiner's own dial: None
+        self.crowd = None if peer is None else _crowd_of(peer)  # host: whom it counts with when room is short
         self.opened = trio.current_time()
         self.send_frames, self.receive_frames = trio.open_memory_channel[bytes | None](queue_size)
         self.last_heard = trio.current_time()
@@ -175,6 +180,8 @@ class Node:
         # and whether the game stopped and that is all we do.
         self._answers_after_the_game = False
         self._after_the_game = False
+        # Host: how many unproven connections it holds at once (see serve and _make_room).
+        self._unseated_room = settings.max_unseated
         # The signing keys of the seats this process plays with bots (see bot_note).
         self.launched_bots: set[bytes] = {session.identity.public_key.raw} if session.bot else set()
 
@@ -468,17 +475,32 @@ class Node:
             return True
         return any(number == connection.number for _, number in session.role.lobby)  # type: ignore[union-attr]
 
-    def _too_many_unseated(self, peer: str) -> bool:
-        """Host: whether a new connection from ``peer`` is one too many without a place at the
-        table (from there, or in all): it is then closed unread."""
-        settings = self.settings
-        unseated = [connection for connection in self.connections.values() if not self._greeted(connection)]
-        from_peer = sum(connection.peer == peer for connection in unseated)
-        return len(unseated) >= settings.max_unseated or from_peer >= settings.max_unseated_per_address
+    def _make_room(self) -> None:
+        """Host, as a new connection is accepted: if as many connections without a place at the
+        table (unproven) are held as there is room for (:attr:`_unseated_room`), close one.
 
-    def _hang_up_unseated(self, connection: _Connection, reason: str) -> None:
-        """Host: close ``connection``, which has no place at the table, at once: nothing it may
-        still send is wanted, and nothing is at stake on it."""
+        The new connection is always taken and read: a joiner proves its seat by its hello or
+        rejoin, whoever else is waiting, and once proven it is never closed for room. The one to
+        go is one we are closing anyway (refused, its last words still going out), else the
+        oldest of the *crowd* (an address, or an IPv6 /64) holding the most: a stranger holding
+        many connections makes room out of its own, and within one address — a table behind
+        one NAT, or bots on one machine — the oldest unproven has had the longest to answer."""
+        unproven = [
+            connection for connection in self.connections.values()
+            if not self._greeted(connection) and not connection.scope.cancel_called
+        ]
+        if len(unproven) < self._unseated_room:
+            return
+        crowds = collections.Counter(connection.crowd for connection in unproven)
+        def to_go_first(connection: _Connection) -> tuple:
+            return (connection.closing, crowds[connection.crowd], -connection.opened, -connection.number)
+
+        self._hang_up(max(unproven, key=to_go_first), "closed to make room for a newer connection (too many had not said hello)")
+
+    def _hang_up(self, connection: _Connection, reason: str) -> None:
+        """Host: close ``connection``, which has no seat at a game (none yet, or one in the
+        lobby, which it leaves), at once: nothing it may still send is wanted, and nothing is at
+        stake on it."""
         if not connection.closing:
             connection.closing = True
             self.session.disconnected(connection.number, reason)
@@ -496,7 +518,7 @@ class Node:
             self._listening.cancel()
         for connection in list(self.connections.values()):
             if not self._greeted(connection):
-                self._hang_up_unseated(connection, "the game is over")
+                self._hang_up(connection, "the game is over")
         self._flush()
 
     async def _run_connection(self, stream: trio.abc.Stream, number: int, peer: str | None = None) -> None:
@@ -607,6 +629,10 @@ class Node:
         its saved seat (see :meth:`_answer_after_the_game`)."""
         addresses = [listener.socket.getsockname()[:2] for listener in listeners]
         self._answers_after_the_game = after_the_game
+        ruleset = self.session.ruleset
+        self._unseated_room = unseated_room(
+            self.settings.max_unseated, ruleset.players if ruleset is not None else 1, _descriptor_limit()
+        )
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
@@ -627,8 +653,8 @@ class Node:
         """Host, its game stopped (the node has stopped, and closed its listeners): listen at
         ``addresses`` again, each connection answered by the stopped session — a rejoin with
         ``gone``, a hello with a refusal — and closed; each is held ``hello_timeout`` at most,
-        and as few as ever (``max_unseated``). Nothing of it is a game's any more: no events,
-        nothing written. Runs until cancelled."""
+        and as few at once as ever (:meth:`_make_room`). Nothing of it is a game's any more: no
+        events, nothing written. Runs until cancelled."""
         self._after_the_game = True
         self._listening = trio.CancelScope()
         listeners: list[trio.SocketListener] = []
@@ -647,9 +673,7 @@ class Node:
         """Accept connections on ``listeners`` (each held ``deadline`` seconds at most, if given)."""
         async def handle(stream: trio.SocketStream) -> None:
             peer = _peer_address(stream)
-            if self._too_many_unseated(peer):
-                await trio.aclose_forcefully(stream)  # unread: a stranger gets nothing from us
-                return
+            self._make_room()
             number = self._next_connection
             self._next_connection += 1
             with trio.move_on_after(math.inf if deadline is None else deadline):
@@ -769,15 +793,18 @@ class Node:
                 if not self._greeted(connection):
                     # Never pinged (nothing keeps it open), and closed once its hello is late.
                     if now - connection.opened >= settings.hello_timeout:
-                        self._hang_up_unseated(connection, f"no hello within {settings.hello_timeout:.0f} s")
+                        self._hang_up(connection, f"no hello within {settings.hello_timeout:.0f} s")
                     continue
                 if now - connection.last_sent >= settings.ping_interval and not session.finished:
                     # A finished game needs nothing kept alive: nobody is judged on silence now.
                     session.ping(connection.number, int(now))
                 if now - connection.last_heard > settings.silence_timeout and not session.finished:
                     seat = session.seat_of_connection(connection.number)
+                    silence = f"nothing heard from it for {settings.silence_timeout:.0f} s"
                     if seat is not None:
-                        session.peer_unresponsive(seat, f"nothing heard from it for {settings.silence_timeout:.0f} s")
+                        session.peer_unresponsive(seat, silence)
+                    else:  # a host's lobby seat: it leaves the lobby
+                        self._hang_up(connection, silence)
             self._check_duties(now)
             self._check_away(now)
             self._flush()
@@ -867,6 +894,44 @@ class Node:
 def kept_seat_note() -> str:
     """What a player who left while the host was away is told: the seat is kept, and how to take it again."""
     return f"You left while the host was away: your seat is kept; {command('resume')} takes it again."
+
+
+def _crowd_of(address: str) -> str:
+    """Whom a connection from ``address`` counts with when a host is short of room: that IPv4
+    address, or that IPv6 address's /64 (a network hands its machines as many of those as
+    they like)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+# Descriptors a host keeps for itself, whatever strangers do: its standard streams, listeners,
+# transcript and seat files, the terminal's and trio's own, LAN discovery and port mapping.
+OWN_DESCRIPTORS = 64
+
+
+def unseated_room(max_unseated: int, players: int, descriptors: int | None) -> int:
+    """How many unproven connections (``NetSettings.max_unseated``) a host of a table of
+    ``players`` holds at once in a process that may open ``descriptors`` files (``ulimit -n``;
+    ``None``: no limit): ``max_unseated``, fewer when the limit would leave too few for the
+    table — its own (:data:`OWN_DESCRIPTORS`), and three per seat (a joiner's connection, one it
+    left behind still closing, and the other end of a bot's this process launched). At least
+    one: a joiner can always get in."""
+    if descriptors is None:
+        return max_unseated
+    return max(1, min(max_unseated, descriptors - OWN_DESCRIPTORS - 3 * players))
+
+
+def _descriptor_limit() -> int | None:
+    """How many files this process may open (its soft ``RLIMIT_NOFILE``), or ``None``: no limit."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return None if soft == resource.RLIM_INFINITY else soft
 
 
 def _peer_address(stream: trio.SocketStream) -> str:

@@ -231,9 +231,23 @@ class HostRole:
         self.hang_up(connection)
 
     def hang_up(self, connection: int) -> None:
-        """Close ``connection`` once what is queued for it is sent; it is no longer greeted."""
-        self.pending.pop(connection, None)
+        """Close ``connection`` once what is queued for it is sent: it is over (see :meth:`_ended`)."""
         self.session._closing.append(connection)
+        self._ended(connection)
+
+    def _ended(self, connection: int) -> None:
+        """``connection`` is over — closed by its peer, failed, dropped for silence or closed by
+        us: the one place that says so for a connection with no seat at a game. It is no longer
+        greeted, and a lobby seat on it leaves the lobby at once, which everyone left there is
+        told (SPEC §B2): a seat is in the lobby only while its connection is, so the game starts
+        with every seat connected."""
+        self.pending.pop(connection, None)
+        if self.session.stage != "lobby":
+            return  # before the start every seat is in the lobby; after it, the lobby is history
+        before = len(self.lobby)
+        self.lobby = [(info, conn) for info, conn in self.lobby if conn != connection]
+        if len(self.lobby) != before:
+            self._announce_lobby()
 
     # -- connections ---------------------------------------------------------------------------
 
@@ -259,8 +273,8 @@ class HostRole:
         }))
 
     def disconnected(self, connection: int, reason: str) -> None:
+        """``connection`` closed or failed: its seated joiner is away; one in the lobby leaves it."""
         session = self.session
-        self.pending.pop(connection, None)
         claim = self.claims.pop(connection, None)
         if claim is not None:
             # Gone before it gave back what it holds: we wait for it to come back with it.
@@ -271,14 +285,7 @@ class HostRole:
             return
         seat = self.connection_seat.pop(connection, None)
         if seat is None:
-            before = len(self.lobby)
-            self.lobby = [(info, conn) for info, conn in self.lobby if conn != connection]
-            if len(self.lobby) != before:
-                self._announce_lobby()
-            return
-        if session.stage in ("lobby",):
-            self.lobby = [(info, conn) for info, conn in self.lobby if conn != connection]
-            self._announce_lobby()
+            self._ended(connection)
             return
         if not session.finished:
             # Not a fault: the seat may come back (rejoin); the game waits where it needs it.

@@ -89,6 +89,7 @@ class Peer:
         self.entries = []            # every entry applied, as the host signed it (§B12 step 5)
         self.own_acks = []           # this seat's ack of each, as it sent it
         self.missing = []            # the `missing` bodies received
+        self.lobbies = []            # each `lobby`'s names, in its order (§B2)
 
     def _bytes(self, n):
         return bytes(self.rng.getrandbits(8) for _ in range(n))
@@ -187,6 +188,7 @@ class Peer:
 
     async def _on_lobby(self, env):
         self._from_host(env)
+        self.lobbies.append([record[2] for record in env.body["players"]])
         if any(record[0] == self.key for record in env.body["players"]) and not self.seated.is_set():
             self.seated.set()
             if self.ping is not None:

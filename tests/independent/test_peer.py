@@ -142,6 +142,56 @@ async def test_a_stranger_dialling_a_started_game_gets_host_hello_then_reject(tm
     assert peer.result is not None
 
 
+async def host_with_the_peer(nursery, host, peer, game, seed):
+    """Start ``host`` (a product host played by a bot) on loopback, and ``peer`` dialling it;
+    return the port once the peer is in the lobby."""
+    listeners = await open_host_listeners(0, LOOPBACK)
+    await nursery.start(host.serve, listeners)
+    nursery.start_soon(functools.partial(drive_bot, host, bot_for(game, seed), end_when_away_too_long=True))
+    port = listeners[0].socket.getsockname()[1]
+    nursery.start_soon(peer.run, LOOPBACK, port)
+    await peer.seated.wait()
+    return port
+
+
+async def bot_joins(nursery, node, port, game, seed):
+    """``node``, a product joiner played by a bot, joins the host at ``port``."""
+    await nursery.start(node.connect, LOOPBACK, port)
+    nursery.start_soon(functools.partial(drive_bot, node, bot_for(game, seed), end_when_away_too_long=True))
+
+
+async def test_a_lobby_seat_the_host_refuses_leaves_the_lobby_and_the_game_starts_without_it(tmp_path, autojump_clock):
+    """§B2: a seat in the lobby whose connection ends — here refused by the host for a malformed
+    message — leaves the lobby at once: the others get a `lobby` without it, and the game starts
+    only with seats that are connected (the independent peer plays it to its end)."""
+    seed = b"independent-ghost"
+    game = get_game("probe")
+    peer = Peer(seed=seed)
+    others = {seat: product_peer(seat, seed, game.ruleset(4, {}), tmp_path / f"product{seat}.p2pt") for seat in (0, 2, 3)}
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            port = await host_with_the_peer(nursery, others[0], peer, game, seed)
+            async with await trio.open_tcp_stream(LOOPBACK, port) as ghost:
+                reader = wire.FrameReader()
+                messages = []
+                while not messages:
+                    messages = reader.feed(await ghost.receive_some(65536))
+                hello = wire.open_envelope(messages[0])
+                await ghost.send_all(wire.frame(wire.make_envelope(bytes([9]) * 32, "hello", {
+                    "protocol": PROTOCOL, "game": "probe", "name": "ghost", "seal": bytes(32), "host": hello.sender,
+                    "nonce": hello.body["nonce"], "bot": False,
+                })))
+                host = others[0]
+                await host.wait_until(lambda: host.session.lobby_size == 3)
+                await ghost.send_all(wire.frame(b"\xc1 not msgpack"))
+                await host.wait_until(lambda: host.session.lobby_size == 2)
+            for seat in (2, 3):
+                await bot_joins(nursery, others[seat], port, game, seed + bytes([seat]))
+    assert peer.lobbies[:3] == [["bot-0", "indie"], ["bot-0", "indie", "ghost"], ["bot-0", "indie"]], peer.lobbies
+    assert [record[2] for record in peer.seats] == ["bot-0", "indie", "bot-2", "bot-3"]
+    assert peer.result is not None and others[0].session.fault is None
+
+
 async def test_a_rejoin_for_a_game_the_host_is_not_playing_gets_gone_naming_that_rejoin(tmp_path, autojump_clock):
     """§B12: the host answers a real rejoin for another game (here: a game that never was) with
     `gone`, its `rejoin` that rejoin's digest, signed by the host, then closes the connection."""
@@ -214,16 +264,10 @@ async def test_the_independent_peer_drops_its_connection_and_rejoins(tmp_path, a
     ruleset = game.ruleset(3, {})
     peer = Peer(seed=seed, drop_after_submissions=drop_after, lose_that_submission=lost)
     others = {seat: product_peer(seat, seed, ruleset, tmp_path / f"product{seat}.p2pt") for seat in range(2)}
-    listeners = await open_host_listeners(0, LOOPBACK)
-    port = listeners[0].socket.getsockname()[1]
     with trio.fail_after(600):
         async with trio.open_nursery() as nursery:
-            await nursery.start(others[0].serve, listeners)
-            nursery.start_soon(functools.partial(drive_bot, others[0], bot_for(game, seed), end_when_away_too_long=True))
-            nursery.start_soon(peer.run, LOOPBACK, port)
-            await peer.seated.wait()
-            await nursery.start(others[1].connect, LOOPBACK, port)
-            nursery.start_soon(functools.partial(drive_bot, others[1], bot_for(game, seed + b"2"), end_when_away_too_long=True))
+            port = await host_with_the_peer(nursery, others[0], peer, game, seed)
+            await bot_joins(nursery, others[1], port, game, seed + b"2")
     assert peer.rejoins == 1 and len(peer.caught_up) == 1
     assert peer.resent == ([drop_after - 1] if lost else []), peer.resent
     if not lost:

@@ -1,5 +1,6 @@
 """Connections that never say hello (issue 11, hole 2): a host holds them briefly and in small
-numbers, and lets them all go when the game is over.
+numbers, and lets them all go when the game is over; however many a stranger holds, a joiner and a
+seat coming back get in (issue 23, point 3).
 
 A real host :class:`Node` listens on 127.0.0.1; the stranger is a raw TCP client that sends what
 a test says (nothing, half a frame, a long length prefix), from 127.0.0.2 and up (all of
@@ -17,8 +18,10 @@ import trio
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity
 from p2pgames.games import get_game
-from p2pgames.net import LOOPBACK, FrameReader, JoinCode, NetSettings, Node, SetupError, drive_bot, join_table, open_host_listeners
-from p2pgames.session import DecisionNeeded, GameEnded, Session, open_envelope
+from p2pgames.net import LOOPBACK, FrameReader, JoinCode, NetSettings, Node, SetupError, drive_bot, frame, join_table, open_host_listeners
+from p2pgames.net import _node
+from p2pgames.net._node import OWN_DESCRIPTORS, unseated_room
+from p2pgames.session import DecisionNeeded, GameEnded, Session, make_envelope, open_envelope
 
 SETTINGS = NetSettings()
 STRANGER = "127.0.0.2"
@@ -64,9 +67,11 @@ async def kinds_until_closed(stream: trio.SocketStream) -> list[str]:
 
 
 def unseated(node: Node) -> int:
-    if not hasattr(node, "_greeted"):
-        return len(node.connections)
-    return sum(not node._greeted(connection) for connection in node.connections.values())
+    """How many connections ``node`` holds without a place at the table (one it closed may be
+    in the list for a moment yet)."""
+    return sum(
+        not node._greeted(connection) and not connection.scope.cancel_called for connection in node.connections.values()
+    )
 
 
 @pytest.mark.parametrize("sent", [
@@ -102,46 +107,174 @@ async def test_a_length_prefix_longer_than_any_hello_closes_the_connection_at_on
         nursery.cancel_scope.cancel()
 
 
-async def test_too_many_unseated_connections_from_one_address_are_refused_and_a_joiner_still_plays(autojump_clock, stranger, tmp_path):
-    host = host_node(players=2)
-    limit = SETTINGS.max_unseated_per_address
+class Holder:
+    """A stranger holding ``count`` connections to the host from ``addresses`` (in turn), saying
+    nothing (each reads what it is sent, so the host's writes never block): each the host closes
+    is dialled again ``pause`` seconds later. ``closed``: how many the host closed so far."""
+
+    def __init__(self, port: int, count: int, addresses: list[str], pause: float = 1.0) -> None:
+        self.port, self.count, self.addresses, self.pause = port, count, addresses, pause
+        self.closed = 0
+        self._closed_more = trio.Event()
+
+    async def run(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        async with trio.open_nursery() as nursery:
+            for number in range(self.count):
+                await nursery.start(self._one, self.addresses[number % len(self.addresses)])
+            task_status.started()
+
+    async def wait_closed(self, count: int) -> None:
+        """Wait until the host has closed ``count`` of our connections."""
+        while self.closed < count:
+            await self._closed_more.wait()
+
+    async def _one(self, address: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        while True:
+            try:
+                stream = await trio.open_tcp_stream(LOOPBACK, self.port, local_address=address)
+            except OSError:  # the host stopped listening: its game is over
+                task_status.started()
+                return
+            async with stream:
+                kinds = []
+                reader = FrameReader(stream)
+                try:
+                    while (payload := await reader.next_frame()) is not None:
+                        kinds.append(open_envelope(payload).kind)
+                        task_status.started()
+                        task_status = trio.TASK_STATUS_IGNORED
+                except trio.BrokenResourceError:
+                    pass
+            task_status.started()  # closed before its host-hello: it was dialled all the same
+            task_status = trio.TASK_STATUS_IGNORED
+            self.closed += 1
+            self._closed_more.set()
+            self._closed_more = trio.Event()
+            await trio.sleep(self.pause)
+
+
+async def test_the_oldest_of_too_many_unproven_connections_is_closed_to_make_room(autojump_clock, stranger):
+    """Every connection is taken and greeted; beyond the room for them, the oldest goes."""
+    host = host_node()
+    room, more = SETTINGS.max_unseated, 8
     async with trio.open_nursery() as nursery:
         port = await serve(nursery, host)
-        held = [await stranger(port) for _ in range(limit)]
-        for stream in held:  # each was accepted: greeted
-            assert await FrameReader(stream).next_frame() is not None
-        refused = await stranger(port)
-        with trio.fail_after(1):
-            assert await kinds_until_closed(refused) == [], "closed at once, unread and unanswered"
-        assert unseated(host) == limit
+        held = []
+        for _ in range(room + more):
+            stream = await stranger(port)
+            assert await FrameReader(stream).next_frame() is not None, "taken and greeted"
+            held.append(stream)
+        with trio.fail_after(1):  # at once, not at the hello timeout
+            for stream in held[:more]:
+                assert await kinds_until_closed(stream) == [], "greeted already: nothing more, then closed"
+        assert sorted(host.connections) == list(range(more + 1, room + more + 1)), "the newer ones are held"
+        nursery.cancel_scope.cancel()
 
-        # An honest joiner from another address is seated, and the game plays to its end.
-        joiner = Node(Session(Identity.generate(), "joe", get_game, bot=True), transcript_dir=tmp_path)
-        await nursery.start(joiner.connect, LOOPBACK, port)
+
+async def test_a_crowded_address_makes_room_out_of_its_own_connections(autojump_clock, stranger):
+    """A stranger at one address holding as many unproven connections as it likes never closes
+    another address's: a joiner there, slow to say hello, is seated once it does."""
+    host = host_node(players=2)
+    async with trio.open_nursery() as nursery:
+        port = await serve(nursery, host)
+        slow = await stranger(port, "127.0.0.3")
+        reader = FrameReader(slow)
+        hello = open_envelope(await reader.next_frame())
+        for _ in range(SETTINGS.max_unseated + 8):
+            stream = await stranger(port)
+            assert await FrameReader(stream).next_frame() is not None
+        assert unseated(host) == SETTINGS.max_unseated
+        body = {"protocol": hello.body["protocol"], "game": "probe", "name": "slow", "seal": bytes(32),
+                "host": hello.sender, "nonce": hello.body["nonce"], "bot": False}
+        await slow.send_all(frame(make_envelope(Identity.generate(), "hello", body).raw))
+        assert open_envelope(await reader.next_frame()).kind == "lobby"
+        assert open_envelope(await reader.next_frame()).kind == "start", "seated: the table of two is full"
+        nursery.cancel_scope.cancel()
+
+
+async def both_finish(host: Node, joiner: Node) -> None:
+    """Wait for the game's end: one result, and no fault."""
+    with trio.fail_after(600):
+        await host.finished.wait()
+        await joiner.finished.wait()
+    assert host.session.result is not None and host.session.fault is None
+    assert joiner.session.result == host.session.result
+
+
+STRANGERS = pytest.mark.parametrize("addresses", [
+    pytest.param([LOOPBACK], id="from the joiner's own address"),
+    pytest.param([f"127.0.0.{number}" for number in range(2, 10)], id="from eight others"),
+])
+
+
+@STRANGERS
+async def test_a_joiner_gets_in_while_a_stranger_holds_40_connections(autojump_clock, tmp_path, addresses):
+    """Issue 23, point 3: a stranger holding more unproven connections than the host had room
+    for (from the joiner's address, or from eight: 4 from each, 32 in all, were the limits),
+    dialling again each one closed, got every joiner refused. Now the joiner is seated at its
+    first dial, and plays."""
+    host = host_node(players=2)
+    joiner = Node(Session(Identity.generate(), "joe", get_game, bot=True), transcript_dir=tmp_path)
+    async with trio.open_nursery() as nursery:
+        port = await serve(nursery, host)
+        holder = Holder(port, 40, addresses)
+        await nursery.start(holder.run)
+        with trio.fail_after(1):  # one dial: nothing waits for the stranger's connections to time out
+            await nursery.start(joiner.connect, LOOPBACK, port)
+            await joiner.wait_until(lambda: joiner.session.stage != "lobby")
+        await holder.wait_closed(8)  # it held more than there is room for
         nursery.start_soon(drive_bot, host, bot_for(get_game("probe"), b"host"))
         nursery.start_soon(drive_bot, joiner, bot_for(get_game("probe"), b"joe"))
-        with trio.fail_after(600):
-            await host.finished.wait()
-            await joiner.finished.wait()
-        assert host.session.result is not None and host.session.fault is None
-        assert joiner.session.result == host.session.result
+        await both_finish(host, joiner)
+        nursery.cancel_scope.cancel()
 
 
-async def test_too_many_unseated_connections_in_all_are_refused_until_the_hello_timeout_frees_them(autojump_clock, stranger):
-    host = host_node()
-    per_address = SETTINGS.max_unseated_per_address
-    addresses = [f"127.0.0.{2 + number // per_address}" for number in range(SETTINGS.max_unseated)]
+@STRANGERS
+async def test_a_seat_coming_back_gets_in_while_a_stranger_holds_40_connections(autojump_clock, tmp_path, addresses):
+    """The same stranger, once the game is on: a seat whose connection is dropped mid-game (it
+    was refused, "the host did not take us back", and the table stalled) is back at its first
+    dial, and the game ends."""
+    host = host_node(players=2)
+    joiner = Node(Session(Identity.generate(), "joe", get_game, bot=True), transcript_dir=tmp_path)
     async with trio.open_nursery() as nursery:
         port = await serve(nursery, host)
-        held = [await stranger(port, address) for address in addresses]
-        await host.wait_until(lambda: unseated(host) == len(held))
-        refused = await stranger(port, "127.0.0.200")  # an address with none yet
+        await nursery.start(joiner.connect, LOOPBACK, port)
+        nursery.start_soon(drive_bot, host, bot_for(get_game("probe"), b"host"))
+        # The game waits for the joiner's first decision (its bot not started yet) meanwhile.
+        await joiner.wait_until(lambda: joiner.session.decision(texts=False) is not None)
+        holder = Holder(port, 40, addresses)
+        await nursery.start(holder.run)
+        await holder.wait_closed(8)  # it holds more than there is room for
+        host.session.peer_unresponsive(1, "cut by the test")  # as the watchdog does: the seat is away
+        host._flush()
+        assert 1 in host.session.away
+        with trio.fail_after(2):  # its first dial again (at once, after a good connection) is taken
+            await host.wait_until(lambda: 1 not in host.session.away)
+        nursery.start_soon(drive_bot, joiner, bot_for(get_game("probe"), b"joe"))
+        await both_finish(host, joiner)
+        nursery.cancel_scope.cancel()
+
+
+def test_the_room_for_unproven_connections_leaves_the_table_its_descriptors():
+    assert unseated_room(32, 12, None) == 32
+    assert unseated_room(32, 12, 1024) == 32
+    assert unseated_room(32, 4, OWN_DESCRIPTORS + 3 * 4 + 5) == 5
+    assert unseated_room(32, 12, 50) == 1, "never none: a joiner can always get in"
+
+
+async def test_a_process_allowed_few_files_holds_fewer_unproven_connections(autojump_clock, stranger, monkeypatch):
+    monkeypatch.setattr(_node, "_descriptor_limit", lambda: OWN_DESCRIPTORS + 3 * 2 + 3)
+    host = host_node(players=2)
+    async with trio.open_nursery() as nursery:
+        port = await serve(nursery, host)
+        held = []
+        for _ in range(5):
+            held.append(stream := await stranger(port))
+            assert await FrameReader(stream).next_frame() is not None
         with trio.fail_after(1):
-            assert await kinds_until_closed(refused) == []
-        for stream in held:
-            await kinds_until_closed(stream)  # closed at the hello timeout
-        later = await stranger(port, "127.0.0.200")
-        assert await FrameReader(later).next_frame() is not None, "room again: greeted"
+            for stream in held[:2]:
+                await kinds_until_closed(stream)
+        assert unseated(host) == 3
         nursery.cancel_scope.cancel()
 
 
@@ -185,15 +318,27 @@ async def test_after_the_game_the_host_stops_listening_closes_strangers_and_stop
         nursery.cancel_scope.cancel()
 
 
-async def test_a_joiner_refused_by_the_cap_is_told_the_host_closed_the_connection(autojump_clock, stranger):
-    """What the README's troubleshooting names: the line a person sees, and no seat taken."""
-    host = host_node()
+async def test_a_joiner_the_host_closes_before_seating_it_is_told_the_host_closed_the_connection(autojump_clock):
+    """What the README's troubleshooting names (a host closes a joiner that has not said hello
+    within its timeout, or the oldest of too many that have not): the line a person sees."""
+    async def hang_up(stream: trio.SocketStream) -> None:
+        await trio.aclose_forcefully(stream)
+
+    listeners = await trio.open_tcp_listeners(0, host=LOOPBACK)
+    port = listeners[0].socket.getsockname()[1]
     async with trio.open_nursery() as nursery:
-        port = await serve(nursery, host)
-        for _ in range(SETTINGS.max_unseated_per_address):
-            await stranger(port, LOOPBACK)
-        await host.wait_until(lambda: unseated(host) == SETTINGS.max_unseated_per_address)
+        nursery.start_soon(trio.serve_listeners, hang_up, listeners)
         with pytest.raises(SetupError, match="the host closed the connection"):
             await join_table(nursery, identity=Identity.generate(), name="joe", code=JoinCode(LOOPBACK, port, None))
-        assert host.session.lobby_size == 1
         nursery.cancel_scope.cancel()
+
+
+def test_the_spec_states_the_doors_limits_as_the_reference_host_has_them():
+    """SPEC §B2 (the door) gives the reference host's numbers: they are these settings'."""
+    from tests.spec.spec_text import section
+
+    door = " ".join(section("## B2.").split())
+    assert f"holds at most {SETTINGS.max_unseated} unproven connections at once" in door
+    assert f"it leaves {OWN_DESCRIPTORS} descriptors for itself and 3 per seat" in door
+    assert f"closes an unproven connection {SETTINGS.hello_timeout:.0f} s after it opened" in door
+    assert f"frames of at most {SETTINGS.max_hello_frame:,} bytes".replace(",", " ") in door

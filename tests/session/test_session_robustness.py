@@ -190,6 +190,7 @@ def deliver(board: Switchboard, seat: int, connection: int, data: bytes) -> str:
     session = board.sessions[seat]
     sender = sender_of(board, seat, connection)
     before = snapshot(session)
+    in_lobby = seat == HOST and any(number == connection for _, number in session.role.lobby)
     session.receive(connection, data)  # must not raise, whatever the bytes
     sent = session.take_outgoing()
     events = session.take_events()
@@ -214,11 +215,20 @@ def deliver(board: Switchboard, seat: int, connection: int, data: bytes) -> str:
         # Before the game starts the host may turn a joiner away (or the joiner refuse the host).
         assert any(isinstance(event, Rejected) for event in events)
         return "turned away"
+    closing = set(session.take_closing())
+    if sender is None and connection in closing and in_lobby:
+        # A lobby seat's connection turned away: the seat leaves the lobby, and everyone left
+        # there is told (a `lobby` without it); nothing else changes.
+        assert snapshot(session) == (*before[:6], before[6] - 1, *before[7:]), f"{data[:80]!r} changed the session"
+        assert all(out_connection == connection or open_envelope(out_data).kind == "lobby" for out_connection, out_data in sent)
+        assert closing == {connection}
+        return "turned away"
     assert snapshot(session) == before, f"{data[:80]!r} changed the session"
     if sender is None:
-        # A connection without a seat (in the lobby) may be answered and turned away, nothing else.
+        # A connection without a seat at a game (not yet in the lobby) may be answered and
+        # turned away, nothing else.
         assert all(out_connection == connection for out_connection, _ in sent)
-        assert set(session.take_closing()) <= {connection}
+        assert closing <= {connection}
     return "unchanged"
 
 
@@ -1171,10 +1181,10 @@ def test_every_field_of_every_kind_with_a_wrong_value(kind):
                 data = envelope_bytes(identity, kind, {**template, field: value})
                 outcome = deliver(board, seat, connection, data)
                 if point == "host-lobby":
-                    # Not a halt: a joiner in the lobby has no seat yet. deliver checks that the host
-                    # is unchanged, sent nothing except on this connection and closed no other (it
-                    # answers with a reject and closes it; that it does is not asserted here).
-                    assert outcome == "unchanged", (field, value)
+                    # Not a halt: a joiner in the lobby has no seat at a game yet. deliver checks that
+                    # the host changed nothing but, if it turned the joiner away, its lobby seat
+                    # (which everyone left there is told), and closed no other connection.
+                    assert outcome in ("unchanged", "turned away"), (field, value)
                 else:
                     assert outcome == "halted", (field, value)
                     fault = board.sessions[seat].fault

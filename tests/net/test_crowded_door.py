@@ -1,0 +1,51 @@
+"""A whole table joins at once from one address while a stranger holds junk connections open
+(issue 23, point 3, its acceptance): real ``p2pgames`` processes on 127.0.0.1, read line by line as
+a script would, and a stranger process (``junk_stranger.py``) holding 40 connections that never
+say hello — more than the host holds at once (32) — from the same address.
+
+The table is the largest any game seats, 12 (the deal bench, a test game that deals and audits an
+84-card deck among every seat, then ends): the host's seat, played by a bot in the host's process,
+and 11 ``join --bot`` processes started at once. Nothing sleeps to wait for anything: each read
+blocks on a process's next line, with :data:`peer_processes.TIMEOUT` only as a guard.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from peer_processes import TIMEOUT, join_code
+
+STRANGER = Path(__file__).with_name("junk_stranger.py")
+SEATS = 12
+JUNK = 40
+
+
+def test_a_table_of_twelve_joins_at_once_from_one_address_while_a_stranger_holds_40_junk_connections(peers):
+    host = peers("host", "dealbench", "--players", str(SEATS), "--bot", "--bind", "127.0.0.1", "--name", "hostess",
+                 "--no-transcript")
+    code = join_code(host)
+    port = code.partition("/")[0].rpartition(":")[2]
+    stranger = subprocess.Popen([sys.executable, str(STRANGER), port, str(JUNK)], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, text=True)
+    try:
+        assert stranger.stdout.readline() == f"holding {JUNK}\n"  # type: ignore[union-attr]
+        joiners = [
+            peers("join", code, "--bot", "--profile", f"p{number}", "--name", f"p{number}", "--no-transcript")
+            for number in range(1, SEATS)
+        ]
+        for peer in [*joiners, host]:  # a joiner turned away says why before the host is waited for
+            exit_code, out, err = peer.finish()
+            assert (exit_code, err) == (0, ""), (out, err)
+            begins = next(line for line in out if line.startswith("The game begins: "))
+            assert begins.count("(seat ") == SEATS, begins
+            assert out[-1].startswith("Game over: "), out[-3:]
+    finally:
+        stranger.stdin.close()  # type: ignore[union-attr]
+        said = stranger.stdout.read()  # type: ignore[union-attr]
+        stranger.wait(TIMEOUT)
+        stranger.stdout.close()  # type: ignore[union-attr]
+    assert [line for line in host.out if line.startswith("seated: ")][-1].endswith(f"({SEATS} of {SEATS})")
+    closed = int(said.removeprefix("closed "))
+    assert closed >= JUNK - 32, f"the stranger held more than the host's room all along: {said!r}"
