@@ -13,7 +13,8 @@ entry           a signed log ``entry`` envelope, in sequence order
 ack             a joiner's signed ``ack`` envelope (state-hash agreement; the host's is in its entries)
 chat            a signed ``chat`` envelope
 fault           why the game stopped here (culprit, code, reason, seq, reporter, evidence): this
-                peer's verdict, or another seat's claim it could not check (culprit nil, accused)
+                peer's verdict, or another seat's claim it could not check (the reporter the
+                culprit of the stop, accused the seat it named)
 fault-message   a signed ``fault`` envelope another peer sent
 leave           a signed ``leave`` envelope
 end             the result as this peer computed it (scores, winners, summary)
@@ -231,8 +232,7 @@ class VerificationReport:
             )
         elif self.stopped is not None and self.stopped.reporter is not None and not self.stop_confirmed:
             # Another seat's report this keeper could not check: its claim, in its own words.
-            claim = self.stopped.claim(self.who, "the signed log can neither prove nor disprove it, so nobody is blamed")
-            lines.append(f"The game stopped {_after(self.stopped.seq)}: {claim}.")
+            lines.append(f"The game stopped {_after(self.stopped.seq)}: {self.stopped.claim(self.who)}.")
         elif self.stopped is not None and self.stopped.reporter not in (None, self.stopped.culprit):
             # Another seat's report whose evidence proves it: the verdict is the evidence's.
             stopped = self.stopped
@@ -521,7 +521,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                 continue
             report.stopped = fault
             # Another seat's claim the writer could not check: its accusation may prove itself here.
-            accusation = replace(fault, culprit=fault.accused) if fault.accused is not None else fault
+            accusation = replace(fault, culprit=fault.accused) if fault.reporter is not None else fault
             # Confirmed if the replay reaches the same verdict on the same entry, or if the
             # record's evidence proves it (checked against the log up to where it stopped).
             if damaged is not None:
@@ -563,6 +563,9 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
         else:
             report.problems.append(f"record {number} is of an unknown kind, {clean_text(repr(kind))}")
     if wrong_state is not None:
+        if report.stopped is not None and report.stopped.reporter is not None and not report.stop_confirmed:
+            # Another seat's desync report: the acknowledgements may bear out the desync it names.
+            report.stopped = replace(report.stopped, culprit=report.stopped.accused)
         right = desync_borne_out(report.stopped, acked, wrong, hashes, len(seats))
         if right is None:
             return wrong_state[1]
@@ -596,9 +599,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
     ):
         report.stop_confirmed = True  # the leaver's own signed goodbye, before the game was over
     stopped = report.stopped
-    if stopped is not None and stopped.reporter is not None and (
-        stopped.reporter, stopped.culprit if stopped.accused is None else stopped.accused, stopped.code,
-    ) not in reports:
+    if stopped is not None and stopped.reporter is not None and (stopped.reporter, stopped.accused, stopped.code) not in reports:
         # The writer stopped on another seat's report: that seat's signed message must say so.
         report.problems.append(
             f"the writer's record says {report.who(stopped.reporter)} reported the fault that stopped the game, "
@@ -726,7 +727,11 @@ def _fault_record(value: Any) -> Fault | None:
         and isinstance(evidence, (list, tuple)) and all(isinstance(item, bytes) for item in evidence)
     ):
         return None
-    if reporter is not None and culprit is not None and culprit != reporter:
-        # Written by an older version: another seat's word against a third, which proves nothing.
-        culprit, accused = None, culprit
+    if reporter is not None:
+        # Another seat's report the writer could not prove: the reporter stopped the game on its
+        # word (§B9), whatever the record's culprit. Older versions wrote no ``accused`` and put
+        # the seat the report named in ``culprit`` (nil, the reporter itself or another seat);
+        # versions before this rule wrote a nil culprit beside ``accused``.
+        accused = value["accused"] if "accused" in value else culprit
+        culprit = reporter
     return Fault(culprit, code, reason, seq, reporter, tuple(evidence), accused)
