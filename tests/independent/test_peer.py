@@ -203,18 +203,13 @@ async def test_a_false_sealed_key_accusation_names_the_accuser_not_the_honest_se
     assert not transcript.evidence_proves(peer.replica, peer.seats, logged, accusation)
 
 
-async def test_a_peer_that_walks_out_with_a_claim_nobody_can_check_is_named_for_stopping_the_game(
-    tmp_path, autojump_clock
-):
-    """Issue 23, point 5: the independent peer ends the game with a `fault` naming nobody and no
-    evidence. Before, every peer stopped with nobody blamed (a `leave` names the leaver); now the
-    host, which received it, and the other joiner, to which the host relayed it, both record it as
-    the peer stopping the game on its word (§B9 case 4), and both verifiers read their transcripts
-    so."""
-    seed = b"independent-walk-out"
+async def with_two_product_peers(tmp_path, seed, peer, until=None):
+    """A 3-player probe game on loopback: the product's host (seat 0, a bot), the independent
+    `peer` (seated next) and a product bot joiner. Runs until every peer is done, or until
+    `until(session)` holds for both product peers (then stops everything). Returns the product
+    peers' nodes, by seat among them (0: the host)."""
     game = get_game("probe")
     ruleset = game.ruleset(3, {})
-    peer = Peer(seed=seed, walk_out_after=6)
     others = {seat: product_peer(seat, seed, ruleset, tmp_path / f"product{seat}.p2pt") for seat in range(2)}
     listeners = await open_host_listeners(0, LOOPBACK)
     port = listeners[0].socket.getsockname()[1]
@@ -226,9 +221,25 @@ async def test_a_peer_that_walks_out_with_a_claim_nobody_can_check_is_named_for_
             await peer.seated.wait()
             await nursery.start(others[1].connect, LOOPBACK, port)
             nursery.start_soon(functools.partial(drive_bot, others[1], bot_for(game, seed + b"2"), end_when_away_too_long=True))
-            for node in others.values():
-                await node.wait_until(lambda node=node: node.session.stage == "halted")
-            nursery.cancel_scope.cancel()
+            if until is not None:
+                for node in others.values():
+                    await node.wait_until(lambda node=node: until(node.session))
+                nursery.cancel_scope.cancel()
+    return others
+
+
+async def test_a_peer_that_walks_out_with_a_claim_nobody_can_check_is_named_for_stopping_the_game(
+    tmp_path, autojump_clock
+):
+    """Issue 23, point 5: the independent peer ends the game with a `fault` naming nobody and no
+    evidence. Before, every peer stopped with nobody blamed (a `leave` names the leaver); now the
+    host, which received it, and the other joiner, to which the host relayed it, both record it as
+    the peer stopping the game on its word (§B9 case 4), and both verifiers read their transcripts
+    so."""
+    peer = Peer(seed=b"independent-walk-out", walk_out_after=6)
+    others = await with_two_product_peers(
+        tmp_path, b"independent-walk-out", peer, until=lambda session: session.stage == "halted",
+    )
     assert peer.walked_out is not None and peer.seat == 1
     said = set()
     for node in others.values():
@@ -256,21 +267,8 @@ async def test_the_independent_peer_drops_its_connection_and_rejoins(tmp_path, a
     connection, dials again and rejoins with `have`; the host catches it up (the entries and acks
     since, `caught-up` at its count); it sends a lost submission again, unchanged, and the game goes
     on to the end."""
-    seed = b"independent-rejoin"
-    game = get_game("probe")
-    ruleset = game.ruleset(3, {})
-    peer = Peer(seed=seed, drop_after_submissions=drop_after, lose_that_submission=lost)
-    others = {seat: product_peer(seat, seed, ruleset, tmp_path / f"product{seat}.p2pt") for seat in range(2)}
-    listeners = await open_host_listeners(0, LOOPBACK)
-    port = listeners[0].socket.getsockname()[1]
-    with trio.fail_after(600):
-        async with trio.open_nursery() as nursery:
-            await nursery.start(others[0].serve, listeners)
-            nursery.start_soon(functools.partial(drive_bot, others[0], bot_for(game, seed), end_when_away_too_long=True))
-            nursery.start_soon(peer.run, LOOPBACK, port)
-            await peer.seated.wait()
-            await nursery.start(others[1].connect, LOOPBACK, port)
-            nursery.start_soon(functools.partial(drive_bot, others[1], bot_for(game, seed + b"2"), end_when_away_too_long=True))
+    peer = Peer(seed=b"independent-rejoin", drop_after_submissions=drop_after, lose_that_submission=lost)
+    others = await with_two_product_peers(tmp_path, b"independent-rejoin", peer)
     assert peer.rejoins == 1 and len(peer.caught_up) == 1
     assert peer.resent == ([drop_after - 1] if lost else []), peer.resent
     if not lost:
