@@ -148,6 +148,8 @@ class Session:
         self.result: GameOver | None = None
         self.rejection: str | None = None  # why we couldn't join (the host refused, or wasn't ours)
         self.rejection_unproven = False  # the refusal came before the host proved its key
+        # The fingerprint of a key that answered at the join code's address instead of its host's.
+        self.other_host: str | None = None
         # Our rejoin's answer, if the host is not playing our game (gone, §B12): why, in its words.
         self.gone_reason: str | None = None
         self.agreed_through = -1
