@@ -303,7 +303,7 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    from p2pgames.net import JoinCode, join_table
+    from p2pgames.net import JoinCode, join_table_at_one_of
 
     notes: list[str] = []
     settings = _net_settings(args)
@@ -321,16 +321,18 @@ def cmd_join(args: argparse.Namespace) -> int:
         table = _find_table()
         if table is None:
             return EXIT_OK
-        code = table.join_code
+        # Its places in turn, until its host's key answers: anyone can announce its fingerprint.
+        codes = table.join_codes
         # Said again inside the game: the fingerprint is what the player compares with the host's.
         notes.append(f"Joining {table.describe()}")
     else:
         try:
-            code = JoinCode.parse(text)
+            codes = (JoinCode.parse(text),)
         except ValueError as error:
             raise UsageError(str(error)) from None
         if not headless:
             _need_terminal("join")
+    code = codes[0]
 
     def seat_kind(game: Game) -> str | None:
         """The kind of bot of our seat, checked once the host has named its game."""
@@ -357,8 +359,8 @@ def cmd_join(args: argparse.Namespace) -> int:
                 except GameGone as gone:
                     say(f"That game has stopped: {gone.reason}. Your saved seat in it is forgotten; "
                         "joining the table as a new player …")
-            return await join_table(
-                nursery, identity=profile.identity, name=args.name or default_name(), code=code,
+            return await join_table_at_one_of(
+                nursery, identity=profile.identity, name=args.name or default_name(), codes=codes,
                 transcripts=transcripts, say=say, bot=headless, check_game=seat_kind if headless else None,
                 seat_dir=default_seats(), settings=settings,
             )

@@ -7,10 +7,13 @@ The only package (with ``tui``) that imports trio.
 
 from p2pgames.net._framing import DEFAULT_MAX_FRAME, FrameError, FrameReader, frame
 from p2pgames.net._discovery import (
-    INTERFACE_VARIABLE, SERVICE_TYPE, Announcement, announce, chosen_interfaces, discover, find_tables, watch,
+    INTERFACE_VARIABLE, SERVICE_TYPE, Announcement, announce, chosen_interfaces, discover, find_tables, one_per_key,
+    watch,
 )
 from p2pgames.net._joincode import JoinCode
-from p2pgames.net._launch import SetupError, TableCodes, host_table, join_address, join_table, lan_address, table_codes
+from p2pgames.net._launch import (
+    OtherHost, SetupError, TableCodes, host_table, join_address, join_table, join_table_at_one_of, lan_address, table_codes,
+)
 from p2pgames.net._headless import play_headless, run_headless
 from p2pgames.net._node import BOT_CLAIMED, BOT_LAUNCHED_HERE, NetSettings, Node, kept_seat_note, open_host_listeners
 from p2pgames.net._portmap import MappingError, PortMapper, PortMapping, default_port_mappers
@@ -25,12 +28,14 @@ __all__ = [
     "SERVICE_TYPE",
     "LOOPBACK",
     "SeatResult",
+    "OtherHost",
     "SetupError",
     "TableCodes",
     "announce",
     "chosen_interfaces",
     "discover",
     "find_tables",
+    "one_per_key",
     "watch",
     "TableResult",
     "drive_bot",
@@ -49,6 +54,7 @@ __all__ = [
     "frame",
     "host_table",
     "join_table",
+    "join_table_at_one_of",
     "lan_address",
     "join_address",
     "kept_seat_note",

@@ -15,7 +15,10 @@ TXT               ``v=1``, ``game``, ``title``, ``host``, ``fp`` (``xxxx-xxxx-xx
 The host updates the TXT when ``seated`` changes and withdraws the service (mDNS goodbye) when
 the table is full or the host stops. It is only a hint for finding the table: a joiner connects to
 the announced address and port and checks the announced key fingerprint like any join code's, and
-a person choosing among tables sees each host's name and fingerprint. Anyone on the LAN can
+a person choosing among tables sees each host's name and fingerprint. Records with one fingerprint
+are one table, whatever addresses and ports they give: a host is known by its key, and anyone can
+publish a record with a real host's fingerprint and their own address. The joiner tries a table's
+places (each address with its record's port) in turn until the host with that key answers. Anyone on the LAN can
 publish anything, so text is cleaned of control characters and cut to length, and a record that
 doesn't parse (wrong ``v``, a bad port or fingerprint, counts that aren't small numbers) is ignored.
 
@@ -36,7 +39,7 @@ import functools
 import ipaddress
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 import trio
@@ -48,7 +51,8 @@ if TYPE_CHECKING:
     from zeroconf import ServiceInfo, Zeroconf
 
 __all__ = [
-    "INTERFACE_VARIABLE", "SERVICE_TYPE", "Announcement", "announce", "chosen_interfaces", "discover", "find_tables", "watch",
+    "INTERFACE_VARIABLE", "SERVICE_TYPE", "Announcement", "announce", "chosen_interfaces", "discover", "find_tables",
+    "one_per_key", "watch",
 ]
 
 SERVICE_TYPE = "_p2pgames._tcp.local."
@@ -63,7 +67,9 @@ _CLOSE_SECONDS = 2.0  # goodbyes take ~0.4 s; a wedged zeroconf thread is left b
 
 @dataclass(frozen=True)
 class Announcement:
-    """A table found on the network: its host dials ``address``."""
+    """A table found on the network: its host is dialed at ``address``:``port`` first, then at
+    each of ``more_places`` (``(address, port)``, best first) — the other addresses its records
+    give, each with its record's port."""
 
     address: str
     game: str
@@ -73,16 +79,26 @@ class Announcement:
     fingerprint: str
     seated: int
     seats: int
+    more_places: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def places(self) -> tuple[tuple[str, int], ...]:
+        """Every ``(address, port)`` the host may be dialed at, in the order to try them."""
+        return ((self.address, self.port), *self.more_places)
 
     @property
     def join_code(self) -> JoinCode:
         return JoinCode(self.address, self.port, self.fingerprint)
 
+    @property
+    def join_codes(self) -> tuple[JoinCode, ...]:
+        """A join code for each of :attr:`places`, in order."""
+        return tuple(JoinCode(address, port, self.fingerprint) for address, port in self.places)
+
     def describe(self) -> str:
-        return (
-            f"{self.title} hosted by {self.host} ({self.seated}/{self.seats} seated) "
-            f"at {self.join_code}"
-        )
+        others = len(self.more_places)
+        more = f" (or {others} other address{'es' if others > 1 else ''})" if others else ""
+        return f"{self.title} hosted by {self.host} ({self.seated}/{self.seats} seated) at {self.join_code}{more}"
 
     @classmethod
     def parse(
@@ -90,10 +106,10 @@ class Announcement:
         *, networks: Sequence[ipaddress.IPv4Network | ipaddress.IPv6Network] = (),
     ) -> "Announcement | None":
         """The table a resolved service describes (its ``addresses`` as text, SRV ``port`` and TXT
-        keys and values), or ``None`` if it isn't one: never raises. Of several IPv4 addresses,
-        one on the ``networks`` this machine is on is dialed first."""
-        address = _dialable(addresses, networks)
-        if address is None or port is None or txt.get(b"v") != _VERSION:
+        keys and values), or ``None`` if it isn't one: never raises. Its addresses are tried in
+        :func:`_dial_order` (on the ``networks`` this machine is on first)."""
+        dialable = _dial_order(addresses, networks)
+        if not dialable or port is None or txt.get(b"v") != _VERSION:
             return None
         try:
             text = {key: _text(txt[key.encode()]) for key in ("game", "title", "host", "fp", "seated", "seats")}
@@ -103,13 +119,35 @@ class Announcement:
             announcement = cls(
                 # What will be printed is cleaned of control characters (a terminal escape could
                 # rewrite the screen) and cut to length.
-                address, clean_text(text["game"], _LIMITS["game"]), clean_text(text["title"], _LIMITS["title"]),
+                dialable[0], clean_text(text["game"], _LIMITS["game"]), clean_text(text["title"], _LIMITS["title"]),
                 clean_text(text["host"], _LIMITS["host"]), int(port), text["fp"][:19].lower(), seated, seats,
+                tuple((address, int(port)) for address in dialable[1:]),
             )
             JoinCode.parse(str(announcement.join_code))  # a valid port and fingerprint
         except (KeyError, TypeError, ValueError):
             return None
         return announcement
+
+
+def one_per_key(
+    tables: Sequence[Announcement], networks: Sequence[ipaddress.IPv4Network | ipaddress.IPv6Network] = (),
+) -> list[Announcement]:
+    """``tables`` (records, in the order found) with those of one fingerprint made one table: a
+    host is its key, so records giving other places for it are more places to try, not more tables
+    (one of them may be anybody's: the key, checked on connecting, tells). Its places are every
+    record's, in :func:`_dial_order` (ties: the order of ``tables``); its text is that of the
+    record of the place tried first."""
+    by_key: dict[str, list[Announcement]] = {}
+    for table in tables:
+        by_key.setdefault(table.fingerprint, []).append(table)
+    merged = []
+    for records in by_key.values():
+        places = [place for record in records for place in record.places]
+        rank = {address: index for index, address in enumerate(_dial_order([a for a, _ in places], networks))}
+        ordered = list(dict.fromkeys(sorted(places, key=lambda place: rank[place[0]])))
+        first = next(record for record in records if ordered[0] in record.places)
+        merged.append(replace(first, address=ordered[0][0], port=ordered[0][1], more_places=tuple(ordered[1:])))
+    return merged
 
 
 def chosen_interfaces() -> list[str] | None:
@@ -266,9 +304,9 @@ async def _browse(
 
 
 async def discover(seconds: float = 2.5, *, interfaces: Sequence[str] | None = None) -> list[Announcement]:
-    """Browse for ``seconds``; the tables present at the end, each once (per address and port),
-    in order of title, host, address and port. ``interfaces``: as for :func:`announce`. Raises
-    ``OSError`` when it can't listen."""
+    """Browse for ``seconds``; the tables present at the end, each once (per key fingerprint,
+    with the places of all its records: :func:`one_per_key`), in order of title, host, address and
+    port. ``interfaces``: as for :func:`announce`. Raises ``OSError`` when it can't listen."""
     zeroconf = await _open_for_browsing(interfaces)  # outside the nursery: a plain OSError
     sightings_in, sightings = trio.open_memory_channel[tuple[str, Announcement | None]](math.inf)
     found: dict[str, Announcement] = {}
@@ -281,8 +319,9 @@ async def discover(seconds: float = 2.5, *, interfaces: Sequence[str] | None = N
                 else:
                     found[name] = table
         nursery.cancel_scope.cancel()
-    tables = {(table.address, table.port): table for table in found.values()}
-    return sorted(tables.values(), key=lambda a: (a.title, a.host, a.address, a.port))
+    # By service name: records of one key are taken in a stable order, whatever order they came in.
+    tables = one_per_key([found[name] for name in sorted(found)], _local_networks())
+    return sorted(tables, key=lambda a: (a.title, a.host, a.address, a.port))
 
 
 def find_tables(seconds: float = 2.5) -> list[Announcement]:
@@ -397,25 +436,27 @@ def _machine_addresses() -> list[str]:
     return [ip.ip if isinstance(ip.ip, str) else ip.ip[0] for adapter in ifaddr.get_adapters() for ip in adapter.ips]
 
 
-def _dialable(addresses: Sequence[str], networks: Sequence[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> str | None:
-    """The address a joiner dials of a service's: an IPv4 one (on one of our ``networks`` if
-    any is: a host on several networks, a VPN or containers lists addresses we can't reach), else
-    the first IPv6 one that needs no scope id (a link-local one would need the interface it was
-    heard on)."""
-    parsed = []
+def _dial_order(
+    addresses: Sequence[str], networks: Sequence[ipaddress.IPv4Network | ipaddress.IPv6Network],
+) -> list[str]:
+    """The addresses a joiner may dial of ``addresses``, in the order to try them: IPv4 ones on
+    one of our ``networks`` first (a host on several networks, a VPN or containers lists addresses
+    we can't reach), then the other IPv4 ones, then the IPv6 ones that need no scope id (a
+    link-local one would need the interface it was heard on); each once, in the order given
+    within each group."""
+    ipv4_near, ipv4, ipv6 = [], [], []
     for text in addresses:
         try:
-            parsed.append(ipaddress.ip_address(text))
+            address = ipaddress.ip_address(text)
         except ValueError:
             continue
-    ipv4 = [address for address in parsed if address.version == 4 and not (address.is_unspecified or address.is_multicast)]
-    nearby = [address for address in ipv4 if any(address in network for network in networks)]
-    for address in nearby + ipv4:
-        return str(address)
-    for address in parsed:
-        if not (address.is_link_local or address.is_unspecified or address.is_multicast):
-            return str(address)
-    return None
+        if address.is_unspecified or address.is_multicast:
+            continue
+        if address.version == 4:
+            (ipv4_near if any(address in network for network in networks) else ipv4).append(str(address))
+        elif not address.is_link_local:
+            ipv6.append(str(address))
+    return list(dict.fromkeys(ipv4_near + ipv4 + ipv6))
 
 
 def _local_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:

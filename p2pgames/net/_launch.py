@@ -9,7 +9,7 @@ import os
 import socket
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import trio
 
@@ -27,7 +27,10 @@ from p2pgames.net._portmap import (
 )
 from p2pgames.session import Session
 
-__all__ = ["SetupError", "TableCodes", "host_table", "join_table", "lan_address", "join_address", "table_codes"]
+__all__ = [
+    "OtherHost", "SetupError", "TableCodes", "host_table", "join_table", "join_table_at_one_of", "lan_address",
+    "join_address", "table_codes",
+]
 
 
 class SetupError(Exception):
@@ -39,6 +42,15 @@ class SetupError(Exception):
     def __init__(self, message: str, *, network: bool = True) -> None:
         super().__init__(message)
         self.network = network
+
+
+class OtherHost(SetupError):
+    """What answered at a join code's address has another key (``fingerprint``) than the one the
+    code names: not its host."""
+
+    def __init__(self, message: str, fingerprint: str) -> None:
+        super().__init__(message, network=False)
+        self.fingerprint = fingerprint
 
 
 def _listen_problem(error: OSError, bind: str | None, port: int) -> SetupError:
@@ -393,6 +405,8 @@ async def join_table(
                 f"could not join the table at {where}: something there (its key not checked against the "
                 f"join code) refused: {session.rejection}", network=False,
             )
+        if session.other_host is not None:
+            raise OtherHost(f"could not join the table at {where}: {session.rejection}", session.other_host)
         if session.rejection is not None:
             raise SetupError(f"could not join the table at {where}: {session.rejection}", network=False)
         if session.fault is not None:
@@ -406,3 +420,27 @@ async def join_table(
     else:
         say(f"The host's key {host} matches the join code.")
     return node
+
+
+async def join_table_at_one_of(
+    nursery: trio.Nursery, *, codes: Sequence[JoinCode], say: Callable[[str], None] = lambda text: None, **options: Any,
+) -> Node:
+    """:func:`join_table` at the first of ``codes`` (the places of one table, best first, all
+    with its host's fingerprint) whose host answers with that key: where another key answers
+    (:class:`OtherHost`: anyone can announce a table's fingerprint at their own address) or nothing
+    does, the next one is tried, saying so. A refusal by the host itself (the table is full, the
+    game has begun) is final. Raises :class:`SetupError` as :func:`join_table` does, for the last
+    place if none answered with the key."""
+    if not codes:
+        raise ValueError("no place to join the table at")
+    for code in codes[:-1]:
+        try:
+            return await join_table(nursery, code=code, say=say, **options)
+        except OtherHost as other:
+            say(f"Another key ({other.fingerprint}) answers at {code.host}:{code.port}, not the table's: "
+                "trying its next address …")
+        except SetupError as error:
+            if not error.network:
+                raise
+            say(f"No answer from the table at {code.host}:{code.port}: trying its next address …")
+    return await join_table(nursery, code=codes[-1], say=say, **options)

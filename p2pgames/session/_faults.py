@@ -8,9 +8,10 @@ Faults fall in two kinds:
   key, a shuffle that swapped a card, a false claim);
 * *reported*: only the reporter saw it (a bad signature, a malformed or oversize frame, a replay, a
   peer that stopped answering). The reporter names the culprit in its own record (its own
-  observation); every other peer records the report as the reporter's *claim*: ``culprit`` is
-  ``None``, ``accused`` the seat it names, ``reason`` the reporter's own words — nobody is blamed
-  on someone else's word (protocol/SPEC.md §B9).
+  observation); every other peer records the report as the reporter's *claim*: ``accused`` the seat
+  it names, ``reason`` the reporter's own words, and ``culprit`` the reporter — nobody is blamed on
+  someone else's word, and a player who stops the game on an unproven word is named as the one who
+  stopped it, as ``leave`` names the leaver (protocol/SPEC.md §B9).
 """
 
 from __future__ import annotations
@@ -51,6 +52,10 @@ class FaultCode:
     ENDED = "ended"
 
 
+# How a claim ends: nothing signed proves it (so the reporter, who stopped the game, is named).
+_UNPROVEN = "the claim is unproven"
+
+
 @dataclass(frozen=True, slots=True)
 class Fault:
     """A reason the game stopped.
@@ -60,8 +65,9 @@ class Fault:
     number of log entries applied when it was detected; ``evidence`` raw signed envelopes.
 
     A fault another seat reported that this peer could not check is that seat's *claim*:
-    ``reporter`` is set, ``culprit`` is ``None`` (or the reporter itself, which named itself),
-    ``accused`` the seat it named and ``reason`` its own words, shown as a quote.
+    ``reporter`` is set, ``culprit`` is the reporter (it stopped the game on its own word),
+    ``accused`` the seat its message named (``None`` if none; the reporter itself if it named
+    itself) and ``reason`` its own words, shown as a quote.
     """
 
     culprit: int | None
@@ -83,24 +89,23 @@ class Fault:
             return f"seat {seat}"
 
         if self.reporter is not None:
-            return self.claim(who, "this can't be checked from here, so nobody is blamed")
+            return self.claim(who)
         text = self.reason
         if self.culprit is not None and who(self.culprit) not in text:
             text = f"{who(self.culprit)}: {text}"
         return text
 
-    def claim(self, who: Callable[[int | None], str], unchecked: str) -> str:
-        """A reported fault as its reporter's claim: who said what of whom, their words quoted;
-        ``unchecked`` ends a claim against another seat (that nobody can check it here, and so
-        nobody is blamed). ``who(seat)`` names a seat."""
+    def claim(self, who: Callable[[int | None], str]) -> str:
+        """A reported fault as its reporter's claim: who stopped the game saying what of whom,
+        their words quoted, and that the claim is unproven (unless the reporter named itself: its
+        own word against itself). ``who(seat)`` names a seat."""
         reporter, quote = who(self.reporter), self.quote()
         if self.code == FaultCode.ENDED:
-            return f"{reporter} ended the game{quote}; nobody is blamed"
-        if self.culprit is not None:  # the reporter named itself
+            return f"{reporter} ended the game{quote}; {_UNPROVEN}"
+        if self.accused == self.reporter:
             return f"{reporter} reported that it itself {what_was_done(self.code)}{quote}"
-        if self.accused is None:
-            return f"{reporter} stopped the game ({what_was_done(self.code)}){quote}; nobody is blamed"
-        return f"{reporter} says {who(self.accused)} {what_was_done(self.code)}{quote}; {unchecked}"
+        accused = "someone" if self.accused is None else who(self.accused)
+        return f"{reporter} stopped the game, claiming {accused} {what_was_done(self.code)}{quote}; {_UNPROVEN}"
 
     def quote(self) -> str:
         """The reporter's own words, cleaned, as a quote (``", in its words: “…”"``), or ``""``."""
@@ -108,7 +113,7 @@ class Fault:
         return f", in its words: “{words}”" if words else ""
 
 
-# What a fault's code says was done, as a verb phrase ("… says bob (seat 1) sent an oversize frame").
+# What a fault's code says was done, as a verb phrase ("… claiming bob (seat 1) sent an oversize frame").
 _DONE = {
     FaultCode.BAD_SIGNATURE: "sent a message with a bad signature",
     FaultCode.MALFORMED: "sent a malformed message",

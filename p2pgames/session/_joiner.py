@@ -240,6 +240,7 @@ class JoinerRole:
         self.awaiting_hello = False
         session.away.pop(HOST_SEAT, None)
         if session.expected_host is not None and not fingerprint_matches(session.expected_host, key):
+            session.other_host = key.fingerprint()
             self._halt_before_start(
                 f"the host's key {key.fingerprint()} does not match the join code ({session.expected_host}); "
                 "someone else may be answering at that address"

@@ -104,6 +104,9 @@ PROVABLE = frozenset({
 # What Replica.confirm says of evidence about another point of the log than ours (a submission
 # with an earlier or later counter): it proves nothing either way here.
 STALE_EVIDENCE = "the evidence is about another point of the log"
+# The host's faults an entry it signed proves when it contradicts the log (§B11 case 3): a second
+# entry for one number or a link elsewhere (bad-sequence), another game's entry linked in (replay).
+CHAIN_BREAKS = frozenset({FaultCode.BAD_SEQUENCE, FaultCode.REPLAY})
 CHOICE_DOMAIN = "choice"
 RANDOM_DOMAIN = "random"
 HOST_SEAT = 0
@@ -301,6 +304,8 @@ class Replica:
         self.state_hash = game.state_hash(self.state)
         self.seq = 0
         self.head = start_digest
+        # The start's digest, then each linked entry's: entry ``s`` links to ``chain[s]``.
+        self.chain = [start_digest]
         self.counters = [0] * self.players
         self.deals: dict[int, DealCrypto] = {}
         self.audits = 0
@@ -773,6 +778,41 @@ class Replica:
     def link(self, applied: Applied, entry: Envelope) -> None:
         """Make ``entry`` (the sequenced form of ``applied``) the head of the chain."""
         self.head = applied.entry_digest = entry.digest
+        self.chain.append(entry.digest)
+
+    def contradicts_chain(self, entry: Envelope) -> bool:
+        """Whether ``entry`` (signed by the host) contradicts the log linked so far.
+
+        An honest host signs one entry per number, entry ``s`` linked to ``chain[s]``. So the host
+        broke its chain if ``entry`` is of this game and is a second, different entry ``s``
+        already in the log, or its number ``s`` is at most the log's length but it does not link
+        to ``chain[s]``; or if it links to ``chain[i]`` with another number than ``i``, or with
+        another game's id. An entry that is in the log already (a repeated record), or that links
+        to no entry of the log (a dropped or moved record, another game's entry), contradicts
+        nothing.
+        """
+        chain, body = self.chain, entry.body
+        seq, prev = body["seq"], body["prev"]
+        logged = len(chain) - 1
+        linked = chain.index(prev) if prev in chain else None
+        if body["game_id"] != self.game_id:
+            return linked is not None
+        if seq < logged and entry.digest != chain[seq + 1]:
+            return True
+        if seq <= logged and prev != chain[seq]:
+            return True
+        return linked is not None and linked != seq
+
+    def host_entry(self, raw: Any) -> Envelope | None:
+        """The entry in ``raw`` if it is one the host signed, else ``None``."""
+        try:
+            envelope = open_envelope(raw)
+            if envelope.kind != "entry" or envelope.sender != self.seats[HOST_SEAT].key.raw:
+                return None
+            envelope.verify(self.seats[HOST_SEAT].key)
+        except (MalformedMessage, BadSignature):
+            return None
+        return envelope
 
     def _apply(self, submission: Submission) -> Applied:
         applied = Applied(self.seq, b"", submission)
@@ -1000,6 +1040,8 @@ class Replica:
         from signed messages alone, never from the reporter's word.
         """
         evidence, culprit, code = fault.evidence, fault.culprit, fault.code
+        if culprit == HOST_SEAT and code in CHAIN_BREAKS:
+            return self._confirm_chain_break(code, evidence)
         if code not in PROVABLE:
             # A replay, a bad frame, silence: signed messages can't show who did it.
             return f"{with_article(str(code))} fault can't be proved by evidence"
@@ -1034,6 +1076,18 @@ class Replica:
                 return STALE_EVIDENCE
             return f"the evidence shows something else ({problem.fault.code})"
         return "the evidence shows a valid move"
+
+    def _confirm_chain_break(self, code: str, evidence: tuple[bytes, ...]) -> str | None:
+        """The host's ``bad-sequence`` (``replay``) is proved by an entry of this game (another
+        game) it signed, the first piece of evidence, that contradicts this log (§B11 case 3)."""
+        entry = self.host_entry(evidence[0]) if evidence else None
+        if entry is None:
+            return "the evidence is not an entry the host signed"
+        if not self.contradicts_chain(entry):
+            return "the entry contradicts nothing in this log"
+        if (entry.body["game_id"] != self.game_id) != (code == FaultCode.REPLAY):
+            return "the entry shows something else"
+        return None
 
     def _confirm_equivocation(self, culprit: int, evidence: tuple[bytes, ...]) -> str | None:
         """Two acknowledgements of one entry of this game, both signed by ``culprit``, that name

@@ -148,6 +148,8 @@ class Session:
         self.result: GameOver | None = None
         self.rejection: str | None = None  # why we couldn't join (the host refused, or wasn't ours)
         self.rejection_unproven = False  # the refusal came before the host proved its key
+        # The fingerprint of a key that answered at the join code's address instead of its host's.
+        self.other_host: str | None = None
         # Our rejoin's answer, if the host is not playing our game (gone, §B12): why, in its words.
         self.gone_reason: str | None = None
         self.agreed_through = -1
@@ -1090,8 +1092,9 @@ class Session:
     def _take_fault_message(self, reporter: int, envelope: Envelope) -> None:
         """Stop for a fault another seat reports (§B9). Its verdict counts only where its signed
         evidence proves it here (a provable accusation it disproves is the reporter's false
-        accusation); anything else is recorded as the reporter's claim, blaming nobody — unless
-        the reporter names itself. Its words are kept as its words, never as our verdict."""
+        accusation); anything else is recorded as the reporter's claim: the reporter stopped the
+        game on its own word, so it is the culprit of the stop (as a leaver is), and the seat it
+        named is only ``accused``. Its words are kept as its words, never as our verdict."""
         body = envelope.body
         if body["game_id"] != self.game_id:
             return  # a report about another game, replayed: it says nothing about this one
@@ -1117,11 +1120,9 @@ class Session:
                     f"accused {self._who(accused)} falsely ({doubt})", self._seq(), None, evidence,
                 ))
                 return
-        if accused == reporter:  # its own word against itself
-            self._halt(Fault(reporter, code, words, body["seq"], reporter, evidence), send=False)
-            return
-        # Its word against another's (or nobody's), which nothing here can check: a claim.
-        self._halt(Fault(None, code, words, body["seq"], reporter, evidence, accused), send=False)
+        # Its word against another's, nobody's or its own, which nothing here can check: a claim.
+        # Whoever stops the game on a word nobody can check is the one who stopped it.
+        self._halt(Fault(reporter, code, words, body["seq"], reporter, evidence, accused), send=False)
 
     def _halt(self, fault: Fault, send: bool = True) -> None:
         """Stop the game for ``fault``: tell the others (unless it came from them), record it."""
@@ -1134,7 +1135,7 @@ class Session:
                 "culprit": fault.culprit, "code": fault.code, "reason": fault.reason, "seq": fault.seq,
                 "reporter": fault.reporter, "evidence": list(fault.evidence),
             }
-            if fault.accused is not None:  # a claim (§B11): only then, so other records keep their form
+            if fault.reporter is not None:  # a claim (§B11): only then, so other records keep their form
                 record["accused"] = fault.accused
             self._record("fault", record)
         if send and self.game_id and fault.code != FaultCode.LEFT:

@@ -13,7 +13,8 @@ entry           a signed log ``entry`` envelope, in sequence order
 ack             a joiner's signed ``ack`` envelope (state-hash agreement; the host's is in its entries)
 chat            a signed ``chat`` envelope
 fault           why the game stopped here (culprit, code, reason, seq, reporter, evidence): this
-                peer's verdict, or another seat's claim it could not check (culprit nil, accused)
+                peer's verdict, or another seat's claim it could not check (the reporter the
+                culprit of the stop, accused the seat it named)
 fault-message   a signed ``fault`` envelope another peer sent
 leave           a signed ``leave`` envelope
 end             the result as this peer computed it (scores, winners, summary)
@@ -49,7 +50,7 @@ from p2pgames.engine import EngineError, Game, GameOver
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault, odd_one_out, what_was_done
 from p2pgames.words import with_article
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, open_envelope
-from p2pgames.session._replica import HOST_SEAT, Replica, SeatInfo
+from p2pgames.session._replica import CHAIN_BREAKS, HOST_SEAT, Replica, SeatInfo
 
 __all__ = [
     "encode_record",
@@ -231,8 +232,7 @@ class VerificationReport:
             )
         elif self.stopped is not None and self.stopped.reporter is not None and not self.stop_confirmed:
             # Another seat's report this keeper could not check: its claim, in its own words.
-            claim = self.stopped.claim(self.who, "the signed log can neither prove nor disprove it, so nobody is blamed")
-            lines.append(f"The game stopped {_after(self.stopped.seq)}: {claim}.")
+            lines.append(f"The game stopped {_after(self.stopped.seq)}: {self.stopped.claim(self.who)}.")
         elif self.stopped is not None and self.stopped.reporter not in (None, self.stopped.culprit):
             # Another seat's report whose evidence proves it: the verdict is the evidence's.
             stopped = self.stopped
@@ -322,7 +322,6 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
     start: Envelope | None = None
     accepted: set[int] = set()
     hashes: dict[int, tuple[bytes, bytes]] = {}
-    chain: list[bytes] = []  # the start's digest, then each checked entry's
     pending_acks: list[tuple[int, int, tuple[bytes, bytes]]] = []
     replay_fault: Fault | None = None
     intact = True  # whether the replica is as it was before the entry that stopped the log
@@ -352,12 +351,9 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
         """Whether a fault record's signed evidence proves it against the log checked so far."""
         if replica is None:
             return False
-        if fault.culprit == HOST_SEAT and fault.code in (FaultCode.BAD_SEQUENCE, FaultCode.REPLAY):
-            # A host-signed entry that contradicts the log (see _chain_conflict).
-            entry = _host_entry(fault.evidence[0], replica) if fault.evidence else None
-            if entry is None or not _chain_conflict(entry, replica.game_id, chain):
-                return False
-            return (entry.body["game_id"] != replica.game_id) == (fault.code == FaultCode.REPLAY)
+        if fault.culprit == HOST_SEAT and fault.code in CHAIN_BREAKS:
+            # A host-signed entry that contradicts the log: the chain is the log's, intact or not.
+            return replica.confirm(fault) is None
         # Replica.confirm checks evidence against the replica's state, which must be the log's.
         return intact and replica.confirm(fault) is None
 
@@ -438,7 +434,6 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             game = game.for_ruleset(ruleset)
             report.title = game.title
             replica = Replica(game, ruleset, start.body["game_id"], seats, start.digest)
-            chain = [start.digest]
         elif kind == "accept":
             checked = signed_by_seat(value, "accept", number)
             if checked and start is not None:
@@ -469,7 +464,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             try:
                 applied = replica.apply_entry(value if opened is None else opened)
             except ProtocolFault as problem:
-                damage = _entry_damage(value, replica, chain, number)
+                damage = _entry_damage(value, replica, number)
                 if damage is not None:
                     # It proves nothing against anyone. A joiner records only entry envelopes
                     # that open: nothing explains a record that doesn't hold one.
@@ -484,7 +479,6 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             report.entries += 1
             report.signatures += 2
             hashes[applied.seq] = (applied.entry_digest, replica.state_hash)
-            chain.append(applied.entry_digest)
             # The host acknowledges each entry inside it: its state hash after applying it.
             claimed = opened.body["state"]  # type: ignore[union-attr]  # it applied, so it opened
             acked.setdefault(applied.seq, {})[HOST_SEAT] = (applied.entry_digest, claimed)
@@ -527,7 +521,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                 continue
             report.stopped = fault
             # Another seat's claim the writer could not check: its accusation may prove itself here.
-            accusation = replace(fault, culprit=fault.accused) if fault.accused is not None else fault
+            accusation = replace(fault, culprit=fault.accused) if fault.reporter is not None else fault
             # Confirmed if the replay reaches the same verdict on the same entry, or if the
             # record's evidence proves it (checked against the log up to where it stopped).
             if damaged is not None:
@@ -569,6 +563,9 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
         else:
             report.problems.append(f"record {number} is of an unknown kind, {clean_text(repr(kind))}")
     if wrong_state is not None:
+        if report.stopped is not None and report.stopped.reporter is not None and not report.stop_confirmed:
+            # Another seat's desync report: the acknowledgements may bear out the desync it names.
+            report.stopped = replace(report.stopped, culprit=report.stopped.accused)
         right = desync_borne_out(report.stopped, acked, wrong, hashes, len(seats))
         if right is None:
             return wrong_state[1]
@@ -602,9 +599,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
     ):
         report.stop_confirmed = True  # the leaver's own signed goodbye, before the game was over
     stopped = report.stopped
-    if stopped is not None and stopped.reporter is not None and (
-        stopped.reporter, stopped.culprit if stopped.accused is None else stopped.accused, stopped.code,
-    ) not in reports:
+    if stopped is not None and stopped.reporter is not None and (stopped.reporter, stopped.accused, stopped.code) not in reports:
         # The writer stopped on another seat's report: that seat's signed message must say so.
         report.problems.append(
             f"the writer's record says {report.who(stopped.reporter)} reported the fault that stopped the game, "
@@ -657,12 +652,10 @@ def desync_report_text(data: bytes) -> str | None:
     )
 
 
-def _entry_damage(raw: Any, replica: Replica, chain: list[bytes], number: int) -> str | None:
+def _entry_damage(raw: Any, replica: Replica, number: int) -> str | None:
     """Why entry record ``number`` is damage to the file, proving nothing against anyone; or
     ``None`` if the host's signature on it proves that the host signed it as it stands, where it
     stands (so whatever is wrong with it, or inside it, is a signer's fault).
-
-    ``chain`` holds the start's digest, then the digest of each entry checked so far.
     """
     try:
         envelope = open_envelope(raw)
@@ -680,9 +673,9 @@ def _entry_damage(raw: Any, replica: Replica, chain: list[bytes], number: int) -
     except (BadSignature, MalformedMessage):
         return f"record {number} has a signature that does not verify"
     body = envelope.body
-    if (body["game_id"], body["seq"], body["prev"]) == (replica.game_id, len(chain) - 1, chain[-1]):
+    if (body["game_id"], body["seq"], body["prev"]) == (replica.game_id, len(replica.chain) - 1, replica.chain[-1]):
         return None  # in its place: what is wrong is inside it
-    if _chain_conflict(envelope, replica.game_id, chain):
+    if replica.contradicts_chain(envelope):
         return None  # the host broke its own chain
     # Linked to no entry of the log: a record dropped, repeated or moved, or from another game.
     if body["game_id"] != replica.game_id:
@@ -690,47 +683,11 @@ def _entry_damage(raw: Any, replica: Replica, chain: list[bytes], number: int) -
     return f"record {number} holds entry {body['seq']} (a record is missing, repeated or out of order)"
 
 
-def _chain_conflict(entry: Envelope, game_id: bytes, chain: list[bytes]) -> bool:
-    """Whether the host-signed ``entry`` contradicts the log checked so far.
-
-    ``chain`` holds the start's digest, then each logged entry's; an honest host signs one entry
-    per number, entry ``s`` linked to ``chain[s]``. So the host broke its chain if ``entry`` is of
-    this game and is a second, different entry ``s`` already in the log, or its number ``s`` is at
-    most the log's length but it does not link to ``chain[s]``; or if it links to ``chain[i]``
-    with another number than ``i``, or with another game's id. An entry that is in the log already
-    (a repeated record), or that links to no entry of the log (a dropped or moved record, another
-    game's entry), contradicts nothing.
-    """
-    body = entry.body
-    seq, prev = body["seq"], body["prev"]
-    logged = len(chain) - 1
-    linked = chain.index(prev) if prev in chain else None
-    if body["game_id"] != game_id:
-        return linked is not None
-    if seq < logged and entry.digest != chain[seq + 1]:
-        return True
-    if seq <= logged and prev != chain[seq]:
-        return True
-    return linked is not None and linked != seq
-
-
 def _opens_as_entry(raw: Any) -> bool:
     try:
         return open_envelope(raw).kind == "entry"
     except MalformedMessage:
         return False
-
-
-def _host_entry(raw: Any, replica: Replica) -> Envelope | None:
-    """The entry in ``raw`` if it is one the host signed, else ``None``."""
-    try:
-        envelope = open_envelope(raw)
-        if envelope.kind != "entry" or envelope.sender != replica.seats[HOST_SEAT].key.raw:
-            return None
-        envelope.verify(replica.seats[HOST_SEAT].key)
-    except (MalformedMessage, BadSignature):
-        return None
-    return envelope
 
 
 def _host_signed_malformed_entry(raw: Any, replica: Replica) -> bool:
@@ -770,7 +727,11 @@ def _fault_record(value: Any) -> Fault | None:
         and isinstance(evidence, (list, tuple)) and all(isinstance(item, bytes) for item in evidence)
     ):
         return None
-    if reporter is not None and culprit is not None and culprit != reporter:
-        # Written by an older version: another seat's word against a third, which proves nothing.
-        culprit, accused = None, culprit
+    if reporter is not None:
+        # Another seat's report the writer could not prove: the reporter stopped the game on its
+        # word (§B9), whatever the record's culprit. Older versions wrote no ``accused`` and put
+        # the seat the report named in ``culprit`` (nil, the reporter itself or another seat);
+        # versions before this rule wrote a nil culprit beside ``accused``.
+        accused = value["accused"] if "accused" in value else culprit
+        culprit = reporter
     return Fault(culprit, code, reason, seq, reporter, tuple(evidence), accused)

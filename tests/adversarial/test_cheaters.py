@@ -60,10 +60,11 @@ def check_caught(table, sessions, code, *, provable, reported=False, seen_by_one
         assert report.ok, report.describe()
         if reported and seat != 0:
             # Only the host saw it: the joiners record the host's claim against the cheater, which
-            # they can't check, and blame nobody on the host's word (§B9).
-            assert (fault.culprit, fault.accused, fault.reporter) == (None, CHEATER_SEAT, 0), (seat, fault)
-            assert (report.stopped.culprit, report.stopped.accused, report.stopped.reporter) == (None, CHEATER_SEAT, 0)
-            assert "nobody is blamed" in report.describe(), report.describe()
+            # they can't check: they blame nobody on the host's word, and name the host as the one
+            # who stopped the game (§B9).
+            assert (fault.culprit, fault.accused, fault.reporter) == (0, CHEATER_SEAT, 0), (seat, fault)
+            assert (report.stopped.culprit, report.stopped.accused, report.stopped.reporter) == (0, CHEATER_SEAT, 0)
+            assert "the claim is unproven" in report.describe(), report.describe()
         else:
             assert fault.culprit == CHEATER_SEAT, (seat, fault)
             assert report.stopped is not None and report.stopped.culprit == CHEATER_SEAT, report.describe()
@@ -149,16 +150,18 @@ async def test_false_claim_about_a_hidden_card(tmp_path, autojump_clock):
 async def test_a_peer_that_stops_answering_is_away_not_blamed_and_the_table_ends_the_game(tmp_path, autojump_clock):
     """Silence proves nothing (a crash, a cable, a sleeping laptop look the same): the silent seat
     is away, the game waits for it, and after the grace period the others end the game; every
-    transcript verifies and says why it ended, naming nobody as a cheater."""
+    transcript verifies and says why it ended, blaming the silent seat nowhere. The host ended it:
+    its own record blames nobody; seat 2 has only the host's word for the absence, so it names the
+    host as the one who stopped the game (§B9), as a leave names the leaver."""
     table, sessions = await play_with_cheater(tmp_path, Silent)
     assert sessions[CHEATER_SEAT].cheated, "the peer never went silent"
-    for seat in (0, 2):
+    for seat, ender in ((0, None), (2, 0)):
         fault = sessions[seat].fault
-        assert fault is not None and fault.code == FaultCode.ENDED and fault.culprit is None, (seat, fault)
+        assert fault is not None and fault.code == FaultCode.ENDED and fault.culprit == ender, (seat, fault)
         assert "cheater (seat 1) was away (connection lost)" in fault.reason, fault
         report = verify_transcript(table.seats[seat].transcript.read_bytes(), get_game)
         assert report.ok, report.describe()
-        assert "cheater (seat 1) was away" in report.describe() and report.stopped.culprit is None
+        assert "cheater (seat 1) was away" in report.describe() and report.stopped.culprit == ender
 
 
 async def test_host_forging_a_move_in_a_joiners_name(tmp_path, autojump_clock):

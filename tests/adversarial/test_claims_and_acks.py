@@ -3,8 +3,8 @@ that they can: an accusation without proof, a wrong or a second acknowledgement,
 another seat's name, a skipped counter (issue 11, holes 1, 3 and 4; protocol/SPEC.md §B8, §B9).
 
 An unproven accusation never makes the seat it names the culprit: every peer records it as the
-accuser's claim, in the accuser's own (cleaned) words, and blames nobody; the transcripts verify and
-say so. A transcript that ends in a desync verifies when the recorded acknowledgements bear it out.
+accuser's claim, in the accuser's own (cleaned) words, and names the accuser as the one who stopped
+the game, as a leave names the leaver (issue 23, point 5); the transcripts verify and say so. A transcript that ends in a desync verifies when the recorded acknowledgements bear it out.
 """
 
 import pytest
@@ -22,45 +22,50 @@ def fault_record(path) -> dict:
     return [value for kind, value in iter_records(path.read_bytes()) if kind == "fault"][-1]
 
 
-def accuser(code: str, evidence: tuple[bytes, ...] = ()) -> type:
-    return type("Accuser", (FalseAccuser,), {"code": code, "evidence": evidence, "victim": VICTIM})
+def accuser(code: str, evidence: tuple[bytes, ...] = (), victim: int | None = VICTIM) -> type:
+    return type("Accuser", (FalseAccuser,), {"code": code, "evidence": evidence, "victim": victim})
 
 
 @pytest.mark.parametrize(
-    "code, evidence",
+    "code, evidence, victim",
     [
-        ("illegal", ()),  # a provable code, but no evidence
-        ("oversize", ()),  # nothing can prove it
-        ("bad-signature", (b"\x93 not a message",)),  # a badly signed frame proves nothing
-        ("left", ()),
-        ("no-such-code", ()),
+        ("illegal", (), VICTIM),  # a provable code, but no evidence
+        ("oversize", (), VICTIM),  # nothing can prove it
+        ("bad-signature", (b"\x93 not a message",), VICTIM),  # a badly signed frame proves nothing
+        ("left", (), VICTIM),
+        ("no-such-code", (), VICTIM),
+        ("oversize", (), None),  # nobody named: before, it stopped the game with nobody blamed
+        ("illegal", (), None),
     ],
 )
-async def test_an_accusation_without_proof_blames_nobody_anywhere(tmp_path, autojump_clock, code, evidence):
-    table, sessions = await play_with_cheater(tmp_path, accuser(code, evidence))
+async def test_an_accusation_without_proof_names_the_accuser_as_the_one_who_stopped_the_game(
+    tmp_path, autojump_clock, code, evidence, victim
+):
+    table, sessions = await play_with_cheater(tmp_path, accuser(code, evidence, victim))
     assert sessions[CHEATER_SEAT].cheated
+    accused = "someone" if victim is None else "honest-2 (seat 2)"
     for seat in (0, VICTIM):
         session = sessions[seat]
         fault = session.fault
         assert session.stage == "halted", (seat, fault)
-        # Live: the accuser's claim, blaming nobody; the accused and the accuser kept apart.
-        assert (fault.culprit, fault.accused, fault.reporter, fault.code) == (None, VICTIM, CHEATER_SEAT, code), fault
+        # Live: the accuser's claim; the accuser stopped the game, the accused is only accused.
+        assert (fault.culprit, fault.accused, fault.reporter, fault.code) == (CHEATER_SEAT, victim, CHEATER_SEAT, code), fault
         shown = f"The game stopped: {fault.describe(session.names)}."  # what the Halted event says
-        assert shown.startswith("The game stopped: cheater (seat 1) says honest-2 (seat 2) "), shown
+        assert shown.startswith(f"The game stopped: cheater (seat 1) stopped the game, claiming {accused} "), shown
         assert "“I say so [31m honest-2 (seat 2) cheated”" in shown and shown.endswith(
-            "this can't be checked from here, so nobody is blamed."
+            "; the claim is unproven."
         ), shown
         assert "\x1b" not in shown and "\n" not in shown
-        # In the transcript: culprit nil, the accused and the reporter in their own fields.
+        # In the transcript: the accuser the culprit, the accused and the reporter in their own fields.
         record = fault_record(table.seats[seat].transcript)
-        assert (record["culprit"], record["accused"], record["reporter"]) == (None, VICTIM, CHEATER_SEAT), record
+        assert (record["culprit"], record["accused"], record["reporter"]) == (CHEATER_SEAT, victim, CHEATER_SEAT), record
         # And as verify tells it.
         report = verify_transcript(table.seats[seat].transcript.read_bytes(), get_game)
         assert report.ok and not report.stop_confirmed, report.describe()
-        assert (report.stopped.culprit, report.stopped.accused) == (None, VICTIM)
+        assert (report.stopped.culprit, report.stopped.accused) == (CHEATER_SEAT, victim)
         text = report.describe()
-        assert "cheater (seat 1) says honest-2 (seat 2) " in text, text
-        assert "the signed log can neither prove nor disprove it, so nobody is blamed." in text, text
+        assert f"cheater (seat 1) stopped the game, claiming {accused} " in text, text
+        assert text.splitlines()[-2].endswith("; the claim is unproven."), text
         assert "honest-2 (seat 2) —" not in text and "honest-2 (seat 2):" not in text, text
 
 

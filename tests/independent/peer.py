@@ -31,7 +31,7 @@ class Peer:
     def __init__(self, name: str = "indie", seed: bytes | None = None, *, ping: int | None = None,
                  stale_move_after: int | None = None, accuse_sealer: str | None = None,
                  drop_after_submissions: int | None = None, lose_that_submission: bool = False,
-                 dial_again: bool = False):
+                 dial_again: bool = False, walk_out_after: int | None = None):
         """`ping`: send a ping with this nonce once seated (§B10). `stale_move_after`: once entry
         *n* is applied and nothing is due from this seat, submit a move that is not allowed now,
         based on one entry fewer — the host must answer `stale`, not a fault (§B3). `accuse_sealer`: when
@@ -42,7 +42,9 @@ class Peer:
         (with `lose_that_submission`, instead of sending the last one), dial again and rejoin (§B12).
         `dial_again`: once seated, a connection the host closes (or that fails) is dialled again
         until the host answers, and the peer rejoins (§B12 step 1); it gives back what a resumed
-        host asks for (`missing`, step 5)."""
+        host asks for (`missing`, step 5). `walk_out_after`: once that many entries are applied,
+        send a `fault` naming nobody, with no evidence (a claim nobody can check, §B9 case 4), and
+        stop."""
         # A test peer: every secret comes from this seeded generator, so a game can be replayed;
         # real peers draw secrets uniformly from a cryptographic source (§C5.7).
         self.rng = random.Random(seed if seed is not None else os.urandom(16))
@@ -90,6 +92,8 @@ class Peer:
         self.own_acks = []           # this seat's ack of each, as it sent it
         self.missing = []            # the `missing` bodies received
         self.lobbies = []            # each `lobby`'s names, in its order (§B2)
+        self.walk_out_after = walk_out_after
+        self.walked_out = None       # the fault body it sent, with walk_out_after
 
     def _bytes(self, n):
         return bytes(self.rng.getrandbits(8) for _ in range(n))
@@ -285,6 +289,11 @@ class Peer:
         self.acks.setdefault(seq, {})[self.seat] = state
         self.acks[seq][0] = body["state"]
         self._check_agreement(seq)
+        if self.walk_out_after is not None and rep.seq >= self.walk_out_after and self.walked_out is None:
+            self.walked_out = {"game_id": self.game_id, "culprit": None, "code": "oversize",
+                               "reason": "something was too big", "seq": rep.seq, "evidence": []}
+            await self._send("fault", self.walked_out)
+            self.done.set()
 
     async def _on_ack(self, env):
         seat = self._seat_of(env)

@@ -23,6 +23,8 @@ cheaters = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cheaters)
 
 CHEATER_SEAT = 1
+# A cheater that ends the game with a fault message naming nobody, with no evidence (issue 23).
+CHEATERS = {"WalkOut": type("WalkOut", (cheaters.FalseAccuser,), {"victim": None, "code": "oversize"})}
 
 
 def honest(seat, ruleset, seed):
@@ -39,11 +41,13 @@ def honest(seat, ruleset, seed):
     ("FalseClaim", b"claim-1"),     # a false claim, found by the audit in the log
     ("BadSignature", b"cheat"),     # unprovable: as reported
     ("WrongSealedKey", b"claim-1"),  # a box unlike its commitment; proved by the receiver's sealing key
+    ("FalseAccuser", b"cheat"),     # an accusation nothing proves: the accuser stopped the game
+    ("WalkOut", b"cheat"),          # a fault naming nobody, with no evidence: the same
 ])
 async def test_the_independent_verdict_on_cheated_games_is_the_products(tmp_path, autojump_clock, cheater, seed):
     ruleset = get_game("probe").ruleset(3)
     sessions = [honest(seat, ruleset, seed) for seat in range(3)]
-    sessions[CHEATER_SEAT] = getattr(cheaters, cheater)(seed=seed + b"/cheater")
+    sessions[CHEATER_SEAT] = CHEATERS.get(cheater, getattr(cheaters, cheater, None))(seed=seed + b"/cheater")
     table = await play_table("probe", 3, sessions=sessions, transcripts=tmp_path, seed=seed, verify=False)
     assert sessions[CHEATER_SEAT].cheated
     for seat in (0, 2):
@@ -52,8 +56,10 @@ async def test_the_independent_verdict_on_cheated_games_is_the_products(tmp_path
         mine = transcript.verify(data)
         assert product.ok and mine.ok, (mine.problem, product.describe())
         assert product.stopped is not None, product.describe()
-        # The seat that saw an unprovable fault names the culprit; the others keep its claim (§B9).
-        named = product.stopped.culprit if product.stopped.reporter is None else product.stopped.accused
+        # The seat that saw an unprovable fault names the culprit; the others keep its claim, naming
+        # its reporter as the one who stopped the game (§B9): a cheater's claim names the cheater.
+        stopped = product.stopped
+        named = stopped.culprit if stopped.reporter in (None, CHEATER_SEAT) else stopped.accused
         assert named == CHEATER_SEAT, product.describe()
         if mine.stopped is not None:
             found, confirmed = mine.stopped[:2], mine.confirmed

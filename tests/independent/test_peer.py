@@ -253,21 +253,66 @@ async def test_a_false_sealed_key_accusation_names_the_accuser_not_the_honest_se
     assert not transcript.evidence_proves(peer.replica, peer.seats, logged, accusation)
 
 
+async def with_two_product_peers(tmp_path, seed, peer, until=None):
+    """A 3-player probe game on loopback: the product's host (seat 0, a bot), the independent
+    `peer` (seated next) and a product bot joiner. Runs until every peer is done, or until
+    `until(session)` holds for both product peers (then stops everything). Returns the product
+    peers' nodes, by seat among them (0: the host)."""
+    game = get_game("probe")
+    ruleset = game.ruleset(3, {})
+    others = {seat: product_peer(seat, seed, ruleset, tmp_path / f"product{seat}.p2pt") for seat in range(2)}
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            port = await host_with_the_peer(nursery, others[0], peer, game, seed)
+            await bot_joins(nursery, others[1], port, game, seed + b"2")
+            if until is not None:
+                for node in others.values():
+                    await node.wait_until(lambda node=node: until(node.session))
+                nursery.cancel_scope.cancel()
+    return others
+
+
+async def test_a_peer_that_walks_out_with_a_claim_nobody_can_check_is_named_for_stopping_the_game(
+    tmp_path, autojump_clock
+):
+    """Issue 23, point 5: the independent peer ends the game with a `fault` naming nobody and no
+    evidence. Before, every peer stopped with nobody blamed (a `leave` names the leaver); now the
+    host, which received it, and the other joiner, to which the host relayed it, both record it as
+    the peer stopping the game on its word (§B9 case 4), and both verifiers read their transcripts
+    so."""
+    peer = Peer(seed=b"independent-walk-out", walk_out_after=6)
+    others = await with_two_product_peers(
+        tmp_path, b"independent-walk-out", peer, until=lambda session: session.stage == "halted",
+    )
+    assert peer.walked_out is not None and peer.seat == 1
+    said = set()
+    for node in others.values():
+        fault = node.session.fault
+        assert (fault.culprit, fault.reporter, fault.accused, fault.code) == (1, 1, None, "oversize"), fault
+        assert fault.describe(node.session.names) == (
+            "indie (seat 1) stopped the game, claiming someone sent an oversize frame, in its words: “something was "
+            "too big”; the claim is unproven"
+        )
+        data = node.transcript_path.read_bytes()
+        product, mine = verify_transcript(data, get_game), transcript.verify(data)
+        assert product.ok and mine.ok, (product.describe(), mine.problem)
+        assert (product.stopped.culprit, product.stop_confirmed) == (1, False), product.describe()
+        assert [claim["culprit"] for claim in mine.claims] == [1], mine.claims
+        said.add(product.describe().splitlines()[-2])
+    assert said == {
+        f"The game stopped after {peer.walked_out['seq']} log entries: indie (seat 1) stopped the game, claiming "
+        "someone sent an oversize frame, in its words: “something was too big”; the claim is unproven."
+    }
+
+
 @pytest.mark.parametrize("drop_after, lost", [(1, True), (9, False)])
 async def test_the_independent_peer_drops_its_connection_and_rejoins(tmp_path, autojump_clock, drop_after, lost):
     """§B12: with its `drop_after`-th submission sent (or `lost`: never sent) the peer closes its
     connection, dials again and rejoins with `have`; the host catches it up (the entries and acks
     since, `caught-up` at its count); it sends a lost submission again, unchanged, and the game goes
     on to the end."""
-    seed = b"independent-rejoin"
-    game = get_game("probe")
-    ruleset = game.ruleset(3, {})
-    peer = Peer(seed=seed, drop_after_submissions=drop_after, lose_that_submission=lost)
-    others = {seat: product_peer(seat, seed, ruleset, tmp_path / f"product{seat}.p2pt") for seat in range(2)}
-    with trio.fail_after(600):
-        async with trio.open_nursery() as nursery:
-            port = await host_with_the_peer(nursery, others[0], peer, game, seed)
-            await bot_joins(nursery, others[1], port, game, seed + b"2")
+    peer = Peer(seed=b"independent-rejoin", drop_after_submissions=drop_after, lose_that_submission=lost)
+    others = await with_two_product_peers(tmp_path, b"independent-rejoin", peer)
     assert peer.rejoins == 1 and len(peer.caught_up) == 1
     assert peer.resent == ([drop_after - 1] if lost else []), peer.resent
     if not lost:

@@ -42,7 +42,7 @@ class Report:
     stopped: tuple | None = None   # (code, culprit, entry, reason): the fault the replay found, if any
     confirmed: bool = False        # the writer's fault record names the fault the replay found
     proven: list = field(default_factory=list)   # fault records whose evidence proves them against the log (§B9)
-    claims: list = field(default_factory=list)   # fault records nothing confirms: their writer's word
+    claims: list = field(default_factory=list)   # fault records nothing confirms (culprit: who stopped the game)
     followed: bool = False         # the game's states were replayed (the probe game), not taken from the host
     agreed: int = 0                # entries every seat acknowledged with the same state (§B8)
 
@@ -251,7 +251,7 @@ def _verify(data, follow_games, report):
             elif game is not None and report.stopped is None and evidence_proves(game, seats, logged, accusation):
                 report.proven.append(value)
             else:
-                report.claims.append(value)
+                report.claims.append(dict(value, culprit=stopped_by(value)))
         elif kind == "end":
             report.result = value
         else:
@@ -351,8 +351,18 @@ def _open_entry(value, where, host_key, game_id, chain):
 
 
 def named_by(fault) -> int | None:
-    """The seat a fault record names: its culprit, or for a claim (culprit nil) its accused (§B11)."""
-    return fault.get("accused") if fault["culprit"] is None else fault["culprit"]
+    """The seat a fault record names: its culprit; for a record of another seat's report (`reporter`
+    set), the seat that report named — its `accused`, or in an older record without one its
+    `culprit` (§B11)."""
+    if fault["reporter"] is not None and "accused" in fault:
+        return fault["accused"]
+    return fault["culprit"]
+
+
+def stopped_by(fault) -> int | None:
+    """The culprit of the stop a fault record nothing confirms shows: its writer's verdict, or for
+    a record of another seat's report, the reporter, who stopped the game on its word (§B9)."""
+    return fault["reporter"] if fault["reporter"] is not None else fault["culprit"]
 
 
 def seat_of_seal_key(seats, private) -> int | None:

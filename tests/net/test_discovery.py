@@ -16,13 +16,19 @@ import math
 import re
 import secrets
 import shutil
+import socket
 import subprocess
 import sys
 
 import pytest
 import trio
 
-from p2pgames.net import INTERFACE_VARIABLE, SERVICE_TYPE, Announcement, announce, chosen_interfaces, discover, watch
+from p2pgames.crypto import Identity
+from p2pgames.games import get_game
+from p2pgames.net import (
+    INTERFACE_VARIABLE, LOOPBACK, SERVICE_TYPE, Announcement, JoinCode, SetupError, announce, chosen_interfaces, discover,
+    host_table, join_table_at_one_of, one_per_key, watch,
+)
 from p2pgames.net._discovery import instance_name
 
 TIMEOUT = 30.0  # seconds: a guard against hanging on a loaded 2-core machine, never a claim about speed
@@ -107,7 +113,8 @@ async def test_a_table_is_found_follows_its_seats_and_goes_when_full():
 
 
 async def test_two_tables_of_one_host_both_show_and_go_when_the_host_stops():
-    """Same host, key and game: the port in the instance name tells them apart."""
+    """Same host, key and game: the port in the instance name tells them apart. Found together,
+    they are one host (one key) at two places."""
     fingerprint = fresh_fingerprint()
     async with trio.open_nursery() as nursery:
         sightings = await start_watching(nursery, fingerprint)
@@ -128,8 +135,9 @@ async def test_two_tables_of_one_host_both_show_and_go_when_the_host_stops():
             found = await sightings.until(lambda tables: {first, second} <= set(tables))
             assert sorted(t.port for t in found.values()) == [40123, 40124]
 
+            # One key is one host: two records of it are one table with two places to try.
             tables = [t for t in await discover() if t.fingerprint == fingerprint]  # its usual 2.5 s
-            assert [(t.address, t.port) for t in tables] == [("127.0.0.1", 40123), ("127.0.0.1", 40124)]
+            assert [t.places for t in tables] == [(("127.0.0.1", 40123), ("127.0.0.1", 40124))]
             host.cancel_scope.cancel()  # the host stops: a goodbye for each
         await sightings.until(lambda tables: not tables)
         nursery.cancel_scope.cancel()
@@ -166,6 +174,97 @@ async def test_hostile_records_are_cleaned_or_ignored():
     (found,) = sightings.tables.values()
     assert found.host == ("evil [2J ]0;pwn " + "x" * 200)[:40] and found.title == "Beltpunk  Haberdasher"
     assert all(character.isprintable() for character in found.describe())
+
+
+def test_join_with_no_code_skips_an_impostor_at_the_hosts_fingerprint_and_sits_at_the_real_table(peers, tmp_path):
+    """Issue 23, point 6: a record with the real host's fingerprint but another port, where a
+    program with another key listens. Before, it was listed as a second, identical table, and
+    joining it was refused (rightly, on the key) and ended the joiner. Now the two records are one
+    table with two places; ``join`` with no code, in a terminal, tries the impostor's place first
+    (its record's name comes first), is told another key answers there, says so, and is seated at
+    the real host."""
+    from zeroconf import ServiceInfo, Zeroconf
+
+    from peer_processes import TerminalPeer, join_code
+
+    home = tmp_path / "home"
+    host = peers("host", "probe", "--players", "2", "--bot", "--name", "hostess", "--no-upnp", "--profile", "host")
+    real = JoinCode.parse(join_code(host))
+    impostor = peers("host", "probe", "--players", "2", "--bot", "--name", "mallory", "--no-upnp", "--profile", "other")
+    other = JoinCode.parse(join_code(impostor))
+    assert other.fingerprint != real.fingerprint
+    txt = {"v": "1", "game": "probe", "title": "Probe", "host": "hostess", "fp": real.fingerprint, "seated": "1", "seats": "2"}
+    info = ServiceInfo(
+        SERVICE_TYPE, f"0 impostor ({real.fingerprint[:4]}:{other.port}).{SERVICE_TYPE}", port=other.port,
+        properties=txt, parsed_addresses=["127.0.0.1"], server=f"impostor-{real.fingerprint}.local.",
+    )
+    zeroconf = Zeroconf(interfaces=["127.0.0.1"])
+    player = None
+    try:
+        zeroconf.register_service(info, cooperating_responders=True)  # as any program on the LAN could
+        player = TerminalPeer(home, "join", "--profile", "p1", "--name", "p1")
+        # Other tables (the impostor's own, other tests') are listed too: pick the one with the key.
+        line = player.wait_for(rf"(\d+)\. Probe hosted by hostess \(1/2 seated\) at 127\.0\.0\.1:(\d+)/{real.fingerprint}"
+                               r" \(or 1 other address\)")
+        assert int(line.group(2)) == other.port  # the impostor's place first: the test shows it skipped
+        player.wait_for("Table number")
+        player.type(line.group(1).encode() + b"\r")
+        player.wait_for(rf"Another key \({other.fingerprint}\) answers at 127\.0\.0\.1:{other.port}, not the "
+                        r"table's: trying its next address")
+        player.wait_for(rf"Connecting to 127\.0\.0\.1:{real.port} ")
+        player.wait_for(rf"The host's key {real.fingerprint} matches the join code\.")
+    finally:
+        if player is not None:
+            player.close()
+        zeroconf.close()
+
+
+async def hosted(nursery: trio.Nursery, name: str):
+    """A table of two hosted on loopback (not announced): its node and its port."""
+    said: list[str] = []
+    node = await host_table(
+        nursery, identity=Identity.generate(), name=name, ruleset=get_game("probe").ruleset(2), bind=LOOPBACK,
+        say=said.append, announce_on_lan=False,
+    )
+    return node, JoinCode.parse(said[0].removeprefix("Join code: ")).port
+
+
+async def test_joining_a_found_table_tries_its_places_until_its_hosts_key_answers(autojump_clock):
+    """Nothing listens at the first place, a host with another key at the second: both are skipped,
+    saying so, and the joiner is seated by the host with the key, at the third."""
+    said: list[str] = []
+    with socket.socket() as closed:  # bound, never listening: nothing answers there
+        closed.bind((LOOPBACK, 0))
+        async with trio.open_nursery() as nursery:
+            real, real_port = await hosted(nursery, "hostess")
+            other, other_port = await hosted(nursery, "mallory")
+            key = real.session.identity.public_key.fingerprint()
+            places = [closed.getsockname()[1], other_port, real_port]
+            codes = [JoinCode(LOOPBACK, port, key) for port in places]
+            joiner = await join_table_at_one_of(nursery, codes=codes, identity=Identity.generate(), name="p1", say=said.append)
+            assert joiner.session.seated and joiner.session.host_fingerprint == key
+            assert real.session.lobby_size == 2 and other.session.lobby_size == 1
+            nursery.cancel_scope.cancel()
+    other_key = other.session.identity.public_key.fingerprint()
+    assert [line for line in said if "next address" in line] == [
+        f"No answer from the table at {LOOPBACK}:{places[0]}: trying its next address …",
+        f"Another key ({other_key}) answers at {LOOPBACK}:{places[1]}, not the table's: trying its next address …",
+    ]
+    assert said[-1] == f"The host's key {key} matches the join code."
+
+
+async def test_a_refusal_by_the_host_with_the_key_is_the_tables_answer(autojump_clock):
+    """The host with the key refuses (its table is full): no other place is tried."""
+    said: list[str] = []
+    async with trio.open_nursery() as nursery:
+        real, real_port = await hosted(nursery, "hostess")
+        key = real.session.identity.public_key.fingerprint()
+        codes = [JoinCode(LOOPBACK, real_port, key), JoinCode(LOOPBACK, 9, key)]
+        await join_table_at_one_of(nursery, codes=codes[:1], identity=Identity.generate(), name="first")  # full now
+        with pytest.raises(SetupError, match="could not join the table at .*: the game has already started"):
+            await join_table_at_one_of(nursery, codes=codes, identity=Identity.generate(), name="p1", say=said.append)
+        nursery.cancel_scope.cancel()
+    assert not [line for line in said if "next address" in line or ":9 " in line], said
 
 
 def avahi_running() -> bool:
@@ -281,22 +380,45 @@ def test_text_from_the_network_is_cleaned_and_cut():
 def test_an_address_on_a_network_of_ours_is_dialed_first():
     addresses = ["172.17.0.1", "10.8.0.5", "192.168.1.7"]  # containers, a VPN, the LAN
     ours = [ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("192.168.1.0/24")]
-    assert Announcement.parse(addresses, 40123, TXT, networks=ours).address == "192.168.1.7"
+    found = Announcement.parse(addresses, 40123, TXT, networks=ours)
+    assert found.places == (("192.168.1.7", 40123), ("172.17.0.1", 40123), ("10.8.0.5", 40123))  # then the others
     assert Announcement.parse(addresses, 40123, TXT).address == "172.17.0.1"
 
 
+def test_records_with_one_fingerprint_are_one_table_with_each_records_places():
+    """A host is its key: another record with its fingerprint (anyone may publish one, at their own
+    address) is another place to try, not another table; records of other keys stay apart."""
+    ours = [ipaddress.ip_network("192.168.1.0/24")]
+    impostor = Announcement.parse(["10.8.0.5"], 40999, {**TXT, b"host": b"not alice"}, networks=ours)
+    real = Announcement.parse(["172.17.0.1", "192.168.1.7"], 40123, TXT, networks=ours)
+    lookalike = Announcement.parse(["192.168.1.7"], 40123, {**TXT, b"fp": b"aaaa-bbbb-cccc-dddd"}, networks=ours)
+    [table, other] = one_per_key([impostor, real, lookalike], ours)
+    # On our network first; then the others in the order the records came (and each address once).
+    assert table.places == (("192.168.1.7", 40123), ("10.8.0.5", 40999), ("172.17.0.1", 40123))
+    assert table.host == "alice"  # the text of the record dialed first
+    assert [str(code) for code in table.join_codes] == [
+        "192.168.1.7:40123/k7x2-m7qa-r4tb-2hzd", "10.8.0.5:40999/k7x2-m7qa-r4tb-2hzd", "172.17.0.1:40123/k7x2-m7qa-r4tb-2hzd",
+    ]
+    assert table.describe() == (
+        "Beltpunk Haberdasher hosted by alice (2/4 seated) at 192.168.1.7:40123/k7x2-m7qa-r4tb-2hzd (or 2 other addresses)"
+    )
+    assert other == lookalike and other.places == (("192.168.1.7", 40123),)
+    assert one_per_key([real, real], ours) == [real]
+
+
 @pytest.mark.parametrize(("addresses", "dialed"), [
-    (["fe80::1", "2001:db8::7", "192.168.1.7"], "192.168.1.7"),  # IPv4 first
-    (["fe80::1", "2001:db8::7"], "2001:db8::7"),  # no scope id needed
-    (["fe80::1"], None),  # link-local only: it would need the interface it was heard on
-    (["0.0.0.0", "224.0.0.251", "junk"], None),
-    ([], None),
+    (["fe80::1", "2001:db8::7", "192.168.1.7"], ["192.168.1.7", "2001:db8::7"]),  # IPv4 first
+    (["fe80::1", "2001:db8::7"], ["2001:db8::7"]),  # no scope id needed
+    (["fe80::1"], []),  # link-local only: it would need the interface it was heard on
+    (["0.0.0.0", "224.0.0.251", "junk"], []),
+    (["192.168.1.7", "192.168.1.7"], ["192.168.1.7"]),
+    ([], []),
 ])
-def test_the_address_dialed(addresses, dialed):
+def test_the_addresses_dialed(addresses, dialed):
     found = Announcement.parse(addresses, 40123, TXT)
-    assert (found and found.address) == dialed
-    if dialed is not None and ":" in dialed:
-        assert str(found.join_code) == f"[{dialed}]:40123/k7x2-m7qa-r4tb-2hzd"
+    assert (found and [address for address, _port in found.places]) == (dialed or None)
+    if dialed and ":" in dialed[0]:
+        assert str(found.join_code) == f"[{dialed[0]}]:40123/k7x2-m7qa-r4tb-2hzd"
 
 
 @pytest.mark.parametrize(("host", "title"), [

@@ -206,9 +206,9 @@ def deliver(board: Switchboard, seat: int, connection: int, data: bytes) -> str:
         if fault.reporter is None:
             assert fault.culprit == sender, f"a frame from seat {sender} got {fault} ({data[:80]!r})"
             assert fault.code in FAULT_CODES and len(fault.reason) > 10, fault
-        else:  # the sender's own accusation, recorded as its claim: it makes nobody else the culprit
+        else:  # the sender's own accusation, recorded as its claim: the sender stopped the game
             assert fault.reporter == sender and is_fault_message(data), fault
-            assert fault.culprit in (None, sender), fault
+            assert fault.culprit == sender, fault
         assert any(isinstance(event, Halted) for event in events)
         return "halted"
     if seat != HOST and before[0] == "lobby" and session.stage == "closed":
@@ -245,8 +245,8 @@ def check_transcripts(board: Switchboard, seats=None) -> None:
 
 def settle(board: Switchboard, attacker: int) -> None:
     """Run the table until nothing moves: every other peer that stopped blames the attacker, or
-    nobody (recording a claim that names the attacker, or the attacker's own accusation), and what
-    every peer holds verifies.
+    records a claim that names the attacker (whose reporter stopped the game) or the attacker's own
+    claim, and what every peer holds verifies.
 
     The attacker's own session is the honest one of the switchboard, unaware of the frames sent in
     its name: what it concludes doesn't count (a real attacker runs other code), but its transcript
@@ -255,9 +255,12 @@ def settle(board: Switchboard, attacker: int) -> None:
     for seat, session in enumerate(board.sessions):
         if seat != attacker and session.stage == "halted":
             fault = session.fault
-            # The attacker is the culprit, or nobody is and someone's claim names it (or it claims).
-            assert fault.culprit in (None, attacker), f"seat {seat}: {fault}"
-            assert attacker in (fault.culprit, fault.reporter, fault.accused), f"seat {seat}: {fault}"
+            # The attacker is the culprit, or an honest seat's claim names it (that seat stopped the
+            # game on its word, §B9).
+            if fault.reporter is not None and fault.reporter != attacker:
+                assert (fault.culprit, fault.accused) == (fault.reporter, attacker), f"seat {seat}: {fault}"
+            else:
+                assert fault.culprit == attacker, f"seat {seat}: {fault}"
     check_transcripts(board)
 
 
@@ -828,7 +831,8 @@ def test_relayed_accept_signed_by_a_key_not_at_the_table():
 def test_relayed_message_with_a_bad_signature_is_the_hosts_doing(kind):
     """The host checks every message before relaying it: one in seat 2's name that does not
     verify was made (or spoilt) by the host, and seat 2 is not to blame. Seat 2 itself has only
-    seat 1's word for it: a claim against the host it can't check, which blames nobody."""
+    seat 1's word for it: a claim against the host it can't check, which blames the host nowhere
+    and names seat 1 as the one who stopped the game."""
     board = board_at("joiner-act")
     game_id = board.sessions[JOINER].game_id
     bodies = {
@@ -845,7 +849,7 @@ def test_relayed_message_with_a_bad_signature_is_the_hosts_doing(kind):
     halted_by(board, JOINER, HOST, FaultCode.BAD_SIGNATURE)
     settle(board, attacker=HOST)
     fault = board.sessions[2].fault
-    assert (fault.culprit, fault.accused, fault.reporter, fault.code) == (None, HOST, JOINER, FaultCode.BAD_SIGNATURE)
+    assert (fault.culprit, fault.accused, fault.reporter, fault.code) == (JOINER, HOST, JOINER, FaultCode.BAD_SIGNATURE)
 
 
 def test_relayed_accept_of_another_start_is_the_hosts_doing():
@@ -987,7 +991,7 @@ def test_evidence_from_another_point_of_the_log_is_no_proof_of_a_false_accusatio
     """A host that sent seat 1 an entry with its own illegal move while seat 2 went on: seat 1's
     accusation reaches seat 2 when seat 2 is further on, where the evidence can't be re-checked.
     Seat 2 must not conclude that seat 1 lied, nor that the host did: it records seat 1's claim
-    against the host, blaming nobody."""
+    against the host, which names seat 1 only as the one who stopped the game."""
     board = board_at("joiner-commit-random")
     replica = board.sessions[JOINER].replica
     illegal = signed(board.host.identity, "submit", {
@@ -1012,7 +1016,7 @@ def test_evidence_from_another_point_of_the_log_is_no_proof_of_a_false_accusatio
     board.sessions[2].receive(HOST_CONNECTION, message)
     fault = board.sessions[2].fault
     assert board.sessions[2].stage == "halted", fault
-    assert (fault.culprit, fault.accused, fault.reporter) == (None, HOST, JOINER), fault
+    assert (fault.culprit, fault.accused, fault.reporter) == (JOINER, HOST, JOINER), fault
 
 
 def test_wrongly_shaped_pass_is_proved_to_the_other_peers():

@@ -332,19 +332,16 @@ def test_a_live_fork_is_proven_in_every_transcript():
     # p1 halted on the entry it recorded, with the entry as evidence.
     text = described(bytes(board.transcripts[1]))
     assert text.splitlines()[2:] == [stopped.format(5, reason), "Verified."], text
-    # The host and p2 stopped on p1's report, which they could not check live: they recorded it as
-    # p1's claim, blaming nobody. Its evidence, the host-signed entry, contradicts their own logs
-    # (there is another entry 5 in them), so a verifier of their transcripts proves it.
+    # The host and p2 stopped on p1's report. Its evidence, the host-signed entry, contradicts
+    # their own logs (there is another entry 5 in them): they prove it live, as a verifier of their
+    # transcripts does, so p1, who reported it, is not the one named for stopping the game (§B9).
     for seat in (0, 2):
-        assert (board.sessions[seat].fault.culprit, board.sessions[seat].fault.accused) == (None, 0)
+        fault = board.sessions[seat].fault
+        assert (fault.culprit, fault.code, fault.reporter) == (0, "bad-sequence", None), fault
         report = verify_transcript(bytes(board.transcripts[seat]), get_game)
         assert report.ok and report.stopped is not None and report.stop_confirmed, report.describe()
-        assert (report.stopped.culprit, report.stopped.code, report.stopped.reporter) == (0, "bad-sequence", 1)
-        assert report.describe().splitlines()[-2:] == [
-            f"The game stopped after {report.stopped.seq} log entries: p0 (seat 0) sent something out of sequence, "
-            f"as p1 (seat 1) reported, in its words: “{reason}”; confirmed from the signed evidence.",
-            "Verified.",
-        ]
+        assert (report.stopped.culprit, report.stopped.code, report.stopped.reporter) == (0, "bad-sequence", None)
+        assert report.describe().splitlines()[-2:] == [stopped.format(report.stopped.seq, reason), "Verified."]
 
 
 def test_a_live_fork_without_the_joiners_record_names_the_host():

@@ -244,13 +244,14 @@ def test_a_game_halted_on_an_unprovable_fault_says_whose_word_it_is():
         "Transcript of Probe kept by p0 (seat 0); players: p0, p1, p2.",
         checked(7, 32, 21), stopped + "as seen by p0 (seat 0), who kept this transcript — " + UNPROVEN, "Verified.",
     ])
-    # Seat 2 has only the host's word: it records the host's claim, blaming nobody, its words quoted.
+    # Seat 2 has only the host's word: it records the host's claim, its words quoted, blaming p1 on
+    # nobody's word but naming the host as the one who stopped the game.
     assert described(bytes(board.transcripts[2])) == "\n".join([
         "Transcript of Probe kept by p2 (seat 2); players: p0, p1, p2.",
         checked(7, 33, 21),
-        "The game stopped after 7 log entries: p0 (seat 0) says p1 (seat 1) sent an oversize frame, in its words: "
-        "“p1 (seat 1) sent a frame of 2000000 bytes (the limit is 1048576)”; the signed log can neither prove nor "
-        "disprove it, so nobody is blamed.",
+        "The game stopped after 7 log entries: p0 (seat 0) stopped the game, claiming p1 (seat 1) sent an oversize "
+        "frame, in its words: “p1 (seat 1) sent a frame of 2000000 bytes (the limit is 1048576)”; the claim is "
+        "unproven.",
         "Verified.",
     ])
 

@@ -12,7 +12,7 @@ from prompt_toolkit.output import ColorDepth
 from p2pgames.crypto import Identity
 from p2pgames.games import get_game
 from p2pgames.net import Node
-from p2pgames.session import ChatReceived, FaultCode, Halted, Session
+from p2pgames.session import ChatReceived, FaultCode, Halted, Session, make_envelope
 from p2pgames.tui import run_terminal_game
 from tui_tables import SizedOutput, Table
 
@@ -146,6 +146,35 @@ def test_a_peer_leaving_stops_the_game_and_says_who(pipe, deadline, capsys):
 
     assert run(table, script) == 1
     assert "left the game" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("columns, rows", [(80, 24), (120, 40)])
+def test_a_peer_that_stops_the_game_on_a_claim_nobody_can_check_is_named_for_it(pipe, deadline, columns, rows):
+    """Issue 23, point 5: a bot sends a fault naming nobody, with no evidence. Before, the screen
+    said it stopped the game and that nobody is blamed; now it says that bot stopped the game, as a
+    leave names the leaver."""
+    table = Table(pipe)
+    shown = {}
+
+    async def script(table: Table) -> None:
+        await table.next_decision()
+        walker = table.bots[0]
+        session = walker.session
+        session.role.tell_table(make_envelope(session.identity, "fault", {
+            "game_id": session.game_id, "culprit": None, "code": FaultCode.OVERSIZE,
+            "reason": "something was too big", "seq": session.replica.seq, "evidence": [],
+        }))
+        walker.node._flush()
+        await table.screen.wait_for("Press q or Enter to leave")
+        shown["end"] = " ".join(line.strip() for line in table.screen.lines())
+        table.type("q")
+
+    assert run(table, script, columns=columns, rows=rows) == 1
+    assert (
+        "The game stopped: bot-1 (seat 1) stopped the game, claiming someone sent an oversize frame, in its "
+        "words: “something was too big”; the claim is unproven."
+    ) in shown["end"], shown["end"]
+    assert "nobody is blamed" not in shown["end"]
 
 
 def test_a_joiner_turned_away_is_told_why_in_one_line_and_no_screen_opens(pipe, deadline, capsys):
