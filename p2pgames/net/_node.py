@@ -198,7 +198,7 @@ class Node:
     def chat(self, text: str) -> None:
         """Send a chat line (raises :class:`~p2pgames.session.LocalError`)."""
         try:
-            self.session.chat(text)
+            self.session.chat(text, trio.current_time())
         finally:
             self._flush()
 
@@ -531,7 +531,7 @@ class Node:
                 connection.last_heard = trio.current_time()
                 if connection.closing:
                     continue  # we are closing: read to the end, act on nothing more
-                self.session.receive(connection.number, payload)
+                self.session.receive(connection.number, payload, connection.last_heard)
                 self._flush()
                 await self._background_work()
         except FrameError as error:
