@@ -348,6 +348,7 @@ class HostRole:
         offer = limits.offer(info.key.raw, line_size(envelope.body["text"]), session._now)
         if offer is Offer.ABUSE:
             self.reject(connection, f"you sent chat far past its limits ({limits.dropped(info.key.raw)} lines dropped)")
+            self.disconnected(connection, "turned away")  # out of the lobby at once: the others are told
             return
         if offer is not Offer.TAKEN:
             return  # past a limit: dropped

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from p2pgames.games import get_game
-from p2pgames.session import HOST_CONNECTION, ChatReceived, FaultCode, LocalError, Rejected, iter_records, verify_transcript
+from p2pgames.session import HOST_CONNECTION, ChatReceived, FaultCode, LobbyChanged, LocalError, Rejected, iter_records, verify_transcript
 from p2pgames.session._chat import CHAT_POLICY, ChatLimits, ChatPolicy, Offer
 from p2pgames.session._messages import make_envelope
 from switchboard import Switchboard
@@ -243,6 +243,9 @@ def test_the_host_relays_lobby_lines_within_the_rate_and_turns_away_a_player_far
         "you sent chat far past its limits (100 lines dropped)"
     ]
     assert len(lobby.chats(2)) == POLICY.burst and 1 in lobby.host.take_closing()
+    assert lobby.host.lobby_size == 2, "ann is out of the lobby at once"
+    [*_, told] = [event for event in lobby.events[2] if isinstance(event, LobbyChanged)]
+    assert [name for name, _ in told.players] == ["root", "bob"] and told.you == 1
 
 
 def test_a_player_in_the_lobby_is_told_when_its_line_is_past_the_limit():
