@@ -591,11 +591,13 @@ class HostRole:
         acknowledgement kept after entry ``acks_after``: a claim's joiner, which may lack those
         other joiners gave back before it), the seats still away, then ``caught-up``; it is back."""
         session = self.session
-        for key, author, kind, raw in self.relay:
-            # What it missed, as it would have had it: its own acknowledgements it makes again.
-            missed = key >= have or (acks_after is not None and kind == "ack" and key > acks_after)
-            if missed and not (author == seat and kind in ("ack", "accept")):
-                session._send(connection, raw)
+        # What it missed, as it would have had it (its own acknowledgements it makes again): the
+        # relay's own bytes, sent as the connection takes them (a whole game's are megabytes).
+        session._send_history(connection, (
+            raw for key, author, kind, raw in self.relay
+            if (key >= have or (acks_after is not None and kind == "ack" and key > acks_after))
+            and not (author == seat and kind in ("ack", "accept"))
+        ))
         for other in sorted(session.away):
             if other != seat:
                 session._send(connection, self._away_message(other))

@@ -426,11 +426,13 @@ class JoinerRole:
             ))
         if start == 0 and session.seat in session.accepts:
             session._send(HOST_CONNECTION, session.accepts[session.seat])
+        given: list[bytes] = []  # the bytes we hold anyway, sent as the connection takes them
         for seq in range(start, len(self.entries)):
-            session._send(HOST_CONNECTION, self.entries[seq])
+            given.append(self.entries[seq])
             ack = session._ack_of.get((seq, session.seat))  # type: ignore[arg-type]
             if ack is not None:
-                session._send(HOST_CONNECTION, ack[2])
+                given.append(ack[2])
+        session._send_history(HOST_CONNECTION, given)
 
     # -- the lobby and the start ---------------------------------------------------------------
 

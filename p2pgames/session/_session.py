@@ -36,6 +36,7 @@ must save to come back is produced by :meth:`take_saved` (see :mod:`p2pgames.ses
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
 from p2pgames import canonical
@@ -89,10 +90,21 @@ from p2pgames.session._saved import SavedSeat
 from p2pgames.session._secrets import SeatSecrets, seal_key_from_seed
 from p2pgames.words import duration
 
-__all__ = ["Session", "HOST_CONNECTION", "STALE_CODES", "ResumeError", "clean_text"]
+__all__ = ["Session", "History", "HOST_CONNECTION", "STALE_CODES", "ResumeError", "clean_text"]
 
 # A joiner verifies the latest relayed acknowledgement of every seat at least this often (entries).
 ACK_CHECKPOINT = 64
+
+
+@dataclass(frozen=True)
+class History:
+    """Frames of the game a session holds anyway — the messages a rejoining joiner missed, the
+    entries a joiner gives back to a resumed host — to go out on one connection, in order, after
+    what was queued for it before and before what is queued after. The network layer sends them
+    as fast as the connection takes them: a whole game's log (megabytes for a long one) never
+    waits in a send queue at once, so a queue's bound need not make room for it (§B12)."""
+
+    frames: tuple[bytes, ...]
 
 
 class Session:
@@ -243,10 +255,18 @@ class Session:
 
     # -- I/O contract --------------------------------------------------------------------------
 
-    def take_outgoing(self) -> list[tuple[int, bytes]]:
-        """Frames to send, as ``(connection, payload)``, in order."""
+    def take_outgoing(self, paced: bool = False) -> list[tuple[int, Any]]:
+        """Frames to send, as ``(connection, payload)``, in order. With ``paced``, the frames of
+        a run of history come as one :class:`History` in place of its payloads (to be sent as the
+        connection takes them)."""
         out, self._outgoing = self._outgoing, []
-        return out
+        if paced:
+            return out
+        return [
+            (connection, payload)
+            for connection, item in out
+            for payload in (item.frames if isinstance(item, History) else (item,))
+        ]
 
     def take_events(self) -> list[SessionEvent]:
         out, self._events = self._events, []
@@ -373,6 +393,10 @@ class Session:
 
     def _send(self, connection: int, envelope: Envelope | bytes) -> None:
         self._outgoing.append((connection, envelope.raw if isinstance(envelope, Envelope) else envelope))
+
+    def _send_history(self, connection: int, frames: Iterable[bytes]) -> None:
+        """Send ``frames``, which this session keeps anyway, as a :class:`History`."""
+        self._outgoing.append((connection, History(tuple(frames))))
 
     def _record(self, kind: str, value: Any) -> None:
         self._transcript.append(canonical.encode([kind, value]))
