@@ -31,7 +31,7 @@ class Peer:
     def __init__(self, name: str = "indie", seed: bytes | None = None, *, ping: int | None = None,
                  stale_move_after: int | None = None, accuse_sealer: str | None = None,
                  drop_after_submissions: int | None = None, lose_that_submission: bool = False,
-                 dial_again: bool = False):
+                 dial_again: bool = False, chat_burst: int = 0):
         """`ping`: send a ping with this nonce once seated (§B10). `stale_move_after`: once entry
         *n* is applied and nothing is due from this seat, submit a move that is not allowed now,
         based on one entry fewer — the host must answer `stale`, not a fault (§B3). `accuse_sealer`: when
@@ -42,7 +42,8 @@ class Peer:
         (with `lose_that_submission`, instead of sending the last one), dial again and rejoin (§B12).
         `dial_again`: once seated, a connection the host closes (or that fails) is dialled again
         until the host answers, and the peer rejoins (§B12 step 1); it gives back what a resumed
-        host asks for (`missing`, step 5)."""
+        host asks for (`missing`, step 5). `chat_burst`: once it has accepted the start, send that
+        many different chat lines at once (§B10: the host takes 20 at once, one a second after)."""
         # A test peer: every secret comes from this seeded generator, so a game can be replayed;
         # real peers draw secrets uniformly from a cryptographic source (§C5.7).
         self.rng = random.Random(seed if seed is not None else os.urandom(16))
@@ -89,6 +90,7 @@ class Peer:
         self.entries = []            # every entry applied, as the host signed it (§B12 step 5)
         self.own_acks = []           # this seat's ack of each, as it sent it
         self.missing = []            # the `missing` bodies received
+        self.chat_burst = chat_burst
 
     def _bytes(self, n):
         return bytes(self.rng.getrandbits(8) for _ in range(n))
@@ -216,6 +218,10 @@ class Peer:
         self.own_accept = raw
         self._record("accept", raw)
         self.accepts.add(self.seat)
+        lines = [wire.make_envelope(self.private, "chat", {"game_id": self.game_id, "text": f"hello {n}"})
+                 for n in range(self.chat_burst)]
+        if lines:  # in one write: they arrive together
+            await self._stream.send_all(b"".join(wire.frame(line) for line in lines))
 
     async def _on_accept(self, env):
         seat = self._seat_of(env)
