@@ -40,19 +40,25 @@ def events_of(node: Node, kind: type) -> list:
             return [event for event in events if isinstance(event, kind)]
 
 
+async def hostess_honest_and_mallory(nursery: trio.Nursery, seed: bytes, players: int, transcripts=None):
+    """A host of a probe table of ``players`` seats, an honest joiner seated there, and mallory,
+    the flooder, dialled in after it: ``(host, honest, mallory)``."""
+    host = Node(session("hostess", seed, get_game("probe").ruleset(players)), transcript_dir=transcripts)
+    honest = Node(session("honest", seed), transcript_dir=transcripts)
+    mallory = ScriptedPeer(session("mallory", seed))
+    port = await serve(nursery, host)
+    await nursery.start(honest.connect, LOOPBACK, port)
+    await host.wait_until(lambda: host.session.lobby_size == 2)
+    await mallory.dial(port)
+    return host, honest, mallory
+
+
 async def test_a_seat_flooding_chat_is_named_for_a_flood_and_every_transcript_stays_within_its_limits(autojump_clock, tmp_path):
     """The attack of issue 23: a seated peer sent chat as fast as it could (the host went from 42
     to 292 MB in 25 s, every transcript to 75 MB). Now the host drops what is past the seat's
     limits, names the seat for a flood, and every transcript holds the same few lines."""
-    seed = b"seated-flood"
-    host = Node(session("hostess", seed, get_game("probe").ruleset(3)), transcript_dir=tmp_path)
-    honest = Node(session("honest", seed), transcript_dir=tmp_path)
-    attacker = ScriptedPeer(session("mallory", seed))
     async with trio.open_nursery() as nursery:
-        port = await serve(nursery, host)
-        await nursery.start(honest.connect, LOOPBACK, port)
-        await host.wait_until(lambda: host.session.lobby_size == 2)
-        await attacker.dial(port)
+        host, honest, attacker = await hostess_honest_and_mallory(nursery, b"seated-flood", 3, tmp_path)
         await attacker.play_until(lambda: attacker.session.stage == "playing")
         nursery.start_soon(attacker.drain)  # it reads (a peer that doesn't is point 2's)
         await attacker.send(flood_lines(attacker, attacker.session.game_id))
@@ -72,15 +78,8 @@ async def test_a_seat_flooding_chat_is_named_for_a_flood_and_every_transcript_st
 
 
 async def test_a_lobby_player_flooding_chat_is_turned_away_and_the_others_see_its_lines_within_limits(autojump_clock):
-    seed = b"lobby-flood"
-    host = Node(session("hostess", seed, get_game("probe").ruleset(4)))
-    honest = Node(session("honest", seed))
-    attacker = ScriptedPeer(session("mallory", seed))
     async with trio.open_nursery() as nursery:
-        port = await serve(nursery, host)
-        await nursery.start(honest.connect, LOOPBACK, port)
-        await host.wait_until(lambda: host.session.lobby_size == 2)
-        await attacker.dial(port)
+        host, honest, attacker = await hostess_honest_and_mallory(nursery, b"lobby-flood", 4)
         await attacker.play_until(lambda: attacker.session.seated)
         table = attacker.session.table_id
         with trio.fail_after(60):
