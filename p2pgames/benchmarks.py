@@ -35,6 +35,11 @@ a median over repetitions. The targets (issue 11), on the project's 2-core machi
 * Steam Torpedo: the search bot's positions per second and its median time per decision ≤ 2 s (a
   wait a person sees, so in seconds), next to a heuristic decision; the balance of the starter
   submarines (heuristic bots on both sides): first-player and faction win rates within 40–60 %.
+* floods (issue 23): a real host in its own process, flooded over loopback for *N* seconds and
+  then, by a new host, for 2*N* — by a seated peer's chat, a lobby player's chat, a seated peer
+  that never reads — next to a host nobody attacks: the host's peak memory must not grow with
+  the attack's length (2*N* / *N* ≤ 1.1), and stays within 20 MB of the idle host's (see
+  :func:`bench_floods` for why).
 """
 
 from __future__ import annotations
@@ -356,6 +361,67 @@ def signature_checks(data: bytes) -> list[tuple[Any, bytes, bytes]]:
         elif kind in ("accept", "ack", "chat", "leave", "fault-message"):
             add(value)
     return checks
+
+
+def flood_host(kind: str | None, seconds: float) -> dict:
+    """A host (``p2pgames.net._bench_flood``) in its own process, attacked by ``kind`` (``None``:
+    nobody) from this one for ``seconds``: its report (peak memory, transcript, what it showed),
+    with the attack's own figures under ``"attack"``."""
+    from p2pgames.net._bench_flood import SEATS, attack
+
+    with tempfile.TemporaryDirectory(prefix="p2pgames-flood-") as folder:
+        command = [
+            sys.executable, "-m", "p2pgames.net._bench_flood", "--players", str(SEATS.get(kind, 2)),
+            "--transcript-dir", folder,
+        ]
+        host = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert host.stdin is not None and host.stdout is not None
+        try:
+            first = host.stdout.readline()
+            if not first.startswith("PORT "):
+                raise RuntimeError(f"flood benchmark host did not start: {first!r}")
+            stats = attack(kind, int(first.split()[1]), seconds) if kind is not None else time.sleep(seconds)
+            out, _ = host.communicate(timeout=60)  # closes its standard input: it reports
+        finally:
+            host.kill()
+            host.wait()
+    line = next((line for line in out.splitlines() if line.startswith("REPORT ")), None)
+    if line is None or host.returncode != 0:
+        raise RuntimeError(f"flood benchmark host failed (exit {host.returncode})")
+    return {**json.loads(line[len("REPORT "):]), "attack": stats}
+
+
+#: The attacks measured, as ``(attack, prefix of their figures)``.
+FLOODS = (("seated-chat", "flood_seated_"), ("lobby-chat", "flood_lobby_"), ("never-reads", "flood_unread_"))
+
+
+def bench_floods(seconds: int) -> dict:
+    """Each flood for ``seconds`` and for twice as long, each on a new host process: its peak
+    memory, next to a host nobody attacks for as long.
+
+    Why bounded: chat past a seat's limits (§B10) is neither relayed, kept nor recorded — at most
+    2000 lines and 256 KB of text a seat a game (about 1 MB kept), and a seat far past them (100
+    lines dropped) is named for a flood and the game stops; a lobby player is turned away and
+    keeps nothing when it comes back with a new key. A connection's send queue holds 8 MiB at
+    most (``NetSettings.max_queued_bytes``): a peer that never reads is closed there, and its
+    catch-up on coming back is sent from the log the host keeps anyway, never queued. So a host
+    under attack holds at most 8 MiB of frames more than one nobody attacks, however long the
+    attack lasts: about 12 MB of Python objects when they are the smallest (pongs), whence the
+    target of 20 MB over the idle host."""
+    idle = flood_host(None, seconds)
+    figures: dict[str, Any] = {"flood_seconds": seconds, "flood_idle_mb": idle["peak_memory"] / MB}
+    for kind, prefix in FLOODS:
+        short, long = flood_host(kind, seconds), flood_host(kind, 2 * seconds)
+        figures.update({
+            f"{prefix}mb": short["peak_memory"] / MB,
+            f"{prefix}long_mb": long["peak_memory"] / MB,
+            f"{prefix}ratio": long["peak_memory"] / short["peak_memory"],
+            f"{prefix}over_idle_mb": (long["peak_memory"] - idle["peak_memory"]) / MB,
+            f"{prefix}transcript_bytes": long["transcript_bytes"],
+            f"{prefix}sent": long["attack"]["lines"] + long["attack"]["pings"],
+            f"{prefix}closed": long["attack"]["closed"],
+        })
+    return figures
 
 
 def bench_events(repeats: int) -> dict:
@@ -759,7 +825,21 @@ ROWS += [
     ("torpedo_first_player_wins_pct", "Torpedo starters, heuristic bots: first player wins", "%", "in", (40, 60)),
     ("torpedo_first_faction_wins_pct", "  Panzer la Rochelle wins (against Talion)", "%", "in", (40, 60)),
     ("torpedo_turns_per_game", "  turns per game (mean)", "", None, None),
+    ("flood_idle_mb", "a host nobody attacks, N s: peak memory", "MB", None, None),
 ]
+for _prefix, _title in (
+    ("flood_seated_", "a seated peer floods chat"), ("flood_lobby_", "a lobby player floods chat"),
+    ("flood_unread_", "a seated peer never reads, and pings"),
+):
+    ROWS += [
+        (f"{_prefix}mb", f"host while {_title}, N s: peak memory", "MB", None, None),
+        (f"{_prefix}long_mb", "  the same for 2N s", "MB", None, None),
+        (f"{_prefix}ratio", "  2N s / N s (bounded: no growth with the attack's length)", "x", "<=", 1.1),
+        (f"{_prefix}over_idle_mb", "  2N s, over the idle host (bound: 8 MiB queue, chat limits)", "MB", "<=", 20),
+        (f"{_prefix}transcript_bytes", "  the host's transcript after 2N s", "B", None, None),
+        (f"{_prefix}sent", "  lines or pings the attacker sent in 2N s", "", None, None),
+        (f"{_prefix}closed", "  times the host closed its connection", "", None, None),
+    ]
 
 
 def _verdict(value: float, comparison: str | None, target: float | None) -> str:
@@ -792,6 +872,7 @@ GROUPS: dict[str, Callable[[bool], dict]] = {
         **bench_torpedo_search(2 if quick else 6),
         **bench_torpedo_balance(40 if quick else 200),  # fewer than 200 is too rough for 40–60 %
     },
+    "floods": lambda quick: bench_floods(5 if quick else 15),
 }
 
 
@@ -821,13 +902,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for key, label, unit, comparison, target in rows:
         value = figures[key]
-        shown = f"{value:,.0f}" if unit == "B" or value >= 100 else f"{value:.2f}"
+        shown = f"{value:,.0f}" if unit == "B" or value >= 100 or isinstance(value, int) else f"{value:.2f}"
         print(f"{label:<64} {shown:>10} {unit:<8} {_verdict(value, comparison, target)}")
     counts = [
         (figures.get("events_measured"), "events timed"), (figures.get("engine_games"), "Beltpunk engine games"),
         (figures.get("torpedo_search_decisions"), "search decisions"),
         (figures.get("torpedo_balance_games"), "Torpedo balance games"), (figures.get("ast_takes_measured"), "random takes"),
-        (figures.get("ast_strength_games"), "Astonishing! strength games"), (figures["cpus"], "CPUs"),
+        (figures.get("ast_strength_games"), "Astonishing! strength games"),
+        (figures.get("flood_seconds"), "s for N (each flood)"), (figures["cpus"], "CPUs"),
     ]
     print("(" + "; ".join(f"{count} {what}" for count, what in counts if count is not None) + ")")
     return 0

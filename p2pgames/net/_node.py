@@ -37,6 +37,7 @@ from p2pgames.session import (
     Agreed,
     AwayTooLong,
     DesyncReport,
+    History,
     LocalError,
     Notice,
     SavedSeat,
@@ -57,6 +58,11 @@ if TYPE_CHECKING:  # only named in annotations
 
 __all__ = ["Node", "NetSettings", "open_host_listeners", "kept_seat_note", "BOT_LAUNCHED_HERE", "BOT_CLAIMED"]
 
+# The most one write to a socket takes from its connection's queue (a batch of frames, or part of
+# a history): more would only copy the queue again to send it.
+WRITE_BATCH = 256 * 1024
+_NOTHING: Any = object()  # the writer has no item in hand
+
 # What a seat's bot flag means to the player who sees it: nobody can check a hello's ``bot``, so
 # a seat is shown as a bot for sure only when this process started the bot itself.
 BOT_LAUNCHED_HERE = "a bot launched here"
@@ -74,7 +80,14 @@ class NetSettings:
     # A joiner gives the host this long on top before it dials again for the host's own step.
     joiner_grace: float = 15.0
     linger: float = 10.0
+    # What may wait to be sent on one connection: a peer that reads nothing while this much is
+    # queued for it has stopped reading, and its connection is closed (its seat is away: it may
+    # rejoin). The most an honest peer ever falls behind is a few seconds of a busy table's
+    # traffic: a joiner of a 12-seat Steam Court party receives 6.6 MB in a whole game, its
+    # seats' chat at most 25 KB a second (§B10). A catch-up's history doesn't count: it is sent
+    # as the connection takes it (see Session.take_outgoing), never queued whole.
     max_queued_frames: int = 100_000
+    max_queued_bytes: int = 8 * 1024 * 1024
     # Joining: how long to wait for the host to accept the connection, then to seat us.
     connect_timeout: float = 15.0
     # How long a seat may be away before the players are asked whether to end the game.
@@ -105,11 +118,12 @@ class _Connection:
         self.peer = peer  # host: the address it came from; a joiner's own dial: None
         self.crowd = None if peer is None else _crowd_of(peer)  # host: whom it counts with when room is short
         self.opened = trio.current_time()
-        self.send_frames, self.receive_frames = trio.open_memory_channel[bytes | None](queue_size)
+        self.send_frames, self.receive_frames = trio.open_memory_channel[bytes | History | None](queue_size)
         self.last_heard = trio.current_time()
         self.last_sent = trio.current_time()
         self.closing = False
-        self.queued = 0  # frames handed to the writer task and not yet written
+        self.queued = 0  # frames (or histories) handed to the writer task and not yet written
+        self.queued_bytes = 0  # ... and their bytes (a history's not counted: see NetSettings)
         # A socket we may write to straight from the session's turn (see Node._send_frame).
         self.direct = os.name == "posix" and isinstance(stream, trio.SocketStream)
         self.reader_done = trio.Event()
@@ -205,7 +219,7 @@ class Node:
     def chat(self, text: str) -> None:
         """Send a chat line (raises :class:`~p2pgames.session.LocalError`)."""
         try:
-            self.session.chat(text)
+            self.session.chat(text, trio.current_time())
         finally:
             self._flush()
 
@@ -257,7 +271,7 @@ class Node:
     def _flush(self) -> None:
         """Move everything the session produced to sockets, the transcript and the event channel."""
         session = self.session
-        outgoing = session.take_outgoing()
+        outgoing = session.take_outgoing(paced=True)
         # Written down before anything leaves (frames may go straight to the socket): a host
         # killed just after sending an entry must find it in its files when it resumes, or the
         # joiners that got it would hold an entry the resumed host doesn't, and the game ends.
@@ -267,10 +281,15 @@ class Node:
             if connection is None or connection.closing:
                 continue
             try:
-                self._send_frame(connection, frame(payload))
+                if isinstance(payload, History):
+                    connection.send_frames.send_nowait(payload)
+                    connection.queued += 1
+                else:
+                    self._send_frame(connection, frame(payload))
                 connection.last_sent = trio.current_time()
             except trio.WouldBlock:
-                # A peer that reads nothing while we queue this much has stopped answering.
+                # A peer that reads nothing while we queue this much has stopped reading (its
+                # seat is away: it may come back and catch up).
                 connection.scope.cancel()
                 session.disconnected(number, "it stopped reading")
         self._write_down()  # what a lost connection recorded (it is away)
@@ -330,7 +349,7 @@ class Node:
     def _send_frame(self, connection: _Connection, data: bytes) -> None:
         """Write ``data`` now if the socket takes it and nothing is queued before it, else queue
         (what the socket did not take) for the writer task; raises ``trio.WouldBlock`` if the
-        queue is full. Written now, a frame is on its way before the next scheduling round, and
+        queue is full (``max_queued_frames`` or ``max_queued_bytes``). Written now, a frame is on its way before the next scheduling round, and
         the writer task is not woken for it: on a busy table each frame cost two extra task
         switches, a good part of an event's latency."""
         if connection.direct and connection.queued == 0:
@@ -345,8 +364,11 @@ class Node:
             if sent == len(data):
                 return
             data = data[sent:]
+        if connection.queued_bytes + len(data) > self.settings.max_queued_bytes:
+            raise trio.WouldBlock
         connection.send_frames.send_nowait(data)
         connection.queued += 1
+        connection.queued_bytes += len(data)
 
     def _save_seat(self, records: list[bytes]) -> None:
         """Append what the session saved to the seat file, and where the table and transcript
@@ -553,7 +575,7 @@ class Node:
                 connection.last_heard = trio.current_time()
                 if connection.closing:
                     continue  # we are closing: read to the end, act on nothing more
-                self.session.receive(connection.number, payload)
+                self.session.receive(connection.number, payload, connection.last_heard)
                 self._flush()
                 await self._background_work()
         except FrameError as error:
@@ -584,37 +606,61 @@ class Node:
             self._flush()
 
     async def _write_loop(self, connection: _Connection) -> None:
+        frames = connection.receive_frames
         try:
-            async for data in connection.receive_frames:
-                if data is None:
-                    break
-                # Every frame queued by now leaves in one write: one wake-up of the reader, not
-                # one per frame (a host relays each acknowledgement to every other joiner).
-                batch, stop = [data], False
-                while True:
+            item = await frames.receive()
+            while item is not None:
+                if isinstance(item, History):
+                    await self._write_history(connection, item)
+                    connection.queued -= 1
+                    item = await frames.receive()
+                    continue
+                # Every frame queued by now leaves in one write (up to WRITE_BATCH bytes): one
+                # wake-up of the reader, not one per frame (a host relays each acknowledgement to
+                # every other joiner).
+                batch, size, item = [item], len(item), _NOTHING
+                while size < WRITE_BATCH:
                     try:
-                        more = connection.receive_frames.receive_nowait()
+                        item = frames.receive_nowait()
                     except trio.WouldBlock:
+                        item = _NOTHING
                         break
-                    if more is None:
-                        stop = True
+                    if item is None or isinstance(item, History):
                         break
-                    batch.append(more)
-                data = batch[0] if len(batch) == 1 else b"".join(batch)
-                await connection.stream.send_all(data)
-                self.bytes_sent += len(data)
+                    batch.append(item)
+                    size += len(item)
+                    item = _NOTHING
+                await connection.stream.send_all(batch[0] if len(batch) == 1 else b"".join(batch))
+                self.bytes_sent += size
                 connection.queued -= len(batch)
-                if stop:
-                    break
+                connection.queued_bytes -= size
+                if item is _NOTHING:
+                    item = await frames.receive()
             if isinstance(connection.stream, trio.SocketStream):
                 await connection.stream.send_eof()
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+        except (trio.BrokenResourceError, trio.ClosedResourceError, trio.EndOfChannel, OSError):
             pass
         # Closing with unread data could reset the line and lose our last frames at the peer:
         # wait (briefly) for the peer to close its side first.
         with trio.move_on_after(self.settings.linger):
             await connection.reader_done.wait()
         connection.scope.cancel()
+
+    async def _write_history(self, connection: _Connection, history: History) -> None:
+        """Send ``history``'s frames, WRITE_BATCH bytes at a time, as the connection takes them:
+        its payloads are the session's own, and only the batch being written is framed again."""
+        batch: list[bytes] = []
+        size = 0
+        for payload in history.frames:
+            batch.append(frame(payload))
+            size += len(batch[-1])
+            if size >= WRITE_BATCH:
+                await connection.stream.send_all(b"".join(batch))
+                self.bytes_sent += size
+                batch, size = [], 0
+        if batch:
+            await connection.stream.send_all(b"".join(batch))
+            self.bytes_sent += size
 
     # -- running -------------------------------------------------------------------------------
 

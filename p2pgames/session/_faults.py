@@ -47,6 +47,8 @@ class FaultCode:
     EQUIVOCATION = "equivocation"
     LEFT = "left"
     DISCONNECTED = "disconnected"
+    # A seat sent chat far past its limits (§B10); or, seen by a joiner, the host relayed it.
+    FLOOD = "flood"
     # Not a fault of anyone's: a seat was away longer than the others would wait, and they ended
     # the game (the culprit is None; the reason names who was away and who ended it).
     ENDED = "ended"
@@ -131,6 +133,7 @@ _DONE = {
     FaultCode.EQUIVOCATION: "acknowledged one entry with two different states",
     FaultCode.LEFT: "left the game",
     FaultCode.DISCONNECTED: "could not get back to the game",
+    FaultCode.FLOOD: "sent chat far past its limits",
 }
 
 

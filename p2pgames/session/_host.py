@@ -12,12 +12,14 @@ seated joiner — and on its kind::
                             rejoin    _rejoin            seat it again, send what it missed; for a
                                                          game not played here (now): gone
                             other     -                  refused: "expected a hello"
-    a lobby player (lobby)  chat      _lobby_chat        relay to the lobby
+    a lobby player (lobby)  chat      _lobby_chat        relay to the lobby, within chat's
+                                                         limits (far past them: reject)
     a seated joiner         accept    _accept            relay; begin once every seat accepted
                             submit    _submission        check, queue, sequence as an entry
                                                          (held while gathering, see below)
                             ack       _ack               relay; check agreement
-                            chat      _chat              relay; record
+                            chat      _chat              relay; record (within chat's
+                                                         limits; far past them: fault)
                             fault     _fault             relay; stop
                             leave     _leave             relay; stop
                             entry     _returned_entry    gathering: one of our own entries it
@@ -47,6 +49,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from p2pgames import PROTOCOL_VERSION
 from p2pgames.crypto import BadSignature, CryptoError, PublicKey
 from p2pgames.engine import normalize_typed
+from p2pgames.session._chat import Offer, line_size
 from p2pgames.session._events import ChatReceived, LobbyChanged, SeatAway, SeatBack
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._messages import NAME_LIMIT, Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
@@ -334,7 +337,8 @@ class HostRole:
         handler(self, seat, envelope)
 
     def _lobby_chat(self, connection: int, envelope: Envelope) -> None:
-        """A chat from a player seated in the lobby: relayed to everyone else there."""
+        """A chat from a player seated in the lobby: relayed to everyone else there, within
+        chat's limits (§B10); a player far past them is turned away."""
         session = self.session
         index = next((i for i, (_, conn) in enumerate(self.lobby) if conn == connection), None)
         if index is None or envelope.body["game_id"] != session.table_id:
@@ -346,6 +350,15 @@ class HostRole:
             envelope.verify(info.key)
         except (BadSignature, MalformedMessage):
             return  # nobody else ever sees it; the game hasn't started, so nothing is at stake
+        limits = session.chat_limits
+        limits.retain({seated.key.raw for seated, _ in self.lobby})  # those who left count no more
+        offer = limits.offer(info.key.raw, line_size(envelope.body["text"]), session._now)
+        if offer is Offer.ABUSE:
+            self.reject(connection, f"you sent chat far past its limits ({limits.dropped(info.key.raw)} lines dropped)")
+            self.disconnected(connection, "turned away")  # out of the lobby at once: the others are told
+            return
+        if offer is not Offer.TAKEN:
+            return  # past a limit: dropped
         for _, other in self.lobby:
             if other is not None and other != connection:
                 session._send(other, envelope)
@@ -408,11 +421,21 @@ class HostRole:
         self.session._take_ack(seat, envelope)
 
     def _chat(self, seat: int, envelope: Envelope) -> None:
+        """A seated joiner's chat line: recorded and relayed within chat's limits (§B10), its
+        rate judged on when it arrived; dropped past them; far past them, the seat's fault."""
         session = self.session
+        if envelope.body["game_id"] != session.game_id or session.chat_limits.repeats(seat, envelope.digest):
+            return  # a lobby line arriving late goes no further; one we have needs nothing (not even a check)
         session._verify_from_seat(envelope, seat)
-        if envelope.body["game_id"] == session.game_id:  # a lobby line arriving late goes no further
+        offer = session._take_chat(seat, envelope, session._now)
+        if offer is Offer.TAKEN:
             self.broadcast(envelope, except_seat=seat)
-        session._take_chat(seat, envelope)
+        elif offer is Offer.ABUSE:
+            raise ProtocolFault(Fault(
+                seat, FaultCode.FLOOD,
+                f"{session._who(seat)} sent chat far past its limits ({session.chat_limits.dropped(seat)} lines dropped)",
+                session._seq(),
+            ))
 
     def _fault(self, seat: int, envelope: Envelope) -> None:
         self._relay(seat, envelope)
@@ -575,11 +598,13 @@ class HostRole:
         acknowledgement kept after entry ``acks_after``: a claim's joiner, which may lack those
         other joiners gave back before it), the seats still away, then ``caught-up``; it is back."""
         session = self.session
-        for key, author, kind, raw in self.relay:
-            # What it missed, as it would have had it: its own acknowledgements it makes again.
-            missed = key >= have or (acks_after is not None and kind == "ack" and key > acks_after)
-            if missed and not (author == seat and kind in ("ack", "accept")):
-                session._send(connection, raw)
+        # What it missed, as it would have had it (its own acknowledgements it makes again): the
+        # relay's own bytes, sent as the connection takes them (a whole game's are megabytes).
+        session._send_history(connection, (
+            raw for key, author, kind, raw in self.relay
+            if (key >= have or (acks_after is not None and kind == "ack" and key > acks_after))
+            and not (author == seat and kind in ("ack", "accept"))
+        ))
         for other in sorted(session.away):
             if other != seat:
                 session._send(connection, self._away_message(other))
@@ -858,8 +883,8 @@ class HostRole:
                 session._take_ack(seat, envelope)
             elif kind == "chat":
                 session._verify_from_seat(envelope, seat)
-                self.keep(envelope, seat)
-                session._take_chat(seat, envelope)
+                if session._take_chat(seat, envelope) is Offer.TAKEN:  # (ours kept its limits)
+                    self.keep(envelope, seat)
         if session.stage == "over":
             raise ResumeError("the game in this transcript has ended; there is nothing to resume")
         # Our transcript may end before the log did (a full disk): the joiners hold the rest.

@@ -21,7 +21,8 @@ After the hello (each message only the host may author checked first: see ``_SIG
     accept       _accept          a seat accepted (relayed)
     entry        _entry           apply the host's log entry
     ack          _ack             a seat's acknowledgement (relayed; its signature checked lazily)
-    chat         _chat            lobby or game chat (relayed)
+    chat         _chat            lobby or game chat (relayed; a game's within chat's
+                                  totals: far past them, the host's fault)
     fault        _fault           a seat reported a fault (relayed): stop
     leave        _leave           a seat left (relayed): stop
     stale        _stale           our submission came too late: decide again
@@ -45,6 +46,7 @@ from typing import TYPE_CHECKING, Callable
 from p2pgames import PROTOCOL_VERSION
 from p2pgames.crypto import BadSignature, CryptoError, PublicKey, fingerprint_matches
 from p2pgames.engine import EngineError
+from p2pgames.session._chat import Offer
 from p2pgames.session._events import ChatReceived, LobbyChanged, Notice, Rejected, SeatAway, SeatBack
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope
@@ -425,11 +427,13 @@ class JoinerRole:
             ))
         if start == 0 and session.seat in session.accepts:
             session._send(HOST_CONNECTION, session.accepts[session.seat])
+        given: list[bytes] = []  # the bytes we hold anyway, sent as the connection takes them
         for seq in range(start, len(self.entries)):
-            session._send(HOST_CONNECTION, self.entries[seq])
+            given.append(self.entries[seq])
             ack = session._ack_of.get((seq, session.seat))  # type: ignore[arg-type]
             if ack is not None:
-                session._send(HOST_CONNECTION, ack[2])
+                given.append(ack[2])
+        session._send_history(HOST_CONNECTION, given)
 
     # -- the lobby and the start ---------------------------------------------------------------
 
@@ -463,7 +467,18 @@ class JoinerRole:
     def _chat(self, envelope: Envelope) -> None:
         session = self.session
         if session.stage != "lobby":
-            session._take_chat(self._relayed_seat(envelope), envelope)
+            seat = self._relayed_seat(envelope)
+            if envelope.body["game_id"] != session.game_id:
+                return  # a lobby line arriving late: it names no game
+            # The host judged its rate; its totals we judge too, on the lines in the host's order
+            # (the same everywhere): an honest host never relays one past them.
+            if session._take_chat(seat, envelope) is Offer.ABUSE:
+                raise ProtocolFault(Fault(
+                    HOST_SEAT, FaultCode.FLOOD,
+                    f"the host relayed chat by {session._who(seat)} far past its limits "
+                    f"({session.chat_limits.dropped(seat)} lines dropped)",
+                    session._seq(),
+                ))
             return
         if not session.table_id or envelope.body["game_id"] != session.table_id:
             return  # before our first lobby, or a line from another table: nothing to show

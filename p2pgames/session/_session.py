@@ -36,6 +36,7 @@ must save to come back is produced by :meth:`take_saved` (see :mod:`p2pgames.ses
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
 from p2pgames import canonical
@@ -52,6 +53,7 @@ from p2pgames.engine import (
     Simultaneous,
     StandingAnswer,
 )
+from p2pgames.session._chat import ChatLimits, Offer, line_size
 from p2pgames.session._events import (
     Agreed,
     ChatReceived,
@@ -88,10 +90,21 @@ from p2pgames.session._saved import SavedSeat
 from p2pgames.session._secrets import SeatSecrets, seal_key_from_seed
 from p2pgames.words import duration
 
-__all__ = ["Session", "HOST_CONNECTION", "STALE_CODES", "ResumeError", "clean_text"]
+__all__ = ["Session", "History", "HOST_CONNECTION", "STALE_CODES", "ResumeError", "clean_text"]
 
 # A joiner verifies the latest relayed acknowledgement of every seat at least this often (entries).
 ACK_CHECKPOINT = 64
+
+
+@dataclass(frozen=True)
+class History:
+    """Frames of the game a session holds anyway — the messages a rejoining joiner missed, the
+    entries a joiner gives back to a resumed host — to go out on one connection, in order, after
+    what was queued for it before and before what is queued after. The network layer sends them
+    as fast as the connection takes them: a whole game's log (megabytes for a long one) never
+    waits in a send queue at once, so a queue's bound need not make room for it (§B12)."""
+
+    frames: tuple[bytes, ...]
 
 
 class Session:
@@ -176,7 +189,10 @@ class Session:
         # seats whose absence is not ours (away before it; once settled, every seat but those it
         # found gone).
         self._stopped: tuple[float, frozenset[int]] | None = None
-        self._chats_seen: set[bytes] = set()  # chat digests, as a joiner's catch-up may repeat some
+        # Chat's limits (§B10): the lobby's, by speaker key, until the game's, by seat (see
+        # _begin_starting); and when the frame being handled arrived, which the rate is judged on.
+        self.chat_limits = ChatLimits("at this table", own=identity.public_key.raw)
+        self._now: float | None = None
         # The lobby as last announced (host) or heard (joiner): who can chat before the start, and
         # the table's random id, which lobby chat carries (so no line is valid at another table).
         self.lobby: list[SeatInfo] = []
@@ -241,10 +257,18 @@ class Session:
 
     # -- I/O contract --------------------------------------------------------------------------
 
-    def take_outgoing(self) -> list[tuple[int, bytes]]:
-        """Frames to send, as ``(connection, payload)``, in order."""
+    def take_outgoing(self, paced: bool = False) -> list[tuple[int, Any]]:
+        """Frames to send, as ``(connection, payload)``, in order. With ``paced``, the frames of
+        a run of history come as one :class:`History` in place of its payloads (to be sent as the
+        connection takes them)."""
         out, self._outgoing = self._outgoing, []
-        return out
+        if paced:
+            return out
+        return [
+            (connection, payload)
+            for connection, item in out
+            for payload in (item.frames if isinstance(item, History) else (item,))
+        ]
 
     def take_events(self) -> list[SessionEvent]:
         out, self._events = self._events, []
@@ -372,6 +396,10 @@ class Session:
     def _send(self, connection: int, envelope: Envelope | bytes) -> None:
         self._outgoing.append((connection, envelope.raw if isinstance(envelope, Envelope) else envelope))
 
+    def _send_history(self, connection: int, frames: Iterable[bytes]) -> None:
+        """Send ``frames``, which this session keeps anyway, as a :class:`History`."""
+        self._outgoing.append((connection, History(tuple(frames))))
+
     def _record(self, kind: str, value: Any) -> None:
         self._transcript.append(canonical.encode([kind, value]))
 
@@ -433,8 +461,13 @@ class Session:
 
     # -- receiving -----------------------------------------------------------------------------
 
-    def receive(self, connection: int, data: bytes) -> None:
-        """Handle one frame from ``connection``. Never raises for anything a peer can send."""
+    def receive(self, connection: int, data: bytes, now: float | None = None) -> None:
+        """Handle one frame from ``connection``. Never raises for anything a peer can send.
+
+        ``now`` is when it arrived, in seconds on a clock that never goes back (the network
+        layer's): a host judges the rate of the chat it relays on it (§B10). Without it (a test
+        with no time) the rate is not judged, only chat's totals."""
+        self._now = now
         if self.stage == "closed" or (self.stage == "halted" and self.start_envelope is None):
             return  # stopped before a game began: nothing left to do, nor a transcript to keep
         try:
@@ -498,6 +531,7 @@ class Session:
         self.game = self.game.for_ruleset(self.ruleset)  # a variant may be a game of its own
         self.replica = Replica(self.game, self.ruleset, self.game_id, self.seats, start.digest)
         self.secrets = SeatSecrets(self.seat, self.seal_key, self.secret_seed)
+        self.chat_limits = ChatLimits("in this game", own=self.seat)  # the lobby's lines count for nothing here
         if self.resumed is None:
             self._saved.append(SavedSeat.header(
                 self.game.name, self.game_id, self.seat, self.identity.public_key.raw, self.secret_seed, start.sender,
@@ -973,40 +1007,56 @@ class Session:
 
     # -- chat, faults, leaving -----------------------------------------------------------------
 
-    def chat(self, text: str) -> None:
+    def chat(self, text: str, now: float | None = None) -> None:
         """Send a chat line to everyone at the table, in the lobby too once the host has seated
-        us. Raises :class:`LocalError` when there is nobody to send it to, or nothing to send."""
+        us; ``now`` as for :meth:`receive` (our own lines keep to chat's rate, §B10). Raises
+        :class:`LocalError` when there is nobody to send it to, nothing to send, or the line is
+        past chat's limits ("chat limit: …")."""
         if self.stage == "closed":
             raise LocalError("you have left the table")
         text = clean_text(text)
         if not text:
             raise LocalError("nothing to send")
         if self.stage == "lobby":
-            self._lobby_chat(text)
+            self._lobby_chat(text, now)
             return
         if self.seat is None:  # pragma: no cover - every stage after the lobby has our seat
             raise LocalError("you have no seat at the table")
         if not self.role.in_touch:
             raise LocalError("the host is away: chat is back once we have reconnected")
+        self._within_chat_limits(self.seat, text, now)
         envelope = make_envelope(self.identity, "chat", {"game_id": self.game_id, "text": text})
-        self.role.tell_table(envelope)
-        self._take_chat(self.seat, envelope)
+        # A line said twice is one envelope (its signature is deterministic): taken once only.
+        if self._take_chat(self.seat, envelope, now) is Offer.TAKEN:
+            self.role.tell_table(envelope)
 
-    def _lobby_chat(self, text: str) -> None:
+    def _lobby_chat(self, text: str, now: float | None) -> None:
         you = self._lobby_index(self.lobby)
         if you is None:
             raise LocalError("you can chat once the host has given you a seat")
+        own = self.identity.public_key.raw
+        self._within_chat_limits(own, text, now)
+        self.chat_limits.offer(own, line_size(text), now)
         envelope = make_envelope(self.identity, "chat", {"game_id": self.table_id, "text": text})
         self.role.tell_lobby(envelope)
         # Not recorded: the transcript is the game's, and the game hasn't begun.
         self._emit(ChatReceived(you, self.name, text))
 
-    def _take_chat(self, seat: int, envelope: Envelope) -> None:
-        if envelope.body["game_id"] != self.game_id or envelope.digest in self._chats_seen:
-            return  # another game's, or one a catch-up repeats
-        self._chats_seen.add(envelope.digest)
-        self._record("chat", envelope.raw)
-        self._emit(ChatReceived(seat, self.names[seat], clean_text(envelope.body["text"])))
+    def _within_chat_limits(self, speaker: Any, text: str, now: float | None) -> None:
+        """Raise :class:`LocalError` ("chat limit: …") if our line ``text`` is past chat's limits."""
+        refusal = self.chat_limits.refusal(speaker, line_size(text), now)
+        if refusal is not None:
+            raise LocalError(refusal)
+
+    def _take_chat(self, seat: int, envelope: Envelope, now: float | None = None) -> Offer:
+        """Offer ``seat``'s chat line of this game to its limits, judging its rate at ``now``
+        (``None``: not judged; see :class:`~p2pgames.session._chat.ChatLimits`): one taken is
+        recorded and shown; one already taken or past the limits, neither. What became of it."""
+        offer = self.chat_limits.offer(seat, line_size(envelope.body["text"]), now, envelope.digest)
+        if offer is Offer.TAKEN:
+            self._record("chat", envelope.raw)
+            self._emit(ChatReceived(seat, self.names[seat], clean_text(envelope.body["text"])))
+        return offer
 
     def leave(self, reason: str = "quit") -> None:
         """Tell the others this player is leaving, and stop."""

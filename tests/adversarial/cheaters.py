@@ -287,16 +287,16 @@ class Silent(Cheater):
         if not self.gone:
             super()._submit(body, decision)
 
-    def receive(self, connection: int, data: bytes) -> None:
+    def receive(self, connection: int, data: bytes, now: float | None = None) -> None:
         if not self.gone:
-            super().receive(connection, data)
+            super().receive(connection, data, now)
 
     def ping(self, connection: int, nonce: int) -> None:
         if not self.gone:
             super().ping(connection, nonce)
 
-    def take_outgoing(self) -> list[tuple[int, bytes]]:
-        out = super().take_outgoing()
+    def take_outgoing(self, paced: bool = False) -> list[tuple[int, Any]]:
+        out = super().take_outgoing(paced)
         return [] if self.gone else out
 
 

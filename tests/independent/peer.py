@@ -31,7 +31,8 @@ class Peer:
     def __init__(self, name: str = "indie", seed: bytes | None = None, *, ping: int | None = None,
                  stale_move_after: int | None = None, accuse_sealer: str | None = None,
                  drop_after_submissions: int | None = None, lose_that_submission: bool = False,
-                 dial_again: bool = False, walk_out_after: int | None = None):
+                 dial_again: bool = False, walk_out_after: int | None = None,
+                 chat_burst: int = 0):
         """`ping`: send a ping with this nonce once seated (§B10). `stale_move_after`: once entry
         *n* is applied and nothing is due from this seat, submit a move that is not allowed now,
         based on one entry fewer — the host must answer `stale`, not a fault (§B3). `accuse_sealer`: when
@@ -44,7 +45,8 @@ class Peer:
         until the host answers, and the peer rejoins (§B12 step 1); it gives back what a resumed
         host asks for (`missing`, step 5). `walk_out_after`: once that many entries are applied,
         send a `fault` naming nobody, with no evidence (a claim nobody can check, §B9 case 4), and
-        stop."""
+        stop. `chat_burst`: once it has accepted the start, send that
+        many different chat lines at once (§B10: the host takes 20 at once, one a second after)."""
         # A test peer: every secret comes from this seeded generator, so a game can be replayed;
         # real peers draw secrets uniformly from a cryptographic source (§C5.7).
         self.rng = random.Random(seed if seed is not None else os.urandom(16))
@@ -94,6 +96,7 @@ class Peer:
         self.lobbies = []            # each `lobby`'s names, in its order (§B2)
         self.walk_out_after = walk_out_after
         self.walked_out = None       # the fault body it sent, with walk_out_after
+        self.chat_burst = chat_burst
 
     def _bytes(self, n):
         return bytes(self.rng.getrandbits(8) for _ in range(n))
@@ -222,6 +225,10 @@ class Peer:
         self.own_accept = raw
         self._record("accept", raw)
         self.accepts.add(self.seat)
+        lines = [wire.make_envelope(self.private, "chat", {"game_id": self.game_id, "text": f"hello {n}"})
+                 for n in range(self.chat_burst)]
+        if lines:  # in one write: they arrive together
+            await self._stream.send_all(b"".join(wire.frame(line) for line in lines))
 
     async def _on_accept(self, env):
         seat = self._seat_of(env)

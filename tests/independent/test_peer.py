@@ -226,6 +226,19 @@ async def test_a_move_not_allowed_now_based_on_an_older_entry_is_stale_and_a_pin
     assert verify_transcript(peer.transcript(), get_game).ok
 
 
+async def test_a_burst_of_chat_past_the_hosts_bucket_is_cut_at_its_depth_and_the_game_goes_on(tmp_path, autojump_clock):
+    """§B10: 25 lines at once, past the 20 a host's bucket holds: it takes 20 (recorded, relayed),
+    drops 5 — far from the 100 that would name the sender — and the game goes on."""
+    seed = b"independent-chat"
+    peer = Peer(seed=seed, chat_burst=25)
+    async with two_player_probe_host(tmp_path, seed) as (host, port, nursery):
+        nursery.start_soon(peer.run, LOOPBACK, port)
+    assert host.session.fault is None and peer.result is not None
+    kept = [wire.open_envelope(value).body["text"] for _, kind, value in transcript.records(host.transcript_path.read_bytes())
+            if kind == "chat"]
+    assert kept == [f"hello {n}" for n in range(20)]
+
+
 async def accuse_a_sealer(tmp_path, how):
     """A 2-player game in which the independent peer, when the host first seals a key to it,
     accuses the host of `bad-key` with the keys submission and, `how`, made-up key bytes or its
