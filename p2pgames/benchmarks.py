@@ -400,9 +400,10 @@ def bench_floods(seconds: int) -> dict:
     memory, next to a host nobody attacks for as long.
 
     Why bounded: chat past a seat's limits (§B10) is neither relayed, kept nor recorded — at most
-    2000 lines and 256 KB of text a seat a game (about 1 MB kept), and a seat far past them (100
-    lines dropped) is named for a flood and the game stops; a lobby player is turned away and
-    keeps nothing when it comes back with a new key. A connection's send queue holds 8 MiB at
+    2000 lines and 256 KB of text a seat a game (about 1 MB kept); a seat far past the rate (100
+    lines dropped) is hung up on, and each time it comes back only the lines its bucket has
+    refilled are taken; a lobby player is turned away and keeps nothing when it comes back with a
+    new key. A connection's send queue holds 8 MiB at
     most (``NetSettings.max_queued_bytes``): a peer that never reads is closed there, and its
     catch-up on coming back is sent from the log the host keeps anyway, never queued. So a host
     under attack holds at most 8 MiB of frames more than one nobody attacks, however long the

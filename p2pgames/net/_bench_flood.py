@@ -9,7 +9,8 @@ Its own player never moves (a person thinking: nobody is ever timed out waiting 
 
 The attacks (:func:`attack`), each for a number of seconds, as fast as one process can:
 
-* ``seated-chat``: a seated joiner sends distinct chat lines (reading what it is sent);
+* ``seated-chat``: a seated joiner sends distinct chat lines (reading what it is sent); hung up
+  on, it rejoins and does it again;
 * ``lobby-chat``: a player in the lobby does; turned away, it comes back with a new key;
 * ``never-reads``: a seated joiner reads nothing and sends pings, each of which asks for a pong;
   its connection closed, it rejoins (reading nothing of the catch-up) and does it again.
@@ -111,13 +112,22 @@ async def _flood_while_read(peer: ScriptedPeer, room: bytes, stats: Stats) -> No
 async def _seated_chat(port: int, stats: Stats) -> None:
     peer = _joiner()
     await peer.dial(port)
-    try:
-        await peer.play_until(lambda: _idle(peer.session))
-        await _flood_while_read(peer, peer.session.game_id, stats)
-        stats["closed"] += 1
-    finally:
-        await peer.aclose()
-    await trio.sleep_forever()  # its game stopped: nothing more to flood
+    await peer.play_until(lambda: _idle(peer.session))
+    while True:
+        try:
+            await _flood_while_read(peer, peer.session.game_id, stats)
+            stats["closed"] += 1
+        finally:
+            await peer.aclose()
+        await _rejoin(peer, port)
+
+
+async def _rejoin(peer: ScriptedPeer, port: int) -> None:
+    """Back on a new connection: its hello read, its rejoin sent, nothing more read."""
+    peer.session.disconnected(HOST_CONNECTION, "closed by the host")
+    await peer.dial(port)
+    await peer.read_one()
+    await peer.flush()
 
 
 async def _lobby_chat(port: int, stats: Stats) -> None:
@@ -145,11 +155,7 @@ async def _never_reads(port: int, stats: Stats) -> None:
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             stats["closed"] += 1
         await peer.aclose()
-        # Back on a new connection: its hello read, its rejoin sent, nothing more read.
-        peer.session.disconnected(HOST_CONNECTION, "closed by the host")
-        await peer.dial(port)
-        await peer.read_one()
-        await peer.flush()
+        await _rejoin(peer, port)
 
 
 ATTACKS: dict[str, Callable[[int, Stats], Awaitable[None]]] = {

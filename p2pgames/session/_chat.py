@@ -4,11 +4,13 @@ relays, keeps and writes down for chat stays bounded whatever another peer sends
 A :class:`ChatLimits` is one room's — a table's lobby, or one game — with an account per
 speaker, and a verdict for each line offered to it::
 
-    offer(speaker, size, now, digest) ──► TAKEN    relay it, record it, show it
-                                      ├─► REPEAT   a line already taken (a catch-up repeats it)
-                                      ├─► DROPPED  past a limit: not relayed, recorded or shown
-                                      └─► ABUSE    dropped, and with it the speaker has had
-                                                   ``abuse`` lines dropped (said once)
+    offer(speaker, size, now, digest) ──► TAKEN       relay it, record it, show it
+                                      ├─► REPEAT      a line already taken (a catch-up repeats it)
+                                      ├─► TOO_FAST    past the rate: not relayed, recorded or shown
+                                      └─► PAST_TOTAL  past the room's total: the same; in a game
+                                                      the line itself proves a flood (see below)
+
+A speaker with ``abuse`` lines dropped in a room is *far past* its limits (:meth:`ChatLimits.far_past`).
 
 The limits of each speaker (:class:`ChatPolicy`):
 
@@ -23,6 +25,12 @@ A speaker's own lines are judged before they are sent (:meth:`ChatLimits.refusal
 the burst: lines sent in time may arrive bunched together by delays on the way, and the relay's
 bucket, twice as deep, takes them all unless those delays differ by more than ``burst / 2``
 lines' worth of seconds (10 s).
+
+So an honest speaker never signs a line past its total: it counts every line it sends, and the
+others count only the lines the host took, never more. Every peer of a game takes the same lines
+in the same order, so a line of a seat's, signed for the game, that its account there can't take
+proves to any of them that the seat broke the limits on purpose (:func:`confirm_flood`) —
+unlike a line too fast, which only the host saw arrive.
 """
 
 from __future__ import annotations
@@ -30,9 +38,16 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass, field
-from typing import Hashable
+from typing import TYPE_CHECKING, Hashable, Sequence
 
-__all__ = ["ChatLimits", "ChatPolicy", "CHAT_POLICY", "Offer", "line_size"]
+from p2pgames.crypto import BadSignature
+from p2pgames.session._messages import MalformedMessage, open_envelope
+
+if TYPE_CHECKING:
+    from p2pgames.session._faults import Fault
+    from p2pgames.session._replica import SeatInfo
+
+__all__ = ["ChatLimits", "ChatPolicy", "CHAT_POLICY", "Offer", "confirm_flood", "line_size"]
 
 
 class Offer(enum.Enum):
@@ -40,8 +55,8 @@ class Offer(enum.Enum):
 
     TAKEN = "taken"
     REPEAT = "repeat"
-    DROPPED = "dropped"
-    ABUSE = "abuse"
+    TOO_FAST = "too fast"
+    PAST_TOTAL = "past the total"
 
 
 @dataclass(frozen=True)
@@ -107,13 +122,19 @@ class ChatLimits:
 
     def refusal(self, speaker: Hashable, size: int, now: float | None) -> str | None:
         """Why a line of ``size`` bytes from ``speaker`` can't be taken at ``now``, in words for
-        the speaker ("chat limit: …"); ``None`` if it can. Changes nothing."""
+        the speaker ("chat limit: …"); ``None`` if it can. Changes nothing. Raises
+        :class:`ValueError` for a negative size."""
+        return self.past_total(speaker, size) or self._too_fast(speaker, now)
+
+    def past_total(self, speaker: Hashable, size: int) -> str | None:
+        """Why a line of ``size`` bytes from ``speaker`` would go past its totals here (as
+        :meth:`refusal` says it), or ``None``. Changes nothing."""
         if size < 0:
             raise ValueError(f"a line's size is a number of bytes, not {size}")
         policy = self.policy
         account = self._speakers.get(speaker)
         if account is None:
-            return None  # a full bucket, nothing said yet: the size is capped by the schema (§A4)
+            return None  # nothing said yet: the size is capped by the schema (§A4)
         if account.lines >= policy.lines:
             return f"chat limit: a seat may say {policy.lines} lines {self.where}, and you have said them all"
         if account.text_bytes + size > policy.text_bytes:
@@ -122,8 +143,15 @@ class ChatLimits:
                 f"chat limit: a seat may say {policy.text_bytes // 1024} KB of chat {self.where}, and this line "
                 f"would go past it ({left} bytes left)"
             )
+        return None
+
+    def _too_fast(self, speaker: Hashable, now: float | None) -> str | None:
+        account = self._speakers.get(speaker)
+        if account is None:
+            return None  # a full bucket
         tokens = self._tokens(speaker, account, now)
         if tokens < 1:
+            policy = self.policy
             wait = math.ceil((1 - tokens) * policy.seconds_per_line)
             every = "one a second" if policy.seconds_per_line == 1 else f"one every {policy.seconds_per_line:g} s"
             return f"chat limit: {self._burst(speaker)} lines in a row at most, then {every} (wait {wait} s)"
@@ -138,9 +166,12 @@ class ChatLimits:
             account = self._speakers[speaker] = _Speaker(float(self._burst(speaker)))
         if digest is not None and digest in account.said:
             return Offer.REPEAT
-        if self.refusal(speaker, size, now) is not None:
+        if self.past_total(speaker, size) is not None:
             account.dropped += 1
-            return Offer.ABUSE if account.dropped == self.policy.abuse else Offer.DROPPED
+            return Offer.PAST_TOTAL
+        if self._too_fast(speaker, now) is not None:
+            account.dropped += 1
+            return Offer.TOO_FAST
         if now is not None:
             account.tokens = self._tokens(speaker, account, now) - 1
             account.counted_at = now
@@ -154,6 +185,10 @@ class ChatLimits:
         """How many of ``speaker``'s lines were dropped (past a limit)."""
         account = self._speakers.get(speaker)
         return 0 if account is None else account.dropped
+
+    def far_past(self, speaker: Hashable) -> bool:
+        """Whether ``speaker`` is far past its limits here: ``abuse`` of its lines dropped or more."""
+        return self.dropped(speaker) >= self.policy.abuse
 
     def retain(self, speakers: set[Hashable]) -> None:
         """Forget every speaker not in ``speakers`` (a lobby's players who left: a lobby keeps
@@ -170,3 +205,25 @@ class ChatLimits:
             return account.tokens
         refilled = account.tokens + max(0.0, now - account.counted_at) / self.policy.seconds_per_line
         return min(float(self._burst(speaker)), refilled)
+
+
+def confirm_flood(fault: Fault, limits: ChatLimits, seats: Sequence[SeatInfo], game_id: bytes) -> str | None:
+    """``None`` if ``fault`` (a ``flood``) is proved by its evidence, else why not, in words:
+    its first piece must be a chat line of the game ``game_id`` signed by the culprit's key, not
+    taken already, that the culprit's account in ``limits`` (the lines of that game this peer
+    took) can't take — past its totals (see the module docstring). Changes nothing."""
+    culprit, evidence = fault.culprit, fault.evidence
+    if not evidence or culprit is None or not 0 <= culprit < len(seats):
+        return "there is no evidence to check"
+    try:
+        line = open_envelope(evidence[0])
+        if line.kind != "chat" or line.body["game_id"] != game_id:
+            return "the evidence is not a chat line of this game"
+        line.verify(seats[culprit].key)
+    except (MalformedMessage, BadSignature):
+        return "the evidence is not a chat line signed by the accused"
+    if limits.repeats(culprit, line.digest):
+        return "the evidence is a line taken within the limits"
+    if limits.past_total(culprit, line_size(line.body["text"])) is None:
+        return "the evidence is a line within the seat's totals here"
+    return None

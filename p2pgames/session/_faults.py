@@ -47,7 +47,7 @@ class FaultCode:
     EQUIVOCATION = "equivocation"
     LEFT = "left"
     DISCONNECTED = "disconnected"
-    # A seat sent chat far past its limits (§B10); or, seen by a joiner, the host relayed it.
+    # A seat signed a chat line past its totals for the game (§B10): the line proves it.
     FLOOD = "flood"
     # Not a fault of anyone's: a seat was away longer than the others would wait, and they ended
     # the game (the culprit is None; the reason names who was away and who ended it).
@@ -133,7 +133,7 @@ _DONE = {
     FaultCode.EQUIVOCATION: "acknowledged one entry with two different states",
     FaultCode.LEFT: "left the game",
     FaultCode.DISCONNECTED: "could not get back to the game",
-    FaultCode.FLOOD: "sent chat far past its limits",
+    FaultCode.FLOOD: "sent chat past its limits",
 }
 
 

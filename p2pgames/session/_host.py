@@ -233,10 +233,11 @@ class HostRole:
         session._send(connection, make_envelope(session.identity, "reject", {"reason": reason[:500]}))
         self.hang_up(connection)
 
-    def hang_up(self, connection: int) -> None:
-        """Close ``connection`` once what is queued for it is sent: it is over (see :meth:`_ended`)."""
+    def hang_up(self, connection: int, reason: str = "the host hung up") -> None:
+        """Close ``connection`` once what is queued for it is sent: it is over (see
+        :meth:`disconnected`; a seat on it is away for ``reason``)."""
         self.session._closing.append(connection)
-        self._ended(connection)
+        self.disconnected(connection, reason)
 
     def _ended(self, connection: int) -> None:
         """``connection`` is over — closed by its peer, failed, dropped for silence or closed by
@@ -353,12 +354,10 @@ class HostRole:
         limits = session.chat_limits
         limits.retain({seated.key.raw for seated, _ in self.lobby})  # those who left count no more
         offer = limits.offer(info.key.raw, line_size(envelope.body["text"]), session._now)
-        if offer is Offer.ABUSE:
-            self.reject(connection, f"you sent chat far past its limits ({limits.dropped(info.key.raw)} lines dropped)")
-            self.disconnected(connection, "turned away")  # out of the lobby at once: the others are told
+        if offer is not Offer.TAKEN:  # past a limit: dropped; far past them, turned away
+            if limits.far_past(info.key.raw):
+                self.reject(connection, f"you sent chat far past its limits ({limits.dropped(info.key.raw)} lines dropped)")
             return
-        if offer is not Offer.TAKEN:
-            return  # past a limit: dropped
         for _, other in self.lobby:
             if other is not None and other != connection:
                 session._send(other, envelope)
@@ -422,7 +421,8 @@ class HostRole:
 
     def _chat(self, seat: int, envelope: Envelope) -> None:
         """A seated joiner's chat line: recorded and relayed within chat's limits (§B10), its
-        rate judged on when it arrived; dropped past them; far past them, the seat's fault."""
+        rate judged on when it arrived, else dropped. A seat far past the rate is hung up on (it
+        is away, and may rejoin); a line past its totals is a flood the line itself proves."""
         session = self.session
         if envelope.body["game_id"] != session.game_id or session.chat_limits.repeats(seat, envelope.digest):
             return  # a lobby line arriving late goes no further; one we have needs nothing (not even a check)
@@ -430,12 +430,17 @@ class HostRole:
         offer = session._take_chat(seat, envelope, session._now)
         if offer is Offer.TAKEN:
             self.broadcast(envelope, except_seat=seat)
-        elif offer is Offer.ABUSE:
-            raise ProtocolFault(Fault(
-                seat, FaultCode.FLOOD,
-                f"{session._who(seat)} sent chat far past its limits ({session.chat_limits.dropped(seat)} lines dropped)",
-                session._seq(),
-            ))
+        elif offer is Offer.PAST_TOTAL:
+            raise ProtocolFault(session._flood(seat, envelope))
+        elif offer is Offer.TOO_FAST and session.chat_limits.far_past(seat):
+            # Not a fault: nobody else saw the lines arrive, and stopping the game on our word
+            # would name us (§B9). It costs the seat its connection, which is what it flooded.
+            connection = self.connection_of(seat)
+            if connection is not None:
+                self.hang_up(connection, (
+                    f"sent chat far past its limits ({session.chat_limits.dropped(seat)} lines dropped); "
+                    "the host hung up on it"
+                ))
 
     def _fault(self, seat: int, envelope: Envelope) -> None:
         self._relay(seat, envelope)

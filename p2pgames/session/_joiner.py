@@ -471,14 +471,9 @@ class JoinerRole:
             if envelope.body["game_id"] != session.game_id:
                 return  # a lobby line arriving late: it names no game
             # The host judged its rate; its totals we judge too, on the lines in the host's order
-            # (the same everywhere): an honest host never relays one past them.
-            if session._take_chat(seat, envelope) is Offer.ABUSE:
-                raise ProtocolFault(Fault(
-                    HOST_SEAT, FaultCode.FLOOD,
-                    f"the host relayed chat by {session._who(seat)} far past its limits "
-                    f"({session.chat_limits.dropped(seat)} lines dropped)",
-                    session._seq(),
-                ))
+            # (the same everywhere): a line past them, signed by its seat, proves a flood.
+            if session._take_chat(seat, envelope) is Offer.PAST_TOTAL:
+                raise ProtocolFault(session._flood(seat, envelope))
             return
         if not session.table_id or envelope.body["game_id"] != session.table_id:
             return  # before our first lobby, or a line from another table: nothing to show

@@ -53,7 +53,7 @@ from p2pgames.engine import (
     Simultaneous,
     StandingAnswer,
 )
-from p2pgames.session._chat import ChatLimits, Offer, line_size
+from p2pgames.session._chat import ChatLimits, Offer, confirm_flood, line_size
 from p2pgames.session._events import (
     Agreed,
     ChatReceived,
@@ -1058,6 +1058,17 @@ class Session:
             self._emit(ChatReceived(seat, self.names[seat], clean_text(envelope.body["text"])))
         return offer
 
+    def _flood(self, seat: int, envelope: Envelope) -> Fault:
+        """``seat``'s fault for its chat line ``envelope``, past its totals in this game (§B10):
+        a line its own peer would never have signed, so the line itself is the evidence."""
+        policy = self.chat_limits.policy
+        return Fault(
+            seat, FaultCode.FLOOD,
+            f"{self._who(seat)} sent chat past a seat's limits for a game "
+            f"({policy.lines} lines, {policy.text_bytes // 1024} KB of text)",
+            self._seq(), None, (envelope.raw,),
+        )
+
     def leave(self, reason: str = "quit") -> None:
         """Tell the others this player is leaving, and stop."""
         if self.stage == "closed":
@@ -1160,7 +1171,7 @@ class Session:
             return
         if evidence and accused is not None and self.replica is not None:
             # Provable faults are believed only if the signed evidence proves them.
-            doubt = self.replica.confirm(Fault(accused, code, words, body["seq"], reporter, evidence))
+            doubt = self._confirm(Fault(accused, code, words, body["seq"], reporter, evidence))
             if doubt is None:  # the evidence's verdict (its reason as the reporter gave it)
                 self._halt(Fault(accused, code, words, self._seq(), None, evidence), send=False)
                 return
@@ -1173,6 +1184,14 @@ class Session:
         # Its word against another's, nobody's or its own, which nothing here can check: a claim.
         # Whoever stops the game on a word nobody can check is the one who stopped it.
         self._halt(Fault(reporter, code, words, body["seq"], reporter, evidence, accused), send=False)
+
+    def _confirm(self, fault: Fault) -> str | None:
+        """``None`` if ``fault.evidence`` proves ``fault`` here, else why not: a flood against
+        the chat lines this peer took (§B10), any other fault against the log (Replica.confirm)."""
+        assert self.replica is not None
+        if fault.code == FaultCode.FLOOD:
+            return confirm_flood(fault, self.chat_limits, self.seats, self.game_id)
+        return self.replica.confirm(fault)
 
     def _halt(self, fault: Fault, send: bool = True) -> None:
         """Stop the game for ``fault``: tell the others (unless it came from them), record it."""

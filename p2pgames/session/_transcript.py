@@ -47,6 +47,7 @@ from typing import Any, Callable, Iterator
 from p2pgames import canonical
 from p2pgames.crypto import BadSignature, CryptoError
 from p2pgames.engine import EngineError, Game, GameOver
+from p2pgames.session._chat import ChatLimits, confirm_flood, line_size
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault, odd_one_out, what_was_done
 from p2pgames.words import with_article
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, open_envelope
@@ -346,11 +347,14 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
     acked: dict[int, dict[int, tuple[bytes, bytes]]] = {}  # entry -> seat -> (entry, state) acknowledged
     wrong: dict[int, list[int]] = {}  # entry -> the seats that acknowledged another state
     entries_after = 0  # entries that follow the one that stopped the game
+    chat_limits = ChatLimits("in this game", own=None)  # the game's chat lines, counted as a peer does (§B10)
 
     def proves(fault: Fault) -> bool:
         """Whether a fault record's signed evidence proves it against the log checked so far."""
         if replica is None:
             return False
+        if fault.code == FaultCode.FLOOD:  # proved by the chat lines taken so far, not the log
+            return confirm_flood(fault, chat_limits, seats, replica.game_id) is None
         if fault.culprit == HOST_SEAT and fault.code in CHAIN_BREAKS:
             # A host-signed entry that contradicts the log: the chain is the log's, intact or not.
             return replica.confirm(fault) is None
@@ -512,8 +516,11 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                 else:
                     pending_acks.append((body["seq"], seat, ack))
         elif kind == "chat":
-            if signed_by_seat(value, "chat", number):
+            if checked := signed_by_seat(value, "chat", number):
                 report.chats += 1
+                envelope, seat = checked
+                if start is not None and envelope.body["game_id"] == start.body["game_id"]:
+                    chat_limits.offer(seat, line_size(envelope.body["text"]), None, envelope.digest)
         elif kind == "fault":
             fault = _fault_record(value)
             if fault is None:

@@ -178,3 +178,32 @@ def test_the_independent_blame_for_an_altered_transcript_is_the_products(alterat
         else:
             found = (mine.code, mine.culprit)
         assert found == (product.failure.code, product.failure.culprit), mine.problem
+
+
+# --- a flood: a chat line past a seat's totals proves itself (§B10) ---------------------------------
+
+def flooded(lines_before):
+    """The vector's first five entries, then ``lines_before`` chat lines of seat 1, then the
+    writer's own verdict: seat 1's flood, with one more line of its as the evidence."""
+    [start] = [value for kind, value in RECORDS if kind == "start"]
+    game_id = wire.open_envelope(start).body["game_id"]
+
+    def line(text):
+        return wire.make_envelope(PRIVATE[1], "chat", {"game_id": game_id, "text": text})
+
+    chats = [("chat", line(f"line {n}")) for n in range(lines_before)]
+    fault = {"culprit": 1, "code": "flood", "reason": "seat 1 sent chat past its limits", "seq": 5,
+             "reporter": None, "evidence": [line("past the total")]}
+    return RECORDS[:E5] + chats + [("fault", fault)]
+
+
+@pytest.mark.parametrize("lines_before, proved", [(2000, True), (1999, False)])
+def test_the_independent_verdict_on_a_flood_is_the_products(lines_before, proved):
+    """With a seat's 2000 lines recorded, one more it signed proves its flood to both verifiers;
+    with 1999, the line proves nothing, and the verdict is the writer's word to both."""
+    data = file_of(flooded(lines_before))
+    product, mine = verify_transcript(data, get_game), transcript.verify(data)
+    assert product.ok and mine.ok, (mine.problem, product.describe())
+    assert (product.stopped.code, product.stopped.culprit, product.stop_confirmed) == ("flood", 1, proved)
+    verdicts = mine.proven if proved else mine.claims
+    assert [(fault["code"], fault["culprit"]) for fault in verdicts] == [("flood", 1)]

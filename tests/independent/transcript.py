@@ -136,6 +136,7 @@ def _verify(data, follow_games, report):
     chain = []            # chain[0]: start digest, chain[i+1]: digest of entry i
     counters = {}
     logged = {}           # submission envelope bytes -> (seat, body), for evidence
+    said = {}             # seat -> {digest: bytes of text} of its chat lines of this game (§B10)
     accepts = set()
     acks = []             # (record index, envelope)
     fault_messages = []   # the fault-message envelopes, checked against reported faults at the end
@@ -239,6 +240,9 @@ def _verify(data, follow_games, report):
                 raise Problem("damage", f"{where}: a {kind} by a key not at the table")
             if kind == "fault-message":
                 fault_messages.append(env)
+            if (kind == "chat" and start is not None and env.body["game_id"] == start.body["game_id"]
+                    and env.signed_by(env.sender)):
+                said.setdefault(keys[env.sender], {})[env.digest] = len(env.body["text"].encode())
         elif kind == "fault":
             if not (isinstance(value, dict) and {"culprit", "code", "reason", "seq", "reporter", "evidence"} <= set(value)):
                 raise Problem("damage", f"{where}: a fault record of the wrong shape")
@@ -248,7 +252,7 @@ def _verify(data, follow_games, report):
             accusation = dict(value, culprit=named_by(value))
             if report.stopped is not None and (value["code"], accusation["culprit"]) == report.stopped[:2]:
                 report.confirmed = True
-            elif game is not None and report.stopped is None and evidence_proves(game, seats, logged, accusation):
+            elif game is not None and report.stopped is None and evidence_proves(game, seats, logged, accusation, said):
                 report.proven.append(value)
             else:
                 report.claims.append(dict(value, culprit=stopped_by(value)))
@@ -386,11 +390,22 @@ def sealed_key_is_right(game, sender, private, slot, to, box, commitment) -> boo
             and deck.encrypt(deck.VERIFIER_BASE, key) == deal.verifiers[sender][slot - deal.first])
 
 
-def evidence_proves(game, seats, logged, fault) -> bool:
-    """Whether a recorded fault's evidence proves it against the log replayed so far (§B9, §B11)."""
+def evidence_proves(game, seats, logged, fault, said=None) -> bool:
+    """Whether a recorded fault's evidence proves it against the log replayed so far (§B9, §B11);
+    a `flood`, against `said`: each seat's chat lines recorded so far, digest -> text bytes (§B10)."""
     code, culprit, evidence = fault["code"], fault["culprit"], fault["evidence"]
     if not evidence or not isinstance(culprit, int) or not 0 <= culprit < len(seats):
         return False
+    if code == "flood":
+        # A chat line of this game, signed by the seat, that its totals here can't take.
+        try:
+            line = wire.open_envelope(evidence[0])
+        except wire.WireError:
+            return False
+        lines = (said or {}).get(culprit, {})
+        return (line.kind == "chat" and line.body["game_id"] == game.game_id and line.signed_by(seats[culprit][0])
+                and line.digest not in lines
+                and (len(lines) >= 2000 or sum(lines.values()) + len(line.body["text"].encode()) > 262144))
     if code in ("illegal", "malformed", "bad-opening"):
         try:
             sub = wire.open_envelope(evidence[-1])

@@ -1,6 +1,7 @@
 """Chat's limits (issue 23, point 1; protocol/SPEC.md §B10): a seat's rate, its total in a game
 and in a lobby, judged by the host that relays, by every joiner on what it records, and by a
-speaker on its own lines — and a seat far past them named for a flood.
+speaker on its own lines — a seat far past the rate hung up on, and a line past a seat's totals
+a flood every peer can prove.
 
 The machine alone first (:class:`ChatLimits`), then sessions in memory: frames are handed to a
 session with the time they arrived (``now``), as the network layer does.
@@ -13,6 +14,7 @@ import pytest
 from p2pgames.games import get_game
 from p2pgames.session import HOST_CONNECTION, ChatReceived, FaultCode, LobbyChanged, LocalError, Rejected, iter_records, verify_transcript
 from p2pgames.session._chat import CHAT_POLICY, ChatLimits, ChatPolicy, Offer
+from p2pgames.session._faults import Fault
 from p2pgames.session._messages import make_envelope
 from switchboard import Switchboard
 from test_lobby import Lobby
@@ -26,10 +28,10 @@ POLICY = CHAT_POLICY
 def test_a_speaker_has_a_burst_then_one_line_a_second():
     limits = ChatLimits("in this game", own=0)
     offers = [limits.offer(1, 5, 100.0) for _ in range(POLICY.burst + 2)]
-    assert offers == [Offer.TAKEN] * POLICY.burst + [Offer.DROPPED] * 2
-    assert limits.offer(1, 5, 100.5) is Offer.DROPPED, "half a line's time brings no line"
+    assert offers == [Offer.TAKEN] * POLICY.burst + [Offer.TOO_FAST] * 2
+    assert limits.offer(1, 5, 100.5) is Offer.TOO_FAST, "half a line's time brings no line"
     assert limits.offer(1, 5, 101.0) is Offer.TAKEN
-    assert limits.offer(1, 5, 101.0) is Offer.DROPPED
+    assert limits.offer(1, 5, 101.0) is Offer.TOO_FAST
     assert limits.offer(1, 5, 1000.0) is Offer.TAKEN, "a long silence refills the bucket, no more"
     assert [limits.offer(1, 5, 1000.0) for _ in range(POLICY.burst)].count(Offer.TAKEN) == POLICY.burst - 1
     assert limits.dropped(1) == 5
@@ -47,7 +49,7 @@ def test_a_speakers_own_lines_keep_to_half_the_burst_and_it_is_told_why():
 
 def test_without_a_time_only_the_totals_are_judged():
     limits = ChatLimits("in this game", own=0, policy=ChatPolicy(lines=30))
-    assert [limits.offer(1, 5, None) for _ in range(31)] == [Offer.TAKEN] * 30 + [Offer.DROPPED]
+    assert [limits.offer(1, 5, None) for _ in range(31)] == [Offer.TAKEN] * 30 + [Offer.PAST_TOTAL]
 
 
 def test_a_speaker_may_say_so_many_lines_and_so_many_bytes_in_a_room():
@@ -55,6 +57,7 @@ def test_a_speaker_may_say_so_many_lines_and_so_many_bytes_in_a_room():
     for second in range(3):
         assert limits.offer(1, 10, float(second)) is Offer.TAKEN
     assert limits.refusal(1, 10, 10.0) == "chat limit: a seat may say 3 lines in this game, and you have said them all"
+    assert limits.offer(1, 10, 10.0) is Offer.PAST_TOTAL and limits.dropped(1) == 1
     lobby = ChatLimits("at this table", own=b"me", policy=ChatPolicy(text_bytes=2048))
     assert lobby.offer(b"ann", 2000, 0.0) is Offer.TAKEN
     assert lobby.refusal(b"ann", 49, 1.0) == (
@@ -71,10 +74,11 @@ def test_a_line_taken_before_is_a_repeat_and_costs_nothing():
     assert limits.dropped(1) == 0 and limits.refusal(1, 5, 0.0) is None
 
 
-def test_the_abuse_is_said_once_at_the_hundredth_line_dropped():
+def test_a_speaker_is_far_past_its_limits_from_its_hundredth_line_dropped():
     limits = ChatLimits("in this game", own=0)
-    offers = [limits.offer(1, 5, 0.0) for _ in range(POLICY.burst + POLICY.abuse + 10)]
-    assert offers.count(Offer.ABUSE) == 1 and offers.index(Offer.ABUSE) == POLICY.burst + POLICY.abuse - 1
+    far = [(limits.offer(1, 5, 0.0), limits.far_past(1))[1] for _ in range(POLICY.burst + POLICY.abuse + 10)]
+    assert far.index(True) == POLICY.burst + POLICY.abuse - 1 and all(far[far.index(True):])
+    assert not limits.far_past(2)
 
 
 def test_a_lobby_forgets_the_speakers_who_left():
@@ -147,21 +151,63 @@ def test_the_host_relays_a_seats_lines_within_the_rate_and_drops_the_rest():
     assert host.fault is None and host.chat_limits.dropped(1) == 5
 
 
-def test_a_seat_far_past_the_limits_is_named_for_a_flood_and_the_others_hear_the_hosts_claim():
+def test_a_seat_far_past_the_rate_is_hung_up_on_and_away_and_nobody_is_blamed():
+    """Only the host saw the lines arrive too fast: stopping the game on its word would name the
+    host, not the flooder (§B9), so a flood of the rate costs the seat its connection instead."""
     board = started_table()
     host, connection = board.host, board.links[1]
     for n in range(POLICY.burst + POLICY.abuse):
         host.receive(connection, line(board, 1, f"flood {n}").raw, now=10.0)
-    assert host.fault is not None and (host.fault.culprit, host.fault.code) == (1, FaultCode.FLOOD)
-    assert host.fault.reason == "p1 (seat 1) sent chat far past its limits (100 lines dropped)"
+    reason = "sent chat far past its limits (100 lines dropped); the host hung up on it"
+    assert host.fault is None and host.away == {1: reason} and connection in host.take_closing()
+    board.run(play=False)
+    assert board.sessions[2].away == {1: reason}
+    assert shown(board, 2) == [f"flood {n}" for n in range(POLICY.burst)]
+    host.receive(connection, line(board, 1, "after the hang-up").raw, now=10.0)
+    assert len(chats_recorded(board, 0)) == POLICY.burst, "a connection hung up on is heard no more"
+    for seat in (0, 2):
+        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
+        assert report.ok and report.stopped is None, report.describe()
+        assert report.chats == POLICY.burst
+
+
+def say_every_line(board: Switchboard, seat: int) -> None:
+    """``seat`` says all the lines a seat may in a game, one a second (within the rate)."""
+    for n in range(POLICY.lines):
+        board.sessions[seat].chat(f"line {n}", now=float(n))
+    board.run(play=False)
+
+
+def test_a_line_past_a_seats_total_is_a_flood_the_line_proves_to_everyone():
+    """Its own peer never signs it (a speaker counts every line it sends), and every peer took
+    the same lines: the line names its signer everywhere, and ``verify`` confirms it."""
+    board = started_table()
+    say_every_line(board, 1)
+    past = line(board, 1, "past the total")
+    board.host.receive(board.links[1], past.raw, now=5000.0)
+    fault = board.host.fault
+    assert (fault.culprit, fault.code, fault.reporter, fault.evidence) == (1, FaultCode.FLOOD, None, (past.raw,))
+    assert fault.reason == "p1 (seat 1) sent chat past a seat's limits for a game (2000 lines, 256 KB of text)"
+    board.run(play=False)
+    other = board.sessions[2].fault
+    assert (other.culprit, other.reporter, other.code) == (1, None, FaultCode.FLOOD), "proved, not a claim"
+    for seat in (0, 2):
+        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
+        assert report.ok and report.stopped.culprit == 1 and report.stop_confirmed, report.describe()
+        assert report.chats == POLICY.lines
+
+
+def test_a_flood_whose_line_is_within_the_total_here_is_the_reporters_claim():
+    """Evidence of a flood that the lines this peer took don't bear out proves nothing: the
+    reporter stopped the game on its word (a catching-up peer may lack lines, so not a false
+    accusation either)."""
+    board = started_table()
+    host = board.host
+    within = line(board, 1, "an ordinary line")
+    host._halt(Fault(1, FaultCode.FLOOD, "p1 (seat 1) sent chat past its limits", host._seq(), None, (within.raw,)))
     board.run(play=False)
     other = board.sessions[2].fault
     assert (other.culprit, other.accused, other.reporter, other.code) == (0, 1, 0, FaultCode.FLOOD)
-    assert "p0 (seat 0) stopped the game, claiming p1 (seat 1) sent chat far past its limits" in other.describe(board.sessions[2].names)
-    for seat in (0, 2):
-        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
-        assert report.ok, report.describe()
-        assert report.chats == POLICY.burst
 
 
 def test_a_line_sent_again_is_neither_relayed_nor_kept_nor_counted():
@@ -180,32 +226,27 @@ def test_a_line_sent_again_is_neither_relayed_nor_kept_nor_counted():
 
 def test_every_peer_records_the_same_lines_up_to_a_seats_total_a_rejoiner_too():
     board = started_table()
-    host, connection, joiner = board.host, board.links[1], board.sessions[1]
-    for n in range(POLICY.lines):  # one a second: within the rate
-        joiner.chat(f"line {n}", now=float(n))
-    board.run(play=False)
+    say_every_line(board, 1)
     with pytest.raises(LocalError, match="^chat limit: a seat may say 2000 lines in this game, and you have said them all$"):
-        joiner.chat("and one more", now=5000.0)
-    for n in range(5):  # sent all the same (not by this session): past the total
-        host.receive(connection, line(board, 1, f"past it {n}").raw, now=5000.0 + n)
-    board.run(play=False)
+        board.sessions[1].chat("and one more", now=5000.0)
     recorded = chats_recorded(board, 0)
     assert len(recorded) == POLICY.lines and chats_recorded(board, 1) == chats_recorded(board, 2) == recorded
-    assert host.chat_limits.dropped(1) == 5 and host.fault is None
-    board.restart(2)  # from its saved seat: the catch-up brings every line again
+    board.restart(2)  # from its saved seat: the catch-up brings every line again, counted once
     board.run(play=False)
-    assert chats_recorded(board, 2) == recorded
+    assert chats_recorded(board, 2) == recorded and board.sessions[2].fault is None
 
 
-def test_a_joiner_drops_what_its_host_relays_past_a_seats_total_and_names_the_host_far_past_it():
+def test_a_joiner_names_the_signer_of_a_line_its_host_relays_past_the_seats_total():
     board = started_table()
     joiner = board.sessions[1]
-    for n in range(POLICY.lines + POLICY.abuse):
-        joiner.receive(HOST_CONNECTION, line(board, 2, f"relayed {n}").raw)
+    lines = [line(board, 2, f"relayed {n}") for n in range(POLICY.lines + 1)]
+    for envelope in lines:
+        joiner.receive(HOST_CONNECTION, envelope.raw)
     assert len(chats_recorded(board, 1)) == POLICY.lines
     fault = joiner.fault
-    assert fault is not None and (fault.culprit, fault.code) == (0, FaultCode.FLOOD)
-    assert fault.reason == "the host relayed chat by p2 (seat 2) far past its limits (100 lines dropped)"
+    assert (fault.culprit, fault.code, fault.evidence) == (2, FaultCode.FLOOD, (lines[-1].raw,))
+    report = verify_transcript(bytes(board.transcripts[1]), get_game)
+    assert report.ok and report.stopped.culprit == 2 and report.stop_confirmed, report.describe()
 
 
 def test_a_host_resumed_from_its_transcript_counts_the_lines_it_took():
@@ -217,7 +258,7 @@ def test_a_host_resumed_from_its_transcript_counts_the_lines_it_took():
     resumed = board.restart_host()
     board.run(play=False)  # every joiner rejoins
     resumed.receive(board.links[1], line(board, 1, "past the total").raw, now=1e6)
-    assert resumed.chat_limits.dropped(1) == 1
+    assert (resumed.fault.culprit, resumed.fault.code) == (1, FaultCode.FLOOD)
     board.run(play=False)
     assert len(chats_recorded(board, 0)) == POLICY.lines
 
