@@ -349,9 +349,9 @@ class Node:
     def _send_frame(self, connection: _Connection, data: bytes) -> None:
         """Write ``data`` now if the socket takes it and nothing is queued before it, else queue
         (what the socket did not take) for the writer task; raises ``trio.WouldBlock`` if the
-        queue is full (``max_queued_frames`` or ``max_queued_bytes``). Written now, a frame is on its way before the next scheduling round, and
-        the writer task is not woken for it: on a busy table each frame cost two extra task
-        switches, a good part of an event's latency."""
+        queue is full (``max_queued_frames`` or ``max_queued_bytes``). Written now, a frame is on
+        its way before the next scheduling round, and the writer task is not woken for it: on a
+        busy table each frame cost two extra task switches, a good part of an event's latency."""
         if connection.direct and connection.queued == 0:
             fd = connection.stream.socket.fileno()  # type: ignore[attr-defined]
             sent = 0
