@@ -1010,8 +1010,8 @@ class Session:
     def chat(self, text: str, now: float | None = None) -> None:
         """Send a chat line to everyone at the table, in the lobby too once the host has seated
         us; ``now`` as for :meth:`receive` (our own lines keep to chat's rate, §B10). Raises
-        :class:`LocalError` when there is nobody to send it to, nothing to send, or the line is
-        past chat's limits ("chat limit: …")."""
+        :class:`LocalError` when there is nobody to send it to, nothing to send, the line is past
+        chat's limits ("chat limit: …"), or it was said already in this game."""
         if self.stage == "closed":
             raise LocalError("you have left the table")
         text = clean_text(text)
@@ -1026,7 +1026,12 @@ class Session:
             raise LocalError("the host is away: chat is back once we have reconnected")
         self._within_chat_limits(self.seat, text, now)
         envelope = make_envelope(self.identity, "chat", {"game_id": self.game_id, "text": text})
-        # A line said twice is one envelope (its signature is deterministic): taken once only.
+        if self.chat_limits.repeats(self.seat, envelope.digest):
+            # A line said twice is one envelope (its signature is deterministic): every peer
+            # keeps it once (§B10), so the second would reach nobody.
+            raise LocalError(
+                "you have said exactly that already in this game, and a line is shown once: say it another way"
+            )
         if self._take_chat(self.seat, envelope, now) is Offer.TAKEN:
             self.role.tell_table(envelope)
 

@@ -210,6 +210,20 @@ def test_a_flood_whose_line_is_within_the_total_here_is_the_reporters_claim():
     assert (other.culprit, other.accused, other.reporter, other.code) == (0, 1, 0, FaultCode.FLOOD)
 
 
+def test_a_player_saying_a_line_again_is_told_it_would_reach_nobody():
+    """The same text is the same signed envelope, which every peer keeps once: a second "ok"
+    would vanish without a word, so the player is told instead."""
+    board = started_table()
+    joiner = board.sessions[1]
+    joiner.chat("ok", now=1.0)
+    board.run(play=False)
+    with pytest.raises(LocalError, match="^you have said exactly that already in this game, and a line is shown once"):
+        joiner.chat("ok", now=60.0)
+    joiner.chat("ok!", now=61.0)
+    board.run(play=False)
+    assert shown(board, 2) == ["ok", "ok!"]
+
+
 def test_a_line_sent_again_is_neither_relayed_nor_kept_nor_counted():
     """The same envelope over and over (an identical line is one envelope: its signature is
     deterministic) took a host from 42 MB to 181 MB in 30 s: each was relayed and kept."""
