@@ -3,10 +3,11 @@
 a script would, and a stranger process (``junk_stranger.py``) holding 40 connections that never
 say hello — more than the host holds at once (32) — from the same address.
 
-The table is the largest any game seats, 12 (the deal bench, a test game that deals and audits an
-84-card deck among every seat, then ends): the host's seat, played by a bot in the host's process,
-and 11 ``join --bot`` processes started at once. Nothing sleeps to wait for anything: each read
-blocks on a process's next line, with :data:`peer_processes.TIMEOUT` only as a guard.
+The table seats 13, one more than any real game (the deal bench, a test game that deals and
+audits an 84-card deck among every seat, then ends): the host's seat, played by a bot in the host's
+process, and 12 ``join --bot`` processes started at once — a whole table of 12 at the door, all
+seated. Nothing sleeps to wait for anything: each read blocks on a process's next line, with
+:data:`peer_processes.TIMEOUT` only as a guard.
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ from pathlib import Path
 from peer_processes import TIMEOUT, join_code
 
 STRANGER = Path(__file__).with_name("junk_stranger.py")
-SEATS = 12
+SEATS = 13  # the host's seat and 12 joiners
 JUNK = 40
 
 
-def test_a_table_of_twelve_joins_at_once_from_one_address_while_a_stranger_holds_40_junk_connections(peers):
+def test_twelve_joiners_are_seated_at_once_from_one_address_while_a_stranger_holds_40_junk_connections(peers):
     host = peers("host", "dealbench", "--players", str(SEATS), "--bot", "--bind", "127.0.0.1", "--name", "hostess",
                  "--no-transcript")
     code = join_code(host)

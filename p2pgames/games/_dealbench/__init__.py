@@ -57,7 +57,9 @@ class DealBench(Game[DealBenchState]):
     name = "dealbench"
     title = "Deal bench"
     min_players = 1
-    max_players = 12
+    # More than any real game seats (12): a crowd at the host's door (12 joiners and the host)
+    # is a test of the platform, whatever the games allow.
+    max_players = 16
     options = (
         RulesetOption("cards", 84, (52, 84), "cards in each table's deck"),
         RulesetOption("tables", 1, (1, 2), "tables dealing at the same time, each its own deck"),
