@@ -18,9 +18,10 @@ the announced address and port and checks the announced key fingerprint like any
 a person choosing among tables sees each host's name and fingerprint. Records with one fingerprint
 are one table, whatever addresses and ports they give: a host is known by its key, and anyone can
 publish a record with a real host's fingerprint and their own address. The joiner tries a table's
-places (each address with its record's port) in turn until the host with that key answers. Anyone on the LAN can
-publish anything, so text is cleaned of control characters and cut to length, and a record that
-doesn't parse (wrong ``v``, a bad port or fingerprint, counts that aren't small numbers) is ignored.
+places (each address with its record's port) in turn until the host with that key answers.
+Anyone on the LAN can publish anything, so text is cleaned of control characters and cut to
+length, and a record that doesn't parse (wrong ``v``, a bad port or fingerprint, counts that
+aren't small numbers) is ignored.
 
 **Interfaces.** mDNS runs on every interface, or only on the addresses listed (comma-separated
 IPv4/IPv6 addresses of this machine) in the environment variable ``P2PGAMES_INTERFACE``: how a
