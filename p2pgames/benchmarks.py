@@ -403,8 +403,8 @@ def bench_floods(seconds: int) -> dict:
     2000 lines and 256 KB of text a seat a game (about 1 MB kept); a seat far past the rate (100
     lines dropped) is hung up on, and each time it comes back only the lines its bucket has
     refilled are taken; a lobby player is turned away and keeps nothing when it comes back with a
-    new key. A connection's send queue holds 8 MiB at
-    most (``NetSettings.max_queued_bytes``): a peer that never reads is closed there, and its
+    new key. A connection's send queue holds 8 MiB at most
+    (``NetSettings.max_queued_bytes``): a peer that never reads is closed there, and its
     catch-up on coming back is sent from the log the host keeps anyway, never queued. So a host
     under attack holds at most 8 MiB of frames more than one nobody attacks, however long the
     attack lasts: about 12 MB of Python objects when they are the smallest (pongs), whence the

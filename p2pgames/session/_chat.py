@@ -10,7 +10,8 @@ speaker, and a verdict for each line offered to it::
                                       └─► PAST_TOTAL  past the room's total: the same; in a game
                                                       the line itself proves a flood (see below)
 
-A speaker with ``abuse`` lines dropped in a room is *far past* its limits (:meth:`ChatLimits.far_past`).
+A speaker with ``abuse`` lines dropped in a room is *far past* its limits
+(:meth:`ChatLimits.far_past`).
 
 The limits of each speaker (:class:`ChatPolicy`):
 

@@ -356,7 +356,8 @@ class HostRole:
         offer = limits.offer(info.key.raw, line_size(envelope.body["text"]), session._now)
         if offer is not Offer.TAKEN:  # past a limit: dropped; far past them, turned away
             if limits.far_past(info.key.raw):
-                self.reject(connection, f"you sent chat far past its limits ({limits.dropped(info.key.raw)} lines dropped)")
+                dropped = limits.dropped(info.key.raw)
+                self.reject(connection, f"you sent chat far past its limits ({dropped} lines dropped)")
             return
         for _, other in self.lobby:
             if other is not None and other != connection:
