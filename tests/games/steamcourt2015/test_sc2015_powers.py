@@ -116,3 +116,16 @@ def test_the_party_variations_standing_at_one_table_puts_the_winner_first():
     result = table.game.step(state)
     (winner,) = result.winners
     assert state.tables[0].seats[0] == winner and result.scores[winner] == max(result.scores) == 4
+
+
+def test_a_dukes_match_nobody_beats_takes_the_trick():
+    # "The Duke's Engineer need only match the previously laid card/set"; "Whoever plays the
+    # highest card(s) wins the trick" (I25): his match is the lay to beat, as the Sample Game's
+    # Queen beats the Duke's three 3s; unbeaten, it wins.
+    court = Court2015(5, [["4", "1"], ["5", "1"], ["4", "2"], ["7", "1"], ["8", "1"]], play=True)
+    court.do(ALICE, "lay 4")
+    court.passes(BOB)
+    court.do(CAROL, "lay 4")
+    court.do(BOB, "pass")  # the General does not stop it
+    court.passes(DAVE, ERIN, ALICE, CAROL)
+    assert court.story().endswith("carol wins the trick")

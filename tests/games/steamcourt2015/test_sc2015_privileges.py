@@ -77,6 +77,22 @@ def test_the_tea_boy_gives_his_two_highest_numbered_cards_to_the_highest_player_
     assert court.table.phase == "trade"
 
 
+def test_the_tea_boys_two_highest_include_a_card_the_queen_gave_him_and_he_keeps_the_rest_of_her_gift():
+    # "must give his two highest numbered cards to the highest player ... After serving his best he
+    # may decide to trade his hand for the Court Hand ..., but must keep any cards given to him"
+    # (I24): the two highest of his hand as he serves, the Queen's 12 among them; what he still
+    # holds of her gift stays through the trade.
+    court = royal([["1", "12", "3"], ["2"], ["3"], ["4"], ["5", "10", "11"]], ["9"])
+    court.do(ALICE, "give 1 12 to erin")
+    court.pass_privileges_until(ERIN)
+    assert court.hand(ERIN) == ["1", "5", "10", "11", "12"]
+    [serve] = court.legal(ERIN)
+    court.act(ERIN, serve)
+    assert court.hand(ALICE) == ["3", "11", "12"] and court.hand(ERIN) == ["1", "5", "10"]
+    court.do(ERIN, "trade")
+    assert "1" in court.hand(ERIN) and "erin (Tea Boy) trades 2 cards for the Court Hand" in court.story()
+
+
 def test_the_vagabond_gives_his_two_highest_numbered_cards_to_the_highest_player_and_no_more():
     # "The Vagabond's Engineer must give his two highest numbered cards to the highest player at
     # the table. He is expected to deal the cards" — no hoard, no trade.
