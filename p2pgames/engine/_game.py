@@ -110,6 +110,40 @@ class Panel:
     lines: tuple[tuple[tuple[str, str], ...], ...]
 
 
+#: One styled run of a panel line: ``(style, text)`` (see :class:`Panel`).
+Segment = tuple[str, str]
+
+# A user interface shows a panel's lines beside a column of panel titles (at most
+# PANEL_TITLE_WIDTH columns, then PANEL_RULE). Lines at most PANEL_WIDTH wide fit that way in an
+# 80-column terminal, one row per line, leaving rows for the log at 80×24; wider ones make it give
+# every panel a heading row instead.
+PANEL_TITLE_WIDTH = 16
+PANEL_RULE = " │ "
+PANEL_WIDTH = 80 - PANEL_TITLE_WIDTH - len(PANEL_RULE)
+
+
+def wrap_segments(
+    segments: Sequence[Segment], indent: str = "", first: Sequence[Segment] = (), width: int = PANEL_WIDTH,
+) -> list[tuple[Segment, ...]]:
+    """Panel lines of at most ``width`` characters (a segment longer than a line has one of its
+    own): ``first``, then ``segments``, a space between two unless the first ends in one; lines
+    after the first start with ``indent``."""
+    lines: list[tuple[Segment, ...]] = []
+    line: list[Segment] = list(first)
+    used = sum(len(text) for _, text in line)
+    for segment in segments:
+        if used + 1 + len(segment[1]) > width and used > len(indent):
+            lines.append(tuple(line))
+            line, used = [("", indent)], len(indent)
+        if used and not line[-1][1].endswith(" "):
+            line.append(("", " "))
+            used += 1
+        line.append(segment)
+        used += len(segment[1])
+    lines.append(tuple(line))
+    return lines
+
+
 @dataclass(frozen=True, slots=True)
 class ChoiceGroup:
     """One line of a long list of choices: ``label`` stands for the legal actions at ``members``

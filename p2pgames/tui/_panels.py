@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from p2pgames.engine import Panel
+from p2pgames.engine import PANEL_RULE, PANEL_TITLE_WIDTH, Panel
 from p2pgames.tui._text import Line, line_width, plain, truncate, wrap
 from p2pgames.tui._theme import Theme
 
 __all__ = ["layout_panels", "natural_width", "content_width", "MAX_GUTTER", "SEE_ALL"]
 
-MAX_GUTTER = 16
-GUTTER_RULE = " │ "
+MAX_GUTTER = PANEL_TITLE_WIDTH  # the games fit their lines to it (engine.PANEL_WIDTH)
+GUTTER_RULE = PANEL_RULE
 SEE_ALL = "F2 shows the whole table"  # what a cut panel's last row says, by default
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from p2pgames.engine import CardsDone, ChoiceGroup, Event, Knowledge, MalformedAction, NewDeal, Panel
+from p2pgames.engine import (
+    PANEL_WIDTH, CardsDone, ChoiceGroup, Event, Knowledge, MalformedAction, NewDeal, Panel, Segment, wrap_segments,
+)
 from p2pgames.words import joined
 
 from p2pgames.games.astonishing import typed
@@ -48,12 +50,7 @@ __all__ = [
     "inventor_sheets",
 ]
 
-Segment = tuple[str, str]
-
-# Panel lines are at most this wide, so that the terminal shows them beside its column of panel
-# titles (16 columns and a rule: 19) in an 80-column terminal, one row per line, leaving rows for
-# the log at 80×24. Anything wider makes it give every panel a heading row instead.
-WIDTH = 61
+WIDTH = PANEL_WIDTH  # every panel line fits it (see engine.PANEL_WIDTH)
 
 
 @dataclass(frozen=True, slots=True)
@@ -565,7 +562,7 @@ def _workshop_panel(state: "AstonishingState", viewer: int, knowledge: Knowledge
     for card in ("jack", "queen", "king"):
         mark = "·last" if state.last_action[viewer] == card and not state.final else ""
         roster.append(card[0].upper() + mark)
-    lines = _wrap_segments([*hand, ("dim", f" roster {' '.join(roster)}")], [("bold", "Hand:")], "      ")
+    lines = wrap_segments([*hand, ("dim", f" roster {' '.join(roster)}")], "      ", [("bold", "Hand:")])
     exhibition = state.phase in EXHIBITION_PHASES
     queen = FAIR_QUEENS[suit] if exhibition else QUEENS[suit]
     lines.append((("dim", "Queen: "), ("", queen.does)))
@@ -617,22 +614,6 @@ def _rows(items: Sequence[str], first: str, separator: str) -> list[str]:
         row += piece
     rows.append(row)
     return rows
-
-
-def _wrap_segments(segments: Sequence[Segment], first: Sequence[Segment], indent: str) -> list[tuple[Segment, ...]]:
-    """``first`` then ``segments``, a space before each, in lines of at most :data:`WIDTH`
-    (later lines start with ``indent``)."""
-    lines: list[tuple[Segment, ...]] = []
-    line = list(first)
-    width = sum(len(text) for _, text in line)
-    for style, text in segments:
-        if width + 1 + len(text) > WIDTH and width > len(indent):
-            lines.append(tuple(line))
-            line, width = [("", indent)], len(indent)
-        line += [("", " "), (style, text)]
-        width += 1 + len(text)
-    lines.append(tuple(line))
-    return lines
 
 
 def _fitted(entries: Sequence[tuple[int, str]], room: int) -> str:

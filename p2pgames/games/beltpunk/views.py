@@ -15,8 +15,10 @@ from p2pgames.engine import (
     Event,
     Knowledge,
     Panel,
+    Segment,
     SimultaneousActs,
     normalize_typed,
+    wrap_segments,
 )
 
 from p2pgames.games.beltpunk.actions import (
@@ -464,33 +466,12 @@ def result_summary(state: "BeltpunkState", winners: Sequence[int]) -> str:
 
 # -- panels ----------------------------------------------------------------------------------------
 
-Segment = tuple[str, str]
 
 
 def _card_segment(name: str | None) -> Segment:
     if name is None:
         return ("dim", "??")
     return (SUIT_STYLES[SUIT_OF[name]], name)
-
-
-def _wrap(
-    segments: Sequence[Segment], indent: str = "", first: Sequence[Segment] = ()
-) -> list[tuple[Segment, ...]]:
-    """Lines of at most :data:`WIDTH` characters: ``first``, then ``segments`` spaced out."""
-    lines: list[tuple[Segment, ...]] = []
-    line: list[Segment] = list(first)
-    width = sum(len(text) for _, text in line)
-    for segment in segments:
-        if width + 1 + len(segment[1]) > WIDTH and width > len(indent):
-            lines.append(tuple(line))
-            line, width = [("", indent)], len(indent)
-        if width and not line[-1][1].endswith(" "):
-            line.append(("", " "))
-            width += 1
-        line.append(segment)
-        width += len(segment[1])
-    lines.append(tuple(line))
-    return lines
 
 
 def panels(
@@ -589,11 +570,11 @@ def _piles_panel(
             for slots in state.sets[seat]:
                 cards = _as_a_set([revealed[slot] for slot in slots])
                 sets.append(("good", "[" + " ".join(cards) + "]"))
-            lines.extend(_wrap(sets, "    ", label + [("dim", " sets ")]))
+            lines.extend(wrap_segments(sets, "    ", label + [("dim", " sets ")], WIDTH))
             label = [("", " " * len(label[0][1]))]
         if state.scrap[seat]:
             cards = [_card_segment(state.value(slot, knowledge)) for slot in state.scrap[seat]]
-            lines.extend(_wrap(cards, "    ", label + [("dim", " scrap ")]))
+            lines.extend(wrap_segments(cards, "    ", label + [("dim", " scrap ")], WIDTH))
     if not lines:
         return None
     return Panel("Sets and scrap", tuple(lines))
@@ -605,7 +586,7 @@ def _hand_panel(state: "BeltpunkState", viewer: int, knowledge: Knowledge) -> Pa
     cards = [_card_segment(name) for name in known] + [_card_segment(None)] * names.count(None)
     if not cards:
         return Panel("Your hand", ((("dim", "no cards"),),))
-    return Panel("Your hand", tuple(_wrap(cards)))
+    return Panel("Your hand", tuple(wrap_segments(cards, width=WIDTH)))
 
 
 def _set_points(state: "BeltpunkState", seat: int) -> int:
@@ -644,4 +625,4 @@ def _last_round_panel(state: "BeltpunkState", names: Sequence[str]) -> Panel:
         f"{names[seat][:16]} {score:+d}" + ("" if seat == last else ",")
         for seat, score in enumerate(state.last_round)
     ]
-    return Panel("Last round", tuple(_wrap([("", part) for part in parts])))
+    return Panel("Last round", tuple(wrap_segments([("", part) for part in parts], width=WIDTH)))

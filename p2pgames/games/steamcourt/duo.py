@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Sequence
 from p2pgames.engine import GameOver, Panel
 
 from p2pgames.games.steamcourt.cards import CHARACTER_TITLE, DECK, KIND, NUMBER, NUMBERED
-from p2pgames.games.steamcourt.views import _wrap
+from p2pgames.engine import wrap_segments
 
 if TYPE_CHECKING:
     from p2pgames.games.steamcourt.rules import SteamCourtState
@@ -78,7 +78,7 @@ def ladder_panel(state: "SteamCourtState", names: Sequence[str]) -> Panel:
         if state.scores_start()
         else "goal: the most gear tokens (start tokens only seat)"
     )
-    lines = [*_wrap(rungs), (("dim", goal),)]
+    lines = [*wrap_segments(rungs), (("dim", goal),)]
     return Panel("The Duo ladder", tuple(lines))
 
 

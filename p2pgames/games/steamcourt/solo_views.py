@@ -24,7 +24,8 @@ from p2pgames.games.steamcourt.solo import (
     StopTrick,
     rank_of,
 )
-from p2pgames.games.steamcourt.views import WIDTH, _count, _faces, _lay_text, _wrap
+from p2pgames.engine import wrap_segments
+from p2pgames.games.steamcourt.views import WIDTH, _count, _faces, _lay_text
 
 __all__ = ["describe_action", "narrate", "panels", "HELP", "trick_text"]
 
@@ -181,7 +182,7 @@ def _header(state: SoloState) -> Panel:
         segments.append(("bad", "· lost"))
     elif state.character == "queen":
         segments.append(("dim", f"· a win now: {rank_of(len(state.court))}"))
-    return Panel("Solo", tuple(_wrap(segments, "  ")))
+    return Panel("Solo", tuple(wrap_segments(segments, "  ")))
 
 
 def _ladder(state: SoloState) -> Panel:
@@ -197,7 +198,7 @@ def _ladder(state: SoloState) -> Panel:
         else:
             style, text = "dim", title
         segments.append((style, f"→ {text}" if rung else text))
-    return Panel("The ladder", tuple(_wrap(segments, "  ")))
+    return Panel("The ladder", tuple(wrap_segments(segments, "  ")))
 
 
 def _tricks(state: SoloState) -> Panel:
@@ -223,7 +224,7 @@ def _hand(state: SoloState) -> Panel:
     reminder = f"(you draw up to {HAND_SIZE})"
     if sum(len(text) + 1 for _, text in segments) + len(reminder) <= WIDTH:
         segments.append(("dim", reminder))
-    return Panel(f"Your hand ({len(faces)})", tuple(_wrap(segments, "  ")))
+    return Panel(f"Your hand ({len(faces)})", tuple(wrap_segments(segments, "  ")))
 
 
 _SOLO_POWERS = {  # each fits WIDTH after "Character: " and " (used)" or " (done)"
@@ -242,4 +243,4 @@ def _powers(state: SoloState) -> Panel:
     if state.character == "teaboy" and (state.round > 1 or state.phase != "privilege"):
         note = " (done)"
     words = [("", word) for word in (text + note).split(" ")]
-    return Panel("Your privilege", tuple(_wrap(words, "  ", [("bold", f"{CHARACTER_TITLE[state.character]}:")])))
+    return Panel("Your privilege", tuple(wrap_segments(words, "  ", [("bold", f"{CHARACTER_TITLE[state.character]}:")])))

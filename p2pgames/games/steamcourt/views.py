@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from p2pgames.engine import NO_KNOWLEDGE, CardsDone, ChoiceGroup, Event, Knowledge, Panel
+from p2pgames.engine import NO_KNOWLEDGE, PANEL_WIDTH, CardsDone, ChoiceGroup, Event, Knowledge, Panel, Segment, wrap_segments
 
 from p2pgames.games.steamcourt.actions import (
     Bestow,
@@ -521,30 +521,7 @@ def result_summary(state: "SteamCourtState", winner: int, tied: int) -> str:
 
 # -- panels ----------------------------------------------------------------------------------------
 
-Segment = tuple[str, str]
-
-# Panel lines are at most this wide, so that the terminal UI can show them beside its column of
-# panel titles (16 columns and a rule: 19) in an 80-column terminal, one row per line, leaving
-# rows for the log at 80×24. Anything wider makes it fall back to a heading row for each panel.
-WIDTH = 61
-
-
-def _wrap(segments: Sequence[Segment], indent: str = "", first: Sequence[Segment] = ()) -> list[tuple[Segment, ...]]:
-    """Lines of at most :data:`WIDTH` characters: ``first``, then ``segments`` spaced out."""
-    lines: list[tuple[Segment, ...]] = []
-    line: list[Segment] = list(first)
-    width = sum(len(text) for _, text in line)
-    for segment in segments:
-        if width + 1 + len(segment[1]) > WIDTH and width > len(indent):
-            lines.append(tuple(line))
-            line, width = [("", indent)], len(indent)
-        if width and not line[-1][1].endswith(" "):
-            line.append(("", " "))
-            width += 1
-        line.append(segment)
-        width += len(segment[1])
-    lines.append(tuple(line))
-    return lines
+WIDTH = PANEL_WIDTH  # every panel line fits it (see engine.PANEL_WIDTH)
 
 
 def _width(line: Sequence[Segment]) -> int:
@@ -603,7 +580,7 @@ def _header_panel(state: "SteamCourtState") -> Panel:
     segments.append(("", f"· Court Hand {len(table.court)}"))
     if _uses_discard_pile(state, table):
         segments.append(("", f"· discard pile {len(table.discard)}"))
-    return Panel("Steam Court", tuple(_wrap(segments)))
+    return Panel("Steam Court", tuple(wrap_segments(segments)))
 
 
 def _score_text(state: "SteamCourtState", player: int, totals: Sequence[int], room: int = WIDTH) -> str:
@@ -701,7 +678,7 @@ def _table_panel(
         faces = [_face(state, slot, knowledge) for slot in state.hands[player]]
         if not any(face.startswith("#") for face in faces):
             who = "you were" if player == viewer else f"{names[player]} was"
-            lines.extend(_wrap([("", face) for face in _faces(faces)], "  ", [("dim", f"{who} left holding:")]))
+            lines.extend(wrap_segments([("", face) for face in _faces(faces)], "  ", [("dim", f"{who} left holding:")]))
     if len(state.tables) > 1:
         return Panel(TABLE_NAMES[index], tuple(lines))
     return Panel("The table", tuple(lines))
@@ -723,7 +700,7 @@ def _standings_panel(game: "SteamCourt", state: "SteamCourtState", names: Sequen
             ("", f"{_ordinal(place + 1)} {names[player][:12]}" + (" ·" if place < len(order) - 1 else ""))
             for place, player in enumerate(order) if place
         ]
-        return Panel("Final standings", tuple(_wrap(segments)))
+        return Panel("Final standings", tuple(wrap_segments(segments)))
     ranked = sorted(
         range(state.players),
         key=lambda p: (p not in winners, -scores[p], order.index(p) if p in order else len(order)),
@@ -742,7 +719,7 @@ def _standings_panel(game: "SteamCourt", state: "SteamCourtState", names: Sequen
         else:
             text = f"{_ordinal(place + 1)} {name}" + (f" {score}" if score else "")
             segments.append(("", text + (" ·" if place < len(ranked) - 1 else "")))
-    return Panel("Final standings", tuple(_wrap(segments)))
+    return Panel("Final standings", tuple(wrap_segments(segments)))
 
 
 # The machine shows this many rows: the newest lays, older ones summed up in the first row.
@@ -813,7 +790,7 @@ def _hand_panel(state: "SteamCourtState", viewer: int, knowledge: Knowledge) -> 
             meanings.append(meaning)
     if meanings and width < WIDTH:
         segments.append(("dim", f" ({' · '.join(meanings)})"))
-    lines = _wrap(segments)
+    lines = wrap_segments(segments)
     return Panel(f"Your hand ({len(faces)})", tuple(lines))
 
 
@@ -832,7 +809,7 @@ def _powers_panel(state: "SteamCourtState", viewer: int) -> Panel:
         text, note = f"{power} used this quarter", ""
     else:
         note = ""
-    lines = _wrap([("", word) for word in (text + note).split(" ")], "  ", [("bold", f"{character.title}:")])
+    lines = wrap_segments([("", word) for word in (text + note).split(" ")], "  ", [("bold", f"{character.title}:")])
     for kind, spent in state.powers[viewer]:
         if not spent:  # a used token's power is gone for good
             how = "on your turn" if kind == "discard" else "after you pass"
@@ -867,9 +844,9 @@ def _choice_panel(
     if text is None:
         return None
     question, answers = text
-    lines = _wrap([("bold", word) for word in question.split(" ")])
+    lines = wrap_segments([("bold", word) for word in question.split(" ")])
     for typed, meaning in answers:
-        lines += _wrap([("", word) for word in meaning.split(" ")], "  ", [("bold", f"{typed}:")])
+        lines += wrap_segments([("", word) for word in meaning.split(" ")], "  ", [("bold", f"{typed}:")])
     return Panel("You are asked", tuple(lines))
 
 
@@ -1141,7 +1118,7 @@ def _party_standings_panel(state: "SteamCourtState", names: Sequence[str]) -> Pa
             last = position == len(table.seats) - 1
             text = f"{CHARACTER_TITLE[character]} {names[player][:12]}" + ("" if last else " ·")
             segments.append(("good" if index == 0 and position == 0 else "", text))
-        lines.extend(_wrap(segments, "  ", [("bold", f"{_SHORT_TABLE[index]}:")]))
+        lines.extend(wrap_segments(segments, "  ", [("bold", f"{_SHORT_TABLE[index]}:")]))
     winner = state.tables[0].seats[0]
     lines.insert(0, (("good", f"{names[winner][:12]} wins: first out at the Royal table in quarter 4"),))
     return Panel("Final standings", tuple(lines))
@@ -1161,7 +1138,7 @@ def _party_last_quarter_panel(state: "SteamCourtState", names: Sequence[str]) ->
             else:
                 text = f"{names[player][:12]} {_ordinal(place + 1)}"
             segments.append(("", text + ("" if place == len(table.out) - 1 else " ·")))
-        lines.extend(_wrap(segments, "  ", [("bold", f"{_SHORT_TABLE[index]}:")]))
+        lines.extend(wrap_segments(segments, "  ", [("bold", f"{_SHORT_TABLE[index]}:")]))
     return Panel("Quarter 4", tuple(lines))
 
 
@@ -1192,7 +1169,7 @@ def _party_header_panel(state: "SteamCourtState", viewer: int | None) -> Panel:
             info.append(("", f"· discard {len(table.discard)}"))
         if viewer is not None and not party:
             # Gear tokens are points: both tables' stacks matter to a player, on a line of their own.
-            lines.extend(_wrap(info, "  "))
+            lines.extend(wrap_segments(info, "  "))
             other = 1 - index
             lines.append((
                 ("", f"{TABLE_NAMES[index]}: {_next_token_text(state, table)}"),
@@ -1204,7 +1181,7 @@ def _party_header_panel(state: "SteamCourtState", viewer: int | None) -> Panel:
         elif table.stacks and state.quarter <= len(table.stacks):
             stack = table.stacks[state.quarter - 1]
             info.append(("", f"· next token {stack[-1]}" if stack else "· no tokens left"))
-        lines.extend(_wrap(info, "  "))  # a spectator's line names the table: it may wrap
+        lines.extend(wrap_segments(info, "  "))  # a spectator's line names the table: it may wrap
     return Panel("Steam Court", tuple(lines))
 
 
@@ -1237,4 +1214,4 @@ def _party_glance_panel(state: "SteamCourtState", index: int, names: Sequence[st
             seats.append(("dim", "·"))
         points = "" if totals is None else f" ({totals[player]} pts)"
         seats.append((style, f"{'▸' if player == acting else ''}{names[player][:8]} {count}{points}"))
-    return Panel(TABLE_NAMES[index], tuple(_wrap(seats)))
+    return Panel(TABLE_NAMES[index], tuple(wrap_segments(seats)))

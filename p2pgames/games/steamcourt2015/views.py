@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from p2pgames.engine import Panel
-from p2pgames.games.steamcourt.views import _wrap
+from p2pgames.engine import Panel, Segment, wrap_segments
 from p2pgames.games.steamcourt2015.auction_texts import describe_bid
 
 if TYPE_CHECKING:
@@ -89,7 +88,6 @@ def party_summary(state: "SteamCourtState", winner: int) -> str:
 
 # -- the Character Auction on screen ---------------------------------------------------------------
 
-Segment = tuple[str, str]
 
 # A name on the auction's rows is cut to this many characters, as the table's seats cut theirs to
 # 8: ten players' names must wrap into a few rows of WIDTH.
@@ -130,7 +128,7 @@ def _auction_header_panel(state: "SteamCourtState") -> Panel:
         ("", f"· character {state.offered + 1} of {len(auctioned)}"),  # type: ignore[attr-defined]
         ("", "· bids are negative points in the final score"),
     ]
-    return Panel("Steam Court", tuple(_wrap(segments)))
+    return Panel("Steam Court", tuple(wrap_segments(segments)))
 
 
 def _still_to_bid(state: "SteamCourtState") -> list[int]:
@@ -149,19 +147,19 @@ def _still_to_bid(state: "SteamCourtState") -> list[int]:
 def _offer_panel(state: "SteamCourtState", viewer: int | None, names: Sequence[str]) -> Panel:
     name = state.auctioned()[state.offered]  # type: ignore[attr-defined]
     character = state.book[name]
-    lines = _wrap([("", word) for word in character.power_text[1].split(" ")], "  ", [("bold", f"{character.title}:")])
+    lines = wrap_segments([("", word) for word in character.power_text[1].split(" ")], "  ", [("bold", f"{character.title}:")])
     standing = state.standing  # type: ignore[attr-defined]
     if standing:
         bid: list[Segment] = [("", "standing bid"), ("bold", _price(standing[1])), ("", "by"), _who(standing[0], viewer, names)]
     else:
         bid = [("", "no bid yet")]
-    lines += _wrap([*bid, ("", "·"), ("", "to bid:"), _who(state.bidder, viewer, names, "warn")])  # type: ignore[attr-defined]
+    lines += wrap_segments([*bid, ("", "·"), ("", "to bid:"), _who(state.bidder, viewer, names, "warn")])  # type: ignore[attr-defined]
     after = _still_to_bid(state)
     if after:
-        lines += _wrap(_listed([_who(player, viewer, names, "") for player in after]), "  ", [("dim", "then:")])
+        lines += wrap_segments(_listed([_who(player, viewer, names, "") for player in after]), "  ", [("dim", "then:")])
     out = state.out  # type: ignore[attr-defined]
     if out:
-        lines += _wrap(_listed([_who(player, viewer, names, "dim") for player in out]), "  ", [("dim", "passed:")])
+        lines += wrap_segments(_listed([_who(player, viewer, names, "dim") for player in out]), "  ", [("dim", "passed:")])
     return Panel("On offer", tuple(lines))
 
 
@@ -176,10 +174,10 @@ def _characters_panel(state: "SteamCourtState", viewer: int | None, names: Seque
         won += [("", f"{state.book[name].title}"), _who(player, viewer, names), ("", f"{_price(bids[player])};")]
     if won:
         won[-1] = ("", won[-1][1].rstrip(";"))
-        lines += _wrap(won, "  ", [("dim", "won:")])
+        lines += wrap_segments(won, "  ", [("dim", "won:")])
     # Never empty: the last character is not bid for (it goes to the last player without one).
     to_come = [state.book[name].title for name in auctioned[state.offered + 1:]]  # type: ignore[attr-defined]
-    lines += _wrap(_listed([("", title) for title in to_come]), "  ", [("dim", "to come:")])
+    lines += wrap_segments(_listed([("", title) for title in to_come]), "  ", [("dim", "to come:")])
     return Panel("Characters", tuple(lines))
 
 
@@ -187,10 +185,10 @@ def _bid_panel(game: "SteamCourt2015", state: "SteamCourtState") -> Panel:
     name = state.auctioned()[state.offered]  # type: ignore[attr-defined]
     title = state.book[name].title
     lowest, limit = game.lowest_bid(state), game.bid_limit(state)
-    lines = _wrap([("bold", word) for word in f"Bid for the {title}? (bid -N / pass)".split(" ")])
-    lines += _wrap(
+    lines = wrap_segments([("bold", word) for word in f"Bid for the {title}? (bid -N / pass)".split(" ")])
+    lines += wrap_segments(
         [("", word) for word in f"the least you may bid now; at most bid -{limit}".split(" ")],
         "  ", [("bold", f"{describe_bid(lowest)}:")],
     )
-    lines += _wrap([("", word) for word in f"sit out the {title}; no way back in".split(" ")], "  ", [("bold", "pass:")])
+    lines += wrap_segments([("", word) for word in f"sit out the {title}; no way back in".split(" ")], "  ", [("bold", "pass:")])
     return Panel("You are asked", tuple(lines))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from p2pgames.engine import Act, ChanceOutcome, ChoiceGroup, Event, Panel
+from p2pgames.engine import PANEL_RULE, Act, ChanceOutcome, ChoiceGroup, Event, Panel, Segment
 
 from p2pgames.games.torpedo.actions import (
     Absorb,
@@ -70,9 +70,6 @@ __all__ = [
     "warnings",
 ]
 
-WIDTH = 78
-CELL = 14  # one tile on the grid: a 9-character short name, a space, structure "2/4"
-TYPE_LETTERS = {"standard": "S", "engine": "E", "armored": "A", "experimental": "X", "control": "C"}
 
 HELP = """\
 Steam Torpedo: sink the enemy submarine. You lose when your control room is
@@ -596,14 +593,13 @@ def over_summary(state: "TorpedoState") -> str:
 
 # -- panels ----------------------------------------------------------------------------------------
 
-Segment = tuple[str, str]
 Line = tuple[Segment, ...]
 
 # A terminal of 80 columns puts each panel's title in a gutter as wide as the longest title (here
 # 5: "enemy") followed by " │ ", leaving WIDTH columns for the lines: titled so, the table spends
 # no row on headings, and both grids, the sea and the turn fit beside the choices and the log.
 GUTTER = 5
-WIDTH = 80 - GUTTER - 3
+WIDTH = 80 - GUTTER - len(PANEL_RULE)
 CELL = 13  # one tile on the grid: a 9-character short name, a space, structure "2/4"
 SPAN = CELL + 1  # a cell and the "│" after it
 GRID = 2 + 5 * SPAN - 1  # the row label and five cells

@@ -3,6 +3,7 @@ hand and installed cards and nobody else's, a spectator sees no hidden card."""
 
 import textwrap
 
+from p2pgames.engine import PANEL_TITLE_WIDTH, PANEL_WIDTH
 from p2pgames.games.astonishing.cards import card_text, is_joker
 
 from tests.games.astonishing.astonishing_scenarios import (
@@ -209,7 +210,7 @@ def test_the_workshop_cuts_a_descriptor_after_a_whole_word_or_shows_its_number_a
     t = table(3, installed={0: [["4S", "3H"], ["10C", "AC"], ["7D"]]}, rest="out")
     lists = descriptors()[0]
     for position, line in enumerate(_panel(t, 0, "Your workshop")[-3:]):
-        assert len(line) <= 61, line
+        assert len(line) <= PANEL_WIDTH, line
         for part in line.split(" · ", 1)[1].split(" / "):
             number, _, words = part.partition(" ")
             entry = lists.entry(position, int(number))
@@ -229,11 +230,11 @@ def test_every_panel_line_fits_beside_the_titles_of_an_80_column_screen_through_
         for viewer in (None, 0, 1, 2, 3):
             knowledge = t.knowledge[viewer] if viewer is not None else {}
             for panel in GAME.panels(state, viewer, knowledge, long_names):
-                # A title wrapped in the screen's 16-column gutter takes no more rows than its lines.
-                assert len(textwrap.wrap(panel.title, 16)) <= max(len(panel.lines), 1), panel.title
+                # A title wrapped in the screen's gutter takes no more rows than its lines.
+                assert len(textwrap.wrap(panel.title, PANEL_TITLE_WIDTH)) <= max(len(panel.lines), 1), panel.title
                 for line in panel.lines:
                     text = "".join(text for _, text in line)
-                    assert len(text) <= 61, (panel.title, text)
+                    assert len(text) <= PANEL_WIDTH, (panel.title, text)
         seen += 1
         return False
 
