@@ -74,6 +74,7 @@ class JoinerRole:
         self.host_key: PublicKey | None = None  # once the host's hello proved it
         self.awaiting_hello = False  # connected again: the host's hello comes first
         self.catching_up = False  # rejoined: the host is sending what we missed
+        self.given_back = False  # we answered this rejoin's `missing` (a host asks once a rejoin)
         self.in_flight: Submission | None = None  # our submission the host hasn't sequenced yet
         self.in_flight_decision = False  # ... and whether the player chose it
         self.rejoin_digest = b""  # the rejoin we sent on this connection: a gone must answer it
@@ -320,6 +321,7 @@ class JoinerRole:
         self.host_key = key
         self.awaiting_hello = False
         self.catching_up = True
+        self.given_back = False
         game_id = session.game_id or session.resumed.game_id  # type: ignore[union-attr]
         rejoin = make_envelope(session.identity, "rejoin", {
             "protocol": PROTOCOL_VERSION,
@@ -413,18 +415,19 @@ class JoinerRole:
     def _missing(self, envelope: Envelope) -> None:
         """The host, resumed from a transcript that lacks what we hold, asks for it (SPEC §B12):
         send each entry from ``from`` on, as the host signed it, with our ack of it (our accept
-        first, if it asks from the start: it may lack that too). Only while we rejoin."""
+        first, if it asks from the start: it may lack that too). Only while we rejoin, and once."""
         session = self.session
         body = envelope.body
         if body["game_id"] != session.game_id:
             return
         start = body["from"]
-        if not self.catching_up or start > len(self.entries):
+        if not self.catching_up or self.given_back or start > len(self.entries):
+            why = ", and are not rejoining" if not self.catching_up else ", and gave them back already" if self.given_back else ""
             raise ProtocolFault(Fault(
                 HOST_SEAT, FaultCode.BAD_SEQUENCE,
-                f"the host asked for our log entries from {start} (we hold {len(self.entries)}"
-                f"{'' if self.catching_up else ', and are not rejoining'})", session._seq(),
+                f"the host asked for our log entries from {start} (we hold {len(self.entries)}{why})", session._seq(),
             ))
+        self.given_back = True  # once a rejoin: each answer is our whole log, so a host can't make us repeat it
         if start == 0 and session.seat in session.accepts:
             session._send(HOST_CONNECTION, session.accepts[session.seat])
         given: list[bytes] = []  # the bytes we hold anyway, sent as the connection takes them

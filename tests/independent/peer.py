@@ -85,6 +85,7 @@ class Peer:
         self.lose = lose_that_submission
         self.rejoins = 0
         self.catching_up = False
+        self.gave_back = False       # answered this rejoin's `missing` (§B12 step 5: once a rejoin)
         self.caught_up = []          # the `caught-up` bodies received
         self.resent = []             # counters of submissions sent again after a rejoin
         self.entries_caught_up = 0   # entries received between rejoin and caught-up
@@ -175,6 +176,7 @@ class Peer:
             if env.sender != self.host_key:
                 raise PeerError("another key answers at the host's address")
             self.catching_up = True
+            self.gave_back = False  # a `missing` is answered once a rejoin (§B12 step 5)
             await self._send("rejoin", {"protocol": PROTOCOL, "game_id": self.game_id, "host": self.host_key,
                                         "nonce": body["nonce"], "have": self.replica.seq})
             return
@@ -367,6 +369,9 @@ class Peer:
         start = env.body["from"]
         if env.body["game_id"] != self.game_id or not self.catching_up or start > self.replica.seq:
             raise PeerError(f"missing from {start} while this peer holds {self.replica.seq} entries (bad-sequence)")
+        if self.gave_back:
+            raise PeerError("a second missing in one rejoin (bad-sequence)")
+        self.gave_back = True
         self.missing.append(env.body)
         if start == 0 and self.own_accept is not None:
             await self._stream.send_all(wire.frame(self.own_accept))

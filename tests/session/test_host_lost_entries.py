@@ -13,7 +13,7 @@ from switchboard import Switchboard
 
 from p2pgames import canonical
 from p2pgames.games import get_game
-from p2pgames.session import FaultCode, ResumeError, iter_records, verify_transcript
+from p2pgames.session import HOST_CONNECTION, FaultCode, History, ResumeError, iter_records, verify_transcript
 from p2pgames.session._messages import make_envelope, open_envelope
 
 
@@ -287,3 +287,19 @@ def test_a_joiner_back_early_moves_and_its_move_waits_until_everyone_is_back():
     board.run()
     finished_and_verified(board)
     assert not host.role.held and host.role.gathering is None
+
+
+def test_a_host_that_asks_twice_in_one_rejoin_is_out_of_sequence():
+    """Each answer to `missing` is the joiner's whole log from `from`: a host that could ask again
+    and again would make its joiner queue that log as often as it liked. Asked once a rejoin."""
+    board = two_seats_host_lost(b"asked-twice")
+    board.run(until=lambda: board.host.role.returning is not None)
+    board.flush()
+    [asked] = [data for direction, seat, _, data in board.queue if direction == "down" and open_envelope(data).kind == "missing"]
+    joiner = board.sessions[1]
+    joiner.receive(HOST_CONNECTION, asked)
+    assert joiner.fault is None and len(joiner.take_outgoing(paced=True)) == 1
+    joiner.receive(HOST_CONNECTION, asked)
+    assert (joiner.fault.culprit, joiner.fault.code) == (0, FaultCode.BAD_SEQUENCE)
+    assert joiner.fault.reason.endswith("(we hold 25, and gave them back already)")
+    assert not [item for _, item in joiner.take_outgoing(paced=True) if isinstance(item, History)]
