@@ -417,8 +417,13 @@ class HostRole:
         self.broadcast(envelope, except_seat=seat)
 
     def _ack(self, seat: int, envelope: Envelope) -> None:
-        self._relay(seat, envelope)
-        self.session._take_ack(seat, envelope)
+        """Check a joiner's acknowledgement, relay it if it is news (§B8: not one the seat sent
+        before, nor of an entry not sequenced yet, which go no further), then take it."""
+        session = self.session
+        session._verify_from_seat(envelope, seat)
+        if session._ack_is_news(seat, envelope):
+            self.broadcast(envelope, except_seat=seat)
+        session._take_ack(seat, envelope)
 
     def _chat(self, seat: int, envelope: Envelope) -> None:
         """A seated joiner's chat line: recorded and relayed within chat's limits (§B10), its

@@ -675,8 +675,20 @@ class Session:
         self._own_hashes[seq] = (entry_digest, state_hash)
         self.role.acknowledge(seq, entry_digest, state_hash)
 
+    def _ack_is_news(self, seat: int, envelope: Envelope) -> bool:
+        """Whether the host relays ``seat``'s acknowledgement (§B8): not if it repeats the seat's
+        earlier one of that entry, nor if the entry is not in our log (nobody honest acknowledges
+        one before it was sent to everyone); one of another game, or one that contradicts the
+        earlier, is — the others must see it to reach the same verdict."""
+        body = envelope.body
+        if body["game_id"] != self.game_id:
+            return True
+        earlier = self._ack_of.get((body["seq"], seat))
+        return body["seq"] < self._seq() and (earlier is None or earlier[:2] != (body["entry"], body["state"]))
+
     def _take_ack(self, seat: int, envelope: Envelope, verified: bool = True) -> None:
-        """Record seat's acknowledgement of an entry and check agreement.
+        """Record seat's acknowledgement of an entry and check agreement. One of an entry not in
+        our log is kept nowhere (§B8): so no peer can make us hold acks of entries that don't exist.
 
         A joiner does not verify the signature of every relayed acknowledgement at once: one that
         agrees with our own hash is kept as that seat's latest, and the latest of each seat is
@@ -691,6 +703,8 @@ class Session:
                 self._verify_relayed(envelope, seat)
             raise ProtocolFault(Fault(seat, FaultCode.REPLAY, f"{self._who(seat)} acknowledged an entry of another game", self._seq()))
         seq = body["seq"]
+        if seq >= self._seq():
+            return  # an entry we never applied (not sent yet, or we stopped): kept nowhere
         earlier = self._ack_of.get((seq, seat))
         if earlier is not None:
             if earlier[:2] != (body["entry"], body["state"]):
@@ -699,13 +713,7 @@ class Session:
         self._ack_of[(seq, seat)] = (body["entry"], body["state"], envelope.raw)
         if seq <= self.agreed_through:
             return
-        if seq < self._seq():
-            self._record("ack", envelope.raw)
-        elif self.finished:
-            return  # an entry we never applied (we stopped); the others may not have stopped yet
-        # else an entry we were not sent (nobody honest acknowledges one before everyone was sent
-        # it): not for the transcript, which vouches only for its own entries; kept for the
-        # agreement check, where a bogus one shows as its author's disagreement.
+        self._record("ack", envelope.raw)
         if not verified:
             self._unverified_acks[seat] = envelope
         self._note_hashes(seat, seq, body["entry"], body["state"])
