@@ -25,6 +25,7 @@ from p2pgames.net._players import LOOPBACK, drive_bot
 from p2pgames.net._portmap import (
     MappingError, PortMapper, PortMapping, hold_port_mapping, is_private_wan_address, no_mapping_line,
 )
+from p2pgames.net._seat_file import hosted_games
 from p2pgames.session import Session
 
 __all__ = [
@@ -286,6 +287,12 @@ async def host_table(
         raise _listen_problem(error, bind, port) from None
     actual_port = listeners[0].socket.getsockname()[1]
     session = Session(identity, name, get_game, ruleset=ruleset, bot=bot)
+    unfinished = hosted_games(seat_dir, identity.public_key.raw) if seat_dir is not None else frozenset()
+    if unfinished:
+        # Its players dialling back for a game saved here are told to wait, not that it is over.
+        session.keep_seats_of(unfinished)
+        say("You have an unfinished game you hosted; its players who dial in are told their seats are kept "
+            f"until you take it up again: {command('resume')}")
     node = Node(session, settings=settings, transcript_dir=transcripts, seat_dir=seat_dir)
     fingerprint = identity.public_key.fingerprint()
     local_only = bind in ("127.0.0.1", "localhost", "::1")

@@ -102,3 +102,12 @@ def saved_seats(directory: Path) -> list[tuple[Path, SavedSeat | str]]:
         except (OSError, SavedSeatError) as error:
             found.append((path, str(error)))
     return found
+
+
+def hosted_games(directory: Path, key: bytes) -> frozenset[bytes]:
+    """The games whose host seat (seat 0, signing key ``key``) is saved in ``directory``: games
+    this host may still resume (a game's seat is forgotten when it ends)."""
+    return frozenset(
+        seat.game_id for _, seat in saved_seats(directory)
+        if isinstance(seat, SavedSeat) and seat.seat == 0 and seat.key == key
+    )

@@ -111,6 +111,9 @@ class HostRole:
         self.refused: dict[int, str] = {}  # seat -> why what it gave back was refused
         self.held: dict[int, Envelope] = {}  # seat -> its submission made while gathering
         self.took_back = False  # the log holds entries given back by a joiner
+        # Games this host has a saved seat of, which it may resume (set by the network layer): a
+        # rejoin for one while it plays another is refused, never told gone, so its seat is kept.
+        self.resumable: frozenset[bytes] = frozenset()
 
     def open_table(self) -> None:
         """A new table: seat ourselves in the lobby (a table for one starts at once)."""
@@ -518,10 +521,16 @@ class HostRole:
         session = self.session
         body = envelope.body
         if session.start_envelope is None or body["game_id"] != session.game_id:
+            if body["game_id"] in self.resumable:
+                self.reject(connection, (
+                    "this host has your game saved but is running another table now; your seat is kept "
+                    "for when it takes the game up again (p2pgames resume)"
+                ))
+                return
             self._gone(connection, envelope, "its host is not playing it any more (it ended while you were away)")
             return
         seat = session._seat_of_sender(envelope)
-        if seat is None or seat == HOST_SEAT or session.start_envelope is None:
+        if seat is None or seat == HOST_SEAT:
             self.reject(connection, "you have no seat at this table's game (join with the profile you played with)")
             return
         try:

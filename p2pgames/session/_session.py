@@ -255,6 +255,14 @@ class Session:
             raise ResumeError(f"the transcript holds a damaged record: {error}") from None
         return session
 
+    def keep_seats_of(self, game_ids: Iterable[bytes]) -> None:
+        """Host: ``game_ids`` are games we have a saved seat of, which we may resume. A joiner
+        dialling back for one while we host another table is refused (its seat kept), never told
+        the game is gone (§B12). Raises :class:`LocalError` for a joiner."""
+        if not isinstance(self.role, HostRole):
+            raise LocalError("only a host keeps its players' seats")
+        self.role.resumable = frozenset(game_ids)
+
     # -- I/O contract --------------------------------------------------------------------------
 
     def take_outgoing(self, paced: bool = False) -> list[tuple[int, Any]]:

@@ -143,3 +143,21 @@ def test_a_reject_of_a_rejoin_stops_the_seat_but_keeps_it_saved():
     joiner.receive(HOST_CONNECTION, reject.raw)
     assert joiner.finished and joiner.seat_kept and joiner.gone_reason is None
     assert joiner.rejection == "the host refused to take us back: the table is full"
+
+
+def test_a_host_that_may_still_resume_the_game_refuses_the_rejoin_and_the_seat_is_kept():
+    """A host that crashed and hosts a new table instead of resuming (its seat of the old game
+    still saved): its players dialling back must not be told the game is gone, which would make
+    them forget their seats of a game it can still take up again."""
+    board = Switchboard("probe", 3, seed=b"gone-resumable")
+    host = at_a_new_table(board)
+    joiner = board.sessions[1]
+    host.keep_seats_of({joiner.game_id})
+    board.reconnect(1)
+    board.run(play=False)
+    assert joiner.gone_reason is None and joiner.seat_kept and joiner.stage == "halted"
+    assert joiner.rejection == (
+        "the host refused to take us back: this host has your game saved but is running another table now; your "
+        "seat is kept for when it takes the game up again (p2pgames resume)"
+    )
+    assert not frames(board, 1, "gone")
