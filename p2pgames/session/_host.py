@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from p2pgames import PROTOCOL_VERSION
@@ -82,7 +82,10 @@ class Claim:
     seat: int
     have: int
     start: int
-    next: int = -1
+    next: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.next = self.start
 
 
 class HostRole:
@@ -103,7 +106,6 @@ class HostRole:
         self.queue: deque[Submission] = deque()  # checked submissions to sequence
         self.draining = False
         self.restoring = False  # replaying our own transcript (Session.resume_host)
-        self.chain: list[bytes] = []  # each entry's digest, by its number
         # Resumed: the joiners yet to rejoin since (None: not gathering; see the module docstring).
         self.gathering: set[int] | None = None
         self.claims: dict[int, Claim] = {}  # connection -> a claim not yet taken
@@ -465,16 +467,9 @@ class HostRole:
         session = self.session
         body = envelope.body
         assert session.ruleset is not None
-        try:
-            key = PublicKey(envelope.sender)
-            envelope.verify(key)
-        except (CryptoError, BadSignature, MalformedMessage):
-            self.reject(connection, "your hello's signature does not verify")
+        if not self._checked_greeting(connection, envelope, None, body["game"] == session.ruleset.game):
             return
-        problem = self._greeting_problem(connection, envelope, body["game"] == session.ruleset.game)
-        if problem is not None:
-            self.reject(connection, problem)
-            return
+        key = PublicKey(envelope.sender)
         if session.stage != "lobby":
             seat = session._seat_of_sender(envelope)
             if seat is not None and seat != HOST_SEAT and session.seats[seat].seal == body["seal"]:
@@ -504,6 +499,21 @@ class HostRole:
         self._announce_lobby()
         self._start_if_full()
 
+    def _checked_greeting(self, connection: int, envelope: Envelope, key: PublicKey | None, our_game: bool) -> bool:
+        """Whether a ``hello`` or ``rejoin`` is one to answer: signed by ``key`` (``None``: the
+        key in its ``sender`` field) and with no :meth:`_greeting_problem`; if not, it is refused,
+        saying why."""
+        try:
+            envelope.verify(key if key is not None else PublicKey(envelope.sender))
+        except (CryptoError, BadSignature, MalformedMessage):
+            self.reject(connection, f"your {envelope.kind}'s signature does not verify")
+            return False
+        problem = self._greeting_problem(connection, envelope, our_game)
+        if problem is not None:
+            self.reject(connection, problem)
+            return False
+        return True
+
     def _greeting_problem(self, connection: int, envelope: Envelope, our_game: bool) -> str | None:
         """What is wrong with a ``hello`` or ``rejoin`` (its signature already checked): another
         protocol, another game (``our_game`` false) or host, or a nonce of another connection."""
@@ -521,26 +531,21 @@ class HostRole:
         session = self.session
         body = envelope.body
         if session.start_envelope is None or body["game_id"] != session.game_id:
+            if not self._checked_greeting(connection, envelope, None, True):  # a real one for us
+                return
             if body["game_id"] in self.resumable:
                 self.reject(connection, (
                     "this host has your game saved but is running another table now; your seat is kept "
                     "for when it takes the game up again (p2pgames resume)"
                 ))
-                return
-            self._gone(connection, envelope, "its host is not playing it any more (it ended while you were away)")
+            else:
+                self._gone(connection, envelope, "its host is not playing it any more (it ended while you were away)")
             return
         seat = session._seat_of_sender(envelope)
         if seat is None or seat == HOST_SEAT:
             self.reject(connection, "you have no seat at this table's game (join with the profile you played with)")
             return
-        try:
-            envelope.verify(session.seats[seat].key)
-        except (BadSignature, MalformedMessage):
-            self.reject(connection, "your rejoin's signature does not verify")
-            return
-        problem = self._greeting_problem(connection, envelope, body["game_id"] == session.game_id)
-        if problem is not None:
-            self.reject(connection, problem)
+        if not self._checked_greeting(connection, envelope, session.seats[seat].key, True):
             return
         if session.stage in ("halted", "closed"):
             self._gone(connection, envelope, self._why_stopped())  # over for it too (§B9)
@@ -570,19 +575,10 @@ class HostRole:
         return session.fault.describe(session.names) if session.fault is not None else "the host left"
 
     def _gone(self, connection: int, envelope: Envelope, reason: str) -> None:
-        """A rejoin for a game this host is not playing (it stopped here, or was never here): say
-        so, and ``reason``, with ``gone``, bound to that rejoin by its digest (§B12), once the rejoin
-        proves a real one for us — its sender's signature, our protocol, our key, this connection's nonce."""
+        """Answer a rejoin for a game this host is not playing (it stopped here, or was never
+        here) — one checked to be a real one for us (:meth:`_checked_greeting`) — with ``gone``,
+        ``reason`` and bound to that rejoin by its digest (§B12), and hang up."""
         session = self.session
-        try:
-            envelope.verify(PublicKey(envelope.sender))
-        except (CryptoError, BadSignature, MalformedMessage):
-            self.reject(connection, "your rejoin's signature does not verify")
-            return
-        problem = self._greeting_problem(connection, envelope, True)
-        if problem is not None:
-            self.reject(connection, problem)
-            return
         session._send(connection, make_envelope(session.identity, "gone", {
             "game_id": envelope.body["game_id"], "rejoin": envelope.digest, "reason": reason[:500],
         }))
@@ -672,7 +668,6 @@ class HostRole:
             return
         if self.claims:
             claim = max(self.claims.values(), key=lambda claim: (claim.have, -claim.seat))
-            claim.next = claim.start
             self.returning = claim
             session._send(claim.connection, make_envelope(session.identity, "missing", {
                 "game_id": session.game_id, "from": claim.start,
@@ -714,7 +709,7 @@ class HostRole:
             problem = "an entry it gave back is of another game"
         elif body["seq"] != claim.next:
             problem = f"it gave back entry {body['seq']} where entry {claim.next} belongs"
-        elif body["seq"] < replica.seq and envelope.digest != self.chain[body["seq"]]:
+        elif body["seq"] < replica.seq and envelope.digest != replica.chain[body["seq"] + 1]:
             problem = self._fork(body["seq"])
         elif body["seq"] == replica.seq and body["prev"] != replica.head:
             problem = self._fork(body["seq"])
@@ -748,7 +743,6 @@ class HostRole:
         session._record("entry", entry.raw)
         session._recall_own_choice(entry)
         applied = replica.apply_entry(entry)
-        self.chain.append(entry.digest)
         self.took_back = True
         self.broadcast(entry, key=applied.seq)
         session._after_apply(applied)
@@ -852,7 +846,6 @@ class HostRole:
                 })
                 self.broadcast(entry, key=seq)
                 session._record("entry", entry.raw)
-                self.chain.append(entry.digest)
                 if fault is not None:
                     session._halt(fault)
                     return
@@ -894,7 +887,6 @@ class HostRole:
                 session._recall_own_choice(envelope)
                 applied = session.replica.apply_entry(envelope)  # type: ignore[union-attr]
                 session._record("entry", envelope.raw)
-                self.chain.append(envelope.digest)
                 self.keep(envelope, HOST_SEAT, applied.seq)
                 session._after_apply(applied)
             elif kind == "ack":
