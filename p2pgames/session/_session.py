@@ -36,7 +36,7 @@ must save to come back is produced by :meth:`take_saved` (see :mod:`p2pgames.ses
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator
 
 from p2pgames import canonical
@@ -105,6 +105,23 @@ class History:
     waits in a send queue at once, so a queue's bound need not make room for it (§B12)."""
 
     frames: tuple[bytes, ...]
+
+
+@dataclass
+class _Stop:
+    """This process was stopped for ``seconds`` (:meth:`Session.was_stopped`): the seats away
+    then (``before``), and once it settled (:meth:`Session.stop_settled`) the seats that went away
+    because of it (``gone``)."""
+
+    seconds: float
+    before: frozenset[int]
+    gone: frozenset[int] | None = None
+
+    def ours(self, away: Iterable[int]) -> list[int]:
+        """Of the seats ``away``, those away because this process was stopped, in order."""
+        if self.gone is None:
+            return sorted(seat for seat in away if seat not in self.before)
+        return sorted(seat for seat in away if seat in self.gone)
 
 
 class Session:
@@ -185,10 +202,9 @@ class Session:
         # Seats whose connection is lost (seat -> why); for a joiner, seat 0 when the host is.
         self.away: dict[int, str] = {}
         self.seat_kept = False  # we stopped without the game ending for the others: resumable
-        # This process was stopped long enough to be dropped (was_stopped): for how long, and the
-        # seats whose absence is not ours (away before it; once settled, every seat but those it
-        # found gone).
-        self._stopped: tuple[float, frozenset[int]] | None = None
+        # This process was stopped long enough to be dropped (was_stopped), until every seat that
+        # went away because of it is back.
+        self._stopped: _Stop | None = None
         # Chat's limits (§B10): the lobby's, by speaker key, until the game's, by seat (see
         # _begin_starting); and when the frame being handled arrived, which the rate is judged on.
         self.chat_limits = ChatLimits("at this table", own=identity.public_key.raw)
@@ -1121,20 +1137,19 @@ class Session:
         from now until :meth:`stop_settled` went because it did: until they are back, their
         absence is its own, and a game ended for them says so (:meth:`end_game`)."""
         if self.stage in ("starting", "playing"):
-            self._stopped = (seconds, frozenset(self.away))
+            self._stopped = _Stop(seconds, frozenset(self.away))
 
     def stop_settled(self) -> None:
         """Long enough after :meth:`was_stopped` for every connection the others dropped to have
         been found dropped: a seat that goes away from now on goes of its own accord."""
         if self._stopped is not None:
-            seconds, before = self._stopped
-            gone = set(self.away) - before
-            self._stopped = (seconds, frozenset(range(len(self.seats))) - gone) if gone else None
+            gone = self._stopped.ours(self.away)
+            self._stopped = replace(self._stopped, gone=frozenset(gone)) if gone else None
 
     def _back(self) -> None:
         """A seat is back: an absence of ours (:meth:`was_stopped`) is over once every seat that
         went away because of it is."""
-        if self._stopped is not None and set(self.away) <= self._stopped[1]:
+        if self._stopped is not None and not self._stopped.ours(self.away):
             self._stopped = None
 
     def end_game(self) -> None:
@@ -1148,11 +1163,11 @@ class Session:
         who = "the host" if self.seat == HOST_SEAT else self._who(self.seat)
         stopped = self._stopped
         # Seats that went away while this process was stopped went because it was (was_stopped).
-        gone = [seat for seat in sorted(self.away) if stopped is not None and seat not in stopped[1]]
+        gone = stopped.ours(self.away) if stopped is not None else []
         away = [self._who(seat) for seat in sorted(self.away) if seat not in gone]
-        if gone:
+        if stopped is not None and gone:
             reason = ended_reason(
-                who, away, stopped_for=duration(stopped[0]),  # type: ignore[index]
+                who, away, stopped_for=duration(stopped.seconds),
                 gone=[self._who(seat) for seat in gone], host_gone=self.seat != HOST_SEAT,
             )
         else:
