@@ -7,7 +7,7 @@ from collections import deque
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
-from p2pgames.session import HOST_CONNECTION, SavedSeat, Session, encode_record, iter_records
+from p2pgames.session import HOST_CONNECTION, SavedSeat, Session, encode_record, iter_records, verify_transcript
 
 
 def canonical_records(saved: list[bytes]):
@@ -24,6 +24,7 @@ class Switchboard:
     ):
         game = loader(game_name)
         self.game = game
+        self.loader = loader
         ruleset = game.ruleset(players, options or {})
         self.sessions: list[Session] = []
         self.bots = []
@@ -54,6 +55,20 @@ class Switchboard:
             self.sessions[0].connected(seat)
             self.sessions[seat].connected(HOST_CONNECTION)
         self.flush()
+
+    def check_finished_and_verified(self, *, every_entry_agreed: bool = False) -> None:
+        """Assert every seat ended the game with the same result and no fault, with a complete
+        transcript that verifies; with ``every_entry_agreed``, that every seat agreed on every
+        entry too (none left unacknowledged)."""
+        results = {repr(session.result) for session in self.sessions}
+        assert len(results) == 1 and self.host.result is not None, [s.fault for s in self.sessions]
+        for seat, session in enumerate(self.sessions):
+            assert session.fault is None, (seat, session.fault)
+            if every_entry_agreed:
+                entries = session.replica.seq if session.replica is not None else 0
+                assert session.agreed_through == entries - 1, (seat, session.agreed_through, entries)
+            report = verify_transcript(bytes(self.transcripts[seat]), self.loader)
+            assert report.ok and report.complete, (seat, report.describe())
 
     @property
     def host(self) -> Session:

@@ -17,18 +17,6 @@ from p2pgames.session import HOST_CONNECTION, FaultCode, History, ResumeError, i
 from p2pgames.session._messages import make_envelope, open_envelope
 
 
-def finished_and_verified(board: Switchboard) -> None:
-    """Every seat ended the game with one result, no fault, every entry agreed by every seat (the
-    acknowledgements the host lost were given back too), and a transcript that verifies."""
-    results = {repr(session.result) for session in board.sessions}
-    assert len(results) == 1 and board.host.result is not None, [s.fault for s in board.sessions]
-    for seat, session in enumerate(board.sessions):
-        assert session.fault is None, (seat, session.fault)
-        assert session.agreed_through == entries(session) - 1, (seat, session.agreed_through, entries(session))
-        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
-        assert report.ok and report.complete, (seat, report.describe())
-
-
 def entries(session) -> int:
     return session.replica.seq if session.replica is not None else 0
 
@@ -52,7 +40,7 @@ def test_a_host_that_lost_its_last_entries_takes_them_back_from_its_joiners(game
     host = board.restart_host(transcript_kept=through_entry(board, kept))
     assert entries(host) == kept
     board.run()
-    finished_and_verified(board)
+    board.check_finished_and_verified(every_entry_agreed=True)
     logs = [open_envelope(raw) for raw in host_logs(board)]
     assert [entry.body["seq"] for entry in logs] == list(range(entries(board.host))) and entries(board.host) > held
     assert not host.role.refused and host.role.took_back
@@ -79,7 +67,7 @@ def test_joiners_that_hold_different_lengths_of_the_log_each_give_back_what_the_
     board.tamper = watch
     host = board.restart_host(transcript_kept=through_entry(board, 15))
     board.run()
-    finished_and_verified(board)
+    board.check_finished_and_verified(every_entry_agreed=True)
     # Each from the first entry whose acknowledgement by it the host lacks (at most the first it
     # lacks), to the last it holds.
     for seat, held in ((1, one), (2, two)):
@@ -104,7 +92,7 @@ def test_a_resumed_host_whose_transcript_was_whole_goes_on_once_everyone_is_back
     board.tamper = watch
     host = board.restart_host()
     board.run()
-    finished_and_verified(board)
+    board.check_finished_and_verified(every_entry_agreed=True)
     assert all(seq < 18 for seq in returned) and not host.role.took_back
 
 
@@ -209,7 +197,7 @@ def test_a_joiner_that_stops_giving_back_is_dropped_and_asked_again_when_it_is_b
     board.cut(1)
     board.reconnect(1)
     board.run()
-    finished_and_verified(board)
+    board.check_finished_and_verified(every_entry_agreed=True)
 
 
 def test_an_entry_from_a_joiner_nobody_asked_is_its_fault():
@@ -242,7 +230,7 @@ def test_a_host_whose_saved_seat_lost_its_committed_choices_finds_them_again():
     resumed = board.restart_host(transcript_kept=through_entry(board, 30))
     assert board.saved_seat(0).choices, "found again, and saved again"
     board.run()
-    finished_and_verified(board)
+    board.check_finished_and_verified(every_entry_agreed=True)
     assert resumed.role.took_back
 
 
@@ -285,7 +273,7 @@ def test_a_joiner_back_early_moves_and_its_move_waits_until_everyone_is_back():
     assert host.role.held.keys() == {1} and host.role.gathering == {2} and entries(host) == 26
     board.reconnect(2)
     board.run()
-    finished_and_verified(board)
+    board.check_finished_and_verified(every_entry_agreed=True)
     assert not host.role.held and host.role.gathering is None
 
 

@@ -27,16 +27,6 @@ from p2pgames.session import (
 from p2pgames.session._messages import open_envelope
 
 
-def finished_and_verified(board: Switchboard) -> None:
-    """Every seat ended the game with the same result, no fault, and a transcript that verifies."""
-    results = {repr(session.result) for session in board.sessions}
-    assert len(results) == 1 and board.host.result is not None, [s.fault for s in board.sessions]
-    for seat, session in enumerate(board.sessions):
-        assert session.fault is None, (seat, session.fault)
-        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
-        assert report.ok and report.complete, (seat, report.describe())
-
-
 def entries(board: Switchboard) -> int:
     return board.host.replica.seq if board.host.replica is not None else 0
 
@@ -70,7 +60,7 @@ def test_a_joiner_cut_after_any_number_of_entries_reconnects_and_the_game_finish
     assert 2 in board.host.away and board.sessions[2].away == {0: "cut by the test"}
     board.reconnect(2)
     board.run()
-    finished_and_verified(board)
+    board.check_finished_and_verified()
     assert not board.host.away and not board.sessions[2].away
 
 
@@ -95,7 +85,7 @@ def test_a_submission_lost_with_the_connection_is_sent_again_once_caught_up(kind
     board.run()
     board.reconnect(1)
     board.run()
-    finished_and_verified(board)
+    board.check_finished_and_verified()
 
 
 def test_the_others_hear_who_is_away_and_who_is_back():
@@ -111,7 +101,7 @@ def test_the_others_hear_who_is_away_and_who_is_back():
     board.run()
     assert [event.seat for event in board.events[2] if isinstance(event, SeatBack)] == [1]
     assert [event.seat for event in board.events[1] if isinstance(event, SeatBack)] == [0]
-    finished_and_verified(board)
+    board.check_finished_and_verified()
 
 
 def test_a_joiner_cut_twice_in_a_row_and_while_catching_up_still_gets_back():
@@ -135,7 +125,7 @@ def test_a_joiner_cut_twice_in_a_row_and_while_catching_up_still_gets_back():
     board.run()
     board.reconnect(1)
     board.run()
-    finished_and_verified(board)
+    board.check_finished_and_verified()
 
 
 def test_while_the_host_is_away_a_joiner_may_still_move_and_its_move_goes_once_back():
@@ -149,7 +139,7 @@ def test_while_the_host_is_away_a_joiner_may_still_move_and_its_move_goes_once_b
     assert joiner.take_outgoing() == []
     board.reconnect(1)
     board.run()
-    finished_and_verified(board)
+    board.check_finished_and_verified()
 
 
 def test_the_away_seats_the_table_waits_for_are_those_it_needs_now_or_a_joiners_host():
@@ -167,7 +157,7 @@ def test_the_away_seats_the_table_waits_for_are_those_it_needs_now_or_a_joiners_
     board.reconnect(1)
     board.reconnect(2)
     board.run()
-    finished_and_verified(board)
+    board.check_finished_and_verified()
     assert host.awaited_away() == () == other.awaited_away()  # over: nothing awaited
 
 
@@ -203,7 +193,7 @@ def test_a_joiner_whose_process_died_takes_its_seat_again_from_what_it_saved(gam
     before = board.sessions[1]
     session = board.restart(1)
     board.run()
-    finished_and_verified(board)
+    board.check_finished_and_verified()
     assert session.seat == 1 and session.seal_key.public_bytes() == before.seal_key.public_bytes()
 
 
@@ -224,7 +214,7 @@ def test_a_restarted_joiner_opens_the_choice_it_committed_before_it_died():
     board.tamper = None
     board.restart(1)
     board.run()
-    finished_and_verified(board)
+    board.check_finished_and_verified()
 
 
 def test_a_restarted_joiner_with_another_identity_is_refused():
@@ -249,7 +239,7 @@ def test_a_host_restarted_from_its_transcript_and_saved_seat_finishes_the_game(g
     run_until_entries(board, moment)
     host = board.restart_host()
     board.run()
-    finished_and_verified(board)
+    board.check_finished_and_verified()
     assert host.away == {}
 
 
@@ -269,7 +259,7 @@ def test_a_host_that_began_the_game_and_died_before_writing_the_accepts_takes_th
     host = board.restart_host(transcript_kept=before_accepts)
     assert host.stage == "starting" and host.replica.seq == 0
     board.run()
-    finished_and_verified(board)
+    board.check_finished_and_verified()
 
 
 def test_a_restarted_host_waits_for_every_joiner_to_rejoin():
@@ -361,7 +351,7 @@ def test_leaving_while_the_host_is_away_keeps_the_seat_to_be_taken_again():
     assert joiner.take_outgoing() == []  # nobody to tell
     board.restart(1)
     board.run()
-    finished_and_verified(board)
+    board.check_finished_and_verified()
 
 
 def test_a_joiner_whose_process_was_stopped_names_itself_away_until_it_is_back():

@@ -21,15 +21,6 @@ def board(seed: bytes = b"sealed", players: int = 3) -> Switchboard:
     return Switchboard(GAME.name, players, seed=seed, loader=loader, bots=bots)
 
 
-def finished_and_verified(b: Switchboard) -> None:
-    results = {repr(session.result) for session in b.sessions}
-    assert len(results) == 1 and b.host.result is not None, [s.fault for s in b.sessions]
-    for seat, session in enumerate(b.sessions):
-        assert session.fault is None, (seat, session.fault)
-        report = verify_transcript(bytes(b.transcripts[seat]), loader)
-        assert report.ok and report.complete, (seat, report.describe())
-
-
 def sealed_and_talking(b: Switchboard) -> bool:
     """Every peer has seen the choices sealed, and the talk has begun."""
     return all(
@@ -65,7 +56,7 @@ def test_a_sealed_choice_is_a_decision_committed_now_and_opened_by_the_seat_itse
     assert human.secrets.choices[phase_id] == ["guess", 3]
     assert list(b.saved_seat(1).choices[phase_id]) == ["guess", 3]
     b.run()
-    finished_and_verified(b)
+    b.check_finished_and_verified()
     log = submissions(b)
     kinds = [body["t"] for _, body in log]
     first_commit = next(i for i, (_, body) in enumerate(log) if body["t"] == "commit")
@@ -94,7 +85,7 @@ def test_every_peer_and_a_replay_of_the_log_keep_the_commitments_between_seal_an
             events += [event for _, event, _ in applied.events]
     assert repr(replica.sealed) in kept and ChoicesSealed() in events
     b.run()
-    finished_and_verified(b)
+    b.check_finished_and_verified()
 
 
 def test_the_unseal_step_waits_only_for_the_openings_of_the_sealed_phase():
@@ -106,7 +97,7 @@ def test_the_unseal_step_waits_only_for_the_openings_of_the_sealed_phase():
     assert phase.phase_id == replica.sealed.phase_id and not replica.waiting_on_decision()
     assert all(session.decision() is None for session in b.sessions)
     b.run()
-    finished_and_verified(b)
+    b.check_finished_and_verified()
     assert b.host.replica.sealed is None
 
 
@@ -138,7 +129,7 @@ def test_a_joiner_restarted_between_seal_and_unseal_opens_its_saved_choice():
     assert list(b.saved_seat(2).choices[phase_id]) == chosen
     b.restart(2, loader=loader)  # nothing but its saved seat: the choice comes from there
     b.run()
-    finished_and_verified(b)
+    b.check_finished_and_verified()
     opens = {seat: body for seat, body in submissions(b)[phase_id + 12:phase_id + 15]}
     assert opens[2]["t"] == "open" and list(opens[2]["value"]) == chosen
 
@@ -149,4 +140,4 @@ def test_a_host_restarted_between_seal_and_unseal_opens_its_saved_choice():
     b.restart_host(loader=loader)
     assert b.host.replica.sealed is not None, "the host's replay of its transcript keeps the sealed set"
     b.run()
-    finished_and_verified(b)
+    b.check_finished_and_verified()
