@@ -28,8 +28,8 @@ from p2pgames.net._portmap import (
 from p2pgames.session import Session
 
 __all__ = [
-    "OtherHost", "SetupError", "TableCodes", "host_table", "join_table", "join_table_at_one_of", "lan_address",
-    "join_address", "table_codes",
+    "OtherHost", "SetupError", "TableCodes", "UnprovenRefusal", "host_table", "join_table", "join_table_at_one_of",
+    "lan_address", "join_address", "table_codes",
 ]
 
 
@@ -51,6 +51,15 @@ class OtherHost(SetupError):
     def __init__(self, message: str, fingerprint: str) -> None:
         super().__init__(message, network=False)
         self.fingerprint = fingerprint
+
+
+class UnprovenRefusal(SetupError):
+    """What answered at a join code's address refused us before proving it has the key the code
+    names (a reject not signed by that key): anyone can answer at an address and say no, so
+    this is no answer of the host's."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, network=False)
 
 
 def _listen_problem(error: OSError, bind: str | None, port: int) -> SetupError:
@@ -401,9 +410,9 @@ async def join_table(
             raise unwanted[0]
         if session.rejection is not None and session.rejection_unproven and code.fingerprint is not None:
             # Refused before it proved its key: this may not be the host the join code names.
-            raise SetupError(
+            raise UnprovenRefusal(
                 f"could not join the table at {where}: something there (its key not checked against the "
-                f"join code) refused: {session.rejection}", network=False,
+                f"join code) refused: {session.rejection}"
             )
         if session.other_host is not None:
             raise OtherHost(f"could not join the table at {where}: {session.rejection}", session.other_host)
@@ -427,9 +436,10 @@ async def join_table_at_one_of(
 ) -> Node:
     """:func:`join_table` at the first of ``codes`` (the places of one table, best first, all
     with its host's fingerprint) whose host answers with that key: where another key answers
-    (:class:`OtherHost`: anyone can announce a table's fingerprint at their own address) or nothing
-    does, the next one is tried, saying so. A refusal by the host itself (the table is full, the
-    game has begun) is final. Raises :class:`SetupError` as :func:`join_table` does, for the last
+    (:class:`OtherHost`: anyone can announce a table's fingerprint at their own address), where
+    something refuses us without proving that key (:class:`UnprovenRefusal`) or where nothing
+    answers, the next one is tried, saying so. Only a refusal proven to be the host's (signed by
+    its key: the table is full, the game has begun) is final. Raises :class:`SetupError` as :func:`join_table` does, for the last
     place if none answered with the key."""
     if not codes:
         raise ValueError("no place to join the table at")
@@ -438,6 +448,9 @@ async def join_table_at_one_of(
             return await join_table(nursery, code=code, say=say, **options)
         except OtherHost as other:
             say(f"Another key ({other.fingerprint}) answers at {code.host}:{code.port}, not the table's: "
+                "trying its next address …")
+        except UnprovenRefusal:
+            say(f"Something at {code.host}:{code.port} refused us without proving it has the table's key: "
                 "trying its next address …")
         except SetupError as error:
             if not error.network:

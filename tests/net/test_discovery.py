@@ -27,9 +27,10 @@ from p2pgames.crypto import Identity
 from p2pgames.games import get_game
 from p2pgames.net import (
     INTERFACE_VARIABLE, LOOPBACK, SERVICE_TYPE, Announcement, JoinCode, SetupError, announce, chosen_interfaces, discover,
-    host_table, join_table_at_one_of, one_per_key, watch,
+    frame, host_table, join_table_at_one_of, one_per_key, watch,
 )
 from p2pgames.net._discovery import instance_name
+from p2pgames.session._messages import make_envelope
 
 TIMEOUT = 30.0  # seconds: a guard against hanging on a loaded 2-core machine, never a claim about speed
 _BASE32 = "abcdefghijklmnopqrstuvwxyz234567"
@@ -265,6 +266,32 @@ async def test_a_refusal_by_the_host_with_the_key_is_the_tables_answer(autojump_
             await join_table_at_one_of(nursery, codes=codes, identity=Identity.generate(), name="p1", say=said.append)
         nursery.cancel_scope.cancel()
     assert not [line for line in said if "next address" in line or ":9 " in line], said
+
+
+async def test_a_refusal_not_signed_by_the_key_is_no_answer_of_the_tables_and_the_next_place_is_tried(autojump_clock):
+    """At the first place, something with another key refuses at once ("the table is full", before
+    any hello): that proves nothing about the table with the fingerprint, so the joiner says so and
+    is seated at the next place. Before, any refusal was final: an impostor's reject ended the join."""
+    said: list[str] = []
+
+    async def impostor(stream: trio.SocketStream) -> None:
+        async with stream:
+            await stream.send_all(frame(make_envelope(Identity.generate(), "reject", {"reason": "the table is full"}).raw))
+
+    async with trio.open_nursery() as nursery:
+        real, real_port = await hosted(nursery, "hostess")
+        [listener] = await trio.open_tcp_listeners(0, host=LOOPBACK)
+        nursery.start_soon(trio.serve_listeners, impostor, [listener])
+        impostor_port = listener.socket.getsockname()[1]
+        key = real.session.identity.public_key.fingerprint()
+        codes = [JoinCode(LOOPBACK, impostor_port, key), JoinCode(LOOPBACK, real_port, key)]
+        joiner = await join_table_at_one_of(nursery, codes=codes, identity=Identity.generate(), name="p1", say=said.append)
+        assert joiner.session.seated and joiner.session.host_fingerprint == key
+        nursery.cancel_scope.cancel()
+    assert [line for line in said if "next address" in line] == [
+        f"Something at {LOOPBACK}:{impostor_port} refused us without proving it has the table's key: trying its next address …",
+    ]
+    assert said[-1] == f"The host's key {key} matches the join code."
 
 
 def avahi_running() -> bool:
