@@ -698,9 +698,10 @@ class Node:
     async def _answer_after_the_game(self, addresses: list[tuple[str, int]]) -> None:
         """Host, its game stopped (the node has stopped, and closed its listeners): listen at
         ``addresses`` again, each connection answered by the stopped session — a rejoin with
-        ``gone``, a hello with a refusal — and closed; each is held ``hello_timeout`` at most,
-        and as few at once as ever (:meth:`_make_room`). Nothing of it is a game's any more: no
-        events, nothing written. Runs until cancelled."""
+        ``gone``, a hello with a refusal — and closed; one that says nothing is closed by the
+        watchdog after ``hello_timeout`` as ever (the session told, so it keeps nothing of it), and
+        as few are held at once as ever (:meth:`_make_room`). Nothing of it is a game's any more:
+        no events, nothing written. Runs until cancelled."""
         self._after_the_game = True
         self._listening = trio.CancelScope()
         listeners: list[trio.SocketListener] = []
@@ -713,17 +714,17 @@ class Node:
             return
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
-            await self._accept_loop(listeners, deadline=self.settings.hello_timeout)
+            nursery.start_soon(self._watchdog)  # the game is over: it only closes the late hellos
+            await self._accept_loop(listeners)
 
-    async def _accept_loop(self, listeners: list[trio.SocketListener], *, deadline: float | None = None) -> None:
-        """Accept connections on ``listeners`` (each held ``deadline`` seconds at most, if given)."""
+    async def _accept_loop(self, listeners: list[trio.SocketListener]) -> None:
+        """Accept connections on ``listeners``."""
         async def handle(stream: trio.SocketStream) -> None:
             peer = _peer_address(stream)
             self._make_room()
             number = self._next_connection
             self._next_connection += 1
-            with trio.move_on_after(math.inf if deadline is None else deadline):
-                await self._run_connection(stream, number, peer)
+            await self._run_connection(stream, number, peer)
 
         # Connections run in the node's nursery: closing the listeners leaves them be.
         with self._listening:

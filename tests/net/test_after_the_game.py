@@ -10,6 +10,7 @@ import functools
 
 import pytest
 import trio
+import trio.testing
 
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
@@ -101,6 +102,8 @@ async def test_after_the_game_a_stranger_is_refused_and_a_silent_connection_clos
             with trio.fail_after(GRACE.hello_timeout + 5):
                 while await silent.receive_some(65536):
                     pass  # its host-hello, then nothing until the host closes it
+        await trio.testing.wait_all_tasks_blocked()
+        assert host.session.role.pending == {}  # and the session keeps nothing of either
         nursery.cancel_scope.cancel()
 
 
