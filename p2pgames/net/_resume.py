@@ -199,8 +199,10 @@ async def _dial_until_the_host_answers(
     with trio.move_on_after(grace):
         await nursery.start(functools.partial(node.connect, host, port, keep_dialling=no_answer))
         return
+    # The grace period may end during the first dial, before any failure (a dial nobody answers).
+    reason = why[0] if why else "no answer"
     raise SetupError(
-        f"the host at {host}:{port} did not come back within {duration(grace)}: {why[0]}. Your seat is kept: "
+        f"the host at {host}:{port} did not come back within {duration(grace)}: {reason}. Your seat is kept: "
         f"{command('resume')} waits for it again (add --code CODE if it gives you a new join code); if the game "
         f"is over, {command('resume', '--forget', saved.game_id.hex()[:8])} deletes the seat"
     )

@@ -7,6 +7,7 @@ it gives up and keeps the seat. On trio's autojump clock: the waits cost virtual
 from __future__ import annotations
 
 import functools
+import socket
 from pathlib import Path
 from typing import NamedTuple
 
@@ -72,15 +73,18 @@ class Refused(NamedTuple):
     saved: SavedSeat
 
 
-async def take_seat_2_again_at(tmp_path, seed: bytes, stand_in=None, settings: NetSettings = NetSettings()) -> tuple[Table, Refused]:
+async def take_seat_2_again_at(
+    tmp_path, seed: bytes, stand_in=None, settings: NetSettings = NetSettings(), port: int | None = None,
+) -> tuple[Table, Refused]:
     """Play a table, crash its host and seat 2 together, then take seat 2 again where
     ``stand_in`` (a stream handler of the test's) answers in the host's place — or, without one,
-    at the host's port, where nothing listens now; it must fail. Returns once its node stopped."""
+    at ``port`` or the host's port, where nothing listens now; it must fail. Returns once its node
+    stopped."""
     table = Table(tmp_path, seed)
     async with trio.open_nursery() as nursery:
         await table.start(nursery)
         await crash_host_and_joiner(table)
-        port = table.host_port
+        port = port or table.host_port
         if stand_in is not None:
             listeners = await trio.open_tcp_listeners(0, host=LOOPBACK)
             nursery.start_soon(trio.serve_listeners, functools.partial(stand_in, table), listeners)
@@ -105,6 +109,33 @@ async def test_a_host_that_never_comes_back_is_given_up_after_the_grace_period_a
         f"the host at 127.0.0.1:{table.host_port} did not come back within 1:30: nothing is listening there "
         "(connection refused). Your seat is kept: p2pgames resume waits for it again (add --code CODE if it gives "
         f"you a new join code); if the game is over, p2pgames resume --forget {refused.saved.game_id.hex()[:8]} deletes the seat"
+    )
+    assert refused.error.network and refused.path.exists()
+
+
+async def test_a_grace_period_over_before_the_first_dial_fails_gives_up_and_keeps_the_seat(tmp_path, autojump_clock, monkeypatch):
+    """Nothing ever answers the first dial (a firewall dropping it), and the grace period is
+    shorter than the time a dial is given: it ends first, and the seat gives up, saying so, and
+    keeps its saved seat. Before, giving up raised an IndexError (no failure to name)."""
+    with socket.socket() as nowhere:
+        nowhere.bind((LOOPBACK, 0))  # a port of ours, never listening: no table uses it
+        unanswered = nowhere.getsockname()[1]
+        dial = trio.open_tcp_stream
+
+        async def dropped_there(host: str, port: int, **options):
+            if port == unanswered:
+                await trio.sleep_forever()
+            return await dial(host, port, **options)
+
+        monkeypatch.setattr(trio, "open_tcp_stream", dropped_there)
+        settings = NetSettings(away_grace=5)
+        assert settings.away_grace < settings.connect_timeout
+        _, refused = await take_seat_2_again_at(tmp_path, b"unanswered", settings=settings, port=unanswered)
+    assert 5 <= refused.waited < 6
+    assert str(refused.error) == (
+        f"the host at 127.0.0.1:{unanswered} did not come back within 0:05: no answer. Your seat is kept: p2pgames "
+        "resume waits for it again (add --code CODE if it gives you a new join code); if the game is over, p2pgames "
+        f"resume --forget {refused.saved.game_id.hex()[:8]} deletes the seat"
     )
     assert refused.error.network and refused.path.exists()
 
