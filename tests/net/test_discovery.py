@@ -433,6 +433,17 @@ def test_records_with_one_fingerprint_are_one_table_with_each_records_places():
     assert one_per_key([real, real], ours) == [real]
 
 
+def test_one_keys_places_are_the_first_8_in_dial_order():
+    """Anyone may publish records with a host's fingerprint, and each place is tried in turn (a
+    connect timeout each where nothing answers): a table keeps 8, those dialed first."""
+    ours = [ipaddress.ip_network("192.168.1.0/24")]
+    flood = [Announcement.parse([f"10.8.0.{number}"], 40000 + number, TXT, networks=ours) for number in range(1, 13)]
+    real = Announcement.parse(["192.168.1.7"], 40123, TXT, networks=ours)
+    [table] = one_per_key([*flood, real], ours)
+    assert table.places == (("192.168.1.7", 40123), *((f"10.8.0.{number}", 40000 + number) for number in range(1, 8)))
+    assert table.describe().endswith("(or 7 other addresses)")
+
+
 @pytest.mark.parametrize(("addresses", "dialed"), [
     (["fe80::1", "2001:db8::7", "192.168.1.7"], ["192.168.1.7", "2001:db8::7"]),  # IPv4 first
     (["fe80::1", "2001:db8::7"], ["2001:db8::7"]),  # no scope id needed
