@@ -284,8 +284,9 @@ async def host_table(
     Unless it listens on loopback only, the table is announced on the LAN (mDNS/DNS-SD) while
     seats are free, so ``p2pgames join`` with no code finds it. With ``port_mappers`` (and seats
     for people, and listening where a router can forward to), the router is asked to forward the
-    port while the game runs (:func:`hold_port_mapping`), and the join code names the router's
-    internet address; when it can't, one line says why and what to do instead.
+    port while the table listens (:func:`hold_port_mapping`: after the game too, while ``serve``
+    answers a seat coming back for it), and the join code names the router's internet address;
+    when it can't, one line says why and what to do instead.
     """
     if not 0 <= bots < ruleset.players:
         raise ValueError(f"{bots} bots don't fit a table of {ruleset.players} with you at it")
@@ -313,7 +314,7 @@ async def host_table(
                 f"{JoinCode(mapping.external_address, mapping.external_port, fingerprint)}")
 
         mapped = await nursery.start(
-            functools.partial(hold_port_mapping, port_mappers, actual_port, node.finished, say=say, on_moved=moved)
+            functools.partial(hold_port_mapping, port_mappers, actual_port, node.stopped_serving, say=say, on_moved=moved)
         )
     codes = table_codes(bind, actual_port, fingerprint, mapped, lan=lan_address(), ipv4=ipv4)
     node.address = (codes.main.host, actual_port)  # saved with the seat: a resumed host listens there again

@@ -164,6 +164,9 @@ class Node:
         self.bytes_sent = 0
         self.bytes_received = 0
         self.finished = trio.Event()
+        # Host: set once serve has returned (nothing listens for the table any more): with
+        # after_the_game, maybe long after the node has finished.
+        self.stopped_serving = trio.Event()
         self.final_agreement = trio.Event()
         self._agreement_moved = trio.Event()
         self._changed = trio.Event()
@@ -694,6 +697,7 @@ class Node:
                 await self._answer_after_the_game(addresses)
         finally:
             self._close_files()  # also when cancelled from outside
+            self.stopped_serving.set()
 
     async def _answer_after_the_game(self, addresses: list[tuple[str, int]]) -> None:
         """Host, its game stopped (the node has stopped, and closed its listeners): listen at

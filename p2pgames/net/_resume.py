@@ -236,7 +236,7 @@ async def _resume_host(
     say(f"Resumed the game after {session.replica.seq} log entries; listening on port {actual}.")  # type: ignore[union-attr]
     mapped = None
     if port_mappers and _forwardable(bind):
-        mapped = await nursery.start(functools.partial(hold_port_mapping, port_mappers, actual, node.finished, say=say))
+        mapped = await nursery.start(functools.partial(hold_port_mapping, port_mappers, actual, node.stopped_serving, say=say))
         if isinstance(mapped, PortMapping):
             say(f"Your router forwards port {mapped.external_port} of {mapped.external_address} to this machine by {mapped.method} again.")
     ipv4 = _outgoing_address(socket.AF_INET)
