@@ -347,7 +347,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         # A seat saved at this host may be in the game it plays now (its program stopped, or a new
         # join code after the host moved): try it first. The host says if it plays another.
         unfinished = _unfinished_game(profile, code.fingerprint) if code.fingerprint else None
-        take_again = _resume_setup(args, profile, unfinished[0], code, bot=headless) if unfinished is not None else None
+        take_again = _resume_setup(args, profile, unfinished[0], codes, bot=headless) if unfinished is not None else None
 
         async def setup(nursery, say):
             if unfinished is not None:
@@ -429,17 +429,19 @@ def _resume(
 ) -> int:
     """Take the seat saved in ``path`` again (``resume``), in the terminal or (``headless``) with
     a bot; a host not answering yet is waited for."""
-    setup = _resume_setup(args, profile, path, code, bot=headless, wait_for_host=True)
+    setup = _resume_setup(args, profile, path, (code,) if code is not None else (), bot=headless, wait_for_host=True)
     if headless:
         return _run_headless(setup, lambda game: _seat_bot(game, _bot_kinds(game, kind or None, one_kind=_ONE_KIND_SEAT)[0]), notes)
     _need_terminal("resume")
     return _run_terminal(setup, "p2pgames — resuming", args, notes)
 
 
-def _resume_setup(args: argparse.Namespace, profile, path: Path, code, *, bot: bool, wait_for_host: bool = False):
+def _resume_setup(args: argparse.Namespace, profile, path: Path, codes, *, bot: bool, wait_for_host: bool = False):
     """The ``setup(nursery, say)`` that takes the seat saved in ``path`` again (``resume_seat``):
-    ``code`` where the host is now, if given; ``bot``: a bot plays it; ``wait_for_host``: a host
-    not answering yet is waited for."""
+    at the first of ``codes`` (where the host is now, best first: a table found on the network
+    has places that may not be its host's) whose host takes it back, or with none where the game
+    was; ``bot``: a bot plays it; ``wait_for_host``: a host not answering yet is waited for."""
+    from p2pgames.net._launch import at_one_of
     from p2pgames.net._resume import resume_seat
 
     transcripts = Path(args.transcripts) if args.transcripts else None
@@ -447,12 +449,15 @@ def _resume_setup(args: argparse.Namespace, profile, path: Path, code, *, bot: b
     port_mappers = _port_mappers(args)
 
     async def setup(nursery, say):
-        return await resume_seat(
-            nursery, identity=profile.identity, seat_path=path, name=args.name or default_name(), code=code,
-            port=getattr(args, "port", None), bind=getattr(args, "bind", None), transcripts=transcripts,
-            no_transcript=args.no_transcript, say=say, bot=bot, settings=settings, port_mappers=port_mappers,
-            wait_for_host=wait_for_host,
-        )
+        async def take_again_at(code):
+            return await resume_seat(
+                nursery, identity=profile.identity, seat_path=path, name=args.name or default_name(), code=code,
+                port=getattr(args, "port", None), bind=getattr(args, "bind", None), transcripts=transcripts,
+                no_transcript=args.no_transcript, say=say, bot=bot, settings=settings, port_mappers=port_mappers,
+                wait_for_host=wait_for_host,
+            )
+
+        return await at_one_of(codes, take_again_at, say) if codes else await take_again_at(None)
 
     return setup
 

@@ -9,7 +9,7 @@ import os
 import socket
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Awaitable, Callable, Sequence, TypeVar
 
 import trio
 
@@ -28,9 +28,11 @@ from p2pgames.net._portmap import (
 from p2pgames.session import Session
 
 __all__ = [
-    "OtherHost", "SetupError", "TableCodes", "UnprovenRefusal", "host_table", "join_table", "join_table_at_one_of",
-    "lan_address", "join_address", "table_codes",
+    "OtherHost", "SetupError", "TableCodes", "UnprovenRefusal", "at_one_of", "host_table", "join_table",
+    "join_table_at_one_of", "lan_address", "join_address", "table_codes",
 ]
+
+_Joined = TypeVar("_Joined")  # what at_one_of's attempt returns
 
 
 class SetupError(Exception):
@@ -436,17 +438,27 @@ async def join_table_at_one_of(
     nursery: trio.Nursery, *, codes: Sequence[JoinCode], say: Callable[[str], None] = lambda text: None, **options: Any,
 ) -> Node:
     """:func:`join_table` at the first of ``codes`` (the places of one table, best first, all
-    with its host's fingerprint) whose host answers with that key: where another key answers
-    (:class:`OtherHost`: anyone can announce a table's fingerprint at their own address), where
-    something refuses us without proving that key (:class:`UnprovenRefusal`) or where nothing
-    answers, the next one is tried, saying so. Only a refusal proven to be the host's (signed by
-    its key: the table is full, the game has begun) is final. Raises :class:`SetupError` as :func:`join_table` does, for the last
-    place if none answered with the key."""
+    with its host's fingerprint) whose host answers with that key (:func:`at_one_of`). Raises
+    :class:`SetupError` as :func:`join_table` does, for the last place if none answered with the
+    key."""
+    return await at_one_of(codes, lambda code: join_table(nursery, code=code, say=say, **options), say)
+
+
+async def at_one_of(
+    codes: Sequence[JoinCode], attempt: Callable[[JoinCode], Awaitable[_Joined]], say: Callable[[str], None],
+) -> _Joined:
+    """``attempt(code)`` (joining, or taking a seat again) at each of ``codes`` (the places of
+    one table, best first, all with its host's fingerprint) until one succeeds: where another key
+    answers (:class:`OtherHost`: anyone can announce a table's fingerprint at their own address),
+    where something refuses us without proving that key (:class:`UnprovenRefusal`) or where
+    nothing answers (a network :class:`SetupError`), the next one is tried, saying so. Only a
+    refusal proven to be the host's (signed by its key: the table is full, the game has begun) is
+    final. Raises what the last attempt raised."""
     if not codes:
         raise ValueError("no place to join the table at")
     for code in codes[:-1]:
         try:
-            return await join_table(nursery, code=code, say=say, **options)
+            return await attempt(code)
         except OtherHost as other:
             say(f"Another key ({other.fingerprint}) answers at {code.host}:{code.port}, not the table's: "
                 "trying its next address …")
@@ -457,4 +469,4 @@ async def join_table_at_one_of(
             if not error.network:
                 raise
             say(f"No answer from the table at {code.host}:{code.port}: trying its next address …")
-    return await join_table(nursery, code=codes[-1], say=say, **options)
+    return await attempt(codes[-1])

@@ -154,7 +154,8 @@ async def resume_seat(
         if refused:  # nothing proved the game over: the seat is kept, and the player decides
             forget = command("resume", "--forget", saved.game_id.hex()[:8])
             message += f"; your saved seat is kept (if the game is over, {forget} deletes it)"
-        raise SetupError(message, network=False)
+        # Not refused: nothing there took us back in time (silent, or another key): as no answer.
+        raise SetupError(message, network=not refused)
     say(f"Back at the table: caught up on {session.replica.seq} log entries.")
     return node
 

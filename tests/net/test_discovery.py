@@ -220,6 +220,48 @@ def test_join_with_no_code_skips_an_impostor_at_the_hosts_fingerprint_and_sits_a
         zeroconf.close()
 
 
+def test_join_with_no_code_takes_a_saved_seat_again_at_the_tables_next_place(peers, tmp_path):
+    """A joiner killed mid-game runs ``join`` with no code, and the table found has two places:
+    first one where nothing listens (a stale record with the host's fingerprint), then the host's.
+    Taking the seat again fails at the first, so the next is tried, and the seat is back at the
+    table. Before, only the first place was tried, and the join ended there."""
+    from zeroconf import ServiceInfo, Zeroconf
+
+    from peer_processes import TerminalPeer, join_code
+
+    home = tmp_path / "home"
+    host = peers("host", "probe", "--players", "3", "--bot", "--bind", LOOPBACK, "--name", "hostess", "--profile", "host")
+    real = JoinCode.parse(join_code(host))
+    joiners = [peers("join", str(real), "--bot", "--profile", f"p{number}", "--name", f"p{number}") for number in (1, 2)]
+    joiners[1].line_starting("The game begins: ")
+    joiners[1].process.kill()  # its saved seat is left behind
+    joiners[1].process.wait()
+    zeroconf = Zeroconf(interfaces=[LOOPBACK])
+    player = None
+    with socket.socket() as stale:
+        stale.bind((LOOPBACK, 0))  # bound, never listening: nothing answers there
+        txt = {"v": "1", "game": "probe", "title": "Probe", "host": "hostess", "fp": real.fingerprint, "seated": "1", "seats": "3"}
+        for name, port in (("0 stale", stale.getsockname()[1]), ("1 hostess", real.port)):  # dialed in this order
+            zeroconf.register_service(ServiceInfo(
+                SERVICE_TYPE, f"{name} ({real.fingerprint[:4]}:{port}).{SERVICE_TYPE}", port=port, properties=txt,
+                parsed_addresses=[LOOPBACK], server=f"{name.replace(' ', '-')}-{real.fingerprint}.local.",
+            ), cooperating_responders=True)
+        try:
+            player = TerminalPeer(home, "join", "--profile", "p2", "--name", "p2")
+            if player.wait_for(r"Table number|You have a seat").group() == "Table number":  # other tests' tables too
+                line = player.wait_for(rf"(\d+)\. Probe hosted by hostess \(1/3 seated\) at 127\.0\.0\.1:\d+/{real.fingerprint}")
+                player.type(line.group(1).encode() + b"\r")
+            player.wait_for("You have a seat in an unfinished game at this table")
+            player.wait_for(rf"Taking your seat again at 127\.0\.0\.1:{stale.getsockname()[1]} ")
+            player.wait_for(rf"No answer from the table at 127\.0\.0\.1:{stale.getsockname()[1]}: trying its next address")
+            player.wait_for(rf"Taking your seat again at 127\.0\.0\.1:{real.port} ")
+            player.wait_for("Back at the table: caught up on")
+        finally:
+            if player is not None:
+                player.close()
+            zeroconf.close()
+
+
 async def hosted(nursery: trio.Nursery, name: str):
     """A table of two hosted on loopback (not announced): its node and its port."""
     said: list[str] = []
