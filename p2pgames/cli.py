@@ -467,6 +467,11 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
     _net_settings(args)  # a bad --grace is a usage error before anything else happens
     _check_profile_name(args.profile)
+    if args.forget and args.game_id is None:  # never the newest of whatever is saved: it can't be undone
+        raise UsageError(
+            f"--forget deletes a saved seat for good: name its game ({_command('resume', '--forget', 'GAME')}, "
+            "GAME the start of its id, as the message that suggested it gives it)"
+        )
     code = None
     if args.code is not None:
         try:
@@ -1080,7 +1085,8 @@ def build_parser() -> argparse.ArgumentParser:
     no_upnp_option(resume, "host: ")
     resume.add_argument("--bot", nargs="?", const="", metavar="KIND", help="a bot plays the seat, with no terminal")
     resume.add_argument(
-        "--forget", action="store_true", help="don't take the seat: delete it (its game is over, and its host gone for good)"
+        "--forget", action="store_true",
+        help="don't take the seat of GAME (required): delete it (its game is over, and its host gone for good)",
     )
     grace_option(resume)
     identity_options(resume, "the one of 'default', 'default-2' … the game was played in")

@@ -207,8 +207,27 @@ def test_resume_forget_deletes_the_seat_that_resume_would_take(peers, tmp_path, 
     )
     assert not path.exists()
     assert call("resume", "--profile", "p2")[0] == 1, "nothing to resume now"
-    code, _, err = call("resume", "--forget", "--profile", "p1")
+    code, _, err = call("resume", "--forget", game_id, "--profile", "p1")
     assert code == 1 and err.startswith(f"p2pgames: profile 'p1' is in use by a running p2pgames (pid {first.process.pid}, "), err
+
+
+def test_resume_forget_needs_the_game_it_deletes(peers, tmp_path, home):
+    """``--forget`` can't be undone: with no GAME it would delete the newest saved seat, maybe
+    not the one the player meant (another game, or another default profile's). A usage error,
+    deleting nothing."""
+    host, (first, second), _ = start_table(peers, tmp_path / "transcripts")
+    under_way(second)
+    for peer in (host, first, second):
+        peer.process.kill()
+        peer.process.wait()
+    seats = sorted((home / "seats").glob("*.p2pseat"))
+    assert len(seats) == 3
+    for profile in ((), ("--profile", "p2")):
+        assert call("resume", "--forget", *profile) == (2, "", (
+            "p2pgames: --forget deletes a saved seat for good: name its game (p2pgames resume --forget GAME, GAME the "
+            "start of its id, as the message that suggested it gives it)\n"
+        ))
+    assert sorted((home / "seats").glob("*.p2pseat")) == seats
 
 
 def a_game_ended_while_its_joiner_was_away(peers, transcripts) -> str:
