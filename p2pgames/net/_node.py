@@ -292,9 +292,8 @@ class Node:
                 connection.last_sent = trio.current_time()
             except trio.WouldBlock:
                 # A peer that reads nothing while we queue this much has stopped reading (its
-                # seat is away: it may come back and catch up).
-                connection.scope.cancel()
-                session.disconnected(number, "it stopped reading")
+                # seat is away: it may come back and catch up). Closing: nothing more goes to it.
+                self._hang_up(connection, "it stopped reading")
         self._write_down()  # what a lost connection recorded (it is away)
         for number in session.take_closing():
             connection = self.connections.get(number)
@@ -523,9 +522,10 @@ class Node:
         self._hang_up(max(unproven, key=to_go_first), "closed to make room for a newer connection (too many had not said hello)")
 
     def _hang_up(self, connection: _Connection, reason: str) -> None:
-        """Host: close ``connection``, which has no seat at a game (none yet, or one in the
-        lobby, which it leaves), at once: nothing it may still send is wanted, and nothing is at
-        stake on it."""
+        """Close ``connection`` at once, for ``reason``, telling the session (once): nothing it
+        may still send is wanted, and nothing more is sent on it. A host's connection with no
+        seat at a game (none yet, or one in the lobby, which it leaves) has nothing at stake on
+        it; a seat's is away, and may come back."""
         if not connection.closing:
             connection.closing = True
             self.session.disconnected(connection.number, reason)
