@@ -709,11 +709,15 @@ class Node:
         self._after_the_game = True
         self._listening = trio.CancelScope()
         listeners: list[trio.SocketListener] = []
-        for host, port in addresses:
-            try:
-                listeners += await trio.open_tcp_listeners(port, host=host)
-            except OSError:
-                pass  # taken meanwhile by another program: nobody can be answered there
+        try:
+            for host, port in addresses:
+                try:
+                    listeners += await trio.open_tcp_listeners(port, host=host)
+                except OSError:
+                    pass  # taken meanwhile by another program: nobody can be answered there
+        except BaseException:  # cancelled before serve_listeners owns them
+            _close_listeners(listeners)
+            raise
         if not listeners:
             return
         async with trio.open_nursery() as nursery:
@@ -1010,9 +1014,17 @@ async def open_host_listeners(port: int, host: str | None = None) -> list[trio.S
         except OSError as error:
             if error.errno != errno.EADDRINUSE:
                 return listeners  # no IPv6 here (not configured, or turned off)
-            for listener in listeners:
-                await listener.aclose()
+            _close_listeners(listeners)
+        except BaseException:  # cancelled meanwhile
+            _close_listeners(listeners)
+            raise
     raise OSError(errno.EADDRINUSE, f"no port free for both IPv4 and IPv6 after {_PORT_ATTEMPTS} tries")
+
+
+def _close_listeners(listeners: list[trio.SocketListener]) -> None:
+    """Close ``listeners`` now (no checkpoint: also while being cancelled)."""
+    for listener in listeners:
+        listener.socket.close()
 
 
 _PORT_ATTEMPTS = 8  # a port free for IPv4 but taken for IPv6 is rare: a few tries find one
