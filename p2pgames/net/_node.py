@@ -692,8 +692,7 @@ class Node:
                     self._drop_replaced_transcript()  # our replay is written: it holds the old one's all
                 task_status.started()
                 await trio.sleep_forever()
-            if after_the_game and self.session.stage == "halted":
-                self._close_files()
+            if after_the_game and self.session.stage == "halted":  # (its files closed as the node stopped)
                 await self._answer_after_the_game(addresses)
         finally:
             self._close_files()  # also when cancelled from outside
