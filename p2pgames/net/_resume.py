@@ -24,7 +24,7 @@ from p2pgames.net._seat_file import read_saved_seat, saved_seats
 from p2pgames.session import ResumeError, SavedSeat, SavedSeatError, Session, TranscriptError, records_before_cut
 from p2pgames.words import duration
 
-__all__ = ["GameGone", "find_saved_seat", "find_saved_seats", "resume_seat"]
+__all__ = ["GameGone", "find_saved_seats", "resume_seat"]
 
 
 class GameGone(SetupError):
@@ -35,15 +35,6 @@ class GameGone(SetupError):
     def __init__(self, message: str, reason: str) -> None:
         super().__init__(message, network=False)
         self.reason = reason
-
-
-def find_saved_seat(
-    directory: Path, *owners: Identity, host_fingerprint: str | None = None, which: str | None = None
-) -> tuple[Path, SavedSeat] | None:
-    """The unfinished game one of ``owners`` can take up again: the newest of
-    :func:`find_saved_seats`, or ``None`` if there is none."""
-    found = find_saved_seats(directory, *owners, host_fingerprint=host_fingerprint, which=which)
-    return found[0] if found else None
 
 
 def find_saved_seats(

@@ -13,7 +13,7 @@ from cli_calls import call
 from peer_processes import Peer, TerminalPeer, join_code
 
 from p2pgames.games import get_game
-from p2pgames.net._resume import find_saved_seat
+from p2pgames.net._resume import find_saved_seats
 from p2pgames.profiles import read_identity
 from p2pgames.session import verify_transcript
 
@@ -200,7 +200,7 @@ def test_resume_forget_deletes_the_seat_that_resume_would_take(peers, tmp_path, 
     for peer in (host, second):
         peer.process.kill()
         peer.process.wait()
-    path, saved = find_saved_seat(home / "seats", read_identity("p2"))  # type: ignore[misc, arg-type]
+    [(path, saved)] = find_saved_seats(home / "seats", read_identity("p2"))  # type: ignore[arg-type]
     game_id = saved.game_id.hex()[:8]
     assert call("resume", "--forget", game_id, "--profile", "p2") == (
         0, f"Forgot your seat in probe {game_id}, seat {saved.seat}: this program can't take it up again.\n", "",

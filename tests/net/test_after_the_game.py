@@ -16,7 +16,7 @@ from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net import LOOPBACK, FrameReader, JoinCode, NetSettings, Node, drive_bot, frame, open_host_listeners
-from p2pgames.net._resume import GameGone, find_saved_seat, resume_seat
+from p2pgames.net._resume import GameGone, find_saved_seats, resume_seat
 from p2pgames.session import Session
 from p2pgames.session import open_envelope
 from p2pgames.session._messages import make_envelope
@@ -70,7 +70,7 @@ async def test_a_seat_back_after_its_game_stopped_is_told_and_forgets_its_seat(t
     async with trio.open_nursery() as nursery:
         host, port, identity = await stop_a_game_for_an_absent_seat(nursery, seats, after_the_game=True)
         await trio.sleep(600)  # alice's player comes back much later; the host's screen is still open
-        path, _ = find_saved_seat(seats, identity)  # type: ignore[misc]
+        [(path, _)] = find_saved_seats(seats, identity)
         said: list[str] = []
         with pytest.raises(GameGone) as gone:
             await resume_seat(

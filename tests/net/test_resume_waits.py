@@ -17,7 +17,7 @@ import trio
 from faultproxy import LOOPBACK, kind_is
 from p2pgames import PROTOCOL_VERSION
 from p2pgames.net import FrameReader, JoinCode, NetSettings, SetupError, frame
-from p2pgames.net._resume import find_saved_seat, resume_seat
+from p2pgames.net._resume import find_saved_seats, resume_seat
 from p2pgames.session import SavedSeat
 from p2pgames.session._messages import make_envelope
 from test_network_faults import Table, play
@@ -37,7 +37,7 @@ async def test_a_joiner_resumed_before_its_host_waits_for_it_and_the_game_finish
 
     async def both_crash_the_joiner_comes_back_first(table: Table, nursery: trio.Nursery) -> None:
         await crash_host_and_joiner(table)
-        path, _ = find_saved_seat(table.seats, table.identities[2])  # type: ignore[misc]
+        [(path, _)] = find_saved_seats(table.seats, table.identities[2])
 
         async def resume_joiner(inner: trio.Nursery):
             node = await resume_seat(
@@ -89,7 +89,7 @@ async def take_seat_2_again_at(
             listeners = await trio.open_tcp_listeners(0, host=LOOPBACK)
             nursery.start_soon(trio.serve_listeners, functools.partial(stand_in, table), listeners)
             port = listeners[0].socket.getsockname()[1]
-        path, saved = find_saved_seat(table.seats, table.identities[2])  # type: ignore[misc]
+        [(path, saved)] = find_saved_seats(table.seats, table.identities[2])
         began = trio.current_time()
         with pytest.raises(SetupError) as caught:
             await resume_seat(
