@@ -22,6 +22,8 @@ from typing import Any, Callable, Mapping, NoReturn, Sequence
 from p2pgames import __version__
 from p2pgames.engine import Game, RulesetError
 from p2pgames.games import PLAYABLE, TEST_GAMES, UnknownGame, find_game, game_package, get_game
+# The commands printed for the player to type, as they work where the player is.
+from p2pgames.invocation import command
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NETWORK = 0, 1, 2, 3
 EXIT_INTERRUPTED = 128 + 2  # SIGINT, as a shell reports a command Ctrl-C stopped
@@ -123,7 +125,7 @@ def _variant(game: Game, name: str | None) -> Mapping[str, Any] | None:
     variants = variants_of(game)
     if not variants:
         raise UsageError(
-            f"{game.title} has no variants (--variant {name}); it is played one way (see {_command('rules', game.name)})"
+            f"{game.title} has no variants (--variant {name}); it is played one way (see {command('rules', game.name)})"
             + _option_named(game, name)
         )
     if name not in variants:
@@ -203,12 +205,12 @@ def _profile_notes(profile) -> list[str]:
     return notes
 
 
-def _need_terminal(command: str) -> None:
+def _need_terminal(what: str) -> None:
     # The game's screen reads keys from a terminal; without one it could only fail later.
     if not sys.stdin.isatty():
-        if command in ("host", "join"):  # a seat that needs no terminal: a bot's
-            raise UsageError(f"'{command}' needs a terminal (without one, --bot lets a bot play your seat)")
-        raise UsageError(f"'{command}' needs a terminal (for bots playing each other without one: {_command('selfplay', 'GAME')})")
+        if what in ("host", "join"):  # a seat that needs no terminal: a bot's
+            raise UsageError(f"'{what}' needs a terminal (without one, --bot lets a bot play your seat)")
+        raise UsageError(f"'{what}' needs a terminal (for bots playing each other without one: {command('selfplay', 'GAME')})")
 
 
 def _color(args: argparse.Namespace) -> bool:
@@ -253,14 +255,6 @@ def _check_transcript_directory(directory: Path, advice: str) -> None:
 
 def _reason(error: OSError) -> str:
     return error.strerror or str(error)
-
-
-def _command(*words: str) -> str:
-    """A command for the player to type, as it works where they are (``p2pgames WORDS``, or the
-    full path of this program when ``p2pgames`` on PATH is not it: :mod:`p2pgames.invocation`)."""
-    from p2pgames.invocation import command
-
-    return command(*words)
 
 
 # -- commands ------------------------------------------------------------------------------------------
@@ -314,7 +308,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     if headless:
         _known_kind(bot or None)
         if text is None:
-            raise UsageError(f"join --bot needs the host's join code: {_command('join', 'HOST:PORT/FINGERPRINT', '--bot')}")
+            raise UsageError(f"join --bot needs the host's join code: {command('join', 'HOST:PORT/FINGERPRINT', '--bot')}")
     transcripts = _transcripts(args)  # before anything waits on the network
     if text is None:
         _need_terminal("join")  # before listening: choosing among tables asks
@@ -469,7 +463,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     _check_profile_name(args.profile)
     if args.forget and args.game_id is None:  # never the newest of whatever is saved: it can't be undone
         raise UsageError(
-            f"--forget deletes a saved seat for good: name its game ({_command('resume', '--forget', 'GAME')}, "
+            f"--forget deletes a saved seat for good: name its game ({command('resume', '--forget', 'GAME')}, "
             "GAME the start of its id, as the message that suggested it gives it)"
         )
     code = None
@@ -560,7 +554,7 @@ def _take_profile(games: list[tuple[str, Path, Any]]):
     stop = f"stop it (kill {busy.pid})" if busy.pid is not None else "stop it"
     raise FileProblem(
         f"profile '{busy.name}' is in use by a running p2pgames{busy.held_by}: your game may still be going on "
-        f"there. Go back to that program; if it is stuck, {stop} and run {_command('resume')} again"
+        f"there. Go back to that program; if it is stuck, {stop} and run {command('resume')} again"
     )
 
 
@@ -574,12 +568,12 @@ def _find_table():
     except OSError as error:
         raise NetworkProblem(
             f"can't listen for tables on this network ({_reason(error)}); ask the host for the join code "
-            f"({_command('join', 'HOST:PORT/FINGERPRINT')})"
+            f"({command('join', 'HOST:PORT/FINGERPRINT')})"
         ) from None
     if not tables:
         raise NetworkProblem(
             "no table announced itself on this network; ask the host for the join code "
-            f"({_command('join', 'HOST:PORT/FINGERPRINT')})"
+            f"({command('join', 'HOST:PORT/FINGERPRINT')})"
         )
     if len(tables) == 1:
         return tables[0]
@@ -625,7 +619,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise UsageError(f"--solo and --variant {args.variant} don't go together; choose one")
         variants = variants_of(game)
         if not variants:
-            raise UsageError(f"{game.title} has no variants (--solo); it is played one way (see {_command('rules', game.name)})")
+            raise UsageError(f"{game.title} has no variants (--solo); it is played one way (see {command('rules', game.name)})")
         if "solo" not in variants:
             raise UsageError(f"{game.title} has no solo variant (its variants: {', '.join(variants)})")
     ruleset = _ruleset(game, args.players, args.option, "solo" if args.solo else args.variant)
@@ -662,7 +656,7 @@ def _menu(ask_players: bool) -> tuple[str, int | None] | None:
         print(f"  {number}. {game.title}  ({count} players)   [{name}]")
         variants = variants_of(game)
         if variants:
-            print(f"     variants: {', '.join(variants)} ({_command('play', name, '--variant', 'NAME')})")
+            print(f"     variants: {', '.join(variants)} ({command('play', name, '--variant', 'NAME')})")
     print("\n  q. quit")
     while True:
         answer = _ask("\nGame (number or name): ")
