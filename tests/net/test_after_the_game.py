@@ -60,8 +60,8 @@ async def stop_a_game_for_an_absent_seat(nursery: trio.Nursery, seats, *, after_
     nursery.start_soon(play_alice)
     await host.finished.wait()
     assert host.session.stage == "halted", host.session.stage
-    # Once every task waits (the autojump clock moves only then), the host listens again, if it does.
-    await trio.sleep(1)
+    # Once every task waits, the host listens again, if it does (nothing it does meanwhile waits on a timer).
+    await trio.testing.wait_all_tasks_blocked()
     return host, port, alice.session.identity
 
 
