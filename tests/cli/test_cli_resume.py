@@ -10,41 +10,12 @@ from __future__ import annotations
 import pytest
 
 from cli_calls import call
-from peer_processes import Peer, TerminalPeer, join_code
+from peer_processes import TerminalPeer, all_finished_and_verified, join_code, start_table, under_way
 
 from p2pgames.games import get_game
 from p2pgames.net._resume import find_saved_seats
 from p2pgames.profiles import read_identity
 from p2pgames.session import verify_transcript
-
-
-def start_table(peers, transcripts, players: int = 3) -> tuple[Peer, list[Peer], str]:
-    host = peers("host", "probe", "--players", str(players), "--bot", "--port", "0", "--bind", "127.0.0.1",
-                 "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
-    code = join_code(host)
-    joiners = [
-        peers("join", code, "--bot", "--profile", f"p{number}", "--name", f"p{number}", "--transcripts", str(transcripts))
-        for number in range(1, players)
-    ]
-    return host, joiners, code
-
-
-def under_way(peer: Peer) -> None:
-    """Wait until ``peer`` has seen the game begin and its first log line."""
-    peer.line_starting("The game begins: ")
-    peer.line_starting("")
-
-
-def all_finished_and_verified(peers_: list[Peer], transcripts, players: int = 3) -> None:
-    for peer in peers_:
-        code, out, err = peer.finish()
-        assert (code, err) == (0, ""), (out, err)
-        assert any(line.startswith("Game over: ") for line in out), out
-    files = sorted(transcripts.glob("*.p2pt"))
-    assert len(files) == players, files  # a resumed seat's new transcript replaced its old one
-    for path in files:
-        report = verify_transcript(path.read_bytes(), get_game)
-        assert report.ok and report.complete, report.describe()
 
 
 def test_a_joiner_killed_mid_game_takes_its_seat_again_with_resume(peers, tmp_path, home):

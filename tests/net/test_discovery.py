@@ -227,15 +227,14 @@ def test_join_with_no_code_takes_a_saved_seat_again_at_the_tables_next_place(pee
     table. Before, only the first place was tried, and the join ended there."""
     from zeroconf import ServiceInfo, Zeroconf
 
-    from peer_processes import TerminalPeer, join_code
+    from peer_processes import TerminalPeer, start_table
 
     home = tmp_path / "home"
-    host = peers("host", "probe", "--players", "3", "--bot", "--bind", LOOPBACK, "--name", "hostess", "--profile", "host")
-    real = JoinCode.parse(join_code(host))
-    joiners = [peers("join", str(real), "--bot", "--profile", f"p{number}", "--name", f"p{number}") for number in (1, 2)]
-    joiners[1].line_starting("The game begins: ")
-    joiners[1].process.kill()  # its saved seat is left behind
-    joiners[1].process.wait()
+    _, (_, second), code = start_table(peers, tmp_path / "transcripts")
+    real = JoinCode.parse(code)
+    second.line_starting("The game begins: ")
+    second.process.kill()  # its saved seat is left behind
+    second.process.wait()
     zeroconf = Zeroconf(interfaces=[LOOPBACK])
     player = None
     with socket.socket() as stale:
