@@ -22,6 +22,8 @@ from typing import Any, Callable, Mapping, NoReturn, Sequence
 from p2pgames import __version__
 from p2pgames.engine import Game, RulesetError
 from p2pgames.games import PLAYABLE, TEST_GAMES, UnknownGame, find_game, game_package, get_game
+# The commands printed for the player to type, as they work where the player is.
+from p2pgames.invocation import command
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NETWORK = 0, 1, 2, 3
 EXIT_INTERRUPTED = 128 + 2  # SIGINT, as a shell reports a command Ctrl-C stopped
@@ -123,7 +125,7 @@ def _variant(game: Game, name: str | None) -> Mapping[str, Any] | None:
     variants = variants_of(game)
     if not variants:
         raise UsageError(
-            f"{game.title} has no variants (--variant {name}); it is played one way (see {_command('rules', game.name)})"
+            f"{game.title} has no variants (--variant {name}); it is played one way (see {command('rules', game.name)})"
             + _option_named(game, name)
         )
     if name not in variants:
@@ -203,12 +205,12 @@ def _profile_notes(profile) -> list[str]:
     return notes
 
 
-def _need_terminal(command: str) -> None:
+def _need_terminal(what: str) -> None:
     # The game's screen reads keys from a terminal; without one it could only fail later.
     if not sys.stdin.isatty():
-        if command in ("host", "join"):  # a seat that needs no terminal: a bot's
-            raise UsageError(f"'{command}' needs a terminal (without one, --bot lets a bot play your seat)")
-        raise UsageError(f"'{command}' needs a terminal (for bots playing each other without one: {_command('selfplay', 'GAME')})")
+        if what in ("host", "join"):  # a seat that needs no terminal: a bot's
+            raise UsageError(f"'{what}' needs a terminal (without one, --bot lets a bot play your seat)")
+        raise UsageError(f"'{what}' needs a terminal (for bots playing each other without one: {command('selfplay', 'GAME')})")
 
 
 def _color(args: argparse.Namespace) -> bool:
@@ -253,14 +255,6 @@ def _check_transcript_directory(directory: Path, advice: str) -> None:
 
 def _reason(error: OSError) -> str:
     return error.strerror or str(error)
-
-
-def _command(*words: str) -> str:
-    """A command for the player to type, as it works where they are (``p2pgames WORDS``, or the
-    full path of this program when ``p2pgames`` on PATH is not it: :mod:`p2pgames.invocation`)."""
-    from p2pgames.invocation import command
-
-    return command(*words)
 
 
 # -- commands ------------------------------------------------------------------------------------------
@@ -314,7 +308,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     if headless:
         _known_kind(bot or None)
         if text is None:
-            raise UsageError(f"join --bot needs the host's join code: {_command('join', 'HOST:PORT/FINGERPRINT', '--bot')}")
+            raise UsageError(f"join --bot needs the host's join code: {command('join', 'HOST:PORT/FINGERPRINT', '--bot')}")
     transcripts = _transcripts(args)  # before anything waits on the network
     if text is None:
         _need_terminal("join")  # before listening: choosing among tables asks
@@ -347,7 +341,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         # A seat saved at this host may be in the game it plays now (its program stopped, or a new
         # join code after the host moved): try it first. The host says if it plays another.
         unfinished = _unfinished_game(profile, code.fingerprint) if code.fingerprint else None
-        take_again = _resume_setup(args, profile, unfinished[0], code, bot=headless) if unfinished is not None else None
+        take_again = _resume_setup(args, profile, unfinished[0], codes, bot=headless) if unfinished is not None else None
 
         async def setup(nursery, say):
             if unfinished is not None:
@@ -429,17 +423,19 @@ def _resume(
 ) -> int:
     """Take the seat saved in ``path`` again (``resume``), in the terminal or (``headless``) with
     a bot; a host not answering yet is waited for."""
-    setup = _resume_setup(args, profile, path, code, bot=headless, wait_for_host=True)
+    setup = _resume_setup(args, profile, path, (code,) if code is not None else (), bot=headless, wait_for_host=True)
     if headless:
         return _run_headless(setup, lambda game: _seat_bot(game, _bot_kinds(game, kind or None, one_kind=_ONE_KIND_SEAT)[0]), notes)
     _need_terminal("resume")
     return _run_terminal(setup, "p2pgames — resuming", args, notes)
 
 
-def _resume_setup(args: argparse.Namespace, profile, path: Path, code, *, bot: bool, wait_for_host: bool = False):
+def _resume_setup(args: argparse.Namespace, profile, path: Path, codes, *, bot: bool, wait_for_host: bool = False):
     """The ``setup(nursery, say)`` that takes the seat saved in ``path`` again (``resume_seat``):
-    ``code`` where the host is now, if given; ``bot``: a bot plays it; ``wait_for_host``: a host
-    not answering yet is waited for."""
+    at the first of ``codes`` (where the host is now, best first: a table found on the network
+    has places that may not be its host's) whose host takes it back, or with none where the game
+    was; ``bot``: a bot plays it; ``wait_for_host``: a host not answering yet is waited for."""
+    from p2pgames.net._launch import at_one_of
     from p2pgames.net._resume import resume_seat
 
     transcripts = Path(args.transcripts) if args.transcripts else None
@@ -447,12 +443,15 @@ def _resume_setup(args: argparse.Namespace, profile, path: Path, code, *, bot: b
     port_mappers = _port_mappers(args)
 
     async def setup(nursery, say):
-        return await resume_seat(
-            nursery, identity=profile.identity, seat_path=path, name=args.name or default_name(), code=code,
-            port=getattr(args, "port", None), bind=getattr(args, "bind", None), transcripts=transcripts,
-            no_transcript=args.no_transcript, say=say, bot=bot, settings=settings, port_mappers=port_mappers,
-            wait_for_host=wait_for_host,
-        )
+        async def take_again_at(code):
+            return await resume_seat(
+                nursery, identity=profile.identity, seat_path=path, name=args.name or default_name(), code=code,
+                port=getattr(args, "port", None), bind=getattr(args, "bind", None), transcripts=transcripts,
+                no_transcript=args.no_transcript, say=say, bot=bot, settings=settings, port_mappers=port_mappers,
+                wait_for_host=wait_for_host,
+            )
+
+        return await at_one_of(codes, take_again_at, say) if codes else await take_again_at(None)
 
     return setup
 
@@ -462,6 +461,11 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
     _net_settings(args)  # a bad --grace is a usage error before anything else happens
     _check_profile_name(args.profile)
+    if args.forget and args.game_id is None:  # never the newest of whatever is saved: it can't be undone
+        raise UsageError(
+            f"--forget deletes a saved seat for good: name its game ({command('resume', '--forget', 'GAME')}, "
+            "GAME the start of its id, as the message that suggested it gives it)"
+        )
     code = None
     if args.code is not None:
         try:
@@ -550,7 +554,7 @@ def _take_profile(games: list[tuple[str, Path, Any]]):
     stop = f"stop it (kill {busy.pid})" if busy.pid is not None else "stop it"
     raise FileProblem(
         f"profile '{busy.name}' is in use by a running p2pgames{busy.held_by}: your game may still be going on "
-        f"there. Go back to that program; if it is stuck, {stop} and run {_command('resume')} again"
+        f"there. Go back to that program; if it is stuck, {stop} and run {command('resume')} again"
     )
 
 
@@ -564,12 +568,12 @@ def _find_table():
     except OSError as error:
         raise NetworkProblem(
             f"can't listen for tables on this network ({_reason(error)}); ask the host for the join code "
-            f"({_command('join', 'HOST:PORT/FINGERPRINT')})"
+            f"({command('join', 'HOST:PORT/FINGERPRINT')})"
         ) from None
     if not tables:
         raise NetworkProblem(
             "no table announced itself on this network; ask the host for the join code "
-            f"({_command('join', 'HOST:PORT/FINGERPRINT')})"
+            f"({command('join', 'HOST:PORT/FINGERPRINT')})"
         )
     if len(tables) == 1:
         return tables[0]
@@ -615,7 +619,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise UsageError(f"--solo and --variant {args.variant} don't go together; choose one")
         variants = variants_of(game)
         if not variants:
-            raise UsageError(f"{game.title} has no variants (--solo); it is played one way (see {_command('rules', game.name)})")
+            raise UsageError(f"{game.title} has no variants (--solo); it is played one way (see {command('rules', game.name)})")
         if "solo" not in variants:
             raise UsageError(f"{game.title} has no solo variant (its variants: {', '.join(variants)})")
     ruleset = _ruleset(game, args.players, args.option, "solo" if args.solo else args.variant)
@@ -652,7 +656,7 @@ def _menu(ask_players: bool) -> tuple[str, int | None] | None:
         print(f"  {number}. {game.title}  ({count} players)   [{name}]")
         variants = variants_of(game)
         if variants:
-            print(f"     variants: {', '.join(variants)} ({_command('play', name, '--variant', 'NAME')})")
+            print(f"     variants: {', '.join(variants)} ({command('play', name, '--variant', 'NAME')})")
     print("\n  q. quit")
     while True:
         answer = _ask("\nGame (number or name): ")
@@ -1075,7 +1079,8 @@ def build_parser() -> argparse.ArgumentParser:
     no_upnp_option(resume, "host: ")
     resume.add_argument("--bot", nargs="?", const="", metavar="KIND", help="a bot plays the seat, with no terminal")
     resume.add_argument(
-        "--forget", action="store_true", help="don't take the seat: delete it (its game is over, and its host gone for good)"
+        "--forget", action="store_true",
+        help="don't take the seat of GAME (required): delete it (its game is over, and its host gone for good)",
     )
     grace_option(resume)
     identity_options(resume, "the one of 'default', 'default-2' … the game was played in")

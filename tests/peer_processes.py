@@ -65,6 +65,43 @@ def join_code(host: Peer) -> str:
     return host.line_starting("Join code: ").removeprefix("Join code: ")
 
 
+def start_table(peers, transcripts: Path, players: int = 3) -> tuple[Peer, list[Peer], str]:
+    """A table of ``players`` for the probe game on 127.0.0.1, every seat a bot in its own process
+    (``peers``: the fixture), each writing its transcript in ``transcripts``: the host (profile
+    ``hostess``), its joiners (profiles ``p1``, ``p2`` …) and its join code."""
+    host = peers("host", "probe", "--players", str(players), "--bot", "--port", "0", "--bind", "127.0.0.1",
+                 "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
+    code = join_code(host)
+    joiners = [
+        peers("join", code, "--bot", "--profile", f"p{number}", "--name", f"p{number}", "--transcripts", str(transcripts))
+        for number in range(1, players)
+    ]
+    return host, joiners, code
+
+
+def under_way(peer: Peer) -> None:
+    """Wait until ``peer`` has seen the game begin and its first log line."""
+    peer.line_starting("The game begins: ")
+    peer.line_starting("")
+
+
+def all_finished_and_verified(peers_: list[Peer], transcripts: Path, players: int = 3) -> None:
+    """Every one of ``peers_`` ends well with the game over, and ``transcripts`` holds one
+    transcript a seat (a resumed seat's new one replaced its old one), each verified whole."""
+    from p2pgames.games import get_game
+    from p2pgames.session import verify_transcript
+
+    for peer in peers_:
+        code, out, err = peer.finish()
+        assert (code, err) == (0, ""), (out, err)
+        assert any(line.startswith("Game over: ") for line in out), out
+    files = sorted(transcripts.glob("*.p2pt"))
+    assert len(files) == players, files
+    for path in files:
+        report = verify_transcript(path.read_bytes(), get_game)
+        assert report.ok and report.complete, report.describe()
+
+
 def _take_terminal() -> None:
     """In the child, before it runs: a session of its own whose controlling terminal is the
     pseudo-terminal on its stdin, so that Ctrl-C typed before the program sets the terminal raw

@@ -146,16 +146,19 @@ async def _never_reads(port: int, stats: Stats) -> None:
     peer = ScriptedPeer(Session(Identity.generate(), "silent", get_game, bot=True, narrate=False))
     ping = make_envelope(peer.session.identity, "ping", {"nonce": 1}).raw
     await peer.dial(port)
-    await peer.play_until(lambda: _idle(peer.session))
-    while True:
-        try:
-            while True:
-                await peer.send([ping] * 1000)
-                stats["pings"] += 1000
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            stats["closed"] += 1
+    try:
+        await peer.play_until(lambda: _idle(peer.session))
+        while True:
+            try:
+                while True:
+                    await peer.send([ping] * 1000)
+                    stats["pings"] += 1000
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                stats["closed"] += 1
+            await peer.aclose()
+            await _rejoin(peer, port)
+    finally:
         await peer.aclose()
-        await _rejoin(peer, port)
 
 
 ATTACKS: dict[str, Callable[[int, Stats], Awaitable[None]]] = {

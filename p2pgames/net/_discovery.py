@@ -18,9 +18,9 @@ the announced address and port and checks the announced key fingerprint like any
 a person choosing among tables sees each host's name and fingerprint. Records with one fingerprint
 are one table, whatever addresses and ports they give: a host is known by its key, and anyone can
 publish a record with a real host's fingerprint and their own address. The joiner tries a table's
-places (each address with its record's port) in turn until the host with that key answers.
-Anyone on the LAN can publish anything, so text is cleaned of control characters and cut to
-length, and a record that doesn't parse (wrong ``v``, a bad port or fingerprint, counts that
+places (each address with its record's port; 8 at most) in turn until the host with that key
+answers. Anyone on the LAN can publish anything, so text is cleaned of control characters and cut
+to length, and a record that doesn't parse (wrong ``v``, a bad port or fingerprint, counts that
 aren't small numbers) is ignored.
 
 **Interfaces.** mDNS runs on every interface, or only on the addresses listed (comma-separated
@@ -64,6 +64,11 @@ _INSTANCE_BYTES = 59  # a DNS label is at most 63 bytes; zeroconf appends "-2", 
 _MAX_SEATS = 100  # no game seats more: bigger counts are junk
 _RESOLVE_MS = 3000  # how long to wait for a found table's records (usually already cached)
 _CLOSE_SECONDS = 2.0  # goodbyes take ~0.4 s; a wedged zeroconf thread is left behind after this
+# The places kept for one key (the first, in dial order): an honest host's records give a handful
+# (an address on each of its networks, IPv4 and IPv6), while anyone on the LAN may publish records
+# with a real host's fingerprint, and a joiner tries the places in turn, each one nobody answers
+# costing it the connect timeout (15 s): at most 8 keep that to two minutes, not hours.
+_MAX_PLACES = 8
 
 
 @dataclass(frozen=True)
@@ -136,8 +141,8 @@ def one_per_key(
     """``tables`` (records, in the order found) with those of one fingerprint made one table: a
     host is its key, so records giving other places for it are more places to try, not more tables
     (one of them may be anybody's: the key, checked on connecting, tells). Its places are every
-    record's, in :func:`_dial_order` (ties: the order of ``tables``); its text is that of the
-    record of the place tried first."""
+    record's, in :func:`_dial_order` (ties: the order of ``tables``), the first
+    :data:`_MAX_PLACES` of them; its text is that of the record of the place tried first."""
     by_key: dict[str, list[Announcement]] = {}
     for table in tables:
         by_key.setdefault(table.fingerprint, []).append(table)
@@ -145,7 +150,7 @@ def one_per_key(
     for records in by_key.values():
         places = [place for record in records for place in record.places]
         rank = {address: index for index, address in enumerate(_dial_order([a for a, _ in places], networks))}
-        ordered = list(dict.fromkeys(sorted(places, key=lambda place: rank[place[0]])))
+        ordered = list(dict.fromkeys(sorted(places, key=lambda place: rank[place[0]])))[:_MAX_PLACES]
         first = next(record for record in records if ordered[0] in record.places)
         merged.append(replace(first, address=ordered[0][0], port=ordered[0][1], more_places=tuple(ordered[1:])))
     return merged

@@ -125,4 +125,4 @@ def _then_host(port: int, asks_router: bool) -> str:
     """The end of advice to forward ``port`` by hand: the command that hosts on that very port
     (the one checked may have been any free one, and a host picks another each time unless told),
     not asking the router when doctor didn't."""
-    return f"then host with p2pgames host GAME --port {port}" + ("" if asks_router else " --no-upnp")
+    return "then host with " + command("host", "GAME", "--port", str(port), *(() if asks_router else ("--no-upnp",)))

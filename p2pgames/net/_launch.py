@@ -9,7 +9,7 @@ import os
 import socket
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Awaitable, Callable, Sequence, TypeVar
 
 import trio
 
@@ -29,9 +29,11 @@ from p2pgames.net._seat_file import hosted_games
 from p2pgames.session import Session
 
 __all__ = [
-    "OtherHost", "SetupError", "TableCodes", "host_table", "join_table", "join_table_at_one_of", "lan_address",
-    "join_address", "table_codes",
+    "OtherHost", "SetupError", "TableCodes", "UnprovenRefusal", "at_one_of", "host_table", "join_table",
+    "join_table_at_one_of", "lan_address", "join_address", "table_codes",
 ]
+
+_Joined = TypeVar("_Joined")  # what at_one_of's attempt returns
 
 
 class SetupError(Exception):
@@ -52,6 +54,15 @@ class OtherHost(SetupError):
     def __init__(self, message: str, fingerprint: str) -> None:
         super().__init__(message, network=False)
         self.fingerprint = fingerprint
+
+
+class UnprovenRefusal(SetupError):
+    """What answered at a join code's address refused us before proving it has the key the code
+    names (a reject not signed by that key): anyone can answer at an address and say no, so
+    this is no answer of the host's."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, network=False)
 
 
 def _listen_problem(error: OSError, bind: str | None, port: int) -> SetupError:
@@ -276,8 +287,9 @@ async def host_table(
     Unless it listens on loopback only, the table is announced on the LAN (mDNS/DNS-SD) while
     seats are free, so ``p2pgames join`` with no code finds it. With ``port_mappers`` (and seats
     for people, and listening where a router can forward to), the router is asked to forward the
-    port while the game runs (:func:`hold_port_mapping`), and the join code names the router's
-    internet address; when it can't, one line says why and what to do instead.
+    port while the table listens (:func:`hold_port_mapping`: after the game too, while ``serve``
+    answers a seat coming back for it), and the join code names the router's internet address;
+    when it can't, one line says why and what to do instead.
     """
     if not 0 <= bots < ruleset.players:
         raise ValueError(f"{bots} bots don't fit a table of {ruleset.players} with you at it")
@@ -311,7 +323,7 @@ async def host_table(
                 f"{JoinCode(mapping.external_address, mapping.external_port, fingerprint)}")
 
         mapped = await nursery.start(
-            functools.partial(hold_port_mapping, port_mappers, actual_port, node.finished, say=say, on_moved=moved)
+            functools.partial(hold_port_mapping, port_mappers, actual_port, node.stopped_serving, say=say, on_moved=moved)
         )
     codes = table_codes(bind, actual_port, fingerprint, mapped, lan=lan_address(), ipv4=ipv4)
     node.address = (codes.main.host, actual_port)  # saved with the seat: a resumed host listens there again
@@ -408,9 +420,9 @@ async def join_table(
             raise unwanted[0]
         if session.rejection is not None and session.rejection_unproven and code.fingerprint is not None:
             # Refused before it proved its key: this may not be the host the join code names.
-            raise SetupError(
+            raise UnprovenRefusal(
                 f"could not join the table at {where}: something there (its key not checked against the "
-                f"join code) refused: {session.rejection}", network=False,
+                f"join code) refused: {session.rejection}"
             )
         if session.other_host is not None:
             raise OtherHost(f"could not join the table at {where}: {session.rejection}", session.other_host)
@@ -433,21 +445,35 @@ async def join_table_at_one_of(
     nursery: trio.Nursery, *, codes: Sequence[JoinCode], say: Callable[[str], None] = lambda text: None, **options: Any,
 ) -> Node:
     """:func:`join_table` at the first of ``codes`` (the places of one table, best first, all
-    with its host's fingerprint) whose host answers with that key: where another key answers
-    (:class:`OtherHost`: anyone can announce a table's fingerprint at their own address) or nothing
-    does, the next one is tried, saying so. A refusal by the host itself (the table is full, the
-    game has begun) is final. Raises :class:`SetupError` as :func:`join_table` does, for the last
-    place if none answered with the key."""
+    with its host's fingerprint) whose host answers with that key (:func:`at_one_of`). Raises
+    :class:`SetupError` as :func:`join_table` does, for the last place if none answered with the
+    key."""
+    return await at_one_of(codes, lambda code: join_table(nursery, code=code, say=say, **options), say)
+
+
+async def at_one_of(
+    codes: Sequence[JoinCode], attempt: Callable[[JoinCode], Awaitable[_Joined]], say: Callable[[str], None],
+) -> _Joined:
+    """``attempt(code)`` (joining, or taking a seat again) at each of ``codes`` (the places of
+    one table, best first, all with its host's fingerprint) until one succeeds: where another key
+    answers (:class:`OtherHost`: anyone can announce a table's fingerprint at their own address),
+    where something refuses us without proving that key (:class:`UnprovenRefusal`) or where
+    nothing answers (a network :class:`SetupError`), the next one is tried, saying so. Only a
+    refusal proven to be the host's (signed by its key: the table is full, the game has begun) is
+    final. Raises what the last attempt raised."""
     if not codes:
         raise ValueError("no place to join the table at")
     for code in codes[:-1]:
         try:
-            return await join_table(nursery, code=code, say=say, **options)
+            return await attempt(code)
         except OtherHost as other:
             say(f"Another key ({other.fingerprint}) answers at {code.host}:{code.port}, not the table's: "
+                "trying its next address …")
+        except UnprovenRefusal:
+            say(f"Something at {code.host}:{code.port} refused us without proving it has the table's key: "
                 "trying its next address …")
         except SetupError as error:
             if not error.network:
                 raise
             say(f"No answer from the table at {code.host}:{code.port}: trying its next address …")
-    return await join_table(nursery, code=codes[-1], say=say, **options)
+    return await attempt(codes[-1])

@@ -164,6 +164,9 @@ class Node:
         self.bytes_sent = 0
         self.bytes_received = 0
         self.finished = trio.Event()
+        # Host: set once serve has returned (nothing listens for the table any more): with
+        # after_the_game, maybe long after the node has finished.
+        self.stopped_serving = trio.Event()
         self.final_agreement = trio.Event()
         self._agreement_moved = trio.Event()
         self._changed = trio.Event()
@@ -289,9 +292,8 @@ class Node:
                 connection.last_sent = trio.current_time()
             except trio.WouldBlock:
                 # A peer that reads nothing while we queue this much has stopped reading (its
-                # seat is away: it may come back and catch up).
-                connection.scope.cancel()
-                session.disconnected(number, "it stopped reading")
+                # seat is away: it may come back and catch up). Closing: nothing more goes to it.
+                self._hang_up(connection, "it stopped reading")
         self._write_down()  # what a lost connection recorded (it is away)
         for number in session.take_closing():
             connection = self.connections.get(number)
@@ -520,9 +522,10 @@ class Node:
         self._hang_up(max(unproven, key=to_go_first), "closed to make room for a newer connection (too many had not said hello)")
 
     def _hang_up(self, connection: _Connection, reason: str) -> None:
-        """Host: close ``connection``, which has no seat at a game (none yet, or one in the
-        lobby, which it leaves), at once: nothing it may still send is wanted, and nothing is at
-        stake on it."""
+        """Close ``connection`` at once, for ``reason``, telling the session (once): nothing it
+        may still send is wanted, and nothing more is sent on it. A host's connection with no
+        seat at a game (none yet, or one in the lobby, which it leaves) has nothing at stake on
+        it; a seat's is away, and may come back."""
         if not connection.closing:
             connection.closing = True
             self.session.disconnected(connection.number, reason)
@@ -689,41 +692,46 @@ class Node:
                     self._drop_replaced_transcript()  # our replay is written: it holds the old one's all
                 task_status.started()
                 await trio.sleep_forever()
-            if after_the_game and self.session.stage == "halted":
-                self._close_files()
+            if after_the_game and self.session.stage == "halted":  # (its files closed as the node stopped)
                 await self._answer_after_the_game(addresses)
         finally:
             self._close_files()  # also when cancelled from outside
+            self.stopped_serving.set()
 
     async def _answer_after_the_game(self, addresses: list[tuple[str, int]]) -> None:
         """Host, its game stopped (the node has stopped, and closed its listeners): listen at
         ``addresses`` again, each connection answered by the stopped session — a rejoin with
-        ``gone``, a hello with a refusal — and closed; each is held ``hello_timeout`` at most,
-        and as few at once as ever (:meth:`_make_room`). Nothing of it is a game's any more: no
-        events, nothing written. Runs until cancelled."""
+        ``gone``, a hello with a refusal — and closed; one that says nothing is closed by the
+        watchdog after ``hello_timeout`` as ever (the session told, so it keeps nothing of it), and
+        as few are held at once as ever (:meth:`_make_room`). Nothing of it is a game's any more:
+        no events, nothing written. Runs until cancelled."""
         self._after_the_game = True
         self._listening = trio.CancelScope()
         listeners: list[trio.SocketListener] = []
-        for host, port in addresses:
-            try:
-                listeners += await trio.open_tcp_listeners(port, host=host)
-            except OSError:
-                pass  # taken meanwhile by another program: nobody can be answered there
+        try:
+            for host, port in addresses:
+                try:
+                    listeners += await trio.open_tcp_listeners(port, host=host)
+                except OSError:
+                    pass  # taken meanwhile by another program: nobody can be answered there
+        except BaseException:  # cancelled before serve_listeners owns them
+            _close_listeners(listeners)
+            raise
         if not listeners:
             return
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
-            await self._accept_loop(listeners, deadline=self.settings.hello_timeout)
+            nursery.start_soon(self._watchdog)  # the game is over: it only closes the late hellos
+            await self._accept_loop(listeners)
 
-    async def _accept_loop(self, listeners: list[trio.SocketListener], *, deadline: float | None = None) -> None:
-        """Accept connections on ``listeners`` (each held ``deadline`` seconds at most, if given)."""
+    async def _accept_loop(self, listeners: list[trio.SocketListener]) -> None:
+        """Accept connections on ``listeners``."""
         async def handle(stream: trio.SocketStream) -> None:
             peer = _peer_address(stream)
             self._make_room()
             number = self._next_connection
             self._next_connection += 1
-            with trio.move_on_after(math.inf if deadline is None else deadline):
-                await self._run_connection(stream, number, peer)
+            await self._run_connection(stream, number, peer)
 
         # Connections run in the node's nursery: closing the listeners leaves them be.
         with self._listening:
@@ -1005,9 +1013,17 @@ async def open_host_listeners(port: int, host: str | None = None) -> list[trio.S
         except OSError as error:
             if error.errno != errno.EADDRINUSE:
                 return listeners  # no IPv6 here (not configured, or turned off)
-            for listener in listeners:
-                await listener.aclose()
+            _close_listeners(listeners)
+        except BaseException:  # cancelled meanwhile
+            _close_listeners(listeners)
+            raise
     raise OSError(errno.EADDRINUSE, f"no port free for both IPv4 and IPv6 after {_PORT_ATTEMPTS} tries")
+
+
+def _close_listeners(listeners: list[trio.SocketListener]) -> None:
+    """Close ``listeners`` now (no checkpoint: also while being cancelled)."""
+    for listener in listeners:
+        listener.socket.close()
 
 
 _PORT_ATTEMPTS = 8  # a port free for IPv4 but taken for IPv6 is rare: a few tries find one

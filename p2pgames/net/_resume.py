@@ -24,7 +24,7 @@ from p2pgames.net._seat_file import read_saved_seat, saved_seats
 from p2pgames.session import ResumeError, SavedSeat, SavedSeatError, Session, TranscriptError, records_before_cut
 from p2pgames.words import duration
 
-__all__ = ["GameGone", "find_saved_seat", "find_saved_seats", "resume_seat"]
+__all__ = ["GameGone", "find_saved_seats", "resume_seat"]
 
 
 class GameGone(SetupError):
@@ -35,15 +35,6 @@ class GameGone(SetupError):
     def __init__(self, message: str, reason: str) -> None:
         super().__init__(message, network=False)
         self.reason = reason
-
-
-def find_saved_seat(
-    directory: Path, *owners: Identity, host_fingerprint: str | None = None, which: str | None = None
-) -> tuple[Path, SavedSeat] | None:
-    """The unfinished game one of ``owners`` can take up again: the newest of
-    :func:`find_saved_seats`, or ``None`` if there is none."""
-    found = find_saved_seats(directory, *owners, host_fingerprint=host_fingerprint, which=which)
-    return found[0] if found else None
 
 
 def find_saved_seats(
@@ -154,7 +145,8 @@ async def resume_seat(
         if refused:  # nothing proved the game over: the seat is kept, and the player decides
             forget = command("resume", "--forget", saved.game_id.hex()[:8])
             message += f"; your saved seat is kept (if the game is over, {forget} deletes it)"
-        raise SetupError(message, network=False)
+        # Not refused: nothing there took us back in time (silent, or another key): as no answer.
+        raise SetupError(message, network=not refused)
     say(f"Back at the table: caught up on {session.replica.seq} log entries.")
     return node
 
@@ -199,8 +191,10 @@ async def _dial_until_the_host_answers(
     with trio.move_on_after(grace):
         await nursery.start(functools.partial(node.connect, host, port, keep_dialling=no_answer))
         return
+    # The grace period may end during the first dial, before any failure (a dial nobody answers).
+    reason = why[0] if why else "no answer"
     raise SetupError(
-        f"the host at {host}:{port} did not come back within {duration(grace)}: {why[0]}. Your seat is kept: "
+        f"the host at {host}:{port} did not come back within {duration(grace)}: {reason}. Your seat is kept: "
         f"{command('resume')} waits for it again (add --code CODE if it gives you a new join code); if the game "
         f"is over, {command('resume', '--forget', saved.game_id.hex()[:8])} deletes the seat"
     )
@@ -234,7 +228,7 @@ async def _resume_host(
     say(f"Resumed the game after {session.replica.seq} log entries; listening on port {actual}.")  # type: ignore[union-attr]
     mapped = None
     if port_mappers and _forwardable(bind):
-        mapped = await nursery.start(functools.partial(hold_port_mapping, port_mappers, actual, node.finished, say=say))
+        mapped = await nursery.start(functools.partial(hold_port_mapping, port_mappers, actual, node.stopped_serving, say=say))
         if isinstance(mapped, PortMapping):
             say(f"Your router forwards port {mapped.external_port} of {mapped.external_address} to this machine by {mapped.method} again.")
     ipv4 = _outgoing_address(socket.AF_INET)

@@ -39,7 +39,7 @@ class ScriptedPeer:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
         try:
             await sock.connect((host, port))
-        except OSError:
+        except BaseException:  # failed, or cancelled
             sock.close()
             raise
         self.stream = trio.SocketStream(sock)

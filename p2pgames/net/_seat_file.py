@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from p2pgames.net._transcript_file import open_private, remove_if_ours, write_pending
+from p2pgames.net._transcript_file import open_private, remove_if_empty, write_pending
 from p2pgames.session import SavedSeat, SavedSeatError, TranscriptError, encode_record, records_before_cut
 
 __all__ = ["SeatFile", "read_saved_seat", "saved_seats", "SEAT_SUFFIX"]
@@ -28,7 +28,6 @@ class SeatFile:
         self._existing = existing
         self._file = None
         self._pending = bytearray()
-        self._taken = 0  # bytes the open file holds
         self._told = False
 
     def write(self, records: list[bytes]) -> str | None:
@@ -37,22 +36,13 @@ class SeatFile:
             if self._file is None:
                 if self._existing:
                     self._file = open(self.path, "ab", buffering=0)
-                    self._taken = -1  # an existing file: never ours to remove
                 else:
                     self._file = open_private(self.path)
                     self.path = Path(self._file.name)
-                    self._taken = 0
-            before = len(self._pending)
-            try:
-                write_pending(self._file, self._pending)
-            finally:
-                if self._taken >= 0:
-                    self._taken += before - len(self._pending)
+            write_pending(self._file, self._pending)
         except OSError as error:
-            if self._file is not None and self._taken == 0:
-                # Not even a record went in (a full disk): leave no empty seat behind, which
-                # resume could not read; it is made again at the next try.
-                remove_if_ours(self._file)
+            # An existing file is never ours to remove (a seat taken again).
+            if self._file is not None and not self._existing and remove_if_empty(self._file):
                 self._file = None
             if self._told:
                 return None

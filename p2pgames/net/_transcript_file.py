@@ -21,7 +21,9 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
-__all__ = ["TranscriptFile", "fallback_directory", "open_private", "remove_if_ours", "save_whole", "write_pending"]
+__all__ = [
+    "TranscriptFile", "fallback_directory", "open_private", "remove_if_empty", "remove_if_ours", "save_whole", "write_pending",
+]
 
 
 def open_private(path: Path) -> Any:
@@ -87,6 +89,19 @@ def remove_if_ours(file: Any) -> None:
         pass
 
 
+def remove_if_empty(file: Any) -> bool:
+    """After a write to ``file`` (a new file of ours: :func:`open_private`) failed: remove it
+    (:func:`remove_if_ours`) if the disk took nothing of it — an empty transcript or saved seat
+    would not read, and it is made again at the next try — and say whether it was; never raises."""
+    try:
+        empty = os.fstat(file.fileno()).st_size == 0
+    except (AttributeError, OSError, ValueError):  # closed already, or not a real file
+        return False
+    if empty:
+        remove_if_ours(file)
+    return empty
+
+
 def _deleted(file: Any) -> bool:
     """Whether the open ``file`` has been deleted (no name left on the disk: its folder was
     removed, say). One ``fstat``, about a microsecond and a half: checked at every write."""
@@ -122,7 +137,6 @@ class TranscriptFile:
         self._opener = opener  # default: open_private (looked up when used)
         self._fallback = fallback or fallback_directory
         self._file: Any = None
-        self._taken = 0  # bytes the open file holds
         self._pending = bytearray()  # what the disk has not taken yet, in order
         self._everything = bytearray()  # the whole transcript so far
         self.problem: str | None = None  # the disk problem now, if any
@@ -141,17 +155,9 @@ class TranscriptFile:
             if self._file is None:
                 self._file = (self._opener or open_private)(self.path)  # type: ignore[arg-type]
                 self.path = Path(self._file.name)
-                self._taken = 0
-            before = len(self._pending)
-            try:
-                write_pending(self._file, self._pending)
-            finally:
-                self._taken += before - len(self._pending)
+            write_pending(self._file, self._pending)
         except OSError as error:
-            if self._file is not None and self._taken == 0:
-                # Not even a record went in: leave no empty file behind (it would not verify);
-                # it is made again at the next try.
-                remove_if_ours(self._file)
+            if self._file is not None and remove_if_empty(self._file):
                 self._file = None
             self.problem = _problem(error)
             if had is None:

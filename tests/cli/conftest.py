@@ -1,13 +1,12 @@
 """What every command-line test shares: a private P2PGAMES_HOME and a stdin that is no terminal
-(the autouse ``home`` fixture), and :func:`cli_calls.call`, which runs ``p2pgames`` in-process."""
+(the autouse ``home`` fixture); :func:`cli_calls.call` (in ``tests/``, as the network tests use it
+too) runs ``p2pgames`` in-process."""
 
 import io
 import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
 
 
 @pytest.fixture(autouse=True)

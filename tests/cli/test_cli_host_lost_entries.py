@@ -10,21 +10,14 @@ output or for its exit.
 from __future__ import annotations
 
 from disk_full import through_entry
-from peer_processes import join_code
+from peer_processes import all_finished_and_verified, start_table
 
-from p2pgames.games import get_game
-from p2pgames.session import iter_records, verify_transcript
+from p2pgames.session import iter_records
 
 
 def test_a_resumed_host_whose_transcript_lost_its_last_entries_takes_them_back_and_the_game_finishes(peers, tmp_path):
     transcripts = tmp_path / "transcripts"
-    host = peers("host", "probe", "--players", "3", "--bot", "--port", "0", "--bind", "127.0.0.1",
-                 "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
-    code = join_code(host)
-    joiners = [
-        peers("join", code, "--bot", "--profile", f"p{number}", "--name", f"p{number}", "--transcripts", str(transcripts))
-        for number in (1, 2)
-    ]
+    host, joiners, _ = start_table(peers, transcripts)
     for joiner in joiners:
         joiner.line_starting("The game begins: ")
     for _ in range(6):  # a few moves into the game
@@ -38,12 +31,4 @@ def test_a_resumed_host_whose_transcript_lost_its_last_entries_takes_them_back_a
     written.write_bytes(data[:through_entry(data, kept)])  # the disk filled after entry kept - 1
     again = peers("resume", "--bot", "--profile", "hostess", "--bind", "127.0.0.1")
     assert again.line_starting("Resumed the game after ").startswith(f"Resumed the game after {kept} log entries")
-    for peer in (again, *joiners):
-        exit_code, out, err = peer.finish()
-        assert (exit_code, err) == (0, ""), (out, err)
-        assert any(line.startswith("Game over: ") for line in out), out
-    files = sorted(transcripts.glob("*.p2pt"))
-    assert len(files) == 3, files  # the resumed host's new transcript replaced its old one
-    for path in files:
-        report = verify_transcript(path.read_bytes(), get_game)
-        assert report.ok and report.complete, report.describe()
+    all_finished_and_verified([again, *joiners], transcripts)

@@ -10,41 +10,12 @@ from __future__ import annotations
 import pytest
 
 from cli_calls import call
-from peer_processes import Peer, TerminalPeer, join_code
+from peer_processes import TerminalPeer, all_finished_and_verified, join_code, start_table, under_way
 
 from p2pgames.games import get_game
-from p2pgames.net._resume import find_saved_seat
+from p2pgames.net._resume import find_saved_seats
 from p2pgames.profiles import read_identity
 from p2pgames.session import verify_transcript
-
-
-def start_table(peers, transcripts, players: int = 3) -> tuple[Peer, list[Peer], str]:
-    host = peers("host", "probe", "--players", str(players), "--bot", "--port", "0", "--bind", "127.0.0.1",
-                 "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
-    code = join_code(host)
-    joiners = [
-        peers("join", code, "--bot", "--profile", f"p{number}", "--name", f"p{number}", "--transcripts", str(transcripts))
-        for number in range(1, players)
-    ]
-    return host, joiners, code
-
-
-def under_way(peer: Peer) -> None:
-    """Wait until ``peer`` has seen the game begin and its first log line."""
-    peer.line_starting("The game begins: ")
-    peer.line_starting("")
-
-
-def all_finished_and_verified(peers_: list[Peer], transcripts, players: int = 3) -> None:
-    for peer in peers_:
-        code, out, err = peer.finish()
-        assert (code, err) == (0, ""), (out, err)
-        assert any(line.startswith("Game over: ") for line in out), out
-    files = sorted(transcripts.glob("*.p2pt"))
-    assert len(files) == players, files  # a resumed seat's new transcript replaced its old one
-    for path in files:
-        report = verify_transcript(path.read_bytes(), get_game)
-        assert report.ok and report.complete, report.describe()
 
 
 def test_a_joiner_killed_mid_game_takes_its_seat_again_with_resume(peers, tmp_path, home):
@@ -200,15 +171,34 @@ def test_resume_forget_deletes_the_seat_that_resume_would_take(peers, tmp_path, 
     for peer in (host, second):
         peer.process.kill()
         peer.process.wait()
-    path, saved = find_saved_seat(home / "seats", read_identity("p2"))  # type: ignore[misc, arg-type]
+    [(path, saved)] = find_saved_seats(home / "seats", read_identity("p2"))  # type: ignore[arg-type]
     game_id = saved.game_id.hex()[:8]
     assert call("resume", "--forget", game_id, "--profile", "p2") == (
         0, f"Forgot your seat in probe {game_id}, seat {saved.seat}: this program can't take it up again.\n", "",
     )
     assert not path.exists()
     assert call("resume", "--profile", "p2")[0] == 1, "nothing to resume now"
-    code, _, err = call("resume", "--forget", "--profile", "p1")
+    code, _, err = call("resume", "--forget", game_id, "--profile", "p1")
     assert code == 1 and err.startswith(f"p2pgames: profile 'p1' is in use by a running p2pgames (pid {first.process.pid}, "), err
+
+
+def test_resume_forget_needs_the_game_it_deletes(peers, tmp_path, home):
+    """``--forget`` can't be undone: with no GAME it would delete the newest saved seat, maybe
+    not the one the player meant (another game, or another default profile's). A usage error,
+    deleting nothing."""
+    host, (first, second), _ = start_table(peers, tmp_path / "transcripts")
+    under_way(second)
+    for peer in (host, first, second):
+        peer.process.kill()
+        peer.process.wait()
+    seats = sorted((home / "seats").glob("*.p2pseat"))
+    assert len(seats) == 3
+    for profile in ((), ("--profile", "p2")):
+        assert call("resume", "--forget", *profile) == (2, "", (
+            "p2pgames: --forget deletes a saved seat for good: name its game (p2pgames resume --forget GAME, GAME the "
+            "start of its id, as the message that suggested it gives it)\n"
+        ))
+    assert sorted((home / "seats").glob("*.p2pseat")) == seats
 
 
 def a_game_ended_while_its_joiner_was_away(peers, transcripts) -> str:

@@ -10,23 +10,18 @@ import functools
 
 import pytest
 import trio
+import trio.testing
 
 from p2pgames.bots import bot_for
-from p2pgames.crypto import Identity, reproducible_bytes
+from p2pgames.crypto import Identity
 from p2pgames.games import get_game
-from p2pgames.net import LOOPBACK, FrameReader, JoinCode, NetSettings, Node, drive_bot, frame, open_host_listeners
-from p2pgames.net._resume import GameGone, find_saved_seat, resume_seat
-from p2pgames.session import Session
+from p2pgames.net import LOOPBACK, FrameReader, JoinCode, NetSettings, Node, drive_bot
+from p2pgames.net._resume import GameGone, find_saved_seats, resume_seat
 from p2pgames.session import open_envelope
-from p2pgames.session._messages import make_envelope
+from scripted_peer import say_hello, serve, table_session
 
 SEED = b"after-the-game"
 GRACE = NetSettings(away_grace=20.0)
-
-
-def session(name: str, **options) -> Session:
-    random_bytes = reproducible_bytes(SEED + b"/peer/" + name.encode())
-    return Session(Identity.generate(random_bytes(32)), name, get_game, random_bytes=random_bytes, **options)
 
 
 async def stop_a_game_for_an_absent_seat(nursery: trio.Nursery, seats, *, after_the_game: bool) -> tuple[Node, int, Identity]:
@@ -34,12 +29,10 @@ async def stop_a_game_for_an_absent_seat(nursery: trio.Nursery, seats, *, after_
     died mid-game, has been away past the grace period. Returns the host's node (still serving,
     ``after_the_game`` or not), its port and alice's identity."""
     game = get_game("probe")
-    host = Node(session("hostess", ruleset=game.ruleset(2), bot=True, narrate=False), settings=GRACE)
-    listeners = await open_host_listeners(0, LOOPBACK)
-    port = listeners[0].socket.getsockname()[1]
-    await nursery.start(functools.partial(host.serve, after_the_game=after_the_game), listeners)
+    host = Node(table_session("hostess", SEED + b"/peer/", game.ruleset(2)), settings=GRACE)
+    port = await serve(nursery, host, after_the_game=after_the_game)
     nursery.start_soon(functools.partial(drive_bot, host, bot_for(game, SEED + b"/host"), end_when_away_too_long=True))
-    alice = Node(session("alice", bot=True, narrate=False), settings=GRACE, seat_dir=seats)
+    alice = Node(table_session("alice", SEED + b"/peer/"), settings=GRACE, seat_dir=seats)
     crashed = trio.CancelScope()
     decisions = 0
 
@@ -59,8 +52,8 @@ async def stop_a_game_for_an_absent_seat(nursery: trio.Nursery, seats, *, after_
     nursery.start_soon(play_alice)
     await host.finished.wait()
     assert host.session.stage == "halted", host.session.stage
-    # Once every task waits (the autojump clock moves only then), the host listens again, if it does.
-    await trio.sleep(1)
+    # Once every task waits, the host listens again, if it does (nothing it does meanwhile waits on a timer).
+    await trio.testing.wait_all_tasks_blocked()
     return host, port, alice.session.identity
 
 
@@ -69,7 +62,7 @@ async def test_a_seat_back_after_its_game_stopped_is_told_and_forgets_its_seat(t
     async with trio.open_nursery() as nursery:
         host, port, identity = await stop_a_game_for_an_absent_seat(nursery, seats, after_the_game=True)
         await trio.sleep(600)  # alice's player comes back much later; the host's screen is still open
-        path, _ = find_saved_seat(seats, identity)  # type: ignore[misc]
+        [(path, _)] = find_saved_seats(seats, identity)
         said: list[str] = []
         with pytest.raises(GameGone) as gone:
             await resume_seat(
@@ -86,14 +79,9 @@ async def test_a_seat_back_after_its_game_stopped_is_told_and_forgets_its_seat(t
 async def test_after_the_game_a_stranger_is_refused_and_a_silent_connection_closed(tmp_path, autojump_clock):
     async with trio.open_nursery() as nursery:
         host, port, _ = await stop_a_game_for_an_absent_seat(nursery, tmp_path / "seats", after_the_game=True)
-        stranger = Identity.generate(bytes(32))
         async with await trio.open_tcp_stream(LOOPBACK, port) as stream:
             reader = FrameReader(stream)
-            hello = open_envelope(await reader.next_frame())
-            assert hello.kind == "host-hello"
-            body = {"protocol": hello.body["protocol"], "game": "probe", "name": "late", "seal": bytes(32),
-                    "host": hello.sender, "nonce": hello.body["nonce"], "bot": False}
-            await stream.send_all(frame(make_envelope(stranger, "hello", body).raw))
+            await say_hello(stream, reader, "late", Identity.generate(bytes(32)))
             answer = open_envelope(await reader.next_frame())
             assert answer.kind == "reject" and "stopped" in answer.body["reason"], answer.body
             assert await reader.next_frame() is None  # and closed
@@ -101,6 +89,8 @@ async def test_after_the_game_a_stranger_is_refused_and_a_silent_connection_clos
             with trio.fail_after(GRACE.hello_timeout + 5):
                 while await silent.receive_some(65536):
                     pass  # its host-hello, then nothing until the host closes it
+        await trio.testing.wait_all_tasks_blocked()
+        assert host.session.role.pending == {}  # and the session keeps nothing of either
         nursery.cancel_scope.cancel()
 
 

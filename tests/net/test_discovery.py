@@ -27,9 +27,10 @@ from p2pgames.crypto import Identity
 from p2pgames.games import get_game
 from p2pgames.net import (
     INTERFACE_VARIABLE, LOOPBACK, SERVICE_TYPE, Announcement, JoinCode, SetupError, announce, chosen_interfaces, discover,
-    host_table, join_table_at_one_of, one_per_key, watch,
+    frame, host_table, join_table_at_one_of, one_per_key, watch,
 )
 from p2pgames.net._discovery import instance_name
+from p2pgames.session._messages import make_envelope
 
 TIMEOUT = 30.0  # seconds: a guard against hanging on a loaded 2-core machine, never a claim about speed
 _BASE32 = "abcdefghijklmnopqrstuvwxyz234567"
@@ -219,6 +220,47 @@ def test_join_with_no_code_skips_an_impostor_at_the_hosts_fingerprint_and_sits_a
         zeroconf.close()
 
 
+def test_join_with_no_code_takes_a_saved_seat_again_at_the_tables_next_place(peers, tmp_path):
+    """A joiner killed mid-game runs ``join`` with no code, and the table found has two places:
+    first one where nothing listens (a stale record with the host's fingerprint), then the host's.
+    Taking the seat again fails at the first, so the next is tried, and the seat is back at the
+    table. Before, only the first place was tried, and the join ended there."""
+    from zeroconf import ServiceInfo, Zeroconf
+
+    from peer_processes import TerminalPeer, start_table
+
+    home = tmp_path / "home"
+    _, (_, second), code = start_table(peers, tmp_path / "transcripts")
+    real = JoinCode.parse(code)
+    second.line_starting("The game begins: ")
+    second.process.kill()  # its saved seat is left behind
+    second.process.wait()
+    zeroconf = Zeroconf(interfaces=[LOOPBACK])
+    player = None
+    with socket.socket() as stale:
+        stale.bind((LOOPBACK, 0))  # bound, never listening: nothing answers there
+        txt = {"v": "1", "game": "probe", "title": "Probe", "host": "hostess", "fp": real.fingerprint, "seated": "1", "seats": "3"}
+        for name, port in (("0 stale", stale.getsockname()[1]), ("1 hostess", real.port)):  # dialed in this order
+            zeroconf.register_service(ServiceInfo(
+                SERVICE_TYPE, f"{name} ({real.fingerprint[:4]}:{port}).{SERVICE_TYPE}", port=port, properties=txt,
+                parsed_addresses=[LOOPBACK], server=f"{name.replace(' ', '-')}-{real.fingerprint}.local.",
+            ), cooperating_responders=True)
+        try:
+            player = TerminalPeer(home, "join", "--profile", "p2", "--name", "p2")
+            if player.wait_for(r"Table number|You have a seat").group() == "Table number":  # other tests' tables too
+                line = player.wait_for(rf"(\d+)\. Probe hosted by hostess \(1/3 seated\) at 127\.0\.0\.1:\d+/{real.fingerprint}")
+                player.type(line.group(1).encode() + b"\r")
+            player.wait_for("You have a seat in an unfinished game at this table")
+            player.wait_for(rf"Taking your seat again at 127\.0\.0\.1:{stale.getsockname()[1]} ")
+            player.wait_for(rf"No answer from the table at 127\.0\.0\.1:{stale.getsockname()[1]}: trying its next address")
+            player.wait_for(rf"Taking your seat again at 127\.0\.0\.1:{real.port} ")
+            player.wait_for("Back at the table: caught up on")
+        finally:
+            if player is not None:
+                player.close()
+            zeroconf.close()
+
+
 async def hosted(nursery: trio.Nursery, name: str):
     """A table of two hosted on loopback (not announced): its node and its port."""
     said: list[str] = []
@@ -265,6 +307,32 @@ async def test_a_refusal_by_the_host_with_the_key_is_the_tables_answer(autojump_
             await join_table_at_one_of(nursery, codes=codes, identity=Identity.generate(), name="p1", say=said.append)
         nursery.cancel_scope.cancel()
     assert not [line for line in said if "next address" in line or ":9 " in line], said
+
+
+async def test_a_refusal_not_signed_by_the_key_is_no_answer_of_the_tables_and_the_next_place_is_tried(autojump_clock):
+    """At the first place, something with another key refuses at once ("the table is full", before
+    any hello): that proves nothing about the table with the fingerprint, so the joiner says so and
+    is seated at the next place. Before, any refusal was final: an impostor's reject ended the join."""
+    said: list[str] = []
+
+    async def impostor(stream: trio.SocketStream) -> None:
+        async with stream:
+            await stream.send_all(frame(make_envelope(Identity.generate(), "reject", {"reason": "the table is full"}).raw))
+
+    async with trio.open_nursery() as nursery:
+        real, real_port = await hosted(nursery, "hostess")
+        [listener] = await trio.open_tcp_listeners(0, host=LOOPBACK)
+        nursery.start_soon(trio.serve_listeners, impostor, [listener])
+        impostor_port = listener.socket.getsockname()[1]
+        key = real.session.identity.public_key.fingerprint()
+        codes = [JoinCode(LOOPBACK, impostor_port, key), JoinCode(LOOPBACK, real_port, key)]
+        joiner = await join_table_at_one_of(nursery, codes=codes, identity=Identity.generate(), name="p1", say=said.append)
+        assert joiner.session.seated and joiner.session.host_fingerprint == key
+        nursery.cancel_scope.cancel()
+    assert [line for line in said if "next address" in line] == [
+        f"Something at {LOOPBACK}:{impostor_port} refused us without proving it has the table's key: trying its next address …",
+    ]
+    assert said[-1] == f"The host's key {key} matches the join code."
 
 
 def avahi_running() -> bool:
@@ -404,6 +472,17 @@ def test_records_with_one_fingerprint_are_one_table_with_each_records_places():
     )
     assert other == lookalike and other.places == (("192.168.1.7", 40123),)
     assert one_per_key([real, real], ours) == [real]
+
+
+def test_one_keys_places_are_the_first_8_in_dial_order():
+    """Anyone may publish records with a host's fingerprint, and each place is tried in turn (a
+    connect timeout each where nothing answers): a table keeps 8, those dialed first."""
+    ours = [ipaddress.ip_network("192.168.1.0/24")]
+    flood = [Announcement.parse([f"10.8.0.{number}"], 40000 + number, TXT, networks=ours) for number in range(1, 13)]
+    real = Announcement.parse(["192.168.1.7"], 40123, TXT, networks=ours)
+    [table] = one_per_key([*flood, real], ours)
+    assert table.places == (("192.168.1.7", 40123), *((f"10.8.0.{number}", 40000 + number) for number in range(1, 8)))
+    assert table.describe().endswith("(or 7 other addresses)")
 
 
 @pytest.mark.parametrize(("addresses", "dialed"), [

@@ -18,23 +18,18 @@ import trio
 
 from faultproxy import FaultProxy, Link, kind_is
 from p2pgames.bots import bot_for
-from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net import LOOPBACK, NetSettings, Node, drive_bot, open_host_listeners
-from p2pgames.session import FaultCode, Session, verify_transcript
+from p2pgames.session import FaultCode, verify_transcript
+from scripted_peer import table_session
 
 RUNNING = NetSettings(away_grace=2.0, frozen_after=10.0**9)  # never takes time passing for a freeze
 STOPPABLE = NetSettings(away_grace=2.0)
 
 
 def node(seat: int, seed: bytes, settings: NetSettings, transcripts: Path) -> Node:
-    game = get_game("probe")
-    random_bytes = reproducible_bytes(seed + bytes([seat]))
-    session = Session(
-        Identity.generate(random_bytes(32)), f"bot-{seat}", get_game, ruleset=game.ruleset(2, {}) if seat == 0 else None,
-        bot=True, narrate=False, random_bytes=random_bytes,
-    )
-    return Node(session, settings=settings, transcript_dir=transcripts)
+    ruleset = get_game("probe").ruleset(2, {}) if seat == 0 else None
+    return Node(table_session(f"bot-{seat}", seed, ruleset), settings=settings, transcript_dir=transcripts)
 
 
 async def table_with_a_stop(tmp_path: Path, seed: bytes, stopped: int, clock) -> list[Node]:

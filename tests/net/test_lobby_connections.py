@@ -18,8 +18,9 @@ import trio
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity
 from p2pgames.games import get_game
-from p2pgames.net import LOOPBACK, FrameReader, NetSettings, Node, drive_bot, frame, open_host_listeners
-from p2pgames.session import Session, make_envelope, open_envelope
+from p2pgames.net import LOOPBACK, FrameReader, NetSettings, Node, drive_bot, frame
+from p2pgames.session import Session
+from scripted_peer import say_hello, serve
 
 SETTINGS = NetSettings()
 
@@ -33,11 +34,7 @@ async def ghost_in_lobby(port: int) -> tuple[trio.SocketStream, FrameReader]:
     and its reader, past the host's hello."""
     stream = await trio.open_tcp_stream(LOOPBACK, port)
     reader = FrameReader(stream)
-    hello = open_envelope(await reader.next_frame())
-    assert hello.kind == "host-hello"
-    body = {"protocol": hello.body["protocol"], "game": "probe", "name": "ghost", "seal": bytes(32),
-            "host": hello.sender, "nonce": hello.body["nonce"], "bot": False}
-    await stream.send_all(frame(make_envelope(Identity.generate(), "hello", body).raw))
+    await say_hello(stream, reader, "ghost")
     return stream, reader
 
 
@@ -69,11 +66,9 @@ async def test_a_lobby_seat_whose_connection_ends_leaves_the_lobby_and_the_game_
     game = get_game("probe")
     host = Node(Session(Identity.generate(), "hostess", get_game, ruleset=game.ruleset(4), bot=True))
     joiners = [Node(Session(Identity.generate(), name, get_game, bot=True)) for name in ("joe", "ann", "bob")]
-    listeners = await open_host_listeners(0, LOOPBACK)
-    port = listeners[0].socket.getsockname()[1]
     with trio.fail_after(600):  # virtual seconds: a guard against a hang
         async with trio.open_nursery() as nursery:
-            await nursery.start(host.serve, listeners)
+            port = await serve(nursery, host)
             nursery.start_soon(drive_bot, host, bot_for(game, b"host"))
             joe = joiners[0]
             await nursery.start(joe.connect, LOOPBACK, port)

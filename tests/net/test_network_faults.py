@@ -20,7 +20,7 @@ from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net import JoinCode, Node, drive_bot, open_host_listeners
-from p2pgames.net._resume import find_saved_seat, resume_seat
+from p2pgames.net._resume import find_saved_seats, resume_seat
 from p2pgames.session import LocalError, Session, open_envelope, verify_transcript
 
 GAME = "probe"
@@ -88,9 +88,9 @@ class Table:
     async def restart(self, nursery: trio.Nursery, seat: int, *, port: int | None = None) -> Node:
         """Start ``seat`` again from its saved seat (a new node, the same identity): the host on
         its port (or ``port``; 0: any free one), a joiner through the proxy."""
-        found = find_saved_seat(self.seats, self.identities[seat])
-        assert found is not None, f"seat {seat} saved nothing"
-        path, saved = found
+        found = find_saved_seats(self.seats, self.identities[seat])
+        assert found, f"seat {seat} saved nothing"
+        path, saved = found[0]  # the newest
         assert saved.seat == seat
         where = dict(port=self.host_port if port is None else port, bind=LOOPBACK) if seat == 0 else dict(code=JoinCode(LOOPBACK, self.proxy.port, None))
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 import socket
 
 import trio
+import trio.testing
 
 from p2pgames.crypto import Identity
 from p2pgames.games import get_game
-from p2pgames.net import LOOPBACK, MappingError, host_table
+from p2pgames.net import LOOPBACK, JoinCode, MappingError, host_table, join_table
 from p2pgames.net._launch import _outgoing_address
 from p2pgames.net._doctor import diagnose
 
@@ -100,3 +101,29 @@ async def test_the_doctor_says_what_to_do_when_no_router_answers() -> None:
         f"Over the internet, friends can't join you over IPv4 yet: for friends on the internet, forward TCP port {port} to "
         f"{lan} on your router by hand, or play over IPv6 (then host with p2pgames host GAME --port {port})."
     ) in verdict
+
+
+async def test_a_host_answering_after_its_game_stopped_holds_the_mapping_until_the_table_is_closed(autojump_clock) -> None:
+    """A joiner leaves mid-game: the game stops, and the host's node with it, but the host still
+    answers a seat coming back for that game (``serve``'s ``after_the_game``), from the internet
+    too: the router keeps forwarding until the table is closed. Before, the mapping went with the
+    node, while the host went on listening."""
+    mapper = ScriptedMapper("UPnP", "203.0.113.7")
+    async with trio.open_nursery() as nursery:
+        host = await host_table(
+            nursery, identity=Identity.generate(), name="hostess", ruleset=get_game("probe").ruleset(2),
+            announce_on_lan=False, port_mappers=[mapper],
+        )
+        port = host.address[1]
+        key = host.session.identity.public_key.fingerprint()
+        joiner = await join_table(nursery, identity=Identity.generate(), name="p1", code=JoinCode(LOOPBACK, port, key))
+        await joiner.wait_until(lambda: joiner.session.stage == "playing")
+        joiner.leave("quit")
+        await host.finished.wait()
+        assert host.session.stage == "halted"
+        await trio.testing.wait_all_tasks_blocked()
+        async with await trio.open_tcp_stream(LOOPBACK, port):  # still answering after the game …
+            pass
+        assert mapper.mapped == {port} and [kind for kind, _, _ in mapper.calls] == ["add"]  # … from the internet too
+        nursery.cancel_scope.cancel()  # the host's player closes the table
+    assert [kind for kind, _, _ in mapper.calls] == ["add", "remove"] and mapper.mapped == set()

@@ -7,6 +7,7 @@ it gives up and keeps the seat. On trio's autojump clock: the waits cost virtual
 from __future__ import annotations
 
 import functools
+import socket
 from pathlib import Path
 from typing import NamedTuple
 
@@ -16,7 +17,7 @@ import trio
 from faultproxy import LOOPBACK, kind_is
 from p2pgames import PROTOCOL_VERSION
 from p2pgames.net import FrameReader, JoinCode, NetSettings, SetupError, frame
-from p2pgames.net._resume import find_saved_seat, resume_seat
+from p2pgames.net._resume import find_saved_seats, resume_seat
 from p2pgames.session import SavedSeat
 from p2pgames.session._messages import make_envelope
 from test_network_faults import Table, play
@@ -36,7 +37,7 @@ async def test_a_joiner_resumed_before_its_host_waits_for_it_and_the_game_finish
 
     async def both_crash_the_joiner_comes_back_first(table: Table, nursery: trio.Nursery) -> None:
         await crash_host_and_joiner(table)
-        path, _ = find_saved_seat(table.seats, table.identities[2])  # type: ignore[misc]
+        [(path, _)] = find_saved_seats(table.seats, table.identities[2])
 
         async def resume_joiner(inner: trio.Nursery):
             node = await resume_seat(
@@ -72,20 +73,23 @@ class Refused(NamedTuple):
     saved: SavedSeat
 
 
-async def take_seat_2_again_at(tmp_path, seed: bytes, stand_in=None, settings: NetSettings = NetSettings()) -> tuple[Table, Refused]:
+async def take_seat_2_again_at(
+    tmp_path, seed: bytes, stand_in=None, settings: NetSettings = NetSettings(), port: int | None = None,
+) -> tuple[Table, Refused]:
     """Play a table, crash its host and seat 2 together, then take seat 2 again where
     ``stand_in`` (a stream handler of the test's) answers in the host's place — or, without one,
-    at the host's port, where nothing listens now; it must fail. Returns once its node stopped."""
+    at ``port`` or the host's port, where nothing listens now; it must fail. Returns once its node
+    stopped."""
     table = Table(tmp_path, seed)
     async with trio.open_nursery() as nursery:
         await table.start(nursery)
         await crash_host_and_joiner(table)
-        port = table.host_port
+        port = port or table.host_port
         if stand_in is not None:
             listeners = await trio.open_tcp_listeners(0, host=LOOPBACK)
             nursery.start_soon(trio.serve_listeners, functools.partial(stand_in, table), listeners)
             port = listeners[0].socket.getsockname()[1]
-        path, saved = find_saved_seat(table.seats, table.identities[2])  # type: ignore[misc]
+        [(path, saved)] = find_saved_seats(table.seats, table.identities[2])
         began = trio.current_time()
         with pytest.raises(SetupError) as caught:
             await resume_seat(
@@ -98,15 +102,42 @@ async def take_seat_2_again_at(tmp_path, seed: bytes, stand_in=None, settings: N
     return table, Refused(caught.value, waited, path, saved)
 
 
-async def test_a_host_that_never_comes_back_is_given_up_after_the_grace_period_and_the_seat_kept(tmp_path, autojump_clock):
-    table, refused = await take_seat_2_again_at(tmp_path, b"never-back", settings=NetSettings(away_grace=90))
-    assert 90 <= refused.waited < 91
+def given_up(refused: Refused, port: int, grace: int, shown: str, why: str) -> None:
+    """``refused`` gave up on the host at ``port`` after the grace period (``grace`` seconds,
+    ``shown`` so), for ``why``, and kept the seat, saying how to wait again or drop it."""
+    assert grace <= refused.waited < grace + 1
     assert str(refused.error) == (
-        f"the host at 127.0.0.1:{table.host_port} did not come back within 1:30: nothing is listening there "
-        "(connection refused). Your seat is kept: p2pgames resume waits for it again (add --code CODE if it gives "
-        f"you a new join code); if the game is over, p2pgames resume --forget {refused.saved.game_id.hex()[:8]} deletes the seat"
+        f"the host at 127.0.0.1:{port} did not come back within {shown}: {why}. Your seat is kept: p2pgames resume "
+        "waits for it again (add --code CODE if it gives you a new join code); if the game is over, p2pgames resume "
+        f"--forget {refused.saved.game_id.hex()[:8]} deletes the seat"
     )
     assert refused.error.network and refused.path.exists()
+
+
+async def test_a_host_that_never_comes_back_is_given_up_after_the_grace_period_and_the_seat_kept(tmp_path, autojump_clock):
+    table, refused = await take_seat_2_again_at(tmp_path, b"never-back", settings=NetSettings(away_grace=90))
+    given_up(refused, table.host_port, 90, "1:30", "nothing is listening there (connection refused)")
+
+
+async def test_a_grace_period_over_before_the_first_dial_fails_gives_up_and_keeps_the_seat(tmp_path, autojump_clock, monkeypatch):
+    """Nothing ever answers the first dial (a firewall dropping it), and the grace period is
+    shorter than the time a dial is given: it ends first, and the seat gives up, saying so, and
+    keeps its saved seat. Before, giving up raised an IndexError (no failure to name)."""
+    with socket.socket() as nowhere:
+        nowhere.bind((LOOPBACK, 0))  # a port of ours, never listening: no table uses it
+        unanswered = nowhere.getsockname()[1]
+        dial = trio.open_tcp_stream
+
+        async def dropped_there(host: str, port: int, **options):
+            if port == unanswered:
+                await trio.sleep_forever()
+            return await dial(host, port, **options)
+
+        monkeypatch.setattr(trio, "open_tcp_stream", dropped_there)
+        settings = NetSettings(away_grace=5)
+        assert settings.away_grace < settings.connect_timeout
+        _, refused = await take_seat_2_again_at(tmp_path, b"unanswered", settings=settings, port=unanswered)
+    given_up(refused, unanswered, 5, "0:05", "no answer")
 
 
 async def test_a_seat_that_no_host_takes_back_within_the_time_is_kept(tmp_path, autojump_clock):

@@ -15,6 +15,7 @@ import trio.testing
 from p2pgames.bots import bot_for
 from p2pgames.games import get_game
 from p2pgames.net import NetSettings, Node, drive_bot
+from p2pgames.net._node import _Connection
 from p2pgames.session import SavedSeat, Session, encode_record, iter_records, verify_transcript
 from p2pgames.session._messages import make_envelope
 from scripted_peer import ScriptedPeer, serve, table_session as session
@@ -105,3 +106,25 @@ async def test_a_catch_up_larger_than_the_queues_bound_reaches_a_joiner_that_rea
     assert host.session.fault is None and again.session.result == host.session.result
     report = verify_transcript(bytes(again.transcript), get_game)
     assert report.ok and report.complete, report.describe()
+
+
+async def test_frames_past_the_bound_in_one_flush_hang_up_once():
+    """One flush with several frames for a connection whose queue is at its bound: the first
+    that doesn't fit closes it, telling the session once, and the rest are not sent. Before, the
+    connection was not marked closing, and each frame after told the session again."""
+    host = Node(session("hostess", b"one-flush", get_game("probe").ruleset(2)), settings=NetSettings(max_queued_bytes=100))
+    stream, _ = trio.testing.memory_stream_pair()
+    connection = host.connections[7] = _Connection(7, stream, 100, "127.0.0.1")
+    told: list[tuple[int, str]] = []
+    disconnected = host.session.disconnected
+
+    def telling(number: int, reason: str) -> None:
+        told.append((number, reason))
+        disconnected(number, reason)
+
+    host.session.disconnected = telling  # type: ignore[method-assign]
+    for _ in range(3):
+        host.session._send(7, b"x" * 60)  # framed, 64 bytes: the second is past the bound
+    host._flush()
+    assert told == [(7, "it stopped reading")]
+    assert connection.closing and connection.scope.cancel_called and connection.queued == 1

@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import errno
 import shutil
-import sys
 from pathlib import Path
+from typing import Any, Callable
 
+from cli_calls import call
 from p2pgames.net import _seat_file, _transcript_file, play_table
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "cli"))
-from cli_calls import call  # noqa: E402
 from p2pgames.net._seat_file import SeatFile
 from p2pgames.net._transcript_file import TranscriptFile
 from p2pgames.session import encode_record
+
+
+def disk_full() -> OSError:
+    """What a write to a full disk raises."""
+    return OSError(errno.ENOSPC, "No space left on device")
 
 
 class Disk:
@@ -32,7 +35,7 @@ class Disk:
 
     def open(self, path: Path) -> "DiskFile":
         if self.full:
-            raise OSError(errno.ENOSPC, "No space left on device")
+            raise disk_full()
         self.opened += 1
         return DiskFile(self, path)
 
@@ -44,7 +47,7 @@ class DiskFile:
 
     def write(self, data) -> int:
         if self.disk.full:
-            raise OSError(errno.ENOSPC, "No space left on device")
+            raise disk_full()
         taken = bytes(data[: self.disk.room]) if self.disk.room is not None else bytes(data)
         self.disk.data += taken
         return len(taken)
@@ -108,27 +111,38 @@ async def test_a_game_whose_disk_fills_mid_game_finishes_and_its_transcripts_ver
     writes = {"count": 0}
     real_open = _transcript_file.open_private
 
-    class Flaky:
-        def __init__(self, file) -> None:
-            self.file = file
-            self.name = file.name
+    def flaky() -> None:
+        writes["count"] += 1
+        if 20 <= writes["count"] < 50:
+            raise disk_full()
 
-        def write(self, data) -> int:
-            writes["count"] += 1
-            if 20 <= writes["count"] < 50:
-                raise OSError(errno.ENOSPC, "No space left on device")
-            return self.file.write(data)
-
-        def close(self) -> None:
-            self.file.close()
-
-    monkeypatch.setattr(_transcript_file, "open_private", lambda path: Flaky(real_open(path)))
+    monkeypatch.setattr(_transcript_file, "open_private", lambda path: WatchedFile(real_open(path), flaky))
     table = await play_table("probe", 3, seed=b"full-disk", transcripts=tmp_path)
     assert table.ok, [seat.fault for seat in table.seats]
     assert all(seat.verified for seat in table.seats), [seat.verification for seat in table.seats]
     notes = [seat.transcript_note for seat in table.seats]
     assert any(note is not None and note.endswith("again.") for note in notes), notes
     assert writes["count"] >= 50
+
+
+class WatchedFile:
+    """A real file (one ``open_private`` made) whose every write first calls ``on_write()``,
+    which may raise, as a full disk's write does."""
+
+    def __init__(self, file: Any, on_write: Callable[[], None]) -> None:
+        self.file = file
+        self.name = file.name
+        self.on_write = on_write
+
+    def fileno(self) -> int:
+        return self.file.fileno()
+
+    def write(self, data) -> int:
+        self.on_write()
+        return self.file.write(data)
+
+    def close(self) -> None:
+        self.file.close()
 
 
 class FullDisk:
@@ -147,26 +161,12 @@ class FullDisk:
         file = self.real_open(path)
         if self.folder is not None and path.parent != self.folder:
             return file
-        return FullDiskFile(self, file)
+        return WatchedFile(file, self._write)
 
-
-class FullDiskFile:
-    def __init__(self, disk: FullDisk, file) -> None:
-        self.disk = disk
-        self.file = file
-        self.name = file.name
-
-    def fileno(self) -> int:
-        return self.file.fileno()
-
-    def write(self, data) -> int:
-        self.disk.writes += 1
-        if self.disk.writes > self.disk.after:
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return self.file.write(data)
-
-    def close(self) -> None:
-        self.file.close()
+    def _write(self) -> None:
+        self.writes += 1
+        if self.writes > self.after:
+            raise disk_full()
 
 
 def test_a_disk_full_from_the_start_leaves_no_empty_file(tmp_path):
@@ -201,20 +201,16 @@ def test_a_file_the_disk_took_part_of_is_kept(tmp_path):
     assert (tmp_path / "fallback" / "game.p2pt").read_bytes() == b"record-1;record-2;"
 
 
-def test_a_fallback_copy_the_disk_did_not_take_whole_is_removed(tmp_path):
+def test_a_fallback_copy_the_disk_did_not_take_whole_is_removed(tmp_path, monkeypatch):
     disk = FullDisk()
     transcript = TranscriptFile(tmp_path / "game.p2pt", opener=disk.open, fallback=lambda: tmp_path / "fallback")
     transcript.write(b"record-1;")
-    real_write_pending = _transcript_file.write_pending
 
     def full(file, pending) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
+        raise disk_full()
 
-    _transcript_file.write_pending = full
-    try:
-        told = transcript.close()
-    finally:
-        _transcript_file.write_pending = real_write_pending
+    monkeypatch.setattr(_transcript_file, "write_pending", full)
+    told = transcript.close()
     assert told.startswith(f"Your transcript could not be saved: {tmp_path / 'game.p2pt'} (No space left on device)")
     assert list((tmp_path / "fallback").iterdir()) == [] and not (tmp_path / "game.p2pt").exists()
 
@@ -282,25 +278,13 @@ async def test_a_game_whose_transcript_folder_is_deleted_mid_game_saves_every_tr
     real_open = _transcript_file.open_private
     writes = {"count": 0}
 
-    class Watched:
-        def __init__(self, file) -> None:
-            self.file = file
-            self.name = file.name
-
-        def fileno(self) -> int:
-            return self.file.fileno()
-
-        def write(self, data) -> int:
-            writes["count"] += 1
-            if writes["count"] == 20:
-                shutil.rmtree(folder)
-            return self.file.write(data)
-
-        def close(self) -> None:
-            self.file.close()
+    def twentieth_deletes_the_folder() -> None:
+        writes["count"] += 1
+        if writes["count"] == 20:
+            shutil.rmtree(folder)
 
     monkeypatch.setattr(_transcript_file, "fallback_directory", lambda: tmp_path / "fallback")
-    monkeypatch.setattr(_transcript_file, "open_private", lambda path: Watched(real_open(path)))
+    monkeypatch.setattr(_transcript_file, "open_private", lambda path: WatchedFile(real_open(path), twentieth_deletes_the_folder))
     table = await play_table("probe", 3, seed=b"folder-deleted", transcripts=folder)
     assert table.ok, [seat.fault for seat in table.seats]
     assert writes["count"] > 20 and not folder.exists()

@@ -18,10 +18,12 @@ import trio
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity
 from p2pgames.games import get_game
-from p2pgames.net import LOOPBACK, FrameReader, JoinCode, NetSettings, Node, SetupError, drive_bot, frame, join_table, open_host_listeners
+from p2pgames.net import LOOPBACK, FrameReader, JoinCode, NetSettings, Node, SetupError, drive_bot, frame, join_table
 from p2pgames.net import _node
 from p2pgames.net._node import OWN_DESCRIPTORS, unseated_room
-from p2pgames.session import DecisionNeeded, GameEnded, Session, make_envelope, open_envelope
+from p2pgames.session import DecisionNeeded, GameEnded, Session, open_envelope
+from junk_stranger import Stranger
+from scripted_peer import hello_to, serve
 
 SETTINGS = NetSettings()
 STRANGER = "127.0.0.2"
@@ -30,12 +32,6 @@ STRANGER = "127.0.0.2"
 def host_node(players: int = 2, settings: NetSettings = SETTINGS) -> Node:
     ruleset = get_game("probe").ruleset(players, {})
     return Node(Session(Identity.generate(), "hostess", get_game, ruleset=ruleset), settings=settings)
-
-
-async def serve(nursery: trio.Nursery, node: Node) -> int:
-    listeners = await open_host_listeners(0, LOOPBACK)
-    await nursery.start(node.serve, listeners)
-    return listeners[0].socket.getsockname()[1]
 
 
 @pytest.fixture
@@ -107,52 +103,6 @@ async def test_a_length_prefix_longer_than_any_hello_closes_the_connection_at_on
         nursery.cancel_scope.cancel()
 
 
-class Holder:
-    """A stranger holding ``count`` connections to the host from ``addresses`` (in turn), saying
-    nothing (each reads what it is sent, so the host's writes never block): each the host closes
-    is dialled again ``pause`` seconds later. ``closed``: how many the host closed so far."""
-
-    def __init__(self, port: int, count: int, addresses: list[str], pause: float = 1.0) -> None:
-        self.port, self.count, self.addresses, self.pause = port, count, addresses, pause
-        self.closed = 0
-        self._closed_more = trio.Event()
-
-    async def run(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        async with trio.open_nursery() as nursery:
-            for number in range(self.count):
-                await nursery.start(self._one, self.addresses[number % len(self.addresses)])
-            task_status.started()
-
-    async def wait_closed(self, count: int) -> None:
-        """Wait until the host has closed ``count`` of our connections."""
-        while self.closed < count:
-            await self._closed_more.wait()
-
-    async def _one(self, address: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        while True:
-            try:
-                stream = await trio.open_tcp_stream(LOOPBACK, self.port, local_address=address)
-            except OSError:  # the host stopped listening: its game is over
-                task_status.started()
-                return
-            async with stream:
-                kinds = []
-                reader = FrameReader(stream)
-                try:
-                    while (payload := await reader.next_frame()) is not None:
-                        kinds.append(open_envelope(payload).kind)
-                        task_status.started()
-                        task_status = trio.TASK_STATUS_IGNORED
-                except trio.BrokenResourceError:
-                    pass
-            task_status.started()  # closed before its host-hello: it was dialled all the same
-            task_status = trio.TASK_STATUS_IGNORED
-            self.closed += 1
-            self._closed_more.set()
-            self._closed_more = trio.Event()
-            await trio.sleep(self.pause)
-
-
 async def test_the_oldest_of_too_many_unproven_connections_is_closed_to_make_room(autojump_clock, stranger):
     """Every connection is taken and greeted; beyond the room for them, the oldest goes."""
     host = host_node()
@@ -184,9 +134,7 @@ async def test_a_crowded_address_makes_room_out_of_its_own_connections(autojump_
             stream = await stranger(port)
             assert await FrameReader(stream).next_frame() is not None
         assert unseated(host) == SETTINGS.max_unseated
-        body = {"protocol": hello.body["protocol"], "game": "probe", "name": "slow", "seal": bytes(32),
-                "host": hello.sender, "nonce": hello.body["nonce"], "bot": False}
-        await slow.send_all(frame(make_envelope(Identity.generate(), "hello", body).raw))
+        await slow.send_all(frame(hello_to(hello, "slow")))
         assert open_envelope(await reader.next_frame()).kind == "lobby"
         assert open_envelope(await reader.next_frame()).kind == "start", "seated: the table of two is full"
         nursery.cancel_scope.cancel()
@@ -217,8 +165,8 @@ async def test_a_joiner_gets_in_while_a_stranger_holds_40_connections(autojump_c
     joiner = Node(Session(Identity.generate(), "joe", get_game, bot=True), transcript_dir=tmp_path)
     async with trio.open_nursery() as nursery:
         port = await serve(nursery, host)
-        holder = Holder(port, 40, addresses)
-        await nursery.start(holder.run)
+        holder = Stranger(port, addresses, pause=1.0)
+        await nursery.start(holder.run, 40)
         with trio.fail_after(1):  # one dial: nothing waits for the stranger's connections to time out
             await nursery.start(joiner.connect, LOOPBACK, port)
             await joiner.wait_until(lambda: joiner.session.stage != "lobby")
@@ -242,8 +190,8 @@ async def test_a_seat_coming_back_gets_in_while_a_stranger_holds_40_connections(
         nursery.start_soon(drive_bot, host, bot_for(get_game("probe"), b"host"))
         # The game waits for the joiner's first decision (its bot not started yet) meanwhile.
         await joiner.wait_until(lambda: joiner.session.decision(texts=False) is not None)
-        holder = Holder(port, 40, addresses)
-        await nursery.start(holder.run)
+        holder = Stranger(port, addresses, pause=1.0)
+        await nursery.start(holder.run, 40)
         await holder.wait_closed(8)  # it holds more than there is room for
         host.session.peer_unresponsive(1, "cut by the test")  # as the watchdog does: the seat is away
         host._flush()
