@@ -73,7 +73,7 @@ from p2pgames.tui._commands import (
 from p2pgames.tui._screen import Screen, View, secret_note
 from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayerInput, Question, Typed
 from p2pgames.tui._text import Line, duration
-from p2pgames.words import sentence_start
+from p2pgames.words import joined, sentence_start
 from p2pgames.tui._theme import color_wanted
 
 __all__ = ["run_terminal_game", "TerminalGame", "Setup"]
@@ -614,7 +614,7 @@ class TerminalGame:
         if self.decision is not None:
             message = f"{typed} is not one of your choices" + (f": {_clause(reason)}" if reason else ".")
             if command.suggestions and not _names_one(reason, command.suggestions):
-                message += f" Did you mean {_alternatives(command.suggestions)}?"
+                message += f" Did you mean {joined(command.suggestions, conjunction='or')}?"
             return message + " Tab lists your choices; help shows the commands."
         if self.mode is Mode.PLAYING and self.node is not None:
             return (
@@ -773,11 +773,6 @@ class TerminalGame:
         if self._counting_away():
             self._someone_away.set()
         self.screen.refresh()
-
-
-def _alternatives(texts: tuple[str, ...]) -> str:
-    """``a``, ``a or b``, ``a, b or c``."""
-    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} or {texts[-1]}"
 
 
 def _names_one(reason: str | None, moves: tuple[str, ...]) -> bool:
