@@ -32,7 +32,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from p2pgames.engine import ChoiceGroup, Composer, IllegalAction, MalformedAction, normalize_typed
+from p2pgames.engine import ChoiceGroup, Composer, IllegalAction, MalformedAction
 from p2pgames.invocation import command
 from p2pgames.net import JoinCode, Node, SetupError, kept_seat_note
 from p2pgames.session import (
@@ -569,7 +569,7 @@ class TerminalGame:
             except NotAMove as error:
                 reason = str(error)
             except LocalError as error:
-                self._problem(f"You can't {command.text}: {_clause(str(error))}")
+                self._problem(_refused(command.text, str(error)))
                 return
             else:
                 if action in decision.actions:
@@ -782,11 +782,10 @@ def _names_one(reason: str | None, moves: tuple[str, ...]) -> bool:
 
 
 def _refused(command: str, reason: str) -> str:
-    """Why a composer's ``command`` can't be done: ``You can't add Hull: …``; ``done`` is no verb
-    to put after "can't" (``Not done yet: a submarine has 10 compartments, not 1.``)."""
-    if normalize_typed(command) == "done":
-        return f"Not done yet: {_clause(reason)}"
-    return f"You can't {command}: {_clause(reason)}"
+    """Why a typed ``command`` (a move, or a composer's command) can't be done, in the same words
+    for every command: ``“add Hull” isn't possible now: …``, ``“done” isn't possible now: a
+    submarine has 10 compartments, not 1.``"""
+    return f"“{command}” isn't possible now: {_clause(reason)}"
 
 
 def _clause(text: str) -> str:

@@ -190,7 +190,7 @@ def test_at_120x40_the_log_spans_the_screen_below_the_table_and_a_taken_inventor
         decision = await table.next_decision()
         await screen.wait_for("Your move — choose your Inventor")
         table.type("inventor clubs\r")
-        await screen.wait_for("You can't inventor clubs: ")
+        await screen.wait_for("“inventor clubs” isn't possible now: ")
         shown["taken"] = screen.text()
         await answer(table, decision, "marisol")
         table.type("sheet\r")  # her Inventor sheet, descriptor lists in full, in the log
@@ -211,7 +211,7 @@ def test_at_120x40_the_log_spans_the_screen_below_the_table_and_a_taken_inventor
 
     run(table, script, 120, 40)
     assert re.sub(r"\n  +", " ", shown["taken"]).count(
-        "You can't inventor clubs: bot-1 plays Lady Calibrette Merchant already: choose Abimbola Kayin (diamonds) "
+        "“inventor clubs” isn't possible now: bot-1 plays Lady Calibrette Merchant already: choose Abimbola Kayin (diamonds) "
         "or Marisol Chang (hearts)."
     ) == 1, shown["taken"]
     sheet = re.sub(r"\n  +", " ", shown["sheet"])

@@ -136,7 +136,7 @@ def test_the_build_screen_lists_the_pool_with_stats_and_builds_tile_by_tile(pipe
         table.type("remove Mortar\r")
         await screen.wait_for("1/10 chosen: TaBridge")
         table.type("add PzBridge\r")  # a second control room
-        await screen.wait_for("You can't add PzBridge: you have a control room already")
+        await screen.wait_for("“add PzBridge” isn't possible now: you have a control room already")
         table.type("tile Gatling\r")
         await screen.wait_for("hits the location facing you.")
         shown["tile"] = screen.text()
