@@ -15,15 +15,15 @@ from p2pgames.engine import RESERVED_WORDS, IllegalAction, normalize_typed
 from p2pgames.engine.conformance import ConformanceError, play_random_game
 from p2pgames.games import get_game
 from p2pgames.games._probe import Probe
-from p2pgames.tui._commands import COMMAND_NAMES, COMMAND_WORDS, COMMANDS, Move, Unknown, interpret
+from p2pgames.tui._commands import _HELP, _QUIT, COMMAND_NAMES, COMMAND_WORDS, COMMANDS, Move, Unknown, interpret
 
 
-def test_every_word_the_terminal_reads_as_a_command_is_reserved():
-    assert COMMAND_NAMES <= RESERVED_WORDS
-    for word in COMMAND_NAMES:
+def test_the_terminal_reads_each_reserved_word_as_a_command_and_its_words_are_reserved():
+    for word in COMMAND_NAMES:  # the engine's RESERVED_WORDS
         command = interpret(f"{word} x" if word in ("say", "code") else word, ("play 3",))
         assert not isinstance(command, (Move, Unknown)), word
-    # What the completer and the help offer are commands read as such.
+    # The words with one meaning among them, what the completer and the help offer: all reserved.
+    assert _HELP | _QUIT <= RESERVED_WORDS
     assert {normalize_typed(word) for word in COMMAND_WORDS} <= COMMAND_NAMES
     assert {normalize_typed(name).partition(" ")[0] for name, _ in COMMANDS} <= COMMAND_NAMES
 
