@@ -79,7 +79,7 @@ from p2pgames.games.astonishing.actions import (
     Vote,
     Withdraw,
 )
-from p2pgames.games.astonishing.cards import INVENTORS, SUIT_SYMBOLS, SUITS, card_text, is_joker, parse_card
+from p2pgames.games.astonishing.cards import INVENTORS, SUITS, card_text, inventor_title, is_joker, parse_card
 from p2pgames.words import joined
 
 if TYPE_CHECKING:
@@ -211,8 +211,7 @@ def inventor_named(text: str) -> int | None:
 def _inventor_problem(state: "AstonishingState", player: int, suit: int, names: Sequence[str], legal: Sequence[Any]) -> str:
     """Why ``player`` can't choose the Inventor of ``suit`` now."""
     if state.phase != "inventors":
-        mine = state.inventor[player]
-        return f"the Inventors were chosen at the start: you play {INVENTORS[mine]} ({SUITS[mine].capitalize()} {SUIT_SYMBOLS[mine]})"
+        return f"the Inventors were chosen at the start: you play {inventor_title(state.inventor[player])}"
     left = joined([inventor_choice(action.suit) for action in legal if isinstance(action, ChooseInventor)], conjunction="or")
     taker = names[state.inventor.index(suit)]
     return f"{taker} plays {INVENTORS[suit]} already: choose {left}"

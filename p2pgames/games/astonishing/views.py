@@ -25,8 +25,10 @@ from p2pgames.games.astonishing.cards import (
     SUIT_SYMBOLS,
     card_text,
     descriptors,
+    inventor_title,
     is_joker,
     suit_of,
+    suit_title,
     worth,
 )
 
@@ -45,7 +47,6 @@ __all__ = [
     "exhibition_queen_help",
     "result_summary",
     "card_of",
-    "inventor_title",
     "description_of",
     "inventor_sheets",
 ]
@@ -123,10 +124,6 @@ def exhibition_queen_help(suit: int) -> str:
     return str(FAIR_QUEENS[suit])
 
 
-def inventor_title(suit: int) -> str:
-    return f"{INVENTORS[suit]} ({SUITS[suit].capitalize()} {SUIT_SYMBOLS[suit]})"
-
-
 def card_of(state: "AstonishingState", slot: int, knowledge: Knowledge) -> str:
     """A card as its viewer can see it: its face, or ``▒`` face down."""
     name = state.value(slot, knowledge)
@@ -182,7 +179,7 @@ def explain(state: "AstonishingState", viewer: int | None, text: str, names: Seq
             return [f"No Inventor is called {rest!r}: {joined(INVENTORS, conjunction='or')}."]
     lists = descriptors()[suit]
     lines = [
-        f"{INVENTORS[suit]}'s sheet ({SUITS[suit].capitalize()} {SUIT_SYMBOLS[suit]}):",
+        f"{INVENTORS[suit]}'s sheet ({suit_title(suit)}):",
         f"Queen — {QUEENS[suit]}. At the fair: Queen — {FAIR_QUEENS[suit]}; King — {KING_HELP}.",
     ]
     for position, name in enumerate(POSITION_NAMES):
