@@ -79,7 +79,6 @@ FAIR_QUEENS = (
     Power("Sway the Crowd", "turn one die 1 or 2 up or down"),
     Power("Saboteur's Gambit", "an installed ♠ worth 7 or less stops counting"),
 )
-KING_HELP = "1 Acclaim for each card of your suit in one competitor's working positions"
 POSITION_NAMES = ("form", "workings", "wonder")
 EXHIBITION_PHASES = frozenset({
     "choose-exhibit", "describe", "vote", "dice", "unseal", "revealing", "jacks", "reroll", "exhibit-queen",
@@ -122,6 +121,12 @@ def queen_help(suit: int) -> str:
 def exhibition_queen_help(suit: int) -> str:
     """The Exhibition Queen of ``suit``: its name and what it does."""
     return str(FAIR_QUEENS[suit])
+
+
+def king_help(suit: int) -> str:
+    """What the King of ``suit`` does at the fair (short enough for a panel line after
+    ``"King: "``)."""
+    return f"1 Acclaim per {SUIT_SYMBOLS[suit]} in a competitor's working positions"
 
 
 def card_of(state: "AstonishingState", slot: int, knowledge: Knowledge) -> str:
@@ -180,7 +185,7 @@ def explain(state: "AstonishingState", viewer: int | None, text: str, names: Seq
     lists = descriptors()[suit]
     lines = [
         f"{INVENTORS[suit]}'s sheet ({suit_title(suit)}):",
-        f"Queen — {QUEENS[suit]}. At the fair: Queen — {FAIR_QUEENS[suit]}; King — {KING_HELP}.",
+        f"Queen — {QUEENS[suit]}. At the fair: Queen — {FAIR_QUEENS[suit]}; King — {king_help(suit)}.",
     ]
     for position, name in enumerate(POSITION_NAMES):
         entries = [f"{number} {lists.entry(position, number)}" for number in range(1, 11)]
@@ -564,7 +569,7 @@ def _workshop_panel(state: "AstonishingState", viewer: int, knowledge: Knowledge
     queen = FAIR_QUEENS[suit] if exhibition else QUEENS[suit]
     lines.append((("dim", "Queen: "), ("", queen.does)))
     if exhibition:
-        lines.append((("dim", "King: "), ("", f"1 Acclaim per {SUIT_SYMBOLS[suit]} in a competitor's working positions")))
+        lines.append((("dim", "King: "), ("", king_help(suit))))
     if state.phase not in REVEALED_PHASES:
         lists = descriptors()[suit]
         for position, slots in enumerate(state.installed[viewer]):

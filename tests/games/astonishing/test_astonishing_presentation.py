@@ -267,6 +267,7 @@ def test_sheet_shows_an_inventor_sheet_in_full_yours_or_one_named():
     mine = GAME.explain(t.state, 0, "sheet", t.names)
     assert mine[0] == "Lady Calibrette Merchant's sheet (Clubs ♣):"
     assert mine[1].startswith("Queen — Capture Resources: draw 2, or draw 1 and take 1 at random from a rival.")
+    assert mine[1].endswith("; King — 1 Acclaim per ♣ in a competitor's working positions.")  # as the workshop says
     assert mine[2].startswith("Form: 1 " + _entry(0, 0, 1) + "; 2 ")
     assert mine[2].endswith("; 11 (your Ace) " + _entry(0, 0, 11) + ".")
     assert [line[:9] for line in mine[2:]] == ["Form: 1 a", "Workings:", "Wonder: 1"]
