@@ -143,6 +143,12 @@ class Phase:
     OVER = "over"
 
 
+# From the Jacks on, every contraption's positions are public (AstonishingState.positions_public).
+_POSITIONS_PUBLIC = frozenset({
+    Phase.JACKS, Phase.REROLL, Phase.EXHIBIT_QUEEN, Phase.REPLACING, Phase.EXHIBIT_KING, Phase.AUDITING, Phase.OVER,
+})
+
+
 # The public state's fields, in encoding order, with how each is copied: lists of plain values are
 # copied one level deep, nested lists two (or three) levels. Keeping one table serves copy,
 # encode and decode alike.
@@ -211,6 +217,14 @@ class AstonishingState(GameState):
         player, clockwise."""
         order = [(self.first + step) % self.players for step in range(self.players)]
         return order if seats is None else [seat for seat in order if seat in seats]
+
+    @property
+    def positions_public(self) -> bool:
+        """Whether every contraption's positions are public: from the Jacks on, once the
+        exhibition turned every installed card up (a Diamonds Queen's replacement part is turned
+        up as it goes in). Until then each player sees how many cards a position holds, and its
+        own cards; from then on the fair shows them all, and the Acclaim they earn."""
+        return self.phase in _POSITIONS_PUBLIC
 
     def value(self, slot: int, knowledge: Knowledge) -> str | None:
         """The card in ``slot`` if it is public or in ``knowledge``, else ``None``."""

@@ -204,6 +204,40 @@ def test_after_intimidate_the_fair_alone_shows_the_positions_and_their_reliabili
     assert not any(" = " in line for line in workshop), workshop  # no stale total beside the fair's
 
 
+def test_from_the_dice_to_the_end_the_positions_are_shown_in_one_place_at_every_step():
+    # The workshop (and the players' "installed" counts) until the positions are public, then the
+    # fair (and the Acclaim) — also while the Queens and Kings are opened and the cards turned up,
+    # and while a Diamonds Queen's replacement part is turned up (shown ▒ until it is).
+    t = table(3, (CLUBS, DIAMONDS, HEARTS), hands={1: ["9S", "3C"]}, rest="out", phase=Phase.CHOOSE_EXHIBIT,
+              installed={0: [["9C"], ["7D"], []], 1: [["10D", "2D"], [], []], 2: [["6H"], [], []]})
+    shown: dict[str, list[tuple[bool, bool, bool, bool]]] = {}
+    feed = t.feed
+
+    def recording(event):
+        feed(event)
+        if t.state.dice:
+            alice = _panel(t, 0, "Inventors")[0]
+            workshop = any(line.startswith("1 form") for line in _panel(t, 0, "Your workshop"))
+            fair = [line for line in _panel(t, 0, "The Fair") if line.startswith("alice ")]
+            shown.setdefault(t.state.phase, []).append((workshop, "installed" in alice, bool(fair), "Acclaim" in alice))
+            if t.state.phase == Phase.REPLACING:
+                assert fair == ["alice    9♣ = 9 ✓ · ▒ = ? ✗ · empty ✗"]
+
+    t.feed = recording
+    seal(t, {1: "queen"})
+    describe_all(t)
+    roll(t, 3, 3, 3)
+    play_all(t, {0: "vote bob", 1: "vote alice", 2: "vote alice"})
+    while t.state.phase == Phase.JACKS:
+        play(t, t.state.queue[0], "keep my jacks")
+    play(t, 1, "replace 7d with 9s")
+    finish(t)
+    assert {Phase.UNSEAL, Phase.REVEALING, Phase.JACKS, Phase.REPLACING, Phase.OVER} <= set(shown)
+    for phase, seen in shown.items():
+        public = phase not in (Phase.UNSEAL, Phase.REVEALING)
+        assert set(seen) == {(not public, not public, public, public)}, phase
+
+
 def test_the_workshop_cuts_a_descriptor_after_a_whole_word_or_shows_its_number_alone():
     from p2pgames.games.astonishing.cards import descriptors
 
