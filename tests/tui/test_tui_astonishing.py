@@ -12,25 +12,17 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
-from prompt_toolkit.input import create_pipe_input
 
 from p2pgames.games import get_game
 from p2pgames.games.astonishing.bots import make_bot
 from p2pgames.tui import run_terminal_game
 from p2pgames.tui._completion import ChoiceCompleter
-from tui_tables import SizedOutput, Table
+from tui_tables import SizedOutput, Table, unwrapped
 
 GAME = get_game("astonishing")
 COLUMNS, ROWS = 80, 24
-
-
-@pytest.fixture
-def pipe():
-    with create_pipe_input() as pipe:
-        yield pipe
 
 
 def fits(screen: str) -> str:
@@ -210,11 +202,11 @@ def test_at_120x40_the_log_spans_the_screen_below_the_table_and_a_taken_inventor
         table.type("y")
 
     run(table, script, 120, 40)
-    assert re.sub(r"\n  +", " ", shown["taken"]).count(
+    assert unwrapped(shown["taken"]).count(
         "“inventor clubs” isn't possible now: bot-1 plays Lady Calibrette Merchant already: choose Abimbola Kayin (diamonds) "
         "or Marisol Chang (hearts)."
     ) == 1, shown["taken"]
-    sheet = re.sub(r"\n  +", " ", shown["sheet"])
+    sheet = unwrapped(shown["sheet"])
     assert "Form: 1 a street singer's barrel organ; 2 a music box shaped like a Lima balcony;" in sheet
     assert "10 an impossible cathedral of light and music; 11 (your Ace) " in sheet
     for screen in (shown["turn"], shown["taken-card"]):

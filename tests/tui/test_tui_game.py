@@ -6,7 +6,6 @@ import signal
 
 import pytest
 import trio
-from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import ColorDepth
 
 from p2pgames.crypto import Identity
@@ -22,12 +21,6 @@ def run(table: Table, script, *, columns: int = 80, rows: int = 24, color: bool 
         table.setup(script), title="Probe", color=color, input=table.pipe, output=SizedOutput(columns, rows),
         on_screen=table.on_screen,
     )
-
-
-@pytest.fixture
-def pipe():
-    with create_pipe_input() as pipe:
-        yield pipe
 
 
 def test_a_whole_game_played_by_typing_the_first_choice(pipe, deadline, capsys):

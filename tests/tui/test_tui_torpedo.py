@@ -10,7 +10,6 @@ import re
 import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
-from prompt_toolkit.input import create_pipe_input
 
 from p2pgames.bots import bot_for
 from p2pgames.engine import LocalTable, ReactionWindow, Simultaneous, Turn
@@ -30,12 +29,6 @@ THEME = Theme(False)
 # Rows of the screen that are not the table nor the prompt: the title and status bars, the input
 # line, the log's rule and the log's fewest rows.
 FIXED_ROWS = 2 + 1 + 1 + MIN_LOG_ROWS
-
-
-@pytest.fixture
-def pipe():
-    with create_pipe_input() as pipe:
-        yield pipe
 
 
 def run(table: Table, script) -> int:
