@@ -31,10 +31,11 @@ THEME = Theme(False)
 FIXED_ROWS = 2 + 1 + 1 + MIN_LOG_ROWS
 
 
-def run(table: Table, script) -> int:
+def run(table: Table, script, output: SizedOutput | None = None) -> int:
+    """Play ``table`` at a terminal of 80×24 (or ``output``'s size), the human as ``script`` says."""
     return run_terminal_game(
         table.setup(script), title="Steam Torpedo", color=False, input=table.pipe,
-        output=SizedOutput(COLUMNS, ROWS), on_screen=table.on_screen,
+        output=output or SizedOutput(COLUMNS, ROWS), on_screen=table.on_screen,
     )
 
 
@@ -318,9 +319,7 @@ def test_a_terminal_too_small_for_your_submarine_says_so_and_the_size_that_shows
         output.columns, output.rows = 80, 24
         await leave(table)
 
-    run_terminal_game(
-        table.setup(script), title="Steam Torpedo", color=False, input=table.pipe, output=output, on_screen=table.on_screen,
-    )
+    assert run(table, script, output) == 0
     small = shown["small"]
     assert "── you" in small
     below_you = small.split("── you")[1].split("── turn")[0]
