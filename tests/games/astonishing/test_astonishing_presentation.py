@@ -180,16 +180,22 @@ def test_while_the_inventors_are_chosen_every_sheet_shows_its_inventor_its_queen
     assert panel_lines(t, 0, "Your workshop") is None and panel_lines(t, 0, "Inventors") is None
 
 
+def _to_the_queens(t, *dice):
+    """The exhibition from the sealed Queens and Kings until the Queens act: everyone describes, the
+    crowd rolls ``dice``, alice has bob's vote and the others hers, and every Jack is kept."""
+    describe_all(t)
+    roll(t, *dice)
+    play_all(t, {0: "vote bob", 1: "vote alice", 2: "vote alice"})
+    while t.state.phase == Phase.JACKS:
+        play(t, t.state.queue[0], "keep my jacks")
+
+
 def test_after_intimidate_the_fair_alone_shows_the_positions_and_their_reliability_with_it():
     t = table(3, installed={0: [["9C", "3H"], ["2D"], []], 1: [["10D"], [], []], 2: [["2S"], [], []]},
               rest="out", phase=Phase.CHOOSE_EXHIBIT)
     seal(t, {0: "queen"})
     assert "1 form     9♣ 3♥   = 12 · 3 " in "\n".join(panel_lines(t, 0, "Your workshop"))
-    describe_all(t)
-    roll(t, 6, 6, 3)
-    play_all(t, {0: "vote bob", 1: "vote alice", 2: "vote alice"})
-    while t.state.phase == Phase.JACKS:
-        play(t, t.state.queue[0], "keep my jacks")
+    _to_the_queens(t, 6, 6, 3)
     play(t, 0, "intimidate position 1")
     assert "alice    9♣ 3♥ = 14 ✗ · 2♦ = 2 ✗ · empty ✗" in panel_lines(t, 0, "The Fair")
     workshop = panel_lines(t, 0, "Your workshop")
@@ -217,11 +223,7 @@ def test_from_the_dice_to_the_end_the_positions_are_shown_in_one_place_at_every_
 
     t.feed = recording
     seal(t, {1: "queen"})
-    describe_all(t)
-    roll(t, 3, 3, 3)
-    play_all(t, {0: "vote bob", 1: "vote alice", 2: "vote alice"})
-    while t.state.phase == Phase.JACKS:
-        play(t, t.state.queue[0], "keep my jacks")
+    _to_the_queens(t, 3, 3, 3)
     play(t, 1, "replace 7d with 9s")
     finish(t)
     assert {Phase.UNSEAL, Phase.REVEALING, Phase.JACKS, Phase.REPLACING, Phase.OVER} <= set(shown)
