@@ -15,7 +15,8 @@ every step, the properties the platform relies on:
 * nothing the player may type begins with one of the :data:`RESERVED_WORDS` a player's interface
   keeps for its own commands — no action's description, standing answer, composer command or
   information command — and neither the game's parser, its composer nor :meth:`Game.explain`
-  takes a reserved word alone for one of its own;
+  takes a reserved word alone for one of its own; a composer is checked as the player first meets
+  it and after each command it offers there, applied once;
 * ``apply`` never changes the state it was given;
 * every state round-trips through its canonical encoding with an unchanged hash;
 * replaying the recorded log from the same ruleset reproduces every state hash, and narrating it
@@ -32,8 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from p2pgames import canonical
-from p2pgames.engine._errors import MalformedAction
-from p2pgames.engine._game import RESERVED_WORDS, Game, Ruleset, normalize_typed
+from p2pgames.engine._errors import IllegalAction, MalformedAction
+from p2pgames.engine._game import RESERVED_WORDS, Composer, Game, Ruleset, normalize_typed
 from p2pgames.engine._random import DeterministicRandom
 from p2pgames.engine._steps import (
     Act,
@@ -213,18 +214,17 @@ def _check_reserved_words(
     seed: bytes, n: int,
 ) -> None:
     standing = game.standing_answer(state, player, knowledge)
-    composer = game.composer(state, player, knowledge)
-    typed = [*texts, *([standing.label] if standing is not None else [])]
-    typed += [*(composer.commands() if composer is not None else ()), *(name for name, _ in game.info_commands)]
+    typed = [*texts, *([standing.label] if standing is not None else []), *(name for name, _ in game.info_commands)]
+    readers: list[tuple[str, Callable[[str], Any]]] = [
+        ("parse_action", lambda text: game.parse_action(state, player, text, knowledge, names))
+    ]
+    for reader, composer in _composers(game.composer(state, player, knowledge)):
+        typed += composer.commands()
+        readers.append((reader, composer.apply))
     for text in typed:
         first = normalize_typed(text).partition(" ")[0]
         if first in RESERVED_WORDS:
             raise _fail(seed, n, f"seat {player} is offered {text!r}, which begins with the reserved word {first!r}")
-    readers: list[tuple[str, Callable[[str], Any]]] = [
-        ("parse_action", lambda text: game.parse_action(state, player, text, knowledge, names))
-    ]
-    if composer is not None:
-        readers.append(("the composer", composer.apply))
     for word in sorted(RESERVED_WORDS):
         for reader, read in readers:
             try:
@@ -236,6 +236,20 @@ def _check_reserved_words(
             raise _fail(seed, n, f"{reader} reads the reserved word {word!r} as one of its own")
         if game.explain(state, player, word, names) is not None:
             raise _fail(seed, n, f"explain answers the reserved word {word!r}")
+
+
+def _composers(composer: Composer | None) -> list[tuple[str, Composer]]:
+    """The decision's composer as the player first meets it, then as each command it offers leaves
+    it (a command it refuses now leaves none), each with its name in a failure."""
+    if composer is None:
+        return []
+    found = [("the composer", composer)]
+    for command in composer.commands():
+        try:
+            found.append((f"the composer after {command!r}", composer.apply(command)))
+        except IllegalAction:
+            continue
+    return found
 
 
 def _check_groups(

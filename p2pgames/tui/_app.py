@@ -32,7 +32,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from p2pgames.engine import ChoiceGroup, Composer, IllegalAction, MalformedAction, normalize_typed
+from p2pgames.engine import ChoiceGroup, Composer, IllegalAction, MalformedAction
 from p2pgames.invocation import command
 from p2pgames.net import JoinCode, Node, SetupError, kept_seat_note
 from p2pgames.session import (
@@ -73,7 +73,7 @@ from p2pgames.tui._commands import (
 from p2pgames.tui._screen import Screen, View, secret_note
 from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayerInput, Question, Typed
 from p2pgames.tui._text import Line, duration
-from p2pgames.words import sentence_start
+from p2pgames.words import joined, sentence_start
 from p2pgames.tui._theme import color_wanted
 
 __all__ = ["run_terminal_game", "TerminalGame", "Setup"]
@@ -569,7 +569,7 @@ class TerminalGame:
             except NotAMove as error:
                 reason = str(error)
             except LocalError as error:
-                self._problem(f"You can't {command.text}: {_clause(str(error))}")
+                self._problem(_refused(command.text, str(error)))
                 return
             else:
                 if action in decision.actions:
@@ -614,7 +614,7 @@ class TerminalGame:
         if self.decision is not None:
             message = f"{typed} is not one of your choices" + (f": {_clause(reason)}" if reason else ".")
             if command.suggestions and not _names_one(reason, command.suggestions):
-                message += f" Did you mean {_alternatives(command.suggestions)}?"
+                message += f" Did you mean {joined(command.suggestions, conjunction='or')}?"
             return message + " Tab lists your choices; help shows the commands."
         if self.mode is Mode.PLAYING and self.node is not None:
             return (
@@ -775,11 +775,6 @@ class TerminalGame:
         self.screen.refresh()
 
 
-def _alternatives(texts: tuple[str, ...]) -> str:
-    """``a``, ``a or b``, ``a, b or c``."""
-    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} or {texts[-1]}"
-
-
 def _names_one(reason: str | None, moves: tuple[str, ...]) -> bool:
     """Whether ``reason`` already says which move was meant (``… bid -3, not bid 3``): then the
     lookalikes of what was typed are left out."""
@@ -787,11 +782,10 @@ def _names_one(reason: str | None, moves: tuple[str, ...]) -> bool:
 
 
 def _refused(command: str, reason: str) -> str:
-    """Why a composer's ``command`` can't be done: ``You can't add Hull: …``; ``done`` is no verb
-    to put after "can't" (``Not done yet: a submarine has 10 compartments, not 1.``)."""
-    if normalize_typed(command) == "done":
-        return f"Not done yet: {_clause(reason)}"
-    return f"You can't {command}: {_clause(reason)}"
+    """Why a typed ``command`` (a move, or a composer's command) can't be done, in the same words
+    for every command: ``“add Hull” isn't possible now: …``, ``“done” isn't possible now: a
+    submarine has 10 compartments, not 1.``"""
+    return f"“{command}” isn't possible now: {_clause(reason)}"
 
 
 def _clause(text: str) -> str:

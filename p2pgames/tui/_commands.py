@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from p2pgames.engine import ChoiceGroup, normalize_typed
+from p2pgames.engine import RESERVED_WORDS, ChoiceGroup, normalize_typed
 from p2pgames.session import Decision
 
 __all__ = [
@@ -136,11 +136,12 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 )
 COMMAND_WORDS: tuple[str, ...] = ("say ", "help", "log", "table", "abandon", "code ", "quit")
 
+# Every word read as a command here: the engine's RESERVED_WORDS, which no game's moves begin
+# with, are the terminal's list (tests/tui/test_tui_command_words.py checks that :func:`interpret`
+# reads each as a command). The words that say the same thing:
+COMMAND_NAMES: frozenset[str] = RESERVED_WORDS
 _HELP = frozenset({"help", "?", "/help", "h"})
 _QUIT = frozenset({"quit", "exit", "/quit", "q"})
-# Every word read as a command here: each must be one of the engine's RESERVED_WORDS, which no
-# game's moves begin with (tests/tui/test_tui_command_words.py checks it).
-COMMAND_NAMES: frozenset[str] = frozenset({"say", "abandon", "code", "log", "table"}) | _HELP | _QUIT
 
 
 normalize = normalize_typed  # the engine's: what the player types is compared as games read it

@@ -3,6 +3,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from prompt_toolkit.input import create_pipe_input
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -29,3 +30,10 @@ def deadline():
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture
+def pipe():
+    """The terminal's keyboard: keys a test sends to it reach the terminal game as typed."""
+    with create_pipe_input() as pipe:
+        yield pipe

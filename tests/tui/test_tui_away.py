@@ -7,32 +7,16 @@ so the times shown are exact; one plays a real table whose bot loses its connect
 
 from __future__ import annotations
 
-import math
-import re
-
 import pytest
 import trio
 import trio.testing
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 
 from p2pgames.bots import bot_for
-from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net import JoinCode, NetSettings, Node, drive_bot, open_host_listeners
-from p2pgames.session import (
-    AwayTooLong,
-    Fault,
-    FaultCode,
-    GameStarted,
-    Halted,
-    LocalError,
-    SeatAway,
-    SeatBack,
-    Session,
-)
+from p2pgames.session import AwayTooLong, GameStarted, SeatAway, SeatBack
 from p2pgames.tui import _app as tui_app
 from p2pgames.tui import run_terminal_game
 from p2pgames.tui._app import TerminalGame
@@ -41,98 +25,11 @@ from p2pgames.tui._completion import ChoiceCompleter
 from p2pgames.tui._screen import away_seconds
 from p2pgames.tui._state import Answer, Interrupt, Mode, Question
 from p2pgames.tui._text import duration, plain
-from tui_tables import LOOPBACK, ScreenWatcher, SizedOutput, Watched
+from tui_tables import (
+    LOOPBACK, FakeNode, FakeSession, ScreenWatcher, SizedOutput, Watched, seeded_session, terminal_game, unwrapped,
+)
 
 GRACE = NetSettings().away_grace  # 180 s: "3:00"
-
-
-class FakeSession:
-    """What the terminal game reads of a session in play, set by the test."""
-
-    def __init__(self, *, is_host: bool = True, names=("alice", "bob", "carol")) -> None:
-        self.is_host = is_host
-        self.names = list(names)
-        self.seats = self.names
-        self.seat = 0 if is_host else 1
-        self.name = self.names[self.seat]
-        self.stage = "playing"
-        self.away: dict[int, str] = {}
-        self.waiting: tuple[int, ...] = ()
-        self.awaited: tuple[int, ...] = ()  # what Session.awaited_away says (tested with sessions)
-        self.said_status = "working"
-        self.game = self.replica = self.ruleset = None
-        self.host_fingerprint = "00:11"
-
-    def status(self) -> str:
-        return self.said_status
-
-    def waiting_for(self) -> tuple[int, ...]:
-        return self.waiting
-
-    def awaited_away(self) -> tuple[int, ...]:
-        return self.awaited
-
-    def decision(self):
-        return None
-
-    def parse_move(self, text: str):
-        return None
-
-
-class FakeNode:
-    """A node that plays no game: ``times`` says how long each seat has been away, ``end_game``
-    is recorded (and ends the game as the real one does, or raises ``refuse``)."""
-
-    def __init__(self, session: FakeSession) -> None:
-        self.session = session
-        self.settings = NetSettings()
-        self.times: dict[int, float] = {}
-        self.ended = 0
-        self.refuse: str | None = None
-        self.redirected: list[JoinCode] = []
-        self.transcript_path = None
-        self.desync_report = None
-        self._send = None
-
-    def open_events(self) -> None:
-        """In trio: the events channel the terminal game reads; :meth:`push` sends on it."""
-        self._send, self.events = trio.open_memory_channel(math.inf)
-        self.finished = trio.Event()
-
-    def push(self, event) -> None:
-        self._send.send_nowait(event)
-
-    def away_for(self, seat: int) -> float | None:
-        return self.times.get(seat) if seat in self.session.away else None
-
-    def redirect(self, code: JoinCode) -> None:
-        if self.refuse is not None:
-            raise LocalError(self.refuse)
-        self.redirected.append(code)
-
-    def end_game(self) -> None:
-        self.ended += 1
-        if self.refuse is not None:
-            raise LocalError(self.refuse)
-        if self._send is not None:
-            self.session.stage = "halted"
-            self.finished.set()  # as a real node, whose connections close once the game halts
-            self.push(Halted(Fault(None, FaultCode.ENDED, "bob was away", 3), "bob was away and alice ended the game"))
-
-
-@pytest.fixture
-def pipe():
-    with create_pipe_input() as pipe:
-        yield pipe
-
-
-def terminal_game(pipe, session: FakeSession) -> tuple[TerminalGame, FakeNode]:
-    """A terminal game in play on a fake node, its screen never shown: the test calls in."""
-    game = TerminalGame(None, title="Probe", color=False, input=pipe, output=DummyOutput())  # type: ignore[arg-type]
-    node = FakeNode(session)
-    game.node = node  # type: ignore[assignment]
-    game.mode = Mode.PLAYING
-    return game, node
 
 
 def last_log(game: TerminalGame) -> tuple[str, str]:
@@ -500,18 +397,14 @@ def test_a_bot_that_loses_its_connection_can_be_ended_for(pipe, deadline):
     bot_scope = trio.CancelScope()
     shown: dict[str, str] = {}
 
-    def session(name: str, **options) -> Session:
-        random_bytes = reproducible_bytes(seed + b"/peer/" + name.encode())
-        return Session(Identity.generate(random_bytes(32)), name, get_game, random_bytes=random_bytes, **options)
-
     async def start(nursery: trio.Nursery) -> Node:
         settings = NetSettings(away_grace=0.0)  # AwayTooLong at the watchdog's next tick
-        human = Watched(Node(session("alice", ruleset=game.ruleset(2)), settings=settings))
+        human = Watched(Node(seeded_session(seed, "alice", ruleset=game.ruleset(2)), settings=settings))
         listeners = await open_host_listeners(0, LOOPBACK)
         port = listeners[0].socket.getsockname()[1]
         await nursery.start(human.node.serve, listeners)
         nursery.start_soon(human.pump)
-        bot = Node(session("bot-1", bot=True, narrate=False))
+        bot = Node(seeded_session(seed, "bot-1", bot=True, narrate=False))
 
         async def run_bot() -> None:
             with bot_scope:
@@ -535,8 +428,7 @@ def test_a_bot_that_loses_its_connection_can_be_ended_for(pipe, deadline):
         pipe.send_text("q")
 
     assert play(pipe, start, script, columns=100, rows=30) == 1
-    # (A log line wrapped at the screen's edge goes on in the next row, indented.)
-    assert "ended the game rather than wait" in re.sub(r"\n  +", " ", shown["end"]), shown["end"]
+    assert "ended the game rather than wait" in unwrapped(shown["end"]), shown["end"]
 
 
 def test_a_joiner_who_leaves_while_the_host_is_away_is_told_its_seat_is_kept_and_how_to_take_it(pipe, deadline, capsys, tmp_path):
@@ -546,12 +438,8 @@ def test_a_joiner_who_leaves_while_the_host_is_away_is_told_its_seat_is_kept_and
     seed = b"tui-kept"
     host_scope = trio.CancelScope()
 
-    def session(name: str, **options) -> Session:
-        random_bytes = reproducible_bytes(seed + b"/peer/" + name.encode())
-        return Session(Identity.generate(random_bytes(32)), name, get_game, random_bytes=random_bytes, **options)
-
     async def start(nursery: trio.Nursery) -> Node:
-        host = Node(session("hostess", ruleset=game.ruleset(2), bot=True, narrate=False))
+        host = Node(seeded_session(seed, "hostess", ruleset=game.ruleset(2), bot=True, narrate=False))
         listeners = await open_host_listeners(0, LOOPBACK)
         port = listeners[0].socket.getsockname()[1]
 
@@ -562,7 +450,7 @@ def test_a_joiner_who_leaves_while_the_host_is_away_is_told_its_seat_is_kept_and
                     inner.start_soon(drive_bot, host, bot_for(game, seed + b"/host"))
 
         nursery.start_soon(run_host)
-        human = Watched(Node(session("alice"), seat_dir=tmp_path))
+        human = Watched(Node(seeded_session(seed, "alice"), seat_dir=tmp_path))
         await nursery.start(human.node.connect, LOOPBACK, port)
         nursery.start_soon(human.pump)
         await human.wait_until(lambda: human.session.decision() is not None)

@@ -8,18 +8,11 @@ the rate's wording is the session's (``tests/session/test_chat_limits.py``), sho
 from __future__ import annotations
 
 import pytest
-from prompt_toolkit.input import create_pipe_input
 
 from p2pgames.session import ChatReceived
 from p2pgames.session._chat import ChatLimits, ChatPolicy
 from p2pgames.tui import run_terminal_game
 from tui_tables import SizedOutput, Table
-
-
-@pytest.fixture
-def pipe():
-    with create_pipe_input() as pipe:
-        yield pipe
 
 
 @pytest.mark.parametrize("columns, rows", [(80, 24), (120, 40)])

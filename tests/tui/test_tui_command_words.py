@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import pytest
 
-from p2pgames.engine import RESERVED_WORDS, IllegalAction, normalize_typed
+from p2pgames.engine import RESERVED_WORDS, Composer, IllegalAction, MalformedAction, normalize_typed
 from p2pgames.engine.conformance import ConformanceError, play_random_game
 from p2pgames.games import get_game
 from p2pgames.games._probe import Probe
-from p2pgames.tui._commands import COMMAND_NAMES, COMMAND_WORDS, COMMANDS, Move, Unknown, interpret
+from p2pgames.tui._commands import _HELP, _QUIT, COMMAND_NAMES, COMMAND_WORDS, COMMANDS, Move, Unknown, interpret
 
 
-def test_every_word_the_terminal_reads_as_a_command_is_reserved():
-    assert COMMAND_NAMES <= RESERVED_WORDS
-    for word in COMMAND_NAMES:
+def test_the_terminal_reads_each_reserved_word_as_a_command_and_its_words_are_reserved():
+    for word in COMMAND_NAMES:  # the engine's RESERVED_WORDS
         command = interpret(f"{word} x" if word in ("say", "code") else word, ("play 3",))
         assert not isinstance(command, (Move, Unknown)), word
-    # What the completer and the help offer are commands read as such.
+    # The words with one meaning among them, what the completer and the help offer: all reserved.
+    assert _HELP | _QUIT <= RESERVED_WORDS
     assert {normalize_typed(word) for word in COMMAND_WORDS} <= COMMAND_NAMES
     assert {normalize_typed(name).partition(" ")[0] for name, _ in COMMANDS} <= COMMAND_NAMES
 
@@ -56,10 +56,48 @@ class _ReadsQuit(Probe):
         return super().parse_action(state, player, text, knowledge, names)
 
 
+class _Later(Composer):
+    """A composer whose first screen offers only ``next``; after it, ``offers`` and a refusal of
+    the word ``reads`` (a command it knows)."""
+
+    def __init__(self, offers: tuple[str, ...], reads: str | None, started: bool = False) -> None:
+        self.offers, self.reads, self.started = offers, reads, started
+
+    def commands(self):
+        return list(self.offers) if self.started else ["next"]
+
+    def apply(self, text):
+        if not self.started and normalize_typed(text) == "next":
+            return _Later(self.offers, self.reads, True)
+        if self.started and normalize_typed(text) == self.reads:
+            raise IllegalAction(0, f"you can't {self.reads} now")
+        raise MalformedAction(f"{text!r} is no command here")
+
+    def panels(self):
+        return []
+
+    def action(self):
+        return None
+
+
+class _ComposesLater(Probe):
+    """The probe game with a composer to play a card that uses a reserved word only after its
+    first command."""
+
+    def __init__(self, offers: tuple[str, ...] = (), reads: str | None = None) -> None:
+        super().__init__()
+        self.offers, self.reads = offers, reads
+
+    def composer(self, state, player, knowledge):
+        return _Later(self.offers, self.reads) if state.phase == "play" else None
+
+
 @pytest.mark.parametrize("game, problem", [
     (_SaysLog(), "begins with the reserved word 'log'"),
     (_ExplainsHelp(), "explain answers the reserved word 'help'"),
     (_ReadsQuit(), "parse_action knows the reserved word 'quit'"),
+    (_ComposesLater(offers=("log it",)), "is offered 'log it', which begins with the reserved word 'log'"),
+    (_ComposesLater(reads="quit"), "the composer after 'next' knows the reserved word 'quit'"),
 ])
 def test_the_conformance_check_refuses_a_game_that_uses_a_reserved_word(game, problem):
     with pytest.raises(ConformanceError, match=problem):

@@ -6,7 +6,6 @@ import signal
 
 import pytest
 import trio
-from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import ColorDepth
 
 from p2pgames.crypto import Identity
@@ -22,12 +21,6 @@ def run(table: Table, script, *, columns: int = 80, rows: int = 24, color: bool 
         table.setup(script), title="Probe", color=color, input=table.pipe, output=SizedOutput(columns, rows),
         on_screen=table.on_screen,
     )
-
-
-@pytest.fixture
-def pipe():
-    with create_pipe_input() as pipe:
-        yield pipe
 
 
 def test_a_whole_game_played_by_typing_the_first_choice(pipe, deadline, capsys):
@@ -447,7 +440,7 @@ def test_a_move_the_game_refuses_gets_the_games_reason(pipe, deadline):
         elsewhere = next(f"c{n}" for n in range(1, 13) if f"c{n}" not in held)
         counter = session.replica.counters[session.seat]
         table.type(f"play {elsewhere}\r")
-        await table.screen.wait_for(f"You can't play {elsewhere}: {elsewhere} is not in your hand.")
+        await table.screen.wait_for(f"“play {elsewhere}” isn't possible now: {elsewhere} is not in your hand.")
         assert session.replica.counters[session.seat] == counter  # nothing was sent
         table.type("PLAY  " + decision.texts[0].split()[1].upper() + "\r")  # a move typed another way is made
         await table.screen.wait_for(f"› {decision.texts[0]}")
@@ -629,7 +622,7 @@ def test_a_composer_builds_the_action_on_this_peer_then_it_is_made(pipe, deadlin
         table.type("fetch c7\r")
         await table.screen.wait_for("“fetch c7” is not one of your choices: 'fetch c7' is not a picker command.")
         table.type("done\r")
-        await table.screen.wait_for("Not done yet: pick a card first.")
+        await table.screen.wait_for("“done” isn't possible now: pick a card first.")
         counter = table.human.session.replica.counters[table.human.session.seat]
         table.type("1\r")  # the composer's first command, by its number
         await table.screen.wait_for("Picking │ picked: " + hand[0].split()[1])

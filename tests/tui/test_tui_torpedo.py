@@ -10,7 +10,6 @@ import re
 import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
-from prompt_toolkit.input import create_pipe_input
 
 from p2pgames.bots import bot_for
 from p2pgames.engine import LocalTable, ReactionWindow, Simultaneous, Turn
@@ -32,16 +31,11 @@ THEME = Theme(False)
 FIXED_ROWS = 2 + 1 + 1 + MIN_LOG_ROWS
 
 
-@pytest.fixture
-def pipe():
-    with create_pipe_input() as pipe:
-        yield pipe
-
-
-def run(table: Table, script) -> int:
+def run(table: Table, script, output: SizedOutput | None = None) -> int:
+    """Play ``table`` at a terminal of 80×24 (or ``output``'s size), the human as ``script`` says."""
     return run_terminal_game(
         table.setup(script), title="Steam Torpedo", color=False, input=table.pipe,
-        output=SizedOutput(COLUMNS, ROWS), on_screen=table.on_screen,
+        output=output or SizedOutput(COLUMNS, ROWS), on_screen=table.on_screen,
     )
 
 
@@ -136,7 +130,7 @@ def test_the_build_screen_lists_the_pool_with_stats_and_builds_tile_by_tile(pipe
         table.type("remove Mortar\r")
         await screen.wait_for("1/10 chosen: TaBridge")
         table.type("add PzBridge\r")  # a second control room
-        await screen.wait_for("You can't add PzBridge: you have a control room already")
+        await screen.wait_for("“add PzBridge” isn't possible now: you have a control room already")
         table.type("tile Gatling\r")
         await screen.wait_for("hits the location facing you.")
         shown["tile"] = screen.text()
@@ -325,9 +319,7 @@ def test_a_terminal_too_small_for_your_submarine_says_so_and_the_size_that_shows
         output.columns, output.rows = 80, 24
         await leave(table)
 
-    run_terminal_game(
-        table.setup(script), title="Steam Torpedo", color=False, input=table.pipe, output=output, on_screen=table.on_screen,
-    )
+    assert run(table, script, output) == 0
     small = shown["small"]
     assert "── you" in small
     below_you = small.split("── you")[1].split("── turn")[0]

@@ -3,30 +3,16 @@ where the transcript went, and the farewell names that file, whole (it verifies)
 
 from __future__ import annotations
 
-import re
 import shutil
 
 import pytest
 import trio
-from prompt_toolkit.input import create_pipe_input
 
 from p2pgames.games import get_game
 from p2pgames.net import _transcript_file
 from p2pgames.session import verify_transcript
 from p2pgames.tui import run_terminal_game
-from tui_tables import SizedOutput, Table
-
-
-def unwrapped(text: str) -> str:
-    """The screen's text with each log line that wrapped at the screen's edge (going on in the
-    next row, indented) joined again."""
-    return re.sub(r" *\n +", " ", text)
-
-
-@pytest.fixture
-def pipe():
-    with create_pipe_input() as pipe:
-        yield pipe
+from tui_tables import SizedOutput, Table, unwrapped
 
 
 @pytest.mark.parametrize("columns, rows", [(80, 24), (120, 40)])

@@ -9,7 +9,7 @@ from p2pgames.tui._app import _sentence
 from p2pgames.tui._commands import Unknown
 from p2pgames.tui._state import Mode
 from p2pgames.tui._text import plain
-from test_tui_away import FakeSession, pipe, terminal_game  # noqa: F401 - pipe is a fixture
+from tui_tables import FakeSession, terminal_game
 
 __all__: list[str] = []
 
@@ -21,14 +21,14 @@ __all__: list[str] = []
     ("you to move: choose a card", " Your move: choose a card"),
     ("waiting for root to reconnect", " Waiting for root to reconnect"),
 ])
-def test_the_status_line_shows_names_as_their_players_typed_them(pipe, status, shown):  # noqa: F811
+def test_the_status_line_shows_names_as_their_players_typed_them(pipe, status, shown):
     session = FakeSession(names=("alice", "root", "bob"))
     game, _ = terminal_game(pipe, session)
     session.said_status = status
     assert plain(game.screen._status_bar(80)[0]).rstrip() == shown
 
 
-def test_a_game_over_and_a_stopped_game_say_the_same_way_to_leave(pipe):  # noqa: F811
+def test_a_game_over_and_a_stopped_game_say_the_same_way_to_leave(pipe):
     game, _ = terminal_game(pipe, FakeSession())
     shown = {}
     for mode in (Mode.OVER, Mode.STOPPED):
@@ -42,7 +42,7 @@ def test_a_problem_that_opens_with_a_name_keeps_it_as_typed():
     assert _sentence("nobody is away", ("alice", "root")) == "Nobody is away."
 
 
-def test_a_refusal_that_already_names_the_move_meant_offers_no_lookalikes(pipe):  # noqa: F811
+def test_a_refusal_that_already_names_the_move_meant_offers_no_lookalikes(pipe):
     # `bid 3` in the 2015 auction said "… bid -3, not bid 3. Did you mean bid -3, bid -13, bid -9
     # or bid -8?": the reason already says what to type, and the lookalikes only blur it.
     game, _ = terminal_game(pipe, FakeSession())

@@ -3,11 +3,16 @@
 A test builds a :class:`Table`, hands ``table.setup(script)`` and ``on_screen=table.on_screen``
 to ``run_terminal_game`` and lets ``script`` play the human once the screen shows: it reads the human's session to know what is asked, types keys into the
 pipe, and waits — never sleeps — for what the screen shows or what a peer receives.
+
+Without a table, :func:`terminal_game` gives a :class:`TerminalGame` a :class:`FakeSession` on a
+:class:`FakeNode` that a test sets as it likes, and calls into directly. :func:`unwrapped` reads a
+screen's text with its wrapped log lines joined again.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Awaitable, Callable
 
@@ -23,11 +28,30 @@ from prompt_toolkit.output import DummyOutput
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
-from p2pgames.net import JoinCode, Node, drive_bot, join_table, open_host_listeners
-from p2pgames.session import Session, SessionEvent
+from p2pgames.net import JoinCode, NetSettings, Node, drive_bot, join_table, open_host_listeners
+from p2pgames.session import Fault, FaultCode, Halted, LocalError, Session, SessionEvent
+from p2pgames.tui._app import TerminalGame
+from p2pgames.tui._state import Mode
 
 LOOPBACK = "127.0.0.1"
 SCRIPT_TIMEOUT = 15.0
+
+
+def unwrapped(text: str) -> str:
+    """A screen's text with each log line that wrapped at the screen's edge (going on in the next
+    row, indented) joined again."""
+    return re.sub(r" *\n +", " ", text)
+
+
+def peer_random_bytes(seed: bytes, name: str) -> Callable[[int], bytes]:
+    """The randomness of the peer called ``name`` at a table seeded with ``seed``."""
+    return reproducible_bytes(seed + b"/peer/" + name.encode())
+
+
+def seeded_session(seed: bytes, name: str, **options) -> Session:
+    """The session of the peer called ``name``: its identity and randomness from ``seed``."""
+    random_bytes = peer_random_bytes(seed, name)
+    return Session(Identity.generate(random_bytes(32)), name, get_game, random_bytes=random_bytes, **options)
 
 
 class SizedOutput(DummyOutput):
@@ -231,12 +255,10 @@ class Table:
         return setup
 
     def _random_bytes(self, name: str) -> Callable[[int], bytes]:
-        return reproducible_bytes(self.seed + b"/peer/" + name.encode())
+        return peer_random_bytes(self.seed, name)
 
     def _session(self, name: str, **options) -> Session:
-        """The session of the peer called ``name``: its identity and randomness from ``seed``."""
-        random_bytes = self._random_bytes(name)
-        return Session(Identity.generate(random_bytes(32)), name, get_game, random_bytes=random_bytes, **options)
+        return seeded_session(self.seed, name, **options)
 
     async def _start_bots(self, nursery: trio.Nursery) -> None:
         # A host bot is one of ``bot_count``.
@@ -309,3 +331,89 @@ class Table:
     def _moment(self) -> tuple:
         replica = self.human.session.replica
         return (replica.seq, replica.counters[self.human.session.seat])
+
+
+# -- a terminal game without a table -------------------------------------------------------------
+
+
+class FakeSession:
+    """What the terminal game reads of a session in play, set by the test."""
+
+    def __init__(self, *, is_host: bool = True, names=("alice", "bob", "carol")) -> None:
+        self.is_host = is_host
+        self.names = list(names)
+        self.seats = self.names
+        self.seat = 0 if is_host else 1
+        self.name = self.names[self.seat]
+        self.stage = "playing"
+        self.away: dict[int, str] = {}
+        self.waiting: tuple[int, ...] = ()
+        self.awaited: tuple[int, ...] = ()  # what Session.awaited_away says (tested with sessions)
+        self.said_status = "working"
+        self.game = self.replica = self.ruleset = None
+        self.host_fingerprint = "00:11"
+
+    def status(self) -> str:
+        return self.said_status
+
+    def waiting_for(self) -> tuple[int, ...]:
+        return self.waiting
+
+    def awaited_away(self) -> tuple[int, ...]:
+        return self.awaited
+
+    def decision(self):
+        return None
+
+    def parse_move(self, text: str):
+        return None
+
+
+class FakeNode:
+    """A node that plays no game: ``times`` says how long each seat has been away, ``end_game``
+    is recorded (and ends the game as the real one does, or raises ``refuse``)."""
+
+    def __init__(self, session: FakeSession) -> None:
+        self.session = session
+        self.settings = NetSettings()
+        self.times: dict[int, float] = {}
+        self.ended = 0
+        self.refuse: str | None = None
+        self.redirected: list[JoinCode] = []
+        self.transcript_path = None
+        self.desync_report = None
+        self._send = None
+
+    def open_events(self) -> None:
+        """In trio: the events channel the terminal game reads; :meth:`push` sends on it."""
+        self._send, self.events = trio.open_memory_channel(math.inf)
+        self.finished = trio.Event()
+
+    def push(self, event) -> None:
+        self._send.send_nowait(event)
+
+    def away_for(self, seat: int) -> float | None:
+        return self.times.get(seat) if seat in self.session.away else None
+
+    def redirect(self, code: JoinCode) -> None:
+        if self.refuse is not None:
+            raise LocalError(self.refuse)
+        self.redirected.append(code)
+
+    def end_game(self) -> None:
+        self.ended += 1
+        if self.refuse is not None:
+            raise LocalError(self.refuse)
+        if self._send is not None:
+            self.session.stage = "halted"
+            self.finished.set()  # as a real node, whose connections close once the game halts
+            self.push(Halted(Fault(None, FaultCode.ENDED, "bob was away", 3), "bob was away and alice ended the game"))
+
+
+def terminal_game(pipe, session: FakeSession) -> tuple[TerminalGame, FakeNode]:
+    """A terminal game in play on a fake node, its screen never shown: the test calls in."""
+    game = TerminalGame(None, title="Probe", color=False, input=pipe, output=DummyOutput())  # type: ignore[arg-type]
+    node = FakeNode(session)
+    game.node = node  # type: ignore[assignment]
+    game.mode = Mode.PLAYING
+    return game, node

@@ -42,6 +42,8 @@ __all__ = [
     "POSITIONS",
     "POSITION_CAPACITY",
     "ACE_WORTH",
+    "suit_title",
+    "inventor_title",
     "is_joker",
     "suit_of",
     "rank_of",
@@ -111,6 +113,16 @@ def card_text(name: str) -> str:
         return "Joker"
     rank = _RANK_OF[name]
     return f"{'A' if rank == 1 else rank}{SUIT_SYMBOLS[_SUIT_OF[name]]}"
+
+
+def suit_title(suit: int) -> str:
+    """``"Hearts ♥"``."""
+    return f"{SUITS[suit].capitalize()} {SUIT_SYMBOLS[suit]}"
+
+
+def inventor_title(suit: int) -> str:
+    """The Inventor of ``suit`` with its suit: ``"Marisol Chang (Hearts ♥)"``."""
+    return f"{INVENTORS[suit]} ({suit_title(suit)})"
 
 
 _TYPED_SUITS = {

@@ -95,9 +95,11 @@ from p2pgames.games.astonishing.cards import (
     DECK,
     HAND_LIMIT,
     HAND_SIZE,
+    INVENTORS,
     POSITION_CAPACITY,
     POSITIONS,
     descriptor_number,
+    inventor_title,
     is_joker,
     suit_of,
     worth,
@@ -141,6 +143,12 @@ class Phase:
     EXHIBIT_KING = "exhibit-king"
     AUDITING = "auditing"
     OVER = "over"
+
+
+# From the Jacks on, every contraption's positions are public (AstonishingState.positions_public).
+_POSITIONS_PUBLIC = frozenset({
+    Phase.JACKS, Phase.REROLL, Phase.EXHIBIT_QUEEN, Phase.REPLACING, Phase.EXHIBIT_KING, Phase.AUDITING, Phase.OVER,
+})
 
 
 # The public state's fields, in encoding order, with how each is copied: lists of plain values are
@@ -211,6 +219,14 @@ class AstonishingState(GameState):
         player, clockwise."""
         order = [(self.first + step) % self.players for step in range(self.players)]
         return order if seats is None else [seat for seat in order if seat in seats]
+
+    @property
+    def positions_public(self) -> bool:
+        """Whether every contraption's positions are public: from the Jacks on, once the
+        exhibition turned every installed card up (a Diamonds Queen's replacement part is turned
+        up as it goes in). Until then each player sees how many cards a position holds, and its
+        own cards; from then on the fair shows them all, and the Acclaim they earn."""
+        return self.phase in _POSITIONS_PUBLIC
 
     def value(self, slot: int, knowledge: Knowledge) -> str | None:
         """The card in ``slot`` if it is public or in ``knowledge``, else ``None``."""
@@ -304,6 +320,25 @@ class AstonishingState(GameState):
 
     def rivals_with_cards(self, seat: int) -> list[int]:
         return [other for other in self.in_turn() if other != seat and self.hands[other]]
+
+
+def joker_refusal(use: str) -> str:
+    """Why a Joker can't be ``use``d (``"installed"``, ``"discarded"``): what :meth:`check_action`
+    says of one everyone has seen, and a typed move of one named."""
+    return f"a Joker can never be {use}"
+
+
+def inventor_refusal(state: AstonishingState, player: int, suit: int, names: Sequence[str] = ()) -> str | None:
+    """Why ``player`` can't choose the Inventor of ``suit`` now (``None``: it can): they were
+    chosen at the start (with the player's own), or another player — named, given ``names`` —
+    took it."""
+    if state.phase != Phase.INVENTORS:
+        mine = state.inventor[player]
+        return "the Inventors were chosen at the start" + (f": you play {inventor_title(mine)}" if mine >= 0 else "")
+    if suit in state.inventor:
+        taker = state.inventor.index(suit)
+        return f"{names[taker] if names else 'another player'} plays {INVENTORS[suit]} already"
+    return None
 
 
 _FIRST_STEP = Chance("who goes first (the rulebook's youngest player)")
@@ -611,17 +646,17 @@ class Astonishing(Game[AstonishingState]):
             for slot in slots:
                 need(slot in hand, "you can only use cards from your hand")
 
-        def no_public_joker(slots: Sequence[int], what: str) -> None:
+        def no_public_joker(slots: Sequence[int], use: str) -> None:
             # A hidden Joker is caught when it is revealed (a claim); one everyone has seen, now.
             for slot in slots:
                 name = state.cards.revealed.get(slot)
-                need(name is None or not is_joker(name), f"a Joker can never be {what}")
+                need(name is None or not is_joker(name), joker_refusal(use))
 
         if isinstance(step, CardOperations):
             refuse("the cards are being dealt or revealed")
         if isinstance(action, ChooseInventor):
-            need(phase == Phase.INVENTORS, "Inventors are chosen before the game")
-            need(action.suit not in state.inventor, "another player plays that Inventor")
+            problem = inventor_refusal(state, player, action.suit)
+            need(problem is None, problem or "")
         elif isinstance(action, ChooseAction):
             need(phase == Phase.CHOOSE, "action cards are chosen at the start of a turn")
             need(

@@ -79,7 +79,7 @@ from p2pgames.games.astonishing.actions import (
     Vote,
     Withdraw,
 )
-from p2pgames.games.astonishing.cards import INVENTORS, SUIT_SYMBOLS, SUITS, card_text, is_joker, parse_card
+from p2pgames.games.astonishing.cards import INVENTORS, SUITS, card_text, is_joker, parse_card
 from p2pgames.words import joined
 
 if TYPE_CHECKING:
@@ -209,13 +209,13 @@ def inventor_named(text: str) -> int | None:
 
 
 def _inventor_problem(state: "AstonishingState", player: int, suit: int, names: Sequence[str], legal: Sequence[Any]) -> str:
-    """Why ``player`` can't choose the Inventor of ``suit`` now."""
-    if state.phase != "inventors":
-        mine = state.inventor[player]
-        return f"the Inventors were chosen at the start: you play {INVENTORS[mine]} ({SUITS[mine].capitalize()} {SUIT_SYMBOLS[mine]})"
-    left = joined([inventor_choice(action.suit) for action in legal if isinstance(action, ChooseInventor)], conjunction="or")
-    taker = names[state.inventor.index(suit)]
-    return f"{taker} plays {INVENTORS[suit]} already: choose {left}"
+    """Why ``player`` can't choose the Inventor of ``suit`` now, in the rules' words, and which
+    Inventors are left to choose."""
+    from p2pgames.games.astonishing.rules import inventor_refusal
+
+    reason = inventor_refusal(state, player, suit, names) or "that Inventor can't be chosen now"
+    left = [inventor_choice(action.suit) for action in legal if isinstance(action, ChooseInventor)]
+    return f"{reason}: choose {joined(left, conjunction='or')}" if left else reason
 
 
 def _card_token(word: str) -> str | None:
@@ -294,11 +294,13 @@ def parse(
             if _card_token(card) is not None and not card.startswith("#") and card not in mine and verb != "replace":
                 raise IllegalAction(player, f"{card.upper()} is not in your hand")
     if "joker" in (word.removeprefix("down:") for word in wanted[1:]):
-        # Never on the list, so the list alone wouldn't say why.
+        # Never on the list, so the list alone wouldn't say why: in the rules' words.
+        from p2pgames.games.astonishing.rules import joker_refusal
+
         if verb == "build" and any(isinstance(action, Build) for action in legal):
-            raise IllegalAction(player, "a Joker can never be installed")
+            raise IllegalAction(player, joker_refusal("installed"))
         if verb == "discard" and any(isinstance(action, DiscardCard) for action in legal):
-            raise IllegalAction(player, "a Joker is never discarded")
+            raise IllegalAction(player, joker_refusal("discarded"))
     if verb == "describe" and any(isinstance(action, Describe) for action in legal):
         raise IllegalAction(player, _describe_problem(game, state, player, knowledge))
     choices = [describe(state, player, action, knowledge, names) for action in legal[:4]]

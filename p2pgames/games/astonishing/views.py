@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from p2pgames.engine import (
-    PANEL_WIDTH, CardsDone, ChoiceGroup, Event, Knowledge, MalformedAction, NewDeal, Panel, Segment, wrap_segments,
+    NO_KNOWLEDGE, PANEL_WIDTH, CardsDone, ChoiceGroup, Event, Knowledge, MalformedAction, NewDeal, Panel, Segment,
+    wrap_segments,
 )
 from p2pgames.words import joined
 
@@ -25,8 +26,10 @@ from p2pgames.games.astonishing.cards import (
     SUIT_SYMBOLS,
     card_text,
     descriptors,
+    inventor_title,
     is_joker,
     suit_of,
+    suit_title,
     worth,
 )
 
@@ -45,7 +48,6 @@ __all__ = [
     "exhibition_queen_help",
     "result_summary",
     "card_of",
-    "inventor_title",
     "description_of",
     "inventor_sheets",
 ]
@@ -78,7 +80,6 @@ FAIR_QUEENS = (
     Power("Sway the Crowd", "turn one die 1 or 2 up or down"),
     Power("Saboteur's Gambit", "an installed ♠ worth 7 or less stops counting"),
 )
-KING_HELP = "1 Acclaim for each card of your suit in one competitor's working positions"
 POSITION_NAMES = ("form", "workings", "wonder")
 EXHIBITION_PHASES = frozenset({
     "choose-exhibit", "describe", "vote", "dice", "unseal", "revealing", "jacks", "reroll", "exhibit-queen",
@@ -123,8 +124,10 @@ def exhibition_queen_help(suit: int) -> str:
     return str(FAIR_QUEENS[suit])
 
 
-def inventor_title(suit: int) -> str:
-    return f"{INVENTORS[suit]} ({SUITS[suit].capitalize()} {SUIT_SYMBOLS[suit]})"
+def king_help(suit: int) -> str:
+    """What the King of ``suit`` does at the fair (short enough for a panel line after
+    ``"King: "``)."""
+    return f"1 Acclaim per {SUIT_SYMBOLS[suit]} in a competitor's working positions"
 
 
 def card_of(state: "AstonishingState", slot: int, knowledge: Knowledge) -> str:
@@ -182,8 +185,8 @@ def explain(state: "AstonishingState", viewer: int | None, text: str, names: Seq
             return [f"No Inventor is called {rest!r}: {joined(INVENTORS, conjunction='or')}."]
     lists = descriptors()[suit]
     lines = [
-        f"{INVENTORS[suit]}'s sheet ({SUITS[suit].capitalize()} {SUIT_SYMBOLS[suit]}):",
-        f"Queen — {QUEENS[suit]}. At the fair: Queen — {FAIR_QUEENS[suit]}; King — {KING_HELP}.",
+        f"{INVENTORS[suit]}'s sheet ({suit_title(suit)}):",
+        f"Queen — {QUEENS[suit]}. At the fair: Queen — {FAIR_QUEENS[suit]}; King — {king_help(suit)}.",
     ]
     for position, name in enumerate(POSITION_NAMES):
         entries = [f"{number} {lists.entry(position, number)}" for number in range(1, 11)]
@@ -437,9 +440,6 @@ def _narrate_note(before: "AstonishingState", after: "AstonishingState", note: t
 
 # -- panels --------------------------------------------------------------------------------------
 
-REVEALED_PHASES = frozenset({"jacks", "reroll", "exhibit-queen", "replacing", "exhibit-king", "auditing", "over"})
-
-
 def panels(state: "AstonishingState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
     """The table, the inventors (while they are chosen: every Inventor sheet), the trade on the
     table, the fair at the exhibition, and the viewer's workshop — lines of at most
@@ -492,7 +492,7 @@ def _players_panel(state: "AstonishingState", viewer: int | None, names: Sequenc
         who: list[Segment] = [(style, f"{names[seat][:12]:<12}")]
         who.append((f"suit-{SUITS[suit]}" if suit >= 0 else "dim", f" {SUIT_SYMBOLS[suit] if suit >= 0 else '?'} "))
         who.append(("", f"hand {len(state.hands[seat]):>2}"))
-        if not state.dice:  # then the fair shows the positions, and the Acclaim is what counts
+        if not state.positions_public:  # then the fair shows them, and the Acclaim is what counts
             counts = " ".join(str(len(slots)) for slots in state.installed[seat])
             who.append(("", f" · installed {counts}"))
         if state.action[seat] and state.phase not in ("choose",):
@@ -501,7 +501,7 @@ def _players_panel(state: "AstonishingState", viewer: int | None, names: Sequenc
             who.append(("", f" · {state.exhibit[seat]}"))
         elif state.last_action[seat]:
             who.append(("dim", f" · last {state.last_action[seat]}"))
-        if state.dice:
+        if state.positions_public:
             who.append(("", f" · jacks {state.jacks[seat]} · Acclaim {state.score(seat)}"))
         if seat == state.first:
             who.append(("dim", " · first"))
@@ -538,7 +538,7 @@ def _fair_panel(state: "AstonishingState", names: Sequence[str]) -> Panel:
     lines = [(("", row),) for row in _rows(described, "described: ", ", ")]
     if state.dice:
         lines = [(("bold", f"Dice {' '.join(map(str, state.dice))} = {state.demonstration}"),)]
-        if all(slot in state.cards.revealed for positions in state.installed for slots in positions for slot in slots):
+        if state.positions_public:
             lines += [
                 (("", f"{names[seat][:8]:<8} "), ("", " · ".join(_position_results(state, seat))))
                 for seat in state.in_turn()
@@ -567,8 +567,8 @@ def _workshop_panel(state: "AstonishingState", viewer: int, knowledge: Knowledge
     queen = FAIR_QUEENS[suit] if exhibition else QUEENS[suit]
     lines.append((("dim", "Queen: "), ("", queen.does)))
     if exhibition:
-        lines.append((("dim", "King: "), ("", f"1 Acclaim per {SUIT_SYMBOLS[suit]} in a competitor's working positions")))
-    if state.phase not in REVEALED_PHASES:
+        lines.append((("dim", "King: "), ("", king_help(suit))))
+    if not state.positions_public:
         lists = descriptors()[suit]
         for position, slots in enumerate(state.installed[viewer]):
             cards = " ".join(card_of(state, slot, knowledge) for slot in slots) or "—"
@@ -588,7 +588,7 @@ def _workshop_panel(state: "AstonishingState", viewer: int, knowledge: Knowledge
 
 def _position_results(state: "AstonishingState", seat: int) -> list[str]:
     """``seat``'s three positions, public now, each as ``9♣ 3♥ = 12 ✓`` (its cards, reliability,
-    working or not) or ``empty ✗``."""
+    working or not) or ``empty ✗``; a replacement part still being turned up is ``▒ = ?``."""
     parts = []
     for position in range(POSITIONS):
         slots = state.installed[seat][position]
@@ -596,8 +596,9 @@ def _position_results(state: "AstonishingState", seat: int) -> list[str]:
         if not slots:
             parts.append(f"empty {mark}")
             continue
-        cards = " ".join(card_text(state.cards.revealed[slot]) for slot in slots if slot in state.cards.revealed)
-        parts.append(f"{cards} = {state.reliability(seat, position)} {mark}")
+        cards = " ".join(card_of(state, slot, NO_KNOWLEDGE) for slot in slots)
+        total = state.reliability(seat, position)
+        parts.append(f"{cards} = {'?' if total is None else total} {mark}")
     return parts
 
 

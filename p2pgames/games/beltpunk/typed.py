@@ -57,6 +57,7 @@ from p2pgames.games.beltpunk.actions import (
 )
 from p2pgames.games.beltpunk import views
 from p2pgames.games.beltpunk.cards import DECK, RANK_OF, SUIT_OF, why_not_a_set
+from p2pgames.words import joined
 
 if TYPE_CHECKING:
     from p2pgames.games.beltpunk.rules import Beltpunk, BeltpunkState
@@ -406,7 +407,7 @@ class _Reader:
         if len(seats) <= 1:
             return seats[0] if seats else None
         names = [self.names[seat] for seat in seats]
-        who = ", ".join(names[:-1]) + " or " + names[-1]
+        who = joined(names, conjunction="or")
         machine = [key for key in map(normalize_typed, names) if key in views.MACHINE_WORDS]
         if len({normalize_typed(name) for name in names}) == 1 or not machine:
             raise MalformedAction(

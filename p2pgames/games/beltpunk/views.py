@@ -294,8 +294,7 @@ def _placing_overflows(suit: int, cards: Sequence[str], count: int, capacity: in
     if len(cards) > 3:
         does = "overflows it" if count == capacity else "adds one to it"
         return f"Placing any {name} card {does}: all {count + 1} go to your scrap pile."
-    named = cards[0] if len(cards) == 1 else ", ".join(cards[:-1]) + " or " + cards[-1]
-    return f"Placing {named} {does}: all {count + 1} go to your scrap pile."
+    return f"Placing {joined(cards, conjunction='or')} {does}: all {count + 1} go to your scrap pile."
 
 
 # -- the log ---------------------------------------------------------------------------------------

@@ -46,6 +46,7 @@ from p2pgames.games.steamcourt.cards import (
     MASTERSTROKE_VALUE,
     TABLE_NAMES,
 )
+from p2pgames.words import joined
 
 if TYPE_CHECKING:
     from p2pgames.games.steamcourt.rules import SteamCourt, SteamCourtState, Table
@@ -850,11 +851,6 @@ def _choice_panel(
     return Panel("You are asked", tuple(lines))
 
 
-def _either(words: Sequence[str]) -> str:
-    """"a", "a or b", "a, b or c"."""
-    return " or ".join(filter(None, (", ".join(words[:-1]), words[-1]))) if words else ""
-
-
 def _face_order(face: str) -> tuple[int, str]:
     return (int(face), face) if face.isdigit() else (99, face)
 
@@ -909,7 +905,7 @@ def _choice_text(
         return (f"{question} (retrieve / pass)", [])
     if phase == "steal":
         faces = sorted({choice.split()[1] for choice in choices if choice.startswith("steal ")}, key=_face_order)
-        question = f"Trick over: steal {_either(faces)} from the machine? (steal N / pass)"
+        question = f"Trick over: steal {joined(faces, conjunction='or')} from the machine? (steal N / pass)"
         if len(question) > WIDTH:  # one row: the list of choices below names every card
             question = "Trick over: steal a card from the machine? (steal N / pass)"
         return (question, [("steal N", "once a quarter; the trick's winner stays")])

@@ -67,6 +67,7 @@ from p2pgames.games.torpedo.actions import (
     TargetCrew,
     Trigger,
 )
+from p2pgames.games.torpedo.effects import defender_seat, gears_left
 from p2pgames.games.torpedo.geometry import (
     ADJACENT,
     CLOSER,
@@ -535,7 +536,7 @@ def evaluate(state: TorpedoState, me: int, spent: bool = False, w: Weights = DEF
     # An effect half resolved: the damage or oxygen still to place.
     phase = state.phase
     if phase == Phase.DEFEND:
-        defender = sides[1 - state.source[0]]
+        defender = sides[defender_seat(state)]
         pending = state.amount * 0.8
         if not state.assigned:
             pending = min(pending, defender.token_cost())
@@ -545,7 +546,7 @@ def evaluate(state: TorpedoState, me: int, spent: bool = False, w: Weights = DEF
             positional_b -= pending
     elif phase == Phase.DRAIN:
         pending = w.oxygen * state.amount
-        if 1 - state.source[0] == active:
+        if defender_seat(state) == active:
             positional_a -= pending
         else:
             positional_b -= pending
@@ -619,7 +620,7 @@ class Policy:
         if phase == Phase.COUNTER:
             return 1 - state.active
         if phase == Phase.DEFEND or phase == Phase.DRAIN:
-            return 1 - state.source[0]
+            return defender_seat(state)
         if phase in (Phase.STEP, Phase.AIM, Phase.SCAVENGE):
             return state.source[0]
         return -1
@@ -660,7 +661,7 @@ class Policy:
     def breathe_score(self, state: TorpedoState, seat: int, position: int) -> float:
         """Breathe where oxygen matters least: where damage would take it anyway."""
         tile = state.kit[seat][position]
-        gears = tile.structure - state.damage[seat][position]
+        gears = gears_left(state, seat, position)
         oxygen = state.oxygen[seat][position]
         score = 0.0
         if gears <= 2:

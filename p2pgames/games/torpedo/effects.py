@@ -33,8 +33,10 @@ __all__ = [
     "can_step",
     "crew_in",
     "crew_name",
+    "defender_seat",
     "destroyed",
     "enemy_crew_in",
+    "gears_left",
     "has_target",
     "hit_of",
     "hittable",
@@ -71,9 +73,20 @@ def seat_crew(seat: int) -> range:
     return range(seat * CREW_PER_SEAT, seat * CREW_PER_SEAT + CREW_PER_SEAT)
 
 
+def gears_left(state: "TorpedoState", seat: int, position: int) -> int:
+    """How many more damage tokens the compartment can take: its gears not covered by damage."""
+    return state.kit[seat][position].structure - state.damage[seat][position]
+
+
 def destroyed(state: "TorpedoState", seat: int, position: int) -> bool:
     """Whether the compartment is destroyed (flooded): every gear covered by damage."""
-    return state.damage[seat][position] >= state.kit[seat][position].structure
+    return gears_left(state, seat, position) <= 0
+
+
+def defender_seat(state: "TorpedoState") -> int:
+    """The seat an effect being resolved is aimed at (its damage placed, its oxygen drained): the
+    enemy of the effect's source."""
+    return 1 - state.source[0]
 
 
 def crew_in(state: "TorpedoState", seat: int, position: int) -> Iterator[int]:

@@ -90,7 +90,9 @@ from p2pgames.games.torpedo.effects import (
     crew_in,
     crew_name,
     crew_targets,
+    defender_seat,
     destroyed,
+    gears_left,
     hit_of,
     hittable,
     is_blocked,
@@ -442,7 +444,7 @@ class Torpedo(Game[TorpedoState]):
         if phase == Phase.STEP or phase == Phase.SCAVENGE:
             return _TURNS[phase][state.source[0]]
         if phase == Phase.DEFEND or phase == Phase.DRAIN:
-            return _TURNS[phase][1 - state.source[0]]
+            return _TURNS[phase][defender_seat(state)]
         if phase == Phase.AIM:
             seat, position, effect = state.source[0], state.source[1], state.source[2]
             return _AIM_TURNS[state.kit[seat][position].effects[effect].kind][seat]
@@ -644,15 +646,15 @@ class Torpedo(Game[TorpedoState]):
         return options
 
     def _defend_candidates(self, state: TorpedoState) -> list[int]:
-        return hittable(state, 1 - state.source[0], state.hit)
+        return hittable(state, defender_seat(state), state.hit)
 
     def _drain_candidates(self, state: TorpedoState) -> list[int]:
-        defender = 1 - state.source[0]
+        defender = defender_seat(state)
         oxygen = state.oxygen[defender]
         return [p for p in location_positions(defender, state.hit) if p != CONTROL and oxygen[p] > 0]
 
     def _scavenge_candidates(self, state: TorpedoState) -> list[int]:
-        defender = 1 - state.source[0]
+        defender = defender_seat(state)
         oxygen = state.oxygen[defender]
         return [p for p in POSITIONS if p != CONTROL and oxygen[p] > 0]
 
@@ -1281,7 +1283,7 @@ class Torpedo(Game[TorpedoState]):
 
     def _absorb(self, state: TorpedoState, auto: bool) -> None:
         # One damage token on the control room absorbs the whole damage total (step 6).
-        defender = 1 - state.source[0]
+        defender = defender_seat(state)
         state.notes.append(("absorb", defender, state.amount, auto))
         state.amount = 0
         self._damage(state, defender, CONTROL, 1)
@@ -1290,8 +1292,8 @@ class Torpedo(Game[TorpedoState]):
         self._effect_done(state)
 
     def _assign(self, state: TorpedoState, position: int, auto: bool) -> None:
-        defender = 1 - state.source[0]
-        room = state.kit[defender][position].structure - state.damage[defender][position]
+        defender = defender_seat(state)
+        room = gears_left(state, defender, position)
         placed = min(state.amount, room)
         state.notes.append(("damage", defender, position, placed, placed == room, auto))
         self._damage(state, defender, position, placed)
@@ -1326,7 +1328,7 @@ class Torpedo(Game[TorpedoState]):
                 self._effect_done(state)
 
     def _drain(self, state: TorpedoState, position: int, auto: bool) -> None:
-        defender = 1 - state.source[0]
+        defender = defender_seat(state)
         taken = min(state.amount, state.oxygen[defender][position])
         state.oxygen[defender][position] -= taken
         state.taken[defender] += taken
@@ -1337,7 +1339,7 @@ class Torpedo(Game[TorpedoState]):
         self._continue_drain(state)
 
     def _scavenge(self, state: TorpedoState, position: int, auto: bool = False) -> None:
-        defender = 1 - state.source[0]
+        defender = defender_seat(state)
         state.oxygen[defender][position] -= 1
         state.taken[defender] += 1
         state.notes.append(("scavenge", defender, position, auto))
@@ -1374,11 +1376,9 @@ class Torpedo(Game[TorpedoState]):
         the gears without oxygen first, then the empty oxygen gears, then the ones holding a token
         (I10). A compartment covered entirely is destroyed: the crew in it, both sides', are
         eliminated."""
-        tile = state.kit[seat][position]
-        damage = state.damage[seat]
-        placed = min(tokens, tile.structure - damage[position])
-        damage[position] += placed
-        left = tile.structure - damage[position]
+        placed = min(tokens, gears_left(state, seat, position))
+        state.damage[seat][position] += placed
+        left = gears_left(state, seat, position)
         if state.oxygen[seat][position] > left:
             # Damage from the enemy's attacks only (the game has no other damage).
             state.taken[seat] += state.oxygen[seat][position] - left

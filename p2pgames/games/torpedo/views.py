@@ -36,6 +36,8 @@ from p2pgames.games.torpedo.build import starter_of
 from p2pgames.games.torpedo.effects import (
     CREW_PER_SEAT,
     crew_name,
+    defender_seat,
+    gears_left,
     hittable,
     loss_reasons,
     owner,
@@ -401,14 +403,13 @@ def warnings(state: "TorpedoState", player: int) -> list[str]:
     if player not in (0, 1) or state.phase not in PLAYING:
         return []
     lines = []
-    damage, kit = state.damage[player], state.kit[player]
     gone = [location for location in LOCATIONS if not hittable(state, player, location)]
     if gone:
-        left = kit[CONTROL].structure - damage[CONTROL]
+        left = gears_left(state, player, CONTROL)
         sink = f"{left} more sink{'s' if left == 1 else ''} you"
         lines.append(f"{joined(gone).capitalize()} destroyed: hits there land on your control room; {sink}.")
-    if state.phase == Phase.DEFEND and player != state.source[0] and not state.assigned:
-        room = sum(kit[p].structure - damage[p] for p in hittable(state, player, state.hit))
+    if state.phase == Phase.DEFEND and player == defender_seat(state) and not state.assigned:
+        room = sum(gears_left(state, player, p) for p in hittable(state, player, state.hit))
         if room < state.amount:
             lines.append(f"Your {state.hit} holds {room} of the {state.amount}: the rest lands on your control room anyway.")
     return lines
@@ -711,7 +712,7 @@ def _cell(state: "TorpedoState", seat: int, position: int) -> tuple[list[Segment
     if not state.kit[seat]:
         return [("dim", " " * CELL)], [("dim", " " * CELL)]
     tile = state.kit[seat][position]
-    left = tile.structure - state.damage[seat][position]
+    left = gears_left(state, seat, position)
     if left <= 0:
         return [("bad", f"{tile.short:<9} 0/{tile.structure}")], [("bad", f"{'destroyed':<{CELL}}")]
     style = "bold" if position == CONTROL else ""

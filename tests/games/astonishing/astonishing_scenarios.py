@@ -33,8 +33,9 @@ from p2pgames.games.astonishing.rules import CLUBS, DIAMONDS, HEARTS, SPADES, As
 
 __all__ = [
     "CLUBS", "DIAMONDS", "HEARTS", "SPADES", "GAME", "NAMES", "Phase", "ScenarioTable",
-    "act", "choose", "dealt", "describe_all", "face", "finish", "hand", "installed", "knows", "legal", "names", "pick",
-    "play", "play_all", "reroll_to", "roll", "seal", "simultaneous", "slot", "table", "texts", "typed",
+    "act", "choose", "dealt", "describe_all", "face", "finish", "hand", "installed", "knows", "legal", "names",
+    "panel_lines", "pick", "play", "play_all", "reroll_to", "roll", "seal", "simultaneous", "slot", "table", "texts",
+    "typed",
 ]
 
 NAMES = ("alice", "bob", "carol", "dave")
@@ -266,6 +267,16 @@ def pick(t: ScenarioTable, taker: int, name: str) -> None:
 
 
 # -- looking -------------------------------------------------------------------------------------
+
+
+def panel_lines(t: ScenarioTable, viewer: int | None, title: str) -> list[str] | None:
+    """The lines of ``viewer``'s panel whose title starts with ``title``, as text (``None``: no
+    such panel)."""
+    knowledge = t.knowledge[viewer] if viewer is not None else {}
+    for panel in GAME.panels(t.state, viewer, knowledge, t.names):
+        if panel.title.startswith(title):
+            return ["".join(text for _, text in line) for line in panel.lines]
+    return None
 
 
 def slot(t: ScenarioTable, name: str) -> int:

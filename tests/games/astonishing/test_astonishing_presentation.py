@@ -16,6 +16,7 @@ from tests.games.astonishing.astonishing_scenarios import (
     choose,
     describe_all,
     finish,
+    panel_lines,
     pick,
     play,
     play_all,
@@ -154,30 +155,21 @@ def test_help_says_how_moves_are_typed():
         assert example in text
 
 
-def _panel(t, viewer, title):
-    """The lines of ``viewer``'s panel whose title starts with ``title`` (``None``: no such panel)."""
-    knowledge = t.knowledge[viewer] if viewer is not None else {}
-    for panel in GAME.panels(t.state, viewer, knowledge, t.names):
-        if panel.title.startswith(title):
-            return ["".join(text for _, text in line) for line in panel.lines]
-    return None
-
-
 def test_the_workshop_says_what_your_queen_does_now_and_at_the_fair_what_your_king_does_too():
     t = table(3, hands={0: ["3D"], 1: ["5D"], 2: ["2H"]})
-    assert "Queen: draw 2, or draw 1 and take 1 at random from a rival" in _panel(t, 0, "Your workshop")
-    assert "Queen: take 1 at random from a rival, draw 2, give 1 back" in _panel(t, 2, "Your workshop")
+    assert "Queen: draw 2, or draw 1 and take 1 at random from a rival" in panel_lines(t, 0, "Your workshop")
+    assert "Queen: take 1 at random from a rival, draw 2, give 1 back" in panel_lines(t, 2, "Your workshop")
     fair = table(3, installed={0: [["9C"], [], []]}, rest="out", phase=Phase.CHOOSE_EXHIBIT)
-    lines = _panel(fair, 0, "Your workshop")
+    lines = panel_lines(fair, 0, "Your workshop")
     assert "Queen: a position of yours counts 2 more (to 15)" in lines
     assert "King: 1 Acclaim per ♣ in a competitor's working positions" in lines
-    assert "Queen: turn one die 1 or 2 up or down" in _panel(fair, 2, "Your workshop")
+    assert "Queen: turn one die 1 or 2 up or down" in panel_lines(fair, 2, "Your workshop")
 
 
 def test_while_the_inventors_are_chosen_every_sheet_shows_its_inventor_its_queens_and_who_took_it():
     t = ScenarioTable(3, first=1)
     play(t, 1, "marisol")
-    lines = _panel(t, 0, "Inventor sheets")
+    lines = panel_lines(t, 0, "Inventor sheets")
     assert lines[0] == "♣ Lady Calibrette Merchant"
     assert lines[1:3] == [
         "  Queen: draw 2, or draw 1 and take 1 at random from a rival",
@@ -185,23 +177,59 @@ def test_while_the_inventors_are_chosen_every_sheet_shows_its_inventor_its_queen
     ]
     assert lines[6] == "♥ Marisol Chang · bob's"
     assert "  Queen: draw 1 + 1 at random from a rival or top 5 discards" in lines
-    assert _panel(t, 0, "Your workshop") is None and _panel(t, 0, "Inventors") is None
+    assert panel_lines(t, 0, "Your workshop") is None and panel_lines(t, 0, "Inventors") is None
+
+
+def _to_the_queens(t, *dice):
+    """The exhibition from the sealed Queens and Kings until the Queens act: everyone describes, the
+    crowd rolls ``dice``, alice has bob's vote and the others hers, and every Jack is kept."""
+    describe_all(t)
+    roll(t, *dice)
+    play_all(t, {0: "vote bob", 1: "vote alice", 2: "vote alice"})
+    while t.state.phase == Phase.JACKS:
+        play(t, t.state.queue[0], "keep my jacks")
 
 
 def test_after_intimidate_the_fair_alone_shows_the_positions_and_their_reliability_with_it():
     t = table(3, installed={0: [["9C", "3H"], ["2D"], []], 1: [["10D"], [], []], 2: [["2S"], [], []]},
               rest="out", phase=Phase.CHOOSE_EXHIBIT)
     seal(t, {0: "queen"})
-    assert "1 form     9♣ 3♥   = 12 · 3 " in "\n".join(_panel(t, 0, "Your workshop"))
-    describe_all(t)
-    roll(t, 6, 6, 3)
-    play_all(t, {0: "vote bob", 1: "vote alice", 2: "vote alice"})
-    while t.state.phase == Phase.JACKS:
-        play(t, t.state.queue[0], "keep my jacks")
+    assert "1 form     9♣ 3♥   = 12 · 3 " in "\n".join(panel_lines(t, 0, "Your workshop"))
+    _to_the_queens(t, 6, 6, 3)
     play(t, 0, "intimidate position 1")
-    assert "alice    9♣ 3♥ = 14 ✗ · 2♦ = 2 ✗ · empty ✗" in _panel(t, 0, "The Fair")
-    workshop = _panel(t, 0, "Your workshop")
+    assert "alice    9♣ 3♥ = 14 ✗ · 2♦ = 2 ✗ · empty ✗" in panel_lines(t, 0, "The Fair")
+    workshop = panel_lines(t, 0, "Your workshop")
     assert not any(" = " in line for line in workshop), workshop  # no stale total beside the fair's
+
+
+def test_from_the_dice_to_the_end_the_positions_are_shown_in_one_place_at_every_step():
+    # The workshop (and the players' "installed" counts) until the positions are public, then the
+    # fair (and the Acclaim) — also while the Queens and Kings are opened and the cards turned up,
+    # and while a Diamonds Queen's replacement part is turned up (shown ▒ until it is).
+    t = table(3, (CLUBS, DIAMONDS, HEARTS), hands={1: ["9S", "3C"]}, rest="out", phase=Phase.CHOOSE_EXHIBIT,
+              installed={0: [["9C"], ["7D"], []], 1: [["10D", "2D"], [], []], 2: [["6H"], [], []]})
+    shown: dict[str, list[tuple[bool, bool, bool, bool]]] = {}
+    feed = t.feed
+
+    def recording(event):
+        feed(event)
+        if t.state.dice:
+            alice = panel_lines(t, 0, "Inventors")[0]
+            workshop = any(line.startswith("1 form") for line in panel_lines(t, 0, "Your workshop"))
+            fair = [line for line in panel_lines(t, 0, "The Fair") if line.startswith("alice ")]
+            shown.setdefault(t.state.phase, []).append((workshop, "installed" in alice, bool(fair), "Acclaim" in alice))
+            if t.state.phase == Phase.REPLACING:
+                assert fair == ["alice    9♣ = 9 ✓ · ▒ = ? ✗ · empty ✗"]
+
+    t.feed = recording
+    seal(t, {1: "queen"})
+    _to_the_queens(t, 3, 3, 3)
+    play(t, 1, "replace 7d with 9s")
+    finish(t)
+    assert {Phase.UNSEAL, Phase.REVEALING, Phase.JACKS, Phase.REPLACING, Phase.OVER} <= set(shown)
+    for phase, seen in shown.items():
+        public = phase not in (Phase.UNSEAL, Phase.REVEALING)
+        assert set(seen) == {(not public, not public, public, public)}, phase
 
 
 def test_the_workshop_cuts_a_descriptor_after_a_whole_word_or_shows_its_number_alone():
@@ -209,7 +237,7 @@ def test_the_workshop_cuts_a_descriptor_after_a_whole_word_or_shows_its_number_a
 
     t = table(3, installed={0: [["4S", "3H"], ["10C", "AC"], ["7D"]]}, rest="out")
     lists = descriptors()[0]
-    for position, line in enumerate(_panel(t, 0, "Your workshop")[-3:]):
+    for position, line in enumerate(panel_lines(t, 0, "Your workshop")[-3:]):
         assert len(line) <= PANEL_WIDTH, line
         for part in line.split(" · ", 1)[1].split(" / "):
             number, _, words = part.partition(" ")
@@ -267,6 +295,7 @@ def test_sheet_shows_an_inventor_sheet_in_full_yours_or_one_named():
     mine = GAME.explain(t.state, 0, "sheet", t.names)
     assert mine[0] == "Lady Calibrette Merchant's sheet (Clubs ♣):"
     assert mine[1].startswith("Queen — Capture Resources: draw 2, or draw 1 and take 1 at random from a rival.")
+    assert mine[1].endswith("; King — 1 Acclaim per ♣ in a competitor's working positions.")  # as the workshop says
     assert mine[2].startswith("Form: 1 " + _entry(0, 0, 1) + "; 2 ")
     assert mine[2].endswith("; 11 (your Ace) " + _entry(0, 0, 11) + ".")
     assert [line[:9] for line in mine[2:]] == ["Form: 1 a", "Workings:", "Wonder: 1"]

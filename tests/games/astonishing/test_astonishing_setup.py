@@ -71,7 +71,7 @@ def test_inventors_are_chosen_in_turn_from_the_first_player_each_a_different_one
     act(table, 2, ChooseInventor(HEARTS))
     assert table.step() == Turn((0,), "choose your Inventor")
     assert legal(table, 0) == [ChooseInventor(CLUBS), ChooseInventor(DIAMONDS), ChooseInventor(SPADES)]
-    with pytest.raises(IllegalAction, match="another player plays that Inventor"):
+    with pytest.raises(IllegalAction, match="another player plays Marisol Chang already$"):
         act(table, 0, ChooseInventor(HEARTS))
     act(table, 0, ChooseInventor(SPADES))
     assert table.step() == Turn((1,), "choose your Inventor")

@@ -14,6 +14,7 @@ from tests.games.astonishing.astonishing_scenarios import (
     hand,
     knows,
     legal,
+    panel_lines,
     play,
     slot,
     table,
@@ -85,12 +86,19 @@ def test_accepting_moves_the_offer_to_the_partner_and_the_answer_to_the_initiato
     assert t.lines[-1] == "alice trades 7♦ and Joker to bob for a face-down card and 3♣."
 
 
-def test_a_face_down_card_is_disclosed_to_the_buyer_only():
-    t = _trading()
+def _bought_from_bob(answer, hands=HANDS):
+    """Alice offers 7♦, bob answers ``answer`` (``"down:9h"``), carol declines, and alice accepts
+    bob's answer."""
+    t = _trading(hands=hands)
     play(t, 0, "offer 7d")
-    play(t, 1, "answer down:9h")
+    play(t, 1, f"answer {answer}")
     play(t, 2, "decline")
     play(t, 0, "accept bob")
+    return t
+
+
+def test_a_face_down_card_is_disclosed_to_the_buyer_only():
+    t = _bought_from_bob("down:9h")
     nine = slot(t, "9H")
     assert t.knowledge[0][nine] == "9H"  # the buyer now sees what it bought
     assert nine not in t.knowledge[2] and nine not in t.state.cards.revealed  # carol never does
@@ -98,30 +106,21 @@ def test_a_face_down_card_is_disclosed_to_the_buyer_only():
 
 
 def test_the_buyer_alone_is_told_in_its_own_log_which_face_down_card_it_bought():
-    t = _trading()
-    play(t, 0, "offer 7d")
-    play(t, 1, "answer down:9h 3c")
-    play(t, 2, "decline")
-    play(t, 0, "accept bob")
+    t = _bought_from_bob("down:9h 3c")
     assert "alice trades 7♦ to bob for a face-down card and 3♣." in t.lines
     assert t.private[0] == ["The face-down card from bob is 9♥."]
     assert t.private[1] == [] and t.private[2] == []  # bob knew it; carol never learns it
-    two = _trading(hands={0: ["7D"], 1: ["JOKER2", "3C"], 2: ["5S"]})
-    play(two, 0, "offer 7d")
-    play(two, 1, "answer down:joker down:3c")
-    play(two, 2, "decline")
-    play(two, 0, "accept bob")
-    assert two.private[0] == ["The face-down cards from bob are a Joker and 3♣."]
+
+
+JOKER_HANDS = {0: ["7D"], 1: ["JOKER2", "3C"], 2: ["5S"]}
 
 
 def test_let_the_buyer_beware_a_face_down_joker_may_be_the_answer():
-    t = _trading(hands={0: ["7D"], 1: ["JOKER2", "3C"], 2: ["5S"]})
-    play(t, 0, "offer 7d")
-    play(t, 1, "answer down:joker")
-    play(t, 2, "decline")
-    play(t, 0, "accept bob")
+    t = _bought_from_bob("down:joker", JOKER_HANDS)
     assert hand(t, 0) == ["JOKER2"] and hand(t, 1) == ["3C", "7D"]
     assert t.knowledge[0][slot(t, "JOKER2")] == "JOKER2" and not knows(t, 2, "JOKER2")
+    two = _bought_from_bob("down:joker down:3c", JOKER_HANDS)
+    assert two.private[0] == ["The face-down cards from bob are a Joker and 3♣."]
 
 
 def test_nothing_for_nothing_a_player_who_did_not_answer_cannot_be_accepted():
@@ -276,11 +275,8 @@ def test_an_offer_nobody_can_answer_comes_straight_back_and_can_only_be_withdraw
 
 
 def test_the_trade_panel_says_who_declined_and_who_is_yet_to_answer():
-    from tests.games.astonishing.astonishing_scenarios import GAME
-
     t = _trading()
     play(t, 0, "offer 7d")
     play(t, 2, "decline")
-    [trade] = [panel for panel in GAME.panels(t.state, 0, t.knowledge[0], t.names) if panel.title == "Trade"]
-    text = "\n".join("".join(part for _, part in line) for line in trade.lines)
+    text = "\n".join(panel_lines(t, 0, "Trade"))
     assert "bob …" in text and "carol declines" in text, text  # was "carol no answer"

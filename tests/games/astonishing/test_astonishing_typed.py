@@ -287,7 +287,7 @@ def test_a_joker_built_or_discarded_is_refused_saying_why():
     choose(t, ["jack", "jack", "jack"])
     for seat in range(3):
         play(t, seat, "no trade")
-    assert refused(t, 0, "discard joker") == "a Joker is never discarded"
+    assert refused(t, 0, "discard joker") == "a Joker can never be discarded"
 
 
 def test_words_that_are_no_move_of_the_game_are_malformed():

@@ -2,7 +2,8 @@
 
 A :class:`StackedTable` is a :class:`LocalTable` whose deals come out in the order a test gives
 (top of the deck first) and whose first Foreman is the seat a test names, so a scenario from the
-rulebook can be played card by card. Cards are named (``"S3"``) and found by name in the current
+rulebook can be played card by card; it keeps the log's lines in ``lines`` and each seat's own
+(``narrate_private``, with what it could see then) in ``private[seat]``. Cards are named (``"S3"``) and found by name in the current
 round's deal.
 """
 
@@ -77,18 +78,21 @@ class StackedTable(LocalTable):
         self.first_foreman = first_foreman
         self.notes: list[tuple] = []
         self.lines: list[str] = []
+        self.private: list[list[str]] = [[] for _ in range(players)]
         super().__init__(GAME, GAME.ruleset(players, {"target": target}), b"stacked")
 
     NAMES = ("alice", "bob", "carol", "dave")
 
     def feed(self, event) -> None:
-        # Keep every event's notes and log lines: tests look at what an event did and said.
+        # Keep every event's notes and log lines, and each seat's private lines (with what it can
+        # see then): tests look at what an event did and said, and to whom.
         before = self.state
         super().feed(event)
+        names = self.NAMES[: self.ruleset.players]
         self.notes.extend(self.state.notes)
-        self.lines.extend(
-            GAME.narrate(before, event, self.state, self.NAMES[: self.ruleset.players])
-        )
+        self.lines.extend(GAME.narrate(before, event, self.state, names))
+        for seat, lines in enumerate(self.private):
+            lines.extend(GAME.narrate_private(before, event, self.state, seat, self.view(seat), names))
 
     def _seed(self) -> bytes:
         # The only chance step picks the first Foreman: find a seed that picks the wanted seat.

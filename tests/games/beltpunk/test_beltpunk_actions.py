@@ -218,7 +218,7 @@ def test_place_back_the_card_just_taken_from_the_machine():
     assert "alice places G11 (Gears 11) into The Machine" in table.lines
 
 
-def test_exchange_the_other_player_chooses_what_to_give():
+def test_exchange_the_other_player_chooses_what_to_give_and_each_alone_is_told_which_card_it_got():
     table = three_player_table([["S2", "E9"], ["P6", "G4"], ["P7"]])
     table.discard({ALICE: "S2", BOB: "P6", CAROL: "P7"})
     assert "exchange E9 with bob" in table.texts(ALICE)
@@ -240,35 +240,11 @@ def test_exchange_the_other_player_chooses_what_to_give():
         and table.slot("G4") not in table.state.cards.revealed
     )
     assert "alice and bob exchange the two cards" in table.lines
-    assert table.state.actor == BOB  # Bob's own Parts card resolves next
-
-
-class PrivateTable(StackedTable):
-    """A :class:`StackedTable` that keeps each seat's private log lines in :attr:`private`."""
-
-    def __init__(self, *args, **options) -> None:
-        self.private: dict[int, list[str]] = {}
-        super().__init__(*args, **options)
-
-    def feed(self, event) -> None:
-        before = self.state
-        super().feed(event)
-        for seat in range(self.ruleset.players):
-            self.private.setdefault(seat, []).extend(GAME.narrate_private(
-                before, event, self.state, seat, self.view(seat), self.NAMES[: self.ruleset.players]
-            ))
-
-
-def test_exchange_each_player_alone_is_told_which_card_it_got():
-    hands = [["S2", "E9"], ["P6", "G4"], ["P7"]]
-    table = PrivateTable(3, [stacked_deck(3, hands, ["G11", "G12", "E13"], [])], first_foreman=ALICE)
-    table.discard({ALICE: "S2", BOB: "P6", CAROL: "P7"})
-    table.act(ALICE, Exchange(table.slot("E9"), BOB))
-    table.act(BOB, Give(table.slot("G4")))
     assert table.private[ALICE] == ["the exchange brings you G4 (Gears 4) from bob"]
     assert table.private[BOB] == ["the exchange brings you E9 (Electricity 9) from alice"]
     assert table.private[CAROL] == []
     assert not any("G4" in line or "E9" in line for line in table.lines)
+    assert table.state.actor == BOB  # Bob's own Parts card resolves next
 
 
 def test_exchange_needs_a_card_on_both_sides():

@@ -3,7 +3,8 @@ hands cut down to the cards a test names, and moves typed as a player types them
 
 A :class:`Court` is a :class:`LocalTable` whose deals come out as a test stacks them and whose
 start tokens seat the players as a test says (by default player *i* in position *i*: alice is the
-Queen). Cards are named by face (``"7"``, ``"3/9"``, ``"X"``, ``"MS"``); each face is turned into
+Queen); it keeps the log's lines in ``lines`` and each player's own (``narrate_private``, with what
+it could see then) in ``private[player]``. Cards are named by face (``"7"``, ``"3/9"``, ``"X"``, ``"MS"``); each face is turned into
 the next unused card of that face (``"7a"``, ``"7b"`` …). With ``trim`` (the default) every card a
 test didn't name is moved from the hands to the Court Hand right after the deal, so a scenario
 plays with exactly the named cards.
@@ -119,6 +120,7 @@ class Court(LocalTable):
         self.trim_hands = trim
         self.notes: list[tuple] = []
         self.lines: list[str] = []
+        self.private: list[list[str]] = [[] for _ in range(players)]
         chosen = {"scoring": scoring} if scoring is not None else {}  # None: a ruleset without the option
         super().__init__(game, game.ruleset(players, {**chosen, **(options or {})}), seed)
         if trim:
@@ -131,11 +133,15 @@ class Court(LocalTable):
     # -- the LocalTable hooks ------------------------------------------------------------------
 
     def feed(self, event) -> None:
-        # Keep every event's notes and log lines: tests look at what an event did and said.
+        # Keep every event's notes and log lines, and each seat's private lines (with what it can
+        # see then): tests look at what an event did and said, and to whom.
         before = self.state
         super().feed(event)
+        names = NAMES[: self.players]
         self.notes.extend(self.state.notes)
-        self.lines.extend(self.game.narrate(before, event, self.state, NAMES[: self.players]))
+        self.lines.extend(self.game.narrate(before, event, self.state, names))
+        for seat, lines in enumerate(self.private):
+            lines.extend(self.game.narrate_private(before, event, self.state, seat, self.view(seat), names))
 
     def _seed(self) -> bytes:
         if self.state.phase == "seating":

@@ -1,5 +1,7 @@
 """Beginning of Quarter privileges: the Queen, the General, the Inspector, the Tea Boy and the
-Vagabond (rulebook: "Characters", FAQ)."""
+Vagabond (rulebook: "Characters", FAQ). A player's own log names the hidden cards that come to it
+— a card given, the Tea Boy's two highest, the Court Hand taken in trade or hoarded, what the
+Inspector sees — once it can see them; nobody else's log does (``SteamCourt.narrate_private``)."""
 
 import pytest
 
@@ -28,6 +30,9 @@ def test_the_queen_gives_one_card_to_any_player_who_alone_sees_it():
     assert "9" in table.hand(CAROL) and table.view(CAROL)[nine] == "9a"
     assert nine not in table.view(BOB)
     assert "alice (Queen) gives carol a card" in table.lines
+    assert table.private[CAROL] == ["alice (Queen) gives you 9"]
+    assert table.private[ALICE] == [] and table.private[BOB] == []
+    assert not any("9" in line for line in table.lines)
 
 
 def test_the_queen_may_keep_her_cards():
@@ -57,6 +62,8 @@ def test_the_tea_boy_must_give_his_two_highest_numbered_cards_to_the_preeminent_
     assert table.hand(ALICE) == ["1", "11", "12"]
     assert table.hand(DAVE) == ["4", "9"]
     assert "dave (Tea Boy) gives alice the two highest numbered cards" in table.lines
+    assert table.private[ALICE] == ["dave (Tea Boy) gives you 11 12"]
+    assert not any(table.private[seat] for seat in (BOB, CAROL, DAVE))
 
 
 def test_the_tea_boy_keeps_his_special_cards():
@@ -87,6 +94,8 @@ def test_the_tea_boy_may_trade_his_hand_for_the_unseen_court_hand_keeping_cards_
     assert sorted(table.table.court) == sorted(old)
     assert all(slot in table.view(CAROL) for slot in court)
     assert "carol (Tea Boy) trades 2 cards for the Court Hand (2 cards)" in table.lines
+    assert table.private[CAROL] == ["alice (Queen) gives you 2", "From the Court Hand you take 9 9"]
+    assert table.private[ALICE] == ["carol (Tea Boy) gives you 11 12"] and table.private[BOB] == []
 
 
 def test_a_tea_boy_who_keeps_back_a_higher_card_is_caught_at_the_audit():
@@ -155,6 +164,9 @@ def test_the_inspector_looks_at_the_court_hand_and_one_players_hand():
     assert all(slot in view for slot in table.table.court + erin)
     assert not any(slot in table.view(p) for slot in unseen for p in range(7) if p != DAVE)
     assert "dave (Inspector) looks at the Court Hand (75 cards) and at erin's hand" in table.lines
+    (seen,) = table.private[DAVE]
+    assert seen.startswith("The Court Hand holds ") and seen.endswith("; erin holds 5 6")
+    assert not any(table.private[seat] for seat in range(7) if seat != DAVE)
 
 
 VAGABOND_TABLE = SteamCourt({3: ("submariner", "alchemist", "vagabond")})
@@ -166,10 +178,13 @@ def test_the_vagabond_gives_his_two_highest_numbered_cards_to_anyone_and_may_hoa
     assert table.texts(CAROL) == ["give 10 12 to alice", "give 10 12 to bob"]
     table.do(CAROL, "give 10 12 to bob")
     assert table.hand(BOB) == ["2", "10", "12"]
+    assert table.private[BOB] == ["carol (Vagabond) gives you 10 12"]
     court = len(table.table.court)
     assert table.texts(CAROL) == ["hoard", "leave"]
     table.do(CAROL, "hoard")
     assert len(table.hand(CAROL)) == 2 + court and table.table.court == []
+    (hoarded,) = table.private[CAROL]
+    assert hoarded.startswith("From the Court Hand you take ") and "9" in hoarded
     assert table.step().actors == (ALICE,) and table.table.phase == "turn"
 
 

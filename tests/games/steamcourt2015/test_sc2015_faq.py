@@ -139,7 +139,11 @@ def test_a_multiplier_goes_with_a_3_9_played_as_either_number():
     # "A Multiplier card (X) can be played with one or more of the same numbered card(s)"; the FAQ
     # calls the 3/9 a special card, not a "numbered" one, when the Tea Boy serves (I26): played,
     # it is the number its player names, and a Multiplier multiplies it.
-    court = Court2015(5, [["3/9", "X", "1"], ["10", "10", "1"], ["4", "2"], ["7", "1"], ["8", "1"]], play=True)
+    hands = [["3/9", "X", "1"], ["5", "5", "10", "10"], ["4", "2"], ["7", "1"], ["8", "1"]]
+    court = Court2015(5, hands, play=True)
     assert {"lay 3/9 +X2 as 3", "lay 3/9 +X2 as 9"} <= set(court.texts(ALICE))
     court.do(ALICE, "lay 3/9 +X2 as 9")
-    assert court.texts(BOB) == ["lay 10 10", "pass"], "two 9s are beaten by two 10s"
+    assert court.texts(BOB) == ["lay 10 10", "pass"], "two 9s are beaten by two 10s, not by two 5s"
+    court = Court2015(5, hands, play=True)
+    court.do(ALICE, "lay 3/9 +X2 as 3")
+    assert court.texts(BOB) == ["lay 5 5", "lay 10 10", "pass"], "two 3s are beaten by two 5s too"
