@@ -541,7 +541,7 @@ class TerminalGame:
         try:
             self.node.act(action)
         except LocalError as error:
-            self._problem(f"You can't {text} now: {_clause(str(error))}")
+            self._problem(_refused(text, str(error)))
             return
         secret = secret_note(decision) if decision.simultaneous else ""
         self._log([("class:log.you", f"› {text}{secret}")])
@@ -553,7 +553,7 @@ class TerminalGame:
         try:
             self.node.stand_by(decision.standing)
         except LocalError as error:
-            self._problem(f"You can't answer {label} now: {_clause(str(error))}")
+            self._problem(_refused(label, str(error)))
             return
         self._log([("class:log.you", f"› {label} (answered for you from now on; only you know)")])
 
@@ -782,8 +782,8 @@ def _names_one(reason: str | None, moves: tuple[str, ...]) -> bool:
 
 
 def _refused(command: str, reason: str) -> str:
-    """Why a typed ``command`` (a move, or a composer's command) can't be done, in the same words
-    for every command: ``“add Hull” isn't possible now: …``, ``“done” isn't possible now: a
+    """Why a typed ``command`` (a move, a standing answer, or a composer's command) can't be done,
+    in the same words for every command: ``“add Hull” isn't possible now: …``, ``“done” isn't possible now: a
     submarine has 10 compartments, not 1.``"""
     return f"“{command}” isn't possible now: {_clause(reason)}"
 

@@ -60,3 +60,24 @@ def test_a_refusal_that_already_names_the_move_meant_offers_no_lookalikes(pipe):
     # A lookalike that is only the start of a word of the reason is no correction.
     message = game._unknown_message(Unknown("bid 3", ("bid -3",)), "bid -30 is the most")
     assert "Did you mean bid -3?" in message
+
+
+def test_a_move_or_standing_answer_the_node_refuses_is_said_as_every_refusal(pipe):
+    """One wording for whatever can't be done now (``_refused``): a typed move the game refuses,
+    a composer's command, a move or a standing answer the node refuses (the host is away)."""
+    from types import SimpleNamespace
+
+    from p2pgames.session import LocalError
+
+    game, node = terminal_game(pipe, FakeSession())
+
+    def refuse(*_):
+        raise LocalError("the host is away: moves wait until we have reconnected")
+
+    node.act = node.stand_by = refuse
+    game._make(None, object(), "play 5")
+    game._stand(SimpleNamespace(standing=SimpleNamespace(label="never")))
+    assert [plain(line) for line in game.log_lines[-2:]] == [
+        "“play 5” isn't possible now: the host is away: moves wait until we have reconnected.",
+        "“never” isn't possible now: the host is away: moves wait until we have reconnected.",
+    ]
