@@ -232,7 +232,8 @@ class CardState:
     # -- queries -------------------------------------------------------------------------------
 
     def deal_of(self, slot: int) -> DealRecord:
-        for record in self.deals.values():
+        # Newest first: a game mostly asks about recent deals (hands re-masked turn after turn).
+        for record in reversed(self.deals.values()):
             if record.first_slot <= slot < record.first_slot + record.size:
                 return record
         raise EngineError(f"slot {slot} belongs to no deal")
@@ -289,6 +290,21 @@ class CardState:
         self.next_slot += len(source)
         self.pending.append(Reshuffle(deal, source, first, seats))
         return range(first, first + len(source))
+
+    def remask(self, slots: Iterable[int], owner: int) -> range:
+        """Queue a re-mask of ``owner``'s cards in ``slots``: a re-shuffle into new slots, each then
+        shown to ``owner`` alone. Returns the new slots, which replace ``slots`` in the game's zone.
+
+        Use it before ``owner`` may move one of these cards to where some seat can't see it (face
+        down, or to another hand), when a seat other than ``owner`` knows one of them (it was
+        public, or shown to that seat): afterwards nobody but ``owner`` can tell which new slot
+        holds which card, as at a table where a hand is held in a fan. The cards of ``slots`` must
+        come from deals with the same holders (as for :meth:`reshuffle`); the new deal is audited
+        with its sources.
+        """
+        fresh = self.reshuffle(slots)
+        self.disclose(fresh, owner)
+        return fresh
 
     def reveal(self, slots: Iterable[int]) -> None:
         hidden = tuple(slot for slot in slots if slot not in self.revealed)
@@ -378,15 +394,23 @@ class CardState:
                 seen[name] = slot
 
     def _names_behind(self, record: DealRecord) -> Iterable[str]:
-        # The cards a re-shuffled deal can hold: those of the deals its source slots came from.
-        seen: set[str] = set()
-        for slot in record.source_slots or ():
-            source = self.deal_of(slot)
-            if source.cards is not None:
-                seen.update(source.cards)
-            else:
-                seen.update(self._names_behind(source))
-        return seen
+        # The cards a re-shuffled deal can hold: those of the fresh deals its source slots came
+        # from, through any chain of re-shuffles (each deal visited once: hands re-masked turn
+        # after turn make long chains).
+        names: set[str] = set()
+        visited = {record.deal}
+        pending = [record]
+        while pending:
+            current = pending.pop()
+            if current.cards is not None:
+                names.update(current.cards)
+                continue
+            for slot in current.source_slots or ():
+                source = self.deal_of(slot)
+                if source.deal not in visited:
+                    visited.add(source.deal)
+                    pending.append(source)
+        return names
 
     def retire(self, deal: int) -> None:
         """Forget an audited deal's slots (the game no longer refers to them), keeping hashes small."""

@@ -38,6 +38,7 @@ from p2pgames.engine._steps import (
 
 __all__ = [
     "ChoiceGroup",
+    "Concealment",
     "Composer",
     "Game",
     "GameState",
@@ -53,6 +54,16 @@ __all__ = [
 
 Knowledge = Mapping[int, str]
 NO_KNOWLEDGE: Knowledge = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Concealment:
+    """An action moves the card in ``slot``, one of its player's own, to where the seats outside
+    ``seen_by`` (and its player) can't see it: installed face down, passed to another hand, offered
+    face down. See :meth:`Game.concealed_moves`."""
+
+    slot: int
+    seen_by: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -486,6 +497,18 @@ class Game(ABC, Generic[S]):
     def check_claim(self, state: S, claim: Claim) -> None:
         """Raise :class:`RuleViolation` if ``claim`` was false (its slots are now public)."""
         raise EventMismatch(f"{self.title} makes no claims, but one was recorded: {claim!r}")
+
+    def concealed_moves(self, state: S, player: int, action: Any) -> Sequence[Concealment]:
+        """The cards ``action`` (legal for ``player`` now) moves out of sight of some seats.
+
+        The table's promise of secrecy rests on it: no seat may know the card of a concealed slot
+        (it was revealed, or shown to that seat) unless it is among ``seen_by`` — else a card
+        put face down could be traced to what that seat saw of it in the hand. A game keeps the
+        promise by re-masking a hand (:meth:`CardState.remask`) once someone else has seen one of
+        its cards and before its owner may conceal one; the conformance check holds every legal
+        action to it. The default, for games whose actions never hide a card: none.
+        """
+        return ()
 
     # -- encodings -----------------------------------------------------------------------------
 

@@ -10,6 +10,8 @@ every step, the properties the platform relies on:
   :class:`Unseal` step and checked again there by ``apply``), has a description
   that is unique among the actions offered (ignoring case and spacing), and round-trips through its wire encoding, its
   ``repr`` and its typed form (:meth:`Game.parse_action` of the description gives it back);
+* no legal action puts out of a seat's sight a card that seat knows (:meth:`Game.concealed_moves`:
+  a card it saw face up, or was shown, must not be traceable by its slot once face down);
 * the choices' groups (:meth:`Game.group_choices`) hold every action offered exactly once, and a
   standing answer (:meth:`Game.standing_answer`) answers with one of them;
 * nothing the player may type begins with one of the :data:`RESERVED_WORDS` a player's interface
@@ -181,6 +183,8 @@ def _offered(
         for action, text in zip(options, texts):
             _check_typed_roundtrip(game, state, player, action, text, knowledge, names, seed, n)
     _check_groups(game, state, player, options, texts, seed, n)
+    for action, text in zip(options, texts):
+        _check_concealment(game, table, player, action, text, seed, n)
     _check_reserved_words(game, state, player, texts, knowledge, names, seed, n)
     if exhaustive:
         step = game.step(state)
@@ -193,6 +197,28 @@ def _offered(
             except Exception as error:
                 raise _fail(seed, n, f"legal action {action!r} of seat {player} raised {error!r}") from error
     return options
+
+
+def _check_concealment(
+    game: Game, table: LocalTable, player: int, action: Any, text: str, seed: bytes, n: int
+) -> None:
+    # A card put out of a seat's sight must not be one that seat knows (public, or shown to it):
+    # it could follow the card by its slot where, at a table, it couldn't tell the hand's cards apart.
+    state = table.state
+    for concealed in game.concealed_moves(state, player, action):
+        slot = concealed.slot
+        public = state.cards.value(slot)
+        for seat in range(table.ruleset.players):
+            if seat == player or seat in concealed.seen_by:
+                continue
+            known = public if public is not None else table.view(seat).get(slot)
+            if known is not None:
+                how = "everyone saw it" if public is not None else f"seat {seat} was shown it"
+                raise _fail(
+                    seed, n,
+                    f"seat {player}'s {text!r} puts slot {slot} out of seat {seat}'s sight, yet that seat "
+                    f"can tell it is {known} ({how}): the hand should have been re-masked first",
+                )
 
 
 def _check_typed_roundtrip(

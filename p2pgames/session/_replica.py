@@ -361,7 +361,7 @@ class Replica:
         return None
 
     def deal_of_slot(self, slot: int) -> tuple[DealCrypto, int]:
-        for crypto in self.deals.values():
+        for crypto in reversed(self.deals.values()):  # newest first, as CardState.deal_of
             if crypto.first_slot <= slot < crypto.first_slot + crypto.size:
                 return crypto, slot - crypto.first_slot
         raise KeyError(slot)
