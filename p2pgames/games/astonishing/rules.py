@@ -322,6 +322,10 @@ class AstonishingState(GameState):
         return [other for other in self.in_turn() if other != seat and self.hands[other]]
 
 
+# Why a King can't scrap installed cards where the new ones fit (rulebook line 146: "to make room").
+ROOM_REFUSAL = "installed cards are discarded only to make room, and that position has room for the new ones"
+
+
 def joker_refusal(use: str) -> str:
     """Why a Joker can't be ``use``d (``"installed"``, ``"discarded"``): what :meth:`check_action`
     says of one everyone has seen, and a typed move of one named."""
@@ -566,10 +570,12 @@ class Astonishing(Game[AstonishingState]):
         for position in range(POSITIONS):
             installed = sorted(state.installed[player][position])
             for slots in _one_or_two(state, usable, knowledge):
-                for count in range(len(installed) + 1):
+                # Installed cards are discarded only to make room: none while the new ones fit.
+                short = len(installed) + len(slots) - POSITION_CAPACITY
+                counts = range(short, len(installed) + 1) if short > 0 else (0,)
+                for count in counts:
                     for scrap in combinations(installed, count):
-                        if len(installed) - len(scrap) + len(slots) <= POSITION_CAPACITY:
-                            actions.append(Build(position, slots, scrap))
+                        actions.append(Build(position, slots, scrap))
         return actions
 
     def _descriptor_choices(self, state: AstonishingState, player: int, knowledge: Knowledge) -> list[tuple[int, ...]]:
@@ -704,6 +710,10 @@ class Astonishing(Game[AstonishingState]):
             need(
                 len(installed) - len(action.scrap) + len(action.slots) <= POSITION_CAPACITY,
                 f"a position holds at most {POSITION_CAPACITY} cards: discard installed ones to make room",
+            )
+            need(
+                not action.scrap or len(installed) + len(action.slots) > POSITION_CAPACITY,
+                ROOM_REFUSAL,
             )
         elif isinstance(action, OnlyJokers):
             need(

@@ -98,8 +98,9 @@ turn, except on the first and final turns): jack, queen or king.
     answer with 1–2 cards, each face up or face down (answer 5d down:joker), or decline;
     the initiator accepts one (accept bob), revises, asks again or withdraws.
   Queens: each Inventor's own effect (see your workshop panel).
-  Kings build, all at once: 1–2 cards face down into a position, at most 2 a position
-    (build 9c 2d at 1; build 5h at 2 replacing 3s).
+  Kings build, all at once: 1–2 cards face down into a position, at most 2 a position,
+    discarding installed ones only to make room (build 9c 2d at 1; build 5h at 2
+    replacing 3s).
   End of turn: more than six cards? Discard down to six (never a Joker).
 The turn after the deck runs out is the final one, with all three action cards.
 
