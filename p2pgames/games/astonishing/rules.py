@@ -157,6 +157,7 @@ _POSITIONS_PUBLIC = frozenset({
 _FIELDS: tuple[tuple[str, int], ...] = (
     ("players", 0),
     ("early_end", 0),
+    ("free_discard", 0),  # option: every player may discard at the end of a turn, not only those over six
     ("phase", 0),
     ("first", 0),  # seat that goes first in every step taken in turn (-1 before the draw)
     ("inventor", 1),  # suit index by seat (-1 until chosen)
@@ -362,11 +363,20 @@ class Astonishing(Game[AstonishingState]):
             "once every position of every player holds a card, the players may end the Invention "
             "phase early if all agree (the rulebook's option)",
         ),
+        RulesetOption(
+            "free_discard", False, (False, True),
+            "at the end of a turn every player may discard cards it doesn't want, not only a player "
+            "over six (another reading of the rulebook's \"Players may discard extra cards\")",
+        ),
     )
+    # Edition 2: the free_discard option (a state key), and a King scraps installed cards only to
+    # make room (RULES.md I16).
+    rules_edition = 2
 
     def describe_ruleset(self, ruleset: Ruleset) -> str:
         early = "the early end by agreement" if ruleset["early_end"] else "no early end"
-        return f"{ruleset.players} players, {early}"
+        free = ", any player may discard at the end of a turn" if ruleset["free_discard"] else ""
+        return f"{ruleset.players} players, {early}{free}"
 
     # -- setup and steps -----------------------------------------------------------------------
 
@@ -375,6 +385,7 @@ class Astonishing(Game[AstonishingState]):
         state = AstonishingState.__new__(AstonishingState)
         state.players = players
         state.early_end = ruleset["early_end"]
+        state.free_discard = ruleset["free_discard"]
         state.cards = CardState()
         state.notes = []
         state.phase = Phase.FIRST
@@ -437,6 +448,8 @@ class Astonishing(Game[AstonishingState]):
         if phase == Phase.BUILD:
             return Simultaneous(tuple(sorted(state.queue)), "build: install cards face down")
         if phase == Phase.DISCARD:
+            if state.free_discard:
+                return Turn(tuple(state.discarding), "discard cards if you wish (down to six if you hold more)")
             return Turn(tuple(state.discarding), "discard down to six cards")
         if phase == Phase.REFILL:
             return Turn(tuple(state.discarding), "your hand is empty: draw a card from the deck?")
@@ -1155,7 +1168,9 @@ class Astonishing(Game[AstonishingState]):
 
     def _begin_discards(self, state: AstonishingState) -> None:
         state.queue = []
-        state.discarding = [seat for seat in state.in_turn() if len(state.hands[seat]) > HAND_LIMIT]
+        # Those over six must discard down to six; with free_discard anyone holding a card may.
+        least = 0 if state.free_discard else HAND_LIMIT
+        state.discarding = [seat for seat in state.in_turn() if len(state.hands[seat]) > least]
         state.phase = Phase.DISCARD
         self._maybe_end_discards(state)
 

@@ -101,7 +101,8 @@ turn, except on the first and final turns): jack, queen or king.
   Kings build, all at once: 1–2 cards face down into a position, at most 2 a position,
     discarding installed ones only to make room (build 9c 2d at 1; build 5h at 2
     replacing 3s).
-  End of turn: more than six cards? Discard down to six (never a Joker).
+  End of turn: more than six cards? Discard down to six (never a Joker); with the
+    free_discard option every player may discard (discard 7c, keep the rest).
 The turn after the deck runs out is the final one, with all three action cards.
 
 Exhibition: choose Queen or King face down (queen, king), describe your contraption

@@ -24,3 +24,9 @@ def test_random_games_conform(players, seed):
 def test_random_games_without_the_early_end_conform(players):
     report = play_random_game(GAME, GAME.ruleset(players, {"early_end": False}), b"no-early-end")
     assert report.result is not None
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_random_games_with_the_free_discard_option_conform(players):
+    report = play_random_game(GAME, GAME.ruleset(players, {"free_discard": True}), b"free-discard", exhaustive=players == 2)
+    assert report.result is not None
