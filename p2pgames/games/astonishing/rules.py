@@ -73,6 +73,7 @@ from p2pgames.games.astonishing.actions import (
     GiveBack,
     Intimidate,
     KeepDice,
+    KeepParts,
     KeepRest,
     NoTrade,
     Offer,
@@ -158,6 +159,7 @@ _FIELDS: tuple[tuple[str, int], ...] = (
     ("players", 0),
     ("early_end", 0),
     ("free_discard", 0),  # option: every player may discard at the end of a turn, not only those over six
+    ("optional_replacement", 0),  # option: the Diamonds exhibition Queen may exchange nothing
     ("phase", 0),
     ("first", 0),  # seat that goes first in every step taken in turn (-1 before the draw)
     ("inventor", 1),  # suit index by seat (-1 until chosen)
@@ -368,15 +370,21 @@ class Astonishing(Game[AstonishingState]):
             "at the end of a turn every player may discard cards it doesn't want, not only a player "
             "over six (another reading of the rulebook's \"Players may discard extra cards\")",
         ),
+        RulesetOption(
+            "optional_replacement", False, (False, True),
+            "the Diamonds Queen at the exhibition may exchange no part (another reading of her "
+            "\"You may exchange\", against \"A Queen, once played, must take effect\")",
+        ),
     )
-    # Edition 2: the free_discard option (a state key), and a King scraps installed cards only to
-    # make room (RULES.md I16).
+    # Edition 2: the free_discard and optional_replacement options (state keys), and a King scraps
+    # installed cards only to make room (RULES.md I16).
     rules_edition = 2
 
     def describe_ruleset(self, ruleset: Ruleset) -> str:
         early = "the early end by agreement" if ruleset["early_end"] else "no early end"
         free = ", any player may discard at the end of a turn" if ruleset["free_discard"] else ""
-        return f"{ruleset.players} players, {early}{free}"
+        optional = ", the Diamonds Queen may replace no part" if ruleset["optional_replacement"] else ""
+        return f"{ruleset.players} players, {early}{free}{optional}"
 
     # -- setup and steps -----------------------------------------------------------------------
 
@@ -386,6 +394,7 @@ class Astonishing(Game[AstonishingState]):
         state.players = players
         state.early_end = ruleset["early_end"]
         state.free_discard = ruleset["free_discard"]
+        state.optional_replacement = ruleset["optional_replacement"]
         state.cards = CardState()
         state.notes = []
         state.phase = Phase.FIRST
@@ -607,12 +616,14 @@ class Astonishing(Game[AstonishingState]):
                 if not is_joker(revealed[slot]) and suit_of(revealed[slot]) == DIAMONDS and slot not in state.sabotaged
             ]
             hand = sorted(state.hands[player])
+            # With optional_replacement she may keep every part as it is (when she could exchange).
+            keep = [KeepParts()] if state.optional_replacement and diamonds and hand else []
             if knowledge is None:
-                return [ReplacePart(old, new) for old in diamonds for new in hand]
+                return [ReplacePart(old, new) for old in diamonds for new in hand] + keep
             usable = [slots[0] for slots in _distinct(state, [(slot,) for slot in hand if not _joker(state, slot, knowledge)], knowledge)]
             if diamonds and hand and not usable:
-                return [OnlyJokers()]
-            return [ReplacePart(old, new) for old in diamonds for new in usable]
+                return keep or [OnlyJokers()]
+            return [ReplacePart(old, new) for old in diamonds for new in usable] + keep
         if suit == HEARTS:
             return [
                 SwayCrowd(die, value) for die, shown in enumerate(state.dice)
@@ -764,7 +775,7 @@ class Astonishing(Game[AstonishingState]):
             need(action.seat != player and action.seat < state.players, "vote for a competitor: never for yourself")
         elif isinstance(action, (Reroll, KeepDice)):
             need(phase == Phase.JACKS and state.queue[0] == player, "it is not your turn to use Jacks")
-        elif isinstance(action, (Intimidate, ReplacePart, SwayCrowd, Sabotage)):
+        elif isinstance(action, (Intimidate, ReplacePart, KeepParts, SwayCrowd, Sabotage)):
             need(phase == Phase.EXHIBIT_QUEEN and state.queue[0] == player, "it is not your Queen's turn")
             if isinstance(action, ReplacePart):
                 from_hand((action.replacement,))
@@ -988,6 +999,9 @@ class Astonishing(Game[AstonishingState]):
             state.phase = Phase.REPLACING  # the next Queen goes on once the new part is seen
             if not state.cards.pending:  # it was public already (a card shown face up in a trade)
                 self._next_exhibition_queen(state)
+        elif isinstance(action, KeepParts):
+            state.notes.append(("keep-parts", player))
+            self._next_exhibition_queen(state)
         elif isinstance(action, SwayCrowd):
             before = state.dice[action.die]
             state.dice[action.die] = action.value

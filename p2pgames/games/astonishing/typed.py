@@ -63,6 +63,7 @@ from p2pgames.games.astonishing.actions import (
     GiveBack,
     Intimidate,
     KeepDice,
+    KeepParts,
     KeepRest,
     NoTrade,
     Offer,
@@ -169,6 +170,8 @@ def describe(state: "AstonishingState", player: int, action: Any, knowledge: Kno
         return f"intimidate position {action.position + 1}"
     if kind is ReplacePart:
         return f"replace {_card(state, action.installed, knowledge)} with {_card(state, action.replacement, knowledge)}"
+    if kind is KeepParts:
+        return "replace nothing"
     if kind is SwayCrowd:
         return f"turn die {action.die + 1} to {action.value}"
     if kind is Sabotage:

@@ -427,6 +427,8 @@ def _narrate_note(before: "AstonishingState", after: "AstonishingState", note: t
             f"{names[seat]} replaces {card_text(revealed[old])} in {names[owner]}'s position {position + 1}"
             f" with {card_text(revealed[new]) if new in revealed else 'a card'}."
         ]
+    if kind == "keep-parts":
+        return [f"{names[note[1]]} replaces no part."]
     if kind == "sway":
         _, seat, die, old, new = note
         return [f"{names[seat]} sways the crowd: die {die + 1} turns {old} → {new}; the crowd: {after.demonstration}."]
@@ -567,7 +569,8 @@ def _workshop_panel(state: "AstonishingState", viewer: int, knowledge: Knowledge
     lines = wrap_segments([*hand, ("dim", f" roster {' '.join(roster)}")], "      ", [("bold", "Hand:")])
     exhibition = state.phase in EXHIBITION_PHASES
     queen = FAIR_QUEENS[suit] if exhibition else QUEENS[suit]
-    lines.append((("dim", "Queen: "), ("", queen.does)))
+    optional = exhibition and SUITS[suit] == "diamonds" and state.optional_replacement
+    lines.append((("dim", "Queen: "), ("", queen.does + (", or none" if optional else ""))))
     if exhibition:
         lines.append((("dim", "King: "), ("", king_help(suit))))
     if not state.positions_public:
