@@ -40,6 +40,7 @@ action                           when
 ``KeepDice()``                   keep the remaining Jacks (1 Acclaim each)
 ``Intimidate(position)``         Clubs Queen: a position counts 2 more (up to 15)
 ``ReplacePart(installed, replacement)``  Diamonds Queen: swap an installed Diamond for a hand card
+``KeepParts()``                  Diamonds Queen, with the ``optional_replacement`` option: swap nothing
 ``SwayCrowd(die, value)``        Hearts Queen: turn a die by 1 or 2
 ``Sabotage(slot)``               Spades Queen: turn an installed Spade worth 7 or less face down
 ``Promote(competitor)``          a King: Acclaim for your suit in ``competitor``'s working positions
@@ -84,6 +85,7 @@ __all__ = [
     "KeepDice",
     "Intimidate",
     "ReplacePart",
+    "KeepParts",
     "SwayCrowd",
     "Sabotage",
     "Promote",
@@ -374,6 +376,12 @@ class ReplacePart:
 
 
 @dataclass(frozen=True, slots=True)
+class KeepParts:
+    """Diamonds Queen (Replacement Part), with the ``optional_replacement`` option: exchange no
+    installed Diamond (the rulebook's "You may exchange")."""
+
+
+@dataclass(frozen=True, slots=True)
 class SwayCrowd:
     """Hearts Queen (Sway the Crowd): turn die ``die`` (0–2) to ``value``, 1 or 2 from what it shows."""
 
@@ -411,7 +419,7 @@ Action = (
     ChooseInventor | ChooseAction | Offer | NoTrade | Answer | Stand | Decline | Accept | Reopen | Withdraw
     | DrawTwo | TakeFrom | TakeFromDiscard | BuyResources | GiveBack | Build | OnlyJokers | DiscardCard
     | KeepRest | Refill | EndInvention | ExhibitCard | Describe | Vote | Reroll | KeepDice | Intimidate | ReplacePart
-    | SwayCrowd
+    | KeepParts | SwayCrowd
     | Sabotage | Promote
 )
 
@@ -445,6 +453,7 @@ _KIND_OF = {
     KeepDice: "keep-dice",
     Intimidate: "intimidate",
     ReplacePart: "replace",
+    KeepParts: "keep-parts",
     SwayCrowd: "sway",
     Sabotage: "sabotage",
     Promote: "promote",

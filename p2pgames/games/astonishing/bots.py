@@ -45,6 +45,7 @@ from p2pgames.games.astonishing.actions import (
     GiveBack,
     Intimidate,
     KeepDice,
+    KeepParts,
     KeepRest,
     NoTrade,
     Offer,
@@ -228,7 +229,7 @@ class _View:
             return self.rate_reroll(action.die)
         if kind is KeepDice:
             return 0.0
-        if kind in (Intimidate, ReplacePart, SwayCrowd, Sabotage):
+        if kind in (Intimidate, ReplacePart, KeepParts, SwayCrowd, Sabotage):
             return self.rate_exhibition_queen(action)
         if kind is Promote:
             return float(state.king_acclaim(self.seat, action.competitor))

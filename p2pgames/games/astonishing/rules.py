@@ -73,6 +73,7 @@ from p2pgames.games.astonishing.actions import (
     GiveBack,
     Intimidate,
     KeepDice,
+    KeepParts,
     KeepRest,
     NoTrade,
     Offer,
@@ -157,6 +158,8 @@ _POSITIONS_PUBLIC = frozenset({
 _FIELDS: tuple[tuple[str, int], ...] = (
     ("players", 0),
     ("early_end", 0),
+    ("free_discard", 0),  # option: every player may discard at the end of a turn, not only those over six
+    ("optional_replacement", 0),  # option: the Diamonds exhibition Queen may exchange nothing
     ("phase", 0),
     ("first", 0),  # seat that goes first in every step taken in turn (-1 before the draw)
     ("inventor", 1),  # suit index by seat (-1 until chosen)
@@ -322,6 +325,10 @@ class AstonishingState(GameState):
         return [other for other in self.in_turn() if other != seat and self.hands[other]]
 
 
+# Why a King can't scrap installed cards where the new ones fit (rulebook line 146: "to make room").
+ROOM_REFUSAL = "installed cards are discarded only to make room, and that position has room for the new ones"
+
+
 def joker_refusal(use: str) -> str:
     """Why a Joker can't be ``use``d (``"installed"``, ``"discarded"``): what :meth:`check_action`
     says of one everyone has seen, and a typed move of one named."""
@@ -358,11 +365,26 @@ class Astonishing(Game[AstonishingState]):
             "once every position of every player holds a card, the players may end the Invention "
             "phase early if all agree (the rulebook's option)",
         ),
+        RulesetOption(
+            "free_discard", False, (False, True),
+            "at the end of a turn every player may discard cards it doesn't want, not only a player "
+            "over six (another reading of the rulebook's \"Players may discard extra cards\")",
+        ),
+        RulesetOption(
+            "optional_replacement", False, (False, True),
+            "the Diamonds Queen at the exhibition may exchange no part (another reading of her "
+            "\"You may exchange\", against \"A Queen, once played, must take effect\")",
+        ),
     )
+    # Edition 2: the free_discard and optional_replacement options (state keys), and a King scraps
+    # installed cards only to make room (RULES.md I16).
+    rules_edition = 2
 
     def describe_ruleset(self, ruleset: Ruleset) -> str:
         early = "the early end by agreement" if ruleset["early_end"] else "no early end"
-        return f"{ruleset.players} players, {early}"
+        free = ", any player may discard at the end of a turn" if ruleset["free_discard"] else ""
+        optional = ", the Diamonds Queen may replace no part" if ruleset["optional_replacement"] else ""
+        return f"{ruleset.players} players, {early}{free}{optional}"
 
     # -- setup and steps -----------------------------------------------------------------------
 
@@ -371,6 +393,8 @@ class Astonishing(Game[AstonishingState]):
         state = AstonishingState.__new__(AstonishingState)
         state.players = players
         state.early_end = ruleset["early_end"]
+        state.free_discard = ruleset["free_discard"]
+        state.optional_replacement = ruleset["optional_replacement"]
         state.cards = CardState()
         state.notes = []
         state.phase = Phase.FIRST
@@ -433,6 +457,8 @@ class Astonishing(Game[AstonishingState]):
         if phase == Phase.BUILD:
             return Simultaneous(tuple(sorted(state.queue)), "build: install cards face down")
         if phase == Phase.DISCARD:
+            if state.free_discard:
+                return Turn(tuple(state.discarding), "discard cards if you wish (down to six if you hold more)")
             return Turn(tuple(state.discarding), "discard down to six cards")
         if phase == Phase.REFILL:
             return Turn(tuple(state.discarding), "your hand is empty: draw a card from the deck?")
@@ -566,10 +592,12 @@ class Astonishing(Game[AstonishingState]):
         for position in range(POSITIONS):
             installed = sorted(state.installed[player][position])
             for slots in _one_or_two(state, usable, knowledge):
-                for count in range(len(installed) + 1):
+                # Installed cards are discarded only to make room: none while the new ones fit.
+                short = len(installed) + len(slots) - POSITION_CAPACITY
+                counts = range(short, len(installed) + 1) if short > 0 else (0,)
+                for count in counts:
                     for scrap in combinations(installed, count):
-                        if len(installed) - len(scrap) + len(slots) <= POSITION_CAPACITY:
-                            actions.append(Build(position, slots, scrap))
+                        actions.append(Build(position, slots, scrap))
         return actions
 
     def _descriptor_choices(self, state: AstonishingState, player: int, knowledge: Knowledge) -> list[tuple[int, ...]]:
@@ -588,12 +616,14 @@ class Astonishing(Game[AstonishingState]):
                 if not is_joker(revealed[slot]) and suit_of(revealed[slot]) == DIAMONDS and slot not in state.sabotaged
             ]
             hand = sorted(state.hands[player])
+            # With optional_replacement she may keep every part as it is (when she could exchange).
+            keep = [KeepParts()] if state.optional_replacement and diamonds and hand else []
             if knowledge is None:
-                return [ReplacePart(old, new) for old in diamonds for new in hand]
+                return [ReplacePart(old, new) for old in diamonds for new in hand] + keep
             usable = [slots[0] for slots in _distinct(state, [(slot,) for slot in hand if not _joker(state, slot, knowledge)], knowledge)]
             if diamonds and hand and not usable:
-                return [OnlyJokers()]
-            return [ReplacePart(old, new) for old in diamonds for new in usable]
+                return keep or [OnlyJokers()]
+            return [ReplacePart(old, new) for old in diamonds for new in usable] + keep
         if suit == HEARTS:
             return [
                 SwayCrowd(die, value) for die, shown in enumerate(state.dice)
@@ -705,6 +735,10 @@ class Astonishing(Game[AstonishingState]):
                 len(installed) - len(action.scrap) + len(action.slots) <= POSITION_CAPACITY,
                 f"a position holds at most {POSITION_CAPACITY} cards: discard installed ones to make room",
             )
+            need(
+                not action.scrap or len(installed) + len(action.slots) > POSITION_CAPACITY,
+                ROOM_REFUSAL,
+            )
         elif isinstance(action, OnlyJokers):
             need(
                 (phase == Phase.BUILD and player in state.queue)
@@ -741,7 +775,7 @@ class Astonishing(Game[AstonishingState]):
             need(action.seat != player and action.seat < state.players, "vote for a competitor: never for yourself")
         elif isinstance(action, (Reroll, KeepDice)):
             need(phase == Phase.JACKS and state.queue[0] == player, "it is not your turn to use Jacks")
-        elif isinstance(action, (Intimidate, ReplacePart, SwayCrowd, Sabotage)):
+        elif isinstance(action, (Intimidate, ReplacePart, KeepParts, SwayCrowd, Sabotage)):
             need(phase == Phase.EXHIBIT_QUEEN and state.queue[0] == player, "it is not your Queen's turn")
             if isinstance(action, ReplacePart):
                 from_hand((action.replacement,))
@@ -965,6 +999,9 @@ class Astonishing(Game[AstonishingState]):
             state.phase = Phase.REPLACING  # the next Queen goes on once the new part is seen
             if not state.cards.pending:  # it was public already (a card shown face up in a trade)
                 self._next_exhibition_queen(state)
+        elif isinstance(action, KeepParts):
+            state.notes.append(("keep-parts", player))
+            self._next_exhibition_queen(state)
         elif isinstance(action, SwayCrowd):
             before = state.dice[action.die]
             state.dice[action.die] = action.value
@@ -1145,7 +1182,9 @@ class Astonishing(Game[AstonishingState]):
 
     def _begin_discards(self, state: AstonishingState) -> None:
         state.queue = []
-        state.discarding = [seat for seat in state.in_turn() if len(state.hands[seat]) > HAND_LIMIT]
+        # Those over six must discard down to six; with free_discard anyone holding a card may.
+        least = 0 if state.free_discard else HAND_LIMIT
+        state.discarding = [seat for seat in state.in_turn() if len(state.hands[seat]) > least]
         state.phase = Phase.DISCARD
         self._maybe_end_discards(state)
 

@@ -63,6 +63,7 @@ from p2pgames.games.astonishing.actions import (
     GiveBack,
     Intimidate,
     KeepDice,
+    KeepParts,
     KeepRest,
     NoTrade,
     Offer,
@@ -169,6 +170,8 @@ def describe(state: "AstonishingState", player: int, action: Any, knowledge: Kno
         return f"intimidate position {action.position + 1}"
     if kind is ReplacePart:
         return f"replace {_card(state, action.installed, knowledge)} with {_card(state, action.replacement, knowledge)}"
+    if kind is KeepParts:
+        return "replace nothing"
     if kind is SwayCrowd:
         return f"turn die {action.die + 1} to {action.value}"
     if kind is Sabotage:
@@ -287,9 +290,11 @@ def parse(
         raise IllegalAction(player, "you have nothing to decide now")
     if suit is not None:
         raise IllegalAction(player, _inventor_problem(state, player, suit, names, legal))
+    # A build's cards after "replacing" are installed ones, not the hand's.
+    from_hand = wanted[:wanted.index("replacing")] if verb == "build" and "replacing" in wanted else wanted
     if verb in _HAND_VERBS:
         mine = {_card_token(card_text(name)) for slot in state.hands[player] if (name := state.value(slot, knowledge))}
-        for word in wanted[1:]:
+        for word in from_hand[1:]:
             card = word.removeprefix("down:")
             if _card_token(card) is not None and not card.startswith("#") and card not in mine and verb != "replace":
                 raise IllegalAction(player, f"{card.upper()} is not in your hand")
@@ -301,6 +306,14 @@ def parse(
             raise IllegalAction(player, joker_refusal("installed"))
         if verb == "discard" and any(isinstance(action, DiscardCard) for action in legal):
             raise IllegalAction(player, joker_refusal("discarded"))
+    if from_hand is not wanted and any(
+        isinstance(action, Build) and not action.scrap
+        and _canonical(describe(state, player, action, knowledge, names)) == from_hand
+        for action in legal
+    ):
+        from p2pgames.games.astonishing.rules import ROOM_REFUSAL
+
+        raise IllegalAction(player, ROOM_REFUSAL)
     if verb == "describe" and any(isinstance(action, Describe) for action in legal):
         raise IllegalAction(player, _describe_problem(game, state, player, knowledge))
     choices = [describe(state, player, action, knowledge, names) for action in legal[:4]]

@@ -98,9 +98,11 @@ turn, except on the first and final turns): jack, queen or king.
     answer with 1–2 cards, each face up or face down (answer 5d down:joker), or decline;
     the initiator accepts one (accept bob), revises, asks again or withdraws.
   Queens: each Inventor's own effect (see your workshop panel).
-  Kings build, all at once: 1–2 cards face down into a position, at most 2 a position
-    (build 9c 2d at 1; build 5h at 2 replacing 3s).
-  End of turn: more than six cards? Discard down to six (never a Joker).
+  Kings build, all at once: 1–2 cards face down into a position, at most 2 a position,
+    discarding installed ones only to make room (build 9c 2d at 1; build 5h at 2
+    replacing 3s).
+  End of turn: more than six cards? Discard down to six (never a Joker); with the
+    free_discard option every player may discard (discard 7c, keep the rest).
 The turn after the deck runs out is the final one, with all three action cards.
 
 Exhibition: choose Queen or King face down (queen, king), describe your contraption
@@ -425,6 +427,8 @@ def _narrate_note(before: "AstonishingState", after: "AstonishingState", note: t
             f"{names[seat]} replaces {card_text(revealed[old])} in {names[owner]}'s position {position + 1}"
             f" with {card_text(revealed[new]) if new in revealed else 'a card'}."
         ]
+    if kind == "keep-parts":
+        return [f"{names[note[1]]} replaces no part."]
     if kind == "sway":
         _, seat, die, old, new = note
         return [f"{names[seat]} sways the crowd: die {die + 1} turns {old} → {new}; the crowd: {after.demonstration}."]
@@ -565,7 +569,8 @@ def _workshop_panel(state: "AstonishingState", viewer: int, knowledge: Knowledge
     lines = wrap_segments([*hand, ("dim", f" roster {' '.join(roster)}")], "      ", [("bold", "Hand:")])
     exhibition = state.phase in EXHIBITION_PHASES
     queen = FAIR_QUEENS[suit] if exhibition else QUEENS[suit]
-    lines.append((("dim", "Queen: "), ("", queen.does)))
+    optional = exhibition and SUITS[suit] == "diamonds" and state.optional_replacement
+    lines.append((("dim", "Queen: "), ("", queen.does + (", or none" if optional else ""))))
     if exhibition:
         lines.append((("dim", "King: "), ("", king_help(suit))))
     if not state.positions_public:

@@ -46,12 +46,12 @@ class ScenarioTable(LocalTable):
     narration of every event in :attr:`lines`, and each seat's private narration in
     :attr:`private`."""
 
-    def __init__(self, players: int, first: int, *, early_end: bool = True, seed: bytes = b"scenario") -> None:
+    def __init__(self, players: int, first: int, *, seed: bytes = b"scenario", **options: Any) -> None:
         self.players = players
         self.planned: list[Callable[[AstonishingState], bool]] = [lambda after: after.first == first]
         self.lines: list[str] = []
         self.private: list[list[str]] = [[] for _ in range(players)]
-        super().__init__(GAME, GAME.ruleset(players, {"early_end": early_end}), seed)
+        super().__init__(GAME, GAME.ruleset(players, options), seed)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -113,6 +113,7 @@ def table(
     phase: str = Phase.CHOOSE,
     early_end: bool = True,
     exhibit: Mapping[int, str] | None = None,
+    **options: Any,
 ) -> ScenarioTable:
     """A table in the position named (see :func:`dealt` for ``players``, ``inventors``, ``first``).
 
@@ -127,9 +128,9 @@ def table(
     the invention turn; ``phase="choose-exhibit"`` starts the exhibition instead (everyone
     chooses Queen or King, sealed), and ``phase="describe"`` just after that choice, with
     ``exhibit[seat]`` sealed (typed: ``"queen"`` or ``"king"``; default King) — the first player
-    describes first.
+    describes first. Other keywords are table options (``free_discard=True``).
     """
-    t = dealt(players, inventors, first, early_end=early_end)
+    t = dealt(players, inventors, first, early_end=early_end, **options)
     state = t.state
     by_name = {name: slot for slot, name in t.truth.items()}
     placed: set[str] = set()

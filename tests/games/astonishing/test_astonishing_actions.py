@@ -22,6 +22,7 @@ from p2pgames.games.astonishing.actions import (
     GiveBack,
     Intimidate,
     KeepDice,
+    KeepParts,
     KeepRest,
     NoTrade,
     Offer,
@@ -78,6 +79,7 @@ EVERY_KIND = [
     Vote(0),
     Reroll(2),
     KeepDice(),
+    KeepParts(),
     Intimidate(1),
     ReplacePart(4, 20),
     SwayCrowd(0, 6),
@@ -88,7 +90,7 @@ EVERY_KIND = [
 
 def test_every_action_kind_is_listed_here():
     kinds = {type(action) for action in EVERY_KIND}
-    assert kinds == set(actions._KIND_OF) and len(kinds) == 31
+    assert kinds == set(actions._KIND_OF) and len(kinds) == 32
 
 
 @pytest.mark.parametrize("action", EVERY_KIND, ids=repr)

@@ -87,6 +87,23 @@ def test_installed_cards_may_be_scrapped_face_up_to_make_room():
     assert t.lines[-2:] == ["alice installs a card in position 1, discarding a card.", "To the discard pile: 7♣."]
 
 
+def test_installed_cards_are_scrapped_only_to_make_room():
+    # Rulebook line 146: "You may discard one or both cards already installed in a position to
+    # make room for new installations." Position 1 has room for one more card; position 2 is full.
+    t = _kings({0: ["3C", "9H"], 1: ["5D"], 2: ["5H"]}, installed={0: [["7C"], ["2C", "4C"], []]})
+    builds = [action for action in legal(t, 0) if isinstance(action, Build)]
+    assert {len(a.scrap) for a in builds if a.position == 0 and len(a.slots) == 1} == {0}
+    assert {len(a.scrap) for a in builds if a.position == 0 and len(a.slots) == 2} == {1}
+    assert {len(a.scrap) for a in builds if a.position == 1 and len(a.slots) == 1} == {1, 2}
+    assert "build 9♥ at 1 replacing 7♣" not in texts(t, 0)
+    with pytest.raises(IllegalAction, match="installed cards are discarded only to make room"):
+        simultaneous(t, {0: Build(0, _slots(t, "9H"), _slots(t, "7C"))})
+    with pytest.raises(IllegalAction, match="only to make room"):
+        play_all(t, {0: "build 9h at 1 replacing 7c"})
+    play_all(t, {0: "build 9h at 2 replacing 2c 4c"})
+    assert installed(t, 0) == [["7C"], ["9H"], []] and sorted(names(t, t.state.discard)) == ["2C", "4C"]
+
+
 def test_only_cards_installed_in_that_position_can_be_scrapped():
     t = _kings({0: ["3C"], 1: ["5D"], 2: ["5H"]}, installed={0: [["7C", "8C"], ["2C"], []]})
     with pytest.raises(IllegalAction, match="you can only discard cards installed in that position"):

@@ -24,3 +24,10 @@ def test_random_games_conform(players, seed):
 def test_random_games_without_the_early_end_conform(players):
     report = play_random_game(GAME, GAME.ruleset(players, {"early_end": False}), b"no-early-end")
     assert report.result is not None
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_random_games_with_the_other_readings_conform(players):
+    options = {"free_discard": True, "optional_replacement": True}
+    report = play_random_game(GAME, GAME.ruleset(players, options), b"other-readings", exhaustive=players == 2)
+    assert report.result is not None

@@ -82,6 +82,23 @@ def test_only_players_over_six_discard():
     assert legal(t, 1) == [] and legal(t, 2) == []
 
 
+def test_with_the_free_discard_option_every_player_may_discard_at_the_end_of_the_turn():
+    # The other reading of rulebook line 162, "Players may discard extra cards if they wish"
+    # (RULES.md I17): a table option, off by default (test_only_players_over_six_discard).
+    t = table(3, hands={0: ["2C", "3C"], 1: ["5D", "JOKER1"], 2: []}, deck=["8C", "9C"], free_discard=True)
+    _quiet_turn(t)
+    assert t.step() == Turn((0, 1), "discard cards if you wish (down to six if you hold more)")
+    assert set(legal(t, 0)) == {DiscardCard(slot(t, "2C")), DiscardCard(slot(t, "3C")), KeepRest()}
+    assert legal(t, 1) == [DiscardCard(slot(t, "5D")), KeepRest()] and legal(t, 2) == []
+    play(t, 0, "discard 3c")
+    play(t, 0, "keep the rest")
+    play(t, 1, "discard 5d")
+    assert t.step().actors == (1,)  # the Joker can't go: bob keeps it
+    play(t, 1, "keep the rest")
+    assert hand(t, 0) == ["2C"] and hand(t, 1) == ["JOKER1"] and names(t, t.state.discard) == ["3C", "5D"]
+    assert t.step() == Turn((2,), "your hand is empty: draw a card from the deck?")
+
+
 def test_several_players_over_six_discard_in_any_order():
     t = table(3, hands={0: SIX + ["8C"], 1: ["2D", "3D", "4D", "5D", "6D", "7D", "8D"], 2: ["5H"]})
     _quiet_turn(t)

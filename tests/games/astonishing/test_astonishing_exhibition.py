@@ -22,6 +22,7 @@ from p2pgames.games.astonishing.actions import (
     Describe,
     ExhibitCard,
     Intimidate,
+    KeepParts,
     OnlyJokers,
     Promote,
     ReplacePart,
@@ -30,6 +31,7 @@ from p2pgames.games.astonishing.actions import (
     SwayCrowd,
     Vote,
 )
+from p2pgames.games.astonishing.bots import make_bot
 
 from tests.games.astonishing.astonishing_scenarios import (
     CLUBS,
@@ -44,6 +46,7 @@ from tests.games.astonishing.astonishing_scenarios import (
     installed,
     knows,
     legal,
+    panel_lines,
     play,
     play_all,
     reroll_to,
@@ -60,11 +63,12 @@ KINGS = {0: "king, vote bob", 1: "king, vote alice", 2: "king, vote alice"}
 VOTES = {0: "vote bob", 1: "vote alice", 2: "vote alice"}
 
 
-def _fair(installed, hands=None, inventors=(CLUBS, DIAMONDS, HEARTS), first=0):
+def _fair(installed, hands=None, inventors=(CLUBS, DIAMONDS, HEARTS), first=0, **options):
     """The exhibition about to begin (Queen or King to be chosen face down): alice, bob, carol
-    play ``inventors``; the deck is spent."""
+    play ``inventors``; the deck is spent; ``options`` are table options."""
     return table(
         len(inventors), inventors, first, hands=hands or {}, installed=installed, rest="out", phase=Phase.CHOOSE_EXHIBIT,
+        **options,
     )
 
 
@@ -325,6 +329,36 @@ def test_diamonds_queen_exchanges_a_diamond_installed_on_any_invention_for_a_car
         "bob replaces 7♦ in alice's position 2 with a card.",
         "alice's contraption — form: 9♣; workings: 9♠; wonder: —.",
     ]
+
+
+def test_with_the_optional_replacement_option_the_diamonds_queen_may_replace_nothing():
+    # The other reading of rulebook line 251, "You may exchange" (RULES.md I10): a table option, off
+    # by default (test_diamonds_queen_exchanges_a_diamond_installed_on_any_invention_for_a_card_from_her_hand).
+    installed_cards = {0: [["9C"], ["7D"], []], 1: [["10D", "2D"], [], []], 2: [["6H"], [], []]}
+    t = _fair(installed_cards, hands={1: ["9S", "3C"]}, optional_replacement=True)
+    _exhibit(t, {0: "king, vote bob", 1: "queen, vote alice", 2: "king, vote alice"})
+    _keep_jacks(t)
+    assert "Queen: swap an installed ♦ for a card from your hand, or none" in panel_lines(t, 1, "Your workshop")
+    assert "replace nothing" in texts(t, 1) and "replace 7♦ with 9♠" in texts(t, 1)
+    play(t, 1, "replace nothing")
+    assert installed(t, 0) == [["9C"], ["7D"], []] and sorted(hand(t, 1)) == ["3C", "9S"]
+    assert t.lines[-1] == "bob replaces no part." and t.state.phase == Phase.EXHIBIT_KING
+    t = _fair(installed_cards, hands={1: ["JOKER2"]}, optional_replacement=True)
+    _exhibit(t, {0: "king, vote bob", 1: "queen, vote alice", 2: "king, vote alice"})
+    _keep_jacks(t)
+    assert legal(t, 1) == [KeepParts()]  # nothing to say about the Jokers: she keeps the parts
+
+
+def test_with_the_optional_replacement_option_a_bot_keeps_its_parts_when_every_exchange_costs_it():
+    # Bob's only Diamonds hold his position 1 at 12 against a crowd of 12; his hand is one Ace.
+    t = _fair(
+        {0: [["9C"], ["7S"], []], 1: [["10D", "2D"], [], []], 2: [["6H"], [], []]},
+        hands={1: ["AC"]}, optional_replacement=True,
+    )
+    _exhibit(t, {0: "king, vote bob", 1: "queen, vote alice", 2: "king, vote alice"})
+    _keep_jacks(t)
+    assert len(legal(t, 1)) == 3
+    assert make_bot(b"keep").choose(GAME, t.state, 1, t.knowledge[1], t.step()) == KeepParts()
 
 
 def test_diamonds_queen_replacing_with_a_joker_is_caught_when_it_is_revealed():

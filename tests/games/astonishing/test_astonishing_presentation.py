@@ -62,7 +62,7 @@ def test_the_log_never_reveals_a_face_down_card_through_a_whole_turn_and_the_exh
     t = table(
         3,
         hands={0: ["3D", "7C", "AC"], 1: ["5D", "JOKER2", "9C"], 2: ["2H", "8H"]},
-        installed={0: [["4S"], ["6D"], ["2D"]], 1: [["8D"], ["10S"], ["3S"]], 2: [["5H"], ["6H"], ["7H"]]},
+        installed={0: [["4S"], ["6D"], ["2D"]], 1: [["8D", "4D"], ["10S"], ["3S"]], 2: [["5H"], ["6H"], ["7H"]]},
         deck=["10H", "9H", "4H"],
         rest="out",
         final=True,

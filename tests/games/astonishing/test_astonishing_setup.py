@@ -32,10 +32,15 @@ from tests.games.astonishing.astonishing_scenarios import (
 )
 
 
-def test_game_identity_two_to_four_players_and_the_early_end_option_on_by_default():
+def test_game_identity_two_to_four_players_the_early_end_option_on_and_the_other_readings_off_by_default():
     assert (GAME.name, GAME.title, GAME.min_players, GAME.max_players) == ("astonishing", "Astonishing!", 2, 4)
-    assert dict(GAME.ruleset(3).options) == {"early_end": True}
-    assert dict(GAME.ruleset(2, {"early_end": False}).options) == {"early_end": False}
+    defaults = {"early_end": True, "free_discard": False, "optional_replacement": False}
+    assert dict(GAME.ruleset(3).options) == defaults
+    assert dict(GAME.ruleset(2, {"early_end": False}).options) == dict(defaults, early_end=False)
+    assert GAME.ruleset(3).edition == 2
+    first_edition = {"game": "astonishing", "players": 3, "options": {"early_end": True}}  # before the readings
+    with pytest.raises(RulesetError, match="made by an earlier version of p2pgames"):
+        GAME.decode_ruleset(first_edition)
     for players in (1, 5):
         with pytest.raises(RulesetError, match="Astonishing! is for 2–4 players"):
             GAME.ruleset(players)
