@@ -34,6 +34,7 @@ from p2pgames.engine import (
     Chance,
     ChoiceGroup,
     Claim,
+    Concealment,
     DeterministicRandom,
     Event,
     Game,
@@ -790,6 +791,17 @@ class Astonishing(Game[AstonishingState]):
         else:
             refuse(f"{action!r} is not an Astonishing! action")
 
+    def concealed_moves(self, state: AstonishingState, player: int, action: Any) -> list[Concealment]:
+        # Installed face down (line 146), offered face down (line 120), given back to the rival
+        # who alone sees it: no one else may be able to tell which of the hand's cards it was.
+        if isinstance(action, Build):
+            return [Concealment(slot) for slot in action.slots]
+        if isinstance(action, Answer):
+            return [Concealment(slot) for slot, up in zip(action.slots, action.face_up) if not up]
+        if isinstance(action, GiveBack):
+            return [Concealment(action.slot, (state.source,))]
+        return []
+
     def check_claim(self, state: AstonishingState, claim: Claim) -> None:
         revealed = state.cards.revealed
         names = [revealed[slot] for slot in claim.slots]
@@ -942,6 +954,8 @@ class Astonishing(Game[AstonishingState]):
             state.hands[rival].append(action.slot)
             state.cards.disclose((action.slot,), rival)
             state.notes.append(("give-back", player, rival, action.slot))
+            # Each of the two now holds a card the other knows.
+            self._remask(state, sorted((player, rival)))
             state.taker, state.source, state.taken = -1, -1, []
             self._next_queen(state)
         elif isinstance(action, DiscardCard):
@@ -1074,9 +1088,13 @@ class Astonishing(Game[AstonishingState]):
         state.queue = [seat for seat in state.in_turn() if state.action[seat] == "jack"]
         self._next_trade(state, first=True)
 
-    def _next_trade(self, state: AstonishingState, first: bool = False) -> None:
+    def _next_trade(self, state: AstonishingState, first: bool = False, traded: Sequence[int] = ()) -> None:
         if not first:
             state.queue.pop(0)
+            # The offer and the answers shown face up went back into their hands, or across with
+            # the face-down cards of the trade: each hand that holds a card another seat has seen
+            # is re-masked before its owner can hide one of them again.
+            self._remask(state, [seat for seat in state.in_turn() if seat in traded or self._holds_seen(state, seat)])
         state.offer = []
         state.answers = [[] for _ in range(state.players)]
         state.owing = []
@@ -1090,6 +1108,12 @@ class Astonishing(Game[AstonishingState]):
 
     def _ask_for_answers(self, state: AstonishingState) -> None:
         # Earlier answers stand (each may be revised or stood by): no hand changes within a trade.
+        # An answer that showed a card face up is taken back to be revised: the hand is re-masked
+        # (else a revised face-down answer could be told apart from the card shown), so it can't stand.
+        shown = [seat for seat in state.in_turn() if seat != state.trader and self._holds_seen(state, seat)]
+        for seat in shown:
+            state.answers[seat] = []
+        self._remask(state, shown)
         state.owing = [seat for seat in state.in_turn() if seat != state.trader and state.hands[seat]]
         state.phase = Phase.RESPOND if state.owing else Phase.DECIDE
 
@@ -1109,7 +1133,7 @@ class Astonishing(Game[AstonishingState]):
         # Face-down cards reach the buyer unseen by the others ("let the buyer beware").
         state.cards.disclose((slot for slot, up in answer if not up), trader)
         state.notes.append(("trade", trader, partner, tuple(state.offer), tuple(answer)))
-        self._next_trade(state)
+        self._next_trade(state, traded=(trader, partner))
 
     def _next_queen(self, state: AstonishingState, first: bool = False) -> None:
         if not first:
@@ -1158,9 +1182,11 @@ class Astonishing(Game[AstonishingState]):
             state.notes.append(("draw", taker, self._draw(state, taker, 2)))
             state.taken = [slot] + state.hands[taker][drawn_before:]
             if len(state.taken) > 2:
-                state.phase = Phase.GIVE_BACK
+                state.phase = Phase.GIVE_BACK  # the taker's hand is re-masked after it gives one back
                 return
             state.taken = []
+        # The card taken is known to its former holder, or to all (from the discard pile).
+        self._remask(state, [taker])
         state.taker, state.source = -1, -1
         self._next_queen(state)
 
@@ -1179,6 +1205,19 @@ class Astonishing(Game[AstonishingState]):
             installed.append(slot)
         state.cards.claim(Claim(seat, "install", action.slots))
         state.notes.append(("build", seat, action.position, len(action.slots), action.scrap))
+
+    def _holds_seen(self, state: AstonishingState, seat: int) -> bool:
+        """Whether ``seat``'s hand holds a card everyone has seen (shown face up in a trade)."""
+        revealed = state.cards.revealed
+        return any(slot in revealed for slot in state.hands[seat])
+
+    def _remask(self, state: AstonishingState, seats: Sequence[int]) -> None:
+        """Re-mask the hands of ``seats`` (:meth:`CardState.remask`): their cards take new slots
+        only their owners can tell apart."""
+        for seat in seats:
+            if state.hands[seat]:
+                state.hands[seat] = list(state.cards.remask(state.hands[seat], seat))
+                state.notes.append(("remask", seat, tuple(state.hands[seat])))
 
     def _begin_discards(self, state: AstonishingState) -> None:
         state.queue = []
@@ -1242,7 +1281,7 @@ class Astonishing(Game[AstonishingState]):
             state.phase = Phase.EXHIBIT_KING
             return
         state.phase = Phase.AUDITING
-        state.cards.audit((state.deal,))
+        state.cards.audit(state.cards.deals)  # the deck's deal and every hand's re-mask of it
 
     # -- encodings -----------------------------------------------------------------------------
 
