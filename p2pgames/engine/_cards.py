@@ -82,13 +82,19 @@ class Reveal:
 
 @dataclass(frozen=True, slots=True)
 class Disclose:
-    """Let player ``to`` see ``slots`` (receiving a card, peeking, a card passed on)."""
+    """Let player ``to`` see ``slots`` (receiving a card, peeking, a card passed on).
+
+    ``remask``: the slots are ``to``'s own cards re-masked (:meth:`CardState.remask`), which it
+    has seen before: nothing new to tell it.
+    """
 
     slots: tuple[int, ...]
     to: int
+    remask: bool = False
 
     def encode(self) -> list:
-        return ["disclose", list(self.slots), self.to]
+        # A plain disclosure keeps the three-item form it always had.
+        return ["disclose", list(self.slots), self.to, *([True] if self.remask else [])]
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +119,7 @@ def decode_operation(data: Any) -> CardOperation:
     if kind == "reveal":
         return Reveal(tuple(data[1]))
     if kind == "disclose":
-        return Disclose(tuple(data[1]), int(data[2]))
+        return Disclose(tuple(data[1]), int(data[2]), len(data) > 3 and data[3] is True)
     if kind == "audit":
         return Audit(tuple(data[1]))
     raise ValueError(f"unknown card operation {kind!r}")
@@ -248,9 +254,11 @@ class CardState:
 
     def disclosed_to(self, seat: int) -> tuple[int, ...]:
         """The slots the pending operations show to ``seat`` alone, in order (a card passed to
-        it, drawn, dealt): what a :class:`CardsDone` that ends them lets it see."""
+        it, drawn, dealt): what a :class:`CardsDone` that ends them lets it see. A re-mask's
+        slots are left out: they are cards the seat held already."""
         return tuple(
-            slot for operation in self.pending if isinstance(operation, Disclose) and operation.to == seat
+            slot for operation in self.pending
+            if isinstance(operation, Disclose) and operation.to == seat and not operation.remask
             for slot in operation.slots
         )
 
@@ -303,7 +311,7 @@ class CardState:
         with its sources.
         """
         fresh = self.reshuffle(slots)
-        self.disclose(fresh, owner)
+        self.pending.append(Disclose(tuple(fresh), owner, remask=True))
         return fresh
 
     def reveal(self, slots: Iterable[int]) -> None:
