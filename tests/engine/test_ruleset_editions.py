@@ -9,15 +9,17 @@ from p2pgames.games import get_game
 
 def test_a_first_edition_ruleset_keeps_the_form_it_had_and_a_later_one_names_its_edition():
     beltpunk, steamcourt = get_game("beltpunk"), get_game("steamcourt")
-    assert set(beltpunk.ruleset(2).encode()) == {"game", "players", "options"}
+    assert set(steamcourt.ruleset(1).encode()) == {"game", "players", "options"}  # Solo: edition 1
     assert steamcourt.ruleset(3).encode()["edition"] == steamcourt.rules_edition == 2
+    assert beltpunk.ruleset(2).encode()["edition"] == beltpunk.rules_edition == 2  # re-masked hands
     for game, players in ((beltpunk, 2), (steamcourt, 3), (steamcourt, 1)):
         ruleset = game.ruleset(players)
         assert game.decode_ruleset(ruleset.encode()) == ruleset
 
 
 @pytest.mark.parametrize("name, players, edition, which", [
-    ("beltpunk", 2, 2, "a later"),      # made by a version whose Beltpunk rules changed
+    ("beltpunk", 2, None, "an earlier"),  # before hands were re-masked (no edition: edition 1)
+    ("beltpunk", 2, 3, "a later"),      # made by a version whose Beltpunk rules changed again
     ("steamcourt", 3, None, "an earlier"),  # before start tokens (no edition: edition 1)
     ("steamcourt", 3, 3, "a later"),
     ("steamcourt", 1, 2, "a later"),    # Solo is still edition 1

@@ -171,14 +171,19 @@ class Beltpunk:
             scores.append(points - len(self.scrap[seat]))
         self.totals = [total + score for total, score in zip(self.totals, scores)]
         self.last_round = scores
-        self.cards.audit([self.deal])
+        self.cards.audit(self._round_deals())
         self.phase = "auditing"
+
+    def _round_deals(self):
+        """§D2: the round's deal and every re-mask made after it."""
+        return [record[0] for record in self.cards.deals if record[0] >= self.deal]
 
     def _after_audit(self):
         if max(self.totals) >= self.target:
             self.phase = "over"
             return
-        self.cards.retire(self.deal)
+        for number in self._round_deals():
+            self.cards.retire(number)
         self.deck = []
         self.conveyors = [[] for _ in SUITS]
         self.scrap = [[] for _ in range(self.players)]
@@ -338,12 +343,14 @@ class Beltpunk:
         elif kind == "pick":
             self._pile_holding(fields[0])[1].remove(fields[0])
             self.hands[seat].append(fields[0])
+            self.hands[seat] = self.cards.remask(self.hands[seat], seat)
             self._end_resolution()
         elif kind == "take":
             pile, cards = self._pile_holding(fields[0])
             cards.remove(fields[0])
             self.hands[seat].append(fields[0])
             self.cards.disclose([fields[0]], seat)
+            self.hands[seat] = self.cards.remask(self.hands[seat], seat)
             self.pile = pile
             self.phase = "place"
         elif kind == "place":
@@ -351,9 +358,6 @@ class Beltpunk:
             self.hands[seat].remove(slot)
             if self.pile is not None:
                 self.scrap[self.pile].append(slot)
-                self._end_resolution()
-            elif slot in self.cards.revealed:
-                self.conveyors[suit_of(self.cards.revealed[slot])].append(slot)
                 self._end_resolution()
             else:
                 self.placing = slot
@@ -370,4 +374,6 @@ class Beltpunk:
             self.hands[seat].append(offered)
             self.cards.disclose([given], asker)
             self.cards.disclose([offered], seat)
+            self.hands[asker] = self.cards.remask(self.hands[asker], asker)
+            self.hands[seat] = self.cards.remask(self.hands[seat], seat)
             self._end_resolution()

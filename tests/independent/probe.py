@@ -3,7 +3,8 @@
 Steps are tuples: ("chance",), ("simultaneous", seats), ("turn", seats), ("reaction", seats),
 ("cards", operations), ("over", result). Operations are their wire encodings (§D1):
 ["deal", deal, names, first, holders], ["reshuffle", deal, sources, first, holders],
-["reveal", slots], ["disclose", slots, seat], ["audit", deals].
+["reveal", slots], ["disclose", slots, seat] (a re-mask's: ["disclose", slots, seat, true]),
+["audit", deals].
 """
 
 from . import deck
@@ -49,6 +50,14 @@ class Cards:
         self.pending.append(["reshuffle", deal, list(sources), first, list(holders)])
         self.next_slot += len(sources)
         return deal, first
+
+    def remask(self, slots, seat):
+        """§D1 re-mask: a reshuffle of `slots` (a hand, in its order), then its new slots disclosed to
+        `seat` marked as a re-mask; returns the new slots."""
+        _, first = self.reshuffle(slots)
+        fresh = list(range(first, first + len(slots)))
+        self.pending.append(["disclose", fresh, seat, True])
+        return fresh
 
     def reveal(self, slots):
         slots = [s for s in slots if s not in self.revealed]

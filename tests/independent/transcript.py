@@ -84,7 +84,7 @@ def replayer(start_body):
     players, options = ruleset["players"], ruleset["options"]
     # §D1: a ruleset of another edition of the rules than §D describes is refused, not replayed.
     described = 2 if (ruleset["game"] == "steamcourt" and options.get("variant") != "solo"
-                      or ruleset["game"] == "astonishing") else 1
+                      or ruleset["game"] in ("astonishing", "beltpunk")) else 1
     if ruleset.get("edition", 1) != described:
         raise Problem("other-edition", f"a ruleset of edition {ruleset.get('edition', 1)} of {ruleset['game']}'s "
                       f"rules; the SPEC describes edition {described}")

@@ -23,6 +23,7 @@ from p2pgames.engine import (
     CardOperations,
     CardState,
     Chance,
+    Concealment,
     DeterministicRandom,
     Event,
     Game,
@@ -277,6 +278,7 @@ class Beltpunk(Game[BeltpunkState]):
     title = "Beltpunk Haberdasher"
     min_players = 2
     max_players = 4
+    rules_edition = 2  # 2: hands are re-masked after a pick, a take and an exchange
     options = (
         RulesetOption(
             "target",
@@ -445,6 +447,17 @@ class Beltpunk(Game[BeltpunkState]):
         return False
 
     # -- checking actions ----------------------------------------------------------------------
+
+    def concealed_moves(self, state: BeltpunkState, player: int, action: Any) -> list[Concealment]:
+        # Placed face down into a scrap pile; offered or given in an exchange, seen by the other.
+        kind = type(action)
+        if kind is Place and state.pile is not None:
+            return [Concealment(action.slot)]
+        if kind is Exchange:
+            return [Concealment(action.slot, (action.with_seat,))]
+        if kind is Give:
+            return [Concealment(action.slot, (state.actor,))]
+        return []
 
     def check_action(self, state: BeltpunkState, player: int, action: Any) -> None:
         """Raise :class:`IllegalAction` unless ``action`` is allowed by the public state.
@@ -618,7 +631,8 @@ class Beltpunk(Game[BeltpunkState]):
                 state.phase = Phase.OVER
                 state.notes.append(("game-over",))
             else:
-                state.cards.retire(state.deal)
+                for deal in self._round_deals(state):
+                    state.cards.retire(deal)
                 self._clear_table(state)
                 self._start_round(state)
 
@@ -647,12 +661,16 @@ class Beltpunk(Game[BeltpunkState]):
             state.pile_of(action.slot)[1].remove(action.slot)
             # The looker has already seen the card (or it was public).
             state.hands[player].append(action.slot)
+            self._remask(state, player)
             self._end_resolution(state)
         elif kind is Take:
             pile, holder = state.pile_of(action.slot)
             holder.remove(action.slot)
             state.hands[player].append(action.slot)
             state.cards.disclose((action.slot,), player)
+            # Before a card goes back: which one it is, nobody else may tell (the taken card
+            # was public, or seen by whoever placed or looked at it).
+            self._remask(state, player)
             state.pile = pile
             state.phase = Phase.PLACE
         elif kind is Place:
@@ -744,11 +762,9 @@ class Beltpunk(Game[BeltpunkState]):
             # Face down into a player's scrap pile: only the placer (and whoever saw it) knows it.
             state.scrap[state.pile].append(slot)
             self._end_resolution(state)
-        elif slot in state.cards.revealed:
-            state.conveyors[SUIT_OF[state.cards.revealed[slot]]].append(slot)
-            self._end_resolution(state)
         else:
-            # Face up into The Machine: its conveyor is known once it is revealed.
+            # Face up into The Machine: its conveyor is known once it is revealed (no card in a
+            # hand is public: the hand was re-masked after the take).
             state.placing = slot
             state.cards.reveal((slot,))
             state.phase = Phase.PLACING
@@ -761,8 +777,16 @@ class Beltpunk(Game[BeltpunkState]):
         state.hands[giver].append(offered)
         state.cards.disclose((given,), asker)
         state.cards.disclose((offered,), giver)
+        # Each now holds a card the other has seen.
+        self._remask(state, asker)
+        self._remask(state, giver)
         state.notes.append(("exchanged", asker, giver))
         self._end_resolution(state)
+
+    def _remask(self, state: BeltpunkState, seat: int) -> None:
+        """Re-mask ``seat``'s hand (:meth:`CardState.remask`), which holds a card another seat knows:
+        its cards take new slots only ``seat`` can tell apart."""
+        state.hands[seat] = list(state.cards.remask(state.hands[seat], seat))
 
     def _next_declaration(self, state: BeltpunkState) -> None:
         players = state.players
@@ -821,8 +845,13 @@ class Beltpunk(Game[BeltpunkState]):
         state.notes.append(("round-end", reason, tuple(breakdown)))
         # Every card of the round becomes public and is checked; the table stays as it is until
         # the next round is dealt (or for good, if the game is over).
-        state.cards.audit((state.deal,))
+        state.cards.audit(self._round_deals(state))
         state.phase = Phase.AUDITING
+
+    @staticmethod
+    def _round_deals(state: BeltpunkState) -> list[int]:
+        """The round's deal and the re-masks of its hands, made after it."""
+        return [deal for deal in state.cards.deals if deal >= state.deal]
 
     def _clear_table(self, state: BeltpunkState) -> None:
         """Forget the finished round's table (its scores are banked, its slots retired)."""

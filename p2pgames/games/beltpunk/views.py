@@ -367,15 +367,8 @@ def _narrate_act(
         verb = "draws" if kind is Pick else "takes"
         return [f"{who} {verb} {card} from {pile_title(pile, names)}"]
     if kind is Place:
-        name = revealed.get(action.slot)
         if state.pile is None:
-            return [
-                (
-                    f"{who} places {name} ({card_title(name)}) into The Machine"
-                    if name
-                    else f"{who} places a card into The Machine"
-                )
-            ]
+            return [f"{who} places a card into The Machine"]  # its card shows as it lands
         return [f"{who} places a card face down into {pile_title(state.pile, names)}"]
     if kind is Exchange:
         return [f"{who} offers {names[action.with_seat]} a card in exchange"]

@@ -115,12 +115,13 @@ class StackedTable(LocalTable):
     # -- naming cards --------------------------------------------------------------------------
 
     def slot(self, name: str) -> int:
-        """The slot of card ``name`` in the current round's deal."""
+        """The slot card ``name`` is in now, in the current round: its newest, since a hand
+        re-masked moves its cards to new slots."""
         first = self.state.cards.deals[self.state.deal].first_slot
-        for slot, value in self.truth.items():
-            if value == name and slot >= first:
-                return slot
-        raise KeyError(name)
+        slots = [slot for slot, value in self.truth.items() if value == name and slot >= first]
+        if not slots:
+            raise KeyError(name)
+        return max(slots)
 
     def name(self, slot: int) -> str:
         return self.truth[slot]

@@ -165,7 +165,10 @@ def test_look_at_a_players_pile_shows_its_hidden_cards_to_the_looker_only():
     assert "carol looks at alice's scrap pile" in table.lines
     assert "draw E7" in table.texts(CAROL)
     table.act(CAROL, Pick(hidden))
-    assert hidden in table.state.hands[CAROL] and hidden not in table.state.scrap[ALICE]
+    # In her hand, re-masked: a new slot only she can tell from her other cards.
+    assert hidden not in table.state.scrap[ALICE] and hidden not in table.state.hands[CAROL]
+    assert table.slot("E7") in table.state.hands[CAROL] and table.view(CAROL)[table.slot("E7")] == "E7"
+    assert table.slot("E7") not in table.view(ALICE) and table.slot("E7") not in table.view(BOB)
     assert any(
         line.startswith("carol draws card alice#4 from alice's scrap pile") for line in table.lines
     )
@@ -191,7 +194,9 @@ def test_take_from_a_face_down_pile_is_blind_until_the_card_is_in_hand():
     assert table.step().actors == (CAROL,)
     assert {type(action) for action in table.legal(CAROL)} == {Place}
     table.act(CAROL, Place(table.slot("E7")))  # placing back the card just taken is allowed
-    assert table.state.scrap[ALICE][-1] == hidden
+    # Bob saw E7 go into the pile; once back among Carol's cards, he can't tell which one she placed.
+    assert table.state.scrap[ALICE][-1] == table.slot("E7") != hidden
+    assert table.slot("E7") not in table.view(BOB)
 
 
 def test_take_and_place_into_the_machine_goes_face_up_into_its_conveyor():
@@ -215,7 +220,9 @@ def test_place_back_the_card_just_taken_from_the_machine():
     assert "place G11" in table.texts(ALICE)
     table.act(ALICE, Place(table.slot("G11")))
     assert table.conveyor(1) == ["G12", "G2", "G11"]
-    assert "alice places G11 (Gears 11) into The Machine" in table.lines
+    # Back among her cards it was one of them (her hand re-masked): it shows as it lands, face up.
+    assert "alice places a card into The Machine" in table.lines
+    assert "alice's card is G11: into the Gears conveyor" in table.lines
 
 
 def test_exchange_the_other_player_chooses_what_to_give_and_each_alone_is_told_which_card_it_got():
