@@ -34,8 +34,8 @@ from p2pgames.games.astonishing.rules import CLUBS, DIAMONDS, HEARTS, SPADES, As
 __all__ = [
     "CLUBS", "DIAMONDS", "HEARTS", "SPADES", "GAME", "NAMES", "Phase", "ScenarioTable",
     "act", "choose", "dealt", "describe_all", "face", "finish", "hand", "held", "installed", "knows", "legal", "names",
-    "panel_lines", "pick", "play", "play_all", "reroll_to", "roll", "seal", "simultaneous", "slot", "table", "texts",
-    "typed",
+    "panel_lines", "pick", "play", "play_all", "reroll_to", "roll", "seal", "shown_then_withdrawn", "simultaneous", "slot",
+    "table", "texts", "typed",
 ]
 
 NAMES = ("alice", "bob", "carol", "dave")
@@ -223,6 +223,18 @@ def choose(t: ScenarioTable, cards: Mapping[int, str] | Sequence[str]) -> None:
     """Every seat's action card for the turn: ``choose(t, ["jack", "queen", "king"])``."""
     cards = dict(enumerate(cards)) if not isinstance(cards, Mapping) else cards
     simultaneous(t, {seat: ChooseAction(card) for seat, card in cards.items()})
+
+
+def shown_then_withdrawn(t: ScenarioTable, name: str, typed_as: str) -> None:
+    """With bob and carol trading (Jacks) and alice asked: bob offers 5♦, alice answers with card
+    ``name`` (typed ``typed_as``) face up — everyone sees it — carol declines, bob withdraws and
+    carol trades nothing: the card went back among alice's cards."""
+    play(t, 1, "offer 5d")
+    play(t, 0, f"answer {typed_as}")
+    assert knows(t, None, name)
+    play(t, 2, "decline")
+    play(t, 1, "withdraw")
+    play(t, 2, "no trade")
 
 
 def describe_all(t: ScenarioTable, texts: Mapping[int, str] | None = None) -> None:

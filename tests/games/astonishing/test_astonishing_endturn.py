@@ -20,6 +20,7 @@ from tests.games.astonishing.astonishing_scenarios import (
     play,
     play_all,
     seal,
+    shown_then_withdrawn,
     simultaneous,
     slot,
     table,
@@ -128,12 +129,7 @@ def test_a_joker_shown_face_up_goes_back_among_the_hand_and_discarding_it_is_cau
     naming her, when it is revealed on the discard pile, as any Joker."""
     t = table(3, hands={0: ["2C", "3C", "4C", "5C", "6C", "JOKER1"], 1: ["5D"], 2: ["5H"]}, deck=["8C", "9C"])
     choose(t, ["queen", "jack", "jack"])
-    play(t, 1, "offer 5d")
-    play(t, 0, "answer joker")
-    assert knows(t, None, "JOKER1")
-    play(t, 2, "decline")
-    play(t, 1, "withdraw")
-    play(t, 2, "no trade")
+    shown_then_withdrawn(t, "JOKER1", "joker")
     play(t, 0, "draw two")
     assert not knows(t, None, "JOKER1") and not knows(t, 1, "JOKER1") and len(t.state.hands[0]) == 8
     assert "discard Joker" not in texts(t, 0)
