@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from p2pgames.engine import ChanceOutcome, DeterministicRandom, LocalTable
+from p2pgames.engine import Act, ChanceOutcome, DeterministicRandom, LocalTable
 from p2pgames.engine._steps import GameOver, ReactionWindow, Sealed, Simultaneous, Turn
 from p2pgames.games import get_game
 from p2pgames.games.astonishing import actions as astonishing_actions
@@ -246,7 +246,9 @@ def test_astonishing_random_cards_and_rerolls_draw_as_the_section_says(playthrou
                     slot = hand[r.below(len(hand))]
                     assert slot not in after["hands"][source]
                     picks["hand"] += 1
-                assert slot in after["hands"][taker]
+                # The taker's hand holds it, or, re-masked (§D5), its re-mask's source slots do.
+                remasked = {seat: source for seat, source, _ in _remasks(before, after)}
+                assert slot in (after["hands"][taker] if after["phase"] == "give-back" else remasked[taker])
             elif before["phase"] == "reroll":
                 die = before["rerolling"]
                 assert after["dice"][die] == 1 + r.below(6) and after["rerolling"] == -1
@@ -269,7 +271,77 @@ def test_astonishing_deal_is_one_new_deal_then_a_hand_disclosed_to_each_seat_in_
         ]
         assert dealt["deck"] == list(range(4 * players, 42))
         assert dealt["phase"] == "choose" and dealt["turn"] == 1
-        assert states[-1]["cards"]["audited"] == [0] and len(states[-1]["cards"]["revealed"]) == 42
+        # The audit covers every deal: the deck's and every re-mask's; every slot ends public.
+        cards = states[-1]["cards"]
+        assert len(cards["deals"]) > 1 and cards["audited"] == list(range(len(cards["deals"])))
+        assert len(cards["revealed"]) == cards["next_slot"]
+
+
+def _remasks(before: dict, after: dict) -> list[tuple[int, list[int], list[int]]]:
+    """The re-masks one event queued, as (seat, source slots, new slots) in queue order, each checked
+    to be as §D5 says: a Reshuffle of the next deal and slots (holders every seat), at once followed
+    by a Disclose of its new slots, increasing, to the seat, marked as a re-mask, whose hand they
+    then are."""
+    deal, slot = len(before["cards"]["deals"]), before["cards"]["next_slot"]
+    found = []
+    pending = after["cards"]["pending"]
+    for index, operation in enumerate(pending):
+        if operation[0] != "reshuffle":
+            continue
+        _, number, source, first, holders = operation
+        new = list(range(first, first + len(source)))
+        assert (number, first, holders) == (deal, slot, []), operation
+        disclose, shown, seat, remask = pending[index + 1]
+        assert (disclose, shown, remask) == ("disclose", new, True) and after["hands"][seat] == new, pending
+        found.append((seat, source, new))
+        deal, slot = deal + 1, slot + len(source)
+    return found
+
+
+def test_astonishing_hands_are_re_masked_when_and_in_the_order_the_section_says(playthroughs):
+    seen = {"trade": 0, "ask-again": 0, "take": 0, "give-back": 0}
+    for (name, players, _, _), (log, states) in playthroughs.items():
+        if name != "astonishing":
+            continue
+        for index, event in enumerate(log):
+            before, after = states[index], states[index + 1]
+            remasks = _remasks(before, after)
+            in_turn = [(before["first"] + k) % players for k in range(players)]
+            public = {slot for slot, _ in after["cards"]["revealed"]}
+            action = event.action if isinstance(event, Act) else None
+            kind = type(action).__name__
+            hands = [list(hand) for hand in before["hands"]]  # each hand as the re-mask takes it
+            if before["phase"] == "decide" and kind == "Accept":
+                trader, partner = before["trader"], action.seat
+                for slot in before["offer"]:
+                    hands[trader].remove(slot)
+                    hands[partner].append(slot)
+                for slot in before["answers"][partner][0::2]:
+                    hands[partner].remove(slot)
+                    hands[trader].append(slot)
+                wanted = [s for s in in_turn if hands[s] and (s in (trader, partner) or set(hands[s]) & public)]
+                seen["trade"] += 1
+            elif before["phase"] == "decide" and kind == "Withdraw":
+                wanted = [s for s in in_turn if set(hands[s]) & public]
+                seen["trade"] += 1
+            elif before["phase"] == "decide" and kind in ("Reopen", "Offer"):
+                wanted = [s for s in in_turn if s != before["trader"] and set(hands[s]) & public]
+                assert all(after["answers"][s] == [] for s in wanted)
+                seen["ask-again"] += bool(wanted)
+            elif before["phase"] == "pick" and isinstance(event, ChanceOutcome):
+                wanted = [] if after["phase"] == "give-back" else [before["taker"]]
+                seen["take"] += 1
+            elif before["phase"] == "give-back" and kind == "GiveBack":
+                hands[before["taker"]].remove(action.slot)
+                hands[before["source"]].append(action.slot)
+                wanted = sorted((before["taker"], before["source"]))
+                seen["give-back"] += 1
+            else:
+                wanted = []
+            assert [seat for seat, _, _ in remasks] == wanted, (index, event, remasks)
+            if before["phase"] != "pick":  # (a take's source: the hand with the card taken and any drawn)
+                assert [source for _, source, _ in remasks] == [hands[seat] for seat in wanted], (index, event)
+    assert all(seen.values()), seen
 
 
 def test_torpedo_edition_is_the_digest_the_section_describes_and_the_one_it_names():

@@ -33,9 +33,9 @@ from p2pgames.games.astonishing.rules import CLUBS, DIAMONDS, HEARTS, SPADES, As
 
 __all__ = [
     "CLUBS", "DIAMONDS", "HEARTS", "SPADES", "GAME", "NAMES", "Phase", "ScenarioTable",
-    "act", "choose", "dealt", "describe_all", "face", "finish", "hand", "installed", "knows", "legal", "names",
-    "panel_lines", "pick", "play", "play_all", "reroll_to", "roll", "seal", "simultaneous", "slot", "table", "texts",
-    "typed",
+    "act", "choose", "dealt", "describe_all", "face", "finish", "hand", "held", "installed", "knows", "legal", "names",
+    "panel_lines", "pick", "play", "play_all", "reroll_to", "roll", "seal", "shown_then_withdrawn", "simultaneous", "slot",
+    "table", "texts", "typed",
 ]
 
 NAMES = ("alice", "bob", "carol", "dave")
@@ -225,6 +225,18 @@ def choose(t: ScenarioTable, cards: Mapping[int, str] | Sequence[str]) -> None:
     simultaneous(t, {seat: ChooseAction(card) for seat, card in cards.items()})
 
 
+def shown_then_withdrawn(t: ScenarioTable, name: str, typed_as: str) -> None:
+    """With bob and carol trading (Jacks) and alice asked: bob offers 5♦, alice answers with card
+    ``name`` (typed ``typed_as``) face up — everyone sees it — carol declines, bob withdraws and
+    carol trades nothing: the card went back among alice's cards."""
+    play(t, 1, "offer 5d")
+    play(t, 0, f"answer {typed_as}")
+    assert knows(t, None, name)
+    play(t, 2, "decline")
+    play(t, 1, "withdraw")
+    play(t, 2, "no trade")
+
+
 def describe_all(t: ScenarioTable, texts: Mapping[int, str] | None = None) -> None:
     """Every seat describes in turn: ``texts[seat]`` typed, else its first legal description."""
     texts = texts or {}
@@ -264,7 +276,8 @@ def reroll_to(t: ScenarioTable, die: int, value: int) -> None:
 def pick(t: ScenarioTable, taker: int, name: str) -> None:
     """The next card taken at random (from a hand or the discard pile) is ``name``, to ``taker``."""
     wanted = slot(t, name)
-    t.plan(lambda after: wanted in after.hands[taker])
+    # (The taker's hand is then re-masked: the card is found by the note of the take, not its slot.)
+    t.plan(lambda after: any(note[:2] == ("taken", taker) and note[3] == wanted for note in after.notes))
 
 
 # -- looking -------------------------------------------------------------------------------------
@@ -281,7 +294,17 @@ def panel_lines(t: ScenarioTable, viewer: int | None, title: str) -> list[str] |
 
 
 def slot(t: ScenarioTable, name: str) -> int:
-    return next(s for s, n in t.truth.items() if n == name)
+    """Where card ``name`` is now: its newest slot (a re-masked hand's cards take new slots, and a
+    re-shuffle's slots follow every slot dealt before)."""
+    return max(s for s, n in t.truth.items() if n == name)
+
+
+def held(t: ScenarioTable, seat: int, name: str) -> int:
+    """The slot ``seat`` itself can tell holds card ``name`` in its hand (through its knowledge or
+    the public cards, as its player would find it, not through ``table.truth``)."""
+    seen = {**t.state.cards.revealed, **t.knowledge[seat]}
+    (found,) = [s for s in t.state.hands[seat] if seen.get(s) == name]
+    return found
 
 
 def names(t: ScenarioTable, slots: Iterable[int]) -> list[str]:

@@ -14,6 +14,7 @@ from tests.games.astonishing.astonishing_scenarios import (
     describe_all,
     finish,
     hand,
+    held,
     installed,
     knows,
     legal,
@@ -22,6 +23,7 @@ from tests.games.astonishing.astonishing_scenarios import (
     play_all,
     roll,
     seal,
+    shown_then_withdrawn,
     simultaneous,
     slot,
     table,
@@ -156,10 +158,8 @@ def test_saying_only_jokers_with_another_card_in_hand_is_caught_at_the_audit():
     assert caught.value.reason == "said their hand held only Jokers, so their King could do nothing"
 
 
-def test_installing_a_joker_is_caught_naming_the_player_when_the_cards_are_revealed_at_the_exhibition():
-    t = _final({0: ["JOKER1", "5C"], 1: ["5D"], 2: ["5H"]})
-    assert "build Joker at 1" not in texts(t, 0)  # never offered ...
-    simultaneous(t, {0: Build(0, _slots(t, "JOKER1", "5C"), ())})  # ... but nobody can see it yet
+def _caught_at_the_exhibition_for_a_joker(t):
+    """Alice has installed a Joker on the final turn: the exhibition reveals it and names her."""
     assert t.state.phase == Phase.CHOOSE_EXHIBIT
     seal(t)
     describe_all(t)
@@ -170,20 +170,29 @@ def test_installing_a_joker_is_caught_naming_the_player_when_the_cards_are_revea
     assert caught.value.reason == "installed a Joker: Jokers can never be used to build a contraption"
 
 
-def test_installing_a_joker_everyone_has_seen_is_refused_at_once():
-    """Alice showed her Joker face up answering a trade that was withdrawn: building with it breaks
-    a rule anyone can check, so it is refused when it is tried (check_action), not at some later
-    reveal."""
-    t = table(3, hands={0: ["2C", "JOKER1"], 1: ["5D", "6D"], 2: ["5H"]})
+def test_installing_a_joker_is_caught_naming_the_player_when_the_cards_are_revealed_at_the_exhibition():
+    t = _final({0: ["JOKER1", "5C"], 1: ["5D"], 2: ["5H"]})
+    assert "build Joker at 1" not in texts(t, 0)  # never offered ...
+    simultaneous(t, {0: Build(0, _slots(t, "JOKER1", "5C"), ())})  # ... but nobody can see it yet
+    _caught_at_the_exhibition_for_a_joker(t)
+
+
+def test_a_joker_shown_face_up_goes_back_among_the_hand_and_installing_it_is_caught_at_the_reveal():
+    """Alice showed her Joker face up answering a trade that was withdrawn. At a table it goes back
+    among her cards and nobody can tell which of them it is: her hand is re-masked (RULES.md,
+    "Hands are re-masked"), so no other seat knows its new slot, building with it can't be refused
+    at once, and it is caught, as any Joker, when the cards are revealed at the exhibition."""
+    t = table(
+        3, hands={0: ["2C", "JOKER1"], 1: ["5D", "6D"], 2: ["5H"]},
+        rest="out", final=True, deadline=True, turn=8, last={0: "jack", 1: "king", 2: "king"},
+    )
     choose(t, ["king", "jack", "jack"])
-    play(t, 1, "offer 5d")
-    play(t, 0, "answer joker")
-    play(t, 2, "decline")
-    play(t, 1, "withdraw")
-    play(t, 2, "no trade")
-    assert knows(t, None, "JOKER1") and "build Joker at 1" not in texts(t, 0)
-    with pytest.raises(IllegalAction, match="Joker"):
-        simultaneous(t, {0: Build(0, _slots(t, "JOKER1"), ())})
+    shown_then_withdrawn(t, "JOKER1", "joker")
+    joker = held(t, 0, "JOKER1")
+    assert not knows(t, None, "JOKER1") and not knows(t, 1, "JOKER1") and not knows(t, 2, "JOKER1")
+    assert "build Joker at 1" not in texts(t, 0)
+    simultaneous(t, {0: Build(0, tuple(sorted((joker, held(t, 0, "2C")))), ())})
+    _caught_at_the_exhibition_for_a_joker(t)
 
 
 def test_rulebook_example_a_3_and_a_9_in_the_first_position_give_descriptor_3_or_9_and_reliability_12():

@@ -13,12 +13,14 @@ from tests.games.astonishing.astonishing_scenarios import (
     act,
     choose,
     hand,
+    held,
     knows,
     legal,
     names,
     play,
     play_all,
     seal,
+    shown_then_withdrawn,
     simultaneous,
     slot,
     table,
@@ -120,21 +122,20 @@ def test_discarding_a_joker_is_caught_naming_the_player_when_it_is_revealed():
     assert caught.value.player == 0 and caught.value.reason == "discarded a Joker: Jokers can never be discarded"
 
 
-def test_discarding_a_joker_everyone_has_seen_is_refused_at_once():
-    """Alice showed her Joker face up answering a trade that was withdrawn: discarding it breaks a
-    rule anyone can check, so it is refused when it is tried (check_action), like any public rule."""
+def test_a_joker_shown_face_up_goes_back_among_the_hand_and_discarding_it_is_caught_when_revealed():
+    """Alice showed her Joker face up answering a trade that was withdrawn. At a table it goes back
+    among her cards and nobody can tell which of them it is: her hand is re-masked (RULES.md,
+    "Hands are re-masked"), so discarding it can't be refused at once by its slot; it is caught,
+    naming her, when it is revealed on the discard pile, as any Joker."""
     t = table(3, hands={0: ["2C", "3C", "4C", "5C", "6C", "JOKER1"], 1: ["5D"], 2: ["5H"]}, deck=["8C", "9C"])
     choose(t, ["queen", "jack", "jack"])
-    play(t, 1, "offer 5d")
-    play(t, 0, "answer joker")
-    play(t, 2, "decline")
-    play(t, 1, "withdraw")
-    play(t, 2, "no trade")
+    shown_then_withdrawn(t, "JOKER1", "joker")
     play(t, 0, "draw two")
-    assert knows(t, None, "JOKER1") and len(t.state.hands[0]) == 8
+    assert not knows(t, None, "JOKER1") and not knows(t, 1, "JOKER1") and len(t.state.hands[0]) == 8
     assert "discard Joker" not in texts(t, 0)
-    with pytest.raises(IllegalAction, match="Joker"):
-        act(t, 0, DiscardCard(slot(t, "JOKER1")))
+    with pytest.raises(RuleViolation) as caught:
+        act(t, 0, DiscardCard(held(t, 0, "JOKER1")))
+    assert caught.value.player == 0 and caught.value.reason == "discarded a Joker: Jokers can never be discarded"
 
 
 # -- an empty hand ---------------------------------------------------------------------------------

@@ -27,12 +27,13 @@ from tests.games.astonishing.astonishing_scenarios import (
 
 
 def _hidden_texts(t, viewer=None):
-    """How the cards ``viewer`` can't see would print (a Joker's text only while no Joker is
-    public, as the two print alike)."""
+    """How the cards ``viewer`` never saw would print (a Joker's text only while no Joker is
+    public, as the two print alike). A card seen in any of its slots counts as seen: a re-masked
+    hand's cards take new slots, but the card everyone saw face up stays one they saw."""
     seen = dict(t.state.cards.revealed)
     if viewer is not None:
         seen.update(t.knowledge[viewer])
-    hidden = [name for slot, name in t.truth.items() if slot not in seen]
+    hidden = {name for name in t.truth.values()} - set(seen.values())
     texts = {card_text(name) for name in hidden if not is_joker(name)}
     if any(is_joker(name) for name in hidden) and not any(is_joker(name) for name in seen.values()):
         texts.add("Joker")

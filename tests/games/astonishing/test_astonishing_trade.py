@@ -155,26 +155,30 @@ def test_asked_again_players_may_revise_turn_face_down_cards_up_or_stand_by_thei
     play(t, 2, "answer down:5s")
     play(t, 0, "ask again")
     assert t.step() == Turn((1, 2), "answer the trade offer, or decline")
-    assert texts(t, 1)[-2:] == ["stand", "decline"]
+    assert texts(t, 2)[-2:] == ["stand", "decline"]
+    # Bob showed the 3 face up: it went back among his cards (his hand is re-masked), so his answer
+    # is taken back and he answers anew (RULES.md, asked again, a face-up answer is answered anew).
+    assert texts(t, 1)[-1] == "decline" and "stand" not in texts(t, 1) and t.state.answer_of(1) == []
+    assert not knows(t, 0, "9H") and not knows(t, 2, "3C") and not knows(t, None, "3C")
     play(t, 1, "answer 3c 9h")  # turns the 9 face up
     play(t, 2, "stand")
     assert knows(t, 0, "9H") and knows(t, 2, "9H")
     assert t.state.answer_of(2) == [(slot(t, "5S"), False)] and not knows(t, 0, "5S")
-    assert t.lines[-3:] == ["bob answers with 2 cards, face up.", "bob shows 9♥ and 3♣ face up.", "carol stands by the answer."]
+    assert t.lines[-3:] == ["bob answers with 2 cards, face up.", "bob shows 3♣ and 9♥ face up.", "carol stands by the answer."]
 
 
-def test_an_answer_or_an_offer_of_cards_seen_face_up_before_names_them_again():
+def test_an_answer_shows_its_cards_anew_and_an_offer_of_cards_seen_face_up_before_names_them_again():
     t = _trading()
     play(t, 0, "offer 7d")
     play(t, 1, "answer 3c down:9h")
     play(t, 2, "decline")
     play(t, 0, "ask again")
-    play(t, 1, "answer 3c")  # the 3 was shown face up in the first round
-    assert t.lines[-1] == "bob answers with 3♣ face up."
+    play(t, 1, "answer 3c")  # the 3 was shown face up in the first round, then went back among his cards
+    assert t.lines[-2:] == ["bob answers with a card, face up.", "bob shows 3♣ face up."]
     play(t, 2, "decline")
     play(t, 0, "offer 2c")
     play(t, 1, "answer 3c down:9h")
-    assert t.lines[-1] == "bob answers with 3♣ face up and a card face down."
+    assert t.lines[-2:] == ["bob answers with 2 cards, one face up, one face down.", "bob shows 3♣ face up."]
     play(t, 2, "decline")
     play(t, 0, "offer 7d")  # back to the first offer, seen before
     assert t.lines[-1] == "alice revises the offer: 7♦."
@@ -198,7 +202,8 @@ def test_the_initiator_may_revise_the_offer_and_the_others_answer_again():
     assert t.lines[-2:] == ["alice revises the offer.", "alice offers Joker and 2♣."]
     assert t.state.offer == sorted([slot(t, "2C"), slot(t, "JOKER1")])
     assert t.step().actors == (1, 2)
-    play(t, 1, "stand")
+    assert "stand" not in texts(t, 1)  # his 3 went back among his cards: he answers anew
+    play(t, 1, "answer 3c")
     play(t, 2, "decline")
     play(t, 0, "accept bob")
     assert hand(t, 0) == ["3C", "7D"] and hand(t, 1) == ["2C", "4H", "9H", "JOKER1"]

@@ -149,7 +149,7 @@ def test_answers_face_up_and_down_stand_and_decline():
     reads(t, 1, "answer 5d down:joker", Answer(ordered, up))
     reads(t, 1, "answer down:joker 5d", Answer(ordered, up))
     reads(t, 1, "decline", Decline())
-    play(t, 1, "answer 5d down:joker")
+    play(t, 1, "answer down:joker")  # face down: it may stand when asked again (a card shown may not)
     play(t, 2, "decline")
     reads(t, 0, "accept bob", Accept(1))
     reads(t, 0, "ask again", Reopen())
