@@ -1217,7 +1217,6 @@ class Astonishing(Game[AstonishingState]):
         for seat in seats:
             if state.hands[seat]:
                 state.hands[seat] = list(state.cards.remask(state.hands[seat], seat))
-                state.notes.append(("remask", seat, tuple(state.hands[seat])))
 
     def _begin_discards(self, state: AstonishingState) -> None:
         state.queue = []

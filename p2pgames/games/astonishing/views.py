@@ -245,9 +245,7 @@ def _narrate_received(
         return [_a_card(knowledge[slot]) for slot in mine]
 
     for note in before.notes:
-        if note[0] == "remask" and note[1] == viewer:
-            take(note[2])  # the hand's own cards in new slots: nothing new to tell
-        elif note[0] == "trade" and note[1] == viewer:
+        if note[0] == "trade" and note[1] == viewer:
             cards = take([slot for slot, up in note[4] if not up])
             if cards:
                 are = "is" if len(cards) == 1 else "are"
