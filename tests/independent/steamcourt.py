@@ -31,7 +31,8 @@ TOKEN_KINDS = ["unpass", "discard", "unpass", "discard"]   # the powers of quart
 ACTIONS_IN_PHASE = {"turn": {"lay", "ms", "pass", "discard", "dive", "plague"}, "coup": {"coup", "pass"},
                     "stop": {"stop", "pass"}, "unpass": {"unpass", "pass"}, "retrieve": {"retrieve", "pass"},
                     "steal": {"steal", "pass"}, "return": {"putback", "keep"}, "give": {"give", "pass"},
-                    "inspect": {"inspect", "pass"}, "serve": {"serve"}, "trade": {"trade"}, "hoard": {"hoard"}}
+                    "inspect": {"inspect", "pass"}, "serve": {"serve"}, "trade": {"trade", "tradekeeping"},
+                    "hoard": {"hoard"}}
 
 
 def stem(name):
@@ -56,13 +57,14 @@ class Table:
     """One table map of §D3's 'A table map' (its keys are these attributes)."""
 
     KEYS = ("characters seats phase deals court discard stacks lays turn passed heard moves asking privilege "
-            "actor focus received out drawn pile returns").split()
+            "actor focus received seen out drawn pile returns").split()
 
     def __init__(self, characters, seats, stacks, players):
         self.characters, self.seats, self.stacks = list(characters), list(seats), stacks
         self.phase, self.pile = "done", ""
         self.deals, self.court, self.discard, self.lays, self.passed = [], [], [], [], []
         self.asking, self.focus, self.received, self.out, self.drawn = [], [], [], [], []
+        self.seen = []
         self.heard = [0] * players
         self.turn = self.privilege = self.actor = -1
         self.moves = self.returns = 0
@@ -229,7 +231,7 @@ class SteamCourt:
                 self.cards.disclose(self.hands[seat], seat)
             table.court = slots[len(table.seats) * share:]
             table.deals = [number]
-            table.discard, table.lays, table.passed, table.received = [], [], [], []
+            table.discard, table.lays, table.passed, table.received, table.seen = [], [], [], [], []
             table.out, table.drawn, table.focus = [], [], []
             table.heard = [0] * self.players
             table.moves = table.returns = 0
@@ -297,7 +299,10 @@ class SteamCourt:
     def cards_done(self, values):
         ready = self.cards.done(values)
         for claim in ready:
-            self._check_serve(claim)
+            if claim[1] == "trade":
+                self._check_trade(claim)
+            else:
+                self._check_serve(claim)
         if self.phase == "auditing":
             self._after_audit()
             return
@@ -312,6 +317,13 @@ class SteamCourt:
         if not all(is_numbered(n) for n in given) or (
                 kept and (len(given) < 2 or max(kept) > min(int(stem(n)) for n in given))):
             raise RuleError("rule-violation", f"seat {seat} did not serve its two highest numbered cards", seat)
+
+    def _check_trade(self, claim):
+        """§D3: the kept cards are exactly the hand's cards that are among the gifts."""
+        seat, _kind, slots, (kept, rest) = claim
+        names = [self.cards.revealed[s] for s in slots]
+        if set(names[:kept]) != set(names[:kept + rest]) & set(names[kept + rest:]):
+            raise RuleError("rule-violation", f"seat {seat} did not keep exactly the cards given to him", seat)
 
     def _go_on(self, table):
         """A table waiting on card operations goes on from its phase."""
@@ -361,9 +373,39 @@ class SteamCourt:
             phase = PRIVILEGE_PHASE.get(table.characters[p])
             if phase:
                 table.privilege, table.actor, table.phase = p, table.seats[p], phase
+                if phase in ("give", "serve"):
+                    self._remask_before(table, table.actor, table.characters[p])
                 return
         table.privilege = table.actor = -1
         self._lead(table, table.seats[0])
+
+    def _remask_before(self, table, seat, character):
+        """§D3 'A re-mask': the hand re-shuffled into new slots disclosed to its owner, if a card of
+        it is public or was seen by a seat the privilege hides it from."""
+        hand = self.hands[seat]
+        exempt = {seat}
+        if character == "teaboy":
+            exempt.add(table.seats[0])
+        hidden = {slot for slot, other in table.seen if other not in exempt}
+        if character == "teaboy":
+            hidden |= {slot for slot, other in table.seen if other != seat and slot not in table.received}
+        if any(slot in hidden or slot in self.cards.revealed for slot in hand):
+            number, first = self.cards.reshuffle(hand, sorted(table.seats) if self.party else [])
+            self.hands[seat] = list(range(first, first + len(hand)))
+            self.cards.pending.append(["disclose", list(self.hands[seat]), seat, True])
+            table.deals.append(number)
+
+    def _gifts_behind(self, table, seat):
+        """The slots in `received` among the sources of the re-mask his hand's first slot came from."""
+        hand = self.hands[seat]
+        if not hand:
+            return []
+        for record in self.cards.deals:
+            if record[1] <= hand[0] < record[1] + record[2]:
+                if record[3] is not None or record[0] not in table.deals[1:]:
+                    return []
+                return [slot for slot in record[4] if slot in table.received]
+        return []
 
     def _lead(self, table, seat):
         start, size = table.seats.index(seat), len(table.seats)
@@ -377,6 +419,7 @@ class SteamCourt:
             self.hands[giver].remove(slot)
         self.hands[to].extend(slots)
         table.received.extend(slots)
+        table.seen.extend([slot, giver] for slot in slots)
         self.cards.disclose(slots, to)
 
     def _lay(self, table, seat, lay):
@@ -573,6 +616,7 @@ class SteamCourt:
             if kind == "inspect":
                 self.cards.disclose(table.court, seat)
                 self.cards.disclose(self.hands[action[1]], seat)
+                table.seen.extend([slot, seat] for slot in table.court + self.hands[action[1]])
             self._privileges(table, table.privilege + 1)
         elif phase == "serve":
             given = list(action[1])
@@ -581,13 +625,25 @@ class SteamCourt:
             self._give(table, seat, given, action[2])
             table.phase = "trade" if table.character_of(seat) == "teaboy" else "hoard"
         elif phase == "trade":
-            if action[1]:
+            gifts = self._gifts_behind(table, seat) if kind == "tradekeeping" or action[1] else []
+            if (kind == "tradekeeping") != bool(gifts):
+                raise RuleError("illegal", f"seat {seat} must trade {'naming' if gifts else 'without naming'} "
+                                           "the cards given to him", seat)
+            if kind == "tradekeeping" or action[1]:
                 hand = self.hands[seat]
-                kept = [slot for slot in hand if slot in table.received]
-                traded = [slot for slot in hand if slot not in table.received]
+                if kind == "tradekeeping":
+                    kept = list(action[1])
+                    if not set(kept) <= set(hand):
+                        raise RuleError("illegal", f"seat {seat} keeps cards it doesn't hold", seat)
+                    traded = [slot for slot in hand if slot not in kept]
+                    self.cards.claims.append([seat, "trade", kept + traded + gifts, [len(kept), len(traded)]])
+                else:
+                    kept = [slot for slot in hand if slot in table.received]
+                    traded = [slot for slot in hand if slot not in table.received]
                 self.hands[seat] = kept + table.court
                 self.cards.disclose(table.court, seat)
                 table.court = traded
+                table.seen.extend([slot, seat] for slot in traded)
             self._privileges(table, table.privilege + 1)
         elif phase == "hoard":
             if action[1]:

@@ -83,8 +83,12 @@ def replayer(start_body):
     ruleset = start_body["ruleset"]
     players, options = ruleset["players"], ruleset["options"]
     # §D1: a ruleset of another edition of the rules than §D describes is refused, not replayed.
-    described = 2 if (ruleset["game"] == "steamcourt" and options.get("variant") != "solo"
-                      or ruleset["game"] in ("astonishing", "beltpunk")) else 1
+    if ruleset["game"] == "steamcourt" and options.get("variant") != "solo":
+        described = 3
+    elif ruleset["game"] in ("astonishing", "beltpunk", "steamcourt2015"):
+        described = 2
+    else:
+        described = 1
     if ruleset.get("edition", 1) != described:
         raise Problem("other-edition", f"a ruleset of edition {ruleset.get('edition', 1)} of {ruleset['game']}'s "
                       f"rules; the SPEC describes edition {described}")

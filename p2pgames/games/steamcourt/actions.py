@@ -16,6 +16,7 @@ action                              when
 ``Bestow(slots, to)``               the 2015 Queen: give two cards at the start of the quarter
 ``Serve(slots, to)``                Tea Boy, Vagabond: give your two highest numbered cards
 ``Trade(trade)``                    Tea Boy: trade your hand for the Court Hand, or keep it
+``TradeKeeping(slots)``             Tea Boy, his hand re-masked: trade it, keeping ``slots``
 ``Hoard(hoard)``                    Vagabond: take the whole Court Hand, or leave it
 ``Inspect(seat)``                   Inspector: look at the Court Hand and ``seat``'s hand
 ``Coup(slots)``                     right after the deal: reveal three Masterstrokes
@@ -48,6 +49,7 @@ __all__ = [
     "Bestow",
     "Serve",
     "Trade",
+    "TradeKeeping",
     "Hoard",
     "Inspect",
     "Coup",
@@ -191,6 +193,18 @@ class Trade:
 
 
 @dataclass(frozen=True, slots=True)
+class TradeKeeping:
+    """Tea Boy whose hand was re-masked after cards were given to him: trade it for the Court
+    Hand, keeping ``slots`` (in slot order), the cards given to him that he still holds (a claim,
+    checked at the quarter's audit; the table can't tell them apart in his hand any more)."""
+
+    slots: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        check_slots(self.slots, 0, MAX_QUANTITY)  # the cards given him: at most a few
+
+
+@dataclass(frozen=True, slots=True)
 class Hoard:
     """Vagabond: add the whole Court Hand to your hand (``True``) or leave it."""
 
@@ -303,7 +317,7 @@ class KeepRest:
 
 
 Action = (
-    Lay | Masterstroke | Pass | Give | Bestow | Serve | Trade | Hoard | Inspect | Coup | Stop | Retrieve
+    Lay | Masterstroke | Pass | Give | Bestow | Serve | Trade | TradeKeeping | Hoard | Inspect | Coup | Stop | Retrieve
     | Steal | Unpass | DiscardTwo | Dive | Plague | PutBack | KeepRest
 )
 
@@ -315,6 +329,7 @@ KINDS: dict[type, str] = {
     Give: "give",
     Serve: "serve",
     Trade: "trade",
+    TradeKeeping: "tradekeeping",
     Hoard: "hoard",
     Inspect: "inspect",
     Coup: "coup",

@@ -71,6 +71,7 @@ from p2pgames.games.steamcourt.actions import (
     Steal,
     Stop,
     Trade,
+    TradeKeeping,
     Unpass,
 )
 from p2pgames.games.steamcourt.cards import CARD_NAMES, FACE, FACE_ORDER, NUMBER
@@ -160,7 +161,7 @@ def make_bot(seed: bytes = b"") -> "CourtierBot":
 _TURN_KINDS = (Lay, Masterstroke, Pass, DiscardTwo, Dive, Plague)
 _KNOWN = frozenset(
     _TURN_KINDS
-    + (Give, Serve, Trade, Hoard, Inspect, Coup, Stop, Retrieve, Steal, Unpass, PutBack, KeepRest)
+    + (Give, Serve, Trade, TradeKeeping, Hoard, Inspect, Coup, Stop, Retrieve, Steal, Unpass, PutBack, KeepRest)
 )
 
 
@@ -204,7 +205,7 @@ class CourtierBot:
             return view.give(options, self._best)
         if kinds <= {Serve}:
             return view.serve(options)
-        if kinds <= {Trade}:
+        if kinds <= {Trade, TradeKeeping}:
             return view.trade(options, self.random)
         if kinds <= {Hoard}:
             return view.hoard(options, self.random)
@@ -529,16 +530,18 @@ class SeatView:
         return total / samples
 
     def trade(self, options: list, random: DeterministicRandom) -> Any:
-        if Trade(True) not in options:
+        trade = next((option for option in options if option != Trade(False)), None)
+        if trade is None:
             return Trade(False)
         table = self.table
-        received = set(table.received)
+        # The cards he keeps: those given to him (named by the trade once his hand was re-masked).
+        kept = set(trade.slots) if type(trade) is TradeKeeping else set(table.received)
         keep = [0] * _SIZE
         for slot, name in self.names.items():
-            if slot in received:
+            if slot in kept:
                 keep[INDEX[name]] += 1
         expected = self._sample_cost(len(table.court), keep, random)
-        return Trade(True) if expected < self.cost - 0.75 else Trade(False)
+        return trade if expected < self.cost - 0.75 else Trade(False)
 
     def hoard(self, options: list, random: DeterministicRandom) -> Any:
         court = len(self.table.court)

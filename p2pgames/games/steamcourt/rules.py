@@ -39,6 +39,7 @@ from p2pgames.engine import (
     Chance,
     ChoiceGroup,
     Claim,
+    Concealment,
     DeterministicRandom,
     Event,
     Game,
@@ -60,7 +61,7 @@ from p2pgames.engine import (
 from p2pgames.games.steamcourt import duo, solo_views, typed, views
 from p2pgames.games.steamcourt.phases import Phase
 from p2pgames.games.steamcourt.published import PUBLISHED
-from p2pgames.games.steamcourt.rulebook import Character, Draw, Rulebook
+from p2pgames.games.steamcourt.rulebook import Character, Draw, Gift, Rulebook, Service
 from p2pgames.games.steamcourt.solo_game import SOLO_GAME
 from p2pgames.games.steamcourt.actions import (
     Bestow,
@@ -81,6 +82,7 @@ from p2pgames.games.steamcourt.actions import (
     Steal,
     Stop,
     Trade,
+    TradeKeeping,
     Unpass,
     CODEC,
 )
@@ -141,7 +143,7 @@ _PHASE_KINDS: dict[str, tuple[frozenset, str]] = {
     Phase.RETURN: (frozenset({PutBack, KeepRest}), "put back a drawn card or keep the rest"),
     Phase.GIVE: (frozenset({Give, Pass}), "give a card or pass"),  # the 2015 Queen: Bestow too
     Phase.SERVE: (frozenset({Serve}), "you must give your two highest numbered cards"),
-    Phase.TRADE: (frozenset({Trade}), "trade or keep your hand"),
+    Phase.TRADE: (frozenset({Trade, TradeKeeping}), "trade or keep your hand"),
     Phase.HOARD: (frozenset({Hoard}), "hoard or leave the Court Hand"),
     Phase.INSPECT: (frozenset({Inspect, Pass}), "inspect a player or pass"),
 }
@@ -177,6 +179,7 @@ class Table:
         "actor",
         "focus",
         "received",
+        "seen",
         "out",
         "drawn",
         "pile",
@@ -200,6 +203,9 @@ class Table:
     actor: int  # the player of the current sub-step (a privilege, a window, a dive …)
     focus: list[int]  # slots being revealed for a check (a coup, a dive's card, a discard)
     received: list[int]  # slots given to players this quarter (the Tea Boy keeps them)
+    # [slot, seat]: a hidden card in a hand or the Court Hand that ``seat`` was shown (a gift's
+    # giver, the Inspector) or held (the Tea Boy's traded cards), this quarter
+    seen: list[list[int]]
     out: list[int]  # players in the order they went out this quarter
     drawn: list[int]  # cards drawn by a dive or the plague that may still be put back
     pile: str  # the pile of a dive: "court" or "discard"
@@ -224,6 +230,7 @@ class Table:
         other.actor = self.actor
         other.focus = self.focus[:]
         other.received = self.received[:]
+        other.seen = [pair[:] for pair in self.seen]
         other.out = self.out[:]
         other.drawn = self.drawn[:]
         other.pile = self.pile
@@ -250,6 +257,7 @@ class Table:
             "actor": self.actor,
             "focus": self.focus[:],
             "received": self.received[:],
+            "seen": [pair[:] for pair in self.seen],
             "out": self.out[:],
             "drawn": self.drawn[:],
             "pile": self.pile,
@@ -276,6 +284,7 @@ class Table:
         table.actor = data["actor"]
         table.focus = list(data["focus"])
         table.received = list(data["received"])
+        table.seen = [[slot, seat] for slot, seat in data["seen"]]
         table.out = list(data["out"])
         table.drawn = list(data["drawn"])
         table.pile = data["pile"]
@@ -472,7 +481,7 @@ class SteamCourt(Game[SteamCourtState]):
 
     name = "steamcourt"
     title = "Steam Court"
-    rules_edition = 2
+    rules_edition = 3
     cli_variants = views.CLI_VARIANTS
     min_players = 1
     max_players = 12
@@ -542,7 +551,9 @@ class SteamCourt(Game[SteamCourtState]):
 
     def edition_of(self, ruleset: Ruleset) -> int:
         """Edition 2 since start tokens carry the character numbers (a ``start_tokens`` option
-        and state key, RULES.md I2); Solo, which has no tokens, plays as it did: edition 1."""
+        and state key, RULES.md I2), 3 since hands are re-masked before a privilege hides their
+        cards (a table's ``seen`` state key, I51); Solo, which has no tokens and no other seats,
+        plays as it did: edition 1."""
         return 1 if ruleset["variant"] == "solo" else self.rules_edition
 
     def describe_ruleset(self, ruleset: Ruleset) -> str:
@@ -800,7 +811,16 @@ class SteamCourt(Game[SteamCourtState]):
             return [Serve(served, to) for to in self._privilege(table, player).receivers(table, player)]
         if phase == Phase.TRADE:
             # Trading for an empty Court Hand (hoarded by a Vagabond) could leave him no cards.
-            return [Trade(True), Trade(False)] if table.court else [Trade(False)]
+            if not table.court:
+                return [Trade(False)]
+            gifts = self.hidden_gifts(state, table, player)
+            if gifts is None:
+                return [Trade(True), Trade(False)]
+            # His hand was re-masked: he names the cards given to him, by what he knows of them.
+            known = _Known(state, knowledge)
+            names = {known.get(slot) for slot in gifts} - {None}
+            keep = tuple(sorted(slot for slot in state.hands[player] if known.get(slot) in names))
+            return [TradeKeeping(keep), Trade(False)]
         if phase == Phase.HOARD:
             return [Hoard(True), Hoard(False)]
         if phase == Phase.INSPECT:
@@ -1088,8 +1108,17 @@ class SteamCourt(Game[SteamCourtState]):
             if action.to not in service.receivers(table, player):
                 raise IllegalAction(player, service.refusal)
         elif phase == Phase.TRADE:
-            if action.trade and not table.court:
+            trade = kind is TradeKeeping or action.trade
+            if trade and not table.court:
                 raise IllegalAction(player, "the Court Hand is empty: there is nothing to trade for")
+            hidden = trade and self.hidden_gifts(state, table, player) is not None
+            if kind is TradeKeeping:
+                if not hidden:
+                    raise IllegalAction(player, "the cards given to you are known: trade without naming them")
+                for slot in action.slots:
+                    _require_in_hand(player, slot, hand)
+            elif hidden:
+                raise IllegalAction(player, "your hand was re-masked: name the cards given to you that you keep")
         elif phase == Phase.INSPECT:
             if kind is Inspect and (action.seat == player or action.seat not in table.seats):
                 raise IllegalAction(player, "inspect another player at the table")
@@ -1178,7 +1207,28 @@ class SteamCourt(Game[SteamCourtState]):
                 state.cards.retire(deal)
             self._deal(state, table)
 
+    def concealed_moves(self, state: SteamCourtState, player: int, action: Any) -> list[Concealment]:
+        # A gift or a service goes face down to its receiver alone; a trade puts the cards not
+        # given to the trader face down into the Court Hand; a drawn card goes back face down into
+        # its pile. Nobody else may be able to tell which of the hand's cards went.
+        kind = type(action)
+        if kind is Give:
+            return [Concealment(action.slot, (action.to,))]
+        if kind is Bestow or kind is Serve:
+            return [Concealment(slot, (action.to,)) for slot in action.slots]
+        if kind is Trade and action.trade:
+            received = state.table_of(player).received
+            return [Concealment(slot) for slot in state.hands[player] if slot not in received]
+        if kind is TradeKeeping:
+            return [Concealment(slot) for slot in state.hands[player] if slot not in action.slots]
+        if kind is PutBack:
+            return [Concealment(action.slot)]
+        return []
+
     def check_claim(self, state: SteamCourtState, claim: Claim) -> None:
+        if claim.kind == "trade":
+            self._check_trade_claim(state, claim)
+            return
         if claim.kind != "serve":
             raise RuleViolation(claim.player, f"unknown claim {claim.kind!r}")  # pragma: no cover
         revealed = state.cards.revealed
@@ -1199,6 +1249,18 @@ class SteamCourt(Game[SteamCourtState]):
             raise RuleViolation(
                 claim.player,
                 f"gave {faces} while holding {a_face(str(kept[0]))}: the {who} must give his two highest numbered cards",
+            )
+
+    def _check_trade_claim(self, state: SteamCourtState, claim: Claim) -> None:
+        # The cards kept are exactly those given to him that were still in his hand.
+        revealed = state.cards.revealed
+        kept, rest = claim.detail
+        names = [revealed[slot] for slot in claim.slots]
+        keep, hand, gifts = set(names[:kept]), set(names[:kept + rest]), set(names[kept + rest:])
+        if keep != hand & gifts:
+            faces = " ".join(sorted((FACE[name] for name in keep), key=FACE_ORDER.__getitem__)) or "nothing"
+            raise RuleViolation(
+                claim.player, f"kept {faces} in a trade: the Tea Boy keeps the cards given to him, and only those"
             )
 
     def apply_action(self, state: SteamCourtState, player: int, action: Any) -> None:
@@ -1274,6 +1336,7 @@ class SteamCourt(Game[SteamCourtState]):
             if kind is Inspect:
                 state.cards.disclose(table.court, player)
                 state.cards.disclose(state.hands[action.seat], player)
+                table.seen.extend([slot, player] for slot in table.court + state.hands[action.seat])
                 state.notes.append(("inspect", player, action.seat, len(table.court)))
             else:
                 state.notes.append(("no-inspect", player))
@@ -1281,7 +1344,9 @@ class SteamCourt(Game[SteamCourtState]):
         elif phase == Phase.SERVE:
             self._serve(state, table, player, action)
         elif phase == Phase.TRADE:
-            if action.trade:
+            if kind is TradeKeeping:
+                self._trade_keeping(state, table, player, action.slots)
+            elif action.trade:
                 self._trade(state, table, player)
             else:
                 state.notes.append(("keep", player))
@@ -1339,6 +1404,7 @@ class SteamCourt(Game[SteamCourtState]):
         table.heard = [0] * state.players
         table.moves = 0
         table.received = []
+        table.seen = []
         table.out = []
         table.drawn = []
         table.returns = 0
@@ -1376,6 +1442,8 @@ class SteamCourt(Game[SteamCourtState]):
                 table.privilege = position
                 table.actor = table.seats[position]
                 table.phase = privilege.phase
+                if isinstance(privilege, (Gift, Service)):
+                    self._remask_before(state, table, table.actor, privilege)
                 return
         table.privilege = -1
         table.actor = -1
@@ -1389,6 +1457,7 @@ class SteamCourt(Game[SteamCourtState]):
         state.hands[to].extend(slots)
         state.cards.disclose(slots, to)
         table.received.extend(slots)
+        table.seen.extend([slot, giver] for slot in slots)
 
     def _serve(self, state: SteamCourtState, table: Table, player: int, action: Serve) -> None:
         # "Two highest numbered cards" depends on hidden values: a claim, checked at the audit.
@@ -1414,7 +1483,54 @@ class SteamCourt(Game[SteamCourtState]):
         state.hands[player] = kept + court
         state.cards.disclose(court, player)
         table.court = traded
+        table.seen.extend([slot, player] for slot in traded)
         state.notes.append(("trade", player, len(traded), len(court)))
+
+    def _trade_keeping(self, state: SteamCourtState, table: Table, player: int, keep: tuple[int, ...]) -> None:
+        # His re-masked hand hides which cards were given to him: he names them, a claim checked
+        # at the audit against the gifts' old slots (RULES.md, I51).
+        hand = state.hands[player]
+        rest = tuple(slot for slot in hand if slot not in keep)
+        gifts = self.hidden_gifts(state, table, player) or ()
+        state.cards.claim(Claim(player, "trade", keep + rest + gifts, [len(keep), len(rest)]))
+        court = table.court
+        state.hands[player] = list(keep) + court
+        state.cards.disclose(court, player)
+        table.court = list(rest)
+        table.seen.extend([slot, player] for slot in rest)
+        state.notes.append(("trade", player, len(rest), len(court)))
+
+    def hidden_gifts(self, state: SteamCourtState, table: Table, player: int) -> tuple[int, ...] | None:
+        """The old slots of the cards given to ``player`` that a re-mask of his hand hid among
+        its new slots (``None``: his hand wasn't re-masked since, or holds no such card)."""
+        hand = state.hands[player]
+        if not hand:
+            return None
+        record = state.cards.deal_of(hand[0])
+        if record.cards is not None or record.deal not in table.deals[1:]:
+            return None
+        gifts = tuple(slot for slot in record.source_slots or () if slot in table.received)
+        return gifts or None
+
+    def _remask_before(self, state: SteamCourtState, table: Table, player: int, privilege: Any) -> None:
+        """Re-mask ``player``'s hand before a privilege that hides some of its cards (a gift, a
+        service and any trade after it) if a card of it is known to a seat the move hides it from:
+        public (laid and taken back), or seen by another (a gift's giver, the Inspector). A service
+        to one player hides nothing from him; a trade after it hides the cards not given to him
+        from everyone. Afterwards nobody else can tell the hand's cards apart (RULES.md, I51)."""
+        hand = state.hands[player]
+        revealed = state.cards.revealed
+        exempt = {player}
+        if isinstance(privilege, Service):
+            receivers = privilege.receivers(table, player)
+            if len(receivers) == 1:
+                exempt.add(receivers[0])
+        seen = {slot for slot, seat in table.seen if seat not in exempt}
+        if isinstance(privilege, Service) and privilege.then == Phase.TRADE:
+            seen.update(slot for slot, seat in table.seen if seat != player and slot not in table.received)
+        if any(slot in seen or slot in revealed for slot in hand):
+            state.hands[player] = list(state.cards.remask(hand, player))
+            table.deals.append(len(state.cards.deals) - 1)
 
     # -- tricks --------------------------------------------------------------------------------
 
@@ -1996,6 +2112,7 @@ def new_table(
     table.actor = -1
     table.focus = []
     table.received = []
+    table.seen = []
     table.out = []
     table.drawn = []
     table.pile = ""

@@ -68,6 +68,7 @@ from p2pgames.games.steamcourt.actions import (
     Steal,
     Stop,
     Trade,
+    TradeKeeping,
     Unpass,
     PILES,
     UNPASS_SOURCES,
@@ -495,7 +496,12 @@ class _Court:
         return self._checked(Serve(served, to))
 
     def trade(self, rest: list[str]) -> Any:
-        return self._alone(rest, Trade(True), "trade")
+        # A re-masked hand trades naming the cards given to him, as his choices list them.
+        state, player = self.state, self.player
+        offered = [
+            action for action in self.game.legal_actions(state, player, self.knowledge) if type(action) is TradeKeeping
+        ]
+        return self._alone(rest, offered[0] if offered else Trade(True), "trade")
 
     def keep(self, rest: list[str]) -> Any:
         # Keep your hand (Tea Boy), or keep the cards drawn by a dive or the plague.

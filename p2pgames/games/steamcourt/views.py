@@ -36,6 +36,7 @@ from p2pgames.games.steamcourt.actions import (
     Steal,
     Stop,
     Trade,
+    TradeKeeping,
     Unpass,
 )
 from p2pgames.games.steamcourt.cards import (
@@ -212,6 +213,8 @@ def describe_action(
         return f"give {' '.join(faces) or 'nothing'} to {names[action.to]}"
     if kind is Trade:
         return "trade" if action.trade else "keep"
+    if kind is TradeKeeping:
+        return "trade"
     if kind is Hoard:
         return "hoard" if action.hoard else "leave"
     if kind is Inspect:
@@ -348,11 +351,13 @@ def narrate_private(
         return " ".join(_faces([_face(before, slot, knowledge) for slot in slots if slot in shown]))
 
     lines = []
+    # The slots shown, not the hands' slots: a hand may have been re-masked since (its new slots
+    # are no news to its owner, RULES.md I51).
     for note in before.notes:
         kind = note[0]
         if kind in ("give", "bestow", "serve"):
             giver, to = note[1], note[3 if kind == "serve" else 2]
-            received = faces(before.hands[viewer])
+            received = faces(sorted(shown))
             if to == viewer and received:
                 lines.append(f"{_who(before, giver, names)} gives you {received}")
         elif kind in ("trade", "hoard") and note[1] == viewer:
@@ -361,7 +366,7 @@ def narrate_private(
                 lines.append(f"From the Court Hand you take {taken}")
         elif kind == "inspect" and note[1] == viewer:
             table = before.table_of(viewer)
-            court, hand = faces(table.court), faces(before.hands[note[2]])
+            court, hand = faces(table.court), faces(sorted(shown - set(table.court)))
             lines.append(f"The Court Hand holds {court or 'nothing'}; {names[note[2]]} holds {hand or 'nothing'}")
     return lines
 

@@ -59,6 +59,7 @@ from p2pgames.games.steamcourt.actions import (
     Serve,
     Stop,
     Trade,
+    TradeKeeping,
 )
 from p2pgames.games.steamcourt.cards import CHARACTER_TITLE
 from p2pgames.games.steamcourt.phases import Phase
@@ -115,6 +116,7 @@ CODEC_2015 = ActionCodec("Steam Court (2015 draft)", {
     Bestow: "bestow",
     Serve: "serve",
     Trade: "trade",
+    TradeKeeping: "tradekeeping",
     Inspect: "inspect",
     Coup: "coup",
     Stop: "stop",
@@ -208,7 +210,9 @@ class SteamCourt2015(SteamCourt):
 
     name = "steamcourt2015"
     title = "Steam Court (2015 draft)"
-    rules_edition = 1
+    # Edition 2: hands are re-masked before a privilege hides their cards (the published rules'
+    # RULES.md I51, a table's ``seen`` state key).
+    rules_edition = 2
     min_players = 3
     max_players = 10
     cli_variants = views.CLI_VARIANTS
