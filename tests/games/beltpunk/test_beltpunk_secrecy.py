@@ -44,14 +44,11 @@ def test_after_an_exchange_only_its_holder_can_tell_where_each_card_is():
     assert all(knowers(table, slot) == {BOB} for slot in table.state.hands[BOB])
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_games_never_put_out_of_sight_a_card_another_seat_can_tell(players):
-    for seed in range(10):
-        play_random_game(GAME, GAME.ruleset(players), f"beltpunk-secrecy/{players}/{seed}".encode(), exhaustive=False)
+# Random games: test_beltpunk_conformance's, where the conformance check holds every legal action
+# to it (p2pgames.engine.conformance: no card put out of a seat's sight that seat can tell).
 
 
 def test_without_re_masks_the_conformance_check_finds_the_leak(monkeypatch):
     monkeypatch.setattr(Beltpunk, "_remask", lambda self, state, seat: None)
     with pytest.raises(ConformanceError, match="re-masked"):
-        for seed in range(10):
-            play_random_game(GAME, GAME.ruleset(3), f"beltpunk-secrecy/3/{seed}".encode(), exhaustive=False)
+        play_random_game(GAME, GAME.ruleset(3), b"b\x03", exhaustive=False)
