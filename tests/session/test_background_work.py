@@ -36,7 +36,8 @@ def test_submission_signatures_left_for_a_checkpoint_are_checked_once_everything
     checks dozens at once while an entry waits for its agreement."""
     plain, ahead = Switchboard("beltpunk", 4, seed=b"ahead"), AheadSwitchboard("beltpunk", 4, seed=b"ahead")
     for board in (plain, ahead):
-        board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 60)
+        # Well past a checkpoint (entry 64) and short of the next: dozens of signatures left.
+        board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 100)
         board.run(until=lambda: all(s.agreed_through == s.replica.seq - 1 for s in board.sessions))
         board.flush()  # the ahead board's sessions do their background work
     assert max(len(s._unverified_submissions) for s in plain.sessions) > 10  # what a checkpoint would face
