@@ -334,14 +334,14 @@ class _Side:
         self.speed = speed
         self.armour = armour
         self.attack_bonus = attack_bonus
-        # Crew an enemy crew attack could reach, by location (never in the control room).
+        # Crew an enemy crew attack could reach, by location (the control room's too, I13).
         targets_any = [0, 0, 0, 0]
         targets_sailor = [0, 0, 0, 0]
         for index, location in enumerate(_LOCATIONS):
             inside = location_positions(seat, location)
-            sailors = sum(crew_at[p] for p in inside if p != CONTROL)
+            sailors = sum(crew_at[p] for p in inside)
             targets_sailor[index] = sailors
-            targets_any[index] = sailors + (1 if self.captain in inside and self.captain != CONTROL else 0)
+            targets_any[index] = sailors + (1 if self.captain in inside else 0)
         self.targets_any = targets_any
         self.targets_sailor = targets_sailor
         # Compartments whose effects can't be triggered: destroyed, boarded, or with no way toward

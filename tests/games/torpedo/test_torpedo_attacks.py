@@ -255,12 +255,26 @@ def test_a_captain_or_sailor_effect_may_take_the_captain_but_not_crew_in_the_con
     assert not state.crew[crew(0, 0)][3]
 
 
-def test_crew_in_the_control_room_cannot_be_targeted():
+def test_crew_outside_the_location_hit_cannot_be_targeted():
     state = table(active=1, sectors=(1, 4))
     put(state, crew(1, 1), "E1")
     assert Trigger(at("E1"), 0, (crew(1, 1),)) not in GAME.legal_actions(state, 1, {})
     with pytest.raises(IllegalAction, match="no enemy crew member is in its fore"):
         fire(state, 1, "E1", crew(1, 1))
+
+
+def test_crew_in_the_control_room_can_be_targeted_when_the_location_hit_holds_it():
+    # The control room can't be targeted by effects; the people in it can (I13). Ludovic's
+    # Grapeshot Gun fires at Bruno on his port side (Bruno up): Bruno's starboard, his outer row,
+    # with the control room, where all his crew are.
+    ludovic = layout(("E1", "Grapeshot Gun"), base=TALION)
+    state = table(active=1, layouts=(PANZER, ludovic), sectors=(3, 3), upper=0)
+    put(state, crew(1, 1), "E1")
+    state = fire(state, 1, "E1", crew(1, 1))
+    assert state.phase == Phase.AIM
+    assert set(GAME.legal_actions(state, 1, {})) == {TargetCrew(crew(0, k)) for k in range(1, 5)}
+    state = act(state, 1, TargetCrew(crew(0, 3)))
+    assert not state.crew[crew(0, 3)][3] and state.damage[0][CONTROL] == 0
 
 
 def test_eliminating_the_last_crew_member_wins():

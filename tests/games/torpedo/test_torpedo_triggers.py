@@ -158,7 +158,7 @@ def test_a_standby_effect_works_while_manned_once_however_many_crew_and_is_never
     put(state, crew(1, 2), sights, ready=False)  # exhausted crew man it too
     assert bonus(state, 1, "attack-bonus") == 1
     gatling = state.kit[1][at("E2")].effects[0]
-    assert attack_total(state, 1, gatling, doubled=False) == 2
+    assert attack_total(state, 1, gatling) == 2
     with pytest.raises(IllegalAction, match="standby"):
         act(state, 1, Trigger(sights, 0, (crew(1, 1),)))
 
@@ -199,9 +199,13 @@ def test_a_single_use_effect_is_triggered_once_an_action_phase_whoever_triggers_
     assert Trigger(at("A1"), 0, (crew(0, 2),)) in GAME.legal_actions(state, 0, {})
 
 
-def test_two_keys_two_ready_crew_members_trigger_one_doubled_effect():
+def test_two_keys_two_ready_crew_members_trigger_one_effect_doubled_after_the_armour():
+    # "Double the final effect": what gets through the armour, (2 − 1) × 2 = 2, as two attacks of
+    # 2 would deal (I9) — not 2 × 2 − 1.
     panzer = layout(("E1", "Twin Torpedo Tubes"), base=PANZER)
-    state = table(active=0, layouts=(panzer, TALION), sectors=(2, 3))
+    talion = layout(("B1", "Marine Barracks"), base=TALION)  # armour in Ludovic's aft
+    state = table(active=0, layouts=(panzer, talion), sectors=(2, 3))
+    put(state, crew(1, 1), "B1")
     put(state, crew(0, 1), "E1")
     put(state, crew(0, 2), "E1")
     options = [a for a in GAME.legal_actions(state, 0, {}) if isinstance(a, Trigger) and a.position == at("E1")]
@@ -215,8 +219,10 @@ def test_two_keys_two_ready_crew_members_trigger_one_doubled_effect():
     assert state.phase == Phase.STEP and state.notes[-1][0] == "trigger"
     state = act(state, 0, Step(crew(0, 1), at("D1")))
     assert state.phase == Phase.STEP
+    before = state
     state = act(state, 0, Step(crew(0, 2), at("D2")))
-    assert ("attack", 0, "attack", "aft", 4, 0, 4) in state.notes
+    assert ("attack", 0, "attack", "aft", 2, 1, 2) in state.notes
+    assert "Attack on ludovic's aft: (2 − armour 1) × 2 (two keys) = 2 damage." in lines(before, Step(crew(0, 2), at("D2")), state, 0)
     assert not state.crew[crew(0, 1)][2] and not state.crew[crew(0, 2)][2]
 
 
