@@ -54,7 +54,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import msgpack
 
@@ -750,6 +750,113 @@ def torpedo_strength(games: int, progress: bool = False) -> TorpedoStrength:
                 flush=True,
             )
     return result
+
+
+# How a Steam Torpedo game was lost, by the loser's reasons (effects.loss_reasons).
+TORPEDO_LOSSES = {
+    "its control room destroyed": "control room destroyed",
+    "all its crew eliminated": "all crew lost",
+    "no oxygen left": "out of oxygen",
+}
+TORPEDO_SETTINGS = {  # name: (build option, bot kind of each seat)
+    "heuristic-starter": ("starter", ("heuristic", "heuristic")),
+    "heuristic-custom": ("custom", ("heuristic", "heuristic")),
+    "search-starter": ("starter", ("search", "search")),
+    "search-vs-heuristic": ("starter", ("search", "heuristic")),  # seats alternate by game
+}
+
+
+@dataclass
+class TorpedoGame:
+    """One traced Steam Torpedo game: who won and how, and what each tile did. A tile is
+    ``(seat, name)``; its *harm* is what its effects did to the enemy: an attack's damage total (after
+    armour, however the defender then placed or absorbed it), each oxygen token an oxygen attack
+    took (the fallback token too), each crew member a crew attack or a repel eliminated."""
+
+    seed: int
+    build: str
+    bots: tuple[str, str]  # the bot kind by seat
+    first: int
+    winner: int | None
+    turns: int
+    losses: tuple[str, ...]  # the loser's ways of losing (both seats' for a draw)
+    tiles: tuple[tuple[str, ...], tuple[str, ...]]  # by seat, by position
+    harm: dict[tuple[int, str], int] = field(default_factory=dict)
+    activations: dict[tuple[int, str], int] = field(default_factory=dict)  # triggers and reactions
+    reactions: int = 0
+
+    def control(self, tile: tuple[int, str]) -> bool:
+        from p2pgames.games.torpedo.tiles import TILESET
+
+        return TILESET.tiles[tile[1]].is_control
+
+
+class _TracedTable(LocalTable):
+    """A table that reads each event's notes: which tile's effect is resolving, and what it did."""
+
+    def __init__(self, *args: Any, traced: TorpedoGame, **kwargs: Any) -> None:
+        self.traced = traced
+        self.source: tuple[int, str] | None = None
+        super().__init__(*args, **kwargs)
+
+    def feed(self, event: Any) -> None:
+        super().feed(event)
+        state, game = self.state, self.traced
+        for note in state.notes:
+            kind = note[0]
+            if kind in ("trigger", "react"):
+                seat, position = note[1], note[2]
+                self.source = (seat, state.tiles[seat][position])
+                game.activations[self.source] = game.activations.get(self.source, 0) + 1
+                game.reactions += kind == "react"
+            elif self.source is None:
+                continue
+            elif kind == "attack" and note[2] == "attack":
+                self._harm(note[6])
+            elif kind == "drain":
+                self._harm(note[3])
+            elif kind == "scavenge" or (kind == "eliminated" and note[2] in ("crew-attack", "repel")):
+                self._harm(1)
+
+    def _harm(self, amount: int) -> None:
+        assert self.source is not None
+        self.traced.harm[self.source] = self.traced.harm.get(self.source, 0) + amount
+
+
+def torpedo_game(number: int, build: str, kinds: Sequence[str], search_budget: dict[str, int] | None = None) -> TorpedoGame:
+    """Game *number* (seed *number*) of Steam Torpedo with ``build`` and the bot ``kinds`` by seat
+    (``heuristic`` or ``search``, the search bot with ``search_budget``'s fields), traced."""
+    from p2pgames.games.torpedo.bots import HeuristicBot, SearchBot
+    from p2pgames.games.torpedo.effects import loss_reasons
+
+    seed = _seed_of(number)
+    bots = [
+        SearchBot(seed + bytes([seat]), **(search_budget or {})) if kind == "search" else HeuristicBot(seed + bytes([seat]))
+        for seat, kind in enumerate(kinds)
+    ]
+    game = get_game("torpedo")
+    traced = TorpedoGame(number, build, (kinds[0], kinds[1]), -1, None, 0, (), ((), ()))
+    table = _TracedTable(game, game.ruleset(2, {"build": build}), seed, check=False, traced=traced)
+    table.play_with(bots)
+    state = table.state
+    traced.first, traced.winner, traced.turns = state.first, state.winner, state.turn
+    traced.tiles = (tuple(state.tiles[0]), tuple(state.tiles[1]))
+    traced.losses = tuple(sorted({TORPEDO_LOSSES[r] for seat in state.losers for r in loss_reasons(state, seat)}))
+    return traced
+
+
+def torpedo_games(setting: str, games: int, start: int = 0, search_budget: dict[str, int] | None = None,
+                  progress: Callable[[TorpedoGame], None] | None = None) -> list[TorpedoGame]:
+    """Games ``start`` … ``start + games - 1`` of a setting of :data:`TORPEDO_SETTINGS` (in
+    ``search-vs-heuristic`` the search bot takes seat 0 in even games, seat 1 in odd ones)."""
+    build, kinds = TORPEDO_SETTINGS[setting]
+    played = []
+    for number in range(start, start + games):
+        seats = kinds if setting != "search-vs-heuristic" or number % 2 == 0 else kinds[::-1]
+        played.append(torpedo_game(number, build, seats, search_budget))
+        if progress is not None:
+            progress(played[-1])
+    return played
 
 
 def _median_time(function: Callable[[], Any], repeats: int) -> float:

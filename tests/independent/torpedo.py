@@ -214,7 +214,8 @@ class Torpedo:
         self.damage = [[0] * 10, [0] * 10]
         self.oxygen = [[0] * 10, [0] * 10]
         self.crew = [[i // 5, CONTROL, True, True] for i in range(10)]
-        self.maneuvered = self.captain_moved = self.assigned = False
+        self.maneuvered = self.assigned = False
+        self.captain = 0
         self.used, self.reacted, self.pool, self.crews, self.losers = [], [], [], [], []
         self.source = None
         self.stepping = self.amount = 0
@@ -238,7 +239,7 @@ class Torpedo:
                 "first": self.first, "turns_taken": list(self.turns_taken), "tiles": [list(t) for t in self.tiles],
                 "damage": [list(d) for d in self.damage], "oxygen": [list(o) for o in self.oxygen],
                 "crew": [list(c) for c in self.crew], "sectors": list(self.sectors), "upper": self.upper,
-                "maneuvered": self.maneuvered, "captain_moved": self.captain_moved,
+                "maneuvered": self.maneuvered, "captain": self.captain,
                 "used": [list(u) for u in self.used], "reacted": list(self.reacted), "pool": list(self.pool),
                 "drafter": self.drafter, "picks": self.picks,
                 "source": None if self.source is None else list(self.source), "crews": list(self.crews),
@@ -363,8 +364,7 @@ class Torpedo:
             return [None]
         if kind in ("crew-attack", "repel"):
             sub = enemy if kind == "crew-attack" else seat
-            inside = [p for p in location(enemy, self.hits(seat, effect)) if p != CONTROL] \
-                if kind == "crew-attack" else range(10)
+            inside = location(enemy, self.hits(seat, effect)) if kind == "crew-attack" else range(10)
             return [["crew", i] for i in range(5 * enemy, 5 * enemy + 5)
                     if self.crew[i][3] and self.crew[i][0] == sub and self.crew[i][1] in inside
                     and not (effect["crew"] == "sailor" and i % 5 == 0)]
@@ -432,6 +432,8 @@ class Torpedo:
             wanted = (AIM_KINDS[self.effect()["kind"]],)
         if kind not in wanted:
             return f"{kind} is not a move of phase {self.phase}"
+        if self.phase == "action" and self.captain == 2 and not self._activates_captain(seat, action):
+            return "the captain's activation must follow his free move"
         return getattr(self, "_illegal_" + kind, lambda s, a: None)(seat, action)
 
     def _illegal_build(self, seat, action):
@@ -485,9 +487,12 @@ class Torpedo:
         _, i, to = action
         return None if self._movable(seat, i, to) and self.crew[i][2] else "that crew member can't move there"
 
+    def _activates_captain(self, seat, action):
+        return (action[0] == "move" and action[1] == 5 * seat) or (action[0] == "trigger" and 5 * seat in action[3])
+
     def _illegal_captain(self, seat, action):
-        if self.captain_moved:
-            return "the captain has moved"
+        if self.captain not in (0, 1):
+            return "no free move for the captain now"
         return None if self._movable(seat, 5 * seat, action[1]) else "the captain can't move there"
 
     def _illegal_trigger(self, seat, action):
@@ -630,6 +635,15 @@ class Torpedo:
 
     def act(self, seat, action):
         self.check(seat, action)
+        if self.phase == "action":
+            # The captain's free move status (§D4.5: 0 free, 1 just activated, 2 owes his
+            # activation, 3 moved, 4 missed).
+            if action[0] == "captain":
+                self.captain = 2 if self.captain == 0 else 3
+            elif self._activates_captain(seat, action):
+                self.captain = 3 if self.captain == 2 else 1
+            elif self.captain == 1:
+                self.captain = 4
         getattr(self, "_" + action[0])(seat, action)
 
     def _pick(self, seat, action):
@@ -644,7 +658,8 @@ class Torpedo:
         self.turn += 1
         self.active = seat
         self.turns_taken[seat] += 1
-        self.maneuvered = self.captain_moved = False
+        self.maneuvered = False
+        self.captain = 0
         self.used, self.reacted = [], []
         self.phase = "recovery"
         holding = [p for p in range(10) if self.oxygen[seat][p] > 0]
@@ -679,7 +694,6 @@ class Torpedo:
 
     def _captain(self, seat, action):
         self.crew[5 * seat][1] = action[1]
-        self.captain_moved = True
 
     def _trigger(self, seat, action):
         _, p, k, crews = action
@@ -725,8 +739,8 @@ class Torpedo:
         effect, d = self.effect(), 1 - self.source[0]
         if effect["kind"] in ("attack", "oxygen-attack"):
             self.hit = self.hits(seat, effect)
-            total = (effect["value"] + self.bonus(seat, "attack-bonus")) * (2 if doubled else 1)
-            self.amount = max(0, total - self.armour(d, self.hit))
+            total = effect["value"] + self.bonus(seat, "attack-bonus")
+            self.amount = max(0, total - self.armour(d, self.hit)) * (2 if doubled else 1)
             self.assigned = False
             if self.amount == 0:
                 self._done()

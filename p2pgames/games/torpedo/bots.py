@@ -28,8 +28,8 @@ absorbing into the control room with every way of assigning the damage, compartm
 (so it absorbs when what assigning would destroy — crew, oxygen, a compartment — costs more than
 the control-room token). It breathes from the compartment whose oxygen matters least (the one most
 likely to be lost to damage), reacts with counters when that scores better than passing, and builds
-a sound custom submarine (a control room, two engines or more, armour, weapons for the front, the
-back and the sides, enough oxygen) or, in the draft, picks toward the same.
+a sound custom submarine (a control room, two engines or more, one armoured compartment, weapons for
+the front, the back and the sides, some oxygen) or, in the draft, picks toward the same.
 
 **The search bot** (:class:`SearchBot`) uses that the game is open and certain: at each decision it
 ranks the distinct legal actions by the heuristic's one-step score, keeps the best ``width``, and
@@ -139,7 +139,7 @@ def effect_worth(effect: Effect) -> float:
     elif kind == "oxygen-attack":
         worth = 1.6 * value + (0.4 if effect.position == "any" else 0.0)
     elif kind == "crew-attack":
-        worth = 2.2 if effect.crew != "sailor" else 1.8
+        worth = 3.0 if effect.crew != "sailor" else 2.6
     elif kind == "board":
         worth = 1.2
     elif kind == "repel":
@@ -159,7 +159,7 @@ def effect_worth(effect: Effect) -> float:
     else:  # speed-bonus
         worth = 1.2 * value
     if effect.button == "counter":
-        worth += 0.5
+        worth += 1.0
     if effect.alert == "single":
         worth *= 0.8
     return worth
@@ -334,14 +334,14 @@ class _Side:
         self.speed = speed
         self.armour = armour
         self.attack_bonus = attack_bonus
-        # Crew an enemy crew attack could reach, by location (never in the control room).
+        # Crew an enemy crew attack could reach, by location (the control room's too, I13).
         targets_any = [0, 0, 0, 0]
         targets_sailor = [0, 0, 0, 0]
         for index, location in enumerate(_LOCATIONS):
             inside = location_positions(seat, location)
-            sailors = sum(crew_at[p] for p in inside if p != CONTROL)
+            sailors = sum(crew_at[p] for p in inside)
             targets_sailor[index] = sailors
-            targets_any[index] = sailors + (1 if self.captain in inside and self.captain != CONTROL else 0)
+            targets_any[index] = sailors + (1 if self.captain in inside else 0)
         self.targets_any = targets_any
         self.targets_sailor = targets_sailor
         # Compartments whose effects can't be triggered: destroyed, boarded, or with no way toward
@@ -704,8 +704,9 @@ def build_score(names: Sequence[str]) -> float:
         for effect in tile.effects:
             if effect.kind in ("attack", "oxygen-attack", "crew-attack"):
                 arcs.add(effect.position)
-    score = worth + 0.35 * structure + 0.9 * min(oxygen, 20)
+    score = worth + 0.35 * structure + 0.5 * min(oxygen, 14)
     score += 3.0 * min(engines, 3) + 2.0 * min(armoured, 2)
+    score -= 3.0 * max(0, armoured - 1)  # a second armoured compartment adds little, a third stalls the game
     if "any" in arcs:
         arcs |= {"front", "behind", "port", "starboard"}
     score += 2.0 * len(arcs & {"front", "behind", "port", "starboard"})

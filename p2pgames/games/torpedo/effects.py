@@ -165,10 +165,10 @@ def armour(state: "TorpedoState", seat: int, location: str) -> int:
     return plates + bonus(state, seat, "armor-bonus", location)
 
 
-def attack_total(state: "TorpedoState", seat: int, effect: Effect, doubled: bool) -> int:
-    """The attack value plus ``seat``'s standby attack bonuses, doubled by two keys (step 3)."""
-    total = effect.value + bonus(state, seat, "attack-bonus")
-    return total * 2 if doubled else total
+def attack_total(state: "TorpedoState", seat: int, effect: Effect) -> int:
+    """The attack value plus ``seat``'s standby attack bonuses (step 3). Two keys double what
+    gets through the armour, not this (I9)."""
+    return effect.value + bonus(state, seat, "attack-bonus")
 
 
 def hit_of(state: "TorpedoState", seat: int, effect: Effect) -> str:
@@ -226,10 +226,9 @@ def crew_targets(state: "TorpedoState", seat: int, effect: Effect) -> list[int]:
     if effect.kind == "repel":
         # Opposing crew members aboard your own submarine.
         return [i for i in seat_crew(enemy) if crew[i][3] and crew[i][0] == seat and kinds_ok(i)]
-    # crew-attack: opposing crew in the hit location of their own submarine. The control room
-    # can't be targeted, nor can the crew inside it.
-    inside = set(location_positions(enemy, hit_of(state, seat, effect)))
-    inside.discard(CONTROL)
+    # crew-attack: opposing crew in the hit location of their own submarine, the control room's
+    # too: the room can't be targeted, the people in it can (I13).
+    inside = location_positions(enemy, hit_of(state, seat, effect))
     return [
         i for i in seat_crew(enemy) if crew[i][3] and crew[i][0] == enemy and crew[i][1] in inside and kinds_ok(i)
     ]
@@ -286,7 +285,7 @@ def no_target_reason(state: "TorpedoState", seat: int, effect: Effect) -> str | 
         who = "sailor" if effect.crew == "sailor" else "crew member"
         if kind == "repel":
             return f"no enemy {who} is aboard your submarine"
-        return f"no enemy {who} is in its {hit_of(state, seat, effect)} outside the control room"
+        return f"no enemy {who} is in its {hit_of(state, seat, effect)}"
     if kind in ("board", "repair", "refill"):
         if tile_targets(state, seat, effect):
             return None

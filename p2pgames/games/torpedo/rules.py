@@ -146,6 +146,14 @@ PLAYING = frozenset({Phase.RECOVERY, Phase.ACTION, Phase.COUNTER}) | RESOLVING
 
 _NO_KIT: tuple[Tile, ...] = ()
 
+# The captain's free move, "just before or after his normal activation" (I15): the state's
+# ``captain`` says where the active seat's captain stands this turn.
+CAPTAIN_FREE = 0  # not activated yet: the free move may come now, just before his activation
+CAPTAIN_JUST = 1  # his activation was the active seat's last action: the free move may follow
+CAPTAIN_OWES = 2  # he made the free move first: his activation must come next
+CAPTAIN_MOVED = 3  # he made the free move (and his activation)
+CAPTAIN_MISSED = 4  # he activated and something else followed: no free move this turn
+
 
 def kit_of(tiles: Sequence[str]) -> tuple[Tile, ...]:
     """The :class:`Tile` of each name, once a submarine has its 10 tiles (else empty)."""
@@ -186,7 +194,7 @@ class TorpedoState(GameState):
         "sectors",
         "upper",
         "maneuvered",
-        "captain_moved",
+        "captain",
         "used",
         "reacted",
         "pool",
@@ -219,7 +227,7 @@ class TorpedoState(GameState):
     sectors: list[int]
     upper: int  # the seat whose submarine is up (port of the other) when both share a sector
     maneuvered: bool  # this action phase
-    captain_moved: bool  # the captain's free move, this turn
+    captain: int  # the captain's free move this turn: one of the CAPTAIN_* values (I15)
     used: list[tuple[int, int, int]]  # single-use effects used this action phase: (seat, position, effect)
     reacted: list[int]  # compartments that reacted in the open window
     pool: list[str]  # the draft's remaining tiles
@@ -255,7 +263,7 @@ class TorpedoState(GameState):
         other.sectors = self.sectors[:]
         other.upper = self.upper
         other.maneuvered = self.maneuvered
-        other.captain_moved = self.captain_moved
+        other.captain = self.captain
         other.used = self.used[:]
         other.reacted = self.reacted[:]
         other.pool = self.pool[:]
@@ -296,6 +304,11 @@ class TorpedoState(GameState):
         """Whether this is a player's first turn: nobody triggers an effect, not even as a
         reaction ("During the first turn of each player …")."""
         return self.active >= 0 and self.turns_taken[self.active] <= 1
+
+    @property
+    def captain_moved(self) -> bool:
+        """Whether the active seat's captain has made his free move this turn."""
+        return self.captain in (CAPTAIN_OWES, CAPTAIN_MOVED)
 
     def effect_of(self, seat: int, position: int, effect: int) -> Effect | None:
         effects = self.kit[seat][position].effects
@@ -404,7 +417,7 @@ class Torpedo(Game[TorpedoState]):
         state.sectors = [START_SECTOR, START_SECTOR]
         state.upper = START_UPPER
         state.maneuvered = False
-        state.captain_moved = False
+        state.captain = CAPTAIN_FREE
         state.used = []
         state.reacted = []
         state.pool = []
@@ -507,6 +520,14 @@ class Torpedo(Game[TorpedoState]):
 
     def _action_phase_options(self, state: TorpedoState, seat: int) -> list[Any]:
         options: list[Any] = []
+        if state.captain == CAPTAIN_OWES:
+            # His free move came just before his activation: it follows now (I15).
+            captain = seat * CREW_PER_SEAT
+            sub, position, _, _ = state.crew[captain]
+            if not state.first_turns:
+                options.extend(t for t in self._triggers(state, seat) if captain in t.crews)
+            options.extend(Move(captain, to) for to in ADJACENT[position] if not destroyed(state, sub, to))
+            return options
         if not state.first_turns:
             options.extend(self._triggers(state, seat))
         if not state.maneuvered:
@@ -518,7 +539,7 @@ class Torpedo(Game[TorpedoState]):
                 options.extend(Move(index, to) for to in ADJACENT[position] if not destroyed(state, sub, to))
         captain = seat * CREW_PER_SEAT
         sub, position, _, alive = crew[captain]
-        if alive and not state.captain_moved:
+        if alive and state.captain in (CAPTAIN_FREE, CAPTAIN_JUST):
             options.extend(CaptainMove(to) for to in ADJACENT[position] if not destroyed(state, sub, to))
         options.append(_END)
         return options
@@ -670,6 +691,11 @@ class Torpedo(Game[TorpedoState]):
         ``action`` now. Every rule is public: nothing is left to check later."""
         kind = type(action)
         self.check_kind(state, player, kind)
+        if state.phase == Phase.ACTION and state.captain == CAPTAIN_OWES and not _activates_captain(player, action):
+            raise IllegalAction(
+                player,
+                "your captain made his free move just before his activation: move him or trigger with him now",
+            )
         check = _CHECKS.get(kind)
         if check is not None:
             check(self, state, player, action)
@@ -801,6 +827,10 @@ class Torpedo(Game[TorpedoState]):
     def _check_captain_move(self, state: TorpedoState, player: int, action: CaptainMove) -> None:
         if state.captain_moved:
             raise IllegalAction(player, "your captain has made his free move this turn")
+        if state.captain == CAPTAIN_MISSED:
+            raise IllegalAction(
+                player, "your captain's free move comes just before or just after his activation, not later"
+            )
         captain = player * CREW_PER_SEAT
         sub, position = self._own_crew(state, player, captain)
         self._check_adjacent(state, player, sub, position, action.to, "captain")
@@ -900,7 +930,7 @@ class Torpedo(Game[TorpedoState]):
             who = "a sailor" if effect.crew == "sailor" else "a crew member"
             if effect.kind == "repel":
                 raise IllegalAction(player, f"choose {who} of the enemy aboard your submarine")
-            raise IllegalAction(player, f"choose {who} of the enemy in its {hit_of(state, seat, effect)}, outside its control room")
+            raise IllegalAction(player, f"choose {who} of the enemy in its {hit_of(state, seat, effect)}")
 
     def _check_relocate(self, state: TorpedoState, player: int, action: Relocate) -> None:
         if (action.crew, action.to) not in relocations(state, player):
@@ -1040,6 +1070,8 @@ class Torpedo(Game[TorpedoState]):
 
     def apply_action(self, state: TorpedoState, player: int, action: Any) -> None:
         state.notes = []
+        if state.phase == Phase.ACTION:
+            state.captain = _captain_after(state.captain, player, action)
         _APPLY[type(action)](self, state, player, action)
 
     def _apply_pick(self, state: TorpedoState, player: int, action: Pick) -> None:
@@ -1073,7 +1105,6 @@ class Torpedo(Game[TorpedoState]):
         captain = player * CREW_PER_SEAT
         sub, _, ready, alive = state.crew[captain]
         state.crew[captain] = (sub, action.to, ready, alive)
-        state.captain_moved = True
         state.notes.append(("captain", captain, sub, action.to))
 
     def _apply_trigger(self, state: TorpedoState, player: int, action: Trigger) -> None:
@@ -1146,7 +1177,7 @@ class Torpedo(Game[TorpedoState]):
         state.active = seat
         state.turns_taken[seat] += 1
         state.maneuvered = False
-        state.captain_moved = False
+        state.captain = CAPTAIN_FREE
         state.used = []
         state.reacted = []
         state.notes.append(("turn", state.turn, seat))
@@ -1214,10 +1245,11 @@ class Torpedo(Game[TorpedoState]):
         if kind == "attack" or kind == "oxygen-attack":
             defender = 1 - seat
             hit = hit_of(state, seat, effect)
-            total = attack_total(state, seat, effect, doubled)
+            total = attack_total(state, seat, effect)
             plates = armour(state, defender, hit)
             state.hit = hit
-            state.amount = max(0, total - plates)
+            # Two keys "double the final effect": what gets through the armour (I9).
+            state.amount = max(0, total - plates) * (2 if doubled else 1)
             state.assigned = False
             state.notes.append(("attack", seat, kind, hit, total, plates, state.amount))
             if state.amount == 0:
@@ -1430,7 +1462,7 @@ class Torpedo(Game[TorpedoState]):
             "sectors": state.sectors,
             "upper": state.upper,
             "maneuvered": state.maneuvered,
-            "captain_moved": state.captain_moved,
+            "captain": state.captain,
             "used": [list(entry) for entry in state.used],
             "reacted": state.reacted,
             "pool": state.pool,
@@ -1465,7 +1497,7 @@ class Torpedo(Game[TorpedoState]):
         state.sectors = list(data["sectors"])
         state.upper = data["upper"]
         state.maneuvered = data["maneuvered"]
-        state.captain_moved = data["captain_moved"]
+        state.captain = data["captain"]
         state.used = [tuple(entry) for entry in data["used"]]  # type: ignore[misc]
         state.reacted = list(data["reacted"])
         state.pool = list(data["pool"])
@@ -1525,6 +1557,25 @@ class Torpedo(Game[TorpedoState]):
         from p2pgames.games.torpedo import views
 
         return views.HELP
+
+
+def _activates_captain(player: int, action: Any) -> bool:
+    """Whether ``action`` is ``player``'s captain's normal activation: his move or a trigger he
+    takes part in."""
+    captain = player * CREW_PER_SEAT
+    kind = type(action)
+    return (kind is Move and action.crew == captain) or (kind is Trigger and captain in action.crews)
+
+
+def _captain_after(status: int, player: int, action: Any) -> int:
+    """The captain's free-move status after the active ``player``'s ``action`` in its action
+    phase (I15): the free move may come just before his activation (then it must follow) or just
+    after it (nothing of the active player's between)."""
+    if type(action) is CaptainMove:
+        return CAPTAIN_OWES if status == CAPTAIN_FREE else CAPTAIN_MOVED
+    if _activates_captain(player, action):
+        return CAPTAIN_MOVED if status == CAPTAIN_OWES else CAPTAIN_JUST
+    return CAPTAIN_MISSED if status == CAPTAIN_JUST else status
 
 
 _AIM_KINDS: Mapping[str, tuple[type, ...]] = {

@@ -274,6 +274,9 @@ def _read_tile(raw: Any, number: int) -> Tile:
     effects = tuple(_read_effect(raw_effect, name, index) for index, raw_effect in enumerate(raw_effects, 1))
     if kind == "control" and not any(effect.kind == "attack" for effect in effects):
         raise TileError(name, "effect", "a control room is a combat compartment: it needs an attack")
+    if kind == "experimental" and not any(effect.button == "counter" for effect in effects):
+        # "Experimental tiles … can be used during your opponent's turn!" (I29)
+        raise TileError(name, "effect", "an experimental tile is used in the opponent's turn: it needs a counter effect")
     return Tile(name, short, faction, kind, structure, oxygen, effects, flavor)
 
 

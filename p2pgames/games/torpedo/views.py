@@ -496,10 +496,11 @@ def _note_line(note: tuple, before: "TorpedoState", after: "TorpedoState", names
     if kind == "attack":
         _, seat, what, hit, total, plates, amount = note
         noun = "damage" if what == "attack" else "oxygen"
-        return (
-            f"{'Attack' if what == 'attack' else 'Oxygen attack'} on {names[1 - seat]}'s {hit}: "
-            f"{total} − armour {plates} = {amount} {noun}."
-        )
+        # Two keys double what gets through the armour (I9): the amount says whether they did.
+        sum_ = f"{total} − armour {plates}"
+        if amount != max(0, total - plates):
+            sum_ = f"({sum_}) × 2 (two keys)"
+        return f"{'Attack' if what == 'attack' else 'Oxygen attack'} on {names[1 - seat]}'s {hit}: {sum_} = {amount} {noun}."
     if kind == "absorb":
         _, seat, amount, auto = note
         how = "The control room absorbs" if auto else f"{names[seat]} absorbs"
@@ -773,7 +774,7 @@ def _turn_panel(game: "Torpedo", state: "TorpedoState", viewer: int | None, name
     react with now — exactly what a counter window would offer — and which of its counters have
     no target now (or that nobody may trigger yet); and in the action phase whether the maneuver
     and the captain's move are left, on the first of these lines with room for them."""
-    from p2pgames.games.torpedo.rules import Phase
+    from p2pgames.games.torpedo.rules import CAPTAIN_FREE, CAPTAIN_JUST, Phase
 
     if state.phase == Phase.OVER:
         return Panel("turn", tuple(_flow([("good", f"Game over: {result_summary(state, names)}")])))
@@ -793,7 +794,7 @@ def _turn_panel(game: "Torpedo", state: "TorpedoState", viewer: int | None, name
         relation += [("warn", f"{who} may react with {', '.join(ready)}")] if ready else []
         relation += [("dim", f"{', '.join(idle)}: no target now")] if idle else []
     if state.phase == Phase.ACTION:
-        left = [word for word, done in (("maneuver", state.maneuvered), ("captain's move", state.captain_moved)) if not done]
+        left = [word for word, done in (("maneuver", state.maneuvered), ("captain's move", state.captain not in (CAPTAIN_FREE, CAPTAIN_JUST))) if not done]
         flag = ("dim", f"left: {', '.join(left)}" if left else "maneuvered, captain moved")
         room = next((group for group in groups if _length(group) + 3 + len(flag[1]) <= WIDTH), None)
         if room is None:

@@ -92,18 +92,27 @@ def test_armour_counts_each_manned_armoured_tile_in_the_location_hit_once():
     put(state, crew(0, 1), "E1")
     put(state, crew(1, 1), "B1")
     put(state, crew(1, 2), "B1")
-    state = fire(state, 0, "E1", crew(0, 1))
-    assert ("attack", 0, "attack", "aft", 2, 1, 1) in state.notes  # Hull unmanned: no bonus
+    state = fire(state, 0, "E1", crew(0, 1))  # the Bow Cannon: attack 3
+    assert ("attack", 0, "attack", "aft", 3, 1, 2) in state.notes  # Hull unmanned: it counts nothing
 
 
-def test_a_manned_armour_bonus_adds_to_every_location_it_names():
-    talion = layout(("A2", "Reinforced Hull"), base=TALION)
+def test_a_manned_armour_bonus_adds_to_the_location_it_names_and_no_other():
+    # The Armoured Turret (D2 of player 1: fore and port) is armoured and gives +1 armour in the fore.
+    talion = layout(("D2", "Armoured Turret"), base=TALION)
+    state = table(active=0, layouts=(PANZER, talion), sectors=(3, 1))
+    put(state, crew(0, 1), "A1")
+    put(state, crew(1, 1), "D2")
+    state = fire(state, 0, "A1", crew(0, 1))  # the Stern Mortar: attack 3, hits the fore
+    assert ("attack", 0, "attack", "fore", 3, 2, 1) in state.notes  # armoured tile 1 + bonus 1
     state = table(active=0, layouts=(PANZER, talion), sectors=(2, 3))
     put(state, crew(0, 1), "E1")
-    put(state, crew(1, 1), "A2")  # the Hull is armoured (aft) and gives +1 everywhere
-    state = fire(state, 0, "E1", crew(0, 1))
-    assert ("attack", 0, "attack", "aft", 2, 2, 0) in state.notes
-    assert state.phase == Phase.ACTION  # nothing gets through: no decision
+    put(state, crew(1, 1), "D2")
+    state = fire(state, 0, "E1", crew(0, 1))  # the Bow Cannon: attack 3, hits the aft
+    assert ("attack", 0, "attack", "aft", 3, 0, 3) in state.notes  # neither reaches the aft
+    unmanned = table(active=0, layouts=(PANZER, talion), sectors=(3, 1))
+    put(unmanned, crew(0, 1), "A1")
+    unmanned = fire(unmanned, 0, "A1", crew(0, 1))
+    assert ("attack", 0, "attack", "fore", 3, 0, 3) in unmanned.notes  # unmanned: neither counts
 
 
 def test_damage_goes_compartment_by_compartment_and_overflows_within_the_location():
@@ -112,7 +121,7 @@ def test_damage_goes_compartment_by_compartment_and_overflows_within_the_locatio
     put(state, crew(0, 2), "D1")  # Riveted Hold manned: no effect on the attack (its armour is ours)
     hurt(state, 1, "A1", 2)  # Gas Launcher: 1 left
     state.kit  # noqa: B018
-    # Attack 2 on player 1's aft (A1 GasLaunch 3, B1 BoardTube 3, A2 ElecTurb 3, B2 Ballast 4).
+    # Attack 3 on player 1's aft (A1 GasLaunch 3, B1 BoardTube 3, A2 ElecTurb 3, B2 Ballast 4).
     state = fire(state, 0, "E1", crew(0, 1))
     assert state.phase == Phase.DEFEND
     assert set(GAME.legal_actions(state, 1, {})) == {Absorb(), *(Assign(at(p)) for p in ("A1", "B1", "A2", "B2"))}
@@ -122,13 +131,13 @@ def test_damage_goes_compartment_by_compartment_and_overflows_within_the_locatio
         act(state, 1, Assign(CONTROL))
     state = act(state, 1, Assign(at("A1")))
     assert state.damage[1][at("A1")] == 3  # destroyed by the first token
-    assert state.phase == Phase.DEFEND and state.amount == 1
+    assert state.phase == Phase.DEFEND and state.amount == 2
     # Once placing has begun the control room can no longer absorb.
     assert Absorb() not in GAME.legal_actions(state, 1, {})
     with pytest.raises(IllegalAction, match="assign the rest"):
         act(state, 1, Absorb())
     state = act(state, 1, Assign(at("B2")))
-    assert state.damage[1][at("B2")] == 1
+    assert state.damage[1][at("B2")] == 2
     assert state.phase == Phase.ACTION
 
 
@@ -166,11 +175,11 @@ def test_destroying_the_control_room_wins_at_once():
 def test_a_destroyed_compartment_loses_its_oxygen_and_damage_covers_plain_gears_first():
     state = table(active=0, sectors=(2, 3))
     put(state, crew(0, 1), "E1")
-    # Ballast Tanks (B2): 4 structure, 3 oxygen gears, all with tokens. Two damage cover the one
-    # plain gear and one oxygen gear: one token lost.
+    # Ballast Tanks (B2): 4 structure, 2 oxygen gears, both with tokens. Three damage (the Bow
+    # Cannon) cover the two plain gears and one oxygen gear: one token lost.
     state = fire(state, 0, "E1", crew(0, 1))
     state = act(state, 1, Assign(at("B2")))
-    assert state.damage[1][at("B2")] == 2 and state.oxygen[1][at("B2")] == 2
+    assert state.damage[1][at("B2")] == 3 and state.oxygen[1][at("B2")] == 1
     # An empty oxygen gear takes damage before a full one.
     state = table(active=0, sectors=(2, 3))
     put(state, crew(0, 1), "E1")
@@ -184,11 +193,13 @@ def test_a_destroyed_compartment_loses_its_oxygen_and_damage_covers_plain_gears_
 
 
 def _gas():
-    """Player 1's Telin Gas Launcher (A1: remove 2 oxygen, distant, enemy in front, hits its aft)
-    at player 0 two sectors ahead. Player 0's aft: A1 Mortar (1), B1 Bulkhead (1), A2 Boiler (1),
-    B2 O2Tanks (3)."""
-    state = table(active=1, sectors=(4, 1))
+    """Player 1's Telin Gas Launcher (A1: remove 1 oxygen, distant, enemy in front, hits its aft)
+    with a manned Signal Room (D2: +1 to every attack total) at player 0 two sectors ahead: 2
+    tokens. Player 0's aft: A1 Mortar (1), B1 Bulkhead (1), A2 Boiler (1), B2 O2Tanks (2)."""
+    talion = layout(("D2", "Signal Room"), base=TALION)
+    state = table(active=1, layouts=(PANZER, talion), sectors=(4, 1))
     put(state, crew(1, 1), "A1")
+    put(state, crew(1, 2), "D2")
     return state
 
 
@@ -201,7 +212,7 @@ def test_an_oxygen_attack_empties_compartments_of_the_location_one_by_one_as_the
     state = act(state, 0, Assign(at("A1")))  # 1 token there: one more to remove
     assert state.oxygen[0][at("A1")] == 0 and state.phase == Phase.DRAIN
     state = act(state, 0, Assign(at("B2")))
-    assert state.oxygen[0][at("B2")] == 2 and state.phase == Phase.ACTION
+    assert state.oxygen[0][at("B2")] == 1 and state.phase == Phase.ACTION
 
 
 def test_when_the_location_has_no_oxygen_left_the_attacker_takes_one_token_from_any_compartment():
@@ -215,8 +226,8 @@ def test_when_the_location_has_no_oxygen_left_the_attacker_takes_one_token_from_
     assert state.phase == Phase.SCAVENGE and GAME.step(state).actors == (1,)
     options = GAME.legal_actions(state, 1, {})
     assert TargetTile(CONTROL) not in options and TargetTile(at("E1")) in options
-    state = act(state, 1, TargetTile(at("E1")))
-    assert state.oxygen[0][at("E1")] == 1 and state.phase == Phase.ACTION
+    state = act(state, 1, TargetTile(at("E1")))  # the Bow Cannon's one token
+    assert state.oxygen[0][at("E1")] == 0 and state.phase == Phase.ACTION
 
 
 def test_running_out_of_oxygen_loses_at_once():
@@ -255,12 +266,26 @@ def test_a_captain_or_sailor_effect_may_take_the_captain_but_not_crew_in_the_con
     assert not state.crew[crew(0, 0)][3]
 
 
-def test_crew_in_the_control_room_cannot_be_targeted():
+def test_crew_outside_the_location_hit_cannot_be_targeted():
     state = table(active=1, sectors=(1, 4))
     put(state, crew(1, 1), "E1")
     assert Trigger(at("E1"), 0, (crew(1, 1),)) not in GAME.legal_actions(state, 1, {})
     with pytest.raises(IllegalAction, match="no enemy crew member is in its fore"):
         fire(state, 1, "E1", crew(1, 1))
+
+
+def test_crew_in_the_control_room_can_be_targeted_when_the_location_hit_holds_it():
+    # The control room can't be targeted by effects; the people in it can (I13). Ludovic's
+    # Grapeshot Gun fires at Bruno on his port side (Bruno up): Bruno's starboard, his outer row,
+    # with the control room, where all his crew are.
+    ludovic = layout(("E1", "Grapeshot Gun"), base=TALION)
+    state = table(active=1, layouts=(PANZER, ludovic), sectors=(3, 3), upper=0)
+    put(state, crew(1, 1), "E1")
+    state = fire(state, 1, "E1", crew(1, 1))
+    assert state.phase == Phase.AIM
+    assert set(GAME.legal_actions(state, 1, {})) == {TargetCrew(crew(0, k)) for k in range(1, 5)}
+    state = act(state, 1, TargetCrew(crew(0, 3)))
+    assert not state.crew[crew(0, 3)][3] and state.damage[0][CONTROL] == 0
 
 
 def test_eliminating_the_last_crew_member_wins():

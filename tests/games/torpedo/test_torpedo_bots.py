@@ -67,7 +67,7 @@ def test_the_bots_custom_build_is_legal():
 
 
 def _bow_cannon_on_talions_aft():
-    """Panzer (player 0, sector 2) fires its Bow Cannon (attack 2, close, enemy in front) at
+    """Panzer (player 0, sector 2) fires its Bow Cannon (attack 3, close, enemy in front) at
     Talion's aft (A1 GasLaunch, B1 BoardTube, A2 ElecTurb, B2 Ballast)."""
     state = table(active=0, sectors=(2, 3))
     put(state, crew(0, 1), "E1")
@@ -100,16 +100,16 @@ def test_the_heuristic_assigns_the_damage_when_absorbing_would_cost_more():
 
 def test_the_heuristic_assigns_cheap_damage_where_it_costs_no_oxygen_and_destroys_nothing():
     state = _bow_cannon_on_talions_aft()
-    # The control room has two tokens left: absorbing gets close to losing. The aft's Electric
-    # Turbine (3 structure, 2 oxygen gears) and Ballast Tanks (4, 3) would lose an oxygen token to 2
-    # damage (I10: damage covers the gears without oxygen first); the Gas Launcher and the Boarding
-    # Tube (3, 1) would not, and the Boarding Tube is the one worth less (a close-range boarding
-    # against the Gas Launcher's distant oxygen attack).
+    # The control room has two tokens left: absorbing gets close to losing. 3 damage would destroy
+    # the aft's Gas Launcher, Boarding Tube or Electric Turbine (3 structure each); the Ballast
+    # Tanks (4 structure, 2 oxygen gears, both breathed empty here) take it, losing no oxygen (I10:
+    # damage covers the gears without oxygen first, then empty oxygen gears) and nothing else.
     hurt(state, 1, CONTROL, state.kit[1][CONTROL].structure - 2)
+    state.oxygen[1][at("B2")] = 0
     state = fire(state, 0, "E1", crew(0, 1))
-    assert state.amount == 2 and state.kit[1][at("B1")].short == "BoardTube"
+    assert state.amount == 3 and state.kit[1][at("B2")].short == "Ballast"
     for seed in (b"d", b"e", b"f"):
-        assert decide(HeuristicBot(seed), state, 1) == Assign(at("B1"))
+        assert decide(HeuristicBot(seed), state, 1) == Assign(at("B2"))
 
 
 def test_the_search_bot_at_a_tiny_budget_plays_a_whole_game_legally():

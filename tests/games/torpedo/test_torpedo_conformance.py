@@ -63,5 +63,5 @@ def test_the_tile_sets_edition_changes_with_any_number_and_not_with_flavour_or_l
     assert load_tiles(text).edition == TILESET.edition
     assert load_tiles(text.replace("\n", "\r\n").replace("flavor = \"", "flavor = \"Still ")).edition == TILESET.edition
     assert load_tiles("# a comment\n" + text).edition == TILESET.edition
-    changed = text.replace("structure = 8", "structure = 7", 1)
+    changed = text.replace("structure = 9", "structure = 8", 1)
     assert changed != text and load_tiles(changed).edition != TILESET.edition

@@ -73,8 +73,8 @@ def test_the_grid_shows_tiles_structure_oxygen_and_crew_with_exhausted_crew_in_b
     assert rows[0].startswith("2 ElecTurb  3/3│")  # the enemy's outer row is farthest from you
     sea_rows = [_text(line) for line in sea.lines]
     assert sea_rows[0].split() == [word for column in "ABCDE" for word in (column, "·", "sector", str("ABCDE".index(column) + 1))]
-    assert " ".join(sea_rows[1].split()) == "sector 3 ludovic ► oxygen 16 · crew 5 · speed 1"
-    assert " ".join(sea_rows[2].split()) == "sector 3 you ► oxygen 15 · crew 5 · speed 1"  # around it: no room
+    assert " ".join(sea_rows[1].split()) == "sector 3 ludovic ► oxygen 13 · crew 5 · speed 1"
+    assert " ".join(sea_rows[2].split()) == "sector 3 you ► oxygen 13 · crew 5 · speed 1"  # around it: no room
     assert sea_rows[1].index("ludovic") >= 2 + 2 * 14  # in sector 3's column (C)
     mine = [_text(line) for line in mine.lines]
     bulkhead = TILESET.tiles["Armoured Bulkhead"].structure
@@ -169,7 +169,7 @@ def test_a_maneuver_says_whose_submarine_went_to_which_sector_as_the_chains_move
 
 def test_a_location_with_nothing_left_warns_at_every_decision_how_many_hits_the_control_room_takes():
     """The field report: with the aft destroyed every hit there landed on the control room, and
-    three shots took it from 3/4 to destroyed in one enemy turn, without a word."""
+    three shots took it from 3 tokens short of destroyed to destroyed in one enemy turn, without a word."""
     from p2pgames.games.torpedo.actions import Breathe, EndTurn
     from tests.games.torpedo.torpedo_scenarios import CONTROL, act, crew, destroy, fire, hurt, put, table
 
@@ -177,7 +177,8 @@ def test_a_location_with_nothing_left_warns_at_every_decision_how_many_hits_the_
     assert GAME.warnings(state, 0, {}, NAMES) == []
     for where in ("A1", "B1", "A2", "B2"):
         destroy(state, 0, where)
-    hurt(state, 0, "C2", 1)  # the control room at 3/4
+    structure = state.kit[0][CONTROL].structure
+    hurt(state, 0, "C2", structure - 3)  # the control room 3 tokens from destroyed
     warned = ["Aft destroyed: hits there land on your control room; 3 more sink you."]
     assert GAME.warnings(state, 0, {}, NAMES) == warned  # bruno's action phase
     assert GAME.warnings(state, 1, {}, NAMES) == []  # ludovic's submarine is whole
@@ -189,9 +190,9 @@ def test_a_location_with_nothing_left_warns_at_every_decision_how_many_hits_the_
     state.sectors = [3, 2]
     put(state, crew(1, 1), "E2")
     hit = fire(state, 1, "E2", crew(1, 1))
-    assert hit.damage[0][CONTROL] == 2
+    assert hit.damage[0][CONTROL] == structure - 2
     assert GAME.warnings(hit, 0, {}, NAMES) == ["Aft destroyed: hits there land on your control room; 2 more sink you."]
-    hurt(hit, 0, "C2", 3)
+    hurt(hit, 0, "C2", structure - 1)
     assert GAME.warnings(hit, 0, {}, NAMES) == ["Aft destroyed: hits there land on your control room; 1 more sinks you."]
     for where in ("D2", "E2"):  # the outer row (bruno's starboard) then holds only the control room
         destroy(hit, 0, where)
@@ -247,11 +248,13 @@ def test_every_tile_has_card_text_and_the_rules_page_lists_them_all():
 def test_card_text_reads_the_data():
     assert card_lines(TILESET.tiles["Gatling Gun"])[:2] == [
         "Gatling Gun (Gatling): Talion, experimental; 2 structure, no oxygen.",
-        "  Counter: attack 1 at close range, enemy anywhere; hits the location facing you.",
+        "  Counter (single-use): attack 3 at close range, enemy anywhere; hits the location facing you.",
     ]
-    assert card_lines(TILESET.tiles["Stern Mortar"])[1] == (
-        "  Duty (single-use): attack 2 at distant range, enemy behind; hits its fore."
-    )
+    assert card_lines(TILESET.tiles["Stern Mortar"])[1] == "  Duty: attack 3 at distant range, enemy behind; hits its fore."
+    assert card_lines(TILESET.tiles["Signal Room"])[1:3] == [
+        "  Counter: move one of your crew members to any compartment.",
+        "  Standby: +1 to your attack totals.",
+    ]
 
 
 def test_the_help_fits_80_columns_and_names_every_verb():
@@ -272,7 +275,7 @@ def test_tile_name_explains_a_tile_and_other_text_is_not_an_information_command(
     # The card without its indent, flavour and the type's reminder: it reads whole in the log.
     assert GAME.explain(state, 0, "tile gatling", NAMES) == [
         "Gatling Gun (Gatling): Talion, experimental; 2 structure, no oxygen.",
-        "Counter: attack 1 at close range, enemy anywhere; hits the location facing you.",
+        "Counter (single-use): attack 3 at close range, enemy anywhere; hits the location facing you.",
     ]
     assert GAME.explain(state, None, "TILE  Gatling Gun", NAMES) == GAME.explain(state, 0, "tile gatling", NAMES)
     bridge = TILESET.tiles["Talion Control Room"]

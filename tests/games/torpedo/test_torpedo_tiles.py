@@ -65,6 +65,17 @@ def test_at_least_ten_tiles_beyond_the_starters_and_a_control_room_per_player():
     assert len(TILESET.control_rooms) >= 2
 
 
+def test_every_experimental_tile_can_be_used_in_the_opponents_turn():
+    # "Experimental (blue) tiles … can be used during your opponent's turn!" (I29): each has a
+    # counter effect; the loader refuses one without (test_a_bad_tile_is_refused_…).
+    experimental = [tile for tile in TILESET.tiles.values() if tile.type == "experimental"]
+    assert experimental and "Telin Gas Launcher" in {tile.name for tile in experimental}
+    for tile in experimental:
+        assert any(effect.button == "counter" for effect in tile.effects), tile.name
+    counter = GOOD_TILE.replace('type = "standard"', 'type = "experimental"').replace('button = "duty"', 'button = "counter"')
+    assert load_tiles(_with_shipped(counter)).tiles["Test Gun"].type == "experimental"
+
+
 def test_the_tiles_use_every_mechanic_the_rulebook_describes():
     effects = [effect for tile in TILESET.tiles.values() for effect in tile.effects]
     assert {effect.button for effect in effects} == set(BUTTONS)
@@ -152,6 +163,7 @@ outer = ["Boiler Room", "Oxygen Tanks", "Panzer Control Room", "Turbine Hall", "
         (('position = "front"', 'position = "port"'), None, None),
         (('range = "close"\nposition = "front"', 'range = "distant"\nposition = "port"'), "effect 1.range", "never distant"),
         (('type = "standard"', 'type = "control"'), None, None),
+        (('type = "standard"', 'type = "experimental"'), "effect", "needs a counter effect"),
     ],
 )
 def test_a_bad_tile_is_refused_naming_the_tile_and_the_field(change, field, words):

@@ -63,9 +63,9 @@ def test_rulebook_trigger_example_the_gatling_gunner_moves_to_the_sights_exhaust
     ]
     state = act(state, 1, Step(crew(1, 1), at("D1")))
     assert state.crew[crew(1, 1)] == (1, at("D1"), False, True)
-    # The Gatling Gun's attack (1, close, anywhere) on the location facing Ludovic: player 0 is
+    # The Gatling Gun's attack (3, close, anywhere) on the location facing Ludovic: player 0 is
     # on his starboard side, so its port — its inner row.
-    assert ("attack", 1, "attack", "port", 2, 0, 2) in state.notes  # +1: the Sights are manned now
+    assert ("attack", 1, "attack", "port", 3, 0, 3) in state.notes
     assert state.phase == Phase.DEFEND
     assert before.crew[crew(1, 1)][2]
 
@@ -86,9 +86,11 @@ def test_a_crew_member_triggering_the_control_room_does_not_move():
 
 
 def test_a_duty_effect_may_be_triggered_by_as_many_crew_members_as_are_ready():
-    state = table(active=0)
+    state = table(active=0, sectors=(2, 3))
     for k in (1, 2):
-        state = act(state, 0, Trigger(CONTROL, 0, (crew(0, k),)))
+        put(state, crew(0, k), "E1")  # the Bow Cannon: no alert icon
+    for k in (1, 2):
+        state = fire(state, 0, "E1", crew(0, k))
         state = act(state, 1, Absorb())
     assert state.damage[1][CONTROL] == 2
 
@@ -151,23 +153,23 @@ def test_no_triggers_in_either_players_first_turn_not_even_as_reactions():
 
 
 def test_a_standby_effect_works_while_manned_once_however_many_crew_and_is_never_triggered():
-    state = table(active=1)
-    sights = TALION.index("Long-range Sights")
+    state = table(active=1, layouts=(PANZER, layout(("D2", "Signal Room"), base=TALION)))
+    signals = at("D2")  # its effect 1: standby, +1 to every attack total
     assert bonus(state, 1, "attack-bonus") == 0
-    put(state, crew(1, 1), sights)
-    put(state, crew(1, 2), sights, ready=False)  # exhausted crew man it too
+    put(state, crew(1, 1), signals)
+    put(state, crew(1, 2), signals, ready=False)  # exhausted crew man it too
     assert bonus(state, 1, "attack-bonus") == 1
     gatling = state.kit[1][at("E2")].effects[0]
-    assert attack_total(state, 1, gatling, doubled=False) == 2
+    assert attack_total(state, 1, gatling) == 4
     with pytest.raises(IllegalAction, match="standby"):
-        act(state, 1, Trigger(sights, 0, (crew(1, 1),)))
+        act(state, 1, Trigger(signals, 1, (crew(1, 1),)))
 
 
 def test_standby_works_in_the_opponents_turn_too_and_a_boarder_blocks_it():
-    talion = layout(("A2", "Reinforced Hull"), base=TALION)
+    talion = layout(("A2", "Armoured Turret"), base=TALION)  # armoured in the aft, +1 in the fore
     state = table(active=0, layouts=(PANZER, talion))
     put(state, crew(1, 1), "A2")
-    assert armour(state, 1, "fore") == 1  # the Hull's +1 everywhere, in Bruno's turn
+    assert armour(state, 1, "fore") == 1  # the Turret's +1 in the fore, in Bruno's turn
     put(state, crew(0, 2), "A2", sub=1)  # a boarder blocks the effect …
     assert armour(state, 1, "fore") == 0
     assert armour(state, 1, "aft") == 1  # … but not the armoured type
@@ -184,24 +186,27 @@ def test_an_engine_bonus_adds_speed_while_manned():
 
 
 def test_a_single_use_effect_is_triggered_once_an_action_phase_whoever_triggers_it():
-    state = table(active=0, sectors=(5, 2))
-    put(state, crew(0, 1), "A1")
-    put(state, crew(0, 2), "A1")
-    state = fire(state, 0, "A1", crew(0, 1))  # Stern Mortar: single-use
+    state = table(active=0)
+    state = act(state, 0, Trigger(CONTROL, 0, (crew(0, 1),)))  # the control room: single-use
     state = act(state, 1, Absorb())
+    assert Trigger(CONTROL, 0, (crew(0, 2),)) not in GAME.legal_actions(state, 0, {})
     with pytest.raises(IllegalAction, match="single-use and was used this action phase"):
-        act(state, 0, Trigger(at("A1"), 0, (crew(0, 2),)))
+        act(state, 0, Trigger(CONTROL, 0, (crew(0, 2),)))
     # Next turn it is back.
     state = act(state, 0, EndTurn())
     state = act(state, 1, Breathe(at("D1")))
     state = act(state, 1, EndTurn())
     state = act(state, 0, Breathe(at("B2")))
-    assert Trigger(at("A1"), 0, (crew(0, 2),)) in GAME.legal_actions(state, 0, {})
+    assert Trigger(CONTROL, 0, (crew(0, 2),)) in GAME.legal_actions(state, 0, {})
 
 
-def test_two_keys_two_ready_crew_members_trigger_one_doubled_effect():
+def test_two_keys_two_ready_crew_members_trigger_one_effect_doubled_after_the_armour():
+    # "Double the final effect": what gets through the armour, (3 − 1) × 2 = 4, as two attacks of
+    # 3 would deal (I9) — not 3 × 2 − 1 = 5.
     panzer = layout(("E1", "Twin Torpedo Tubes"), base=PANZER)
-    state = table(active=0, layouts=(panzer, TALION), sectors=(2, 3))
+    talion = layout(("B1", "Marine Barracks"), base=TALION)  # armour in Ludovic's aft
+    state = table(active=0, layouts=(panzer, talion), sectors=(2, 3))
+    put(state, crew(1, 1), "B1")
     put(state, crew(0, 1), "E1")
     put(state, crew(0, 2), "E1")
     options = [a for a in GAME.legal_actions(state, 0, {}) if isinstance(a, Trigger) and a.position == at("E1")]
@@ -215,8 +220,10 @@ def test_two_keys_two_ready_crew_members_trigger_one_doubled_effect():
     assert state.phase == Phase.STEP and state.notes[-1][0] == "trigger"
     state = act(state, 0, Step(crew(0, 1), at("D1")))
     assert state.phase == Phase.STEP
+    before = state
     state = act(state, 0, Step(crew(0, 2), at("D2")))
-    assert ("attack", 0, "attack", "aft", 4, 0, 4) in state.notes
+    assert ("attack", 0, "attack", "aft", 3, 1, 4) in state.notes
+    assert "Attack on ludovic's aft: (3 − armour 1) × 2 (two keys) = 4 damage." in lines(before, Step(crew(0, 2), at("D2")), state, 0)
     assert not state.crew[crew(0, 1)][2] and not state.crew[crew(0, 2)][2]
 
 
@@ -225,7 +232,7 @@ def test_two_keys_with_one_crew_member_is_the_plain_effect_and_other_effects_tak
     state = table(active=0, layouts=(panzer, TALION), sectors=(2, 3))
     put(state, crew(0, 1), "E1")
     state = fire(state, 0, "E1", crew(0, 1))
-    assert ("attack", 0, "attack", "aft", 2, 0, 2) in state.notes
+    assert ("attack", 0, "attack", "aft", 3, 0, 3) in state.notes
     state = table(active=0)
     with pytest.raises(IllegalAction, match="only a two-keys effect"):
         act(state, 0, Trigger(CONTROL, 0, (crew(0, 1), crew(0, 2))))
@@ -248,7 +255,7 @@ def test_the_two_effects_of_a_tile_are_used_separately():
     put(state, crew(0, 3), "A2")
     state = act(state, 0, Maneuver(0, 0, 0))
     state = fire(state, 0, "C1", crew(0, 2), effect=1)
-    assert ("attack", 0, "attack", "port", 1, 0, 1) in state.notes
+    assert ("attack", 0, "attack", "port", 3, 0, 3) in state.notes
 
 
 def test_a_standby_and_a_duty_effect_on_one_tile_the_gunner_leaving_ends_the_standby():
@@ -257,7 +264,7 @@ def test_a_standby_and_a_duty_effect_on_one_tile_the_gunner_leaving_ends_the_sta
     put(state, crew(0, 1), "E1")
     assert armour(state, 0, "fore") == 2  # armoured type + its standby +1 (fore)
     state = fire(state, 0, "E1", crew(0, 1), to="D2")
-    assert ("attack", 0, "attack", "aft", 2, 0, 2) in state.notes
+    assert ("attack", 0, "attack", "aft", 3, 0, 3) in state.notes
     assert armour(state, 0, "fore") == 0  # the Turret is unmanned now (D2 is an engine)
 
 
@@ -350,13 +357,13 @@ def test_a_single_use_counter_reacts_once_in_the_opponents_action_phase():
 
 
 def test_a_reaction_counts_bonuses_of_the_reactor_and_armour_of_the_active_player():
-    state = _gatling_ready(table(active=0))
-    put(state, crew(1, 2), "D1")  # the Sights: +1 to Ludovic's attacks, reactions too
+    state = _gatling_ready(table(active=0, layouts=(PANZER, layout(("D2", "Signal Room"), base=TALION))))
+    put(state, crew(1, 2), "D2")  # the Signal Room: +1 to Ludovic's attacks, reactions too
     put(state, crew(0, 2), "B1")  # Bruno's Bulkhead manned: port armour 1
     state = act(state, 0, Trigger(CONTROL, 0, (crew(0, 1),)))
     state = act(state, 1, Absorb())
     state = act(state, 1, React(at("E2"), 0))
-    assert ("attack", 1, "attack", "port", 2, 1, 1) in state.notes
+    assert ("attack", 1, "attack", "port", 4, 1, 3) in state.notes
 
 
 def test_a_counter_works_like_a_duty_button_in_its_owners_turn():
@@ -386,14 +393,14 @@ def test_repair_removes_damage_from_one_of_your_compartments_but_not_the_control
 def test_refill_puts_oxygen_back_on_empty_undamaged_oxygen_gears():
     state = table(active=0)
     put(state, crew(0, 1), "B2")  # Oxygen Tanks: refill 2, single-use
-    state.oxygen[0][at("E1")] = 0  # Bow Cannon: 2 oxygen gears, both empty …
-    hurt(state, 0, "E1", 3)  # … and 3 of its 4 gears damaged: one oxygen gear left
-    state.oxygen[0][at("B2")] = 2
+    state.oxygen[0][at("C1")] = 0  # Broadside Battery: 2 oxygen gears, both empty …
+    hurt(state, 0, "C1", 3)  # … and 3 of its 4 gears damaged: one oxygen gear left
+    state.oxygen[0][at("B2")] = 1
     state.taken[0] = 3  # the enemy took 3 tokens: a refill may put them back (I27)
     state = act(state, 0, Trigger(at("B2"), 0, (crew(0, 1),)))
-    assert GAME.legal_actions(state, 0, {}) == [TargetTile(at("E1")), TargetTile(at("B2"))]
-    state = act(state, 0, TargetTile(at("E1")))
-    assert state.oxygen[0][at("E1")] == 1
+    assert GAME.legal_actions(state, 0, {}) == [TargetTile(at("C1")), TargetTile(at("B2"))]
+    state = act(state, 0, TargetTile(at("C1")))
+    assert state.oxygen[0][at("C1")] == 1
     assert state.taken[0] == 2
 
 

@@ -4,7 +4,7 @@ captain's free move, ending the turn."""
 import pytest
 
 from p2pgames.engine import Act, IllegalAction
-from p2pgames.games.torpedo.actions import Breathe, CaptainMove, EndTurn, Maneuver, Move
+from p2pgames.games.torpedo.actions import Absorb, Breathe, CaptainMove, EndTurn, Maneuver, Move, Trigger
 from p2pgames.games.torpedo.effects import speed
 from p2pgames.games.torpedo.geometry import relative_position
 from p2pgames.games.torpedo.rules import Phase
@@ -28,8 +28,8 @@ def test_recovery_removes_one_oxygen_token_from_the_compartment_the_player_choos
     with pytest.raises(IllegalAction, match="holds no oxygen"):
         act(state, 1, Breathe(at("E2")))
     before = state.total_oxygen(1)
-    state = act(state, 1, Breathe(at("D1")))
-    assert state.oxygen[1][at("D1")] == 2 and state.total_oxygen(1) == before - 1
+    state = act(state, 1, Breathe(at("D1")))  # the Long-range Sights: 2 oxygen
+    assert state.oxygen[1][at("D1")] == 1 and state.total_oxygen(1) == before - 1
     assert state.phase == Phase.ACTION
 
 
@@ -189,6 +189,44 @@ def test_the_captains_free_move_may_come_before_his_activation():
     assert state.crew[crew(0, 0)][2]  # still ready
     state = act(state, 0, Move(crew(0, 0), at("A2")))
     assert state.crew[crew(0, 0)] == (0, at("A2"), False, True)
+
+
+def test_the_captains_free_move_comes_just_before_his_activation_which_must_follow():
+    # "Just before or after his normal activation": made first, his activation comes next —
+    # nothing else of the turn between, and not no activation at all (I15).
+    state = table(active=0)
+    state = act(state, 0, Move(crew(0, 1), at("B1")))  # a sailor first: the captain hasn't activated
+    state = act(state, 0, CaptainMove(at("D2")))
+    options = GAME.legal_actions(state, 0, {})
+    # He moves on, or triggers the Turbine Hall he stands in (alone): nothing else.
+    assert options and all(
+        (isinstance(a, Move) and a.crew == crew(0, 0)) or (isinstance(a, Trigger) and a.crews == (crew(0, 0),))
+        for a in options
+    )
+    for other in (EndTurn(), Move(crew(0, 2), at("B2")), Maneuver(1, 0, None)):
+        with pytest.raises(IllegalAction, match="free move just before his activation: move him or trigger with him now"):
+            act(state, 0, other)
+    state = act(state, 0, Move(crew(0, 0), at("E2")))
+    assert state.crew[crew(0, 0)] == (0, at("E2"), False, True)
+    assert EndTurn() in GAME.legal_actions(state, 0, {})
+    with pytest.raises(IllegalAction, match="free move this turn"):
+        act(state, 0, CaptainMove(at("D2")))
+
+
+def test_the_captains_free_move_comes_just_after_his_activation_not_later():
+    state = table(active=0)
+    state = act(state, 0, Move(crew(0, 0), at("B1")))  # his activation
+    state = act(state, 0, Move(crew(0, 1), at("D1")))  # something else: too late now
+    assert not any(isinstance(a, CaptainMove) for a in GAME.legal_actions(state, 0, {}))
+    with pytest.raises(IllegalAction, match="just before or just after his activation, not later"):
+        act(state, 0, CaptainMove(at("A1")))
+    # After a trigger he takes part in, once its effect (and the window after it) is over.
+    state = table(active=0)
+    state = act(state, 0, Trigger(CONTROL, 0, (crew(0, 0),)))
+    state = act(state, 1, Absorb())
+    assert state.phase == Phase.ACTION and CaptainMove(at("B1")) in GAME.legal_actions(state, 0, {})
+    state = act(state, 0, CaptainMove(at("B1")))
+    assert state.crew[crew(0, 0)] == (0, at("B1"), False, True)
 
 
 def test_the_captains_free_move_is_not_allowed_in_the_opponents_turn():

@@ -35,7 +35,7 @@ def test_the_game_ends_the_moment_the_last_crew_member_goes_down_even_mid_attack
 def test_a_loss_is_one_of_three_and_several_may_come_together():
     state = table(active=0)
     assert loss_reasons(state, 0) == []
-    hurt(state, 0, "C2", 4)  # the control room destroyed, the five crew in it with it
+    hurt(state, 0, "C2", state.kit[0][CONTROL].structure)  # the control room destroyed, the five crew in it with it
     assert loss_reasons(state, 0) == ["its control room destroyed", "all its crew eliminated"]
     state.oxygen[0] = [0] * 10
     assert loss_reasons(state, 0)[-1] == "no oxygen left"
