@@ -61,10 +61,11 @@ def test_every_state_hash_of_the_torpedo_vector_is_computed_from_its_entries():
     replay_vector("session-torpedo-2p", lambda ruleset: torpedo.Torpedo(ruleset["options"]), torpedo.DECK_DOMAIN)
 
 
-# Real games: one per build, the product's bots over loopback TCP; the search bot (the default) on
-# one seat of the starter game (it decides for seconds: one game of it is enough).
+# Real games: one per build, the product's heuristic bots over loopback TCP. (The search bot made
+# the starter game cost 40 s once the reworked tiles made games longer; which bot chose the moves
+# doesn't matter to the hashes, and tests/games/torpedo plays the search bot.)
 TORPEDO_BOT_GAMES = [("custom", ("heuristic",)), ("random", ("heuristic",)), ("draft", ("heuristic",)),
-                     ("starter", ("search", "heuristic"))]
+                     ("starter", ("heuristic",))]
 
 
 @pytest.mark.parametrize("build, kinds", TORPEDO_BOT_GAMES, ids=[build for build, _ in TORPEDO_BOT_GAMES])

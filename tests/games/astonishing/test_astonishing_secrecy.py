@@ -244,7 +244,7 @@ class Watched(LocalTable):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_in_random_games_no_card_put_out_of_sight_is_one_another_seat_can_tell(players):
-    for n in range(4):
+    for n in range(3):
         seed = b"remask-%d" % n
         t = Watched(players, seed)
         t.play_with([Trader(seed + bytes([seat])) for seat in range(players)])
@@ -253,9 +253,9 @@ def test_in_random_games_no_card_put_out_of_sight_is_one_another_seat_can_tell(p
         assert t.once_seen > 0 and t.hidden > t.once_seen, (t.hidden, t.once_seen)
 
 
-@pytest.mark.parametrize("players, seed", [(players, b"remask-%d" % n) for players in (2, 3, 4) for n in range(3)])
+@pytest.mark.parametrize("players, seed", [(players, b"remask-%d" % n) for players in (2, 3, 4) for n in range(2)])
 def test_random_games_conform_no_card_put_out_of_sight_is_traceable(players, seed):
     # The conformance check refuses any legal action that hides a card a seat can tell (also in
-    # the every-game check and tests/games/astonishing's conformance games: three seeds here).
+    # the every-game check and tests/games/astonishing's conformance games: two seeds here).
     report = play_random_game(ASTONISHING, ASTONISHING.ruleset(players), seed, exhaustive=False)
     assert report.result is not None
