@@ -706,6 +706,52 @@ def session_forms() -> dict[str, Any]:
     }
 
 
+# --- key escrow -----------------------------------------------------------------------------------
+
+
+def escrow() -> dict[str, Any]:
+    cases: list[dict[str, Any]] = []
+    for holders in (2, 3, 11):
+        secret = scalar(f"escrow/secret/{holders}")
+        shares = crypto.split_secret(secret, holders)
+        cases.append({
+            "kind": "split",
+            "secret": sx(secret),
+            "holders": holders,
+            "shares": [sx(share) for share in shares],
+            "commitments": [commitment.hex() for commitment in crypto.escrow_commitments(secret, holders)],
+        })
+    good = cases[1]
+    first, second = (int(good["shares"][i], 16) for i in (0, 1))
+    n = crypto.CURVE_ORDER
+    for why, share, commitment in (
+        ("another holder's share", second, good["commitments"][0]),
+        ("share plus one", (first + 1) % n, good["commitments"][0]),
+        ("negated share (same x-coordinate)", n - first, good["commitments"][0]),
+        ("commitment's sign byte flipped", first, ("03" if good["commitments"][0][:2] == "02" else "02") + good["commitments"][0][2:]),
+        ("uncompressed form of the right point", first, _uncompressed(first)),
+    ):
+        cases.append({"kind": "bad_share", "why": why, "share": sx(share), "commitment": commitment})
+    return {
+        "description": (
+            "Key escrow (protocol/SPEC.md §C8). split: the shares of secret for holders holders; share j < "
+            "holders-1 is the j-th random_scalar drawn (64 bytes a draw) from HMAC-SHA256(secret as 32 bytes, "
+            "b'p2pgames/v1/escrow-split\\x00' + bytes([holders]) + counter as 8 bytes big-endian), the last "
+            "is secret minus the others mod n; commitments[j] = shares[j]*G in SEC 1 compressed form; the "
+            "secret is the sum of all shares mod n. bad_share: check_share(share, commitment) must be false."
+        ),
+        "cases": cases,
+    }
+
+
+def _uncompressed(share: int) -> str:
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    key = ec.derive_private_key(share, ec.SECP256R1()).public_key()
+    return key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint).hex()
+
+
 def main() -> int:
     files = {
         "crypto-signatures.json": signatures(),
@@ -714,6 +760,7 @@ def main() -> int:
         "crypto-deck.json": deck(),
         "crypto-sealed.json": sealed(),
         "crypto-session-forms.json": session_forms(),
+        "crypto-escrow.json": escrow(),
     }
     for name, content in files.items():
         path = VECTOR_DIR / name

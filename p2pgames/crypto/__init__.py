@@ -7,6 +7,7 @@
   :func:`unlock`, :class:`CardTable` and the audit checks
 * sealed private messages — :class:`SealKey`, :func:`seal`, :func:`open_sealed`,
   :func:`sealed_commitment`
+* key escrow — :func:`split_secret`, :func:`check_share`, :func:`rebuild_secret`
 
 Randomness comes only from ``os.urandom``; every function that draws it takes an optional argument
 to inject the bytes instead, for tests and test vectors. ``protocol/SPEC.md (Part C)`` specifies every
@@ -43,6 +44,15 @@ from ._deck import (
     shuffle_pass,
     transform,
     unlock,
+)
+from ._escrow import (
+    MAX_ESCROW_HOLDERS,
+    SHARE_COMMITMENT_SIZE,
+    check_share,
+    escrow_commitments,
+    rebuild_secret,
+    share_commitment,
+    split_secret,
 )
 from ._errors import BadCardValue, BadCommitment, BadSignature, CryptoError, SealError
 from ._identity import Identity, PublicKey, fingerprint_matches
@@ -107,6 +117,14 @@ __all__ = [
     "open_sealed",
     "sealed_commitment",
     "SEAL_OVERHEAD",
+    # key escrow
+    "split_secret",
+    "share_commitment",
+    "check_share",
+    "escrow_commitments",
+    "rebuild_secret",
+    "SHARE_COMMITMENT_SIZE",
+    "MAX_ESCROW_HOLDERS",
     # benchmark baseline, not used by the protocol
     "ClassicSRA",
     "classic_encrypt",

@@ -128,3 +128,16 @@ def test_sealed_vectors_match_raw_primitives() -> None:
         plaintext = ChaCha20Poly1305(key).decrypt(bytes(12), sealed[32:], h(case["associated_data"]))
         assert plaintext.hex() == case["plaintext"]
         assert hashlib.sha256(b"p2pgames/v1/sealed\x00" + plaintext).hexdigest() == case["commitment"]
+
+
+def test_escrow_vectors_match_the_reference() -> None:
+    """Shares add up to the secret mod n and each commitment is share·G, compressed (§C8)."""
+    data = json.loads((VECTOR_DIR / "crypto-escrow.json").read_text(encoding="utf-8"))
+    generator = (0x6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296,
+                 0x4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5)
+    for case in [c for c in data["cases"] if c["kind"] == "split"]:
+        shares = [int(share, 16) for share in case["shares"]]
+        assert len(shares) == case["holders"] and sum(shares) % N == int(case["secret"], 16)
+        for share, commitment in zip(shares, case["commitments"]):
+            x, y = multiply(share, generator)
+            assert commitment == (bytes([2 + (y & 1)]) + x.to_bytes(32, "big")).hex()

@@ -60,6 +60,7 @@ def test_every_case_kind_is_checked() -> None:
         "crypto-session-forms.json": {
             "session_commitment", "session_bad_opening", "sealed_key", "sealed_key_open_fails",
         },
+        "crypto-escrow.json": {"split", "bad_share"},
     }
     assert {p.name for p in VECTOR_DIR.glob("crypto-*.json")} == set(checked)
     for name, kinds in checked.items():
@@ -396,3 +397,21 @@ def test_sealed_key_open_fails_vectors(case: dict[str, Any]) -> None:
     assert context.hex() == case["context"]
     with pytest.raises(crypto.SealError):
         crypto.open_sealed(crypto.SealKey.from_private_bytes(h(case["recipient_private"])), h(case["box"]), context)
+
+
+# --- key escrow -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", cases("crypto-escrow.json", "split"), ids=lambda c: str(c["holders"]))
+def test_escrow_split_vectors(case: dict[str, Any]) -> None:
+    secret = k(case["secret"])
+    shares = crypto.split_secret(secret, case["holders"])
+    assert [crypto.scalar_to_bytes(share).hex() for share in shares] == case["shares"]
+    assert [c.hex() for c in crypto.escrow_commitments(secret, case["holders"])] == case["commitments"]
+    assert all(crypto.check_share(k(share), h(c)) for share, c in zip(case["shares"], case["commitments"]))
+    assert crypto.rebuild_secret([k(share) for share in reversed(case["shares"])]) == secret
+
+
+@pytest.mark.parametrize("case", cases("crypto-escrow.json", "bad_share"), ids=lambda c: c["why"])
+def test_escrow_bad_share_vectors(case: dict[str, Any]) -> None:
+    assert crypto.check_share(k(case["share"]), h(case["commitment"])) is False
