@@ -18,7 +18,7 @@ _HOMES: dict[str, str] = {
         (
             "Agreed", "AwayTooLong", "SeatAway", "SeatBack", "ChatReceived", "Decision", "DecisionNeeded",
             "DesyncReport", "GameEnded", "GameStarted", "Halted", "LobbyChanged", "Logged", "Notice",
-            "Rejected", "SessionEvent",
+            "OpenSeatAsked", "Rejected", "SeatOpened", "SessionEvent",
         ),
         "_events",
     ),
@@ -67,9 +67,11 @@ if TYPE_CHECKING:  # what type checkers and readers see: the names, from their m
         LobbyChanged,
         Logged,
         Notice,
+        OpenSeatAsked,
         Rejected,
         SeatAway,
         SeatBack,
+        SeatOpened,
         SessionEvent,
     )
     from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault

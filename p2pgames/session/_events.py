@@ -26,6 +26,8 @@ __all__ = [
     "SeatAway",
     "SeatBack",
     "AwayTooLong",
+    "OpenSeatAsked",
+    "SeatOpened",
 ]
 
 
@@ -208,6 +210,37 @@ class AwayTooLong:
         return f"{who} has been away for {duration(self.waited)}"
 
 
+@dataclass(frozen=True, slots=True)
+class OpenSeatAsked:
+    """``by`` consented to ``seat`` (gone) being played by a bot; ``waiting`` are the players whose
+    consent is still missing (the seat opens once nobody is: :class:`SeatOpened`)."""
+
+    seat: int
+    name: str
+    by: str
+    waiting: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return (
+            f"{self.by} agrees to play on with a bot for {self.name}; still to agree: {', '.join(self.waiting)}"
+            " (p2pgames asks each player: the bot takes the seat once all agree)."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOpened:
+    """From entry ``seq`` on, ``seat`` is played by a bot, its cards dealt face up (an open seat)."""
+
+    seat: int
+    name: str
+    seq: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.name}'s seat is played by a bot from entry {self.seq}; its cards are shown to everyone."
+
+
 SessionEvent = (
     LobbyChanged
     | GameStarted
@@ -223,4 +256,6 @@ SessionEvent = (
     | SeatAway
     | SeatBack
     | AwayTooLong
+    | OpenSeatAsked
+    | SeatOpened
 )

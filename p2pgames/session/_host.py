@@ -550,6 +550,11 @@ class HostRole:
         if session.stage in ("halted", "closed"):
             self._gone(connection, envelope, self._why_stopped())  # over for it too (§B9)
             return
+        opened = session.replica.open_seats.get(seat) if session.replica is not None else None
+        if opened is not None:
+            # The table played on without it: its seat is the bot's to the end (§B14).
+            self._gone(connection, envelope, f"your seat is played by a bot since entry {opened}: the others played on without you")
+            return
         self._welcome_back(connection, seat, body["have"])
 
     def _welcome_back(self, connection: int, seat: int, have: int) -> None:

@@ -542,7 +542,7 @@ class JoinerRole:
         applied = replica.apply_entry(envelope, self._verify_now)  # checks the host's signature
         self.entries.append(envelope.raw)
         if not applied.author_verified:
-            session._unverified_submissions.append((applied.submission.seat, envelope))
+            session._unverified_submissions.append((applied.author, envelope))
         if self.in_flight is not None and applied.submission.seat == session.seat:
             self.in_flight = None
             self.in_flight_decision = False

@@ -23,6 +23,12 @@ CardOperations       per operation: the deal's passes in seat order; one ``keys`
 A ``dispute`` may interrupt a deal: the accuser says a slot it was given does not decrypt; every
 seat then publishes its audit keys at once and the audit names whoever was wrong (the accuser, if
 nobody else was).
+
+An ``open-seat`` submission, at any point, is one seat's consent that another seat — gone, and
+holding nothing secret — be played by a bot from now on. Once every other seat still playing has
+consented, the seat is *open*: its *caretaker* (the host) submits its decisions, signed with the
+caretaker's key; it contributes to no random draw, holds no key of a later deal, sees the cards
+dealt to it face up (every key published), and nobody waits for its acknowledgements.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from p2pgames.crypto import (
     combine_contributions,
     scalar_from_bytes,
     sealed_commitment,
+    unlock,
 )
 from p2pgames.engine import (
     Act,
@@ -94,6 +101,7 @@ __all__ = [
     "CHOICE_DOMAIN",
     "RANDOM_DOMAIN",
     "HOST_SEAT",
+    "OPEN_SEAT",
 ]
 
 # Faults that signed evidence can prove to anyone (see Replica.confirm).
@@ -110,6 +118,7 @@ CHAIN_BREAKS = frozenset({FaultCode.BAD_SEQUENCE, FaultCode.REPLAY})
 CHOICE_DOMAIN = "choice"
 RANDOM_DOMAIN = "random"
 HOST_SEAT = 0
+OPEN_SEAT = "open-seat"
 MAX_SEALED_BOX = 32 + 32 + 16 + 64
 
 
@@ -166,6 +175,7 @@ class Applied:
     events: list[tuple[Any, Event, Any]] = field(default_factory=list)  # (before, event, after)
     key_slots: list[int] = field(default_factory=list)
     author_verified: bool = True
+    author: int = -1  # the seat whose key signed the submission (an open seat's caretaker's)
 
 
 # -- phases: what the log waits for between two engine events ----------------------------------
@@ -314,6 +324,10 @@ class Replica:
         self._commit_envelopes: dict[tuple[int, int], bytes] = {}
         # The sealed choices not yet opened (at most one set: the engine contract).
         self.sealed: SealedSet | None = None
+        # Open seats (played by their caretaker's bot) by the entry that opened them, and the
+        # seats that consented so far to opening each seat proposed.
+        self.open_seats: dict[int, int] = {}
+        self.open_consents: dict[int, set[int]] = {}
         self.phase: Phase = self._phase_for(game.step(self.state), None)
 
     # -- queries -------------------------------------------------------------------------------
@@ -338,6 +352,39 @@ class Replica:
             if isinstance(sub, AuditSub):
                 return tuple(s for s in self._auditors(sub.deals) if s not in sub.submitted)
         return ()
+
+    @property
+    def caretaker(self) -> int:
+        """The seat that submits an open seat's decisions: the host, which sequences them anyway."""
+        return HOST_SEAT
+
+    def author_of(self, seat: int) -> int:
+        """The seat whose key signs ``seat``'s submissions: its own, or its caretaker's once open."""
+        return self.caretaker if seat in self.open_seats else seat
+
+    @property
+    def playing_seats(self) -> tuple[int, ...]:
+        """The seats not open: those that play for themselves, draw randomness and acknowledge."""
+        return tuple(seat for seat in range(self.players) if seat not in self.open_seats)
+
+    def open_seat_problem(self, seat: int) -> str | None:
+        """Why ``seat`` can't be played by a bot now, in words, or ``None`` if it can: it must hold
+        nothing the table needs from it — no key of a deal not yet audited, no committed choice
+        not yet opened. (A random contribution committed and not opened is dropped instead.)"""
+        if seat == HOST_SEAT:
+            return "the host's seat can't be played by a bot: the log needs its host"
+        if seat in self.open_seats:
+            return "that seat is played by a bot already"
+        for crypto in self.deals.values():
+            if seat in crypto.holders and len(crypto.audit_keys) < len(crypto.holders):
+                return f"it holds keys of deal {crypto.deal}, not yet audited: its cards would stay locked"
+        phase = self.phase
+        if (isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN
+                and seat in phase.commitments and seat not in phase.openings):
+            return "it has committed to a choice it has not opened"
+        if self.sealed is not None and seat in self.sealed.seats:
+            return "it has sealed a choice it has not opened"
+        return None
 
     def _auditors(self, deals: Sequence[int]) -> tuple[int, ...]:
         """The seats that must publish keys to audit ``deals``: their holders."""
@@ -386,7 +433,7 @@ class Replica:
             # Every commitment is in: the phase waits for the openings, under the sealed phase's id.
             return CommitPhase(CHOICE_DOMAIN, sealed.seats, sealed.phase_id, dict(sealed.commitments))
         if isinstance(step, Chance):
-            return CommitPhase(RANDOM_DOMAIN, tuple(range(self.players)), self.seq)
+            return CommitPhase(RANDOM_DOMAIN, self.playing_seats, self.seq)
         if isinstance(step, CardOperations):
             phase = CardPhase(step.operations, self.seq, _plan(step.operations))
             self.phase = phase
@@ -415,22 +462,33 @@ class Replica:
 
     def _new_deal_crypto(self, operation: NewDeal | Reshuffle) -> DealCrypto:
         domain = self.game.deck_domain
+        # An open seat locks no later deal: its cards are dealt among the seats still playing.
+        holders = tuple(seat for seat in (operation.holders or range(self.players)) if seat not in self.open_seats)
         if isinstance(operation, NewDeal):
             table = CardTable(domain, operation.cards)
             return DealCrypto(
                 operation.deal, operation.first_slot, self.players, table, list(table.points),
-                holders=operation.holders,
+                holders=holders,
             )
         names: set[str] = set()
         inputs = []
+        sources = []
         for slot in operation.source_slots:
             crypto, index = self.deal_of_slot(slot)
             names.update(crypto.table.names)
             inputs.append(crypto.locked[index])
+            sources.append(crypto)
+        if any(seat not in holders for crypto in sources for seat in crypto.holders):
+            # A source locked by an open seat: its deal was audited before the seat opened (it
+            # could not open otherwise), so its lock keys are public and come off here.
+            inputs = [
+                unlock(value, [crypto.audit_keys[seat].locks[index] for seat in crypto.holders if seat not in holders])
+                for value, (crypto, index) in zip(inputs, (self.deal_of_slot(slot) for slot in operation.source_slots))
+            ]
         table = CardTable(domain, sorted(names))
         return DealCrypto(
             operation.deal, operation.first_slot, self.players, table, inputs, operation.source_slots,
-            holders=operation.holders,
+            holders=holders,
         )
 
     def _requirements(self, operations: Sequence[Reveal | Disclose]) -> dict[int, KeysRequirement]:
@@ -443,7 +501,8 @@ class Replica:
                 crypto, index = self.deal_of_slot(slot)
                 holders = unreleased.setdefault(slot, set(crypto.unreleased[index]))
                 seen = knows.setdefault(slot, set(crypto.knows[index]))
-                if isinstance(operation, Reveal):
+                if isinstance(operation, Reveal) or operation.to in self.open_seats:
+                    # (An open seat's cards are everyone's to see: dealt to it face up.)
                     for seat in holders:
                         requirements[seat].publish.add(slot)
                     holders.clear()
@@ -496,14 +555,15 @@ class Replica:
         seat = body["seat"]
         if not 0 <= seat < self.players:
             raise self._fault(blame, FaultCode.MALFORMED, f"named seat {seat}, which doesn't exist")
-        if arrived_from is not None and seat != arrived_from:
+        author = self.author_of(seat)
+        if arrived_from is not None and author != arrived_from:
             # Signed by (or in the name of) another seat than the connection's: the wrong key (§B9).
             raise self._fault(arrived_from, FaultCode.BAD_SIGNATURE, f"sent a submission signed as seat {seat}")
-        if envelope.sender != self.seats[seat].key.raw:
+        if envelope.sender != self.seats[author].key.raw:
             raise self._fault(blame, FaultCode.BAD_SIGNATURE, "sent a submission whose sender is not its seat's key")
-        if verify_author and not (host_signed and seat == HOST_SEAT):
+        if verify_author and not (host_signed and author == HOST_SEAT):
             try:
-                envelope.verify(self.seats[seat].key)
+                envelope.verify(self.seats[author].key)
             except (BadSignature, MalformedMessage) as error:
                 raise self._fault(blame, FaultCode.BAD_SIGNATURE, f"sent a submission with a bad signature ({error})")
         if body["game_id"] != self.game_id:
@@ -538,6 +598,9 @@ class Replica:
         expected = self.waiting_for()
         if kind == "dispute":
             self._check_dispute(submission)
+            return
+        if kind == OPEN_SEAT:
+            self._check_open_seat(submission)
             return
         if seat not in expected:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"sent {with_article(kind)} submission out of turn")
@@ -705,6 +768,23 @@ class Replica:
         if isinstance(phase, OverPhase):
             raise self._illegal(submission, FaultCode.BAD_DISPUTE, "disputed after the game ended")
 
+    def _check_open_seat(self, submission: Submission) -> None:
+        self._fields(submission, OPEN_SEAT, {"seat": int})
+        seat, consenting = submission.body["seat"], submission.seat
+        if not 0 <= seat < self.players:
+            raise self._illegal(submission, FaultCode.MALFORMED, f"asked to open seat {seat}, which doesn't exist")
+        if consenting in self.open_seats:
+            raise self._illegal(submission, FaultCode.ILLEGAL, "consented for a seat played by a bot")
+        if seat == consenting:
+            raise self._illegal(submission, FaultCode.ILLEGAL, "asked to hand its own seat to a bot without a word")
+        if isinstance(self.phase, OverPhase):
+            raise self._illegal(submission, FaultCode.ILLEGAL, "asked to open a seat after the game ended")
+        if consenting in self.open_consents.get(seat, ()):
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"consented twice to opening seat {seat}")
+        problem = self.open_seat_problem(seat)
+        if problem is not None:
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"asked to open seat {seat}, but {problem}")
+
     # -- applying ------------------------------------------------------------------------------
 
     def apply_entry(
@@ -746,7 +826,7 @@ class Replica:
         if verify_author is not None:
             try:
                 opened = open_envelope(inner)
-                author = opened.body["seat"] if opened.kind == "submit" else HOST_SEAT
+                author = self.author_of(opened.body["seat"]) if opened.kind == "submit" else HOST_SEAT
                 checked = opened  # parsed once
             except MalformedMessage:
                 author = HOST_SEAT  # check_submission reports it properly below
@@ -766,8 +846,10 @@ class Replica:
                 fault = problem.fault
                 raise ProtocolFault(Fault(fault.culprit, fault.code, fault.reason, fault.seq, None, (envelope.raw,)))
             raise
+        author = self.author_of(submission.seat)  # before applying: it may open a seat
         applied = self._apply(submission)
-        applied.author_verified = eager or submission.seat == HOST_SEAT
+        applied.author = author
+        applied.author_verified = eager or author == HOST_SEAT
         self.link(applied, envelope)
         return applied
 
@@ -822,6 +904,8 @@ class Replica:
         kind = submission.kind
         if kind == "dispute":
             self._apply_dispute(submission)
+        elif kind == OPEN_SEAT:
+            self._apply_open_seat(applied, submission)
         elif kind == "act":
             action = self.game.decode_action(submission.body["action"])
             self._engine(applied, Act(seat, action))
@@ -869,6 +953,10 @@ class Replica:
             return
         value = submission.body["value"]
         phase.openings[seat] = value if phase.purpose == RANDOM_DOMAIN else self.game.decode_action(value)
+        self._finish_commit_phase(applied, phase)
+
+    def _finish_commit_phase(self, applied: Applied, phase: CommitPhase) -> None:
+        """Once every seat of ``phase`` has opened: the chance outcome or the choices, to the game."""
         if len(phase.openings) < len(phase.seats):
             return
         for key in [key for key in self._commit_envelopes if key[0] == phase.phase_id]:
@@ -876,10 +964,28 @@ class Replica:
         if self.sealed is not None and self.sealed.phase_id == phase.phase_id:
             self.sealed = None  # opened: the game may seal again
         if phase.purpose == RANDOM_DOMAIN:
-            seed = combine_contributions([phase.openings[s] for s in range(self.players)])
+            seed = combine_contributions([phase.openings[s] for s in phase.seats])
             self._engine(applied, ChanceOutcome(seed))
         else:
             self._engine(applied, SimultaneousActs(tuple(sorted(phase.openings.items()))))
+
+    def _apply_open_seat(self, applied: Applied, submission: Submission) -> None:
+        seat = submission.body["seat"]
+        consents = self.open_consents.setdefault(seat, set())
+        consents.add(submission.seat)
+        if not all(other in consents for other in self.playing_seats if other != seat):
+            return
+        del self.open_consents[seat]
+        self.open_seats[seat] = applied.seq
+        phase = self.phase
+        if isinstance(phase, CommitPhase) and phase.purpose == RANDOM_DOMAIN and seat in phase.seats:
+            # Its random contribution is not needed (the others' suffice) and can't be opened.
+            phase.seats = tuple(other for other in phase.seats if other != seat)
+            phase.commitments.pop(seat, None)
+            phase.openings.pop(seat, None)
+            self._commit_envelopes.pop((phase.phase_id, seat), None)
+            if phase.opening:
+                self._finish_commit_phase(applied, phase)
 
     def _apply_pass(self, applied: Applied, submission: Submission) -> None:
         phase = self.phase
@@ -915,7 +1021,7 @@ class Replica:
         for operation in sub.operations:
             for slot in operation.slots:
                 crypto, index = self.deal_of_slot(slot)
-                if isinstance(operation, Reveal):
+                if isinstance(operation, Reveal) or operation.to in self.open_seats:
                     crypto.knows[index] = set(range(self.players))
                 else:
                     crypto.knows[index].add(operation.to)

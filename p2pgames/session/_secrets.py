@@ -67,6 +67,13 @@ def seal_key_from_seed(seed: bytes) -> SealKey:
     return SealKey.generate(_secret_source(seed, "seal-key")(32))
 
 
+def caretaker_secrets(seed: bytes, seat: int) -> "SeatSecrets":
+    """The secrets a caretaker keeps for open seat ``seat`` (its commitments' salts), derived
+    from the caretaker's own seed, so a restarted caretaker has them again."""
+    derived = _secret_source(seed, "caretaker", seat)(32)
+    return SeatSecrets(seat, seal_key_from_seed(derived), derived)
+
+
 @dataclass
 class DealSecret:
     """This seat's keys for one deal: re-key (re-shuffles), shuffle, and one lock key per slot.

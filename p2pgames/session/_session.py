@@ -53,6 +53,7 @@ from p2pgames.engine import (
     Simultaneous,
     StandingAnswer,
 )
+from p2pgames.bots import bot_for
 from p2pgames.session._chat import ChatLimits, Offer, confirm_flood, line_size
 from p2pgames.session._events import (
     Agreed,
@@ -64,6 +65,8 @@ from p2pgames.session._events import (
     GameStarted,
     Halted,
     Logged,
+    OpenSeatAsked,
+    SeatOpened,
     SessionEvent,
 )
 from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault, ended_reason, odd_one_out
@@ -72,6 +75,7 @@ from p2pgames.session._joiner import HOST_CONNECTION, JoinerRole
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
 from p2pgames.session._replica import (
     HOST_SEAT,
+    OPEN_SEAT,
     PROVABLE,
     RANDOM_DOMAIN,
     STALE_EVIDENCE,
@@ -87,7 +91,7 @@ from p2pgames.session._replica import (
     Submission,
 )
 from p2pgames.session._saved import SavedSeat
-from p2pgames.session._secrets import SeatSecrets, seal_key_from_seed
+from p2pgames.session._secrets import SeatSecrets, caretaker_secrets, seal_key_from_seed
 from p2pgames.words import duration
 
 __all__ = ["Session", "History", "HOST_CONNECTION", "STALE_CODES", "ResumeError", "clean_text"]
@@ -199,6 +203,9 @@ class Session:
         self._disputed = False
         self._last_decision_key: tuple | None = None
         self._standing_keys: set[Any] = set()  # keys of the standing answers the player gave (stand_by)
+        self._consents_due: list[int] = []  # seats the player agreed to open, not yet submitted
+        # The open seats we are caretaker of: each one's secrets (salts) and bot.
+        self._caretaking: dict[int, tuple[SeatSecrets, Any]] = {}
         # Seats whose connection is lost (seat -> why); for a joiner, seat 0 when the host is.
         self.away: dict[int, str] = {}
         self.seat_kept = False  # we stopped without the game ending for the others: resumable
@@ -614,6 +621,8 @@ class Session:
                     private.extend(game.narrate_private(before, event, after, seat, knowledge, names))  # type: ignore[union-attr]
             if lines or private:
                 self._emit(Logged(applied.seq, tuple(lines), tuple(private)))
+        if submission.kind == OPEN_SEAT:
+            self._seat_opening(applied)
         for deal in [deal for deal in secrets.deals if deal not in replica.deals]:
             record = replica.state.cards.deals[deal]
             secrets.forget_deal(deal, range(record.first_slot, record.first_slot + max(record.size, 0)))
@@ -688,10 +697,15 @@ class Session:
         names = self.names
         scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(result.scores))
         if not result.winners:  # a game lost by everyone (Steam Court's solo variant)
-            return f"Nobody wins — {result.summary}. Scores: {scores}."
+            return f"Nobody wins — {result.summary}. Scores: {scores}.{self._open_seats_text()}"
         winners = " and ".join(names[seat] for seat in result.winners)
         verb = "win" if len(result.winners) > 1 else "wins"
-        return f"{winners} {verb} — {result.summary}. Scores: {scores}."
+        return f"{winners} {verb} — {result.summary}. Scores: {scores}.{self._open_seats_text()}"
+
+    def _open_seats_text(self) -> str:
+        """" (bea's seat was played by a bot from entry 214.)", for each open seat, or nothing."""
+        opened = self.replica.open_seats if self.replica is not None else {}
+        return "".join(f" ({self.names[seat]}'s seat was played by a bot from entry {seq}.)" for seat, seq in sorted(opened.items()))
 
     def _acknowledge(self, seq: int, entry_digest: bytes, state_hash: bytes) -> None:
         """Say which state we reached after entry ``seq`` (the host's entries say it for it)."""
@@ -798,9 +812,13 @@ class Session:
             seq = self.agreed_through + 1
             acks = self._acks.get(seq)
             mine = self._own_hashes.get(seq)
-            if acks is None or mine is None or len(acks) < len(self.seats):
+            # An open seat acknowledges nothing (its peer is gone): the seats still playing agree.
+            open_seats = self.replica.open_seats if self.replica is not None else {}
+            if acks is None or mine is None or any(
+                seat not in acks for seat in range(len(self.seats)) if seat not in open_seats
+            ):
                 return
-            if all(value == mine for value in acks.values()):
+            if all(value == mine for seat, value in acks.items() if seat not in open_seats):
                 del self._acks[seq]
                 del self._own_hashes[seq]
                 self.agreed_through = seq
@@ -851,17 +869,19 @@ class Session:
 
     # -- submitting ----------------------------------------------------------------------------
 
-    def _submit(self, body: dict, decision: bool = False) -> None:
+    def _submit(self, body: dict, decision: bool = False, seat: int | None = None) -> None:
+        """Send ``body`` as our seat's submission, or (caretaker) as open seat ``seat``'s."""
         replica = self.replica
         assert replica is not None and self.seat is not None
+        seat = self.seat if seat is None else seat
         envelope = make_envelope(self.identity, "submit", {
             "game_id": self.game_id,
-            "seat": self.seat,
-            "counter": replica.counters[self.seat],
+            "seat": seat,
+            "counter": replica.counters[seat],
             "based_on": replica.seq,
             "body": body,
         })
-        submission = Submission(envelope, self.seat, replica.counters[self.seat], body)
+        submission = Submission(envelope, seat, replica.counters[seat], body)
         if body["t"] == "commit" and decision:
             # Saved before it leaves: after a restart we must still be able to open it.
             phase_id = replica.phase.phase_id  # type: ignore[union-attr]
@@ -894,6 +914,11 @@ class Session:
         if body is not None:
             self._submit(body)
             return
+        if self._consents_due:
+            self._submit({"t": OPEN_SEAT, "seat": self._consents_due.pop(0)})
+            return
+        if self._care_for_open_seats():
+            return
         if not self._decision_due():
             return  # nothing due from us: background_work gets ahead on a deal
         step = replica.step
@@ -915,6 +940,88 @@ class Session:
             # event asks decision() for the actions.
             self._last_decision_key = key
             self._emit(DecisionNeeded(step))
+
+    def _care_for_open_seats(self) -> bool:
+        """Caretaker: submit what an open seat owes now — its bot's decision, or the opening of
+        a choice it committed to. Whether we submitted one."""
+        replica = self.replica
+        assert replica is not None and self.game is not None
+        if self.seat != replica.caretaker:
+            return False
+        waiting = replica.waiting_for()
+        for seat in sorted(replica.open_seats):
+            if seat not in waiting:
+                continue
+            if seat not in self._caretaking:
+                bot = bot_for(self.game, self.secret_seed + b"caretaker" + bytes([seat]))
+                self._caretaking[seat] = (caretaker_secrets(self.secret_seed, seat), bot)
+            secrets, bot = self._caretaking[seat]
+            body = secrets.duty(replica)
+            phase = replica.phase
+            if body is None and (isinstance(phase, DecisionPhase) or (
+                isinstance(phase, CommitPhase) and phase.purpose != RANDOM_DOMAIN and not phase.opening
+            )):
+                knowledge = self.open_knowledge()
+                action = bot.choose(self.game, replica.state, seat, knowledge, replica.step)
+                body = secrets.choose(replica, self.game.encode_action(action))
+            if body is not None:
+                self._submit(body, seat=seat)
+                return True
+        return False
+
+    def open_knowledge(self) -> dict[int, str]:
+        """The hidden cards every seat can see: those whose every key is published (an open
+        seat's, dealt face up). What an open seat's bot knows — never our own hand."""
+        replica, secrets = self.replica, self.secrets
+        if replica is None or secrets is None:
+            return {}
+        known = {}
+        for slot, name in secrets.knowledge.items():
+            if not name:
+                continue
+            try:
+                crypto, index = replica.deal_of_slot(slot)
+            except KeyError:
+                continue
+            if all(seat in crypto.published[index] for seat in crypto.holders):
+                known[slot] = name
+        return known
+
+    def open_seat(self, seat: int) -> None:
+        """Agree that ``seat`` (away, and holding nothing secret) be played by a bot from now on;
+        it is once every other seat still playing agrees (§B14). Raises :class:`LocalError`
+        saying why not."""
+        replica = self.replica
+        if self.stage != "playing" or replica is None or self.seat is None:
+            raise LocalError("there is no game going on")
+        if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise LocalError(f"there is no seat {seat!r}")
+        name = self.names[seat]
+        if seat == self.seat:
+            raise LocalError("that is your own seat (to leave it to a bot, quit)")
+        if seat not in self.away:
+            raise LocalError(f"{name} is at the table: only a player who is away can be replaced by a bot")
+        if self.seat in replica.open_consents.get(seat, ()) or seat in self._consents_due:
+            raise LocalError(f"you have agreed already; waiting for the others to agree about {name}")
+        problem = replica.open_seat_problem(seat)
+        if problem is not None:
+            raise LocalError(f"{name}'s seat can't be played by a bot now: {problem}")
+        self._consents_due.append(seat)
+        self._pump()
+
+    def _seat_opening(self, applied: Any) -> None:
+        """After an ``open-seat`` entry: tell the player who agreed, or that the seat is open."""
+        replica = self.replica
+        assert replica is not None
+        seat = applied.submission.body["seat"]
+        name = self.names[seat]
+        if replica.open_seats.get(seat) == applied.seq:
+            self.away.pop(seat, None)
+            self._emit(SeatOpened(seat, name, applied.seq))
+            return
+        agreed = replica.open_consents.get(seat, set())
+        waiting = tuple(self.names[other] for other in replica.playing_seats if other != seat and other not in agreed)
+        self._emit(OpenSeatAsked(seat, name, self.names[applied.submission.seat], waiting))
 
     @property
     def background_due(self) -> bool:

@@ -167,6 +167,7 @@ class VerificationReport:
     problems: list[str] = field(default_factory=list)
     left: dict[int, tuple[str, int]] = field(default_factory=dict)
     cut: int | None = None  # the record the file ends inside, if it was cut short
+    open_seats: dict[int, int] = field(default_factory=dict)  # seat -> the entry a bot took it from
     # For a recorded desync the acknowledgements bear out: the seats whose acknowledgement of that
     # entry gives the state the replay reaches, and those that signed another.
     desync_right: list[int] = field(default_factory=list)
@@ -258,6 +259,8 @@ class VerificationReport:
                 lines.append(f"The game was ended {_after(self.stopped.seq)}: {clean_text(self.stopped.reason)}; {how}.")
             else:
                 lines.append(f"The game stopped {_after(self.stopped.seq)}: {self.blame(self.stopped)}; {how}.")
+        for seat, seq in sorted(self.open_seats.items()):
+            lines.append(f"From entry {seq} a bot played the seat of {self.who(seat)}, its cards open to all.")
         if self.result is not None:
             winners = " and ".join(self.who(seat) for seat in self.result["winners"]) or "nobody"
             scores = ", ".join(f"{name}: {score}" for name, score in zip(self.names, self.result["scores"]))
@@ -482,6 +485,8 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                 continue
             report.entries += 1
             report.signatures += 2
+            if len(replica.open_seats) != len(report.open_seats):
+                report.open_seats = dict(replica.open_seats)
             hashes[applied.seq] = (applied.entry_digest, replica.state_hash)
             # The host acknowledges each entry inside it: its state hash after applying it.
             claimed = opened.body["state"]  # type: ignore[union-attr]  # it applied, so it opened
