@@ -999,6 +999,8 @@ class Session:
         name = self.names[seat]
         if seat == self.seat:
             raise LocalError("that is your own seat (to leave it to a bot, quit)")
+        if seat in replica.open_seats:
+            raise LocalError(f"{name}'s seat is played by a bot already")
         if seat not in self.away:
             raise LocalError(f"{name} is at the table: only a player who is away can be replaced by a bot")
         if self.seat in replica.open_consents.get(seat, ()) or seat in self._consents_due:

@@ -1,0 +1,168 @@
+"""Open seats (issue 25; SPEC §B14): a seat that is gone and holds nothing secret is played by a
+bot once every other seat still playing agrees. The host submits its decisions as its caretaker;
+its cards are dealt face up; the log, the transcripts and the result say from which entry.
+
+Sessions only, on the in-memory switchboard."""
+
+from __future__ import annotations
+
+import pytest
+from switchboard import Switchboard
+
+from p2pgames.games import get_game
+from p2pgames.session import LocalError, OpenSeatAsked, SeatOpened, verify_transcript
+from p2pgames.session._faults import FaultCode, ProtocolFault
+from p2pgames.session._messages import make_envelope
+from p2pgames.session._replica import OPEN_SEAT
+
+
+def after_the_builds(board: Switchboard, entries: int = 40) -> None:
+    """Play Torpedo until both builds are open and ``entries`` entries are in the log."""
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= entries
+              and board.host.replica.open_seat_problem(1) is None)
+
+
+def events(board: Switchboard, seat: int, kind: type) -> list:
+    board.run(play=False)
+    found = [event for event in board.sessions[seat].take_events() if isinstance(event, kind)]
+    board.events[seat].extend(found)
+    return found
+
+
+def check_transcripts(board: Switchboard, seats, seat_opened: int, entry: int) -> None:
+    for seat in seats:
+        session = board.sessions[seat]
+        assert session.fault is None and session.result is not None, (seat, session.fault)
+        # The seats still playing agreed on every entry; the open seat acknowledges nothing.
+        assert session.agreed_through == session.replica.seq - 1
+        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
+        assert report.ok and report.complete, report.describe()
+        assert report.open_seats == {seat_opened: entry}
+        assert f"From entry {entry} a bot played the seat of p{seat_opened} (seat {seat_opened})" in report.describe()
+
+
+def test_a_gone_torpedo_captain_is_played_by_a_bot_to_the_end_and_every_record_says_so():
+    board = Switchboard("torpedo", 2, seed=b"open-torpedo")
+    after_the_builds(board)
+    board.cut(1)
+    host = board.host
+    host.open_seat(1)  # the one other seat: its consent is the table's
+    [opened] = events(board, 0, SeatOpened)
+    assert opened.seat == 1 and opened.seq == host.replica.open_seats[1]
+    assert opened.text == f"p1's seat is played by a bot from entry {opened.seq}; its cards are shown to everyone."
+    assert 1 not in host.away and host.awaited_away() == ()
+    board.run()
+    assert host.result is not None
+    # The caretaker signed seat 1's moves from then on; every one of them is in the log.
+    assert host.replica.counters[1] > 0
+    check_transcripts(board, [0], 1, opened.seq)
+    [ended] = [event for event in board.events[0] if type(event).__name__ == "GameEnded"]
+    assert ended.message.endswith(f"(p1's seat was played by a bot from entry {opened.seq}.)")
+
+
+@pytest.mark.parametrize("game", ["beltpunk", "astonishing", "steamcourt", "steamcourt2015"])
+def test_at_a_card_table_every_seat_still_playing_must_agree_and_the_open_seats_cards_are_dealt_face_up(game):
+    board = Switchboard(game, 3, seed=b"open-cards")
+    # Before the first deal nobody holds a key yet: seat 2 holds nothing secret.
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 2
+              and board.host.replica.open_seat_problem(2) is None)
+    board.cut(2)
+    board.run(play=False)
+    board.host.open_seat(2)
+    [asked] = events(board, 1, OpenSeatAsked)
+    assert (asked.seat, asked.by, asked.waiting) == (2, "p0", ("p1",))
+    assert 2 not in board.host.replica.open_seats  # one consent is not the table's
+    board.sessions[1].open_seat(2)
+    [opened] = events(board, 0, SeatOpened)
+    [seen] = events(board, 1, SeatOpened)
+    assert opened == seen
+    # Play on until the seat has cards: both players see the same ones, every key published.
+    board.run(until=lambda: len(board.host.open_knowledge()) >= 3)
+    board.run(play=False)
+    shown = board.host.open_knowledge()
+    assert shown and shown == board.sessions[1].open_knowledge()
+    for slot in shown:
+        crypto, _ = board.host.replica.deal_of_slot(slot)
+        assert 2 not in crypto.holders  # dealt among the seats still playing
+    board.run()
+    check_transcripts(board, [0, 1], 2, opened.seq)
+
+
+def test_only_a_seat_that_is_away_and_holds_nothing_secret_can_be_given_to_a_bot():
+    board = Switchboard("beltpunk", 3, seed=b"open-refused")
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.deals
+              and board.host.replica.waiting_on_decision())
+    host = board.host
+    with pytest.raises(LocalError, match="that is your own seat"):
+        host.open_seat(0)
+    with pytest.raises(LocalError, match="p2 is at the table"):
+        host.open_seat(2)
+    with pytest.raises(LocalError, match="there is no seat 7"):
+        host.open_seat(7)
+    board.cut(2)
+    with pytest.raises(LocalError, match=r"p2's seat can't be played by a bot now: it holds keys of deal \d+, not yet audited"):
+        host.open_seat(2)
+    with pytest.raises(LocalError, match="the host's seat can't be played by a bot"):
+        board.sessions[1].away[0] = "pretend"
+        try:
+            board.sessions[1].open_seat(0)
+        finally:
+            del board.sessions[1].away[0]
+    assert host.replica.open_consents == {} and host.replica.open_seats == {}
+
+
+def test_agreeing_twice_is_refused_and_a_consent_the_log_refuses_names_its_sender():
+    board = Switchboard("torpedo", 2, seed=b"open-twice")
+    after_the_builds(board)
+    board.cut(1)
+    board.host.open_seat(1)
+    with pytest.raises(LocalError, match="p1's seat is played by a bot already"):
+        board.host.open_seat(1)
+    # A joiner's consent for a seat that holds keys: an illegal submission, named.
+    cards = Switchboard("probe", 3, seed=b"open-illegal")
+    cards.run(until=lambda: cards.host.replica is not None and cards.host.replica.deals
+              and cards.host.replica.waiting_on_decision())
+    cards.run(play=False)
+    joiner = cards.sessions[1]
+    replica = cards.host.replica
+    envelope = make_envelope(joiner.identity, "submit", {
+        "game_id": joiner.game_id, "seat": 1, "counter": replica.counters[1], "based_on": replica.seq,
+        "body": {"t": OPEN_SEAT, "seat": 2},
+    })
+    with pytest.raises(ProtocolFault) as caught:
+        cards.host.replica.check_submission(envelope, 1)
+    assert caught.value.fault.culprit == 1 and caught.value.fault.code == FaultCode.ILLEGAL
+    assert "asked to open seat 2, but it holds keys of deal" in caught.value.fault.reason
+
+
+def test_only_the_caretaker_may_sign_for_an_open_seat():
+    board = Switchboard("torpedo", 2, seed=b"open-forged")
+    after_the_builds(board)
+    board.cut(1)
+    board.host.open_seat(1)
+    board.run(play=False)
+    replica = board.host.replica
+    gone = board.sessions[1]  # the departed seat's own key no longer speaks for it
+    envelope = make_envelope(gone.identity, "submit", {
+        "game_id": gone.game_id, "seat": 1, "counter": replica.counters[1], "based_on": replica.seq,
+        "body": {"t": "act", "action": None},
+    })
+    with pytest.raises(ProtocolFault) as caught:
+        replica.check_submission(envelope, None)
+    assert caught.value.fault.code == FaultCode.BAD_SIGNATURE
+
+
+def test_a_departed_seat_that_comes_back_is_told_the_bot_has_its_seat():
+    board = Switchboard("torpedo", 2, seed=b"open-back")
+    after_the_builds(board)
+    board.cut(1)
+    board.host.open_seat(1)
+    board.run(play=False)
+    opened = board.host.replica.open_seats[1]
+    board.reconnect(1)
+    board.run(play=False)
+    joiner = board.sessions[1]
+    assert joiner.gone_reason == f"your seat is played by a bot since entry {opened}: the others played on without you"
+    assert joiner.stage == "halted" and not joiner.seat_kept
+    board.run()
+    assert board.host.result is not None and board.host.fault is None
