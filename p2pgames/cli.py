@@ -292,7 +292,7 @@ def cmd_host(args: argparse.Namespace) -> int:
             )
 
         if headless:
-            return _run_headless(setup, lambda game: _seat_bot(game, seat_kind), notes)
+            return _run_headless(setup, lambda game: _seat_bot(game, seat_kind), notes, args.if_away)
         return _run_terminal(setup, f"{game.title} — host", args, notes)
 
 
@@ -360,7 +360,7 @@ def cmd_join(args: argparse.Namespace) -> int:
             )
 
         if headless:
-            return _run_headless(setup, lambda game: _seat_bot(game, seat_kind(game)), notes)
+            return _run_headless(setup, lambda game: _seat_bot(game, seat_kind(game)), notes, args.if_away)
         return _run_terminal(setup, "p2pgames — joining", args, notes)
 
 
@@ -425,7 +425,9 @@ def _resume(
     a bot; a host not answering yet is waited for."""
     setup = _resume_setup(args, profile, path, (code,) if code is not None else (), bot=headless, wait_for_host=True)
     if headless:
-        return _run_headless(setup, lambda game: _seat_bot(game, _bot_kinds(game, kind or None, one_kind=_ONE_KIND_SEAT)[0]), notes)
+        return _run_headless(
+            setup, lambda game: _seat_bot(game, _bot_kinds(game, kind or None, one_kind=_ONE_KIND_SEAT)[0]), notes, args.if_away,
+        )
     _need_terminal("resume")
     return _run_terminal(setup, "p2pgames — resuming", args, notes)
 
@@ -706,9 +708,10 @@ def _run_terminal(setup, title: str, args: argparse.Namespace, notes: Sequence[s
     return run_terminal_game(noted_setup, title=title, color=_color(args))
 
 
-def _run_headless(setup, choose_bot, notes: Sequence[str] = ()) -> int:
+def _run_headless(setup, choose_bot, notes: Sequence[str] = (), if_away: str = "bot") -> int:
     """Play the seat with a bot, with no terminal: what happens on stdout (a line at a time, each
-    flushed, so a script can read it as it comes), what went wrong on stderr."""
+    flushed, so a script can read it as it comes), what went wrong on stderr; ``if_away``: what
+    the bot answers when a seat has been away past the grace period (see ``--if-away``)."""
     from p2pgames.net import run_headless
 
     async def noted_setup(nursery, say):
@@ -716,7 +719,7 @@ def _run_headless(setup, choose_bot, notes: Sequence[str] = ()) -> int:
             say(note)
         return await setup(nursery, say)
 
-    return run_headless(noted_setup, choose_bot, say=_say, warn=_warn)
+    return run_headless(noted_setup, choose_bot, say=_say, warn=_warn, if_away=if_away)
 
 
 def _say(text: str) -> None:
@@ -1031,7 +1034,13 @@ def build_parser() -> argparse.ArgumentParser:
     def grace_option(command: argparse.ArgumentParser) -> None:
         command.add_argument(
             "--grace", metavar="TIME", help="how long a player may be away (lost connection) before you may end "
-            "the game for everyone; until then the game waits for them (default 3m; e.g. 10m, 90s, 1h)",
+            "the game for everyone or play on with a bot in their seat; until then the game waits for them "
+            "(default 3m; e.g. 10m, 90s, 1h)",
+        )
+        command.add_argument(
+            "--if-away", choices=("bot", "end"), default="bot",
+            help="with --bot: what your seat answers once a player has been away past the grace period — play on "
+            "with a bot in their seat where it can (bot, the default; else the game ends) or end the game (end)",
         )
 
     def seat_bot_option(command: argparse.ArgumentParser, what: str) -> None:

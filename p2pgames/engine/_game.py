@@ -233,7 +233,7 @@ def normalize_typed(text: str) -> str:
 # at the prompt whatever the game (a game's "end the turn" can't be read as "end the game").
 # The conformance check holds every game to it.
 RESERVED_WORDS: frozenset[str] = frozenset(
-    {"say", "help", "?", "h", "/help", "log", "table", "abandon", "code", "quit", "exit", "q", "/quit"}
+    {"say", "help", "?", "h", "/help", "log", "table", "abandon", "bot", "code", "quit", "exit", "q", "/quit"}
 )
 
 

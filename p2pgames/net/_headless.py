@@ -57,9 +57,11 @@ from p2pgames.session import (
     LobbyChanged,
     Logged,
     Notice,
+    OpenSeatAsked,
     Rejected,
     SeatAway,
     SeatBack,
+    SeatOpened,
     SessionEvent,
 )
 
@@ -77,12 +79,13 @@ def run_headless(
     *,
     say: Callable[[str], None],
     warn: Callable[[str], None],
+    if_away: str = "bot",
 ) -> int:
     """:func:`play_headless`, for callers outside trio (the command line): runs its own trio loop.
     In the main thread it takes SIGINT and SIGTERM (see the module docstring)."""
 
     async def main() -> int:
-        return await play_headless(setup, choose_bot, say=say, warn=warn)
+        return await play_headless(setup, choose_bot, say=say, warn=warn, if_away=if_away)
 
     return trio.run(main)
 
@@ -93,9 +96,12 @@ async def play_headless(
     *,
     say: Callable[[str], None],
     warn: Callable[[str], None],
+    if_away: str = "bot",
 ) -> int:
     """Set the table up with ``setup(nursery, say)``, play the seat with the bot
-    ``choose_bot(game)`` returns once the game is known, and return the exit code.
+    ``choose_bot(game)`` returns once the game is known, and return the exit code. A seat away
+    past the grace period is answered as ``if_away`` says (:func:`drive_bot`): by default, play on
+    with a bot in it where it can be, else end the game.
 
     ``say`` is for what happens, ``warn`` for what went wrong (stdout and stderr on the command
     line). What ``choose_bot`` raises, and what ``setup`` raises besides the expected failures
@@ -103,7 +109,7 @@ async def play_headless(
     once the seat has left the table and everything setup started has stopped. Everything started in the nursery setup is given is
     cancelled once the seat's node has stopped.
     """
-    seat = _HeadlessSeat(say, warn)
+    seat = _HeadlessSeat(say, warn, if_away)
     with _signals_taken() as signals:
         async with trio.open_nursery() as nursery:
             if signals is not None:
@@ -139,9 +145,10 @@ class _Watched:
 
 
 class _HeadlessSeat:
-    def __init__(self, say: Callable[[str], None], warn: Callable[[str], None]) -> None:
+    def __init__(self, say: Callable[[str], None], warn: Callable[[str], None], if_away: str = "bot") -> None:
         self.say = say
         self.warn = warn
+        self.if_away = if_away
         self.node: Node | None = None
         self.code: int | None = None
         self.raised: BaseException | None = None
@@ -172,7 +179,7 @@ class _HeadlessSeat:
                 await node.finished.wait()
             return
         send, receive = trio.open_memory_channel[SessionEvent](math.inf)
-        nursery.start_soon(functools.partial(drive_bot, _Watched(node, receive), bot, end_when_away_too_long=True))
+        nursery.start_soon(functools.partial(drive_bot, _Watched(node, receive), bot, if_away=self.if_away))
         async with send:
             async for event in node.events:
                 self.show(event)
@@ -202,7 +209,13 @@ class _HeadlessSeat:
         elif isinstance(event, (SeatAway, SeatBack)):
             self.say(event.text)
         elif isinstance(event, AwayTooLong):
-            self.say(f"{event.text}, longer than the grace period: ending the game.")
+            if self.if_away == "bot" and event.can_open:
+                self.say(f"{event.text}, longer than the grace period: agreeing to play on with a bot in their seat.")
+            else:
+                why = f" (a bot can't take their seat: {event.why_not})" if self.if_away == "bot" and event.why_not else ""
+                self.say(f"{event.text}, longer than the grace period: ending the game{why}.")
+        elif isinstance(event, (OpenSeatAsked, SeatOpened)):
+            self.say(event.text)
         elif isinstance(event, GameEnded):
             self.say(f"Game over: {event.message}")
         elif isinstance(event, Halted):

@@ -36,6 +36,7 @@ from p2pgames.session import (
     HOST_SEAT,
     Agreed,
     AwayTooLong,
+    SeatOpened,
     DesyncReport,
     History,
     LocalError,
@@ -307,6 +308,8 @@ class Node:
                 self._write_desync(event)
             if isinstance(event, SeatAway):
                 self.away_since.setdefault(event.seat, trio.current_time())
+            elif isinstance(event, SeatOpened):
+                self.away_since.pop(event.seat, None)  # a bot plays it: nobody waits for it now
             elif isinstance(event, SeatBack):
                 if event.host:
                     self._was_in_touch = True
@@ -897,7 +900,11 @@ class Node:
             if seat not in self._away_told and waited >= self.settings.away_grace and seat in session.away:
                 self._away_told.add(seat)
                 name = session.names[seat] if seat < len(session.seats) else f"seat {seat}"
-                self._events_send.send_nowait(AwayTooLong(seat, name, waited, host=seat == 0 and not session.is_host))
+                problem = session.replica.open_seat_problem(seat) if session.replica is not None else "the game has not started"
+                self._events_send.send_nowait(AwayTooLong(
+                    seat, name, waited, host=seat == 0 and not session.is_host,
+                    can_open=problem is None, why_not=problem or "",
+                ))
 
     def away_for(self, seat: int) -> float | None:
         """How long ``seat`` has been away (seconds), or ``None`` if it isn't."""
@@ -909,6 +916,14 @@ class Node:
         :class:`~p2pgames.session.LocalError`)."""
         try:
             self.session.end_game()
+        finally:
+            self._flush()
+
+    def open_seat(self, seat: int) -> None:
+        """Agree to play on with a bot in ``seat``, away past the grace period (see
+        ``Session.open_seat``; raises :class:`~p2pgames.session.LocalError`)."""
+        try:
+            self.session.open_seat(seat)
         finally:
             self._flush()
 

@@ -46,14 +46,15 @@ async def drive_bot(
     think: float = 0.0,
     linger: float = 10.0,
     before_move: Callable[[], Awaitable[None]] | None = None,
-    end_when_away_too_long: bool = False,
+    if_away: str | None = None,
 ) -> None:
     """Play ``node``'s seat with ``bot`` until the game ends or stops, then leave cleanly.
 
     ``think`` seconds pass before each decision (so people can follow bots at a table);
-    ``before_move`` (if given) is awaited instead, e.g. to wait until the table is idle. A seat
-    away past the grace period ends the game only with ``end_when_away_too_long`` (a table of
-    bots alone, which nobody else would end); at a table with people, they choose.
+    ``before_move`` (if given) is awaited instead, e.g. to wait until the table is idle. What the
+    bot answers when a seat has been away past the grace period: with ``if_away="bot"``, play on
+    with a bot in that seat where it can be (it holds nothing secret), else end the game; with
+    ``"end"``, end it; with ``None`` (at a table with people, who choose) nothing.
     """
     session = node.session
     async for event in node.events:
@@ -75,11 +76,14 @@ async def drive_bot(
                 await node.wait_until_alone(linger)
             node.leave("game over")
             return
-        elif isinstance(event, AwayTooLong) and end_when_away_too_long:
+        elif isinstance(event, AwayTooLong) and if_away is not None:
             try:
-                node.end_game()
+                if if_away == "bot" and event.can_open:
+                    node.open_seat(event.seat)
+                else:
+                    node.end_game()
             except LocalError:
-                pass  # back meanwhile: play on
+                pass  # back meanwhile (or agreed already): play on
         elif isinstance(event, (Halted, Rejected)):
             return
 
@@ -172,7 +176,7 @@ async def play_table(
     async with trio.open_nursery() as nursery:
         await nursery.start(nodes[0].serve, listeners)
         # A table of bots alone: a seat away past the grace period ends the game (nobody else would).
-        nursery.start_soon(functools.partial(drive_bot, nodes[0], bots[0], think=think, end_when_away_too_long=True))
+        nursery.start_soon(functools.partial(drive_bot, nodes[0], bots[0], think=think, if_away="bot"))
         for seat in range(1, players):
             seated = trio.Event()
 
@@ -183,7 +187,7 @@ async def play_table(
 
             nursery.start_soon(watch_lobby)
             await nursery.start(nodes[seat].connect, LOOPBACK, port)
-            nursery.start_soon(functools.partial(drive_bot, nodes[seat], bots[seat], think=think, end_when_away_too_long=True))
+            nursery.start_soon(functools.partial(drive_bot, nodes[seat], bots[seat], think=think, if_away="bot"))
             await seated.wait()
     return _table_result(game_name, nodes, transcripts is not None and verify)
 

@@ -196,12 +196,16 @@ class SeatBack:
 @dataclass(frozen=True, slots=True)
 class AwayTooLong:
     """(From the network layer.) ``seat`` has been away for ``waited`` seconds, longer than the
-    grace period: the players may end the game (``Session.end_game``) or keep waiting."""
+    grace period: the players may end the game (``Session.end_game``), play on with a bot in that
+    seat where ``can_open`` (``Session.open_seat``), or keep waiting."""
 
     seat: int
     name: str
     waited: float
     host: bool = False  # a joiner's own host
+    # Whether the table may play on with a bot in that seat (Session.open_seat), and if not why.
+    can_open: bool = False
+    why_not: str = ""
 
     @property
     def text(self) -> str:

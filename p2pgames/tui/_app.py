@@ -49,9 +49,11 @@ from p2pgames.session import (
     Logged,
     NotAMove,
     Notice,
+    OpenSeatAsked,
     Rejected,
     SeatAway,
     SeatBack,
+    SeatOpened,
     SessionEvent,
 )
 from p2pgames.tui._commands import (
@@ -61,6 +63,7 @@ from p2pgames.tui._commands import (
     Help,
     Move,
     NewCode,
+    OpenSeat,
     PickGroup,
     Quit,
     ShowLog,
@@ -183,6 +186,7 @@ class TerminalGame:
         self._someone_away = trio.Event()  # set while a seat is away (see _redraw_while_away)
         self._main_scope = trio.CancelScope()
         self._abandoned = False
+        self._open_candidate: int | None = None  # the seat Question.OPEN asks about
         self._nursery: trio.Nursery | None = None
         self.left_from: Mode | None = None  # where the player left from, if before the end
         self.screen_open = False
@@ -359,6 +363,8 @@ class TerminalGame:
                 self._leave()
             elif item.yes and question is Question.END:
                 self._end_game()
+            elif item.yes and question is Question.OPEN and self._open_candidate is not None:
+                self._open_seat(self._open_candidate)
         elif isinstance(item, Dismiss):
             if self.mode in (Mode.OVER, Mode.STOPPED):
                 self._leave()
@@ -405,6 +411,17 @@ class TerminalGame:
             self._log([("class:log.notice", f"{text}; the report is saved in {where}" if where else text)])
         elif isinstance(event, (SeatAway, SeatBack, AwayTooLong)):
             self._on_away(event)
+        elif isinstance(event, SeatOpened):
+            self.overdue.discard(event.seat)
+            if self.asking in (Question.END, Question.OPEN) and not self._overdue_away():
+                self.asking = None  # nobody left to ask about
+            self._log([("class:log.notice", event.text)])
+        elif isinstance(event, OpenSeatAsked):
+            agreed = session is not None and session.replica is not None and (
+                session.seat in session.replica.open_consents.get(event.seat, ())
+            )
+            hint = "" if agreed else f" Type bot {event.name} to agree too."
+            self._log([("class:log.ask", f"{event.text}{hint}")])
 
     def _on_away(self, event: SeatAway | SeatBack | AwayTooLong) -> None:
         """A seat's connection was lost, it is back, or it has been away past the grace period
@@ -419,10 +436,16 @@ class TerminalGame:
             self._log([("class:log.info", event.text)])
         elif session is not None and event.seat in session.away:  # else it came back meanwhile
             self.overdue.add(event.seat)
-            self._log([("class:log.ask", (
-                f"{event.text}. Type abandon to end the game for everyone (every transcript will say why),"
-                " or keep waiting."
-            ))])
+            if event.can_open:
+                offer = (
+                    f"Type bot to play on with a bot in {event.name}'s seat (its cards shown to everyone, once"
+                    " every player agrees), abandon to end the game for everyone (every transcript will say"
+                    " why), or keep waiting."
+                )
+            else:
+                why = f" (a bot can't take their seat now: {event.why_not})" if event.why_not else ""
+                offer = f"Type abandon to end the game for everyone (every transcript will say why), or keep waiting{why}."
+            self._log([("class:log.ask", f"{event.text}. {offer}")])
 
     def _on_lobby(self, event: LobbyChanged) -> None:
         before = [name for name, _ in self.lobby.players] if self.lobby is not None else []
@@ -485,6 +508,8 @@ class TerminalGame:
             self._on_interrupt()
         elif isinstance(command, EndGame):
             self._ask_to_end()
+        elif isinstance(command, OpenSeat):
+            self._ask_to_open(command.name)
         elif isinstance(command, NewCode):
             self._redirect(command.text)
         elif isinstance(command, Chat):
@@ -652,6 +677,60 @@ class TerminalGame:
             f"{who} {since}: you may end the game once they have been away for"
             f" {duration(node.settings.away_grace)}; until then the game waits for them."
         )
+
+    def _ask_to_open(self, name: str) -> None:
+        """``bot [NAME]``: play on with a bot in the seat of a player away past the grace period
+        (the one away longest, or NAME's) — asking first; else say why not."""
+        session = self.node.session if self.node is not None else None
+        node = self.node
+        if session is None or node is None or session.replica is None:
+            self._problem("There is no game going on.")
+            return
+        overdue = self._overdue_away()
+        if name:
+            wanted = name.casefold()
+            seats = [seat for seat, seated in enumerate(session.names) if seated.casefold() == wanted]
+            if not seats:
+                self._problem(f"Nobody at the table is called {name}: the players are {joined(session.names)}.")
+                return
+            seat = seats[0]
+        elif overdue:
+            seat = max(overdue, key=lambda seat: node.away_for(seat) or 0.0)
+        elif session.away:
+            seat = max(session.away, key=lambda seat: node.away_for(seat) or 0.0)
+        else:
+            self._problem("Nobody is away: bot plays on in the seat of a player whose connection has been lost a while.")
+            return
+        who = session.names[seat]
+        if seat in session.away and seat not in overdue:
+            waited = node.away_for(seat)
+            since = f"has been away for {duration(waited)}" if waited is not None else "is away"
+            self._problem(
+                f"{who} {since}: you may play on with a bot in their seat once they have been away for"
+                f" {duration(node.settings.away_grace)}; until then the game waits for them."
+            )
+            return
+        if seat in session.away:
+            problem = session.replica.open_seat_problem(seat)
+            if problem is not None:
+                self._problem(f"{who}'s seat can't be played by a bot now: {problem}.")
+                return
+            self._open_candidate = seat
+            self.asking = Question.OPEN
+            return
+        try:  # not away: the session says why not (own seat, open already, at the table)
+            session.open_seat(seat)
+        except LocalError as error:
+            self._problem(_sentence(str(error), self._names()))
+
+    def _open_seat(self, seat: int) -> None:
+        """The player said yes to playing on with a bot in ``seat``."""
+        if self.node is None:
+            return
+        try:
+            self.node.open_seat(seat)
+        except LocalError as error:
+            self._problem(_sentence(str(error), self._names()))
 
     def _redirect(self, text: str) -> None:
         """``code NEWCODE``: the host came back at another address with the join code ``text``;

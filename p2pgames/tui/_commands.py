@@ -3,7 +3,7 @@
 The rules, in order (case and extra spaces never matter):
 
 1. the text of one of your current choices makes that move (a game's moves win over commands);
-2. ``help`` (or ``?``), ``say TEXT``, ``log``, ``table``, ``abandon``, ``code NEWCODE`` and
+2. ``help`` (or ``?``), ``say TEXT``, ``log``, ``table``, ``abandon``, ``bot [NAME]``, ``code NEWCODE`` and
    ``quit`` (or ``exit``) are commands: words no game's moves begin with (the engine reserves them,
    :data:`~p2pgames.engine.RESERVED_WORDS`), so each means the same in every game;
 3. a number picks that line of the numbered list: a choice, or a group of choices to narrow down
@@ -99,6 +99,14 @@ class EndGame:
 
 
 @dataclass(frozen=True, slots=True)
+class OpenSeat:
+    """Play on with a bot in the seat of a player away past the grace period: ``bot`` (the one
+    away longest) or ``bot NAME``."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class NewCode:
     """The host came back at another address and gave the join code ``text``: dial it there
     (empty: ``code`` was typed alone)."""
@@ -122,7 +130,7 @@ class Unknown:
     suggestions: tuple[str, ...]
 
 
-Command = Move | PickGroup | Chat | Help | ShowLog | ShowTable | Quit | EndGame | NewCode | BadNumber | Unknown
+Command = Move | PickGroup | Chat | Help | ShowLog | ShowTable | Quit | EndGame | OpenSeat | NewCode | BadNumber | Unknown
 
 # (what to type, what it does): the help screen and the completer both use this.
 COMMANDS: tuple[tuple[str, str], ...] = (
@@ -131,10 +139,11 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("log", "show only the log, to read back (also F3)"),
     ("table", "show only the table (also F2)"),
     ("abandon", "end the game for everyone while a seat is away, once it has been away a while (asks first)"),
+    ("bot NAME", "play on with a bot in the seat of NAME, away a while (bot alone: whoever is away); their cards are shown to all (asks first)"),
     ("code CODE", "the host came back at another address: reconnect with the new join code it gives (same key only)"),
     ("quit", "leave the game; asks first while the game is running (also Ctrl-C)"),
 )
-COMMAND_WORDS: tuple[str, ...] = ("say ", "help", "log", "table", "abandon", "code ", "quit")
+COMMAND_WORDS: tuple[str, ...] = ("say ", "help", "log", "table", "abandon", "bot", "code ", "quit")
 
 # Every word read as a command here: the engine's RESERVED_WORDS, which no game's moves begin
 # with, are the terminal's list (tests/tui/test_tui_command_words.py checks that :func:`interpret`
@@ -188,6 +197,8 @@ def interpret(
         return Chat(rest)
     if command == "abandon" and rest.casefold() in ("", "game"):
         return EndGame()
+    if command == "bot":
+        return OpenSeat(rest)
     if command == "code":
         return NewCode(rest)
     if not rest:

@@ -78,6 +78,7 @@ MAX_VERDICT_ROWS = 3
 QUESTIONS = {
     Question.LEAVE: ("Leave the game? It stops the game for everyone.", "leave", "stay"),
     Question.END: ("End the game for everyone? Transcripts say why.", "end it", "keep waiting"),
+    Question.OPEN: ("Play on with a bot in their seat? Its cards are then shown to everyone.", "play on", "keep waiting"),
 }
 # The bottom row once the game has ended, however it ended (over, or stopped): q and Enter leave
 # in both (any key, too, once it is over).

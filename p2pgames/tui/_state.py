@@ -32,7 +32,8 @@ class Question(enum.Enum):
     """What the bottom row asks, to answer with y or n, instead of the input line."""
 
     LEAVE = "leave"  # leave the game? (quit, Ctrl-C while the game runs)
-    END = "end"  # end the game for everyone, because a seat is away? (end)
+    END = "end"  # end the game for everyone, because a seat is away? (abandon)
+    OPEN = "open"  # play on with a bot in the seat of a player who is away? (bot)
 
 
 @dataclass(frozen=True, slots=True)

@@ -143,7 +143,11 @@ def test_a_bot_seat_ends_the_game_when_a_seat_stays_away_past_the_grace_period()
 
     assert trio.run(main) == 1
     assert any(line.startswith("ghost's connection was lost (") for line in said), said
-    assert any(line.startswith("ghost has been away for 0:0") and line.endswith("longer than the grace period: ending the game.") for line in said), said
+    # A bot can't take a seat whose keys lock cards: the game ends, and the bot seat says why.
+    assert any(line.startswith("ghost has been away for 0:0") and line.endswith(
+        "longer than the grace period: ending the game (a bot can't take their seat: it holds keys of deal 0,"
+        " not yet audited: its cards would stay locked)."
+    ) for line in said), said
     assert warned == ["p2pgames: The game stopped: ghost (seat 1) was away (connection lost) and the host ended the game rather than wait."]
 
 

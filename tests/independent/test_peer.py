@@ -45,7 +45,7 @@ async def test_the_independent_peer_plays_the_probe_game_against_a_real_host(tmp
         async with trio.open_nursery() as nursery:
             await nursery.start(others[0].serve, listeners)
             nursery.start_soon(functools.partial(drive_bot, others[0], bot_for(game, seed + b"0"),
-                                                 end_when_away_too_long=True))
+                                                 if_away="end"))
             for turn in range(1, players):
                 if turn == my_turn:
                     nursery.start_soon(peer.run, LOOPBACK, port)
@@ -54,7 +54,7 @@ async def test_the_independent_peer_plays_the_probe_game_against_a_real_host(tmp
                     node = others[turn if turn < my_turn else turn - 1]
                     await nursery.start(node.connect, LOOPBACK, port)
                     nursery.start_soon(functools.partial(drive_bot, node, bot_for(game, seed + bytes([turn])),
-                                                         end_when_away_too_long=True))
+                                                         if_away="end"))
     my_seat = peer.seat
     assert my_seat in range(1, players)
     if players == 4:  # "BOT-1" and "bot-1": whichever was seated second got "-2"
@@ -93,7 +93,7 @@ async def two_player_probe_host(tmp_path, seed):
     with trio.fail_after(600):
         async with trio.open_nursery() as nursery:
             await nursery.start(host.serve, listeners)
-            nursery.start_soon(functools.partial(drive_bot, host, bot_for(game, seed), end_when_away_too_long=True))
+            nursery.start_soon(functools.partial(drive_bot, host, bot_for(game, seed), if_away="end"))
             yield host, listeners[0].socket.getsockname()[1], nursery
 
 
@@ -147,7 +147,7 @@ async def host_with_the_peer(nursery, host, peer, game, seed):
     return the port once the peer is in the lobby."""
     listeners = await open_host_listeners(0, LOOPBACK)
     await nursery.start(host.serve, listeners)
-    nursery.start_soon(functools.partial(drive_bot, host, bot_for(game, seed), end_when_away_too_long=True))
+    nursery.start_soon(functools.partial(drive_bot, host, bot_for(game, seed), if_away="end"))
     port = listeners[0].socket.getsockname()[1]
     nursery.start_soon(peer.run, LOOPBACK, port)
     await peer.seated.wait()
@@ -157,7 +157,7 @@ async def host_with_the_peer(nursery, host, peer, game, seed):
 async def bot_joins(nursery, node, port, game, seed):
     """``node``, a product joiner played by a bot, joins the host at ``port``."""
     await nursery.start(node.connect, LOOPBACK, port)
-    nursery.start_soon(functools.partial(drive_bot, node, bot_for(game, seed), end_when_away_too_long=True))
+    nursery.start_soon(functools.partial(drive_bot, node, bot_for(game, seed), if_away="end"))
 
 
 async def test_a_lobby_seat_the_host_refuses_leaves_the_lobby_and_the_game_starts_without_it(tmp_path, autojump_clock):
@@ -362,7 +362,7 @@ async def test_a_host_that_lost_its_last_entries_takes_them_back_from_the_indepe
             async with trio.open_nursery() as inner:
                 await inner.start(host.serve, listeners)
                 task_status.started()
-                await drive_bot(host, bot_for(game, seed), end_when_away_too_long=True)
+                await drive_bot(host, bot_for(game, seed), if_away="end")
         dead.set()  # its files closed as a dying process leaves them
 
     with trio.fail_after(600):
@@ -371,7 +371,7 @@ async def test_a_host_that_lost_its_last_entries_takes_them_back_from_the_indepe
             nursery.start_soon(peer.run, LOOPBACK, port)
             await peer.seated.wait()
             await nursery.start(joiner.connect, LOOPBACK, port)
-            nursery.start_soon(functools.partial(drive_bot, joiner, bot_for(game, seed + b"2"), end_when_away_too_long=True))
+            nursery.start_soon(functools.partial(drive_bot, joiner, bot_for(game, seed + b"2"), if_away="end"))
             await host.wait_until(lambda: host.session.replica is not None and host.session.replica.seq >= 20)
             first_life.cancel()  # kill -9
             await dead.wait()
@@ -381,7 +381,7 @@ async def test_a_host_that_lost_its_last_entries_takes_them_back_from_the_indepe
             again = await resume_seat(nursery, identity=identity, seat_path=seat_path, name="bot-0", port=port,
                                       bind=LOOPBACK, bot=True)
             assert again.session.replica.seq == 12
-            nursery.start_soon(functools.partial(drive_bot, again, bot_for(game, seed), end_when_away_too_long=True))
+            nursery.start_soon(functools.partial(drive_bot, again, bot_for(game, seed), if_away="end"))
     assert peer.missing and peer.missing[0]["from"] <= 12, peer.missing
     assert again.session.role.took_back and not again.session.role.refused
     assert again.session.fault is None and joiner.session.fault is None and peer.result is not None

@@ -31,7 +31,7 @@ async def stop_a_game_for_an_absent_seat(nursery: trio.Nursery, seats, *, after_
     game = get_game("probe")
     host = Node(table_session("hostess", SEED + b"/peer/", game.ruleset(2)), settings=GRACE)
     port = await serve(nursery, host, after_the_game=after_the_game)
-    nursery.start_soon(functools.partial(drive_bot, host, bot_for(game, SEED + b"/host"), end_when_away_too_long=True))
+    nursery.start_soon(functools.partial(drive_bot, host, bot_for(game, SEED + b"/host"), if_away="end"))
     alice = Node(table_session("alice", SEED + b"/peer/"), settings=GRACE, seat_dir=seats)
     crashed = trio.CancelScope()
     decisions = 0

@@ -55,7 +55,7 @@ async def table_with_a_stop(tmp_path: Path, seed: bytes, stopped: int, clock) ->
             await nursery.start(nodes[1].connect, LOOPBACK, proxy.port)
             for seat in (0, 1):
                 bot = bot_for(game, seed + bytes([seat]))
-                nursery.start_soon(functools.partial(drive_bot, nodes[seat], bot, end_when_away_too_long=True))
+                nursery.start_soon(functools.partial(drive_bot, nodes[seat], bot, if_away="end"))
             link = await proxy.wait_for_link(0)
             await link.wait_frame("down", kind_is("entry", t="keys"))
             stopping = True
@@ -118,7 +118,7 @@ async def test_after_the_whole_table_slept_a_host_that_goes_away_later_is_the_on
             await nursery.start(run_host)
             await nursery.start(nodes[1].connect, LOOPBACK, listeners[0].socket.getsockname()[1])
             nursery.start_soon(functools.partial(
-                drive_bot, nodes[1], bot_for(game, seed + b"1"), think=20.0, end_when_away_too_long=True,
+                drive_bot, nodes[1], bot_for(game, seed + b"1"), think=20.0, if_away="end",
             ))
             await nodes[1].wait_until(lambda: nodes[1].session.replica is not None and nodes[1].session.replica.seq >= 4)
             autojump_clock.jump(45)

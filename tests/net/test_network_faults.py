@@ -61,7 +61,7 @@ class Table:
             async with trio.open_nursery() as nursery:
                 node = await start(nursery) or node
                 task_status.started()
-                await drive_bot(node, bot_for(self.game, self.seed + bytes([seat])), end_when_away_too_long=True)
+                await drive_bot(node, bot_for(self.game, self.seed + bytes([seat])), if_away="end")
 
     async def start(self, nursery: trio.Nursery) -> None:
         listeners = await open_host_listeners(0, LOOPBACK)
