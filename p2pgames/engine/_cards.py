@@ -183,17 +183,21 @@ class DealRecord:
 
 
 class CardState:
-    """The public side of every deal in a game: slots, public values, queued operations, claims.
+    """The public side of a game's deals (those not retired): slots, public values, queued
+    operations, claims.
 
     A game keeps one ``CardState`` inside its state, calls the queueing methods from its rules, and
     lets :meth:`complete` absorb the :class:`CardsDone` answer. Mutable; :meth:`copy` is cheap and
     ``apply`` copies before changing anything.
     """
 
-    __slots__ = ("deals", "next_slot", "revealed", "pending", "claims", "audited")
+    __slots__ = ("deals", "next_deal", "next_slot", "revealed", "pending", "claims", "audited")
 
     def __init__(self) -> None:
+        # The deals not retired, by number; ``next_deal`` counts every deal of the game, retired
+        # or not (the number the next one gets).
         self.deals: dict[int, DealRecord] = {}
+        self.next_deal = 0
         self.next_slot = 0
         self.revealed: dict[int, str] = {}
         self.pending: list[CardOperation] = []
@@ -205,6 +209,7 @@ class CardState:
     def copy(self) -> "CardState":
         other = CardState.__new__(CardState)
         other.deals = dict(self.deals)
+        other.next_deal = self.next_deal
         other.next_slot = self.next_slot
         other.revealed = dict(self.revealed)
         other.pending = list(self.pending)
@@ -215,6 +220,7 @@ class CardState:
     def encode(self) -> dict:
         return {
             "deals": [self.deals[deal].encode() for deal in sorted(self.deals)],
+            "next_deal": self.next_deal,
             "next_slot": self.next_slot,
             "revealed": [[slot, self.revealed[slot]] for slot in sorted(self.revealed)],
             "pending": [operation.encode() for operation in self.pending],
@@ -228,6 +234,7 @@ class CardState:
         for item in data["deals"]:
             record = DealRecord.decode(item)
             state.deals[record.deal] = record
+        state.next_deal = int(data["next_deal"])
         state.next_slot = int(data["next_slot"])
         state.revealed = {int(slot): str(value) for slot, value in data["revealed"]}
         state.pending = [decode_operation(item) for item in data["pending"]]
@@ -275,7 +282,8 @@ class CardState:
         if len(set(names)) != len(names):
             raise EngineError("card names within a deal must be unique")
         seats = tuple(sorted(set(holders)))
-        deal = len(self.deals)
+        deal = self.next_deal
+        self.next_deal += 1
         first = self.next_slot
         self.deals[deal] = DealRecord(deal, first, len(names), names, None, seats)
         self.next_slot += len(names)
@@ -292,7 +300,8 @@ class CardState:
         if len(holder_sets) > 1:
             raise EngineError("a re-shuffle can't mix cards of deals held by different seats")
         seats = holder_sets.pop() if holder_sets else ()
-        deal = len(self.deals)
+        deal = self.next_deal
+        self.next_deal += 1
         first = self.next_slot
         self.deals[deal] = DealRecord(deal, first, len(source), None, source, seats)
         self.next_slot += len(source)
@@ -421,10 +430,12 @@ class CardState:
         return names
 
     def retire(self, deal: int) -> None:
-        """Forget an audited deal's slots (the game no longer refers to them), keeping hashes small."""
+        """Forget an audited deal (the game no longer refers to its slots): its record, its slots'
+        values and its place in ``audited`` leave the state, so that a long game's state (and the
+        cost of hashing it, every event) stays as small as its deals in play."""
         if deal not in self.audited:
             raise EngineError(f"deal {deal} can't be retired before its audit")
         for slot in self.slots_of(deal):
             self.revealed.pop(slot, None)
-        record = self.deals[deal]
-        self.deals[deal] = DealRecord(deal, record.first_slot, 0, (), None, record.holders)
+        del self.deals[deal]
+        self.audited.discard(deal)

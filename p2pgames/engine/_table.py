@@ -65,8 +65,7 @@ class LocalTable:
         if self.hashes is not None:
             self.hashes.append(game.state_hash(self.state))
         self.truth: dict[int, str] = {}
-        self._slot_deal: dict[int, int] = {}
-        self._retired: set[int] = set()
+        self._deal_slots: dict[int, range] = {}  # the deals performed and not yet retired
         self.knowledge: list[dict[int, str]] = [{} for _ in range(ruleset.players)]
         self.log: list[Event] = []
         # The choices of the last Sealed step, (seat, action) in seat order, until its Unseal.
@@ -179,15 +178,11 @@ class LocalTable:
             if isinstance(operation, NewDeal):
                 names = list(operation.cards)
                 self.random.shuffle(names)
-                for offset, name in enumerate(names):
-                    self.truth[operation.first_slot + offset] = name
-                    self._slot_deal[operation.first_slot + offset] = operation.deal
+                self._place(operation.deal, operation.first_slot, names)
             elif isinstance(operation, Reshuffle):
                 names = [self.truth[slot] for slot in operation.source_slots]
                 self.random.shuffle(names)
-                for offset, name in enumerate(names):
-                    self.truth[operation.first_slot + offset] = name
-                    self._slot_deal[operation.first_slot + offset] = operation.deal
+                self._place(operation.deal, operation.first_slot, names)
             elif isinstance(operation, Reveal):
                 for slot in operation.slots:
                     public[slot] = self.truth[slot]
@@ -204,19 +199,24 @@ class LocalTable:
                 raise EngineError(f"unknown card operation {operation!r}")
         return tuple(sorted(public.items()))
 
+    def _place(self, deal: int, first_slot: int, names: Sequence[str]) -> None:
+        """Deal ``names``, in this order, into deal ``deal``'s slots from ``first_slot`` (a test's
+        stacked deck calls it too)."""
+        for offset, name in enumerate(names):
+            self.truth[first_slot + offset] = name
+        self._deal_slots[deal] = range(first_slot, first_slot + len(names))
+
     def _forget_retired(self) -> None:
-        # A retired deal's slots are never referred to again: drop what anyone knew of them.
-        retired = {deal for deal, record in self.state.cards.deals.items() if record.size == 0}
-        fresh = retired - self._retired
-        if not fresh:
-            return
-        self._retired |= fresh
-        for seen in self.knowledge:
-            for slot in [slot for slot in seen if self._slot_deal.get(slot) in fresh]:
-                del seen[slot]
-        for slot in [slot for slot, deal in self._slot_deal.items() if deal in fresh]:
-            del self._slot_deal[slot]
-            self.truth.pop(slot, None)
+        # A deal performed that the state no longer has was retired: its slots are never referred
+        # to again, so drop what anyone knew of them.
+        live = self.state.cards.deals
+        for deal in [deal for deal in self._deal_slots if deal not in live]:
+            slots = self._deal_slots.pop(deal)
+            for seen in self.knowledge:
+                for slot in slots:
+                    seen.pop(slot, None)
+            for slot in slots:
+                self.truth.pop(slot, None)
 
     def view(self, player: int) -> dict[int, str]:
         """What ``player`` can see of hidden cards (its knowledge)."""

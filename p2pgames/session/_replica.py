@@ -176,6 +176,7 @@ class Applied:
     key_slots: list[int] = field(default_factory=list)
     author_verified: bool = True
     author: int = -1  # the seat whose key signed the submission (an open seat's caretaker's)
+    retired: dict[int, range] = field(default_factory=dict)  # deals the game retired: their slots
 
 
 # -- phases: what the log waits for between two engine events ----------------------------------
@@ -935,8 +936,13 @@ class Replica:
         if applied is not None:
             applied.events.append((before, event, self.state))
         self.state_hash = self.game.state_hash(self.state)
-        for deal in [deal for deal in self.deals if self.state.cards.deals[deal].size == 0]:
-            del self.deals[deal]  # the game retired it: no slot of it is referred to again
+        live = self.state.cards.deals
+        for deal in [deal for deal in self.deals if deal not in live]:
+            # The game retired it (a deal we know that the state no longer has): no slot of it is
+            # referred to again, so its crypto goes.
+            crypto = self.deals.pop(deal)
+            if applied is not None:
+                applied.retired[deal] = range(crypto.first_slot, crypto.first_slot + crypto.size)
         self.phase = self._phase_for(self.game.step(self.state), applied)
 
     def _apply_commit_or_open(self, applied: Applied, submission: Submission) -> None:

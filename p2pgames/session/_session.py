@@ -623,9 +623,8 @@ class Session:
                 self._emit(Logged(applied.seq, tuple(lines), tuple(private)))
         if submission.kind == OPEN_SEAT:
             self._seat_opening(applied)
-        for deal in [deal for deal in secrets.deals if deal not in replica.deals]:
-            record = replica.state.cards.deals[deal]
-            secrets.forget_deal(deal, range(record.first_slot, record.first_slot + max(record.size, 0)))
+        for deal, slots in applied.retired.items():
+            secrets.forget_deal(deal, slots)
         self._acknowledge(applied.seq, applied.entry_digest, replica.state_hash)
         if isinstance(replica.phase, OverPhase) and self.stage == "playing":
             self.stage = "over"

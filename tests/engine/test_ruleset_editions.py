@@ -1,6 +1,8 @@
 """Editions of a game's rules (SPEC §D1): a ruleset records the edition it plays, from 2 on, and a
 ruleset of another edition is refused as another version's — never replayed into other states."""
 
+from dataclasses import replace
+
 import pytest
 
 from p2pgames.engine import RulesetError
@@ -9,9 +11,11 @@ from p2pgames.games import get_game
 
 def test_a_first_edition_ruleset_keeps_the_form_it_had_and_a_later_one_names_its_edition():
     beltpunk, steamcourt = get_game("beltpunk"), get_game("steamcourt")
-    assert set(steamcourt.ruleset(1).encode()) == {"game", "players", "options"}  # Solo: edition 1
-    assert steamcourt.ruleset(3).encode()["edition"] == steamcourt.rules_edition == 3
-    assert beltpunk.ruleset(2).encode()["edition"] == beltpunk.rules_edition == 2  # re-masked hands
+    assert set(replace(beltpunk.ruleset(2), edition=1).encode()) == {"game", "players", "options"}
+    # Every variant, Solo's too, since retired deals leave the card state.
+    assert steamcourt.ruleset(3).encode()["edition"] == steamcourt.ruleset(1).encode()["edition"] == 4
+    assert steamcourt.rules_edition == 4
+    assert beltpunk.ruleset(2).encode()["edition"] == beltpunk.rules_edition == 3
     for game, players in ((beltpunk, 2), (steamcourt, 3), (steamcourt, 1)):
         ruleset = game.ruleset(players)
         assert game.decode_ruleset(ruleset.encode()) == ruleset
@@ -19,11 +23,18 @@ def test_a_first_edition_ruleset_keeps_the_form_it_had_and_a_later_one_names_its
 
 @pytest.mark.parametrize("name, players, edition, which", [
     ("beltpunk", 2, None, "an earlier"),  # before hands were re-masked (no edition: edition 1)
-    ("beltpunk", 2, 3, "a later"),      # made by a version whose Beltpunk rules changed again
+    ("beltpunk", 2, 2, "an earlier"),   # before retired deals left the card state
+    ("beltpunk", 2, 4, "a later"),      # made by a version whose Beltpunk rules changed again
     ("steamcourt", 3, None, "an earlier"),  # before start tokens (no edition: edition 1)
     ("steamcourt", 3, 2, "an earlier"),  # before hands were re-masked (issue 24)
-    ("steamcourt", 3, 4, "a later"),
-    ("steamcourt", 1, 2, "a later"),    # Solo is still edition 1
+    ("steamcourt", 3, 3, "an earlier"),  # before retired deals left the card state
+    ("steamcourt", 3, 5, "a later"),
+    ("steamcourt", 1, None, "an earlier"),  # Solo played edition 1 until retired deals left the state
+    ("steamcourt", 1, 5, "a later"),
+    ("steamcourt2015", 3, 2, "an earlier"),
+    ("astonishing", 3, 2, "an earlier"),
+    ("torpedo", 2, None, "an earlier"),  # its card state, never dealt from, has a next_deal key
+    ("probe", 3, None, "an earlier"),
 ])
 def test_a_ruleset_of_another_edition_is_refused_as_another_versions(name, players, edition, which):
     game = get_game(name)

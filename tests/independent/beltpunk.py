@@ -21,11 +21,11 @@ class Cards(probe.Cards):
     """CardState (§D1) with the games' choice of retiring an audited deal."""
 
     def retire(self, number):
-        """§D1: the deal's slots leave `revealed`; its record becomes `[deal, first, 0, [], nil, holders]`."""
-        record = self.deals[number]
+        """§D1: the deal's slots leave `revealed`, its record `deals`, its number `audited`."""
+        record = self.deals.pop(number)
         for slot in range(record[1], record[1] + record[2]):
             self.revealed.pop(slot, None)
-        self.deals[number] = [number, record[1], 0, [], None, record[5]]
+        self.audited = [deal for deal in self.audited if deal != number]
 
 
 def suit_of(name):
@@ -176,7 +176,7 @@ class Beltpunk:
 
     def _round_deals(self):
         """§D2: the round's deal and every re-mask made after it."""
-        return [record[0] for record in self.cards.deals if record[0] >= self.deal]
+        return [number for number in self.cards.deals if number >= self.deal]
 
     def _after_audit(self):
         if max(self.totals) >= self.target:

@@ -24,7 +24,8 @@ class Cards:
     """CardState (§D1)."""
 
     def __init__(self):
-        self.deals = []        # [deal, first, size, cards|None, sources|None, holders]
+        self.deals = {}        # deal -> [deal, first, size, cards|None, sources|None, holders], not retired
+        self.next_deal = 0     # deals queued so far, retired or not
         self.next_slot = 0
         self.revealed = {}     # slot -> name
         self.pending = []
@@ -32,21 +33,24 @@ class Cards:
         self.audited = []
 
     def encode(self):
-        return {"deals": [list(d) for d in self.deals], "next_slot": self.next_slot,
+        return {"deals": [list(self.deals[d]) for d in sorted(self.deals)], "next_deal": self.next_deal,
+                "next_slot": self.next_slot,
                 "revealed": [[s, self.revealed[s]] for s in sorted(self.revealed)],
                 "pending": [list(op) for op in self.pending], "claims": [list(c) for c in self.claims],
                 "audited": sorted(self.audited)}
 
     def new_deal(self, names, holders=()):
-        deal, first = len(self.deals), self.next_slot
-        self.deals.append([deal, first, len(names), list(names), None, list(holders)])
+        deal, first = self.next_deal, self.next_slot
+        self.deals[deal] = [deal, first, len(names), list(names), None, list(holders)]
+        self.next_deal += 1
         self.pending.append(["deal", deal, list(names), first, list(holders)])
         self.next_slot += len(names)
         return deal, first
 
     def reshuffle(self, sources, holders=()):
-        deal, first = len(self.deals), self.next_slot
-        self.deals.append([deal, first, len(sources), None, list(sources), list(holders)])
+        deal, first = self.next_deal, self.next_slot
+        self.deals[deal] = [deal, first, len(sources), None, list(sources), list(holders)]
+        self.next_deal += 1
         self.pending.append(["reshuffle", deal, list(sources), first, list(holders)])
         self.next_slot += len(sources)
         return deal, first

@@ -400,7 +400,7 @@ class SteamCourt:
         hand = self.hands[seat]
         if not hand:
             return []
-        for record in self.cards.deals:
+        for record in self.cards.deals.values():
             if record[1] <= hand[0] < record[1] + record[2]:
                 if record[3] is not None or record[0] not in table.deals[1:]:
                     return []

@@ -155,7 +155,7 @@ class Solo:
 
     def _finish(self, won):
         self.won = won
-        self.cards.audit([record[0] for record in self.cards.deals])
+        self.cards.audit(list(self.cards.deals))
         self.phase = "auditing"
 
     # --- actions --------------------------------------------------------------------------------

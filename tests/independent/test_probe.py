@@ -16,11 +16,11 @@ META = json.loads((VECTORS / "session-probe-3p.json").read_text())
 
 def test_the_state_before_any_entry_is_the_one_the_spec_spells_out():
     state = probe.Probe(3).encode()
-    assert state == {"answered": [], "cards": {"audited": [], "claims": [], "deals": [], "next_slot": 0,
-                                               "pending": [], "revealed": []},
+    assert state == {"answered": [], "cards": {"audited": [], "claims": [], "deals": [], "next_deal": 0,
+                                               "next_slot": 0, "pending": [], "revealed": []},
                      "first": -1, "hands": [[], [], []], "phase": "seat", "played": [], "players": 3,
                      "points": [0, 0, 0], "round": 0, "stock": [], "winner": -1}
-    assert deck.H(canon.encode(state)).hex() == "f5434b7feb6d68dbdf34df7882f4e9b9728b9ff4641e5ed445e1d587a0ea6928"
+    assert deck.H(canon.encode(state)).hex() == "14b2d1a871e7f13f8e48e0efaf986b58e05c8d02b823d6309adcfefe50dbf0d6"
 
 
 def test_every_state_hash_of_the_probe_vector_is_computed_from_its_entries():
@@ -39,6 +39,7 @@ def test_every_state_hash_of_the_probe_vector_is_computed_from_its_entries():
     assert (final["answered"], final["winner"], final["round"], final["phase"]) == ([0, 2], 1, 2, "over")
     assert final["cards"]["deals"][1:] == [[1, 12, 3, None, [2, 5, 6], []], [2, 15, 3, None, [14, 1, 8], []]]
     assert len(final["cards"]["revealed"]) == 18 and final["cards"]["audited"] == [0, 1, 2]
+    assert final["cards"]["next_deal"] == 3
 
 
 @pytest.mark.parametrize("players", [2, 4])  # 3: the vector

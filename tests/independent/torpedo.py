@@ -25,7 +25,7 @@ SPEC = Path(__file__).resolve().parents[2] / "protocol" / "SPEC.md"
 BUILDS = ("custom", "starter", "random", "draft")
 PHASES = ("build", "deal", "draft-order", "draft", "placement", "swap", "first", "recovery", "action", "step",
           "aim", "defend", "drain", "scavenge", "counter", "over")
-EMPTY_CARDS = {"deals": [], "next_slot": 0, "revealed": [], "pending": [], "claims": [], "audited": []}
+EMPTY_CARDS = {"deals": [], "next_deal": 0, "next_slot": 0, "revealed": [], "pending": [], "claims": [], "audited": []}
 CONTROL = 7
 SEATS = (0, 1)
 

@@ -83,12 +83,8 @@ def replayer(start_body):
     ruleset = start_body["ruleset"]
     players, options = ruleset["players"], ruleset["options"]
     # §D1: a ruleset of another edition of the rules than §D describes is refused, not replayed.
-    if ruleset["game"] == "steamcourt" and options.get("variant") != "solo":
-        described = 3
-    elif ruleset["game"] in ("astonishing", "beltpunk", "steamcourt2015"):
-        described = 2
-    else:
-        described = 1
+    described = {"probe": 2, "beltpunk": 3, "steamcourt": 4, "torpedo": 2, "astonishing": 3,
+                 "steamcourt2015": 3}.get(ruleset["game"], 1)
     if ruleset.get("edition", 1) != described:
         raise Problem("other-edition", f"a ruleset of edition {ruleset.get('edition', 1)} of {ruleset['game']}'s "
                       f"rules; the SPEC describes edition {described}")

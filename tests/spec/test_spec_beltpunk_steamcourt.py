@@ -661,7 +661,7 @@ def test_the_2015_plague_reshuffles_the_court_hand_and_discloses_four_of_which_t
     table = _three_with_every_card_power(b"spec-plague")
     seat, action = _play_until(table, lambda state, seat, action: type(action) is Plague, b"plague")
     game, state = table.game, table.state
-    court, deal, first = state.tables[0].court[:], len(state.cards.deals), state.cards.next_slot
+    court, deal, first = state.tables[0].court[:], state.cards.next_deal, state.cards.next_slot
     after = game.apply(state, Act(seat, action))
     drawn = tuple(range(first, first + min(4, len(court))))
     assert game.step(after) == CardOperations((Reshuffle(deal, tuple(court), first, ()), Disclose(drawn, seat)))
@@ -680,7 +680,7 @@ def test_the_2015_dive_reshuffles_the_discard_pile_and_keeps_at_most_half():
     seat, action = found
     game, state = table.game, table.state
     assert action.pile == "discard"
-    discard, deal, first = state.tables[0].discard[:], len(state.cards.deals), state.cards.next_slot
+    discard, deal, first = state.tables[0].discard[:], state.cards.next_deal, state.cards.next_slot
     after = game.apply(state, Act(seat, action))
     assert game.step(after) == CardOperations((Reveal((action.slot,)), Reshuffle(deal, tuple(discard), first, ())))
     table.act(seat, action)  # the reveal, then the drawn cards disclosed to him

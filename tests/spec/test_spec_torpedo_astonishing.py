@@ -112,7 +112,7 @@ def playthroughs():
 def test_every_encoded_state_has_exactly_the_keys_of_the_state_table(name, playthroughs):
     keys = _state_keys(name)
     card_keys = _card_state_keys()
-    assert card_keys == {"deals", "next_slot", "revealed", "pending", "claims", "audited"}
+    assert card_keys == {"deals", "next_deal", "next_slot", "revealed", "pending", "claims", "audited"}
     for case, (_, states) in playthroughs.items():
         if case[0] != name:
             continue
@@ -273,7 +273,8 @@ def test_astonishing_deal_is_one_new_deal_then_a_hand_disclosed_to_each_seat_in_
         assert dealt["phase"] == "choose" and dealt["turn"] == 1
         # The audit covers every deal: the deck's and every re-mask's; every slot ends public.
         cards = states[-1]["cards"]
-        assert len(cards["deals"]) > 1 and cards["audited"] == list(range(len(cards["deals"])))
+        assert len(cards["deals"]) > 1
+        assert cards["audited"] == list(range(len(cards["deals"]))) == list(range(cards["next_deal"]))
         assert len(cards["revealed"]) == cards["next_slot"]
 
 
@@ -282,7 +283,7 @@ def _remasks(before: dict, after: dict) -> list[tuple[int, list[int], list[int]]
     to be as §D5 says: a Reshuffle of the next deal and slots (holders every seat), at once followed
     by a Disclose of its new slots, increasing, to the seat, marked as a re-mask, whose hand they
     then are."""
-    deal, slot = len(before["cards"]["deals"]), before["cards"]["next_slot"]
+    deal, slot = before["cards"]["next_deal"], before["cards"]["next_slot"]
     found = []
     pending = after["cards"]["pending"]
     for index, operation in enumerate(pending):

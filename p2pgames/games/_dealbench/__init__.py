@@ -60,6 +60,7 @@ class DealBench(Game[DealBenchState]):
     # More than any real game seats (12): a crowd at the host's door (12 joiners and the host)
     # is a test of the platform, whatever the games allow.
     max_players = 16
+    rules_edition = 2  # 2: the card state's next_deal key
     options = (
         RulesetOption("cards", 84, (52, 84), "cards in each table's deck"),
         RulesetOption("tables", 1, (1, 2), "tables dealing at the same time, each its own deck"),

@@ -112,6 +112,7 @@ class Probe(Game[ProbeState]):
     title = "Probe"
     min_players = 2
     max_players = 4
+    rules_edition = 2  # 2: retired deals leave the card state (its next_deal key)
 
     def setup(self, ruleset: Ruleset) -> ProbeState:
         state = ProbeState()

@@ -378,8 +378,9 @@ class Astonishing(Game[AstonishingState]):
         ),
     )
     # Edition 2: the free_discard and optional_replacement options (state keys), and a King scraps
-    # installed cards only to make room (RULES.md I16).
-    rules_edition = 2
+    # installed cards only to make room (RULES.md I16). Edition 3: retired deals leave the card
+    # state (its next_deal key).
+    rules_edition = 3
 
     def describe_ruleset(self, ruleset: Ruleset) -> str:
         early = "the early end by agreement" if ruleset["early_end"] else "no early end"
@@ -1051,7 +1052,7 @@ class Astonishing(Game[AstonishingState]):
     # -- the flow ------------------------------------------------------------------------------
 
     def _deal(self, state: AstonishingState) -> None:
-        state.deal = len(state.cards.deals)  # the id new_deal gives it
+        state.deal = state.cards.next_deal  # the id new_deal gives it
         slots = list(state.cards.new_deal(DECK))
         state.deck = slots
         for seat in state.in_turn():

@@ -278,7 +278,9 @@ class Beltpunk(Game[BeltpunkState]):
     title = "Beltpunk Haberdasher"
     min_players = 2
     max_players = 4
-    rules_edition = 2  # 2: hands are re-masked after a pick, a take and an exchange
+    # 2: hands are re-masked after a pick, a take and an exchange; 3: a round's retired deals
+    # leave the card state (its next_deal key).
+    rules_edition = 3
     options = (
         RulesetOption(
             "target",
@@ -690,7 +692,7 @@ class Beltpunk(Game[BeltpunkState]):
         players = state.players
         state.round += 1
         state.notes.append(("round", state.round))
-        state.deal = len(state.cards.deals)
+        state.deal = state.cards.next_deal
         slots = list(state.cards.new_deal(DECK))
         size = HAND_SIZE[players]
         for seat in range(players):

@@ -481,7 +481,11 @@ class SteamCourt(Game[SteamCourtState]):
 
     name = "steamcourt"
     title = "Steam Court"
-    rules_edition = 3
+    # Edition 2 since start tokens carry the character numbers (a ``start_tokens`` option and
+    # state key, RULES.md I2), 3 since hands are re-masked before a privilege hides their cards (a
+    # table's ``seen`` state key, I51), 4 since retired deals leave the card state (its
+    # ``next_deal`` key): every variant's, Solo's too (it played edition 1 until then).
+    rules_edition = 4
     cli_variants = views.CLI_VARIANTS
     min_players = 1
     max_players = 12
@@ -548,13 +552,6 @@ class SteamCourt(Game[SteamCourtState]):
 
     def for_ruleset(self, ruleset: Ruleset) -> Game:
         return SOLO_GAME if ruleset["variant"] == "solo" else self
-
-    def edition_of(self, ruleset: Ruleset) -> int:
-        """Edition 2 since start tokens carry the character numbers (a ``start_tokens`` option
-        and state key, RULES.md I2), 3 since hands are re-masked before a privilege hides their
-        cards (a table's ``seen`` state key, I51); Solo, which has no tokens and no other seats,
-        plays as it did: edition 1."""
-        return 1 if ruleset["variant"] == "solo" else self.rules_edition
 
     def describe_ruleset(self, ruleset: Ruleset) -> str:
         players = f"{ruleset.players} player" + ("" if ruleset.players == 1 else "s")
@@ -1382,7 +1379,7 @@ class SteamCourt(Game[SteamCourtState]):
         apart = len(state.tables) > 1
         dealt = []
         for table in tables:
-            deal = len(state.cards.deals)
+            deal = state.cards.next_deal
             slots = list(state.cards.new_deal(state.deck(), holders=table.seats if apart else ()))
             dealt.append((table, deal, slots))
         for table, deal, slots in dealt:
@@ -1530,7 +1527,7 @@ class SteamCourt(Game[SteamCourtState]):
             seen.update(slot for slot, seat in table.seen if seat != player and slot not in table.received)
         if any(slot in seen or slot in revealed for slot in hand):
             state.hands[player] = list(state.cards.remask(hand, player))
-            table.deals.append(len(state.cards.deals) - 1)
+            table.deals.append(state.cards.next_deal - 1)
 
     # -- tricks --------------------------------------------------------------------------------
 
@@ -1772,7 +1769,7 @@ class SteamCourt(Game[SteamCourtState]):
         state.cards.reveal((action.slot,))
         pile = table.court if action.pile == "court" else table.discard
         fresh = list(state.cards.reshuffle(pile))
-        table.deals.append(len(state.cards.deals) - 1)
+        table.deals.append(state.cards.next_deal - 1)
         if action.pile == "court":
             table.court = fresh
         else:
@@ -1797,7 +1794,7 @@ class SteamCourt(Game[SteamCourtState]):
         table.actor = player
         table.pile = pile
         fresh = list(state.cards.reshuffle(_pile(table, pile)))
-        table.deals.append(len(state.cards.deals) - 1)
+        table.deals.append(state.cards.next_deal - 1)
         if pile == "court":
             table.court = fresh
         else:

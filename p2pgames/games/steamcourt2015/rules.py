@@ -211,8 +211,9 @@ class SteamCourt2015(SteamCourt):
     name = "steamcourt2015"
     title = "Steam Court (2015 draft)"
     # Edition 2: hands are re-masked before a privilege hides their cards (the published rules'
-    # RULES.md I51, a table's ``seen`` state key).
-    rules_edition = 2
+    # RULES.md I51, a table's ``seen`` state key). Edition 3: retired deals leave the card state
+    # (its next_deal key).
+    rules_edition = 3
     min_players = 3
     max_players = 10
     cli_variants = views.CLI_VARIANTS
@@ -257,9 +258,6 @@ class SteamCourt2015(SteamCourt):
 
     def for_ruleset(self, ruleset: Ruleset) -> Game:
         return self
-
-    def edition_of(self, ruleset: Ruleset) -> int:
-        return self.rules_edition
 
     def check_ruleset(self, ruleset: Ruleset) -> None:
         players = ruleset.players

@@ -365,6 +365,7 @@ class Torpedo(Game[TorpedoState]):
     title = "Steam Torpedo"
     min_players = 2
     max_players = 2
+    rules_edition = 2  # 2: the card state (which never deals here) has a next_deal key
     options = (
         RulesetOption(
             "build",

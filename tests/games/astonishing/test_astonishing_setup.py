@@ -37,7 +37,7 @@ def test_game_identity_two_to_four_players_the_early_end_option_on_and_the_other
     defaults = {"early_end": True, "free_discard": False, "optional_replacement": False}
     assert dict(GAME.ruleset(3).options) == defaults
     assert dict(GAME.ruleset(2, {"early_end": False}).options) == dict(defaults, early_end=False)
-    assert GAME.ruleset(3).edition == 2
+    assert GAME.ruleset(3).edition == 3  # 3: retired deals leave the card state (SPEC §D1)
     first_edition = {"game": "astonishing", "players": 3, "options": {"early_end": True}}  # before the readings
     with pytest.raises(RulesetError, match="made by an earlier version of p2pgames"):
         GAME.decode_ruleset(first_edition)

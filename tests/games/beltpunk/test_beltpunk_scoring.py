@@ -38,7 +38,7 @@ def test_the_round_is_audited_then_forgotten_and_a_fresh_round_begins():
     state = table.state
     # The Foreman card kept passing: round 2's first turn is the game's third.
     assert state.round == 2 and state.turn == 3 and state.foreman == 2
-    assert state.cards.deals[0].size == 0 and 0 in state.cards.audited
+    assert 0 not in state.cards.deals and 0 not in state.cards.audited and state.cards.next_deal == 2
     assert not any(slot < 52 for slot in state.cards.revealed)
     assert state.deal == 1 and all(slot >= 52 for hand in state.hands for slot in hand)
     assert [len(hand) for hand in state.hands] == [7, 7, 7, 7]

@@ -64,9 +64,7 @@ class Solo(LocalTable):
     def _perform(self, step: CardOperations):
         for operation in step.operations:
             if isinstance(operation, NewDeal) and operation.deal == 0:
-                for offset, name in enumerate(self.order):
-                    self.truth[operation.first_slot + offset] = name
-                    self._slot_deal[operation.first_slot + offset] = operation.deal
+                self._place(operation.deal, operation.first_slot, self.order)
                 rest = tuple(op for op in step.operations if op is not operation)
                 return super()._perform(CardOperations(rest))
         return super()._perform(step)

@@ -153,9 +153,7 @@ class Court(LocalTable):
         for operation in step.operations:
             if isinstance(operation, NewDeal) and self.stacks:
                 order, self.named = self.stacks.pop(0)
-                for offset, name in enumerate(order):
-                    self.truth[operation.first_slot + offset] = name
-                    self._slot_deal[operation.first_slot + offset] = operation.deal
+                self._place(operation.deal, operation.first_slot, order)
             else:
                 rest.append(operation)
         return super()._perform(CardOperations(tuple(rest)))

@@ -71,9 +71,7 @@ class Party(LocalTable):
             ) if isinstance(operation, NewDeal) else None
             if index is not None and index in self.stacked:
                 order, _ = stacked_deck(len(self.state.tables[index].seats), self.stacked.pop(index))
-                for offset, name in enumerate(order):
-                    self.truth[operation.first_slot + offset] = name
-                    self._slot_deal[operation.first_slot + offset] = operation.deal
+                self._place(operation.deal, operation.first_slot, order)
             else:
                 rest.append(operation)
         return super()._perform(CardOperations(tuple(rest)))
