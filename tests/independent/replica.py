@@ -25,6 +25,7 @@ BODY_FIELDS = {
     "keys": {"t", "public", "sealed"},
     "audit": {"t", "keys"},
     "dispute": {"t", "slot", "reason"},
+    "open-seat": {"t", "seat"},
 }
 
 
@@ -70,8 +71,14 @@ class Replica:
         self.sealed: dict[tuple, tuple] = {}    # (slot, sender, to) -> (box, commitment)
         self.audits: list = []                  # each completed audit: {seat: {deal: (rekey, shuffle, locks)}}
         self._points = {}
+        self.open = {}       # open seat -> the entry that opened it (§B14)
+        self.consents = {}   # seat -> the seats that consented to opening it
         self.phase = None
         self._begin()
+
+    def author(self, seat) -> int:
+        """The seat whose key signs `seat`'s submissions: its caretaker, seat 0, once open (§B14)."""
+        return 0 if seat in self.open else seat
 
     # --- what the log waits for ---------------------------------------------------------------
 
@@ -90,7 +97,7 @@ class Replica:
             if kind in ("turn", "reaction"):
                 self.phase = {"kind": "decision", "seats": list(step[1])}
             elif kind in ("simultaneous", "chance"):
-                seats = list(step[1]) if kind == "simultaneous" else list(range(self.players))
+                seats = list(step[1]) if kind == "simultaneous" else [s for s in range(self.players) if s not in self.open]
                 self.phase = {"kind": "choice", "domain": "choice" if kind == "simultaneous" else "random",
                               "seats": seats, "id": self.seq, "commits": {}, "opens": {}}
             elif kind == "cards":
@@ -171,6 +178,10 @@ class Replica:
             self.seq += 1
             self._dispute(seat, body)
             return self.state_hash()
+        if t == "open-seat":
+            self._open_seat(seat, body)
+            self.seq += 1
+            return self.state_hash()
         due = self.due(seat)
         if due != t:
             raise Fault("illegal", f"seat {seat}: a {t} when the log waits for {due or 'nothing'} from it", seat)
@@ -217,11 +228,43 @@ class Replica:
             raise Fault(e.code, str(e), e.seat) from e
         self._begin()
 
+    # --- open seats (§B14) -------------------------------------------------------------------
+
+    def _open_seat(self, seat, body):
+        target = body["seat"]
+        if not is_int(target) or not 0 <= target < self.players:
+            raise Fault("malformed", f"seat {seat}: consented to opening seat {target!r}, which doesn't exist", seat)
+        audited = {d for audit in self.audits for keys in audit.values() for d in keys}
+        phase = self.phase
+        refused = (
+            seat in self.open or target == seat or phase["kind"] == "over"
+            or seat in self.consents.get(target, set()) or target == 0 or target in self.open
+            or any(target in deal.holders and deal.number not in audited for deal in self.deals.values())
+            or (phase["kind"] == "choice" and phase["domain"] == "choice"
+                and target in phase["commits"] and target not in phase["opens"])
+        )
+        if refused:
+            raise Fault("illegal", f"seat {seat}: may not consent to opening seat {target} now", seat)
+        consents = self.consents.setdefault(target, set())
+        consents.add(seat)
+        if any(s not in consents for s in range(self.players) if s != target and s not in self.open):
+            return
+        del self.consents[target]
+        self.open[target] = self.seq
+        if phase["kind"] == "choice" and phase["domain"] == "random" and target in phase["seats"]:
+            phase["seats"].remove(target)
+            phase["commits"].pop(target, None)
+            phase["opens"].pop(target, None)
+            if len(phase["commits"]) == len(phase["seats"]) and len(phase["opens"]) == len(phase["seats"]):
+                self.game.chance(deck.combine([phase["opens"][s] for s in sorted(phase["opens"])]))
+                self._begin()
+
     # --- deals (§B6.1) ------------------------------------------------------------------------
 
     def _open_deal(self, op):
         kind, number = op[0], op[1]
         first, holders = op[3], list(op[4]) or list(range(self.players))
+        holders = [h for h in holders if h not in self.open]  # an open seat holds no later deal (§B14)
         if kind == "deal":
             names = op[2]
             cards = {deck.card_point(self.deck_domain, n)[0]: n for n in names}
@@ -235,7 +278,12 @@ class Replica:
             for slot in sources:
                 source = self.deal_of(slot)
                 names |= set(source.cards.values())
-                start.append(source.final[slot - source.first])
+                value = source.final[slot - source.first]
+                for h in source.holders:
+                    if h not in holders:  # an open seat's lock: its deal was audited, its key public
+                        lock = next(a[h][source.number][2] for a in self.audits if h in a and source.number in a[h])
+                        value = deck.encrypt(value, pow(lock[slot - source.first], -1, deck.N))
+                start.append(value)
             cards = {deck.card_point(self.deck_domain, n)[0]: n for n in sorted(names)}
             stages = ["rekey", "shuffle", "lock"]
         deal = Deal(number, first, len(start), holders, sources, cards,
@@ -294,6 +342,12 @@ class Replica:
                     self.unpublished[slot] = set()
                     self.knows[slot] = set(range(self.players))
                     reveal_slots.append(slot)
+            elif op[2] in self.open:  # dealt face up to an open seat: every key published (§B14)
+                for slot in op[1]:
+                    for s in self.unpublished[slot]:
+                        need(s)["public"].add(slot)
+                    self.unpublished[slot] = set()
+                    self.knows[slot] = set(range(self.players))
             else:
                 to = op[2]
                 for slot in op[1]:

@@ -136,6 +136,7 @@ def _verify(data, follow_games, report):
     keys = {}             # identity key -> seat
     chain = []            # chain[0]: start digest, chain[i+1]: digest of entry i
     counters = {}
+    opened, consents = set(), {}  # open seats, and the consents to opening each seat (§B14)
     logged = {}           # submission envelope bytes -> (seat, body), for evidence
     said = {}             # seat -> {digest: bytes of text} of its chat lines of this game (§B10)
     accepts = set()
@@ -186,8 +187,9 @@ def _verify(data, follow_games, report):
             if sub.kind != "submit":
                 raise Problem("malformed", f"entry {n}: its submission is a {sub.kind}", 0)
             seat = sub.body["seat"]
-            if seat >= len(seats) or not sub.signed_by(seats[seat][0]):
-                raise Problem("bad-signature", f"entry {n}: a submission seat {seat}'s key did not sign", 0)
+            author = 0 if seat in opened else seat  # an open seat's caretaker signs for it (§B14)
+            if seat >= len(seats) or not sub.signed_by(seats[author][0]):
+                raise Problem("bad-signature", f"entry {n}: a submission seat {seat}'s author's key did not sign", 0)
             if sub.body["game_id"] != game_id or sub.body["counter"] != counters.get(seat, 0):
                 raise Problem("replay", f"entry {n}: seat {seat}'s submission has counter "
                                         f"{sub.body['counter']}, not {counters.get(seat, 0)}", 0)
@@ -195,6 +197,13 @@ def _verify(data, follow_games, report):
                 raise Problem("illegal", f"entry {n}: sequenced before every seat accepted", 0)
             counters[seat] = counters.get(seat, 0) + 1
             body = sub.body["body"]
+            if body.get("t") == "open-seat" and isinstance(body.get("seat"), int):
+                # Who signs for whom (§B14), followed here also for the games not replayed: a
+                # seat is open once every other seat not open has consented (the replica, for a
+                # game it replays, also checks that each consent was allowed).
+                consents.setdefault(body["seat"], set()).add(seat)
+                if all(s in consents[body["seat"]] for s in range(len(seats)) if s != body["seat"] and s not in opened):
+                    opened.add(body["seat"])
             if not isinstance(body.get("t"), str):
                 raise Problem("malformed", f"entry {n}: a submission body without a type", seat)
             if body["t"] == "audit" and not in_audit:
@@ -289,8 +298,9 @@ def _verify(data, follow_games, report):
             raise Problem("desync", f"record {index}: seat {seat}'s ack of entry {seq} names another state", seat)
         acked.setdefault(seq, set()).add(seat)
         report.acks += 1
-    everyone = set(range(len(seats)))
-    while report.agreed < report.entries and acked.get(report.agreed, set()) | {0} == everyone:
+    # The seats that must agree: every seat but the open ones (§B8, §B14).
+    everyone = {s for s in range(len(seats)) if s not in opened}
+    while report.agreed < report.entries and everyone <= acked.get(report.agreed, set()) | {0}:
         report.agreed += 1
     if game is not None and report.stopped is None:
         expected = game.result()

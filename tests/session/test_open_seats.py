@@ -7,6 +7,7 @@ Sessions only, on the in-memory switchboard."""
 from __future__ import annotations
 
 import pytest
+from independent import transcript as independent
 from switchboard import Switchboard
 
 from p2pgames.games import get_game
@@ -39,6 +40,10 @@ def check_transcripts(board: Switchboard, seats, seat_opened: int, entry: int) -
         assert report.ok and report.complete, report.describe()
         assert report.open_seats == {seat_opened: entry}
         assert f"From entry {entry} a bot played the seat of p{seat_opened} (seat {seat_opened})" in report.describe()
+        # A verifier written from the SPEC alone (§B14) accepts it too, every entry agreed.
+        other = independent.verify(bytes(board.transcripts[seat]))
+        assert other.ok, other.problem
+        assert other.entries == other.agreed == session.replica.seq
 
 
 def test_a_gone_torpedo_captain_is_played_by_a_bot_to_the_end_and_every_record_says_so():
