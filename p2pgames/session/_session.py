@@ -206,6 +206,8 @@ class Session:
         self._consents_due: list[int] = []  # seats the player agreed to open, not yet submitted
         # The open seats we are caretaker of: each one's secrets (salts) and bot.
         self._caretaking: dict[int, tuple[SeatSecrets, Any]] = {}
+        # The kind of bot that plays the open seats we are caretaker of (None: the game's default).
+        self.open_seat_bot: str | None = None
         # Seats whose connection is lost (seat -> why); for a joiner, seat 0 when the host is.
         self.away: dict[int, str] = {}
         self.seat_kept = False  # we stopped without the game ending for the others: resumable
@@ -952,11 +954,18 @@ class Session:
             if seat not in waiting:
                 continue
             if seat not in self._caretaking:
-                bot = bot_for(self.game, self.secret_seed + b"caretaker" + bytes([seat]))
+                bot = bot_for(self.game, self.secret_seed + b"caretaker" + bytes([seat]), self.open_seat_bot)
                 self._caretaking[seat] = (caretaker_secrets(self.secret_seed, seat), bot)
             secrets, bot = self._caretaking[seat]
-            body = secrets.duty(replica)
             phase = replica.phase
+            if (isinstance(phase, CommitPhase) and phase.opening and phase.purpose != RANDOM_DOMAIN
+                    and phase.phase_id not in secrets.choices):
+                # Committed before we restarted: find the choice again (the salt is derived).
+                state, game = replica.state, self.game
+                secrets.recall_choice(replica, phase.commitments[seat], lambda: (
+                    game.encode_action(action) for action in game.legal_actions(state, seat, self.open_knowledge())
+                ))
+            body = secrets.duty(replica)
             if body is None and (isinstance(phase, DecisionPhase) or (
                 isinstance(phase, CommitPhase) and phase.purpose != RANDOM_DOMAIN and not phase.opening
             )):

@@ -10,11 +10,20 @@ import pytest
 from independent import transcript as independent
 from switchboard import Switchboard
 
+from p2pgames.bots import bot_for
 from p2pgames.games import get_game
 from p2pgames.session import LocalError, OpenSeatAsked, SeatOpened, verify_transcript
 from p2pgames.session._faults import FaultCode, ProtocolFault
 from p2pgames.session._messages import make_envelope
 from p2pgames.session._replica import OPEN_SEAT
+
+
+def torpedo_board(seed: bytes) -> Switchboard:
+    """Two Torpedo captains played by the quick heuristic bot, which also plays an open seat."""
+    game = get_game("torpedo")
+    board = Switchboard("torpedo", 2, seed=seed, bots=[bot_for(game, seed + bytes([seat]), "heuristic") for seat in (0, 1)])
+    board.host.open_seat_bot = "heuristic"
+    return board
 
 
 def after_the_builds(board: Switchboard, entries: int = 40) -> None:
@@ -47,7 +56,7 @@ def check_transcripts(board: Switchboard, seats, seat_opened: int, entry: int) -
 
 
 def test_a_gone_torpedo_captain_is_played_by_a_bot_to_the_end_and_every_record_says_so():
-    board = Switchboard("torpedo", 2, seed=b"open-torpedo")
+    board = torpedo_board(b"open-torpedo")
     after_the_builds(board)
     board.cut(1)
     host = board.host
@@ -117,7 +126,7 @@ def test_only_a_seat_that_is_away_and_holds_nothing_secret_can_be_given_to_a_bot
 
 
 def test_agreeing_twice_is_refused_and_a_consent_the_log_refuses_names_its_sender():
-    board = Switchboard("torpedo", 2, seed=b"open-twice")
+    board = torpedo_board(b"open-twice")
     after_the_builds(board)
     board.cut(1)
     board.host.open_seat(1)
@@ -141,7 +150,7 @@ def test_agreeing_twice_is_refused_and_a_consent_the_log_refuses_names_its_sende
 
 
 def test_only_the_caretaker_may_sign_for_an_open_seat():
-    board = Switchboard("torpedo", 2, seed=b"open-forged")
+    board = torpedo_board(b"open-forged")
     after_the_builds(board)
     board.cut(1)
     board.host.open_seat(1)
@@ -158,7 +167,7 @@ def test_only_the_caretaker_may_sign_for_an_open_seat():
 
 
 def test_a_departed_seat_that_comes_back_is_told_the_bot_has_its_seat():
-    board = Switchboard("torpedo", 2, seed=b"open-back")
+    board = torpedo_board(b"open-back")
     after_the_builds(board)
     board.cut(1)
     board.host.open_seat(1)

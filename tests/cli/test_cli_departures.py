@@ -1,0 +1,45 @@
+"""A table that plays on when someone leaves for good (issue 25), over real ``python -m p2pgames``
+processes on 127.0.0.1, one ``--bot`` peer per process.
+
+As in test_cli_resume, nothing sleeps to synchronise: each step waits for a process's next line
+of output or for its exit (with a timeout only as a guard against hanging).
+"""
+
+from __future__ import annotations
+
+import re
+
+from peer_processes import join_code
+
+from p2pgames.games import get_game
+from p2pgames.session import verify_transcript
+
+
+def test_a_torpedo_captain_killed_for_good_after_the_builds_is_played_by_a_bot_and_the_game_finishes(peers, tmp_path):
+    """Steam Torpedo holds nothing secret once both builds are open: the joiner is ``kill -9``ed
+    and never comes back; after ``--grace 1s`` the host's bot seat agrees to play on (a bot's
+    default), the host plays the joiner's seat with a bot to the end and exits 0, and its
+    transcript verifies and says from which entry."""
+    transcripts = tmp_path / "transcripts"
+    host = peers("host", "torpedo", "--bot", "heuristic", "--grace", "1s", "--port", "0", "--bind", "127.0.0.1",
+                 "--name", "ann", "--profile", "ann", "--transcripts", str(transcripts))
+    joiner = peers("join", join_code(host), "--bot", "heuristic", "--profile", "bea", "--name", "bea",
+                   "--transcripts", str(transcripts))
+    # Both builds are open once both are narrated; then a move or two.
+    joiner.line_starting("ann built")
+    joiner.line_starting("bea built")
+    joiner.line_starting("ann")
+    joiner.process.kill()
+    joiner.process.wait()
+    code, out, err = host.finish()
+    assert (code, err) == (0, ""), (out, err)
+    assert any(re.fullmatch(r"bea has been away for 0:0\d, longer than the grace period: agreeing to play on with a bot"
+                            r" in their seat\.", line) for line in out), out
+    [opened] = [line for line in out if line.startswith("bea's seat is played by a bot from entry ")]
+    entry = int(re.search(r"entry (\d+)", opened).group(1))
+    [over] = [line for line in out if line.startswith("Game over: ")]
+    assert over.endswith(f"(bea's seat was played by a bot from entry {entry}.)"), over
+    [path] = [path for path in transcripts.glob("*.p2pt") if verify_transcript(path.read_bytes(), get_game).seat == 0]
+    report = verify_transcript(path.read_bytes(), get_game)
+    assert report.ok and report.complete, report.describe()
+    assert f"From entry {entry} a bot played the seat of bea (seat 1), its cards open to all." in report.describe()
