@@ -16,17 +16,17 @@ from prompt_toolkit.document import Document
 from p2pgames.bots import bot_for
 from p2pgames.games import get_game
 from p2pgames.net import JoinCode, NetSettings, Node, drive_bot, open_host_listeners
-from p2pgames.session import AwayTooLong, GameStarted, SeatAway, SeatBack
+from p2pgames.session import AwayTooLong, GameStarted, OpenSeatAsked, SeatAway, SeatBack, SeatOpened
 from p2pgames.tui import _app as tui_app
 from p2pgames.tui import run_terminal_game
 from p2pgames.tui._app import TerminalGame
-from p2pgames.tui._commands import EndGame, Move, NewCode, Unknown, interpret
+from p2pgames.tui._commands import EndGame, Move, NewCode, OpenSeat, Unknown, interpret
 from p2pgames.tui._completion import ChoiceCompleter
 from p2pgames.tui._screen import away_seconds
 from p2pgames.tui._state import Answer, Interrupt, Mode, Question
 from p2pgames.tui._text import duration, plain
 from tui_tables import (
-    LOOPBACK, FakeNode, FakeSession, ScreenWatcher, SizedOutput, Watched, seeded_session, terminal_game, unwrapped,
+    LOOPBACK, FakeNode, FakeReplica, FakeSession, ScreenWatcher, SizedOutput, Watched, seeded_session, terminal_game, unwrapped,
 )
 
 GRACE = NetSettings().away_grace  # 180 s: "3:00"
@@ -467,3 +467,85 @@ def test_a_joiner_who_leaves_while_the_host_is_away_is_told_its_seat_is_kept_and
     assert list(tmp_path.glob("*.p2pseat")), "the seat is kept, to be taken again"
     said = capsys.readouterr()
     assert said.out == "You left while the host was away: your seat is kept; p2pgames resume takes it again.\n", said
+
+
+# -- bot: play on with a bot in the seat (issue 25) --------------------------------------------------
+
+
+def test_bot_is_a_command_offered_when_a_bot_can_take_the_seat_and_help_lists_it(pipe):
+    assert interpret("bot", None) == OpenSeat("")
+    assert interpret("BOT  bob", ("pass",)) == OpenSeat("bob")
+    session = FakeSession()
+    game, _ = terminal_game(pipe, session)
+    help_rows = [plain(row) for row in game.screen._help_lines(160)]
+    assert any(row.startswith("  bot NAME ") and "play on with a bot" in row for row in help_rows)
+    game._on_event(away(session, 1))
+    game._on_event(AwayTooLong(1, "bob", 180.4, can_open=True))
+    assert last_log(game) == ("class:log.ask", (
+        "bob has been away for 3:00. Type bot to play on with a bot in bob's seat (its cards shown to everyone,"
+        " once every player agrees), abandon to end the game for everyone (every transcript will say why), or"
+        " keep waiting."
+    ))
+    game._on_event(away(session, 2))
+    game._on_event(AwayTooLong(2, "carol", 181, why_not="it holds keys of deal 3, not yet audited: its cards would stay locked"))
+    assert last_log(game) == ("class:log.ask", (
+        "carol has been away for 3:01. Type abandon to end the game for everyone (every transcript will say why),"
+        " or keep waiting (a bot can't take their seat now: it holds keys of deal 3, not yet audited: its cards"
+        " would stay locked)."
+    ))
+
+
+def test_bot_after_the_grace_period_asks_first_then_agrees(pipe):
+    session = FakeSession()
+    session.replica = FakeReplica()
+    game, node = terminal_game(pipe, session)
+    game._on_event(away(session, 1))
+    game._on_event(AwayTooLong(1, "bob", GRACE, can_open=True))
+    game._on_typed("bot")
+    assert game.asking is Question.OPEN and node.opened == []
+    assert "Play on with a bot in their seat?" in plain(game.screen._banner())
+    game._on_input(Answer(False))  # n: keep waiting
+    assert game.asking is None and node.opened == []
+    game._on_typed("bot Bob")
+    game._on_input(Answer(True))
+    assert game.asking is None and node.opened == [1]
+    game._on_event(SeatOpened(1, "bob", 214))
+    assert last_log(game) == (
+        "class:log.notice", "bob's seat is played by a bot from entry 214; its cards are shown to everyone."
+    )
+    assert game.overdue == set()
+
+
+def test_bot_is_refused_before_the_grace_period_for_a_seat_holding_keys_and_for_nobody(pipe):
+    session = FakeSession()
+    session.replica = FakeReplica()
+    game, node = terminal_game(pipe, session)
+    game._on_typed("bot")
+    assert last_log(game)[1] == "Nobody is away: bot plays on in the seat of a player whose connection has been lost a while."
+    game._on_typed("bot dave")
+    assert last_log(game)[1] == "Nobody at the table is called dave: the players are alice, bob and carol."
+    game._on_event(away(session, 1))
+    node.times = {1: 42.0}
+    game._on_typed("bot")
+    assert last_log(game)[1] == (
+        "bob has been away for 0:42: you may play on with a bot in their seat once they have been away for 3:00;"
+        " until then the game waits for them."
+    )
+    session.replica.problems[1] = "it holds keys of deal 3, not yet audited: its cards would stay locked"
+    game._on_event(AwayTooLong(1, "bob", GRACE))
+    game._on_typed("bot")
+    assert last_log(game)[1] == (
+        "bob's seat can't be played by a bot now: it holds keys of deal 3, not yet audited: its cards would stay locked."
+    )
+    assert game.asking is None and node.opened == []
+
+
+def test_another_players_agreement_is_shown_with_how_to_agree_too(pipe):
+    session = FakeSession()
+    session.replica = FakeReplica()
+    game, _ = terminal_game(pipe, session)
+    game._on_event(OpenSeatAsked(2, "carol", "bob", ("alice",)))
+    assert last_log(game) == ("class:log.ask", (
+        "bob agrees to play on with a bot for carol; still to agree: alice (p2pgames asks each player: the bot"
+        " takes the seat once all agree). Type bot carol to agree too."
+    ))

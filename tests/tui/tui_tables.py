@@ -369,15 +369,29 @@ class FakeSession:
         return None
 
 
+class FakeReplica:
+    """The log as the terminal asks it about open seats: ``problems`` says why a seat can't be
+    given to a bot (none: it can), ``open_consents`` who agreed so far."""
+
+    def __init__(self) -> None:
+        self.problems: dict[int, str] = {}
+        self.open_consents: dict[int, set[int]] = {}
+
+    def open_seat_problem(self, seat: int) -> str | None:
+        return self.problems.get(seat)
+
+
 class FakeNode:
     """A node that plays no game: ``times`` says how long each seat has been away, ``end_game``
-    is recorded (and ends the game as the real one does, or raises ``refuse``)."""
+    and ``open_seat`` are recorded (the first ends the game as the real one does; either raises
+    ``refuse``)."""
 
     def __init__(self, session: FakeSession) -> None:
         self.session = session
         self.settings = NetSettings()
         self.times: dict[int, float] = {}
         self.ended = 0
+        self.opened: list[int] = []
         self.refuse: str | None = None
         self.redirected: list[JoinCode] = []
         self.transcript_path = None
@@ -399,6 +413,11 @@ class FakeNode:
         if self.refuse is not None:
             raise LocalError(self.refuse)
         self.redirected.append(code)
+
+    def open_seat(self, seat: int) -> None:
+        self.opened.append(seat)
+        if self.refuse is not None:
+            raise LocalError(self.refuse)
 
     def end_game(self) -> None:
         self.ended += 1
