@@ -32,6 +32,16 @@ def after_the_builds(board: Switchboard, entries: int = 40) -> None:
               and board.host.replica.open_seat_problem(1) is None)
 
 
+def joiner_opened_by_the_host(seed: bytes) -> Switchboard:
+    """A Torpedo table whose joiner is gone after the builds, its seat opened by the host."""
+    board = torpedo_board(seed)
+    after_the_builds(board)
+    board.cut(1)
+    board.host.open_seat(1)
+    board.run(play=False)
+    return board
+
+
 def events(board: Switchboard, seat: int, kind: type) -> list:
     board.run(play=False)
     found = [event for event in board.sessions[seat].take_events() if isinstance(event, kind)]
@@ -150,11 +160,7 @@ def test_agreeing_twice_is_refused_and_a_consent_the_log_refuses_names_its_sende
 
 
 def test_only_the_caretaker_may_sign_for_an_open_seat():
-    board = torpedo_board(b"open-forged")
-    after_the_builds(board)
-    board.cut(1)
-    board.host.open_seat(1)
-    board.run(play=False)
+    board = joiner_opened_by_the_host(b"open-forged")
     replica = board.host.replica
     gone = board.sessions[1]  # the departed seat's own key no longer speaks for it
     envelope = make_envelope(gone.identity, "submit", {
@@ -167,11 +173,7 @@ def test_only_the_caretaker_may_sign_for_an_open_seat():
 
 
 def test_a_departed_seat_that_comes_back_is_told_the_bot_has_its_seat():
-    board = torpedo_board(b"open-back")
-    after_the_builds(board)
-    board.cut(1)
-    board.host.open_seat(1)
-    board.run(play=False)
+    board = joiner_opened_by_the_host(b"open-back")
     opened = board.host.replica.open_seats[1]
     board.reconnect(1)
     board.run(play=False)
