@@ -296,8 +296,9 @@ class HostRole:
         if seat is None:
             self._ended(connection)
             return
-        if not session.finished:
+        if not session.finished and not (session.replica is not None and seat in session.replica.open_seats):
             # Not a fault: the seat may come back (rejoin); the game waits where it needs it.
+            # (An open seat's player is gone for good: a bot plays it, nobody waits.)
             self._seat_away(seat, reason)
 
     def _away_message(self, seat: int) -> Envelope:

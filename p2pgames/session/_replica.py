@@ -28,13 +28,16 @@ An ``open-seat`` submission, at any point, is one seat's consent that another se
 holding nothing secret — be played by a bot from now on. Once every other seat still playing has
 consented, the seat is *open*: its *caretaker* (the host) submits its decisions, signed with the
 caretaker's key; it contributes to no random draw, holds no key of a later deal, sees the cards
-dealt to it face up (every key published), and nobody waits for its acknowledgements.
+dealt to it face up (every key published), and nobody waits for its acknowledgements. A seat
+leaving of its own accord opens its own seat with one ``hand-over``: it publishes every key it
+holds of a deal not yet audited (its hand is then everyone's to see) and, if it is in the sealed
+set, what opens its sealed choice.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from p2pgames.crypto import (
     COMMITMENT_SIZE,
@@ -102,6 +105,7 @@ __all__ = [
     "RANDOM_DOMAIN",
     "HOST_SEAT",
     "OPEN_SEAT",
+    "HAND_OVER",
 ]
 
 # Faults that signed evidence can prove to anyone (see Replica.confirm).
@@ -119,6 +123,7 @@ CHOICE_DOMAIN = "choice"
 RANDOM_DOMAIN = "random"
 HOST_SEAT = 0
 OPEN_SEAT = "open-seat"
+HAND_OVER = "hand-over"
 MAX_SEALED_BOX = 32 + 32 + 16 + 64
 
 
@@ -329,6 +334,9 @@ class Replica:
         # seats that consented so far to opening each seat proposed.
         self.open_seats: dict[int, int] = {}
         self.open_consents: dict[int, set[int]] = {}
+        # What a seat that handed over published: its audit keys by deal, its sealed choice's opening.
+        self.handed_over: dict[int, dict[int, SeatAuditKeys]] = {}
+        self.handed_opening: dict[int, tuple[bytes, Any]] = {}
         self.phase: Phase = self._phase_for(game.step(self.state), None)
 
     # -- queries -------------------------------------------------------------------------------
@@ -372,24 +380,68 @@ class Replica:
         """Why ``seat`` can't be played by a bot now, in words, or ``None`` if it can: it must hold
         nothing the table needs from it — no key of a deal not yet audited, no committed choice
         not yet opened. (A random contribution committed and not opened is dropped instead.)"""
-        if seat == HOST_SEAT:
-            return "the host's seat can't be played by a bot: the log needs its host"
-        if seat in self.open_seats:
-            return "that seat is played by a bot already"
-        for crypto in self.deals.values():
-            if seat in crypto.holders and len(crypto.audit_keys) < len(crypto.holders):
-                return f"it holds keys of deal {crypto.deal}, not yet audited: its cards would stay locked"
-        phase = self.phase
-        if (isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN
-                and seat in phase.commitments and seat not in phase.openings):
-            return "it has committed to a choice it has not opened"
+        problem = self._seat_problem(seat)
+        if problem is not None:
+            return problem
+        for crypto in self._unaudited_deals_of(seat):
+            return f"it holds keys of deal {crypto.deal}, not yet audited: its cards would stay locked"
         if self.sealed is not None and seat in self.sealed.seats:
             return "it has sealed a choice it has not opened"
         return None
 
+    def hand_over_problem(self, seat: int) -> str | None:
+        """Why ``seat`` can't hand its seat to a bot now, in words, or ``None`` if it can: not
+        while a card step is under way (it owes passes, keys or an audit), nor while it has
+        committed to a choice the others haven't all committed to (its opening would show it
+        early), nor while a card of another seat's is locked by its key alone (publishing the
+        key would show that card: a card it gave, not yet re-masked)."""
+        problem = self._seat_problem(seat)
+        if problem is not None:
+            return problem
+        if isinstance(self.phase, CardPhase):
+            return "a card step is under way: your keys are needed first"
+        for crypto in self._unaudited_deals_of(seat):
+            for index in range(crypto.size):
+                if crypto.unreleased[index] == {seat} and crypto.knows[index] - {seat}:
+                    return (f"slot {crypto.first_slot + index}, which someone else has seen, is locked by your key"
+                            " alone: publishing it would show that card (try again after the deal's audit)")
+        for crypto in self.deals.values():
+            for index in range(crypto.size):
+                if seat in crypto.knows[index] and crypto.unreleased[index] - {seat}:
+                    # A card given to it (or shown to it) under another seat's key: the log can't
+                    # tell which, so it can't be shown to all, and the bot could not see it either.
+                    return (f"you know slot {crypto.first_slot + index}, still locked by another player's key (a card"
+                            " given or shown to you): try again after the deal's audit")
+        return None
+
+    def _seat_problem(self, seat: int) -> str | None:
+        """What stops ``seat`` from being played by a bot however it goes: the host's seat, a
+        seat played by one already, the game's end, a choice committed and not yet opened."""
+        if seat == HOST_SEAT:
+            return "the host's seat can't be played by a bot: the log needs its host"
+        if seat in self.open_seats:
+            return "that seat is played by a bot already"
+        phase = self.phase
+        if isinstance(phase, OverPhase):
+            return "the game is over"
+        if (isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN
+                and seat in phase.commitments and seat not in phase.openings):
+            return "it has committed to a choice it has not opened"
+        return None
+
+    def _unaudited_deals_of(self, seat: int) -> Iterable[DealCrypto]:
+        """The deals ``seat`` holds keys of whose audit has not completed, by deal number."""
+        return [
+            crypto for _, crypto in sorted(self.deals.items())
+            if seat in crypto.holders and len(crypto.audit_keys) < len(crypto.holders)
+        ]
+
     def _auditors(self, deals: Sequence[int]) -> tuple[int, ...]:
-        """The seats that must publish keys to audit ``deals``: their holders."""
-        return tuple(sorted({seat for deal in deals for seat in self.deals[deal].holders}))
+        """The seats that must publish keys to audit ``deals``: their holders (but a seat that
+        handed over: its keys are in)."""
+        return tuple(sorted({
+            seat for deal in deals for seat in self.deals[deal].holders if seat not in self.handed_over
+        }))
 
     def waiting_on_decision(self) -> bool:
         """Whether the log waits for a person's decision (rather than automatic protocol steps)."""
@@ -480,10 +532,10 @@ class Replica:
             inputs.append(crypto.locked[index])
             sources.append(crypto)
         if any(seat not in holders for crypto in sources for seat in crypto.holders):
-            # A source locked by an open seat: its deal was audited before the seat opened (it
-            # could not open otherwise), so its lock keys are public and come off here.
+            # A source locked by an open seat: its lock keys are public (audited before it opened,
+            # or handed over as it left), so they come off here.
             inputs = [
-                unlock(value, [crypto.audit_keys[seat].locks[index] for seat in crypto.holders if seat not in holders])
+                unlock(value, [self._lock_key(crypto, seat, index) for seat in crypto.holders if seat not in holders])
                 for value, (crypto, index) in zip(inputs, (self.deal_of_slot(slot) for slot in operation.source_slots))
             ]
         table = CardTable(domain, sorted(names))
@@ -491,6 +543,11 @@ class Replica:
             operation.deal, operation.first_slot, self.players, table, inputs, operation.source_slots,
             holders=holders,
         )
+
+    def _lock_key(self, crypto: DealCrypto, seat: int, index: int) -> int:
+        """An open seat's lock key on slot ``index`` of ``crypto``: from its audit or its hand-over."""
+        keys = crypto.audit_keys.get(seat) or self.handed_over[seat][crypto.deal]
+        return keys.locks[index]
 
     def _requirements(self, operations: Sequence[Reveal | Disclose]) -> dict[int, KeysRequirement]:
         """Who must publish or seal which key, simulating the operations in order."""
@@ -602,6 +659,9 @@ class Replica:
             return
         if kind == OPEN_SEAT:
             self._check_open_seat(submission)
+            return
+        if kind == HAND_OVER:
+            self._check_hand_over(submission)
             return
         if seat not in expected:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"sent {with_article(kind)} submission out of turn")
@@ -725,13 +785,18 @@ class Replica:
         # The keys themselves are checked against their verifiers only if a slot fails to
         # decrypt (see wrong_key_fault): a wrong one is caught then, and proved, by anyone.
 
-    def _parse_audit_keys(self, submission: Submission, deals: Sequence[int]) -> dict[int, SeatAuditKeys]:
-        """The keys a seat publishes to audit ``deals``: exactly one entry per deal it holds."""
-        self._fields(submission, "audit", {"keys": (tuple, list)})
+    def _parse_audit_keys(
+        self, submission: Submission, deals: Sequence[int], field_holder: Mapping[str, Any] | None = None
+    ) -> dict[int, SeatAuditKeys]:
+        """The keys a seat publishes to audit ``deals`` (an ``audit``'s, or, with
+        ``field_holder``, a ``hand-over``'s ``keys``): exactly one entry per deal it holds."""
+        if field_holder is None:
+            self._fields(submission, "audit", {"keys": (tuple, list)})
+        body = field_holder if field_holder is not None else submission.body
         deals = [deal for deal in deals if submission.seat in self.deals[deal].holders]
         parsed: dict[int, SeatAuditKeys] = {}
         try:
-            for item in submission.body["keys"]:
+            for item in body["keys"]:
                 deal, rekey, shuffle, locks = item
                 if type(deal) is not int:
                     raise TypeError(f"deal {deal!r} is not a number")
@@ -742,7 +807,7 @@ class Replica:
                 )
         except (CryptoError, TypeError, ValueError):
             raise self._illegal(submission, FaultCode.MALFORMED, "published malformed audit keys")
-        if sorted(parsed) != sorted(deals) or len(parsed) != len(submission.body["keys"]):
+        if sorted(parsed) != sorted(deals) or len(parsed) != len(body["keys"]):
             raise self._illegal(submission, FaultCode.BAD_KEY, f"published audit keys for deals {sorted(parsed)}, not {sorted(deals)}")
         for deal, keys in parsed.items():
             try:
@@ -785,6 +850,45 @@ class Replica:
         problem = self.open_seat_problem(seat)
         if problem is not None:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"asked to open seat {seat}, but {problem}")
+
+    def _check_hand_over(self, submission: Submission) -> dict[int, SeatAuditKeys]:
+        """Check a ``hand-over``: allowed now, every key of every deal it must cover, consistent
+        with what it published and each lock key with its verifier, and the opening of its sealed
+        choice if it has one; returns its keys by deal."""
+        self._fields(submission, HAND_OVER, {"keys": (tuple, list), "opening": (tuple, list, type(None))})
+        seat = submission.seat
+        problem = self.hand_over_problem(seat)
+        if problem is not None:
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"handed its seat over, but {problem}")
+        deals = [crypto.deal for crypto in self._unaudited_deals_of(seat)]
+        keys = self._parse_audit_keys(submission, deals, field_holder=submission.body)
+        for deal, published in keys.items():
+            crypto = self.deals[deal]
+            for index, lock in enumerate(published.locks):
+                # Checked at once (its cards are shown from now on): a wrong key is proved here.
+                if not crypto.check_published_key(index, seat, lock):
+                    raise self._illegal(submission, FaultCode.BAD_KEY, f"handed over a wrong key for slot {crypto.first_slot + index}")
+        opening = submission.body["opening"]
+        sealed = self.sealed is not None and seat in self.sealed.seats
+        if sealed != (opening is not None):
+            raise self._illegal(
+                submission, FaultCode.ILLEGAL,
+                "handed over without opening its sealed choice" if sealed else "handed over an opening it has no use for",
+            )
+        if opening is not None:
+            assert self.sealed is not None
+            if not (len(opening) == 2 and isinstance(opening[0], bytes)):
+                raise self._illegal(submission, FaultCode.MALFORMED, "handed over a malformed opening")
+            salt, value = opening
+            try:
+                check_opening(self.sealed.commitments[seat], CHOICE_DOMAIN, self.game_id, seat,
+                              [self.sealed.phase_id, value], salt)
+            except BadCommitment:
+                raise self._fault(
+                    seat, FaultCode.BAD_OPENING, "handed over an opening that does not open its sealed choice",
+                    (self._commit_envelopes.get((self.sealed.phase_id, seat), b""), submission.envelope.raw),
+                )
+        return keys
 
     # -- applying ------------------------------------------------------------------------------
 
@@ -907,6 +1011,8 @@ class Replica:
             self._apply_dispute(submission)
         elif kind == OPEN_SEAT:
             self._apply_open_seat(applied, submission)
+        elif kind == HAND_OVER:
+            self._apply_hand_over(applied, submission)
         elif kind == "act":
             action = self.game.decode_action(submission.body["action"])
             self._engine(applied, Act(seat, action))
@@ -975,6 +1081,22 @@ class Replica:
         else:
             self._engine(applied, SimultaneousActs(tuple(sorted(phase.openings.items()))))
 
+    def _apply_hand_over(self, applied: Applied, submission: Submission) -> None:
+        seat = submission.seat
+        keys = self._check_hand_over(submission)  # (checked already; this parses it again)
+        for deal, published in keys.items():
+            crypto = self.deals[deal]
+            for index, lock in enumerate(published.locks):
+                if seat in crypto.unreleased[index]:
+                    crypto.publish(index, seat, lock, submission.envelope.raw)
+                    applied.key_slots.append(crypto.first_slot + index)
+        self.handed_over[seat] = keys
+        if submission.body["opening"] is not None:
+            salt, value = submission.body["opening"]
+            self.handed_opening[seat] = (salt, value)
+        self.open_consents.pop(seat, None)
+        self._open(applied, seat)
+
     def _apply_open_seat(self, applied: Applied, submission: Submission) -> None:
         seat = submission.body["seat"]
         consents = self.open_consents.setdefault(seat, set())
@@ -982,6 +1104,10 @@ class Replica:
         if not all(other in consents for other in self.playing_seats if other != seat):
             return
         del self.open_consents[seat]
+        self._open(applied, seat)
+
+    def _open(self, applied: Applied, seat: int) -> None:
+        """``seat`` is open from entry ``applied`` on (§B14)."""
         self.open_seats[seat] = applied.seq
         phase = self.phase
         if isinstance(phase, CommitPhase) and phase.purpose == RANDOM_DOMAIN and seat in phase.seats:
@@ -1043,7 +1169,8 @@ class Replica:
             return
         for deal in sub.deals:
             for seat in self.deals[deal].holders:
-                self.deals[deal].audit_keys[seat] = sub.submitted[seat][deal]
+                handed = self.handed_over.get(seat)
+                self.deals[deal].audit_keys[seat] = handed[deal] if handed is not None else sub.submitted[seat][deal]
         verdict = self._run_audit(sub.deals)
         self.audits += 1
         if verdict is not None:

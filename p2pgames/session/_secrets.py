@@ -354,7 +354,13 @@ class SeatSecrets:
             touched.add(slot)
         for slot, _key in body["public"]:
             touched.add(slot)
-        for slot in sorted(touched):
+        return self.learn(replica, touched)
+
+    def learn(self, replica: Replica, slots: Iterable[int]) -> Fault | None:
+        """Learn what ``slots`` hold where we now have every key (some were just published);
+        a fault if a published key is wrong, else ``None`` (a slot whose keys are all right but
+        that holds no card is marked for a dispute)."""
+        for slot in sorted(set(slots)):
             if not self._try_learn(replica, slot):
                 fault = replica.wrong_key_fault(slot)
                 if fault is not None:

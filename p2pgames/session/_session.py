@@ -74,6 +74,7 @@ from p2pgames.session._host import STALE_CODES, HostRole, ResumeError
 from p2pgames.session._joiner import HOST_CONNECTION, JoinerRole
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
 from p2pgames.session._replica import (
+    HAND_OVER,
     HOST_SEAT,
     OPEN_SEAT,
     PROVABLE,
@@ -204,6 +205,7 @@ class Session:
         self._last_decision_key: tuple | None = None
         self._standing_keys: set[Any] = set()  # keys of the standing answers the player gave (stand_by)
         self._consents_due: list[int] = []  # seats the player agreed to open, not yet submitted
+        self._handing_over = False  # the player leaves with a hand-over, sent once it can be
         # The open seats we are caretaker of: each one's secrets (salts) and bot.
         self._caretaking: dict[int, tuple[SeatSecrets, Any]] = {}
         # The kind of bot that plays the open seats we are caretaker of (None: the game's default).
@@ -612,6 +614,12 @@ class Session:
             if problem is not None:
                 self._halt(problem)
                 return
+        elif submission.kind == HAND_OVER:
+            # The leaver's hand is everyone's to see now (its keys were checked as they came).
+            problem = secrets.learn(replica, applied.key_slots)
+            if problem is not None:
+                self._halt(problem)
+                return
         if self.narrate:
             game, names, seat = self.game, self.names, self.seat
             knowledge = self.knowledge  # with what this entry's keys just showed us
@@ -623,7 +631,7 @@ class Session:
                     private.extend(game.narrate_private(before, event, after, seat, knowledge, names))  # type: ignore[union-attr]
             if lines or private:
                 self._emit(Logged(applied.seq, tuple(lines), tuple(private)))
-        if submission.kind == OPEN_SEAT:
+        if submission.kind in (OPEN_SEAT, HAND_OVER):
             self._seat_opening(applied)
         for deal, slots in applied.retired.items():
             secrets.forget_deal(deal, slots)
@@ -915,6 +923,11 @@ class Session:
         if body is not None:
             self._submit(body)
             return
+        if self._handing_over:
+            body = self._hand_over_body()
+            if body is not None:
+                self._submit(body)
+            return  # we decide nothing more: the bot will
         if self._consents_due:
             self._submit({"t": OPEN_SEAT, "seat": self._consents_due.pop(0)})
             return
@@ -966,6 +979,10 @@ class Session:
                     game.encode_action(action) for action in game.legal_actions(state, seat, self.open_knowledge())
                 ))
             body = secrets.duty(replica)
+            if (seat in replica.handed_opening and isinstance(phase, CommitPhase) and phase.opening
+                    and replica.sealed is not None and phase.phase_id == replica.sealed.phase_id):
+                salt, value = replica.handed_opening[seat]  # what the leaver handed over opens it
+                body = {"t": "open", "salt": salt, "value": value}
             if body is None and (isinstance(phase, DecisionPhase) or (
                 isinstance(phase, CommitPhase) and phase.purpose != RANDOM_DOMAIN and not phase.opening
             )):
@@ -1019,12 +1036,49 @@ class Session:
         self._consents_due.append(seat)
         self._pump()
 
+    def hand_over(self) -> None:
+        """Leave the game, handing our seat to a bot: once nothing stops it (see
+        :meth:`Replica.hand_over_problem`; our automatic duties go on meanwhile), we publish every
+        key we hold of a deal not yet audited — our hand is shown to everyone — and the opening of
+        our sealed choice, if any, in one ``hand-over``; then we leave. Raises :class:`LocalError`
+        if it can't be done at all (the game is over, we are the host)."""
+        replica = self.replica
+        if self.stage != "playing" or replica is None or self.seat is None:
+            raise LocalError("there is no game going on")
+        if self.seat == replica.caretaker:
+            raise LocalError("the host's seat can't be handed to a bot yet: the table needs its host")
+        self._handing_over = True
+        self._pump()
+
+    def _hand_over_body(self) -> dict | None:
+        """Our ``hand-over``, if we are handing over and nothing stops it now."""
+        replica, secrets = self.replica, self.secrets
+        assert replica is not None and secrets is not None and self.seat is not None
+        if replica.hand_over_problem(self.seat) is not None:
+            return None
+        deals = [crypto.deal for crypto in replica._unaudited_deals_of(self.seat)]
+        body = secrets._audit(replica, tuple(deals))
+        opening = None
+        sealed = replica.sealed
+        if sealed is not None and self.seat in sealed.seats:
+            ours = secrets._commitment(replica, sealed.phase_id, "choice")
+            assert ours is not None  # we sealed it: we saved its value
+            opening = [ours.salt, ours.value]
+        return {"t": HAND_OVER, "keys": body["keys"], "opening": opening}
+
     def _seat_opening(self, applied: Any) -> None:
         """After an ``open-seat`` entry: tell the player who agreed, or that the seat is open."""
         replica = self.replica
         assert replica is not None
-        seat = applied.submission.body["seat"]
+        submission = applied.submission
+        seat = submission.seat if submission.kind == HAND_OVER else submission.body["seat"]
         name = self.names[seat]
+        if seat == self.seat and submission.kind == HAND_OVER:
+            # Our own hand-over is in the log: a bot plays our seat now; we leave the table.
+            self._emit(SeatOpened(seat, name, applied.seq))
+            self.stage = "closed"
+            self._closing.extend(self.role.table_connections())
+            return
         if replica.open_seats.get(seat) == applied.seq:
             self.away.pop(seat, None)
             self._emit(SeatOpened(seat, name, applied.seq))
@@ -1065,8 +1119,9 @@ class Session:
         return True
 
     def _decision_due(self) -> bool:
-        if self.stage != "playing" or self.role.in_flight is not None or self.seat is None or self._replaying:
-            return False
+        if (self.stage != "playing" or self.role.in_flight is not None or self.seat is None or self._replaying
+                or self._handing_over):
+            return False  # (handing over: the bot decides from now on)
         replica = self.replica
         assert replica is not None
         if self.seat not in replica.waiting_for():

@@ -26,6 +26,7 @@ BODY_FIELDS = {
     "audit": {"t", "keys"},
     "dispute": {"t", "slot", "reason"},
     "open-seat": {"t", "seat"},
+    "hand-over": {"t", "keys", "opening"},
 }
 
 
@@ -72,6 +73,7 @@ class Replica:
         self.audits: list = []                  # each completed audit: {seat: {deal: (rekey, shuffle, locks)}}
         self._points = {}
         self.open = {}       # open seat -> the entry that opened it (§B14)
+        self.handed = {}     # seat that handed over -> {deal: (rekey, shuffle, locks)} it published
         self.consents = {}   # seat -> the seats that consented to opening it
         self.phase = None
         self._begin()
@@ -138,8 +140,7 @@ class Replica:
             else:
                 deals = set(ops[0][1])
                 phase["audit_deals"] = sorted(deals)
-                phase["required"] = {s for d in deals for s in self.deals[d].holders}
-                phase["submitted"] = {}
+                phase["required"], phase["submitted"] = self._auditors(deals)
                 return
 
     def due(self, seat) -> str | None:
@@ -180,6 +181,10 @@ class Replica:
             return self.state_hash()
         if t == "open-seat":
             self._open_seat(seat, body)
+            self.seq += 1
+            return self.state_hash()
+        if t == "hand-over":
+            self._hand_over(seat, body)
             self.seq += 1
             return self.state_hash()
         due = self.due(seat)
@@ -259,6 +264,47 @@ class Replica:
                 self.game.chance(deck.combine([phase["opens"][s] for s in sorted(phase["opens"])]))
                 self._begin()
 
+    def _hand_over(self, seat, body):
+        phase = self.phase
+        audited = {d for audit in self.audits for keys in audit.values() for d in keys}
+        unaudited = [d for d, deal in sorted(self.deals.items()) if seat in deal.holders and d not in audited]
+        leaks = any(
+            (self.unpublished[slot] == {seat} and self.knows[slot] - {seat})
+            or (seat in self.knows[slot] and self.unpublished[slot] - {seat})
+            for slot in self.unpublished
+        )
+        if (seat == 0 or seat in self.open or phase["kind"] in ("over", "cards") or leaks
+                or (phase["kind"] == "choice" and phase["domain"] == "choice"
+                    and seat in phase["commits"] and seat not in phase["opens"])):
+            raise Fault("illegal", f"seat {seat}: may not hand its seat over now", seat)
+        if body["opening"] is not None:  # no game followed here seals choices (§B4)
+            raise Fault("illegal", f"seat {seat}: handed over an opening it has no use for", seat)
+        entries = body["keys"]
+        try:
+            parsed = {number: (None if a is None else deck.scalar_from(a), deck.scalar_from(r),
+                               [deck.scalar_from(k) for k in ks]) for number, a, r, ks in entries}
+        except (deck.DeckError, TypeError, ValueError) as e:
+            raise Fault("malformed", f"seat {seat}: handed over malformed keys ({e})", seat) from e
+        if sorted(parsed) != unaudited or len(parsed) != len(entries):
+            raise Fault("bad-key", f"seat {seat}: handed over keys of deals {sorted(parsed)}, not {unaudited}", seat)
+        for number, (a, r, ks) in parsed.items():
+            deal = self.deals[number]
+            if len(ks) != deal.size or (a is None) != (deal.sources is None):
+                raise Fault("bad-key", f"seat {seat}: handed over keys of deal {number} of the wrong form", seat)
+            for i, k in enumerate(ks):
+                if deck.encrypt(deck.VERIFIER_BASE, k) != deal.verifiers[seat][i]:
+                    raise Fault("bad-key", f"seat {seat}: handed over a wrong key for slot {deal.first + i}", seat)
+        for number, (a, r, ks) in parsed.items():
+            deal = self.deals[number]
+            for i, k in enumerate(ks):
+                slot = deal.first + i
+                if seat in self.unpublished[slot]:
+                    self.published[(slot, seat)] = k
+                    self.unpublished[slot].discard(seat)
+        self.handed[seat] = parsed
+        self.consents.pop(seat, None)
+        self.open[seat] = self.seq
+
     # --- deals (§B6.1) ------------------------------------------------------------------------
 
     def _open_deal(self, op):
@@ -281,7 +327,8 @@ class Replica:
                 value = source.final[slot - source.first]
                 for h in source.holders:
                     if h not in holders:  # an open seat's lock: its deal was audited, its key public
-                        lock = next(a[h][source.number][2] for a in self.audits if h in a and source.number in a[h])
+                        lock = (self.handed[h][source.number][2] if source.number in self.handed.get(h, {}) else
+                                next(a[h][source.number][2] for a in self.audits if h in a and source.number in a[h]))
                         value = deck.encrypt(value, pow(lock[slot - source.first], -1, deck.N))
                 start.append(value)
             cards = {deck.card_point(self.deck_domain, n)[0]: n for n in sorted(names)}
@@ -439,10 +486,19 @@ class Replica:
                     todo.append(self.deal_of(source).number)
         self._start_dispute_audit(sorted(deals), seat)
 
+    def _auditors(self, deals):
+        """Who must publish audit keys for `deals` (their holders), and what is in already: the
+        keys of a seat that handed over (§B14)."""
+        required = {s for d in deals for s in self.deals[d].holders}
+        submitted = {h: {d: self.handed[h][d] for d in deals if h in self.deals[d].holders}
+                     for h in required if h in self.handed}
+        return required, submitted
+
     def _start_dispute_audit(self, deals, disputer):
+        required, submitted = self._auditors(deals)
         self.phase = {"kind": "cards", "sub": "audit", "groups": [], "index": 0, "values": {},
                       "dispute": disputer, "audit_deals": sorted(deals),
-                      "required": {s for d in deals for s in self.deals[d].holders}, "submitted": {}}
+                      "required": required, "submitted": submitted}
 
     def value_of(self, slot, extra: dict | None = None) -> str:
         """The card name of `slot` from every holder's key (published, or given in `extra`)."""

@@ -197,6 +197,8 @@ def _verify(data, follow_games, report):
                 raise Problem("illegal", f"entry {n}: sequenced before every seat accepted", 0)
             counters[seat] = counters.get(seat, 0) + 1
             body = sub.body["body"]
+            if body.get("t") == "hand-over":
+                opened.add(seat)  # its own word opens its seat (§B14); the replica checks the rest
             if body.get("t") == "open-seat" and isinstance(body.get("seat"), int):
                 # Who signs for whom (§B14), followed here also for the games not replayed: a
                 # seat is open once every other seat not open has consented (the replica, for a
