@@ -29,7 +29,7 @@ absorbing into the control room with every way of assigning the damage, compartm
 the control-room token). It breathes from the compartment whose oxygen matters least (the one most
 likely to be lost to damage), reacts with counters when that scores better than passing, and builds
 a sound custom submarine (a control room, two engines or more, one armoured compartment, weapons for
-the front, the back and the sides, some oxygen) or, in the draft, picks toward the same.
+the front, the back and the sides, a crew attack, some oxygen) or, in the draft, picks toward the same.
 
 **The search bot** (:class:`SearchBot`) uses that the game is open and certain: at each decision it
 ranks the distinct legal actions by the heuristic's one-step score, keeps the best ``width``, and
@@ -747,13 +747,16 @@ def build_score(names: Sequence[str]) -> float:
     oxygen = sum(tile.oxygen for tile in tiles)
     structure = sum(tile.structure for tile in tiles)
     arcs = set()
+    crew_attacks = 0
     for tile in tiles:
         for effect in tile.effects:
             if effect.kind in ("attack", "oxygen-attack", "crew-attack"):
                 arcs.add(effect.position)
-    score = worth + 0.35 * structure + 0.5 * min(oxygen, 14)
+            crew_attacks += effect.kind == "crew-attack"
+    score = worth + 0.35 * structure + 0.5 * min(oxygen, 12)
     score += 3.0 * min(engines, 3) + 2.0 * min(armoured, 2)
     score -= 3.0 * max(0, armoured - 1)  # a second armoured compartment adds little, a third stalls the game
+    score += 2.0 * min(crew_attacks, 1)  # a way to take the enemy's crew, not only its control room
     if "any" in arcs:
         arcs |= {"front", "behind", "port", "starboard"}
     score += 2.0 * len(arcs & {"front", "behind", "port", "starboard"})

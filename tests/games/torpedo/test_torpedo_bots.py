@@ -14,6 +14,7 @@ from p2pgames.games.torpedo.actions import Absorb, Assign, Build
 from p2pgames.games.torpedo.bots import DEFAULT, SEARCH, HeuristicBot, SearchBot, custom_build, evaluate
 from p2pgames.games.torpedo.geometry import CONTROL
 from p2pgames.games.torpedo.rules import BUILD_OPTIONS, Phase
+from p2pgames.games.torpedo.tiles import TILESET
 
 from tests.games.torpedo.torpedo_scenarios import at, crew, fire, hurt, put, table
 
@@ -64,6 +65,14 @@ def test_the_bots_custom_build_is_legal():
     for bot in (HeuristicBot(b"b"), SearchBot(b"b")):
         action = decide(bot, state, 0)
         assert type(action) is Build and builds.build_problem(action.tiles) is None
+
+
+def test_the_bots_custom_build_carries_a_crew_attack():
+    """Built on control-room damage alone, bot games were lost by the control room nine times in
+    ten (RULES.md, "Balance and bots"): the builder counts a way to take the enemy's crew."""
+    for n in range(4):
+        tiles = custom_build(DeterministicRandom(bytes([n]) * 32))
+        assert any(effect.kind == "crew-attack" for name in tiles for effect in TILESET.tiles[name].effects)
 
 
 def _bow_cannon_on_talions_aft():
