@@ -29,7 +29,7 @@ absorbing into the control room with every way of assigning the damage, compartm
 the control-room token). It breathes from the compartment whose oxygen matters least (the one most
 likely to be lost to damage), reacts with counters when that scores better than passing, and builds
 a sound custom submarine (a control room, two engines or more, one armoured compartment, weapons for
-the front, the back and the sides, some oxygen) or, in the draft, picks toward the same.
+the front, the back and the sides, a crew attack, some oxygen) or, in the draft, picks toward the same.
 
 **The search bot** (:class:`SearchBot`) uses that the game is open and certain: at each decision it
 ranks the distinct legal actions by the heuristic's one-step score, keeps the best ``width``, and
@@ -37,7 +37,14 @@ plays each forward on a copy — the rest of this turn and the whole next turn, 
 the heuristic — then scores the position reached. It takes the action whose future scores best
 (ties: the heuristic's order). Against the heuristic bot this is an exact prediction of the
 opponent's reply. The budget is the width and the horizon (no clock: the bot is reproducible from
-its seed); ``scripts/measure_torpedo.py`` measures its time per decision.
+its seed); ``scripts/measure_torpedo.py`` measures its time per decision. Its evaluation (weights
+:data:`SEARCH`) also counts what a move-crew trigger can do — put a crew member on the best
+station nobody else takes — in the turn being played and in the enemy's next: a crew member at
+Talion's Ballast Tanks is a sailor on the Harpoon Battery next turn, though nobody stands there.
+Without it, search against search, Talion won three starter games in four (its gunners, put on the
+Harpoon Battery, took Panzer's crew where they stood; ``RULES.md``, "Balance and bots"). The
+heuristic bot keeps the plain evaluation (a crew member fires where it stands): with the
+relocations counted, its starter games went Panzer's way seven times in ten.
 
 Bots may use floats: their play is not hashed. Ties are broken by a :class:`DeterministicRandom`
 stream from the seed.
@@ -109,9 +116,13 @@ class Weights:
     later: float = 0.25  # what the seat to play has stationed for its next turn
     counter: float = 0.35  # the other seat's counters, usable during this turn
     speed: float = 0.3  # each sector of speed (up to 3)
+    relocate: float = 0.0  # a move-crew trigger: this much of the best trigger it lets a crew member reach
 
 
 DEFAULT = Weights()
+# The search bot's: it also counts what a move-crew trigger lets a crew member reach, in the turn
+# being played and in the enemy's next (see SearchBot).
+SEARCH = Weights(relocate=1.0)
 
 # Situations: where the enemy is seen from a seat, and the range.
 _SITUATIONS = (("front", "close"), ("front", "distant"), ("behind", "close"), ("behind", "distant"),
@@ -179,7 +190,7 @@ class _Kit:
     """A submarine's layout as the evaluation reads it: for each position, each triggered effect
     with the situations it can be used in (and the location it then reaches)."""
 
-    __slots__ = ("tiles", "worth", "uses", "counter_positions", "structure", "engines", "armored", "standby")
+    __slots__ = ("tiles", "worth", "uses", "counter_positions", "movers", "structure", "engines", "armored", "standby")
 
     def __init__(self, tiles: Sequence[Tile]) -> None:
         self.tiles = tuple(tiles)
@@ -190,6 +201,11 @@ class _Kit:
         # uses[p][situation] = ((number, effect, hit or ""), ...)
         self.uses: list[list[tuple[tuple[int, Effect, str], ...]]] = []
         self.counter_positions = []
+        # Compartments whose move-crew effect can put a crew member on any other station.
+        self.movers = tuple(
+            position for position, tile in enumerate(tiles)
+            if any(effect.kind == "move-crew" and effect.triggered for effect in tile.effects)
+        )
         self.standby = []  # (position, effect) of standby bonuses
         for position, tile in enumerate(tiles):
             per_situation = []
@@ -453,7 +469,7 @@ def _tile_fire(attacker: _Side, defender: _Side, position: int, crews: int, situ
 
 
 def firepower(attacker: _Side, defender: _Side, situations: Sequence[int], ready_only: bool,
-              captain_free: bool, used: Sequence[tuple[int, int, int]] = ()) -> float:
+              captain_free: bool, used: Sequence[tuple[int, int, int]] = (), relocate: float = 0.0) -> float:
     """The most ``attacker``'s crew can do from the best of ``situations``: each crew member one
     trigger where it stands (the captain, with his free move, in the best compartment next to him)."""
     at = attacker.ready_at if ready_only else attacker.crew_at
@@ -461,6 +477,7 @@ def firepower(attacker: _Side, defender: _Side, situations: Sequence[int], ready
     captain_on = captain >= 0 and (attacker.captain_ready or not ready_only)
     silent = attacker.silent
     stations = [p for p in POSITIONS if at[p] and not silent[p]]
+    movers = [p for p in attacker.kit.movers if not silent[p]] if relocate else ()
     spots = ()
     if captain_on:
         spots = tuple(
@@ -478,16 +495,46 @@ def firepower(attacker: _Side, defender: _Side, situations: Sequence[int], ready
                 total += sum(values[: at[position]])
         extra = 0.0
         for spot in spots:
-            values = fire.get(spot)
-            if values is None:
-                values = fire[spot] = _fire_values(attacker, defender, spot, situation, used, False)
+            values = _fire_at(fire, attacker, defender, spot, situation, used)
             n = at[spot]
             if len(values) > n and values[n] > extra:
                 extra = values[n]  # the captain adds the (n+1)th best trigger there
         total += extra
+        if movers and any(at[p] for p in movers):
+            total += _relocation(attacker, defender, situation, used, at, fire, relocate)
         if total > best:
             best = total
     return best
+
+
+def _fire_at(fire: dict[int, list[float]], attacker: _Side, defender: _Side, position: int, situation: int,
+             used: Sequence[tuple[int, int, int]]) -> list[float]:
+    """:func:`_fire_values` of ``position``, kept in ``fire`` (one situation's) once computed."""
+    values = fire.get(position)
+    if values is None:
+        values = fire[position] = _fire_values(attacker, defender, position, situation, used, False)
+    return values
+
+
+def _relocation(attacker: _Side, defender: _Side, situation: int, used: Sequence[tuple[int, int, int]],
+                at: Sequence[int], fire: dict[int, list[float]], share: float) -> float:
+    """What one move-crew trigger adds: a crew member put where the best trigger nobody takes is
+    (a compartment out of its reach this turn, say), less what that crew member would have fired
+    where it stands (nothing, when someone stands idle)."""
+    best = 0.0
+    idle = False
+    least = None
+    for position in POSITIONS:
+        values = _fire_at(fire, attacker, defender, position, situation, used)
+        n = at[position]
+        if len(values) > n and values[n] > best:
+            best = values[n]
+        if n > len(values):
+            idle = True
+        elif n and (least is None or values[n - 1] < least):
+            least = values[n - 1]
+    forgone = 0.0 if idle or least is None else least
+    return max(0.0, share * (best - forgone) - 0.1)  # the move-crew trigger itself was counted at 0.1
 
 
 def counter_fire(defender_side: _Side, attacker_side: _Side, situation: int,
@@ -523,11 +570,11 @@ def evaluate(state: TorpedoState, me: int, spent: bool = False, w: Weights = DEF
     if not spent and not state.first_turns:
         top = 0 if state.maneuvered else a.speed
         situations = reachable_situations(active, sectors, upper, top)
-        positional_a += w.now * firepower(a, b, situations, not recovering, not state.captain_moved, state.used)
+        positional_a += w.now * firepower(a, b, situations, not recovering, not state.captain_moved, state.used, w.relocate)
     # The other seat's next turn (none of its triggers in its first turn).
     if state.turns_taken[other] >= 1:
         situations = reachable_situations(other, sectors, upper, b.speed)
-        positional_b += w.next * firepower(b, a, situations, False, True)
+        positional_b += w.next * firepower(b, a, situations, False, True, relocate=w.relocate)
         if not state.first_turns:
             positional_b += w.counter * counter_fire(b, a, _situation(other, sectors, upper), state.used)
     # What the seat to play has stationed for its turn after.
@@ -700,13 +747,16 @@ def build_score(names: Sequence[str]) -> float:
     oxygen = sum(tile.oxygen for tile in tiles)
     structure = sum(tile.structure for tile in tiles)
     arcs = set()
+    crew_attacks = 0
     for tile in tiles:
         for effect in tile.effects:
             if effect.kind in ("attack", "oxygen-attack", "crew-attack"):
                 arcs.add(effect.position)
-    score = worth + 0.35 * structure + 0.5 * min(oxygen, 14)
+            crew_attacks += effect.kind == "crew-attack"
+    score = worth + 0.35 * structure + 0.5 * min(oxygen, 12)
     score += 3.0 * min(engines, 3) + 2.0 * min(armoured, 2)
     score -= 3.0 * max(0, armoured - 1)  # a second armoured compartment adds little, a third stalls the game
+    score += 2.0 * min(crew_attacks, 1)  # a way to take the enemy's crew, not only its control room
     if "any" in arcs:
         arcs |= {"front", "behind", "port", "starboard"}
     score += 2.0 * len(arcs & {"front", "behind", "port", "starboard"})
@@ -826,7 +876,7 @@ class SearchBot(HeuristicBot):
     name = "search"
 
     def __init__(
-        self, seed: bytes = b"", width: int = 6, horizon: int = 2, weights: Weights = DEFAULT, budget: int = 8000
+        self, seed: bytes = b"", width: int = 6, horizon: int = 2, weights: Weights = SEARCH, budget: int = 8000
     ) -> None:
         super().__init__(seed, weights)
         self.width = width

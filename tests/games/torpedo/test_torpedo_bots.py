@@ -11,9 +11,10 @@ from p2pgames.engine import DeterministicRandom, LocalTable
 from p2pgames.games.torpedo import GAME
 from p2pgames.games.torpedo import build as builds
 from p2pgames.games.torpedo.actions import Absorb, Assign, Build
-from p2pgames.games.torpedo.bots import HeuristicBot, SearchBot, custom_build
+from p2pgames.games.torpedo.bots import DEFAULT, SEARCH, HeuristicBot, SearchBot, custom_build, evaluate
 from p2pgames.games.torpedo.geometry import CONTROL
 from p2pgames.games.torpedo.rules import BUILD_OPTIONS, Phase
+from p2pgames.games.torpedo.tiles import TILESET
 
 from tests.games.torpedo.torpedo_scenarios import at, crew, fire, hurt, put, table
 
@@ -66,6 +67,14 @@ def test_the_bots_custom_build_is_legal():
         assert type(action) is Build and builds.build_problem(action.tiles) is None
 
 
+def test_the_bots_custom_build_carries_a_crew_attack():
+    """Built on control-room damage alone, bot games were lost by the control room nine times in
+    ten (RULES.md, "Balance and bots"): the builder counts a way to take the enemy's crew."""
+    for n in range(4):
+        tiles = custom_build(DeterministicRandom(bytes([n]) * 32))
+        assert any(effect.kind == "crew-attack" for name in tiles for effect in TILESET.tiles[name].effects)
+
+
 def _bow_cannon_on_talions_aft():
     """Panzer (player 0, sector 2) fires its Bow Cannon (attack 3, close, enemy in front) at
     Talion's aft (A1 GasLaunch, B1 BoardTube, A2 ElecTurb, B2 Ballast)."""
@@ -110,6 +119,24 @@ def test_the_heuristic_assigns_cheap_damage_where_it_costs_no_oxygen_and_destroy
     assert state.amount == 3 and state.kit[1][at("B2")].short == "Ballast"
     for seed in (b"d", b"e", b"f"):
         assert decide(HeuristicBot(seed), state, 1) == Assign(at("B2"))
+
+
+def test_the_search_bot_sees_the_crew_member_a_move_crew_trigger_can_put_on_a_weapon():
+    """Talion (player 1, sector 4) is in front of Panzer at distant range, where its Harpoon
+    Battery (E1: a crew attack, distant, enemy anywhere, hitting the facing location) reaches
+    Panzer's fore. Nobody stands at the Harpoon, but a sailor at the Ballast Tanks (B2, move-crew)
+    can put any Talion crew member there in Talion's next turn, and that one can then fire it. The
+    search bot's evaluation counts that threat to Panzer's sailor in its fore; the heuristic's
+    doesn't (a crew member fires where it stands)."""
+    state = table(active=0, sectors=(1, 4))
+    put(state, crew(0, 1), "D1")  # Panzer's Riveted Hold: its fore
+    assert state.kit[1][at("E1")].short == "Harpoon" and state.kit[1][at("B2")].short == "Ballast"
+    unmanned = evaluate(state, 0, w=SEARCH)
+    assert unmanned == evaluate(state, 0, w=DEFAULT)  # nobody at the Ballast Tanks: nothing more
+    put(state, crew(1, 1), "B2")
+    threatened = evaluate(state, 0, w=SEARCH)
+    assert evaluate(state, 0, w=DEFAULT) == pytest.approx(unmanned, abs=0.5)  # the heuristic: no threat seen
+    assert threatened < unmanned - SEARCH.next * SEARCH.sailor * 0.9  # the search bot: a sailor at stake
 
 
 def test_the_search_bot_at_a_tiny_budget_plays_a_whole_game_legally():
