@@ -498,6 +498,13 @@ class Game(ABC, Generic[S]):
         """Raise :class:`RuleViolation` if ``claim`` was false (its slots are now public)."""
         raise EventMismatch(f"{self.title} makes no claims, but one was recorded: {claim!r}")
 
+    def kept_slots(self, state: S, seat: int) -> Sequence[int]:
+        """The hidden slots in ``seat``'s own keeping — its hand, its cards face down — which
+        every seat sees once a bot plays ``seat`` (an open seat, SPEC §B14): a player handing its
+        seat over publishes, besides its own keys, the keys others sealed to it for these. The
+        default, for games with no hidden card in a seat's keeping: none."""
+        return ()
+
     def concealed_moves(self, state: S, player: int, action: Any) -> Sequence[Concealment]:
         """The cards ``action`` (legal for ``player`` now) moves out of sight of some seats.
 

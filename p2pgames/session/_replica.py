@@ -394,7 +394,8 @@ class Replica:
         while a card step is under way (it owes passes, keys or an audit), nor while it has
         committed to a choice the others haven't all committed to (its opening would show it
         early), nor while a card of another seat's is locked by its key alone (publishing the
-        key would show that card: a card it gave, not yet re-masked)."""
+        key would show that card: a card it gave, not yet re-masked). (Cards given to it under
+        another seat's key it shows with the keys it received: ``received``.)"""
         problem = self._seat_problem(seat)
         if problem is not None:
             return problem
@@ -405,13 +406,6 @@ class Replica:
                 if crypto.unreleased[index] == {seat} and crypto.knows[index] - {seat}:
                     return (f"slot {crypto.first_slot + index}, which someone else has seen, is locked by your key"
                             " alone: publishing it would show that card (try again after the deal's audit)")
-        for crypto in self.deals.values():
-            for index in range(crypto.size):
-                if seat in crypto.knows[index] and crypto.unreleased[index] - {seat}:
-                    # A card given to it (or shown to it) under another seat's key: the log can't
-                    # tell which, so it can't be shown to all, and the bot could not see it either.
-                    return (f"you know slot {crypto.first_slot + index}, still locked by another player's key (a card"
-                            " given or shown to you): try again after the deal's audit")
         return None
 
     def _seat_problem(self, seat: int) -> str | None:
@@ -855,7 +849,9 @@ class Replica:
         """Check a ``hand-over``: allowed now, every key of every deal it must cover, consistent
         with what it published and each lock key with its verifier, and the opening of its sealed
         choice if it has one; returns its keys by deal."""
-        self._fields(submission, HAND_OVER, {"keys": (tuple, list), "opening": (tuple, list, type(None))})
+        self._fields(submission, HAND_OVER, {
+            "keys": (tuple, list), "received": (tuple, list), "opening": (tuple, list, type(None)),
+        })
         seat = submission.seat
         problem = self.hand_over_problem(seat)
         if problem is not None:
@@ -868,6 +864,10 @@ class Replica:
                 # Checked at once (its cards are shown from now on): a wrong key is proved here.
                 if not crypto.check_published_key(index, seat, lock):
                     raise self._illegal(submission, FaultCode.BAD_KEY, f"handed over a wrong key for slot {crypto.first_slot + index}")
+        for slot, sender, key in self._received_keys(submission):
+            crypto, index = self.deal_of_slot(slot)
+            if not crypto.check_published_key(index, sender, key):
+                raise self._illegal(submission, FaultCode.BAD_KEY, f"handed over a wrong key of seat {sender} for slot {slot}")
         opening = submission.body["opening"]
         sealed = self.sealed is not None and seat in self.sealed.seats
         if sealed != (opening is not None):
@@ -889,6 +889,27 @@ class Replica:
                     (self._commit_envelopes.get((self.sealed.phase_id, seat), b""), submission.envelope.raw),
                 )
         return keys
+
+    def _received_keys(self, submission: Submission) -> list[tuple[int, int, int]]:
+        """A hand-over's ``received``: ``(slot, sender, key)`` — another seat's key, sealed to the
+        leaver, of a card in its keeping; each slot of a live deal the leaver knows, the sender
+        one of its holders whose key is not published yet, once each."""
+        found: list[tuple[int, int, int]] = []
+        for item in submission.body["received"]:
+            if not (isinstance(item, (tuple, list)) and len(item) == 3 and type(item[0]) is int
+                    and type(item[1]) is int and isinstance(item[2], bytes) and len(item[2]) == 32):
+                raise self._illegal(submission, FaultCode.MALFORMED, "handed over a malformed received key")
+            slot, sender, raw = item
+            try:
+                crypto, index = self.deal_of_slot(slot)
+                key = scalar_from_bytes(raw)
+            except (KeyError, CryptoError):
+                raise self._illegal(submission, FaultCode.MALFORMED, f"handed over a received key for slot {slot} that is none")
+            if (sender == submission.seat or sender not in crypto.unreleased[index]
+                    or submission.seat not in crypto.knows[index] or any(f[:2] == (slot, sender) for f in found)):
+                raise self._illegal(submission, FaultCode.ILLEGAL, f"handed over a key of seat {sender} for slot {slot} it may not")
+            found.append((slot, sender, key))
+        return found
 
     # -- applying ------------------------------------------------------------------------------
 
@@ -1090,6 +1111,10 @@ class Replica:
                 if seat in crypto.unreleased[index]:
                     crypto.publish(index, seat, lock, submission.envelope.raw)
                     applied.key_slots.append(crypto.first_slot + index)
+        for slot, sender, key in self._received_keys(submission):
+            crypto, index = self.deal_of_slot(slot)
+            crypto.publish(index, sender, key, submission.envelope.raw)
+            applied.key_slots.append(slot)
         self.handed_over[seat] = keys
         if submission.body["opening"] is not None:
             salt, value = submission.body["opening"]

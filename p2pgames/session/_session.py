@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator
 
 from p2pgames import canonical
-from p2pgames.crypto import BadSignature, CryptoError, Identity, PublicKey
+from p2pgames.crypto import BadSignature, CryptoError, Identity, PublicKey, scalar_to_bytes
 from p2pgames.engine import (
     EngineError,
     Game,
@@ -206,6 +206,7 @@ class Session:
         self._standing_keys: set[Any] = set()  # keys of the standing answers the player gave (stand_by)
         self._consents_due: list[int] = []  # seats the player agreed to open, not yet submitted
         self._handing_over = False  # the player leaves with a hand-over, sent once it can be
+        self._leaving_bot: Any = None  # what decides for us meanwhile
         # The open seats we are caretaker of: each one's secrets (salts) and bot.
         self._caretaking: dict[int, tuple[SeatSecrets, Any]] = {}
         # The kind of bot that plays the open seats we are caretaker of (None: the game's default).
@@ -927,7 +928,14 @@ class Session:
             body = self._hand_over_body()
             if body is not None:
                 self._submit(body)
-            return  # we decide nothing more: the bot will
+            elif self._decision_due(by_bot=True):
+                # The player has gone; until the hand-over can go, a bot decides for our seat.
+                if self._leaving_bot is None:
+                    self._leaving_bot = bot_for(self.game, self.secret_seed + b"leaving", self.open_seat_bot)  # type: ignore[arg-type]
+                replica = self.replica
+                action = self._leaving_bot.choose(self.game, replica.state, self.seat, self.knowledge, replica.step)
+                self._submit(self.secrets.choose(replica, self.game.encode_action(action)), decision=True)  # type: ignore[union-attr]
+            return  # the player decides nothing more
         if self._consents_due:
             self._submit({"t": OPEN_SEAT, "seat": self._consents_due.pop(0)})
             return
@@ -1064,7 +1072,14 @@ class Session:
             ours = secrets._commitment(replica, sealed.phase_id, "choice")
             assert ours is not None  # we sealed it: we saved its value
             opening = [ours.salt, ours.value]
-        return {"t": HAND_OVER, "keys": body["keys"], "opening": opening}
+        # The keys others sealed to us of the cards in our keeping (gifts): shown with our hand.
+        received = []
+        for slot in sorted(self.game.kept_slots(replica.state, self.seat)):  # type: ignore[union-attr]
+            crypto, index = replica.deal_of_slot(slot)
+            for sender, key in sorted(secrets.received.get(slot, {}).items()):
+                if sender in crypto.unreleased[index]:
+                    received.append([slot, sender, scalar_to_bytes(key)])
+        return {"t": HAND_OVER, "keys": body["keys"], "received": received, "opening": opening}
 
     def _seat_opening(self, applied: Any) -> None:
         """After an ``open-seat`` entry: tell the player who agreed, or that the seat is open."""
@@ -1118,10 +1133,12 @@ class Session:
             self._halt(fault.fault)
         return True
 
-    def _decision_due(self) -> bool:
+    def _decision_due(self, *, by_bot: bool = False) -> bool:
+        """Whether our seat must decide now — the player (or, ``by_bot``, the bot that decides
+        for a player handing over while the hand-over must wait)."""
         if (self.stage != "playing" or self.role.in_flight is not None or self.seat is None or self._replaying
-                or self._handing_over):
-            return False  # (handing over: the bot decides from now on)
+                or self._handing_over != by_bot):
+            return False
         replica = self.replica
         assert replica is not None
         if self.seat not in replica.waiting_for():

@@ -26,7 +26,7 @@ BODY_FIELDS = {
     "audit": {"t", "keys"},
     "dispute": {"t", "slot", "reason"},
     "open-seat": {"t", "seat"},
-    "hand-over": {"t", "keys", "opening"},
+    "hand-over": {"t", "keys", "received", "opening"},
 }
 
 
@@ -268,11 +268,7 @@ class Replica:
         phase = self.phase
         audited = {d for audit in self.audits for keys in audit.values() for d in keys}
         unaudited = [d for d, deal in sorted(self.deals.items()) if seat in deal.holders and d not in audited]
-        leaks = any(
-            (self.unpublished[slot] == {seat} and self.knows[slot] - {seat})
-            or (seat in self.knows[slot] and self.unpublished[slot] - {seat})
-            for slot in self.unpublished
-        )
+        leaks = any(self.unpublished[slot] == {seat} and self.knows[slot] - {seat} for slot in self.unpublished)
         if (seat == 0 or seat in self.open or phase["kind"] in ("over", "cards") or leaks
                 or (phase["kind"] == "choice" and phase["domain"] == "choice"
                     and seat in phase["commits"] and seat not in phase["opens"])):
@@ -294,6 +290,23 @@ class Replica:
             for i, k in enumerate(ks):
                 if deck.encrypt(deck.VERIFIER_BASE, k) != deal.verifiers[seat][i]:
                     raise Fault("bad-key", f"seat {seat}: handed over a wrong key for slot {deal.first + i}", seat)
+        received = []
+        for item in body["received"]:
+            if not (isinstance(item, list) and len(item) == 3 and is_int(item[0]) and is_int(item[1])
+                    and isinstance(item[2], bytes)):
+                raise Fault("malformed", f"seat {seat}: a malformed received key", seat)
+            slot, sender, raw = item
+            if (slot not in self.unpublished or sender == seat or sender not in self.unpublished[slot]
+                    or seat not in self.knows[slot] or (slot, sender) in [r[:2] for r in received]):
+                raise Fault("illegal", f"seat {seat}: handed over a key of seat {sender} for slot {slot}", seat)
+            deal = self.deal_of(slot)
+            try:
+                key = deck.scalar_from(raw)
+            except deck.DeckError as e:
+                raise Fault("malformed", f"seat {seat}: {e}", seat) from e
+            if deck.encrypt(deck.VERIFIER_BASE, key) != deal.verifiers[sender][slot - deal.first]:
+                raise Fault("bad-key", f"seat {seat}: handed over a wrong key of seat {sender} for slot {slot}", seat)
+            received.append((slot, sender, key))
         for number, (a, r, ks) in parsed.items():
             deal = self.deals[number]
             for i, k in enumerate(ks):
@@ -301,6 +314,9 @@ class Replica:
                 if seat in self.unpublished[slot]:
                     self.published[(slot, seat)] = k
                     self.unpublished[slot].discard(seat)
+        for slot, sender, key in received:
+            self.published[(slot, sender)] = key
+            self.unpublished[slot].discard(sender)
         self.handed[seat] = parsed
         self.consents.pop(seat, None)
         self.open[seat] = self.seq

@@ -226,7 +226,11 @@ def test_a_player_leaving_mid_deal_hands_the_seat_over_shows_only_their_own_hand
     leaver = board.sessions[2]
     # What the hand-over shows: the leaver's own cards, no card another seat knew.
     shown = shown_by_hand_over(board, 2)
-    assert shown and all(knew <= {2} for knew in shown.values()), shown
+    kept = set(board.host.game.kept_slots(board.host.replica.state, 2))
+    # Its hand (cards given to it included), or cards nobody but it knew: never a card another
+    # player holds that the leaver knew (one it gave them).
+    assert shown and all(slot in kept or knew <= {2} for slot, knew in shown.items()), (shown, kept)
+    assert kept <= set(shown) | set(board.host.replica.state.cards.revealed)
     assert all(board.sessions[2].secrets.knowledge.get(slot) for slot in shown)  # its hand, as it knew it
     leaver.hand_over()
     board.run(until=lambda: 2 in board.host.replica.open_seats, play=False)
@@ -252,7 +256,8 @@ def test_a_hand_over_waits_while_a_card_the_leaver_gave_is_locked_by_its_key_alo
     with pytest.raises(ProtocolFault) as caught:
         replica().check_submission(hand_over_envelope(board, 2, {
             "t": "hand-over", "keys": board.sessions[2].secrets._audit(
-                replica(), tuple(c.deal for c in replica()._unaudited_deals_of(2)))["keys"], "opening": None,
+                replica(), tuple(c.deal for c in replica()._unaudited_deals_of(2)))["keys"], "received": [],
+            "opening": None,
         }), 2)
     assert caught.value.fault.culprit == 2 and "locked by your key alone" in caught.value.fault.reason
     board.sessions[2].hand_over()  # so the leaver waits, doing its duties, until it can

@@ -792,6 +792,10 @@ class Astonishing(Game[AstonishingState]):
         else:
             refuse(f"{action!r} is not an Astonishing! action")
 
+    def kept_slots(self, state: AstonishingState, seat: int) -> list[int]:
+        # The hand, and the cards installed face down (turned up at the exhibition anyway).
+        return [*state.hands[seat], *(slot for position in state.installed[seat] for slot in position)]
+
     def concealed_moves(self, state: AstonishingState, player: int, action: Any) -> list[Concealment]:
         # Installed face down (line 146), offered face down (line 120), given back to the rival
         # who alone sees it: no one else may be able to tell which of the hand's cards it was.

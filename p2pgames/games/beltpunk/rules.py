@@ -450,6 +450,9 @@ class Beltpunk(Game[BeltpunkState]):
 
     # -- checking actions ----------------------------------------------------------------------
 
+    def kept_slots(self, state: BeltpunkState, seat: int) -> list[int]:
+        return list(state.hands[seat])
+
     def concealed_moves(self, state: BeltpunkState, player: int, action: Any) -> list[Concealment]:
         # Placed face down into a scrap pile; offered or given in an exchange, seen by the other.
         kind = type(action)

@@ -1204,6 +1204,9 @@ class SteamCourt(Game[SteamCourtState]):
                 state.cards.retire(deal)
             self._deal(state, table)
 
+    def kept_slots(self, state: SteamCourtState, seat: int) -> list[int]:
+        return list(state.hands[seat])
+
     def concealed_moves(self, state: SteamCourtState, player: int, action: Any) -> list[Concealment]:
         # A gift or a service goes face down to its receiver alone; a trade puts the cards not
         # given to the trader face down into the Court Hand; a drawn card goes back face down into
