@@ -292,7 +292,7 @@ def cmd_host(args: argparse.Namespace) -> int:
             )
 
         if headless:
-            return _run_headless(setup, lambda game: _seat_bot(game, seat_kind), notes, args.if_away)
+            return _run_headless(setup, lambda game: _seat_bot(game, seat_kind), notes, args.if_away, args.if_i_leave)
         return _run_terminal(setup, f"{game.title} — host", args, notes)
 
 
@@ -360,7 +360,7 @@ def cmd_join(args: argparse.Namespace) -> int:
             )
 
         if headless:
-            return _run_headless(setup, lambda game: _seat_bot(game, seat_kind(game)), notes, args.if_away)
+            return _run_headless(setup, lambda game: _seat_bot(game, seat_kind(game)), notes, args.if_away, args.if_i_leave)
         return _run_terminal(setup, "p2pgames — joining", args, notes)
 
 
@@ -426,7 +426,8 @@ def _resume(
     setup = _resume_setup(args, profile, path, (code,) if code is not None else (), bot=headless, wait_for_host=True)
     if headless:
         return _run_headless(
-            setup, lambda game: _seat_bot(game, _bot_kinds(game, kind or None, one_kind=_ONE_KIND_SEAT)[0]), notes, args.if_away,
+            setup, lambda game: _seat_bot(game, _bot_kinds(game, kind or None, one_kind=_ONE_KIND_SEAT)[0]), notes,
+            args.if_away, args.if_i_leave,
         )
     _need_terminal("resume")
     return _run_terminal(setup, "p2pgames — resuming", args, notes)
@@ -708,10 +709,11 @@ def _run_terminal(setup, title: str, args: argparse.Namespace, notes: Sequence[s
     return run_terminal_game(noted_setup, title=title, color=_color(args))
 
 
-def _run_headless(setup, choose_bot, notes: Sequence[str] = (), if_away: str = "bot") -> int:
+def _run_headless(setup, choose_bot, notes: Sequence[str] = (), if_away: str = "bot", if_i_leave: str = "end") -> int:
     """Play the seat with a bot, with no terminal: what happens on stdout (a line at a time, each
     flushed, so a script can read it as it comes), what went wrong on stderr; ``if_away``: what
-    the bot answers when a seat has been away past the grace period (see ``--if-away``)."""
+    the bot answers when a seat has been away past the grace period (see ``--if-away``);
+    ``if_i_leave``: what a first Ctrl-C or SIGTERM does (``--if-I-leave``)."""
     from p2pgames.net import run_headless
 
     async def noted_setup(nursery, say):
@@ -719,7 +721,7 @@ def _run_headless(setup, choose_bot, notes: Sequence[str] = (), if_away: str = "
             say(note)
         return await setup(nursery, say)
 
-    return run_headless(noted_setup, choose_bot, say=_say, warn=_warn, if_away=if_away)
+    return run_headless(noted_setup, choose_bot, say=_say, warn=_warn, if_away=if_away, if_i_leave=if_i_leave)
 
 
 def _say(text: str) -> None:
@@ -1036,6 +1038,11 @@ def build_parser() -> argparse.ArgumentParser:
             "--grace", metavar="TIME", help="how long a player may be away (lost connection) before you may end "
             "the game for everyone or play on with a bot in their seat; until then the game waits for them "
             "(default 3m; e.g. 10m, 90s, 1h)",
+        )
+        command.add_argument(
+            "--if-I-leave", dest="if_i_leave", choices=("bot", "end"), default="end",
+            help="with --bot: what Ctrl-C or SIGTERM does — hand your seat to a bot, your cards shown to all (bot; a "
+            "joiner's seat, as soon as it can be), or leave at once, ending the game for everyone (end, the default)",
         )
         command.add_argument(
             "--if-away", choices=("bot", "end"), default="bot",

@@ -55,6 +55,7 @@ from p2pgames.session import (
     GameStarted,
     Halted,
     LobbyChanged,
+    LocalError,
     Logged,
     Notice,
     OpenSeatAsked,
@@ -80,12 +81,13 @@ def run_headless(
     say: Callable[[str], None],
     warn: Callable[[str], None],
     if_away: str = "bot",
+    if_i_leave: str = "end",
 ) -> int:
     """:func:`play_headless`, for callers outside trio (the command line): runs its own trio loop.
     In the main thread it takes SIGINT and SIGTERM (see the module docstring)."""
 
     async def main() -> int:
-        return await play_headless(setup, choose_bot, say=say, warn=warn, if_away=if_away)
+        return await play_headless(setup, choose_bot, say=say, warn=warn, if_away=if_away, if_i_leave=if_i_leave)
 
     return trio.run(main)
 
@@ -97,11 +99,14 @@ async def play_headless(
     say: Callable[[str], None],
     warn: Callable[[str], None],
     if_away: str = "bot",
+    if_i_leave: str = "end",
 ) -> int:
     """Set the table up with ``setup(nursery, say)``, play the seat with the bot
     ``choose_bot(game)`` returns once the game is known, and return the exit code. A seat away
     past the grace period is answered as ``if_away`` says (:func:`drive_bot`): by default, play on
-    with a bot in it where it can be, else end the game.
+    with a bot in it where it can be, else end the game. The first SIGINT or SIGTERM leaves as
+    ``if_i_leave`` says: ``"bot"`` hands the seat to a bot (a joiner's; as soon as it can be),
+    ``"end"`` leaves at once, which ends the game for the others.
 
     ``say`` is for what happens, ``warn`` for what went wrong (stdout and stderr on the command
     line). What ``choose_bot`` raises, and what ``setup`` raises besides the expected failures
@@ -109,7 +114,7 @@ async def play_headless(
     once the seat has left the table and everything setup started has stopped. Everything started in the nursery setup is given is
     cancelled once the seat's node has stopped.
     """
-    seat = _HeadlessSeat(say, warn, if_away)
+    seat = _HeadlessSeat(say, warn, if_away, if_i_leave)
     with _signals_taken() as signals:
         async with trio.open_nursery() as nursery:
             if signals is not None:
@@ -145,10 +150,13 @@ class _Watched:
 
 
 class _HeadlessSeat:
-    def __init__(self, say: Callable[[str], None], warn: Callable[[str], None], if_away: str = "bot") -> None:
+    def __init__(
+        self, say: Callable[[str], None], warn: Callable[[str], None], if_away: str = "bot", if_i_leave: str = "end",
+    ) -> None:
         self.say = say
         self.warn = warn
         self.if_away = if_away
+        self.if_i_leave = if_i_leave
         self.node: Node | None = None
         self.code: int | None = None
         self.raised: BaseException | None = None
@@ -244,8 +252,8 @@ class _HeadlessSeat:
             tell(f"Check it at any time: {command('verify', str(path))}")
 
     async def watch_signals(self, signals: Any, everything: trio.CancelScope) -> None:
-        """The first SIGINT or SIGTERM: leave the table (the others are told), then end; the
-        second: end at once."""
+        """The first SIGINT or SIGTERM: leave the table (the others are told), then end — or,
+        with ``if_i_leave="bot"``, hand the seat to a bot; the second: end at once."""
         async for number in signals:
             if self._signalled is not None:
                 everything.cancel()
@@ -258,8 +266,17 @@ class _HeadlessSeat:
                 self.warn(f"p2pgames: {name}")
                 everything.cancel()  # still setting up: nothing to leave yet
                 return
+            session = node.session
+            if self.if_i_leave == "bot" and session.stage == "playing" and not session.is_host:
+                try:
+                    node.hand_over()
+                except LocalError:
+                    pass
+                else:
+                    self.warn(f"p2pgames: {name}; handing your seat to a bot as soon as it can be (again: leave at once)")
+                    continue
             self.warn(f"p2pgames: {name}; leaving the table")
-            node.leave("game over" if node.session.stage == "over" else "quit")
+            node.leave("game over" if session.stage == "over" else "quit")
 
 
 def _setup_failed(error: BaseException) -> tuple[str, int] | None:

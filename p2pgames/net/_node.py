@@ -310,6 +310,8 @@ class Node:
                 self.away_since.setdefault(event.seat, trio.current_time())
             elif isinstance(event, SeatOpened):
                 self.away_since.pop(event.seat, None)  # a bot plays it: nobody waits for it now
+                if event.seat == session.seat:
+                    self._stop_soon()  # our hand-over is in the log: we have left
             elif isinstance(event, SeatBack):
                 if event.host:
                     self._was_in_touch = True
@@ -916,6 +918,14 @@ class Node:
         :class:`~p2pgames.session.LocalError`)."""
         try:
             self.session.end_game()
+        finally:
+            self._flush()
+
+    def hand_over(self) -> None:
+        """Leave, handing our seat to a bot (see ``Session.hand_over``: it goes as soon as it can;
+        the node stops once it is in the log). Raises :class:`~p2pgames.session.LocalError`."""
+        try:
+            self.session.hand_over()
         finally:
             self._flush()
 

@@ -187,6 +187,7 @@ class TerminalGame:
         self._main_scope = trio.CancelScope()
         self._abandoned = False
         self._open_candidate: int | None = None  # the seat Question.OPEN asks about
+        self._handed_over = False  # we left handing our seat to a bot
         self._nursery: trio.Nursery | None = None
         self.left_from: Mode | None = None  # where the player left from, if before the end
         self.screen_open = False
@@ -316,6 +317,8 @@ class TerminalGame:
         lines = []
         if self.verdict:
             lines.append(self.verdict)
+        elif self.left_from is Mode.PLAYING and self._handed_over:
+            lines.append("You left the game; a bot plays your seat, your cards shown to everyone, and the others play on.")
         elif self.left_from is Mode.PLAYING and self.node is not None and self.node.session.seat_kept:
             lines.append(kept_seat_note())  # nobody could be told: the game goes on without us
         elif self.left_from is Mode.PLAYING:
@@ -359,7 +362,9 @@ class TerminalGame:
             self._on_interrupt()
         elif isinstance(item, Answer):
             question, self.asking = self.asking, None
-            if item.yes and question is Question.LEAVE:
+            if item.bot and question is Question.LEAVE and self.can_hand_over():
+                self._hand_over()
+            elif item.yes and question is Question.LEAVE:
                 self._leave()
             elif item.yes and question is Question.END:
                 self._end_game()
@@ -780,6 +785,31 @@ class TerminalGame:
 
     def _counting_away(self) -> bool:
         return self.mode is Mode.PLAYING and self.node is not None and bool(self.node.session.away)
+
+    def can_hand_over(self) -> bool:
+        """Whether leaving may hand our seat to a bot (a joiner's, while the game is on)."""
+        session = self.node.session if self.node is not None else None
+        return session is not None and self.mode is Mode.PLAYING and session.stage == "playing" and not session.is_host
+
+    def _hand_over(self) -> None:
+        """Leave, a bot taking our seat: it goes once it can (a card step ends first, say); the
+        node stops once it is in the log, and so do we."""
+        node = self.node
+        assert node is not None
+        try:
+            node.hand_over()
+        except LocalError as error:
+            self._problem(_sentence(str(error), self._names()))
+            return
+        self.left_from = self.mode
+        self.mode = Mode.LEAVING
+        self._handed_over = True
+        self._log([("class:log.info", "Handing your seat to a bot as soon as it can be; then you leave.")])
+        self._nursery.start_soon(self._leave_when_handed_over, node)  # type: ignore[union-attr]
+
+    async def _leave_when_handed_over(self, node: Node) -> None:
+        await node.finished.wait()
+        self._left.set()
 
     def _leave(self) -> None:
         if self.mode in (Mode.CONNECTING, Mode.LOBBY, Mode.PLAYING):

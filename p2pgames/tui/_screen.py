@@ -372,6 +372,17 @@ class Screen:
     def _banner(self) -> list[tuple[str, str]]:
         """The bottom row when a key, not a line, is wanted."""
         game = self.game
+        if game.asking is Question.LEAVE and game.can_hand_over():
+            return [
+                ("class:banner.ask", " Leave the game?"),
+                ("", "  "),
+                ("class:help.key", "b"),
+                ("", " a bot plays on, cards shown  "),
+                ("class:help.key", "y"),
+                ("", " end it for all  "),
+                ("class:help.key", "n"),
+                ("", " stay"),
+            ]
         if game.asking is not None:
             question, yes, no = QUESTIONS[game.asking]
             return [
@@ -555,6 +566,11 @@ class Screen:
         @bindings.add("Y", filter=asking)
         def _(event: KeyPressEvent) -> None:
             self.send(Answer(True))
+
+        @bindings.add("b", filter=asking)
+        @bindings.add("B", filter=asking)
+        def _(event: KeyPressEvent) -> None:
+            self.send(Answer(False, bot=True))
 
         @bindings.add("q", filter=stopped)
         @bindings.add("Q", filter=stopped)

@@ -50,9 +50,11 @@ class Interrupt:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """The answer to the :class:`Question` asked: ``yes`` (y) or no (any other key)."""
+    """The answer to the :class:`Question` asked: ``yes`` (y) or no (any other key); ``bot`` (b)
+    to the question whether to leave: hand the seat to a bot instead of ending the game."""
 
     yes: bool
+    bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)

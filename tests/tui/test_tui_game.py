@@ -114,7 +114,7 @@ def test_quit_tells_the_others_who_left(pipe, deadline):
     async def script(table: Table) -> None:
         await table.next_decision()
         table.type("quit\r")
-        await table.screen.wait_for("Leave the game? It stops the game for everyone.")
+        await table.screen.wait_for("Leave the game?  b a bot plays on, cards shown  y end it for all  n stay")
         table.type("y")
 
     assert run(table, script) == 0
@@ -123,6 +123,27 @@ def test_quit_tells_the_others_who_left(pipe, deadline):
         assert fault is not None and fault.code == FaultCode.LEFT
         assert "alice" in fault.reason and "left the game (quit)" in fault.reason
         assert any("alice" in event.message for event in bot.events_of(Halted))
+
+
+def test_quit_may_hand_the_seat_to_a_bot_and_the_others_play_on(pipe, deadline, capsys):
+    table = Table(pipe, human_hosts=False)
+    shown: dict[str, str] = {}
+
+    async def script(table: Table) -> None:
+        await table.next_decision()
+        table.type("quit\r")
+        await table.screen.wait_for("b a bot plays on, cards shown")
+        table.type("b")
+        await table.screen.wait_for("Handing your seat to a bot as soon as it can be")
+
+    run(table, script)
+    host = table.bots[0].session
+    assert set(host.replica.open_seats) == {1} and host.fault is None
+    assert all(bot.session.fault is None for bot in table.bots)
+    printed = capsys.readouterr()
+    assert "You left the game; a bot plays your seat, your cards shown to everyone, and the others play on." in (
+        printed.out + printed.err
+    )
 
 
 def test_a_peer_leaving_stops_the_game_and_says_who(pipe, deadline, capsys):

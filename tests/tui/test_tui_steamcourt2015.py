@@ -115,7 +115,7 @@ def test_a_2015_game_hosted_and_joined_through_an_auction_and_a_quarter_both_tra
         joiner_reached.set()
         await wait_for(host_reached)  # both saw the audit: leaving now stops nobody short of it
         joiner.type("quit\r")
-        await joiner.screen.wait_for("Leave the game? It stops the game for everyone.")
+        await joiner.screen.wait_for("y end it for all")
         joiner.type("y")
 
     async def host_script(host: Table) -> None:
