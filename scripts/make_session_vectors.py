@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT / "tests" / "session"))
 from switchboard import Switchboard  # noqa: E402
 
 from p2pgames import PROTOCOL_VERSION, canonical  # noqa: E402
+from p2pgames.bots import bot_for  # noqa: E402
 from p2pgames.crypto import Identity, reproducible_bytes  # noqa: E402
 from p2pgames.games import get_game  # noqa: E402
 from p2pgames.session import make_envelope, verify_transcript  # noqa: E402
@@ -47,6 +48,17 @@ OPTIONS = {
     "torpedo": {"build": "random"},
     "steamcourt2015": {"characters": "auction", "three": "queen+submariner+plaguedoctor"},
 }
+# Bots other than the games' default kind: Torpedo's quick heuristic (its default search bot would
+# make every replay of the vector slow, and every tuning of its search change the vector).
+BOT_KINDS = {"torpedo": "heuristic"}
+
+
+def vector_board(game: str, players: int, seed: bytes, options: dict | None, bot_kind: str | None) -> Switchboard:
+    """The seeded table a transcript vector is played at (tests/session/test_session_vectors.py
+    plays it again)."""
+    rules = get_game(game)
+    bots = None if bot_kind is None else [bot_for(rules, seed + bytes([seat]), bot_kind) for seat in range(players)]
+    return Switchboard(game, players, seed=seed, options=options, bots=bots)
 
 
 def envelopes() -> dict:
@@ -98,7 +110,7 @@ def envelopes() -> dict:
 
 
 def transcript(game: str, players: int, seed: bytes) -> tuple[bytes, dict]:
-    board = Switchboard(game, players, seed=seed, options=OPTIONS.get(game))
+    board = vector_board(game, players, seed, OPTIONS.get(game), BOT_KINDS.get(game))
     board.run()
     data = bytes(board.transcripts[1])
     report = verify_transcript(data, get_game)
@@ -132,6 +144,7 @@ def transcript(game: str, players: int, seed: bytes) -> tuple[bytes, dict]:
         "game": game,
         "players": players,
         "options": OPTIONS.get(game, {}),
+        "bot_kind": BOT_KINDS.get(game),
         "seed": seed.decode(),
         "entries": report.entries,
         "acks": report.acks,

@@ -383,7 +383,7 @@ class Replica:
         problem = self._seat_problem(seat)
         if problem is not None:
             return problem
-        for crypto in self._unaudited_deals_of(seat):
+        for crypto in self.unaudited_deals_of(seat):
             return f"it holds keys of deal {crypto.deal}, not yet audited: its cards would stay locked"
         if self.sealed is not None and seat in self.sealed.seats:
             return "it has sealed a choice it has not opened"
@@ -401,7 +401,7 @@ class Replica:
             return problem
         if isinstance(self.phase, CardPhase):
             return "a card step is under way: your keys are needed first"
-        for crypto in self._unaudited_deals_of(seat):
+        for crypto in self.unaudited_deals_of(seat):
             for index in range(crypto.size):
                 if crypto.unreleased[index] == {seat} and crypto.knows[index] - {seat}:
                     return (f"slot {crypto.first_slot + index}, which someone else has seen, is locked by your key"
@@ -423,7 +423,7 @@ class Replica:
             return "it has committed to a choice it has not opened"
         return None
 
-    def _unaudited_deals_of(self, seat: int) -> Iterable[DealCrypto]:
+    def unaudited_deals_of(self, seat: int) -> Iterable[DealCrypto]:
         """The deals ``seat`` holds keys of whose audit has not completed, by deal number."""
         return [
             crypto for _, crypto in sorted(self.deals.items())
@@ -856,7 +856,7 @@ class Replica:
         problem = self.hand_over_problem(seat)
         if problem is not None:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"handed its seat over, but {problem}")
-        deals = [crypto.deal for crypto in self._unaudited_deals_of(seat)]
+        deals = [crypto.deal for crypto in self.unaudited_deals_of(seat)]
         keys = self._parse_audit_keys(submission, deals, field_holder=submission.body)
         for deal, published in keys.items():
             crypto = self.deals[deal]

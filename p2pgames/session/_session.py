@@ -1064,7 +1064,7 @@ class Session:
         assert replica is not None and secrets is not None and self.seat is not None
         if replica.hand_over_problem(self.seat) is not None:
             return None
-        deals = [crypto.deal for crypto in replica._unaudited_deals_of(self.seat)]
+        deals = [crypto.deal for crypto in replica.unaudited_deals_of(self.seat)]
         body = secrets._audit(replica, tuple(deals))
         opening = None
         sealed = replica.sealed

@@ -84,7 +84,7 @@ def test_a_hand_over_waits_while_a_card_the_leaver_gave_is_locked_by_its_key_alo
     with pytest.raises(ProtocolFault) as caught:
         replica().check_submission(hand_over_envelope(board, 2, {
             "t": "hand-over", "keys": board.sessions[2].secrets._audit(
-                replica(), tuple(c.deal for c in replica()._unaudited_deals_of(2)))["keys"], "received": [],
+                replica(), tuple(c.deal for c in replica().unaudited_deals_of(2)))["keys"], "received": [],
             "opening": None,
         }), 2)
     assert caught.value.fault.culprit == 2 and "locked by your key alone" in caught.value.fault.reason

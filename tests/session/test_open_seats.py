@@ -6,7 +6,6 @@ Sessions only, on the in-memory switchboard."""
 
 from __future__ import annotations
 
-
 import pytest
 from independent import transcript as independent
 from switchboard import Switchboard

@@ -13,6 +13,7 @@ from switchboard import Switchboard
 
 from p2pgames import canonical
 from p2pgames.crypto import Identity, PublicKey
+from p2pgames.bots import bot_for
 from p2pgames.games import get_game
 from p2pgames.session import iter_records, open_envelope, verify_transcript
 from p2pgames.session._replica import Replica, SeatInfo
@@ -68,8 +69,9 @@ def test_transcript_vector_verifies_with_every_hash(name):
 @pytest.mark.parametrize("name", TRANSCRIPTS)
 def test_the_same_seeds_replay_the_same_game_byte_for_byte(name):
     summary = json.loads((VECTORS / name).read_text())
-    board = Switchboard(
-        summary["game"], summary["players"], seed=summary["seed"].encode(), options=summary["options"],
-    )
+    game, players, seed = summary["game"], summary["players"], summary["seed"].encode()
+    kind = summary["bot_kind"]
+    bots = None if kind is None else [bot_for(get_game(game), seed + bytes([seat]), kind) for seat in range(players)]
+    board = Switchboard(game, players, seed=seed, options=summary["options"], bots=bots)
     board.run()
     assert bytes(board.transcripts[1]) == (VECTORS / summary["file"]).read_bytes()
