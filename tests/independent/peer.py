@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from . import canon, deck, probe, replica, wire
 
-PROTOCOL = 2
+PROTOCOL = 3
 
 
 class PeerError(Exception):
