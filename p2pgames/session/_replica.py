@@ -895,6 +895,7 @@ class Replica:
         leaver, of a card in its keeping; each slot of a live deal the leaver knows, the sender
         one of its holders whose key is not published yet, once each."""
         found: list[tuple[int, int, int]] = []
+        pairs: set[tuple[int, int]] = set()
         for item in submission.body["received"]:
             if not (isinstance(item, (tuple, list)) and len(item) == 3 and type(item[0]) is int
                     and type(item[1]) is int and isinstance(item[2], bytes) and len(item[2]) == 32):
@@ -906,8 +907,9 @@ class Replica:
             except (KeyError, CryptoError):
                 raise self._illegal(submission, FaultCode.MALFORMED, f"handed over a received key for slot {slot} that is none")
             if (sender == submission.seat or sender not in crypto.unreleased[index]
-                    or submission.seat not in crypto.knows[index] or any(f[:2] == (slot, sender) for f in found)):
+                    or submission.seat not in crypto.knows[index] or (slot, sender) in pairs):
                 raise self._illegal(submission, FaultCode.ILLEGAL, f"handed over a key of seat {sender} for slot {slot} it may not")
+            pairs.add((slot, sender))
             found.append((slot, sender, key))
         return found
 
@@ -1104,7 +1106,9 @@ class Replica:
 
     def _apply_hand_over(self, applied: Applied, submission: Submission) -> None:
         seat = submission.seat
-        keys = self._check_hand_over(submission)  # (checked already; this parses it again)
+        # Checked whole before it was applied (check_submission): here it is only read.
+        keys = self._parse_audit_keys(submission, [crypto.deal for crypto in self.unaudited_deals_of(seat)],
+                                      field_holder=submission.body)
         for deal, published in keys.items():
             crypto = self.deals[deal]
             for index, lock in enumerate(published.locks):

@@ -227,7 +227,7 @@ class SeatSecrets:
             if isinstance(sub, KeysSub):
                 return self._keys(replica)
             if isinstance(sub, AuditSub):
-                return self._audit(replica, sub.deals)
+                return self.audit_body(replica, sub.deals)
         return None
 
     def _pass(self, replica: Replica, deal: int) -> dict:
@@ -311,7 +311,9 @@ class SeatSecrets:
             sealed.append([slot, to, box, sealed_commitment(key)])
         return {"t": "keys", "public": public, "sealed": sealed}
 
-    def _audit(self, replica: Replica, deals: tuple[int, ...]) -> dict:
+    def audit_body(self, replica: Replica, deals: tuple[int, ...]) -> dict:
+        """Our ``audit`` of ``deals``: every key we used in those we hold (a hand-over carries
+        the same keys, §B14)."""
         keys = []
         for deal in deals:
             if self.seat not in replica.deals[deal].holders:

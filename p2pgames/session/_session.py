@@ -1065,7 +1065,7 @@ class Session:
         if replica.hand_over_problem(self.seat) is not None:
             return None
         deals = [crypto.deal for crypto in replica.unaudited_deals_of(self.seat)]
-        body = secrets._audit(replica, tuple(deals))
+        body = secrets.audit_body(replica, tuple(deals))
         opening = None
         sealed = replica.sealed
         if sealed is not None and self.seat in sealed.seats:

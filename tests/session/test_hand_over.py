@@ -91,7 +91,7 @@ def test_a_hand_over_waits_while_a_card_the_leaver_gave_is_locked_by_its_key_alo
     # Sent now, the hand-over would be refused (illegal), naming the leaver.
     with pytest.raises(ProtocolFault) as caught:
         replica().check_submission(hand_over_envelope(board, 2, {
-            "t": "hand-over", "keys": board.sessions[2].secrets._audit(
+            "t": "hand-over", "keys": board.sessions[2].secrets.audit_body(
                 replica(), tuple(c.deal for c in replica().unaudited_deals_of(2)))["keys"], "received": [],
             "opening": None,
         }), 2)
