@@ -24,22 +24,6 @@ def test_all_shares_rebuild_the_secret_and_each_matches_its_commitment(secret: i
     assert all(len(commitment) == crypto.SHARE_COMMITMENT_SIZE for commitment in commitments)
 
 
-@settings(max_examples=40, deadline=None)
-@given(secret=scalars, other=scalars, holders=holder_counts, data=st.data())
-def test_shares_short_of_all_fit_every_secret(secret: int, other: int, holders: int, data: st.DataObject) -> None:
-    """What any group short of one holder has is consistent with any other secret: the missing
-    share that would make it ``other`` is a valid share (a scalar in range) whenever the secrets
-    differ by anything but the sum of the shares held — so those shares rule out no secret."""
-    shares = list(crypto.split_secret(secret, holders))
-    missing = data.draw(st.integers(min_value=0, max_value=holders - 1))
-    held = shares[:missing] + shares[missing + 1 :]
-    needed = (other - sum(held)) % crypto.CURVE_ORDER
-    if needed:  # 0 only when other equals the sum held, one value in n
-        assert crypto.rebuild_secret([*held, needed]) == other
-    # …and the group's own shares don't rebuild the secret.
-    assert sum(held) % crypto.CURVE_ORDER != secret
-
-
 def test_the_split_is_derived_from_the_secret_and_the_count() -> None:
     secret = crypto.random_scalar(bytes(range(32)) * 4)
     assert crypto.split_secret(secret, 3) == crypto.split_secret(secret, 3)
