@@ -298,8 +298,8 @@ async def host_table(
     except OSError as error:
         raise _listen_problem(error, bind, port) from None
     actual_port = listeners[0].socket.getsockname()[1]
-    session = Session(identity, name, get_game, ruleset=ruleset, bot=bot)
-    session.open_seat_bot = bot_kind  # a seat opened for a player gone for good plays as our bots do
+    # A seat opened for a player gone for good plays as our bots do.
+    session = Session(identity, name, get_game, ruleset=ruleset, bot=bot, open_seat_bot=bot_kind)
     unfinished = hosted_games(seat_dir, identity.public_key.raw) if seat_dir is not None else frozenset()
     if unfinished:
         # Its players dialling back for a game saved here are told to wait, not that it is over.

@@ -153,6 +153,7 @@ class Session:
         random_bytes: Callable[[int], bytes] = os.urandom,
         narrate: bool = True,
         saved: SavedSeat | None = None,
+        open_seat_bot: str | None = None,
     ) -> None:
         self.identity = identity
         self.name = clean_text(name, 40) or "player"
@@ -210,7 +211,7 @@ class Session:
         # The open seats we are caretaker of: each one's secrets (salts) and bot.
         self._caretaking: dict[int, tuple[SeatSecrets, Any]] = {}
         # The kind of bot that plays the open seats we are caretaker of (None: the game's default).
-        self.open_seat_bot: str | None = None
+        self.open_seat_bot = open_seat_bot
         # Seats whose connection is lost (seat -> why); for a joiner, seat 0 when the host is.
         self.away: dict[int, str] = {}
         self.seat_kept = False  # we stopped without the game ending for the others: resumable
