@@ -106,8 +106,8 @@ class StackedTable(LocalTable):
         rest = []
         for operation in step.operations:
             if isinstance(operation, NewDeal) and self.decks:
-                for offset, name in enumerate(self.decks.pop(0)):
-                    self.truth[operation.first_slot + offset] = name
+                # Through _place, so the deal is forgotten like any once the game retires it.
+                self._place(operation.deal, operation.first_slot, self.decks.pop(0))
             else:
                 rest.append(operation)
         return super()._perform(CardOperations(tuple(rest)))
