@@ -323,6 +323,15 @@ class CardState:
         self.pending.append(Disclose(tuple(fresh), owner, remask=True))
         return fresh
 
+    def remask_hand(self, hand: list[int], owner: int) -> int | None:
+        """:meth:`remask` ``owner``'s whole ``hand`` (a game's list of slots, which the new slots
+        replace in place); the re-mask's deal number, or ``None`` for an empty hand (nothing to
+        re-mask, nothing queued)."""
+        if not hand:
+            return None
+        hand[:] = self.remask(hand, owner)
+        return self.next_deal - 1
+
     def reveal(self, slots: Iterable[int]) -> None:
         hidden = tuple(slot for slot in slots if slot not in self.revealed)
         if hidden:

@@ -39,3 +39,14 @@ def test_a_remask_deal_is_audited_with_its_source_and_its_cards_are_the_sources(
     cards.audit([0, 1])
     cards.complete({1: "b", 2: "c", 3: "d", 4: "b", 5: "a"})
     assert cards.audited == {0, 1} and cards.value(5) == "a"
+
+
+def test_a_whole_hand_is_remasked_in_place_and_an_empty_one_not_at_all():
+    cards = dealt_hand()
+    hand = [0, 1]
+    assert cards.remask_hand(hand, 0) == 1  # the re-mask's deal
+    assert hand == [4, 5] and cards.pending == [Reshuffle(1, (0, 1), 4, ()), Disclose((4, 5), 0, remask=True)]
+    cards.complete({})
+    empty: list[int] = []
+    assert cards.remask_hand(empty, 1) is None
+    assert empty == [] and cards.pending == [] and cards.next_deal == 2

@@ -1220,8 +1220,7 @@ class Astonishing(Game[AstonishingState]):
         """Re-mask the hands of ``seats`` (:meth:`CardState.remask`): their cards take new slots
         only their owners can tell apart."""
         for seat in seats:
-            if state.hands[seat]:
-                state.hands[seat] = list(state.cards.remask(state.hands[seat], seat))
+            state.cards.remask_hand(state.hands[seat], seat)
 
     def _begin_discards(self, state: AstonishingState) -> None:
         state.queue = []

@@ -791,7 +791,7 @@ class Beltpunk(Game[BeltpunkState]):
     def _remask(self, state: BeltpunkState, seat: int) -> None:
         """Re-mask ``seat``'s hand (:meth:`CardState.remask`), which holds a card another seat knows:
         its cards take new slots only ``seat`` can tell apart."""
-        state.hands[seat] = list(state.cards.remask(state.hands[seat], seat))
+        state.cards.remask_hand(state.hands[seat], seat)
 
     def _next_declaration(self, state: BeltpunkState) -> None:
         players = state.players

@@ -1529,8 +1529,7 @@ class SteamCourt(Game[SteamCourtState]):
         if isinstance(privilege, Service) and privilege.then == Phase.TRADE:
             seen.update(slot for slot, seat in table.seen if seat != player and slot not in table.received)
         if any(slot in seen or slot in revealed for slot in hand):
-            state.hands[player] = list(state.cards.remask(hand, player))
-            table.deals.append(state.cards.next_deal - 1)
+            table.deals.append(state.cards.remask_hand(state.hands[player], player))
 
     # -- tricks --------------------------------------------------------------------------------
 
