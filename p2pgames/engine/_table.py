@@ -176,8 +176,12 @@ class LocalTable:
         public: dict[int, str] = {}
         for operation in step.operations:
             if isinstance(operation, NewDeal):
-                names = list(operation.cards)
-                self.random.shuffle(names)
+                stacked = self._stacked_order(operation)
+                if stacked is None:
+                    names = list(operation.cards)
+                    self.random.shuffle(names)
+                else:
+                    names = list(stacked)
                 self._place(operation.deal, operation.first_slot, names)
             elif isinstance(operation, Reshuffle):
                 names = [self.truth[slot] for slot in operation.source_slots]
@@ -199,9 +203,13 @@ class LocalTable:
                 raise EngineError(f"unknown card operation {operation!r}")
         return tuple(sorted(public.items()))
 
+    def _stacked_order(self, operation: NewDeal) -> Sequence[str] | None:
+        """The order a test stacks ``operation``'s cards in, or ``None`` (the default): shuffled.
+        Scenario tables override it to deal a known deck."""
+        return None
+
     def _place(self, deal: int, first_slot: int, names: Sequence[str]) -> None:
-        """Deal ``names``, in this order, into deal ``deal``'s slots from ``first_slot`` (a test's
-        stacked deck calls it too)."""
+        """Deal ``names``, in this order, into deal ``deal``'s slots from ``first_slot``."""
         for offset, name in enumerate(names):
             self.truth[first_slot + offset] = name
         self._deal_slots[deal] = range(first_slot, first_slot + len(names))

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from p2pgames.engine import (
-    CardOperations,
     DeterministicRandom,
     LocalTable,
     NewDeal,
@@ -102,15 +101,8 @@ class StackedTable(LocalTable):
                 return seed
         raise AssertionError("no seed picks that Foreman")  # pragma: no cover
 
-    def _perform(self, step: CardOperations):
-        rest = []
-        for operation in step.operations:
-            if isinstance(operation, NewDeal) and self.decks:
-                # Through _place, so the deal is forgotten like any once the game retires it.
-                self._place(operation.deal, operation.first_slot, self.decks.pop(0))
-            else:
-                rest.append(operation)
-        return super()._perform(CardOperations(tuple(rest)))
+    def _stacked_order(self, operation: NewDeal):
+        return self.decks.pop(0) if self.decks else None
 
     # -- naming cards --------------------------------------------------------------------------
 

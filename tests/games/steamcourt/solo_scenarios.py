@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from p2pgames.engine import CardOperations, LocalTable, NewDeal
+from p2pgames.engine import LocalTable, NewDeal
 from p2pgames.games.steamcourt import GAME
 from p2pgames.games.steamcourt.cards import DECK, FACE, FACE_ORDER, KIND, NUMBER, NUMBERED
 from p2pgames.games.steamcourt.solo import COURT_SIZE, HAND_SIZE, LADDER
@@ -61,13 +61,8 @@ class Solo(LocalTable):
             self.state.rung = self.start_at
         return super().settle()
 
-    def _perform(self, step: CardOperations):
-        for operation in step.operations:
-            if isinstance(operation, NewDeal) and operation.deal == 0:
-                self._place(operation.deal, operation.first_slot, self.order)
-                rest = tuple(op for op in step.operations if op is not operation)
-                return super()._perform(CardOperations(rest))
-        return super()._perform(step)
+    def _stacked_order(self, operation: NewDeal):
+        return self.order if operation.deal == 0 else None
 
     # -- questions -----------------------------------------------------------------------------
 

@@ -16,7 +16,6 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from p2pgames.engine import (
-    CardOperations,
     DeterministicRandom,
     LocalTable,
     NewDeal,
@@ -148,15 +147,11 @@ class Court(LocalTable):
             return seating_seed(self.wanted)
         return super()._seed()  # pragma: no cover - the only chance step is the seating
 
-    def _perform(self, step: CardOperations):
-        rest = []
-        for operation in step.operations:
-            if isinstance(operation, NewDeal) and self.stacks:
-                order, self.named = self.stacks.pop(0)
-                self._place(operation.deal, operation.first_slot, order)
-            else:
-                rest.append(operation)
-        return super()._perform(CardOperations(tuple(rest)))
+    def _stacked_order(self, operation: NewDeal):
+        if not self.stacks:
+            return None
+        order, self.named = self.stacks.pop(0)
+        return order
 
     # -- setting positions up ------------------------------------------------------------------
 

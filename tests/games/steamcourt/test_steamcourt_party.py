@@ -62,19 +62,14 @@ class Party(LocalTable):
             # Read before the next quarter's deal empties the tables' going-out orders.
             self.outs.append([table.out[:] for table in before.tables])
 
-    def _perform(self, step: CardOperations):
-        rest = []
-        for operation in step.operations:
-            index = next(
-                (i for i, table in enumerate(self.state.tables) if tuple(sorted(table.seats)) == operation.holders),
-                None,
-            ) if isinstance(operation, NewDeal) else None
-            if index is not None and index in self.stacked:
-                order, _ = stacked_deck(len(self.state.tables[index].seats), self.stacked.pop(index))
-                self._place(operation.deal, operation.first_slot, order)
-            else:
-                rest.append(operation)
-        return super()._perform(CardOperations(tuple(rest)))
+    def _stacked_order(self, operation: NewDeal):
+        index = next(
+            (i for i, table in enumerate(self.state.tables) if tuple(sorted(table.seats)) == operation.holders), None,
+        )
+        if index is None or index not in self.stacked:
+            return None
+        order, _ = stacked_deck(len(self.state.tables[index].seats), self.stacked.pop(index))
+        return order
 
     @property
     def royal(self):
