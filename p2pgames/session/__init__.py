@@ -18,7 +18,7 @@ _HOMES: dict[str, str] = {
         (
             "Agreed", "AwayTooLong", "SeatAway", "SeatBack", "ChatReceived", "Decision", "DecisionNeeded",
             "DesyncReport", "GameEnded", "GameStarted", "Halted", "LobbyChanged", "Logged", "Notice",
-            "OpenSeatAsked", "Rejected", "SeatOpened", "SessionEvent",
+            "OpenSeatAsked", "Rejected", "SeatOpened", "HostChanged", "SessionEvent",
         ),
         "_events",
     ),
@@ -72,6 +72,7 @@ if TYPE_CHECKING:  # what type checkers and readers see: the names, from their m
         SeatAway,
         SeatBack,
         SeatOpened,
+        HostChanged,
         SessionEvent,
     )
     from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault

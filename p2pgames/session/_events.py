@@ -28,6 +28,7 @@ __all__ = [
     "AwayTooLong",
     "OpenSeatAsked",
     "SeatOpened",
+    "HostChanged",
 ]
 
 
@@ -245,8 +246,29 @@ class SeatOpened:
         return f"{self.name}'s seat is played by a bot from entry {self.seq}; its cards are shown to everyone."
 
 
+@dataclass(frozen=True, slots=True)
+class HostChanged:
+    """The host, ``old_name`` (seat ``old``), left and handed the table to ``new_name`` (seat
+    ``new``), who sequences the log from the next entry on (§B15); ``reach``: where it said it can
+    be reached, best first. ``you``: we are the new host (the others reconnect to us)."""
+
+    old: int
+    old_name: str
+    new: int
+    new_name: str
+    reach: tuple[tuple[str, int], ...]
+    you: bool = False
+
+    @property
+    def text(self) -> str:
+        if self.you:
+            return f"{self.old_name} left; you host the table now (the others reconnect to you)."
+        return f"{self.old_name} left; {self.new_name} hosts the table now (reconnecting …)."
+
+
 SessionEvent = (
-    LobbyChanged
+    HostChanged
+    | LobbyChanged
     | GameStarted
     | Logged
     | DecisionNeeded

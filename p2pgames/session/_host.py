@@ -52,17 +52,22 @@ from p2pgames.engine import normalize_typed
 from p2pgames.session._chat import Offer, line_size
 from p2pgames.session._events import ChatReceived, LobbyChanged, SeatAway, SeatBack
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
+from p2pgames.session._joiner import HOST_CONNECTION
 from p2pgames.session._messages import NAME_LIMIT, Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
 from p2pgames.session._replica import HOST_SEAT, SeatInfo, Submission
 from p2pgames.words import with_article
 
 if TYPE_CHECKING:
+    from p2pgames.session._joiner import JoinerRole
     from p2pgames.session._session import Session
 
 __all__ = ["HostRole", "ResumeError", "STALE_CODES"]
 
 # The state an entry carries when applying it stopped the game (there is no state after it).
 HALTING_STATE = bytes(32)
+# The most ``reach`` messages a host passes on for one seat in a game: one each time it comes back
+# from a restart on a new port, at most; past that they are dropped (§B15).
+REACH_LIMIT = 64
 # Faults that an honest peer can cause by racing another seat: rejected as stale, not punished,
 # when the submission was made before the entry that made it invalid.
 STALE_CODES = frozenset({FaultCode.ILLEGAL})
@@ -116,6 +121,7 @@ class HostRole:
         # Games this host has a saved seat of, which it may resume (set by the network layer): a
         # rejoin for one while it plays another is refused, never told gone, so its seat is kept.
         self.resumable: frozenset[bytes] = frozenset()
+        self.reaches_told: dict[int, int] = {}  # seat -> its reaches passed on (at most REACH_LIMIT)
 
     def open_table(self) -> None:
         """A new table: seat ourselves in the lobby (a table for one starts at once)."""
@@ -201,13 +207,13 @@ class HostRole:
 
     def acknowledge(self, seq: int, entry_digest: bytes, state_hash: bytes) -> None:
         """Our state after entry ``seq``: the entry itself carries it to the others."""
-        self.session._note_hashes(HOST_SEAT, seq, entry_digest, state_hash)
+        self.session._note_hashes(self.session.seat, seq, entry_digest, state_hash)  # type: ignore[arg-type]
 
     def submit(self, submission: Submission, decision: bool) -> None:
         """Our own submission: checked and sequenced at once, like any joiner's."""
         session = self.session
         try:
-            checked = session.replica.check_submission(submission.envelope, HOST_SEAT)  # type: ignore[union-attr]
+            checked = session.replica.check_submission(submission.envelope, session.seat)  # type: ignore[union-attr, arg-type]
         except ProtocolFault as fault:  # pragma: no cover - our own code made it
             session._halt(fault.fault)
             return
@@ -222,7 +228,7 @@ class HostRole:
         given)."""
         session = self.session
         if keep and session.start_envelope is not None:
-            self.keep(data, HOST_SEAT if except_seat is None else except_seat, key)
+            self.keep(data, session.seat if except_seat is None else except_seat, key)  # type: ignore[arg-type]
         for connection, seat in self.connection_seat.items():
             if seat != except_seat:
                 session._send(connection, data)
@@ -406,6 +412,8 @@ class HostRole:
             # Held over entries given back meanwhile, which its author had not seen: whatever no
             # longer fits it is stale.
             overtaken = held and self.took_back
+            if held and seat == session.seat:
+                return  # ours, made for the host before us and no longer fitting: we decide again
             if (fault.code in STALE_CODES or overtaken) and not opening and type(based_on) is int and based_on < replica.seq:
                 # Made before the entry that made it invalid: a race, not cheating. Never an
                 # opening: the choice it opens was fixed at its commitment, before any race.
@@ -454,6 +462,20 @@ class HostRole:
                     "the host hung up on it"
                 ))
 
+    def tell_reach(self, envelope: Envelope) -> None:
+        """Tell every joiner where we can be reached (the latest one goes in a catch-up)."""
+        self.broadcast(envelope, keep=False)
+
+    def _reach(self, seat: int, envelope: Envelope) -> None:
+        """Where a seated joiner can be reached: kept (its latest) and passed on if it is news,
+        up to :data:`REACH_LIMIT` a seat a game — more could only be a flood."""
+        session = self.session
+        session._verify_from_seat(envelope, seat)
+        told = self.reaches_told.get(seat, 0)
+        if told < REACH_LIMIT and session._take_reach(seat, envelope):
+            self.reaches_told[seat] = told + 1
+            self.broadcast(envelope, except_seat=seat, keep=False)
+
     def _fault(self, seat: int, envelope: Envelope) -> None:
         self._relay(seat, envelope)
         self.session._take_fault_message(seat, envelope)
@@ -473,7 +495,7 @@ class HostRole:
         key = PublicKey(envelope.sender)
         if session.stage != "lobby":
             seat = session._seat_of_sender(envelope)
-            if seat is not None and seat != HOST_SEAT and session.seats[seat].seal == body["seal"]:
+            if seat is not None and seat != session.seat and session.seats[seat].seal == body["seal"]:
                 # A joiner that lost its connection before the start reached it: it is seated
                 # as it joined (same key, same sealing key), so it takes its seat from here.
                 self._welcome_back(connection, seat, 0)
@@ -543,7 +565,7 @@ class HostRole:
                 self._gone(connection, envelope, "its host is not playing it any more (it ended while you were away)")
             return
         seat = session._seat_of_sender(envelope)
-        if seat is None or seat == HOST_SEAT:
+        if seat is None or seat == session.seat:
             self.reject(connection, "you have no seat at this table's game (join with the profile you played with)")
             return
         if not self._checked_greeting(connection, envelope, session.seats[seat].key, True):
@@ -627,6 +649,9 @@ class HostRole:
             if (key >= have or (acks_after is not None and kind == "ack" and key > acks_after))
             and not (author == seat and kind in ("ack", "accept"))
         ))
+        for other, reach in sorted(session.reaches.items()):
+            if other != seat:
+                session._send(connection, reach)  # where each seat can be reached, lately (§B15)
         for other in sorted(session.away):
             if other != seat:
                 session._send(connection, self._away_message(other))
@@ -704,9 +729,11 @@ class HostRole:
         assert replica is not None
         body = envelope.body
         problem = None
+        # Signed by the host of its number: ours, or (a successor's) the host's before us (§B15).
+        signer = session.seats[replica.sequencer_at(body["seq"])].key
         try:
-            envelope.verify(session.identity.public_key)
-            signed = envelope.sender == session.identity.public_key.raw
+            envelope.verify(signer)
+            signed = envelope.sender == signer.raw
         except (BadSignature, MalformedMessage):
             signed = False
         if not signed:
@@ -914,11 +941,38 @@ class HostRole:
             session._emit(SeatAway(seat, session.names[seat], "the host restarted", restarted=True))
         self._go_on_if_gathered()
 
+    # -- succeeding: a joiner the host handed the log to ----------------------------------------
+
+    @classmethod
+    def succeeding(cls, session: Session, joiner: JoinerRole) -> HostRole:
+        """The role of a joiner whose host handed it the log (§B15), from its joiner role: it
+        holds the log up to the hand-over and everything the old host passed on (``joiner.heard``:
+        a rejoining joiner is sent what it missed from it). Every other seat still playing is
+        away until it rejoins us; as a resumed host does, we *gather* before we sequence
+        anything, since a joiner may hold acknowledgements the old host never passed on to us.
+        Our submission the old host never sequenced waits with the joiners' held ones."""
+        role = cls(session)
+        role.relay = list(joiner.heard)
+        role.lobby = [(info, None) for info in session.seats]
+        replica = session.replica
+        assert replica is not None and session.seat is not None
+        role.gathering = {seat for seat in replica.playing_seats if seat != session.seat}
+        if joiner.in_flight is not None:
+            role.held[session.seat] = joiner.in_flight.envelope
+        session._closing.append(HOST_CONNECTION)  # the old host's: it has left
+        for seat in sorted(role.gathering):
+            reason = "reconnecting to this table's new host"
+            session.away[seat] = reason
+            session._emit(SeatAway(seat, session.names[seat], reason, restarted=True))
+        role._go_on_if_gathered()
+        return role
+
     # The dispatch tables (see the module docstring): a connection's first message, and what a
     # seated joiner may send.
     _GREETINGS: dict[str, Callable[[HostRole, int, Envelope], None]] = {"hello": _hello, "rejoin": _rejoin}
     _FROM_SEAT: dict[str, Callable[[HostRole, int, Envelope], None]] = {
         "accept": _accept,
+        "reach": _reach,
         "submit": _submission,
         "ack": _ack,
         "chat": _chat,

@@ -81,6 +81,24 @@ class JoinerRole:
         # Every entry of the log we hold, as the host signed it: a resumed host that lost the
         # last ones takes them back from us (_missing).
         self.entries: list[bytes] = []
+        # Everything of the game we got or sent the table — the start, accepts, entries, acks,
+        # chat — as a host keeps it (HostRole.relay), with its digests: should the host hand the
+        # log to us (§B15), it is what we send a rejoining joiner.
+        self.heard: list[tuple[int, int, str, bytes]] = []
+        self._heard_digests: set[bytes] = set()
+
+    @property
+    def host_seat(self) -> int:
+        """The seat of our host: seat 0, or the successor it handed the log to."""
+        return self.session.host_seat
+
+    def hear(self, envelope: Envelope, author: int, key: int | None = None) -> None:
+        """Keep ``envelope`` (by ``author``; ``key``: the entries applied when it came, unless
+        given) as a host keeps what it relays, once."""
+        if envelope.digest in self._heard_digests:
+            return
+        self._heard_digests.add(envelope.digest)
+        self.heard.append((self.session._seq() if key is None else key, author, envelope.kind, envelope.raw))
 
     # -- what the session asks of its role -----------------------------------------------------
 
@@ -99,7 +117,7 @@ class JoinerRole:
     @property
     def in_touch(self) -> bool:
         """Whether what we send now reaches the host, in its place in the log."""
-        return HOST_SEAT not in self.session.away and not self.awaiting_hello and not self.catching_up
+        return self.host_seat not in self.session.away and not self.awaiting_hello and not self.catching_up
 
     @property
     def lobby_size(self) -> int:
@@ -119,7 +137,7 @@ class JoinerRole:
         )
 
     def seat_of_connection(self, connection: int) -> int | None:
-        return HOST_SEAT
+        return self.host_seat
 
     def connection_of(self, seat: int) -> int | None:
         return HOST_CONNECTION
@@ -131,8 +149,28 @@ class JoinerRole:
     def tell_table(self, envelope: Envelope) -> None:
         """Send ``envelope`` to everyone at the table: the host relays it."""
         self.session._send(HOST_CONNECTION, envelope)
+        if envelope.kind == "chat" and self.session.start_envelope is not None:
+            self.hear(envelope, self.session.seat)  # type: ignore[arg-type]
 
-    tell_lobby = tell_table
+    def tell_lobby(self, envelope: Envelope) -> None:
+        """Send ``envelope`` to everyone in the lobby: the host relays it."""
+        self.session._send(HOST_CONNECTION, envelope)
+
+    def tell_reach(self, envelope: Envelope) -> None:
+        """Tell the table where we can be reached: the host relays it."""
+        if self.in_touch:  # else it goes once we are back (see _caught_up)
+            self.session._send(HOST_CONNECTION, envelope)
+
+    def follow_host(self, seat: int) -> None:
+        """Our host handed the log to ``seat`` (§B15): it is our host from now on. We hang up on
+        the old one and (the network layer) dial the new one, whose key alone we take; until we
+        have rejoined it, it is away."""
+        session = self.session
+        self.host_key = session.seats[seat].key
+        self.awaiting_hello = False
+        self.catching_up = False
+        session.away[seat] = f"{session.names[seat]} hosts the table now: reconnecting"
+        session._closing.append(HOST_CONNECTION)
 
     def leave_before_start(self) -> None:
         """We leave before the game began: hang up."""
@@ -152,6 +190,7 @@ class JoinerRole:
             "game_id": session.game_id, "seq": seq, "entry": entry_digest, "state": state_hash,
         })
         session._send(HOST_CONNECTION, ack)
+        self.hear(ack, session.seat)  # type: ignore[arg-type]
         session._take_ack(session.seat, ack)  # type: ignore[arg-type]
 
     # -- connections ---------------------------------------------------------------------------
@@ -165,9 +204,9 @@ class JoinerRole:
         if self.reconnecting:
             self.awaiting_hello = False
             self.catching_up = False
-            if HOST_SEAT not in session.away:
-                session.away[HOST_SEAT] = reason
-                session._emit(SeatAway(HOST_SEAT, session._host_name(), reason, host=True))
+            if self.host_seat not in session.away:
+                session.away[self.host_seat] = reason
+                session._emit(SeatAway(self.host_seat, session._host_name(), reason, host=True))
         elif session.stage == "lobby":
             session.stage = "closed"
 
@@ -182,16 +221,16 @@ class JoinerRole:
             greeting = self._GREETING.get(("rejoin" if rejoining else "join", kind))
             if greeting is None:
                 raise ProtocolFault(Fault(
-                    HOST_SEAT, FaultCode.MALFORMED, f"the host began with {with_article(kind)} instead of a hello", session._seq(),
+                    self.host_seat, FaultCode.MALFORMED, f"the host began with {with_article(kind)} instead of a hello", session._seq(),
                 ))
             greeting(self, envelope)
             return
         handler = self._AFTER_HELLO.get(kind)
         if handler is None:
             if kind == "host-hello":
-                raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent its hello a second time", session._seq()))
+                raise ProtocolFault(Fault(self.host_seat, FaultCode.ILLEGAL, "the host sent its hello a second time", session._seq()))
             raise ProtocolFault(Fault(
-                HOST_SEAT, FaultCode.ILLEGAL, f"the host sent {with_article(kind)} message, which only joiners send", session._seq(),
+                self.host_seat, FaultCode.ILLEGAL, f"the host sent {with_article(kind)} message, which only joiners send", session._seq(),
             ))
         # Each kind checks its signature exactly once: the host's own here, a relayed message by
         # its handler (entries inside the replica).
@@ -203,18 +242,18 @@ class JoinerRole:
         """A message only the host may send: check it is the host's and its signature verifies."""
         session = self.session
         if self.host_key is None or envelope.sender != self.host_key.raw:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"{with_article(envelope.kind)} came signed by someone other than the host", session._seq()))
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.BAD_SIGNATURE, f"{with_article(envelope.kind)} came signed by someone other than the host", session._seq()))
         try:
             envelope.verify(self.host_key)
         except BadSignature as error:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host sent {with_article(envelope.kind)} with a bad signature ({error})", session._seq()))
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.BAD_SIGNATURE, f"the host sent {with_article(envelope.kind)} with a bad signature ({error})", session._seq()))
 
     def _relayed_seat(self, envelope: Envelope) -> int:
         # Messages relayed by the host carry their author's signature: check it is a seat's.
         session = self.session
         seat = session._seat_of_sender(envelope)
         if seat is None:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host relayed {with_article(envelope.kind)} from a key not at the table", session._seq()))
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.BAD_SIGNATURE, f"the host relayed {with_article(envelope.kind)} from a key not at the table", session._seq()))
         session._verify_relayed(envelope, seat)
         return seat
 
@@ -236,12 +275,12 @@ class JoinerRole:
             key = PublicKey(envelope.sender)
             envelope.verify(key)
         except (CryptoError, BadSignature, MalformedMessage):
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "the host's hello has a bad signature", 0))
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.BAD_SIGNATURE, "the host's hello has a bad signature", 0))
         if self.awaiting_hello and self.host_key is not None and key.raw != self.host_key.raw:
             self._not_our_host(key)
             return
         self.awaiting_hello = False
-        session.away.pop(HOST_SEAT, None)
+        session.away.pop(self.host_seat, None)
         if session.expected_host is not None and not fingerprint_matches(session.expected_host, key):
             session.other_host = key.fingerprint()
             self._halt_before_start(
@@ -358,7 +397,7 @@ class JoinerRole:
         session = self.session
         if not self.catching_up:
             self._check_host_sender(envelope)
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent a gone, which only answers a rejoin", session._seq()))
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.ILLEGAL, "the host sent a gone, which only answers a rejoin", session._seq()))
         game_id = session.game_id or session.resumed.game_id  # type: ignore[union-attr]
         body = envelope.body
         if not self._signed_by(envelope, self.host_key.raw) or (body["game_id"], body["rejoin"]) != (game_id, self.rejoin_digest):  # type: ignore[union-attr]
@@ -390,19 +429,20 @@ class JoinerRole:
             return
         if session.replica is None or envelope.body["seq"] != session.replica.seq:
             raise ProtocolFault(Fault(
-                HOST_SEAT, FaultCode.BAD_SEQUENCE,
+                self.host_seat, FaultCode.BAD_SEQUENCE,
                 f"the host said we were caught up at entry {envelope.body['seq']}, but it sent us {session._seq()}",
                 session._seq(),
             ))
         self.catching_up = False
-        session.away.pop(HOST_SEAT, None)
+        session.away.pop(self.host_seat, None)
         session._back()
-        session._emit(SeatBack(HOST_SEAT, session._host_name(), host=True))
+        session._emit(SeatBack(self.host_seat, session._host_name(), host=True))
         if session.replica.seq == 0 and session.seat in session.accepts:
             # The host may never have had it; or it began the game with it and then restarted before
             # writing it down (its transcript then holds no entry): it is starting again, and a
             # submission of ours before our accept would be one "before the game began".
             session._send(HOST_CONNECTION, session.accepts[session.seat])
+        session._tell_reach()  # where we listen now (we may have restarted elsewhere)
         flight = self.in_flight
         if flight is not None:
             if flight.counter == session.replica.counters[session.seat]:  # type: ignore[index]
@@ -424,7 +464,7 @@ class JoinerRole:
         if not self.catching_up or self.given_back or start > len(self.entries):
             why = ", and are not rejoining" if not self.catching_up else ", and gave them back already" if self.given_back else ""
             raise ProtocolFault(Fault(
-                HOST_SEAT, FaultCode.BAD_SEQUENCE,
+                self.host_seat, FaultCode.BAD_SEQUENCE,
                 f"the host asked for our log entries from {start} (we hold {len(self.entries)}{why})", session._seq(),
             ))
         self.given_back = True  # once a rejoin: each answer is our whole log, so a host can't make us repeat it
@@ -447,7 +487,7 @@ class JoinerRole:
             return
         if session.stage != "lobby":
             self._check_host_sender(envelope)
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent a reject after the game started (a host that quits leaves)", session._seq()))
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.ILLEGAL, "the host sent a reject after the game started (a host that quits leaves)", session._seq()))
         self._refused(envelope)
 
     def _lobby(self, envelope: Envelope) -> None:
@@ -457,7 +497,7 @@ class JoinerRole:
         try:
             lobby = [SeatInfo.decode(record) for record in envelope.body["players"]]
         except CryptoError as error:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.MALFORMED, f"the host's lobby is not valid: {error}", 0))
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.MALFORMED, f"the host's lobby is not valid: {error}", 0))
         you = session._lobby_index(lobby)
         if you is not None:
             # The host may have told two players of one name apart ("root-2"): that is our name now.
@@ -477,16 +517,17 @@ class JoinerRole:
             # (the same everywhere): a line past them, signed by its seat, proves a flood.
             if session._take_chat(seat, envelope) is Offer.PAST_TOTAL:
                 raise ProtocolFault(session._flood(seat, envelope))
+            self.hear(envelope, seat)
             return
         if not session.table_id or envelope.body["game_id"] != session.table_id:
             return  # before our first lobby, or a line from another table: nothing to show
         index = next((i for i, info in enumerate(session.lobby) if info.key.raw == envelope.sender), None)
         if index is None:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "the host relayed a chat from a key not in the lobby", 0))
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.BAD_SIGNATURE, "the host relayed a chat from a key not in the lobby", 0))
         try:
             envelope.verify(session.lobby[index].key)
         except (BadSignature, MalformedMessage) as error:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"the host relayed a chat in {session.lobby[index].name}'s name that it did not sign ({error})", 0))
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.BAD_SIGNATURE, f"the host relayed a chat in {session.lobby[index].name}'s name that it did not sign ({error})", 0))
         session._emit(ChatReceived(index, clean_text(session.lobby[index].name, 40), clean_text(envelope.body["text"])))
 
     def _start(self, envelope: Envelope) -> None:
@@ -494,30 +535,32 @@ class JoinerRole:
         if session.start_envelope is not None and envelope.raw == session.start_envelope.raw and self.catching_up:
             return  # a catch-up from the beginning repeats it
         if session.stage != "lobby":
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host started the game twice", session._seq()))
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.ILLEGAL, "the host started the game twice", session._seq()))
         try:
             seats = [SeatInfo.decode(record) for record in envelope.body["seats"]]
             assert session.game is not None
             ruleset = session.game.decode_ruleset(envelope.body["ruleset"])
         except (CryptoError, EngineError) as error:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.MALFORMED, f"the host's start is not valid: {error}", 0))
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.MALFORMED, f"the host's start is not valid: {error}", 0))
         mine = [i for i, seat in enumerate(seats) if seat.key.raw == session.identity.public_key.raw]
         if len(mine) != 1 or seats[mine[0]].seal != session.seal_key.public_bytes():
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host's start does not seat us as we joined", 0))
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.ILLEGAL, "the host's start does not seat us as we joined", 0))
         if seats[HOST_SEAT].key.raw != envelope.sender or len(seats) != ruleset.players:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host's start is inconsistent", 0))
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.ILLEGAL, "the host's start is inconsistent", 0))
         if len({seat.key.raw for seat in seats}) != len(seats):
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host's start seats one key twice", 0))
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.ILLEGAL, "the host's start seats one key twice", 0))
         resumed = session.resumed
         if resumed is not None and (mine[0] != resumed.seat or envelope.body["game_id"] != resumed.game_id):
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host's start is not the one of the game we are resuming", 0))
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.ILLEGAL, "the host's start is not the one of the game we are resuming", 0))
         session.ruleset = ruleset
         session.seats = seats
         session.seat = mine[0]
         session.name = clean_text(seats[session.seat].name, 40) or session.name
         session._begin_starting(envelope)
+        self.hear(envelope, HOST_SEAT)
         accept = make_envelope(session.identity, "accept", {"game_id": session.game_id, "start": envelope.digest})
         session._take_accept(session.seat, accept)
+        self.hear(accept, session.seat)
         session._send(HOST_CONNECTION, accept)
         session._maybe_begin()
 
@@ -525,29 +568,38 @@ class JoinerRole:
 
     def _accept(self, envelope: Envelope) -> None:
         session = self.session
-        session._take_accept(self._relayed_seat(envelope), envelope, relayed=True)
+        seat = self._relayed_seat(envelope)
+        session._take_accept(seat, envelope, relayed=True)
+        self.hear(envelope, seat)
         session._maybe_begin()
+
+    def _reach(self, envelope: Envelope) -> None:
+        """Where a seat says it can be reached, should it have to host (relayed)."""
+        session = self.session
+        session._take_reach(self._relayed_seat(envelope), envelope)
 
     def _entry(self, envelope: Envelope) -> None:
         session = self.session
         if session.stage != "playing":
             if session.stage in ("over", "halted"):
                 return
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent a log entry before everyone accepted", session._seq()))
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.ILLEGAL, "the host sent a log entry before everyone accepted", session._seq()))
         replica = session.replica
         assert replica is not None
         session._record("entry", envelope.raw)
         if self.catching_up:
             session._recall_own_choice(envelope)
+        host = self.host_seat  # who signs this entry (before it may hand the log over)
         applied = replica.apply_entry(envelope, self._verify_now)  # checks the host's signature
         self.entries.append(envelope.raw)
+        self.hear(envelope, host, applied.seq)
         if not applied.author_verified:
             session._unverified_submissions.append((applied.author, envelope))
         if self.in_flight is not None and applied.submission.seat == session.seat:
             self.in_flight = None
             self.in_flight_decision = False
         # The host's state hash in the entry is its acknowledgement of it.
-        session._note_hashes(HOST_SEAT, applied.seq, applied.entry_digest, envelope.body["state"])
+        session._note_hashes(host, applied.seq, applied.entry_digest, envelope.body["state"])
         session._after_apply(applied)
 
     def _verify_now(self, author: int, raw: bytes) -> bool:
@@ -566,9 +618,11 @@ class JoinerRole:
         session = self.session
         seat = session._seat_of_sender(envelope)
         if seat is None:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "the host relayed an acknowledgement from a key not at the table", session._seq()))
-        if seat == HOST_SEAT:
-            raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, "the host sent an acknowledgement (its entries carry its state)", session._seq()))
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.BAD_SIGNATURE, "the host relayed an acknowledgement from a key not at the table", session._seq()))
+        replica = session.replica
+        if seat == (replica.sequencer_at(envelope.body["seq"]) if replica is not None else HOST_SEAT):
+            raise ProtocolFault(Fault(seat, FaultCode.ILLEGAL, "the host sent an acknowledgement (its entries carry its state)", session._seq()))
+        self.hear(envelope, seat)
         session._take_ack(seat, envelope, verified=False)  # checked lazily: see Session._take_ack
 
     def _fault(self, envelope: Envelope) -> None:
@@ -614,6 +668,7 @@ class JoinerRole:
         "lobby": _lobby,
         "start": _start,
         "accept": _accept,
+        "reach": _reach,
         "entry": _entry,
         "ack": _ack,
         "chat": _chat,

@@ -145,6 +145,16 @@ def _seat_record(v: Any) -> bool:
     )
 
 
+# The most addresses a seat may give in its ``reach`` (an IPv4 and an IPv6 address of each of a few
+# interfaces, and one its router forwards).
+MAX_ADDRESSES = 8
+
+
+def _address(v: Any) -> bool:
+    # [host: an IP address or name as text, port]
+    return isinstance(v, tuple | list) and len(v) == 2 and _text(253)(v[0]) and bool(v[0]) and _int(1, 65535)(v[1])
+
+
 def _map(v: Any) -> bool:
     return isinstance(v, dict)
 
@@ -197,6 +207,8 @@ KINDS: dict[str, dict[str, Check]] = {
         "seats": _list_of(_seat_record, 64),
     },
     "accept": {"game_id": _bytes(32), "start": _bytes(32)},
+    # where a seat listens, should it have to host the table (§B15)
+    "reach": {"game_id": _bytes(32), "addresses": _list_of(_address, MAX_ADDRESSES)},
     # the game log
     "submit": {
         "game_id": _bytes(32),

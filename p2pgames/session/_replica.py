@@ -337,6 +337,9 @@ class Replica:
         # What a seat that handed over published: its audit keys by deal, its sealed choice's opening.
         self.handed_over: dict[int, dict[int, SeatAuditKeys]] = {}
         self.handed_opening: dict[int, tuple[bytes, Any]] = {}
+        # Who signs the entries: ``(first, seat)`` — from entry ``first`` on, ``seat`` sequences
+        # (seat 0 from the start; a host that hands over names its successor, §B15).
+        self.sequencers: list[tuple[int, int]] = [(0, HOST_SEAT)]
         self.phase: Phase = self._phase_for(game.step(self.state), None)
 
     # -- queries -------------------------------------------------------------------------------
@@ -363,9 +366,18 @@ class Replica:
         return ()
 
     @property
+    def sequencer(self) -> int:
+        """The seat that sequences the log now (signs the next entry): the host."""
+        return self.sequencers[-1][1]
+
+    def sequencer_at(self, seq: int) -> int:
+        """The seat that signs entry ``seq`` (by the hand-overs of the log so far)."""
+        return next(seat for first, seat in reversed(self.sequencers) if first <= seq)
+
+    @property
     def caretaker(self) -> int:
         """The seat that submits an open seat's decisions: the host, which sequences them anyway."""
-        return HOST_SEAT
+        return self.sequencer
 
     def author_of(self, seat: int) -> int:
         """The seat whose key signs ``seat``'s submissions: its own, or its caretaker's once open."""
@@ -380,6 +392,8 @@ class Replica:
         """Why ``seat`` can't be played by a bot now, in words, or ``None`` if it can: it must hold
         nothing the table needs from it — no key of a deal not yet audited, no committed choice
         not yet opened. (A random contribution committed and not opened is dropped instead.)"""
+        if seat == self.sequencer:
+            return "the host's seat can't be played by a bot: the log needs its host"
         problem = self._seat_problem(seat)
         if problem is not None:
             return problem
@@ -399,6 +413,10 @@ class Replica:
         problem = self._seat_problem(seat)
         if problem is not None:
             return problem
+        if seat == self.sequencer:
+            problem = self._succession_problem()
+            if problem is not None:
+                return problem
         if isinstance(self.phase, CardPhase):
             return "a card step is under way: your keys are needed first"
         for crypto in self.unaudited_deals_of(seat):
@@ -408,11 +426,28 @@ class Replica:
                             " alone: publishing it would show that card (try again after the deal's audit)")
         return None
 
+    def successor_candidates(self) -> tuple[int, ...]:
+        """The seats that could take over sequencing from the host: those playing, but the host."""
+        return tuple(seat for seat in self.playing_seats if seat != self.sequencer)
+
+    def _succession_problem(self) -> str | None:
+        """What stops the host from handing the log to a successor now: nobody left to take it,
+        or a choice an open seat committed to under the host's care and not yet opened (its
+        opening derives from the host's secrets, which leave with it)."""
+        if not self.successor_candidates():
+            return "nobody else plays at the table to host it"
+        phase = self.phase
+        for seat in sorted(self.open_seats):
+            if (isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN
+                    and seat in phase.commitments and seat not in phase.openings):
+                return f"seat {seat}'s bot, which this host plays, has committed to a choice it has not opened"
+            if self.sealed is not None and seat in self.sealed.seats and seat not in self.handed_opening:
+                return f"seat {seat}'s bot, which this host plays, has sealed a choice it has not opened"
+        return None
+
     def _seat_problem(self, seat: int) -> str | None:
-        """What stops ``seat`` from being played by a bot however it goes: the host's seat, a
-        seat played by one already, the game's end, a choice committed and not yet opened."""
-        if seat == HOST_SEAT:
-            return "the host's seat can't be played by a bot: the log needs its host"
+        """What stops ``seat`` from being played by a bot however it goes: a seat played by one
+        already, the game's end, a choice committed and not yet opened."""
         if seat in self.open_seats:
             return "that seat is played by a bot already"
         phase = self.phase
@@ -596,7 +631,7 @@ class Replica:
         """
         # Until the author's signature is checked, whoever delivered the bytes answers for them:
         # the joiner on whose connection they came, or the host that sequenced them in an entry.
-        blame = arrived_from if arrived_from is not None else HOST_SEAT
+        blame = arrived_from if arrived_from is not None else self.sequencer
         try:
             envelope = data if isinstance(data, Envelope) else open_envelope(data)
         except MalformedMessage as error:
@@ -613,7 +648,7 @@ class Replica:
             raise self._fault(arrived_from, FaultCode.BAD_SIGNATURE, f"sent a submission signed as seat {seat}")
         if envelope.sender != self.seats[author].key.raw:
             raise self._fault(blame, FaultCode.BAD_SIGNATURE, "sent a submission whose sender is not its seat's key")
-        if verify_author and not (host_signed and author == HOST_SEAT):
+        if verify_author and not (host_signed and author == self.sequencer):
             try:
                 envelope.verify(self.seats[author].key)
             except (BadSignature, MalformedMessage) as error:
@@ -851,11 +886,19 @@ class Replica:
         choice if it has one; returns its keys by deal."""
         self._fields(submission, HAND_OVER, {
             "keys": (tuple, list), "received": (tuple, list), "opening": (tuple, list, type(None)),
+            "successor": (int, type(None)),
         })
         seat = submission.seat
         problem = self.hand_over_problem(seat)
         if problem is not None:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"handed its seat over, but {problem}")
+        successor = submission.body["successor"]
+        if seat == self.sequencer:
+            # The host hands the log over too: to a seat that plays (§B15).
+            if type(successor) is not int or successor not in self.successor_candidates():
+                raise self._illegal(submission, FaultCode.ILLEGAL, f"handed the log to {successor!r}, which is no seat that could host it")
+        elif successor is not None:
+            raise self._illegal(submission, FaultCode.ILLEGAL, "named a successor, but it does not host the table")
         deals = [crypto.deal for crypto in self.unaudited_deals_of(seat)]
         keys = self._parse_audit_keys(submission, deals, field_holder=submission.body)
         for deal, published in keys.items():
@@ -927,24 +970,25 @@ class Replica:
         now (default: always); a caller that defers some must check them later — the returned
         :class:`Applied` says whether it was checked.
         """
+        host = self.sequencer
         try:
             envelope = data if isinstance(data, Envelope) else open_envelope(data)
         except MalformedMessage as error:
-            raise self._fault(HOST_SEAT, FaultCode.MALFORMED, f"sent a malformed log entry: {error}")
+            raise self._fault(host, FaultCode.MALFORMED, f"sent a malformed log entry: {error}")
         if envelope.kind != "entry":
-            raise self._fault(HOST_SEAT, FaultCode.MALFORMED, f"sent {with_article(envelope.kind)} where a log entry belongs")
-        if envelope.sender != self.seats[HOST_SEAT].key.raw:
-            raise self._fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, "a log entry is signed by someone other than the host")
+            raise self._fault(host, FaultCode.MALFORMED, f"sent {with_article(envelope.kind)} where a log entry belongs")
+        if envelope.sender != self.seats[host].key.raw:
+            raise self._fault(host, FaultCode.BAD_SIGNATURE, "a log entry is signed by someone other than the host")
         try:
-            envelope.verify(self.seats[HOST_SEAT].key)
+            envelope.verify(self.seats[host].key)
         except (BadSignature, MalformedMessage) as error:
-            raise self._fault(HOST_SEAT, FaultCode.BAD_SIGNATURE, f"sent a log entry with a bad signature ({error})")
+            raise self._fault(host, FaultCode.BAD_SIGNATURE, f"sent a log entry with a bad signature ({error})")
         body = envelope.body
         if body["game_id"] != self.game_id:
-            raise self._fault(HOST_SEAT, FaultCode.REPLAY, "sent a log entry of another game")
+            raise self._fault(host, FaultCode.REPLAY, "sent a log entry of another game")
         if body["seq"] != self.seq or body["prev"] != self.head:
             raise self._fault(
-                HOST_SEAT, FaultCode.BAD_SEQUENCE,
+                host, FaultCode.BAD_SEQUENCE,
                 f"sent entry {body['seq']} out of order (expected {self.seq} after {self.head.hex()[:12]})",
                 (envelope.raw,),
             )
@@ -954,10 +998,10 @@ class Replica:
         if verify_author is not None:
             try:
                 opened = open_envelope(inner)
-                author = self.author_of(opened.body["seat"]) if opened.kind == "submit" else HOST_SEAT
+                author = self.author_of(opened.body["seat"]) if opened.kind == "submit" else host
                 checked = opened  # parsed once
             except MalformedMessage:
-                author = HOST_SEAT  # check_submission reports it properly below
+                author = host  # check_submission reports it properly below
             eager = verify_author(author, inner)
         try:
             try:
@@ -969,7 +1013,7 @@ class Replica:
                     self.check_submission(inner, None, host_signed=True)
                 raise
         except ProtocolFault as problem:
-            if problem.fault.code == FaultCode.BAD_SIGNATURE and problem.fault.culprit == HOST_SEAT:
+            if problem.fault.code == FaultCode.BAD_SIGNATURE and problem.fault.culprit == host:
                 # The host's signature on the entry proves it sequenced the forgery.
                 fault = problem.fault
                 raise ProtocolFault(Fault(fault.culprit, fault.code, fault.reason, fault.seq, None, (envelope.raw,)))
@@ -977,7 +1021,7 @@ class Replica:
         author = self.author_of(submission.seat)  # before applying: it may open a seat
         applied = self._apply(submission)
         applied.author = author
-        applied.author_verified = eager or author == HOST_SEAT
+        applied.author_verified = eager or author == host
         self.link(applied, envelope)
         return applied
 
@@ -1014,12 +1058,16 @@ class Replica:
         return linked is not None and linked != seq
 
     def host_entry(self, raw: Any) -> Envelope | None:
-        """The entry in ``raw`` if it is one the host signed, else ``None``."""
+        """The entry in ``raw`` if it is one the host signed — the seat that signs entries of its
+        number (:meth:`sequencer_at`) —, else ``None``."""
         try:
             envelope = open_envelope(raw)
-            if envelope.kind != "entry" or envelope.sender != self.seats[HOST_SEAT].key.raw:
+            if envelope.kind != "entry" or type(envelope.body.get("seq")) is not int:
                 return None
-            envelope.verify(self.seats[HOST_SEAT].key)
+            key = self.seats[self.sequencer_at(envelope.body["seq"])].key
+            if envelope.sender != key.raw:
+                return None
+            envelope.verify(key)
         except (MalformedMessage, BadSignature):
             return None
         return envelope
@@ -1125,6 +1173,8 @@ class Replica:
             self.handed_opening[seat] = (salt, value)
         self.open_consents.pop(seat, None)
         self._open(applied, seat)
+        if submission.body["successor"] is not None:
+            self.sequencers.append((applied.seq + 1, submission.body["successor"]))
 
     def _apply_open_seat(self, applied: Applied, submission: Submission) -> None:
         seat = submission.body["seat"]
@@ -1308,8 +1358,8 @@ class Replica:
         from signed messages alone, never from the reporter's word.
         """
         evidence, culprit, code = fault.evidence, fault.culprit, fault.code
-        if culprit == HOST_SEAT and code in CHAIN_BREAKS:
-            return self._confirm_chain_break(code, evidence)
+        if code in CHAIN_BREAKS and culprit in self.hosts():
+            return self._confirm_chain_break(culprit, code, evidence)
         if code not in PROVABLE:
             # A replay, a bad frame, silence: signed messages can't show who did it.
             return f"{with_article(str(code))} fault can't be proved by evidence"
@@ -1321,8 +1371,8 @@ class Replica:
             message = open_envelope(evidence[0])
         except MalformedMessage:
             return "the evidence is not a message"
-        if code == FaultCode.BAD_SIGNATURE and culprit == HOST_SEAT and message.kind == "entry":
-            return None if self._forged_entry(message) else "the entry's submission is properly signed"
+        if code == FaultCode.BAD_SIGNATURE and message.kind == "entry" and culprit in self.hosts():
+            return None if self._forged_entry(culprit, message) else "the entry's submission is properly signed"
         try:
             message.verify(self.seats[culprit].key)
         except (BadSignature, MalformedMessage):
@@ -1345,11 +1395,15 @@ class Replica:
             return f"the evidence shows something else ({problem.fault.code})"
         return "the evidence shows a valid move"
 
-    def _confirm_chain_break(self, code: str, evidence: tuple[bytes, ...]) -> str | None:
-        """The host's ``bad-sequence`` (``replay``) is proved by an entry of this game (another
+    def hosts(self) -> tuple[int, ...]:
+        """Every seat that has sequenced the log (the host, and each successor)."""
+        return tuple(seat for _, seat in self.sequencers)
+
+    def _confirm_chain_break(self, culprit: int, code: str, evidence: tuple[bytes, ...]) -> str | None:
+        """A host's ``bad-sequence`` (``replay``) is proved by an entry of this game (another
         game) it signed, the first piece of evidence, that contradicts this log (§B11 case 3)."""
         entry = self.host_entry(evidence[0]) if evidence else None
-        if entry is None:
+        if entry is None or entry.sender != self.seats[culprit].key.raw:
             return "the evidence is not an entry the host signed"
         if not self.contradicts_chain(entry):
             return "the entry contradicts nothing in this log"
@@ -1375,13 +1429,17 @@ class Replica:
             return "the two acknowledgements do not contradict each other"
         return None
 
-    def _forged_entry(self, entry: Envelope) -> bool:
+    def _forged_entry(self, host: int, entry: Envelope) -> bool:
+        """Whether ``entry``, signed by ``host``, holds a submission its author's key did not sign
+        (one the host signed itself — its own, or an open seat's it plays — is no forgery)."""
         try:
-            entry.verify(self.seats[HOST_SEAT].key)
+            entry.verify(self.seats[host].key)
             inner = open_envelope(entry.body["submission"])
             author = inner.body["seat"]
-            if not 0 < author < self.players:
+            if not 0 <= author < self.players or author == host:
                 return False
+            if author in self.open_seats and inner.sender == self.seats[host].key.raw:
+                return False  # an open seat's submission, signed by the host that plays it
         except (MalformedMessage, BadSignature, KeyError):
             return False
         try:

@@ -68,11 +68,12 @@ from p2pgames.session._events import (
     OpenSeatAsked,
     SeatOpened,
     SessionEvent,
+    HostChanged,
 )
 from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault, ended_reason, odd_one_out
 from p2pgames.session._host import STALE_CODES, HostRole, ResumeError
 from p2pgames.session._joiner import HOST_CONNECTION, JoinerRole
-from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
+from p2pgames.session._messages import MAX_ADDRESSES, Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
 from p2pgames.session._replica import (
     HAND_OVER,
     HOST_SEAT,
@@ -212,6 +213,10 @@ class Session:
         self._caretaking: dict[int, tuple[SeatSecrets, Any]] = {}
         # The kind of bot that plays the open seats we are caretaker of (None: the game's default).
         self.open_seat_bot = open_seat_bot
+        # Where we listen, should we have to host the table (set_reach), and where each seat
+        # said it can be reached: its latest ``reach`` (§B15).
+        self.reach: tuple[tuple[str, int], ...] = ()
+        self.reaches: dict[int, Envelope] = {}
         # Seats whose connection is lost (seat -> why); for a joiner, seat 0 when the host is.
         self.away: dict[int, str] = {}
         self.seat_kept = False  # we stopped without the game ending for the others: resumable
@@ -382,7 +387,7 @@ class Session:
         if self._replaying:
             return self.role.replay_status()
         missing = self.awaited_away()
-        if missing == (HOST_SEAT,):  # (only a joiner's host is ever away to it)
+        if missing == (self.host_seat,) and not self.is_host:  # (only a joiner's host is ever away to it)
             return f"waiting for the host, {self._host_name()}, to come back"
         if missing:
             return f"waiting for {' and '.join(self.names[seat] for seat in missing)} to reconnect"
@@ -426,8 +431,8 @@ class Session:
         play. What :meth:`status` names, and a user interface times."""
         if self.stage != "playing":
             return ()
-        if HOST_SEAT in self.away:  # a joiner's host
-            return (HOST_SEAT,)
+        if not self.is_host and self.host_seat in self.away:  # a joiner's host
+            return (self.host_seat,)
         return tuple(seat for seat in self.waiting_for() if seat in self.away)
 
     def _send(self, connection: int, envelope: Envelope | bytes) -> None:
@@ -460,7 +465,13 @@ class Session:
         return self.role.reconnecting
 
     def _host_name(self) -> str:
-        return self.names[HOST_SEAT] if self.seats else "the host"
+        return self.names[self.host_seat] if self.seats else "the host"
+
+    @property
+    def host_seat(self) -> int:
+        """The seat that hosts the table now (sequences the log): seat 0, or the successor a
+        host that left handed the log to (§B15)."""
+        return self.replica.sequencer if self.replica is not None else HOST_SEAT
 
     def protocol_violation(self, connection: int, code: str, reason: str) -> None:
         """The network layer saw a framing error (``code`` oversize/malformed) on ``connection``."""
@@ -547,7 +558,7 @@ class Session:
             envelope.verify(self.seats[seat].key)
         except (BadSignature, MalformedMessage) as error:
             raise ProtocolFault(Fault(
-                HOST_SEAT, FaultCode.BAD_SIGNATURE,
+                self.host_seat, FaultCode.BAD_SIGNATURE,
                 f"the host relayed a message in {self._who(seat)}'s name that it did not sign ({envelope.kind}: {error})",
                 self._seq(),
             ))
@@ -589,7 +600,7 @@ class Session:
         body = envelope.body
         if self.start_envelope is None or body["start"] != self.start_envelope.digest or body["game_id"] != self.game_id:
             if relayed:  # the host checks an accept before relaying it: this one it should have refused
-                raise ProtocolFault(Fault(HOST_SEAT, FaultCode.ILLEGAL, f"the host relayed an accept by {self._who(seat)} of a different start", self._seq()))
+                raise ProtocolFault(Fault(self.host_seat, FaultCode.ILLEGAL, f"the host relayed an accept by {self._who(seat)} of a different start", self._seq()))
             raise ProtocolFault(Fault(seat, FaultCode.ILLEGAL, f"{self._who(seat)} accepted a different start", self._seq()))
         if seat in self.accepts:
             return
@@ -599,6 +610,8 @@ class Session:
     def _maybe_begin(self) -> None:
         if self.stage == "starting" and len(self.accepts) == len(self.seats):
             self.stage = "playing"
+            if not self._replaying:
+                self._tell_reach()
             self._pump()
 
     # -- applying entries ----------------------------------------------------------------------
@@ -638,6 +651,9 @@ class Session:
         for deal, slots in applied.retired.items():
             secrets.forget_deal(deal, slots)
         self._acknowledge(applied.seq, applied.entry_digest, replica.state_hash)
+        if submission.kind == HAND_OVER and submission.body["successor"] is not None:
+            # After our acknowledgement of it, which the table needs from us as a joiner.
+            self._host_changed(submission.seat, submission.body["successor"], applied.seq)
         if isinstance(replica.phase, OverPhase) and self.stage == "playing":
             self.stage = "over"
             self.result = replica.phase.result
@@ -813,7 +829,7 @@ class Session:
             open_envelope(entry.body["submission"]).verify(self.seats[seat].key)
         except (BadSignature, MalformedMessage):
             raise ProtocolFault(Fault(
-                HOST_SEAT, FaultCode.BAD_SIGNATURE,
+                self.replica.sequencer_at(entry.body["seq"]), FaultCode.BAD_SIGNATURE,  # type: ignore[union-attr]
                 f"the host sequenced a submission in {self._who(seat)}'s name that it did not sign",
                 self._seq(), None, (entry.raw,),
             ))
@@ -1054,10 +1070,68 @@ class Session:
         replica = self.replica
         if self.stage != "playing" or replica is None or self.seat is None:
             raise LocalError("there is no game going on")
-        if self.seat == replica.caretaker:
-            raise LocalError("the host's seat can't be handed to a bot yet: the table needs its host")
+        if self.is_host and self.successor() is None:
+            raise LocalError(
+                "nobody else at the table can host it (no other player's address is known): end the game instead"
+            )
         self._handing_over = True
         self._pump()
+
+    def successor(self) -> int | None:
+        """Host: the seat to hand the log to if we leave now — the first seat still playing, at
+        the table now, that told us where it can be reached (§B15) — or ``None``."""
+        replica = self.replica
+        if replica is None:
+            return None
+        return next((
+            seat for seat in replica.successor_candidates()
+            if seat not in self.away and seat in self.reaches and self.reaches[seat].body["addresses"]
+        ), None)
+
+    def reach_of(self, seat: int) -> tuple[tuple[str, int], ...]:
+        """Where ``seat`` said it can be reached (its latest ``reach``), best first."""
+        envelope = self.reaches.get(seat)
+        return tuple((host, port) for host, port in envelope.body["addresses"]) if envelope is not None else ()
+
+    def set_reach(self, addresses: Iterable[tuple[str, int]]) -> None:
+        """Where this seat listens, best first, should it have to host the table (the network
+        layer says, before the start); told the table once the game begins, and again when we
+        rejoin (§B15)."""
+        self.reach = tuple((str(host), int(port)) for host, port in addresses)[:MAX_ADDRESSES]
+
+    def _tell_reach(self) -> None:
+        """Tell the table where we can be reached (if we listen anywhere)."""
+        if not self.reach or self.seat is None or not self.game_id:
+            return
+        envelope = make_envelope(self.identity, "reach", {
+            "game_id": self.game_id, "addresses": [list(address) for address in self.reach],
+        })
+        self.reaches[self.seat] = envelope
+        self.role.tell_reach(envelope)
+
+    def _take_reach(self, seat: int, envelope: Envelope) -> bool:
+        """A seat's ``reach`` (signature checked): kept, the latest one per seat. Whether it is
+        news (not a repeat of what we hold), to pass on."""
+        if envelope.body["game_id"] != self.game_id or seat == self.seat:
+            return False
+        held = self.reaches.get(seat)
+        if held is not None and held.body["addresses"] == envelope.body["addresses"]:
+            return False
+        self.reaches[seat] = envelope
+        return True
+
+    def _host_changed(self, old: int, new: int, seq: int) -> None:
+        """Entry ``seq``: host ``old`` handed the log to ``new`` (§B15). The successor becomes
+        the host (a :class:`HostRole` that gathers the others); the others dial it."""
+        if self.seat == old:
+            return  # we left the table with it (see _seat_opening)
+        self.away.pop(old, None)
+        self._emit(HostChanged(old, self.names[old], new, self.names[new], self.reach_of(new), you=self.seat == new))
+        if self.seat == new:
+            self.role = HostRole.succeeding(self, self.role)  # type: ignore[arg-type]
+            self.is_host = True
+        else:
+            self.role.follow_host(new)  # type: ignore[union-attr]
 
     def _hand_over_body(self) -> dict | None:
         """Our ``hand-over``, if we are handing over and nothing stops it now."""
@@ -1080,7 +1154,12 @@ class Session:
             for sender, key in sorted(secrets.received.get(slot, {}).items()):
                 if sender in crypto.unreleased[index]:
                     received.append([slot, sender, scalar_to_bytes(key)])
-        return {"t": HAND_OVER, "keys": body["keys"], "received": received, "opening": opening}
+        successor = None
+        if self.seat == replica.sequencer:
+            successor = self.successor()
+            if successor is None:
+                return None  # wait for a seat that can host the table to be back
+        return {"t": HAND_OVER, "keys": body["keys"], "received": received, "opening": opening, "successor": successor}
 
     def _seat_opening(self, applied: Any) -> None:
         """After an ``open-seat`` entry: tell the player who agreed, or that the seat is open."""
@@ -1306,7 +1385,7 @@ class Session:
             self.seat_kept = self.resumed is not None
             self.role.leave_before_start()
             return
-        if HOST_SEAT in self.away and not self.finished:  # (only a joiner's host is ever away to it)
+        if not self.is_host and self.host_seat in self.away and not self.finished:  # (only a joiner's host is ever away to it)
             # Nobody can hear it: the game goes on without us, and our seat is kept to be taken
             # again (p2pgames resume: the network layer, which keeps the seat, says so) — the
             # others may end the game meanwhile.
@@ -1350,7 +1429,7 @@ class Session:
             raise LocalError("the game is over")
         if not self.away or self.seat is None or not self.game_id:
             raise LocalError("nobody is away: there is no reason to end the game")
-        who = "the host" if self.seat == HOST_SEAT else self._who(self.seat)
+        who = "the host" if self.is_host else self._who(self.seat)
         stopped = self._stopped
         # Seats that went away while this process was stopped went because it was (was_stopped).
         gone = stopped.ours(self.away) if stopped is not None else []
@@ -1358,12 +1437,12 @@ class Session:
         if stopped is not None and gone:
             reason = ended_reason(
                 who, away, stopped_for=duration(stopped.seconds),
-                gone=[self._who(seat) for seat in gone], host_gone=self.seat != HOST_SEAT,
+                gone=[self._who(seat) for seat in gone], host_gone=not self.is_host,
             )
         else:
             reason = ended_reason(who, away)
         # A joiner's host is the only one it could tell: if it is the one away, say it to ourselves only.
-        send = HOST_SEAT not in self.away
+        send = self.is_host or self.host_seat not in self.away
         self._halt(Fault(None, FaultCode.ENDED, reason, self._seq()), send=send)
         self._closing.extend(self.role.table_connections())
 

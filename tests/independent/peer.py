@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from . import canon, deck, probe, replica, wire
 
-PROTOCOL = 3
+PROTOCOL = 4
 
 
 class PeerError(Exception):
@@ -231,6 +231,10 @@ class Peer:
                  for n in range(self.chat_burst)]
         if lines:  # in one write: they arrive together
             await self._stream.send_all(b"".join(wire.frame(line) for line in lines))
+
+    async def _on_reach(self, env):
+        # Where a seat could host the table (§B15): this peer never dials anyone but its host.
+        self._seat_of(env)
 
     async def _on_accept(self, env):
         seat = self._seat_of(env)

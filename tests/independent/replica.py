@@ -26,7 +26,7 @@ BODY_FIELDS = {
     "audit": {"t", "keys"},
     "dispute": {"t", "slot", "reason"},
     "open-seat": {"t", "seat"},
-    "hand-over": {"t", "keys", "received", "opening"},
+    "hand-over": {"t", "keys", "received", "opening", "successor"},
 }
 
 
@@ -75,12 +75,13 @@ class Replica:
         self.open = {}       # open seat -> the entry that opened it (§B14)
         self.handed = {}     # seat that handed over -> {deal: (rekey, shuffle, locks)} it published
         self.consents = {}   # seat -> the seats that consented to opening it
+        self.sequencer = 0   # the seat that signs the entries: the host, then its successors (§B15)
         self.phase = None
         self._begin()
 
     def author(self, seat) -> int:
-        """The seat whose key signs `seat`'s submissions: its caretaker, seat 0, once open (§B14)."""
-        return 0 if seat in self.open else seat
+        """The seat whose key signs `seat`'s submissions: its caretaker, the host, once open (§B14)."""
+        return self.sequencer if seat in self.open else seat
 
     # --- what the log waits for ---------------------------------------------------------------
 
@@ -243,7 +244,7 @@ class Replica:
         phase = self.phase
         refused = (
             seat in self.open or target == seat or phase["kind"] == "over"
-            or seat in self.consents.get(target, set()) or target == 0 or target in self.open
+            or seat in self.consents.get(target, set()) or target == self.sequencer or target in self.open
             or any(target in deal.holders and deal.number not in audited for deal in self.deals.values())
             or (phase["kind"] == "choice" and phase["domain"] == "choice"
                 and target in phase["commits"] and target not in phase["opens"])
@@ -269,10 +270,21 @@ class Replica:
         audited = {d for audit in self.audits for keys in audit.values() for d in keys}
         unaudited = [d for d, deal in sorted(self.deals.items()) if seat in deal.holders and d not in audited]
         leaks = any(self.unpublished[slot] == {seat} and self.knows[slot] - {seat} for slot in self.unpublished)
-        if (seat == 0 or seat in self.open or phase["kind"] in ("over", "cards") or leaks
+        if (seat in self.open or phase["kind"] in ("over", "cards") or leaks
                 or (phase["kind"] == "choice" and phase["domain"] == "choice"
                     and seat in phase["commits"] and seat not in phase["opens"])):
             raise Fault("illegal", f"seat {seat}: may not hand its seat over now", seat)
+        successor = body["successor"]
+        if seat == self.sequencer:
+            # The host hands the log to a seat that plays (§B15); not while a choice an open seat
+            # committed to under its care is unopened (no game followed here seals choices).
+            playing = [s for s in range(self.players) if s not in self.open and s != seat]
+            owed = phase["kind"] == "choice" and phase["domain"] == "choice" and any(
+                s in self.open and s not in phase["opens"] for s in phase["commits"])
+            if not is_int(successor) or successor not in playing or owed:
+                raise Fault("illegal", f"seat {seat}: may not hand the log to {successor!r} now", seat)
+        elif successor is not None:
+            raise Fault("illegal", f"seat {seat}: named a successor, but it does not host", seat)
         if body["opening"] is not None:  # no game followed here seals choices (§B4)
             raise Fault("illegal", f"seat {seat}: handed over an opening it has no use for", seat)
         entries = body["keys"]
@@ -320,6 +332,8 @@ class Replica:
         self.handed[seat] = parsed
         self.consents.pop(seat, None)
         self.open[seat] = self.seq
+        if successor is not None:
+            self.sequencer = successor
 
     # --- deals (§B6.1) ------------------------------------------------------------------------
 

@@ -137,6 +137,8 @@ def _verify(data, follow_games, report):
     chain = []            # chain[0]: start digest, chain[i+1]: digest of entry i
     counters = {}
     opened, consents = set(), {}  # open seats, and the consents to opening each seat (§B14)
+    host = 0  # the seat that signs the entries: seat 0, then each successor it names (§B15)
+    signers = []  # the seat that signed each entry: its state is that seat's acknowledgement
     logged = {}           # submission envelope bytes -> (seat, body), for evidence
     said = {}             # seat -> {digest: bytes of text} of its chat lines of this game (§B10)
     accepts = set()
@@ -178,27 +180,31 @@ def _verify(data, follow_games, report):
         elif kind == "entry":
             if report.stopped is not None:
                 continue  # the entries after the verdict are not replayed (§B11)
-            env = _open_entry(value, where, seats[0][0], game_id, chain)
+            env = _open_entry(value, where, seats[host][0], game_id, chain, host)
             n = len(chain) - 1
+            signers.append(host)
             try:
                 sub = wire.open_envelope(env.body["submission"], check_signature=False)
             except wire.WireError as e:
-                raise Problem("malformed", f"entry {n}: its submission is not an envelope ({e})", 0) from e
+                raise Problem("malformed", f"entry {n}: its submission is not an envelope ({e})", host) from e
             if sub.kind != "submit":
-                raise Problem("malformed", f"entry {n}: its submission is a {sub.kind}", 0)
+                raise Problem("malformed", f"entry {n}: its submission is a {sub.kind}", host)
             seat = sub.body["seat"]
-            author = 0 if seat in opened else seat  # an open seat's caretaker signs for it (§B14)
+            author = host if seat in opened else seat  # an open seat's caretaker, the host, signs for it (§B14)
             if seat >= len(seats) or not sub.signed_by(seats[author][0]):
                 raise Problem("bad-signature", f"entry {n}: a submission seat {seat}'s author's key did not sign", 0)
             if sub.body["game_id"] != game_id or sub.body["counter"] != counters.get(seat, 0):
                 raise Problem("replay", f"entry {n}: seat {seat}'s submission has counter "
-                                        f"{sub.body['counter']}, not {counters.get(seat, 0)}", 0)
+                                        f"{sub.body['counter']}, not {counters.get(seat, 0)}", host)
             if accepts != set(range(len(seats))):
-                raise Problem("illegal", f"entry {n}: sequenced before every seat accepted", 0)
+                raise Problem("illegal", f"entry {n}: sequenced before every seat accepted", host)
             counters[seat] = counters.get(seat, 0) + 1
             body = sub.body["body"]
             if body.get("t") == "hand-over":
                 opened.add(seat)  # its own word opens its seat (§B14); the replica checks the rest
+                successor = body.get("successor")
+                if seat == host and type(successor) is int and 0 <= successor < len(seats):
+                    host = successor  # it signs the entries after this one (§B15)
             if body.get("t") == "open-seat" and isinstance(body.get("seat"), int):
                 # Who signs for whom (§B14), followed here also for the games not replayed: a
                 # seat is open once every other seat not open has consented (the replica, for a
@@ -226,7 +232,7 @@ def _verify(data, follow_games, report):
                     continue
                 if state != env.body["state"]:
                     raise Problem("desync", f"entry {n}: the host signed state {env.body['state'].hex()[:16]}, "
-                                            f"the replay reached {state.hex()[:16]}", 0)
+                                            f"the replay reached {state.hex()[:16]}", host)
             report.bodies.append((seat, body))
             report.states.append(env.body["state"])
             logged[env.body["submission"]] = (seat, body)
@@ -302,7 +308,7 @@ def _verify(data, follow_games, report):
         report.acks += 1
     # The seats that must agree: every seat but the open ones (§B8, §B14).
     everyone = {s for s in range(len(seats)) if s not in opened}
-    while report.agreed < report.entries and everyone <= acked.get(report.agreed, set()) | {0}:
+    while report.agreed < report.entries and everyone <= acked.get(report.agreed, set()) | {signers[report.agreed]}:
         report.agreed += 1
     if game is not None and report.stopped is None:
         expected = game.result()
@@ -329,8 +335,9 @@ def _seat_of(env, keys, where):
     return keys[env.sender]
 
 
-def _open_entry(value, where, host_key, game_id, chain):
-    """An entry record that is case 1 of §B11, else the Problem its case names."""
+def _open_entry(value, where, host_key, game_id, chain, host):
+    """An entry record that is case 1 of §B11, else the Problem its case names (a host's problem
+    names `host`, the seat whose key is `host_key`)."""
     n = len(chain) - 1
     if not isinstance(value, bytes):
         raise Problem("damage", f"{where}: not envelope bytes")
@@ -345,7 +352,7 @@ def _open_entry(value, where, host_key, game_id, chain):
         except (canon.CanonError, TypeError):
             signed = False
         if signed:
-            raise Problem("malformed", f"{where}: a host-signed entry whose body breaks the schema ({e})", 0) from e
+            raise Problem("malformed", f"{where}: a host-signed entry whose body breaks the schema ({e})", host) from e
         raise Problem("damage", f"{where}: not a well-formed envelope ({e})") from e
     if env.kind != "entry":
         raise Problem("damage", f"{where}: a {env.kind} message in an entry record")
@@ -356,14 +363,14 @@ def _open_entry(value, where, host_key, game_id, chain):
     seq, prev = body["seq"], body["prev"]
     if body["game_id"] != game_id:
         if prev in chain:
-            raise Problem("replay", f"{where}: a host-signed entry of another game linked into the log", 0)
+            raise Problem("replay", f"{where}: a host-signed entry of another game linked into the log", host)
         raise Problem("damage", f"{where}: a host-signed entry of another game, linked to no entry")
     if seq == n and prev == chain[n]:
         return env
     if (seq < n and env.digest != chain[seq + 1]) or (seq <= n and prev != chain[seq]) or (
             prev in chain and chain.index(prev) != seq):
         if not (seq < n and env.digest == chain[seq + 1]):
-            raise Problem("bad-sequence", f"{where}: a host-signed entry {seq} that contradicts the log", 0)
+            raise Problem("bad-sequence", f"{where}: a host-signed entry {seq} that contradicts the log", host)
     raise Problem("damage", f"{where}: entry {seq} where entry {n} was due (a record dropped, repeated or moved)")
 
 

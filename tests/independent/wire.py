@@ -125,6 +125,7 @@ SCHEMAS = {
     "lobby": {"players": "records", "seats": "seats", "table": B32},
     "start": {"game_id": B32, "ruleset": "ruleset", "seats": "records"},
     "accept": {"game_id": B32, "start": B32},
+    "reach": {"game_id": B32, "addresses": "addresses"},
     "submit": {"game_id": B32, "seat": SEAT, "counter": INT, "based_on": INT, "body": MAP},
     "entry": {"game_id": B32, "seq": INT, "prev": B32, "submission": BYTES, "state": B32},
     "stale": {"game_id": B32, "counter": INT, "reason": TEXT},
@@ -173,6 +174,9 @@ _CHECKS = {
     "ruleset": _is_ruleset,
     "records": lambda v: isinstance(v, list) and len(v) <= 64 and all(_is_record(r) for r in v),
     "seats": lambda v: _is_int(v) and 1 <= v <= 64,
+    "addresses": lambda v: isinstance(v, list) and len(v) <= 8 and all(
+        isinstance(a, list) and len(a) == 2 and _is_text(a[0], 253) and a[0] != "" and _is_int(a[1]) and 1 <= a[1] <= 65535
+        for a in v),
     "seat_or_nil": lambda v: v is None or (_is_int(v) and 0 <= v <= 63),
     "evidence": lambda v: isinstance(v, list) and len(v) <= 16 and all(isinstance(e, bytes) for e in v),
 }

@@ -16,11 +16,15 @@ def canonical_records(saved: list[bytes]):
 
 
 class Switchboard:
-    """Host + joiners wired by in-memory queues. ``tamper(seat, data)`` may rewrite joiner frames."""
+    """Host + joiners wired by in-memory queues. ``tamper(seat, data)`` may rewrite joiner frames.
+
+    With ``reach``, every seat tells the table where it "listens" (``("switchboard", 7000 + seat)``),
+    so that a host may hand the table to another seat (§B15): the board then wires every joiner to
+    the new host as the joiner's session follows it (:attr:`host_seat`)."""
 
     def __init__(
         self, game_name: str, players: int, *, seed: bytes = b"t", options=None, bots=None, narrate=False,
-        loader=get_game,
+        loader=get_game, reach: bool = False,
     ):
         game = loader(game_name)
         self.game = game
@@ -36,6 +40,8 @@ class Switchboard:
                 ruleset=ruleset if seat == 0 else None,
                 random_bytes=rng, narrate=narrate, bot=True,
             )
+            if reach:
+                session.set_reach([("switchboard", 7000 + seat)])
             self.sessions.append(session)
             self.bots.append(bot_for(game, seed + bytes([seat])) if bots is None else bots[seat])
         self.queue: deque[tuple[str, int, int, bytes]] = deque()  # (direction, joiner seat, conn, data)
@@ -48,6 +54,7 @@ class Switchboard:
         self.received: list[list[bytes]] = [[] for _ in range(players)]  # every frame each seat got
         self.saved: list[list[bytes]] = [[] for _ in range(players)]  # each seat's saved-seat records
         self.delivered = 0
+        self.host_seat = 0  # the seat that hosts the table now
         # The host's connection to each joiner (a new number after each reconnect; None: cut).
         self.links: dict[int, int | None] = {seat: seat for seat in range(1, players)}
         self._next_connection = 100
@@ -72,12 +79,15 @@ class Switchboard:
 
     @property
     def host(self) -> Session:
-        return self.sessions[0]
+        return self.sessions[self.host_seat]
 
     def flush(self) -> None:
+        following: list[int] = []  # joiners that hung up on their old host to dial the new one
         for seat, session in enumerate(self.sessions):
+            if session.is_host and seat != self.host_seat and session.stage == "playing":
+                following += self._take_over(seat)
             for connection, data in session.take_outgoing():
-                if seat == 0:
+                if seat == self.host_seat:
                     joiner = next((s for s, c in self.links.items() if c == connection), None)
                     if joiner is not None:  # else a connection that is gone: the frame is lost
                         self.queue.append(("down", joiner, connection, data))
@@ -86,7 +96,25 @@ class Switchboard:
             for record in session.take_transcript():
                 self.transcripts[seat] += encode_record(record)
             self.saved[seat] += session.take_saved()
-            session.take_closing()
+            closing = session.take_closing()
+            if (HOST_CONNECTION in closing and seat != self.host_seat and session.stage == "playing"
+                    and session.host_seat == self.host_seat and seat in self.links):
+                # It hung up on its old host to follow the new one: it dials it (as a Node does).
+                following.append(seat)
+        for seat in following:
+            self.sessions[seat].disconnected(HOST_CONNECTION, "followed the new host")
+            self.reconnect(seat)
+
+    def _take_over(self, seat: int) -> list[int]:
+        """``seat`` hosts the table now: frames on their way to the old host are lost, and each
+        joiner is wired to the new host once it follows it (those that do already: returned)."""
+        old = self.host_seat
+        self.host_seat = seat
+        self.queue = type(self.queue)(item for item in self.queue if item[0] == "down" and item[1] != seat)
+        self.sessions[seat].disconnected(HOST_CONNECTION, "the old host left")
+        self.links = {other: None for other in range(len(self.sessions)) if other not in (seat, old)}
+        return [other for other in self.links
+                if self.sessions[other].stage == "playing" and self.sessions[other].host_seat == seat]
 
     # -- breaking the network ----------------------------------------------------------------
 
@@ -167,8 +195,8 @@ class Switchboard:
                     connection = self.links.get(seat)
                     if connection is None:
                         continue  # its connection was cut meanwhile: lost
-                    self.received[0].append(data)
-                    self.sessions[0].receive(connection, data)
+                    self.received[self.host_seat].append(data)
+                    self.host.receive(connection, data)
                 else:
                     self.received[seat].append(data)
                     self.sessions[seat].receive(HOST_CONNECTION, data)

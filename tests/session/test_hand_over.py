@@ -93,7 +93,7 @@ def test_a_hand_over_waits_while_a_card_the_leaver_gave_is_locked_by_its_key_alo
         replica().check_submission(hand_over_envelope(board, 2, {
             "t": "hand-over", "keys": board.sessions[2].secrets.audit_body(
                 replica(), tuple(c.deal for c in replica().unaudited_deals_of(2)))["keys"], "received": [],
-            "opening": None,
+            "opening": None, "successor": None,
         }), 2)
     assert caught.value.fault.culprit == 2 and "locked by your key alone" in caught.value.fault.reason
     board.sessions[2].hand_over()  # so the leaver waits, doing its duties, until it can
@@ -104,10 +104,11 @@ def test_a_hand_over_waits_while_a_card_the_leaver_gave_is_locked_by_its_key_alo
     check_transcripts(board, [0, 1], 2, replica().open_seats[2], finished=False)
 
 
-def test_a_hand_over_is_refused_for_the_host_and_a_wrong_key_in_it_is_proved():
+def test_a_hand_over_is_refused_for_a_host_nobody_can_succeed_and_a_wrong_key_in_it_is_proved():
     board = Switchboard("beltpunk", 3, seed=b"hand-refused")
     board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 60)
-    with pytest.raises(LocalError, match="the host's seat can't be handed to a bot yet"):
+    # Nobody told the table where it listens (no reach): nobody can take the log over (§B15).
+    with pytest.raises(LocalError, match="nobody else at the table can host it"):
         board.host.hand_over()
     board.run(play=False)
     leaver = board.sessions[2]

@@ -363,6 +363,7 @@ def templates(board: Switchboard, seat: int) -> dict[str, dict]:
         "lobby": {"players": [record], "seats": PLAYERS, "table": b"t" * 32},
         "start": {"game_id": b"g" * 32, "ruleset": ruleset, "seats": [record] * PLAYERS},
         "accept": {"game_id": game_id, "start": start},
+        "reach": {"game_id": game_id, "addresses": [["127.0.0.1", 4242]]},
         "submit": {"game_id": game_id, "seat": author, "counter": counter, "based_on": seq,
                    "body": {"t": "act", "action": ["cheer", True]}},
         "stale": {"game_id": game_id, "counter": counter, "reason": "too late"},

@@ -1,0 +1,131 @@
+"""The host leaves with a hand-over (issue 25; SPEC §B15): its seat is handed to a bot, like any
+leaver's, and the log to a successor it names — a seat still playing that told the table where
+it can be reached. The successor sequences every entry after the hand-over under its own key;
+the others hang up on the old host, dial the new one and rejoin it; the game goes on to its end,
+and every transcript says what happened and verifies.
+
+Sessions only, on the in-memory switchboard (which wires every joiner to the new host as it
+follows it)."""
+
+from __future__ import annotations
+
+import pytest
+from switchboard import Switchboard
+from test_open_seats import check_transcripts
+
+from independent import transcript as independent
+
+from p2pgames.games import get_game
+from p2pgames.session import HostChanged, LocalError, SeatOpened, verify_transcript
+from p2pgames.session._faults import FaultCode, ProtocolFault
+from p2pgames.session._messages import make_envelope
+
+
+def events(board: Switchboard, seat: int, kind) -> list:
+    board.decide()  # takes every seat's events
+    return [event for event in board.events[seat] if isinstance(event, kind)]
+
+
+def host_leaves(board: Switchboard, at: int) -> int:
+    """Run to entry ``at`` or later, where the host may hand over; hand over; run until the log
+    holds it. Returns the entry of the hand-over."""
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= at
+              and board.host.replica.hand_over_problem(0) is None and board.host.successor() is not None)
+    old = board.host
+    old.hand_over()  # nothing stops it: sequenced at once
+    return old.replica.open_seats[0]
+
+
+@pytest.mark.parametrize("game, players, at", [
+    ("steamcourt", 4, 80), ("astonishing", 3, 40), ("beltpunk", 4, 60), ("steamcourt2015", 3, 80),
+])
+def test_the_host_hands_the_table_to_a_successor_and_the_game_goes_on_to_its_end(game, players, at):
+    board = Switchboard(game, players, seed=b"succession-" + game.encode(), reach=True)
+    entry = host_leaves(board, at)
+    old = board.sessions[0]
+    assert old.stage == "closed" and old.fault is None
+    board.run()
+    assert board.host_seat == 1  # the first seat still playing that can be reached
+    new = board.sessions[1]
+    assert new.is_host and new.replica.sequencer == 1 and new.replica.sequencers == [(0, 0), (entry + 1, 1)]
+    # Every entry after the hand-over is signed by the successor's key; the game is over for all.
+    results = {repr(board.sessions[seat].result) for seat in range(1, players)}
+    assert len(results) == 1 and new.result is not None
+    for seat in range(1, players):
+        [changed] = events(board, seat, HostChanged)
+        assert (changed.old, changed.new, changed.you) == (0, 1, seat == 1)
+        assert changed.reach == (("switchboard", 7001),)
+        assert changed.text == (
+            "p0 left; you host the table now (the others reconnect to you)." if seat == 1
+            else "p0 left; p1 hosts the table now (reconnecting …)."
+        )
+        assert events(board, seat, SeatOpened)[0].seat == 0
+    check_transcripts(board, range(1, players), 0, entry)
+    # The old host's transcript ends with its hand-over, and verifies as far as it goes.
+    report = verify_transcript(bytes(board.transcripts[0]), get_game)
+    assert report.ok and not report.complete and report.entries == entry + 1, report.describe()
+    assert report.open_seats == {0: entry}
+    assert independent.verify(bytes(board.transcripts[0])).ok
+
+
+def test_a_host_hands_over_only_to_a_seat_that_is_at_the_table_and_said_where_it_listens():
+    board = Switchboard("beltpunk", 3, seed=b"succession-who", reach=True)
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 40)
+    host = board.host
+    assert host.successor() == 1
+    host.away[1] = "testing"  # seat 1 is away: it could not take the log now
+    assert host.successor() == 2
+    del host.reaches[2]  # and seat 2 never said where it listens
+    assert host.successor() is None
+    with pytest.raises(LocalError, match="nobody else at the table can host it"):
+        host.hand_over()
+
+
+def test_a_successor_is_checked_by_every_peer():
+    """A hand-over naming no seat that could host (itself, an open seat, no seat), or a joiner's
+    naming a successor at all, is illegal — its author's fault, proved by the submission."""
+    board = Switchboard("beltpunk", 3, seed=b"succession-checked", reach=True)
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 60
+              and board.host.replica.hand_over_problem(0) is None and board.host.replica.hand_over_problem(2) is None)
+    board.run(play=False)
+    replica = board.host.replica
+
+    def submission(seat: int, successor) -> None:
+        session = board.sessions[seat]
+        session._handing_over = True
+        body = {**session._hand_over_body(), "successor": successor}
+        session._handing_over = False
+        envelope = make_envelope(session.identity, "submit", {
+            "game_id": session.game_id, "seat": seat, "counter": replica.counters[seat], "based_on": replica.seq,
+            "body": body,
+        })
+        with pytest.raises(ProtocolFault) as caught:
+            replica.check_submission(envelope, seat)
+        assert caught.value.fault.culprit == seat and caught.value.fault.code == FaultCode.ILLEGAL
+        assert caught.value.fault.evidence == (envelope.raw,)
+
+    for successor in (0, 3, None, True):
+        submission(0, successor)
+    submission(2, 1)
+
+
+def test_the_old_host_rejoining_is_told_its_seat_is_played_by_a_bot():
+    board = Switchboard("astonishing", 3, seed=b"succession-back", reach=True)
+    entry = host_leaves(board, 40)
+    board.run()
+    # The old host's key dials the new host with a rejoin: it is answered `gone`.
+    new = board.host
+    connection = 999
+    new.connected(connection)
+    [(_, hello)] = [(c, d) for c, d in new.take_outgoing() if c == connection]
+    from p2pgames.session._messages import open_envelope
+    from p2pgames import PROTOCOL_VERSION
+    nonce = open_envelope(hello).body["nonce"]
+    old = board.sessions[0]
+    rejoin = make_envelope(old.identity, "rejoin", {
+        "protocol": PROTOCOL_VERSION, "game_id": old.game_id, "host": new.identity.public_key.raw,
+        "nonce": nonce, "have": entry + 1,
+    })
+    new.receive(connection, rejoin.raw)
+    [answer] = [open_envelope(d) for c, d in new.take_outgoing() if c == connection]
+    assert answer.kind == "gone" and f"since entry {entry}" in answer.body["reason"]
