@@ -59,6 +59,7 @@ from p2pgames.session import (
     Logged,
     Notice,
     OpenSeatAsked,
+    HostChanged,
     Rejected,
     SeatAway,
     SeatBack,
@@ -222,7 +223,7 @@ class _HeadlessSeat:
             else:
                 why = f" (a bot can't take their seat: {event.why_not})" if self.if_away == "bot" and event.why_not else ""
                 self.say(f"{event.text}, longer than the grace period: ending the game{why}.")
-        elif isinstance(event, (OpenSeatAsked, SeatOpened)):
+        elif isinstance(event, (OpenSeatAsked, SeatOpened, HostChanged)):
             self.say(event.text)
         elif isinstance(event, GameEnded):
             self.say(f"Game over: {event.message}")
@@ -267,7 +268,7 @@ class _HeadlessSeat:
                 everything.cancel()  # still setting up: nothing to leave yet
                 return
             session = node.session
-            if self.if_i_leave == "bot" and session.stage == "playing" and not session.is_host:
+            if self.if_i_leave == "bot" and session.stage == "playing":  # a host hands the table on too (§B15)
                 try:
                     node.hand_over()
                 except LocalError:

@@ -18,7 +18,7 @@ from p2pgames.crypto import Identity
 from p2pgames.engine import Game, Ruleset
 from p2pgames.games import get_game
 from p2pgames.invocation import command
-from p2pgames.net._discovery import announce
+from p2pgames.net._discovery import _own_addresses, announce
 from p2pgames.net._joincode import JoinCode
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.net._players import LOOPBACK, drive_bot
@@ -27,6 +27,7 @@ from p2pgames.net._portmap import (
 )
 from p2pgames.net._seat_file import hosted_games
 from p2pgames.session import Session
+from p2pgames.session._messages import MAX_ADDRESSES
 
 __all__ = [
     "OtherHost", "SetupError", "TableCodes", "UnprovenRefusal", "at_one_of", "host_table", "join_table",
@@ -370,9 +371,12 @@ async def join_table(
     bot: bool = False,
     check_game: Callable[[Game], None] | None = None,
     seat_dir: Path | None = None,
+    listen: bool = True,
 ) -> Node:
     """Join the table at ``code``: connect, check the host's key against the join code, and
-    return our node once the host has given us a seat. ``random_bytes`` supplies our secrets;
+    return our node once the host has given us a seat. With ``listen`` we listen (on a free port,
+    where the code's host is reachable from: loopback, or every interface) and tell the table
+    where, so that a host that leaves can hand us the table (§B15). ``random_bytes`` supplies our secrets;
     ``bot``: our seat is played by a bot (the lobby shows it as one). With ``seat_dir`` the seat is
     saved there as the game runs, so that it can be taken again if this process stops.
 
@@ -400,11 +404,12 @@ async def join_table(
 
     session = Session(identity, name, load_game, expected_host=code.fingerprint, random_bytes=random_bytes, bot=bot)
     node = Node(session, settings=settings, transcript_dir=transcripts, seat_dir=seat_dir)
+    listeners = await successor_listeners(session, code.host) if listen else []
     where = f"{code.host}:{code.port}"
     say(f"Connecting to {where} …")
     try:
         with trio.fail_after(settings.connect_timeout):
-            await nursery.start(node.connect, code.host, code.port)
+            await nursery.start(functools.partial(node.connect, code.host, code.port, listeners=listeners))
     except trio.TooSlowError:
         raise SetupError(f"can't connect to {where}: no answer within {settings.connect_timeout:.0f} s; check the join code, and the host's firewall") from None
     except OSError as error:
@@ -440,6 +445,40 @@ async def join_table(
     else:
         say(f"The host's key {host} matches the join code.")
     return node
+
+
+async def successor_listeners(session: Session, host: str) -> list[trio.SocketListener]:
+    """Listen (a free port) where a joiner of the table at ``host`` can be dialled by the others
+    should the table be handed to it (§B15) — on loopback for a table on loopback, else on every
+    interface — and tell ``session`` where (:meth:`Session.set_reach`). Nothing (and nothing
+    told) if we can't listen: the table just never hands itself to us."""
+    loopback = _is_loopback(host)
+    try:
+        listeners = await open_host_listeners(0, LOOPBACK if loopback else None)
+    except OSError:
+        return []
+    port = listeners[0].socket.getsockname()[1]
+    addresses = [LOOPBACK] if loopback else reach_addresses(listening_address(None))
+    session.set_reach([(address, port) for address in addresses])
+    return listeners
+
+
+def reach_addresses(fallback: str) -> list[str]:
+    """This machine's addresses others may dial, best first (a global IPv6 address, then its
+    IPv4 ones on the local networks; ``fallback`` if it has none), at most a reach's worth."""
+    found = _own_addresses(None) or [fallback]
+    ipv6 = [address for address in found if ":" in address and global_ipv6(address)]
+    ipv4 = [address for address in found if ":" not in address]
+    return (ipv6 + ipv4 + [address for address in found if address not in ipv6 + ipv4])[:MAX_ADDRESSES]
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 async def join_table_at_one_of(

@@ -33,7 +33,6 @@ from p2pgames import canonical
 from p2pgames.crypto import PublicKey
 from p2pgames.invocation import command
 from p2pgames.session import (
-    HOST_SEAT,
     Agreed,
     AwayTooLong,
     DesyncReport,
@@ -44,6 +43,7 @@ from p2pgames.session import (
     SeatAway,
     SeatBack,
     SeatOpened,
+    HostChanged,
     Session,
     SessionEvent,
     clean_text,
@@ -186,6 +186,10 @@ class Node:
         # The transcript of this seat before it was resumed: removed once the new one holds it all.
         self.replaces_transcript = replaces_transcript
         self.address: tuple[str, int] | None = None  # the host's (a joiner's dial, a host's listener)
+        # Joiner: the host's other addresses, tried in turn when one doesn't answer (a successor's
+        # reach, §B15), and where we listen in case the table is handed to us.
+        self.addresses: list[tuple[str, int]] = []
+        self.listeners: list[trio.SocketListener] = []
         self._redialled = trio.Event()
         self._backoff = settings.redial_first
         self._was_in_touch = False  # the current connection got us back to the table
@@ -312,6 +316,8 @@ class Node:
                 self.away_since.pop(event.seat, None)  # a bot plays it: nobody waits for it now
                 if event.seat == session.seat:
                     self._stop_soon()  # our hand-over is in the log: we have left
+            elif isinstance(event, HostChanged):
+                self._follow(event)
             elif isinstance(event, SeatBack):
                 if event.host:
                     self._was_in_touch = True
@@ -744,19 +750,32 @@ class Node:
 
     async def connect(
         self, host: str, port: int, *, keep_dialling: Callable[[BaseException], None] | None = None,
-        task_status=trio.TASK_STATUS_IGNORED,
+        listeners: list[trio.SocketListener] | None = None, task_status=trio.TASK_STATUS_IGNORED,
     ) -> None:
         """Joiner: dial the host and play until the game is over or stopped. Raises
         :class:`OSError` if the first dial fails — unless ``keep_dialling`` is given (a seat taken
         again, whose host may not be back yet): it is then called with that failure, and the host
         is dialled again as after a lost connection, until it answers; whoever started us bounds
         that wait (``task_status.started()`` comes once connected). Once the game has begun, a lost
-        connection is dialled again (:meth:`redirect` changes where) until the game ends or we leave."""
+        connection is dialled again (:meth:`redirect` changes where) until the game ends or we leave.
+
+        ``listeners`` (closed when we stop) are where the others may dial us should the host hand
+        us the table (§B15): nobody is answered there until it does (the session tells the table
+        where they are: :meth:`Session.set_reach`). Should it hand the table to another seat, we
+        dial that one instead."""
         self.address = (host, port)
-        if keep_dialling is None:
-            stream = await trio.open_tcp_stream(host, port)
-        else:
-            stream = await self._dial_until_answered(keep_dialling)
+        self.addresses = [self.address]
+        self.listeners = list(listeners or [])
+        try:
+            if keep_dialling is None:
+                stream = await trio.open_tcp_stream(host, port)
+            else:
+                stream = await self._dial_until_answered(keep_dialling)
+            await self._play_as_joiner(stream, task_status)
+        finally:
+            _close_listeners(self.listeners)
+
+    async def _play_as_joiner(self, stream: trio.SocketStream, task_status) -> None:
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
@@ -766,7 +785,13 @@ class Node:
                     self._was_in_touch = False
                     await self._run_connection(stream, 0)
                     self._flush()
-                    if self._stopping or not self.session.reconnecting:
+                    if self._stopping:
+                        break
+                    if self.session.is_host:
+                        # The table was handed to us (§B15): the others dial us now, until the
+                        # node stops (its nursery is cancelled).
+                        await trio.sleep_forever()
+                    if not self.session.reconnecting:
                         break
                     # A connection that closed before we were back at the table (something
                     # accepts and hangs up, or refuses us for now) is a failed dial too: wait.
@@ -774,6 +799,22 @@ class Node:
                 self._stop()
         finally:
             self._close_files()  # also when cancelled from outside
+
+    def _follow(self, event: HostChanged) -> None:
+        """The host handed the table to another seat (§B15): if to us, answer where we listen;
+        else dial the new host where it said it can be reached, at once."""
+        if event.you:
+            ruleset = self.session.ruleset
+            self._unseated_room = unseated_room(
+                self.settings.max_unseated, ruleset.players if ruleset is not None else 1, _descriptor_limit()
+            )
+            if self._nursery is not None and self.listeners:
+                self._nursery.start_soon(self._accept_loop, self.listeners)
+            return
+        if event.reach:
+            self.addresses = list(event.reach)
+            self.address = self.addresses[0]
+            self._redialled.set()
 
     def redirect(self, code: JoinCode) -> None:
         """Joiner: the host is now where ``code`` says (restarted on another port or machine, it
@@ -789,7 +830,7 @@ class Node:
         if session.finished:
             raise LocalError("the game is over: there is no host to go back to")
         if session.seats:
-            key = session.seats[HOST_SEAT].key
+            key = session.seats[session.host_seat].key
         elif session.resumed is not None:
             key = PublicKey(session.resumed.host_key)
         else:
@@ -798,6 +839,7 @@ class Node:
         if problem is not None:
             raise LocalError(problem)
         self.address = (code.host, code.port)
+        self.addresses = [self.address]
         self._redialled.set()
 
     async def _dial_until_answered(self, told: Callable[[BaseException], None]) -> trio.SocketStream:
@@ -824,6 +866,9 @@ class Node:
                     return await trio.open_tcp_stream(host, port)
             except (OSError, trio.TooSlowError):
                 pass
+            if self.address in self.addresses and len(self.addresses) > 1:
+                # The host's next address (a successor's reach names several): tried next.
+                self.address = self.addresses[(self.addresses.index(self.address) + 1) % len(self.addresses)]
             await self._wait_to_redial()
 
     async def _wait_to_redial(self) -> None:
@@ -904,7 +949,7 @@ class Node:
                 name = session.names[seat] if seat < len(session.seats) else f"seat {seat}"
                 problem = session.replica.open_seat_problem(seat) if session.replica is not None else "the game has not started"
                 self._events_send.send_nowait(AwayTooLong(
-                    seat, name, waited, host=seat == 0 and not session.is_host,
+                    seat, name, waited, host=seat == session.host_seat and not session.is_host,
                     can_open=problem is None, why_not=problem or "",
                 ))
 

@@ -16,7 +16,7 @@ from p2pgames.invocation import command
 from p2pgames.net._joincode import JoinCode
 from p2pgames.net._launch import (
     SetupError, _connect_problem, _forwardable, _listen_problem, _no_connection, _outgoing_address, lan_address,
-    listening_address, table_codes,
+    listening_address, successor_listeners, table_codes,
 )
 from p2pgames.net._portmap import MappingError, PortMapper, PortMapping, hold_port_mapping, no_mapping_line
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
@@ -117,13 +117,14 @@ async def resume_seat(
     node = Node(
         session, settings=settings, transcript_dir=directory, seat_path=seat_path, replaces_transcript=old_transcript,
     )
+    listeners = await successor_listeners(session, host)  # should the table be handed to us (§B15)
     say(f"Taking your seat again at {host}:{where_port} …")
     if wait_for_host:
-        await _dial_until_the_host_answers(nursery, node, saved, host, where_port, say)
+        await _dial_until_the_host_answers(nursery, node, saved, host, where_port, say, listeners)
     else:
         try:
             with trio.fail_after(settings.connect_timeout):
-                await nursery.start(node.connect, host, where_port)
+                await nursery.start(functools.partial(node.connect, host, where_port, listeners=listeners))
         except trio.TooSlowError:
             raise SetupError(f"can't reach the host at {host}:{where_port}: no answer within {settings.connect_timeout:.0f} s; is it running again?") from None
         except OSError as error:
@@ -175,6 +176,7 @@ def _no_answer(error: BaseException, host: str, settings: NetSettings) -> str:
 
 async def _dial_until_the_host_answers(
     nursery: trio.Nursery, node: Node, saved: SavedSeat, host: str, port: int, say: Callable[[str], None],
+    listeners: list[trio.SocketListener],
 ) -> None:
     """Start ``node`` dialling the host at ``host``:``port``; while nothing answers there (its
     program not started again yet), wait for it and dial again as a running joiner does, for the
@@ -189,7 +191,7 @@ async def _dial_until_the_host_answers(
             f"{duration(grace)} (--grace sets how long; Ctrl-C stops) …")
 
     with trio.move_on_after(grace):
-        await nursery.start(functools.partial(node.connect, host, port, keep_dialling=no_answer))
+        await nursery.start(functools.partial(node.connect, host, port, keep_dialling=no_answer, listeners=listeners))
         return
     # The grace period may end during the first dial, before any failure (a dial nobody answers).
     reason = why[0] if why else "no answer"

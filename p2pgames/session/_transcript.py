@@ -168,6 +168,8 @@ class VerificationReport:
     left: dict[int, tuple[str, int]] = field(default_factory=dict)
     cut: int | None = None  # the record the file ends inside, if it was cut short
     open_seats: dict[int, int] = field(default_factory=dict)  # seat -> the entry a bot took it from
+    # Who hosted the table: (first entry, seat) — seat 0 from the start, then each successor (§B15).
+    hosts: list[tuple[int, int]] = field(default_factory=lambda: [(0, 0)])
     # For a recorded desync the acknowledgements bear out: the seats whose acknowledgement of that
     # entry gives the state the replay reaches, and those that signed another.
     desync_right: list[int] = field(default_factory=list)
@@ -261,6 +263,8 @@ class VerificationReport:
                 lines.append(f"The game stopped {_after(self.stopped.seq)}: {self.blame(self.stopped)}; {how}.")
         for seat, seq in sorted(self.open_seats.items()):
             lines.append(f"From entry {seq} a bot played the seat of {self.who(seat)}, its cards open to all.")
+        for (_, before), (first, seat) in zip(self.hosts, self.hosts[1:]):
+            lines.append(f"From entry {first} {self.who(seat)} hosted the table ({self.who(before)} handed it over).")
         if self.result is not None:
             winners = " and ".join(self.who(seat) for seat in self.result["winners"]) or "nobody"
             scores = ", ".join(f"{name}: {score}" for name, score in zip(self.names, self.result["scores"]))
@@ -358,7 +362,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             return False
         if fault.code == FaultCode.FLOOD:  # proved by the chat lines taken so far, not the log
             return confirm_flood(fault, chat_limits, seats, replica.game_id) is None
-        if fault.culprit == HOST_SEAT and fault.code in CHAIN_BREAKS:
+        if fault.code in CHAIN_BREAKS and fault.culprit in replica.hosts():
             # A host-signed entry that contradicts the log: the chain is the log's, intact or not.
             return replica.confirm(fault) is None
         # Replica.confirm checks evidence against the replica's state, which must be the log's.
@@ -487,12 +491,14 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             report.signatures += 2
             if len(replica.open_seats) != len(report.open_seats):
                 report.open_seats = dict(replica.open_seats)
+                report.hosts = list(replica.sequencers)
             hashes[applied.seq] = (applied.entry_digest, replica.state_hash)
             # The host acknowledges each entry inside it: its state hash after applying it.
             claimed = opened.body["state"]  # type: ignore[union-attr]  # it applied, so it opened
-            acked.setdefault(applied.seq, {})[HOST_SEAT] = (applied.entry_digest, claimed)
+            signer = replica.sequencer_at(applied.seq)
+            acked.setdefault(applied.seq, {})[signer] = (applied.entry_digest, claimed)
             if claimed != replica.state_hash:
-                wrong_ack(Fault(HOST_SEAT, FaultCode.DESYNC, f"claimed a different state after entry {applied.seq}", applied.seq))
+                wrong_ack(Fault(signer, FaultCode.DESYNC, f"claimed a different state after entry {applied.seq}", applied.seq))
             else:
                 report.acks += 1
             report.audits = replica.audits
@@ -600,8 +606,8 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             report.problems.append(f"{_count(entries_after, 'entry follows', 'entries follow')} the one that stopped the game")
     if forks and not (report.stopped is not None and report.stopped.code == FaultCode.DESYNC):
         report.problems.extend(forks)
-    if relayed and report.stopped is not None and (report.stopped.culprit, report.stopped.code) == (
-        HOST_SEAT, FaultCode.BAD_SIGNATURE
+    if relayed and report.stopped is not None and report.stopped.code == FaultCode.BAD_SIGNATURE and (
+        replica is not None and report.stopped.culprit in replica.hosts()
     ):
         report.damage = [item for item in report.damage if item not in relayed]
     if (
@@ -677,7 +683,7 @@ def _entry_damage(raw: Any, replica: Replica, number: int) -> str | None:
         return f"record {number} is not a well-formed message ({error})"
     if envelope.kind != "entry":
         return f"record {number} holds {with_article(repr(envelope.kind))} message where a log entry belongs"
-    host = replica.seats[HOST_SEAT]
+    host = replica.seats[replica.sequencer_at(envelope.body["seq"])]  # who signs entries of its number
     if envelope.sender != host.key.raw:
         return f"record {number} is signed with a key that is not the host's"
     try:
@@ -710,7 +716,7 @@ def _host_signed_malformed_entry(raw: Any, replica: Replica) -> bool:
         if not (isinstance(value, dict) and set(value) == {"kind", "sender", "body", "sig"}):
             return False
         kind, sender, body, signature = value["kind"], value["sender"], value["body"], value["sig"]
-        host = replica.seats[HOST_SEAT].key
+        host = replica.seats[replica.sequencer].key
         if kind != "entry" or sender != host.raw or not isinstance(body, dict):
             return False
         if body.get("game_id") != replica.game_id:

@@ -50,6 +50,7 @@ from p2pgames.session import (
     NotAMove,
     Notice,
     OpenSeatAsked,
+    HostChanged,
     Rejected,
     SeatAway,
     SeatBack,
@@ -421,6 +422,8 @@ class TerminalGame:
             if self.asking in (Question.END, Question.OPEN) and not self._overdue_away():
                 self.asking = None  # nobody left to ask about
             self._log([("class:log.notice", event.text)])
+        elif isinstance(event, HostChanged):
+            self._log([("class:log.notice", event.text)])
         elif isinstance(event, OpenSeatAsked):
             agreed = session is not None and session.replica is not None and (
                 session.seat in session.replica.open_consents.get(event.seat, ())
@@ -787,9 +790,11 @@ class TerminalGame:
         return self.mode is Mode.PLAYING and self.node is not None and bool(self.node.session.away)
 
     def can_hand_over(self) -> bool:
-        """Whether leaving may hand our seat to a bot (a joiner's, while the game is on)."""
+        """Whether leaving may hand our seat to a bot (while the game is on; a host's only if
+        another seat can host the table, §B15)."""
         session = self.node.session if self.node is not None else None
-        return session is not None and self.mode is Mode.PLAYING and session.stage == "playing" and not session.is_host
+        return (session is not None and self.mode is Mode.PLAYING and session.stage == "playing"
+                and (not session.is_host or session.successor() is not None))
 
     def _hand_over(self) -> None:
         """Leave, a bot taking our seat: it goes once it can (a card step ends first, say); the

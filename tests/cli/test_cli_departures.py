@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import signal
 
+import pytest
 from peer_processes import join_code
 
 from p2pgames.games import get_game
@@ -79,3 +80,48 @@ def test_a_joiner_leaving_mid_deal_hands_its_seat_to_a_bot_and_the_others_finish
         assert report.ok, report.describe()
         assert re.search(rf"From entry {entry} a bot played the seat of cy \(seat \d\), its cards open to all\.",
                          report.describe()), report.describe()
+
+
+@pytest.mark.parametrize("game, players", [("steamcourt", 4), ("astonishing", 3), ("beltpunk", 4)])
+def test_the_host_leaving_hands_the_table_to_a_successor_and_the_others_finish(peers, tmp_path, game, players):
+    """The host, with ``--if-I-leave bot``, gets SIGTERM once the game is under way: it hands
+    its seat to a bot and the log to the first joiner (which listens on loopback and said so), and
+    exits. The successor hosts from the next entry; the other joiners hang up on the old host,
+    dial the successor and rejoin it by themselves; everyone who stayed finishes, exits 0, and
+    has a transcript that verifies and says who hosted from when."""
+    transcripts = tmp_path / "transcripts"
+    host = peers("host", game, "--players", str(players), "--bot", "--if-I-leave", "bot", "--port", "0",
+                 "--bind", "127.0.0.1", "--name", "ann", "--profile", "ann", "--transcripts", str(transcripts))
+    code = join_code(host)
+    names = ["bea", "cy", "dot"][:players - 1]
+    joiners = [peers("join", code, "--bot", "--profile", name, "--name", name, "--transcripts", str(transcripts))
+               for name in names]
+    seated = host.line_starting("seated: ")
+    while not seated.endswith(f"({players} of {players})"):
+        seated = host.line_starting("seated: ")
+    successor = seated.removeprefix("seated: ").split(", ")[1]  # seat 1: the first still playing
+    host.line_starting("The game begins: ")
+    host.line_starting(successor)  # a few moves in: cards are out
+    host.process.send_signal(signal.SIGTERM)
+    host_code, host_out, host_err = host.finish()
+    assert host_code == 128 + signal.SIGTERM, (host_out, host_err)
+    assert "handing your seat to a bot as soon as it can be" in host_err, host_err
+    [handed] = [line for line in host_out if line.startswith("ann's seat is played by a bot from entry ")]
+    entry = int(re.search(r"entry (\d+)", handed).group(1))
+    for peer, name in zip(joiners, names):
+        code_, out, err = peer.finish()
+        assert (code_, err) == (0, ""), (name, out, err)
+        expected = ("ann left; you host the table now (the others reconnect to you)." if name == successor
+                    else f"ann left; {successor} hosts the table now (reconnecting …).")
+        assert expected in out, (name, out)
+        [over] = [line for line in out if line.startswith("Game over: ")]
+        assert over.endswith(f"(ann's seat was played by a bot from entry {entry}.)"), over
+    files = sorted(transcripts.glob("*.p2pt"))
+    assert len(files) == players, files
+    for path in files:
+        report = verify_transcript(path.read_bytes(), get_game)
+        assert report.ok, report.describe()
+        if report.seat != 0:
+            assert report.complete, report.describe()
+            assert f"From entry {entry + 1} {successor} (seat 1) hosted the table (ann (seat 0) handed it over)." in report.describe()
+        assert f"From entry {entry} a bot played the seat of ann (seat 0), its cards open to all." in report.describe()

@@ -61,6 +61,10 @@ def test_the_host_hands_the_table_to_a_successor_and_the_game_goes_on_to_its_end
         )
         assert events(board, seat, SeatOpened)[0].seat == 0
     check_transcripts(board, range(1, players), 0, entry)
+    for seat in range(1, players):
+        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
+        assert report.hosts == [(0, 0), (entry + 1, 1)]
+        assert f"From entry {entry + 1} p1 (seat 1) hosted the table (p0 (seat 0) handed it over)." in report.describe()
     # The old host's transcript ends with its hand-over, and verifies as far as it goes.
     report = verify_transcript(bytes(board.transcripts[0]), get_game)
     assert report.ok and not report.complete and report.entries == entry + 1, report.describe()
