@@ -356,7 +356,7 @@ def cmd_join(args: argparse.Namespace) -> int:
             return await join_table_at_one_of(
                 nursery, identity=profile.identity, name=args.name or default_name(), codes=codes,
                 transcripts=transcripts, say=say, bot=headless, check_game=seat_kind if headless else None,
-                seat_dir=default_seats(), settings=settings,
+                seat_dir=default_seats(), settings=settings, listen=not args.no_reach,
             )
 
         if headless:
@@ -451,7 +451,7 @@ def _resume_setup(args: argparse.Namespace, profile, path: Path, codes, *, bot: 
                 nursery, identity=profile.identity, seat_path=path, name=args.name or default_name(), code=code,
                 port=getattr(args, "port", None), bind=getattr(args, "bind", None), transcripts=transcripts,
                 no_transcript=args.no_transcript, say=say, bot=bot, settings=settings, port_mappers=port_mappers,
-                wait_for_host=wait_for_host,
+                wait_for_host=wait_for_host, listen=not getattr(args, "no_reach", False),
             )
 
         return await at_one_of(codes, take_again_at, say) if codes else await take_again_at(None)
@@ -1033,6 +1033,12 @@ def build_parser() -> argparse.ArgumentParser:
             "(by UPnP, PCP or NAT-PMP) for friends on the internet",
         )
 
+    def no_reach_option(command: argparse.ArgumentParser, who: str = "") -> None:
+        command.add_argument(
+            "--no-reach", action="store_true", help=f"{who}don't listen for the other players, nor tell them your "
+            "addresses (only the host sees them): a host that leaves can then never hand you the table",
+        )
+
     def grace_option(command: argparse.ArgumentParser) -> None:
         command.add_argument(
             "--grace", metavar="TIME", help="how long a player may be away (lost connection) before you may end "
@@ -1080,6 +1086,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     seat_bot_option(join, " (KIND is checked once the host's game is known)")
     grace_option(join)
+    no_reach_option(join)
     identity_options(join)
     join.set_defaults(handler=cmd_join)
 
@@ -1099,6 +1106,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="don't take the seat of GAME (required): delete it (its game is over, and its host gone for good)",
     )
     grace_option(resume)
+    no_reach_option(resume, "joiner: ")
     identity_options(resume, "the one of 'default', 'default-2' … the game was played in")
     resume.set_defaults(handler=cmd_resume)
 

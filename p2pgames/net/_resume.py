@@ -75,6 +75,7 @@ async def resume_seat(
     bot: bool = False,
     port_mappers: Sequence[PortMapper] = (),
     wait_for_host: bool = False,
+    listen: bool = True,
 ) -> Node:
     """Take the seat saved in ``seat_path`` again and return our node, playing.
 
@@ -85,6 +86,7 @@ async def resume_seat(
     host that is not playing its game any more (:class:`GameGone`) makes it forget the seat (the
     file is deleted); refused otherwise, or giving up of its own accord, it keeps it. A host listens
     at the port it had (or ``port``), replays its transcript and waits for its joiners to rejoin.
+    A joiner with ``listen`` listens for the others, should the table be handed to it (§B15).
     Its new transcript goes to ``transcripts`` (default: beside the old one, which it replaces;
     none with ``no_transcript``, a joiner only: a host's transcript is its log).
     A host asks its router to forward the port again with ``port_mappers`` (as ``host_table``).
@@ -117,7 +119,8 @@ async def resume_seat(
     node = Node(
         session, settings=settings, transcript_dir=directory, seat_path=seat_path, replaces_transcript=old_transcript,
     )
-    listeners = await successor_listeners(session, host)  # should the table be handed to us (§B15)
+    # Should the table be handed to us (§B15): where we listen (with ``listen``).
+    listeners = await successor_listeners(session, host) if listen else []
     say(f"Taking your seat again at {host}:{where_port} …")
     if wait_for_host:
         await _dial_until_the_host_answers(nursery, node, saved, host, where_port, say, listeners)
