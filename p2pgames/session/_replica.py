@@ -1236,6 +1236,10 @@ class Replica:
                     crypto.knows[index] = set(range(self.players))
                 else:
                     crypto.knows[index].add(operation.to)
+                if applied is not None:
+                    # Seen now — also where nobody had to release a key (the viewer holds the
+                    # only one: a deal among the one seat still playing).
+                    applied.key_slots.append(slot)
         self._next_sub(applied, phase)
 
     def _apply_audit(self, applied: Applied, submission: Submission) -> None:

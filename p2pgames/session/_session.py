@@ -629,8 +629,10 @@ class Session:
             if problem is not None:
                 self._halt(problem)
                 return
-        elif submission.kind == HAND_OVER:
-            # The leaver's hand is everyone's to see now (its keys were checked as they came).
+        if applied.key_slots:
+            # A hand-over's keys (the leaver's hand is everyone's to see now; they were checked as
+            # they came), or slots a card step showed us — also those that needed no key released
+            # (the viewer holds the only one: a deal among the one seat still playing).
             problem = secrets.learn(replica, applied.key_slots)
             if problem is not None:
                 self._halt(problem)

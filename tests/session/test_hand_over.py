@@ -128,3 +128,20 @@ def test_a_hand_over_is_refused_for_a_host_nobody_can_succeed_and_a_wrong_key_in
         replica.check_submission(envelope, 2)
     assert caught.value.fault.culprit == 2 and caught.value.fault.code == FaultCode.BAD_KEY
     assert caught.value.fault.reason.startswith("handed over a wrong key for slot")
+
+
+def test_the_last_seat_playing_sees_the_cards_dealt_to_it_alone():
+    """Two of three leave: later deals are among the one seat still playing, which holds every
+    lock, so no key is ever released to it — it must still learn its cards (they were lost once:
+    its bot met a hand it could not read)."""
+    board = Switchboard("beltpunk", 3, seed=b"last-one")
+    for seat in (1, 2):
+        board.run(until=lambda: board.host.replica is not None and board.host.replica.hand_over_problem(seat) is None
+                  and board.host.replica.seq >= 20)
+        board.sessions[seat].hand_over()
+        board.run(until=lambda: seat in board.host.replica.open_seats)
+    board.run()
+    host = board.host
+    assert host.result is not None and host.fault is None
+    later = [crypto for crypto in host.replica.deals.values() if crypto.holders == (0,)]
+    assert later, "a deal among the one seat left"

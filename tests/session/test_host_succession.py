@@ -9,6 +9,8 @@ follows it)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from switchboard import Switchboard
 from test_open_seats import check_transcripts
@@ -133,3 +135,47 @@ def test_the_old_host_rejoining_is_told_its_seat_is_played_by_a_bot():
     new.receive(connection, rejoin.raw)
     [answer] = [open_envelope(d) for c, d in new.take_outgoing() if c == connection]
     assert answer.kind == "gone" and f"since entry {entry}" in answer.body["reason"]
+
+
+CHAOS = [
+    # (game, players, seed): at a moment drawn from the seed the host leaves; in some, a joiner too.
+    ("steamcourt", 4, 1), ("steamcourt", 5, 2), ("astonishing", 3, 3), ("astonishing", 4, 4),
+    ("beltpunk", 3, 5), ("beltpunk", 4, 6), ("steamcourt2015", 4, 7), ("torpedo", 2, 8), ("probe", 3, 9),
+]
+
+
+@pytest.mark.parametrize("game, players, seed", CHAOS)
+def test_hosts_and_joiners_leaving_at_random_moments_never_stop_the_table(game, players, seed):
+    """Chaos: the host asks to hand over at a random moment (it goes once it can), and in every
+    other game a joiner asks too, at another; whoever stays finishes the game with one result,
+    nobody is blamed, and every transcript verifies (ours and the independent verifier)."""
+    chooser = random.Random(seed)
+    board = Switchboard(game, players, seed=b"chaos-%d" % seed, reach=True)
+    board.run(until=lambda: board.host.replica is not None)
+    host_at = chooser.randrange(5, 60)
+    joiner_at = chooser.randrange(5, 90) if seed % 2 and players > 2 else None
+    leaving_joiner = chooser.randrange(2, players) if joiner_at is not None else None
+    host = board.sessions[0]
+    pending = {("host", host_at), ("joiner", joiner_at)} - {("joiner", None)}
+    while pending and host.replica is not None and board.sessions[1].result is None:
+        at = min(at for _, at in pending)
+        board.run(until=lambda: board.host.replica.seq >= at or board.host.finished)
+        for who, when in sorted(pending):
+            if when == at:
+                pending.discard((who, when))
+                session = host if who == "host" else board.sessions[leaving_joiner]
+                if session.stage == "playing":
+                    try:
+                        session.hand_over()
+                    except LocalError:
+                        pass  # nobody can host it now (a 2-player table whose joiner left)
+    board.run()
+    stayed = [seat for seat, session in enumerate(board.sessions) if session.stage != "closed"]
+    assert stayed, "somebody stays"
+    results = {repr(board.sessions[seat].result) for seat in stayed}
+    assert len(results) == 1 and board.sessions[stayed[0]].result is not None, [board.sessions[s].fault for s in stayed]
+    for seat, session in enumerate(board.sessions):
+        assert session.fault is None, (seat, session.fault)
+        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
+        assert report.ok and (report.complete or seat not in stayed), report.describe()
+        assert independent.verify(bytes(board.transcripts[seat])).ok
