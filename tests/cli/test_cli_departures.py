@@ -47,16 +47,18 @@ def test_a_torpedo_captain_killed_for_good_after_the_builds_is_played_by_a_bot_a
     assert f"From entry {entry} a bot played the seat of bea (seat 1), its cards open to all." in report.describe()
 
 
-def test_a_joiner_leaving_mid_deal_hands_its_seat_to_a_bot_and_the_others_finish(peers, tmp_path):
-    """Three-player Astonishing!, one ``--bot`` peer per process: a joiner with ``--if-I-leave
-    bot`` gets SIGTERM mid-deal, hands its seat over (its cards shown to all) and exits; the host
-    plays it with a bot to the end; the two who stayed exit 0 and their transcripts verify and
-    say from which entry the bot played it."""
+@pytest.mark.parametrize("game, players", [("astonishing", 3), ("steamcourt", 4), ("beltpunk", 4)])
+def test_a_joiner_leaving_mid_deal_hands_its_seat_to_a_bot_and_the_others_finish(peers, tmp_path, game, players):
+    """One ``--bot`` peer per process: a joiner with ``--if-I-leave bot`` gets SIGTERM mid-deal,
+    hands its seat over (its cards shown to all) and exits; the host plays it with a bot to the
+    end; those who stayed exit 0 and their transcripts verify and say from which entry the bot
+    played it."""
     transcripts = tmp_path / "transcripts"
-    host = peers("host", "astonishing", "--players", "3", "--bot", "--port", "0", "--bind", "127.0.0.1",
+    host = peers("host", game, "--players", str(players), "--bot", "--port", "0", "--bind", "127.0.0.1",
                  "--name", "ann", "--profile", "ann", "--transcripts", str(transcripts))
     code = join_code(host)
-    stayer = peers("join", code, "--bot", "--profile", "bea", "--name", "bea", "--transcripts", str(transcripts))
+    stayers = [peers("join", code, "--bot", "--profile", name, "--name", name, "--transcripts", str(transcripts))
+               for name in ["bea", "dot"][:players - 2]]
     leaver = peers("join", code, "--bot", "--if-I-leave", "bot", "--profile", "cy", "--name", "cy",
                    "--transcripts", str(transcripts))
     leaver.line_starting("The game begins: ")
@@ -67,14 +69,14 @@ def test_a_joiner_leaving_mid_deal_hands_its_seat_to_a_bot_and_the_others_finish
     assert "handing your seat to a bot as soon as it can be" in leaver_err, leaver_err
     [handed] = [line for line in leaver_out if line.startswith("cy's seat is played by a bot from entry ")]
     entry = int(re.search(r"entry (\d+)", handed).group(1))
-    for peer in (host, stayer):
+    for peer in (host, *stayers):
         code_, out, err = peer.finish()
         assert (code_, err) == (0, ""), (out, err)
         assert f"cy's seat is played by a bot from entry {entry}; its cards are shown to everyone." in out
         [over] = [line for line in out if line.startswith("Game over: ")]
         assert over.endswith(f"(cy's seat was played by a bot from entry {entry}.)"), over
     files = sorted(transcripts.glob("*.p2pt"))
-    assert len(files) == 3, files
+    assert len(files) == players, files
     for path in files:
         report = verify_transcript(path.read_bytes(), get_game)
         assert report.ok, report.describe()
