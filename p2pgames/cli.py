@@ -14,6 +14,7 @@ from __future__ import annotations
 # Only what every command needs is imported here; each command imports the rest itself, so that
 # ``verify`` (timed by ``scripts/bench``, start-up included) loads no network, terminal or bot code.
 import argparse
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -263,6 +264,8 @@ def _reason(error: OSError) -> str:
 def cmd_host(args: argparse.Namespace) -> int:
     game = _game(args.game)
     ruleset = _ruleset(game, args.players, args.option, args.variant)
+    if args.no_bot_seats:
+        ruleset = dataclasses.replace(ruleset, open_seats=False)
     if not 0 <= args.bots < ruleset.players:
         raise UsageError(f"--bots must be between 0 and {ruleset.players - 1} (you take one seat)")
     if not 0 <= args.port <= 65535:
@@ -1075,6 +1078,10 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--bind", metavar="ADDR", help="address to listen on (default: all interfaces)")
     no_upnp_option(host)
     grace_option(host)
+    host.add_argument(
+        "--no-bot-seats", action="store_true", help="a table where no bot takes the seat of a player who leaves: "
+        "the game ends instead (every peer enforces it; the join screens show it)",
+    )
     identity_options(host)
     host.set_defaults(handler=cmd_host)
 

@@ -81,13 +81,16 @@ class Ruleset:
     """The game, the number of seats and a value for every option: what every peer agrees to.
 
     ``edition`` is the edition of the game's rules this ruleset plays (:meth:`Game.edition_of`):
-    a log replays to the same states only under the edition it was played with.
+    a log replays to the same states only under the edition it was played with. ``open_seats``,
+    a table's choice rather than the game's: whether a seat whose player left may be played by a
+    bot (protocol/SPEC.md §B14); without it the game ends when someone leaves for good.
     """
 
     game: str
     players: int
     options: tuple[tuple[str, Any], ...]
     edition: int = 1
+    open_seats: bool = True
 
     def __getitem__(self, name: str) -> Any:
         for key, value in self.options:
@@ -101,12 +104,15 @@ class Ruleset:
         encoded = {"game": self.game, "players": self.players, "options": dict(self.options)}
         if self.edition != 1:
             encoded["edition"] = self.edition
+        if not self.open_seats:  # (only when not the default: rulesets before it keep their form)
+            encoded["open_seats"] = False
         return encoded
 
     def describe(self) -> str:
         options = ", ".join(f"{key}={value}" for key, value in self.options)
         seats = f"{self.players} player" + ("" if self.players == 1 else "s")
-        return f"{self.game}, {seats}" + (f" ({options})" if options else "")
+        table = "" if self.open_seats else "; no bot takes a leaver's seat"
+        return f"{self.game}, {seats}" + (f" ({options})" if options else "") + table
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,8 +280,9 @@ class Game(ABC, Generic[S]):
         """Domain that makes this game's card points distinct from every other game's."""
         return f"p2pgames/{self.name}"
 
-    def ruleset(self, players: int, options: Mapping[str, Any] | None = None) -> Ruleset:
-        """Validate ``players`` and ``options`` (missing options take their defaults).
+    def ruleset(self, players: int, options: Mapping[str, Any] | None = None, *, open_seats: bool = True) -> Ruleset:
+        """Validate ``players`` and ``options`` (missing options take their defaults);
+        ``open_seats``: the table's choice (see :class:`Ruleset`).
 
         Raises :class:`RulesetError` naming the bad option and the allowed values.
         """
@@ -293,7 +300,7 @@ class Game(ABC, Generic[S]):
             chosen.append((option.name, value))
         if given:
             raise RulesetError(f"{self.title} has no option {sorted(given)[0]!r}")
-        ruleset = Ruleset(self.name, players, tuple(sorted(chosen)))
+        ruleset = Ruleset(self.name, players, tuple(sorted(chosen)), open_seats=open_seats)
         self.check_ruleset(ruleset)
         return replace(ruleset, edition=self.edition_of(ruleset))
 
@@ -316,8 +323,11 @@ class Game(ABC, Generic[S]):
             edition = data.get("edition", 1)
             if type(edition) is not int or edition < 1:
                 raise RulesetError(f"malformed ruleset: edition {edition!r}")
+            if data.get("open_seats", False) is not False:
+                raise RulesetError(f"malformed ruleset: open_seats {data['open_seats']!r} (only false is written)")
+            open_seats = "open_seats" not in data
             try:
-                ruleset = self.ruleset(data["players"], data["options"])
+                ruleset = self.ruleset(data["players"], data["options"], open_seats=open_seats)
             except RulesetError:
                 if edition != self.rules_edition:
                     raise self._other_edition(edition) from None

@@ -446,8 +446,10 @@ class Replica:
         return None
 
     def _seat_problem(self, seat: int) -> str | None:
-        """What stops ``seat`` from being played by a bot however it goes: a seat played by one
-        already, the game's end, a choice committed and not yet opened."""
+        """What stops ``seat`` from being played by a bot however it goes: a table that plays
+        none, a seat played by one already, the game's end, a choice committed and not yet opened."""
+        if not self.ruleset.open_seats:
+            return "this table plays no bot in the seat of a player who leaves (its host chose so)"
         if seat in self.open_seats:
             return "that seat is played by a bot already"
         phase = self.phase

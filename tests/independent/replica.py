@@ -76,6 +76,7 @@ class Replica:
         self.handed = {}     # seat that handed over -> {deal: (rekey, shuffle, locks)} it published
         self.consents = {}   # seat -> the seats that consented to opening it
         self.sequencer = 0   # the seat that signs the entries: the host, then its successors (§B15)
+        self.bots_allowed = True  # the start's ruleset may say no seat is opened (§B14)
         self.phase = None
         self._begin()
 
@@ -243,7 +244,7 @@ class Replica:
         audited = {d for audit in self.audits for keys in audit.values() for d in keys}
         phase = self.phase
         refused = (
-            seat in self.open or target == seat or phase["kind"] == "over"
+            not self.bots_allowed or seat in self.open or target == seat or phase["kind"] == "over"
             or seat in self.consents.get(target, set()) or target == self.sequencer or target in self.open
             or any(target in deal.holders and deal.number not in audited for deal in self.deals.values())
             or (phase["kind"] == "choice" and phase["domain"] == "choice"
@@ -270,7 +271,7 @@ class Replica:
         audited = {d for audit in self.audits for keys in audit.values() for d in keys}
         unaudited = [d for d, deal in sorted(self.deals.items()) if seat in deal.holders and d not in audited]
         leaks = any(self.unpublished[slot] == {seat} and self.knows[slot] - {seat} for slot in self.unpublished)
-        if (seat in self.open or phase["kind"] in ("over", "cards") or leaks
+        if (not self.bots_allowed or seat in self.open or phase["kind"] in ("over", "cards") or leaks
                 or (phase["kind"] == "choice" and phase["domain"] == "choice"
                     and seat in phase["commits"] and seat not in phase["opens"])):
             raise Fault("illegal", f"seat {seat}: may not hand its seat over now", seat)

@@ -157,9 +157,11 @@ def _is_record(v):
 
 
 def _is_ruleset(v):
-    return (isinstance(v, dict) and set(v) - {"edition"} == {"game", "players", "options"} and _is_text(v["game"], 40)
-            and _is_int(v["players"]) and 1 <= v["players"] <= 64 and isinstance(v["options"], dict)
-            and ("edition" not in v or (_is_int(v["edition"]) and 2 <= v["edition"] <= 1000)))
+    return (isinstance(v, dict) and set(v) - {"edition", "open_seats"} == {"game", "players", "options"}
+            and _is_text(v["game"], 40) and _is_int(v["players"]) and 1 <= v["players"] <= 64
+            and isinstance(v["options"], dict)
+            and ("edition" not in v or (_is_int(v["edition"]) and 2 <= v["edition"] <= 1000))
+            and ("open_seats" not in v or v["open_seats"] is False))
 
 
 _CHECKS = {

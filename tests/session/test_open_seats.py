@@ -6,11 +6,14 @@ Sessions only, on the in-memory switchboard."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from independent import transcript as independent
 from switchboard import Switchboard
 
 from p2pgames.bots import bot_for
+from p2pgames.engine import RulesetError
 from p2pgames.games import get_game
 from p2pgames.session import LocalError, OpenSeatAsked, SeatOpened, verify_transcript
 from p2pgames.session._faults import FaultCode, ProtocolFault
@@ -185,3 +188,26 @@ def test_a_departed_seat_that_comes_back_is_told_the_bot_has_its_seat():
     assert joiner.stage == "halted" and not joiner.seat_kept
     board.run()
     assert board.host.result is not None and board.host.fault is None
+
+
+def test_a_table_that_plays_no_bot_in_a_leavers_seat_refuses_every_way_to_one():
+    """``host --no-bot-seats`` (the ruleset's ``open_seats`` false, §D1): no consent and no
+    hand-over opens a seat — every peer refuses them, as the independent verifier does — and the
+    ruleset says so where it is shown; the start carries it, so every peer enforces the same."""
+    game = get_game("torpedo")
+    ruleset = dataclasses.replace(game.ruleset(2), open_seats=False)
+    assert ruleset.encode() == {**game.ruleset(2).encode(), "open_seats": False}
+    assert game.decode_ruleset(ruleset.encode()) == ruleset
+    assert "no bot takes a leaver's seat" in ruleset.describe()
+    with pytest.raises(RulesetError, match="only false is written"):
+        game.decode_ruleset({**game.ruleset(2).encode(), "open_seats": True})
+    board = Switchboard("torpedo", 2, seed=b"no-bot-seats", open_seats=False,
+                        bots=[bot_for(game, bytes([seat]), "heuristic") for seat in (0, 1)])
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 40)  # builds open
+    assert board.sessions[1].replica.ruleset == board.host.replica.ruleset == ruleset  # from the start
+    board.cut(1)
+    with pytest.raises(LocalError, match="this table plays no bot in the seat of a player who leaves"):
+        board.host.open_seat(1)
+    for session in board.sessions:
+        assert "this table plays no bot" in session.replica.hand_over_problem(1)
+        assert "this table plays no bot" in session.replica.open_seat_problem(1)
