@@ -114,8 +114,9 @@ def test_a_kind_the_hosts_game_lacks_is_refused_before_taking_a_seat(peers):
     assert host.finish()[0] == 0
 
 
-def test_a_bot_seat_ends_the_game_when_a_seat_stays_away_past_the_grace_period():
+def test_a_bot_seat_ends_the_game_when_a_seat_stays_away_past_the_grace_period(autojump_clock):
     # In one process (a second of grace, not three minutes): the joiner vanishes once the game began.
+    # On the autojump clock, the grace period and the watchdog's ticks cost no real time.
     settings = NetSettings(away_grace=1.0)
     said: list[str] = []
     warned: list[str] = []
@@ -141,7 +142,7 @@ def test_a_bot_seat_ends_the_game_when_a_seat_stays_away_past_the_grace_period()
 
         return await play_headless(setup, lambda game: bot_for(game, b"s"), say=said.append, warn=warned.append)
 
-    assert trio.run(main) == 1
+    assert trio.run(main, clock=autojump_clock) == 1
     assert any(line.startswith("ghost's connection was lost (") for line in said), said
     # A bot can't take a seat whose keys lock cards: the game ends, and the bot seat says why.
     assert any(line.startswith("ghost has been away for 0:0") and line.endswith(
