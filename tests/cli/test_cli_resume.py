@@ -203,9 +203,9 @@ def test_resume_forget_needs_the_game_it_deletes(peers, tmp_path, home):
 
 def a_game_ended_while_its_joiner_was_away(peers, transcripts) -> str:
     """A two-seat table whose joiner (profile p1) is killed; the host's bot seat ends the game
-    two seconds later (--grace 2s), as a host's player may (``end``), and its program exits. The
+    a second later (--grace 1s), as a host's player may (``end``), and its program exits. The
     joiner's seat stays saved. Returns the port the game had."""
-    host = peers("host", "probe", "--players", "2", "--bot", "--grace", "2s", "--port", "0", "--bind", "127.0.0.1",
+    host = peers("host", "probe", "--players", "2", "--bot", "--grace", "1s", "--port", "0", "--bind", "127.0.0.1",
                  "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
     code = join_code(host)
     joiner = peers("join", code, "--bot", "--profile", "p1", "--name", "p1", "--transcripts", str(transcripts))
@@ -272,18 +272,18 @@ def test_resume_with_a_bad_code_is_a_usage_error(home):
 
 
 def test_grace_sets_how_long_a_seat_may_be_away_before_a_bot_host_ends_the_game(peers, tmp_path):
-    """``--grace 2s``: a joiner killed mid-game and never started again is waited for two seconds,
+    """``--grace 1s``: a joiner killed mid-game and never started again is waited for a second,
     not three minutes; then the host's bot seat ends the game, and every transcript verifies and
     says who was away and who ended it."""
     transcripts = tmp_path / "transcripts"
-    host = peers("host", "probe", "--players", "2", "--bot", "--grace", "2s", "--port", "0", "--bind", "127.0.0.1",
+    host = peers("host", "probe", "--players", "2", "--bot", "--grace", "1s", "--port", "0", "--bind", "127.0.0.1",
                  "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
     joiner = peers("join", join_code(host), "--bot", "--profile", "p1", "--name", "p1", "--transcripts", str(transcripts))
     under_way(joiner)
     joiner.process.kill()
     joiner.process.wait()
     code, out, err = host.finish()
-    assert any(line.startswith("p1 has been away for 0:02") for line in out), out
+    assert any(line.startswith("p1 has been away for 0:01") for line in out), out
     assert code == 1 and err.startswith("p2pgames: The game stopped: p1 (seat 1) was away"), err
     files = sorted(transcripts.glob("*.p2pt"))
     assert len(files) == 2, files
