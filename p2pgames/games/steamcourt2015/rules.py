@@ -253,8 +253,8 @@ class SteamCourt2015(SteamCourt):
 
     # -- rulesets ------------------------------------------------------------------------------
 
-    def ruleset(self, players: int, options: Mapping[str, Any] | None = None) -> Ruleset:
-        return Game.ruleset(self, players, options)
+    def ruleset(self, players: int, options: Mapping[str, Any] | None = None, *, open_seats: bool = True) -> Ruleset:
+        return Game.ruleset(self, players, options, open_seats=open_seats)
 
     def for_ruleset(self, ruleset: Ruleset) -> Game:
         return self
