@@ -111,8 +111,7 @@ class Ruleset:
     def describe(self) -> str:
         options = ", ".join(f"{key}={value}" for key, value in self.options)
         seats = f"{self.players} player" + ("" if self.players == 1 else "s")
-        table = "" if self.open_seats else "; no bot takes a leaver's seat"
-        return f"{self.game}, {seats}" + (f" ({options})" if options else "") + table
+        return f"{self.game}, {seats}" + (f" ({options})" if options else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,6 +357,12 @@ class Game(ABC, Generic[S]):
     def describe_ruleset(self, ruleset: Ruleset) -> str:
         """One line for people: the players and the options that matter (default: every option)."""
         return ruleset.describe()
+
+    def describe_table(self, ruleset: Ruleset) -> str:
+        """:meth:`describe_ruleset`, and what the table chose besides the game's rules (no bot
+        in a leaver's seat): what a player is shown before the game starts."""
+        table = "" if ruleset.open_seats else "; no bot takes a leaver's seat"
+        return self.describe_ruleset(ruleset) + table
 
     # -- the state machine ---------------------------------------------------------------------
 

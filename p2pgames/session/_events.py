@@ -83,7 +83,7 @@ class GameStarted:
         seats = ", ".join(
             f"{name} (seat {seat}{', you' if seat == self.seat else ''})" for seat, name in enumerate(self.names)
         )
-        described = game.describe_ruleset(self.ruleset) if game is not None else self.ruleset.describe()
+        described = game.describe_table(self.ruleset) if game is not None else self.ruleset.describe()
         return f"The game begins: {described}. {seats}."
 
 

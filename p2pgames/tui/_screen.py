@@ -211,7 +211,7 @@ class Screen:
         session = game.node.session if game.node is not None else None
         panels = []
         if session is not None and session.game is not None and session.ruleset is not None:
-            about = (("bold", session.game.title), ("", f" · {session.game.describe_ruleset(session.ruleset)}"))
+            about = (("bold", session.game.title), ("", f" · {session.game.describe_table(session.ruleset)}"))
             panels.append(Panel("Game", (about,)))
         if game.lobby is not None:
             players, seats = list(game.lobby.players), game.lobby.seats

@@ -198,7 +198,8 @@ def test_a_table_that_plays_no_bot_in_a_leavers_seat_refuses_every_way_to_one():
     ruleset = dataclasses.replace(game.ruleset(2), open_seats=False)
     assert ruleset.encode() == {**game.ruleset(2).encode(), "open_seats": False}
     assert game.decode_ruleset(ruleset.encode()) == ruleset
-    assert "no bot takes a leaver's seat" in ruleset.describe()
+    assert game.describe_table(ruleset) == "torpedo, 2 players (build=custom); no bot takes a leaver's seat"
+    assert game.describe_table(game.ruleset(2)) == "torpedo, 2 players (build=custom)"
     with pytest.raises(RulesetError, match="only false is written"):
         game.decode_ruleset({**game.ruleset(2).encode(), "open_seats": True})
     board = Switchboard("torpedo", 2, seed=b"no-bot-seats", open_seats=False,
