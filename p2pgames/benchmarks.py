@@ -40,6 +40,9 @@ a median over repetitions. The targets (issue 11), on the project's 2-core machi
   that never reads — next to a host nobody attacks: the host's peak memory must not grow with
   the attack's length (2*N* / *N* ≤ 1.1), and stays within 20 MB of the idle host's (see
   :func:`bench_floods` for why).
+* succession (issue 25): a host leaving with a hand-over, 4-player Steam Court of bot peers over
+  loopback: from its last entry to the successor's first, in milliseconds and in entries' time on
+  the same table (no target yet: the first figure).
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import msgpack
+import trio
 
 from p2pgames.bots import PlayoutBot
 from p2pgames.crypto import CardTable, ClassicSRA, Identity, random_permutation, random_scalar, shuffle_pass, unlock
@@ -453,6 +457,59 @@ def bench_events(repeats: int) -> dict:
             figures[f"{prefix}_{name}_ms"] = value * 1000
             figures[f"{prefix}_{name}_ratio"] = value / floor
     return figures
+
+
+def bench_succession(repeats: int) -> dict:
+    """A host leaving with a hand-over (protocol/SPEC.md §B15), 4-player Steam Court of bot peers
+    in one process over loopback: from the entry that hands the table over (the old host's last)
+    to the first entry the successor sequences — the others hang up, dial it, rejoin and are
+    gathered — in seconds, and in entries' worth of time: over the median time an entry took on
+    the same table just before (each entry being about one round trip at bot speed)."""
+    took, entries = [], []
+    for number in range(repeats):
+        seconds, interval = trio.run(_succession_once, number)
+        took.append(seconds)
+        entries.append(seconds / interval)
+    return {
+        "succession_ms": statistics.median(took) * 1000,
+        "succession_entries": statistics.median(entries),
+        "successions_measured": repeats,
+    }
+
+
+async def _succession_once(number: int) -> tuple[float, float]:
+    from p2pgames.bots import bot_for
+    from p2pgames.crypto import Identity
+    from p2pgames.net import LOOPBACK, JoinCode, drive_bot, host_table, join_table
+
+    game = get_game("steamcourt")
+    async with trio.open_nursery() as nursery:
+        said: list[str] = []
+        host = await host_table(
+            nursery, identity=Identity.generate(), name="host", ruleset=game.ruleset(4), bind=LOOPBACK,
+            say=said.append, announce_on_lan=False,
+        )
+        port = int(said[0].removeprefix("Join code: ").split("/")[0].rpartition(":")[2])
+        joiners = [
+            await join_table(nursery, identity=Identity.generate(), name=f"j{seat}", code=JoinCode(LOOPBACK, port, None))
+            for seat in (1, 2, 3)
+        ]
+        for seat, node in enumerate([host, *joiners]):
+            nursery.start_soon(drive_bot, node, bot_for(game, b"succession-%d-%d" % (number, seat)))
+        session = host.session
+        await host.wait_until(lambda: session.replica is not None and session.replica.seq >= 20)
+        began, first = trio.current_time(), session.replica.seq  # type: ignore[union-attr]
+        await host.wait_until(lambda: session.replica.seq >= first + 20)  # type: ignore[union-attr]
+        interval = (trio.current_time() - began) / (session.replica.seq - first)  # type: ignore[union-attr]
+        await host.wait_until(lambda: session.replica.hand_over_problem(0) is None and session.successor() is not None)  # type: ignore[union-attr]
+        host.hand_over()
+        await host.wait_until(lambda: 0 in session.replica.open_seats)  # type: ignore[union-attr]
+        handed, entry = trio.current_time(), session.replica.open_seats[0]  # type: ignore[union-attr]
+        successor = joiners[0].session
+        await joiners[0].wait_until(lambda: successor.replica.seq >= entry + 2)  # type: ignore[union-attr]
+        seconds = trio.current_time() - handed
+        nursery.cancel_scope.cancel()
+    return seconds, interval
 
 
 def bench_engine(seconds: float, game_name: str = "beltpunk", players: int = 4, prefix: str = "") -> dict:
@@ -934,6 +991,8 @@ ROWS += [
     ("torpedo_first_faction_wins_pct", "  Panzer la Rochelle wins (against Talion)", "%", "in", (40, 60)),
     ("torpedo_turns_per_game", "  turns per game (mean)", "", None, None),
     ("flood_idle_mb", "a host nobody attacks, N s: peak memory", "MB", None, None),
+    ("succession_ms", "host hands the table over: its last entry -> successor's first", "ms", None, None),
+    ("succession_entries", "  in entries' time on the same table (each about a round trip)", "x", None, None),
 ]
 for _prefix, _title in (
     ("flood_seated_", "a seated peer floods chat"), ("flood_lobby_", "a lobby player floods chat"),
@@ -981,6 +1040,7 @@ GROUPS: dict[str, Callable[[bool], dict]] = {
         **bench_torpedo_balance(40 if quick else 200),  # fewer than 200 is too rough for 40–60 %
     },
     "floods": lambda quick: bench_floods(5 if quick else 15),
+    "succession": lambda quick: bench_succession(1 if quick else 5),
 }
 
 
@@ -1017,7 +1077,8 @@ def main(argv: list[str] | None = None) -> int:
         (figures.get("torpedo_search_decisions"), "search decisions"),
         (figures.get("torpedo_balance_games"), "Torpedo balance games"), (figures.get("ast_takes_measured"), "random takes"),
         (figures.get("ast_strength_games"), "Astonishing! strength games"),
-        (figures.get("flood_seconds"), "s for N (each flood)"), (figures["cpus"], "CPUs"),
+        (figures.get("flood_seconds"), "s for N (each flood)"), (figures.get("successions_measured"), "successions"),
+        (figures["cpus"], "CPUs"),
     ]
     print("(" + "; ".join(f"{count} {what}" for count, what in counts if count is not None) + ")")
     return 0
