@@ -15,6 +15,7 @@ seated joiner — and on its kind::
     a lobby player (lobby)  chat      _lobby_chat        relay to the lobby, within chat's
                                                          limits (far past them: reject)
     a seated joiner         accept    _accept            relay; begin once every seat accepted
+                            reach     _reach             keep its latest; relay it if news
                             submit    _submission        check, queue, sequence as an entry
                                                          (held while gathering, see below)
                             ack       _ack               relay; check agreement
@@ -37,6 +38,10 @@ once; any other is a *claim*, and once everyone is back the claims are taken lon
 joiner is sent ``missing`` and gives back each entry from there with its acknowledgement, each
 checked as a joiner checks an entry (signed by us, in its place, every signature and rule) and
 either compared with ours or taken back into the log. Then the held submissions, and our own.
+
+A joiner whose host handed it the log (protocol/SPEC.md §B15) becomes a host the same way
+(:meth:`HostRole.succeeding`): its relay is everything it heard as a joiner, and it gathers the
+others, who dial it, before it sequences anything.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ After the hello (each message only the host may author checked first: see ``_SIG
     lobby        _lobby           who is seated (in the lobby only)
     start        _start           check it seats us as we joined; accept it
     accept       _accept          a seat accepted (relayed)
+    reach        _reach           where a seat can be reached, should it host (relayed)
     entry        _entry           apply the host's log entry
     ack          _ack             a seat's acknowledgement (relayed; its signature checked lazily)
     chat         _chat            lobby or game chat (relayed; a game's within chat's
@@ -35,8 +36,11 @@ After the hello (each message only the host may author checked first: see ``_SIG
     host-hello   -                fault: its hello a second time
     other        -                fault: only joiners send that
 
-While it is away the host is ``away[HOST_SEAT]``; a submission made then waits in
-:attr:`JoinerRole.in_flight` and goes once we have caught up again.
+While it is away the host is ``away[host_seat]``; a submission made then waits in
+:attr:`JoinerRole.in_flight` and goes once we have caught up again. Our host is seat 0 until an
+entry hands the log to another seat (§B15): we then follow it (:meth:`JoinerRole.follow_host`),
+or, if the log is handed to us, the session makes us its host from what we heard
+(:attr:`JoinerRole.heard`).
 """
 
 from __future__ import annotations
@@ -166,7 +170,10 @@ class JoinerRole:
         the old one and (the network layer) dial the new one, whose key alone we take; until we
         have rejoined it, it is away."""
         session = self.session
-        self.host_key = session.seats[seat].key
+        key = session.seats[seat].key
+        if self.host_key is not None and self.host_key.raw == key.raw:
+            return  # a catch-up from the new host itself (we restarted): we are with it already
+        self.host_key = key
         self.awaiting_hello = False
         self.catching_up = False
         session.away[seat] = f"{session.names[seat]} hosts the table now: reconnecting"
@@ -234,7 +241,11 @@ class JoinerRole:
             ))
         # Each kind checks its signature exactly once: the host's own here, a relayed message by
         # its handler (entries inside the replica).
-        if kind in self._SIGNED_BY_HOST:
+        if kind == "start" and self.catching_up and session.start_envelope is None:
+            # From the start (we restarted) at a host the table was handed to (§B15): the start
+            # is the first host's, which _start checks it is; its signature is checked here.
+            self._check_start_signature(envelope)
+        elif kind in self._SIGNED_BY_HOST:
             self._check_host_sender(envelope)
         handler(self, envelope)
 
@@ -247,6 +258,12 @@ class JoinerRole:
             envelope.verify(self.host_key)
         except BadSignature as error:
             raise ProtocolFault(Fault(self.host_seat, FaultCode.BAD_SIGNATURE, f"the host sent {with_article(envelope.kind)} with a bad signature ({error})", session._seq()))
+
+    def _check_start_signature(self, envelope: Envelope) -> None:
+        try:
+            envelope.verify(PublicKey(envelope.sender))
+        except (CryptoError, BadSignature, MalformedMessage) as error:
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.BAD_SIGNATURE, f"the host sent a start with a bad signature ({error})", 0))
 
     def _relayed_seat(self, envelope: Envelope) -> int:
         # Messages relayed by the host carry their author's signature: check it is a seat's.

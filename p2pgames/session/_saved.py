@@ -10,6 +10,8 @@ A seat is saved as a list of records (canonical msgpack each, framed like a tran
   is sent (the only secret that can't be derived again).
 * ``["where", {"host": text, "port": n, "transcript": text or nil}]`` — written by the network
   layer: where the table was, and where this seat's transcript is.
+* ``["host", 32 bytes]`` — the key of the table's host from now on: a host handed the table to
+  another seat (protocol/SPEC.md §B15); it replaces the header's.
 
 The public rest — the start, the accepts and the log — comes back from the transcript (a host)
 or from the host (a joiner). :class:`SavedSeat` is what the records say, read back.
@@ -67,6 +69,10 @@ class SavedSeat:
     def where(host: str | None, port: int | None, transcript: str | None) -> bytes:
         return canonical.encode(["where", {"host": host, "port": port, "transcript": transcript}])
 
+    @staticmethod
+    def new_host(host_key: bytes) -> bytes:
+        return canonical.encode(["host", host_key])
+
     @classmethod
     def read(cls, records: Iterable[tuple[str, Any]]) -> SavedSeat:
         """The seat ``records`` (``(kind, value)`` pairs, as
@@ -79,6 +85,7 @@ class SavedSeat:
         saved: SavedSeat | None = None
         choices: dict[int, Any] = {}
         where: dict[str, Any] = {}
+        host_key: bytes | None = None
         for number, (kind, value) in enumerate(records):
             if number == 0:
                 if kind != "seat" or not isinstance(value, dict) or value.get("format") != SEAT_FORMAT:
@@ -98,12 +105,14 @@ class SavedSeat:
                 choices[value[0]] = value[1]
             elif kind == "where" and isinstance(value, dict) and set(value) == {"host", "port", "transcript"}:
                 where = value
+            elif kind == "host" and _bytes32(value):
+                host_key = value
             else:
                 raise SavedSeatError(f"record {number} ({kind!r}) is not one a saved seat holds")
         if saved is None:
             raise SavedSeatError("it is empty")
         return cls(
-            saved.game, saved.game_id, saved.seat, saved.key, saved.seed, saved.host_key, choices,
+            saved.game, saved.game_id, saved.seat, saved.key, saved.seed, host_key or saved.host_key, choices,
             where.get("host"), where.get("port"), where.get("transcript"),
         )
 

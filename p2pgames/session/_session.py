@@ -31,6 +31,11 @@ from the same session, or from a new process with its :class:`SavedSeat` — wit
 host sends it what it missed, then ``caught-up``. A host restarted from its saved seat and
 transcript (:meth:`Session.resume_host`) finds every joiner away until each rejoins. What a seat
 must save to come back is produced by :meth:`take_saved` (see :mod:`p2pgames.session._saved`).
+
+A host that leaves with a hand-over names a successor in it (protocol/SPEC.md §B15): from the next
+entry on that seat sequences the log. Its session swaps its joiner role for a host role
+(:meth:`HostRole.succeeding`) and :attr:`is_host` turns true; every other joiner follows it
+(:meth:`JoinerRole.follow_host`), told by :class:`HostChanged` where to dial.
 """
 
 from __future__ import annotations
@@ -1134,6 +1139,7 @@ class Session:
             self.is_host = True
         else:
             self.role.follow_host(new)  # type: ignore[union-attr]
+            self._saved.append(SavedSeat.new_host(self.seats[new].key.raw))  # to rejoin it after a restart
 
     def _hand_over_body(self) -> dict | None:
         """Our ``hand-over``, if we are handing over and nothing stops it now."""

@@ -179,3 +179,21 @@ def test_hosts_and_joiners_leaving_at_random_moments_never_stop_the_table(game, 
         report = verify_transcript(bytes(board.transcripts[seat]), get_game)
         assert report.ok and (report.complete or seat not in stayed), report.describe()
         assert independent.verify(bytes(board.transcripts[seat])).ok
+
+
+def test_a_joiner_restarted_after_the_hand_over_takes_its_seat_again_at_the_new_host():
+    """Its saved seat records the new host's key (§B15): restarted from nothing but what it saved,
+    it rejoins the successor, is caught up from the start — the first host's start and entries,
+    then the successor's — and plays to the end."""
+    board = Switchboard("steamcourt", 4, seed=b"succession-restart", reach=True)
+    entry = host_leaves(board, 60)
+    board.run(until=lambda: board.host_seat == 1 and board.host.replica.seq >= entry + 10)
+    assert board.saved_seat(2).host_key == board.sessions[1].identity.public_key.raw
+    board.restart(2)
+    board.run()
+    results = {repr(board.sessions[seat].result) for seat in (1, 2, 3)}
+    assert len(results) == 1 and board.sessions[1].result is not None
+    for seat in (1, 2, 3):
+        assert board.sessions[seat].fault is None, board.sessions[seat].fault
+        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
+        assert report.ok and report.complete, report.describe()
