@@ -67,21 +67,39 @@ def test_a_joiner_leaving_mid_deal_hands_its_seat_to_a_bot_and_the_others_finish
     leaver_code, leaver_out, leaver_err = leaver.finish()
     assert leaver_code == 128 + signal.SIGTERM, (leaver_out, leaver_err)
     assert "handing your seat to a bot as soon as it can be" in leaver_err, leaver_err
-    [handed] = [line for line in leaver_out if line.startswith("cy's seat is played by a bot from entry ")]
-    entry = int(re.search(r"entry (\d+)", handed).group(1))
+    entry = handed_over_at(leaver_out, "cy")
     for peer in (host, *stayers):
-        code_, out, err = peer.finish()
-        assert (code_, err) == (0, ""), (out, err)
+        out = finished_beside_the_bot(peer, "cy", entry)
         assert f"cy's seat is played by a bot from entry {entry}; its cards are shown to everyone." in out
-        [over] = [line for line in out if line.startswith("Game over: ")]
-        assert over.endswith(f"(cy's seat was played by a bot from entry {entry}.)"), over
-    files = sorted(transcripts.glob("*.p2pt"))
-    assert len(files) == players, files
-    for path in files:
-        report = verify_transcript(path.read_bytes(), get_game)
-        assert report.ok, report.describe()
+    for report in verified(transcripts, players):
         assert re.search(rf"From entry {entry} a bot played the seat of cy \(seat \d\), its cards open to all\.",
                          report.describe()), report.describe()
+
+
+def handed_over_at(out: list[str], name: str) -> int:
+    """The entry from which a bot played ``name``'s seat, as its own output says."""
+    [handed] = [line for line in out if line.startswith(f"{name}'s seat is played by a bot from entry ")]
+    return int(re.search(r"entry (\d+)", handed).group(1))
+
+
+def finished_beside_the_bot(peer, name: str, entry: int) -> list[str]:
+    """``peer`` exits 0, silent on stderr, its result saying a bot played ``name``'s seat from
+    ``entry``; its output."""
+    code, out, err = peer.finish()
+    assert (code, err) == (0, ""), (out, err)
+    [over] = [line for line in out if line.startswith("Game over: ")]
+    assert over.endswith(f"({name}'s seat was played by a bot from entry {entry}.)"), over
+    return out
+
+
+def verified(transcripts, players: int) -> list:
+    """The reports of the ``players`` transcripts in ``transcripts``, each verified."""
+    files = sorted(transcripts.glob("*.p2pt"))
+    assert len(files) == players, files
+    reports = [verify_transcript(path.read_bytes(), get_game) for path in files]
+    for report in reports:
+        assert report.ok, report.describe()
+    return reports
 
 
 @pytest.mark.parametrize("game, players", [("steamcourt", 4), ("astonishing", 3), ("beltpunk", 4)])
@@ -108,21 +126,13 @@ def test_the_host_leaving_hands_the_table_to_a_successor_and_the_others_finish(p
     host_code, host_out, host_err = host.finish()
     assert host_code == 128 + signal.SIGTERM, (host_out, host_err)
     assert "handing your seat to a bot as soon as it can be" in host_err, host_err
-    [handed] = [line for line in host_out if line.startswith("ann's seat is played by a bot from entry ")]
-    entry = int(re.search(r"entry (\d+)", handed).group(1))
+    entry = handed_over_at(host_out, "ann")
     for peer, name in zip(joiners, names):
-        code_, out, err = peer.finish()
-        assert (code_, err) == (0, ""), (name, out, err)
+        out = finished_beside_the_bot(peer, "ann", entry)
         expected = ("ann left; you host the table now (the others reconnect to you)." if name == successor
                     else f"ann left; {successor} hosts the table now (reconnecting …).")
         assert expected in out, (name, out)
-        [over] = [line for line in out if line.startswith("Game over: ")]
-        assert over.endswith(f"(ann's seat was played by a bot from entry {entry}.)"), over
-    files = sorted(transcripts.glob("*.p2pt"))
-    assert len(files) == players, files
-    for path in files:
-        report = verify_transcript(path.read_bytes(), get_game)
-        assert report.ok, report.describe()
+    for report in verified(transcripts, players):
         if report.seat != 0:
             assert report.complete, report.describe()
             assert f"From entry {entry + 1} {successor} (seat 1) hosted the table (ann (seat 0) handed it over)." in report.describe()
