@@ -274,7 +274,9 @@ class _HeadlessSeat:
                 except LocalError:
                     pass
                 else:
-                    self.warn(f"p2pgames: {name}; handing your seat to a bot as soon as it can be (again: leave at once)")
+                    waiting = session.hand_over_waits_for()
+                    why = f" (it waits: {waiting})" if waiting is not None else ""
+                    self.warn(f"p2pgames: {name}; handing your seat to a bot as soon as it can be{why} (again: leave at once)")
                     continue
             self.warn(f"p2pgames: {name}; leaving the table")
             node.leave("game over" if session.stage == "over" else "quit")

@@ -1084,6 +1084,16 @@ class Session:
         self._handing_over = True
         self._pump()
 
+    def hand_over_waits_for(self) -> str | None:
+        """While we hand our seat over: what it still waits for, in words (``None``: nothing)."""
+        replica = self.replica
+        if not self._handing_over or replica is None or self.seat is None or self.stage != "playing":
+            return None
+        problem = replica.hand_over_problem(self.seat)
+        if problem is None and self.is_host and self.successor() is None:
+            problem = "a player who can host the table to be back at it"
+        return problem
+
     def successor(self) -> int | None:
         """Host: the seat to hand the log to if we leave now — the first seat still playing, at
         the table now, that told us where it can be reached (§B15) — or ``None``."""

@@ -810,6 +810,9 @@ class TerminalGame:
         self.mode = Mode.LEAVING
         self._handed_over = True
         self._log([("class:log.info", "Handing your seat to a bot as soon as it can be; then you leave.")])
+        waiting = node.session.hand_over_waits_for()
+        if waiting is not None:
+            self._log([("class:log.info", f"It waits: {_sentence(waiting, self._names())} A bot makes your moves meanwhile.")])
         self._nursery.start_soon(self._leave_when_handed_over, node)  # type: ignore[union-attr]
 
     async def _leave_when_handed_over(self, node: Node) -> None:

@@ -96,9 +96,11 @@ def test_a_hand_over_waits_while_a_card_the_leaver_gave_is_locked_by_its_key_alo
             "opening": None, "successor": None,
         }), 2)
     assert caught.value.fault.culprit == 2 and "locked by your key alone" in caught.value.fault.reason
+    assert board.sessions[2].hand_over_waits_for() is None  # (not handing over yet)
     board.sessions[2].hand_over()  # so the leaver waits, doing its duties, until it can
     board.run(play=False)
     assert 2 not in replica().open_seats
+    assert "locked by your key alone" in board.sessions[2].hand_over_waits_for()  # what its player is told
     board.run(until=lambda: 2 in replica().open_seats)
     play_on(board, to_the_end=False)
     check_transcripts(board, [0, 1], 2, replica().open_seats[2], finished=False)
