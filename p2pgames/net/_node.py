@@ -59,6 +59,9 @@ if TYPE_CHECKING:  # only named in annotations
 
 __all__ = ["Node", "NetSettings", "open_host_listeners", "kept_seat_note", "BOT_LAUNCHED_HERE", "BOT_CLAIMED"]
 
+# A joiner whose host hasn't answered this many dials in a row dials the other seats too: one may
+# have been handed the table while it was away (§B15).
+LOOK_ELSEWHERE_AFTER = 3
 # The most one write to a socket takes from its connection's queue (a batch of frames, or part of
 # a history): more would only copy the queue again to send it.
 WRITE_BATCH = 256 * 1024
@@ -192,6 +195,7 @@ class Node:
         self.listeners: list[trio.SocketListener] = []
         self._redialled = trio.Event()
         self._backoff = settings.redial_first
+        self._failed_dials = 0  # in a row, since the host last answered
         self._was_in_touch = False  # the current connection got us back to the table
         self.away_since: dict[int, float] = {}  # seat -> when it went away (trio's clock)
         self._away_told: set[int] = set()
@@ -321,6 +325,7 @@ class Node:
             elif isinstance(event, SeatBack):
                 if event.host:
                     self._was_in_touch = True
+                    self._failed_dials = 0
                 self.away_since.pop(event.seat, None)
                 self._away_told.discard(event.seat)
                 self._drop_replaced_transcript()
@@ -738,6 +743,11 @@ class Node:
     async def _accept_loop(self, listeners: list[trio.SocketListener]) -> None:
         """Accept connections on ``listeners``."""
         async def handle(stream: trio.SocketStream) -> None:
+            if not self.session.is_host:
+                # A joiner's listener, the table not handed to us: whoever dials us looks for
+                # the host elsewhere (§B15). Hung up on at once, so it tries the next place.
+                await trio.aclose_forcefully(stream)
+                return
             peer = _peer_address(stream)
             self._make_room()
             number = self._next_connection
@@ -781,6 +791,9 @@ class Node:
                 self._nursery = nursery
                 task_status.started()
                 nursery.start_soon(self._watchdog)
+                if self.listeners:
+                    # Hung up on at once until the table is handed to us (then answered as its host).
+                    nursery.start_soon(self._accept_loop, self.listeners)
                 while True:
                     self._was_in_touch = False
                     await self._run_connection(stream, 0)
@@ -795,6 +808,8 @@ class Node:
                         break
                     # A connection that closed before we were back at the table (something
                     # accepts and hangs up, or refuses us for now) is a failed dial too: wait.
+                    if not self._was_in_touch:
+                        self._dial_failed()
                     stream = await self._redial(immediately=self._was_in_touch)
                 self._stop()
         finally:
@@ -808,9 +823,7 @@ class Node:
             self._unseated_room = unseated_room(
                 self.settings.max_unseated, ruleset.players if ruleset is not None else 1, _descriptor_limit()
             )
-            if self._nursery is not None and self.listeners:
-                self._nursery.start_soon(self._accept_loop, self.listeners)
-            return
+            return  # the accept loop answers as the host from now on
         if event.reach:
             self.addresses = list(event.reach)
             self.address = self.addresses[0]
@@ -866,10 +879,31 @@ class Node:
                     return await trio.open_tcp_stream(host, port)
             except (OSError, trio.TooSlowError):
                 pass
-            if self.address in self.addresses and len(self.addresses) > 1:
-                # The host's next address (a successor's reach names several): tried next.
-                self.address = self.addresses[(self.addresses.index(self.address) + 1) % len(self.addresses)]
+            self._dial_failed()
             await self._wait_to_redial()
+
+    def _dial_failed(self) -> None:
+        """A dial found nobody, or nobody who took us back: try the next place next (the host's
+        next address — a successor's reach names several —, or, after a few, the other seats')."""
+        self._failed_dials += 1
+        if self._failed_dials == LOOK_ELSEWHERE_AFTER:
+            self._look_elsewhere()
+        if self.address in self.addresses and len(self.addresses) > 1:
+            self.address = self.addresses[(self.addresses.index(self.address) + 1) % len(self.addresses)]
+
+    def _look_elsewhere(self) -> None:
+        """The host doesn't answer: it may have handed the table to another seat while we were
+        away (§B15). Dial the others too, where they said they listen, lowest seat first: a seat
+        that hosts now shows it with the log (the session takes its hello unconfirmed)."""
+        session = self.session
+        replica = session.replica
+        if replica is None:
+            return
+        for seat in replica.playing_seats:
+            if seat not in (session.seat, session.host_seat):
+                for address in session.reach_of(seat):
+                    if address not in self.addresses:
+                        self.addresses.append(address)
 
     async def _wait_to_redial(self) -> None:
         with trio.move_on_after(self._backoff):

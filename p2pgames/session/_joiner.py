@@ -82,6 +82,9 @@ class JoinerRole:
         self.in_flight: Submission | None = None  # our submission the host hasn't sequenced yet
         self.in_flight_decision = False  # ... and whether the player chose it
         self.rejoin_digest = b""  # the rejoin we sent on this connection: a gone must answer it
+        # We rejoined a seat the log doesn't name our host (yet): one that may have been handed
+        # the table while we were away (§B15). Its catch-up shows it, or we hang up on it.
+        self.unconfirmed = False
         # Every entry of the log we hold, as the host signed it: a resumed host that lost the
         # last ones takes them back from us (_missing).
         self.entries: list[bytes] = []
@@ -172,7 +175,10 @@ class JoinerRole:
         session = self.session
         key = session.seats[seat].key
         if self.host_key is not None and self.host_key.raw == key.raw:
-            return  # a catch-up from the new host itself (we restarted): we are with it already
+            # A catch-up from the new host itself (we restarted, or were away when it was
+            # handed the table): we are with it already.
+            self.unconfirmed = False
+            return
         self.host_key = key
         self.awaiting_hello = False
         self.catching_up = False
@@ -232,6 +238,20 @@ class JoinerRole:
                 ))
             greeting(self, envelope)
             return
+        if not self.unconfirmed:
+            self._after_hello(envelope)
+            return
+        try:
+            self._after_hello(envelope)
+        except ProtocolFault as problem:
+            # Nothing a seat we rejoined unconfirmed sends is our host's doing: never a fault of
+            # the host the log names (it would be blamed for another seat's word). Hang up.
+            self._not_the_host_after_all(f"it sent something no host would: {problem.fault.reason}")
+
+    def _after_hello(self, envelope: Envelope) -> None:
+        """Handle a message after the host's hello: see the module's second table."""
+        session = self.session
+        kind = envelope.kind
         handler = self._AFTER_HELLO.get(kind)
         if handler is None:
             if kind == "host-hello":
@@ -241,6 +261,9 @@ class JoinerRole:
             ))
         # Each kind checks its signature exactly once: the host's own here, a relayed message by
         # its handler (entries inside the replica).
+        if self.unconfirmed and kind in ("gone", "reject"):
+            self._not_the_host_after_all(f"it sent {with_article(kind)}")  # no host's word to us
+            return
         if kind == "start" and self.catching_up and session.start_envelope is None:
             # From the start (we restarted) at a host the table was handed to (§B15): the start
             # is the first host's, which _start checks it is; its signature is checked here.
@@ -356,13 +379,17 @@ class JoinerRole:
     def _rejoin_hello(self, envelope: Envelope) -> None:
         """The host's hello on a new connection, when we have a seat to take again: rejoin."""
         session = self.session
-        wanted = self.host_key.raw if self.host_key is not None else session.resumed.host_key  # type: ignore[union-attr]
+        if session.seats:
+            wanted = session.seats[self.host_seat].key.raw  # the host the log names
+        else:
+            wanted = self.host_key.raw if self.host_key is not None else session.resumed.host_key  # type: ignore[union-attr]
         try:
             key = PublicKey(envelope.sender)
             envelope.verify(key)
         except (CryptoError, BadSignature, MalformedMessage):
             key = None
-        if key is None or key.raw != wanted:
+        self.unconfirmed = key is not None and key.raw != wanted and self._may_host_now(envelope)
+        if key is None or (key.raw != wanted and not self.unconfirmed):
             self._not_our_host(key)
             return
         if envelope.body["protocol"] != PROTOCOL_VERSION:
@@ -388,6 +415,25 @@ class JoinerRole:
         })
         self.rejoin_digest = rejoin.digest
         session._send(HOST_CONNECTION, rejoin)
+
+    def _may_host_now(self, envelope: Envelope) -> bool:
+        """Whether the seat that signed ``envelope`` (a host's hello, not our host's) may have
+        been handed the table while we were away (§B15): another seat still playing."""
+        session = self.session
+        seat = session._seat_of_sender(envelope) if session.seats else None
+        replica = session.replica
+        return seat is not None and seat != session.seat and replica is not None and seat not in replica.open_seats
+
+    def _not_the_host_after_all(self, why: str) -> None:
+        """The seat we rejoined unconfirmed is not our host, its catch-up shows (or it refused
+        us): what it says is no host's word; hang up and dial on."""
+        session = self.session
+        self.unconfirmed = False
+        self.catching_up = False
+        self.awaiting_hello = True
+        self.host_key = session.seats[self.host_seat].key
+        session._emit(Notice(f"the player we reached there is not hosting this table ({why}); trying again"))
+        session._closing.append(HOST_CONNECTION)
 
     def _not_our_host(self, key: PublicKey | None) -> None:
         """Something else answers at the host's address (another program took the port?): not
@@ -443,6 +489,9 @@ class JoinerRole:
         """The host has sent everything we missed: carry on from here."""
         session = self.session
         if envelope.body["game_id"] != session.game_id or not self.catching_up:
+            return
+        if self.unconfirmed:
+            self._not_the_host_after_all("its log doesn't hand it the table")
             return
         if session.replica is None or envelope.body["seq"] != session.replica.seq:
             raise ProtocolFault(Fault(

@@ -201,3 +201,62 @@ def test_a_joiner_restarted_after_the_hand_over_takes_its_seat_again_at_the_new_
         assert board.sessions[seat].fault is None, board.sessions[seat].fault
         report = verify_transcript(bytes(board.transcripts[seat]), get_game)
         assert report.ok and report.complete, report.describe()
+
+
+def test_a_joiner_away_at_the_hand_over_finds_the_new_host_and_plays_on():
+    """Away when the host handed the table over, a joiner never got the entry that says so; it
+    dials the others where they said they listen (§B15), takes the hello of a seat still playing
+    though the log doesn't name it host yet, and its catch-up — the hand-over entry first, signed
+    by the old host — shows that seat is the host now."""
+    board = Switchboard("beltpunk", 3, seed=b"succession-away", reach=True)
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 40
+              and board.host.replica.hand_over_problem(0) is None and board.host.successor() == 1)
+    board.cut(2)
+    board.host.hand_over()  # nothing stops it: sequenced at once, while seat 2 is away
+    entry = board.sessions[0].replica.open_seats[0]
+    board.run()
+    assert board.host_seat == 1 and board.sessions[2].replica.seq <= entry  # it never heard
+    board.reconnect(2)  # it dials seat 1 (the switchboard wires it to the host there is now)
+    board.run(play=False)
+    joiner = board.sessions[2]
+    assert joiner.host_seat == 1 and not joiner.role.unconfirmed and joiner.in_touch
+    board.run()
+    for seat in (1, 2):
+        assert board.sessions[seat].fault is None and board.sessions[seat].result is not None
+        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
+        assert report.ok and report.complete, report.describe()
+
+
+def test_a_seat_that_is_not_the_host_can_neither_stop_nor_catch_up_a_joiner_that_dialled_it():
+    """A joiner that dialled another seat (its host away) hears a hello from that seat's key: it
+    rejoins it unconfirmed. Whatever that seat then says that only a host could — gone, reject,
+    caught-up with a log that doesn't hand it the table, anything malformed — makes the joiner
+    hang up and dial on: no stop, no blame on the real host, its seat kept."""
+    from p2pgames import PROTOCOL_VERSION
+    from p2pgames.session import HOST_CONNECTION
+
+    for said in ("gone", "reject", "caught-up", "stale-entry"):
+        board = Switchboard("beltpunk", 3, seed=b"succession-impostor", reach=True)
+        board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 20)
+        board.cut(2)
+        joiner, impostor = board.sessions[2], board.sessions[1]
+        joiner.connected(HOST_CONNECTION)
+        hello = make_envelope(impostor.identity, "host-hello", {
+            "protocol": PROTOCOL_VERSION, "game": "beltpunk", "ruleset": impostor.ruleset.encode(), "name": "p1",
+            "seal": impostor.seal_key.public_bytes(), "nonce": bytes(32),
+        })
+        joiner.receive(HOST_CONNECTION, hello.raw)
+        assert joiner.role.unconfirmed and joiner.take_outgoing()  # its rejoin
+        game_id = joiner.game_id
+        body = {
+            "gone": {"game_id": game_id, "rejoin": joiner.role.rejoin_digest, "reason": "over"},
+            "reject": {"reason": "go away"},
+            "caught-up": {"game_id": game_id, "seq": joiner.replica.seq},
+            "stale-entry": {"game_id": game_id, "seq": 0, "prev": bytes(32), "submission": b"", "state": bytes(32)},
+        }[said]
+        kind = "entry" if said == "stale-entry" else said
+        joiner.take_closing()
+        joiner.receive(HOST_CONNECTION, make_envelope(impostor.identity, kind, body).raw)
+        assert joiner.fault is None and joiner.stage == "playing", (said, joiner.fault)
+        assert HOST_CONNECTION in joiner.take_closing() and not joiner.role.unconfirmed, said
+        assert joiner.host_seat == 0 and joiner.role.host_key.raw == board.sessions[0].identity.public_key.raw

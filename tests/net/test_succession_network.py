@@ -1,0 +1,76 @@
+"""A joiner away when its host handed the table over finds the new host by itself (issue 25;
+SPEC §B15), over real loopback TCP on trio's autojump clock.
+
+A probe table: the host, a joiner dialling it directly (seat 1, the successor) and one dialling
+through the fault-injecting proxy (seat 2); both joiners listen and say where. Seat 2's link is
+stalled, the host hands the table to seat 1 and leaves, then seat 2's link is cut: seat 2 dials
+its host's old address in vain (the proxy finds nobody there), then the other seats where they
+said they listen, takes seat 1's hello though its log doesn't name seat 1 host yet, and is caught
+up — the hand-over entry first — by seat 1. Both finish; both transcripts verify.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import trio
+
+from faultproxy import LOOPBACK, FaultProxy, Link
+from p2pgames.bots import bot_for
+from p2pgames.crypto import Identity, reproducible_bytes
+from p2pgames.games import get_game
+from p2pgames.net import Node, drive_bot, open_host_listeners
+from p2pgames.net._launch import successor_listeners
+from p2pgames.session import Session, verify_transcript
+
+
+async def test_a_joiner_away_at_the_hand_over_dials_the_others_and_finds_the_new_host(tmp_path, autojump_clock):
+    game = get_game("probe")
+    seed = b"succession-network"
+    links: list[Link] = []
+
+    def session(seat: int) -> Session:
+        return Session(
+            Identity.generate(reproducible_bytes(seed + bytes([seat]))(32)), f"p{seat}", get_game,
+            ruleset=game.ruleset(3) if seat == 0 else None, bot=True, narrate=False,
+            random_bytes=reproducible_bytes(seed + b"/rng/" + bytes([seat])),
+        )
+
+    async with trio.open_nursery() as nursery:
+        listeners = await open_host_listeners(0, LOOPBACK)
+        port = listeners[0].socket.getsockname()[1]
+        proxy = FaultProxy(port, on_link=links.append)
+        await nursery.start(proxy.run)
+        host = Node(session(0), transcript_dir=tmp_path / "host")
+        await nursery.start(host.serve, listeners)
+        nodes = [host]
+        for seat, where in ((1, port), (2, proxy.port)):
+            node = Node(session(seat), transcript_dir=tmp_path / f"seat{seat}")
+            own = await successor_listeners(node.session, LOOPBACK)
+            await nursery.start(functools.partial(node.connect, LOOPBACK, where, listeners=own))
+            await host.wait_until(lambda: host.session.lobby_size > seat)  # seated in dialling order
+            nodes.append(node)
+        for seat, node in enumerate(nodes):
+            nursery.start_soon(drive_bot, node, bot_for(game, seed + bytes([seat])))
+        old = host.session
+        with trio.fail_after(600):
+            await host.wait_until(lambda: old.replica is not None and old.replica.seq >= 10
+                                  and old.replica.hand_over_problem(0) is None and old.successor() == 1)
+        [link] = links
+        link.stall()  # seat 2 hears nothing more from the old host
+        host.hand_over()
+        with trio.fail_after(600):
+            await host.finished.wait()
+        link.cut()
+        for node in nodes[1:]:
+            with trio.fail_after(3600):
+                await node.finished.wait()
+        nursery.cancel_scope.cancel()
+    successor, away = nodes[1].session, nodes[2].session
+    assert successor.is_host and away.host_seat == 1
+    assert successor.result is not None and away.result == successor.result
+    for node in nodes[1:]:
+        assert node.session.fault is None, node.session.fault
+        report = verify_transcript(node.transcript_path.read_bytes(), get_game)
+        assert report.ok and report.complete, report.describe()
+        assert report.hosts[-1][1] == 1
