@@ -819,6 +819,8 @@ class Node:
         """The host handed the table to another seat (§B15): if to us, answer where we listen;
         else dial the new host where it said it can be reached, at once."""
         if event.you:
+            if self.listeners:  # where we are the host now: a restarted seat listens there again
+                self.address = tuple(self.listeners[0].socket.getsockname()[:2])  # type: ignore[assignment]
             ruleset = self.session.ruleset
             self._unseated_room = unseated_room(
                 self.settings.max_unseated, ruleset.players if ruleset is not None else 1, _descriptor_limit()

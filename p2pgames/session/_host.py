@@ -900,9 +900,11 @@ class HostRole:
         session = self.session
         self.restoring = True
         session.seats = [SeatInfo.decode(record) for record in start.body["seats"]]
-        if session.seats[HOST_SEAT].seal != session.seal_key.public_bytes():
+        # Seat 0, or the seat the table was handed to (§B15): its transcript's entries say so.
+        ours = session.seat = session.resumed.seat if session.resumed is not None else HOST_SEAT
+        if session.seats[ours].seal != session.seal_key.public_bytes():
             raise ResumeError("the saved seat's secrets are not the ones this game started with")
-        session.name = session.names[HOST_SEAT]
+        session.name = session.names[ours]
         session.lobby = list(session.seats)
         self.lobby = [(info, None) for info in session.seats]
         session._begin_starting(start)
@@ -937,13 +939,16 @@ class HostRole:
                     self.keep(envelope, seat)
         if session.stage == "over":
             raise ResumeError("the game in this transcript has ended; there is nothing to resume")
+        if session.replica.sequencer != ours:  # type: ignore[union-attr]
+            raise ResumeError("this seat was not handed the table: its transcript's log names another host")
         # Our transcript may end before the log did (a full disk): the joiners hold the rest.
         # We gather until every one of them is back (see the module docstring).
-        self.gathering = set(range(1, len(session.seats)))
+        self.gathering = {other for other in session.replica.playing_seats if other != ours}  # type: ignore[union-attr]
         self.restoring = False
-        for seat in range(1, len(session.seats)):
-            session.away[seat] = "the host restarted"
-            session._emit(SeatAway(seat, session.names[seat], "the host restarted", restarted=True))
+        session.away = {}
+        for other in sorted(self.gathering):
+            session.away[other] = "the host restarted"
+            session._emit(SeatAway(other, session.names[other], "the host restarted", restarted=True))
         self._go_on_if_gathered()
 
     # -- succeeding: a joiner the host handed the log to ----------------------------------------

@@ -51,7 +51,8 @@ class SavedSeat:
 
     @property
     def is_host(self) -> bool:
-        return self.seat == 0
+        """Whether the seat hosts the table: seat 0, or a seat it was handed to (§B15)."""
+        return self.host_key == self.key
 
     @staticmethod
     def header(game: str, game_id: bytes, seat: int, key: bytes, seed: bytes, host_key: bytes) -> bytes:

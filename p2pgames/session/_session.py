@@ -281,8 +281,9 @@ class Session:
             raise ResumeError(f"the transcript's start can't be read: {error}") from None
         if start.kind != "start" or start.body["game_id"] != saved.game_id:
             raise ResumeError("the transcript is another game's than the saved seat")
-        if start.sender != identity.public_key.raw:
-            raise ResumeError("the transcript's game was hosted by another key than the saved seat's")
+        seated = start.body["seats"]
+        if not (0 <= saved.seat < len(seated) and seated[saved.seat][0] == identity.public_key.raw):
+            raise ResumeError("the transcript's game seats another key than the saved seat's")
         session = cls(identity, "host", game_loader, ruleset=ruleset, random_bytes=random_bytes,
                       narrate=narrate, bot=bot, saved=saved)
         assert isinstance(session.role, HostRole)
@@ -1142,6 +1143,9 @@ class Session:
         the host (a :class:`HostRole` that gathers the others); the others dial it."""
         if self.seat == old:
             return  # we left the table with it (see _seat_opening)
+        if self.seat == new and self.is_host:
+            return  # a successor resumed from its transcript replays the entry that made it host
+        self._saved.append(SavedSeat.new_host(self.seats[new].key.raw))  # whom to rejoin after a restart
         self.away.pop(old, None)
         self._emit(HostChanged(old, self.names[old], new, self.names[new], self.reach_of(new), you=self.seat == new))
         if self.seat == new:
@@ -1149,7 +1153,6 @@ class Session:
             self.is_host = True
         else:
             self.role.follow_host(new)  # type: ignore[union-attr]
-            self._saved.append(SavedSeat.new_host(self.seats[new].key.raw))  # to rejoin it after a restart
 
     def _hand_over_body(self) -> dict | None:
         """Our ``hand-over``, if we are handing over and nothing stops it now."""

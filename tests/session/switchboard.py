@@ -164,16 +164,18 @@ class Switchboard:
         for seat in list(self.links):
             self.links[seat] = None
             self.sessions[seat].disconnected(HOST_CONNECTION, "the host's process died")
+        host = self.host_seat
         old = self.host
         if transcript_kept is not None:
-            del self.transcripts[0][transcript_kept:]
-        records = list(iter_records(bytes(self.transcripts[0])))
-        session = Session.resume_host(old.identity, self.saved_seat(0), records, loader, narrate=old.narrate, bot=True)
-        self.sessions[0] = session
-        self.transcripts[0] = bytearray()
+            del self.transcripts[host][transcript_kept:]
+        records = list(iter_records(bytes(self.transcripts[host])))
+        session = Session.resume_host(old.identity, self.saved_seat(host), records, loader, narrate=old.narrate, bot=True)
+        self.sessions[host] = session
+        self.transcripts[host] = bytearray()
         self.flush()
         for seat in list(self.links):
-            self.reconnect(seat)
+            if self.sessions[seat].stage != "closed":  # (a host that handed the table over has left)
+                self.reconnect(seat)
         return session
 
     def run(self, max_frames: int = 2_000_000, play: bool = True, until=None) -> None:

@@ -260,3 +260,23 @@ def test_a_seat_that_is_not_the_host_can_neither_stop_nor_catch_up_a_joiner_that
         assert joiner.fault is None and joiner.stage == "playing", (said, joiner.fault)
         assert HOST_CONNECTION in joiner.take_closing() and not joiner.role.unconfirmed, said
         assert joiner.host_seat == 0 and joiner.role.host_key.raw == board.sessions[0].identity.public_key.raw
+
+
+def test_a_successor_restarted_from_its_transcript_hosts_the_table_again():
+    """The seat handed the table crashes: its saved seat says it hosts (the new host key is its
+    own), it replays its transcript — a joiner's up to the hand-over, a host's after — gathers
+    the others as any resumed host does, and the game finishes."""
+    board = Switchboard("beltpunk", 3, seed=b"succession-resume", reach=True)
+    entry = host_leaves(board, 40)
+    board.run(until=lambda: board.host_seat == 1 and board.host.replica.seq >= entry + 15)
+    saved = board.saved_seat(1)
+    assert saved.is_host and saved.seat == 1
+    resumed = board.restart_host()
+    assert resumed.is_host and resumed.seat == 1 and resumed.replica.sequencer == 1
+    board.run()
+    for seat in (1, 2):
+        assert board.sessions[seat].fault is None, board.sessions[seat].fault
+        assert board.sessions[seat].result is not None
+    assert board.sessions[1].result == board.sessions[2].result
+    report = verify_transcript(bytes(board.transcripts[1]), get_game)
+    assert report.ok and report.complete, report.describe()
