@@ -283,6 +283,8 @@ class JoinerRole:
             raise ProtocolFault(Fault(self.host_seat, FaultCode.BAD_SIGNATURE, f"the host sent {with_article(envelope.kind)} with a bad signature ({error})", session._seq()))
 
     def _check_start_signature(self, envelope: Envelope) -> None:
+        """A start in a catch-up from the start: signed by its sender (``_start`` checks that is
+        the key it seats at seat 0); raises :class:`ProtocolFault` if not."""
         try:
             envelope.verify(PublicKey(envelope.sender))
         except (CryptoError, BadSignature, MalformedMessage) as error:

@@ -1149,8 +1149,8 @@ class Session:
         self.away.pop(old, None)
         self._emit(HostChanged(old, self.names[old], new, self.names[new], self.reach_of(new), you=self.seat == new))
         if self.seat == new:
+            self.is_host = True  # (before the role: it may go on at once, with nobody to gather)
             self.role = HostRole.succeeding(self, self.role)  # type: ignore[arg-type]
-            self.is_host = True
         else:
             self.role.follow_host(new)  # type: ignore[union-attr]
 
