@@ -17,7 +17,6 @@ from test_open_seats import check_transcripts
 
 from independent import transcript as independent
 
-from p2pgames.bots import bot_for
 from p2pgames.games import get_game
 from p2pgames.session import HostChanged, LocalError, SeatOpened, verify_transcript
 from p2pgames.session._faults import FaultCode, ProtocolFault
@@ -40,8 +39,9 @@ def host_leaves(board: Switchboard, at: int) -> int:
 
 
 @pytest.mark.parametrize("game, players, at", [
-    # (4-player Steam Court and Beltpunk: in real processes, tests/cli/test_cli_departures.py)
-    ("steamcourt", 3, 80), ("astonishing", 3, 40), ("beltpunk", 3, 60), ("steamcourt2015", 3, 80),
+    # (4-player Steam Court and Beltpunk: in real processes, tests/cli/test_cli_departures.py;
+    # Steam Court here in the chaos test below)
+    ("astonishing", 3, 40), ("beltpunk", 3, 60), ("steamcourt2015", 3, 80),
 ])
 def test_the_host_hands_the_table_to_a_successor_and_the_game_goes_on_to_its_end(game, players, at):
     board = Switchboard(game, players, seed=b"succession-" + game.encode(), reach=True)
@@ -141,8 +141,9 @@ def test_the_old_host_rejoining_is_told_its_seat_is_played_by_a_bot():
 
 CHAOS = [
     # (game, players, seed): at a moment drawn from the seed the host leaves; in some, a joiner too.
-    ("steamcourt", 4, 1), ("steamcourt", 3, 2), ("astonishing", 3, 3), ("astonishing", 4, 4),
-    ("beltpunk", 3, 5), ("beltpunk", 3, 6), ("steamcourt2015", 4, 7), ("torpedo", 2, 8), ("probe", 3, 9),
+    # Bounded: a game each, about 25 s in all (Torpedo's 2-seat table in test_open_seats.py).
+    ("steamcourt", 4, 1), ("astonishing", 3, 3), ("astonishing", 4, 4), ("beltpunk", 3, 5),
+    ("steamcourt2015", 4, 7), ("probe", 3, 9),
 ]
 
 
@@ -152,9 +153,7 @@ def test_hosts_and_joiners_leaving_at_random_moments_never_stop_the_table(game, 
     other game a joiner asks too, at another; whoever stays finishes the game with one result,
     nobody is blamed, and every transcript verifies (ours and the independent verifier)."""
     chooser = random.Random(seed)
-    # Torpedo's quick heuristic bots: the default search bot takes seconds a move.
-    bots = [bot_for(get_game(game), bytes([seed, seat]), "heuristic") for seat in range(players)] if game == "torpedo" else None
-    board = Switchboard(game, players, seed=b"chaos-%d" % seed, reach=True, bots=bots)
+    board = Switchboard(game, players, seed=b"chaos-%d" % seed, reach=True)
     board.run(until=lambda: board.host.replica is not None)
     host_at = chooser.randrange(5, 60)
     joiner_at = chooser.randrange(5, 90) if seed % 2 and players > 2 else None
