@@ -484,12 +484,11 @@ async def _succession_once(number: int) -> tuple[float, float]:
 
     game = get_game("steamcourt")
     async with trio.open_nursery() as nursery:
-        said: list[str] = []
         host = await host_table(
             nursery, identity=Identity.generate(), name="host", ruleset=game.ruleset(4), bind=LOOPBACK,
-            say=said.append, announce_on_lan=False,
+            announce_on_lan=False,
         )
-        port = int(said[0].removeprefix("Join code: ").split("/")[0].rpartition(":")[2])
+        _, port = host.address  # type: ignore[misc]
         joiners = [
             await join_table(nursery, identity=Identity.generate(), name=f"j{seat}", code=JoinCode(LOOPBACK, port, None))
             for seat in (1, 2, 3)

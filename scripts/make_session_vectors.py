@@ -77,6 +77,11 @@ def envelopes() -> dict:
         ("caught-up", {"game_id": game_id, "seq": 52}),
         ("gone", None),  # the answer to the rejoin above: its body names that envelope's digest
         ("missing", {"game_id": game_id, "from": 29}),
+        ("reach", {"game_id": game_id, "addresses": [["192.168.1.20", 40124], ["2001:db8::20", 40124]]}),
+        ("submit", {  # a host leaving: its seat to a bot, the log to seat 1 (§B14, §B15)
+            "game_id": game_id, "seat": 0, "counter": 61, "based_on": 122,
+            "body": {"t": "hand-over", "keys": [], "received": [], "opening": None, "successor": 1},
+        }),
     ]
     cases = []
     answered = b""

@@ -285,10 +285,8 @@ class JoinerRole:
     def _check_start_signature(self, envelope: Envelope) -> None:
         """A start in a catch-up from the start: signed by its sender (``_start`` checks that is
         the key it seats at seat 0); raises :class:`ProtocolFault` if not."""
-        try:
-            envelope.verify(PublicKey(envelope.sender))
-        except (CryptoError, BadSignature, MalformedMessage) as error:
-            raise ProtocolFault(Fault(self.host_seat, FaultCode.BAD_SIGNATURE, f"the host sent a start with a bad signature ({error})", 0))
+        if not self._signed_by(envelope, envelope.sender):
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.BAD_SIGNATURE, "the host sent a start with a bad signature", 0))
 
     def _relayed_seat(self, envelope: Envelope) -> int:
         # Messages relayed by the host carry their author's signature: check it is a seat's.

@@ -491,6 +491,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             report.signatures += 2
             if len(replica.open_seats) != len(report.open_seats):
                 report.open_seats = dict(replica.open_seats)
+            if len(replica.sequencers) != len(report.hosts):
                 report.hosts = list(replica.sequencers)
             hashes[applied.seq] = (applied.entry_digest, replica.state_hash)
             # The host acknowledges each entry inside it: its state hash after applying it.

@@ -18,12 +18,11 @@ from p2pgames.net import LOOPBACK, JoinCode, host_table, join_table
 async def test_a_joiner_tells_the_table_where_it_listens_unless_told_not_to(autojump_clock, listen):
     game = get_game("probe")
     async with trio.open_nursery() as nursery:
-        said: list[str] = []
         host = await host_table(
             nursery, identity=Identity.generate(), name="hostess", ruleset=game.ruleset(2), bind=LOOPBACK,
-            say=said.append, announce_on_lan=False,
+            announce_on_lan=False,
         )
-        port = int(said[0].removeprefix("Join code: ").split("/")[0].rpartition(":")[2])
+        _, port = host.address
         joiner = await join_table(
             nursery, identity=Identity.generate(), name="bea", code=JoinCode(LOOPBACK, port, None), listen=listen,
         )

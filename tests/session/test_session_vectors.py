@@ -44,6 +44,17 @@ def test_envelope_vectors():
         assert hashlib.sha256(raw).hexdigest() == case["digest"] == envelope.digest.hex()
 
 
+def test_the_envelope_vectors_speak_this_protocol_version():
+    """A wire change moves the version (§A4) and the vectors with it: the rejoin vector names
+    this version, and a kind added since (``reach``, §B15) has its case."""
+    from p2pgames import PROTOCOL_VERSION
+
+    cases = {case["kind"]: open_envelope(bytes.fromhex(case["envelope"])) for case in
+             json.loads((VECTORS / "session-envelopes.json").read_text())["cases"]}
+    assert cases["rejoin"].body["protocol"] == PROTOCOL_VERSION
+    assert cases["reach"].body["addresses"]
+
+
 @pytest.mark.parametrize("name", TRANSCRIPTS)
 def test_transcript_vector_verifies_with_every_hash(name):
     summary = json.loads((VECTORS / name).read_text())
