@@ -32,7 +32,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from p2pgames.engine import ChoiceGroup, Composer, IllegalAction, MalformedAction
+from p2pgames.engine import ChoiceGroup, Composer, IllegalAction, MalformedAction, normalize_typed
 from p2pgames.invocation import command
 from p2pgames.net import JoinCode, Node, SetupError, kept_seat_note
 from p2pgames.session import (
@@ -696,8 +696,9 @@ class TerminalGame:
             return
         overdue = self._overdue_away()
         if name:
-            wanted = name.casefold()
-            seats = [seat for seat, seated in enumerate(session.names) if seated.casefold() == wanted]
+            # As names are told apart at the table (HostRole._unique_name): any case, any spacing.
+            wanted = normalize_typed(name)
+            seats = [seat for seat, seated in enumerate(session.names) if normalize_typed(seated) == wanted]
             if not seats:
                 self._problem(f"Nobody at the table is called {name}: the players are {joined(session.names)}.")
                 return
