@@ -31,7 +31,10 @@ caretaker's key; it contributes to no random draw, holds no key of a later deal,
 dealt to it face up (every key published), and nobody waits for its acknowledgements. A seat
 leaving of its own accord opens its own seat with one ``hand-over``: it publishes every key it
 holds of a deal not yet audited (its hand is then everyone's to see) and, if it is in the sealed
-set, what opens its sealed choice.
+set, what opens its sealed choice. A seat that vanished while holding keys is opened with its
+keys *rebuilt* (§B16): every seat escrows the secret its keys derive from among the others
+(``escrow``), and a ``rebuild`` consent carries the consenting seat's share; with every share in,
+everyone adds them up, derives the seat's keys, checks and publishes them.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from p2pgames.crypto import (
     COMMITMENT_SIZE,
+    CURVE_ORDER,
     BadCommitment,
     BadSignature,
     CardTable,
@@ -48,8 +52,15 @@ from p2pgames.crypto import (
     PublicKey,
     SealKey,
     check_opening,
+    check_lock_key,
+    check_share,
     combine_contributions,
+    combine_keys,
+    escrow_commitments,
+    lock_pass,
+    rekey_pass,
     scalar_from_bytes,
+    shuffle_pass,
     sealed_commitment,
     unlock,
 )
@@ -89,6 +100,15 @@ from p2pgames.session._deals import (
     SeatAuditKeys,
     bad_point,
 )
+from p2pgames.session._escrows import (
+    COMMITMENT_SIZE as SHARE_COMMITMENT_SIZE,
+    ESCROW,
+    MAX_SHARE_BOX,
+    REBUILD,
+    EscrowRecord,
+    deal_keys,
+    open_share,
+)
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._messages import Envelope, MalformedMessage, open_envelope
 from p2pgames.session._sealed_keys import sealed_key_problem, sealing_context
@@ -106,12 +126,14 @@ __all__ = [
     "HOST_SEAT",
     "OPEN_SEAT",
     "HAND_OVER",
+    "ESCROW",
+    "REBUILD",
 ]
 
 # Faults that signed evidence can prove to anyone (see Replica.confirm).
 PROVABLE = frozenset({
     FaultCode.ILLEGAL, FaultCode.MALFORMED, FaultCode.BAD_OPENING, FaultCode.BAD_KEY,
-    FaultCode.BAD_PASS, FaultCode.BAD_SIGNATURE, FaultCode.EQUIVOCATION,
+    FaultCode.BAD_PASS, FaultCode.BAD_SIGNATURE, FaultCode.EQUIVOCATION, FaultCode.BAD_ESCROW,
 })
 # What Replica.confirm says of evidence about another point of the log than ours (a submission
 # with an earlier or later counter): it proves nothing either way here.
@@ -337,6 +359,12 @@ class Replica:
         # What a seat that handed over published: its audit keys by deal, its sealed choice's opening.
         self.handed_over: dict[int, dict[int, SeatAuditKeys]] = {}
         self.handed_opening: dict[int, tuple[bytes, Any]] = {}
+        # Each seat's current escrow (§B16); the shares given in ``rebuild`` consents, by the seat
+        # to rebuild, then by the giver: (share, its ``sent`` keys, the signed consent); and the
+        # escrow secret of each seat rebuilt (its keys derive from it: everyone knows them).
+        self.escrows: dict[int, EscrowRecord] = {}
+        self.rebuild_shares: dict[int, dict[int, tuple[int, list[tuple[int, int]], bytes]]] = {}
+        self.rebuilt: dict[int, int] = {}
         # Who signs the entries: ``(first, seat)`` — from entry ``first`` on, ``seat`` sequences
         # (seat 0 from the start; a host that hands over names its successor, §B15).
         self.sequencers: list[tuple[int, int]] = [(0, HOST_SEAT)]
@@ -419,12 +447,65 @@ class Replica:
                 return problem
         if isinstance(self.phase, CardPhase):
             return "a card step is under way: your keys are needed first"
+        return self._card_shown_by_keys_of(seat, "your key")
+
+    def _card_shown_by_keys_of(self, seat: int, whose: str) -> str | None:
+        """Why publishing every key of ``seat`` would show a card it should not, or ``None``: a
+        slot outside its keeping (its own cards are shown to all once it is open), locked by its
+        key alone, that another seat has seen — a card it gave away, say."""
+        kept = set(self.game.kept_slots(self.state, seat))
         for crypto in self.unaudited_deals_of(seat):
             for index in range(crypto.size):
-                if crypto.unreleased[index] == {seat} and crypto.knows[index] - {seat}:
-                    return (f"slot {crypto.first_slot + index}, which someone else has seen, is locked by your key"
+                if (crypto.unreleased[index] == {seat} and crypto.knows[index] - {seat}
+                        and crypto.first_slot + index not in kept):
+                    return (f"slot {crypto.first_slot + index}, which someone else has seen, is locked by {whose}"
                             " alone: publishing it would show that card (try again after the deal's audit)")
         return None
+
+    # -- key escrow (§B16) -----------------------------------------------------------------------
+
+    def escrow_holders_due(self, seat: int) -> tuple[int, ...] | None:
+        """The holders ``seat`` should escrow its secret among now, or ``None`` if no escrow is
+        due from it: every other seat still playing, when they are two or more and its current
+        escrow has other holders (or it has none)."""
+        if not self.ruleset.open_seats or seat in self.open_seats or isinstance(self.phase, OverPhase):
+            return None
+        holders = tuple(other for other in self.playing_seats if other != seat)
+        if len(holders) < 2:
+            return None  # one holder would hold the secret itself: two players have no escrow
+        record = self.escrows.get(seat)
+        if record is not None and record.holders == holders:
+            return None
+        return holders
+
+    def rebuild_problem(self, seat: int) -> str | None:
+        """Why the seats playing can't rebuild ``seat``'s keys from its escrow now, in words, or
+        ``None`` if they can (each still consenting and giving its share, §B16)."""
+        if seat == self.sequencer:
+            return "the host's seat can't be played by a bot: the log needs its host, and the table waits for it"
+        problem = self._seat_problem(seat, rebuilding=True)
+        if problem is not None:
+            return problem
+        record = self.escrows.get(seat)
+        if record is None or record.holders != tuple(other for other in self.playing_seats if other != seat):
+            return "it has no escrow among the seats playing now: its keys can't be rebuilt"
+        if self.sealed is not None and seat in self.sealed.seats:
+            return "it has sealed a choice it has not opened"
+        return self._card_shown_by_keys_of(seat, "its key")
+
+    def rebuild_sent_slots(self, author: int, seat: int) -> list[int]:
+        """The slots whose ``author``'s lock key a ``rebuild`` of ``seat`` must publish: those in
+        ``seat``'s keeping, in live deals, that it knows and ``author``'s key still locks (its
+        key was sealed to ``seat``), increasing."""
+        slots = []
+        for slot in sorted(set(self.game.kept_slots(self.state, seat))):
+            try:
+                crypto, index = self.deal_of_slot(slot)
+            except KeyError:
+                continue
+            if seat in crypto.knows[index] and author in crypto.unreleased[index] and author != seat:
+                slots.append(slot)
+        return slots
 
     def successor_candidates(self) -> tuple[int, ...]:
         """The seats that could take over sequencing from the host: those playing, but the host."""
@@ -445,9 +526,10 @@ class Replica:
                 return f"seat {seat}'s bot, which this host plays, has sealed a choice it has not opened"
         return None
 
-    def _seat_problem(self, seat: int) -> str | None:
+    def _seat_problem(self, seat: int, rebuilding: bool = False) -> str | None:
         """What stops ``seat`` from being played by a bot however it goes: a table that plays
-        none, a seat played by one already, the game's end, a choice committed and not yet opened."""
+        none, a seat played by one already, the game's end, a choice committed and not yet opened
+        (unless ``rebuilding``: its salt derives from the rebuilt secret, §B16)."""
         if not self.ruleset.open_seats:
             return "this table plays no bot in the seat of a player who leaves (its host chose so)"
         if seat in self.open_seats:
@@ -455,7 +537,7 @@ class Replica:
         phase = self.phase
         if isinstance(phase, OverPhase):
             return "the game is over"
-        if (isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN
+        if (not rebuilding and isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN
                 and seat in phase.commitments and seat not in phase.openings):
             return "it has committed to a choice it has not opened"
         return None
@@ -694,6 +776,12 @@ class Replica:
         if kind == HAND_OVER:
             self._check_hand_over(submission)
             return
+        if kind == ESCROW:
+            self._check_escrow(submission)
+            return
+        if kind == REBUILD:
+            self._check_rebuild(submission)
+            return
         if seat not in expected:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"sent {with_article(kind)} submission out of turn")
         if isinstance(phase, DecisionPhase):
@@ -784,6 +872,11 @@ class Replica:
             crypto.check_pass(body["stage"], submission.seat, body["values"], body["verifiers"])
         except PassProblem as error:
             raise self._illegal(submission, FaultCode.BAD_PASS, f"sent a bad pass: {error}")
+        if submission.seat in self.rebuilt:
+            # A rebuilt seat's keys are everyone's: its caretaker's pass is checked whole, now.
+            expected = self.rebuilt_pass(crypto, body["stage"], submission.seat)
+            if (list(body["values"]), list(body["verifiers"])) != expected:
+                raise self._illegal(submission, FaultCode.BAD_PASS, f"sent seat {submission.seat}'s pass, but not as its rebuilt keys make it")
 
     def _check_keys(self, submission: Submission, sub: KeysSub) -> None:
         self._fields(submission, "keys", {"public": (tuple, list), "sealed": (tuple, list)})
@@ -881,6 +974,60 @@ class Replica:
         problem = self.open_seat_problem(seat)
         if problem is not None:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"asked to open seat {seat}, but {problem}")
+
+    def _check_escrow(self, submission: Submission) -> None:
+        self._fields(submission, ESCROW, {"holders": (tuple, list), "commitments": (tuple, list), "boxes": (tuple, list)})
+        body, seat = submission.body, submission.seat
+        holders, commitments, boxes = body["holders"], body["commitments"], body["boxes"]
+        if not (len(holders) == len(commitments) == len(boxes)
+                and all(type(holder) is int for holder in holders)
+                and all(isinstance(c, bytes) and len(c) == SHARE_COMMITMENT_SIZE and c[0] in (2, 3) for c in commitments)
+                and all(isinstance(box, bytes) and len(box) <= MAX_SHARE_BOX for box in boxes)):
+            raise self._illegal(submission, FaultCode.MALFORMED, "sent a malformed escrow")
+        if seat in self.open_seats:
+            raise self._illegal(submission, FaultCode.ILLEGAL, "escrowed the secret of a seat played by a bot")
+        due = self.escrow_holders_due(seat)
+        if due is None or tuple(holders) != due:
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"escrowed its secret among seats {list(holders)}, which is not due")
+
+    def _check_rebuild(self, submission: Submission) -> tuple[int, list[tuple[int, int]]]:
+        """Check a ``rebuild`` consent (§B16); returns its share and its ``sent`` keys."""
+        self._fields(submission, REBUILD, {"seat": int, "share": bytes, "sent": (tuple, list)})
+        body, author = submission.body, submission.seat
+        seat = body["seat"]
+        if not 0 <= seat < self.players:
+            raise self._illegal(submission, FaultCode.MALFORMED, f"asked to rebuild seat {seat}, which doesn't exist")
+        if author in self.open_seats:
+            raise self._illegal(submission, FaultCode.ILLEGAL, "consented for a seat played by a bot")
+        if seat == author:
+            raise self._illegal(submission, FaultCode.ILLEGAL, "asked to rebuild its own seat")
+        if author in self.rebuild_shares.get(seat, {}):
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"gave its share of seat {seat}'s escrow twice")
+        problem = self.rebuild_problem(seat)
+        if problem is not None:
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"asked to rebuild seat {seat}, but {problem}")
+        try:
+            share = scalar_from_bytes(body["share"])
+        except CryptoError:
+            raise self._illegal(submission, FaultCode.MALFORMED, "gave an escrow share that is no scalar")
+        if not check_share(share, self.escrows[seat].commitment_of(author)):
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"gave a share that does not match its commitment in seat {seat}'s escrow")
+        sent: list[tuple[int, int]] = []
+        for item in body["sent"]:
+            if not (isinstance(item, (tuple, list)) and len(item) == 2 and type(item[0]) is int
+                    and isinstance(item[1], bytes) and len(item[1]) == 32):
+                raise self._illegal(submission, FaultCode.MALFORMED, "sent a malformed key in a rebuild")
+            try:
+                sent.append((item[0], scalar_from_bytes(item[1])))
+            except CryptoError:
+                raise self._illegal(submission, FaultCode.MALFORMED, f"sent a key for slot {item[0]} that is none")
+        if [slot for slot, _ in sent] != self.rebuild_sent_slots(author, seat):
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"did not send exactly its keys of the cards in seat {seat}'s keeping")
+        for slot, key in sent:
+            crypto, index = self.deal_of_slot(slot)
+            if not crypto.check_published_key(index, author, key):
+                raise self._illegal(submission, FaultCode.BAD_KEY, f"sent a wrong key for slot {slot}")
+        return share, sent
 
     def _check_hand_over(self, submission: Submission) -> dict[int, SeatAuditKeys]:
         """Check a ``hand-over``: allowed now, every key of every deal it must cover, consistent
@@ -1086,6 +1233,16 @@ class Replica:
             self._apply_open_seat(applied, submission)
         elif kind == HAND_OVER:
             self._apply_hand_over(applied, submission)
+        elif kind == ESCROW:
+            body = submission.body
+            self.escrows[seat] = EscrowRecord(
+                tuple(body["holders"]), tuple(body["commitments"]), tuple(body["boxes"]), applied.seq,
+                submission.envelope.raw,
+            )
+        elif kind == REBUILD:
+            share, sent = self._check_rebuild(submission)  # checked already: only read here
+            self.rebuild_shares.setdefault(submission.body["seat"], {})[seat] = (share, sent, submission.envelope.raw)
+            self._consent(applied, submission.body["seat"], seat)
         elif kind == "act":
             action = self.game.decode_action(submission.body["action"])
             self._engine(applied, Act(seat, action))
@@ -1179,13 +1336,92 @@ class Replica:
             self.sequencers.append((applied.seq + 1, submission.body["successor"]))
 
     def _apply_open_seat(self, applied: Applied, submission: Submission) -> None:
-        seat = submission.body["seat"]
+        self._consent(applied, submission.body["seat"], submission.seat)
+
+    def _consent(self, applied: Applied, seat: int, consenting: int) -> None:
+        """Record ``consenting``'s consent to opening ``seat``; with every playing seat's, open it:
+        rebuilt if each gave its share, else as it is if nothing stops that (§B14, §B16)."""
         consents = self.open_consents.setdefault(seat, set())
-        consents.add(submission.seat)
-        if not all(other in consents for other in self.playing_seats if other != seat):
+        consents.add(consenting)
+        others = [other for other in self.playing_seats if other != seat]
+        if not all(other in consents for other in others):
             return
-        del self.open_consents[seat]
+        shares = self.rebuild_shares.get(seat, {})
+        if all(other in shares for other in others):
+            self._rebuild(applied, seat)
+        elif self.open_seat_problem(seat) is not None:
+            return  # it holds keys: it waits for the shares still missing
+        self.open_consents.pop(seat, None)
+        self.rebuild_shares.pop(seat, None)
         self._open(applied, seat)
+
+    def _rebuild(self, applied: Applied, seat: int) -> None:
+        """Rebuild ``seat``'s escrow secret from every share, check the keys it derives against
+        what the seat signed, publish them and the keys the consents sent (§B16 steps 1–4; the
+        caller then opens the seat)."""
+        record = self.escrows[seat]
+        given = self.rebuild_shares[seat]
+        secret = sum(share for share, _, _ in given.values()) % CURVE_ORDER
+        if not secret or escrow_commitments(secret, len(record.holders)) != record.commitments:
+            raise self._fault(seat, FaultCode.BAD_ESCROW, "escrowed shares that are no split of one secret")
+        derived: dict[int, SeatAuditKeys] = {}
+        for crypto in self.unaudited_deals_of(seat):
+            if seat not in crypto.verifiers:
+                continue  # not locked by it yet: its caretaker makes its passes from the secret
+            keys = self._derived_keys(secret, crypto)
+            for index, lock in enumerate(keys.locks):
+                if not crypto.check_published_key(index, seat, lock):
+                    raise self._fault(seat, FaultCode.BAD_ESCROW,
+                                      f"escrowed another secret than its keys came from (slot {crypto.first_slot + index})")
+            derived[crypto.deal] = keys
+        self.rebuilt[seat] = secret
+        self.handed_over[seat] = derived
+        for deal, keys in derived.items():
+            self._publish_all(applied, self.deals[deal], seat, keys, record.message)
+        for author, (_, sent, message) in sorted(given.items()):
+            for slot, key in sent:
+                crypto, index = self.deal_of_slot(slot)
+                if author in crypto.unreleased[index]:
+                    crypto.publish(index, author, key, message)
+                    applied.key_slots.append(slot)
+        phase = self.phase
+        if isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN and not phase.opening:
+            # Nobody has opened yet: its caretaker chooses again, like any open seat's.
+            phase.commitments.pop(seat, None)
+            self._commit_envelopes.pop((phase.phase_id, seat), None)
+        if isinstance(phase, CardPhase):
+            sub = phase.current
+            if isinstance(sub, KeysSub) and sub.requirements is not None and sub.requirements.get(seat):
+                sub.done.add(seat)  # every key of it is public now: it owes nothing more
+                if all(s in sub.done for s, r in sub.requirements.items() if r):
+                    self._finish_keys(phase, sub, applied)
+            elif isinstance(sub, AuditSub):
+                self._finish_audit_if_complete(applied, phase, sub)
+
+    def _derived_keys(self, secret: int, crypto: DealCrypto) -> SeatAuditKeys:
+        return deal_keys(secret, crypto.deal, crypto.size, crypto.source_slots is not None).audit_keys()
+
+    def _publish_all(self, applied: Applied, crypto: DealCrypto, seat: int, keys: SeatAuditKeys, message: bytes) -> None:
+        for index, lock in enumerate(keys.locks):
+            if seat in crypto.unreleased[index]:
+                crypto.publish(index, seat, lock, message)
+                applied.key_slots.append(crypto.first_slot + index)
+
+    def rebuilt_pass(self, crypto: DealCrypto, stage: str, seat: int) -> tuple[list[bytes], list[bytes]]:
+        """The pass rebuilt seat ``seat`` owes in ``crypto``, as its keys make it: values and
+        verifiers (everyone computes it, so its caretaker's is checked at once)."""
+        derived = deal_keys(self.rebuilt[seat], crypto.deal, crypto.size, crypto.source_slots is not None)
+        inputs = crypto.input_of(stage, seat)
+        if stage == "rekey":
+            assert derived.rekey is not None
+            olds = []
+            for slot in crypto.source_slots or ():
+                source, index = self.deal_of_slot(slot)
+                olds.append(self._lock_key(source, seat, index))
+            return rekey_pass(inputs, olds, derived.rekey), []
+        if stage == "shuffle":
+            return shuffle_pass(inputs, derived.shuffle, derived.permutation), []
+        return lock_pass(inputs, combine_keys(derived.shuffle, derived.rekey or 1), derived.locks)
 
     def _open(self, applied: Applied, seat: int) -> None:
         """``seat`` is open from entry ``applied`` on (§B14)."""
@@ -1208,6 +1444,11 @@ class Replica:
         body = submission.body
         crypto = self.deals[body["deal"]]
         crypto.record_pass(body["stage"], submission.seat, body["values"], body["verifiers"], submission.envelope.raw)
+        if body["stage"] == "lock" and submission.seat in self.rebuilt:
+            # A rebuilt seat's lock keys are public the moment they lock (§B16 step 4).
+            keys = self._derived_keys(self.rebuilt[submission.seat], crypto)
+            self.handed_over[submission.seat][crypto.deal] = keys
+            self._publish_all(applied, crypto, submission.seat, keys, submission.envelope.raw)
         if all(self.deals[deal].next_pass() is None for deal in sub.deals):
             self._next_sub(applied, phase)
 
@@ -1250,6 +1491,9 @@ class Replica:
         sub = phase.current
         assert isinstance(sub, AuditSub)
         sub.submitted[submission.seat] = self._parse_audit_keys(submission, sub.deals)
+        self._finish_audit_if_complete(applied, phase, sub)
+
+    def _finish_audit_if_complete(self, applied: Applied, phase: CardPhase, sub: AuditSub) -> None:
         if any(seat not in sub.submitted for seat in self._auditors(sub.deals)):
             return
         for deal in sub.deals:
@@ -1383,6 +1627,8 @@ class Replica:
             message.verify(self.seats[culprit].key)
         except (BadSignature, MalformedMessage):
             return "the evidence is not signed by the accused"
+        if code == FaultCode.BAD_ESCROW and message.kind == "submit" and message.body["body"].get("t") == ESCROW:
+            return self._confirm_bad_share(culprit, message, evidence[1] if len(evidence) > 1 else None)
         if code == FaultCode.BAD_KEY and message.kind == "submit" and message.body["body"].get("t") == "keys":
             return self._confirm_wrong_keys(culprit, message, evidence[1] if len(evidence) > 1 else None)
         if code == FaultCode.BAD_PASS and message.kind == "submit" and message.body["body"].get("t") == "pass":
@@ -1486,6 +1732,18 @@ class Replica:
             return "the opened key is not one the accused sealed"
         except (KeyError, CryptoError, TypeError, ValueError):
             return "the evidence does not describe keys of this game"
+
+    def _confirm_bad_share(self, culprit: int, message: Envelope, opened: bytes | None) -> str | None:
+        """An escrow share sealed to the accuser that is wrong: the accuser shows its sealing key,
+        with which anyone opens the share as it did (§B16)."""
+        record = self.escrows.get(culprit)
+        if record is None or record.message != message.raw:
+            return STALE_EVIDENCE  # not the accused's escrow in force in this log
+        holder = self._seat_of_seal_key(opened) if isinstance(opened, bytes) else None
+        if holder is None or holder not in record.holders:
+            return "the evidence holds no sealing key of a holder of the escrow"
+        problem = open_share(record, self.game_id, culprit, holder, SealKey.from_private_bytes(opened))  # type: ignore[arg-type]
+        return None if isinstance(problem, str) else "the share sealed to the accuser is right"
 
     def _seat_of_seal_key(self, private: bytes) -> int | None:
         """The seat whose sealing key (as in the start) is the private key ``private``, if any."""

@@ -3,8 +3,10 @@
 :class:`SeatSecrets` holds what no other peer may see: this seat's shuffle and lock keys for every
 open deal, the keys other seats sealed to it, its knowledge (slot → card name) and the salts of its
 open commitments. Every secret it draws is derived from one 32-byte seed and a label naming what
-it is for (:func:`~p2pgames.crypto.secret_stream`), so a peer that restarts gets them all back from
-the seed and the log; only its player's committed choices need saving besides
+it is for (:func:`~p2pgames.crypto.secret_stream`) — its card keys and its choices' salts through
+its escrow secret (§B16, :mod:`p2pgames.session._escrows`), which all the other seats together can
+rebuild should it vanish —, so a peer that restarts gets them all back from the seed and the log;
+only its player's committed choices need saving besides
 (:attr:`SeatSecrets.choices`). :meth:`SeatSecrets.duty` looks at the replica and returns the body
 of the next automatic submission due from this seat (a pass, a key release, an opening, an
 audit), if any.
@@ -39,6 +41,15 @@ from p2pgames.crypto import (
     transform,
     unlock,
 )
+from p2pgames.session._escrows import (
+    SECRET_LABEL,
+    commitment_salt,
+    deal_keys,
+    escrow_body,
+    escrow_secret_from_seed,
+    open_share,
+    secret_source,
+)
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._replica import (
     RANDOM_DOMAIN,
@@ -53,13 +64,11 @@ from p2pgames.session._sealed_keys import sealed_key_problem, sealing_context
 
 __all__ = ["SeatSecrets", "DealSecret", "sealing_context", "seal_key_from_seed"]
 
-SECRET_LABEL = "p2pgames/seat-secret"
 #: Slots of a deal :meth:`SeatSecrets.prepare` readies a call: about a third of a millisecond.
 PREPARE_SLOTS = 8
 
 
-def _secret_source(seed: bytes, *label: Any) -> Any:
-    return secret_stream(seed, canonical.encode([SECRET_LABEL, *label]))
+_secret_source = secret_source
 
 
 def seal_key_from_seed(seed: bytes) -> SealKey:
@@ -105,7 +114,9 @@ class OurCommitment:
 
 @dataclass
 class SeatSecrets:
-    """Everything private to ``seat``; every secret is drawn from ``seed`` (32 bytes) by label.
+    """Everything private to ``seat``; every secret is drawn from ``seed`` (32 bytes) by label,
+    its card keys and choices' salts from ``escrow`` (drawn from ``seed`` unless given: a
+    caretaker gives a rebuilt seat's, §B16).
 
     ``choices`` holds the values of this seat's committed choices by phase id, as :meth:`choose`
     made them, until :meth:`duty` opens them — a sealed choice's at the game's Unseal step, entries
@@ -121,6 +132,13 @@ class SeatSecrets:
     knowledge: dict[int, str] = field(default_factory=dict)
     received: dict[int, dict[int, int]] = field(default_factory=dict)  # slot -> seat -> key sealed to us
     choices: dict[int, Any] = field(default_factory=dict)  # phase id -> a committed choice's value
+    escrow: int = 0
+    # The escrow shares others sealed to us: dealer -> (its escrow's entry, the share).
+    shares: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.escrow:
+            self.escrow = escrow_secret_from_seed(self.seed)
 
     def _secret(self, *label: Any) -> Any:
         """The byte source for the secret ``label`` names (see the module docstring)."""
@@ -131,15 +149,9 @@ class SeatSecrets:
     def _deal_secret(self, replica: Replica, deal: int) -> DealSecret:
         secret = self.deals.get(deal)
         if secret is None:
-            size = replica.deals[deal].size
-            reshuffle = replica.deals[deal].source_slots is not None
-            draw = self._secret("deal", deal)
-            secret = DealSecret(
-                rekey=random_scalar(draw(64)) if reshuffle else None,
-                shuffle=random_scalar(draw(64)),
-                permutation=random_permutation(size, draw(8 * size + 64)),
-                locks=[random_scalar(draw(64)) for _ in range(size)],
-            )
+            crypto = replica.deals[deal]
+            derived = deal_keys(self.escrow, deal, crypto.size, crypto.source_slots is not None)
+            secret = DealSecret(derived.rekey, derived.shuffle, derived.permutation, derived.locks)
             self.deals[deal] = secret
         return secret
 
@@ -189,13 +201,13 @@ class SeatSecrets:
         from the seed, or the choice we made (``None`` if we made none)."""
         if purpose == RANDOM_DOMAIN:
             value = random_contribution(self._secret("random", phase_id)(32))
+            salt = self._secret("salt", phase_id)(32)
         elif phase_id in self.choices:
             value = self.choices[phase_id]
+            salt = commitment_salt(self.escrow, phase_id)  # a rebuilt seat's opens (§B16)
         else:
             return None
-        commitment, salt = commit(
-            purpose, replica.game_id, self.seat, [phase_id, value], self._secret("salt", phase_id)(32)
-        )
+        commitment, salt = commit(purpose, replica.game_id, self.seat, [phase_id, value], salt)
         return OurCommitment(commitment, salt, value)
 
     # -- automatic duties ----------------------------------------------------------------------
@@ -326,6 +338,40 @@ class SeatSecrets:
                 [scalar_to_bytes(lock) for lock in secret.locks],
             ])
         return {"t": "audit", "keys": keys}
+
+    # -- key escrow (§B16) -----------------------------------------------------------------------
+
+    def escrow_body(self, replica: Replica, holders: tuple[int, ...]) -> dict:
+        """Our ``escrow``: our escrow secret split among ``holders``, each share sealed to it."""
+        return escrow_body(
+            self.escrow, replica.game_id, self.seat, holders, [replica.seats[holder].seal for holder in holders],
+            lambda holder: self._secret("escrow-seal", len(holders), holder)(32),
+        )
+
+    def absorb_escrow(self, replica: Replica, dealer: int, seq: int) -> Fault | None:
+        """Take in ``dealer``'s escrow just applied: open and check the share sealed to us, if we
+        hold one. A wrong one is a fault of the dealer; the evidence is its escrow and our private
+        sealing key, with which anyone opens that box as we did."""
+        record = replica.escrows[dealer]
+        if self.seat not in record.holders:
+            return None
+        share = open_share(record, replica.game_id, dealer, self.seat, self.seal_key)
+        if isinstance(share, str):
+            return Fault(dealer, FaultCode.BAD_ESCROW, f"sealed an escrow share that {share}", seq, None,
+                         (record.message, self.seal_key.private_bytes()))
+        self.shares[dealer] = (record.seq, share)
+        return None
+
+    def rebuild_body(self, replica: Replica, seat: int) -> dict:
+        """Our ``rebuild`` consent for ``seat``: our share of its current escrow, and our keys of
+        the cards in its keeping that we sealed to it (§B16)."""
+        escrow_seq, share = self.shares[seat]
+        assert escrow_seq == replica.escrows[seat].seq, "we take in every escrow as it is applied"
+        sent = [
+            [slot, scalar_to_bytes(self.own_lock_key(replica, slot))]
+            for slot in replica.rebuild_sent_slots(self.seat, seat)
+        ]
+        return {"t": "rebuild", "seat": seat, "share": scalar_to_bytes(share), "sent": sent}
 
     # -- learning hidden values ----------------------------------------------------------------
 
