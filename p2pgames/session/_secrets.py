@@ -47,6 +47,9 @@ from p2pgames.session._escrows import (
     deal_keys,
     escrow_body,
     escrow_secret_from_seed,
+    lock_escrow_body,
+    lock_keys_from_seed,
+    open_lock_shares,
     open_share,
     secret_source,
 )
@@ -115,8 +118,8 @@ class OurCommitment:
 @dataclass
 class SeatSecrets:
     """Everything private to ``seat``; every secret is drawn from ``seed`` (32 bytes) by label,
-    its card keys and choices' salts from ``escrow`` (drawn from ``seed`` unless given: a
-    caretaker gives a rebuilt seat's, §B16).
+    its shuffle keys, permutations and choices' salts from ``escrow`` (drawn from ``seed`` unless
+    given: a caretaker gives a rebuilt seat's, to open a choice it committed to, §B16).
 
     ``choices`` holds the values of this seat's committed choices by phase id, as :meth:`choose`
     made them, until :meth:`duty` opens them — a sealed choice's at the game's Unseal step, entries
@@ -133,8 +136,10 @@ class SeatSecrets:
     received: dict[int, dict[int, int]] = field(default_factory=dict)  # slot -> seat -> key sealed to us
     choices: dict[int, Any] = field(default_factory=dict)  # phase id -> a committed choice's value
     escrow: int = 0
-    # The escrow shares others sealed to us: dealer -> (its escrow's entry, the share).
+    # The escrow shares others sealed to us: dealer -> (its escrow's entry, the share); and of
+    # their lock keys: (dealer, deal) -> (that escrow's entry, a share per slot).
     shares: dict[int, tuple[int, int]] = field(default_factory=dict)
+    lock_shares: dict[tuple[int, int], tuple[int, list[int]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.escrow:
@@ -150,8 +155,9 @@ class SeatSecrets:
         secret = self.deals.get(deal)
         if secret is None:
             crypto = replica.deals[deal]
-            derived = deal_keys(self.escrow, deal, crypto.size, crypto.source_slots is not None)
-            secret = DealSecret(derived.rekey, derived.shuffle, derived.permutation, derived.locks)
+            derived = deal_keys(self.escrow, deal, crypto.size, crypto.source_slots is not None, locks=False)
+            locks = lock_keys_from_seed(self.seed, deal, crypto.size)
+            secret = DealSecret(derived.rekey, derived.shuffle, derived.permutation, locks)
             self.deals[deal] = secret
         return secret
 
@@ -234,6 +240,9 @@ class SeatSecrets:
                 for deal in sub.deals:
                     due = replica.deals[deal].next_pass()
                     if due is not None and due[1] == self.seat:
+                        escrows = dict(replica.lock_escrows_due(self.seat))
+                        if due[0] == "lock" and deal in escrows:
+                            return self.lock_escrow_body(replica, deal, escrows[deal])  # first (§B16)
                         return self._pass(replica, deal)
                 return None
             if isinstance(sub, KeysSub):
@@ -261,6 +270,9 @@ class SeatSecrets:
         if stage == "rekey":
             assert secret.rekey is not None
             olds = [self.own_lock_key(replica, slot) for slot in crypto.source_slots or ()]
+            for position, (owner, stand_in) in replica.rekey_stand_ins.get(deal, {}).items():
+                if stand_in == self.seat:  # a rebuilt seat's key of a card it gave us comes off too
+                    olds[position] = combine_keys(olds[position], self.received[crypto.source_slots[position]][owner])
             values = rekey_pass(inputs, olds, secret.rekey)
         elif stage == "shuffle":
             values = shuffle_pass(inputs, secret.shuffle, secret.permutation)
@@ -309,12 +321,15 @@ class SeatSecrets:
         requirement = replica.keys_requirement(self.seat)
         if requirement is None:
             return None
-        public = [
-            [slot, scalar_to_bytes(self.own_lock_key(replica, slot))] for slot in sorted(requirement.publish)
-        ]
+        def key_of(slot: int) -> int:
+            # Ours, or the key a rebuilt seat sealed to us of a card it gave us (we stand in, §B16).
+            owner = requirement.behalf.get(slot)
+            return self.own_lock_key(replica, slot) if owner is None else self.received[slot][owner]
+
+        public = [[slot, scalar_to_bytes(key_of(slot))] for slot in sorted(requirement.publish)]
         sealed = []
         for slot, to in sorted(requirement.seal):
-            key = scalar_to_bytes(self.own_lock_key(replica, slot))
+            key = scalar_to_bytes(key_of(slot))
             # Derived from what is sealed too: a sealing key is never used for two plaintexts.
             box = seal(
                 replica.seats[to].seal, key, sealing_context(replica.game_id, slot, self.seat, to),
@@ -362,6 +377,27 @@ class SeatSecrets:
         self.shares[dealer] = (record.seq, share)
         return None
 
+    def lock_escrow_body(self, replica: Replica, deal: int, holders: tuple[int, ...]) -> dict:
+        """Our ``lock-escrow`` of ``deal``: each of our lock keys split among ``holders``."""
+        return lock_escrow_body(
+            self._deal_secret(replica, deal).locks, replica.game_id, self.seat, deal, holders,
+            [replica.seats[holder].seal for holder in holders],
+            lambda holder: self._secret("lock-escrow-seal", deal, len(holders), holder)(32),
+        )
+
+    def absorb_lock_escrow(self, replica: Replica, dealer: int, deal: int, seq: int) -> Fault | None:
+        """Take in ``dealer``'s escrow of its lock keys in ``deal``: open and check our shares, if
+        we hold some (a wrong one: as :meth:`absorb_escrow`)."""
+        record = replica.lock_escrows[(dealer, deal)]
+        if self.seat not in record.holders:
+            return None
+        shares = open_lock_shares(record, replica.game_id, dealer, self.seat, self.seal_key)
+        if isinstance(shares, str):
+            return Fault(dealer, FaultCode.BAD_ESCROW, f"sealed lock-key shares of deal {deal} that {shares}", seq, None,
+                         (record.message, self.seal_key.private_bytes()))
+        self.lock_shares[(dealer, deal)] = (record.seq, shares)
+        return None
+
     def rebuild_body(self, replica: Replica, seat: int) -> dict:
         """Our ``rebuild`` consent for ``seat``: our share of its current escrow, and our keys of
         the cards in its keeping that we sealed to it (§B16)."""
@@ -371,7 +407,13 @@ class SeatSecrets:
             [slot, scalar_to_bytes(self.own_lock_key(replica, slot))]
             for slot in replica.rebuild_sent_slots(self.seat, seat)
         ]
-        return {"t": "rebuild", "seat": seat, "share": scalar_to_bytes(share), "sent": sent}
+        locks = []
+        for slot in replica.rebuild_lock_slots(seat):
+            crypto, index = replica.deal_of_slot(slot)
+            escrow_seq, shares = self.lock_shares[(seat, crypto.deal)]
+            assert escrow_seq == replica.lock_escrows[(seat, crypto.deal)].seq
+            locks.append([slot, scalar_to_bytes(shares[index])])
+        return {"t": "rebuild", "seat": seat, "share": scalar_to_bytes(share), "sent": sent, "locks": locks}
 
     # -- learning hidden values ----------------------------------------------------------------
 
@@ -390,7 +432,8 @@ class SeatSecrets:
             if to != self.seat:
                 continue
             crypto, index = replica.deal_of_slot(slot)
-            problem = sealed_key_problem(crypto, index, author, self.seal_key, box, commitment,
+            owner = replica.key_owner(slot, author)
+            problem = sealed_key_problem(crypto, index, owner, self.seal_key, box, commitment,
                                          sealing_context(replica.game_id, slot, author, to))
             if isinstance(problem, str):
                 return Fault(
@@ -398,7 +441,7 @@ class SeatSecrets:
                     (submission.envelope.raw, self.seal_key.private_bytes()),
                 )
             key = problem
-            self.received.setdefault(slot, {})[author] = key
+            self.received.setdefault(slot, {})[owner] = key
             touched.add(slot)
         for slot, _key in body["public"]:
             touched.add(slot)
@@ -443,6 +486,8 @@ class SeatSecrets:
     def forget_deal(self, deal: int, slots: range) -> None:
         """Drop a retired deal's keys and knowledge."""
         self.deals.pop(deal, None)
+        for dealer_deal in [key for key in self.lock_shares if key[1] == deal]:
+            del self.lock_shares[dealer_deal]
         for slot in slots:
             self.knowledge.pop(slot, None)
             self.received.pop(slot, None)

@@ -80,13 +80,14 @@ from p2pgames.session._host import STALE_CODES, HostRole, ResumeError
 from p2pgames.session._joiner import HOST_CONNECTION, JoinerRole
 from p2pgames.session._messages import MAX_ADDRESSES, Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
 from p2pgames.session._replica import (
-    HAND_OVER,
     ESCROW,
-    REBUILD,
+    HAND_OVER,
     HOST_SEAT,
+    LOCK_ESCROW,
     OPEN_SEAT,
     PROVABLE,
     RANDOM_DOMAIN,
+    REBUILD,
     STALE_EVIDENCE,
     AuditSub,
     CardPhase,
@@ -637,8 +638,11 @@ class Session:
             if problem is not None:
                 self._halt(problem)
                 return
-        elif submission.kind == ESCROW:
-            problem = secrets.absorb_escrow(replica, submission.seat, applied.seq)
+        elif submission.kind in (ESCROW, LOCK_ESCROW):
+            if submission.kind == ESCROW:
+                problem = secrets.absorb_escrow(replica, submission.seat, applied.seq)
+            else:
+                problem = secrets.absorb_lock_escrow(replica, submission.seat, submission.body["deal"], applied.seq)
             if problem is not None:
                 self._halt(problem)
                 return
@@ -978,6 +982,10 @@ class Session:
             # Our escrow (§B16): at the start, and again when a seat it names has opened.
             self._submit(secrets.escrow_body(replica, holders))
             return
+        for deal, holders in replica.lock_escrows_due(self.seat):
+            # Our lock keys' escrow: as soon as the deal begins, ahead of our lock pass.
+            self._submit(secrets.lock_escrow_body(replica, deal, holders))
+            return
         if self._care_for_open_seats():
             return
         if not self._decision_due():
@@ -1055,10 +1063,17 @@ class Session:
         escrow = replica.rebuilt.get(seat)
         if escrow is None:
             return None
-        rebuilt = SeatSecrets(seat, self.seal_key, self.secret_seed, escrow=escrow)  # type: ignore[arg-type]
         phase = replica.phase
-        if isinstance(phase, CardPhase):
-            return rebuilt.duty(replica)
+        if isinstance(phase, CardPhase) and isinstance(phase.current, DealSub):
+            for deal in phase.current.deals:
+                crypto = replica.deals[deal]
+                due = crypto.next_pass()
+                if due is not None and due[1] == seat:
+                    # Its keys are everyone's: the pass is the one every peer computes for it.
+                    values, verifiers = replica.rebuilt_pass(crypto, due[0], seat)
+                    return {"t": "pass", "deal": deal, "stage": due[0], "values": values, "verifiers": verifiers}
+            return None
+        rebuilt = SeatSecrets(seat, self.seal_key, self.secret_seed, escrow=escrow)  # type: ignore[arg-type]
         if (isinstance(phase, CommitPhase) and phase.opening and phase.purpose != RANDOM_DOMAIN
                 and seat in phase.commitments):
             state = replica.state
