@@ -235,15 +235,18 @@ class OpenSeatAsked:
 
 @dataclass(frozen=True, slots=True)
 class SeatOpened:
-    """From entry ``seq`` on, ``seat`` is played by a bot, its cards dealt face up (an open seat)."""
+    """From entry ``seq`` on, ``seat`` is played by a bot, its cards dealt face up (an open seat);
+    ``rebuilt``: its keys were rebuilt from its escrow by all the others (§B16)."""
 
     seat: int
     name: str
     seq: int
+    rebuilt: bool = False
 
     @property
     def text(self) -> str:
-        return f"{self.name}'s seat is played by a bot from entry {self.seq}; its cards are shown to everyone."
+        how = "; the others rebuilt its card keys from its escrow" if self.rebuilt else ""
+        return f"{self.name}'s seat is played by a bot from entry {self.seq}{how}; its cards are shown to everyone."
 
 
 @dataclass(frozen=True, slots=True)

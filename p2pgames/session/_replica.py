@@ -546,9 +546,21 @@ class Replica:
 
     def _stays_escrowed(self, crypto: DealCrypto, index: int, seat: int) -> bool:
         """Whether a rebuild of ``seat`` leaves its key of slot ``index`` of ``crypto`` escrowed:
-        its key alone locks the card and it is not in its keeping (see rebuild_lock_slots)."""
-        return (crypto.unreleased[index] == {seat}
-                and crypto.first_slot + index not in self.game.kept_slots(self.state, seat))
+        its key alone locks the card and it is not in its keeping (see rebuild_lock_slots) — nor
+        on its way back there: a source of a re-mask of its own cards whose re-key pass it owes
+        (the pass needs the key, and the cards are its own)."""
+        slot = crypto.first_slot + index
+        if crypto.unreleased[index] != {seat}:
+            return False
+        kept = set(self.game.kept_slots(self.state, seat))
+        if slot in kept:
+            return False
+        return not any(
+            other.source_slots is not None and slot in other.source_slots and seat in other.holders
+            and ("rekey", seat) not in other.passes
+            and all(new in kept for new in range(other.first_slot, other.first_slot + other.size))
+            for other in self.deals.values()
+        )
 
     def lock_escrows_due(self, seat: int) -> list[tuple[int, tuple[int, ...]]]:
         """The deals whose lock keys ``seat`` should escrow now, each with its holders: every
@@ -1528,6 +1540,9 @@ class Replica:
                 del self.released_shares[key]
             if applied is not None:
                 applied.retired[deal] = range(crypto.first_slot, crypto.first_slot + crypto.size)
+                # Keys this entry published there (a rebuild's, §B16, then the audit it let end)
+                # show nothing any more: the deal is gone.
+                applied.key_slots = [slot for slot in applied.key_slots if slot not in applied.retired[deal]]
         self.phase = self._phase_for(self.game.step(self.state), applied)
 
     def _apply_commit_or_open(self, applied: Applied, submission: Submission) -> None:

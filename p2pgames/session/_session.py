@@ -1285,7 +1285,7 @@ class Session:
             return
         if replica.open_seats.get(seat) == applied.seq:
             self.away.pop(seat, None)
-            self._emit(SeatOpened(seat, name, applied.seq))
+            self._emit(SeatOpened(seat, name, applied.seq, rebuilt=seat in replica.rebuilt))
             return
         agreed = replica.open_consents.get(seat, set())
         waiting = tuple(self.names[other] for other in replica.playing_seats if other != seat and other not in agreed)

@@ -168,6 +168,7 @@ class VerificationReport:
     left: dict[int, tuple[str, int]] = field(default_factory=dict)
     cut: int | None = None  # the record the file ends inside, if it was cut short
     open_seats: dict[int, int] = field(default_factory=dict)  # seat -> the entry a bot took it from
+    rebuilt: set[int] = field(default_factory=set)  # open seats whose keys the others rebuilt (§B16)
     # Who hosted the table: (first entry, seat) — seat 0 from the start, then each successor (§B15).
     hosts: list[tuple[int, int]] = field(default_factory=lambda: [(0, 0)])
     # For a recorded desync the acknowledgements bear out: the seats whose acknowledgement of that
@@ -262,7 +263,8 @@ class VerificationReport:
             else:
                 lines.append(f"The game stopped {_after(self.stopped.seq)}: {self.blame(self.stopped)}; {how}.")
         for seat, seq in sorted(self.open_seats.items()):
-            lines.append(f"From entry {seq} a bot played the seat of {self.who(seat)}, its cards open to all.")
+            rebuilt = " (its keys rebuilt by all the others from its escrow)" if seat in self.rebuilt else ""
+            lines.append(f"From entry {seq} a bot played the seat of {self.who(seat)}{rebuilt}, its cards open to all.")
         for (_, before), (first, seat) in zip(self.hosts, self.hosts[1:]):
             lines.append(f"From entry {first} {self.who(seat)} hosted the table ({self.who(before)} handed it over).")
         if self.result is not None:
@@ -491,6 +493,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             report.signatures += 2
             if len(replica.open_seats) != len(report.open_seats):
                 report.open_seats = dict(replica.open_seats)
+                report.rebuilt = set(replica.rebuilt)
             if len(replica.sequencers) != len(report.hosts):
                 report.hosts = list(replica.sequencers)
             hashes[applied.seq] = (applied.entry_digest, replica.state_hash)

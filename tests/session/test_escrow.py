@@ -1,0 +1,264 @@
+"""Key escrow (issue 25; SPEC §B16): a seat that vanishes holding cards is played on by a bot once
+every other seat still playing gives its shares of the seat's escrow — its own cards shown to all,
+a card it gave away or knew alone still hidden, released share by share only where a card step
+sends it. A dealer whose shares are wrong is named with its evidence.
+
+Sessions only, on the in-memory switchboard."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from independent import transcript as independent
+from switchboard import Switchboard
+
+from p2pgames.crypto import CURVE_ORDER, check_lock_key, scalar_to_bytes, seal
+from p2pgames.games import get_game
+from p2pgames.session import OpenSeatAsked, SeatOpened, iter_records, open_envelope, verify_transcript
+from p2pgames.session._escrows import ESCROW, LOCK_ESCROW, share_context
+from p2pgames.session._faults import FaultCode, ProtocolFault
+from p2pgames.session._messages import make_envelope
+from p2pgames.session._replica import REBUILD, RELEASE, Replica
+from p2pgames.session._secrets import SeatSecrets
+
+
+def vanished(game: str, players: int, seed: bytes, at: int, gone: int) -> Switchboard:
+    """A table whose seat ``gone`` vanished after entry ``at``, holding keys of a deal."""
+    board = Switchboard(game, players, seed=seed)
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= at)
+    assert any(True for _ in board.host.replica.unaudited_deals_of(gone)), "it holds keys: no escrow, no play on"
+    board.cut(gone)
+    board.run(play=False)
+    return board
+
+
+def playing(board: Switchboard, gone: int) -> list[int]:
+    return [seat for seat in range(len(board.sessions)) if seat != gone]
+
+
+def kinds_logged(board: Switchboard, seat: int) -> Counter:
+    """How many entries of each submission kind ``seat``'s transcript holds."""
+    found: Counter = Counter()
+    for kind, raw in iter_records(bytes(board.transcripts[seat])):
+        if kind == "entry":
+            found[open_envelope(open_envelope(raw).body["submission"]).body["body"]["t"]] += 1
+    return found
+
+
+def everyone_plays_on(board: Switchboard, gone: int) -> SeatOpened:
+    """Every seat still playing agrees to play on (each giving its shares). The rebuild entry
+    unlocks the seat's own cards and no other: every slot out of its keeping that some key still
+    locked stays locked (a card it gave, or knew alone, among them). Returns the announcement."""
+    *first, last = playing(board, gone)
+    for seat in first:
+        assert board.sessions[seat].play_on_problem(gone) is None
+        board.sessions[seat].open_seat(gone)
+        board.run(play=False)
+        assert gone not in board.host.replica.open_seats  # not before every seat has given its shares
+    replica = board.host.replica
+    locked_before: dict[int, bool] = {}
+    original = Replica._rebuild
+
+    def watched(self, applied, seat):
+        if self is replica:
+            locked_before.update(still_locked(self))
+        return original(self, applied, seat)
+
+    Replica._rebuild = watched
+    try:
+        board.sessions[last].open_seat(gone)
+        board.run(until=lambda: gone in replica.open_seats, play=False)
+    finally:
+        Replica._rebuild = original
+    assert gone in replica.rebuilt and locked_before
+    kept = set(replica.game.kept_slots(replica.state, gone))
+    after = still_locked(replica)
+    opened_now = {slot for slot, locked in locked_before.items() if locked and not after.get(slot, True)}
+    assert opened_now <= kept, sorted(opened_now - kept)
+    board.run(play=False)
+    events = board.events[last] + board.sessions[last].take_events()
+    assert any(isinstance(event, OpenSeatAsked) and event.seat == gone for event in events)
+    [opened] = [event for event in events if isinstance(event, SeatOpened)]
+    assert opened.rebuilt and "the others rebuilt its card keys from its escrow" in opened.text
+    return opened
+
+
+def still_locked(replica: Replica) -> dict[int, bool]:
+    """Every live slot of a locked deal: whether some holder's key of it is still unpublished."""
+    return {
+        crypto.first_slot + index: bool(crypto.unreleased[index])
+        for crypto in replica.deals.values() if crypto.next_pass() is None for index in range(crypto.size)
+    }
+
+
+def check_played_on(board: Switchboard, gone: int, entry: int) -> None:
+    """The game ended; every remaining transcript verifies — ours and the independent verifier —
+    and says from which entry a bot played the seat, its keys rebuilt; nobody is blamed."""
+    for seat in playing(board, gone):
+        session = board.sessions[seat]
+        assert session.fault is None and session.result is not None, (seat, session.fault)
+        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
+        assert report.ok and report.complete, report.describe()
+        assert report.open_seats == {gone: entry} and report.rebuilt == {gone}
+        assert (f"From entry {entry} a bot played the seat of p{gone} (seat {gone}) (its keys rebuilt by all "
+                "the others from its escrow), its cards open to all.") in report.describe()
+        other = independent.verify(bytes(board.transcripts[seat]))
+        assert other.ok, other.problem
+
+
+@pytest.mark.parametrize(("game", "players", "at", "gone"), [
+    ("steamcourt", 4, 53, 2),
+    ("beltpunk", 4, 118, 1),
+    ("astonishing", 3, 53, 2),
+    ("steamcourt2015", 4, 66, 3),
+])
+def test_a_seat_gone_for_good_is_rebuilt_by_all_the_others_and_the_game_is_played_to_its_end(game, players, at, gone):
+    board = vanished(game, players, b"escrow" + bytes([at % 256]), at, gone)
+    opened = everyone_plays_on(board, gone)
+    board.run()
+    check_played_on(board, gone, opened.seq)
+    logged = kinds_logged(board, 0)
+    assert logged[REBUILD] == players - 1 and logged[ESCROW] >= players and logged[LOCK_ESCROW] >= players
+
+
+def test_a_card_the_departed_seat_gave_stays_hidden_until_a_card_step_needs_its_key():
+    """Steam Court: the departed seat had given a card (locked by its key alone, known to its
+    receiver): the rebuild leaves that key escrowed, and its holders release their shares later,
+    where the game shows the card."""
+    board = vanished("steamcourt", 4, b"escrow" + bytes([61]), 61, 2)
+    replica = board.host.replica
+    given = [crypto.first_slot + index for crypto in replica.unaudited_deals_of(2) for index in range(crypto.size)
+             if crypto.unreleased[index] == {2} and crypto.knows[index] - {2}
+             and crypto.first_slot + index not in replica.game.kept_slots(replica.state, 2)]
+    assert given, "this seed's seat 2 has given a card"
+    opened = everyone_plays_on(board, 2)
+    for slot in given:
+        crypto, index = replica.deal_of_slot(slot)
+        assert 2 in crypto.unreleased[index]  # still escrowed: nobody but its receiver knows it
+    board.run()
+    check_played_on(board, 2, opened.seq)
+    assert kinds_logged(board, 0)[RELEASE] > 0
+
+
+def test_a_re_shuffle_over_a_card_only_the_departed_seat_knew_shows_it_to_one_holder_first():
+    """Astonishing!: a pile re-shuffled with a card whose last lock is the departed seat's
+    escrowed key: one holder of the new deal is shown it (sealed shares), then takes the lock off."""
+    shows = []
+    original = Replica._show_before_reshuffle
+
+    def counted(self, phase, sub, applied):
+        shown = original(self, phase, sub, applied)
+        shows.append(shown)
+        return shown
+
+    board = vanished("astonishing", 3, b"escrow" + bytes([1]), 53, 2)
+    opened = everyone_plays_on(board, 2)
+    Replica._show_before_reshuffle = counted
+    try:
+        board.run()
+    finally:
+        Replica._show_before_reshuffle = original
+    assert any(shows)
+    check_played_on(board, 2, opened.seq)
+
+
+def test_no_group_short_of_every_other_seat_can_open_a_card_of_the_departed_seat():
+    """Before the rebuild, the shares any group of the other seats holds add up to no lock key of
+    the departed seat's cards (every one of them does; the host alone never does)."""
+    board = vanished("beltpunk", 4, b"escrow-groups", 60, 3)
+    replica = board.host.replica
+    kept = replica.game.kept_slots(replica.state, 3)
+    checked = 0
+    for slot in kept:
+        crypto, index = replica.deal_of_slot(slot)
+        if crypto.unreleased[index] != {3}:
+            continue
+        verifier = crypto.verifiers[3][index]
+        shares = {seat: board.sessions[seat].secrets.lock_shares[(3, crypto.deal)][1][index] for seat in (0, 1, 2)}
+        for group in ((0,), (1,), (2,), (0, 1), (0, 2), (1, 2)):
+            assert not check_lock_key(sum(shares[seat] for seat in group) % CURVE_ORDER, verifier)
+        assert check_lock_key(sum(shares.values()) % CURVE_ORDER, verifier)
+        # Nor does any seat know the card, the host included.
+        assert all(slot not in board.sessions[seat].knowledge for seat in (0, 1, 2))
+        checked += 1
+    assert checked
+
+
+def test_a_share_sealed_wrong_is_named_with_the_holders_sealing_key_as_evidence():
+    board = Switchboard("beltpunk", 4, seed=b"escrow-wrong-share")
+    cheat = board.sessions[2]
+    honest_body = SeatSecrets.escrow_body
+
+    def wrong_share(secrets, replica, holders):
+        body = honest_body(secrets, replica, holders)
+        if secrets.seat == 2:  # its box for the first holder holds 1 + the real share
+            holder = holders[0]
+            body["boxes"][0] = seal(replica.seats[holder].seal, scalar_to_bytes(12345),
+                                    share_context(replica.game_id, 2, holder, len(holders)))
+        return body
+
+    SeatSecrets.escrow_body = wrong_share
+    try:
+        board.run()
+    finally:
+        SeatSecrets.escrow_body = honest_body
+    assert cheat.secrets is not None
+    for seat in (0, 1, 3):
+        fault = board.sessions[seat].fault
+        assert fault is not None and (fault.culprit, fault.code) == (2, FaultCode.BAD_ESCROW), (seat, fault)
+    report = verify_transcript(bytes(board.transcripts[1]), get_game)
+    assert "p2 (seat 2)" in report.describe() and "escrow" in report.describe()
+
+
+def test_a_consent_with_a_share_that_does_not_match_its_commitment_is_refused_and_named():
+    board = vanished("steamcourt", 4, b"escrow-false-share", 40, 3)
+    joiner = board.sessions[1]
+    replica = board.host.replica
+    body = joiner.secrets.rebuild_body(replica, 3)
+    body["share"] = scalar_to_bytes((int.from_bytes(body["share"], "big") + 1) % CURVE_ORDER)
+    envelope = make_envelope(joiner.identity, "submit", {
+        "game_id": joiner.game_id, "seat": 1, "counter": replica.counters[1], "based_on": replica.seq, "body": body,
+    })
+    with pytest.raises(ProtocolFault) as caught:
+        replica.check_submission(envelope, 1)
+    assert (caught.value.fault.culprit, caught.value.fault.code) == (1, FaultCode.ILLEGAL)
+    assert "does not match its commitment" in caught.value.fault.reason
+
+
+def test_two_players_have_no_escrow():
+    board = Switchboard("beltpunk", 2, seed=b"escrow-two")
+    board.run()
+    logged = kinds_logged(board, 0)
+    assert logged[ESCROW] == logged[LOCK_ESCROW] == 0
+
+
+def test_a_holder_restarted_before_the_departure_still_gives_its_shares():
+    board = vanished("steamcourt", 4, b"escrow-restart", 70, 3)
+    board.restart(1)
+    board.run(play=False)
+    opened = everyone_plays_on(board, 3)
+    board.run()
+    check_played_on(board, 3, opened.seq)
+
+
+def test_seats_gone_at_random_moments_are_rebuilt_and_every_game_ends():
+    """Chaos: 4-player Steam Court and Beltpunk, 3-player Astonishing!, a seat vanishing at a random
+    entry; the others always play on, and every game ends verified, nobody blamed."""
+    rng = random.Random(b"escrow-chaos")
+    for game, players in [("steamcourt", 4), ("beltpunk", 4), ("astonishing", 3)] * 2:
+        at, gone = rng.randrange(5, 160), rng.randrange(1, players)
+        board = Switchboard(game, players, seed=b"chaos" + bytes([at]))
+        board.run(until=lambda: board.host.replica is not None and (board.host.replica.seq >= at or board.host.result))
+        if board.host.result is not None:
+            continue
+        board.cut(gone)
+        board.run(play=False)
+        for seat in playing(board, gone):
+            problem = board.sessions[seat].play_on_problem(gone)
+            assert problem is None, (game, at, gone, problem)
+            board.sessions[seat].open_seat(gone)
+            board.run(play=False)
+        board.run()
+        check_played_on(board, gone, board.host.replica.open_seats[gone])
