@@ -1,5 +1,6 @@
 """The log's phases (SPEC §B4–§B7) over a game, from the SPEC alone: what each entry's submission
-must be, and the events the game gets. Used by the transcript verifier and by the peer.
+must be, and the events the game gets; open seats (§B14), host succession (§B15) and key escrow
+(§B16). Used by the transcript verifier and by the peer.
 
 `Replica(game, game_id, seats).apply(seat, body)` checks one sequenced submission, applies it and
 returns the state hash (§D1); it raises `Fault(code, message, culprit)` for anything §B4–§B7 refuse.
@@ -27,7 +28,10 @@ BODY_FIELDS = {
     "dispute": {"t", "slot", "reason"},
     "open-seat": {"t", "seat"},
     "hand-over": {"t", "keys", "received", "opening", "successor"},
+    "escrow": {"t", "holders", "commitments", "boxes"},
+    "rebuild": {"t", "seat", "share", "sent"},
 }
+OUT_OF_TURN = {"dispute", "open-seat", "hand-over", "escrow", "rebuild"}  # any moment (§B7, §B14, §B16)
 
 
 class AutomaticDispute(Exception):
@@ -73,8 +77,13 @@ class Replica:
         self.audits: list = []                  # each completed audit: {seat: {deal: (rekey, shuffle, locks)}}
         self._points = {}
         self.open = {}       # open seat -> the entry that opened it (§B14)
-        self.handed = {}     # seat that handed over -> {deal: (rekey, shuffle, locks)} it published
-        self.consents = {}   # seat -> the seats that consented to opening it
+        self.rebuilt = {}    # open seat rebuilt from its escrow -> that entry (§B16)
+        self.handed = {}     # seat that handed over, or was rebuilt -> {deal: (rekey, shuffle, locks)}: its
+                             # keys of the deals not audited when it opened, its keys at their audits
+        self.consents = {}   # seat -> the seats that consented to opening it (either kind, §B16)
+        self.escrows = {}    # seat -> its current escrow: {"holders": [...], "commitments": [...]} (§B16)
+        self.shares = {}     # seat -> {holder: its share of the seat's escrow secret}, given with `rebuild`
+        self.sent_keys = {}  # seat -> [(slot, sender, key)]: keys its consenters published with `rebuild`
         self.sequencer = 0   # the seat that signs the entries: the host, then its successors (§B15)
         self.bots_allowed = True  # the start's ruleset may say no seat is opened (§B14)
         self.phase = None
@@ -83,6 +92,15 @@ class Replica:
     def author(self, seat) -> int:
         """The seat whose key signs `seat`'s submissions: its caretaker, the host, once open (§B14)."""
         return self.sequencer if seat in self.open else seat
+
+    def playing(self) -> list:
+        """The seats still playing: every seat that is not open."""
+        return [s for s in range(self.players) if s not in self.open]
+
+    def kept_slots(self, seat) -> list:
+        """The hidden slots in `seat`'s own keeping (§D1): a hand; none in a game that keeps none."""
+        kept = getattr(self.game, "kept_slots", None)
+        return kept(seat) if kept else []
 
     # --- what the log waits for ---------------------------------------------------------------
 
@@ -177,17 +195,9 @@ class Replica:
             raise Fault("malformed", f"seat {seat}: a submission of unknown type {t!r}", seat)
         if set(body) != BODY_FIELDS[t]:
             raise Fault("malformed", f"seat {seat}: a {t} with the wrong fields", seat)
-        if t == "dispute":
+        if t in OUT_OF_TURN:  # (a phase it begins counts it too; the entry's own seq is self.seq − 1)
             self.seq += 1
-            self._dispute(seat, body)
-            return self.state_hash()
-        if t == "open-seat":
-            self._open_seat(seat, body)
-            self.seq += 1
-            return self.state_hash()
-        if t == "hand-over":
-            self._hand_over(seat, body)
-            self.seq += 1
+            getattr(self, "_" + t.replace("-", "_"))(seat, body)
             return self.state_hash()
         due = self.due(seat)
         if due != t:
@@ -237,27 +247,52 @@ class Replica:
 
     # --- open seats (§B14) -------------------------------------------------------------------
 
+    def _audited(self) -> set:
+        return {d for audit in self.audits for keys in audit.values() for d in keys}
+
+    def _holds_keys(self, seat) -> bool:
+        """`seat` holds a deal whose audit has not completed (§B14)."""
+        audited = self._audited()
+        return any(seat in deal.holders and deal.number not in audited for deal in self.deals.values())
+
+    def _unopened_choice(self, seat) -> bool:
+        """`seat` committed to a choice in the current choice phase and has not opened it (§B14)."""
+        phase = self.phase
+        return (phase["kind"] == "choice" and phase["domain"] == "choice"
+                and seat in phase["commits"] and seat not in phase["opens"])
+
+    def _consent_refused(self, seat, target) -> bool:
+        """What makes either kind of consent to opening `target` illegal from `seat` (§B14, §B16)."""
+        return (not self.bots_allowed or seat in self.open or target == seat or self.phase["kind"] == "over"
+                or target == self.sequencer or target in self.open)
+
     def _open_seat(self, seat, body):
         target = body["seat"]
         if not is_int(target) or not 0 <= target < self.players:
             raise Fault("malformed", f"seat {seat}: consented to opening seat {target!r}, which doesn't exist", seat)
-        audited = {d for audit in self.audits for keys in audit.values() for d in keys}
-        phase = self.phase
-        refused = (
-            not self.bots_allowed or seat in self.open or target == seat or phase["kind"] == "over"
-            or seat in self.consents.get(target, set()) or target == self.sequencer or target in self.open
-            or any(target in deal.holders and deal.number not in audited for deal in self.deals.values())
-            or (phase["kind"] == "choice" and phase["domain"] == "choice"
-                and target in phase["commits"] and target not in phase["opens"])
-        )
-        if refused:
+        if (self._consent_refused(seat, target) or seat in self.consents.get(target, set())
+                or self._holds_keys(target) or self._unopened_choice(target)):
             raise Fault("illegal", f"seat {seat}: may not consent to opening seat {target} now", seat)
-        consents = self.consents.setdefault(target, set())
-        consents.add(seat)
-        if any(s not in consents for s in range(self.players) if s != target and s not in self.open):
+        self.consents.setdefault(target, set()).add(seat)
+        self._consented(target)
+
+    def _consented(self, target):
+        """Once every other seat still playing has consented to opening `target`: it is rebuilt if
+        each gave its share (§B16), else open only if §B14 allows it now (else it waits for shares)."""
+        others = [s for s in self.playing() if s != target]
+        if any(s not in self.consents[target] for s in others):
             return
-        del self.consents[target]
-        self.open[target] = self.seq
+        if all(s in self.shares.get(target, {}) for s in others):
+            self._rebuild_seat(target)
+        elif not self._holds_keys(target) and not self._unopened_choice(target):
+            self._seat_opens(target)
+
+    def _seat_opens(self, target):
+        """`target` is open from this entry (§B14): a random phase waiting for it leaves it out."""
+        for pending in (self.consents, self.shares, self.sent_keys):
+            pending.pop(target, None)
+        self.open[target] = self.seq - 1
+        phase = self.phase
         if phase["kind"] == "choice" and phase["domain"] == "random" and target in phase["seats"]:
             phase["seats"].remove(target)
             phase["commits"].pop(target, None)
@@ -266,14 +301,21 @@ class Replica:
                 self.game.chance(deck.combine([phase["opens"][s] for s in sorted(phase["opens"])]))
                 self._begin()
 
+    def _publish(self, seat, deal, locks):
+        """`seat`'s lock keys of `deal` published, those it had not published yet."""
+        for i, k in enumerate(locks):
+            slot = deal.first + i
+            if seat in self.unpublished[slot]:
+                self.published[(slot, seat)] = k
+                self.unpublished[slot].discard(seat)
+
     def _hand_over(self, seat, body):
         phase = self.phase
-        audited = {d for audit in self.audits for keys in audit.values() for d in keys}
+        audited = self._audited()
         unaudited = [d for d, deal in sorted(self.deals.items()) if seat in deal.holders and d not in audited]
         leaks = any(self.unpublished[slot] == {seat} and self.knows[slot] - {seat} for slot in self.unpublished)
         if (not self.bots_allowed or seat in self.open or phase["kind"] in ("over", "cards") or leaks
-                or (phase["kind"] == "choice" and phase["domain"] == "choice"
-                    and seat in phase["commits"] and seat not in phase["opens"])):
+                or self._unopened_choice(seat)):
             raise Fault("illegal", f"seat {seat}: may not hand its seat over now", seat)
         successor = body["successor"]
         if seat == self.sequencer:
@@ -321,20 +363,116 @@ class Replica:
                 raise Fault("bad-key", f"seat {seat}: handed over a wrong key of seat {sender} for slot {slot}", seat)
             received.append((slot, sender, key))
         for number, (a, r, ks) in parsed.items():
-            deal = self.deals[number]
-            for i, k in enumerate(ks):
-                slot = deal.first + i
-                if seat in self.unpublished[slot]:
-                    self.published[(slot, seat)] = k
-                    self.unpublished[slot].discard(seat)
+            self._publish(seat, self.deals[number], ks)
         for slot, sender, key in received:
             self.published[(slot, sender)] = key
             self.unpublished[slot].discard(sender)
         self.handed[seat] = parsed
-        self.consents.pop(seat, None)
-        self.open[seat] = self.seq
+        self._seat_opens(seat)
         if successor is not None:
             self.sequencer = successor
+
+    # --- key escrow (§B16) --------------------------------------------------------------------
+
+    def _escrow(self, seat, body):
+        holders, commitments, boxes = body["holders"], body["commitments"], body["boxes"]
+        if not (isinstance(holders, list) and isinstance(commitments, list) and isinstance(boxes, list)
+                and len(holders) == len(commitments) == len(boxes) and all(is_int(h) for h in holders)
+                and all(isinstance(c, bytes) and len(c) == 33 and c[0] in (2, 3) for c in commitments)
+                and all(isinstance(b, bytes) and len(b) <= 144 for b in boxes)):
+            raise Fault("malformed", f"seat {seat}: an escrow of the wrong form", seat)
+        # The boxes open only with their holders' sealing keys: a holder checks its own (§B16).
+        others = [s for s in self.playing() if s != seat]
+        if (not self.bots_allowed or seat in self.open or self.phase["kind"] == "over" or holders != others
+                or len(holders) < 2 or self.escrows.get(seat, {}).get("holders") == holders):
+            raise Fault("illegal", f"seat {seat}: may not escrow its secret with seats {holders} now", seat)
+        self.escrows[seat] = {"holders": holders, "commitments": commitments}
+
+    def _gives_away(self, seat) -> bool:
+        """A slot of a deal `seat` holds, not yet audited, is locked by its key alone and known to
+        another seat: a card it gave or showed (§B16; §B14's hand-over waits for the same)."""
+        audited = self._audited()
+        return any(self.unpublished[slot] == {seat} and self.knows[slot] - {seat}
+                   and self.deal_of(slot).number not in audited for slot in self.unpublished)
+
+    def _rebuild(self, seat, body):
+        target, share, sent = body["seat"], body["share"], body["sent"]
+        if not (is_int(target) and isinstance(share, bytes) and len(share) == 32 and isinstance(sent, list)
+                and all(isinstance(item, list) and len(item) == 2 and is_int(item[0])
+                        and isinstance(item[1], bytes) and len(item[1]) == 32 for item in sent)):
+            raise Fault("malformed", f"seat {seat}: a rebuild with fields of the wrong type", seat)
+        escrow = self.escrows.get(target)
+        if (not 0 <= target < self.players or self._consent_refused(seat, target)
+                or seat in self.shares.get(target, {}) or escrow is None
+                or escrow["holders"] != [s for s in self.playing() if s != target]):
+            raise Fault("illegal", f"seat {seat}: may not give its share of seat {target}'s escrow now", seat)
+        value = int.from_bytes(share, "big")
+        if not deck.check_share(value, escrow["commitments"][escrow["holders"].index(seat)]):
+            raise Fault("illegal", f"seat {seat}: a share of seat {target}'s escrow that is not the one committed to", seat)
+        if self._gives_away(target):
+            raise Fault("illegal", f"seat {seat}: seat {target} alone locks a card another seat knows", seat)
+        # `sent`: exactly the kept slots of live deals the seat knows whose key of the author is
+        # unpublished (an audited deal's keys are all out), each with the author's lock key.
+        audited = self._audited()
+        owed = sorted(slot for slot in self.kept_slots(target)
+                      if self.deal_of(slot).number in self.game.cards.deals and self.deal_of(slot).number not in audited
+                      and target in self.knows[slot] and seat in self.unpublished[slot])
+        if sorted(slot for slot, _key in sent) != owed:
+            raise Fault("illegal", f"seat {seat}: sent keys of slots {sorted(s for s, _ in sent)}, not {owed}", seat)
+        keys = []
+        for slot, raw in sent:
+            deal = self.deal_of(slot)
+            key = int.from_bytes(raw, "big")
+            if not 1 <= key < deck.N or deck.encrypt(deck.VERIFIER_BASE, key) != deal.verifiers[seat][slot - deal.first]:
+                raise Fault("bad-key", f"seat {seat}: sent a key for slot {slot} unlike its verifier", seat)
+            keys.append((slot, seat, key))
+        self.consents.setdefault(target, set()).add(seat)
+        self.shares.setdefault(target, {})[seat] = value
+        self.sent_keys.setdefault(target, []).extend(keys)
+        self._consented(target)
+
+    def _rebuild_seat(self, seat):
+        """Every other seat still playing gave its share: `seat`'s escrow secret and keys are
+        rebuilt, checked and published, and it is open from this entry (§B16 steps 1–4)."""
+        escrow = self.escrows[seat]
+        e = sum(self.shares[seat].values()) % deck.N
+        if e == 0 or deck.escrow_commitments(e, len(escrow["holders"])) != escrow["commitments"]:
+            raise Fault("bad-escrow", f"seat {seat}: its escrow's shares are no split of one secret", seat)
+        audited, derived = self._audited(), {}
+        for number, deal in sorted(self.deals.items()):
+            if seat not in deal.holders or number in audited:
+                continue
+            rekey, shuffle, _permutation, locks = deck.seat_deal_keys(e, number, deal.size, deal.sources is not None)
+            for i, k in enumerate(locks):
+                if ((seat in deal.verifiers and deck.encrypt(deck.VERIFIER_BASE, k) != deal.verifiers[seat][i])
+                        or self.published.get((deal.first + i, seat), k) != k):
+                    raise Fault("bad-escrow", f"seat {seat}: escrowed another secret than its keys of deal "
+                                              f"{number} came from", seat)
+            derived[number] = (rekey, shuffle, locks)
+        for number, (_rekey, _shuffle, locks) in derived.items():
+            if seat in self.deals[number].verifiers:  # its lock pass is made
+                self._publish(seat, self.deals[number], locks)
+        for slot, sender, key in self.sent_keys.get(seat, []):
+            self.published[(slot, sender)] = key
+            self.unpublished[slot].discard(sender)
+        self.handed[seat] = derived
+        self.rebuilt[seat] = self.seq - 1
+        self._seat_opens(seat)
+        # Step 4: what the seat owes of a card step is done for it; a choice it committed to is
+        # chosen again if nobody has opened yet (else its caretaker opens it).
+        phase = self.phase
+        if phase["kind"] == "choice" and phase["domain"] == "choice" and seat in phase["commits"] and not phase["opens"]:
+            del phase["commits"][seat]
+        elif phase["kind"] == "cards" and phase["sub"] == "keys" and seat in phase["required"]:
+            if seat not in phase["submitted"]:
+                del phase["required"][seat]  # all its keys are public
+                if len(phase["submitted"]) == len(phase["required"]):
+                    self._keys_done()
+        elif phase["kind"] == "cards" and phase["sub"] == "audit" and seat in phase["required"]:
+            if seat not in phase["submitted"]:
+                phase["submitted"][seat] = {d: derived[d] for d in phase["audit_deals"] if d in derived}
+                if len(phase["submitted"]) == len(phase["required"]):
+                    self._audit_done()
 
     # --- deals (§B6.1) ------------------------------------------------------------------------
 
@@ -395,6 +533,8 @@ class Replica:
         deal.passes.pop(0)
         if stage == "lock":
             deal.verifiers[seat] = list(verifiers)
+            if seat in self.rebuilt:  # its caretaker locked with the rebuilt keys: all published (§B16)
+                self._publish(seat, deal, self.handed[seat][number][2])
         if not deal.passes:
             deal.final = list(values)
         if all(not self.deals[d].passes for d in self.phase["deals"]):
@@ -472,11 +612,14 @@ class Replica:
             self.sealed[(slot, seat, to)] = (box, commitment)
         self.phase["submitted"][seat] = body
         if len(self.phase["submitted"]) == len(self.phase["required"]):
-            if not self._finish_keys():
-                return  # an automatic dispute's audit comes first
-            self._next_substep()
-            if self.phase is None:
-                self._begin()
+            self._keys_done()
+
+    def _keys_done(self):
+        if not self._finish_keys():
+            return  # an automatic dispute's audit comes first
+        self._next_substep()
+        if self.phase is None:
+            self._begin()
 
     def _finish_keys(self):
         seen = {}
@@ -519,7 +662,7 @@ class Replica:
 
     def _auditors(self, deals):
         """Who must publish audit keys for `deals` (their holders), and what is in already: the
-        keys of a seat that handed over (§B14)."""
+        keys of a seat that handed over (§B14) or was rebuilt (§B16)."""
         required = {s for d in deals for s in self.deals[d].holders}
         submitted = {h: {d: self.handed[h][d] for d in deals if h in self.deals[d].holders}
                      for h in required if h in self.handed}
@@ -578,16 +721,19 @@ class Replica:
             mine[number] = (a, r, ks)
         self.phase["submitted"][seat] = mine
         if len(self.phase["submitted"]) == len(self.phase["required"]):
-            if "dispute" in self.phase:
-                disputer = self.phase["dispute"]
-                self._check_audit()  # raises the culprit's bad-pass if a pass or a sealed key was wrong
-                if disputer is None:
-                    raise Fault("bad-pass", "the automatic dispute's audit found no culprit")
-                raise Fault("bad-dispute", f"seat {disputer} disputed a correct deal", disputer)
-            self._check_audit()
-            self._next_substep()
-            if self.phase is None:
-                self._begin()
+            self._audit_done()
+
+    def _audit_done(self):
+        if "dispute" in self.phase:
+            disputer = self.phase["dispute"]
+            self._check_audit()  # raises the culprit's bad-pass if a pass or a sealed key was wrong
+            if disputer is None:
+                raise Fault("bad-pass", "the automatic dispute's audit found no culprit")
+            raise Fault("bad-dispute", f"seat {disputer} disputed a correct deal", disputer)
+        self._check_audit()
+        self._next_substep()
+        if self.phase is None:
+            self._begin()
 
     def _check_audit(self):
         try:
