@@ -24,6 +24,7 @@ other than the secret its keys came from is caught then (protocol/SPEC.md §C8).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -42,6 +43,7 @@ __all__ = [
     "check_share",
     "escrow_commitments",
     "rebuild_secret",
+    "share_digest",
 ]
 
 #: A share's commitment: the point ``s·G`` in SEC 1 compressed form.
@@ -98,6 +100,16 @@ def check_share(share: int, commitment: bytes) -> bool:
 def escrow_commitments(secret: int, holders: int) -> tuple[bytes, ...]:
     """The commitment of each of :func:`split_secret`'s shares, in the same order."""
     return tuple(share_commitment(share) for share in split_secret(secret, holders))
+
+
+def share_digest(share: int, context: bytes) -> bytes:
+    """SHA-256(``p2pgames/v1/escrow-share\\0`` ‖ ``context`` ‖ ``share`` as 32 bytes): a share's
+    commitment where a hash serves (a lock key's shares, §B16). It hides the share because every
+    share of a split but the last is a pseudo-random scalar and the last is fixed by the others
+    and the secret; ``context`` (canonical bytes naming the dealer, the holder and what is
+    split) keeps one share's digest from standing for another's. Raises :class:`CryptoError`
+    if ``share`` is not a scalar in [1, n−1]."""
+    return hashlib.sha256(_domains.ESCROW_SHARE + context + scalar_to_bytes(_scalar(share))).digest()
 
 
 def rebuild_secret(shares: Sequence[int]) -> int:

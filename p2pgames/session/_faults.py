@@ -39,6 +39,9 @@ class FaultCode:
     BAD_OPENING = "bad-opening"
     BAD_KEY = "bad-key"
     BAD_PASS = "bad-pass"
+    # An escrow share that doesn't open or match its commitment, or an escrow of another secret
+    # than the seat's keys came from (§B16).
+    BAD_ESCROW = "bad-escrow"
     RULE_VIOLATION = "rule-violation"
     BAD_DISPUTE = "bad-dispute"
     UNRESPONSIVE = "unresponsive"
@@ -126,6 +129,7 @@ _DONE = {
     FaultCode.BAD_OPENING: "opened a commitment with another value",
     FaultCode.BAD_KEY: "published or sealed a wrong card key",
     FaultCode.BAD_PASS: "made a wrong shuffle or lock pass",
+    FaultCode.BAD_ESCROW: "escrowed its card keys falsely",
     FaultCode.RULE_VIOLATION: "broke a rule with a hidden card",
     FaultCode.BAD_DISPUTE: "disputed a deal that was correct",
     FaultCode.UNRESPONSIVE: "stopped answering",

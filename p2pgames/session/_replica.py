@@ -31,7 +31,10 @@ caretaker's key; it contributes to no random draw, holds no key of a later deal,
 dealt to it face up (every key published), and nobody waits for its acknowledgements. A seat
 leaving of its own accord opens its own seat with one ``hand-over``: it publishes every key it
 holds of a deal not yet audited (its hand is then everyone's to see) and, if it is in the sealed
-set, what opens its sealed choice.
+set, what opens its sealed choice. A seat that vanished while holding keys is opened with its
+keys *rebuilt* (§B16): every seat escrows the secret its keys derive from among the others
+(``escrow``), and a ``rebuild`` consent carries the consenting seat's share; with every share in,
+everyone adds them up, derives the seat's keys, checks and publishes them.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from p2pgames.crypto import (
     COMMITMENT_SIZE,
+    CURVE_ORDER,
     BadCommitment,
     BadSignature,
     CardTable,
@@ -48,8 +52,15 @@ from p2pgames.crypto import (
     PublicKey,
     SealKey,
     check_opening,
+    check_lock_key,
+    check_share,
     combine_contributions,
+    combine_keys,
+    escrow_commitments,
+    lock_pass,
+    rekey_pass,
     scalar_from_bytes,
+    shuffle_pass,
     sealed_commitment,
     unlock,
 )
@@ -89,6 +100,17 @@ from p2pgames.session._deals import (
     SeatAuditKeys,
     bad_point,
 )
+from p2pgames.session._escrows import (
+    COMMITMENT_SIZE as SHARE_COMMITMENT_SIZE,
+    ESCROW,
+    MAX_SHARE_BOX,
+    REBUILD,
+    LOCK_ESCROW,
+    EscrowRecord,
+    LockEscrowRecord,
+    deal_keys,
+    open_share,
+)
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._messages import Envelope, MalformedMessage, open_envelope
 from p2pgames.session._sealed_keys import sealed_key_problem, sealing_context
@@ -106,12 +128,15 @@ __all__ = [
     "HOST_SEAT",
     "OPEN_SEAT",
     "HAND_OVER",
+    "ESCROW",
+    "LOCK_ESCROW",
+    "REBUILD",
 ]
 
 # Faults that signed evidence can prove to anyone (see Replica.confirm).
 PROVABLE = frozenset({
     FaultCode.ILLEGAL, FaultCode.MALFORMED, FaultCode.BAD_OPENING, FaultCode.BAD_KEY,
-    FaultCode.BAD_PASS, FaultCode.BAD_SIGNATURE, FaultCode.EQUIVOCATION,
+    FaultCode.BAD_PASS, FaultCode.BAD_SIGNATURE, FaultCode.EQUIVOCATION, FaultCode.BAD_ESCROW,
 })
 # What Replica.confirm says of evidence about another point of the log than ours (a submission
 # with an earlier or later counter): it proves nothing either way here.
@@ -165,6 +190,9 @@ class KeysRequirement:
 
     publish: set[int] = field(default_factory=set)
     seal: set[tuple[int, int]] = field(default_factory=set)
+    # Slots where the key to release is another seat's, which this one stands in for (a rebuilt
+    # seat's key of a card it gave this one, §B16): slot -> that seat.
+    behalf: dict[int, int] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.publish or self.seal)
@@ -337,6 +365,22 @@ class Replica:
         # What a seat that handed over published: its audit keys by deal, its sealed choice's opening.
         self.handed_over: dict[int, dict[int, SeatAuditKeys]] = {}
         self.handed_opening: dict[int, tuple[bytes, Any]] = {}
+        # Each seat's current escrow (§B16); the shares given in ``rebuild`` consents, by the seat
+        # to rebuild, then by the giver: (share, its ``sent`` keys, the signed consent); and the
+        # escrow secret of each seat rebuilt (its keys derive from it: everyone knows them).
+        self.escrows: dict[int, EscrowRecord] = {}
+        self.rebuild_shares: dict[int, dict[int, tuple[int, list[tuple[int, int]], list[tuple[int, int]], bytes]]] = {}
+        self.rebuilt: dict[int, int] = {}
+        # Each seat's current escrow of its lock keys in each deal it holds, by (seat, deal).
+        self.lock_escrows: dict[tuple[int, int], LockEscrowRecord] = {}
+        # The cards a rebuilt seat gave away, by (deal, position): the seat that stands in for
+        # its lock key there (it was sealed that key), publishing or sealing it when due.
+        self.stand_ins: dict[tuple[int, int], int] = {}
+        # Keys released by a stand-in, by (slot, the stand-in): the seat whose key it is.
+        self.behalf_keys: dict[tuple[int, int], int] = {}
+        # Re-shuffles whose source keeps a rebuilt seat's lock on a card it gave: by deal, then
+        # position among the sources, (that seat, its stand-in, which takes the lock off).
+        self.rekey_stand_ins: dict[int, dict[int, tuple[int, int]]] = {}
         # Who signs the entries: ``(first, seat)`` — from entry ``first`` on, ``seat`` sequences
         # (seat 0 from the start; a host that hands over names its successor, §B15).
         self.sequencers: list[tuple[int, int]] = [(0, HOST_SEAT)]
@@ -419,12 +463,108 @@ class Replica:
                 return problem
         if isinstance(self.phase, CardPhase):
             return "a card step is under way: your keys are needed first"
+        return self._card_shown_by_keys_of(seat, "your key")
+
+    def _card_shown_by_keys_of(self, seat: int, whose: str) -> str | None:
+        """Why publishing every key of ``seat`` would show a card it should not, or ``None``: a
+        slot outside its keeping (its own cards are shown to all once it is open), locked by its
+        key alone, that another seat has seen — a card it gave away, say."""
+        kept = set(self.game.kept_slots(self.state, seat))
         for crypto in self.unaudited_deals_of(seat):
             for index in range(crypto.size):
-                if crypto.unreleased[index] == {seat} and crypto.knows[index] - {seat}:
-                    return (f"slot {crypto.first_slot + index}, which someone else has seen, is locked by your key"
+                if (crypto.unreleased[index] == {seat} and crypto.knows[index] - {seat}
+                        and crypto.first_slot + index not in kept):
+                    return (f"slot {crypto.first_slot + index}, which someone else has seen, is locked by {whose}"
                             " alone: publishing it would show that card (try again after the deal's audit)")
         return None
+
+    # -- key escrow (§B16) -----------------------------------------------------------------------
+
+    def escrow_holders_due(self, seat: int, current: bool = True) -> tuple[int, ...] | None:
+        """The holders ``seat`` should escrow its secret among now, or ``None`` if no escrow is
+        due from it: every other seat still playing, when they are two or more and (if
+        ``current``) its current escrow has other holders or it has none."""
+        if not self.ruleset.open_seats or seat in self.open_seats or isinstance(self.phase, OverPhase):
+            return None
+        holders = tuple(other for other in self.playing_seats if other != seat)
+        if len(holders) < 2:
+            return None  # one holder would hold the secret itself: two players have no escrow
+        record = self.escrows.get(seat)
+        if current and record is not None and record.holders == holders:
+            return None
+        return holders
+
+    def rebuild_problem(self, seat: int) -> str | None:
+        """Why the seats playing can't rebuild ``seat``'s keys from its escrow now, in words, or
+        ``None`` if they can (each still consenting and giving its share, §B16)."""
+        if seat == self.sequencer:
+            return "the host's seat can't be played by a bot: the log needs its host, and the table waits for it"
+        problem = self._seat_problem(seat, rebuilding=True)
+        if problem is not None:
+            return problem
+        holders = tuple(other for other in self.playing_seats if other != seat)
+        record = self.escrows.get(seat)
+        if record is None or record.holders != holders:
+            return "it has no escrow among the seats playing now: its keys can't be rebuilt"
+        for crypto in self.unaudited_deals_of(seat):
+            locks = self.lock_escrows.get((seat, crypto.deal))
+            if seat in crypto.verifiers and (locks is None or locks.holders != holders):
+                return f"it has no escrow of its lock keys in deal {crypto.deal} among the seats playing now"
+        if self.sealed is not None and seat in self.sealed.seats:
+            return "it has sealed a choice it has not opened"
+        for crypto in self.deals.values():
+            if crypto.source_slots is not None and seat in crypto.holders and ("rekey", seat) not in crypto.passes:
+                for slot in crypto.source_slots:
+                    source, index = self.deal_of_slot(slot)
+                    if seat in source.unreleased[index] and self._given_away(source, index, seat):
+                        return "a re-shuffle it takes part in is under way over a card it gave: its key is needed there"
+        return None
+
+    def rebuild_lock_slots(self, seat: int) -> list[int]:
+        """The slots whose lock key of ``seat`` a ``rebuild`` rebuilds from the shares it gives:
+        every slot of a deal ``seat`` locked, not yet audited, whose key it has not published —
+        but a card it gave away (locked by its key alone, known to another seat, not in its
+        keeping): that key stays with whoever it was sealed to, who stands in for it (§B16)."""
+        slots = []
+        for crypto in self.unaudited_deals_of(seat):
+            if seat in crypto.verifiers:
+                slots.extend(crypto.first_slot + index for index in range(crypto.size)
+                             if seat in crypto.unreleased[index] and not self._given_away(crypto, index, seat))
+        return sorted(slots)
+
+    def _given_away(self, crypto: DealCrypto, index: int, seat: int) -> bool:
+        """Whether slot ``index`` of ``crypto`` holds a card ``seat`` gave away: its key alone locks
+        it, another seat still playing knows it, and it is not in ``seat``'s keeping."""
+        return (crypto.unreleased[index] == {seat}
+                and any(other != seat and other not in self.open_seats for other in crypto.knows[index])
+                and crypto.first_slot + index not in self.game.kept_slots(self.state, seat))
+
+    def lock_escrows_due(self, seat: int) -> list[tuple[int, tuple[int, ...]]]:
+        """The deals whose lock keys ``seat`` should escrow now, each with its holders: every
+        deal it holds, not yet audited, whose current lock escrow has other holders or is none."""
+        holders = self.escrow_holders_due(seat, current=False)
+        if holders is None:
+            return []
+        due = []
+        for crypto in self.unaudited_deals_of(seat):
+            record = self.lock_escrows.get((seat, crypto.deal))
+            if record is None or record.holders != holders:
+                due.append((crypto.deal, holders))
+        return due
+
+    def rebuild_sent_slots(self, author: int, seat: int) -> list[int]:
+        """The slots whose ``author``'s lock key a ``rebuild`` of ``seat`` must publish: those in
+        ``seat``'s keeping, in live deals, that it knows and ``author``'s key still locks (its
+        key was sealed to ``seat``), increasing."""
+        slots = []
+        for slot in sorted(set(self.game.kept_slots(self.state, seat))):
+            try:
+                crypto, index = self.deal_of_slot(slot)
+            except KeyError:
+                continue
+            if seat in crypto.knows[index] and author in crypto.unreleased[index] and author != seat:
+                slots.append(slot)
+        return slots
 
     def successor_candidates(self) -> tuple[int, ...]:
         """The seats that could take over sequencing from the host: those playing, but the host."""
@@ -445,9 +585,10 @@ class Replica:
                 return f"seat {seat}'s bot, which this host plays, has sealed a choice it has not opened"
         return None
 
-    def _seat_problem(self, seat: int) -> str | None:
+    def _seat_problem(self, seat: int, rebuilding: bool = False) -> str | None:
         """What stops ``seat`` from being played by a bot however it goes: a table that plays
-        none, a seat played by one already, the game's end, a choice committed and not yet opened."""
+        none, a seat played by one already, the game's end, a choice committed and not yet opened
+        (unless ``rebuilding``: its salt derives from the rebuilt secret, §B16)."""
         if not self.ruleset.open_seats:
             return "this table plays no bot in the seat of a player who leaves (its host chose so)"
         if seat in self.open_seats:
@@ -455,7 +596,7 @@ class Replica:
         phase = self.phase
         if isinstance(phase, OverPhase):
             return "the game is over"
-        if (isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN
+        if (not rebuilding and isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN
                 and seat in phase.commitments and seat not in phase.openings):
             return "it has committed to a choice it has not opened"
         return None
@@ -469,10 +610,23 @@ class Replica:
 
     def _auditors(self, deals: Sequence[int]) -> tuple[int, ...]:
         """The seats that must publish keys to audit ``deals``: their holders (but a seat that
-        handed over: its keys are in)."""
+        handed over or was rebuilt: its keys are in)."""
         return tuple(sorted({
-            seat for deal in deals for seat in self.deals[deal].holders if seat not in self.handed_over
+            seat for deal in deals for seat in self.deals[deal].holders
+            if seat not in self.handed_over and seat not in self.rebuilt
         }))
+
+    def _departed_keys(self, seat: int, crypto: DealCrypto) -> SeatAuditKeys | None:
+        """The keys a seat that left uses in ``crypto``, as its audit would publish them: those it
+        handed over; or, rebuilt, its re-key and shuffle keys from its secret and its lock keys as
+        published (every one is by the audit, §B16); ``None`` for a seat still playing."""
+        if seat in self.handed_over:
+            return self.handed_over[seat][crypto.deal]
+        if seat in self.rebuilt:
+            derived = deal_keys(self.rebuilt[seat], crypto.deal, crypto.size, crypto.source_slots is not None, locks=False)
+            return SeatAuditKeys(derived.rekey, derived.shuffle,
+                                 tuple(crypto.published[index][seat] for index in range(crypto.size)))
+        return None
 
     def waiting_on_decision(self) -> bool:
         """Whether the log waits for a person's decision (rather than automatic protocol steps)."""
@@ -543,6 +697,22 @@ class Replica:
             sub.requirements = self._requirements(sub.operations)
             if not any(sub.requirements.values()):
                 self._finish_keys(phase, sub, applied)
+        elif isinstance(sub, AuditSub) and sub is not phase.dispute and not self._reveal_before_audit(phase, sub, applied):
+            self._finish_audit_if_complete(applied, phase, sub)  # (its auditors may all be in)
+
+    def _reveal_before_audit(self, phase: CardPhase, sub: AuditSub, applied: Applied | None) -> bool:
+        """Before auditing ``sub``'s deals: if a rebuilt seat's key of a card it gave is still
+        unpublished in them, a keys round first, in which its stand-ins publish those keys (the
+        audit shows every card of these deals anyway, §B16). Whether one was inserted."""
+        slots = tuple(sorted(
+            self.deals[deal].first_slot + index for (deal, index), _ in self.stand_ins.items()
+            if deal in sub.deals and self.deals[deal].unreleased[index] & set(self.rebuilt)
+        ))
+        if not slots:
+            return False
+        phase.subs.insert(phase.index, KeysSub((Reveal(slots),)))
+        self._start_sub(phase, applied)
+        return True
 
     def _new_deal_crypto(self, operation: NewDeal | Reshuffle) -> DealCrypto:
         domain = self.game.deck_domain
@@ -564,11 +734,24 @@ class Replica:
             sources.append(crypto)
         if any(seat not in holders for crypto in sources for seat in crypto.holders):
             # A source locked by an open seat: its lock keys are public (audited before it opened,
-            # or handed over as it left), so they come off here.
-            inputs = [
-                unlock(value, [self._lock_key(crypto, seat, index) for seat in crypto.holders if seat not in holders])
-                for value, (crypto, index) in zip(inputs, (self.deal_of_slot(slot) for slot in operation.source_slots))
-            ]
+            # or handed over as it left), so they come off here — but a rebuilt seat's key of a
+            # card it gave, which the card's stand-in takes off in its re-key pass (§B16).
+            unlocked = []
+            for position, slot in enumerate(operation.source_slots):
+                crypto, index = self.deal_of_slot(slot)
+                keys = []
+                for seat in crypto.holders:
+                    if seat in holders:
+                        continue
+                    stand_in = self.stand_ins.get((crypto.deal, index))
+                    if stand_in is not None and seat in crypto.unreleased[index]:
+                        if stand_in not in holders:
+                            raise self._fault(None, FaultCode.ILLEGAL, f"slot {slot} is re-shuffled without the seat that holds its last key")
+                        self.rekey_stand_ins.setdefault(operation.deal, {})[position] = (seat, stand_in)
+                        continue
+                    keys.append(self._lock_key(crypto, seat, index))
+                unlocked.append(unlock(inputs[position], keys) if keys else inputs[position])
+            inputs = unlocked
         table = CardTable(domain, sorted(names))
         return DealCrypto(
             operation.deal, operation.first_slot, self.players, table, inputs, operation.source_slots,
@@ -576,9 +759,13 @@ class Replica:
         )
 
     def _lock_key(self, crypto: DealCrypto, seat: int, index: int) -> int:
-        """An open seat's lock key on slot ``index`` of ``crypto``: from its audit or its hand-over."""
-        keys = crypto.audit_keys.get(seat) or self.handed_over[seat][crypto.deal]
-        return keys.locks[index]
+        """An open seat's lock key on slot ``index`` of ``crypto``: from its audit, its hand-over,
+        or published (a rebuilt seat's, §B16)."""
+        if seat in crypto.audit_keys:
+            return crypto.audit_keys[seat].locks[index]
+        if seat in self.handed_over:
+            return self.handed_over[seat][crypto.deal].locks[index]
+        return crypto.published[index][seat]
 
     def _requirements(self, operations: Sequence[Reveal | Disclose]) -> dict[int, KeysRequirement]:
         """Who must publish or seal which key, simulating the operations in order."""
@@ -612,7 +799,43 @@ class Replica:
         for requirement in requirements.values():
             # A key published in the same step needs sealing to nobody.
             requirement.seal = {(slot, to) for slot, to in requirement.seal if slot not in requirement.publish}
+        for seat in self.rebuilt:
+            self._to_stand_ins(requirements, seat, set())
         return requirements
+
+    def _to_stand_ins(self, requirements: dict[int, KeysRequirement], seat: int, done: set[int]) -> None:
+        """Hand rebuilt ``seat``'s releases in a keys round to its stand-ins: its keys still
+        unpublished lock cards it gave, and whoever it gave each to releases it (§B16). One that
+        had released its own already (in ``done``) owes only these now."""
+        owed, requirements[seat] = requirements[seat], KeysRequirement()
+        done.discard(seat)
+        moved: dict[int, KeysRequirement] = {}
+        for slot in owed.publish:
+            crypto, index = self.deal_of_slot(slot)
+            if seat in crypto.unreleased[index]:
+                moved.setdefault(self._stand_in(slot), KeysRequirement()).publish.add(slot)
+        for slot, to in owed.seal:
+            crypto, index = self.deal_of_slot(slot)
+            if seat in crypto.unreleased[index]:
+                moved.setdefault(self._stand_in(slot), KeysRequirement()).seal.add((slot, to))
+        for stand_in, extra in moved.items():
+            if stand_in in done:
+                done.discard(stand_in)
+                requirements[stand_in] = KeysRequirement()
+            requirement = requirements[stand_in]
+            requirement.publish |= extra.publish
+            requirement.seal |= extra.seal
+            for slot in extra.publish | {slot for slot, _ in extra.seal}:
+                requirement.behalf[slot] = seat
+
+    def _stand_in(self, slot: int) -> int:
+        crypto, index = self.deal_of_slot(slot)
+        return self.stand_ins[(crypto.deal, index)]
+
+    def key_owner(self, slot: int, author: int) -> int:
+        """Whose lock key ``author`` released for ``slot``: its own, or that of the rebuilt seat it
+        stands in for there (§B16)."""
+        return self.behalf_keys.get((slot, author), author)
 
     # -- checking submissions ------------------------------------------------------------------
 
@@ -693,6 +916,15 @@ class Replica:
             return
         if kind == HAND_OVER:
             self._check_hand_over(submission)
+            return
+        if kind == ESCROW:
+            self._check_escrow(submission)
+            return
+        if kind == LOCK_ESCROW:
+            self._check_lock_escrow(submission)
+            return
+        if kind == REBUILD:
+            self._check_rebuild(submission)
             return
         if seat not in expected:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"sent {with_article(kind)} submission out of turn")
@@ -784,6 +1016,13 @@ class Replica:
             crypto.check_pass(body["stage"], submission.seat, body["values"], body["verifiers"])
         except PassProblem as error:
             raise self._illegal(submission, FaultCode.BAD_PASS, f"sent a bad pass: {error}")
+        if body["stage"] == "lock" and body["deal"] in dict(self.lock_escrows_due(submission.seat)):
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"locked deal {body['deal']} before escrowing its lock keys")
+        if submission.seat in self.rebuilt:
+            # A rebuilt seat's keys are everyone's: its caretaker's pass is checked whole, now.
+            expected = self.rebuilt_pass(crypto, body["stage"], submission.seat)
+            if (list(body["values"]), list(body["verifiers"])) != expected:
+                raise self._illegal(submission, FaultCode.BAD_PASS, f"sent seat {submission.seat}'s pass, but not as its rebuilt keys make it")
 
     def _check_keys(self, submission: Submission, sub: KeysSub) -> None:
         self._fields(submission, "keys", {"public": (tuple, list), "sealed": (tuple, list)})
@@ -881,6 +1120,90 @@ class Replica:
         problem = self.open_seat_problem(seat)
         if problem is not None:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"asked to open seat {seat}, but {problem}")
+
+    def _check_escrow(self, submission: Submission) -> None:
+        self._fields(submission, ESCROW, {"holders": (tuple, list), "commitments": (tuple, list), "boxes": (tuple, list)})
+        body, seat = submission.body, submission.seat
+        holders, commitments, boxes = body["holders"], body["commitments"], body["boxes"]
+        if not (len(holders) == len(commitments) == len(boxes)
+                and all(type(holder) is int for holder in holders)
+                and all(isinstance(c, bytes) and len(c) == SHARE_COMMITMENT_SIZE and c[0] in (2, 3) for c in commitments)
+                and all(isinstance(box, bytes) and len(box) <= MAX_SHARE_BOX for box in boxes)):
+            raise self._illegal(submission, FaultCode.MALFORMED, "sent a malformed escrow")
+        if seat in self.open_seats:
+            raise self._illegal(submission, FaultCode.ILLEGAL, "escrowed the secret of a seat played by a bot")
+        due = self.escrow_holders_due(seat)
+        if due is None or tuple(holders) != due:
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"escrowed its secret among seats {list(holders)}, which is not due")
+
+    def _check_lock_escrow(self, submission: Submission) -> None:
+        self._fields(submission, LOCK_ESCROW, {"deal": int, "holders": (tuple, list), "digests": (tuple, list), "boxes": (tuple, list)})
+        body, seat = submission.body, submission.seat
+        deal, holders, digests, boxes = body["deal"], body["holders"], body["digests"], body["boxes"]
+        crypto = self.deals.get(deal)
+        size = crypto.size if crypto is not None else 0
+        if not (len(holders) == len(digests) == len(boxes)
+                and all(type(holder) is int for holder in holders)
+                and all(isinstance(row, (tuple, list)) and len(row) == size
+                        and all(isinstance(d, bytes) and len(d) == 32 for d in row) for row in digests)
+                and all(isinstance(box, bytes) and len(box) <= 48 + 32 * size for box in boxes)):
+            raise self._illegal(submission, FaultCode.MALFORMED, "sent a malformed escrow of lock keys")
+        if dict(self.lock_escrows_due(seat)).get(deal) != tuple(holders):
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"escrowed its lock keys of deal {deal} among seats {list(holders)}, which is not due")
+
+    def _check_rebuild(self, submission: Submission) -> tuple[int, list[tuple[int, int]], list[tuple[int, int]]]:
+        """Check a ``rebuild`` consent (§B16); returns its share and its ``sent`` keys."""
+        self._fields(submission, REBUILD, {"seat": int, "share": bytes, "sent": (tuple, list), "locks": (tuple, list)})
+        body, author = submission.body, submission.seat
+        seat = body["seat"]
+        if not 0 <= seat < self.players:
+            raise self._illegal(submission, FaultCode.MALFORMED, f"asked to rebuild seat {seat}, which doesn't exist")
+        if author in self.open_seats:
+            raise self._illegal(submission, FaultCode.ILLEGAL, "consented for a seat played by a bot")
+        if seat == author:
+            raise self._illegal(submission, FaultCode.ILLEGAL, "asked to rebuild its own seat")
+        if author in self.rebuild_shares.get(seat, {}):
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"gave its share of seat {seat}'s escrow twice")
+        problem = self.rebuild_problem(seat)
+        if problem is not None:
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"asked to rebuild seat {seat}, but {problem}")
+        try:
+            share = scalar_from_bytes(body["share"])
+        except CryptoError:
+            raise self._illegal(submission, FaultCode.MALFORMED, "gave an escrow share that is no scalar")
+        if not check_share(share, self.escrows[seat].commitment_of(author)):
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"gave a share that does not match its commitment in seat {seat}'s escrow")
+        sent: list[tuple[int, int]] = []
+        for item in body["sent"]:
+            if not (isinstance(item, (tuple, list)) and len(item) == 2 and type(item[0]) is int
+                    and isinstance(item[1], bytes) and len(item[1]) == 32):
+                raise self._illegal(submission, FaultCode.MALFORMED, "sent a malformed key in a rebuild")
+            try:
+                sent.append((item[0], scalar_from_bytes(item[1])))
+            except CryptoError:
+                raise self._illegal(submission, FaultCode.MALFORMED, f"sent a key for slot {item[0]} that is none")
+        if [slot for slot, _ in sent] != self.rebuild_sent_slots(author, seat):
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"did not send exactly its keys of the cards in seat {seat}'s keeping")
+        for slot, key in sent:
+            crypto, index = self.deal_of_slot(slot)
+            if not crypto.check_published_key(index, author, key):
+                raise self._illegal(submission, FaultCode.BAD_KEY, f"sent a wrong key for slot {slot}")
+        locks: list[tuple[int, int]] = []
+        for item in body["locks"]:
+            if not (isinstance(item, (tuple, list)) and len(item) == 2 and type(item[0]) is int
+                    and isinstance(item[1], bytes) and len(item[1]) == 32):
+                raise self._illegal(submission, FaultCode.MALFORMED, "gave a malformed lock-key share")
+            try:
+                locks.append((item[0], scalar_from_bytes(item[1])))
+            except CryptoError:
+                raise self._illegal(submission, FaultCode.MALFORMED, f"gave a share for slot {item[0]} that is no scalar")
+        if [slot for slot, _ in locks] != self.rebuild_lock_slots(seat):
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"did not give exactly its shares of seat {seat}'s lock keys due")
+        for slot, lock_share in locks:
+            crypto, index = self.deal_of_slot(slot)
+            if not self.lock_escrows[(seat, crypto.deal)].matches(self.game_id, seat, author, index, lock_share):
+                raise self._illegal(submission, FaultCode.ILLEGAL, f"gave a share of seat {seat}'s lock key for slot {slot} that does not match its digest")
+        return share, sent, locks
 
     def _check_hand_over(self, submission: Submission) -> dict[int, SeatAuditKeys]:
         """Check a ``hand-over``: allowed now, every key of every deal it must cover, consistent
@@ -1086,6 +1409,22 @@ class Replica:
             self._apply_open_seat(applied, submission)
         elif kind == HAND_OVER:
             self._apply_hand_over(applied, submission)
+        elif kind == ESCROW:
+            body = submission.body
+            self.escrows[seat] = EscrowRecord(
+                tuple(body["holders"]), tuple(body["commitments"]), tuple(body["boxes"]), applied.seq,
+                submission.envelope.raw,
+            )
+        elif kind == LOCK_ESCROW:
+            body = submission.body
+            self.lock_escrows[(seat, body["deal"])] = LockEscrowRecord(
+                body["deal"], tuple(body["holders"]), tuple(tuple(row) for row in body["digests"]),
+                tuple(body["boxes"]), applied.seq, submission.envelope.raw,
+            )
+        elif kind == REBUILD:
+            share, sent, locks = self._check_rebuild(submission)  # checked already: only read here
+            self.rebuild_shares.setdefault(submission.body["seat"], {})[seat] = (share, sent, locks, submission.envelope.raw)
+            self._consent(applied, submission.body["seat"], seat)
         elif kind == "act":
             action = self.game.decode_action(submission.body["action"])
             self._engine(applied, Act(seat, action))
@@ -1120,6 +1459,14 @@ class Replica:
             # The game retired it (a deal we know that the state no longer has): no slot of it is
             # referred to again, so its crypto goes.
             crypto = self.deals.pop(deal)
+            for seat in range(self.players):
+                self.lock_escrows.pop((seat, deal), None)
+            for index in range(crypto.size):
+                self.stand_ins.pop((deal, index), None)
+            self.rekey_stand_ins.pop(deal, None)
+            slots = range(crypto.first_slot, crypto.first_slot + crypto.size)
+            for key in [key for key in self.behalf_keys if key[0] in slots]:
+                del self.behalf_keys[key]
             if applied is not None:
                 applied.retired[deal] = range(crypto.first_slot, crypto.first_slot + crypto.size)
         self.phase = self._phase_for(self.game.step(self.state), applied)
@@ -1179,13 +1526,100 @@ class Replica:
             self.sequencers.append((applied.seq + 1, submission.body["successor"]))
 
     def _apply_open_seat(self, applied: Applied, submission: Submission) -> None:
-        seat = submission.body["seat"]
+        self._consent(applied, submission.body["seat"], submission.seat)
+
+    def _consent(self, applied: Applied, seat: int, consenting: int) -> None:
+        """Record ``consenting``'s consent to opening ``seat``; with every playing seat's, open it:
+        rebuilt if each gave its share, else as it is if nothing stops that (§B14, §B16)."""
         consents = self.open_consents.setdefault(seat, set())
-        consents.add(submission.seat)
-        if not all(other in consents for other in self.playing_seats if other != seat):
+        consents.add(consenting)
+        others = [other for other in self.playing_seats if other != seat]
+        if not all(other in consents for other in others):
             return
-        del self.open_consents[seat]
+        shares = self.rebuild_shares.get(seat, {})
+        if all(other in shares for other in others):
+            if not self._rebuild(applied, seat):
+                return
+        elif self.open_seat_problem(seat) is not None:
+            return  # it holds keys: it waits for the shares still missing
+        self.open_consents.pop(seat, None)
+        self.rebuild_shares.pop(seat, None)
         self._open(applied, seat)
+
+    def _rebuild(self, applied: Applied, seat: int) -> bool:
+        """Rebuild ``seat``'s escrow secret and its lock keys from every share, check the keys
+        against what the seat signed, publish them and the keys the consents sent (§B16 steps
+        1–4; the caller then opens the seat). ``False`` (nothing done) if the consents' lock
+        shares no longer cover the slots to rebuild (the cards moved since some consent)."""
+        record = self.escrows[seat]
+        given = self.rebuild_shares[seat]
+        slots = self.rebuild_lock_slots(seat)
+        if any([slot for slot, _ in locks] != slots for _, _, locks, _ in given.values()):
+            return False  # the cards moved since some consents: their shares don't cover these
+        secret = sum(share for share, _, _, _ in given.values()) % CURVE_ORDER
+        if not secret or escrow_commitments(secret, len(record.holders)) != record.commitments:
+            raise self._fault(seat, FaultCode.BAD_ESCROW, "escrowed shares that are no split of one secret")
+        for position, slot in enumerate(slots):
+            crypto, index = self.deal_of_slot(slot)
+            key = sum(locks[position][1] for _, _, locks, _ in given.values()) % CURVE_ORDER
+            if not key or not crypto.check_published_key(index, seat, key):
+                raise self._fault(seat, FaultCode.BAD_ESCROW,
+                                  f"escrowed shares of another lock key than it used for slot {slot}")
+            crypto.publish(index, seat, key, self.lock_escrows[(seat, crypto.deal)].message)
+            applied.key_slots.append(slot)
+        for crypto in self.unaudited_deals_of(seat):
+            for index in range(crypto.size):
+                if seat in crypto.unreleased[index] and self._given_away(crypto, index, seat):
+                    # A card it gave: its key stays with the seat that knows it, which stands in.
+                    knower = min(other for other in crypto.knows[index] if other != seat and other not in self.open_seats)
+                    self.stand_ins[(crypto.deal, index)] = knower
+        self.rebuilt[seat] = secret
+        for author, (_, sent, _, message) in sorted(given.items()):
+            for slot, key in sent:
+                crypto, index = self.deal_of_slot(slot)
+                if author in crypto.unreleased[index]:
+                    crypto.publish(index, author, key, message)
+                    applied.key_slots.append(slot)
+        phase = self.phase
+        if isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN and not phase.opening:
+            # Nobody has opened yet: its caretaker chooses again, like any open seat's.
+            phase.commitments.pop(seat, None)
+            self._commit_envelopes.pop((phase.phase_id, seat), None)
+        if isinstance(phase, CardPhase):
+            sub = phase.current
+            if isinstance(sub, KeysSub) and sub.requirements is not None and sub.requirements.get(seat):
+                # Its keys are public now but those of cards it gave: its stand-ins owe those.
+                self._to_stand_ins(sub.requirements, seat, sub.done)
+                if all(s in sub.done for s, r in sub.requirements.items() if r):
+                    self._finish_keys(phase, sub, applied)
+            elif isinstance(sub, AuditSub) and not self._reveal_before_audit(phase, sub, applied):
+                self._finish_audit_if_complete(applied, phase, sub)
+        return True
+
+    def _derived_keys(self, secret: int, crypto: DealCrypto) -> SeatAuditKeys:
+        return deal_keys(secret, crypto.deal, crypto.size, crypto.source_slots is not None).audit_keys()
+
+    def _publish_all(self, applied: Applied, crypto: DealCrypto, seat: int, keys: SeatAuditKeys, message: bytes) -> None:
+        for index, lock in enumerate(keys.locks):
+            if seat in crypto.unreleased[index]:
+                crypto.publish(index, seat, lock, message)
+                applied.key_slots.append(crypto.first_slot + index)
+
+    def rebuilt_pass(self, crypto: DealCrypto, stage: str, seat: int) -> tuple[list[bytes], list[bytes]]:
+        """The pass rebuilt seat ``seat`` owes in ``crypto``, as its keys make it: values and
+        verifiers (everyone computes it, so its caretaker's is checked at once)."""
+        derived = deal_keys(self.rebuilt[seat], crypto.deal, crypto.size, crypto.source_slots is not None)
+        inputs = crypto.input_of(stage, seat)
+        if stage == "rekey":
+            assert derived.rekey is not None
+            olds = []
+            for slot in crypto.source_slots or ():
+                source, index = self.deal_of_slot(slot)
+                olds.append(self._lock_key(source, seat, index))
+            return rekey_pass(inputs, olds, derived.rekey), []
+        if stage == "shuffle":
+            return shuffle_pass(inputs, derived.shuffle, derived.permutation), []
+        return lock_pass(inputs, combine_keys(derived.shuffle, derived.rekey or 1), derived.locks)
 
     def _open(self, applied: Applied, seat: int) -> None:
         """``seat`` is open from entry ``applied`` on (§B14)."""
@@ -1208,6 +1642,10 @@ class Replica:
         body = submission.body
         crypto = self.deals[body["deal"]]
         crypto.record_pass(body["stage"], submission.seat, body["values"], body["verifiers"], submission.envelope.raw)
+        if body["stage"] == "lock" and submission.seat in self.rebuilt:
+            # A rebuilt seat's lock keys are public the moment they lock (§B16 step 4).
+            keys = self._derived_keys(self.rebuilt[submission.seat], crypto)
+            self._publish_all(applied, crypto, submission.seat, keys, submission.envelope.raw)
         if all(self.deals[deal].next_pass() is None for deal in sub.deals):
             self._next_sub(applied, phase)
 
@@ -1217,13 +1655,16 @@ class Replica:
         sub = phase.current
         assert isinstance(sub, KeysSub) and sub.requirements is not None
         seat = submission.seat
+        behalf = sub.requirements[seat].behalf
+        for slot, owner in behalf.items():
+            self.behalf_keys[(slot, seat)] = owner
         for slot, key in submission.body["public"]:
             crypto, index = self.deal_of_slot(slot)
-            crypto.publish(index, seat, scalar_from_bytes(key), submission.envelope.raw)
+            crypto.publish(index, behalf.get(slot, seat), scalar_from_bytes(key), submission.envelope.raw)
             applied.key_slots.append(slot)
         for slot, to, _box, commitment in submission.body["sealed"]:
             crypto, index = self.deal_of_slot(slot)
-            crypto.record_sealed(index, SealedKey(seat, to, commitment, applied.seq))
+            crypto.record_sealed(index, SealedKey(behalf.get(slot, seat), to, commitment, applied.seq))
             applied.key_slots.append(slot)
         sub.done.add(seat)
         if all(s in sub.done for s, r in sub.requirements.items() if r):
@@ -1250,12 +1691,16 @@ class Replica:
         sub = phase.current
         assert isinstance(sub, AuditSub)
         sub.submitted[submission.seat] = self._parse_audit_keys(submission, sub.deals)
+        self._finish_audit_if_complete(applied, phase, sub)
+
+    def _finish_audit_if_complete(self, applied: Applied, phase: CardPhase, sub: AuditSub) -> None:
         if any(seat not in sub.submitted for seat in self._auditors(sub.deals)):
             return
         for deal in sub.deals:
-            for seat in self.deals[deal].holders:
-                handed = self.handed_over.get(seat)
-                self.deals[deal].audit_keys[seat] = handed[deal] if handed is not None else sub.submitted[seat][deal]
+            crypto = self.deals[deal]
+            for seat in crypto.holders:
+                departed = self._departed_keys(seat, crypto)
+                crypto.audit_keys[seat] = departed if departed is not None else sub.submitted[seat][deal]
         verdict = self._run_audit(sub.deals)
         self.audits += 1
         if verdict is not None:
@@ -1277,11 +1722,16 @@ class Replica:
             old_lock_keys = None
             if crypto.source_slots is not None:
                 old_lock_keys = {}
+                extra = self.rekey_stand_ins.get(deal, {})
                 for seat in crypto.holders:
                     keys = []
-                    for slot in crypto.source_slots:
+                    for position, slot in enumerate(crypto.source_slots):
                         source, index = self.deal_of_slot(slot)
-                        keys.append(source.audit_keys[seat].locks[index])
+                        key = source.audit_keys[seat].locks[index]
+                        if extra.get(position, (None, None))[1] == seat:
+                            # It took off the key of a rebuilt seat it stands in for too.
+                            key = combine_keys(key, source.audit_keys[extra[position][0]].locks[index])
+                        keys.append(key)
                     old_lock_keys[seat] = keys
             verdict = crypto.audit(old_lock_keys)
             if verdict is not None:
@@ -1349,6 +1799,11 @@ class Replica:
         if wrong is None:
             return None
         seat, message = wrong
+        try:
+            signed = open_envelope(message)
+            seat = signed.body["seat"] if signed.kind == "submit" else seat  # a stand-in's (§B16)
+        except MalformedMessage:  # pragma: no cover - it was checked when it came
+            pass
         return Fault(
             seat, FaultCode.BAD_KEY,
             f"published a wrong key for slot {slot} (it doesn't match its lock pass's verifier)",
@@ -1383,6 +1838,8 @@ class Replica:
             message.verify(self.seats[culprit].key)
         except (BadSignature, MalformedMessage):
             return "the evidence is not signed by the accused"
+        if code == FaultCode.BAD_ESCROW and message.kind == "submit" and message.body["body"].get("t") == ESCROW:
+            return self._confirm_bad_share(culprit, message, evidence[1] if len(evidence) > 1 else None)
         if code == FaultCode.BAD_KEY and message.kind == "submit" and message.body["body"].get("t") == "keys":
             return self._confirm_wrong_keys(culprit, message, evidence[1] if len(evidence) > 1 else None)
         if code == FaultCode.BAD_PASS and message.kind == "submit" and message.body["body"].get("t") == "pass":
@@ -1460,7 +1917,7 @@ class Replica:
             if opened is None:
                 for slot, key in body["public"]:
                     crypto, index = self.deal_of_slot(slot)
-                    if not crypto.check_published_key(index, culprit, scalar_from_bytes(key)):
+                    if not crypto.check_published_key(index, self.key_owner(slot, culprit), scalar_from_bytes(key)):
                         return None
                 return "every key it published matches its verifier"
             accuser = self._seat_of_seal_key(opened)
@@ -1472,7 +1929,8 @@ class Replica:
                         continue
                     crypto, index = self.deal_of_slot(slot)
                     context = sealing_context(self.game_id, slot, culprit, to)
-                    if isinstance(sealed_key_problem(crypto, index, culprit, seal_key, box, commitment, context), str):
+                    owner = self.key_owner(slot, culprit)
+                    if isinstance(sealed_key_problem(crypto, index, owner, seal_key, box, commitment, context), str):
                         return None
                 return "every key it sealed to the accuser is right"
             # (Earlier versions showed the key they opened: the accused's signed commitment
@@ -1486,6 +1944,18 @@ class Replica:
             return "the opened key is not one the accused sealed"
         except (KeyError, CryptoError, TypeError, ValueError):
             return "the evidence does not describe keys of this game"
+
+    def _confirm_bad_share(self, culprit: int, message: Envelope, opened: bytes | None) -> str | None:
+        """An escrow share sealed to the accuser that is wrong: the accuser shows its sealing key,
+        with which anyone opens the share as it did (§B16)."""
+        record = self.escrows.get(culprit)
+        if record is None or record.message != message.raw:
+            return STALE_EVIDENCE  # not the accused's escrow in force in this log
+        holder = self._seat_of_seal_key(opened) if isinstance(opened, bytes) else None
+        if holder is None or holder not in record.holders:
+            return "the evidence holds no sealing key of a holder of the escrow"
+        problem = open_share(record, self.game_id, culprit, holder, SealKey.from_private_bytes(opened))  # type: ignore[arg-type]
+        return None if isinstance(problem, str) else "the share sealed to the accuser is right"
 
     def _seat_of_seal_key(self, private: bytes) -> int | None:
         """The seat whose sealing key (as in the start) is the private key ``private``, if any."""

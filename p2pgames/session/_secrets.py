@@ -3,8 +3,10 @@
 :class:`SeatSecrets` holds what no other peer may see: this seat's shuffle and lock keys for every
 open deal, the keys other seats sealed to it, its knowledge (slot → card name) and the salts of its
 open commitments. Every secret it draws is derived from one 32-byte seed and a label naming what
-it is for (:func:`~p2pgames.crypto.secret_stream`), so a peer that restarts gets them all back from
-the seed and the log; only its player's committed choices need saving besides
+it is for (:func:`~p2pgames.crypto.secret_stream`) — its card keys and its choices' salts through
+its escrow secret (§B16, :mod:`p2pgames.session._escrows`), which all the other seats together can
+rebuild should it vanish —, so a peer that restarts gets them all back from the seed and the log;
+only its player's committed choices need saving besides
 (:attr:`SeatSecrets.choices`). :meth:`SeatSecrets.duty` looks at the replica and returns the body
 of the next automatic submission due from this seat (a pass, a key release, an opening, an
 audit), if any.
@@ -39,6 +41,18 @@ from p2pgames.crypto import (
     transform,
     unlock,
 )
+from p2pgames.session._escrows import (
+    SECRET_LABEL,
+    commitment_salt,
+    deal_keys,
+    escrow_body,
+    escrow_secret_from_seed,
+    lock_escrow_body,
+    lock_keys_from_seed,
+    open_lock_shares,
+    open_share,
+    secret_source,
+)
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._replica import (
     RANDOM_DOMAIN,
@@ -53,13 +67,11 @@ from p2pgames.session._sealed_keys import sealed_key_problem, sealing_context
 
 __all__ = ["SeatSecrets", "DealSecret", "sealing_context", "seal_key_from_seed"]
 
-SECRET_LABEL = "p2pgames/seat-secret"
 #: Slots of a deal :meth:`SeatSecrets.prepare` readies a call: about a third of a millisecond.
 PREPARE_SLOTS = 8
 
 
-def _secret_source(seed: bytes, *label: Any) -> Any:
-    return secret_stream(seed, canonical.encode([SECRET_LABEL, *label]))
+_secret_source = secret_source
 
 
 def seal_key_from_seed(seed: bytes) -> SealKey:
@@ -105,7 +117,9 @@ class OurCommitment:
 
 @dataclass
 class SeatSecrets:
-    """Everything private to ``seat``; every secret is drawn from ``seed`` (32 bytes) by label.
+    """Everything private to ``seat``; every secret is drawn from ``seed`` (32 bytes) by label,
+    its shuffle keys, permutations and choices' salts from ``escrow`` (drawn from ``seed`` unless
+    given: a caretaker gives a rebuilt seat's, to open a choice it committed to, §B16).
 
     ``choices`` holds the values of this seat's committed choices by phase id, as :meth:`choose`
     made them, until :meth:`duty` opens them — a sealed choice's at the game's Unseal step, entries
@@ -121,6 +135,15 @@ class SeatSecrets:
     knowledge: dict[int, str] = field(default_factory=dict)
     received: dict[int, dict[int, int]] = field(default_factory=dict)  # slot -> seat -> key sealed to us
     choices: dict[int, Any] = field(default_factory=dict)  # phase id -> a committed choice's value
+    escrow: int = 0
+    # The escrow shares others sealed to us: dealer -> (its escrow's entry, the share); and of
+    # their lock keys: (dealer, deal) -> (that escrow's entry, a share per slot).
+    shares: dict[int, tuple[int, int]] = field(default_factory=dict)
+    lock_shares: dict[tuple[int, int], tuple[int, list[int]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.escrow:
+            self.escrow = escrow_secret_from_seed(self.seed)
 
     def _secret(self, *label: Any) -> Any:
         """The byte source for the secret ``label`` names (see the module docstring)."""
@@ -131,15 +154,10 @@ class SeatSecrets:
     def _deal_secret(self, replica: Replica, deal: int) -> DealSecret:
         secret = self.deals.get(deal)
         if secret is None:
-            size = replica.deals[deal].size
-            reshuffle = replica.deals[deal].source_slots is not None
-            draw = self._secret("deal", deal)
-            secret = DealSecret(
-                rekey=random_scalar(draw(64)) if reshuffle else None,
-                shuffle=random_scalar(draw(64)),
-                permutation=random_permutation(size, draw(8 * size + 64)),
-                locks=[random_scalar(draw(64)) for _ in range(size)],
-            )
+            crypto = replica.deals[deal]
+            derived = deal_keys(self.escrow, deal, crypto.size, crypto.source_slots is not None, locks=False)
+            locks = lock_keys_from_seed(self.seed, deal, crypto.size)
+            secret = DealSecret(derived.rekey, derived.shuffle, derived.permutation, locks)
             self.deals[deal] = secret
         return secret
 
@@ -189,13 +207,13 @@ class SeatSecrets:
         from the seed, or the choice we made (``None`` if we made none)."""
         if purpose == RANDOM_DOMAIN:
             value = random_contribution(self._secret("random", phase_id)(32))
+            salt = self._secret("salt", phase_id)(32)
         elif phase_id in self.choices:
             value = self.choices[phase_id]
+            salt = commitment_salt(self.escrow, phase_id)  # a rebuilt seat's opens (§B16)
         else:
             return None
-        commitment, salt = commit(
-            purpose, replica.game_id, self.seat, [phase_id, value], self._secret("salt", phase_id)(32)
-        )
+        commitment, salt = commit(purpose, replica.game_id, self.seat, [phase_id, value], salt)
         return OurCommitment(commitment, salt, value)
 
     # -- automatic duties ----------------------------------------------------------------------
@@ -222,6 +240,9 @@ class SeatSecrets:
                 for deal in sub.deals:
                     due = replica.deals[deal].next_pass()
                     if due is not None and due[1] == self.seat:
+                        escrows = dict(replica.lock_escrows_due(self.seat))
+                        if due[0] == "lock" and deal in escrows:
+                            return self.lock_escrow_body(replica, deal, escrows[deal])  # first (§B16)
                         return self._pass(replica, deal)
                 return None
             if isinstance(sub, KeysSub):
@@ -249,6 +270,9 @@ class SeatSecrets:
         if stage == "rekey":
             assert secret.rekey is not None
             olds = [self.own_lock_key(replica, slot) for slot in crypto.source_slots or ()]
+            for position, (owner, stand_in) in replica.rekey_stand_ins.get(deal, {}).items():
+                if stand_in == self.seat:  # a rebuilt seat's key of a card it gave us comes off too
+                    olds[position] = combine_keys(olds[position], self.received[crypto.source_slots[position]][owner])
             values = rekey_pass(inputs, olds, secret.rekey)
         elif stage == "shuffle":
             values = shuffle_pass(inputs, secret.shuffle, secret.permutation)
@@ -297,12 +321,15 @@ class SeatSecrets:
         requirement = replica.keys_requirement(self.seat)
         if requirement is None:
             return None
-        public = [
-            [slot, scalar_to_bytes(self.own_lock_key(replica, slot))] for slot in sorted(requirement.publish)
-        ]
+        def key_of(slot: int) -> int:
+            # Ours, or the key a rebuilt seat sealed to us of a card it gave us (we stand in, §B16).
+            owner = requirement.behalf.get(slot)
+            return self.own_lock_key(replica, slot) if owner is None else self.received[slot][owner]
+
+        public = [[slot, scalar_to_bytes(key_of(slot))] for slot in sorted(requirement.publish)]
         sealed = []
         for slot, to in sorted(requirement.seal):
-            key = scalar_to_bytes(self.own_lock_key(replica, slot))
+            key = scalar_to_bytes(key_of(slot))
             # Derived from what is sealed too: a sealing key is never used for two plaintexts.
             box = seal(
                 replica.seats[to].seal, key, sealing_context(replica.game_id, slot, self.seat, to),
@@ -327,6 +354,67 @@ class SeatSecrets:
             ])
         return {"t": "audit", "keys": keys}
 
+    # -- key escrow (§B16) -----------------------------------------------------------------------
+
+    def escrow_body(self, replica: Replica, holders: tuple[int, ...]) -> dict:
+        """Our ``escrow``: our escrow secret split among ``holders``, each share sealed to it."""
+        return escrow_body(
+            self.escrow, replica.game_id, self.seat, holders, [replica.seats[holder].seal for holder in holders],
+            lambda holder: self._secret("escrow-seal", len(holders), holder)(32),
+        )
+
+    def absorb_escrow(self, replica: Replica, dealer: int, seq: int) -> Fault | None:
+        """Take in ``dealer``'s escrow just applied: open and check the share sealed to us, if we
+        hold one. A wrong one is a fault of the dealer; the evidence is its escrow and our private
+        sealing key, with which anyone opens that box as we did."""
+        record = replica.escrows[dealer]
+        if self.seat not in record.holders:
+            return None
+        share = open_share(record, replica.game_id, dealer, self.seat, self.seal_key)
+        if isinstance(share, str):
+            return Fault(dealer, FaultCode.BAD_ESCROW, f"sealed an escrow share that {share}", seq, None,
+                         (record.message, self.seal_key.private_bytes()))
+        self.shares[dealer] = (record.seq, share)
+        return None
+
+    def lock_escrow_body(self, replica: Replica, deal: int, holders: tuple[int, ...]) -> dict:
+        """Our ``lock-escrow`` of ``deal``: each of our lock keys split among ``holders``."""
+        return lock_escrow_body(
+            self._deal_secret(replica, deal).locks, replica.game_id, self.seat, deal, holders,
+            [replica.seats[holder].seal for holder in holders],
+            lambda holder: self._secret("lock-escrow-seal", deal, len(holders), holder)(32),
+        )
+
+    def absorb_lock_escrow(self, replica: Replica, dealer: int, deal: int, seq: int) -> Fault | None:
+        """Take in ``dealer``'s escrow of its lock keys in ``deal``: open and check our shares, if
+        we hold some (a wrong one: as :meth:`absorb_escrow`)."""
+        record = replica.lock_escrows[(dealer, deal)]
+        if self.seat not in record.holders:
+            return None
+        shares = open_lock_shares(record, replica.game_id, dealer, self.seat, self.seal_key)
+        if isinstance(shares, str):
+            return Fault(dealer, FaultCode.BAD_ESCROW, f"sealed lock-key shares of deal {deal} that {shares}", seq, None,
+                         (record.message, self.seal_key.private_bytes()))
+        self.lock_shares[(dealer, deal)] = (record.seq, shares)
+        return None
+
+    def rebuild_body(self, replica: Replica, seat: int) -> dict:
+        """Our ``rebuild`` consent for ``seat``: our share of its current escrow, and our keys of
+        the cards in its keeping that we sealed to it (§B16)."""
+        escrow_seq, share = self.shares[seat]
+        assert escrow_seq == replica.escrows[seat].seq, "we take in every escrow as it is applied"
+        sent = [
+            [slot, scalar_to_bytes(self.own_lock_key(replica, slot))]
+            for slot in replica.rebuild_sent_slots(self.seat, seat)
+        ]
+        locks = []
+        for slot in replica.rebuild_lock_slots(seat):
+            crypto, index = replica.deal_of_slot(slot)
+            escrow_seq, shares = self.lock_shares[(seat, crypto.deal)]
+            assert escrow_seq == replica.lock_escrows[(seat, crypto.deal)].seq
+            locks.append([slot, scalar_to_bytes(shares[index])])
+        return {"t": "rebuild", "seat": seat, "share": scalar_to_bytes(share), "sent": sent, "locks": locks}
+
     # -- learning hidden values ----------------------------------------------------------------
 
     def absorb_keys(self, replica: Replica, submission: Any, seq: int) -> Fault | None:
@@ -344,7 +432,8 @@ class SeatSecrets:
             if to != self.seat:
                 continue
             crypto, index = replica.deal_of_slot(slot)
-            problem = sealed_key_problem(crypto, index, author, self.seal_key, box, commitment,
+            owner = replica.key_owner(slot, author)
+            problem = sealed_key_problem(crypto, index, owner, self.seal_key, box, commitment,
                                          sealing_context(replica.game_id, slot, author, to))
             if isinstance(problem, str):
                 return Fault(
@@ -352,7 +441,7 @@ class SeatSecrets:
                     (submission.envelope.raw, self.seal_key.private_bytes()),
                 )
             key = problem
-            self.received.setdefault(slot, {})[author] = key
+            self.received.setdefault(slot, {})[owner] = key
             touched.add(slot)
         for slot, _key in body["public"]:
             touched.add(slot)
@@ -397,6 +486,8 @@ class SeatSecrets:
     def forget_deal(self, deal: int, slots: range) -> None:
         """Drop a retired deal's keys and knowledge."""
         self.deals.pop(deal, None)
+        for dealer_deal in [key for key in self.lock_shares if key[1] == deal]:
+            del self.lock_shares[dealer_deal]
         for slot in slots:
             self.knowledge.pop(slot, None)
             self.received.pop(slot, None)

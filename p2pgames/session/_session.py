@@ -80,11 +80,14 @@ from p2pgames.session._host import STALE_CODES, HostRole, ResumeError
 from p2pgames.session._joiner import HOST_CONNECTION, JoinerRole
 from p2pgames.session._messages import MAX_ADDRESSES, Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
 from p2pgames.session._replica import (
+    ESCROW,
     HAND_OVER,
     HOST_SEAT,
+    LOCK_ESCROW,
     OPEN_SEAT,
     PROVABLE,
     RANDOM_DOMAIN,
+    REBUILD,
     STALE_EVIDENCE,
     AuditSub,
     CardPhase,
@@ -635,6 +638,14 @@ class Session:
             if problem is not None:
                 self._halt(problem)
                 return
+        elif submission.kind in (ESCROW, LOCK_ESCROW):
+            if submission.kind == ESCROW:
+                problem = secrets.absorb_escrow(replica, submission.seat, applied.seq)
+            else:
+                problem = secrets.absorb_lock_escrow(replica, submission.seat, submission.body["deal"], applied.seq)
+            if problem is not None:
+                self._halt(problem)
+                return
         if applied.key_slots:
             # A hand-over's keys (the leaver's hand is everyone's to see now; they were checked as
             # they came), or slots a card step showed us — also those that needed no key released
@@ -654,7 +665,7 @@ class Session:
                     private.extend(game.narrate_private(before, event, after, seat, knowledge, names))  # type: ignore[union-attr]
             if lines or private:
                 self._emit(Logged(applied.seq, tuple(lines), tuple(private)))
-        if submission.kind in (OPEN_SEAT, HAND_OVER):
+        if submission.kind in (OPEN_SEAT, HAND_OVER, REBUILD):
             self._seat_opening(applied)
         for deal, slots in applied.retired.items():
             secrets.forget_deal(deal, slots)
@@ -962,7 +973,18 @@ class Session:
                 self._submit(self.secrets.choose(replica, self.game.encode_action(action)), decision=True)  # type: ignore[union-attr]
             return  # the player decides nothing more
         if self._consents_due:
-            self._submit({"t": OPEN_SEAT, "seat": self._consents_due.pop(0)})
+            body = self._consent_body(self._consents_due.pop(0))
+            if body is not None:
+                self._submit(body)
+                return
+        holders = replica.escrow_holders_due(self.seat)
+        if holders is not None:
+            # Our escrow (§B16): at the start, and again when a seat it names has opened.
+            self._submit(secrets.escrow_body(replica, holders))
+            return
+        for deal, holders in replica.lock_escrows_due(self.seat):
+            # Our lock keys' escrow: as soon as the deal begins, ahead of our lock pass.
+            self._submit(secrets.lock_escrow_body(replica, deal, holders))
             return
         if self._care_for_open_seats():
             return
@@ -1004,6 +1026,10 @@ class Session:
                 self._caretaking[seat] = (caretaker_secrets(self.secret_seed, seat), bot)
             secrets, bot = self._caretaking[seat]
             phase = replica.phase
+            body = self._rebuilt_seat_duty(seat)
+            if body is not None:
+                self._submit(body, seat=seat)
+                return True
             if (isinstance(phase, CommitPhase) and phase.opening and phase.purpose != RANDOM_DOMAIN
                     and phase.phase_id not in secrets.choices):
                 # Committed before we restarted: find the choice again (the salt is derived).
@@ -1026,6 +1052,37 @@ class Session:
                 self._submit(body, seat=seat)
                 return True
         return False
+
+    def _rebuilt_seat_duty(self, seat: int) -> dict | None:
+        """What open seat ``seat``, if its keys were rebuilt (§B16), owes that only its rebuilt
+        secret makes: a pass of a deal it holds, or the opening of a choice it committed to
+        before it opened (the salt derives from the secret; the value is one of its legal
+        actions at this step)."""
+        replica, game = self.replica, self.game
+        assert replica is not None and game is not None
+        escrow = replica.rebuilt.get(seat)
+        if escrow is None:
+            return None
+        phase = replica.phase
+        if isinstance(phase, CardPhase) and isinstance(phase.current, DealSub):
+            for deal in phase.current.deals:
+                crypto = replica.deals[deal]
+                due = crypto.next_pass()
+                if due is not None and due[1] == seat:
+                    # Its keys are everyone's: the pass is the one every peer computes for it.
+                    values, verifiers = replica.rebuilt_pass(crypto, due[0], seat)
+                    return {"t": "pass", "deal": deal, "stage": due[0], "values": values, "verifiers": verifiers}
+            return None
+        rebuilt = SeatSecrets(seat, self.seal_key, self.secret_seed, escrow=escrow)  # type: ignore[arg-type]
+        if (isinstance(phase, CommitPhase) and phase.opening and phase.purpose != RANDOM_DOMAIN
+                and seat in phase.commitments):
+            state = replica.state
+            found = rebuilt.recall_choice(replica, phase.commitments[seat], lambda: (
+                game.encode_action(action) for action in game.legal_actions(state, seat, self.open_knowledge())
+            ))
+            if found is not None:
+                return rebuilt.duty(replica)
+        return None
 
     def open_knowledge(self) -> dict[int, str]:
         """The hidden cards every seat can see: those whose every key is published (an open
@@ -1061,13 +1118,41 @@ class Session:
             raise LocalError(f"{name}'s seat is played by a bot already")
         if seat not in self.away:
             raise LocalError(f"{name} is at the table: only a player who is away can be replaced by a bot")
-        if self.seat in replica.open_consents.get(seat, ()) or seat in self._consents_due:
+        if seat in self._consents_due or self.seat in replica.rebuild_shares.get(seat, {}) or (
+            self.seat in replica.open_consents.get(seat, ()) and replica.rebuild_problem(seat) is not None
+        ):
             raise LocalError(f"you have agreed already; waiting for the others to agree about {name}")
-        problem = replica.open_seat_problem(seat)
+        problem = self.play_on_problem(seat)
         if problem is not None:
             raise LocalError(f"{name}'s seat can't be played by a bot now: {problem}")
         self._consents_due.append(seat)
         self._pump()
+
+    def play_on_problem(self, seat: int) -> str | None:
+        """Why the table can't play on with a bot in ``seat`` now, in words, or ``None`` if it can:
+        as it is, if it holds nothing secret (§B14), or with its keys rebuilt from its escrow (§B16)."""
+        replica = self.replica
+        if replica is None:
+            return "the game has not started"
+        rebuild = replica.rebuild_problem(seat)
+        if rebuild is None:
+            return None
+        problem = replica.open_seat_problem(seat)
+        if problem is None:
+            return None
+        # Both stand in the way: say why it can't be rebuilt if it escrowed its keys at all.
+        return rebuild if seat in replica.escrows else problem
+
+    def _consent_body(self, seat: int) -> dict | None:
+        """Our consent to opening ``seat``: with our share of its escrow where its keys can be
+        rebuilt, else as it is; ``None`` if neither fits any more (the log moved on)."""
+        replica, secrets = self.replica, self.secrets
+        assert replica is not None and secrets is not None and self.seat is not None
+        if replica.rebuild_problem(seat) is None and self.seat not in replica.rebuild_shares.get(seat, {}):
+            return secrets.rebuild_body(replica, seat)
+        if replica.open_seat_problem(seat) is None and self.seat not in replica.open_consents.get(seat, ()):
+            return {"t": OPEN_SEAT, "seat": seat}
+        return None
 
     def hand_over(self) -> None:
         """Leave the game, handing our seat to a bot: once nothing stops it (see

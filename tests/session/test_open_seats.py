@@ -119,19 +119,20 @@ def test_at_a_card_table_every_seat_still_playing_must_agree_and_the_open_seats_
 
 
 def test_only_a_seat_that_is_away_and_holds_nothing_secret_can_be_given_to_a_bot():
-    board = Switchboard("beltpunk", 3, seed=b"open-refused")
+    # Two players: no escrow (§B16), so a seat holding keys can't be opened.
+    board = Switchboard("beltpunk", 2, seed=b"open-refused")
     board.run(until=lambda: board.host.replica is not None and board.host.replica.deals
               and board.host.replica.waiting_on_decision())
     host = board.host
     with pytest.raises(LocalError, match="that is your own seat"):
         host.open_seat(0)
-    with pytest.raises(LocalError, match="p2 is at the table"):
-        host.open_seat(2)
+    with pytest.raises(LocalError, match="p1 is at the table"):
+        host.open_seat(1)
     with pytest.raises(LocalError, match="there is no seat 7"):
         host.open_seat(7)
-    board.cut(2)
-    with pytest.raises(LocalError, match=r"p2's seat can't be played by a bot now: it holds keys of deal \d+, not yet audited"):
-        host.open_seat(2)
+    board.cut(1)
+    with pytest.raises(LocalError, match=r"p1's seat can't be played by a bot now: it holds keys of deal \d+, not yet audited"):
+        host.open_seat(1)
     with pytest.raises(LocalError, match="the host's seat can't be played by a bot"):
         board.sessions[1].away[0] = "pretend"
         try:
