@@ -117,4 +117,5 @@ def test_a_dropped_entry_record_is_damage_at_the_next_one():
 
 def test_a_file_cut_inside_a_record_is_cut_short():
     report = transcript.verify(PROBE[:-3])
-    assert not report.ok and report.cut_short and report.entries == 67
+    entries = json.loads((VECTORS / "session-probe-3p.json").read_text())["entries"]
+    assert not report.ok and report.cut_short and report.entries == entries

@@ -200,8 +200,11 @@ def _verify(data, follow_games, report):
             if seat >= len(seats) or not sub.signed_by(seats[author][0]):
                 raise Problem("bad-signature", f"entry {n}: a submission seat {seat}'s author's key did not sign", 0)
             if sub.body["game_id"] != game_id or sub.body["counter"] != counters.get(seat, 0):
-                raise Problem("replay", f"entry {n}: seat {seat}'s submission has counter "
-                                        f"{sub.body['counter']}, not {counters.get(seat, 0)}", host)
+                # §B9: an old counter (or another game) is a replay; one ahead skips submissions.
+                code = "bad-sequence" if sub.body["game_id"] == game_id and sub.body["counter"] > counters.get(seat, 0) \
+                    else "replay"
+                raise Problem(code, f"entry {n}: seat {seat}'s submission has counter "
+                                    f"{sub.body['counter']}, not {counters.get(seat, 0)}", host)
             if accepts != set(range(len(seats))):
                 raise Problem("illegal", f"entry {n}: sequenced before every seat accepted", host)
             counters[seat] = counters.get(seat, 0) + 1
