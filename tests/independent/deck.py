@@ -382,3 +382,8 @@ def seat_deal_keys(e: int, deal: int, size: int, reshuffle: bool):
     shuffle = stream.scalar()
     permutation = permutation_from_stream(stream.take(8 * size + 64), size)[0]
     return rekey, shuffle, permutation, [stream.scalar() for _ in range(size)]
+
+
+def share_digest(share: bytes, context: bytes) -> bytes:
+    """The digest a lock escrow signs of each share of a lock key (§B16)."""
+    return H(b"p2pgames/v1/escrow-share\x00" + context + share)

@@ -29,9 +29,10 @@ BODY_FIELDS = {
     "open-seat": {"t", "seat"},
     "hand-over": {"t", "keys", "received", "opening", "successor"},
     "escrow": {"t", "holders", "commitments", "boxes"},
-    "rebuild": {"t", "seat", "share", "sent"},
+    "lock-escrow": {"t", "deal", "holders", "digests", "boxes"},
+    "rebuild": {"t", "seat", "share", "sent", "locks"},
 }
-OUT_OF_TURN = {"dispute", "open-seat", "hand-over", "escrow", "rebuild"}  # any moment (§B7, §B14, §B16)
+OUT_OF_TURN = {"dispute", "open-seat", "hand-over", "escrow", "lock-escrow", "rebuild"}  # §B7, §B14, §B16
 
 
 class AutomaticDispute(Exception):
@@ -44,6 +45,10 @@ class AutomaticDispute(Exception):
 
 def is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _seats(v):
+    return isinstance(v, list) and all(is_int(s) for s in v)
 
 
 @dataclass
@@ -59,6 +64,7 @@ class Deal:
     start: list = field(default_factory=list)    # starting values
     final: list | None = None        # the locked values
     verifiers: dict = field(default_factory=dict)  # seat -> [verifier per slot]
+    kept_locks: dict = field(default_factory=dict)  # position -> rebuilt seat whose lock its input keeps (§B16)
 
 
 class Replica:
@@ -77,13 +83,18 @@ class Replica:
         self.audits: list = []                  # each completed audit: {seat: {deal: (rekey, shuffle, locks)}}
         self._points = {}
         self.open = {}       # open seat -> the entry that opened it (§B14)
-        self.rebuilt = {}    # open seat rebuilt from its escrow -> that entry (§B16)
-        self.handed = {}     # seat that handed over, or was rebuilt -> {deal: (rekey, shuffle, locks)}: its
-                             # keys of the deals not audited when it opened, its keys at their audits
+        self.handed = {}     # seat that handed over -> {deal: (rekey, shuffle, locks)} it published
         self.consents = {}   # seat -> the seats that consented to opening it (either kind, §B16)
-        self.escrows = {}    # seat -> its current escrow: {"holders": [...], "commitments": [...]} (§B16)
-        self.shares = {}     # seat -> {holder: its share of the seat's escrow secret}, given with `rebuild`
-        self.sent_keys = {}  # seat -> [(slot, sender, key)]: keys its consenters published with `rebuild`
+        # Key escrow (§B16):
+        self.escrows = {}       # seat -> its current escrow: {"holders": [...], "commitments": [...]}
+        self.lock_escrows = {}  # (seat, deal) -> its current lock escrow: {"holders": [...], "digests": [...]}
+        self.shares = {}        # seat -> {consenter: its share of the seat's escrow secret}
+        self.lock_shares = {}   # seat -> {consenter: [(slot, its share of the seat's lock key there)]}
+        self.sent_keys = {}     # seat -> [(slot, consenter, key)]: the consenters' own keys, published when rebuilt
+        self.rebuilt = {}       # open seat rebuilt from its escrow -> the entry that rebuilt it
+        self.secrets = {}       # rebuilt seat -> its escrow secret e
+        self.stand_ins = {}     # slot of a card a rebuilt seat gave -> (that seat, its stand-in)
+        self.stood = {}         # (slot, rebuilt seat, to) -> the stand-in that sealed the seat's key
         self.sequencer = 0   # the seat that signs the entries: the host, then its successors (§B15)
         self.bots_allowed = True  # the start's ruleset may say no seat is opened (§B14)
         self.phase = None
@@ -159,6 +170,11 @@ class Replica:
                     return
             else:
                 deals = set(ops[0][1])
+                withheld = self._withheld(deals)
+                if withheld:  # a keys round first: the stand-ins publish the rebuilt seats' keys (§B16)
+                    phase["groups"].insert(phase["index"], ("keys", [["reveal", withheld, "before-audit"]]))
+                    phase["index"] -= 1
+                    continue
                 phase["audit_deals"] = sorted(deals)
                 phase["required"], phase["submitted"] = self._auditors(deals)
                 return
@@ -278,18 +294,21 @@ class Replica:
 
     def _consented(self, target):
         """Once every other seat still playing has consented to opening `target`: it is rebuilt if
-        each gave its share (§B16), else open only if §B14 allows it now (else it waits for shares)."""
+        each gave its shares for the slots whose keys it rebuilds now — if the cards moved since, it
+        waits (§B16); else it is open only if §B14 allows it now (else it waits for shares)."""
         others = [s for s in self.playing() if s != target]
         if any(s not in self.consents[target] for s in others):
             return
         if all(s in self.shares.get(target, {}) for s in others):
-            self._rebuild_seat(target)
+            slots = self._rebuilt_slots(target)
+            if all([slot for slot, _ in self.lock_shares[target][s]] == slots for s in others):
+                self._rebuild_seat(target)
         elif not self._holds_keys(target) and not self._unopened_choice(target):
             self._seat_opens(target)
 
     def _seat_opens(self, target):
         """`target` is open from this entry (§B14): a random phase waiting for it leaves it out."""
-        for pending in (self.consents, self.shares, self.sent_keys):
+        for pending in (self.consents, self.shares, self.lock_shares, self.sent_keys):
             pending.pop(target, None)
         self.open[target] = self.seq - 1
         phase = self.phase
@@ -376,103 +395,223 @@ class Replica:
 
     def _escrow(self, seat, body):
         holders, commitments, boxes = body["holders"], body["commitments"], body["boxes"]
-        if not (isinstance(holders, list) and isinstance(commitments, list) and isinstance(boxes, list)
-                and len(holders) == len(commitments) == len(boxes) and all(is_int(h) for h in holders)
+        if not (_seats(holders) and isinstance(commitments, list) and isinstance(boxes, list)
+                and len(holders) == len(commitments) == len(boxes)
                 and all(isinstance(c, bytes) and len(c) == 33 and c[0] in (2, 3) for c in commitments)
                 and all(isinstance(b, bytes) and len(b) <= 144 for b in boxes)):
             raise Fault("malformed", f"seat {seat}: an escrow of the wrong form", seat)
-        # The boxes open only with their holders' sealing keys: a holder checks its own (§B16).
+        # The boxes open only with their holders' sealing keys: each holder checks its own.
         others = [s for s in self.playing() if s != seat]
         if (not self.bots_allowed or seat in self.open or self.phase["kind"] == "over" or holders != others
                 or len(holders) < 2 or self.escrows.get(seat, {}).get("holders") == holders):
             raise Fault("illegal", f"seat {seat}: may not escrow its secret with seats {holders} now", seat)
         self.escrows[seat] = {"holders": holders, "commitments": commitments}
 
-    def _gives_away(self, seat) -> bool:
-        """A slot of a deal `seat` holds, not yet audited, is locked by its key alone and known to
-        another seat: a card it gave or showed (§B16; §B14's hand-over waits for the same)."""
-        audited = self._audited()
-        return any(self.unpublished[slot] == {seat} and self.knows[slot] - {seat}
-                   and self.deal_of(slot).number not in audited for slot in self.unpublished)
+    def _lock_escrow_due(self, seat, number) -> bool:
+        """A lock escrow of deal `number` would be legal from `seat` now (then its lock pass is not)."""
+        others = [s for s in self.playing() if s != seat]
+        deal, current = self.deals.get(number), self.lock_escrows.get((seat, number))
+        return (self.bots_allowed and seat not in self.open and self.phase["kind"] != "over" and len(others) >= 2
+                and deal is not None and seat in deal.holders and number not in self._audited()
+                and (current is None or current["holders"] != others))
+
+    def _lock_escrow(self, seat, body):
+        number, holders, digests, boxes = body["deal"], body["holders"], body["digests"], body["boxes"]
+        if not (is_int(number) and _seats(holders) and isinstance(digests, list) and isinstance(boxes, list)
+                and len(holders) == len(digests) == len(boxes)
+                and all(isinstance(row, list) and all(isinstance(d, bytes) and len(d) == 32 for d in row)
+                        for row in digests)
+                and all(isinstance(b, bytes) for b in boxes)):
+            raise Fault("malformed", f"seat {seat}: a lock escrow of the wrong form", seat)
+        deal = self.deals.get(number)
+        if deal is not None and not (all(len(row) == deal.size for row in digests)
+                                     and all(len(b) <= 48 + 32 * deal.size for b in boxes)):
+            raise Fault("malformed", f"seat {seat}: a lock escrow of deal {number} of the wrong size", seat)
+        if not self._lock_escrow_due(seat, number) or holders != [s for s in self.playing() if s != seat]:
+            raise Fault("illegal", f"seat {seat}: may not escrow its lock keys of deal {number} with seats "
+                                   f"{holders} now", seat)
+        self.lock_escrows[(seat, number)] = {"holders": holders, "digests": digests}
+
+    def _gifts(self, seat) -> list:
+        """The cards `seat` gave: slots of deals not yet audited locked by its key alone, known to
+        another seat still playing, and not in its keeping (§B16)."""
+        audited, kept = self._audited(), set(self.kept_slots(seat))
+        return sorted(slot for slot, U in self.unpublished.items()
+                      if U == {seat} and any(s in self.knows[slot] for s in self.playing() if s != seat)
+                      and slot not in kept and self.deal_of(slot).number not in audited)
+
+    def _rebuilt_slots(self, seat) -> list:
+        """The slots whose key a rebuild of `seat` rebuilds: of deals it has locked, not yet
+        audited, that its key still locks, but the cards it gave (§B16 `locks`)."""
+        audited, gifts = self._audited(), set(self._gifts(seat))
+        return sorted(deal.first + i for deal in self.deals.values()
+                      if seat in deal.verifiers and deal.number not in audited
+                      for i in range(deal.size)
+                      if seat in self.unpublished[deal.first + i] and deal.first + i not in gifts)
 
     def _rebuild(self, seat, body):
-        target, share, sent = body["seat"], body["share"], body["sent"]
-        if not (is_int(target) and isinstance(share, bytes) and len(share) == 32 and isinstance(sent, list)
-                and all(isinstance(item, list) and len(item) == 2 and is_int(item[0])
-                        and isinstance(item[1], bytes) and len(item[1]) == 32 for item in sent)):
+        target, share, sent, locks = body["seat"], body["share"], body["sent"], body["locks"]
+        if not (is_int(target) and isinstance(share, bytes) and len(share) == 32
+                and all(isinstance(items, list) and all(
+                    isinstance(item, list) and len(item) == 2 and is_int(item[0])
+                    and isinstance(item[1], bytes) and len(item[1]) == 32 for item in items) for items in (sent, locks))):
             raise Fault("malformed", f"seat {seat}: a rebuild with fields of the wrong type", seat)
+        others = [s for s in self.playing() if s != target]
         escrow = self.escrows.get(target)
+        audited = self._audited()
+        unescrowed = any(target in deal.verifiers and deal.number not in audited
+                         and self.lock_escrows.get((target, deal.number), {}).get("holders") != others
+                         for deal in self.deals.values())
+        gifts = self._gifts(target) if 0 <= target < self.players else []
+        phase = self.phase
+        rekey_over_gift = phase["kind"] == "cards" and phase["sub"] == "deals" and any(
+            ("rekey", target) in self.deals[d].passes and set(self.deals[d].sources) & set(gifts)
+            for d in phase["deals"])
         if (not 0 <= target < self.players or self._consent_refused(seat, target)
-                or seat in self.shares.get(target, {}) or escrow is None
-                or escrow["holders"] != [s for s in self.playing() if s != target]):
-            raise Fault("illegal", f"seat {seat}: may not give its share of seat {target}'s escrow now", seat)
+                or seat in self.shares.get(target, {}) or escrow is None or escrow["holders"] != others
+                or unescrowed or rekey_over_gift):
+            raise Fault("illegal", f"seat {seat}: may not give its shares of seat {target}'s escrow now", seat)
         value = int.from_bytes(share, "big")
         if not deck.check_share(value, escrow["commitments"][escrow["holders"].index(seat)]):
             raise Fault("illegal", f"seat {seat}: a share of seat {target}'s escrow that is not the one committed to", seat)
-        if self._gives_away(target):
-            raise Fault("illegal", f"seat {seat}: seat {target} alone locks a card another seat knows", seat)
-        # `sent`: exactly the kept slots of live deals the seat knows whose key of the author is
-        # unpublished (an audited deal's keys are all out), each with the author's lock key.
-        audited = self._audited()
-        owed = sorted(slot for slot in self.kept_slots(target)
-                      if self.deal_of(slot).number in self.game.cards.deals and self.deal_of(slot).number not in audited
-                      and target in self.knows[slot] and seat in self.unpublished[slot])
-        if sorted(slot for slot, _key in sent) != owed:
-            raise Fault("illegal", f"seat {seat}: sent keys of slots {sorted(s for s, _ in sent)}, not {owed}", seat)
+        # `locks`: its share of the target's lock key of each slot the rebuild rebuilds, in order.
+        if [slot for slot, _ in locks] != self._rebuilt_slots(target):
+            raise Fault("illegal", f"seat {seat}: shares of lock keys of slots {[s for s, _ in locks]}, not "
+                                   f"{self._rebuilt_slots(target)}", seat)
+        for slot, raw in locks:
+            deal = self.deal_of(slot)
+            escrowed = self.lock_escrows[(target, deal.number)]
+            context = canon.encode(["lock-share", self.game_id, target, deal.number, slot - deal.first, seat])
+            if deck.share_digest(raw, context) != escrowed["digests"][escrowed["holders"].index(seat)][slot - deal.first]:
+                raise Fault("illegal", f"seat {seat}: its share of seat {target}'s key of slot {slot} is not "
+                                       f"the one escrowed", seat)
+        # `sent`: exactly the kept slots of live deals the target knows whose key of the author is
+        # unpublished (an audited deal's keys are all out), in order, each with the author's key.
+        owed = [slot for slot in sorted(self.kept_slots(target))
+                if self.deal_of(slot).number in self.game.cards.deals and self.deal_of(slot).number not in audited
+                and target in self.knows[slot] and seat in self.unpublished[slot]]
+        if [slot for slot, _ in sent] != owed:
+            raise Fault("illegal", f"seat {seat}: sent keys of slots {[s for s, _ in sent]}, not {owed}", seat)
         keys = []
         for slot, raw in sent:
-            deal = self.deal_of(slot)
             key = int.from_bytes(raw, "big")
-            if not 1 <= key < deck.N or deck.encrypt(deck.VERIFIER_BASE, key) != deal.verifiers[seat][slot - deal.first]:
+            if not self._is_lock_key(slot, seat, key):
                 raise Fault("bad-key", f"seat {seat}: sent a key for slot {slot} unlike its verifier", seat)
             keys.append((slot, seat, key))
         self.consents.setdefault(target, set()).add(seat)
         self.shares.setdefault(target, {})[seat] = value
+        self.lock_shares.setdefault(target, {})[seat] = [(slot, int.from_bytes(raw, "big")) for slot, raw in locks]
         self.sent_keys.setdefault(target, []).extend(keys)
         self._consented(target)
 
+    def _is_lock_key(self, slot, seat, key) -> bool:
+        """`key` is `seat`'s lock key of `slot`: E(V, key) is its verifier (§B6.2)."""
+        deal = self.deal_of(slot)
+        return 1 <= key < deck.N and deck.encrypt(deck.VERIFIER_BASE, key) == deal.verifiers[seat][slot - deal.first]
+
     def _rebuild_seat(self, seat):
-        """Every other seat still playing gave its share: `seat`'s escrow secret and keys are
-        rebuilt, checked and published, and it is open from this entry (§B16 steps 1–4)."""
+        """Every other seat still playing gave its shares: `seat`'s escrow secret and lock keys are
+        rebuilt and checked, its keys published, its gifts given stand-ins, and it is open from this
+        entry (§B16 steps 1–5)."""
         escrow = self.escrows[seat]
         e = sum(self.shares[seat].values()) % deck.N
         if e == 0 or deck.escrow_commitments(e, len(escrow["holders"])) != escrow["commitments"]:
             raise Fault("bad-escrow", f"seat {seat}: its escrow's shares are no split of one secret", seat)
-        audited, derived = self._audited(), {}
-        for number, deal in sorted(self.deals.items()):
-            if seat not in deal.holders or number in audited:
-                continue
-            rekey, shuffle, _permutation, locks = deck.seat_deal_keys(e, number, deal.size, deal.sources is not None)
-            for i, k in enumerate(locks):
-                if ((seat in deal.verifiers and deck.encrypt(deck.VERIFIER_BASE, k) != deal.verifiers[seat][i])
-                        or self.published.get((deal.first + i, seat), k) != k):
-                    raise Fault("bad-escrow", f"seat {seat}: escrowed another secret than its keys of deal "
-                                              f"{number} came from", seat)
-            derived[number] = (rekey, shuffle, locks)
-        for number, (_rekey, _shuffle, locks) in derived.items():
-            if seat in self.deals[number].verifiers:  # its lock pass is made
-                self._publish(seat, self.deals[number], locks)
+        gifts = self._gifts(seat)
+        for slot in self._rebuilt_slots(seat):
+            key = sum(dict(given)[slot] for given in self.lock_shares[seat].values()) % deck.N
+            if not self._is_lock_key(slot, seat, key):
+                raise Fault("bad-escrow", f"seat {seat}: its escrowed lock key of slot {slot} is not the one it "
+                                          f"locked with", seat)
+            self.published[(slot, seat)] = key
+            self.unpublished[slot].discard(seat)
         for slot, sender, key in self.sent_keys.get(seat, []):
             self.published[(slot, sender)] = key
             self.unpublished[slot].discard(sender)
-        self.handed[seat] = derived
+        self.secrets[seat] = e
         self.rebuilt[seat] = self.seq - 1
         self._seat_opens(seat)
-        # Step 4: what the seat owes of a card step is done for it; a choice it committed to is
-        # chosen again if nobody has opened yet (else its caretaker opens it).
+        for slot in gifts:  # the lowest seat still playing that knows it: it was sealed the seat's key
+            self.stand_ins[slot] = (seat, min(s for s in self.playing() if s in self.knows[slot]))
+        # Step 5: what the seat owes is done for it. Its passes are everyone's to compute (`_pass`);
+        # a keys round under way is handed to the stand-ins; a choice it committed to is chosen
+        # again if the phase is not opening yet (else its caretaker opens it).
         phase = self.phase
-        if phase["kind"] == "choice" and phase["domain"] == "choice" and seat in phase["commits"] and not phase["opens"]:
+        if (phase["kind"] == "choice" and phase["domain"] == "choice" and seat in phase["commits"]
+                and len(phase["commits"]) < len(phase["seats"])):
             del phase["commits"][seat]
         elif phase["kind"] == "cards" and phase["sub"] == "keys" and seat in phase["required"]:
             if seat not in phase["submitted"]:
-                del phase["required"][seat]  # all its keys are public
+                self._hand_to_stand_ins(phase["required"], phase["submitted"], seat, phase["required"].pop(seat))
                 if len(phase["submitted"]) == len(phase["required"]):
                     self._keys_done()
         elif phase["kind"] == "cards" and phase["sub"] == "audit" and seat in phase["required"]:
             if seat not in phase["submitted"]:
-                phase["submitted"][seat] = {d: derived[d] for d in phase["audit_deals"] if d in derived}
+                phase["submitted"][seat] = {d: self._keys_left(seat, d) for d in phase["audit_deals"]
+                                            if seat in self.deals[d].holders}
                 if len(phase["submitted"]) == len(phase["required"]):
                     self._audit_done()
+
+    def _hand_to_stand_ins(self, required, submitted, seat, owed):
+        """A rebuilt seat's duties in a keys round, for the cards it gave, owed by their stand-ins
+        (§B16 step 4); its other keys are published already. A stand-in that has submitted already
+        owes them in one more `keys` (the SPEC does not say: see tests/independent/README.md)."""
+        for item in sorted(owed["public"]) + sorted(owed["sealed"]):
+            slot = item if is_int(item) else item[0]
+            if (slot, seat) in self.published:
+                continue
+            if slot not in self.stand_ins:
+                raise Fault("illegal", f"slot {slot}: seat {seat}'s key is neither rebuilt nor given to a stand-in")
+            stand_in = self.stand_ins[slot][1]
+            if stand_in in submitted:
+                del submitted[stand_in]
+                required[stand_in] = {"public": set(), "sealed": set()}
+            required.setdefault(stand_in, {"public": set(), "sealed": set()})["public" if is_int(item) else "sealed"].add(item)
+            self.phase["standing"][(stand_in, slot)] = seat
+
+    def _keys_left(self, seat, number):
+        """An open seat's keys of `number` at its audit (it submits no `audit`): those it handed
+        over (§B14); a rebuilt seat's re-key and shuffle keys from its escrow secret and its lock
+        keys as published (§B16 step 5)."""
+        if seat in self.handed:
+            return self.handed[seat][number]
+        deal = self.deals[number]
+        rekey, shuffle, _permutation, _locks = deck.seat_deal_keys(self.secrets[seat], number, deal.size,
+                                                                   deal.sources is not None)
+        missing = [deal.first + i for i in range(deal.size) if (deal.first + i, seat) not in self.published]
+        if missing:
+            raise Fault("illegal", f"seat {seat}'s keys of slots {missing} are not published for the audit of deal "
+                                   f"{number} (the SPEC inserts a keys round only before an Audit operation)")
+        return rekey, shuffle, [self.published[(deal.first + i, seat)] for i in range(deal.size)]
+
+    def _rebuilt_pass(self, seat, deal, stage, inputs):
+        """The pass a rebuilt seat's caretaker must make: everyone computes it from the seat's
+        escrow secret, its lock keys of the sources (rebuilt, published or audited) for a re-key
+        (§B16 step 5). Returns (values, verifiers)."""
+        rekey, shuffle, permutation, locks = deck.seat_deal_keys(self.secrets[seat], deal.number, deal.size,
+                                                                 deal.sources is not None)
+        a = rekey or 1
+        if stage == "rekey":
+            return [deck.encrypt(v, a * deck.inverse(self._known_lock(source, seat)) % deck.N)
+                    for v, source in zip(inputs, deal.sources)], []
+        if stage == "shuffle":
+            return [deck.encrypt(inputs[permutation[t]], shuffle) for t in range(deal.size)], []
+        strip = deck.inverse(shuffle * a % deck.N)
+        return ([deck.encrypt(v, k * strip % deck.N) for v, k in zip(inputs, locks)],
+                [deck.encrypt(deck.VERIFIER_BASE, k) for k in locks])
+
+    def _known_lock(self, slot, seat):
+        """An open seat's lock key of `slot`, published or audited; None while a stand-in holds it."""
+        if (slot, seat) in self.published:
+            return self.published[(slot, seat)]
+        deal = self.deal_of(slot)
+        return next((a[seat][deal.number][2][slot - deal.first] for a in self.audits
+                     if seat in a and deal.number in a[seat]), None)
+
+    def _withheld(self, deals) -> list:
+        """The slots of `deals` whose rebuilt seat's key its stand-in still keeps (§B16 step 4)."""
+        return [slot for slot, (seat, _) in sorted(self.stand_ins.items())
+                if self.deal_of(slot).number in deals and (slot, seat) not in self.published]
 
     # --- deals (§B6.1) ------------------------------------------------------------------------
 
@@ -490,20 +629,31 @@ class Replica:
             sources = op[2]
             names = set()
             start = []
-            for slot in sources:
+            kept_locks = {}
+            for i, slot in enumerate(sources):
                 source = self.deal_of(slot)
                 names |= set(source.cards.values())
                 value = source.final[slot - source.first]
                 for h in source.holders:
-                    if h not in holders:  # an open seat's lock: its deal was audited, its key public
-                        lock = (self.handed[h][source.number][2] if source.number in self.handed.get(h, {}) else
-                                next(a[h][source.number][2] for a in self.audits if h in a and source.number in a[h]))
-                        value = deck.encrypt(value, pow(lock[slot - source.first], -1, deck.N))
+                    if h in holders:
+                        continue
+                    # An open seat's lock is taken off with its key, handed over, rebuilt or
+                    # audited; a card a rebuilt seat gave keeps it, for its stand-in's re-key (§B16).
+                    lock = self._known_lock(slot, h)
+                    if lock is not None:
+                        value = deck.encrypt(value, deck.inverse(lock))
+                    elif self.stand_ins[slot][1] in holders:
+                        kept_locks[i] = h
+                    else:
+                        raise Fault("illegal", f"slot {slot}: the stand-in for seat {h}'s key holds no part of the "
+                                               f"re-shuffle deal {number}: the game cannot go on")
                 start.append(value)
             cards = {deck.card_point(self.deck_domain, n)[0]: n for n in sorted(names)}
             stages = ["rekey", "shuffle", "lock"]
         deal = Deal(number, first, len(start), holders, sources, cards,
                     [(stage, h) for stage in stages for h in holders], start=start)
+        if sources is not None:
+            deal.kept_locks = kept_locks
         self.deals[number] = deal
         for i in range(deal.size):
             self.unpublished[first + i] = set(holders)
@@ -522,6 +672,8 @@ class Replica:
         deal = self.deals.get(number)
         if deal is None or number not in self.phase["deals"] or not deal.passes or deal.passes[0] != (stage, seat):
             raise Fault("illegal", f"seat {seat}: a {stage} pass of deal {number} that is not due", seat)
+        if stage == "lock" and self._lock_escrow_due(seat, number):
+            raise Fault("illegal", f"seat {seat}: a lock pass of deal {number} before its lock keys are escrowed", seat)
         if not (len(values) == deal.size and all(isinstance(v, bytes) and len(v) == 32 for v in values)
                 and len(verifiers) == (deal.size if stage == "lock" else 0)
                 and all(isinstance(v, bytes) and len(v) == 32 for v in verifiers)):
@@ -529,12 +681,22 @@ class Replica:
         if len(set(values)) != len(values):
             raise Fault("bad-pass", f"seat {seat}: a pass with a value repeated", seat)
         inputs = deal.done[-1][3] if deal.done else deal.start
+        if seat in self.rebuilt:  # its caretaker's pass is the one everyone computes (§B16 step 5)
+            try:
+                expected = self._rebuilt_pass(seat, deal, stage, inputs)
+            except deck.DeckError as e:
+                previous = deal.done[-1][1] if deal.done else None
+                raise Fault("bad-pass", f"deal {number}: a pass holds a value that is no curve point", previous) from e
+            if (list(values), list(verifiers)) != expected:
+                raise Fault("illegal", f"seat {seat}: its caretaker's {stage} pass of deal {number} is not the one "
+                                       f"its escrow secret gives", seat)
         deal.done.append((stage, seat, inputs, list(values), list(verifiers)))
         deal.passes.pop(0)
         if stage == "lock":
             deal.verifiers[seat] = list(verifiers)
-            if seat in self.rebuilt:  # its caretaker locked with the rebuilt keys: all published (§B16)
-                self._publish(seat, deal, self.handed[seat][number][2])
+            if seat in self.rebuilt:  # locked with the keys from its escrow secret: all published
+                locks = deck.seat_deal_keys(self.secrets[seat], number, deal.size, deal.sources is not None)[3]
+                self._publish(seat, deal, locks)
         if not deal.passes:
             deal.final = list(values)
         if all(not self.deals[d].passes for d in self.phase["deals"]):
@@ -559,7 +721,8 @@ class Replica:
                         need(s)["public"].add(slot)
                     self.unpublished[slot] = set()
                     self.knows[slot] = set(range(self.players))
-                    reveal_slots.append(slot)
+                    if len(op) == 2:  # (the round before an audit shows no value of its own)
+                        reveal_slots.append(slot)
             elif op[2] in self.open:  # dealt face up to an open seat: every key published (§B14)
                 for slot in op[1]:
                     for s in self.unpublished[slot]:
@@ -580,6 +743,9 @@ class Replica:
                         for s in U:
                             need(s)["sealed"].add((slot, to))
                     self.knows[slot].add(to)
+        self.phase["standing"] = {}  # (stand-in, slot) -> the rebuilt seat whose key it owes there (§B16)
+        for s in [s for s in required if s in self.rebuilt]:
+            self._hand_to_stand_ins(required, {}, s, required.pop(s))
         for r in required.values():
             r["sealed"] = {(slot, to) for slot, to in r["sealed"] if slot not in r["public"]}
         self.phase["reveal"] = reveal_slots
@@ -606,10 +772,18 @@ class Replica:
         if sorted(slots) != sorted(required["public"]) or len(set(slots)) != len(slots) \
                 or sorted(pairs) != sorted(required["sealed"]) or len(set(pairs)) != len(pairs):
             raise Fault("illegal", f"seat {seat}: keys for other slots than it owes", seat)
+        standing = self.phase["standing"]
         for slot, key in keys:  # checked against the verifiers only when used (§B6.2)
-            self.published[(slot, seat)] = key
+            owner = standing.get((seat, slot), seat)
+            if owner != seat and not self._is_lock_key(slot, owner, key):  # a stand-in's: at once (§B16)
+                raise Fault("bad-key", f"seat {seat}: published for seat {owner} a key of slot {slot} unlike its "
+                                       f"verifier", seat)
+            self.published[(slot, owner)] = key
         for slot, to, box, commitment in sealed:
-            self.sealed[(slot, seat, to)] = (box, commitment)
+            owner = standing.get((seat, slot), seat)
+            self.sealed[(slot, owner, to)] = (box, commitment)
+            if owner != seat:
+                self.stood[(slot, owner, to)] = seat
         self.phase["submitted"][seat] = body
         if len(self.phase["submitted"]) == len(self.phase["required"]):
             self._keys_done()
@@ -664,8 +838,8 @@ class Replica:
         """Who must publish audit keys for `deals` (their holders), and what is in already: the
         keys of a seat that handed over (§B14) or was rebuilt (§B16)."""
         required = {s for d in deals for s in self.deals[d].holders}
-        submitted = {h: {d: self.handed[h][d] for d in deals if h in self.deals[d].holders}
-                     for h in required if h in self.handed}
+        submitted = {h: {d: self._keys_left(h, d) for d in deals if h in self.deals[d].holders}
+                     for h in required if h in self.handed or h in self.rebuilt}
         return required, submitted
 
     def _start_dispute_audit(self, deals, disputer):
@@ -756,6 +930,9 @@ class Replica:
                 by_stage.setdefault(stage, []).append((seat, inputs, values, verifiers))
             if "rekey" in by_stage:
                 olds = {h: [self._lock_key_of(slot, h) for slot in deal.sources] for h in deal.holders}
+                for i, gone in deal.kept_locks.items():  # a stand-in takes off the rebuilt seat's lock too
+                    stand_in = self.stand_ins[deal.sources[i]][1]
+                    olds[stand_in][i] = olds[stand_in][i] * self._lock_key_of(deal.sources[i], gone) % deck.N
                 passes = by_stage["rekey"]
                 total = [deck.product(*(keys[h][0] * deck.inverse(olds[h][i]) for h in deal.holders)) for i in range(deal.size)]
                 if [deck.encrypt(v, t) for v, t in zip(passes[0][1], total)] != passes[-1][2]:
@@ -774,7 +951,9 @@ class Replica:
             for (slot, sender, to), (_box, commitment) in self.sealed.items():
                 if deal.first <= slot < deal.first + deal.size:
                     if deck.sealed_commitment(deck.scalar_bytes(keys[sender][2][slot - deal.first])) != commitment:
-                        raise Fault("bad-key", f"seat {sender}: its sealed key for slot {slot} is not the one it committed to", sender)
+                        culprit = self.stood.get((slot, sender, to), sender)  # (a stand-in's seal of its key, §B16)
+                        raise Fault("bad-key", f"seat {culprit}: its sealed key for slot {slot} is not the one it "
+                                               f"committed to", culprit)
             seen = set()
             for i in range(deal.size):
                 slot = deal.first + i

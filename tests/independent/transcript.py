@@ -430,14 +430,26 @@ def sealed_key_is_right(game, sender, private, slot, to, box, commitment) -> boo
             and deck.encrypt(deck.VERIFIER_BASE, key) == deal.verifiers[sender][slot - deal.first])
 
 
-def escrow_share_is_right(game_id, author, private, holders, commitment, box, holder) -> bool:
-    """§B16's check of the share `author` escrowed for `holder`, its box opened with `private`."""
-    context = canon.encode(["escrow-share", game_id, author, holder, len(holders)])
+def escrow_box_is_right(game_id, author, private, body, holder) -> bool:
+    """§B16's check on receipt of `holder`'s box of an `escrow` or a `lock-escrow` by `author`,
+    opened with `private`: each share a scalar matching its commitment, or its digests."""
+    j, m = body["holders"].index(holder), len(body["holders"])
+    if body["t"] == "escrow":
+        context = canon.encode(["escrow-share", game_id, author, holder, m])
+    else:
+        context = canon.encode(["lock-escrow", game_id, author, body["deal"], holder, m])
     try:
-        share = deck.open_sealed(private, box, context)
+        opened = deck.open_sealed(private, body["boxes"][j], context)
     except deck.DeckError:  # a box that does not open: the author's fault
         return False
-    return len(share) == 32 and deck.check_share(int.from_bytes(share, "big"), commitment)
+    shares = [opened[i:i + 32] for i in range(0, len(opened), 32)]
+    if body["t"] == "escrow":
+        return len(opened) == 32 and deck.check_share(int.from_bytes(opened, "big"), body["commitments"][j])
+    digests = body["digests"][j]
+    return len(opened) == 32 * len(digests) and all(
+        1 <= int.from_bytes(share, "big") < deck.N
+        and deck.share_digest(share, canon.encode(["lock-share", game_id, author, body["deal"], i, holder])) == digest
+        for i, (share, digest) in enumerate(zip(shares, digests)))
 
 
 def evidence_proves(game, seats, logged, fault, said=None) -> bool:
@@ -476,14 +488,10 @@ def evidence_proves(game, seats, logged, fault, said=None) -> bool:
     _seat, body = logged[evidence[0]]
     if code == "bad-pass" and body["t"] == "pass":
         return not all(deck.is_card_value(v) for v in body["values"])
-    if code == "bad-escrow" and body["t"] == "escrow" and len(evidence) >= 2:
-        # §B16: the holder's private sealing key opens its box; its share must match its commitment.
+    if code == "bad-escrow" and body["t"] in ("escrow", "lock-escrow") and len(evidence) >= 2:
+        # §B16: the holder's private sealing key opens its box, which must hold what was signed.
         holder = seat_of_seal_key(seats, evidence[1])
-        if holder not in body["holders"]:
-            return False
-        j = body["holders"].index(holder)
-        return not escrow_share_is_right(game.game_id, culprit, evidence[1], body["holders"], body["commitments"][j],
-                                         body["boxes"][j], holder)
+        return holder in body["holders"] and not escrow_box_is_right(game.game_id, culprit, evidence[1], body, holder)
     if code == "bad-key" and body["t"] == "keys":
         for slot, key in body["public"]:
             deal = game.deal_of(slot)
