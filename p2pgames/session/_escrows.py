@@ -56,6 +56,8 @@ __all__ = [
     "lock_escrow_body",
     "lock_share_context",
     "open_lock_shares",
+    "release_context",
+    "open_released_share",
 ]
 
 ESCROW = "escrow"
@@ -239,3 +241,29 @@ def open_lock_shares(record: LockEscrowRecord, game_id: bytes, dealer: int, hold
             return f"do not match their digests (position {position})"
         shares.append(share)
     return shares
+
+
+def release_context(game_id: bytes, seat: int, slot: int, holder: int, to: int) -> bytes:
+    """What a released share sealed to ``to`` is bound to: the rebuilt seat, the slot, its
+    holder (the sender) and its receiver."""
+    return canonical.encode(["release-share", game_id, seat, slot, holder, to])
+
+
+def open_released_share(
+    record: LockEscrowRecord, game_id: bytes, seat: int, slot: int, index: int, holder: int, to: int,
+    seal_key: SealKey, box: bytes,
+) -> int | str:
+    """Open a share of rebuilt ``seat``'s lock key at ``slot`` (position ``index`` of its deal)
+    that ``holder`` sealed to ``to`` and check it against its digest: the share, or what is
+    wrong, as the end of "sealed a share … that …"."""
+    try:
+        plain = open_sealed(seal_key, box, release_context(game_id, seat, slot, holder, to))
+    except SealError:
+        return "does not open"
+    try:
+        share = scalar_from_bytes(plain)
+    except CryptoError:
+        return "is no scalar"
+    if not record.matches(game_id, seat, holder, index, share):
+        return "does not match its digest"
+    return share

@@ -131,6 +131,7 @@ __all__ = [
     "ESCROW",
     "LOCK_ESCROW",
     "REBUILD",
+    "RELEASE",
 ]
 
 # Faults that signed evidence can prove to anyone (see Replica.confirm).
@@ -146,6 +147,7 @@ STALE_EVIDENCE = "the evidence is about another point of the log"
 CHAIN_BREAKS = frozenset({FaultCode.BAD_SEQUENCE, FaultCode.REPLAY})
 CHOICE_DOMAIN = "choice"
 RANDOM_DOMAIN = "random"
+RELEASE = "release"
 HOST_SEAT = 0
 OPEN_SEAT = "open-seat"
 HAND_OVER = "hand-over"
@@ -190,11 +192,15 @@ class KeysRequirement:
 
     publish: set[int] = field(default_factory=set)
     seal: set[tuple[int, int]] = field(default_factory=set)
-    # Slots where the key to release is another seat's, which this one stands in for (a rebuilt
-    # seat's key of a card it gave this one, §B16): slot -> that seat.
-    behalf: dict[int, int] = field(default_factory=dict)
+    # Its shares of a rebuilt seat's lock keys that key was due to release (§B16), as
+    # ``(seat, slot, to)``: published (``to`` None) or sealed to seat ``to`` — in a ``release``.
+    shares: set[tuple[int, int, int | None]] = field(default_factory=set)
 
     def __bool__(self) -> bool:
+        return bool(self.publish or self.seal or self.shares)
+
+    @property
+    def owes_keys(self) -> bool:
         return bool(self.publish or self.seal)
 
 
@@ -269,7 +275,15 @@ class DealSub:
 class KeysSub:
     operations: tuple[Reveal | Disclose, ...]
     requirements: dict[int, KeysRequirement] | None = None  # computed when the sub-step starts
-    done: set[int] = field(default_factory=set)
+    done: set[int] = field(default_factory=set)  # seats whose ``keys`` are in
+    released: set[int] = field(default_factory=set)  # seats whose ``release`` is in (§B16)
+
+    def owing(self) -> tuple[int, ...]:
+        """The seats that still owe a ``keys`` or a ``release`` in this round."""
+        assert self.requirements is not None
+        return tuple(seat for seat, requirement in sorted(self.requirements.items())
+                     if (requirement.owes_keys and seat not in self.done)
+                     or (requirement.shares and seat not in self.released))
 
 
 @dataclass
@@ -373,11 +387,8 @@ class Replica:
         self.rebuilt: dict[int, int] = {}
         # Each seat's current escrow of its lock keys in each deal it holds, by (seat, deal).
         self.lock_escrows: dict[tuple[int, int], LockEscrowRecord] = {}
-        # The cards a rebuilt seat gave away, by (deal, position): the seat that stands in for
-        # its lock key there (it was sealed that key), publishing or sealing it when due.
-        self.stand_ins: dict[tuple[int, int], int] = {}
-        # Keys released by a stand-in, by (slot, the stand-in): the seat whose key it is.
-        self.behalf_keys: dict[tuple[int, int], int] = {}
+        # The shares of rebuilt seats' lock keys published so far, by (seat, slot), then holder.
+        self.released_shares: dict[tuple[int, int], dict[int, int]] = {}
         # Re-shuffles whose source keeps a rebuilt seat's lock on a card it gave: by deal, then
         # position among the sources, (that seat, its stand-in, which takes the lock off).
         self.rekey_stand_ins: dict[int, dict[int, tuple[int, int]]] = {}
@@ -403,8 +414,7 @@ class Replica:
                 due = (self.deals[deal].next_pass() for deal in sub.deals)
                 return tuple(sorted({pass_[1] for pass_ in due if pass_ is not None}))
             if isinstance(sub, KeysSub):
-                assert sub.requirements is not None
-                return tuple(s for s, r in sorted(sub.requirements.items()) if r and s not in sub.done)
+                return sub.owing()
             if isinstance(sub, AuditSub):
                 return tuple(s for s in self._auditors(sub.deals) if s not in sub.submitted)
         return ()
@@ -516,27 +526,28 @@ class Replica:
             if crypto.source_slots is not None and seat in crypto.holders and ("rekey", seat) not in crypto.passes:
                 for slot in crypto.source_slots:
                     source, index = self.deal_of_slot(slot)
-                    if seat in source.unreleased[index] and self._given_away(source, index, seat):
-                        return "a re-shuffle it takes part in is under way over a card it gave: its key is needed there"
+                    if seat in source.unreleased[index] and self._stays_escrowed(source, index, seat):
+                        return "a re-shuffle it takes part in is under way over a card only its key still locks"
         return None
 
     def rebuild_lock_slots(self, seat: int) -> list[int]:
-        """The slots whose lock key of ``seat`` a ``rebuild`` rebuilds from the shares it gives:
-        every slot of a deal ``seat`` locked, not yet audited, whose key it has not published —
-        but a card it gave away (locked by its key alone, known to another seat, not in its
-        keeping): that key stays with whoever it was sealed to, who stands in for it (§B16)."""
+        """The slots whose lock key of ``seat`` a ``rebuild`` rebuilds (and publishes) from the
+        shares it gives: every slot of a deal ``seat`` locked, not yet audited, whose key it has
+        not published, if another seat's key still locks it too or the card is in ``seat``'s
+        keeping (shown to all once a bot plays it). The others — a card it gave away, or one only
+        it knew — stay escrowed: its holders release their shares when a card step needs the key,
+        to whom it needs it (§B16)."""
         slots = []
         for crypto in self.unaudited_deals_of(seat):
             if seat in crypto.verifiers:
                 slots.extend(crypto.first_slot + index for index in range(crypto.size)
-                             if seat in crypto.unreleased[index] and not self._given_away(crypto, index, seat))
+                             if seat in crypto.unreleased[index] and not self._stays_escrowed(crypto, index, seat))
         return sorted(slots)
 
-    def _given_away(self, crypto: DealCrypto, index: int, seat: int) -> bool:
-        """Whether slot ``index`` of ``crypto`` holds a card ``seat`` gave away: its key alone locks
-        it, another seat still playing knows it, and it is not in ``seat``'s keeping."""
+    def _stays_escrowed(self, crypto: DealCrypto, index: int, seat: int) -> bool:
+        """Whether a rebuild of ``seat`` leaves its key of slot ``index`` of ``crypto`` escrowed:
+        its key alone locks the card and it is not in its keeping (see rebuild_lock_slots)."""
         return (crypto.unreleased[index] == {seat}
-                and any(other != seat and other not in self.open_seats for other in crypto.knows[index])
                 and crypto.first_slot + index not in self.game.kept_slots(self.state, seat))
 
     def lock_escrows_due(self, seat: int) -> list[tuple[int, tuple[int, ...]]]:
@@ -641,9 +652,20 @@ class Replica:
             sub = phase.current
             assert sub.requirements is not None
             requirement = sub.requirements.get(seat)
-            if requirement and seat not in sub.done:
+            if requirement is not None and requirement.owes_keys and seat not in sub.done:
                 return requirement
         return None
+
+    def release_requirement(self, seat: int) -> set[tuple[int, int, int | None]]:
+        """The shares ``seat`` owes in the keys round under way (§B16), if its ``release`` is due."""
+        phase = self.phase
+        if isinstance(phase, CardPhase) and isinstance(phase.current, KeysSub):
+            sub = phase.current
+            assert sub.requirements is not None
+            requirement = sub.requirements.get(seat)
+            if requirement is not None and seat not in sub.released:
+                return requirement.shares
+        return set()
 
     def deal_of_slot(self, slot: int) -> tuple[DealCrypto, int]:
         for crypto in reversed(self.deals.values()):  # newest first, as CardState.deal_of
@@ -687,6 +709,8 @@ class Replica:
         """
         sub = phase.current
         if isinstance(sub, DealSub):
+            if self._show_before_reshuffle(phase, sub, applied):
+                return
             for deal in sub.deals:
                 if deal not in self.deals:
                     operation = next(
@@ -700,13 +724,33 @@ class Replica:
         elif isinstance(sub, AuditSub) and sub is not phase.dispute and not self._reveal_before_audit(phase, sub, applied):
             self._finish_audit_if_complete(applied, phase, sub)  # (its auditors may all be in)
 
+    def _show_before_reshuffle(self, phase: CardPhase, sub: DealSub, applied: Applied | None) -> bool:
+        """Before a re-shuffle whose source keeps a rebuilt seat's escrowed lock (a card it gave,
+        or one only it knew): unless a holder of the new deal knows that card, a keys round first
+        shows it to the lowest one (its escrow's holders seal it their shares), which then takes
+        that lock off in its re-key pass (§B16). Whether one was inserted."""
+        shows: dict[int, list[int]] = {}
+        for operation in phase.operations:
+            if not isinstance(operation, Reshuffle) or operation.deal not in sub.deals or operation.deal in self.deals:
+                continue
+            holders = [seat for seat in (operation.holders or range(self.players)) if seat not in self.open_seats]
+            for slot in operation.source_slots:
+                crypto, index = self.deal_of_slot(slot)
+                if crypto.unreleased[index] & set(self.rebuilt) and not crypto.knows[index] & set(holders):
+                    shows.setdefault(min(holders), []).append(slot)
+        if not shows:
+            return False
+        phase.subs.insert(phase.index, KeysSub(tuple(Disclose(tuple(slots), to) for to, slots in sorted(shows.items()))))
+        self._start_sub(phase, applied)
+        return True
+
     def _reveal_before_audit(self, phase: CardPhase, sub: AuditSub, applied: Applied | None) -> bool:
-        """Before auditing ``sub``'s deals: if a rebuilt seat's key of a card it gave is still
-        unpublished in them, a keys round first, in which its stand-ins publish those keys (the
-        audit shows every card of these deals anyway, §B16). Whether one was inserted."""
+        """Before auditing ``sub``'s deals: if a rebuilt seat's key is still escrowed in them, a
+        keys round first, which reveals those slots — its escrow's holders publish their shares
+        (the audit shows every card of these deals anyway, §B16). Whether one was inserted."""
         slots = tuple(sorted(
-            self.deals[deal].first_slot + index for (deal, index), _ in self.stand_ins.items()
-            if deal in sub.deals and self.deals[deal].unreleased[index] & set(self.rebuilt)
+            self.deals[deal].first_slot + index for deal in sub.deals for index in range(self.deals[deal].size)
+            if self.deals[deal].unreleased[index] & set(self.rebuilt)
         ))
         if not slots:
             return False
@@ -743,10 +787,9 @@ class Replica:
                 for seat in crypto.holders:
                     if seat in holders:
                         continue
-                    stand_in = self.stand_ins.get((crypto.deal, index))
-                    if stand_in is not None and seat in crypto.unreleased[index]:
-                        if stand_in not in holders:
-                            raise self._fault(None, FaultCode.ILLEGAL, f"slot {slot} is re-shuffled without the seat that holds its last key")
+                    if seat in crypto.unreleased[index]:
+                        # Still escrowed: a holder of the new deal was shown it first (see _start_sub).
+                        stand_in = min(other for other in holders if other in crypto.knows[index])
                         self.rekey_stand_ins.setdefault(operation.deal, {})[position] = (seat, stand_in)
                         continue
                     keys.append(self._lock_key(crypto, seat, index))
@@ -800,42 +843,21 @@ class Replica:
             # A key published in the same step needs sealing to nobody.
             requirement.seal = {(slot, to) for slot, to in requirement.seal if slot not in requirement.publish}
         for seat in self.rebuilt:
-            self._to_stand_ins(requirements, seat, set())
+            self._to_releases(requirements, seat)
         return requirements
 
-    def _to_stand_ins(self, requirements: dict[int, KeysRequirement], seat: int, done: set[int]) -> None:
-        """Hand rebuilt ``seat``'s releases in a keys round to its stand-ins: its keys still
-        unpublished lock cards it gave, and whoever it gave each to releases it (§B16). One that
-        had released its own already (in ``done``) owes only these now."""
+    def _to_releases(self, requirements: dict[int, KeysRequirement], seat: int) -> None:
+        """Turn what rebuilt ``seat`` owes in a keys round — its keys still escrowed, of cards it
+        no longer keeps — into the shares its escrow's holders release instead (§B16): published
+        where it would publish, sealed to ``to`` where it would seal (but by ``to`` itself)."""
         owed, requirements[seat] = requirements[seat], KeysRequirement()
-        done.discard(seat)
-        moved: dict[int, KeysRequirement] = {}
-        for slot in owed.publish:
+        for slot, to in [(slot, None) for slot in owed.publish] + sorted(owed.seal):
             crypto, index = self.deal_of_slot(slot)
-            if seat in crypto.unreleased[index]:
-                moved.setdefault(self._stand_in(slot), KeysRequirement()).publish.add(slot)
-        for slot, to in owed.seal:
-            crypto, index = self.deal_of_slot(slot)
-            if seat in crypto.unreleased[index]:
-                moved.setdefault(self._stand_in(slot), KeysRequirement()).seal.add((slot, to))
-        for stand_in, extra in moved.items():
-            if stand_in in done:
-                done.discard(stand_in)
-                requirements[stand_in] = KeysRequirement()
-            requirement = requirements[stand_in]
-            requirement.publish |= extra.publish
-            requirement.seal |= extra.seal
-            for slot in extra.publish | {slot for slot, _ in extra.seal}:
-                requirement.behalf[slot] = seat
-
-    def _stand_in(self, slot: int) -> int:
-        crypto, index = self.deal_of_slot(slot)
-        return self.stand_ins[(crypto.deal, index)]
-
-    def key_owner(self, slot: int, author: int) -> int:
-        """Whose lock key ``author`` released for ``slot``: its own, or that of the rebuilt seat it
-        stands in for there (§B16)."""
-        return self.behalf_keys.get((slot, author), author)
+            if seat not in crypto.unreleased[index]:
+                continue  # published meanwhile (its rebuild)
+            for holder in self.lock_escrows[(seat, crypto.deal)].holders:
+                if holder != to:
+                    requirements[holder].shares.add((seat, slot, to))
 
     # -- checking submissions ------------------------------------------------------------------
 
@@ -937,7 +959,10 @@ class Replica:
             if isinstance(sub, DealSub):
                 self._check_pass(submission, sub)
             elif isinstance(sub, KeysSub):
-                self._check_keys(submission, sub)
+                if body.get("t") == RELEASE:
+                    self._check_release(submission, sub)
+                else:
+                    self._check_keys(submission, sub)
             elif isinstance(sub, AuditSub):
                 self._check_audit(submission, sub)
         else:
@@ -1028,6 +1053,8 @@ class Replica:
         self._fields(submission, "keys", {"public": (tuple, list), "sealed": (tuple, list)})
         assert sub.requirements is not None
         requirement = sub.requirements[submission.seat]
+        if not requirement.owes_keys or submission.seat in sub.done:
+            raise self._illegal(submission, FaultCode.ILLEGAL, "sent keys it does not owe")
         body = submission.body
         public: dict[int, int] = {}
         for item in body["public"]:
@@ -1054,6 +1081,38 @@ class Replica:
             raise self._illegal(submission, FaultCode.ILLEGAL, "sealed keys for the wrong slots or players")
         # The keys themselves are checked against their verifiers only if a slot fails to
         # decrypt (see wrong_key_fault): a wrong one is caught then, and proved, by anyone.
+
+    def _check_release(self, submission: Submission, sub: KeysSub) -> list[tuple[int, int, int, int | None, bytes | None]]:
+        """Check a ``release`` (§B16): exactly the shares its author owes in this keys round; each
+        published one matching its digest. Returns ``(seat, slot, share or 0, to, box)`` items."""
+        self._fields(submission, RELEASE, {"public": (tuple, list), "sealed": (tuple, list)})
+        assert sub.requirements is not None
+        author = submission.seat
+        owed = sub.requirements[author].shares
+        if not owed or author in sub.released:
+            raise self._illegal(submission, FaultCode.ILLEGAL, "released shares it does not owe")
+        items: list[tuple[int, int, int, int | None, bytes | None]] = []
+        for item in submission.body["public"]:
+            if not (isinstance(item, (tuple, list)) and len(item) == 3 and type(item[0]) is int
+                    and type(item[1]) is int and isinstance(item[2], bytes) and len(item[2]) == 32):
+                raise self._illegal(submission, FaultCode.MALFORMED, "released a malformed share")
+            try:
+                items.append((item[0], item[1], scalar_from_bytes(item[2]), None, None))
+            except CryptoError:
+                raise self._illegal(submission, FaultCode.MALFORMED, "released a share that is no scalar")
+        for item in submission.body["sealed"]:
+            if not (isinstance(item, (tuple, list)) and len(item) == 4 and all(type(v) is int for v in item[:3])
+                    and isinstance(item[3], bytes) and len(item[3]) <= MAX_SEALED_BOX):
+                raise self._illegal(submission, FaultCode.MALFORMED, "sealed a malformed share")
+            items.append((item[0], item[1], 0, item[2], item[3]))
+        if {(seat, slot, to) for seat, slot, _, to, _ in items} != owed or len(items) != len(owed):
+            raise self._illegal(submission, FaultCode.ILLEGAL, "released other shares than it owed")
+        for seat, slot, share, to, _ in items:
+            if to is None:
+                crypto, index = self.deal_of_slot(slot)
+                if not self.lock_escrows[(seat, crypto.deal)].matches(self.game_id, seat, author, index, share):
+                    raise self._illegal(submission, FaultCode.ILLEGAL, f"released a share of seat {seat}'s key for slot {slot} that does not match its digest")
+        return items
 
     def _parse_audit_keys(
         self, submission: Submission, deals: Sequence[int], field_holder: Mapping[str, Any] | None = None
@@ -1434,6 +1493,8 @@ class Replica:
             self._apply_pass(applied, submission)
         elif kind == "keys":
             self._apply_keys(applied, submission)
+        elif kind == RELEASE:
+            self._apply_release(applied, submission)
         elif kind == "audit":
             self._apply_audit(applied, submission)
         return applied
@@ -1461,12 +1522,10 @@ class Replica:
             crypto = self.deals.pop(deal)
             for seat in range(self.players):
                 self.lock_escrows.pop((seat, deal), None)
-            for index in range(crypto.size):
-                self.stand_ins.pop((deal, index), None)
             self.rekey_stand_ins.pop(deal, None)
             slots = range(crypto.first_slot, crypto.first_slot + crypto.size)
-            for key in [key for key in self.behalf_keys if key[0] in slots]:
-                del self.behalf_keys[key]
+            for key in [key for key in self.released_shares if key[1] in slots]:
+                del self.released_shares[key]
             if applied is not None:
                 applied.retired[deal] = range(crypto.first_slot, crypto.first_slot + crypto.size)
         self.phase = self._phase_for(self.game.step(self.state), applied)
@@ -1567,12 +1626,6 @@ class Replica:
                                   f"escrowed shares of another lock key than it used for slot {slot}")
             crypto.publish(index, seat, key, self.lock_escrows[(seat, crypto.deal)].message)
             applied.key_slots.append(slot)
-        for crypto in self.unaudited_deals_of(seat):
-            for index in range(crypto.size):
-                if seat in crypto.unreleased[index] and self._given_away(crypto, index, seat):
-                    # A card it gave: its key stays with the seat that knows it, which stands in.
-                    knower = min(other for other in crypto.knows[index] if other != seat and other not in self.open_seats)
-                    self.stand_ins[(crypto.deal, index)] = knower
         self.rebuilt[seat] = secret
         for author, (_, sent, _, message) in sorted(given.items()):
             for slot, key in sent:
@@ -1587,10 +1640,10 @@ class Replica:
             self._commit_envelopes.pop((phase.phase_id, seat), None)
         if isinstance(phase, CardPhase):
             sub = phase.current
-            if isinstance(sub, KeysSub) and sub.requirements is not None and sub.requirements.get(seat):
-                # Its keys are public now but those of cards it gave: its stand-ins owe those.
-                self._to_stand_ins(sub.requirements, seat, sub.done)
-                if all(s in sub.done for s, r in sub.requirements.items() if r):
+            if isinstance(sub, KeysSub) and sub.requirements is not None and seat not in sub.done:
+                # Its keys are public now but those still escrowed: its holders release those.
+                self._to_releases(sub.requirements, seat)
+                if not sub.owing():
                     self._finish_keys(phase, sub, applied)
             elif isinstance(sub, AuditSub) and not self._reveal_before_audit(phase, sub, applied):
                 self._finish_audit_if_complete(applied, phase, sub)
@@ -1655,19 +1708,38 @@ class Replica:
         sub = phase.current
         assert isinstance(sub, KeysSub) and sub.requirements is not None
         seat = submission.seat
-        behalf = sub.requirements[seat].behalf
-        for slot, owner in behalf.items():
-            self.behalf_keys[(slot, seat)] = owner
         for slot, key in submission.body["public"]:
             crypto, index = self.deal_of_slot(slot)
-            crypto.publish(index, behalf.get(slot, seat), scalar_from_bytes(key), submission.envelope.raw)
+            crypto.publish(index, seat, scalar_from_bytes(key), submission.envelope.raw)
             applied.key_slots.append(slot)
         for slot, to, _box, commitment in submission.body["sealed"]:
             crypto, index = self.deal_of_slot(slot)
-            crypto.record_sealed(index, SealedKey(behalf.get(slot, seat), to, commitment, applied.seq))
+            crypto.record_sealed(index, SealedKey(seat, to, commitment, applied.seq))
             applied.key_slots.append(slot)
         sub.done.add(seat)
-        if all(s in sub.done for s, r in sub.requirements.items() if r):
+        if not sub.owing():
+            self._finish_keys(phase, sub, applied)
+
+    def _apply_release(self, applied: Applied, submission: Submission) -> None:
+        phase = self.phase
+        assert isinstance(phase, CardPhase) and isinstance(phase.current, KeysSub)
+        sub = phase.current
+        for seat, slot, share, to, _box in self._check_release(submission, sub):  # checked: only read
+            applied.key_slots.append(slot)
+            if to is not None:
+                continue  # its receiver opens it (SeatSecrets.absorb_release)
+            crypto, index = self.deal_of_slot(slot)
+            record = self.lock_escrows[(seat, crypto.deal)]
+            shares = self.released_shares.setdefault((seat, slot), {})
+            shares[submission.seat] = share
+            if len(shares) == len(record.holders):
+                key = sum(shares.values()) % CURVE_ORDER
+                if not key or not crypto.check_published_key(index, seat, key):
+                    raise self._fault(seat, FaultCode.BAD_ESCROW, f"escrowed shares of another lock key than it used for slot {slot}")
+                crypto.publish(index, seat, key, record.message)
+                del self.released_shares[(seat, slot)]
+        sub.released.add(submission.seat)
+        if not sub.owing():
             self._finish_keys(phase, sub, applied)
 
     def _finish_keys(self, phase: CardPhase, sub: KeysSub, applied: Applied | None) -> None:
@@ -1799,11 +1871,6 @@ class Replica:
         if wrong is None:
             return None
         seat, message = wrong
-        try:
-            signed = open_envelope(message)
-            seat = signed.body["seat"] if signed.kind == "submit" else seat  # a stand-in's (§B16)
-        except MalformedMessage:  # pragma: no cover - it was checked when it came
-            pass
         return Fault(
             seat, FaultCode.BAD_KEY,
             f"published a wrong key for slot {slot} (it doesn't match its lock pass's verifier)",
@@ -1917,7 +1984,7 @@ class Replica:
             if opened is None:
                 for slot, key in body["public"]:
                     crypto, index = self.deal_of_slot(slot)
-                    if not crypto.check_published_key(index, self.key_owner(slot, culprit), scalar_from_bytes(key)):
+                    if not crypto.check_published_key(index, culprit, scalar_from_bytes(key)):
                         return None
                 return "every key it published matches its verifier"
             accuser = self._seat_of_seal_key(opened)
@@ -1929,8 +1996,7 @@ class Replica:
                         continue
                     crypto, index = self.deal_of_slot(slot)
                     context = sealing_context(self.game_id, slot, culprit, to)
-                    owner = self.key_owner(slot, culprit)
-                    if isinstance(sealed_key_problem(crypto, index, owner, seal_key, box, commitment, context), str):
+                    if isinstance(sealed_key_problem(crypto, index, culprit, seal_key, box, commitment, context), str):
                         return None
                 return "every key it sealed to the accuser is right"
             # (Earlier versions showed the key they opened: the accused's signed commitment

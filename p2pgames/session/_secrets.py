@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from p2pgames import canonical
 from p2pgames.crypto import (
+    CURVE_ORDER,
     BadCardValue,
     PreparedScalars,
     SealKey,
@@ -50,7 +51,9 @@ from p2pgames.session._escrows import (
     lock_escrow_body,
     lock_keys_from_seed,
     open_lock_shares,
+    open_released_share,
     open_share,
+    release_context,
     secret_source,
 )
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
@@ -140,6 +143,8 @@ class SeatSecrets:
     # their lock keys: (dealer, deal) -> (that escrow's entry, a share per slot).
     shares: dict[int, tuple[int, int]] = field(default_factory=dict)
     lock_shares: dict[tuple[int, int], tuple[int, list[int]]] = field(default_factory=dict)
+    # Shares of a rebuilt seat's lock key sealed to us so far: (seat, slot) -> holder -> share.
+    released: dict[tuple[int, int], dict[int, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.escrow:
@@ -246,7 +251,7 @@ class SeatSecrets:
                         return self._pass(replica, deal)
                 return None
             if isinstance(sub, KeysSub):
-                return self._keys(replica)
+                return self._keys(replica) or self._release(replica)
             if isinstance(sub, AuditSub):
                 return self.audit_body(replica, sub.deals)
         return None
@@ -321,15 +326,12 @@ class SeatSecrets:
         requirement = replica.keys_requirement(self.seat)
         if requirement is None:
             return None
-        def key_of(slot: int) -> int:
-            # Ours, or the key a rebuilt seat sealed to us of a card it gave us (we stand in, §B16).
-            owner = requirement.behalf.get(slot)
-            return self.own_lock_key(replica, slot) if owner is None else self.received[slot][owner]
-
-        public = [[slot, scalar_to_bytes(key_of(slot))] for slot in sorted(requirement.publish)]
+        public = [
+            [slot, scalar_to_bytes(self.own_lock_key(replica, slot))] for slot in sorted(requirement.publish)
+        ]
         sealed = []
         for slot, to in sorted(requirement.seal):
-            key = scalar_to_bytes(key_of(slot))
+            key = scalar_to_bytes(self.own_lock_key(replica, slot))
             # Derived from what is sealed too: a sealing key is never used for two plaintexts.
             box = seal(
                 replica.seats[to].seal, key, sealing_context(replica.game_id, slot, self.seat, to),
@@ -337,6 +339,55 @@ class SeatSecrets:
             )
             sealed.append([slot, to, box, sealed_commitment(key)])
         return {"t": "keys", "public": public, "sealed": sealed}
+
+    def _release(self, replica: Replica) -> dict | None:
+        """Our ``release`` (§B16): our shares of rebuilt seats' escrowed lock keys that this keys
+        round needs, published or sealed to whoever is to see the card."""
+        owed = replica.release_requirement(self.seat)
+        if not owed:
+            return None
+        public, sealed = [], []
+        for seat, slot, to in sorted(owed, key=lambda item: (item[0], item[1], -1 if item[2] is None else item[2])):
+            crypto, index = replica.deal_of_slot(slot)
+            share = scalar_to_bytes(self.lock_shares[(seat, crypto.deal)][1][index])
+            if to is None:
+                public.append([seat, slot, share])
+            else:
+                box = seal(replica.seats[to].seal, share, release_context(replica.game_id, seat, slot, self.seat, to),
+                           ephemeral_private=self._secret("release", seat, slot, to)(32))
+                sealed.append([seat, slot, to, box])
+        return {"t": "release", "public": public, "sealed": sealed}
+
+    def absorb_release(self, replica: Replica, submission: Any, seq: int) -> Fault | None:
+        """Take in a sequenced ``release``: open the shares sealed to us, and once we hold every
+        share of a key (our own among them, if we hold one), learn the card (§B16). A share that
+        does not open or match its digest is its sender's ``bad-escrow`` (evidence: the release and
+        our private sealing key); shares that match but add up to no key of the seat are the
+        seat's (found by replaying the log: the digests are its)."""
+        author = submission.seat
+        touched = []
+        for seat, slot, to, box in submission.body["sealed"]:
+            if to != self.seat:
+                continue
+            crypto, index = replica.deal_of_slot(slot)
+            record = replica.lock_escrows[(seat, crypto.deal)]
+            share = open_released_share(record, replica.game_id, seat, slot, index, author, to, self.seal_key, box)
+            if isinstance(share, str):
+                return Fault(author, FaultCode.BAD_ESCROW, f"sealed a share of seat {seat}'s key for slot {slot} that {share}",
+                             seq, None, (submission.envelope.raw, self.seal_key.private_bytes()))
+            shares = self.released.setdefault((seat, slot), {})
+            shares[author] = share
+            if self.seat in record.holders:
+                shares[self.seat] = self.lock_shares[(seat, crypto.deal)][1][index]
+            if len(shares) == len(record.holders):
+                key = sum(shares.values()) % CURVE_ORDER
+                del self.released[(seat, slot)]
+                if not key or not crypto.check_published_key(index, seat, key):
+                    return Fault(seat, FaultCode.BAD_ESCROW, f"escrowed shares of another lock key than it used for slot {slot}",
+                                 seq, None, ())
+                self.received.setdefault(slot, {})[seat] = key
+                touched.append(slot)
+        return self.learn(replica, touched)
 
     def audit_body(self, replica: Replica, deals: tuple[int, ...]) -> dict:
         """Our ``audit`` of ``deals``: every key we used in those we hold (a hand-over carries
@@ -432,8 +483,7 @@ class SeatSecrets:
             if to != self.seat:
                 continue
             crypto, index = replica.deal_of_slot(slot)
-            owner = replica.key_owner(slot, author)
-            problem = sealed_key_problem(crypto, index, owner, self.seal_key, box, commitment,
+            problem = sealed_key_problem(crypto, index, author, self.seal_key, box, commitment,
                                          sealing_context(replica.game_id, slot, author, to))
             if isinstance(problem, str):
                 return Fault(
@@ -441,7 +491,7 @@ class SeatSecrets:
                     (submission.envelope.raw, self.seal_key.private_bytes()),
                 )
             key = problem
-            self.received.setdefault(slot, {})[owner] = key
+            self.received.setdefault(slot, {})[author] = key
             touched.add(slot)
         for slot, _key in body["public"]:
             touched.add(slot)

@@ -88,6 +88,7 @@ from p2pgames.session._replica import (
     PROVABLE,
     RANDOM_DOMAIN,
     REBUILD,
+    RELEASE,
     STALE_EVIDENCE,
     AuditSub,
     CardPhase,
@@ -638,9 +639,11 @@ class Session:
             if problem is not None:
                 self._halt(problem)
                 return
-        elif submission.kind in (ESCROW, LOCK_ESCROW):
+        elif submission.kind in (ESCROW, LOCK_ESCROW, RELEASE):
             if submission.kind == ESCROW:
                 problem = secrets.absorb_escrow(replica, submission.seat, applied.seq)
+            elif submission.kind == RELEASE:
+                problem = secrets.absorb_release(replica, submission, applied.seq)
             else:
                 problem = secrets.absorb_lock_escrow(replica, submission.seat, submission.body["deal"], applied.seq)
             if problem is not None:
