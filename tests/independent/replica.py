@@ -31,6 +31,7 @@ BODY_FIELDS = {
     "escrow": {"t", "holders", "commitments", "boxes"},
     "lock-escrow": {"t", "deal", "holders", "digests", "boxes"},
     "rebuild": {"t", "seat", "share", "sent", "locks"},
+    "release": {"t", "public", "sealed"},
 }
 OUT_OF_TURN = {"dispute", "open-seat", "hand-over", "escrow", "lock-escrow", "rebuild"}  # §B7, §B14, §B16
 
@@ -64,7 +65,8 @@ class Deal:
     start: list = field(default_factory=list)    # starting values
     final: list | None = None        # the locked values
     verifiers: dict = field(default_factory=dict)  # seat -> [verifier per slot]
-    kept_locks: dict = field(default_factory=dict)  # position -> rebuilt seat whose lock its input keeps (§B16)
+    kept_locks: dict = field(default_factory=dict)  # position -> (rebuilt seat whose escrowed lock its input
+                                                    # keeps, the holder whose re-key takes it off) (§B16)
 
 
 class Replica:
@@ -93,8 +95,7 @@ class Replica:
         self.sent_keys = {}     # seat -> [(slot, consenter, key)]: the consenters' own keys, published when rebuilt
         self.rebuilt = {}       # open seat rebuilt from its escrow -> the entry that rebuilt it
         self.secrets = {}       # rebuilt seat -> its escrow secret e
-        self.stand_ins = {}     # slot of a card a rebuilt seat gave -> (that seat, its stand-in)
-        self.stood = {}         # (slot, rebuilt seat, to) -> the stand-in that sealed the seat's key
+        self.released = {}      # (rebuilt seat, slot) -> {holder: its share published with `release`}
         self.sequencer = 0   # the seat that signs the entries: the host, then its successors (§B15)
         self.bots_allowed = True  # the start's ruleset may say no seat is opened (§B14)
         self.phase = None
@@ -158,21 +159,27 @@ class Replica:
             kind, ops = phase["groups"][phase["index"]]
             phase["sub"] = kind
             if kind == "deals":
+                shown = self._shown_before(ops)
+                if shown:  # a keys round first: a card still escrowed shown to a holder (§B16 step 5)
+                    phase["groups"].insert(phase["index"], ("keys", shown))
+                    phase["index"] -= 1
+                    continue
                 for op in ops:
                     self._open_deal(op)
                 phase["deals"] = [op[1] for op in ops]
                 return
             if kind == "keys":
                 phase["ops"] = ops
+                phase["submitted"], phase["release_due"], phase["released"] = {}, {}, {}
                 phase["required"] = self._key_requirements(ops)
-                phase["submitted"] = {}
-                if phase["required"] or not self._finish_keys():
+                if phase["required"] or phase["release_due"] or not self._finish_keys():
                     return
             else:
                 deals = set(ops[0][1])
-                withheld = self._withheld(deals)
-                if withheld:  # a keys round first: the stand-ins publish the rebuilt seats' keys (§B16)
-                    phase["groups"].insert(phase["index"], ("keys", [["reveal", withheld, "before-audit"]]))
+                escrowed = [slot for slot in sorted(self.unpublished) if self.deal_of(slot).number in deals
+                            and self._escrowed(slot) is not None]
+                if escrowed:  # a keys round first, revealing them: the holders publish their shares (§B16)
+                    phase["groups"].insert(phase["index"], ("keys", [["reveal", escrowed, "before-audit"]]))
                     phase["index"] -= 1
                     continue
                 phase["audit_deals"] = sorted(deals)
@@ -180,7 +187,19 @@ class Replica:
                 return
 
     def due(self, seat) -> str | None:
-        """What the log waits for from `seat` now, in words (None: nothing)."""
+        """What the log waits for from `seat` now, in words (None: nothing); in a keys round a seat
+        may owe both a `keys` and a `release`, in either order (this says `keys` first)."""
+        owed = self.owes(seat)
+        return owed[0] if owed else None
+
+    def owes(self, seat) -> list:
+        phase = self.phase
+        if phase["kind"] == "cards" and phase["sub"] == "keys":
+            return ([] if seat not in phase["required"] or seat in phase["submitted"] else ["keys"]) + (
+                [] if seat not in phase["release_due"] or seat in phase["released"] else ["release"])
+        return [self._due(seat)] if self._due(seat) else []
+
+    def _due(self, seat) -> str | None:
         phase = self.phase
         if phase["kind"] == "decision":
             return "act" if seat in phase["seats"] else None
@@ -215,9 +234,9 @@ class Replica:
             self.seq += 1
             getattr(self, "_" + t.replace("-", "_"))(seat, body)
             return self.state_hash()
-        due = self.due(seat)
-        if due != t:
-            raise Fault("illegal", f"seat {seat}: a {t} when the log waits for {due or 'nothing'} from it", seat)
+        if t not in self.owes(seat):
+            raise Fault("illegal", f"seat {seat}: a {t} when the log waits for {self.due(seat) or 'nothing'} from it",
+                        seat)
         self.seq += 1  # the phase a submission begins starts after it: its id counts it (§B4)
         getattr(self, "_" + t)(seat, body)
         return self.state_hash()
@@ -432,22 +451,23 @@ class Replica:
                                    f"{holders} now", seat)
         self.lock_escrows[(seat, number)] = {"holders": holders, "digests": digests}
 
-    def _gifts(self, seat) -> list:
-        """The cards `seat` gave: slots of deals not yet audited locked by its key alone, known to
-        another seat still playing, and not in its keeping (§B16)."""
+    def _staying(self, seat) -> list:
+        """The slots whose key stays escrowed when `seat` is rebuilt: of deals it has locked, not
+        yet audited, locked by its key alone and not in its keeping — a card it gave away, or one
+        only it knew (§B16)."""
         audited, kept = self._audited(), set(self.kept_slots(seat))
         return sorted(slot for slot, U in self.unpublished.items()
-                      if U == {seat} and any(s in self.knows[slot] for s in self.playing() if s != seat)
-                      and slot not in kept and self.deal_of(slot).number not in audited)
+                      if U == {seat} and slot not in kept and seat in self.deal_of(slot).verifiers
+                      and self.deal_of(slot).number not in audited)
 
     def _rebuilt_slots(self, seat) -> list:
-        """The slots whose key a rebuild of `seat` rebuilds: of deals it has locked, not yet
-        audited, that its key still locks, but the cards it gave (§B16 `locks`)."""
-        audited, gifts = self._audited(), set(self._gifts(seat))
+        """The slots whose key a rebuild of `seat` publishes: of deals it has locked, not yet
+        audited, that its key still locks, but those that stay escrowed (§B16 `locks`)."""
+        audited, staying = self._audited(), set(self._staying(seat))
         return sorted(deal.first + i for deal in self.deals.values()
                       if seat in deal.verifiers and deal.number not in audited
                       for i in range(deal.size)
-                      if seat in self.unpublished[deal.first + i] and deal.first + i not in gifts)
+                      if seat in self.unpublished[deal.first + i] and deal.first + i not in staying)
 
     def _rebuild(self, seat, body):
         target, share, sent, locks = body["seat"], body["share"], body["sent"], body["locks"]
@@ -462,14 +482,14 @@ class Replica:
         unescrowed = any(target in deal.verifiers and deal.number not in audited
                          and self.lock_escrows.get((target, deal.number), {}).get("holders") != others
                          for deal in self.deals.values())
-        gifts = self._gifts(target) if 0 <= target < self.players else []
+        staying = self._staying(target) if 0 <= target < self.players else []
         phase = self.phase
-        rekey_over_gift = phase["kind"] == "cards" and phase["sub"] == "deals" and any(
-            ("rekey", target) in self.deals[d].passes and set(self.deals[d].sources) & set(gifts)
+        rekey_over_staying = phase["kind"] == "cards" and phase["sub"] == "deals" and any(
+            ("rekey", target) in self.deals[d].passes and set(self.deals[d].sources) & set(staying)
             for d in phase["deals"])
         if (not 0 <= target < self.players or self._consent_refused(seat, target)
                 or seat in self.shares.get(target, {}) or escrow is None or escrow["holders"] != others
-                or unescrowed or rekey_over_gift):
+                or unescrowed or rekey_over_staying):
             raise Fault("illegal", f"seat {seat}: may not give its shares of seat {target}'s escrow now", seat)
         value = int.from_bytes(share, "big")
         if not deck.check_share(value, escrow["commitments"][escrow["holders"].index(seat)]):
@@ -511,13 +531,12 @@ class Replica:
 
     def _rebuild_seat(self, seat):
         """Every other seat still playing gave its shares: `seat`'s escrow secret and lock keys are
-        rebuilt and checked, its keys published, its gifts given stand-ins, and it is open from this
-        entry (§B16 steps 1–5)."""
+        rebuilt and checked, its keys published but those that stay escrowed, and it is open from
+        this entry (§B16 steps 1–3, 6)."""
         escrow = self.escrows[seat]
         e = sum(self.shares[seat].values()) % deck.N
         if e == 0 or deck.escrow_commitments(e, len(escrow["holders"])) != escrow["commitments"]:
             raise Fault("bad-escrow", f"seat {seat}: its escrow's shares are no split of one secret", seat)
-        gifts = self._gifts(seat)
         for slot in self._rebuilt_slots(seat):
             key = sum(dict(given)[slot] for given in self.lock_shares[seat].values()) % deck.N
             if not self._is_lock_key(slot, seat, key):
@@ -531,19 +550,17 @@ class Replica:
         self.secrets[seat] = e
         self.rebuilt[seat] = self.seq - 1
         self._seat_opens(seat)
-        for slot in gifts:  # the lowest seat still playing that knows it: it was sealed the seat's key
-            self.stand_ins[slot] = (seat, min(s for s in self.playing() if s in self.knows[slot]))
-        # Step 5: what the seat owes is done for it. Its passes are everyone's to compute (`_pass`);
-        # a keys round under way is handed to the stand-ins; a choice it committed to is chosen
-        # again if the phase is not opening yet (else its caretaker opens it).
+        # Step 6: what the seat owes is done for it. Its passes are everyone's to compute (`_pass`);
+        # a keys round under way is handed to its escrow's holders; a choice it committed to is
+        # chosen again if the phase is not opening yet (else its caretaker opens it).
         phase = self.phase
         if (phase["kind"] == "choice" and phase["domain"] == "choice" and seat in phase["commits"]
                 and len(phase["commits"]) < len(phase["seats"])):
             del phase["commits"][seat]
         elif phase["kind"] == "cards" and phase["sub"] == "keys" and seat in phase["required"]:
             if seat not in phase["submitted"]:
-                self._hand_to_stand_ins(phase["required"], phase["submitted"], seat, phase["required"].pop(seat))
-                if len(phase["submitted"]) == len(phase["required"]):
+                self._owe_shares(seat, phase["required"].pop(seat))
+                if self._round_done():
                     self._keys_done()
         elif phase["kind"] == "cards" and phase["sub"] == "audit" and seat in phase["required"]:
             if seat not in phase["submitted"]:
@@ -552,22 +569,58 @@ class Replica:
                 if len(phase["submitted"]) == len(phase["required"]):
                     self._audit_done()
 
-    def _hand_to_stand_ins(self, required, submitted, seat, owed):
-        """A rebuilt seat's duties in a keys round, for the cards it gave, owed by their stand-ins
-        (§B16 step 4); its other keys are published already. A stand-in that has submitted already
-        owes them in one more `keys` (the SPEC does not say: see tests/independent/README.md)."""
-        for item in sorted(owed["public"]) + sorted(owed["sealed"]):
-            slot = item if is_int(item) else item[0]
-            if (slot, seat) in self.published:
-                continue
-            if slot not in self.stand_ins:
-                raise Fault("illegal", f"slot {slot}: seat {seat}'s key is neither rebuilt nor given to a stand-in")
-            stand_in = self.stand_ins[slot][1]
-            if stand_in in submitted:
-                del submitted[stand_in]
-                required[stand_in] = {"public": set(), "sealed": set()}
-            required.setdefault(stand_in, {"public": set(), "sealed": set()})["public" if is_int(item) else "sealed"].add(item)
-            self.phase["standing"][(stand_in, slot)] = seat
+    def _owe_shares(self, seat, owed):
+        """What a rebuilt seat owes in a keys round is owed by the holders of its lock escrow of
+        each slot's deal: their shares, published where it would publish, sealed to whom it would
+        seal (but by that seat itself, which holds its own) (§B16 step 4)."""
+        due = self.phase["release_due"]
+        for slot in owed["public"]:
+            if (slot, seat) not in self.published:
+                for h in self.lock_escrows[(seat, self.deal_of(slot).number)]["holders"]:
+                    due.setdefault(h, {"public": set(), "sealed": set()})["public"].add((seat, slot))
+        for slot, to in owed["sealed"]:
+            if (slot, seat) not in self.published:
+                for h in self.lock_escrows[(seat, self.deal_of(slot).number)]["holders"]:
+                    if h != to:
+                        due.setdefault(h, {"public": set(), "sealed": set()})["sealed"].add((seat, slot, to))
+
+    def _release(self, seat, body):
+        public, sealed = body["public"], body["sealed"]
+        if not (isinstance(public, list) and isinstance(sealed, list)
+                and all(isinstance(p, list) and len(p) == 3 and is_int(p[0]) and is_int(p[1])
+                        and isinstance(p[2], bytes) and len(p[2]) == 32 for p in public)
+                and all(isinstance(x, list) and len(x) == 4 and is_int(x[0]) and is_int(x[1]) and is_int(x[2])
+                        and isinstance(x[3], bytes) and len(x[3]) <= 144 for x in sealed)):
+            raise Fault("malformed", f"seat {seat}: a release of the wrong shape", seat)
+        owed = self.phase["release_due"][seat]
+        items, pairs = [tuple(p[:2]) for p in public], [tuple(x[:3]) for x in sealed]
+        if sorted(items) != sorted(owed["public"]) or sorted(pairs) != sorted(owed["sealed"]):
+            raise Fault("illegal", f"seat {seat}: released other shares than it owes", seat)
+        for gone, slot, raw in public:
+            deal = self.deal_of(slot)
+            escrowed = self.lock_escrows[(gone, deal.number)]
+            context = canon.encode(["lock-share", self.game_id, gone, deal.number, slot - deal.first, seat])
+            if deck.share_digest(raw, context) != escrowed["digests"][escrowed["holders"].index(seat)][slot - deal.first]:
+                raise Fault("illegal", f"seat {seat}: its share of seat {gone}'s key of slot {slot} is not the one "
+                                       f"escrowed", seat)
+        # (The sealed shares only their receiver can open and check.)
+        self.phase["released"][seat] = body
+        for gone, slot, raw in public:
+            shares = self.released.setdefault((gone, slot), {})
+            shares[seat] = int.from_bytes(raw, "big")
+            if len(shares) == len(self.lock_escrows[(gone, self.deal_of(slot).number)]["holders"]):
+                key = sum(shares.values()) % deck.N
+                if not self._is_lock_key(slot, gone, key):
+                    raise Fault("bad-escrow", f"seat {gone}: its escrowed key of slot {slot} is not the one it "
+                                              f"locked with", gone)
+                self.published[(slot, gone)] = key
+        if self._round_done():
+            self._keys_done()
+
+    def _round_done(self) -> bool:
+        """Every `keys` and every `release` the keys round owes is in (§B6.2, §B16)."""
+        phase = self.phase
+        return len(phase["submitted"]) == len(phase["required"]) and len(phase["released"]) == len(phase["release_due"])
 
     def _keys_left(self, seat, number):
         """An open seat's keys of `number` at its audit (it submits no `audit`): those it handed
@@ -601,17 +654,28 @@ class Replica:
                 [deck.encrypt(deck.VERIFIER_BASE, k) for k in locks])
 
     def _known_lock(self, slot, seat):
-        """An open seat's lock key of `slot`, published or audited; None while a stand-in holds it."""
+        """An open seat's lock key of `slot`, published or audited; None while it stays escrowed."""
         if (slot, seat) in self.published:
             return self.published[(slot, seat)]
         deal = self.deal_of(slot)
         return next((a[seat][deal.number][2][slot - deal.first] for a in self.audits
                      if seat in a and deal.number in a[seat]), None)
 
-    def _withheld(self, deals) -> list:
-        """The slots of `deals` whose rebuilt seat's key its stand-in still keeps (§B16 step 4)."""
-        return [slot for slot, (seat, _) in sorted(self.stand_ins.items())
-                if self.deal_of(slot).number in deals and (slot, seat) not in self.published]
+    def _shown_before(self, ops) -> list:
+        """The `Disclose`s of a keys round inserted before a deals sub-step: a re-shuffle's source
+        slot still locked by a rebuilt seat's escrowed key, that no holder of the new deal knows,
+        is shown to its lowest holder (§B16 step 5)."""
+        shown = []
+        for op in ops:
+            if op[0] == "reshuffle":
+                holders = [h for h in (list(op[4]) or range(self.players)) if h not in self.open]
+                shown += [["disclose", [slot], holders[0]] for slot in op[2]
+                          if self._escrowed(slot) is not None and not any(h in self.knows[slot] for h in holders)]
+        return shown
+
+    def _escrowed(self, slot):
+        """The rebuilt seat whose key of `slot` stays escrowed, unpublished (§B16), or None."""
+        return next((s for s in self.unpublished[slot] if s in self.rebuilt), None)
 
     # --- deals (§B6.1) ------------------------------------------------------------------------
 
@@ -638,15 +702,17 @@ class Replica:
                     if h in holders:
                         continue
                     # An open seat's lock is taken off with its key, handed over, rebuilt or
-                    # audited; a card a rebuilt seat gave keeps it, for its stand-in's re-key (§B16).
+                    # audited; a key still escrowed stays on, for a holder that knows the card
+                    # to take off in its re-key (§B16 step 5).
                     lock = self._known_lock(slot, h)
                     if lock is not None:
                         value = deck.encrypt(value, deck.inverse(lock))
-                    elif self.stand_ins[slot][1] in holders:
-                        kept_locks[i] = h
-                    else:
-                        raise Fault("illegal", f"slot {slot}: the stand-in for seat {h}'s key holds no part of the "
-                                               f"re-shuffle deal {number}: the game cannot go on")
+                        continue
+                    knowing = [k for k in holders if k in self.knows[slot]]  # (shown one before, §B16 step 5)
+                    if not knowing:
+                        raise Fault("illegal", f"slot {slot}: no holder of deal {number} knows it to take seat {h}'s "
+                                               f"escrowed lock off")
+                    kept_locks[i] = (h, knowing[0])
                 start.append(value)
             cards = {deck.card_point(self.deck_domain, n)[0]: n for n in sorted(names)}
             stages = ["rekey", "shuffle", "lock"]
@@ -743,11 +809,10 @@ class Replica:
                         for s in U:
                             need(s)["sealed"].add((slot, to))
                     self.knows[slot].add(to)
-        self.phase["standing"] = {}  # (stand-in, slot) -> the rebuilt seat whose key it owes there (§B16)
-        for s in [s for s in required if s in self.rebuilt]:
-            self._hand_to_stand_ins(required, {}, s, required.pop(s))
         for r in required.values():
             r["sealed"] = {(slot, to) for slot, to in r["sealed"] if slot not in r["public"]}
+        for s in [s for s in required if s in self.rebuilt]:  # its escrow's holders owe shares (§B16)
+            self._owe_shares(s, required.pop(s))
         self.phase["reveal"] = reveal_slots
         return required
 
@@ -772,20 +837,12 @@ class Replica:
         if sorted(slots) != sorted(required["public"]) or len(set(slots)) != len(slots) \
                 or sorted(pairs) != sorted(required["sealed"]) or len(set(pairs)) != len(pairs):
             raise Fault("illegal", f"seat {seat}: keys for other slots than it owes", seat)
-        standing = self.phase["standing"]
         for slot, key in keys:  # checked against the verifiers only when used (§B6.2)
-            owner = standing.get((seat, slot), seat)
-            if owner != seat and not self._is_lock_key(slot, owner, key):  # a stand-in's: at once (§B16)
-                raise Fault("bad-key", f"seat {seat}: published for seat {owner} a key of slot {slot} unlike its "
-                                       f"verifier", seat)
-            self.published[(slot, owner)] = key
+            self.published[(slot, seat)] = key
         for slot, to, box, commitment in sealed:
-            owner = standing.get((seat, slot), seat)
-            self.sealed[(slot, owner, to)] = (box, commitment)
-            if owner != seat:
-                self.stood[(slot, owner, to)] = seat
+            self.sealed[(slot, seat, to)] = (box, commitment)
         self.phase["submitted"][seat] = body
-        if len(self.phase["submitted"]) == len(self.phase["required"]):
+        if self._round_done():
             self._keys_done()
 
     def _keys_done(self):
@@ -930,9 +987,8 @@ class Replica:
                 by_stage.setdefault(stage, []).append((seat, inputs, values, verifiers))
             if "rekey" in by_stage:
                 olds = {h: [self._lock_key_of(slot, h) for slot in deal.sources] for h in deal.holders}
-                for i, gone in deal.kept_locks.items():  # a stand-in takes off the rebuilt seat's lock too
-                    stand_in = self.stand_ins[deal.sources[i]][1]
-                    olds[stand_in][i] = olds[stand_in][i] * self._lock_key_of(deal.sources[i], gone) % deck.N
+                for i, (gone, taker) in deal.kept_locks.items():  # it takes off the rebuilt seat's lock too
+                    olds[taker][i] = olds[taker][i] * self._lock_key_of(deal.sources[i], gone) % deck.N
                 passes = by_stage["rekey"]
                 total = [deck.product(*(keys[h][0] * deck.inverse(olds[h][i]) for h in deal.holders)) for i in range(deal.size)]
                 if [deck.encrypt(v, t) for v, t in zip(passes[0][1], total)] != passes[-1][2]:
@@ -951,9 +1007,8 @@ class Replica:
             for (slot, sender, to), (_box, commitment) in self.sealed.items():
                 if deal.first <= slot < deal.first + deal.size:
                     if deck.sealed_commitment(deck.scalar_bytes(keys[sender][2][slot - deal.first])) != commitment:
-                        culprit = self.stood.get((slot, sender, to), sender)  # (a stand-in's seal of its key, §B16)
-                        raise Fault("bad-key", f"seat {culprit}: its sealed key for slot {slot} is not the one it "
-                                               f"committed to", culprit)
+                        raise Fault("bad-key", f"seat {sender}: its sealed key for slot {slot} is not the one it "
+                                               f"committed to", sender)
             seen = set()
             for i in range(deal.size):
                 slot = deal.first + i

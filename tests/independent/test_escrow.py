@@ -2,9 +2,10 @@
 probe table whose every seat this test plays, its shuffle keys and permutations derived from its
 escrow secret, its lock keys escrowed deal by deal before it locks. The escrows' form and legality;
 a seat rebuilt from its holders' shares mid-round and mid-deal, its lock keys rebuilt, checked and
-published, its caretaker's passes computed by everyone, playing on to the end; a card it gave kept
-by its stand-in; escrows that are no split of one secret, or of another lock key, named
-`bad-escrow` when rebuilt; a holder's proof of a bad box (§B16, §B9)."""
+published, its caretaker's passes computed by everyone, playing on to the end; the key of a card it
+gave staying escrowed, released share by share when a card step needs it; escrows that are no split
+of one secret, or of another lock key, named `bad-escrow` when rebuilt or released; a holder's proof
+of a bad box (§B16, §B9)."""
 
 import copy
 import hashlib
@@ -205,15 +206,23 @@ class Table:
 
     def make_keys(self, seat):
         rep = self.rep
-        owed, standing = rep.phase["required"][seat], rep.phase["standing"]
+        owed = rep.phase["required"][seat]
         sealed = []
-        for slot, to in sorted(owed["sealed"]):  # (a stand-in seals the key it keeps, as its own sender)
-            key = deck.scalar_bytes(self.lock_key(standing.get((seat, slot), seat), slot))
+        for slot, to in sorted(owed["sealed"]):
+            key = deck.scalar_bytes(self.lock_key(seat, slot))
             box = deck.seal(rep.seats[to][1], key, canon.encode(["sealed-key", GAME_ID, slot, seat, to]), self.fresh())
             sealed.append([slot, to, box, deck.sealed_commitment(key)])
-        public = [[slot, deck.scalar_bytes(self.lock_key(standing.get((seat, slot), seat), slot))]
-                  for slot in sorted(owed["public"])]
+        public = [[slot, deck.scalar_bytes(self.lock_key(seat, slot))] for slot in sorted(owed["public"])]
         return {"t": "keys", "public": public, "sealed": sealed}
+
+    def make_release(self, seat):
+        """The shares of a rebuilt seat's escrowed lock keys this seat owes (§B16 step 4)."""
+        owed = self.rep.phase["release_due"][seat]
+        public = [[gone, slot, self.lock_share(seat, gone, slot)] for gone, slot in sorted(owed["public"])]
+        sealed = [[gone, slot, to, deck.seal(self.rep.seats[to][1], self.lock_share(seat, gone, slot),
+                                             canon.encode(["release-share", GAME_ID, gone, slot, seat, to]), self.fresh())]
+                  for gone, slot, to in sorted(owed["sealed"])]
+        return {"t": "release", "public": public, "sealed": sealed}
 
     def make_audit(self, seat):
         entries = []
@@ -308,6 +317,7 @@ def test_a_seat_rebuilt_mid_round_gets_its_lock_keys_back_from_the_others_and_is
     assert game.winner == 0
     [passed] = table.owed(0, 1)
     assert table.owed(2, 1) == [] and rep.unpublished[passed] == {0}
+    assert rep._staying(1) == []  # it gave no card
     # The keys it rebuilds: its hand's (but the card passed to it) and the stock's, still locked.
     assert rep._rebuilt_slots(1) == sorted(set(game.hands[1]) - {passed} | set(game.stock))
     good = table.rebuild(0, 1)
@@ -335,7 +345,6 @@ def test_a_seat_rebuilt_mid_round_gets_its_lock_keys_back_from_the_others_and_is
     for slot, _share in good["locks"]:
         assert rep.published[(slot, 1)] == table.lock_key(1, slot)
     assert rep.published[(passed, 0)] == table.lock_key(0, passed)
-    assert rep.stand_ins == {}  # it gave no card
     # Its choice, committed before the phase was opening, is dropped: its caretaker chooses again.
     assert 1 not in rep.phase["commits"] and rep.due(1) == "commit"
     # Seats still playing can no longer escrow among two holders or fewer (§C8).
@@ -345,46 +354,62 @@ def test_a_seat_rebuilt_mid_round_gets_its_lock_keys_back_from_the_others_and_is
     assert [d for d in rep.deals if 1 in rep.deals[d].holders] == [0, 1]  # deal 2 began after: not its
 
 
-def test_the_card_a_rebuilt_seat_gave_stays_with_its_receiver_who_releases_its_key_as_a_stand_in():
+def test_the_key_of_a_card_a_rebuilt_seat_gave_stays_escrowed_until_a_card_step_releases_it():
     table = escrowed_table(label=b"gift 0")
     rep, game = table.rep, table.rep.game
     table.play(until=in_round_two_after(1))
-    # Round 1's winner, seat 1, passed seat 2 a card: locked by seat 1's key alone, known to 2.
+    # Round 1's winner, seat 1, passed seat 2 a card: locked by seat 1's key alone, not its own.
     assert game.winner == 1
     [gift] = table.owed(1, 2)
-    assert rep._gifts(1) == [gift] and gift not in rep._rebuilt_slots(1)
+    assert rep._staying(1) == [gift] and gift not in rep._rebuilt_slots(1)
     for seat in (0, 2):
         table.submit(seat, table.rebuild(seat, 1))
-    assert rep.rebuilt == {1: rep.seq - 1} and rep.stand_ins == {gift: (1, 2)}
-    assert (gift, 1) not in rep.published  # its key stays with seat 2
-    # The card is revealed when seat 2 plays it, or before the audit: seat 2 publishes seat 1's key.
-    published_by = {}
+    assert rep.rebuilt == {1: rep.seq - 1} and (gift, 1) not in rep.published
+    # When it is revealed (seat 2 plays it, or before the audit), the holders of seat 1's lock
+    # escrow each publish their share, and the key is their sum.
+    released = []
     original = table.submit
 
     def noting(seat, body):
-        if body["t"] == "keys" and any(slot == gift for slot, _ in body["public"]):
-            published_by[gift] = seat
         original(seat, body)
+        if body["t"] == "release":
+            released.append((seat, [item[:2] for item in body["public"]], body["sealed"]))
 
     table.submit = noting
-    table.play()
-    assert rep.result() is not None and published_by == {gift: 2}
+    table.play(until=lambda t: len(released) == 2)
+    assert released == [(0, [[1, gift]], []), (2, [[1, gift]], [])]
     assert rep.published[(gift, 1)] == table.lock_key(1, gift)
+    table.play()
+    assert rep.result() is not None
 
 
-def test_a_stand_in_publishing_a_wrong_key_is_its_own_bad_key():
+def test_a_release_is_checked_share_by_share_and_the_sum_against_the_verifier():
     table = escrowed_table(label=b"gift 0")
     rep = table.rep
+    # Seat 1 escrows its lock key of slot 4 wrong — the card it will give seat 2 (as the test
+    # above shows) — and every other right.
+    table.late = {1}
+    table.play(until=lambda t: rep.phase["kind"] == "cards" and rep.deals[0].passes[:1] == [("lock", 1)])
+    table.submit(1, table.lock_escrow(1, 0, locks=[k + (i == 4) for i, k in enumerate(table.own_locks(1, 0))]))
+    table.late = set()
     table.play(until=in_round_two_after(1))
     [gift] = table.owed(1, 2)
+    assert gift == 4
     for seat in (0, 2):
         table.submit(seat, table.rebuild(seat, 1))
     table.play(until=lambda t: rep.phase["kind"] == "cards" and rep.phase.get("sub") == "keys"
-               and (2, gift) in rep.phase.get("standing", {}))
-    body = table.make_keys(2)
-    body["public"] = [[slot, deck.scalar_bytes(table.lock_key(2, slot)) if slot == gift else key]
-                      for slot, key in body["public"]]
-    refused(table, 2, body, "bad-key")
+               and 0 in rep.phase.get("release_due", {}))
+    good = table.make_release(0)
+    refused(table, 0, {**good, "public": [[1, gift, table.lock_share(2, 1, gift)]]}, "illegal")  # another's share
+    refused(table, 0, {**good, "public": []}, "illegal")
+    refused(table, 0, {**good, "public": [[1, gift, b"x"]]}, "malformed")
+    refused(table, 1, good, "illegal")  # it owes no share
+    refused(table, 0, {"t": "keys", "public": [], "sealed": []}, "illegal")  # it owes only shares
+    # Each share matches its digest, but their sum is not the key seat 1 locked the card with.
+    table.submit(0, table.make_release(0))
+    with pytest.raises(replica.Fault) as caught:
+        rep.apply(2, table.make_release(2))
+    assert (caught.value.code, caught.value.culprit) == ("bad-escrow", 1)
 
 
 def test_a_seat_rebuilt_before_its_lock_pass_is_locked_by_its_caretaker_with_keys_everyone_computes():
