@@ -48,6 +48,11 @@ OPTIONS = {
     "torpedo": {"build": "random"},
     "steamcourt2015": {"characters": "auction", "three": "queen+submariner+plaguedoctor"},
 }
+# Tables where no bot takes a leaver's seat (host --no-bot-seats): the probe game's, so that its
+# transcript holds no escrow (§B16) and stays the short log, read entry by entry, whose entries
+# tests/session/test_transcript_texts.py and test_transcript_blame.py change one at a time. The
+# other 3-player vectors carry every seat's escrows.
+NO_BOT_SEATS = {"probe"}
 # Bots other than the games' default kind: Torpedo's quick heuristic (its default search bot would
 # make every replay of the vector slow, and every tuning of its search change the vector).
 BOT_KINDS = {"torpedo": "heuristic"}
@@ -58,7 +63,7 @@ def vector_board(game: str, players: int, seed: bytes, options: dict | None, bot
     plays it again)."""
     rules = get_game(game)
     bots = None if bot_kind is None else [bot_for(rules, seed + bytes([seat]), bot_kind) for seat in range(players)]
-    return Switchboard(game, players, seed=seed, options=options, bots=bots)
+    return Switchboard(game, players, seed=seed, options=options, bots=bots, open_seats=game not in NO_BOT_SEATS)
 
 
 def envelopes() -> dict:

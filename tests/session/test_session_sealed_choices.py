@@ -18,7 +18,8 @@ from tests.engine.sealed_game import GAME, Guess, loader
 
 def board(seed: bytes = b"sealed", players: int = 3) -> Switchboard:
     bots = [RandomBot(seed + bytes([seat])) for seat in range(players)]
-    return Switchboard(GAME.name, players, seed=seed, loader=loader, bots=bots)
+    # No bot seats, so no escrow (§B16): the log holds the game's steps alone, read by position.
+    return Switchboard(GAME.name, players, seed=seed, loader=loader, bots=bots, open_seats=False)
 
 
 def sealed_and_talking(b: Switchboard) -> bool:

@@ -75,7 +75,7 @@ def test_an_entry_with_its_number_but_another_link_is_the_hosts_fault():
     assert report.failure is not None and (report.failure.culprit, report.failure.code) == (0, "bad-sequence")
     assert report.describe() == "\n".join([
         HEADER,
-        checked(6, 148, 15),
+        checked(6, 150, 15),
         f"FAILED at entry 5: p0 (seat 0) — sent entry 5 out of order (expected 5 after {head_before_entry_5()}).",
         "NOT verified.",
     ])
@@ -192,7 +192,7 @@ def test_a_correctly_signed_bad_opening_inside_an_entry_is_its_authors_fault():
     assert not report.damage
     assert report.describe() == "\n".join([
         HEADER,
-        checked(6, 148, 15),
+        checked(6, 150, 15),
         "FAILED at entry 5: p2 (seat 2) — opened a commitment with a different value than it committed to.",
         "NOT verified.",
     ])
@@ -245,7 +245,7 @@ def test_an_acknowledgement_of_another_entry_names_nobody():
     assert report.failure is None and not report.damage and not report.ok and report.complete
     assert report.describe() == "\n".join([
         HEADER,
-        "Checked 67 log entries (272 signatures, every chain link, every rule), 200 state-hash acknowledgements, "
+        "Checked 68 log entries (276 signatures, every chain link, every rule), 203 state-hash acknowledgements, "
         "1 deal audit and no chat lines.",
         FORK,
         "Result: p2 (seat 2) won — 2 points; scores p0: 1, p1: 1, p2: 2.",

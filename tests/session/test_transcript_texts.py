@@ -29,7 +29,7 @@ VECTOR = Path(__file__).parents[2] / "protocol" / "vectors" / "session-probe-3p.
 
 HEADER = "Transcript of Probe kept by p1 (seat 1); players: p0, p1, p2."
 ALL_CHECKED = (
-    "Checked 67 log entries (272 signatures, every chain link, every rule), 201 state-hash acknowledgements, "
+    "Checked 68 log entries (276 signatures, every chain link, every rule), 204 state-hash acknowledgements, "
     "1 deal audit and no chat lines."
 )
 RESULT = "Result: p2 (seat 2) won — 2 points; scores p0: 1, p1: 1, p2: 2."
@@ -82,10 +82,10 @@ def damaged_entry_5(how: str) -> str:
     return "\n".join([
         HEADER,
         # The later acknowledgements' signatures are checked too; what they acknowledge can't be.
-        "Checked 5 log entries (148 signatures, every chain link, every rule), 15 state-hash acknowledgements, "
+        "Checked 5 log entries (150 signatures, every chain link, every rule), 15 state-hash acknowledgements, "
         "no deal audits and no chat lines.",
         f"FAILED at entry 5: the file is damaged or was altered: record 19 {how}; this proves nothing about any player.",
-        "The 61 log entries after it could not be checked.",
+        "The 62 log entries after it could not be checked.",
         "NOT verified.",
     ])
 
@@ -123,7 +123,7 @@ def test_a_dropped_entry_is_damage_not_the_hosts_fault():
     del items[ENTRY_5 - 1]
     assert described(file_of(items)) == damaged_entry_5(
         "holds entry 6 (a record is missing, repeated or out of order)"
-    ).replace("record 19", "record 20").replace("The 61 log entries", "The 60 log entries")
+    ).replace("record 19", "record 20").replace("The 62 log entries", "The 61 log entries")
 
 
 ACK = 25  # record 25: p2's acknowledgement of entry 5
@@ -135,7 +135,7 @@ def test_a_flipped_bit_in_an_acknowledgement_is_damage_and_the_rest_is_checked()
     assert not report.ok and report.failure is None and report.complete
     assert report.describe() == "\n".join([
         HEADER,
-        "Checked 67 log entries (271 signatures, every chain link, every rule), 200 state-hash acknowledgements, "
+        "Checked 68 log entries (275 signatures, every chain link, every rule), 203 state-hash acknowledgements, "
         "1 deal audit and no chat lines.",
         "FAILED: the file is damaged or was altered: record 25, a state-hash acknowledgement in the name of "
         "p2 (seat 2), has a signature that does not verify (unless the host relayed it so: a joiner records "
@@ -224,12 +224,12 @@ def test_a_game_a_player_quit_names_them_once():
     for seat in (0, 2):
         assert texts[seat] == "\n".join([
             f"Transcript of Probe kept by p{seat} (seat {seat}); players: p0, p1, p2.",
-            checked(7, 30, 18), stopped, "Verified.",
+            checked(7, 31, 19), stopped, "Verified.",
         ])
     assert texts[1] == "\n".join([
         "Transcript of Probe kept by p1 (seat 1); players: p0, p1, p2.",
-        checked(4, 18, 9),
-        "p1 (seat 1), who kept this transcript, left the game (quit) after 4 log entries.",
+        checked(5, 22, 12),
+        "p1 (seat 1), who kept this transcript, left the game (quit) after 5 log entries.",
         "Verified.",
     ])
 
@@ -239,17 +239,17 @@ def test_a_game_halted_on_an_unprovable_fault_says_whose_word_it_is():
     # A frame over the size limit: only the host saw it, so only its word says so.
     board.host.protocol_violation(1, "oversize", "sent a frame of 2000000 bytes (the limit is 1048576)")
     board.run()
-    stopped = "The game stopped after 7 log entries: p1 (seat 1) sent a frame of 2000000 bytes (the limit is 1048576); "
+    stopped = "The game stopped after 6 log entries: p1 (seat 1) sent a frame of 2000000 bytes (the limit is 1048576); "
     assert described(bytes(board.transcripts[0])) == "\n".join([
         "Transcript of Probe kept by p0 (seat 0); players: p0, p1, p2.",
-        checked(7, 32, 21), stopped + "as seen by p0 (seat 0), who kept this transcript — " + UNPROVEN, "Verified.",
+        checked(6, 28, 18), stopped + "as seen by p0 (seat 0), who kept this transcript — " + UNPROVEN, "Verified.",
     ])
     # Seat 2 has only the host's word: it records the host's claim, its words quoted, blaming p1 on
     # nobody's word but naming the host as the one who stopped the game.
     assert described(bytes(board.transcripts[2])) == "\n".join([
         "Transcript of Probe kept by p2 (seat 2); players: p0, p1, p2.",
-        checked(7, 33, 21),
-        "The game stopped after 7 log entries: p0 (seat 0) stopped the game, claiming p1 (seat 1) sent an oversize "
+        checked(6, 29, 18),
+        "The game stopped after 6 log entries: p0 (seat 0) stopped the game, claiming p1 (seat 1) sent an oversize "
         "frame, in its words: “p1 (seat 1) sent a frame of 2000000 bytes (the limit is 1048576)”; the claim is "
         "unproven.",
         "Verified.",
@@ -273,9 +273,9 @@ def test_a_file_cut_inside_a_record_is_checked_up_to_the_cut_and_says_where_it_e
     cut = data[: len(data) * 2 // 3]
     assert described(cut) == "\n".join([
         HEADER,
-        "Checked 45 log entries (182 signatures, every chain link, every rule), 133 state-hash "
+        "Checked 46 log entries (185 signatures, every chain link, every rule), 135 state-hash "
         "acknowledgements, no deal audits and no chat lines.",
-        "The file ends inside record 139: it was cut short while being written (a crash or a full disk); "
+        "The file ends inside record 141: it was cut short while being written (a crash or a full disk); "
         "everything before it was checked.",
         "The transcript ends before the game did.",
         "Verified.",
