@@ -70,7 +70,7 @@ class Deal:
 
 
 class Replica:
-    def __init__(self, game, game_id: bytes, seats: list, deck_domain: str):
+    def __init__(self, game, game_id: bytes, seats: list, deck_domain: str, ruleset: dict | None = None):
         self.game = game
         self.game_id = game_id
         self.seats = seats
@@ -97,7 +97,8 @@ class Replica:
         self.secrets = {}       # rebuilt seat -> its escrow secret e
         self.released = {}      # (rebuilt seat, slot) -> {holder: its share published with `release`}
         self.sequencer = 0   # the seat that signs the entries: the host, then its successors (§B15)
-        self.bots_allowed = True  # the start's ruleset may say no seat is opened (§B14)
+        # The start's ruleset may say no seat is opened (§B14): `open_seats` is written only when false (§D1).
+        self.bots_allowed = ruleset is None or "open_seats" not in ruleset
         self.phase = None
         self._begin()
 

@@ -106,9 +106,7 @@ def replayer(start_body):
         game, domain = torpedo.Torpedo(options), torpedo.DECK_DOMAIN
     else:
         return None
-    followed = replica.Replica(game, start_body["game_id"], start_body["seats"], domain)
-    followed.bots_allowed = "open_seats" not in ruleset  # the table's choice (§D1, §B14)
-    return followed
+    return replica.Replica(game, start_body["game_id"], start_body["seats"], domain, ruleset)
 
 
 def verify(data: bytes, follow_games: bool = True) -> Report:
