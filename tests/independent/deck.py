@@ -387,3 +387,16 @@ def seat_deal_keys(e: int, deal: int, size: int, reshuffle: bool):
 def share_digest(share: bytes, context: bytes) -> bytes:
     """The digest a lock escrow signs of each share of a lock key (§B16)."""
     return H(b"p2pgames/v1/escrow-share\x00" + context + share)
+
+
+def lock_escrow(game_id: bytes, author: int, deal: int, locks: list[int], holders: list[int], seal_of,
+                fresh) -> tuple[list, list]:
+    """A `lock-escrow`'s digests and boxes (§B16): each lock key split among `holders` (§C8), each
+    holder's shares sealed to it (`seal_of(seat)`: its X25519 key) with `fresh()` ephemeral keys."""
+    splits = [escrow_split(k, len(holders)) for k in locks]
+    digests = [[share_digest(scalar_bytes(split[j]), canon.encode(["lock-share", game_id, author, deal, i, h]))
+                for i, split in enumerate(splits)] for j, h in enumerate(holders)]
+    boxes = [seal(seal_of(h), b"".join(scalar_bytes(split[j]) for split in splits),
+                  canon.encode(["lock-escrow", game_id, author, deal, h, len(holders)]), fresh())
+             for j, h in enumerate(holders)]
+    return digests, boxes

@@ -427,7 +427,7 @@ class Replica:
             raise Fault("illegal", f"seat {seat}: may not escrow its secret with seats {holders} now", seat)
         self.escrows[seat] = {"holders": holders, "commitments": commitments}
 
-    def _lock_escrow_due(self, seat, number) -> bool:
+    def lock_escrow_due(self, seat, number) -> bool:
         """A lock escrow of deal `number` would be legal from `seat` now (then its lock pass is not)."""
         others = [s for s in self.playing() if s != seat]
         deal, current = self.deals.get(number), self.lock_escrows.get((seat, number))
@@ -447,7 +447,7 @@ class Replica:
         if deal is not None and not (all(len(row) == deal.size for row in digests)
                                      and all(len(b) <= 48 + 32 * deal.size for b in boxes)):
             raise Fault("malformed", f"seat {seat}: a lock escrow of deal {number} of the wrong size", seat)
-        if not self._lock_escrow_due(seat, number) or holders != [s for s in self.playing() if s != seat]:
+        if not self.lock_escrow_due(seat, number) or holders != [s for s in self.playing() if s != seat]:
             raise Fault("illegal", f"seat {seat}: may not escrow its lock keys of deal {number} with seats "
                                    f"{holders} now", seat)
         self.lock_escrows[(seat, number)] = {"holders": holders, "digests": digests}
@@ -739,7 +739,7 @@ class Replica:
         deal = self.deals.get(number)
         if deal is None or number not in self.phase["deals"] or not deal.passes or deal.passes[0] != (stage, seat):
             raise Fault("illegal", f"seat {seat}: a {stage} pass of deal {number} that is not due", seat)
-        if stage == "lock" and self._lock_escrow_due(seat, number):
+        if stage == "lock" and self.lock_escrow_due(seat, number):
             raise Fault("illegal", f"seat {seat}: a lock pass of deal {number} before its lock keys are escrowed", seat)
         if not (len(values) == deal.size and all(isinstance(v, bytes) and len(v) == 32 for v in values)
                 and len(verifiers) == (deal.size if stage == "lock" else 0)

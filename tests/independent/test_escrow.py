@@ -88,13 +88,7 @@ class Table:
         """Seat's lock escrow of `number`: each lock key split among the others still playing."""
         locks = self.own_locks(seat, number) if locks is None else locks
         holders = self.others(seat)
-        splits = [deck.escrow_split(k, len(holders)) for k in locks]
-        digests = [[deck.share_digest(deck.scalar_bytes(split[j]),
-                                      canon.encode(["lock-share", GAME_ID, seat, number, i, h]))
-                    for i, split in enumerate(splits)] for j, h in enumerate(holders)]
-        boxes = [deck.seal(self.rep.seats[h][1], b"".join(deck.scalar_bytes(split[j]) for split in splits),
-                           canon.encode(["lock-escrow", GAME_ID, seat, number, h, len(holders)]), self.fresh())
-                 for j, h in enumerate(holders)]
+        digests, boxes = deck.lock_escrow(GAME_ID, seat, number, locks, holders, lambda h: self.rep.seats[h][1], self.fresh)
         return {"t": "lock-escrow", "deal": number, "holders": holders, "digests": digests, "boxes": boxes}
 
     def share(self, holder, of) -> bytes:
