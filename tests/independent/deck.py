@@ -2,7 +2,8 @@
 (§D1), from the SPEC alone.
 
 P-256 arithmetic is written out here in pure Python (x-only commutative encryption, §C5.3; the
-escrow's commitments, §C8); sealing uses X25519, HKDF-SHA256 and ChaCha20-Poly1305 from `cryptography`, as §C6 names them.
+escrow's commitments, §C8); sealing uses X25519, HKDF-SHA256 and ChaCha20-Poly1305 from
+`cryptography`, as §C6 names them.
 """
 
 import hashlib

@@ -475,7 +475,8 @@ class Replica:
         if not (is_int(target) and isinstance(share, bytes) and len(share) == 32
                 and all(isinstance(items, list) and all(
                     isinstance(item, list) and len(item) == 2 and is_int(item[0])
-                    and isinstance(item[1], bytes) and len(item[1]) == 32 for item in items) for items in (sent, locks))):
+                    and isinstance(item[1], bytes) and len(item[1]) == 32 for item in items)
+                        for items in (sent, locks))):
             raise Fault("malformed", f"seat {seat}: a rebuild with fields of the wrong type", seat)
         others = [s for s in self.playing() if s != target]
         escrow = self.escrows.get(target)
@@ -494,18 +495,13 @@ class Replica:
             raise Fault("illegal", f"seat {seat}: may not give its shares of seat {target}'s escrow now", seat)
         value = int.from_bytes(share, "big")
         if not deck.check_share(value, escrow["commitments"][escrow["holders"].index(seat)]):
-            raise Fault("illegal", f"seat {seat}: a share of seat {target}'s escrow that is not the one committed to", seat)
+            raise Fault("illegal", f"seat {seat}: a share of seat {target}'s escrow not the one committed to", seat)
         # `locks`: its share of the target's lock key of each slot the rebuild rebuilds, in order.
         if [slot for slot, _ in locks] != self._rebuilt_slots(target):
             raise Fault("illegal", f"seat {seat}: shares of lock keys of slots {[s for s, _ in locks]}, not "
                                    f"{self._rebuilt_slots(target)}", seat)
         for slot, raw in locks:
-            deal = self.deal_of(slot)
-            escrowed = self.lock_escrows[(target, deal.number)]
-            context = canon.encode(["lock-share", self.game_id, target, deal.number, slot - deal.first, seat])
-            if deck.share_digest(raw, context) != escrowed["digests"][escrowed["holders"].index(seat)][slot - deal.first]:
-                raise Fault("illegal", f"seat {seat}: its share of seat {target}'s key of slot {slot} is not "
-                                       f"the one escrowed", seat)
+            self._check_lock_share(seat, target, slot, raw)
         # `sent`: exactly the kept slots of live deals the target knows whose key of the author is
         # unpublished (an audited deal's keys are all out), in order, each with the author's key.
         owed = [slot for slot in sorted(self.kept_slots(target))
@@ -524,6 +520,16 @@ class Replica:
         self.lock_shares.setdefault(target, {})[seat] = [(slot, int.from_bytes(raw, "big")) for slot, raw in locks]
         self.sent_keys.setdefault(target, []).extend(keys)
         self._consented(target)
+
+    def _check_lock_share(self, holder, seat, slot, raw):
+        """`raw` is `holder`'s share of `seat`'s lock key of `slot`, as the digest `seat`'s lock
+        escrow signed says (§B16), else the holder's `illegal`."""
+        deal = self.deal_of(slot)
+        escrowed = self.lock_escrows[(seat, deal.number)]
+        context = canon.encode(["lock-share", self.game_id, seat, deal.number, slot - deal.first, holder])
+        if deck.share_digest(raw, context) != escrowed["digests"][escrowed["holders"].index(holder)][slot - deal.first]:
+            raise Fault("illegal", f"seat {holder}: its share of seat {seat}'s key of slot {slot} is not the one "
+                                   f"escrowed", holder)
 
     def _is_lock_key(self, slot, seat, key) -> bool:
         """`key` is `seat`'s lock key of `slot`: E(V, key) is its verifier (§B6.2)."""
@@ -598,12 +604,7 @@ class Replica:
         if sorted(items) != sorted(owed["public"]) or sorted(pairs) != sorted(owed["sealed"]):
             raise Fault("illegal", f"seat {seat}: released other shares than it owes", seat)
         for gone, slot, raw in public:
-            deal = self.deal_of(slot)
-            escrowed = self.lock_escrows[(gone, deal.number)]
-            context = canon.encode(["lock-share", self.game_id, gone, deal.number, slot - deal.first, seat])
-            if deck.share_digest(raw, context) != escrowed["digests"][escrowed["holders"].index(seat)][slot - deal.first]:
-                raise Fault("illegal", f"seat {seat}: its share of seat {gone}'s key of slot {slot} is not the one "
-                                       f"escrowed", seat)
+            self._check_lock_share(seat, gone, slot, raw)
         # (The sealed shares only their receiver can open and check.)
         self.phase["released"][seat] = body
         for gone, slot, raw in public:
