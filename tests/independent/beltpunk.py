@@ -97,6 +97,10 @@ class Beltpunk:
                 "declaring": self.declaring, "scorers": list(self.scorers),
                 "scoring": [[seat, list(slots)] for seat, slots in self.scoring]}
 
+    def kept_slots(self, seat):
+        """The hidden slots in the seat's own keeping (§D1, §B14): its hand."""
+        return list(self.hands[seat])
+
     def actor(self):
         return self.order[self.resolving][0]
 

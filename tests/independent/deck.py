@@ -1,7 +1,9 @@
-"""The deck's cryptography (SPEC §C3–§C6) and the engine's random stream (§D1), from the SPEC alone.
+"""The deck's cryptography (SPEC §C3–§C6), key escrow (§C8, §B16) and the engine's random stream
+(§D1), from the SPEC alone.
 
-P-256 arithmetic is written out here in pure Python (x-only commutative encryption, §C5.3);
-sealing uses X25519, HKDF-SHA256 and ChaCha20-Poly1305 from `cryptography`, as §C6 names them.
+P-256 arithmetic is written out here in pure Python (x-only commutative encryption, §C5.3; the
+escrow's commitments, §C8); sealing uses X25519, HKDF-SHA256 and ChaCha20-Poly1305 from
+`cryptography`, as §C6 names them.
 """
 
 import hashlib
@@ -82,16 +84,9 @@ def _add(p1, p2):
     return (X3, Y3, Z3)
 
 
-def encrypt(value: bytes, k: int) -> bytes:
-    """E_k(x) (§C5.3): the x-coordinate of k·P for either point P with x-coordinate `value`."""
-    if not is_card_value(value):
-        raise DeckError("not a card value")
-    if not 1 <= k < N:
-        raise DeckError("scalar out of range")
-    x = int.from_bytes(value, "big")
-    y = pow(_rhs(x), (P + 1) // 4, P)
+def _multiply(k: int, x: int, y: int):
+    """k·(x, y) in Jacobian coordinates, by fixed 4-bit windows."""
     base = (x, y, 1)
-    # fixed 4-bit windows
     table = [(0, 1, 0), base]
     for _ in range(14):
         table.append(_add(table[-1], base))
@@ -102,9 +97,23 @@ def encrypt(value: bytes, k: int) -> bytes:
         digit = (k >> shift) & 15
         if digit:
             acc = _add(acc, table[digit])
-    X, _Y, Z = acc
+    return acc
+
+
+def _affine(pt) -> tuple[int, int]:
+    X, Y, Z = pt
     zinv = pow(Z, P - 2, P)
-    return (X * zinv * zinv % P).to_bytes(32, "big")
+    return X * zinv * zinv % P, Y * zinv * zinv * zinv % P
+
+
+def encrypt(value: bytes, k: int) -> bytes:
+    """E_k(x) (§C5.3): the x-coordinate of k·P for either point P with x-coordinate `value`."""
+    if not is_card_value(value):
+        raise DeckError("not a card value")
+    if not 1 <= k < N:
+        raise DeckError("scalar out of range")
+    x = int.from_bytes(value, "big")
+    return _affine(_multiply(k, x, pow(_rhs(x), (P + 1) // 4, P)))[0].to_bytes(32, "big")
 
 
 def inverse(k: int) -> int:
@@ -309,3 +318,86 @@ def permutation_from_stream(rng: bytes, m: int) -> tuple[list[int], int]:
         j = r % (i + 1)
         items[i], items[j] = items[j], items[i]
     return items, used()
+
+
+# --- key escrow (§C8) and the seat's secrets it rebuilds (§B16) -------------------------------
+
+G = (0x6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296,
+     0x4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5)   # the P-256 generator
+
+
+def share_commitment(share: int) -> bytes:
+    """share·G, SEC 1 compressed: 0x02 or 0x03 by the parity of y, then x (§C8)."""
+    x, y = _affine(_multiply(share, *G))
+    return bytes([2 + (y & 1)]) + x.to_bytes(32, "big")
+
+
+def check_share(share: int, commitment: bytes) -> bool:
+    """§C8 *check*: a scalar in [1, n−1] whose commitment is `commitment` byte for byte."""
+    return 1 <= share < N and share_commitment(share) == commitment
+
+
+class HmacStream:
+    """Bytes read in order from the blocks HMAC-SHA256(key, label ‖ i as 8 bytes), i = 0, 1, …"""
+
+    def __init__(self, key: bytes, label: bytes):
+        self.key, self.label, self.counter, self.buffer = key, label, 0, b""
+
+    def take(self, n: int) -> bytes:
+        while len(self.buffer) < n:
+            self.buffer += hmac.new(self.key, self.label + self.counter.to_bytes(8, "big"), hashlib.sha256).digest()
+            self.counter += 1
+        chunk, self.buffer = self.buffer[:n], self.buffer[n:]
+        return chunk
+
+    def scalar(self) -> int:
+        """A random_scalar draw of 64 bytes (§C5.7's rejection sampling of 32-byte strings)."""
+        return scalar_from_stream(self.take(64))[0]
+
+
+def escrow_split(e: int, m: int) -> list[int]:
+    """The shares of `e` for `m` holders (§C8 *split*)."""
+    stream = HmacStream(scalar_bytes(e), b"p2pgames/v1/escrow-split\x00" + bytes([m]))
+    while True:
+        shares = [stream.scalar() for _ in range(m - 1)]
+        last = (e - sum(shares)) % N
+        if last:
+            return shares + [last]
+
+
+def escrow_commitments(e: int, m: int) -> list[bytes]:
+    return [share_commitment(s) for s in escrow_split(e, m)]
+
+
+def seat_stream(e: int, *label) -> HmacStream:
+    """D(label…) of §B16: the §C5.7 stream keyed by the escrow secret as 32 bytes, its label
+    canon(["p2pgames/seat-secret", label…])."""
+    return HmacStream(scalar_bytes(e), canon.encode(["p2pgames/seat-secret", *label]))
+
+
+def seat_deal_keys(e: int, deal: int, size: int, reshuffle: bool):
+    """A seat's keys of deal `deal` from its escrow secret (§B16): (re-key key or None, shuffle
+    key, permutation, [lock key per slot])."""
+    stream = seat_stream(e, "deal", deal)
+    rekey = stream.scalar() if reshuffle else None
+    shuffle = stream.scalar()
+    permutation = permutation_from_stream(stream.take(8 * size + 64), size)[0]
+    return rekey, shuffle, permutation, [stream.scalar() for _ in range(size)]
+
+
+def share_digest(share: bytes, context: bytes) -> bytes:
+    """The digest a lock escrow signs of each share of a lock key (§B16)."""
+    return H(b"p2pgames/v1/escrow-share\x00" + context + share)
+
+
+def lock_escrow(game_id: bytes, author: int, deal: int, locks: list[int], holders: list[int], seal_of,
+                fresh) -> tuple[list, list]:
+    """A `lock-escrow`'s digests and boxes (§B16): each lock key split among `holders` (§C8), each
+    holder's shares sealed to it (`seal_of(seat)`: its X25519 key) with `fresh()` ephemeral keys."""
+    splits = [escrow_split(k, len(holders)) for k in locks]
+    digests = [[share_digest(scalar_bytes(split[j]), canon.encode(["lock-share", game_id, author, deal, i, h]))
+                for i, split in enumerate(splits)] for j, h in enumerate(holders)]
+    boxes = [seal(seal_of(h), b"".join(scalar_bytes(split[j]) for split in splits),
+                  canon.encode(["lock-escrow", game_id, author, deal, h, len(holders)]), fresh())
+             for j, h in enumerate(holders)]
+    return digests, boxes

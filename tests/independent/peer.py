@@ -2,9 +2,12 @@
 
 `Peer.run(host, port)` connects, says hello, accepts the start, then follows the log: it checks
 every entry as a joiner must, applies it with its own replica, acknowledges it with its own state
-hash, and makes every submission its seat owes — random contributions, choices, passes, keys,
-audits, moves — until the game is over and every seat agreed on the last entry. It writes its own
-transcript (§B11). Anything it can't accept raises PeerError naming the message.
+hash, and makes every submission its seat owes — random contributions, choices, its lock keys'
+escrow before each lock pass (§B16), passes, keys, audits, moves — until the game is over and
+every seat agreed on the last entry. As a holder of another seat's escrow it checks its share of
+each on receipt (§B16). It escrows no secret of its own (nothing asks it to: its seat just can't be
+rebuilt). It writes its own transcript (§B11). Anything it can't accept raises PeerError naming the
+message.
 """
 
 import os
@@ -14,9 +17,9 @@ import struct
 import trio
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
-from . import canon, deck, probe, replica, wire
+from . import canon, deck, probe, replica, transcript, wire
 
-PROTOCOL = 4
+PROTOCOL = 5
 
 
 class PeerError(Exception):
@@ -278,6 +281,9 @@ class Peer:
             state = rep.apply(seat, s["body"])
         except replica.Fault as f:
             raise PeerError(f"entry {seq}: {f.code} of seat {f.culprit}: {f}") from f
+        if (s["body"]["t"] in ("escrow", "lock-escrow") and self.seat in s["body"]["holders"]
+                and not transcript.escrow_box_is_right(self.game_id, seat, self.seal_private, s["body"], self.seat)):
+            raise PeerError(f"entry {seq}: seat {seat}'s escrow box for this seat is wrong (bad-escrow)")
         if state != body["state"]:
             raise PeerError(f"entry {seq}: the host's state {body['state'].hex()[:16]} is not ours "
                             f"{state.hex()[:16]} (desync); body {s['body']!r}")
@@ -414,7 +420,10 @@ class Peer:
             return
         due = self.replica.due(self.seat)
         based_on = self.replica.seq
-        if due is None and self.stale_move_after is not None and self.replica.seq > self.stale_move_after:
+        escrow_due = next((d for d in sorted(self.replica.deals) if self.replica.lock_escrow_due(self.seat, d)), None)
+        if escrow_due is not None:  # its lock keys of a deal it holds, before its lock pass (§B16)
+            body = self._make_lock_escrow(escrow_due)
+        elif due is None and self.stale_move_after is not None and self.replica.seq > self.stale_move_after:
             self.stale_move_after = None
             body = {"t": "act", "action": ["cheer", True]}
             based_on -= 1
@@ -444,6 +453,13 @@ class Peer:
         self.openings[phase["id"]] = (salt, value)
         return {"t": "commit", "commitment": deck.commit(phase["domain"], self.game_id, self.seat,
                                                          [phase["id"], value], salt)}
+
+    def _make_lock_escrow(self, number):
+        rep = self.replica
+        holders = [s for s in rep.playing() if s != self.seat]
+        digests, boxes = deck.lock_escrow(self.game_id, self.seat, number, self._secret(rep.deals[number])["locks"],
+                                          holders, lambda h: self.seats[h][1], lambda: self._bytes(32))
+        return {"t": "lock-escrow", "deal": number, "holders": holders, "digests": digests, "boxes": boxes}
 
     def _make_open(self):
         salt, value = self.openings.pop(self.replica.phase["id"])

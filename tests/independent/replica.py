@@ -1,5 +1,6 @@
 """The log's phases (SPEC §B4–§B7) over a game, from the SPEC alone: what each entry's submission
-must be, and the events the game gets. Used by the transcript verifier and by the peer.
+must be, and the events the game gets; open seats (§B14), host succession (§B15) and key escrow
+(§B16). Used by the transcript verifier and by the peer.
 
 `Replica(game, game_id, seats).apply(seat, body)` checks one sequenced submission, applies it and
 returns the state hash (§D1); it raises `Fault(code, message, culprit)` for anything §B4–§B7 refuse.
@@ -27,7 +28,12 @@ BODY_FIELDS = {
     "dispute": {"t", "slot", "reason"},
     "open-seat": {"t", "seat"},
     "hand-over": {"t", "keys", "received", "opening", "successor"},
+    "escrow": {"t", "holders", "commitments", "boxes"},
+    "lock-escrow": {"t", "deal", "holders", "digests", "boxes"},
+    "rebuild": {"t", "seat", "share", "sent", "locks"},
+    "release": {"t", "public", "sealed"},
 }
+OUT_OF_TURN = {"dispute", "open-seat", "hand-over", "escrow", "lock-escrow", "rebuild"}  # §B7, §B14, §B16
 
 
 class AutomaticDispute(Exception):
@@ -40,6 +46,10 @@ class AutomaticDispute(Exception):
 
 def is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _seats(v):
+    return isinstance(v, list) and all(is_int(s) for s in v)
 
 
 @dataclass
@@ -55,10 +65,12 @@ class Deal:
     start: list = field(default_factory=list)    # starting values
     final: list | None = None        # the locked values
     verifiers: dict = field(default_factory=dict)  # seat -> [verifier per slot]
+    kept_locks: dict = field(default_factory=dict)  # position -> (rebuilt seat whose escrowed lock its input
+                                                    # keeps, the holder whose re-key takes it off) (§B16)
 
 
 class Replica:
-    def __init__(self, game, game_id: bytes, seats: list, deck_domain: str):
+    def __init__(self, game, game_id: bytes, seats: list, deck_domain: str, ruleset: dict | None = None):
         self.game = game
         self.game_id = game_id
         self.seats = seats
@@ -74,15 +86,34 @@ class Replica:
         self._points = {}
         self.open = {}       # open seat -> the entry that opened it (§B14)
         self.handed = {}     # seat that handed over -> {deal: (rekey, shuffle, locks)} it published
-        self.consents = {}   # seat -> the seats that consented to opening it
+        self.consents = {}   # seat -> the seats that consented to opening it (either kind, §B16)
+        # Key escrow (§B16):
+        self.escrows = {}       # seat -> its current escrow: {"holders": [...], "commitments": [...]}
+        self.lock_escrows = {}  # (seat, deal) -> its current lock escrow: {"holders": [...], "digests": [...]}
+        self.shares = {}        # seat -> {consenter: its share of the seat's escrow secret}
+        self.lock_shares = {}   # seat -> {consenter: [(slot, its share of the seat's lock key there)]}
+        self.sent_keys = {}     # seat -> [(slot, consenter, key)]: the consenters' own keys, published when rebuilt
+        self.rebuilt = {}       # open seat rebuilt from its escrow -> the entry that rebuilt it
+        self.secrets = {}       # rebuilt seat -> its escrow secret e
+        self.released = {}      # (rebuilt seat, slot) -> {holder: its share published with `release`}
         self.sequencer = 0   # the seat that signs the entries: the host, then its successors (§B15)
-        self.bots_allowed = True  # the start's ruleset may say no seat is opened (§B14)
+        # The start's ruleset may say no seat is opened (§B14): `open_seats` is written only when false (§D1).
+        self.bots_allowed = ruleset is None or "open_seats" not in ruleset
         self.phase = None
         self._begin()
 
     def author(self, seat) -> int:
         """The seat whose key signs `seat`'s submissions: its caretaker, the host, once open (§B14)."""
         return self.sequencer if seat in self.open else seat
+
+    def playing(self) -> list:
+        """The seats still playing: every seat that is not open."""
+        return [s for s in range(self.players) if s not in self.open]
+
+    def kept_slots(self, seat) -> list:
+        """The hidden slots in `seat`'s own keeping (§D1): a hand; none in a game that keeps none."""
+        kept = getattr(self.game, "kept_slots", None)
+        return kept(seat) if kept else []
 
     # --- what the log waits for ---------------------------------------------------------------
 
@@ -129,24 +160,47 @@ class Replica:
             kind, ops = phase["groups"][phase["index"]]
             phase["sub"] = kind
             if kind == "deals":
+                shown = self._shown_before(ops)
+                if shown:  # a keys round first: a card still escrowed shown to a holder (§B16 step 5)
+                    phase["groups"].insert(phase["index"], ("keys", shown))
+                    phase["index"] -= 1
+                    continue
                 for op in ops:
                     self._open_deal(op)
                 phase["deals"] = [op[1] for op in ops]
                 return
             if kind == "keys":
                 phase["ops"] = ops
+                phase["submitted"], phase["release_due"], phase["released"] = {}, {}, {}
                 phase["required"] = self._key_requirements(ops)
-                phase["submitted"] = {}
-                if phase["required"] or not self._finish_keys():
+                if phase["required"] or phase["release_due"] or not self._finish_keys():
                     return
             else:
                 deals = set(ops[0][1])
+                escrowed = [slot for slot in sorted(self.unpublished) if self.deal_of(slot).number in deals
+                            and self._escrowed(slot) is not None]
+                if escrowed:  # a keys round first, revealing them: the holders publish their shares (§B16)
+                    phase["groups"].insert(phase["index"], ("keys", [["reveal", escrowed, "before-audit"]]))
+                    phase["index"] -= 1
+                    continue
                 phase["audit_deals"] = sorted(deals)
                 phase["required"], phase["submitted"] = self._auditors(deals)
                 return
 
     def due(self, seat) -> str | None:
-        """What the log waits for from `seat` now, in words (None: nothing)."""
+        """What the log waits for from `seat` now, in words (None: nothing); in a keys round a seat
+        may owe both a `keys` and a `release`, in either order (this says `keys` first)."""
+        owed = self.owes(seat)
+        return owed[0] if owed else None
+
+    def owes(self, seat) -> list:
+        phase = self.phase
+        if phase["kind"] == "cards" and phase["sub"] == "keys":
+            return ([] if seat not in phase["required"] or seat in phase["submitted"] else ["keys"]) + (
+                [] if seat not in phase["release_due"] or seat in phase["released"] else ["release"])
+        return [self._due(seat)] if self._due(seat) else []
+
+    def _due(self, seat) -> str | None:
         phase = self.phase
         if phase["kind"] == "decision":
             return "act" if seat in phase["seats"] else None
@@ -177,21 +231,13 @@ class Replica:
             raise Fault("malformed", f"seat {seat}: a submission of unknown type {t!r}", seat)
         if set(body) != BODY_FIELDS[t]:
             raise Fault("malformed", f"seat {seat}: a {t} with the wrong fields", seat)
-        if t == "dispute":
+        if t in OUT_OF_TURN:  # (a phase it begins counts it too; the entry's own seq is self.seq − 1)
             self.seq += 1
-            self._dispute(seat, body)
+            getattr(self, "_" + t.replace("-", "_"))(seat, body)
             return self.state_hash()
-        if t == "open-seat":
-            self._open_seat(seat, body)
-            self.seq += 1
-            return self.state_hash()
-        if t == "hand-over":
-            self._hand_over(seat, body)
-            self.seq += 1
-            return self.state_hash()
-        due = self.due(seat)
-        if due != t:
-            raise Fault("illegal", f"seat {seat}: a {t} when the log waits for {due or 'nothing'} from it", seat)
+        if t not in self.owes(seat):
+            raise Fault("illegal", f"seat {seat}: a {t} when the log waits for {self.due(seat) or 'nothing'} from it",
+                        seat)
         self.seq += 1  # the phase a submission begins starts after it: its id counts it (§B4)
         getattr(self, "_" + t)(seat, body)
         return self.state_hash()
@@ -237,27 +283,55 @@ class Replica:
 
     # --- open seats (§B14) -------------------------------------------------------------------
 
+    def _audited(self) -> set:
+        return {d for audit in self.audits for keys in audit.values() for d in keys}
+
+    def _holds_keys(self, seat) -> bool:
+        """`seat` holds a deal whose audit has not completed (§B14)."""
+        audited = self._audited()
+        return any(seat in deal.holders and deal.number not in audited for deal in self.deals.values())
+
+    def _unopened_choice(self, seat) -> bool:
+        """`seat` committed to a choice in the current choice phase and has not opened it (§B14)."""
+        phase = self.phase
+        return (phase["kind"] == "choice" and phase["domain"] == "choice"
+                and seat in phase["commits"] and seat not in phase["opens"])
+
+    def _consent_refused(self, seat, target) -> bool:
+        """What makes either kind of consent to opening `target` illegal from `seat` (§B14, §B16)."""
+        return (not self.bots_allowed or seat in self.open or target == seat or self.phase["kind"] == "over"
+                or target == self.sequencer or target in self.open)
+
     def _open_seat(self, seat, body):
         target = body["seat"]
         if not is_int(target) or not 0 <= target < self.players:
             raise Fault("malformed", f"seat {seat}: consented to opening seat {target!r}, which doesn't exist", seat)
-        audited = {d for audit in self.audits for keys in audit.values() for d in keys}
-        phase = self.phase
-        refused = (
-            not self.bots_allowed or seat in self.open or target == seat or phase["kind"] == "over"
-            or seat in self.consents.get(target, set()) or target == self.sequencer or target in self.open
-            or any(target in deal.holders and deal.number not in audited for deal in self.deals.values())
-            or (phase["kind"] == "choice" and phase["domain"] == "choice"
-                and target in phase["commits"] and target not in phase["opens"])
-        )
-        if refused:
+        if (self._consent_refused(seat, target) or seat in self.consents.get(target, set())
+                or self._holds_keys(target) or self._unopened_choice(target)):
             raise Fault("illegal", f"seat {seat}: may not consent to opening seat {target} now", seat)
-        consents = self.consents.setdefault(target, set())
-        consents.add(seat)
-        if any(s not in consents for s in range(self.players) if s != target and s not in self.open):
+        self.consents.setdefault(target, set()).add(seat)
+        self._consented(target)
+
+    def _consented(self, target):
+        """Once every other seat still playing has consented to opening `target`: it is rebuilt if
+        each gave its shares for the slots whose keys it rebuilds now — if the cards moved since, it
+        waits (§B16); else it is open only if §B14 allows it now (else it waits for shares)."""
+        others = [s for s in self.playing() if s != target]
+        if any(s not in self.consents[target] for s in others):
             return
-        del self.consents[target]
-        self.open[target] = self.seq
+        if all(s in self.shares.get(target, {}) for s in others):
+            slots = self._rebuilt_slots(target)
+            if all([slot for slot, _ in self.lock_shares[target][s]] == slots for s in others):
+                self._rebuild_seat(target)
+        elif not self._holds_keys(target) and not self._unopened_choice(target):
+            self._seat_opens(target)
+
+    def _seat_opens(self, target):
+        """`target` is open from this entry (§B14): a random phase waiting for it leaves it out."""
+        for pending in (self.consents, self.shares, self.lock_shares, self.sent_keys):
+            pending.pop(target, None)
+        self.open[target] = self.seq - 1
+        phase = self.phase
         if phase["kind"] == "choice" and phase["domain"] == "random" and target in phase["seats"]:
             phase["seats"].remove(target)
             phase["commits"].pop(target, None)
@@ -266,14 +340,21 @@ class Replica:
                 self.game.chance(deck.combine([phase["opens"][s] for s in sorted(phase["opens"])]))
                 self._begin()
 
+    def _publish(self, seat, deal, locks):
+        """`seat`'s lock keys of `deal` published, those it had not published yet."""
+        for i, k in enumerate(locks):
+            slot = deal.first + i
+            if seat in self.unpublished[slot]:
+                self.published[(slot, seat)] = k
+                self.unpublished[slot].discard(seat)
+
     def _hand_over(self, seat, body):
         phase = self.phase
-        audited = {d for audit in self.audits for keys in audit.values() for d in keys}
+        audited = self._audited()
         unaudited = [d for d, deal in sorted(self.deals.items()) if seat in deal.holders and d not in audited]
         leaks = any(self.unpublished[slot] == {seat} and self.knows[slot] - {seat} for slot in self.unpublished)
         if (not self.bots_allowed or seat in self.open or phase["kind"] in ("over", "cards") or leaks
-                or (phase["kind"] == "choice" and phase["domain"] == "choice"
-                    and seat in phase["commits"] and seat not in phase["opens"])):
+                or self._unopened_choice(seat)):
             raise Fault("illegal", f"seat {seat}: may not hand its seat over now", seat)
         successor = body["successor"]
         if seat == self.sequencer:
@@ -321,20 +402,282 @@ class Replica:
                 raise Fault("bad-key", f"seat {seat}: handed over a wrong key of seat {sender} for slot {slot}", seat)
             received.append((slot, sender, key))
         for number, (a, r, ks) in parsed.items():
-            deal = self.deals[number]
-            for i, k in enumerate(ks):
-                slot = deal.first + i
-                if seat in self.unpublished[slot]:
-                    self.published[(slot, seat)] = k
-                    self.unpublished[slot].discard(seat)
+            self._publish(seat, self.deals[number], ks)
         for slot, sender, key in received:
             self.published[(slot, sender)] = key
             self.unpublished[slot].discard(sender)
         self.handed[seat] = parsed
-        self.consents.pop(seat, None)
-        self.open[seat] = self.seq
+        self._seat_opens(seat)
         if successor is not None:
             self.sequencer = successor
+
+    # --- key escrow (§B16) --------------------------------------------------------------------
+
+    def _escrow(self, seat, body):
+        holders, commitments, boxes = body["holders"], body["commitments"], body["boxes"]
+        if not (_seats(holders) and isinstance(commitments, list) and isinstance(boxes, list)
+                and len(holders) == len(commitments) == len(boxes)
+                and all(isinstance(c, bytes) and len(c) == 33 and c[0] in (2, 3) for c in commitments)
+                and all(isinstance(b, bytes) and len(b) <= 144 for b in boxes)):
+            raise Fault("malformed", f"seat {seat}: an escrow of the wrong form", seat)
+        # The boxes open only with their holders' sealing keys: each holder checks its own.
+        others = [s for s in self.playing() if s != seat]
+        if (not self.bots_allowed or seat in self.open or self.phase["kind"] == "over" or holders != others
+                or len(holders) < 2 or self.escrows.get(seat, {}).get("holders") == holders):
+            raise Fault("illegal", f"seat {seat}: may not escrow its secret with seats {holders} now", seat)
+        self.escrows[seat] = {"holders": holders, "commitments": commitments}
+
+    def lock_escrow_due(self, seat, number) -> bool:
+        """A lock escrow of deal `number` would be legal from `seat` now (then its lock pass is not)."""
+        others = [s for s in self.playing() if s != seat]
+        deal, current = self.deals.get(number), self.lock_escrows.get((seat, number))
+        return (self.bots_allowed and seat not in self.open and self.phase["kind"] != "over" and len(others) >= 2
+                and deal is not None and seat in deal.holders and number not in self._audited()
+                and (current is None or current["holders"] != others))
+
+    def _lock_escrow(self, seat, body):
+        number, holders, digests, boxes = body["deal"], body["holders"], body["digests"], body["boxes"]
+        if not (is_int(number) and _seats(holders) and isinstance(digests, list) and isinstance(boxes, list)
+                and len(holders) == len(digests) == len(boxes)
+                and all(isinstance(row, list) and all(isinstance(d, bytes) and len(d) == 32 for d in row)
+                        for row in digests)
+                and all(isinstance(b, bytes) for b in boxes)):
+            raise Fault("malformed", f"seat {seat}: a lock escrow of the wrong form", seat)
+        deal = self.deals.get(number)
+        if deal is not None and not (all(len(row) == deal.size for row in digests)
+                                     and all(len(b) <= 48 + 32 * deal.size for b in boxes)):
+            raise Fault("malformed", f"seat {seat}: a lock escrow of deal {number} of the wrong size", seat)
+        if not self.lock_escrow_due(seat, number) or holders != [s for s in self.playing() if s != seat]:
+            raise Fault("illegal", f"seat {seat}: may not escrow its lock keys of deal {number} with seats "
+                                   f"{holders} now", seat)
+        self.lock_escrows[(seat, number)] = {"holders": holders, "digests": digests}
+
+    def _staying(self, seat) -> list:
+        """The slots whose key stays escrowed when `seat` is rebuilt: of deals it has locked, not
+        yet audited, locked by its key alone and not in its keeping — a card it gave away, or one
+        only it knew (§B16)."""
+        audited, kept = self._audited(), set(self.kept_slots(seat))
+        return sorted(slot for slot, U in self.unpublished.items()
+                      if U == {seat} and slot not in kept and seat in self.deal_of(slot).verifiers
+                      and self.deal_of(slot).number not in audited)
+
+    def _rebuilt_slots(self, seat) -> list:
+        """The slots whose key a rebuild of `seat` publishes: of deals it has locked, not yet
+        audited, that its key still locks, but those that stay escrowed (§B16 `locks`)."""
+        audited, staying = self._audited(), set(self._staying(seat))
+        return sorted(deal.first + i for deal in self.deals.values()
+                      if seat in deal.verifiers and deal.number not in audited
+                      for i in range(deal.size)
+                      if seat in self.unpublished[deal.first + i] and deal.first + i not in staying)
+
+    def _rebuild(self, seat, body):
+        target, share, sent, locks = body["seat"], body["share"], body["sent"], body["locks"]
+        if not (is_int(target) and isinstance(share, bytes) and len(share) == 32
+                and all(isinstance(items, list) and all(
+                    isinstance(item, list) and len(item) == 2 and is_int(item[0])
+                    and isinstance(item[1], bytes) and len(item[1]) == 32 for item in items)
+                        for items in (sent, locks))):
+            raise Fault("malformed", f"seat {seat}: a rebuild with fields of the wrong type", seat)
+        others = [s for s in self.playing() if s != target]
+        escrow = self.escrows.get(target)
+        audited = self._audited()
+        unescrowed = any(target in deal.verifiers and deal.number not in audited
+                         and self.lock_escrows.get((target, deal.number), {}).get("holders") != others
+                         for deal in self.deals.values())
+        staying = self._staying(target) if 0 <= target < self.players else []
+        phase = self.phase
+        rekey_over_staying = phase["kind"] == "cards" and phase["sub"] == "deals" and any(
+            ("rekey", target) in self.deals[d].passes and set(self.deals[d].sources) & set(staying)
+            for d in phase["deals"])
+        if (not 0 <= target < self.players or self._consent_refused(seat, target)
+                or seat in self.shares.get(target, {}) or escrow is None or escrow["holders"] != others
+                or unescrowed or rekey_over_staying):
+            raise Fault("illegal", f"seat {seat}: may not give its shares of seat {target}'s escrow now", seat)
+        value = int.from_bytes(share, "big")
+        if not deck.check_share(value, escrow["commitments"][escrow["holders"].index(seat)]):
+            raise Fault("illegal", f"seat {seat}: a share of seat {target}'s escrow not the one committed to", seat)
+        # `locks`: its share of the target's lock key of each slot the rebuild rebuilds, in order.
+        if [slot for slot, _ in locks] != self._rebuilt_slots(target):
+            raise Fault("illegal", f"seat {seat}: shares of lock keys of slots {[s for s, _ in locks]}, not "
+                                   f"{self._rebuilt_slots(target)}", seat)
+        for slot, raw in locks:
+            self._check_lock_share(seat, target, slot, raw)
+        # `sent`: exactly the kept slots of live deals the target knows whose key of the author is
+        # unpublished (an audited deal's keys are all out), in order, each with the author's key.
+        owed = [slot for slot in sorted(self.kept_slots(target))
+                if self.deal_of(slot).number in self.game.cards.deals and self.deal_of(slot).number not in audited
+                and target in self.knows[slot] and seat in self.unpublished[slot]]
+        if [slot for slot, _ in sent] != owed:
+            raise Fault("illegal", f"seat {seat}: sent keys of slots {[s for s, _ in sent]}, not {owed}", seat)
+        keys = []
+        for slot, raw in sent:
+            key = int.from_bytes(raw, "big")
+            if not self._is_lock_key(slot, seat, key):
+                raise Fault("bad-key", f"seat {seat}: sent a key for slot {slot} unlike its verifier", seat)
+            keys.append((slot, seat, key))
+        self.consents.setdefault(target, set()).add(seat)
+        self.shares.setdefault(target, {})[seat] = value
+        self.lock_shares.setdefault(target, {})[seat] = [(slot, int.from_bytes(raw, "big")) for slot, raw in locks]
+        self.sent_keys.setdefault(target, []).extend(keys)
+        self._consented(target)
+
+    def _check_lock_share(self, holder, seat, slot, raw):
+        """`raw` is `holder`'s share of `seat`'s lock key of `slot`, as the digest `seat`'s lock
+        escrow signed says (§B16), else the holder's `illegal`."""
+        deal = self.deal_of(slot)
+        escrowed = self.lock_escrows[(seat, deal.number)]
+        context = canon.encode(["lock-share", self.game_id, seat, deal.number, slot - deal.first, holder])
+        if deck.share_digest(raw, context) != escrowed["digests"][escrowed["holders"].index(holder)][slot - deal.first]:
+            raise Fault("illegal", f"seat {holder}: its share of seat {seat}'s key of slot {slot} is not the one "
+                                   f"escrowed", holder)
+
+    def _is_lock_key(self, slot, seat, key) -> bool:
+        """`key` is `seat`'s lock key of `slot`: E(V, key) is its verifier (§B6.2)."""
+        deal = self.deal_of(slot)
+        return 1 <= key < deck.N and deck.encrypt(deck.VERIFIER_BASE, key) == deal.verifiers[seat][slot - deal.first]
+
+    def _rebuild_seat(self, seat):
+        """Every other seat still playing gave its shares: `seat`'s escrow secret and lock keys are
+        rebuilt and checked, its keys published but those that stay escrowed, and it is open from
+        this entry (§B16 steps 1–3, 6)."""
+        escrow = self.escrows[seat]
+        e = sum(self.shares[seat].values()) % deck.N
+        if e == 0 or deck.escrow_commitments(e, len(escrow["holders"])) != escrow["commitments"]:
+            raise Fault("bad-escrow", f"seat {seat}: its escrow's shares are no split of one secret", seat)
+        for slot in self._rebuilt_slots(seat):
+            key = sum(dict(given)[slot] for given in self.lock_shares[seat].values()) % deck.N
+            if not self._is_lock_key(slot, seat, key):
+                raise Fault("bad-escrow", f"seat {seat}: its escrowed lock key of slot {slot} is not the one it "
+                                          f"locked with", seat)
+            self.published[(slot, seat)] = key
+            self.unpublished[slot].discard(seat)
+        for slot, sender, key in self.sent_keys.get(seat, []):
+            self.published[(slot, sender)] = key
+            self.unpublished[slot].discard(sender)
+        self.secrets[seat] = e
+        self.rebuilt[seat] = self.seq - 1
+        self._seat_opens(seat)
+        # Step 6: what the seat owes is done for it. Its passes are everyone's to compute (`_pass`);
+        # a keys round under way is handed to its escrow's holders; a choice it committed to is
+        # chosen again if the phase is not opening yet (else its caretaker opens it).
+        phase = self.phase
+        if (phase["kind"] == "choice" and phase["domain"] == "choice" and seat in phase["commits"]
+                and len(phase["commits"]) < len(phase["seats"])):
+            del phase["commits"][seat]
+        elif phase["kind"] == "cards" and phase["sub"] == "keys" and seat in phase["required"]:
+            if seat not in phase["submitted"]:
+                self._owe_shares(seat, phase["required"].pop(seat))
+                if self._round_done():
+                    self._keys_done()
+        elif phase["kind"] == "cards" and phase["sub"] == "audit" and seat in phase["required"]:
+            if seat not in phase["submitted"]:
+                phase["submitted"][seat] = {d: self._keys_left(seat, d) for d in phase["audit_deals"]
+                                            if seat in self.deals[d].holders}
+                if len(phase["submitted"]) == len(phase["required"]):
+                    self._audit_done()
+
+    def _owe_shares(self, seat, owed):
+        """What a rebuilt seat owes in a keys round is owed by the holders of its lock escrow of
+        each slot's deal: their shares, published where it would publish, sealed to whom it would
+        seal (but by that seat itself, which holds its own) (§B16 step 4)."""
+        due = self.phase["release_due"]
+        for slot in owed["public"]:
+            if (slot, seat) not in self.published:
+                for h in self.lock_escrows[(seat, self.deal_of(slot).number)]["holders"]:
+                    due.setdefault(h, {"public": set(), "sealed": set()})["public"].add((seat, slot))
+        for slot, to in owed["sealed"]:
+            if (slot, seat) not in self.published:
+                for h in self.lock_escrows[(seat, self.deal_of(slot).number)]["holders"]:
+                    if h != to:
+                        due.setdefault(h, {"public": set(), "sealed": set()})["sealed"].add((seat, slot, to))
+
+    def _release(self, seat, body):
+        public, sealed = body["public"], body["sealed"]
+        if not (isinstance(public, list) and isinstance(sealed, list)
+                and all(isinstance(p, list) and len(p) == 3 and is_int(p[0]) and is_int(p[1])
+                        and isinstance(p[2], bytes) and len(p[2]) == 32 for p in public)
+                and all(isinstance(x, list) and len(x) == 4 and is_int(x[0]) and is_int(x[1]) and is_int(x[2])
+                        and isinstance(x[3], bytes) and len(x[3]) <= 144 for x in sealed)):
+            raise Fault("malformed", f"seat {seat}: a release of the wrong shape", seat)
+        owed = self.phase["release_due"][seat]
+        items, pairs = [tuple(p[:2]) for p in public], [tuple(x[:3]) for x in sealed]
+        if sorted(items) != sorted(owed["public"]) or sorted(pairs) != sorted(owed["sealed"]):
+            raise Fault("illegal", f"seat {seat}: released other shares than it owes", seat)
+        for gone, slot, raw in public:
+            self._check_lock_share(seat, gone, slot, raw)
+        # (The sealed shares only their receiver can open and check.)
+        self.phase["released"][seat] = body
+        for gone, slot, raw in public:
+            shares = self.released.setdefault((gone, slot), {})
+            shares[seat] = int.from_bytes(raw, "big")
+            if len(shares) == len(self.lock_escrows[(gone, self.deal_of(slot).number)]["holders"]):
+                key = sum(shares.values()) % deck.N
+                if not self._is_lock_key(slot, gone, key):
+                    raise Fault("bad-escrow", f"seat {gone}: its escrowed key of slot {slot} is not the one it "
+                                              f"locked with", gone)
+                self.published[(slot, gone)] = key
+        if self._round_done():
+            self._keys_done()
+
+    def _round_done(self) -> bool:
+        """Every `keys` and every `release` the keys round owes is in (§B6.2, §B16)."""
+        phase = self.phase
+        return len(phase["submitted"]) == len(phase["required"]) and len(phase["released"]) == len(phase["release_due"])
+
+    def _keys_left(self, seat, number):
+        """An open seat's keys of `number` at its audit (it submits no `audit`): those it handed
+        over (§B14); a rebuilt seat's re-key and shuffle keys from its escrow secret and its lock
+        keys as published (§B16 step 5)."""
+        if seat in self.handed:
+            return self.handed[seat][number]
+        deal = self.deals[number]
+        rekey, shuffle, _permutation, _locks = deck.seat_deal_keys(self.secrets[seat], number, deal.size,
+                                                                   deal.sources is not None)
+        missing = [deal.first + i for i in range(deal.size) if (deal.first + i, seat) not in self.published]
+        if missing:
+            raise Fault("illegal", f"seat {seat}'s keys of slots {missing} are not published for the audit of deal "
+                                   f"{number} (the SPEC inserts a keys round only before an Audit operation)")
+        return rekey, shuffle, [self.published[(deal.first + i, seat)] for i in range(deal.size)]
+
+    def _rebuilt_pass(self, seat, deal, stage, inputs):
+        """The pass a rebuilt seat's caretaker must make: everyone computes it from the seat's
+        escrow secret, its lock keys of the sources (rebuilt, published or audited) for a re-key
+        (§B16 step 5). Returns (values, verifiers)."""
+        rekey, shuffle, permutation, locks = deck.seat_deal_keys(self.secrets[seat], deal.number, deal.size,
+                                                                 deal.sources is not None)
+        a = rekey or 1
+        if stage == "rekey":
+            return [deck.encrypt(v, a * deck.inverse(self._known_lock(source, seat)) % deck.N)
+                    for v, source in zip(inputs, deal.sources)], []
+        if stage == "shuffle":
+            return [deck.encrypt(inputs[permutation[t]], shuffle) for t in range(deal.size)], []
+        strip = deck.inverse(shuffle * a % deck.N)
+        return ([deck.encrypt(v, k * strip % deck.N) for v, k in zip(inputs, locks)],
+                [deck.encrypt(deck.VERIFIER_BASE, k) for k in locks])
+
+    def _known_lock(self, slot, seat):
+        """An open seat's lock key of `slot`, published or audited; None while it stays escrowed."""
+        if (slot, seat) in self.published:
+            return self.published[(slot, seat)]
+        deal = self.deal_of(slot)
+        return next((a[seat][deal.number][2][slot - deal.first] for a in self.audits
+                     if seat in a and deal.number in a[seat]), None)
+
+    def _shown_before(self, ops) -> list:
+        """The `Disclose`s of a keys round inserted before a deals sub-step: a re-shuffle's source
+        slot still locked by a rebuilt seat's escrowed key, that no holder of the new deal knows,
+        is shown to its lowest holder (§B16 step 5)."""
+        shown = []
+        for op in ops:
+            if op[0] == "reshuffle":
+                holders = [h for h in (list(op[4]) or range(self.players)) if h not in self.open]
+                shown += [["disclose", [slot], holders[0]] for slot in op[2]
+                          if self._escrowed(slot) is not None and not any(h in self.knows[slot] for h in holders)]
+        return shown
+
+    def _escrowed(self, slot):
+        """The rebuilt seat whose key of `slot` stays escrowed, unpublished (§B16), or None."""
+        return next((s for s in self.unpublished[slot] if s in self.rebuilt), None)
 
     # --- deals (§B6.1) ------------------------------------------------------------------------
 
@@ -352,20 +695,33 @@ class Replica:
             sources = op[2]
             names = set()
             start = []
-            for slot in sources:
+            kept_locks = {}
+            for i, slot in enumerate(sources):
                 source = self.deal_of(slot)
                 names |= set(source.cards.values())
                 value = source.final[slot - source.first]
                 for h in source.holders:
-                    if h not in holders:  # an open seat's lock: its deal was audited, its key public
-                        lock = (self.handed[h][source.number][2] if source.number in self.handed.get(h, {}) else
-                                next(a[h][source.number][2] for a in self.audits if h in a and source.number in a[h]))
-                        value = deck.encrypt(value, pow(lock[slot - source.first], -1, deck.N))
+                    if h in holders:
+                        continue
+                    # An open seat's lock is taken off with its key, handed over, rebuilt or
+                    # audited; a key still escrowed stays on, for a holder that knows the card
+                    # to take off in its re-key (§B16 step 5).
+                    lock = self._known_lock(slot, h)
+                    if lock is not None:
+                        value = deck.encrypt(value, deck.inverse(lock))
+                        continue
+                    knowing = [k for k in holders if k in self.knows[slot]]  # (shown one before, §B16 step 5)
+                    if not knowing:
+                        raise Fault("illegal", f"slot {slot}: no holder of deal {number} knows it to take seat {h}'s "
+                                               f"escrowed lock off")
+                    kept_locks[i] = (h, knowing[0])
                 start.append(value)
             cards = {deck.card_point(self.deck_domain, n)[0]: n for n in sorted(names)}
             stages = ["rekey", "shuffle", "lock"]
         deal = Deal(number, first, len(start), holders, sources, cards,
                     [(stage, h) for stage in stages for h in holders], start=start)
+        if sources is not None:
+            deal.kept_locks = kept_locks
         self.deals[number] = deal
         for i in range(deal.size):
             self.unpublished[first + i] = set(holders)
@@ -384,6 +740,8 @@ class Replica:
         deal = self.deals.get(number)
         if deal is None or number not in self.phase["deals"] or not deal.passes or deal.passes[0] != (stage, seat):
             raise Fault("illegal", f"seat {seat}: a {stage} pass of deal {number} that is not due", seat)
+        if stage == "lock" and self.lock_escrow_due(seat, number):
+            raise Fault("illegal", f"seat {seat}: a lock pass of deal {number} before its lock keys are escrowed", seat)
         if not (len(values) == deal.size and all(isinstance(v, bytes) and len(v) == 32 for v in values)
                 and len(verifiers) == (deal.size if stage == "lock" else 0)
                 and all(isinstance(v, bytes) and len(v) == 32 for v in verifiers)):
@@ -391,10 +749,22 @@ class Replica:
         if len(set(values)) != len(values):
             raise Fault("bad-pass", f"seat {seat}: a pass with a value repeated", seat)
         inputs = deal.done[-1][3] if deal.done else deal.start
+        if seat in self.rebuilt:  # its caretaker's pass is the one everyone computes (§B16 step 5)
+            try:
+                expected = self._rebuilt_pass(seat, deal, stage, inputs)
+            except deck.DeckError as e:
+                previous = deal.done[-1][1] if deal.done else None
+                raise Fault("bad-pass", f"deal {number}: a pass holds a value that is no curve point", previous) from e
+            if (list(values), list(verifiers)) != expected:
+                raise Fault("illegal", f"seat {seat}: its caretaker's {stage} pass of deal {number} is not the one "
+                                       f"its escrow secret gives", seat)
         deal.done.append((stage, seat, inputs, list(values), list(verifiers)))
         deal.passes.pop(0)
         if stage == "lock":
             deal.verifiers[seat] = list(verifiers)
+            if seat in self.rebuilt:  # locked with the keys from its escrow secret: all published
+                locks = deck.seat_deal_keys(self.secrets[seat], number, deal.size, deal.sources is not None)[3]
+                self._publish(seat, deal, locks)
         if not deal.passes:
             deal.final = list(values)
         if all(not self.deals[d].passes for d in self.phase["deals"]):
@@ -419,7 +789,8 @@ class Replica:
                         need(s)["public"].add(slot)
                     self.unpublished[slot] = set()
                     self.knows[slot] = set(range(self.players))
-                    reveal_slots.append(slot)
+                    if len(op) == 2:  # (the round before an audit shows no value of its own)
+                        reveal_slots.append(slot)
             elif op[2] in self.open:  # dealt face up to an open seat: every key published (§B14)
                 for slot in op[1]:
                     for s in self.unpublished[slot]:
@@ -442,6 +813,8 @@ class Replica:
                     self.knows[slot].add(to)
         for r in required.values():
             r["sealed"] = {(slot, to) for slot, to in r["sealed"] if slot not in r["public"]}
+        for s in [s for s in required if s in self.rebuilt]:  # its escrow's holders owe shares (§B16)
+            self._owe_shares(s, required.pop(s))
         self.phase["reveal"] = reveal_slots
         return required
 
@@ -471,12 +844,15 @@ class Replica:
         for slot, to, box, commitment in sealed:
             self.sealed[(slot, seat, to)] = (box, commitment)
         self.phase["submitted"][seat] = body
-        if len(self.phase["submitted"]) == len(self.phase["required"]):
-            if not self._finish_keys():
-                return  # an automatic dispute's audit comes first
-            self._next_substep()
-            if self.phase is None:
-                self._begin()
+        if self._round_done():
+            self._keys_done()
+
+    def _keys_done(self):
+        if not self._finish_keys():
+            return  # an automatic dispute's audit comes first
+        self._next_substep()
+        if self.phase is None:
+            self._begin()
 
     def _finish_keys(self):
         seen = {}
@@ -519,10 +895,10 @@ class Replica:
 
     def _auditors(self, deals):
         """Who must publish audit keys for `deals` (their holders), and what is in already: the
-        keys of a seat that handed over (§B14)."""
+        keys of a seat that handed over (§B14) or was rebuilt (§B16)."""
         required = {s for d in deals for s in self.deals[d].holders}
-        submitted = {h: {d: self.handed[h][d] for d in deals if h in self.deals[d].holders}
-                     for h in required if h in self.handed}
+        submitted = {h: {d: self._keys_left(h, d) for d in deals if h in self.deals[d].holders}
+                     for h in required if h in self.handed or h in self.rebuilt}
         return required, submitted
 
     def _start_dispute_audit(self, deals, disputer):
@@ -578,16 +954,19 @@ class Replica:
             mine[number] = (a, r, ks)
         self.phase["submitted"][seat] = mine
         if len(self.phase["submitted"]) == len(self.phase["required"]):
-            if "dispute" in self.phase:
-                disputer = self.phase["dispute"]
-                self._check_audit()  # raises the culprit's bad-pass if a pass or a sealed key was wrong
-                if disputer is None:
-                    raise Fault("bad-pass", "the automatic dispute's audit found no culprit")
-                raise Fault("bad-dispute", f"seat {disputer} disputed a correct deal", disputer)
-            self._check_audit()
-            self._next_substep()
-            if self.phase is None:
-                self._begin()
+            self._audit_done()
+
+    def _audit_done(self):
+        if "dispute" in self.phase:
+            disputer = self.phase["dispute"]
+            self._check_audit()  # raises the culprit's bad-pass if a pass or a sealed key was wrong
+            if disputer is None:
+                raise Fault("bad-pass", "the automatic dispute's audit found no culprit")
+            raise Fault("bad-dispute", f"seat {disputer} disputed a correct deal", disputer)
+        self._check_audit()
+        self._next_substep()
+        if self.phase is None:
+            self._begin()
 
     def _check_audit(self):
         try:
@@ -610,6 +989,8 @@ class Replica:
                 by_stage.setdefault(stage, []).append((seat, inputs, values, verifiers))
             if "rekey" in by_stage:
                 olds = {h: [self._lock_key_of(slot, h) for slot in deal.sources] for h in deal.holders}
+                for i, (gone, taker) in deal.kept_locks.items():  # it takes off the rebuilt seat's lock too
+                    olds[taker][i] = olds[taker][i] * self._lock_key_of(deal.sources[i], gone) % deck.N
                 passes = by_stage["rekey"]
                 total = [deck.product(*(keys[h][0] * deck.inverse(olds[h][i]) for h in deal.holders)) for i in range(deal.size)]
                 if [deck.encrypt(v, t) for v, t in zip(passes[0][1], total)] != passes[-1][2]:
@@ -628,7 +1009,8 @@ class Replica:
             for (slot, sender, to), (_box, commitment) in self.sealed.items():
                 if deal.first <= slot < deal.first + deal.size:
                     if deck.sealed_commitment(deck.scalar_bytes(keys[sender][2][slot - deal.first])) != commitment:
-                        raise Fault("bad-key", f"seat {sender}: its sealed key for slot {slot} is not the one it committed to", sender)
+                        raise Fault("bad-key", f"seat {sender}: its sealed key for slot {slot} is not the one it "
+                                               f"committed to", sender)
             seen = set()
             for i in range(deal.size):
                 slot = deal.first + i

@@ -129,6 +129,10 @@ class SteamCourt:
                 "gears": copy_lists(self.gears), "powers": copy_lists(self.powers), "clock": list(self.clock),
                 "tricks": list(self.tricks), "used": copy_lists(self.used)}
 
+    def kept_slots(self, seat):
+        """The hidden slots in the seat's own keeping (§D1, §B14): its hand."""
+        return list(self.hands[seat])
+
     def table_of(self, seat):
         for table in self.tables:
             if seat in table.seats:

@@ -1,4 +1,4 @@
-"""The independent deck cryptography against crypto-*.json and engine-stream.json (SPEC §C3–§C6, §D1)."""
+"""The independent deck cryptography against crypto-*.json and engine-stream.json (SPEC §C3–§C6, §C8, §D1)."""
 
 import json
 from pathlib import Path
@@ -194,3 +194,19 @@ def test_the_forms_sessions_send():
         else:
             with pytest.raises(deck.DeckError):
                 deck.open_sealed(private, bytes.fromhex(case["box"]), context)
+
+
+def test_key_escrow():
+    """crypto-escrow.json (§C8): the split of a secret, its commitments, its rebuild; bad shares."""
+    for case in cases("crypto-escrow.json"):
+        if case["kind"] == "split":
+            secret, m = int(case["secret"], 16), case["holders"]
+            shares = deck.escrow_split(secret, m)
+            assert shares == keys(case["shares"])
+            assert deck.escrow_commitments(secret, m) == hexes(case["commitments"])
+            assert all(deck.check_share(s, c) for s, c in zip(shares, hexes(case["commitments"])))
+            assert sum(shares) % deck.N == secret
+        else:
+            assert not deck.check_share(int(case["share"], 16), bytes.fromhex(case["commitment"])), case["why"]
+    # The generator's commitment is G itself, compressed (y of G is odd).
+    assert deck.share_commitment(1).hex() == "036b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296"

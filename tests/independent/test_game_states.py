@@ -29,7 +29,7 @@ def replay(data, make_game, deck_domain):
     start = next(value for _i, kind, value in transcript.records(data) if kind == "start")
     body = transcript.wire.open_envelope(start).body
     game = make_game(body["ruleset"])
-    rep = replica.Replica(game, body["game_id"], body["seats"], deck_domain)
+    rep = replica.Replica(game, body["game_id"], body["seats"], deck_domain, body["ruleset"])
     hashes = [rep.apply(seat, submitted).hex() for seat, submitted in log.bodies]
     return hashes, [state.hex() for state in log.states], rep.result()
 

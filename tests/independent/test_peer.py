@@ -75,11 +75,14 @@ async def test_the_independent_peer_plays_the_probe_game_against_a_real_host(tmp
     run = subprocess.run([sys.executable, "-m", "p2pgames", "verify", str(mine)], capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Verified." in run.stdout
-    # It took every part: the lobby, the random phase, the deal's and the re-shuffles' passes, keys
-    # (published and, passing or passed a card, sealed), a choice, a move, the audit.
+    # It took every part: the lobby, the random phase, the deal's and the re-shuffles' passes, each
+    # deal's lock keys escrowed before its lock pass (§B16), keys (published and, passing or passed a
+    # card, sealed), a choice, a move, the audit; and it held the others' escrows, checking its shares.
     assert {"host-hello", "lobby", "start", "accept", "entry"} <= set(peer.reached)
     made = [body["t"] for seat, body in report.bodies if seat == my_seat]
-    assert {"commit", "open", "pass", "keys", "act", "audit"} == set(made)
+    escrows = {"escrow", "lock-escrow"} if players > 2 else set()  # (two players: no escrow, §C8)
+    assert {"commit", "open", "pass", "keys", "act", "audit"} | (escrows - {"escrow"}) == set(made)
+    assert escrows <= {body["t"] for seat, body in report.bodies if seat != my_seat}
     assert any(body["t"] == "keys" and body["sealed"] for _seat, body in report.bodies)
 
 
@@ -243,7 +246,7 @@ async def accuse_a_sealer(tmp_path, how):
     """A 2-player game in which the independent peer, when the host first seals a key to it,
     accuses the host of `bad-key` with the keys submission and, `how`, made-up key bytes or its
     own sealing key as evidence."""
-    seed = b"c"  # a seed with which the host wins a round and passes a card (sealing its key)
+    seed = b"d"  # a seed with which the host wins a round and passes a card (sealing its key)
     peer = Peer(seed=seed, accuse_sealer=how)
     async with two_player_probe_host(tmp_path, seed) as (host, port, nursery):
         await peer.run(LOOPBACK, port)

@@ -45,6 +45,8 @@ class Report:
     claims: list = field(default_factory=list)   # fault records nothing confirms (culprit: who stopped the game)
     followed: bool = False         # the game's states were replayed (the probe game), not taken from the host
     agreed: int = 0                # entries every seat acknowledged with the same state (§B8)
+    open_seats: dict = field(default_factory=dict)  # open seat -> the entry it was opened at (§B14)
+    rebuilt: dict = field(default_factory=dict)     # of those, a seat rebuilt from its escrow -> that entry (§B16)
 
 
 class Problem(Exception):
@@ -104,9 +106,7 @@ def replayer(start_body):
         game, domain = torpedo.Torpedo(options), torpedo.DECK_DOMAIN
     else:
         return None
-    followed = replica.Replica(game, start_body["game_id"], start_body["seats"], domain)
-    followed.bots_allowed = "open_seats" not in ruleset  # the table's choice (§D1, §B14)
-    return followed
+    return replica.Replica(game, start_body["game_id"], start_body["seats"], domain, ruleset)
 
 
 def verify(data: bytes, follow_games: bool = True) -> Report:
@@ -138,7 +138,7 @@ def _verify(data, follow_games, report):
     keys = {}             # identity key -> seat
     chain = []            # chain[0]: start digest, chain[i+1]: digest of entry i
     counters = {}
-    opened, consents = set(), {}  # open seats, and the consents to opening each seat (§B14)
+    opened, consents = {}, {}  # open seat -> its entry, and the consents to opening each seat (§B14)
     host = 0  # the seat that signs the entries: seat 0, then each successor it names (§B15)
     signers = []  # the seat that signed each entry: its state is that seat's acknowledgement
     logged = {}           # submission envelope bytes -> (seat, body), for evidence
@@ -192,28 +192,27 @@ def _verify(data, follow_games, report):
             if sub.kind != "submit":
                 raise Problem("malformed", f"entry {n}: its submission is a {sub.kind}", host)
             seat = sub.body["seat"]
+            if game is not None:
+                opened = game.open  # the replay knows which seats are open (rebuilt ones too, §B16)
             author = host if seat in opened else seat  # an open seat's caretaker, the host, signs for it (§B14)
             if seat >= len(seats) or not sub.signed_by(seats[author][0]):
                 raise Problem("bad-signature", f"entry {n}: a submission seat {seat}'s author's key did not sign", 0)
             if sub.body["game_id"] != game_id or sub.body["counter"] != counters.get(seat, 0):
-                raise Problem("replay", f"entry {n}: seat {seat}'s submission has counter "
-                                        f"{sub.body['counter']}, not {counters.get(seat, 0)}", host)
+                # §B9: an old counter (or another game) is a replay; one ahead skips submissions.
+                code = "bad-sequence" if sub.body["game_id"] == game_id and sub.body["counter"] > counters.get(seat, 0) \
+                    else "replay"
+                raise Problem(code, f"entry {n}: seat {seat}'s submission has counter "
+                                    f"{sub.body['counter']}, not {counters.get(seat, 0)}", host)
             if accepts != set(range(len(seats))):
                 raise Problem("illegal", f"entry {n}: sequenced before every seat accepted", host)
             counters[seat] = counters.get(seat, 0) + 1
             body = sub.body["body"]
             if body.get("t") == "hand-over":
-                opened.add(seat)  # its own word opens its seat (§B14); the replica checks the rest
                 successor = body.get("successor")
                 if seat == host and type(successor) is int and 0 <= successor < len(seats):
                     host = successor  # it signs the entries after this one (§B15)
-            if body.get("t") == "open-seat" and isinstance(body.get("seat"), int):
-                # Who signs for whom (§B14), followed here also for the games not replayed: a
-                # seat is open once every other seat not open has consented (the replica, for a
-                # game it replays, also checks that each consent was allowed).
-                consents.setdefault(body["seat"], set()).add(seat)
-                if all(s in consents[body["seat"]] for s in range(len(seats)) if s != body["seat"] and s not in opened):
-                    opened.add(body["seat"])
+            if game is None:
+                _follow_open_seats(opened, consents, len(seats), n, seat, body)
             if not isinstance(body.get("t"), str):
                 raise Problem("malformed", f"entry {n}: a submission body without a type", seat)
             if body["t"] == "audit" and not in_audit:
@@ -308,6 +307,10 @@ def _verify(data, follow_games, report):
             raise Problem("desync", f"record {index}: seat {seat}'s ack of entry {seq} names another state", seat)
         acked.setdefault(seq, set()).add(seat)
         report.acks += 1
+    if game is not None:
+        opened = game.open
+        report.rebuilt = dict(game.rebuilt)
+    report.open_seats = dict(opened)
     # The seats that must agree: every seat but the open ones (§B8, §B14).
     everyone = {s for s in range(len(seats)) if s not in opened}
     while report.agreed < report.entries and everyone <= acked.get(report.agreed, set()) | {signers[report.agreed]}:
@@ -320,6 +323,19 @@ def _verify(data, follow_games, report):
             report.result.get(key) for key in ("scores", "winners")
         ] != [expected["scores"], expected["winners"]]):
             raise Problem("damage", f"the recorded result {report.result!r} is not the replayed {expected!r}")
+
+
+def _follow_open_seats(opened, consents, players, n, seat, body):
+    """Who signs for whom (§B14) in a game not replayed: a hand-over opens its author's seat; a
+    seat is open once every other seat not open has consented, by either kind (§B16: whether a
+    seat with keys waits for shares is the replay's to say; here a `rebuild` is taken to complete
+    what it joins). The replay, for a game it follows, checks every consent and says it instead."""
+    if body.get("t") == "hand-over":
+        opened[seat] = n
+    elif body.get("t") in ("open-seat", "rebuild") and type(body.get("seat")) is int:
+        consents.setdefault(body["seat"], set()).add(seat)
+        if all(s in consents[body["seat"]] for s in range(players) if s != body["seat"] and s not in opened):
+            opened[body["seat"]] = n
 
 
 def _open(value, where):
@@ -412,6 +428,28 @@ def sealed_key_is_right(game, sender, private, slot, to, box, commitment) -> boo
             and deck.encrypt(deck.VERIFIER_BASE, key) == deal.verifiers[sender][slot - deal.first])
 
 
+def escrow_box_is_right(game_id, author, private, body, holder) -> bool:
+    """§B16's check on receipt of `holder`'s box of an `escrow` or a `lock-escrow` by `author`,
+    opened with `private`: each share a scalar matching its commitment, or its digests."""
+    j, m = body["holders"].index(holder), len(body["holders"])
+    if body["t"] == "escrow":
+        context = canon.encode(["escrow-share", game_id, author, holder, m])
+    else:
+        context = canon.encode(["lock-escrow", game_id, author, body["deal"], holder, m])
+    try:
+        opened = deck.open_sealed(private, body["boxes"][j], context)
+    except deck.DeckError:  # a box that does not open: the author's fault
+        return False
+    shares = [opened[i:i + 32] for i in range(0, len(opened), 32)]
+    if body["t"] == "escrow":
+        return len(opened) == 32 and deck.check_share(int.from_bytes(opened, "big"), body["commitments"][j])
+    digests = body["digests"][j]
+    return len(opened) == 32 * len(digests) and all(
+        1 <= int.from_bytes(share, "big") < deck.N
+        and deck.share_digest(share, canon.encode(["lock-share", game_id, author, body["deal"], i, holder])) == digest
+        for i, (share, digest) in enumerate(zip(shares, digests)))
+
+
 def evidence_proves(game, seats, logged, fault, said=None) -> bool:
     """Whether a recorded fault's evidence proves it against the log replayed so far (§B9, §B11);
     a `flood`, against `said`: each seat's chat lines recorded so far, digest -> text bytes (§B10)."""
@@ -448,6 +486,10 @@ def evidence_proves(game, seats, logged, fault, said=None) -> bool:
     _seat, body = logged[evidence[0]]
     if code == "bad-pass" and body["t"] == "pass":
         return not all(deck.is_card_value(v) for v in body["values"])
+    if code == "bad-escrow" and body["t"] in ("escrow", "lock-escrow") and len(evidence) >= 2:
+        # §B16: the holder's private sealing key opens its box, which must hold what was signed.
+        holder = seat_of_seal_key(seats, evidence[1])
+        return holder in body["holders"] and not escrow_box_is_right(game.game_id, culprit, evidence[1], body, holder)
     if code == "bad-key" and body["t"] == "keys":
         for slot, key in body["public"]:
             deal = game.deal_of(slot)
