@@ -45,6 +45,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from p2pgames.crypto import (
     COMMITMENT_SIZE,
     CURVE_ORDER,
+    BadCardValue,
     BadCommitment,
     BadSignature,
     CardTable,
@@ -529,6 +530,12 @@ class Replica:
                     if seat in source.unreleased[index] and self._stays_escrowed(source, index, seat):
                         return "a re-shuffle it takes part in is under way over a card only its key still locks"
         return None
+
+    def rebuild_shares_stale(self, author: int, seat: int) -> bool:
+        """Whether ``author`` gave its shares for ``seat`` and the slots they cover are no longer
+        those a rebuild needs (the cards moved since): it gives them again (§B16)."""
+        given = self.rebuild_shares.get(seat, {}).get(author)
+        return given is not None and [slot for slot, _ in given[2]] != self.rebuild_lock_slots(seat)
 
     def rebuild_lock_slots(self, seat: int) -> list[int]:
         """The slots whose lock key of ``seat`` a ``rebuild`` rebuilds (and publishes) from the
@@ -1233,7 +1240,7 @@ class Replica:
             raise self._illegal(submission, FaultCode.ILLEGAL, "consented for a seat played by a bot")
         if seat == author:
             raise self._illegal(submission, FaultCode.ILLEGAL, "asked to rebuild its own seat")
-        if author in self.rebuild_shares.get(seat, {}):
+        if author in self.rebuild_shares.get(seat, {}) and not self.rebuild_shares_stale(author, seat):
             raise self._illegal(submission, FaultCode.ILLEGAL, f"gave its share of seat {seat}'s escrow twice")
         problem = self.rebuild_problem(seat)
         if problem is not None:
@@ -1633,6 +1640,17 @@ class Replica:
         secret = sum(share for share, _, _, _ in given.values()) % CURVE_ORDER
         if not secret or escrow_commitments(secret, len(record.holders)) != record.commitments:
             raise self._fault(seat, FaultCode.BAD_ESCROW, "escrowed shares that are no split of one secret")
+        for crypto in self.unaudited_deals_of(seat):
+            if ("shuffle", seat) in crypto.passes:
+                # The secret its shuffles came from? (An escrow of another one shows here.)
+                derived = deal_keys(secret, crypto.deal, crypto.size, crypto.source_slots is not None, locks=False)
+                try:
+                    made = shuffle_pass(crypto.input_of("shuffle", seat), derived.shuffle, derived.permutation)
+                except (BadCardValue, CryptoError):
+                    continue  # an earlier pass gave no points: the audit names whose
+                if made != crypto.passes[("shuffle", seat)]:
+                    raise self._fault(seat, FaultCode.BAD_ESCROW,
+                                      f"escrowed another secret than its shuffle of deal {crypto.deal} came from")
         for position, slot in enumerate(slots):
             crypto, index = self.deal_of_slot(slot)
             key = sum(locks[position][1] for _, _, locks, _ in given.values()) % CURVE_ORDER

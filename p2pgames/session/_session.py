@@ -980,6 +980,11 @@ class Session:
             if body is not None:
                 self._submit(body)
                 return
+        for seat in sorted(replica.rebuild_shares):
+            if replica.rebuild_shares_stale(self.seat, seat) and replica.rebuild_problem(seat) is None:
+                # The cards moved since we gave our shares: give them again, as they are now.
+                self._submit(secrets.rebuild_body(replica, seat))
+                return
         holders = replica.escrow_holders_due(self.seat)
         if holders is not None:
             # Our escrow (§B16): at the start, and again when a seat it names has opened.
@@ -1151,7 +1156,9 @@ class Session:
         rebuilt, else as it is; ``None`` if neither fits any more (the log moved on)."""
         replica, secrets = self.replica, self.secrets
         assert replica is not None and secrets is not None and self.seat is not None
-        if replica.rebuild_problem(seat) is None and self.seat not in replica.rebuild_shares.get(seat, {}):
+        if replica.rebuild_problem(seat) is None and (
+            self.seat not in replica.rebuild_shares.get(seat, {}) or replica.rebuild_shares_stale(self.seat, seat)
+        ):
             return secrets.rebuild_body(replica, seat)
         if replica.open_seat_problem(seat) is None and self.seat not in replica.open_consents.get(seat, ()):
             return {"t": OPEN_SEAT, "seat": seat}

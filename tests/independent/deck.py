@@ -338,17 +338,18 @@ def check_share(share: int, commitment: bytes) -> bool:
 
 
 class HmacStream:
-    """Bytes read in order from the blocks HMAC-SHA256(key, label ‖ i as 8 bytes), i = 0, 1, …"""
+    """A §C5.7 stream: blocks HMAC-SHA256(key, label ‖ i as 8 bytes), i = 0, 1, …, read by draws;
+    a draw of n bytes takes the next ⌈n/32⌉ blocks and uses their first n bytes."""
 
     def __init__(self, key: bytes, label: bytes):
-        self.key, self.label, self.counter, self.buffer = key, label, 0, b""
+        self.key, self.label, self.counter = key, label, 0
 
     def take(self, n: int) -> bytes:
-        while len(self.buffer) < n:
-            self.buffer += hmac.new(self.key, self.label + self.counter.to_bytes(8, "big"), hashlib.sha256).digest()
+        chunk = b""
+        while len(chunk) < n:
+            chunk += hmac.new(self.key, self.label + self.counter.to_bytes(8, "big"), hashlib.sha256).digest()
             self.counter += 1
-        chunk, self.buffer = self.buffer[:n], self.buffer[n:]
-        return chunk
+        return chunk[:n]  # the rest of the last block is never used
 
     def scalar(self) -> int:
         """A random_scalar draw of 64 bytes (§C5.7's rejection sampling of 32-byte strings)."""

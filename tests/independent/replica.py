@@ -92,7 +92,7 @@ class Replica:
         self.lock_escrows = {}  # (seat, deal) -> its current lock escrow: {"holders": [...], "digests": [...]}
         self.shares = {}        # seat -> {consenter: its share of the seat's escrow secret}
         self.lock_shares = {}   # seat -> {consenter: [(slot, its share of the seat's lock key there)]}
-        self.sent_keys = {}     # seat -> [(slot, consenter, key)]: the consenters' own keys, published when rebuilt
+        self.sent_keys = {}     # seat -> consenter -> [(slot, consenter, key)]: its own keys, published when rebuilt
         self.rebuilt = {}       # open seat rebuilt from its escrow -> the entry that rebuilt it
         self.secrets = {}       # rebuilt seat -> its escrow secret e
         self.released = {}      # (rebuilt seat, slot) -> {holder: its share published with `release`}
@@ -457,9 +457,14 @@ class Replica:
         yet audited, locked by its key alone and not in its keeping — a card it gave away, or one
         only it knew (§B16)."""
         audited, kept = self._audited(), set(self.kept_slots(seat))
+        # A source of a re-mask of its own hand whose re-key it still owes does not stay (§B16).
+        remasked = {slot for deal in self.deals.values()
+                    if deal.sources is not None and ("rekey", seat) in deal.passes
+                    and all(deal.first + i in kept for i in range(deal.size))
+                    for slot in deal.sources}
         return sorted(slot for slot, U in self.unpublished.items()
-                      if U == {seat} and slot not in kept and seat in self.deal_of(slot).verifiers
-                      and self.deal_of(slot).number not in audited)
+                      if U == {seat} and slot not in kept and slot not in remasked
+                      and seat in self.deal_of(slot).verifiers and self.deal_of(slot).number not in audited)
 
     def _rebuilt_slots(self, seat) -> list:
         """The slots whose key a rebuild of `seat` publishes: of deals it has locked, not yet
@@ -490,7 +495,9 @@ class Replica:
             ("rekey", target) in self.deals[d].passes and set(self.deals[d].sources) & set(staying)
             for d in phase["deals"])
         if (not 0 <= target < self.players or self._consent_refused(seat, target)
-                or seat in self.shares.get(target, {}) or escrow is None or escrow["holders"] != others
+                or (seat in self.shares.get(target, {})
+                    and [slot for slot, _ in self.lock_shares[target][seat]] == self._rebuilt_slots(target))
+                or escrow is None or escrow["holders"] != others
                 or unescrowed or rekey_over_staying):
             raise Fault("illegal", f"seat {seat}: may not give its shares of seat {target}'s escrow now", seat)
         value = int.from_bytes(share, "big")
@@ -518,7 +525,7 @@ class Replica:
         self.consents.setdefault(target, set()).add(seat)
         self.shares.setdefault(target, {})[seat] = value
         self.lock_shares.setdefault(target, {})[seat] = [(slot, int.from_bytes(raw, "big")) for slot, raw in locks]
-        self.sent_keys.setdefault(target, []).extend(keys)
+        self.sent_keys.setdefault(target, {})[seat] = keys  # a consent given again replaces it
         self._consented(target)
 
     def _check_lock_share(self, holder, seat, slot, raw):
@@ -544,6 +551,20 @@ class Replica:
         e = sum(self.shares[seat].values()) % deck.N
         if e == 0 or deck.escrow_commitments(e, len(escrow["holders"])) != escrow["commitments"]:
             raise Fault("bad-escrow", f"seat {seat}: its escrow's shares are no split of one secret", seat)
+        audited = self._audited()
+        for deal in self.deals.values():
+            made = [(inputs, values) for stage, by, inputs, values, _ in deal.done if (stage, by) == ("shuffle", seat)]
+            if not made or deal.number in audited:
+                continue
+            _rekey, shuffle, permutation, _locks = deck.seat_deal_keys(e, deal.number, deal.size, deal.sources is not None)
+            inputs, values = made[0]
+            try:
+                expected = [deck.encrypt(inputs[permutation[j]], shuffle) for j in range(deal.size)]
+            except deck.DeckError:
+                continue  # a value that is no point: the audit says whose
+            if expected != list(values):
+                raise Fault("bad-escrow", f"seat {seat}: its escrow is not of the secret its shuffle of deal "
+                                          f"{deal.number} came from", seat)
         for slot in self._rebuilt_slots(seat):
             key = sum(dict(given)[slot] for given in self.lock_shares[seat].values()) % deck.N
             if not self._is_lock_key(slot, seat, key):
@@ -551,7 +572,7 @@ class Replica:
                                           f"locked with", seat)
             self.published[(slot, seat)] = key
             self.unpublished[slot].discard(seat)
-        for slot, sender, key in self.sent_keys.get(seat, []):
+        for slot, sender, key in (item for keys in self.sent_keys.get(seat, {}).values() for item in keys):
             self.published[(slot, sender)] = key
             self.unpublished[slot].discard(sender)
         self.secrets[seat] = e

@@ -493,7 +493,7 @@ def test_a_seat_is_not_rebuilt_while_a_deal_it_locked_has_no_lock_escrow_with_th
     table.submit(0, table.rebuild(0, 3))
 
 
-def test_consents_whose_slots_the_cards_moved_past_leave_the_seat_waiting():
+def test_consents_whose_slots_the_cards_moved_past_wait_until_they_are_given_again():
     table = escrowed_table()
     rep = table.rep
     table.play(until=in_round_two_after(1))
@@ -505,4 +505,6 @@ def test_consents_whose_slots_the_cards_moved_past_leave_the_seat_waiting():
     assert [slot for slot, _ in second["locks"]] != [slot for slot, _ in first["locks"]]
     table.submit(2, second)
     assert 1 not in rep.open  # every consent is in, but seat 0's shares are for slots moved since
-    refused(table, 0, table.rebuild(0, 1), "illegal")  # and it can't give them again (§B16)
+    refused(table, 2, table.rebuild(2, 1), "illegal")  # seat 2's still fit: not twice
+    table.submit(0, table.rebuild(0, 1))  # seat 0 gives its shares again, for the slots as they are
+    assert 1 in rep.open

@@ -104,11 +104,6 @@ def test_a_game_whose_gone_seat_is_rebuilt_from_its_escrow_verifies_to_the_end(g
             assert {s for s, t in kinds if t == "release"} == {0, 1, 2}
 
 
-@pytest.mark.xfail(strict=True, reason="§B16: D(\"deal\", d) gives 'its permutation (random_permutation(size, …) of "
-                   "8·size + 64 bytes), and … one lock key per slot (64 bytes each)': the product starts the lock "
-                   "keys on the next 32-byte block (deal 4, 7 slots: at byte 256 of the stream, not 248), so the "
-                   "lock pass it makes for a seat rebuilt before its lock pass is not, read as a byte stream, the "
-                   "one the seat's escrow secret gives")
 def test_a_seat_rebuilt_before_its_lock_pass_of_a_deal_of_7_slots_verifies():
     board = rebuilt_table("beltpunk", 120, b"rebuild-beltpunka")
     report = transcript.verify(bytes(board.transcripts[0]))

@@ -154,9 +154,9 @@ def test_a_re_shuffle_over_a_card_only_the_departed_seat_knew_shows_it_to_one_ho
         return shown
 
     board = vanished("astonishing", 3, b"escrow" + bytes([1]), 53, 2)
-    opened = everyone_plays_on(board, 2)
     Replica._show_before_reshuffle = counted
     try:
+        opened = everyone_plays_on(board, 2)
         board.run()
     finally:
         Replica._show_before_reshuffle = original
