@@ -155,6 +155,7 @@ def transcript(game: str, players: int, seed: bytes) -> tuple[bytes, dict]:
         "players": players,
         "options": OPTIONS.get(game, {}),
         "bot_kind": BOT_KINDS.get(game),
+        "open_seats": game not in NO_BOT_SEATS,
         "seed": seed.decode(),
         "entries": report.entries,
         "acks": report.acks,

@@ -983,7 +983,7 @@ class Node:
             if seat not in self._away_told and waited >= self.settings.away_grace and seat in session.away:
                 self._away_told.add(seat)
                 name = session.names[seat] if seat < len(session.seats) else f"seat {seat}"
-                problem = session.replica.open_seat_problem(seat) if session.replica is not None else "the game has not started"
+                problem = session.play_on_problem(seat)
                 self._events_send.send_nowait(AwayTooLong(
                     seat, name, waited, host=seat == session.host_seat and not session.is_host,
                     can_open=problem is None, why_not=problem or "",

@@ -720,7 +720,7 @@ class TerminalGame:
             )
             return
         if seat in session.away:
-            problem = session.replica.open_seat_problem(seat)
+            problem = session.play_on_problem(seat)
             if problem is not None:
                 self._problem(f"{who}'s seat can't be played by a bot now: {problem}.")
                 return

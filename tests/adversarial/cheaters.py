@@ -24,7 +24,7 @@ from p2pgames.crypto import (
 )
 from p2pgames.games import get_game
 from p2pgames.session import HOST_CONNECTION, Session, encode_record, make_envelope
-from p2pgames.session._messages import Envelope
+from p2pgames.session._messages import Envelope, MalformedMessage, open_envelope
 from p2pgames.session._replica import DecisionPhase, Submission
 from p2pgames.session._sealed_keys import sealing_context
 
@@ -334,6 +334,18 @@ class ForgingHost(Session):
             "submission": forged, "state": bytes(32),
         })
         self.role.broadcast(entry)
+
+    def receive(self, connection: Any, data: bytes, now: float | None = None) -> None:
+        # Having moved for the victim, it drops the victim's own move: two entries of one number
+        # would be a chain break of its own, caught another way.
+        if self.cheated:
+            try:
+                envelope = open_envelope(data)
+            except MalformedMessage:
+                envelope = None
+            if envelope is not None and envelope.kind == "submit" and envelope.body.get("seat") == self.victim:
+                return
+        super().receive(connection, data, now)
 
 
 class NotAPoint(Cheater):

@@ -69,7 +69,7 @@ async def tea_boy_caught(tmp_path, seed):
 
 
 async def test_tea_boy_who_serves_his_lowest_cards_is_named_at_the_quarters_audit(tmp_path, autojump_clock):
-    state, hidden = await tea_boy_caught(tmp_path, b"sc-3")
+    state, hidden = await tea_boy_caught(tmp_path, b"sc-5")
     # He was the last with cards: only the quarter's audit showed the ones he never played.
     assert state.quarter == 1 and state.phase == Phase.AUDITING
     assert state.tables[0].phase == Phase.DONE and state.tables[0].out[-1] == CHEATER
@@ -77,7 +77,7 @@ async def test_tea_boy_who_serves_his_lowest_cards_is_named_at_the_quarters_audi
 
 
 async def test_tea_boy_who_serves_his_lowest_cards_is_named_as_soon_as_his_cards_are_public(tmp_path, autojump_clock):
-    state, hidden = await tea_boy_caught(tmp_path, b"sc-0")
+    state, hidden = await tea_boy_caught(tmp_path, b"sc-6")
     # He kept his hand and played it out: the reveal of his last card shows the claim false,
     # before the quarter ends (his last lay never stood: he took no gear token).
     table = state.tables[0]

@@ -76,6 +76,49 @@ def test_a_joiner_leaving_mid_deal_hands_its_seat_to_a_bot_and_the_others_finish
                          report.describe()), report.describe()
 
 
+@pytest.mark.parametrize("game, players", [("steamcourt", 4), ("astonishing", 3), ("beltpunk", 4)])
+def test_a_joiner_killed_for_good_is_rebuilt_from_its_escrow_and_the_others_finish(peers, tmp_path, game, players):
+    """A joiner holding cards is ``kill -9``ed mid-game and never comes back. After ``--grace 1s``
+    every other peer's bot agrees to play on (a bot's default), giving its shares of the gone
+    seat's escrow (§B16); its keys rebuilt, a bot plays it to the end; everyone who stayed exits 0
+    and has a transcript that verifies and says from which entry, its keys rebuilt; nobody is
+    named a cheater."""
+    transcripts = tmp_path / "transcripts"
+    host = peers("host", game, "--players", str(players), "--bot", "--grace", "1s", "--port", "0",
+                 "--bind", "127.0.0.1", "--name", "ann", "--profile", "ann", "--transcripts", str(transcripts))
+    code = join_code(host)
+    stayers = [peers("join", code, "--bot", "--grace", "1s", "--profile", name, "--name", name,
+                     "--transcripts", str(transcripts)) for name in ["bea", "dot"][:players - 2]]
+    gone = peers("join", code, "--bot", "--profile", "cy", "--name", "cy", "--transcripts", str(transcripts))
+    gone.line_starting("The game begins: ")
+    gone.line_starting("ann")  # a few moves in: the cards are dealt, its keys lock some
+    gone.line_starting("ann")
+    gone.process.kill()
+    gone.process.wait()
+    entries = set()
+    for peer in (host, *stayers):
+        code_, out, err = peer.finish()
+        assert (code_, err) == (0, ""), (out, err)
+        assert any(re.fullmatch(r"cy has been away for 0:0\d, longer than the grace period: agreeing to play on with"
+                                r" a bot in their seat\.", line) for line in out), out
+        [opened] = [line for line in out if line.startswith("cy's seat is played by a bot from entry ")]
+        assert opened.endswith("; the others rebuilt its card keys from its escrow; its cards are shown to everyone."), opened
+        entry = int(re.search(r"entry (\d+)", opened).group(1))
+        entries.add(entry)
+        [over] = [line for line in out if line.startswith("Game over: ")]
+        assert over.endswith(f"(cy's seat was played by a bot from entry {entry}.)"), over
+    [entry] = entries
+    files = [path for path in transcripts.glob("*.p2pt")]
+    reports = [verify_transcript(path.read_bytes(), get_game) for path in files]
+    stayed = [report for report in reports if report.names[report.seat] != "cy"]
+    assert len(stayed) == players - 1
+    for report in stayed:
+        assert report.ok and report.complete, report.describe()
+        assert report.stopped is None and report.failure is None
+        assert (f"From entry {entry} a bot played the seat of cy (seat {report.names.index('cy')}) (its keys rebuilt by"
+                " all the others from its escrow), its cards open to all.") in report.describe()
+
+
 def handed_over_at(out: list[str], name: str) -> int:
     """The entry from which a bot played ``name``'s seat, as its own output says."""
     [handed] = [line for line in out if line.startswith(f"{name}'s seat is played by a bot from entry ")]

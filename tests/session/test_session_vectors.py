@@ -83,6 +83,6 @@ def test_the_same_seeds_replay_the_same_game_byte_for_byte(name):
     game, players, seed = summary["game"], summary["players"], summary["seed"].encode()
     kind = summary["bot_kind"]
     bots = None if kind is None else [bot_for(get_game(game), seed + bytes([seat]), kind) for seat in range(players)]
-    board = Switchboard(game, players, seed=seed, options=summary["options"], bots=bots)
+    board = Switchboard(game, players, seed=seed, options=summary["options"], bots=bots, open_seats=summary["open_seats"])
     board.run()
     assert bytes(board.transcripts[1]) == (VECTORS / summary["file"]).read_bytes()

@@ -167,6 +167,11 @@ class CardDuties:
                 self._next()
 
 
+# Submissions a seat may make out of turn, in any phase but the end, card steps included (§B7
+# disputes, §B14 consents and hand-overs, §B16 escrows and rebuilds).
+OUT_OF_TURN = {"dispute", "open-seat", "hand-over", "escrow", "lock-escrow", "rebuild"}
+
+
 def check_card_duties(transcript: bytes, loader) -> int:
     """Replay ``transcript``, checking each card submission against the model; how many there were."""
     records = list(iter_records(transcript))
@@ -179,14 +184,22 @@ def check_card_duties(transcript: bytes, loader) -> int:
     if isinstance(replica.step, CardOperations):  # a game may deal before anything else
         duties.start(replica.step.operations)
     checked = 0
+    escrowed: set[tuple[int, int]] = set()  # (seat, deal): lock keys escrowed (§B16)
+    escrows = ruleset.open_seats and ruleset.players >= 3  # two players: no escrow (§C8)
     for kind, value in records:
         if kind != "entry":
             continue
         submission = open_envelope(open_envelope(value).body["submission"]).body
         body = submission["body"]
         if body["t"] in ("pass", "keys", "audit"):
+            if escrows and body["t"] == "pass" and body["stage"] == "lock":
+                # §B16: every lock key is escrowed before it locks a card.
+                assert (submission["seat"], body["deal"]) in escrowed, "a lock pass before its lock escrow"
             duties.submitted(submission["seat"], body)
             checked += 1
+        elif body["t"] in OUT_OF_TURN:
+            if body["t"] == "lock-escrow":
+                escrowed.add((submission["seat"], body["deal"]))
         else:
             assert duties.idle, f"a {body['t']} while the card step waits for {duties.subs[0][0]}"
         replica.apply_entry(value)
