@@ -76,14 +76,15 @@ MB = 1024 * 1024
 
 def run_peers(
     players: int, seed: str, stop_after: str, game: str = "beltpunk", timeout: float = 300,
-    options: dict | None = None, transcript_dir: str | None = None,
+    options: dict | None = None, transcript_dir: str | None = None, escrow: bool = True,
 ) -> list[dict]:
     """Start a host and ``players - 1`` joiners, each its own process; return their reports (the
-    host's transcript is written into ``transcript_dir`` if given)."""
+    host's transcript is written into ``transcript_dir`` if given). Without ``escrow`` the table
+    plays no bot in a leaver's seat, so nobody escrows its keys (§B16)."""
     command = [sys.executable, "-m", "p2pgames.net._bench_peer"]
     common = [
         "--game", game, "--players", str(players), "--seed", seed, "--stop-after", stop_after,
-        "--options", json.dumps(options or {}),
+        "--options", json.dumps(options or {}), *([] if escrow else ["--no-bot-seats"]),
     ]
     keep = ["--transcript-dir", transcript_dir] if transcript_dir is not None else []
     host = subprocess.Popen(command + ["host", "--seat", "0", *common, *keep], stdout=subprocess.PIPE, text=True)
@@ -217,10 +218,21 @@ def _deal_figures(prefix: str, deals: list[float], passes: list[float], hand: in
 
 
 def bench_deal(repeats: int) -> dict:
-    """52 cards among 4 peers (Beltpunk's deal), in passes next to its floor; and, for scale, one
-    pass of classic 2048-bit SRA over the same cards."""
-    deals, passes, hand = _timed_deals(repeats, 52, lambda n: run_peers(4, f"deal-{n}", "deal"))
+    """52 cards among 4 peers (Beltpunk's deal), in passes next to its floor; the same deal at a
+    table with no escrow, next to it (what the escrow of every lock key costs, §B16); and, for
+    scale, one pass of classic 2048-bit SRA over the same cards."""
+    bare: list[float] = []
+
+    def both(n: int) -> list[dict]:
+        bare.append(deal_time(run_peers(4, f"deal-{n}", "deal", escrow=False)))
+        return run_peers(4, f"deal-{n}", "deal")
+
+    deals, passes, hand = _timed_deals(repeats, 52, both)
     figures = _deal_figures("deal", deals, passes, hand, 52, 4)
+    figures["deal_no_escrow_ms"] = statistics.median(bare) * 1000
+    figures["escrow_per_deal_ratio"] = statistics.median(
+        (deal - without) / without for deal, without in zip(deals, bare)
+    )
     classic = ClassicSRA.generate()
     messages = [int.from_bytes(p, "big") for p in CardTable("p2pgames/bench", [f"card{n}" for n in range(52)]).points]
     classic_time = _median_time(lambda: [classic.encrypt(m) for m in messages], 3)
@@ -932,6 +944,8 @@ ROWS = [
     ("deal_passes", "  the deal in passes", "passes", None, None),
     ("deal_floor_passes", "  floor: 2 passes a peer and decrypting one's hand", "passes", None, None),
     ("deal_ratio", "  deal / floor", "x", "<=", 2),
+    ("deal_no_escrow_ms", "  the same deal at a table with no escrow (host --no-bot-seats)", "ms", None, None),
+    ("escrow_per_deal_ratio", "  the escrow of every lock key: its cost / the deal without it", "x", None, None),
     ("classic_pass_ms", "  one classic 2048-bit SRA pass over 52 cards", "ms", None, None),
     ("classic_ratio", "  classic SRA / P-256, per pass", "x", None, None),
     ("deal84_ms", "secret deal, 84 cards, 6 peers (Steam Court)", "ms", None, None),

@@ -144,7 +144,7 @@ async def _run(args: argparse.Namespace) -> dict:
     game = get_game(args.game)
     seed = args.seed.encode()
     options = json.loads(args.options)
-    ruleset = game.ruleset(args.players, options) if args.role == "host" else None
+    ruleset = game.ruleset(args.players, options, open_seats=not args.no_bot_seats) if args.role == "host" else None
 
     def new_node() -> Node:
         random_bytes = reproducible_bytes(seed + f"/{args.seat}".encode())
@@ -229,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--options", default="{}", help="ruleset options as JSON")
     parser.add_argument("--transcript-dir", help="write this peer's transcript into this folder")
     parser.add_argument("--stop-after", choices=("deal", "game", "paced"), default="game")
+    parser.add_argument("--no-bot-seats", action="store_true", help="host a table with no open seats (so no escrow)")
     args = parser.parse_args(argv)
     profile_to = os.environ.get("P2PGAMES_BENCH_PROFILE")
     if profile_to:

@@ -178,7 +178,7 @@ async def test_bid_that_does_not_outbid_the_standing_bid_is_refused_at_once_and_
 
 # Seeds under which the cheat's situation arises (each test asserts it did).
 SEEDS = {
-    "teaboy at the audit": b"sc15-7",
+    "teaboy at the audit": b"sc15-44",
     "teaboy on his lay": b"sc15-0",
     "plaguedoctor": b"sc15-0",
     "alchemist": b"sc15-0",
