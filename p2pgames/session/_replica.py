@@ -474,7 +474,18 @@ class Replica:
                 return problem
         if isinstance(self.phase, CardPhase):
             return "a card step is under way: your keys are needed first"
-        return self._card_shown_by_keys_of(seat, "your key")
+        return self._card_shown_by_keys_of(seat, "your key") or self._holds_escrowed_shares(seat)
+
+    def _holds_escrowed_shares(self, seat: int) -> str | None:
+        """Why ``seat`` must not leave the table now: it holds a share of a rebuilt seat's lock key
+        that stays escrowed (§B16), which the table needs from it until that deal's audit."""
+        for (dealer, deal), record in sorted(self.lock_escrows.items()):
+            crypto = self.deals.get(deal)
+            if (dealer in self.rebuilt and seat in record.holders and crypto is not None
+                    and any(dealer in crypto.unreleased[index] for index in range(crypto.size))):
+                return (f"it holds shares of {self.seats[dealer].name}'s keys of cards still hidden in deal {deal},"
+                        " which the table needs until that deal's audit")
+        return None
 
     def _card_shown_by_keys_of(self, seat: int, whose: str) -> str | None:
         """Why publishing every key of ``seat`` would show a card it should not, or ``None``: a
@@ -523,6 +534,9 @@ class Replica:
                 return f"it has no escrow of its lock keys in deal {crypto.deal} among the seats playing now"
         if self.sealed is not None and seat in self.sealed.seats:
             return "it has sealed a choice it has not opened"
+        problem = self._holds_escrowed_shares(seat)
+        if problem is not None:
+            return problem
         for crypto in self.deals.values():
             if crypto.source_slots is not None and seat in crypto.holders and ("rekey", seat) not in crypto.passes:
                 for slot in crypto.source_slots:

@@ -348,13 +348,22 @@ class Replica:
                 self.published[(slot, seat)] = k
                 self.unpublished[slot].discard(seat)
 
+    def _holds_escrowed_shares(self, seat) -> bool:
+        """`seat` holds a share of a rebuilt seat's lock key that stays escrowed in a deal not yet
+        audited: the table needs it, so it may neither hand over nor be rebuilt (§B14, §B16)."""
+        audited = self._audited()
+        return any(dealer in self.rebuilt and seat in escrowed["holders"] and number in self.deals
+                   and number not in audited
+                   and any(dealer in self.unpublished[self.deals[number].first + i] for i in range(self.deals[number].size))
+                   for (dealer, number), escrowed in self.lock_escrows.items())
+
     def _hand_over(self, seat, body):
         phase = self.phase
         audited = self._audited()
         unaudited = [d for d, deal in sorted(self.deals.items()) if seat in deal.holders and d not in audited]
         leaks = any(self.unpublished[slot] == {seat} and self.knows[slot] - {seat} for slot in self.unpublished)
         if (not self.bots_allowed or seat in self.open or phase["kind"] in ("over", "cards") or leaks
-                or self._unopened_choice(seat)):
+                or self._unopened_choice(seat) or self._holds_escrowed_shares(seat)):
             raise Fault("illegal", f"seat {seat}: may not hand its seat over now", seat)
         successor = body["successor"]
         if seat == self.sequencer:
@@ -495,6 +504,7 @@ class Replica:
             ("rekey", target) in self.deals[d].passes and set(self.deals[d].sources) & set(staying)
             for d in phase["deals"])
         if (not 0 <= target < self.players or self._consent_refused(seat, target)
+                or self._holds_escrowed_shares(target)
                 or (seat in self.shares.get(target, {})
                     and [slot for slot, _ in self.lock_shares[target][seat]] == self._rebuilt_slots(target))
                 or escrow is None or escrow["holders"] != others

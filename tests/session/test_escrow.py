@@ -137,6 +137,12 @@ def test_a_card_the_departed_seat_gave_stays_hidden_until_a_card_step_needs_its_
     for slot in given:
         crypto, index = replica.deal_of_slot(slot)
         assert 2 in crypto.unreleased[index]  # still escrowed: nobody but its receiver knows it
+    # The others escrow again among the three left; but while those keys stay escrowed, a second
+    # seat can't leave the table with its shares of them: neither rebuilt nor handed over.
+    board.run(play=False)
+    assert all(replica.escrows[seat].holders == tuple(other for other in (0, 1, 3) if other != seat) for seat in (0, 1, 3))
+    problem = "holds shares of p2's keys of cards still hidden in deal"
+    assert problem in replica.rebuild_problem(3) and problem in replica.hand_over_problem(3)
     board.run()
     check_played_on(board, 2, opened.seq)
     assert kinds_logged(board, 0)[RELEASE] > 0
