@@ -48,6 +48,9 @@ OPTIONS = {
     "torpedo": {"build": "random"},
     "steamcourt2015": {"characters": "auction", "three": "queen+submariner+plaguedoctor"},
 }
+# Games in which a seat vanishes for good and the others rebuild it from its escrow (§B16):
+# (game, players, seed, the seat, the entries before it vanishes).
+DEPARTURES = [("beltpunk", 4, b"vector-gone", 3, 60)]
 # Tables where no bot takes a leaver's seat (host --no-bot-seats): the probe game's, so that its
 # transcript holds no escrow (§B16) and stays the short log, read entry by entry, whose entries
 # tests/session/test_transcript_texts.py and test_transcript_blame.py change one at a time. The
@@ -119,8 +122,23 @@ def envelopes() -> dict:
     }
 
 
-def transcript(game: str, players: int, seed: bytes) -> tuple[bytes, dict]:
+def play_departure(board: Switchboard, gone: int, after: int) -> None:
+    """Seat ``gone`` vanishes once ``after`` entries are in; each other seat in turn agrees to play
+    on (giving its shares of the seat's escrow); the game is played to its end (§B16).
+    tests/session/test_session_vectors.py plays it again the same way."""
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= after)
+    board.cut(gone)
+    board.run(play=False)
+    for seat in range(len(board.sessions)):
+        if seat != gone:
+            board.sessions[seat].open_seat(gone)
+            board.run(play=False)
+
+
+def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | None = None) -> tuple[bytes, dict]:
     board = vector_board(game, players, seed, OPTIONS.get(game), BOT_KINDS.get(game))
+    if gone is not None:
+        play_departure(board, *gone)
     board.run()
     data = bytes(board.transcripts[1])
     report = verify_transcript(data, get_game)
@@ -142,14 +160,18 @@ def transcript(game: str, players: int, seed: bytes) -> tuple[bytes, dict]:
             again.apply_entry(value)
             hashes.append(again.state_hash.hex())
     assert again.state_hash == replica.state_hash
+    stem = f"session-{game}-{players}p" + ("-gone" if gone is not None else "")
     summary = {
         "description": (
             f"A complete {players}-player {game} game between seeded peers, as seat 1 recorded it "
-            f"(session-{game}-{players}p.p2pt, format in protocol/SPEC.md 'Transcripts'). A "
+            f"({stem}.p2pt, format in protocol/SPEC.md 'Transcripts'). A "
             "verifier must accept it, count these entries, acknowledgements and audits, and reach "
             "state_hashes[i] after entry i; the result must match."
+            + ("" if gone is None else
+               f" Seat {gone[0]} vanished after entry {gone[1]}; the others rebuilt its keys from its "
+               "escrow and a bot played it to the end (§B16).")
         ),
-        "file": f"session-{game}-{players}p.p2pt",
+        "file": f"{stem}.p2pt",
         "sha256": hashlib.sha256(data).hexdigest(),
         "game": game,
         "players": players,
@@ -164,23 +186,25 @@ def transcript(game: str, players: int, seed: bytes) -> tuple[bytes, dict]:
         "result": report.result,
         "state_hashes": hashes,
     }
+    if gone is not None:
+        summary["gone"] = {"seat": gone[0], "after": gone[1], "entry": report.open_seats[gone[0]]}
     return data, summary
 
 
 def main(named: list[str]) -> None:
-    unknown = set(named) - {game for game, _players, _seed in GAMES}
+    unknown = set(named) - {game for game, _players, _seed, *_ in GAMES + DEPARTURES}
     if unknown:
         raise SystemExit(f"no transcript vector for {', '.join(sorted(unknown))}; the games: "
                          f"{', '.join(game for game, _players, _seed in GAMES)}")
     if not named:
         (VECTORS / "session-envelopes.json").write_text(json.dumps(envelopes(), indent=1) + "\n")
         print("wrote protocol/vectors/session-envelopes.json")
-    for game, players, seed in GAMES:
+    for game, players, seed, *gone in GAMES + DEPARTURES:
         if named and game not in named:
             continue
-        data, summary = transcript(game, players, seed)
+        data, summary = transcript(game, players, seed, tuple(gone) if gone else None)  # type: ignore[arg-type]
         (VECTORS / summary["file"]).write_bytes(data)
-        (VECTORS / f"session-{game}-{players}p.json").write_text(json.dumps(summary, indent=1) + "\n")
+        (VECTORS / summary["file"].replace(".p2pt", ".json")).write_text(json.dumps(summary, indent=1) + "\n")
         print(f"wrote protocol/vectors/{summary['file']} ({len(data)} bytes, {summary['entries']} entries)")
 
 

@@ -53,7 +53,6 @@ from p2pgames.crypto import (
     PublicKey,
     SealKey,
     check_opening,
-    check_lock_key,
     check_share,
     combine_contributions,
     combine_keys,

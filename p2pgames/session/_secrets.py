@@ -18,7 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
-from p2pgames import canonical
 from p2pgames.crypto import (
     CURVE_ORDER,
     BadCardValue,
@@ -31,19 +30,15 @@ from p2pgames.crypto import (
     lock_verifiers,
     prepare_scalars,
     random_contribution,
-    random_permutation,
-    random_scalar,
     rekey_pass,
     scalar_to_bytes,
     seal,
     sealed_commitment,
-    secret_stream,
     shuffle_pass,
     transform,
     unlock,
 )
 from p2pgames.session._escrows import (
-    SECRET_LABEL,
     commitment_salt,
     deal_keys,
     escrow_body,
@@ -74,18 +69,15 @@ __all__ = ["SeatSecrets", "DealSecret", "sealing_context", "seal_key_from_seed"]
 PREPARE_SLOTS = 8
 
 
-_secret_source = secret_source
-
-
 def seal_key_from_seed(seed: bytes) -> SealKey:
     """The seat's sealing key (what others seal card keys to), derived from its secret seed."""
-    return SealKey.generate(_secret_source(seed, "seal-key")(32))
+    return SealKey.generate(secret_source(seed, "seal-key")(32))
 
 
 def caretaker_secrets(seed: bytes, seat: int) -> "SeatSecrets":
     """The secrets a caretaker keeps for open seat ``seat`` (its commitments' salts), derived
     from the caretaker's own seed, so a restarted caretaker has them again."""
-    derived = _secret_source(seed, "caretaker", seat)(32)
+    derived = secret_source(seed, "caretaker", seat)(32)
     return SeatSecrets(seat, seal_key_from_seed(derived), derived)
 
 
@@ -152,7 +144,7 @@ class SeatSecrets:
 
     def _secret(self, *label: Any) -> Any:
         """The byte source for the secret ``label`` names (see the module docstring)."""
-        return _secret_source(self.seed, *label)
+        return secret_source(self.seed, *label)
 
     # -- keys ----------------------------------------------------------------------------------
 

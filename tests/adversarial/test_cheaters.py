@@ -35,9 +35,10 @@ def honest(seat: int, ruleset, seed: bytes) -> Session:
     )
 
 
-async def play_with_cheater(tmp_path, cheater_class, *, game="probe", players=3, think=0.0, seed=b"cheat"):
+async def play_with_cheater(tmp_path, cheater_class, *, game="probe", players=3, think=0.0, seed=b"cheat",
+                            open_seats=True):
     """Play one seeded game with ``cheater_class`` at seat 1 and honest peers elsewhere."""
-    ruleset = get_game(game).ruleset(players)
+    ruleset = get_game(game).ruleset(players, open_seats=open_seats)
     sessions = [honest(seat, ruleset, seed) for seat in range(players)]
     sessions[CHEATER_SEAT] = cheater_class(seed=seed + b"/cheater")
     table = await play_table(game, players, sessions=sessions, transcripts=tmp_path, seed=seed, think=think)
@@ -152,8 +153,10 @@ async def test_a_peer_that_stops_answering_is_away_not_blamed_and_the_table_ends
     is away, the game waits for it, and after the grace period the others end the game; every
     transcript verifies and says why it ended, blaming the silent seat nowhere. The host ended it:
     its own record blames nobody; seat 2 has only the host's word for the absence, so it names the
-    host as the one who stopped the game (§B9), as a leave names the leaver."""
-    table, sessions = await play_with_cheater(tmp_path, Silent)
+    host as the one who stopped the game (§B9), as a leave names the leaver. (A table with no bot
+    seats: where a bot may take a seat, the others rebuild the silent one from its escrow and play
+    on instead — test_escrow.py.)"""
+    table, sessions = await play_with_cheater(tmp_path, Silent, open_seats=False)
     assert sessions[CHEATER_SEAT].cheated, "the peer never went silent"
     for seat, ender in ((0, None), (2, 0)):
         fault = sessions[seat].fault

@@ -48,6 +48,12 @@ def test_every_state_hash_of_the_beltpunk_vector_is_computed_from_its_entries():
                   beltpunk.DECK_DOMAIN)
 
 
+def test_every_state_hash_of_the_beltpunk_vector_with_a_seat_rebuilt_is_computed_from_its_entries():
+    replay_vector("session-beltpunk-4p-gone",
+                  lambda ruleset: beltpunk.Beltpunk(ruleset["players"], ruleset["options"]["target"]),
+                  beltpunk.DECK_DOMAIN)
+
+
 def test_every_state_hash_of_the_steamcourt_vector_is_computed_from_its_entries():
     replay_vector("session-steamcourt-3p",
                   lambda ruleset: steamcourt.SteamCourt(ruleset["players"], ruleset["options"]),

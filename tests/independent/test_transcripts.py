@@ -23,7 +23,7 @@ from . import transcript, wire
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 SESSION_VECTORS = ["session-probe-3p", "session-beltpunk-2p", "session-steamcourt-3p", "session-steamcourt2015-3p",
-                   "session-torpedo-2p"]
+                   "session-torpedo-2p", "session-beltpunk-4p-gone"]
 FOLLOWED_GAMES = {"probe", "beltpunk", "steamcourt", "torpedo"}
 
 
@@ -42,6 +42,9 @@ def test_session_vector_transcripts_verify_with_the_vectors_counts(name):
     assert [state.hex() for state in report.states] == meta["state_hashes"]
     assert report.agreed == report.entries
     assert report.result == meta["result"]
+    if "gone" in meta:  # a seat rebuilt from its escrow (§B16), reported where the vector says
+        gone = meta["gone"]
+        assert report.open_seats == {gone["seat"]: gone["entry"]} and report.rebuilt == {gone["seat"]: gone["entry"]}
 
 
 @pytest.mark.parametrize("game, players, kinds", [

@@ -250,21 +250,21 @@ def test_a_holder_restarted_before_the_departure_still_gives_its_shares():
 
 
 def test_seats_gone_at_random_moments_are_rebuilt_and_every_game_ends():
-    """Chaos: 4-player Steam Court and Beltpunk, 3-player Astonishing!, a seat vanishing at a random
-    entry; the others always play on, and every game ends verified, nobody blamed."""
+    """Chaos: 4-player Steam Court and Beltpunk, 3-player Astonishing!, a seat vanishing holding
+    keys at a random entry; the others always play on, the rebuild unlocks none but its own cards,
+    and every game ends verified, nobody blamed."""
     rng = random.Random(b"escrow-chaos")
+    played = 0
     for game, players in [("steamcourt", 4), ("beltpunk", 4), ("astonishing", 3)] * 2:
         at, gone = rng.randrange(5, 160), rng.randrange(1, players)
         board = Switchboard(game, players, seed=b"chaos" + bytes([at]))
         board.run(until=lambda: board.host.replica is not None and (board.host.replica.seq >= at or board.host.result))
-        if board.host.result is not None:
+        if board.host.result is not None or not any(True for _ in board.host.replica.unaudited_deals_of(gone)):
             continue
         board.cut(gone)
         board.run(play=False)
-        for seat in playing(board, gone):
-            problem = board.sessions[seat].play_on_problem(gone)
-            assert problem is None, (game, at, gone, problem)
-            board.sessions[seat].open_seat(gone)
-            board.run(play=False)
+        opened = everyone_plays_on(board, gone)
         board.run()
-        check_played_on(board, gone, board.host.replica.open_seats[gone])
+        check_played_on(board, gone, opened.seq)
+        played += 1
+    assert played >= 4

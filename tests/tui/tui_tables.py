@@ -362,6 +362,10 @@ class FakeSession:
     def awaited_away(self) -> tuple[int, ...]:
         return self.awaited
 
+    def play_on_problem(self, seat: int) -> str | None:
+        """As the session: why the table can't play on with a bot in ``seat`` (its replica's say)."""
+        return "the game has not started" if self.replica is None else self.replica.open_seat_problem(seat)
+
     def decision(self):
         return None
 
