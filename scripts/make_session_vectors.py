@@ -50,7 +50,7 @@ OPTIONS = {
 }
 # Games in which a seat vanishes for good and the others rebuild it from its escrow (§B16):
 # (game, players, seed, the seat, the entries before it vanishes).
-DEPARTURES = [("beltpunk", 4, b"vector-gone", 3, 60)]
+DEPARTURES = [("beltpunk", 4, b"vector-gone", 3, 75)]
 # Tables where no bot takes a leaver's seat (host --no-bot-seats): the probe game's, so that its
 # transcript holds no escrow (§B16) and stays the short log, read entry by entry, whose entries
 # tests/session/test_transcript_texts.py and test_transcript_blame.py change one at a time. The
