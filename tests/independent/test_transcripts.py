@@ -84,7 +84,8 @@ def rebuilt_table(game, cut_at, seed):
     return board
 
 
-@pytest.mark.parametrize("game, cut_at", [("beltpunk", 200), ("steamcourt", 80)])
+# (Beltpunk's: the session-beltpunk-4p-gone vector, above, releases included.)
+@pytest.mark.parametrize("game, cut_at", [("steamcourt", 80)])
 def test_a_game_whose_gone_seat_is_rebuilt_from_its_escrow_verifies_to_the_end(game, cut_at):
     board = rebuilt_table(game, cut_at, b"rebuild-" + game.encode() + b"a")
     host = board.host
