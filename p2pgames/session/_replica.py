@@ -962,23 +962,13 @@ class Replica:
         seat = submission.seat
         phase = self.phase
         expected = self.waiting_for()
-        if kind == "dispute":
-            self._check_dispute(submission)
-            return
-        if kind == OPEN_SEAT:
-            self._check_open_seat(submission)
-            return
-        if kind == HAND_OVER:
-            self._check_hand_over(submission)
-            return
-        if kind == ESCROW:
-            self._check_escrow(submission)
-            return
-        if kind == LOCK_ESCROW:
-            self._check_lock_escrow(submission)
-            return
-        if kind == REBUILD:
-            self._check_rebuild(submission)
+        # What a seat may submit out of turn, in any phase (each check says when it may not).
+        out_of_turn = {
+            "dispute": self._check_dispute, OPEN_SEAT: self._check_open_seat, HAND_OVER: self._check_hand_over,
+            ESCROW: self._check_escrow, LOCK_ESCROW: self._check_lock_escrow, REBUILD: self._check_rebuild,
+        }.get(kind) if isinstance(kind, str) else None  # (a kind of another type: malformed, below)
+        if out_of_turn is not None:
+            out_of_turn(submission)
             return
         if seat not in expected:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"sent {with_article(kind)} submission out of turn")
@@ -1243,7 +1233,7 @@ class Replica:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"escrowed its lock keys of deal {deal} among seats {list(holders)}, which is not due")
 
     def _check_rebuild(self, submission: Submission) -> tuple[int, list[tuple[int, int]], list[tuple[int, int]]]:
-        """Check a ``rebuild`` consent (§B16); returns its share and its ``sent`` keys."""
+        """Check a ``rebuild`` consent (§B16); returns its share, its ``sent`` keys and its lock-key shares."""
         self._fields(submission, REBUILD, {"seat": int, "share": bytes, "sent": (tuple, list), "locks": (tuple, list)})
         body, author = submission.body, submission.seat
         seat = body["seat"]
@@ -1264,30 +1254,14 @@ class Replica:
             raise self._illegal(submission, FaultCode.MALFORMED, "gave an escrow share that is no scalar")
         if not check_share(share, self.escrows[seat].commitment_of(author)):
             raise self._illegal(submission, FaultCode.ILLEGAL, f"gave a share that does not match its commitment in seat {seat}'s escrow")
-        sent: list[tuple[int, int]] = []
-        for item in body["sent"]:
-            if not (isinstance(item, (tuple, list)) and len(item) == 2 and type(item[0]) is int
-                    and isinstance(item[1], bytes) and len(item[1]) == 32):
-                raise self._illegal(submission, FaultCode.MALFORMED, "sent a malformed key in a rebuild")
-            try:
-                sent.append((item[0], scalar_from_bytes(item[1])))
-            except CryptoError:
-                raise self._illegal(submission, FaultCode.MALFORMED, f"sent a key for slot {item[0]} that is none")
+        sent = self._slot_scalars(submission, body["sent"], "sent a malformed key in a rebuild")
         if [slot for slot, _ in sent] != self.rebuild_sent_slots(author, seat):
             raise self._illegal(submission, FaultCode.ILLEGAL, f"did not send exactly its keys of the cards in seat {seat}'s keeping")
         for slot, key in sent:
             crypto, index = self.deal_of_slot(slot)
             if not crypto.check_published_key(index, author, key):
                 raise self._illegal(submission, FaultCode.BAD_KEY, f"sent a wrong key for slot {slot}")
-        locks: list[tuple[int, int]] = []
-        for item in body["locks"]:
-            if not (isinstance(item, (tuple, list)) and len(item) == 2 and type(item[0]) is int
-                    and isinstance(item[1], bytes) and len(item[1]) == 32):
-                raise self._illegal(submission, FaultCode.MALFORMED, "gave a malformed lock-key share")
-            try:
-                locks.append((item[0], scalar_from_bytes(item[1])))
-            except CryptoError:
-                raise self._illegal(submission, FaultCode.MALFORMED, f"gave a share for slot {item[0]} that is no scalar")
+        locks = self._slot_scalars(submission, body["locks"], "gave a malformed lock-key share")
         if [slot for slot, _ in locks] != self.rebuild_lock_slots(seat):
             raise self._illegal(submission, FaultCode.ILLEGAL, f"did not give exactly its shares of seat {seat}'s lock keys due")
         for slot, lock_share in locks:
@@ -1295,6 +1269,20 @@ class Replica:
             if not self.lock_escrows[(seat, crypto.deal)].matches(self.game_id, seat, author, index, lock_share):
                 raise self._illegal(submission, FaultCode.ILLEGAL, f"gave a share of seat {seat}'s lock key for slot {slot} that does not match its digest")
         return share, sent, locks
+
+    def _slot_scalars(self, submission: Submission, items: Any, malformed: str) -> list[tuple[int, int]]:
+        """``[[slot, scalar as 32 bytes]…]`` read as ``(slot, scalar)`` pairs; anything else is
+        ``malformed`` (the words say what)."""
+        pairs: list[tuple[int, int]] = []
+        for item in items:
+            if not (isinstance(item, (tuple, list)) and len(item) == 2 and type(item[0]) is int
+                    and isinstance(item[1], bytes) and len(item[1]) == 32):
+                raise self._illegal(submission, FaultCode.MALFORMED, malformed)
+            try:
+                pairs.append((item[0], scalar_from_bytes(item[1])))
+            except CryptoError:
+                raise self._illegal(submission, FaultCode.MALFORMED, f"{malformed}: slot {item[0]}'s is no scalar")
+        return pairs
 
     def _check_hand_over(self, submission: Submission) -> dict[int, SeatAuditKeys]:
         """Check a ``hand-over``: allowed now, every key of every deal it must cover, consistent

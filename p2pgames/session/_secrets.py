@@ -365,8 +365,8 @@ class SeatSecrets:
             record = replica.lock_escrows[(seat, crypto.deal)]
             share = open_released_share(record, replica.game_id, seat, slot, index, author, to, self.seal_key, box)
             if isinstance(share, str):
-                return Fault(author, FaultCode.BAD_ESCROW, f"sealed a share of seat {seat}'s key for slot {slot} that {share}",
-                             seq, None, (submission.envelope.raw, self.seal_key.private_bytes()))
+                return self._sealed_wrong(author, f"sealed a share of seat {seat}'s key for slot {slot} that {share}",
+                                          seq, submission.envelope.raw)
             shares = self.released.setdefault((seat, slot), {})
             shares[author] = share
             if self.seat in record.holders:
@@ -415,10 +415,14 @@ class SeatSecrets:
             return None
         share = open_share(record, replica.game_id, dealer, self.seat, self.seal_key)
         if isinstance(share, str):
-            return Fault(dealer, FaultCode.BAD_ESCROW, f"sealed an escrow share that {share}", seq, None,
-                         (record.message, self.seal_key.private_bytes()))
+            return self._sealed_wrong(dealer, f"sealed an escrow share that {share}", seq, record.message)
         self.shares[dealer] = (record.seq, share)
         return None
+
+    def _sealed_wrong(self, culprit: int, reason: str, seq: int, message: bytes) -> Fault:
+        """``culprit`` sealed us an escrow share that is wrong: a ``bad-escrow`` proved by its
+        signed ``message`` and our private sealing key, with which anyone opens it as we did."""
+        return Fault(culprit, FaultCode.BAD_ESCROW, reason, seq, None, (message, self.seal_key.private_bytes()))
 
     def lock_escrow_body(self, replica: Replica, deal: int, holders: tuple[int, ...]) -> dict:
         """Our ``lock-escrow`` of ``deal``: each of our lock keys split among ``holders``."""
@@ -436,8 +440,7 @@ class SeatSecrets:
             return None
         shares = open_lock_shares(record, replica.game_id, dealer, self.seat, self.seal_key)
         if isinstance(shares, str):
-            return Fault(dealer, FaultCode.BAD_ESCROW, f"sealed lock-key shares of deal {deal} that {shares}", seq, None,
-                         (record.message, self.seal_key.private_bytes()))
+            return self._sealed_wrong(dealer, f"sealed lock-key shares of deal {deal} that {shares}", seq, record.message)
         self.lock_shares[(dealer, deal)] = (record.seq, shares)
         return None
 
