@@ -236,7 +236,7 @@ class OpenSeatAsked:
 @dataclass(frozen=True, slots=True)
 class SeatOpened:
     """From entry ``seq`` on, ``seat`` is played by a bot, its cards dealt face up (an open seat);
-    ``rebuilt``: its keys were rebuilt from its escrow by all the others (§B16)."""
+    ``rebuilt``: its keys are rebuilt from its escrow by all the others, their shares following (§B16)."""
 
     seat: int
     name: str
@@ -245,7 +245,7 @@ class SeatOpened:
 
     @property
     def text(self) -> str:
-        how = "; the others rebuilt its card keys from its escrow" if self.rebuilt else ""
+        how = "; the others rebuild its card keys from its escrow" if self.rebuilt else ""
         return f"{self.name}'s seat is played by a bot from entry {self.seq}{how}; its cards are shown to everyone."
 
 

@@ -385,6 +385,8 @@ class Replica:
         self.escrows: dict[int, EscrowRecord] = {}
         self.rebuild_shares: dict[int, dict[int, tuple[int, list[tuple[int, int]], list[tuple[int, int]], bytes]]] = {}
         self.rebuilt: dict[int, int] = {}
+        # Seats opened to be rebuilt whose escrow's holders have not all given their shares yet.
+        self.rebuilding: set[int] = set()
         # Each seat's current escrow of its lock keys in each deal it holds, by (seat, deal).
         self.lock_escrows: dict[tuple[int, int], LockEscrowRecord] = {}
         # The shares of rebuilt seats' lock keys published so far, by (seat, slot), then holder.
@@ -972,6 +974,8 @@ class Replica:
             return
         if seat not in expected:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"sent {with_article(kind)} submission out of turn")
+        if seat in self.rebuilding and isinstance(phase, CardPhase):
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"made a card step for seat {seat}, whose keys are not rebuilt yet")
         if isinstance(phase, DecisionPhase):
             self._check_act(submission)
         elif isinstance(phase, CommitPhase):
@@ -1199,7 +1203,7 @@ class Replica:
         if consenting in self.open_consents.get(seat, ()):
             raise self._illegal(submission, FaultCode.ILLEGAL, f"consented twice to opening seat {seat}")
         problem = self.open_seat_problem(seat)
-        if problem is not None:
+        if problem is not None and self.rebuild_problem(seat) is not None:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"asked to open seat {seat}, but {problem}")
 
     def _check_escrow(self, submission: Submission) -> None:
@@ -1238,16 +1242,14 @@ class Replica:
         body, author = submission.body, submission.seat
         seat = body["seat"]
         if not 0 <= seat < self.players:
-            raise self._illegal(submission, FaultCode.MALFORMED, f"asked to rebuild seat {seat}, which doesn't exist")
-        if author in self.open_seats:
-            raise self._illegal(submission, FaultCode.ILLEGAL, "consented for a seat played by a bot")
-        if seat == author:
-            raise self._illegal(submission, FaultCode.ILLEGAL, "asked to rebuild its own seat")
+            raise self._illegal(submission, FaultCode.MALFORMED, f"gave shares of seat {seat}, which doesn't exist")
+        if seat not in self.rebuilding:
+            # Shares go public only once the seat is opened for good: every seat agreed (§B16).
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"gave its shares of seat {seat}, which is not being rebuilt")
+        if author not in self.escrows[seat].holders or author in self.open_seats:
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"gave shares of seat {seat}'s escrow, which it does not hold")
         if author in self.rebuild_shares.get(seat, {}) and not self.rebuild_shares_stale(author, seat):
             raise self._illegal(submission, FaultCode.ILLEGAL, f"gave its share of seat {seat}'s escrow twice")
-        problem = self.rebuild_problem(seat)
-        if problem is not None:
-            raise self._illegal(submission, FaultCode.ILLEGAL, f"asked to rebuild seat {seat}, but {problem}")
         try:
             share = scalar_from_bytes(body["share"])
         except CryptoError:
@@ -1502,8 +1504,11 @@ class Replica:
             )
         elif kind == REBUILD:
             share, sent, locks = self._check_rebuild(submission)  # checked already: only read here
-            self.rebuild_shares.setdefault(submission.body["seat"], {})[seat] = (share, sent, locks, submission.envelope.raw)
-            self._consent(applied, submission.body["seat"], seat)
+            target = submission.body["seat"]
+            self.rebuild_shares.setdefault(target, {})[seat] = (share, sent, locks, submission.envelope.raw)
+            if set(self.rebuild_shares[target]) == set(self.escrows[target].holders) and self._rebuild(applied, target):
+                self.rebuilding.discard(target)
+                del self.rebuild_shares[target]
         elif kind == "act":
             action = self.game.decode_action(submission.body["action"])
             self._engine(applied, Act(seat, action))
@@ -1612,27 +1617,29 @@ class Replica:
 
     def _consent(self, applied: Applied, seat: int, consenting: int) -> None:
         """Record ``consenting``'s consent to opening ``seat``; with every playing seat's, open it:
-        rebuilt if each gave its share, else as it is if nothing stops that (§B14, §B16)."""
+        as it is if nothing stops that (§B14), else to be rebuilt from its escrow — the holders
+        give their shares from then on, when it can no longer come back (§B16)."""
         consents = self.open_consents.setdefault(seat, set())
         consents.add(consenting)
-        others = [other for other in self.playing_seats if other != seat]
-        if not all(other in consents for other in others):
+        if not all(other in consents for other in self.playing_seats if other != seat):
             return
-        shares = self.rebuild_shares.get(seat, {})
-        if all(other in shares for other in others):
-            if not self._rebuild(applied, seat):
-                return
-        elif self.open_seat_problem(seat) is not None:
-            return  # it holds keys: it waits for the shares still missing
-        self.open_consents.pop(seat, None)
-        self.rebuild_shares.pop(seat, None)
+        if self.open_seat_problem(seat) is not None:
+            if self.rebuild_problem(seat) is not None:
+                return  # neither can be now: it waits
+            self.rebuilding.add(seat)
+            phase = self.phase
+            if isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN and not phase.opening:
+                # Nobody has opened yet: its caretaker chooses again, like any open seat's.
+                phase.commitments.pop(seat, None)
+                self._commit_envelopes.pop((phase.phase_id, seat), None)
+        del self.open_consents[seat]
         self._open(applied, seat)
 
     def _rebuild(self, applied: Applied, seat: int) -> bool:
         """Rebuild ``seat``'s escrow secret and its lock keys from every share, check the keys
         against what the seat signed, publish them and the keys the consents sent (§B16 steps
-        1–4; the caller then opens the seat). ``False`` (nothing done) if the consents' lock
-        shares no longer cover the slots to rebuild (the cards moved since some consent)."""
+        1–4; the seat is open already). ``False`` (nothing done) if the lock shares given no
+        longer cover the slots to rebuild (the cards moved since some were given)."""
         record = self.escrows[seat]
         given = self.rebuild_shares[seat]
         slots = self.rebuild_lock_slots(seat)
@@ -1668,10 +1675,6 @@ class Replica:
                     crypto.publish(index, author, key, message)
                     applied.key_slots.append(slot)
         phase = self.phase
-        if isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN and not phase.opening:
-            # Nobody has opened yet: its caretaker chooses again, like any open seat's.
-            phase.commitments.pop(seat, None)
-            self._commit_envelopes.pop((phase.phase_id, seat), None)
         if isinstance(phase, CardPhase):
             sub = phase.current
             if isinstance(sub, KeysSub) and sub.requirements is not None and seat not in sub.done:

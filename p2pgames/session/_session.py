@@ -87,7 +87,6 @@ from p2pgames.session._replica import (
     OPEN_SEAT,
     PROVABLE,
     RANDOM_DOMAIN,
-    REBUILD,
     RELEASE,
     STALE_EVIDENCE,
     AuditSub,
@@ -668,7 +667,7 @@ class Session:
                     private.extend(game.narrate_private(before, event, after, seat, knowledge, names))  # type: ignore[union-attr]
             if lines or private:
                 self._emit(Logged(applied.seq, tuple(lines), tuple(private)))
-        if submission.kind in (OPEN_SEAT, HAND_OVER, REBUILD):
+        if submission.kind in (OPEN_SEAT, HAND_OVER):
             self._seat_opening(applied)
         for deal, slots in applied.retired.items():
             secrets.forget_deal(deal, slots)
@@ -980,9 +979,12 @@ class Session:
             if body is not None:
                 self._submit(body)
                 return
-        for seat in sorted(replica.rebuild_shares):
-            if replica.rebuild_shares_stale(self.seat, seat) and replica.rebuild_problem(seat) is None:
-                # The cards moved since we gave our shares: give them again, as they are now.
+        for seat in sorted(replica.rebuilding):
+            # A seat opened to be rebuilt (every seat agreed): our shares of its escrow — again
+            # if the cards moved since we gave them.
+            if self.seat in replica.escrows[seat].holders and (
+                self.seat not in replica.rebuild_shares.get(seat, {}) or replica.rebuild_shares_stale(self.seat, seat)
+            ):
                 self._submit(secrets.rebuild_body(replica, seat))
                 return
         holders = replica.escrow_holders_due(self.seat)
@@ -1034,6 +1036,8 @@ class Session:
                 self._caretaking[seat] = (caretaker_secrets(self.secret_seed, seat), bot)
             secrets, bot = self._caretaking[seat]
             phase = replica.phase
+            if seat in replica.rebuilding and isinstance(phase, CardPhase):
+                continue  # its card steps wait for its keys: the others' shares
             body = self._rebuilt_seat_duty(seat)
             if body is not None:
                 self._submit(body, seat=seat)
@@ -1126,9 +1130,7 @@ class Session:
             raise LocalError(f"{name}'s seat is played by a bot already")
         if seat not in self.away:
             raise LocalError(f"{name} is at the table: only a player who is away can be replaced by a bot")
-        if seat in self._consents_due or self.seat in replica.rebuild_shares.get(seat, {}) or (
-            self.seat in replica.open_consents.get(seat, ()) and replica.rebuild_problem(seat) is not None
-        ):
+        if seat in self._consents_due or self.seat in replica.open_consents.get(seat, ()):
             raise LocalError(f"you have agreed already; waiting for the others to agree about {name}")
         problem = self.play_on_problem(seat)
         if problem is not None:
@@ -1152,17 +1154,13 @@ class Session:
         return rebuild if seat in replica.escrows else problem
 
     def _consent_body(self, seat: int) -> dict | None:
-        """Our consent to opening ``seat``: with our share of its escrow where its keys can be
-        rebuilt, else as it is; ``None`` if neither fits any more (the log moved on)."""
-        replica, secrets = self.replica, self.secrets
-        assert replica is not None and secrets is not None and self.seat is not None
-        if replica.rebuild_problem(seat) is None and (
-            self.seat not in replica.rebuild_shares.get(seat, {}) or replica.rebuild_shares_stale(self.seat, seat)
-        ):
-            return secrets.rebuild_body(replica, seat)
-        if replica.open_seat_problem(seat) is None and self.seat not in replica.open_consents.get(seat, ()):
-            return {"t": OPEN_SEAT, "seat": seat}
-        return None
+        """Our consent to opening ``seat`` (as it is, or to be rebuilt from its escrow: our shares
+        follow once everyone agreed), or ``None`` if it no longer fits (the log moved on)."""
+        replica = self.replica
+        assert replica is not None and self.seat is not None
+        if self.seat in replica.open_consents.get(seat, ()) or self.play_on_problem(seat) is not None:
+            return None
+        return {"t": OPEN_SEAT, "seat": seat}
 
     def hand_over(self) -> None:
         """Leave the game, handing our seat to a bot: once nothing stops it (see
@@ -1292,7 +1290,7 @@ class Session:
             return
         if replica.open_seats.get(seat) == applied.seq:
             self.away.pop(seat, None)
-            self._emit(SeatOpened(seat, name, applied.seq, rebuilt=seat in replica.rebuilt))
+            self._emit(SeatOpened(seat, name, applied.seq, rebuilt=seat in replica.rebuilding))
             return
         agreed = replica.open_consents.get(seat, set())
         waiting = tuple(self.names[other] for other in replica.playing_seats if other != seat and other not in agreed)

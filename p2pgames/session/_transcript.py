@@ -493,6 +493,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             report.signatures += 2
             if len(replica.open_seats) != len(report.open_seats):
                 report.open_seats = dict(replica.open_seats)
+            if len(replica.rebuilt) != len(report.rebuilt):
                 report.rebuilt = set(replica.rebuilt)
             if len(replica.sequencers) != len(report.hosts):
                 report.hosts = list(replica.sequencers)

@@ -102,7 +102,7 @@ def test_a_joiner_killed_for_good_is_rebuilt_from_its_escrow_and_the_others_fini
         assert any(re.fullmatch(r"cy has been away for 0:0\d, longer than the grace period: agreeing to play on with"
                                 r" a bot in their seat\.", line) for line in out), out
         [opened] = [line for line in out if line.startswith("cy's seat is played by a bot from entry ")]
-        assert opened.endswith("; the others rebuilt its card keys from its escrow; its cards are shown to everyone."), opened
+        assert opened.endswith("; the others rebuild its card keys from its escrow; its cards are shown to everyone."), opened
         entry = int(re.search(r"entry (\d+)", opened).group(1))
         entries.add(entry)
         [over] = [line for line in out if line.startswith("Game over: ")]

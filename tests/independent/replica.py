@@ -94,6 +94,7 @@ class Replica:
         self.lock_shares = {}   # seat -> {consenter: [(slot, its share of the seat's lock key there)]}
         self.sent_keys = {}     # seat -> consenter -> [(slot, consenter, key)]: its own keys, published when rebuilt
         self.rebuilt = {}       # open seat rebuilt from its escrow -> the entry that rebuilt it
+        self.rebuilding = set()  # seats opened to be rebuilt, their holders' shares still coming (§B16)
         self.secrets = {}       # rebuilt seat -> its escrow secret e
         self.released = {}      # (rebuilt seat, slot) -> {holder: its share published with `release`}
         self.sequencer = 0   # the seat that signs the entries: the host, then its successors (§B15)
@@ -235,6 +236,8 @@ class Replica:
             self.seq += 1
             getattr(self, "_" + t.replace("-", "_"))(seat, body)
             return self.state_hash()
+        if seat in self.rebuilding and t in ("pass", "keys", "audit"):
+            raise Fault("illegal", f"seat {seat}: a {t} for a seat whose keys are not rebuilt yet (§B16)", seat)
         if t not in self.owes(seat):
             raise Fault("illegal", f"seat {seat}: a {t} when the log waits for {self.due(seat) or 'nothing'} from it",
                         seat)
@@ -307,24 +310,45 @@ class Replica:
         if not is_int(target) or not 0 <= target < self.players:
             raise Fault("malformed", f"seat {seat}: consented to opening seat {target!r}, which doesn't exist", seat)
         if (self._consent_refused(seat, target) or seat in self.consents.get(target, set())
-                or self._holds_keys(target) or self._unopened_choice(target)):
+                or ((self._holds_keys(target) or self._unopened_choice(target)) and not self._rebuildable(target))):
             raise Fault("illegal", f"seat {seat}: may not consent to opening seat {target} now", seat)
         self.consents.setdefault(target, set()).add(seat)
         self._consented(target)
 
     def _consented(self, target):
-        """Once every other seat still playing has consented to opening `target`: it is rebuilt if
-        each gave its shares for the slots whose keys it rebuilds now — if the cards moved since, it
-        waits (§B16); else it is open only if §B14 allows it now (else it waits for shares)."""
-        others = [s for s in self.playing() if s != target]
-        if any(s not in self.consents[target] for s in others):
+        """Once every other seat still playing has consented to opening `target`, it is open: as
+        it is if §B14 allows it now, else — its escrow able to rebuild it — to be rebuilt, its
+        holders' shares coming from then on (§B16); else it waits."""
+        if any(s not in self.consents[target] for s in self.playing() if s != target):
             return
-        if all(s in self.shares.get(target, {}) for s in others):
-            slots = self._rebuilt_slots(target)
-            if all([slot for slot, _ in self.lock_shares[target][s]] == slots for s in others):
-                self._rebuild_seat(target)
-        elif not self._holds_keys(target) and not self._unopened_choice(target):
-            self._seat_opens(target)
+        if self._holds_keys(target) or self._unopened_choice(target):
+            if not self._rebuildable(target):
+                return
+            self.rebuilding.add(target)
+            phase = self.phase
+            if (phase["kind"] == "choice" and phase["domain"] == "choice" and target in phase["commits"]
+                    and len(phase["commits"]) < len(phase["seats"])):
+                del phase["commits"][target]  # nobody opened yet: its caretaker chooses again
+        self._seat_opens(target)
+
+    def _rebuildable(self, target) -> bool:
+        """`target`'s keys can be rebuilt from its escrow now (§B16): its escrow and each lock
+        escrow of a deal it locked are among the seats playing now, it holds no share the table
+        needs of another rebuilt seat, and no re-shuffle waits for its re-key over a slot that
+        stays escrowed."""
+        others = [s for s in self.playing() if s != target]
+        escrow = self.escrows.get(target)
+        audited = self._audited()
+        unescrowed = any(target in deal.verifiers and deal.number not in audited
+                         and self.lock_escrows.get((target, deal.number), {}).get("holders") != others
+                         for deal in self.deals.values())
+        staying = self._staying(target)
+        phase = self.phase
+        rekey_over_staying = phase["kind"] == "cards" and phase["sub"] == "deals" and any(
+            ("rekey", target) in self.deals[d].passes and set(self.deals[d].sources) & set(staying)
+            for d in phase["deals"])
+        return not (escrow is None or escrow["holders"] != others or unescrowed or rekey_over_staying
+                    or self._holds_escrowed_shares(target))
 
     def _seat_opens(self, target):
         """`target` is open from this entry (§B14): a random phase waiting for it leaves it out."""
@@ -492,23 +516,13 @@ class Replica:
                     and isinstance(item[1], bytes) and len(item[1]) == 32 for item in items)
                         for items in (sent, locks))):
             raise Fault("malformed", f"seat {seat}: a rebuild with fields of the wrong type", seat)
-        others = [s for s in self.playing() if s != target]
-        escrow = self.escrows.get(target)
+        if not 0 <= target < self.players or target not in self.rebuilding:
+            raise Fault("illegal", f"seat {seat}: gave shares of seat {target!r}, which is not being rebuilt", seat)
+        escrow = self.escrows[target]
         audited = self._audited()
-        unescrowed = any(target in deal.verifiers and deal.number not in audited
-                         and self.lock_escrows.get((target, deal.number), {}).get("holders") != others
-                         for deal in self.deals.values())
-        staying = self._staying(target) if 0 <= target < self.players else []
-        phase = self.phase
-        rekey_over_staying = phase["kind"] == "cards" and phase["sub"] == "deals" and any(
-            ("rekey", target) in self.deals[d].passes and set(self.deals[d].sources) & set(staying)
-            for d in phase["deals"])
-        if (not 0 <= target < self.players or self._consent_refused(seat, target)
-                or self._holds_escrowed_shares(target)
+        if (seat not in escrow["holders"] or seat in self.open
                 or (seat in self.shares.get(target, {})
-                    and [slot for slot, _ in self.lock_shares[target][seat]] == self._rebuilt_slots(target))
-                or escrow is None or escrow["holders"] != others
-                or unescrowed or rekey_over_staying):
+                    and [slot for slot, _ in self.lock_shares[target][seat]] == self._rebuilt_slots(target))):
             raise Fault("illegal", f"seat {seat}: may not give its shares of seat {target}'s escrow now", seat)
         value = int.from_bytes(share, "big")
         if not deck.check_share(value, escrow["commitments"][escrow["holders"].index(seat)]):
@@ -532,11 +546,13 @@ class Replica:
             if not self._is_lock_key(slot, seat, key):
                 raise Fault("bad-key", f"seat {seat}: sent a key for slot {slot} unlike its verifier", seat)
             keys.append((slot, seat, key))
-        self.consents.setdefault(target, set()).add(seat)
         self.shares.setdefault(target, {})[seat] = value
         self.lock_shares.setdefault(target, {})[seat] = [(slot, int.from_bytes(raw, "big")) for slot, raw in locks]
-        self.sent_keys.setdefault(target, {})[seat] = keys  # a consent given again replaces it
-        self._consented(target)
+        self.sent_keys.setdefault(target, {})[seat] = keys  # shares given again replace these
+        slots = self._rebuilt_slots(target)
+        if set(self.shares[target]) == set(escrow["holders"]) and all(
+                [slot for slot, _ in self.lock_shares[target][h]] == slots for h in escrow["holders"]):
+            self._rebuild_seat(target)
 
     def _check_lock_share(self, holder, seat, slot, raw):
         """`raw` is `holder`'s share of `seat`'s lock key of `slot`, as the digest `seat`'s lock
@@ -587,15 +603,14 @@ class Replica:
             self.unpublished[slot].discard(sender)
         self.secrets[seat] = e
         self.rebuilt[seat] = self.seq - 1
-        self._seat_opens(seat)
+        self.rebuilding.discard(seat)
+        for pending in (self.shares, self.lock_shares, self.sent_keys):
+            pending.pop(seat, None)
         # Step 6: what the seat owes is done for it. Its passes are everyone's to compute (`_pass`);
-        # a keys round under way is handed to its escrow's holders; a choice it committed to is
-        # chosen again if the phase is not opening yet (else its caretaker opens it).
+        # a keys round under way is handed to its escrow's holders (a choice it committed to was
+        # chosen again when it opened, if the phase was not opening yet; else its caretaker opens it).
         phase = self.phase
-        if (phase["kind"] == "choice" and phase["domain"] == "choice" and seat in phase["commits"]
-                and len(phase["commits"]) < len(phase["seats"])):
-            del phase["commits"][seat]
-        elif phase["kind"] == "cards" and phase["sub"] == "keys" and seat in phase["required"]:
+        if phase["kind"] == "cards" and phase["sub"] == "keys" and seat in phase["required"]:
             if seat not in phase["submitted"]:
                 self._owe_shares(seat, phase["required"].pop(seat))
                 if self._round_done():

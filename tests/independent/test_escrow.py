@@ -244,6 +244,19 @@ def refused(table, seat, body, code):
     assert (caught.value.code, caught.value.culprit) == (code, seat), str(caught.value)
 
 
+def agree(table, target, seats):
+    """`seats` consent to opening `target` (`open-seat`, §B16: no share yet)."""
+    for seat in seats:
+        table.submit(seat, {"t": "open-seat", "seat": target})
+
+
+def rebuild_by(table, target, seats):
+    """`seats` agree, then — `target` open, to be rebuilt — each gives its shares (§B16)."""
+    agree(table, target, seats)
+    for seat in seats:
+        table.submit(seat, table.rebuild(seat, target))
+
+
 def in_round_two_after(seat):
     """Until `seat` has committed to its play of round 2 and nobody else has."""
     def until(table):
@@ -315,6 +328,14 @@ def test_a_seat_rebuilt_mid_round_gets_its_lock_keys_back_from_the_others_and_is
     # The keys it rebuilds: its hand's (but the card passed to it) and the stock's, still locked.
     assert rep._rebuilt_slots(1) == sorted(set(game.hands[1]) - {passed} | set(game.stock))
     good = table.rebuild(0, 1)
+    refused(table, 0, good, "illegal")  # no share before every seat has agreed: it could come back
+    assert 1 in rep.phase["commits"]
+    agree(table, 1, (0, 2))
+    opened = rep.seq - 1
+    # Open from the last consent, to be rebuilt; its choice, committed before the phase was
+    # opening, is dropped: its caretaker chooses again.
+    assert rep.open == {1: opened} and rep.rebuilding == {1} and rep.rebuilt == {}
+    assert 1 not in rep.phase["commits"]
     assert good["sent"] == [[passed, deck.scalar_bytes(table.lock_key(0, passed))]]
     refused(table, 0, {**good, "share": table.share(2, 1)}, "illegal")   # another holder's share
     refused(table, 0, {**good, "sent": []}, "illegal")                   # a key it owes left out
@@ -329,18 +350,16 @@ def test_a_seat_rebuilt_mid_round_gets_its_lock_keys_back_from_the_others_and_is
     refused(table, 2, {**table.rebuild(2, 1), "seat": 2}, "illegal")     # its own
     refused(table, 2, {**table.rebuild(2, 1), "seat": 5}, "illegal")
     table.submit(0, good)
-    assert 1 not in rep.open  # one consent is not the table's
+    assert 1 not in rep.rebuilt  # one holder's shares are not all
     refused(table, 0, good, "illegal")                                   # its shares once
-    refused(table, 0, {"t": "open-seat", "seat": 1}, "illegal")          # it has consented
-    assert 1 in rep.phase["commits"]
+    refused(table, 0, {"t": "open-seat", "seat": 1}, "illegal")          # it is open already
     table.submit(2, table.rebuild(2, 1))
     # Rebuilt at this entry: its lock keys are published, the ones it locked with; and seat 0's sent key.
-    assert rep.open == {1: rep.seq - 1} and rep.rebuilt == {1: rep.seq - 1} and rep.author(1) == 0
+    assert rep.open == {1: opened} and rep.rebuilt == {1: rep.seq - 1} and rep.author(1) == 0
     for slot, _share in good["locks"]:
         assert rep.published[(slot, 1)] == table.lock_key(1, slot)
     assert rep.published[(passed, 0)] == table.lock_key(0, passed)
-    # Its choice, committed before the phase was opening, is dropped: its caretaker chooses again.
-    assert 1 not in rep.phase["commits"] and rep.due(1) == "commit"
+    assert rep.due(1) == "commit"
     # Seats still playing can no longer escrow among two holders or fewer (§C8).
     refused(table, 2, table.escrow(2), "illegal")
     table.play()
@@ -356,8 +375,7 @@ def test_the_key_of_a_card_a_rebuilt_seat_gave_stays_escrowed_until_a_card_step_
     assert game.winner == 1
     [gift] = table.owed(1, 2)
     assert rep._staying(1) == [gift] and gift not in rep._rebuilt_slots(1)
-    for seat in (0, 2):
-        table.submit(seat, table.rebuild(seat, 1))
+    rebuild_by(table, 1, (0, 2))
     assert rep.rebuilt == {1: rep.seq - 1} and (gift, 1) not in rep.published
     # When it is revealed (seat 2 plays it, or before the audit), the holders of seat 1's lock
     # escrow each publish their share, and the key is their sum.
@@ -389,8 +407,7 @@ def test_a_release_is_checked_share_by_share_and_the_sum_against_the_verifier():
     table.play(until=in_round_two_after(1))
     [gift] = table.owed(1, 2)
     assert gift == 4
-    for seat in (0, 2):
-        table.submit(seat, table.rebuild(seat, 1))
+    rebuild_by(table, 1, (0, 2))
     table.play(until=lambda t: rep.phase["kind"] == "cards" and rep.phase.get("sub") == "keys"
                and 0 in rep.phase.get("release_due", {}))
     good = table.make_release(0)
@@ -409,15 +426,16 @@ def test_a_release_is_checked_share_by_share_and_the_sum_against_the_verifier():
 def test_a_seat_rebuilt_before_its_lock_pass_is_locked_by_its_caretaker_with_keys_everyone_computes():
     table = escrowed_table()
     rep = table.rep
-    # Seat 1 agrees while seat 2 holds no key yet; then the deal begins, and the consent alone
-    # can't open a seat holding keys: it waits for every share (§B16).
+    # Seat 1 agrees while seat 2 holds no key yet; then the deal begins: seat 2 holds keys, so the
+    # last consent opens it to be rebuilt (§B16), and the shares follow.
     table.play(until=lambda t: rep.phase["kind"] == "choice")
     table.submit(1, {"t": "open-seat", "seat": 2})
     table.play(until=lambda t: rep.phase["kind"] == "cards" and rep.deals[0].passes[:1] == [("lock", 2)])
-    refused(table, 0, {"t": "open-seat", "seat": 2}, "illegal")  # it holds keys
+    table.submit(0, {"t": "open-seat", "seat": 2})
+    assert 2 in rep.open and rep.rebuilding == {2}
     table.submit(0, table.rebuild(0, 2))
-    assert 2 not in rep.open
-    rebuild = table.rebuild(1, 2)  # its shares after its consent; no lock key to rebuild yet
+    assert rep.rebuilt == {}
+    rebuild = table.rebuild(1, 2)  # no lock key to rebuild yet
     assert rebuild["locks"] == [] and rebuild["sent"] == []
     table.submit(1, rebuild)
     assert rep.rebuilt == {2: rep.seq - 1}
@@ -444,7 +462,8 @@ def test_escrows_that_are_no_split_of_one_secret_or_of_other_lock_keys_are_bad_e
     one, other = table.escrow(2), table.escrow(2, secret=scalar(b"another"))
     table.submit(2, {**one, "commitments": [one["commitments"][0], other["commitments"][1]],
                      "boxes": [one["boxes"][0], other["boxes"][1]]})
-    table.play(until=lambda t: t.rep.phase["kind"] == "choice")
+    table.play(until=lambda t: t.rep.game.round == 1 and t.rep.phase["kind"] == "choice")  # it holds keys
+    agree(table, 2, (0, 1))
     table.submit(1, table.rebuild(1, 2))  # each share matches its commitment
     with pytest.raises(replica.Fault) as caught:
         table.rep.apply(0, table.rebuild(0, 2))
@@ -456,6 +475,7 @@ def test_escrows_that_are_no_split_of_one_secret_or_of_other_lock_keys_are_bad_e
     table.submit(2, table.lock_escrow(2, 0, locks=[scalar(b"other lock %d" % i) for i in range(12)]))
     table.late = set()
     table.play(until=lambda t: t.rep.game.round == 1 and t.rep.phase["kind"] == "choice")
+    agree(table, 2, (0, 1))
     table.submit(1, table.rebuild(1, 2))
     with pytest.raises(replica.Fault) as caught:
         table.rep.apply(0, table.rebuild(0, 2))
@@ -481,30 +501,27 @@ def test_a_seat_is_not_rebuilt_while_a_deal_it_locked_has_no_lock_escrow_with_th
     table = escrowed_table(4)
     rep = table.rep
     table.play(until=in_round_two_after(1))
-    for seat in (0, 2, 3):
-        table.submit(seat, table.rebuild(seat, 1))
+    rebuild_by(table, 1, (0, 2, 3))
     assert rep.rebuilt == {1: rep.seq - 1}
     # Seat 3's shares of deals 0 and 1 were held by seat 1 too: it escrows its secret anew, and
-    # until it escrows those lock keys anew, it can't be rebuilt.
+    # until it escrows those lock keys anew, nobody may agree to rebuild it.
     table.submit(3, table.escrow(3))
-    refused(table, 0, table.rebuild(0, 3), "illegal")
+    refused(table, 0, {"t": "open-seat", "seat": 3}, "illegal")
     for number in (0, 1):
         table.submit(3, table.lock_escrow(3, number))
-    table.submit(0, table.rebuild(0, 3))
+    table.submit(0, {"t": "open-seat", "seat": 3})
 
 
-def test_consents_whose_slots_the_cards_moved_past_wait_until_they_are_given_again():
+def test_no_share_is_given_before_every_seat_has_agreed():
+    """Shares in the log before the seat is opened for good would stay there if it came back:
+    enough of them to let a smaller group rebuild it later. So a `rebuild` comes only after
+    the last consent (§B16)."""
     table = escrowed_table()
     rep = table.rep
     table.play(until=in_round_two_after(1))
-    first = table.rebuild(0, 1)
-    table.submit(0, first)
-    # Seat 1 is still there: it opens its choice, and its played card's key is published.
-    table.play(until=lambda t: rep.game.phase == "pass")
-    second = table.rebuild(2, 1)
-    assert [slot for slot, _ in second["locks"]] != [slot for slot, _ in first["locks"]]
-    table.submit(2, second)
-    assert 1 not in rep.open  # every consent is in, but seat 0's shares are for slots moved since
-    refused(table, 2, table.rebuild(2, 1), "illegal")  # seat 2's still fit: not twice
-    table.submit(0, table.rebuild(0, 1))  # seat 0 gives its shares again, for the slots as they are
-    assert 1 in rep.open
+    refused(table, 0, table.rebuild(0, 1), "illegal")
+    agree(table, 1, (0,))
+    refused(table, 0, table.rebuild(0, 1), "illegal")  # one consent of two: still not
+    assert 1 not in rep.open
+    agree(table, 1, (2,))
+    table.submit(0, table.rebuild(0, 1))

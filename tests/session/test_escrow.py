@@ -48,16 +48,19 @@ def kinds_logged(board: Switchboard, seat: int) -> Counter:
 
 
 def everyone_plays_on(board: Switchboard, gone: int) -> SeatOpened:
-    """Every seat still playing agrees to play on (each giving its shares). The rebuild entry
-    unlocks the seat's own cards and no other: every slot out of its keeping that some key still
-    locked stays locked (a card it gave, or knew alone, among them). Returns the announcement."""
+    """Every seat still playing agrees to play on; then, the seat opened for good, each gives its
+    shares. Not one share is public before every seat has agreed (a seat that came back would
+    have them out). The rebuild entry unlocks the seat's own cards and no other: every slot out of
+    its keeping that some key still locked stays locked (a card it gave, or knew alone, among
+    them). Returns the announcement."""
     *first, last = playing(board, gone)
+    replica = board.host.replica
     for seat in first:
         assert board.sessions[seat].play_on_problem(gone) is None
         board.sessions[seat].open_seat(gone)
         board.run(play=False)
-        assert gone not in board.host.replica.open_seats  # not before every seat has given its shares
-    replica = board.host.replica
+        assert gone not in replica.open_seats  # not before every seat has agreed
+        assert not replica.rebuild_shares and REBUILD not in kinds_logged(board, 0)
     locked_before: dict[int, bool] = {}
     watched_rebuilds = []
     original = Replica._rebuild
@@ -71,7 +74,7 @@ def everyone_plays_on(board: Switchboard, gone: int) -> SeatOpened:
     Replica._rebuild = watched
     try:
         board.sessions[last].open_seat(gone)
-        board.run(until=lambda: gone in replica.open_seats, play=False)
+        board.run(until=lambda: gone in replica.rebuilt, play=False)
     finally:
         Replica._rebuild = original
     assert gone in replica.rebuilt and watched_rebuilds == [gone]
@@ -86,7 +89,7 @@ def everyone_plays_on(board: Switchboard, gone: int) -> SeatOpened:
     events = board.events[last] + board.sessions[last].take_events()
     assert any(isinstance(event, OpenSeatAsked) and event.seat == gone for event in events)
     [opened] = [event for event in events if isinstance(event, SeatOpened)]
-    assert opened.rebuilt and "the others rebuilt its card keys from its escrow" in opened.text
+    assert opened.rebuilt and "the others rebuild its card keys from its escrow" in opened.text
     return opened
 
 
@@ -228,6 +231,17 @@ def test_a_consent_with_a_share_that_does_not_match_its_commitment_is_refused_an
     board = vanished("steamcourt", 4, b"escrow-false-share", 40, 3)
     joiner = board.sessions[1]
     replica = board.host.replica
+    # Before every seat has agreed, no share may be given at all.
+    early = make_envelope(joiner.identity, "submit", {
+        "game_id": joiner.game_id, "seat": 1, "counter": replica.counters[1], "based_on": replica.seq,
+        "body": joiner.secrets.rebuild_body(replica, 3),
+    })
+    with pytest.raises(ProtocolFault) as caught:
+        replica.check_submission(early, 1)
+    assert caught.value.fault.reason == "gave its shares of seat 3, which is not being rebuilt"
+    for seat in (0, 1, 2):
+        board.sessions[seat].open_seat(3)
+    board.run(until=lambda: 3 in replica.rebuilding and 1 not in replica.rebuild_shares.get(3, {}), play=False)
     body = joiner.secrets.rebuild_body(replica, 3)
     body["share"] = scalar_to_bytes((int.from_bytes(body["share"], "big") + 1) % CURVE_ORDER)
     envelope = make_envelope(joiner.identity, "submit", {

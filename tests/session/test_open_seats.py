@@ -149,21 +149,22 @@ def test_agreeing_twice_is_refused_and_a_consent_the_log_refuses_names_its_sende
     board.host.open_seat(1)
     with pytest.raises(LocalError, match="p1's seat is played by a bot already"):
         board.host.open_seat(1)
-    # A joiner's consent for a seat that holds keys: an illegal submission, named.
-    cards = Switchboard("probe", 3, seed=b"open-illegal")
+    # A consent for a seat that holds keys (two players: no escrow to rebuild them from): an
+    # illegal submission, named.
+    cards = Switchboard("probe", 2, seed=b"open-illegal")
     cards.run(until=lambda: cards.host.replica is not None and cards.host.replica.deals
               and cards.host.replica.waiting_on_decision())
     cards.run(play=False)
-    joiner = cards.sessions[1]
-    replica = cards.host.replica
-    envelope = make_envelope(joiner.identity, "submit", {
-        "game_id": joiner.game_id, "seat": 1, "counter": replica.counters[1], "based_on": replica.seq,
-        "body": {"t": OPEN_SEAT, "seat": 2},
+    host = cards.host
+    replica = host.replica
+    envelope = make_envelope(host.identity, "submit", {
+        "game_id": host.game_id, "seat": 0, "counter": replica.counters[0], "based_on": replica.seq,
+        "body": {"t": OPEN_SEAT, "seat": 1},
     })
     with pytest.raises(ProtocolFault) as caught:
-        cards.host.replica.check_submission(envelope, 1)
-    assert caught.value.fault.culprit == 1 and caught.value.fault.code == FaultCode.ILLEGAL
-    assert "asked to open seat 2, but it holds keys of deal" in caught.value.fault.reason
+        replica.check_submission(envelope, 0)
+    assert caught.value.fault.culprit == 0 and caught.value.fault.code == FaultCode.ILLEGAL
+    assert "asked to open seat 1, but it holds keys of deal" in caught.value.fault.reason
 
 
 def test_only_the_caretaker_may_sign_for_an_open_seat():
