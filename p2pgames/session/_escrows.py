@@ -36,6 +36,7 @@ from p2pgames.crypto import (
     split_secret,
 )
 from p2pgames.session._deals import SeatAuditKeys
+from p2pgames.session._sealed_keys import opened_scalar
 
 __all__ = [
     "ESCROW",
@@ -150,23 +151,10 @@ def open_share(record: EscrowRecord, game_id: bytes, dealer: int, holder: int, s
     check it against its commitment: the share, or what is wrong with it, as the end of "sealed
     an escrow share that …". The holder and anyone given its sealing key reach the same answer."""
     index = record.holders.index(holder)
-    share = _opened_scalar(seal_key, record.boxes[index], share_context(game_id, dealer, holder, len(record.holders)))
+    share = opened_scalar(seal_key, record.boxes[index], share_context(game_id, dealer, holder, len(record.holders)))
     if isinstance(share, int) and not check_share(share, record.commitments[index]):
         return "does not match its commitment"
     return share
-
-
-def _opened_scalar(seal_key: SealKey, box: bytes, context: bytes) -> int | str:
-    """The scalar sealed in ``box`` (bound to ``context``), or why there is none: it "does not
-    open", or "is no scalar"."""
-    try:
-        plain = open_sealed(seal_key, box, context)
-    except SealError:
-        return "does not open"
-    try:
-        return scalar_from_bytes(plain)
-    except CryptoError:
-        return "is no scalar"
 
 
 # -- lock keys, escrowed deal by deal --------------------------------------------------------------
@@ -262,7 +250,7 @@ def open_released_share(
     """Open a share of rebuilt ``seat``'s lock key at ``slot`` (position ``index`` of its deal)
     that ``holder`` sealed to ``to`` and check it against its digest: the share, or what is
     wrong, as the end of "sealed a share … that …"."""
-    share = _opened_scalar(seal_key, box, release_context(game_id, seat, slot, holder, to))
+    share = opened_scalar(seal_key, box, release_context(game_id, seat, slot, holder, to))
     if isinstance(share, int) and not record.matches(game_id, seat, holder, index, share):
         return "does not match its digest"
     return share

@@ -533,6 +533,8 @@ class SeatSecrets:
         self.deals.pop(deal, None)
         for dealer_deal in [key for key in self.lock_shares if key[1] == deal]:
             del self.lock_shares[dealer_deal]
+        for seat_slot in [key for key in self.released if key[1] in slots]:
+            del self.released[seat_slot]  # shares of a key that never came whole: gone with the deal
         for slot in slots:
             self.knowledge.pop(slot, None)
             self.received.pop(slot, None)
