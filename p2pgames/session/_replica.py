@@ -974,8 +974,9 @@ class Replica:
             return
         if seat not in expected:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"sent {with_article(kind)} submission out of turn")
-        if seat in self.rebuilding and isinstance(phase, CardPhase):
-            raise self._illegal(submission, FaultCode.ILLEGAL, f"made a card step for seat {seat}, whose keys are not rebuilt yet")
+        if seat in self.rebuilding:
+            # Its moves need its hand and its card steps its keys: all wait for the shares.
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"moved for seat {seat}, whose keys are not rebuilt yet")
         if isinstance(phase, DecisionPhase):
             self._check_act(submission)
         elif isinstance(phase, CommitPhase):

@@ -1036,8 +1036,8 @@ class Session:
                 self._caretaking[seat] = (caretaker_secrets(self.secret_seed, seat), bot)
             secrets, bot = self._caretaking[seat]
             phase = replica.phase
-            if seat in replica.rebuilding and isinstance(phase, CardPhase):
-                continue  # its card steps wait for its keys: the others' shares
+            if seat in replica.rebuilding:
+                continue  # its moves and card steps wait for its keys: the others' shares
             body = self._rebuilt_seat_duty(seat)
             if body is not None:
                 self._submit(body, seat=seat)

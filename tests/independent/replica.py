@@ -236,7 +236,7 @@ class Replica:
             self.seq += 1
             getattr(self, "_" + t.replace("-", "_"))(seat, body)
             return self.state_hash()
-        if seat in self.rebuilding and t in ("pass", "keys", "audit"):
+        if seat in self.rebuilding:
             raise Fault("illegal", f"seat {seat}: a {t} for a seat whose keys are not rebuilt yet (§B16)", seat)
         if t not in self.owes(seat):
             raise Fault("illegal", f"seat {seat}: a {t} when the log waits for {self.due(seat) or 'nothing'} from it",
