@@ -18,7 +18,7 @@ _HOMES: dict[str, str] = {
         (
             "Agreed", "AwayTooLong", "SeatAway", "SeatBack", "ChatReceived", "Decision", "DecisionNeeded",
             "DesyncReport", "GameEnded", "GameStarted", "Halted", "LobbyChanged", "Logged", "Notice",
-            "OpenSeatAsked", "Rejected", "SeatOpened", "HostChanged", "SessionEvent",
+            "OpenSeatAsked", "Rejected", "SeatOpened", "HostChanged", "SessionEvent", "TakeOverAgreed",
         ),
         "_events",
     ),
@@ -74,6 +74,7 @@ if TYPE_CHECKING:  # what type checkers and readers see: the names, from their m
         SeatOpened,
         HostChanged,
         SessionEvent,
+        TakeOverAgreed,
     )
     from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault
     from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope, open_envelope

@@ -29,6 +29,7 @@ __all__ = [
     "OpenSeatAsked",
     "SeatOpened",
     "HostChanged",
+    "TakeOverAgreed",
 ]
 
 
@@ -261,16 +262,45 @@ class HostChanged:
     new_name: str
     reach: tuple[tuple[str, int], ...]
     you: bool = False
+    taken: bool = False  # taken over with every remaining seat's consent, the host gone (§B15)
 
     @property
     def text(self) -> str:
+        if self.taken:
+            if self.you:
+                return f"{self.old_name} is gone; you host the table now (everyone agreed), and a bot plays {self.old_name}'s seat."
+            return f"{self.old_name} is gone; {self.new_name} hosts the table now (everyone agreed), and a bot plays {self.old_name}'s seat."
         if self.you:
             return f"{self.old_name} left; you host the table now (the others reconnect to you)."
         return f"{self.old_name} left; {self.new_name} hosts the table now (reconnecting …)."
 
 
+@dataclass(frozen=True, slots=True)
+class TakeOverAgreed:
+    """We agreed to play on without our host, ``host_name`` (seat ``host``), gone past the grace
+    period: ``successor_name`` (seat ``successor``) takes the table over once every remaining seat
+    agrees (§B15); ``reach``: where it said it can be reached. ``you``: we are the successor (the
+    others reconnect to us)."""
+
+    host: int
+    host_name: str
+    successor: int
+    successor_name: str
+    reach: tuple[tuple[str, int], ...]
+    you: bool = False
+
+    @property
+    def text(self) -> str:
+        if self.you:
+            return (f"Playing on without the host, {self.host_name}: you take the table over once the others "
+                    "have reconnected to you and agreed.")
+        return (f"Playing on without the host, {self.host_name}: {self.successor_name} takes the table over "
+                "once everyone agrees (reconnecting to them …).")
+
+
 SessionEvent = (
     HostChanged
+    | TakeOverAgreed
     | LobbyChanged
     | GameStarted
     | Logged

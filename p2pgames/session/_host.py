@@ -59,7 +59,7 @@ from p2pgames.session._events import ChatReceived, LobbyChanged, SeatAway, SeatB
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._joiner import HOST_CONNECTION
 from p2pgames.session._messages import NAME_LIMIT, Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
-from p2pgames.session._replica import HOST_SEAT, SeatInfo, Submission
+from p2pgames.session._replica import HOST_SEAT, TAKE_OVER, SeatInfo, Submission
 from p2pgames.words import with_article
 
 if TYPE_CHECKING:
@@ -127,6 +127,10 @@ class HostRole:
         # rejoin for one while it plays another is refused, never told gone, so its seat is kept.
         self.resumable: frozenset[bytes] = frozenset()
         self.reaches_told: dict[int, int] = {}  # seat -> its reaches passed on (at most REACH_LIMIT)
+        # Claiming the table from this host seat, gone (§B15, a take-over): we gather, then take
+        # it over once every remaining seat's consent names our log (None: not claiming).
+        self.claiming: int | None = None
+        self.take_over_consents: dict[int, Envelope] = {}  # seat -> its latest ``takeover``
 
     def open_table(self) -> None:
         """A new table: seat ourselves in the lobby (a table for one starts at once)."""
@@ -157,7 +161,20 @@ class HostRole:
             return None
         if self.returning is not None:
             return (self.returning.seat,)
+        if self.claiming is not None and not self.gathering:
+            return self._take_over_waits_for()
         return tuple(sorted(self.gathering))
+
+    def _take_over_waits_for(self) -> tuple[int, ...]:
+        """While we claim the table, gathered: the seats whose consent to our log is missing."""
+        replica = self.session.replica
+        assert replica is not None
+        wanted = replica.take_over_body(self.session.seat)  # type: ignore[arg-type]
+        return tuple(
+            seat for seat in replica.playing_seats
+            if seat not in (self.claiming, self.session.seat)
+            and (seat not in self.take_over_consents or self.take_over_consents[seat].body != wanted)
+        )
 
     def replay_status(self) -> str:
         """What the table is doing while we replay or gather, for a person."""
@@ -167,6 +184,9 @@ class HostRole:
         if self.gathering:
             names = " and ".join(session.names[seat] for seat in sorted(self.gathering))
             return f"waiting for {names} to reconnect (the game goes on once everyone is back)"
+        if self.claiming is not None:
+            names = " and ".join(session.names[seat] for seat in self._take_over_waits_for())
+            return f"waiting for {names} to agree to play on without {session.names[self.claiming]}"
         return "catching up on the game"
 
     @property
@@ -211,8 +231,18 @@ class HostRole:
             self.reject(connection, "the host closed the table")
 
     def acknowledge(self, seq: int, entry_digest: bytes, state_hash: bytes) -> None:
-        """Our state after entry ``seq``: the entry itself carries it to the others."""
-        self.session._note_hashes(self.session.seat, seq, entry_digest, state_hash)  # type: ignore[arg-type]
+        """Our state after entry ``seq``: the entry itself carries it to the others — one we
+        signed. Another host's entry (one we take back while we claim the table, §B15) we
+        acknowledge as a joiner does, to every joiner, and keep for catch-ups."""
+        session = self.session
+        if session.replica is not None and session.replica.sequencer_at(seq) != session.seat:
+            ack = make_envelope(session.identity, "ack", {
+                "game_id": session.game_id, "seq": seq, "entry": entry_digest, "state": state_hash,
+            })
+            self.broadcast(ack)
+            session._take_ack(session.seat, ack)  # type: ignore[arg-type]
+            return
+        session._note_hashes(session.seat, seq, entry_digest, state_hash)  # type: ignore[arg-type]
 
     def submit(self, submission: Submission, decision: bool) -> None:
         """Our own submission: checked and sequenced at once, like any joiner's."""
@@ -304,6 +334,10 @@ class HostRole:
             self._seat_away(claim.seat, reason)
             return
         seat = self.connection_seat.pop(connection, None)
+        if seat is not None and self.claiming is not None:
+            # Until the take-over, a seat we caught up is gathered again when it comes back.
+            self.gathering.add(seat)  # type: ignore[union-attr]
+            self.take_over_consents.pop(seat, None)
         if seat is None:
             self._ended(connection)
             return
@@ -709,6 +743,9 @@ class HostRole:
                 "game_id": session.game_id, "from": claim.start,
             }))
             return
+        if self.claiming is not None:
+            self._take_over_if_agreed()
+            return
         self.gathering = None
         for seat, envelope in sorted(self.held.items()):
             if session.stage != "playing":
@@ -954,19 +991,21 @@ class HostRole:
     # -- succeeding: a joiner the host handed the log to ----------------------------------------
 
     @classmethod
-    def succeeding(cls, session: Session, joiner: JoinerRole) -> HostRole:
+    def succeeding(cls, session: Session, joiner: JoinerRole, *, claiming: int | None = None) -> HostRole:
         """The role of a joiner whose host handed it the log (§B15), from its joiner role: it
         holds the log up to the hand-over and everything the old host passed on (``joiner.heard``:
         a rejoining joiner is sent what it missed from it). Every other seat still playing is
         away until it rejoins us; as a resumed host does, we *gather* before we sequence
         anything, since a joiner may hold acknowledgements the old host never passed on to us.
-        Our submission the old host never sequenced waits with the joiners' held ones."""
+        Our submission the old host never sequenced waits with the joiners' held ones.
+        ``claiming``: the host seat we take the table from (see :meth:`claiming`), not a gatherer."""
         role = cls(session)
         role.relay = list(joiner.heard)
         role.lobby = [(info, None) for info in session.seats]
         replica = session.replica
         assert replica is not None and session.seat is not None
-        role.gathering = {seat for seat in replica.playing_seats if seat != session.seat}
+        role.claiming = claiming
+        role.gathering = {seat for seat in replica.playing_seats if seat not in (session.seat, claiming)}
         if joiner.in_flight is not None:
             role.held[session.seat] = joiner.in_flight.envelope
         session._closing.append(HOST_CONNECTION)  # the old host's: it has left
@@ -974,8 +1013,61 @@ class HostRole:
             reason = "reconnecting to this table's new host"
             session.away[seat] = reason
             session._emit(SeatAway(seat, session.names[seat], reason, restarted=True))
-        role._go_on_if_gathered()
+        if claiming is None:
+            role._go_on_if_gathered()  # (a claim goes on once the session holds its role)
         return role
+
+    # -- claiming: taking the table over from a host gone for good (§B15) ------------------------
+
+    @classmethod
+    def claiming(cls, session: Session, joiner: JoinerRole) -> HostRole:
+        """The role of a joiner that takes the table over from its host, gone past the grace
+        period (§B15, a take-over), from its joiner role: it answers the others as a host and
+        gathers them as a successor does (:meth:`succeeding`), though the log doesn't name it
+        host; once every one of them is back and consents to the log it holds then, it signs the
+        take-over entry and goes on as the host."""
+        return cls.succeeding(session, joiner, claiming=session.host_seat)
+
+    def _take_over_consent(self, seat: int, envelope: Envelope) -> None:
+        """A remaining seat's ``takeover``: kept (its latest) while we claim the table; counted
+        once it names our log as it is then (:meth:`_take_over_if_agreed`)."""
+        session = self.session
+        session._verify_from_seat(envelope, seat)
+        if self.claiming is None:
+            return  # late: the table is taken over already
+        self.take_over_consents[seat] = envelope
+        self._go_on_if_gathered()
+
+    def _take_over_if_agreed(self) -> None:
+        """Gathered: once every remaining seat's ``takeover`` names our log as it is, sign ours and
+        sequence the take-over (§B15); then go on as the host. Until then we wait (and gather)."""
+        session = self.session
+        replica = session.replica
+        assert replica is not None and session.seat is not None and self.claiming is not None
+        if session.stage != "playing" or replica.sequencer != self.claiming:
+            return
+        wanted = replica.take_over_body(session.seat)
+        remaining = [seat for seat in replica.playing_seats if seat != self.claiming]
+        consents = []
+        for seat in remaining:
+            envelope = session.take_over_consent() if seat == session.seat else self.take_over_consents.get(seat)
+            if envelope is None or envelope.body != wanted:
+                return
+            consents.append(envelope.raw)
+        body = {"t": TAKE_OVER, "consents": consents}
+        envelope = make_envelope(session.identity, "submit", {
+            "game_id": session.game_id, "seat": session.seat, "counter": replica.counters[session.seat],
+            "based_on": replica.seq, "body": body,
+        })
+        try:
+            submission = replica.check_submission(envelope, None, sequenced_by=session.seat)
+        except ProtocolFault:
+            return  # (the host's seat can't be opened now: the log moved on; we keep waiting)
+        self.queue.append(submission)
+        self._drain()  # (the session sees a take-over we claimed: see Session._host_changed)
+        self.claiming = None
+        self.take_over_consents = {}
+        self._go_on_if_gathered()  # gathered already: the held submissions, then ours
 
     # The dispatch tables (see the module docstring): a connection's first message, and what a
     # seated joiner may send.
@@ -989,4 +1081,5 @@ class HostRole:
         "fault": _fault,
         "leave": _leave,
         "entry": _returned_entry,
+        "takeover": _take_over_consent,
     }

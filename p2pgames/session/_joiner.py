@@ -85,6 +85,9 @@ class JoinerRole:
         # We rejoined a seat the log doesn't name our host (yet): one that may have been handed
         # the table while we were away (§B15). Its catch-up shows it, or we hang up on it.
         self.unconfirmed = False
+        # ... and it is claiming the table from our host, gone (§B15, a take-over): we stay with
+        # it, consenting (once our player agreed) to its taking over after the log we hold.
+        self.with_claimant = False
         # Every entry of the log we hold, as the host signed it: a resumed host that lost the
         # last ones takes them back from us (_missing).
         self.entries: list[bytes] = []
@@ -176,8 +179,11 @@ class JoinerRole:
         key = session.seats[seat].key
         if self.host_key is not None and self.host_key.raw == key.raw:
             # A catch-up from the new host itself (we restarted, or were away when it was
-            # handed the table): we are with it already.
+            # handed the table), or its take-over, which we consented to: we are with it already.
             self.unconfirmed = False
+            if self.with_claimant:
+                self.with_claimant = False
+                self._back_with_host(go_on=False)  # (the entry being applied goes on after)
             return
         self.host_key = key
         self.awaiting_hello = False
@@ -205,6 +211,16 @@ class JoinerRole:
         session._send(HOST_CONNECTION, ack)
         self.hear(ack, session.seat)  # type: ignore[arg-type]
         session._take_ack(session.seat, ack)  # type: ignore[arg-type]
+        if self.with_claimant and not self.catching_up:
+            self.consent_to_take_over()  # our log grew: our consent names its new head
+
+    def consent_to_take_over(self) -> None:
+        """Our player agreed to play on without our host (§B15, a take-over): if we are with the
+        seat that claims the table, tell it we consent to its taking over after the log we hold
+        (else we do once we have rejoined it)."""
+        session = self.session
+        if self.with_claimant and session.stage == "playing":
+            session._send(HOST_CONNECTION, session.take_over_consent())
 
     # -- connections ---------------------------------------------------------------------------
 
@@ -429,6 +445,7 @@ class JoinerRole:
         us): what it says is no host's word; hang up and dial on."""
         session = self.session
         self.unconfirmed = False
+        self.with_claimant = False
         self.catching_up = False
         self.awaiting_hello = True
         self.host_key = session.seats[self.host_seat].key
@@ -491,7 +508,18 @@ class JoinerRole:
         if envelope.body["game_id"] != session.game_id or not self.catching_up:
             return
         if self.unconfirmed:
-            self._not_the_host_after_all("its log doesn't hand it the table")
+            claimant = session._seat_of_sender(envelope)
+            if (not session.taking_over or claimant is None or claimant != session.take_over_successor()
+                    or envelope.body["seq"] != session._seq()):
+                self._not_the_host_after_all("its log doesn't hand it the table")
+                return
+            # The seat that takes the table over should our host be gone for good: it claims it
+            # (§B15, a take-over), as our player agreed: we stay, and consent. (Not before: a
+            # seat posing as one would keep us from a host that is only slow.)
+            self.catching_up = False
+            self.with_claimant = True
+            session._emit(Notice(f"{session.names[claimant]} is gathering the table to play on without the host"))
+            self.consent_to_take_over()
             return
         if session.replica is None or envelope.body["seq"] != session.replica.seq:
             raise ProtocolFault(Fault(
@@ -500,6 +528,14 @@ class JoinerRole:
                 session._seq(),
             ))
         self.catching_up = False
+        self._back_with_host()
+
+    def _back_with_host(self, go_on: bool = True) -> None:
+        """We are at the head of the log with our host (caught up, or its take-over applied):
+        carry on — our accept if the log is empty, where we listen, our submission in flight,
+        then (if ``go_on``: not while an entry is being applied) what is due."""
+        session = self.session
+        assert session.replica is not None
         session.away.pop(self.host_seat, None)
         session._back()
         session._emit(SeatBack(self.host_seat, session._host_name(), host=True))
@@ -515,7 +551,7 @@ class JoinerRole:
                 session._send(HOST_CONNECTION, flight.envelope)  # lost with the old connection: again
             else:  # pragma: no cover - an entry with our counter clears it when applied
                 self.in_flight = None
-        if not session._maybe_dispute():
+        if go_on and not session._maybe_dispute():
             session._pump()
 
     def _missing(self, envelope: Envelope) -> None:
@@ -655,8 +691,8 @@ class JoinerRole:
         session._record("entry", envelope.raw)
         if self.catching_up:
             session._recall_own_choice(envelope)
-        host = self.host_seat  # who signs this entry (before it may hand the log over)
         applied = replica.apply_entry(envelope, self._verify_now)  # checks the host's signature
+        host = replica.sequencer_at(applied.seq)  # who signed it (a hand-over's old host, a take-over's new)
         self.entries.append(envelope.raw)
         self.hear(envelope, host, applied.seq)
         if not applied.author_verified:

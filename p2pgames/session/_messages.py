@@ -227,6 +227,8 @@ KINDS: dict[str, dict[str, Check]] = {
         "state": _bytes(32),
     },
     "ack": {"game_id": _bytes(32), "seq": _int(), "entry": _bytes(32), "state": _bytes(32)},
+    # a remaining seat's consent that ``successor`` take the table from ``host`` (§B15, a take-over)
+    "takeover": {"game_id": _bytes(32), "seq": _int(), "entry": _bytes(32), "host": _int(0, 63), "successor": _int(0, 63)},
     # around the log
     "chat": {"game_id": _bytes(32), "text": _text()},
     "fault": {

@@ -128,6 +128,7 @@ __all__ = [
     "HOST_SEAT",
     "OPEN_SEAT",
     "HAND_OVER",
+    "TAKE_OVER",
     "ESCROW",
     "LOCK_ESCROW",
     "REBUILD",
@@ -151,6 +152,7 @@ RELEASE = "release"
 HOST_SEAT = 0
 OPEN_SEAT = "open-seat"
 HAND_OVER = "hand-over"
+TAKE_OVER = "take-over"
 MAX_SEALED_BOX = 32 + 32 + 16 + 64
 
 
@@ -444,11 +446,12 @@ class Replica:
         """The seats not open: those that play for themselves, draw randomness and acknowledge."""
         return tuple(seat for seat in range(self.players) if seat not in self.open_seats)
 
-    def open_seat_problem(self, seat: int) -> str | None:
+    def open_seat_problem(self, seat: int, *, host_gone: bool = False) -> str | None:
         """Why ``seat`` can't be played by a bot now, in words, or ``None`` if it can: it must hold
         nothing the table needs from it — no key of a deal not yet audited, no committed choice
-        not yet opened. (A random contribution committed and not opened is dropped instead.)"""
-        if seat == self.sequencer:
+        not yet opened. (A random contribution committed and not opened is dropped instead.)
+        ``host_gone``: judge the host's seat as any other's (a take-over, §B15)."""
+        if seat == self.sequencer and not host_gone:
             return "the host's seat can't be played by a bot: the log needs its host"
         problem = self._seat_problem(seat)
         if problem is not None:
@@ -517,10 +520,11 @@ class Replica:
             return None
         return holders
 
-    def rebuild_problem(self, seat: int) -> str | None:
+    def rebuild_problem(self, seat: int, *, host_gone: bool = False) -> str | None:
         """Why the seats playing can't rebuild ``seat``'s keys from its escrow now, in words, or
-        ``None`` if they can (each still consenting and giving its share, §B16)."""
-        if seat == self.sequencer:
+        ``None`` if they can (each still consenting and giving its share, §B16). ``host_gone``:
+        judge the host's seat as any other's (a take-over, §B15)."""
+        if seat == self.sequencer and not host_gone:
             return "the host's seat can't be played by a bot: the log needs its host, and the table waits for it"
         problem = self._seat_problem(seat, rebuilding=True)
         if problem is not None:
@@ -629,6 +633,22 @@ class Replica:
             if self.sealed is not None and seat in self.sealed.seats and seat not in self.handed_opening:
                 return f"seat {seat}'s bot, which this host plays, has sealed a choice it has not opened"
         return None
+
+    def take_over_problem(self) -> str | None:
+        """Why the seats playing can't take the table from the host now (§B15, a take-over), in
+        words, or ``None`` if they can: its seat must open as any seat's would — as it is, or
+        rebuilt from its escrow — and nothing its care of the open seats leaves behind may stand."""
+        host = self.sequencer
+        if self.open_seat_problem(host, host_gone=True) is not None:
+            problem = self.rebuild_problem(host, host_gone=True)
+            if problem is not None:
+                return problem if host in self.escrows else self.open_seat_problem(host, host_gone=True)
+        return self._succession_problem()
+
+    def take_over_body(self, successor: int) -> dict:
+        """The body of a ``takeover`` consent to ``successor`` taking the table after the log as
+        it is now (§B15)."""
+        return {"game_id": self.game_id, "seq": self.seq, "entry": self.head, "host": self.sequencer, "successor": successor}
 
     def _seat_problem(self, seat: int, rebuilding: bool = False) -> str | None:
         """What stops ``seat`` from being played by a bot however it goes: a table that plays
@@ -902,17 +922,20 @@ class Replica:
         *,
         host_signed: bool = False,
         verify_author: bool = True,
+        sequenced_by: int | None = None,
     ) -> Submission:
         """Fully check a submission against the current phase without changing anything.
 
         ``arrived_from`` is the seat whose connection delivered it (``None`` when it comes inside
         a sequenced entry). With ``host_signed`` the bytes came inside an entry whose host signature
         was verified, so a submission by the host itself needs no second check of the same key.
-        Raises :class:`ProtocolFault`.
+        ``sequenced_by``: the seat that signed that entry, if not the sequencer (a take-over's
+        author, §B15). Raises :class:`ProtocolFault`.
         """
         # Until the author's signature is checked, whoever delivered the bytes answers for them:
         # the joiner on whose connection they came, or the host that sequenced them in an entry.
-        blame = arrived_from if arrived_from is not None else self.sequencer
+        signer = self.sequencer if sequenced_by is None else sequenced_by
+        blame = arrived_from if arrived_from is not None else signer
         try:
             envelope = data if isinstance(data, Envelope) else open_envelope(data)
         except MalformedMessage as error:
@@ -929,7 +952,7 @@ class Replica:
             raise self._fault(arrived_from, FaultCode.BAD_SIGNATURE, f"sent a submission signed as seat {seat}")
         if envelope.sender != self.seats[author].key.raw:
             raise self._fault(blame, FaultCode.BAD_SIGNATURE, "sent a submission whose sender is not its seat's key")
-        if verify_author and not (host_signed and author == self.sequencer):
+        if verify_author and not (host_signed and author == signer):
             try:
                 envelope.verify(self.seats[author].key)
             except (BadSignature, MalformedMessage) as error:
@@ -946,6 +969,9 @@ class Replica:
                 evidence=(envelope.raw,),
             )
         submission = Submission(envelope, seat, body["counter"], body["body"])
+        if submission.body.get("t") == TAKE_OVER and (arrived_from is not None or signer != seat):
+            # Its author sequences it itself, the host it deposes being gone (§B15).
+            raise self._illegal(submission, FaultCode.ILLEGAL, "sent a take-over to be sequenced by another seat")
         self._check_content(submission)
         return submission
 
@@ -968,6 +994,7 @@ class Replica:
         out_of_turn = {
             "dispute": self._check_dispute, OPEN_SEAT: self._check_open_seat, HAND_OVER: self._check_hand_over,
             ESCROW: self._check_escrow, LOCK_ESCROW: self._check_lock_escrow, REBUILD: self._check_rebuild,
+            TAKE_OVER: self._check_take_over,
         }.get(kind) if isinstance(kind, str) else None  # (a kind of another type: malformed, below)
         if out_of_turn is not None:
             out_of_turn(submission)
@@ -1207,6 +1234,37 @@ class Replica:
         if problem is not None and self.rebuild_problem(seat) is not None:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"asked to open seat {seat}, but {problem}")
 
+    def _check_take_over(self, submission: Submission) -> None:
+        """A take-over (§B15): one consent of every remaining seat, in seat order, each signed by
+        its seat and naming this entry, the host and the author; the host's seat can open."""
+        self._fields(submission, TAKE_OVER, {"consents": (tuple, list)})
+        author, host = submission.seat, self.sequencer
+        if author == host or author in self.open_seats:
+            raise self._illegal(submission, FaultCode.ILLEGAL, "took the table over, but it is no remaining seat")
+        remaining = [seat for seat in self.playing_seats if seat != host]
+        consents = submission.body["consents"]
+        if len(consents) != len(remaining):
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"took the table over with {len(consents)} consents, not {len(remaining)}")
+        wanted = self.take_over_body(author)
+        for seat, raw in zip(remaining, consents):
+            try:
+                consent = open_envelope(raw) if isinstance(raw, bytes) else None
+            except MalformedMessage:
+                consent = None
+            if consent is None or consent.kind != "takeover":
+                raise self._illegal(submission, FaultCode.MALFORMED, f"took the table over with a malformed consent of seat {seat}")
+            try:
+                if consent.sender != self.seats[seat].key.raw:
+                    raise BadSignature("signed by another key")
+                consent.verify(self.seats[seat].key)
+            except (BadSignature, MalformedMessage):
+                raise self._illegal(submission, FaultCode.BAD_SIGNATURE, f"took the table over with a consent not signed by seat {seat}") from None
+            if consent.body != wanted:
+                raise self._illegal(submission, FaultCode.ILLEGAL, f"took the table over with seat {seat}'s consent to another take-over")
+        problem = self.take_over_problem()
+        if problem is not None:
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"took the table over, but the host's seat can't be opened: {problem}")
+
     def _check_escrow(self, submission: Submission) -> None:
         self._fields(submission, ESCROW, {"holders": (tuple, list), "commitments": (tuple, list), "boxes": (tuple, list)})
         body, seat = submission.body, submission.seat
@@ -1385,6 +1443,11 @@ class Replica:
         if envelope.kind != "entry":
             raise self._fault(host, FaultCode.MALFORMED, f"sent {with_article(envelope.kind)} where a log entry belongs")
         if envelope.sender != self.seats[host].key.raw:
+            # Not the host's: the one entry another seat signs is its own take-over (§B15).
+            host = self.take_over_author(envelope.body["submission"])
+            if host is None:
+                host = self.sequencer
+        if envelope.sender != self.seats[host].key.raw:
             raise self._fault(host, FaultCode.BAD_SIGNATURE, "a log entry is signed by someone other than the host")
         try:
             envelope.verify(self.seats[host].key)
@@ -1412,12 +1475,12 @@ class Replica:
             eager = verify_author(author, inner)
         try:
             try:
-                submission = self.check_submission(checked, None, host_signed=True, verify_author=eager)
+                submission = self.check_submission(checked, None, host_signed=True, verify_author=eager, sequenced_by=host)
             except ProtocolFault:
                 if not eager:
                     # A fault in the author's name counts only if the author signed the submission:
                     # check the signature now (a forgery is the host's fault, raised here).
-                    self.check_submission(inner, None, host_signed=True)
+                    self.check_submission(inner, None, host_signed=True, sequenced_by=host)
                 raise
         except ProtocolFault as problem:
             if problem.fault.code == FaultCode.BAD_SIGNATURE and problem.fault.culprit == host:
@@ -1431,6 +1494,18 @@ class Replica:
         applied.author_verified = eager or author == host
         self.link(applied, envelope)
         return applied
+
+    def take_over_author(self, raw: Any) -> int | None:
+        """The author of the take-over in an entry's ``submission`` bytes ``raw`` — the seat
+        that signs that entry instead of the host (§B15) —, or ``None`` if it holds none."""
+        try:
+            inner = open_envelope(raw) if isinstance(raw, bytes) else None
+        except MalformedMessage:
+            return None
+        if inner is None or inner.kind != "submit" or inner.body["body"].get("t") != TAKE_OVER:
+            return None
+        seat = inner.body["seat"]
+        return seat if 0 <= seat < self.players and seat != self.sequencer else None
 
     def sequence(self, submission: Submission) -> Applied:
         """Host: apply a submission it checked itself; then sign the entry and :meth:`link` it."""
@@ -1491,6 +1566,11 @@ class Replica:
             self._apply_open_seat(applied, submission)
         elif kind == HAND_OVER:
             self._apply_hand_over(applied, submission)
+        elif kind == TAKE_OVER:
+            host = self.sequencer
+            self.sequencers.append((applied.seq, seat))  # this entry is the author's already
+            self.open_consents.pop(host, None)
+            self._open_departed(applied, host)
         elif kind == ESCROW:
             body = submission.body
             self.escrows[seat] = EscrowRecord(
@@ -1624,16 +1704,22 @@ class Replica:
         consents.add(consenting)
         if not all(other in consents for other in self.playing_seats if other != seat):
             return
-        if self.open_seat_problem(seat) is not None:
-            if self.rebuild_problem(seat) is not None:
-                return  # neither can be now: it waits
+        if self.open_seat_problem(seat) is not None and self.rebuild_problem(seat) is not None:
+            return  # neither can be now: it waits
+        del self.open_consents[seat]
+        self._open_departed(applied, seat)
+
+    def _open_departed(self, applied: Applied, seat: int) -> None:
+        """Open ``seat``, departed, with every playing seat's consent (or by a take-over): as it
+        is if nothing stops that (§B14), else to be rebuilt from its escrow — the holders give
+        their shares from then on, when it can no longer come back (§B16)."""
+        if self.open_seat_problem(seat) is not None:  # (its rebuild can: checked before)
             self.rebuilding.add(seat)
             phase = self.phase
             if isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN and not phase.opening:
                 # Nobody has opened yet: its caretaker chooses again, like any open seat's.
                 phase.commitments.pop(seat, None)
                 self._commit_envelopes.pop((phase.phase_id, seat), None)
-        del self.open_consents[seat]
         self._open(applied, seat)
 
     def _rebuild(self, applied: Applied, seat: int) -> bool:

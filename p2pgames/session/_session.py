@@ -73,6 +73,7 @@ from p2pgames.session._events import (
     OpenSeatAsked,
     SeatOpened,
     SessionEvent,
+    TakeOverAgreed,
     HostChanged,
 )
 from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault, ended_reason, odd_one_out
@@ -89,6 +90,7 @@ from p2pgames.session._replica import (
     RANDOM_DOMAIN,
     RELEASE,
     STALE_EVIDENCE,
+    TAKE_OVER,
     AuditSub,
     CardPhase,
     CommitPhase,
@@ -215,6 +217,9 @@ class Session:
         self._last_decision_key: tuple | None = None
         self._standing_keys: set[Any] = set()  # keys of the standing answers the player gave (stand_by)
         self._consents_due: list[int] = []  # seats the player agreed to open, not yet submitted
+        # The player agreed to play on without our host, gone past the grace period: the table
+        # is taken over by its successor (§B15, a take-over), us or another seat.
+        self.taking_over = False
         self._handing_over = False  # the player leaves with a hand-over, sent once it can be
         self._leaving_bot: Any = None  # what decides for us meanwhile
         # The open seats we are caretaker of: each one's secrets (salts) and bot.
@@ -667,7 +672,7 @@ class Session:
                     private.extend(game.narrate_private(before, event, after, seat, knowledge, names))  # type: ignore[union-attr]
             if lines or private:
                 self._emit(Logged(applied.seq, tuple(lines), tuple(private)))
-        if submission.kind in (OPEN_SEAT, HAND_OVER):
+        if submission.kind in (OPEN_SEAT, HAND_OVER, TAKE_OVER):
             self._seat_opening(applied)
         for deal, slots in applied.retired.items():
             secrets.forget_deal(deal, slots)
@@ -675,6 +680,8 @@ class Session:
         if submission.kind == HAND_OVER and submission.body["successor"] is not None:
             # After our acknowledgement of it, which the table needs from us as a joiner.
             self._host_changed(submission.seat, submission.body["successor"], applied.seq)
+        elif submission.kind == TAKE_OVER:
+            self._host_changed(replica.sequencers[-2][1], submission.seat, applied.seq, taken=True)  # (the one before it)
         if isinstance(replica.phase, OverPhase) and self.stage == "playing":
             self.stage = "over"
             self.result = replica.phase.result
@@ -1126,6 +1133,9 @@ class Session:
         name = self.names[seat]
         if seat == self.seat:
             raise LocalError("that is your own seat (to leave it to a bot, quit)")
+        if seat == self.host_seat and not self.is_host:
+            self._agree_to_take_over()
+            return
         if seat in replica.open_seats:
             raise LocalError(f"{name}'s seat is played by a bot already")
         if seat not in self.away:
@@ -1138,12 +1148,57 @@ class Session:
         self._consents_due.append(seat)
         self._pump()
 
+    def _agree_to_take_over(self) -> None:
+        """The player agreed to play on without our host (away past the grace period): the table
+        is taken over by its successor (§B15, a take-over) — by us, who claim it and gather the
+        others (:meth:`HostRole.claiming`), or by the seat we consent to once we have rejoined it.
+        Raises :class:`LocalError` saying why not."""
+        name = self.names[self.host_seat]
+        if self.host_seat not in self.away:
+            raise LocalError(f"the host, {name}, is at the table: the game goes on with it")
+        if self.taking_over:
+            raise LocalError("you have agreed already; waiting for the others to agree")
+        problem = self.play_on_problem(self.host_seat)
+        if problem is not None:
+            raise LocalError(f"the table can't play on without its host now: {problem}")
+        successor = self.take_over_successor()
+        assert successor is not None  # (play_on_problem says so)
+        self.taking_over = True
+        you = successor == self.seat
+        self._emit(TakeOverAgreed(self.host_seat, name, successor, self.names[successor], self.reach_of(successor), you=you))
+        if you:
+            self.is_host = True  # (before the role: it may go on at once, with nobody to gather)
+            self.role = HostRole.claiming(self, self.role)  # type: ignore[arg-type]
+            self.role._go_on_if_gathered()
+        else:
+            self.role.consent_to_take_over()  # type: ignore[union-attr]
+
+    def take_over_successor(self) -> int | None:
+        """The seat that takes the table over should the host be gone for good (§B15): the
+        lowest seat playing, not the host, that said where it can be reached; ``None`` if none."""
+        replica = self.replica
+        if replica is None:
+            return None
+        return next((seat for seat in replica.successor_candidates() if self.reach_of(seat)), None)
+
+    def take_over_consent(self) -> Envelope:
+        """Our signed ``takeover``: that our successor take the table after the log we hold."""
+        assert self.replica is not None
+        successor = self.take_over_successor()
+        assert successor is not None
+        return make_envelope(self.identity, "takeover", self.replica.take_over_body(successor))
+
     def play_on_problem(self, seat: int) -> str | None:
         """Why the table can't play on with a bot in ``seat`` now, in words, or ``None`` if it can:
-        as it is, if it holds nothing secret (§B14), or with its keys rebuilt from its escrow (§B16)."""
+        as it is, if it holds nothing secret (§B14), or with its keys rebuilt from its escrow (§B16);
+        for our host's seat (a joiner's), taken over by its successor (§B15)."""
         replica = self.replica
         if replica is None:
             return "the game has not started"
+        if seat == self.host_seat and not self.is_host and seat != self.seat:
+            if self.take_over_successor() is None:
+                return "nobody else at the table can host it (no other player's address is known)"
+            return replica.take_over_problem()
         rebuild = replica.rebuild_problem(seat)
         if rebuild is None:
             return None
@@ -1231,16 +1286,21 @@ class Session:
         self.reaches[seat] = envelope
         return True
 
-    def _host_changed(self, old: int, new: int, seq: int) -> None:
-        """Entry ``seq``: host ``old`` handed the log to ``new`` (§B15). The successor becomes
-        the host (a :class:`HostRole` that gathers the others); the others dial it."""
+    def _host_changed(self, old: int, new: int, seq: int, *, taken: bool = False) -> None:
+        """Entry ``seq``: host ``old`` handed the log to ``new``, or ``new`` took it over with
+        every remaining seat's consent (``taken``, §B15). The successor becomes the host (a
+        :class:`HostRole` that gathers the others, or the claimant that did); the others dial it,
+        or are with it already (a take-over's)."""
         if self.seat == old:
             return  # we left the table with it (see _seat_opening)
-        if self.seat == new and self.is_host:
+        claimed = taken and self.seat == new and getattr(self.role, "claiming", None) is not None
+        if self.seat == new and self.is_host and not claimed:
             return  # a successor resumed from its transcript replays the entry that made it host
         self._saved.append(SavedSeat.new_host(self.seats[new].key.raw))  # whom to rejoin after a restart
         self.away.pop(old, None)
-        self._emit(HostChanged(old, self.names[old], new, self.names[new], self.reach_of(new), you=self.seat == new))
+        self._emit(HostChanged(old, self.names[old], new, self.names[new], self.reach_of(new), you=self.seat == new, taken=taken))
+        if claimed:
+            return  # our role goes on from the claim (HostRole._take_over_if_agreed)
         if self.seat == new:
             self.is_host = True  # (before the role: it may go on at once, with nobody to gather)
             self.role = HostRole.succeeding(self, self.role)  # type: ignore[arg-type]
@@ -1276,11 +1336,15 @@ class Session:
         return {"t": HAND_OVER, "keys": body["keys"], "received": received, "opening": opening, "successor": successor}
 
     def _seat_opening(self, applied: Any) -> None:
-        """After an ``open-seat`` entry: tell the player who agreed, or that the seat is open."""
+        """After an ``open-seat``, ``hand-over`` or ``take-over`` entry: tell the player who agreed,
+        or that the seat is open."""
         replica = self.replica
         assert replica is not None
         submission = applied.submission
-        seat = submission.seat if submission.kind == HAND_OVER else submission.body["seat"]
+        if submission.kind == TAKE_OVER:
+            seat = replica.sequencers[-2][1]  # the host it was taken from
+        else:
+            seat = submission.seat if submission.kind == HAND_OVER else submission.body["seat"]
         name = self.names[seat]
         if seat == self.seat and submission.kind == HAND_OVER:
             # Our own hand-over is in the log: a bot plays our seat now; we leave the table.

@@ -51,7 +51,7 @@ from p2pgames.session._chat import ChatLimits, confirm_flood, line_size
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault, odd_one_out, what_was_done
 from p2pgames.words import with_article
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, open_envelope
-from p2pgames.session._replica import CHAIN_BREAKS, HOST_SEAT, Replica, SeatInfo
+from p2pgames.session._replica import CHAIN_BREAKS, HOST_SEAT, TAKE_OVER, Replica, SeatInfo
 
 __all__ = [
     "encode_record",
@@ -171,6 +171,7 @@ class VerificationReport:
     rebuilt: set[int] = field(default_factory=set)  # open seats whose keys the others rebuilt (§B16)
     # Who hosted the table: (first entry, seat) — seat 0 from the start, then each successor (§B15).
     hosts: list[tuple[int, int]] = field(default_factory=lambda: [(0, 0)])
+    taken_over: set[int] = field(default_factory=set)  # entries where the others took the table over (§B15)
     # For a recorded desync the acknowledgements bear out: the seats whose acknowledgement of that
     # entry gives the state the replay reaches, and those that signed another.
     desync_right: list[int] = field(default_factory=list)
@@ -266,7 +267,11 @@ class VerificationReport:
             rebuilt = " (its keys rebuilt by all the others from its escrow)" if seat in self.rebuilt else ""
             lines.append(f"From entry {seq} a bot played the seat of {self.who(seat)}{rebuilt}, its cards open to all.")
         for (_, before), (first, seat) in zip(self.hosts, self.hosts[1:]):
-            lines.append(f"From entry {first} {self.who(seat)} hosted the table ({self.who(before)} handed it over).")
+            if first in self.taken_over:
+                how = f"every seat still playing agreed to take it over from {self.who(before)}, gone"
+            else:
+                how = f"{self.who(before)} handed it over"
+            lines.append(f"From entry {first} {self.who(seat)} hosted the table ({how}).")
         if self.result is not None:
             winners = " and ".join(self.who(seat) for seat in self.result["winners"]) or "nobody"
             scores = ", ".join(f"{name}: {score}" for name, score in zip(self.names, self.result["scores"]))
@@ -497,6 +502,8 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                 report.rebuilt = set(replica.rebuilt)
             if len(replica.sequencers) != len(report.hosts):
                 report.hosts = list(replica.sequencers)
+                if applied.submission.kind == TAKE_OVER:
+                    report.taken_over.add(applied.seq)
             hashes[applied.seq] = (applied.entry_digest, replica.state_hash)
             # The host acknowledges each entry inside it: its state hash after applying it.
             claimed = opened.body["state"]  # type: ignore[union-attr]  # it applied, so it opened

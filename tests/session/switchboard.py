@@ -54,6 +54,7 @@ class Switchboard:
         self.received: list[list[bytes]] = [[] for _ in range(players)]  # every frame each seat got
         self.saved: list[list[bytes]] = [[] for _ in range(players)]  # each seat's saved-seat records
         self.delivered = 0
+        self.gone: set[int] = set()  # seats whose process died for good (kill): nothing reaches them
         self.host_seat = 0  # the seat that hosts the table now
         # The host's connection to each joiner (a new number after each reconnect; None: cut).
         self.links: dict[int, int | None] = {seat: seat for seat in range(1, players)}
@@ -84,6 +85,8 @@ class Switchboard:
     def flush(self) -> None:
         following: list[int] = []  # joiners that hung up on their old host to dial the new one
         for seat, session in enumerate(self.sessions):
+            if seat in self.gone:
+                continue
             if session.is_host and seat != self.host_seat and session.stage == "playing":
                 following += self._take_over(seat)
             for connection, data in session.take_outgoing():
@@ -129,6 +132,18 @@ class Switchboard:
             self.host.disconnected(connection, "cut by the test")
         self.sessions[seat].disconnected(HOST_CONNECTION, "cut by the test")
         self.flush()
+
+    def kill(self, seat: int) -> None:
+        """``seat``'s process dies for good (kill -9, and nobody starts it again): its connections
+        drop, what it sent that is still on the way is lost, and it never does anything again."""
+        self.flush()
+        if seat == self.host_seat:
+            for joiner in list(self.links):
+                self.cut(joiner)
+            self.queue.clear()
+        else:
+            self.cut(seat)
+        self.gone.add(seat)
 
     def reconnect(self, seat: int) -> None:
         """Joiner ``seat`` dials the host again (a new connection)."""
@@ -213,6 +228,8 @@ class Switchboard:
     def decide(self) -> bool:
         moved = False
         for seat, session in enumerate(self.sessions):
+            if seat in self.gone:
+                continue
             for event in session.take_events():
                 self.events[seat].append(event)
             decision = session.decision(texts=False)

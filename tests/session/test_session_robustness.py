@@ -369,6 +369,7 @@ def templates(board: Switchboard, seat: int) -> dict[str, dict]:
         "stale": {"game_id": game_id, "counter": counter, "reason": "too late"},
         "entry": {"game_id": game_id, "seq": seq, "prev": head, "submission": b"", "state": bytes(32)},
         "ack": {"game_id": game_id, "seq": seq, "entry": b"e" * 32, "state": b"s" * 32},
+        "takeover": {"game_id": game_id, "seq": seq, "entry": head, "host": 0, "successor": 1},
         "chat": {"game_id": game_id, "text": "hello"},
         "fault": {"game_id": game_id, "culprit": 2, "code": FaultCode.MALFORMED, "reason": "bad",
                   "seq": seq, "evidence": []},
