@@ -60,6 +60,7 @@ from p2pgames.session import (
     Notice,
     OpenSeatAsked,
     HostChanged,
+    TakeOverAgreed,
     Rejected,
     SeatAway,
     SeatBack,
@@ -223,7 +224,7 @@ class _HeadlessSeat:
             else:
                 why = f" (a bot can't take their seat: {event.why_not})" if self.if_away == "bot" and event.why_not else ""
                 self.say(f"{event.text}, longer than the grace period: ending the game{why}.")
-        elif isinstance(event, (OpenSeatAsked, SeatOpened, HostChanged)):
+        elif isinstance(event, (OpenSeatAsked, SeatOpened, HostChanged, TakeOverAgreed)):
             self.say(event.text)
         elif isinstance(event, GameEnded):
             self.say(f"Game over: {event.message}")

@@ -44,6 +44,7 @@ from p2pgames.session import (
     SeatBack,
     SeatOpened,
     HostChanged,
+    TakeOverAgreed,
     Session,
     SessionEvent,
     clean_text,
@@ -322,6 +323,8 @@ class Node:
                     self._stop_soon()  # our hand-over is in the log: we have left
             elif isinstance(event, HostChanged):
                 self._follow(event)
+            elif isinstance(event, TakeOverAgreed):
+                self._follow_take_over(event)
             elif isinstance(event, SeatBack):
                 if event.host:
                     self._was_in_touch = True
@@ -810,7 +813,12 @@ class Node:
                     # accepts and hangs up, or refuses us for now) is a failed dial too: wait.
                     if not self._was_in_touch:
                         self._dial_failed()
-                    stream = await self._redial(immediately=self._was_in_touch)
+                    redialled = await self._redial(immediately=self._was_in_touch)
+                    if redialled is None:
+                        # We claim the table, our host gone (§B15, a take-over): the others dial
+                        # us now, until the node stops (its nursery is cancelled).
+                        await trio.sleep_forever()
+                    stream = redialled
                 self._stop()
         finally:
             self._close_files()  # also when cancelled from outside
@@ -819,17 +827,32 @@ class Node:
         """The host handed the table to another seat (§B15): if to us, answer where we listen;
         else dial the new host where it said it can be reached, at once."""
         if event.you:
-            if self.listeners:  # where we are the host now: a restarted seat listens there again
-                self.address = tuple(self.listeners[0].socket.getsockname()[:2])  # type: ignore[assignment]
-            ruleset = self.session.ruleset
-            self._unseated_room = unseated_room(
-                self.settings.max_unseated, ruleset.players if ruleset is not None else 1, _descriptor_limit()
-            )
-            return  # the accept loop answers as the host from now on
+            self._answer_as_host()
+            return
         if event.reach:
             self.addresses = list(event.reach)
             self.address = self.addresses[0]
             self._redialled.set()
+
+    def _follow_take_over(self, event: TakeOverAgreed) -> None:
+        """We agreed to play on without our host, gone (§B15, a take-over): if we are its
+        successor, answer where we listen (and dial no more); else dial the successor first —
+        its own place, then the host's, should it come back before everyone agreed."""
+        if event.you:
+            self._answer_as_host()
+        else:
+            self.addresses = list(event.reach) + [address for address in self.addresses if address not in event.reach]
+            self.address = self.addresses[0]
+        self._redialled.set()
+
+    def _answer_as_host(self) -> None:
+        """We host the table now: the accept loop answers as its host from now on."""
+        if self.listeners:  # where we are the host now: a restarted seat listens there again
+            self.address = tuple(self.listeners[0].socket.getsockname()[:2])  # type: ignore[assignment]
+        ruleset = self.session.ruleset
+        self._unseated_room = unseated_room(
+            self.settings.max_unseated, ruleset.players if ruleset is not None else 1, _descriptor_limit()
+        )
 
     def redirect(self, code: JoinCode) -> None:
         """Joiner: the host is now where ``code`` says (restarted on another port or machine, it
@@ -865,16 +888,21 @@ class Node:
                 return await trio.open_tcp_stream(host, port)
         except (OSError, trio.TooSlowError) as error:
             told(error)
-        return await self._redial(immediately=False)
+        stream = await self._redial(immediately=False)
+        assert stream is not None  # (no game yet: nothing to take over)
+        return stream
 
-    async def _redial(self, *, immediately: bool) -> trio.SocketStream:
+    async def _redial(self, *, immediately: bool) -> trio.SocketStream | None:
         """Dial the host again until it answers, waiting longer after each failure (and before
-        the first try unless ``immediately``: the last connection was a good one)."""
+        the first try unless ``immediately``: the last connection was a good one). ``None`` once
+        we host the table ourselves (we claimed it: §B15, a take-over)."""
         if immediately:
             self._backoff = self.settings.redial_first
         else:
             await self._wait_to_redial()
         while True:
+            if self.session.is_host:
+                return None
             host, port = self.address  # type: ignore[misc]
             try:
                 with trio.fail_after(self.settings.connect_timeout):

@@ -1213,8 +1213,9 @@ class Session:
         follow once everyone agreed), or ``None`` if it no longer fits (the log moved on)."""
         replica = self.replica
         assert replica is not None and self.seat is not None
-        if self.seat in replica.open_consents.get(seat, ()) or self.play_on_problem(seat) is not None:
-            return None
+        if (seat not in self.away or self.seat in replica.open_consents.get(seat, ())
+                or self.play_on_problem(seat) is not None):
+            return None  # back meanwhile (a consent for a seat at the table would be no one's wish), or moot
         return {"t": OPEN_SEAT, "seat": seat}
 
     def hand_over(self) -> None:

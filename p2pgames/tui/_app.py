@@ -51,6 +51,7 @@ from p2pgames.session import (
     Notice,
     OpenSeatAsked,
     HostChanged,
+    TakeOverAgreed,
     Rejected,
     SeatAway,
     SeatBack,
@@ -422,7 +423,7 @@ class TerminalGame:
             if self.asking in (Question.END, Question.OPEN) and not self._overdue_away():
                 self.asking = None  # nobody left to ask about
             self._log([("class:log.notice", event.text)])
-        elif isinstance(event, HostChanged):
+        elif isinstance(event, (HostChanged, TakeOverAgreed)):
             self._log([("class:log.notice", event.text)])
         elif isinstance(event, OpenSeatAsked):
             agreed = session is not None and session.replica is not None and (

@@ -180,3 +180,54 @@ def test_the_host_leaving_hands_the_table_to_a_successor_and_the_others_finish(p
             assert report.complete, report.describe()
             assert f"From entry {entry + 1} {successor} (seat 1) hosted the table (ann (seat 0) handed it over)." in report.describe()
         assert f"From entry {entry} a bot played the seat of ann (seat 0), its cards open to all." in report.describe()
+
+
+@pytest.mark.parametrize("game, players", [("steamcourt", 4), ("astonishing", 3), ("beltpunk", 4)])
+def test_the_host_killed_for_good_is_taken_over_by_the_others_who_finish(peers, tmp_path, game, players):
+    """The host is ``kill -9``ed once the game is under way and never comes back. After
+    ``--grace 1s`` every joiner's bot agrees to play on (a bot's default): the first joiner, the
+    successor, claims the table; the others dial it where it said it listens, rejoin it and
+    consent; it signs the take-over, the host's keys are rebuilt from its escrow and a bot plays
+    its seat. Everyone who stayed finishes, exits 0, and has a transcript that verifies and says
+    who hosted from when; nobody is named a cheater."""
+    transcripts = tmp_path / "transcripts"
+    host = peers("host", game, "--players", str(players), "--bot", "--port", "0",
+                 "--bind", "127.0.0.1", "--name", "ann", "--profile", "ann", "--transcripts", str(transcripts))
+    code = join_code(host)
+    names = ["bea", "cy", "dot"][:players - 1]
+    joiners = [peers("join", code, "--bot", "--grace", "1s", "--profile", name, "--name", name,
+                     "--transcripts", str(transcripts)) for name in names]
+    seated = host.line_starting("seated: ")
+    while not seated.endswith(f"({players} of {players})"):
+        seated = host.line_starting("seated: ")
+    successor = seated.removeprefix("seated: ").split(", ")[1]  # seat 1: the first still playing
+    host.line_starting("The game begins: ")
+    for _ in range(4):  # a few moves in: cards are out, locked by the host's keys too
+        host.line_starting(successor)
+    host.process.kill()
+    host.process.wait()
+    entries = set()
+    for peer, name in zip(joiners, names):
+        code_, out, err = peer.finish()
+        assert (code_, err) == (0, ""), (out, err)
+        assert any(re.fullmatch(r"The host, ann, has been away for 0:0\d, longer than the grace period: agreeing to"
+                                r" play on with a bot in their seat\.", line) for line in out), out
+        expected = (f"ann is gone; you host the table now (everyone agreed), and a bot plays ann's seat." if name == successor
+                    else f"ann is gone; {successor} hosts the table now (everyone agreed), and a bot plays ann's seat.")
+        assert expected in out, (name, out)
+        entry = handed_over_at(out, "ann")
+        entries.add(entry)
+        [over] = [line for line in out if line.startswith("Game over: ")]
+        assert over.endswith(f"(ann's seat was played by a bot from entry {entry}.)"), over
+    [entry] = entries
+    reports = [verify_transcript(path.read_bytes(), get_game) for path in sorted(transcripts.glob("*.p2pt"))]
+    stayed = [report for report in reports if report.seat != 0]
+    assert len(stayed) == players - 1
+    for report in stayed:
+        assert report.ok and report.complete, report.describe()
+        assert report.stopped is None and report.failure is None
+        text = report.describe()
+        assert (f"From entry {entry} {successor} (seat 1) hosted the table (every seat still playing agreed to take it"
+                " over from ann (seat 0), gone).") in text, text
+        assert (f"From entry {entry} a bot played the seat of ann (seat 0) (its keys rebuilt by all the others from its"
+                " escrow), its cards open to all.") in text, text
