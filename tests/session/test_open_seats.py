@@ -21,11 +21,14 @@ from p2pgames.session._messages import make_envelope
 from p2pgames.session._replica import OPEN_SEAT
 
 
-def torpedo_board(seed: bytes) -> Switchboard:
-    """Two Torpedo captains played by the quick heuristic bot, which also plays an open seat."""
+def torpedo_board(seed: bytes, *, reach: bool = False) -> Switchboard:
+    """Two Torpedo captains played by the quick heuristic bot, which also plays an open seat
+    (whichever of them hosts)."""
     game = get_game("torpedo")
-    board = Switchboard("torpedo", 2, seed=seed, bots=[bot_for(game, seed + bytes([seat]), "heuristic") for seat in (0, 1)])
-    board.host.open_seat_bot = "heuristic"
+    board = Switchboard("torpedo", 2, seed=seed, reach=reach,
+                        bots=[bot_for(game, seed + bytes([seat]), "heuristic") for seat in (0, 1)])
+    for session in board.sessions:
+        session.open_seat_bot = "heuristic"
     return board
 
 

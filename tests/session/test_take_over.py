@@ -55,3 +55,156 @@ def test_the_others_take_the_table_from_a_host_gone_for_good_and_finish_the_game
     assert 0 in new.replica.rebuilt  # the old host's keys, rebuilt from its escrow
     agreed = [event for event in board.events[2] if isinstance(event, TakeOverAgreed)]
     assert agreed and agreed[0].successor == 1 and not agreed[0].you
+
+
+def test_a_joiner_that_holds_more_of_the_log_gives_it_to_the_successor_before_anyone_consents():
+    """The successor missed the host's last entries (they were on their way when the host died);
+    another seat got them. The successor takes them back from it (each checked as signed by the
+    old host) and every consent names the longer log: no seat loses an entry it applied."""
+    board = Switchboard("beltpunk", 4, seed=b"take-over-longer", reach=True)
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 70)
+    board.behind.add(1)  # the host's frames to seat 1 wait on the way ...
+    board.run(until=lambda: board.sessions[2].replica.seq >= board.sessions[1].replica.seq + 3)
+    longest = board.sessions[2].replica.seq
+    entry = take_over(board, at=0)  # ... and are lost with the host
+    assert entry == longest
+    assert board.sessions[1].replica.seq > entry  # it went on from there
+    board.run()
+    for seat in (1, 2, 3):
+        assert board.sessions[seat].fault is None and board.sessions[seat].result == board.sessions[1].result
+        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
+        assert report.ok and report.complete, report.describe()
+
+
+def test_a_two_player_torpedo_after_the_builds_is_taken_over_by_the_one_left():
+    """Two players: no escrow, but once both submarines are built the host's seat holds nothing
+    secret: the one left takes the table over alone (its own consent) and plays the bot."""
+    from test_open_seats import after_the_builds, torpedo_board
+
+    board = torpedo_board(b"take-over-torpedo", reach=True)
+    after_the_builds(board)
+    board.kill(0)
+    assert board.sessions[1].play_on_problem(0) is None
+    board.sessions[1].open_seat(0)
+    board.run()
+    session = board.sessions[1]
+    assert session.is_host and session.replica.sequencer == 1 and 0 in session.replica.open_seats
+    assert session.fault is None and session.result is not None
+    report = verify_transcript(bytes(board.transcripts[1]), get_game)
+    assert report.ok and report.complete, report.describe()
+
+
+def test_two_players_holding_hidden_cards_cant_take_over():
+    board = Switchboard("beltpunk", 2, seed=b"take-over-2p", reach=True)
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 30)
+    board.kill(0)
+    joiner = board.sessions[1]
+    assert "it holds keys of deal" in joiner.play_on_problem(0)
+    with pytest.raises(LocalError, match="the table can't play on without its host now: it holds keys of deal"):
+        joiner.open_seat(0)
+    assert not joiner.is_host and not joiner.taking_over
+
+
+def test_a_joiner_that_has_not_agreed_hangs_up_on_a_claimant():
+    """A seat that claims the table keeps nobody whose player hasn't agreed to play on: such a
+    joiner hangs up at its catch-up and dials on (a seat posing as a claimant could otherwise keep
+    it from a host that is only slow)."""
+    board = Switchboard("beltpunk", 4, seed=b"take-over-not-yet", reach=True)
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 40)
+    board.kill(0)
+    board.sessions[1].open_seat(0)
+    board.flush()
+    board.reconnect(2)  # it hasn't agreed
+    board.run(play=False)
+    assert not board.sessions[2].role.with_claimant and board.sessions[2].fault is None
+    assert board.sessions[1].replica.sequencer == 0  # nothing taken over
+
+
+def signed_take_over(board: Switchboard, replica, author: int, consents: list[bytes]) -> bytes:
+    """An entry signed by ``author`` holding its take-over with ``consents``, next in ``replica``."""
+    from p2pgames.session import make_envelope
+
+    session = board.sessions[author]
+    submission = make_envelope(session.identity, "submit", {
+        "game_id": replica.game_id, "seat": author, "counter": replica.counters[author], "based_on": replica.seq,
+        "body": {"t": TAKE_OVER, "consents": consents},
+    })
+    return make_envelope(session.identity, "entry", {
+        "game_id": replica.game_id, "seq": replica.seq, "prev": replica.head, "submission": submission.raw,
+        "state": bytes(32),
+    }).raw
+
+
+@pytest.mark.parametrize("case, code", [
+    ("good", None), ("missing", "illegal"), ("another-seq", "illegal"), ("another-successor", "illegal"),
+    ("another-key", "bad-signature"), ("out-of-order", "bad-signature"), ("not-a-consent", "malformed"),
+    ("by-the-host", "illegal"),
+])
+def test_a_take_over_entry_is_checked_consent_by_consent(case, code):
+    """Every peer checks a take-over (§B15 step 4): one consent of every remaining seat, in seat
+    order, each signed by it and naming this entry, the host and the author. Anything else is
+    the author's fault: it signed the entry."""
+    import copy
+
+    from p2pgames.session import ProtocolFault, make_envelope
+
+    board = Switchboard("beltpunk", 4, seed=b"take-over-checks", reach=True)
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 40)
+    board.kill(0)
+    replica = board.sessions[2].replica
+    body = replica.take_over_body(1)
+
+    def consent(seat, **changes):
+        return make_envelope(board.sessions[seat].identity, "takeover", dict(body, **changes)).raw
+
+    consents = [consent(1), consent(2), consent(3)]
+    author = 1
+    if case == "missing":
+        consents = consents[:2]
+    elif case == "another-seq":
+        consents[2] = consent(3, seq=body["seq"] - 1)
+    elif case == "another-successor":
+        consents[1] = consent(2, successor=2)
+    elif case == "another-key":
+        consents[1] = make_envelope(board.sessions[3].identity, "takeover", body).raw
+    elif case == "out-of-order":
+        consents = [consents[1], consents[0], consents[2]]
+    elif case == "not-a-consent":
+        consents[2] = make_envelope(board.sessions[3].identity, "ack", {
+            "game_id": body["game_id"], "seq": 1, "entry": bytes(32), "state": bytes(32)}).raw
+    elif case == "by-the-host":
+        author = 0
+    entry = signed_take_over(board, replica, author, consents)
+    checking = copy.deepcopy(replica)
+    if code is None:
+        applied = checking.apply_entry(entry)
+        assert checking.sequencer == 1 and checking.sequencers[-1] == (applied.seq, 1) and 0 in checking.open_seats
+        # From then on an entry signed by the old host is no entry of this log.
+        late = make_envelope(board.sessions[0].identity, "entry", {
+            "game_id": body["game_id"], "seq": checking.seq, "prev": checking.head, "submission": b"", "state": bytes(32)})
+        with pytest.raises(ProtocolFault) as raised:
+            checking.apply_entry(late.raw)
+        assert raised.value.fault.code == "bad-signature"
+        return
+    with pytest.raises(ProtocolFault) as raised:
+        checking.apply_entry(entry)
+    assert (raised.value.fault.code, raised.value.fault.culprit) == (code, author), raised.value.fault
+    assert checking.sequencer == 0
+
+
+def test_a_take_over_sent_to_a_host_is_illegal():
+    from p2pgames.session import ProtocolFault, make_envelope
+
+    board = Switchboard("beltpunk", 3, seed=b"take-over-to-host", reach=True)
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 20)
+    replica = board.host.replica
+    body = replica.take_over_body(1)
+    consents = [make_envelope(board.sessions[seat].identity, "takeover", body).raw for seat in (1, 2)]
+    session = board.sessions[1]
+    submission = make_envelope(session.identity, "submit", {
+        "game_id": replica.game_id, "seat": 1, "counter": replica.counters[1], "based_on": replica.seq,
+        "body": {"t": TAKE_OVER, "consents": consents},
+    })
+    with pytest.raises(ProtocolFault) as raised:
+        replica.check_submission(submission, 1)
+    assert (raised.value.fault.code, raised.value.fault.culprit) == ("illegal", 1)
