@@ -42,12 +42,15 @@ a median over repetitions. The targets (issue 11), on the project's 2-core machi
   :func:`bench_floods` for why).
 * succession (issue 25): a host leaving with a hand-over, 4-player Steam Court of bot peers over
   loopback: from its last entry to the successor's first, in milliseconds and in entries' time on
-  the same table (no target yet: the first figure).
+  the same table (no target yet: the first figure); and the host killed for good, the others
+  taking the table over (grace period 1 s): from the crash to the successor's first entry (the
+  take-over), in milliseconds, beyond the grace period, and in entries' time.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import statistics
@@ -519,6 +522,79 @@ async def _succession_once(number: int) -> tuple[float, float]:
         successor = joiners[0].session
         await joiners[0].wait_until(lambda: successor.replica.seq >= entry + 2)  # type: ignore[union-attr]
         seconds = trio.current_time() - handed
+        nursery.cancel_scope.cancel()
+    return seconds, interval
+
+
+#: The grace period of the take-over measured: each joiner agrees to play on this long after
+#: its host vanished (the product's default is 3 minutes; a person may agree at once).
+TAKE_OVER_GRACE = 1.0
+
+
+def bench_take_over(repeats: int) -> dict:
+    """The host killed for good (protocol/SPEC.md §B15, a take-over), 4-player Steam Court of bot
+    peers in one process over loopback, each joiner agreeing to play on after a grace period of
+    :data:`TAKE_OVER_GRACE`: from the crash (the host's connections drop, as the system closes a
+    killed process's sockets) to the successor's first entry — the take-over, signed by it after
+    the others dialled it, rejoined, were gathered and consented. In seconds, beyond the grace
+    period, and in entries' worth of time on the same table just before (about a round trip each)."""
+    took, entries = [], []
+    for number in range(repeats):
+        seconds, interval = trio.run(_take_over_once, number)
+        took.append(seconds)
+        entries.append((seconds - TAKE_OVER_GRACE) / interval)
+    return {
+        "take_over_ms": statistics.median(took) * 1000,
+        "take_over_beyond_grace_ms": (statistics.median(took) - TAKE_OVER_GRACE) * 1000,
+        "take_over_entries": statistics.median(entries),
+        "take_overs_measured": repeats,
+    }
+
+
+async def _take_over_once(number: int) -> tuple[float, float]:
+    from p2pgames.bots import bot_for
+    from p2pgames.crypto import Identity
+    from p2pgames.net import LOOPBACK, JoinCode, NetSettings, drive_bot, host_table, join_table
+
+    game = get_game("steamcourt")
+    settings = NetSettings(away_grace=TAKE_OVER_GRACE)
+    async with trio.open_nursery() as nursery:
+        host_scope = trio.CancelScope()
+        host_ready = trio.Event()
+        nodes: list = []
+
+        async def run_host() -> None:
+            with host_scope:
+                async with trio.open_nursery() as host_nursery:
+                    nodes.append(await host_table(
+                        host_nursery, identity=Identity.generate(), name="host", ruleset=game.ruleset(4), bind=LOOPBACK,
+                        announce_on_lan=False,
+                    ))
+                    host_ready.set()
+                    await trio.sleep_forever()
+
+        nursery.start_soon(run_host)
+        await host_ready.wait()
+        host = nodes[0]
+        _, port = host.address  # type: ignore[misc]
+        joiners = [
+            await join_table(nursery, identity=Identity.generate(), name=f"j{seat}", code=JoinCode(LOOPBACK, port, None),
+                             settings=settings)
+            for seat in (1, 2, 3)
+        ]
+        for seat, node in enumerate([host, *joiners]):
+            nursery.start_soon(functools.partial(
+                drive_bot, node, bot_for(game, b"take-over-%d-%d" % (number, seat)), if_away="bot"))
+        session = host.session
+        await host.wait_until(lambda: session.replica is not None and session.replica.seq >= 20)
+        began, first = trio.current_time(), session.replica.seq  # type: ignore[union-attr]
+        await host.wait_until(lambda: session.replica.seq >= first + 20)  # type: ignore[union-attr]
+        interval = (trio.current_time() - began) / (session.replica.seq - first)  # type: ignore[union-attr]
+        host_scope.cancel()  # the crash
+        crashed = trio.current_time()
+        successor = joiners[0].session
+        await joiners[0].wait_until(lambda: successor.replica.sequencer == successor.seat)  # type: ignore[union-attr]
+        seconds = trio.current_time() - crashed
         nursery.cancel_scope.cancel()
     return seconds, interval
 
@@ -1006,6 +1082,9 @@ ROWS += [
     ("flood_idle_mb", "a host nobody attacks, N s: peak memory", "MB", None, None),
     ("succession_ms", "host hands the table over: its last entry -> successor's first", "ms", None, None),
     ("succession_entries", "  in entries' time on the same table (each about a round trip)", "x", None, None),
+    ("take_over_ms", "host killed for good: crash -> successor's take-over entry", "ms", None, None),
+    ("take_over_beyond_grace_ms", "  beyond the grace period (1 s here)", "ms", None, None),
+    ("take_over_entries", "  that, in entries' time on the same table", "x", None, None),
 ]
 for _prefix, _title in (
     ("flood_seated_", "a seated peer floods chat"), ("flood_lobby_", "a lobby player floods chat"),
@@ -1053,7 +1132,7 @@ GROUPS: dict[str, Callable[[bool], dict]] = {
         **bench_torpedo_balance(40 if quick else 200),  # fewer than 200 is too rough for 40–60 %
     },
     "floods": lambda quick: bench_floods(5 if quick else 15),
-    "succession": lambda quick: bench_succession(1 if quick else 5),
+    "succession": lambda quick: {**bench_succession(1 if quick else 5), **bench_take_over(1 if quick else 5)},
 }
 
 
@@ -1091,6 +1170,7 @@ def main(argv: list[str] | None = None) -> int:
         (figures.get("torpedo_balance_games"), "Torpedo balance games"), (figures.get("ast_takes_measured"), "random takes"),
         (figures.get("ast_strength_games"), "Astonishing! strength games"),
         (figures.get("flood_seconds"), "s for N (each flood)"), (figures.get("successions_measured"), "successions"),
+        (figures.get("take_overs_measured"), "take-overs"),
         (figures["cpus"], "CPUs"),
     ]
     print("(" + "; ".join(f"{count} {what}" for count, what in counts if count is not None) + ")")

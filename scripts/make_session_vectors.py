@@ -50,7 +50,9 @@ OPTIONS = {
 }
 # Games in which a seat vanishes for good and the others rebuild it from its escrow (§B16):
 # (game, players, seed, the seat, the entries before it vanishes).
-DEPARTURES = [("beltpunk", 4, b"vector-gone", 3, 75)]
+# Seat 0 is the host: the others take the table over (§B15, a take-over), its successor seat 1,
+# and rebuild its keys; every seat says where it listens (``reach``) for that.
+DEPARTURES = [("beltpunk", 4, b"vector-gone", 3, 75), ("steamcourt", 4, b"vector-host-gone", 0, 60)]
 # Tables where no bot takes a leaver's seat (host --no-bot-seats): the probe game's, so that its
 # transcript holds no escrow (§B16) and stays the short log, read entry by entry, whose entries
 # tests/session/test_transcript_texts.py and test_transcript_blame.py change one at a time. The
@@ -61,12 +63,14 @@ NO_BOT_SEATS = {"probe"}
 BOT_KINDS = {"torpedo": "heuristic"}
 
 
-def vector_board(game: str, players: int, seed: bytes, options: dict | None, bot_kind: str | None) -> Switchboard:
+def vector_board(game: str, players: int, seed: bytes, options: dict | None, bot_kind: str | None,
+                 reach: bool = False) -> Switchboard:
     """The seeded table a transcript vector is played at (tests/session/test_session_vectors.py
     plays it again)."""
     rules = get_game(game)
     bots = None if bot_kind is None else [bot_for(rules, seed + bytes([seat]), bot_kind) for seat in range(players)]
-    return Switchboard(game, players, seed=seed, options=options, bots=bots, open_seats=game not in NO_BOT_SEATS)
+    return Switchboard(game, players, seed=seed, options=options, bots=bots, open_seats=game not in NO_BOT_SEATS,
+                       reach=reach)
 
 
 def envelopes() -> dict:
@@ -76,6 +80,7 @@ def envelopes() -> dict:
         ("ping", {"nonce": 7}),
         ("chat", {"game_id": game_id, "text": "Good game, everyone — à bientôt!"}),
         ("ack", {"game_id": game_id, "seq": 12, "entry": b"\x01" * 32, "state": b"\x02" * 32}),
+        ("takeover", {"game_id": game_id, "seq": 214, "entry": b"\x03" * 32, "host": 0, "successor": 1}),
         ("submit", {
             "game_id": game_id, "seat": 2, "counter": 5, "based_on": 40,
             "body": {"t": "act", "action": ["discard", 17]},
@@ -122,23 +127,13 @@ def envelopes() -> dict:
     }
 
 
-def play_departure(board: Switchboard, gone: int, after: int) -> None:
-    """Seat ``gone`` vanishes once ``after`` entries are in; each other seat in turn agrees to play
-    on (giving its shares of the seat's escrow); the game is played to its end (§B16).
-    tests/session/test_session_vectors.py plays it again the same way."""
-    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= after)
-    board.cut(gone)
-    board.run(play=False)
-    for seat in range(len(board.sessions)):
-        if seat != gone:
-            board.sessions[seat].open_seat(gone)
-            board.run(play=False)
-
-
 def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | None = None) -> tuple[bytes, dict]:
-    board = vector_board(game, players, seed, OPTIONS.get(game), BOT_KINDS.get(game))
+    reach = gone is not None and gone[0] == 0
+    board = vector_board(game, players, seed, OPTIONS.get(game), BOT_KINDS.get(game), reach)
     if gone is not None:
-        play_departure(board, *gone)
+        # Seat ``gone[0]`` vanishes after ``gone[1]`` entries; the others play on (Switchboard.depart;
+        # tests/session/test_session_vectors.py plays it again the same way).
+        board.depart(*gone)
     board.run()
     data = bytes(board.transcripts[1])
     report = verify_transcript(data, get_game)
@@ -160,7 +155,7 @@ def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | Non
             again.apply_entry(value)
             hashes.append(again.state_hash.hex())
     assert again.state_hash == replica.state_hash
-    stem = f"session-{game}-{players}p" + ("-gone" if gone is not None else "")
+    stem = f"session-{game}-{players}p" + ("" if gone is None else "-host-gone" if reach else "-gone")
     summary = {
         "description": (
             f"A complete {players}-player {game} game between seeded peers, as seat 1 recorded it "
@@ -169,6 +164,9 @@ def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | Non
             "state_hashes[i] after entry i; the result must match."
             + ("" if gone is None else
                f" Seat {gone[0]} vanished after entry {gone[1]}; the others rebuilt its keys from its "
+               "escrow and a bot played it to the end (§B16)." if not reach else
+               f" The host, seat 0, vanished after entry {gone[1]}; the others took the table over, seat 1 "
+               "signing the take-over entry and every entry after it (§B15), rebuilt its keys from its "
                "escrow and a bot played it to the end (§B16).")
         ),
         "file": f"{stem}.p2pt",
@@ -188,6 +186,9 @@ def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | Non
     }
     if gone is not None:
         summary["gone"] = {"seat": gone[0], "after": gone[1], "entry": report.open_seats[gone[0]]}
+    if reach:
+        summary["reach"] = True
+        summary["hosts"] = [list(pair) for pair in report.hosts]  # (first entry, seat) signing from there
     return data, summary
 
 

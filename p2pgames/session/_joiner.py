@@ -660,6 +660,9 @@ class JoinerRole:
         session.name = clean_text(seats[session.seat].name, 40) or session.name
         session._begin_starting(envelope)
         self.hear(envelope, HOST_SEAT)
+        # Where we listen, before our accept: the host relays it before the game can begin, so
+        # every seat knows every other's at the first entry (who would take the table over, §B15).
+        session._tell_reach()
         accept = make_envelope(session.identity, "accept", {"game_id": session.game_id, "start": envelope.digest})
         session._take_accept(session.seat, accept)
         self.hear(accept, session.seat)

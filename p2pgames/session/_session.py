@@ -624,8 +624,8 @@ class Session:
     def _maybe_begin(self) -> None:
         if self.stage == "starting" and len(self.accepts) == len(self.seats):
             self.stage = "playing"
-            if not self._replaying:
-                self._tell_reach()
+            if not self._replaying and self.is_host:
+                self._tell_reach()  # (a joiner told it before its accept)
             self._pump()
 
     # -- applying entries ----------------------------------------------------------------------

@@ -141,9 +141,33 @@ class Switchboard:
             for joiner in list(self.links):
                 self.cut(joiner)
             self.queue.clear()
+            self.behind.clear()  # (what was held back on the way from it is lost with it)
         else:
             self.cut(seat)
         self.gone.add(seat)
+
+    def depart(self, gone: int, after: int) -> None:
+        """Seat ``gone`` vanishes for good once ``after`` entries are in; each other seat in turn
+        agrees to play on: a joiner's seat is rebuilt from its escrow (§B16); the host's is taken
+        over by its successor, which the others dial (§B15, a take-over). Run until then."""
+        self.run(until=lambda: self.host.replica is not None and self.host.replica.seq >= after)
+        if gone != self.host_seat:
+            self.cut(gone)
+            self.run(play=False)
+            for seat in range(len(self.sessions)):
+                if seat != gone:
+                    self.sessions[seat].open_seat(gone)
+                    self.run(play=False)
+            return
+        self.kill(gone)
+        others = [seat for seat in range(len(self.sessions)) if seat != gone]
+        for seat in others:
+            self.sessions[seat].open_seat(gone)
+        self.flush()  # the successor claims the table: the board wires the others to it
+        for seat in others:
+            if seat != self.host_seat:
+                self.reconnect(seat)  # (a Node dials the successor's reach)
+        self.run(play=False)
 
     def reconnect(self, seat: int) -> None:
         """Joiner ``seat`` dials the host again (a new connection)."""

@@ -19,8 +19,9 @@ from p2pgames.session import iter_records, open_envelope, verify_transcript
 from p2pgames.session._replica import Replica, SeatInfo
 
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors"
-# Whole games, and one in which a seat vanishes and is rebuilt from its escrow (``-gone``, §B16).
-TRANSCRIPTS = sorted(path.name for pattern in ("session-*p.json", "session-*p-gone.json") for path in VECTORS.glob(pattern))
+# Whole games, one in which a seat vanishes and is rebuilt from its escrow (``-gone``, §B16), and one
+# in which the host vanishes and the others take the table over (``-host-gone``, §B15).
+TRANSCRIPTS = sorted(path.name for pattern in ("session-*p.json", "session-*p-gone.json", "session-*p-host-gone.json") for path in VECTORS.glob(pattern))
 
 
 def test_every_playable_game_and_the_probe_have_a_transcript_vector():
@@ -80,6 +81,8 @@ def test_transcript_vector_verifies_with_every_hash(name):
         gone = summary["gone"]["seat"]
         assert report.open_seats == {gone: summary["gone"]["entry"]} and report.rebuilt == {gone}
         assert gone in replica.rebuilt
+    if "hosts" in summary:  # taken over: the successor signs from the take-over entry on
+        assert [list(pair) for pair in replica.sequencers] == summary["hosts"] == [[0, 0], [summary["gone"]["entry"], 1]]
 
 
 @pytest.mark.parametrize("name", TRANSCRIPTS)
@@ -88,15 +91,9 @@ def test_the_same_seeds_replay_the_same_game_byte_for_byte(name):
     game, players, seed = summary["game"], summary["players"], summary["seed"].encode()
     kind = summary["bot_kind"]
     bots = None if kind is None else [bot_for(get_game(game), seed + bytes([seat]), kind) for seat in range(players)]
-    board = Switchboard(game, players, seed=seed, options=summary["options"], bots=bots, open_seats=summary["open_seats"])
-    if "gone" in summary:  # as scripts/make_session_vectors.py's play_departure
-        gone, after = summary["gone"]["seat"], summary["gone"]["after"]
-        board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= after)
-        board.cut(gone)
-        board.run(play=False)
-        for seat in range(players):
-            if seat != gone:
-                board.sessions[seat].open_seat(gone)
-                board.run(play=False)
+    board = Switchboard(game, players, seed=seed, options=summary["options"], bots=bots, open_seats=summary["open_seats"],
+                        reach=summary.get("reach", False))
+    if "gone" in summary:  # as scripts/make_session_vectors.py does
+        board.depart(summary["gone"]["seat"], summary["gone"]["after"])
     board.run()
     assert bytes(board.transcripts[1]) == (VECTORS / summary["file"]).read_bytes()

@@ -208,3 +208,66 @@ def test_a_take_over_sent_to_a_host_is_illegal():
     with pytest.raises(ProtocolFault) as raised:
         replica.check_submission(submission, 1)
     assert (raised.value.fault.code, raised.value.fault.culprit) == ("illegal", 1)
+
+
+def test_hosts_gone_at_random_moments_are_taken_over_and_every_game_ends():
+    """Chaos: 4-player Steam Court and Beltpunk, 3-player Astonishing!, the host vanishing at a
+    random entry; the others always play on: the take-over follows the longest log any of them
+    holds, the host's rebuild unlocks no card but its own, and every game ends verified, nobody
+    blamed."""
+    import random
+
+    from test_escrow import still_locked
+
+    from p2pgames.session._replica import Replica
+
+    rng = random.Random(b"take-over-chaos")
+    played = 0
+    for game, players in [("steamcourt", 4), ("beltpunk", 4), ("astonishing", 3)] * 2:
+        at = rng.randrange(5, 160)
+        board = Switchboard(game, players, seed=b"take-over-chaos" + bytes([at]), reach=True)
+        board.run(until=lambda: board.host.replica is not None and (board.host.replica.seq >= at or board.host.result))
+        if board.host.result is not None or board.host.replica.take_over_problem() is not None:
+            continue
+        # Every seat knows where every other listens from the first entry (its reach comes
+        # before its accept), so all name one successor, even this early.
+        assert all(len(session.reaches) == players for session in board.sessions[1:])
+        if rng.random() < 0.5:
+            board.behind.add(rng.randrange(1, players))  # one seat misses the host's last entries
+            further = at + rng.randrange(1, 4)
+            board.run(until=lambda: board.host.replica.seq >= further)
+        locked_before: dict[int, bool] = {}
+        rebuilt = []
+        original = Replica._rebuild
+
+        def watched(self, applied, seat):
+            if self is board.sessions[1].replica:
+                rebuilt.append(seat)
+                locked_before.update(still_locked(self))
+            return original(self, applied, seat)
+
+        Replica._rebuild = watched
+        try:
+            board.depart(0, 0)
+            board.run(until=lambda: board.sessions[1].replica.sequencer == 1 and 0 in board.sessions[1].replica.rebuilt)
+        finally:
+            Replica._rebuild = original
+        replica = board.sessions[1].replica
+        if rebuilt:  # (a host that held no keys then opened as it was)
+            kept = set(replica.game.kept_slots(replica.state, 0))
+            kept |= {slot for crypto in replica.deals.values() if crypto.source_slots is not None
+                     and set(range(crypto.first_slot, crypto.first_slot + crypto.size)) <= kept
+                     for slot in crypto.source_slots}
+            after = still_locked(replica)
+            opened_now = {slot for slot, locked in locked_before.items() if locked and not after.get(slot, True)}
+            assert opened_now <= kept, sorted(opened_now - kept)
+        board.run()
+        entry = replica.open_seats[0]
+        for seat in range(1, players):
+            session = board.sessions[seat]
+            assert session.fault is None and session.result is not None, (game, at, seat, session.fault)
+            report = verify_transcript(bytes(board.transcripts[seat]), get_game)
+            assert report.ok and report.complete and report.stopped is None, report.describe()
+            assert report.hosts == [(0, 0), (entry, 1)]
+        played += 1
+    assert played >= 4
