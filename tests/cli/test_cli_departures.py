@@ -47,6 +47,59 @@ def test_a_torpedo_captain_killed_for_good_after_the_builds_is_played_by_a_bot_a
     assert f"From entry {entry} a bot played the seat of bea (seat 1), its cards open to all." in report.describe()
 
 
+def test_a_torpedo_host_killed_for_good_after_the_builds_is_taken_over_by_the_one_left(peers, tmp_path):
+    """Two players, no escrow: once both builds are open the host's seat holds nothing secret, so
+    when the host is ``kill -9``ed for good, the joiner alone takes the table over (its own consent)
+    after ``--grace 1s``, plays the host's seat with a bot to the end, and exits 0; its transcript
+    verifies and says who hosted from when."""
+    transcripts = tmp_path / "transcripts"
+    host = peers("host", "torpedo", "--bot", "heuristic", "--port", "0", "--bind", "127.0.0.1",
+                 "--name", "ann", "--profile", "ann", "--transcripts", str(transcripts))
+    joiner = peers("join", join_code(host), "--bot", "heuristic", "--grace", "1s", "--profile", "bea", "--name", "bea",
+                   "--transcripts", str(transcripts))
+    joiner.line_starting("ann built")
+    joiner.line_starting("bea built")
+    joiner.line_starting("ann")
+    host.process.kill()
+    host.process.wait()
+    code, out, err = joiner.finish()
+    assert (code, err) == (0, ""), (out, err)
+    assert "ann is gone; you host the table now (everyone agreed), and a bot plays ann's seat." in out, out
+    entry = handed_over_at(out, "ann")
+    [over] = [line for line in out if line.startswith("Game over: ")]
+    assert over.endswith(f"(ann's seat was played by a bot from entry {entry}.)"), over
+    [path] = [path for path in transcripts.glob("*.p2pt") if verify_transcript(path.read_bytes(), get_game).seat == 1]
+    report = verify_transcript(path.read_bytes(), get_game)
+    assert report.ok and report.complete, report.describe()
+    assert (f"From entry {entry} bea (seat 1) hosted the table (every seat still playing agreed to take it over from"
+            " ann (seat 0), gone).") in report.describe()
+
+
+def test_a_beltpunk_joiner_killed_for_good_with_two_players_ends_the_game(peers, tmp_path):
+    """Two players, no escrow: the joiner's keys lock cards only it could open, so when it is
+    ``kill -9``ed for good the host's bot can't play on; after ``--grace 1s`` it ends the game,
+    saying why, and its transcript verifies, blaming nobody. (No forfeit: issue 25 leaves it.)"""
+    transcripts = tmp_path / "transcripts"
+    host = peers("host", "beltpunk", "--players", "2", "--bot", "--grace", "1s", "--port", "0", "--bind", "127.0.0.1",
+                 "--name", "ann", "--profile", "ann", "--transcripts", str(transcripts))
+    joiner = peers("join", join_code(host), "--bot", "--profile", "bea", "--name", "bea", "--transcripts", str(transcripts))
+    joiner.line_starting("The game begins: ")
+    joiner.line_starting("ann")
+    joiner.process.kill()
+    joiner.process.wait()
+    code, out, err = host.finish()
+    assert any(re.fullmatch(r"bea has been away for 0:0\d, longer than the grace period: ending the game \(a bot can't"
+                            r" take their seat: it holds keys of deal \d+, not yet audited: its cards would stay locked\)\.",
+                            line) for line in out), (code, out, err)
+    [path] = [path for path in transcripts.glob("*.p2pt") if verify_transcript(path.read_bytes(), get_game).seat == 0]
+    report = verify_transcript(path.read_bytes(), get_game)
+    assert report.ok, report.describe()
+    assert report.stopped is not None and report.stopped.code == "ended", report.describe()
+    assert "cheat" not in report.describe()
+    # Ended, as a game stopped before its end always was: exit status 1, the reason on stderr.
+    assert code == 1 and err.startswith("p2pgames: The game stopped: ") and "bea" in err, (code, out, err)
+
+
 @pytest.mark.parametrize("game, players", [("astonishing", 3), ("steamcourt", 4), ("beltpunk", 4)])
 def test_a_joiner_leaving_mid_deal_hands_its_seat_to_a_bot_and_the_others_finish(peers, tmp_path, game, players):
     """One ``--bot`` peer per process: a joiner with ``--if-I-leave bot`` gets SIGTERM mid-deal,
