@@ -26,6 +26,8 @@ seated joiner — and on its kind::
                             entry     _returned_entry    gathering: one of our own entries it
                                                          gives back (asked with ``missing``):
                                                          check, compare or take it back
+                            takeover  _take_over_consent claiming the table: keep its consent;
+                                                         take it over once all consented
                             other     -                  fault: only the host sends that
 
 Everything the host sends every joiner from the start on is kept (:attr:`HostRole.relay`), so a
@@ -41,7 +43,10 @@ either compared with ours or taken back into the log. Then the held submissions,
 
 A joiner whose host handed it the log (protocol/SPEC.md §B15) becomes a host the same way
 (:meth:`HostRole.succeeding`): its relay is everything it heard as a joiner, and it gathers the
-others, who dial it, before it sequences anything.
+others, who dial it, before it sequences anything. A joiner whose host vanished *claims* the table
+(:meth:`HostRole.claim_table`, protocol/SPEC.md §B15, a take-over) the same way, though the log
+doesn't name it host: gathered, it waits for every other remaining seat's ``takeover`` consent to
+the log it holds, then signs the take-over entry and goes on as the host.
 """
 
 from __future__ import annotations
@@ -998,7 +1003,7 @@ class HostRole:
         away until it rejoins us; as a resumed host does, we *gather* before we sequence
         anything, since a joiner may hold acknowledgements the old host never passed on to us.
         Our submission the old host never sequenced waits with the joiners' held ones.
-        ``claiming``: the host seat we take the table from (see :meth:`claiming`), not a gatherer."""
+        ``claiming``: the host seat we take the table from (see :meth:`claim_table`)."""
         role = cls(session)
         role.relay = list(joiner.heard)
         role.lobby = [(info, None) for info in session.seats]
@@ -1020,7 +1025,7 @@ class HostRole:
     # -- claiming: taking the table over from a host gone for good (§B15) ------------------------
 
     @classmethod
-    def claiming(cls, session: Session, joiner: JoinerRole) -> HostRole:
+    def claim_table(cls, session: Session, joiner: JoinerRole) -> HostRole:
         """The role of a joiner that takes the table over from its host, gone past the grace
         period (§B15, a take-over), from its joiner role: it answers the others as a host and
         gathers them as a successor does (:meth:`succeeding`), though the log doesn't name it

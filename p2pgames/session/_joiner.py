@@ -40,7 +40,9 @@ While it is away the host is ``away[host_seat]``; a submission made then waits i
 :attr:`JoinerRole.in_flight` and goes once we have caught up again. Our host is seat 0 until an
 entry hands the log to another seat (§B15): we then follow it (:meth:`JoinerRole.follow_host`),
 or, if the log is handed to us, the session makes us its host from what we heard
-(:attr:`JoinerRole.heard`).
+(:attr:`JoinerRole.heard`). Should our host vanish and our player agree to play on without it,
+we rejoin its successor, which claims the table, and stay with it (``with_claimant``), sending
+our ``takeover`` consent to the log we hold, until its take-over entry makes it our host.
 """
 
 from __future__ import annotations

@@ -1151,7 +1151,7 @@ class Session:
     def _agree_to_take_over(self) -> None:
         """The player agreed to play on without our host (away past the grace period): the table
         is taken over by its successor (§B15, a take-over) — by us, who claim it and gather the
-        others (:meth:`HostRole.claiming`), or by the seat we consent to once we have rejoined it.
+        others (:meth:`HostRole.claim_table`), or by the seat we consent to once we have rejoined it.
         Raises :class:`LocalError` saying why not."""
         name = self.names[self.host_seat]
         if self.host_seat not in self.away:
@@ -1168,7 +1168,7 @@ class Session:
         self._emit(TakeOverAgreed(self.host_seat, name, successor, self.names[successor], self.reach_of(successor), you=you))
         if you:
             self.is_host = True  # (before the role: it may go on at once, with nobody to gather)
-            self.role = HostRole.claiming(self, self.role)  # type: ignore[arg-type]
+            self.role = HostRole.claim_table(self, self.role)  # type: ignore[arg-type]
             self.role._go_on_if_gathered()
         else:
             self.role.consent_to_take_over()  # type: ignore[union-attr]
