@@ -129,6 +129,26 @@ def test_a_joiner_leaving_mid_deal_hands_its_seat_to_a_bot_and_the_others_finish
                          report.describe()), report.describe()
 
 
+# Moments at which a seat that vanished can't be rebuilt, so the table can only end (the SPEC's
+# §B16 refusals; issue 25's note): in Astonishing!, about 7 % of the entries (a sealed action card
+# not yet revealed, a give or take under way whose card only its key locks), in Steam Court and
+# Beltpunk none past the first entries. A kill is a moment chosen by timing, not by the test: one
+# that lands there is tried again, a few times at most, at another moment.
+CANT_REBUILD = ("it has sealed a choice it has not opened",
+                "a re-shuffle it takes part in is under way over a card only its key still locks")
+TRIES = {"astonishing": 3}
+
+
+def ended_where_no_bot_can_play(out: list[str], who: str, game: str) -> bool:
+    """Whether ``out`` says the game was ended because ``who`` vanished at one of the moments
+    :data:`CANT_REBUILD` names (a reason other than those fails the test)."""
+    ended = [line for line in out if re.match(rf"{re.escape(who)} has been away for .*: ending the game", line)]
+    if not ended:
+        return False
+    assert game in TRIES and any(f"(a bot can't take their seat: {reason})." in ended[0] for reason in CANT_REBUILD), ended
+    return True
+
+
 @pytest.mark.parametrize("game, players", [("steamcourt", 4), ("astonishing", 3), ("beltpunk", 4)])
 def test_a_joiner_killed_for_good_is_rebuilt_from_its_escrow_and_the_others_finish(peers, tmp_path, game, players):
     """A joiner holding cards is ``kill -9``ed mid-game and never comes back. After ``--grace 1s``
@@ -136,21 +156,24 @@ def test_a_joiner_killed_for_good_is_rebuilt_from_its_escrow_and_the_others_fini
     seat's escrow (§B16); its keys rebuilt, a bot plays it to the end; everyone who stayed exits 0
     and has a transcript that verifies and says from which entry, its keys rebuilt; nobody is
     named a cheater."""
-    transcripts = tmp_path / "transcripts"
-    host = peers("host", game, "--players", str(players), "--bot", "--grace", "1s", "--port", "0",
-                 "--bind", "127.0.0.1", "--name", "ann", "--profile", "ann", "--transcripts", str(transcripts))
-    code = join_code(host)
-    stayers = [peers("join", code, "--bot", "--grace", "1s", "--profile", name, "--name", name,
-                     "--transcripts", str(transcripts)) for name in ["bea", "dot"][:players - 2]]
-    gone = peers("join", code, "--bot", "--profile", "cy", "--name", "cy", "--transcripts", str(transcripts))
-    gone.line_starting("The game begins: ")
-    gone.line_starting("ann")  # a few moves in: the cards are dealt, its keys lock some
-    gone.line_starting("ann")
-    gone.process.kill()
-    gone.process.wait()
+    for attempt in range(TRIES.get(game, 1)):
+        transcripts = tmp_path / f"transcripts-{attempt}"
+        host = peers("host", game, "--players", str(players), "--bot", "--grace", "1s", "--port", "0",
+                     "--bind", "127.0.0.1", "--name", "ann", "--profile", f"ann{attempt}", "--transcripts", str(transcripts))
+        code = join_code(host)
+        stayers = [peers("join", code, "--bot", "--grace", "1s", "--profile", f"{name}{attempt}", "--name", name,
+                         "--transcripts", str(transcripts)) for name in ["bea", "dot"][:players - 2]]
+        gone = peers("join", code, "--bot", "--profile", f"cy{attempt}", "--name", "cy", "--transcripts", str(transcripts))
+        gone.line_starting("The game begins: ")
+        for _ in range(4):  # a few moves in: the cards are dealt, its keys lock some (Astonishing!'s
+            gone.line_starting("ann")  # first lines may come before its deal)
+        gone.process.kill()
+        gone.process.wait()
+        finished = [peer.finish() for peer in (host, *stayers)]
+        if not ended_where_no_bot_can_play(finished[0][1], "cy", game):
+            break
     entries = set()
-    for peer in (host, *stayers):
-        code_, out, err = peer.finish()
+    for code_, out, err in finished:
         assert (code_, err) == (0, ""), (out, err)
         assert any(re.fullmatch(r"cy has been away for 0:0\d, longer than the grace period: agreeing to play on with"
                                 r" a bot in their seat\.", line) for line in out), out
@@ -243,29 +266,32 @@ def test_the_host_killed_for_good_is_taken_over_by_the_others_who_finish(peers, 
     consent; it signs the take-over, the host's keys are rebuilt from its escrow and a bot plays
     its seat. Everyone who stayed finishes, exits 0, and has a transcript that verifies and says
     who hosted from when; nobody is named a cheater."""
-    transcripts = tmp_path / "transcripts"
-    host = peers("host", game, "--players", str(players), "--bot", "--port", "0",
-                 "--bind", "127.0.0.1", "--name", "ann", "--profile", "ann", "--transcripts", str(transcripts))
-    code = join_code(host)
-    names = ["bea", "cy", "dot"][:players - 1]
-    joiners = [peers("join", code, "--bot", "--grace", "1s", "--profile", name, "--name", name,
-                     "--transcripts", str(transcripts)) for name in names]
-    seated = host.line_starting("seated: ")
-    while not seated.endswith(f"({players} of {players})"):
+    for attempt in range(TRIES.get(game, 1)):
+        transcripts = tmp_path / f"transcripts-{attempt}"
+        host = peers("host", game, "--players", str(players), "--bot", "--port", "0", "--bind", "127.0.0.1",
+                     "--name", "ann", "--profile", f"ann{attempt}", "--transcripts", str(transcripts))
+        code = join_code(host)
+        names = ["bea", "cy", "dot"][:players - 1]
+        joiners = [peers("join", code, "--bot", "--grace", "1s", "--profile", f"{name}{attempt}", "--name", name,
+                         "--transcripts", str(transcripts)) for name in names]
         seated = host.line_starting("seated: ")
-    successor = seated.removeprefix("seated: ").split(", ")[1]  # seat 1: the first still playing
-    host.line_starting("The game begins: ")
-    for _ in range(4):  # a few moves in: cards are out, locked by the host's keys too
-        host.line_starting(successor)
-    host.process.kill()
-    host.process.wait()
+        while not seated.endswith(f"({players} of {players})"):
+            seated = host.line_starting("seated: ")
+        successor = seated.removeprefix("seated: ").split(", ")[1]  # seat 1: the first still playing
+        host.line_starting("The game begins: ")
+        for _ in range(4):  # a few moves in: cards are out, locked by the host's keys too
+            host.line_starting(successor)
+        host.process.kill()
+        host.process.wait()
+        finished = [peer.finish() for peer in joiners]
+        if not ended_where_no_bot_can_play(finished[0][1], "The host, ann,", game):
+            break
     entries = set()
-    for peer, name in zip(joiners, names):
-        code_, out, err = peer.finish()
+    for (code_, out, err), name in zip(finished, names):
         assert (code_, err) == (0, ""), (out, err)
         assert any(re.fullmatch(r"The host, ann, has been away for 0:0\d, longer than the grace period: agreeing to"
                                 r" play on with a bot in their seat\.", line) for line in out), out
-        expected = (f"ann is gone; you host the table now (everyone agreed), and a bot plays ann's seat." if name == successor
+        expected = ("ann is gone; you host the table now (everyone agreed), and a bot plays ann's seat." if name == successor
                     else f"ann is gone; {successor} hosts the table now (everyone agreed), and a bot plays ann's seat.")
         assert expected in out, (name, out)
         entry = handed_over_at(out, "ann")
