@@ -264,6 +264,9 @@ class SealedSet:
     phase_id: int
     seats: tuple[int, ...]
     commitments: Mapping[int, bytes]
+    # The game's state at the Sealed step: the choices committed to were its legal actions (the
+    # caretaker of a seat rebuilt meanwhile finds its opening among them, §B16).
+    state: Any = None
 
 
 @dataclass
@@ -537,8 +540,6 @@ class Replica:
             locks = self.lock_escrows.get((seat, crypto.deal))
             if seat in crypto.verifiers and (locks is None or locks.holders != holders):
                 return f"it has no escrow of its lock keys in deal {crypto.deal} among the seats playing now"
-        if self.sealed is not None and seat in self.sealed.seats:
-            return "it has sealed a choice it has not opened"
         problem = self._holds_escrowed_shares(seat)
         if problem is not None:
             return problem
@@ -630,7 +631,8 @@ class Replica:
             if (isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN
                     and seat in phase.commitments and seat not in phase.openings):
                 return f"seat {seat}'s bot, which this host plays, has committed to a choice it has not opened"
-            if self.sealed is not None and seat in self.sealed.seats and seat not in self.handed_opening:
+            if (self.sealed is not None and seat in self.sealed.seats and seat not in self.handed_opening
+                    and seat not in self.rebuilt and seat not in self.rebuilding):  # (those open with its secret)
                 return f"seat {seat}'s bot, which this host plays, has sealed a choice it has not opened"
         return None
 
@@ -1648,7 +1650,7 @@ class Replica:
             self._commit_envelopes[(phase.phase_id, seat)] = submission.envelope.raw
             if phase.seals and phase.opening:
                 # Kept (with the commit envelopes, as evidence) until the game's Unseal step.
-                self.sealed = SealedSet(phase.phase_id, phase.seats, dict(phase.commitments))
+                self.sealed = SealedSet(phase.phase_id, phase.seats, dict(phase.commitments), self.state)
                 self._engine(applied, ChoicesSealed())
             return
         value = submission.body["value"]

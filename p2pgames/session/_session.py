@@ -1095,7 +1095,9 @@ class Session:
         rebuilt = SeatSecrets(seat, self.seal_key, self.secret_seed, escrow=escrow)  # type: ignore[arg-type]
         if (isinstance(phase, CommitPhase) and phase.opening and phase.purpose != RANDOM_DOMAIN
                 and seat in phase.commitments):
-            state = replica.state
+            sealed = replica.sealed
+            # A sealed choice was one of its legal actions when it was sealed, not now.
+            state = sealed.state if sealed is not None and sealed.phase_id == phase.phase_id else replica.state
             found = rebuilt.recall_choice(replica, phase.commitments[seat], lambda: (
                 game.encode_action(action) for action in game.legal_actions(state, seat, self.open_knowledge())
             ))

@@ -288,3 +288,20 @@ def test_seats_gone_at_random_moments_are_rebuilt_and_every_game_ends():
         check_played_on(board, gone, opened.seq)
         played += 1
     assert played >= 4
+
+
+def test_a_seat_gone_with_its_choice_sealed_is_rebuilt_and_its_caretaker_opens_the_choice():
+    """Astonishing! seals each round's action cards while the characters are played: a seat that
+    vanishes then holds a sealed choice. Its keys rebuilt, its salt derives from its escrow secret
+    and its value is one of its legal actions when it sealed it: its caretaker opens it at the
+    reveal, and the game goes on to its end."""
+    board = Switchboard("astonishing", 3, seed=b"escrow-sealed")
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.sealed is not None
+              and 2 in board.host.replica.sealed.seats and any(True for _ in board.host.replica.unaudited_deals_of(2)))
+    sealed = board.host.replica.sealed
+    board.cut(2)
+    board.run(play=False)
+    assert board.host.replica.sealed is sealed  # still sealed: the reveal waits for seat 2's opening
+    opened = everyone_plays_on(board, 2)
+    board.run()
+    check_played_on(board, 2, opened.seq)
