@@ -266,7 +266,7 @@ class SealedSet:
     commitments: Mapping[int, bytes]
     # The game's state at the Sealed step: the choices committed to were its legal actions (the
     # caretaker of a seat rebuilt meanwhile finds its opening among them, §B16).
-    state: Any = None
+    state: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass

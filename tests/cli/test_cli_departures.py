@@ -16,24 +16,52 @@ from peer_processes import join_code
 from p2pgames.games import get_game
 from p2pgames.session import verify_transcript
 
+# Moments at which a seat that vanished can't be played by a bot, so the table can only end (the
+# SPEC's §B14/§B16 refusals; issue 25's note): in Astonishing!, about 2.5 % of a joiner's entries
+# (a give or take under way whose card only its key locks; never the host's, in the games
+# measured), in Steam Court and Beltpunk none past the first entries. A kill is a moment chosen by
+# timing, not by the test: one that lands there is tried again, a few times at most, at another
+# moment (and any other reason fails the test).
+# Steam Torpedo, two players (no escrow): about 1 % of the entries after the builds, a choice
+# committed to and not opened (a seat opens only as it is there).
+CANT_PLAY_ON = {
+    "astonishing": ("a re-shuffle it takes part in is under way over a card only its key still locks",),
+    "torpedo": ("it has committed to a choice it has not opened",),
+}
+TRIES = 3
+
+
+def ended_where_no_bot_can_play(out: list[str], who: str, game: str) -> bool:
+    """Whether ``out`` says the game was ended because ``who`` vanished at one of the moments
+    :data:`CANT_PLAY_ON` names for ``game`` (a reason other than those fails the test)."""
+    ended = [line for line in out if re.match(rf"{re.escape(who)} has been away for .*: ending the game", line)]
+    if not ended:
+        return False
+    reasons = CANT_PLAY_ON.get(game, ())
+    assert any(f"(a bot can't take their seat: {reason})." in ended[0] for reason in reasons), ended
+    return True
+
 
 def test_a_torpedo_captain_killed_for_good_after_the_builds_is_played_by_a_bot_and_the_game_finishes(peers, tmp_path):
     """Steam Torpedo holds nothing secret once both builds are open: the joiner is ``kill -9``ed
     and never comes back; after ``--grace 1s`` the host's bot seat agrees to play on (a bot's
     default), the host plays the joiner's seat with a bot to the end and exits 0, and its
     transcript verifies and says from which entry."""
-    transcripts = tmp_path / "transcripts"
-    host = peers("host", "torpedo", "--bot", "heuristic", "--grace", "1s", "--port", "0", "--bind", "127.0.0.1",
-                 "--name", "ann", "--profile", "ann", "--transcripts", str(transcripts))
-    joiner = peers("join", join_code(host), "--bot", "heuristic", "--profile", "bea", "--name", "bea",
-                   "--transcripts", str(transcripts))
-    # Both builds are open once both are narrated; then a move or two.
-    joiner.line_starting("ann built")
-    joiner.line_starting("bea built")
-    joiner.line_starting("ann")
-    joiner.process.kill()
-    joiner.process.wait()
-    code, out, err = host.finish()
+    for attempt in range(TRIES):
+        transcripts = tmp_path / f"transcripts-{attempt}"
+        host = peers("host", "torpedo", "--bot", "heuristic", "--grace", "1s", "--port", "0", "--bind", "127.0.0.1",
+                     "--name", "ann", "--profile", f"ann{attempt}", "--transcripts", str(transcripts))
+        joiner = peers("join", join_code(host), "--bot", "heuristic", "--profile", f"bea{attempt}", "--name", "bea",
+                       "--transcripts", str(transcripts))
+        # Both builds are open once both are narrated; then a move or two.
+        joiner.line_starting("ann built")
+        joiner.line_starting("bea built")
+        joiner.line_starting("ann")
+        joiner.process.kill()
+        joiner.process.wait()
+        code, out, err = host.finish()
+        if not ended_where_no_bot_can_play(out, "bea", "torpedo"):
+            break
     assert (code, err) == (0, ""), (out, err)
     assert any(re.fullmatch(r"bea has been away for 0:0\d, longer than the grace period: agreeing to play on with a bot"
                             r" in their seat\.", line) for line in out), out
@@ -52,17 +80,20 @@ def test_a_torpedo_host_killed_for_good_after_the_builds_is_taken_over_by_the_on
     when the host is ``kill -9``ed for good, the joiner alone takes the table over (its own consent)
     after ``--grace 1s``, plays the host's seat with a bot to the end, and exits 0; its transcript
     verifies and says who hosted from when."""
-    transcripts = tmp_path / "transcripts"
-    host = peers("host", "torpedo", "--bot", "heuristic", "--port", "0", "--bind", "127.0.0.1",
-                 "--name", "ann", "--profile", "ann", "--transcripts", str(transcripts))
-    joiner = peers("join", join_code(host), "--bot", "heuristic", "--grace", "1s", "--profile", "bea", "--name", "bea",
-                   "--transcripts", str(transcripts))
-    joiner.line_starting("ann built")
-    joiner.line_starting("bea built")
-    joiner.line_starting("ann")
-    host.process.kill()
-    host.process.wait()
-    code, out, err = joiner.finish()
+    for attempt in range(TRIES):
+        transcripts = tmp_path / f"transcripts-{attempt}"
+        host = peers("host", "torpedo", "--bot", "heuristic", "--port", "0", "--bind", "127.0.0.1",
+                     "--name", "ann", "--profile", f"ann{attempt}", "--transcripts", str(transcripts))
+        joiner = peers("join", join_code(host), "--bot", "heuristic", "--grace", "1s", "--profile", f"bea{attempt}",
+                       "--name", "bea", "--transcripts", str(transcripts))
+        joiner.line_starting("ann built")
+        joiner.line_starting("bea built")
+        joiner.line_starting("ann")
+        host.process.kill()
+        host.process.wait()
+        code, out, err = joiner.finish()
+        if not ended_where_no_bot_can_play(out, "The host, ann,", "torpedo"):
+            break
     assert (code, err) == (0, ""), (out, err)
     assert "ann is gone; you host the table now (everyone agreed), and a bot plays ann's seat." in out, out
     entry = handed_over_at(out, "ann")
@@ -129,25 +160,6 @@ def test_a_joiner_leaving_mid_deal_hands_its_seat_to_a_bot_and_the_others_finish
                          report.describe()), report.describe()
 
 
-# Moments at which a seat that vanished can't be rebuilt, so the table can only end (the SPEC's
-# §B16 refusals; issue 25's note): in Astonishing!, about 2.5 % of a joiner's entries (a give or
-# take under way whose card only its key locks; never the host's, in the games measured), in Steam
-# Court and Beltpunk none past the first entries. A kill is a moment chosen by timing, not by the
-# test: one that lands there is tried again, a few times at most, at another moment.
-CANT_REBUILD = ("a re-shuffle it takes part in is under way over a card only its key still locks",)
-TRIES = {"astonishing": 3}
-
-
-def ended_where_no_bot_can_play(out: list[str], who: str, game: str) -> bool:
-    """Whether ``out`` says the game was ended because ``who`` vanished at one of the moments
-    :data:`CANT_REBUILD` names (a reason other than those fails the test)."""
-    ended = [line for line in out if re.match(rf"{re.escape(who)} has been away for .*: ending the game", line)]
-    if not ended:
-        return False
-    assert game in TRIES and any(f"(a bot can't take their seat: {reason})." in ended[0] for reason in CANT_REBUILD), ended
-    return True
-
-
 @pytest.mark.parametrize("game, players", [("steamcourt", 4), ("astonishing", 3), ("beltpunk", 4)])
 def test_a_joiner_killed_for_good_is_rebuilt_from_its_escrow_and_the_others_finish(peers, tmp_path, game, players):
     """A joiner holding cards is ``kill -9``ed mid-game and never comes back. After ``--grace 1s``
@@ -155,7 +167,7 @@ def test_a_joiner_killed_for_good_is_rebuilt_from_its_escrow_and_the_others_fini
     seat's escrow (§B16); its keys rebuilt, a bot plays it to the end; everyone who stayed exits 0
     and has a transcript that verifies and says from which entry, its keys rebuilt; nobody is
     named a cheater."""
-    for attempt in range(TRIES.get(game, 1)):
+    for attempt in range(TRIES):
         transcripts = tmp_path / f"transcripts-{attempt}"
         host = peers("host", game, "--players", str(players), "--bot", "--grace", "1s", "--port", "0",
                      "--bind", "127.0.0.1", "--name", "ann", "--profile", f"ann{attempt}", "--transcripts", str(transcripts))
@@ -265,7 +277,7 @@ def test_the_host_killed_for_good_is_taken_over_by_the_others_who_finish(peers, 
     consent; it signs the take-over, the host's keys are rebuilt from its escrow and a bot plays
     its seat. Everyone who stayed finishes, exits 0, and has a transcript that verifies and says
     who hosted from when; nobody is named a cheater."""
-    for attempt in range(TRIES.get(game, 1)):
+    for attempt in range(TRIES):
         transcripts = tmp_path / f"transcripts-{attempt}"
         host = peers("host", game, "--players", str(players), "--bot", "--port", "0", "--bind", "127.0.0.1",
                      "--name", "ann", "--profile", f"ann{attempt}", "--transcripts", str(transcripts))
