@@ -1,5 +1,6 @@
-"""A table that plays on when someone leaves for good (issue 25), over real ``python -m p2pgames``
-processes on 127.0.0.1, one ``--bot`` peer per process.
+"""A table that plays on when a joiner leaves for good (issue 25), over real ``python -m p2pgames``
+processes on 127.0.0.1, one ``--bot`` peer per process. (The host's departures:
+test_cli_host_departures.py.)
 
 As in test_cli_resume, nothing sleeps to synchronise: each step waits for a process's next line
 of output or for its exit (with a timeout only as a guard against hanging).
