@@ -356,11 +356,15 @@ def cmd_join(args: argparse.Namespace) -> int:
                 except GameGone as gone:
                     say(f"That game has stopped: {gone.reason}. Your saved seat in it is forgotten; "
                         "joining the table as a new player …")
-            return await join_table_at_one_of(
+            node = await join_table_at_one_of(
                 nursery, identity=profile.identity, name=args.name or default_name(), codes=codes,
                 transcripts=transcripts, say=say, bot=headless, check_game=seat_kind if headless else None,
                 seat_dir=default_seats(), settings=settings, listen=not args.no_reach,
             )
+            if headless and node.session.game is not None:
+                # Should the table come to us (§B15), a seat we take care of is played by our kind.
+                node.session.open_seat_bot = seat_kind(node.session.game)
+            return node
 
         if headless:
             return _run_headless(setup, lambda game: _seat_bot(game, seat_kind(game)), notes, args.if_away, args.if_i_leave)

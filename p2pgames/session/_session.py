@@ -70,6 +70,7 @@ from p2pgames.session._events import (
     GameStarted,
     Halted,
     Logged,
+    Notice,
     OpenSeatAsked,
     SeatOpened,
     SessionEvent,
@@ -1065,12 +1066,27 @@ class Session:
                 isinstance(phase, CommitPhase) and phase.purpose != RANDOM_DOMAIN and not phase.opening
             )):
                 knowledge = self.open_knowledge()
-                action = bot.choose(self.game, replica.state, seat, knowledge, replica.step)
+                action = self._caretaker_action(bot, seat, knowledge)
                 body = secrets.choose(replica, self.game.encode_action(action))
             if body is not None:
                 self._submit(body, seat=seat)
                 return True
         return False
+
+    def _caretaker_action(self, bot: Any, seat: int, knowledge: dict[int, str]) -> Any:
+        """Open seat ``seat``'s move, its bot's choice — unless that is no legal move (a bot's
+        mistake would stop the game in our name, as the caretaker): then the first legal one."""
+        replica, game = self.replica, self.game
+        assert replica is not None and game is not None
+        action = bot.choose(game, replica.state, seat, knowledge, replica.step)
+        if isinstance(replica.phase, DecisionPhase):
+            try:
+                game.check_action(replica.state, seat, action)
+            except (IllegalAction, MalformedAction) as error:
+                self._emit(Notice(f"the bot playing {self.names[seat]}'s seat chose a move that is not allowed "
+                                  f"({error}); it plays the first allowed one instead"))
+                action = next(iter(game.legal_actions(replica.state, seat, knowledge)))
+        return action
 
     def _rebuilt_seat_duty(self, seat: int) -> dict | None:
         """What open seat ``seat``, if its keys were rebuilt (§B16), owes that only its rebuilt

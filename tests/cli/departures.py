@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from peer_processes import join_code
+
 from p2pgames.games import get_game
 from p2pgames.session import verify_transcript
 
@@ -57,3 +59,28 @@ def verified(transcripts, players: int) -> list:
     for report in reports:
         assert report.ok, report.describe()
     return reports
+
+
+def torpedo_captain_killed_after_the_builds(peers, tmp_path, killed: str) -> tuple[int, list[str], str, object]:
+    """A 2-player Steam Torpedo of heuristic bots, ann hosting and bea joining, the other with
+    ``--grace 1s``: once both builds are open (both narrated) and a move made, ``killed`` ("ann" or
+    "bea") is ``kill -9``ed for good. Another moment is tried where the kill lands on one at which
+    no bot can take the seat (:data:`CANT_PLAY_ON`). Returns the survivor's exit status, output,
+    error output, and the transcripts' folder."""
+    for attempt in range(TRIES):
+        transcripts = tmp_path / f"transcripts-{attempt}"
+        grace = {name: ("--grace", "1s") if name != killed else () for name in ("ann", "bea")}
+        host = peers("host", "torpedo", "--bot", "heuristic", *grace["ann"], "--port", "0", "--bind", "127.0.0.1",
+                     "--name", "ann", "--profile", f"ann{attempt}", "--transcripts", str(transcripts))
+        joiner = peers("join", join_code(host), "--bot", "heuristic", *grace["bea"], "--profile", f"bea{attempt}",
+                       "--name", "bea", "--transcripts", str(transcripts))
+        joiner.line_starting("ann built")
+        joiner.line_starting("bea built")
+        joiner.line_starting("ann")
+        gone, survivor = (host, joiner) if killed == "ann" else (joiner, host)
+        gone.process.kill()
+        gone.process.wait()
+        code, out, err = survivor.finish()
+        if not ended_where_no_bot_can_play(out, "The host, ann," if killed == "ann" else killed, "torpedo"):
+            break
+    return code, out, err, transcripts

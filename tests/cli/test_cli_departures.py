@@ -12,7 +12,9 @@ import re
 import signal
 
 import pytest
-from departures import TRIES, ended_where_no_bot_can_play, finished_beside_the_bot, handed_over_at, verified
+from departures import (
+    TRIES, ended_where_no_bot_can_play, finished_beside_the_bot, handed_over_at, torpedo_captain_killed_after_the_builds, verified,
+)
 from peer_processes import join_code
 
 from p2pgames.games import get_game
@@ -23,21 +25,7 @@ def test_a_torpedo_captain_killed_for_good_after_the_builds_is_played_by_a_bot_a
     and never comes back; after ``--grace 1s`` the host's bot seat agrees to play on (a bot's
     default), the host plays the joiner's seat with a bot to the end and exits 0, and its
     transcript verifies and says from which entry."""
-    for attempt in range(TRIES):
-        transcripts = tmp_path / f"transcripts-{attempt}"
-        host = peers("host", "torpedo", "--bot", "heuristic", "--grace", "1s", "--port", "0", "--bind", "127.0.0.1",
-                     "--name", "ann", "--profile", f"ann{attempt}", "--transcripts", str(transcripts))
-        joiner = peers("join", join_code(host), "--bot", "heuristic", "--profile", f"bea{attempt}", "--name", "bea",
-                       "--transcripts", str(transcripts))
-        # Both builds are open once both are narrated; then a move or two.
-        joiner.line_starting("ann built")
-        joiner.line_starting("bea built")
-        joiner.line_starting("ann")
-        joiner.process.kill()
-        joiner.process.wait()
-        code, out, err = host.finish()
-        if not ended_where_no_bot_can_play(out, "bea", "torpedo"):
-            break
+    code, out, err, transcripts = torpedo_captain_killed_after_the_builds(peers, tmp_path, "bea")
     assert (code, err) == (0, ""), (out, err)
     assert any(re.fullmatch(r"bea has been away for 0:0\d, longer than the grace period: agreeing to play on with a bot"
                             r" in their seat\.", line) for line in out), out

@@ -12,7 +12,9 @@ import re
 import signal
 
 import pytest
-from departures import TRIES, ended_where_no_bot_can_play, finished_beside_the_bot, handed_over_at, verified
+from departures import (
+    TRIES, ended_where_no_bot_can_play, finished_beside_the_bot, handed_over_at, torpedo_captain_killed_after_the_builds, verified,
+)
 from peer_processes import join_code
 
 from p2pgames.games import get_game
@@ -24,20 +26,7 @@ def test_a_torpedo_host_killed_for_good_after_the_builds_is_taken_over_by_the_on
     when the host is ``kill -9``ed for good, the joiner alone takes the table over (its own consent)
     after ``--grace 1s``, plays the host's seat with a bot to the end, and exits 0; its transcript
     verifies and says who hosted from when."""
-    for attempt in range(TRIES):
-        transcripts = tmp_path / f"transcripts-{attempt}"
-        host = peers("host", "torpedo", "--bot", "heuristic", "--port", "0", "--bind", "127.0.0.1",
-                     "--name", "ann", "--profile", f"ann{attempt}", "--transcripts", str(transcripts))
-        joiner = peers("join", join_code(host), "--bot", "heuristic", "--grace", "1s", "--profile", f"bea{attempt}",
-                       "--name", "bea", "--transcripts", str(transcripts))
-        joiner.line_starting("ann built")
-        joiner.line_starting("bea built")
-        joiner.line_starting("ann")
-        host.process.kill()
-        host.process.wait()
-        code, out, err = joiner.finish()
-        if not ended_where_no_bot_can_play(out, "The host, ann,", "torpedo"):
-            break
+    code, out, err, transcripts = torpedo_captain_killed_after_the_builds(peers, tmp_path, "ann")
     assert (code, err) == (0, ""), (out, err)
     assert "ann is gone; you host the table now (everyone agreed), and a bot plays ann's seat." in out, out
     entry = handed_over_at(out, "ann")

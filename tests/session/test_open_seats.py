@@ -13,7 +13,7 @@ from independent import transcript as independent
 from switchboard import Switchboard
 
 from p2pgames.bots import bot_for
-from p2pgames.engine import RulesetError
+from p2pgames.engine import IllegalAction, RulesetError
 from p2pgames.games import get_game
 from p2pgames.session import LocalError, OpenSeatAsked, SeatOpened, verify_transcript
 from p2pgames.session._faults import FaultCode, ProtocolFault
@@ -218,3 +218,41 @@ def test_a_table_that_plays_no_bot_in_a_leavers_seat_refuses_every_way_to_one():
     for session in board.sessions:
         assert "this table plays no bot" in session.replica.hand_over_problem(1)
         assert "this table plays no bot" in session.replica.open_seat_problem(1)
+
+
+def test_a_caretaker_bot_that_chooses_a_move_not_allowed_plays_the_first_allowed_one_instead():
+    """A bot's mistake must not stop the game in the caretaker's name: its move is checked first,
+    and one that is not allowed is replaced by the first allowed one (the player is told)."""
+    from p2pgames.session import Notice
+
+    board = joiner_opened_by_the_host(b"open-wrong-bot")
+    host = board.host
+    real = bot_for(get_game("torpedo"), b"wrong", "heuristic")
+
+    class WrongFirst:
+        """Chooses, once, a move that was allowed at an earlier decision and is not now."""
+
+        wrong = True
+        earlier: list = []
+
+        def choose(self, game, state, seat, knowledge, step):
+            if self.wrong:
+                for action in self.earlier:
+                    try:
+                        game.check_action(state, seat, action)
+                    except IllegalAction:
+                        self.wrong = False
+                        return action
+                self.earlier = list(game.legal_actions(state, seat, knowledge))
+            return real.choose(game, state, seat, knowledge, step)
+
+    wrong = WrongFirst()
+    host._caretaking = {seat: (secrets, wrong) for seat, (secrets, _) in host._caretaking.items()}
+    if 1 not in host._caretaking:
+        from p2pgames.session._secrets import caretaker_secrets
+
+        host._caretaking[1] = (caretaker_secrets(host.secret_seed, 1), wrong)
+    board.run()
+    assert not wrong.wrong, "the bot never got to choose a wrong move"
+    assert host.fault is None and host.result is not None, host.fault
+    assert any(isinstance(event, Notice) and "chose a move that is not allowed" in event.text for event in board.events[0])
