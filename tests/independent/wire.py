@@ -130,6 +130,7 @@ SCHEMAS = {
     "entry": {"game_id": B32, "seq": INT, "prev": B32, "submission": BYTES, "state": B32},
     "stale": {"game_id": B32, "counter": INT, "reason": TEXT},
     "ack": {"game_id": B32, "seq": INT, "entry": B32, "state": B32},
+    "takeover": {"game_id": B32, "seq": INT, "entry": B32, "host": SEAT, "successor": SEAT},
     "chat": {"game_id": B32, "text": TEXT},
     "fault": {"game_id": B32, "culprit": "seat_or_nil", "code": NAME, "reason": TEXT, "seq": INT, "evidence": "evidence"},
     "leave": {"game_id": B32, "reason": TEXT},
