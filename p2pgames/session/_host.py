@@ -60,7 +60,7 @@ from p2pgames import PROTOCOL_VERSION
 from p2pgames.crypto import BadSignature, CryptoError, PublicKey
 from p2pgames.engine import normalize_typed
 from p2pgames.session._chat import Offer, line_size
-from p2pgames.session._events import ChatReceived, LobbyChanged, SeatAway, SeatBack
+from p2pgames.session._events import ChatReceived, LobbyChanged, Notice, SeatAway, SeatBack
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._joiner import HOST_CONNECTION
 from p2pgames.session._messages import NAME_LIMIT, Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
@@ -136,6 +136,7 @@ class HostRole:
         # it over once every remaining seat's consent names our log (None: not claiming).
         self.claiming: int | None = None
         self.take_over_consents: dict[int, Envelope] = {}  # seat -> its latest ``takeover``
+        self.take_over_refused: str | None = None  # why our take-over can't be made (told once)
 
     def open_table(self) -> None:
         """A new table: seat ourselves in the lobby (a table for one starts at once)."""
@@ -1036,10 +1037,9 @@ class HostRole:
     def _take_over_consent(self, seat: int, envelope: Envelope) -> None:
         """A remaining seat's ``takeover``: kept (its latest) while we claim the table; counted
         once it names our log as it is then (:meth:`_take_over_if_agreed`)."""
-        session = self.session
-        session._verify_from_seat(envelope, seat)
         if self.claiming is None:
-            return  # late: the table is taken over already
+            return  # late (the table is taken over already), or to a host that claims nothing
+        self.session._verify_from_seat(envelope, seat)
         self.take_over_consents[seat] = envelope
         self._go_on_if_gathered()
 
@@ -1066,8 +1066,13 @@ class HostRole:
         })
         try:
             submission = replica.check_submission(envelope, None, sequenced_by=session.seat)
-        except ProtocolFault:
-            return  # (the host's seat can't be opened now: the log moved on; we keep waiting)
+        except ProtocolFault as problem:
+            # The host's seat can't be opened at the log the others gave back (every peer would
+            # refuse the entry): the table can only wait, or be ended; the player is told why.
+            if self.take_over_refused != problem.fault.reason:
+                self.take_over_refused = problem.fault.reason
+                session._emit(Notice(f"the table can't be taken over at this point of the game: {problem.fault.reason}"))
+            return
         self.queue.append(submission)
         self._drain()  # (the session sees a take-over we claimed: see Session._host_changed)
         self.claiming = None

@@ -640,12 +640,20 @@ class Replica:
         """Why the seats playing can't take the table from the host now (§B15, a take-over), in
         words, or ``None`` if they can: its seat must open as any seat's would — as it is, or
         rebuilt from its escrow — and nothing its care of the open seats leaves behind may stand."""
-        host = self.sequencer
-        if self.open_seat_problem(host, host_gone=True) is not None:
-            problem = self.rebuild_problem(host, host_gone=True)
-            if problem is not None:
-                return problem if host in self.escrows else self.open_seat_problem(host, host_gone=True)
-        return self._succession_problem()
+        return self.departure_problem(self.sequencer, host_gone=True) or self._succession_problem()
+
+    def departure_problem(self, seat: int, *, host_gone: bool = False) -> str | None:
+        """Why a bot can't take departed ``seat`` now, in words, or ``None`` if it can: as it is,
+        if it holds nothing secret (§B14), or with its keys rebuilt from its escrow (§B16). When
+        neither can, why it can't be rebuilt if it escrowed its keys at all. ``host_gone``: judge
+        the host's seat as any other's (a take-over, §B15)."""
+        rebuild = self.rebuild_problem(seat, host_gone=host_gone)
+        if rebuild is None:
+            return None
+        as_it_is = self.open_seat_problem(seat, host_gone=host_gone)
+        if as_it_is is None:
+            return None
+        return rebuild if seat in self.escrows else as_it_is
 
     def take_over_body(self, successor: int) -> dict:
         """The body of a ``takeover`` consent to ``successor`` taking the table after the log as

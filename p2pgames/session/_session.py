@@ -1217,14 +1217,7 @@ class Session:
             if self.take_over_successor() is None:
                 return "nobody else at the table can host it (no other player's address is known)"
             return replica.take_over_problem()
-        rebuild = replica.rebuild_problem(seat)
-        if rebuild is None:
-            return None
-        problem = replica.open_seat_problem(seat)
-        if problem is None:
-            return None
-        # Both stand in the way: say why it can't be rebuilt if it escrowed its keys at all.
-        return rebuild if seat in replica.escrows else problem
+        return replica.departure_problem(seat)
 
     def _consent_body(self, seat: int) -> dict | None:
         """Our consent to opening ``seat`` (as it is, or to be rebuilt from its escrow: our shares
@@ -1268,10 +1261,7 @@ class Session:
         replica = self.replica
         if replica is None:
             return None
-        return next((
-            seat for seat in replica.successor_candidates()
-            if seat not in self.away and seat in self.reaches and self.reaches[seat].body["addresses"]
-        ), None)
+        return next((seat for seat in replica.successor_candidates() if seat not in self.away and self.reach_of(seat)), None)
 
     def reach_of(self, seat: int) -> tuple[tuple[str, int], ...]:
         """Where ``seat`` said it can be reached (its latest ``reach``), best first."""

@@ -35,7 +35,7 @@ def test_the_others_take_the_table_from_a_host_gone_for_good_and_finish_the_game
     board = Switchboard(game, players, seed=b"take-over-" + game.encode(), reach=True)
     entry = take_over(board, at=at)
     new = board.sessions[1]
-    assert new.replica.sequencers[-2:] == [(0, 0), (entry, 1)] or new.replica.sequencers[-1] == (entry, 1)
+    assert new.replica.sequencers == [(0, 0), (entry, 1)]
     assert 0 in new.replica.open_seats and new.replica.open_seats[0] == entry
     board.run()
     for seat in range(1, players):
