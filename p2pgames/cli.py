@@ -266,6 +266,10 @@ def cmd_host(args: argparse.Namespace) -> int:
     ruleset = _ruleset(game, args.players, args.option, args.variant)
     if args.no_bot_seats:
         ruleset = dataclasses.replace(ruleset, open_seats=False)
+    if args.forfeit:
+        if ruleset.players != 2:
+            raise UsageError(f"--forfeit is for two-player tables, not {ruleset.players} players")
+        ruleset = dataclasses.replace(ruleset, forfeit=True)
     if not 0 <= args.bots < ruleset.players:
         raise UsageError(f"--bots must be between 0 and {ruleset.players - 1} (you take one seat)")
     if not 0 <= args.port <= 65535:
@@ -1060,7 +1064,8 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument(
             "--if-away", choices=("bot", "end"), default="bot",
             help="with --bot: what your seat answers once a player has been away past the grace period — play on "
-            "with a bot in their seat where it can (bot, the default; else the game ends) or end the game (end)",
+            "with a bot in their seat where it can (bot, the default; else it claims the game by forfeit at a table "
+            "that plays one, else the game ends) or end the game (end)",
         )
 
     def seat_bot_option(command: argparse.ArgumentParser, what: str) -> None:
@@ -1085,6 +1090,10 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument(
         "--no-bot-seats", action="store_true", help="a table where no bot takes the seat of a player who leaves: "
         "the game ends instead (every peer enforces it; the join screens show it)",
+    )
+    host.add_argument(
+        "--forfeit", action="store_true", help="two players: when one has gone for good and no bot can take their "
+        "seat, the one left may win by forfeit instead of ending the game (the join screens show it)",
     )
     identity_options(host)
     host.set_defaults(handler=cmd_host)

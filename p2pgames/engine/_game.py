@@ -84,6 +84,8 @@ class Ruleset:
     a log replays to the same states only under the edition it was played with. ``open_seats``,
     a table's choice rather than the game's: whether a seat whose player left may be played by a
     bot (protocol/SPEC.md §B14); without it the game ends when someone leaves for good.
+    ``forfeit``, also the table's (two players only): whether the one left wins by forfeit when
+    the other has gone for good and no bot can take their seat (§B17).
     """
 
     game: str
@@ -91,6 +93,7 @@ class Ruleset:
     options: tuple[tuple[str, Any], ...]
     edition: int = 1
     open_seats: bool = True
+    forfeit: bool = False
 
     def __getitem__(self, name: str) -> Any:
         for key, value in self.options:
@@ -106,6 +109,8 @@ class Ruleset:
             encoded["edition"] = self.edition
         if not self.open_seats:  # (only when not the default: rulesets before it keep their form)
             encoded["open_seats"] = False
+        if self.forfeit:  # (likewise only when chosen)
+            encoded["forfeit"] = True
         return encoded
 
     def describe(self) -> str:
@@ -238,7 +243,7 @@ def normalize_typed(text: str) -> str:
 # at the prompt whatever the game (a game's "end the turn" can't be read as "end the game").
 # The conformance check holds every game to it.
 RESERVED_WORDS: frozenset[str] = frozenset(
-    {"say", "help", "?", "h", "/help", "log", "table", "abandon", "bot", "code", "quit", "exit", "q", "/quit"}
+    {"say", "help", "?", "h", "/help", "log", "table", "abandon", "bot", "forfeit", "code", "quit", "exit", "q", "/quit"}
 )
 
 
@@ -279,12 +284,17 @@ class Game(ABC, Generic[S]):
         """Domain that makes this game's card points distinct from every other game's."""
         return f"p2pgames/{self.name}"
 
-    def ruleset(self, players: int, options: Mapping[str, Any] | None = None, *, open_seats: bool = True) -> Ruleset:
+    def ruleset(
+        self, players: int, options: Mapping[str, Any] | None = None, *, open_seats: bool = True, forfeit: bool = False,
+    ) -> Ruleset:
         """Validate ``players`` and ``options`` (missing options take their defaults);
-        ``open_seats``: the table's choice (see :class:`Ruleset`).
+        ``open_seats`` and ``forfeit``: the table's choices (see :class:`Ruleset`).
 
-        Raises :class:`RulesetError` naming the bad option and the allowed values.
+        Raises :class:`RulesetError` naming the bad option and the allowed values (and for
+        ``forfeit`` at a table of other than two players).
         """
+        if forfeit and players != 2:
+            raise RulesetError(f"a win by forfeit is for two-player tables, not {players} players")
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise RulesetError(
                 f"{self.title} is for {self.min_players}–{self.max_players} players, not {players}"
@@ -299,7 +309,7 @@ class Game(ABC, Generic[S]):
             chosen.append((option.name, value))
         if given:
             raise RulesetError(f"{self.title} has no option {sorted(given)[0]!r}")
-        ruleset = Ruleset(self.name, players, tuple(sorted(chosen)), open_seats=open_seats)
+        ruleset = Ruleset(self.name, players, tuple(sorted(chosen)), open_seats=open_seats, forfeit=forfeit)
         self.check_ruleset(ruleset)
         return replace(ruleset, edition=self.edition_of(ruleset))
 
@@ -325,8 +335,11 @@ class Game(ABC, Generic[S]):
             if data.get("open_seats", False) is not False:
                 raise RulesetError(f"malformed ruleset: open_seats {data['open_seats']!r} (only false is written)")
             open_seats = "open_seats" not in data
+            if data.get("forfeit", True) is not True:
+                raise RulesetError(f"malformed ruleset: forfeit {data['forfeit']!r} (only true is written)")
+            forfeit = "forfeit" in data
             try:
-                ruleset = self.ruleset(data["players"], data["options"], open_seats=open_seats)
+                ruleset = self.ruleset(data["players"], data["options"], open_seats=open_seats, forfeit=forfeit)
             except RulesetError:
                 if edition != self.rules_edition:
                     raise self._other_edition(edition) from None
@@ -362,6 +375,8 @@ class Game(ABC, Generic[S]):
         """:meth:`describe_ruleset`, and what the table chose besides the game's rules (no bot
         in a leaver's seat): what a player is shown before the game starts."""
         table = "" if ruleset.open_seats else "; no bot takes a leaver's seat"
+        if ruleset.forfeit:
+            table += "; the one left wins by forfeit"
         return self.describe_ruleset(ruleset) + table
 
     # -- the state machine ---------------------------------------------------------------------

@@ -221,6 +221,9 @@ class _HeadlessSeat:
         elif isinstance(event, AwayTooLong):
             if self.if_away == "bot" and event.can_open:
                 self.say(f"{event.text}, longer than the grace period: agreeing to play on with a bot in their seat.")
+            elif self.if_away == "bot" and event.can_forfeit:
+                why = f" (a bot can't take their seat: {event.why_not})" if event.why_not else ""
+                self.say(f"{event.text}, longer than the grace period: claiming the game by forfeit{why}.")
             else:
                 why = f" (a bot can't take their seat: {event.why_not})" if self.if_away == "bot" and event.why_not else ""
                 self.say(f"{event.text}, longer than the grace period: ending the game{why}.")

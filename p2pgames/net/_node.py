@@ -1015,6 +1015,7 @@ class Node:
                 self._events_send.send_nowait(AwayTooLong(
                     seat, name, waited, host=seat == session.host_seat and not session.is_host,
                     can_open=problem is None, why_not=problem or "",
+                    can_forfeit=session.forfeit_problem(seat) is None,
                 ))
 
     def away_for(self, seat: int) -> float | None:
@@ -1027,6 +1028,14 @@ class Node:
         :class:`~p2pgames.session.LocalError`)."""
         try:
             self.session.end_game()
+        finally:
+            self._flush()
+
+    def claim_forfeit(self, seat: int) -> None:
+        """Win by forfeit against ``seat``, away past the grace period (see
+        ``Session.claim_forfeit``; raises :class:`~p2pgames.session.LocalError`)."""
+        try:
+            self.session.claim_forfeit(seat)
         finally:
             self._flush()
 

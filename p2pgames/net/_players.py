@@ -53,7 +53,8 @@ async def drive_bot(
     ``think`` seconds pass before each decision (so people can follow bots at a table);
     ``before_move`` (if given) is awaited instead, e.g. to wait until the table is idle. What the
     bot answers when a seat has been away past the grace period: with ``if_away="bot"``, play on
-    with a bot in that seat where it can be (it holds nothing secret), else end the game; with
+    with a bot in that seat where it can be (it holds nothing secret), else claim the win by
+    forfeit where the table plays one, else end the game; with
     ``"end"``, end it; with ``None`` (at a table with people, who choose) nothing.
     """
     session = node.session
@@ -80,6 +81,8 @@ async def drive_bot(
             try:
                 if if_away == "bot" and event.can_open:
                     node.open_seat(event.seat)
+                elif if_away == "bot" and event.can_forfeit:
+                    node.claim_forfeit(event.seat)
                 else:
                     node.end_game()
             except LocalError:

@@ -199,7 +199,8 @@ class SeatBack:
 class AwayTooLong:
     """(From the network layer.) ``seat`` has been away for ``waited`` seconds, longer than the
     grace period: the players may end the game (``Session.end_game``), play on with a bot in that
-    seat where ``can_open`` (``Session.open_seat``), or keep waiting."""
+    seat where ``can_open`` (``Session.open_seat``), claim the win by forfeit where
+    ``can_forfeit`` (``Session.claim_forfeit``), or keep waiting."""
 
     seat: int
     name: str
@@ -208,6 +209,9 @@ class AwayTooLong:
     # Whether the table may play on with a bot in that seat (Session.open_seat), and if not why.
     can_open: bool = False
     why_not: str = ""
+    # Whether we may claim the game by forfeit instead (Session.claim_forfeit; a two-player table
+    # that chose it, §B17).
+    can_forfeit: bool = False
 
     @property
     def text(self) -> str:

@@ -64,7 +64,7 @@ from p2pgames.session._events import ChatReceived, LobbyChanged, Notice, SeatAwa
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._joiner import HOST_CONNECTION
 from p2pgames.session._messages import NAME_LIMIT, Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
-from p2pgames.session._replica import HOST_SEAT, TAKE_OVER, SeatInfo, Submission
+from p2pgames.session._replica import FORFEIT, HOST_SEAT, TAKE_OVER, SeatInfo, Submission
 from p2pgames.words import with_article
 
 if TYPE_CHECKING:
@@ -1051,15 +1051,18 @@ class HostRole:
         assert replica is not None and session.seat is not None and self.claiming is not None
         if session.stage != "playing" or replica.sequencer != self.claiming:
             return
-        wanted = replica.take_over_body(session.seat)
-        remaining = [seat for seat in replica.playing_seats if seat != self.claiming]
-        consents = []
-        for seat in remaining:
-            envelope = session.take_over_consent() if seat == session.seat else self.take_over_consents.get(seat)
-            if envelope is None or envelope.body != wanted:
-                return
-            consents.append(envelope.raw)
-        body = {"t": TAKE_OVER, "consents": consents}
+        if session.claiming_forfeit:
+            body: dict = {"t": FORFEIT}  # (two players: nobody else to consent, §B17)
+        else:
+            wanted = replica.take_over_body(session.seat)
+            remaining = [seat for seat in replica.playing_seats if seat != self.claiming]
+            consents = []
+            for seat in remaining:
+                envelope = session.take_over_consent() if seat == session.seat else self.take_over_consents.get(seat)
+                if envelope is None or envelope.body != wanted:
+                    return
+                consents.append(envelope.raw)
+            body = {"t": TAKE_OVER, "consents": consents}
         envelope = make_envelope(session.identity, "submit", {
             "game_id": session.game_id, "seat": session.seat, "counter": replica.counters[session.seat],
             "based_on": replica.seq, "body": body,

@@ -129,6 +129,7 @@ __all__ = [
     "OPEN_SEAT",
     "HAND_OVER",
     "TAKE_OVER",
+    "FORFEIT",
     "ESCROW",
     "LOCK_ESCROW",
     "REBUILD",
@@ -153,6 +154,10 @@ HOST_SEAT = 0
 OPEN_SEAT = "open-seat"
 HAND_OVER = "hand-over"
 TAKE_OVER = "take-over"
+FORFEIT = "forfeit"
+# The submissions whose author signs the entry that holds them itself (§B15, §B17): it takes the
+# table from a host that is gone (and, for a forfeit, ends the game).
+SELF_SEQUENCED = frozenset({TAKE_OVER, FORFEIT})
 MAX_SEALED_BOX = 32 + 32 + 16 + 64
 
 
@@ -402,6 +407,8 @@ class Replica:
         # Who signs the entries: ``(first, seat)`` — from entry ``first`` on, ``seat`` sequences
         # (seat 0 from the start; a host that hands over names its successor, §B15).
         self.sequencers: list[tuple[int, int]] = [(0, HOST_SEAT)]
+        # A win by forfeit (§B17): (the seat that claimed it, the seat gone, the entry), once logged.
+        self.forfeit: tuple[int, int, int] | None = None
         self.phase: Phase = self._phase_for(game.step(self.state), None)
 
     # -- queries -------------------------------------------------------------------------------
@@ -979,9 +986,10 @@ class Replica:
                 evidence=(envelope.raw,),
             )
         submission = Submission(envelope, seat, body["counter"], body["body"])
-        if submission.body.get("t") == TAKE_OVER and (arrived_from is not None or signer != seat):
-            # Its author sequences it itself, the host it deposes being gone (§B15).
-            raise self._illegal(submission, FaultCode.ILLEGAL, "sent a take-over to be sequenced by another seat")
+        kind = submission.body.get("t")
+        if isinstance(kind, str) and kind in SELF_SEQUENCED and signer != seat:  # (any type: malformed, below)
+            # Its author sequences it itself, the host being gone or the author itself (§B15, §B17).
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"sent {with_article(kind)} to be sequenced by another seat")
         self._check_content(submission)
         return submission
 
@@ -1004,7 +1012,7 @@ class Replica:
         out_of_turn = {
             "dispute": self._check_dispute, OPEN_SEAT: self._check_open_seat, HAND_OVER: self._check_hand_over,
             ESCROW: self._check_escrow, LOCK_ESCROW: self._check_lock_escrow, REBUILD: self._check_rebuild,
-            TAKE_OVER: self._check_take_over,
+            TAKE_OVER: self._check_take_over, FORFEIT: self._check_forfeit,
         }.get(kind) if isinstance(kind, str) else None  # (a kind of another type: malformed, below)
         if out_of_turn is not None:
             out_of_turn(submission)
@@ -1275,6 +1283,18 @@ class Replica:
         if problem is not None:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"took the table over, but the host's seat can't be opened: {problem}")
 
+    def _check_forfeit(self, submission: Submission) -> None:
+        """A win by forfeit (§B17): at a two-player table that chose it, claimed by one of the
+        two, the other still its own (not played by a bot), before the game is over. (Whether
+        the other had gone for good is the claimant's word: nothing in the log can show it.)"""
+        self._fields(submission, FORFEIT, {})
+        if not self.ruleset.forfeit:
+            raise self._illegal(submission, FaultCode.ILLEGAL, "claimed a win by forfeit at a table that plays none")
+        if isinstance(self.phase, OverPhase):
+            raise self._illegal(submission, FaultCode.ILLEGAL, "claimed a win by forfeit after the game ended")
+        if self.open_seats:
+            raise self._illegal(submission, FaultCode.ILLEGAL, "claimed a win by forfeit against a seat played by a bot")
+
     def _check_escrow(self, submission: Submission) -> None:
         self._fields(submission, ESCROW, {"holders": (tuple, list), "commitments": (tuple, list), "boxes": (tuple, list)})
         body, seat = submission.body, submission.seat
@@ -1453,8 +1473,8 @@ class Replica:
         if envelope.kind != "entry":
             raise self._fault(host, FaultCode.MALFORMED, f"sent {with_article(envelope.kind)} where a log entry belongs")
         if envelope.sender != self.seats[host].key.raw:
-            # Not the host's: the one entry another seat signs is its own take-over (§B15).
-            host = self.take_over_author(envelope.body["submission"])
+            # Not the host's: the one entry another seat signs is its own take-over or forfeit (§B15, §B17).
+            host = self.self_sequenced_author(envelope.body["submission"])
             if host is None:
                 host = self.sequencer
         if envelope.sender != self.seats[host].key.raw:
@@ -1505,14 +1525,16 @@ class Replica:
         self.link(applied, envelope)
         return applied
 
-    def take_over_author(self, raw: Any) -> int | None:
-        """The author of the take-over in an entry's ``submission`` bytes ``raw`` — the seat
-        that signs that entry instead of the host (§B15) —, or ``None`` if it holds none."""
+    def self_sequenced_author(self, raw: Any) -> int | None:
+        """The author of the take-over or forfeit in an entry's ``submission`` bytes ``raw`` —
+        the seat that signs that entry instead of the host (§B15, §B17) —, or ``None`` if it
+        holds none (or one by the host itself)."""
         try:
             inner = open_envelope(raw) if isinstance(raw, bytes) else None
         except MalformedMessage:
             return None
-        if inner is None or inner.kind != "submit" or inner.body["body"].get("t") != TAKE_OVER:
+        kind = inner.body["body"].get("t") if inner is not None and inner.kind == "submit" else None
+        if not isinstance(kind, str) or kind not in SELF_SEQUENCED:
             return None
         seat = inner.body["seat"]
         return seat if 0 <= seat < self.players and seat != self.sequencer else None
@@ -1581,6 +1603,12 @@ class Replica:
             self.sequencers.append((applied.seq, seat))  # this entry is the author's already
             self.open_consents.pop(host, None)
             self._open_departed(applied, host)
+        elif kind == FORFEIT:
+            if seat != self.sequencer:
+                self.sequencers.append((applied.seq, seat))  # the host gone: this entry is the author's
+            gone = 1 - seat  # (two players)
+            self.forfeit = (seat, gone, applied.seq)
+            self.phase = OverPhase(GameOver((), (seat,), "a win by forfeit, the other player gone"))
         elif kind == ESCROW:
             body = submission.body
             self.escrows[seat] = EscrowRecord(

@@ -92,6 +92,7 @@ from p2pgames.session._replica import (
     RELEASE,
     STALE_EVIDENCE,
     TAKE_OVER,
+    FORFEIT,
     AuditSub,
     CardPhase,
     CommitPhase,
@@ -221,6 +222,7 @@ class Session:
         # The player agreed to play on without our host, gone past the grace period: the table
         # is taken over by its successor (§B15, a take-over), us or another seat.
         self.taking_over = False
+        self.claiming_forfeit = False  # the player claimed a win by forfeit (§B17), not yet logged
         self._handing_over = False  # the player leaves with a hand-over, sent once it can be
         self._leaving_bot: Any = None  # what decides for us meanwhile
         # The open seats we are caretaker of: each one's secrets (salts) and bot.
@@ -752,11 +754,12 @@ class Session:
     def _result_text(self, result: GameOver) -> str:
         names = self.names
         scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(result.scores))
+        scores = f" Scores: {scores}." if scores else ""  # (none: a win by forfeit, §B17)
         if not result.winners:  # a game lost by everyone (Steam Court's solo variant)
-            return f"Nobody wins — {result.summary}. Scores: {scores}.{self._open_seats_text()}"
+            return f"Nobody wins — {result.summary}.{scores}{self._open_seats_text()}"
         winners = " and ".join(names[seat] for seat in result.winners)
         verb = "win" if len(result.winners) > 1 else "wins"
-        return f"{winners} {verb} — {result.summary}. Scores: {scores}.{self._open_seats_text()}"
+        return f"{winners} {verb} — {result.summary}.{scores}{self._open_seats_text()}"
 
     def _open_seats_text(self) -> str:
         """" (bea's seat was played by a bot from entry 214.)", for each open seat, or nothing."""
@@ -966,6 +969,9 @@ class Session:
             body = secrets.duty(replica)
         except ProtocolFault as problem:  # the previous pass gave us values that are no points
             self._halt(problem.fault)
+            return
+        if self.claiming_forfeit and self.is_host:
+            self._submit({"t": FORFEIT})  # (before our duties: it ends the game)
             return
         if body is not None:
             self._submit(body)
@@ -1190,6 +1196,40 @@ class Session:
             self.role._go_on_if_gathered()
         else:
             self.role.consent_to_take_over()  # type: ignore[union-attr]
+
+    def claim_forfeit(self, seat: int) -> None:
+        """Win by forfeit (§B17): ``seat``, the other player at a two-player table that chose it
+        (``Ruleset.forfeit``), has been away past the grace period (the network layer says when).
+        The host logs the claim; a joiner whose host is the one gone takes the table to log it,
+        as a successor would (it has nobody to gather). The game is over once it is logged.
+        Raises :class:`LocalError` saying why not."""
+        problem = self.forfeit_problem(seat)
+        if problem is not None:
+            raise LocalError(problem)
+        self.claiming_forfeit = True
+        if self.is_host:
+            self._pump()
+            return
+        self.is_host = True  # (before the role: it goes on at once, with nobody to gather)
+        self.role = HostRole.claim_table(self, self.role)  # type: ignore[arg-type]
+        self.role._go_on_if_gathered()
+
+    def forfeit_problem(self, seat: int) -> str | None:
+        """Why we can't claim a win by forfeit against ``seat`` now, in words, or ``None``."""
+        replica = self.replica
+        if self.stage != "playing" or replica is None or self.seat is None:
+            return "there is no game going on"
+        if not replica.ruleset.forfeit:
+            return "this table plays no win by forfeit (the host chooses it before the game: --forfeit)"
+        if not isinstance(seat, int) or seat == self.seat or not 0 <= seat < len(self.seats):
+            return "only the other player's absence can win the game by forfeit"
+        if self.claiming_forfeit:
+            return "you have claimed it already"
+        if seat in replica.open_seats:
+            return f"{self.names[seat]}'s seat is played by a bot: the game goes on"
+        if seat not in self.away:
+            return f"{self.names[seat]} is at the table"
+        return None
 
     def take_over_successor(self) -> int | None:
         """The seat that takes the table over should the host be gone for good (§B15): the

@@ -51,7 +51,7 @@ from p2pgames.session._chat import ChatLimits, confirm_flood, line_size
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault, odd_one_out, what_was_done
 from p2pgames.words import with_article
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, open_envelope
-from p2pgames.session._replica import CHAIN_BREAKS, HOST_SEAT, TAKE_OVER, Replica, SeatInfo
+from p2pgames.session._replica import CHAIN_BREAKS, HOST_SEAT, TAKE_OVER, OverPhase, Replica, SeatInfo
 
 __all__ = [
     "encode_record",
@@ -172,6 +172,7 @@ class VerificationReport:
     # Who hosted the table: (first entry, seat) — seat 0 from the start, then each successor (§B15).
     hosts: list[tuple[int, int]] = field(default_factory=lambda: [(0, 0)])
     taken_over: set[int] = field(default_factory=set)  # entries where the others took the table over (§B15)
+    forfeit: tuple[int, int, int] | None = None  # (the seat that won by forfeit, the seat gone, the entry), §B17
     # For a recorded desync the acknowledgements bear out: the seats whose acknowledgement of that
     # entry gives the state the replay reaches, and those that signed another.
     desync_right: list[int] = field(default_factory=list)
@@ -267,15 +268,22 @@ class VerificationReport:
             rebuilt = " (its keys rebuilt by all the others from its escrow)" if seat in self.rebuilt else ""
             lines.append(f"From entry {seq} a bot played the seat of {self.who(seat)}{rebuilt}, its cards open to all.")
         for (_, before), (first, seat) in zip(self.hosts, self.hosts[1:]):
+            if self.forfeit is not None and first == self.forfeit[2]:
+                continue  # (the forfeit's own entry, signed by its claimant: said below)
             if first in self.taken_over:
                 how = f"every seat still playing agreed to take it over from {self.who(before)}, gone"
             else:
                 how = f"{self.who(before)} handed it over"
             lines.append(f"From entry {first} {self.who(seat)} hosted the table ({how}).")
+        if self.forfeit is not None:
+            winner, gone, seq = self.forfeit
+            lines.append(f"At entry {seq} {self.who(winner)} claimed the game by forfeit, {self.who(gone)} gone "
+                         "(the table plays a win by forfeit; that the other had gone is the claimant's word).")
         if self.result is not None:
             winners = " and ".join(self.who(seat) for seat in self.result["winners"]) or "nobody"
             scores = ", ".join(f"{name}: {score}" for name, score in zip(self.names, self.result["scores"]))
-            lines.append(f"Result: {winners} won — {clean_text(str(self.result['summary']))}; scores {scores}.")
+            scores = f"; scores {scores}" if scores else ""
+            lines.append(f"Result: {winners} won — {clean_text(str(self.result['summary']))}{scores}.")
         elif self.stopped is None and self.failure is None and not self.damage:
             if self.seat in self.left:
                 reason, seq = self.left[self.seat]
@@ -500,6 +508,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                 report.open_seats = dict(replica.open_seats)
             if len(replica.rebuilt) != len(report.rebuilt):
                 report.rebuilt = set(replica.rebuilt)
+            report.forfeit = replica.forfeit
             if len(replica.sequencers) != len(report.hosts):
                 report.hosts = list(replica.sequencers)
                 if applied.submission.kind == TAKE_OVER:
@@ -576,7 +585,8 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
         elif kind == "end":
             if replica is None:
                 raise TranscriptError("an end record comes before the start record")
-            computed = replica.step
+            # (The game's end, or a win by forfeit, which ends the log but not the game's state, §B17.)
+            computed = replica.phase.result if isinstance(replica.phase, OverPhase) else replica.step
             if not (isinstance(value, dict) and isinstance(value.get("scores"), (list, tuple))
                     and isinstance(value.get("winners"), (list, tuple))):
                 report.problems.append(f"record {number}, the writer's record of the result, is damaged")

@@ -62,6 +62,7 @@ from p2pgames.tui._commands import (
     BadNumber,
     Chat,
     EndGame,
+    ClaimForfeit,
     Help,
     Move,
     NewCode,
@@ -372,6 +373,8 @@ class TerminalGame:
                 self._end_game()
             elif item.yes and question is Question.OPEN and self._open_candidate is not None:
                 self._open_seat(self._open_candidate)
+            elif item.yes and question is Question.FORFEIT:
+                self._claim_forfeit()
         elif isinstance(item, Dismiss):
             if self.mode in (Mode.OVER, Mode.STOPPED):
                 self._leave()
@@ -420,7 +423,7 @@ class TerminalGame:
             self._on_away(event)
         elif isinstance(event, SeatOpened):
             self.overdue.discard(event.seat)
-            if self.asking in (Question.END, Question.OPEN) and not self._overdue_away():
+            if self.asking in (Question.END, Question.OPEN, Question.FORFEIT) and not self._overdue_away():
                 self.asking = None  # nobody left to ask about
             self._log([("class:log.notice", event.text)])
         elif isinstance(event, (HostChanged, TakeOverAgreed)):
@@ -440,7 +443,7 @@ class TerminalGame:
             self._log([("class:log.notice", event.text)])
         elif isinstance(event, SeatBack):
             self.overdue.discard(event.seat)
-            if self.asking is Question.END and not self._overdue_away():
+            if self.asking in (Question.END, Question.FORFEIT) and not self._overdue_away():
                 self.asking = None  # nobody left to end the game for
             self._log([("class:log.info", event.text)])
         elif session is not None and event.seat in session.away:  # else it came back meanwhile
@@ -451,6 +454,10 @@ class TerminalGame:
                     " every player agrees), abandon to end the game for everyone (every transcript will say"
                     " why), or keep waiting."
                 )
+            elif event.can_forfeit:
+                why = f" (a bot can't take their seat now: {event.why_not})" if event.why_not else ""
+                offer = (f"Type forfeit to win the game by forfeit{why}, abandon to end it without a winner (every"
+                         " transcript will say why), or keep waiting.")
             else:
                 why = f" (a bot can't take their seat now: {event.why_not})" if event.why_not else ""
                 offer = f"Type abandon to end the game for everyone (every transcript will say why), or keep waiting{why}."
@@ -517,6 +524,8 @@ class TerminalGame:
             self._on_interrupt()
         elif isinstance(command, EndGame):
             self._ask_to_end()
+        elif isinstance(command, ClaimForfeit):
+            self._ask_to_claim_forfeit()
         elif isinstance(command, OpenSeat):
             self._ask_to_open(command.name)
         elif isinstance(command, NewCode):
@@ -686,6 +695,43 @@ class TerminalGame:
             f"{who} {since}: you may end the game once they have been away for"
             f" {duration(node.settings.away_grace)}; until then the game waits for them."
         )
+
+    def _forfeit_seat(self) -> int | None:
+        """The other player of a two-player table, or ``None``."""
+        session = self.node.session if self.node is not None else None
+        if session is None or session.seat is None or len(session.seats) != 2:
+            return None
+        return 1 - session.seat
+
+    def _ask_to_claim_forfeit(self) -> None:
+        """``forfeit``: win the game because the other player has gone — asking first, and only
+        once they have been away past the grace period; else say why not."""
+        session, seat = self.node.session if self.node is not None else None, self._forfeit_seat()
+        if session is None or seat is None:
+            self._problem("There is no two-player game going on: forfeit wins one whose other player has gone.")
+            return
+        problem = session.forfeit_problem(seat)
+        if problem is None and seat not in self.overdue:
+            node = self.node
+            assert node is not None
+            waited = node.away_for(seat)
+            since = f"has been away for {duration(waited)}" if waited is not None else "is away"
+            problem = (f"{session.names[seat]} {since}: you may claim the game by forfeit once they have been away"
+                       f" for {duration(node.settings.away_grace)}; until then the game waits for them")
+        if problem is not None:
+            self._problem(_sentence(problem, self._names()))
+            return
+        self.asking = Question.FORFEIT
+
+    def _claim_forfeit(self) -> None:
+        """The player said yes to claiming the game by forfeit."""
+        seat = self._forfeit_seat()
+        if self.node is None or seat is None:
+            return
+        try:
+            self.node.claim_forfeit(seat)
+        except LocalError as error:
+            self._problem(_sentence(str(error), self._names()))
 
     def _ask_to_open(self, name: str) -> None:
         """``bot [NAME]``: play on with a bot in the seat of a player away past the grace period

@@ -99,6 +99,12 @@ class EndGame:
 
 
 @dataclass(frozen=True, slots=True)
+class ClaimForfeit:
+    """Claim the game by forfeit, the other player away a while (a two-player table that
+    plays one): ``forfeit``."""
+
+
+@dataclass(frozen=True, slots=True)
 class OpenSeat:
     """Play on with a bot in the seat of a player away past the grace period: ``bot`` (the one
     away longest) or ``bot NAME``."""
@@ -130,7 +136,10 @@ class Unknown:
     suggestions: tuple[str, ...]
 
 
-Command = Move | PickGroup | Chat | Help | ShowLog | ShowTable | Quit | EndGame | OpenSeat | NewCode | BadNumber | Unknown
+Command = (
+    Move | PickGroup | Chat | Help | ShowLog | ShowTable | Quit | EndGame | ClaimForfeit | OpenSeat | NewCode | BadNumber
+    | Unknown
+)
 
 # (what to type, what it does): the help screen and the completer both use this.
 COMMANDS: tuple[tuple[str, str], ...] = (
@@ -139,11 +148,12 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("log", "show only the log, to read back (also F3)"),
     ("table", "show only the table (also F2)"),
     ("abandon", "end the game for everyone while a seat is away, once it has been away a while (asks first)"),
+    ("forfeit", "win by forfeit when the other player has been away a while, at a two-player table that plays it (asks first)"),
     ("bot NAME", "play on with a bot in the seat of NAME, away a while (bot alone: whoever is away); their cards are shown to all (asks first)"),
     ("code CODE", "the host came back at another address: reconnect with the new join code it gives (same key only)"),
     ("quit", "leave the game; asks first while the game is running (also Ctrl-C)"),
 )
-COMMAND_WORDS: tuple[str, ...] = ("say ", "help", "log", "table", "abandon", "bot", "code ", "quit")
+COMMAND_WORDS: tuple[str, ...] = ("say ", "help", "log", "table", "abandon", "forfeit", "bot", "code ", "quit")
 
 # Every word read as a command here: the engine's RESERVED_WORDS, which no game's moves begin
 # with, are the terminal's list (tests/tui/test_tui_command_words.py checks that :func:`interpret`
@@ -197,6 +207,8 @@ def interpret(
         return Chat(rest)
     if command == "abandon" and rest.casefold() in ("", "game"):
         return EndGame()
+    if command == "forfeit" and not rest:
+        return ClaimForfeit()
     if command == "bot":
         return OpenSeat(rest)
     if command == "code":

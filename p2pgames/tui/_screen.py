@@ -79,6 +79,7 @@ QUESTIONS = {
     Question.LEAVE: ("Leave the game? It stops the game for everyone.", "leave", "stay"),
     Question.END: ("End the game for everyone? Transcripts say why.", "end it", "keep waiting"),
     Question.OPEN: ("Play on with a bot in their seat? Its cards are then shown to everyone.", "play on", "keep waiting"),
+    Question.FORFEIT: ("Claim the game by forfeit? You win; the transcripts say why.", "claim it", "keep waiting"),
 }
 # The bottom row once the game has ended, however it ended (over, or stopped): q and Enter leave
 # in both (any key, too, once it is over).

@@ -34,6 +34,7 @@ class Question(enum.Enum):
     LEAVE = "leave"  # leave the game? (quit, Ctrl-C while the game runs)
     END = "end"  # end the game for everyone, because a seat is away? (abandon)
     OPEN = "open"  # play on with a bot in the seat of a player who is away? (bot)
+    FORFEIT = "forfeit"  # claim the game by forfeit, the other player away? (forfeit)
 
 
 @dataclass(frozen=True, slots=True)

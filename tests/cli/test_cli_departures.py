@@ -42,7 +42,8 @@ def test_a_torpedo_captain_killed_for_good_after_the_builds_is_played_by_a_bot_a
 def test_a_beltpunk_joiner_killed_for_good_with_two_players_ends_the_game(peers, tmp_path):
     """Two players, no escrow: the joiner's keys lock cards only it could open, so when it is
     ``kill -9``ed for good the host's bot can't play on; after ``--grace 1s`` it ends the game,
-    saying why, and its transcript verifies, blaming nobody. (No forfeit: issue 25 leaves it.)"""
+    saying why, and its transcript verifies, blaming nobody. (Unless the table plays a win by
+    forfeit: below.)"""
     transcripts = tmp_path / "transcripts"
     host = peers("host", "beltpunk", "--players", "2", "--bot", "--grace", "1s", "--port", "0", "--bind", "127.0.0.1",
                  "--name", "ann", "--profile", "ann", "--transcripts", str(transcripts))
@@ -62,6 +63,37 @@ def test_a_beltpunk_joiner_killed_for_good_with_two_players_ends_the_game(peers,
     assert "cheat" not in report.describe()
     # Ended, as a game stopped before its end always was: exit status 1, the reason on stderr.
     assert code == 1 and err.startswith("p2pgames: The game stopped: ") and "bea" in err, (code, out, err)
+
+
+@pytest.mark.parametrize("killed", ["bea", "ann"])
+def test_at_a_two_player_table_that_plays_it_the_one_left_wins_by_forfeit(peers, tmp_path, killed):
+    """``host --forfeit``: when either player of a 2-player Beltpunk is ``kill -9``ed for good, no
+    bot can take the seat, so after ``--grace 1s`` the one left (a bot peer: its default) claims the
+    game by forfeit — the host logs its claim; a joiner whose host is gone signs the entry itself —,
+    wins, exits 0, and its transcript verifies and says so, blaming nobody."""
+    transcripts = tmp_path / "transcripts"
+    host = peers("host", "beltpunk", "--players", "2", "--forfeit", "--bot", "--grace", "1s", "--port", "0",
+                 "--bind", "127.0.0.1", "--name", "ann", "--profile", "ann", "--transcripts", str(transcripts))
+    joiner = peers("join", join_code(host), "--bot", "--grace", "1s", "--profile", "bea", "--name", "bea",
+                   "--transcripts", str(transcripts))
+    joiner.line_starting("The game begins: ")
+    joiner.line_starting("ann")
+    gone, survivor = (joiner, host) if killed == "bea" else (host, joiner)
+    gone.process.kill()
+    gone.process.wait()
+    code, out, err = survivor.finish()
+    assert (code, err) == (0, ""), (out, err)
+    who = "bea" if killed == "bea" else "The host, ann,"
+    assert any(re.fullmatch(rf"{re.escape(who)} has been away for 0:0\d, longer than the grace period: claiming the game"
+                            r" by forfeit \(a bot can't take their seat: .*\)\.", line) for line in out), out
+    winner = "ann" if killed == "bea" else "bea"
+    [over] = [line for line in out if line.startswith("Game over: ")]
+    assert over == f"Game over: {winner} wins — a win by forfeit, the other player gone.", over
+    [path] = [path for path in transcripts.glob("*.p2pt")
+              if verify_transcript(path.read_bytes(), get_game).names[verify_transcript(path.read_bytes(), get_game).seat] == winner]
+    report = verify_transcript(path.read_bytes(), get_game)
+    assert report.ok and report.complete and report.stopped is None, report.describe()
+    assert f"claimed the game by forfeit, {killed} (seat {1 if killed == 'bea' else 0}) gone" in report.describe()
 
 
 @pytest.mark.parametrize("game, players", [("astonishing", 3), ("steamcourt", 4), ("beltpunk", 4)])

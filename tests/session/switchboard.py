@@ -24,12 +24,12 @@ class Switchboard:
 
     def __init__(
         self, game_name: str, players: int, *, seed: bytes = b"t", options=None, bots=None, narrate=False,
-        loader=get_game, reach: bool = False, open_seats: bool = True,
+        loader=get_game, reach: bool = False, open_seats: bool = True, forfeit: bool = False,
     ):
         game = loader(game_name)
         self.game = game
         self.loader = loader
-        ruleset = game.ruleset(players, options or {}, open_seats=open_seats)
+        ruleset = game.ruleset(players, options or {}, open_seats=open_seats, forfeit=forfeit)
         self.sessions: list[Session] = []
         self.bots = []
         for seat in range(players):

@@ -549,3 +549,52 @@ def test_another_players_agreement_is_shown_with_how_to_agree_too(pipe):
         "bob agrees to play on with a bot for carol; still to agree: alice (p2pgames asks each player: the bot"
         " takes the seat once all agree). Type bot carol to agree too."
     ))
+
+
+# -- forfeit (a two-player table that plays it) ----------------------------------------------------
+
+
+def two_players(pipe, *, forfeit: bool = True):
+    session = FakeSession(names=("alice", "bob"))
+    session.forfeit = forfeit
+    return session, *terminal_game(pipe, session)
+
+
+def test_forfeit_is_offered_once_the_other_player_is_away_past_the_grace_period_and_asks_first(pipe):
+    session, game, node = two_players(pipe)
+    game._on_event(away(session, 1))
+    game._on_event(AwayTooLong(1, "bob", GRACE, why_not="it holds keys of deal 0", can_forfeit=True))
+    assert last_log(game) == ("class:log.ask", (
+        "bob has been away for 3:00. Type forfeit to win the game by forfeit (a bot can't take their seat now:"
+        " it holds keys of deal 0), abandon to end it without a winner (every transcript will say why), or keep"
+        " waiting."
+    ))
+    game._on_typed("forfeit")
+    assert game.asking is Question.FORFEIT and node.forfeits == []
+    assert "Claim the game by forfeit?" in plain(game.screen._banner())
+    game._on_input(Answer(False))
+    assert game.asking is None and node.forfeits == []
+    game._on_typed("forfeit")
+    game._on_input(Answer(True))
+    assert node.forfeits == [1]
+
+
+def test_forfeit_before_the_grace_period_or_at_a_table_without_it_is_refused_with_why(pipe):
+    session, game, node = two_players(pipe)
+    game._on_event(away(session, 1))
+    node.times = {1: 42.0}
+    game._on_typed("forfeit")
+    assert last_log(game) == ("class:log.problem", (
+        "bob has been away for 0:42: you may claim the game by forfeit once they have been away for 3:00;"
+        " until then the game waits for them."
+    ))
+    session, game, node = two_players(pipe, forfeit=False)
+    game._on_event(away(session, 1))
+    game._on_event(AwayTooLong(1, "bob", GRACE))
+    game._on_typed("forfeit")
+    assert game.asking is None and node.forfeits == []
+    assert last_log(game) == ("class:log.problem",
+                              "This table plays no win by forfeit (the host chooses it before the game: --forfeit).")
+    game = terminal_game(pipe, FakeSession())[0]  # three players
+    game._on_typed("forfeit")
+    assert last_log(game)[1].startswith("There is no two-player game going on")

@@ -366,6 +366,12 @@ class FakeSession:
         """As the session: why the table can't play on with a bot in ``seat`` (its replica's say)."""
         return "the game has not started" if self.replica is None else self.replica.open_seat_problem(seat)
 
+    def forfeit_problem(self, seat: int) -> str | None:
+        """As the session, for a two-player table that plays a win by forfeit (``forfeit``)."""
+        if not getattr(self, "forfeit", False):
+            return "this table plays no win by forfeit (the host chooses it before the game: --forfeit)"
+        return None if seat in self.away else f"{self.names[seat]} is at the table"
+
     def decision(self):
         return None
 
@@ -396,6 +402,7 @@ class FakeNode:
         self.times: dict[int, float] = {}
         self.ended = 0
         self.opened: list[int] = []
+        self.forfeits: list[int] = []
         self.refuse: str | None = None
         self.redirected: list[JoinCode] = []
         self.transcript_path = None
@@ -420,6 +427,11 @@ class FakeNode:
 
     def open_seat(self, seat: int) -> None:
         self.opened.append(seat)
+        if self.refuse is not None:
+            raise LocalError(self.refuse)
+
+    def claim_forfeit(self, seat: int) -> None:
+        self.forfeits.append(seat)
         if self.refuse is not None:
             raise LocalError(self.refuse)
 

@@ -537,7 +537,9 @@ class SteamCourt(Game[SteamCourtState]):
         self.seating = {players: tuple(chars) for players, chars in (seating or {}).items()}
         self.book = book
 
-    def ruleset(self, players: int, options: Mapping[str, Any] | None = None, *, open_seats: bool = True) -> Ruleset:
+    def ruleset(
+        self, players: int, options: Mapping[str, Any] | None = None, *, open_seats: bool = True, forfeit: bool = False,
+    ) -> Ruleset:
         """As :meth:`Game.ruleset`; without a ``variant`` the number of players chooses it.
 
         One player plays solo, 8–12 the Party variant, 2–7 the court at one table (two players
@@ -548,7 +550,7 @@ class SteamCourt(Game[SteamCourtState]):
             given["variant"] = "solo" if players == 1 else "party" if players >= 8 else "court"
         if "start_tokens" not in given and _two_at_court(players, given):
             given["start_tokens"] = "seat"  # the printed 1 and 6 would decide the game (I2)
-        return super().ruleset(players, given, open_seats=open_seats)
+        return super().ruleset(players, given, open_seats=open_seats, forfeit=forfeit)
 
     def for_ruleset(self, ruleset: Ruleset) -> Game:
         return SOLO_GAME if ruleset["variant"] == "solo" else self

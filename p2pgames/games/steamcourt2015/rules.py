@@ -253,8 +253,10 @@ class SteamCourt2015(SteamCourt):
 
     # -- rulesets ------------------------------------------------------------------------------
 
-    def ruleset(self, players: int, options: Mapping[str, Any] | None = None, *, open_seats: bool = True) -> Ruleset:
-        return Game.ruleset(self, players, options, open_seats=open_seats)
+    def ruleset(
+        self, players: int, options: Mapping[str, Any] | None = None, *, open_seats: bool = True, forfeit: bool = False,
+    ) -> Ruleset:
+        return Game.ruleset(self, players, options, open_seats=open_seats, forfeit=forfeit)
 
     def for_ruleset(self, ruleset: Ruleset) -> Game:
         return self
