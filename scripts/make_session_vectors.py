@@ -53,6 +53,10 @@ OPTIONS = {
 # Seat 0 is the host: the others take the table over (§B15, a take-over), its successor seat 1,
 # and rebuild its keys; every seat says where it listens (``reach``) for that.
 DEPARTURES = [("beltpunk", 4, b"vector-gone", 3, 75), ("steamcourt", 4, b"vector-host-gone", 0, 60)]
+# Two-player tables that play a win by forfeit (§B17): (game, players, seed, the seat that
+# vanishes, the entries before it does); the other claims the game. The host vanishes: seat 1 signs
+# the forfeit's entry itself.
+FORFEITS = [("beltpunk", 2, b"vector-forfeit", 0, 20)]
 # Tables where no bot takes a leaver's seat (host --no-bot-seats): the probe game's, so that its
 # transcript holds no escrow (§B16) and stays the short log, read entry by entry, whose entries
 # tests/session/test_transcript_texts.py and test_transcript_blame.py change one at a time. The
@@ -64,13 +68,13 @@ BOT_KINDS = {"torpedo": "heuristic"}
 
 
 def vector_board(game: str, players: int, seed: bytes, options: dict | None, bot_kind: str | None,
-                 reach: bool = False) -> Switchboard:
+                 reach: bool = False, forfeit: bool = False) -> Switchboard:
     """The seeded table a transcript vector is played at (tests/session/test_session_vectors.py
     plays it again)."""
     rules = get_game(game)
     bots = None if bot_kind is None else [bot_for(rules, seed + bytes([seat]), bot_kind) for seat in range(players)]
     return Switchboard(game, players, seed=seed, options=options, bots=bots, open_seats=game not in NO_BOT_SEATS,
-                       reach=reach)
+                       reach=reach, forfeit=forfeit)
 
 
 def envelopes() -> dict:
@@ -127,10 +131,14 @@ def envelopes() -> dict:
     }
 
 
-def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | None = None) -> tuple[bytes, dict]:
-    reach = gone is not None and gone[0] == 0
-    board = vector_board(game, players, seed, OPTIONS.get(game), BOT_KINDS.get(game), reach)
-    if gone is not None:
+def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | None = None,
+               forfeit: bool = False) -> tuple[bytes, dict]:
+    reach = gone is not None and gone[0] == 0 and not forfeit
+    board = vector_board(game, players, seed, OPTIONS.get(game), BOT_KINDS.get(game), reach, forfeit)
+    if forfeit:
+        assert gone is not None
+        board.forfeit(*gone)  # the other claims the game (tests/session/test_session_vectors.py: the same)
+    elif gone is not None:
         # Seat ``gone[0]`` vanishes after ``gone[1]`` entries; the others play on (Switchboard.depart;
         # tests/session/test_session_vectors.py plays it again the same way).
         board.depart(*gone)
@@ -155,7 +163,8 @@ def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | Non
             again.apply_entry(value)
             hashes.append(again.state_hash.hex())
     assert again.state_hash == replica.state_hash
-    stem = f"session-{game}-{players}p" + ("" if gone is None else "-host-gone" if reach else "-gone")
+    stem = f"session-{game}-{players}p" + (
+        "" if gone is None else "-forfeit" if forfeit else "-host-gone" if reach else "-gone")
     summary = {
         "description": (
             f"A complete {players}-player {game} game between seeded peers, as seat 1 recorded it "
@@ -163,6 +172,9 @@ def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | Non
             "verifier must accept it, count these entries, acknowledgements and audits, and reach "
             "state_hashes[i] after entry i; the result must match."
             + ("" if gone is None else
+               f" The table plays a win by forfeit (its ruleset's forfeit: true); seat {gone[0]}, the host, "
+               f"vanished after entry {gone[1]} and seat 1 claimed the game, signing the forfeit's entry "
+               "itself (§B17)." if forfeit else
                f" Seat {gone[0]} vanished after entry {gone[1]}; the others rebuilt its keys from its "
                "escrow and a bot played it to the end (§B16)." if not reach else
                f" The host, seat 0, vanished after entry {gone[1]}; the others took the table over, seat 1 "
@@ -184,7 +196,11 @@ def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | Non
         "result": report.result,
         "state_hashes": hashes,
     }
-    if gone is not None:
+    if forfeit:
+        assert gone is not None and report.forfeit is not None
+        summary["forfeit"] = {"gone": gone[0], "after": gone[1], "winner": report.forfeit[0], "entry": report.forfeit[2]}
+        summary["hosts"] = [list(pair) for pair in report.hosts]
+    elif gone is not None:
         summary["gone"] = {"seat": gone[0], "after": gone[1], "entry": report.open_seats[gone[0]]}
     if reach:
         summary["reach"] = True
@@ -193,7 +209,7 @@ def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | Non
 
 
 def main(named: list[str]) -> None:
-    unknown = set(named) - {game for game, _players, _seed, *_ in GAMES + DEPARTURES}
+    unknown = set(named) - {game for game, _players, _seed, *_ in GAMES + DEPARTURES + FORFEITS}
     if unknown:
         raise SystemExit(f"no transcript vector for {', '.join(sorted(unknown))}; the games: "
                          f"{', '.join(game for game, _players, _seed in GAMES)}")
@@ -204,9 +220,17 @@ def main(named: list[str]) -> None:
         if named and game not in named:
             continue
         data, summary = transcript(game, players, seed, tuple(gone) if gone else None)  # type: ignore[arg-type]
-        (VECTORS / summary["file"]).write_bytes(data)
-        (VECTORS / summary["file"].replace(".p2pt", ".json")).write_text(json.dumps(summary, indent=1) + "\n")
-        print(f"wrote protocol/vectors/{summary['file']} ({len(data)} bytes, {summary['entries']} entries)")
+        write(data, summary)
+    for game, players, seed, *gone in FORFEITS:
+        if named and game not in named:
+            continue
+        write(*transcript(game, players, seed, tuple(gone), forfeit=True))  # type: ignore[arg-type]
+
+
+def write(data: bytes, summary: dict) -> None:
+    (VECTORS / summary["file"]).write_bytes(data)
+    (VECTORS / summary["file"].replace(".p2pt", ".json")).write_text(json.dumps(summary, indent=1) + "\n")
+    print(f"wrote protocol/vectors/{summary['file']} ({len(data)} bytes, {summary['entries']} entries)")
 
 
 if __name__ == "__main__":

@@ -169,6 +169,15 @@ class Switchboard:
                 self.reconnect(seat)  # (a Node dials the successor's reach)
         self.run(play=False)
 
+    def forfeit(self, gone: int, after: int) -> None:
+        """Two players: seat ``gone`` vanishes for good once ``after`` entries are in, and the
+        other claims the game by forfeit (§B17; the table must play it). Run until then."""
+        self.run(until=lambda: self.host.replica is not None and self.host.replica.seq >= after)
+        self.kill(gone)
+        self.run(play=False)
+        self.sessions[1 - gone].claim_forfeit(gone)
+        self.run(play=False)
+
     def reconnect(self, seat: int) -> None:
         """Joiner ``seat`` dials the host again (a new connection)."""
         self.flush()

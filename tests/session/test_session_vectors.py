@@ -19,9 +19,12 @@ from p2pgames.session import iter_records, open_envelope, verify_transcript
 from p2pgames.session._replica import Replica, SeatInfo
 
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors"
-# Whole games, one in which a seat vanishes and is rebuilt from its escrow (``-gone``, §B16), and one
-# in which the host vanishes and the others take the table over (``-host-gone``, §B15).
-TRANSCRIPTS = sorted(path.name for pattern in ("session-*p.json", "session-*p-gone.json", "session-*p-host-gone.json") for path in VECTORS.glob(pattern))
+# Whole games, one in which a seat vanishes and is rebuilt from its escrow (``-gone``, §B16), one
+# in which the host vanishes and the others take the table over (``-host-gone``, §B15), and a
+# two-player one whose host vanishes and the other claims the game by forfeit (``-forfeit``, §B17).
+TRANSCRIPTS = sorted(path.name for pattern in (
+    "session-*p.json", "session-*p-gone.json", "session-*p-host-gone.json", "session-*p-forfeit.json",
+) for path in VECTORS.glob(pattern))
 
 
 def test_every_playable_game_and_the_probe_have_a_transcript_vector():
@@ -81,8 +84,13 @@ def test_transcript_vector_verifies_with_every_hash(name):
         gone = summary["gone"]["seat"]
         assert report.open_seats == {gone: summary["gone"]["entry"]} and report.rebuilt == {gone}
         assert gone in replica.rebuilt
-    if "hosts" in summary:  # taken over: the successor signs from the take-over entry on
+    if "hosts" in summary and "gone" in summary:  # taken over: the successor signs from the take-over entry on
         assert [list(pair) for pair in replica.sequencers] == summary["hosts"] == [[0, 0], [summary["gone"]["entry"], 1]]
+    if "forfeit" in summary:  # claimed by seat 1, which signs the forfeit's entry itself
+        forfeit = summary["forfeit"]
+        assert report.forfeit == (forfeit["winner"], forfeit["gone"], forfeit["entry"]) == (1, 0, summary["entries"] - 1)
+        assert [list(pair) for pair in replica.sequencers] == summary["hosts"] == [[0, 0], [forfeit["entry"], 1]]
+        assert summary["result"] == {"scores": [], "winners": [1], "summary": "a win by forfeit, the other player gone"}
 
 
 @pytest.mark.parametrize("name", TRANSCRIPTS)
@@ -92,8 +100,10 @@ def test_the_same_seeds_replay_the_same_game_byte_for_byte(name):
     kind = summary["bot_kind"]
     bots = None if kind is None else [bot_for(get_game(game), seed + bytes([seat]), kind) for seat in range(players)]
     board = Switchboard(game, players, seed=seed, options=summary["options"], bots=bots, open_seats=summary["open_seats"],
-                        reach=summary.get("reach", False))
+                        reach=summary.get("reach", False), forfeit="forfeit" in summary)
     if "gone" in summary:  # as scripts/make_session_vectors.py does
         board.depart(summary["gone"]["seat"], summary["gone"]["after"])
+    if "forfeit" in summary:
+        board.forfeit(summary["forfeit"]["gone"], summary["forfeit"]["after"])
     board.run()
     assert bytes(board.transcripts[1]) == (VECTORS / summary["file"]).read_bytes()
