@@ -177,6 +177,7 @@ class Node:
         self._changed = trio.Event()
         self.desync_report: Path | None = None
         self._nursery: trio.Nursery | None = None
+        self._watching_for_take_over = False  # host: _look_for_a_take_over runs
         self._stopping = False
         self._wait_key: Any = None
         self._wait_since = 0.0
@@ -706,6 +707,7 @@ class Node:
                 self._nursery = nursery
                 nursery.start_soon(self._watchdog)
                 nursery.start_soon(self._accept_loop, listeners)
+                self._watch_for_a_take_over()
                 self._flush()
                 if self.session.resumed is not None:
                     self._drop_replaced_transcript()  # our replay is written: it holds the old one's all
@@ -845,8 +847,52 @@ class Node:
             self.address = self.addresses[0]
         self._redialled.set()
 
+    def _watch_for_a_take_over(self) -> None:
+        """Host: look out, from now on, for a take-over made while we were cut off (see
+        :meth:`_look_for_a_take_over`); once per node."""
+        if not self._watching_for_take_over and self._nursery is not None:
+            self._watching_for_take_over = True
+            self._nursery.start_soon(self._look_for_a_take_over)
+
+    async def _look_for_a_take_over(self) -> None:
+        """Host: once every other seat still playing has been away longer than a joiner waits
+        for its host (``joiner_grace``: they may have taken the table over, §B15), dial them
+        where they said they listen, in the order a take-over picks its successor, every
+        ``redial_longest`` seconds: one that took the table over answers our rejoin with
+        ``gone``, and our game stops, saying so (:meth:`Session.probe_answer`)."""
+        session = self.session
+        while not session.finished:
+            await trio.sleep(self.settings.redial_longest)
+            probes = session.take_over_probes()
+            if not probes or any((self.away_for(seat) or 0.0) < self.settings.joiner_grace for seat, _ in probes):
+                continue
+            for seat, address in probes:
+                if await self._probe(seat, address):
+                    self._flush()
+                    return
+
+    async def _probe(self, seat: int, address: tuple[str, int]) -> bool:
+        """Dial ``seat`` at ``address`` and ask for our seat back as a joiner would: whether it
+        answered that it took the table over (the session stops the game then)."""
+        host, port = address
+        try:
+            with trio.fail_after(self.settings.connect_timeout):
+                stream = await trio.open_tcp_stream(host, port)
+                async with stream:
+                    reader = FrameReader(stream, self.settings.max_hello_frame)
+                    hello = await reader.next_frame()
+                    rejoin = None if hello is None else self.session.probe_hello(seat, hello)
+                    if rejoin is None:
+                        return False
+                    await stream.send_all(frame(rejoin))
+                    answer = await reader.next_frame()
+                    return answer is not None and self.session.probe_answer(seat, answer)
+        except (OSError, trio.TooSlowError, trio.BrokenResourceError, trio.ClosedResourceError, FrameError):
+            return False
+
     def _answer_as_host(self) -> None:
         """We host the table now: the accept loop answers as its host from now on."""
+        self._watch_for_a_take_over()
         if self.listeners:  # where we are the host now: a restarted seat listens there again
             self.address = tuple(self.listeners[0].socket.getsockname()[:2])  # type: ignore[assignment]
         ruleset = self.session.ruleset

@@ -618,6 +618,11 @@ class HostRole:
         if session.stage in ("halted", "closed"):
             self._gone(connection, envelope, self._why_stopped())  # over for it too (§B9)
             return
+        if self.claiming is not None and seat == self.claiming:
+            # The host we are taking the table from, back (its probe, §B15): not before the
+            # take-over is logged or given up; it is told gone once it is.
+            self.reject(connection, "the others are taking the table over from you; nothing is decided yet")
+            return
         opened = session.replica.open_seats.get(seat) if session.replica is not None else None
         if opened is not None:
             # The table played on without it: its seat is the bot's to the end (§B14).

@@ -44,7 +44,7 @@ import os
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator
 
-from p2pgames import canonical
+from p2pgames import PROTOCOL_VERSION, canonical
 from p2pgames.crypto import BadSignature, CryptoError, Identity, PublicKey, scalar_to_bytes
 from p2pgames.engine import (
     EngineError,
@@ -223,6 +223,8 @@ class Session:
         # is taken over by its successor (§B15, a take-over), us or another seat.
         self.taking_over = False
         self.claiming_forfeit = False  # the player claimed a win by forfeit (§B17), not yet logged
+        # Host: the seat our probe for a take-over dialled, and the digest of the rejoin we sent it.
+        self._probe: tuple[int, bytes] | None = None
         self._handing_over = False  # the player leaves with a hand-over, sent once it can be
         self._leaving_bot: Any = None  # what decides for us meanwhile
         # The open seats we are caretaker of: each one's secrets (salts) and bot.
@@ -1230,6 +1232,69 @@ class Session:
         if seat not in self.away:
             return f"{self.names[seat]} is at the table"
         return None
+
+    # -- an old host that comes back after a take-over (§B15) -------------------------------------
+
+    def take_over_probes(self) -> list[tuple[int, tuple[str, int]]]:
+        """Host: where to look whether the others took the table over while we were cut off —
+        ``(seat, address)`` for each seat still playing that said where it listens, in the order
+        a take-over chooses its successor — once every other seat still playing is away (the
+        network layer says when it has been long enough); else nothing."""
+        replica = self.replica
+        if not self.is_host or self.stage != "playing" or replica is None:
+            return []
+        others = replica.successor_candidates()
+        if not others or any(seat not in self.away for seat in others):
+            return []
+        return [(seat, address) for seat in others for address in self.reach_of(seat)]
+
+    def probe_hello(self, seat: int, data: bytes) -> bytes | None:
+        """The first frame of a connection we dialled at ``seat``'s address (:meth:`take_over_probes`):
+        if it is ``seat``'s host hello, in our protocol, the ``rejoin`` to send it (we ask for our
+        seat as a joiner would: a seat that took the table over answers ``gone``); else ``None``
+        (hang up: nobody there hosts our table)."""
+        replica = self.replica
+        try:
+            envelope = open_envelope(data)
+        except MalformedMessage:
+            return None
+        if (replica is None or envelope.kind != "host-hello" or envelope.body["protocol"] != PROTOCOL_VERSION
+                or not 0 <= seat < len(self.seats) or envelope.sender != self.seats[seat].key.raw):
+            return None
+        try:
+            envelope.verify(self.seats[seat].key)
+        except (BadSignature, MalformedMessage):
+            return None
+        rejoin = make_envelope(self.identity, "rejoin", {
+            "protocol": PROTOCOL_VERSION, "game_id": self.game_id, "host": envelope.sender,
+            "nonce": envelope.body["nonce"], "have": self._seq(),
+        })
+        self._probe = (seat, rejoin.digest)
+        return rejoin.raw
+
+    def probe_answer(self, seat: int, data: bytes) -> bool:
+        """``seat``'s answer to our probe's ``rejoin``: a ``gone`` signed by it and bound to that
+        rejoin means the others took the table over while we were away and our seat is a bot's
+        (§B15): the game stops here, saying so (nobody's fault), and we return ``True``. Anything
+        else proves nothing: ``False`` (hang up; the game waits as before)."""
+        probe, self._probe = self._probe, None
+        try:
+            envelope = open_envelope(data)
+        except MalformedMessage:
+            return False
+        if (probe is None or probe[0] != seat or envelope.kind != "gone" or self.stage != "playing"
+                or envelope.sender != self.seats[seat].key.raw
+                or (envelope.body["game_id"], envelope.body["rejoin"]) != (self.game_id, probe[1])):
+            return False
+        try:
+            envelope.verify(self.seats[seat].key)
+        except (BadSignature, MalformedMessage):
+            return False
+        why = clean_text(envelope.body["reason"]) or "the others played on without you"
+        self._halt(Fault(None, FaultCode.ENDED, (
+            f"the others took the table over while this host was away: {self.names[seat]} hosts it now ({why})"
+        ), self._seq()), send=False)
+        return True
 
     def take_over_successor(self) -> int | None:
         """The seat that takes the table over should the host be gone for good (§B15): the

@@ -19,7 +19,7 @@ from faultproxy import LOOPBACK, FaultProxy, Link
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
-from p2pgames.net import Node, drive_bot, open_host_listeners
+from p2pgames.net import NetSettings, Node, drive_bot, open_host_listeners
 from p2pgames.net._launch import successor_listeners
 from p2pgames.session import Session, verify_transcript
 
@@ -74,3 +74,58 @@ async def test_a_joiner_away_at_the_hand_over_dials_the_others_and_finds_the_new
         report = verify_transcript(node.transcript_path.read_bytes(), get_game)
         assert report.ok and report.complete, report.describe()
         assert report.hosts[-1][1] == 1
+
+
+async def test_a_host_cut_off_while_the_others_took_the_table_over_finds_out_and_stops(tmp_path, autojump_clock):
+    """The host's network goes down (its process runs on): its two joiners, dialling it through the
+    proxy, find nobody, wait out their grace period, agree to play on and take the table over
+    (seat 1 hosts, a bot plays the host's seat). The old host, its players away longer than a
+    joiner waits for its host, dials them where they said they listen: seat 1 answers its rejoin
+    with gone, and its game stops, saying so, nobody blamed — instead of waiting for them for
+    ever. Everyone's transcript verifies."""
+    game = get_game("beltpunk")
+    seed = b"old-host-network"
+    settings = NetSettings(away_grace=5.0)
+
+    def session(seat: int) -> Session:
+        return Session(
+            Identity.generate(reproducible_bytes(seed + bytes([seat]))(32)), f"p{seat}", get_game,
+            ruleset=game.ruleset(3) if seat == 0 else None, bot=True, narrate=False,
+            random_bytes=reproducible_bytes(seed + b"/rng/" + bytes([seat])),
+        )
+
+    async with trio.open_nursery() as nursery:
+        listeners = await open_host_listeners(0, LOOPBACK)
+        port = listeners[0].socket.getsockname()[1]
+        proxy = FaultProxy(port)
+        await nursery.start(proxy.run)
+        host = Node(session(0), settings=settings, transcript_dir=tmp_path / "host")
+        await nursery.start(host.serve, listeners)
+        nodes = [host]
+        for seat in (1, 2):
+            node = Node(session(seat), settings=settings, transcript_dir=tmp_path / f"seat{seat}")
+            own = await successor_listeners(node.session, LOOPBACK)
+            await nursery.start(functools.partial(node.connect, LOOPBACK, proxy.port, listeners=own))
+            await host.wait_until(lambda: host.session.lobby_size > seat)
+            nodes.append(node)
+        for seat, node in enumerate(nodes):
+            # (Bots that think a second a move: the game outlasts the old host's first look.)
+            nursery.start_soon(functools.partial(drive_bot, node, bot_for(game, seed + bytes([seat])), if_away="bot", think=1.0))
+        old = host.session
+        with trio.fail_after(600):
+            await host.wait_until(lambda: old.replica is not None and old.replica.seq >= 40)
+        proxy.refuse_new()
+        proxy.cut_all()  # the host's network is down: nobody reaches it, it reaches nobody through here
+        with trio.fail_after(3600):
+            await host.finished.wait()
+            for node in nodes[1:]:
+                await node.finished.wait()
+        nursery.cancel_scope.cancel()
+    assert old.fault is not None and old.fault.code == "ended" and old.fault.culprit is None, old.fault
+    assert old.fault.reason.startswith("the others took the table over while this host was away: p1 hosts it now"), old.fault
+    successor = nodes[1].session
+    assert successor.result is not None and nodes[2].session.result == successor.result
+    for node in nodes:
+        report = verify_transcript(node.transcript_path.read_bytes(), get_game)
+        assert report.ok, report.describe()
+    assert 0 in successor.replica.open_seats

@@ -9,7 +9,7 @@ import pytest
 from switchboard import Switchboard
 
 from p2pgames.games import get_game
-from p2pgames.session import HostChanged, LocalError, SeatOpened, TakeOverAgreed, verify_transcript
+from p2pgames.session import HostChanged, LocalError, SeatOpened, TakeOverAgreed, encode_record, verify_transcript
 from p2pgames.session._replica import TAKE_OVER
 
 
@@ -271,3 +271,73 @@ def test_hosts_gone_at_random_moments_are_taken_over_and_every_game_ends():
             assert report.hosts == [(0, 0), (entry, 1)]
         played += 1
     assert played >= 4
+
+
+def probe(board: Switchboard, old, seat: int, connection: int = 555) -> bytes | None:
+    """The old host ``old`` dials seat ``seat``'s session, hosting now (by hand: the board wires
+    no such connection): its hello, ``old``'s rejoin, its answer (returned, or ``None``)."""
+    new = board.sessions[seat]
+    rejoin = old.probe_hello(seat, probe_hello_of(board, new, connection, hang_up=False))
+    assert rejoin is not None
+    board.flush()  # (what else it had to send goes its way first)
+    new.receive(connection, rejoin)
+    answers = [data for conn, data in new.take_outgoing() if conn == connection]
+    new.disconnected(connection, "the probe hung up")
+    return answers[-1] if answers else None
+
+
+def test_an_old_host_that_comes_back_after_the_take_over_is_told_its_seat_is_a_bots_and_stops():
+    """The host was only cut off (still running): once every other seat has been away from it a
+    while, it dials them where they said they listen and asks for its seat as a joiner would.
+    While the successor is still claiming the table it is refused (nothing decided); once the
+    take-over is logged, the successor answers gone, and the old host's game stops, saying so —
+    nobody's fault; its transcript verifies."""
+    board = Switchboard("beltpunk", 4, seed=b"take-over-old-host", reach=True)
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 50)
+    old = board.sessions[0]
+    board.kill(0)  # (its session stays as it was: cut off from everyone, still running)
+    assert [seat for seat, _ in old.take_over_probes()] == [1, 2, 3]
+    board.sessions[1].open_seat(0)
+    board.flush()  # seat 1 claims the table; the others have not agreed yet
+    assert board.host_seat == 1
+    answer = probe(board, old, 1)
+    assert answer is not None and not old.probe_answer(1, answer) and old.stage == "playing"  # refused for now
+    for seat in (2, 3):
+        board.sessions[seat].open_seat(0)
+        board.reconnect(seat)
+    board.run(until=lambda: board.sessions[1].replica.sequencer == 1)
+    # (Seat 2 hosts nothing: its node hangs up on the dial, no hello.) Seat 1's hello is no hello of seat 2's:
+    assert old.probe_hello(2, probe_hello_of(board, board.sessions[1])) is None
+    answer = probe(board, old, 1)
+    assert old.probe_answer(1, answer)
+    assert old.stage == "halted" and old.fault.code == "ended" and old.fault.culprit is None
+    assert old.fault.reason.startswith("the others took the table over while this host was away: p1 hosts it now (your seat"
+                                       " is played by a bot since entry ")
+    kept = bytes(board.transcripts[0]) + b"".join(encode_record(record) for record in old.take_transcript())
+    report = verify_transcript(kept, get_game)  # (the board reads nothing more from a seat it killed)
+    assert report.ok and report.stopped is not None and report.stopped.code == "ended", report.describe()
+    assert "took the table over while this host was away" in report.describe()
+    board.run()
+    assert board.sessions[1].result is not None
+
+
+def probe_hello_of(board: Switchboard, session, connection: int = 556, *, hang_up: bool = True) -> bytes:
+    """The hello a hosting ``session`` greets a new connection with."""
+    assert session.is_host
+    board.flush()  # (what else it had to send goes its way first)
+    session.connected(connection)
+    [(to, hello)] = session.take_outgoing()
+    assert to == connection
+    if hang_up:
+        session.disconnected(connection, "the probe hung up")
+    return hello
+
+
+def test_a_probe_answered_by_something_else_proves_nothing():
+    board = Switchboard("beltpunk", 3, seed=b"take-over-probe", reach=True)
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 30)
+    old = board.sessions[0]
+    assert old.take_over_probes() == []  # every seat is with it
+    board.kill(0)
+    assert old.probe_hello(1, b"\x00junk") is None
+    assert not old.probe_answer(1, b"\x00junk") and old.stage == "playing"
