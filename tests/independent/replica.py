@@ -1,14 +1,16 @@
 """The log's phases (SPEC §B4–§B7) over a game, from the SPEC alone: what each entry's submission
-must be, and the events the game gets; open seats (§B14), host succession (§B15) and key escrow
-(§B16). Used by the transcript verifier and by the peer.
+must be, and the events the game gets; open seats (§B14), host succession (§B15: a hand-over naming
+a successor, and the take-over of a host gone for good) and key escrow (§B16). Used by the
+transcript verifier and by the peer.
 
 `Replica(game, game_id, seats).apply(seat, body)` checks one sequenced submission, applies it and
 returns the state hash (§D1); it raises `Fault(code, message, culprit)` for anything §B4–§B7 refuse.
+A `take-over` also needs what its entry says (§B15): `apply(seat, body, prev=…, signer=…)`.
 """
 
 from dataclasses import dataclass, field
 
-from . import canon, deck
+from . import canon, deck, wire
 from .probe import RuleError
 
 
@@ -32,8 +34,9 @@ BODY_FIELDS = {
     "lock-escrow": {"t", "deal", "holders", "digests", "boxes"},
     "rebuild": {"t", "seat", "share", "sent", "locks"},
     "release": {"t", "public", "sealed"},
+    "take-over": {"t", "consents"},
 }
-OUT_OF_TURN = {"dispute", "open-seat", "hand-over", "escrow", "lock-escrow", "rebuild"}  # §B7, §B14, §B16
+OUT_OF_TURN = {"dispute", "open-seat", "hand-over", "escrow", "lock-escrow", "rebuild", "take-over"}  # §B7, §B14–§B16
 
 
 class AutomaticDispute(Exception):
@@ -98,6 +101,7 @@ class Replica:
         self.secrets = {}       # rebuilt seat -> its escrow secret e
         self.released = {}      # (rebuilt seat, slot) -> {holder: its share published with `release`}
         self.sequencer = 0   # the seat that signs the entries: the host, then its successors (§B15)
+        self.entry = (0, None, None)  # the entry being applied: (seq, prev, signer), for a take-over (§B15)
         # The start's ruleset may say no seat is opened (§B14): `open_seats` is written only when false (§D1).
         self.bots_allowed = ruleset is None or "open_seats" not in ruleset
         self.phase = None
@@ -226,7 +230,11 @@ class Replica:
 
     # --- applying a submission ----------------------------------------------------------------
 
-    def apply(self, seat: int, body: dict) -> bytes:
+    def apply(self, seat: int, body: dict, prev: bytes | None = None, signer: int | None = None) -> bytes:
+        """Check and apply `seat`'s submission `body`, sequenced as the entry numbered `self.seq`.
+        A `take-over` (§B15) is checked against its entry: `prev` its link (the digest of the
+        entry before it, or the start's), `signer` the seat whose key signed it (None: not known)."""
+        self.entry = (self.seq, prev, signer)
         t = body.get("t")
         if t not in BODY_FIELDS:
             raise Fault("malformed", f"seat {seat}: a submission of unknown type {t!r}", seat)
@@ -257,6 +265,8 @@ class Replica:
         if not (isinstance(c, bytes) and len(c) == 32):
             raise Fault("malformed", f"seat {seat}: a commitment is 32 bytes", seat)
         self.phase["commits"][seat] = c
+        if seat in self.open:  # its caretaker's commitment, from the caretaker's own secrets (§B16 (8))
+            self.phase.setdefault("cared", set()).add(seat)
 
     def _open(self, seat, body):
         phase = self.phase
@@ -443,6 +453,50 @@ class Replica:
         self._seat_opens(seat)
         if successor is not None:
             self.sequencer = successor
+
+    # --- the host gone for good: a take-over (§B15) --------------------------------------------
+
+    def remaining(self) -> list:
+        """The remaining seats of a take-over: every seat playing other than the host (§B15)."""
+        return [s for s in self.playing() if s != self.sequencer]
+
+    def _caretaker_owes_opening(self) -> bool:
+        """An open seat the host plays has committed to a choice it has not opened, with a salt
+        from the host's own secrets, which leave with it (§B15, the host's hand-over): not a seat
+        being rebuilt or rebuilt whose own commitment it was (its opening derives from its escrow
+        secret, §B16). (No game followed here seals choices, §B4.)"""
+        phase = self.phase
+        return phase["kind"] == "choice" and phase["domain"] == "choice" and any(
+            s in self.open and s not in phase["opens"] and s in phase.get("cared", ()) for s in phase["commits"])
+
+    def _take_over(self, seat, body):
+        """`{t: "take-over", consents}` (§B15 step 4): the remaining seats' `takeover` consents,
+        sequenced by their successor, `seat`, under its own key. Every fault is `seat`'s."""
+        seq, prev, signer = self.entry
+        host = self.sequencer
+        if signer is not None and signer != seat:
+            raise Fault("illegal", f"seat {seat}: a take-over sequenced by seat {signer}, not by its author "
+                                   f"(a take-over is no submission to a host)", seat)
+        remaining = self.remaining()
+        if seat not in remaining:
+            raise Fault("illegal", f"seat {seat}: a take-over from a seat that is not a remaining seat "
+                                   f"(the host, seat {host}, or an open seat)", seat)
+        check_takeover_consents(self.game_id, self.seats, remaining, seat, host, seq, prev, body["consents"])
+        # The host's seat must be openable by the rules for a seat that is not the host (§B14, §B16).
+        if not self.bots_allowed or self.phase["kind"] == "over":
+            raise Fault("illegal", f"seat {seat}: a take-over where no seat can be opened (the table plays no "
+                                   f"bot in a leaver's seat, or the game is over)", seat)
+        if (self._holds_keys(host) or self._unopened_choice(host)) and not self._rebuildable(host):
+            raise Fault("illegal", f"seat {seat}: a take-over while the host's seat {host} can't be opened, as it "
+                                   f"is or rebuilt from its escrow", seat)
+        if self._caretaker_owes_opening():
+            raise Fault("illegal", f"seat {seat}: a take-over while an open seat the host plays has a choice "
+                                   f"committed and not opened", seat)
+        # From this entry on `seat` is the host; the old host's seat opens as if every remaining
+        # seat had consented (§B14): as it is, or to be rebuilt, its holders' shares to come (§B16).
+        self.sequencer = seat
+        self.consents[host] = set(remaining)
+        self._consented(host)
 
     # --- key escrow (§B16) --------------------------------------------------------------------
 
@@ -1089,6 +1143,38 @@ class Replica:
             if wrong:
                 return seat
         return None
+
+
+def check_takeover_consents(game_id, seats, remaining, author, host, seq, prev, consents):
+    """A take-over's `consents` (§B15 step 4): exactly one per remaining seat, in increasing seat
+    order, each a well-formed `takeover` envelope (else `malformed`), signed by that seat's key (else
+    `bad-signature`), naming this game, the entry's own `seq` and `prev`, `host` and `author` as the
+    successor (else `illegal`). Every fault is the author's. (A consent's form is checked for all of
+    them before their number, their signatures before their fields.)"""
+    if not isinstance(consents, list) or not all(isinstance(raw, bytes) for raw in consents):
+        raise Fault("malformed", f"seat {author}: a take-over whose consents are not a list of envelopes", author)
+    opened = []
+    for i, raw in enumerate(consents):
+        try:
+            env = wire.open_envelope(raw, check_signature=False)
+        except wire.WireError as e:
+            raise Fault("malformed", f"seat {author}: a take-over's consent {i} is not an envelope ({e})", author) from e
+        if env.kind != "takeover":
+            raise Fault("malformed", f"seat {author}: a take-over's consent {i} is a {env.kind}", author)
+        opened.append(env)
+    if len(opened) != len(remaining):
+        raise Fault("illegal", f"seat {author}: a take-over with {len(opened)} consents; the remaining seats "
+                               f"{remaining} are {len(remaining)}", author)
+    for s, env in zip(remaining, opened):
+        if not env.signed_by(seats[s][0]):
+            raise Fault("bad-signature", f"seat {author}: a take-over's consent in seat {s}'s place is not "
+                                         f"signed by seat {s}'s key", author)
+    for s, env in zip(remaining, opened):
+        b = env.body
+        if (b["game_id"], b["seq"], b["entry"], b["host"], b["successor"]) != (game_id, seq, prev, host, author):
+            raise Fault("illegal", f"seat {author}: seat {s}'s consent names another game, entry, host or "
+                                   f"successor than this take-over (entry {seq}, host {host}, successor {author})",
+                        author)
 
 
 def _group(ops):

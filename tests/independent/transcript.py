@@ -12,6 +12,10 @@ claim) stops the replay; the writer's `fault` record must name it. A recorded fa
 not find is *proven* if its evidence proves it against the log (§B9), else it is its writer's word.
 Only honest hosts' records are followed in detail: damage and a host's own faults are reported as
 the first problem, without §B11's finer blame.
+
+Who signs the entries (§B15): seat 0, then the successor a host's hand-over names from the entry
+after it, or the author of a take-over from the take-over's own entry (which its author signs,
+not the host it takes the table from); the report's `hosts` says who signed from where.
 """
 
 import copy
@@ -47,6 +51,8 @@ class Report:
     agreed: int = 0                # entries every seat acknowledged with the same state (§B8)
     open_seats: dict = field(default_factory=dict)  # open seat -> the entry it was opened at (§B14)
     rebuilt: dict = field(default_factory=dict)     # of those, a seat rebuilt from its escrow -> that entry (§B16)
+    hosts: list = field(default_factory=list)       # [first entry, seat]: each seat that signs entries from
+                                                    # there on (seat 0, then successors and take-overs, §B15)
 
 
 class Problem(Exception):
@@ -164,6 +170,7 @@ def _verify(data, follow_games, report):
             if env.body["ruleset"]["game"] != report.game:
                 raise Problem("damage", f"{where}: the start is of another game than the header")
             chain = [env.digest]
+            report.hosts = [[0, 0]]
             report.signatures += 1
             if follow_games:
                 game = replayer(env.body)
@@ -182,35 +189,43 @@ def _verify(data, follow_games, report):
         elif kind == "entry":
             if report.stopped is not None:
                 continue  # the entries after the verdict are not replayed (§B11)
-            env = _open_entry(value, where, seats[host][0], game_id, chain, host)
+            # §B15: an entry holding a take-over is signed by the take-over's author, not by the host
+            # (one the host signed instead is checked as the host's, and the take-over is illegal).
+            claimant = _takeover_author(value, seats)
+            signer = claimant if claimant is not None and _signed_by(value, seats[claimant][0]) else host
+            env = _open_entry(value, where, seats[signer][0], game_id, chain, signer)
             n = len(chain) - 1
-            signers.append(host)
+            signers.append(signer)
             try:
                 sub = wire.open_envelope(env.body["submission"], check_signature=False)
             except wire.WireError as e:
-                raise Problem("malformed", f"entry {n}: its submission is not an envelope ({e})", host) from e
+                raise Problem("malformed", f"entry {n}: its submission is not an envelope ({e})", signer) from e
             if sub.kind != "submit":
-                raise Problem("malformed", f"entry {n}: its submission is a {sub.kind}", host)
+                raise Problem("malformed", f"entry {n}: its submission is a {sub.kind}", signer)
             seat = sub.body["seat"]
+            body = sub.body["body"]
+            takeover = body.get("t") == "take-over"
             if game is not None:
                 opened = game.open  # the replay knows which seats are open (rebuilt ones too, §B16)
-            author = host if seat in opened else seat  # an open seat's caretaker, the host, signs for it (§B14)
+            # An open seat's caretaker, the host, signs for it (§B14); a take-over's author signs its own (§B15).
+            author = host if seat in opened and not takeover else seat
             if seat >= len(seats) or not sub.signed_by(seats[author][0]):
-                raise Problem("bad-signature", f"entry {n}: a submission seat {seat}'s author's key did not sign", 0)
+                raise Problem("bad-signature", f"entry {n}: a submission seat {seat}'s author's key did not sign",
+                              signer)
             if sub.body["game_id"] != game_id or sub.body["counter"] != counters.get(seat, 0):
                 # §B9: an old counter (or another game) is a replay; one ahead skips submissions.
                 code = "bad-sequence" if sub.body["game_id"] == game_id and sub.body["counter"] > counters.get(seat, 0) \
                     else "replay"
                 raise Problem(code, f"entry {n}: seat {seat}'s submission has counter "
-                                    f"{sub.body['counter']}, not {counters.get(seat, 0)}", host)
+                                    f"{sub.body['counter']}, not {counters.get(seat, 0)}", signer)
             if accepts != set(range(len(seats))):
-                raise Problem("illegal", f"entry {n}: sequenced before every seat accepted", host)
+                raise Problem("illegal", f"entry {n}: sequenced before every seat accepted", signer)
             counters[seat] = counters.get(seat, 0) + 1
-            body = sub.body["body"]
             if body.get("t") == "hand-over":
                 successor = body.get("successor")
                 if seat == host and type(successor) is int and 0 <= successor < len(seats):
                     host = successor  # it signs the entries after this one (§B15)
+                    report.hosts.append([n + 1, host])
             if game is None:
                 _follow_open_seats(opened, consents, len(seats), n, seat, body)
             if not isinstance(body.get("t"), str):
@@ -218,9 +233,22 @@ def _verify(data, follow_games, report):
             if body["t"] == "audit" and not in_audit:
                 report.audits += 1
             in_audit = body["t"] == "audit"
+            if game is None and takeover:
+                # Not replayed: what can be checked without the game's state (§B15 step 4).
+                try:
+                    _check_takeover(game_id, seats, opened, host, n, chain[n], signer, seat, body)
+                except replica.Fault as p:
+                    report.stopped = (p.code, p.culprit, n, str(p))
+                    report.bodies.append((seat, body))
+                    report.states.append(env.body["state"])
+                    chain.append(env.digest)
+                    report.entries += 1
+                    report.signatures += 2
+                    continue
+                opened[host] = n
             if game is not None:
                 try:
-                    state = game.apply(seat, body)
+                    state = game.apply(seat, body, prev=chain[n], signer=signer)
                 except replica.Fault as p:
                     # The first fault found is the verdict (§B11): the author's, whatever state the
                     # host signed (an honest host signs 32 zero bytes for an entry that stops, §B3).
@@ -233,7 +261,10 @@ def _verify(data, follow_games, report):
                     continue
                 if state != env.body["state"]:
                     raise Problem("desync", f"entry {n}: the host signed state {env.body['state'].hex()[:16]}, "
-                                            f"the replay reached {state.hex()[:16]}", host)
+                                            f"the replay reached {state.hex()[:16]}", signer)
+            if takeover:
+                host = seat  # it signs this entry and every later one (§B15 step 4)
+                report.hosts.append([n, host])
             report.bodies.append((seat, body))
             report.states.append(env.body["state"])
             logged[env.body["submission"]] = (seat, body)
@@ -329,13 +360,51 @@ def _follow_open_seats(opened, consents, players, n, seat, body):
     """Who signs for whom (§B14) in a game not replayed: a hand-over opens its author's seat; a
     seat is open once every other seat not open has consented, by either kind (§B16: whether a
     seat with keys waits for shares is the replay's to say; here a `rebuild` is taken to complete
-    what it joins). The replay, for a game it follows, checks every consent and says it instead."""
+    what it joins), from then on (the shares given after, for it, change nothing); a take-over opens
+    the host's seat (§B15, checked by the caller). The replay, for a game it follows, checks every
+    consent and says it instead."""
     if body.get("t") == "hand-over":
         opened[seat] = n
-    elif body.get("t") in ("open-seat", "rebuild") and type(body.get("seat")) is int:
+    elif body.get("t") in ("open-seat", "rebuild") and type(body.get("seat")) is int and body["seat"] not in opened:
         consents.setdefault(body["seat"], set()).add(seat)
         if all(s in consents[body["seat"]] for s in range(players) if s != body["seat"] and s not in opened):
             opened[body["seat"]] = n
+
+
+def _takeover_author(value, seats) -> int | None:
+    """The seat of the take-over an entry record holds (§B15: its key, not the host's, signs that
+    entry), or None: not an entry holding a `submit` whose body's `t` is `take-over`."""
+    if not isinstance(value, bytes):
+        return None
+    try:
+        entry = wire.open_envelope(value, check_signature=False)
+        if entry.kind != "entry":
+            return None
+        sub = wire.open_envelope(entry.body["submission"], check_signature=False)
+    except wire.WireError:
+        return None
+    if sub.kind != "submit" or sub.body["body"].get("t") != "take-over" or sub.body["seat"] >= len(seats):
+        return None
+    return sub.body["seat"]
+
+
+def _signed_by(value, key) -> bool:
+    try:
+        return wire.open_envelope(value, check_signature=False).signed_by(key)
+    except wire.WireError:
+        return False
+
+
+def _check_takeover(game_id, seats, opened, host, n, prev, signer, seat, body):
+    """A take-over in a game not replayed (§B15 step 4): its form, its author a remaining seat
+    signing it, its consents; whether the host's seat can be opened is the replay's to say."""
+    if set(body) != replica.BODY_FIELDS["take-over"]:
+        raise replica.Fault("malformed", f"seat {seat}: a take-over with the wrong fields", seat)
+    remaining = [s for s in range(len(seats)) if s not in opened and s != host]
+    if signer != seat or seat not in remaining:
+        raise replica.Fault("illegal", f"seat {seat}: a take-over sequenced by seat {signer}, or from a seat "
+                                       f"that is not a remaining seat", seat)
+    replica.check_takeover_consents(game_id, seats, remaining, seat, host, n, prev, body["consents"])
 
 
 def _open(value, where):
