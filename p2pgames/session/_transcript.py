@@ -706,6 +706,9 @@ def _entry_damage(raw: Any, replica: Replica, number: int) -> str | None:
     if envelope.kind != "entry":
         return f"record {number} holds {with_article(repr(envelope.kind))} message where a log entry belongs"
     host = replica.seats[replica.sequencer_at(envelope.body["seq"])]  # who signs entries of its number
+    author = replica.self_sequenced_author(envelope.body["submission"])
+    if envelope.sender != host.key.raw and author is not None:
+        host = replica.seats[author]  # a take-over or forfeit its author signed itself (§B15, §B17)
     if envelope.sender != host.key.raw:
         return f"record {number} is signed with a key that is not the host's"
     try:

@@ -285,16 +285,14 @@ def test_a_take_over_whose_consents_are_wrong_is_its_authors_fault(what, change,
     assert report.hosts == [[0, 0]] and report.entries == 60  # the replay stops there
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "§B15 step 4: 'a peer checks an entry whose submission is a take-over against the key of that "
-    "submission's author [...] instead of the sequencer's' and 'Each fault is the author's: it signed the "
-    "entry' — so a take-over its author signed whose consents are wrong proves the author's fault (here "
-    "`illegal`, seat 1); the product's verifier reports the entry as damage ('signed with a key that is not "
-    "the host's; this proves nothing about any player')"))
 def test_the_product_blames_the_author_of_a_take_over_whose_consents_are_wrong():
+    """§B15 step 4: a take-over is checked against its author's key, and 'each fault is the
+    author's: it signed the entry' — in both verifiers (the product's took it for damage once)."""
     altered = taken_over(lambda consents: consents.pop())
     assert transcript.verify(altered).code == "illegal"
-    assert "damaged or was altered" not in verify_transcript(altered, get_game).describe()
+    report = verify_transcript(altered, get_game)
+    assert "damaged or was altered" not in report.describe()
+    assert not report.ok and report.failure is not None and report.failure.culprit == 1, report.describe()
 
 
 def test_a_take_over_is_signed_by_its_author_not_by_the_host_it_names_nor_by_another_seat():
