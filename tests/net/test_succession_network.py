@@ -24,17 +24,20 @@ from p2pgames.net._launch import successor_listeners
 from p2pgames.session import Session, verify_transcript
 
 
+def seeded_session(game, seed: bytes, seat: int, players: int = 3) -> Session:
+    """Seat ``seat``'s session of a table of seeded bots (the host's holds the ruleset)."""
+    return Session(
+        Identity.generate(reproducible_bytes(seed + bytes([seat]))(32)), f"p{seat}", get_game,
+        ruleset=game.ruleset(players) if seat == 0 else None, bot=True, narrate=False,
+        random_bytes=reproducible_bytes(seed + b"/rng/" + bytes([seat])),
+    )
+
+
 async def test_a_joiner_away_at_the_hand_over_dials_the_others_and_finds_the_new_host(tmp_path, autojump_clock):
     game = get_game("probe")
     seed = b"succession-network"
+    session = functools.partial(seeded_session, game, seed)
     links: list[Link] = []
-
-    def session(seat: int) -> Session:
-        return Session(
-            Identity.generate(reproducible_bytes(seed + bytes([seat]))(32)), f"p{seat}", get_game,
-            ruleset=game.ruleset(3) if seat == 0 else None, bot=True, narrate=False,
-            random_bytes=reproducible_bytes(seed + b"/rng/" + bytes([seat])),
-        )
 
     async with trio.open_nursery() as nursery:
         listeners = await open_host_listeners(0, LOOPBACK)
@@ -85,14 +88,8 @@ async def test_a_host_cut_off_while_the_others_took_the_table_over_finds_out_and
     ever. Everyone's transcript verifies."""
     game = get_game("beltpunk")
     seed = b"old-host-network"
+    session = functools.partial(seeded_session, game, seed)
     settings = NetSettings(away_grace=5.0)
-
-    def session(seat: int) -> Session:
-        return Session(
-            Identity.generate(reproducible_bytes(seed + bytes([seat]))(32)), f"p{seat}", get_game,
-            ruleset=game.ruleset(3) if seat == 0 else None, bot=True, narrate=False,
-            random_bytes=reproducible_bytes(seed + b"/rng/" + bytes([seat])),
-        )
 
     async with trio.open_nursery() as nursery:
         listeners = await open_host_listeners(0, LOOPBACK)
