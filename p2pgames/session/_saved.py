@@ -12,6 +12,9 @@ A seat is saved as a list of records (canonical msgpack each, framed like a tran
   layer: where the table was, and where this seat's transcript is.
 * ``["host", 32 bytes]`` — the key of the table's host from now on: a host handed the table to
   another seat (protocol/SPEC.md §B15); it replaces the header's.
+* ``["reach", envelope bytes]`` — another seat's signed ``reach`` (where it listens, §B15), each
+  one this seat took: a host that restarts dials them to find out whether the others took the
+  table over meanwhile (a ``reach`` is in no transcript).
 
 The public rest — the start, the accepts and the log — comes back from the transcript (a host)
 or from the host (a joiner). :class:`SavedSeat` is what the records say, read back.
@@ -48,6 +51,7 @@ class SavedSeat:
     host: str | None = None
     port: int | None = None
     transcript: str | None = None
+    reaches: tuple[bytes, ...] = field(default=(), repr=False)  # signed reach envelopes, as taken
 
     @property
     def is_host(self) -> bool:
@@ -74,6 +78,10 @@ class SavedSeat:
     def new_host(host_key: bytes) -> bytes:
         return canonical.encode(["host", host_key])
 
+    @staticmethod
+    def reach(envelope: bytes) -> bytes:
+        return canonical.encode(["reach", envelope])
+
     @classmethod
     def read(cls, records: Iterable[tuple[str, Any]]) -> SavedSeat:
         """The seat ``records`` (``(kind, value)`` pairs, as
@@ -87,6 +95,7 @@ class SavedSeat:
         choices: dict[int, Any] = {}
         where: dict[str, Any] = {}
         host_key: bytes | None = None
+        reaches: list[bytes] = []
         for number, (kind, value) in enumerate(records):
             if number == 0:
                 if kind != "seat" or not isinstance(value, dict) or value.get("format") != SEAT_FORMAT:
@@ -108,13 +117,15 @@ class SavedSeat:
                 where = value
             elif kind == "host" and _bytes32(value):
                 host_key = value
+            elif kind == "reach" and isinstance(value, bytes):
+                reaches.append(value)  # (checked as the session takes it back: signed by its seat)
             else:
                 raise SavedSeatError(f"record {number} ({kind!r}) is not one a saved seat holds")
         if saved is None:
             raise SavedSeatError("it is empty")
         return cls(
             saved.game, saved.game_id, saved.seat, saved.key, saved.seed, host_key or saved.host_key, choices,
-            where.get("host"), where.get("port"), where.get("transcript"),
+            where.get("host"), where.get("port"), where.get("transcript"), tuple(reaches),
         )
 
 

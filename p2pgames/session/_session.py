@@ -606,6 +606,8 @@ class Session:
         else:
             for phase_id, value in self.resumed.choices.items():
                 self.secrets.restore_choice(phase_id, value)
+            for raw in self.resumed.reaches:
+                self._take_saved_reach(raw)
         self._record("header", {
             "format": "p2pgames-transcript",
             "version": 1,
@@ -1389,16 +1391,32 @@ class Session:
         self.reaches[self.seat] = envelope
         self.role.tell_reach(envelope)
 
-    def _take_reach(self, seat: int, envelope: Envelope) -> bool:
-        """A seat's ``reach`` (signature checked): kept, the latest one per seat. Whether it is
-        news (not a repeat of what we hold), to pass on."""
+    def _take_reach(self, seat: int, envelope: Envelope, *, save: bool = True) -> bool:
+        """A seat's ``reach`` (signature checked): kept, the latest one per seat, and saved with
+        the seat (a restarted host dials them, §B15). Whether it is news (not a repeat of what
+        we hold), to pass on."""
         if envelope.body["game_id"] != self.game_id or seat == self.seat:
             return False
         held = self.reaches.get(seat)
         if held is not None and held.body["addresses"] == envelope.body["addresses"]:
             return False
         self.reaches[seat] = envelope
+        if save:
+            self._saved.append(SavedSeat.reach(envelope.raw))
         return True
+
+    def _take_saved_reach(self, raw: bytes) -> None:
+        """A ``reach`` our saved seat kept, taken back if it still reads as one of this game's,
+        signed by its seat (a saved seat is a local file: anything else in it is ignored)."""
+        try:
+            envelope = open_envelope(raw)
+            seat = self._seat_of_sender(envelope)
+            if envelope.kind != "reach" or seat is None:
+                return
+            envelope.verify(self.seats[seat].key)
+        except (MalformedMessage, BadSignature):
+            return
+        self._take_reach(seat, envelope, save=False)
 
     def _host_changed(self, old: int, new: int, seq: int, *, taken: bool = False) -> None:
         """Entry ``seq``: host ``old`` handed the log to ``new``, or ``new`` took it over with

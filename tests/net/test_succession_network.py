@@ -21,6 +21,7 @@ from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net import NetSettings, Node, drive_bot, open_host_listeners
 from p2pgames.net._launch import successor_listeners
+from p2pgames.net._resume import find_saved_seats, resume_seat
 from p2pgames.session import Session, verify_transcript
 
 
@@ -126,3 +127,60 @@ async def test_a_host_cut_off_while_the_others_took_the_table_over_finds_out_and
         report = verify_transcript(node.transcript_path.read_bytes(), get_game)
         assert report.ok, report.describe()
     assert 0 in successor.replica.open_seats
+
+
+async def test_a_host_killed_and_restarted_after_the_take_over_is_told_by_the_new_host_and_stops(tmp_path, autojump_clock):
+    """The host's process dies; its two joiners take the table over (seat 1 hosts). Restarted from
+    its saved seat — which kept where the others listen — the old host waits for its players as a
+    resumed host does; none comes, so it dials them where they listen: seat 1 answers gone, and
+    its game stops, saying so. (Without the saved ``reach``es it could not know where to look.)"""
+    game = get_game("beltpunk")
+    seed = b"old-host-restarted"
+    session = functools.partial(seeded_session, game, seed)
+    settings = NetSettings(away_grace=5.0)
+    seats_dir = tmp_path / "seats"
+    host_scope = trio.CancelScope()
+
+    async with trio.open_nursery() as nursery:
+        listeners = await open_host_listeners(0, LOOPBACK)
+        port = listeners[0].socket.getsockname()[1]
+        host = Node(session(0), settings=settings, transcript_dir=tmp_path / "host", seat_dir=seats_dir)
+        bots = {seat: bot_for(game, seed + bytes([seat])) for seat in range(3)}
+
+        async def run_host(task_status=trio.TASK_STATUS_IGNORED) -> None:
+            with host_scope:
+                async with trio.open_nursery() as inner:
+                    await inner.start(host.serve, listeners)
+                    task_status.started()
+                    await drive_bot(host, bots[0], if_away="bot", think=1.0)
+
+        await nursery.start(run_host)
+        nodes = [host]
+        for seat in (1, 2):
+            node = Node(session(seat), settings=settings, transcript_dir=tmp_path / f"seat{seat}")
+            own = await successor_listeners(node.session, LOOPBACK)
+            await nursery.start(functools.partial(node.connect, LOOPBACK, port, listeners=own))
+            await host.wait_until(lambda: host.session.lobby_size > seat)
+            nodes.append(node)
+            nursery.start_soon(functools.partial(drive_bot, node, bots[seat], if_away="bot", think=1.0))
+        with trio.fail_after(600):
+            await host.wait_until(lambda: host.session.replica is not None and host.session.replica.seq >= 40)
+        host_scope.cancel()  # the crash: no goodbye
+        successor = nodes[1]
+        with trio.fail_after(600):
+            await successor.wait_until(lambda: successor.session.replica.sequencer == 1)
+        [(path, saved)] = find_saved_seats(seats_dir, host.session.identity)
+        assert len(saved.reaches) == 2  # where seats 1 and 2 listen
+        restarted = await resume_seat(nursery, identity=host.session.identity, seat_path=path, name="p0", bot=True,
+                                      port=0, bind=LOOPBACK, settings=settings)
+        with trio.fail_after(600):
+            await restarted.finished.wait()
+        with trio.fail_after(3600):
+            for node in nodes[1:]:
+                await node.finished.wait()
+        nursery.cancel_scope.cancel()
+    old = restarted.session
+    assert old.fault is not None and old.fault.code == "ended" and old.fault.culprit is None, old.fault
+    assert old.fault.reason.startswith("the others took the table over while this host was away: p1 hosts it now")
+    assert successor.session.result is not None
+    assert not list(seats_dir.glob("*")), "the old host's game is over for it: its saved seat is forgotten"
