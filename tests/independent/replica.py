@@ -1,11 +1,12 @@
 """The log's phases (SPEC §B4–§B7) over a game, from the SPEC alone: what each entry's submission
 must be, and the events the game gets; open seats (§B14), host succession (§B15: a hand-over naming
-a successor, and the take-over of a host gone for good) and key escrow (§B16). Used by the
-transcript verifier and by the peer.
+a successor, and the take-over of a host gone for good), key escrow (§B16) and a win by forfeit
+(§B17). Used by the transcript verifier and by the peer.
 
 `Replica(game, game_id, seats).apply(seat, body)` checks one sequenced submission, applies it and
 returns the state hash (§D1); it raises `Fault(code, message, culprit)` for anything §B4–§B7 refuse.
-A `take-over` also needs what its entry says (§B15): `apply(seat, body, prev=…, signer=…)`.
+A `take-over` and a `forfeit` also need what their entry says (§B15, §B17):
+`apply(seat, body, prev=…, signer=…)`.
 """
 
 from dataclasses import dataclass, field
@@ -35,8 +36,11 @@ BODY_FIELDS = {
     "rebuild": {"t", "seat", "share", "sent", "locks"},
     "release": {"t", "public", "sealed"},
     "take-over": {"t", "consents"},
+    "forfeit": {"t"},
 }
-OUT_OF_TURN = {"dispute", "open-seat", "hand-over", "escrow", "lock-escrow", "rebuild", "take-over"}  # §B7, §B14–§B16
+OUT_OF_TURN = {"dispute", "open-seat", "hand-over", "escrow", "lock-escrow", "rebuild", "take-over",
+               "forfeit"}  # §B7, §B14–§B17
+FORFEIT_SUMMARY = "a win by forfeit, the other player gone"  # §B17
 
 
 class AutomaticDispute(Exception):
@@ -104,6 +108,12 @@ class Replica:
         self.entry = (0, None, None)  # the entry being applied: (seq, prev, signer), for a take-over (§B15)
         # The start's ruleset may say no seat is opened (§B14): `open_seats` is written only when false (§D1).
         self.bots_allowed = ruleset is None or "open_seats" not in ruleset
+        # A table may play a win by forfeit (§B17): `forfeit: true`, written only so, and only with
+        # 2 players; with more the ruleset is refused as a game refuses a bad option (§A4).
+        self.forfeit_allowed = ruleset is not None and ruleset.get("forfeit") is True
+        if self.forfeit_allowed and self.players != 2:
+            raise ValueError(f"a win by forfeit is for 2 players, not {self.players} (§A4, §B17)")
+        self.forfeit = None  # (winner, gone, entry) once a forfeit was applied (§B17)
         self.phase = None
         self._begin()
 
@@ -126,6 +136,8 @@ class Replica:
         return deck.H(canon.encode(self.game.encode()))
 
     def result(self):
+        if self.forfeit is not None:  # the game's own step is the one before the forfeit (§B17)
+            return self.phase["result"]
         step = self.game.step()
         return step[1] if step[0] == "over" else None
 
@@ -497,6 +509,29 @@ class Replica:
         self.sequencer = seat
         self.consents[host] = set(remaining)
         self._consented(host)
+
+    # --- a win by forfeit (§B17) ---------------------------------------------------------------
+
+    def _forfeit(self, seat, body):
+        """`{t: "forfeit"}` (§B17): the other player has gone and `seat` claims the game. Sequenced
+        by its author only (the host as any of its own; a joiner signing its entry itself, and
+        sequencing from there on). Every fault is `seat`'s."""
+        seq, _prev, signer = self.entry
+        if not self.forfeit_allowed:
+            raise Fault("illegal", f"seat {seat}: a forfeit at a table whose ruleset has no forfeit: true", seat)
+        if self.phase["kind"] == "over":
+            raise Fault("illegal", f"seat {seat}: a forfeit once the game is over", seat)
+        if self.open:
+            raise Fault("illegal", f"seat {seat}: a forfeit while seat {min(self.open)} is open (the game goes on "
+                                   f"with its bot)", seat)
+        if signer is not None and signer != seat:
+            raise Fault("illegal", f"seat {seat}: a forfeit sequenced by seat {signer}, not by its author "
+                                   f"(a forfeit is no submission to a host)", seat)
+        # The game is over, its state (and so its state hash) the one before; no audit follows.
+        gone = next(s for s in range(self.players) if s != seat)
+        self.forfeit = (seat, gone, seq)
+        self.phase = {"kind": "over", "result": {"scores": [], "winners": [seat], "summary": FORFEIT_SUMMARY}}
+        self.sequencer = seat  # (already so if it hosted)
 
     # --- key escrow (§B16) --------------------------------------------------------------------
 

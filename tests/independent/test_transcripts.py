@@ -8,7 +8,9 @@ three others (§B16), and the Steam Court vector whose host vanished and whose t
 (§B15). The games whose states the SPEC gives in full (all but Astonishing! and the 2015 Steam
 Court) are replayed, every state hash computed, not taken from the host. Take-overs altered and
 signed again with the vector's keys, and take-overs made here on the replica, are refused with the
-code and culprit §B15 gives.
+code and culprit §B15 gives. The Beltpunk vector won by forfeit (§B17) verifies with who claimed it;
+forfeits altered and signed again with its keys, and forfeits made here on the replica, are refused
+with the code and culprit §B17 gives, and so are rulesets that play it wrongly (§A4).
 """
 
 import copy
@@ -24,12 +26,13 @@ from p2pgames.games import get_game
 from p2pgames.net import play_table
 from p2pgames.session import verify_transcript
 
-from . import canon, replica, transcript, wire
-from .test_escrow import GAME_ID, escrowed_table, in_round_two_after, made, rebuild_by
+from . import canon, probe, replica, transcript, wire
+from .test_escrow import GAME_ID, Table, escrowed_table, in_round_two_after, made, rebuild_by
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 SESSION_VECTORS = ["session-probe-3p", "session-beltpunk-2p", "session-steamcourt-3p", "session-steamcourt2015-3p",
-                   "session-torpedo-2p", "session-beltpunk-4p-gone", "session-steamcourt-4p-host-gone"]
+                   "session-torpedo-2p", "session-beltpunk-4p-gone", "session-steamcourt-4p-host-gone",
+                   "session-beltpunk-2p-forfeit"]
 FOLLOWED_GAMES = {"probe", "beltpunk", "steamcourt", "torpedo"}
 
 
@@ -46,7 +49,9 @@ def test_session_vector_transcripts_verify_with_the_vectors_counts(name):
     assert (report.entries, report.acks, report.signatures, report.audits) == (
         meta["entries"], meta["acks"], meta["signatures"], meta["audits"])
     assert [state.hex() for state in report.states] == meta["state_hashes"]
-    assert report.agreed == report.entries
+    # §B8: agreed once every seat not open acknowledged it. A forfeit's entry is acknowledged by its
+    # claimant only (its signature): the other seat, gone, is not open (§B17), so never agrees on it.
+    assert report.agreed == report.entries - ("forfeit" in meta)
     assert report.result == meta["result"]
     # Who signed the entries from where (§B15): seat 0 throughout, unless the vector says otherwise.
     assert report.hosts == meta.get("hosts", [[0, 0]])
@@ -60,6 +65,17 @@ def test_session_vector_transcripts_verify_with_the_vectors_counts(name):
             [(first, successor)] = [host for host in meta["hosts"] if host[0] > 0]
             assert first == gone["entry"] and gone["seat"] == 0
             assert report.bodies[first][0] == successor and report.bodies[first][1]["t"] == "take-over"
+    assert report.forfeit is None or "forfeit" in meta
+    if "forfeit" in meta:  # a win by forfeit (§B17), at the last entry, by its author, who signed it
+        forfeit = meta["forfeit"]
+        assert report.forfeit == (forfeit["winner"], forfeit["gone"], forfeit["entry"])
+        assert forfeit["entry"] == report.entries - 1 == forfeit["after"] - 1  # (the gone host's last entry void)
+        assert report.bodies[forfeit["entry"]] == (forfeit["winner"], {"t": "forfeit"})
+        assert report.hosts == [[0, 0], [forfeit["entry"], forfeit["winner"]]] and forfeit["gone"] == 0
+        assert report.states[forfeit["entry"]] == report.states[forfeit["entry"] - 1]  # the state unchanged
+        assert report.result == {"scores": [], "winners": [forfeit["winner"]],
+                                 "summary": "a win by forfeit, the other player gone"}
+        assert report.audits == 0 and report.open_seats == {}  # no audit follows; nobody's seat opened
 
 
 @pytest.mark.parametrize("game, players, kinds", [
@@ -410,3 +426,288 @@ def test_a_take_over_waits_while_an_open_seat_the_host_plays_owes_the_opening_of
     table.play(until=lambda t: t.rep.phase is not phase or 1 in phase["opens"])
     taken(rep, 2, take_over(rep, 2))
     assert rep.sequencer == 2 and set(rep.open) == {0, 1}
+
+
+# --- a win by forfeit (§B17) ---------------------------------------------------------------------
+
+FORFEIT = (VECTORS / "session-beltpunk-2p-forfeit.p2pt").read_bytes()
+FORFEIT_META = json.loads((VECTORS / "session-beltpunk-2p-forfeit.json").read_text())
+FORFEIT_RECORDS = [(kind, value) for _index, kind, value in transcript.records(FORFEIT)]
+FORFEIT_ENTRIES = [i for i, (kind, _value) in enumerate(FORFEIT_RECORDS) if kind == "entry"]
+CLAIM = FORFEIT_ENTRIES[FORFEIT_META["forfeit"]["entry"]]  # seat 1's forfeit, the last entry (19)
+# The vector's players' keys, as its generator seeds them.
+FORFEIT_PRIVATE = [reproducible_bytes(b"vector-forfeit" + bytes([seat]))(32) for seat in range(2)]
+
+
+def opened(value):
+    return wire.open_envelope(value, check_signature=False)
+
+
+def claim_entry():
+    entry = opened(FORFEIT_RECORDS[CLAIM][1])
+    return entry, opened(entry.body["submission"])
+
+
+def counter_of(seat, before=CLAIM):
+    """The counter of `seat`'s next submission after the records before `before`."""
+    return sum(1 for kind, value in FORFEIT_RECORDS[:before] if kind == "entry"
+               and opened(opened(value).body["submission"]).body["seat"] == seat)
+
+
+def claimed(body=None, seat=1, submission_by=None, entry_by=None, state=None, winners=None):
+    """The vector with its forfeit's entry made again: the submission's `body` and `seat` (its
+    counter that seat's next), signed by `submission_by`'s key (default: the seat's), the entry's
+    `state`, signed by `entry_by`'s (default: the seat's); the end record's winners `winners`."""
+    entry, sub = claim_entry()
+    fields = dict(sub.body, seat=seat, counter=counter_of(seat), body={"t": "forfeit"} if body is None else body)
+    submission = wire.make_envelope(FORFEIT_PRIVATE[seat if submission_by is None else submission_by], "submit", fields)
+    items = list(FORFEIT_RECORDS)
+    items[CLAIM] = ("entry", wire.make_envelope(FORFEIT_PRIVATE[seat if entry_by is None else entry_by], "entry",
+                                                dict(entry.body, submission=submission,
+                                                     state=entry.body["state"] if state is None else state)))
+    if winners is not None:
+        assert items[-1][0] == "end"
+        items[-1] = ("end", dict(items[-1][1], winners=winners))
+    return file_of(items)
+
+
+def after_claim(seat, body, signer):
+    """The vector with one more entry after the forfeit: `seat`'s submission `body`, the entry
+    signed by `signer`'s key (the state the forfeit's)."""
+    entry, sub = claim_entry()
+    fields = dict(sub.body, seat=seat, counter=counter_of(seat, CLAIM + 1), based_on=20, body=body)
+    more = wire.make_envelope(FORFEIT_PRIVATE[signer], "entry", dict(
+        entry.body, seq=20, prev=opened(FORFEIT_RECORDS[CLAIM][1]).digest,
+        submission=wire.make_envelope(FORFEIT_PRIVATE[seat], "submit", fields)))
+    items = list(FORFEIT_RECORDS)
+    items.insert(CLAIM + 1, ("entry", more))
+    return file_of(items), CLAIM + 1
+
+
+def rechained(ruleset):
+    """The vector with the start's ruleset `ruleset`, every signature over it made again: the
+    start (seat 0's), the accepts naming it, every entry (linked to it, by its signer) and the acks."""
+    keys = [wire.public_key(private) for private in FORFEIT_PRIVATE]
+    new = {}  # old digest -> new digest
+    items = []
+    for kind, value in FORFEIT_RECORDS:
+        if kind in ("start", "accept", "entry", "ack"):
+            env = opened(value)
+            body = dict(env.body)
+            if kind == "start":
+                body["ruleset"] = ruleset
+            elif kind == "accept":
+                body["start"] = new[body["start"]]
+            elif kind == "entry":
+                body["prev"] = new[body["prev"]]
+            else:
+                body["entry"] = new[body["entry"]]
+            value = wire.make_envelope(FORFEIT_PRIVATE[keys.index(env.sender)], kind, body)
+            new[env.digest] = opened(value).digest
+        items.append((kind, value))
+    return file_of(items)
+
+
+def product_refuses(data) -> bool:
+    """The product's verifier refuses `data`: a report that is not ok, or (a start it can't read) an error."""
+    try:
+        return not verify_transcript(data, get_game).ok
+    except Exception:  # noqa: BLE001 — whatever the product raises for a start it refuses
+        return True
+
+
+def refused_claim(altered, code, culprit, where="entry 19:", follow=True):
+    report = transcript.verify(altered, follow_games=follow)
+    assert not report.ok and (report.code, report.culprit) == (code, culprit), report.problem
+    assert report.problem.startswith(where), report.problem
+    return report
+
+
+def test_the_forfeit_entry_is_signed_by_its_author_and_the_harness_signs_it_again_unchanged():
+    entry, sub = claim_entry()
+    keys = [wire.public_key(private) for private in FORFEIT_PRIVATE]
+    start = opened(next(value for kind, value in FORFEIT_RECORDS if kind == "start"))
+    assert [record[0] for record in start.body["seats"]] == keys
+    assert start.body["ruleset"]["forfeit"] is True and start.body["ruleset"]["players"] == 2
+    assert entry.sender == keys[1] and sub.sender == keys[1] and sub.body["body"] == {"t": "forfeit"}
+    assert claimed() == FORFEIT and rechained(start.body["ruleset"]) == FORFEIT
+
+
+@pytest.mark.parametrize("follow", [True, False])
+def test_the_forfeit_vector_verifies_game_followed_or_not(follow):
+    report = transcript.verify(FORFEIT, follow_games=follow)
+    assert report.ok and report.followed == follow, report.problem
+    assert report.forfeit == (1, 0, 19) and report.hosts == [[0, 0], [19, 1]]
+    assert report.result["winners"] == [1] and report.result["scores"] == []
+
+
+@pytest.mark.parametrize("follow", [True, False])
+@pytest.mark.parametrize("what, made, code", [
+    ("a forfeit with a field more", lambda: claimed(body={"t": "forfeit", "winner": 1}), "malformed"),
+    ("a forfeit naming the gone seat", lambda: claimed(body={"t": "forfeit", "seat": 0}), "malformed"),
+    # Sent to the host as a submission, the host sequencing it (the entry in seat 0's key).
+    ("a joiner's forfeit sequenced by the host", lambda: claimed(entry_by=0), "illegal"),
+    # Its submission in another key than its author's: the signer of the entry, its author, at fault.
+    ("a forfeit of seat 1 signed by seat 0", lambda: claimed(submission_by=0), "bad-signature"),
+])
+def test_a_forfeit_altered_and_signed_again_is_its_authors_fault(what, made, code, follow):
+    altered = made()
+    report = refused_claim(altered, code, 1, follow=follow)
+    # (A wrong signature stops before the entry counts; the others stop the replay at it.)
+    assert report.forfeit is None and report.hosts == [[0, 0]], what
+    assert report.entries == (19 if code == "bad-signature" else 20), what
+    assert product_refuses(altered), f"the product must refuse it too: {what}"
+
+
+def test_a_forfeit_that_changes_the_state_is_the_claimants_desync():
+    # §B17: the state, and so the state hash, is the one before it: seat 1 signed another.
+    altered = claimed(state=opened(FORFEIT_RECORDS[FORFEIT_ENTRIES[17]][1]).body["state"])
+    refused_claim(altered, "desync", 1)
+    assert not verify_transcript(altered, get_game).ok, "the product must refuse it too"
+
+
+def test_a_forfeit_signed_by_a_seat_that_neither_hosts_nor_claims_is_damage():
+    # Seat 0 claims (its submission, its counter), but seat 1 signed the entry: at entry 19 seat 0
+    # still sequences, so seat 1's signature is no one's (§B11 case 4).
+    refused_claim(claimed(seat=0, entry_by=1), "damage", None, where=f"record {CLAIM}:")
+
+
+@pytest.mark.parametrize("follow", [True, False])
+def test_the_host_may_claim_the_game_itself_signing_its_entry_as_any_of_its_own(follow):
+    altered = claimed(seat=0, winners=[0])  # seat 1 gone, seat 0 the host claims
+    report = transcript.verify(altered, follow_games=follow)
+    assert report.ok, report.problem
+    assert report.forfeit == (0, 1, 19) and report.hosts == [[0, 0]] and report.result["winners"] == [0]
+    assert verify_transcript(altered, get_game).ok, "the product accepts it too"
+    # Its end record must say so: the winner is the claimant.
+    report = transcript.verify(claimed(seat=0), follow_games=follow)
+    assert not report.ok and report.code == "damage" and "result" in report.problem
+
+
+def test_after_a_forfeit_the_game_is_over_and_the_gone_host_signs_nothing():
+    # Seat 1, now sequencing, goes on with a move: the game is over — illegal, seat 1's fault.
+    altered, index = after_claim(1, {"t": "act", "action": ["pass"]}, signer=1)
+    report = refused_claim(altered, "illegal", 1, where="entry 20:")
+    assert report.forfeit == (1, 0, 19) and report.hosts == [[0, 0], [19, 1]]
+    # A second claim, by seat 1: over.
+    refused_claim(after_claim(1, {"t": "forfeit"}, signer=1)[0], "illegal", 1, where="entry 20:")
+    # Seat 0, gone, claiming the game back under its own key, as a claimant signs: over, its fault.
+    refused_claim(after_claim(0, {"t": "forfeit"}, signer=0)[0], "illegal", 0, where="entry 20:")
+    # Seat 0's key signing anything else after the forfeit: not the sequencer's — damage.
+    altered, index = after_claim(1, {"t": "act", "action": ["pass"]}, signer=0)
+    refused_claim(altered, "damage", None, where=f"record {index}:")
+
+
+@pytest.mark.parametrize("follow", [True, False])
+def test_a_forfeit_at_a_table_that_does_not_play_it_is_illegal(follow):
+    start = opened(next(value for kind, value in FORFEIT_RECORDS if kind == "start"))
+    ruleset = {key: value for key, value in start.body["ruleset"].items() if key != "forfeit"}
+    altered = rechained(ruleset)
+    report = refused_claim(altered, "illegal", 1, follow=follow)
+    assert report.entries == 20 and report.forfeit is None
+    assert not verify_transcript(altered, get_game).ok, "the product must refuse it too"
+
+
+def started(ruleset, seats=None):
+    """The vector with its start made again with `ruleset` (and `seats`), nothing else changed:
+    a verifier refuses it at the start."""
+    items = list(FORFEIT_RECORDS)
+    index = next(i for i, (kind, _value) in enumerate(items) if kind == "start")
+    start = opened(items[index][1])
+    body = dict(start.body, ruleset=ruleset, seats=start.body["seats"] if seats is None else seats)
+    items[index] = ("start", wire.make_envelope(FORFEIT_PRIVATE[0], "start", body))
+    return file_of(items), index
+
+
+@pytest.mark.parametrize("follow", [True, False])
+def test_a_ruleset_with_forfeit_false_or_for_three_players_is_refused(follow):
+    start = opened(next(value for kind, value in FORFEIT_RECORDS if kind == "start"))
+    ruleset = start.body["ruleset"]
+    # `false` is never written (§A4): the start is malformed, as a message (so, in a file, damage).
+    with pytest.raises(wire.WireError) as caught:
+        wire.open_envelope(wire.make_envelope(FORFEIT_PRIVATE[0], "start", dict(start.body, ruleset=dict(
+            ruleset, forfeit=False))))
+    assert caught.value.code == "malformed"
+    for bad in (False, 1, None, "true"):
+        altered, index = started(dict(ruleset, forfeit=bad))
+        report = transcript.verify(altered, follow_games=follow)
+        assert not report.ok and report.code == "damage" and report.problem.startswith(f"record {index}:"), bad
+    # With 3 players it is refused as the game refuses a bad option: the host's start, seat 0's.
+    third = [wire.public_key(made(b"forfeit third")), start.body["seats"][1][1], "third", False]
+    altered, index = started(dict(ruleset, players=3), start.body["seats"] + [third])
+    report = refused_claim(altered, "illegal", 0, where=f"record {index}:", follow=follow)
+    assert "forfeit" in report.problem
+    assert product_refuses(altered), "the product must refuse it too"
+    # The replica refuses to be made for it, as the games refuse a bad option.
+    with pytest.raises(ValueError):
+        replica.Replica(None, GAME_ID, [third] * 3, "", dict(ruleset, players=3))
+
+
+# The replica driven directly: a 2-seat probe table (test_escrow.py's), at a table playing a win by
+# forfeit unless said otherwise.
+
+def probe_game():
+    return probe.Probe(2)
+
+
+def forfeit_table(plays=True):
+    table = Table(2)
+    table.rep.forfeit_allowed = plays
+    return table
+
+
+def refused_forfeit(rep, seat, code, body=None, signer=None):
+    trial = copy.deepcopy(rep)
+    with pytest.raises(replica.Fault) as caught:
+        trial.apply(seat, {"t": "forfeit"} if body is None else body, signer=seat if signer is None else signer)
+    assert (caught.value.code, caught.value.culprit) == (code, seat), str(caught.value)
+
+
+def test_a_replica_plays_a_win_by_forfeit_only_where_its_ruleset_says_forfeit_true():
+    seats = Table(2).rep.seats
+    ruleset = {"game": "probe", "players": 2, "options": {}}
+    assert not replica.Replica(probe_game(), GAME_ID, seats, "", ruleset).forfeit_allowed
+    assert replica.Replica(probe_game(), GAME_ID, seats, "", dict(ruleset, forfeit=True)).forfeit_allowed
+    refused_forfeit(forfeit_table(plays=False).rep, 1, "illegal")
+    refused_forfeit(forfeit_table(plays=False).rep, 0, "illegal")
+
+
+def test_a_joiners_forfeit_ends_the_game_with_it_the_winner_and_it_sequences_from_there():
+    table = forfeit_table()
+    rep = table.rep
+    table.play(until=lambda t: t.rep.seq >= 6)
+    before, entry = rep.state_hash(), rep.seq
+    refused_forfeit(rep, 1, "malformed", body={"t": "forfeit", "winner": 1})
+    refused_forfeit(rep, 1, "malformed", body={"t": "forfeit", "seat": 0})
+    refused_forfeit(rep, 1, "illegal", signer=0)  # sent to the host, sequenced by it
+    assert rep.apply(1, {"t": "forfeit"}, signer=1) == before  # the state hash is the one before it
+    assert rep.forfeit == (1, 0, entry) and rep.sequencer == 1 and rep.seq == entry + 1
+    assert rep.phase["kind"] == "over"
+    assert rep.result() == {"scores": [], "winners": [1], "summary": "a win by forfeit, the other player gone"}
+    assert all(rep.due(seat) is None for seat in (0, 1))  # no audit follows
+    refused_forfeit(rep, 1, "illegal")  # over: one claim only
+    refused_forfeit(rep, 0, "illegal")
+
+
+def test_the_hosts_forfeit_is_sequenced_as_its_own_and_it_goes_on_hosting():
+    table = forfeit_table()
+    rep = table.rep
+    table.play(until=lambda t: t.rep.seq >= 9)
+    before, entry = rep.state_hash(), rep.seq
+    refused_forfeit(rep, 0, "illegal", signer=1)  # sequenced by another seat than its author
+    assert rep.apply(0, {"t": "forfeit"}, signer=0) == before
+    assert rep.forfeit == (0, 1, entry) and rep.sequencer == 0 and rep.result()["winners"] == [0]
+
+
+def test_no_forfeit_while_a_seat_is_open_nor_once_the_game_is_over():
+    table = forfeit_table()
+    rep = table.rep
+    assert not rep._holds_keys(1)  # before the first deal: seat 1 can be opened as it is
+    open_one = copy.deepcopy(rep)
+    open_one.apply(0, {"t": "open-seat", "seat": 1})
+    assert open_one.open == {1: 0}
+    refused_forfeit(open_one, 0, "illegal")  # the game goes on with its bot
+    table.play()
+    assert rep.phase["kind"] == "over" and rep.forfeit is None
+    refused_forfeit(rep, 0, "illegal")
+    refused_forfeit(rep, 1, "illegal")

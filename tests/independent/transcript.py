@@ -16,6 +16,11 @@ the first problem, without §B11's finer blame.
 Who signs the entries (§B15): seat 0, then the successor a host's hand-over names from the entry
 after it, or the author of a take-over from the take-over's own entry (which its author signs,
 not the host it takes the table from); the report's `hosts` says who signed from where.
+
+A win by forfeit (§B17): at a table whose start's ruleset says `forfeit: true` (two players only),
+a `forfeit` ends the game with its author the winner; a joiner's forfeit is signed by its author,
+who signs from that entry on, as for a take-over. The report's `forfeit` says who claimed the game,
+who was gone, and at which entry.
 """
 
 import copy
@@ -53,6 +58,7 @@ class Report:
     rebuilt: dict = field(default_factory=dict)     # of those, a seat rebuilt from its escrow -> that entry (§B16)
     hosts: list = field(default_factory=list)       # [first entry, seat]: each seat that signs entries from
                                                     # there on (seat 0, then successors and take-overs, §B15)
+    forfeit: tuple | None = None   # (winner, gone, entry): "at entry N X claimed the game by forfeit, Y gone" (§B17)
 
 
 class Problem(Exception):
@@ -169,11 +175,19 @@ def _verify(data, follow_games, report):
                 raise Problem("illegal", f"{where}: the start's seats are not the ruleset's players", 0)
             if env.body["ruleset"]["game"] != report.game:
                 raise Problem("damage", f"{where}: the start is of another game than the header")
+            ruleset = env.body["ruleset"]
+            if ruleset.get("forfeit") is True and ruleset["players"] != 2:
+                # §A4: refused as the game refuses a bad option (below), whether the game is followed or not.
+                raise Problem("illegal", f"{where}: a ruleset with forfeit: true for {ruleset['players']} players "
+                                         f"(a win by forfeit is for 2, §B17)", 0)
             chain = [env.digest]
             report.hosts = [[0, 0]]
             report.signatures += 1
             if follow_games:
-                game = replayer(env.body)
+                try:
+                    game = replayer(env.body)
+                except ValueError as e:  # a ruleset the game refuses (a bad option): the host's start
+                    raise Problem("illegal", f"{where}: a ruleset the game refuses ({e})", 0) from e
             report.followed = game is not None
             continue
         if start is None:
@@ -189,9 +203,9 @@ def _verify(data, follow_games, report):
         elif kind == "entry":
             if report.stopped is not None:
                 continue  # the entries after the verdict are not replayed (§B11)
-            # §B15: an entry holding a take-over is signed by the take-over's author, not by the host
-            # (one the host signed instead is checked as the host's, and the take-over is illegal).
-            claimant = _takeover_author(value, seats)
+            # §B15, §B17: an entry holding a take-over or a forfeit is signed by its author, not by
+            # the host (one the host signed instead is checked as the host's, and the claim is illegal).
+            claimant = _claimant(value, seats)
             signer = claimant if claimant is not None and _signed_by(value, seats[claimant][0]) else host
             env = _open_entry(value, where, seats[signer][0], game_id, chain, signer)
             n = len(chain) - 1
@@ -205,6 +219,7 @@ def _verify(data, follow_games, report):
             seat = sub.body["seat"]
             body = sub.body["body"]
             takeover = body.get("t") == "take-over"
+            forfeit = body.get("t") == "forfeit"
             if game is not None:
                 opened = game.open  # the replay knows which seats are open (rebuilt ones too, §B16)
             # An open seat's caretaker, the host, signs for it (§B14); a take-over's author signs its own (§B15).
@@ -233,38 +248,34 @@ def _verify(data, follow_games, report):
             if body["t"] == "audit" and not in_audit:
                 report.audits += 1
             in_audit = body["t"] == "audit"
-            if game is None and takeover:
-                # Not replayed: what can be checked without the game's state (§B15 step 4).
-                try:
+            try:
+                if game is None and takeover:
+                    # Not replayed: what can be checked without the game's state (§B15 step 4).
                     _check_takeover(game_id, seats, opened, host, n, chain[n], signer, seat, body)
-                except replica.Fault as p:
-                    report.stopped = (p.code, p.culprit, n, str(p))
-                    report.bodies.append((seat, body))
-                    report.states.append(env.body["state"])
-                    chain.append(env.digest)
-                    report.entries += 1
-                    report.signatures += 2
-                    continue
-                opened[host] = n
-            if game is not None:
-                try:
+                    opened[host] = n
+                if game is None and forfeit:
+                    # Not replayed: what can be checked without the game's state (§B17).
+                    _check_forfeit(start.body["ruleset"], opened, report.forfeit, signer, seat, body)
+                if game is not None:
                     state = game.apply(seat, body, prev=chain[n], signer=signer)
-                except replica.Fault as p:
-                    # The first fault found is the verdict (§B11): the author's, whatever state the
-                    # host signed (an honest host signs 32 zero bytes for an entry that stops, §B3).
-                    report.stopped = (p.code, p.culprit, n, str(p))
-                    report.bodies.append((seat, body))
-                    report.states.append(env.body["state"])
-                    chain.append(env.digest)
-                    report.entries += 1
-                    report.signatures += 2
-                    continue
-                if state != env.body["state"]:
-                    raise Problem("desync", f"entry {n}: the host signed state {env.body['state'].hex()[:16]}, "
-                                            f"the replay reached {state.hex()[:16]}", signer)
-            if takeover:
-                host = seat  # it signs this entry and every later one (§B15 step 4)
+            except replica.Fault as p:
+                # The first fault found is the verdict (§B11): the author's, whatever state the
+                # host signed (an honest host signs 32 zero bytes for an entry that stops, §B3).
+                report.stopped = (p.code, p.culprit, n, str(p))
+                report.bodies.append((seat, body))
+                report.states.append(env.body["state"])
+                chain.append(env.digest)
+                report.entries += 1
+                report.signatures += 2
+                continue
+            if game is not None and state != env.body["state"]:
+                raise Problem("desync", f"entry {n}: the host signed state {env.body['state'].hex()[:16]}, "
+                                        f"the replay reached {state.hex()[:16]}", signer)
+            if takeover or (forfeit and seat != host):
+                host = seat  # it signs this entry and every later one (§B15 step 4, §B17)
                 report.hosts.append([n, host])
+            if forfeit:  # the game is over, its author the winner, the other seat gone (§B17)
+                report.forfeit = (seat, next(s for s in range(len(seats)) if s != seat), n)
             report.bodies.append((seat, body))
             report.states.append(env.body["state"])
             logged[env.body["submission"]] = (seat, body)
@@ -354,6 +365,11 @@ def _verify(data, follow_games, report):
             report.result.get(key) for key in ("scores", "winners")
         ] != [expected["scores"], expected["winners"]]):
             raise Problem("damage", f"the recorded result {report.result!r} is not the replayed {expected!r}")
+    if game is None and report.forfeit is not None and report.stopped is None and report.result is not None and [
+        report.result.get(key) if isinstance(report.result, dict) else None for key in ("scores", "winners")
+    ] != [[], [report.forfeit[0]]]:
+        # A game not replayed still ends with the forfeit's result (§B17).
+        raise Problem("damage", f"the recorded result {report.result!r} is not the forfeit's")
 
 
 def _follow_open_seats(opened, consents, players, n, seat, body):
@@ -371,9 +387,10 @@ def _follow_open_seats(opened, consents, players, n, seat, body):
             opened[body["seat"]] = n
 
 
-def _takeover_author(value, seats) -> int | None:
-    """The seat of the take-over an entry record holds (§B15: its key, not the host's, signs that
-    entry), or None: not an entry holding a `submit` whose body's `t` is `take-over`."""
+def _claimant(value, seats) -> int | None:
+    """The seat of the take-over or forfeit an entry record holds (§B15, §B17: its key, not the
+    host's, signs that entry — the host's own being the same), or None: not an entry holding a
+    `submit` whose body's `t` is `take-over` or `forfeit`."""
     if not isinstance(value, bytes):
         return None
     try:
@@ -383,7 +400,7 @@ def _takeover_author(value, seats) -> int | None:
         sub = wire.open_envelope(entry.body["submission"], check_signature=False)
     except wire.WireError:
         return None
-    if sub.kind != "submit" or sub.body["body"].get("t") != "take-over" or sub.body["seat"] >= len(seats):
+    if sub.kind != "submit" or sub.body["body"].get("t") not in ("take-over", "forfeit") or sub.body["seat"] >= len(seats):
         return None
     return sub.body["seat"]
 
@@ -405,6 +422,16 @@ def _check_takeover(game_id, seats, opened, host, n, prev, signer, seat, body):
         raise replica.Fault("illegal", f"seat {seat}: a take-over sequenced by seat {signer}, or from a seat "
                                        f"that is not a remaining seat", seat)
     replica.check_takeover_consents(game_id, seats, remaining, seat, host, n, prev, body["consents"])
+
+
+def _check_forfeit(ruleset, opened, earlier, signer, seat, body):
+    """A forfeit in a game not replayed (§B17): its form, its table's ruleset, no seat open, its
+    author signing it; over only if an earlier forfeit ended it (the game's end is the replay's)."""
+    if set(body) != replica.BODY_FIELDS["forfeit"]:
+        raise replica.Fault("malformed", f"seat {seat}: a forfeit with the wrong fields", seat)
+    if ruleset.get("forfeit") is not True or earlier is not None or opened or signer != seat:
+        raise replica.Fault("illegal", f"seat {seat}: a forfeit at a table without forfeit: true, after the "
+                                       f"game ended, while a seat is open, or sequenced by seat {signer}", seat)
 
 
 def _open(value, where):
