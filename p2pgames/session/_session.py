@@ -974,7 +974,7 @@ class Session:
         except ProtocolFault as problem:  # the previous pass gave us values that are no points
             self._halt(problem.fault)
             return
-        if self.claiming_forfeit and self.is_host:
+        if self.claiming_forfeit and self._sequencing:
             self._submit({"t": FORFEIT})  # (before our duties: it ends the game)
             return
         if body is not None:
@@ -1211,12 +1211,19 @@ class Session:
         if problem is not None:
             raise LocalError(problem)
         self.claiming_forfeit = True
-        if self.is_host:
+        if self._sequencing:
             self._pump()
             return
-        self.is_host = True  # (before the role: it goes on at once, with nobody to gather)
-        self.role = HostRole.claim_table(self, self.role)  # type: ignore[arg-type]
-        self.role._go_on_if_gathered()
+        if not self.is_host:
+            self.is_host = True  # (before the role: it goes on at once, with nobody to gather)
+            self.role = HostRole.claim_table(self, self.role)  # type: ignore[arg-type]
+        # (Else we claim the table already, our take-over not made: the claim goes instead.)
+        self.role._go_on_if_gathered()  # type: ignore[union-attr]
+
+    @property
+    def _sequencing(self) -> bool:
+        """Whether we sign the log's entries now: the host, not a claimant waiting for its take-over."""
+        return self.is_host and getattr(self.role, "claiming", None) is None
 
     def forfeit_problem(self, seat: int) -> str | None:
         """Why we can't claim a win by forfeit against ``seat`` now, in words, or ``None``."""
