@@ -449,10 +449,11 @@ class TerminalGame:
         elif session is not None and event.seat in session.away:  # else it came back meanwhile
             self.overdue.add(event.seat)
             if event.can_open:
+                forfeit = ", forfeit to win the game by forfeit" if event.can_forfeit else ""
                 offer = (
                     f"Type bot to play on with a bot in {event.name}'s seat (its cards shown to everyone, once"
-                    " every player agrees), abandon to end the game for everyone (every transcript will say"
-                    " why), or keep waiting."
+                    f" every player agrees){forfeit}, abandon to end the game for everyone (every transcript will"
+                    " say why), or keep waiting."
                 )
             elif event.can_forfeit:
                 why = f" (a bot can't take their seat now: {event.why_not})" if event.why_not else ""

@@ -598,3 +598,14 @@ def test_forfeit_before_the_grace_period_or_at_a_table_without_it_is_refused_wit
     game = terminal_game(pipe, FakeSession())[0]  # three players
     game._on_typed("forfeit")
     assert last_log(game)[1].startswith("There is no two-player game going on")
+
+
+def test_where_a_bot_could_play_on_forfeit_is_offered_beside_it(pipe):
+    session, game, node = two_players(pipe)
+    game._on_event(away(session, 1))
+    game._on_event(AwayTooLong(1, "bob", GRACE, can_open=True, can_forfeit=True))
+    assert last_log(game) == ("class:log.ask", (
+        "bob has been away for 3:00. Type bot to play on with a bot in bob's seat (its cards shown to everyone, once"
+        " every player agrees), forfeit to win the game by forfeit, abandon to end the game for everyone (every"
+        " transcript will say why), or keep waiting."
+    ))
