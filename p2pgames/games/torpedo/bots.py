@@ -891,8 +891,10 @@ class SearchBot(HeuristicBot):
         values = policy.scores(state, player, options)
         order = sorted(range(len(options)), key=lambda i: -values[i])
         candidates = [options[i] for i in order[: self.width]]
-        if state.phase == Phase.ACTION and not any(type(option) is EndTurn for option in candidates):
-            candidates.append(EndTurn())
+        if not any(type(option) is EndTurn for option in candidates):
+            # Ending the turn is always weighed where it is allowed (it is not while the
+            # captain owes the activation his free move came just before).
+            candidates += [option for option in options if type(option) is EndTurn]
         if len(candidates) == 1:
             return candidates[0]
         share = max(0, self.budget - policy.evaluations) // len(candidates)

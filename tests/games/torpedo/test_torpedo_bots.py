@@ -176,3 +176,43 @@ def test_the_search_bots_budget_cuts_its_lines_short():
     assert max(ample.lines) > 600  # the default budget lets lines run to their end
     assert max(small.lines) < max(ample.lines) / 2
     assert sum(small.lines) / len(small.lines) < sum(ample.lines) / len(ample.lines) / 2
+
+
+def captain_owing_states(count: int):
+    """The first ``count`` positions, in seeded games of random legal play, where the seat to act
+    may not end its turn: its captain made his free move just before his activation, which must
+    come next (RULES.md I15)."""
+    from p2pgames.bots import RandomBot
+    from p2pgames.engine import GameOver, Simultaneous, Turn
+    from p2pgames.games.torpedo.rules import CAPTAIN_OWES
+
+    found = []
+    for number in range(40):
+        t = LocalTable(GAME, GAME.ruleset(2), b"owes-%d" % number)
+        bots = [RandomBot(b"owes-%d-%d" % (number, seat)) for seat in range(2)]
+        while not isinstance(step := t.settle(), GameOver):
+            if isinstance(step, Simultaneous):
+                t.act_simultaneous([(seat, bots[seat].choose(GAME, t.state, seat, {}, step)) for seat in step.players])
+                continue
+            seat = step.actors[0] if isinstance(step, Turn) else step.players[0]
+            if t.state.phase == Phase.ACTION and t.state.captain == CAPTAIN_OWES:
+                found.append((t.state, seat))
+                if len(found) == count:
+                    return found
+            t.act(seat, bots[seat].choose(GAME, t.state, seat, {}, step))
+    raise AssertionError(f"only {len(found)} positions where the captain owes his activation")
+
+
+def test_the_search_bot_never_ends_a_turn_its_captain_owes_an_activation_in(monkeypatch):
+    """Caretaking a taken-over host's seat, the search bot once chose to end the turn right after
+    its captain's free move — which the rules forbid there — and the game would have stopped in
+    its caretaker's name. It weighs ending the turn only where that is allowed: here, with every
+    line scored as if ending the turn were best, it still picks an allowed move."""
+    from p2pgames.games.torpedo.actions import EndTurn
+
+    monkeypatch.setattr(SearchBot, "future", lambda self, policy, state, player, action, share:
+                        1e9 if type(action) is EndTurn else 0.0)
+    for state, seat in captain_owing_states(3):
+        options = list(GAME.legal_actions(state, seat, {}))
+        assert not any(type(option) is EndTurn for option in options)
+        assert decide(SearchBot(b"owes"), state, seat) in options
