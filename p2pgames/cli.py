@@ -308,6 +308,7 @@ def cmd_join(args: argparse.Namespace) -> int:
 
     notes: list[str] = []
     settings = _net_settings(args)
+    port_mappers = _port_mappers(args)  # (asked only should we become the seat the table would go to)
     text, bot = args.code, args.bot
     if text is None and bot and ":" in bot:
         text, bot = bot, ""  # `join --bot CODE`: --bot took the code for a kind
@@ -364,6 +365,7 @@ def cmd_join(args: argparse.Namespace) -> int:
                 nursery, identity=profile.identity, name=args.name or default_name(), codes=codes,
                 transcripts=transcripts, say=say, bot=headless, check_game=seat_kind if headless else None,
                 seat_dir=default_seats(), settings=settings, listen=not args.no_reach,
+                port_mappers=[] if args.no_reach else port_mappers,
             )
             if headless and node.session.game is not None:
                 # Should the table come to us (§B15), a seat we take care of is played by our kind.
@@ -406,7 +408,7 @@ def _port_mappers(args: argparse.Namespace) -> list:
         chosen_interfaces()  # checked here, where a mistake is still the command line's: both uses read it
     except OSError as error:
         raise UsageError(error.strerror) from None
-    if getattr(args, "no_upnp", False):  # `join` taking a saved seat again has no such option: a joiner asks no router
+    if getattr(args, "no_upnp", False):  # (`resume` as a joiner has no such option: it asks no router)
         return []
 
     try:
@@ -1107,6 +1109,7 @@ def build_parser() -> argparse.ArgumentParser:
     seat_bot_option(join, " (KIND is checked once the host's game is known)")
     grace_option(join)
     no_reach_option(join)
+    no_upnp_option(join, "should the table come to you (the host leaving): ")
     identity_options(join)
     join.set_defaults(handler=cmd_join)
 

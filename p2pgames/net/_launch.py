@@ -372,11 +372,14 @@ async def join_table(
     check_game: Callable[[Game], None] | None = None,
     seat_dir: Path | None = None,
     listen: bool = True,
+    port_mappers: Sequence[PortMapper] = (),
 ) -> Node:
     """Join the table at ``code``: connect, check the host's key against the join code, and
     return our node once the host has given us a seat. With ``listen`` we listen (on a free port,
     where the code's host is reachable from: loopback, or every interface) and tell the table
-    where, so that a host that leaves can hand us the table (§B15). ``random_bytes`` supplies our secrets;
+    where, so that a host that leaves can hand us the table (§B15); with ``port_mappers`` too
+    (and a table not on loopback), once we are the seat the table would go to, the router is
+    asked to forward where we listen, and the table told its address (:func:`map_port_as_successor`). ``random_bytes`` supplies our secrets;
     ``bot``: our seat is played by a bot (the lobby shows it as one). With ``seat_dir`` the seat is
     saved there as the game runs, so that it can be taken again if this process stops.
 
@@ -444,7 +447,40 @@ async def join_table(
         say(f"No key fingerprint in the join code: the host's key {host} can't be checked; ask your host whether it is theirs.")
     else:
         say(f"The host's key {host} matches the join code.")
+    if listeners and port_mappers and not _is_loopback(code.host):
+        nursery.start_soon(map_port_as_successor, node, port_mappers, listeners[0].socket.getsockname()[1], say)
     return node
+
+
+async def map_port_as_successor(
+    node: Node, mappers: Sequence[PortMapper], port: int, say: Callable[[str], None],
+) -> None:
+    """A joiner that listens should the table be handed to it (§B15): once it is the seat the
+    table would go to (``Session.take_over_successor``: the lowest seat still playing, not the
+    host, that said where it listens), ask the router to forward ``port`` as a host does
+    (:func:`hold_port_mapping`, held until the node stops) and tell the table the router's
+    address, first (``Node.reach_first``), so that players on the internet can reach it should
+    the host leave. Only that seat asks: the others' routers are left alone. Ends with the node."""
+    session = node.session
+    # From the first entry on, every seat holds every reach (each comes before its seat's accept,
+    # and the first entry after every accept), so every seat computes the same successor.
+    await node.wait_until(lambda: session.finished or (
+        session.replica is not None and session.replica.seq > 0 and session.take_over_successor() == session.seat))
+    if node.finished.is_set() or session.finished:
+        return
+
+    def moved(mapping: PortMapping) -> None:
+        node.reach_first((mapping.external_address, mapping.external_port))
+
+    async with trio.open_nursery() as nursery:
+        mapped = await nursery.start(functools.partial(hold_port_mapping, mappers, port, node.finished, say=say, on_moved=moved))
+        if isinstance(mapped, PortMapping):
+            moved(mapped)
+            say(f"(your router forwards port {mapped.external_port} of {mapped.external_address} to this machine by "
+                f"{mapped.method}: should the host leave, players on the internet can reach you there)")
+        else:
+            say(f"(your router would not forward a port to this machine — {mapped} —: should the host leave, "
+                "only players on your network could reach you)")
 
 
 async def successor_listeners(session: Session, host: str) -> list[trio.SocketListener]:

@@ -1077,6 +1077,14 @@ class Node:
         finally:
             self._flush()
 
+    def reach_first(self, address: tuple[str, int]) -> None:
+        """Where we can be reached, best first from now on (the router's address forwarded to
+        where we listen, §B15); told the table at once (``Session.reach_first``)."""
+        try:
+            self.session.reach_first(address)
+        finally:
+            self._flush()
+
     def claim_forfeit(self, seat: int) -> None:
         """Win by forfeit against ``seat``, away past the grace period (see
         ``Session.claim_forfeit``; raises :class:`~p2pgames.session.LocalError`)."""

@@ -1388,6 +1388,15 @@ class Session:
         rejoin (§B15)."""
         self.reach = tuple((str(host), int(port)) for host, port in addresses)[:MAX_ADDRESSES]
 
+    def reach_first(self, address: tuple[str, int]) -> None:
+        """``address`` is the best place to reach us from now on (the router's, forwarded to
+        where we listen, §B15): first in our ``reach``, told the table at once if the game has
+        begun (else with the rest, as it begins)."""
+        first = (str(address[0]), int(address[1]))
+        self.reach = ((first,) + tuple(other for other in self.reach if other != first))[:MAX_ADDRESSES]
+        if self.stage == "playing":
+            self._tell_reach()
+
     def _tell_reach(self) -> None:
         """Tell the table where we can be reached (if we listen anywhere)."""
         if not self.reach or self.seat is None or not self.game_id:

@@ -22,7 +22,7 @@ NOT_FOR_VERIFY = (
     "prompt_toolkit",
     "zeroconf",  # LAN discovery (mDNS), and its dependency
     "ifaddr",
-    "miniupnpc",  # port mapping, only when hosting
+    "miniupnpc",  # port mapping, only when hosting (or for a joiner the table would go to)
     "p2pgames.net",
     "p2pgames.tui",
     "p2pgames.bots",

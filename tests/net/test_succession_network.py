@@ -20,7 +20,8 @@ from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net import NetSettings, Node, drive_bot, open_host_listeners
-from p2pgames.net._launch import successor_listeners
+from p2pgames.net._launch import map_port_as_successor, successor_listeners
+from scripted_mapper import ScriptedMapper
 from p2pgames.net._resume import find_saved_seats, resume_seat
 from p2pgames.session import Session, verify_transcript
 
@@ -184,3 +185,51 @@ async def test_a_host_killed_and_restarted_after_the_take_over_is_told_by_the_ne
     assert old.fault.reason.startswith("the others took the table over while this host was away: p1 hosts it now")
     assert successor.session.result is not None
     assert not list(seats_dir.glob("*")), "the old host's game is over for it: its saved seat is forgotten"
+
+
+async def test_only_the_seat_the_table_would_go_to_asks_its_router_and_everyone_learns_its_address(tmp_path, autojump_clock):
+    """Over the internet a successor behind a router needs what a host needs (issue 25, point
+    2): the joiner that is the successor by the rule (seat 1: the lowest seat that listens) asks
+    its router to forward where it listens, and tells the table the router's address first; the
+    other joiner asks nothing. The host and seat 2 hold seat 1's reach with that address first,
+    so they would dial it there should the host leave; the mapping goes with the node."""
+    game = get_game("probe")
+    seed = b"successor-mapping"
+    session = functools.partial(seeded_session, game, seed)
+    mappers = {seat: ScriptedMapper("UPnP", "203.0.113.7") for seat in (1, 2)}
+    said: list[str] = []
+    async with trio.open_nursery() as nursery:
+        listeners = await open_host_listeners(0, LOOPBACK)
+        port = listeners[0].socket.getsockname()[1]
+        host = Node(session(0), transcript_dir=tmp_path / "host")
+        await nursery.start(host.serve, listeners)
+        nodes = [host]
+        ports = {}
+        for seat in (1, 2):
+            node = Node(session(seat), transcript_dir=tmp_path / f"seat{seat}")
+            own = await successor_listeners(node.session, LOOPBACK)
+            ports[seat] = own[0].socket.getsockname()[1]
+            await nursery.start(functools.partial(node.connect, LOOPBACK, port, listeners=own))
+            await host.wait_until(lambda: host.session.lobby_size > seat)
+            nursery.start_soon(map_port_as_successor, node, [mappers[seat]], ports[seat], said.append)
+            nodes.append(node)
+        for seat, node in enumerate(nodes):
+            # (Bots that think a second a move: the game outlasts the router's answer.)
+            nursery.start_soon(functools.partial(drive_bot, node, bot_for(game, seed + bytes([seat])), think=1.0))
+        wanted = ("203.0.113.7", ports[1])
+        with trio.fail_after(600):
+            await host.wait_until(lambda: host.session.reach_of(1)[:1] == (wanted,))
+            assert host.session.reach_of(1) == (wanted, (LOOPBACK, ports[1]))  # where it listens, still next
+            await nodes[2].wait_until(lambda: nodes[2].session.reach_of(1)[:1] == (wanted,))
+            assert nodes[2].session.reach_of(1)[:1] == (wanted,)
+        assert [(kind, mapped) for kind, _, mapped in mappers[1].calls][:1] == [("add", ports[1])]
+        assert mappers[2].calls == []
+        assert said == [f"(your router forwards port {ports[1]} of 203.0.113.7 to this machine by UPnP: should the "
+                        "host leave, players on the internet can reach you there)"]
+        with trio.fail_after(3600):
+            for node in nodes:
+                await node.finished.wait()
+        nursery.cancel_scope.cancel()
+    assert [kind for kind, _, _ in mappers[1].calls] == ["add", "remove"] and mappers[1].mapped == set(), (
+        "the mapping goes with the node")
+    assert all(node.session.result is not None for node in nodes)
