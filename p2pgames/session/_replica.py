@@ -459,11 +459,12 @@ class Replica:
     def open_seat_problem(self, seat: int, *, host_gone: bool = False) -> str | None:
         """Why ``seat`` can't be played by a bot now, in words, or ``None`` if it can: it must hold
         nothing the table needs from it — no key of a deal not yet audited, no committed choice
-        not yet opened. (A random contribution committed and not opened is dropped instead.)
-        ``host_gone``: judge the host's seat as any other's (a take-over, §B15)."""
+        not yet opened in a phase that is opening. (A random contribution committed and not opened
+        is dropped instead, and so is a choice while some seat has still to commit: its caretaker
+        chooses again.) ``host_gone``: judge the host's seat as any other's (a take-over, §B15)."""
         if seat == self.sequencer and not host_gone:
             return "the host's seat can't be played by a bot: the log needs its host"
-        problem = self._seat_problem(seat)
+        problem = self._seat_problem(seat, departed=True)
         if problem is not None:
             return problem
         for crypto in self.unaudited_deals_of(seat):
@@ -547,16 +548,7 @@ class Replica:
             locks = self.lock_escrows.get((seat, crypto.deal))
             if seat in crypto.verifiers and (locks is None or locks.holders != holders):
                 return f"it has no escrow of its lock keys in deal {crypto.deal} among the seats playing now"
-        problem = self._holds_escrowed_shares(seat)
-        if problem is not None:
-            return problem
-        for crypto in self.deals.values():
-            if crypto.source_slots is not None and seat in crypto.holders and ("rekey", seat) not in crypto.passes:
-                for slot in crypto.source_slots:
-                    source, index = self.deal_of_slot(slot)
-                    if seat in source.unreleased[index] and self._stays_escrowed(source, index, seat):
-                        return "a re-shuffle it takes part in is under way over a card only its key still locks"
-        return None
+        return self._holds_escrowed_shares(seat)
 
     def rebuild_shares_stale(self, author: int, seat: int) -> bool:
         """Whether ``author`` gave its shares for ``seat`` and the slots they cover are no longer
@@ -667,10 +659,13 @@ class Replica:
         it is now (§B15)."""
         return {"game_id": self.game_id, "seq": self.seq, "entry": self.head, "host": self.sequencer, "successor": successor}
 
-    def _seat_problem(self, seat: int, rebuilding: bool = False) -> str | None:
+    def _seat_problem(self, seat: int, rebuilding: bool = False, departed: bool = False) -> str | None:
         """What stops ``seat`` from being played by a bot however it goes: a table that plays
         none, a seat played by one already, the game's end, a choice committed and not yet opened
-        (unless ``rebuilding``: its salt derives from the rebuilt secret, §B16)."""
+        — unless ``rebuilding`` (its salt derives from the rebuilt secret, §B16), or ``departed``
+        and the phase is not opening yet (nobody has seen an opening: the commitment is dropped
+        and its caretaker chooses again, §B14). A seat handing itself over is neither: it is
+        there to open its choice first."""
         if not self.ruleset.open_seats:
             return "this table plays no bot in the seat of a player who leaves (its host chose so)"
         if seat in self.open_seats:
@@ -679,7 +674,8 @@ class Replica:
         if isinstance(phase, OverPhase):
             return "the game is over"
         if (not rebuilding and isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN
-                and seat in phase.commitments and seat not in phase.openings):
+                and seat in phase.commitments and seat not in phase.openings
+                and (phase.opening or not departed)):
             return "it has committed to a choice it has not opened"
         return None
 
@@ -1753,11 +1749,11 @@ class Replica:
         their shares from then on, when it can no longer come back (§B16)."""
         if self.open_seat_problem(seat) is not None:  # (its rebuild can: checked before)
             self.rebuilding.add(seat)
-            phase = self.phase
-            if isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN and not phase.opening:
-                # Nobody has opened yet: its caretaker chooses again, like any open seat's.
-                phase.commitments.pop(seat, None)
-                self._commit_envelopes.pop((phase.phase_id, seat), None)
+        phase = self.phase
+        if isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN and not phase.opening:
+            # Nobody has opened yet: its caretaker chooses again, like any open seat's.
+            phase.commitments.pop(seat, None)
+            self._commit_envelopes.pop((phase.phase_id, seat), None)
         self._open(applied, seat)
 
     def _rebuild(self, applied: Applied, seat: int) -> bool:
@@ -1802,7 +1798,9 @@ class Replica:
         phase = self.phase
         if isinstance(phase, CardPhase):
             sub = phase.current
-            if isinstance(sub, KeysSub) and sub.requirements is not None and seat not in sub.done:
+            if isinstance(sub, DealSub) and self._restart_reshuffles(seat, sub):
+                self._start_sub(phase, applied)
+            elif isinstance(sub, KeysSub) and sub.requirements is not None and seat not in sub.done:
                 # Its keys are public now but those still escrowed: its holders release those.
                 self._to_releases(sub.requirements, seat)
                 if not sub.owing():
@@ -1810,6 +1808,25 @@ class Replica:
             elif isinstance(sub, AuditSub) and not self._reveal_before_audit(phase, sub, applied):
                 self._finish_audit_if_complete(applied, phase, sub)
         return True
+
+    def _restart_reshuffles(self, seat: int, sub: DealSub) -> bool:
+        """Void the re-shuffles of ``sub`` that rebuilt ``seat`` holds, its re-key pass not made,
+        over a source whose key of ``seat`` stays escrowed (§B16): that pass would take the key
+        off, so nobody but the card's knowers could make or check it. Each starts again as if
+        begun with ``seat`` open — the others' re-key passes so far are void (no shuffle pass
+        precedes the re-key stage's end), ``seat`` holds it no more, and the escrowed lock comes
+        off in a stand-in's re-key pass. Whether any was voided (the sub-step starts again)."""
+        voided = False
+        for deal in sub.deals:
+            crypto = self.deals.get(deal)
+            if crypto is None or crypto.source_slots is None or seat not in crypto.holders or ("rekey", seat) in crypto.passes:
+                continue
+            if any(seat in source.unreleased[index] and self._stays_escrowed(source, index, seat)
+                   for source, index in map(self.deal_of_slot, crypto.source_slots)):
+                del self.deals[deal]
+                self.rekey_stand_ins.pop(deal, None)
+                voided = True
+        return voided
 
     def _derived_keys(self, secret: int, crypto: DealCrypto) -> SeatAuditKeys:
         return deal_keys(secret, crypto.deal, crypto.size, crypto.source_slots is not None).audit_keys()

@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from . import canon, deck, probe, replica, transcript, wire
 
-PROTOCOL = 6
+PROTOCOL = 7
 
 
 class PeerError(Exception):

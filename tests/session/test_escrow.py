@@ -179,6 +179,43 @@ def test_a_re_shuffle_over_a_card_only_the_departed_seat_knew_shows_it_to_one_ho
     check_played_on(board, 2, opened.seq)
 
 
+@pytest.mark.parametrize(("seed", "at", "gone", "stand_in"), [(1, 57, 2, 0), (2, 137, 1, 2)])
+def test_a_re_mask_under_way_over_a_card_the_departed_seat_gave_starts_again_without_it(seed, at, gone, stand_in):
+    """Astonishing!: a hand is re-masked right after a trade, and the seat that gave a card into it
+    vanishes before its re-key pass — a pass that would take off its key, still escrowed, of the
+    card it gave. Rebuilt, the seat holds that re-mask no more: it starts again among the others,
+    and the card's receiver (who knows the key: it was sealed to it) takes that lock off in its own
+    re-key pass, whether its first was made before (seat 0) or not (seat 2)."""
+    board = Switchboard("astonishing", 3, seed=b"win" + bytes([seed]))
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= at)
+    replica = board.host.replica
+    [(deal, crypto)] = [(deal, crypto) for deal, crypto in replica.deals.items()
+                        if crypto.source_slots is not None and crypto.next_pass() is not None]
+    assert ("rekey", gone) not in crypto.passes and (("rekey", stand_in) in crypto.passes) == (stand_in < gone)
+    given = [position for position, slot in enumerate(crypto.source_slots)
+             if replica.deal_of_slot(slot)[0].unreleased[replica.deal_of_slot(slot)[1]] == {gone}]
+    assert given, "a source only the departed seat's key locks"
+    board.cut(gone)
+    board.run(play=False)
+    assert board.sessions[stand_in].play_on_problem(gone) is None
+    opened = everyone_plays_on(board, gone)
+    restarted = replica.deals[deal]
+    assert restarted is not crypto and gone not in restarted.holders
+    assert replica.rekey_stand_ins[deal] == {position: (gone, stand_in) for position in given}
+    board.run()
+    check_played_on(board, gone, opened.seq)
+    passes = Counter()
+    for kind, raw in iter_records(bytes(board.transcripts[0])):
+        if kind == "entry":
+            submission = open_envelope(open_envelope(raw).body["submission"]).body
+            if submission["body"]["t"] == "pass" and submission["body"]["deal"] == deal:
+                passes[(submission["body"]["stage"], submission["seat"])] += 1
+    # The passes made before it started again are in the log, void; then every pass of the others.
+    void = Counter(list(crypto.passes))
+    assert void and set(void) <= {("rekey", seat) for seat in restarted.holders}
+    assert passes == Counter({(stage, seat): 1 for stage in ("rekey", "shuffle", "lock") for seat in restarted.holders}) + void
+
+
 def test_no_group_short_of_every_other_seat_can_open_a_card_of_the_departed_seat():
     """Before the rebuild, the shares any group of the other seats holds add up to no lock key of
     the departed seat's cards (every one of them does; the host alone never does)."""

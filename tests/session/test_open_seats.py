@@ -18,7 +18,7 @@ from p2pgames.games import get_game
 from p2pgames.session import LocalError, OpenSeatAsked, SeatOpened, verify_transcript
 from p2pgames.session._faults import FaultCode, ProtocolFault
 from p2pgames.session._messages import make_envelope
-from p2pgames.session._replica import OPEN_SEAT
+from p2pgames.session._replica import CHOICE_DOMAIN, OPEN_SEAT, CommitPhase
 
 
 def torpedo_board(seed: bytes, *, reach: bool = False) -> Switchboard:
@@ -90,6 +90,69 @@ def test_a_gone_torpedo_captain_is_played_by_a_bot_to_the_end_and_every_record_s
     check_transcripts(board, [0], 1, opened.seq)
     [ended] = [event for event in board.events[0] if type(event).__name__ == "GameEnded"]
     assert ended.message.endswith(f"(p1's seat was played by a bot from entry {opened.seq}.)")
+
+
+def commit_alone(board: Switchboard, seat: int) -> None:
+    """Play until a choice phase begins (the builds, then the swaps), and have only ``seat``'s
+    bot commit to its choice, the entry delivered to every seat."""
+    def choosing() -> bool:
+        replica = board.sessions[seat].replica
+        return (replica is not None and isinstance(replica.phase, CommitPhase) and replica.phase.purpose == CHOICE_DOMAIN
+                and not replica.phase.commitments and board.sessions[seat].decision(texts=False) is not None)
+
+    board.run(until=choosing)
+    session = board.sessions[seat]
+    step = session.decision(texts=False).step
+    session.act(board.bots[seat].choose(session.game, session.replica.state, seat, session.knowledge, step))
+    board.run(play=False)
+
+
+@pytest.mark.parametrize("gone", [0, 1])
+def test_a_captain_gone_with_a_choice_nobody_has_seen_opened_is_played_by_a_bot_that_chooses_again(gone):
+    """Two players have no escrow (§B16): a build the departed captain committed to would stay
+    locked. While the other has not committed yet nobody has seen an opening, so the commitment
+    is dropped and the bot chooses again (§B14) — the host's seat too, taken over by the other."""
+    board = torpedo_board(b"open-committed" + bytes([gone]), reach=True)
+    commit_alone(board, gone)
+    left = 1 - gone
+    session = board.sessions[left]
+    replica = session.replica
+    assert gone in replica.phase.commitments and left not in replica.phase.commitments
+    committed = replica.phase.commitments[gone]
+    if gone == board.host_seat:
+        board.kill(gone)
+    else:
+        board.cut(gone)
+    board.run(play=False)
+    assert replica.departure_problem(gone, host_gone=gone == 0) is None
+    session.open_seat(gone)  # (the host's: the one other seat takes the table over, §B15)
+    board.flush()
+    board.run(play=False)
+    replica = session.replica
+    entry = replica.open_seats[gone]
+    # Dropped: its caretaker chose again (a commitment of its own, with its own salt).
+    assert replica.phase.commitments.get(gone) not in (None, committed)
+    board.run()
+    assert session.result is not None and session.fault is None
+    report = verify_transcript(bytes(board.transcripts[left]), get_game)
+    assert report.ok and report.complete, report.describe()
+    assert report.open_seats == {gone: entry}
+    other = independent.verify(bytes(board.transcripts[left]))
+    assert other.ok, other.problem
+
+
+def test_a_choice_committed_in_a_phase_that_is_opening_keeps_a_seat_without_escrow_from_a_bot():
+    """Once every captain has committed, an opening may have been seen: the departed seat's
+    choice can't be chosen again, and it can't be opened without its secret (§B14)."""
+    board = torpedo_board(b"open-opening")
+    board.run(until=lambda: board.host.replica is not None and isinstance(board.host.replica.phase, CommitPhase)
+              and board.host.replica.phase.opening and 1 not in board.host.replica.phase.openings)
+    replica = board.host.replica
+    board.cut(1)
+    board.run(play=False)
+    assert replica.open_seat_problem(1) == "it has committed to a choice it has not opened"
+    with pytest.raises(LocalError, match="it has committed to a choice it has not opened"):
+        board.host.open_seat(1)
 
 
 # (Beltpunk and the published Steam Court: their open seats are dealt to in test_hand_over.py.)
