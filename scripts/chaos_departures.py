@@ -5,9 +5,9 @@ process, every peer with ``--grace 1s``: 4-player Steam Court, 4-player Beltpunk
 Astonishing!, drawn in turn. Once a surviving peer has printed a drawn number of lines of the game,
 one seat — the host or a joiner, drawn too — is ``kill -9``ed and never comes back. The others
 must finish: every survivor exits 0 with "Game over", its transcript verifies whole, names the
-seat a bot took (and, for the host, who hosted from when), and blames nobody. A game may instead
-end for one of the moments at which the SPEC lets no bot take a vanished seat (the README lists
-them): every survivor then says so, exits 1, and its transcript still verifies, blaming nobody.
+seat a bot took (and, for the host, who hosted from when), and blames nobody. At tables of three
+or more the SPEC leaves no moment at which a bot can't take a vanished seat (protocol 7): a game
+that ends instead is a failure.
 
     .venv/bin/python scripts/chaos_departures.py [GAMES] [--seed TEXT]
 
@@ -83,7 +83,7 @@ class Peer:
 
 def play(game: str, players: int, victim: int, lines: int, work: Path) -> tuple[str, str]:
     """One game, process ``victim`` (0: the host) killed once another has printed ``lines`` lines
-    of it; ``(outcome, detail)``: outcome ``played on``, ``ended`` (at a moment the SPEC names),
+    of it; ``(outcome, detail)``: outcome ``played on``,
     ``no kill`` (the game was over first) or ``FAILED``."""
     transcripts = work / "transcripts"
     names = NAMES[:players]
@@ -119,7 +119,7 @@ def play(game: str, players: int, victim: int, lines: int, work: Path) -> tuple[
         ended = [peer for peer in survivors if any("ending the game (a bot can't take their seat" in line for line in peer.out)]
         if ended:
             why = next(line for line in ended[0].out if "a bot can't take their seat" in line)
-            return "ended", f"{gone} killed; exits {sorted(code for code, _ in results.values())}; {why.split('seat: ', 1)[1][:90]}"
+            return "FAILED", f"ended: {gone} killed; exits {sorted(code for code, _ in results.values())}; {why.split('seat: ', 1)[1][:90]}"
         seat = next(iter(reports.values())).names.index(gone)
         for peer in survivors:
             name = names[peers.index(peer)]

@@ -10,15 +10,12 @@ from p2pgames.games import get_game
 from p2pgames.session import verify_transcript
 
 # Moments at which a seat that vanished can't be played by a bot, so the table can only end (the
-# SPEC's §B14/§B16 refusals; issue 25's note): in Astonishing!, about 2.5 % of a joiner's entries
-# (a give or take under way whose card only its key locks; never the host's, in the games
-# measured), in Steam Court and Beltpunk none past the first entries. A kill is a moment chosen by
-# timing, not by the test: one that lands there is tried again, a few times at most, at another
-# moment (and any other reason fails the test).
-# Steam Torpedo, two players (no escrow): about 1 % of the entries after the builds, a choice
-# committed to and not opened (a seat opens only as it is there).
+# SPEC's §B14 refusal; issue 25's note): at a two-player Steam Torpedo (no escrow), the moment
+# between the last captain's commitment and the vanished captain's own opening (an automatic step:
+# milliseconds). A kill is a moment chosen by timing, not by the test: one that lands there is
+# tried again, a few times at most, at another moment (and any other reason fails the test).
+# The tables of three or more have none: a seat is rebuilt from its escrow (§B16).
 CANT_PLAY_ON = {
-    "astonishing": ("a re-shuffle it takes part in is under way over a card only its key still locks",),
     "torpedo": ("it has committed to a choice it has not opened",),
 }
 TRIES = 3
