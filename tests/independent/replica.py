@@ -317,10 +317,23 @@ class Replica:
         return any(seat in deal.holders and deal.number not in audited for deal in self.deals.values())
 
     def _unopened_choice(self, seat) -> bool:
-        """`seat` committed to a choice in the current choice phase and has not opened it (§B14)."""
+        """`seat` committed to a choice in the current choice phase and has not opened it: what
+        stops its hand-over (§B14)."""
         phase = self.phase
         return (phase["kind"] == "choice" and phase["domain"] == "choice"
                 and seat in phase["commits"] and seat not in phase["opens"])
+
+    def _choice_opening(self) -> bool:
+        """The current phase is a choice phase that is opening: every seat of it has committed (§B5)."""
+        phase = self.phase
+        return (phase["kind"] == "choice" and phase["domain"] == "choice"
+                and len(phase["commits"]) == len(phase["seats"]))
+
+    def _opening_owed(self, seat) -> bool:
+        """`seat` committed to a choice and has not opened it while the phase is opening: what
+        stops opening it as it is (§B14). One committed while the phase is not opening yet is no
+        obstacle: it is dropped when the seat opens."""
+        return self._unopened_choice(seat) and self._choice_opening()
 
     def _consent_refused(self, seat, target) -> bool:
         """What makes either kind of consent to opening `target` illegal from `seat` (§B14, §B16)."""
@@ -332,7 +345,7 @@ class Replica:
         if not is_int(target) or not 0 <= target < self.players:
             raise Fault("malformed", f"seat {seat}: consented to opening seat {target!r}, which doesn't exist", seat)
         if (self._consent_refused(seat, target) or seat in self.consents.get(target, set())
-                or ((self._holds_keys(target) or self._unopened_choice(target)) and not self._rebuildable(target))):
+                or ((self._holds_keys(target) or self._opening_owed(target)) and not self._rebuildable(target))):
             raise Fault("illegal", f"seat {seat}: may not consent to opening seat {target} now", seat)
         self.consents.setdefault(target, set()).add(seat)
         self._consented(target)
@@ -343,14 +356,10 @@ class Replica:
         holders' shares coming from then on (§B16); else it waits."""
         if any(s not in self.consents[target] for s in self.playing() if s != target):
             return
-        if self._holds_keys(target) or self._unopened_choice(target):
+        if self._holds_keys(target) or self._opening_owed(target):
             if not self._rebuildable(target):
                 return
             self.rebuilding.add(target)
-            phase = self.phase
-            if (phase["kind"] == "choice" and phase["domain"] == "choice" and target in phase["commits"]
-                    and len(phase["commits"]) < len(phase["seats"])):
-                del phase["commits"][target]  # nobody opened yet: its caretaker chooses again
         self._seat_opens(target)
 
     def _rebuildable(self, target) -> bool:
@@ -373,11 +382,14 @@ class Replica:
                     or self._holds_escrowed_shares(target))
 
     def _seat_opens(self, target):
-        """`target` is open from this entry (§B14): a random phase waiting for it leaves it out."""
+        """`target` is open from this entry (§B14): a random phase waiting for it leaves it out; a
+        choice phase not opening yet drops its commitment, its caretaker choosing again (§B14 2)."""
         for pending in (self.consents, self.shares, self.lock_shares, self.sent_keys):
             pending.pop(target, None)
         self.open[target] = self.seq - 1
         phase = self.phase
+        if phase["kind"] == "choice" and phase["domain"] == "choice" and not self._choice_opening():
+            phase["commits"].pop(target, None)  # nobody has seen an opening: its caretaker commits anew
         if phase["kind"] == "choice" and phase["domain"] == "random" and target in phase["seats"]:
             phase["seats"].remove(target)
             phase["commits"].pop(target, None)
@@ -498,7 +510,7 @@ class Replica:
         if not self.bots_allowed or self.phase["kind"] == "over":
             raise Fault("illegal", f"seat {seat}: a take-over where no seat can be opened (the table plays no "
                                    f"bot in a leaver's seat, or the game is over)", seat)
-        if (self._holds_keys(host) or self._unopened_choice(host)) and not self._rebuildable(host):
+        if (self._holds_keys(host) or self._opening_owed(host)) and not self._rebuildable(host):
             raise Fault("illegal", f"seat {seat}: a take-over while the host's seat {host} can't be opened, as it "
                                    f"is or rebuilt from its escrow", seat)
         if self._caretaker_owes_opening():
