@@ -317,10 +317,23 @@ class Replica:
         return any(seat in deal.holders and deal.number not in audited for deal in self.deals.values())
 
     def _unopened_choice(self, seat) -> bool:
-        """`seat` committed to a choice in the current choice phase and has not opened it (§B14)."""
+        """`seat` committed to a choice in the current choice phase and has not opened it: what
+        stops its hand-over (§B14)."""
         phase = self.phase
         return (phase["kind"] == "choice" and phase["domain"] == "choice"
                 and seat in phase["commits"] and seat not in phase["opens"])
+
+    def _choice_opening(self) -> bool:
+        """The current phase is a choice phase that is opening: every seat of it has committed (§B5)."""
+        phase = self.phase
+        return (phase["kind"] == "choice" and phase["domain"] == "choice"
+                and len(phase["commits"]) == len(phase["seats"]))
+
+    def _opening_owed(self, seat) -> bool:
+        """`seat` committed to a choice and has not opened it while the phase is opening: what
+        stops opening it as it is (§B14). One committed while the phase is not opening yet is no
+        obstacle: it is dropped when the seat opens."""
+        return self._unopened_choice(seat) and self._choice_opening()
 
     def _consent_refused(self, seat, target) -> bool:
         """What makes either kind of consent to opening `target` illegal from `seat` (§B14, §B16)."""
@@ -332,7 +345,7 @@ class Replica:
         if not is_int(target) or not 0 <= target < self.players:
             raise Fault("malformed", f"seat {seat}: consented to opening seat {target!r}, which doesn't exist", seat)
         if (self._consent_refused(seat, target) or seat in self.consents.get(target, set())
-                or ((self._holds_keys(target) or self._unopened_choice(target)) and not self._rebuildable(target))):
+                or ((self._holds_keys(target) or self._opening_owed(target)) and not self._rebuildable(target))):
             raise Fault("illegal", f"seat {seat}: may not consent to opening seat {target} now", seat)
         self.consents.setdefault(target, set()).add(seat)
         self._consented(target)
@@ -343,41 +356,35 @@ class Replica:
         holders' shares coming from then on (§B16); else it waits."""
         if any(s not in self.consents[target] for s in self.playing() if s != target):
             return
-        if self._holds_keys(target) or self._unopened_choice(target):
+        if self._holds_keys(target) or self._opening_owed(target):
             if not self._rebuildable(target):
                 return
             self.rebuilding.add(target)
-            phase = self.phase
-            if (phase["kind"] == "choice" and phase["domain"] == "choice" and target in phase["commits"]
-                    and len(phase["commits"]) < len(phase["seats"])):
-                del phase["commits"][target]  # nobody opened yet: its caretaker chooses again
         self._seat_opens(target)
 
     def _rebuildable(self, target) -> bool:
         """`target`'s keys can be rebuilt from its escrow now (§B16): its escrow and each lock
-        escrow of a deal it locked are among the seats playing now, it holds no share the table
-        needs of another rebuilt seat, and no re-shuffle waits for its re-key over a slot that
-        stays escrowed."""
+        escrow of a deal it locked are among the seats playing now, and it holds no share the
+        table needs of another rebuilt seat. (A re-shuffle waiting for its re-key over a slot that
+        stays escrowed is no obstacle since protocol 7: it starts again at the rebuild.)"""
         others = [s for s in self.playing() if s != target]
         escrow = self.escrows.get(target)
         audited = self._audited()
         unescrowed = any(target in deal.verifiers and deal.number not in audited
                          and self.lock_escrows.get((target, deal.number), {}).get("holders") != others
                          for deal in self.deals.values())
-        staying = self._staying(target)
-        phase = self.phase
-        rekey_over_staying = phase["kind"] == "cards" and phase["sub"] == "deals" and any(
-            ("rekey", target) in self.deals[d].passes and set(self.deals[d].sources) & set(staying)
-            for d in phase["deals"])
-        return not (escrow is None or escrow["holders"] != others or unescrowed or rekey_over_staying
+        return not (escrow is None or escrow["holders"] != others or unescrowed
                     or self._holds_escrowed_shares(target))
 
     def _seat_opens(self, target):
-        """`target` is open from this entry (§B14): a random phase waiting for it leaves it out."""
+        """`target` is open from this entry (§B14): a random phase waiting for it leaves it out; a
+        choice phase not opening yet drops its commitment, its caretaker choosing again (§B14 2)."""
         for pending in (self.consents, self.shares, self.lock_shares, self.sent_keys):
             pending.pop(target, None)
         self.open[target] = self.seq - 1
         phase = self.phase
+        if phase["kind"] == "choice" and phase["domain"] == "choice" and not self._choice_opening():
+            phase["commits"].pop(target, None)  # nobody has seen an opening: its caretaker commits anew
         if phase["kind"] == "choice" and phase["domain"] == "random" and target in phase["seats"]:
             phase["seats"].remove(target)
             phase["commits"].pop(target, None)
@@ -498,7 +505,7 @@ class Replica:
         if not self.bots_allowed or self.phase["kind"] == "over":
             raise Fault("illegal", f"seat {seat}: a take-over where no seat can be opened (the table plays no "
                                    f"bot in a leaver's seat, or the game is over)", seat)
-        if (self._holds_keys(host) or self._unopened_choice(host)) and not self._rebuildable(host):
+        if (self._holds_keys(host) or self._opening_owed(host)) and not self._rebuildable(host):
             raise Fault("illegal", f"seat {seat}: a take-over while the host's seat {host} can't be opened, as it "
                                    f"is or rebuilt from its escrow", seat)
         if self._caretaker_owes_opening():
@@ -663,6 +670,7 @@ class Replica:
         rebuilt and checked, its keys published but those that stay escrowed, and it is open from
         this entry (§B16 steps 1–3, 6)."""
         escrow = self.escrows[seat]
+        staying = set(self._staying(seat))  # (as `locks` defines it, at this entry)
         e = sum(self.shares[seat].values()) % deck.N
         if e == 0 or deck.escrow_commitments(e, len(escrow["holders"])) != escrow["commitments"]:
             raise Fault("bad-escrow", f"seat {seat}: its escrow's shares are no split of one secret", seat)
@@ -695,6 +703,7 @@ class Replica:
         self.rebuilding.discard(seat)
         for pending in (self.shares, self.lock_shares, self.sent_keys):
             pending.pop(seat, None)
+        self._restart_reshuffles(seat, staying)
         # Step 6: what the seat owes is done for it. Its passes are everyone's to compute (`_pass`);
         # a keys round under way is handed to its escrow's holders (a choice it committed to was
         # chosen again when it opened, if the phase was not opening yet; else its caretaker opens it).
@@ -710,6 +719,40 @@ class Replica:
                                             if seat in self.deals[d].holders}
                 if len(phase["submitted"]) == len(phase["required"]):
                     self._audit_done()
+
+    def _restart_reshuffles(self, seat, staying):
+        """§B16 step 5, *A re-shuffle under way starts again*: at the entry that rebuilds `seat`,
+        each re-shuffle of the current sub-step that it holds, its re-key pass not made, with a
+        source slot whose key of `seat` stays escrowed, is set up anew as a re-shuffle whose
+        sub-step begins here: its passes so far void, `seat` (open) no longer a holder, its
+        published lock keys taken off the starting values, a holder that knows each escrowed slot
+        taking that lock off in its re-key pass. A slot no holder of the new deal knows is shown
+        to its lowest holder first (a `Disclose`): then the re-shuffle waits for that keys round,
+        which follows the deals of the sub-step still under way."""
+        phase = self.phase
+        if not (phase["kind"] == "cards" and phase["sub"] == "deals"):
+            return
+        kind, ops = phase["groups"][phase["index"]]
+        again = [op for op in ops if op[0] == "reshuffle" and op[1] in phase["deals"]
+                 and seat in self.deals[op[1]].holders and ("rekey", seat) in self.deals[op[1]].passes
+                 and set(op[2]) & staying]
+        if not again:
+            return
+        shown = self._shown_before(again)
+        if not shown:
+            for op in again:
+                self._open_deal(op)  # (the old Deal, its void passes with it, is replaced)
+            return
+        numbers = {op[1] for op in again}
+        phase["deals"] = [d for d in phase["deals"] if d not in numbers]
+        phase["groups"][phase["index"]] = (kind, [op for op in ops if op[1] not in numbers])
+        phase["groups"][phase["index"] + 1:phase["index"] + 1] = [("keys", shown), ("deals", again)]
+        for number in numbers:  # its passes are void; it is set up when its sub-step comes
+            self.deals[number].passes = []
+        if all(not self.deals[d].passes for d in phase["deals"]):
+            self._next_substep()
+            if self.phase is None:
+                self._begin()
 
     def _owe_shares(self, seat, owed):
         """What a rebuilt seat owes in a keys round is owed by the holders of its lock escrow of

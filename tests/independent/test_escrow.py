@@ -525,3 +525,101 @@ def test_no_share_is_given_before_every_seat_has_agreed():
     assert 1 not in rep.open
     agree(table, 1, (2,))
     table.submit(0, table.rebuild(0, 1))
+
+
+# --- a re-shuffle under way starts again at a rebuild (§B16 step 5, protocol 7) -------------------
+
+class RemaskingProbe(KeptProbe):
+    """The probe game whose passed card is re-masked with the receiver's hand at once (as
+    Astonishing! re-masks a hand after a trade): a re-shuffle of that hand, the card passed among
+    its sources — locked by its giver's key alone, and in nobody's keeping —, its new slots
+    disclosed to the receiver."""
+
+    def act(self, seat, action):
+        super().act(seat, action)
+        if action[0] == "pass":
+            left = (seat + 1) % self.players
+            self.hands[left] = self.cards.remask(self.hands[left], left)
+
+
+class RemaskingTable(Table):
+    """A `Table` of that game, every seat's secret escrowed first; a re-key pass takes off, with
+    the seat's own lock, a rebuilt seat's lock kept on its input for it (§B16 step 5)."""
+
+    def __init__(self, players=3, label=b""):
+        super().__init__(players, label)
+        self.rep = replica.Replica(RemaskingProbe(players), GAME_ID, self.rep.seats, probe.DECK_DOMAIN)
+        for seat in range(players):
+            self.submit(seat, self.escrow(seat))
+
+    def make_pass(self, seat, stand_in=True):
+        body = super().make_pass(seat)
+        deal = self.rep.deals[body["deal"]]
+        if body["stage"] == "rekey" and deal.kept_locks and stand_in:
+            inputs = deal.done[-1][3] if deal.done else deal.start
+            a = self.keys(seat, deal.number)[0]
+            olds = [self.lock_key(seat, source) for source in deal.sources]
+            for i, (gone, taker) in deal.kept_locks.items():
+                if taker == seat:
+                    olds[i] = olds[i] * self.lock_key(gone, deal.sources[i]) % deck.N
+            body["values"] = [deck.encrypt(v, a * deck.inverse(o) % deck.N) for v, o in zip(inputs, olds)]
+        return body
+
+
+def remask_under_way(table):
+    """Play until a re-mask has begun and one seat alone has made its re-key pass; its deal."""
+    def until(t):
+        rep = t.rep
+        return (rep.phase["kind"] == "cards" and rep.phase["sub"] == "deals"
+                and any(rep.deals[d].sources is not None and [p[0] for p in rep.deals[d].done] == ["rekey"]
+                        for d in rep.phase["deals"]))
+    table.play(until=until)
+    [number] = table.rep.phase["deals"]
+    return table.rep.deals[number]
+
+
+def test_a_reshuffle_waiting_for_a_rebuilt_seats_rekey_over_a_card_it_gave_starts_again_without_it():
+    """Seat 1 gave seat 2 a card (locked by seat 1's key alone) and the card is being re-masked
+    with seat 2's hand; seat 0 has made its re-key pass, seat 1 owes its own and is gone. Since
+    protocol 7 that is no obstacle to rebuilding seat 1: at the entry that rebuilds it the
+    re-shuffle starts again without it — seat 0's pass void, seat 1's published lock keys off the
+    starting values, the card's lock of seat 1 left on for a holder that knows the card, seat 2, to
+    take off in its re-key. Played to the end and audited."""
+    table = RemaskingTable(3, b"gift 0")
+    rep, game = table.rep, table.rep.game
+    deal = remask_under_way(table)
+    assert game.winner == 1 and game.hands[2] == list(range(deal.first, deal.first + deal.size))
+    [gift] = [slot for slot in deal.sources if rep.unpublished[slot] == {1}]
+    assert rep.knows[gift] == {1, 2} and rep._staying(1) == [gift]
+    assert deal.passes[0] == ("rekey", 1) and [p[:2] for p in deal.done] == [("rekey", 0)]
+    rebuild_by(table, 1, (0, 2))  # (protocol 6 refused these consents)
+    assert rep.rebuilt == {1: rep.seq - 1} and (gift, 1) not in rep.published
+    new = rep.deals[deal.number]
+    assert new is not deal and new.done == [] and new.holders == [0, 2] and rep.phase["deals"] == [deal.number]
+    assert new.passes == [(stage, h) for stage in ("rekey", "shuffle", "lock") for h in (0, 2)]
+    assert (new.first, new.size, new.sources, new.cards) == (deal.first, deal.size, deal.sources, deal.cards)
+    # The starting values: seat 1's published locks off; the card's still on, for seat 2.
+    i = deal.sources.index(gift)
+    assert new.kept_locks == {i: (1, 2)} and new.start[i] == deal.start[i]
+    assert all(new.start[j] == deck.encrypt(deal.start[j], deck.inverse(rep.published[(source, 1)]))
+               for j, source in enumerate(deal.sources) if j != i)
+    # Seat 0's pass is void: it makes it again, the one it made before but over the new values.
+    again = table.make_pass(0)
+    assert again["stage"] == "rekey" and again["values"] != deal.done[0][3]
+    table.play()
+    assert rep.result() is not None
+    # The audit read the new passes only, the kept lock taken off by its stand-in.
+    assert [p[:2] for p in rep.deals[deal.number].done if p[0] == "rekey"] == [("rekey", 0), ("rekey", 2)]
+    assert deal.number in rep._audited()
+
+
+def test_a_stand_in_whose_rekey_leaves_the_rebuilt_seats_lock_on_is_named_by_the_audit():
+    table = RemaskingTable(3, b"gift 0")
+    rep = table.rep
+    deal = remask_under_way(table)
+    rebuild_by(table, 1, (0, 2))
+    table.play(until=lambda t: rep.deals[deal.number].passes[:1] == [("rekey", 2)])
+    table.submit(2, table.make_pass(2, stand_in=False))  # only its own lock taken off
+    with pytest.raises(replica.Fault) as caught:
+        table.play()
+    assert (caught.value.code, caught.value.culprit) == ("bad-pass", 2)

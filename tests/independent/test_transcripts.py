@@ -711,3 +711,104 @@ def test_no_forfeit_while_a_seat_is_open_nor_once_the_game_is_over():
     assert rep.phase["kind"] == "over" and rep.forfeit is None
     refused_forfeit(rep, 0, "illegal")
     refused_forfeit(rep, 1, "illegal")
+
+
+# --- a seat opened with a choice committed while the phase is not opening yet (§B14, protocol 7) ---
+
+def torpedo_board(seed, reach=False):
+    """Two Torpedo captains played by the product's quick heuristic bot (which plays an open seat too)."""
+    from p2pgames.bots import bot_for
+    game = get_game("torpedo")
+    board = switchboard.Switchboard("torpedo", 2, seed=seed, reach=reach,
+                                    bots=[bot_for(game, seed + bytes([seat]), "heuristic") for seat in (0, 1)])
+    for session in board.sessions:
+        session.open_seat_bot = "heuristic"
+    return board
+
+
+def commit_alone(board, seat):
+    """Play until a choice phase begins (the captains' builds) and have only `seat`'s bot commit."""
+    from p2pgames.session._replica import CHOICE_DOMAIN, CommitPhase
+
+    def choosing():
+        rep = board.sessions[seat].replica
+        return (rep is not None and isinstance(rep.phase, CommitPhase) and rep.phase.purpose == CHOICE_DOMAIN
+                and not rep.phase.commitments and board.sessions[seat].decision(texts=False) is not None)
+
+    board.run(until=choosing)
+    session = board.sessions[seat]
+    step = session.decision(texts=False).step
+    session.act(board.bots[seat].choose(session.game, session.replica.state, seat, session.knowledge, step))
+    board.run(play=False)
+
+
+@pytest.mark.parametrize("gone", [0, 1])
+def test_a_captain_gone_having_committed_alone_is_opened_as_it_is_and_its_bot_chooses_again(gone):
+    """Two captains, no escrow (§C8): the one that committed alone to its build vanishes; the
+    other opens its seat — the host's by a take-over (§B15) —, its commitment is dropped and its
+    caretaker commits anew before any opening (§B14, protocol 7). The independent verifier
+    follows it to the end."""
+    board = torpedo_board(b"indep-committed-alone" + bytes([gone]), reach=True)
+    commit_alone(board, gone)
+    left = 1 - gone
+    session = board.sessions[left]
+    (board.kill if gone == 0 else board.cut)(gone)
+    board.run(play=False)
+    session.open_seat(gone)
+    board.flush()
+    board.run()
+    assert session.result is not None and session.fault is None
+    report = transcript.verify(bytes(board.transcripts[left]))
+    assert report.ok and report.followed and report.result is not None, report.problem
+    [entry] = report.open_seats.values()
+    assert report.open_seats == {gone: entry} and report.rebuilt == {}
+    kinds = [(seat, body["t"]) for seat, body in report.bodies]
+    assert kinds[:entry] == [(gone, "commit")]  # its commitment, alone, before it opened
+    assert kinds[entry] == ((left, "take-over") if gone == 0 else (left, "open-seat"))
+    if gone == 0:
+        assert report.hosts == [[0, 0], [entry, 1]]
+    # Then both commit again (the caretaker for the open seat), and only then does anyone open.
+    first_open = kinds.index(next(k for k in kinds if k[1] == "open"))
+    assert sorted(kinds[entry + 1:first_open]) == [(0, "commit"), (1, "commit")]
+    assert report.bodies[entry + 1:first_open] and all(
+        body["commitment"] != report.bodies[0][1]["commitment"] for _s, body in report.bodies[entry + 1:first_open])
+
+
+def consent_inserted(data, seed, at):
+    """`data`'s records up to its entry `at`, then an entry `at` of seat 0 (the host) consenting to
+    opening seat 1, signed with the board's keys as its sessions sign."""
+    private = [reproducible_bytes(seed + bytes([seat]))(32) for seat in (0, 1)]
+    items = [(kind, value) for _i, kind, value in transcript.records(data)]
+    start = opened(next(value for kind, value in items if kind == "start"))
+    assert [wire.public_key(p) for p in private] == [s[0] for s in start.body["seats"]]
+    positions = [i for i, (kind, _value) in enumerate(items) if kind == "entry"]
+    before = opened(items[positions[at - 1]][1])
+    counter = sum(1 for i in positions[:at] if opened(opened(items[i][1]).body["submission"]).body["seat"] == 0)
+    submission = wire.make_envelope(private[0], "submit", {
+        "game_id": start.body["game_id"], "seat": 0, "counter": counter, "based_on": at,
+        "body": {"t": "open-seat", "seat": 1}})
+    entry = wire.make_envelope(private[0], "entry", {"game_id": before.body["game_id"], "seq": at,
+                                                      "prev": before.digest, "state": before.body["state"],
+                                                      "submission": submission})
+    return file_of(items[:positions[at]] + [("entry", entry)])
+
+
+def test_a_consent_to_opening_a_seat_whose_choice_waits_in_a_phase_opening_is_illegal():
+    """Seat 1 committed first, then seat 0: the phase is opening (every seat has committed, §B5)
+    and seat 1 has not opened, so the host's consent to opening it is `illegal` (§B14), its
+    fault; one commitment earlier (seat 0's not in), the same consent opens seat 1 as it is."""
+    seed = b"indep-opening"
+    board = torpedo_board(seed)
+    commit_alone(board, 1)
+    board.run()
+    data = bytes(board.transcripts[0])
+    bodies = transcript.verify(data).bodies
+    assert [(s, b["t"]) for s, b in bodies[:3]] == [(1, "commit"), (0, "commit"), (0, "open")]
+    report = transcript.verify(consent_inserted(data, seed, 1))
+    assert report.ok and report.open_seats == {1: 1} and report.entries == 2, report.problem
+    product = verify_transcript(consent_inserted(data, seed, 1), get_game)
+    assert product.ok and product.open_seats == {1: 1}, product.describe()
+    report = transcript.verify(consent_inserted(data, seed, 2))
+    assert not report.ok and (report.code, report.culprit) == ("illegal", 0), report.problem
+    assert report.problem.startswith("entry 2:"), report.problem
+    assert not verify_transcript(consent_inserted(data, seed, 2), get_game).ok
