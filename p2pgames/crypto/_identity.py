@@ -78,6 +78,22 @@ def _has_small_order(point: tuple[int, int]) -> bool:
     return x == 0 and y == z
 
 
+# Signatures this process has verified, by (key, signature, SHA-256 of the signed bytes): the same
+# envelope is often checked again — by each session of a process that runs several (bots, tests),
+# by a transcript's verification after the game, by a resume. Ed25519 verification is
+# deterministic, so a success found here is the success the library would give; failures are never
+# kept. Bounded: the oldest half goes when it is full.
+_VERIFIED: dict[tuple[bytes, bytes, bytes], None] = {}
+_VERIFIED_MAX = 1 << 15
+
+
+def _remember_verified(key: tuple[bytes, bytes, bytes]) -> None:
+    if len(_VERIFIED) >= _VERIFIED_MAX:
+        for old in list(_VERIFIED)[: _VERIFIED_MAX // 2]:
+            _VERIFIED.pop(old, None)  # (another thread may have taken it)
+    _VERIFIED[key] = None
+
+
 @dataclass(frozen=True, slots=True)
 class PublicKey:
     """An Ed25519 public key: 32 raw bytes (RFC 8032 encoding).
@@ -125,12 +141,17 @@ class PublicKey:
                 f"a signature is {SIGNATURE_SIZE} bytes; got {_describe(signature)} "
                 f"(key {self.fingerprint()}, domain {domain!r})"
             )
+        signature = bytes(signature)
+        remembered = (self.raw, signature, hashlib.sha256(message).digest())
+        if remembered in _VERIFIED:
+            return
         try:
-            self._loaded.verify(bytes(signature), message)
+            self._loaded.verify(signature, message)
         except InvalidSignature:
             raise BadSignature(
                 f"signature does not verify for key {self.fingerprint()} in domain {domain!r}"
             ) from None
+        _remember_verified(remembered)
 
     def fingerprint(self) -> str:
         """The key's fingerprint for people to compare: ``xxxx-xxxx-xxxx-xxxx``.

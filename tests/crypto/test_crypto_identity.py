@@ -61,6 +61,48 @@ def test_signature_is_bound_to_domain_and_payload() -> None:
     ALICE.public_key.verify("hello", canonical.decode(canonical.encode({"name": "Ada"})), signature)
 
 
+def test_a_signature_verified_once_is_remembered_for_exactly_its_key_domain_and_payload(monkeypatch) -> None:
+    """The process remembers signatures it has verified (an envelope is often checked again); what
+    it remembers never makes another key, domain, payload or signature pass, and a failure is
+    never remembered."""
+    from p2pgames.crypto import _identity
+
+    monkeypatch.setattr(_identity, "_VERIFIED", {})  # (the process's own is left as it was)
+    checked = []
+
+    class Counting:
+        def __init__(self, loaded):
+            self.loaded = loaded
+
+        def verify(self, signature, message):
+            checked.append(message)
+            return self.loaded.verify(signature, message)
+
+    alice = crypto.PublicKey(ALICE.public_key.raw)
+    object.__setattr__(alice, "_loaded", Counting(alice._loaded))
+    signature = ALICE.sign("remember", {"n": 1})
+    alice.verify("remember", {"n": 1}, signature)
+    alice.verify("remember", {"n": 1}, signature)
+    assert len(checked) == 1
+    for domain, payload, signed in [("rememberX", {"n": 1}, signature), ("remember", {"n": 2}, signature),
+                                    ("remember", {"n": 1}, signature[:-1] + bytes([signature[-1] ^ 1]))]:
+        with pytest.raises(crypto.BadSignature):
+            alice.verify(domain, payload, signed)
+    with pytest.raises(crypto.BadSignature):
+        BOB.public_key.verify("remember", {"n": 1}, signature)
+    assert len(_identity._VERIFIED) == 1
+
+
+def test_the_remembered_signatures_are_bounded(monkeypatch) -> None:
+    from p2pgames.crypto import _identity
+
+    monkeypatch.setattr(_identity, "_VERIFIED", {})
+    monkeypatch.setattr(_identity, "_VERIFIED_MAX", 8)
+    for n in range(20):
+        ALICE.public_key.verify("bounded", n, ALICE.sign("bounded", n))
+        assert len(_identity._VERIFIED) <= 8
+
+
 @pytest.mark.parametrize("domain", ["", "a\x00b", b"bytes"])
 def test_bad_domains_are_refused(domain: object) -> None:
     with pytest.raises(ValueError):
