@@ -408,7 +408,7 @@ def _port_mappers(args: argparse.Namespace) -> list:
         chosen_interfaces()  # checked here, where a mistake is still the command line's: both uses read it
     except OSError as error:
         raise UsageError(error.strerror) from None
-    if getattr(args, "no_upnp", False):  # (`resume` as a joiner has no such option: it asks no router)
+    if args.no_upnp:
         return []
 
     try:
@@ -1122,7 +1122,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--code", metavar="CODE", help="the host's new join code, if it moved (it must have the same key)")
     resume.add_argument("--port", type=int, metavar="P", help="host: listen on this port (default: the one the game had)")
     resume.add_argument("--bind", metavar="ADDR", help="host: address to listen on (default: all interfaces)")
-    no_upnp_option(resume, "host: ")
+    no_upnp_option(resume, "host, or the player the table would go to should its host leave: ")
     resume.add_argument("--bot", nargs="?", const="", metavar="KIND", help="a bot plays the seat, with no terminal")
     resume.add_argument(
         "--forget", action="store_true",

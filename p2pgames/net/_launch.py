@@ -447,9 +447,19 @@ async def join_table(
         say(f"No key fingerprint in the join code: the host's key {host} can't be checked; ask your host whether it is theirs.")
     else:
         say(f"The host's key {host} matches the join code.")
-    if listeners and port_mappers and not _is_loopback(code.host):
-        nursery.start_soon(map_port_as_successor, node, port_mappers, listeners[0].socket.getsockname()[1], say)
+    ask_router_as_successor(nursery, node, port_mappers, listeners, on_loopback=_is_loopback(code.host), say=say)
     return node
+
+
+def ask_router_as_successor(
+    nursery: trio.Nursery, node: Node, port_mappers: Sequence[PortMapper], listeners: Sequence[trio.SocketListener],
+    *, on_loopback: bool, say: Callable[[str], None],
+) -> None:
+    """A joiner (``join``, or ``resume`` of a joiner's seat) that listens for the others: once it
+    is the seat the table would go to, ask its router to forward where it listens
+    (:func:`map_port_as_successor`) — not for a table ``on_loopback``, nor with no way to ask."""
+    if listeners and port_mappers and not on_loopback:
+        nursery.start_soon(map_port_as_successor, node, port_mappers, listeners[0].socket.getsockname()[1], say)
 
 
 async def map_port_as_successor(

@@ -15,8 +15,8 @@ from p2pgames.games import get_game
 from p2pgames.invocation import command
 from p2pgames.net._joincode import JoinCode
 from p2pgames.net._launch import (
-    SetupError, _connect_problem, _forwardable, _listen_problem, _no_connection, _outgoing_address, lan_address,
-    listening_address, successor_listeners, table_codes,
+    SetupError, _connect_problem, _forwardable, _is_loopback, _listen_problem, _no_connection, _outgoing_address,
+    ask_router_as_successor, lan_address, listening_address, successor_listeners, table_codes,
 )
 from p2pgames.net._portmap import MappingError, PortMapper, PortMapping, hold_port_mapping, no_mapping_line
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
@@ -89,7 +89,8 @@ async def resume_seat(
     A joiner with ``listen`` listens for the others, should the table be handed to it (§B15).
     Its new transcript goes to ``transcripts`` (default: beside the old one, which it replaces;
     none with ``no_transcript``, a joiner only: a host's transcript is its log).
-    A host asks its router to forward the port again with ``port_mappers`` (as ``host_table``).
+    A host asks its router to forward the port again with ``port_mappers`` (as ``host_table``); a
+    joiner that listens asks it once it is the seat the table would go to (as ``join_table``).
     Raises :class:`SetupError` with the player's message.
     """
     try:
@@ -152,6 +153,7 @@ async def resume_seat(
         # Not refused: nothing there took us back in time (silent, or another key): as no answer.
         raise SetupError(message, network=not refused)
     say(f"Back at the table: caught up on {session.replica.seq} log entries.")
+    ask_router_as_successor(nursery, node, port_mappers, listeners, on_loopback=_is_loopback(host), say=say)
     return node
 
 

@@ -19,7 +19,7 @@ from faultproxy import LOOPBACK, FaultProxy, Link
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
-from p2pgames.net import NetSettings, Node, drive_bot, open_host_listeners
+from p2pgames.net import JoinCode, NetSettings, Node, drive_bot, open_host_listeners
 from p2pgames.net._launch import map_port_as_successor, successor_listeners
 from scripted_mapper import ScriptedMapper
 from p2pgames.net._resume import find_saved_seats, resume_seat
@@ -233,3 +233,39 @@ async def test_only_the_seat_the_table_would_go_to_asks_its_router_and_everyone_
     assert [kind for kind, _, _ in mappers[1].calls] == ["add", "remove"] and mappers[1].mapped == set(), (
         "the mapping goes with the node")
     assert all(node.session.result is not None for node in nodes)
+
+
+async def test_a_joiner_taking_its_seat_again_asks_its_router_as_the_seat_the_table_would_go_to(
+        tmp_path, autojump_clock, monkeypatch):
+    """``resume`` of a joiner's seat asks its router as ``join`` does (issue 25, point 2): seat 1,
+    crashed and taken again, is the seat the table would go to, so once caught up it asks its
+    router to forward where it now listens, and the host learns the router's address first. (The
+    table is on loopback, where no router is asked: the test says it is not.)"""
+    from p2pgames.net import _resume
+    from test_network_faults import play
+
+    monkeypatch.setattr(_resume, "_is_loopback", lambda host: False)
+    mapper = ScriptedMapper("UPnP", "203.0.113.7")
+    said: list[str] = []
+
+    async def crash_and_take_seat_1_again(table, nursery: trio.Nursery) -> None:
+        host = table.nodes[0]
+        await host.wait_until(lambda: host.session.replica is not None and host.session.replica.seq >= 5)
+        table.kill(1)
+        [(path, _)] = find_saved_seats(table.seats, table.identities[1])
+
+        async def take_again(inner: trio.Nursery):
+            node = await resume_seat(inner, identity=table.identities[1], seat_path=path, name="bot-1", bot=True,
+                                     say=said.append, code=JoinCode(LOOPBACK, table.host_port, None),
+                                     port_mappers=[mapper])
+            table.nodes[1] = node
+            return node
+
+        await nursery.start(table._run_peer, 1, None, take_again)
+        with trio.fail_after(600):
+            await host.wait_until(lambda: bool(mapper.calls) and host.session.reach_of(1)[:1] == (("203.0.113.7", mapper.calls[0][2]),))
+
+    table = await play(tmp_path, b"resume-maps", during=crash_and_take_seat_1_again)
+    assert mapper.calls and mapper.calls[0][0] == "add", "the seat taken again asked its router nothing"
+    assert any(line.startswith("(your router forwards port ") for line in said), said
+    table.check_finished_and_verified()
