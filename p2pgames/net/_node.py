@@ -343,6 +343,10 @@ class Node:
             self._stop_soon()
         elif session.stage == "over" and not self._game_over:
             self._game_over = True
+            if session.replica is not None and session.replica.forfeit is not None:
+                # A win by forfeit (§B17): its entry is never agreed — the one other seat is gone —
+                # so there is nobody to wait for.
+                self.final_agreement.set()
             if session.is_host and self._nursery is not None:
                 self._nursery.start_soon(self._close_after_game)
         self._changed.set()
