@@ -52,6 +52,7 @@ the log it holds, then signs the take-over entry and goes on as the host.
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
@@ -118,6 +119,9 @@ class HostRole:
         # Everything sent every joiner since the start, to send a rejoining one what it missed:
         # (entries applied when it was sent — an entry's own number —, author seat, kind, raw).
         self.relay: list[tuple[int, int, str, bytes]] = []
+        # A successor's own acknowledgements, made as a joiner: they went to the old host only,
+        # which may have left before passing them on — every catch-up sends them (§B15).
+        self.acks_as_joiner: list[bytes] = []
         self.queue: deque[Submission] = deque()  # checked submissions to sequence
         self.draining = False
         self.restoring = False  # replaying our own transcript (Session.resume_host)
@@ -694,11 +698,11 @@ class HostRole:
         session = self.session
         # What it missed, as it would have had it (its own acknowledgements it makes again): the
         # relay's own bytes, sent as the connection takes them (a whole game's are megabytes).
-        session._send_history(connection, (
+        session._send_history(connection, itertools.chain((
             raw for key, author, kind, raw in self.relay
             if (key >= have or (acks_after is not None and kind == "ack" and key > acks_after))
             and not (author == seat and kind in ("ack", "accept"))
-        ))
+        ), self.acks_as_joiner))  # (after every entry: an ack of an entry it lacks is kept nowhere)
         for other, reach in sorted(session.reaches.items()):
             if other != seat:
                 session._send(connection, reach)  # where each seat can be reached, lately (§B15)
@@ -1012,6 +1016,7 @@ class HostRole:
         ``claiming``: the host seat we take the table from (see :meth:`claim_table`)."""
         role = cls(session)
         role.relay = list(joiner.heard)
+        role.acks_as_joiner = [raw for _, author, kind, raw in joiner.heard if author == session.seat and kind == "ack"]
         role.lobby = [(info, None) for info in session.seats]
         replica = session.replica
         assert replica is not None and session.seat is not None

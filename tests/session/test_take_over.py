@@ -9,7 +9,9 @@ import pytest
 from switchboard import Switchboard
 
 from p2pgames.games import get_game
-from p2pgames.session import HostChanged, LocalError, SeatOpened, TakeOverAgreed, encode_record, verify_transcript
+from p2pgames.session import (
+    HostChanged, LocalError, SeatOpened, TakeOverAgreed, encode_record, open_envelope, verify_transcript,
+)
 from p2pgames.session._replica import TAKE_OVER
 
 
@@ -74,6 +76,30 @@ def test_a_joiner_that_holds_more_of_the_log_gives_it_to_the_successor_before_an
         assert board.sessions[seat].fault is None and board.sessions[seat].result == board.sessions[1].result
         report = verify_transcript(bytes(board.transcripts[seat]), get_game)
         assert report.ok and report.complete, report.describe()
+
+
+def test_the_successors_own_acknowledgements_that_the_old_host_never_passed_on_reach_everyone():
+    """The successor acknowledged an entry as a joiner; the host died before passing that on,
+    while the others had gone on to later entries. The successor sends its own acknowledgements
+    to every seat that rejoins it (§B15 step 2), so every seat agrees on every entry to the end —
+    without them the others' agreement stopped at that entry for good (their final agreement,
+    which a program waits for before it leaves, never came)."""
+    lost = 45
+    board = Switchboard("beltpunk", 4, seed=b"ackloss", reach=True)
+
+    def lost_with_the_host(seat: int, data: bytes) -> bytes | None:
+        envelope = open_envelope(data)
+        return None if (seat, envelope.kind, envelope.body.get("seq")) == (1, "ack", lost) else data
+
+    board.tamper = lost_with_the_host
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= lost + 3)
+    board.tamper = None
+    assert all(board.sessions[seat].agreed_through == lost - 1 for seat in (2, 3))
+    take_over(board, at=0)
+    board.run()
+    for seat in (1, 2, 3):
+        session = board.sessions[seat]
+        assert session.result is not None and session.agreed_through == session.replica.seq - 1, seat
 
 
 def test_a_two_player_torpedo_after_the_builds_is_taken_over_by_the_one_left():
