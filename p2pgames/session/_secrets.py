@@ -169,6 +169,11 @@ class SeatSecrets:
         step (the value kept in :attr:`choices` to open it)."""
         phase = replica.phase
         if isinstance(phase, CommitPhase):
+            # Only this phase's choice and a sealed set's, still to be opened, are kept: the
+            # others' phases are over (opened).
+            live = {phase.phase_id} | ({replica.sealed.phase_id} if replica.sealed is not None else set())
+            for over in [phase_id for phase_id in self.choices if phase_id not in live]:
+                del self.choices[over]
             self.choices[phase.phase_id] = wire_action
             ours = self._commitment(replica, phase.phase_id, phase.purpose)
             assert ours is not None
@@ -228,7 +233,8 @@ class SeatSecrets:
             ours = self._commitment(replica, phase.phase_id, phase.purpose)
             if ours is None:  # pragma: no cover - we committed, or we wouldn't be asked to open
                 return None
-            self.choices.pop(phase.phase_id, None)
+            # The choice stays kept (until our next one): this opening may never be sequenced (a
+            # host gone with it, whose successor's take-over took its counter) and be made again.
             return {"t": "open", "salt": ours.salt, "value": ours.value}
         if isinstance(phase, CardPhase):
             sub = phase.current

@@ -102,6 +102,38 @@ def test_the_successors_own_acknowledgements_that_the_old_host_never_passed_on_r
         assert session.result is not None and session.agreed_through == session.replica.seq - 1, seat
 
 
+def test_the_successors_own_opening_that_the_old_host_never_sequenced_is_made_again_after_the_take_over():
+    """Every seat had sealed its choice; the successor sent the opening of its own, and the host
+    died before sequencing it. The take-over entry takes that submission's counter, so the
+    opening is sent again as a new submission — from what opens the commitment, which the seat
+    keeps until the phase is over. (Found as a real-process take-over that never ended: the
+    successor had thrown the choice away once it had sent the opening, and waited for itself
+    for good.)"""
+    board = Switchboard("astonishing", 3, seed=b"lost-opening", reach=True)
+    dropped: list[int] = []
+
+    def lost_with_the_host(seat: int, data: bytes) -> bytes | None:
+        envelope = open_envelope(data)
+        body = envelope.body.get("body")
+        if (seat == 1 and envelope.kind == "submit" and isinstance(body, dict) and body.get("t") == "open"
+                and isinstance(body.get("value"), tuple)):  # a choice's opening, not a random one's
+            dropped.append(envelope.body["based_on"])
+            return None
+        return data
+
+    board.tamper = lost_with_the_host
+    board.run(until=lambda: dropped)
+    board.tamper = None
+    entry = take_over(board, at=0)
+    assert entry == dropped[0] + 1
+    board.run()
+    for seat in (1, 2):
+        session = board.sessions[seat]
+        assert session.fault is None and session.result is not None, (seat, session.fault, session.replica.seq)
+        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
+        assert report.ok and report.complete, report.describe()
+
+
 def test_a_two_player_torpedo_after_the_builds_is_taken_over_by_the_one_left():
     """Two players: no escrow, but once both submarines are built the host's seat holds nothing
     secret: the one left takes the table over alone (its own consent) and plays the bot."""
