@@ -115,7 +115,7 @@ def play_random_game(
             report.result = step
             break
         report.decisions += 1
-        before_hash = game.state_hash(state)
+        before_hash = table.hashes[-1]  # (the table hashed this state as it made it)
         if isinstance(step, (Simultaneous, Sealed)):
             choices = []
             for player in step.players:
