@@ -215,18 +215,28 @@ def main_figures(argv: list[str]) -> None:
     starter_tiles_in_tops(tops)
 
 
+def count_of(text: str) -> int:
+    """``GAMES`` as given on the command line, or a one-line error naming it."""
+    if not text.isdigit() or int(text) < 1:
+        raise SystemExit(f"measure_torpedo.py: GAMES must be a whole number of games, not {text!r} (--help says more)")
+    return int(text)
+
+
 def main(argv: list[str]) -> None:
     start = time.perf_counter()
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__)
+        return
     if argv[:1] == ["figures"]:
         main_figures(argv[1:])
         return
     if argv[:1] == ["--search"]:
-        games = int(argv[1]) if len(argv) > 1 else 100
+        games = count_of(argv[1]) if len(argv) > 1 else 100
         print_strength(strength(games, progress="-v" in argv), time.perf_counter() - start)
         return
     if argv[:1] == ["--balance"]:
         argv = argv[1:]
-    games = int(argv[0]) if argv else 200
+    games = count_of(argv[0]) if argv else 200
     print_balance(balance(games))
     print(f"wall time              {time.perf_counter() - start:.0f} s")
 
