@@ -75,6 +75,16 @@ def test_the_bots_custom_build_carries_a_crew_attack():
         assert any(effect.kind == "crew-attack" for name in tiles for effect in TILESET.tiles[name].effects)
 
 
+def test_the_bots_custom_builds_come_around_every_control_room():
+    """Always the sturdiest control room made every custom game the same long mirror match, won by
+    the second player (RULES.md, "Balance and bots"): the builder draws its control room."""
+    rooms = set()
+    for n in range(16):
+        tiles = custom_build(DeterministicRandom(bytes([n]) * 32))
+        rooms |= {name for name in tiles if TILESET.tiles[name].is_control}
+    assert rooms == set(TILESET.control_rooms)
+
+
 def _bow_cannon_on_talions_aft():
     """Panzer (player 0, sector 2) fires its Bow Cannon (attack 3, close, enemy in front) at
     Talion's aft (A1 GasLaunch, B1 BoardTube, A2 ElecTurb, B2 Ballast)."""
