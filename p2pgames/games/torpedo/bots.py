@@ -769,8 +769,8 @@ def custom_build(random: DeterministicRandom | None = None) -> tuple[str, ...]:
 
     With ``random`` the control room is drawn from all of them, as a player trying the kinds of
     submarine would: always the sturdiest (Talion's, 9 structure) made every custom game the same
-    mirror match, long (20 turns) and won by the second player (44 %), who breathes last in an
-    oxygen race between equal hulls. Without ``random``, the build that scores best."""
+    mirror match, long (20 turns), where the first player won 44 %: the second breathes last in
+    an oxygen race between equal hulls. Without ``random``, the build that scores best."""
     best: tuple[str, ...] | None = None
     best_score = 0.0
     others = [name for name, tile in TILESET.tiles.items() if not tile.is_control]
