@@ -215,29 +215,31 @@ def main_figures(argv: list[str]) -> None:
     starter_tiles_in_tops(tops)
 
 
-def count_of(text: str) -> int:
-    """``GAMES`` as given on the command line, or a one-line error naming it."""
+def whole_number(text: str) -> int:
+    """A count of games given on the command line (argparse reports anything else in one line)."""
     if not text.isdigit() or int(text) < 1:
-        raise SystemExit(f"measure_torpedo.py: GAMES must be a whole number of games, not {text!r} (--help says more)")
+        raise argparse.ArgumentTypeError(f"a whole number of games is needed, not {text!r}")
     return int(text)
 
 
 def main(argv: list[str]) -> None:
     start = time.perf_counter()
-    if argv[:1] in (["-h"], ["--help"]):
-        print(__doc__)
-        return
     if argv[:1] == ["figures"]:
         main_figures(argv[1:])
         return
-    if argv[:1] == ["--search"]:
-        games = count_of(argv[1]) if len(argv) > 1 else 100
-        print_strength(strength(games, progress="-v" in argv), time.perf_counter() - start)
+    parser = argparse.ArgumentParser(
+        prog="measure_torpedo.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--balance", action="store_true", help="heuristic starter games (the default)")
+    mode.add_argument("--search", action="store_true", help="the search bot against the heuristic bot")
+    parser.add_argument("games", nargs="?", type=whole_number, help="games to play (200; 100 with --search)")
+    parser.add_argument("-v", action="store_true", help="with --search: a line per game on stderr")
+    options = parser.parse_args(argv)
+    if options.search:
+        print_strength(strength(options.games or 100, progress=options.v), time.perf_counter() - start)
         return
-    if argv[:1] == ["--balance"]:
-        argv = argv[1:]
-    games = count_of(argv[0]) if argv else 200
-    print_balance(balance(games))
+    print_balance(balance(options.games or 200))
     print(f"wall time              {time.perf_counter() - start:.0f} s")
 
 
