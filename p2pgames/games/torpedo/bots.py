@@ -747,16 +747,20 @@ def build_score(names: Sequence[str]) -> float:
     oxygen = sum(tile.oxygen for tile in tiles)
     structure = sum(tile.structure for tile in tiles)
     arcs = set()
-    crew_attacks = 0
+    crew_attacks = oxygen_attacks = 0
     for tile in tiles:
         for effect in tile.effects:
             if effect.kind in ("attack", "oxygen-attack", "crew-attack"):
                 arcs.add(effect.position)
             crew_attacks += effect.kind == "crew-attack"
+            oxygen_attacks += effect.kind == "oxygen-attack"
     score = worth + 0.35 * structure + 0.5 * min(oxygen, 12)
     score += 3.0 * min(engines, 3) + 2.0 * min(armoured, 2)
     score -= 3.0 * max(0, armoured - 1)  # a second armoured compartment adds little, a third stalls the game
     score += 2.0 * min(crew_attacks, 1)  # a way to take the enemy's crew, not only its control room
+    # ... and its air: just enough that about a third of the builds carry one (more, and oxygen
+    # races decided by who gasses first; none, and three games in four end at a control room).
+    score += 1.3 * min(oxygen_attacks, 1)
     if "any" in arcs:
         arcs |= {"front", "behind", "port", "starboard"}
     score += 2.0 * len(arcs & {"front", "behind", "port", "starboard"})

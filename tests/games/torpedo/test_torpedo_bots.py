@@ -85,6 +85,16 @@ def test_the_bots_custom_builds_come_around_every_control_room():
     assert rooms == set(TILESET.control_rooms)
 
 
+def test_some_of_the_bots_custom_builds_carry_an_oxygen_attack_and_most_do_not():
+    """Without one, three custom games in four ended at a control room; with one in every build,
+    oxygen races won by whoever gasses first (RULES.md, "Balance and bots")."""
+    carrying = 0
+    for n in range(16):
+        tiles = custom_build(DeterministicRandom(bytes([n]) * 32))
+        carrying += any(effect.kind == "oxygen-attack" for name in tiles for effect in TILESET.tiles[name].effects)
+    assert 2 <= carrying <= 8
+
+
 def _bow_cannon_on_talions_aft():
     """Panzer (player 0, sector 2) fires its Bow Cannon (attack 3, close, enemy in front) at
     Talion's aft (A1 GasLaunch, B1 BoardTube, A2 ElecTurb, B2 Ballast)."""
