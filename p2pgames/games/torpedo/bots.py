@@ -29,7 +29,8 @@ absorbing into the control room with every way of assigning the damage, compartm
 the control-room token). It breathes from the compartment whose oxygen matters least (the one most
 likely to be lost to damage), reacts with counters when that scores better than passing, and builds
 a sound custom submarine (a control room, two engines or more, one armoured compartment, weapons for
-the front, the back and the sides, a crew attack, some oxygen) or, in the draft, picks toward the same.
+the front, the back and the sides, a crew attack, often an oxygen attack, some oxygen) or, in the
+draft, picks toward the same.
 
 **The search bot** (:class:`SearchBot`) uses that the game is open and certain: at each decision it
 ranks the distinct legal actions by the heuristic's one-step score, keeps the best ``width``, and
