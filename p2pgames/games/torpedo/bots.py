@@ -118,12 +118,17 @@ class Weights:
     counter: float = 0.35  # the other seat's counters, usable during this turn
     speed: float = 0.3  # each sector of speed (up to 3)
     relocate: float = 0.0  # a move-crew trigger: this much of the best trigger it lets a crew member reach
+    # A gear a repair mends: what a point of damage costs. At half that the heuristic repaired so
+    # seldom that the Riveted Hold was in no setting's ten busiest tiles.
+    repair: float = 1.0
 
 
 DEFAULT = Weights()
 # The search bot's: it also counts what a move-crew trigger lets a crew member reach, in the turn
-# being played and in the enemy's next (see SearchBot).
-SEARCH = Weights(relocate=1.0)
+# being played and in the enemy's next (see SearchBot), and keeps a repair at half a point a gear:
+# at a full point its games against itself became oxygen races (77 % lost out of oxygen, Panzer la
+# Rochelle 40.5 %, reactions 1-4 in 49.5 % of games; RULES.md, "Balance and bots").
+SEARCH = Weights(relocate=1.0, repair=0.5)
 
 # Situations: where the enemy is seen from a seat, and the range.
 _SITUATIONS = (("front", "close"), ("front", "distant"), ("behind", "close"), ("behind", "distant"),
@@ -426,7 +431,7 @@ def _effect_value(attacker: _Side, defender: _Side, effect: Effect, hit: str) ->
     if kind == "repel":
         return w.sailor if defender.boarders else 0.0
     if kind == "repair":
-        return 0.5 * min(effect.value, attacker.repairable)
+        return w.repair * min(effect.value, attacker.repairable)
     if kind == "refill":
         return w.oxygen * min(effect.value, attacker.room)
     if kind == "move-sub":

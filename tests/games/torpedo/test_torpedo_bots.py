@@ -11,7 +11,7 @@ from p2pgames.engine import DeterministicRandom, LocalTable
 from p2pgames.games.torpedo import GAME
 from p2pgames.games.torpedo import build as builds
 from p2pgames.games.torpedo.actions import Absorb, Assign, Build
-from p2pgames.games.torpedo.bots import DEFAULT, SEARCH, HeuristicBot, SearchBot, custom_build, evaluate
+from p2pgames.games.torpedo.bots import DEFAULT, SEARCH, HeuristicBot, SearchBot, _effect_value, _Side, custom_build, evaluate
 from p2pgames.games.torpedo.geometry import CONTROL
 from p2pgames.games.torpedo.rules import BUILD_OPTIONS, Phase
 from p2pgames.games.torpedo.tiles import TILESET
@@ -93,6 +93,23 @@ def test_some_of_the_bots_custom_builds_carry_an_oxygen_attack_and_most_do_not()
         tiles = custom_build(DeterministicRandom(bytes([n]) * 32))
         carrying += any(effect.kind == "oxygen-attack" for name in tiles for effect in TILESET.tiles[name].effects)
     assert 2 <= carrying <= 8
+
+
+def test_a_repair_is_worth_what_the_damage_it_mends_would_cost():
+    """For the heuristic; at half that it repaired so seldom that the Riveted Hold was in no
+    setting's ten busiest tiles (RULES.md, "Balance and bots"). The search bot keeps half."""
+    state = table(active=0)
+    repair = TILESET.tiles["Riveted Hold"].effects[0]
+    panzer, talion = _Side(state, 0, DEFAULT), _Side(state, 1, DEFAULT)
+    assert _effect_value(panzer, talion, repair, "fore") == 0.0  # nothing to mend
+    hurt(state, 0, "A1", 1)
+    panzer = _Side(state, 0, DEFAULT)
+    assert _effect_value(panzer, talion, repair, "fore") == 1 * DEFAULT.damage == 1.0
+    hurt(state, 0, "A1", 2)
+    panzer = _Side(state, 0, DEFAULT)
+    assert _effect_value(panzer, talion, repair, "fore") == 2 * DEFAULT.damage
+    searching = _Side(state, 0, SEARCH)
+    assert _effect_value(searching, talion, repair, "fore") == 1.0  # the search bot's: half a point a gear
 
 
 def _bow_cannon_on_talions_aft():
