@@ -40,6 +40,8 @@ a median over repetitions. The targets (issue 11), on the project's 2-core machi
   that never reads — next to a host nobody attacks: the host's peak memory must not grow with
   the attack's length (2*N* / *N* ≤ 1.1), and stays within 20 MB of the idle host's (see
   :func:`bench_floods` for why).
+* history (issue 26): ``history`` over 500 transcripts of whole games, next to reading those
+  files' bytes (its floor); target ≤ 3×.
 * succession (issue 25): a host leaving with a hand-over, 4-player Steam Court of bot peers over
   loopback: from its last entry to the successor's first, in milliseconds and in entries' time on
   the same table (no target yet: the first figure); and the host killed for good, the others
@@ -1009,6 +1011,46 @@ def torpedo_games(setting: str, games: int, start: int = 0, search_budget: dict[
     return played
 
 
+def bench_history(repeats: int, transcripts: int = 500) -> dict:
+    """``history`` over ``transcripts`` transcripts (the protocol's vectors, whole games of every
+    game, linked under new names: about half a megabyte each), in this process, next to its floor: reading
+    those files' bytes, the least any listing that counts the entries can do. Both warm (the
+    files in the page cache, the games' modules imported). Target ≤ 3×. The command as a user
+    runs it (a new process: start-up included) is shown beside them."""
+    from p2pgames.games import get_game
+    from p2pgames.history import read_history
+
+    vectors = sorted((Path(__file__).resolve().parents[1] / "protocol" / "vectors").glob("session-*.p2pt"))
+    with tempfile.TemporaryDirectory(prefix="p2pgames-bench-history-") as folder:
+        directory = Path(folder)
+        for number in range(transcripts):
+            os.link(vectors[number % len(vectors)], directory / f"game-{number:04}.p2pt")
+        paths = sorted(directory.glob("*.p2pt"))
+        size = sum(path.stat().st_size for path in paths)
+        played, unreadable = read_history(directory, get_game)  # warm: imports, page cache
+        if len(played) != transcripts or unreadable:
+            raise RuntimeError(f"history read {len(played)} of {transcripts} benchmark transcripts")
+        times, floors, commands = [], [], []
+        environment = {**os.environ, "P2PGAMES_HOME": folder}
+        for _ in range(repeats):
+            floors.append(_median_time(lambda: [path.read_bytes() for path in paths], 3))
+            times.append(_median_time(lambda: read_history(directory, get_game), 3))
+            began = time.perf_counter()
+            subprocess.run(
+                [sys.executable, "-m", "p2pgames", "history", "--transcripts", folder],
+                env=environment, check=True, stdout=subprocess.DEVNULL,
+            )
+            commands.append(time.perf_counter() - began)
+    return {
+        "history_transcripts": transcripts,
+        "history_mb": size / 1e6,
+        "history_ms": statistics.median(times) * 1000,
+        "history_floor_ms": statistics.median(floors) * 1000,
+        "history_ratio": statistics.median(t / f for t, f in zip(times, floors)),
+        "history_command_ms": statistics.median(commands) * 1000,
+    }
+
+
 def _median_time(function: Callable[[], Any], repeats: int) -> float:
     times = []
     for _ in range(repeats):
@@ -1074,6 +1116,11 @@ for _prefix, _title in (("", "4-player Beltpunk"), ("court_", "6-player Steam Co
         (f"{_prefix}verify_bare_ratio", "  bare verifier / floor (the least any Python verifier takes)", "x", None, None),
     ]
 ROWS += [
+    ("history_ms", "history of 500 transcripts (whole games), in-process, warm", "ms", None, None),
+    ("history_mb", "  the transcripts' size", "MB", None, None),
+    ("history_floor_ms", "  floor: reading those files' bytes", "ms", None, None),
+    ("history_ratio", "  history / floor", "x", "<=", 3),
+    ("history_command_ms", "  p2pgames history as a user runs it (a new process)", "ms", None, None),
     ("ast_take_ms", "a card taken at random from a rival's hand, 4 peers, end to end", "ms", None, None),
     ("ast_take_floor_ms", "  floor: the signatures, sealed keys and unlock it needs", "ms", None, None),
     ("ast_take_ratio", "  end to end / floor (median of the takes)", "x", "<=", 3),
@@ -1138,6 +1185,7 @@ GROUPS: dict[str, Callable[[bool], dict]] = {
         **bench_torpedo_balance(40 if quick else 200),  # fewer than 200 is too rough for 40–60 %
     },
     "floods": lambda quick: bench_floods(5 if quick else 15),
+    "history": lambda quick: bench_history(1 if quick else 5),
     "succession": lambda quick: {**bench_succession(1 if quick else 5), **bench_take_over(1 if quick else 5)},
 }
 

@@ -844,6 +844,72 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return status
 
 
+def cmd_history(args: argparse.Namespace) -> int:
+    """The games played with this machine's profiles (or ``--profile``'s), newest first, then a
+    line per opponent; see :mod:`p2pgames.history`."""
+    from p2pgames.history import game_line, opponent_lines, read_history
+
+    directory = Path(args.transcripts) if args.transcripts else default_transcripts()
+    if not directory.is_dir():
+        if directory.exists() or args.transcripts:
+            raise FileProblem(f"{directory} is not a directory of transcripts")
+        print(f"No games yet: there are no transcripts in {directory}.")
+        return EXIT_OK
+    try:
+        played, unreadable = read_history(
+            directory, get_game, keys=_profile_keys(args.profile), with_name=args.with_name, verify=args.verify,
+        )
+    except OSError as error:
+        raise FileProblem(f"can't read {directory}: {error.strerror or error}") from None
+    if not played:
+        whom = f" with {args.with_name}" if args.with_name else ""
+        print(f"No games{whom} in {directory}.")
+    for game in played:
+        print(game_line(game))
+    opponents = opponent_lines(played)
+    if opponents:
+        print()
+        print("Together (finished games):")
+        for line in opponents:
+            print("  " + line)
+    if unreadable:
+        count = len(unreadable)
+        print(
+            f"p2pgames: {count} file{'s' if count != 1 else ''} in {directory} could not be read as "
+            f"transcript{'s' if count != 1 else ''} ({command('verify', str(unreadable[0]))} says why)",
+            file=sys.stderr,
+        )
+    if args.verify and any(game.verified for game in played):
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def _profile_keys(name: str | None) -> set[bytes] | None:
+    """The identity keys whose games ``history`` lists: ``name``'s, or every profile's on this
+    machine (``None``, meaning every transcript, when there is none)."""
+    from p2pgames.profiles import ProfileError, identities_dir, read_identity
+
+    try:
+        if name is not None:
+            identity = read_identity(name)
+            if identity is None:
+                raise UsageError(f"there is no profile {name!r} on this machine ({command('id')} shows yours)")
+            return {identity.public_key.raw}
+        keys = set()
+        for path in sorted(identities_dir().glob("*.key")):
+            try:
+                identity = read_identity(path.stem)
+            except ProfileError:
+                continue  # not a profile this program made, or damaged: it played no game
+            if identity is not None:
+                keys.add(identity.public_key.raw)
+    except ProfileError as error:
+        raise FileProblem(str(error)) from None
+    except OSError as error:
+        raise FileProblem(f"can't read your profiles: {error.strerror or error}") from None
+    return keys or None
+
+
 def _files_to_verify(names: Sequence[str]) -> list[Path]:
     """The files named, a directory standing for the files directly in it (so ``verify DIR/*``
     takes in the ``reports`` folder beside the transcripts). An empty directory stands for itself
@@ -1166,6 +1232,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("files", metavar="FILE", nargs="+", help="transcript files (or directories of them)")
     verify.set_defaults(handler=cmd_verify)
+
+    history = commands.add_parser(
+        "history", help="the games you played, newest first",
+        description=(
+            "List the games played with this machine's identity profiles, newest first, from their transcripts: "
+            "when, the game and its rules, who else played, the result and the length, then a line per "
+            "opponent. One line per game, fields separated by ' · '. Exit status 1 if --verify finds a "
+            "transcript that does not verify."
+        ),
+    )
+    history.add_argument("--with", dest="with_name", metavar="NAME", help="only the games with a player of that name")
+    history.add_argument("--verify", action="store_true", help="check every transcript listed too (slower)")
+    history.add_argument("--profile", help="only the games of this identity profile (default: every profile here)")
+    history.add_argument("--transcripts", metavar="DIR", help=f"where the transcripts are (default: {default_transcripts()})")
+    history.set_defaults(handler=cmd_history)
 
     doctor = commands.add_parser(
         "doctor", help="can others reach a table you host? (addresses, router, IPv6)",

@@ -27,6 +27,7 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(("HOST_SEAT", "Replica", "SeatInfo"), "_replica"),
     **dict.fromkeys(("SavedSeat", "SavedSeatError"), "_saved"),
     "SeatSecrets": "_secrets",
+    **dict.fromkeys(("GameSummary", "summarize_transcript"), "_summary"),
     **dict.fromkeys(("HOST_CONNECTION", "History", "ResumeError", "Session"), "_session"),
     **dict.fromkeys(
         (
@@ -82,6 +83,7 @@ if TYPE_CHECKING:  # what type checkers and readers see: the names, from their m
     from p2pgames.session._saved import SavedSeat, SavedSeatError
     from p2pgames.session._secrets import SeatSecrets
     from p2pgames.session._session import HOST_CONNECTION, History, ResumeError, Session
+    from p2pgames.session._summary import GameSummary, summarize_transcript
     from p2pgames.session._transcript import (
         CutShort,
         TranscriptError,
