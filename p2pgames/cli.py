@@ -719,7 +719,7 @@ def _run_terminal(setup, title: str, args: argparse.Namespace, notes: Sequence[s
             say(note)
         return await setup(nursery, say)
 
-    return run_terminal_game(noted_setup, title=title, color=_color(args))
+    return run_terminal_game(noted_setup, title=title, color=_color(args), alerts=not getattr(args, "no_alerts", False))
 
 
 def _run_headless(setup, choose_bot, notes: Sequence[str] = (), if_away: str = "bot", if_i_leave: str = "end") -> int:
@@ -1089,6 +1089,10 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--name", help="your name at the table (default: your user name)")
         command.add_argument("--profile", help=f"identity profile to use (default: {profile})")
         command.add_argument("--no-color", action="store_true", help="monochrome screen (also: NO_COLOR=1)")
+        command.add_argument(
+            "--no-alerts", action="store_true", help="no bell and no desktop notification when it becomes your move "
+            "after others have played",
+        )
         command.add_argument("--transcripts", metavar="DIR", help=f"where to save transcripts (default: {default_transcripts()})")
         command.add_argument("--no-transcript", action="store_true", help="don't save a transcript")
 

@@ -101,9 +101,12 @@ class Logged:
 
 @dataclass(frozen=True, slots=True)
 class DecisionNeeded:
-    """The local seat must decide at ``step``; ``Session.decision()`` lists the actions."""
+    """The local seat must decide at ``step``; ``Session.decision()`` lists the actions.
+    ``after_others``: another seat has moved since the last decision asked of this one (or it is
+    the first), so the player may be waiting for it — a turn alert's moment."""
 
     step: Step
+    after_others: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -217,6 +217,9 @@ class Session:
         self._own_hashes: dict[int, tuple[bytes, bytes]] = {}
         self._disputed = False
         self._last_decision_key: tuple | None = None
+        # Whether another seat has made a move (an act or a commitment) since our last decision
+        # was announced: the next one then comes "after others have played" (turn alerts).
+        self._others_moved = True
         self._standing_keys: set[Any] = set()  # keys of the standing answers the player gave (stand_by)
         self._consents_due: list[int] = []  # seats the player agreed to open, not yet submitted
         # The player agreed to play on without our host, gone past the grace period: the table
@@ -645,6 +648,8 @@ class Session:
         secrets = self.secrets
         assert replica is not None and secrets is not None
         submission = applied.submission
+        if submission.seat != self.seat and submission.kind in ("act", "commit"):
+            self._others_moved = True
         if submission.kind == "keys":
             problem = secrets.absorb_keys(replica, submission, applied.seq)
             if problem is not None:
@@ -1036,7 +1041,8 @@ class Session:
             # Cheap on purpose: this runs before our acknowledgement leaves. Whoever handles the
             # event asks decision() for the actions.
             self._last_decision_key = key
-            self._emit(DecisionNeeded(step))
+            self._emit(DecisionNeeded(step, after_others=self._others_moved))
+            self._others_moved = False
 
     def _care_for_open_seats(self) -> bool:
         """Caretaker: submit what an open seat owes now — its bot's decision, or the opening of

@@ -40,6 +40,7 @@ from p2pgames.session import (
     AwayTooLong,
     ChatReceived,
     Decision,
+    DecisionNeeded,
     DesyncReport,
     GameEnded,
     GameStarted,
@@ -102,6 +103,7 @@ def run_terminal_game(
     input: Input | None = None,
     output: Output | None = None,
     on_screen: Callable[[Application], None] | None = None,
+    alerts: bool = True,
 ) -> int:
     """Play one game in the terminal, full screen, until the player leaves; return an exit code.
 
@@ -125,9 +127,13 @@ def run_terminal_game(
     ``color=False`` (or a non-empty ``NO_COLOR`` environment variable) draws in monochrome.
     ``input`` and ``output`` replace the terminal (tests pass a pipe input and a dummy output);
     ``on_screen(application)`` is called in trio once the screen shows (tests watch it).
+    ``alerts``: when it becomes the player's move after others have played, ring the bell and,
+    where the terminal shows one, raise a desktop notification (``--no-alerts`` turns both off).
     Call it from synchronous code: it runs its own asyncio event loop.
     """
-    game = TerminalGame(setup, title=title, color=color_wanted(color), input=input, output=output, on_screen=on_screen)
+    game = TerminalGame(
+        setup, title=title, color=color_wanted(color), input=input, output=output, on_screen=on_screen, alerts=alerts,
+    )
     code = asyncio.run(game.run())
     # The full screen is gone now: leave the outcome in the terminal's scrollback.
     if game.failure is not None:
@@ -162,9 +168,11 @@ class TerminalGame:
         input: Input | None = None,
         output: Output | None = None,
         on_screen: Callable[[Application], None] | None = None,
+        alerts: bool = True,
     ) -> None:
         self.setup = setup
         self.title = title
+        self.alerts = alerts
         self.on_screen = on_screen
         self.node: Node | None = None
         self.mode = Mode.CONNECTING
@@ -428,6 +436,9 @@ class TerminalGame:
             self._log([("class:log.notice", event.text)])
         elif isinstance(event, (HostChanged, TakeOverAgreed)):
             self._log([("class:log.notice", event.text)])
+        elif isinstance(event, DecisionNeeded):
+            if event.after_others and self.alerts and self.mode is Mode.PLAYING:
+                self.screen.alert(f"Your move in {self.title}")
         elif isinstance(event, OpenSeatAsked):
             agreed = session is not None and session.replica is not None and (
                 session.seat in session.replica.open_consents.get(event.seat, ())

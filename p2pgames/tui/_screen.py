@@ -19,6 +19,7 @@ screen's own: which view fills the body, and how far the log and the help are sc
 from __future__ import annotations
 
 import enum
+import os
 import re
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -50,6 +51,7 @@ from p2pgames.engine import ChoiceGroup, Panel, Sealed
 from p2pgames.net import BOT_CLAIMED, BOT_LAUNCHED_HERE
 from p2pgames.session import Decision, Session
 from p2pgames.tui._commands import COMMANDS, menu_lines
+from p2pgames.tui._alerts import notification
 from p2pgames.tui._completion import ChoiceCompleter
 from p2pgames.tui._controls import FittedLines, ScrollingLog, ScrollingPage
 from p2pgames.tui._panels import SEE_ALL, content_width, layout_panels, natural_width
@@ -146,6 +148,19 @@ class Screen:
 
     def log_appended(self, line: Line) -> None:
         self.log_control.appended(line)
+
+    def alert(self, text: str) -> None:
+        """Ring the terminal's bell and, where the terminal shows one, raise a desktop
+        notification saying ``text`` (:mod:`p2pgames.tui._alerts`); nothing before the screen is
+        open (the terminal is not ours yet)."""
+        if not self.app.is_running:
+            return
+        output = self.app.output
+        output.bell()
+        sequence = notification(os.environ, "p2pgames", text)
+        if sequence:
+            output.write_raw(sequence)
+        output.flush()
 
     def refresh(self) -> None:
         """The game changed: put the focus where the player's keys now belong, and redraw."""
