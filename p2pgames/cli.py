@@ -513,6 +513,80 @@ def cmd_resume(args: argparse.Namespace) -> int:
         return _resume(args, profile, path, code, notes, headless, args.bot)
 
 
+def cmd_seats(args: argparse.Namespace) -> int:
+    """``seats``: the unfinished games saved for this machine's default profiles (or
+    ``--profile``'s), newest first; ``seats forget ID`` deletes one, after asking."""
+    _check_profile_name(args.profile)
+    if args.seats_command == "forget":
+        return _seats_forget(args)
+    found = _saved_games(args.profile, None, None)
+    if not found:
+        print(f"No unfinished games: none is saved in {default_seats()} for profile '{args.profile or 'default'}'.")
+        return EXIT_OK
+    for owner, path, saved in found:
+        print(_saved_line(owner, path, saved, several_profiles=len({name for name, _, _ in found}) > 1))
+    print()
+    print(f"Take one up again with {command('resume', 'ID')}; drop one for good with {command('seats', 'forget', 'ID')}.")
+    return EXIT_OK
+
+
+def _saved_line(owner: str, path: Path, saved, several_profiles: bool) -> str:
+    """One unfinished game for ``seats``: its id, when its seat was last saved, the game, this
+    seat's place at the table, who played, how far it got (from its transcript, when there is one)."""
+    import time
+
+    from p2pgames.session import TranscriptError, summarize_transcript
+
+    try:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
+    except OSError:
+        when = "?"
+    title, players, progress = saved.game, "", ""
+    if saved.transcript:
+        try:
+            summary = summarize_transcript(Path(saved.transcript).read_bytes(), get_game)
+        except (OSError, TranscriptError):
+            pass  # gone, or never written (--no-transcript keeps none): the rest still says which game
+        else:
+            title = summary.title
+            others = [name for seat, name in enumerate(summary.names) if seat != summary.seat]
+            players = "with " + ", ".join(others) if others else "alone"
+            progress = f"{summary.entries} entries"
+    where = f" at {saved.host}:{saved.port}" if saved.host and saved.port else ""
+    role = f"host{where}" if saved.is_host else f"seat {saved.seat}, host{where}"
+    fields = [saved.game_id.hex()[:8], when, title, role, players, progress]
+    if several_profiles:
+        fields.append(f"profile {owner}")
+    return " · ".join(field for field in fields if field)
+
+
+def _seats_forget(args: argparse.Namespace) -> int:
+    found = _saved_games(args.profile, None, args.game_id)
+    if not found:
+        raise FileProblem(f"no unfinished game matching {args.game_id!r} is saved in {default_seats()} ({command('seats')} lists them)")
+    games = {saved.game_id for _, _, saved in found}
+    if len(games) > 1:
+        ids = ", ".join(sorted(game_id.hex()[:8] for game_id in games))
+        raise UsageError(f"{args.game_id!r} is the start of the ids of {len(games)} saved games ({ids}): give more of it")
+    if len(found) > 1:
+        profiles = ", ".join(name for name, _, _ in found)
+        raise UsageError(f"game {args.game_id!r} is saved for several profiles ({profiles}): choose one with --profile")
+    owner, profile, path, saved = _take_profile(found)
+    with profile:  # held meanwhile: no program of ours is playing that seat
+        if not args.yes:
+            print(f"Forget your seat in {_describe_saved(saved)} ({_saved_line(owner, path, saved, False)})? "
+                  "You can't take it up again. [y/N] ", end="", flush=True)
+            try:
+                answer = sys.stdin.readline()
+            except (OSError, ValueError):
+                answer = ""
+            if answer.strip().lower() not in ("y", "yes"):
+                print("" if answer.endswith("\n") else "\n", end="")
+                print("Kept it.")
+                return EXIT_OK
+        return _forget(path, saved)
+
+
 def _forget(path: Path, saved) -> int:
     """Delete the seat saved in ``path`` (``resume --forget``): its game can't be taken up again."""
     try:
@@ -1236,6 +1310,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("files", metavar="FILE", nargs="+", help="transcript files (or directories of them)")
     verify.set_defaults(handler=cmd_verify)
+
+    seats = commands.add_parser(
+        "seats", help="the unfinished games you can take up again",
+        description=(
+            "List the unfinished games whose seats are saved here (a game stopped midway: your program or "
+            f"machine stopped, or the table adjourned), newest first; take one up again with {command('resume', 'ID')}. "
+            "'seats forget ID' drops one for good, after asking."
+        ),
+    )
+    seats.add_argument("--profile", help="only this identity profile's (default: 'default', 'default-2' …)")
+    seats_commands = seats.add_subparsers(dest="seats_command", metavar="forget")
+    forget = seats_commands.add_parser("forget", help="drop a saved game for good, after asking")
+    forget.add_argument("game_id", metavar="ID", help="the game: the start of its id, as 'seats' lists it")
+    forget.add_argument("--yes", action="store_true", help="don't ask")
+    forget.add_argument("--profile", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    seats.set_defaults(handler=cmd_seats)
 
     history = commands.add_parser(
         "history", help="the games you played, newest first",

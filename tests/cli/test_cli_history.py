@@ -11,16 +11,13 @@ from pathlib import Path
 
 import pytest
 from cli_calls import call
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from saved_files import VECTORS, write_profile
 
-from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.history import PlayedGame, opponent_lines, result_text
 from p2pgames.session import GameSummary, TranscriptError, summarize_transcript, verify_transcript
 from p2pgames.session._transcript import encode_record
 
-VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 SUMMARIES = sorted(path.name for path in VECTORS.glob("session-*.json") if path.with_suffix(".p2pt").exists())
 # The games whose seat 1 (the seat of every transcript vector) is the same identity: seed "vector".
 SAME_SEAT = ["session-torpedo-2p", "session-steamcourt-3p", "session-probe-3p", "session-beltpunk-2p", "session-astonishing-3p"]
@@ -109,22 +106,11 @@ def test_results_are_told_from_the_transcripts_seat():
     assert result_text(stopped).startswith("stopped: bob sent a move") and len(result_text(stopped)) == len("stopped: ") + 60
 
 
-def _write_profile(home: Path, name: str, seed: bytes) -> None:
-    identity = Identity.generate(reproducible_bytes(seed)(32))
-    pem = Ed25519PrivateKey.from_private_bytes(identity.private_bytes()).private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption(),
-    )
-    (home / "identities").mkdir(parents=True, exist_ok=True)
-    key = home / "identities" / f"{name}.key"
-    key.write_bytes(pem)
-    key.chmod(0o600)
-
-
 @pytest.fixture
 def transcripts(home, tmp_path) -> Path:
     """A transcripts folder: the five vectors whose seat 1 is this machine's profile, oldest to
     newest in SAME_SEAT's order from the end; the 2015 vector, another identity's seat; junk."""
-    _write_profile(home, "default", b"vector\x01")
+    write_profile(home, "default", b"vector\x01")
     folder = tmp_path / "transcripts"
     folder.mkdir()
     for age, stem in enumerate(SAME_SEAT + ["session-steamcourt2015-3p"]):
@@ -173,7 +159,7 @@ def test_history_verify_checks_every_transcript_and_fails_on_one_that_does_not_v
 
 
 def test_history_of_another_profile_and_of_none(transcripts, home):
-    _write_profile(home, "alice", b"vector4\x01")  # seat 1 of the 2015 vector
+    write_profile(home, "alice", b"vector4\x01")  # seat 1 of the 2015 vector
     code, out, _ = call("history", "--transcripts", str(transcripts), "--profile", "alice")
     assert code == 0 and [line for line in out.splitlines() if " · " in line][0].endswith("session-steamcourt2015-3p.p2pt")
     assert out.count(" · ") // 6 == 1
