@@ -438,7 +438,8 @@ class TerminalGame:
             self._log([("class:log.notice", event.text)])
         elif isinstance(event, DecisionNeeded):
             if event.after_others and self.alerts and self.mode is Mode.PLAYING:
-                self.screen.alert(f"Your move in {self.title}")
+                game = session.game if session is not None else None  # (the window's title may say "joining")
+                self.screen.alert(f"Your move in {game.title if game is not None else self.title}")
         elif isinstance(event, OpenSeatAsked):
             agreed = session is not None and session.replica is not None and (
                 session.seat in session.replica.open_consents.get(event.seat, ())

@@ -52,8 +52,11 @@ class Terminal:
         self.opened = False
         self.node: Node | None = None
         self.said: list[str] = []
+        self.alerts: bool | None = None
 
-    def run(self, setup, *, title, color) -> int:
+    def run(self, setup, *, title, color, alerts=True) -> int:
+        self.alerts = alerts  # what the command line asked for
+
         async def watched_setup(nursery, say):
             def heard(text: str) -> None:
                 self.said.append(text)
@@ -67,7 +70,9 @@ class Terminal:
             pipe.send_text(self.keys)
 
         with create_pipe_input() as pipe:
-            return run_terminal_game(watched_setup, title=title, color=color, input=pipe, output=SizedOutput(), on_screen=on_screen)
+            return run_terminal_game(
+                watched_setup, title=title, color=color, input=pipe, output=SizedOutput(), on_screen=on_screen, alerts=alerts,
+            )
 
 
 @pytest.fixture
@@ -325,6 +330,13 @@ def test_the_fingerprint_and_the_profile_note_are_shown_inside_the_game(monkeypa
         f"The host's key {fingerprint} matches the join code.",
     ]
     assert err == "".join(line + "\n" for line in terminal.said)  # and before the screen opened
+    assert terminal.alerts is True
+
+
+def test_no_alerts_reaches_the_terminal_game(monkeypatch, terminal):
+    with hosted_table(players=3) as (port, fingerprint):
+        code, _, _ = call("join", f"127.0.0.1:{port}/{fingerprint}", "--no-alerts")
+    assert code == 0 and terminal.opened and terminal.alerts is False
 
 
 # -- transcripts and pipes --------------------------------------------------------------------------

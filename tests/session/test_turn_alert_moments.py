@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from switchboard import Switchboard
 
+from p2pgames.bots import bot_for
+from p2pgames.games import get_game
 from p2pgames.session import DecisionNeeded
 
 
@@ -18,7 +20,10 @@ class _Applied:
 
 @pytest.mark.parametrize("game, players, options", [("torpedo", 2, {"build": "starter"}), ("beltpunk", 3, {})])
 def test_a_decision_says_whether_another_seat_moved_since_the_last_one(game, players, options):
-    board = Switchboard(game, players, options=options)
+    # Steam Torpedo's heuristic bots: its default, the search bot, would take half a minute here.
+    kind = "heuristic" if game == "torpedo" else None
+    bots = [bot_for(get_game(game), b"t" + bytes([seat]), kind) for seat in range(players)]
+    board = Switchboard(game, players, options=options, bots=bots)
     for session in board.sessions:
         after_apply = session._after_apply
 

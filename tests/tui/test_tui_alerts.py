@@ -34,7 +34,7 @@ def _play(table: Table, output: RecordingOutput, alerts: bool) -> list[DecisionN
         table.type("\r")
 
     code = run_terminal_game(
-        table.setup(script), title="Probe", input=table.pipe, output=output, on_screen=table.on_screen, alerts=alerts,
+        table.setup(script), title="p2pgames — joining", input=table.pipe, output=output, on_screen=table.on_screen, alerts=alerts,
     )
     assert code == 0
     return table.human.events_of(DecisionNeeded)
