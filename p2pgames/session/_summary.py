@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from p2pgames import canonical
-from p2pgames.engine import Game
+from p2pgames.engine import EngineError, Game
 from p2pgames.session._messages import MalformedMessage, clean_text, open_envelope
 from p2pgames.session._transcript import _LENGTH, MAX_RECORD, TranscriptError
 
@@ -129,14 +129,17 @@ def _summary(decoded: dict[bytes, Any], entries: int, cut_short: bool, games: Ca
     if type(seat) is not int or not 0 <= seat < len(seats):
         raise TranscriptError(f"the header names seat {seat!r}, not one of the {len(seats)} at the table")
     name = str(body["ruleset"].get("game", header.get("game", "?"))) if isinstance(body["ruleset"], dict) else "?"
-    title, rules = name, "another version's rules"
     try:
         game = games(name)
+    except KeyError:  # UnknownGame: a game of another version of p2pgames
+        title, rules = name, "a game this version of p2pgames doesn't have"
+    else:
         title = game.title
-        ruleset = game.decode_ruleset(body["ruleset"])
-        rules = game.for_ruleset(ruleset).describe_ruleset(ruleset)
-    except Exception:  # an unknown game or another edition: the name says what it was
-        pass
+        try:
+            ruleset = game.decode_ruleset(body["ruleset"])
+            rules = game.for_ruleset(ruleset).describe_ruleset(ruleset)
+        except EngineError:  # another edition of the rules (or a ruleset damaged): verify says which
+            rules = "rules this version of p2pgames can't read"
     end = decoded.get(b"end")
     winners: tuple[int, ...] | None = None
     scores: tuple[Any, ...] = ()

@@ -40,6 +40,24 @@ def test_a_summary_tells_what_verifying_the_transcript_does(name):
     assert summary.title == get_game(expected["game"]).title and summary.stopped is None and not summary.cut_short
 
 
+def test_a_transcript_of_a_game_or_rules_this_version_lacks_is_still_summed_up():
+    from p2pgames.games import UnknownGame
+
+    expected, data = _vector("session-probe-3p.json")
+
+    def unknown(name: str):
+        raise UnknownGame(name)
+
+    summary = summarize_transcript(data, unknown)
+    assert (summary.title, summary.rules, summary.entries) == ("probe", "a game this version of p2pgames doesn't have", 68)
+    game = get_game("probe")
+    later = type(game)()
+    later.rules_edition = game.rules_edition + 1  # a later version's edition of the rules
+    summary = summarize_transcript(data, lambda name: later)
+    assert (summary.title, summary.rules) == ("Probe", "rules this version of p2pgames can't read")
+    assert list(summary.winners) == expected["result"]["winners"]
+
+
 def test_a_transcript_cut_short_is_summed_up_to_the_cut_and_unfinished():
     _, data = _vector("session-torpedo-2p.json")
     cut = data[: len(data) // 2]
