@@ -25,6 +25,7 @@ import math
 import os
 import re
 import sys
+import time
 from typing import Any, Awaitable, Callable, Sequence
 
 import trio
@@ -77,6 +78,7 @@ from p2pgames.tui._commands import (
     interpret,
     menu_lines,
 )
+from p2pgames.tui._clocks import ThinkingClocks
 from p2pgames.tui._screen import Screen, View, secret_note
 from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayerInput, Question, Typed
 from p2pgames.tui._text import Line, duration
@@ -93,6 +95,8 @@ FINAL_AGREEMENT_WAIT = 5.0
 MAX_LOG_LINES = 5000
 # While a seat is away, the screen is redrawn this often: the status line counts the time.
 AWAY_REDRAW = 1.0
+# While a thinking clock runs, the screen is redrawn this often: the title bar shows it.
+CLOCK_REDRAW = 1.0
 
 
 def run_terminal_game(
@@ -173,6 +177,8 @@ class TerminalGame:
         self.setup = setup
         self.title = title
         self.alerts = alerts
+        self.clocks = ThinkingClocks()
+        self.clock: Callable[[], float] = time.monotonic  # the clocks' time (tests set their own)
         self.on_screen = on_screen
         self.node: Node | None = None
         self.mode = Mode.CONNECTING
@@ -286,6 +292,7 @@ class TerminalGame:
                 self._nursery = nursery
                 nursery.start_soon(self._read_input, input_receive)
                 nursery.start_soon(self._redraw_while_away)
+                nursery.start_soon(self._redraw_while_clocks_run)
                 nursery.start_soon(self._start_table, nursery)
                 await self._left.wait()
                 nursery.cancel_scope.cancel()
@@ -847,6 +854,19 @@ class TerminalGame:
                 self.screen.refresh()
             self._someone_away = trio.Event()  # set again by _changed once someone is away
 
+    async def _redraw_while_clocks_run(self) -> None:
+        """While a seat's thinking clock runs, redraw every second: the title bar shows it."""
+        while True:
+            await trio.sleep(CLOCK_REDRAW)
+            if self.clocks.running and self.mode is Mode.PLAYING:
+                self.screen.refresh()
+
+    def _time_the_table(self) -> None:
+        """The clocks of the seats whose decision the table awaits now run; the others stand."""
+        session = self.node.session if self.node is not None else None
+        deciding = self.mode is Mode.PLAYING and session is not None and session.waiting_on_decision()
+        self.clocks.update(self.clock(), session.waiting_for() if deciding else ())
+
     def _counting_away(self) -> bool:
         return self.mode is Mode.PLAYING and self.node is not None and bool(self.node.session.away)
 
@@ -948,6 +968,7 @@ class TerminalGame:
         """After anything changed: recompute what is derived from the session, and redraw."""
         self.generation += 1
         self._refresh_decision()
+        self._time_the_table()
         if self._counting_away():
             self._someone_away.set()
         self.screen.refresh()

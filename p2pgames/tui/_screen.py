@@ -52,6 +52,7 @@ from p2pgames.net import BOT_CLAIMED, BOT_LAUNCHED_HERE
 from p2pgames.session import Decision, Session
 from p2pgames.tui._commands import COMMANDS, menu_lines
 from p2pgames.tui._alerts import notification
+from p2pgames.tui._clocks import clocks_text
 from p2pgames.tui._completion import ChoiceCompleter
 from p2pgames.tui._controls import FittedLines, ScrollingLog, ScrollingPage
 from p2pgames.tui._panels import SEE_ALL, content_width, layout_panels, natural_width
@@ -336,7 +337,13 @@ class Screen:
         space = width - line_width(left) - len(right)
         if space < 1:
             return [pad(left, width, "class:title")]
-        return [left + [("class:title", " " * space), ("class:title.seat", right)]]
+        clocks = ""
+        if game.mode is Mode.PLAYING and session is not None and session.seats:
+            clocks = clocks_text(game.clocks, session.names, session.seat, game.clock(), space - 4)
+        if clocks:
+            clocks += "  "
+            space -= len(clocks)
+        return [left + [("class:title", " " * space), ("class:title", clocks), ("class:title.seat", right)]]
 
     def _status_bar(self, width: int, height: int | None = None) -> list[Line]:
         game = self.game

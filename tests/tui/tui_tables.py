@@ -350,6 +350,7 @@ class FakeSession:
         self.waiting: tuple[int, ...] = ()
         self.awaited: tuple[int, ...] = ()  # what Session.awaited_away says (tested with sessions)
         self.said_status = "working"
+        self.deciding = False  # what Session.waiting_on_decision says: the thinking clocks run
         self.game = self.replica = self.ruleset = None
         self.host_fingerprint = "00:11"
 
@@ -361,6 +362,9 @@ class FakeSession:
 
     def awaited_away(self) -> tuple[int, ...]:
         return self.awaited
+
+    def waiting_on_decision(self) -> bool:
+        return self.deciding
 
     def play_on_problem(self, seat: int) -> str | None:
         """As the session: why the table can't play on with a bot in ``seat`` (its replica's say)."""

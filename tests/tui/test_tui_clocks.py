@@ -1,0 +1,46 @@
+"""Thinking clocks (issue 26, point 5): each seat's thinking time, chess-clock style, in the
+title bar — the time the table waited on its decisions, as this peer saw it."""
+
+from __future__ import annotations
+
+from p2pgames.tui._clocks import ThinkingClocks, clocks_text
+from p2pgames.tui._text import plain
+from tui_tables import FakeSession, terminal_game
+
+
+def test_a_clock_runs_only_while_its_seat_is_awaited_and_adds_up():
+    clocks = ThinkingClocks()
+    clocks.update(10.0, (1,))
+    assert clocks.total(1, 15.0) == 5.0 and clocks.total(0, 15.0) == 0.0
+    clocks.update(15.0, (0,))  # bob moved: alice thinks now
+    clocks.update(18.0, (1, 2))  # a simultaneous choice: both run
+    clocks.update(30.0, ())  # cards being dealt: nobody's clock runs
+    assert [clocks.total(seat, 100.0) for seat in range(3)] == [3.0, 17.0, 12.0]
+    assert clocks.running == ()
+
+
+def test_the_clocks_line_shows_every_seat_or_the_running_ones_and_yours_or_nothing():
+    clocks = ThinkingClocks()
+    clocks.update(0.0, (1,))
+    names = ("alice", "bob", "carol")
+    assert clocks_text(clocks, names, 0, 42.0, 80) == "you 0:00 · ▸bob 0:42 · carol 0:00"
+    assert clocks_text(clocks, names, 0, 42.0, 20) == "you 0:00 · ▸bob 0:42"
+    assert clocks_text(clocks, names, 0, 42.0, 10) == ""
+    assert clocks_text(clocks, names, None, 42.0, 80) == "alice 0:00 · ▸bob 0:42 · carol 0:00"  # not seated
+
+
+def test_the_title_bar_shows_the_clocks_of_a_game_in_play(pipe):
+    session = FakeSession()
+    game, _ = terminal_game(pipe, session)
+    now = [100.0]
+    game.clock = lambda: now[0]
+    session.deciding, session.waiting = True, (1,)
+    game._changed()  # bob's decision is awaited from now on
+    now[0] = 142.0
+    title = plain(game.screen._title_bar(80)[0])
+    assert "you 0:00 · ▸bob 0:42 · carol 0:00  alice · seat 0 of 3" in title and len(title) == 80
+    session.deciding = False  # the table deals: bob's clock stands
+    game._changed()
+    now[0] = 500.0
+    assert "you 0:00 · bob 0:42 · carol 0:00  alice" in plain(game.screen._title_bar(80)[0])
+    assert "0:42" not in plain(game.screen._title_bar(30)[0])  # no room: the clocks give way
