@@ -270,6 +270,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         if ruleset.players != 2:
             raise UsageError(f"--forfeit is for two-player tables, not {ruleset.players} players")
         ruleset = dataclasses.replace(ruleset, forfeit=True)
+    if args.move_time is not None:
+        ruleset = dataclasses.replace(ruleset, move_time=_move_time(args.move_time))
     if not 0 <= args.bots < ruleset.players:
         raise UsageError(f"--bots must be between 0 and {ruleset.players - 1} (you take one seat)")
     if not 0 <= args.port <= 65535:
@@ -379,6 +381,24 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 # --grace: at least a second (a scripted table of bots may want that little), at most a day.
 GRACE_RANGE = (1, 24 * 3600)
+
+
+def _move_time(typed: str) -> int:
+    """``--move-time``'s seconds; raises :class:`UsageError`."""
+    from p2pgames.engine import MAX_MOVE_TIME
+    from p2pgames.words import parse_duration
+
+    try:
+        seconds = parse_duration(typed)
+    except ValueError as error:
+        raise UsageError(f"--move-time: {error}") from None
+    if not MIN_MOVE_TIME <= seconds <= MAX_MOVE_TIME:
+        raise UsageError(f"--move-time must be between {MIN_MOVE_TIME}s and {MAX_MOVE_TIME // 3600}h, not {typed!r}")
+    return seconds
+
+
+# The shortest move time a table may choose on the command line: time to read the choices and type.
+MIN_MOVE_TIME = 10
 
 
 def _net_settings(args: argparse.Namespace):
@@ -1236,6 +1256,10 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument(
         "--no-bot-seats", action="store_true", help="a table where no bot takes the seat of a player who leaves: "
         "the game ends instead (every peer enforces it; the join screens show it)",
+    )
+    host.add_argument(
+        "--move-time", metavar="TIME", help="the longest a player may take over a move (e.g. 2m, 90s); past it, "
+        "the player's own bot makes that move (every player sees the limit before the game; default: none)",
     )
     host.add_argument(
         "--forfeit", action="store_true", help="two players: when one has gone for good and no bot can take their "

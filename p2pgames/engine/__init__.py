@@ -32,6 +32,7 @@ from p2pgames.engine._game import (
     Game,
     GameState,
     Knowledge,
+    MAX_MOVE_TIME,
     PANEL_RULE,
     PANEL_TITLE_WIDTH,
     PANEL_WIDTH,
@@ -41,6 +42,7 @@ from p2pgames.engine._game import (
     RulesetOption,
     Segment,
     StandingAnswer,
+    move_time_text,
     normalize_typed,
     wrap_segments,
 )
@@ -109,6 +111,7 @@ __all__ = [
     "Reshuffle",
     "Reveal",
     "RuleViolation",
+    "MAX_MOVE_TIME",
     "Ruleset",
     "RESERVED_WORDS",
     "RulesetError",
@@ -121,5 +124,6 @@ __all__ = [
     "Turn",
     "Unseal",
     "decode_operation",
+    "move_time_text",
     "normalize_typed",
 ]

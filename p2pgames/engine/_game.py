@@ -76,6 +76,19 @@ class RulesetOption:
     description: str
 
 
+# The longest a table's move time may be (a day): longer is no limit at all.
+MAX_MOVE_TIME = 86_400
+
+
+def move_time_text(seconds: int) -> str:
+    """A table's move time for people: ``2 minutes``, ``90 seconds``, ``1 hour``."""
+    for unit, size in (("hour", 3600), ("minute", 60)):
+        if seconds % size == 0:
+            count = seconds // size
+            return f"{count} {unit}{'s' if count != 1 else ''}"
+    return f"{seconds} second{'s' if seconds != 1 else ''}"
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """The game, the number of seats and a value for every option: what every peer agrees to.
@@ -85,7 +98,10 @@ class Ruleset:
     a table's choice rather than the game's: whether a seat whose player left may be played by a
     bot (protocol/SPEC.md §B14); without it the game ends when someone leaves for good.
     ``forfeit``, also the table's (two players only): whether the one left wins by forfeit when
-    the other has gone for good and no bot can take their seat (§B17).
+    the other has gone for good and no bot can take their seat (§B17). ``move_time``, the
+    table's too: the seconds a player may take over a decision before its own program lets its
+    bot make that one move (0: no limit; §A4). Each player's program keeps its own limit: no
+    peer can check another's clock.
     """
 
     game: str
@@ -94,6 +110,7 @@ class Ruleset:
     edition: int = 1
     open_seats: bool = True
     forfeit: bool = False
+    move_time: int = 0
 
     def __getitem__(self, name: str) -> Any:
         for key, value in self.options:
@@ -111,6 +128,8 @@ class Ruleset:
             encoded["open_seats"] = False
         if self.forfeit:  # (likewise only when chosen)
             encoded["forfeit"] = True
+        if self.move_time:  # (likewise)
+            encoded["move_time"] = self.move_time
         return encoded
 
     def describe(self) -> str:
@@ -338,6 +357,9 @@ class Game(ABC, Generic[S]):
             if data.get("forfeit", True) is not True:
                 raise RulesetError(f"malformed ruleset: forfeit {data['forfeit']!r} (only true is written)")
             forfeit = "forfeit" in data
+            move_time = data.get("move_time", 0)
+            if "move_time" in data and not (type(move_time) is int and 1 <= move_time <= MAX_MOVE_TIME):
+                raise RulesetError(f"malformed ruleset: move_time {move_time!r} (1 to {MAX_MOVE_TIME} seconds)")
             try:
                 ruleset = self.ruleset(data["players"], data["options"], open_seats=open_seats, forfeit=forfeit)
             except RulesetError:
@@ -346,7 +368,7 @@ class Game(ABC, Generic[S]):
                 raise
             if ruleset.edition != edition:
                 raise self._other_edition(edition, ruleset.edition)
-            return ruleset
+            return replace(ruleset, move_time=move_time) if move_time else ruleset
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise RulesetError(f"malformed ruleset: {error}") from None
 
@@ -377,6 +399,8 @@ class Game(ABC, Generic[S]):
         table = "" if ruleset.open_seats else "; no bot takes a leaver's seat"
         if ruleset.forfeit:
             table += "; the one left wins by forfeit"
+        if ruleset.move_time:
+            table += f"; a move may take {move_time_text(ruleset.move_time)}, then the player's bot makes it"
         return self.describe_ruleset(ruleset) + table
 
     # -- the state machine ---------------------------------------------------------------------

@@ -162,17 +162,18 @@ def _map(v: Any) -> bool:
 def _ruleset(v: Any) -> bool:
     # Ruleset.encode(): {"game": name, "players": count, "options": {name: value}}, and
     # "edition" from 2 on, "open_seats": false for a table that plays no bot in a leaver's seat,
-    # "forfeit": true for one whose last player wins by forfeit; the game checks the values, this
-    # the shape it is given.
+    # "forfeit": true for one whose last player wins by forfeit, "move_time": seconds for one
+    # whose players' bots move for them past that; the game checks the values, this the shape.
     return (
         isinstance(v, dict)
-        and set(v) - {"edition", "open_seats", "forfeit"} == {"game", "players", "options"}
+        and set(v) - {"edition", "open_seats", "forfeit", "move_time"} == {"game", "players", "options"}
         and _text(40)(v["game"])
         and _int(1, 64)(v["players"])
         and _map(v["options"])
         and ("edition" not in v or _int(2, 1000)(v["edition"]))
         and ("open_seats" not in v or v["open_seats"] is False)
         and ("forfeit" not in v or v["forfeit"] is True)
+        and ("move_time" not in v or _int(1, 86_400)(v["move_time"]))
     )
 
 

@@ -33,7 +33,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from p2pgames.engine import ChoiceGroup, Composer, IllegalAction, MalformedAction, normalize_typed
+from p2pgames.engine import ChoiceGroup, Composer, IllegalAction, MalformedAction, move_time_text, normalize_typed
 from p2pgames.invocation import command
 from p2pgames.net import JoinCode, Node, SetupError, kept_seat_note
 from p2pgames.session import (
@@ -179,6 +179,11 @@ class TerminalGame:
         self.alerts = alerts
         self.clocks = ThinkingClocks()
         self.clock: Callable[[], float] = time.monotonic  # the clocks' time (tests set their own)
+        # A table's move time: the decision being timed, as (its key, trio's time it runs out),
+        # and an event set whenever that changes (see _keep_the_move_time).
+        self._timed_decision: tuple[tuple[int, int], float] | None = None
+        self._timing_changed = trio.Event()
+        self._stand_in: Any = None  # the bot that moves for the player whose time ran out
         self.on_screen = on_screen
         self.node: Node | None = None
         self.mode = Mode.CONNECTING
@@ -293,6 +298,7 @@ class TerminalGame:
                 nursery.start_soon(self._read_input, input_receive)
                 nursery.start_soon(self._redraw_while_away)
                 nursery.start_soon(self._redraw_while_clocks_run)
+                nursery.start_soon(self._keep_the_move_time)
                 nursery.start_soon(self._start_table, nursery)
                 await self._left.wait()
                 nursery.cancel_scope.cancel()
@@ -867,6 +873,53 @@ class TerminalGame:
         deciding = self.mode is Mode.PLAYING and session is not None and session.waiting_on_decision()
         self.clocks.update(self.clock(), session.waiting_for() if deciding else ())
 
+    def _time_the_decision(self) -> None:
+        """At a table with a move time: a new decision of ours starts its time, and one made (or
+        gone) stops it."""
+        session = self.node.session if self.node is not None else None
+        ruleset = session.ruleset if session is not None else None
+        if ruleset is None or not ruleset.move_time:
+            return
+        key = None
+        if self.mode is Mode.PLAYING and self.decision is not None and session.replica is not None:
+            key = (session.replica.seq, session.replica.counters[session.seat])
+        if key == (self._timed_decision[0] if self._timed_decision is not None else None):
+            return
+        self._timed_decision = None if key is None else (key, trio.current_time() + ruleset.move_time)
+        self._timing_changed.set()
+
+    async def _keep_the_move_time(self) -> None:
+        """When a decision of ours has waited the table's move time, our bot makes that move
+        (once: the next decision has the whole time again)."""
+        while True:
+            await self._timing_changed.wait()
+            self._timing_changed = trio.Event()
+            timed = self._timed_decision
+            if timed is None:
+                continue
+            with trio.move_on_at(timed[1]) as waiting:
+                await self._timing_changed.wait()  # made, or another one, before its time
+            if waiting.cancelled_caught and self._timed_decision == timed:
+                self._time_is_up()
+
+    def _time_is_up(self) -> None:
+        node = self.node
+        assert node is not None
+        session = node.session
+        decision = self.decision
+        if decision is None or session.game is None or session.replica is None or session.seat is None:
+            return
+        from p2pgames.bots import bot_for
+
+        if self._stand_in is None:
+            self._stand_in = bot_for(session.game, session.game_id or b"")
+        action = self._stand_in.choose(session.game, session.replica.state, session.seat, session.knowledge, decision.step)
+        minutes = move_time_text(session.ruleset.move_time)  # type: ignore[union-attr]
+        self._log([("class:log.notice", f"Your {minutes} for this move ran out: your bot makes it.")])
+        self.composing = self.narrowed = None
+        self._make(decision, action, self._describe(action))
+        self._changed()
+
     def _counting_away(self) -> bool:
         return self.mode is Mode.PLAYING and self.node is not None and bool(self.node.session.away)
 
@@ -969,6 +1022,7 @@ class TerminalGame:
         self.generation += 1
         self._refresh_decision()
         self._time_the_table()
+        self._time_the_decision()
         if self._counting_away():
             self._someone_away.set()
         self.screen.refresh()

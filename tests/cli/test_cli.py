@@ -126,9 +126,12 @@ def test_a_flipped_byte_is_named_with_its_entry(played, tmp_path):
     code, out, _ = call("verify", str(path))
     assert code == 1 and "NOT verified." in out
     # Named where it is: the entry, or the record (an acknowledgement whose signature no longer
-    # verifies, where the flipped byte lands in one).
+    # verifies, or whose signer's key the byte changed, where the flipped byte lands in one: the
+    # selfplay's peers are seeded, but who reaches the host first is not, so where the middle
+    # byte falls differs from run to run).
     assert re.search(r"(FAILED at entry \d+|record \d+ is damaged|bad signature"
-                     r"|record \d+, a state-hash acknowledgement .* has a signature that does not verify)", out), out
+                     r"|record \d+, a state-hash acknowledgement .* has a signature that does not verify"
+                     r"|record \d+, a state-hash acknowledgement, is signed with a key that is not at the table)", out), out
 
 
 def test_verify_of_a_missing_file_or_a_directory(tmp_path):

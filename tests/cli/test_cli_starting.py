@@ -424,3 +424,19 @@ def test_doctor_without_the_router_says_what_it_did_not_check():
         r"router by hand, then host with p2pgames host GAME --port \1 --no-upnp \(not checked: --no-upnp\)\."
     )
     assert any(advice.fullmatch(line) for line in lines), lines
+
+
+@pytest.mark.parametrize("typed, said", [
+    ("5s", "--move-time must be between 10s and 24h, not '5s'"),
+    ("25h", "--move-time must be between 10s and 24h, not '25h'"),
+    ("soon", "--move-time: 'soon' is not a time"),
+])
+def test_a_move_time_too_short_too_long_or_not_a_time_is_a_usage_error(typed, said):
+    code, out, err = call("host", "probe", "--players", "2", "--move-time", typed)
+    assert (code, out) == (2, "") and err.startswith(f"p2pgames: {said}")
+
+
+def test_a_move_time_reaches_the_table_the_host_opens(monkeypatch, terminal):
+    code, _, _ = call("host", "probe", "--players", "2", "--bots", "1", "--bind", "127.0.0.1", "--move-time", "1m30s")
+    assert code == 0 and terminal.opened
+    assert terminal.node.session.ruleset.move_time == 90

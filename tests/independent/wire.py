@@ -160,12 +160,13 @@ def _is_record(v):
 def _is_ruleset(v):
     # `open_seats` and `forfeit` are written only as false and true (§A4, §B14, §B17): the other
     # value is malformed; `forfeit` with players other than 2 the game refuses, not the schema.
-    return (isinstance(v, dict) and set(v) - {"edition", "open_seats", "forfeit"} == {"game", "players", "options"}
+    return (isinstance(v, dict) and set(v) - {"edition", "open_seats", "forfeit", "move_time"} == {"game", "players", "options"}
             and _is_text(v["game"], 40) and _is_int(v["players"]) and 1 <= v["players"] <= 64
             and isinstance(v["options"], dict)
             and ("edition" not in v or (_is_int(v["edition"]) and 2 <= v["edition"] <= 1000))
             and ("open_seats" not in v or v["open_seats"] is False)
-            and ("forfeit" not in v or v["forfeit"] is True))
+            and ("forfeit" not in v or v["forfeit"] is True)
+            and ("move_time" not in v or (_is_int(v["move_time"]) and 1 <= v["move_time"] <= 86_400)))
 
 
 _CHECKS = {

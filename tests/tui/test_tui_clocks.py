@@ -44,3 +44,29 @@ def test_the_title_bar_shows_the_clocks_of_a_game_in_play(pipe):
     now[0] = 500.0
     assert "you 0:00 · bob 0:42 · carol 0:00  alice" in plain(game.screen._title_bar(80)[0])
     assert "0:42" not in plain(game.screen._title_bar(30)[0])  # no room: the clocks give way
+
+
+def test_at_a_table_with_a_move_time_the_players_bot_moves_once_the_time_runs_out(pipe, deadline):
+    import dataclasses
+
+    from p2pgames.tui import run_terminal_game
+    from tui_tables import SizedOutput, Table
+
+    table = Table(pipe)
+    table.ruleset = dataclasses.replace(table.ruleset, move_time=1)
+    made = {}
+
+    async def script(table: Table) -> None:
+        session = table.human.session
+        await table.next_decision()
+        first = (session.replica.seq, session.replica.counters[session.seat])
+        await table.screen.wait_for("Your 1 second for this move ran out: your bot makes it.")
+        await table.human.wait_until(lambda: session.replica.counters[session.seat] > first[1])
+        made["counter"] = session.replica.counters[session.seat] - first[1]
+        made["screen"] = table.screen.text()
+        table.type("\x03\x03")
+
+    code = run_terminal_game(table.setup(script), title="Probe", input=table.pipe, output=SizedOutput(), on_screen=table.on_screen)
+    assert code == 0
+    assert made["counter"] >= 1  # the move was made for the player, and logged as theirs
+    assert "› " in made["screen"]
