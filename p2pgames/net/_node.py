@@ -25,7 +25,7 @@ import re
 import resource
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import trio
 
@@ -227,6 +227,13 @@ class Node:
         :class:`~p2pgames.session.LocalError`)."""
         try:
             self.session.stand_by(standing)
+        finally:
+            self._flush()
+
+    def note_clocks(self, seconds: Sequence[int]) -> None:
+        """Write each seat's thinking time in our transcript's notes (``Session.note_clocks``)."""
+        try:
+            self.session.note_clocks(seconds)
         finally:
             self._flush()
 

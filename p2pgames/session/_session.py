@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from p2pgames import PROTOCOL_VERSION, canonical
 from p2pgames.crypto import BadSignature, CryptoError, Identity, PublicKey, scalar_to_bytes
@@ -463,6 +463,18 @@ class Session:
     def _send_history(self, connection: int, frames: Iterable[bytes]) -> None:
         """Send ``frames``, which this session keeps anyway, as a :class:`History`."""
         self._outgoing.append((connection, History(tuple(frames))))
+
+    def note_clocks(self, seconds: Sequence[int]) -> None:
+        """Write each seat's thinking time (whole seconds, by seat, as this peer's user interface
+        timed it) in our transcript's notes: never sent nor signed, the writer's word (SPEC
+        §B11). Nothing before the game's start is written. Raises :class:`ValueError` for
+        anything but one non-negative whole number per seat."""
+        if self.replica is None or self.seat is None:  # (the transcript begins with the start)
+            return
+        clocks = list(seconds)
+        if len(clocks) != len(self.seats) or not all(type(value) is int and 0 <= value < 2**32 for value in clocks):
+            raise ValueError(f"clocks are {len(self.seats)} whole numbers of seconds, not {clocks!r}")
+        self._record("notes", {"clocks": clocks})
 
     def _record(self, kind: str, value: Any) -> None:
         self._transcript.append(canonical.encode([kind, value]))

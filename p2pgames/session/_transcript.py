@@ -18,6 +18,8 @@ fault           why the game stopped here (culprit, code, reason, seq, reporter,
 fault-message   a signed ``fault`` envelope another peer sent
 leave           a signed ``leave`` envelope
 end             the result as this peer computed it (scores, winners, summary)
+notes           this peer's own notes, never sent nor signed: ``{"clocks": [seconds by seat]}``,
+                each seat's thinking time as this peer timed it (the last ``notes`` counts)
 ==============  =================================================================================
 
 :func:`verify_transcript` replays a transcript with no network and no secrets: every signature,
@@ -49,7 +51,7 @@ from p2pgames.crypto import BadSignature, CryptoError
 from p2pgames.engine import EngineError, Game, GameOver
 from p2pgames.session._chat import ChatLimits, confirm_flood, line_size
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault, odd_one_out, what_was_done
-from p2pgames.words import with_article
+from p2pgames.words import duration, with_article
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, open_envelope
 from p2pgames.session._replica import CHAIN_BREAKS, HOST_SEAT, TAKE_OVER, OverPhase, Replica, SeatInfo
 
@@ -159,6 +161,7 @@ class VerificationReport:
     audits: int = 0
     chats: int = 0
     result: Any = None
+    clocks: list[int] | None = None  # each seat's thinking time, in the writer's notes (its word)
     stopped: Fault | None = None
     stop_confirmed: bool = False
     failure: Fault | None = None
@@ -290,6 +293,9 @@ class VerificationReport:
                 lines.append(f"{keeper}, who kept this transcript, left the game ({reason}) {_after(seq)}.")
             else:
                 lines.append("The transcript ends before the game did.")
+        if self.clocks is not None and len(self.clocks) == len(self.names):
+            times = ", ".join(f"{name} {duration(seconds)}" for name, seconds in zip(self.names, self.clocks))
+            lines.append(f"Thinking time, as {keeper}'s program timed it (its word, not proof): {times}.")
         lines.append("Verified." if self.ok else "NOT verified.")
         return "\n".join(lines)
 
@@ -598,6 +604,13 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                 report.problems.append("the recorded result differs from the one the log gives")
             else:
                 report.result = {"scores": list(computed.scores), "winners": list(computed.winners), "summary": computed.summary}
+        elif kind == "notes":
+            clocks = value.get("clocks") if isinstance(value, dict) else None
+            if not (isinstance(clocks, (list, tuple)) and len(clocks) == len(seats)
+                    and all(type(seconds) is int and 0 <= seconds < 2**32 for seconds in clocks)):
+                report.problems.append(f"record {number}, the writer's notes, is damaged")
+            else:
+                report.clocks = list(clocks)
         elif kind == "header":
             report.problems.append(f"record {number} is a second header")
         else:

@@ -421,6 +421,7 @@ class TerminalGame:
             self.mode = Mode.PLAYING
             self._log([("class:log.info", event.text(session.game if session is not None else None))])
         elif isinstance(event, GameEnded):
+            self._note_clocks()
             self.verdict = f"Game over: {event.message}"
             self._log([("class:log.end", self.verdict)])
             if self.mode is not Mode.LEAVING:
@@ -873,6 +874,14 @@ class TerminalGame:
         deciding = self.mode is Mode.PLAYING and session is not None and session.waiting_on_decision()
         self.clocks.update(self.clock(), session.waiting_for() if deciding else ())
 
+    def _note_clocks(self) -> None:
+        """Write the thinking clocks in our transcript's notes (the last notes count)."""
+        node = self.node
+        if node is None or not node.session.seats:
+            return
+        now = self.clock()
+        node.note_clocks([int(self.clocks.total(seat, now)) for seat in range(len(node.session.seats))])
+
     def _time_the_decision(self) -> None:
         """At a table with a move time: a new decision of ours starts its time, and one made (or
         gone) stops it."""
@@ -970,6 +979,8 @@ class TerminalGame:
                     await node.final_agreement.wait()
                 node.leave("game over")
             else:
+                if node.session.stage == "playing":
+                    self._note_clocks()  # how long each had thought, up to here
                 node.leave("quit")
             self._changed()
             await node.finished.wait()

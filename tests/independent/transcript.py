@@ -48,6 +48,7 @@ class Report:
     bodies: list = field(default_factory=list)   # (seat, submit body) of each entry, in order
     states: list = field(default_factory=list)   # each entry's state hash
     result: dict | None = None
+    clocks: list | None = None     # the writer's notes: each seat's thinking time (§B11), its word
     stopped: tuple | None = None   # (code, culprit, entry, reason): the fault the replay found, if any
     confirmed: bool = False        # the writer's fault record names the fault the replay found
     proven: list = field(default_factory=list)   # fault records whose evidence proves them against the log (§B9)
@@ -319,6 +320,13 @@ def _verify(data, follow_games, report):
                 report.claims.append(dict(value, culprit=stopped_by(value)))
         elif kind == "end":
             report.result = value
+        elif kind == "notes":
+            # §B11: the writer's own notes, its word: one whole number of seconds per seat.
+            clocks = value.get("clocks") if isinstance(value, dict) else None
+            if not (isinstance(clocks, list) and len(clocks) == len(seats)
+                    and all(wire._is_int(c) and 0 <= c < 2**32 for c in clocks)):
+                raise Problem("damage", f"{where}: notes of the wrong shape")
+            report.clocks = clocks
         else:
             raise Problem("damage", f"{where}: unknown record kind {kind!r}")
     if start is None:

@@ -70,3 +70,28 @@ def test_at_a_table_with_a_move_time_the_players_bot_moves_once_the_time_runs_ou
     assert code == 0
     assert made["counter"] >= 1  # the move was made for the player, and logged as theirs
     assert "› " in made["screen"]
+
+
+def test_the_clocks_are_kept_in_the_transcripts_notes_and_verify_reports_them_as_the_writers_word(pipe, deadline, tmp_path):
+    from p2pgames.games import get_game
+    from p2pgames.session import iter_records, verify_transcript
+    from p2pgames.tui import run_terminal_game
+    from tui_tables import SizedOutput, Table
+
+    table = Table(pipe, transcripts=tmp_path)
+
+    async def script(table: Table) -> None:
+        await table.next_decision()
+        await table.play_to_the_end()
+        await table.screen.wait_for("Press q or Enter to leave")
+        table.type("\r")
+
+    code = run_terminal_game(table.setup(script), title="Probe", input=table.pipe, output=SizedOutput(), on_screen=table.on_screen)
+    assert code == 0
+    [path] = [path for path in tmp_path.glob("*.p2pt") if "alice" in path.name]
+    data = path.read_bytes()
+    notes = [value for kind, value in iter_records(data) if kind == "notes"]
+    assert len(notes) == 1 and len(notes[0]["clocks"]) == 3 and all(type(seconds) is int for seconds in notes[0]["clocks"])
+    report = verify_transcript(data, get_game)
+    assert report.ok and report.clocks == list(notes[0]["clocks"])
+    assert "Thinking time, as alice (seat 0)'s program timed it (its word, not proof): alice 0:" in report.describe()

@@ -421,6 +421,9 @@ class FakeNode:
     def push(self, event) -> None:
         self._send.send_nowait(event)
 
+    def note_clocks(self, seconds) -> None:
+        self.clocks_noted = list(seconds)
+
     def away_for(self, seat: int) -> float | None:
         return self.times.get(seat) if seat in self.session.away else None
 
