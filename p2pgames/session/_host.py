@@ -962,7 +962,7 @@ class HostRole:
         session._begin_starting(start)
         self.keep(start, HOST_SEAT)
         for kind, value in records:
-            if kind in ("header", "start"):
+            if kind in ("header", "start", "notes"):  # (notes: our own clocks, nothing to replay)
                 continue
             if kind in ("fault", "end", "leave", "fault-message"):
                 raise ResumeError("the game in this transcript has ended; there is nothing to resume")

@@ -288,6 +288,20 @@ def test_a_restarted_host_waits_for_every_joiner_to_rejoin():
     assert host.status() == "waiting for p1 and p2 to reconnect (the game goes on once everyone is back)"
 
 
+def test_a_restarted_host_reads_past_the_notes_in_its_transcript():
+    """The thinking clocks' notes (§B11) are the writer's own: a resumed host skips them."""
+    board = Switchboard("probe", 3, seed=b"host-notes")
+    run_until_entries(board, 12)
+    old = board.host
+    old.note_clocks([3, 1, 4])
+    board.flush()
+    board.queue.clear()
+    records = list(iter_records(bytes(board.transcripts[0])))
+    assert [list(value["clocks"]) for kind, value in records if kind == "notes"] == [[3, 1, 4]]
+    host = Session.resume_host(old.identity, board.saved_seat(0), records, get_game, bot=True, narrate=False)
+    assert host.replica.seq == old.replica.seq and host.replica.state_hash == old.replica.state_hash
+
+
 def test_a_host_cannot_resume_a_game_that_ended_or_with_another_identity():
     board = Switchboard("probe", 2, seed=b"ended")
     board.run()
