@@ -912,6 +912,7 @@ class TerminalGame:
                 self._time_is_up()
 
     def _time_is_up(self) -> None:
+        """Our decision waited the table's move time: our own bot makes it, and the log says so."""
         node = self.node
         assert node is not None
         session = node.session
@@ -923,8 +924,8 @@ class TerminalGame:
         if self._stand_in is None:
             self._stand_in = bot_for(session.game, session.game_id or b"")
         action = self._stand_in.choose(session.game, session.replica.state, session.seat, session.knowledge, decision.step)
-        minutes = move_time_text(session.ruleset.move_time)  # type: ignore[union-attr]
-        self._log([("class:log.notice", f"Your {minutes} for this move ran out: your bot makes it.")])
+        limit = move_time_text(session.ruleset.move_time)  # type: ignore[union-attr]
+        self._log([("class:log.notice", f"Your {limit} for this move ran out: your bot makes it.")])
         self.composing = self.narrowed = None
         self._make(decision, action, self._describe(action))
         self._changed()
