@@ -1339,7 +1339,7 @@ def build_parser() -> argparse.ArgumentParser:
         "seats", help="the unfinished games you can take up again",
         description=(
             "List the unfinished games whose seats are saved here (a game stopped midway: your program or "
-            f"machine stopped, or the table adjourned), newest first; take one up again with {command('resume', 'ID')}. "
+            f"machine stopped), newest first; take one up again with {command('resume', 'ID')}. "
             "'seats forget ID' drops one for good, after asking."
         ),
     )
