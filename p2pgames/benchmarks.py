@@ -1017,6 +1017,7 @@ def bench_history(repeats: int, transcripts: int = 500) -> dict:
     those files' bytes, the least any listing that counts the entries can do. Both warm (the
     files in the page cache, the games' modules imported). Target ≤ 3×. The command as a user
     runs it (a new process: start-up included) is shown beside them."""
+    from p2pgames.cli import transcript_files
     from p2pgames.games import get_game
     from p2pgames.history import read_history
 
@@ -1027,14 +1028,14 @@ def bench_history(repeats: int, transcripts: int = 500) -> dict:
             os.link(vectors[number % len(vectors)], directory / f"game-{number:04}.p2pt")
         paths = sorted(directory.glob("*.p2pt"))
         size = sum(path.stat().st_size for path in paths)
-        played, unreadable = read_history(directory, get_game)  # warm: imports, page cache
+        played, unreadable = read_history(transcript_files(directory), get_game)  # warm: imports, page cache
         if len(played) != transcripts or unreadable:
             raise RuntimeError(f"history read {len(played)} of {transcripts} benchmark transcripts")
         times, floors, commands = [], [], []
         environment = {**os.environ, "P2PGAMES_HOME": folder}
         for _ in range(repeats):
-            floors.append(_median_time(lambda: [_read_whole(path) for path in paths], 3))
-            times.append(_median_time(lambda: read_history(directory, get_game), 3))
+            floors.append(_median_time(lambda: [data for _, _, data in transcript_files(directory)], 3))
+            times.append(_median_time(lambda: read_history(transcript_files(directory), get_game), 3))
             began = time.perf_counter()
             subprocess.run(
                 [sys.executable, "-m", "p2pgames", "history", "--transcripts", folder],
@@ -1049,12 +1050,6 @@ def bench_history(repeats: int, transcripts: int = 500) -> dict:
         "history_ratio": statistics.median(t / f for t, f in zip(times, floors)),
         "history_command_ms": statistics.median(commands) * 1000,
     }
-
-
-def _read_whole(path: Path) -> bytes:
-    """A file's bytes, read as ``history`` reads them (one ``read`` of the open file)."""
-    with open(path, "rb") as file:
-        return file.read()
 
 
 def _median_time(function: Callable[[], Any], repeats: int) -> float:

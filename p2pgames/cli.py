@@ -18,7 +18,7 @@ import dataclasses
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Mapping, NoReturn, Sequence
+from typing import Any, Callable, Iterator, Mapping, NoReturn, Sequence
 
 from p2pgames import __version__
 from p2pgames.engine import Game, RulesetError
@@ -553,12 +553,11 @@ def cmd_seats(args: argparse.Namespace) -> int:
 def _saved_line(owner: str, path: Path, saved, several_profiles: bool) -> str:
     """One unfinished game for ``seats``: its id, when its seat was last saved, the game, this
     seat's place at the table, who played, how far it got (from its transcript, when there is one)."""
-    import time
-
+    from p2pgames.history import players_text, when_text
     from p2pgames.session import TranscriptError, summarize_transcript
 
     try:
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
+        when = when_text(path.stat().st_mtime)
     except OSError:
         when = "?"
     title, players, progress = saved.game, "", ""
@@ -568,10 +567,7 @@ def _saved_line(owner: str, path: Path, saved, several_profiles: bool) -> str:
         except (OSError, TranscriptError):
             pass  # gone, or never written (--no-transcript keeps none): the rest still says which game
         else:
-            title = summary.title
-            others = [name for seat, name in enumerate(summary.names) if seat != summary.seat]
-            players = "with " + ", ".join(others) if others else "alone"
-            progress = f"{summary.entries} entries"
+            title, players, progress = summary.title, players_text(summary), f"{summary.entries} entries"
     where = f" at {saved.host}:{saved.port}" if saved.host and saved.port else ""
     role = f"host{where}" if saved.is_host else f"seat {saved.seat}, host{where}"
     fields = [saved.game_id.hex()[:8], when, title, role, players, progress]
@@ -949,9 +945,10 @@ def cmd_history(args: argparse.Namespace) -> int:
             raise FileProblem(f"{directory} is not a directory of transcripts")
         print(f"No games yet: there are no transcripts in {directory}.")
         return EXIT_OK
+    keys = _profile_keys(args.profile)
     try:
         played, unreadable = read_history(
-            directory, get_game, keys=_profile_keys(args.profile), with_name=args.with_name, verify=args.verify,
+            transcript_files(directory), get_game, keys=keys, with_name=args.with_name, verify=args.verify,
         )
     except OSError as error:
         raise FileProblem(f"can't read {directory}: {error.strerror or error}") from None
@@ -976,6 +973,19 @@ def cmd_history(args: argparse.Namespace) -> int:
     if args.verify and any(game.verified for game in played):
         return EXIT_FAILED
     return EXIT_OK
+
+
+def transcript_files(directory: Path) -> Iterator[tuple[Path, float, bytes | None]]:
+    """The transcripts (``*.p2pt``) directly in ``directory``, one at a time: ``(path, when it
+    was last written, its bytes)``, the bytes ``None`` for a file that can't be read (one
+    ``read`` of the open file: ``scripts/bench`` times it as the floor of ``history``). Raises
+    :class:`OSError` if ``directory`` can't be listed."""
+    for path in sorted(directory.glob("*.p2pt")):
+        try:
+            with open(path, "rb") as file:
+                yield path, os.fstat(file.fileno()).st_mtime, file.read()
+        except OSError:
+            yield path, 0.0, None
 
 
 def _profile_keys(name: str | None) -> set[bytes] | None:

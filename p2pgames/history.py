@@ -4,7 +4,8 @@ transcripts.
 Each transcript is summed up by :func:`p2pgames.session.summarize_transcript` (its header, start
 and end decoded, its entries counted by their lengths; nothing checked), so listing hundreds of
 them costs little more than reading their bytes (``scripts/bench`` measures it against that
-floor). ``verify=True`` replays each one in full as ``p2pgames verify`` does.
+floor). ``verify=True`` replays each one in full as ``p2pgames verify`` does. Pure: the caller
+reads the files (the command line, as it does for ``verify``) and hands them in one at a time.
 
 One line per game, fields separated by `` · `` so that it greps and cuts well::
 
@@ -13,7 +14,6 @@ One line per game, fields separated by `` · `` so that it greps and cuts well::
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,8 +21,9 @@ from typing import Callable, Collection, Iterable
 
 from p2pgames.engine import Game
 from p2pgames.session import GameSummary, TranscriptError, summarize_transcript
+from p2pgames.words import joined
 
-__all__ = ["PlayedGame", "game_line", "opponent_lines", "read_history"]
+__all__ = ["PlayedGame", "game_line", "opponent_lines", "players_text", "read_history", "result_text", "when_text"]
 
 _REASON = 60  # the characters of a stop's reason a line shows
 
@@ -40,27 +41,26 @@ class PlayedGame:
 
 
 def read_history(
-    directory: Path,
+    files: Iterable[tuple[Path, float, bytes | None]],
     games: Callable[[str], Game],
     keys: Collection[bytes] | None = None,
     with_name: str | None = None,
     verify: bool = False,
 ) -> tuple[list[PlayedGame], list[Path]]:
-    """The games whose transcripts (``*.p2pt``) are directly in ``directory``, newest first,
-    and the files there that could not be read as transcripts. ``keys``: only the transcripts
+    """The games of ``files`` — ``(path, when it was last written, its bytes or None if it
+    could not be read)``, taken one at a time so that only one file's bytes are held — newest
+    first, and the files that could not be read as transcripts. ``keys``: only the transcripts
     of seats with one of these identity keys (the profiles on this machine); ``with_name``:
-    only the games where another seat had that name (any case). Raises :class:`OSError` if
-    ``directory`` can't be listed."""
+    only the games where another seat had that name (any case)."""
     played: list[PlayedGame] = []
     unreadable: list[Path] = []
     wanted = with_name.casefold() if with_name else None
-    for path in sorted(directory.glob("*.p2pt")):
+    for path, when, data in files:
         try:
-            with open(path, "rb") as file:
-                when = os.fstat(file.fileno()).st_mtime
-                data = file.read()
+            if data is None:
+                raise TranscriptError("unreadable")
             summary = summarize_transcript(data, games)
-        except (OSError, TranscriptError):
+        except TranscriptError:
             unreadable.append(path)
             continue
         if keys is not None and summary.key not in keys:
@@ -90,12 +90,11 @@ def _verified(data: bytes, games: Callable[[str], Game]) -> str:
 def game_line(game: PlayedGame) -> str:
     """The game's line in the listing (see the module's docstring)."""
     summary = game.summary
-    others = [_seat_name(summary, seat) for seat in range(len(summary.names)) if seat != summary.seat]
     fields = [
-        time.strftime("%Y-%m-%d %H:%M", time.localtime(game.when)),
+        when_text(game.when),
         summary.title,
         summary.rules,
-        "with " + ", ".join(others) if others else "alone",
+        players_text(summary),
         result_text(summary),
         f"{summary.entries} entries",
     ]
@@ -103,6 +102,19 @@ def game_line(game: PlayedGame) -> str:
         fields.append("verified" if not game.verified else f"DOES NOT VERIFY: {game.verified}")
     fields.append(game.path.name)
     return " · ".join(fields)
+
+
+def when_text(when: float) -> str:
+    """A file's time as the listings show it: ``2026-12-04 21:40`` (local time)."""
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(when))
+
+
+def players_text(summary: GameSummary) -> str:
+    """Who else played, from the transcript's seat: ``with bob, bot-1 (bot)``, or ``alone``."""
+    others = [
+        f"{name} (bot)" if summary.bots[seat] else name for seat, name in enumerate(summary.names) if seat != summary.seat
+    ]
+    return "with " + ", ".join(others) if others else "alone"
 
 
 def result_text(summary: GameSummary) -> str:
@@ -117,9 +129,9 @@ def result_text(summary: GameSummary) -> str:
     if mine and not others:
         text = "you won"
     elif mine:
-        text = f"you and {_and(others)} won"
+        text = f"you and {joined(others)} won"
     elif others:
-        text = f"{_and(others)} won"
+        text = f"{joined(others)} won"
     else:
         text = "nobody won"
     return f"{text}: {summary.summary}" if summary.summary else text
@@ -152,9 +164,3 @@ def opponent_lines(games: Iterable[PlayedGame]) -> list[str]:
     return lines
 
 
-def _seat_name(summary: GameSummary, seat: int) -> str:
-    return f"{summary.names[seat]} (bot)" if summary.bots[seat] else summary.names[seat]
-
-
-def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
