@@ -66,6 +66,15 @@ def joined(words: Iterable[str], none: str = "", *, conjunction: str = "and") ->
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {conjunction} " + words[-1]
 
 
+def spelled_duration(seconds: int) -> str:
+    """A time in words, in its largest whole unit: ``2 minutes``, ``90 seconds``, ``1 hour``."""
+    for unit, size in (("hour", 3600), ("minute", 60)):
+        if seconds % size == 0 and seconds:
+            count = seconds // size
+            return f"{count} {unit}{'s' if count != 1 else ''}"
+    return f"{seconds} second{'s' if seconds != 1 else ''}"
+
+
 def duration(seconds: float) -> str:
     """A time as a clock shows it: ``0:42``, ``3:00``, and past an hour ``1:02:03``."""
     whole = max(0, int(seconds))

@@ -42,7 +42,6 @@ from p2pgames.engine._game import (
     RulesetOption,
     Segment,
     StandingAnswer,
-    move_time_text,
     normalize_typed,
     wrap_segments,
 )
@@ -124,6 +123,5 @@ __all__ = [
     "Turn",
     "Unseal",
     "decode_operation",
-    "move_time_text",
     "normalize_typed",
 ]

@@ -18,6 +18,7 @@ from p2pgames import canonical
 from p2pgames.engine._cards import CardState, Claim
 from p2pgames.engine._errors import EventMismatch, IllegalAction, MalformedAction, RulesetError
 from p2pgames.engine._random import DeterministicRandom
+from p2pgames.words import spelled_duration
 from p2pgames.engine._steps import (
     Act,
     CardOperations,
@@ -78,15 +79,6 @@ class RulesetOption:
 
 # The longest a table's move time may be (a day): longer is no limit at all.
 MAX_MOVE_TIME = 86_400
-
-
-def move_time_text(seconds: int) -> str:
-    """A table's move time for people: ``2 minutes``, ``90 seconds``, ``1 hour``."""
-    for unit, size in (("hour", 3600), ("minute", 60)):
-        if seconds % size == 0:
-            count = seconds // size
-            return f"{count} {unit}{'s' if count != 1 else ''}"
-    return f"{seconds} second{'s' if seconds != 1 else ''}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -400,7 +392,7 @@ class Game(ABC, Generic[S]):
         if ruleset.forfeit:
             table += "; the one left wins by forfeit"
         if ruleset.move_time:
-            table += f"; a move may take {move_time_text(ruleset.move_time)}, then the player's bot makes it"
+            table += f"; a move may take {spelled_duration(ruleset.move_time)}, then the player's bot makes it"
         return self.describe_ruleset(ruleset) + table
 
     # -- the state machine ---------------------------------------------------------------------

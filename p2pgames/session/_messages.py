@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping
 
 from p2pgames import canonical
 from p2pgames.crypto import CryptoError, Identity, PublicKey
+from p2pgames.engine import MAX_MOVE_TIME
 
 __all__ = [
     "Envelope",
@@ -173,7 +174,7 @@ def _ruleset(v: Any) -> bool:
         and ("edition" not in v or _int(2, 1000)(v["edition"]))
         and ("open_seats" not in v or v["open_seats"] is False)
         and ("forfeit" not in v or v["forfeit"] is True)
-        and ("move_time" not in v or _int(1, 86_400)(v["move_time"]))
+        and ("move_time" not in v or _int(1, MAX_MOVE_TIME)(v["move_time"]))
     )
 
 

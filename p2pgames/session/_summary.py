@@ -22,7 +22,6 @@ __all__ = ["GameSummary", "summarize_transcript"]
 # The records decoded; every other kind is only counted (entries) or skipped. A record is the
 # canonical msgpack of ``[kind, value]``: 0x92 (an array of two), then the kind as a short string.
 _DECODED = frozenset((b"header", b"start", b"end", b"fault"))
-_ENTRY = b"entry"
 # How the two commonest records begin: an array of two (0x92), then the kind as a short string.
 _ENTRY_HEAD = b"\x92\xa5entry"
 _ACK_HEAD = b"\x92\xa3ack"
@@ -96,9 +95,7 @@ def summarize_transcript(data: bytes, games: Callable[[str], Game]) -> GameSumma
         kind = _kind_of(view, offset, end)
         if number <= 2 and kind != (b"header", b"start")[number - 1]:
             raise TranscriptError("a transcript begins with its header and the game's start")
-        if kind == _ENTRY:
-            entries += 1
-        elif kind in _DECODED:
+        if kind in _DECODED:
             try:
                 record = canonical.decode(view[offset:end])
             except canonical.CanonicalError as error:

@@ -33,7 +33,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from p2pgames.engine import ChoiceGroup, Composer, IllegalAction, MalformedAction, move_time_text, normalize_typed
+from p2pgames.engine import ChoiceGroup, Composer, IllegalAction, MalformedAction, normalize_typed
 from p2pgames.invocation import command
 from p2pgames.net import JoinCode, Node, SetupError, kept_seat_note
 from p2pgames.session import (
@@ -82,7 +82,7 @@ from p2pgames.tui._clocks import ThinkingClocks
 from p2pgames.tui._screen import Screen, View, secret_note
 from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayerInput, Question, Typed
 from p2pgames.tui._text import Line, duration
-from p2pgames.words import joined, sentence_start
+from p2pgames.words import joined, sentence_start, spelled_duration
 from p2pgames.tui._theme import color_wanted
 
 __all__ = ["run_terminal_game", "TerminalGame", "Setup"]
@@ -924,7 +924,7 @@ class TerminalGame:
         if self._stand_in is None:
             self._stand_in = bot_for(session.game, session.game_id or b"")
         action = self._stand_in.choose(session.game, session.replica.state, session.seat, session.knowledge, decision.step)
-        limit = move_time_text(session.ruleset.move_time)  # type: ignore[union-attr]
+        limit = spelled_duration(session.ruleset.move_time)  # type: ignore[union-attr]
         self._log([("class:log.notice", f"Your {limit} for this move ran out: your bot makes it.")])
         self.composing = self.narrowed = None
         self._make(decision, action, self._describe(action))

@@ -7,9 +7,10 @@ import dataclasses
 
 import pytest
 
-from p2pgames.engine import MAX_MOVE_TIME, RulesetError, move_time_text
+from p2pgames.engine import MAX_MOVE_TIME, RulesetError
 from p2pgames.games import get_game
 from p2pgames.session._messages import KINDS
+from p2pgames.words import spelled_duration
 
 
 def test_a_move_time_round_trips_in_the_ruleset_and_is_written_only_when_chosen():
@@ -34,6 +35,6 @@ def test_every_player_is_told_the_move_time_before_the_game():
     timed = dataclasses.replace(game.ruleset(3), move_time=120)
     assert KINDS["host-hello"]["ruleset"](timed.encode())
     assert game.describe_table(timed).endswith("; a move may take 2 minutes, then the player's bot makes it")
-    assert [move_time_text(seconds) for seconds in (1, 90, 60, 3600, 7200, 3660)] == [
+    assert [spelled_duration(seconds) for seconds in (1, 90, 60, 3600, 7200, 3660)] == [
         "1 second", "90 seconds", "1 minute", "1 hour", "2 hours", "61 minutes",
     ]
