@@ -93,10 +93,9 @@ Setup = Callable[[trio.Nursery, Callable[[str], None]], Awaitable[Node]]
 # transcript ends agreed; a person pressing a key shouldn't wait longer than this.
 FINAL_AGREEMENT_WAIT = 5.0
 MAX_LOG_LINES = 5000
-# While a seat is away, the screen is redrawn this often: the status line counts the time.
-AWAY_REDRAW = 1.0
-# While a thinking clock runs, the screen is redrawn this often: the title bar shows it.
-CLOCK_REDRAW = 1.0
+# While a seat is away or a thinking clock runs, the screen is redrawn this often: the status
+# line counts the time away, the title bar the clocks.
+REDRAW = 1.0
 
 
 def run_terminal_game(
@@ -205,7 +204,7 @@ class TerminalGame:
         self._token: trio.lowlevel.TrioToken | None = None
         self._input_send: trio.MemorySendChannel[PlayerInput] | None = None
         self._left = trio.Event()
-        self._someone_away = trio.Event()  # set while a seat is away (see _redraw_while_away)
+        self._counting = trio.Event()  # set while a time counts on screen (see _redraw_every_second)
         self._main_scope = trio.CancelScope()
         self._abandoned = False
         self._open_candidate: int | None = None  # the seat Question.OPEN asks about
@@ -296,8 +295,7 @@ class TerminalGame:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 nursery.start_soon(self._read_input, input_receive)
-                nursery.start_soon(self._redraw_while_away)
-                nursery.start_soon(self._redraw_while_clocks_run)
+                nursery.start_soon(self._redraw_every_second)
                 nursery.start_soon(self._keep_the_move_time)
                 nursery.start_soon(self._start_table, nursery)
                 await self._left.wait()
@@ -851,22 +849,19 @@ class TerminalGame:
         away = self.node.session.away if self.node is not None else {}
         return self.overdue & away.keys()
 
-    async def _redraw_while_away(self) -> None:
-        """While a seat is away and the game is on, redraw every second: the status line counts
-        how long it has been away. Nothing is redrawn for it otherwise."""
+    async def _redraw_every_second(self) -> None:
+        """While the game is on and a seat is away (the status line counts how long) or a
+        thinking clock runs (the title bar shows it), redraw every second. Nothing is redrawn
+        for time otherwise."""
         while True:
-            await self._someone_away.wait()
-            while self._counting_away():
-                await trio.sleep(AWAY_REDRAW)
+            await self._counting.wait()
+            while self._counting_time():
+                await trio.sleep(REDRAW)
                 self.screen.refresh()
-            self._someone_away = trio.Event()  # set again by _changed once someone is away
+            self._counting = trio.Event()  # set again by _changed once a time counts
 
-    async def _redraw_while_clocks_run(self) -> None:
-        """While a seat's thinking clock runs, redraw every second: the title bar shows it."""
-        while True:
-            await trio.sleep(CLOCK_REDRAW)
-            if self.clocks.running and self.mode is Mode.PLAYING:
-                self.screen.refresh()
+    def _counting_time(self) -> bool:
+        return self._counting_away() or (self.mode is Mode.PLAYING and bool(self.clocks.running))
 
     def _time_the_table(self) -> None:
         """The clocks of the seats whose decision the table awaits now run; the others stand."""
@@ -1035,8 +1030,8 @@ class TerminalGame:
         self._refresh_decision()
         self._time_the_table()
         self._time_the_decision()
-        if self._counting_away():
-            self._someone_away.set()
+        if self._counting_time():
+            self._counting.set()
         self.screen.refresh()
 
 

@@ -91,7 +91,7 @@ def test_the_status_line_shows_the_time_away(pipe):
     assert plain(game.screen._status_bar(80)[0]).rstrip() == " Waiting for the host, alice, to come back (1:02:05)"
 
 
-def test_the_screen_is_redrawn_every_second_only_while_someone_is_away(pipe):
+def test_the_screen_is_redrawn_every_second_only_while_someone_is_away_or_a_clock_runs(pipe):
     session = FakeSession()
     game, node = terminal_game(pipe, session)
     redraws = []
@@ -99,7 +99,7 @@ def test_the_screen_is_redrawn_every_second_only_while_someone_is_away(pipe):
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(game._redraw_while_away)
+            nursery.start_soon(game._redraw_every_second)
             await trio.sleep(60)
             assert redraws == []  # nobody away: no redraws of its own
             session.away = {1: "lost"}
@@ -117,6 +117,17 @@ def test_the_screen_is_redrawn_every_second_only_while_someone_is_away(pipe):
             game._changed()
             await trio.sleep(60)
             assert len(redraws) == settled + 1
+            session.away, game.mode = {}, Mode.PLAYING
+            session.deciding, session.waiting = True, (1,)  # bob thinks: his clock runs
+            game._changed()
+            await trio.sleep(2.5)
+            assert len(redraws) == settled + 2 + 2
+            session.deciding = False  # cards are dealt: no clock runs
+            game._changed()
+            await trio.sleep(1)
+            settled = len(redraws)
+            await trio.sleep(60)
+            assert len(redraws) == settled
             nursery.cancel_scope.cancel()
 
     trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
@@ -346,7 +357,7 @@ def play(pipe, start, script, *, columns: int = 80, rows: int = 24, renders: lis
 
 
 def test_on_screen_the_status_counts_and_abandon_ends_the_game(pipe, deadline, monkeypatch):
-    monkeypatch.setattr(tui_app, "AWAY_REDRAW", 0.01)  # the screen's own redraws, sooner
+    monkeypatch.setattr(tui_app, "REDRAW", 0.01)  # the screen's own redraws, sooner
     session = FakeSession()
     node = FakeNode(session)
     shown: dict[str, str] = {}
