@@ -193,23 +193,3 @@ def test_history_before_any_game_says_so(home):
     code, _, err = call("history", "--transcripts", str(home / "missing"))
     assert code == 1 and "is not a directory of transcripts" in err
 
-
-def _with_notes(data: bytes, value) -> bytes:
-    from p2pgames import canonical
-
-    return data + encode_record(canonical.encode(["notes", value]))
-
-
-def test_notes_of_the_right_shape_verify_and_others_are_damage():
-    from tests.independent import transcript as independent
-
-    _, data = _vector("session-probe-3p.json")
-    good = _with_notes(data, {"clocks": [5, 61, 3]})
-    report = verify_transcript(good, get_game)
-    assert report.ok and report.clocks == [5, 61, 3]
-    assert "Thinking time, as p1 (seat 1)'s program timed it (its word, not proof): p0 0:05, p1 1:01, p2 0:03." in report.describe()
-    assert independent.verify(good).ok and independent.verify(good).clocks == [5, 61, 3]
-    for bad in ({"clocks": [5, 61]}, {"clocks": [5, -1, 3]}, {"clocks": [5, True, 3]}, [5, 61, 3]):
-        report = verify_transcript(_with_notes(data, bad), get_game)
-        assert not report.ok and any("the writer's notes, is damaged" in problem for problem in report.problems)
-        assert not independent.verify(_with_notes(data, bad)).ok
