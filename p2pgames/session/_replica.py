@@ -425,8 +425,9 @@ class Replica:
         if isinstance(phase, CardPhase):
             sub = phase.current
             if isinstance(sub, DealSub):
-                due = (self.deals[deal].next_pass() for deal in sub.deals)
-                return tuple(sorted({pass_[1] for pass_ in due if pass_ is not None}))
+                due = (crypto.next_pass() for crypto in self.deals_under_way(sub))
+                passing = {pass_[1] for pass_ in due if pass_ is not None}
+                return tuple(sorted(passing | self._rebuilds_awaited(phase, sub)))
             if isinstance(sub, KeysSub):
                 return sub.owing()
             if isinstance(sub, AuditSub):
@@ -778,12 +779,10 @@ class Replica:
         if isinstance(sub, DealSub):
             if self._show_before_reshuffle(phase, sub, applied):
                 return
-            for deal in sub.deals:
-                if deal not in self.deals:
-                    operation = next(
-                        op for op in phase.operations if isinstance(op, (NewDeal, Reshuffle)) and op.deal == deal
-                    )
-                    self.deals[deal] = self._new_deal_crypto(operation)
+            for operation in phase.operations:
+                if (isinstance(operation, (NewDeal, Reshuffle)) and operation.deal in sub.deals
+                        and operation.deal not in self.deals and not self._awaits_rebuild(operation)):
+                    self.deals[operation.deal] = self._new_deal_crypto(operation)
         elif isinstance(sub, KeysSub) and sub.requirements is None:
             sub.requirements = self._requirements(sub.operations)
             if not any(sub.requirements.values()):
@@ -798,7 +797,8 @@ class Replica:
         that lock off in its re-key pass (§B16). Whether one was inserted."""
         shows: dict[int, list[int]] = {}
         for operation in phase.operations:
-            if not isinstance(operation, Reshuffle) or operation.deal not in sub.deals or operation.deal in self.deals:
+            if (not isinstance(operation, Reshuffle) or operation.deal not in sub.deals or operation.deal in self.deals
+                    or self._awaits_rebuild(operation)):
                 continue
             holders = [seat for seat in (operation.holders or range(self.players)) if seat not in self.open_seats]
             for slot in operation.source_slots:
@@ -810,6 +810,30 @@ class Replica:
         phase.subs.insert(phase.index, KeysSub(tuple(Disclose(tuple(slots), to) for to, slots in sorted(shows.items()))))
         self._start_sub(phase, applied)
         return True
+
+    def _awaits_rebuild(self, operation: NewDeal | Reshuffle) -> set[int]:
+        """The seats being rebuilt whose lock keys a re-shuffle's source slots still hold: the
+        keys come off its starting values, or a stand-in takes them off (§B16 step 5), and
+        neither can be before the rebuild — the re-shuffle is set up at the entry that rebuilds
+        the last of them. Empty for a deal that can be set up now."""
+        if not isinstance(operation, Reshuffle) or not self.rebuilding:
+            return set()
+        waits: set[int] = set()
+        for slot in operation.source_slots:
+            crypto, index = self.deal_of_slot(slot)
+            waits |= crypto.unreleased[index] & self.rebuilding
+        return waits
+
+    def _rebuilds_awaited(self, phase: CardPhase, sub: DealSub) -> set[int]:
+        """The seats being rebuilt that a re-shuffle of ``sub`` waits for (see _awaits_rebuild)."""
+        return {seat for operation in phase.operations
+                if isinstance(operation, Reshuffle) and operation.deal in sub.deals and operation.deal not in self.deals
+                for seat in self._awaits_rebuild(operation)}
+
+    def deals_under_way(self, sub: DealSub) -> list[DealCrypto]:
+        """The deals of ``sub`` set up so far: all of them, but a re-shuffle that waits for a
+        seat's rebuild (§B16 step 5)."""
+        return [self.deals[deal] for deal in sub.deals if deal in self.deals]
 
     def _reveal_before_audit(self, phase: CardPhase, sub: AuditSub, applied: Applied | None) -> bool:
         """Before auditing ``sub``'s deals: if a rebuilt seat's key is still escrowed in them, a
@@ -1098,7 +1122,8 @@ class Replica:
     def _check_pass(self, submission: Submission, sub: DealSub) -> None:
         self._fields(submission, "pass", {"deal": int, "stage": str, "values": (tuple, list), "verifiers": (tuple, list)})
         body = submission.body
-        if body["deal"] not in sub.deals:
+        if body["deal"] not in sub.deals or body["deal"] not in self.deals:
+            # (One of the sub-step's that waits for a rebuild is not being dealt yet either.)
             raise self._illegal(submission, FaultCode.ILLEGAL, f"sent a pass for deal {body['deal']}, which is not being dealt")
         crypto = self.deals[body["deal"]]
         if (body["stage"], submission.seat) != crypto.next_pass():
@@ -1622,7 +1647,6 @@ class Replica:
             target = submission.body["seat"]
             self.rebuild_shares.setdefault(target, {})[seat] = (share, sent, locks, submission.envelope.raw)
             if set(self.rebuild_shares[target]) == set(self.escrows[target].holders) and self._rebuild(applied, target):
-                self.rebuilding.discard(target)
                 del self.rebuild_shares[target]
         elif kind == "act":
             action = self.game.decode_action(submission.body["action"])
@@ -1789,6 +1813,7 @@ class Replica:
             crypto.publish(index, seat, key, self.lock_escrows[(seat, crypto.deal)].message)
             applied.key_slots.append(slot)
         self.rebuilt[seat] = secret
+        self.rebuilding.discard(seat)
         for author, (_, sent, _, message) in sorted(given.items()):
             for slot, key in sent:
                 crypto, index = self.deal_of_slot(slot)
@@ -1798,8 +1823,11 @@ class Replica:
         phase = self.phase
         if isinstance(phase, CardPhase):
             sub = phase.current
-            if isinstance(sub, DealSub) and self._restart_reshuffles(seat, sub):
-                self._start_sub(phase, applied)
+            if isinstance(sub, DealSub):
+                # A re-shuffle that waited for this rebuild, or one it voids, is set up now.
+                self._restart_reshuffles(seat, sub)
+                if any(deal not in self.deals for deal in sub.deals):
+                    self._start_sub(phase, applied)
             elif isinstance(sub, KeysSub) and sub.requirements is not None and seat not in sub.done:
                 # Its keys are public now but those still escrowed: its holders release those.
                 self._to_releases(sub.requirements, seat)
@@ -1809,14 +1837,13 @@ class Replica:
                 self._finish_audit_if_complete(applied, phase, sub)
         return True
 
-    def _restart_reshuffles(self, seat: int, sub: DealSub) -> bool:
+    def _restart_reshuffles(self, seat: int, sub: DealSub) -> None:
         """Void the re-shuffles of ``sub`` that rebuilt ``seat`` holds, its re-key pass not made,
         over a source whose key of ``seat`` stays escrowed (§B16): that pass would take the key
         off, so nobody but the card's knowers could make or check it. Each starts again as if
         begun with ``seat`` open — the others' re-key passes so far are void (no shuffle pass
         precedes the re-key stage's end), ``seat`` holds it no more, and the escrowed lock comes
-        off in a stand-in's re-key pass. Whether any was voided (the sub-step starts again)."""
-        voided = False
+        off in a stand-in's re-key pass (set up again by the caller's ``_start_sub``)."""
         for deal in sub.deals:
             crypto = self.deals.get(deal)
             if crypto is None or crypto.source_slots is None or seat not in crypto.holders or ("rekey", seat) in crypto.passes:
@@ -1825,8 +1852,6 @@ class Replica:
                    for source, index in map(self.deal_of_slot, crypto.source_slots)):
                 del self.deals[deal]
                 self.rekey_stand_ins.pop(deal, None)
-                voided = True
-        return voided
 
     def _derived_keys(self, secret: int, crypto: DealCrypto) -> SeatAuditKeys:
         return deal_keys(secret, crypto.deal, crypto.size, crypto.source_slots is not None).audit_keys()
@@ -1878,7 +1903,7 @@ class Replica:
             # A rebuilt seat's lock keys are public the moment they lock (§B16 step 4).
             keys = self._derived_keys(self.rebuilt[submission.seat], crypto)
             self._publish_all(applied, crypto, submission.seat, keys, submission.envelope.raw)
-        if all(self.deals[deal].next_pass() is None for deal in sub.deals):
+        if all(deal in self.deals and self.deals[deal].next_pass() is None for deal in sub.deals):
             self._next_sub(applied, phase)
 
     def _apply_keys(self, applied: Applied, submission: Submission) -> None:

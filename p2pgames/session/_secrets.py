@@ -240,13 +240,13 @@ class SeatSecrets:
             sub = phase.current
             if isinstance(sub, DealSub):
                 # Deals made together: our pass of the first one where it is our turn.
-                for deal in sub.deals:
-                    due = replica.deals[deal].next_pass()
+                for crypto in replica.deals_under_way(sub):
+                    due = crypto.next_pass()
                     if due is not None and due[1] == self.seat:
                         escrows = dict(replica.lock_escrows_due(self.seat))
-                        if due[0] == "lock" and deal in escrows:
-                            return self.lock_escrow_body(replica, deal, escrows[deal])  # first (§B16)
-                        return self._pass(replica, deal)
+                        if due[0] == "lock" and crypto.deal in escrows:
+                            return self.lock_escrow_body(replica, crypto.deal, escrows[crypto.deal])  # first (§B16)
+                        return self._pass(replica, crypto.deal)
                 return None
             if isinstance(sub, KeysSub):
                 return self._keys(replica) or self._release(replica)

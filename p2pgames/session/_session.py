@@ -1128,13 +1128,12 @@ class Session:
             return None
         phase = replica.phase
         if isinstance(phase, CardPhase) and isinstance(phase.current, DealSub):
-            for deal in phase.current.deals:
-                crypto = replica.deals[deal]
+            for crypto in replica.deals_under_way(phase.current):
                 due = crypto.next_pass()
                 if due is not None and due[1] == seat:
                     # Its keys are everyone's: the pass is the one every peer computes for it.
                     values, verifiers = replica.rebuilt_pass(crypto, due[0], seat)
-                    return {"t": "pass", "deal": deal, "stage": due[0], "values": values, "verifiers": verifiers}
+                    return {"t": "pass", "deal": crypto.deal, "stage": due[0], "values": values, "verifiers": verifiers}
             return None
         rebuilt = SeatSecrets(seat, self.seal_key, self.secret_seed, escrow=escrow)  # type: ignore[arg-type]
         if (isinstance(phase, CommitPhase) and phase.opening and phase.purpose != RANDOM_DOMAIN

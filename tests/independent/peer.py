@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from . import canon, deck, probe, replica, transcript, wire
 
-PROTOCOL = 8
+PROTOCOL = 9
 
 
 class PeerError(Exception):

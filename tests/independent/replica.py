@@ -177,14 +177,17 @@ class Replica:
             kind, ops = phase["groups"][phase["index"]]
             phase["sub"] = kind
             if kind == "deals":
-                shown = self._shown_before(ops)
+                # A re-shuffle over a card a seat being rebuilt still locks waits for the rebuild.
+                ready = [op for op in ops if not self._awaits_rebuild(op)]
+                shown = self._shown_before(ready)
                 if shown:  # a keys round first: a card still escrowed shown to a holder (§B16 step 5)
                     phase["groups"].insert(phase["index"], ("keys", shown))
                     phase["index"] -= 1
                     continue
-                for op in ops:
+                for op in ready:
                     self._open_deal(op)
-                phase["deals"] = [op[1] for op in ops]
+                phase["deals"] = [op[1] for op in ready]
+                phase["waiting"] = [op for op in ops if op not in ready]
                 return
             if kind == "keys":
                 phase["ops"] = ops
@@ -704,6 +707,9 @@ class Replica:
         for pending in (self.shares, self.lock_shares, self.sent_keys):
             pending.pop(seat, None)
         self._restart_reshuffles(seat, staying)
+        phase = self.phase
+        if phase["kind"] == "cards" and phase["sub"] == "deals" and phase["waiting"]:
+            self._set_up_anew(list(phase["waiting"]))
         # Step 6: what the seat owes is done for it. Its passes are everyone's to compute (`_pass`);
         # a keys round under way is handed to its escrow's holders (a choice it committed to was
         # chosen again when it opened, if the phase was not opening yet; else its caretaker opens it).
@@ -736,23 +742,48 @@ class Replica:
         again = [op for op in ops if op[0] == "reshuffle" and op[1] in phase["deals"]
                  and seat in self.deals[op[1]].holders and ("rekey", seat) in self.deals[op[1]].passes
                  and set(op[2]) & staying]
-        if not again:
-            return
+        if again:
+            self._set_up_anew(again)
+
+    def _set_up_anew(self, again):
+        """Set up the re-shuffles `again` of the current deals sub-step as if it began at this
+        entry — voided ones (above), or ones that waited for a rebuild (§B16 step 5) — unless one
+        waits still; a slot no holder knows is shown first, in a keys round after this sub-step."""
+        phase = self.phase
+        kind, ops = phase["groups"][phase["index"]]
+        numbers = {op[1] for op in again}
+        phase["waiting"] = [op for op in phase["waiting"] if op[1] not in numbers] + [
+            op for op in again if self._awaits_rebuild(op)]
+        again = [op for op in again if not self._awaits_rebuild(op)]
         shown = self._shown_before(again)
         if not shown:
             for op in again:
-                self._open_deal(op)  # (the old Deal, its void passes with it, is replaced)
+                self._open_deal(op)  # (an old Deal, its void passes with it, is replaced)
+                if op[1] not in phase["deals"]:
+                    phase["deals"].append(op[1])
             return
         numbers = {op[1] for op in again}
         phase["deals"] = [d for d in phase["deals"] if d not in numbers]
         phase["groups"][phase["index"]] = (kind, [op for op in ops if op[1] not in numbers])
         phase["groups"][phase["index"] + 1:phase["index"] + 1] = [("keys", shown), ("deals", again)]
         for number in numbers:  # its passes are void; it is set up when its sub-step comes
-            self.deals[number].passes = []
-        if all(not self.deals[d].passes for d in phase["deals"]):
+            if number in self.deals:
+                self.deals[number].passes = []
+        self._end_deals_if_done()
+
+    def _end_deals_if_done(self):
+        """The deals sub-step is done when every deal's passes are in and no re-shuffle waits."""
+        phase = self.phase
+        if all(not self.deals[d].passes for d in phase["deals"]) and not phase["waiting"]:
             self._next_substep()
             if self.phase is None:
                 self._begin()
+
+    def _awaits_rebuild(self, op) -> bool:
+        """A re-shuffle with a source slot still locked by a seat being rebuilt: its key comes off
+        the starting values, or a stand-in takes it off, and neither can before the rebuild — it is
+        set up at the entry that rebuilds the last such seat (§B16 step 5)."""
+        return op[0] == "reshuffle" and any(self.unpublished[slot] & self.rebuilding for slot in op[2])
 
     def _owe_shares(self, seat, owed):
         """What a rebuilt seat owes in a keys round is owed by the holders of its lock escrow of
@@ -945,10 +976,7 @@ class Replica:
                 self._publish(seat, deal, locks)
         if not deal.passes:
             deal.final = list(values)
-        if all(not self.deals[d].passes for d in self.phase["deals"]):
-            self._next_substep()
-            if self.phase is None:
-                self._begin()
+        self._end_deals_if_done()
 
     # --- keys (§B6.2) -------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from p2pgames.session import OpenSeatAsked, SeatOpened, iter_records, open_envel
 from p2pgames.session._escrows import ESCROW, LOCK_ESCROW, share_context
 from p2pgames.session._faults import FaultCode, ProtocolFault
 from p2pgames.session._messages import make_envelope
-from p2pgames.session._replica import REBUILD, RELEASE, Replica
+from p2pgames.session._replica import REBUILD, RELEASE, DealSub, Replica
 from p2pgames.session._secrets import SeatSecrets
 
 
@@ -177,6 +177,33 @@ def test_a_re_shuffle_over_a_card_only_the_departed_seat_knew_shows_it_to_one_ho
         Replica._show_before_reshuffle = original
     assert any(shows)
     check_played_on(board, 2, opened.seq)
+
+
+@pytest.mark.parametrize(("seed", "at"), [(0, 49), (0, 148), (2, 85)])
+def test_a_re_shuffle_over_a_card_the_seat_being_rebuilt_still_locks_waits_for_the_rebuild(seed, at):
+    """Astonishing!: seat 2 vanishes and both others agree to play on, but seat 1's shares come
+    late. Meanwhile the cards come to a re-shuffle over a card seat 2's key still locks: nobody
+    can take that lock off before the rebuild (the key comes off with it, or a stand-in takes it
+    off, §B16 step 5), so the re-shuffle waits, not set up, the table waiting for seat 2; the
+    entry that rebuilds the seat sets it up, and the game is played to its end."""
+    board = vanished("astonishing", 3, b"wait" + bytes([seed]), at, 2)
+    replica = board.host.replica
+    late = board.sessions[1]
+    submit = late._submit
+    late._submit = lambda body, **kwargs: None if body["t"] == REBUILD else submit(body, **kwargs)
+    for seat in (0, 1):
+        board.sessions[seat].open_seat(2)
+        board.run(play=False)
+    board.run()
+    assert 2 in replica.rebuilding and replica.waiting_for() == (2,)
+    sub = replica.phase.current
+    assert isinstance(sub, DealSub) and any(deal not in replica.deals for deal in sub.deals)
+    waited = replica.seq
+    late._submit = submit
+    submit(late.secrets.rebuild_body(late.replica, 2))
+    board.run()
+    assert replica.rebuilt and replica.open_seats[2] < waited
+    check_played_on(board, 2, replica.open_seats[2])
 
 
 @pytest.mark.parametrize(("seed", "at", "gone", "stand_in"), [(1, 57, 2, 0), (2, 137, 1, 2)])
