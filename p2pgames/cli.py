@@ -211,6 +211,8 @@ def _need_terminal(what: str) -> None:
     if not sys.stdin.isatty():
         if what in ("host", "join"):  # a seat that needs no terminal: a bot's
             raise UsageError(f"'{what}' needs a terminal (without one, --bot lets a bot play your seat)")
+        if what == "replay":
+            raise UsageError("'replay' needs a terminal (without one, --at N prints the table after entry N)")
         raise UsageError(f"'{what}' needs a terminal (for bots playing each other without one: {command('selfplay', 'GAME')})")
 
 
@@ -934,6 +936,40 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return status
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    """A transcript's game, stepped through on its screen; with ``--at N``, the table after
+    entry N printed (80 columns, no colour)."""
+    from p2pgames.session import TranscriptError, replay_transcript
+
+    path = Path(args.file)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise FileProblem(f"can't read {path}: {error.strerror or error}") from None
+    try:
+        replay = replay_transcript(data, get_game)
+    except TranscriptError as error:
+        raise FileProblem(f"{path}: not a transcript that can be replayed: {error}") from None
+    seat = replay.seat if args.seat is None else args.seat
+    if seat is not None and not 0 <= seat < len(replay.names):
+        raise UsageError(f"--seat {seat}: the game had seats 0 to {len(replay.names) - 1}")
+    if args.at is not None:
+        from p2pgames.tui._replay import replay_text  # (not the whole terminal interface)
+
+        try:
+            index = replay.step_of_entry(args.at)
+        except ValueError as error:
+            raise UsageError(f"--at {args.at}: {error}") from None
+        sys.stdout.write(replay_text(replay, index, seat, args.every_card))
+        return EXIT_OK
+    _need_terminal("replay")
+    from p2pgames.tui import ReplayScreen
+    from p2pgames.tui._theme import color_wanted
+
+    ReplayScreen(replay, seat, color=color_wanted(_color(args)), every_card=args.every_card).run()
+    return EXIT_OK
+
+
 def cmd_history(args: argparse.Namespace) -> int:
     """The games played with this machine's profiles (or ``--profile``'s), newest first, then a
     line per opponent; see :mod:`p2pgames.history`."""
@@ -1344,6 +1380,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("files", metavar="FILE", nargs="+", help="transcript files (or directories of them)")
     verify.set_defaults(handler=cmd_verify)
+
+    replay = commands.add_parser(
+        "replay", help="step through a game from its transcript",
+        description=(
+            "Open a game's screen on its transcript and step through it: the table after each entry as the "
+            "transcript's seat saw it then, or with every card the deals' audits showed. Keys: → and ← the "
+            "next and previous move, ↓ and ↑ the next round and the round's start, Home and End, digits then "
+            "Enter to jump to an entry, a for every card, q to quit. With --at N, print the table after entry "
+            "N (80 columns, no colour) and exit."
+        ),
+    )
+    replay.add_argument("file", metavar="FILE", help="a transcript (see 'p2pgames history' for yours)")
+    replay.add_argument("--at", type=int, metavar="N", help="print the table after log entry N and exit")
+    replay.add_argument("--seat", type=int, metavar="S", help="whose view (default: the transcript's own seat)")
+    replay.add_argument("--every-card", action="store_true", help="show every card the audits showed")
+    replay.add_argument("--no-color", action="store_true", help="monochrome screen (also: NO_COLOR=1)")
+    replay.set_defaults(handler=cmd_replay)
 
     seats = commands.add_parser(
         "seats", help="the unfinished games you can take up again",

@@ -615,6 +615,16 @@ class Game(ABC, Generic[S]):
         """
         return []
 
+    def card_text(self, state: S, name: str) -> str:
+        """Card ``name`` as the table shows it (a replay lists every seat's cards so). The
+        default: the name itself."""
+        return name
+
+    def round_label(self, state: S) -> str | None:
+        """The part of the game ``state`` is in, as its players name it ("round 2", "quarter 3",
+        "turn 14"): a replay steps from one to the next. The default: ``None`` (no parts)."""
+        return None
+
     def parse_action(
         self, state: S, player: int, text: str, knowledge: Knowledge, names: Sequence[str]
     ) -> Any:

@@ -22,7 +22,8 @@ every step, the properties the platform relies on:
 * ``apply`` never changes the state it was given;
 * every state round-trips through its canonical encoding with an unchanged hash;
 * replaying the recorded log from the same ruleset reproduces every state hash, and narrating it
-  (the public lines, each seat's private ones, every seat's panels) raises nothing.
+  (the public lines, each seat's private ones, every seat's panels, the round's label and each
+  card's text, for a replay) raises nothing.
 
 Failures raise :class:`ConformanceError` describing the seed, the event number and what broke, so a
 failing run can be reproduced exactly.
@@ -149,6 +150,12 @@ def play_random_game(
             game.narrate_private(state, event, after, viewer, table.view(viewer), names)
         for viewer in [None, *range(ruleset.players)]:
             game.panels(after, viewer, {} if viewer is None else table.view(viewer), names)
+        label = game.round_label(after)  # (a replay steps by it)
+        if label is not None and not (isinstance(label, str) and label):
+            raise _fail(seed, len(hashes) - 1, f"round_label gave {label!r}, neither None nor a name")
+        for name in table.view(0).values():
+            if not game.card_text(after, name):
+                raise _fail(seed, len(hashes) - 1, f"card_text of {name!r} is empty")
         state = after
         hashes.append(game.state_hash(state))
     if hashes != table.hashes:

@@ -25,6 +25,7 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(("Fault", "FaultCode", "LocalError", "NotAMove", "ProtocolFault"), "_faults"),
     **dict.fromkeys(("Envelope", "MalformedMessage", "make_envelope", "open_envelope", "clean_text"), "_messages"),
     **dict.fromkeys(("HOST_SEAT", "Replica", "SeatInfo"), "_replica"),
+    **dict.fromkeys(("Replay", "ReplayStep", "replay_transcript"), "_replay"),
     **dict.fromkeys(("SavedSeat", "SavedSeatError"), "_saved"),
     "SeatSecrets": "_secrets",
     **dict.fromkeys(("GameSummary", "summarize_transcript"), "_summary"),
@@ -80,6 +81,7 @@ if TYPE_CHECKING:  # what type checkers and readers see: the names, from their m
     from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault
     from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
     from p2pgames.session._replica import HOST_SEAT, Replica, SeatInfo
+    from p2pgames.session._replay import Replay, ReplayStep, replay_transcript
     from p2pgames.session._saved import SavedSeat, SavedSeatError
     from p2pgames.session._secrets import SeatSecrets
     from p2pgames.session._session import HOST_CONNECTION, History, ResumeError, Session

@@ -112,7 +112,7 @@ from p2pgames.session._escrows import (
     open_share,
 )
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
-from p2pgames.session._messages import Envelope, MalformedMessage, open_envelope
+from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, open_envelope
 from p2pgames.session._sealed_keys import sealed_key_problem, sealing_context
 from p2pgames.words import with_article
 
@@ -176,6 +176,11 @@ class SeatInfo:
     @classmethod
     def decode(cls, data: Sequence[Any]) -> "SeatInfo":
         return cls(PublicKey(data[0]), data[1], data[2], data[3])
+
+
+def display_names(seats: Sequence[SeatInfo]) -> list[str]:
+    """The seats' display names, safe to print (a host's start could carry anything)."""
+    return [clean_text(seat.name, 40) or f"seat {index}" for index, seat in enumerate(seats)]
 
 
 @dataclass(frozen=True, slots=True)

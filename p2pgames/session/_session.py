@@ -103,6 +103,7 @@ from p2pgames.session._replica import (
     Replica,
     SeatInfo,
     Submission,
+    display_names,
 )
 from p2pgames.session._saved import SavedSeat
 from p2pgames.session._secrets import SeatSecrets, caretaker_secrets, seal_key_from_seed
@@ -357,7 +358,7 @@ class Session:
     @property
     def names(self) -> list[str]:
         """The seats' display names, safe to print (a host's start could carry anything)."""
-        return [clean_text(seat.name, 40) or f"seat {index}" for index, seat in enumerate(self.seats)]
+        return display_names(self.seats)
 
     @property
     def lobby_size(self) -> int:

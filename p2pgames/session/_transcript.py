@@ -311,6 +311,20 @@ def _after(entries: int) -> str:
     return "before the first log entry" if entries == 0 else f"after {_count(entries, 'log entry', 'log entries')}"
 
 
+def read_header(records: Iterator[tuple[str, Any]]) -> dict:
+    """The header record that opens a transcript (the first of ``records``, which it takes),
+    checked; raises :class:`TranscriptError` if there is none or it is no transcript's."""
+    try:
+        kind, header = next(records)
+    except StopIteration:
+        raise TranscriptError("the file is empty") from None
+    if kind != "header" or not isinstance(header, dict) or header.get("format") != "p2pgames-transcript":
+        raise TranscriptError("this is not a p2pgames transcript")
+    if header.get("version") != 1:
+        raise TranscriptError(f"transcript version {header.get('version')} is not supported")
+    return header
+
+
 def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> VerificationReport:
     """Replay a transcript offline and report what was verified, or the first failure and whose.
 
@@ -328,14 +342,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
             report.cut = cut.number
 
     records = iter(until_the_cut())
-    try:
-        kind, header = next(records)
-    except StopIteration:
-        raise TranscriptError("the file is empty") from None
-    if kind != "header" or not isinstance(header, dict) or header.get("format") != "p2pgames-transcript":
-        raise TranscriptError("this is not a p2pgames transcript")
-    if header.get("version") != 1:
-        raise TranscriptError(f"transcript version {header.get('version')} is not supported")
+    header = read_header(records)
     report.game = str(header.get("game"))
     report.seat = header.get("seat")
     if report.seat is not None and type(report.seat) is not int:

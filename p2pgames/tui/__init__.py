@@ -1,7 +1,8 @@
 """The terminal user interface: one game, full screen, with completion of your legal moves.
 
-:func:`run_terminal_game` is the whole public API: the command line builds a ``setup`` that starts
-the table's nodes and hands it here. prompt_toolkit draws the screen on asyncio; trio runs the
+:func:`run_terminal_game` is the public API for playing: the command line builds a ``setup`` that
+starts the table's nodes and hands it here. :class:`ReplayScreen` and :func:`replay_text` show a
+transcript's game again (``p2pgames replay``). prompt_toolkit draws the screen on asyncio; trio runs the
 network inside the same event loop as a guest (see ``_app``'s module docstring).
 
 What the player types at the ``›`` prompt (``help`` or F1 shows it all, with the game's rules):
@@ -20,5 +21,6 @@ back, Ctrl-C (or Ctrl-D on an empty line) quits — asking first while the game 
 """
 
 from p2pgames.tui._app import run_terminal_game
+from p2pgames.tui._replay import ReplayScreen, replay_text
 
-__all__ = ["run_terminal_game"]
+__all__ = ["ReplayScreen", "replay_text", "run_terminal_game"]

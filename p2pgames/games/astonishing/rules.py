@@ -100,6 +100,7 @@ from p2pgames.games.astonishing.cards import (
     INVENTORS,
     POSITION_CAPACITY,
     POSITIONS,
+    card_text,
     descriptor_number,
     inventor_title,
     is_joker,
@@ -1323,6 +1324,12 @@ class Astonishing(Game[AstonishingState]):
         self, state: AstonishingState, player: int, actions: Sequence[Any], texts: Sequence[str]
     ) -> list[ChoiceGroup]:
         return views.group_choices(actions, texts)
+
+    def card_text(self, state: AstonishingState, name: str) -> str:
+        return card_text(name)
+
+    def round_label(self, state: AstonishingState) -> str | None:
+        return f"turn {state.turn}" if state.turn else None
 
     def narrate(self, before: AstonishingState, event: Event, after: AstonishingState, names: Sequence[str]) -> list[str]:
         return views.narrate(before, event, after, names)

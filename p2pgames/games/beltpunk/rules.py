@@ -964,6 +964,9 @@ class Beltpunk(Game[BeltpunkState]):
         :func:`views.warnings`)."""
         return views.warnings(state, player, knowledge)
 
+    def round_label(self, state: BeltpunkState) -> str | None:
+        return f"round {state.round}" if state.round else None
+
     def narrate(
         self, before: BeltpunkState, event: Event, after: BeltpunkState, names: Sequence[str]
     ) -> list[str]:

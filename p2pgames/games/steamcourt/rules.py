@@ -2045,6 +2045,12 @@ class SteamCourt(Game[SteamCourtState]):
         per card named first, each with its lines as parts (:func:`views.group_choices`)."""
         return views.group_choices(actions, texts)
 
+    def card_text(self, state: SteamCourtState, name: str) -> str:
+        return views.card_shown(state, name)
+
+    def round_label(self, state: SteamCourtState) -> str | None:
+        return f"quarter {state.quarter}" if state.quarter else None
+
     def narrate(self, before: SteamCourtState, event: Event, after: SteamCourtState, names: Sequence[str]) -> list[str]:
         return views.narrate(before, event, after, names)
 

@@ -73,6 +73,9 @@ class SteamCourtSolo(Game[SoloState]):
             raise IllegalAction(player, "a Solo game has one seat")
         return typed.parse_solo(SOLO, state, text)
 
+    def round_label(self, state: SoloState) -> str | None:
+        return f"round {state.round}" if state.round else None
+
     def narrate(self, before: SoloState, event: Event, after: SoloState, names: Sequence[str]) -> list[str]:
         return solo_views.narrate(after, names)
 

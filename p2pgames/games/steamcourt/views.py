@@ -129,14 +129,14 @@ def _shown(state: "SteamCourtState", face: str) -> str:
     return state.book.masterstroke.face if face == "MS" else face
 
 
-def _named(state: "SteamCourtState", name: str) -> str:
+def card_shown(state: "SteamCourtState", name: str) -> str:
     """The face of card ``name`` as ``state``'s rulebook shows it."""
     return _shown(state, FACE[name])
 
 
 def _face(state: "SteamCourtState", slot: int, knowledge: Knowledge) -> str:
     name = state.cards.revealed.get(slot) or knowledge.get(slot)
-    return _named(state, name) if name is not None else f"#{slot}"
+    return card_shown(state, name) if name is not None else f"#{slot}"
 
 
 def _faces(faces: Sequence[str]) -> list[str]:
@@ -431,7 +431,7 @@ def _narrate_note(
         _, player, slots, value, quantity, multiplier = note
         if value == MASTERSTROKE_VALUE:
             return [f"{names[player]} lays a {after.book.masterstroke.name}"]
-        faces = [_named(after, revealed[slot]) for slot in slots]
+        faces = [card_shown(after, revealed[slot]) for slot in slots]
         return [f"{names[player]} lays {_lay_text(faces, value, quantity, multiplier >= 0)}"]
     if kind == "pass":
         return [f"{names[note[1]]} passes"]
@@ -445,7 +445,7 @@ def _narrate_note(
     if kind == "trick":
         return [f"{names[note[1]]} wins the trick"]
     if kind == "retrieve":
-        faces = " ".join(_faces([_named(after, revealed[slot]) for slot in note[2]]))
+        faces = " ".join(_faces([card_shown(after, revealed[slot]) for slot in note[2]]))
         return [f"{_who(after, note[1], names)} retrieves {faces}"]
     if kind == "steal":
         return [f"{_who(after, note[1], names)} steals {a_face(FACE[revealed[note[2]]])} from the machine"]
@@ -743,7 +743,7 @@ def _machine_panel(state: "SteamCourtState", names: Sequence[str], index: int = 
         return Panel(title, ((("dim", "empty"),),))
     lays = []
     for player, slots, value, quantity, multiplier in table.lays:
-        faces = [_named(state, revealed[slot]) if slot in revealed else "??" for slot in slots]
+        faces = [card_shown(state, revealed[slot]) if slot in revealed else "??" for slot in slots]
         if value == MASTERSTROKE_VALUE:
             words = state.book.masterstroke
             shown = words.face if words.face == words.name else f"{words.face} ({words.name})"
@@ -878,7 +878,7 @@ def _choice_text(
         player, slots, value, quantity, multiplier = lay
         if value == MASTERSTROKE_VALUE:
             return f"a {state.book.masterstroke.name}"
-        faces = [_named(state, revealed[slot]) if slot in revealed else "??" for slot in slots]
+        faces = [card_shown(state, revealed[slot]) if slot in revealed else "??" for slot in slots]
         return _lay_text(faces, value, quantity, multiplier >= 0)
 
     if phase == "stop" and table.lays:
@@ -1134,7 +1134,7 @@ def _party_last_quarter_panel(state: "SteamCourtState", names: Sequence[str]) ->
         for place, player in enumerate(table.out):
             hand = state.hands[player]
             if hand:
-                faces = [_named(state, revealed[slot]) if slot in revealed else "?" for slot in hand]
+                faces = [card_shown(state, revealed[slot]) if slot in revealed else "?" for slot in hand]
                 text = f"{names[player][:12]} last, left holding {' '.join(_faces(faces))}"
             else:
                 text = f"{names[player][:12]} {_ordinal(place + 1)}"

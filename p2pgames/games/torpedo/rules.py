@@ -1544,6 +1544,9 @@ class Torpedo(Game[TorpedoState]):
 
         return views.group_choices(texts)
 
+    def round_label(self, state: TorpedoState) -> str | None:
+        return f"turn {state.turn}" if state.turn else None
+
     def narrate(self, before: TorpedoState, event: Event, after: TorpedoState, names: Sequence[str]) -> list[str]:
         from p2pgames.games.torpedo import views
 
