@@ -27,7 +27,7 @@ from p2pgames.tui._theme import Theme
 
 __all__ = ["ReplayScreen", "replay_panels", "replay_text"]
 
-KEYS_HELP = "→ next move · ← back · ↓ next round · ↑ round start · Home/End · 12⏎ entry 12 · a every card · q quit"
+KEYS_HELP = "→ ← move · ↓ ↑ round · Home End · 12⏎ entry 12 · a every card · q quit"
 
 
 def replay_panels(replay: Replay, index: int, seat: int | None, every_card: bool) -> list[Panel]:
