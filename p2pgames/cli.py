@@ -607,12 +607,16 @@ def _seats_forget(args: argparse.Namespace) -> int:
 
 def _forget(path: Path, saved) -> int:
     """Delete the seat saved in ``path`` (``resume --forget``): its game can't be taken up again."""
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        pass  # gone meanwhile: forgotten all the same
-    except OSError as error:
-        raise FileProblem(f"can't delete the saved seat {path}: {_reason(error)}") from None
+    from p2pgames.net._resume import launched_bots
+
+    bots = launched_bots(path.parent, saved.game_id) if saved.is_host else []  # (useless without their host)
+    for file in [path, *(bot for bot, _ in bots)]:
+        try:
+            file.unlink()
+        except FileNotFoundError:
+            pass  # gone meanwhile: forgotten all the same
+        except OSError as error:
+            raise FileProblem(f"can't delete the saved seat {file}: {_reason(error)}") from None
     print(f"Forgot your seat in {_describe_saved(saved)}: this program can't take it up again.")
     return EXIT_OK
 
@@ -748,6 +752,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             return await host_table(
                 nursery, identity=profile.identity, name=args.name or default_name(), ruleset=ruleset,
                 bind="127.0.0.1", bots=ruleset.players - 1, transcripts=transcripts, say=say, bot_kind=bot_kind,
+                seat_dir=default_seats(),  # (p2pgames resume takes the game up again, its bots too)
             )
 
         return _run_terminal(setup, game.title, args, notes)

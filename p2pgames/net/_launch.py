@@ -232,15 +232,19 @@ def table_codes(
     return TableCodes(main, tuple(others))
 
 
+LAUNCHED_BOTS = "bots"  # the folder, in the host's folder of saved seats, of the seats of the bots it launched
+
+
 async def _bot_peer(
     ruleset: Ruleset, host: str, port: int, identity: Identity, name: str, settings: NetSettings, kind: str | None = None,
-    *, task_status=trio.TASK_STATUS_IGNORED,
+    seat_dir: Path | None = None, *, task_status=trio.TASK_STATUS_IGNORED,
 ) -> None:
     """A bot at the table: its own key, its own TCP connection, playing until the game ends.
-    Started (``nursery.start``) once the host has seated it, or has not."""
+    Started (``nursery.start``) once the host has seated it, or has not. With ``seat_dir``, its
+    seat is saved there with its key, for its host to launch it again if it resumes the game."""
     game = get_game(ruleset.game)
     session = Session(identity, name, get_game, bot=True, narrate=False)
-    node = Node(session, settings=settings)
+    node = Node(session, settings=settings, seat_dir=seat_dir, seat_identity=identity if seat_dir is not None else None)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.connect, host, port)
         nursery.start_soon(drive_bot, node, bot_for(game, os.urandom(16), kind))
@@ -256,10 +260,11 @@ async def _bot_peers(
     (:meth:`Node.bot_note`), each once the one before is seated, so that they sit in the order
     of their names."""
     ruleset = host.session.ruleset
+    seat_dir = host.seat_dir / LAUNCHED_BOTS if host.seat_dir is not None else None
     for number in range(bots):
         identity = Identity.generate()
         host.launched_bots.add(identity.public_key.raw)
-        await nursery.start(_bot_peer, ruleset, address, port, identity, f"bot-{number + 1}", host.settings, kind)
+        await nursery.start(_bot_peer, ruleset, address, port, identity, f"bot-{number + 1}", host.settings, kind, seat_dir)
 
 
 async def host_table(

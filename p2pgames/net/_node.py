@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import trio
 
 from p2pgames import canonical
-from p2pgames.crypto import PublicKey
+from p2pgames.crypto import Identity, PublicKey
 from p2pgames.invocation import command
 from p2pgames.session import (
     Agreed,
@@ -155,6 +155,7 @@ class Node:
         seat_dir: Path | None = None,
         seat_path: Path | None = None,
         replaces_transcript: Path | None = None,
+        seat_identity: Identity | None = None,
     ) -> None:
         self.session = session
         self.settings = settings
@@ -187,6 +188,8 @@ class Node:
         self.seat_dir = seat_dir
         self.seat_path = seat_path
         self._seat_file: SeatFile | None = SeatFile(seat_path, existing=True) if seat_path is not None else None
+        # A bot this process launched for its host: its key is saved with its seat (see SavedSeat.identity).
+        self._seat_identity = seat_identity
         self._where_saved: Any = None
         # The transcript of this seat before it was resumed: removed once the new one holds it all.
         self.replaces_transcript = replaces_transcript
@@ -412,6 +415,8 @@ class Node:
                 return
             name = f"{session.game.name}-{session.game_id.hex()[:16]}-seat{session.seat}{SEAT_SUFFIX}"
             self._seat_file = SeatFile(self.seat_dir / name)
+            if self._seat_identity is not None:
+                records = records[:1] + [SavedSeat.bot_identity(self._seat_identity.private_bytes())] + records[1:]
         where = (
             self.address[0] if self.address else None,
             self.address[1] if self.address else None,

@@ -4,22 +4,25 @@ listens again and waits for its joiners — from the seat saved as the game ran 
 from __future__ import annotations
 
 import functools
+import os
 import socket
 from pathlib import Path
 from typing import Callable, Sequence
 
 import trio
 
+from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, PublicKey, fingerprint_matches
 from p2pgames.games import get_game
 from p2pgames.invocation import command
 from p2pgames.net._joincode import JoinCode
 from p2pgames.net._launch import (
-    SetupError, _connect_problem, _forwardable, _is_loopback, _listen_problem, _no_connection, _outgoing_address,
+    LAUNCHED_BOTS, SetupError, _connect_problem, _forwardable, _is_loopback, _listen_problem, _no_connection, _outgoing_address,
     ask_router_as_successor, lan_address, listening_address, successor_listeners, table_codes,
 )
 from p2pgames.net._portmap import MappingError, PortMapper, PortMapping, hold_port_mapping, no_mapping_line
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
+from p2pgames.net._players import drive_bot
 from p2pgames.net._seat_file import read_saved_seat, saved_seats
 from p2pgames.session import ResumeError, SavedSeat, SavedSeatError, Session, TranscriptError, records_before_cut
 from p2pgames.words import duration
@@ -251,4 +254,34 @@ async def _resume_host(
         for where, other in codes.others:
             say(f"({where}:  {other})")
     say("Waiting for the others to rejoin …")
+    for path, bot in launched_bots(seat_path.parent, saved.game_id):
+        node.launched_bots.add(bot.key)
+        nursery.start_soon(functools.partial(
+            _relaunch_bot, nursery, bot, path, listening_address(bind), actual, settings, say,
+        ))
     return node
+
+
+def launched_bots(seat_dir: Path, game_id: bytes) -> list[tuple[Path, SavedSeat]]:
+    """The saved seats of the bots a host whose seats are saved in ``seat_dir`` launched for
+    game ``game_id`` (each with its key: :attr:`SavedSeat.identity`)."""
+    return [(path, seat) for path, seat in saved_seats(seat_dir / LAUNCHED_BOTS)
+            if isinstance(seat, SavedSeat) and seat.game_id == game_id and seat.identity is not None]
+
+
+async def _relaunch_bot(
+    nursery: trio.Nursery, saved: SavedSeat, path: Path, host: str, port: int, settings: NetSettings,
+    say: Callable[[str], None],
+) -> None:
+    """Launch again a bot this host launched before it stopped: it takes its saved seat back."""
+    assert saved.identity is not None
+    try:
+        node = await resume_seat(
+            nursery, identity=Identity.from_private_bytes(saved.identity), seat_path=path, name="bot",
+            code=JoinCode(host, port, None), no_transcript=True, settings=settings, bot=True, listen=False,
+        )
+    except SetupError as error:
+        say(f"The bot in seat {saved.seat} could not take its seat again: {error}")
+        return
+    game = get_game(saved.game)
+    await drive_bot(node, bot_for(game, os.urandom(16)))

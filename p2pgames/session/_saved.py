@@ -52,6 +52,9 @@ class SavedSeat:
     port: int | None = None
     transcript: str | None = None
     reaches: tuple[bytes, ...] = field(default=(), repr=False)  # signed reach envelopes, as taken
+    # A bot's seat its host's process launched: the bot's private signing key (nothing else holds
+    # it), for the host to launch the bot again when it resumes the game. None for a person's.
+    identity: bytes | None = field(default=None, repr=False)
 
     @property
     def is_host(self) -> bool:
@@ -82,6 +85,11 @@ class SavedSeat:
     def reach(envelope: bytes) -> bytes:
         return canonical.encode(["reach", envelope])
 
+    @staticmethod
+    def bot_identity(private_key: bytes) -> bytes:
+        """The record of a launched bot's private signing key (see :attr:`identity`)."""
+        return canonical.encode(["identity", private_key])
+
     @classmethod
     def read(cls, records: Iterable[tuple[str, Any]]) -> SavedSeat:
         """The seat ``records`` (``(kind, value)`` pairs, as
@@ -96,6 +104,7 @@ class SavedSeat:
         where: dict[str, Any] = {}
         host_key: bytes | None = None
         reaches: list[bytes] = []
+        identity: bytes | None = None
         for number, (kind, value) in enumerate(records):
             if number == 0:
                 if kind != "seat" or not isinstance(value, dict) or value.get("format") != SEAT_FORMAT:
@@ -117,6 +126,8 @@ class SavedSeat:
                 where = value
             elif kind == "host" and _bytes32(value):
                 host_key = value
+            elif kind == "identity" and _bytes32(value):
+                identity = value
             elif kind == "reach" and isinstance(value, bytes):
                 reaches.append(value)  # (checked as the session takes it back: signed by its seat)
             else:
@@ -125,7 +136,7 @@ class SavedSeat:
             raise SavedSeatError("it is empty")
         return cls(
             saved.game, saved.game_id, saved.seat, saved.key, saved.seed, host_key or saved.host_key, choices,
-            where.get("host"), where.get("port"), where.get("transcript"), tuple(reaches),
+            where.get("host"), where.get("port"), where.get("transcript"), tuple(reaches), identity,
         )
 
 

@@ -58,6 +58,24 @@ def test_a_host_killed_mid_game_resumes_on_its_port_and_the_game_finishes(peers,
     all_finished_and_verified([again, *joiners], transcripts)
 
 
+def test_a_host_killed_mid_game_launches_its_bots_again_when_it_resumes_and_the_game_finishes(peers, tmp_path, home):
+    """``host --bots``: the bots are peers of the host's own process, killed with it. Their seats
+    were saved with their keys (and nowhere else), so the resumed host launches them again; with
+    the game over, every saved seat is gone."""
+    transcripts = tmp_path / "transcripts"
+    host = peers("host", "probe", "--players", "3", "--bots", "2", "--bot", "--port", "0", "--bind", "127.0.0.1",
+                 "--name", "hostess", "--profile", "hostess", "--transcripts", str(transcripts))
+    under_way(host)
+    bots = list((home / "seats" / "bots").glob("*.p2pseat"))
+    assert len(bots) == 2 and all(path.stat().st_mode & 0o777 == 0o600 for path in bots)
+    host.process.kill()
+    host.process.wait()
+    again = peers("resume", "--bot", "--profile", "hostess", "--bind", "127.0.0.1")
+    again.line_starting("Resumed the game after ")
+    all_finished_and_verified([again], transcripts, players=1)
+    assert not list((home / "seats").rglob("*.p2pseat")), "saved seats are deleted when the game ends"
+
+
 def test_a_host_resumed_on_another_port_with_bind_prints_the_code_host_would(peers, tmp_path):
     """``resume --bind 127.0.0.1 --port 0`` listens on loopback only: its new code names 127.0.0.1,
     as ``host --bind 127.0.0.1`` names it, never the LAN address (issue 22, point 3)."""

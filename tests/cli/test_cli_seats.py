@@ -90,3 +90,28 @@ def test_seats_of_a_profile_named_before_forget_keeps_the_profile(home, tmp_path
     assert call("seats", "--profile", "p2")[1].startswith(game_id)
     code, _, _ = call("seats", "--profile", "p2", "forget", game_id, "--yes")
     assert code == 0 and not path.exists()
+
+
+def test_forgetting_a_hosted_game_forgets_the_seats_of_the_bots_its_host_launched(home, tmp_path):
+    """``host --bots`` saves its bots' seats (with their keys) in seats/bots, for a resumed host
+    to launch them again: without their host they can't be taken up, so they go with it."""
+    write_profile(home, "default", b"vector\x00")
+    data = (VECTORS / "session-probe-3p.p2pt").read_bytes()
+    summary = summarize_transcript(data, get_game)
+    (home / "seats" / "bots").mkdir(parents=True)
+
+    def save(path: Path, game_id: bytes, seat: int, key: bytes, *extra: bytes) -> Path:
+        records = [SavedSeat.header("probe", game_id, seat, key, b"s" * 32, summary.keys[0]), *extra]
+        path.write_bytes(b"".join(encode_record(record) for record in records))
+        return path
+
+    hosted = save(home / "seats" / "probe-host.p2pseat", summary.game_id, 0, summary.keys[0],
+                  SavedSeat.where("127.0.0.1", 4500, None))
+    ours = [save(home / "seats" / "bots" / f"bot{seat}.p2pseat", summary.game_id, seat, summary.keys[seat],
+                 SavedSeat.bot_identity(bytes([seat]) * 32)) for seat in (1, 2)]
+    other = save(home / "seats" / "bots" / "other.p2pseat", b"o" * 32, 1, summary.keys[1], SavedSeat.bot_identity(b"o" * 32))
+    code, out, _ = call("seats")
+    assert code == 0 and len([line for line in out.splitlines() if " · " in line]) == 1, "bots' seats are no games of yours"
+    code, out, _ = call("seats", "forget", summary.game_id.hex()[:8], "--yes")
+    assert code == 0 and "Forgot your seat in probe" in out
+    assert not hosted.exists() and not any(path.exists() for path in ours) and other.exists()
