@@ -254,7 +254,8 @@ def normalize_typed(text: str) -> str:
 # at the prompt whatever the game (a game's "end the turn" can't be read as "end the game").
 # The conformance check holds every game to it.
 RESERVED_WORDS: frozenset[str] = frozenset(
-    {"say", "help", "?", "h", "/help", "log", "table", "abandon", "bot", "forfeit", "code", "quit", "exit", "q", "/quit"}
+    {"say", "help", "?", "h", "/help", "log", "table", "abandon", "adjourn", "bot", "forfeit", "code", "quit", "exit", "q",
+     "/quit"}
 )
 
 

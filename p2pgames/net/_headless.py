@@ -48,6 +48,9 @@ from p2pgames.net._launch import SetupError
 from p2pgames.net._node import Node
 from p2pgames.net._players import drive_bot
 from p2pgames.session import (
+    AdjournAsked,
+    AdjournDeclined,
+    Adjourned,
     AwayTooLong,
     ChatReceived,
     DesyncReport,
@@ -227,8 +230,11 @@ class _HeadlessSeat:
             else:
                 why = f" (a bot can't take their seat: {event.why_not})" if self.if_away == "bot" and event.why_not else ""
                 self.say(f"{event.text}, longer than the grace period: ending the game{why}.")
-        elif isinstance(event, (OpenSeatAsked, SeatOpened, HostChanged, TakeOverAgreed)):
+        elif isinstance(event, (OpenSeatAsked, SeatOpened, HostChanged, TakeOverAgreed, AdjournAsked, AdjournDeclined)):
             self.say(event.text)
+        elif isinstance(event, Adjourned):
+            self.say(event.text)
+            self.code = FINISHED  # (stopped as everyone agreed: no failure)
         elif isinstance(event, GameEnded):
             self.say(f"Game over: {event.message}")
         elif isinstance(event, Halted):

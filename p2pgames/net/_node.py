@@ -1117,6 +1117,13 @@ class Node:
         finally:
             self._flush()
 
+    def adjourn(self, agree: bool = True) -> None:
+        """Ask to adjourn, agree, or decline (``Session.adjourn``; raises its :class:`LocalError`)."""
+        try:
+            self.session.adjourn(agree)
+        finally:
+            self._flush()
+
     def open_seat(self, seat: int) -> None:
         """Agree to play on with a bot in ``seat``, away past the grace period (see
         ``Session.open_seat``; raises :class:`~p2pgames.session.LocalError`)."""

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 _HOMES: dict[str, str] = {
     **dict.fromkeys(
         (
-            "Agreed", "AwayTooLong", "SeatAway", "SeatBack", "ChatReceived", "Decision", "DecisionNeeded",
+            "AdjournAsked", "AdjournDeclined", "Adjourned", "Agreed", "AwayTooLong", "SeatAway", "SeatBack", "ChatReceived", "Decision", "DecisionNeeded",
             "DesyncReport", "GameEnded", "GameStarted", "Halted", "LobbyChanged", "Logged", "Notice",
             "OpenSeatAsked", "Rejected", "SeatOpened", "HostChanged", "SessionEvent", "TakeOverAgreed",
         ),
@@ -57,6 +57,9 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # what type checkers and readers see: the names, from their modules
     from p2pgames.session._events import (
+        AdjournAsked,
+        AdjournDeclined,
+        Adjourned,
         Agreed,
         AwayTooLong,
         ChatReceived,

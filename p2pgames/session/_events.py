@@ -30,6 +30,9 @@ __all__ = [
     "SeatOpened",
     "HostChanged",
     "TakeOverAgreed",
+    "AdjournAsked",
+    "AdjournDeclined",
+    "Adjourned",
 ]
 
 
@@ -258,6 +261,48 @@ class SeatOpened:
 
 
 @dataclass(frozen=True, slots=True)
+class AdjournAsked:
+    """``name`` (seat ``seat``) asks everyone to stop the game here and go on later; each player
+    agrees or declines (``Session.adjourn``)."""
+
+    seat: int
+    name: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.name} asks to adjourn: stop here, everyone's seat saved, and go on later with p2pgames resume."
+
+
+@dataclass(frozen=True, slots=True)
+class AdjournDeclined:
+    """``name`` (seat ``seat``) would rather play on: the request to adjourn is dropped."""
+
+    seat: int
+    name: str
+    you: bool = False
+
+    @property
+    def text(self) -> str:
+        return f"{'You' if self.you else self.name} would rather play on: the game goes on."
+
+
+@dataclass(frozen=True, slots=True)
+class Adjourned:
+    """Everyone agreed to adjourn at entry ``seq``: our seat is saved and we stop. ``host`` is
+    the name of the seat that hosts the table (``you_host``: ours), which resumes first."""
+
+    seq: int
+    host: str
+    you_host: bool
+
+    @property
+    def text(self) -> str:
+        first = ("you host the table: run p2pgames resume first, then the others run it too" if self.you_host
+                 else f"the host, {self.host}, runs p2pgames resume first, then you run p2pgames resume")
+        return f"Adjourned after {self.seq} log entries, as everyone agreed; your seat is saved. To go on, {first}."
+
+
+@dataclass(frozen=True, slots=True)
 class HostChanged:
     """The host, ``old_name`` (seat ``old``), left and handed the table to ``new_name`` (seat
     ``new``), who sequences the log from the next entry on (§B15); ``reach``: where it said it can
@@ -324,4 +369,7 @@ SessionEvent = (
     | AwayTooLong
     | OpenSeatAsked
     | SeatOpened
+    | AdjournAsked
+    | AdjournDeclined
+    | Adjourned
 )

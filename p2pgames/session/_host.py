@@ -533,6 +533,19 @@ class HostRole:
         self._relay(seat, envelope)
         self.session._take_leave(seat, envelope)
 
+    def _adjourn(self, seat: int, envelope: Envelope) -> None:
+        """A seated joiner's request or answer to adjourn (§B18): taken, passed on if it is news."""
+        session = self.session
+        session._verify_from_seat(envelope, seat)
+        if session._take_adjourn(seat, envelope):
+            self.pass_on_adjourn(seat, envelope)
+        session._adjourn_settled()
+
+    def pass_on_adjourn(self, seat: int, envelope: Envelope) -> None:
+        """Pass ``seat``'s request or answer to adjourn to every other joiner; no catch-up keeps it
+        (a request is about now: one that reaches a seat away is asked again)."""
+        self.broadcast(envelope, except_seat=seat, keep=False)
+
     # -- greetings: seating a joiner -----------------------------------------------------------
 
     def _hello(self, connection: int, envelope: Envelope) -> None:
@@ -1103,6 +1116,7 @@ class HostRole:
         "chat": _chat,
         "fault": _fault,
         "leave": _leave,
+        "adjourn": _adjourn,
         "entry": _returned_entry,
         "takeover": _take_over_consent,
     }

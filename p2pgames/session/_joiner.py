@@ -738,6 +738,11 @@ class JoinerRole:
     def _leave(self, envelope: Envelope) -> None:
         self.session._take_leave(self._relayed_seat(envelope), envelope)
 
+    def _adjourn(self, envelope: Envelope) -> None:
+        session = self.session
+        session._take_adjourn(self._relayed_seat(envelope), envelope)
+        session._adjourn_settled()
+
     def _stale(self, envelope: Envelope) -> None:
         session = self.session
         flight = self.in_flight
@@ -781,6 +786,7 @@ class JoinerRole:
         "chat": _chat,
         "fault": _fault,
         "leave": _leave,
+        "adjourn": _adjourn,
         "stale": _stale,
         "away": _away_or_back,
         "back": _away_or_back,

@@ -245,6 +245,8 @@ KINDS: dict[str, dict[str, Check]] = {
         "evidence": _list_of(lambda v: isinstance(v, bytes), 16),
     },
     "leave": {"game_id": _bytes(32), "reason": _text()},
+    # a seat's request, or answer, to stop the game here and go on later (§B18)
+    "adjourn": {"game_id": _bytes(32), "proposal": _int(), "agree": _is_bool},
     # a seat whose connection dropped, and its return
     "away": {"game_id": _bytes(32), "seat": _int(0, 63), "reason": _text()},
     "back": {"game_id": _bytes(32), "seat": _int(0, 63)},

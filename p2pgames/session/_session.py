@@ -61,6 +61,9 @@ from p2pgames.engine import (
 from p2pgames.bots import bot_for
 from p2pgames.session._chat import ChatLimits, Offer, confirm_flood, line_size
 from p2pgames.session._events import (
+    AdjournAsked,
+    AdjournDeclined,
+    Adjourned,
     Agreed,
     ChatReceived,
     Decision,
@@ -113,6 +116,9 @@ __all__ = ["Session", "History", "HOST_CONNECTION", "STALE_CODES", "ResumeError"
 
 # A joiner verifies the latest relayed acknowledgement of every seat at least this often (entries).
 ACK_CHECKPOINT = 64
+# How many requests and answers to adjourn a seat may send in one game (§B18): more can only be a
+# flood (each decline starts a new request everyone is asked about).
+MAX_ADJOURN_MESSAGES = 20
 
 
 @dataclass(frozen=True)
@@ -242,6 +248,14 @@ class Session:
         # Seats whose connection is lost (seat -> why); for a joiner, seat 0 when the host is.
         self.away: dict[int, str] = {}
         self.seat_kept = False  # we stopped without the game ending for the others: resumable
+        # Adjourning (§B18): the request under way (its number: one more after each decline), the
+        # seats that agreed to it, how many requests and answers each seat sent, and whether the
+        # game was adjourned (we stopped, our seat kept, to be resumed).
+        self.adjourn_proposal = 0
+        self.adjourn_votes: set[int] = set()
+        self._adjourn_messages: dict[int, int] = {}
+        self.adjourned = False
+        self._agree_as_bot = False  # a request came that our bot agrees to, once it is passed on
         # This process was stopped long enough to be dropped (was_stopped), until every seat that
         # went away because of it is back.
         self._stopped: _Stop | None = None
@@ -1718,6 +1732,85 @@ class Session:
             f"({policy.lines} lines, {policy.text_bytes // 1024} KB of text)",
             self._seq(), None, (envelope.raw,),
         )
+
+    def adjourn_problem(self) -> str | None:
+        """Why the game can't be adjourned now (``None``: it can): only a game under way, with
+        the host in touch, and not more than :data:`MAX_ADJOURN_MESSAGES` of our requests."""
+        if self.stage != "playing" or self.replica is None or self.seat is None:
+            return "there is no game going on to adjourn"
+        if not self.role.in_touch:
+            return "the host is away: the table can adjourn once we have reconnected"
+        if self._adjourn_messages.get(self.seat, 0) >= MAX_ADJOURN_MESSAGES:
+            return f"you have asked and answered {MAX_ADJOURN_MESSAGES} times in this game: no more"
+        return None
+
+    def adjourn(self, agree: bool = True) -> None:
+        """Ask everyone to stop the game here and go on later (``agree``), agree to the request
+        under way, or decline it (not ``agree``: it is dropped, and the game goes on). Once every
+        seat still playing has agreed, every peer keeps its seat and stops (:class:`Adjourned`);
+        each takes it again with ``p2pgames resume``, the host first (§B18). Raises
+        :class:`LocalError` with :meth:`adjourn_problem`'s reason, or when there is no request
+        to decline."""
+        problem = self.adjourn_problem()
+        if problem is not None:
+            raise LocalError(problem)
+        if not agree and not self.adjourn_votes:
+            raise LocalError("nobody has asked to adjourn")
+        if agree and self.seat in self.adjourn_votes:
+            return  # agreed already: nothing new to say
+        envelope = make_envelope(self.identity, "adjourn", {
+            "game_id": self.game_id, "proposal": self.adjourn_proposal, "agree": agree,
+        })
+        self._take_adjourn(self.seat, envelope)  # type: ignore[arg-type]
+        if self.is_host:
+            self.role.pass_on_adjourn(self.seat, envelope)  # type: ignore[union-attr]
+        else:
+            self.role.tell_table(envelope)
+        self._adjourn_settled()
+
+    def _adjourn_settled(self) -> None:
+        """After a request or answer to adjourn was taken and passed on: stop once it is out if
+        the game is adjourned (the seat kept, to be resumed); a bot agrees to a new request."""
+        if self.adjourned:
+            if self.stage == "playing":
+                self.stage = "closed"
+                self.seat_kept = True
+                self._closing.extend(self.role.table_connections())
+        elif self._agree_as_bot:
+            self._agree_as_bot = False
+            if self.adjourn_problem() is None:
+                self.adjourn(True)
+
+    def _take_adjourn(self, seat: int, envelope: Envelope) -> bool:
+        """``seat``'s request or answer to adjourn (its signature checked): whether it is news,
+        to pass on — one of the request under way, the seat's first, and within its count. A
+        decline drops the request; the last seat playing to agree adjourns the game (emitted
+        :class:`Adjourned`; the caller stops once it has passed it on). A bot agrees at once."""
+        body = envelope.body
+        replica = self.replica
+        if body["game_id"] != self.game_id or self.stage != "playing" or replica is None:
+            return False
+        if body["proposal"] != self.adjourn_proposal or (body["agree"] and seat in self.adjourn_votes) or seat in replica.open_seats:
+            return False  # an answer to a request dropped since, or said already (one who agreed may still withdraw)
+        sent = self._adjourn_messages.get(seat, 0)
+        if sent >= MAX_ADJOURN_MESSAGES:
+            return False  # past its count: a seat that asks and declines on and on is not heard
+        self._adjourn_messages[seat] = sent + 1
+        if not body["agree"]:
+            self.adjourn_votes = set()
+            self.adjourn_proposal += 1
+            self._emit(AdjournDeclined(seat, self.names[seat], you=seat == self.seat))
+            return True
+        first = not self.adjourn_votes
+        self.adjourn_votes.add(seat)
+        if all(other in self.adjourn_votes for other in replica.playing_seats):
+            self.adjourned = True
+            self._emit(Adjourned(replica.seq, self.names[self.host_seat], self.is_host))
+        elif first and seat != self.seat:
+            self._emit(AdjournAsked(seat, self.names[seat]))
+            if self.bot:
+                self._agree_as_bot = True
+        return True
 
     def leave(self, reason: str = "quit") -> None:
         """Tell the others this player is leaving, and stop."""

@@ -38,6 +38,9 @@ from p2pgames.invocation import command
 from p2pgames.net import JoinCode, Node, SetupError, kept_seat_note
 from p2pgames.session import (
     HOST_SEAT,
+    AdjournAsked,
+    AdjournDeclined,
+    Adjourned,
     AwayTooLong,
     ChatReceived,
     Decision,
@@ -61,6 +64,7 @@ from p2pgames.session import (
     SessionEvent,
 )
 from p2pgames.tui._commands import (
+    Adjourn,
     BadNumber,
     Chat,
     EndGame,
@@ -394,6 +398,10 @@ class TerminalGame:
                 self._open_seat(self._open_candidate)
             elif item.yes and question is Question.FORFEIT:
                 self._claim_forfeit()
+            elif item.adjourn and question is Question.LEAVE and self.can_adjourn_alone():
+                self._adjourn(True)
+            elif question is Question.ADJOURN and not item.bot and not item.adjourn:
+                self._adjourn(item.yes)
         elif isinstance(item, Dismiss):
             if self.mode in (Mode.OVER, Mode.STOPPED):
                 self._leave()
@@ -452,6 +460,20 @@ class TerminalGame:
             if event.after_others and self.alerts and self.mode is Mode.PLAYING:
                 game = session.game if session is not None else None  # (the window's title may say "joining")
                 self.screen.alert(f"Your move in {game.title if game is not None else self.title}")
+        elif isinstance(event, AdjournAsked):
+            self._log([("class:log.ask", f"{event.text} Agree? (y agrees, n plays on)")])
+            if self.mode is Mode.PLAYING and self.asking is None:
+                self.asking = Question.ADJOURN
+        elif isinstance(event, AdjournDeclined):
+            self._log([("class:log.notice", event.text)])
+            if self.asking is Question.ADJOURN:
+                self.asking = None
+        elif isinstance(event, Adjourned):
+            self._note_clocks()
+            self.verdict = event.text
+            self._log([("class:log.end", event.text)])
+            self.asking = None
+            self._leave()  # (our seat is kept: the node stops without a goodbye)
         elif isinstance(event, OpenSeatAsked):
             agreed = session is not None and session.replica is not None and (
                 session.seat in session.replica.open_consents.get(event.seat, ())
@@ -551,6 +573,8 @@ class TerminalGame:
             self._ask_to_end()
         elif isinstance(command, ClaimForfeit):
             self._ask_to_claim_forfeit()
+        elif isinstance(command, Adjourn):
+            self._adjourn(True)
         elif isinstance(command, OpenSeat):
             self._ask_to_open(command.name)
         elif isinstance(command, NewCode):
@@ -927,6 +951,30 @@ class TerminalGame:
 
     def _counting_away(self) -> bool:
         return self.mode is Mode.PLAYING and self.node is not None and bool(self.node.session.away)
+
+    def can_adjourn_alone(self) -> bool:
+        """Whether quitting may adjourn instead: every other seat playing is a bot this program
+        launched (``play``), which agrees at once — the game is taken up again with resume."""
+        node = self.node
+        session = node.session if node is not None else None
+        if session is None or session.replica is None or self.mode is not Mode.PLAYING or session.adjourn_problem() is not None:
+            return False
+        return all(session.seats[seat].key.raw in node.launched_bots  # type: ignore[union-attr]
+                   for seat in session.replica.playing_seats if seat != session.seat)
+
+    def _adjourn(self, agree: bool) -> None:
+        """Ask to adjourn (``adjourn``, or quitting at a table of our bots), agree, or decline."""
+        node = self.node
+        if node is None:
+            return
+        asking = not node.session.adjourn_votes
+        try:
+            node.adjourn(agree)
+        except LocalError as error:
+            self._problem(_sentence(str(error), self._names()))
+            return
+        if agree and asking and not node.session.adjourned:
+            self._log([("class:log.info", "You asked to adjourn: the game stops here once everyone agrees.")])
 
     def can_hand_over(self) -> bool:
         """Whether leaving may hand our seat to a bot (while the game is on; a host's only if

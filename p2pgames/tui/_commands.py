@@ -3,7 +3,7 @@
 The rules, in order (case and extra spaces never matter):
 
 1. the text of one of your current choices makes that move (a game's moves win over commands);
-2. ``help`` (or ``?``), ``say TEXT``, ``log``, ``table``, ``abandon``, ``bot [NAME]``, ``code NEWCODE`` and
+2. ``help`` (or ``?``), ``say TEXT``, ``log``, ``table``, ``abandon``, ``adjourn``, ``bot [NAME]``, ``code NEWCODE`` and
    ``quit`` (or ``exit``) are commands: words no game's moves begin with (the engine reserves them,
    :data:`~p2pgames.engine.RESERVED_WORDS`), so each means the same in every game;
 3. a number picks that line of the numbered list: a choice, or a group of choices to narrow down
@@ -37,6 +37,7 @@ __all__ = [
     "ShowTable",
     "Quit",
     "EndGame",
+    "Adjourn",
     "NewCode",
     "BadNumber",
     "Unknown",
@@ -99,6 +100,11 @@ class EndGame:
 
 
 @dataclass(frozen=True, slots=True)
+class Adjourn:
+    """Ask everyone to stop the game here and go on later (``p2pgames resume``): ``adjourn``."""
+
+
+@dataclass(frozen=True, slots=True)
 class ClaimForfeit:
     """Claim the game by forfeit, the other player away a while (a two-player table that
     plays one): ``forfeit``."""
@@ -137,8 +143,8 @@ class Unknown:
 
 
 Command = (
-    Move | PickGroup | Chat | Help | ShowLog | ShowTable | Quit | EndGame | ClaimForfeit | OpenSeat | NewCode | BadNumber
-    | Unknown
+    Move | PickGroup | Chat | Help | ShowLog | ShowTable | Quit | EndGame | Adjourn | ClaimForfeit | OpenSeat | NewCode
+    | BadNumber | Unknown
 )
 
 # (what to type, what it does): the help screen and the completer both use this.
@@ -148,12 +154,13 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("log", "show only the log, to read back (also F3)"),
     ("table", "show only the table (also F2)"),
     ("abandon", "end the game for everyone while a seat is away, once it has been away a while (asks first)"),
+    ("adjourn", "ask everyone to stop here and go on later with p2pgames resume, every seat saved (once all agree)"),
     ("forfeit", "win by forfeit when the other player has been away a while, at a two-player table that plays it (asks first)"),
     ("bot NAME", "play on with a bot in the seat of NAME, away a while (bot alone: whoever is away); their cards are shown to all (asks first)"),
     ("code CODE", "the host came back at another address: reconnect with the new join code it gives (same key only)"),
     ("quit", "leave the game; asks first while the game is running (also Ctrl-C)"),
 )
-COMMAND_WORDS: tuple[str, ...] = ("say ", "help", "log", "table", "abandon", "forfeit", "bot", "code ", "quit")
+COMMAND_WORDS: tuple[str, ...] = ("say ", "help", "log", "table", "abandon", "adjourn", "forfeit", "bot", "code ", "quit")
 
 # Every word read as a command here: the engine's RESERVED_WORDS, which no game's moves begin
 # with, are the terminal's list (tests/tui/test_tui_command_words.py checks that :func:`interpret`
@@ -207,6 +214,8 @@ def interpret(
         return Chat(rest)
     if command == "abandon" and rest.casefold() in ("", "game"):
         return EndGame()
+    if command == "adjourn" and not rest:
+        return Adjourn()
     if command == "forfeit" and not rest:
         return ClaimForfeit()
     if command == "bot":

@@ -83,6 +83,7 @@ QUESTIONS = {
     Question.END: ("End the game for everyone? Transcripts say why.", "end it", "keep waiting"),
     Question.OPEN: ("Play on with a bot in their seat? Its cards are then shown to everyone.", "play on", "keep waiting"),
     Question.FORFEIT: ("Claim the game by forfeit? You win; the transcripts say why.", "claim it", "keep waiting"),
+    Question.ADJOURN: ("Adjourn: stop here, go on later with p2pgames resume?", "agree", "play on"),
 }
 # The bottom row once the game has ended, however it ended (over, or stopped): q and Enter leave
 # in both (any key, too, once it is over).
@@ -395,17 +396,10 @@ class Screen:
     def _banner(self) -> list[tuple[str, str]]:
         """The bottom row when a key, not a line, is wanted."""
         game = self.game
+        if game.asking is Question.LEAVE and game.can_adjourn_alone():
+            return _leave_question("a", "adjourn: resume later", "end it")
         if game.asking is Question.LEAVE and game.can_hand_over():
-            return [
-                ("class:banner.ask", " Leave the game?"),
-                ("", "  "),
-                ("class:help.key", "b"),
-                ("", " a bot plays on, cards shown  "),
-                ("class:help.key", "y"),
-                ("", " end it for all  "),
-                ("class:help.key", "n"),
-                ("", " stay"),
-            ]
+            return _leave_question("b", "a bot plays on, cards shown", "end it for all")
         if game.asking is not None:
             question, yes, no = QUESTIONS[game.asking]
             return [
@@ -595,6 +589,11 @@ class Screen:
         def _(event: KeyPressEvent) -> None:
             self.send(Answer(False, bot=True))
 
+        @bindings.add("a", filter=asking)
+        @bindings.add("A", filter=asking)
+        def _(event: KeyPressEvent) -> None:
+            self.send(Answer(False, adjourn=True))
+
         @bindings.add("q", filter=stopped)
         @bindings.add("Q", filter=stopped)
         @bindings.add("enter", filter=stopped | over)
@@ -637,6 +636,20 @@ class Screen:
             self.toggle(View.LOG)
 
         return bindings
+
+
+def _leave_question(key: str, instead: str, ending: str) -> list[tuple[str, str]]:
+    """The bottom row asking whether to leave, with ``key`` for another way than ending the game."""
+    return [
+        ("class:banner.ask", " Leave the game?"),
+        ("", "  "),
+        ("class:help.key", key),
+        ("", f" {instead}  "),
+        ("class:help.key", "y"),
+        ("", f" {ending}  "),
+        ("class:help.key", "n"),
+        ("", " stay"),
+    ]
 
 
 def secret_note(decision: Decision) -> str:

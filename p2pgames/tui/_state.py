@@ -35,6 +35,7 @@ class Question(enum.Enum):
     END = "end"  # end the game for everyone, because a seat is away? (abandon)
     OPEN = "open"  # play on with a bot in the seat of a player who is away? (bot)
     FORFEIT = "forfeit"  # claim the game by forfeit, the other player away? (forfeit)
+    ADJOURN = "adjourn"  # agree to another player's request to adjourn? (y agrees, n declines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +53,12 @@ class Interrupt:
 @dataclass(frozen=True, slots=True)
 class Answer:
     """The answer to the :class:`Question` asked: ``yes`` (y) or no (any other key); ``bot`` (b)
-    to the question whether to leave: hand the seat to a bot instead of ending the game."""
+    to the question whether to leave: hand the seat to a bot instead of ending the game;
+    ``adjourn`` (a) to it at a table of our own bots: stop here, to go on later."""
 
     yes: bool
     bot: bool = False
+    adjourn: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -76,6 +76,29 @@ def test_a_host_killed_mid_game_launches_its_bots_again_when_it_resumes_and_the_
     assert not list((home / "seats").rglob("*.p2pseat")), "saved seats are deleted when the game ends"
 
 
+def test_play_adjourned_at_quit_is_taken_up_with_resume_its_bots_back_and_finished(peers, tmp_path, home):
+    """Against bots, ``quit`` offers to adjourn (issue 26, point 6): the bots agree, every seat is
+    kept, the screen closes saying how to go on; ``resume`` brings the bots back, and the game
+    ends as any other (here a bot plays the player's seat: ``--bot``)."""
+    transcripts = tmp_path / "transcripts"
+    player = TerminalPeer(home, "play", "probe", "--players", "3", "--transcripts", str(transcripts))
+    try:
+        player.wait_for("The game begins")
+        player.type(b"quit\r")
+        player.wait_for("adjourn: resume later")
+        player.type(b"a")
+        player.wait_for(r"Adjourned after \d+ log entries")
+        assert player.finish() == 0
+    finally:
+        player.close()
+    assert " ".join(player.screen.split()).count("you host the table: run p2pgames resume first") >= 1
+    assert len(list((home / "seats").glob("*.p2pseat"))) == 1 and len(list((home / "seats" / "bots").glob("*.p2pseat"))) == 2
+    again = peers("resume", "--bot")
+    again.line_starting("Resumed the game after ")
+    all_finished_and_verified([again], transcripts, players=1)
+    assert not list((home / "seats").rglob("*.p2pseat"))
+
+
 def test_a_host_resumed_on_another_port_with_bind_prints_the_code_host_would(peers, tmp_path):
     """``resume --bind 127.0.0.1 --port 0`` listens on loopback only: its new code names 127.0.0.1,
     as ``host --bind 127.0.0.1`` names it, never the LAN address (issue 22, point 3)."""

@@ -374,6 +374,7 @@ def templates(board: Switchboard, seat: int) -> dict[str, dict]:
         "fault": {"game_id": game_id, "culprit": 2, "code": FaultCode.MALFORMED, "reason": "bad",
                   "seq": seq, "evidence": []},
         "leave": {"game_id": game_id, "reason": "bye"},
+        "adjourn": {"game_id": game_id, "proposal": 0, "agree": True},
         "rejoin": {"protocol": PROTOCOL_VERSION, "game_id": game_id, "host": host.identity.public_key.raw,
                    "nonce": b"n" * 32, "have": seq},
         "away": {"game_id": game_id, "seat": 2, "reason": "gone"},
