@@ -211,6 +211,8 @@ def _need_terminal(what: str) -> None:
     if not sys.stdin.isatty():
         if what in ("host", "join"):  # a seat that needs no terminal: a bot's
             raise UsageError(f"'{what}' needs a terminal (without one, --bot lets a bot play your seat)")
+        if what == "watch":
+            raise UsageError("'watch' needs a terminal (without one, --print prints the game's log)")
         if what == "replay":
             raise UsageError("'replay' needs a terminal (without one, --at N prints the table after entry N)")
         raise UsageError(f"'{what}' needs a terminal (for bots playing each other without one: {command('selfplay', 'GAME')})")
@@ -278,6 +280,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         raise UsageError(f"--bots must be between 0 and {ruleset.players - 1} (you take one seat)")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be between 1 and 65535 (or 0 for any free port), not {args.port}")
+    if not 0 <= args.watchers <= MAX_WATCHERS:
+        raise UsageError(f"--watchers must be between 0 and {MAX_WATCHERS}, not {args.watchers}")
     settings = _net_settings(args)
     headless = args.bot is not None
     [seat_kind] = _bot_kinds(game, args.bot or None, one_kind=_ONE_KIND_SEAT) if headless else [None]
@@ -300,6 +304,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                 nursery, identity=profile.identity, name=args.name or default_name(), ruleset=ruleset,
                 port=args.port, bind=args.bind, bots=args.bots, transcripts=transcripts, say=say, bot_kind=bots_kind,
                 bot=headless, seat_dir=default_seats(), settings=settings, port_mappers=port_mappers,
+                watchers=args.watchers,
             )
 
         if headless:
@@ -975,6 +980,73 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+MAX_WATCHERS = 64  # a host's --watchers at most: each watcher gets every entry (upload grows with them)
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    """Watch a table's game: live on the game's screen, or ``--print`` its log to stdout."""
+    import functools
+
+    from p2pgames.net import JoinCode, SetupError, watch_headless, watch_table
+
+    if args.code is None:
+        if args.print:
+            raise UsageError(f"watch --print needs the table's join code: {command('watch', 'HOST:PORT/FINGERPRINT', '--print')}")
+        _need_terminal("watch")
+        table = _find_table()
+        if table is None:
+            return EXIT_OK
+        code = table.join_codes[0]
+    else:
+        try:
+            code = JoinCode.parse(args.code)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+        if not args.print:
+            _need_terminal("watch")
+    name = args.name or default_name()
+    watch = functools.partial(watch_table, code, name=name)
+    try:
+        if args.print:
+            watcher = watch_headless(watch, _print_watched)
+        else:
+            from p2pgames.tui import run_watch
+            from p2pgames.tui._theme import color_wanted
+
+            watcher = run_watch(watch, color=color_wanted(_color(args)))
+    except SetupError as error:
+        raise NetworkProblem(str(error)) from None
+    if watcher is not None and watcher.stage != "over":
+        if args.print or watcher.stopped_why is None:
+            return EXIT_FAILED
+        print(f"Stopped watching: {watcher.stopped_why}.", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def _print_watched(watcher, event) -> None:
+    """``watch --print``: each event of the game as a line (stdout; how it stopped: stderr)."""
+    from p2pgames.session import ChatReceived, GameEnded, GameStarted, Halted, LobbyChanged, Logged, Notice, Rejected
+
+    if isinstance(event, LobbyChanged):
+        print(f"seated: {', '.join(name for name, _ in event.players)} ({len(event.players)} of {event.seats})", flush=True)
+    elif isinstance(event, GameStarted):
+        print(event.text(watcher.game), flush=True)
+    elif isinstance(event, Logged):
+        for line in event.lines:
+            print(line, flush=True)
+    elif isinstance(event, ChatReceived):
+        print(f"{event.name}: {event.text}", flush=True)
+    elif isinstance(event, GameEnded):
+        print(f"Game over: {event.message}", flush=True)
+    elif isinstance(event, Halted):
+        print(f"p2pgames: {event.message}", file=sys.stderr, flush=True)
+    elif isinstance(event, Rejected):
+        print(f"p2pgames: the host turned us away: {event.reason}", file=sys.stderr, flush=True)
+    elif isinstance(event, Notice):
+        print(f"p2pgames: {event.text}", file=sys.stderr, flush=True)
+
+
 def cmd_history(args: argparse.Namespace) -> int:
     """The games played with this machine's profiles (or ``--profile``'s), newest first, then a
     line per opponent; see :mod:`p2pgames.history`."""
@@ -1301,6 +1373,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots-kind", metavar="KIND", help="the kind of bot of the --bots seats (default: --bot's KIND, or the game's default)"
     )
     host.add_argument("--port", type=int, default=0, metavar="P", help="TCP port to listen on (default: any free)")
+    host.add_argument(
+        "--watchers", type=int, default=8, metavar="N", help="how many may watch the game at once with 'p2pgames watch' "
+        f"(they see what a player holding no cards sees; 0: nobody; at most {MAX_WATCHERS}; default 8)",
+    )
     host.add_argument("--bind", metavar="ADDR", help="address to listen on (default: all interfaces)")
     no_upnp_option(host)
     grace_option(host)
@@ -1385,6 +1461,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("files", metavar="FILE", nargs="+", help="transcript files (or directories of them)")
     verify.set_defaults(handler=cmd_verify)
+
+    watch = commands.add_parser(
+        "watch", help="watch a table's game, live, without a seat",
+        description=(
+            "Follow a table's game as it is played, on its screen, as a player holding no cards sees it: "
+            "you take no seat, the table never waits for you, and no hidden card is ever sent to you. "
+            "Without CODE, a table announced on this network (one still in its lobby). With --print, its "
+            "log is printed line by line instead, until the game ends. Exit status 0 once the game is "
+            "over, 1 if the watching stopped before (turned away, the host gone), 3 if the table can't be reached."
+        ),
+    )
+    watch.add_argument("code", metavar="CODE", nargs="?", help="the table's join code, HOST:PORT/FINGERPRINT")
+    watch.add_argument("--print", action="store_true", help="print the game's log to stdout instead of the screen")
+    watch.add_argument("--name", help="the name the host sees you by (default: your user name)")
+    watch.add_argument("--no-color", action="store_true", help="monochrome screen (also: NO_COLOR=1)")
+    watch.set_defaults(handler=cmd_watch)
 
     replay = commands.add_parser(
         "replay", help="step through a game from its transcript",

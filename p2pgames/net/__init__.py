@@ -19,6 +19,7 @@ from p2pgames.net._headless import play_headless, run_headless
 from p2pgames.net._node import BOT_CLAIMED, BOT_LAUNCHED_HERE, NetSettings, Node, kept_seat_note, open_host_listeners
 from p2pgames.net._portmap import MappingError, PortMapper, PortMapping, default_port_mappers
 from p2pgames.net._players import LOOPBACK, SeatResult, TableResult, drive_bot, peak_memory_bytes, play_table, play_table_now
+from p2pgames.net._watch import watch_headless, watch_table
 
 __all__ = [
     "Announcement",
@@ -39,6 +40,8 @@ __all__ = [
     "find_tables",
     "one_per_key",
     "watch",
+    "watch_headless",
+    "watch_table",
     "TableResult",
     "drive_bot",
     "peak_memory_bytes",

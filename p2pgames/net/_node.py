@@ -531,7 +531,7 @@ class Node:
         if connection.peer is None:
             return True
         session = self.session
-        if session.seat_of_connection(connection.number) is not None:
+        if session.seat_of_connection(connection.number) is not None or session.is_watcher(connection.number):
             return True
         return any(number == connection.number for _, number in session.role.lobby)  # type: ignore[union-attr]
 
@@ -578,7 +578,7 @@ class Node:
         if not self._answers_after_the_game:
             self._listening.cancel()
         for connection in list(self.connections.values()):
-            if not self._greeted(connection):
+            if not self._greeted(connection) or self.session.is_watcher(connection.number):
                 self._hang_up(connection, "the game is over")
         self._flush()
 
@@ -604,7 +604,8 @@ class Node:
         reason = "the connection closed"
         try:
             while True:
-                greeted = self._greeted(connection)
+                # (A watcher sends nothing after its hello: it gets no more room than one.)
+                greeted = self._greeted(connection) and not self.session.is_watcher(connection.number)
                 reader.max_frame = self.settings.max_frame if greeted else self.settings.max_hello_frame
                 payload = await reader.next_frame()
                 self._notice_freeze(trio.current_time())

@@ -28,6 +28,7 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(("Replay", "ReplayStep", "replay_transcript"), "_replay"),
     **dict.fromkeys(("SavedSeat", "SavedSeatError"), "_saved"),
     "SeatSecrets": "_secrets",
+    **dict.fromkeys(("Watcher",), "_watcher"),
     **dict.fromkeys(("GameSummary", "summarize_transcript"), "_summary"),
     **dict.fromkeys(("HOST_CONNECTION", "History", "ResumeError", "Session"), "_session"),
     **dict.fromkeys(
@@ -85,6 +86,7 @@ if TYPE_CHECKING:  # what type checkers and readers see: the names, from their m
     from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
     from p2pgames.session._replica import HOST_SEAT, Replica, SeatInfo
     from p2pgames.session._replay import Replay, ReplayStep, replay_transcript
+    from p2pgames.session._watcher import Watcher
     from p2pgames.session._saved import SavedSeat, SavedSeatError
     from p2pgames.session._secrets import SeatSecrets
     from p2pgames.session._session import HOST_CONNECTION, History, ResumeError, Session

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from p2pgames.engine import ChoiceGroup, Composer, GameOver, StandingAnswer, Step
 from p2pgames.session._faults import Fault
@@ -138,6 +138,19 @@ class Halted:
 class GameEnded:
     result: GameOver
     message: str
+
+
+def result_text(result: GameOver, names: Sequence[str], open_seats: Mapping[int, int]) -> str:
+    """How a game ended, in a sentence (what follows "Game over: "): who won, why, the scores,
+    and from when a bot played each open seat (``open_seats``: seat -> its first entry)."""
+    scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(result.scores))
+    scores = f" Scores: {scores}." if scores else ""  # (none: a win by forfeit, §B17)
+    opened = "".join(f" ({names[seat]}'s seat was played by a bot from entry {seq}.)" for seat, seq in sorted(open_seats.items()))
+    if not result.winners:  # a game lost by everyone (Steam Court's solo variant)
+        return f"Nobody wins — {result.summary}.{scores}{opened}"
+    winners = " and ".join(names[seat] for seat in result.winners)
+    verb = "win" if len(result.winners) > 1 else "wins"
+    return f"{winners} {verb} — {result.summary}.{scores}{opened}"
 
 
 @dataclass(frozen=True, slots=True)

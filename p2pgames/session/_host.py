@@ -66,6 +66,7 @@ from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._joiner import HOST_CONNECTION
 from p2pgames.session._messages import NAME_LIMIT, Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
 from p2pgames.session._replica import FORFEIT, HOST_SEAT, TAKE_OVER, SeatInfo, Submission
+from p2pgames.session._watcher import WATCHED_KINDS
 from p2pgames.words import with_article
 
 if TYPE_CHECKING:
@@ -141,6 +142,9 @@ class HostRole:
         self.claiming: int | None = None
         self.take_over_consents: dict[int, Envelope] = {}  # seat -> its latest ``takeover``
         self.take_over_refused: str | None = None  # why our take-over can't be made (told once)
+        # Watchers (§B19): connection -> the name it gave; at most max_watchers at once.
+        self.watchers: dict[int, str] = {}
+        self.max_watchers = session.max_watchers
 
     def open_table(self) -> None:
         """A new table: seat ourselves in the lobby (a table for one starts at once)."""
@@ -277,6 +281,9 @@ class HostRole:
         for connection, seat in self.connection_seat.items():
             if seat != except_seat:
                 session._send(connection, data)
+        if data.kind in WATCHED_KINDS or data.kind == "start":
+            for connection in self.watchers:
+                session._send(connection, data)
 
     def keep(self, envelope: Envelope, author: int, key: int | None = None) -> None:
         """Keep ``envelope`` (by ``author``) for a joiner that rejoins; ``key``: the entries
@@ -302,6 +309,7 @@ class HostRole:
         told (SPEC §B2): a seat is in the lobby only while its connection is, so the game starts
         with every seat connected."""
         self.pending.pop(connection, None)
+        self.watchers.pop(connection, None)
         if self.session.stage != "lobby":
             return  # before the start every seat is in the lobby; after it, the lobby is history
         before = len(self.lobby)
@@ -389,6 +397,9 @@ class HostRole:
             return
         seat = self.seat_of_connection(connection)
         if seat is None:
+            if connection in self.watchers:
+                # A watcher only listens (§B19): anything it sends ends its watching.
+                self.hang_up(connection, f"the watcher sent {with_article(kind)} message; a watcher sends nothing")
             return  # a connection we are closing
         handler = self._FROM_SEAT.get(kind)
         if handler is None:
@@ -583,6 +594,35 @@ class HostRole:
         self.lobby.append((SeatInfo(key, body["seal"], name, body["bot"]), connection))
         self._announce_lobby()
         self._start_if_full()
+
+    def _watch(self, connection: int, envelope: Envelope) -> None:
+        """A watcher's greeting (§B19): within the table's number of watchers, it is sent the
+        lobby, or the start and every entry so far, and from then on what the players are sent
+        of the game; it takes no seat and is never waited for."""
+        session = self.session
+        if not self._checked_greeting(connection, envelope, None, True):
+            return
+        if self.max_watchers == 0:
+            self.reject(connection, "this table takes no watchers")
+            return
+        if len(self.watchers) >= self.max_watchers:
+            self.reject(connection, f"this table takes {self.max_watchers} watchers, and has them")
+            return
+        del self.pending[connection]
+        self.watchers[connection] = clean_text(envelope.body["name"], NAME_LIMIT) or "watcher"
+        if session.start_envelope is None:
+            if self.lobby:
+                players = [info.encode() for info, _ in self.lobby]
+                session._send(connection, make_envelope(session.identity, "lobby", {
+                    "players": players, "seats": session.ruleset.players, "table": session.table_id,  # type: ignore[union-attr]
+                }))
+            return
+        # The log so far, as a rejoining joiner gets it (the relay's own bytes): the start, then
+        # every entry, chat line and goodbye — nothing sealed to anyone but what the log holds.
+        session._send_history(connection, itertools.chain(
+            (session.start_envelope.raw,),
+            (raw for _, _, kind, raw in self.relay if kind in WATCHED_KINDS),
+        ))
 
     def _checked_greeting(self, connection: int, envelope: Envelope, key: PublicKey | None, our_game: bool) -> bool:
         """Whether a ``hello`` or ``rejoin`` is one to answer: signed by ``key`` (``None``: the
@@ -898,6 +938,8 @@ class HostRole:
         for _, connection in self.lobby:
             if connection is not None:
                 session._send(connection, envelope)
+        for connection in self.watchers:
+            session._send(connection, envelope)
         session.lobby = [info for info, _ in self.lobby]
         session._emit(LobbyChanged(tuple((info.name, info.bot) for info in session.lobby), session.ruleset.players, HOST_SEAT))
 
@@ -1107,7 +1149,7 @@ class HostRole:
 
     # The dispatch tables (see the module docstring): a connection's first message, and what a
     # seated joiner may send.
-    _GREETINGS: dict[str, Callable[[HostRole, int, Envelope], None]] = {"hello": _hello, "rejoin": _rejoin}
+    _GREETINGS: dict[str, Callable[[HostRole, int, Envelope], None]] = {"hello": _hello, "rejoin": _rejoin, "watch": _watch}
     _FROM_SEAT: dict[str, Callable[[HostRole, int, Envelope], None]] = {
         "accept": _accept,
         "reach": _reach,

@@ -204,6 +204,8 @@ KINDS: dict[str, dict[str, Check]] = {
         "nonce": _bytes(32),
         "have": _int(),
     },
+    # a watcher's greeting: it takes no seat, only listens (§B19)
+    "watch": {"protocol": _int(), "host": _bytes(32), "nonce": _bytes(32), "name": _text(40)},
     "reject": {"reason": _text()},
     "gone": {"game_id": _bytes(32), "rejoin": _bytes(32), "reason": _text()},
     "lobby": {"players": _list_of(_seat_record, 64), "seats": _int(1, 64), "table": _bytes(32)},

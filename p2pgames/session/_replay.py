@@ -18,7 +18,7 @@ Pure: bytes in, states out. Entries are applied as :func:`verify_transcript` app
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from p2pgames.crypto import BadCardValue, CryptoError
 from p2pgames.engine import EngineError, Event, Game, GameState
@@ -28,7 +28,7 @@ from p2pgames.session._messages import MalformedMessage, open_envelope
 from p2pgames.session._replica import Replica, SeatInfo, display_names
 from p2pgames.session._transcript import CutShort, TranscriptError, iter_records, read_header
 
-__all__ = ["Replay", "ReplayStep", "replay_transcript"]
+__all__ = ["Replay", "ReplayStep", "public_values", "replay_transcript"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +142,7 @@ def _readable(deals: Sequence[DealCrypto], seat: int) -> frozenset[int]:
     return frozenset(found)
 
 
-def _values(deals: Sequence[DealCrypto]) -> dict[int, str]:
+def public_values(deals: Iterable[DealCrypto]) -> dict[int, str]:
     """Every slot's card that the log shows: every slot of an audited deal, and each slot whose
     every key was published."""
     values: dict[int, str] = {}
@@ -217,6 +217,6 @@ def replay_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Replay
             replay.cut_short = True
     if replay is None:
         raise TranscriptError("the file has no start record: the game never began")
-    replay.values = _values(list(deals.values()))
+    replay.values = public_values(deals.values())
     return replay
 

@@ -61,6 +61,7 @@ from p2pgames.engine import (
 from p2pgames.bots import bot_for
 from p2pgames.session._chat import ChatLimits, Offer, confirm_flood, line_size
 from p2pgames.session._events import (
+    result_text,
     AdjournAsked,
     AdjournDeclined,
     Adjourned,
@@ -119,6 +120,8 @@ ACK_CHECKPOINT = 64
 # How many requests and answers to adjourn a seat may send in one game (§B18): more can only be a
 # flood (each decline starts a new request everyone is asked about).
 MAX_ADJOURN_MESSAGES = 20
+# How many watchers a host lets follow its table at once, unless told otherwise (§B19).
+DEFAULT_WATCHERS = 8
 
 
 @dataclass(frozen=True)
@@ -174,8 +177,11 @@ class Session:
         narrate: bool = True,
         saved: SavedSeat | None = None,
         open_seat_bot: str | None = None,
+        watchers: int = DEFAULT_WATCHERS,
     ) -> None:
         self.identity = identity
+        # A host: how many watchers may follow the table at once (§B19; 0: none).
+        self.max_watchers = watchers
         self.name = clean_text(name, 40) or "player"
         self.game_loader = game_loader
         self.is_host = ruleset is not None
@@ -549,6 +555,10 @@ class Session:
         """Queue a ping on ``connection`` (the peer answers with a pong; both keep the line alive)."""
         self._send(connection, make_envelope(self.identity, "ping", {"nonce": nonce}))
 
+    def is_watcher(self, connection: int) -> bool:
+        """Host: whether ``connection`` is a watcher's (§B19): greeted, seated nowhere."""
+        return isinstance(self.role, HostRole) and connection in self.role.watchers
+
     def seat_of_connection(self, connection: int) -> int | None:
         """The seat at the other end of ``connection`` (the host's is seat 0 for a joiner)."""
         return self.role.seat_of_connection(connection)
@@ -788,19 +798,7 @@ class Session:
         return False
 
     def _result_text(self, result: GameOver) -> str:
-        names = self.names
-        scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(result.scores))
-        scores = f" Scores: {scores}." if scores else ""  # (none: a win by forfeit, §B17)
-        if not result.winners:  # a game lost by everyone (Steam Court's solo variant)
-            return f"Nobody wins — {result.summary}.{scores}{self._open_seats_text()}"
-        winners = " and ".join(names[seat] for seat in result.winners)
-        verb = "win" if len(result.winners) > 1 else "wins"
-        return f"{winners} {verb} — {result.summary}.{scores}{self._open_seats_text()}"
-
-    def _open_seats_text(self) -> str:
-        """" (bea's seat was played by a bot from entry 214.)", for each open seat, or nothing."""
-        opened = self.replica.open_seats if self.replica is not None else {}
-        return "".join(f" ({self.names[seat]}'s seat was played by a bot from entry {seq}.)" for seat, seq in sorted(opened.items()))
+        return result_text(result, self.names, self.replica.open_seats if self.replica is not None else {})
 
     def _acknowledge(self, seq: int, entry_digest: bytes, state_hash: bytes) -> None:
         """Say which state we reached after entry ``seq`` (the host's entries say it for it)."""

@@ -22,5 +22,6 @@ back, Ctrl-C (or Ctrl-D on an empty line) quits — asking first while the game 
 
 from p2pgames.tui._app import run_terminal_game
 from p2pgames.tui._replay import ReplayScreen, replay_text
+from p2pgames.tui._watch import run_watch
 
-__all__ = ["ReplayScreen", "replay_text", "run_terminal_game"]
+__all__ = ["ReplayScreen", "replay_text", "run_terminal_game", "run_watch"]

@@ -12,6 +12,8 @@ then Enter jump to that entry; a toggles every card; q, Esc or Ctrl-C quits.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -147,7 +149,6 @@ class ReplayScreen:
 
     def _bindings(self) -> KeyBindings:
         bindings = KeyBindings()
-        replay = self.replay
 
         def bind(*keys: str):
             def register(action):
@@ -156,12 +157,16 @@ class ReplayScreen:
                 return action
             return register
 
-        bind("right", "n", " ")(lambda: self.go(replay.next_move(self.index)))
-        bind("left", "p")(lambda: self.go(replay.previous_move(self.index)))
-        bind("down", "]")(lambda: self.go(replay.next_round(self.index)))
-        bind("up", "[")(lambda: self.go(replay.previous_round(self.index)))
-        bind("home")(lambda: self.go(0))
-        bind("end")(lambda: self.go(len(replay.steps) - 1))
+        def step(to: Callable[[Replay, int], int]) -> Callable[[], None]:
+            # (A live screen has no replay until the game starts: nothing to step through yet.)
+            return lambda: None if self.replay is None else self.go(to(self.replay, self.index))
+
+        bind("right", "n", " ")(step(Replay.next_move))
+        bind("left", "p")(step(Replay.previous_move))
+        bind("down", "]")(step(Replay.next_round))
+        bind("up", "[")(step(Replay.previous_round))
+        bind("home")(step(lambda replay, index: 0))
+        bind("end")(step(lambda replay, index: len(replay.steps) - 1))
 
         @bind("a")
         def _toggle() -> None:
@@ -182,10 +187,10 @@ class ReplayScreen:
 
         @bindings.add("enter")
         def _jump(event: KeyPressEvent) -> None:
-            if not self.typed:
+            if not self.typed or self.replay is None:
                 return
             try:
-                self.go(replay.step_of_entry(int(self.typed)))
+                self.go(self.replay.step_of_entry(int(self.typed)))
             except ValueError as error:
                 self.typed, self.problem = "", str(error)
                 self.app.invalidate()

@@ -50,6 +50,9 @@ class Switchboard:
         self.behind: set[int] = set()
         self._held_back: list[tuple[str, int, int, bytes]] = []
         self.events: list[list] = [[] for _ in range(players)]
+        # Watchers (§B19) of the host, by their connection to it (see watch), and every frame each got.
+        self.watchers: dict = {}
+        self.watched: dict[int, list[bytes]] = {}
         self.transcripts: list[bytearray] = [bytearray() for _ in range(players)]
         self.received: list[list[bytes]] = [[] for _ in range(players)]  # every frame each seat got
         self.saved: list[list[bytes]] = [[] for _ in range(players)]  # each seat's saved-seat records
@@ -90,6 +93,10 @@ class Switchboard:
             if session.is_host and seat != self.host_seat and session.stage == "playing":
                 following += self._take_over(seat)
             for connection, data in session.take_outgoing():
+                if seat == self.host_seat and connection in self.watchers:
+                    frames = data.frames if hasattr(data, "frames") else (data,)
+                    self.queue.extend(("watch", connection, connection, frame) for frame in frames)
+                    continue
                 if seat == self.host_seat:
                     joiner = next((s for s, c in self.links.items() if c == connection), None)
                     if joiner is not None:  # else a connection that is gone: the frame is lost
@@ -187,6 +194,14 @@ class Switchboard:
         self.sessions[seat].connected(HOST_CONNECTION)
         self.flush()
 
+    def watch(self, watcher, connection: int = 900) -> None:
+        """``watcher`` (a :class:`~p2pgames.session.Watcher`) dials the host on ``connection``."""
+        self.flush()
+        self.watchers[connection] = watcher
+        self.watched[connection] = []
+        self.host.connected(connection)
+        self.flush()
+
     def saved_seat(self, seat: int) -> SavedSeat:
         return SavedSeat.read(canonical_records(self.saved[seat]))
 
@@ -234,6 +249,13 @@ class Switchboard:
             self.flush()
             if self.queue:
                 direction, seat, connection, data = self.queue.popleft()
+                if direction == "watch":
+                    watcher = self.watchers[connection]
+                    self.watched[connection].append(data)
+                    watcher.receive(data)
+                    for reply in watcher.take_outgoing():
+                        self.host.receive(connection, reply)
+                    continue
                 if direction == "down" and seat in self.behind:
                     self._held_back.append((direction, seat, connection, data))
                     continue

@@ -1,0 +1,122 @@
+"""``p2pgames watch``: a table's game, live, on the replay's screen (SPEC §B19).
+
+What the screen shows is the watcher's game so far (:attr:`Watcher.replay`): the table as a player
+holding no cards sees it, and the log. It follows the game while it shows the latest entry; the
+replay's keys step back through what happened (End follows again). Before the start it shows the
+lobby; once the watching ends (the game over, the host gone, turned away) it says why and stays
+until q. trio runs the connection inside prompt_toolkit's event loop, as a guest (see ``_app``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+import trio
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+
+from p2pgames.session import GameEnded, Halted, LobbyChanged, Notice, Rejected, SessionEvent, Watcher
+from p2pgames.tui._app import _only_exception
+from p2pgames.tui._replay import ReplayScreen
+from p2pgames.tui._text import Line, pad
+
+__all__ = ["WatchScreen", "run_watch"]
+
+WATCH_KEYS = "watching live · ← → ↓ ↑ step back through it · End follows again · q quits"
+
+
+class WatchScreen(ReplayScreen):
+    """The replay's screen over a game still being played: :meth:`update` after each event."""
+
+    def __init__(self, *, color: bool, input: Input | None = None, output: Output | None = None) -> None:
+        super().__init__(None, None, color=color, input=input, output=output)  # type: ignore[arg-type]
+        self.lobby: LobbyChanged | None = None
+        self.ended: str | None = None  # how the watching ended, once it has
+
+    def update(self, watcher: Watcher, event: SessionEvent | None) -> None:
+        """Take what the watcher now holds; follow the game if the screen shows its latest step."""
+        following = self.replay is None or self.index == len(self.replay.steps) - 1
+        self.replay = watcher.replay
+        if isinstance(event, LobbyChanged):
+            self.lobby = event
+        elif isinstance(event, GameEnded):
+            self.ended = f"Game over: {event.message}"
+        elif isinstance(event, (Halted, Rejected, Notice)) and watcher.finished and self.ended is None:
+            self.ended = event.message if isinstance(event, Halted) else event.reason if isinstance(event, Rejected) else event.text
+        if following and self.replay is not None:
+            self.index = len(self.replay.steps) - 1
+        self.app.invalidate()
+
+    def _title(self, width: int, height: int | None) -> list[Line]:
+        if self.replay is None:
+            return [pad([("class:title", " Watching · the game has not begun")], width, "class:title")]
+        return super()._title(width, height)
+
+    def _table(self, width: int, height: int | None) -> list[Line]:
+        if self.replay is None:
+            if self.lobby is None:
+                return [[("class:log.info", "Waiting for the host's table …")]]
+            seated = ", ".join(name for name, _ in self.lobby.players)
+            return [[("", f"Seated: {seated} ({len(self.lobby.players)} of {self.lobby.seats}).")],
+                    [("class:log.info", "The game begins once every seat is taken.")]]
+        return super()._table(width, height)
+
+    def _log(self, width: int, height: int | None) -> list[Line]:
+        lines = [] if self.replay is None else super()._log(width, None)
+        if self.ended is not None:
+            lines.append([("class:log.end", self.ended)])
+        return lines if height is None else lines[-height:] if height > 0 else []
+
+    def _keys(self, width: int, height: int | None) -> list[Line]:
+        if self.problem is not None or self.typed:
+            return super()._keys(width, height)
+        return [[("class:status", " " + (WATCH_KEYS if self.ended is None else "the watching has ended · q quits"))]]
+
+
+def run_watch(
+    watch: Callable[..., Any], *, color: bool, input: Input | None = None, output: Output | None = None,
+) -> Watcher | None:
+    """Run ``watch(on_event, task_status=…)`` in trio (``watch_table`` with its table given: it
+    reports the watcher as started once connected, then follows the table) and, once it has
+    started, a :class:`WatchScreen` until the player quits; the watcher. The screen opens only
+    once the host answered: a table that can't be reached raises before any screen."""
+    screen = WatchScreen(color=color, input=input, output=output)
+    holder: dict[str, Any] = {}
+
+    async def trio_main() -> None:
+        scope = trio.CancelScope()
+        holder["cancel"] = (trio.lowlevel.current_trio_token(), scope)
+        with scope:
+            async with trio.open_nursery() as nursery:
+                holder["watcher"] = await nursery.start(watch, screen.update)
+                holder["started"].set()
+
+    async def main() -> Any:
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[Any] = loop.create_future()
+        holder["started"] = asyncio.Event()
+        trio.lowlevel.start_guest_run(
+            trio_main, run_sync_soon_threadsafe=loop.call_soon_threadsafe, run_sync_soon_not_threadsafe=loop.call_soon,
+            done_callback=done.set_result, host_uses_signal_set_wakeup_fd=True,
+        )
+        started = asyncio.ensure_future(holder["started"].wait())
+        try:
+            await asyncio.wait({started, done}, return_when=asyncio.FIRST_COMPLETED)
+            if started.done():
+                await screen.app.run_async()
+        finally:
+            started.cancel()
+            if not done.done():
+                token, scope = holder["cancel"]
+                try:
+                    token.run_sync_soon(scope.cancel)
+                except trio.RunFinishedError:
+                    pass
+        return await asyncio.shield(done)
+
+    try:
+        asyncio.run(main()).unwrap()
+    except BaseExceptionGroup as group:
+        raise _only_exception(group) from None
+    return holder.get("watcher")

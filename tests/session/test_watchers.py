@@ -1,0 +1,114 @@
+"""Watchers (issue 26, point 4; SPEC §B19): a watcher follows the table's log live, as a player
+holding no cards sees it, from the start or joining late; it is sent nothing but the log, chat and
+goodbyes (nothing is ever sealed to it); it takes no seat, is never waited for, is bounded in
+number, and a watcher that floods or leaves changes nothing of the players' game.
+
+Sessions only, on the in-memory switchboard (over real TCP: tests/net/test_watch.py)."""
+
+from __future__ import annotations
+
+import pytest
+from switchboard import Switchboard
+
+from p2pgames.crypto import Identity
+from p2pgames.games import get_game
+from p2pgames.session import GameEnded, GameStarted, Logged, Notice, Rejected, Watcher, open_envelope
+from p2pgames.session._messages import make_envelope
+
+SENT_TO_WATCHERS = {"host-hello", "lobby", "start", "entry", "chat", "leave", "fault", "ping"}
+
+
+def watcher(name: str = "wanda") -> Watcher:
+    return Watcher(Identity.generate(name.encode().ljust(32, b".")), name, get_game)
+
+
+def host_log(board: Switchboard) -> list[bytes]:
+    return [raw for _, _, kind, raw in board.host.role.relay if kind == "entry"]
+
+
+def test_a_watcher_from_the_start_follows_every_entry_and_is_sent_nothing_else():
+    board = Switchboard("steamcourt", 4, seed=b"watched")
+    wanda = watcher()
+    board.watch(wanda)
+    board.run()
+    board.check_finished_and_verified()
+    frames = [open_envelope(frame) for frame in board.watched[900]]
+    assert {envelope.kind for envelope in frames} <= SENT_TO_WATCHERS
+    assert [envelope.raw for envelope in frames if envelope.kind == "entry"] == host_log(board)
+    # It followed the game to the same end, checking every entry as a player does.
+    assert wanda.stage == "over" and wanda.replica.state_hash == board.host.replica.state_hash
+    events = wanda.take_events()
+    assert any(isinstance(event, GameStarted) for event in events) and isinstance(events[-1], GameEnded)
+    assert events[-1].result == board.host.result
+    # Nothing was sealed to it: it gave no sealing key, and no seat's is its.
+    assert all(info.seal != wanda.identity.public_key.raw for info in board.host.seats)
+    # What it can read of a card is what the log published: every key of the slot.
+    for crypto in wanda.replica.deals.values():
+        for index in range(crypto.size):
+            readable = len(crypto.published[index]) == len(crypto.holders)
+            assert readable == (not crypto.unreleased[index]), (crypto.deal, index)
+
+
+def test_a_watcher_who_comes_late_catches_up_from_the_log_and_sees_the_end():
+    board = Switchboard("beltpunk", 3, seed=b"watched-late")
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 100)
+    late = watcher("lena")
+    board.watch(late)
+    board.run()
+    board.check_finished_and_verified()
+    assert late.stage == "over" and late.replica.state_hash == board.host.replica.state_hash
+    logged = [event for event in late.take_events() if isinstance(event, Logged)]
+    assert logged and logged[0].seq < 100  # the log from its start, narrated as it catches up
+
+
+def test_a_watcher_who_floods_or_leaves_changes_nothing_of_the_game():
+    plain = Switchboard("beltpunk", 3, seed=b"watched-flood")
+    plain.run()
+    board = Switchboard("beltpunk", 3, seed=b"watched-flood")
+    # (From the start on: the boards' peers draw their randomness from seeds, and a host greets
+    # each connection with a nonce it draws — before the start, the game's id would follow.)
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 1)
+    noisy, quiet = watcher("noisy"), watcher("quiet")
+    board.watch(noisy, 900)
+    board.watch(quiet, 901)
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 60)
+    # The noisy one chats and acknowledges as if it played; the host hangs up on it.
+    junk = make_envelope(noisy.identity, "chat", {"game_id": board.host.game_id, "text": "hello " * 50})
+    for _ in range(100):
+        board.host.receive(900, junk.raw)
+    board.host.receive(901, b"\x00" * 40)  # and the quiet one sends a frame that is no message
+    board.run()
+    assert 900 not in board.host.role.watchers and 901 not in board.host.role.watchers
+    board.check_finished_and_verified()
+    assert [bytes(t) for t in board.transcripts] == [bytes(t) for t in plain.transcripts]
+
+
+@pytest.mark.parametrize(("allowed", "reason"), [(0, "this table takes no watchers"),
+                                                  (1, "this table takes 1 watchers, and has them")])
+def test_watchers_are_bounded_by_the_hosts_number(allowed, reason):
+    board = Switchboard("probe", 2, seed=b"watched-bounded")
+    board.host.role.max_watchers = allowed
+    first, second = watcher("one"), watcher("two")
+    board.watch(first, 900)
+    board.watch(second, 901)
+    board.run()
+    refused = second if allowed else first
+    assert refused.stage == "stopped" and any(isinstance(event, Rejected) and event.reason == reason
+                                               for event in refused.take_events())
+    if allowed:
+        assert first.stage == "over"
+
+
+def test_a_host_that_sends_a_watcher_a_message_that_does_not_check_is_named():
+    board = Switchboard("probe", 2, seed=b"watched-forged")
+    wanda = watcher()
+    board.watch(wanda)
+    board.run(until=lambda: wanda.stage == "playing")
+    forged = make_envelope(Identity.generate(b"x" * 32), "entry", {
+        "game_id": wanda.replica.game_id, "seq": wanda.replica.seq, "prev": wanda.replica.head,
+        "submission": b"", "state": bytes(32),
+    })
+    wanda.receive(forged.raw)
+    assert wanda.stage == "stopped" and "the host" in wanda.stopped_why
+    wanda.receive(b"anything")  # once stopped, nothing more is read
+    assert not [event for event in wanda.take_events() if isinstance(event, Notice)][1:]
