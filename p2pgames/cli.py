@@ -304,7 +304,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                 nursery, identity=profile.identity, name=args.name or default_name(), ruleset=ruleset,
                 port=args.port, bind=args.bind, bots=args.bots, transcripts=transcripts, say=say, bot_kind=bots_kind,
                 bot=headless, seat_dir=default_seats(), settings=settings, port_mappers=port_mappers,
-                watchers=args.watchers,
+                watchers=args.watchers, watcher_chat=args.watchers_chat,
             )
 
         if headless:
@@ -1377,6 +1377,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--watchers", type=int, default=8, metavar="N", help="how many may watch the game at once with 'p2pgames watch' "
         f"(they see what a player holding no cards sees; 0: nobody; at most {MAX_WATCHERS}; default 8)",
     )
+    host.add_argument("--watchers-chat", action="store_true", help="let watchers chat (their lines reach everyone)")
     host.add_argument("--bind", metavar="ADDR", help="address to listen on (default: all interfaces)")
     no_upnp_option(host)
     grace_option(host)

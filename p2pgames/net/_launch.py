@@ -286,6 +286,7 @@ async def host_table(
     seat_dir: Path | None = None,
     port_mappers: Sequence[PortMapper] = (),
     watchers: int = DEFAULT_WATCHERS,
+    watcher_chat: bool = False,
 ) -> Node:
     """Host a table: listen, print the join code, start ``bots`` bot peers (of the kind
     ``bot_kind`` names, or the game's default); return our node. ``bot``: our own seat is played
@@ -307,7 +308,8 @@ async def host_table(
         raise _listen_problem(error, bind, port) from None
     actual_port = listeners[0].socket.getsockname()[1]
     # A seat opened for a player gone for good plays as our bots do.
-    session = Session(identity, name, get_game, ruleset=ruleset, bot=bot, open_seat_bot=bot_kind, watchers=watchers)
+    session = Session(identity, name, get_game, ruleset=ruleset, bot=bot, open_seat_bot=bot_kind, watchers=watchers,
+                      watcher_chat=watcher_chat)
     unfinished = hosted_games(seat_dir, identity.public_key.raw) if seat_dir is not None else frozenset()
     if unfinished:
         # Its players dialling back for a game saved here are told to wait, not that it is over.

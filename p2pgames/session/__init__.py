@@ -18,7 +18,7 @@ _HOMES: dict[str, str] = {
         (
             "AdjournAsked", "AdjournDeclined", "Adjourned", "Agreed", "AwayTooLong", "SeatAway", "SeatBack", "ChatReceived", "Decision", "DecisionNeeded",
             "DesyncReport", "GameEnded", "GameStarted", "Halted", "LobbyChanged", "Logged", "Notice",
-            "OpenSeatAsked", "Rejected", "SeatOpened", "HostChanged", "SessionEvent", "TakeOverAgreed",
+            "OpenSeatAsked", "Rejected", "SeatOpened", "HostChanged", "SessionEvent", "TakeOverAgreed", "WATCHER_SEAT",
         ),
         "_events",
     ),
@@ -58,6 +58,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # what type checkers and readers see: the names, from their modules
     from p2pgames.session._events import (
+        WATCHER_SEAT,
         AdjournAsked,
         AdjournDeclined,
         Adjourned,

@@ -11,6 +11,7 @@ from p2pgames.words import duration
 
 __all__ = [
     "SessionEvent",
+    "WATCHER_SEAT",
     "LobbyChanged",
     "GameStarted",
     "Logged",
@@ -110,6 +111,10 @@ class DecisionNeeded:
 
     step: Step
     after_others: bool = False
+
+
+# The seat a watcher's chat line comes from (it has none, §B19): ``ChatReceived.seat``.
+WATCHER_SEAT = -1
 
 
 @dataclass(frozen=True, slots=True)

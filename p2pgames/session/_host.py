@@ -60,8 +60,8 @@ from typing import TYPE_CHECKING, Any, Callable
 from p2pgames import PROTOCOL_VERSION
 from p2pgames.crypto import BadSignature, CryptoError, PublicKey
 from p2pgames.engine import normalize_typed
-from p2pgames.session._chat import Offer, line_size
-from p2pgames.session._events import ChatReceived, LobbyChanged, Notice, SeatAway, SeatBack
+from p2pgames.session._chat import ChatLimits, Offer, line_size
+from p2pgames.session._events import WATCHER_SEAT, ChatReceived, LobbyChanged, Notice, SeatAway, SeatBack
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._joiner import HOST_CONNECTION
 from p2pgames.session._messages import NAME_LIMIT, Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
@@ -145,6 +145,7 @@ class HostRole:
         # Watchers (§B19): connection -> the name it gave; at most max_watchers at once.
         self.watchers: dict[int, str] = {}
         self.max_watchers = session.max_watchers
+        self.watcher_chat_limits = ChatLimits("while watching", own=None)  # by watcher key
 
     def open_table(self) -> None:
         """A new table: seat ourselves in the lobby (a table for one starts at once)."""
@@ -281,7 +282,7 @@ class HostRole:
         for connection, seat in self.connection_seat.items():
             if seat != except_seat:
                 session._send(connection, data)
-        if data.kind in WATCHED_KINDS or data.kind == "start":
+        if data.kind in WATCHED_KINDS or data.kind in ("start", "watcher-chat"):
             for connection in self.watchers:
                 session._send(connection, data)
 
@@ -398,8 +399,7 @@ class HostRole:
         seat = self.seat_of_connection(connection)
         if seat is None:
             if connection in self.watchers:
-                # A watcher only listens (§B19): anything it sends ends its watching.
-                self.hang_up(connection, f"the watcher sent {with_article(kind)} message; a watcher sends nothing")
+                self._from_watcher(connection, envelope)
             return  # a connection we are closing
         handler = self._FROM_SEAT.get(kind)
         if handler is None:
@@ -610,6 +610,7 @@ class HostRole:
             return
         del self.pending[connection]
         self.watchers[connection] = clean_text(envelope.body["name"], NAME_LIMIT) or "watcher"
+        session._send(connection, make_envelope(session.identity, "watching", {"chat": session.watcher_chat}))
         if session.start_envelope is None:
             if self.lobby:
                 players = [info.encode() for info, _ in self.lobby]
@@ -623,6 +624,33 @@ class HostRole:
             (session.start_envelope.raw,),
             (raw for _, _, kind, raw in self.relay if kind in WATCHED_KINDS),
         ))
+
+    def _from_watcher(self, connection: int, envelope: Envelope) -> None:
+        """A watcher only listens (§B19) — but for chat, where the host allows it: its line, within
+        chat's limits, goes to everyone as the host's ``watcher-chat``; anything else ends its
+        watching, and so does chat far past the limits."""
+        session = self.session
+        if envelope.kind != "chat" or not session.watcher_chat:
+            self.hang_up(connection, f"the watcher sent {with_article(envelope.kind)} message, which a watcher may not")
+            return
+        if session.replica is None or envelope.body["game_id"] != session.game_id:
+            return  # before the start (or of another game): nobody to say it to
+        key = envelope.sender
+        try:
+            envelope.verify(PublicKey(key))
+        except (CryptoError, BadSignature, MalformedMessage):
+            self.hang_up(connection, "the watcher's chat is not signed by its key")
+            return
+        text = clean_text(envelope.body["text"])
+        offer = self.watcher_chat_limits.offer(key, line_size(text), session._now)
+        if offer is not Offer.TAKEN:
+            if self.watcher_chat_limits.far_past(key):
+                self.hang_up(connection, "the watcher chatted far past chat's limits")
+            return
+        name = self.watchers[connection]
+        line = make_envelope(session.identity, "watcher-chat", {"game_id": session.game_id, "name": name, "text": text})
+        self.broadcast(line, keep=False)
+        session._emit(ChatReceived(WATCHER_SEAT, f"{name} (watching)", text))
 
     def _checked_greeting(self, connection: int, envelope: Envelope, key: PublicKey | None, our_game: bool) -> bool:
         """Whether a ``hello`` or ``rejoin`` is one to answer: signed by ``key`` (``None``: the

@@ -53,7 +53,7 @@ from p2pgames import PROTOCOL_VERSION
 from p2pgames.crypto import BadSignature, CryptoError, PublicKey, fingerprint_matches
 from p2pgames.engine import EngineError
 from p2pgames.session._chat import Offer
-from p2pgames.session._events import ChatReceived, LobbyChanged, Notice, Rejected, SeatAway, SeatBack
+from p2pgames.session._events import WATCHER_SEAT, ChatReceived, LobbyChanged, Notice, Rejected, SeatAway, SeatBack
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope
 from p2pgames.session._replica import HOST_SEAT, SeatInfo, Submission
@@ -738,6 +738,14 @@ class JoinerRole:
     def _leave(self, envelope: Envelope) -> None:
         self.session._take_leave(self._relayed_seat(envelope), envelope)
 
+    def _watcher_chat(self, envelope: Envelope) -> None:
+        """A watcher's line the host passed on (§B19), in its own name: shown, not recorded (no
+        seat said it: the transcript is the seats')."""
+        session = self.session
+        if envelope.body["game_id"] == session.game_id:
+            session._emit(ChatReceived(WATCHER_SEAT, f"{clean_text(envelope.body['name'], 40)} (watching)",
+                                       clean_text(envelope.body["text"])))
+
     def _adjourn(self, envelope: Envelope) -> None:
         session = self.session
         session._take_adjourn(self._relayed_seat(envelope), envelope)
@@ -787,6 +795,7 @@ class JoinerRole:
         "fault": _fault,
         "leave": _leave,
         "adjourn": _adjourn,
+        "watcher-chat": _watcher_chat,
         "stale": _stale,
         "away": _away_or_back,
         "back": _away_or_back,
@@ -796,4 +805,4 @@ class JoinerRole:
         "gone": _gone,
     }
     # Messages only the host authors: their signature is checked before their handler runs.
-    _SIGNED_BY_HOST = frozenset({"lobby", "start", "stale", "away", "back", "caught-up", "missing"})
+    _SIGNED_BY_HOST = frozenset({"lobby", "start", "stale", "away", "back", "caught-up", "missing", "watcher-chat"})

@@ -206,6 +206,8 @@ KINDS: dict[str, dict[str, Check]] = {
     },
     # a watcher's greeting: it takes no seat, only listens (§B19)
     "watch": {"protocol": _int(), "host": _bytes(32), "nonce": _bytes(32), "name": _text(40)},
+    "watching": {"chat": _is_bool},  # the host took the watcher (and says whether it may chat)
+    "watcher-chat": {"game_id": _bytes(32), "name": _text(40), "text": _text()},  # a watcher's line, passed on by the host
     "reject": {"reason": _text()},
     "gone": {"game_id": _bytes(32), "rejoin": _bytes(32), "reason": _text()},
     "lobby": {"players": _list_of(_seat_record, 64), "seats": _int(1, 64), "table": _bytes(32)},

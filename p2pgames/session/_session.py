@@ -178,10 +178,13 @@ class Session:
         saved: SavedSeat | None = None,
         open_seat_bot: str | None = None,
         watchers: int = DEFAULT_WATCHERS,
+        watcher_chat: bool = False,
     ) -> None:
         self.identity = identity
-        # A host: how many watchers may follow the table at once (§B19; 0: none).
+        # A host: how many watchers may follow the table at once (§B19; 0: none), and whether
+        # they may chat (their lines passed on to everyone).
         self.max_watchers = watchers
+        self.watcher_chat = watcher_chat
         self.name = clean_text(name, 40) or "player"
         self.game_loader = game_loader
         self.is_host = ruleset is not None

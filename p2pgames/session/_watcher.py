@@ -20,6 +20,7 @@ from p2pgames import PROTOCOL_VERSION
 from p2pgames.crypto import BadSignature, CryptoError, Identity, PublicKey, fingerprint_matches
 from p2pgames.engine import EngineError, Game
 from p2pgames.session._events import (
+    WATCHER_SEAT,
     ChatReceived,
     GameEnded,
     GameStarted,
@@ -31,7 +32,7 @@ from p2pgames.session._events import (
     SessionEvent,
     result_text,
 )
-from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
+from p2pgames.session._faults import Fault, FaultCode, LocalError, ProtocolFault
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
 from p2pgames.session._replay import Replay, ReplayStep, public_values
 from p2pgames.session._replica import HOST_SEAT, OverPhase, Replica, SeatInfo, display_names
@@ -69,6 +70,7 @@ class Watcher:
         # The game so far, step by step, for a screen to show and step back through (seen by no
         # seat: its values are the cards the log made public, as it did).
         self.replay: Replay | None = None
+        self.may_chat = False  # the host passes our chat lines on (its ``watching`` says so)
         self._outgoing: list[bytes] = []
         self._events: list[SessionEvent] = []
 
@@ -88,6 +90,19 @@ class Watcher:
         """The connection to the host is gone (nothing comes back: a watcher does not rejoin)."""
         if not self.finished:
             self._stop(f"the connection to the table closed ({reason})")
+
+    def chat(self, text: str) -> None:
+        """Say ``text`` to the table, where its host lets watchers chat (the host passes it on to
+        everyone, within chat's limits; we see it when it comes back). Raises :class:`LocalError`
+        when we can't."""
+        text = clean_text(text)
+        if not text:
+            raise LocalError("nothing to send")
+        if not self.may_chat:
+            raise LocalError("this table's host does not let watchers chat")
+        if self.replica is None or self.finished:
+            raise LocalError("watchers can chat while the game is on")
+        self._outgoing.append(make_envelope(self.identity, "chat", {"game_id": self.replica.game_id, "text": text}).raw)
 
     def receive(self, data: bytes) -> None:
         """One frame's payload from the host. Never raises: anything that does not check stops
@@ -115,8 +130,15 @@ class Watcher:
             else:
                 self._host_fault(FaultCode.ILLEGAL, f"sent {kind} before its hello")
             return
-        if kind in ("lobby", "start", "reject", "gone"):
+        if kind in ("lobby", "start", "reject", "gone", "watching", "watcher-chat"):
             self._check_host_signature(envelope)
+        if kind == "watching":
+            self.may_chat = bool(envelope.body["chat"])
+            return
+        if kind == "watcher-chat" and self.replica is not None and envelope.body["game_id"] == self.replica.game_id:
+            name = clean_text(envelope.body["name"], 40)
+            self._events.append(ChatReceived(WATCHER_SEAT, f"{name} (watching)", clean_text(envelope.body["text"])))
+            return
         if kind == "lobby" and self.stage == "lobby":
             players = tuple((clean_text(SeatInfo.decode(item).name, 40), bool(item[3])) for item in envelope.body["players"])
             self._events.append(LobbyChanged(players, envelope.body["seats"], None))

@@ -136,6 +136,8 @@ SCHEMAS = {
     "leave": {"game_id": B32, "reason": TEXT},
     "adjourn": {"game_id": B32, "proposal": INT, "agree": BOOL},
     "watch": {"protocol": INT, "host": B32, "nonce": B32, "name": NAME},
+    "watching": {"chat": BOOL},
+    "watcher-chat": {"game_id": B32, "name": NAME, "text": TEXT},
     "rejoin": {"protocol": INT, "game_id": B32, "host": B32, "nonce": B32, "have": INT},
     "away": {"game_id": B32, "seat": SEAT, "reason": TEXT},
     "back": {"game_id": B32, "seat": SEAT},

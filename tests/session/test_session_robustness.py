@@ -376,6 +376,8 @@ def templates(board: Switchboard, seat: int) -> dict[str, dict]:
         "leave": {"game_id": game_id, "reason": "bye"},
         "adjourn": {"game_id": game_id, "proposal": 0, "agree": True},
         "watch": {"protocol": PROTOCOL_VERSION, "host": host.identity.public_key.raw, "nonce": b"n" * 32, "name": "w"},
+        "watching": {"chat": True},
+        "watcher-chat": {"game_id": game_id, "name": "w", "text": "hello"},
         "rejoin": {"protocol": PROTOCOL_VERSION, "game_id": game_id, "host": host.identity.public_key.raw,
                    "nonce": b"n" * 32, "have": seq},
         "away": {"game_id": game_id, "seat": 2, "reason": "gone"},

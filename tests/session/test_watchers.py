@@ -12,10 +12,12 @@ from switchboard import Switchboard
 
 from p2pgames.crypto import Identity
 from p2pgames.games import get_game
-from p2pgames.session import GameEnded, GameStarted, Logged, Notice, Rejected, Watcher, open_envelope
+from p2pgames.session import (
+    WATCHER_SEAT, ChatReceived, GameEnded, GameStarted, LocalError, Logged, Notice, Rejected, Watcher, open_envelope,
+)
 from p2pgames.session._messages import make_envelope
 
-SENT_TO_WATCHERS = {"host-hello", "lobby", "start", "entry", "chat", "leave", "fault", "ping"}
+SENT_TO_WATCHERS = {"host-hello", "watching", "lobby", "start", "entry", "chat", "watcher-chat", "leave", "fault", "ping"}
 
 
 def watcher(name: str = "wanda") -> Watcher:
@@ -112,3 +114,37 @@ def test_a_host_that_sends_a_watcher_a_message_that_does_not_check_is_named():
     assert wanda.stage == "stopped" and "the host" in wanda.stopped_why
     wanda.receive(b"anything")  # once stopped, nothing more is read
     assert not [event for event in wanda.take_events() if isinstance(event, Notice)][1:]
+
+
+def test_where_the_host_allows_it_a_watchers_line_reaches_everyone_and_no_transcript():
+    board = Switchboard("probe", 3, seed=b"watcher-chat")
+    board.host.watcher_chat = True
+    wanda = watcher()
+    board.watch(wanda)
+    board.run(until=lambda: wanda.replica is not None and wanda.replica.seq >= 5)
+    assert wanda.may_chat
+    wanda.chat("good luck, all")
+    for raw in wanda.take_outgoing():
+        board.host.receive(900, raw)
+    board.run()
+    board.check_finished_and_verified()
+    heard = [(event.seat, event.name, event.text) for event in board.sessions[1].take_events() + board.events[1]
+             if isinstance(event, ChatReceived)]
+    assert heard == [(WATCHER_SEAT, "wanda (watching)", "good luck, all")]
+    assert any(isinstance(event, ChatReceived) and event.text == "good luck, all" for event in wanda.take_events())
+    assert all(b"good luck" not in bytes(transcript) for transcript in board.transcripts)
+
+
+def test_where_the_host_does_not_a_watcher_can_not_chat_and_one_that_does_is_hung_up_on():
+    board = Switchboard("probe", 3, seed=b"watcher-no-chat")
+    wanda = watcher()
+    board.watch(wanda)
+    board.run(until=lambda: wanda.replica is not None and wanda.replica.seq >= 5)
+    with pytest.raises(LocalError, match="this table's host does not let watchers chat"):
+        wanda.chat("hello?")
+    rogue = make_envelope(wanda.identity, "chat", {"game_id": board.host.game_id, "text": "hello?"})
+    board.host.receive(900, rogue.raw)
+    board.run()
+    board.check_finished_and_verified()
+    assert 900 not in board.host.role.watchers
+    assert not any(isinstance(event, ChatReceived) for event in board.sessions[1].take_events() + board.events[1])

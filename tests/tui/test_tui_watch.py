@@ -14,7 +14,7 @@ from prompt_toolkit.output import DummyOutput
 from p2pgames.crypto import Identity
 from p2pgames.games import get_game
 from p2pgames.net import SetupError
-from p2pgames.session import Watcher
+from p2pgames.session import Notice, Watcher
 from p2pgames.tui import run_watch
 from p2pgames.tui._text import plain
 from p2pgames.tui._watch import WatchScreen
@@ -48,7 +48,7 @@ def test_the_screen_shows_the_lobby_then_follows_the_game_and_can_look_back(pipe
 
 
 def test_a_table_that_cannot_be_reached_raises_before_any_screen(pipe):
-    async def unreachable(on_event, task_status=trio.TASK_STATUS_IGNORED):
+    async def unreachable(on_event, say=None, task_status=trio.TASK_STATUS_IGNORED):
         raise SetupError("can't reach the table at 127.0.0.1:1")
 
     with pytest.raises(SetupError, match="can't reach the table"):
@@ -58,7 +58,7 @@ def test_a_table_that_cannot_be_reached_raises_before_any_screen(pipe):
 def test_q_closes_the_screen_and_stops_the_watching(pipe):
     stopped = []
 
-    async def watching(on_event, task_status=trio.TASK_STATUS_IGNORED):
+    async def watching(on_event, say=None, task_status=trio.TASK_STATUS_IGNORED):
         task_status.started("a watcher")
         try:
             await trio.sleep_forever()
@@ -68,3 +68,22 @@ def test_q_closes_the_screen_and_stops_the_watching(pipe):
     pipe.send_text("q")
     assert run_watch(watching, color=False, input=pipe, output=DummyOutput()) == "a watcher"
     assert stopped == [True]
+
+
+def test_s_says_a_line_where_the_host_lets_watchers_chat(pipe):
+    said: list[str] = []
+
+    class Chatty:  # what the screen reads of a watcher
+        replay = None
+        may_chat = True
+        finished = False
+
+    async def watching(on_event, say=None, task_status=trio.TASK_STATUS_IGNORED):
+        task_status.started("a watcher")
+        on_event(Chatty(), Notice("the host took us"))
+        async for line in say:
+            said.append(line)
+
+    pipe.send_text("shi all\rq")
+    run_watch(watching, color=False, input=pipe, output=DummyOutput())
+    assert said == ["hi all"]
