@@ -534,7 +534,7 @@ class HostRole:
         told = self.reaches_told.get(seat, 0)
         if told < REACH_LIMIT and session._take_reach(seat, envelope):
             self.reaches_told[seat] = told + 1
-            self.broadcast(envelope, except_seat=seat, keep=False)
+            self.broadcast(envelope, except_seat=seat)
 
     def _fault(self, seat: int, envelope: Envelope) -> None:
         self._relay(seat, envelope)
@@ -553,9 +553,9 @@ class HostRole:
         session._adjourn_settled()
 
     def pass_on_adjourn(self, seat: int, envelope: Envelope) -> None:
-        """Pass ``seat``'s request or answer to adjourn to every other joiner; no catch-up keeps it
-        (a request is about now: one that reaches a seat away is asked again)."""
-        self.broadcast(envelope, except_seat=seat, keep=False)
+        """Pass ``seat``'s request or answer to adjourn to every other joiner, and keep it for
+        catch-ups: a seat that comes back learns the request under way, and its number."""
+        self.broadcast(envelope, except_seat=seat)
 
     # -- greetings: seating a joiner -----------------------------------------------------------
 
@@ -781,7 +781,7 @@ class HostRole:
         # relay's own bytes, sent as the connection takes them (a whole game's are megabytes).
         session._send_history(connection, itertools.chain((
             raw for key, author, kind, raw in self.relay
-            if (key >= have or (acks_after is not None and kind == "ack" and key > acks_after))
+            if (key >= have or kind == "adjourn" or (acks_after is not None and kind == "ack" and key > acks_after))
             and not (author == seat and kind in ("ack", "accept"))
         ), self.acks_as_joiner))  # (after every entry: an ack of an entry it lacks is kept nowhere)
         for other, reach in sorted(session.reaches.items()):

@@ -433,6 +433,9 @@ class JoinerRole:
         })
         self.rejoin_digest = rejoin.digest
         session._send(HOST_CONNECTION, rejoin)
+        # The host's catch-up holds every request and answer to adjourn of the game (a resumed
+        # host's, none): we take them afresh, in its order, and hold what it holds (§B18).
+        session.forget_adjourn_requests()
 
     def _may_host_now(self, envelope: Envelope) -> bool:
         """Whether the seat that signed ``envelope`` (a host's hello, not our host's) may have

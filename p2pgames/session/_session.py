@@ -61,7 +61,6 @@ from p2pgames.engine import (
 from p2pgames.bots import bot_for
 from p2pgames.session._chat import ChatLimits, Offer, confirm_flood, line_size
 from p2pgames.session._events import (
-    result_text,
     AdjournAsked,
     AdjournDeclined,
     Adjourned,
@@ -80,6 +79,7 @@ from p2pgames.session._events import (
     SessionEvent,
     TakeOverAgreed,
     HostChanged,
+    result_text,
 )
 from p2pgames.session._faults import Fault, FaultCode, LocalError, NotAMove, ProtocolFault, ended_reason, odd_one_out
 from p2pgames.session._host import STALE_CODES, HostRole, ResumeError
@@ -1768,6 +1768,13 @@ class Session:
         else:
             self.role.tell_table(envelope)
         self._adjourn_settled()
+
+    def forget_adjourn_requests(self) -> None:
+        """Start the game's requests to adjourn afresh (a joiner rejoining: its host's catch-up
+        gives them all again, §B18)."""
+        self.adjourn_proposal = 0
+        self.adjourn_votes = set()
+        self._adjourn_messages = {}
 
     def _adjourn_settled(self) -> None:
         """After a request or answer to adjourn was taken and passed on: stop once it is out if

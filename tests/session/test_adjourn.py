@@ -106,3 +106,38 @@ def test_nothing_to_adjourn_before_the_game_or_after_it():
     board.run()
     with pytest.raises(LocalError, match="there is no game going on to adjourn"):
         board.sessions[1].adjourn()
+
+
+def test_a_seat_away_when_asked_learns_the_request_as_it_comes_back_and_can_agree():
+    board = under_way()
+    person = board.sessions[2]
+    person.bot = False
+    board.cut(2)
+    board.run(play=False)
+    board.sessions[1].adjourn()
+    board.run(play=False)
+    assert board.host.adjourn_votes == {0, 1} and not board.host.adjourned  # (it waits for seat 2)
+    board.reconnect(2)
+    board.run(play=False)
+    assert person.adjourn_votes == {0, 1} and person.adjourn_proposal == board.host.adjourn_proposal
+    assert any(isinstance(event, AdjournAsked) for event in events(board, 2))
+    person.adjourn(True)
+    board.run(play=False)
+    assert all(session.adjourned for session in board.sessions)
+
+
+def test_after_the_host_is_restarted_everyone_holds_no_request_and_a_new_one_adjourns():
+    board = under_way()
+    person = board.sessions[2]
+    person.bot = False
+    board.sessions[1].adjourn()
+    board.run(play=False)
+    assert person.adjourn_votes == {0, 1}
+    board.restart_host()  # (its new session holds no request: it was never in the log)
+    board.run(play=False)
+    assert all(not session.adjourn_votes and session.adjourn_proposal == 0 for session in board.sessions)
+    board.sessions[1].adjourn()
+    board.run(play=False)
+    person.adjourn(True)
+    board.run(play=False)
+    assert all(session.adjourned for session in board.sessions)
