@@ -135,12 +135,17 @@ class Watcher:
         if kind == "watching":
             self.may_chat = bool(envelope.body["chat"])
             return
-        if kind == "watcher-chat" and self.replica is not None and envelope.body["game_id"] == self.replica.game_id:
-            name = clean_text(envelope.body["name"], 40)
-            self._events.append(ChatReceived(WATCHER_SEAT, f"{name} (watching)", clean_text(envelope.body["text"])))
-            return
+        if kind == "watcher-chat":
+            if self.replica is not None and envelope.body["game_id"] == self.replica.game_id:
+                name = clean_text(envelope.body["name"], 40)
+                self._events.append(ChatReceived(WATCHER_SEAT, f"{name} (watching)", clean_text(envelope.body["text"])))
+            return  # (one of another game, replayed: nothing to show)
         if kind == "lobby" and self.stage == "lobby":
-            players = tuple((clean_text(SeatInfo.decode(item).name, 40), bool(item[3])) for item in envelope.body["players"])
+            try:
+                players = tuple((clean_text(SeatInfo.decode(item).name, 40), bool(item[3])) for item in envelope.body["players"])
+            except (CryptoError, IndexError, TypeError, ValueError) as error:
+                self._host_fault(FaultCode.MALFORMED, f"sent a lobby that does not read ({error})")
+                return
             self._events.append(LobbyChanged(players, envelope.body["seats"], None))
         elif kind == "start" and self.stage == "lobby":
             self._start(envelope)

@@ -148,3 +148,14 @@ def test_where_the_host_does_not_a_watcher_can_not_chat_and_one_that_does_is_hun
     board.check_finished_and_verified()
     assert 900 not in board.host.role.watchers
     assert not any(isinstance(event, ChatReceived) for event in board.sessions[1].take_events() + board.events[1])
+
+
+def test_a_lobby_with_a_seat_that_is_no_key_stops_the_watching_and_names_the_host():
+    board = Switchboard("probe", 3, seed=b"watched-lobby")
+    wanda = watcher()
+    board.watch(wanda)
+    board.run(play=False, until=lambda: wanda.stage == "lobby")
+    lobby = make_envelope(board.host.identity, "lobby", {"players": [[b"\xff" * 32, b"s" * 32, "x", False]], "seats": 3,
+                                                         "table": b"t" * 32})
+    wanda.receive(lobby.raw)
+    assert wanda.stage == "stopped" and wanda.stopped_why.startswith("the host sent a lobby that does not read")
