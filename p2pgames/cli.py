@@ -307,9 +307,18 @@ def cmd_host(args: argparse.Namespace) -> int:
                 watchers=args.watchers, watcher_chat=args.watchers_chat,
             )
 
+        async def host_again(nursery, say, next_ruleset, port, bots):
+            return await host_table(
+                nursery, identity=profile.identity, name=args.name or default_name(), ruleset=next_ruleset,
+                port=port, bind=args.bind, bots=bots, transcripts=transcripts, say=say,
+                bot_kind=bots_kind if next_ruleset.game == ruleset.game else None, seat_dir=default_seats(),
+                settings=settings, port_mappers=port_mappers, watchers=args.watchers, watcher_chat=args.watchers_chat,
+            )
+
         if headless:
             return _run_headless(setup, lambda game: _seat_bot(game, seat_kind), notes, args.if_away, args.if_i_leave)
-        return _run_terminal(setup, f"{game.title} — host", args, notes)
+        return _run_terminal(setup, f"{game.title} — host", args, notes,
+                             next_game=lambda plan, node: _next_hosted_game(plan, node, host_again, args.open_freed_seats))
 
 
 def cmd_join(args: argparse.Namespace) -> int:
@@ -381,9 +390,19 @@ def cmd_join(args: argparse.Namespace) -> int:
                 node.session.open_seat_bot = seat_kind(node.session.game)
             return node
 
+        async def join_again(nursery, say, next_code):
+            from p2pgames.net import join_the_next_game
+
+            return await join_the_next_game(
+                nursery, code=next_code, identity=profile.identity, name=args.name or default_name(),
+                transcripts=transcripts, say=say, seat_dir=default_seats(), settings=settings,
+                listen=not args.no_reach, port_mappers=[] if args.no_reach else port_mappers,
+            )
+
         if headless:
             return _run_headless(setup, lambda game: _seat_bot(game, seat_kind(game)), notes, args.if_away, args.if_i_leave)
-        return _run_terminal(setup, "p2pgames — joining", args, notes)
+        return _run_terminal(setup, "p2pgames — joining", args, notes,
+                             next_game=lambda plan, node: _next_joined_game(plan, node, join_again))
 
 
 # --grace: at least a second (a scripted table of bots may want that little), at most a day.
@@ -760,7 +779,15 @@ def cmd_play(args: argparse.Namespace) -> int:
                 seat_dir=default_seats(),  # (p2pgames resume takes the game up again, its bots too)
             )
 
-        return _run_terminal(setup, game.title, args, notes)
+        async def host_again(nursery, say, next_ruleset, port, bots):
+            return await host_table(
+                nursery, identity=profile.identity, name=args.name or default_name(), ruleset=next_ruleset,
+                bind="127.0.0.1", port=port, bots=next_ruleset.players - 1, transcripts=transcripts, say=say,
+                bot_kind=bot_kind if next_ruleset.game == ruleset.game else None, seat_dir=default_seats(),
+            )
+
+        return _run_terminal(setup, game.title, args, notes,
+                             next_game=lambda plan, node: _next_hosted_game(plan, node, host_again))
 
 
 def _menu(ask_players: bool) -> tuple[str, int | None] | None:
@@ -811,9 +838,10 @@ def _default_players(game: Game) -> int:
     return min(game.max_players, max(game.min_players, 4))
 
 
-def _run_terminal(setup, title: str, args: argparse.Namespace, notes: Sequence[str] = ()) -> int:
+def _run_terminal(setup, title: str, args: argparse.Namespace, notes: Sequence[str] = (), next_game=None) -> int:
     """Play in the terminal; ``notes`` (which profile, which table) are said first, so they are
-    in the game's log and lobby, not only above the screen that covers them."""
+    in the game's log and lobby, not only above the screen that covers them. With
+    ``next_game(plan, node)`` (a setup), the table may play again (§B20)."""
     from p2pgames.tui import run_terminal_game
 
     async def noted_setup(nursery, say):
@@ -821,7 +849,49 @@ def _run_terminal(setup, title: str, args: argparse.Namespace, notes: Sequence[s
             say(note)
         return await setup(nursery, say)
 
-    return run_terminal_game(noted_setup, title=title, color=_color(args), alerts=not getattr(args, "no_alerts", False))
+    return run_terminal_game(
+        noted_setup, title=title, color=_color(args), alerts=not getattr(args, "no_alerts", False), next_game=next_game,
+    )
+
+
+def _next_hosted_game(plan, node, host_setup, open_freed_seats: bool = False):
+    """The setup of a table's next game at its host (§B20): the game agreed, as many players,
+    where the last one listened; every seat not playing again is filled with a bot (the bots of
+    the last game left with it) — but, with ``open_freed_seats``, those of the players who left,
+    which wait for new players (the same join code). ``host_setup(nursery, say, ruleset, port,
+    bots)`` hosts it."""
+    game = _game(plan.game)
+    last = node.session.ruleset
+    # The table's own choices carry over (bot seats, a move time; a win by forfeit, if two play).
+    ruleset = dataclasses.replace(
+        _ruleset(game, plan.players, [], None), open_seats=last.open_seats, move_time=last.move_time,
+        forfeit=last.forfeit and plan.players == 2,
+    )
+    bots = plan.players - len(plan.seats)
+    if open_freed_seats:
+        own = node.session.identity.public_key.raw
+        bots = sum(1 for info in node.session.seats if info.key.raw in node.launched_bots and info.key.raw != own)
+
+    async def setup(nursery, say):
+        with_bots = f", {bots} of its seats played by bots" if bots else ""
+        free = plan.players - len(plan.seats) - bots
+        open_seats = f"; {free} seat{'s' if free > 1 else ''} free for new players (the same join code)" if free else ""
+        say(f"The next game at this table: {game.title}{with_bots}{open_seats}.")
+        return await host_setup(nursery, say, ruleset, node.address[1], bots)
+
+    return setup
+
+
+def _next_joined_game(plan, node, join_setup):
+    """The setup of a table's next game at a joiner: dial the host where it listened, with its key."""
+    from p2pgames.net import JoinCode
+
+    code = JoinCode(node.address[0], node.address[1], node.session.host_fingerprint)
+
+    async def setup(nursery, say):
+        return await join_setup(nursery, say, code)
+
+    return setup
 
 
 def _run_headless(setup, choose_bot, notes: Sequence[str] = (), if_away: str = "bot", if_i_leave: str = "end") -> int:
@@ -1378,6 +1448,10 @@ def build_parser() -> argparse.ArgumentParser:
         f"(they see what a player holding no cards sees; 0: nobody; at most {MAX_WATCHERS}; default 8)",
     )
     host.add_argument("--watchers-chat", action="store_true", help="let watchers chat (their lines reach everyone)")
+    host.add_argument(
+        "--open-freed-seats", action="store_true", help="playing again (a at the end), the seats of players who left "
+        "wait for new players with the same join code (default: bots take them)",
+    )
     host.add_argument("--bind", metavar="ADDR", help="address to listen on (default: all interfaces)")
     no_upnp_option(host)
     grace_option(host)

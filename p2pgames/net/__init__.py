@@ -13,7 +13,7 @@ from p2pgames.net._discovery import (
 from p2pgames.net._joincode import JoinCode
 from p2pgames.net._launch import (
     OtherHost, SetupError, TableCodes, UnprovenRefusal, host_table, join_address, join_table, join_table_at_one_of,
-    lan_address, table_codes,
+    join_the_next_game, lan_address, table_codes,
 )
 from p2pgames.net._headless import play_headless, run_headless
 from p2pgames.net._node import BOT_CLAIMED, BOT_LAUNCHED_HERE, NetSettings, Node, kept_seat_note, open_host_listeners
@@ -60,6 +60,7 @@ __all__ = [
     "host_table",
     "join_table",
     "join_table_at_one_of",
+    "join_the_next_game",
     "lan_address",
     "join_address",
     "kept_seat_note",

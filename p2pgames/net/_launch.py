@@ -546,6 +546,26 @@ async def join_table_at_one_of(
     return await at_one_of(codes, lambda code: join_table(nursery, code=code, say=say, **options), say)
 
 
+async def join_the_next_game(
+    nursery: trio.Nursery, *, code: JoinCode, patience: float = 30.0, say: Callable[[str], None] = lambda text: None,
+    **options: Any,
+) -> Node:
+    """:func:`join_table` at ``code`` once its host listens again: the table's next game (§B20),
+    which the host sets up where it listened once its last game's table has closed. Until then
+    nothing answers there, or the last game's table does, refusing us (it is closed): either is
+    tried again, for ``patience`` seconds; then raises :class:`SetupError` as :func:`join_table`
+    does."""
+    say(f"Joining the next game at {code.host}:{code.port} …")
+    deadline = trio.current_time() + patience
+    while True:
+        try:
+            return await join_table(nursery, code=code, **options)
+        except SetupError:
+            if trio.current_time() >= deadline:
+                raise
+        await trio.sleep(0.2)
+
+
 async def at_one_of(
     codes: Sequence[JoinCode], attempt: Callable[[JoinCode], Awaitable[_Joined]], say: Callable[[str], None],
 ) -> _Joined:

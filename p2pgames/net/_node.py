@@ -1118,6 +1118,18 @@ class Node:
         finally:
             self._flush()
 
+    def again(self, game: str | None = None) -> None:
+        """Ask (or agree) to play again (``Session.again``; raises its :class:`LocalError`)."""
+        try:
+            self.session.again(game)
+        finally:
+            self._flush()
+
+    def decline_again(self) -> None:
+        """Say we won't play again (``Session.decline_again``)."""
+        self.session.decline_again()
+        self._flush()
+
     def adjourn(self, agree: bool = True) -> None:
         """Ask to adjourn, agree, or decline (``Session.adjourn``; raises its :class:`LocalError`)."""
         try:

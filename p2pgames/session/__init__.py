@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 _HOMES: dict[str, str] = {
     **dict.fromkeys(
         (
-            "AdjournAsked", "AdjournDeclined", "Adjourned", "Agreed", "AwayTooLong", "SeatAway", "SeatBack", "ChatReceived", "Decision", "DecisionNeeded",
+            "AdjournAsked", "AdjournDeclined", "Adjourned", "AgainAgreed", "AgainAsked", "AgainDeclined", "Agreed", "AwayTooLong", "SeatAway", "SeatBack", "ChatReceived", "Decision", "DecisionNeeded",
             "DesyncReport", "GameEnded", "GameStarted", "Halted", "LobbyChanged", "Logged", "Notice",
             "OpenSeatAsked", "Rejected", "SeatOpened", "HostChanged", "SessionEvent", "TakeOverAgreed", "WATCHER_SEAT",
         ),
@@ -62,6 +62,9 @@ if TYPE_CHECKING:  # what type checkers and readers see: the names, from their m
         AdjournAsked,
         AdjournDeclined,
         Adjourned,
+        AgainAgreed,
+        AgainAsked,
+        AgainDeclined,
         Agreed,
         AwayTooLong,
         ChatReceived,

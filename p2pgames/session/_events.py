@@ -31,6 +31,9 @@ __all__ = [
     "SeatOpened",
     "HostChanged",
     "TakeOverAgreed",
+    "AgainAsked",
+    "AgainDeclined",
+    "AgainAgreed",
     "AdjournAsked",
     "AdjournDeclined",
     "Adjourned",
@@ -321,6 +324,49 @@ class Adjourned:
 
 
 @dataclass(frozen=True, slots=True)
+class AgainAsked:
+    """``name`` (seat ``seat``) asks everyone to play ``title`` next at this table (§B20)."""
+
+    seat: int
+    name: str
+    title: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.name} asks to play again: {self.title}, at this table."
+
+
+@dataclass(frozen=True, slots=True)
+class AgainDeclined:
+    """``name`` (seat ``seat``) won't play again: it leaves the table."""
+
+    seat: int
+    name: str
+    you: bool = False
+
+    @property
+    def text(self) -> str:
+        return "You won't play again." if self.you else f"{self.name} won't play again."
+
+
+@dataclass(frozen=True, slots=True)
+class AgainAgreed:
+    """Everyone still at the table agreed to play ``game`` next: the seats ``seats`` play it,
+    the others (``players`` in all) are free for bots or new players; the host (``host``;
+    ``you_host``: us) hosts it where it listened, and the others dial it again (§B20)."""
+
+    game: str
+    players: int
+    seats: tuple[int, ...]
+    host: str
+    you_host: bool
+
+    @property
+    def text(self) -> str:
+        return "Everyone agreed: the next game starts at this table."
+
+
+@dataclass(frozen=True, slots=True)
 class HostChanged:
     """The host, ``old_name`` (seat ``old``), left and handed the table to ``new_name`` (seat
     ``new``), who sequences the log from the next entry on (§B15); ``reach``: where it said it can
@@ -390,4 +436,7 @@ SessionEvent = (
     | AdjournAsked
     | AdjournDeclined
     | Adjourned
+    | AgainAsked
+    | AgainDeclined
+    | AgainAgreed
 )

@@ -552,6 +552,14 @@ class HostRole:
             self.pass_on_adjourn(seat, envelope)
         session._adjourn_settled()
 
+    def _again(self, seat: int, envelope: Envelope) -> None:
+        """A seated joiner's request, yes or no to play again (§B20): taken, passed on if news."""
+        session = self.session
+        session._verify_from_seat(envelope, seat)
+        if session._take_again(seat, envelope):
+            self.broadcast(envelope, except_seat=seat)
+        session._again_settled()
+
     def pass_on_adjourn(self, seat: int, envelope: Envelope) -> None:
         """Pass ``seat``'s request or answer to adjourn to every other joiner, and keep it for
         catch-ups: a seat that comes back learns the request under way, and its number."""
@@ -1187,6 +1195,7 @@ class HostRole:
         "fault": _fault,
         "leave": _leave,
         "adjourn": _adjourn,
+        "again": _again,
         "entry": _returned_entry,
         "takeover": _take_over_consent,
     }

@@ -749,6 +749,11 @@ class JoinerRole:
             session._emit(ChatReceived(WATCHER_SEAT, f"{clean_text(envelope.body['name'], 40)} (watching)",
                                        clean_text(envelope.body["text"])))
 
+    def _again(self, envelope: Envelope) -> None:
+        session = self.session
+        session._take_again(self._relayed_seat(envelope), envelope)
+        session._again_settled()
+
     def _adjourn(self, envelope: Envelope) -> None:
         session = self.session
         session._take_adjourn(self._relayed_seat(envelope), envelope)
@@ -798,6 +803,7 @@ class JoinerRole:
         "fault": _fault,
         "leave": _leave,
         "adjourn": _adjourn,
+        "again": _again,
         "watcher-chat": _watcher_chat,
         "stale": _stale,
         "away": _away_or_back,

@@ -251,6 +251,8 @@ KINDS: dict[str, dict[str, Check]] = {
     "leave": {"game_id": _bytes(32), "reason": _text()},
     # a seat's request, or answer, to stop the game here and go on later (§B18)
     "adjourn": {"game_id": _bytes(32), "proposal": _int(), "agree": _is_bool},
+    # after the end: a seat's request, or answer, to play a next game at this table (§B20)
+    "again": {"game_id": _bytes(32), "game": _text(40), "agree": _is_bool},
     # a seat whose connection dropped, and its return
     "away": {"game_id": _bytes(32), "seat": _int(0, 63), "reason": _text()},
     "back": {"game_id": _bytes(32), "seat": _int(0, 63)},

@@ -61,6 +61,9 @@ from p2pgames.engine import (
 from p2pgames.bots import bot_for
 from p2pgames.session._chat import ChatLimits, Offer, confirm_flood, line_size
 from p2pgames.session._events import (
+    AgainAgreed,
+    AgainAsked,
+    AgainDeclined,
     AdjournAsked,
     AdjournDeclined,
     Adjourned,
@@ -265,6 +268,15 @@ class Session:
         self._adjourn_messages: dict[int, int] = {}
         self.adjourned = False
         self._agree_as_bot = False  # a request came that our bot agrees to, once it is passed on
+        # Playing again (§B20), once the game is over: the game the request plays next (None: no
+        # request), the seats that said yes and those that said no, the seats whose goodbye came
+        # after the end, and whether everyone still at the table agreed.
+        self.again_game: str | None = None
+        self.again_asker: int | None = None
+        self.again_votes: set[int] = set()
+        self.again_declined: set[int] = set()
+        self.left_seats: set[int] = set()
+        self.again_agreed: AgainAgreed | None = None
         # This process was stopped long enough to be dropped (was_stopped), until every seat that
         # went away because of it is back.
         self._stopped: _Stop | None = None
@@ -1820,6 +1832,110 @@ class Session:
                 self._agree_as_bot = True
         return True
 
+    # -- playing again (§B20) ------------------------------------------------------------------
+
+    def again_voters(self) -> list[int]:
+        """The seats still at the table after the end, whose answer a request to play again
+        waits for: every seat but those that left or said no (and open seats: nobody's peer)."""
+        replica = self.replica
+        open_seats = replica.open_seats if replica is not None else {}
+        return [seat for seat in range(len(self.seats))
+                if seat not in self.left_seats and seat not in self.again_declined and seat not in open_seats]
+
+    def again_problem(self, game: str | None = None) -> str | None:
+        """Why we can't ask (or agree) to play again now, with ``game`` next (``None``: the one
+        just played, or the one asked for); ``None`` if we can."""
+        if self.stage != "over" or self.ruleset is None or self.seat is None:
+            return "you can play again once the game is over"
+        if HOST_SEAT in self.left_seats or (not self.is_host and self.host_seat in self.away):
+            return "the host has left: there is no table to play again at"
+        if self.seat in self.again_declined:
+            return "you said you won't play again"
+        if game is not None and self.again_game is not None and game != self.again_game:
+            title = self.game_loader(self.again_game).title
+            return f"{self.names[self.again_asker or 0]} asked for {title} already: answer that (y or n), or leave"
+        name = game or self.again_game or self.ruleset.game
+        try:
+            wanted = self.game_loader(name)
+        except KeyError:
+            return f"there is no game called {name!r}"
+        players = len(self.seats)
+        if not wanted.min_players <= players <= wanted.max_players:
+            return f"{wanted.title} is for {wanted.min_players}–{wanted.max_players} players, and this table has {players}"
+        return None
+
+    def again(self, game: str | None = None) -> None:
+        """Ask everyone to play ``game`` next at this table (``None``: the game just played), or
+        agree to the request under way; once every seat still at the table agreed, the game
+        after it is set up (:class:`AgainAgreed`: each peer stops, and the host hosts the next
+        game where it listened, to which the others dial again). Raises :class:`LocalError` with
+        :meth:`again_problem`'s reason."""
+        problem = self.again_problem(game)
+        if problem is not None:
+            raise LocalError(problem)
+        if self.seat in self.again_votes:
+            return
+        name = game or self.again_game or self.ruleset.game  # type: ignore[union-attr]
+        self._tell_again(make_envelope(self.identity, "again", {"game_id": self.game_id, "game": name, "agree": True}))
+
+    def decline_again(self) -> None:
+        """Say we won't play again (the others may); then leave (the caller does)."""
+        if self.stage != "over" or self.seat in self.again_declined:
+            return
+        self._tell_again(make_envelope(self.identity, "again", {"game_id": self.game_id, "game": "", "agree": False}))
+
+    def _tell_again(self, envelope: Envelope) -> None:
+        self._take_again(self.seat, envelope)  # type: ignore[arg-type]
+        if self.is_host:
+            self.role.broadcast(envelope, except_seat=self.seat)  # type: ignore[union-attr]
+        else:
+            self.role.tell_table(envelope)
+        self._again_settled()
+
+    def _take_again(self, seat: int, envelope: Envelope) -> bool:
+        """``seat``'s request, yes or no to play again (its signature checked): whether it is
+        news, to pass on — its first yes (to the game asked for) or its no, after the end."""
+        body = envelope.body
+        if body["game_id"] != self.game_id or self.stage != "over" or self.again_agreed is not None:
+            return False
+        if seat in self.again_declined or seat in self.left_seats or (body["agree"] and seat in self.again_votes):
+            return False
+        if not body["agree"]:
+            self.again_declined.add(seat)
+            self.again_votes.discard(seat)
+            self._emit(AgainDeclined(seat, self.names[seat], you=seat == self.seat))
+        else:
+            try:
+                title = self.game_loader(body["game"]).title
+            except KeyError:
+                return False  # a game we don't have: we can't play it (its asker is told by nobody)
+            if self.again_game is None:
+                self.again_game, self.again_asker = body["game"], seat
+                if seat != self.seat:
+                    self._emit(AgainAsked(seat, self.names[seat], title))
+            elif body["game"] != self.again_game:
+                return False  # another game than the one asked for: not an answer to it
+            self.again_votes.add(seat)
+        self._again_check()
+        return True
+
+    def _again_check(self) -> None:
+        """Whether every seat still at the table agreed (the host among them): then it is agreed —
+        for us, if we are among them (one that said no leaves, and plays nothing next)."""
+        voters = self.again_voters()
+        if (self.again_agreed is None and self.again_game is not None and HOST_SEAT in voters and self.seat in voters
+                and all(seat in self.again_votes for seat in voters)):
+            self.again_agreed = AgainAgreed(
+                self.again_game, len(self.seats), tuple(voters), self.names[HOST_SEAT], self.is_host,
+            )
+            self._emit(self.again_agreed)
+
+    def _again_settled(self) -> None:
+        """Once it is agreed and passed on: this game's table closes (the next one is set up)."""
+        if self.again_agreed is not None and self.stage == "over":
+            self.stage = "closed"
+            self._closing.extend(self.role.table_connections())
+
     def leave(self, reason: str = "quit") -> None:
         """Tell the others this player is leaving, and stop."""
         if self.stage == "closed":
@@ -1895,6 +2011,11 @@ class Session:
         if envelope.body["game_id"] != self.game_id:
             return  # an old goodbye from another game, replayed: it says nothing about this one
         self._record("leave", envelope.raw)
+        if self.stage == "over":
+            # Gone after the end: it won't play again (§B20); the others may be all that is left.
+            self.left_seats.add(seat)
+            self._again_check()
+            self._again_settled()
         if self.finished:
             return
         reason = clean_text(envelope.body["reason"])

@@ -38,6 +38,9 @@ from p2pgames.invocation import command
 from p2pgames.net import JoinCode, Node, SetupError, kept_seat_note
 from p2pgames.session import (
     HOST_SEAT,
+    AgainAgreed,
+    AgainAsked,
+    AgainDeclined,
     AdjournAsked,
     AdjournDeclined,
     Adjourned,
@@ -84,7 +87,7 @@ from p2pgames.tui._commands import (
 )
 from p2pgames.tui._clocks import ThinkingClocks
 from p2pgames.tui._screen import Screen, View, secret_note
-from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayerInput, Question, Typed
+from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayAgain, PlayerInput, Question, Typed
 from p2pgames.tui._text import Line, duration
 from p2pgames.words import joined, sentence_start, spelled_duration
 from p2pgames.tui._theme import color_wanted
@@ -111,8 +114,14 @@ def run_terminal_game(
     output: Output | None = None,
     on_screen: Callable[[Application], None] | None = None,
     alerts: bool = True,
+    next_game: Callable[[AgainAgreed, Node], Setup] | None = None,
 ) -> int:
     """Play one game in the terminal, full screen, until the player leaves; return an exit code.
+
+    With ``next_game``, the table may play again (§B20: ``a`` at the end, or another game): once
+    everyone still there agreed, ``next_game(plan, node)`` gives the next game's ``setup`` (the
+    host's new table where it listened, a joiner's dial to it) and that game is played in turn,
+    until one ends without a next.
 
     ``setup(nursery, say)`` starts whatever the table needs in ``nursery`` (a host's listeners, a
     joiner's connection, bot peers) and returns the local player's :class:`~p2pgames.net.Node`;
@@ -138,18 +147,22 @@ def run_terminal_game(
     where the terminal shows one, raise a desktop notification (``--no-alerts`` turns both off).
     Call it from synchronous code: it runs its own asyncio event loop.
     """
-    game = TerminalGame(
-        setup, title=title, color=color_wanted(color), input=input, output=output, on_screen=on_screen, alerts=alerts,
-    )
-    code = asyncio.run(game.run())
-    # The full screen is gone now: leave the outcome in the terminal's scrollback.
-    if game.failure is not None:
-        print(game.failure, file=sys.stderr)
-    else:
-        stream = sys.stdout if code == 0 else sys.stderr
-        for line in game.farewell():
-            print(line, file=stream)
-    return code
+    while True:
+        game = TerminalGame(
+            setup, title=title, color=color_wanted(color), input=input, output=output, on_screen=on_screen,
+            alerts=alerts, again=next_game is not None,
+        )
+        code = asyncio.run(game.run())
+        # The full screen is gone now: leave the outcome in the terminal's scrollback.
+        if game.failure is not None:
+            print(game.failure, file=sys.stderr)
+        else:
+            stream = sys.stdout if code == 0 else sys.stderr
+            for line in game.farewell():
+                print(line, file=stream)
+        if game.again_plan is None or next_game is None or game.node is None:
+            return code
+        setup = next_game(game.again_plan, game.node)
 
 
 SETUP_FAILED = 3  # the exit code of a network problem, as the command line's EXIT_NETWORK
@@ -176,8 +189,12 @@ class TerminalGame:
         output: Output | None = None,
         on_screen: Callable[[Application], None] | None = None,
         alerts: bool = True,
+        again: bool = False,
     ) -> None:
         self.setup = setup
+        # Whether the table may play again at the end (§B20), and the plan once all agreed.
+        self.may_play_again = again
+        self.again_plan: AgainAgreed | None = None
         self.title = title
         self.alerts = alerts
         self.clocks = ThinkingClocks()
@@ -402,9 +419,14 @@ class TerminalGame:
                 self._adjourn(True)
             elif question is Question.ADJOURN and not item.bot and not item.adjourn:
                 self._adjourn(item.yes)
+            elif question is Question.AGAIN:
+                self._play_again() if item.yes else self._leave()
         elif isinstance(item, Dismiss):
             if self.mode in (Mode.OVER, Mode.STOPPED):
                 self._leave()
+        elif isinstance(item, PlayAgain):
+            if self.mode is Mode.OVER and self.may_play_again:
+                self._play_again(item.game)
 
     # -- the game's events -----------------------------------------------------------------------
 
@@ -460,6 +482,19 @@ class TerminalGame:
             if event.after_others and self.alerts and self.mode is Mode.PLAYING:
                 game = session.game if session is not None else None  # (the window's title may say "joining")
                 self.screen.alert(f"Your move in {game.title if game is not None else self.title}")
+        elif isinstance(event, AgainAsked):
+            self._log([("class:log.ask", f"{event.text} y plays it, n leaves")])
+            if self.may_play_again and self.asking is None:
+                self.asking = Question.AGAIN
+        elif isinstance(event, AgainDeclined):
+            self._log([("class:log.notice", event.text)])
+        elif isinstance(event, AgainAgreed):
+            self.again_plan = event
+            self._log([("class:log.end", event.text)])
+            self.asking = None
+            if self.node is not None and self._nursery is not None:
+                # Once this game's table is closed (what we pass on is out), the next is set up.
+                self._nursery.start_soon(self._leave_when_handed_over, self.node)
         elif isinstance(event, AdjournAsked):
             self._log([("class:log.ask", f"{event.text} Agree? (y agrees, n plays on)")])
             if self.mode is Mode.PLAYING and self.asking is None:
@@ -952,6 +987,22 @@ class TerminalGame:
     def _counting_away(self) -> bool:
         return self.mode is Mode.PLAYING and self.node is not None and bool(self.node.session.away)
 
+    def _play_again(self, game: str | None = None) -> None:
+        """Ask to play ``game`` next at this table (None: this game, or the one asked for), or
+        agree to the request under way."""
+        node = self.node
+        if node is None:
+            return
+        try:
+            node.again(game)
+        except LocalError as error:
+            self._problem(_sentence(str(error), self._names()))
+            return
+        session = node.session
+        if session.again_agreed is None:
+            title = session.game_loader(session.again_game).title if session.again_game else ""
+            self._log([("class:log.info", f"You will play {title} again at this table once everyone still here agrees.")])
+
     def can_adjourn_alone(self) -> bool:
         """Whether quitting may adjourn instead: every other seat playing is a bot this program
         launched (``play``), which agrees at once — the game is taken up again with resume."""
@@ -1021,6 +1072,8 @@ class TerminalGame:
             if node.session.stage == "over":
                 with trio.move_on_after(FINAL_AGREEMENT_WAIT):
                     await node.final_agreement.wait()
+                if node.session.again_game is not None:
+                    node.decline_again()  # (a request under way needn't wait for us)
                 node.leave("game over")
             else:
                 if node.session.stage == "playing":

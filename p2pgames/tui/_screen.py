@@ -48,6 +48,7 @@ from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import ColorDepth, Output
 
 from p2pgames.engine import ChoiceGroup, Panel, Sealed
+from p2pgames.games import PLAYABLE, get_game
 from p2pgames.net import BOT_CLAIMED, BOT_LAUNCHED_HERE
 from p2pgames.session import Decision, Session
 from p2pgames.tui._commands import COMMANDS, menu_lines
@@ -56,7 +57,7 @@ from p2pgames.tui._clocks import clocks_text
 from p2pgames.tui._completion import ChoiceCompleter
 from p2pgames.tui._controls import FittedLines, ScrollingLog, ScrollingPage
 from p2pgames.tui._panels import SEE_ALL, content_width, layout_panels, natural_width
-from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayerInput, Question, Typed
+from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayAgain, PlayerInput, Question, Typed
 from p2pgames.tui._text import Line, duration, line_width, pad, plain, truncate, wrap
 from p2pgames.words import sentence_start
 from p2pgames.tui._theme import Theme
@@ -84,10 +85,13 @@ QUESTIONS = {
     Question.OPEN: ("Play on with a bot in their seat? Its cards are then shown to everyone.", "play on", "keep waiting"),
     Question.FORFEIT: ("Claim the game by forfeit? You win; the transcripts say why.", "claim it", "keep waiting"),
     Question.ADJOURN: ("Adjourn: stop here, go on later with p2pgames resume?", "agree", "play on"),
+    Question.AGAIN: ("Play the next game at this table?", "play", "leave"),
 }
 # The bottom row once the game has ended, however it ended (over, or stopped): q and Enter leave
 # in both (any key, too, once it is over).
 LEAVE_PROMPT = "Press q or Enter to leave."
+# … where the table may play again (§B20): a replays this game, g chooses another.
+AGAIN_PROMPT = "a plays again, g another game, q leaves."
 
 
 def _bot_mark(note: str | None) -> list[tuple[str, str]]:
@@ -131,6 +135,7 @@ class Screen:
         self.send = send
         self.theme = Theme(color)
         self.view = View.NORMAL
+        self.choosing_game = False  # the bottom row lists the games to play next (g, at the end)
         self._panels_cache: tuple[Any, list[Panel]] | None = None
         self._table_rows: int | None = None  # the rows the table had when last drawn beside the log
         self.log_control = ScrollingLog(game.log_lines, self._log_more_below)
@@ -411,6 +416,11 @@ class Screen:
                 ("", f" {no}"),
             ]
         scroll = ("class:banner.info", "  (PgUp/PgDn scroll the log)")
+        if self.choosing_game:
+            listed = "  ".join(f"{number} {get_game(name).title}" for number, name in enumerate(PLAYABLE, 1))
+            return [("class:banner.ask", " Play which next? "), ("", listed), ("class:banner.info", "  (any other key: back)")]
+        if game.mode is Mode.OVER and game.may_play_again:
+            return [("class:banner.ask", f" {AGAIN_PROMPT}"), scroll]
         if game.mode in (Mode.OVER, Mode.STOPPED):
             return [("class:banner.ask", f" {LEAVE_PROMPT}"), scroll]
         if game.mode is Mode.LEAVING:
@@ -571,9 +581,33 @@ class Screen:
 
         # prompt_toolkit prefers a binding for a specific key to one for any key, so the keys
         # bound below (Ctrl-C, the scrolling and view keys) keep working at a question.
-        @bindings.add(Keys.Any, filter=over)
+        again = Condition(lambda: game.may_play_again and game.mode is Mode.OVER and game.asking is None)
+        choosing = Condition(lambda: self.choosing_game)
+
+        # (Where the table may play again, only q leaves: a stray key must not end the evening.)
+        @bindings.add(Keys.Any, filter=over & ~choosing & ~again)
         def _(event: KeyPressEvent) -> None:
             self.send(Dismiss())
+
+        @bindings.add("q", filter=over & again & ~choosing)
+        @bindings.add("Q", filter=over & again & ~choosing)
+        def _(event: KeyPressEvent) -> None:
+            self.send(Dismiss())
+
+        @bindings.add("a", filter=over & again & ~choosing)
+        def _(event: KeyPressEvent) -> None:
+            self.send(PlayAgain())
+
+        @bindings.add("g", filter=over & again & ~choosing)
+        def _(event: KeyPressEvent) -> None:
+            self.choosing_game = True
+
+        @bindings.add(Keys.Any, filter=choosing)
+        def _(event: KeyPressEvent) -> None:
+            self.choosing_game = False
+            games = list(PLAYABLE)
+            if event.data.isdigit() and 1 <= int(event.data) <= len(games):
+                self.send(PlayAgain(games[int(event.data) - 1]))
 
         @bindings.add(Keys.Any, filter=asking)
         def _(event: KeyPressEvent) -> None:
@@ -596,7 +630,7 @@ class Screen:
 
         @bindings.add("q", filter=stopped)
         @bindings.add("Q", filter=stopped)
-        @bindings.add("enter", filter=stopped | over)
+        @bindings.add("enter", filter=stopped | (over & ~again))
         def _(event: KeyPressEvent) -> None:
             self.send(Dismiss())
 

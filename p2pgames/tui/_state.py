@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-__all__ = ["Mode", "Question", "Typed", "Interrupt", "Answer", "Dismiss", "PlayerInput"]
+__all__ = ["Mode", "Question", "Typed", "Interrupt", "Answer", "Dismiss", "PlayAgain", "PlayerInput"]
 
 
 class Mode(enum.Enum):
@@ -36,6 +36,7 @@ class Question(enum.Enum):
     OPEN = "open"  # play on with a bot in the seat of a player who is away? (bot)
     FORFEIT = "forfeit"  # claim the game by forfeit, the other player away? (forfeit)
     ADJOURN = "adjourn"  # agree to another player's request to adjourn? (y agrees, n declines)
+    AGAIN = "again"  # play the next game another player asked for? (y plays, n leaves)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,4 +67,11 @@ class Dismiss:
     """A key pressed to leave once the game is over or has stopped."""
 
 
-PlayerInput = Typed | Interrupt | Answer | Dismiss
+@dataclass(frozen=True, slots=True)
+class PlayAgain:
+    """Once the game is over: ask to play ``game`` next at this table (None: this game again)."""
+
+    game: str | None = None
+
+
+PlayerInput = Typed | Interrupt | Answer | Dismiss | PlayAgain

@@ -135,6 +135,7 @@ SCHEMAS = {
     "fault": {"game_id": B32, "culprit": "seat_or_nil", "code": NAME, "reason": TEXT, "seq": INT, "evidence": "evidence"},
     "leave": {"game_id": B32, "reason": TEXT},
     "adjourn": {"game_id": B32, "proposal": INT, "agree": BOOL},
+    "again": {"game_id": B32, "game": NAME, "agree": BOOL},
     "watch": {"protocol": INT, "host": B32, "nonce": B32, "name": NAME},
     "watching": {"chat": BOOL},
     "watcher-chat": {"game_id": B32, "name": NAME, "text": TEXT},

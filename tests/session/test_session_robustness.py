@@ -375,6 +375,7 @@ def templates(board: Switchboard, seat: int) -> dict[str, dict]:
                   "seq": seq, "evidence": []},
         "leave": {"game_id": game_id, "reason": "bye"},
         "adjourn": {"game_id": game_id, "proposal": 0, "agree": True},
+        "again": {"game_id": game_id, "game": "probe", "agree": True},
         "watch": {"protocol": PROTOCOL_VERSION, "host": host.identity.public_key.raw, "nonce": b"n" * 32, "name": "w"},
         "watching": {"chat": True},
         "watcher-chat": {"game_id": game_id, "name": "w", "text": "hello"},
