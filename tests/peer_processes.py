@@ -19,6 +19,7 @@ import termios
 import threading
 import time
 from pathlib import Path
+from typing import Callable
 
 REPOSITORY = Path(__file__).parents[1]
 TIMEOUT = 60.0  # seconds: a guard against hanging on a loaded 2-core machine
@@ -138,9 +139,16 @@ class TerminalPeer:
     def wait_for(self, pattern: str) -> re.Match[str]:
         """Read on until what was drawn matches the regular expression ``pattern``; the match.
         Raises ``AssertionError`` if the process ends (or :data:`TIMEOUT` passes) first."""
+        return self._read_until(lambda screen: re.search(pattern, screen), pattern, b"")
+
+    def wait_for_after(self, pattern: re.Pattern[str], start: int) -> re.Match[str]:
+        """As :meth:`wait_for`, but only what was drawn from offset ``start`` of :attr:`screen` on
+        counts (what was drawn before is kept: offsets stay valid)."""
+        return self._read_until(lambda screen: pattern.search(screen, start), pattern.pattern, self.screen.encode())
+
+    def _read_until(self, find: Callable[[str], re.Match[str] | None], pattern: str, drawn: bytes) -> re.Match[str]:
         deadline = time.monotonic() + TIMEOUT
-        drawn = b""
-        while (found := re.search(pattern, self.screen)) is None:
+        while (found := find(self.screen)) is None:
             ready, _, _ = select.select([self._leader], [], [], max(0.0, deadline - time.monotonic()))
             try:
                 chunk = os.read(self._leader, 65536) if ready else b""

@@ -8,37 +8,15 @@ types for both at once, each from a thread of its own, until its screen says the
 
 from __future__ import annotations
 
-import os
 import re
-import select
 import threading
-import time
 
-from peer_processes import TIMEOUT, TerminalPeer
+from peer_processes import TerminalPeer
 
-from p2pgames.games import get_game
-from p2pgames.games import PLAYABLE
+from p2pgames.games import PLAYABLE, get_game
 from p2pgames.session import summarize_transcript, verify_transcript
 
-
 GAME_OVER = "plays again, g another game"
-
-
-def read_on(player: TerminalPeer, pattern: re.Pattern, start: int) -> re.Match:
-    """The first match of ``pattern`` in what ``player`` drew from ``start`` on, reading on."""
-    deadline = time.monotonic() + TIMEOUT
-    drawn = player.screen.encode()
-    while (found := pattern.search(player.screen, start)) is None:
-        ready, _, _ = select.select([player._leader], [], [], max(0.0, deadline - time.monotonic()))
-        try:
-            chunk = os.read(player._leader, 65536) if ready else b""
-        except OSError:  # the process ended and its terminal closed
-            chunk = b""
-        if not chunk:
-            raise AssertionError(f"{pattern.pattern!r} was never drawn: {player.screen[-1500:]!r}")
-        drawn += chunk
-        player.screen = TerminalPeer._ESCAPE.sub(b" ", drawn).decode("utf-8", "replace")
-    return found
 
 
 def play_to_the_end(*players: TerminalPeer) -> None:
@@ -50,7 +28,7 @@ def play_to_the_end(*players: TerminalPeer) -> None:
         try:
             position = len(player.screen)
             while True:
-                found = read_on(player, move_or_over, position)
+                found = player.wait_for_after(move_or_over, position)
                 if found.group(0) == GAME_OVER:
                     return
                 position = found.end()
