@@ -694,22 +694,24 @@ def _take_profile(games: list[tuple[str, Path, Any]]):
     )
 
 
-def _find_table():
-    """Listen for tables announced on the LAN; pick one (asking if there are several)."""
+def _find_table(watching: bool = False):
+    """Listen for tables announced on the LAN; pick one (asking if there are several): one with
+    a free seat, or — ``watching`` — any (a full one, its game on, is announced for watchers)."""
     from p2pgames.net import find_tables
 
     print("Looking for tables on this network …")
     try:
-        tables = find_tables()
+        tables = [table for table in find_tables() if watching or table.seated < table.seats]
     except OSError as error:
         raise NetworkProblem(
             f"can't listen for tables on this network ({_reason(error)}); ask the host for the join code "
             f"({command('join', 'HOST:PORT/FINGERPRINT')})"
         ) from None
     if not tables:
+        which = "table" if watching else "table with a free seat"
         raise NetworkProblem(
-            "no table announced itself on this network; ask the host for the join code "
-            f"({command('join', 'HOST:PORT/FINGERPRINT')})"
+            f"no {which} announced itself on this network; ask the host for the join code "
+            f"({command('watch' if watching else 'join', 'HOST:PORT/FINGERPRINT')})"
         )
     if len(tables) == 1:
         return tables[0]
@@ -1063,7 +1065,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         if args.print:
             raise UsageError(f"watch --print needs the table's join code: {command('watch', 'HOST:PORT/FINGERPRINT', '--print')}")
         _need_terminal("watch")
-        table = _find_table()
+        table = _find_table(watching=True)
         if table is None:
             return EXIT_OK
         code = table.join_codes[0]

@@ -352,19 +352,27 @@ async def host_table(
             say(no_mapping_line(mapped, actual_port, ipv4 or here))
     if bots:
         nursery.start_soon(_bot_peers, node, here, actual_port, bots, bot_kind, nursery)
-    if humans and not local_only and announce_on_lan:
-        game = get_game(ruleset.game)
-
-        def describe() -> dict | None:
-            if session.stage != "lobby" or session.lobby_size >= ruleset.players:
-                return None  # the table is full: stop announcing
-            return {
-                "game": game.name, "title": game.title, "host": session.name, "port": actual_port,
-                "fingerprint": fingerprint, "seated": session.lobby_size, "seats": ruleset.players,
-            }
-
-        nursery.start_soon(announce, describe)
+    if (humans or watchers) and not local_only and announce_on_lan:
+        nursery.start_soon(announce, functools.partial(table_announcement, session, actual_port))
     return node
+
+
+def table_announcement(session: Session, port: int) -> dict | None:
+    """What a host announces of its table on the LAN (§B13), or ``None`` to withdraw it: while
+    seats are free, how many are taken; once it is full or its game is on, as full — for
+    watchers (§B19), while it takes some; once the game is over (or stopped), nothing."""
+    ruleset = session.ruleset
+    assert ruleset is not None and session.game is not None
+    free = session.stage == "lobby" and session.lobby_size < ruleset.players
+    watched = session.max_watchers > 0 and session.stage in ("lobby", "starting", "playing")
+    if not free and not watched:
+        return None
+    game = session.game_loader(ruleset.game)
+    return {
+        "game": game.name, "title": game.title, "host": session.name, "port": port,
+        "fingerprint": session.identity.public_key.fingerprint(),
+        "seated": session.lobby_size if free else ruleset.players, "seats": ruleset.players,
+    }
 
 
 async def join_table(

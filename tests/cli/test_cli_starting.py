@@ -54,8 +54,9 @@ class Terminal:
         self.said: list[str] = []
         self.alerts: bool | None = None
 
-    def run(self, setup, *, title, color, alerts=True) -> int:
+    def run(self, setup, *, title, color, alerts=True, next_game=None) -> int:
         self.alerts = alerts  # what the command line asked for
+        self.next_game = next_game  # (these tests play no next game)
 
         async def watched_setup(nursery, say):
             def heard(text: str) -> None:
