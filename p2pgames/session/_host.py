@@ -545,27 +545,24 @@ class HostRole:
         self.session._take_leave(seat, envelope)
 
     def _adjourn(self, seat: int, envelope: Envelope) -> None:
-        """A seated joiner's request or answer to adjourn (§B18): taken, passed on if it is news."""
+        """A seated joiner's request or answer to adjourn (§B18)."""
         session = self.session
-        session._verify_from_seat(envelope, seat)
-        if session._take_adjourn(seat, envelope):
-            self.pass_on_adjourn(seat, envelope)
-        session._adjourn_settled()
+        self._agreement(seat, envelope, session._take_adjourn, session._adjourn_settled)
 
     def _again(self, seat: int, envelope: Envelope) -> None:
-        """A seated joiner's request, yes or no to play again (§B20): taken, passed on if news."""
+        """A seated joiner's request, yes or no to play again (§B20)."""
         session = self.session
-        session._verify_from_seat(envelope, seat)
-        if session._take_again(seat, envelope):
+        self._agreement(seat, envelope, session._take_again, session._again_settled)
+
+    def _agreement(self, seat: int, envelope: Envelope, take: Callable[[int, Envelope], bool],
+                   settled: Callable[[], None]) -> None:
+        """A seat's part in a table's agreement (adjourning, playing again): its signature checked,
+        taken, passed on if it is news — and kept: a seat that rejoins learns where it stands —
+        then whatever the agreement now means for us."""
+        self.session._verify_from_seat(envelope, seat)
+        if take(seat, envelope):
             self.broadcast(envelope, except_seat=seat)
-        session._again_settled()
-
-    def pass_on_adjourn(self, seat: int, envelope: Envelope) -> None:
-        """Pass ``seat``'s request or answer to adjourn to every other joiner, and keep it for
-        catch-ups: a seat that comes back learns the request under way, and its number."""
-        self.broadcast(envelope, except_seat=seat)
-
-    # -- greetings: seating a joiner -----------------------------------------------------------
+        settled()
 
     def _hello(self, connection: int, envelope: Envelope) -> None:
         session = self.session

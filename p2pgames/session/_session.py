@@ -1775,10 +1775,7 @@ class Session:
             "game_id": self.game_id, "proposal": self.adjourn_proposal, "agree": agree,
         })
         self._take_adjourn(self.seat, envelope)  # type: ignore[arg-type]
-        if self.is_host:
-            self.role.pass_on_adjourn(self.seat, envelope)  # type: ignore[union-attr]
-        else:
-            self.role.tell_table(envelope)
+        self.role.tell_table(envelope)  # (a host's keeps it for catch-ups too)
         self._adjourn_settled()
 
     def forget_adjourn_requests(self) -> None:
@@ -1886,10 +1883,7 @@ class Session:
 
     def _tell_again(self, envelope: Envelope) -> None:
         self._take_again(self.seat, envelope)  # type: ignore[arg-type]
-        if self.is_host:
-            self.role.broadcast(envelope, except_seat=self.seat)  # type: ignore[union-attr]
-        else:
-            self.role.tell_table(envelope)
+        self.role.tell_table(envelope)
         self._again_settled()
 
     def _take_again(self, seat: int, envelope: Envelope) -> bool:
