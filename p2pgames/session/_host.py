@@ -105,6 +105,9 @@ class Claim:
         self.next = self.start
 
 
+WATCHERS = "watchers"  # the one speaker all watchers' chat is counted as (§B19)
+
+
 class HostRole:
     """The host's lobby, seating, relay and sequencing, over its :class:`Session`'s shared core.
 
@@ -142,10 +145,14 @@ class HostRole:
         self.claiming: int | None = None
         self.take_over_consents: dict[int, Envelope] = {}  # seat -> its latest ``takeover``
         self.take_over_refused: str | None = None  # why our take-over can't be made (told once)
-        # Watchers (§B19): connection -> the name it gave; at most max_watchers at once.
-        self.watchers: dict[int, str] = {}
+        # Watchers (§B19): connection -> the name it gave and the key it greeted with; at most
+        # max_watchers at once.
+        self.watchers: dict[int, tuple[str, bytes]] = {}
         self.max_watchers = session.max_watchers
-        self.watcher_chat_limits = ChatLimits("while watching", own=None)  # by watcher key
+        # Watchers chat within one seat's allowance, all of them together: a watcher's key costs
+        # nothing to make, so no account is kept per key (a new key would be a new allowance).
+        self.watcher_chat_limits = ChatLimits("while watching", own=None)
+        self.watcher_lines_dropped: dict[int, int] = {}  # connection -> its lines past the limits
 
     def open_table(self) -> None:
         """A new table: seat ourselves in the lobby (a table for one starts at once)."""
@@ -311,6 +318,7 @@ class HostRole:
         with every seat connected."""
         self.pending.pop(connection, None)
         self.watchers.pop(connection, None)
+        self.watcher_lines_dropped.pop(connection, None)
         if self.session.stage != "lobby":
             return  # before the start every seat is in the lobby; after it, the lobby is history
         before = len(self.lobby)
@@ -614,7 +622,7 @@ class HostRole:
             self.reject(connection, f"this table takes {self.max_watchers} watchers, and has them")
             return
         del self.pending[connection]
-        self.watchers[connection] = clean_text(envelope.body["name"], NAME_LIMIT) or "watcher"
+        self.watchers[connection] = (clean_text(envelope.body["name"], NAME_LIMIT) or "watcher", envelope.sender)
         session._send(connection, make_envelope(session.identity, "watching", {"chat": session.watcher_chat}))
         if session.start_envelope is None:
             if self.lobby:
@@ -640,19 +648,21 @@ class HostRole:
             return
         if session.replica is None or envelope.body["game_id"] != session.game_id:
             return  # before the start (or of another game): nobody to say it to
-        key = envelope.sender
         try:
-            envelope.verify(PublicKey(key))
+            if envelope.sender != self.watchers[connection][1]:
+                raise BadSignature("signed by another key than the watcher greeted with")
+            envelope.verify(PublicKey(envelope.sender))
         except (CryptoError, BadSignature, MalformedMessage):
             self.hang_up(connection, "the watcher's chat is not signed by its key")
             return
         text = clean_text(envelope.body["text"])
-        offer = self.watcher_chat_limits.offer(key, line_size(text), session._now)
+        offer = self.watcher_chat_limits.offer(WATCHERS, line_size(text), session._now)
         if offer is not Offer.TAKEN:
-            if self.watcher_chat_limits.far_past(key):
+            dropped = self.watcher_lines_dropped[connection] = self.watcher_lines_dropped.get(connection, 0) + 1
+            if dropped >= self.watcher_chat_limits.policy.abuse:
                 self.hang_up(connection, "the watcher chatted far past chat's limits")
             return
-        name = self.watchers[connection]
+        name = self.watchers[connection][0]
         line = make_envelope(session.identity, "watcher-chat", {"game_id": session.game_id, "name": name, "text": text})
         self.broadcast(line, keep=False)
         session._emit(ChatReceived(WATCHER_SEAT, f"{name} (watching)", text))

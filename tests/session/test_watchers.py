@@ -192,3 +192,22 @@ def test_a_watcher_never_raises_whatever_the_host_sends(watched_frames, data):
         forged = None
     wanda.receive(forged.raw if forged is not None else b"\x92" + bytes(8))
     wanda.take_events()
+
+
+def test_watchers_chat_within_one_seats_allowance_together_and_only_with_their_own_key():
+    """A watcher's key costs nothing: a new one is no new allowance, and a line signed by
+    another key than the one it greeted with ends its watching."""
+    board = Switchboard("probe", 3, seed=b"watcher-allowance")
+    board.host.watcher_chat = True
+    first, second, third = watcher("one"), watcher("two"), watcher("three")
+    for connection, each in ((900, first), (901, second), (902, third)):
+        board.watch(each, connection)
+    board.run(until=lambda: first.replica is not None and first.replica.seq >= 3)
+    burst = board.host.role.watcher_chat_limits.policy.burst
+    for number in range(burst):
+        board.host.receive(900, make_envelope(first.identity, "chat", {"game_id": board.host.game_id, "text": f"line {number}"}).raw, 0.0)
+    board.host.receive(901, make_envelope(second.identity, "chat", {"game_id": board.host.game_id, "text": "mine"}).raw, 0.0)
+    heard = [event.text for event in board.host.take_events() if isinstance(event, ChatReceived)]
+    assert heard == [f"line {number}" for number in range(burst)], "the second watcher's line is past the shared burst"
+    board.host.receive(902, make_envelope(first.identity, "chat", {"game_id": board.host.game_id, "text": "as one"}).raw, 5.0)
+    assert 902 not in board.host.role.watchers and 901 in board.host.role.watchers
