@@ -181,6 +181,7 @@ def replay_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Replay
     replica: Replica | None = None
     replay: Replay | None = None
     deals: dict[int, DealCrypto] = {}  # every deal the log set up, retired ones too (their audits)
+    last_dealt: tuple = ()  # the live deals when what each seat can read was last worked out
     try:
         for kind, value in records:
             if kind == "start":
@@ -209,8 +210,15 @@ def replay_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Replay
                     continue
                 for crypto in replica.deals.values():
                     deals[crypto.deal] = crypto  # (a deal set up again replaces its voided self)
+                # Only a key moving or a deal set up or retired changes what a seat can read: the
+                # steps between share it (a long game's steps would otherwise hold a set apiece).
                 live = list(replica.deals.values())
-                readable = tuple(_readable(live, other) for other in range(replica.players))
+                dealt = tuple((crypto.deal, id(crypto)) for crypto in live)
+                if applied.key_slots or dealt != last_dealt:
+                    readable = tuple(_readable(live, other) for other in range(replica.players))
+                    last_dealt = dealt
+                else:
+                    readable = replay.steps[-1].readable
                 replay.steps.append(ReplayStep(number, replica.state, tuple(applied.events), readable))
     except CutShort:
         if replay is not None:
