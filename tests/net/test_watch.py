@@ -86,11 +86,7 @@ async def test_a_watcher_with_another_host_key_than_the_codes_does_not_watch(aut
 def test_a_table_is_announced_as_full_for_watchers_while_its_game_is_on_and_withdrawn_at_its_end():
     """§B13 with §B19: free seats are counted; full (or begun), the table stays announced as full
     while its host takes watchers; a host that takes none withdraws it, and every host at the end."""
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "session"))
-    from switchboard import Switchboard
+    from session.switchboard import Switchboard
 
     from p2pgames.net._launch import table_announcement
 

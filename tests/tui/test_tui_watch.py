@@ -4,9 +4,6 @@ reached raises before any screen opens."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 import trio
 from prompt_toolkit.output import DummyOutput
@@ -18,9 +15,7 @@ from p2pgames.session import Notice, Watcher
 from p2pgames.tui import run_watch
 from p2pgames.tui._text import plain
 from p2pgames.tui._watch import WatchScreen
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "session"))
-from switchboard import Switchboard  # noqa: E402
+from session.switchboard import Switchboard
 
 
 def text(lines) -> str:
