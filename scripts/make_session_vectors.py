@@ -99,6 +99,11 @@ def envelopes() -> dict:
             "game_id": game_id, "seat": 0, "counter": 61, "based_on": 122,
             "body": {"t": "hand-over", "keys": [], "received": [], "opening": None, "successor": 1},
         }),
+        ("adjourn", {"game_id": game_id, "proposal": 2, "agree": True}),  # §B18
+        ("again", {"game_id": game_id, "game": "beltpunk", "agree": True}),  # §B20
+        ("watch", {"protocol": PROTOCOL_VERSION, "host": b"\x03" * 32, "nonce": b"\x05" * 32, "name": "wanda"}),  # §B19
+        ("watching", {"chat": True}),
+        ("watcher-chat", {"game_id": game_id, "name": "wanda", "text": "what a hand!"}),
     ]
     cases = []
     answered = b""
