@@ -45,6 +45,7 @@ from p2pgames.engine._game import (
     normalize_typed,
     wrap_segments,
 )
+from p2pgames.engine._presentation import Presentation
 from p2pgames.engine._random import DeterministicRandom
 from p2pgames.engine._steps import (
     Act,
@@ -101,6 +102,7 @@ __all__ = [
     "NO_KNOWLEDGE",
     "NewDeal",
     "Panel",
+    "Presentation",
     "PANEL_RULE",
     "PANEL_TITLE_WIDTH",
     "PANEL_WIDTH",

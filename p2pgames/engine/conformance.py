@@ -9,14 +9,14 @@ every step, the properties the platform relies on:
   sealed step, by :meth:`Game.check_action`; a sealed choice is opened by the table at the game's
   :class:`Unseal` step and checked again there by ``apply``), has a description
   that is unique among the actions offered (ignoring case and spacing), and round-trips through its wire encoding, its
-  ``repr`` and its typed form (:meth:`Game.parse_action` of the description gives it back);
+  ``repr`` and its typed form (:meth:`Presentation.parse_action` of the description gives it back);
 * no legal action puts out of a seat's sight a card that seat knows (:meth:`Game.concealed_moves`:
   a card it saw face up, or was shown, must not be traceable by its slot once face down);
-* the choices' groups (:meth:`Game.group_choices`) hold every action offered exactly once, and a
-  standing answer (:meth:`Game.standing_answer`) answers with one of them;
+* the choices' groups (:meth:`Presentation.group_choices`) hold every action offered exactly once, and a
+  standing answer (:meth:`Presentation.standing_answer`) answers with one of them;
 * nothing the player may type begins with one of the :data:`RESERVED_WORDS` a player's interface
   keeps for its own commands — no action's description, standing answer, composer command or
-  information command — and neither the game's parser, its composer nor :meth:`Game.explain`
+  information command — and neither the game's parser, its composer nor :meth:`Presentation.explain`
   takes a reserved word alone for one of its own; a composer is checked as the player first meets
   it and after each command it offers there, applied once;
 * ``apply`` never changes the state it was given;
@@ -38,6 +38,7 @@ from typing import Any, Callable, Sequence
 from p2pgames import canonical
 from p2pgames.engine._errors import IllegalAction, MalformedAction
 from p2pgames.engine._game import RESERVED_WORDS, Composer, Game, Ruleset, normalize_typed
+from p2pgames.engine._presentation import Presentation
 from p2pgames.engine._random import DeterministicRandom
 from p2pgames.engine._steps import (
     Act,
@@ -88,7 +89,7 @@ def _check_action_roundtrip(game: Game, action: Any, seed: bytes, n: int) -> Non
 
 
 def play_random_game(
-    game: Game,
+    shown: Presentation,
     ruleset: Ruleset,
     seed: bytes,
     *,
@@ -97,9 +98,13 @@ def play_random_game(
 ) -> PlaythroughReport:
     """Play one random legal game, checking the contract at every step (see module docstring).
 
-    With ``exhaustive`` every offered action is tried on a copy; otherwise only the ones chosen.
+    The game is ``shown``'s rules: the rules and their presentation are checked together. With
+    ``exhaustive`` every offered action is tried on a copy; otherwise only the ones chosen.
     """
-    game = game.for_ruleset(ruleset)
+    game = shown.rules.for_ruleset(ruleset)
+    shown = shown.for_ruleset(ruleset)
+    if shown.rules is not game:
+        raise ConformanceError(f"{shown!r} does not present the rules of {ruleset.describe()}: {game!r}")
     table = LocalTable(game, ruleset, seed, record_hashes=True)
     chooser = DeterministicRandom(b"conformance-choices\x00" + seed)
     report = PlaythroughReport(seed=seed, events=0, decisions=0)
@@ -120,7 +125,7 @@ def play_random_game(
         if isinstance(step, (Simultaneous, Sealed)):
             choices = []
             for player in step.players:
-                options = _offered(game, table, player, seed, n, exhaustive)
+                options = _offered(shown, table, player, seed, n, exhaustive)
                 choices.append((player, game.playout_choice(state, player, options, table.view(player), chooser)))
             if isinstance(step, Sealed):
                 table.seal(choices)  # opened by the table at the game's Unseal step
@@ -132,7 +137,7 @@ def play_random_game(
             if not movers:
                 raise _fail(seed, n, f"none of seats {actors} has a legal action in {step!r}")
             player = movers[chooser.below(len(movers))]
-            options = _offered(game, table, player, seed, n, exhaustive)
+            options = _offered(shown, table, player, seed, n, exhaustive)
             table.act(player, game.playout_choice(state, player, options, table.view(player), chooser))
         else:
             raise _fail(seed, n, f"table stopped on an automatic step {step!r}")
@@ -145,16 +150,16 @@ def play_random_game(
     hashes = [game.state_hash(state)]
     for event in table.log:
         after = game.apply(state, event)
-        game.narrate(state, event, after, names)
+        shown.narrate(state, event, after, names)
         for viewer in range(ruleset.players):  # (with what the seat saw by the end: never raises)
-            game.narrate_private(state, event, after, viewer, table.view(viewer), names)
+            shown.narrate_private(state, event, after, viewer, table.view(viewer), names)
         for viewer in [None, *range(ruleset.players)]:
-            game.panels(after, viewer, {} if viewer is None else table.view(viewer), names)
-        label = game.round_label(after)  # (a replay steps by it)
+            shown.panels(after, viewer, {} if viewer is None else table.view(viewer), names)
+        label = shown.round_label(after)  # (a replay steps by it)
         if label is not None and not (isinstance(label, str) and label):
             raise _fail(seed, len(hashes) - 1, f"round_label gave {label!r}, neither None nor a name")
         for name in table.view(0).values():
-            if not game.card_text(after, name):
+            if not shown.card_text(after, name):
                 raise _fail(seed, len(hashes) - 1, f"card_text of {name!r} is empty")
         state = after
         hashes.append(game.state_hash(state))
@@ -167,32 +172,33 @@ def play_random_game(
 
 
 def _offered(
-    game: Game, table: LocalTable, player: int, seed: bytes, n: int, exhaustive: bool
+    shown: Presentation, table: LocalTable, player: int, seed: bytes, n: int, exhaustive: bool
 ) -> Sequence[Any]:
+    game = shown.rules
     state = table.state
     knowledge = table.view(player)
     options = list(game.legal_actions(state, player, knowledge))
     if not options:
         raise _fail(seed, n, f"seat {player} must act but has no legal action")
     names = [f"seat{i}" for i in range(table.ruleset.players)]
-    texts = [game.describe_action(state, player, action, knowledge, names) for action in options]
+    texts = [shown.describe_action(state, player, action, knowledge, names) for action in options]
     typed = [normalize_typed(text) for text in texts]  # as a person types them: any case, any spacing
     if len(set(typed)) != len(typed):
         duplicates = sorted({t for t in texts if typed.count(normalize_typed(t)) > 1})
         raise _fail(seed, n, f"two legal actions share a description: {duplicates}")
-    standing = game.standing_answer(state, player, knowledge)
+    standing = shown.standing_answer(state, player, knowledge)
     if standing is not None and standing.action not in options:
         raise _fail(seed, n, f"seat {player}'s standing answer {standing!r} is not a legal action")
     for action in options:
         _check_action_roundtrip(game, action, seed, n)
     # The default parser finds a description among the legal actions': nothing to check.
-    if type(game).parse_action is not Game.parse_action:
+    if type(shown).parse_action is not Presentation.parse_action:
         for action, text in zip(options, texts):
-            _check_typed_roundtrip(game, state, player, action, text, knowledge, names, seed, n)
-    _check_groups(game, state, player, options, texts, seed, n)
+            _check_typed_roundtrip(shown, state, player, action, text, knowledge, names, seed, n)
+    _check_groups(shown, state, player, options, texts, seed, n)
     for action, text in zip(options, texts):
         _check_concealment(game, table, player, action, text, seed, n)
-    _check_reserved_words(game, state, player, texts, knowledge, names, seed, n)
+    _check_reserved_words(shown, state, player, texts, knowledge, names, seed, n)
     if exhaustive:
         step = game.step(state)
         for action in options:
@@ -229,13 +235,13 @@ def _check_concealment(
 
 
 def _check_typed_roundtrip(
-    game: Game, state: Any, player: int, action: Any, text: str, knowledge: Any, names: Sequence[str],
+    shown: Presentation, state: Any, player: int, action: Any, text: str, knowledge: Any, names: Sequence[str],
     seed: bytes, n: int,
 ) -> None:
     # Typed as a person would: other case, extra spaces.
     for typed in (text, f"  {text.upper()} ".replace(" ", "  ")):
         try:
-            parsed = game.parse_action(state, player, typed, knowledge, names)
+            parsed = shown.parse_action(state, player, typed, knowledge, names)
         except Exception as error:
             raise _fail(seed, n, f"{typed!r}, seat {player}'s legal action {action!r}, does not parse: {error!r}") from error
         if parsed != action:
@@ -243,15 +249,15 @@ def _check_typed_roundtrip(
 
 
 def _check_reserved_words(
-    game: Game, state: Any, player: int, texts: Sequence[str], knowledge: Any, names: Sequence[str],
+    shown: Presentation, state: Any, player: int, texts: Sequence[str], knowledge: Any, names: Sequence[str],
     seed: bytes, n: int,
 ) -> None:
-    standing = game.standing_answer(state, player, knowledge)
-    typed = [*texts, *([standing.label] if standing is not None else []), *(name for name, _ in game.info_commands)]
+    standing = shown.standing_answer(state, player, knowledge)
+    typed = [*texts, *([standing.label] if standing is not None else []), *(name for name, _ in shown.info_commands)]
     readers: list[tuple[str, Callable[[str], Any]]] = [
-        ("parse_action", lambda text: game.parse_action(state, player, text, knowledge, names))
+        ("parse_action", lambda text: shown.parse_action(state, player, text, knowledge, names))
     ]
-    for reader, composer in _composers(game.composer(state, player, knowledge)):
+    for reader, composer in _composers(shown.composer(state, player, knowledge)):
         typed += composer.commands()
         readers.append((reader, composer.apply))
     for text in typed:
@@ -267,7 +273,7 @@ def _check_reserved_words(
             except Exception as error:
                 raise _fail(seed, n, f"{reader} knows the reserved word {word!r}: {error!r}") from error
             raise _fail(seed, n, f"{reader} reads the reserved word {word!r} as one of its own")
-        if game.explain(state, player, word, names) is not None:
+        if shown.explain(state, player, word, names) is not None:
             raise _fail(seed, n, f"explain answers the reserved word {word!r}")
 
 
@@ -286,9 +292,9 @@ def _composers(composer: Composer | None) -> list[tuple[str, Composer]]:
 
 
 def _check_groups(
-    game: Game, state: Any, player: int, options: Sequence[Any], texts: Sequence[str], seed: bytes, n: int
+    shown: Presentation, state: Any, player: int, options: Sequence[Any], texts: Sequence[str], seed: bytes, n: int
 ) -> None:
-    members = sorted(index for group in game.group_choices(state, player, options, texts) for index in group.members)
+    members = sorted(index for group in shown.group_choices(state, player, options, texts) for index in group.members)
     if members != list(range(len(options))):
         raise _fail(seed, n, f"the choice groups of seat {player} don't hold each of its {len(options)} actions once")
 
@@ -300,6 +306,8 @@ def _check_state_roundtrip(game: Game, state: Any, seed: bytes, n: int) -> None:
         raise _fail(seed, n, "state does not round-trip through its canonical encoding")
 
 
-def check_game(game: Game, ruleset: Ruleset, seeds: Sequence[bytes], *, exhaustive: bool = True) -> list[PlaythroughReport]:
+def check_game(
+    shown: Presentation, ruleset: Ruleset, seeds: Sequence[bytes], *, exhaustive: bool = True
+) -> list[PlaythroughReport]:
     """Run :func:`play_random_game` for each seed; raises :class:`ConformanceError` on the first failure."""
-    return [play_random_game(game, ruleset, seed, exhaustive=exhaustive) for seed in seeds]
+    return [play_random_game(shown, ruleset, seed, exhaustive=exhaustive) for seed in seeds]

@@ -10,9 +10,9 @@ from __future__ import annotations
 import importlib
 import re
 
-from p2pgames.engine import Game
+from p2pgames.engine import Game, Presentation
 
-__all__ = ["PLAYABLE", "TEST_GAMES", "find_game", "get_game", "game_package", "UnknownGame"]
+__all__ = ["PLAYABLE", "TEST_GAMES", "find_game", "get_game", "get_presentation", "game_package", "UnknownGame"]
 
 # name -> package; the order is the order of the menu.
 PLAYABLE: dict[str, str] = {
@@ -53,6 +53,78 @@ def game_package(name: str) -> str:
 def get_game(name: str) -> Game:
     """The game called ``name``; raises :class:`UnknownGame`."""
     return importlib.import_module(game_package(name)).GAME
+
+
+def get_presentation(name: str) -> Presentation:
+    """How the game called ``name`` is shown (its package's ``presentation`` module's
+    ``PRESENTATION``, whose ``rules`` are :func:`get_game`'s); raises :class:`UnknownGame`.
+    Loaded only when asked for: the rules alone never load it."""
+    package = game_package(name)
+    try:
+        return importlib.import_module(package + ".presentation").PRESENTATION
+    except ModuleNotFoundError as error:
+        if error.name != package + ".presentation":
+            raise
+        return _Delegating.of(get_game(name))  # (a game not yet split: its rules show themselves)
+
+
+class _Delegating(Presentation):
+    """A presentation that asks its rules, for a game whose rules still present themselves."""
+
+    _made: dict[int, "_Delegating"] = {}
+
+    @classmethod
+    def of(cls, rules: Game) -> "_Delegating":
+        made = cls._made.get(id(rules))
+        if made is None or made.rules is not rules:
+            made = cls._made[id(rules)] = cls(rules)
+        return made
+
+    def for_ruleset(self, ruleset):  # type: ignore[no-untyped-def]
+        return self.of(self.rules.for_ruleset(ruleset))
+
+    @property
+    def info_commands(self):  # type: ignore[override]
+        return self.rules.info_commands
+
+    def describe_action(self, *args):  # type: ignore[no-untyped-def, override]
+        return self.rules.describe_action(*args)
+
+    def narrate(self, *args):  # type: ignore[no-untyped-def, override]
+        return self.rules.narrate(*args)
+
+    def narrate_private(self, *args):  # type: ignore[no-untyped-def, override]
+        return self.rules.narrate_private(*args)
+
+    def card_text(self, *args):  # type: ignore[no-untyped-def, override]
+        return self.rules.card_text(*args)
+
+    def round_label(self, *args):  # type: ignore[no-untyped-def, override]
+        return self.rules.round_label(*args)
+
+    def parse_action(self, *args):  # type: ignore[no-untyped-def, override]
+        return self.rules.parse_action(*args)
+
+    def group_choices(self, *args):  # type: ignore[no-untyped-def, override]
+        return self.rules.group_choices(*args)
+
+    def warnings(self, *args):  # type: ignore[no-untyped-def, override]
+        return self.rules.warnings(*args)
+
+    def standing_answer(self, *args):  # type: ignore[no-untyped-def, override]
+        return self.rules.standing_answer(*args)
+
+    def composer(self, *args):  # type: ignore[no-untyped-def, override]
+        return self.rules.composer(*args)
+
+    def explain(self, *args):  # type: ignore[no-untyped-def, override]
+        return self.rules.explain(*args)
+
+    def panels(self, *args):  # type: ignore[no-untyped-def, override]
+        return self.rules.panels(*args)
+
+    def help_text(self):  # type: ignore[no-untyped-def, override]
+        return self.rules.help_text()
 
 
 def _simplified(text: str) -> str:
