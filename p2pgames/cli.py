@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator, Mapping, NoReturn, Sequence
 
 from p2pgames import __version__
 from p2pgames.engine import Game, RulesetError
-from p2pgames.games import PLAYABLE, TEST_GAMES, UnknownGame, find_game, game_package, get_game
+from p2pgames.games import PLAYABLE, TEST_GAMES, UnknownGame, find_game, game_package, get_game, get_presentation
 # The commands printed for the player to type, as they work where the player is.
 from p2pgames.invocation import command
 
@@ -1029,7 +1029,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except OSError as error:
         raise FileProblem(f"can't read {path}: {error.strerror or error}") from None
     try:
-        replay = replay_transcript(data, get_game)
+        replay = replay_transcript(data, get_presentation)
     except TranscriptError as error:
         raise FileProblem(f"{path}: not a transcript that can be replayed: {error}") from None
     seat = replay.seat if args.seat is None else args.seat

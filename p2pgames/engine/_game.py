@@ -586,89 +586,7 @@ class Game(ABC, Generic[S]):
         """SHA-256 of the canonical encoding of the public state."""
         return hashlib.sha256(canonical.encode(self.encode_state(state))).digest()
 
-    # -- presentation (for people, logs and transcripts) ---------------------------------------
-
-    @abstractmethod
-    def describe_action(
-        self, state: S, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
-    ) -> str:
-        """Short text for ``action`` as its player would type it; unique among legal actions.
-
-        ``names`` are the seats' display names (unique at a table).
-        """
-
-    @abstractmethod
-    def narrate(self, before: S, event: Event, after: S, names: Sequence[str]) -> list[str]:
-        """Lines for the game log describing what ``event`` did, using only public information."""
-
-    def narrate_private(
-        self, before: S, event: Event, after: S, viewer: int, knowledge: Knowledge, names: Sequence[str]
-    ) -> list[str]:
-        """Lines for ``viewer``'s own log alone, after :meth:`narrate`'s: which hidden card
-        ``event`` gave it or took from it ("You take 7♦ from bob's hand"), which the public lines
-        can't name. The default: none.
-
-        ``knowledge`` is the viewer's once the log entry that carried ``event`` is taken in. A
-        card passed to the viewer is usually seen only when its keys arrive, which ends the card
-        operations with a :class:`CardsDone`: say it there (``before.cards.pending`` holds the
-        :class:`Disclose` to the viewer). A line must name only what ``knowledge`` and the public
-        state show; it is shown on the viewer's screen and never sent, hashed or recorded.
-        """
-        return []
-
-    def card_text(self, state: S, name: str) -> str:
-        """Card ``name`` as the table shows it (a replay lists every seat's cards so). The
-        default: the name itself."""
-        return name
-
-    def round_label(self, state: S) -> str | None:
-        """The part of the game ``state`` is in, as its players name it ("round 2", "quarter 3",
-        "turn 14"): a replay steps from one to the next. The default: ``None`` (no parts)."""
-        return None
-
-    def parse_action(
-        self, state: S, player: int, text: str, knowledge: Knowledge, names: Sequence[str]
-    ) -> Any:
-        """The action ``text`` names, typed the way :meth:`describe_action` prints it (case and
-        spacing don't matter): ``parse_action(describe_action(a)) == a`` for every legal action.
-
-        Raises :class:`IllegalAction` with a reason a person can read when ``text`` names a move the
-        rules don't allow ``player`` now ("S6 is in The Machine, not in your hand"; also when the
-        player has nothing to decide), and :class:`MalformedAction` when it names no move at all,
-        with a reason a person can read too ("'g99' is not a card: cards are S1–S13 …"; a user
-        interface shows it beside its own suggestions). An action returned may still be one
-        :meth:`check_action` refuses, or one that is not legal for a reason the player can't see.
-        The default recognises exactly the descriptions of the legal actions (which the
-        conformance test checks are unique ignoring case and spacing). No move begins with one of
-        the :data:`RESERVED_WORDS`, and a game reads none of them as one.
-        """
-        typed = normalize_typed(text)
-        for action in self.legal_actions(state, player, knowledge):
-            if normalize_typed(self.describe_action(state, player, action, knowledge, names)) == typed:
-                return action
-        raise MalformedAction(f"{text!r} is not one of your moves now")
-
-    def group_choices(
-        self, state: S, player: int, actions: Sequence[Any], texts: Sequence[str]
-    ) -> Sequence[ChoiceGroup]:
-        """How a long list of ``player``'s legal ``actions`` (described as ``texts``, which already
-        hold what the player's knowledge and the names add) is shown: every action in exactly one
-        group, groups in the order to list them. The default: each action on its own. A game
-        groups choices when there are too many to read, e.g. the counts a Multiplier can take."""
-        return [ChoiceGroup(text, (index,)) for index, text in enumerate(texts)]
-
-    def warnings(self, state: S, player: int, knowledge: Knowledge, names: Sequence[str]) -> Sequence[str]:
-        """What ``player`` should know before deciding now that the table doesn't spell out: a
-        consequence of a choice ("if you skip, Parts overflows: its 5 cards go to your scrap
-        pile"). Sentences of any length (a user interface wraps them), empty (the default) when
-        there is nothing to warn about."""
-        return ()
-
-    def standing_answer(self, state: S, player: int, knowledge: Knowledge) -> StandingAnswer | None:
-        """An answer ``player`` may give now for the rest of a run of such decisions (see
-        :class:`StandingAnswer`), e.g. "not this quarter" to a power offered after every trick;
-        its action must be legal now. ``None`` (the default): none."""
-        return None
+    # -- what is legal, and how random play picks -------------------------------------------
 
     def allows(self, state: S, player: int, action: Any, knowledge: Knowledge) -> bool:
         """Whether ``action`` is one of ``player``'s legal actions now. The default: it is in
@@ -676,20 +594,6 @@ class Game(ABC, Generic[S]):
         actions (too many to list: a submarine built from a pool) says here which others are
         legal too; :meth:`check_action` must refuse every one it doesn't allow."""
         return action in self.legal_actions(state, player, knowledge)
-
-    def composer(self, state: S, player: int, knowledge: Knowledge) -> Composer | None:
-        """A :class:`Composer` for ``player``'s current decision when its actions are too many to
-        list and are better built part by part; ``None`` (the default): choose from the list."""
-        return None
-
-    def explain(self, state: S, viewer: int | None, text: str, names: Sequence[str]) -> Sequence[str] | None:
-        """The answer to an information command the game offers (:attr:`info_commands`, e.g.
-        ``tile Gatling Gun`` → that tile's card text), as lines; ``None`` when ``text`` is not
-        one. Raises nothing: an unknown name is an answer that says so."""
-        return None
-
-    # (what to type, what it shows) for the information commands :meth:`explain` answers.
-    info_commands: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def playout_choice(
         self, state: S, player: int, actions: Sequence[Any], knowledge: Knowledge, random: DeterministicRandom
@@ -700,17 +604,6 @@ class Game(ABC, Generic[S]):
         would practically never end may bias the choice, but must return one of ``actions``.
         """
         return actions[random.below(len(actions))]
-
-    def panels(self, state: S, viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
-        """What a screen shows of the table to ``viewer`` (``None``: a spectator, public only).
-
-        Whose move it is comes from :meth:`step`; panels show the rest (hands, table, scores).
-        """
-        return []
-
-    def help_text(self) -> str:
-        """A short reminder of the rules and how actions are typed, for a ``help`` command."""
-        return self.title
 
 
 def _step_name(step: Step) -> str:

@@ -85,46 +85,51 @@ class _Delegating(Presentation):
 
     @property
     def info_commands(self):  # type: ignore[override]
-        return self.rules.info_commands
+        return getattr(self.rules, "info_commands", ())
 
     def describe_action(self, *args):  # type: ignore[no-untyped-def, override]
-        return self.rules.describe_action(*args)
+        return self._ask('describe_action', *args)
 
     def narrate(self, *args):  # type: ignore[no-untyped-def, override]
-        return self.rules.narrate(*args)
+        return self._ask('narrate', *args)
 
     def narrate_private(self, *args):  # type: ignore[no-untyped-def, override]
-        return self.rules.narrate_private(*args)
+        return self._ask('narrate_private', *args)
 
     def card_text(self, *args):  # type: ignore[no-untyped-def, override]
-        return self.rules.card_text(*args)
+        return self._ask('card_text', *args)
 
     def round_label(self, *args):  # type: ignore[no-untyped-def, override]
-        return self.rules.round_label(*args)
+        return self._ask('round_label', *args)
 
     def parse_action(self, *args):  # type: ignore[no-untyped-def, override]
-        return self.rules.parse_action(*args)
+        return self._ask('parse_action', *args)
 
     def group_choices(self, *args):  # type: ignore[no-untyped-def, override]
-        return self.rules.group_choices(*args)
+        return self._ask('group_choices', *args)
 
     def warnings(self, *args):  # type: ignore[no-untyped-def, override]
-        return self.rules.warnings(*args)
+        return self._ask('warnings', *args)
 
     def standing_answer(self, *args):  # type: ignore[no-untyped-def, override]
-        return self.rules.standing_answer(*args)
+        return self._ask('standing_answer', *args)
 
     def composer(self, *args):  # type: ignore[no-untyped-def, override]
-        return self.rules.composer(*args)
+        return self._ask('composer', *args)
 
     def explain(self, *args):  # type: ignore[no-untyped-def, override]
-        return self.rules.explain(*args)
+        return self._ask('explain', *args)
 
     def panels(self, *args):  # type: ignore[no-untyped-def, override]
-        return self.rules.panels(*args)
+        return self._ask('panels', *args)
 
-    def help_text(self):  # type: ignore[no-untyped-def, override]
-        return self.rules.help_text()
+    def help_text(self, *args):  # type: ignore[no-untyped-def, override]
+        return self._ask('help_text', *args)
+
+    def _ask(self, name, *args):  # type: ignore[no-untyped-def]
+        if hasattr(self.rules, name):
+            return getattr(self.rules, name)(*args)
+        return getattr(Presentation, name)(self, *args)  # what the rules never said: the default
 
 
 def _simplified(text: str) -> str:

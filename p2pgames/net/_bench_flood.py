@@ -44,7 +44,7 @@ Stats = dict[str, int]
 
 async def _host(players: int, transcript_dir: Path) -> dict:
     node = Node(
-        Session(Identity.generate(), "host", get_game, ruleset=get_game(GAME).ruleset(players), narrate=False),
+        Session(Identity.generate(), "host", get_game, ruleset=get_game(GAME).ruleset(players)),
         transcript_dir=transcript_dir,
     )
     shown = {"chat_lines": 0, "stopped_reading": 0}
@@ -77,7 +77,7 @@ async def _host(players: int, transcript_dir: Path) -> dict:
 
 
 def _joiner() -> ScriptedPeer:
-    return ScriptedPeer(Session(Identity.generate(), "flood", get_game, bot=True, narrate=False))
+    return ScriptedPeer(Session(Identity.generate(), "flood", get_game, bot=True))
 
 
 def _idle(session: Session) -> bool:
@@ -143,7 +143,7 @@ async def _lobby_chat(port: int, stats: Stats) -> None:
 
 
 async def _never_reads(port: int, stats: Stats) -> None:
-    peer = ScriptedPeer(Session(Identity.generate(), "silent", get_game, bot=True, narrate=False))
+    peer = ScriptedPeer(Session(Identity.generate(), "silent", get_game, bot=True))
     ping = make_envelope(peer.session.identity, "ping", {"nonce": 1}).raw
     await peer.dial(port)
     try:

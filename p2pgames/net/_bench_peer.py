@@ -110,7 +110,7 @@ def paced_table_in_one_process(seed: str, players: int = 4, game: str = "beltpun
             random_bytes = reproducible_bytes(f"{seed}/{seat}".encode())
             sessions.append(InstrumentedSession(
                 Identity.generate(random_bytes(32)), f"bench-{seat}", get_game,
-                ruleset=ruleset if seat == 0 else None, bot=True, random_bytes=random_bytes, narrate=False,
+                ruleset=ruleset if seat == 0 else None, bot=True, random_bytes=random_bytes,
             ))
         nodes = [Node(session) for session in sessions]
         listeners = await open_host_listeners(0, LOOPBACK)
@@ -150,7 +150,7 @@ async def _run(args: argparse.Namespace) -> dict:
         random_bytes = reproducible_bytes(seed + f"/{args.seat}".encode())
         return Node(InstrumentedSession(
             Identity.generate(random_bytes(32)), f"bench-{args.seat}", get_game,
-            ruleset=ruleset, bot=True, random_bytes=random_bytes, narrate=False,
+            ruleset=ruleset, bot=True, random_bytes=random_bytes,
         ), transcript_dir=Path(args.transcript_dir) if args.transcript_dir else None)
 
     node = new_node()

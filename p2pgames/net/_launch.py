@@ -16,7 +16,7 @@ import trio
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity
 from p2pgames.engine import Game, Ruleset
-from p2pgames.games import get_game
+from p2pgames.games import get_game, get_presentation
 from p2pgames.invocation import command
 from p2pgames.net._discovery import _own_addresses, announce
 from p2pgames.net._joincode import JoinCode
@@ -244,7 +244,7 @@ async def _bot_peer(
     Started (``nursery.start``) once the host has seated it, or has not. With ``seat_dir``, its
     seat is saved there with its key, for its host to launch it again if it resumes the game."""
     game = get_game(ruleset.game)
-    session = Session(identity, name, get_game, bot=True, narrate=False)
+    session = Session(identity, name, get_game, bot=True)
     node = Node(session, settings=settings, seat_dir=seat_dir, seat_identity=identity if seat_dir is not None else None)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.connect, host, port)
@@ -309,7 +309,7 @@ async def host_table(
     actual_port = listeners[0].socket.getsockname()[1]
     # A seat opened for a player gone for good plays as our bots do.
     session = Session(identity, name, get_game, ruleset=ruleset, bot=bot, open_seat_bot=bot_kind, watchers=watchers,
-                      watcher_chat=watcher_chat)
+                      watcher_chat=watcher_chat, presentation=get_presentation)
     unfinished = hosted_games(seat_dir, identity.public_key.raw) if seat_dir is not None else frozenset()
     if unfinished:
         # Its players dialling back for a game saved here are told to wait, not that it is over.
@@ -422,7 +422,8 @@ async def join_table(
                 raise _UnwantedGame(game_name) from None
         return game
 
-    session = Session(identity, name, load_game, expected_host=code.fingerprint, random_bytes=random_bytes, bot=bot)
+    session = Session(identity, name, load_game, expected_host=code.fingerprint, random_bytes=random_bytes, bot=bot,
+                      presentation=get_presentation)
     node = Node(session, settings=settings, transcript_dir=transcripts, seat_dir=seat_dir)
     listeners = await successor_listeners(session, code.host) if listen else []
     where = f"{code.host}:{code.port}"

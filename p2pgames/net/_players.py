@@ -20,7 +20,7 @@ import trio
 from p2pgames.bots import Bot, bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.engine import Game, GameOver
-from p2pgames.games import get_game
+from p2pgames.games import get_game, get_presentation
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.session import (
     AwayTooLong,
@@ -132,7 +132,7 @@ def _session(game: Game, ruleset: Any, seat: int, seed: bytes | None, name: str,
         ruleset=ruleset if seat == 0 else None,
         bot=True,
         random_bytes=random_bytes,
-        narrate=narrate,
+        presentation=get_presentation if narrate else None,
     )
 
 

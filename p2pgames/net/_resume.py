@@ -13,7 +13,7 @@ import trio
 
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, PublicKey, fingerprint_matches
-from p2pgames.games import get_game
+from p2pgames.games import get_game, get_presentation
 from p2pgames.invocation import command
 from p2pgames.net._joincode import JoinCode
 from p2pgames.net._launch import (
@@ -119,7 +119,7 @@ async def resume_seat(
     host, where_port = (code.host, code.port) if code is not None else (saved.host, saved.port)
     if host is None or where_port is None:
         raise SetupError(f"the saved seat does not say where the host was: give its join code ({command('resume', '--code', 'CODE')})", network=False)
-    session = Session(identity, name, get_game, saved=saved, bot=bot, narrate=not bot)
+    session = Session(identity, name, get_game, saved=saved, bot=bot, presentation=None if bot else get_presentation)
     node = Node(
         session, settings=settings, transcript_dir=directory, seat_path=seat_path, replaces_transcript=old_transcript,
     )
@@ -219,7 +219,7 @@ async def _resume_host(
         raise SetupError("this game was hosted without a transcript (--no-transcript): there is no log to resume from", network=False)
     try:
         records = records_before_cut(old_transcript.read_bytes())  # a crash may have cut the last one
-        session = Session.resume_host(identity, saved, records, get_game, bot=bot, narrate=not bot)
+        session = Session.resume_host(identity, saved, records, get_game, bot=bot, presentation=None if bot else get_presentation)
     except OSError as error:
         raise SetupError(f"can't read the game's transcript {old_transcript}: {error.strerror or error}", network=False) from None
     except (ResumeError, TranscriptError) as error:

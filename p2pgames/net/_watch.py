@@ -9,7 +9,7 @@ from typing import Any, Callable
 import trio
 
 from p2pgames.crypto import Identity
-from p2pgames.games import get_game
+from p2pgames.games import get_presentation
 from p2pgames.net._framing import FrameError, FrameReader, frame
 from p2pgames.net._joincode import JoinCode
 from p2pgames.net._launch import SetupError, _connect_problem
@@ -36,7 +36,7 @@ async def watch_table(
     Each line from ``say`` is said to the table where its host lets watchers chat (a line that
     can't be is a :class:`Notice` saying why). A watcher's key is its own and seats nothing: a
     fresh one unless ``identity``. Raises :class:`SetupError` when the host can't be reached."""
-    watcher = Watcher(identity or Identity.generate(), name, get_game, code.fingerprint)
+    watcher = Watcher(identity or Identity.generate(), name, get_presentation, code.fingerprint)
     try:
         with trio.fail_after(settings.connect_timeout):
             stream = await trio.open_tcp_stream(code.host, code.port)

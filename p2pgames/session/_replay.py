@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from p2pgames.crypto import BadCardValue, CryptoError
-from p2pgames.engine import EngineError, Event, Game, GameState
+from p2pgames.engine import EngineError, Event, Game, GameState, Presentation
 from p2pgames.session._deals import DealCrypto, PassProblem
 from p2pgames.session._faults import ProtocolFault
 from p2pgames.session._messages import MalformedMessage, open_envelope
@@ -49,6 +49,7 @@ class Replay:
     """A transcript's game, entry by entry (see the module docstring)."""
 
     game: Game
+    shown: Presentation  # how the game is shown: its lines, its rounds, its panels
     names: list[str]
     seat: int | None  # whose transcript it is (None: the header names no seat)
     steps: list[ReplayStep]
@@ -77,17 +78,17 @@ class Replay:
     def lines(self, index: int) -> list[str]:
         """What step ``index``'s entry narrated, as everyone's log showed it."""
         return [line for before, event, after in self.steps[index].events
-                for line in self.game.narrate(before, event, after, self.names)]
+                for line in self.shown.narrate(before, event, after, self.names)]
 
     def private_lines(self, index: int, seat: int) -> list[str]:
         """What step ``index``'s entry told ``seat`` alone (its own cards), as its log showed it."""
         knowledge = self.knowledge(index, seat)
         return [line for before, event, after in self.steps[index].events
-                for line in self.game.narrate_private(before, event, after, seat, knowledge, self.names)]
+                for line in self.shown.narrate_private(before, event, after, seat, knowledge, self.names)]
 
     def round_of(self, index: int) -> str | None:
         """The round (quarter, turn: as the game names it) the table is in after step ``index``."""
-        return self.game.round_label(self.steps[index].state)
+        return self.shown.round_label(self.steps[index].state)
 
     # -- stepping: each takes a step's index and gives the one to show next ----------------------
 
@@ -123,7 +124,7 @@ class Replay:
         return entry + 1
 
     def _narrates(self, index: int) -> bool:
-        return any(self.game.narrate(before, event, after, self.names) for before, event, after in self.steps[index].events)
+        return any(self.shown.narrate(before, event, after, self.names) for before, event, after in self.steps[index].events)
 
 
 def _live_slots(state: GameState) -> list[int]:
@@ -164,8 +165,9 @@ def public_values(deals: Iterable[DealCrypto]) -> dict[int, str]:
     return values
 
 
-def replay_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Replay:
-    """Replay the transcript ``data`` entry by entry (see the module docstring).
+def replay_transcript(data: bytes, presentation_loader: Callable[[str], Presentation]) -> Replay:
+    """Replay the transcript ``data`` entry by entry (see the module docstring), shown by
+    ``presentation_loader(name)``, the presentation of the game called ``name`` (and its rules).
 
     Raises :class:`TranscriptError` if the file is no transcript, names a game that isn't
     installed or its start record can't be read; anything later that stops the replay is
@@ -174,7 +176,7 @@ def replay_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Replay
     records = iter_records(data)
     header = read_header(records)  # (a file cut inside it is no transcript: CutShort says so)
     try:
-        game = game_loader(str(header.get("game")))
+        shown = presentation_loader(str(header.get("game")))
     except KeyError as error:
         raise TranscriptError(str(error)) from None
     seat = header.get("seat")
@@ -191,8 +193,9 @@ def replay_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Replay
                     start = open_envelope(value)
                     seats = [SeatInfo.decode(item) for item in start.body["seats"]]
                     start.verify(seats[0].key)
-                    ruleset = game.decode_ruleset(start.body["ruleset"])
-                    game = game.for_ruleset(ruleset)
+                    ruleset = shown.rules.decode_ruleset(start.body["ruleset"])
+                    game = shown.rules.for_ruleset(ruleset)
+                    shown = shown.for_ruleset(ruleset)
                     replica = Replica(game, ruleset, start.body["game_id"], seats, start.digest)
                 except (MalformedMessage, CryptoError, EngineError, KeyError, IndexError, TypeError, ValueError) as error:
                     raise TranscriptError(f"the start record is not valid: {error}") from None
@@ -200,7 +203,7 @@ def replay_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Replay
                 if type(seat) is not int or not 0 <= seat < len(seats):
                     seat = None
                 empty = tuple(frozenset() for _ in seats)
-                replay = Replay(game, names, seat, [ReplayStep(-1, replica.state, (), empty)])
+                replay = Replay(game, shown, names, seat, [ReplayStep(-1, replica.state, (), empty)])
             elif kind == "entry" and replay is not None and replica is not None and replay.stopped is None:
                 number = replica.seq
                 try:

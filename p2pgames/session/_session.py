@@ -52,6 +52,7 @@ from p2pgames.engine import (
     GameOver,
     IllegalAction,
     MalformedAction,
+    Presentation,
     ReactionWindow,
     Ruleset,
     Sealed,
@@ -161,7 +162,10 @@ class Session:
     ``game_loader(name)`` returns the :class:`Game` called ``name`` (a joiner learns the game from
     the host). The host passes ``ruleset``. ``expected_host`` is the host key fingerprint from a join
     code: a host whose key doesn't match is refused. ``random_bytes`` supplies every secret.
-    With ``narrate=False`` no log lines are produced (bots don't read them).
+    ``presentation(name)`` returns the :class:`Presentation` of the game called ``name``: a
+    session given it narrates every entry for a person (:class:`Logged`), describes decisions
+    (:meth:`decision`), reads typed moves (:meth:`parse_move`) and keeps standing answers; one
+    without it (bots, tests of the protocol) loads and does none of that, only the rules.
 
     ``saved`` takes a joiner's seat again after a restart: the session asks the host to rejoin
     instead of joining (a host resumes with :meth:`resume_host`).
@@ -177,7 +181,7 @@ class Session:
         bot: bool = False,
         expected_host: str | None = None,
         random_bytes: Callable[[int], bytes] = os.urandom,
-        narrate: bool = True,
+        presentation: Callable[[str], Presentation] | None = None,
         saved: SavedSeat | None = None,
         open_seat_bot: str | None = None,
         watchers: int = DEFAULT_WATCHERS,
@@ -196,7 +200,8 @@ class Session:
         self.bot = bot
         self.expected_host = expected_host
         self.random_bytes = random_bytes
-        self.narrate = narrate
+        self.presentation_loader = presentation
+        self._presentation: tuple[Any, Presentation] | None = None  # (for which game and ruleset)
         # Every secret of this seat derives from this seed (see SeatSecrets), so a saved seed
         # brings them all back; the sealing key too, which the start names.
         self.secret_seed = saved.seed if saved is not None else random_bytes(32)
@@ -297,6 +302,18 @@ class Session:
         else:
             self.role = JoinerRole(self)
 
+    @property
+    def presentation(self) -> Presentation | None:
+        """How the game at this table is shown (its variant's, once it starts), if this session
+        was given a way to load it; else, or while no game is known yet, ``None``."""
+        if self.presentation_loader is None or self.game is None or self.ruleset is None:
+            return None
+        key = (self.game, self.ruleset)
+        if self._presentation is None or self._presentation[0] != key:
+            shown = self.presentation_loader(self.ruleset.game).for_ruleset(self.ruleset)
+            self._presentation = (key, shown)
+        return self._presentation[1]
+
     @classmethod
     def resume_host(
         cls,
@@ -306,7 +323,7 @@ class Session:
         game_loader: Callable[[str], Game],
         *,
         random_bytes: Callable[[int], bytes] = os.urandom,
-        narrate: bool = True,
+        presentation: Callable[[str], Presentation] | None = None,
         bot: bool = False,
     ) -> Session:
         """The host of a game whose process stopped, from its saved seat and its transcript's
@@ -337,7 +354,7 @@ class Session:
         if not (0 <= saved.seat < len(seated) and seated[saved.seat][0] == identity.public_key.raw):
             raise ResumeError("the transcript's game seats another key than the saved seat's")
         session = cls(identity, "host", game_loader, ruleset=ruleset, random_bytes=random_bytes,
-                      narrate=narrate, bot=bot, saved=saved)
+                      presentation=presentation, bot=bot, saved=saved)
         assert isinstance(session.role, HostRole)
         try:
             session.role.restore(start, records)
@@ -725,15 +742,15 @@ class Session:
             if problem is not None:
                 self._halt(problem)
                 return
-        if self.narrate:
-            game, names, seat = self.game, self.names, self.seat
+        if self.presentation is not None:
+            shown, names, seat = self.presentation, self.names, self.seat
             knowledge = self.knowledge  # with what this entry's keys just showed us
             lines: list[str] = []
             private: list[str] = []
             for before, event, after in applied.events:
-                lines.extend(game.narrate(before, event, after, names))  # type: ignore[union-attr]
+                lines.extend(shown.narrate(before, event, after, names))
                 if seat is not None:
-                    private.extend(game.narrate_private(before, event, after, seat, knowledge, names))  # type: ignore[union-attr]
+                    private.extend(shown.narrate_private(before, event, after, seat, knowledge, names))
             if lines or private:
                 self._emit(Logged(applied.seq, tuple(lines), tuple(private)))
         if submission.kind in (OPEN_SEAT, HAND_OVER, TAKE_OVER):
@@ -1070,8 +1087,8 @@ class Session:
                 # Nothing to decide (no power, or already used): answer for the player.
                 self._submit(secrets.choose(replica, self.game.encode_action(actions[0])), decision=True)  # type: ignore[union-attr]
                 return
-        if self._standing_keys:
-            standing = self.game.standing_answer(replica.state, self.seat, self.knowledge)  # type: ignore[union-attr, arg-type]
+        if self._standing_keys and self.presentation is not None:
+            standing = self.presentation.standing_answer(replica.state, self.seat, self.knowledge)  # type: ignore[union-attr, arg-type]
             if standing is not None and standing.key in self._standing_keys:
                 # The player answered this run of decisions already ("not this quarter").
                 self._submit(secrets.choose(replica, self.game.encode_action(standing.action)), decision=True)  # type: ignore[union-attr]
@@ -1602,7 +1619,8 @@ class Session:
     def decision(self, *, texts: bool = True) -> Decision | None:
         """What the local seat must decide now, or ``None``.
 
-        With ``texts=False`` (bots) the actions' descriptions are not computed.
+        With ``texts=False``, or without a presentation (bots), the actions' descriptions are not
+        computed.
         """
         if not self._decision_due():
             return None
@@ -1614,16 +1632,17 @@ class Session:
             return None
         # A sealed choice is committed like a simultaneous one (and opened later, automatically).
         simultaneous = isinstance(replica.step, (Simultaneous, Sealed))
-        if not texts:
+        shown = self.presentation
+        if not texts or shown is None:
             return Decision(replica.step, actions, (), simultaneous)
-        game, state, seat, names = self.game, replica.state, self.seat, self.names
-        described = tuple(game.describe_action(state, seat, action, knowledge, names) for action in actions)  # type: ignore[arg-type]
-        groups = tuple(game.group_choices(state, seat, actions, described))  # type: ignore[arg-type]
+        state, seat, names = replica.state, self.seat, self.names
+        described = tuple(shown.describe_action(state, seat, action, knowledge, names) for action in actions)  # type: ignore[arg-type]
+        groups = tuple(shown.group_choices(state, seat, actions, described))  # type: ignore[arg-type]
         if all(len(group.members) == 1 for group in groups):
             groups = ()  # nothing grouped: the choices are listed as they are
-        warnings = tuple(game.warnings(state, seat, knowledge, names))  # type: ignore[arg-type]
-        standing = game.standing_answer(state, seat, knowledge)  # type: ignore[arg-type]
-        composer = game.composer(state, seat, knowledge)  # type: ignore[arg-type]
+        warnings = tuple(shown.warnings(state, seat, knowledge, names))  # type: ignore[arg-type]
+        standing = shown.standing_answer(state, seat, knowledge)  # type: ignore[arg-type]
+        composer = shown.composer(state, seat, knowledge)  # type: ignore[arg-type]
         return Decision(replica.step, actions, described, simultaneous, groups, warnings, standing, composer)
 
     def stand_by(self, standing: StandingAnswer) -> None:
@@ -1632,7 +1651,9 @@ class Session:
         asking. Only this peer knows: the others see ordinary moves. Raises :class:`LocalError`
         if it is not the current decision's."""
         decision = self.decision(texts=False)
-        current = self.game.standing_answer(self.replica.state, self.seat, self.knowledge) if decision else None  # type: ignore[union-attr, arg-type]
+        shown = self.presentation
+        current = (shown.standing_answer(self.replica.state, self.seat, self.knowledge)  # type: ignore[union-attr, arg-type]
+                   if decision and shown is not None else None)
         if current != standing:
             raise LocalError("that answer is not on offer now")
         self._standing_keys.add(standing.key)
@@ -1640,18 +1661,19 @@ class Session:
 
     def parse_move(self, text: str) -> Any:
         """The action ``text`` names for the local seat's decision now, read by the game's
-        :meth:`~p2pgames.engine.Game.parse_action`; ``None`` when there is no decision now.
+        :meth:`~p2pgames.engine.Presentation.parse_action`; ``None`` when there is no decision
+        now, or when this session has no presentation to read moves with.
 
         Raises :class:`NotAMove` with the game's reason when ``text`` names no move, and
         :class:`LocalError` with the game's reason when it names a move the rules don't allow
         now. The action returned is checked again by :meth:`act`.
         """
-        if not self._decision_due():
+        if not self._decision_due() or self.presentation is None:
             return None
         replica = self.replica
-        assert replica is not None and self.game is not None
+        assert replica is not None
         try:
-            return self.game.parse_action(replica.state, self.seat, text, self.knowledge, self.names)  # type: ignore[arg-type]
+            return self.presentation.parse_action(replica.state, self.seat, text, self.knowledge, self.names)  # type: ignore[arg-type]
         except IllegalAction as error:
             raise LocalError(error.reason) from None
         except MalformedAction as error:

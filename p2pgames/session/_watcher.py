@@ -18,7 +18,7 @@ from typing import Callable
 
 from p2pgames import PROTOCOL_VERSION
 from p2pgames.crypto import BadSignature, CryptoError, Identity, PublicKey, fingerprint_matches
-from p2pgames.engine import EngineError, Game
+from p2pgames.engine import EngineError, Game, Presentation
 from p2pgames.session._events import (
     WATCHER_SEAT,
     ChatReceived,
@@ -54,15 +54,16 @@ class Watcher:
     sent something that does not check, the game stopped, or the connection closed).
     """
 
-    def __init__(self, identity: Identity, name: str, game_loader: Callable[[str], Game],
+    def __init__(self, identity: Identity, name: str, presentation_loader: Callable[[str], Presentation],
                  host_fingerprint: str | None = None) -> None:
         self.identity = identity
         self.name = clean_text(name, 40) or "watcher"
-        self.game_loader = game_loader
+        self.presentation_loader = presentation_loader
         self.host_fingerprint = host_fingerprint
         self.host_key: PublicKey | None = None
         self.stage = "greeting"
         self.game: Game | None = None
+        self.shown: Presentation | None = None  # how the game is shown (a watcher is for a person)
         self.replica: Replica | None = None
         self.seats: list[SeatInfo] = []
         self.names: list[str] = []
@@ -182,7 +183,8 @@ class Watcher:
             self._stop("the host's key is not the one the join code names: not the table you meant to watch")
             return
         try:
-            self.game = self.game_loader(body["game"])
+            self.shown = self.presentation_loader(body["game"])
+            self.game = self.shown.rules
         except KeyError as error:
             self._stop(f"the table plays a game this p2pgames does not have ({error})")
             return
@@ -193,7 +195,7 @@ class Watcher:
         }).raw)
 
     def _start(self, envelope: Envelope) -> None:
-        assert self.game is not None
+        assert self.game is not None and self.shown is not None
         try:
             seats = [SeatInfo.decode(item) for item in envelope.body["seats"]]
             ruleset = self.game.decode_ruleset(envelope.body["ruleset"])
@@ -201,21 +203,22 @@ class Watcher:
             self._host_fault(FaultCode.MALFORMED, f"sent a start that does not read ({error})")
             return
         self.game = self.game.for_ruleset(ruleset)
+        self.shown = self.shown.for_ruleset(ruleset)
         self.seats, self.names = seats, display_names(seats)
         self.replica = Replica(self.game, ruleset, envelope.body["game_id"], seats, envelope.digest)
         self.stage = "playing"
-        self.replay = Replay(self.game, self.names, None, [ReplayStep(-1, self.replica.state, (), ())])
+        self.replay = Replay(self.game, self.shown, self.names, None, [ReplayStep(-1, self.replica.state, (), ())])
         self._events.append(GameStarted(-1, tuple(self.names), ruleset))
 
     def _entry(self, envelope: Envelope) -> None:
         replica = self.replica
-        assert replica is not None and self.game is not None
+        assert replica is not None and self.shown is not None
         applied = replica.apply_entry(envelope)  # (a ProtocolFault names whoever it shows)
         assert self.replay is not None
         self.replay.steps.append(ReplayStep(applied.seq, replica.state, tuple(applied.events), ()))
         self.replay.values.update(public_values(replica.deals.values()))
         lines = tuple(line for before, event, after in applied.events
-                      for line in self.game.narrate(before, event, after, self.names))
+                      for line in self.shown.narrate(before, event, after, self.names))
         if lines:
             self._events.append(Logged(applied.seq, lines))
         if isinstance(replica.phase, OverPhase):

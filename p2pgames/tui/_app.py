@@ -658,7 +658,7 @@ class TerminalGame:
     def _describe(self, action: Any) -> str:
         session = self.node.session  # type: ignore[union-attr]
         state = session.replica.state  # type: ignore[union-attr]
-        return session.game.describe_action(state, session.seat, action, session.knowledge, session.names)  # type: ignore[union-attr, arg-type]
+        return session.presentation.describe_action(state, session.seat, action, session.knowledge, session.names)  # type: ignore[union-attr, arg-type]
 
     def _move(self, decision: Decision, index: int) -> None:
         self._make(decision, decision.actions[index], decision.texts[index])
@@ -711,9 +711,9 @@ class TerminalGame:
         """Whether ``text`` is one of the game's information commands (``tile NAME``): then its
         answer goes in the log."""
         session = self.node.session if self.node is not None else None
-        if session is None or session.game is None or session.replica is None:
+        if session is None or session.presentation is None or session.replica is None:
             return False
-        answer = session.game.explain(session.replica.state, session.seat, text, session.names)
+        answer = session.presentation.explain(session.replica.state, session.seat, text, session.names)
         if answer is None:
             return False
         for line in answer:

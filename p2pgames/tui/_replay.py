@@ -36,11 +36,11 @@ def replay_panels(replay: Replay, index: int, seat: int | None, every_card: bool
     """The table after step ``index``: as ``seat`` saw it, or with every card the log shows."""
     state = replay.steps[index].state
     knowledge = replay.knowledge(index, None if every_card else seat)
-    panels = list(replay.game.panels(state, seat, knowledge, replay.names))
+    panels = list(replay.shown.panels(state, seat, knowledge, replay.names))
     if every_card and replay.values:  # (a game with cards)
         lines = []
         for other, name in enumerate(replay.names):
-            cards = [replay.game.card_text(state, knowledge[slot]) if slot in knowledge else "?"
+            cards = [replay.shown.card_text(state, knowledge[slot]) if slot in knowledge else "?"
                      for slot in replay.game.kept_slots(state, other)]
             lines.append((("bold", name), ("", " " + " ".join(cards) if cards else " (none)")))
         panels.append(Panel("Every card", tuple(lines)))

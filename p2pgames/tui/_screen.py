@@ -203,13 +203,13 @@ class Screen:
         if node is None or self.game.mode in (Mode.CONNECTING, Mode.LOBBY):
             return None
         session = node.session
-        if session.replica is None or session.game is None or session.seat is None:
+        if session.replica is None or session.presentation is None or session.seat is None:
             return None
         try:
             if self.game.composing is not None:  # building an action: what is chosen so far
                 return list(self.game.composing.panels())
             panels = list(
-                session.game.panels(session.replica.state, session.seat, session.knowledge, session.names)
+                session.presentation.panels(session.replica.state, session.seat, session.knowledge, session.names)  # type: ignore[union-attr]
             )
         except Exception as error:  # a bug in a game's view must not take the player's game down
             problem = f"the table can't be drawn: {type(error).__name__}: {error}"
@@ -448,15 +448,15 @@ class Screen:
 
     def _help_lines(self, width: int) -> list[Line]:
         node = self.game.node
-        game = node.session.game if node is not None else None
+        shown = node.session.presentation if node is not None else None
         rows: list[Line] = []
 
         def add(line: Line, indent: int = 0) -> None:
             rows.extend(wrap(line, width, indent))
 
-        if game is not None:
-            add([("class:help.heading", f"{game.title}: how to play")])
-            for text in paragraphs(game.help_text()):
+        if shown is not None:
+            add([("class:help.heading", f"{shown.rules.title}: how to play")])
+            for text in paragraphs(shown.help_text()):
                 add([("", text)], hanging_indent(text))
             add([])
         keys = (
@@ -468,8 +468,8 @@ class Screen:
             ("Ctrl-C", "quit (asks first while the game is running)"),
         )
         commands = (("your move", "type one of your choices: Tab completes it; its number works too"),)
-        if game is not None:
-            commands += tuple(game.info_commands)
+        if shown is not None:
+            commands += tuple(shown.info_commands)
         column = 2 + max(len(name) for name, _ in commands + COMMANDS + keys) + 2
         for heading, entries in (("Commands", commands + COMMANDS), ("Keys", keys)):
             add([("class:help.heading", heading)])

@@ -44,7 +44,7 @@ class Cheater(Session):
         random_bytes = reproducible_bytes(seed)
         super().__init__(
             Identity.generate(random_bytes(32)), kwargs.pop("name", "cheater"), get_game,
-            bot=True, narrate=False, random_bytes=random_bytes, **kwargs,
+            bot=True, random_bytes=random_bytes, **kwargs,
         )
         self.cheated = False
         self.sent: list[bytes] = []
@@ -307,7 +307,7 @@ class ForgingHost(Session):
         random_bytes = reproducible_bytes(seed)
         super().__init__(
             Identity.generate(random_bytes(32)), "forger", get_game,
-            ruleset=ruleset, bot=True, narrate=False, random_bytes=random_bytes,
+            ruleset=ruleset, bot=True, random_bytes=random_bytes,
         )
         self.victim = victim
         self.cheated = False
@@ -502,7 +502,7 @@ class Honest(Recording, Session):
         random_bytes = reproducible_bytes(seed + b"/honest/" + bytes([seat]))
         super().__init__(
             Identity.generate(random_bytes(32)), f"honest-{seat}", get_game,
-            ruleset=ruleset if seat == 0 else None, bot=True, narrate=False, random_bytes=random_bytes,
+            ruleset=ruleset if seat == 0 else None, bot=True, random_bytes=random_bytes,
         )
 
     def _send(self, connection: int, envelope: Envelope | bytes) -> None:

@@ -31,7 +31,7 @@ def honest(seat: int, ruleset, seed: bytes) -> Session:
     random_bytes = reproducible_bytes(seed + b"/honest/" + bytes([seat]))
     return Session(
         Identity.generate(random_bytes(32)), f"honest-{seat}", get_game,
-        ruleset=ruleset if seat == 0 else None, bot=True, narrate=False, random_bytes=random_bytes,
+        ruleset=ruleset if seat == 0 else None, bot=True, random_bytes=random_bytes,
     )
 
 

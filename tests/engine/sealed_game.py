@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from p2pgames.engine import (
+    Presentation,
     CardState,
     Chance,
     DeterministicRandom,
@@ -191,6 +192,13 @@ class SealedGuess(Game[SealedGuessState]):
         state.cards = CardState.decode(data["cards"])
         return state
 
+
+GAME = SealedGuess()
+
+
+class SealedGuessPresentation(Presentation[SealedGuessState]):
+    """Sealed Guess's moves (``guess 3``, ``shout hello``) and its log's lines."""
+
     def describe_action(
         self, state: SealedGuessState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
     ) -> str:
@@ -205,7 +213,7 @@ class SealedGuess(Game[SealedGuessState]):
         return []
 
 
-GAME = SealedGuess()
+PRESENTATION = SealedGuessPresentation(GAME)
 
 
 def loader(name: str) -> Game:
@@ -215,3 +223,4 @@ def loader(name: str) -> Game:
     from p2pgames.games import get_game
 
     return get_game(name)
+

@@ -7,8 +7,7 @@ sure no game, present or future, skips it: a new entry in the registry is covere
 import pytest
 
 from p2pgames.engine.conformance import play_random_game
-from p2pgames.games import _Delegating  # (until the game's presentation is its own)
-from p2pgames.games import PLAYABLE, get_game
+from p2pgames.games import PLAYABLE, get_game, get_presentation
 
 GAMES = [*PLAYABLE, "probe"]
 CASES = [
@@ -21,6 +20,6 @@ CASES = [
 @pytest.mark.parametrize("name, players", CASES)
 def test_random_playthrough_conforms(name, players):
     game = get_game(name)
-    report = play_random_game(_Delegating.of(game), game.ruleset(players), f"every-game/{name}/{players}".encode(), exhaustive=False)
+    report = play_random_game(get_presentation(name), game.ruleset(players), f"every-game/{name}/{players}".encode(), exhaustive=False)
     assert report.result is not None
     assert report.events > 0

@@ -18,9 +18,8 @@ from p2pgames.engine import (
     Unseal,
 )
 from p2pgames.engine.conformance import ConformanceError, play_random_game
-from p2pgames.games import _Delegating  # (until the game's presentation is its own)
 
-from tests.engine.sealed_game import GAME, Guess, Say, SealedGuess
+from tests.engine.sealed_game import GAME, PRESENTATION, Guess, Say, SealedGuess, SealedGuessPresentation
 
 
 def _ruleset(players=3):
@@ -129,7 +128,7 @@ def test_play_with_bots_seals_and_opens_and_the_log_replays():
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_game_with_sealed_choices_conforms(players):
     for n in range(5):
-        report = play_random_game(_Delegating.of(GAME), _ruleset(players), bytes([players, n]))
+        report = play_random_game(PRESENTATION, _ruleset(players), bytes([players, n]))
         assert report.result is not None
 
 
@@ -141,7 +140,7 @@ def test_the_conformance_check_catches_a_sealed_choice_refused_when_offered():
             super().check_action(state, player, action)
 
     with pytest.raises(ConformanceError, match="legal action Guess"):
-        play_random_game(_Delegating.of(RefusesGuessesWhileSealing()), _ruleset(), b"x")
+        play_random_game(SealedGuessPresentation(RefusesGuessesWhileSealing()), _ruleset(), b"x")
 
 
 def test_the_conformance_check_catches_a_sealed_choice_refused_when_opened():
@@ -152,4 +151,4 @@ def test_the_conformance_check_catches_a_sealed_choice_refused_when_opened():
             super().check_action(state, player, action)
 
     with pytest.raises(IllegalAction, match="too late"):
-        play_random_game(_Delegating.of(RefusesGuessesWhenOpening()), _ruleset(), b"x")
+        play_random_game(SealedGuessPresentation(RefusesGuessesWhenOpening()), _ruleset(), b"x")

@@ -24,7 +24,7 @@ def table_session(name: str, seed: bytes, ruleset=None) -> Session:
     """A bot's session called ``name`` (hosting ``ruleset`` if given), its key and secrets from ``seed``."""
     random_bytes = reproducible_bytes(seed + name.encode())
     return Session(Identity.generate(random_bytes(32)), name, get_game, ruleset=ruleset, bot=True,
-                   narrate=False, random_bytes=random_bytes)
+                   random_bytes=random_bytes)
 
 
 def hello_to(host_hello: Envelope, name: str, identity: Identity | None = None) -> bytes:

@@ -49,7 +49,7 @@ class ChaosTable:
     def session(self, seat: int) -> Session:
         return Session(
             Identity.generate(reproducible_bytes(self.seed + bytes([seat]))(32)), f"p{seat}", get_game,
-            ruleset=self.ruleset if seat == 0 else None, bot=True, narrate=False,
+            ruleset=self.ruleset if seat == 0 else None, bot=True,
             random_bytes=reproducible_bytes(self.seed + b"/rng/" + bytes([seat])),
         )
 

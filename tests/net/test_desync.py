@@ -22,7 +22,7 @@ def session(seat, ruleset, loader):
     random_bytes = reproducible_bytes(b"desync/" + bytes([seat]))
     return Session(
         Identity.generate(random_bytes(32)), f"p{seat}", loader,
-        ruleset=ruleset if seat == 0 else None, bot=True, narrate=False, random_bytes=random_bytes,
+        ruleset=ruleset if seat == 0 else None, bot=True, random_bytes=random_bytes,
     )
 
 

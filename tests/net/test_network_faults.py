@@ -49,7 +49,7 @@ class Table:
         random_bytes = reproducible_bytes(self.seed + b"/rng/" + bytes([seat]))
         return Session(
             self.identities[seat], f"bot-{seat}", get_game, ruleset=self.ruleset if seat == 0 else None,
-            bot=True, narrate=False, random_bytes=random_bytes,
+            bot=True, random_bytes=random_bytes,
         )
 
     async def _run_peer(self, seat: int, node: Node | None, start, task_status=trio.TASK_STATUS_IGNORED) -> None:

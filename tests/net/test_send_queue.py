@@ -89,7 +89,7 @@ async def test_a_catch_up_larger_than_the_queues_bound_reaches_a_joiner_that_rea
         await first.aclose()  # its process dies; it starts again from its saved seat
         await host.wait_until(lambda: 1 in host.session.away)
         saved = SavedSeat.read(iter_records(b"".join(encode_record(record) for record in first.saved)))
-        again = ScriptedPeer(Session(first.session.identity, "slow", get_game, saved=saved, bot=True, narrate=False), bot)
+        again = ScriptedPeer(Session(first.session.identity, "slow", get_game, saved=saved, bot=True), bot)
         await again.dial(port, receive_buffer=4096)
         await again.read_one()  # the host's hello,
         await again.flush()  # our rejoin (we hold nothing: everything from the start)

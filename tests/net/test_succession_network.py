@@ -30,7 +30,7 @@ def seeded_session(game, seed: bytes, seat: int, players: int = 3) -> Session:
     """Seat ``seat``'s session of a table of seeded bots (the host's holds the ruleset)."""
     return Session(
         Identity.generate(reproducible_bytes(seed + bytes([seat]))(32)), f"p{seat}", get_game,
-        ruleset=game.ruleset(players) if seat == 0 else None, bot=True, narrate=False,
+        ruleset=game.ruleset(players) if seat == 0 else None, bot=True,
         random_bytes=reproducible_bytes(seed + b"/rng/" + bytes([seat])),
     )
 

@@ -6,7 +6,7 @@ from collections import deque
 
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
-from p2pgames.games import get_game
+from p2pgames.games import get_game, get_presentation
 from p2pgames.session import HOST_CONNECTION, SavedSeat, Session, encode_record, iter_records, verify_transcript
 
 
@@ -38,7 +38,7 @@ class Switchboard:
             session = Session(
                 identity, f"p{seat}", loader,
                 ruleset=ruleset if seat == 0 else None,
-                random_bytes=rng, narrate=narrate, bot=True,
+                random_bytes=rng, presentation=get_presentation if narrate else None, bot=True,
             )
             if reach:
                 session.set_reach([("switchboard", 7000 + seat)])
@@ -210,7 +210,8 @@ class Switchboard:
         it rejoins from nothing but what it saved. Its transcript starts afresh."""
         self.cut(seat)
         old = self.sessions[seat]
-        session = Session(old.identity, old.name, loader, saved=self.saved_seat(seat), bot=True, narrate=old.narrate)
+        session = Session(old.identity, old.name, loader, saved=self.saved_seat(seat), bot=True,
+                          presentation=old.presentation_loader)
         self.sessions[seat] = session
         self.transcripts[seat] = bytearray()
         self.reconnect(seat)
@@ -232,7 +233,7 @@ class Switchboard:
         if transcript_kept is not None:
             del self.transcripts[host][transcript_kept:]
         records = list(iter_records(bytes(self.transcripts[host])))
-        session = Session.resume_host(old.identity, self.saved_seat(host), records, loader, narrate=old.narrate, bot=True)
+        session = Session.resume_host(old.identity, self.saved_seat(host), records, loader, presentation=old.presentation_loader, bot=True)
         self.sessions[host] = session
         self.transcripts[host] = bytearray()
         self.flush()

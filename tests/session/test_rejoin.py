@@ -272,7 +272,7 @@ def test_a_restarted_host_waits_for_every_joiner_to_rejoin():
         board.links[seat] = None
         board.sessions[seat].disconnected(HOST_CONNECTION, "gone")
     records = list(iter_records(bytes(board.transcripts[0])))
-    host = Session.resume_host(old.identity, board.saved_seat(0), records, get_game, bot=True, narrate=False)
+    host = Session.resume_host(old.identity, board.saved_seat(0), records, get_game, bot=True)
     assert host.replica.seq == old.replica.seq and host.replica.state_hash == old.replica.state_hash
     assert host.away == {1: "the host restarted", 2: "the host restarted"}
     # The host reads that they reconnect by themselves (not "they can come back: p2pgames join").
@@ -298,7 +298,7 @@ def test_a_restarted_host_reads_past_the_notes_in_its_transcript():
     board.queue.clear()
     records = list(iter_records(bytes(board.transcripts[0])))
     assert [list(value["clocks"]) for kind, value in records if kind == "notes"] == [[3, 1, 4]]
-    host = Session.resume_host(old.identity, board.saved_seat(0), records, get_game, bot=True, narrate=False)
+    host = Session.resume_host(old.identity, board.saved_seat(0), records, get_game, bot=True)
     assert host.replica.seq == old.replica.seq and host.replica.state_hash == old.replica.state_hash
 
 

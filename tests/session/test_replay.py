@@ -13,7 +13,7 @@ import pytest
 from switchboard import Switchboard
 
 from p2pgames.bots import bot_for
-from p2pgames.games import get_game
+from p2pgames.games import get_game, get_presentation
 from p2pgames import canonical
 from p2pgames.session import TranscriptError, encode_record, replay_transcript
 from p2pgames.tui._panels import layout_panels
@@ -40,7 +40,8 @@ def played_with_screens(game: str, players: int, seed: bytes) -> tuple[Switchboa
         acknowledge = session._acknowledge
 
         def recorded(seq, *rest, seat=seat, session=session, acknowledge=acknowledge):
-            screens[seat][seq] = list(session.game.panels(session.replica.state, seat, session.knowledge, session.names))
+            shown = get_presentation(game).for_ruleset(session.ruleset)
+            screens[seat][seq] = list(shown.panels(session.replica.state, seat, session.knowledge, session.names))
             return acknowledge(seq, *rest)
 
         session._acknowledge = recorded
@@ -53,7 +54,7 @@ def played_with_screens(game: str, players: int, seed: bytes) -> tuple[Switchboa
 def test_each_seat_replays_the_table_its_screen_showed_after_every_entry(game, players):
     board, screens = played_with_screens(game, players, b"replay-" + game.encode())
     for seat in range(players):
-        replay = replay_transcript(bytes(board.transcripts[seat]), get_game)
+        replay = replay_transcript(bytes(board.transcripts[seat]), get_presentation)
         assert replay.stopped is None and replay.seat == seat
         assert replay.entries == board.sessions[seat].replica.seq
         assert sorted(screens[seat]) == list(range(replay.entries))
@@ -68,7 +69,7 @@ def test_each_seat_replays_the_table_its_screen_showed_after_every_entry(game, p
 @pytest.mark.parametrize("path", sorted(VECTORS.glob("session-*.p2pt")), ids=lambda path: path.stem)
 def test_a_transcript_written_before_replay_existed_replays_to_its_end(path):
     """The transcript vectors were written by earlier versions (and stay as they are)."""
-    replay = replay_transcript(path.read_bytes(), get_game)
+    replay = replay_transcript(path.read_bytes(), get_presentation)
     assert replay.stopped is None and replay.entries > 0
     last = len(replay.steps) - 1
     for seat in (replay.seat, None):
@@ -79,7 +80,7 @@ def test_a_transcript_written_before_replay_existed_replays_to_its_end(path):
 
 def test_every_card_shows_each_seats_cards_and_a_seat_sees_only_its_own():
     path = VECTORS / "session-astonishing-3p.p2pt"
-    replay = replay_transcript(path.read_bytes(), get_game)
+    replay = replay_transcript(path.read_bytes(), get_presentation)
     index = replay.step_of_entry(150)
     own = replay.knowledge(index, 1)
     every = replay.knowledge(index, None)
@@ -92,7 +93,7 @@ def test_every_card_shows_each_seats_cards_and_a_seat_sees_only_its_own():
 
 
 def test_stepping_by_move_and_by_round():
-    replay = replay_transcript((VECTORS / "session-beltpunk-2p.p2pt").read_bytes(), get_game)
+    replay = replay_transcript((VECTORS / "session-beltpunk-2p.p2pt").read_bytes(), get_presentation)
     last = len(replay.steps) - 1
     moves = [0]
     while moves[-1] != last:
@@ -114,7 +115,7 @@ def test_stepping_by_move_and_by_round():
 
 
 def test_an_entry_not_in_the_log_is_named_with_the_entries_there_are():
-    replay = replay_transcript((VECTORS / "session-probe-3p.p2pt").read_bytes(), get_game)
+    replay = replay_transcript((VECTORS / "session-probe-3p.p2pt").read_bytes(), get_presentation)
     with pytest.raises(ValueError, match=rf"there is no entry {replay.entries}: the log's entries are 0 to {replay.entries - 1}"):
         replay.step_of_entry(replay.entries)
     with pytest.raises(ValueError, match="there is no entry -1"):
@@ -123,10 +124,10 @@ def test_an_entry_not_in_the_log_is_named_with_the_entries_there_are():
 
 def test_a_transcript_cut_short_replays_up_to_the_cut_and_a_file_of_another_kind_is_refused():
     data = (VECTORS / "session-probe-3p.p2pt").read_bytes()
-    whole = replay_transcript(data, get_game)
-    cut = replay_transcript(data[: len(data) * 2 // 3], get_game)
+    whole = replay_transcript(data, get_presentation)
+    cut = replay_transcript(data[: len(data) * 2 // 3], get_presentation)
     assert cut.cut_short and 0 < cut.entries < whole.entries
     with pytest.raises(TranscriptError, match="not a p2pgames transcript"):
-        replay_transcript(encode_record(canonical.encode(["hello", {}])) + data, get_game)
+        replay_transcript(encode_record(canonical.encode(["hello", {}])) + data, get_presentation)
     with pytest.raises(TranscriptError, match="the file is empty"):
-        replay_transcript(b"", get_game)
+        replay_transcript(b"", get_presentation)

@@ -14,7 +14,7 @@ from switchboard import Switchboard
 from test_session_robustness import like
 
 from p2pgames.crypto import Identity
-from p2pgames.games import get_game
+from p2pgames.games import get_presentation
 from p2pgames.session import (
     WATCHER_SEAT, ChatReceived, GameEnded, GameStarted, LocalError, Logged, Notice, Rejected, Watcher, open_envelope,
 )
@@ -24,7 +24,7 @@ SENT_TO_WATCHERS = {"host-hello", "watching", "lobby", "start", "entry", "chat",
 
 
 def watcher(name: str = "wanda") -> Watcher:
-    return Watcher(Identity.generate(name.encode().ljust(32, b".")), name, get_game)
+    return Watcher(Identity.generate(name.encode().ljust(32, b".")), name, get_presentation)
 
 
 def host_log(board: Switchboard) -> list[bytes]:

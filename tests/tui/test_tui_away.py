@@ -415,7 +415,7 @@ def test_a_bot_that_loses_its_connection_can_be_ended_for(pipe, deadline):
         port = listeners[0].socket.getsockname()[1]
         await nursery.start(human.node.serve, listeners)
         nursery.start_soon(human.pump)
-        bot = Node(seeded_session(seed, "bot-1", bot=True, narrate=False))
+        bot = Node(seeded_session(seed, "bot-1", bot=True, presentation=None))
 
         async def run_bot() -> None:
             with bot_scope:
@@ -450,7 +450,7 @@ def test_a_joiner_who_leaves_while_the_host_is_away_is_told_its_seat_is_kept_and
     host_scope = trio.CancelScope()
 
     async def start(nursery: trio.Nursery) -> Node:
-        host = Node(seeded_session(seed, "hostess", ruleset=game.ruleset(2), bot=True, narrate=False))
+        host = Node(seeded_session(seed, "hostess", ruleset=game.ruleset(2), bot=True, presentation=None))
         listeners = await open_host_listeners(0, LOOPBACK)
         port = listeners[0].socket.getsockname()[1]
 

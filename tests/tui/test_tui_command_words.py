@@ -13,9 +13,9 @@ import pytest
 
 from p2pgames.engine import RESERVED_WORDS, Composer, IllegalAction, MalformedAction, normalize_typed
 from p2pgames.engine.conformance import ConformanceError, play_random_game
-from p2pgames.games import _Delegating  # (until the game's presentation is its own)
-from p2pgames.games import get_game
-from p2pgames.games._probe import Probe
+from p2pgames.games import get_presentation
+from p2pgames.games._probe import GAME as PROBE
+from p2pgames.games._probe.presentation import ProbePresentation
 from p2pgames.tui._commands import _HELP, _QUIT, COMMAND_NAMES, COMMAND_WORDS, COMMANDS, Move, Unknown, interpret
 
 
@@ -29,7 +29,7 @@ def test_the_terminal_reads_each_reserved_word_as_a_command_and_its_words_are_re
     assert {normalize_typed(name).partition(" ")[0] for name, _ in COMMANDS} <= COMMAND_NAMES
 
 
-class _SaysLog(Probe):
+class _SaysLog(ProbePresentation):
     """The probe game with its moves typed as ``log play S3``: a move beginning with a word the
     terminal keeps for itself."""
 
@@ -41,14 +41,14 @@ class _SaysLog(Probe):
         return super().parse_action(state, player, " ".join(words[1:]), knowledge, names)
 
 
-class _ExplainsHelp(Probe):
+class _ExplainsHelp(ProbePresentation):
     """The probe game answering ``help`` as an information command of its own."""
 
     def explain(self, state, viewer, text, names):
         return ["the probe's own help"] if normalize_typed(text) == "help" else None
 
 
-class _ReadsQuit(Probe):
+class _ReadsQuit(ProbePresentation):
     """The probe game reading ``quit`` as a move (refused now, but known)."""
 
     def parse_action(self, state, player, text, knowledge, names):
@@ -81,34 +81,34 @@ class _Later(Composer):
         return None
 
 
-class _ComposesLater(Probe):
+class _ComposesLater(ProbePresentation):
     """The probe game with a composer to play a card that uses a reserved word only after its
     first command."""
 
     def __init__(self, offers: tuple[str, ...] = (), reads: str | None = None) -> None:
-        super().__init__()
+        super().__init__(PROBE)
         self.offers, self.reads = offers, reads
 
     def composer(self, state, player, knowledge):
         return _Later(self.offers, self.reads) if state.phase == "play" else None
 
 
-@pytest.mark.parametrize("game, problem", [
-    (_SaysLog(), "begins with the reserved word 'log'"),
-    (_ExplainsHelp(), "explain answers the reserved word 'help'"),
-    (_ReadsQuit(), "parse_action knows the reserved word 'quit'"),
+@pytest.mark.parametrize("shown, problem", [
+    (_SaysLog(PROBE), "begins with the reserved word 'log'"),
+    (_ExplainsHelp(PROBE), "explain answers the reserved word 'help'"),
+    (_ReadsQuit(PROBE), "parse_action knows the reserved word 'quit'"),
     (_ComposesLater(offers=("log it",)), "is offered 'log it', which begins with the reserved word 'log'"),
     (_ComposesLater(reads="quit"), "the composer after 'next' knows the reserved word 'quit'"),
 ])
-def test_the_conformance_check_refuses_a_game_that_uses_a_reserved_word(game, problem):
+def test_the_conformance_check_refuses_a_game_that_uses_a_reserved_word(shown, problem):
     with pytest.raises(ConformanceError, match=problem):
-        play_random_game(_Delegating.of(game), game.ruleset(2), b"reserved", exhaustive=False)
+        play_random_game(shown, PROBE.ruleset(2), b"reserved", exhaustive=False)
 
 
 def test_steam_torpedo_ends_a_turn_with_end_which_the_terminal_leaves_to_it():
-    torpedo = get_game("torpedo")
+    torpedo = get_presentation("torpedo")
     assert "end" not in RESERVED_WORDS and "end" not in COMMAND_NAMES
     # In the action phase "end" is the move; anywhere else it is still no command of the terminal.
     assert interpret("end", ("maneuver +1 0", "end")) == Move(1)
     assert isinstance(interpret("end", ("absorb", "assign Bulkhead")), Unknown)
-    play_random_game(_Delegating.of(torpedo), torpedo.ruleset(2, {"build": "starter"}), b"reserved", exhaustive=False)
+    play_random_game(torpedo, torpedo.rules.ruleset(2, {"build": "starter"}), b"reserved", exhaustive=False)

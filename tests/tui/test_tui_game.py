@@ -9,7 +9,7 @@ import trio
 from prompt_toolkit.output import ColorDepth
 
 from p2pgames.crypto import Identity
-from p2pgames.games import get_game
+from p2pgames.games import get_game, get_presentation
 from p2pgames.net import Node
 from p2pgames.session import ChatReceived, FaultCode, Halted, Session, make_envelope
 from p2pgames.tui import run_terminal_game
@@ -442,7 +442,7 @@ def test_a_task_that_crashes_after_setup_is_raised_after_the_screen_closes(pipe,
 
         nursery.start_soon(crash)
         game = get_game("probe")
-        return Node(Session(Identity.generate(), "alice", get_game, ruleset=game.ruleset(2)))
+        return Node(Session(Identity.generate(), "alice", get_game, ruleset=game.ruleset(2), presentation=get_presentation))
 
     with pytest.raises(RuntimeError, match="a bug in a peer task"):
         run_terminal_game(setup, title="Probe", input=pipe, output=SizedOutput())

@@ -7,7 +7,7 @@ from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
 from p2pgames.engine import ChoiceGroup, LocalTable, Panel, Simultaneous, Turn
-from p2pgames.games import get_game
+from p2pgames.games import get_game, get_presentation
 from p2pgames.session import Decision
 from p2pgames.tui._commands import (
     BadNumber,
@@ -246,7 +246,7 @@ def test_game_panels_fit_80_columns(name):
             table.act(actor, game.legal_actions(table.state, actor, table.view(actor))[0])
         else:
             break
-        rows = layout_panels(game.panels(table.state, 0, table.view(0), names), 80, THEME)
+        rows = layout_panels(get_presentation(name).panels(table.state, 0, table.view(0), names), 80, THEME)
         assert all(line_width(row) <= 80 for row in rows)
 
 

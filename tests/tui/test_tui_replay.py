@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from prompt_toolkit.output import DummyOutput
 
-from p2pgames.games import get_game
+from p2pgames.games import get_presentation
 from p2pgames.session import replay_transcript
 from p2pgames.tui import ReplayScreen
 
@@ -17,7 +17,7 @@ VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 
 @pytest.fixture(scope="module")
 def replay():
-    return replay_transcript((VECTORS / "session-beltpunk-2p.p2pt").read_bytes(), get_game)
+    return replay_transcript((VECTORS / "session-beltpunk-2p.p2pt").read_bytes(), get_presentation)
 
 
 def pressed(replay, pipe, keys: str) -> ReplayScreen:

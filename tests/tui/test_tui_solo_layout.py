@@ -12,7 +12,7 @@ import pytest
 
 from p2pgames.bots import PlayoutBot
 from p2pgames.engine import LocalTable
-from p2pgames.games import get_game
+from p2pgames.games import get_game, get_presentation
 from p2pgames.games.steamcourt.solo import Beat, Strike, StopTrick
 from p2pgames.games.steamcourt.solo_game import SteamCourtSolo
 from p2pgames.tui._panels import MAX_GUTTER, layout_panels
@@ -22,6 +22,7 @@ from p2pgames.tui._theme import Theme
 
 GAME = get_game("steamcourt")
 RULESET = GAME.ruleset(1)
+SHOWN = get_presentation("steamcourt").for_ruleset(RULESET)  # (the Solo variant's)
 THEME = Theme(False)
 # An 80×24 screen less the title and status bars, the input line, the log's rule and its fewest
 # rows, and three rows for the prompt and the numbered choices.
@@ -42,7 +43,7 @@ def screens(game, seed):
     bot = PlayoutBot(seed)
     while True:
         step = table.settle()
-        panels = game.panels(table.state, 0, table.view(0), ["you"])
+        panels = SHOWN.panels(table.state, 0, table.view(0), ["you"])
         yield table.state.round, panels, [plain(row) for row in layout_panels(panels, 80, THEME)]
         if table.over:
             return

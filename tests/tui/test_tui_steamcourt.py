@@ -16,7 +16,7 @@ from prompt_toolkit.input import create_pipe_input
 
 from p2pgames.bots import PlayoutBot
 from p2pgames.engine import LocalTable, ReactionWindow, Turn
-from p2pgames.games import get_game
+from p2pgames.games import get_game, get_presentation
 from p2pgames.games.steamcourt import SteamCourt
 from p2pgames.session import Decision
 from p2pgames.tui import run_terminal_game
@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "games" / "steamcourt"))
 from steamcourt_scenarios import NAMES, Court  # noqa: E402
 
 GAME = get_game("steamcourt")
+SHOWN = get_presentation("steamcourt")
 THEME = Theme(False)
 ALICE, BOB, CAROL, DAVE = 0, 1, 2, 3
 
@@ -44,11 +45,11 @@ def decision_of(table: LocalTable, seat: int, names) -> Decision:
     """``seat``'s decision as its session offers it: the choices, grouped, and the standing answer."""
     view = table.view(seat)
     actions = GAME.legal_actions(table.state, seat, view)
-    texts = tuple(GAME.describe_action(table.state, seat, action, view, names) for action in actions)
-    groups = tuple(GAME.group_choices(table.state, seat, actions, texts))
+    texts = tuple(SHOWN.describe_action(table.state, seat, action, view, names) for action in actions)
+    groups = tuple(SHOWN.group_choices(table.state, seat, actions, texts))
     if all(len(group.members) == 1 for group in groups):
         groups = ()
-    standing = GAME.standing_answer(table.state, seat, view)
+    standing = SHOWN.standing_answer(table.state, seat, view)
     return Decision(table.step(), tuple(actions), texts, False, groups, (), standing)
 
 
@@ -56,14 +57,14 @@ def screen_rows(table: LocalTable, seat: int, names, columns: int = 80, rows: in
     """The table part of the screen as the terminal UI lays it out for ``seat`` to decide."""
     decision = decision_of(table, seat, names)
     budget = rows - FIXED_ROWS - len(choice_lines(decision, columns))
-    laid = layout_panels(GAME.panels(table.state, seat, table.view(seat), names), columns, THEME, max_rows=budget)
+    laid = layout_panels(SHOWN.panels(table.state, seat, table.view(seat), names), columns, THEME, max_rows=budget)
     assert len(laid) <= budget and all(line_width(row) <= columns for row in laid)
     return [plain(row) for row in laid]
 
 
 def asked(table: LocalTable, seat: int) -> list[str]:
     """The lines of the "You are asked" panel ``seat`` sees (empty: none)."""
-    for panel in GAME.panels(table.state, seat, table.view(seat), NAMES[: table.players]):
+    for panel in SHOWN.panels(table.state, seat, table.view(seat), NAMES[: table.players]):
         if panel.title == "You are asked":
             return ["".join(text for _, text in line) for line in panel.lines]
     return []

@@ -13,7 +13,7 @@ from prompt_toolkit.document import Document
 
 from p2pgames.bots import bot_for
 from p2pgames.engine import LocalTable, ReactionWindow, Simultaneous, Turn
-from p2pgames.games import get_game
+from p2pgames.games import get_game, get_presentation
 from p2pgames.session import Decision
 from p2pgames.tui import run_terminal_game
 from p2pgames.tui._completion import ChoiceCompleter
@@ -24,6 +24,7 @@ from p2pgames.tui._theme import Theme
 from tui_tables import SizedOutput, Table
 
 GAME = get_game("torpedo")
+SHOWN = get_presentation("torpedo")
 COLUMNS, ROWS = 80, 24
 THEME = Theme(False)
 # Rows of the screen that are not the table nor the prompt: the title and status bars, the input
@@ -383,12 +384,12 @@ def laid_out(state, seat: int, columns: int = COLUMNS, rows: int = ROWS, names=(
     a ``columns``×``rows`` terminal: "Your move", the warnings and the choices as the session
     offers them, above them the panels in what rows are left."""
     actions = GAME.legal_actions(state, seat, {})
-    texts = tuple(GAME.describe_action(state, seat, action, {}, names) for action in actions)
-    groups = tuple(GAME.group_choices(state, seat, actions, texts))
-    warnings = tuple(GAME.warnings(state, seat, {}, names))
+    texts = tuple(SHOWN.describe_action(state, seat, action, {}, names) for action in actions)
+    groups = tuple(SHOWN.group_choices(state, seat, actions, texts))
+    warnings = tuple(SHOWN.warnings(state, seat, {}, names))
     decision = Decision(GAME.step(state), tuple(actions), texts, False, groups, warnings)
     prompt = choice_lines(decision, columns)
-    table = layout_panels(GAME.panels(state, seat, {}, names), columns, THEME, max_rows=rows - FIXED_ROWS - len(prompt))
+    table = layout_panels(SHOWN.panels(state, seat, {}, names), columns, THEME, max_rows=rows - FIXED_ROWS - len(prompt))
     return [plain(row) for row in table + prompt]
 
 
@@ -426,7 +427,7 @@ def test_defending_more_than_the_location_holds_is_warned_of_beside_absorb():
 def test_a_table_too_tall_for_the_rows_left_cuts_the_enemy_before_your_submarine():
     from tests.games.torpedo.torpedo_scenarios import table
 
-    panels = GAME.panels(table(active=0), 0, {}, ("bruno", "ludovic"))
+    panels = SHOWN.panels(table(active=0), 0, {}, ("bruno", "ludovic"))
     rows = [plain(row) for row in layout_panels(panels, COLUMNS, THEME, max_rows=12)]
     enemy, you = table_rows("\n".join(rows), "enemy"), table_rows("\n".join(rows), "you")
     assert enemy[-1] == "… 2 more · F2 shows the whole table" and len(you) == 4

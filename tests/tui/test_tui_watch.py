@@ -9,7 +9,7 @@ import trio
 from prompt_toolkit.output import DummyOutput
 
 from p2pgames.crypto import Identity
-from p2pgames.games import get_game
+from p2pgames.games import get_presentation
 from p2pgames.net import SetupError
 from p2pgames.session import Notice, Watcher
 from p2pgames.tui import run_watch
@@ -24,7 +24,7 @@ def text(lines) -> str:
 
 def test_the_screen_shows_the_lobby_then_follows_the_game_and_can_look_back(pipe):
     board = Switchboard("beltpunk", 3, seed=b"watch-screen")
-    watcher = Watcher(Identity.generate(b"w" * 32), "wanda", get_game)
+    watcher = Watcher(Identity.generate(b"w" * 32), "wanda", get_presentation)
     screen = WatchScreen(color=False, input=pipe, output=DummyOutput())
     assert "Waiting for the host's table" in text(screen._table(80, None))
     board.watch(watcher)

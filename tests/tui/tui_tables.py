@@ -27,7 +27,7 @@ from prompt_toolkit.output import DummyOutput
 
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
-from p2pgames.games import get_game
+from p2pgames.games import get_game, get_presentation
 from p2pgames.net import JoinCode, NetSettings, Node, drive_bot, join_table, open_host_listeners
 from p2pgames.session import Fault, FaultCode, Halted, LocalError, Session, SessionEvent
 from p2pgames.tui._app import TerminalGame
@@ -51,6 +51,7 @@ def peer_random_bytes(seed: bytes, name: str) -> Callable[[int], bytes]:
 def seeded_session(seed: bytes, name: str, **options) -> Session:
     """The session of the peer called ``name``: its identity and randomness from ``seed``."""
     random_bytes = peer_random_bytes(seed, name)
+    options.setdefault("presentation", get_presentation)  # (a terminal shows the game)
     return Session(Identity.generate(random_bytes(32)), name, get_game, random_bytes=random_bytes, **options)
 
 
@@ -270,7 +271,7 @@ class Table:
 
     async def _start_bot(self, nursery: trio.Nursery, name: str, host: bool = False) -> Watched:
         ruleset = self.ruleset if host else None
-        node = Node(self._session(name, ruleset=ruleset, bot=True, narrate=False))
+        node = Node(self._session(name, ruleset=ruleset, bot=True, presentation=None))
         watched = Watched(node)
         if host:
             listeners = await open_host_listeners(0, LOOPBACK)

@@ -123,11 +123,5 @@ class DealBench(Game[DealBenchState]):
         state.phase = data["phase"]
         return state
 
-    def describe_action(self, state: DealBenchState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]) -> str:
-        return "audit"
-
-    def narrate(self, before: DealBenchState, event: Event, after: DealBenchState, names: Sequence[str]) -> list[str]:
-        return []
-
 
 GAME = DealBench()

@@ -20,20 +20,15 @@ Rules (2–4 players, cards ``c1`` … ``c{4N}`` worth their number):
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from p2pgames.engine import (
-    Act,
     CardOperations,
     CardState,
-    CardsDone,
     Chance,
-    ChanceOutcome,
     Claim,
     DeterministicRandom,
-    Event,
     Game,
     GameOver,
     GameState,
@@ -44,18 +39,13 @@ from p2pgames.engine import (
     Ruleset,
     RuleViolation,
     Simultaneous,
-    SimultaneousActs,
-    StandingAnswer,
     Step,
     Turn,
-    normalize_typed,
 )
 
 ROUNDS = 2
 HAND_SIZE = 3
 
-
-_CARD = re.compile(r"c[1-9][0-9]?")
 
 
 def card_value(name: str) -> int:
@@ -142,14 +132,14 @@ class Probe(Game[ProbeState]):
         if phase == "pass":
             return Turn((state.winner,), "pass your highest card to your left")
         if phase == "cheer":
-            return ReactionWindow(self._cheerers(state), "cheer for the round's winner?")
+            return ReactionWindow(self.cheerers(state), "cheer for the round's winner?")
         if phase == "over":
             best = max(state.points)
             winners = tuple(p for p in range(state.players) if state.points[p] == best)
             return GameOver(tuple(state.points), winners, f"{best} points")
         raise AssertionError(f"no step for phase {phase!r}")  # pragma: no cover
 
-    def _cheerers(self, state: ProbeState) -> tuple[int, ...]:
+    def cheerers(self, state: ProbeState) -> tuple[int, ...]:
         order = [(state.winner + k) % state.players for k in range(1, state.players)]
         return tuple(p for p in order if p not in state.answered)
 
@@ -166,7 +156,7 @@ class Probe(Game[ProbeState]):
                 best = max(hand, key=lambda slot: card_value(knowledge[slot]))
                 return [PassCard(best)]
             return [PassCard(slot) for slot in hand]
-        if state.phase == "cheer" and player in self._cheerers(state):
+        if state.phase == "cheer" and player in self.cheerers(state):
             return [Cheer(True), Cheer(False)]
         return []
 
@@ -229,7 +219,7 @@ class Probe(Game[ProbeState]):
             if action.cheer:
                 state.points[player] += 1
                 state.answered = [p for p in range(state.players) if p != state.winner]
-            if not self._cheerers(state):
+            if not self.cheerers(state):
                 self._end_round(state)
 
     def _end_round(self, state: ProbeState) -> None:
@@ -307,77 +297,6 @@ class Probe(Game[ProbeState]):
         state.winner = data["winner"]
         state.answered = list(data["answered"])
         return state
-
-    # -- presentation --------------------------------------------------------------------------
-
-    def describe_action(
-        self, state: ProbeState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
-    ) -> str:
-        if isinstance(action, (PlayCard, PassCard)):
-            verb = "play" if isinstance(action, PlayCard) else "pass"
-            return f"{verb} {knowledge.get(action.slot) or state.cards.value(action.slot) or f'#{action.slot}'}"
-        return "cheer" if action.cheer else "pass"
-
-    def parse_action(
-        self, state: ProbeState, player: int, text: str, knowledge: Knowledge, names: Sequence[str]
-    ) -> Any:
-        words = normalize_typed(text).split()
-        if words == ["cheer"] or words == ["pass"] and state.phase == "cheer":
-            if state.phase != "cheer" or player not in self._cheerers(state):
-                raise IllegalAction(player, "there is nothing to cheer for now")
-            return Cheer(words == ["cheer"])
-        if len(words) != 2 or words[0] not in ("play", "pass") or not _CARD.fullmatch(words[1]):
-            raise MalformedAction(f"{text!r} is not a probe move (play cN, pass cN, cheer or pass)")
-        verb, card = words
-        hand = state.hands[player]
-        slot = next((slot for slot in hand if knowledge.get(slot) == card), None)
-        if slot is None:
-            raise IllegalAction(player, f"{card} is not in your hand")
-        if verb == "play":
-            if state.phase != "play":
-                raise IllegalAction(player, "cards are played at the start of a round")
-            return PlayCard(slot)
-        if state.phase != "pass" or player != state.winner:
-            raise IllegalAction(player, "only the round's winner passes a card, after winning it")
-        highest = max((knowledge[slot] for slot in hand if slot in knowledge), key=card_value)
-        if highest != card:
-            raise IllegalAction(player, f"you must pass your highest card, {highest}")
-        return PassCard(slot)
-
-    def standing_answer(self, state: ProbeState, player: int, knowledge: Knowledge) -> StandingAnswer | None:
-        if state.phase == "cheer" and player in self._cheerers(state):
-            return StandingAnswer("never cheer", Cheer(False), "cheer")  # for the rest of the game
-        return None
-
-    def warnings(self, state: ProbeState, player: int, knowledge: Knowledge, names: Sequence[str]) -> Sequence[str]:
-        if state.phase == "pass" and player == state.winner:
-            left = names[(player + 1) % state.players]
-            return (f"The card you pass goes to {left}, who will know you held it.",)
-        return ()
-
-    def narrate(self, before: ProbeState, event: Event, after: ProbeState, names: Sequence[str]) -> list[str]:
-        if isinstance(event, ChanceOutcome):
-            return [f"{names[after.first]} starts"]
-        if isinstance(event, SimultaneousActs):
-            return ["everyone has chosen a card"]
-        if isinstance(event, CardsDone) and before.phase == "revealing":
-            return [f"{names[after.winner]} wins the round"]
-        if isinstance(event, Act):
-            if isinstance(event.action, PassCard):
-                return [f"{names[event.player]} passes a card to the left"]
-            if isinstance(event.action, Cheer) and event.action.cheer:
-                return [f"{names[event.player]} cheers and scores a point"]
-        return []
-
-    def narrate_private(
-        self, before: ProbeState, event: Event, after: ProbeState, viewer: int, knowledge: Knowledge,
-        names: Sequence[str],
-    ) -> list[str]:
-        # The card passed to the left is seen once its keys arrive: the card operations' end.
-        if isinstance(event, CardsDone) and before.phase == "cheer":
-            passed = [knowledge[slot] for slot in before.cards.disclosed_to(viewer) if slot in knowledge]
-            return [f"{names[before.winner]} passed you {card}" for card in passed]
-        return []
 
 
 GAME = Probe()

@@ -45,7 +45,7 @@ class Watchful(Session):
         random_bytes = reproducible_bytes(seed + b"/seat/" + bytes([seat]))
         super().__init__(
             Identity.generate(random_bytes(32)), f"bot-{seat}", get_game,
-            ruleset=ruleset if seat == 0 else None, bot=True, random_bytes=random_bytes, narrate=False,
+            ruleset=ruleset if seat == 0 else None, bot=True, random_bytes=random_bytes,
         )
         self.checked = 0
         self.ours_once: set[int] = set()  # every slot we ever held: seen then, legitimately

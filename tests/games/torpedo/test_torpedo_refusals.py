@@ -48,7 +48,7 @@ def _session(seat: int, ruleset) -> Session:
     random_bytes = reproducible_bytes(b"refusals/" + bytes([seat]))
     return Session(
         Identity.generate(random_bytes(32)), f"p{seat}", get_game,
-        ruleset=ruleset if seat == 0 else None, bot=True, narrate=False, random_bytes=random_bytes,
+        ruleset=ruleset if seat == 0 else None, bot=True, random_bytes=random_bytes,
     )
 
 
