@@ -18,12 +18,14 @@ def canonical_records(saved: list[bytes]):
 class Switchboard:
     """Host + joiners wired by in-memory queues. ``tamper(seat, data)`` may rewrite joiner frames.
 
+    With ``presented``, every session is given the game's presentation (it narrates, describes
+    decisions and keeps standing answers, as a player's does); without, the rules alone.
     With ``reach``, every seat tells the table where it "listens" (``("switchboard", 7000 + seat)``),
     so that a host may hand the table to another seat (§B15): the board then wires every joiner to
     the new host as the joiner's session follows it (:attr:`host_seat`)."""
 
     def __init__(
-        self, game_name: str, players: int, *, seed: bytes = b"t", options=None, bots=None, narrate=False,
+        self, game_name: str, players: int, *, seed: bytes = b"t", options=None, bots=None, presented=False,
         loader=get_game, reach: bool = False, open_seats: bool = True, forfeit: bool = False,
     ):
         game = loader(game_name)
@@ -38,7 +40,7 @@ class Switchboard:
             session = Session(
                 identity, f"p{seat}", loader,
                 ruleset=ruleset if seat == 0 else None,
-                random_bytes=rng, presentation=get_presentation if narrate else None, bot=True,
+                random_bytes=rng, presentation=get_presentation if presented else None, bot=True,
             )
             if reach:
                 session.set_reach([("switchboard", 7000 + seat)])

@@ -30,7 +30,7 @@ def logged(board: Switchboard, seat: int) -> list[Logged]:
 
 def test_the_card_passed_to_a_player_is_named_in_its_own_log_only_once_its_keys_arrive():
     passes: list[tuple[int, str]] = []
-    board = Switchboard("probe", PLAYERS, seed=b"private lines", narrate=True,
+    board = Switchboard("probe", PLAYERS, seed=b"private lines", presented=True,
                         bots=[RecordsPasses(passes) for _ in range(PLAYERS)])
     board.run()
     assert all(session.stage == "over" for session in board.sessions)

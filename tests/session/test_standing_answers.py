@@ -47,7 +47,7 @@ def watch_moves(board: Switchboard, seat: int) -> list:
 
 def test_a_standing_answer_is_given_now_and_then_by_the_players_own_peer():
     # Seeds whose deal gives seat 1 more than one cheer window to answer (most do).
-    board = Switchboard("probe", 3, bots=[NeverCheers(), MustNotBeAsked(), NeverCheers()], seed=b"e")
+    board = Switchboard("probe", 3, bots=[NeverCheers(), MustNotBeAsked(), NeverCheers()], seed=b"e", presented=True)
     human = board.sessions[1]
     moves = watch_moves(board, 1)
     board.run(until=lambda: human.decision() is not None and isinstance(human.decision().step, ReactionWindow))

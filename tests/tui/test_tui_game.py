@@ -553,14 +553,14 @@ def test_a_joiner_with_the_hosts_name_has_one_name_everywhere(pipe, deadline, tm
 
 def test_the_number_of_a_group_lists_its_choices_to_pick_by_number(pipe, deadline, monkeypatch):
     from p2pgames.engine import ChoiceGroup
-    from p2pgames.games._probe import Probe
+    from p2pgames.games._probe.presentation import ProbePresentation
 
     def one_line_for_all_plays(self, state, player, actions, texts):
         plays = tuple(index for index, text in enumerate(texts) if text.startswith("play "))
         rest = [ChoiceGroup(text, (index,)) for index, text in enumerate(texts) if index not in plays]
         return ([ChoiceGroup("play …", plays)] if plays else []) + rest
 
-    monkeypatch.setattr(Probe, "group_choices", one_line_for_all_plays)
+    monkeypatch.setattr(ProbePresentation, "group_choices", one_line_for_all_plays)
     table = Table(pipe)
 
     async def script(table: Table) -> None:
@@ -619,7 +619,7 @@ class CardPicker:
 
 
 def test_a_composer_builds_the_action_on_this_peer_then_it_is_made(pipe, deadline, monkeypatch):
-    from p2pgames.games._probe import Probe
+    from p2pgames.games._probe.presentation import ProbePresentation
 
     def composer(self, state, player, knowledge):
         if state.phase != "play":
@@ -629,9 +629,9 @@ def test_a_composer_builds_the_action_on_this_peer_then_it_is_made(pipe, deadlin
     def explain(self, state, viewer, text, names):
         return [f"{text.split()[1]}: a card worth {text.split()[1][1:]}"] if text.startswith("card ") else None
 
-    monkeypatch.setattr(Probe, "composer", composer)
-    monkeypatch.setattr(Probe, "explain", explain)
-    monkeypatch.setattr(Probe, "info_commands", (("card NAME", "what a card is worth"),))
+    monkeypatch.setattr(ProbePresentation, "composer", composer)
+    monkeypatch.setattr(ProbePresentation, "explain", explain)
+    monkeypatch.setattr(ProbePresentation, "info_commands", (("card NAME", "what a card is worth"),))
     table = Table(pipe)
 
     async def script(table: Table) -> None:

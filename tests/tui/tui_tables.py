@@ -352,7 +352,7 @@ class FakeSession:
         self.awaited: tuple[int, ...] = ()  # what Session.awaited_away says (tested with sessions)
         self.said_status = "working"
         self.deciding = False  # what Session.waiting_on_decision says: the thinking clocks run
-        self.game = self.replica = self.ruleset = None
+        self.game = self.presentation = self.replica = self.ruleset = None
         self.host_fingerprint = "00:11"
 
     def status(self) -> str:
