@@ -27,6 +27,9 @@ a median over repetitions. The targets (issue 11), on the project's 2-core machi
 * **verify**: ``python -m p2pgames verify FILE`` as a user runs it (a new process, so start-up
   counts) on a host's transcript of a full game of bot peers, next to the Ed25519 checks of that
   transcript's signatures alone (measured in this process); target ≤ 2.5× for every game.
+* the same for the Steam Torpedo transcript vector (a short game: mostly start-up, which is what
+  loading only the rules saves), and with ``--against COMMIT`` the same command as that commit
+  runs it, in the same rounds: old and new side by side.
 * full games of bot peers (Beltpunk, Steam Court, Steam Torpedo, Astonishing!): wall time, bytes
   sent per peer, peak memory per peer ≤ 80 MB.
 * Astonishing!: a card taken at random from a rival's hand end to end with 4 peers, next to the
@@ -52,6 +55,7 @@ a median over repetitions. The targets (issue 11), on the project's 2-core machi
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import os
@@ -62,7 +66,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import msgpack
 import trio
@@ -301,7 +305,9 @@ def bench_games(repeats: int, game: str = "beltpunk", players: int = 4, prefix: 
 
 def bench_verify(path: Path, prefix: str, repeats: int) -> dict:
     """``python -m p2pgames verify FILE`` as a user runs it (start-up included), next to the
-    Ed25519 checks of the file's signatures alone (:func:`signature_checks`), timed here.
+    Ed25519 checks of the file's signatures alone (:func:`signature_checks`), timed here. With
+    ``--against COMMIT`` (:data:`_AGAINST`), the same command of that commit's tree too, in the
+    same rounds (``{prefix}verify_before_*``): a change's speed-up is measured side by side.
 
     An installed package keeps its compiled bytecode, so the command runs with a bytecode cache
     (filled by one untimed run first) even where the environment turns caching off, as these
@@ -309,8 +315,9 @@ def bench_verify(path: Path, prefix: str, repeats: int) -> dict:
     source. Each round times the command and then the floor, and the ratio is the median of the
     rounds' ratios, so the machine's drift cancels."""
     checks = signature_checks(path.read_bytes())
-    command = [sys.executable, "-m", "p2pgames", "verify", str(path)]
-    times, floors, bare = [], [], []
+    trees = {"": None} if _AGAINST is None else {"": None, "before_": _AGAINST}
+    times: dict[str, list[float]] = {name: [] for name in trees}
+    floors, bare = [], []
     with tempfile.TemporaryDirectory() as cache:
         environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
         environment["PYTHONPYCACHEPREFIX"] = cache
@@ -318,27 +325,70 @@ def bench_verify(path: Path, prefix: str, repeats: int) -> dict:
         listed.write_bytes(msgpack.packb([[key.public_bytes_raw(), signature, message] for key, signature, message in checks]))
         bare_command = [sys.executable, "-c", _BARE_VERIFIER, str(listed)]
         for round_number in range(repeats + 1):
-            began = time.perf_counter()
-            done = subprocess.run(command, capture_output=True, text=True, env=environment)
-            elapsed = time.perf_counter() - began
-            if done.returncode != 0:
-                raise RuntimeError(f"verify failed on a benchmark transcript (exit {done.returncode}): {done.stdout}{done.stderr}")
+            for name, tree in trees.items():
+                elapsed = _time_verify(path, tree, environment)
+                if round_number:  # (round 0 warms up: it fills the bytecode cache)
+                    times[name].append(elapsed)
             began = time.perf_counter()
             subprocess.run(bare_command, check=True, env=environment)
             bare_elapsed = time.perf_counter() - began
             if round_number == 0:
-                continue  # the warm-up runs, which fill the bytecode cache
-            times.append(elapsed)
+                continue
             bare.append(bare_elapsed)
             floors.append(_median_time(lambda: [key.verify(signature, message) for key, signature, message in checks], 3))
-    return {
-        f"{prefix}verify_ms": statistics.median(times) * 1000,
+    figures = {
         f"{prefix}verify_floor_ms": statistics.median(floors) * 1000,
         f"{prefix}verify_signatures": len(checks),
-        f"{prefix}verify_ratio": statistics.median(t / f for t, f in zip(times, floors)),
         f"{prefix}verify_bare_ms": statistics.median(bare) * 1000,
         f"{prefix}verify_bare_ratio": statistics.median(b / f for b, f in zip(bare, floors)),
     }
+    for name in trees:
+        figures[f"{prefix}verify_{name}ms"] = statistics.median(times[name]) * 1000
+        figures[f"{prefix}verify_{name}ratio"] = statistics.median(t / f for t, f in zip(times[name], floors))
+    return figures
+
+
+def _time_verify(path: Path, tree: Path | None, environment: dict[str, str]) -> float:
+    """Seconds ``python -m p2pgames verify path`` takes, as this tree's or ``tree``'s code."""
+    if tree is not None:  # its package first on the path, whatever this environment installed
+        environment = {**environment, "PYTHONPATH": str(tree)}
+    began = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "p2pgames", "verify", str(path)], capture_output=True, text=True,
+                          env=environment, cwd=tree)
+    elapsed = time.perf_counter() - began
+    if done.returncode != 0:
+        raise RuntimeError(f"verify failed on a benchmark transcript (exit {done.returncode}): {done.stdout}{done.stderr}")
+    return elapsed
+
+
+# The tree of the commit given to ``--against`` while main runs (None: none given), whose
+# ``verify`` bench_verify times beside this tree's.
+_AGAINST: Path | None = None
+
+
+@contextlib.contextmanager
+def checked_out(commit: str) -> Iterator[Path]:
+    """A temporary checkout of ``commit`` of this repository (a git worktree, removed after).
+    Raises ``ValueError`` naming the commit when git can't check it out."""
+    repository = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as parent:
+        tree = Path(parent) / "tree"
+        done = subprocess.run(["git", "-C", str(repository), "worktree", "add", "--detach", str(tree), commit],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise ValueError(f"can't check out {commit!r}: {done.stderr.strip()}")
+        try:
+            yield tree
+        finally:
+            subprocess.run(["git", "-C", str(repository), "worktree", "remove", "--force", str(tree)], capture_output=True)
+
+
+def bench_verify_vector(repeats: int, game: str = "torpedo") -> dict:
+    """``verify`` of ``game``'s whole-game transcript vector (``protocol/vectors``), against its
+    floor: a short transcript, so mostly start-up (what the rules load)."""
+    vectors = Path(__file__).resolve().parents[1] / "protocol" / "vectors"
+    (path,) = sorted(vectors.glob(f"session-{game}-*p.p2pt"))
+    return bench_verify(path, f"vector_{game}_", repeats)
 
 
 # The least a verifier written in Python can take, shown next to ``p2pgames verify`` for scale: a
@@ -1117,6 +1167,14 @@ for _prefix, _title in (("", "4-player Beltpunk"), ("court_", "6-player Steam Co
         (f"{_prefix}verify_bare_ratio", "  bare verifier / floor (the least any Python verifier takes)", "x", None, None),
     ]
 ROWS += [
+    ("vector_torpedo_verify_ms", "p2pgames verify of the Steam Torpedo transcript vector (a new process)", "ms", None, None),
+    ("vector_torpedo_verify_floor_ms", "  floor: checking its signatures alone", "ms", None, None),
+    ("vector_torpedo_verify_ratio", "  verify / floor", "x", None, None),
+    ("vector_torpedo_verify_before_ms", "  verify as the commit given to --against runs it", "ms", None, None),
+    ("vector_torpedo_verify_before_ratio", "  that verify / floor (same rounds)", "x", None, None),
+    ("vector_torpedo_verify_bare_ratio", "  a bare Python verifier / floor", "x", None, None),
+]
+ROWS += [
     ("history_ms", "history of 500 transcripts (whole games), in-process, warm", "ms", None, None),
     ("history_mb", "  the transcripts' size", "MB", None, None),
     ("history_floor_ms", "  floor: reading those files' bytes", "ms", None, None),
@@ -1187,6 +1245,7 @@ GROUPS: dict[str, Callable[[bool], dict]] = {
     },
     "floods": lambda quick: bench_floods(5 if quick else 15),
     "history": lambda quick: bench_history(1 if quick else 5),
+    "verify": lambda quick: bench_verify_vector(3 if quick else 9),
     "succession": lambda quick: {**bench_succession(1 if quick else 5), **bench_take_over(1 if quick else 5)},
 }
 
@@ -1198,12 +1257,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only", metavar="GROUP,...", help=f"run only these groups of figures: {', '.join(GROUPS)}",
     )
+    parser.add_argument(
+        "--against", metavar="COMMIT",
+        help="also time verify as COMMIT runs it, in the same rounds (a checkout in a temporary git worktree)",
+    )
     args = parser.parse_args(argv)
+    if args.against is not None:
+        global _AGAINST
+        try:
+            with checked_out(args.against) as tree:
+                _AGAINST = tree
+                return _report(args, parser)
+        except ValueError as error:
+            parser.error(str(error))
+        finally:
+            _AGAINST = None
+    return _report(args, parser)
+
+
+def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     chosen = list(GROUPS) if args.only is None else [name.strip() for name in args.only.split(",")]
     unknown = [name for name in chosen if name not in GROUPS]
     if unknown:
         parser.error(f"no group {', '.join(unknown)}: the groups are {', '.join(GROUPS)}")
     figures: dict[str, Any] = {"cpus": os.cpu_count()}
+    if args.against is not None:
+        figures["against"] = args.against
     for name in GROUPS:
         if name in chosen:
             figures.update(GROUPS[name](args.quick))
@@ -1227,6 +1306,7 @@ def main(argv: list[str] | None = None) -> int:
         (figures.get("flood_seconds"), "s for N (each flood)"), (figures.get("successions_measured"), "successions"),
         (figures.get("take_overs_measured"), "take-overs"),
         (figures["cpus"], "CPUs"),
+        (figures.get("against"), "is the commit --against named"),
     ]
     print("(" + "; ".join(f"{count} {what}" for count, what in counts if count is not None) + ")")
     return 0

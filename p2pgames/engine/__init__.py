@@ -26,26 +26,28 @@ from p2pgames.engine._errors import (
 )
 from p2pgames.engine._game import (
     NO_KNOWLEDGE,
-    ChoiceGroup,
-    Composer,
     Concealment,
     Game,
     GameState,
     Knowledge,
     MAX_MOVE_TIME,
-    PANEL_RULE,
-    PANEL_TITLE_WIDTH,
-    PANEL_WIDTH,
-    Panel,
     RESERVED_WORDS,
     Ruleset,
     RulesetOption,
+    normalize_typed,
+)
+from p2pgames.engine._presentation import (
+    PANEL_RULE,
+    PANEL_TITLE_WIDTH,
+    PANEL_WIDTH,
+    ChoiceGroup,
+    Composer,
+    Panel,
+    Presentation,
     Segment,
     StandingAnswer,
-    normalize_typed,
     wrap_segments,
 )
-from p2pgames.engine._presentation import Presentation
 from p2pgames.engine._random import DeterministicRandom
 from p2pgames.engine._steps import (
     Act,

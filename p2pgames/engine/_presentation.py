@@ -10,24 +10,132 @@ session's protocol need only the rules; a terminal, and a session that narrates 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Generic, Sequence, TypeVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Hashable, Sequence, TypeVar
 
 from p2pgames.engine._errors import MalformedAction
-from p2pgames.engine._game import (
-    ChoiceGroup,
-    Composer,
-    Game,
-    Knowledge,
-    Panel,
-    Ruleset,
-    StandingAnswer,
-    normalize_typed,
-)
+from p2pgames.engine._game import Game, Knowledge, Ruleset, normalize_typed
 from p2pgames.engine._steps import Event
 
-__all__ = ["Presentation"]
+__all__ = [
+    "ChoiceGroup", "Composer", "PANEL_RULE", "PANEL_TITLE_WIDTH", "PANEL_WIDTH", "Panel", "Presentation", "Segment",
+    "StandingAnswer", "wrap_segments",
+]
 
 S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """A titled block of text for a screen: each line is a tuple of ``(style, text)`` segments.
+
+    Styles are names a user interface maps to colours and may ignore: ``""`` (plain), ``"dim"``,
+    ``"bold"``, ``"good"``, ``"bad"``, ``"warn"``, ``"you"``, and ``"suit-<name>"`` for a card suit.
+    """
+
+    title: str
+    lines: tuple[tuple[tuple[str, str], ...], ...]
+
+
+#: One styled run of a panel line: ``(style, text)`` (see :class:`Panel`).
+Segment = tuple[str, str]
+
+# A user interface shows a panel's lines beside a column of panel titles (at most
+# PANEL_TITLE_WIDTH columns, then PANEL_RULE). Lines at most PANEL_WIDTH wide fit that way in an
+# 80-column terminal, one row per line, leaving rows for the log at 80×24; wider ones make it give
+# every panel a heading row instead.
+PANEL_TITLE_WIDTH = 16
+PANEL_RULE = " │ "
+PANEL_WIDTH = 80 - PANEL_TITLE_WIDTH - len(PANEL_RULE)
+
+
+def wrap_segments(
+    segments: Sequence[Segment], indent: str = "", first: Sequence[Segment] = (), width: int = PANEL_WIDTH,
+) -> list[tuple[Segment, ...]]:
+    """Panel lines of at most ``width`` characters (a segment longer than a line has one of its
+    own): ``first``, then ``segments``, a space between two unless the first ends in one; lines
+    after the first start with ``indent``."""
+    lines: list[tuple[Segment, ...]] = []
+    line: list[Segment] = list(first)
+    used = sum(len(text) for _, text in line)
+    for segment in segments:
+        if used + 1 + len(segment[1]) > width and used > len(indent):
+            lines.append(tuple(line))
+            line, used = [("", indent)], len(indent)
+        if used and not line[-1][1].endswith(" "):
+            line.append(("", " "))
+            used += 1
+        line.append(segment)
+        used += len(segment[1])
+    lines.append(tuple(line))
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceGroup:
+    """One line of a long list of choices: ``label`` stands for the legal actions at ``members``
+    (indexes into the list the group was made from), e.g. ``lay 5 …`` for every lay of 5s. A group
+    of one member is that choice on its own.
+
+    ``parts`` say how the members group further as the player narrows them down, e.g. ``lay 5``,
+    ``lay 5 5``, ``lay 5 +X…`` (every count of a Multiplier laid with a 5), ``lay 5 5 +X…``: each
+    member in exactly one part. Empty: the group is its own one part (a user interface offers its
+    members' common start, then each member).
+    """
+
+    label: str
+    members: tuple[int, ...]
+    parts: tuple["ChoiceGroup", ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.members:
+            raise ValueError(f"the choice group {self.label!r} has no members")
+        if self.parts and sorted(m for part in self.parts for m in part.members) != sorted(self.members):
+            raise ValueError(f"the parts of the choice group {self.label!r} don't hold each of its members once")
+
+
+@dataclass(frozen=True, slots=True)
+class StandingAnswer:
+    """An answer a player may give once for a run of decisions like the current one: ``label`` is
+    how it is offered ("not this quarter"), ``action`` the legal action it makes now, and ``key``
+    names the run (a value that compares equal, e.g. ``("stop", quarter)``): while a decision's
+    standing answer has a key the player chose, the player's own peer answers it with that
+    decision's ``action`` by itself. The choice stays on that peer: the others see ordinary moves,
+    so a standing answer never reveals more than answering each time would.
+    """
+
+    label: str
+    action: Any
+    key: Hashable
+
+
+class Composer(ABC):
+    """Builds one action out of many small choices made on the player's own peer, for a decision
+    with too many legal actions to list (a submarine of 10 tiles out of 30): the player adds and
+    removes parts with typed commands, sees the result in the composer's panels, and the finished
+    action is submitted like any other. Nothing is sent until then, and nothing here is hashed.
+    Immutable: :meth:`apply` returns a new composer.
+    """
+
+    prompt: str = "compose your choice"
+
+    @abstractmethod
+    def commands(self) -> Sequence[str]:
+        """What the player may type now (``add Gatling Gun``, ``remove …``, ``done``), as typed."""
+
+    @abstractmethod
+    def apply(self, text: str) -> "Composer":
+        """The composer after the typed command ``text``. Raises :class:`IllegalAction` with a
+        reason a person can read for a command it knows that can't be done now ("you have 10
+        tiles already"), :class:`MalformedAction` for text that is no command of it."""
+
+    @abstractmethod
+    def panels(self) -> Sequence[Panel]:
+        """What a screen shows while composing (what is chosen so far, what may be added)."""
+
+    @abstractmethod
+    def action(self) -> Any | None:
+        """The finished action once the player said so (``done``), else ``None``."""
 
 
 class Presentation(ABC, Generic[S]):

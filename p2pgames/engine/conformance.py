@@ -37,8 +37,8 @@ from typing import Any, Callable, Sequence
 
 from p2pgames import canonical
 from p2pgames.engine._errors import IllegalAction, MalformedAction
-from p2pgames.engine._game import RESERVED_WORDS, Composer, Game, Ruleset, normalize_typed
-from p2pgames.engine._presentation import Presentation
+from p2pgames.engine._game import RESERVED_WORDS, Game, Ruleset, normalize_typed
+from p2pgames.engine._presentation import Composer, Presentation
 from p2pgames.engine._random import DeterministicRandom
 from p2pgames.engine._steps import (
     Act,

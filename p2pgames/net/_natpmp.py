@@ -26,7 +26,7 @@ NatpmpMapRequest              12         RFC 6886 §3.3 (lifetime 0 deletes: §3
 NatpmpMapAnswer               16         RFC 6886 §3.3
 ============================  =========  =================================================
 
-Every failure is a :class:`~p2pgames.net._portmap.MappingError` whose text is one line for the
+Every failure is a :class:`~p2pgames.net._mapping.MappingError` whose text is one line for the
 player; the caller adds the by-hand advice (``no_mapping_advice``), so the lines here end with
 what is particular to the router's answer.
 """
@@ -44,7 +44,7 @@ from typing import Callable, TypeVar
 
 import trio
 
-from p2pgames.net._portmap import MappingError, PortMapping, behind_another_nat, is_private_wan_address
+from p2pgames.net._mapping import MappingError, PortMapping, behind_another_nat, is_private_wan_address
 
 __all__ = [
     "AnswerHeader", "GATEWAY_PORT", "GatewayMapper", "NatpmpExternalAddressAnswer", "NatpmpExternalAddressRequest",
@@ -492,7 +492,7 @@ def _natpmp_refusal(router: str, result: int, doing: str) -> str:
 
 
 class GatewayMapper:
-    """A :class:`~p2pgames.net._portmap.PortMapper` speaking PCP to the router at ``gateway``
+    """A :class:`~p2pgames.net._mapping.PortMapper` speaking PCP to the router at ``gateway``
     (default: this machine's default IPv4 gateway) on ``port``, and NAT-PMP once the router has
     answered that it speaks no PCP; :attr:`method` says which ("PCP", then maybe "NAT-PMP").
 

@@ -40,7 +40,7 @@ from typing import Any, TypeVar
 import miniupnpc
 import trio
 
-from p2pgames.net._portmap import MappingError, PortMapping, behind_another_nat, is_private_wan_address
+from p2pgames.net._mapping import MappingError, PortMapping, behind_another_nat, is_private_wan_address
 
 __all__ = ["UPnPMapper"]
 
@@ -183,7 +183,7 @@ class _Gateway:
 
 
 class UPnPMapper:
-    """A :class:`~p2pgames.net._portmap.PortMapper` that asks the router by UPnP IGD.
+    """A :class:`~p2pgames.net._mapping.PortMapper` that asks the router by UPnP IGD.
 
     ``interface``: the IPv4 address of the network interface the SSDP search goes out on (None:
     the system's choice). ``discover_milliseconds``: how long miniupnpc waits for answers to

@@ -59,7 +59,6 @@ from p2pgames.engine import (
     Simultaneous,
     StandingAnswer,
 )
-from p2pgames.bots import bot_for
 from p2pgames.session._chat import ChatLimits, Offer, confirm_flood, line_size
 from p2pgames.session._events import (
     AgainAgreed,
@@ -1049,7 +1048,7 @@ class Session:
             elif self._decision_due(by_bot=True):
                 # The player has gone; until the hand-over can go, a bot decides for our seat.
                 if self._leaving_bot is None:
-                    self._leaving_bot = bot_for(self.game, self.secret_seed + b"leaving", self.open_seat_bot)  # type: ignore[arg-type]
+                    self._leaving_bot = self._new_bot(self.secret_seed + b"leaving")
                 replica = self.replica
                 action = self._leaving_bot.choose(self.game, replica.state, self.seat, self.knowledge, replica.step)
                 self._submit(self.secrets.choose(replica, self.game.encode_action(action)), decision=True)  # type: ignore[union-attr]
@@ -1101,6 +1100,14 @@ class Session:
             self._emit(DecisionNeeded(step, after_others=self._others_moved))
             self._others_moved = False
 
+    def _new_bot(self, seed: bytes) -> Any:
+        """A bot of the table's kind (:attr:`open_seat_bot`) for a seat no person plays now: ours
+        once the player has gone, or an open seat we take care of. Loaded only then, so a session
+        that never needs one loads no bot."""
+        from p2pgames.bots import bot_for
+
+        return bot_for(self.game, seed, self.open_seat_bot)  # type: ignore[arg-type]
+
     def _care_for_open_seats(self) -> bool:
         """Caretaker: submit what an open seat owes now — its bot's decision, or the opening of
         a choice it committed to. Whether we submitted one."""
@@ -1113,7 +1120,7 @@ class Session:
             if seat not in waiting:
                 continue
             if seat not in self._caretaking:
-                bot = bot_for(self.game, self.secret_seed + b"caretaker" + bytes([seat]), self.open_seat_bot)
+                bot = self._new_bot(self.secret_seed + b"caretaker" + bytes([seat]))
                 self._caretaking[seat] = (caretaker_secrets(self.secret_seed, seat), bot)
             secrets, bot = self._caretaking[seat]
             phase = replica.phase

@@ -1,4 +1,5 @@
-"""The screen: what the player sees of a :class:`~p2pgames.tui._app.TerminalGame`, and their keys.
+"""The screen: what the player sees of a :class:`~p2pgames.tui._app.TerminalGame` (a
+:class:`ShownGame`), and their keys.
 
 Rows, top to bottom::
 
@@ -21,7 +22,7 @@ from __future__ import annotations
 import enum
 import os
 import re
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.buffer import Buffer
@@ -47,13 +48,13 @@ from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import ColorDepth, Output
 
-from p2pgames.engine import ChoiceGroup, Panel, Sealed
+from p2pgames.engine import ChoiceGroup, Composer, Panel, Sealed
 from p2pgames.games import PLAYABLE, get_game
-from p2pgames.net import BOT_CLAIMED, BOT_LAUNCHED_HERE
-from p2pgames.session import Decision, Session
+from p2pgames.net import BOT_CLAIMED, BOT_LAUNCHED_HERE, Node
+from p2pgames.session import Decision, LobbyChanged, Session
 from p2pgames.tui._commands import COMMANDS, menu_lines
 from p2pgames.tui._alerts import notification
-from p2pgames.tui._clocks import clocks_text
+from p2pgames.tui._clocks import ThinkingClocks, clocks_text
 from p2pgames.tui._completion import ChoiceCompleter
 from p2pgames.tui._controls import FittedLines, ScrollingLog, ScrollingPage
 from p2pgames.tui._panels import SEE_ALL, content_width, layout_panels, natural_width
@@ -61,9 +62,6 @@ from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayAgain, Pla
 from p2pgames.tui._text import Line, duration, line_width, pad, plain, truncate, wrap
 from p2pgames.words import sentence_start
 from p2pgames.tui._theme import Theme
-
-if TYPE_CHECKING:
-    from p2pgames.tui._app import TerminalGame
 
 __all__ = ["Screen", "View", "away_seconds", "LEAVE_PROMPT"]
 
@@ -119,12 +117,43 @@ class View(enum.Enum):
     TABLE = "table"
 
 
+class ShownGame(Protocol):
+    """What a :class:`Screen` draws from and asks: the terminal's game
+    (:class:`~p2pgames.tui._app.TerminalGame`, which owns the screen and so is not imported here)."""
+
+    node: Node | None
+    mode: Mode
+    asking: Question | None
+    decision: Decision | None
+    composing: Composer | None
+    narrowed: ChoiceGroup | None
+    lobby: LobbyChanged | None
+    said: list[str]
+    verdict: str
+    log_lines: list[Line]
+    generation: int
+    may_play_again: bool
+    title: str
+    clocks: ThinkingClocks
+    clock: Callable[[], float]
+
+    @property
+    def offered(self) -> Decision | None: ...
+
+    @property
+    def lines(self) -> list[ChoiceGroup]: ...
+
+    def can_adjourn_alone(self) -> bool: ...
+
+    def can_hand_over(self) -> bool: ...
+
+
 class Screen:
     """The prompt_toolkit application showing ``game``; ``send`` takes what the player did."""
 
     def __init__(
         self,
-        game: "TerminalGame",
+        game: ShownGame,
         send: Callable[[PlayerInput], None],
         *,
         color: bool,

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from test_import_graph import is_presentation
+
 REPOSITORY = Path(__file__).resolve().parents[2]
 VECTORS = REPOSITORY / "protocol" / "vectors"
 
@@ -70,8 +72,9 @@ def test_verify_imports_only_what_replaying_needs(game):
     package = "p2pgames.games._probe" if game == "probe" else f"p2pgames.games.{game}"
     assert {"p2pgames.session._transcript", "p2pgames.session._replica", package} <= modules
     assert unneeded(modules) == []
-    # The game's bots play; replaying needs only its rules.
+    # The game's bots play, its presentation shows it; replaying needs only its rules.
     assert not any(m.startswith(f"p2pgames.games.{game}.bots") for m in modules)
+    assert [m for m in modules if is_presentation(m)] == []
 
 
 def test_the_check_sees_what_a_command_imports():
