@@ -1,7 +1,7 @@
 """Questions about a submarine in play that the rules, the views and bots all ask: who is where,
 what is manned, speed, armour, bonuses, and what an effect could aim at now.
 
-Every function reads a :class:`~p2pgames.games.torpedo.rules.TorpedoState` and changes nothing.
+Every function reads a :class:`~p2pgames.games.torpedo.state.TorpedoState` and changes nothing.
 Crew members are indexes 0–9 (``seat * 5 + k``, ``k = 0`` the captain); a crew record is
 ``(sub, position, ready, alive)``, ``sub`` being the seat whose submarine it is in (its own, or
 the enemy's after boarding).
@@ -9,7 +9,7 @@ the enemy's after boarding).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator
 
 from p2pgames.games.torpedo.geometry import (
     CLOSER,
@@ -20,10 +20,8 @@ from p2pgames.games.torpedo.geometry import (
     reaches,
     relative_position,
 )
+from p2pgames.games.torpedo.state import CREW_PER_SEAT, TorpedoState, crew_name, is_captain, owner, seat_crew
 from p2pgames.games.torpedo.tiles import Effect, Tile
-
-if TYPE_CHECKING:
-    from p2pgames.games.torpedo.rules import TorpedoState
 
 __all__ = [
     "CREW_PER_SEAT",
@@ -44,33 +42,12 @@ __all__ = [
     "is_manned",
     "loss_reasons",
     "no_target_reason",
+    "over_summary",
     "owner",
     "oxygen_room",
     "speed",
     "step_options",
 ]
-
-CREW_PER_SEAT = 5
-CAPTAIN = 0
-
-
-def owner(crew: int) -> int:
-    """The seat a crew member belongs to."""
-    return crew // CREW_PER_SEAT
-
-
-def crew_name(crew: int) -> str:
-    """``captain`` or ``sailor 1`` … ``sailor 4`` (the owner is said elsewhere)."""
-    k = crew % CREW_PER_SEAT
-    return "captain" if k == CAPTAIN else f"sailor {k}"
-
-
-def is_captain(crew: int) -> bool:
-    return crew % CREW_PER_SEAT == CAPTAIN
-
-
-def seat_crew(seat: int) -> range:
-    return range(seat * CREW_PER_SEAT, seat * CREW_PER_SEAT + CREW_PER_SEAT)
 
 
 def gears_left(state: "TorpedoState", seat: int, position: int) -> int:
@@ -213,6 +190,14 @@ def loss_reasons(state: "TorpedoState", seat: int) -> list[str]:
     if sum(state.oxygen[seat]) == 0:
         reasons.append("no oxygen left")
     return reasons
+
+
+def over_summary(state: "TorpedoState") -> str:
+    """One line for :class:`GameOver`, naming nobody (the session puts the names in front)."""
+    losers = state.losers
+    if len(losers) == 2:
+        return f"a draw: both submarines lost at once, after {state.turn} turns"
+    return f"the other submarine has {' and '.join(loss_reasons(state, losers[0]))}, after {state.turn} turns"
 
 
 # -- targets -------------------------------------------------------------------------------------------

@@ -38,22 +38,16 @@ from typing import Any, Mapping, Sequence
 from p2pgames.engine import (
     CardState,
     Chance,
-    ChoiceGroup,
-    Composer,
     DeterministicRandom,
-    Event,
     Game,
     GameOver,
-    GameState,
     IllegalAction,
     Knowledge,
-    Panel,
     ReactionWindow,
     Ruleset,
     RulesetError,
     RulesetOption,
     Simultaneous,
-    StandingAnswer,
     Step as EngineStep,
     Turn,
 )
@@ -83,12 +77,10 @@ from p2pgames.games.torpedo.actions import (
     encode_action,
 )
 from p2pgames.games.torpedo.effects import (
-    CREW_PER_SEAT,
     armour,
     attack_total,
     can_step,
     crew_in,
-    crew_name,
     crew_targets,
     defender_seat,
     destroyed,
@@ -99,226 +91,44 @@ from p2pgames.games.torpedo.effects import (
     is_manned,
     loss_reasons,
     no_target_reason,
+    over_summary,
     oxygen_room,
-    owner,
     relocations,
-    seat_crew,
     speed,
     step_options,
     tile_targets,
 )
 from p2pgames.games.torpedo.geometry import ADJACENT, CONTROL, POSITIONS, location_positions, position_name
+from p2pgames.games.torpedo.state import (
+    CAPTAIN_FREE,
+    CAPTAIN_JUST,
+    CAPTAIN_MISSED,
+    CAPTAIN_MOVED,
+    CAPTAIN_OWES,
+    CREW_PER_SEAT,
+    RESOLVING,
+    SEATS,
+    Phase,
+    TorpedoState,
+    crew_name,
+    owner,
+    seat_crew,
+)
 from p2pgames.games.torpedo.tiles import TILESET, Effect, Tile
 
 __all__ = ["Phase", "Torpedo", "TorpedoState", "BUILD_OPTIONS"]
 
 BUILD_OPTIONS = ("custom", "starter", "random", "draft")
-SEATS = (0, 1)
 START_SECTOR = 3
 START_UPPER = 1  # "each on its own player's side": player 1's submarine up, player 0's down (I2)
 TILES = TILESET.tiles
 
-
-class Phase:
-    """Names of the places in the flow (plain strings: they are part of the hashed state)."""
-
-    BUILD = "build"
-    DEAL = "deal"
-    DRAFT_ORDER = "draft-order"
-    DRAFT = "draft"
-    PLACEMENT = "placement"
-    SWAP = "swap"
-    FIRST = "first"
-    RECOVERY = "recovery"
-    ACTION = "action"
-    STEP = "step"
-    AIM = "aim"
-    DEFEND = "defend"
-    DRAIN = "drain"
-    SCAVENGE = "scavenge"
-    COUNTER = "counter"
-    OVER = "over"
-
-
-# Phases in which an effect is being resolved (``state.source`` says whose and which).
-RESOLVING = frozenset({Phase.STEP, Phase.AIM, Phase.DEFEND, Phase.DRAIN, Phase.SCAVENGE})
-PLAYING = frozenset({Phase.RECOVERY, Phase.ACTION, Phase.COUNTER}) | RESOLVING
-
 _NO_KIT: tuple[Tile, ...] = ()
-
-# The captain's free move, "just before or after his normal activation" (I15): the state's
-# ``captain`` says where the active seat's captain stands this turn.
-CAPTAIN_FREE = 0  # not activated yet: the free move may come now, just before his activation
-CAPTAIN_JUST = 1  # his activation was the active seat's last action: the free move may follow
-CAPTAIN_OWES = 2  # he made the free move first: his activation must come next
-CAPTAIN_MOVED = 3  # he made the free move (and his activation)
-CAPTAIN_MISSED = 4  # he activated and something else followed: no free move this turn
 
 
 def kit_of(tiles: Sequence[str]) -> tuple[Tile, ...]:
     """The :class:`Tile` of each name, once a submarine has its 10 tiles (else empty)."""
     return tuple(TILES[name] for name in tiles) if len(tiles) == builds.BUILD_SIZE else _NO_KIT
-
-
-class TorpedoState(GameState):
-    """The public state. Mutable: :meth:`Torpedo.apply` copies it, then changes the copy.
-
-    Per seat: ``tiles`` (names: the sorted build until placement, then by position
-    ``row * 5 + column``), ``kit`` (their :class:`Tile` values, derived and shared between copies:
-    never changed in place), ``damage`` and ``oxygen`` tokens by position. ``crew`` holds a record
-    ``(sub, position, ready, alive)`` per crew member ``seat * 5 + k`` (``k = 0`` the captain).
-
-    The effect being resolved: ``source`` = ``(seat, position, effect, doubled, reaction)`` or
-    ``None``; its triggering ``crews`` and ``stepping`` (whose move toward the control room is
-    next); for attacks ``amount`` (damage or oxygen still to place), ``hit`` (the location) and
-    ``assigned`` (the defender has begun placing: absorbing is no longer offered). ``after`` says
-    what the counter window follows: ``(-1, -1)`` a maneuver, else ``(position, effect)``.
-
-    ``notes`` is not part of the public state: it records what the last event did, for
-    :meth:`Torpedo.narrate`.
-    """
-
-    __slots__ = (
-        "cards",
-        "build",
-        "phase",
-        "turn",
-        "active",
-        "first",
-        "turns_taken",
-        "tiles",
-        "kit",
-        "damage",
-        "oxygen",
-        "crew",
-        "sectors",
-        "upper",
-        "maneuvered",
-        "captain",
-        "used",
-        "reacted",
-        "pool",
-        "drafter",
-        "picks",
-        "source",
-        "crews",
-        "stepping",
-        "amount",
-        "hit",
-        "assigned",
-        "after",
-        "losers",
-        "taken",
-        "notes",
-    )
-
-    cards: CardState
-    build: str  # the ruleset's build option
-    phase: str
-    turn: int  # turns started in the whole game
-    active: int  # the seat whose turn it is (-1 before the first turn)
-    first: int  # the first player (-1 until chosen)
-    turns_taken: list[int]  # turns started, per seat (1 during a seat's first turn)
-    tiles: list[tuple[str, ...]]
-    kit: list[tuple[Tile, ...]]
-    damage: list[list[int]]
-    oxygen: list[list[int]]
-    crew: list[tuple[int, int, bool, bool]]
-    sectors: list[int]
-    upper: int  # the seat whose submarine is up (port of the other) when both share a sector
-    maneuvered: bool  # this action phase
-    captain: int  # the captain's free move this turn: one of the CAPTAIN_* values (I15)
-    used: list[tuple[int, int, int]]  # single-use effects used this action phase: (seat, position, effect)
-    reacted: list[int]  # compartments that reacted in the open window
-    pool: list[str]  # the draft's remaining tiles
-    drafter: int  # who picks first in the draft (-1 until chosen)
-    picks: int  # draft picks made
-    source: tuple[int, int, int, bool, bool] | None
-    crews: tuple[int, ...]
-    stepping: int
-    amount: int
-    hit: str
-    assigned: bool
-    after: tuple[int, int]
-    losers: list[int]
-    taken: list[int]  # oxygen tokens the enemy took from each seat and no refill has put back (I27)
-    notes: list[tuple]
-
-    def copy(self) -> "TorpedoState":
-        # Cheap on purpose (bots copy states by the thousand): tuples are shared, lists of ints
-        # sliced, and nothing is deep-copied.
-        other = TorpedoState.__new__(TorpedoState)
-        other.cards = self.cards  # shared: Steam Torpedo deals no cards, so it never changes
-        other.build = self.build
-        other.phase = self.phase
-        other.turn = self.turn
-        other.active = self.active
-        other.first = self.first
-        other.turns_taken = self.turns_taken[:]
-        other.tiles = self.tiles[:]
-        other.kit = self.kit[:]
-        other.damage = [self.damage[0][:], self.damage[1][:]]
-        other.oxygen = [self.oxygen[0][:], self.oxygen[1][:]]
-        other.crew = self.crew[:]
-        other.sectors = self.sectors[:]
-        other.upper = self.upper
-        other.maneuvered = self.maneuvered
-        other.captain = self.captain
-        other.used = self.used[:]
-        other.reacted = self.reacted[:]
-        other.pool = self.pool[:]
-        other.drafter = self.drafter
-        other.picks = self.picks
-        other.source = self.source
-        other.crews = self.crews
-        other.stepping = self.stepping
-        other.amount = self.amount
-        other.hit = self.hit
-        other.assigned = self.assigned
-        other.after = self.after
-        other.losers = self.losers[:]
-        other.taken = self.taken[:]
-        other.notes = []
-        return other
-
-    # -- questions the rules, views and bots ask ----------------------------------------------
-
-    @property
-    def over(self) -> bool:
-        return self.phase == Phase.OVER
-
-    @property
-    def winner(self) -> int | None:
-        """The winning seat once the game is over with one loser; ``None`` otherwise (a draw, I14)."""
-        if self.phase == Phase.OVER and len(self.losers) == 1:
-            return 1 - self.losers[0]
-        return None
-
-    @property
-    def resolver(self) -> int:
-        """The seat whose effect is being resolved (-1: none)."""
-        return self.source[0] if self.source is not None else -1
-
-    @property
-    def first_turns(self) -> bool:
-        """Whether this is a player's first turn: nobody triggers an effect, not even as a
-        reaction ("During the first turn of each player …")."""
-        return self.active >= 0 and self.turns_taken[self.active] <= 1
-
-    @property
-    def captain_moved(self) -> bool:
-        """Whether the active seat's captain has made his free move this turn."""
-        return self.captain in (CAPTAIN_OWES, CAPTAIN_MOVED)
-
-    def effect_of(self, seat: int, position: int, effect: int) -> Effect | None:
-        effects = self.kit[seat][position].effects
-        return effects[effect] if effect < len(effects) else None
-
-    def total_oxygen(self, seat: int) -> int:
-        return sum(self.oxygen[seat])
-
-    def alive(self, seat: int) -> int:
-        return sum(1 for index in seat_crew(seat) if self.crew[index][3])
 
 
 # Steps are immutable: build the ones asked for again and again once.
@@ -355,7 +165,6 @@ _AIM_PROMPTS = {
 }
 _AIM_TURNS = {kind: tuple(Turn((seat,), prompt) for seat in SEATS) for kind, prompt in _AIM_PROMPTS.items()}
 _END, _PASS, _KEEP, _ABSORB = EndTurn(), Pass(), Keep(), Absorb()
-NO_REACTIONS = "no reactions this turn"  # the counter windows' standing answer, as offered
 
 
 class Torpedo(Game[TorpedoState]):
@@ -482,13 +291,11 @@ class Torpedo(Game[TorpedoState]):
         raise AssertionError(f"no step for phase {phase!r}")  # pragma: no cover
 
     def _result(self, state: TorpedoState) -> GameOver:
-        from p2pgames.games.torpedo import views
-
         losers = state.losers
         scores = tuple(0 if seat in losers else 1 for seat in SEATS)
         if len(losers) == 2:
-            return GameOver((1, 1), SEATS, views.over_summary(state))
-        return GameOver(scores, (1 - losers[0],), views.over_summary(state))
+            return GameOver((1, 1), SEATS, over_summary(state))
+        return GameOver(scores, (1 - losers[0],), over_summary(state))
 
     # -- legal actions -------------------------------------------------------------------------
 
@@ -965,50 +772,6 @@ class Torpedo(Game[TorpedoState]):
     def _tile_words(self, state: TorpedoState, seat: int, position: int) -> str:
         kit = state.kit[seat]
         return f"{kit[position].short} ({position_name(position)})" if kit else position_name(position)
-
-    def composer(self, state: TorpedoState, player: int, knowledge: Knowledge) -> Composer | None:
-        """The custom build is composed tile by tile on the builder's peer (``composer.py``)."""
-        if state.phase == Phase.BUILD and player in SEATS:
-            from p2pgames.games.torpedo.composer import BuildComposer
-
-            return BuildComposer(player)
-        return None
-
-    def standing_answer(self, state: TorpedoState, player: int, knowledge: Knowledge) -> StandingAnswer | None:
-        """In a counter window, "no reactions this turn": a pass now, and the player's own peer
-        passes the rest of this turn's windows by itself. Windows open only when a reaction is
-        legal (I6), so a player with none is never asked; this is for one who has some and wants
-        none. The key is the turn's number: it lapses when the turn ends. It stays on that peer:
-        the other sees ordinary passes."""
-        if state.phase != Phase.COUNTER or player != 1 - state.active:
-            return None
-        return StandingAnswer(NO_REACTIONS, _PASS, ("no reactions", state.turn))
-
-    def warnings(self, state: TorpedoState, player: int, knowledge: Knowledge, names: Sequence[str]) -> Sequence[str]:
-        """Hits that will land on ``player``'s control room: a location with nothing left, damage
-        a location can't hold (:func:`views.warnings`)."""
-        from p2pgames.games.torpedo import views
-
-        return views.warnings(state, player)
-
-    info_commands = (("tile NAME", "a compartment tile's full text"),)
-
-    def explain(self, state: TorpedoState, viewer: int | None, text: str, names: Sequence[str]) -> Sequence[str] | None:
-        """``tile NAME`` (its name or short name, any case): the tile's card text; ``None`` for
-        any other text."""
-        words = text.split()
-        if not words or words[0].casefold() != "tile":
-            return None
-        from p2pgames.games.torpedo import views
-
-        typed = " ".join(words[1:])
-        tile = TILESET.find(typed) if typed else None
-        if tile is None:
-            known = ", ".join(t.short for t in TILES.values())
-            if not typed:
-                return [f"Type tile and a tile's name or short name: {known}."]
-            return [f"No tile is called {typed!r}. The tiles: {known}."]
-        return views.tile_answer(tile)
 
     def allows(self, state: TorpedoState, player: int, action: Any, knowledge: Knowledge) -> bool:
         """A custom build lists only a few builds (there are millions): any legal build is
@@ -1515,52 +1278,6 @@ class Torpedo(Game[TorpedoState]):
         state.taken = list(data["taken"])
         state.notes = []
         return state
-
-    # -- presentation --------------------------------------------------------------------------
-
-    def describe_action(
-        self, state: TorpedoState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
-    ) -> str:
-        from p2pgames.games.torpedo import views
-
-        return views.describe_action(state, player, action)
-
-    def parse_action(
-        self, state: TorpedoState, player: int, text: str, knowledge: Knowledge, names: Sequence[str]
-    ) -> Any:
-        """The action ``text`` names (typed as :meth:`describe_action` prints it), checked by
-        :meth:`check_action`. Raises :class:`MalformedAction` for text that is no Steam Torpedo
-        move and :class:`IllegalAction` with the reason for a move the rules refuse (``typed.py``)."""
-        from p2pgames.games.torpedo import typed
-
-        return typed.parse_action(self, state, player, text)
-
-    def group_choices(
-        self, state: TorpedoState, player: int, actions: Sequence[Any], texts: Sequence[str]
-    ) -> list[ChoiceGroup]:
-        """A long list one line per verb (``maneuver …``, ``move …``, ``trigger …``, ``end``), each
-        with its parts per crew member or tile (:func:`views.group_choices`)."""
-        from p2pgames.games.torpedo import views
-
-        return views.group_choices(texts)
-
-    def round_label(self, state: TorpedoState) -> str | None:
-        return f"turn {state.turn}" if state.turn else None
-
-    def narrate(self, before: TorpedoState, event: Event, after: TorpedoState, names: Sequence[str]) -> list[str]:
-        from p2pgames.games.torpedo import views
-
-        return views.narrate(before, event, after, names)
-
-    def panels(self, state: TorpedoState, viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
-        from p2pgames.games.torpedo import views
-
-        return views.panels(self, state, viewer, names)
-
-    def help_text(self) -> str:
-        from p2pgames.games.torpedo import views
-
-        return views.HELP
 
 
 def _activates_captain(player: int, action: Any) -> bool:
