@@ -55,7 +55,7 @@ class TorpedoPresentation(Presentation[TorpedoState]):
         return views.narrate(before, event, after, names)
 
     def panels(self, state: TorpedoState, viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
-        return views.panels(self.rules, state, viewer, names)
+        return views.panels(state, viewer, names)
 
     def help_text(self) -> str:
         return views.HELP

@@ -77,28 +77,37 @@ from p2pgames.games.torpedo.actions import (
     encode_action,
 )
 from p2pgames.games.torpedo.effects import (
-    armour,
-    attack_total,
     can_step,
-    crew_in,
-    crew_targets,
+    check_assign,
+    check_drive,
+    check_effect,
+    check_react,
+    check_relocate,
+    check_target_crew,
+    check_target_tile,
     defender_seat,
     destroyed,
-    gears_left,
-    hit_of,
-    hittable,
     is_blocked,
-    is_manned,
-    loss_reasons,
     no_target_reason,
     over_summary,
-    oxygen_room,
-    relocations,
+    reactions,
+    resolution_options,
     speed,
     step_options,
-    tile_targets,
+    tile_words,
 )
-from p2pgames.games.torpedo.geometry import ADJACENT, CONTROL, POSITIONS, location_positions, position_name
+from p2pgames.games.torpedo.geometry import ADJACENT, CONTROL, POSITIONS, position_name
+from p2pgames.games.torpedo.resolving import (
+    after_active,
+    apply_absorb,
+    apply_aim,
+    apply_assign,
+    apply_pass,
+    apply_react,
+    apply_target_tile,
+    check_over,
+    resolve,
+)
 from p2pgames.games.torpedo.state import (
     CAPTAIN_FREE,
     CAPTAIN_JUST,
@@ -114,7 +123,7 @@ from p2pgames.games.torpedo.state import (
     owner,
     seat_crew,
 )
-from p2pgames.games.torpedo.tiles import TILESET, Effect, Tile
+from p2pgames.games.torpedo.tiles import TILESET, Tile
 
 __all__ = ["Phase", "Torpedo", "TorpedoState", "BUILD_OPTIONS"]
 
@@ -164,7 +173,7 @@ _AIM_PROMPTS = {
     "move-sub": "choose the submarine to move and how far",
 }
 _AIM_TURNS = {kind: tuple(Turn((seat,), prompt) for seat in SEATS) for kind, prompt in _AIM_PROMPTS.items()}
-_END, _PASS, _KEEP, _ABSORB = EndTurn(), Pass(), Keep(), Absorb()
+_END, _PASS, _KEEP = EndTurn(), Pass(), Keep()
 
 
 class Torpedo(Game[TorpedoState]):
@@ -304,11 +313,11 @@ class Torpedo(Game[TorpedoState]):
         if phase == Phase.ACTION:
             return self._action_phase_options(state, player) if player == state.active else []
         if phase in RESOLVING:
-            return self._resolution_options(state, player)
+            return resolution_options(state, player)
         if phase == Phase.COUNTER:
             if player != 1 - state.active:
                 return []
-            return [React(position, effect) for position, effect in self.reactions(state)] + [_PASS]
+            return [React(position, effect) for position, effect in reactions(state)] + [_PASS]
         if phase == Phase.RECOVERY:
             if player != state.active:
                 return []
@@ -400,92 +409,6 @@ class Torpedo(Game[TorpedoState]):
         if top >= 2 and mine == theirs:
             options.append(Maneuver(0, 0, 1 - state.upper))  # swing round: out and back (I5)
         return options
-
-    def reactions(self, state: TorpedoState) -> list[tuple[int, int]]:
-        """``(position, effect)`` of every counter effect the seat whose turn it is not may use
-        now: those of :meth:`counters` with a legal target."""
-        return [(position, number) for position, number, no_target in self.counters(state) if no_target is None]
-
-    def counters(self, state: TorpedoState) -> list[tuple[int, int, str | None]]:
-        """``(position, effect, why no target)`` of every counter effect the seat whose turn it
-        is not could use as a reaction now but for its target: in a compartment of its own it
-        mans (ready or exhausted crew), not destroyed, not blocked, not yet used in this window
-        (I7), single-use not yet used this action phase, and not in anyone's first turn. The
-        last field says why the effect has no legal target now (``None``: it has one)."""
-        if state.first_turns or state.phase == Phase.OVER:
-            return []
-        seat = 1 - state.active
-        found = []
-        for position in POSITIONS:
-            if position in state.reacted or destroyed(state, seat, position):
-                continue
-            tile = state.kit[seat][position]
-            if not any(effect.button == "counter" for effect in tile.effects):
-                continue
-            if not is_manned(state, seat, position) or is_blocked(state, seat, position):
-                continue
-            for number, effect in enumerate(tile.effects):
-                if effect.button == "counter" and (seat, position, number) not in state.used:
-                    found.append((position, number, no_target_reason(state, seat, effect)))
-        return found
-
-    def _resolution_options(self, state: TorpedoState, player: int) -> list[Any]:
-        seat = state.source[0]
-        phase = state.phase
-        if phase == Phase.DEFEND or phase == Phase.DRAIN:
-            if player != 1 - seat:
-                return []
-            if phase == Phase.DRAIN:
-                return [Assign(p) for p in self._drain_candidates(state)]
-            options: list[Any] = [] if state.assigned else [_ABSORB]
-            return options + [Assign(p) for p in self._defend_candidates(state)]
-        if player != seat:
-            return []
-        if phase == Phase.STEP:
-            crew = state.crews[state.stepping]
-            return [Step(crew, to) for to in step_options(state, seat, state.source[1])]
-        if phase == Phase.SCAVENGE:
-            return [TargetTile(p) for p in self._scavenge_candidates(state)]
-        return self._aim_options(state)
-
-    def _aim_options(self, state: TorpedoState) -> list[Any]:
-        seat, position, number, doubled, _ = state.source
-        effect = state.kit[seat][position].effects[number]
-        kind = effect.kind
-        if kind == "crew-attack" or kind == "repel":
-            return [TargetCrew(index) for index in crew_targets(state, seat, effect)]
-        if kind == "move-crew":
-            return [Relocate(index, to) for index, to in relocations(state, seat)]
-        if kind == "move-sub":
-            return self._drives(state, seat, effect.value * (2 if doubled else 1))
-        return [TargetTile(p) for p in tile_targets(state, seat, effect)]
-
-    def _drives(self, state: TorpedoState, seat: int, reach: int) -> list[Drive]:
-        options = []
-        for moved in (seat, 1 - seat):
-            start, other = state.sectors[moved], state.sectors[1 - moved]
-            for by in range(-min(reach, 4), min(reach, 4) + 1):
-                if by == 0 or not 1 <= start + by <= 5:
-                    continue
-                if start + by == other:
-                    options.append(Drive(moved, by, seat))
-                    options.append(Drive(moved, by, 1 - seat))
-                else:
-                    options.append(Drive(moved, by, None))
-        return options
-
-    def _defend_candidates(self, state: TorpedoState) -> list[int]:
-        return hittable(state, defender_seat(state), state.hit)
-
-    def _drain_candidates(self, state: TorpedoState) -> list[int]:
-        defender = defender_seat(state)
-        oxygen = state.oxygen[defender]
-        return [p for p in location_positions(defender, state.hit) if p != CONTROL and oxygen[p] > 0]
-
-    def _scavenge_candidates(self, state: TorpedoState) -> list[int]:
-        defender = defender_seat(state)
-        oxygen = state.oxygen[defender]
-        return [p for p in POSITIONS if p != CONTROL and oxygen[p] > 0]
 
     def _draft_choices(self, state: TorpedoState, seat: int) -> list[str]:
         other = 1 - seat
@@ -599,7 +522,7 @@ class Torpedo(Game[TorpedoState]):
 
     def _check_breathe(self, state: TorpedoState, player: int, action: Breathe) -> None:
         if state.oxygen[player][action.position] == 0:
-            raise IllegalAction(player, f"{self._tile_words(state, player, action.position)} holds no oxygen")
+            raise IllegalAction(player, f"{tile_words(state, player, action.position)} holds no oxygen")
 
     def _check_maneuver(self, state: TorpedoState, player: int, action: Maneuver) -> None:
         if state.maneuvered:
@@ -657,14 +580,14 @@ class Torpedo(Game[TorpedoState]):
                 player, f"your {who} is in {position_name(position)}: {position_name(to)} is not next to it"
             )
         if destroyed(state, sub, to):
-            raise IllegalAction(player, f"{self._tile_words(state, sub, to)} is destroyed: crew can't move into it")
+            raise IllegalAction(player, f"{tile_words(state, sub, to)} is destroyed: crew can't move into it")
 
     def _check_trigger(self, state: TorpedoState, player: int, action: Trigger) -> None:
         if state.first_turns:
             raise IllegalAction(player, "no effects are triggered during a player's first turn")
         position = action.position
-        words = self._tile_words(state, player, position)
-        effect = self._check_effect(state, player, position, action.effect, words)
+        words = tile_words(state, player, position)
+        effect = check_effect(state, player, position, action.effect, words)
         if not effect.triggered:
             raise IllegalAction(player, f"{words}'s effect works on standby while manned: it is never triggered")
         for crew in action.crews:
@@ -683,95 +606,14 @@ class Torpedo(Game[TorpedoState]):
         if reason is not None:
             raise IllegalAction(player, f"{words} has no target: {reason}")
 
-    def _check_effect(self, state: TorpedoState, player: int, position: int, number: int, words: str) -> Effect:
-        """The effect named, if its compartment may use it at all now."""
-        if destroyed(state, player, position):
-            raise IllegalAction(player, f"{words} is destroyed")
-        effects = state.kit[player][position].effects
-        if number >= len(effects):
-            raise IllegalAction(player, f"{words} has no effect {number + 1}" if effects else f"{words} has no effect")
-        if is_blocked(state, player, position):
-            raise IllegalAction(player, f"an enemy crew member is in {words}: its effects can't be used")
-        return effects[number]
-
-    def _check_react(self, state: TorpedoState, player: int, action: React) -> None:
-        if state.first_turns:
-            raise IllegalAction(player, "no effects are triggered during a player's first turn, not even as reactions")
-        position = action.position
-        words = self._tile_words(state, player, position)
-        effect = self._check_effect(state, player, position, action.effect, words)
-        if effect.button != "counter":
-            raise IllegalAction(player, f"{words}'s effect has no counter button: it can't react")
-        if not is_manned(state, player, position):
-            raise IllegalAction(player, f"{words} is not manned: a counter needs a crew member in it")
-        if position in state.reacted:
-            raise IllegalAction(player, f"{words} has reacted in this window already")
-        if (player, position, action.effect) in state.used:
-            raise IllegalAction(player, f"{words}'s effect is single-use and was used this action phase")
-        reason = no_target_reason(state, player, effect)
-        if reason is not None:
-            raise IllegalAction(player, f"{words} has no target: {reason}")
-
     def _check_step(self, state: TorpedoState, player: int, action: Step) -> None:
         crew = state.crews[state.stepping]
         if action.crew != crew:
             raise IllegalAction(player, f"your {crew_name(crew)} moves now")
         options = step_options(state, player, state.source[1])
         if action.to not in options:
-            names = " or ".join(self._tile_words(state, player, p) for p in options)
+            names = " or ".join(tile_words(state, player, p) for p in options)
             raise IllegalAction(player, f"your {crew_name(crew)} moves toward the control room: to {names}")
-
-    def _check_target_tile(self, state: TorpedoState, player: int, action: TargetTile) -> None:
-        if state.phase == Phase.SCAVENGE:
-            if action.position not in self._scavenge_candidates(state):
-                raise IllegalAction(player, "take the token from an enemy compartment (not the control room) that holds oxygen")
-            return
-        seat, position, number, _, _ = state.source
-        effect = state.kit[seat][position].effects[number]
-        if action.position not in tile_targets(state, seat, effect):
-            raise IllegalAction(player, _TILE_TARGET_RULES[effect.kind])
-
-    def _check_target_crew(self, state: TorpedoState, player: int, action: TargetCrew) -> None:
-        seat, position, number, _, _ = state.source
-        effect = state.kit[seat][position].effects[number]
-        if action.crew not in crew_targets(state, seat, effect):
-            who = "a sailor" if effect.crew == "sailor" else "a crew member"
-            if effect.kind == "repel":
-                raise IllegalAction(player, f"choose {who} of the enemy aboard your submarine")
-            raise IllegalAction(player, f"choose {who} of the enemy in its {hit_of(state, seat, effect)}")
-
-    def _check_relocate(self, state: TorpedoState, player: int, action: Relocate) -> None:
-        if (action.crew, action.to) not in relocations(state, player):
-            raise IllegalAction(
-                player, "move one of your crew members aboard your submarine to another compartment that is not destroyed"
-            )
-
-    def _check_drive(self, state: TorpedoState, player: int, action: Drive) -> None:
-        seat, position, number, doubled, _ = state.source
-        reach = state.kit[seat][position].effects[number].value * (2 if doubled else 1)
-        if action not in self._drives(state, seat, reach):
-            if abs(action.by) > reach:
-                raise IllegalAction(player, f"this effect moves a submarine up to {reach} sector{'s' if reach > 1 else ''}")
-            if not 1 <= state.sectors[action.seat] + action.by <= 5:
-                raise IllegalAction(player, "no submarine can leave the battle area (sectors 1–5)")
-            if action.upper is None:
-                raise IllegalAction(player, "both submarines end in one sector: choose port or starboard")
-            raise IllegalAction(player, "port or starboard is chosen only when both end in one sector")
-
-    def _check_assign(self, state: TorpedoState, player: int, action: Assign) -> None:
-        hit = state.hit
-        if state.phase == Phase.DRAIN:
-            if action.position not in self._drain_candidates(state):
-                raise IllegalAction(player, f"take the oxygen from a compartment of your {hit} that holds some")
-            return
-        if action.position not in self._defend_candidates(state):
-            raise IllegalAction(
-                player, f"the attack hit your {hit}: assign the damage to a compartment there (not the control room, not destroyed)"
-            )
-
-    def _tile_words(self, state: TorpedoState, seat: int, position: int) -> str:
-        kit = state.kit[seat]
-        return f"{kit[position].short} ({position_name(position)})" if kit else position_name(position)
 
     def allows(self, state: TorpedoState, player: int, action: Any, knowledge: Knowledge) -> bool:
         """A custom build lists only a few builds (there are millions): any legal build is
@@ -858,7 +700,7 @@ class Torpedo(Game[TorpedoState]):
             state.upper = action.upper
         state.maneuvered = True
         state.notes.append(("maneuver", player, action.own, action.enemy, action.upper, tuple(state.sectors)))
-        self._after_active(state, (-1, -1))
+        after_active(state, (-1, -1))
 
     def _apply_move(self, state: TorpedoState, player: int, action: Move) -> None:
         sub, _, _, alive = state.crew[action.crew]
@@ -886,43 +728,9 @@ class Torpedo(Game[TorpedoState]):
         self._step(state, action.crew, action.to, auto=False)
         self._continue_steps(state)
 
-    def _apply_react(self, state: TorpedoState, player: int, action: React) -> None:
-        effect = state.kit[player][action.position].effects[action.effect]
-        if effect.alert == "single":
-            state.used.append((player, action.position, action.effect))
-            state.used.sort()
-        state.reacted.append(action.position)
-        state.reacted.sort()
-        state.source = (player, action.position, action.effect, False, True)
-        state.crews = ()
-        state.notes.append(("react", player, action.position, action.effect))
-        self._resolve(state)
-
-    def _apply_pass(self, state: TorpedoState, player: int, action: Pass) -> None:
-        state.notes.append(("pass", player))
-        self._close_window(state)
-
     def _apply_end(self, state: TorpedoState, player: int, action: EndTurn) -> None:
         state.notes.append(("end", player))
         self._start_turn(state, 1 - player)
-
-    def _apply_target_tile(self, state: TorpedoState, player: int, action: TargetTile) -> None:
-        if state.phase == Phase.SCAVENGE:
-            self._scavenge(state, action.position)
-        else:
-            self._aim(state, action)
-
-    def _apply_aim(self, state: TorpedoState, player: int, action: Any) -> None:
-        self._aim(state, action)
-
-    def _apply_absorb(self, state: TorpedoState, player: int, action: Absorb) -> None:
-        self._absorb(state, auto=False)
-
-    def _apply_assign(self, state: TorpedoState, player: int, action: Assign) -> None:
-        if state.phase == Phase.DRAIN:
-            self._drain(state, action.position, auto=False)
-        else:
-            self._assign(state, action.position, auto=False)
 
     # -- the flow ------------------------------------------------------------------------------
 
@@ -953,28 +761,13 @@ class Torpedo(Game[TorpedoState]):
     def _breathe(self, state: TorpedoState, seat: int, position: int, auto: bool) -> None:
         state.oxygen[seat][position] -= 1
         state.notes.append(("breathe", seat, position, auto))
-        if self._check_over(state):
+        if check_over(state):
             return
         crew = state.crew
         for index in seat_crew(seat):
             sub, at, ready, alive = crew[index]
             if alive and not ready:
                 crew[index] = (sub, at, True, alive)
-        state.phase = Phase.ACTION
-
-    def _after_active(self, state: TorpedoState, after: tuple[int, int]) -> None:
-        """The active player's maneuver or effect is done: the other seat's counter window opens
-        if it has a reaction, else play goes on."""
-        state.after = after
-        state.reacted = []
-        if self.reactions(state):
-            state.phase = Phase.COUNTER
-        else:
-            state.phase = Phase.ACTION
-
-    def _close_window(self, state: TorpedoState) -> None:
-        state.reacted = []
-        state.after = (-1, -1)
         state.phase = Phase.ACTION
 
     def _continue_steps(self, state: TorpedoState) -> None:
@@ -992,7 +785,7 @@ class Torpedo(Game[TorpedoState]):
                 state.phase = Phase.STEP
                 return
             self._step(state, crew, options[0], auto=True)
-        self._resolve(state)
+        resolve(state)
 
     def _step(self, state: TorpedoState, crew: int, to: int, auto: bool) -> None:
         sub, at, _, alive = state.crew[crew]
@@ -1000,208 +793,6 @@ class Torpedo(Game[TorpedoState]):
         state.stepping += 1
         if to != at:
             state.notes.append(("step", crew, sub, to, auto))
-
-    def _resolve(self, state: TorpedoState) -> None:
-        """Resolve the effect in ``state.source`` (its crew have moved and exhausted)."""
-        seat, position, number, doubled, _ = state.source
-        effect = state.kit[seat][position].effects[number]
-        kind = effect.kind
-        if kind == "attack" or kind == "oxygen-attack":
-            defender = 1 - seat
-            hit = hit_of(state, seat, effect)
-            total = attack_total(state, seat, effect)
-            plates = armour(state, defender, hit)
-            state.hit = hit
-            # Two keys "double the final effect": what gets through the armour (I9).
-            state.amount = max(0, total - plates) * (2 if doubled else 1)
-            state.assigned = False
-            state.notes.append(("attack", seat, kind, hit, total, plates, state.amount))
-            if state.amount == 0:
-                self._effect_done(state)
-            elif kind == "attack":
-                self._continue_defence(state)
-            else:
-                self._continue_drain(state)
-            return
-        state.phase = Phase.AIM
-        options = self._aim_options(state)
-        if len(options) == 1:
-            self._aim(state, options[0], auto=True)
-
-    def _aim(self, state: TorpedoState, target: Any, auto: bool = False) -> None:
-        seat, position, number, doubled, _ = state.source
-        effect = state.kit[seat][position].effects[number]
-        kind = effect.kind
-        crew = state.crew
-        if kind == "crew-attack" or kind == "repel":
-            self._eliminate(state, target.crew)
-            state.notes.append(("eliminated", target.crew, kind, auto))
-            if self._check_over(state):
-                return
-        elif kind == "board":
-            boarder = state.crews[0]
-            _, _, ready, alive = crew[boarder]
-            crew[boarder] = (1 - seat, target.position, ready, alive)
-            state.notes.append(("board", boarder, 1 - seat, target.position, auto))
-        elif kind == "repair":
-            removed = min(effect.value * (2 if doubled else 1), state.damage[seat][target.position])
-            state.damage[seat][target.position] -= removed
-            state.notes.append(("repair", seat, target.position, removed, auto))
-        elif kind == "refill":
-            added = min(
-                effect.value * (2 if doubled else 1), oxygen_room(state, seat, target.position), state.taken[seat]
-            )
-            state.oxygen[seat][target.position] += added
-            state.taken[seat] -= added
-            state.notes.append(("refill", seat, target.position, added, auto))
-        elif kind == "move-crew":
-            sub, _, ready, alive = crew[target.crew]
-            crew[target.crew] = (sub, target.to, ready, alive)
-            state.notes.append(("relocate", target.crew, sub, target.to, auto))
-        elif kind == "move-sub":
-            state.sectors[target.seat] += target.by
-            if target.upper is not None:
-                state.upper = target.upper
-            state.notes.append(("drive", seat, target.seat, target.by, target.upper, tuple(state.sectors), auto))
-        self._effect_done(state)
-
-    def _continue_defence(self, state: TorpedoState) -> None:
-        """Place what is left of the damage total: the defender decides, unless there is nothing to
-        decide (no compartment left in the location: the control room absorbs the rest; one
-        compartment left once placing has begun: it takes the damage)."""
-        candidates = self._defend_candidates(state)
-        if not candidates:
-            self._absorb(state, auto=True)
-        elif state.assigned and len(candidates) == 1:
-            self._assign(state, candidates[0], auto=True)
-        else:
-            state.phase = Phase.DEFEND
-
-    def _absorb(self, state: TorpedoState, auto: bool) -> None:
-        # One damage token on the control room absorbs the whole damage total (step 6).
-        defender = defender_seat(state)
-        state.notes.append(("absorb", defender, state.amount, auto))
-        state.amount = 0
-        self._damage(state, defender, CONTROL, 1)
-        if self._check_over(state):
-            return
-        self._effect_done(state)
-
-    def _assign(self, state: TorpedoState, position: int, auto: bool) -> None:
-        defender = defender_seat(state)
-        room = gears_left(state, defender, position)
-        placed = min(state.amount, room)
-        state.notes.append(("damage", defender, position, placed, placed == room, auto))
-        self._damage(state, defender, position, placed)
-        state.amount -= placed
-        state.assigned = True
-        if self._check_over(state):
-            return
-        if state.amount > 0:
-            self._continue_defence(state)
-        else:
-            self._effect_done(state)
-
-    def _continue_drain(self, state: TorpedoState) -> None:
-        if state.amount == 0:
-            self._effect_done(state)
-            return
-        candidates = self._drain_candidates(state)
-        if len(candidates) > 1:
-            state.phase = Phase.DRAIN
-        elif candidates:
-            self._drain(state, candidates[0], auto=True)
-        else:
-            # "If the defender has no more oxygen in the affected location, the attacker may remove
-            # a single oxygen token from any compartment in the defender's submarine."
-            state.amount = 0
-            anywhere = self._scavenge_candidates(state)
-            if len(anywhere) > 1:
-                state.phase = Phase.SCAVENGE
-            elif anywhere:
-                self._scavenge(state, anywhere[0], auto=True)
-            else:
-                self._effect_done(state)
-
-    def _drain(self, state: TorpedoState, position: int, auto: bool) -> None:
-        defender = defender_seat(state)
-        taken = min(state.amount, state.oxygen[defender][position])
-        state.oxygen[defender][position] -= taken
-        state.taken[defender] += taken
-        state.amount -= taken
-        state.notes.append(("drain", defender, position, taken, auto))
-        if self._check_over(state):
-            return
-        self._continue_drain(state)
-
-    def _scavenge(self, state: TorpedoState, position: int, auto: bool = False) -> None:
-        defender = defender_seat(state)
-        state.oxygen[defender][position] -= 1
-        state.taken[defender] += 1
-        state.notes.append(("scavenge", defender, position, auto))
-        if self._check_over(state):
-            return
-        self._effect_done(state)
-
-    def _effect_done(self, state: TorpedoState) -> None:
-        seat, position, number, _, reaction = state.source
-        state.source = None
-        state.crews = ()
-        state.stepping = 0
-        state.amount = 0
-        state.hit = ""
-        state.assigned = False
-        if reaction:
-            # "After the reaction resolves, exhaust all crew members in this compartment and move
-            # them directly to the control room."
-            moved = tuple(crew_in(state, seat, position))
-            for index in moved:
-                sub, _, _, alive = state.crew[index]
-                state.crew[index] = (sub, CONTROL, False, alive)
-            state.notes.append(("returned", seat, moved))
-            # No reactions to reactions: back to the same window, if it has more to offer.
-            if self.reactions(state):
-                state.phase = Phase.COUNTER
-            else:
-                self._close_window(state)
-            return
-        self._after_active(state, (position, number))
-
-    def _damage(self, state: TorpedoState, seat: int, position: int, tokens: int) -> int:
-        """Cover up to ``tokens`` gears of a compartment with damage; return how many. Damage takes
-        the gears without oxygen first, then the empty oxygen gears, then the ones holding a token
-        (I10). A compartment covered entirely is destroyed: the crew in it, both sides', are
-        eliminated."""
-        placed = min(tokens, gears_left(state, seat, position))
-        state.damage[seat][position] += placed
-        left = gears_left(state, seat, position)
-        if state.oxygen[seat][position] > left:
-            # Damage from the enemy's attacks only (the game has no other damage).
-            state.taken[seat] += state.oxygen[seat][position] - left
-            state.oxygen[seat][position] = left
-        if left == 0:
-            state.notes.append(("destroyed", seat, position))
-            for index in range(2 * CREW_PER_SEAT):
-                sub, at, _, alive = state.crew[index]
-                if alive and sub == seat and at == position:
-                    self._eliminate(state, index)
-                    state.notes.append(("flooded", index))
-        return placed
-
-    def _eliminate(self, state: TorpedoState, crew: int) -> None:
-        state.crew[crew] = (-1, -1, False, False)
-
-    def _check_over(self, state: TorpedoState) -> bool:
-        """End the game if a seat has lost: its control room destroyed, all five of its crew
-        eliminated, or no oxygen token left in its submarine. Both at once: a draw (I14)."""
-        losers = [seat for seat in SEATS if loss_reasons(state, seat)]
-        if not losers:
-            return False
-        state.losers = losers
-        state.phase = Phase.OVER
-        state.source = None
-        state.notes.append(("over", tuple(losers)))
-        return True
 
     # -- encodings -----------------------------------------------------------------------------
 
@@ -1308,11 +899,13 @@ _AIM_KINDS: Mapping[str, tuple[type, ...]] = {
     "move-crew": (Relocate,),
     "move-sub": (Drive,),
 }
-_TILE_TARGET_RULES = {
-    "board": "board an enemy compartment the effect reaches (not its control room, not destroyed)",
-    "repair": "repair one of your damaged compartments (not the control room, not destroyed)",
-    "refill": "refill a compartment of yours with an empty, undamaged oxygen gear (not the control room)",
-}
+
+
+def _rule(function: Any) -> Any:
+    """A part module's check or apply function, called as the class's own are (the rules first)."""
+    return lambda rules, state, player, action: function(state, player, action)
+
+
 _CHECKS = {
     Build: Torpedo._check_build,
     Swap: Torpedo._check_swap,
@@ -1322,13 +915,13 @@ _CHECKS = {
     Move: Torpedo._check_move,
     CaptainMove: Torpedo._check_captain_move,
     Trigger: Torpedo._check_trigger,
-    React: Torpedo._check_react,
+    React: _rule(check_react),
     Step: Torpedo._check_step,
-    TargetTile: Torpedo._check_target_tile,
-    TargetCrew: Torpedo._check_target_crew,
-    Relocate: Torpedo._check_relocate,
-    Drive: Torpedo._check_drive,
-    Assign: Torpedo._check_assign,
+    TargetTile: _rule(check_target_tile),
+    TargetCrew: _rule(check_target_crew),
+    Relocate: _rule(check_relocate),
+    Drive: _rule(check_drive),
+    Assign: _rule(check_assign),
 }
 _APPLY = {
     Pick: Torpedo._apply_pick,
@@ -1338,13 +931,13 @@ _APPLY = {
     CaptainMove: Torpedo._apply_captain_move,
     Trigger: Torpedo._apply_trigger,
     Step: Torpedo._apply_step,
-    React: Torpedo._apply_react,
-    Pass: Torpedo._apply_pass,
+    React: _rule(apply_react),
+    Pass: _rule(apply_pass),
     EndTurn: Torpedo._apply_end,
-    TargetTile: Torpedo._apply_target_tile,
-    TargetCrew: Torpedo._apply_aim,
-    Relocate: Torpedo._apply_aim,
-    Drive: Torpedo._apply_aim,
-    Absorb: Torpedo._apply_absorb,
-    Assign: Torpedo._apply_assign,
+    TargetTile: _rule(apply_target_tile),
+    TargetCrew: _rule(apply_aim),
+    Relocate: _rule(apply_aim),
+    Drive: _rule(apply_aim),
+    Absorb: _rule(apply_absorb),
+    Assign: _rule(apply_assign),
 }

@@ -34,6 +34,7 @@ from p2pgames.games.torpedo.actions import (
 )
 from p2pgames.games.torpedo.build import starter_of
 from p2pgames.games.torpedo.effects import (
+    counters as effect_counters,
     defender_seat,
     gears_left,
     hittable,
@@ -47,7 +48,6 @@ from p2pgames.games.torpedo.geometry import (
     range_of,
     relative_position,
 )
-from p2pgames.games.torpedo.rules import Torpedo
 from p2pgames.games.torpedo.state import (
     CAPTAIN_FREE,
     CAPTAIN_JUST,
@@ -609,7 +609,7 @@ KEY = (
 )
 
 
-def panels(game: "Torpedo", state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> list[Panel]:
+def panels(state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> list[Panel]:
     """What the screen shows (the viewer's own submarine at the bottom, nearest them, as on the
     real table; a spectator sees player 1 above).
 
@@ -637,7 +637,7 @@ def panels(game: "Torpedo", state: "TorpedoState", viewer: int | None, names: Se
         return result
     result.append(Panel("sea", tuple(_sea_lines(state, me, viewer, names))))
     result.append(Panel(titles[1], tuple(_grid_lines(state, bottom, top=False))))
-    result.append(_turn_panel(game, state, viewer, names))
+    result.append(_turn_panel(state, viewer, names))
     return result
 
 
@@ -757,7 +757,7 @@ def _token(crew: int) -> str:
     return "C" if k == 0 else str(k)
 
 
-def _turn_panel(game: "Torpedo", state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> Panel:
+def _turn_panel(state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> Panel:
     """Whose turn and what the game waits for; where the enemy is; what the other player may
     react with now — exactly what a counter window would offer — and which of its counters have
     no target now (or that nobody may trigger yet); and in the action phase whether the maneuver
@@ -775,7 +775,7 @@ def _turn_panel(game: "Torpedo", state: "TorpedoState", viewer: int | None, name
     if state.first_turns:
         relation.append(("warn", "first turn: no triggers"))
     else:
-        ready, idle = _counters(game, state)
+        ready, idle = _counters(state)
         who = "you" if 1 - active == viewer else _name(names, 1 - active)
         relation += [("warn", f"{who} may react with {', '.join(ready)}")] if ready else []
         relation += [("dim", f"{', '.join(idle)}: no target now")] if idle else []
@@ -861,12 +861,12 @@ def _doing(state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> s
     return phase
 
 
-def _counters(game: "Torpedo", state: "TorpedoState") -> tuple[list[str], list[str]]:
+def _counters(state: "TorpedoState") -> tuple[list[str], list[str]]:
     """The short names of the compartments with which the player whose turn it is not may react
-    now (what a counter window offers: :meth:`Torpedo.reactions`), and of those whose counters
-    could react but for a target (:meth:`Torpedo.counters`)."""
+    now (what a counter window offers: :func:`effects.reactions`), and of those whose counters
+    could react but for a target (:func:`effects.counters`)."""
     kit = state.kit[1 - state.active]
-    counters = game.counters(state)
+    counters = effect_counters(state)
     ready = list(dict.fromkeys(kit[position].short for position, _, no_target in counters if no_target is None))
     idle = list(dict.fromkeys(kit[position].short for position, _, _ in counters))
     return ready, [short for short in idle if short not in ready]

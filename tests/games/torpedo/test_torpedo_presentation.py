@@ -8,6 +8,7 @@ from p2pgames.games.torpedo import GAME
 from p2pgames.games.torpedo.actions import Build
 from p2pgames.games.torpedo.build import starter_build
 from p2pgames.games.torpedo.composer import BuildComposer
+from p2pgames.games.torpedo.effects import reactions
 from p2pgames.games.torpedo.presentation import PRESENTATION
 from p2pgames.games.torpedo.rules import Phase
 from p2pgames.games.torpedo.tiles import TILESET
@@ -99,7 +100,7 @@ def test_the_turn_panel_says_what_may_react_exactly_as_a_counter_window_offers_i
     state = table(active=0)
     put(state, crew(1, 1), "E2", ready=False)  # the Gatling Gun: attacks anywhere at close range
     put(state, crew(1, 2), "C1", ready=False)  # the Marine Barracks: repels boarders, and none is aboard
-    assert GAME.reactions(state) == [(at("E2"), 0)]
+    assert reactions(state) == [(at("E2"), 0)]
 
     def turn_text(state, viewer):  # the turn panel's lines, as the flow would join them on one
         return " · ".join(_text(line) for line in PRESENTATION.panels(state, viewer, {}, NAMES)[3].lines)
