@@ -77,53 +77,56 @@ from p2pgames.games.torpedo.actions import (
     encode_action,
 )
 from p2pgames.games.torpedo.effects import (
-    can_step,
     check_assign,
     check_drive,
-    check_effect,
     check_react,
     check_relocate,
     check_target_crew,
     check_target_tile,
     defender_seat,
-    destroyed,
-    is_blocked,
-    no_target_reason,
     over_summary,
     reactions,
     resolution_options,
-    speed,
-    step_options,
-    tile_words,
 )
-from p2pgames.games.torpedo.geometry import ADJACENT, CONTROL, POSITIONS, position_name
+from p2pgames.games.torpedo.geometry import CONTROL, POSITIONS
 from p2pgames.games.torpedo.resolving import (
-    after_active,
     apply_absorb,
     apply_aim,
     apply_assign,
     apply_pass,
     apply_react,
     apply_target_tile,
-    check_over,
-    resolve,
 )
 from p2pgames.games.torpedo.state import (
     CAPTAIN_FREE,
-    CAPTAIN_JUST,
-    CAPTAIN_MISSED,
-    CAPTAIN_MOVED,
     CAPTAIN_OWES,
     CREW_PER_SEAT,
     RESOLVING,
     SEATS,
     Phase,
     TorpedoState,
-    crew_name,
     owner,
-    seat_crew,
 )
 from p2pgames.games.torpedo.tiles import TILESET, Tile
+from p2pgames.games.torpedo.turn import (
+    action_phase_options,
+    activates_captain,
+    apply_breathe,
+    apply_captain_move,
+    apply_end,
+    apply_maneuver,
+    apply_move,
+    apply_step,
+    apply_trigger,
+    captain_after,
+    check_breathe,
+    check_captain_move,
+    check_maneuver,
+    check_move,
+    check_step,
+    check_trigger,
+    start_turn,
+)
 
 __all__ = ["Phase", "Torpedo", "TorpedoState", "BUILD_OPTIONS"]
 
@@ -311,7 +314,7 @@ class Torpedo(Game[TorpedoState]):
     def legal_actions(self, state: TorpedoState, player: int, knowledge: Knowledge) -> list[Any]:
         phase = state.phase
         if phase == Phase.ACTION:
-            return self._action_phase_options(state, player) if player == state.active else []
+            return action_phase_options(state, player) if player == state.active else []
         if phase in RESOLVING:
             return resolution_options(state, player)
         if phase == Phase.COUNTER:
@@ -335,81 +338,6 @@ class Torpedo(Game[TorpedoState]):
             return [Pick(name) for name in self._draft_choices(state, player)]
         return []
 
-    def _action_phase_options(self, state: TorpedoState, seat: int) -> list[Any]:
-        options: list[Any] = []
-        if state.captain == CAPTAIN_OWES:
-            # His free move came just before his activation: it follows now (I15).
-            captain = seat * CREW_PER_SEAT
-            sub, position, _, _ = state.crew[captain]
-            if not state.first_turns:
-                options.extend(t for t in self._triggers(state, seat) if captain in t.crews)
-            options.extend(Move(captain, to) for to in ADJACENT[position] if not destroyed(state, sub, to))
-            return options
-        if not state.first_turns:
-            options.extend(self._triggers(state, seat))
-        if not state.maneuvered:
-            options.extend(self._maneuvers(state, seat))
-        crew = state.crew
-        for index in seat_crew(seat):
-            sub, position, ready, alive = crew[index]
-            if alive and ready:
-                options.extend(Move(index, to) for to in ADJACENT[position] if not destroyed(state, sub, to))
-        captain = seat * CREW_PER_SEAT
-        sub, position, _, alive = crew[captain]
-        if alive and state.captain in (CAPTAIN_FREE, CAPTAIN_JUST):
-            options.extend(CaptainMove(to) for to in ADJACENT[position] if not destroyed(state, sub, to))
-        options.append(_END)
-        return options
-
-    def _triggers(self, state: TorpedoState, seat: int) -> list[Trigger]:
-        """Every trigger ``seat`` may make now (the first-turn rule aside)."""
-        options = []
-        crew = state.crew
-        ready_at: dict[int, list[int]] = {}
-        for index in seat_crew(seat):
-            sub, position, ready, alive = crew[index]
-            if alive and ready and sub == seat:
-                ready_at.setdefault(position, []).append(index)
-        for position in sorted(ready_at):
-            if destroyed(state, seat, position) or is_blocked(state, seat, position):
-                continue
-            if not can_step(state, seat, position):
-                continue
-            here = ready_at[position]
-            for number, effect in enumerate(state.kit[seat][position].effects):
-                if not effect.triggered or (seat, position, number) in state.used:
-                    continue
-                if no_target_reason(state, seat, effect) is not None:
-                    continue
-                options.extend(Trigger(position, number, (index,)) for index in here)
-                if effect.alert == "two-keys":
-                    options.extend(
-                        Trigger(position, number, (a, b)) for i, a in enumerate(here) for b in here[i + 1 :]
-                    )
-        return options
-
-    def _maneuvers(self, state: TorpedoState, seat: int) -> list[Maneuver]:
-        top = speed(state, seat)
-        if top == 0:
-            return []
-        mine, theirs = state.sectors[seat], state.sectors[1 - seat]
-        options = []
-        for own in range(-top, top + 1):
-            if not 1 <= mine + own <= 5:
-                continue
-            left = top - abs(own)
-            for enemy in range(-left, left + 1):
-                if (own == 0 and enemy == 0) or not 1 <= theirs + enemy <= 5:
-                    continue
-                if mine + own == theirs + enemy:
-                    options.append(Maneuver(own, enemy, seat))
-                    options.append(Maneuver(own, enemy, 1 - seat))
-                else:
-                    options.append(Maneuver(own, enemy, None))
-        if top >= 2 and mine == theirs:
-            options.append(Maneuver(0, 0, 1 - state.upper))  # swing round: out and back (I5)
-        return options
-
     def _draft_choices(self, state: TorpedoState, seat: int) -> list[str]:
         other = 1 - seat
         other_lacks = 0 if any(TILES[name].is_control for name in state.tiles[other]) else 1
@@ -422,7 +350,7 @@ class Torpedo(Game[TorpedoState]):
         ``action`` now. Every rule is public: nothing is left to check later."""
         kind = type(action)
         self.check_kind(state, player, kind)
-        if state.phase == Phase.ACTION and state.captain == CAPTAIN_OWES and not _activates_captain(player, action):
+        if state.phase == Phase.ACTION and state.captain == CAPTAIN_OWES and not activates_captain(player, action):
             raise IllegalAction(
                 player,
                 "your captain made his free move just before his activation: move him or trigger with him now",
@@ -520,101 +448,6 @@ class Torpedo(Game[TorpedoState]):
                 raise IllegalAction(player, "the other player needs the last control room")
             raise IllegalAction(player, "your last pick must be a control room")
 
-    def _check_breathe(self, state: TorpedoState, player: int, action: Breathe) -> None:
-        if state.oxygen[player][action.position] == 0:
-            raise IllegalAction(player, f"{tile_words(state, player, action.position)} holds no oxygen")
-
-    def _check_maneuver(self, state: TorpedoState, player: int, action: Maneuver) -> None:
-        if state.maneuvered:
-            raise IllegalAction(player, "you have maneuvered this action phase already")
-        top = speed(state, player)
-        mine, theirs = state.sectors[player], state.sectors[1 - player]
-        if action.own == 0 and action.enemy == 0:
-            if mine != theirs:
-                raise IllegalAction(player, "a maneuver moves a submarine at least one sector")
-            if action.upper is None or action.upper == state.upper:
-                raise IllegalAction(player, "swinging round (0 0) puts you on the enemy's other side: say which")
-            cost = 2
-        else:
-            cost = abs(action.own) + abs(action.enemy)
-        if cost > top:
-            raise IllegalAction(
-                player, f"your speed is {top} (one per manned engine compartment): that maneuver needs {cost}"
-            )
-        if not 1 <= mine + action.own <= 5 or not 1 <= theirs + action.enemy <= 5:
-            raise IllegalAction(player, "no submarine can leave the battle area (sectors 1–5)")
-        together = mine + action.own == theirs + action.enemy
-        if together and action.upper is None:
-            raise IllegalAction(player, "both submarines end in one sector: choose port or starboard")
-        if not together and action.upper is not None:
-            raise IllegalAction(player, "port or starboard is chosen only when both end in one sector")
-
-    def _check_move(self, state: TorpedoState, player: int, action: Move) -> None:
-        sub, position = self._own_crew(state, player, action.crew)
-        if not state.crew[action.crew][2]:
-            raise IllegalAction(player, f"your {crew_name(action.crew)} is exhausted")
-        self._check_adjacent(state, player, sub, position, action.to, crew_name(action.crew))
-
-    def _check_captain_move(self, state: TorpedoState, player: int, action: CaptainMove) -> None:
-        if state.captain_moved:
-            raise IllegalAction(player, "your captain has made his free move this turn")
-        if state.captain == CAPTAIN_MISSED:
-            raise IllegalAction(
-                player, "your captain's free move comes just before or just after his activation, not later"
-            )
-        captain = player * CREW_PER_SEAT
-        sub, position = self._own_crew(state, player, captain)
-        self._check_adjacent(state, player, sub, position, action.to, "captain")
-
-    def _own_crew(self, state: TorpedoState, player: int, crew: int) -> tuple[int, int]:
-        if owner(crew) != player:
-            raise IllegalAction(player, "that crew member is not yours")
-        sub, position, _, alive = state.crew[crew]
-        if not alive:
-            raise IllegalAction(player, f"your {crew_name(crew)} has been eliminated")
-        return sub, position
-
-    def _check_adjacent(self, state: TorpedoState, player: int, sub: int, position: int, to: int, who: str) -> None:
-        if to not in ADJACENT[position]:
-            raise IllegalAction(
-                player, f"your {who} is in {position_name(position)}: {position_name(to)} is not next to it"
-            )
-        if destroyed(state, sub, to):
-            raise IllegalAction(player, f"{tile_words(state, sub, to)} is destroyed: crew can't move into it")
-
-    def _check_trigger(self, state: TorpedoState, player: int, action: Trigger) -> None:
-        if state.first_turns:
-            raise IllegalAction(player, "no effects are triggered during a player's first turn")
-        position = action.position
-        words = tile_words(state, player, position)
-        effect = check_effect(state, player, position, action.effect, words)
-        if not effect.triggered:
-            raise IllegalAction(player, f"{words}'s effect works on standby while manned: it is never triggered")
-        for crew in action.crews:
-            sub, at = self._own_crew(state, player, crew)
-            if sub != player or at != position:
-                raise IllegalAction(player, f"your {crew_name(crew)} is not in {words}")
-            if not state.crew[crew][2]:
-                raise IllegalAction(player, f"your {crew_name(crew)} is exhausted")
-        if len(action.crews) == 2 and effect.alert != "two-keys":
-            raise IllegalAction(player, f"only a two-keys effect is triggered by two crew members ({words}'s is not)")
-        if (player, position, action.effect) in state.used:
-            raise IllegalAction(player, f"{words}'s effect is single-use and was used this action phase")
-        if not can_step(state, player, position):
-            raise IllegalAction(player, f"a crew member in {words} can't move toward the control room")
-        reason = no_target_reason(state, player, effect)
-        if reason is not None:
-            raise IllegalAction(player, f"{words} has no target: {reason}")
-
-    def _check_step(self, state: TorpedoState, player: int, action: Step) -> None:
-        crew = state.crews[state.stepping]
-        if action.crew != crew:
-            raise IllegalAction(player, f"your {crew_name(crew)} moves now")
-        options = step_options(state, player, state.source[1])
-        if action.to not in options:
-            names = " or ".join(tile_words(state, player, p) for p in options)
-            raise IllegalAction(player, f"your {crew_name(crew)} moves toward the control room: to {names}")
-
     def allows(self, state: TorpedoState, player: int, action: Any, knowledge: Knowledge) -> bool:
         """A custom build lists only a few builds (there are millions): any legal build is
         allowed; everything else is allowed when listed."""
@@ -652,7 +485,7 @@ class Torpedo(Game[TorpedoState]):
         elif phase == Phase.FIRST:
             state.first = random.below(2)
             state.notes.append(("first", state.first))
-            self._start_turn(state, state.first)
+            start_turn(state, state.first)
 
     def apply_simultaneous(self, state: TorpedoState, actions: tuple[tuple[int, Any], ...]) -> None:
         state.notes = []
@@ -677,7 +510,7 @@ class Torpedo(Game[TorpedoState]):
     def apply_action(self, state: TorpedoState, player: int, action: Any) -> None:
         state.notes = []
         if state.phase == Phase.ACTION:
-            state.captain = _captain_after(state.captain, player, action)
+            state.captain = captain_after(state.captain, player, action)
         _APPLY[type(action)](self, state, player, action)
 
     def _apply_pick(self, state: TorpedoState, player: int, action: Pick) -> None:
@@ -690,48 +523,6 @@ class Torpedo(Game[TorpedoState]):
                 self._place(state, seat, sorted(state.tiles[seat]))
             state.phase = Phase.PLACEMENT
 
-    def _apply_breathe(self, state: TorpedoState, player: int, action: Breathe) -> None:
-        self._breathe(state, player, action.position, auto=False)
-
-    def _apply_maneuver(self, state: TorpedoState, player: int, action: Maneuver) -> None:
-        state.sectors[player] += action.own
-        state.sectors[1 - player] += action.enemy
-        if action.upper is not None:
-            state.upper = action.upper
-        state.maneuvered = True
-        state.notes.append(("maneuver", player, action.own, action.enemy, action.upper, tuple(state.sectors)))
-        after_active(state, (-1, -1))
-
-    def _apply_move(self, state: TorpedoState, player: int, action: Move) -> None:
-        sub, _, _, alive = state.crew[action.crew]
-        state.crew[action.crew] = (sub, action.to, False, alive)
-        state.notes.append(("move", action.crew, sub, action.to))
-
-    def _apply_captain_move(self, state: TorpedoState, player: int, action: CaptainMove) -> None:
-        captain = player * CREW_PER_SEAT
-        sub, _, ready, alive = state.crew[captain]
-        state.crew[captain] = (sub, action.to, ready, alive)
-        state.notes.append(("captain", captain, sub, action.to))
-
-    def _apply_trigger(self, state: TorpedoState, player: int, action: Trigger) -> None:
-        effect = state.kit[player][action.position].effects[action.effect]
-        if effect.alert == "single":
-            state.used.append((player, action.position, action.effect))
-            state.used.sort()
-        state.source = (player, action.position, action.effect, len(action.crews) == 2, False)
-        state.crews = action.crews
-        state.stepping = 0
-        state.notes.append(("trigger", player, action.position, action.effect, action.crews))
-        self._continue_steps(state)
-
-    def _apply_step(self, state: TorpedoState, player: int, action: Step) -> None:
-        self._step(state, action.crew, action.to, auto=False)
-        self._continue_steps(state)
-
-    def _apply_end(self, state: TorpedoState, player: int, action: EndTurn) -> None:
-        state.notes.append(("end", player))
-        self._start_turn(state, 1 - player)
-
     # -- the flow ------------------------------------------------------------------------------
 
     def _place(self, state: TorpedoState, seat: int, order: Sequence[str]) -> None:
@@ -743,56 +534,6 @@ class Torpedo(Game[TorpedoState]):
         (already there since setup), both submarines in sector 3."""
         for seat in SEATS:
             state.oxygen[seat] = [tile.oxygen for tile in state.kit[seat]]
-
-    def _start_turn(self, state: TorpedoState, seat: int) -> None:
-        state.turn += 1
-        state.active = seat
-        state.turns_taken[seat] += 1
-        state.maneuvered = False
-        state.captain = CAPTAIN_FREE
-        state.used = []
-        state.reacted = []
-        state.notes.append(("turn", state.turn, seat))
-        state.phase = Phase.RECOVERY
-        holding = [p for p in POSITIONS if state.oxygen[seat][p] > 0]
-        if len(holding) == 1:
-            self._breathe(state, seat, holding[0], auto=True)
-
-    def _breathe(self, state: TorpedoState, seat: int, position: int, auto: bool) -> None:
-        state.oxygen[seat][position] -= 1
-        state.notes.append(("breathe", seat, position, auto))
-        if check_over(state):
-            return
-        crew = state.crew
-        for index in seat_crew(seat):
-            sub, at, ready, alive = crew[index]
-            if alive and not ready:
-                crew[index] = (sub, at, True, alive)
-        state.phase = Phase.ACTION
-
-    def _continue_steps(self, state: TorpedoState) -> None:
-        """Move and exhaust each triggering crew member in turn (asking where when there is a
-        choice), then resolve the effect."""
-        seat, position = state.source[0], state.source[1]
-        while state.stepping < len(state.crews):
-            crew = state.crews[state.stepping]
-            if position == CONTROL:
-                # "If he triggers the control room effect, he does not move."
-                self._step(state, crew, CONTROL, auto=True)
-                continue
-            options = step_options(state, seat, position)
-            if len(options) > 1:
-                state.phase = Phase.STEP
-                return
-            self._step(state, crew, options[0], auto=True)
-        resolve(state)
-
-    def _step(self, state: TorpedoState, crew: int, to: int, auto: bool) -> None:
-        sub, at, _, alive = state.crew[crew]
-        state.crew[crew] = (sub, to, False, alive)
-        state.stepping += 1
-        if to != at:
-            state.notes.append(("step", crew, sub, to, auto))
 
     # -- encodings -----------------------------------------------------------------------------
 
@@ -871,23 +612,6 @@ class Torpedo(Game[TorpedoState]):
         return state
 
 
-def _activates_captain(player: int, action: Any) -> bool:
-    """Whether ``action`` is ``player``'s captain's normal activation: his move or a trigger he
-    takes part in."""
-    captain = player * CREW_PER_SEAT
-    kind = type(action)
-    return (kind is Move and action.crew == captain) or (kind is Trigger and captain in action.crews)
-
-
-def _captain_after(status: int, player: int, action: Any) -> int:
-    """The captain's free-move status after the active ``player``'s ``action`` in its action
-    phase (I15): the free move may come just before his activation (then it must follow) or just
-    after it (nothing of the active player's between)."""
-    if type(action) is CaptainMove:
-        return CAPTAIN_OWES if status == CAPTAIN_FREE else CAPTAIN_MOVED
-    if _activates_captain(player, action):
-        return CAPTAIN_MOVED if status == CAPTAIN_OWES else CAPTAIN_JUST
-    return CAPTAIN_MISSED if status == CAPTAIN_JUST else status
 
 
 _AIM_KINDS: Mapping[str, tuple[type, ...]] = {
@@ -910,13 +634,13 @@ _CHECKS = {
     Build: Torpedo._check_build,
     Swap: Torpedo._check_swap,
     Pick: Torpedo._check_pick,
-    Breathe: Torpedo._check_breathe,
-    Maneuver: Torpedo._check_maneuver,
-    Move: Torpedo._check_move,
-    CaptainMove: Torpedo._check_captain_move,
-    Trigger: Torpedo._check_trigger,
+    Breathe: _rule(check_breathe),
+    Maneuver: _rule(check_maneuver),
+    Move: _rule(check_move),
+    CaptainMove: _rule(check_captain_move),
+    Trigger: _rule(check_trigger),
     React: _rule(check_react),
-    Step: Torpedo._check_step,
+    Step: _rule(check_step),
     TargetTile: _rule(check_target_tile),
     TargetCrew: _rule(check_target_crew),
     Relocate: _rule(check_relocate),
@@ -925,15 +649,15 @@ _CHECKS = {
 }
 _APPLY = {
     Pick: Torpedo._apply_pick,
-    Breathe: Torpedo._apply_breathe,
-    Maneuver: Torpedo._apply_maneuver,
-    Move: Torpedo._apply_move,
-    CaptainMove: Torpedo._apply_captain_move,
-    Trigger: Torpedo._apply_trigger,
-    Step: Torpedo._apply_step,
+    Breathe: _rule(apply_breathe),
+    Maneuver: _rule(apply_maneuver),
+    Move: _rule(apply_move),
+    CaptainMove: _rule(apply_captain_move),
+    Trigger: _rule(apply_trigger),
+    Step: _rule(apply_step),
     React: _rule(apply_react),
     Pass: _rule(apply_pass),
-    EndTurn: Torpedo._apply_end,
+    EndTurn: _rule(apply_end),
     TargetTile: _rule(apply_target_tile),
     TargetCrew: _rule(apply_aim),
     Relocate: _rule(apply_aim),
