@@ -29,11 +29,24 @@ opened after each of the active player's effects resolves and after its maneuver
 that seat has a counter effect it may use now (I6). A reaction resolves at once — through ``aim``,
 ``defend``, ``drain`` and ``scavenge`` like any effect, the active player defending — and the
 window stays open for more until the reactor passes or has nothing left to react with.
+
+This class is the door: it says which step the game is at and sends each action to the module of
+the rulebook's part that checks and applies it (``_CHECKS``, ``_APPLY``). None of them imports
+this one::
+
+    Setup: build your submarine, rule the seas        build.py
+    Game Play: recovery, the action phase (maneuver,  turn.py
+      move, the captain's free move, trigger)
+    Resolving Effects, Targeting: which effects may   effects.py (questions: it changes nothing)
+      be used now, at what, and why a choice is not
+    Resolving Effects and Attacks, Winning: what an   resolving.py
+      effect does, the counter window, the loss
+    the state, its phases, the crew's numbering       state.py
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from p2pgames.engine import (
     CardState,
@@ -52,7 +65,7 @@ from p2pgames.engine import (
     Turn,
 )
 
-from p2pgames.games.torpedo import build as builds
+from p2pgames.games.torpedo import build as builds, effects, resolving, turn
 from p2pgames.games.torpedo.actions import (
     Absorb,
     Assign,
@@ -76,27 +89,7 @@ from p2pgames.games.torpedo.actions import (
     decode_action,
     encode_action,
 )
-from p2pgames.games.torpedo.effects import (
-    check_assign,
-    check_drive,
-    check_react,
-    check_relocate,
-    check_target_crew,
-    check_target_tile,
-    defender_seat,
-    over_summary,
-    reactions,
-    resolution_options,
-)
 from p2pgames.games.torpedo.geometry import CONTROL, POSITIONS
-from p2pgames.games.torpedo.resolving import (
-    apply_absorb,
-    apply_aim,
-    apply_assign,
-    apply_pass,
-    apply_react,
-    apply_target_tile,
-)
 from p2pgames.games.torpedo.state import (
     CAPTAIN_FREE,
     CAPTAIN_OWES,
@@ -107,41 +100,13 @@ from p2pgames.games.torpedo.state import (
     TorpedoState,
     owner,
 )
-from p2pgames.games.torpedo.tiles import TILESET, Tile
-from p2pgames.games.torpedo.turn import (
-    action_phase_options,
-    activates_captain,
-    apply_breathe,
-    apply_captain_move,
-    apply_end,
-    apply_maneuver,
-    apply_move,
-    apply_step,
-    apply_trigger,
-    captain_after,
-    check_breathe,
-    check_captain_move,
-    check_maneuver,
-    check_move,
-    check_step,
-    check_trigger,
-    start_turn,
-)
+from p2pgames.games.torpedo.tiles import TILESET
 
 __all__ = ["Phase", "Torpedo", "TorpedoState", "BUILD_OPTIONS"]
 
 BUILD_OPTIONS = ("custom", "starter", "random", "draft")
 START_SECTOR = 3
 START_UPPER = 1  # "each on its own player's side": player 1's submarine up, player 0's down (I2)
-TILES = TILESET.tiles
-
-_NO_KIT: tuple[Tile, ...] = ()
-
-
-def kit_of(tiles: Sequence[str]) -> tuple[Tile, ...]:
-    """The :class:`Tile` of each name, once a submarine has its 10 tiles (else empty)."""
-    return tuple(TILES[name] for name in tiles) if len(tiles) == builds.BUILD_SIZE else _NO_KIT
-
 
 # Steps are immutable: build the ones asked for again and again once.
 # Prompts fit one row of an 80-column screen after "Your move — " (and, for the secret choices,
@@ -176,7 +141,7 @@ _AIM_PROMPTS = {
     "move-sub": "choose the submarine to move and how far",
 }
 _AIM_TURNS = {kind: tuple(Turn((seat,), prompt) for seat in SEATS) for kind, prompt in _AIM_PROMPTS.items()}
-_END, _PASS, _KEEP = EndTurn(), Pass(), Keep()
+_PASS, _KEEP = Pass(), Keep()
 
 
 class Torpedo(Game[TorpedoState]):
@@ -232,7 +197,7 @@ class Torpedo(Game[TorpedoState]):
         state.first = -1
         state.turns_taken = [0, 0]
         state.tiles = [(), ()]
-        state.kit = [_NO_KIT, _NO_KIT]
+        state.kit = [builds.NO_KIT, builds.NO_KIT]
         state.damage = [[0] * 10, [0] * 10]
         state.oxygen = [[0] * 10, [0] * 10]
         state.crew = [(owner(index), CONTROL, True, True) for index in range(2 * CREW_PER_SEAT)]
@@ -259,8 +224,8 @@ class Torpedo(Game[TorpedoState]):
         if option == "starter":
             # The first-game rule: each faction's fixed layout, no random placement, no swap (I1).
             for seat, faction in zip(SEATS, TILESET.starters):
-                self._place(state, seat, TILESET.starters[faction].layout)
-            self._man_the_submarines(state)
+                builds.place(state, seat, TILESET.starters[faction].layout)
+            builds.man_the_submarines(state)
             state.phase = Phase.FIRST
         elif option == "random":
             state.phase = Phase.DEAL
@@ -279,7 +244,7 @@ class Torpedo(Game[TorpedoState]):
         if phase == Phase.STEP or phase == Phase.SCAVENGE:
             return _TURNS[phase][state.source[0]]
         if phase == Phase.DEFEND or phase == Phase.DRAIN:
-            return _TURNS[phase][defender_seat(state)]
+            return _TURNS[phase][effects.defender_seat(state)]
         if phase == Phase.AIM:
             seat, position, effect = state.source[0], state.source[1], state.source[2]
             return _AIM_TURNS[state.kit[seat][position].effects[effect].kind][seat]
@@ -306,21 +271,21 @@ class Torpedo(Game[TorpedoState]):
         losers = state.losers
         scores = tuple(0 if seat in losers else 1 for seat in SEATS)
         if len(losers) == 2:
-            return GameOver((1, 1), SEATS, over_summary(state))
-        return GameOver(scores, (1 - losers[0],), over_summary(state))
+            return GameOver((1, 1), SEATS, effects.over_summary(state))
+        return GameOver(scores, (1 - losers[0],), effects.over_summary(state))
 
     # -- legal actions -------------------------------------------------------------------------
 
     def legal_actions(self, state: TorpedoState, player: int, knowledge: Knowledge) -> list[Any]:
         phase = state.phase
         if phase == Phase.ACTION:
-            return action_phase_options(state, player) if player == state.active else []
+            return turn.action_phase_options(state, player) if player == state.active else []
         if phase in RESOLVING:
-            return resolution_options(state, player)
+            return effects.resolution_options(state, player)
         if phase == Phase.COUNTER:
             if player != 1 - state.active:
                 return []
-            return [React(position, effect) for position, effect in reactions(state)] + [_PASS]
+            return [React(position, effect) for position, effect in effects.reactions(state)] + [_PASS]
         if phase == Phase.RECOVERY:
             if player != state.active:
                 return []
@@ -335,13 +300,8 @@ class Torpedo(Game[TorpedoState]):
         if phase == Phase.DRAFT:
             if player != builds.draft_seat(state.drafter, state.picks):
                 return []
-            return [Pick(name) for name in self._draft_choices(state, player)]
+            return [Pick(name) for name in builds.draft_options(state, player)]
         return []
-
-    def _draft_choices(self, state: TorpedoState, seat: int) -> list[str]:
-        other = 1 - seat
-        other_lacks = 0 if any(TILES[name].is_control for name in state.tiles[other]) else 1
-        return builds.draft_choices(state.pool, state.tiles[seat], other_lacks)
 
     # -- checking actions ----------------------------------------------------------------------
 
@@ -350,14 +310,14 @@ class Torpedo(Game[TorpedoState]):
         ``action`` now. Every rule is public: nothing is left to check later."""
         kind = type(action)
         self.check_kind(state, player, kind)
-        if state.phase == Phase.ACTION and state.captain == CAPTAIN_OWES and not activates_captain(player, action):
+        if state.phase == Phase.ACTION and state.captain == CAPTAIN_OWES and not turn.activates_captain(player, action):
             raise IllegalAction(
                 player,
                 "your captain made his free move just before his activation: move him or trigger with him now",
             )
         check = _CHECKS.get(kind)
         if check is not None:
-            check(self, state, player, action)
+            check(state, player, action)
 
     def check_kind(self, state: TorpedoState, player: int, kind: type) -> None:
         """Raise :class:`IllegalAction` unless ``player`` may make some move of ``kind`` (an action
@@ -427,27 +387,6 @@ class Torpedo(Game[TorpedoState]):
             return "it is the other player's pick"
         return "no move is expected now"
 
-    def _check_build(self, state: TorpedoState, player: int, action: Build) -> None:
-        problem = builds.build_problem(action.tiles)
-        if problem is not None:
-            raise IllegalAction(player, problem)
-
-    def _check_swap(self, state: TorpedoState, player: int, action: Swap) -> None:
-        if CONTROL in (action.a, action.b):
-            raise IllegalAction(player, "the control room stays in the middle of your outer row (C2)")
-
-    def _check_pick(self, state: TorpedoState, player: int, action: Pick) -> None:
-        if action.name not in TILES:
-            raise IllegalAction(player, f"{action.name!r} is not a tile")
-        if action.name not in state.pool:
-            raise IllegalAction(player, f"{action.name} has been picked already")
-        if action.name not in self._draft_choices(state, player):
-            if TILES[action.name].is_control:
-                if any(TILES[name].is_control for name in state.tiles[player]):
-                    raise IllegalAction(player, "you have a control room already")
-                raise IllegalAction(player, "the other player needs the last control room")
-            raise IllegalAction(player, "your last pick must be a control room")
-
     def allows(self, state: TorpedoState, player: int, action: Any, knowledge: Knowledge) -> bool:
         """A custom build lists only a few builds (there are millions): any legal build is
         allowed; everything else is allowed when listed."""
@@ -462,78 +401,26 @@ class Torpedo(Game[TorpedoState]):
         random = DeterministicRandom(seed)
         phase = state.phase
         if phase == Phase.DEAL:
-            for seat in SEATS:
-                self._place(state, seat, builds.random_build(random))
-            state.notes.append(("dealt",))
-            state.phase = Phase.PLACEMENT
+            builds.deal(state, random)
         elif phase == Phase.DRAFT_ORDER:
-            state.drafter = random.below(2)
-            state.notes.append(("draft-first", state.drafter))
-            state.phase = Phase.DRAFT
+            builds.choose_drafter(state, random)
         elif phase == Phase.PLACEMENT:
-            for seat in SEATS:
-                order = list(state.tiles[seat])
-                random.shuffle(order)
-                # "Your control room tile must be positioned in the center column closest to you
-                # … you must, if necessary, switch the control room and the compartment that
-                # occupies this position."
-                control = next(i for i, name in enumerate(order) if TILES[name].is_control)
-                order[control], order[CONTROL] = order[CONTROL], order[control]
-                self._place(state, seat, order)
-            state.notes.append(("placed",))
-            state.phase = Phase.SWAP
+            builds.place_at_random(state, random)
         elif phase == Phase.FIRST:
-            state.first = random.below(2)
-            state.notes.append(("first", state.first))
-            start_turn(state, state.first)
+            builds.choose_first(state, random)
 
     def apply_simultaneous(self, state: TorpedoState, actions: tuple[tuple[int, Any], ...]) -> None:
         state.notes = []
         if state.phase == Phase.BUILD:
-            for seat, action in actions:
-                self._place(state, seat, action.tiles)
-                state.notes.append(("built", seat, builds.starter_of(action.tiles)))
-            state.phase = Phase.PLACEMENT
-            return
-        # Phase.SWAP: both opened together.
-        for seat, action in actions:
-            if type(action) is Swap:
-                order = list(state.tiles[seat])
-                order[action.a], order[action.b] = order[action.b], order[action.a]
-                self._place(state, seat, order)
-                state.notes.append(("swapped", seat, action.a, action.b))
-            else:
-                state.notes.append(("kept", seat))
-        self._man_the_submarines(state)
-        state.phase = Phase.FIRST
+            builds.open_builds(state, actions)
+        else:  # Phase.SWAP
+            builds.open_swaps(state, actions)
 
     def apply_action(self, state: TorpedoState, player: int, action: Any) -> None:
         state.notes = []
         if state.phase == Phase.ACTION:
-            state.captain = captain_after(state.captain, player, action)
-        _APPLY[type(action)](self, state, player, action)
-
-    def _apply_pick(self, state: TorpedoState, player: int, action: Pick) -> None:
-        state.pool.remove(action.name)
-        self._place(state, player, (*state.tiles[player], action.name))
-        state.picks += 1
-        state.notes.append(("picked", player, action.name))
-        if state.picks == 2 * builds.BUILD_SIZE:
-            for seat in SEATS:
-                self._place(state, seat, sorted(state.tiles[seat]))
-            state.phase = Phase.PLACEMENT
-
-    # -- the flow ------------------------------------------------------------------------------
-
-    def _place(self, state: TorpedoState, seat: int, order: Sequence[str]) -> None:
-        state.tiles[seat] = tuple(order)
-        state.kit[seat] = kit_of(order)
-
-    def _man_the_submarines(self, state: TorpedoState) -> None:
-        """Setup's last steps: one oxygen token on each oxygen gear, five crew in the control room
-        (already there since setup), both submarines in sector 3."""
-        for seat in SEATS:
-            state.oxygen[seat] = [tile.oxygen for tile in state.kit[seat]]
+            state.captain = turn.captain_after(state.captain, player, action)
+        _APPLY[type(action)](state, player, action)
 
     # -- encodings -----------------------------------------------------------------------------
 
@@ -586,7 +473,7 @@ class Torpedo(Game[TorpedoState]):
         state.first = data["first"]
         state.turns_taken = list(data["turns_taken"])
         state.tiles = [tuple(tiles) for tiles in data["tiles"]]
-        state.kit = [kit_of(tiles) for tiles in state.tiles]
+        state.kit = [builds.kit_of(tiles) for tiles in state.tiles]
         state.damage = [list(row) for row in data["damage"]]
         state.oxygen = [list(row) for row in data["oxygen"]]
         state.crew = [tuple(record) for record in data["crew"]]  # type: ignore[misc]
@@ -612,8 +499,6 @@ class Torpedo(Game[TorpedoState]):
         return state
 
 
-
-
 _AIM_KINDS: Mapping[str, tuple[type, ...]] = {
     "crew-attack": (TargetCrew,),
     "repel": (TargetCrew,),
@@ -624,44 +509,39 @@ _AIM_KINDS: Mapping[str, tuple[type, ...]] = {
     "move-sub": (Drive,),
 }
 
-
-def _rule(function: Any) -> Any:
-    """A part module's check or apply function, called as the class's own are (the rules first)."""
-    return lambda rules, state, player, action: function(state, player, action)
-
-
+# Each action's check and its effect, in the module of the rulebook's part it belongs to.
 _CHECKS = {
-    Build: Torpedo._check_build,
-    Swap: Torpedo._check_swap,
-    Pick: Torpedo._check_pick,
-    Breathe: _rule(check_breathe),
-    Maneuver: _rule(check_maneuver),
-    Move: _rule(check_move),
-    CaptainMove: _rule(check_captain_move),
-    Trigger: _rule(check_trigger),
-    React: _rule(check_react),
-    Step: _rule(check_step),
-    TargetTile: _rule(check_target_tile),
-    TargetCrew: _rule(check_target_crew),
-    Relocate: _rule(check_relocate),
-    Drive: _rule(check_drive),
-    Assign: _rule(check_assign),
+    Build: builds.check_build,
+    Swap: builds.check_swap,
+    Pick: builds.check_pick,
+    Breathe: turn.check_breathe,
+    Maneuver: turn.check_maneuver,
+    Move: turn.check_move,
+    CaptainMove: turn.check_captain_move,
+    Trigger: turn.check_trigger,
+    Step: turn.check_step,
+    React: effects.check_react,
+    TargetTile: effects.check_target_tile,
+    TargetCrew: effects.check_target_crew,
+    Relocate: effects.check_relocate,
+    Drive: effects.check_drive,
+    Assign: effects.check_assign,
 }
 _APPLY = {
-    Pick: Torpedo._apply_pick,
-    Breathe: _rule(apply_breathe),
-    Maneuver: _rule(apply_maneuver),
-    Move: _rule(apply_move),
-    CaptainMove: _rule(apply_captain_move),
-    Trigger: _rule(apply_trigger),
-    Step: _rule(apply_step),
-    React: _rule(apply_react),
-    Pass: _rule(apply_pass),
-    EndTurn: _rule(apply_end),
-    TargetTile: _rule(apply_target_tile),
-    TargetCrew: _rule(apply_aim),
-    Relocate: _rule(apply_aim),
-    Drive: _rule(apply_aim),
-    Absorb: _rule(apply_absorb),
-    Assign: _rule(apply_assign),
+    Pick: builds.apply_pick,
+    Breathe: turn.apply_breathe,
+    Maneuver: turn.apply_maneuver,
+    Move: turn.apply_move,
+    CaptainMove: turn.apply_captain_move,
+    Trigger: turn.apply_trigger,
+    Step: turn.apply_step,
+    EndTurn: turn.apply_end,
+    React: resolving.apply_react,
+    Pass: resolving.apply_pass,
+    TargetTile: resolving.apply_target_tile,
+    TargetCrew: resolving.apply_aim,
+    Relocate: resolving.apply_aim,
+    Drive: resolving.apply_aim,
+    Absorb: resolving.apply_absorb,
+    Assign: resolving.apply_assign,
 }

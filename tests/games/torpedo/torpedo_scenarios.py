@@ -13,9 +13,10 @@ from typing import Any, Sequence
 
 from p2pgames.engine import Act, ChanceOutcome
 from p2pgames.games.torpedo import GAME
+from p2pgames.games.torpedo.build import kit_of
 from p2pgames.games.torpedo.geometry import CONTROL, parse_position
 from p2pgames.games.torpedo.presentation import PRESENTATION
-from p2pgames.games.torpedo.rules import Phase, TorpedoState, kit_of
+from p2pgames.games.torpedo.rules import Phase, TorpedoState
 from p2pgames.games.torpedo.tiles import TILESET
 
 PANZER = TILESET.starters["panzer"].layout
