@@ -45,7 +45,7 @@ from torpedo_cheaters import (
 
 from p2pgames.games import get_game
 from p2pgames.games.torpedo.actions import Move
-from p2pgames.games.torpedo.effects import CREW_PER_SEAT, destroyed, is_manned, speed
+from p2pgames.games.torpedo.effects import CREW_PER_SEAT, destroyed, is_manned, reactions, speed
 from p2pgames.games.torpedo.geometry import ADJACENT, location_positions, position_name
 from p2pgames.games.torpedo.rules import Phase
 from p2pgames.net import play_table
@@ -205,7 +205,7 @@ async def test_counter_from_an_unmanned_compartment_is_refused_and_named(tmp_pat
     # Its counter window was open (it had a manned counter compartment to react with) and is
     # still: the counter it chose has no crew member in its compartment.
     assert state.phase == Phase.COUNTER and state.active == 1 - culprit
-    assert get_game(GAME).reactions(state)
+    assert reactions(state)
     assert not is_manned(state, culprit, position)
 
 

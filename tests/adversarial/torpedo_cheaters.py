@@ -32,6 +32,7 @@ from typing import Any
 
 from cheaters import GameCheater
 
+from p2pgames.games.torpedo import turn
 from p2pgames.games.torpedo.actions import Assign, Build, CaptainMove, Maneuver, Move, React, Trigger
 from p2pgames.games.torpedo.build import BUILD_SIZE, sample_builds, starter_build
 from p2pgames.games.torpedo.effects import CREW_PER_SEAT, destroyed, is_blocked, is_manned, seat_crew, speed
@@ -177,7 +178,7 @@ class FirstTurnTrigger(TorpedoCheater):
         state, seat = self.state, self.seat
         if not self.my_action_phase() or not state.first_turns:
             return None
-        triggers = self.game._triggers(state, seat)  # every rule but the first-turn one
+        triggers = turn.triggers(state, seat)  # every rule but the first-turn one
         if not triggers:
             # Nothing has a target yet: any triggered effect a ready crew member of its is at.
             for index in seat_crew(seat):

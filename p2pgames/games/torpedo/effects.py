@@ -1,7 +1,11 @@
 """Questions about a submarine in play that the rules, the views and bots all ask: who is where,
-what is manned, speed, armour, bonuses, and what an effect could aim at now.
+what is manned, speed, armour, bonuses, and what an effect could aim at now; and the rulebook's
+"Resolving Effects" and "Targeting" as the rules check them: which effects may be used now (a
+counter as a reaction too), what the player decides while one resolves, and why a choice is
+refused.
 
-Every function reads a :class:`~p2pgames.games.torpedo.rules.TorpedoState` and changes nothing.
+Every function reads a :class:`~p2pgames.games.torpedo.state.TorpedoState` and changes nothing
+(what resolving an effect does to the state is ``resolving.py``).
 Crew members are indexes 0–9 (``seat * 5 + k``, ``k = 0`` the captain); a crew record is
 ``(sub, position, ready, alive)``, ``sub`` being the seat whose submarine it is in (its own, or
 the enemy's after boarding).
@@ -9,32 +13,53 @@ the enemy's after boarding).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import Any, Iterator
 
+from p2pgames.engine import IllegalAction
+
+from p2pgames.games.torpedo.actions import Absorb, Assign, Drive, React, Relocate, Step, TargetCrew, TargetTile
 from p2pgames.games.torpedo.geometry import (
     CLOSER,
     CONTROL,
     POSITIONS,
     hit_location,
     location_positions,
+    position_name,
     reaches,
     relative_position,
 )
+from p2pgames.games.torpedo.state import (
+    CREW_PER_SEAT,
+    Phase,
+    TorpedoState,
+    crew_name,
+    is_captain,
+    owner,
+    seat_crew,
+)
 from p2pgames.games.torpedo.tiles import Effect, Tile
-
-if TYPE_CHECKING:
-    from p2pgames.games.torpedo.rules import TorpedoState
 
 __all__ = [
     "CREW_PER_SEAT",
+    "aim_options",
     "armour",
     "attack_total",
     "bonus",
     "can_step",
+    "check_assign",
+    "check_drive",
+    "check_effect",
+    "check_react",
+    "check_relocate",
+    "check_target_crew",
+    "check_target_tile",
+    "counters",
     "crew_in",
     "crew_name",
+    "defend_candidates",
     "defender_seat",
     "destroyed",
+    "drain_candidates",
     "enemy_crew_in",
     "gears_left",
     "has_target",
@@ -44,33 +69,16 @@ __all__ = [
     "is_manned",
     "loss_reasons",
     "no_target_reason",
+    "over_summary",
     "owner",
     "oxygen_room",
+    "reactions",
+    "resolution_options",
+    "scavenge_candidates",
     "speed",
     "step_options",
+    "tile_words",
 ]
-
-CREW_PER_SEAT = 5
-CAPTAIN = 0
-
-
-def owner(crew: int) -> int:
-    """The seat a crew member belongs to."""
-    return crew // CREW_PER_SEAT
-
-
-def crew_name(crew: int) -> str:
-    """``captain`` or ``sailor 1`` … ``sailor 4`` (the owner is said elsewhere)."""
-    k = crew % CREW_PER_SEAT
-    return "captain" if k == CAPTAIN else f"sailor {k}"
-
-
-def is_captain(crew: int) -> bool:
-    return crew % CREW_PER_SEAT == CAPTAIN
-
-
-def seat_crew(seat: int) -> range:
-    return range(seat * CREW_PER_SEAT, seat * CREW_PER_SEAT + CREW_PER_SEAT)
 
 
 def gears_left(state: "TorpedoState", seat: int, position: int) -> int:
@@ -215,6 +223,14 @@ def loss_reasons(state: "TorpedoState", seat: int) -> list[str]:
     return reasons
 
 
+def over_summary(state: "TorpedoState") -> str:
+    """One line for :class:`GameOver`, naming nobody (the session puts the names in front)."""
+    losers = state.losers
+    if len(losers) == 2:
+        return f"a draw: both submarines lost at once, after {state.turn} turns"
+    return f"the other submarine has {' and '.join(loss_reasons(state, losers[0]))}, after {state.turn} turns"
+
+
 # -- targets -------------------------------------------------------------------------------------------
 
 
@@ -313,3 +329,201 @@ def _arc(effect: Effect) -> str:
     }[effect.position]
     reach = {"close": "at close range", "distant": "at distant range", "any": ""}[effect.range]
     return " ".join(part for part in (where, reach) if part) or "anywhere"
+
+
+# -- which effects may be used now ---------------------------------------------------------------------
+
+
+def tile_words(state: TorpedoState, seat: int, position: int) -> str:
+    kit = state.kit[seat]
+    return f"{kit[position].short} ({position_name(position)})" if kit else position_name(position)
+
+
+def check_effect(state: TorpedoState, player: int, position: int, number: int, words: str) -> Effect:
+    """The effect named, if its compartment may use it at all now."""
+    if destroyed(state, player, position):
+        raise IllegalAction(player, f"{words} is destroyed")
+    effects = state.kit[player][position].effects
+    if number >= len(effects):
+        raise IllegalAction(player, f"{words} has no effect {number + 1}" if effects else f"{words} has no effect")
+    if is_blocked(state, player, position):
+        raise IllegalAction(player, f"an enemy crew member is in {words}: its effects can't be used")
+    return effects[number]
+
+
+def reactions(state: TorpedoState) -> list[tuple[int, int]]:
+    """``(position, effect)`` of every counter effect the seat whose turn it is not may use
+    now: those of :func:`counters` with a legal target."""
+    return [(position, number) for position, number, no_target in counters(state) if no_target is None]
+
+
+def counters(state: TorpedoState) -> list[tuple[int, int, str | None]]:
+    """``(position, effect, why no target)`` of every counter effect the seat whose turn it
+    is not could use as a reaction now but for its target: in a compartment of its own it
+    mans (ready or exhausted crew), not destroyed, not blocked, not yet used in this window
+    (I7), single-use not yet used this action phase, and not in anyone's first turn. The
+    last field says why the effect has no legal target now (``None``: it has one)."""
+    if state.first_turns or state.phase == Phase.OVER:
+        return []
+    seat = 1 - state.active
+    found = []
+    for position in POSITIONS:
+        if position in state.reacted or destroyed(state, seat, position):
+            continue
+        tile = state.kit[seat][position]
+        if not any(effect.button == "counter" for effect in tile.effects):
+            continue
+        if not is_manned(state, seat, position) or is_blocked(state, seat, position):
+            continue
+        for number, effect in enumerate(tile.effects):
+            if effect.button == "counter" and (seat, position, number) not in state.used:
+                found.append((position, number, no_target_reason(state, seat, effect)))
+    return found
+
+
+def check_react(state: TorpedoState, player: int, action: React) -> None:
+    if state.first_turns:
+        raise IllegalAction(player, "no effects are triggered during a player's first turn, not even as reactions")
+    position = action.position
+    words = tile_words(state, player, position)
+    effect = check_effect(state, player, position, action.effect, words)
+    if effect.button != "counter":
+        raise IllegalAction(player, f"{words}'s effect has no counter button: it can't react")
+    if not is_manned(state, player, position):
+        raise IllegalAction(player, f"{words} is not manned: a counter needs a crew member in it")
+    if position in state.reacted:
+        raise IllegalAction(player, f"{words} has reacted in this window already")
+    if (player, position, action.effect) in state.used:
+        raise IllegalAction(player, f"{words}'s effect is single-use and was used this action phase")
+    reason = no_target_reason(state, player, effect)
+    if reason is not None:
+        raise IllegalAction(player, f"{words} has no target: {reason}")
+
+
+# -- deciding while an effect resolves: its target, where the damage goes ------------------------------
+
+_ABSORB = Absorb()
+
+
+def resolution_options(state: TorpedoState, player: int) -> list[Any]:
+    seat = state.source[0]
+    phase = state.phase
+    if phase == Phase.DEFEND or phase == Phase.DRAIN:
+        if player != 1 - seat:
+            return []
+        if phase == Phase.DRAIN:
+            return [Assign(p) for p in drain_candidates(state)]
+        options: list[Any] = [] if state.assigned else [_ABSORB]
+        return options + [Assign(p) for p in defend_candidates(state)]
+    if player != seat:
+        return []
+    if phase == Phase.STEP:
+        crew = state.crews[state.stepping]
+        return [Step(crew, to) for to in step_options(state, seat, state.source[1])]
+    if phase == Phase.SCAVENGE:
+        return [TargetTile(p) for p in scavenge_candidates(state)]
+    return aim_options(state)
+
+
+def aim_options(state: TorpedoState) -> list[Any]:
+    seat, position, number, doubled, _ = state.source
+    effect = state.kit[seat][position].effects[number]
+    kind = effect.kind
+    if kind == "crew-attack" or kind == "repel":
+        return [TargetCrew(index) for index in crew_targets(state, seat, effect)]
+    if kind == "move-crew":
+        return [Relocate(index, to) for index, to in relocations(state, seat)]
+    if kind == "move-sub":
+        return _drives(state, seat, effect.value * (2 if doubled else 1))
+    return [TargetTile(p) for p in tile_targets(state, seat, effect)]
+
+
+def _drives(state: TorpedoState, seat: int, reach: int) -> list[Drive]:
+    options = []
+    for moved in (seat, 1 - seat):
+        start, other = state.sectors[moved], state.sectors[1 - moved]
+        for by in range(-min(reach, 4), min(reach, 4) + 1):
+            if by == 0 or not 1 <= start + by <= 5:
+                continue
+            if start + by == other:
+                options.append(Drive(moved, by, seat))
+                options.append(Drive(moved, by, 1 - seat))
+            else:
+                options.append(Drive(moved, by, None))
+    return options
+
+
+def defend_candidates(state: TorpedoState) -> list[int]:
+    return hittable(state, defender_seat(state), state.hit)
+
+
+def drain_candidates(state: TorpedoState) -> list[int]:
+    defender = defender_seat(state)
+    oxygen = state.oxygen[defender]
+    return [p for p in location_positions(defender, state.hit) if p != CONTROL and oxygen[p] > 0]
+
+
+def scavenge_candidates(state: TorpedoState) -> list[int]:
+    defender = defender_seat(state)
+    oxygen = state.oxygen[defender]
+    return [p for p in POSITIONS if p != CONTROL and oxygen[p] > 0]
+
+
+_TILE_TARGET_RULES = {
+    "board": "board an enemy compartment the effect reaches (not its control room, not destroyed)",
+    "repair": "repair one of your damaged compartments (not the control room, not destroyed)",
+    "refill": "refill a compartment of yours with an empty, undamaged oxygen gear (not the control room)",
+}
+
+
+def check_target_tile(state: TorpedoState, player: int, action: TargetTile) -> None:
+    if state.phase == Phase.SCAVENGE:
+        if action.position not in scavenge_candidates(state):
+            raise IllegalAction(player, "take the token from an enemy compartment (not the control room) that holds oxygen")
+        return
+    seat, position, number, _, _ = state.source
+    effect = state.kit[seat][position].effects[number]
+    if action.position not in tile_targets(state, seat, effect):
+        raise IllegalAction(player, _TILE_TARGET_RULES[effect.kind])
+
+
+def check_target_crew(state: TorpedoState, player: int, action: TargetCrew) -> None:
+    seat, position, number, _, _ = state.source
+    effect = state.kit[seat][position].effects[number]
+    if action.crew not in crew_targets(state, seat, effect):
+        who = "a sailor" if effect.crew == "sailor" else "a crew member"
+        if effect.kind == "repel":
+            raise IllegalAction(player, f"choose {who} of the enemy aboard your submarine")
+        raise IllegalAction(player, f"choose {who} of the enemy in its {hit_of(state, seat, effect)}")
+
+
+def check_relocate(state: TorpedoState, player: int, action: Relocate) -> None:
+    if (action.crew, action.to) not in relocations(state, player):
+        raise IllegalAction(
+            player, "move one of your crew members aboard your submarine to another compartment that is not destroyed"
+        )
+
+
+def check_drive(state: TorpedoState, player: int, action: Drive) -> None:
+    seat, position, number, doubled, _ = state.source
+    reach = state.kit[seat][position].effects[number].value * (2 if doubled else 1)
+    if action not in _drives(state, seat, reach):
+        if abs(action.by) > reach:
+            raise IllegalAction(player, f"this effect moves a submarine up to {reach} sector{'s' if reach > 1 else ''}")
+        if not 1 <= state.sectors[action.seat] + action.by <= 5:
+            raise IllegalAction(player, "no submarine can leave the battle area (sectors 1–5)")
+        if action.upper is None:
+            raise IllegalAction(player, "both submarines end in one sector: choose port or starboard")
+        raise IllegalAction(player, "port or starboard is chosen only when both end in one sector")
+
+
+def check_assign(state: TorpedoState, player: int, action: Assign) -> None:
+    hit = state.hit
+    if state.phase == Phase.DRAIN:
+        if action.position not in drain_candidates(state):
+            raise IllegalAction(player, f"take the oxygen from a compartment of your {hit} that holds some")
+        return
+    if action.position not in defend_candidates(state):
+        raise IllegalAction(
+            player, f"the attack hit your {hit}: assign the damage to a compartment there (not the control room, not destroyed)"
+        )

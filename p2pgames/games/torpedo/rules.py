@@ -29,36 +29,43 @@ opened after each of the active player's effects resolves and after its maneuver
 that seat has a counter effect it may use now (I6). A reaction resolves at once — through ``aim``,
 ``defend``, ``drain`` and ``scavenge`` like any effect, the active player defending — and the
 window stays open for more until the reactor passes or has nothing left to react with.
+
+This class is the door: it says which step the game is at and sends each action to the module of
+the rulebook's part that checks and applies it (``_CHECKS``, ``_APPLY``). None of them imports
+this one::
+
+    Setup: build your submarine, rule the seas        build.py
+    Game Play: recovery, the action phase (maneuver,  turn.py
+      move, the captain's free move, trigger)
+    Resolving Effects, Targeting: which effects may   effects.py (questions: it changes nothing)
+      be used now, at what, and why a choice is not
+    Resolving Effects and Attacks, Winning: what an   resolving.py
+      effect does, the counter window, the loss
+    the state, its phases, the crew's numbering       state.py
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from p2pgames.engine import (
     CardState,
     Chance,
-    ChoiceGroup,
-    Composer,
     DeterministicRandom,
-    Event,
     Game,
     GameOver,
-    GameState,
     IllegalAction,
     Knowledge,
-    Panel,
     ReactionWindow,
     Ruleset,
     RulesetError,
     RulesetOption,
     Simultaneous,
-    StandingAnswer,
     Step as EngineStep,
     Turn,
 )
 
-from p2pgames.games.torpedo import build as builds
+from p2pgames.games.torpedo import build as builds, effects, resolving, turn
 from p2pgames.games.torpedo.actions import (
     Absorb,
     Assign,
@@ -82,244 +89,24 @@ from p2pgames.games.torpedo.actions import (
     decode_action,
     encode_action,
 )
-from p2pgames.games.torpedo.effects import (
+from p2pgames.games.torpedo.geometry import CONTROL, POSITIONS
+from p2pgames.games.torpedo.state import (
+    CAPTAIN_FREE,
+    CAPTAIN_OWES,
     CREW_PER_SEAT,
-    armour,
-    attack_total,
-    can_step,
-    crew_in,
-    crew_name,
-    crew_targets,
-    defender_seat,
-    destroyed,
-    gears_left,
-    hit_of,
-    hittable,
-    is_blocked,
-    is_manned,
-    loss_reasons,
-    no_target_reason,
-    oxygen_room,
+    RESOLVING,
+    SEATS,
+    Phase,
+    TorpedoState,
     owner,
-    relocations,
-    seat_crew,
-    speed,
-    step_options,
-    tile_targets,
 )
-from p2pgames.games.torpedo.geometry import ADJACENT, CONTROL, POSITIONS, location_positions, position_name
-from p2pgames.games.torpedo.tiles import TILESET, Effect, Tile
+from p2pgames.games.torpedo.tiles import TILESET
 
 __all__ = ["Phase", "Torpedo", "TorpedoState", "BUILD_OPTIONS"]
 
 BUILD_OPTIONS = ("custom", "starter", "random", "draft")
-SEATS = (0, 1)
 START_SECTOR = 3
 START_UPPER = 1  # "each on its own player's side": player 1's submarine up, player 0's down (I2)
-TILES = TILESET.tiles
-
-
-class Phase:
-    """Names of the places in the flow (plain strings: they are part of the hashed state)."""
-
-    BUILD = "build"
-    DEAL = "deal"
-    DRAFT_ORDER = "draft-order"
-    DRAFT = "draft"
-    PLACEMENT = "placement"
-    SWAP = "swap"
-    FIRST = "first"
-    RECOVERY = "recovery"
-    ACTION = "action"
-    STEP = "step"
-    AIM = "aim"
-    DEFEND = "defend"
-    DRAIN = "drain"
-    SCAVENGE = "scavenge"
-    COUNTER = "counter"
-    OVER = "over"
-
-
-# Phases in which an effect is being resolved (``state.source`` says whose and which).
-RESOLVING = frozenset({Phase.STEP, Phase.AIM, Phase.DEFEND, Phase.DRAIN, Phase.SCAVENGE})
-PLAYING = frozenset({Phase.RECOVERY, Phase.ACTION, Phase.COUNTER}) | RESOLVING
-
-_NO_KIT: tuple[Tile, ...] = ()
-
-# The captain's free move, "just before or after his normal activation" (I15): the state's
-# ``captain`` says where the active seat's captain stands this turn.
-CAPTAIN_FREE = 0  # not activated yet: the free move may come now, just before his activation
-CAPTAIN_JUST = 1  # his activation was the active seat's last action: the free move may follow
-CAPTAIN_OWES = 2  # he made the free move first: his activation must come next
-CAPTAIN_MOVED = 3  # he made the free move (and his activation)
-CAPTAIN_MISSED = 4  # he activated and something else followed: no free move this turn
-
-
-def kit_of(tiles: Sequence[str]) -> tuple[Tile, ...]:
-    """The :class:`Tile` of each name, once a submarine has its 10 tiles (else empty)."""
-    return tuple(TILES[name] for name in tiles) if len(tiles) == builds.BUILD_SIZE else _NO_KIT
-
-
-class TorpedoState(GameState):
-    """The public state. Mutable: :meth:`Torpedo.apply` copies it, then changes the copy.
-
-    Per seat: ``tiles`` (names: the sorted build until placement, then by position
-    ``row * 5 + column``), ``kit`` (their :class:`Tile` values, derived and shared between copies:
-    never changed in place), ``damage`` and ``oxygen`` tokens by position. ``crew`` holds a record
-    ``(sub, position, ready, alive)`` per crew member ``seat * 5 + k`` (``k = 0`` the captain).
-
-    The effect being resolved: ``source`` = ``(seat, position, effect, doubled, reaction)`` or
-    ``None``; its triggering ``crews`` and ``stepping`` (whose move toward the control room is
-    next); for attacks ``amount`` (damage or oxygen still to place), ``hit`` (the location) and
-    ``assigned`` (the defender has begun placing: absorbing is no longer offered). ``after`` says
-    what the counter window follows: ``(-1, -1)`` a maneuver, else ``(position, effect)``.
-
-    ``notes`` is not part of the public state: it records what the last event did, for
-    :meth:`Torpedo.narrate`.
-    """
-
-    __slots__ = (
-        "cards",
-        "build",
-        "phase",
-        "turn",
-        "active",
-        "first",
-        "turns_taken",
-        "tiles",
-        "kit",
-        "damage",
-        "oxygen",
-        "crew",
-        "sectors",
-        "upper",
-        "maneuvered",
-        "captain",
-        "used",
-        "reacted",
-        "pool",
-        "drafter",
-        "picks",
-        "source",
-        "crews",
-        "stepping",
-        "amount",
-        "hit",
-        "assigned",
-        "after",
-        "losers",
-        "taken",
-        "notes",
-    )
-
-    cards: CardState
-    build: str  # the ruleset's build option
-    phase: str
-    turn: int  # turns started in the whole game
-    active: int  # the seat whose turn it is (-1 before the first turn)
-    first: int  # the first player (-1 until chosen)
-    turns_taken: list[int]  # turns started, per seat (1 during a seat's first turn)
-    tiles: list[tuple[str, ...]]
-    kit: list[tuple[Tile, ...]]
-    damage: list[list[int]]
-    oxygen: list[list[int]]
-    crew: list[tuple[int, int, bool, bool]]
-    sectors: list[int]
-    upper: int  # the seat whose submarine is up (port of the other) when both share a sector
-    maneuvered: bool  # this action phase
-    captain: int  # the captain's free move this turn: one of the CAPTAIN_* values (I15)
-    used: list[tuple[int, int, int]]  # single-use effects used this action phase: (seat, position, effect)
-    reacted: list[int]  # compartments that reacted in the open window
-    pool: list[str]  # the draft's remaining tiles
-    drafter: int  # who picks first in the draft (-1 until chosen)
-    picks: int  # draft picks made
-    source: tuple[int, int, int, bool, bool] | None
-    crews: tuple[int, ...]
-    stepping: int
-    amount: int
-    hit: str
-    assigned: bool
-    after: tuple[int, int]
-    losers: list[int]
-    taken: list[int]  # oxygen tokens the enemy took from each seat and no refill has put back (I27)
-    notes: list[tuple]
-
-    def copy(self) -> "TorpedoState":
-        # Cheap on purpose (bots copy states by the thousand): tuples are shared, lists of ints
-        # sliced, and nothing is deep-copied.
-        other = TorpedoState.__new__(TorpedoState)
-        other.cards = self.cards  # shared: Steam Torpedo deals no cards, so it never changes
-        other.build = self.build
-        other.phase = self.phase
-        other.turn = self.turn
-        other.active = self.active
-        other.first = self.first
-        other.turns_taken = self.turns_taken[:]
-        other.tiles = self.tiles[:]
-        other.kit = self.kit[:]
-        other.damage = [self.damage[0][:], self.damage[1][:]]
-        other.oxygen = [self.oxygen[0][:], self.oxygen[1][:]]
-        other.crew = self.crew[:]
-        other.sectors = self.sectors[:]
-        other.upper = self.upper
-        other.maneuvered = self.maneuvered
-        other.captain = self.captain
-        other.used = self.used[:]
-        other.reacted = self.reacted[:]
-        other.pool = self.pool[:]
-        other.drafter = self.drafter
-        other.picks = self.picks
-        other.source = self.source
-        other.crews = self.crews
-        other.stepping = self.stepping
-        other.amount = self.amount
-        other.hit = self.hit
-        other.assigned = self.assigned
-        other.after = self.after
-        other.losers = self.losers[:]
-        other.taken = self.taken[:]
-        other.notes = []
-        return other
-
-    # -- questions the rules, views and bots ask ----------------------------------------------
-
-    @property
-    def over(self) -> bool:
-        return self.phase == Phase.OVER
-
-    @property
-    def winner(self) -> int | None:
-        """The winning seat once the game is over with one loser; ``None`` otherwise (a draw, I14)."""
-        if self.phase == Phase.OVER and len(self.losers) == 1:
-            return 1 - self.losers[0]
-        return None
-
-    @property
-    def resolver(self) -> int:
-        """The seat whose effect is being resolved (-1: none)."""
-        return self.source[0] if self.source is not None else -1
-
-    @property
-    def first_turns(self) -> bool:
-        """Whether this is a player's first turn: nobody triggers an effect, not even as a
-        reaction ("During the first turn of each player …")."""
-        return self.active >= 0 and self.turns_taken[self.active] <= 1
-
-    @property
-    def captain_moved(self) -> bool:
-        """Whether the active seat's captain has made his free move this turn."""
-        return self.captain in (CAPTAIN_OWES, CAPTAIN_MOVED)
-
-    def effect_of(self, seat: int, position: int, effect: int) -> Effect | None:
-        effects = self.kit[seat][position].effects
-        return effects[effect] if effect < len(effects) else None
-
-    def total_oxygen(self, seat: int) -> int:
-        return sum(self.oxygen[seat])
-
-    def alive(self, seat: int) -> int:
-        return sum(1 for index in seat_crew(seat) if self.crew[index][3])
-
 
 # Steps are immutable: build the ones asked for again and again once.
 # Prompts fit one row of an 80-column screen after "Your move — " (and, for the secret choices,
@@ -354,8 +141,7 @@ _AIM_PROMPTS = {
     "move-sub": "choose the submarine to move and how far",
 }
 _AIM_TURNS = {kind: tuple(Turn((seat,), prompt) for seat in SEATS) for kind, prompt in _AIM_PROMPTS.items()}
-_END, _PASS, _KEEP, _ABSORB = EndTurn(), Pass(), Keep(), Absorb()
-NO_REACTIONS = "no reactions this turn"  # the counter windows' standing answer, as offered
+_PASS, _KEEP = Pass(), Keep()
 
 
 class Torpedo(Game[TorpedoState]):
@@ -411,7 +197,7 @@ class Torpedo(Game[TorpedoState]):
         state.first = -1
         state.turns_taken = [0, 0]
         state.tiles = [(), ()]
-        state.kit = [_NO_KIT, _NO_KIT]
+        state.kit = [builds.NO_KIT, builds.NO_KIT]
         state.damage = [[0] * 10, [0] * 10]
         state.oxygen = [[0] * 10, [0] * 10]
         state.crew = [(owner(index), CONTROL, True, True) for index in range(2 * CREW_PER_SEAT)]
@@ -438,8 +224,8 @@ class Torpedo(Game[TorpedoState]):
         if option == "starter":
             # The first-game rule: each faction's fixed layout, no random placement, no swap (I1).
             for seat, faction in zip(SEATS, TILESET.starters):
-                self._place(state, seat, TILESET.starters[faction].layout)
-            self._man_the_submarines(state)
+                builds.place(state, seat, TILESET.starters[faction].layout)
+            builds.man_the_submarines(state)
             state.phase = Phase.FIRST
         elif option == "random":
             state.phase = Phase.DEAL
@@ -458,7 +244,7 @@ class Torpedo(Game[TorpedoState]):
         if phase == Phase.STEP or phase == Phase.SCAVENGE:
             return _TURNS[phase][state.source[0]]
         if phase == Phase.DEFEND or phase == Phase.DRAIN:
-            return _TURNS[phase][defender_seat(state)]
+            return _TURNS[phase][effects.defender_seat(state)]
         if phase == Phase.AIM:
             seat, position, effect = state.source[0], state.source[1], state.source[2]
             return _AIM_TURNS[state.kit[seat][position].effects[effect].kind][seat]
@@ -482,26 +268,24 @@ class Torpedo(Game[TorpedoState]):
         raise AssertionError(f"no step for phase {phase!r}")  # pragma: no cover
 
     def _result(self, state: TorpedoState) -> GameOver:
-        from p2pgames.games.torpedo import views
-
         losers = state.losers
         scores = tuple(0 if seat in losers else 1 for seat in SEATS)
         if len(losers) == 2:
-            return GameOver((1, 1), SEATS, views.over_summary(state))
-        return GameOver(scores, (1 - losers[0],), views.over_summary(state))
+            return GameOver((1, 1), SEATS, effects.over_summary(state))
+        return GameOver(scores, (1 - losers[0],), effects.over_summary(state))
 
     # -- legal actions -------------------------------------------------------------------------
 
     def legal_actions(self, state: TorpedoState, player: int, knowledge: Knowledge) -> list[Any]:
         phase = state.phase
         if phase == Phase.ACTION:
-            return self._action_phase_options(state, player) if player == state.active else []
+            return turn.action_phase_options(state, player) if player == state.active else []
         if phase in RESOLVING:
-            return self._resolution_options(state, player)
+            return effects.resolution_options(state, player)
         if phase == Phase.COUNTER:
             if player != 1 - state.active:
                 return []
-            return [React(position, effect) for position, effect in self.reactions(state)] + [_PASS]
+            return [React(position, effect) for position, effect in effects.reactions(state)] + [_PASS]
         if phase == Phase.RECOVERY:
             if player != state.active:
                 return []
@@ -516,174 +300,8 @@ class Torpedo(Game[TorpedoState]):
         if phase == Phase.DRAFT:
             if player != builds.draft_seat(state.drafter, state.picks):
                 return []
-            return [Pick(name) for name in self._draft_choices(state, player)]
+            return [Pick(name) for name in builds.draft_options(state, player)]
         return []
-
-    def _action_phase_options(self, state: TorpedoState, seat: int) -> list[Any]:
-        options: list[Any] = []
-        if state.captain == CAPTAIN_OWES:
-            # His free move came just before his activation: it follows now (I15).
-            captain = seat * CREW_PER_SEAT
-            sub, position, _, _ = state.crew[captain]
-            if not state.first_turns:
-                options.extend(t for t in self._triggers(state, seat) if captain in t.crews)
-            options.extend(Move(captain, to) for to in ADJACENT[position] if not destroyed(state, sub, to))
-            return options
-        if not state.first_turns:
-            options.extend(self._triggers(state, seat))
-        if not state.maneuvered:
-            options.extend(self._maneuvers(state, seat))
-        crew = state.crew
-        for index in seat_crew(seat):
-            sub, position, ready, alive = crew[index]
-            if alive and ready:
-                options.extend(Move(index, to) for to in ADJACENT[position] if not destroyed(state, sub, to))
-        captain = seat * CREW_PER_SEAT
-        sub, position, _, alive = crew[captain]
-        if alive and state.captain in (CAPTAIN_FREE, CAPTAIN_JUST):
-            options.extend(CaptainMove(to) for to in ADJACENT[position] if not destroyed(state, sub, to))
-        options.append(_END)
-        return options
-
-    def _triggers(self, state: TorpedoState, seat: int) -> list[Trigger]:
-        """Every trigger ``seat`` may make now (the first-turn rule aside)."""
-        options = []
-        crew = state.crew
-        ready_at: dict[int, list[int]] = {}
-        for index in seat_crew(seat):
-            sub, position, ready, alive = crew[index]
-            if alive and ready and sub == seat:
-                ready_at.setdefault(position, []).append(index)
-        for position in sorted(ready_at):
-            if destroyed(state, seat, position) or is_blocked(state, seat, position):
-                continue
-            if not can_step(state, seat, position):
-                continue
-            here = ready_at[position]
-            for number, effect in enumerate(state.kit[seat][position].effects):
-                if not effect.triggered or (seat, position, number) in state.used:
-                    continue
-                if no_target_reason(state, seat, effect) is not None:
-                    continue
-                options.extend(Trigger(position, number, (index,)) for index in here)
-                if effect.alert == "two-keys":
-                    options.extend(
-                        Trigger(position, number, (a, b)) for i, a in enumerate(here) for b in here[i + 1 :]
-                    )
-        return options
-
-    def _maneuvers(self, state: TorpedoState, seat: int) -> list[Maneuver]:
-        top = speed(state, seat)
-        if top == 0:
-            return []
-        mine, theirs = state.sectors[seat], state.sectors[1 - seat]
-        options = []
-        for own in range(-top, top + 1):
-            if not 1 <= mine + own <= 5:
-                continue
-            left = top - abs(own)
-            for enemy in range(-left, left + 1):
-                if (own == 0 and enemy == 0) or not 1 <= theirs + enemy <= 5:
-                    continue
-                if mine + own == theirs + enemy:
-                    options.append(Maneuver(own, enemy, seat))
-                    options.append(Maneuver(own, enemy, 1 - seat))
-                else:
-                    options.append(Maneuver(own, enemy, None))
-        if top >= 2 and mine == theirs:
-            options.append(Maneuver(0, 0, 1 - state.upper))  # swing round: out and back (I5)
-        return options
-
-    def reactions(self, state: TorpedoState) -> list[tuple[int, int]]:
-        """``(position, effect)`` of every counter effect the seat whose turn it is not may use
-        now: those of :meth:`counters` with a legal target."""
-        return [(position, number) for position, number, no_target in self.counters(state) if no_target is None]
-
-    def counters(self, state: TorpedoState) -> list[tuple[int, int, str | None]]:
-        """``(position, effect, why no target)`` of every counter effect the seat whose turn it
-        is not could use as a reaction now but for its target: in a compartment of its own it
-        mans (ready or exhausted crew), not destroyed, not blocked, not yet used in this window
-        (I7), single-use not yet used this action phase, and not in anyone's first turn. The
-        last field says why the effect has no legal target now (``None``: it has one)."""
-        if state.first_turns or state.phase == Phase.OVER:
-            return []
-        seat = 1 - state.active
-        found = []
-        for position in POSITIONS:
-            if position in state.reacted or destroyed(state, seat, position):
-                continue
-            tile = state.kit[seat][position]
-            if not any(effect.button == "counter" for effect in tile.effects):
-                continue
-            if not is_manned(state, seat, position) or is_blocked(state, seat, position):
-                continue
-            for number, effect in enumerate(tile.effects):
-                if effect.button == "counter" and (seat, position, number) not in state.used:
-                    found.append((position, number, no_target_reason(state, seat, effect)))
-        return found
-
-    def _resolution_options(self, state: TorpedoState, player: int) -> list[Any]:
-        seat = state.source[0]
-        phase = state.phase
-        if phase == Phase.DEFEND or phase == Phase.DRAIN:
-            if player != 1 - seat:
-                return []
-            if phase == Phase.DRAIN:
-                return [Assign(p) for p in self._drain_candidates(state)]
-            options: list[Any] = [] if state.assigned else [_ABSORB]
-            return options + [Assign(p) for p in self._defend_candidates(state)]
-        if player != seat:
-            return []
-        if phase == Phase.STEP:
-            crew = state.crews[state.stepping]
-            return [Step(crew, to) for to in step_options(state, seat, state.source[1])]
-        if phase == Phase.SCAVENGE:
-            return [TargetTile(p) for p in self._scavenge_candidates(state)]
-        return self._aim_options(state)
-
-    def _aim_options(self, state: TorpedoState) -> list[Any]:
-        seat, position, number, doubled, _ = state.source
-        effect = state.kit[seat][position].effects[number]
-        kind = effect.kind
-        if kind == "crew-attack" or kind == "repel":
-            return [TargetCrew(index) for index in crew_targets(state, seat, effect)]
-        if kind == "move-crew":
-            return [Relocate(index, to) for index, to in relocations(state, seat)]
-        if kind == "move-sub":
-            return self._drives(state, seat, effect.value * (2 if doubled else 1))
-        return [TargetTile(p) for p in tile_targets(state, seat, effect)]
-
-    def _drives(self, state: TorpedoState, seat: int, reach: int) -> list[Drive]:
-        options = []
-        for moved in (seat, 1 - seat):
-            start, other = state.sectors[moved], state.sectors[1 - moved]
-            for by in range(-min(reach, 4), min(reach, 4) + 1):
-                if by == 0 or not 1 <= start + by <= 5:
-                    continue
-                if start + by == other:
-                    options.append(Drive(moved, by, seat))
-                    options.append(Drive(moved, by, 1 - seat))
-                else:
-                    options.append(Drive(moved, by, None))
-        return options
-
-    def _defend_candidates(self, state: TorpedoState) -> list[int]:
-        return hittable(state, defender_seat(state), state.hit)
-
-    def _drain_candidates(self, state: TorpedoState) -> list[int]:
-        defender = defender_seat(state)
-        oxygen = state.oxygen[defender]
-        return [p for p in location_positions(defender, state.hit) if p != CONTROL and oxygen[p] > 0]
-
-    def _scavenge_candidates(self, state: TorpedoState) -> list[int]:
-        defender = defender_seat(state)
-        oxygen = state.oxygen[defender]
-        return [p for p in POSITIONS if p != CONTROL and oxygen[p] > 0]
-
-    def _draft_choices(self, state: TorpedoState, seat: int) -> list[str]:
-        other = 1 - seat
-        other_lacks = 0 if any(TILES[name].is_control for name in state.tiles[other]) else 1
-        return builds.draft_choices(state.pool, state.tiles[seat], other_lacks)
 
     # -- checking actions ----------------------------------------------------------------------
 
@@ -692,14 +310,14 @@ class Torpedo(Game[TorpedoState]):
         ``action`` now. Every rule is public: nothing is left to check later."""
         kind = type(action)
         self.check_kind(state, player, kind)
-        if state.phase == Phase.ACTION and state.captain == CAPTAIN_OWES and not _activates_captain(player, action):
+        if state.phase == Phase.ACTION and state.captain == CAPTAIN_OWES and not turn.activates_captain(player, action):
             raise IllegalAction(
                 player,
                 "your captain made his free move just before his activation: move him or trigger with him now",
             )
         check = _CHECKS.get(kind)
         if check is not None:
-            check(self, state, player, action)
+            check(state, player, action)
 
     def check_kind(self, state: TorpedoState, player: int, kind: type) -> None:
         """Raise :class:`IllegalAction` unless ``player`` may make some move of ``kind`` (an action
@@ -769,247 +387,6 @@ class Torpedo(Game[TorpedoState]):
             return "it is the other player's pick"
         return "no move is expected now"
 
-    def _check_build(self, state: TorpedoState, player: int, action: Build) -> None:
-        problem = builds.build_problem(action.tiles)
-        if problem is not None:
-            raise IllegalAction(player, problem)
-
-    def _check_swap(self, state: TorpedoState, player: int, action: Swap) -> None:
-        if CONTROL in (action.a, action.b):
-            raise IllegalAction(player, "the control room stays in the middle of your outer row (C2)")
-
-    def _check_pick(self, state: TorpedoState, player: int, action: Pick) -> None:
-        if action.name not in TILES:
-            raise IllegalAction(player, f"{action.name!r} is not a tile")
-        if action.name not in state.pool:
-            raise IllegalAction(player, f"{action.name} has been picked already")
-        if action.name not in self._draft_choices(state, player):
-            if TILES[action.name].is_control:
-                if any(TILES[name].is_control for name in state.tiles[player]):
-                    raise IllegalAction(player, "you have a control room already")
-                raise IllegalAction(player, "the other player needs the last control room")
-            raise IllegalAction(player, "your last pick must be a control room")
-
-    def _check_breathe(self, state: TorpedoState, player: int, action: Breathe) -> None:
-        if state.oxygen[player][action.position] == 0:
-            raise IllegalAction(player, f"{self._tile_words(state, player, action.position)} holds no oxygen")
-
-    def _check_maneuver(self, state: TorpedoState, player: int, action: Maneuver) -> None:
-        if state.maneuvered:
-            raise IllegalAction(player, "you have maneuvered this action phase already")
-        top = speed(state, player)
-        mine, theirs = state.sectors[player], state.sectors[1 - player]
-        if action.own == 0 and action.enemy == 0:
-            if mine != theirs:
-                raise IllegalAction(player, "a maneuver moves a submarine at least one sector")
-            if action.upper is None or action.upper == state.upper:
-                raise IllegalAction(player, "swinging round (0 0) puts you on the enemy's other side: say which")
-            cost = 2
-        else:
-            cost = abs(action.own) + abs(action.enemy)
-        if cost > top:
-            raise IllegalAction(
-                player, f"your speed is {top} (one per manned engine compartment): that maneuver needs {cost}"
-            )
-        if not 1 <= mine + action.own <= 5 or not 1 <= theirs + action.enemy <= 5:
-            raise IllegalAction(player, "no submarine can leave the battle area (sectors 1–5)")
-        together = mine + action.own == theirs + action.enemy
-        if together and action.upper is None:
-            raise IllegalAction(player, "both submarines end in one sector: choose port or starboard")
-        if not together and action.upper is not None:
-            raise IllegalAction(player, "port or starboard is chosen only when both end in one sector")
-
-    def _check_move(self, state: TorpedoState, player: int, action: Move) -> None:
-        sub, position = self._own_crew(state, player, action.crew)
-        if not state.crew[action.crew][2]:
-            raise IllegalAction(player, f"your {crew_name(action.crew)} is exhausted")
-        self._check_adjacent(state, player, sub, position, action.to, crew_name(action.crew))
-
-    def _check_captain_move(self, state: TorpedoState, player: int, action: CaptainMove) -> None:
-        if state.captain_moved:
-            raise IllegalAction(player, "your captain has made his free move this turn")
-        if state.captain == CAPTAIN_MISSED:
-            raise IllegalAction(
-                player, "your captain's free move comes just before or just after his activation, not later"
-            )
-        captain = player * CREW_PER_SEAT
-        sub, position = self._own_crew(state, player, captain)
-        self._check_adjacent(state, player, sub, position, action.to, "captain")
-
-    def _own_crew(self, state: TorpedoState, player: int, crew: int) -> tuple[int, int]:
-        if owner(crew) != player:
-            raise IllegalAction(player, "that crew member is not yours")
-        sub, position, _, alive = state.crew[crew]
-        if not alive:
-            raise IllegalAction(player, f"your {crew_name(crew)} has been eliminated")
-        return sub, position
-
-    def _check_adjacent(self, state: TorpedoState, player: int, sub: int, position: int, to: int, who: str) -> None:
-        if to not in ADJACENT[position]:
-            raise IllegalAction(
-                player, f"your {who} is in {position_name(position)}: {position_name(to)} is not next to it"
-            )
-        if destroyed(state, sub, to):
-            raise IllegalAction(player, f"{self._tile_words(state, sub, to)} is destroyed: crew can't move into it")
-
-    def _check_trigger(self, state: TorpedoState, player: int, action: Trigger) -> None:
-        if state.first_turns:
-            raise IllegalAction(player, "no effects are triggered during a player's first turn")
-        position = action.position
-        words = self._tile_words(state, player, position)
-        effect = self._check_effect(state, player, position, action.effect, words)
-        if not effect.triggered:
-            raise IllegalAction(player, f"{words}'s effect works on standby while manned: it is never triggered")
-        for crew in action.crews:
-            sub, at = self._own_crew(state, player, crew)
-            if sub != player or at != position:
-                raise IllegalAction(player, f"your {crew_name(crew)} is not in {words}")
-            if not state.crew[crew][2]:
-                raise IllegalAction(player, f"your {crew_name(crew)} is exhausted")
-        if len(action.crews) == 2 and effect.alert != "two-keys":
-            raise IllegalAction(player, f"only a two-keys effect is triggered by two crew members ({words}'s is not)")
-        if (player, position, action.effect) in state.used:
-            raise IllegalAction(player, f"{words}'s effect is single-use and was used this action phase")
-        if not can_step(state, player, position):
-            raise IllegalAction(player, f"a crew member in {words} can't move toward the control room")
-        reason = no_target_reason(state, player, effect)
-        if reason is not None:
-            raise IllegalAction(player, f"{words} has no target: {reason}")
-
-    def _check_effect(self, state: TorpedoState, player: int, position: int, number: int, words: str) -> Effect:
-        """The effect named, if its compartment may use it at all now."""
-        if destroyed(state, player, position):
-            raise IllegalAction(player, f"{words} is destroyed")
-        effects = state.kit[player][position].effects
-        if number >= len(effects):
-            raise IllegalAction(player, f"{words} has no effect {number + 1}" if effects else f"{words} has no effect")
-        if is_blocked(state, player, position):
-            raise IllegalAction(player, f"an enemy crew member is in {words}: its effects can't be used")
-        return effects[number]
-
-    def _check_react(self, state: TorpedoState, player: int, action: React) -> None:
-        if state.first_turns:
-            raise IllegalAction(player, "no effects are triggered during a player's first turn, not even as reactions")
-        position = action.position
-        words = self._tile_words(state, player, position)
-        effect = self._check_effect(state, player, position, action.effect, words)
-        if effect.button != "counter":
-            raise IllegalAction(player, f"{words}'s effect has no counter button: it can't react")
-        if not is_manned(state, player, position):
-            raise IllegalAction(player, f"{words} is not manned: a counter needs a crew member in it")
-        if position in state.reacted:
-            raise IllegalAction(player, f"{words} has reacted in this window already")
-        if (player, position, action.effect) in state.used:
-            raise IllegalAction(player, f"{words}'s effect is single-use and was used this action phase")
-        reason = no_target_reason(state, player, effect)
-        if reason is not None:
-            raise IllegalAction(player, f"{words} has no target: {reason}")
-
-    def _check_step(self, state: TorpedoState, player: int, action: Step) -> None:
-        crew = state.crews[state.stepping]
-        if action.crew != crew:
-            raise IllegalAction(player, f"your {crew_name(crew)} moves now")
-        options = step_options(state, player, state.source[1])
-        if action.to not in options:
-            names = " or ".join(self._tile_words(state, player, p) for p in options)
-            raise IllegalAction(player, f"your {crew_name(crew)} moves toward the control room: to {names}")
-
-    def _check_target_tile(self, state: TorpedoState, player: int, action: TargetTile) -> None:
-        if state.phase == Phase.SCAVENGE:
-            if action.position not in self._scavenge_candidates(state):
-                raise IllegalAction(player, "take the token from an enemy compartment (not the control room) that holds oxygen")
-            return
-        seat, position, number, _, _ = state.source
-        effect = state.kit[seat][position].effects[number]
-        if action.position not in tile_targets(state, seat, effect):
-            raise IllegalAction(player, _TILE_TARGET_RULES[effect.kind])
-
-    def _check_target_crew(self, state: TorpedoState, player: int, action: TargetCrew) -> None:
-        seat, position, number, _, _ = state.source
-        effect = state.kit[seat][position].effects[number]
-        if action.crew not in crew_targets(state, seat, effect):
-            who = "a sailor" if effect.crew == "sailor" else "a crew member"
-            if effect.kind == "repel":
-                raise IllegalAction(player, f"choose {who} of the enemy aboard your submarine")
-            raise IllegalAction(player, f"choose {who} of the enemy in its {hit_of(state, seat, effect)}")
-
-    def _check_relocate(self, state: TorpedoState, player: int, action: Relocate) -> None:
-        if (action.crew, action.to) not in relocations(state, player):
-            raise IllegalAction(
-                player, "move one of your crew members aboard your submarine to another compartment that is not destroyed"
-            )
-
-    def _check_drive(self, state: TorpedoState, player: int, action: Drive) -> None:
-        seat, position, number, doubled, _ = state.source
-        reach = state.kit[seat][position].effects[number].value * (2 if doubled else 1)
-        if action not in self._drives(state, seat, reach):
-            if abs(action.by) > reach:
-                raise IllegalAction(player, f"this effect moves a submarine up to {reach} sector{'s' if reach > 1 else ''}")
-            if not 1 <= state.sectors[action.seat] + action.by <= 5:
-                raise IllegalAction(player, "no submarine can leave the battle area (sectors 1–5)")
-            if action.upper is None:
-                raise IllegalAction(player, "both submarines end in one sector: choose port or starboard")
-            raise IllegalAction(player, "port or starboard is chosen only when both end in one sector")
-
-    def _check_assign(self, state: TorpedoState, player: int, action: Assign) -> None:
-        hit = state.hit
-        if state.phase == Phase.DRAIN:
-            if action.position not in self._drain_candidates(state):
-                raise IllegalAction(player, f"take the oxygen from a compartment of your {hit} that holds some")
-            return
-        if action.position not in self._defend_candidates(state):
-            raise IllegalAction(
-                player, f"the attack hit your {hit}: assign the damage to a compartment there (not the control room, not destroyed)"
-            )
-
-    def _tile_words(self, state: TorpedoState, seat: int, position: int) -> str:
-        kit = state.kit[seat]
-        return f"{kit[position].short} ({position_name(position)})" if kit else position_name(position)
-
-    def composer(self, state: TorpedoState, player: int, knowledge: Knowledge) -> Composer | None:
-        """The custom build is composed tile by tile on the builder's peer (``composer.py``)."""
-        if state.phase == Phase.BUILD and player in SEATS:
-            from p2pgames.games.torpedo.composer import BuildComposer
-
-            return BuildComposer(player)
-        return None
-
-    def standing_answer(self, state: TorpedoState, player: int, knowledge: Knowledge) -> StandingAnswer | None:
-        """In a counter window, "no reactions this turn": a pass now, and the player's own peer
-        passes the rest of this turn's windows by itself. Windows open only when a reaction is
-        legal (I6), so a player with none is never asked; this is for one who has some and wants
-        none. The key is the turn's number: it lapses when the turn ends. It stays on that peer:
-        the other sees ordinary passes."""
-        if state.phase != Phase.COUNTER or player != 1 - state.active:
-            return None
-        return StandingAnswer(NO_REACTIONS, _PASS, ("no reactions", state.turn))
-
-    def warnings(self, state: TorpedoState, player: int, knowledge: Knowledge, names: Sequence[str]) -> Sequence[str]:
-        """Hits that will land on ``player``'s control room: a location with nothing left, damage
-        a location can't hold (:func:`views.warnings`)."""
-        from p2pgames.games.torpedo import views
-
-        return views.warnings(state, player)
-
-    info_commands = (("tile NAME", "a compartment tile's full text"),)
-
-    def explain(self, state: TorpedoState, viewer: int | None, text: str, names: Sequence[str]) -> Sequence[str] | None:
-        """``tile NAME`` (its name or short name, any case): the tile's card text; ``None`` for
-        any other text."""
-        words = text.split()
-        if not words or words[0].casefold() != "tile":
-            return None
-        from p2pgames.games.torpedo import views
-
-        typed = " ".join(words[1:])
-        tile = TILESET.find(typed) if typed else None
-        if tile is None:
-            known = ", ".join(t.short for t in TILES.values())
-            if not typed:
-                return [f"Type tile and a tile's name or short name: {known}."]
-            return [f"No tile is called {typed!r}. The tiles: {known}."]
-        return views.tile_answer(tile)
-
     def allows(self, state: TorpedoState, player: int, action: Any, knowledge: Knowledge) -> bool:
         """A custom build lists only a few builds (there are millions): any legal build is
         allowed; everything else is allowed when listed."""
@@ -1024,421 +401,26 @@ class Torpedo(Game[TorpedoState]):
         random = DeterministicRandom(seed)
         phase = state.phase
         if phase == Phase.DEAL:
-            for seat in SEATS:
-                self._place(state, seat, builds.random_build(random))
-            state.notes.append(("dealt",))
-            state.phase = Phase.PLACEMENT
+            builds.deal(state, random)
         elif phase == Phase.DRAFT_ORDER:
-            state.drafter = random.below(2)
-            state.notes.append(("draft-first", state.drafter))
-            state.phase = Phase.DRAFT
+            builds.choose_drafter(state, random)
         elif phase == Phase.PLACEMENT:
-            for seat in SEATS:
-                order = list(state.tiles[seat])
-                random.shuffle(order)
-                # "Your control room tile must be positioned in the center column closest to you
-                # … you must, if necessary, switch the control room and the compartment that
-                # occupies this position."
-                control = next(i for i, name in enumerate(order) if TILES[name].is_control)
-                order[control], order[CONTROL] = order[CONTROL], order[control]
-                self._place(state, seat, order)
-            state.notes.append(("placed",))
-            state.phase = Phase.SWAP
+            builds.place_at_random(state, random)
         elif phase == Phase.FIRST:
-            state.first = random.below(2)
-            state.notes.append(("first", state.first))
-            self._start_turn(state, state.first)
+            builds.choose_first(state, random)
 
     def apply_simultaneous(self, state: TorpedoState, actions: tuple[tuple[int, Any], ...]) -> None:
         state.notes = []
         if state.phase == Phase.BUILD:
-            for seat, action in actions:
-                self._place(state, seat, action.tiles)
-                state.notes.append(("built", seat, builds.starter_of(action.tiles)))
-            state.phase = Phase.PLACEMENT
-            return
-        # Phase.SWAP: both opened together.
-        for seat, action in actions:
-            if type(action) is Swap:
-                order = list(state.tiles[seat])
-                order[action.a], order[action.b] = order[action.b], order[action.a]
-                self._place(state, seat, order)
-                state.notes.append(("swapped", seat, action.a, action.b))
-            else:
-                state.notes.append(("kept", seat))
-        self._man_the_submarines(state)
-        state.phase = Phase.FIRST
+            builds.open_builds(state, actions)
+        else:  # Phase.SWAP
+            builds.open_swaps(state, actions)
 
     def apply_action(self, state: TorpedoState, player: int, action: Any) -> None:
         state.notes = []
         if state.phase == Phase.ACTION:
-            state.captain = _captain_after(state.captain, player, action)
-        _APPLY[type(action)](self, state, player, action)
-
-    def _apply_pick(self, state: TorpedoState, player: int, action: Pick) -> None:
-        state.pool.remove(action.name)
-        self._place(state, player, (*state.tiles[player], action.name))
-        state.picks += 1
-        state.notes.append(("picked", player, action.name))
-        if state.picks == 2 * builds.BUILD_SIZE:
-            for seat in SEATS:
-                self._place(state, seat, sorted(state.tiles[seat]))
-            state.phase = Phase.PLACEMENT
-
-    def _apply_breathe(self, state: TorpedoState, player: int, action: Breathe) -> None:
-        self._breathe(state, player, action.position, auto=False)
-
-    def _apply_maneuver(self, state: TorpedoState, player: int, action: Maneuver) -> None:
-        state.sectors[player] += action.own
-        state.sectors[1 - player] += action.enemy
-        if action.upper is not None:
-            state.upper = action.upper
-        state.maneuvered = True
-        state.notes.append(("maneuver", player, action.own, action.enemy, action.upper, tuple(state.sectors)))
-        self._after_active(state, (-1, -1))
-
-    def _apply_move(self, state: TorpedoState, player: int, action: Move) -> None:
-        sub, _, _, alive = state.crew[action.crew]
-        state.crew[action.crew] = (sub, action.to, False, alive)
-        state.notes.append(("move", action.crew, sub, action.to))
-
-    def _apply_captain_move(self, state: TorpedoState, player: int, action: CaptainMove) -> None:
-        captain = player * CREW_PER_SEAT
-        sub, _, ready, alive = state.crew[captain]
-        state.crew[captain] = (sub, action.to, ready, alive)
-        state.notes.append(("captain", captain, sub, action.to))
-
-    def _apply_trigger(self, state: TorpedoState, player: int, action: Trigger) -> None:
-        effect = state.kit[player][action.position].effects[action.effect]
-        if effect.alert == "single":
-            state.used.append((player, action.position, action.effect))
-            state.used.sort()
-        state.source = (player, action.position, action.effect, len(action.crews) == 2, False)
-        state.crews = action.crews
-        state.stepping = 0
-        state.notes.append(("trigger", player, action.position, action.effect, action.crews))
-        self._continue_steps(state)
-
-    def _apply_step(self, state: TorpedoState, player: int, action: Step) -> None:
-        self._step(state, action.crew, action.to, auto=False)
-        self._continue_steps(state)
-
-    def _apply_react(self, state: TorpedoState, player: int, action: React) -> None:
-        effect = state.kit[player][action.position].effects[action.effect]
-        if effect.alert == "single":
-            state.used.append((player, action.position, action.effect))
-            state.used.sort()
-        state.reacted.append(action.position)
-        state.reacted.sort()
-        state.source = (player, action.position, action.effect, False, True)
-        state.crews = ()
-        state.notes.append(("react", player, action.position, action.effect))
-        self._resolve(state)
-
-    def _apply_pass(self, state: TorpedoState, player: int, action: Pass) -> None:
-        state.notes.append(("pass", player))
-        self._close_window(state)
-
-    def _apply_end(self, state: TorpedoState, player: int, action: EndTurn) -> None:
-        state.notes.append(("end", player))
-        self._start_turn(state, 1 - player)
-
-    def _apply_target_tile(self, state: TorpedoState, player: int, action: TargetTile) -> None:
-        if state.phase == Phase.SCAVENGE:
-            self._scavenge(state, action.position)
-        else:
-            self._aim(state, action)
-
-    def _apply_aim(self, state: TorpedoState, player: int, action: Any) -> None:
-        self._aim(state, action)
-
-    def _apply_absorb(self, state: TorpedoState, player: int, action: Absorb) -> None:
-        self._absorb(state, auto=False)
-
-    def _apply_assign(self, state: TorpedoState, player: int, action: Assign) -> None:
-        if state.phase == Phase.DRAIN:
-            self._drain(state, action.position, auto=False)
-        else:
-            self._assign(state, action.position, auto=False)
-
-    # -- the flow ------------------------------------------------------------------------------
-
-    def _place(self, state: TorpedoState, seat: int, order: Sequence[str]) -> None:
-        state.tiles[seat] = tuple(order)
-        state.kit[seat] = kit_of(order)
-
-    def _man_the_submarines(self, state: TorpedoState) -> None:
-        """Setup's last steps: one oxygen token on each oxygen gear, five crew in the control room
-        (already there since setup), both submarines in sector 3."""
-        for seat in SEATS:
-            state.oxygen[seat] = [tile.oxygen for tile in state.kit[seat]]
-
-    def _start_turn(self, state: TorpedoState, seat: int) -> None:
-        state.turn += 1
-        state.active = seat
-        state.turns_taken[seat] += 1
-        state.maneuvered = False
-        state.captain = CAPTAIN_FREE
-        state.used = []
-        state.reacted = []
-        state.notes.append(("turn", state.turn, seat))
-        state.phase = Phase.RECOVERY
-        holding = [p for p in POSITIONS if state.oxygen[seat][p] > 0]
-        if len(holding) == 1:
-            self._breathe(state, seat, holding[0], auto=True)
-
-    def _breathe(self, state: TorpedoState, seat: int, position: int, auto: bool) -> None:
-        state.oxygen[seat][position] -= 1
-        state.notes.append(("breathe", seat, position, auto))
-        if self._check_over(state):
-            return
-        crew = state.crew
-        for index in seat_crew(seat):
-            sub, at, ready, alive = crew[index]
-            if alive and not ready:
-                crew[index] = (sub, at, True, alive)
-        state.phase = Phase.ACTION
-
-    def _after_active(self, state: TorpedoState, after: tuple[int, int]) -> None:
-        """The active player's maneuver or effect is done: the other seat's counter window opens
-        if it has a reaction, else play goes on."""
-        state.after = after
-        state.reacted = []
-        if self.reactions(state):
-            state.phase = Phase.COUNTER
-        else:
-            state.phase = Phase.ACTION
-
-    def _close_window(self, state: TorpedoState) -> None:
-        state.reacted = []
-        state.after = (-1, -1)
-        state.phase = Phase.ACTION
-
-    def _continue_steps(self, state: TorpedoState) -> None:
-        """Move and exhaust each triggering crew member in turn (asking where when there is a
-        choice), then resolve the effect."""
-        seat, position = state.source[0], state.source[1]
-        while state.stepping < len(state.crews):
-            crew = state.crews[state.stepping]
-            if position == CONTROL:
-                # "If he triggers the control room effect, he does not move."
-                self._step(state, crew, CONTROL, auto=True)
-                continue
-            options = step_options(state, seat, position)
-            if len(options) > 1:
-                state.phase = Phase.STEP
-                return
-            self._step(state, crew, options[0], auto=True)
-        self._resolve(state)
-
-    def _step(self, state: TorpedoState, crew: int, to: int, auto: bool) -> None:
-        sub, at, _, alive = state.crew[crew]
-        state.crew[crew] = (sub, to, False, alive)
-        state.stepping += 1
-        if to != at:
-            state.notes.append(("step", crew, sub, to, auto))
-
-    def _resolve(self, state: TorpedoState) -> None:
-        """Resolve the effect in ``state.source`` (its crew have moved and exhausted)."""
-        seat, position, number, doubled, _ = state.source
-        effect = state.kit[seat][position].effects[number]
-        kind = effect.kind
-        if kind == "attack" or kind == "oxygen-attack":
-            defender = 1 - seat
-            hit = hit_of(state, seat, effect)
-            total = attack_total(state, seat, effect)
-            plates = armour(state, defender, hit)
-            state.hit = hit
-            # Two keys "double the final effect": what gets through the armour (I9).
-            state.amount = max(0, total - plates) * (2 if doubled else 1)
-            state.assigned = False
-            state.notes.append(("attack", seat, kind, hit, total, plates, state.amount))
-            if state.amount == 0:
-                self._effect_done(state)
-            elif kind == "attack":
-                self._continue_defence(state)
-            else:
-                self._continue_drain(state)
-            return
-        state.phase = Phase.AIM
-        options = self._aim_options(state)
-        if len(options) == 1:
-            self._aim(state, options[0], auto=True)
-
-    def _aim(self, state: TorpedoState, target: Any, auto: bool = False) -> None:
-        seat, position, number, doubled, _ = state.source
-        effect = state.kit[seat][position].effects[number]
-        kind = effect.kind
-        crew = state.crew
-        if kind == "crew-attack" or kind == "repel":
-            self._eliminate(state, target.crew)
-            state.notes.append(("eliminated", target.crew, kind, auto))
-            if self._check_over(state):
-                return
-        elif kind == "board":
-            boarder = state.crews[0]
-            _, _, ready, alive = crew[boarder]
-            crew[boarder] = (1 - seat, target.position, ready, alive)
-            state.notes.append(("board", boarder, 1 - seat, target.position, auto))
-        elif kind == "repair":
-            removed = min(effect.value * (2 if doubled else 1), state.damage[seat][target.position])
-            state.damage[seat][target.position] -= removed
-            state.notes.append(("repair", seat, target.position, removed, auto))
-        elif kind == "refill":
-            added = min(
-                effect.value * (2 if doubled else 1), oxygen_room(state, seat, target.position), state.taken[seat]
-            )
-            state.oxygen[seat][target.position] += added
-            state.taken[seat] -= added
-            state.notes.append(("refill", seat, target.position, added, auto))
-        elif kind == "move-crew":
-            sub, _, ready, alive = crew[target.crew]
-            crew[target.crew] = (sub, target.to, ready, alive)
-            state.notes.append(("relocate", target.crew, sub, target.to, auto))
-        elif kind == "move-sub":
-            state.sectors[target.seat] += target.by
-            if target.upper is not None:
-                state.upper = target.upper
-            state.notes.append(("drive", seat, target.seat, target.by, target.upper, tuple(state.sectors), auto))
-        self._effect_done(state)
-
-    def _continue_defence(self, state: TorpedoState) -> None:
-        """Place what is left of the damage total: the defender decides, unless there is nothing to
-        decide (no compartment left in the location: the control room absorbs the rest; one
-        compartment left once placing has begun: it takes the damage)."""
-        candidates = self._defend_candidates(state)
-        if not candidates:
-            self._absorb(state, auto=True)
-        elif state.assigned and len(candidates) == 1:
-            self._assign(state, candidates[0], auto=True)
-        else:
-            state.phase = Phase.DEFEND
-
-    def _absorb(self, state: TorpedoState, auto: bool) -> None:
-        # One damage token on the control room absorbs the whole damage total (step 6).
-        defender = defender_seat(state)
-        state.notes.append(("absorb", defender, state.amount, auto))
-        state.amount = 0
-        self._damage(state, defender, CONTROL, 1)
-        if self._check_over(state):
-            return
-        self._effect_done(state)
-
-    def _assign(self, state: TorpedoState, position: int, auto: bool) -> None:
-        defender = defender_seat(state)
-        room = gears_left(state, defender, position)
-        placed = min(state.amount, room)
-        state.notes.append(("damage", defender, position, placed, placed == room, auto))
-        self._damage(state, defender, position, placed)
-        state.amount -= placed
-        state.assigned = True
-        if self._check_over(state):
-            return
-        if state.amount > 0:
-            self._continue_defence(state)
-        else:
-            self._effect_done(state)
-
-    def _continue_drain(self, state: TorpedoState) -> None:
-        if state.amount == 0:
-            self._effect_done(state)
-            return
-        candidates = self._drain_candidates(state)
-        if len(candidates) > 1:
-            state.phase = Phase.DRAIN
-        elif candidates:
-            self._drain(state, candidates[0], auto=True)
-        else:
-            # "If the defender has no more oxygen in the affected location, the attacker may remove
-            # a single oxygen token from any compartment in the defender's submarine."
-            state.amount = 0
-            anywhere = self._scavenge_candidates(state)
-            if len(anywhere) > 1:
-                state.phase = Phase.SCAVENGE
-            elif anywhere:
-                self._scavenge(state, anywhere[0], auto=True)
-            else:
-                self._effect_done(state)
-
-    def _drain(self, state: TorpedoState, position: int, auto: bool) -> None:
-        defender = defender_seat(state)
-        taken = min(state.amount, state.oxygen[defender][position])
-        state.oxygen[defender][position] -= taken
-        state.taken[defender] += taken
-        state.amount -= taken
-        state.notes.append(("drain", defender, position, taken, auto))
-        if self._check_over(state):
-            return
-        self._continue_drain(state)
-
-    def _scavenge(self, state: TorpedoState, position: int, auto: bool = False) -> None:
-        defender = defender_seat(state)
-        state.oxygen[defender][position] -= 1
-        state.taken[defender] += 1
-        state.notes.append(("scavenge", defender, position, auto))
-        if self._check_over(state):
-            return
-        self._effect_done(state)
-
-    def _effect_done(self, state: TorpedoState) -> None:
-        seat, position, number, _, reaction = state.source
-        state.source = None
-        state.crews = ()
-        state.stepping = 0
-        state.amount = 0
-        state.hit = ""
-        state.assigned = False
-        if reaction:
-            # "After the reaction resolves, exhaust all crew members in this compartment and move
-            # them directly to the control room."
-            moved = tuple(crew_in(state, seat, position))
-            for index in moved:
-                sub, _, _, alive = state.crew[index]
-                state.crew[index] = (sub, CONTROL, False, alive)
-            state.notes.append(("returned", seat, moved))
-            # No reactions to reactions: back to the same window, if it has more to offer.
-            if self.reactions(state):
-                state.phase = Phase.COUNTER
-            else:
-                self._close_window(state)
-            return
-        self._after_active(state, (position, number))
-
-    def _damage(self, state: TorpedoState, seat: int, position: int, tokens: int) -> int:
-        """Cover up to ``tokens`` gears of a compartment with damage; return how many. Damage takes
-        the gears without oxygen first, then the empty oxygen gears, then the ones holding a token
-        (I10). A compartment covered entirely is destroyed: the crew in it, both sides', are
-        eliminated."""
-        placed = min(tokens, gears_left(state, seat, position))
-        state.damage[seat][position] += placed
-        left = gears_left(state, seat, position)
-        if state.oxygen[seat][position] > left:
-            # Damage from the enemy's attacks only (the game has no other damage).
-            state.taken[seat] += state.oxygen[seat][position] - left
-            state.oxygen[seat][position] = left
-        if left == 0:
-            state.notes.append(("destroyed", seat, position))
-            for index in range(2 * CREW_PER_SEAT):
-                sub, at, _, alive = state.crew[index]
-                if alive and sub == seat and at == position:
-                    self._eliminate(state, index)
-                    state.notes.append(("flooded", index))
-        return placed
-
-    def _eliminate(self, state: TorpedoState, crew: int) -> None:
-        state.crew[crew] = (-1, -1, False, False)
-
-    def _check_over(self, state: TorpedoState) -> bool:
-        """End the game if a seat has lost: its control room destroyed, all five of its crew
-        eliminated, or no oxygen token left in its submarine. Both at once: a draw (I14)."""
-        losers = [seat for seat in SEATS if loss_reasons(state, seat)]
-        if not losers:
-            return False
-        state.losers = losers
-        state.phase = Phase.OVER
-        state.source = None
-        state.notes.append(("over", tuple(losers)))
-        return True
+            state.captain = turn.captain_after(state.captain, player, action)
+        _APPLY[type(action)](state, player, action)
 
     # -- encodings -----------------------------------------------------------------------------
 
@@ -1491,7 +473,7 @@ class Torpedo(Game[TorpedoState]):
         state.first = data["first"]
         state.turns_taken = list(data["turns_taken"])
         state.tiles = [tuple(tiles) for tiles in data["tiles"]]
-        state.kit = [kit_of(tiles) for tiles in state.tiles]
+        state.kit = [builds.kit_of(tiles) for tiles in state.tiles]
         state.damage = [list(row) for row in data["damage"]]
         state.oxygen = [list(row) for row in data["oxygen"]]
         state.crew = [tuple(record) for record in data["crew"]]  # type: ignore[misc]
@@ -1516,71 +498,6 @@ class Torpedo(Game[TorpedoState]):
         state.notes = []
         return state
 
-    # -- presentation --------------------------------------------------------------------------
-
-    def describe_action(
-        self, state: TorpedoState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
-    ) -> str:
-        from p2pgames.games.torpedo import views
-
-        return views.describe_action(state, player, action)
-
-    def parse_action(
-        self, state: TorpedoState, player: int, text: str, knowledge: Knowledge, names: Sequence[str]
-    ) -> Any:
-        """The action ``text`` names (typed as :meth:`describe_action` prints it), checked by
-        :meth:`check_action`. Raises :class:`MalformedAction` for text that is no Steam Torpedo
-        move and :class:`IllegalAction` with the reason for a move the rules refuse (``typed.py``)."""
-        from p2pgames.games.torpedo import typed
-
-        return typed.parse_action(self, state, player, text)
-
-    def group_choices(
-        self, state: TorpedoState, player: int, actions: Sequence[Any], texts: Sequence[str]
-    ) -> list[ChoiceGroup]:
-        """A long list one line per verb (``maneuver …``, ``move …``, ``trigger …``, ``end``), each
-        with its parts per crew member or tile (:func:`views.group_choices`)."""
-        from p2pgames.games.torpedo import views
-
-        return views.group_choices(texts)
-
-    def round_label(self, state: TorpedoState) -> str | None:
-        return f"turn {state.turn}" if state.turn else None
-
-    def narrate(self, before: TorpedoState, event: Event, after: TorpedoState, names: Sequence[str]) -> list[str]:
-        from p2pgames.games.torpedo import views
-
-        return views.narrate(before, event, after, names)
-
-    def panels(self, state: TorpedoState, viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
-        from p2pgames.games.torpedo import views
-
-        return views.panels(self, state, viewer, names)
-
-    def help_text(self) -> str:
-        from p2pgames.games.torpedo import views
-
-        return views.HELP
-
-
-def _activates_captain(player: int, action: Any) -> bool:
-    """Whether ``action`` is ``player``'s captain's normal activation: his move or a trigger he
-    takes part in."""
-    captain = player * CREW_PER_SEAT
-    kind = type(action)
-    return (kind is Move and action.crew == captain) or (kind is Trigger and captain in action.crews)
-
-
-def _captain_after(status: int, player: int, action: Any) -> int:
-    """The captain's free-move status after the active ``player``'s ``action`` in its action
-    phase (I15): the free move may come just before his activation (then it must follow) or just
-    after it (nothing of the active player's between)."""
-    if type(action) is CaptainMove:
-        return CAPTAIN_OWES if status == CAPTAIN_FREE else CAPTAIN_MOVED
-    if _activates_captain(player, action):
-        return CAPTAIN_MOVED if status == CAPTAIN_OWES else CAPTAIN_JUST
-    return CAPTAIN_MISSED if status == CAPTAIN_JUST else status
-
 
 _AIM_KINDS: Mapping[str, tuple[type, ...]] = {
     "crew-attack": (TargetCrew,),
@@ -1591,43 +508,40 @@ _AIM_KINDS: Mapping[str, tuple[type, ...]] = {
     "move-crew": (Relocate,),
     "move-sub": (Drive,),
 }
-_TILE_TARGET_RULES = {
-    "board": "board an enemy compartment the effect reaches (not its control room, not destroyed)",
-    "repair": "repair one of your damaged compartments (not the control room, not destroyed)",
-    "refill": "refill a compartment of yours with an empty, undamaged oxygen gear (not the control room)",
-}
+
+# Each action's check and its effect, in the module of the rulebook's part it belongs to.
 _CHECKS = {
-    Build: Torpedo._check_build,
-    Swap: Torpedo._check_swap,
-    Pick: Torpedo._check_pick,
-    Breathe: Torpedo._check_breathe,
-    Maneuver: Torpedo._check_maneuver,
-    Move: Torpedo._check_move,
-    CaptainMove: Torpedo._check_captain_move,
-    Trigger: Torpedo._check_trigger,
-    React: Torpedo._check_react,
-    Step: Torpedo._check_step,
-    TargetTile: Torpedo._check_target_tile,
-    TargetCrew: Torpedo._check_target_crew,
-    Relocate: Torpedo._check_relocate,
-    Drive: Torpedo._check_drive,
-    Assign: Torpedo._check_assign,
+    Build: builds.check_build,
+    Swap: builds.check_swap,
+    Pick: builds.check_pick,
+    Breathe: turn.check_breathe,
+    Maneuver: turn.check_maneuver,
+    Move: turn.check_move,
+    CaptainMove: turn.check_captain_move,
+    Trigger: turn.check_trigger,
+    Step: turn.check_step,
+    React: effects.check_react,
+    TargetTile: effects.check_target_tile,
+    TargetCrew: effects.check_target_crew,
+    Relocate: effects.check_relocate,
+    Drive: effects.check_drive,
+    Assign: effects.check_assign,
 }
 _APPLY = {
-    Pick: Torpedo._apply_pick,
-    Breathe: Torpedo._apply_breathe,
-    Maneuver: Torpedo._apply_maneuver,
-    Move: Torpedo._apply_move,
-    CaptainMove: Torpedo._apply_captain_move,
-    Trigger: Torpedo._apply_trigger,
-    Step: Torpedo._apply_step,
-    React: Torpedo._apply_react,
-    Pass: Torpedo._apply_pass,
-    EndTurn: Torpedo._apply_end,
-    TargetTile: Torpedo._apply_target_tile,
-    TargetCrew: Torpedo._apply_aim,
-    Relocate: Torpedo._apply_aim,
-    Drive: Torpedo._apply_aim,
-    Absorb: Torpedo._apply_absorb,
-    Assign: Torpedo._apply_assign,
+    Pick: builds.apply_pick,
+    Breathe: turn.apply_breathe,
+    Maneuver: turn.apply_maneuver,
+    Move: turn.apply_move,
+    CaptainMove: turn.apply_captain_move,
+    Trigger: turn.apply_trigger,
+    Step: turn.apply_step,
+    EndTurn: turn.apply_end,
+    React: resolving.apply_react,
+    Pass: resolving.apply_pass,
+    TargetTile: resolving.apply_target_tile,
+    TargetCrew: resolving.apply_aim,
+    Relocate: resolving.apply_aim,
+    Drive: resolving.apply_aim,
+    Absorb: resolving.apply_absorb,
+    Assign: resolving.apply_assign,
 }

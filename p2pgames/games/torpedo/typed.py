@@ -35,7 +35,7 @@ every action returned has passed that check.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from p2pgames.engine import IllegalAction, MalformedAction
 
@@ -61,12 +61,11 @@ from p2pgames.games.torpedo.actions import (
     Trigger,
 )
 from p2pgames.games.torpedo.build import starter_build
-from p2pgames.games.torpedo.effects import CREW_PER_SEAT
 from p2pgames.games.torpedo.geometry import parse_position, position_name
+from p2pgames.games.torpedo.rules import Torpedo
+from p2pgames.games.torpedo.state import CREW_PER_SEAT, Phase, TorpedoState
 from p2pgames.games.torpedo.tiles import TILESET
-
-if TYPE_CHECKING:
-    from p2pgames.games.torpedo.rules import Torpedo, TorpedoState
+from p2pgames.games.torpedo.views import _target_sub
 
 __all__ = ["parse_action"]
 
@@ -257,8 +256,6 @@ class _Reader:
         word = self.peek()
         if word in ("captain", "sailor"):
             return TargetCrew(self.crew(1 - self.player))
-        from p2pgames.games.torpedo.views import _target_sub
-
         seat = _target_sub(self.state, self.player)
         return TargetTile(self.tile(seat, "your" if seat == self.player else "the enemy's"))
 
@@ -324,8 +321,6 @@ class _Reader:
 
 def _target_kind(state: "TorpedoState") -> type:
     """The kind of target the current decision takes (for the check that one is expected)."""
-    from p2pgames.games.torpedo.rules import Phase
-
     if state.phase == Phase.AIM:
         seat, position, number = state.source[0], state.source[1], state.source[2]
         kind = state.kit[seat][position].effects[number].kind

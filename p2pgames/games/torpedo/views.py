@@ -7,7 +7,7 @@ nearest them, as on the real table.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from p2pgames.engine import PANEL_RULE, Act, ChanceOutcome, ChoiceGroup, Event, Panel, Segment
 
@@ -34,14 +34,11 @@ from p2pgames.games.torpedo.actions import (
 )
 from p2pgames.games.torpedo.build import starter_of
 from p2pgames.games.torpedo.effects import (
-    CREW_PER_SEAT,
-    crew_name,
+    counters as effect_counters,
     defender_seat,
     gears_left,
     hittable,
     loss_reasons,
-    owner,
-    seat_crew,
     speed,
 )
 from p2pgames.games.torpedo.geometry import (
@@ -51,11 +48,19 @@ from p2pgames.games.torpedo.geometry import (
     range_of,
     relative_position,
 )
+from p2pgames.games.torpedo.state import (
+    CAPTAIN_FREE,
+    CAPTAIN_JUST,
+    CREW_PER_SEAT,
+    PLAYING,
+    Phase,
+    TorpedoState,
+    crew_name,
+    owner,
+    seat_crew,
+)
 from p2pgames.games.torpedo.tiles import TILESET, Effect, Tile
 from p2pgames.words import joined
-
-if TYPE_CHECKING:
-    from p2pgames.games.torpedo.rules import Torpedo, TorpedoState
 
 __all__ = [
     "HELP",
@@ -64,7 +69,6 @@ __all__ = [
     "effect_text",
     "group_choices",
     "narrate",
-    "over_summary",
     "panels",
     "result_summary",
     "side_word",
@@ -221,8 +225,6 @@ def _short(name: str) -> str:
 def _target_sub(state: "TorpedoState", player: int) -> int:
     """Whose compartment a ``TargetTile`` of ``player`` names now: the enemy's when boarding or
     taking oxygen, else the player's own (repair, refill)."""
-    from p2pgames.games.torpedo.rules import Phase
-
     if state.phase == Phase.SCAVENGE:
         return 1 - player
     seat, position, number = state.source[0], state.source[1], state.source[2]
@@ -398,8 +400,6 @@ def warnings(state: "TorpedoState", player: int) -> list[str]:
       it floods every compartment left there and the rest lands on the control room all the
       same, where absorbing puts only that one token (step 6).
     """
-    from p2pgames.games.torpedo.rules import PLAYING, Phase
-
     if player not in (0, 1) or state.phase not in PLAYING:
         return []
     lines = []
@@ -585,14 +585,6 @@ def result_summary(state: "TorpedoState", names: Sequence[str]) -> str:
     return f"{names[1 - loser]} wins: {names[loser]} has {reasons[loser]}, after {state.turn} turns."
 
 
-def over_summary(state: "TorpedoState") -> str:
-    """One line for :class:`GameOver`, naming nobody (the session puts the names in front)."""
-    losers = state.losers
-    if len(losers) == 2:
-        return f"a draw: both submarines lost at once, after {state.turn} turns"
-    return f"the other submarine has {' and '.join(loss_reasons(state, losers[0]))}, after {state.turn} turns"
-
-
 # -- panels ----------------------------------------------------------------------------------------
 
 Line = tuple[Segment, ...]
@@ -617,7 +609,7 @@ KEY = (
 )
 
 
-def panels(game: "Torpedo", state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> list[Panel]:
+def panels(state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> list[Panel]:
     """What the screen shows (the viewer's own submarine at the bottom, nearest them, as on the
     real table; a spectator sees player 1 above).
 
@@ -630,8 +622,6 @@ def panels(game: "Torpedo", state: "TorpedoState", viewer: int | None, names: Se
     is, and what the other player may react with. Before the first turn a ``key`` to the grid
     takes the sea's place. The build and the draft show one panel of the pool (80 columns).
     """
-    from p2pgames.games.torpedo.rules import Phase
-
     me = viewer if viewer in (0, 1) else 0
     if state.phase in (Phase.BUILD, Phase.DEAL, Phase.DRAFT_ORDER, Phase.DRAFT):
         return [_build_panel(state, viewer, names)]
@@ -647,7 +637,7 @@ def panels(game: "Torpedo", state: "TorpedoState", viewer: int | None, names: Se
         return result
     result.append(Panel("sea", tuple(_sea_lines(state, me, viewer, names))))
     result.append(Panel(titles[1], tuple(_grid_lines(state, bottom, top=False))))
-    result.append(_turn_panel(game, state, viewer, names))
+    result.append(_turn_panel(state, viewer, names))
     return result
 
 
@@ -708,8 +698,6 @@ def _sea_lines(state: "TorpedoState", me: int, viewer: int | None, names: Sequen
 
 
 def _cell(state: "TorpedoState", seat: int, position: int) -> tuple[list[Segment], list[Segment]]:
-    from p2pgames.games.torpedo.rules import Phase
-
     if not state.kit[seat]:
         return [("dim", " " * CELL)], [("dim", " " * CELL)]
     tile = state.kit[seat][position]
@@ -769,13 +757,11 @@ def _token(crew: int) -> str:
     return "C" if k == 0 else str(k)
 
 
-def _turn_panel(game: "Torpedo", state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> Panel:
+def _turn_panel(state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> Panel:
     """Whose turn and what the game waits for; where the enemy is; what the other player may
     react with now — exactly what a counter window would offer — and which of its counters have
     no target now (or that nobody may trigger yet); and in the action phase whether the maneuver
     and the captain's move are left, on the first of these lines with room for them."""
-    from p2pgames.games.torpedo.rules import CAPTAIN_FREE, CAPTAIN_JUST, Phase
-
     if state.phase == Phase.OVER:
         return Panel("turn", tuple(_flow([("good", f"Game over: {result_summary(state, names)}")])))
     active = state.active
@@ -789,7 +775,7 @@ def _turn_panel(game: "Torpedo", state: "TorpedoState", viewer: int | None, name
     if state.first_turns:
         relation.append(("warn", "first turn: no triggers"))
     else:
-        ready, idle = _counters(game, state)
+        ready, idle = _counters(state)
         who = "you" if 1 - active == viewer else _name(names, 1 - active)
         relation += [("warn", f"{who} may react with {', '.join(ready)}")] if ready else []
         relation += [("dim", f"{', '.join(idle)}: no target now")] if idle else []
@@ -854,8 +840,6 @@ def _pieces(text: str, width: int) -> list[str]:
 def _doing(state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> str:
     """What the game waits for, in a few words (the step's prompt says it to the one deciding);
     while an effect resolves, whose it is."""
-    from p2pgames.games.torpedo.rules import Phase
-
     phase = state.phase
     if phase == Phase.RECOVERY:
         return "recovery"
@@ -877,12 +861,12 @@ def _doing(state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> s
     return phase
 
 
-def _counters(game: "Torpedo", state: "TorpedoState") -> tuple[list[str], list[str]]:
+def _counters(state: "TorpedoState") -> tuple[list[str], list[str]]:
     """The short names of the compartments with which the player whose turn it is not may react
-    now (what a counter window offers: :meth:`Torpedo.reactions`), and of those whose counters
-    could react but for a target (:meth:`Torpedo.counters`)."""
+    now (what a counter window offers: :func:`effects.reactions`), and of those whose counters
+    could react but for a target (:func:`effects.counters`)."""
     kit = state.kit[1 - state.active]
-    counters = game.counters(state)
+    counters = effect_counters(state)
     ready = list(dict.fromkeys(kit[position].short for position, _, no_target in counters if no_target is None))
     idle = list(dict.fromkeys(kit[position].short for position, _, _ in counters))
     return ready, [short for short in idle if short not in ready]
@@ -968,8 +952,6 @@ def pool_lines(tiles: Sequence[Tile]) -> list[Line]:
 def _build_panel(state: "TorpedoState", viewer: int | None, names: Sequence[str]) -> Panel:
     """The build (for those not building now: the builder's own screen is the composer's) or
     the draft: what each drafter picked, then the pool."""
-    from p2pgames.games.torpedo.rules import Phase
-
     lines: list[Line] = []
     pool = [TILESET.tiles[name] for name in TILESET.names]
     if state.phase == Phase.BUILD:

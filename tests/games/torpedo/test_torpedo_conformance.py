@@ -10,8 +10,8 @@ every step is applied to a copy and checked.
 import pytest
 
 from p2pgames.engine.conformance import play_random_game
-from p2pgames.games import _Delegating  # (until the game's presentation is its own)
 from p2pgames.games.torpedo import GAME
+from p2pgames.games.torpedo.presentation import PRESENTATION
 from p2pgames.games.torpedo.rules import BUILD_OPTIONS
 from p2pgames.games.torpedo.tiles import TILESET, load_tiles
 
@@ -22,7 +22,7 @@ SEEDS = (b"a", b"b", b"c", b"d")
 def test_random_games_conform(build):
     ruleset = GAME.ruleset(2, {"build": build})
     for number, seed in enumerate(SEEDS):
-        report = play_random_game(_Delegating.of(GAME), ruleset, seed + build.encode(), exhaustive=number == 0)
+        report = play_random_game(PRESENTATION, ruleset, seed + build.encode(), exhaustive=number == 0)
         result = report.result
         assert result is not None
         assert len(result.winners) in (1, 2)

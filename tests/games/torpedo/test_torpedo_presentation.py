@@ -8,6 +8,8 @@ from p2pgames.games.torpedo import GAME
 from p2pgames.games.torpedo.actions import Build
 from p2pgames.games.torpedo.build import starter_build
 from p2pgames.games.torpedo.composer import BuildComposer
+from p2pgames.games.torpedo.effects import reactions
+from p2pgames.games.torpedo.presentation import PRESENTATION
 from p2pgames.games.torpedo.rules import Phase
 from p2pgames.games.torpedo.tiles import TILESET
 from p2pgames.games.torpedo.views import GUTTER, POOL_WIDTH, WIDTH, card_lines, tile_list
@@ -29,7 +31,7 @@ def _games():
                 options = GAME.legal_actions(table.state, actors[0], {})
                 before = table.state
                 table.act(actors[0], options[chooser.below(len(options))])
-                assert all(GAME.narrate(before, table.log[-1], table.state, NAMES))
+                assert all(PRESENTATION.narrate(before, table.log[-1], table.state, NAMES))
             yield table.state
 
 
@@ -41,7 +43,7 @@ def test_every_panel_fits_beside_an_80_column_gutter_and_the_table_14_rows_for_e
     kinds = set()
     for state in _games():
         for viewer in (None, 0, 1):
-            panels = GAME.panels(state, viewer, {}, NAMES)
+            panels = PRESENTATION.panels(state, viewer, {}, NAMES)
             kinds.add(tuple(panel.title.split(" ")[0] for panel in panels))
             if state.phase in (Phase.BUILD, Phase.DEAL, Phase.DRAFT_ORDER, Phase.DRAFT):
                 # One panel the screen's width, under its heading.
@@ -67,7 +69,7 @@ def test_the_grid_shows_tiles_structure_oxygen_and_crew_with_exhausted_crew_in_b
     put(state, crew(0, 1), "B1", ready=False)
     put(state, crew(1, 2), "B1", sub=0)  # a boarder
     hurt(state, 0, "E1", 4)
-    enemy, sea, mine, turn = GAME.panels(state, 0, {}, NAMES)
+    enemy, sea, mine, turn = PRESENTATION.panels(state, 0, {}, NAMES)
     assert [enemy.title, sea.title, mine.title, turn.title] == ["enemy", "sea", "you", "turn"]
     rows = [_text(line) for line in enemy.lines]
     assert rows[0].startswith("2 ElecTurb  3/3│")  # the enemy's outer row is farthest from you
@@ -86,7 +88,7 @@ def test_the_grid_shows_tiles_structure_oxygen_and_crew_with_exhausted_crew_in_b
     assert turn_rows[0] == "turn 3: your turn, action phase · left: maneuver, captain's move"
     assert turn_rows[1] == "ludovic is on your port side, at close range"
     put(state, crew(1, 1), "E2", ready=False)  # the Gatling Gun manned
-    assert _text(GAME.panels(state, 0, {}, NAMES)[3].lines[-1]).endswith("ludovic may react with Gatling")
+    assert _text(PRESENTATION.panels(state, 0, {}, NAMES)[3].lines[-1]).endswith("ludovic may react with Gatling")
 
 
 def test_the_turn_panel_says_what_may_react_exactly_as_a_counter_window_offers_it():
@@ -98,10 +100,10 @@ def test_the_turn_panel_says_what_may_react_exactly_as_a_counter_window_offers_i
     state = table(active=0)
     put(state, crew(1, 1), "E2", ready=False)  # the Gatling Gun: attacks anywhere at close range
     put(state, crew(1, 2), "C1", ready=False)  # the Marine Barracks: repels boarders, and none is aboard
-    assert GAME.reactions(state) == [(at("E2"), 0)]
+    assert reactions(state) == [(at("E2"), 0)]
 
     def turn_text(state, viewer):  # the turn panel's lines, as the flow would join them on one
-        return " · ".join(_text(line) for line in GAME.panels(state, viewer, {}, NAMES)[3].lines)
+        return " · ".join(_text(line) for line in PRESENTATION.panels(state, viewer, {}, NAMES)[3].lines)
 
     assert turn_text(state, 0).endswith("ludovic may react with Gatling · Barracks: no target now")
     window = act(state, 0, Maneuver(1, 0, None))
@@ -117,7 +119,7 @@ def test_the_sea_lists_the_enemy_then_you_each_with_its_sector_and_a_spectator_b
     from tests.games.torpedo.torpedo_scenarios import table
 
     def sea(state, viewer, names=NAMES):
-        return [" ".join(_text(line).split()) for line in GAME.panels(state, viewer, {}, names)[1].lines[1:]]
+        return [" ".join(_text(line).split()) for line in PRESENTATION.panels(state, viewer, {}, names)[1].lines[1:]]
 
     # In one sector with Bruno up (on Ludovic's port side): each player still sees the enemy first.
     state = table(active=0, sectors=(3, 3), upper=0)
@@ -132,7 +134,7 @@ def test_the_sea_lists_the_enemy_then_you_each_with_its_sector_and_a_spectator_b
         for theirs in range(1, 6):
             state = table(active=0, sectors=(mine, theirs))
             for viewer in (0, 1, None):
-                rows = GAME.panels(state, viewer, {}, ("b" * 16, "l" * 16))[1].lines[1:]
+                rows = PRESENTATION.panels(state, viewer, {}, ("b" * 16, "l" * 16))[1].lines[1:]
                 for line in rows:
                     text = _text(line)
                     sector = int(text.split("sector ")[1][0])
@@ -174,14 +176,14 @@ def test_a_location_with_nothing_left_warns_at_every_decision_how_many_hits_the_
     from tests.games.torpedo.torpedo_scenarios import CONTROL, act, crew, destroy, fire, hurt, put, table
 
     state = table(active=0)
-    assert GAME.warnings(state, 0, {}, NAMES) == []
+    assert PRESENTATION.warnings(state, 0, {}, NAMES) == []
     for where in ("A1", "B1", "A2", "B2"):
         destroy(state, 0, where)
     structure = state.kit[0][CONTROL].structure
     hurt(state, 0, "C2", structure - 3)  # the control room 3 tokens from destroyed
     warned = ["Aft destroyed: hits there land on your control room; 3 more sink you."]
-    assert GAME.warnings(state, 0, {}, NAMES) == warned  # bruno's action phase
-    assert GAME.warnings(state, 1, {}, NAMES) == []  # ludovic's submarine is whole
+    assert PRESENTATION.warnings(state, 0, {}, NAMES) == warned  # bruno's action phase
+    assert PRESENTATION.warnings(state, 1, {}, NAMES) == []  # ludovic's submarine is whole
     state = act(state, 0, EndTurn())
     state = act(state, 1, Breathe(state.oxygen[1].index(max(state.oxygen[1]))))
     assert state.phase == Phase.ACTION and state.active == 1
@@ -191,12 +193,12 @@ def test_a_location_with_nothing_left_warns_at_every_decision_how_many_hits_the_
     put(state, crew(1, 1), "E2")
     hit = fire(state, 1, "E2", crew(1, 1))
     assert hit.damage[0][CONTROL] == structure - 2
-    assert GAME.warnings(hit, 0, {}, NAMES) == ["Aft destroyed: hits there land on your control room; 2 more sink you."]
+    assert PRESENTATION.warnings(hit, 0, {}, NAMES) == ["Aft destroyed: hits there land on your control room; 2 more sink you."]
     hurt(hit, 0, "C2", structure - 1)
-    assert GAME.warnings(hit, 0, {}, NAMES) == ["Aft destroyed: hits there land on your control room; 1 more sinks you."]
+    assert PRESENTATION.warnings(hit, 0, {}, NAMES) == ["Aft destroyed: hits there land on your control room; 1 more sinks you."]
     for where in ("D2", "E2"):  # the outer row (bruno's starboard) then holds only the control room
         destroy(hit, 0, where)
-    assert GAME.warnings(hit, 0, {}, NAMES) == [
+    assert PRESENTATION.warnings(hit, 0, {}, NAMES) == [
         "Aft and starboard destroyed: hits there land on your control room; 1 more sinks you."
     ]
 
@@ -205,11 +207,11 @@ def test_defending_against_more_than_the_location_holds_warns_that_the_rest_land
     from tests.games.torpedo.test_torpedo_attacks import example_of_play
 
     state = example_of_play()  # 2 damage at bruno's fore, whose Riveted Hold has 1 structure left
-    assert GAME.warnings(state, 0, {}, NAMES) == [
+    assert PRESENTATION.warnings(state, 0, {}, NAMES) == [
         "Your fore holds 1 of the 2: the rest lands on your control room anyway."
     ]
     state.amount = 1
-    assert GAME.warnings(state, 0, {}, NAMES) == []
+    assert PRESENTATION.warnings(state, 0, {}, NAMES) == []
 
 
 def test_a_crowded_compartment_counts_its_crew_instead_of_cutting_them():
@@ -219,14 +221,14 @@ def test_a_crowded_compartment_counts_its_crew_instead_of_cutting_them():
     put(state, crew(0, 1), "C2", ready=False)
     put(state, crew(0, 2), "C2", ready=False)
     put(state, crew(1, 2), "C2", sub=0)
-    mine = [_text(line) for line in GAME.panels(state, 0, {}, NAMES)[2].lines]
+    mine = [_text(line) for line in PRESENTATION.panels(state, 0, {}, NAMES)[2].lines]
     assert "C o2 5 crew!1" in mine[3]
 
 
 def test_before_the_first_turn_a_key_explains_the_grid_and_oxygen_shows_the_gears():
     table = LocalTable(GAME, GAME.ruleset(2, {"build": "random"}), b"key")  # dealt and placed
     assert table.state.phase == Phase.SWAP
-    enemy, mine, key = GAME.panels(table.state, 0, {}, NAMES)
+    enemy, mine, key = PRESENTATION.panels(table.state, 0, {}, NAMES)
     assert key.title == "key" and "C control room" in _text(key.lines[1])
     assert all(len(_text(line)) <= WIDTH for line in key.lines)
     gears = [tile.oxygen for tile in table.state.kit[0]]
@@ -258,7 +260,7 @@ def test_card_text_reads_the_data():
 
 
 def test_the_help_fits_80_columns_and_names_every_verb():
-    help_text = GAME.help_text()
+    help_text = PRESENTATION.help_text()
     assert all(len(line) <= 80 for line in help_text.splitlines())
     for verb in ("maneuver", "move", "captain to", "trigger", "step", "target", "relocate", "drive",
                  "absorb", "assign", "react", "pass", "breathe", "end", "tile"):
@@ -273,26 +275,26 @@ def test_the_help_fits_80_columns_and_names_every_verb():
 def test_tile_name_explains_a_tile_and_other_text_is_not_an_information_command():
     state = GAME.setup(GAME.ruleset(2))
     # The card without its indent, flavour and the type's reminder: it reads whole in the log.
-    assert GAME.explain(state, 0, "tile gatling", NAMES) == [
+    assert PRESENTATION.explain(state, 0, "tile gatling", NAMES) == [
         "Gatling Gun (Gatling): Talion, experimental; 2 structure, no oxygen.",
         "Counter (single-use): attack 3 at close range, enemy anywhere; hits the location facing you.",
     ]
-    assert GAME.explain(state, None, "TILE  Gatling Gun", NAMES) == GAME.explain(state, 0, "tile gatling", NAMES)
+    assert PRESENTATION.explain(state, None, "TILE  Gatling Gun", NAMES) == PRESENTATION.explain(state, 0, "tile gatling", NAMES)
     bridge = TILESET.tiles["Talion Control Room"]
-    assert GAME.explain(state, 0, "tile TaBridge", NAMES)[0] == (
+    assert PRESENTATION.explain(state, 0, "tile TaBridge", NAMES)[0] == (
         f"Talion Control Room (TaBridge): Talion, control room (can't be targeted); {bridge.structure} structure, "
         f"{bridge.oxygen} oxygen."
     )
-    assert GAME.explain(state, 0, "tile kraken", NAMES)[0].startswith("No tile is called 'kraken'")
-    assert GAME.explain(state, 0, "tile", NAMES)[0].startswith("Type tile and a tile's name")
-    assert GAME.explain(state, 0, "trigger Gatling", NAMES) is None
-    assert GAME.info_commands == (("tile NAME", "a compartment tile's full text"),)
+    assert PRESENTATION.explain(state, 0, "tile kraken", NAMES)[0].startswith("No tile is called 'kraken'")
+    assert PRESENTATION.explain(state, 0, "tile", NAMES)[0].startswith("Type tile and a tile's name")
+    assert PRESENTATION.explain(state, 0, "trigger Gatling", NAMES) is None
+    assert PRESENTATION.info_commands == (("tile NAME", "a compartment tile's full text"),)
 
 
 def test_the_build_offers_the_starters_first_for_a_first_game_with_custom_one_command_away():
     """The field report: the default build opened on a 35-tile pool, while the rulebook says "For
     your first game, you should choose a faction … This gives you a fair fight"."""
-    composer = GAME.composer(GAME.setup(GAME.ruleset(2)), 0, {})
+    composer = PRESENTATION.composer(GAME.setup(GAME.ruleset(2)), 0, {})
     assert composer.commands() == ("starter panzer", "starter talion", "custom")
     (panel,) = composer.panels()
     text = [_text(line) for line in panel.lines]
@@ -312,7 +314,7 @@ def test_the_build_offers_the_starters_first_for_a_first_game_with_custom_one_co
 
 def test_the_build_composer_adds_removes_and_finishes_a_legal_build():
     state = GAME.setup(GAME.ruleset(2))
-    composer = GAME.composer(state, 1, {}).apply("custom")
+    composer = PRESENTATION.composer(state, 1, {}).apply("custom")
     assert isinstance(composer, BuildComposer) and composer.action() is None
     assert "add Gatling" in composer.commands() and "done" not in composer.commands()
     composer = composer.apply("starter talion")
@@ -336,7 +338,7 @@ def test_the_build_composer_adds_removes_and_finishes_a_legal_build():
         empty.apply("done")
     for panel in composer.panels():
         assert all(len(_text(line)) <= POOL_WIDTH for line in panel.lines)
-    assert GAME.composer(GAME.setup(GAME.ruleset(2, {"build": "starter"})), 0, {}) is None
+    assert PRESENTATION.composer(GAME.setup(GAME.ruleset(2, {"build": "starter"})), 0, {}) is None
 
 
 def test_the_phase_places_are_named_in_the_state():
@@ -371,12 +373,12 @@ def test_every_interpretation_rules_md_refers_to_is_written_down():
 def test_a_counter_window_offers_no_reactions_this_turn_as_a_standing_answer():
     from p2pgames.engine import StandingAnswer
     from p2pgames.games.torpedo.actions import Pass
-    from p2pgames.games.torpedo.rules import NO_REACTIONS
+    from p2pgames.games.torpedo.presentation import NO_REACTIONS
 
     windows = 0
     for state in _games():
         for player in (0, 1):
-            standing = GAME.standing_answer(state, player, {})
+            standing = PRESENTATION.standing_answer(state, player, {})
             if state.phase != Phase.COUNTER or player == state.active:
                 assert standing is None
                 continue
@@ -392,8 +394,8 @@ def test_a_long_action_phase_list_is_one_line_per_verb_with_parts_per_crew_membe
 
     state = table(active=0)
     actions = GAME.legal_actions(state, 0, {})
-    texts = [GAME.describe_action(state, 0, action, {}, NAMES) for action in actions]
-    groups = GAME.group_choices(state, 0, actions, texts)
+    texts = [PRESENTATION.describe_action(state, 0, action, {}, NAMES) for action in actions]
+    groups = PRESENTATION.group_choices(state, 0, actions, texts)
     assert [group.label for group in groups] == ["trigger …", "maneuver …", "move …", "captain to …", "end"]
     assert sorted(index for group in groups for index in group.members) == list(range(len(actions)))
     move = groups[2]
@@ -401,6 +403,6 @@ def test_a_long_action_phase_list_is_one_line_per_verb_with_parts_per_crew_membe
     assert all(texts[index].startswith("move sailor 1 ") for index in move.parts[1].members)
     # A short list stays as it is; one verb groups by its parts when that is shorter.
     few = texts[-3:]
-    assert [group.label for group in GAME.group_choices(state, 0, actions[-3:], few)] == few
+    assert [group.label for group in PRESENTATION.group_choices(state, 0, actions[-3:], few)] == few
     swaps = [f"swap {a} {b}" for a in ("Chain", "Sights", "Hull") for b in ("Hold", "Turret", "Sonar")]
-    assert [group.label for group in GAME.group_choices(state, 0, swaps, swaps)] == ["swap Chain …", "swap Sights …", "swap Hull …"]
+    assert [group.label for group in PRESENTATION.group_choices(state, 0, swaps, swaps)] == ["swap Chain …", "swap Sights …", "swap Hull …"]

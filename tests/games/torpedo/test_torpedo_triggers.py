@@ -25,6 +25,7 @@ from p2pgames.games.torpedo.actions import (
     Trigger,
 )
 from p2pgames.games.torpedo.effects import armour, attack_total, bonus, speed
+from p2pgames.games.torpedo.presentation import PRESENTATION
 from p2pgames.games.torpedo.rules import BUILD_OPTIONS, Phase
 
 from tests.games.torpedo.torpedo_scenarios import (
@@ -57,7 +58,7 @@ def test_rulebook_trigger_example_the_gatling_gunner_moves_to_the_sights_exhaust
     state = act(state, 1, Trigger(at("E2"), 0, (crew(1, 1),)))
     assert state.phase == Phase.STEP
     assert GAME.legal_actions(state, 1, {}) == [Step(crew(1, 1), at("D1")), Step(crew(1, 1), at("D2"))]
-    assert [GAME.describe_action(state, 1, a, {}, ()) for a in GAME.legal_actions(state, 1, {})] == [
+    assert [PRESENTATION.describe_action(state, 1, a, {}, ()) for a in GAME.legal_actions(state, 1, {})] == [
         "step sailor 1 to Sights",
         "step sailor 1 to Chain",
     ]
@@ -248,7 +249,7 @@ def test_the_two_effects_of_a_tile_are_used_separately():
     put(state, crew(0, 2), "C1")
     triggers = {a for a in GAME.legal_actions(state, 0, {}) if isinstance(a, Trigger) and a.position == at("C1")}
     assert triggers == {Trigger(at("C1"), 0, (crew(0, 1),)), Trigger(at("C1"), 0, (crew(0, 2),))}
-    assert GAME.describe_action(state, 0, Trigger(at("C1"), 0, (crew(0, 1),)), {}, ()) == "trigger Broadside 1 with sailor 1"
+    assert PRESENTATION.describe_action(state, 0, Trigger(at("C1"), 0, (crew(0, 1),)), {}, ()) == "trigger Broadside 1 with sailor 1"
     state = fire(state, 0, "C1", crew(0, 1))
     state = act(state, 1, Absorb())
     # Swing round (speed 2: the Boiler manned) and fire the other effect.

@@ -17,20 +17,21 @@ from p2pgames.games.torpedo.actions import (
     Trigger,
 )
 from p2pgames.games.torpedo.build import starter_build
+from p2pgames.games.torpedo.presentation import PRESENTATION
 from p2pgames.games.torpedo.rules import Phase
 
 from tests.games.torpedo.torpedo_scenarios import CONTROL, NAMES, PANZER, TALION, act, at, crew, fire, layout, put, table
 
 
 def parse(state, player, text):
-    return GAME.parse_action(state, player, text, {}, NAMES)
+    return PRESENTATION.parse_action(state, player, text, {}, NAMES)
 
 
 def test_trigger_names_the_tile_by_short_name_or_position_and_the_crew():
     state = table(active=1)
     put(state, crew(1, 1), "E2")
     action = Trigger(at("E2"), 0, (crew(1, 1),))
-    assert GAME.describe_action(state, 1, action, {}, NAMES) == "trigger Gatling with sailor 1"
+    assert PRESENTATION.describe_action(state, 1, action, {}, NAMES) == "trigger Gatling with sailor 1"
     assert parse(state, 1, "trigger gatling with sailor 1") == action
     assert parse(state, 1, "  TRIGGER   E2 with Sailor 1") == action
     assert parse(state, 1, "trigger Gatling 1 with sailor 1") == action
@@ -50,7 +51,7 @@ def test_two_keys_are_typed_with_and():
     put(state, crew(0, 1), "E1")
     put(state, crew(0, 2), "E1")
     action = Trigger(at("E1"), 0, (crew(0, 1), crew(0, 2)))
-    assert GAME.describe_action(state, 0, action, {}, NAMES) == "trigger TwinTubes with sailor 1 and sailor 2"
+    assert PRESENTATION.describe_action(state, 0, action, {}, NAMES) == "trigger TwinTubes with sailor 1 and sailor 2"
     assert parse(state, 0, "trigger TwinTubes with sailor 2 and sailor 1") == action
 
 
@@ -58,8 +59,8 @@ def test_maneuvers_and_drives_read_the_side_as_the_enemys_side_of_you():
     state = table(active=0, sectors=(2, 3))
     assert parse(state, 0, "maneuver +1 0 port") == Maneuver(1, 0, 1)
     assert parse(state, 0, "maneuver 1 0 starboard") == Maneuver(1, 0, 0)
-    assert GAME.describe_action(state, 0, Maneuver(1, 0, 1), {}, NAMES) == "maneuver +1 0 port"
-    assert GAME.describe_action(state, 1, Drive(0, -2, 1), {}, NAMES) == "drive enemy -2 starboard"
+    assert PRESENTATION.describe_action(state, 0, Maneuver(1, 0, 1), {}, NAMES) == "maneuver +1 0 port"
+    assert PRESENTATION.describe_action(state, 1, Drive(0, -2, 1), {}, NAMES) == "drive enemy -2 starboard"
     with pytest.raises(IllegalAction, match="your speed is 1"):
         parse(state, 0, "maneuver +2 0")
     with pytest.raises(MalformedAction, match="number of sectors"):
@@ -88,7 +89,7 @@ def test_targets_name_the_enemys_crew_or_the_right_submarines_compartment():
     put(state, crew(0, 1), "E2")
     state = fire(state, 1, "E1", crew(1, 1))
     assert parse(state, 1, "target captain") == TargetCrew(crew(0, 0))
-    assert GAME.describe_action(state, 1, TargetCrew(crew(0, 1)), {}, NAMES) == "target sailor 1"
+    assert PRESENTATION.describe_action(state, 1, TargetCrew(crew(0, 1)), {}, NAMES) == "target sailor 1"
     with pytest.raises(IllegalAction, match="choose a crew member of the enemy in its fore"):
         parse(state, 1, "target sailor 3")
     # Boarding names the enemy's compartments.
@@ -123,11 +124,11 @@ def test_a_move_of_the_wrong_kind_for_now_says_what_is_expected():
 def test_builds_swaps_and_picks():
     state = GAME.setup(GAME.ruleset(2))
     assert parse(state, 0, "build starter panzer") == Build(starter_build("panzer"))
-    assert GAME.describe_action(state, 0, Build(starter_build("talion")), {}, NAMES) == "build starter talion"
+    assert PRESENTATION.describe_action(state, 0, Build(starter_build("talion")), {}, NAMES) == "build starter talion"
     shorts = "ProtoBrdg Gatling Chain Sights GasLaunch BoardTube Harpoon ElecTurb Ballast Barracks"
     built = parse(state, 0, f"build {shorts}")
     assert built.tiles == tuple(sorted(built.tiles)) and "Prototype Bridge" in built.tiles
-    assert GAME.describe_action(state, 0, built, {}, NAMES) == "build " + " ".join(
+    assert PRESENTATION.describe_action(state, 0, built, {}, NAMES) == "build " + " ".join(
         GAME_short(name) for name in built.tiles
     )
     with pytest.raises(IllegalAction, match="10 compartments, not 2"):
@@ -165,7 +166,7 @@ def test_every_description_of_a_legal_action_reads_back_in_a_whole_game():
         players = step.players if not isinstance(step, Turn) else step.actors
         for player in players:
             options = GAME.legal_actions(state, player, {})
-            texts = [GAME.describe_action(state, player, a, {}, NAMES) for a in options]
+            texts = [PRESENTATION.describe_action(state, player, a, {}, NAMES) for a in options]
             assert len({normalize_typed(t) for t in texts}) == len(texts)
             for action, text in zip(options, texts):
                 assert parse(state, player, text) == action

@@ -4,6 +4,7 @@ from p2pgames.engine import GameOver, IllegalAction
 from p2pgames.games.torpedo import GAME
 from p2pgames.games.torpedo.actions import Assign, EndTurn
 from p2pgames.games.torpedo.effects import loss_reasons
+from p2pgames.games.torpedo.resolving import check_over
 from p2pgames.games.torpedo.rules import Phase
 
 from tests.games.torpedo.torpedo_scenarios import CONTROL, act, at, crew, fire, hurt, kill, put, table
@@ -47,7 +48,7 @@ def test_both_players_losing_at_once_is_a_draw():
     state = table(active=0)
     state.oxygen[0] = [0] * 10
     state.oxygen[1] = [0] * 10
-    assert GAME._check_over(state)
+    assert check_over(state)
     over = GAME.step(state)
     assert over.winners == (0, 1) and over.scores == (1, 1) and "a draw" in over.summary
     assert state.winner is None

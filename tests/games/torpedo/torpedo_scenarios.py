@@ -13,8 +13,10 @@ from typing import Any, Sequence
 
 from p2pgames.engine import Act, ChanceOutcome
 from p2pgames.games.torpedo import GAME
+from p2pgames.games.torpedo.build import kit_of
 from p2pgames.games.torpedo.geometry import CONTROL, parse_position
-from p2pgames.games.torpedo.rules import Phase, TorpedoState, kit_of
+from p2pgames.games.torpedo.presentation import PRESENTATION
+from p2pgames.games.torpedo.rules import Phase, TorpedoState
 from p2pgames.games.torpedo.tiles import TILESET
 
 PANZER = TILESET.starters["panzer"].layout
@@ -113,7 +115,7 @@ def pos_of(state: TorpedoState, name: str, seat: int) -> int:
 
 
 def lines(before: TorpedoState, action: Any, after: TorpedoState, player: int) -> list[str]:
-    return GAME.narrate(before, Act(player, action), after, NAMES)
+    return PRESENTATION.narrate(before, Act(player, action), after, NAMES)
 
 
 def chance(state: TorpedoState, seed: bytes = b"\x01" * 32) -> TorpedoState:
