@@ -25,13 +25,11 @@ from p2pgames.engine import (
     Chance,
     Concealment,
     DeterministicRandom,
-    Event,
     Game,
     GameOver,
     GameState,
     IllegalAction,
     Knowledge,
-    Panel,
     Ruleset,
     RulesetOption,
     RuleViolation,
@@ -40,7 +38,6 @@ from p2pgames.engine import (
     Turn,
 )
 
-from p2pgames.games.beltpunk import typed, views
 from p2pgames.games.beltpunk.actions import (
     Declare,
     Discard,
@@ -99,7 +96,8 @@ class BeltpunkState(GameState):
     """The public state. Mutable: :meth:`Beltpunk.apply` copies it, then changes the copy.
 
     Slots are listed bottom first in piles and conveyors, top first in the deck. ``notes`` is not
-    part of the public state: it records what the last event did, for :meth:`Beltpunk.narrate`.
+    part of the public state: it records what the last event did, for the log
+    (:meth:`BeltpunkPresentation.narrate`).
     """
 
     __slots__ = (
@@ -345,7 +343,7 @@ class Beltpunk(Game[BeltpunkState]):
             return Chance("choose the first Foreman")
         if phase == Phase.OVER:
             winners = state.leaders()
-            return GameOver(tuple(state.totals), winners, views.result_summary(state, winners))
+            return GameOver(tuple(state.totals), winners, result_summary(state, winners))
         raise AssertionError(f"no step for phase {phase!r}")  # pragma: no cover
 
     # -- legal actions -------------------------------------------------------------------------
@@ -932,59 +930,13 @@ class Beltpunk(Game[BeltpunkState]):
         state.notes = []
         return state
 
-    # -- presentation --------------------------------------------------------------------------
 
-    def describe_action(
-        self,
-        state: BeltpunkState,
-        player: int,
-        action: Any,
-        knowledge: Knowledge,
-        names: Sequence[str],
-    ) -> str:
-        return views.describe_action(state, player, action, knowledge, names)
-
-    def parse_action(
-        self,
-        state: BeltpunkState,
-        player: int,
-        text: str,
-        knowledge: Knowledge,
-        names: Sequence[str],
-    ) -> Any:
-        """The action ``text`` names (typed as :meth:`describe_action` prints it), checked by
-        :meth:`check_action`. Raises :class:`MalformedAction` for text that is no Beltpunk move and
-        :class:`IllegalAction` with the reason for a move the rules refuse (see ``typed.py``)."""
-        return typed.parse_action(self, state, player, text, knowledge, names)
-
-    def warnings(
-        self, state: BeltpunkState, player: int, knowledge: Knowledge, names: Sequence[str]
-    ) -> list[str]:
-        """Overflows the choice now can cause or prevent, and a round's certain last turn (see
-        :func:`views.warnings`)."""
-        return views.warnings(state, player, knowledge)
-
-    def round_label(self, state: BeltpunkState) -> str | None:
-        return f"round {state.round}" if state.round else None
-
-    def narrate(
-        self, before: BeltpunkState, event: Event, after: BeltpunkState, names: Sequence[str]
-    ) -> list[str]:
-        return views.narrate(before, event, after, names)
-
-    def narrate_private(
-        self, before: BeltpunkState, event: Event, after: BeltpunkState, viewer: int, knowledge: Knowledge,
-        names: Sequence[str],
-    ) -> list[str]:
-        return views.narrate_private(before, event, after, viewer, knowledge, names)
-
-    def panels(
-        self, state: BeltpunkState, viewer: int | None, knowledge: Knowledge, names: Sequence[str]
-    ) -> list[Panel]:
-        return views.panels(state, viewer, knowledge, names)
-
-    def help_text(self) -> str:
-        return views.HELP
+def result_summary(state: BeltpunkState, winners: Sequence[int]) -> str:
+    """One line for :class:`GameOver`, naming nobody (the session puts the names in front)."""
+    best = state.totals[winners[0]]
+    rounds = f"{state.round} round{'s' if state.round != 1 else ''}"
+    each = " each" if len(winners) > 1 else ""
+    return f"{best} points{each} after {rounds}"
 
 
 def _require_in_hand(player: int, slot: int, hand: list[int]) -> None:
