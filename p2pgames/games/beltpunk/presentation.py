@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 from p2pgames.engine import Event, Knowledge, Panel, Presentation
 from p2pgames.games.beltpunk import GAME, typed, views
-from p2pgames.games.beltpunk.rules import BeltpunkState
+from p2pgames.games.beltpunk.state import BeltpunkState
 
 __all__ = ["PRESENTATION", "BeltpunkPresentation"]
 

@@ -48,7 +48,7 @@ from p2pgames.games.beltpunk.cards import (
 from p2pgames.words import joined, with_article
 
 if TYPE_CHECKING:
-    from p2pgames.games.beltpunk.rules import BeltpunkState
+    from p2pgames.games.beltpunk.state import BeltpunkState
 
 __all__ = ["describe_action", "narrate", "narrate_private", "panels", "warnings", "HELP"]
 
