@@ -21,7 +21,6 @@ from typing import Any, Mapping, Sequence
 
 from p2pgames.engine import (
     CardOperations,
-    CardState,
     Chance,
     Concealment,
     DeterministicRandom,
@@ -54,8 +53,6 @@ from p2pgames.games.beltpunk.actions import (
     encode_action,
 )
 from p2pgames.games.beltpunk.cards import (
-    DECK,
-    HAND_SIZE,
     MACHINE_ORDER,
     SUIT_NAMES,
     SUIT_OF,
@@ -64,6 +61,7 @@ from p2pgames.games.beltpunk.cards import (
     has_set,
     points_of,
 )
+from p2pgames.games.beltpunk import setup
 from p2pgames.games.beltpunk.state import (
     RESOLUTION_PHASES,
     BeltpunkState,
@@ -135,35 +133,7 @@ class Beltpunk(Game[BeltpunkState]):
     # -- setup and steps -----------------------------------------------------------------------
 
     def setup(self, ruleset: Ruleset) -> BeltpunkState:
-        players = ruleset.players
-        state = BeltpunkState.__new__(BeltpunkState)
-        state.players = players
-        state.target = ruleset["target"]
-        state.cards = CardState()
-        state.phase = Phase.FIRST_FOREMAN
-        state.round = 0
-        state.turn = 0
-        state.foreman = -1
-        state.deal = -1
-        state.deck = []
-        state.hands = [[] for _ in range(players)]
-        state.conveyors = [[], [], [], []]
-        state.scrap = [[] for _ in range(players)]
-        state.sets = [[] for _ in range(players)]
-        state.totals = [0] * players
-        state.last_round = []
-        state.opening = []
-        state.order = []
-        state.resolving = 0
-        state.pile = None
-        state.placing = -1
-        state.offer = -1
-        state.partner = -1
-        state.declaring = 0
-        state.scorers = []
-        state.scoring = []
-        state.notes = []
-        return state
+        return setup.new_state(ruleset)
 
     def step(self, state: BeltpunkState) -> Step:
         # Called after every event, several times: steps are shared, prebuilt values.
@@ -415,9 +385,7 @@ class Beltpunk(Game[BeltpunkState]):
 
     def apply_chance(self, state: BeltpunkState, seed: bytes) -> None:
         state.notes = []
-        # The rulebook's "last player to wear a hat" can't be checked by a computer: a fair pick.
-        state.foreman = DeterministicRandom(seed).below(state.players)
-        state.notes.append(("first-foreman", state.foreman))
+        setup.choose_first_foreman(state, seed)
         self._start_round(state)
 
     def apply_simultaneous(
@@ -450,11 +418,7 @@ class Beltpunk(Game[BeltpunkState]):
         """Go on from a phase that waited for card values (now public)."""
         if state.opening:
             # The round's first cards go into The Machine once everyone can see them.
-            revealed = state.cards.revealed
-            for slot in state.opening:
-                state.conveyors[SUIT_OF[revealed[slot]]].append(slot)
-            state.notes.append(("opening", tuple(state.opening)))
-            state.opening = []
+            setup.open_the_machine(state)
         phase = state.phase
         if phase == Phase.REVEALING:
             revealed = state.cards.revealed
@@ -478,9 +442,9 @@ class Beltpunk(Game[BeltpunkState]):
                 state.phase = Phase.OVER
                 state.notes.append(("game-over",))
             else:
-                for deal in self._round_deals(state):
+                for deal in setup.round_deals(state):
                     state.cards.retire(deal)
-                self._clear_table(state)
+                setup.clear_table(state)
                 self._start_round(state)
 
     def apply_action(self, state: BeltpunkState, player: int, action: Any) -> None:
@@ -534,21 +498,7 @@ class Beltpunk(Game[BeltpunkState]):
     # -- the flow ------------------------------------------------------------------------------
 
     def _start_round(self, state: BeltpunkState) -> None:
-        players = state.players
-        state.round += 1
-        state.notes.append(("round", state.round))
-        state.deal = state.cards.next_deal
-        slots = list(state.cards.new_deal(DECK))
-        size = HAND_SIZE[players]
-        for seat in range(players):
-            hand = slots[seat * size : (seat + 1) * size]
-            state.hands[seat] = hand
-            state.cards.disclose(hand, seat)
-        dealt = players * size
-        # As many cards as players go from the top of the deck into The Machine, face up.
-        state.opening = slots[dealt : dealt + players]
-        state.cards.reveal(state.opening)
-        state.deck = slots[dealt + players :]
+        setup.deal_round(state)
         self._start_turn(state)
 
     def _start_turn(self, state: BeltpunkState) -> None:
@@ -692,20 +642,8 @@ class Beltpunk(Game[BeltpunkState]):
         state.notes.append(("round-end", reason, tuple(breakdown)))
         # Every card of the round becomes public and is checked; the table stays as it is until
         # the next round is dealt (or for good, if the game is over).
-        state.cards.audit(self._round_deals(state))
+        state.cards.audit(setup.round_deals(state))
         state.phase = Phase.AUDITING
-
-    @staticmethod
-    def _round_deals(state: BeltpunkState) -> list[int]:
-        """The round's deal and the re-masks of its hands, made after it."""
-        return [deal for deal in state.cards.deals if deal >= state.deal]
-
-    def _clear_table(self, state: BeltpunkState) -> None:
-        """Forget the finished round's table (its scores are banked, its slots retired)."""
-        state.deck = []
-        state.conveyors = [[], [], [], []]
-        state.scrap = [[] for _ in range(state.players)]
-        state.sets = [[] for _ in range(state.players)]
 
     # -- encodings -----------------------------------------------------------------------------
 
