@@ -53,7 +53,6 @@ from p2pgames.games.beltpunk.actions import (
     encode_action,
 )
 from p2pgames.games.beltpunk.cards import (
-    MACHINE_ORDER,
     SUIT_NAMES,
     SUIT_OF,
     classify,
@@ -61,7 +60,7 @@ from p2pgames.games.beltpunk.cards import (
     has_set,
     points_of,
 )
-from p2pgames.games.beltpunk import setup
+from p2pgames.games.beltpunk import setup, turn
 from p2pgames.games.beltpunk.state import (
     RESOLUTION_PHASES,
     BeltpunkState,
@@ -393,11 +392,7 @@ class Beltpunk(Game[BeltpunkState]):
     ) -> None:
         state.notes = []
         if state.phase == Phase.DISCARD:
-            state.order = [(player, action.slot) for player, action in actions]
-            for player, action in actions:
-                state.hands[player].remove(action.slot)
-            state.cards.reveal(action.slot for _, action in actions)
-            state.phase = Phase.REVEALING
+            turn.reveal_discards(state, actions)
         else:  # Phase.SCORE
             state.scoring = [(player, action.slots) for player, action in actions]
             for player, action in actions:
@@ -421,10 +416,7 @@ class Beltpunk(Game[BeltpunkState]):
             setup.open_the_machine(state)
         phase = state.phase
         if phase == Phase.REVEALING:
-            revealed = state.cards.revealed
-            state.order.sort(key=lambda pair: MACHINE_ORDER[revealed[pair[1]]])
-            state.notes.append(("order", tuple(state.order)))
-            state.resolving = 0
+            turn.sort_in_machine_order(state)
             self._begin_resolution(state)
         elif phase == Phase.PLACING:
             slot = state.placing
@@ -499,46 +491,17 @@ class Beltpunk(Game[BeltpunkState]):
 
     def _start_round(self, state: BeltpunkState) -> None:
         setup.deal_round(state)
-        self._start_turn(state)
-
-    def _start_turn(self, state: BeltpunkState) -> None:
-        players = state.players
-        if state.turn:
-            # Every turn but the game's first, the Foreman passes clockwise (across rounds too).
-            state.foreman = (state.foreman + 1) % players
-        state.turn += 1
-        drawers = []
-        deck = state.deck
-        for offset in range(players):
-            if not deck:
-                break  # the deck ran out: the remaining players draw nothing
-            seat = (state.foreman + offset) % players
-            slot = deck.pop(0)
-            state.hands[seat].append(slot)
-            state.cards.disclose((slot,), seat)
-            drawers.append(seat)
-        state.notes.append(("turn", state.turn, state.foreman, tuple(drawers)))
-        state.phase = Phase.DISCARD
+        turn.start_turn(state)
 
     def _begin_resolution(self, state: BeltpunkState) -> None:
-        player, slot = state.order[state.resolving]
-        state.conveyors[SUIT_OF[state.cards.revealed[slot]]].append(slot)
-        state.notes.append(("discard", player, slot))
-        state.phase = Phase.ACTION
+        player = state.order[state.resolving][0]
+        turn.discard_into_the_machine(state)
         if not self._has_an_action(state, player):
             state.notes.append(("no-action", player))
             self._end_resolution(state)
 
     def _end_resolution(self, state: BeltpunkState) -> None:
-        player = state.order[state.resolving][0]
-        players = state.players
-        for suit, conveyor in enumerate(state.conveyors):
-            if len(conveyor) > players:
-                # Overflow: the whole conveyor, face down, into the resolving player's scrap pile.
-                # Its values stay public: everyone saw them in The Machine.
-                state.scrap[player].extend(conveyor)
-                state.notes.append(("overflow", suit, player, len(conveyor)))
-                conveyor.clear()
+        turn.overflow(state)
         state.pile = None
         state.offer = -1
         state.partner = -1
@@ -620,7 +583,7 @@ class Beltpunk(Game[BeltpunkState]):
         elif not all(state.hands):
             self._end_round(state, "a player's hand is empty")
         else:
-            self._start_turn(state)
+            turn.start_turn(state)
 
     def _end_round(self, state: BeltpunkState, reason: str) -> None:
         revealed = state.cards.revealed
