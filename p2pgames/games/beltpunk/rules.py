@@ -54,13 +54,12 @@ from p2pgames.games.beltpunk.actions import (
 )
 from p2pgames.games.beltpunk.cards import (
     SUIT_NAMES,
-    SUIT_OF,
     classify,
     find_sets,
     has_set,
     points_of,
 )
-from p2pgames.games.beltpunk import setup, turn
+from p2pgames.games.beltpunk import card_actions, setup, turn
 from p2pgames.games.beltpunk.state import (
     RESOLUTION_PHASES,
     BeltpunkState,
@@ -101,13 +100,10 @@ _TURNS = {
 }
 # Actions are immutable too; the ones offered again and again are kept (a few rounds' worth).
 _discard = lru_cache(maxsize=512)(Discard)
-_take = lru_cache(maxsize=512)(Take)
 _pick = lru_cache(maxsize=512)(Pick)
 _place = lru_cache(maxsize=512)(Place)
 _give = lru_cache(maxsize=512)(Give)
-_exchange = lru_cache(maxsize=2048)(Exchange)
-_looks = {pile: Look(pile) for pile in (None, *_SEATS)}
-_DRAW, _SKIP, _YES, _NO = Draw(), Skip(), Declare(True), Declare(False)
+_YES, _NO = Declare(True), Declare(False)
 
 
 class Beltpunk(Game[BeltpunkState]):
@@ -188,7 +184,7 @@ class Beltpunk(Game[BeltpunkState]):
         if phase in RESOLUTION_PHASES:
             actor = state.order[state.resolving][0]
             if phase == Phase.ACTION:
-                return self._action_options(state, player) if player == actor else []
+                return card_actions.action_options(state, player) if player == actor else []
             if phase == Phase.PICK:
                 return (
                     [_pick(slot) for slot in state.pile_slots(state.pile)]
@@ -211,29 +207,6 @@ class Beltpunk(Game[BeltpunkState]):
             return self._set_options(state, player, knowledge)
         return []
 
-    def _action_options(self, state: BeltpunkState, player: int) -> list[Any]:
-        options: list[Any] = []
-        for kind in SUIT_ACTIONS[state.discarded_suit()]:
-            if kind is Draw:
-                if state.deck:
-                    options.append(_DRAW)
-            elif kind is Look:
-                if any(state.conveyors):
-                    options.append(_looks[None])
-                scrap = state.scrap
-                options.extend(_looks[seat] for seat in range(state.players) if scrap[seat])
-            elif kind is Take:
-                for pile in state.conveyors:
-                    options.extend(map(_take, pile))
-                for pile in state.scrap:
-                    options.extend(map(_take, pile))
-            else:  # Exchange
-                hands = state.hands
-                partners = [seat for seat in range(state.players) if seat != player and hands[seat]]
-                options.extend(_exchange(slot, seat) for slot in hands[player] for seat in partners)
-        options.append(_SKIP)
-        return options
-
     def _set_options(self, state: BeltpunkState, player: int, knowledge: Knowledge) -> list[Score]:
         hand = state.hands[player]
         values = {slot: state.value(slot, knowledge) for slot in hand}
@@ -245,19 +218,6 @@ class Beltpunk(Game[BeltpunkState]):
             ordered = sorted(hand)
             options = [Score((a, b)) for i, a in enumerate(ordered) for b in ordered[i + 1 :]]
         return options
-
-    def _has_an_action(self, state: BeltpunkState, player: int) -> bool:
-        """Whether the discard being resolved allows ``player`` any action besides skipping."""
-        for kind in SUIT_ACTIONS[state.discarded_suit()]:
-            if kind is Draw and state.deck:
-                return True
-            if kind is Look or kind is Take:
-                # The discarded card itself is in The Machine.
-                return True
-            if kind is Exchange and state.hands[player]:
-                if any(state.hands[seat] for seat in range(state.players) if seat != player):
-                    return True
-        return False
 
     # -- checking actions ----------------------------------------------------------------------
 
@@ -419,10 +379,7 @@ class Beltpunk(Game[BeltpunkState]):
             turn.sort_in_machine_order(state)
             self._begin_resolution(state)
         elif phase == Phase.PLACING:
-            slot = state.placing
-            state.conveyors[SUIT_OF[state.cards.revealed[slot]]].append(slot)
-            state.notes.append(("placed", state.actor, slot))
-            state.placing = -1
+            card_actions.place_into_the_machine(state)
             self._end_resolution(state)
         elif phase == Phase.SCORING:
             self._score_sets(state)
@@ -441,51 +398,13 @@ class Beltpunk(Game[BeltpunkState]):
 
     def apply_action(self, state: BeltpunkState, player: int, action: Any) -> None:
         state.notes = []
-        kind = type(action)
-        if kind is Declare:
+        if type(action) is Declare:
             if action.score:
                 state.scorers.append(player)
             state.declaring += 1
             self._next_declaration(state)
-        elif kind is Skip:
+        elif card_actions.resolve(state, player, action):
             self._end_resolution(state)
-        elif kind is Draw:
-            slot = state.deck.pop(0)
-            state.hands[player].append(slot)
-            state.cards.disclose((slot,), player)
-            self._end_resolution(state)
-        elif kind is Look:
-            state.pile = action.pile
-            if action.pile is not None:
-                # Only the looker sees the face-down cards; everyone sees which pile it was.
-                state.cards.disclose(state.scrap[action.pile], player)
-            state.phase = Phase.PICK
-        elif kind is Pick:
-            state.pile_of(action.slot)[1].remove(action.slot)
-            # The looker has already seen the card (or it was public).
-            state.hands[player].append(action.slot)
-            self._remask(state, player)
-            self._end_resolution(state)
-        elif kind is Take:
-            pile, holder = state.pile_of(action.slot)
-            holder.remove(action.slot)
-            state.hands[player].append(action.slot)
-            state.cards.disclose((action.slot,), player)
-            # Before a card goes back: which one it is, nobody else may tell (the taken card
-            # was public, or seen by whoever placed or looked at it).
-            self._remask(state, player)
-            state.pile = pile
-            state.phase = Phase.PLACE
-        elif kind is Place:
-            self._place(state, player, action.slot)
-        elif kind is Exchange:
-            state.offer = action.slot
-            state.partner = action.with_seat
-            state.phase = Phase.GIVE
-        elif kind is Give:
-            self._exchange(state, player, action.slot)
-        else:  # pragma: no cover - check_action refuses anything else
-            raise IllegalAction(player, f"not a Beltpunk action: {action!r}")
 
     # -- the flow ------------------------------------------------------------------------------
 
@@ -496,7 +415,7 @@ class Beltpunk(Game[BeltpunkState]):
     def _begin_resolution(self, state: BeltpunkState) -> None:
         player = state.order[state.resolving][0]
         turn.discard_into_the_machine(state)
-        if not self._has_an_action(state, player):
+        if not card_actions.has_an_action(state, player):
             state.notes.append(("no-action", player))
             self._end_resolution(state)
 
@@ -515,38 +434,6 @@ class Beltpunk(Game[BeltpunkState]):
             state.scorers = []
             state.phase = Phase.DECLARE
             self._next_declaration(state)
-
-    def _place(self, state: BeltpunkState, player: int, slot: int) -> None:
-        state.hands[player].remove(slot)
-        if state.pile is not None:
-            # Face down into a player's scrap pile: only the placer (and whoever saw it) knows it.
-            state.scrap[state.pile].append(slot)
-            self._end_resolution(state)
-        else:
-            # Face up into The Machine: its conveyor is known once it is revealed (no card in a
-            # hand is public: the hand was re-masked after the take).
-            state.placing = slot
-            state.cards.reveal((slot,))
-            state.phase = Phase.PLACING
-
-    def _exchange(self, state: BeltpunkState, giver: int, given: int) -> None:
-        asker, offered = state.actor, state.offer
-        state.hands[asker].remove(offered)
-        state.hands[giver].remove(given)
-        state.hands[asker].append(given)
-        state.hands[giver].append(offered)
-        state.cards.disclose((given,), asker)
-        state.cards.disclose((offered,), giver)
-        # Each now holds a card the other has seen.
-        self._remask(state, asker)
-        self._remask(state, giver)
-        state.notes.append(("exchanged", asker, giver))
-        self._end_resolution(state)
-
-    def _remask(self, state: BeltpunkState, seat: int) -> None:
-        """Re-mask ``seat``'s hand (:meth:`CardState.remask`), which holds a card another seat knows:
-        its cards take new slots only ``seat`` can tell apart."""
-        state.cards.remask_hand(state.hands[seat], seat)
 
     def _next_declaration(self, state: BeltpunkState) -> None:
         players = state.players
