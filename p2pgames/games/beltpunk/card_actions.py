@@ -1,5 +1,5 @@
-"""Card actions, as the rulebook's "Card Actions" gives them: when a discard resolves, its player may
-use one of its suit's two actions (``SUIT_ACTIONS``) or skip.
+"""Card actions, as the rulebook's "Card Actions" gives them: when a discard resolves, its player
+may use one of its suit's two actions (``SUIT_ACTIONS``) or skip.
 
 - **Draw** a card from the deck.
 - **Look and draw**: look at a scrap pile (The Machine's conveyors are one), then draw one of its

@@ -12,6 +12,25 @@ Flow of a round (the ``phase`` field names the place in it)::
                 action ─► [pick | place ─► placing | give] ─► overflow check
             ─► declare (one by one, from the Foreman) ─► score (simultaneous) ─► scoring
             ─► next turn, or round end ─► auditing ─► next round, or over
+
+This module is the flow: the :class:`Beltpunk` class answers the engine (steps, legal actions,
+checks, events) and goes from one place to the next. What happens at each place is in the module
+named after its part of the rulebook, which this one calls:
+
+==================  ===============================================================================
+``setup.py``        Setup, and each round's deal: hands by player count, the first Foreman, The
+                    Machine's opening cards; the table cleared for the next round
+``turn.py``         Turn Structure 1–3 and The Machine: the Foreman passing, the draws, the
+                    discards revealed together and resolved in Machine Order, conveyors, overflows
+``card_actions.py`` Card Actions: what each suit offers; draw, look and draw, take and place,
+                    exchange; re-masking a hand that took in a card another seat knows
+``scoring.py``      Turn Structure 4 and the ends: declarations, sets, Ending the round, Scoring,
+                    Ending the game
+``state.py``        the state (:class:`BeltpunkState`, :class:`Phase`) and its wire form
+==================  ===============================================================================
+
+Sets and their points are ``cards.py``, the actions and their wire form ``actions.py``. None of
+these imports the presentation (``presentation.py``, ``views.py``, ``typed.py``).
 """
 
 from __future__ import annotations
@@ -30,12 +49,12 @@ from p2pgames.engine import (
     Knowledge,
     Ruleset,
     RulesetOption,
-    RuleViolation,
     Simultaneous,
     Step,
     Turn,
 )
 
+from p2pgames.games.beltpunk import card_actions, scoring, setup, turn
 from p2pgames.games.beltpunk.actions import (
     Declare,
     Discard,
@@ -52,14 +71,7 @@ from p2pgames.games.beltpunk.actions import (
     decode_action,
     encode_action,
 )
-from p2pgames.games.beltpunk.cards import (
-    SUIT_NAMES,
-    classify,
-    find_sets,
-    has_set,
-    points_of,
-)
-from p2pgames.games.beltpunk import card_actions, setup, turn
+from p2pgames.games.beltpunk.cards import SUIT_NAMES, has_set
 from p2pgames.games.beltpunk.state import (
     RESOLUTION_PHASES,
     BeltpunkState,
@@ -152,7 +164,7 @@ class Beltpunk(Game[BeltpunkState]):
             return Chance("choose the first Foreman")
         if phase == Phase.OVER:
             winners = state.leaders()
-            return GameOver(tuple(state.totals), winners, result_summary(state, winners))
+            return GameOver(tuple(state.totals), winners, scoring.result_summary(state, winners))
         raise AssertionError(f"no step for phase {phase!r}")  # pragma: no cover
 
     # -- legal actions -------------------------------------------------------------------------
@@ -204,20 +216,8 @@ class Beltpunk(Game[BeltpunkState]):
                 return [_YES, _NO]
             return [_NO]
         if phase == Phase.SCORE and player in state.scorers:
-            return self._set_options(state, player, knowledge)
+            return scoring.set_options(state, player, knowledge)
         return []
-
-    def _set_options(self, state: BeltpunkState, player: int, knowledge: Knowledge) -> list[Score]:
-        hand = state.hands[player]
-        values = {slot: state.value(slot, knowledge) for slot in hand}
-        known = {slot: name for slot, name in values.items() if name is not None}
-        options = [Score(slots) for slots in find_sets(known)]
-        if not options:
-            # Only after declaring a set one doesn't hold (or without the hand's values): any two
-            # cards, so the step can go on; the revealed cards will show the false declaration.
-            ordered = sorted(hand)
-            options = [Score((a, b)) for i, a in enumerate(ordered) for b in ordered[i + 1 :]]
-        return options
 
     # -- checking actions ----------------------------------------------------------------------
 
@@ -354,13 +354,7 @@ class Beltpunk(Game[BeltpunkState]):
         if state.phase == Phase.DISCARD:
             turn.reveal_discards(state, actions)
         else:  # Phase.SCORE
-            state.scoring = [(player, action.slots) for player, action in actions]
-            for player, action in actions:
-                hand = state.hands[player]
-                for slot in action.slots:
-                    hand.remove(slot)
-            state.cards.reveal(slot for _, action in actions for slot in action.slots)
-            state.phase = Phase.SCORING
+            scoring.reveal_sets(state, actions)
         if not state.cards.pending:
             # Every chosen card was public already (taken from The Machine): nothing to wait for.
             self._proceed(state)
@@ -382,9 +376,10 @@ class Beltpunk(Game[BeltpunkState]):
             card_actions.place_into_the_machine(state)
             self._end_resolution(state)
         elif phase == Phase.SCORING:
-            self._score_sets(state)
+            scoring.score_sets(state)
+            self._end_turn(state)
         elif phase == Phase.AUDITING:
-            if max(state.totals) >= state.target:
+            if scoring.game_over(state):
                 # The last round's table stays as it ended, every card public since the audit, so
                 # the final screen shows the sets and scrap piles that decided the game. Its deal
                 # is not retired: no round follows that could reuse the slots.
@@ -436,64 +431,22 @@ class Beltpunk(Game[BeltpunkState]):
             self._next_declaration(state)
 
     def _next_declaration(self, state: BeltpunkState) -> None:
-        players = state.players
-        # Someone with fewer than two cards can only say no, which everyone can see: skip them.
-        while state.declaring < players:
-            seat = (state.foreman + state.declaring) % players
-            if len(state.hands[seat]) >= 2:
-                return
-            state.notes.append(("declare-auto", seat))
-            state.declaring += 1
+        scoring.pass_short_hands(state)
+        if state.declaring < state.players:
+            return  # that seat declares
         if state.scorers:
             state.scorers.sort()
             state.phase = Phase.SCORE
         else:
             self._end_turn(state)
 
-    def _score_sets(self, state: BeltpunkState) -> None:
-        revealed = state.cards.revealed
-        scored = state.scoring
-        for player, slots in scored:
-            if classify(revealed[slot] for slot in slots) is None:
-                names = " ".join(revealed[slot] for slot in slots)
-                raise RuleViolation(player, f"declared and revealed {names}, which is not a set")
-        for player, slots in scored:
-            state.sets[player].append(slots)
-        state.notes.append(("scored", tuple(scored)))
-        state.scorers = []
-        state.scoring = []
-        self._end_turn(state)
-
     def _end_turn(self, state: BeltpunkState) -> None:
         if not state.deck:
-            self._end_round(state, "the deck is empty")
+            scoring.end_round(state, "the deck is empty")
         elif not all(state.hands):
-            self._end_round(state, "a player's hand is empty")
+            scoring.end_round(state, "a player's hand is empty")
         else:
             turn.start_turn(state)
-
-    def _end_round(self, state: BeltpunkState, reason: str) -> None:
-        revealed = state.cards.revealed
-        scores = []
-        breakdown = []
-        for seat in range(state.players):
-            # Cards left in hand go face down into their owner's scrap pile.
-            state.scrap[seat].extend(state.hands[seat])
-            state.hands[seat] = []
-            points = sum(
-                points_of(classify(revealed[slot] for slot in slots), len(slots))
-                for slots in state.sets[seat]
-            )
-            scrapped = len(state.scrap[seat])
-            scores.append(points - scrapped)
-            breakdown.append((points, scrapped))
-        state.totals = [total + score for total, score in zip(state.totals, scores)]
-        state.last_round = scores
-        state.notes.append(("round-end", reason, tuple(breakdown)))
-        # Every card of the round becomes public and is checked; the table stays as it is until
-        # the next round is dealt (or for good, if the game is over).
-        state.cards.audit(setup.round_deals(state))
-        state.phase = Phase.AUDITING
 
     # -- encodings -----------------------------------------------------------------------------
 
@@ -508,15 +461,6 @@ class Beltpunk(Game[BeltpunkState]):
 
     def decode_state(self, data: Any) -> BeltpunkState:
         return decode_state(data)
-
-
-
-def result_summary(state: BeltpunkState, winners: Sequence[int]) -> str:
-    """One line for :class:`GameOver`, naming nobody (the session puts the names in front)."""
-    best = state.totals[winners[0]]
-    rounds = f"{state.round} round{'s' if state.round != 1 else ''}"
-    each = " each" if len(winners) > 1 else ""
-    return f"{best} points{each} after {rounds}"
 
 
 def _require_in_hand(player: int, slot: int, hand: list[int]) -> None:

@@ -1,6 +1,6 @@
-"""The turn, steps 1–3 of the rulebook's "Turn Structure", and The Machine: the draws, the discards
-chosen face down and revealed together, their resolution in Machine Order, each discard going into
-its suit's conveyor, and the overflows after each resolution.
+"""The turn, steps 1–3 of the rulebook's "Turn Structure", and The Machine: the draws, the
+discards chosen face down and revealed together, their resolution in Machine Order, each discard
+going into its suit's conveyor, and the overflows after each resolution.
 
 What a discard's card action does is ``card_actions.py``; step 4, the declarations and sets, and
 step 5's end of the round are ``scoring.py``. ``rules.py`` calls these where its flow says.
