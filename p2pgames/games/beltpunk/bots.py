@@ -34,12 +34,13 @@ from p2pgames.games.beltpunk.actions import (
     Look,
     Pick,
     Place,
+    SUIT_ACTIONS,
     Score,
     Skip,
     Take,
 )
 from p2pgames.games.beltpunk.cards import DECK, RANK_OF, SUIT_OF, classify, find_sets, points_of
-from p2pgames.games.beltpunk.rules import SUIT_ACTIONS, BeltpunkState, Phase
+from p2pgames.games.beltpunk.state import BeltpunkState, Phase
 
 __all__ = ["HaberdasherBot", "make_bot"]
 

@@ -12,6 +12,25 @@ Flow of a round (the ``phase`` field names the place in it)::
                 action ─► [pick | place ─► placing | give] ─► overflow check
             ─► declare (one by one, from the Foreman) ─► score (simultaneous) ─► scoring
             ─► next turn, or round end ─► auditing ─► next round, or over
+
+This module is the flow: the :class:`Beltpunk` class answers the engine (steps, legal actions,
+checks, events) and goes from one place to the next. What happens at each place is in the module
+named after its part of the rulebook, which this one calls:
+
+==================  ===============================================================================
+``setup.py``        Setup, and each round's deal: hands by player count, the first Foreman, The
+                    Machine's opening cards; the table cleared for the next round
+``turn.py``         Turn Structure 1–3 and The Machine: the Foreman passing, the draws, the
+                    discards revealed together and resolved in Machine Order, conveyors, overflows
+``card_actions.py`` Card Actions: what each suit offers; draw, look and draw, take and place,
+                    exchange; re-masking a hand that took in a card another seat knows
+``scoring.py``      Turn Structure 4 and the ends: declarations, sets, Ending the round, Scoring,
+                    Ending the game
+``state.py``        the state (:class:`BeltpunkState`, :class:`Phase`) and its wire form
+==================  ===============================================================================
+
+Sets and their points are ``cards.py``, the actions and their wire form ``actions.py``. None of
+these imports the presentation (``presentation.py``, ``views.py``, ``typed.py``).
 """
 
 from __future__ import annotations
@@ -21,26 +40,21 @@ from typing import Any, Mapping, Sequence
 
 from p2pgames.engine import (
     CardOperations,
-    CardState,
     Chance,
     Concealment,
     DeterministicRandom,
-    Event,
     Game,
     GameOver,
-    GameState,
     IllegalAction,
     Knowledge,
-    Panel,
     Ruleset,
     RulesetOption,
-    RuleViolation,
     Simultaneous,
     Step,
     Turn,
 )
 
-from p2pgames.games.beltpunk import typed, views
+from p2pgames.games.beltpunk import card_actions, scoring, setup, turn
 from p2pgames.games.beltpunk.actions import (
     Declare,
     Discard,
@@ -57,186 +71,22 @@ from p2pgames.games.beltpunk.actions import (
     decode_action,
     encode_action,
 )
-from p2pgames.games.beltpunk.cards import (
-    DECK,
-    HAND_SIZE,
-    MACHINE_ORDER,
-    SUIT_NAMES,
-    SUIT_OF,
-    classify,
-    find_sets,
-    has_set,
-    points_of,
+from p2pgames.games.beltpunk.cards import SUIT_NAMES, has_set
+from p2pgames.games.beltpunk.state import (
+    RESOLUTION_PHASES,
+    BeltpunkState,
+    Phase,
+    decode_state,
+    encode_state,
 )
 from p2pgames.words import with_article
 
 __all__ = ["Beltpunk", "BeltpunkState", "SUIT_ACTIONS", "Phase"]
 
 
-class Phase:
-    """Names of the places in the flow (plain strings: they are part of the hashed state)."""
-
-    FIRST_FOREMAN = "first-foreman"
-    DISCARD = "discard"
-    REVEALING = "revealing"
-    ACTION = "action"
-    PICK = "pick"
-    PLACE = "place"
-    PLACING = "placing"
-    GIVE = "give"
-    DECLARE = "declare"
-    SCORE = "score"
-    SCORING = "scoring"
-    AUDITING = "auditing"
-    OVER = "over"
-
-
 ACTION_NAMES = {Draw: "draw", Look: "look and draw", Take: "take and place", Exchange: "exchange"}
 TARGETS = (25, 35)
 
-
-class BeltpunkState(GameState):
-    """The public state. Mutable: :meth:`Beltpunk.apply` copies it, then changes the copy.
-
-    Slots are listed bottom first in piles and conveyors, top first in the deck. ``notes`` is not
-    part of the public state: it records what the last event did, for :meth:`Beltpunk.narrate`.
-    """
-
-    __slots__ = (
-        "players",
-        "target",
-        "cards",
-        "phase",
-        "round",
-        "turn",
-        "foreman",
-        "deal",
-        "deck",
-        "hands",
-        "conveyors",
-        "scrap",
-        "sets",
-        "totals",
-        "last_round",
-        "opening",
-        "order",
-        "resolving",
-        "pile",
-        "placing",
-        "offer",
-        "partner",
-        "declaring",
-        "scorers",
-        "scoring",
-        "notes",
-    )
-
-    players: int  # seats, 2–4
-    target: int  # points that end the game at the end of a round
-    cards: CardState
-    phase: str
-    round: int  # rounds started (1 during the first round)
-    turn: int  # turns started in the whole game
-    foreman: int  # seat holding the Foreman card (-1 before it is chosen)
-    deal: int  # this round's deal
-    deck: list[int]
-    hands: list[list[int]]
-    conveyors: list[list[int]]  # by suit, in Machine Order
-    scrap: list[list[int]]  # by seat, face down
-    sets: list[list[tuple[int, ...]]]  # by seat: sets scored this round
-    totals: list[int]  # running totals, including finished rounds only
-    last_round: list[int]  # the last finished round's scores, by seat (empty before)
-    opening: list[int]  # the round's first Machine cards, waiting for their values
-    order: list[
-        tuple[int, int]
-    ]  # (seat, slot) of this turn's discards, in Machine Order once known
-    resolving: int  # index into ``order`` of the discard being resolved
-    pile: int | None  # the pile looked at or taken from (None: The Machine)
-    placing: int  # slot being placed face up into The Machine, waiting for its value (-1: none)
-    offer: int  # slot offered in an exchange (-1: none)
-    partner: int  # seat asked to give a card in an exchange (-1: none)
-    declaring: int  # how many seats have declared this turn (counting from the Foreman)
-    scorers: list[int]  # seats that declared they will score this turn
-    scoring: list[tuple[int, tuple[int, ...]]]  # (seat, slots) of sets being revealed
-    notes: list[tuple]
-
-    def copy(self) -> "BeltpunkState":
-        other = BeltpunkState.__new__(BeltpunkState)
-        other.players = self.players
-        other.target = self.target
-        other.cards = self.cards.copy()
-        other.phase = self.phase
-        other.round = self.round
-        other.turn = self.turn
-        other.foreman = self.foreman
-        other.deal = self.deal
-        other.deck = self.deck[:]
-        other.hands = [hand[:] for hand in self.hands]
-        other.conveyors = [conveyor[:] for conveyor in self.conveyors]
-        other.scrap = [pile[:] for pile in self.scrap]
-        other.sets = [sets[:] for sets in self.sets]
-        other.totals = self.totals[:]
-        other.last_round = self.last_round[:]
-        other.opening = self.opening[:]
-        other.order = self.order[:]
-        other.resolving = self.resolving
-        other.pile = self.pile
-        other.placing = self.placing
-        other.offer = self.offer
-        other.partner = self.partner
-        other.declaring = self.declaring
-        other.scorers = self.scorers[:]
-        other.scoring = self.scoring[:]
-        other.notes = []
-        return other
-
-    # -- questions the rules, views and bots ask ----------------------------------------------
-
-    @property
-    def actor(self) -> int:
-        """The seat whose discard is being resolved (-1 outside the resolution)."""
-        if self.phase in _RESOLUTION_PHASES:
-            return self.order[self.resolving][0]
-        return -1
-
-    @property
-    def declarer(self) -> int:
-        """The seat that must declare now (-1 outside the declarations)."""
-        if self.phase == Phase.DECLARE:
-            return (self.foreman + self.declaring) % self.players
-        return -1
-
-    def value(self, slot: int, knowledge: Knowledge) -> str | None:
-        """The card in ``slot`` if it is public or in ``knowledge``, else ``None``."""
-        return self.cards.revealed.get(slot) or knowledge.get(slot)
-
-    def pile_slots(self, pile: int | None) -> list[int]:
-        """The slots of a scrap pile: The Machine's (``None``) is all four conveyors in order."""
-        if pile is None:
-            return [slot for conveyor in self.conveyors for slot in conveyor]
-        return self.scrap[pile]
-
-    def pile_of(self, slot: int) -> tuple[int | None, list[int]] | None:
-        """``(pile, the list holding slot)`` for a card in a scrap pile or conveyor, or ``None``."""
-        for conveyor in self.conveyors:
-            if slot in conveyor:
-                return None, conveyor
-        for seat, pile in enumerate(self.scrap):
-            if slot in pile:
-                return seat, pile
-        return None
-
-    def leaders(self) -> tuple[int, ...]:
-        """The seats with the most points in the running totals (the winners once it is over)."""
-        best = max(self.totals)
-        return tuple(seat for seat in range(self.players) if self.totals[seat] == best)
-
-    def discarded_suit(self) -> int:
-        """The suit of the card being resolved."""
-        return SUIT_OF[self.cards.revealed[self.order[self.resolving][1]]]
-
-
-_RESOLUTION_PHASES = frozenset({Phase.ACTION, Phase.PICK, Phase.PLACE, Phase.PLACING, Phase.GIVE})
 
 # Steps are immutable: build each one once.
 _SEATS = range(4)
@@ -262,13 +112,10 @@ _TURNS = {
 }
 # Actions are immutable too; the ones offered again and again are kept (a few rounds' worth).
 _discard = lru_cache(maxsize=512)(Discard)
-_take = lru_cache(maxsize=512)(Take)
 _pick = lru_cache(maxsize=512)(Pick)
 _place = lru_cache(maxsize=512)(Place)
 _give = lru_cache(maxsize=512)(Give)
-_exchange = lru_cache(maxsize=2048)(Exchange)
-_looks = {pile: Look(pile) for pile in (None, *_SEATS)}
-_DRAW, _SKIP, _YES, _NO = Draw(), Skip(), Declare(True), Declare(False)
+_YES, _NO = Declare(True), Declare(False)
 
 
 class Beltpunk(Game[BeltpunkState]):
@@ -293,35 +140,7 @@ class Beltpunk(Game[BeltpunkState]):
     # -- setup and steps -----------------------------------------------------------------------
 
     def setup(self, ruleset: Ruleset) -> BeltpunkState:
-        players = ruleset.players
-        state = BeltpunkState.__new__(BeltpunkState)
-        state.players = players
-        state.target = ruleset["target"]
-        state.cards = CardState()
-        state.phase = Phase.FIRST_FOREMAN
-        state.round = 0
-        state.turn = 0
-        state.foreman = -1
-        state.deal = -1
-        state.deck = []
-        state.hands = [[] for _ in range(players)]
-        state.conveyors = [[], [], [], []]
-        state.scrap = [[] for _ in range(players)]
-        state.sets = [[] for _ in range(players)]
-        state.totals = [0] * players
-        state.last_round = []
-        state.opening = []
-        state.order = []
-        state.resolving = 0
-        state.pile = None
-        state.placing = -1
-        state.offer = -1
-        state.partner = -1
-        state.declaring = 0
-        state.scorers = []
-        state.scoring = []
-        state.notes = []
-        return state
+        return setup.new_state(ruleset)
 
     def step(self, state: BeltpunkState) -> Step:
         # Called after every event, several times: steps are shared, prebuilt values.
@@ -330,7 +149,7 @@ class Beltpunk(Game[BeltpunkState]):
         phase = state.phase
         if phase == Phase.DISCARD:
             return _DISCARD_STEPS[state.players]
-        if phase in _RESOLUTION_PHASES:
+        if phase in RESOLUTION_PHASES:
             actor = state.order[state.resolving][0]
             if phase == Phase.ACTION:
                 return _ACTION_TURNS[state.discarded_suit()][actor]
@@ -345,7 +164,7 @@ class Beltpunk(Game[BeltpunkState]):
             return Chance("choose the first Foreman")
         if phase == Phase.OVER:
             winners = state.leaders()
-            return GameOver(tuple(state.totals), winners, views.result_summary(state, winners))
+            return GameOver(tuple(state.totals), winners, scoring.result_summary(state, winners))
         raise AssertionError(f"no step for phase {phase!r}")  # pragma: no cover
 
     # -- legal actions -------------------------------------------------------------------------
@@ -374,10 +193,10 @@ class Beltpunk(Game[BeltpunkState]):
         phase = state.phase
         if phase == Phase.DISCARD:
             return [_discard(slot) for slot in state.hands[player]]
-        if phase in _RESOLUTION_PHASES:
+        if phase in RESOLUTION_PHASES:
             actor = state.order[state.resolving][0]
             if phase == Phase.ACTION:
-                return self._action_options(state, player) if player == actor else []
+                return card_actions.action_options(state, player) if player == actor else []
             if phase == Phase.PICK:
                 return (
                     [_pick(slot) for slot in state.pile_slots(state.pile)]
@@ -397,56 +216,8 @@ class Beltpunk(Game[BeltpunkState]):
                 return [_YES, _NO]
             return [_NO]
         if phase == Phase.SCORE and player in state.scorers:
-            return self._set_options(state, player, knowledge)
+            return scoring.set_options(state, player, knowledge)
         return []
-
-    def _action_options(self, state: BeltpunkState, player: int) -> list[Any]:
-        options: list[Any] = []
-        for kind in SUIT_ACTIONS[state.discarded_suit()]:
-            if kind is Draw:
-                if state.deck:
-                    options.append(_DRAW)
-            elif kind is Look:
-                if any(state.conveyors):
-                    options.append(_looks[None])
-                scrap = state.scrap
-                options.extend(_looks[seat] for seat in range(state.players) if scrap[seat])
-            elif kind is Take:
-                for pile in state.conveyors:
-                    options.extend(map(_take, pile))
-                for pile in state.scrap:
-                    options.extend(map(_take, pile))
-            else:  # Exchange
-                hands = state.hands
-                partners = [seat for seat in range(state.players) if seat != player and hands[seat]]
-                options.extend(_exchange(slot, seat) for slot in hands[player] for seat in partners)
-        options.append(_SKIP)
-        return options
-
-    def _set_options(self, state: BeltpunkState, player: int, knowledge: Knowledge) -> list[Score]:
-        hand = state.hands[player]
-        values = {slot: state.value(slot, knowledge) for slot in hand}
-        known = {slot: name for slot, name in values.items() if name is not None}
-        options = [Score(slots) for slots in find_sets(known)]
-        if not options:
-            # Only after declaring a set one doesn't hold (or without the hand's values): any two
-            # cards, so the step can go on; the revealed cards will show the false declaration.
-            ordered = sorted(hand)
-            options = [Score((a, b)) for i, a in enumerate(ordered) for b in ordered[i + 1 :]]
-        return options
-
-    def _has_an_action(self, state: BeltpunkState, player: int) -> bool:
-        """Whether the discard being resolved allows ``player`` any action besides skipping."""
-        for kind in SUIT_ACTIONS[state.discarded_suit()]:
-            if kind is Draw and state.deck:
-                return True
-            if kind is Look or kind is Take:
-                # The discarded card itself is in The Machine.
-                return True
-            if kind is Exchange and state.hands[player]:
-                if any(state.hands[seat] for seat in range(state.players) if seat != player):
-                    return True
-        return False
 
     # -- checking actions ----------------------------------------------------------------------
 
@@ -573,9 +344,7 @@ class Beltpunk(Game[BeltpunkState]):
 
     def apply_chance(self, state: BeltpunkState, seed: bytes) -> None:
         state.notes = []
-        # The rulebook's "last player to wear a hat" can't be checked by a computer: a fair pick.
-        state.foreman = DeterministicRandom(seed).below(state.players)
-        state.notes.append(("first-foreman", state.foreman))
+        setup.choose_first_foreman(state, seed)
         self._start_round(state)
 
     def apply_simultaneous(
@@ -583,19 +352,9 @@ class Beltpunk(Game[BeltpunkState]):
     ) -> None:
         state.notes = []
         if state.phase == Phase.DISCARD:
-            state.order = [(player, action.slot) for player, action in actions]
-            for player, action in actions:
-                state.hands[player].remove(action.slot)
-            state.cards.reveal(action.slot for _, action in actions)
-            state.phase = Phase.REVEALING
+            turn.reveal_discards(state, actions)
         else:  # Phase.SCORE
-            state.scoring = [(player, action.slots) for player, action in actions]
-            for player, action in actions:
-                hand = state.hands[player]
-                for slot in action.slots:
-                    hand.remove(slot)
-            state.cards.reveal(slot for _, action in actions for slot in action.slots)
-            state.phase = Phase.SCORING
+            scoring.reveal_sets(state, actions)
         if not state.cards.pending:
             # Every chosen card was public already (taken from The Machine): nothing to wait for.
             self._proceed(state)
@@ -608,145 +367,55 @@ class Beltpunk(Game[BeltpunkState]):
         """Go on from a phase that waited for card values (now public)."""
         if state.opening:
             # The round's first cards go into The Machine once everyone can see them.
-            revealed = state.cards.revealed
-            for slot in state.opening:
-                state.conveyors[SUIT_OF[revealed[slot]]].append(slot)
-            state.notes.append(("opening", tuple(state.opening)))
-            state.opening = []
+            setup.open_the_machine(state)
         phase = state.phase
         if phase == Phase.REVEALING:
-            revealed = state.cards.revealed
-            state.order.sort(key=lambda pair: MACHINE_ORDER[revealed[pair[1]]])
-            state.notes.append(("order", tuple(state.order)))
-            state.resolving = 0
+            turn.sort_in_machine_order(state)
             self._begin_resolution(state)
         elif phase == Phase.PLACING:
-            slot = state.placing
-            state.conveyors[SUIT_OF[state.cards.revealed[slot]]].append(slot)
-            state.notes.append(("placed", state.actor, slot))
-            state.placing = -1
+            card_actions.place_into_the_machine(state)
             self._end_resolution(state)
         elif phase == Phase.SCORING:
-            self._score_sets(state)
+            scoring.score_sets(state)
+            self._end_turn(state)
         elif phase == Phase.AUDITING:
-            if max(state.totals) >= state.target:
+            if scoring.game_over(state):
                 # The last round's table stays as it ended, every card public since the audit, so
                 # the final screen shows the sets and scrap piles that decided the game. Its deal
                 # is not retired: no round follows that could reuse the slots.
                 state.phase = Phase.OVER
                 state.notes.append(("game-over",))
             else:
-                for deal in self._round_deals(state):
+                for deal in setup.round_deals(state):
                     state.cards.retire(deal)
-                self._clear_table(state)
+                setup.clear_table(state)
                 self._start_round(state)
 
     def apply_action(self, state: BeltpunkState, player: int, action: Any) -> None:
         state.notes = []
-        kind = type(action)
-        if kind is Declare:
+        if type(action) is Declare:
             if action.score:
                 state.scorers.append(player)
             state.declaring += 1
             self._next_declaration(state)
-        elif kind is Skip:
+        elif card_actions.resolve(state, player, action):
             self._end_resolution(state)
-        elif kind is Draw:
-            slot = state.deck.pop(0)
-            state.hands[player].append(slot)
-            state.cards.disclose((slot,), player)
-            self._end_resolution(state)
-        elif kind is Look:
-            state.pile = action.pile
-            if action.pile is not None:
-                # Only the looker sees the face-down cards; everyone sees which pile it was.
-                state.cards.disclose(state.scrap[action.pile], player)
-            state.phase = Phase.PICK
-        elif kind is Pick:
-            state.pile_of(action.slot)[1].remove(action.slot)
-            # The looker has already seen the card (or it was public).
-            state.hands[player].append(action.slot)
-            self._remask(state, player)
-            self._end_resolution(state)
-        elif kind is Take:
-            pile, holder = state.pile_of(action.slot)
-            holder.remove(action.slot)
-            state.hands[player].append(action.slot)
-            state.cards.disclose((action.slot,), player)
-            # Before a card goes back: which one it is, nobody else may tell (the taken card
-            # was public, or seen by whoever placed or looked at it).
-            self._remask(state, player)
-            state.pile = pile
-            state.phase = Phase.PLACE
-        elif kind is Place:
-            self._place(state, player, action.slot)
-        elif kind is Exchange:
-            state.offer = action.slot
-            state.partner = action.with_seat
-            state.phase = Phase.GIVE
-        elif kind is Give:
-            self._exchange(state, player, action.slot)
-        else:  # pragma: no cover - check_action refuses anything else
-            raise IllegalAction(player, f"not a Beltpunk action: {action!r}")
 
     # -- the flow ------------------------------------------------------------------------------
 
     def _start_round(self, state: BeltpunkState) -> None:
-        players = state.players
-        state.round += 1
-        state.notes.append(("round", state.round))
-        state.deal = state.cards.next_deal
-        slots = list(state.cards.new_deal(DECK))
-        size = HAND_SIZE[players]
-        for seat in range(players):
-            hand = slots[seat * size : (seat + 1) * size]
-            state.hands[seat] = hand
-            state.cards.disclose(hand, seat)
-        dealt = players * size
-        # As many cards as players go from the top of the deck into The Machine, face up.
-        state.opening = slots[dealt : dealt + players]
-        state.cards.reveal(state.opening)
-        state.deck = slots[dealt + players :]
-        self._start_turn(state)
-
-    def _start_turn(self, state: BeltpunkState) -> None:
-        players = state.players
-        if state.turn:
-            # Every turn but the game's first, the Foreman passes clockwise (across rounds too).
-            state.foreman = (state.foreman + 1) % players
-        state.turn += 1
-        drawers = []
-        deck = state.deck
-        for offset in range(players):
-            if not deck:
-                break  # the deck ran out: the remaining players draw nothing
-            seat = (state.foreman + offset) % players
-            slot = deck.pop(0)
-            state.hands[seat].append(slot)
-            state.cards.disclose((slot,), seat)
-            drawers.append(seat)
-        state.notes.append(("turn", state.turn, state.foreman, tuple(drawers)))
-        state.phase = Phase.DISCARD
+        setup.deal_round(state)
+        turn.start_turn(state)
 
     def _begin_resolution(self, state: BeltpunkState) -> None:
-        player, slot = state.order[state.resolving]
-        state.conveyors[SUIT_OF[state.cards.revealed[slot]]].append(slot)
-        state.notes.append(("discard", player, slot))
-        state.phase = Phase.ACTION
-        if not self._has_an_action(state, player):
+        player = state.order[state.resolving][0]
+        turn.discard_into_the_machine(state)
+        if not card_actions.has_an_action(state, player):
             state.notes.append(("no-action", player))
             self._end_resolution(state)
 
     def _end_resolution(self, state: BeltpunkState) -> None:
-        player = state.order[state.resolving][0]
-        players = state.players
-        for suit, conveyor in enumerate(state.conveyors):
-            if len(conveyor) > players:
-                # Overflow: the whole conveyor, face down, into the resolving player's scrap pile.
-                # Its values stay public: everyone saw them in The Machine.
-                state.scrap[player].extend(conveyor)
-                state.notes.append(("overflow", suit, player, len(conveyor)))
-                conveyor.clear()
+        turn.overflow(state)
         state.pile = None
         state.offer = -1
         state.partner = -1
@@ -761,109 +430,23 @@ class Beltpunk(Game[BeltpunkState]):
             state.phase = Phase.DECLARE
             self._next_declaration(state)
 
-    def _place(self, state: BeltpunkState, player: int, slot: int) -> None:
-        state.hands[player].remove(slot)
-        if state.pile is not None:
-            # Face down into a player's scrap pile: only the placer (and whoever saw it) knows it.
-            state.scrap[state.pile].append(slot)
-            self._end_resolution(state)
-        else:
-            # Face up into The Machine: its conveyor is known once it is revealed (no card in a
-            # hand is public: the hand was re-masked after the take).
-            state.placing = slot
-            state.cards.reveal((slot,))
-            state.phase = Phase.PLACING
-
-    def _exchange(self, state: BeltpunkState, giver: int, given: int) -> None:
-        asker, offered = state.actor, state.offer
-        state.hands[asker].remove(offered)
-        state.hands[giver].remove(given)
-        state.hands[asker].append(given)
-        state.hands[giver].append(offered)
-        state.cards.disclose((given,), asker)
-        state.cards.disclose((offered,), giver)
-        # Each now holds a card the other has seen.
-        self._remask(state, asker)
-        self._remask(state, giver)
-        state.notes.append(("exchanged", asker, giver))
-        self._end_resolution(state)
-
-    def _remask(self, state: BeltpunkState, seat: int) -> None:
-        """Re-mask ``seat``'s hand (:meth:`CardState.remask`), which holds a card another seat knows:
-        its cards take new slots only ``seat`` can tell apart."""
-        state.cards.remask_hand(state.hands[seat], seat)
-
     def _next_declaration(self, state: BeltpunkState) -> None:
-        players = state.players
-        # Someone with fewer than two cards can only say no, which everyone can see: skip them.
-        while state.declaring < players:
-            seat = (state.foreman + state.declaring) % players
-            if len(state.hands[seat]) >= 2:
-                return
-            state.notes.append(("declare-auto", seat))
-            state.declaring += 1
+        scoring.pass_short_hands(state)
+        if state.declaring < state.players:
+            return  # that seat declares
         if state.scorers:
             state.scorers.sort()
             state.phase = Phase.SCORE
         else:
             self._end_turn(state)
 
-    def _score_sets(self, state: BeltpunkState) -> None:
-        revealed = state.cards.revealed
-        scored = state.scoring
-        for player, slots in scored:
-            if classify(revealed[slot] for slot in slots) is None:
-                names = " ".join(revealed[slot] for slot in slots)
-                raise RuleViolation(player, f"declared and revealed {names}, which is not a set")
-        for player, slots in scored:
-            state.sets[player].append(slots)
-        state.notes.append(("scored", tuple(scored)))
-        state.scorers = []
-        state.scoring = []
-        self._end_turn(state)
-
     def _end_turn(self, state: BeltpunkState) -> None:
         if not state.deck:
-            self._end_round(state, "the deck is empty")
+            scoring.end_round(state, "the deck is empty")
         elif not all(state.hands):
-            self._end_round(state, "a player's hand is empty")
+            scoring.end_round(state, "a player's hand is empty")
         else:
-            self._start_turn(state)
-
-    def _end_round(self, state: BeltpunkState, reason: str) -> None:
-        revealed = state.cards.revealed
-        scores = []
-        breakdown = []
-        for seat in range(state.players):
-            # Cards left in hand go face down into their owner's scrap pile.
-            state.scrap[seat].extend(state.hands[seat])
-            state.hands[seat] = []
-            points = sum(
-                points_of(classify(revealed[slot] for slot in slots), len(slots))
-                for slots in state.sets[seat]
-            )
-            scrapped = len(state.scrap[seat])
-            scores.append(points - scrapped)
-            breakdown.append((points, scrapped))
-        state.totals = [total + score for total, score in zip(state.totals, scores)]
-        state.last_round = scores
-        state.notes.append(("round-end", reason, tuple(breakdown)))
-        # Every card of the round becomes public and is checked; the table stays as it is until
-        # the next round is dealt (or for good, if the game is over).
-        state.cards.audit(self._round_deals(state))
-        state.phase = Phase.AUDITING
-
-    @staticmethod
-    def _round_deals(state: BeltpunkState) -> list[int]:
-        """The round's deal and the re-masks of its hands, made after it."""
-        return [deal for deal in state.cards.deals if deal >= state.deal]
-
-    def _clear_table(self, state: BeltpunkState) -> None:
-        """Forget the finished round's table (its scores are banked, its slots retired)."""
-        state.deck = []
-        state.conveyors = [[], [], [], []]
-        state.scrap = [[] for _ in range(state.players)]
-        state.sets = [[] for _ in range(state.players)]
+            turn.start_turn(state)
 
     # -- encodings -----------------------------------------------------------------------------
 
@@ -874,117 +457,10 @@ class Beltpunk(Game[BeltpunkState]):
         return decode_action(data)
 
     def encode_state(self, state: BeltpunkState) -> Any:
-        return {
-            "players": state.players,
-            "target": state.target,
-            "cards": state.cards.encode(),
-            "phase": state.phase,
-            "round": state.round,
-            "turn": state.turn,
-            "foreman": state.foreman,
-            "deal": state.deal,
-            "deck": state.deck,
-            "hands": state.hands,
-            "conveyors": state.conveyors,
-            "scrap": state.scrap,
-            "sets": [[list(slots) for slots in sets] for sets in state.sets],
-            "totals": state.totals,
-            "last_round": state.last_round,
-            "opening": state.opening,
-            "order": [list(pair) for pair in state.order],
-            "resolving": state.resolving,
-            "pile": state.pile,
-            "placing": state.placing,
-            "offer": state.offer,
-            "partner": state.partner,
-            "declaring": state.declaring,
-            "scorers": state.scorers,
-            "scoring": [[seat, list(slots)] for seat, slots in state.scoring],
-        }
+        return encode_state(state)
 
     def decode_state(self, data: Any) -> BeltpunkState:
-        state = BeltpunkState.__new__(BeltpunkState)
-        state.players = data["players"]
-        state.target = data["target"]
-        state.cards = CardState.decode(data["cards"])
-        state.phase = data["phase"]
-        state.round = data["round"]
-        state.turn = data["turn"]
-        state.foreman = data["foreman"]
-        state.deal = data["deal"]
-        state.deck = list(data["deck"])
-        state.hands = [list(hand) for hand in data["hands"]]
-        state.conveyors = [list(conveyor) for conveyor in data["conveyors"]]
-        state.scrap = [list(pile) for pile in data["scrap"]]
-        state.sets = [[tuple(slots) for slots in sets] for sets in data["sets"]]
-        state.totals = list(data["totals"])
-        state.last_round = list(data["last_round"])
-        state.opening = list(data["opening"])
-        state.order = [(seat, slot) for seat, slot in data["order"]]
-        state.resolving = data["resolving"]
-        state.pile = data["pile"]
-        state.placing = data["placing"]
-        state.offer = data["offer"]
-        state.partner = data["partner"]
-        state.declaring = data["declaring"]
-        state.scorers = list(data["scorers"])
-        state.scoring = [(seat, tuple(slots)) for seat, slots in data["scoring"]]
-        state.notes = []
-        return state
-
-    # -- presentation --------------------------------------------------------------------------
-
-    def describe_action(
-        self,
-        state: BeltpunkState,
-        player: int,
-        action: Any,
-        knowledge: Knowledge,
-        names: Sequence[str],
-    ) -> str:
-        return views.describe_action(state, player, action, knowledge, names)
-
-    def parse_action(
-        self,
-        state: BeltpunkState,
-        player: int,
-        text: str,
-        knowledge: Knowledge,
-        names: Sequence[str],
-    ) -> Any:
-        """The action ``text`` names (typed as :meth:`describe_action` prints it), checked by
-        :meth:`check_action`. Raises :class:`MalformedAction` for text that is no Beltpunk move and
-        :class:`IllegalAction` with the reason for a move the rules refuse (see ``typed.py``)."""
-        return typed.parse_action(self, state, player, text, knowledge, names)
-
-    def warnings(
-        self, state: BeltpunkState, player: int, knowledge: Knowledge, names: Sequence[str]
-    ) -> list[str]:
-        """Overflows the choice now can cause or prevent, and a round's certain last turn (see
-        :func:`views.warnings`)."""
-        return views.warnings(state, player, knowledge)
-
-    def round_label(self, state: BeltpunkState) -> str | None:
-        return f"round {state.round}" if state.round else None
-
-    def narrate(
-        self, before: BeltpunkState, event: Event, after: BeltpunkState, names: Sequence[str]
-    ) -> list[str]:
-        return views.narrate(before, event, after, names)
-
-    def narrate_private(
-        self, before: BeltpunkState, event: Event, after: BeltpunkState, viewer: int, knowledge: Knowledge,
-        names: Sequence[str],
-    ) -> list[str]:
-        return views.narrate_private(before, event, after, viewer, knowledge, names)
-
-    def panels(
-        self, state: BeltpunkState, viewer: int | None, knowledge: Knowledge, names: Sequence[str]
-    ) -> list[Panel]:
-        return views.panels(state, viewer, knowledge, names)
-
-    def help_text(self) -> str:
-        return views.HELP
+        return decode_state(data)
 
 
 def _require_in_hand(player: int, slot: int, hand: list[int]) -> None:

@@ -48,9 +48,9 @@ from p2pgames.games.beltpunk.cards import (
 from p2pgames.words import joined, with_article
 
 if TYPE_CHECKING:
-    from p2pgames.games.beltpunk.rules import BeltpunkState
+    from p2pgames.games.beltpunk.state import BeltpunkState
 
-__all__ = ["describe_action", "narrate", "narrate_private", "panels", "result_summary", "warnings", "HELP"]
+__all__ = ["describe_action", "narrate", "narrate_private", "panels", "warnings", "HELP"]
 
 WIDTH = 78  # panels must fit an 80-column terminal, borders included
 SUIT_STYLES = ("suit-steam", "suit-gears", "suit-parts", "suit-electricity")
@@ -446,14 +446,6 @@ def _narrate_note(
         # The session announces the result with every score; the round's lines gave the totals.
         return []
     return []
-
-
-def result_summary(state: "BeltpunkState", winners: Sequence[int]) -> str:
-    """One line for :class:`GameOver`, naming nobody (the session puts the names in front)."""
-    best = state.totals[winners[0]]
-    rounds = f"{state.round} round{'s' if state.round != 1 else ''}"
-    each = " each" if len(winners) > 1 else ""
-    return f"{best} points{each} after {rounds}"
 
 
 # -- panels ----------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from p2pgames.engine import (
 from p2pgames.games.beltpunk import GAME
 from p2pgames.games.beltpunk.actions import Declare, Discard, Score
 from p2pgames.games.beltpunk.cards import DECK, HAND_SIZE, MACHINE_ORDER, has_set
+from p2pgames.games.beltpunk.presentation import PRESENTATION
 
 
 def stacked_deck(
@@ -89,9 +90,9 @@ class StackedTable(LocalTable):
         super().feed(event)
         names = self.NAMES[: self.ruleset.players]
         self.notes.extend(self.state.notes)
-        self.lines.extend(GAME.narrate(before, event, self.state, names))
+        self.lines.extend(PRESENTATION.narrate(before, event, self.state, names))
         for seat, lines in enumerate(self.private):
-            lines.extend(GAME.narrate_private(before, event, self.state, seat, self.view(seat), names))
+            lines.extend(PRESENTATION.narrate_private(before, event, self.state, seat, self.view(seat), names))
 
     def _seed(self) -> bytes:
         # The only chance step picks the first Foreman: find a seed that picks the wanted seat.
@@ -132,7 +133,7 @@ class StackedTable(LocalTable):
 
     def texts(self, seat: int) -> list[str]:
         return [
-            GAME.describe_action(self.state, seat, action, self.view(seat), self.NAMES)
+            PRESENTATION.describe_action(self.state, seat, action, self.view(seat), self.NAMES)
             for action in self.legal(seat)
         ]
 

@@ -10,9 +10,9 @@ applied and checked). "declare no" while holding a set is covered by the unit te
 import pytest
 
 from p2pgames.engine.conformance import play_random_game
-from p2pgames.games import _Delegating  # (until the game's presentation is its own)
 from p2pgames.games.beltpunk import GAME
 from p2pgames.games.beltpunk.actions import Declare
+from p2pgames.games.beltpunk.presentation import PRESENTATION
 
 
 def test_random_play_always_scores_when_it_can_and_is_otherwise_uniform():
@@ -46,7 +46,7 @@ def test_random_games_conform(players, target):
     ruleset = GAME.ruleset(players, {"target": target})
     for number, seed in enumerate(SEEDS[players, target]):
         # Exhaustive (every offered action applied on a copy) for the first seed of each ruleset.
-        report = play_random_game(_Delegating.of(GAME), ruleset, seed + bytes([players]), exhaustive=number == 0)
+        report = play_random_game(PRESENTATION, ruleset, seed + bytes([players]), exhaustive=number == 0)
         assert report.result is not None
         assert max(report.result.scores) >= target
         assert report.result.winners == tuple(

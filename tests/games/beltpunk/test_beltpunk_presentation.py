@@ -21,6 +21,7 @@ from p2pgames.games.beltpunk.actions import (
     Take,
 )
 from p2pgames.games.beltpunk.bots import make_bot
+from p2pgames.games.beltpunk.presentation import PRESENTATION
 
 from beltpunk_scenarios import StackedTable, skip_all, stacked_deck
 
@@ -126,7 +127,7 @@ def test_action_texts_are_short_and_unique_through_a_whole_game():
     table = bot_table(4, b"texts", until=lambda t: t.state.turn >= 8)
     for seat in range(4):
         texts = [
-            GAME.describe_action(table.state, seat, a, table.view(seat), names)
+            PRESENTATION.describe_action(table.state, seat, a, table.view(seat), names)
             for a in GAME.legal_actions(table.state, seat, table.view(seat))
         ]
         assert len(texts) == len(set(texts))
@@ -147,7 +148,7 @@ def test_a_player_called_machine_does_not_clash_with_the_machine():
     for names in (["machine", "bob"], ["alice", "machine"]):
         seat = table.state.actor
         texts = [
-            GAME.describe_action(table.state, seat, a, table.view(seat), names)
+            PRESENTATION.describe_action(table.state, seat, a, table.view(seat), names)
             for a in GAME.legal_actions(table.state, seat, table.view(seat))
         ]
         assert len(texts) == len(set(texts))
@@ -161,7 +162,7 @@ def test_panels_fit_80_columns_and_show_the_table():
     assert not table.over
     names = ["alice", "bob", "carol", "a-very-long-player-name-indeed"]
     for viewer in (None, 0, 1, 2, 3):
-        panels = GAME.panels(
+        panels = PRESENTATION.panels(
             table.state, viewer, {} if viewer is None else table.view(viewer), names
         )
         titles = [panel.title for panel in panels]
@@ -170,14 +171,14 @@ def test_panels_fit_80_columns_and_show_the_table():
         for panel in panels:
             for line in panel.lines:
                 assert len("".join(text for _, text in line)) <= 78, (panel.title, line)
-    machine = GAME.panels(table.state, 0, table.view(0), names)[1]
+    machine = PRESENTATION.panels(table.state, 0, table.view(0), names)[1]
     assert [line[0][1].strip() for line in machine.lines] == [
         "Steam",
         "Gears",
         "Parts",
         "Electricity",
     ]
-    hand = GAME.panels(table.state, 0, table.view(0), names)[3]
+    hand = PRESENTATION.panels(table.state, 0, table.view(0), names)[3]
     shown = [text for line in hand.lines for style, text in line if style.startswith("suit-")]
     assert sorted(shown) == sorted(table.view(0)[slot] for slot in table.state.hands[0])
 
@@ -189,7 +190,7 @@ def test_log_lines_use_public_information_only():
     hidden_leaks = 0
     for event in table.log:
         after = GAME.apply(state, event)
-        for line in GAME.narrate(state, event, after, names):
+        for line in PRESENTATION.narrate(state, event, after, names):
             assert isinstance(line, str) and line
             # A card named in a line is public in the state before or after the event.
             for word in line.replace(",", " ").replace(":", " ").replace("(", " ").split():
@@ -201,7 +202,7 @@ def test_log_lines_use_public_information_only():
 
 
 def test_help_text_names_every_action():
-    text = GAME.help_text()
+    text = PRESENTATION.help_text()
     for typed in (
         "discard S7",
         "draw",
@@ -282,7 +283,7 @@ def test_the_game_over_screen_shows_the_final_table_and_who_won():
     names = ["alice", "bob", "carol", "a-very-long-player-name-indeed"]
     for viewer in (None, 0, 1):
         view = {} if viewer is None else table.view(viewer)
-        panels = GAME.panels(table.state, viewer, view, names)
+        panels = PRESENTATION.panels(table.state, viewer, view, names)
         shown = {panel.title: panel_texts(panel) for panel in panels}
         assert list(shown) == [
             "Beltpunk Haberdasher", "Final standings", "The Machine", "Sets and scrap"
@@ -318,7 +319,7 @@ def test_the_final_standings_show_the_round_score_the_game_banked():
     # The panel reads the banked score, not a sum of its own: change the record, the line follows.
     state = table.state.copy()
     state.last_round = [11, -6, -6, -6]
-    standings = GAME.panels(state, None, {}, ["alice", "bob", "carol", "dave"])[1]
+    standings = PRESENTATION.panels(state, None, {}, ["alice", "bob", "carol", "dave"])[1]
     assert panel_texts(standings)[0].startswith("alice sets 10 − scrap  0 = +11 · total  25")
 
 
@@ -326,7 +327,7 @@ def test_a_shared_win_is_shown_as_shared():
     from beltpunk_scenarios import short_round
 
     table = short_round(totals=(15, 31, 0, 0))
-    table_panel = GAME.panels(table.state, None, {}, ["alice", "bob", "carol", "dave"])[0]
+    table_panel = PRESENTATION.panels(table.state, None, {}, ["alice", "bob", "carol", "dave"])[0]
     assert panel_texts(table_panel)[1] == "alice and bob share the win with 25 points each"
 
 
@@ -335,7 +336,7 @@ def test_a_shared_win_is_shown_as_shared():
 
 def warned(table, seat, state=None):
     names = table.NAMES[: table.ruleset.players]
-    return list(GAME.warnings(state or table.state, seat, table.view(seat), names))
+    return list(PRESENTATION.warnings(state or table.state, seat, table.view(seat), names))
 
 
 def warning_table(hands, machine):
@@ -532,7 +533,7 @@ def test_warnings_fit_the_screen_through_whole_games():
 
         def ask_everyone(table):
             for seat in range(players):
-                lines = GAME.warnings(table.state, seat, table.view(seat), names)
+                lines = PRESENTATION.warnings(table.state, seat, table.view(seat), names)
                 assert all(len(line) <= 78 for line in lines), lines
                 seen.extend(lines)
             return False

@@ -5,10 +5,9 @@ re-masked before its owner can place or give one of its cards unseen."""
 import pytest
 
 from p2pgames.engine.conformance import ConformanceError, play_random_game
-from p2pgames.games import _Delegating  # (until the game's presentation is its own)
-from p2pgames.games.beltpunk import GAME
+from p2pgames.games.beltpunk import GAME, card_actions
 from p2pgames.games.beltpunk.actions import Exchange, Give, Place, Skip, Take
-from p2pgames.games.beltpunk.rules import Beltpunk
+from p2pgames.games.beltpunk.presentation import PRESENTATION
 
 from test_beltpunk_actions import ALICE, BOB, CAROL, three_player_table
 
@@ -50,6 +49,6 @@ def test_after_an_exchange_only_its_holder_can_tell_where_each_card_is():
 
 
 def test_without_re_masks_the_conformance_check_finds_the_leak(monkeypatch):
-    monkeypatch.setattr(Beltpunk, "_remask", lambda self, state, seat: None)
+    monkeypatch.setattr(card_actions, "remask", lambda state, seat: None)
     with pytest.raises(ConformanceError, match="re-masked"):
-        play_random_game(_Delegating.of(GAME), GAME.ruleset(3), b"b\x03", exhaustive=False)
+        play_random_game(PRESENTATION, GAME.ruleset(3), b"b\x03", exhaustive=False)

@@ -1,4 +1,4 @@
-"""Typed moves (Beltpunk.parse_action): every printed form reads back, and the common mistakes
+"""Typed moves (BeltpunkPresentation.parse_action): every printed form reads back, and the common mistakes
 get a reason a person can read instead of "not one of your choices"."""
 
 import pytest
@@ -19,6 +19,7 @@ from p2pgames.games.beltpunk.actions import (
     Take,
 )
 from p2pgames.games.beltpunk.bots import make_bot
+from p2pgames.games.beltpunk.presentation import PRESENTATION
 
 from beltpunk_scenarios import StackedTable, score, skip_all, stacked_deck
 
@@ -28,7 +29,7 @@ NAMES = ["alice", "bob", "carol"]
 
 def parse(table, seat, text, names=NAMES, state=None):
     state = state or table.state
-    return GAME.parse_action(state, seat, text, table.view(seat), names)
+    return PRESENTATION.parse_action(state, seat, text, table.view(seat), names)
 
 
 def refused(table, seat, text, names=NAMES, state=None):
@@ -141,7 +142,7 @@ def test_a_face_down_card_is_typed_by_its_place_in_the_pile():
     state.hands[BOB] = [slot for slot in state.hands[BOB] if slot not in hidden]
     state.scrap[BOB] = hidden
     view = table.view(ALICE)
-    assert GAME.describe_action(state, ALICE, Take(hidden[1]), view, NAMES) == "take bob#2"
+    assert PRESENTATION.describe_action(state, ALICE, Take(hidden[1]), view, NAMES) == "take bob#2"
     assert parse(table, ALICE, "TAKE BOB#2", state=state) == Take(hidden[1])
     assert refused(table, ALICE, "take bob#3", state=state) == (
         "bob's scrap pile has 2 cards: there is no bob#3"
@@ -225,13 +226,13 @@ def test_player_names_with_spaces_or_called_machine():
     state.scrap[BOB] = [table.slot("G11")]
     state.conveyors[1].remove(table.slot("G11"))
     view = table.view(ALICE)
-    assert GAME.describe_action(state, ALICE, Look(BOB), view, names) == "look machine's"
+    assert PRESENTATION.describe_action(state, ALICE, Look(BOB), view, names) == "look machine's"
     assert parse(table, ALICE, "look Machine's", names, state) == Look(BOB)
     assert parse(table, ALICE, "look machine", names, state) == Look(None)
     assert parse(table, ALICE, "take G11 from machine's", names, state) == Take(table.slot("G11"))
     # "the machine" is The Machine too, whoever plays: a player so called is "the machine's".
     names = ["Alice Smith", "The  Machine", "carol"]
-    assert GAME.describe_action(state, ALICE, Look(BOB), view, names) == "look the machine's"
+    assert PRESENTATION.describe_action(state, ALICE, Look(BOB), view, names) == "look the machine's"
     assert parse(table, ALICE, "look the machine", names, state) == Look(None)
     assert parse(table, ALICE, "look at The Machine", names, state) == Look(None)
     assert parse(table, ALICE, "look the machine's", names, state) == Look(BOB)
@@ -277,9 +278,9 @@ def test_every_legal_move_reads_back_from_its_text_with_awkward_names(names):
         for seat in range(3):
             view = table.view(seat)
             for action in GAME.legal_actions(table.state, seat, view):
-                text = GAME.describe_action(table.state, seat, action, view, names)
+                text = PRESENTATION.describe_action(table.state, seat, action, view, names)
                 for typed in (text, f" {text.upper()} ".replace(" ", "  ")):
-                    assert GAME.parse_action(table.state, seat, typed, view, names) == action, typed
+                    assert PRESENTATION.parse_action(table.state, seat, typed, view, names) == action, typed
                 checked.add(type(action))
         return False
 
@@ -313,7 +314,7 @@ def test_declaring_and_scoring_follow_the_legal_actions_when_a_card_in_hand_is_u
     del view[table.slot("E12")]  # a filler card of her hand
     assert GAME.legal_actions(table.state, ALICE, view) == [Declare(False)]
     with pytest.raises(IllegalAction) as caught:
-        GAME.parse_action(table.state, ALICE, "declare yes", view, NAMES)
+        PRESENTATION.parse_action(table.state, ALICE, "declare yes", view, NAMES)
     assert caught.value.reason == (
         "you haven't seen every card in your hand, so you can only declare no"
     )
@@ -323,7 +324,7 @@ def test_declaring_and_scoring_follow_the_legal_actions_when_a_card_in_hand_is_u
     # The known cards still hold S1 S2 S3, so a pair of them is no set to show.
     assert score(table, ["S1", "S2", "S3"]) in GAME.legal_actions(table.state, ALICE, view)
     with pytest.raises(IllegalAction) as caught:
-        GAME.parse_action(table.state, ALICE, "score S1 S2", view, NAMES)
+        PRESENTATION.parse_action(table.state, ALICE, "score S1 S2", view, NAMES)
     assert caught.value.reason == (
         "S1 S2 is not a set: two cards must be a pair of one rank (Goggles); a run needs three"
     )
