@@ -32,18 +32,15 @@ from p2pgames.engine import (
     CardOperations,
     CardState,
     Chance,
-    ChoiceGroup,
     Claim,
     Concealment,
     DeterministicRandom,
-    Event,
     Game,
     GameOver,
     GameState,
     IllegalAction,
     Knowledge,
     NO_KNOWLEDGE,
-    Panel,
     Ruleset,
     RulesetOption,
     RuleViolation,
@@ -54,7 +51,6 @@ from p2pgames.engine import (
     Unseal,
 )
 
-from p2pgames.games.astonishing import typed, views
 from p2pgames.games.astonishing.actions import (
     ACTION_CARDS,
     EXHIBITION_CARDS,
@@ -100,10 +96,11 @@ from p2pgames.games.astonishing.cards import (
     INVENTORS,
     POSITION_CAPACITY,
     POSITIONS,
-    card_text,
     descriptor_number,
+    exhibition_queen_help,
     inventor_title,
     is_joker,
+    queen_help,
     suit_of,
     worth,
 )
@@ -350,6 +347,14 @@ def inventor_refusal(state: AstonishingState, player: int, suit: int, names: Seq
     return None
 
 
+def result_summary(state: AstonishingState, scores: Sequence[int], winners: Sequence[int]) -> str:
+    """The result line of a finished game: the best Acclaim, whether it is a tie, and the
+    demonstration number."""
+    best = scores[winners[0]]
+    who = "a tie" if len(winners) > 1 else "the winner"
+    return f"{best} Acclaim ({who}); demonstration number {state.demonstration}"
+
+
 _FIRST_STEP = Chance("who goes first (the rulebook's youngest player)")
 _DICE_STEP = Chance("the crowd: three dice")
 _PICK_STEP = Chance("a card at random")
@@ -489,7 +494,7 @@ class Astonishing(Game[AstonishingState]):
             scores = tuple(state.score(seat) for seat in players)
             best = max(scores)
             winners = tuple(seat for seat in players if scores[seat] == best)
-            return GameOver(scores, winners, views.result_summary(state, scores, winners))
+            return GameOver(scores, winners, result_summary(state, scores, winners))
         raise AssertionError(f"no step for phase {phase!r}")  # pragma: no cover
 
     # -- legal actions -------------------------------------------------------------------------
@@ -723,7 +728,7 @@ class Astonishing(Game[AstonishingState]):
                 no_public_joker(action.slots, "discarded")
             need(
                 action in self._queen_choices(state, player),
-                f"your Queen can't do that: {views.queen_help(state.inventor[player])}",
+                f"your Queen can't do that: {queen_help(state.inventor[player])}",
             )
         elif isinstance(action, GiveBack):
             need(phase == Phase.GIVE_BACK and player == state.taker, "you have nothing to give back")
@@ -785,7 +790,7 @@ class Astonishing(Game[AstonishingState]):
                 no_public_joker((action.replacement,), "installed")
             need(
                 action in self._exhibition_queen_choices(state, player),
-                f"your Queen can't do that: {views.exhibition_queen_help(state.inventor[player])}",
+                f"your Queen can't do that: {exhibition_queen_help(state.inventor[player])}",
             )
         elif isinstance(action, Promote):
             need(phase == Phase.EXHIBIT_KING and state.queue[0] == player, "it is not your King's turn")
@@ -1307,49 +1312,6 @@ class Astonishing(Game[AstonishingState]):
         state.cards = CardState.decode(data["cards"])
         state.notes = []
         return state
-
-    # -- presentation --------------------------------------------------------------------------
-
-    def describe_action(
-        self, state: AstonishingState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
-    ) -> str:
-        return typed.describe(state, player, action, knowledge, names)
-
-    def parse_action(
-        self, state: AstonishingState, player: int, text: str, knowledge: Knowledge, names: Sequence[str]
-    ) -> Any:
-        return typed.parse(self, state, player, text, knowledge, names)
-
-    def group_choices(
-        self, state: AstonishingState, player: int, actions: Sequence[Any], texts: Sequence[str]
-    ) -> list[ChoiceGroup]:
-        return views.group_choices(actions, texts)
-
-    def card_text(self, state: AstonishingState, name: str) -> str:
-        return card_text(name)
-
-    def round_label(self, state: AstonishingState) -> str | None:
-        return f"turn {state.turn}" if state.turn else None
-
-    def narrate(self, before: AstonishingState, event: Event, after: AstonishingState, names: Sequence[str]) -> list[str]:
-        return views.narrate(before, event, after, names)
-
-    def narrate_private(
-        self, before: AstonishingState, event: Event, after: AstonishingState, viewer: int, knowledge: Knowledge,
-        names: Sequence[str],
-    ) -> list[str]:
-        return views.narrate_private(before, event, after, viewer, knowledge, names)
-
-    def panels(self, state: AstonishingState, viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
-        return views.panels(state, viewer, knowledge, names)
-
-    def help_text(self) -> str:
-        return views.HELP
-
-    info_commands = views.INFO_COMMANDS
-
-    def explain(self, state: AstonishingState, viewer: int | None, text: str, names: Sequence[str]) -> list[str] | None:
-        return views.explain(state, viewer, text, names)
 
 
 def _kind(state: AstonishingState, slot: int, knowledge: Knowledge | None) -> str:
