@@ -37,10 +37,8 @@ from p2pgames.engine import (
     DeterministicRandom,
     Game,
     GameOver,
-    GameState,
     IllegalAction,
     Knowledge,
-    NO_KNOWLEDGE,
     Ruleset,
     RulesetOption,
     RuleViolation,
@@ -105,233 +103,36 @@ from p2pgames.games.astonishing.cards import (
     worth,
 )
 
-__all__ = ["Astonishing", "AstonishingState", "Phase", "CLUBS", "DIAMONDS", "HEARTS", "SPADES"]
-
-CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
-DISCARD_PICK = 5  # the Spades Queen takes at random from this many cards on top of the discard pile
-INTIMIDATE_BONUS = 2
-INTIMIDATE_CAP = 15
-SABOTAGE_LIMIT = 7  # the Spades Queen turns over a Spade worth at most this
-
-
-class Phase:
-    """Names of the places in the flow (plain strings: they are part of the hashed state)."""
-
-    FIRST = "first"
-    INVENTORS = "inventors"
-    CHOOSE = "choose"
-    OFFER = "offer"
-    RESPOND = "respond"
-    DECIDE = "decide"
-    QUEEN = "queen"
-    GIVE_BACK = "give-back"
-    PICK = "pick"  # a random card is being taken: waiting for the chance
-    BUILD = "build"
-    DISCARD = "discard"
-    REFILL = "refill"
-    VOTE_END = "vote-end"
-    CHOOSE_EXHIBIT = "choose-exhibit"  # the sealed choice of Queen or King
-    DESCRIBE = "describe"
-    VOTE = "vote"
-    DICE = "dice"
-    UNSEAL = "unseal"  # the sealed exhibition actions are opened
-    REVEALING = "revealing"
-    JACKS = "jacks"
-    REROLL = "reroll"
-    EXHIBIT_QUEEN = "exhibit-queen"
-    REPLACING = "replacing"  # the Diamonds Queen's replacement part is being revealed
-    EXHIBIT_KING = "exhibit-king"
-    AUDITING = "auditing"
-    OVER = "over"
-
-
-# From the Jacks on, every contraption's positions are public (AstonishingState.positions_public).
-_POSITIONS_PUBLIC = frozenset({
-    Phase.JACKS, Phase.REROLL, Phase.EXHIBIT_QUEEN, Phase.REPLACING, Phase.EXHIBIT_KING, Phase.AUDITING, Phase.OVER,
-})
-
-
-# The public state's fields, in encoding order, with how each is copied: lists of plain values are
-# copied one level deep, nested lists two (or three) levels. Keeping one table serves copy,
-# encode and decode alike.
-_FIELDS: tuple[tuple[str, int], ...] = (
-    ("players", 0),
-    ("early_end", 0),
-    ("free_discard", 0),  # option: every player may discard at the end of a turn, not only those over six
-    ("optional_replacement", 0),  # option: the Diamonds exhibition Queen may exchange nothing
-    ("phase", 0),
-    ("first", 0),  # seat that goes first in every step taken in turn (-1 before the draw)
-    ("inventor", 1),  # suit index by seat (-1 until chosen)
-    ("turn", 0),  # invention turns begun
-    ("final", 0),  # this is the final invention turn
-    ("deadline", 0),  # the deck ran out (or all agreed): the next turn is the final one
-    ("deal", 0),
-    ("deck", 1),  # slots, top first
-    ("discard", 1),  # slots, bottom first, face up
-    ("hands", 2),  # by seat, slots
-    ("installed", 3),  # by seat, by position: slots face down (revealed at the exhibition)
-    ("last_action", 1),  # by seat: the action card played last turn ("" on the first turn)
-    ("action", 1),  # by seat: this turn's action card
-    ("queue", 1),  # seats still to resolve in the current step taken in turn
-    ("trader", 0),  # the trade's initiator (-1: none)
-    ("offer", 1),  # the initiator's face-up slots
-    ("answers", 2),  # by seat: [slot, face_up, slot, face_up …] (empty: no answer)
-    ("owing", 1),  # seats that still owe an answer in this round of the trade
-    ("taker", 0),  # seat taking cards in a Queen's effect (-1: none)
-    ("source", 0),  # the random card's source: a seat, or -2 the discard pile's top five (-1 none)
-    ("taken", 1),  # Hearts Queen: the slots taken this effect (one goes back)
-    ("discarding", 1),  # seats discarding at the end of the turn (then: seats whose hand is empty)
-    ("descriptions", 2),  # by seat: [n0, n1, n2] descriptor numbers (empty until described)
-    ("pitches", 1),  # by seat
-    ("exhibit", 1),  # by seat: "queen" / "king" ("" until opened after the dice)
-    ("votes", 1),  # by seat: the seat voted for (-1 until chosen)
-    ("jacks", 1),  # by seat: votes received and not yet used to re-roll
-    ("dice", 1),
-    ("rerolling", 0),  # die being re-rolled (-1: none)
-    ("intimidated", 1),  # by seat: position counting 2 more (-1: none)
-    ("sabotaged", 1),  # installed slots turned face down by the Spades Queen
-    ("acclaim", 1),  # by seat: Acclaim from Kings
+from p2pgames.games.astonishing.hands import (
+    distinct,
+    draw,
+    holds_seen,
+    joker_refusal,
+    kind_of,
+    kinds_of,
+    one_or_two,
+    remask,
+    sees_joker,
+)
+from p2pgames.games.astonishing.state import (
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    SPADES,
+    AstonishingState,
+    Phase,
+    decode_state,
+    encode_state,
 )
 
+__all__ = ["Astonishing", "AstonishingState", "Phase", "CLUBS", "DIAMONDS", "HEARTS", "SPADES"]
 
-def _copy(value: Any, depth: int) -> Any:
-    if depth == 0:
-        return value
-    return [_copy(item, depth - 1) for item in value]
-
-
-class AstonishingState(GameState):
-    """The public state. Mutable: :meth:`Astonishing.apply` copies it, then changes the copy.
-    ``notes`` is not part of the public state: what the last event did, for the narration."""
-
-    __slots__ = tuple(name for name, _ in _FIELDS) + ("cards", "notes")
-
-    def copy(self) -> "AstonishingState":
-        other = AstonishingState.__new__(AstonishingState)
-        for name, depth in _FIELDS:
-            setattr(other, name, _copy(getattr(self, name), depth))
-        other.cards = self.cards.copy()
-        other.notes = []
-        return other
-
-    # -- questions the rules, views and bots ask ----------------------------------------------
-
-    def in_turn(self, seats: Sequence[int] | None = None) -> list[int]:
-        """``seats`` (default: every seat) in the order of steps taken in turn: from the first
-        player, clockwise."""
-        order = [(self.first + step) % self.players for step in range(self.players)]
-        return order if seats is None else [seat for seat in order if seat in seats]
-
-    @property
-    def positions_public(self) -> bool:
-        """Whether every contraption's positions are public: from the Jacks on, once the
-        exhibition turned every installed card up (a Diamonds Queen's replacement part is turned
-        up as it goes in). Until then each player sees how many cards a position holds, and its
-        own cards; from then on the fair shows them all, and the Acclaim they earn."""
-        return self.phase in _POSITIONS_PUBLIC
-
-    def value(self, slot: int, knowledge: Knowledge) -> str | None:
-        """The card in ``slot`` if it is public or in ``knowledge``, else ``None``."""
-        return self.cards.revealed.get(slot) or knowledge.get(slot)
-
-    def answer_of(self, seat: int) -> list[tuple[int, bool]]:
-        flat = self.answers[seat]
-        return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
-
-    def owner_of_installed(self, slot: int) -> tuple[int, int] | None:
-        """``(seat, position)`` of an installed slot, or ``None``."""
-        for seat, positions in enumerate(self.installed):
-            for position, slots in enumerate(positions):
-                if slot in slots:
-                    return seat, position
-        return None
-
-    def reliability(self, seat: int, position: int, knowledge: Knowledge = NO_KNOWLEDGE) -> int | None:
-        """The position's reliability once its cards are public, or seen in ``knowledge`` (its
-        owner's view of them): sabotaged cards don't count, Intimidate adds 2 up to 15; ``None``
-        while a card in it is hidden."""
-        total = 0
-        for slot in self.installed[seat][position]:
-            if slot in self.sabotaged:
-                continue
-            name = self.value(slot, knowledge)
-            if name is None:
-                return None
-            total += worth(name, self.inventor[seat])
-        if self.intimidated[seat] == position and total < INTIMIDATE_CAP:
-            total = min(total + INTIMIDATE_BONUS, INTIMIDATE_CAP)
-        return total
-
-    def descriptor_numbers(self, seat: int, position: int, knowledge: Knowledge = NO_KNOWLEDGE) -> list[int]:
-        """The descriptor numbers the cards installed in the position offer, as far as they are
-        public or in ``knowledge``, increasing (a Joker offers none)."""
-        return sorted({
-            descriptor_number(name, self.inventor[seat])
-            for slot in self.installed[seat][position]
-            if (name := self.value(slot, knowledge)) is not None and not is_joker(name)
-        })
-
-    @property
-    def demonstration(self) -> int:
-        return sum(self.dice)
-
-    def works(self, seat: int, position: int, demonstration: int | None = None) -> bool:
-        """Whether the position works at the exhibition: it holds a card and its reliability is
-        at least the demonstration number (a lower total fails) — the dice's, unless another
-        ``demonstration`` is given (what a re-roll might give)."""
-        if not self.installed[seat][position]:
-            return False
-        reliability = self.reliability(seat, position)
-        wanted = self.demonstration if demonstration is None else demonstration
-        return reliability is not None and reliability >= wanted
-
-    def working(self, seat: int, demonstration: int | None = None) -> int:
-        """How many of ``seat``'s positions work (see :meth:`works`)."""
-        return sum(self.works(seat, position, demonstration) for position in range(POSITIONS))
-
-    def score(self, seat: int) -> int:
-        """Acclaim: 2 a working position, 1 a Jack held, and what Kings earned."""
-        return 2 * self.working(seat) + self.jacks[seat] + self.acclaim[seat]
-
-    def king_acclaim(self, seat: int, competitor: int) -> int:
-        """What ``seat``'s King earns from ``competitor``'s invention: 1 for each card of its
-        suit in a working position (a sabotaged card counts for nothing)."""
-        count = 0
-        for position in range(POSITIONS):
-            if not self.works(competitor, position):
-                continue
-            for slot in self.installed[competitor][position]:
-                name = self.cards.revealed.get(slot)
-                if slot not in self.sabotaged and name and not is_joker(name) and suit_of(name) == self.inventor[seat]:
-                    count += 1
-        return count
-
-    def queen_possible(self, seat: int) -> bool:
-        """Whether ``seat``'s Invention Queen can do anything now (else it is skipped: "skipping
-        any actions that are impossible without the deck")."""
-        suit = self.inventor[seat]
-        rivals = bool(self.rivals_with_cards(seat))
-        if suit == DIAMONDS:
-            return bool(self.deck)
-        if suit == SPADES:
-            return bool(self.deck or self.discard or rivals)
-        return bool(self.deck or rivals)
-
-    def all_positions_filled(self) -> bool:
-        return all(all(slots for slots in positions) for positions in self.installed)
-
-    def rivals_with_cards(self, seat: int) -> list[int]:
-        return [other for other in self.in_turn() if other != seat and self.hands[other]]
+DISCARD_PICK = 5  # the Spades Queen takes at random from this many cards on top of the discard pile
+SABOTAGE_LIMIT = 7  # the Spades Queen turns over a Spade worth at most this
 
 
 # Why a King can't scrap installed cards where the new ones fit (rulebook line 146: "to make room").
 ROOM_REFUSAL = "installed cards are discarded only to make room, and that position has room for the new ones"
-
-
-def joker_refusal(use: str) -> str:
-    """Why a Joker can't be ``use``d (``"installed"``, ``"discarded"``): what :meth:`check_action`
-    says of one everyone has seen, and a typed move of one named."""
-    return f"a Joker can never be {use}"
 
 
 def inventor_refusal(state: AstonishingState, player: int, suit: int, names: Sequence[str] = ()) -> str | None:
@@ -510,14 +311,14 @@ class Astonishing(Game[AstonishingState]):
         if phase == Phase.CHOOSE:
             return [ChooseAction(card) for card in self._choosable(state, player)]
         if phase == Phase.OFFER and player == state.trader:
-            return [Offer(slots) for slots in _one_or_two(state, hand, knowledge)] + [NoTrade()]
+            return [Offer(slots) for slots in one_or_two(state, hand, knowledge)] + [NoTrade()]
         if phase == Phase.RESPOND and player in state.owing:
             actions: list[Any] = []
             seen: set[tuple] = set()
-            for slots in _one_or_two(state, hand, knowledge):
+            for slots in one_or_two(state, hand, knowledge):
                 for face_up in product((True, False), repeat=len(slots)):
                     # The two Jokers are alike: an answer differing only in which is face up is one.
-                    kinds = tuple(sorted(zip((_kind(state, slot, knowledge) for slot in slots), face_up)))
+                    kinds = tuple(sorted(zip((kind_of(state, slot, knowledge) for slot in slots), face_up)))
                     if kinds not in seen:
                         seen.add(kinds)
                         actions.append(Answer(slots, face_up))
@@ -527,9 +328,9 @@ class Astonishing(Game[AstonishingState]):
             return actions
         if phase == Phase.DECIDE and player == state.trader:
             actions = [Accept(seat) for seat in state.in_turn() if state.answers[seat]]
-            offered = _kinds(state, state.offer, knowledge)
+            offered = kinds_of(state, state.offer, knowledge)
             actions += [
-                Offer(slots) for slots in _one_or_two(state, hand, knowledge) if _kinds(state, slots, knowledge) != offered
+                Offer(slots) for slots in one_or_two(state, hand, knowledge) if kinds_of(state, slots, knowledge) != offered
             ]
             if any(state.hands[seat] for seat in range(state.players) if seat != player):
                 actions.append(Reopen())
@@ -538,11 +339,11 @@ class Astonishing(Game[AstonishingState]):
         if phase == Phase.QUEEN and state.queue[0] == player:
             return self._queen_choices(state, player, knowledge)
         if phase == Phase.GIVE_BACK and player == state.taker:
-            return [GiveBack(slots[0]) for slots in _distinct(state, [(slot,) for slot in sorted(state.taken)], knowledge)]
+            return [GiveBack(slots[0]) for slots in distinct(state, [(slot,) for slot in sorted(state.taken)], knowledge)]
         if phase == Phase.BUILD and player in state.queue:
             return self._builds(state, player, knowledge)
         if phase == Phase.DISCARD and player in state.discarding:
-            actions = [DiscardCard(slot) for slot in sorted(hand) if not _joker(state, slot, knowledge)]
+            actions = [DiscardCard(slot) for slot in sorted(hand) if not sees_joker(state, slot, knowledge)]
             if len(hand) <= HAND_LIMIT:
                 actions.append(KeepRest())
             return actions
@@ -585,21 +386,21 @@ class Astonishing(Game[AstonishingState]):
         if suit == DIAMONDS:
             hand = state.hands[player]
             if knowledge is None:
-                return [BuyResources(slots) for slots in [(), *_one_or_two(state, hand, None)]]
-            usable = [slot for slot in hand if not _joker(state, slot, knowledge)]
-            return [BuyResources(slots) for slots in [(), *_one_or_two(state, usable, knowledge)]]
+                return [BuyResources(slots) for slots in [(), *one_or_two(state, hand, None)]]
+            usable = [slot for slot in hand if not sees_joker(state, slot, knowledge)]
+            return [BuyResources(slots) for slots in [(), *one_or_two(state, usable, knowledge)]]
         if suit == HEARTS:
             return [TakeFrom(rival) for rival in rivals] if rivals else [DrawTwo()]
         return ([TakeFromDiscard()] if state.discard else []) + [TakeFrom(rival) for rival in rivals]
 
     def _builds(self, state: AstonishingState, player: int, knowledge: Knowledge) -> list[Any]:
-        usable = [slot for slot in state.hands[player] if not _joker(state, slot, knowledge)]
+        usable = [slot for slot in state.hands[player] if not sees_joker(state, slot, knowledge)]
         if not usable:
             return [OnlyJokers()]
         actions = []
         for position in range(POSITIONS):
             installed = sorted(state.installed[player][position])
-            for slots in _one_or_two(state, usable, knowledge):
+            for slots in one_or_two(state, usable, knowledge):
                 # Installed cards are discarded only to make room: none while the new ones fit.
                 short = len(installed) + len(slots) - POSITION_CAPACITY
                 counts = range(short, len(installed) + 1) if short > 0 else (0,)
@@ -628,7 +429,7 @@ class Astonishing(Game[AstonishingState]):
             keep = [KeepParts()] if state.optional_replacement and diamonds and hand else []
             if knowledge is None:
                 return [ReplacePart(old, new) for old in diamonds for new in hand] + keep
-            usable = [slots[0] for slots in _distinct(state, [(slot,) for slot in hand if not _joker(state, slot, knowledge)], knowledge)]
+            usable = [slots[0] for slots in distinct(state, [(slot,) for slot in hand if not sees_joker(state, slot, knowledge)], knowledge)]
             if diamonds and hand and not usable:
                 return keep or [OnlyJokers()]
             return [ReplacePart(old, new) for old in diamonds for new in usable] + keep
@@ -936,17 +737,17 @@ class Astonishing(Game[AstonishingState]):
             state.notes.append(("withdraw", player))
             self._next_trade(state)
         elif isinstance(action, DrawTwo):
-            drawn = self._draw(state, player, 2)
+            drawn = draw(state, player, 2)
             state.notes.append(("draw", player, drawn))
             self._next_queen(state)
         elif isinstance(action, TakeFrom):
             suit = state.inventor[player]
-            drawn = self._draw(state, player, 1) if suit in (CLUBS, SPADES) else 0
+            drawn = draw(state, player, 1) if suit in (CLUBS, SPADES) else 0
             state.notes.append(("take-from", player, action.rival, drawn))
             state.taker, state.source = player, action.rival
             state.phase = Phase.PICK
         elif isinstance(action, TakeFromDiscard):
-            drawn = self._draw(state, player, 1)
+            drawn = draw(state, player, 1)
             state.notes.append(("take-discard", player, drawn))
             state.taker, state.source = player, -2
             state.phase = Phase.PICK
@@ -956,7 +757,7 @@ class Astonishing(Game[AstonishingState]):
                 state.discard.append(slot)
             state.cards.reveal(action.slots)
             state.cards.claim(Claim(player, "discard", action.slots))
-            drawn = self._draw(state, player, len(action.slots) + 1)
+            drawn = draw(state, player, len(action.slots) + 1)
             state.notes.append(("buy", player, action.slots, drawn))
             self._next_queen(state)
         elif isinstance(action, GiveBack):
@@ -966,7 +767,7 @@ class Astonishing(Game[AstonishingState]):
             state.cards.disclose((action.slot,), rival)
             state.notes.append(("give-back", player, rival, action.slot))
             # Each of the two now holds a card the other knows.
-            self._remask(state, sorted((player, rival)))
+            remask(state, sorted((player, rival)))
             state.taker, state.source, state.taken = -1, -1, []
             self._next_queen(state)
         elif isinstance(action, DiscardCard):
@@ -983,7 +784,7 @@ class Astonishing(Game[AstonishingState]):
             self._maybe_end_discards(state)
         elif isinstance(action, Refill):
             state.discarding.remove(player)
-            drawn = self._draw(state, player, 1) if action.draw and state.deck else 0
+            drawn = draw(state, player, 1) if action.draw and state.deck else 0
             state.notes.append(("refill", player, drawn))
             if not state.discarding:
                 self._end_turn(state)
@@ -1072,17 +873,6 @@ class Astonishing(Game[AstonishingState]):
             state.cards.disclose(hand, seat)
         self._next_turn(state)
 
-    def _draw(self, state: AstonishingState, seat: int, count: int) -> int:
-        """Draw up to ``count`` cards from the top of the deck (fewer when it runs out); how many."""
-        drawn = state.deck[:count]
-        del state.deck[:count]
-        state.hands[seat].extend(drawn)
-        state.cards.disclose(drawn, seat)
-        if drawn and not state.deck:
-            state.deadline = True
-            state.notes.append(("deck-out",))
-        return len(drawn)
-
     def _next_turn(self, state: AstonishingState) -> None:
         if state.final:
             self._begin_exhibition(state)
@@ -1105,7 +895,7 @@ class Astonishing(Game[AstonishingState]):
             # The offer and the answers shown face up went back into their hands, or across with
             # the face-down cards of the trade: each hand that holds a card another seat has seen
             # is re-masked before its owner can hide one of them again.
-            self._remask(state, [seat for seat in state.in_turn() if seat in traded or self._holds_seen(state, seat)])
+            remask(state, [seat for seat in state.in_turn() if seat in traded or holds_seen(state, seat)])
         state.offer = []
         state.answers = [[] for _ in range(state.players)]
         state.owing = []
@@ -1121,10 +911,10 @@ class Astonishing(Game[AstonishingState]):
         # Earlier answers stand (each may be revised or stood by): no hand changes within a trade.
         # An answer that showed a card face up is taken back to be revised: the hand is re-masked
         # (else a revised face-down answer could be told apart from the card shown), so it can't stand.
-        shown = [seat for seat in state.in_turn() if seat != state.trader and self._holds_seen(state, seat)]
+        shown = [seat for seat in state.in_turn() if seat != state.trader and holds_seen(state, seat)]
         for seat in shown:
             state.answers[seat] = []
-        self._remask(state, shown)
+        remask(state, shown)
         state.owing = [seat for seat in state.in_turn() if seat != state.trader and state.hands[seat]]
         state.phase = Phase.RESPOND if state.owing else Phase.DECIDE
 
@@ -1158,11 +948,11 @@ class Astonishing(Game[AstonishingState]):
             choices = self._queen_choices(state, seat)
             if state.inventor[seat] == HEARTS and choices == [DrawTwo()]:
                 # No rival holds a card: nothing to take or give back; the deck gives two.
-                state.notes.append(("draw", seat, self._draw(state, seat, 2)))
+                state.notes.append(("draw", seat, draw(state, seat, 2)))
                 state.queue.pop(0)
                 continue
             if state.inventor[seat] == SPADES and not choices:
-                state.notes.append(("draw", seat, self._draw(state, seat, 1)))
+                state.notes.append(("draw", seat, draw(state, seat, 1)))
                 state.queue.pop(0)
                 continue
             state.phase = Phase.QUEEN
@@ -1190,14 +980,14 @@ class Astonishing(Game[AstonishingState]):
         state.notes.append(("taken", taker, source, slot))
         if state.inventor[taker] == HEARTS and source >= 0:
             drawn_before = len(state.hands[taker])
-            state.notes.append(("draw", taker, self._draw(state, taker, 2)))
+            state.notes.append(("draw", taker, draw(state, taker, 2)))
             state.taken = [slot] + state.hands[taker][drawn_before:]
             if len(state.taken) > 2:
                 state.phase = Phase.GIVE_BACK  # the taker's hand is re-masked after it gives one back
                 return
             state.taken = []
         # The card taken is known to its former holder, or to all (from the discard pile).
-        self._remask(state, [taker])
+        remask(state, [taker])
         state.taker, state.source = -1, -1
         self._next_queen(state)
 
@@ -1216,17 +1006,6 @@ class Astonishing(Game[AstonishingState]):
             installed.append(slot)
         state.cards.claim(Claim(seat, "install", action.slots))
         state.notes.append(("build", seat, action.position, len(action.slots), action.scrap))
-
-    def _holds_seen(self, state: AstonishingState, seat: int) -> bool:
-        """Whether ``seat``'s hand holds a card everyone has seen (shown face up in a trade)."""
-        revealed = state.cards.revealed
-        return any(slot in revealed for slot in state.hands[seat])
-
-    def _remask(self, state: AstonishingState, seats: Sequence[int]) -> None:
-        """Re-mask the hands of ``seats`` (:meth:`CardState.remask`): their cards take new slots
-        only their owners can tell apart."""
-        for seat in seats:
-            state.cards.remask_hand(state.hands[seat], seat)
 
     def _begin_discards(self, state: AstonishingState) -> None:
         state.queue = []
@@ -1301,55 +1080,7 @@ class Astonishing(Game[AstonishingState]):
         return decode_action(data)
 
     def encode_state(self, state: AstonishingState) -> Any:
-        encoded = {name: getattr(state, name) for name, _ in _FIELDS}
-        encoded["cards"] = state.cards.encode()
-        return encoded
+        return encode_state(state)
 
     def decode_state(self, data: Any) -> AstonishingState:
-        state = AstonishingState.__new__(AstonishingState)
-        for name, depth in _FIELDS:
-            setattr(state, name, _copy(data[name], depth))
-        state.cards = CardState.decode(data["cards"])
-        state.notes = []
-        return state
-
-
-def _kind(state: AstonishingState, slot: int, knowledge: Knowledge | None) -> str:
-    """What a slot is to a player: its card, ``joker`` for either Joker (they play alike), or
-    ``#slot`` while it can't see it."""
-    name = state.value(slot, knowledge or {})
-    if name is None:
-        return f"#{slot}"
-    return "joker" if is_joker(name) else name
-
-
-def _kinds(state: AstonishingState, slots: Sequence[int], knowledge: Knowledge | None) -> tuple[str, ...]:
-    return tuple(sorted(_kind(state, slot, knowledge) for slot in slots))
-
-
-def _distinct(
-    state: AstonishingState, choices: Sequence[tuple[int, ...]], knowledge: Knowledge | None
-) -> list[tuple[int, ...]]:
-    """``choices`` of slots, less those that differ from an earlier one only in which Joker they
-    hold (to the player both are the same card); all of them when ``knowledge`` is ``None``."""
-    if knowledge is None:
-        return list(choices)
-    seen: set[tuple[str, ...]] = set()
-    result = []
-    for choice in choices:
-        kinds = _kinds(state, choice, knowledge)
-        if kinds not in seen:
-            seen.add(kinds)
-            result.append(choice)
-    return result
-
-
-def _one_or_two(state: AstonishingState, slots: Sequence[int], knowledge: Knowledge | None) -> list[tuple[int, ...]]:
-    """One or two of ``slots``, each increasing (see :func:`_distinct`)."""
-    ordered = sorted(slots)
-    return _distinct(state, [(slot,) for slot in ordered] + list(combinations(ordered, 2)), knowledge)
-
-
-def _joker(state: AstonishingState, slot: int, knowledge: Knowledge) -> bool:
-    name = state.value(slot, knowledge)
-    return name is not None and is_joker(name)
+        return decode_state(data)
