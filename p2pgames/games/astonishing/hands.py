@@ -1,6 +1,7 @@
 """A hand of resource cards, as every part of the turn handles it: drawing from the deck, re-masking
 a hand that holds a card others have seen, the slots as their holder tells them apart (the two
-Jokers alike, rulebook "Trade": a Joker is a Joker), and what a Joker can never be used for.
+Jokers alike, rulebook "Trade": a Joker is a Joker), and what a Joker can never be used for; with the checks every part makes of a move
+(:func:`need`, and the two of the cards it names: :func:`from_hand`, :func:`no_public_joker`).
 """
 
 from __future__ import annotations
@@ -8,12 +9,13 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Sequence
 
-from p2pgames.engine import Knowledge
+from p2pgames.engine import IllegalAction, Knowledge
 from p2pgames.games.astonishing.cards import is_joker
 from p2pgames.games.astonishing.state import AstonishingState
 
 __all__ = [
     "draw", "remask", "holds_seen", "kind_of", "kinds_of", "distinct", "one_or_two", "sees_joker", "joker_refusal",
+    "need", "from_hand", "no_public_joker",
 ]
 
 
@@ -88,3 +90,24 @@ def joker_refusal(use: str) -> str:
     """Why a Joker can't be ``use``d (``"installed"``, ``"discarded"``): what :meth:`check_action`
     says of one everyone has seen, and a typed move of one named."""
     return f"a Joker can never be {use}"
+
+
+def need(player: int, condition: bool, reason: str) -> None:
+    """Refuse ``player``'s move, saying ``reason``, unless ``condition`` holds."""
+    if not condition:
+        raise IllegalAction(player, reason)
+
+
+def from_hand(state: AstonishingState, player: int, slots: Sequence[int]) -> None:
+    """Refuse a move of ``player``'s naming a card that is not in its hand."""
+    hand = state.hands[player]
+    for slot in slots:
+        need(player, slot in hand, "you can only use cards from your hand")
+
+
+def no_public_joker(state: AstonishingState, player: int, slots: Sequence[int], use: str) -> None:
+    """Refuse a move of ``player``'s that would ``use`` a Joker everyone has seen."""
+    # A hidden Joker is caught when it is revealed (a claim); one everyone has seen, now.
+    for slot in slots:
+        name = state.cards.revealed.get(slot)
+        need(player, name is None or not is_joker(name), joker_refusal(use))

@@ -49,9 +49,9 @@ from p2pgames.engine import (
     Unseal,
 )
 
+from p2pgames.games.astonishing import exhibition
 from p2pgames.games.astonishing.actions import (
     ACTION_CARDS,
-    EXHIBITION_CARDS,
     Accept,
     Answer,
     BuyResources,
@@ -64,25 +64,15 @@ from p2pgames.games.astonishing.actions import (
     DiscardCard,
     DrawTwo,
     EndInvention,
-    ExhibitCard,
     GiveBack,
-    Intimidate,
-    KeepDice,
-    KeepParts,
     KeepRest,
     NoTrade,
     Offer,
-    Promote,
     Refill,
     Reopen,
-    ReplacePart,
-    Reroll,
-    Sabotage,
     Stand,
-    SwayCrowd,
     TakeFrom,
     TakeFromDiscard,
-    Vote,
     Withdraw,
     decode_action,
     encode_action,
@@ -95,21 +85,20 @@ from p2pgames.games.astonishing.cards import (
     POSITION_CAPACITY,
     POSITIONS,
     descriptor_number,
-    exhibition_queen_help,
     inventor_title,
     is_joker,
     queen_help,
-    suit_of,
-    worth,
 )
 
 from p2pgames.games.astonishing.hands import (
     distinct,
     draw,
+    from_hand,
     holds_seen,
-    joker_refusal,
     kind_of,
     kinds_of,
+    need,
+    no_public_joker,
     one_or_two,
     remask,
     sees_joker,
@@ -128,7 +117,6 @@ from p2pgames.games.astonishing.state import (
 __all__ = ["Astonishing", "AstonishingState", "Phase", "CLUBS", "DIAMONDS", "HEARTS", "SPADES"]
 
 DISCARD_PICK = 5  # the Spades Queen takes at random from this many cards on top of the discard pile
-SABOTAGE_LIMIT = 7  # the Spades Queen turns over a Spade worth at most this
 
 
 # Why a King can't scrap installed cards where the new ones fit (rulebook line 146: "to make room").
@@ -146,14 +134,6 @@ def inventor_refusal(state: AstonishingState, player: int, suit: int, names: Seq
         taker = state.inventor.index(suit)
         return f"{names[taker] if names else 'another player'} plays {INVENTORS[suit]} already"
     return None
-
-
-def result_summary(state: AstonishingState, scores: Sequence[int], winners: Sequence[int]) -> str:
-    """The result line of a finished game: the best Acclaim, whether it is a tie, and the
-    demonstration number."""
-    best = scores[winners[0]]
-    who = "a tie" if len(winners) > 1 else "the winner"
-    return f"{best} Acclaim ({who}); demonstration number {state.demonstration}"
 
 
 _FIRST_STEP = Chance("who goes first (the rulebook's youngest player)")
@@ -295,7 +275,7 @@ class Astonishing(Game[AstonishingState]):
             scores = tuple(state.score(seat) for seat in players)
             best = max(scores)
             winners = tuple(seat for seat in players if scores[seat] == best)
-            return GameOver(scores, winners, result_summary(state, scores, winners))
+            return GameOver(scores, winners, exhibition.result_summary(state, scores, winners))
         raise AssertionError(f"no step for phase {phase!r}")  # pragma: no cover
 
     # -- legal actions -------------------------------------------------------------------------
@@ -351,18 +331,8 @@ class Astonishing(Game[AstonishingState]):
             return [Refill(True), Refill(False)]
         if phase == Phase.VOTE_END:
             return [EndInvention(True), EndInvention(False)]
-        if phase == Phase.DESCRIBE and state.queue[0] == player:
-            return [Describe(numbers) for numbers in self._descriptor_choices(state, player, knowledge)]
-        if phase == Phase.CHOOSE_EXHIBIT:
-            return [ExhibitCard(card) for card in EXHIBITION_CARDS]
-        if phase == Phase.VOTE:
-            return [Vote(seat) for seat in state.in_turn() if seat != player]
-        if phase == Phase.JACKS and state.queue[0] == player:
-            return [Reroll(die) for die in range(3)] + [KeepDice()]
-        if phase == Phase.EXHIBIT_QUEEN and state.queue[0] == player:
-            return self._exhibition_queen_choices(state, player, knowledge)
-        if phase == Phase.EXHIBIT_KING and state.queue[0] == player:
-            return [Promote(seat) for seat in state.in_turn() if seat != player]
+        if phase in exhibition.PHASES:
+            return exhibition.legal_actions(state, player, knowledge)
         return []
 
     def allows(self, state: AstonishingState, player: int, action: Any, knowledge: Knowledge) -> bool:
@@ -409,51 +379,6 @@ class Astonishing(Game[AstonishingState]):
                         actions.append(Build(position, slots, scrap))
         return actions
 
-    def _descriptor_choices(self, state: AstonishingState, player: int, knowledge: Knowledge) -> list[tuple[int, ...]]:
-        options = [state.descriptor_numbers(player, position, knowledge) or [0] for position in range(POSITIONS)]
-        return [tuple(choice) for choice in product(*options)]
-
-    def _exhibition_queen_choices(self, state: AstonishingState, player: int, knowledge: Knowledge | None = None) -> list[Any]:
-        """As :meth:`_queen_choices`, at the exhibition (every installed card is public now)."""
-        suit = state.inventor[player]
-        revealed = state.cards.revealed
-        if suit == CLUBS:
-            return [Intimidate(position) for position in range(POSITIONS) if state.installed[player][position]]
-        if suit == DIAMONDS:
-            diamonds = [
-                slot for seat in state.in_turn() for slots in state.installed[seat] for slot in slots
-                if not is_joker(revealed[slot]) and suit_of(revealed[slot]) == DIAMONDS and slot not in state.sabotaged
-            ]
-            hand = sorted(state.hands[player])
-            # With optional_replacement she may keep every part as it is (when she could exchange).
-            keep = [KeepParts()] if state.optional_replacement and diamonds and hand else []
-            if knowledge is None:
-                return [ReplacePart(old, new) for old in diamonds for new in hand] + keep
-            usable = [slots[0] for slots in distinct(state, [(slot,) for slot in hand if not sees_joker(state, slot, knowledge)], knowledge)]
-            if diamonds and hand and not usable:
-                return keep or [OnlyJokers()]
-            return [ReplacePart(old, new) for old in diamonds for new in usable] + keep
-        if suit == HEARTS:
-            return [
-                SwayCrowd(die, value) for die, shown in enumerate(state.dice)
-                for value in range(1, 7) if 1 <= abs(value - shown) <= 2
-            ]
-        return [Sabotage(slot) for slot in self._saboteurs_targets(state)]
-
-    def _saboteurs_targets(self, state: AstonishingState) -> list[int]:
-        revealed = state.cards.revealed
-        targets = []
-        for seat in state.in_turn():
-            for slots in state.installed[seat]:
-                for slot in slots:
-                    name = revealed[slot]
-                    if (
-                        slot not in state.sabotaged and not is_joker(name) and suit_of(name) == SPADES
-                        and worth(name, state.inventor[seat]) <= SABOTAGE_LIMIT
-                    ):
-                        targets.append(slot)
-        return targets
-
     def playout_choice(
         self, state: AstonishingState, player: int, actions: Sequence[Any], knowledge: Knowledge,
         random: DeterministicRandom,
@@ -474,130 +399,90 @@ class Astonishing(Game[AstonishingState]):
         step = self.step(state)
         hand = state.hands[player]
 
-        def refuse(reason: str) -> None:
-            raise IllegalAction(player, reason)
-
-        def need(condition: bool, reason: str) -> None:
-            if not condition:
-                refuse(reason)
-
-        def from_hand(slots: Sequence[int]) -> None:
-            for slot in slots:
-                need(slot in hand, "you can only use cards from your hand")
-
-        def no_public_joker(slots: Sequence[int], use: str) -> None:
-            # A hidden Joker is caught when it is revealed (a claim); one everyone has seen, now.
-            for slot in slots:
-                name = state.cards.revealed.get(slot)
-                need(name is None or not is_joker(name), joker_refusal(use))
-
         if isinstance(step, CardOperations):
-            refuse("the cards are being dealt or revealed")
+            raise IllegalAction(player, "the cards are being dealt or revealed")
         if isinstance(action, ChooseInventor):
             problem = inventor_refusal(state, player, action.suit)
-            need(problem is None, problem or "")
+            need(player, problem is None, problem or "")
         elif isinstance(action, ChooseAction):
-            need(phase == Phase.CHOOSE, "action cards are chosen at the start of a turn")
+            need(player, phase == Phase.CHOOSE, "action cards are chosen at the start of a turn")
             need(
+                player,
                 action.card in self._choosable(state, player),
                 f"you played your {action.card.capitalize()} last turn: choose another action card",
             )
         elif isinstance(action, Offer):
-            need(phase in (Phase.OFFER, Phase.DECIDE) and player == state.trader, "only a trade's initiator lays an offer")
-            from_hand(action.slots)
+            need(player, phase in (Phase.OFFER, Phase.DECIDE) and player == state.trader, "only a trade's initiator lays an offer")
+            from_hand(state, player, action.slots)
         elif isinstance(action, NoTrade):
-            need(phase == Phase.OFFER and player == state.trader, "only a Jack's player may initiate no trade")
+            need(player, phase == Phase.OFFER and player == state.trader, "only a Jack's player may initiate no trade")
         elif isinstance(action, Answer):
-            need(phase == Phase.RESPOND and player in state.owing, "you are not asked to answer a trade now")
-            from_hand(action.slots)
+            need(player, phase == Phase.RESPOND and player in state.owing, "you are not asked to answer a trade now")
+            from_hand(state, player, action.slots)
         elif isinstance(action, Stand):
-            need(phase == Phase.RESPOND and player in state.owing, "you are not asked to answer a trade now")
-            need(bool(state.answers[player]), "you have no answer to stand by")
+            need(player, phase == Phase.RESPOND and player in state.owing, "you are not asked to answer a trade now")
+            need(player, bool(state.answers[player]), "you have no answer to stand by")
         elif isinstance(action, Decline):
-            need(phase == Phase.RESPOND and player in state.owing, "you are not asked to answer a trade now")
+            need(player, phase == Phase.RESPOND and player in state.owing, "you are not asked to answer a trade now")
         elif isinstance(action, Accept):
-            need(phase == Phase.DECIDE and player == state.trader, "only the initiator accepts an answer")
-            need(action.seat != player and bool(state.answers[action.seat]), "that player has not answered your offer")
+            need(player, phase == Phase.DECIDE and player == state.trader, "only the initiator accepts an answer")
+            need(player, action.seat != player and bool(state.answers[action.seat]), "that player has not answered your offer")
         elif isinstance(action, (Reopen, Withdraw)):
-            need(phase == Phase.DECIDE and player == state.trader, "only the initiator closes or reopens a trade")
+            need(player, phase == Phase.DECIDE and player == state.trader, "only the initiator closes or reopens a trade")
             if isinstance(action, Reopen):
-                need(any(state.hands[s] for s in range(state.players) if s != player), "nobody has a card to answer with")
+                need(player, any(state.hands[s] for s in range(state.players) if s != player), "nobody has a card to answer with")
         elif isinstance(action, (DrawTwo, TakeFrom, TakeFromDiscard, BuyResources)):
-            need(phase == Phase.QUEEN and state.queue[0] == player, "it is not your Queen's turn")
+            need(player, phase == Phase.QUEEN and state.queue[0] == player, "it is not your Queen's turn")
             if isinstance(action, BuyResources):
-                from_hand(action.slots)
-                no_public_joker(action.slots, "discarded")
+                from_hand(state, player, action.slots)
+                no_public_joker(state, player, action.slots, "discarded")
             need(
+                player,
                 action in self._queen_choices(state, player),
                 f"your Queen can't do that: {queen_help(state.inventor[player])}",
             )
         elif isinstance(action, GiveBack):
-            need(phase == Phase.GIVE_BACK and player == state.taker, "you have nothing to give back")
-            need(action.slot in state.taken, "give back one of the three cards you just took")
+            need(player, phase == Phase.GIVE_BACK and player == state.taker, "you have nothing to give back")
+            need(player, action.slot in state.taken, "give back one of the three cards you just took")
         elif isinstance(action, Build):
-            need(phase == Phase.BUILD and player in state.queue, "only a King's player builds, at the build step")
-            from_hand(action.slots)
-            no_public_joker(action.slots, "installed")
+            need(player, phase == Phase.BUILD and player in state.queue, "only a King's player builds, at the build step")
+            from_hand(state, player, action.slots)
+            no_public_joker(state, player, action.slots, "installed")
             installed = state.installed[player][action.position]
-            need(all(slot in installed for slot in action.scrap), "you can only discard cards installed in that position")
+            need(player, all(slot in installed for slot in action.scrap), "you can only discard cards installed in that position")
             need(
+                player,
                 len(installed) - len(action.scrap) + len(action.slots) <= POSITION_CAPACITY,
                 f"a position holds at most {POSITION_CAPACITY} cards: discard installed ones to make room",
             )
             need(
+                player,
                 not action.scrap or len(installed) + len(action.slots) > POSITION_CAPACITY,
                 ROOM_REFUSAL,
             )
         elif isinstance(action, OnlyJokers):
             need(
+                player,
                 (phase == Phase.BUILD and player in state.queue)
                 or (phase == Phase.EXHIBIT_QUEEN and state.queue[0] == player and state.inventor[player] == DIAMONDS),
                 "only a King that must build, or the Diamonds Queen's replacement, can be left undone for Jokers",
             )
-            need(bool(hand), "your hand is empty")
+            need(player, bool(hand), "your hand is empty")
         elif isinstance(action, DiscardCard):
-            need(phase == Phase.DISCARD and player in state.discarding, "you don't discard now")
-            from_hand((action.slot,))
-            no_public_joker((action.slot,), "discarded")
+            need(player, phase == Phase.DISCARD and player in state.discarding, "you don't discard now")
+            from_hand(state, player, (action.slot,))
+            no_public_joker(state, player, (action.slot,), "discarded")
         elif isinstance(action, KeepRest):
-            need(phase == Phase.DISCARD and player in state.discarding, "you don't discard now")
-            need(len(hand) <= HAND_LIMIT, f"you hold {len(hand)} cards: discard down to {HAND_LIMIT}")
+            need(player, phase == Phase.DISCARD and player in state.discarding, "you don't discard now")
+            need(player, len(hand) <= HAND_LIMIT, f"you hold {len(hand)} cards: discard down to {HAND_LIMIT}")
         elif isinstance(action, Refill):
-            need(phase == Phase.REFILL and player in state.discarding, "only a player whose hand is empty draws now")
+            need(player, phase == Phase.REFILL and player in state.discarding, "only a player whose hand is empty draws now")
         elif isinstance(action, EndInvention):
-            need(phase == Phase.VOTE_END, "ending the Invention phase is not being voted on")
-        elif isinstance(action, Describe):
-            need(phase == Phase.DESCRIBE and state.queue[0] == player, "it is not your turn to describe")
-            for position, number in enumerate(action.numbers):
-                need(
-                    (number == 0) == (not state.installed[player][position]),
-                    f"position {position + 1} {'is empty: its descriptor is 0' if number else 'holds a card: choose its descriptor'}",
-                )
-        elif isinstance(action, ExhibitCard):
-            # Checked again when it is opened after the dice: a sealed choice is legal then too.
-            need(
-                phase in (Phase.CHOOSE_EXHIBIT, Phase.UNSEAL),
-                "exhibition actions are chosen face down as the exhibition begins",
-            )
-        elif isinstance(action, Vote):
-            need(phase == Phase.VOTE, "votes are cast after the descriptions")
-            need(action.seat != player and action.seat < state.players, "vote for a competitor: never for yourself")
-        elif isinstance(action, (Reroll, KeepDice)):
-            need(phase == Phase.JACKS and state.queue[0] == player, "it is not your turn to use Jacks")
-        elif isinstance(action, (Intimidate, ReplacePart, KeepParts, SwayCrowd, Sabotage)):
-            need(phase == Phase.EXHIBIT_QUEEN and state.queue[0] == player, "it is not your Queen's turn")
-            if isinstance(action, ReplacePart):
-                from_hand((action.replacement,))
-                no_public_joker((action.replacement,), "installed")
-            need(
-                action in self._exhibition_queen_choices(state, player),
-                f"your Queen can't do that: {exhibition_queen_help(state.inventor[player])}",
-            )
-        elif isinstance(action, Promote):
-            need(phase == Phase.EXHIBIT_KING and state.queue[0] == player, "it is not your King's turn")
-            need(action.competitor != player and action.competitor < state.players, "choose a competitor's invention, not yours")
+            need(player, phase == Phase.VOTE_END, "ending the Invention phase is not being voted on")
+        elif isinstance(action, exhibition.ACTIONS):
+            exhibition.check_action(state, player, action)
         else:
-            refuse(f"{action!r} is not an Astonishing! action")
+            raise IllegalAction(player, f"{action!r} is not an Astonishing! action")
 
     def kept_slots(self, state: AstonishingState, seat: int) -> list[int]:
         # The hand, and the cards installed face down (turned up at the exhibition anyway).
@@ -648,16 +533,8 @@ class Astonishing(Game[AstonishingState]):
             state.queue = state.in_turn()
         elif state.phase == Phase.PICK:
             self._take_at_random(state, random)
-        elif state.phase == Phase.DICE:
-            state.dice = [1 + random.below(6) for _ in range(3)]
-            state.notes.append(("dice", tuple(state.dice)))
-            state.phase = Phase.UNSEAL
-        elif state.phase == Phase.REROLL:
-            before = state.dice[state.rerolling]
-            state.dice[state.rerolling] = 1 + random.below(6)
-            state.notes.append(("rerolled", state.queue[0], state.rerolling, before, state.dice[state.rerolling]))
-            state.rerolling = -1
-            self._next_jacks(state)
+        elif state.phase in (Phase.DICE, Phase.REROLL):
+            exhibition.apply_chance(state, random)
         else:  # pragma: no cover - step() asks for chance only in these phases
             raise AssertionError(state.phase)
 
@@ -678,22 +555,8 @@ class Astonishing(Game[AstonishingState]):
             if agreed:
                 state.deadline = True
             self._next_turn(state)
-        elif state.phase == Phase.VOTE:
-            for seat, action in actions:
-                state.votes[seat] = action.seat
-                state.jacks[action.seat] += 1
-            state.notes.append(("votes", tuple(state.votes)))
-            state.phase = Phase.DICE
-        elif state.phase == Phase.UNSEAL:
-            # The sealed exhibition actions, opened now that the demonstration number is rolled;
-            # then every installed card is turned up.
-            for seat, action in actions:
-                state.exhibit[seat] = action.card
-            state.notes.append(("exhibit", tuple(state.exhibit)))
-            state.phase = Phase.REVEALING
-            state.cards.reveal(slot for positions in state.installed for slots in positions for slot in slots)
-            if not state.cards.pending:  # nothing installed anywhere, or all of it public already
-                self._after_reveal(state)
+        elif state.phase in (Phase.VOTE, Phase.UNSEAL):
+            exhibition.apply_simultaneous(state, actions)
         else:  # pragma: no cover
             raise AssertionError(state.phase)
 
@@ -788,77 +651,24 @@ class Astonishing(Game[AstonishingState]):
             state.notes.append(("refill", player, drawn))
             if not state.discarding:
                 self._end_turn(state)
-        elif isinstance(action, Describe):
-            state.descriptions[player] = list(action.numbers)
-            state.pitches[player] = action.pitch
-            for position, number in enumerate(action.numbers):
-                if number:
-                    state.cards.claim(Claim(player, "descriptor", tuple(state.installed[player][position]), [position, number]))
-            state.notes.append(("describe", player))
-            state.queue.pop(0)
-            if not state.queue:
-                state.phase = Phase.VOTE
-        elif isinstance(action, Reroll):
-            state.jacks[player] -= 1
-            state.rerolling = action.die
-            state.phase = Phase.REROLL
-        elif isinstance(action, KeepDice):
-            state.queue.pop(0)
-            self._next_jacks(state)
-        elif isinstance(action, OnlyJokers):
-            state.cards.claim(Claim(player, "only-jokers", tuple(sorted(state.hands[player])), "Queen"))
-            state.notes.append(("only-jokers", player, "Queen"))
-            self._next_exhibition_queen(state)
-        elif isinstance(action, Intimidate):
-            state.intimidated[player] = action.position
-            state.notes.append(("intimidate", player, action.position))
-            self._next_exhibition_queen(state)
-        elif isinstance(action, ReplacePart):
-            owner, position = state.owner_of_installed(action.installed)  # type: ignore[misc]
-            slots = state.installed[owner][position]
-            slots[slots.index(action.installed)] = action.replacement
-            state.hands[player].remove(action.replacement)
-            state.hands[player].append(action.installed)  # an exchange: the Diamond comes to hand
-            state.cards.reveal((action.replacement,))
-            state.cards.claim(Claim(player, "install", (action.replacement,)))
-            state.notes.append(("replace", player, owner, position, action.installed, action.replacement))
-            state.phase = Phase.REPLACING  # the next Queen goes on once the new part is seen
-            if not state.cards.pending:  # it was public already (a card shown face up in a trade)
-                self._next_exhibition_queen(state)
-        elif isinstance(action, KeepParts):
-            state.notes.append(("keep-parts", player))
-            self._next_exhibition_queen(state)
-        elif isinstance(action, SwayCrowd):
-            before = state.dice[action.die]
-            state.dice[action.die] = action.value
-            state.notes.append(("sway", player, action.die, before, action.value))
-            self._next_exhibition_queen(state)
-        elif isinstance(action, Sabotage):
-            state.sabotaged.append(action.slot)
-            state.notes.append(("sabotage", player, action.slot))
-            self._next_exhibition_queen(state)
-        elif isinstance(action, Promote):
-            earned = state.king_acclaim(player, action.competitor)
-            state.acclaim[player] += earned
-            state.notes.append(("promote", player, action.competitor, earned))
-            state.queue.pop(0)
-            self._next_exhibition_king(state)
+        elif isinstance(action, OnlyJokers):  # the Diamonds exhibition Queen's (a King's goes with the builds)
+            exhibition.only_jokers(state, player)
+        elif isinstance(action, exhibition.ACTIONS):
+            exhibition.apply_action(state, player, action)
         else:  # pragma: no cover - check_action refused it
             raise AssertionError(action)
 
     def after_cards(self, state: AstonishingState, values: Mapping[int, str]) -> None:
         state.notes = []
         if state.phase == Phase.REVEALING:
-            self._after_reveal(state)
+            exhibition.after_reveal(state)
         elif state.phase == Phase.REPLACING:
-            self._next_exhibition_queen(state)
+            exhibition.next_exhibition_queen(state)
         elif state.phase == Phase.AUDITING:
             state.phase = Phase.OVER
 
-    def _after_reveal(self, state: AstonishingState) -> None:
-        state.notes.append(("revealed",))
-        state.queue = [seat for seat in state.in_turn() if state.jacks[seat]]
-        self._next_jacks(state)
+    def apply_sealed(self, state: AstonishingState) -> None:
+        exhibition.sealed(state)
 
     # -- the flow ------------------------------------------------------------------------------
 
@@ -875,7 +685,7 @@ class Astonishing(Game[AstonishingState]):
 
     def _next_turn(self, state: AstonishingState) -> None:
         if state.final:
-            self._begin_exhibition(state)
+            exhibition.begin(state)
             return
         if state.turn and state.deadline:
             state.final = True
@@ -1029,47 +839,6 @@ class Astonishing(Game[AstonishingState]):
             state.phase = Phase.VOTE_END
             return
         self._next_turn(state)
-
-    def _begin_exhibition(self, state: AstonishingState) -> None:
-        state.last_action = list(state.action)
-        state.action = [""] * state.players
-        state.queue = []
-        state.phase = Phase.CHOOSE_EXHIBIT
-        state.notes.append(("exhibition",))
-
-    def apply_sealed(self, state: AstonishingState) -> None:
-        # Everyone's Queen or King lies face down: the descriptions begin, in turn.
-        state.notes = [("sealed",)]
-        state.queue = state.in_turn()
-        state.phase = Phase.DESCRIBE
-
-    def _next_jacks(self, state: AstonishingState) -> None:
-        while state.queue and not state.jacks[state.queue[0]]:
-            state.queue.pop(0)
-        if state.queue:
-            state.phase = Phase.JACKS
-            return
-        state.queue = [seat for seat in state.in_turn() if state.exhibit[seat] == "queen"]
-        self._next_exhibition_queen(state, first=True)
-
-    def _next_exhibition_queen(self, state: AstonishingState, first: bool = False) -> None:
-        if not first:
-            state.queue.pop(0)
-        while state.queue and not self._exhibition_queen_choices(state, state.queue[0]):
-            state.notes.append(("queen-skipped", state.queue[0]))
-            state.queue.pop(0)
-        if state.queue:
-            state.phase = Phase.EXHIBIT_QUEEN
-            return
-        state.queue = [seat for seat in state.in_turn() if state.exhibit[seat] == "king"]
-        self._next_exhibition_king(state)
-
-    def _next_exhibition_king(self, state: AstonishingState) -> None:
-        if state.queue:
-            state.phase = Phase.EXHIBIT_KING
-            return
-        state.phase = Phase.AUDITING
-        state.cards.audit(state.cards.deals)  # the deck's deal and every hand's re-mask of it
 
     # -- encodings -----------------------------------------------------------------------------
 
