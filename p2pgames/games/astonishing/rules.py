@@ -25,7 +25,7 @@ the seats).
 
 from __future__ import annotations
 
-from itertools import combinations, product
+from itertools import product
 from typing import Any, Mapping, Sequence
 
 from p2pgames.engine import (
@@ -49,59 +49,43 @@ from p2pgames.engine import (
     Unseal,
 )
 
-from p2pgames.games.astonishing import exhibition
+from p2pgames.games.astonishing import exhibition, invention
 from p2pgames.games.astonishing.actions import (
-    ACTION_CARDS,
     Accept,
     Answer,
-    BuyResources,
     Build,
     OnlyJokers,
-    ChooseAction,
     ChooseInventor,
     Decline,
     Describe,
-    DiscardCard,
-    DrawTwo,
     EndInvention,
     GiveBack,
-    KeepRest,
     NoTrade,
     Offer,
-    Refill,
     Reopen,
     Stand,
-    TakeFrom,
-    TakeFromDiscard,
     Withdraw,
     decode_action,
     encode_action,
 )
 from p2pgames.games.astonishing.cards import (
     DECK,
-    HAND_LIMIT,
     HAND_SIZE,
     INVENTORS,
-    POSITION_CAPACITY,
     POSITIONS,
     descriptor_number,
     inventor_title,
     is_joker,
-    queen_help,
 )
 
 from p2pgames.games.astonishing.hands import (
-    distinct,
-    draw,
     from_hand,
     holds_seen,
     kind_of,
     kinds_of,
     need,
-    no_public_joker,
     one_or_two,
     remask,
-    sees_joker,
 )
 from p2pgames.games.astonishing.state import (
     CLUBS,
@@ -116,11 +100,6 @@ from p2pgames.games.astonishing.state import (
 
 __all__ = ["Astonishing", "AstonishingState", "Phase", "CLUBS", "DIAMONDS", "HEARTS", "SPADES"]
 
-DISCARD_PICK = 5  # the Spades Queen takes at random from this many cards on top of the discard pile
-
-
-# Why a King can't scrap installed cards where the new ones fit (rulebook line 146: "to make room").
-ROOM_REFUSAL = "installed cards are discarded only to make room, and that position has room for the new ones"
 
 
 def inventor_refusal(state: AstonishingState, player: int, suit: int, names: Sequence[str] = ()) -> str | None:
@@ -288,8 +267,6 @@ class Astonishing(Game[AstonishingState]):
         if phase == Phase.INVENTORS and state.queue[0] == player:
             taken = set(state.inventor)
             return [ChooseInventor(suit) for suit in range(4) if suit not in taken]
-        if phase == Phase.CHOOSE:
-            return [ChooseAction(card) for card in self._choosable(state, player)]
         if phase == Phase.OFFER and player == state.trader:
             return [Offer(slots) for slots in one_or_two(state, hand, knowledge)] + [NoTrade()]
         if phase == Phase.RESPOND and player in state.owing:
@@ -316,21 +293,8 @@ class Astonishing(Game[AstonishingState]):
                 actions.append(Reopen())
             actions.append(Withdraw())
             return actions
-        if phase == Phase.QUEEN and state.queue[0] == player:
-            return self._queen_choices(state, player, knowledge)
-        if phase == Phase.GIVE_BACK and player == state.taker:
-            return [GiveBack(slots[0]) for slots in distinct(state, [(slot,) for slot in sorted(state.taken)], knowledge)]
-        if phase == Phase.BUILD and player in state.queue:
-            return self._builds(state, player, knowledge)
-        if phase == Phase.DISCARD and player in state.discarding:
-            actions = [DiscardCard(slot) for slot in sorted(hand) if not sees_joker(state, slot, knowledge)]
-            if len(hand) <= HAND_LIMIT:
-                actions.append(KeepRest())
-            return actions
-        if phase == Phase.REFILL and player in state.discarding:
-            return [Refill(True), Refill(False)]
-        if phase == Phase.VOTE_END:
-            return [EndInvention(True), EndInvention(False)]
+        if phase in invention.PHASES:
+            return invention.legal_actions(state, player, knowledge)
         if phase in exhibition.PHASES:
             return exhibition.legal_actions(state, player, knowledge)
         return []
@@ -340,44 +304,6 @@ class Astonishing(Game[AstonishingState]):
         if isinstance(action, Describe) and action.pitch:
             return Describe(action.numbers) in self.legal_actions(state, player, knowledge)
         return super().allows(state, player, action, knowledge)
-
-    def _choosable(self, state: AstonishingState, player: int) -> list[str]:
-        if state.final or not state.last_action[player]:
-            return list(ACTION_CARDS)
-        return [card for card in ACTION_CARDS if card != state.last_action[player]]
-
-    def _queen_choices(self, state: AstonishingState, player: int, knowledge: Knowledge | None = None) -> list[Any]:
-        """The Queen's choices: as the rules allow them (``knowledge`` ``None``), or as offered to
-        its player (no discarding a Joker it can see; the two Jokers alike)."""
-        suit = state.inventor[player]
-        rivals = state.rivals_with_cards(player)
-        if suit == CLUBS:
-            return ([DrawTwo()] if state.deck else []) + [TakeFrom(rival) for rival in rivals]
-        if suit == DIAMONDS:
-            hand = state.hands[player]
-            if knowledge is None:
-                return [BuyResources(slots) for slots in [(), *one_or_two(state, hand, None)]]
-            usable = [slot for slot in hand if not sees_joker(state, slot, knowledge)]
-            return [BuyResources(slots) for slots in [(), *one_or_two(state, usable, knowledge)]]
-        if suit == HEARTS:
-            return [TakeFrom(rival) for rival in rivals] if rivals else [DrawTwo()]
-        return ([TakeFromDiscard()] if state.discard else []) + [TakeFrom(rival) for rival in rivals]
-
-    def _builds(self, state: AstonishingState, player: int, knowledge: Knowledge) -> list[Any]:
-        usable = [slot for slot in state.hands[player] if not sees_joker(state, slot, knowledge)]
-        if not usable:
-            return [OnlyJokers()]
-        actions = []
-        for position in range(POSITIONS):
-            installed = sorted(state.installed[player][position])
-            for slots in one_or_two(state, usable, knowledge):
-                # Installed cards are discarded only to make room: none while the new ones fit.
-                short = len(installed) + len(slots) - POSITION_CAPACITY
-                counts = range(short, len(installed) + 1) if short > 0 else (0,)
-                for count in counts:
-                    for scrap in combinations(installed, count):
-                        actions.append(Build(position, slots, scrap))
-        return actions
 
     def playout_choice(
         self, state: AstonishingState, player: int, actions: Sequence[Any], knowledge: Knowledge,
@@ -404,13 +330,6 @@ class Astonishing(Game[AstonishingState]):
         if isinstance(action, ChooseInventor):
             problem = inventor_refusal(state, player, action.suit)
             need(player, problem is None, problem or "")
-        elif isinstance(action, ChooseAction):
-            need(player, phase == Phase.CHOOSE, "action cards are chosen at the start of a turn")
-            need(
-                player,
-                action.card in self._choosable(state, player),
-                f"you played your {action.card.capitalize()} last turn: choose another action card",
-            )
         elif isinstance(action, Offer):
             need(player, phase in (Phase.OFFER, Phase.DECIDE) and player == state.trader, "only a trade's initiator lays an offer")
             from_hand(state, player, action.slots)
@@ -431,35 +350,6 @@ class Astonishing(Game[AstonishingState]):
             need(player, phase == Phase.DECIDE and player == state.trader, "only the initiator closes or reopens a trade")
             if isinstance(action, Reopen):
                 need(player, any(state.hands[s] for s in range(state.players) if s != player), "nobody has a card to answer with")
-        elif isinstance(action, (DrawTwo, TakeFrom, TakeFromDiscard, BuyResources)):
-            need(player, phase == Phase.QUEEN and state.queue[0] == player, "it is not your Queen's turn")
-            if isinstance(action, BuyResources):
-                from_hand(state, player, action.slots)
-                no_public_joker(state, player, action.slots, "discarded")
-            need(
-                player,
-                action in self._queen_choices(state, player),
-                f"your Queen can't do that: {queen_help(state.inventor[player])}",
-            )
-        elif isinstance(action, GiveBack):
-            need(player, phase == Phase.GIVE_BACK and player == state.taker, "you have nothing to give back")
-            need(player, action.slot in state.taken, "give back one of the three cards you just took")
-        elif isinstance(action, Build):
-            need(player, phase == Phase.BUILD and player in state.queue, "only a King's player builds, at the build step")
-            from_hand(state, player, action.slots)
-            no_public_joker(state, player, action.slots, "installed")
-            installed = state.installed[player][action.position]
-            need(player, all(slot in installed for slot in action.scrap), "you can only discard cards installed in that position")
-            need(
-                player,
-                len(installed) - len(action.scrap) + len(action.slots) <= POSITION_CAPACITY,
-                f"a position holds at most {POSITION_CAPACITY} cards: discard installed ones to make room",
-            )
-            need(
-                player,
-                not action.scrap or len(installed) + len(action.slots) > POSITION_CAPACITY,
-                ROOM_REFUSAL,
-            )
         elif isinstance(action, OnlyJokers):
             need(
                 player,
@@ -468,17 +358,8 @@ class Astonishing(Game[AstonishingState]):
                 "only a King that must build, or the Diamonds Queen's replacement, can be left undone for Jokers",
             )
             need(player, bool(hand), "your hand is empty")
-        elif isinstance(action, DiscardCard):
-            need(player, phase == Phase.DISCARD and player in state.discarding, "you don't discard now")
-            from_hand(state, player, (action.slot,))
-            no_public_joker(state, player, (action.slot,), "discarded")
-        elif isinstance(action, KeepRest):
-            need(player, phase == Phase.DISCARD and player in state.discarding, "you don't discard now")
-            need(player, len(hand) <= HAND_LIMIT, f"you hold {len(hand)} cards: discard down to {HAND_LIMIT}")
-        elif isinstance(action, Refill):
-            need(player, phase == Phase.REFILL and player in state.discarding, "only a player whose hand is empty draws now")
-        elif isinstance(action, EndInvention):
-            need(player, phase == Phase.VOTE_END, "ending the Invention phase is not being voted on")
+        elif isinstance(action, invention.ACTIONS):
+            invention.check_action(state, player, action)
         elif isinstance(action, exhibition.ACTIONS):
             exhibition.check_action(state, player, action)
         else:
@@ -532,7 +413,7 @@ class Astonishing(Game[AstonishingState]):
             state.phase = Phase.INVENTORS
             state.queue = state.in_turn()
         elif state.phase == Phase.PICK:
-            self._take_at_random(state, random)
+            invention.take_at_random(state, random)
         elif state.phase in (Phase.DICE, Phase.REROLL):
             exhibition.apply_chance(state, random)
         else:  # pragma: no cover - step() asks for chance only in these phases
@@ -541,20 +422,10 @@ class Astonishing(Game[AstonishingState]):
     def apply_simultaneous(self, state: AstonishingState, actions: tuple[tuple[int, Any], ...]) -> None:
         state.notes = []
         if state.phase == Phase.CHOOSE:
-            for seat, action in actions:
-                state.action[seat] = action.card
-            state.notes.append(("chosen", tuple(state.action)))
+            invention.reveal(state, actions)
             self._begin_trades(state)
-        elif state.phase == Phase.BUILD:
-            for seat, action in actions:
-                self._build(state, seat, action)
-            self._begin_discards(state)
-        elif state.phase == Phase.VOTE_END:
-            agreed = all(action.agree for _, action in actions)
-            state.notes.append(("vote-end", tuple(action.agree for _, action in actions)))
-            if agreed:
-                state.deadline = True
-            self._next_turn(state)
+        elif state.phase in (Phase.BUILD, Phase.VOTE_END):
+            invention.apply_simultaneous(state, actions)
         elif state.phase in (Phase.VOTE, Phase.UNSEAL):
             exhibition.apply_simultaneous(state, actions)
         else:  # pragma: no cover
@@ -599,58 +470,8 @@ class Astonishing(Game[AstonishingState]):
         elif isinstance(action, Withdraw):
             state.notes.append(("withdraw", player))
             self._next_trade(state)
-        elif isinstance(action, DrawTwo):
-            drawn = draw(state, player, 2)
-            state.notes.append(("draw", player, drawn))
-            self._next_queen(state)
-        elif isinstance(action, TakeFrom):
-            suit = state.inventor[player]
-            drawn = draw(state, player, 1) if suit in (CLUBS, SPADES) else 0
-            state.notes.append(("take-from", player, action.rival, drawn))
-            state.taker, state.source = player, action.rival
-            state.phase = Phase.PICK
-        elif isinstance(action, TakeFromDiscard):
-            drawn = draw(state, player, 1)
-            state.notes.append(("take-discard", player, drawn))
-            state.taker, state.source = player, -2
-            state.phase = Phase.PICK
-        elif isinstance(action, BuyResources):
-            for slot in action.slots:
-                state.hands[player].remove(slot)
-                state.discard.append(slot)
-            state.cards.reveal(action.slots)
-            state.cards.claim(Claim(player, "discard", action.slots))
-            drawn = draw(state, player, len(action.slots) + 1)
-            state.notes.append(("buy", player, action.slots, drawn))
-            self._next_queen(state)
-        elif isinstance(action, GiveBack):
-            rival = state.source
-            state.hands[player].remove(action.slot)
-            state.hands[rival].append(action.slot)
-            state.cards.disclose((action.slot,), rival)
-            state.notes.append(("give-back", player, rival, action.slot))
-            # Each of the two now holds a card the other knows.
-            remask(state, sorted((player, rival)))
-            state.taker, state.source, state.taken = -1, -1, []
-            self._next_queen(state)
-        elif isinstance(action, DiscardCard):
-            state.hands[player].remove(action.slot)
-            state.discard.append(action.slot)
-            state.cards.reveal((action.slot,))
-            state.cards.claim(Claim(player, "discard", (action.slot,)))
-            state.notes.append(("discard", player, action.slot))
-            if not state.hands[player]:
-                state.discarding.remove(player)
-            self._maybe_end_discards(state)
-        elif isinstance(action, KeepRest):
-            state.discarding.remove(player)
-            self._maybe_end_discards(state)
-        elif isinstance(action, Refill):
-            state.discarding.remove(player)
-            drawn = draw(state, player, 1) if action.draw and state.deck else 0
-            state.notes.append(("refill", player, drawn))
-            if not state.discarding:
-                self._end_turn(state)
+        elif isinstance(action, invention.ACTIONS):
+            invention.apply_action(state, player, action)
         elif isinstance(action, OnlyJokers):  # the Diamonds exhibition Queen's (a King's goes with the builds)
             exhibition.only_jokers(state, player)
         elif isinstance(action, exhibition.ACTIONS):
@@ -681,19 +502,7 @@ class Astonishing(Game[AstonishingState]):
             del state.deck[:HAND_SIZE]
             state.hands[seat] = hand
             state.cards.disclose(hand, seat)
-        self._next_turn(state)
-
-    def _next_turn(self, state: AstonishingState) -> None:
-        if state.final:
-            exhibition.begin(state)
-            return
-        if state.turn and state.deadline:
-            state.final = True
-        if state.turn:
-            state.last_action = list(state.action)
-        state.turn += 1
-        state.action = [""] * state.players
-        state.phase = Phase.CHOOSE
+        invention.next_turn(state)
 
     def _begin_trades(self, state: AstonishingState) -> None:
         state.queue = [seat for seat in state.in_turn() if state.action[seat] == "jack"]
@@ -715,7 +524,7 @@ class Astonishing(Game[AstonishingState]):
             return
         state.trader = -1
         state.queue = [seat for seat in state.in_turn() if state.action[seat] == "queen"]
-        self._next_queen(state, first=True)
+        invention.next_queen(state, first=True)
 
     def _ask_for_answers(self, state: AstonishingState) -> None:
         # Earlier answers stand (each may be revised or stood by): no hand changes within a trade.
@@ -745,100 +554,6 @@ class Astonishing(Game[AstonishingState]):
         state.cards.disclose((slot for slot, up in answer if not up), trader)
         state.notes.append(("trade", trader, partner, tuple(state.offer), tuple(answer)))
         self._next_trade(state, traded=(trader, partner))
-
-    def _next_queen(self, state: AstonishingState, first: bool = False) -> None:
-        if not first:
-            state.queue.pop(0)
-        while state.queue:
-            seat = state.queue[0]
-            if not state.queen_possible(seat):
-                state.notes.append(("queen-skipped", seat))
-                state.queue.pop(0)
-                continue
-            choices = self._queen_choices(state, seat)
-            if state.inventor[seat] == HEARTS and choices == [DrawTwo()]:
-                # No rival holds a card: nothing to take or give back; the deck gives two.
-                state.notes.append(("draw", seat, draw(state, seat, 2)))
-                state.queue.pop(0)
-                continue
-            if state.inventor[seat] == SPADES and not choices:
-                state.notes.append(("draw", seat, draw(state, seat, 1)))
-                state.queue.pop(0)
-                continue
-            state.phase = Phase.QUEEN
-            return
-        state.queue = [
-            seat for seat in state.in_turn() if state.action[seat] == "king" and state.hands[seat]
-        ]
-        if state.queue:
-            state.phase = Phase.BUILD
-        else:
-            self._begin_discards(state)
-
-    def _take_at_random(self, state: AstonishingState, random: DeterministicRandom) -> None:
-        taker, source = state.taker, state.source
-        if source == -2:
-            top = state.discard[-DISCARD_PICK:]
-            slot = top[random.below(len(top))]
-            state.discard.remove(slot)
-        else:
-            hand = sorted(state.hands[source])
-            slot = hand[random.below(len(hand))]
-            state.hands[source].remove(slot)
-            state.cards.disclose((slot,), taker)
-        state.hands[taker].append(slot)
-        state.notes.append(("taken", taker, source, slot))
-        if state.inventor[taker] == HEARTS and source >= 0:
-            drawn_before = len(state.hands[taker])
-            state.notes.append(("draw", taker, draw(state, taker, 2)))
-            state.taken = [slot] + state.hands[taker][drawn_before:]
-            if len(state.taken) > 2:
-                state.phase = Phase.GIVE_BACK  # the taker's hand is re-masked after it gives one back
-                return
-            state.taken = []
-        # The card taken is known to its former holder, or to all (from the discard pile).
-        remask(state, [taker])
-        state.taker, state.source = -1, -1
-        self._next_queen(state)
-
-    def _build(self, state: AstonishingState, seat: int, action: Any) -> None:
-        if isinstance(action, OnlyJokers):
-            state.cards.claim(Claim(seat, "only-jokers", tuple(sorted(state.hands[seat])), "King"))
-            state.notes.append(("only-jokers", seat, "King"))
-            return
-        installed = state.installed[seat][action.position]
-        for slot in action.scrap:
-            installed.remove(slot)
-            state.discard.append(slot)
-        state.cards.reveal(action.scrap)
-        for slot in action.slots:
-            state.hands[seat].remove(slot)
-            installed.append(slot)
-        state.cards.claim(Claim(seat, "install", action.slots))
-        state.notes.append(("build", seat, action.position, len(action.slots), action.scrap))
-
-    def _begin_discards(self, state: AstonishingState) -> None:
-        state.queue = []
-        # Those over six must discard down to six; with free_discard anyone holding a card may.
-        least = 0 if state.free_discard else HAND_LIMIT
-        state.discarding = [seat for seat in state.in_turn() if len(state.hands[seat]) > least]
-        state.phase = Phase.DISCARD
-        self._maybe_end_discards(state)
-
-    def _maybe_end_discards(self, state: AstonishingState) -> None:
-        if state.discarding:
-            return
-        state.discarding = [seat for seat in state.in_turn() if not state.hands[seat]] if state.deck else []
-        if state.discarding:
-            state.phase = Phase.REFILL
-            return
-        self._end_turn(state)
-
-    def _end_turn(self, state: AstonishingState) -> None:
-        if not state.final and not state.deadline and state.early_end and state.all_positions_filled():
-            state.phase = Phase.VOTE_END
-            return
-        self._next_turn(state)
 
     # -- encodings -----------------------------------------------------------------------------
 

@@ -82,7 +82,8 @@ from p2pgames.games.astonishing.actions import (
 )
 from p2pgames.games.astonishing.cards import INVENTORS, SUITS, card_text, is_joker, parse_card
 from p2pgames.games.astonishing.hands import joker_refusal
-from p2pgames.games.astonishing.rules import ROOM_REFUSAL, Astonishing, AstonishingState, inventor_refusal
+from p2pgames.games.astonishing.invention import ROOM_REFUSAL
+from p2pgames.games.astonishing.rules import Astonishing, AstonishingState, inventor_refusal
 from p2pgames.words import joined
 
 __all__ = ["describe", "parse", "inventor_choice", "inventor_named"]
