@@ -1,5 +1,6 @@
-"""The Exhibition phase (rulebook "The Exhibition Phase" and "Final Scoring"; RULES.md "The
-Exhibition phase"): one turn, after the final Invention turn::
+"""The Exhibition phase (rulebook "Step One: Choose Exhibition Actions" to "Step Four: Exhibit
+Inventions for the Crowd", and "Final Scoring"; RULES.md "The Exhibition phase" and "Final
+scoring"): one turn, after the final Invention turn::
 
     choose-exhibit (Queen or King, sealed: committed now, opened after the dice)
     ─► describe (in turn) ─► vote (simultaneous) ─► dice (chance)
@@ -46,7 +47,9 @@ SABOTAGE_LIMIT = 7  # the Spades Queen turns over a Spade worth at most this
 PHASES = frozenset({
     Phase.CHOOSE_EXHIBIT, Phase.DESCRIBE, Phase.VOTE, Phase.JACKS, Phase.EXHIBIT_QUEEN, Phase.EXHIBIT_KING,
 })
-ACTIONS = (Describe, ExhibitCard, Vote, Reroll, KeepDice, Intimidate, ReplacePart, KeepParts, SwayCrowd, Sabotage, Promote)
+ACTIONS = (
+    Describe, ExhibitCard, Vote, Reroll, KeepDice, Intimidate, ReplacePart, KeepParts, SwayCrowd, Sabotage, Promote,
+)
 
 
 def begin(state: AstonishingState) -> None:
@@ -68,6 +71,7 @@ def sealed(state: AstonishingState) -> None:
 
 
 def legal_actions(state: AstonishingState, player: int, knowledge: Knowledge) -> list[Any]:
+    """``player``'s legal actions in one of :data:`PHASES` (see ``Astonishing.legal_actions``)."""
     phase = state.phase
     if phase == Phase.DESCRIBE and state.queue[0] == player:
         return [Describe(numbers) for numbers in descriptor_choices(state, player, knowledge)]
@@ -137,6 +141,7 @@ def saboteurs_targets(state: AstonishingState) -> list[int]:
 
 
 def check_action(state: AstonishingState, player: int, action: Any) -> None:
+    """Refuse ``player``'s ``action``, one of :data:`ACTIONS`, unless the rules allow it now."""
     phase = state.phase
     if isinstance(action, Describe):
         need(player, phase == Phase.DESCRIBE and state.queue[0] == player, "it is not your turn to describe")
@@ -176,6 +181,7 @@ def check_action(state: AstonishingState, player: int, action: Any) -> None:
 
 
 def apply_simultaneous(state: AstonishingState, actions: tuple[tuple[int, Any], ...]) -> None:
+    """What the actions everyone chose at once in one of this part's simultaneous steps do."""
     if state.phase == Phase.VOTE:
         for seat, action in actions:
             state.votes[seat] = action.seat
@@ -197,6 +203,7 @@ def apply_simultaneous(state: AstonishingState, actions: tuple[tuple[int, Any], 
 
 
 def apply_chance(state: AstonishingState, random: DeterministicRandom) -> None:
+    """The dice rolled, or a die rolled again."""
     if state.phase == Phase.DICE:
         state.dice = [1 + random.below(6) for _ in range(3)]
         state.notes.append(("dice", tuple(state.dice)))
@@ -212,6 +219,7 @@ def apply_chance(state: AstonishingState, random: DeterministicRandom) -> None:
 
 
 def apply_action(state: AstonishingState, player: int, action: Any) -> None:
+    """What ``player``'s ``action``, one of :data:`ACTIONS` and allowed, does."""
     if isinstance(action, Describe):
         state.descriptions[player] = list(action.numbers)
         state.pitches[player] = action.pitch

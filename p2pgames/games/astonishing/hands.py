@@ -1,7 +1,7 @@
-"""A hand of resource cards, as every part of the turn handles it: drawing from the deck, re-masking
-a hand that holds a card others have seen, the slots as their holder tells them apart (the two
-Jokers alike, rulebook "Trade": a Joker is a Joker), and what a Joker can never be used for; with the checks every part makes of a move
-(:func:`need`, and the two of the cards it names: :func:`from_hand`, :func:`no_public_joker`).
+"""A hand of resource cards, as every part of the turn handles it: drawing from the deck,
+re-masking a hand that holds a card others have seen, the slots as their holder tells them apart
+(the two Jokers alike), and what a Joker can never be used for; with the checks every part makes
+of a move (:func:`need`, and of the cards it names: :func:`from_hand`, :func:`no_public_joker`).
 """
 
 from __future__ import annotations

@@ -96,6 +96,7 @@ def reveal(state: AstonishingState, actions: tuple[tuple[int, Any], ...]) -> Non
 
 
 def legal_actions(state: AstonishingState, player: int, knowledge: Knowledge) -> list[Any]:
+    """``player``'s legal actions in one of :data:`PHASES` (see ``Astonishing.legal_actions``)."""
     phase = state.phase
     hand = state.hands[player]
     if phase == Phase.CHOOSE:
@@ -157,6 +158,7 @@ def builds(state: AstonishingState, player: int, knowledge: Knowledge) -> list[A
 
 
 def check_action(state: AstonishingState, player: int, action: Any) -> None:
+    """Refuse ``player``'s ``action``, one of :data:`ACTIONS`, unless the rules allow it now."""
     phase = state.phase
     hand = state.hands[player]
     if isinstance(action, ChooseAction):
@@ -211,6 +213,7 @@ def check_action(state: AstonishingState, player: int, action: Any) -> None:
 
 
 def apply_simultaneous(state: AstonishingState, actions: tuple[tuple[int, Any], ...]) -> None:
+    """What the actions everyone chose at once in one of this part's simultaneous steps do."""
     if state.phase == Phase.BUILD:
         for seat, action in actions:
             build(state, seat, action)
@@ -226,6 +229,7 @@ def apply_simultaneous(state: AstonishingState, actions: tuple[tuple[int, Any], 
 
 
 def apply_action(state: AstonishingState, player: int, action: Any) -> None:
+    """What ``player``'s ``action``, one of :data:`ACTIONS` and allowed, does."""
     if isinstance(action, DrawTwo):
         drawn = draw(state, player, 2)
         state.notes.append(("draw", player, drawn))

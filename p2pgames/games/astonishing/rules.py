@@ -1,9 +1,24 @@
 """The rules of Astonishing! as a pure state machine (see ``RULES.md`` beside this file).
 
-The state is public: which slot lies where (deck, discard pile, hands, trade offers, the three
-positions of every contraption) and everything the table has agreed on. Card values live in
-``state.cards.revealed`` once public; a player's view of its own hidden cards is its *knowledge*.
-The whole game is one deal, audited at the end.
+This module is the door: the :class:`Astonishing` game, the preparation for play (the first
+player, the Inventors, the deal) and the flow below. Each part of the rulebook is a module of its
+own, to which the game hands that part's phases and actions:
+
+==================  ===========================================================================
+module              what it holds
+==================  ===========================================================================
+``invention.py``    the Invention phase: the action cards chosen in secret and revealed, the
+                    Queens' special effects, the Kings' builds, the end of the turn, the final turn
+``trade.py``        its step 3, Trade (Jacks): offers, answers, the initiator's decision
+``exhibition.py``   the Exhibition phase: the exhibition actions, descriptions, the vote, the
+                    dice and re-rolls, the exhibition Queens and Kings, the final scoring
+``state.py``        the public state, the places in the flow (``Phase``) and the suits
+``hands.py``        a hand of resource cards: drawing, re-masking, the refusals every part shares
+``cards.py``        the cards, the Inventors, their Queens' powers and the descriptor lists
+``actions.py``      every action and its encoding
+==================  ===========================================================================
+
+The state is public (see ``state.py``); the whole game is one deal, audited at the end.
 
 Flow (the ``phase`` field names the place in it)::
 
@@ -25,7 +40,6 @@ the seats).
 
 from __future__ import annotations
 
-from itertools import product
 from typing import Any, Mapping, Sequence
 
 from p2pgames.engine import (
@@ -49,21 +63,16 @@ from p2pgames.engine import (
     Unseal,
 )
 
-from p2pgames.games.astonishing import exhibition, invention
+from p2pgames.games.astonishing import exhibition, invention, trade
 from p2pgames.games.astonishing.actions import (
     Accept,
     Answer,
     Build,
     OnlyJokers,
     ChooseInventor,
-    Decline,
     Describe,
     EndInvention,
     GiveBack,
-    NoTrade,
-    Offer,
-    Reopen,
-    Stand,
     Withdraw,
     decode_action,
     encode_action,
@@ -77,16 +86,7 @@ from p2pgames.games.astonishing.cards import (
     inventor_title,
     is_joker,
 )
-
-from p2pgames.games.astonishing.hands import (
-    from_hand,
-    holds_seen,
-    kind_of,
-    kinds_of,
-    need,
-    one_or_two,
-    remask,
-)
+from p2pgames.games.astonishing.hands import need
 from p2pgames.games.astonishing.state import (
     CLUBS,
     DIAMONDS,
@@ -99,7 +99,6 @@ from p2pgames.games.astonishing.state import (
 )
 
 __all__ = ["Astonishing", "AstonishingState", "Phase", "CLUBS", "DIAMONDS", "HEARTS", "SPADES"]
-
 
 
 def inventor_refusal(state: AstonishingState, player: int, suit: int, names: Sequence[str] = ()) -> str | None:
@@ -263,36 +262,11 @@ class Astonishing(Game[AstonishingState]):
         if state.cards.pending or not 0 <= player < state.players:
             return []
         phase = state.phase
-        hand = state.hands[player]
         if phase == Phase.INVENTORS and state.queue[0] == player:
             taken = set(state.inventor)
             return [ChooseInventor(suit) for suit in range(4) if suit not in taken]
-        if phase == Phase.OFFER and player == state.trader:
-            return [Offer(slots) for slots in one_or_two(state, hand, knowledge)] + [NoTrade()]
-        if phase == Phase.RESPOND and player in state.owing:
-            actions: list[Any] = []
-            seen: set[tuple] = set()
-            for slots in one_or_two(state, hand, knowledge):
-                for face_up in product((True, False), repeat=len(slots)):
-                    # The two Jokers are alike: an answer differing only in which is face up is one.
-                    kinds = tuple(sorted(zip((kind_of(state, slot, knowledge) for slot in slots), face_up)))
-                    if kinds not in seen:
-                        seen.add(kinds)
-                        actions.append(Answer(slots, face_up))
-            if state.answers[player]:
-                actions.append(Stand())
-            actions.append(Decline())
-            return actions
-        if phase == Phase.DECIDE and player == state.trader:
-            actions = [Accept(seat) for seat in state.in_turn() if state.answers[seat]]
-            offered = kinds_of(state, state.offer, knowledge)
-            actions += [
-                Offer(slots) for slots in one_or_two(state, hand, knowledge) if kinds_of(state, slots, knowledge) != offered
-            ]
-            if any(state.hands[seat] for seat in range(state.players) if seat != player):
-                actions.append(Reopen())
-            actions.append(Withdraw())
-            return actions
+        if phase in trade.PHASES:
+            return trade.legal_actions(state, player, knowledge)
         if phase in invention.PHASES:
             return invention.legal_actions(state, player, knowledge)
         if phase in exhibition.PHASES:
@@ -330,26 +304,6 @@ class Astonishing(Game[AstonishingState]):
         if isinstance(action, ChooseInventor):
             problem = inventor_refusal(state, player, action.suit)
             need(player, problem is None, problem or "")
-        elif isinstance(action, Offer):
-            need(player, phase in (Phase.OFFER, Phase.DECIDE) and player == state.trader, "only a trade's initiator lays an offer")
-            from_hand(state, player, action.slots)
-        elif isinstance(action, NoTrade):
-            need(player, phase == Phase.OFFER and player == state.trader, "only a Jack's player may initiate no trade")
-        elif isinstance(action, Answer):
-            need(player, phase == Phase.RESPOND and player in state.owing, "you are not asked to answer a trade now")
-            from_hand(state, player, action.slots)
-        elif isinstance(action, Stand):
-            need(player, phase == Phase.RESPOND and player in state.owing, "you are not asked to answer a trade now")
-            need(player, bool(state.answers[player]), "you have no answer to stand by")
-        elif isinstance(action, Decline):
-            need(player, phase == Phase.RESPOND and player in state.owing, "you are not asked to answer a trade now")
-        elif isinstance(action, Accept):
-            need(player, phase == Phase.DECIDE and player == state.trader, "only the initiator accepts an answer")
-            need(player, action.seat != player and bool(state.answers[action.seat]), "that player has not answered your offer")
-        elif isinstance(action, (Reopen, Withdraw)):
-            need(player, phase == Phase.DECIDE and player == state.trader, "only the initiator closes or reopens a trade")
-            if isinstance(action, Reopen):
-                need(player, any(state.hands[s] for s in range(state.players) if s != player), "nobody has a card to answer with")
         elif isinstance(action, OnlyJokers):
             need(
                 player,
@@ -358,6 +312,8 @@ class Astonishing(Game[AstonishingState]):
                 "only a King that must build, or the Diamonds Queen's replacement, can be left undone for Jokers",
             )
             need(player, bool(hand), "your hand is empty")
+        elif isinstance(action, trade.ACTIONS):
+            trade.check_action(state, player, action)
         elif isinstance(action, invention.ACTIONS):
             invention.check_action(state, player, action)
         elif isinstance(action, exhibition.ACTIONS):
@@ -423,7 +379,7 @@ class Astonishing(Game[AstonishingState]):
         state.notes = []
         if state.phase == Phase.CHOOSE:
             invention.reveal(state, actions)
-            self._begin_trades(state)
+            trade.begin(state)
         elif state.phase in (Phase.BUILD, Phase.VOTE_END):
             invention.apply_simultaneous(state, actions)
         elif state.phase in (Phase.VOTE, Phase.UNSEAL):
@@ -439,37 +395,8 @@ class Astonishing(Game[AstonishingState]):
             state.queue.pop(0)
             if not state.queue:
                 self._deal(state)
-        elif isinstance(action, Offer):
-            state.offer = list(action.slots)
-            state.cards.reveal(action.slots)
-            state.notes.append(("offer", player, action.slots, state.phase == Phase.DECIDE))
-            self._ask_for_answers(state)
-        elif isinstance(action, NoTrade):
-            state.notes.append(("no-trade", player))
-            self._next_trade(state)
-        elif isinstance(action, Answer):
-            flat: list[Any] = []
-            for slot, up in zip(action.slots, action.face_up):
-                flat += [slot, up]
-            state.answers[player] = flat
-            state.cards.reveal(slot for slot, up in zip(action.slots, action.face_up) if up)
-            state.notes.append(("answer", player, action.slots, action.face_up))
-            self._answered(state, player)
-        elif isinstance(action, Stand):
-            state.notes.append(("stand", player))
-            self._answered(state, player)
-        elif isinstance(action, Decline):
-            state.answers[player] = []
-            state.notes.append(("decline", player))
-            self._answered(state, player)
-        elif isinstance(action, Accept):
-            self._trade(state, player, action.seat)
-        elif isinstance(action, Reopen):
-            state.notes.append(("reopen", player))
-            self._ask_for_answers(state)
-        elif isinstance(action, Withdraw):
-            state.notes.append(("withdraw", player))
-            self._next_trade(state)
+        elif isinstance(action, trade.ACTIONS):
+            trade.apply_action(state, player, action)
         elif isinstance(action, invention.ACTIONS):
             invention.apply_action(state, player, action)
         elif isinstance(action, OnlyJokers):  # the Diamonds exhibition Queen's (a King's goes with the builds)
@@ -491,7 +418,7 @@ class Astonishing(Game[AstonishingState]):
     def apply_sealed(self, state: AstonishingState) -> None:
         exhibition.sealed(state)
 
-    # -- the flow ------------------------------------------------------------------------------
+    # -- preparing for play --------------------------------------------------------------------
 
     def _deal(self, state: AstonishingState) -> None:
         state.deal = state.cards.next_deal  # the id new_deal gives it
@@ -503,57 +430,6 @@ class Astonishing(Game[AstonishingState]):
             state.hands[seat] = hand
             state.cards.disclose(hand, seat)
         invention.next_turn(state)
-
-    def _begin_trades(self, state: AstonishingState) -> None:
-        state.queue = [seat for seat in state.in_turn() if state.action[seat] == "jack"]
-        self._next_trade(state, first=True)
-
-    def _next_trade(self, state: AstonishingState, first: bool = False, traded: Sequence[int] = ()) -> None:
-        if not first:
-            state.queue.pop(0)
-            # The offer and the answers shown face up went back into their hands, or across with
-            # the face-down cards of the trade: each hand that holds a card another seat has seen
-            # is re-masked before its owner can hide one of them again.
-            remask(state, [seat for seat in state.in_turn() if seat in traded or holds_seen(state, seat)])
-        state.offer = []
-        state.answers = [[] for _ in range(state.players)]
-        state.owing = []
-        if state.queue:
-            state.trader = state.queue[0]
-            state.phase = Phase.OFFER
-            return
-        state.trader = -1
-        state.queue = [seat for seat in state.in_turn() if state.action[seat] == "queen"]
-        invention.next_queen(state, first=True)
-
-    def _ask_for_answers(self, state: AstonishingState) -> None:
-        # Earlier answers stand (each may be revised or stood by): no hand changes within a trade.
-        # An answer that showed a card face up is taken back to be revised: the hand is re-masked
-        # (else a revised face-down answer could be told apart from the card shown), so it can't stand.
-        shown = [seat for seat in state.in_turn() if seat != state.trader and holds_seen(state, seat)]
-        for seat in shown:
-            state.answers[seat] = []
-        remask(state, shown)
-        state.owing = [seat for seat in state.in_turn() if seat != state.trader and state.hands[seat]]
-        state.phase = Phase.RESPOND if state.owing else Phase.DECIDE
-
-    def _answered(self, state: AstonishingState, seat: int) -> None:
-        state.owing.remove(seat)
-        if not state.owing:
-            state.phase = Phase.DECIDE
-
-    def _trade(self, state: AstonishingState, trader: int, partner: int) -> None:
-        answer = state.answer_of(partner)
-        for slot in state.offer:
-            state.hands[trader].remove(slot)
-            state.hands[partner].append(slot)
-        for slot, _ in answer:
-            state.hands[partner].remove(slot)
-            state.hands[trader].append(slot)
-        # Face-down cards reach the buyer unseen by the others ("let the buyer beware").
-        state.cards.disclose((slot for slot, up in answer if not up), trader)
-        state.notes.append(("trade", trader, partner, tuple(state.offer), tuple(answer)))
-        self._next_trade(state, traded=(trader, partner))
 
     # -- encodings -----------------------------------------------------------------------------
 
