@@ -50,9 +50,8 @@ from cheaters import Honest
 
 from p2pgames.games import get_game
 from p2pgames.games.astonishing.actions import Answer, Build, ChooseAction, GiveBack, SwayCrowd, Vote
-from p2pgames.games.astonishing.cards import POSITION_CAPACITY, is_joker
+from p2pgames.games.astonishing.cards import POSITION_CAPACITY, exhibition_queen_help, is_joker
 from p2pgames.games.astonishing.rules import HEARTS, Phase
-from p2pgames.games.astonishing.views import exhibition_queen_help
 from p2pgames.net import play_table
 from p2pgames.session import FaultCode, GameEnded, Halted, verify_transcript
 from p2pgames.session._messages import open_envelope

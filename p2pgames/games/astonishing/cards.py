@@ -1,4 +1,4 @@
-"""Astonishing!'s cards, Inventors and descriptor lists.
+"""Astonishing!'s cards, Inventors (with their Queens' powers) and descriptor lists.
 
 The secret deck is the 40 numbered cards, Ace to 10 of each suit, plus the two Jokers. A card's name
 is its rank then its suit letter — ``"AC"``, ``"7D"``, ``"10H"`` — and the Jokers are ``"JOKER1"``
@@ -44,6 +44,11 @@ __all__ = [
     "ACE_WORTH",
     "suit_title",
     "inventor_title",
+    "Power",
+    "QUEENS",
+    "FAIR_QUEENS",
+    "queen_help",
+    "exhibition_queen_help",
     "is_joker",
     "suit_of",
     "rank_of",
@@ -123,6 +128,43 @@ def suit_title(suit: int) -> str:
 def inventor_title(suit: int) -> str:
     """The Inventor of ``suit`` with its suit: ``"Marisol Chang (Hearts ♥)"``."""
     return f"{INVENTORS[suit]} ({suit_title(suit)})"
+
+
+@dataclass(frozen=True, slots=True)
+class Power:
+    """A Queen's effect: its name on the Inventor sheet, and what it does in a few words (short
+    enough for a panel line after ``"Fair Queen: "``)."""
+
+    name: str
+    does: str
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.does}"
+
+
+# By suit: the Invention Queens, then the Exhibition Queens.
+QUEENS = (
+    Power("Capture Resources", "draw 2, or draw 1 and take 1 at random from a rival"),
+    Power("Buy Resources", "discard 0–2 cards, then draw one more than discarded"),
+    Power("Finagle Resources", "take 1 at random from a rival, draw 2, give 1 back"),
+    Power("Beg, Borrow and Steal", "draw 1 + 1 at random from a rival or top 5 discards"),
+)
+FAIR_QUEENS = (
+    Power("Intimidate", "a position of yours counts 2 more (to 15)"),
+    Power("Replacement Part", "swap an installed ♦ for a card from your hand"),
+    Power("Sway the Crowd", "turn one die 1 or 2 up or down"),
+    Power("Saboteur's Gambit", "an installed ♠ worth 7 or less stops counting"),
+)
+
+
+def queen_help(suit: int) -> str:
+    """The Invention Queen of ``suit``: its name and what it does."""
+    return str(QUEENS[suit])
+
+
+def exhibition_queen_help(suit: int) -> str:
+    """The Exhibition Queen of ``suit``: its name and what it does."""
+    return str(FAIR_QUEENS[suit])
 
 
 _TYPED_SUITS = {

@@ -1,9 +1,24 @@
 """The rules of Astonishing! as a pure state machine (see ``RULES.md`` beside this file).
 
-The state is public: which slot lies where (deck, discard pile, hands, trade offers, the three
-positions of every contraption) and everything the table has agreed on. Card values live in
-``state.cards.revealed`` once public; a player's view of its own hidden cards is its *knowledge*.
-The whole game is one deal, audited at the end.
+This module is the door: the :class:`Astonishing` game, the preparation for play (the first
+player, the Inventors, the deal) and the flow below. Each part of the rulebook is a module of its
+own, to which the game hands that part's phases and actions:
+
+==================  ===========================================================================
+module              what it holds
+==================  ===========================================================================
+``invention.py``    the Invention phase: the action cards chosen in secret and revealed, the
+                    Queens' special effects, the Kings' builds, the end of the turn, the final turn
+``trade.py``        its step 3, Trade (Jacks): offers, answers, the initiator's decision
+``exhibition.py``   the Exhibition phase: the exhibition actions, descriptions, the vote, the
+                    dice and re-rolls, the exhibition Queens and Kings, the final scoring
+``state.py``        the public state, the places in the flow (``Phase``) and the suits
+``hands.py``        a hand of resource cards: drawing, re-masking, the refusals every part shares
+``cards.py``        the cards, the Inventors, their Queens' powers and the descriptor lists
+``actions.py``      every action and its encoding
+==================  ===========================================================================
+
+The state is public (see ``state.py``); the whole game is one deal, audited at the end.
 
 Flow (the ``phase`` field names the place in it)::
 
@@ -25,25 +40,19 @@ the seats).
 
 from __future__ import annotations
 
-from itertools import combinations, product
 from typing import Any, Mapping, Sequence
 
 from p2pgames.engine import (
     CardOperations,
     CardState,
     Chance,
-    ChoiceGroup,
     Claim,
     Concealment,
     DeterministicRandom,
-    Event,
     Game,
     GameOver,
-    GameState,
     IllegalAction,
     Knowledge,
-    NO_KNOWLEDGE,
-    Panel,
     Ruleset,
     RulesetOption,
     RuleViolation,
@@ -54,287 +63,42 @@ from p2pgames.engine import (
     Unseal,
 )
 
-from p2pgames.games.astonishing import typed, views
+from p2pgames.games.astonishing import exhibition, invention, trade
 from p2pgames.games.astonishing.actions import (
-    ACTION_CARDS,
-    EXHIBITION_CARDS,
     Accept,
     Answer,
-    BuyResources,
     Build,
     OnlyJokers,
-    ChooseAction,
     ChooseInventor,
-    Decline,
     Describe,
-    DiscardCard,
-    DrawTwo,
     EndInvention,
-    ExhibitCard,
     GiveBack,
-    Intimidate,
-    KeepDice,
-    KeepParts,
-    KeepRest,
-    NoTrade,
-    Offer,
-    Promote,
-    Refill,
-    Reopen,
-    ReplacePart,
-    Reroll,
-    Sabotage,
-    Stand,
-    SwayCrowd,
-    TakeFrom,
-    TakeFromDiscard,
-    Vote,
     Withdraw,
     decode_action,
     encode_action,
 )
 from p2pgames.games.astonishing.cards import (
     DECK,
-    HAND_LIMIT,
     HAND_SIZE,
     INVENTORS,
-    POSITION_CAPACITY,
     POSITIONS,
-    card_text,
     descriptor_number,
     inventor_title,
     is_joker,
-    suit_of,
-    worth,
+)
+from p2pgames.games.astonishing.hands import need
+from p2pgames.games.astonishing.state import (
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    SPADES,
+    AstonishingState,
+    Phase,
+    decode_state,
+    encode_state,
 )
 
 __all__ = ["Astonishing", "AstonishingState", "Phase", "CLUBS", "DIAMONDS", "HEARTS", "SPADES"]
-
-CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
-DISCARD_PICK = 5  # the Spades Queen takes at random from this many cards on top of the discard pile
-INTIMIDATE_BONUS = 2
-INTIMIDATE_CAP = 15
-SABOTAGE_LIMIT = 7  # the Spades Queen turns over a Spade worth at most this
-
-
-class Phase:
-    """Names of the places in the flow (plain strings: they are part of the hashed state)."""
-
-    FIRST = "first"
-    INVENTORS = "inventors"
-    CHOOSE = "choose"
-    OFFER = "offer"
-    RESPOND = "respond"
-    DECIDE = "decide"
-    QUEEN = "queen"
-    GIVE_BACK = "give-back"
-    PICK = "pick"  # a random card is being taken: waiting for the chance
-    BUILD = "build"
-    DISCARD = "discard"
-    REFILL = "refill"
-    VOTE_END = "vote-end"
-    CHOOSE_EXHIBIT = "choose-exhibit"  # the sealed choice of Queen or King
-    DESCRIBE = "describe"
-    VOTE = "vote"
-    DICE = "dice"
-    UNSEAL = "unseal"  # the sealed exhibition actions are opened
-    REVEALING = "revealing"
-    JACKS = "jacks"
-    REROLL = "reroll"
-    EXHIBIT_QUEEN = "exhibit-queen"
-    REPLACING = "replacing"  # the Diamonds Queen's replacement part is being revealed
-    EXHIBIT_KING = "exhibit-king"
-    AUDITING = "auditing"
-    OVER = "over"
-
-
-# From the Jacks on, every contraption's positions are public (AstonishingState.positions_public).
-_POSITIONS_PUBLIC = frozenset({
-    Phase.JACKS, Phase.REROLL, Phase.EXHIBIT_QUEEN, Phase.REPLACING, Phase.EXHIBIT_KING, Phase.AUDITING, Phase.OVER,
-})
-
-
-# The public state's fields, in encoding order, with how each is copied: lists of plain values are
-# copied one level deep, nested lists two (or three) levels. Keeping one table serves copy,
-# encode and decode alike.
-_FIELDS: tuple[tuple[str, int], ...] = (
-    ("players", 0),
-    ("early_end", 0),
-    ("free_discard", 0),  # option: every player may discard at the end of a turn, not only those over six
-    ("optional_replacement", 0),  # option: the Diamonds exhibition Queen may exchange nothing
-    ("phase", 0),
-    ("first", 0),  # seat that goes first in every step taken in turn (-1 before the draw)
-    ("inventor", 1),  # suit index by seat (-1 until chosen)
-    ("turn", 0),  # invention turns begun
-    ("final", 0),  # this is the final invention turn
-    ("deadline", 0),  # the deck ran out (or all agreed): the next turn is the final one
-    ("deal", 0),
-    ("deck", 1),  # slots, top first
-    ("discard", 1),  # slots, bottom first, face up
-    ("hands", 2),  # by seat, slots
-    ("installed", 3),  # by seat, by position: slots face down (revealed at the exhibition)
-    ("last_action", 1),  # by seat: the action card played last turn ("" on the first turn)
-    ("action", 1),  # by seat: this turn's action card
-    ("queue", 1),  # seats still to resolve in the current step taken in turn
-    ("trader", 0),  # the trade's initiator (-1: none)
-    ("offer", 1),  # the initiator's face-up slots
-    ("answers", 2),  # by seat: [slot, face_up, slot, face_up …] (empty: no answer)
-    ("owing", 1),  # seats that still owe an answer in this round of the trade
-    ("taker", 0),  # seat taking cards in a Queen's effect (-1: none)
-    ("source", 0),  # the random card's source: a seat, or -2 the discard pile's top five (-1 none)
-    ("taken", 1),  # Hearts Queen: the slots taken this effect (one goes back)
-    ("discarding", 1),  # seats discarding at the end of the turn (then: seats whose hand is empty)
-    ("descriptions", 2),  # by seat: [n0, n1, n2] descriptor numbers (empty until described)
-    ("pitches", 1),  # by seat
-    ("exhibit", 1),  # by seat: "queen" / "king" ("" until opened after the dice)
-    ("votes", 1),  # by seat: the seat voted for (-1 until chosen)
-    ("jacks", 1),  # by seat: votes received and not yet used to re-roll
-    ("dice", 1),
-    ("rerolling", 0),  # die being re-rolled (-1: none)
-    ("intimidated", 1),  # by seat: position counting 2 more (-1: none)
-    ("sabotaged", 1),  # installed slots turned face down by the Spades Queen
-    ("acclaim", 1),  # by seat: Acclaim from Kings
-)
-
-
-def _copy(value: Any, depth: int) -> Any:
-    if depth == 0:
-        return value
-    return [_copy(item, depth - 1) for item in value]
-
-
-class AstonishingState(GameState):
-    """The public state. Mutable: :meth:`Astonishing.apply` copies it, then changes the copy.
-    ``notes`` is not part of the public state: what the last event did, for the narration."""
-
-    __slots__ = tuple(name for name, _ in _FIELDS) + ("cards", "notes")
-
-    def copy(self) -> "AstonishingState":
-        other = AstonishingState.__new__(AstonishingState)
-        for name, depth in _FIELDS:
-            setattr(other, name, _copy(getattr(self, name), depth))
-        other.cards = self.cards.copy()
-        other.notes = []
-        return other
-
-    # -- questions the rules, views and bots ask ----------------------------------------------
-
-    def in_turn(self, seats: Sequence[int] | None = None) -> list[int]:
-        """``seats`` (default: every seat) in the order of steps taken in turn: from the first
-        player, clockwise."""
-        order = [(self.first + step) % self.players for step in range(self.players)]
-        return order if seats is None else [seat for seat in order if seat in seats]
-
-    @property
-    def positions_public(self) -> bool:
-        """Whether every contraption's positions are public: from the Jacks on, once the
-        exhibition turned every installed card up (a Diamonds Queen's replacement part is turned
-        up as it goes in). Until then each player sees how many cards a position holds, and its
-        own cards; from then on the fair shows them all, and the Acclaim they earn."""
-        return self.phase in _POSITIONS_PUBLIC
-
-    def value(self, slot: int, knowledge: Knowledge) -> str | None:
-        """The card in ``slot`` if it is public or in ``knowledge``, else ``None``."""
-        return self.cards.revealed.get(slot) or knowledge.get(slot)
-
-    def answer_of(self, seat: int) -> list[tuple[int, bool]]:
-        flat = self.answers[seat]
-        return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
-
-    def owner_of_installed(self, slot: int) -> tuple[int, int] | None:
-        """``(seat, position)`` of an installed slot, or ``None``."""
-        for seat, positions in enumerate(self.installed):
-            for position, slots in enumerate(positions):
-                if slot in slots:
-                    return seat, position
-        return None
-
-    def reliability(self, seat: int, position: int, knowledge: Knowledge = NO_KNOWLEDGE) -> int | None:
-        """The position's reliability once its cards are public, or seen in ``knowledge`` (its
-        owner's view of them): sabotaged cards don't count, Intimidate adds 2 up to 15; ``None``
-        while a card in it is hidden."""
-        total = 0
-        for slot in self.installed[seat][position]:
-            if slot in self.sabotaged:
-                continue
-            name = self.value(slot, knowledge)
-            if name is None:
-                return None
-            total += worth(name, self.inventor[seat])
-        if self.intimidated[seat] == position and total < INTIMIDATE_CAP:
-            total = min(total + INTIMIDATE_BONUS, INTIMIDATE_CAP)
-        return total
-
-    def descriptor_numbers(self, seat: int, position: int, knowledge: Knowledge = NO_KNOWLEDGE) -> list[int]:
-        """The descriptor numbers the cards installed in the position offer, as far as they are
-        public or in ``knowledge``, increasing (a Joker offers none)."""
-        return sorted({
-            descriptor_number(name, self.inventor[seat])
-            for slot in self.installed[seat][position]
-            if (name := self.value(slot, knowledge)) is not None and not is_joker(name)
-        })
-
-    @property
-    def demonstration(self) -> int:
-        return sum(self.dice)
-
-    def works(self, seat: int, position: int, demonstration: int | None = None) -> bool:
-        """Whether the position works at the exhibition: it holds a card and its reliability is
-        at least the demonstration number (a lower total fails) — the dice's, unless another
-        ``demonstration`` is given (what a re-roll might give)."""
-        if not self.installed[seat][position]:
-            return False
-        reliability = self.reliability(seat, position)
-        wanted = self.demonstration if demonstration is None else demonstration
-        return reliability is not None and reliability >= wanted
-
-    def working(self, seat: int, demonstration: int | None = None) -> int:
-        """How many of ``seat``'s positions work (see :meth:`works`)."""
-        return sum(self.works(seat, position, demonstration) for position in range(POSITIONS))
-
-    def score(self, seat: int) -> int:
-        """Acclaim: 2 a working position, 1 a Jack held, and what Kings earned."""
-        return 2 * self.working(seat) + self.jacks[seat] + self.acclaim[seat]
-
-    def king_acclaim(self, seat: int, competitor: int) -> int:
-        """What ``seat``'s King earns from ``competitor``'s invention: 1 for each card of its
-        suit in a working position (a sabotaged card counts for nothing)."""
-        count = 0
-        for position in range(POSITIONS):
-            if not self.works(competitor, position):
-                continue
-            for slot in self.installed[competitor][position]:
-                name = self.cards.revealed.get(slot)
-                if slot not in self.sabotaged and name and not is_joker(name) and suit_of(name) == self.inventor[seat]:
-                    count += 1
-        return count
-
-    def queen_possible(self, seat: int) -> bool:
-        """Whether ``seat``'s Invention Queen can do anything now (else it is skipped: "skipping
-        any actions that are impossible without the deck")."""
-        suit = self.inventor[seat]
-        rivals = bool(self.rivals_with_cards(seat))
-        if suit == DIAMONDS:
-            return bool(self.deck)
-        if suit == SPADES:
-            return bool(self.deck or self.discard or rivals)
-        return bool(self.deck or rivals)
-
-    def all_positions_filled(self) -> bool:
-        return all(all(slots for slots in positions) for positions in self.installed)
-
-    def rivals_with_cards(self, seat: int) -> list[int]:
-        return [other for other in self.in_turn() if other != seat and self.hands[other]]
-
-
-# Why a King can't scrap installed cards where the new ones fit (rulebook line 146: "to make room").
-ROOM_REFUSAL = "installed cards are discarded only to make room, and that position has room for the new ones"
-
-
-def joker_refusal(use: str) -> str:
-    """Why a Joker can't be ``use``d (``"installed"``, ``"discarded"``): what :meth:`check_action`
-    says of one everyone has seen, and a typed move of one named."""
-    return f"a Joker can never be {use}"
 
 
 def inventor_refusal(state: AstonishingState, player: int, suit: int, names: Sequence[str] = ()) -> str | None:
@@ -489,7 +253,7 @@ class Astonishing(Game[AstonishingState]):
             scores = tuple(state.score(seat) for seat in players)
             best = max(scores)
             winners = tuple(seat for seat in players if scores[seat] == best)
-            return GameOver(scores, winners, views.result_summary(state, scores, winners))
+            return GameOver(scores, winners, exhibition.result_summary(state, scores, winners))
         raise AssertionError(f"no step for phase {phase!r}")  # pragma: no cover
 
     # -- legal actions -------------------------------------------------------------------------
@@ -498,65 +262,15 @@ class Astonishing(Game[AstonishingState]):
         if state.cards.pending or not 0 <= player < state.players:
             return []
         phase = state.phase
-        hand = state.hands[player]
         if phase == Phase.INVENTORS and state.queue[0] == player:
             taken = set(state.inventor)
             return [ChooseInventor(suit) for suit in range(4) if suit not in taken]
-        if phase == Phase.CHOOSE:
-            return [ChooseAction(card) for card in self._choosable(state, player)]
-        if phase == Phase.OFFER and player == state.trader:
-            return [Offer(slots) for slots in _one_or_two(state, hand, knowledge)] + [NoTrade()]
-        if phase == Phase.RESPOND and player in state.owing:
-            actions: list[Any] = []
-            seen: set[tuple] = set()
-            for slots in _one_or_two(state, hand, knowledge):
-                for face_up in product((True, False), repeat=len(slots)):
-                    # The two Jokers are alike: an answer differing only in which is face up is one.
-                    kinds = tuple(sorted(zip((_kind(state, slot, knowledge) for slot in slots), face_up)))
-                    if kinds not in seen:
-                        seen.add(kinds)
-                        actions.append(Answer(slots, face_up))
-            if state.answers[player]:
-                actions.append(Stand())
-            actions.append(Decline())
-            return actions
-        if phase == Phase.DECIDE and player == state.trader:
-            actions = [Accept(seat) for seat in state.in_turn() if state.answers[seat]]
-            offered = _kinds(state, state.offer, knowledge)
-            actions += [
-                Offer(slots) for slots in _one_or_two(state, hand, knowledge) if _kinds(state, slots, knowledge) != offered
-            ]
-            if any(state.hands[seat] for seat in range(state.players) if seat != player):
-                actions.append(Reopen())
-            actions.append(Withdraw())
-            return actions
-        if phase == Phase.QUEEN and state.queue[0] == player:
-            return self._queen_choices(state, player, knowledge)
-        if phase == Phase.GIVE_BACK and player == state.taker:
-            return [GiveBack(slots[0]) for slots in _distinct(state, [(slot,) for slot in sorted(state.taken)], knowledge)]
-        if phase == Phase.BUILD and player in state.queue:
-            return self._builds(state, player, knowledge)
-        if phase == Phase.DISCARD and player in state.discarding:
-            actions = [DiscardCard(slot) for slot in sorted(hand) if not _joker(state, slot, knowledge)]
-            if len(hand) <= HAND_LIMIT:
-                actions.append(KeepRest())
-            return actions
-        if phase == Phase.REFILL and player in state.discarding:
-            return [Refill(True), Refill(False)]
-        if phase == Phase.VOTE_END:
-            return [EndInvention(True), EndInvention(False)]
-        if phase == Phase.DESCRIBE and state.queue[0] == player:
-            return [Describe(numbers) for numbers in self._descriptor_choices(state, player, knowledge)]
-        if phase == Phase.CHOOSE_EXHIBIT:
-            return [ExhibitCard(card) for card in EXHIBITION_CARDS]
-        if phase == Phase.VOTE:
-            return [Vote(seat) for seat in state.in_turn() if seat != player]
-        if phase == Phase.JACKS and state.queue[0] == player:
-            return [Reroll(die) for die in range(3)] + [KeepDice()]
-        if phase == Phase.EXHIBIT_QUEEN and state.queue[0] == player:
-            return self._exhibition_queen_choices(state, player, knowledge)
-        if phase == Phase.EXHIBIT_KING and state.queue[0] == player:
-            return [Promote(seat) for seat in state.in_turn() if seat != player]
+        if phase in trade.PHASES:
+            return trade.legal_actions(state, player, knowledge)
+        if phase in invention.PHASES:
+            return invention.legal_actions(state, player, knowledge)
+        if phase in exhibition.PHASES:
+            return exhibition.legal_actions(state, player, knowledge)
         return []
 
     def allows(self, state: AstonishingState, player: int, action: Any, knowledge: Knowledge) -> bool:
@@ -564,89 +278,6 @@ class Astonishing(Game[AstonishingState]):
         if isinstance(action, Describe) and action.pitch:
             return Describe(action.numbers) in self.legal_actions(state, player, knowledge)
         return super().allows(state, player, action, knowledge)
-
-    def _choosable(self, state: AstonishingState, player: int) -> list[str]:
-        if state.final or not state.last_action[player]:
-            return list(ACTION_CARDS)
-        return [card for card in ACTION_CARDS if card != state.last_action[player]]
-
-    def _queen_choices(self, state: AstonishingState, player: int, knowledge: Knowledge | None = None) -> list[Any]:
-        """The Queen's choices: as the rules allow them (``knowledge`` ``None``), or as offered to
-        its player (no discarding a Joker it can see; the two Jokers alike)."""
-        suit = state.inventor[player]
-        rivals = state.rivals_with_cards(player)
-        if suit == CLUBS:
-            return ([DrawTwo()] if state.deck else []) + [TakeFrom(rival) for rival in rivals]
-        if suit == DIAMONDS:
-            hand = state.hands[player]
-            if knowledge is None:
-                return [BuyResources(slots) for slots in [(), *_one_or_two(state, hand, None)]]
-            usable = [slot for slot in hand if not _joker(state, slot, knowledge)]
-            return [BuyResources(slots) for slots in [(), *_one_or_two(state, usable, knowledge)]]
-        if suit == HEARTS:
-            return [TakeFrom(rival) for rival in rivals] if rivals else [DrawTwo()]
-        return ([TakeFromDiscard()] if state.discard else []) + [TakeFrom(rival) for rival in rivals]
-
-    def _builds(self, state: AstonishingState, player: int, knowledge: Knowledge) -> list[Any]:
-        usable = [slot for slot in state.hands[player] if not _joker(state, slot, knowledge)]
-        if not usable:
-            return [OnlyJokers()]
-        actions = []
-        for position in range(POSITIONS):
-            installed = sorted(state.installed[player][position])
-            for slots in _one_or_two(state, usable, knowledge):
-                # Installed cards are discarded only to make room: none while the new ones fit.
-                short = len(installed) + len(slots) - POSITION_CAPACITY
-                counts = range(short, len(installed) + 1) if short > 0 else (0,)
-                for count in counts:
-                    for scrap in combinations(installed, count):
-                        actions.append(Build(position, slots, scrap))
-        return actions
-
-    def _descriptor_choices(self, state: AstonishingState, player: int, knowledge: Knowledge) -> list[tuple[int, ...]]:
-        options = [state.descriptor_numbers(player, position, knowledge) or [0] for position in range(POSITIONS)]
-        return [tuple(choice) for choice in product(*options)]
-
-    def _exhibition_queen_choices(self, state: AstonishingState, player: int, knowledge: Knowledge | None = None) -> list[Any]:
-        """As :meth:`_queen_choices`, at the exhibition (every installed card is public now)."""
-        suit = state.inventor[player]
-        revealed = state.cards.revealed
-        if suit == CLUBS:
-            return [Intimidate(position) for position in range(POSITIONS) if state.installed[player][position]]
-        if suit == DIAMONDS:
-            diamonds = [
-                slot for seat in state.in_turn() for slots in state.installed[seat] for slot in slots
-                if not is_joker(revealed[slot]) and suit_of(revealed[slot]) == DIAMONDS and slot not in state.sabotaged
-            ]
-            hand = sorted(state.hands[player])
-            # With optional_replacement she may keep every part as it is (when she could exchange).
-            keep = [KeepParts()] if state.optional_replacement and diamonds and hand else []
-            if knowledge is None:
-                return [ReplacePart(old, new) for old in diamonds for new in hand] + keep
-            usable = [slots[0] for slots in _distinct(state, [(slot,) for slot in hand if not _joker(state, slot, knowledge)], knowledge)]
-            if diamonds and hand and not usable:
-                return keep or [OnlyJokers()]
-            return [ReplacePart(old, new) for old in diamonds for new in usable] + keep
-        if suit == HEARTS:
-            return [
-                SwayCrowd(die, value) for die, shown in enumerate(state.dice)
-                for value in range(1, 7) if 1 <= abs(value - shown) <= 2
-            ]
-        return [Sabotage(slot) for slot in self._saboteurs_targets(state)]
-
-    def _saboteurs_targets(self, state: AstonishingState) -> list[int]:
-        revealed = state.cards.revealed
-        targets = []
-        for seat in state.in_turn():
-            for slots in state.installed[seat]:
-                for slot in slots:
-                    name = revealed[slot]
-                    if (
-                        slot not in state.sabotaged and not is_joker(name) and suit_of(name) == SPADES
-                        and worth(name, state.inventor[seat]) <= SABOTAGE_LIMIT
-                    ):
-                        targets.append(slot)
-        return targets
 
     def playout_choice(
         self, state: AstonishingState, player: int, actions: Sequence[Any], knowledge: Knowledge,
@@ -668,130 +299,27 @@ class Astonishing(Game[AstonishingState]):
         step = self.step(state)
         hand = state.hands[player]
 
-        def refuse(reason: str) -> None:
-            raise IllegalAction(player, reason)
-
-        def need(condition: bool, reason: str) -> None:
-            if not condition:
-                refuse(reason)
-
-        def from_hand(slots: Sequence[int]) -> None:
-            for slot in slots:
-                need(slot in hand, "you can only use cards from your hand")
-
-        def no_public_joker(slots: Sequence[int], use: str) -> None:
-            # A hidden Joker is caught when it is revealed (a claim); one everyone has seen, now.
-            for slot in slots:
-                name = state.cards.revealed.get(slot)
-                need(name is None or not is_joker(name), joker_refusal(use))
-
         if isinstance(step, CardOperations):
-            refuse("the cards are being dealt or revealed")
+            raise IllegalAction(player, "the cards are being dealt or revealed")
         if isinstance(action, ChooseInventor):
             problem = inventor_refusal(state, player, action.suit)
-            need(problem is None, problem or "")
-        elif isinstance(action, ChooseAction):
-            need(phase == Phase.CHOOSE, "action cards are chosen at the start of a turn")
-            need(
-                action.card in self._choosable(state, player),
-                f"you played your {action.card.capitalize()} last turn: choose another action card",
-            )
-        elif isinstance(action, Offer):
-            need(phase in (Phase.OFFER, Phase.DECIDE) and player == state.trader, "only a trade's initiator lays an offer")
-            from_hand(action.slots)
-        elif isinstance(action, NoTrade):
-            need(phase == Phase.OFFER and player == state.trader, "only a Jack's player may initiate no trade")
-        elif isinstance(action, Answer):
-            need(phase == Phase.RESPOND and player in state.owing, "you are not asked to answer a trade now")
-            from_hand(action.slots)
-        elif isinstance(action, Stand):
-            need(phase == Phase.RESPOND and player in state.owing, "you are not asked to answer a trade now")
-            need(bool(state.answers[player]), "you have no answer to stand by")
-        elif isinstance(action, Decline):
-            need(phase == Phase.RESPOND and player in state.owing, "you are not asked to answer a trade now")
-        elif isinstance(action, Accept):
-            need(phase == Phase.DECIDE and player == state.trader, "only the initiator accepts an answer")
-            need(action.seat != player and bool(state.answers[action.seat]), "that player has not answered your offer")
-        elif isinstance(action, (Reopen, Withdraw)):
-            need(phase == Phase.DECIDE and player == state.trader, "only the initiator closes or reopens a trade")
-            if isinstance(action, Reopen):
-                need(any(state.hands[s] for s in range(state.players) if s != player), "nobody has a card to answer with")
-        elif isinstance(action, (DrawTwo, TakeFrom, TakeFromDiscard, BuyResources)):
-            need(phase == Phase.QUEEN and state.queue[0] == player, "it is not your Queen's turn")
-            if isinstance(action, BuyResources):
-                from_hand(action.slots)
-                no_public_joker(action.slots, "discarded")
-            need(
-                action in self._queen_choices(state, player),
-                f"your Queen can't do that: {views.queen_help(state.inventor[player])}",
-            )
-        elif isinstance(action, GiveBack):
-            need(phase == Phase.GIVE_BACK and player == state.taker, "you have nothing to give back")
-            need(action.slot in state.taken, "give back one of the three cards you just took")
-        elif isinstance(action, Build):
-            need(phase == Phase.BUILD and player in state.queue, "only a King's player builds, at the build step")
-            from_hand(action.slots)
-            no_public_joker(action.slots, "installed")
-            installed = state.installed[player][action.position]
-            need(all(slot in installed for slot in action.scrap), "you can only discard cards installed in that position")
-            need(
-                len(installed) - len(action.scrap) + len(action.slots) <= POSITION_CAPACITY,
-                f"a position holds at most {POSITION_CAPACITY} cards: discard installed ones to make room",
-            )
-            need(
-                not action.scrap or len(installed) + len(action.slots) > POSITION_CAPACITY,
-                ROOM_REFUSAL,
-            )
+            need(player, problem is None, problem or "")
         elif isinstance(action, OnlyJokers):
             need(
+                player,
                 (phase == Phase.BUILD and player in state.queue)
                 or (phase == Phase.EXHIBIT_QUEEN and state.queue[0] == player and state.inventor[player] == DIAMONDS),
                 "only a King that must build, or the Diamonds Queen's replacement, can be left undone for Jokers",
             )
-            need(bool(hand), "your hand is empty")
-        elif isinstance(action, DiscardCard):
-            need(phase == Phase.DISCARD and player in state.discarding, "you don't discard now")
-            from_hand((action.slot,))
-            no_public_joker((action.slot,), "discarded")
-        elif isinstance(action, KeepRest):
-            need(phase == Phase.DISCARD and player in state.discarding, "you don't discard now")
-            need(len(hand) <= HAND_LIMIT, f"you hold {len(hand)} cards: discard down to {HAND_LIMIT}")
-        elif isinstance(action, Refill):
-            need(phase == Phase.REFILL and player in state.discarding, "only a player whose hand is empty draws now")
-        elif isinstance(action, EndInvention):
-            need(phase == Phase.VOTE_END, "ending the Invention phase is not being voted on")
-        elif isinstance(action, Describe):
-            need(phase == Phase.DESCRIBE and state.queue[0] == player, "it is not your turn to describe")
-            for position, number in enumerate(action.numbers):
-                need(
-                    (number == 0) == (not state.installed[player][position]),
-                    f"position {position + 1} {'is empty: its descriptor is 0' if number else 'holds a card: choose its descriptor'}",
-                )
-        elif isinstance(action, ExhibitCard):
-            # Checked again when it is opened after the dice: a sealed choice is legal then too.
-            need(
-                phase in (Phase.CHOOSE_EXHIBIT, Phase.UNSEAL),
-                "exhibition actions are chosen face down as the exhibition begins",
-            )
-        elif isinstance(action, Vote):
-            need(phase == Phase.VOTE, "votes are cast after the descriptions")
-            need(action.seat != player and action.seat < state.players, "vote for a competitor: never for yourself")
-        elif isinstance(action, (Reroll, KeepDice)):
-            need(phase == Phase.JACKS and state.queue[0] == player, "it is not your turn to use Jacks")
-        elif isinstance(action, (Intimidate, ReplacePart, KeepParts, SwayCrowd, Sabotage)):
-            need(phase == Phase.EXHIBIT_QUEEN and state.queue[0] == player, "it is not your Queen's turn")
-            if isinstance(action, ReplacePart):
-                from_hand((action.replacement,))
-                no_public_joker((action.replacement,), "installed")
-            need(
-                action in self._exhibition_queen_choices(state, player),
-                f"your Queen can't do that: {views.exhibition_queen_help(state.inventor[player])}",
-            )
-        elif isinstance(action, Promote):
-            need(phase == Phase.EXHIBIT_KING and state.queue[0] == player, "it is not your King's turn")
-            need(action.competitor != player and action.competitor < state.players, "choose a competitor's invention, not yours")
+            need(player, bool(hand), "your hand is empty")
+        elif isinstance(action, trade.ACTIONS):
+            trade.check_action(state, player, action)
+        elif isinstance(action, invention.ACTIONS):
+            invention.check_action(state, player, action)
+        elif isinstance(action, exhibition.ACTIONS):
+            exhibition.check_action(state, player, action)
         else:
-            refuse(f"{action!r} is not an Astonishing! action")
+            raise IllegalAction(player, f"{action!r} is not an Astonishing! action")
 
     def kept_slots(self, state: AstonishingState, seat: int) -> list[int]:
         # The hand, and the cards installed face down (turned up at the exhibition anyway).
@@ -841,53 +369,21 @@ class Astonishing(Game[AstonishingState]):
             state.phase = Phase.INVENTORS
             state.queue = state.in_turn()
         elif state.phase == Phase.PICK:
-            self._take_at_random(state, random)
-        elif state.phase == Phase.DICE:
-            state.dice = [1 + random.below(6) for _ in range(3)]
-            state.notes.append(("dice", tuple(state.dice)))
-            state.phase = Phase.UNSEAL
-        elif state.phase == Phase.REROLL:
-            before = state.dice[state.rerolling]
-            state.dice[state.rerolling] = 1 + random.below(6)
-            state.notes.append(("rerolled", state.queue[0], state.rerolling, before, state.dice[state.rerolling]))
-            state.rerolling = -1
-            self._next_jacks(state)
+            invention.take_at_random(state, random)
+        elif state.phase in (Phase.DICE, Phase.REROLL):
+            exhibition.apply_chance(state, random)
         else:  # pragma: no cover - step() asks for chance only in these phases
             raise AssertionError(state.phase)
 
     def apply_simultaneous(self, state: AstonishingState, actions: tuple[tuple[int, Any], ...]) -> None:
         state.notes = []
         if state.phase == Phase.CHOOSE:
-            for seat, action in actions:
-                state.action[seat] = action.card
-            state.notes.append(("chosen", tuple(state.action)))
-            self._begin_trades(state)
-        elif state.phase == Phase.BUILD:
-            for seat, action in actions:
-                self._build(state, seat, action)
-            self._begin_discards(state)
-        elif state.phase == Phase.VOTE_END:
-            agreed = all(action.agree for _, action in actions)
-            state.notes.append(("vote-end", tuple(action.agree for _, action in actions)))
-            if agreed:
-                state.deadline = True
-            self._next_turn(state)
-        elif state.phase == Phase.VOTE:
-            for seat, action in actions:
-                state.votes[seat] = action.seat
-                state.jacks[action.seat] += 1
-            state.notes.append(("votes", tuple(state.votes)))
-            state.phase = Phase.DICE
-        elif state.phase == Phase.UNSEAL:
-            # The sealed exhibition actions, opened now that the demonstration number is rolled;
-            # then every installed card is turned up.
-            for seat, action in actions:
-                state.exhibit[seat] = action.card
-            state.notes.append(("exhibit", tuple(state.exhibit)))
-            state.phase = Phase.REVEALING
-            state.cards.reveal(slot for positions in state.installed for slots in positions for slot in slots)
-            if not state.cards.pending:  # nothing installed anywhere, or all of it public already
-                self._after_reveal(state)
+            invention.reveal(state, actions)
+            trade.begin(state)
+        elif state.phase in (Phase.BUILD, Phase.VOTE_END):
+            invention.apply_simultaneous(state, actions)
+        elif state.phase in (Phase.VOTE, Phase.UNSEAL):
+            exhibition.apply_simultaneous(state, actions)
         else:  # pragma: no cover
             raise AssertionError(state.phase)
 
@@ -899,162 +395,30 @@ class Astonishing(Game[AstonishingState]):
             state.queue.pop(0)
             if not state.queue:
                 self._deal(state)
-        elif isinstance(action, Offer):
-            state.offer = list(action.slots)
-            state.cards.reveal(action.slots)
-            state.notes.append(("offer", player, action.slots, state.phase == Phase.DECIDE))
-            self._ask_for_answers(state)
-        elif isinstance(action, NoTrade):
-            state.notes.append(("no-trade", player))
-            self._next_trade(state)
-        elif isinstance(action, Answer):
-            flat: list[Any] = []
-            for slot, up in zip(action.slots, action.face_up):
-                flat += [slot, up]
-            state.answers[player] = flat
-            state.cards.reveal(slot for slot, up in zip(action.slots, action.face_up) if up)
-            state.notes.append(("answer", player, action.slots, action.face_up))
-            self._answered(state, player)
-        elif isinstance(action, Stand):
-            state.notes.append(("stand", player))
-            self._answered(state, player)
-        elif isinstance(action, Decline):
-            state.answers[player] = []
-            state.notes.append(("decline", player))
-            self._answered(state, player)
-        elif isinstance(action, Accept):
-            self._trade(state, player, action.seat)
-        elif isinstance(action, Reopen):
-            state.notes.append(("reopen", player))
-            self._ask_for_answers(state)
-        elif isinstance(action, Withdraw):
-            state.notes.append(("withdraw", player))
-            self._next_trade(state)
-        elif isinstance(action, DrawTwo):
-            drawn = self._draw(state, player, 2)
-            state.notes.append(("draw", player, drawn))
-            self._next_queen(state)
-        elif isinstance(action, TakeFrom):
-            suit = state.inventor[player]
-            drawn = self._draw(state, player, 1) if suit in (CLUBS, SPADES) else 0
-            state.notes.append(("take-from", player, action.rival, drawn))
-            state.taker, state.source = player, action.rival
-            state.phase = Phase.PICK
-        elif isinstance(action, TakeFromDiscard):
-            drawn = self._draw(state, player, 1)
-            state.notes.append(("take-discard", player, drawn))
-            state.taker, state.source = player, -2
-            state.phase = Phase.PICK
-        elif isinstance(action, BuyResources):
-            for slot in action.slots:
-                state.hands[player].remove(slot)
-                state.discard.append(slot)
-            state.cards.reveal(action.slots)
-            state.cards.claim(Claim(player, "discard", action.slots))
-            drawn = self._draw(state, player, len(action.slots) + 1)
-            state.notes.append(("buy", player, action.slots, drawn))
-            self._next_queen(state)
-        elif isinstance(action, GiveBack):
-            rival = state.source
-            state.hands[player].remove(action.slot)
-            state.hands[rival].append(action.slot)
-            state.cards.disclose((action.slot,), rival)
-            state.notes.append(("give-back", player, rival, action.slot))
-            # Each of the two now holds a card the other knows.
-            self._remask(state, sorted((player, rival)))
-            state.taker, state.source, state.taken = -1, -1, []
-            self._next_queen(state)
-        elif isinstance(action, DiscardCard):
-            state.hands[player].remove(action.slot)
-            state.discard.append(action.slot)
-            state.cards.reveal((action.slot,))
-            state.cards.claim(Claim(player, "discard", (action.slot,)))
-            state.notes.append(("discard", player, action.slot))
-            if not state.hands[player]:
-                state.discarding.remove(player)
-            self._maybe_end_discards(state)
-        elif isinstance(action, KeepRest):
-            state.discarding.remove(player)
-            self._maybe_end_discards(state)
-        elif isinstance(action, Refill):
-            state.discarding.remove(player)
-            drawn = self._draw(state, player, 1) if action.draw and state.deck else 0
-            state.notes.append(("refill", player, drawn))
-            if not state.discarding:
-                self._end_turn(state)
-        elif isinstance(action, Describe):
-            state.descriptions[player] = list(action.numbers)
-            state.pitches[player] = action.pitch
-            for position, number in enumerate(action.numbers):
-                if number:
-                    state.cards.claim(Claim(player, "descriptor", tuple(state.installed[player][position]), [position, number]))
-            state.notes.append(("describe", player))
-            state.queue.pop(0)
-            if not state.queue:
-                state.phase = Phase.VOTE
-        elif isinstance(action, Reroll):
-            state.jacks[player] -= 1
-            state.rerolling = action.die
-            state.phase = Phase.REROLL
-        elif isinstance(action, KeepDice):
-            state.queue.pop(0)
-            self._next_jacks(state)
-        elif isinstance(action, OnlyJokers):
-            state.cards.claim(Claim(player, "only-jokers", tuple(sorted(state.hands[player])), "Queen"))
-            state.notes.append(("only-jokers", player, "Queen"))
-            self._next_exhibition_queen(state)
-        elif isinstance(action, Intimidate):
-            state.intimidated[player] = action.position
-            state.notes.append(("intimidate", player, action.position))
-            self._next_exhibition_queen(state)
-        elif isinstance(action, ReplacePart):
-            owner, position = state.owner_of_installed(action.installed)  # type: ignore[misc]
-            slots = state.installed[owner][position]
-            slots[slots.index(action.installed)] = action.replacement
-            state.hands[player].remove(action.replacement)
-            state.hands[player].append(action.installed)  # an exchange: the Diamond comes to hand
-            state.cards.reveal((action.replacement,))
-            state.cards.claim(Claim(player, "install", (action.replacement,)))
-            state.notes.append(("replace", player, owner, position, action.installed, action.replacement))
-            state.phase = Phase.REPLACING  # the next Queen goes on once the new part is seen
-            if not state.cards.pending:  # it was public already (a card shown face up in a trade)
-                self._next_exhibition_queen(state)
-        elif isinstance(action, KeepParts):
-            state.notes.append(("keep-parts", player))
-            self._next_exhibition_queen(state)
-        elif isinstance(action, SwayCrowd):
-            before = state.dice[action.die]
-            state.dice[action.die] = action.value
-            state.notes.append(("sway", player, action.die, before, action.value))
-            self._next_exhibition_queen(state)
-        elif isinstance(action, Sabotage):
-            state.sabotaged.append(action.slot)
-            state.notes.append(("sabotage", player, action.slot))
-            self._next_exhibition_queen(state)
-        elif isinstance(action, Promote):
-            earned = state.king_acclaim(player, action.competitor)
-            state.acclaim[player] += earned
-            state.notes.append(("promote", player, action.competitor, earned))
-            state.queue.pop(0)
-            self._next_exhibition_king(state)
+        elif isinstance(action, trade.ACTIONS):
+            trade.apply_action(state, player, action)
+        elif isinstance(action, invention.ACTIONS):
+            invention.apply_action(state, player, action)
+        elif isinstance(action, OnlyJokers):  # the Diamonds exhibition Queen's (a King's goes with the builds)
+            exhibition.only_jokers(state, player)
+        elif isinstance(action, exhibition.ACTIONS):
+            exhibition.apply_action(state, player, action)
         else:  # pragma: no cover - check_action refused it
             raise AssertionError(action)
 
     def after_cards(self, state: AstonishingState, values: Mapping[int, str]) -> None:
         state.notes = []
         if state.phase == Phase.REVEALING:
-            self._after_reveal(state)
+            exhibition.after_reveal(state)
         elif state.phase == Phase.REPLACING:
-            self._next_exhibition_queen(state)
+            exhibition.next_exhibition_queen(state)
         elif state.phase == Phase.AUDITING:
             state.phase = Phase.OVER
 
-    def _after_reveal(self, state: AstonishingState) -> None:
-        state.notes.append(("revealed",))
-        state.queue = [seat for seat in state.in_turn() if state.jacks[seat]]
-        self._next_jacks(state)
+    def apply_sealed(self, state: AstonishingState) -> None:
+        exhibition.sealed(state)
 
-    # -- the flow ------------------------------------------------------------------------------
+    # -- preparing for play --------------------------------------------------------------------
 
     def _deal(self, state: AstonishingState) -> None:
         state.deal = state.cards.next_deal  # the id new_deal gives it
@@ -1065,227 +429,7 @@ class Astonishing(Game[AstonishingState]):
             del state.deck[:HAND_SIZE]
             state.hands[seat] = hand
             state.cards.disclose(hand, seat)
-        self._next_turn(state)
-
-    def _draw(self, state: AstonishingState, seat: int, count: int) -> int:
-        """Draw up to ``count`` cards from the top of the deck (fewer when it runs out); how many."""
-        drawn = state.deck[:count]
-        del state.deck[:count]
-        state.hands[seat].extend(drawn)
-        state.cards.disclose(drawn, seat)
-        if drawn and not state.deck:
-            state.deadline = True
-            state.notes.append(("deck-out",))
-        return len(drawn)
-
-    def _next_turn(self, state: AstonishingState) -> None:
-        if state.final:
-            self._begin_exhibition(state)
-            return
-        if state.turn and state.deadline:
-            state.final = True
-        if state.turn:
-            state.last_action = list(state.action)
-        state.turn += 1
-        state.action = [""] * state.players
-        state.phase = Phase.CHOOSE
-
-    def _begin_trades(self, state: AstonishingState) -> None:
-        state.queue = [seat for seat in state.in_turn() if state.action[seat] == "jack"]
-        self._next_trade(state, first=True)
-
-    def _next_trade(self, state: AstonishingState, first: bool = False, traded: Sequence[int] = ()) -> None:
-        if not first:
-            state.queue.pop(0)
-            # The offer and the answers shown face up went back into their hands, or across with
-            # the face-down cards of the trade: each hand that holds a card another seat has seen
-            # is re-masked before its owner can hide one of them again.
-            self._remask(state, [seat for seat in state.in_turn() if seat in traded or self._holds_seen(state, seat)])
-        state.offer = []
-        state.answers = [[] for _ in range(state.players)]
-        state.owing = []
-        if state.queue:
-            state.trader = state.queue[0]
-            state.phase = Phase.OFFER
-            return
-        state.trader = -1
-        state.queue = [seat for seat in state.in_turn() if state.action[seat] == "queen"]
-        self._next_queen(state, first=True)
-
-    def _ask_for_answers(self, state: AstonishingState) -> None:
-        # Earlier answers stand (each may be revised or stood by): no hand changes within a trade.
-        # An answer that showed a card face up is taken back to be revised: the hand is re-masked
-        # (else a revised face-down answer could be told apart from the card shown), so it can't stand.
-        shown = [seat for seat in state.in_turn() if seat != state.trader and self._holds_seen(state, seat)]
-        for seat in shown:
-            state.answers[seat] = []
-        self._remask(state, shown)
-        state.owing = [seat for seat in state.in_turn() if seat != state.trader and state.hands[seat]]
-        state.phase = Phase.RESPOND if state.owing else Phase.DECIDE
-
-    def _answered(self, state: AstonishingState, seat: int) -> None:
-        state.owing.remove(seat)
-        if not state.owing:
-            state.phase = Phase.DECIDE
-
-    def _trade(self, state: AstonishingState, trader: int, partner: int) -> None:
-        answer = state.answer_of(partner)
-        for slot in state.offer:
-            state.hands[trader].remove(slot)
-            state.hands[partner].append(slot)
-        for slot, _ in answer:
-            state.hands[partner].remove(slot)
-            state.hands[trader].append(slot)
-        # Face-down cards reach the buyer unseen by the others ("let the buyer beware").
-        state.cards.disclose((slot for slot, up in answer if not up), trader)
-        state.notes.append(("trade", trader, partner, tuple(state.offer), tuple(answer)))
-        self._next_trade(state, traded=(trader, partner))
-
-    def _next_queen(self, state: AstonishingState, first: bool = False) -> None:
-        if not first:
-            state.queue.pop(0)
-        while state.queue:
-            seat = state.queue[0]
-            if not state.queen_possible(seat):
-                state.notes.append(("queen-skipped", seat))
-                state.queue.pop(0)
-                continue
-            choices = self._queen_choices(state, seat)
-            if state.inventor[seat] == HEARTS and choices == [DrawTwo()]:
-                # No rival holds a card: nothing to take or give back; the deck gives two.
-                state.notes.append(("draw", seat, self._draw(state, seat, 2)))
-                state.queue.pop(0)
-                continue
-            if state.inventor[seat] == SPADES and not choices:
-                state.notes.append(("draw", seat, self._draw(state, seat, 1)))
-                state.queue.pop(0)
-                continue
-            state.phase = Phase.QUEEN
-            return
-        state.queue = [
-            seat for seat in state.in_turn() if state.action[seat] == "king" and state.hands[seat]
-        ]
-        if state.queue:
-            state.phase = Phase.BUILD
-        else:
-            self._begin_discards(state)
-
-    def _take_at_random(self, state: AstonishingState, random: DeterministicRandom) -> None:
-        taker, source = state.taker, state.source
-        if source == -2:
-            top = state.discard[-DISCARD_PICK:]
-            slot = top[random.below(len(top))]
-            state.discard.remove(slot)
-        else:
-            hand = sorted(state.hands[source])
-            slot = hand[random.below(len(hand))]
-            state.hands[source].remove(slot)
-            state.cards.disclose((slot,), taker)
-        state.hands[taker].append(slot)
-        state.notes.append(("taken", taker, source, slot))
-        if state.inventor[taker] == HEARTS and source >= 0:
-            drawn_before = len(state.hands[taker])
-            state.notes.append(("draw", taker, self._draw(state, taker, 2)))
-            state.taken = [slot] + state.hands[taker][drawn_before:]
-            if len(state.taken) > 2:
-                state.phase = Phase.GIVE_BACK  # the taker's hand is re-masked after it gives one back
-                return
-            state.taken = []
-        # The card taken is known to its former holder, or to all (from the discard pile).
-        self._remask(state, [taker])
-        state.taker, state.source = -1, -1
-        self._next_queen(state)
-
-    def _build(self, state: AstonishingState, seat: int, action: Any) -> None:
-        if isinstance(action, OnlyJokers):
-            state.cards.claim(Claim(seat, "only-jokers", tuple(sorted(state.hands[seat])), "King"))
-            state.notes.append(("only-jokers", seat, "King"))
-            return
-        installed = state.installed[seat][action.position]
-        for slot in action.scrap:
-            installed.remove(slot)
-            state.discard.append(slot)
-        state.cards.reveal(action.scrap)
-        for slot in action.slots:
-            state.hands[seat].remove(slot)
-            installed.append(slot)
-        state.cards.claim(Claim(seat, "install", action.slots))
-        state.notes.append(("build", seat, action.position, len(action.slots), action.scrap))
-
-    def _holds_seen(self, state: AstonishingState, seat: int) -> bool:
-        """Whether ``seat``'s hand holds a card everyone has seen (shown face up in a trade)."""
-        revealed = state.cards.revealed
-        return any(slot in revealed for slot in state.hands[seat])
-
-    def _remask(self, state: AstonishingState, seats: Sequence[int]) -> None:
-        """Re-mask the hands of ``seats`` (:meth:`CardState.remask`): their cards take new slots
-        only their owners can tell apart."""
-        for seat in seats:
-            state.cards.remask_hand(state.hands[seat], seat)
-
-    def _begin_discards(self, state: AstonishingState) -> None:
-        state.queue = []
-        # Those over six must discard down to six; with free_discard anyone holding a card may.
-        least = 0 if state.free_discard else HAND_LIMIT
-        state.discarding = [seat for seat in state.in_turn() if len(state.hands[seat]) > least]
-        state.phase = Phase.DISCARD
-        self._maybe_end_discards(state)
-
-    def _maybe_end_discards(self, state: AstonishingState) -> None:
-        if state.discarding:
-            return
-        state.discarding = [seat for seat in state.in_turn() if not state.hands[seat]] if state.deck else []
-        if state.discarding:
-            state.phase = Phase.REFILL
-            return
-        self._end_turn(state)
-
-    def _end_turn(self, state: AstonishingState) -> None:
-        if not state.final and not state.deadline and state.early_end and state.all_positions_filled():
-            state.phase = Phase.VOTE_END
-            return
-        self._next_turn(state)
-
-    def _begin_exhibition(self, state: AstonishingState) -> None:
-        state.last_action = list(state.action)
-        state.action = [""] * state.players
-        state.queue = []
-        state.phase = Phase.CHOOSE_EXHIBIT
-        state.notes.append(("exhibition",))
-
-    def apply_sealed(self, state: AstonishingState) -> None:
-        # Everyone's Queen or King lies face down: the descriptions begin, in turn.
-        state.notes = [("sealed",)]
-        state.queue = state.in_turn()
-        state.phase = Phase.DESCRIBE
-
-    def _next_jacks(self, state: AstonishingState) -> None:
-        while state.queue and not state.jacks[state.queue[0]]:
-            state.queue.pop(0)
-        if state.queue:
-            state.phase = Phase.JACKS
-            return
-        state.queue = [seat for seat in state.in_turn() if state.exhibit[seat] == "queen"]
-        self._next_exhibition_queen(state, first=True)
-
-    def _next_exhibition_queen(self, state: AstonishingState, first: bool = False) -> None:
-        if not first:
-            state.queue.pop(0)
-        while state.queue and not self._exhibition_queen_choices(state, state.queue[0]):
-            state.notes.append(("queen-skipped", state.queue[0]))
-            state.queue.pop(0)
-        if state.queue:
-            state.phase = Phase.EXHIBIT_QUEEN
-            return
-        state.queue = [seat for seat in state.in_turn() if state.exhibit[seat] == "king"]
-        self._next_exhibition_king(state)
-
-    def _next_exhibition_king(self, state: AstonishingState) -> None:
-        if state.queue:
-            state.phase = Phase.EXHIBIT_KING
-            return
-        state.phase = Phase.AUDITING
-        state.cards.audit(state.cards.deals)  # the deck's deal and every hand's re-mask of it
+        invention.next_turn(state)
 
     # -- encodings -----------------------------------------------------------------------------
 
@@ -1296,98 +440,7 @@ class Astonishing(Game[AstonishingState]):
         return decode_action(data)
 
     def encode_state(self, state: AstonishingState) -> Any:
-        encoded = {name: getattr(state, name) for name, _ in _FIELDS}
-        encoded["cards"] = state.cards.encode()
-        return encoded
+        return encode_state(state)
 
     def decode_state(self, data: Any) -> AstonishingState:
-        state = AstonishingState.__new__(AstonishingState)
-        for name, depth in _FIELDS:
-            setattr(state, name, _copy(data[name], depth))
-        state.cards = CardState.decode(data["cards"])
-        state.notes = []
-        return state
-
-    # -- presentation --------------------------------------------------------------------------
-
-    def describe_action(
-        self, state: AstonishingState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
-    ) -> str:
-        return typed.describe(state, player, action, knowledge, names)
-
-    def parse_action(
-        self, state: AstonishingState, player: int, text: str, knowledge: Knowledge, names: Sequence[str]
-    ) -> Any:
-        return typed.parse(self, state, player, text, knowledge, names)
-
-    def group_choices(
-        self, state: AstonishingState, player: int, actions: Sequence[Any], texts: Sequence[str]
-    ) -> list[ChoiceGroup]:
-        return views.group_choices(actions, texts)
-
-    def card_text(self, state: AstonishingState, name: str) -> str:
-        return card_text(name)
-
-    def round_label(self, state: AstonishingState) -> str | None:
-        return f"turn {state.turn}" if state.turn else None
-
-    def narrate(self, before: AstonishingState, event: Event, after: AstonishingState, names: Sequence[str]) -> list[str]:
-        return views.narrate(before, event, after, names)
-
-    def narrate_private(
-        self, before: AstonishingState, event: Event, after: AstonishingState, viewer: int, knowledge: Knowledge,
-        names: Sequence[str],
-    ) -> list[str]:
-        return views.narrate_private(before, event, after, viewer, knowledge, names)
-
-    def panels(self, state: AstonishingState, viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
-        return views.panels(state, viewer, knowledge, names)
-
-    def help_text(self) -> str:
-        return views.HELP
-
-    info_commands = views.INFO_COMMANDS
-
-    def explain(self, state: AstonishingState, viewer: int | None, text: str, names: Sequence[str]) -> list[str] | None:
-        return views.explain(state, viewer, text, names)
-
-
-def _kind(state: AstonishingState, slot: int, knowledge: Knowledge | None) -> str:
-    """What a slot is to a player: its card, ``joker`` for either Joker (they play alike), or
-    ``#slot`` while it can't see it."""
-    name = state.value(slot, knowledge or {})
-    if name is None:
-        return f"#{slot}"
-    return "joker" if is_joker(name) else name
-
-
-def _kinds(state: AstonishingState, slots: Sequence[int], knowledge: Knowledge | None) -> tuple[str, ...]:
-    return tuple(sorted(_kind(state, slot, knowledge) for slot in slots))
-
-
-def _distinct(
-    state: AstonishingState, choices: Sequence[tuple[int, ...]], knowledge: Knowledge | None
-) -> list[tuple[int, ...]]:
-    """``choices`` of slots, less those that differ from an earlier one only in which Joker they
-    hold (to the player both are the same card); all of them when ``knowledge`` is ``None``."""
-    if knowledge is None:
-        return list(choices)
-    seen: set[tuple[str, ...]] = set()
-    result = []
-    for choice in choices:
-        kinds = _kinds(state, choice, knowledge)
-        if kinds not in seen:
-            seen.add(kinds)
-            result.append(choice)
-    return result
-
-
-def _one_or_two(state: AstonishingState, slots: Sequence[int], knowledge: Knowledge | None) -> list[tuple[int, ...]]:
-    """One or two of ``slots``, each increasing (see :func:`_distinct`)."""
-    ordered = sorted(slots)
-    return _distinct(state, [(slot,) for slot in ordered] + list(combinations(ordered, 2)), knowledge)
-
-
-def _joker(state: AstonishingState, slot: int, knowledge: Knowledge) -> bool:
-    name = state.value(slot, knowledge)
-    return name is not None and is_joker(name)
+        return decode_state(data)

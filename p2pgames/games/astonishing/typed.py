@@ -42,7 +42,7 @@ why (a card not in your hand, a descriptor no installed card gives, …).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from p2pgames.engine import IllegalAction, Knowledge, MalformedAction
 
@@ -81,10 +81,10 @@ from p2pgames.games.astonishing.actions import (
     Withdraw,
 )
 from p2pgames.games.astonishing.cards import INVENTORS, SUITS, card_text, is_joker, parse_card
+from p2pgames.games.astonishing.hands import joker_refusal
+from p2pgames.games.astonishing.invention import ROOM_REFUSAL
+from p2pgames.games.astonishing.rules import Astonishing, AstonishingState, inventor_refusal
 from p2pgames.words import joined
-
-if TYPE_CHECKING:
-    from p2pgames.games.astonishing.rules import Astonishing, AstonishingState
 
 __all__ = ["describe", "parse", "inventor_choice", "inventor_named"]
 
@@ -214,8 +214,6 @@ def inventor_named(text: str) -> int | None:
 def _inventor_problem(state: "AstonishingState", player: int, suit: int, names: Sequence[str], legal: Sequence[Any]) -> str:
     """Why ``player`` can't choose the Inventor of ``suit`` now, in the rules' words, and which
     Inventors are left to choose."""
-    from p2pgames.games.astonishing.rules import inventor_refusal
-
     reason = inventor_refusal(state, player, suit, names) or "that Inventor can't be chosen now"
     left = [inventor_choice(action.suit) for action in legal if isinstance(action, ChooseInventor)]
     return f"{reason}: choose {joined(left, conjunction='or')}" if left else reason
@@ -300,8 +298,6 @@ def parse(
                 raise IllegalAction(player, f"{card.upper()} is not in your hand")
     if "joker" in (word.removeprefix("down:") for word in wanted[1:]):
         # Never on the list, so the list alone wouldn't say why: in the rules' words.
-        from p2pgames.games.astonishing.rules import joker_refusal
-
         if verb == "build" and any(isinstance(action, Build) for action in legal):
             raise IllegalAction(player, joker_refusal("installed"))
         if verb == "discard" and any(isinstance(action, DiscardCard) for action in legal):
@@ -311,8 +307,6 @@ def parse(
         and _canonical(describe(state, player, action, knowledge, names)) == from_hand
         for action in legal
     ):
-        from p2pgames.games.astonishing.rules import ROOM_REFUSAL
-
         raise IllegalAction(player, ROOM_REFUSAL)
     if verb == "describe" and any(isinstance(action, Describe) for action in legal):
         raise IllegalAction(player, _describe_problem(game, state, player, knowledge))

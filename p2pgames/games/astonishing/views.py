@@ -7,7 +7,6 @@ cards each position holds. Nothing here changes a state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from p2pgames.engine import (
@@ -20,8 +19,10 @@ from p2pgames.games.astonishing import typed
 from p2pgames.games.astonishing.actions import Answer, Build, BuyResources, Describe, Offer, ReplacePart, SwayCrowd
 from p2pgames.games.astonishing.cards import (
     ACE_WORTH,
+    FAIR_QUEENS,
     INVENTORS,
     POSITIONS,
+    QUEENS,
     SUITS,
     SUIT_SYMBOLS,
     card_text,
@@ -44,9 +45,6 @@ __all__ = [
     "explain",
     "INFO_COMMANDS",
     "panels",
-    "queen_help",
-    "exhibition_queen_help",
-    "result_summary",
     "card_of",
     "description_of",
     "inventor_sheets",
@@ -55,31 +53,6 @@ __all__ = [
 WIDTH = PANEL_WIDTH  # every panel line fits it (see engine.PANEL_WIDTH)
 
 
-@dataclass(frozen=True, slots=True)
-class Power:
-    """A Queen's effect: its name on the Inventor sheet, and what it does in a few words (short
-    enough for a panel line after ``"Fair Queen: "``)."""
-
-    name: str
-    does: str
-
-    def __str__(self) -> str:
-        return f"{self.name}: {self.does}"
-
-
-# By suit: the Invention Queens, then the Exhibition Queens.
-QUEENS = (
-    Power("Capture Resources", "draw 2, or draw 1 and take 1 at random from a rival"),
-    Power("Buy Resources", "discard 0–2 cards, then draw one more than discarded"),
-    Power("Finagle Resources", "take 1 at random from a rival, draw 2, give 1 back"),
-    Power("Beg, Borrow and Steal", "draw 1 + 1 at random from a rival or top 5 discards"),
-)
-FAIR_QUEENS = (
-    Power("Intimidate", "a position of yours counts 2 more (to 15)"),
-    Power("Replacement Part", "swap an installed ♦ for a card from your hand"),
-    Power("Sway the Crowd", "turn one die 1 or 2 up or down"),
-    Power("Saboteur's Gambit", "an installed ♠ worth 7 or less stops counting"),
-)
 POSITION_NAMES = ("form", "workings", "wonder")
 EXHIBITION_PHASES = frozenset({
     "choose-exhibit", "describe", "vote", "dice", "unseal", "revealing", "jacks", "reroll", "exhibit-queen",
@@ -116,16 +89,6 @@ Cards: 7d, 10h, as (ace of spades), joker. Your own suit's Ace is worth 11 to yo
 Type a choice, its number, or Tab to complete; say TEXT talks to the table."""
 
 
-def queen_help(suit: int) -> str:
-    """The Invention Queen of ``suit``: its name and what it does."""
-    return str(QUEENS[suit])
-
-
-def exhibition_queen_help(suit: int) -> str:
-    """The Exhibition Queen of ``suit``: its name and what it does."""
-    return str(FAIR_QUEENS[suit])
-
-
 def king_help(suit: int) -> str:
     """What the King of ``suit`` does at the fair (short enough for a panel line after
     ``"King: "``)."""
@@ -140,12 +103,6 @@ def card_of(state: "AstonishingState", slot: int, knowledge: Knowledge) -> str:
 
 def _cards(count: int) -> str:
     return "a card" if count == 1 else f"{count} cards"
-
-
-def result_summary(state: "AstonishingState", scores: Sequence[int], winners: Sequence[int]) -> str:
-    best = scores[winners[0]]
-    who = "a tie" if len(winners) > 1 else "the winner"
-    return f"{best} Acclaim ({who}); demonstration number {state.demonstration}"
 
 
 def description_of(state: "AstonishingState", seat: int, names: Sequence[str]) -> str:

@@ -13,10 +13,10 @@ holder of the hand never chooses it.
 
 Moves go through the checked :meth:`Game.apply`: :func:`act` and :func:`simultaneous` take actions,
 :func:`play` and :func:`play_all` take them typed (``play(t, 0, "offer 7d")``, parsed by
-``GAME.parse_action`` with the seat's knowledge); :func:`seal` seals the exhibition actions (the
+``PRESENTATION.parse_action`` with the seat's knowledge); :func:`seal` seals the exhibition actions (the
 table keeps them and opens them after the dice); :func:`describe_all` and :func:`finish` run
 on with the seats' first legal choices. Every event's log lines are kept in ``table.lines``, and
-each seat's private ones (``GAME.narrate_private``, with its knowledge then) in
+each seat's private ones (``PRESENTATION.narrate_private``, with its knowledge then) in
 ``table.private[seat]``.
 """
 
@@ -29,6 +29,7 @@ from p2pgames.engine import ChanceOutcome, LocalTable, Sealed, Simultaneous
 from p2pgames.games.astonishing import GAME
 from p2pgames.games.astonishing.actions import ChooseAction, ChooseInventor
 from p2pgames.games.astonishing.cards import DECK, card_text
+from p2pgames.games.astonishing.presentation import PRESENTATION
 from p2pgames.games.astonishing.rules import CLUBS, DIAMONDS, HEARTS, SPADES, AstonishingState, Phase
 
 __all__ = [
@@ -64,9 +65,9 @@ class ScenarioTable(LocalTable):
     def feed(self, event) -> None:
         before = self.state
         super().feed(event)
-        self.lines.extend(GAME.narrate(before, event, self.state, self.names))
+        self.lines.extend(PRESENTATION.narrate(before, event, self.state, self.names))
         for seat, lines in enumerate(self.private):
-            lines.extend(GAME.narrate_private(before, event, self.state, seat, self.knowledge[seat], self.names))
+            lines.extend(PRESENTATION.narrate_private(before, event, self.state, seat, self.knowledge[seat], self.names))
 
     def _seed(self) -> bytes:
         if not self.planned:
@@ -207,8 +208,8 @@ def seal(t: ScenarioTable, cards: Mapping[int, str] | None = None) -> None:
 
 
 def typed(t: ScenarioTable, seat: int, text: str) -> Any:
-    """The action ``text`` names for ``seat`` now (``GAME.parse_action`` with its knowledge)."""
-    return GAME.parse_action(t.state, seat, text, t.knowledge[seat], t.names)
+    """The action ``text`` names for ``seat`` now (``PRESENTATION.parse_action`` with its knowledge)."""
+    return PRESENTATION.parse_action(t.state, seat, text, t.knowledge[seat], t.names)
 
 
 def play(t: ScenarioTable, seat: int, text: str) -> None:
@@ -287,7 +288,7 @@ def panel_lines(t: ScenarioTable, viewer: int | None, title: str) -> list[str] |
     """The lines of ``viewer``'s panel whose title starts with ``title``, as text (``None``: no
     such panel)."""
     knowledge = t.knowledge[viewer] if viewer is not None else {}
-    for panel in GAME.panels(t.state, viewer, knowledge, t.names):
+    for panel in PRESENTATION.panels(t.state, viewer, knowledge, t.names):
         if panel.title.startswith(title):
             return ["".join(text for _, text in line) for line in panel.lines]
     return None
@@ -332,7 +333,7 @@ def legal(t: ScenarioTable, seat: int) -> list:
 
 def texts(t: ScenarioTable, seat: int) -> list[str]:
     """``seat``'s legal moves as it would type them."""
-    return [GAME.describe_action(t.state, seat, a, t.knowledge[seat], t.names) for a in legal(t, seat)]
+    return [PRESENTATION.describe_action(t.state, seat, a, t.knowledge[seat], t.names) for a in legal(t, seat)]
 
 
 def face(name: str) -> str:

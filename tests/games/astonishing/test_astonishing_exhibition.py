@@ -32,6 +32,7 @@ from p2pgames.games.astonishing.actions import (
     Vote,
 )
 from p2pgames.games.astonishing.bots import make_bot
+from p2pgames.games.astonishing.presentation import PRESENTATION
 
 from tests.games.astonishing.astonishing_scenarios import (
     CLUBS,
@@ -172,11 +173,11 @@ def test_the_exhibition_actions_are_not_in_the_public_state_or_the_log_before_th
     # The vote: still nothing of them, in the state, the log or anyone's panels.
     state = GAME.apply(t.state, SimultaneousActs(((0, Vote(2)), (1, Vote(0)), (2, Vote(0)))))
     assert state.phase == Phase.DICE and state.exhibit == ["", "", ""]
-    lines = t.lines + GAME.narrate(t.state, SimultaneousActs(((0, Vote(2)), (1, Vote(0)), (2, Vote(0)))), state, t.names)
+    lines = t.lines + PRESENTATION.narrate(t.state, SimultaneousActs(((0, Vote(2)), (1, Vote(0)), (2, Vote(0)))), state, t.names)
     assert not any("Queen" in line or "King" in line for line in lines), lines
     for viewer in (None, 0, 1, 2):
         knowledge = t.knowledge[viewer] if viewer is not None else {}
-        shown = " ".join(text for panel in GAME.panels(state, viewer, knowledge, t.names) for line in panel.lines for _, text in line)
+        shown = " ".join(text for panel in PRESENTATION.panels(state, viewer, knowledge, t.names) for line in panel.lines for _, text in line)
         assert "· queen" not in shown and "· king" not in shown, shown
 
 
@@ -238,7 +239,7 @@ def test_the_exhibition_actions_are_opened_after_the_dice_then_the_installed_car
         "bob: 1: 10♦ = 10 ✗; 2: 2♠ = 2 ✗; 3: 5♣ = 5 ✗",
         "carol: 1: 6♥ = 6 ✗; 2: 8♠ = 8 ✗; 3: 4♥ = 4 ✗",
     ]
-    players = {viewer: " ".join(text for line in GAME.panels(t.state, viewer, {}, t.names)[1].lines for _, text in line)
+    players = {viewer: " ".join(text for line in PRESENTATION.panels(t.state, viewer, {}, t.names)[1].lines for _, text in line)
                for viewer in (None,)}
     assert "· queen" in players[None] and players[None].count("· king") == 2
 

@@ -5,11 +5,11 @@ import textwrap
 
 from p2pgames.engine import PANEL_TITLE_WIDTH, PANEL_WIDTH
 from p2pgames.games.astonishing.cards import card_text, is_joker
+from p2pgames.games.astonishing.presentation import PRESENTATION
 
 from tests.games.astonishing.astonishing_scenarios import (
     CLUBS,
     DIAMONDS,
-    GAME,
     HEARTS,
     Phase,
     ScenarioTable,
@@ -42,7 +42,7 @@ def _hidden_texts(t, viewer=None):
 
 def _panel_text(t, viewer):
     knowledge = t.knowledge[viewer] if viewer is not None else {}
-    panels = GAME.panels(t.state, viewer, knowledge, t.names)
+    panels = PRESENTATION.panels(t.state, viewer, knowledge, t.names)
     return "\n".join(
         panel.title + "\n" + "\n".join("".join(text for _, text in line) for line in panel.lines) for panel in panels
     )
@@ -150,7 +150,7 @@ def test_the_fair_shows_who_has_described_then_the_dice_and_each_position_once_r
 
 
 def test_help_says_how_moves_are_typed():
-    text = GAME.help_text()
+    text = PRESENTATION.help_text()
     assert text.startswith("Astonishing! — build a contraption, then astonish the fair.")
     for example in ("offer 3d 7c", "answer 5d down:joker", "accept bob", "describe 3 9 - pitch Behold!"):
         assert example in text
@@ -258,7 +258,7 @@ def test_every_panel_line_fits_beside_the_titles_of_an_80_column_screen_through_
         nonlocal seen
         for viewer in (None, 0, 1, 2, 3):
             knowledge = t.knowledge[viewer] if viewer is not None else {}
-            for panel in GAME.panels(state, viewer, knowledge, long_names):
+            for panel in PRESENTATION.panels(state, viewer, knowledge, long_names):
                 # A title wrapped in the screen's gutter takes no more rows than its lines.
                 assert len(textwrap.wrap(panel.title, PANEL_TITLE_WIDTH)) <= max(len(panel.lines), 1), panel.title
                 for line in panel.lines:
@@ -293,19 +293,19 @@ def _entry(suit, position, number):
 
 def test_sheet_shows_an_inventor_sheet_in_full_yours_or_one_named():
     t = table(3)
-    mine = GAME.explain(t.state, 0, "sheet", t.names)
+    mine = PRESENTATION.explain(t.state, 0, "sheet", t.names)
     assert mine[0] == "Lady Calibrette Merchant's sheet (Clubs ♣):"
     assert mine[1].startswith("Queen — Capture Resources: draw 2, or draw 1 and take 1 at random from a rival.")
     assert mine[1].endswith("; King — 1 Acclaim per ♣ in a competitor's working positions.")  # as the workshop says
     assert mine[2].startswith("Form: 1 " + _entry(0, 0, 1) + "; 2 ")
     assert mine[2].endswith("; 11 (your Ace) " + _entry(0, 0, 11) + ".")
     assert [line[:9] for line in mine[2:]] == ["Form: 1 a", "Workings:", "Wonder: 1"]
-    assert GAME.explain(t.state, 0, "sheet smithering", t.names)[0] == "Albert Smithering's sheet (Spades ♠):"
-    assert GAME.explain(t.state, 0, "sheet a", t.names) == [
+    assert PRESENTATION.explain(t.state, 0, "sheet smithering", t.names)[0] == "Albert Smithering's sheet (Spades ♠):"
+    assert PRESENTATION.explain(t.state, 0, "sheet a", t.names) == [
         "'a' could be Abimbola Kayin or Albert Smithering: type more of the name."
     ]
-    assert GAME.explain(t.state, None, "sheet", t.names) == [
+    assert PRESENTATION.explain(t.state, None, "sheet", t.names) == [
         "Name the Inventor whose sheet to show: sheet hearts, sheet Albert Smithering."
     ]
-    assert GAME.explain(t.state, 0, "sheets", t.names) is None
-    assert ("sheet [INVENTOR]", GAME.info_commands[0][1]) == GAME.info_commands[0]
+    assert PRESENTATION.explain(t.state, 0, "sheets", t.names) is None
+    assert ("sheet [INVENTOR]", PRESENTATION.info_commands[0][1]) == PRESENTATION.info_commands[0]

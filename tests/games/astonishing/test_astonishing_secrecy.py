@@ -24,11 +24,11 @@ import pytest
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.engine import Act, LocalTable, SimultaneousActs
 from p2pgames.engine.conformance import play_random_game
-from p2pgames.games import _Delegating  # (until the game's presentation is its own)
 from p2pgames.games import get_game
 from p2pgames.games.astonishing import GAME as ASTONISHING
 from p2pgames.games.astonishing.actions import Accept, Answer, Build, ChooseAction, GiveBack, Offer
 from p2pgames.games.astonishing.bots import make_bot
+from p2pgames.games.astonishing.presentation import PRESENTATION
 from p2pgames.net import play_table
 from p2pgames.session import Session
 
@@ -258,5 +258,5 @@ def test_in_random_games_no_card_put_out_of_sight_is_one_another_seat_can_tell(p
 def test_random_games_conform_no_card_put_out_of_sight_is_traceable(players, seed):
     # The conformance check refuses any legal action that hides a card a seat can tell (also in
     # the every-game check and tests/games/astonishing's conformance games: two seeds here).
-    report = play_random_game(_Delegating.of(ASTONISHING), ASTONISHING.ruleset(players), seed, exhaustive=False)
+    report = play_random_game(PRESENTATION, ASTONISHING.ruleset(players), seed, exhaustive=False)
     assert report.result is not None

@@ -38,11 +38,11 @@ from p2pgames.games.astonishing.actions import (
     Vote,
     Withdraw,
 )
+from p2pgames.games.astonishing.presentation import PRESENTATION
 
 from tests.games.astonishing.astonishing_scenarios import (
     CLUBS,
     DIAMONDS,
-    GAME,
     HEARTS,
     SPADES,
     Phase,
@@ -67,7 +67,7 @@ def reads(t, seat, text, action):
     that reads back as it."""
     assert typed(t, seat, text) == action
     assert typed(t, seat, "  " + text.upper().replace(" ", "   ") + " ") == action
-    printed = GAME.describe_action(t.state, seat, action, t.knowledge[seat], t.names)
+    printed = PRESENTATION.describe_action(t.state, seat, action, t.knowledge[seat], t.names)
     assert typed(t, seat, printed) == action
 
 
@@ -231,7 +231,7 @@ def test_describe_with_a_pitch_and_the_exhibition_choice():
     seal(t, {0: "queen"})
     reads(t, 0, "describe 3 4 -", Describe((3, 4, 0)))
     assert typed(t, 0, "describe 9 4 - pitch Behold the age of steam!") == Describe((9, 4, 0), "Behold the age of steam!")
-    printed = GAME.describe_action(t.state, 0, Describe((9, 4, 0), "Behold!"), {}, t.names)
+    printed = PRESENTATION.describe_action(t.state, 0, Describe((9, 4, 0), "Behold!"), {}, t.names)
     assert printed == "describe 9 4 - pitch Behold!" and typed(t, 0, printed) == Describe((9, 4, 0), "Behold!")
     describe_all(t)
     reads(t, 0, "vote bob", Vote(1))
