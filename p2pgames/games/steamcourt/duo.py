@@ -11,22 +11,22 @@ The Duo variant is the one-table game with three changes, each a small hook in `
 * the winner (:func:`result`): the most points (``duo_win`` ``points``), or the player who goes out
   first in the 4th quarter, who would climb to the Queen (``duo_win`` ``queen``, I50).
 
-Everything here reads the state and never changes it.
+Everything here reads the state and never changes it. The ladder's panel and the variant's help are
+the views' (``views.py``: :func:`~.views.duo_ladder_panel`, :data:`~.views.DUO_HELP`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
-from p2pgames.engine import GameOver, Panel
+from p2pgames.engine import GameOver
 
-from p2pgames.games.steamcourt.cards import CHARACTER_TITLE, DECK, KIND, NUMBER, NUMBERED
-from p2pgames.engine import wrap_segments
+from p2pgames.games.steamcourt.cards import DECK, KIND, NUMBER, NUMBERED
 
 if TYPE_CHECKING:
-    from p2pgames.games.steamcourt.rules import SteamCourtState
+    from p2pgames.games.steamcourt.state import SteamCourtState
 
-__all__ = ["DUO_DECK", "LADDER", "characters", "result", "ladder_panel", "QUEEN_RUNG", "HELP"]
+__all__ = ["DUO_DECK", "LADDER", "characters", "result", "QUEEN_RUNG"]
 
 # Before dealing, remove all of the 1s and 2s from the deck.
 DUO_DECK: tuple[str, ...] = tuple(
@@ -52,40 +52,3 @@ def result(state: "SteamCourtState") -> GameOver | None:
     # The first out of the 4th quarter climbs to the Queen; the other takes the General (I50).
     scores = tuple(QUEEN_RUNG if player == first else QUEEN_RUNG - 1 for player in range(state.players))
     return GameOver(scores, (first,), "Engineer to the Queen: first out in the 4th quarter")
-
-
-def ladder_panel(state: "SteamCourtState", names: Sequence[str]) -> Panel:
-    """This quarter's two rungs of the Duo ladder, the next one (once the game is over: who climbed
-    to it), and the win condition: two lines (the whole ladder is in help)."""
-    quarter = max(1, min(state.quarter, 4))
-    table = state.tables[0]
-    holders = dict(zip(table.characters, table.seats)) if state.quarter else {}
-    rungs: list[tuple[str, str]] = [("dim", "Q4:" if state.phase == "over" else "now:")]
-    held = [character for character in LADDER if character in holders]
-    for character in held:
-        comma = "," if character != held[-1] else ""
-        rungs.append(("bold", f"{CHARACTER_TITLE[character]} ({names[holders[character]][:12]}){comma}"))
-    nxt = CHARACTER_TITLE[LADDER[quarter + 1]]
-    if state.phase == "over":
-        first = state.going_out_order()[0]
-        rungs.append(("", f"· {names[first][:12]} out first: up to the {nxt}"))
-    else:
-        rungs.append(("", f"· first out climbs to the {nxt}"))
-    goal = (
-        "goal: Engineer to the Queen (go out first in the 4th quarter)"
-        if state.duo_win == "queen"
-        else "goal: the most points (start token + gear tokens)"
-        if state.scores_start()
-        else "goal: the most gear tokens (start tokens only seat)"
-    )
-    lines = [*wrap_segments(rungs), (("dim", goal),)]
-    return Panel("The Duo ladder", tuple(lines))
-
-
-HELP = """\
-Duo (2 players, no 1s or 2s): you start as the Tea Boy and the Plague Doctor;
-the first player out each quarter takes the next character on the ladder
-(Plague Doctor, Alchemist, Duke, General), the other the lower of the next
-quarter's two. Win by gear points (the gear tokens; the start tokens 11 and 6
-only seat you; start_tokens=seat scores tokens 1 and 2 as well), or
-(duo_win=queen) by going out first in the 4th quarter: Engineer to the Queen."""

@@ -1,5 +1,5 @@
 """The places in the flow of the court's rules (``rules.py`` draws the flow), apart so that the
-typed-move reader, which ``rules.py`` imports, can name them too."""
+state, the characters' records and the typed-move reader name them as the rules do."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from p2pgames.games.steamcourt.phases import Phase
 from p2pgames.games.steamcourt.rulebook import Character, Draw, Gift, Inspection, Rulebook, Service
 
 if TYPE_CHECKING:
-    from p2pgames.games.steamcourt.rules import SteamCourtState, Table
+    from p2pgames.games.steamcourt.state import SteamCourtState, Table
 
 __all__ = ["PUBLISHED"]
 

@@ -14,17 +14,25 @@ rulebook's words are a rule of their own (who may receive a gift: :attr:`Gift.re
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple, Protocol
 
 from p2pgames.games.steamcourt.phases import Phase
 
-if TYPE_CHECKING:
-    from p2pgames.games.steamcourt.rules import Table
-
 __all__ = ["CardWords", "Character", "Draw", "DrawPrivilege", "Gift", "Inspection", "Rulebook", "Service"]
 
+
+class Seating(Protocol):
+    """What a rulebook's records read of a table (a :class:`~.state.Table`, named by what it offers:
+    the state holds its rulebook, so this module doesn't import the state): who sits in each
+    position, and who plays which character."""
+
+    seats: list[int]
+
+    def character_of(self, player: int) -> str: ...
+
+
 #: The players a gift may go to, given the table and the giver, in seat order.
-Receivers = Callable[["Table", int], list[int]]
+Receivers = Callable[[Seating, int], list[int]]
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,7 @@
 """The rules of Steam Court as a pure state machine (see ``RULES.md`` beside this file).
 
-The state is public: who sits where, which slot lies where (hands, the Court Hand, the machine —
-the current trick —, the discard pile), the tokens, and what has been used. Card values live in
-``state.cards.revealed`` once public; a player's view of hidden cards is its *knowledge*. A quarter
-is one deal of the whole deck (plus any re-shuffles of its piles), audited and retired at the end.
-
-Players are engine seats ``0 … n-1`` and never change; *positions* are the character seats at a
-table, ``0`` the preeminent (the Queen), clockwise in rank order. A table (:class:`Table`) holds its
-characters, who sits in each position, its deck's piles, its trick and its phase, so a second table
-(the Party variant) is a second :class:`Table`; hands, tokens and powers are kept by player.
+The state — who sits where, which slot lies where, the tokens, what has been used — is
+:mod:`.state`'s: a :class:`~.state.SteamCourtState` with a :class:`~.state.Table` for each table.
 
 Flow of a quarter at a table (``table.phase``)::
 
@@ -37,32 +30,29 @@ from p2pgames.engine import (
     CardOperations,
     CardState,
     Chance,
-    ChoiceGroup,
     Claim,
     Concealment,
     DeterministicRandom,
-    Event,
     Game,
     GameOver,
-    GameState,
     IllegalAction,
     Knowledge,
-    Panel,
     ReactionWindow,
     Ruleset,
     RulesetError,
     RulesetOption,
     RuleViolation,
-    StandingAnswer,
     Step,
     Turn,
 )
 
-from p2pgames.games.steamcourt import duo, solo_views, typed, views
+from p2pgames.games.steamcourt import duo
 from p2pgames.games.steamcourt.phases import Phase
 from p2pgames.games.steamcourt.published import PUBLISHED
 from p2pgames.games.steamcourt.rulebook import Character, Draw, Gift, Rulebook, Service
+from p2pgames.games.steamcourt.scoring import party_result_summary, result_summary
 from p2pgames.games.steamcourt.solo_game import SOLO_GAME
+from p2pgames.games.steamcourt.state import SteamCourtState, Table, new_table
 from p2pgames.games.steamcourt.actions import (
     Bestow,
     Coup,
@@ -109,7 +99,7 @@ from p2pgames.games.steamcourt.cards import (
     party_characters,
 )
 
-__all__ = ["SteamCourt", "SteamCourtState", "Table", "Phase", "QUARTERS", "ONE_POINT_POWERS", "NOT_THIS_QUARTER"]
+__all__ = ["SteamCourt", "SteamCourtState", "Table", "Phase", "QUARTERS", "ONE_POINT_POWERS", "CLI_VARIANTS"]
 
 QUARTERS = 4
 # The power on the back of each quarter's 1-point gear token (RULES.md, I8).
@@ -126,6 +116,15 @@ DUO_WINS = ("points", "queen")
 # 1…n scored as before. ``seat`` only where start tokens are scored: the court with gear tokens and
 # the Duo variant's points.
 START_TOKENS = ("character", "seat")
+# The variants offered on the command line (``--variant NAME``; ``--solo`` is ``solo``): the ruleset
+# options each sets, what it is, and the number of players when ``--players`` isn't given
+# (:attr:`SteamCourt.cli_variants`).
+CLI_VARIANTS: dict[str, dict[str, Any]] = {
+    "party": {"options": {"variant": "party"}, "about": "Royal and Renegade tables, 7–12 players", "players": 8},
+    "duo": {"options": {"variant": "duo"}, "about": "two players climbing the character ladder", "players": 2},
+    "clock": {"options": {"scoring": "clock"}, "about": "Clock Climbing scoring, 2–6 players"},
+    "solo": {"options": {"variant": "solo"}, "about": "one player against the Court Hand", "players": 1},
+}
 
 
 # The kinds of move each table phase takes, and what a player is told who tries another
@@ -147,318 +146,6 @@ _PHASE_KINDS: dict[str, tuple[frozenset, str]] = {
     Phase.HOARD: (frozenset({Hoard}), "hoard or leave the Court Hand"),
     Phase.INSPECT: (frozenset({Inspect, Pass}), "inspect a player or pass"),
 }
-# The windows that offer "not this quarter" (:meth:`SteamCourt.standing_answer`), by the power each
-# asks about (RULES.md, I28).
-_STANDING_POWERS = {Phase.STOP: "stop", Phase.RETRIEVE: "retrieve", Phase.STEAL: "steal"}
-NOT_THIS_QUARTER = "not this quarter"  # the standing answer's label, as the list of choices shows it
-
-
-class Table:
-    """One table: its characters and players by position, its deck's piles, trick and phase.
-
-    Lays in the machine are lists ``[player, slots, value, quantity, multiplier]`` (multiplier
-    -1: none; a Masterstroke's value is :data:`MASTERSTROKE_VALUE`), oldest first: the last one
-    is the card or set to beat.
-    """
-
-    __slots__ = (
-        "characters",
-        "seats",
-        "phase",
-        "deals",
-        "court",
-        "discard",
-        "stacks",
-        "lays",
-        "turn",
-        "passed",
-        "heard",
-        "moves",
-        "asking",
-        "privilege",
-        "actor",
-        "focus",
-        "received",
-        "seen",
-        "out",
-        "drawn",
-        "pile",
-        "returns",
-    )
-
-    characters: list[str]  # by position, preeminent first
-    seats: list[int]  # the player in each position
-    phase: str
-    deals: list[int]  # this quarter's deals: the deal of the deck, then re-shuffles of its piles
-    court: list[int]  # the Court Hand
-    discard: list[int]  # the discard pile (cleared tricks, discarded cards), oldest first
-    stacks: list[list[int]]  # gear tokens by quarter, bottom first (the top is the last)
-    lays: list[list]  # the machine: the current trick's lays, oldest first
-    turn: int  # the player whose turn it is to lay or pass (-1: nobody)
-    passed: list[int]  # players who passed this trick, in order
-    heard: list[int]  # by player: ``moves`` when they last passed or declined to unpass
-    moves: int  # lays that stood in this trick (not stopped)
-    asking: list[int]  # players a window still waits for (coup), or still to ask (trick end)
-    privilege: int  # position whose Beginning of Quarter privilege is being exercised
-    actor: int  # the player of the current sub-step (a privilege, a window, a dive …)
-    focus: list[int]  # slots being revealed for a check (a coup, a dive's card, a discard)
-    received: list[int]  # slots given to players this quarter (the Tea Boy keeps them)
-    # [slot, seat]: a hidden card in a hand or the Court Hand that ``seat`` was shown (a gift's
-    # giver, the Inspector) or held (the Tea Boy's traded cards), this quarter
-    seen: list[list[int]]
-    out: list[int]  # players in the order they went out this quarter
-    drawn: list[int]  # cards drawn by a dive or the plague that may still be put back
-    pile: str  # the pile of a dive: "court" or "discard"
-    returns: int  # how many drawn cards may still be put back
-
-    def copy(self) -> "Table":
-        other = type(self).__new__(type(self))
-        other.characters = self.characters  # never changed in place
-        other.seats = self.seats[:]
-        other.phase = self.phase
-        other.deals = self.deals[:]
-        other.court = self.court[:]
-        other.discard = self.discard[:]
-        other.stacks = [stack[:] for stack in self.stacks]
-        other.lays = [[lay[0], lay[1][:], lay[2], lay[3], lay[4]] for lay in self.lays]
-        other.turn = self.turn
-        other.passed = self.passed[:]
-        other.heard = self.heard[:]
-        other.moves = self.moves
-        other.asking = self.asking[:]
-        other.privilege = self.privilege
-        other.actor = self.actor
-        other.focus = self.focus[:]
-        other.received = self.received[:]
-        other.seen = [pair[:] for pair in self.seen]
-        other.out = self.out[:]
-        other.drawn = self.drawn[:]
-        other.pile = self.pile
-        other.returns = self.returns
-        return other
-
-    def encode(self) -> dict:
-        # Spelled out (not a generic deep copy): states are encoded for every hash.
-        return {
-            "characters": self.characters[:],
-            "seats": self.seats[:],
-            "phase": self.phase,
-            "deals": self.deals[:],
-            "court": self.court[:],
-            "discard": self.discard[:],
-            "stacks": [stack[:] for stack in self.stacks],
-            "lays": [[lay[0], lay[1][:], lay[2], lay[3], lay[4]] for lay in self.lays],
-            "turn": self.turn,
-            "passed": self.passed[:],
-            "heard": self.heard[:],
-            "moves": self.moves,
-            "asking": self.asking[:],
-            "privilege": self.privilege,
-            "actor": self.actor,
-            "focus": self.focus[:],
-            "received": self.received[:],
-            "seen": [pair[:] for pair in self.seen],
-            "out": self.out[:],
-            "drawn": self.drawn[:],
-            "pile": self.pile,
-            "returns": self.returns,
-        }
-
-    @classmethod
-    def decode(cls, data: Mapping[str, Any]) -> "Table":
-        table = cls.__new__(cls)
-        table.characters = [str(name) for name in data["characters"]]
-        table.seats = list(data["seats"])
-        table.phase = data["phase"]
-        table.deals = list(data["deals"])
-        table.court = list(data["court"])
-        table.discard = list(data["discard"])
-        table.stacks = [list(stack) for stack in data["stacks"]]
-        table.lays = [[p, list(slots), v, q, m] for p, slots, v, q, m in data["lays"]]
-        table.turn = data["turn"]
-        table.passed = list(data["passed"])
-        table.heard = list(data["heard"])
-        table.moves = data["moves"]
-        table.asking = list(data["asking"])
-        table.privilege = data["privilege"]
-        table.actor = data["actor"]
-        table.focus = list(data["focus"])
-        table.received = list(data["received"])
-        table.seen = [[slot, seat] for slot, seat in data["seen"]]
-        table.out = list(data["out"])
-        table.drawn = list(data["drawn"])
-        table.pile = data["pile"]
-        table.returns = data["returns"]
-        return table
-
-    # -- questions -----------------------------------------------------------------------------
-
-    def character_of(self, player: int) -> str:
-        return self.characters[self.seats.index(player)]
-
-    @property
-    def winner(self) -> int:
-        """The player of the last lay: the trick's winner once it ends (a retrieve takes back a
-        loser's lay and a steal only cards, so it stays the winner until the machine is cleared)."""
-        return self.lays[-1][0]
-
-    @property
-    def quantity(self) -> int:
-        """How many cards the current trick is played with (0 before the lead)."""
-        return self.lays[0][3] if self.lays else 0
-
-
-class SteamCourtState(GameState):
-    """The public state. Mutable: :meth:`SteamCourt.apply` copies it, then changes the copy.
-
-    ``notes`` is not part of the public state: it records what the last event did, for
-    :meth:`SteamCourt.narrate`; nor is ``book``, the game's rulebook, which says what each
-    character does.
-    """
-
-    __slots__ = (
-        "players",
-        "scoring",
-        "variant",
-        "duo_win",
-        "start_tokens",
-        "cards",
-        "phase",
-        "quarter",
-        "tables",
-        "hands",
-        "start",
-        "gears",
-        "powers",
-        "clock",
-        "tricks",
-        "used",
-        "notes",
-        "book",
-    )
-
-    players: int
-    scoring: str  # "gears" or "clock"
-    variant: str  # "court", "party" or "duo" (Solo is a game of its own: solo_game.py)
-    duo_win: str  # the Duo variant's win condition: "points" or "queen"
-    start_tokens: str  # "character" (the printed numbers) or "seat" (positions 1…n) (I2)
-    cards: CardState
-    phase: str
-    quarter: int  # 1–4 (0 before the first)
-    tables: list[Table]
-    hands: list[list[int]]  # by player
-    start: list[int]  # start token by player (0 before seating)
-    gears: list[list[int]]  # gear tokens won by player, one per quarter
-    powers: list[list[list]]  # by player: 1-point token powers [kind, used]
-    clock: list[int]  # Clock Climbing: each player's space (distance from the start)
-    tricks: list[int]  # tricks won this quarter, by player
-    used: list[list[str]]  # by player: character powers used this quarter
-    notes: list[tuple]
-    book: Rulebook  # what the characters do (not part of the state: the game's rulebook)
-
-    def copy(self) -> "SteamCourtState":
-        other = type(self).__new__(type(self))
-        other.players = self.players
-        other.scoring = self.scoring
-        other.variant = self.variant
-        other.duo_win = self.duo_win
-        other.start_tokens = self.start_tokens
-        other.cards = self.cards.copy()
-        other.phase = self.phase
-        other.quarter = self.quarter
-        other.tables = [table.copy() for table in self.tables]
-        other.hands = [hand[:] for hand in self.hands]
-        other.start = self.start[:]
-        other.gears = [gears[:] for gears in self.gears]
-        other.powers = [[power[:] for power in powers] for powers in self.powers]
-        other.clock = self.clock[:]
-        other.tricks = self.tricks[:]
-        other.used = [used[:] for used in self.used]
-        other.notes = []
-        other.book = self.book
-        return other
-
-    # -- questions the rules, views and bots ask ----------------------------------------------
-
-    def table_of(self, player: int) -> Table:
-        tables = self.tables
-        if len(tables) == 1:
-            return tables[0]
-        for table in tables:
-            if player in table.seats:
-                return table
-        raise ValueError(f"seat {player} is at no table")  # pragma: no cover
-
-    def going_out_order(self) -> list[int]:
-        """The order players went out this quarter (at the game's end: the 4th), all tables',
-        the Royal table's first; kept from the quarter's end until the next quarter is dealt."""
-        return [player for table in self.tables for player in table.out]
-
-    def deck(self) -> tuple[str, ...]:
-        """The cards each quarter deals (to each table), as the rulebook says."""
-        return self.book.deck(self)
-
-    def value(self, slot: int, knowledge: Knowledge) -> str | None:
-        """The card in ``slot`` if it is public or in ``knowledge``, else ``None``."""
-        return self.cards.revealed.get(slot) or knowledge.get(slot)
-
-    def scores_start(self) -> bool:
-        """Whether start tokens count as points: always in the court, in the Duo variant only as
-        seat positions (its printed tokens, 11 and 6, only seat the players: I2)."""
-        return self.variant != "duo" or self.start_tokens == "seat"
-
-    def totals(self) -> list[int]:
-        """Each player's score so far: start token (if scored) plus gear tokens, less the points
-        paid (:meth:`points_paid`); or the clock's space."""
-        if self.scoring == "clock":
-            return self.clock[:]
-        if self.variant == "party":
-            # Party: a standing, not points: n for the Queen's seat down to 1 for the lowliest
-            # Renegade (the Royal table's seats, then the Renegade table's) (RULES.md, I25).
-            court = [player for table in self.tables for player in table.seats]
-            standing = [0] * self.players
-            for rank, player in enumerate(court):
-                standing[player] = self.players - rank
-            return standing
-        if not self.scores_start():
-            return [sum(self.gears[p]) - self.points_paid(p) for p in range(self.players)]
-        return [self.start[p] + sum(self.gears[p]) - self.points_paid(p) for p in range(self.players)]
-
-    def points_paid(self, player: int) -> int:
-        """Points taken off ``player``'s tokens in his score: none by the published rules (the
-        2015 rules' Character Auction: his winning bid)."""
-        return 0
-
-    def unpass_sources(self, player: int) -> list[str]:
-        """The ways ``player`` may still unpass this quarter."""
-        sources = []
-        if any(kind == "unpass" and not used for kind, used in self.powers[player]):
-            sources.append("token")
-        table = self.table_of(player)
-        if self.book[table.character_of(player)].unpasses and self.can_use(player, "unpass"):
-            sources.append("jester")
-        return sources
-
-    def can_use(self, player: int, power: str) -> bool:
-        """Whether ``player`` may still use his character's once-a-quarter ``power`` (``stop``,
-        ``retrieve``, ``steal``, ``dive``, ``plague``, ``pair``, ``unpass``): not used this quarter,
-        and he still holds cards (out of cards, out of the quarter: RULES.md, I14). Whether his
-        character has that power, and whether the moment offers it, is the caller's question."""
-        return power not in self.used[player] and bool(self.hands[player])
-
-    def ready(self, table: Table, power: str) -> int:
-        """The player at ``table`` whose character has once-a-quarter ``power`` (``stop``,
-        ``dive``, ``plague``) if he may still use it this quarter (:meth:`can_use`), else -1."""
-        holders = self.book.holders(power)
-        for player, character in zip(table.seats, table.characters):
-            if character in holders:
-                return player if self.can_use(player, power) else -1
-        return -1
-
-    def can_discard_two(self, player: int) -> bool:
-        return len(self.hands[player]) >= 2 and any(
-            kind == "discard" and not used for kind, used in self.powers[player]
-        )
 
 
 # Steps and actions offered again and again are built once.
@@ -486,7 +173,7 @@ class SteamCourt(Game[SteamCourtState]):
     # table's ``seen`` state key, I51), 4 since retired deals leave the card state (its
     # ``next_deal`` key): every variant's, Solo's too (it played edition 1 until then).
     rules_edition = 4
-    cli_variants = views.CLI_VARIANTS
+    cli_variants = CLI_VARIANTS
     min_players = 1
     max_players = 12
     options = (
@@ -753,13 +440,13 @@ class SteamCourt(Game[SteamCourtState]):
         if state.variant == "party":
             # The Royal table's first player out in the 4th quarter wins (RULES.md, I25).
             winner = state.tables[0].seats[0]
-            return GameOver(tuple(scores), (winner,), views.party_result_summary(state, winner))
+            return GameOver(tuple(scores), (winner,), party_result_summary(state, winner))
         best = max(scores)
         tied = [p for p in range(state.players) if scores[p] == best]
         # Ties: the tied player who went out first in the fourth quarter wins (RULES.md, I10).
         order = state.going_out_order()
         winner = min(tied, key=lambda p: order.index(p) if p in order else len(order))
-        return GameOver(tuple(scores), (winner,), views.result_summary(state, winner, len(tied)))
+        return GameOver(tuple(scores), (winner,), result_summary(state, winner, len(tied)))
 
     # -- legal actions -------------------------------------------------------------------------
 
@@ -825,25 +512,6 @@ class SteamCourt(Game[SteamCourtState]):
         if phase == Phase.INSPECT:
             return [Inspect(p) for p in table.seats if p != player] + [_PASS]
         return []
-
-    def standing_answer(self, state: SteamCourtState, player: int, knowledge: Knowledge) -> StandingAnswer | None:
-        """"not this quarter" in the General's stop window, the Time Traveler's retrieve window and
-        the Pirate's steal window (RULES.md, I28): a pass now, and the player's own peer passes
-        every later window of that power by itself until the quarter ends. It stays on that peer:
-        the others see ordinary passes, so nobody learns the threat is gone.
-
-        The key is the power and the quarter number, so it lapses when the next quarter is dealt.
-        A player holds one character a quarter (at either Party table), so the power names his
-        windows. A coup re-deals the same quarter, but only right after a deal, before any trick
-        at that table: no answer at that table can predate it (and the other Party table plays
-        on, its answers standing)."""
-        if state.cards.pending or state.phase != Phase.PLAYING:
-            return None
-        table = state.table_of(player)
-        power = _STANDING_POWERS.get(table.phase)
-        if power is None or player != table.actor:
-            return None
-        return StandingAnswer(NOT_THIS_QUARTER, _PASS, (power, state.quarter))
 
     def _privilege(self, table: Table, player: int) -> Any:
         """The Beginning of Quarter privilege of ``player``'s character (asked in its phase)."""
@@ -2022,56 +1690,6 @@ class SteamCourt(Game[SteamCourtState]):
         state.book = self.book
         return state
 
-    # -- presentation --------------------------------------------------------------------------
-
-    def describe_action(
-        self, state: SteamCourtState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
-    ) -> str:
-        return views.describe_action(state, player, action, knowledge, names)
-
-    def parse_action(
-        self, state: SteamCourtState, player: int, text: str, knowledge: Knowledge, names: Sequence[str]
-    ) -> Any:
-        """The action ``text`` names, typed as :meth:`describe_action` prints it, checked by
-        :meth:`check_action`; MalformedAction for text that is no Steam Court move, IllegalAction
-        with the reason for a move the rules refuse now (``typed.py``)."""
-        return typed.parse_court(self, state, player, text, knowledge, names)
-
-    def group_choices(
-        self, state: SteamCourtState, player: int, actions: Sequence[Any], texts: Sequence[str]
-    ) -> list[ChoiceGroup]:
-        """A Multiplier's counts, a gift's receivers, the Discard-two token's pairs and a dive's
-        cards each on one line; when those lines are still more than ten, a hand's lays one line
-        per card named first, each with its lines as parts (:func:`views.group_choices`)."""
-        return views.group_choices(actions, texts)
-
-    def card_text(self, state: SteamCourtState, name: str) -> str:
-        return views.card_shown(state, name)
-
-    def round_label(self, state: SteamCourtState) -> str | None:
-        return f"quarter {state.quarter}" if state.quarter else None
-
-    def narrate(self, before: SteamCourtState, event: Event, after: SteamCourtState, names: Sequence[str]) -> list[str]:
-        return views.narrate(before, event, after, names)
-
-    def narrate_private(
-        self, before: SteamCourtState, event: Event, after: SteamCourtState, viewer: int, knowledge: Knowledge,
-        names: Sequence[str],
-    ) -> list[str]:
-        return views.narrate_private(before, event, after, viewer, knowledge, names)
-
-    def panels(
-        self, state: SteamCourtState, viewer: int | None, knowledge: Knowledge, names: Sequence[str]
-    ) -> list[Panel]:
-        result = views.panels(self, state, viewer, knowledge, names)
-        if state.variant == "duo":
-            # Under the header; once the game is over, under the final standings.
-            result.insert(2 if state.phase == Phase.OVER else 1, duo.ladder_panel(state, names))
-        return result
-
-    def help_text(self) -> str:
-        return "\n\n".join((views.HELP, views.PARTY_HELP, duo.HELP, solo_views.HELP))
-
 
 # -- helpers -----------------------------------------------------------------------------------
 
@@ -2094,37 +1712,6 @@ def _lay(slots: tuple[int, ...], value: int, quantity: int, multiplier: int | No
 def _two_at_court(players: Any, options: Mapping[str, Any]) -> bool:
     """Two players at one table scoring gear tokens: start tokens go by seat unless asked (I2)."""
     return players == 2 and options.get("variant") == "court" and options.get("scoring", "gears") == "gears"
-
-
-def new_table(
-    characters: Sequence[str], seats: list[int], stacks: list[list[int]], players: int, table_type: type[Table] = Table
-) -> Table:
-    """A table of ``characters`` (seat order) seating ``seats``, with gear token ``stacks``, before
-    its first deal (its phase ``done``); ``table_type`` a subclass with fields of its own sets them."""
-    table = table_type.__new__(table_type)
-    table.characters = list(characters)
-    table.seats = seats
-    table.phase = Phase.DONE
-    table.deals = []
-    table.court = []
-    table.discard = []
-    table.stacks = stacks
-    table.lays = []
-    table.turn = -1
-    table.passed = []
-    table.heard = [0] * players
-    table.moves = 0
-    table.asking = []
-    table.privilege = -1
-    table.actor = -1
-    table.focus = []
-    table.received = []
-    table.seen = []
-    table.out = []
-    table.drawn = []
-    table.pile = ""
-    table.returns = 0
-    return table
 
 
 class _Known:

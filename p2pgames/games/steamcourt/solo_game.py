@@ -1,16 +1,15 @@
 """The Solo variant as a game of its own: :meth:`SteamCourt.for_ruleset` returns :data:`SOLO_GAME`
 for a ruleset with ``variant`` ``solo``, and tables, sessions and transcript checks play it.
 
-It carries Steam Court's name (so its deck is Steam Court's) and joins the Solo rules
-(:mod:`.solo`) to their presentation (:mod:`.solo_views`).
+It carries Steam Court's name (so its deck is Steam Court's) and makes the Solo rules (:mod:`.solo`)
+a game; their presentation is :class:`~.presentation.SteamCourtSoloPresentation`'s.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
 
-from p2pgames.engine import ActionCodec, Event, Game, IllegalAction, Knowledge, Panel, Ruleset, Step
-from p2pgames.games.steamcourt import solo_views, typed
+from p2pgames.engine import ActionCodec, Game, Knowledge, Ruleset, Step
 from p2pgames.games.steamcourt.actions import Pass
 from p2pgames.games.steamcourt.solo import SOLO, SOLO_KINDS, SoloState
 
@@ -57,33 +56,6 @@ class SteamCourtSolo(Game[SoloState]):
 
     def decode_state(self, data: Any) -> SoloState:
         return SOLO.decode_state(data)
-
-    def describe_action(
-        self, state: SoloState, player: int, action: Any, knowledge: Knowledge, names: Sequence[str]
-    ) -> str:
-        return solo_views.describe_action(state, action)
-
-    def parse_action(
-        self, state: SoloState, player: int, text: str, knowledge: Knowledge, names: Sequence[str]
-    ) -> Any:
-        """A Solo move typed as :meth:`describe_action` prints it (``lay 7 7 on 2``), checked by
-        :meth:`check_action`; MalformedAction for text that is no Solo move, IllegalAction with
-        the reason for a move the rules refuse now (``typed.py``)."""
-        if player != 0:
-            raise IllegalAction(player, "a Solo game has one seat")
-        return typed.parse_solo(SOLO, state, text)
-
-    def round_label(self, state: SoloState) -> str | None:
-        return f"round {state.round}" if state.round else None
-
-    def narrate(self, before: SoloState, event: Event, after: SoloState, names: Sequence[str]) -> list[str]:
-        return solo_views.narrate(after, names)
-
-    def panels(self, state: SoloState, viewer: int | None, knowledge: Knowledge, names: Sequence[str]) -> list[Panel]:
-        return solo_views.panels(state, names)
-
-    def help_text(self) -> str:
-        return solo_views.HELP
 
 
 # Solo's wire kinds and Pass (the one core action Solo uses), as the court writes them.

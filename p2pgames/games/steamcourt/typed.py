@@ -100,7 +100,8 @@ from p2pgames.games.steamcourt.solo import (
 
 if TYPE_CHECKING:
     from p2pgames.games.steamcourt.rulebook import Rulebook
-    from p2pgames.games.steamcourt.rules import SteamCourt, SteamCourtState
+    from p2pgames.games.steamcourt.rules import SteamCourt
+    from p2pgames.games.steamcourt.state import SteamCourtState
 
 __all__ = ["parse_court", "parse_solo"]
 

@@ -47,10 +47,13 @@ from p2pgames.games.steamcourt.cards import (
     MASTERSTROKE_VALUE,
     TABLE_NAMES,
 )
+from p2pgames.games.steamcourt.duo import LADDER
+from p2pgames.games.steamcourt.scoring import space_name
 from p2pgames.words import joined
 
 if TYPE_CHECKING:
-    from p2pgames.games.steamcourt.rules import SteamCourt, SteamCourtState, Table
+    from p2pgames.games.steamcourt.rules import SteamCourt
+    from p2pgames.games.steamcourt.state import SteamCourtState, Table
 
 __all__ = [
     "describe_action",
@@ -58,23 +61,11 @@ __all__ = [
     "narrate",
     "narrate_private",
     "panels",
-    "result_summary",
-    "party_result_summary",
     "HELP",
     "PARTY_HELP",
-    "space_name",
-    "CLI_VARIANTS",
+    "DUO_HELP",
+    "duo_ladder_panel",
 ]
-
-# The variants offered on the command line (``--variant NAME``; ``--solo`` is ``solo``): the ruleset
-# options each sets, what it is, and the number of players when ``--players`` isn't given
-# (``SteamCourt.cli_variants``).
-CLI_VARIANTS: dict[str, dict[str, Any]] = {
-    "party": {"options": {"variant": "party"}, "about": "Royal and Renegade tables, 7–12 players", "players": 8},
-    "duo": {"options": {"variant": "duo"}, "about": "two players climbing the character ladder", "players": 2},
-    "clock": {"options": {"scoring": "clock"}, "about": "Clock Climbing scoring, 2–6 players"},
-    "solo": {"options": {"variant": "solo"}, "about": "one player against the Court Hand", "players": 1},
-}
 
 HELP = """\
 Steam Court: get rid of your cards before the others. Gear tokens go to
@@ -180,15 +171,6 @@ def _count(n: int, noun: str) -> str:
 
 def _ordinal(n: int) -> str:
     return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
-
-
-def space_name(space: int) -> str:
-    """A Clock Climbing space: 12 outer circles, then the inner circles (round again after)."""
-    hour = space % 12 + 1
-    if space < 12:
-        return f"outer {hour}"
-    lap = space // 12
-    return f"inner {hour}" + (f" (lap {lap})" if lap > 1 else "")
 
 
 # -- action texts ----------------------------------------------------------------------------------
@@ -513,16 +495,6 @@ def _narrate_note(
             lines.append(f"new seats: {order}")
         return lines
     return []
-
-
-def result_summary(state: "SteamCourtState", winner: int, tied: int) -> str:
-    """One line for :class:`GameOver`, naming nobody (the session puts the names in front)."""
-    totals = state.totals()
-    if state.scoring == "clock":
-        return f"farthest on the clock: space {totals[winner]} ({space_name(totals[winner])})"
-    if tied > 1:
-        return f"{totals[winner]} points, tied; first out in the 4th quarter breaks the tie"
-    return f"{totals[winner]} points after four quarters"
 
 
 # -- panels ----------------------------------------------------------------------------------------
@@ -1067,11 +1039,6 @@ def _narrate_party_note(
     return lines
 
 
-def party_result_summary(state: "SteamCourtState", winner: int) -> str:
-    """One line for the Party variant's :class:`GameOver` (the session puts the winner's name in front)."""
-    return "first out at the Royal table in the 4th quarter: Engineer to Her Royal Majesty the Queen"
-
-
 def party_panels(
     game: "SteamCourt", state: "SteamCourtState", viewer: int | None, knowledge: Knowledge, names: Sequence[str]
 ) -> list[Panel]:
@@ -1216,3 +1183,42 @@ def _party_glance_panel(state: "SteamCourtState", index: int, names: Sequence[st
         points = "" if totals is None else f" ({totals[player]} pts)"
         seats.append((style, f"{'▸' if player == acting else ''}{names[player][:8]} {count}{points}"))
     return Panel(TABLE_NAMES[index], tuple(wrap_segments(seats)))
+
+
+# -- the Duo variant: the ladder -------------------------------------------------------------------
+
+DUO_HELP = """\
+Duo (2 players, no 1s or 2s): you start as the Tea Boy and the Plague Doctor;
+the first player out each quarter takes the next character on the ladder
+(Plague Doctor, Alchemist, Duke, General), the other the lower of the next
+quarter's two. Win by gear points (the gear tokens; the start tokens 11 and 6
+only seat you; start_tokens=seat scores tokens 1 and 2 as well), or
+(duo_win=queen) by going out first in the 4th quarter: Engineer to the Queen."""
+
+
+def duo_ladder_panel(state: "SteamCourtState", names: Sequence[str]) -> Panel:
+    """This quarter's two rungs of the Duo ladder, the next one (once the game is over: who climbed
+    to it), and the win condition: two lines (the whole ladder is in help)."""
+    quarter = max(1, min(state.quarter, 4))
+    table = state.tables[0]
+    holders = dict(zip(table.characters, table.seats)) if state.quarter else {}
+    rungs: list[tuple[str, str]] = [("dim", "Q4:" if state.phase == "over" else "now:")]
+    held = [character for character in LADDER if character in holders]
+    for character in held:
+        comma = "," if character != held[-1] else ""
+        rungs.append(("bold", f"{CHARACTER_TITLE[character]} ({names[holders[character]][:12]}){comma}"))
+    nxt = CHARACTER_TITLE[LADDER[quarter + 1]]
+    if state.phase == "over":
+        first = state.going_out_order()[0]
+        rungs.append(("", f"· {names[first][:12]} out first: up to the {nxt}"))
+    else:
+        rungs.append(("", f"· first out climbs to the {nxt}"))
+    goal = (
+        "goal: Engineer to the Queen (go out first in the 4th quarter)"
+        if state.duo_win == "queen"
+        else "goal: the most points (start token + gear tokens)"
+        if state.scores_start()
+        else "goal: the most gear tokens (start tokens only seat)"
+    )
+    lines = [*wrap_segments(rungs), (("dim", goal),)]
+    return Panel("The Duo ladder", tuple(lines))

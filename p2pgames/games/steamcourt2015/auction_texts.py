@@ -1,6 +1,6 @@
-"""What people read and type in the Character Auction: a bid's text (``bid -3``: three negative
-points, as the rulebook writes its bids), the typed forms it takes (``bid -3``, ``bid 0``,
-``pass``) and the log's lines."""
+"""What people read and type in the Character Auction: the typed forms a bid takes (``bid -3``:
+three negative points, as the rulebook writes its bids; ``bid 0``, ``pass``) and the log's lines.
+A bid's text is the rules' (:func:`~.rules.describe_bid`: the auction's prompt says it too)."""
 
 from __future__ import annotations
 
@@ -8,17 +8,14 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from p2pgames.engine import MalformedAction
 from p2pgames.games.steamcourt.cards import CHARACTER_TITLE
+from p2pgames.games.steamcourt2015.rules import describe_bid
 
 if TYPE_CHECKING:
-    from p2pgames.games.steamcourt.rules import SteamCourtState
+    from p2pgames.games.steamcourt.state import SteamCourtState
 
-__all__ = ["describe_bid", "parse_bid", "narrate_auction", "is_auction_note"]
+__all__ = ["parse_bid", "narrate_auction", "is_auction_note"]
 
 _EXAMPLE = "bid -3 (three negative points), or pass"
-
-
-def describe_bid(points: int) -> str:
-    return f"bid -{points}" if points else "bid 0"
 
 
 def parse_bid(words: Sequence[str]) -> int:

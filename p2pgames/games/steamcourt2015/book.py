@@ -24,7 +24,7 @@ from p2pgames.games.steamcourt.rulebook import (
 )
 
 if TYPE_CHECKING:
-    from p2pgames.games.steamcourt.rules import SteamCourtState, Table
+    from p2pgames.games.steamcourt.state import SteamCourtState, Table
 
 __all__ = ["DRAFT_2015", "RANKS", "ROYALS", "RENEGADES", "characters_for", "deck_for", "REMOVABLE"]
 

@@ -63,16 +63,8 @@ from p2pgames.games.steamcourt.actions import (
 )
 from p2pgames.games.steamcourt.cards import CHARACTER_TITLE
 from p2pgames.games.steamcourt.phases import Phase
-from p2pgames.games.steamcourt.rules import (
-    _PHASE_KINDS,
-    QUARTERS,
-    SteamCourt,
-    SteamCourtState,
-    Table,
-    new_table,
-)
-from p2pgames.games.steamcourt2015 import views
-from p2pgames.games.steamcourt2015.auction_texts import describe_bid, is_auction_note, narrate_auction, parse_bid
+from p2pgames.games.steamcourt.rules import _PHASE_KINDS, QUARTERS, SteamCourt
+from p2pgames.games.steamcourt.state import SteamCourtState, Table, new_table
 from p2pgames.games.steamcourt2015.book import (
     DRAFT_2015,
     RANKS,
@@ -83,7 +75,10 @@ from p2pgames.games.steamcourt2015.book import (
     characters_for,
 )
 
-__all__ = ["SteamCourt2015", "SteamCourt2015State", "Table2015", "Bid", "PLAGUE", "AUCTION", "CODEC_2015", "MAX_BID"]
+__all__ = [
+    "SteamCourt2015", "SteamCourt2015State", "Table2015", "Bid", "PLAGUE", "AUCTION", "CODEC_2015", "MAX_BID",
+    "CLI_VARIANTS", "describe_bid", "party_summary",
+]
 
 # The Plague Doctor's Beginning of Quarter draw, which he may decline (RULES.md, I9).
 PLAGUE = "plague"
@@ -91,6 +86,10 @@ PLAGUE = "plague"
 AUCTION = "auction"
 # Who plays which character (RULES.md, I14, I15).
 CHARACTER_MODES = ("diagram", "auction", "random", "crazy")
+# ``--variant NAME`` on the command line (see :attr:`SteamCourt.cli_variants`).
+CLI_VARIANTS: dict[str, dict[str, Any]] = {
+    "party": {"options": {"variation": "party"}, "about": "character tokens instead of gear tokens"},
+}
 # The most negative points a bid may say on the wire: five tokens of at most 10 points are 50.
 MAX_BID = 50
 
@@ -104,6 +103,12 @@ class Bid:
     def __post_init__(self) -> None:
         if type(self.points) is not int or not 0 <= self.points <= MAX_BID:
             raise MalformedAction(f"a bid is 0–{MAX_BID} points, not {self.points!r}")
+
+
+def describe_bid(points: int) -> str:
+    """A bid as the rulebook writes it, in negative points (``bid -3``), as the moves and the
+    auction's prompt say it."""
+    return f"bid -{points}" if points else "bid 0"
 
 
 # The moves of the 2015 rules on the wire: the published ones they use, the Queen's two-card gift
@@ -216,7 +221,7 @@ class SteamCourt2015(SteamCourt):
     rules_edition = 3
     min_players = 3
     max_players = 10
-    cli_variants = views.CLI_VARIANTS
+    cli_variants = CLI_VARIANTS
     options = (
         RulesetOption(
             "variation", "gears", ("gears", "party"),
@@ -395,7 +400,7 @@ class SteamCourt2015(SteamCourt):
             # The first out at the Royal table (the only table, at one) in the 4th quarter (I13).
             royal = state.tables[0]
             winner = royal.out[0] if royal.out else royal.seats[0]
-            return GameOver(tuple(state.totals()), (winner,), views.party_summary(state, winner))
+            return GameOver(tuple(state.totals()), (winner,), party_summary(state, winner))
         return super()._result(state)
 
     # -- steps, moves --------------------------------------------------------------------------
@@ -560,31 +565,6 @@ class SteamCourt2015(SteamCourt):
             return actions[-1] if random.below(2) or len(actions) == 1 else actions[0]
         return super().playout_choice(state, player, actions, knowledge, random)
 
-    def describe_action(self, state: SteamCourtState, player: int, action: Any, knowledge: Knowledge, names: Any) -> str:
-        if type(action) is Bid:
-            return describe_bid(action.points)
-        return super().describe_action(state, player, action, knowledge, names)
-
-    def parse_action(self, state: SteamCourtState, player: int, text: str, knowledge: Knowledge, names: Any) -> Any:
-        """As the published game's, and in the auction ``bid N`` / ``bid -N`` / ``pass``."""
-        words = text.split()
-        if state.phase == AUCTION and words and words[0].lower() in ("bid", "pass"):
-            action: Any = _PASS if words[0].lower() == "pass" and len(words) == 1 else Bid(parse_bid(words[1:]))
-            self.check_action(state, player, action)
-            return action
-        if words and words[0].lower() == "bid":
-            raise IllegalAction(player, "no character is being auctioned")
-        return super().parse_action(state, player, text, knowledge, names)
-
-    def narrate(self, before: SteamCourtState, event: Any, after: SteamCourtState, names: Any) -> list[str]:
-        lines: list[str] = []
-        auction = [note for note in after.notes if is_auction_note(note)]
-        for note in auction:
-            lines.extend(narrate_auction(after, note, names) or [])
-        if len(auction) == len(after.notes):
-            return lines
-        return lines + super().narrate(before, event, after, names)
-
     # -- encodings -----------------------------------------------------------------------------
 
     def encode_state(self, state: SteamCourtState) -> Any:
@@ -613,21 +593,11 @@ class SteamCourt2015(SteamCourt):
         state.opener = data["opener"]  # type: ignore[attr-defined]
         return state
 
-    # -- presentation --------------------------------------------------------------------------
 
-    def help_text(self) -> str:
-        return views.HELP
-
-    # -- the auction on screen -----------------------------------------------------------------
-
-    def panels(
-        self, state: SteamCourtState, viewer: int | None, knowledge: Knowledge, names: Any
-    ) -> list[Any]:
-        """While the Character Auction runs, its own screen (:func:`views.auction_panels`); after
-        it, the published game's panels."""
-        if state.phase == AUCTION:
-            return views.auction_panels(self, state, viewer, names)
-        return super().panels(state, viewer, knowledge, names)
+def party_summary(state: "SteamCourtState", winner: int) -> str:
+    """One line for the Party variation's :class:`GameOver` (the session puts the name in front)."""
+    where = "at the Royal table" if len(state.tables) == 2 else "at the table"
+    return f"first out {where} in the 4th quarter: Engineer to Her Royal Majesty the Queen"
 
 
 def _next_clockwise(after: int, among: list[int], players: int) -> int:

@@ -1,25 +1,19 @@
 """What the 2015 rules show people beyond the published game's views (``steamcourt/views.py``,
 which ask ``state.book`` for the 2015 wording: the Putsch, the characters' numbers): the help (the
-moves, the Party variation), the command line's variations, the Party variation's result line, and
-the Character Auction's screen (:func:`auction_panels`)."""
+moves, the Party variation, the Character Auction) and the Character Auction's screen
+(:func:`auction_panels`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from p2pgames.engine import Panel, Segment, wrap_segments
-from p2pgames.games.steamcourt2015.auction_texts import describe_bid
+from p2pgames.games.steamcourt2015.rules import SteamCourt2015, describe_bid
 
 if TYPE_CHECKING:
-    from p2pgames.games.steamcourt.rules import SteamCourtState
-    from p2pgames.games.steamcourt2015.rules import SteamCourt2015
+    from p2pgames.games.steamcourt.state import SteamCourtState
 
-__all__ = ["CLI_VARIANTS", "HELP", "PARTY_HELP", "AUCTION_HELP", "party_summary", "auction_panels"]
-
-# ``--variant NAME`` on the command line (see ``SteamCourt.cli_variants``).
-CLI_VARIANTS: dict[str, dict[str, Any]] = {
-    "party": {"options": {"variation": "party"}, "about": "character tokens instead of gear tokens"},
-}
+__all__ = ["HELP", "PARTY_HELP", "AUCTION_HELP", "auction_panels"]
 
 _COURT_HELP = """\
 Steam Court, by its 2015 draft rules ("Steam Corset"): get rid of your cards
@@ -78,12 +72,6 @@ last character goes to the last player for 0. Your points are then your
 start + gear tokens less your bid, and the table adds them up: 1+1-3 = -1."""
 
 HELP = "\n\n".join((_COURT_HELP, PARTY_HELP, AUCTION_HELP))
-
-
-def party_summary(state: "SteamCourtState", winner: int) -> str:
-    """One line for the Party variation's :class:`GameOver` (the session puts the name in front)."""
-    where = "at the Royal table" if len(state.tables) == 2 else "at the table"
-    return f"first out {where} in the 4th quarter: Engineer to Her Royal Majesty the Queen"
 
 
 # -- the Character Auction on screen ---------------------------------------------------------------

@@ -13,6 +13,7 @@ from typing import Sequence
 from p2pgames.engine import LocalTable, NewDeal
 from p2pgames.games.steamcourt import GAME
 from p2pgames.games.steamcourt.cards import DECK, FACE, FACE_ORDER, KIND, NUMBER, NUMBERED
+from p2pgames.games.steamcourt.presentation import SteamCourtSoloPresentation
 from p2pgames.games.steamcourt.solo import COURT_SIZE, HAND_SIZE, LADDER
 
 from steamcourt_scenarios import take
@@ -38,7 +39,8 @@ def solo_deck(hand: Sequence[str], court: Sequence[str], draw: Sequence[str], fi
 
 
 class Solo(LocalTable):
-    """A one-seat table whose deal comes out as stacked; ``lines`` collects the log."""
+    """A one-seat table whose deal comes out as stacked; ``lines`` collects the log (as ``shown``,
+    the Solo presentation of its rules, tells it)."""
 
     def __init__(
         self, hand=(), court=(), draw=(), *, seed: bytes = b"solo", game=GAME, at: str | None = None, fill: str = "low"
@@ -47,13 +49,15 @@ class Solo(LocalTable):
         self.start_at = None if at is None else LADDER.index(at)
         self.lines: list[str] = []
         self.notes: list[tuple] = []
-        super().__init__(game, game.ruleset(1), seed)
+        ruleset = game.ruleset(1)
+        self.shown = SteamCourtSoloPresentation(game.for_ruleset(ruleset))
+        super().__init__(game, ruleset, seed)
 
     def feed(self, event) -> None:
         before = self.state
         super().feed(event)
         self.notes.extend(self.state.notes)
-        self.lines.extend(self.game.narrate(before, event, self.state, ["you"]))
+        self.lines.extend(self.shown.narrate(before, event, self.state, ["you"]))
 
     def settle(self):
         # ``at``: start the game as that character (a test shortcut, before the first round).
@@ -93,7 +97,7 @@ class Solo(LocalTable):
         return self.game.legal_actions(self.state, 0, self.view(0))
 
     def texts(self) -> list[str]:
-        return [self.game.describe_action(self.state, 0, a, self.view(0), ["you"]) for a in self.legal()]
+        return [self.shown.describe_action(self.state, 0, a, self.view(0), ["you"]) for a in self.legal()]
 
     def do(self, text: str) -> None:
         texts = self.texts()

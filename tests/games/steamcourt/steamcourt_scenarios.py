@@ -4,7 +4,7 @@ hands cut down to the cards a test names, and moves typed as a player types them
 A :class:`Court` is a :class:`LocalTable` whose deals come out as a test stacks them and whose
 start tokens seat the players as a test says (by default player *i* in position *i*: alice is the
 Queen); it keeps the log's lines in ``lines`` and each player's own (``narrate_private``, with what
-it could see then) in ``private[player]``. Cards are named by face (``"7"``, ``"3/9"``, ``"X"``, ``"MS"``); each face is turned into
+it could see then) in ``private[player]``, as its presentation ``shown`` tells them. Cards are named by face (``"7"``, ``"3/9"``, ``"X"``, ``"MS"``); each face is turned into
 the next unused card of that face (``"7a"``, ``"7b"`` …). With ``trim`` (the default) every card a
 test didn't name is moved from the hands to the Court Hand right after the deal, so a scenario
 plays with exactly the named cards.
@@ -25,6 +25,7 @@ from p2pgames.engine import (
 from p2pgames.games.steamcourt import GAME, SteamCourt
 from p2pgames.games.steamcourt.actions import Pass
 from p2pgames.games.steamcourt.cards import DECK, FACE, FACE_ORDER, KIND, NUMBERED
+from p2pgames.games.steamcourt.presentation import SteamCourtPresentation
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "gina", "hal", "ivy", "jon")
 
@@ -89,7 +90,8 @@ class Court(LocalTable):
     stacked deals (each ``(hands, court)``) for the deals that follow (a coup, later quarters);
     ``options`` more ruleset options (a variant that deals another deck sets ``deck`` too).
     With ``coup`` false (the default) the coup window after the first deal is passed; with
-    ``play`` the privileges are skipped too and the Queen is to lead.
+    ``play`` the privileges are skipped too and the Queen is to lead. ``shown`` is the presentation
+    of ``game`` (by default the published game's).
     """
 
     deck: Sequence[str] = DECK  # the cards of each stacked deal
@@ -109,8 +111,10 @@ class Court(LocalTable):
         seed: bytes = b"stacked",
         play: bool = False,
         options: dict | None = None,
+        shown: SteamCourtPresentation | None = None,
     ) -> None:
         self.players = players
+        self.shown = shown if shown is not None else SteamCourtPresentation(game)
         self.stacks = [stacked_deck(players, hands, court, self.deck)] + [
             stacked_deck(players, h, c, self.deck) for h, c in later
         ]
@@ -138,9 +142,9 @@ class Court(LocalTable):
         super().feed(event)
         names = NAMES[: self.players]
         self.notes.extend(self.state.notes)
-        self.lines.extend(self.game.narrate(before, event, self.state, names))
+        self.lines.extend(self.shown.narrate(before, event, self.state, names))
         for seat, lines in enumerate(self.private):
-            lines.extend(self.game.narrate_private(before, event, self.state, seat, self.view(seat), names))
+            lines.extend(self.shown.narrate_private(before, event, self.state, seat, self.view(seat), names))
 
     def _seed(self) -> bytes:
         if self.state.phase == "seating":
@@ -235,7 +239,7 @@ class Court(LocalTable):
 
     def texts(self, seat: int) -> list[str]:
         return [
-            self.game.describe_action(self.state, seat, action, self.view(seat), NAMES[: self.players])
+            self.shown.describe_action(self.state, seat, action, self.view(seat), NAMES[: self.players])
             for action in self.legal(seat)
         ]
 

@@ -9,8 +9,8 @@ import pytest
 
 from p2pgames.engine import Game
 from p2pgames.engine.conformance import play_random_game
-from p2pgames.games import _Delegating  # (until the game's presentation is its own)
 from p2pgames.games.steamcourt import GAME, SteamCourt
+from p2pgames.games.steamcourt.presentation import PRESENTATION, SteamCourtPresentation
 
 
 def test_random_play_is_uniform():
@@ -19,7 +19,7 @@ def test_random_play_is_uniform():
 
 @pytest.mark.parametrize("players", range(2, 8))
 def test_random_games_conform_with_gear_scoring(players):
-    report = play_random_game(_Delegating.of(GAME), GAME.ruleset(players), b"gears-%d" % players)
+    report = play_random_game(PRESENTATION, GAME.ruleset(players), b"gears-%d" % players)
     assert report.result is not None
     assert len(report.result.winners) == 1
     # Start token plus one gear token of each quarter: at least 1 + 4, at most n + 4n.
@@ -28,7 +28,7 @@ def test_random_games_conform_with_gear_scoring(players):
 
 @pytest.mark.parametrize("players", range(2, 7))
 def test_random_games_conform_with_clock_climbing(players):
-    report = play_random_game(_Delegating.of(GAME), GAME.ruleset(players, {"scoring": "clock"}), b"clock-%d" % players)
+    report = play_random_game(PRESENTATION, GAME.ruleset(players, {"scoring": "clock"}), b"clock-%d" % players)
     assert report.result is not None
     assert len(set(report.result.scores)) == players
 
@@ -43,7 +43,7 @@ SEATINGS = SteamCourt({
 
 @pytest.mark.parametrize("players, scoring", [(7, "gears"), (5, "clock"), (4, "gears")])
 def test_random_games_conform_with_every_character(players, scoring):
-    report = play_random_game(_Delegating.of(SEATINGS), SEATINGS.ruleset(players, {"scoring": scoring}), b"all-%d" % players)
+    report = play_random_game(SteamCourtPresentation(SEATINGS), SEATINGS.ruleset(players, {"scoring": scoring}), b"all-%d" % players)
     assert report.result is not None
 
 
@@ -65,4 +65,4 @@ TRACE_CASES = [
 def test_no_hidden_card_can_be_traced_to_what_a_seat_saw(game, players, options):
     for n in range(2):
         seed = b"trace-%d-%s-%d" % (players, repr(sorted(options.items())).encode(), n)
-        assert play_random_game(_Delegating.of(game), game.ruleset(players, options), seed, exhaustive=False).result is not None
+        assert play_random_game(SteamCourtPresentation(game), game.ruleset(players, options), seed, exhaustive=False).result is not None

@@ -14,10 +14,10 @@ from p2pgames.engine import (
     Turn,
 )
 from p2pgames.engine.conformance import play_random_game
-from p2pgames.games import _Delegating  # (until the game's presentation is its own)
 from p2pgames.games.steamcourt import GAME
 from p2pgames.games.steamcourt.cards import KIND, NUMBER, NUMBERED
 from p2pgames.games.steamcourt.duo import DUO_DECK, LADDER, characters
+from p2pgames.games.steamcourt.presentation import PRESENTATION
 
 from steamcourt_scenarios import Court, seating_seed
 
@@ -171,7 +171,7 @@ def test_the_points_win_breaks_a_tie_by_the_first_out_in_the_fourth_quarter():
 
 def test_the_duo_panels_show_the_ladder_and_the_goal():
     table = Duo([["5"], ["3", "11", "12"]], win="queen")
-    panels = GAME.panels(table.state, ALICE, table.view(ALICE), ["alice", "bob"])
+    panels = PRESENTATION.panels(table.state, ALICE, table.view(ALICE), ["alice", "bob"])
     ladder = next(panel for panel in panels if panel.title == "The Duo ladder")
     text = ["".join(t for _, t in line) for line in ladder.lines]
     assert text == [
@@ -184,5 +184,5 @@ def test_the_duo_panels_show_the_ladder_and_the_goal():
 
 @pytest.mark.parametrize("win, seed", [("points", b"duo-1"), ("points", b"duo-2"), ("queen", b"duo-3")])
 def test_random_duo_games_conform(win, seed):
-    report = play_random_game(_Delegating.of(GAME), GAME.ruleset(2, {"variant": "duo", "duo_win": win}), seed)
+    report = play_random_game(PRESENTATION, GAME.ruleset(2, {"variant": "duo", "duo_win": win}), seed)
     assert report.result is not None and len(report.result.winners) == 1

@@ -26,10 +26,10 @@ from p2pgames.engine import (
     Turn,
 )
 from p2pgames.engine.conformance import play_random_game
-from p2pgames.games import _Delegating  # (until the game's presentation is its own)
 from p2pgames.games.steamcourt import GAME
 from p2pgames.games.steamcourt.actions import Coup, Pass
 from p2pgames.games.steamcourt.cards import CHARACTER_NUMBER, CHARACTERS, PARTY
+from p2pgames.games.steamcourt.presentation import PRESENTATION
 from steamcourt_scenarios import stacked_deck
 
 NAMES = tuple(f"p{seat}" for seat in range(12))
@@ -58,7 +58,7 @@ class Party(LocalTable):
         before = self.state
         super().feed(event)
         self.notes.extend(self.state.notes)
-        self.lines.extend(self.game.narrate(before, event, self.state, NAMES[: self.ruleset.players]))
+        self.lines.extend(PRESENTATION.narrate(before, event, self.state, NAMES[: self.ruleset.players]))
         if any(note[0] == "party-quarter-end" for note in self.state.notes):
             # Read before the next quarter's deal empties the tables' going-out orders.
             self.outs.append([table.out[:] for table in before.tables])
@@ -355,7 +355,7 @@ def test_panels_log_and_help_show_both_tables():
     party.pass_coups()
     party.play_until(lambda p: p.royal.lays and p.renegades.lays)
     queen = party.royal.seats[0]
-    panels = GAME.panels(party.state, queen, party.view(queen), NAMES[:8])
+    panels = PRESENTATION.panels(party.state, queen, party.view(queen), NAMES[:8])
     titles = [panel.title for panel in panels]
     # A player sees his own table in full and the other at a glance.
     assert titles[:4] == ["Steam Court", "Royal table", "Royal machine", "Renegade table"]
@@ -368,12 +368,12 @@ def test_panels_log_and_help_show_both_tables():
     saved = royal.phase
     royal.phase = "done"
     renegade_seat = renegades.seats[0]
-    glance = next(panel for panel in GAME.panels(party.state, renegade_seat, party.view(renegade_seat), NAMES[:8])
+    glance = next(panel for panel in PRESENTATION.panels(party.state, renegade_seat, party.view(renegade_seat), NAMES[:8])
                   if panel.title == "Royal table")
     assert ["".join(text for _, text in line) for line in glance.lines] == ["quarter over: waiting for the Renegade table"]
     royal.phase = saved
     # Someone watching sees both tables in full.
-    watched = [panel.title for panel in GAME.panels(party.state, None, party.view(queen), NAMES[:8])]
+    watched = [panel.title for panel in PRESENTATION.panels(party.state, None, party.view(queen), NAMES[:8])]
     assert watched == ["Steam Court", "Royal table", "Royal machine", "Renegade table", "Renegade machine"]
     for panel in panels:
         for line in panel.lines:
@@ -384,7 +384,7 @@ def test_panels_log_and_help_show_both_tables():
     assert any(
         line.startswith(f"start tokens, Renegade table: 7 p{submariner} (Submariner)") for line in party.lines
     )
-    assert "Party variant" in GAME.help_text()
+    assert "Party variant" in PRESENTATION.help_text()
 
 
 def test_every_log_line_about_a_player_names_his_table():
@@ -413,19 +413,19 @@ def test_every_log_line_about_a_player_names_his_table():
 # Party game at each of those sizes already; here: 7 (the one size that must ask for it) and 12.
 @pytest.mark.parametrize("players", [7, 12])
 def test_random_party_games_conform(players):
-    report = play_random_game(_Delegating.of(GAME), GAME.ruleset(players, {"variant": "party"}), b"party-%d" % players, exhaustive=False)
+    report = play_random_game(PRESENTATION, GAME.ruleset(players, {"variant": "party"}), b"party-%d" % players, exhaustive=False)
     assert report.result is not None
     assert len(report.result.winners) == 1
     assert sorted(report.result.scores) == list(range(1, players + 1))
 
 
 def test_a_random_party_game_conforms_exhaustively():
-    report = play_random_game(_Delegating.of(GAME), GAME.ruleset(8), b"party-exhaustive")
+    report = play_random_game(PRESENTATION, GAME.ruleset(8), b"party-exhaustive")
     assert report.result is not None
 
 
 def test_eleven_players_without_the_pirate_conform():
-    report = play_random_game(_Delegating.of(GAME), GAME.ruleset(11, {"removed": "pirate"}), b"party-11-pirate", exhaustive=False)
+    report = play_random_game(PRESENTATION, GAME.ruleset(11, {"removed": "pirate"}), b"party-11-pirate", exhaustive=False)
     assert report.result is not None
 
 

@@ -19,6 +19,7 @@ from p2pgames.engine import (
 )
 from p2pgames.games.steamcourt import GAME, SteamCourt
 from p2pgames.games.steamcourt.actions import DiscardTwo, Dive, Lay, Pass, Stop
+from p2pgames.games.steamcourt.presentation import PRESENTATION
 
 from steamcourt_scenarios import Court
 
@@ -60,7 +61,7 @@ def test_the_general_may_stop_a_lay_but_not_a_lead():
 
 
 def standing(table, seat):
-    return table.game.standing_answer(table.state, seat, table.view(seat))
+    return table.shown.standing_answer(table.state, seat, table.view(seat))
 
 
 def test_the_general_may_answer_not_this_quarter_a_pass_his_own_peer_repeats():
@@ -510,7 +511,7 @@ def test_not_this_quarter_is_offered_in_exactly_the_stop_retrieve_and_steal_wind
         step = table.step()
         state = table.state
         for seat in range(players):
-            answer = GAME.standing_answer(state, seat, table.view(seat))
+            answer = PRESENTATION.standing_answer(state, seat, table.view(seat))
             power = None
             if state.phase == "playing" and not state.cards.pending:
                 seated = state.table_of(seat)

@@ -12,6 +12,7 @@ from p2pgames.bots import PlayoutBot
 from p2pgames.engine import LocalTable, MalformedAction
 from p2pgames.games import steamcourt
 from p2pgames.games.steamcourt import GAME, actions
+from p2pgames.games.steamcourt.presentation import PRESENTATION, SteamCourtSoloPresentation
 from p2pgames.games.steamcourt.actions import (
     Coup,
     DiscardTwo,
@@ -140,14 +141,14 @@ def test_action_texts_are_short_and_unique_and_panels_fit_80_columns_through_who
             for seat in range(players):
                 view = table.view(seat)
                 texts = [
-                    GAME.describe_action(table.state, seat, action, view, names)
+                    PRESENTATION.describe_action(table.state, seat, action, view, names)
                     for action in GAME.legal_actions(table.state, seat, view)
                 ]
                 assert len(texts) == len(set(texts))
                 assert all(len(text) <= 40 for text in texts), texts
             if len(table.log) % 7 == 0:
                 for viewer in (None, *range(players)):
-                    for panel in GAME.panels(table.state, viewer, {} if viewer is None else table.view(viewer), names):
+                    for panel in PRESENTATION.panels(table.state, viewer, {} if viewer is None else table.view(viewer), names):
                         assert len(panel.title) <= 76
                         for line in panel.lines:
                             assert len("".join(text for _, text in line)) <= 78, line
@@ -157,7 +158,7 @@ def test_action_texts_are_short_and_unique_and_panels_fit_80_columns_through_who
 
 
 def test_the_help_fits_78_columns_and_names_every_command():
-    text = GAME.help_text()
+    text = PRESENTATION.help_text()
     assert max(len(line) for line in text.splitlines()) <= 78
     for command in (
         "lay 7 7 7", "lay 5 5 +X3", "lay 3/9 as 9", "lay X", "lay 7 as pair", "lay MS", "pass",
@@ -183,7 +184,7 @@ def test_the_log_tells_what_everyone_saw_and_nothing_hidden():
 def test_panels_show_the_table_the_machine_the_hand_and_the_powers():
     table = Court(6, [["5", "5", "MS"], ["6"], ["7"], ["8"], ["9"], ["10"]], play=True)
     table.do(0, "lay 5 5")
-    titles = {panel.title: panel for panel in GAME.panels(table.state, 1, table.view(1), NAMES[:6])}
+    titles = {panel.title: panel for panel in PRESENTATION.panels(table.state, 1, table.view(1), NAMES[:6])}
     assert list(titles) == [
         "Steam Court", "The table", "The machine", "Your hand (1)", "Your powers"
     ]
@@ -195,7 +196,7 @@ def test_panels_show_the_table_the_machine_the_hand_and_the_powers():
     assert text(titles["The machine"]) == ["alice          5 5                      2 × 5"]
     assert text(titles["Your hand (1)"]) == ["6"]
     assert text(titles["Your powers"]) == ["General: once a quarter: stop a lay (not a lead)"]
-    spectator = GAME.panels(table.state, None, {}, NAMES[:6])
+    spectator = PRESENTATION.panels(table.state, None, {}, NAMES[:6])
     assert [panel.title for panel in spectator] == [
         "Steam Court", "The table", "The machine"
     ]
@@ -205,16 +206,16 @@ def test_panels_show_the_table_the_machine_the_hand_and_the_powers():
 
 
 def finished(players, options, seed):
-    game = GAME.for_ruleset(GAME.ruleset(players, options))
-    table = LocalTable(game, GAME.ruleset(players, options), seed)
+    shown = PRESENTATION.for_ruleset(GAME.ruleset(players, options))
+    table = LocalTable(shown.rules, GAME.ruleset(players, options), seed)
     table.play_with([PlayoutBot(seed)] * players)
     assert table.over
-    return game, table
+    return shown, table
 
 
-def screen(game, table, viewer):
+def screen(shown, table, viewer):
     names = NAMES[: table.ruleset.players] if table.ruleset.players <= len(NAMES) else [f"p{n}" for n in range(12)]
-    panels = game.panels(table.state, viewer, table.view(viewer), names)
+    panels = shown.panels(table.state, viewer, table.view(viewer), names)
     return {panel.title: ["".join(text for _, text in line) for line in panel.lines] for panel in panels}, names
 
 
@@ -273,7 +274,8 @@ def test_the_solo_game_over_screen_keeps_the_last_tricks_on_the_table(seed, won)
     table.play_with([PlayoutBot(seed)])
     assert bool(table.step().winners) is won
     header, _, tricks, *_ = (
-        ["".join(text for _, text in line) for line in panel.lines] for panel in game.panels(table.state, 0, {}, ["you"])
+        ["".join(text for _, text in line) for line in panel.lines]
+        for panel in SteamCourtSoloPresentation(game).panels(table.state, 0, {}, ["you"])
     )
     assert ("won:" if won else "lost") in " ".join(header)
     assert tricks != ["none on the table"]
@@ -314,7 +316,7 @@ def test_every_panel_line_fits_beside_the_title_column_for_players_and_spectator
     table = LocalTable(GAME, GAME.ruleset(players, options), b"widths")
     table.play_with([PlayoutBot(b"widths")] * players, until=lambda t: len(t.log) >= 120)
     for viewer in (None, *range(players)):
-        for panel in GAME.panels(table.state, viewer, {} if viewer is None else table.view(viewer), names):
+        for panel in PRESENTATION.panels(table.state, viewer, {} if viewer is None else table.view(viewer), names):
             assert len(panel.title) <= 16
             for line in panel.lines:
                 assert len("".join(text for _, text in line)) <= 61, (panel.title, line)

@@ -20,6 +20,7 @@ from p2pgames.engine import (
     Turn,
 )
 from p2pgames.games.steamcourt import GAME
+from p2pgames.games.steamcourt.presentation import PRESENTATION
 from p2pgames.games.steamcourt.actions import Coup, Lay
 
 from steamcourt_scenarios import NAMES, Court
@@ -207,14 +208,14 @@ def test_the_player_left_holding_cards_is_last_and_the_audit_shows_his_cards():
     before = GAME.apply(table.state, Act(CAROL, Lay((seven,), 7, 1)))
     after = GAME.apply(before, CardsDone(((seven, table.name(seven)),)))
     assert after.phase == "auditing"
-    lines = GAME.narrate(before, CardsDone(((seven, table.name(seven)),)), after, NAMES[:3])
+    lines = PRESENTATION.narrate(before, CardsDone(((seven, table.name(seven)),)), after, NAMES[:3])
     assert "bob is left holding 2 cards: last (3rd) and takes the 1 gear token" in lines
     assert not any("bob is out of cards" in line for line in lines)
     # On the table he is last with his 2 cards, not "0 cards out 3rd"; he sees which they are.
-    seen_by_alice = lines_of(GAME.panels(after, ALICE, table.view(ALICE), NAMES[:3]), "The table")
+    seen_by_alice = lines_of(PRESENTATION.panels(after, ALICE, table.view(ALICE), NAMES[:3]), "The table")
     assert seen_by_alice[1].split()[1:6] == ["Duke", "bob", "2", "cards", "last"]
     assert not any("left holding" in line for line in seen_by_alice)
-    seen_by_bob = lines_of(GAME.panels(after, BOB, table.view(BOB), NAMES[:3]), "The table")
+    seen_by_bob = lines_of(PRESENTATION.panels(after, BOB, table.view(BOB), NAMES[:3]), "The table")
     assert seen_by_bob[-1] == "you were left holding: 4 9"
     # The audit shows them to everyone in the log; the same event deals the next quarter, so the
     # table has his new hand, not those cards (I27).
@@ -222,7 +223,7 @@ def test_the_player_left_holding_cards_is_last_and_the_audit_shows_his_cards():
     assert "bob was left holding 4 9" in table.lines
     assert table.lines.index("bob was left holding 4 9") < table.lines.index("quarter 1 ends; points: alice 4, carol 8, bob 4")
     assert table.state.quarter == 2 and table.table.out == []
-    seen_by_alice = lines_of(GAME.panels(table.state, ALICE, table.view(ALICE), NAMES[:3]), "The table")
+    seen_by_alice = lines_of(PRESENTATION.panels(table.state, ALICE, table.view(ALICE), NAMES[:3]), "The table")
     assert not any("left holding" in line for line in seen_by_alice)
 
 

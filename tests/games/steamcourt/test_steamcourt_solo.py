@@ -16,8 +16,8 @@ from p2pgames.engine import (
     Turn,
 )
 from p2pgames.engine.conformance import play_random_game
-from p2pgames.games import _Delegating  # (until the game's presentation is its own)
 from p2pgames.games.steamcourt import GAME
+from p2pgames.games.steamcourt.presentation import PRESENTATION, SOLO_PRESENTATION, SteamCourtSoloPresentation
 from p2pgames.games.steamcourt.solo_game import SOLO_GAME as SOLO, SteamCourtSolo
 from p2pgames.games.steamcourt.actions import Pass
 from p2pgames.games.steamcourt.cards import DECK
@@ -384,7 +384,7 @@ def test_malformed_solo_actions_are_refused(build):
 def test_solo_panels_show_the_ladder_the_tricks_and_the_hand_in_80_columns():
     table = first_round()
     table.do("lay 7 7 +X3 on 1")
-    panels = SOLO.panels(table.state, 0, {}, ["alice"])
+    panels = SOLO_PRESENTATION.panels(table.state, 0, {}, ["alice"])
     titles = [panel.title for panel in panels]
     # Titles fit the terminal's title column (16) and lines the room beside it (61 of 80): the
     # same layout every round (see tests/tui/test_tui_solo_layout.py).
@@ -401,7 +401,7 @@ def test_solo_panels_show_the_ladder_the_tricks_and_the_hand_in_80_columns():
 
 
 def test_the_help_explains_the_variants_and_their_commands():
-    text = GAME.help_text()
+    text = PRESENTATION.help_text()
     for command in ("lay 7 7 on 2", "lay 7 as set on 3", "lay MS on 1", "stop 2", "retrieve 7",
                     "give up 11 12", "discard 3 3", "duo_win=queen"):
         assert command in text
@@ -418,7 +418,7 @@ def test_the_solo_state_round_trips_its_encoding():
 
 @pytest.mark.parametrize("seed", [b"solo-1", b"solo-2", b"solo-3", b"solo-4"])
 def test_random_solo_games_conform(seed):
-    report = play_random_game(_Delegating.of(GAME), GAME.ruleset(1), seed)
+    report = play_random_game(PRESENTATION, GAME.ruleset(1), seed)
     assert report.result is not None and report.result.scores[0] in range(0, 7)
 
 
@@ -438,7 +438,7 @@ EAGER = Eager()
 @pytest.mark.parametrize("seed, won", [(b"eager-0", False), (b"eager-1", False), (b"eager-12", True),
                                        (b"eager-36", True)])
 def test_eager_solo_games_conform_climb_the_ladder_and_sometimes_win(seed, won):
-    report = play_random_game(_Delegating.of(EAGER), GAME.ruleset(1), seed)
+    report = play_random_game(SteamCourtSoloPresentation(EAGER), GAME.ruleset(1), seed)
     assert report.result is not None
     assert bool(report.result.winners) is won
     if won:

@@ -12,6 +12,7 @@ from p2pgames.engine import StandingAnswer
 from p2pgames.games.steamcourt import SteamCourt
 from p2pgames.games.steamcourt.actions import Pass
 from p2pgames.games.steamcourt.bots import make_bot
+from p2pgames.games.steamcourt.presentation import SteamCourtPresentation
 from p2pgames.session._messages import open_envelope
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "session"))
@@ -20,6 +21,7 @@ from switchboard import Switchboard  # noqa: E402
 # Queen, General, Tea Boy: the General is asked after every lay that is not a lead. Players reseat
 # by going-out order each quarter, so over four quarters one of the three is the General twice.
 GENERAL = SteamCourt({3: ("queen", "general", "teaboy")})
+SHOWN = SteamCourtPresentation(GENERAL)  # the standing answer is the presentation's offer
 
 
 def test_not_this_quarter_is_answered_by_the_generals_own_peer_until_the_next_quarter():
@@ -27,6 +29,8 @@ def test_not_this_quarter_is_answered_by_the_generals_own_peer_until_the_next_qu
     # A seed whose deals make a joiner the General in two quarters running (the host's own moves
     # never cross the switchboard, so they can't be watched here).
     board = Switchboard("steamcourt", 3, loader=lambda name: GENERAL, bots=bots, seed=b"a")
+    for session in board.sessions:
+        session.presentation_loader = lambda name: SHOWN
     # What the host receives in each stop window (by quarter and seat): what everyone sees.
     answers: list[tuple[int, int, object]] = []
 

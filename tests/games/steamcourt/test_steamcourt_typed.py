@@ -13,6 +13,7 @@ import pytest
 from p2pgames.engine import IllegalAction, LocalTable, MalformedAction
 from p2pgames.games.steamcourt import GAME, SteamCourt
 from p2pgames.games.steamcourt.actions import DiscardTwo, Give, Lay, Masterstroke, Pass, Retrieve, Serve, Unpass
+from p2pgames.games.steamcourt.presentation import PRESENTATION
 from p2pgames.games.steamcourt.solo import Beat, GiveUp, Recall, StopTrick, Strike
 
 from solo_scenarios import Solo
@@ -22,7 +23,7 @@ ALICE, BOB, CAROL, DAVE = range(4)
 
 
 def parse(table, seat, text):
-    return table.game.parse_action(table.state, seat, text, table.view(seat), NAMES[: table.ruleset.players])
+    return table.shown.parse_action(table.state, seat, text, table.view(seat), NAMES[: table.ruleset.players])
 
 
 def refused(table, seat, text):
@@ -201,7 +202,7 @@ def test_cards_taken_from_the_machine_or_the_drawn_cards_name_that_place():
 
 def groups(table, seat):
     actions, texts = table.legal(seat), table.texts(seat)
-    found = table.game.group_choices(table.state, seat, actions, texts)
+    found = table.shown.group_choices(table.state, seat, actions, texts)
     assert sorted(i for group in found for i in group.members) == list(range(len(actions)))
     return [(group.label, [texts[i] for i in group.members]) for group in found]
 
@@ -227,7 +228,7 @@ def test_a_leader_with_a_multiplier_sees_one_line_per_set_of_cards_and_completes
 def test_a_hand_with_too_many_lines_lists_one_line_per_card_and_completes_within_it():
     table = Court(4, [["X", "5", "5", "7", "7", "7", "3/9", "9", "11", "12", "MS", "1"], ["1", "2"], ["2", "3"], ["4", "6"]], play=True)
     actions, texts = table.legal(ALICE), table.texts(ALICE)
-    found = table.game.group_choices(table.state, ALICE, actions, texts)
+    found = table.shown.group_choices(table.state, ALICE, actions, texts)
     assert len(actions) == 165
     assert [group.label for group in found] == [
         "lay 1 …", "lay 3/9 …", "lay 5 …", "lay 7 …", "lay 9 …", "lay 11 …", "lay 12 …", "lay X", "lay MS",
@@ -338,7 +339,7 @@ def test_a_party_player_names_players_at_his_own_table():
     queen, names = royal.seats[0], [f"p{seat}" for seat in range(8)]
 
     def read(text):
-        return GAME.parse_action(table.state, queen, text, table.view(queen), names)
+        return PRESENTATION.parse_action(table.state, queen, text, table.view(queen), names)
 
     card = next(iter(table.state.hands[queen]))
     assert read(f"give #{card} to {names[royal.seats[1]]}") == Give(card, royal.seats[1])

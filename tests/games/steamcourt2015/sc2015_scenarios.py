@@ -1,5 +1,5 @@
 """The published game's scenario helpers (``steamcourt_scenarios.Court``), set up for the 2015
-draft rules: its game, its decks, no scoring option."""
+draft rules: its game and presentation, its decks, no scoring option."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from steamcourt_scenarios import NAMES, Court  # noqa: E402
 
 from p2pgames.games.steamcourt2015 import GAME  # noqa: E402
 from p2pgames.games.steamcourt2015.book import deck_for  # noqa: E402
+from p2pgames.games.steamcourt2015.presentation import PRESENTATION  # noqa: E402
 
 __all__ = ["Court2015", "NAMES", "GAME"]
 
@@ -23,7 +24,7 @@ class Court2015(Court):
         self, players: int, hands: Sequence[Sequence[str]] = (), court: Sequence[str] = (), **kwargs: Any
     ) -> None:
         self.deck = deck_for(players)
-        super().__init__(players, hands, court, game=GAME, scoring=None, **kwargs)
+        super().__init__(players, hands, court, game=GAME, scoring=None, shown=PRESENTATION, **kwargs)
 
     def pass_privileges_until(self, seat: int) -> None:
         """Decline every Beginning of Quarter privilege before ``seat``'s (the Tea Boy serves

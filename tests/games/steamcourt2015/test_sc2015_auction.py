@@ -15,6 +15,7 @@ from p2pgames.bots import PlayoutBot  # noqa: E402
 from p2pgames.engine import IllegalAction, LocalTable, MalformedAction  # noqa: E402
 from p2pgames.games.steamcourt.actions import Pass  # noqa: E402
 from p2pgames.games.steamcourt2015 import GAME  # noqa: E402
+from p2pgames.games.steamcourt2015.presentation import PRESENTATION  # noqa: E402
 from p2pgames.games.steamcourt2015.rules import AUCTION, Bid  # noqa: E402
 
 
@@ -32,7 +33,7 @@ class Auction(LocalTable):
     def feed(self, event) -> None:
         before = self.state
         super().feed(event)
-        self.lines.extend(self.game.narrate(before, event, self.state, NAMES[: self.state.players]))
+        self.lines.extend(PRESENTATION.narrate(before, event, self.state, NAMES[: self.state.players]))
 
     def bids(self, *moves: tuple[int, int | None]) -> None:
         for seat, points in moves:
@@ -63,14 +64,14 @@ def test_a_bid_must_outbid_the_standing_bid_and_names_its_bidder():
     assert caught.value.player == 1
     with pytest.raises(IllegalAction, match="not your turn to bid"):
         auction.game.check_action(auction.state, 3, Bid(5))
-    assert auction.game.parse_action(auction.state, 1, "bid -3", auction.view(1), NAMES[:5]) == Bid(3)
+    assert PRESENTATION.parse_action(auction.state, 1, "bid -3", auction.view(1), NAMES[:5]) == Bid(3)
 
 
 def test_a_bid_is_typed_in_negative_points_as_the_rulebook_writes_it_and_bid_3_is_refused():
     # "player one bids -1 point …, player 2 bids -3 points": bids are negative. "bid 3" says
     # something else, and was read as -3 without a word (the field report, issue 22).
     auction = Auction()
-    parse = lambda text: auction.game.parse_action(auction.state, 0, text, auction.view(0), NAMES[:5])  # noqa: E731
+    parse = lambda text: PRESENTATION.parse_action(auction.state, 0, text, auction.view(0), NAMES[:5])  # noqa: E731
     assert parse("bid -3") == Bid(3) and parse("bid 0") == Bid(0) and parse("bid -0") == Bid(0)
     before = auction.state.copy()
     with pytest.raises(MalformedAction, match=r"a bid is in negative points, as the rulebook writes it: bid -3, not bid 3$"):
@@ -81,7 +82,7 @@ def test_a_bid_is_typed_in_negative_points_as_the_rulebook_writes_it_and_bid_3_i
     assert GAME.encode_state(auction.state) == GAME.encode_state(before)  # nothing changed
     # Every bid offered reads back as itself (what Tab completes is what is understood).
     for bid in auction.game.legal_actions(auction.state, 0, auction.view(0)):
-        assert parse(auction.game.describe_action(auction.state, 0, bid, auction.view(0), NAMES[:5])) == bid
+        assert parse(PRESENTATION.describe_action(auction.state, 0, bid, auction.view(0), NAMES[:5])) == bid
     # The prompt names the standing bid as it is typed.
     auction.bids((0, 2))
     assert auction.step().prompt == "outbid the standing bid -2 for the Queen, or pass"

@@ -8,10 +8,11 @@ import pytest
 
 from p2pgames.bots import PlayoutBot
 from p2pgames.engine import LocalTable
-from p2pgames.games.steamcourt import SteamCourt
 from p2pgames.games.steamcourt.actions import Pass
+from p2pgames.games.steamcourt.presentation import SteamCourtPresentation
 from p2pgames.games.steamcourt.views import WIDTH
 from p2pgames.games.steamcourt2015 import GAME
+from p2pgames.games.steamcourt2015.presentation import PRESENTATION
 from p2pgames.games.steamcourt2015.rules import AUCTION, Bid
 from p2pgames.session import Decision
 from p2pgames.tui._panels import layout_panels
@@ -39,7 +40,7 @@ class Auction(LocalTable):
 
 
 def lines_of(table: LocalTable, viewer: int | None, title: str) -> list[str]:
-    for panel in GAME.panels(table.state, viewer, table.view(viewer) if viewer is not None else None, NAMES):
+    for panel in PRESENTATION.panels(table.state, viewer, table.view(viewer) if viewer is not None else None, NAMES):
         if panel.title == title:
             return ["".join(text for _, text in line) for line in panel.lines]
     return []
@@ -53,13 +54,13 @@ def screen_rows(table: LocalTable, seat: int, columns: int = 80, rows: int = 24)
     actions = GAME.legal_actions(table.state, seat, view)
     budget = rows - FIXED_ROWS
     if actions:
-        texts = tuple(GAME.describe_action(table.state, seat, action, view, names) for action in actions)
-        groups = tuple(GAME.group_choices(table.state, seat, actions, texts))
+        texts = tuple(PRESENTATION.describe_action(table.state, seat, action, view, names) for action in actions)
+        groups = tuple(PRESENTATION.group_choices(table.state, seat, actions, texts))
         if all(len(group.members) == 1 for group in groups):
             groups = ()
         decision = Decision(table.step(), tuple(actions), texts, False, groups, (), None)
         budget -= len(choice_lines(decision, columns))
-    panels = GAME.panels(table.state, seat, view, names)
+    panels = PRESENTATION.panels(table.state, seat, view, names)
     assert all(sum(len(text) for _, text in line) <= WIDTH for panel in panels for line in panel.lines)
     laid = layout_panels(panels, columns, THEME, max_rows=budget)
     assert len(laid) <= budget and all(line_width(row) <= columns for row in laid)
@@ -111,7 +112,7 @@ def test_only_the_bidder_is_asked_what_to_type_and_the_least_bid():
     auction.bids(2)
     assert lines_of(auction, auction.state.bidder, "You are asked")[1] == "bid -3: the least you may bid now; at most bid -15"
     # What it says to type is understood.
-    assert GAME.parse_action(auction.state, auction.state.bidder, "bid -3", auction.view(auction.state.bidder), NAMES[:3]) == Bid(3)
+    assert PRESENTATION.parse_action(auction.state, auction.state.bidder, "bid -3", auction.view(auction.state.bidder), NAMES[:3]) == Bid(3)
 
 
 def test_the_last_character_on_offer_has_nothing_to_come():
@@ -150,8 +151,8 @@ def test_after_the_auction_the_published_panels_show():
     state = auction.state
     assert state.phase != AUCTION and state.quarter == 1
     for seat in range(3):
-        assert GAME.panels(state, seat, auction.view(seat), NAMES[:3]) == SteamCourt.panels(
-            GAME, state, seat, auction.view(seat), NAMES[:3]
+        assert PRESENTATION.panels(state, seat, auction.view(seat), NAMES[:3]) == SteamCourtPresentation.panels(
+            PRESENTATION, state, seat, auction.view(seat), NAMES[:3]
         )
-    titles = [panel.title for panel in GAME.panels(state, 0, auction.view(0), NAMES[:3])]
+    titles = [panel.title for panel in PRESENTATION.panels(state, 0, auction.view(0), NAMES[:3])]
     assert "On offer" not in titles and "The table" in titles

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from p2pgames.engine.conformance import check_game, play_random_game
-from p2pgames.games import _Delegating  # (until the game's presentation is its own)
 from p2pgames.games.steamcourt2015 import GAME
+from p2pgames.games.steamcourt2015.presentation import PRESENTATION
 
 CASES = [(players, {"variation": "party"}) for players in (3, 5, 7, 8, 10)] + [
     (4, {"table": "renegade"}),
@@ -26,14 +26,14 @@ CASES = [(players, {"variation": "party"}) for players in (3, 5, 7, 8, 10)] + [
 
 @pytest.mark.parametrize("players, options", CASES)
 def test_random_playthrough_conforms(players, options):
-    report = play_random_game(_Delegating.of(GAME), GAME.ruleset(players, options), f"sc2015/{players}/{sorted(options.items())}".encode(), exhaustive=False)
+    report = play_random_game(PRESENTATION, GAME.ruleset(players, options), f"sc2015/{players}/{sorted(options.items())}".encode(), exhaustive=False)
     assert report.result is not None and report.events > 0
 
 
 @pytest.mark.parametrize("players, options", [(3, {}), (7, {}), (10, {}), (5, {"characters": "auction"})])
 def test_exhaustive_conformance(players, options):
     # Every legal action's wire form, typed form and state round trip, on a few seeds.
-    reports = check_game(_Delegating.of(GAME), GAME.ruleset(players, options), [b"sc2015-exhaustive-%d" % players], exhaustive=True)
+    reports = check_game(PRESENTATION, GAME.ruleset(players, options), [b"sc2015-exhaustive-%d" % players], exhaustive=True)
     assert all(report.result is not None for report in reports)
 
 
@@ -48,4 +48,4 @@ TRACE_CASES = [(5, {"table": "renegade"}), (4, {"characters": "crazy"}), (7, {"c
 def test_no_hidden_card_can_be_traced_to_what_a_seat_saw(players, options):
     for n in range(2):
         seed = f"sc2015-trace/{players}/{sorted(options.items())}/{n}".encode()
-        assert play_random_game(_Delegating.of(GAME), GAME.ruleset(players, options), seed, exhaustive=False).result is not None
+        assert play_random_game(PRESENTATION, GAME.ruleset(players, options), seed, exhaustive=False).result is not None

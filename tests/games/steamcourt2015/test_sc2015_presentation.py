@@ -12,11 +12,12 @@ from steamcourt_scenarios import Court
 
 from p2pgames.bots import PlayoutBot
 from p2pgames.engine import IllegalAction, LocalTable, MalformedAction
-from p2pgames.games.steamcourt import GAME as PUBLISHED_GAME
 from p2pgames.games.steamcourt.actions import Bestow, Masterstroke
+from p2pgames.games.steamcourt.presentation import PRESENTATION as PUBLISHED_PRESENTATION
 from p2pgames.games.steamcourt.views import WIDTH
 from p2pgames.games.steamcourt2015 import GAME
 from p2pgames.games.steamcourt2015.book import DRAFT_2015
+from p2pgames.games.steamcourt2015.presentation import PRESENTATION
 
 ALICE, BOB, CAROL, DAVE, ERIN = range(5)
 
@@ -39,7 +40,7 @@ def story(table: LocalTable, names) -> list[str]:
     state = table.game.setup(table.ruleset)
     for event in table.log:
         after = table.game.apply(state, event)
-        lines += table.game.narrate(state, event, after, names)
+        lines += PRESENTATION.narrate(state, event, after, names)
         state = after
     return lines
 
@@ -63,7 +64,7 @@ def test_every_panel_fits_80_by_24_for_players_and_spectators_through_a_whole_ga
     looked = 0
     while True:
         for viewer in (None, *range(players)):
-            panels = GAME.panels(table.state, viewer, {} if viewer is None else table.view(viewer), names)
+            panels = PRESENTATION.panels(table.state, viewer, {} if viewer is None else table.view(viewer), names)
             assert sum(len(panel.lines) for panel in panels) <= ROWS, [(p.title, text(p)) for p in panels]
             for panel in panels:
                 assert len(panel.title) <= TITLE_WIDTH, panel.title
@@ -94,7 +95,7 @@ def test_every_2015_power_text_fits_a_row_after_the_title():
 def test_the_putsch_is_laid_logged_and_shown_by_its_name():
     # "The Queen lays a Putsch and wins the trick." (the draft's Sample Game Play)
     court = Court2015(5, [["4", "1"], ["5"], ["MS", "6"], ["7"], ["8"]], play=True)
-    hand = shown(GAME, court.state, CAROL, court.view(CAROL), NAMES[:5])["Your hand (2)"]
+    hand = shown(PRESENTATION, court.state, CAROL, court.view(CAROL), NAMES[:5])["Your hand (2)"]
     assert hand == ["6 Putsch  (Putsch beats all)"]
     court.do(ALICE, "lay 4")
     court.passes(BOB)
@@ -102,9 +103,9 @@ def test_the_putsch_is_laid_logged_and_shown_by_its_name():
     court.do(CAROL, "lay Putsch")
     assert court.lines[-1] == "carol lays a Putsch"
     # The General may stop it: the trick is still in the machine.
-    machine = shown(GAME, court.state, DAVE, court.view(DAVE), NAMES[:5])["The machine"]
+    machine = shown(PRESENTATION, court.state, DAVE, court.view(DAVE), NAMES[:5])["The machine"]
     assert machine[-1].split() == ["carol", "Putsch", "beats", "all"]
-    asked = shown(GAME, court.state, BOB, court.view(BOB), NAMES[:5])["You are asked"]
+    asked = shown(PRESENTATION, court.state, BOB, court.view(BOB), NAMES[:5])["You are asked"]
     assert asked[0].startswith("carol laid a Putsch — stop it?")
 
 
@@ -112,41 +113,41 @@ def test_a_putsch_is_typed_either_way_in_the_2015_game_only():
     court = Court2015(5, [["MS", "4"], ["5"], ["6"], ["7"], ["8"]], play=True)
     putsch = Masterstroke(court.slot(ALICE, "MS"))
     for typed in ("lay putsch", "lay Putsch", "LAY PUTSCH", "lay MS"):
-        assert GAME.parse_action(court.state, ALICE, typed, court.view(ALICE), NAMES[:5]) == putsch
+        assert PRESENTATION.parse_action(court.state, ALICE, typed, court.view(ALICE), NAMES[:5]) == putsch
     with pytest.raises(IllegalAction, match="a Putsch is laid alone: lay Putsch"):
-        GAME.parse_action(court.state, ALICE, "lay putsch 4", court.view(ALICE), NAMES[:5])
+        PRESENTATION.parse_action(court.state, ALICE, "lay putsch 4", court.view(ALICE), NAMES[:5])
     with pytest.raises(MalformedAction, match=r"and Putsch \(or MS\)"):
-        GAME.parse_action(court.state, ALICE, "lay masterstroke", court.view(ALICE), NAMES[:5])
+        PRESENTATION.parse_action(court.state, ALICE, "lay masterstroke", court.view(ALICE), NAMES[:5])
     without = Court2015(5, [["4"], ["5"], ["6"], ["7"], ["8"]], play=True)
     with pytest.raises(IllegalAction, match="you hold no Putsch"):
-        GAME.parse_action(without.state, ALICE, "lay putsch", without.view(ALICE), NAMES[:5])
+        PRESENTATION.parse_action(without.state, ALICE, "lay putsch", without.view(ALICE), NAMES[:5])
     # The published game keeps its typing: "putsch" is no card there.
     published = Court(5, [["MS", "4"], ["5"], ["6"], ["7"], ["8"]], play=True)
     with pytest.raises(MalformedAction, match="'putsch' is not a card"):
-        PUBLISHED_GAME.parse_action(published.state, ALICE, "lay putsch", published.view(ALICE), NAMES[:5])
+        PUBLISHED_PRESENTATION.parse_action(published.state, ALICE, "lay putsch", published.view(ALICE), NAMES[:5])
 
 
 def test_a_putsch_given_away_reads_back_as_typed():
     court = Court2015(5, [["MS", "2", "12"], ["5"], ["6"], ["7"], ["8"]])
     names = NAMES[:5]
     gift = Bestow(court.slots(ALICE, ["2", "MS"]), ERIN)
-    assert GAME.describe_action(court.state, ALICE, gift, court.view(ALICE), names) == "give 2 Putsch to erin"
+    assert PRESENTATION.describe_action(court.state, ALICE, gift, court.view(ALICE), names) == "give 2 Putsch to erin"
     for typed in ("give 2 putsch to erin", "give putsch 2 to erin", "give ms 2 to erin"):
-        assert GAME.parse_action(court.state, ALICE, typed, court.view(ALICE), names) == gift
+        assert PRESENTATION.parse_action(court.state, ALICE, typed, court.view(ALICE), names) == gift
 
 
 def test_the_coup_asks_about_three_putsch_cards():
     # (The Queen has no coup to pull: the General holds them.)
     court = Court2015(5, [["4"], ["MS", "MS", "MS", "4"], ["6"], ["7"], ["8"]], coup=True)
     assert court.step().prompt == "pull a coup with three Putsch cards?"
-    asked = shown(GAME, court.state, BOB, court.view(BOB), NAMES[:5])["You are asked"]
+    asked = shown(PRESENTATION, court.state, BOB, court.view(BOB), NAMES[:5])["You are asked"]
     assert asked[0] == "You hold three Putsch cards. Pull a coup? (coup / pass)"
 
 
 def test_nothing_the_2015_game_shows_calls_the_card_a_masterstroke():
     table = LocalTable(GAME, GAME.ruleset(10), b"names")
     names = NAMES[:10]
-    seen: list[str] = [GAME.help_text()]
+    seen: list[str] = [PRESENTATION.help_text()]
     bot = PlayoutBot(b"names")
     putsch_laid = False
     while not table.over:
@@ -154,16 +155,16 @@ def test_nothing_the_2015_game_shows_calls_the_card_a_masterstroke():
         seen.append(step.prompt)
         for viewer in (None, *range(10)):
             knowledge = {} if viewer is None else table.view(viewer)
-            seen.extend(line for panel in GAME.panels(table.state, viewer, knowledge, names) for line in text(panel))
+            seen.extend(line for panel in PRESENTATION.panels(table.state, viewer, knowledge, names) for line in text(panel))
         for seat in range(10):
             view = table.view(seat)
-            seen.extend(GAME.describe_action(table.state, seat, a, view, names) for a in GAME.legal_actions(table.state, seat, view))
+            seen.extend(PRESENTATION.describe_action(table.state, seat, a, view, names) for a in GAME.legal_actions(table.state, seat, view))
         before = table.state
         seat = step.actors[0] if hasattr(step, "actors") else next(
             p for p in step.players if GAME.legal_actions(table.state, p, table.view(p))
         )
         table.act(seat, bot.choose(GAME, table.state, seat, table.view(seat), step))
-        lines = GAME.narrate(before, table.log[-1], table.state, names)
+        lines = PRESENTATION.narrate(before, table.log[-1], table.state, names)
         putsch_laid |= any(line.endswith("lays a Putsch") for line in lines)
         seen.extend(lines)
     assert putsch_laid
@@ -205,7 +206,7 @@ def test_two_tables_with_gear_tokens_show_both_stacks_and_everyones_points():
     totals = state.totals()
     assert any(state.gears)  # points beyond the start tokens
     viewer = royal.seats[0]
-    panels = shown(GAME, state, viewer, table.view(viewer), names)
+    panels = shown(PRESENTATION, state, viewer, table.view(viewer), names)
     header = panels["Steam Court"]
     assert header[0].startswith("quarter 2 of 4 · gear tokens")
 
@@ -224,7 +225,7 @@ def test_two_tables_with_gear_tokens_show_both_stacks_and_everyones_points():
     for player in renegades.seats:
         assert f"{names[player][:8]} {len(state.hands[player])} ({totals[player]} pts)" in glance
     # Someone watching sees each table's stack on its own line.
-    watching = " ".join(shown(GAME, state, None, {}, names)["Steam Court"])
+    watching = " ".join(shown(PRESENTATION, state, None, {}, names)["Steam Court"])
     assert "Royal table" in watching and "Renegade table" in watching
 
 
@@ -235,7 +236,7 @@ def test_the_longest_score_drops_its_spaces_to_fit_the_row():
     state = table.state.copy()
     player = state.tables[1].seats[-1]
     state.start[player], state.gears[player] = 10, [10, 10, 10, 10]
-    rows = shown(GAME, state, None, {}, names)["Renegade table"]
+    rows = shown(PRESENTATION, state, None, {}, names)["Renegade table"]
     row = rows[-1]
     assert row.endswith("10+10+10+10+10=50") and len(row) <= WIDTH, row
     for other, seat in zip(rows[:-1], state.tables[1].seats[:-1], strict=True):  # the others keep their spaces
@@ -253,7 +254,7 @@ def test_the_longest_score_with_a_bid_sums_its_tokens_to_fit_the_row():
     state.start[widest], state.gears[widest], state.bids[widest] = 10, [10, 10, 10, 10], 12
     state.start[spaceless], state.gears[spaceless], state.bids[spaceless] = 10, [10, 10, 10, 10], 0
     state.start[spaced], state.gears[spaced], state.bids[spaced] = 9, [5], 3
-    rows = dict(zip(renegades, shown(GAME, state, None, {}, names)["Renegade table"], strict=True))
+    rows = dict(zip(renegades, shown(PRESENTATION, state, None, {}, names)["Renegade table"], strict=True))
     assert rows[widest].endswith(" 50-12=38") and len(rows[widest]) <= WIDTH, rows[widest]
     assert rows[spaceless].endswith(" 10+10+10+10+10=50") and len(rows[spaceless]) <= WIDTH, rows[spaceless]
     assert rows[spaced].endswith(" 9+5-3 = 11"), rows[spaced]
@@ -269,7 +270,7 @@ def test_an_auction_games_scores_take_the_bid_off_and_add_up_on_every_row_and_in
     paid = [player for player in range(5) if state.bids[player]]
     assert paid, state.bids  # someone won a character with a bid
     # As the first quarter starts: the start token less the bid.
-    rows = shown(GAME, state, None, {}, names)["The table"]
+    rows = shown(PRESENTATION, state, None, {}, names)["The table"]
     for row, player in zip(rows, state.tables[0].seats, strict=True):
         assert row.endswith(score_text(state, player)), row
     for player in paid:
@@ -282,7 +283,7 @@ def test_an_auction_games_scores_take_the_bid_off_and_add_up_on_every_row_and_in
         table.play_with([bot] * 5, until=lambda t, at=len(table.log): len(t.log) >= at + 11)
         state = table.state
         seats = state.tables[0].seats
-        rows = shown(GAME, state, None, {}, names)["The table"][: len(seats)]  # (then: left holding)
+        rows = shown(PRESENTATION, state, None, {}, names)["The table"][: len(seats)]  # (then: left holding)
         for row, player in zip(rows, seats, strict=True):
             score = score_text(state, player)
             assert row.endswith(score) and adds_up(score), row
@@ -290,7 +291,7 @@ def test_an_auction_games_scores_take_the_bid_off_and_add_up_on_every_row_and_in
     assert looked > 5  # rows with a bid and gear tokens, not only the start
     # The final standings: each score with a bid says what it is made of.
     result = table.step()
-    standings = " ".join(shown(GAME, table.state, None, {}, names)["Final standings"])
+    standings = " ".join(shown(PRESENTATION, table.state, None, {}, names)["Final standings"])
     for player in range(5):
         points, bid = result.scores[player], state.bids[player]
         said = rf" \(tokens {points + bid}, bid -{bid}\)" if bid else ""
@@ -298,17 +299,17 @@ def test_an_auction_games_scores_take_the_bid_off_and_add_up_on_every_row_and_in
 
 
 def test_the_help_says_the_auctions_bid_is_taken_off_the_points():
-    help_text = GAME.help_text()
+    help_text = PRESENTATION.help_text()
     assert "four gear tokens, less\nyour bid in the Character Auction) wins" in help_text
     assert "start + gear tokens less your bid, and the table adds them up: 1+1-3 = -1" in help_text.replace("\n", " ")
-    assert "bid" not in PUBLISHED_GAME.help_text().replace("\n", " ").replace("forbidden", "")
+    assert "bid" not in PUBLISHED_PRESENTATION.help_text().replace("\n", " ").replace("forbidden", "")
 
 
 def test_two_tables_with_gear_tokens_end_with_the_points():
     names = NAMES[:9]
     table = random_table(9, b"two-end", None)
     result = table.step()
-    screen = shown(GAME, table.state, 0, table.view(0), names)
+    screen = shown(PRESENTATION, table.state, 0, table.view(0), names)
     assert list(screen) == ["Steam Court", "Final standings", "Quarter 4"]
     assert screen["Steam Court"] == ["game over · 4 quarters played · gear tokens"]
     winner = result.winners[0]
@@ -332,14 +333,14 @@ def test_the_party_variation_at_one_table_shows_a_standing_not_points():
     names = NAMES[:5]
     table = random_table(5, b"party", lambda t: t.state.quarter == 2 and t.state.tables[0].out, variation="party")
     state = table.state
-    screen = shown(GAME, state, 0, table.view(0), names)
+    screen = shown(PRESENTATION, state, 0, table.view(0), names)
     assert "Party variant" in screen["Steam Court"][0] and "gear tokens" not in screen["Steam Court"][0]
     first = state.tables[0].out[0]
     row = next(row for row in screen["The table"] if f" {names[first]} " in row)
     assert row.endswith(f"token {state.gears[first][-1]}") and "=" not in row
     table.play_with([PlayoutBot(b"party")] * 5)
     result = table.step()
-    final = shown(GAME, table.state, 0, table.view(0), names)["Final standings"]
+    final = shown(PRESENTATION, table.state, 0, table.view(0), names)["Final standings"]
     assert final[0].startswith(f"{names[result.winners[0]]} wins: first out in quarter 4")
     assert "points" not in " ".join(final)
 
@@ -351,7 +352,7 @@ def test_seats_show_the_2015_characters_numbers():
     # The 2015 ranks, Queen 1 … Vagabond 10 (the published Alchemist is 9, its Tea Boy 6).
     names = NAMES[:10]
     table = random_table(10, b"numbers", lambda t: t.state.quarter == 1 and t.state.tables[0].lays)
-    screen = shown(GAME, table.state, None, {}, names)
+    screen = shown(PRESENTATION, table.state, None, {}, names)
     numbers = [int(row.split()[0]) for title in ("Royal table", "Renegade table") for row in screen[title]]
     assert numbers == list(range(1, 11))
     assert [row.split()[1] for row in screen["Royal table"]][3:] == ["Alchemist", "Tea"]
@@ -360,36 +361,36 @@ def test_seats_show_the_2015_characters_numbers():
 def test_the_plague_doctor_is_asked_to_draw_and_then_what_must_go_back():
     court = Court2015(5, [["1"], ["2"], ["3"], ["4"], ["5"]], options={"table": "renegade"})
     court.pass_privileges_until(CAROL)
-    asked = shown(GAME, court.state, CAROL, court.view(CAROL), NAMES[:5])["You are asked"]
+    asked = shown(PRESENTATION, court.state, CAROL, court.view(CAROL), NAMES[:5])["You are asked"]
     assert asked[0].startswith("Draw four from the Court Hand") and "(plague / pass)" in " ".join(asked)
     court.do(CAROL, "plague")
-    asked = shown(GAME, court.state, CAROL, court.view(CAROL), NAMES[:5])["You are asked"]
+    asked = shown(PRESENTATION, court.state, CAROL, court.view(CAROL), NAMES[:5])["You are asked"]
     assert asked[0] == "Put back 2 more of the cards you drew: put back N"
     court.do(CAROL, court.texts(CAROL)[0])
-    asked = shown(GAME, court.state, CAROL, court.view(CAROL), NAMES[:5])["You are asked"]
+    asked = shown(PRESENTATION, court.state, CAROL, court.view(CAROL), NAMES[:5])["You are asked"]
     assert asked[0] == "Put back 1 more of the cards you drew: put back N"
 
 
 def test_the_queen_and_the_general_are_asked_to_give_to_their_one_receiver():
     court = Court2015(5, [["1", "2", "3"], ["4", "5"], ["6"], ["7"], ["8"]])
     assert court.step().prompt == "give two cards to the lowest player, or pass"
-    asked = shown(GAME, court.state, ALICE, court.view(ALICE), NAMES[:5])["You are asked"]
+    asked = shown(PRESENTATION, court.state, ALICE, court.view(ALICE), NAMES[:5])["You are asked"]
     assert asked[0] == "Give two cards to erin? (give N M to erin / pass)"
     court.do(ALICE, "pass")
     assert court.step().prompt == "give one card to the second-lowest player, or pass"
-    asked = shown(GAME, court.state, BOB, court.view(BOB), NAMES[:5])["You are asked"]
+    asked = shown(PRESENTATION, court.state, BOB, court.view(BOB), NAMES[:5])["You are asked"]
     assert asked[0] == "Give one card to dave? (give N to dave / pass)"
 
 
 def test_the_vagabond_serves_the_renegade_tables_highest_player():
     court = Court2015(5, [["1"], ["2"], ["3"], ["4"], ["5", "11", "12"]], options={"table": "renegade"})
     court.pass_privileges_until(ERIN)
-    asked = shown(GAME, court.state, ERIN, court.view(ERIN), NAMES[:5])["You are asked"]
+    asked = shown(PRESENTATION, court.state, ERIN, court.view(ERIN), NAMES[:5])["You are asked"]
     assert " ".join(asked) == "Give your two highest numbered cards to the Submariner: give 11 12 to alice"
 
 
 def test_the_help_names_the_putsch_and_the_moves_and_fits_78_columns():
-    help_text = GAME.help_text()
+    help_text = PRESENTATION.help_text()
     assert max(len(line) for line in help_text.splitlines()) <= 78
     for command in ("lay Putsch", "lay MS", "give 2 5 to erin", "give 11 12 to alice", "plague", "dive discard 7", "retrieve", "Party variation"):
         assert command in help_text

@@ -13,6 +13,7 @@ from p2pgames.bots import PlayoutBot
 from p2pgames.engine import LocalTable
 from p2pgames.games.steamcourt import GAME
 from p2pgames.games.steamcourt.cards import CHARACTER_NUMBER
+from p2pgames.games.steamcourt.presentation import PRESENTATION
 
 ALICE, BOB, CAROL, DAVE = range(4)
 
@@ -22,7 +23,7 @@ def text(panel) -> list[str]:
 
 
 def shown(state, viewer, knowledge, names) -> dict[str, list[str]]:
-    return {panel.title: text(panel) for panel in GAME.panels(state, viewer, knowledge, names)}
+    return {panel.title: text(panel) for panel in PRESENTATION.panels(state, viewer, knowledge, names)}
 
 
 def test_the_masterstroke_keeps_its_published_name_face_and_typing():
@@ -73,13 +74,13 @@ def test_the_party_variant_keeps_its_start_tokens_standing_and_one_table_header(
         f"{CHARACTER_NUMBER[c]} {names[p]} ({GAME.book[c].title})"
         for p, c in zip(seated.tables[0].seats, seated.tables[0].characters)
     )
-    assert GAME.narrate(setup, table.log[0], seated, names)[0] == f"start tokens, Royal table: {royal_seats}"
+    assert PRESENTATION.narrate(setup, table.log[0], seated, names)[0] == f"start tokens, Royal table: {royal_seats}"
     table.play_with([PlayoutBot(b"party")] * 8, until=lambda t: t.state.quarter == 2 and any(tb.out for tb in t.state.tables))
     lines: list[str] = []
     state = setup
     for event in table.log:
         after = GAME.apply(state, event)
-        lines += GAME.narrate(state, event, after, names)
+        lines += PRESENTATION.narrate(state, event, after, names)
         state = after
     out = re.compile(r"(Royal|Renegades): \w+ is out of cards \(\d+\w\w\) and takes token \d+")
     assert any(out.fullmatch(line) for line in lines)
