@@ -1,7 +1,9 @@
 """The games, by the name used on the command line.
 
 Each game lives in its own package and exposes ``GAME``, an instance of its
-:class:`p2pgames.engine.Game`. Packages whose names start with ``_`` are for testing the platform
+:class:`p2pgames.engine.Game` (the rules), and in the package's ``presentation`` module
+``PRESENTATION``, its :class:`p2pgames.engine.Presentation` (how the game is shown), which the
+rules never import. Packages whose names start with ``_`` are for testing the platform
 and are not offered to players.
 """
 
@@ -56,80 +58,10 @@ def get_game(name: str) -> Game:
 
 
 def get_presentation(name: str) -> Presentation:
-    """How the game called ``name`` is shown (its package's ``presentation`` module's
-    ``PRESENTATION``, whose ``rules`` are :func:`get_game`'s); raises :class:`UnknownGame`.
+    """How the game called ``name`` is shown: its package's ``presentation`` module's
+    ``PRESENTATION``, whose ``rules`` are :func:`get_game`'s. Raises :class:`UnknownGame`.
     Loaded only when asked for: the rules alone never load it."""
-    package = game_package(name)
-    try:
-        return importlib.import_module(package + ".presentation").PRESENTATION
-    except ModuleNotFoundError as error:
-        if error.name != package + ".presentation":
-            raise
-        return _Delegating.of(get_game(name))  # (a game not yet split: its rules show themselves)
-
-
-class _Delegating(Presentation):
-    """A presentation that asks its rules, for a game whose rules still present themselves."""
-
-    _made: dict[int, "_Delegating"] = {}
-
-    @classmethod
-    def of(cls, rules: Game) -> "_Delegating":
-        made = cls._made.get(id(rules))
-        if made is None or made.rules is not rules:
-            made = cls._made[id(rules)] = cls(rules)
-        return made
-
-    def for_ruleset(self, ruleset):  # type: ignore[no-untyped-def]
-        return self.of(self.rules.for_ruleset(ruleset))
-
-    @property
-    def info_commands(self):  # type: ignore[override]
-        return getattr(self.rules, "info_commands", ())
-
-    def describe_action(self, *args):  # type: ignore[no-untyped-def, override]
-        return self._ask('describe_action', *args)
-
-    def narrate(self, *args):  # type: ignore[no-untyped-def, override]
-        return self._ask('narrate', *args)
-
-    def narrate_private(self, *args):  # type: ignore[no-untyped-def, override]
-        return self._ask('narrate_private', *args)
-
-    def card_text(self, *args):  # type: ignore[no-untyped-def, override]
-        return self._ask('card_text', *args)
-
-    def round_label(self, *args):  # type: ignore[no-untyped-def, override]
-        return self._ask('round_label', *args)
-
-    def parse_action(self, *args):  # type: ignore[no-untyped-def, override]
-        return self._ask('parse_action', *args)
-
-    def group_choices(self, *args):  # type: ignore[no-untyped-def, override]
-        return self._ask('group_choices', *args)
-
-    def warnings(self, *args):  # type: ignore[no-untyped-def, override]
-        return self._ask('warnings', *args)
-
-    def standing_answer(self, *args):  # type: ignore[no-untyped-def, override]
-        return self._ask('standing_answer', *args)
-
-    def composer(self, *args):  # type: ignore[no-untyped-def, override]
-        return self._ask('composer', *args)
-
-    def explain(self, *args):  # type: ignore[no-untyped-def, override]
-        return self._ask('explain', *args)
-
-    def panels(self, *args):  # type: ignore[no-untyped-def, override]
-        return self._ask('panels', *args)
-
-    def help_text(self, *args):  # type: ignore[no-untyped-def, override]
-        return self._ask('help_text', *args)
-
-    def _ask(self, name, *args):  # type: ignore[no-untyped-def]
-        if hasattr(self.rules, name):
-            return getattr(self.rules, name)(*args)
-        return getattr(Presentation, name)(self, *args)  # what the rules never said: the default
+    return importlib.import_module(game_package(name) + ".presentation").PRESENTATION
 
 
 def _simplified(text: str) -> str:
