@@ -18,7 +18,7 @@ and ``state.phase``: ``seating`` (a chance step: the start tokens), ``playing``,
 The Party variant has two tables, the Royal table (``tables[0]``) and the Renegade table, each
 dealt its own deck among its own players; both play at once (one step joins both tables' steps,
 :meth:`SteamCourt._party_step`), a table whose quarter is over waits for the other, and the audit
-of both is followed by promotion and demotion (:meth:`SteamCourt._promote_and_demote`).
+of both is followed by promotion and demotion (``setup.py``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from p2pgames.engine import (
     Chance,
     Claim,
     Concealment,
-    DeterministicRandom,
     Game,
     GameOver,
     IllegalAction,
@@ -46,13 +45,14 @@ from p2pgames.engine import (
     Turn,
 )
 
-from p2pgames.games.steamcourt import duo
+from p2pgames.games.steamcourt import scoring, setup
 from p2pgames.games.steamcourt.phases import Phase
 from p2pgames.games.steamcourt.published import PUBLISHED
 from p2pgames.games.steamcourt.rulebook import Character, Draw, Gift, Rulebook, Service
-from p2pgames.games.steamcourt.scoring import party_result_summary, result_summary
+from p2pgames.games.steamcourt.scoring import ONE_POINT_POWERS
+from p2pgames.games.steamcourt.setup import QUARTERS
 from p2pgames.games.steamcourt.solo_game import SOLO_GAME
-from p2pgames.games.steamcourt.state import SteamCourtState, Table, new_table
+from p2pgames.games.steamcourt.state import SteamCourtState, Table
 from p2pgames.games.steamcourt.actions import (
     Bestow,
     Coup,
@@ -94,18 +94,11 @@ from p2pgames.games.steamcourt.cards import (
     NUMBER,
     NUMBERED,
     PARTY_REMOVABLE,
-    RECOMMENDED,
     TABLE_NAMES,
-    party_characters,
 )
 
 __all__ = ["SteamCourt", "SteamCourtState", "Table", "Phase", "QUARTERS", "ONE_POINT_POWERS", "CLI_VARIANTS"]
 
-QUARTERS = 4
-# The power on the back of each quarter's 1-point gear token (RULES.md, I8).
-ONE_POINT_POWERS = ("unpass", "discard", "unpass", "discard")
-# Clock Climbing: extra spaces for the first and second player to go out.
-CLOCK_BONUS = (2, 1)
 SCORINGS = ("gears", "clock")
 # court: one table of 2–7; party: a Royal and a Renegade table (7–12); duo: the two-player ladder;
 # solo: one player against the Court Hand.
@@ -305,29 +298,9 @@ class SteamCourt(Game[SteamCourtState]):
     # -- setup and steps -----------------------------------------------------------------------
 
     def setup(self, ruleset: Ruleset) -> SteamCourtState:
-        players = ruleset.players
-        if ruleset["variant"] == "party":
-            # Two tables; only the start tokens are used, stacked lowest on top (RULES.md, I22).
-            royal, renegades = party_characters(players, ruleset["removed"])
-            tables = []
-            first = 0
-            for characters in (royal, renegades):
-                tokens = sorted((self.book[c].number for c in characters), reverse=True)  # bottom first
-                seats = list(range(first, first + len(characters)))
-                tables.append(new_table(characters, seats, [tokens[:] for _ in range(QUARTERS)], players))
-                first += len(characters)
-        else:
-            if ruleset["variant"] == "duo":
-                characters = duo.characters(1)
-            else:
-                characters = self.seating.get(players, RECOMMENDED.get(players, ()))
-            if len(characters) != players:
-                raise RulesetError(f"{players} players need {players} characters, not {characters}")
-            gears_up = list(range(1, players + 1))  # bottom 1 … top n
-            stacks = [gears_up[:] for _ in range(QUARTERS)] if ruleset["scoring"] == "gears" else []
-            tables = [new_table(characters, list(range(players)), stacks, players)]
         return self.new_state(
-            players, ruleset["scoring"], ruleset["variant"], ruleset["duo_win"], ruleset["start_tokens"], tables
+            ruleset.players, ruleset["scoring"], ruleset["variant"], ruleset["duo_win"], ruleset["start_tokens"],
+            setup.new_tables(ruleset, self.book, self.seating),
         )
 
     def new_state(
@@ -434,19 +407,7 @@ class SteamCourt(Game[SteamCourtState]):
         raise AssertionError(f"no step for table phase {phase!r}")  # pragma: no cover
 
     def _result(self, state: SteamCourtState) -> GameOver:
-        if state.variant == "duo" and (ladder := duo.result(state)) is not None:
-            return ladder
-        scores = state.totals()
-        if state.variant == "party":
-            # The Royal table's first player out in the 4th quarter wins (RULES.md, I25).
-            winner = state.tables[0].seats[0]
-            return GameOver(tuple(scores), (winner,), party_result_summary(state, winner))
-        best = max(scores)
-        tied = [p for p in range(state.players) if scores[p] == best]
-        # Ties: the tied player who went out first in the fourth quarter wins (RULES.md, I10).
-        order = state.going_out_order()
-        winner = min(tied, key=lambda p: order.index(p) if p in order else len(order))
-        return GameOver(tuple(scores), (winner,), result_summary(state, winner, len(tied)))
+        return scoring.result(state)
 
     # -- legal actions -------------------------------------------------------------------------
 
@@ -822,33 +783,7 @@ class SteamCourt(Game[SteamCourtState]):
     # -- applying events -----------------------------------------------------------------------
 
     def apply_chance(self, state: SteamCourtState, seed: bytes) -> None:
-        # Start tokens, drawn at random: each seats its player by the character card of its number
-        # (RULES.md, I2); the k-th drawn sits in position k.
-        state.notes = []
-        order = list(range(state.players))
-        DeterministicRandom(seed).shuffle(order)
-        if len(state.tables) > 1:
-            # Party: each player sits by the character card of his start token's number.
-            first = 0
-            for table in state.tables:
-                table.seats = order[first:first + len(table.characters)]
-                first += len(table.characters)
-                for player, character in zip(table.seats, table.characters):
-                    state.start[player] = self.book[character].number
-            state.notes.append(("party-seating", tuple(tuple(table.seats) for table in state.tables)))
-            state.phase = Phase.PLAYING
-            self._start_quarter(state)
-            return
-        table = state.tables[0]
-        table.seats = order
-        by_seat = state.start_tokens == "seat"
-        for position, (player, character) in enumerate(zip(order, table.characters)):
-            state.start[player] = position + 1 if by_seat else self.book[character].number
-            # "From lowest number to highest": the numbers rise with the seats at every clock table.
-            state.clock[player] = position
-        state.notes.append(("seating", tuple(order)))
-        state.phase = Phase.PLAYING
-        self._start_quarter(state)
+        setup.draw_start_tokens(state, seed)
 
     def after_cards(self, state: SteamCourtState, values: Mapping[int, str]) -> None:
         state.notes = []
@@ -868,11 +803,11 @@ class SteamCourt(Game[SteamCourtState]):
         elif phase == Phase.DISCARDING:
             self._discard_revealed(state, table)
         elif phase == Phase.COUP_REVEAL:
-            self._coup_revealed(state, table)
+            setup.coup_revealed(state, table)
         elif phase == Phase.COUP_AUDIT:
             for deal in table.deals:
                 state.cards.retire(deal)
-            self._deal(state, table)
+            setup.deal(state, table)
 
     def kept_slots(self, state: SteamCourtState, seat: int) -> list[int]:
         return list(state.hands[seat])
@@ -1032,76 +967,7 @@ class SteamCourt(Game[SteamCourtState]):
                 state.notes.append(("leave", player))
             self._next_privilege(state, table, table.privilege + 1)
 
-    # -- the quarter ---------------------------------------------------------------------------
-
-    def _start_quarter(self, state: SteamCourtState) -> None:
-        state.quarter += 1
-        if state.variant == "duo":
-            # The quarter's two characters; the reseating put the first out in the new one.
-            state.tables[0].characters = list(duo.characters(state.quarter))
-        state.tricks = [0] * state.players
-        state.used = [[] for _ in range(state.players)]
-        self._deal(state, *state.tables)
-
-    def _deal(self, state: SteamCourtState, *tables: Table) -> None:
-        """Deal the deck into equal hands and the Court Hand (which takes the extras).
-
-        Several tables' decks are dealt at the same time, each among its own players (its holders;
-        one table alone: every seat); the hands are disclosed after all the deals.
-        """
-        apart = len(state.tables) > 1
-        dealt = []
-        for table in tables:
-            deal = state.cards.next_deal
-            slots = list(state.cards.new_deal(state.deck(), holders=table.seats if apart else ()))
-            dealt.append((table, deal, slots))
-        for table, deal, slots in dealt:
-            self._hand_out(state, table, deal, slots)
-
-    def _hand_out(self, state: SteamCourtState, table: Table, deal: int, slots: list[int]) -> None:
-        seats = table.seats
-        size = len(slots) // (len(seats) + 1)
-        for position, player in enumerate(seats):
-            hand = slots[position * size:(position + 1) * size]
-            state.hands[player] = hand
-            state.cards.disclose(hand, player)
-        table.court = slots[len(seats) * size:]
-        table.discard = []
-        table.deals = [deal]
-        table.lays = []
-        table.turn = -1
-        table.passed = []
-        table.heard = [0] * state.players
-        table.moves = 0
-        table.received = []
-        table.seen = []
-        table.out = []
-        table.drawn = []
-        table.returns = 0
-        table.focus = []
-        table.actor = -1
-        table.privilege = -1
-        table.phase = Phase.COUP
-        table.asking = list(seats[1:])
-        if len(state.tables) > 1:
-            state.notes.append(("table-quarter", state.tables.index(table), state.quarter, size, len(table.court)))
-        else:
-            state.notes.append(("quarter", state.quarter, size, len(table.court)))
-
-    def _coup_revealed(self, state: SteamCourtState, table: Table) -> None:
-        player = table.actor
-        faces = sorted((FACE[state.cards.revealed[slot]] for slot in table.focus), key=FACE_ORDER.__getitem__)
-        if faces != ["MS", "MS", "MS"]:
-            raise RuleViolation(
-                player, f"claimed a coup without three {self.book.masterstroke.plural} (revealed {' '.join(faces)})"
-            )
-        position = table.seats.index(player)
-        table.seats = [player] + table.seats[:position] + table.seats[position + 1:]
-        state.notes.append(("coup", player, tuple(table.seats)))
-        # The quarter restarts: the abandoned deal is audited, forgotten, and the deck dealt again.
-        state.cards.audit(table.deals)
-        table.phase = Phase.COUP_AUDIT
-        table.asking = []
+    # -- the quarter's privileges --------------------------------------------------------------
 
     def _next_privilege(self, state: SteamCourtState, table: Table, position: int) -> None:
         """Beginning of Quarter privileges, in seat order from ``position``; then the first lead."""
@@ -1279,11 +1145,11 @@ class SteamCourt(Game[SteamCourtState]):
         table.moves += 1
         masterstroke = value == MASTERSTROKE_VALUE
         if not state.hands[player]:
-            self._go_out(state, table, player)
-        if self._quarter_over(state, table):
+            scoring.go_out(state, table, player)
+        if scoring.quarter_over(state, table):
             if masterstroke:
                 state.tricks[player] += 1
-            self._end_quarter(state, table)
+            scoring.end_quarter(self, state, table)
         elif masterstroke:
             self._end_trick(state, table)
         else:
@@ -1427,9 +1293,9 @@ class SteamCourt(Game[SteamCourtState]):
         if state.hands[player]:
             table.phase = Phase.TURN
             return
-        self._go_out(state, table, player)
-        if self._quarter_over(state, table):
-            self._end_quarter(state, table)
+        scoring.go_out(state, table, player)
+        if scoring.quarter_over(state, table):
+            scoring.end_quarter(self, state, table)
         else:
             self._advance(state, table, player)
 
@@ -1511,134 +1377,17 @@ class SteamCourt(Game[SteamCourtState]):
         else:
             table.phase = Phase.TURN
 
-    # -- going out and the end of a quarter ----------------------------------------------------
-
-    def _go_out(self, state: SteamCourtState, table: Table, player: int) -> None:
-        """``player`` takes his place in the going-out order and the top token; he may still hold
-        cards (the last player when the quarter ends): they stay in his hand, seen by him alone,
-        until the quarter's audit reveals them (the log then says what he held). Between quarters
-        the same event clears every hand and deals the next quarter; after the 4th they stay on
-        the final table, face up (RULES.md, I27)."""
-        table.out.append(player)
-        token = 0
-        if state.scoring == "gears":
-            token = table.stacks[state.quarter - 1].pop()
-            state.gears[player].append(token)
-        state.notes.append(("out", player, token, len(table.out), len(state.hands[player])))
-
-    def _quarter_over(self, state: SteamCourtState, table: Table) -> bool:
-        holding = sum(1 for player in table.seats if state.hands[player])
-        if holding <= 1:
-            return True
-        if state.scoring == "clock":
-            # Clock Climbing: the quarter ends once the second player is out (the third at six).
-            return len(table.out) >= (3 if len(table.seats) == 6 else 2)
-        return False
-
-    def _end_quarter(self, state: SteamCourtState, table: Table) -> None:
-        if state.variant == "party" or state.scoring == "gears":
-            for player in table.seats:
-                if state.hands[player]:
-                    # The last player with cards goes out last: the 1-point token and its power;
-                    # in the Party variant the last start token, with no power (I22).
-                    self._go_out(state, table, player)
-                    power = self.one_point_power(state)
-                    if power is not None:
-                        state.powers[player].append([power, False])
-                        # After the 4th quarter there is no later: the token is just its point.
-                        state.notes.append(("one-point", player, power, state.quarter < QUARTERS))
-        else:
-            self._climb(state, table)
-        table.phase = Phase.DONE
-        table.turn = -1
-        if all(other.phase == Phase.DONE for other in state.tables):
-            state.cards.audit(deal for other in state.tables for deal in other.deals)
-            state.phase = Phase.AUDITING
+    # -- the end of a quarter (scoring.py, setup.py) ------------------------------------------
 
     def one_point_power(self, state: SteamCourtState) -> str | None:
         """The power on the back of this quarter's 1-point gear token, which the last player out
-        takes (RULES.md, I8); none in the Party variant, which takes start tokens (I22)."""
-        return None if state.variant == "party" else ONE_POINT_POWERS[state.quarter - 1]
-
-    def _climb(self, state: SteamCourtState, table: Table) -> None:
-        """Clock Climbing: from the lowliest seat up, each token moves a space per trick won,
-        plus 2 for the first player out and 1 for the second, to the next open space."""
-        bonus = {player: extra for player, extra in zip(table.out, CLOCK_BONUS)}
-        clock = state.clock
-        moves = []
-        for player in reversed(table.seats):
-            steps = state.tricks[player] + bonus.get(player, 0)
-            space = clock[player] + steps
-            occupied = {clock[other] for other in table.seats if other != player}
-            while space in occupied:
-                space += 1
-            moves.append((player, state.tricks[player], bonus.get(player, 0), clock[player], space))
-            clock[player] = space
-        state.notes.append(("climb", tuple(moves)))
+        takes (:func:`~.scoring.one_point_power`)."""
+        return scoring.one_point_power(state)
 
     def _after_audit(self, state: SteamCourtState) -> None:
-        """The quarter's cards are public now. Between quarters: forget them, reseat, deal again.
-        After the 4th quarter the final table stays as it was played — seats, the cards left in
-        hands (now face up), the machine and the piles — for the game-over screen (RULES.md, I27);
-        only the Party variant reseats, its final standing being the seats (I24)."""
-        final = state.quarter == QUARTERS
-        for index, table in enumerate(state.tables):
-            for player in table.seats:
-                if state.hands[player]:  # the last player (the clock: every one not out)
-                    faces = [FACE[state.cards.revealed[slot]] for slot in state.hands[player]]
-                    # The table's index: the Party variant reseats (and may move him) in this event.
-                    state.notes.append(("held", player, tuple(sorted(faces, key=FACE_ORDER.__getitem__)), index))
-        if not final:
-            self._clear_quarter(state)
-        if len(state.tables) > 1:
-            self._promote_and_demote(state)
-            return
-        table = state.tables[0]
-        # The court's order after the quarter: going-out order, or the clock (farthest ahead first).
-        if state.scoring == "gears":
-            order = table.out[:]
-        else:
-            order = sorted(table.seats, key=lambda p: -state.clock[p])
-        state.notes.append(("quarter-end", state.quarter, tuple(order)))
-        if final:
-            state.phase = Phase.OVER
-        else:
-            table.seats = order
-            state.phase = Phase.PLAYING
-            self._start_quarter(state)
-
-    def _clear_quarter(self, state: SteamCourtState) -> None:
-        """Between quarters, after the audit: forget the quarter's deals and clear every hand, pile
-        and machine."""
-        for table in state.tables:
-            for deal in table.deals:
-                state.cards.retire(deal)
-            for player in table.seats:
-                state.hands[player] = []
-            table.deals = []
-            table.court = []
-            table.discard = []
-            table.lays = []
-            table.drawn = []
-
-    def _promote_and_demote(self, state: SteamCourtState) -> None:
-        """Party: reseat by the tokens collected (going-out order),
-        the Royal table's last two out banished to the Renegade table's two preeminent seats and
-        the Renegade table's first two out promoted to the Royal table's two lowliest seats
-        (RULES.md, I24)."""
-        royal, renegades = state.tables
-        demoted = royal.out[-2:]
-        promoted = renegades.out[:2]
-        royal.seats = royal.out[:-2] + promoted
-        renegades.seats = demoted + renegades.out[2:]
-        state.notes.append(
-            ("party-quarter-end", state.quarter, tuple(royal.seats), tuple(renegades.seats), tuple(promoted), tuple(demoted))
-        )
-        if state.quarter == QUARTERS:
-            state.phase = Phase.OVER
-        else:
-            state.phase = Phase.PLAYING
-            self._start_quarter(state)
+        """The quarter's cards are public now: between quarters, reseat and deal again
+        (:func:`~.setup.after_audit`)."""
+        setup.after_audit(state)
 
     # -- encodings -----------------------------------------------------------------------------
 

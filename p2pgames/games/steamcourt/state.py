@@ -16,7 +16,7 @@ characters, who sits in each position, its deck's piles, its trick and its phase
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
 
 from p2pgames.engine import CardState, GameState, Knowledge
 from p2pgames.games.steamcourt.phases import Phase
@@ -24,7 +24,7 @@ from p2pgames.games.steamcourt.phases import Phase
 if TYPE_CHECKING:
     from p2pgames.games.steamcourt.rulebook import Rulebook
 
-__all__ = ["SteamCourtState", "Table", "new_table"]
+__all__ = ["Hooks", "SteamCourtState", "Table", "new_table"]
 
 
 class Table:
@@ -364,3 +364,11 @@ def new_table(
     table.pile = ""
     table.returns = 0
     return table
+
+
+class Hooks(Protocol):
+    """What the parts of the rules (``scoring.py``) ask of the game they play for
+    (:class:`~.rules.SteamCourt`): the methods a rulebook's own game overrides
+    (``steamcourt2015``'s), so the parts call them on the game."""
+
+    def one_point_power(self, state: SteamCourtState) -> str | None: ...

@@ -63,7 +63,8 @@ from p2pgames.games.steamcourt.actions import (
 )
 from p2pgames.games.steamcourt.cards import CHARACTER_TITLE
 from p2pgames.games.steamcourt.phases import Phase
-from p2pgames.games.steamcourt.rules import _PHASE_KINDS, QUARTERS, SteamCourt
+from p2pgames.games.steamcourt.rules import _PHASE_KINDS, SteamCourt
+from p2pgames.games.steamcourt.setup import QUARTERS, start_quarter
 from p2pgames.games.steamcourt.state import SteamCourtState, Table, new_table
 from p2pgames.games.steamcourt2015.book import (
     DRAFT_2015,
@@ -381,7 +382,7 @@ class SteamCourt2015(SteamCourt):
         else:
             state.notes.append(("seating", tuple(order)))
         state.phase = Phase.PLAYING
-        self._start_quarter(state)
+        start_quarter(state)
 
     def _after_audit(self, state: SteamCourtState) -> None:
         # The Party variation at one table reseats after the 4th quarter too, as two tables do:
