@@ -22,7 +22,7 @@ from p2pgames.engine import CardState, GameState, Knowledge
 from p2pgames.games.steamcourt.phases import Phase
 
 if TYPE_CHECKING:
-    from p2pgames.games.steamcourt.rulebook import Rulebook
+    from p2pgames.games.steamcourt.rulebook import Draw, Rulebook
 
 __all__ = ["Hooks", "SteamCourtState", "Table", "new_table"]
 
@@ -367,8 +367,12 @@ def new_table(
 
 
 class Hooks(Protocol):
-    """What the parts of the rules (``scoring.py``) ask of the game they play for
-    (:class:`~.rules.SteamCourt`): the methods a rulebook's own game overrides
+    """What the parts of the rules (``privileges.py``, ``tricks.py``, ``scoring.py``) ask of the
+    game they play for (:class:`~.rules.SteamCourt`): the methods a rulebook's own game overrides
     (``steamcourt2015``'s), so the parts call them on the game."""
 
     def one_point_power(self, state: SteamCourtState) -> str | None: ...
+
+    def _draw(self, state: SteamCourtState, table: Table, player: int, count: int, draw: Draw) -> None: ...
+
+    def _put_back(self, state: SteamCourtState, table: Table, player: int, slot: int) -> None: ...

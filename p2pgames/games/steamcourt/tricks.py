@@ -3,10 +3,10 @@ Cards": the Masterstroke, the Multiplier, the 3/9 and 6/12 cards).
 
 The leader lays any number of cards of one value; each player in turn lays as many of a higher
 value (the Duke may match), or passes and sits out the trick. A lay is revealed, then stands
-unless the General stops it (``rules.py``); a player whose last card stands goes out
+unless the General stops it (``privileges.py``); a player whose last card stands goes out
 (``scoring.py``); a Masterstroke ends the trick. When everyone has passed, the highest lay wins:
 the Time Traveler and the Pirate may answer the lost trick (their windows open here, their powers
-are ``rules.py``'s), the Tea Boy clears the machine and the winner leads the next trick.
+are ``privileges.py``'s), the Tea Boy clears the machine and the winner leads the next trick.
 
 * what a player may lay (:func:`lay_options`, :func:`lead_cap`) and the check of what he lays
   (:func:`check_play`, :func:`check_lay`);
@@ -55,7 +55,7 @@ __all__ = [
     "turn_options",
 ]
 
-# The moves of a trick; the other moves of a turn are powers (``rules.py``).
+# The moves of a trick; the other moves of a turn are powers (``privileges.py``).
 PLAYS = frozenset({Lay, Masterstroke, Pass})
 
 _PASS = Pass()
@@ -67,7 +67,7 @@ _EMPTY: list[int] = []
 
 def turn_options(state: SteamCourtState, table: Table, player: int, knowledge: Knowledge) -> list[Any]:
     """``player``'s lays on his turn, then a pass (not on a lead); the powers of his turn follow
-    them (``rules.py``)."""
+    them (``privileges.turn_powers``)."""
     options = lay_options(state, table, player, knowledge)
     if table.lays:
         options.append(_PASS)

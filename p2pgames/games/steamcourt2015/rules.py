@@ -43,6 +43,7 @@ from p2pgames.engine import (
     Step,
     Turn,
 )
+from p2pgames.games.steamcourt import privileges
 from p2pgames.games.steamcourt.actions import (
     Bestow,
     Coup,
@@ -413,7 +414,7 @@ class SteamCourt2015(SteamCourt):
         if phase == Phase.COUP:
             return ReactionWindow(tuple(table.asking), "pull a coup with three Putsch cards?")
         if phase == Phase.GIVE:
-            if self._privilege(table, table.actor).cards == 2:
+            if privileges.privilege(state, table, table.actor).cards == 2:
                 return Turn((table.actor,), "give two cards to the lowest player, or pass")
             return Turn((table.actor,), "give one card to the second-lowest player, or pass")
         if phase == PLAGUE:
@@ -463,10 +464,10 @@ class SteamCourt2015(SteamCourt):
         if table.phase == PLAGUE:
             state.notes = []
             if type(action) is Plague:
-                self._plague(state, table, player, self._privilege(table, player).draw)
+                privileges.plague(self, state, table, player, privileges.privilege(state, table, player).draw)
             else:
                 state.notes.append(("no-plague", player))
-                self._next_privilege(state, table, table.privilege + 1)
+                privileges.next_privilege(state, table, table.privilege + 1)
             return
         super().apply_action(state, player, action)
 
