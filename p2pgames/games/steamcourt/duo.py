@@ -1,6 +1,7 @@
 """The Duo variant of Steam Court: two players climbing the character ladder (RULES.md, Duo).
 
-The Duo variant is the one-table game with three changes, each a small hook in ``rules.py``:
+The Duo variant is the one-table game with three changes, each a small hook in the flow (the deck
+in ``published.py``, the characters in ``setup.py``, the winner in ``scoring.py``):
 
 * the deck has no 1s and no 2s (:data:`DUO_DECK`, 72 cards: 24 to each player, 24 to the Court
   Hand);

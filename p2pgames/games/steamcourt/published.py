@@ -1,7 +1,7 @@
 """The published rules' twelve characters (rulebook, "Characters"; RULES.md cites each rule).
 
 Read beside another rulebook's module to see how the two differ; the flow of play that uses these
-records is ``rules.py`` (see :mod:`~.rulebook`).
+records is ``rules.py`` and its parts, ``privileges.py`` above all (see :mod:`~.rulebook`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """What a Steam Court rulebook says each character does, apart from the flow of play.
 
 The flow — deals, privileges in seat order, tricks, windows, going out, quarters, two tables — is
-``rules.py``, and every rulebook shares it. What differs from one rulebook to another is what each
+``rules.py`` and the parts it calls (``setup.py``, ``privileges.py``, ``tricks.py``,
+``scoring.py``), and every rulebook shares it. What differs from one rulebook to another is what each
 character's card says: its Beginning of Quarter privilege and its powers. A :class:`Rulebook` holds
 those as :class:`Character` records, and the flow asks the record (``book[name].matches``), never
 the name, so two rulebooks' characters can be read side by side: ``published.py`` holds the

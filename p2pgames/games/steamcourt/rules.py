@@ -1,7 +1,29 @@
-"""The rules of Steam Court as a pure state machine (see ``RULES.md`` beside this file).
+"""The rules of Steam Court as a pure state machine (see ``RULES.md`` beside this file): the game
+itself (:class:`SteamCourt`, the contract the engine plays), which follows the flow below and
+leaves each rule to the module named after its part of the rulebook.
 
-The state — who sits where, which slot lies where, the tokens, what has been used — is
-:mod:`.state`'s: a :class:`~.state.SteamCourtState` with a :class:`~.state.Table` for each table.
+=================  ==========================================================================
+``state.py``       the state: the tables (:class:`~.state.Table`) and every player's hands,
+                   tokens and powers (:class:`~.state.SteamCourtState`)
+``setup.py``       "Game Setup", "Starting a New Quarter": the tables and token stacks, the
+                   start tokens' seating, each quarter's deal (a coup's deal again), reseating
+                   between quarters (the Party variant's promotion and demotion)
+``privileges.py``  "Characters": the Beginning of Quarter privileges and the powers in play
+                   (the stop, an unpass, a retrieve or a steal, a dive, the plague, the
+                   Discard-two token), with what each character's record says (``published.py``)
+``tricks.py``      "Game Play": laying and following, passing, a trick won and cleared, the
+                   next lead; the Masterstroke, the Multiplier and the dual cards
+``scoring.py``     "End of Quarter", "Tokens", "End of 4th Quarter": going out, the gear tokens,
+                   the clock's moves, the result
+``duo.py``         the Duo variant's deck, ladder and winner; the Solo variant is a game of its
+                   own (``solo_game.py``, its rules ``solo.py``)
+=================  ==========================================================================
+
+This module keeps the contract's methods, which dispatch by the phase below, the steps and
+their prompts, the rulesets, the encodings, and the hooks a rulebook's own game overrides
+(``steamcourt2015``): :meth:`SteamCourt._table_step`, :meth:`SteamCourt._result`,
+:meth:`SteamCourt._after_audit`, :meth:`SteamCourt.one_point_power`, :meth:`SteamCourt._draw`,
+:meth:`SteamCourt._put_back` (the parts call them back on the game: :class:`~.state.Hooks`).
 
 Flow of a quarter at a table (``table.phase``)::
 
@@ -18,7 +40,7 @@ and ``state.phase``: ``seating`` (a chance step: the start tokens), ``playing``,
 The Party variant has two tables, the Royal table (``tables[0]``) and the Renegade table, each
 dealt its own deck among its own players; both play at once (one step joins both tables' steps,
 :meth:`SteamCourt._party_step`), a table whose quarter is over waits for the other, and the audit
-of both is followed by promotion and demotion (:meth:`SteamCourt._promote_and_demote`).
+of both is followed by promotion and demotion (``setup.py``).
 """
 
 from __future__ import annotations
@@ -32,7 +54,6 @@ from p2pgames.engine import (
     Chance,
     Claim,
     Concealment,
-    DeterministicRandom,
     Game,
     GameOver,
     IllegalAction,
@@ -41,18 +62,11 @@ from p2pgames.engine import (
     Ruleset,
     RulesetError,
     RulesetOption,
-    RuleViolation,
     Step,
     Turn,
 )
 
-from p2pgames.games.steamcourt import duo
-from p2pgames.games.steamcourt.phases import Phase
-from p2pgames.games.steamcourt.published import PUBLISHED
-from p2pgames.games.steamcourt.rulebook import Character, Draw, Gift, Rulebook, Service
-from p2pgames.games.steamcourt.scoring import party_result_summary, result_summary
-from p2pgames.games.steamcourt.solo_game import SOLO_GAME
-from p2pgames.games.steamcourt.state import SteamCourtState, Table, new_table
+from p2pgames.games.steamcourt import privileges, scoring, setup, tricks
 from p2pgames.games.steamcourt.actions import (
     Bestow,
     Coup,
@@ -76,36 +90,17 @@ from p2pgames.games.steamcourt.actions import (
     Unpass,
     CODEC,
 )
-from p2pgames.games.steamcourt.cards import (
-    a_face,
-    follow_problem,
-    lay_problem,
-    one_slot_per_face,
-    two_slots_per_pair_of_faces,
-    two_highest_numbered,
-    CHARACTER_TITLE,
-    DUAL,
-    FACE,
-    FACE_ORDER,
-    KIND,
-    MASTERSTROKE,
-    MASTERSTROKE_VALUE,
-    MULTIPLIER,
-    NUMBER,
-    NUMBERED,
-    PARTY_REMOVABLE,
-    RECOMMENDED,
-    TABLE_NAMES,
-    party_characters,
-)
+from p2pgames.games.steamcourt.cards import CHARACTER_TITLE, KIND, MASTERSTROKE, PARTY_REMOVABLE, TABLE_NAMES
+from p2pgames.games.steamcourt.phases import Phase
+from p2pgames.games.steamcourt.published import PUBLISHED
+from p2pgames.games.steamcourt.rulebook import Draw, Rulebook
+from p2pgames.games.steamcourt.scoring import ONE_POINT_POWERS
+from p2pgames.games.steamcourt.setup import QUARTERS
+from p2pgames.games.steamcourt.solo_game import SOLO_GAME
+from p2pgames.games.steamcourt.state import SteamCourtState, Table
 
 __all__ = ["SteamCourt", "SteamCourtState", "Table", "Phase", "QUARTERS", "ONE_POINT_POWERS", "CLI_VARIANTS"]
 
-QUARTERS = 4
-# The power on the back of each quarter's 1-point gear token (RULES.md, I8).
-ONE_POINT_POWERS = ("unpass", "discard", "unpass", "discard")
-# Clock Climbing: extra spaces for the first and second player to go out.
-CLOCK_BONUS = (2, 1)
 SCORINGS = ("gears", "clock")
 # court: one table of 2–7; party: a Royal and a Renegade table (7–12); duo: the two-player ladder;
 # solo: one player against the Court Hand.
@@ -147,12 +142,8 @@ _PHASE_KINDS: dict[str, tuple[frozenset, str]] = {
     Phase.INSPECT: (frozenset({Inspect, Pass}), "inspect a player or pass"),
 }
 
-
-# Steps and actions offered again and again are built once.
-_PASS, _RETRIEVE, _PLAGUE, _KEEP = Pass(), Retrieve(), Plague(), KeepRest()
-
+_PASS = Pass()
 _SEATING = Chance("draw start tokens for seats")
-_EMPTY: list[int] = []
 
 
 class SteamCourt(Game[SteamCourtState]):
@@ -305,29 +296,9 @@ class SteamCourt(Game[SteamCourtState]):
     # -- setup and steps -----------------------------------------------------------------------
 
     def setup(self, ruleset: Ruleset) -> SteamCourtState:
-        players = ruleset.players
-        if ruleset["variant"] == "party":
-            # Two tables; only the start tokens are used, stacked lowest on top (RULES.md, I22).
-            royal, renegades = party_characters(players, ruleset["removed"])
-            tables = []
-            first = 0
-            for characters in (royal, renegades):
-                tokens = sorted((self.book[c].number for c in characters), reverse=True)  # bottom first
-                seats = list(range(first, first + len(characters)))
-                tables.append(new_table(characters, seats, [tokens[:] for _ in range(QUARTERS)], players))
-                first += len(characters)
-        else:
-            if ruleset["variant"] == "duo":
-                characters = duo.characters(1)
-            else:
-                characters = self.seating.get(players, RECOMMENDED.get(players, ()))
-            if len(characters) != players:
-                raise RulesetError(f"{players} players need {players} characters, not {characters}")
-            gears_up = list(range(1, players + 1))  # bottom 1 … top n
-            stacks = [gears_up[:] for _ in range(QUARTERS)] if ruleset["scoring"] == "gears" else []
-            tables = [new_table(characters, list(range(players)), stacks, players)]
         return self.new_state(
-            players, ruleset["scoring"], ruleset["variant"], ruleset["duo_win"], ruleset["start_tokens"], tables
+            ruleset.players, ruleset["scoring"], ruleset["variant"], ruleset["duo_win"], ruleset["start_tokens"],
+            setup.new_tables(ruleset, self.book, self.seating),
         )
 
     def new_state(
@@ -434,19 +405,7 @@ class SteamCourt(Game[SteamCourtState]):
         raise AssertionError(f"no step for table phase {phase!r}")  # pragma: no cover
 
     def _result(self, state: SteamCourtState) -> GameOver:
-        if state.variant == "duo" and (ladder := duo.result(state)) is not None:
-            return ladder
-        scores = state.totals()
-        if state.variant == "party":
-            # The Royal table's first player out in the 4th quarter wins (RULES.md, I25).
-            winner = state.tables[0].seats[0]
-            return GameOver(tuple(scores), (winner,), party_result_summary(state, winner))
-        best = max(scores)
-        tied = [p for p in range(state.players) if scores[p] == best]
-        # Ties: the tied player who went out first in the fourth quarter wins (RULES.md, I10).
-        order = state.going_out_order()
-        winner = min(tied, key=lambda p: order.index(p) if p in order else len(order))
-        return GameOver(tuple(scores), (winner,), result_summary(state, winner, len(tied)))
+        return scoring.result(state)
 
     # -- legal actions -------------------------------------------------------------------------
 
@@ -456,7 +415,11 @@ class SteamCourt(Game[SteamCourtState]):
         table = state.table_of(player)
         phase = table.phase
         if phase == Phase.TURN:
-            return self._turn_options(state, table, player, knowledge) if player == table.turn else []
+            if player != table.turn:
+                return []
+            return tricks.turn_options(state, table, player, knowledge) + privileges.turn_powers(
+                state, table, player, knowledge
+            )
         if phase == Phase.COUP:
             if player not in table.asking:
                 return []
@@ -469,198 +432,20 @@ class SteamCourt(Game[SteamCourtState]):
             return [_PASS]
         if player != table.actor:
             return []
-        if phase == Phase.STOP:
-            return [Stop(table.lays[-1][0]), _PASS]
-        if phase == Phase.UNPASS:
-            if not self.lay_options(state, table, player, knowledge):
-                return [_PASS]
-            return [Unpass(source) for source in state.unpass_sources(player)] + [_PASS]
-        if phase == Phase.RETRIEVE:
-            return [_RETRIEVE, _PASS]
-        if phase == Phase.STEAL:
-            revealed = state.cards.revealed
-            slots = [slot for lay in table.lays for slot in lay[1] if KIND[revealed[slot]] == NUMBERED]
-            return [Steal(slot) for slot in one_slot_per_face(slots, revealed)] + [_PASS]
-        if phase == Phase.RETURN:
-            return [PutBack(slot) for slot in one_slot_per_face(table.drawn, _Known(state, knowledge))] + [_KEEP]
-        if phase == Phase.GIVE:
-            gift = self._privilege(table, player)
-            others = gift.receivers(table, player)
-            known = _Known(state, knowledge)
-            if gift.cards == 2:
-                pairs = two_slots_per_pair_of_faces(state.hands[player], known)
-                return [Bestow(pair, to) for to in others for pair in pairs] + [_PASS]
-            cards = one_slot_per_face(state.hands[player], known)
-            return [Give(slot, to) for to in others for slot in cards] + [_PASS]
-        if phase == Phase.SERVE:
-            served = self.two_highest(state, player, knowledge)
-            return [Serve(served, to) for to in self._privilege(table, player).receivers(table, player)]
-        if phase == Phase.TRADE:
-            # Trading for an empty Court Hand (hoarded by a Vagabond) could leave him no cards.
-            if not table.court:
-                return [Trade(False)]
-            gifts = self.hidden_gifts(state, table, player)
-            if gifts is None:
-                return [Trade(True), Trade(False)]
-            # His hand was re-masked: he names the cards given to him, by what he knows of them.
-            known = _Known(state, knowledge)
-            names = {known.get(slot) for slot in gifts} - {None}
-            keep = tuple(sorted(slot for slot in state.hands[player] if known.get(slot) in names))
-            return [TradeKeeping(keep), Trade(False)]
-        if phase == Phase.HOARD:
-            return [Hoard(True), Hoard(False)]
-        if phase == Phase.INSPECT:
-            return [Inspect(p) for p in table.seats if p != player] + [_PASS]
-        return []
-
-    def _privilege(self, table: Table, player: int) -> Any:
-        """The Beginning of Quarter privilege of ``player``'s character (asked in its phase)."""
-        return self.book[table.character_of(player)].privilege
-
-    def _draw_of(self, table: Table, player: int, power: str) -> Draw:
-        """What ``player``'s character's draw ``power`` (``dive``, ``plague``) is (asked as he uses it)."""
-        draw = getattr(self.book[table.character_of(player)], power)
-        assert draw is not None
-        return draw
+        return privileges.options(state, table, player, knowledge)
 
     def two_highest(self, state: SteamCourtState, player: int, knowledge: Knowledge) -> tuple[int, ...]:
-        """The slots a Tea Boy's or Vagabond's gift takes: his two highest numbered cards (I5)."""
-        hand = state.hands[player]
-        known = _Known(state, knowledge)
-        served = two_highest_numbered(hand, known)
-        if len(served) < 2 and any(known.get(slot) is None for slot in hand):
-            # Without knowing the hand (a spectator's question), any two cards will do.
-            return tuple(sorted(hand)[:2])
-        return served
-
-    def _turn_options(self, state: SteamCourtState, table: Table, player: int, knowledge: Knowledge) -> list[Any]:
-        options = self.lay_options(state, table, player, knowledge)
-        if table.lays:
-            options.append(_PASS)
-        character = self.book[table.character_of(player)]
-        if character.dive is not None and state.can_use(player, "dive"):
-            numbered = [
-                slot for slot in state.hands[player]
-                if KIND.get(state.value(slot, knowledge) or "", -1) == NUMBERED
-            ]
-            cards = one_slot_per_face(numbered, _Known(state, knowledge))
-            for pile in character.dive.piles:
-                if _pile(table, pile):
-                    options.extend(Dive(pile, slot) for slot in cards)
-        if character.plague is not None and state.can_use(player, "plague") and _pile(table, character.plague.piles[0]):
-            options.append(_PLAGUE)
-        if state.can_discard_two(player):
-            options.extend(self._discard_options(state, player, knowledge))
-        return options
-
-    def _discard_options(self, state: SteamCourtState, player: int, knowledge: Knowledge) -> list[DiscardTwo]:
-        by_face: dict[int, list[int]] = {}
-        for slot in sorted(state.hands[player]):
-            name = state.value(slot, knowledge)
-            if name is not None and KIND[name] == NUMBERED:
-                by_face.setdefault(NUMBER[name], []).append(slot)
-        numbers = sorted(by_face)
-        options = []
-        for i, a in enumerate(numbers):
-            if len(by_face[a]) >= 2:
-                options.append(DiscardTwo(tuple(by_face[a][:2])))
-            for b in numbers[i + 1:]:
-                options.append(DiscardTwo(tuple(sorted((by_face[a][0], by_face[b][0])))))
-        return options
+        """The slots a Tea Boy's or Vagabond's gift takes: his two highest numbered cards (I5;
+        :func:`~.privileges.two_highest`)."""
+        return privileges.two_highest(state, player, knowledge)
 
     def lead_cap(self, state: SteamCourtState, table: Table) -> int:
-        """The largest multiplicity a Multiplier may declare on a lead (RULES.md, I12).
-
-        One more than the most cards anyone at the table holds: no player can follow a larger
-        number without a Multiplier or a Masterstroke, so larger numbers change nothing. While a
-        Submariner or Plague Doctor may still draw cards, the deck's bound.
-        """
-        bound = self.book.max_quantity
-        if state.ready(table, "dive") >= 0 or state.ready(table, "plague") >= 0:
-            return bound
-        most = max(len(state.hands[p]) for p in table.seats)
-        return min(bound, most + 1)
+        """The largest multiplicity a Multiplier may declare on a lead (I12; :func:`~.tricks.lead_cap`)."""
+        return tricks.lead_cap(state, table)
 
     def lay_options(self, state: SteamCourtState, table: Table, player: int, knowledge: Knowledge) -> list[Any]:
-        """Every lay ``player`` can make now, generated by value and quantity.
-
-        Cards of one face are interchangeable, so for each value a lay is chosen by how many
-        plain cards, Alchemist-lowered cards and 3/9 or 6/12 cards it uses (lowest slots first).
-        """
-        revealed = state.cards.revealed
-        character = self.book[table.character_of(player)]
-        alchemist = character.lowers
-        jester = character.pairs and state.can_use(player, "pair")
-        by_number: list[list[int]] = [[] for _ in range(15)]
-        duals = {3: [], 6: []}
-        multiplier = -1
-        masterstroke = -1
-        for slot in sorted(state.hands[player]):
-            name = revealed.get(slot) or knowledge.get(slot)
-            if name is None:
-                continue
-            kind = KIND[name]
-            if kind == NUMBERED:
-                by_number[NUMBER[name]].append(slot)
-            elif kind == DUAL:
-                duals[NUMBER[name]].append(slot)
-            elif kind == MULTIPLIER:
-                if multiplier < 0:
-                    multiplier = slot
-            elif masterstroke < 0:
-                masterstroke = slot
-        lays = table.lays
-        if lays:
-            quantity = lays[0][3]
-            top = lays[-1][2]
-            low = top if character.matches else top + 1
-            cap = quantity
-        else:
-            quantity = 0
-            low = 1
-            cap = self.lead_cap(state, table) if multiplier >= 0 else 0
-        # Plain lays first, then those spending a power or a special card: people choose by
-        # number, and the first choices should not spend a Multiplier.
-        options: list[Any] = []
-        append = options.append
-        special: list[Any] = []
-        append_special = special.append
-        for value in range(low, 13):
-            plain = by_number[value]
-            lowered = by_number[value + 2] if alchemist else _EMPTY
-            dual = duals[3] if value in (3, 9) else duals[6] if value in (6, 12) else _EMPTY
-            if not (plain or lowered or dual):
-                continue
-            for a in range(len(plain) + 1):
-                for b in range(len(lowered) + 1):
-                    for c in range(len(dual) + 1):
-                        count = a + b + c
-                        if count == 0 or (quantity and count > quantity):
-                            continue
-                        if b or c:
-                            slots = tuple(sorted(plain[:a] + lowered[:b] + dual[:c]))
-                        else:
-                            slots = tuple(plain[:a])
-                        if quantity:
-                            if count == quantity:
-                                append(_lay(slots, value, quantity))
-                            if multiplier >= 0:
-                                append_special(_lay(slots, value, quantity, multiplier))
-                            if jester and quantity == 2 and count == 1:
-                                append_special(_lay(slots, value, 2))
-                        else:
-                            append(_lay(slots, value, count))
-                            if multiplier >= 0:
-                                for times in range(count, max(cap, count) + 1):
-                                    append_special(_lay(slots, value, times, multiplier))
-                            if jester and count == 1:
-                                append_special(_lay(slots, value, 2))
-        options.extend(special)
-        if multiplier >= 0 and (not quantity or (quantity == 1 and low <= 1)):
-            append(_lay((), 1, 1, multiplier))
-        if masterstroke >= 0:
-            append(Masterstroke(masterstroke))
-        return options
+        """Every lay ``player`` can make now (:func:`~.tricks.lay_options`)."""
+        return tricks.lay_options(state, table, player, knowledge)
 
     # -- checking actions ----------------------------------------------------------------------
 
@@ -696,159 +481,24 @@ class SteamCourt(Game[SteamCourtState]):
         kind = type(action)
         table = self.check_kind(state, player, kind)
         phase = table.phase
-        hand = state.hands[player]
-        if phase == Phase.TURN:
-            if kind is Lay:
-                self.check_lay(state, table, player, action)
-            elif kind is Masterstroke:
-                _require_in_hand(player, action.slot, hand)
-                name = state.cards.revealed.get(action.slot)
-                if name is not None and KIND[name] != MASTERSTROKE:
-                    raise IllegalAction(player, f"that card is {a_face(FACE[name])}, not a {self.book.masterstroke.name}")
-            elif kind is Pass:
-                if not table.lays:
-                    raise IllegalAction(player, "you lead this trick: you can't pass")
-            elif kind is DiscardTwo:
-                if not state.can_discard_two(player):
-                    raise IllegalAction(player, "you have no Discard-two token to use")
-                for slot in action.slots:
-                    _require_in_hand(player, slot, hand)
-                    _require_public_numbered(state, player, slot)
-            elif kind is Dive:
-                dive = self.book[table.character_of(player)].dive
-                if dive is None:
-                    raise IllegalAction(player, "only the Submariner dives")
-                if not state.can_use(player, "dive"):
-                    raise IllegalAction(player, "the Submariner dives once a quarter")
-                if action.pile not in dive.piles:
-                    raise IllegalAction(player, f"the Submariner doesn't dive into the {_pile_title(action.pile)}")
-                if not _pile(table, action.pile):
-                    raise IllegalAction(player, f"the {_pile_title(action.pile)} is empty")
-                _require_in_hand(player, action.slot, hand)
-                _require_public_numbered(state, player, action.slot)
-            elif kind is Plague:
-                plague = self.book[table.character_of(player)].plague
-                if plague is None:
-                    raise IllegalAction(player, "only the Plague Doctor walks among the dead")
-                if not state.can_use(player, "plague"):
-                    raise IllegalAction(player, "the Plague Doctor draws once a quarter")
-                if not _pile(table, plague.piles[0]):
-                    raise IllegalAction(player, f"the {_pile_title(plague.piles[0])} is empty")
-        elif phase == Phase.COUP:
+        if phase == Phase.COUP:
             if kind is Coup:
                 for slot in action.slots:
-                    _require_in_hand(player, slot, hand)
-        elif phase == Phase.STOP:
-            if kind is Stop and action.player != table.lays[-1][0]:
-                raise IllegalAction(player, f"the lay to stop is seat {table.lays[-1][0]}'s, not seat {action.player}'s")
-        elif phase == Phase.UNPASS:
-            if kind is Unpass and action.source not in state.unpass_sources(player):
-                raise IllegalAction(player, f"you can't unpass with the {action.source} now")
-        elif phase == Phase.STEAL:
-            if kind is Steal:
-                name = state.cards.revealed.get(action.slot)
-                if not any(action.slot in lay[1] for lay in table.lays) or name is None:
-                    raise IllegalAction(player, "that card is not in the machine")
-                if KIND[name] != NUMBERED:
-                    raise IllegalAction(player, "the Pirate steals numbered cards only")
-        elif phase == Phase.RETURN:
-            if kind is PutBack and (action.slot not in table.drawn or action.slot not in hand):
-                raise IllegalAction(player, "you can only put back a card you just drew")
-        elif phase == Phase.GIVE:
-            if kind is Give or kind is Bestow:
-                gift = self._privilege(table, player)
-                given = (action.slot,) if kind is Give else action.slots
-                if len(given) != gift.cards:
-                    raise IllegalAction(player, f"give {'one card' if gift.cards == 1 else f'{gift.cards} cards'}")
-                for slot in given:
-                    _require_in_hand(player, slot, hand)
-                if action.to not in gift.receivers(table, player):
-                    at_table = action.to != player and action.to in table.seats
-                    raise IllegalAction(
-                        player, gift.refusal if at_table and gift.refusal else "give the card to another player at the table"
-                    )
-        elif phase == Phase.SERVE:
-            for slot in action.slots:
-                _require_in_hand(player, slot, hand)
-                _require_public_numbered(state, player, slot)
-            service = self._privilege(table, player)
-            if action.to not in service.receivers(table, player):
-                raise IllegalAction(player, service.refusal)
-        elif phase == Phase.TRADE:
-            trade = kind is TradeKeeping or action.trade
-            if trade and not table.court:
-                raise IllegalAction(player, "the Court Hand is empty: there is nothing to trade for")
-            hidden = trade and self.hidden_gifts(state, table, player) is not None
-            if kind is TradeKeeping:
-                if not hidden:
-                    raise IllegalAction(player, "the cards given to you are known: trade without naming them")
-                for slot in action.slots:
-                    _require_in_hand(player, slot, hand)
-            elif hidden:
-                raise IllegalAction(player, "your hand was re-masked: name the cards given to you that you keep")
-        elif phase == Phase.INSPECT:
-            if kind is Inspect and (action.seat == player or action.seat not in table.seats):
-                raise IllegalAction(player, "inspect another player at the table")
+                    tricks.require_in_hand(player, slot, state.hands[player])
+        elif phase == Phase.TURN and kind in tricks.PLAYS:
+            tricks.check_play(state, table, player, action)
+        else:
+            privileges.check(state, table, player, action)
 
     def check_lay(self, state: SteamCourtState, table: Table, player: int, lay: Lay) -> None:
-        """:meth:`check_action` for a :class:`Lay` that :meth:`check_kind` allowed: the cards are
-        held, the quantity and value follow the trick, the Jester's pair, the Multiplier's cap."""
-        hand = state.hands[player]
-        for slot in lay.slots:
-            _require_in_hand(player, slot, hand)
-        if lay.multiplier is not None:
-            _require_in_hand(player, lay.multiplier, hand)
-        count = len(lay.slots)
-        character = self.book[table.character_of(player)]
-        if lay.multiplier is None and count == 1 and lay.quantity == 2:
-            if not character.pairs:
-                raise IllegalAction(player, "only the Jester plays a single card as a pair")
-            if not state.can_use(player, "pair"):
-                raise IllegalAction(player, "the Jester plays a single card as a pair once a quarter")
-        if table.lays:
-            problem = follow_problem(
-                lay.quantity, lay.value, table.quantity, table.lays[-1][2], _matcher(character), "follow this trick"
-            )
-            if problem:
-                raise IllegalAction(player, problem)
-        elif lay.multiplier is not None and count and lay.quantity > self.lead_cap(state, table):
-            raise IllegalAction(
-                player, f"a Multiplier may count as at most {self.lead_cap(state, table)} here"
-            )
-        problem = lay_problem(lay.slots, lay.value, lay.multiplier, character.lowers, state.cards.revealed)
-        if problem:
-            raise IllegalAction(player, problem)
+        """:meth:`check_action` for a :class:`Lay` that :meth:`check_kind` allowed
+        (:func:`~.tricks.check_lay`)."""
+        tricks.check_lay(state, table, player, lay)
 
     # -- applying events -----------------------------------------------------------------------
 
     def apply_chance(self, state: SteamCourtState, seed: bytes) -> None:
-        # Start tokens, drawn at random: each seats its player by the character card of its number
-        # (RULES.md, I2); the k-th drawn sits in position k.
-        state.notes = []
-        order = list(range(state.players))
-        DeterministicRandom(seed).shuffle(order)
-        if len(state.tables) > 1:
-            # Party: each player sits by the character card of his start token's number.
-            first = 0
-            for table in state.tables:
-                table.seats = order[first:first + len(table.characters)]
-                first += len(table.characters)
-                for player, character in zip(table.seats, table.characters):
-                    state.start[player] = self.book[character].number
-            state.notes.append(("party-seating", tuple(tuple(table.seats) for table in state.tables)))
-            state.phase = Phase.PLAYING
-            self._start_quarter(state)
-            return
-        table = state.tables[0]
-        table.seats = order
-        by_seat = state.start_tokens == "seat"
-        for position, (player, character) in enumerate(zip(order, table.characters)):
-            state.start[player] = position + 1 if by_seat else self.book[character].number
-            # "From lowest number to highest": the numbers rise with the seats at every clock table.
-            state.clock[player] = position
-        state.notes.append(("seating", tuple(order)))
-        state.phase = Phase.PLAYING
-        self._start_quarter(state)
+        setup.draw_start_tokens(state, seed)
 
     def after_cards(self, state: SteamCourtState, values: Mapping[int, str]) -> None:
         state.notes = []
@@ -862,17 +512,17 @@ class SteamCourt(Game[SteamCourtState]):
         """Go on from a table phase that waited for card values (now public)."""
         phase = table.phase
         if phase == Phase.REVEALING:
-            self._lay_revealed(state, table)
+            tricks.lay_revealed(self, state, table)
         elif phase == Phase.DIVING:
-            self._dive_revealed(state, table)
+            privileges.dive_revealed(self, state, table)
         elif phase == Phase.DISCARDING:
-            self._discard_revealed(state, table)
+            privileges.discard_revealed(self, state, table)
         elif phase == Phase.COUP_REVEAL:
-            self._coup_revealed(state, table)
+            setup.coup_revealed(state, table)
         elif phase == Phase.COUP_AUDIT:
             for deal in table.deals:
                 state.cards.retire(deal)
-            self._deal(state, table)
+            setup.deal(state, table)
 
     def kept_slots(self, state: SteamCourtState, seat: int) -> list[int]:
         return list(state.hands[seat])
@@ -896,42 +546,7 @@ class SteamCourt(Game[SteamCourtState]):
         return []
 
     def check_claim(self, state: SteamCourtState, claim: Claim) -> None:
-        if claim.kind == "trade":
-            self._check_trade_claim(state, claim)
-            return
-        if claim.kind != "serve":
-            raise RuleViolation(claim.player, f"unknown claim {claim.kind!r}")  # pragma: no cover
-        revealed = state.cards.revealed
-        count, character = claim.detail
-        given = [revealed[slot] for slot in claim.slots[:count]]
-        rest = [revealed[slot] for slot in claim.slots[count:]]
-        who = self.book[character].title
-        faces = " and ".join(sorted((FACE[name] for name in given), key=FACE_ORDER.__getitem__))
-        faces = faces or "nothing"
-        for name in given:
-            if KIND[name] != NUMBERED:
-                raise RuleViolation(
-                    claim.player, f"gave {faces}: the {who} gives numbered cards, not {FACE[name]}"
-                )
-        kept = sorted((NUMBER[name] for name in rest if KIND[name] == NUMBERED), reverse=True)
-        # While he keeps a numbered card he must have given two, none lower than the highest kept.
-        if kept and (len(given) < 2 or kept[0] > min(NUMBER[name] for name in given)):
-            raise RuleViolation(
-                claim.player,
-                f"gave {faces} while holding {a_face(str(kept[0]))}: the {who} must give his two highest numbered cards",
-            )
-
-    def _check_trade_claim(self, state: SteamCourtState, claim: Claim) -> None:
-        # The cards kept are exactly those given to him that were still in his hand.
-        revealed = state.cards.revealed
-        kept, rest = claim.detail
-        names = [revealed[slot] for slot in claim.slots]
-        keep, hand, gifts = set(names[:kept]), set(names[:kept + rest]), set(names[kept + rest:])
-        if keep != hand & gifts:
-            faces = " ".join(sorted((FACE[name] for name in keep), key=FACE_ORDER.__getitem__)) or "nothing"
-            raise RuleViolation(
-                claim.player, f"kept {faces} in a trade: the Tea Boy keeps the cards given to him, and only those"
-            )
+        privileges.check_claim(state, claim)
 
     def apply_action(self, state: SteamCourtState, player: int, action: Any) -> None:
         state.notes = []
@@ -939,21 +554,10 @@ class SteamCourt(Game[SteamCourtState]):
         kind = type(action)
         phase = table.phase
         if phase == Phase.TURN:
-            if kind is Lay:
-                self._lay(state, table, player, action)
-            elif kind is Pass:
-                table.passed.append(player)
-                table.heard[player] = table.moves
-                state.notes.append(("pass", player))
-                self._advance(state, table, player)
-            elif kind is Masterstroke:
-                self._lay_cards(state, table, player, [player, [action.slot], MASTERSTROKE_VALUE, 1, -1])
-            elif kind is DiscardTwo:
-                self._discard_two(state, table, player, action.slots)
-            elif kind is Dive:
-                self._dive(state, table, player, action)
-            elif kind is Plague:
-                self._plague(state, table, player)
+            if kind in tricks.PLAYS:
+                tricks.play(self, state, table, player, action)
+            else:
+                privileges.use_turn_power(self, state, table, player, action)
             return
         if phase == Phase.COUP:
             table.asking.remove(player)
@@ -963,682 +567,33 @@ class SteamCourt(Game[SteamCourtState]):
                 table.phase = Phase.COUP_REVEAL
                 state.cards.reveal(action.slots)
                 state.notes.append(("coup-claim", player))
-                self._await(state, table)
+                # Cards that were public already need no operation: go on at once.
+                if not state.cards.pending:
+                    setup.coup_revealed(state, table)
             elif not table.asking:
-                self._next_privilege(state, table, 0)
+                privileges.next_privilege(state, table, 0)
             return
-        if phase == Phase.STOP:
-            if kind is Stop:
-                self._stop(state, table, player)
-            else:
-                self._settle_lay(state, table)
-        elif phase == Phase.UNPASS:
-            if kind is Unpass:
-                self._unpass(state, table, player, action.source)
-            else:
-                table.heard[player] = table.moves
-                self._advance(state, table, player)
-        elif phase == Phase.RETRIEVE or phase == Phase.STEAL:
-            if kind is Retrieve:
-                self._retrieve(state, table, player)
-            elif kind is Steal:
-                self._steal(state, table, player, action.slot)
-            table.asking.pop(0)
-            self._next_trick_end(state, table)
-        elif phase == Phase.RETURN:
-            if kind is PutBack:
-                self._put_back(state, table, player, action.slot)
-            else:
-                table.drawn = []
-                table.returns = 0
-                self._after_draw(state, table)
-        elif phase == Phase.GIVE:
-            if kind is Give:
-                self._give(state, table, player, [action.slot], action.to)
-                state.notes.append(("give", player, action.to))
-            elif kind is Bestow:
-                self._give(state, table, player, list(action.slots), action.to)
-                state.notes.append(("bestow", player, action.to, len(action.slots)))
-            else:
-                state.notes.append(("no-give", player))
-            self._next_privilege(state, table, table.privilege + 1)
-        elif phase == Phase.INSPECT:
-            if kind is Inspect:
-                state.cards.disclose(table.court, player)
-                state.cards.disclose(state.hands[action.seat], player)
-                table.seen.extend([slot, player] for slot in table.court + state.hands[action.seat])
-                state.notes.append(("inspect", player, action.seat, len(table.court)))
-            else:
-                state.notes.append(("no-inspect", player))
-            self._next_privilege(state, table, table.privilege + 1)
-        elif phase == Phase.SERVE:
-            self._serve(state, table, player, action)
-        elif phase == Phase.TRADE:
-            if kind is TradeKeeping:
-                self._trade_keeping(state, table, player, action.slots)
-            elif action.trade:
-                self._trade(state, table, player)
-            else:
-                state.notes.append(("keep", player))
-            self._next_privilege(state, table, table.privilege + 1)
-        elif phase == Phase.HOARD:
-            if action.hoard:
-                hoard = table.court
-                state.hands[player].extend(hoard)
-                state.cards.disclose(hoard, player)
-                table.court = []
-                state.notes.append(("hoard", player, len(hoard)))
-            else:
-                state.notes.append(("leave", player))
-            self._next_privilege(state, table, table.privilege + 1)
+        privileges.apply(self, state, table, player, action)
 
-    # -- the quarter ---------------------------------------------------------------------------
-
-    def _start_quarter(self, state: SteamCourtState) -> None:
-        state.quarter += 1
-        if state.variant == "duo":
-            # The quarter's two characters; the reseating put the first out in the new one.
-            state.tables[0].characters = list(duo.characters(state.quarter))
-        state.tricks = [0] * state.players
-        state.used = [[] for _ in range(state.players)]
-        self._deal(state, *state.tables)
-
-    def _deal(self, state: SteamCourtState, *tables: Table) -> None:
-        """Deal the deck into equal hands and the Court Hand (which takes the extras).
-
-        Several tables' decks are dealt at the same time, each among its own players (its holders;
-        one table alone: every seat); the hands are disclosed after all the deals.
-        """
-        apart = len(state.tables) > 1
-        dealt = []
-        for table in tables:
-            deal = state.cards.next_deal
-            slots = list(state.cards.new_deal(state.deck(), holders=table.seats if apart else ()))
-            dealt.append((table, deal, slots))
-        for table, deal, slots in dealt:
-            self._hand_out(state, table, deal, slots)
-
-    def _hand_out(self, state: SteamCourtState, table: Table, deal: int, slots: list[int]) -> None:
-        seats = table.seats
-        size = len(slots) // (len(seats) + 1)
-        for position, player in enumerate(seats):
-            hand = slots[position * size:(position + 1) * size]
-            state.hands[player] = hand
-            state.cards.disclose(hand, player)
-        table.court = slots[len(seats) * size:]
-        table.discard = []
-        table.deals = [deal]
-        table.lays = []
-        table.turn = -1
-        table.passed = []
-        table.heard = [0] * state.players
-        table.moves = 0
-        table.received = []
-        table.seen = []
-        table.out = []
-        table.drawn = []
-        table.returns = 0
-        table.focus = []
-        table.actor = -1
-        table.privilege = -1
-        table.phase = Phase.COUP
-        table.asking = list(seats[1:])
-        if len(state.tables) > 1:
-            state.notes.append(("table-quarter", state.tables.index(table), state.quarter, size, len(table.court)))
-        else:
-            state.notes.append(("quarter", state.quarter, size, len(table.court)))
-
-    def _coup_revealed(self, state: SteamCourtState, table: Table) -> None:
-        player = table.actor
-        faces = sorted((FACE[state.cards.revealed[slot]] for slot in table.focus), key=FACE_ORDER.__getitem__)
-        if faces != ["MS", "MS", "MS"]:
-            raise RuleViolation(
-                player, f"claimed a coup without three {self.book.masterstroke.plural} (revealed {' '.join(faces)})"
-            )
-        position = table.seats.index(player)
-        table.seats = [player] + table.seats[:position] + table.seats[position + 1:]
-        state.notes.append(("coup", player, tuple(table.seats)))
-        # The quarter restarts: the abandoned deal is audited, forgotten, and the deck dealt again.
-        state.cards.audit(table.deals)
-        table.phase = Phase.COUP_AUDIT
-        table.asking = []
-
-    def _next_privilege(self, state: SteamCourtState, table: Table, position: int) -> None:
-        """Beginning of Quarter privileges, in seat order from ``position``; then the first lead."""
-        characters = table.characters
-        for position in range(position, len(characters)):
-            privilege = self.book[characters[position]].privilege
-            if privilege is not None:
-                table.privilege = position
-                table.actor = table.seats[position]
-                table.phase = privilege.phase
-                if isinstance(privilege, (Gift, Service)):
-                    self._remask_before(state, table, table.actor, privilege)
-                return
-        table.privilege = -1
-        table.actor = -1
-        # The Queen's Engineer begins the quarter by leading the first trick.
-        self._lead(state, table, table.seats[0])
-
-    def _give(self, state: SteamCourtState, table: Table, giver: int, slots: list[int], to: int) -> None:
-        hand = state.hands[giver]
-        for slot in slots:
-            hand.remove(slot)
-        state.hands[to].extend(slots)
-        state.cards.disclose(slots, to)
-        table.received.extend(slots)
-        table.seen.extend([slot, giver] for slot in slots)
-
-    def _serve(self, state: SteamCourtState, table: Table, player: int, action: Serve) -> None:
-        # "Two highest numbered cards" depends on hidden values: a claim, checked at the audit.
-        hand = state.hands[player]
-        given = tuple(action.slots)
-        rest = tuple(slot for slot in hand if slot not in given)
-        character = table.character_of(player)
-        state.cards.claim(Claim(player, "serve", given + rest, [len(given), character]))
-        self._give(state, table, player, list(given), action.to)
-        state.notes.append(("serve", player, len(given), action.to))
-        then = self._privilege(table, player).then
-        if then is None:
-            self._next_privilege(state, table, table.privilege + 1)
-        else:
-            table.phase = then
-
-    def _trade(self, state: SteamCourtState, table: Table, player: int) -> None:
-        # He keeps the cards given to him; the rest of his hand becomes the Court Hand.
-        hand = state.hands[player]
-        kept = [slot for slot in hand if slot in table.received]
-        traded = [slot for slot in hand if slot not in table.received]
-        court = table.court
-        state.hands[player] = kept + court
-        state.cards.disclose(court, player)
-        table.court = traded
-        table.seen.extend([slot, player] for slot in traded)
-        state.notes.append(("trade", player, len(traded), len(court)))
-
-    def _trade_keeping(self, state: SteamCourtState, table: Table, player: int, keep: tuple[int, ...]) -> None:
-        # His re-masked hand hides which cards were given to him: he names them, a claim checked
-        # at the audit against the gifts' old slots (RULES.md, I51).
-        hand = state.hands[player]
-        rest = tuple(slot for slot in hand if slot not in keep)
-        gifts = self.hidden_gifts(state, table, player) or ()
-        state.cards.claim(Claim(player, "trade", keep + rest + gifts, [len(keep), len(rest)]))
-        court = table.court
-        state.hands[player] = list(keep) + court
-        state.cards.disclose(court, player)
-        table.court = list(rest)
-        table.seen.extend([slot, player] for slot in rest)
-        state.notes.append(("trade", player, len(rest), len(court)))
-
-    def hidden_gifts(self, state: SteamCourtState, table: Table, player: int) -> tuple[int, ...] | None:
-        """The old slots of the cards given to ``player`` that a re-mask of his hand hid among
-        its new slots (``None``: his hand wasn't re-masked since, or holds no such card)."""
-        hand = state.hands[player]
-        if not hand:
-            return None
-        record = state.cards.deal_of(hand[0])
-        if record.cards is not None or record.deal not in table.deals[1:]:
-            return None
-        gifts = tuple(slot for slot in record.source_slots or () if slot in table.received)
-        return gifts or None
-
-    def _remask_before(self, state: SteamCourtState, table: Table, player: int, privilege: Any) -> None:
-        """Re-mask ``player``'s hand before a privilege that hides some of its cards (a gift, a
-        service and any trade after it) if a card of it is known to a seat the move hides it from:
-        public (laid and taken back), or seen by another (a gift's giver, the Inspector). A service
-        to one player hides nothing from him; a trade after it hides the cards not given to him
-        from everyone. Afterwards nobody else can tell the hand's cards apart (RULES.md, I51)."""
-        hand = state.hands[player]
-        revealed = state.cards.revealed
-        exempt = {player}
-        if isinstance(privilege, Service):
-            receivers = privilege.receivers(table, player)
-            if len(receivers) == 1:
-                exempt.add(receivers[0])
-        seen = {slot for slot, seat in table.seen if seat not in exempt}
-        if isinstance(privilege, Service) and privilege.then == Phase.TRADE:
-            seen.update(slot for slot, seat in table.seen if seat != player and slot not in table.received)
-        if any(slot in seen or slot in revealed for slot in hand):
-            table.deals.append(state.cards.remask_hand(state.hands[player], player))
-
-    # -- tricks --------------------------------------------------------------------------------
-
-    def _lead(self, state: SteamCourtState, table: Table, player: int) -> None:
-        """A new trick, led by ``player`` or, if his hand is empty, the next player with cards."""
-        seats = table.seats
-        position = seats.index(player)
-        count = len(seats)
-        for offset in range(count):
-            leader = seats[(position + offset) % count]
-            if state.hands[leader]:
-                break
-        table.lays = []
-        table.passed = []
-        table.heard = [0] * state.players
-        table.moves = 0
-        table.turn = leader
-        table.phase = Phase.TURN
-
-    def _lay(self, state: SteamCourtState, table: Table, player: int, action: Lay) -> None:
-        multiplier = -1 if action.multiplier is None else action.multiplier
-        if action.multiplier is None and len(action.slots) == 1 and action.quantity == 2:
-            state.used[player].append("pair")
-        self._lay_cards(state, table, player, [player, list(action.slots), action.value, action.quantity, multiplier])
-
-    def _lay_cards(self, state: SteamCourtState, table: Table, player: int, lay: list) -> None:
-        hand = state.hands[player]
-        for slot in lay[1]:
-            hand.remove(slot)
-        if lay[4] >= 0:
-            hand.remove(lay[4])
-            state.cards.reveal(lay[1] + [lay[4]])
-        else:
-            state.cards.reveal(lay[1])
-        table.lays.append(lay)
-        table.actor = player
-        table.phase = Phase.REVEALING
-        self._await(state, table)
-
-    def _await(self, state: SteamCourtState, table: Table) -> None:
-        # Cards that were public already need no operation: go on at once.
-        if not state.cards.pending:
-            self._resume(state, table)
-
-    def _lay_revealed(self, state: SteamCourtState, table: Table) -> None:
-        player, slots, value, quantity, multiplier = table.lays[-1]
-        revealed = state.cards.revealed
-        if value == MASTERSTROKE_VALUE:
-            name = revealed[slots[0]]
-            if KIND[name] != MASTERSTROKE:
-                raise RuleViolation(player, f"laid {a_face(FACE[name])} as a {self.book.masterstroke.name}")
-        else:
-            lowers = self.book[table.character_of(player)].lowers
-            problem = lay_problem(slots, value, None if multiplier < 0 else multiplier, lowers, revealed)
-            if problem:
-                raise RuleViolation(player, problem)
-        state.notes.append(("lay", player, tuple(slots), value, quantity, multiplier))
-        general = state.ready(table, "stop")
-        if general >= 0 and general != player and len(table.lays) >= 2:  # not a lead (FAQ)
-            table.actor = general
-            table.phase = Phase.STOP
-            return
-        self._settle_lay(state, table)
-
-    def _stop(self, state: SteamCourtState, table: Table, general: int) -> None:
-        player, slots, _, _, multiplier = table.lays.pop()
-        back = slots + ([multiplier] if multiplier >= 0 else [])
-        state.hands[player].extend(back)
-        state.used[general].append("stop")
-        state.notes.append(("stop", general, player))
-        # He doesn't pass: he lays again when play has gone round the table to him.
-        self._advance(state, table, player)
-
-    def _settle_lay(self, state: SteamCourtState, table: Table) -> None:
-        """The lay stands: its player may be out; a Masterstroke ends the trick."""
-        player, _, value, _, _ = table.lays[-1]
-        table.moves += 1
-        masterstroke = value == MASTERSTROKE_VALUE
-        if not state.hands[player]:
-            self._go_out(state, table, player)
-        if self._quarter_over(state, table):
-            if masterstroke:
-                state.tricks[player] += 1
-            self._end_quarter(state, table)
-        elif masterstroke:
-            self._end_trick(state, table)
-        else:
-            self._advance(state, table, player)
-
-    def _advance(self, state: SteamCourtState, table: Table, last: int) -> None:
-        """Play goes on clockwise from ``last``: the next player who hasn't passed lays or passes;
-        a passed player who may unpass is asked first; if everyone has passed, the trick is over."""
-        seats = table.seats
-        count = len(seats)
-        position = seats.index(last)
-        hands = state.hands
-        passed = table.passed
-        for offset in range(1, count + 1):
-            player = seats[(position + offset) % count]
-            if not hands[player]:
-                continue
-            if player not in passed:
-                table.turn = player
-                table.phase = Phase.TURN
-                return
-            if table.heard[player] < table.moves and state.unpass_sources(player):
-                table.actor = player
-                table.phase = Phase.UNPASS
-                return
-        self._end_trick(state, table)
-
-    def _unpass(self, state: SteamCourtState, table: Table, player: int, source: str) -> None:
-        if source == "jester":
-            state.used[player].append("unpass")
-        else:
-            for power in state.powers[player]:
-                if power[0] == "unpass" and not power[1]:
-                    power[1] = True
-                    break
-        table.passed.remove(player)
-        table.turn = player
-        table.phase = Phase.TURN
-        state.notes.append(("unpass", player, source))
-
-    def _end_trick(self, state: SteamCourtState, table: Table) -> None:
-        winner = table.winner
-        state.tricks[winner] += 1
-        state.notes.append(("trick", winner))
-        table.turn = -1
-        book = self.book
-        table.asking = [
-            player for player, character in zip(table.seats, table.characters)
-            if book[character].trick_end is not None
-        ]
-        self._next_trick_end(state, table)
-
-    def _next_trick_end(self, state: SteamCourtState, table: Table) -> None:
-        """Ask the next player with a trick-end power who can use it (in seat order), or clear."""
-        while table.asking:
-            player = table.asking[0]
-            window = self.book[table.character_of(player)].trick_end
-            if self._may_use_trick_end(state, table, player, window):
-                table.actor = player
-                table.phase = window
-                return
-            table.asking.pop(0)
-        self._clear(state, table)
-
-    def _may_use_trick_end(self, state: SteamCourtState, table: Table, player: int, window: str) -> bool:
-        # can_use: not used this quarter, and not out of cards (he takes no cards back: I14).
-        if window == Phase.RETRIEVE:
-            # Asked only when a retrieve is possible (I28): he lost, and a lay of his with cards
-            # stands in the trick.
-            if not state.can_use(player, "retrieve") or player == table.winner:
-                return False
-            mine = [lay for lay in table.lays if lay[0] == player]
-            return bool(mine) and (bool(mine[-1][1]) or mine[-1][4] >= 0)
-        revealed = state.cards.revealed
-        return state.can_use(player, "steal") and any(
-            KIND[revealed[slot]] == NUMBERED for lay in table.lays for slot in lay[1]
-        )
-
-    def _retrieve(self, state: SteamCourtState, table: Table, player: int) -> None:
-        """Take back ``player``'s last lay in the trick (all his lays if his character retrieves
-        them all), Multipliers included."""
-        every = self.book[table.character_of(player)].retrieves_all
-        back: list[int] = []
-        for index in range(len(table.lays) - 1, -1, -1):
-            lay = table.lays[index]
-            if lay[0] == player:
-                del table.lays[index]
-                back[:0] = lay[1] + ([lay[4]] if lay[4] >= 0 else [])
-                if not every:
-                    break
-        state.hands[player].extend(back)
-        state.used[player].append("retrieve")
-        state.notes.append(("retrieve", player, tuple(back)))
-
-    def _steal(self, state: SteamCourtState, table: Table, player: int, slot: int) -> None:
-        for lay in table.lays:
-            if slot in lay[1]:
-                lay[1].remove(slot)
-        state.hands[player].append(slot)
-        state.used[player].append("steal")
-        state.notes.append(("steal", player, slot))
-
-    def _clear(self, state: SteamCourtState, table: Table) -> None:
-        """The Tea Boy clears the machine into the discard pile; the winner leads next."""
-        for _, slots, _, _, multiplier in table.lays:
-            table.discard.extend(slots)
-            if multiplier >= 0:
-                table.discard.append(multiplier)
-        winner = table.winner
-        self._lead(state, table, winner)
-        state.notes.append(("lead", table.turn, winner))
-
-    # -- powers on a player's turn -------------------------------------------------------------
-
-    def _discard_two(self, state: SteamCourtState, table: Table, player: int, slots: tuple[int, ...]) -> None:
-        for power in state.powers[player]:
-            if power[0] == "discard" and not power[1]:
-                power[1] = True
-                break
-        hand = state.hands[player]
-        for slot in slots:
-            hand.remove(slot)
-        table.discard.extend(slots)
-        table.actor = player
-        table.focus = list(slots)
-        table.phase = Phase.DISCARDING
-        state.cards.reveal(slots)
-        self._await(state, table)
-
-    def _discard_revealed(self, state: SteamCourtState, table: Table) -> None:
-        player = table.actor
-        revealed = state.cards.revealed
-        faces = [FACE[revealed[slot]] for slot in table.focus]
-        for slot in table.focus:
-            if KIND[revealed[slot]] != NUMBERED:
-                raise RuleViolation(
-                    player, f"discarded {' and '.join(faces)}: the token discards numbered cards only"
-                )
-        state.notes.append(("discard", player, tuple(table.focus)))
-        table.focus = []
-        if state.hands[player]:
-            table.phase = Phase.TURN
-            return
-        self._go_out(state, table, player)
-        if self._quarter_over(state, table):
-            self._end_quarter(state, table)
-        else:
-            self._advance(state, table, player)
-
-    def _dive(self, state: SteamCourtState, table: Table, player: int, action: Dive) -> None:
-        state.used[player].append("dive")
-        table.actor = player
-        table.focus = [action.slot]
-        table.pile = action.pile
-        state.cards.reveal((action.slot,))
-        pile = table.court if action.pile == "court" else table.discard
-        fresh = list(state.cards.reshuffle(pile))
-        table.deals.append(state.cards.next_deal - 1)
-        if action.pile == "court":
-            table.court = fresh
-        else:
-            table.discard = fresh
-        table.phase = Phase.DIVING
-
-    def _dive_revealed(self, state: SteamCourtState, table: Table) -> None:
-        player = table.actor
-        name = state.cards.revealed[table.focus[0]]
-        if KIND[name] != NUMBERED:
-            raise RuleViolation(player, f"revealed {FACE[name]} for a dive: it must be a numbered card")
-        table.focus = []
-        self._draw(state, table, player, NUMBER[name], self._draw_of(table, player, "dive"))
-        state.notes.append(("dive", player, table.pile, name, len(table.drawn)))
-
-    def _plague(self, state: SteamCourtState, table: Table, player: int, plague: Draw | None = None) -> None:
-        """Shuffle the plague's pile and draw from it (``plague``: the draw, unless it is the
-        player's character's turn power)."""
-        plague = plague or self._draw_of(table, player, "plague")
-        pile = plague.piles[0]
-        state.used[player].append("plague")
-        table.actor = player
-        table.pile = pile
-        fresh = list(state.cards.reshuffle(_pile(table, pile)))
-        table.deals.append(state.cards.next_deal - 1)
-        if pile == "court":
-            table.court = fresh
-        else:
-            table.discard = fresh
-        self._draw(state, table, player, plague.count or 0, plague)
-        state.notes.append(("plague", player, len(table.drawn)) + (("court",) if pile == "court" else ()))
-
-    def _draw(self, state: SteamCourtState, table: Table, player: int, count: int, draw: Draw) -> None:
-        """Draw ``count`` cards blind from the top of the dive's pile (all if fewer), of which
-        ``draw`` says how many must be kept."""
-        assert draw.most_kept is None or hasattr(table, "owed"), "a most-kept rule needs a table that records what is owed"
-        pile = table.court if table.pile == "court" else table.discard
-        drawn = pile[:count]
-        del pile[:count]
-        state.hands[player].extend(drawn)
-        state.cards.disclose(drawn, player)
-        table.drawn = drawn[:]
-        least = draw.least_kept(len(drawn))
-        table.returns = len(drawn) - least
-        if table.returns:
-            table.phase = Phase.RETURN
-        else:
-            table.drawn = []
-            self._after_draw(state, table)
-
-    def _put_back(self, state: SteamCourtState, table: Table, player: int, slot: int) -> None:
-        state.hands[player].remove(slot)
-        table.drawn.remove(slot)
-        (table.court if table.pile == "court" else table.discard).append(slot)
-        table.returns -= 1
-        state.notes.append(("put-back", player, table.pile))
-        if not table.returns or not table.drawn:
-            table.drawn = []
-            table.returns = 0
-            self._after_draw(state, table)
-
-    def _after_draw(self, state: SteamCourtState, table: Table) -> None:
-        """Go on once a draw's cards are kept: the next privilege if it was one (the quarter not
-        begun), else the drawer's turn goes on."""
-        if table.privilege >= 0:
-            self._next_privilege(state, table, table.privilege + 1)
-        else:
-            table.phase = Phase.TURN
-
-    # -- going out and the end of a quarter ----------------------------------------------------
-
-    def _go_out(self, state: SteamCourtState, table: Table, player: int) -> None:
-        """``player`` takes his place in the going-out order and the top token; he may still hold
-        cards (the last player when the quarter ends): they stay in his hand, seen by him alone,
-        until the quarter's audit reveals them (the log then says what he held). Between quarters
-        the same event clears every hand and deals the next quarter; after the 4th they stay on
-        the final table, face up (RULES.md, I27)."""
-        table.out.append(player)
-        token = 0
-        if state.scoring == "gears":
-            token = table.stacks[state.quarter - 1].pop()
-            state.gears[player].append(token)
-        state.notes.append(("out", player, token, len(table.out), len(state.hands[player])))
-
-    def _quarter_over(self, state: SteamCourtState, table: Table) -> bool:
-        holding = sum(1 for player in table.seats if state.hands[player])
-        if holding <= 1:
-            return True
-        if state.scoring == "clock":
-            # Clock Climbing: the quarter ends once the second player is out (the third at six).
-            return len(table.out) >= (3 if len(table.seats) == 6 else 2)
-        return False
-
-    def _end_quarter(self, state: SteamCourtState, table: Table) -> None:
-        if state.variant == "party" or state.scoring == "gears":
-            for player in table.seats:
-                if state.hands[player]:
-                    # The last player with cards goes out last: the 1-point token and its power;
-                    # in the Party variant the last start token, with no power (I22).
-                    self._go_out(state, table, player)
-                    power = self.one_point_power(state)
-                    if power is not None:
-                        state.powers[player].append([power, False])
-                        # After the 4th quarter there is no later: the token is just its point.
-                        state.notes.append(("one-point", player, power, state.quarter < QUARTERS))
-        else:
-            self._climb(state, table)
-        table.phase = Phase.DONE
-        table.turn = -1
-        if all(other.phase == Phase.DONE for other in state.tables):
-            state.cards.audit(deal for other in state.tables for deal in other.deals)
-            state.phase = Phase.AUDITING
+    # -- hooks: what a rulebook's own game may do differently ----------------------------------
 
     def one_point_power(self, state: SteamCourtState) -> str | None:
         """The power on the back of this quarter's 1-point gear token, which the last player out
-        takes (RULES.md, I8); none in the Party variant, which takes start tokens (I22)."""
-        return None if state.variant == "party" else ONE_POINT_POWERS[state.quarter - 1]
-
-    def _climb(self, state: SteamCourtState, table: Table) -> None:
-        """Clock Climbing: from the lowliest seat up, each token moves a space per trick won,
-        plus 2 for the first player out and 1 for the second, to the next open space."""
-        bonus = {player: extra for player, extra in zip(table.out, CLOCK_BONUS)}
-        clock = state.clock
-        moves = []
-        for player in reversed(table.seats):
-            steps = state.tricks[player] + bonus.get(player, 0)
-            space = clock[player] + steps
-            occupied = {clock[other] for other in table.seats if other != player}
-            while space in occupied:
-                space += 1
-            moves.append((player, state.tricks[player], bonus.get(player, 0), clock[player], space))
-            clock[player] = space
-        state.notes.append(("climb", tuple(moves)))
+        takes (:func:`~.scoring.one_point_power`)."""
+        return scoring.one_point_power(state)
 
     def _after_audit(self, state: SteamCourtState) -> None:
-        """The quarter's cards are public now. Between quarters: forget them, reseat, deal again.
-        After the 4th quarter the final table stays as it was played — seats, the cards left in
-        hands (now face up), the machine and the piles — for the game-over screen (RULES.md, I27);
-        only the Party variant reseats, its final standing being the seats (I24)."""
-        final = state.quarter == QUARTERS
-        for index, table in enumerate(state.tables):
-            for player in table.seats:
-                if state.hands[player]:  # the last player (the clock: every one not out)
-                    faces = [FACE[state.cards.revealed[slot]] for slot in state.hands[player]]
-                    # The table's index: the Party variant reseats (and may move him) in this event.
-                    state.notes.append(("held", player, tuple(sorted(faces, key=FACE_ORDER.__getitem__)), index))
-        if not final:
-            self._clear_quarter(state)
-        if len(state.tables) > 1:
-            self._promote_and_demote(state)
-            return
-        table = state.tables[0]
-        # The court's order after the quarter: going-out order, or the clock (farthest ahead first).
-        if state.scoring == "gears":
-            order = table.out[:]
-        else:
-            order = sorted(table.seats, key=lambda p: -state.clock[p])
-        state.notes.append(("quarter-end", state.quarter, tuple(order)))
-        if final:
-            state.phase = Phase.OVER
-        else:
-            table.seats = order
-            state.phase = Phase.PLAYING
-            self._start_quarter(state)
+        """The quarter's cards are public now: between quarters, reseat and deal again
+        (:func:`~.setup.after_audit`)."""
+        setup.after_audit(state)
 
-    def _clear_quarter(self, state: SteamCourtState) -> None:
-        """Between quarters, after the audit: forget the quarter's deals and clear every hand, pile
-        and machine."""
-        for table in state.tables:
-            for deal in table.deals:
-                state.cards.retire(deal)
-            for player in table.seats:
-                state.hands[player] = []
-            table.deals = []
-            table.court = []
-            table.discard = []
-            table.lays = []
-            table.drawn = []
+    def _draw(self, state: SteamCourtState, table: Table, player: int, count: int, draw: Draw) -> None:
+        """A dive's or the plague's draw (:func:`~.privileges.draw`)."""
+        privileges.draw(state, table, player, count, draw)
 
-    def _promote_and_demote(self, state: SteamCourtState) -> None:
-        """Party: reseat by the tokens collected (going-out order),
-        the Royal table's last two out banished to the Renegade table's two preeminent seats and
-        the Renegade table's first two out promoted to the Royal table's two lowliest seats
-        (RULES.md, I24)."""
-        royal, renegades = state.tables
-        demoted = royal.out[-2:]
-        promoted = renegades.out[:2]
-        royal.seats = royal.out[:-2] + promoted
-        renegades.seats = demoted + renegades.out[2:]
-        state.notes.append(
-            ("party-quarter-end", state.quarter, tuple(royal.seats), tuple(renegades.seats), tuple(promoted), tuple(demoted))
-        )
-        if state.quarter == QUARTERS:
-            state.phase = Phase.OVER
-        else:
-            state.phase = Phase.PLAYING
-            self._start_quarter(state)
+    def _put_back(self, state: SteamCourtState, table: Table, player: int, slot: int) -> None:
+        """A drawn card put back into its pile (:func:`~.privileges.put_back`)."""
+        privileges.put_back(state, table, player, slot)
 
     # -- encodings -----------------------------------------------------------------------------
 
@@ -1694,60 +649,6 @@ class SteamCourt(Game[SteamCourtState]):
 # -- helpers -----------------------------------------------------------------------------------
 
 
-_new_object = object.__new__
-_set_field = object.__setattr__
-
-
-def _lay(slots: tuple[int, ...], value: int, quantity: int, multiplier: int | None = None) -> Lay:
-    """A :class:`Lay` the generator built valid, without re-checking it (legal actions are built
-    by the thousand; a decoded or typed lay is still checked by its constructor)."""
-    lay = _new_object(Lay)
-    _set_field(lay, "slots", slots)
-    _set_field(lay, "value", value)
-    _set_field(lay, "quantity", quantity)
-    _set_field(lay, "multiplier", multiplier)
-    return lay
-
-
 def _two_at_court(players: Any, options: Mapping[str, Any]) -> bool:
     """Two players at one table scoring gear tokens: start tokens go by seat unless asked (I2)."""
     return players == 2 and options.get("variant") == "court" and options.get("scoring", "gears") == "gears"
-
-
-class _Known:
-    """Card names by slot for a player: public values, then the player's knowledge."""
-
-    __slots__ = ("revealed", "knowledge")
-
-    def __init__(self, state: SteamCourtState, knowledge: Knowledge) -> None:
-        self.revealed = state.cards.revealed
-        self.knowledge = knowledge
-
-    def get(self, slot: int) -> str | None:
-        return self.revealed.get(slot) or self.knowledge.get(slot)
-
-
-def _require_in_hand(player: int, slot: int, hand: list[int]) -> None:
-    if slot not in hand:
-        raise IllegalAction(player, "that card is not in your hand")
-
-
-def _require_public_numbered(state: SteamCourtState, player: int, slot: int) -> None:
-    name = state.cards.revealed.get(slot)
-    if name is not None and KIND[name] != NUMBERED:
-        raise IllegalAction(player, f"{FACE[name]} is not a numbered card")
-
-
-def _pile_title(pile: str) -> str:
-    return "Court Hand" if pile == "court" else "discard pile"
-
-
-def _pile(table: Table, pile: str) -> list[int]:
-    """The table's Court Hand (``"court"``) or discard pile."""
-    return table.court if pile == "court" else table.discard
-
-
-def _matcher(character: Character) -> str | None:
-    """The title of a character who may match the lay to follow (for what a refusal says)."""
-    return character.title if character.matches else None
-

@@ -16,15 +16,15 @@ characters, who sits in each position, its deck's piles, its trick and its phase
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
 
 from p2pgames.engine import CardState, GameState, Knowledge
 from p2pgames.games.steamcourt.phases import Phase
 
 if TYPE_CHECKING:
-    from p2pgames.games.steamcourt.rulebook import Rulebook
+    from p2pgames.games.steamcourt.rulebook import Draw, Rulebook
 
-__all__ = ["SteamCourtState", "Table", "new_table"]
+__all__ = ["Hooks", "SteamCourtState", "Table", "new_table"]
 
 
 class Table:
@@ -364,3 +364,15 @@ def new_table(
     table.pile = ""
     table.returns = 0
     return table
+
+
+class Hooks(Protocol):
+    """What the parts of the rules (``privileges.py``, ``tricks.py``, ``scoring.py``) ask of the
+    game they play for (:class:`~.rules.SteamCourt`): the methods a rulebook's own game overrides
+    (``steamcourt2015``'s), so the parts call them on the game."""
+
+    def one_point_power(self, state: SteamCourtState) -> str | None: ...
+
+    def _draw(self, state: SteamCourtState, table: Table, player: int, count: int, draw: Draw) -> None: ...
+
+    def _put_back(self, state: SteamCourtState, table: Table, player: int, slot: int) -> None: ...

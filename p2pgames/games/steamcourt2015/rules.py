@@ -43,6 +43,7 @@ from p2pgames.engine import (
     Step,
     Turn,
 )
+from p2pgames.games.steamcourt import privileges
 from p2pgames.games.steamcourt.actions import (
     Bestow,
     Coup,
@@ -63,7 +64,8 @@ from p2pgames.games.steamcourt.actions import (
 )
 from p2pgames.games.steamcourt.cards import CHARACTER_TITLE
 from p2pgames.games.steamcourt.phases import Phase
-from p2pgames.games.steamcourt.rules import _PHASE_KINDS, QUARTERS, SteamCourt
+from p2pgames.games.steamcourt.rules import _PHASE_KINDS, SteamCourt
+from p2pgames.games.steamcourt.setup import QUARTERS, start_quarter
 from p2pgames.games.steamcourt.state import SteamCourtState, Table, new_table
 from p2pgames.games.steamcourt2015.book import (
     DRAFT_2015,
@@ -381,7 +383,7 @@ class SteamCourt2015(SteamCourt):
         else:
             state.notes.append(("seating", tuple(order)))
         state.phase = Phase.PLAYING
-        self._start_quarter(state)
+        start_quarter(state)
 
     def _after_audit(self, state: SteamCourtState) -> None:
         # The Party variation at one table reseats after the 4th quarter too, as two tables do:
@@ -412,7 +414,7 @@ class SteamCourt2015(SteamCourt):
         if phase == Phase.COUP:
             return ReactionWindow(tuple(table.asking), "pull a coup with three Putsch cards?")
         if phase == Phase.GIVE:
-            if self._privilege(table, table.actor).cards == 2:
+            if privileges.privilege(state, table, table.actor).cards == 2:
                 return Turn((table.actor,), "give two cards to the lowest player, or pass")
             return Turn((table.actor,), "give one card to the second-lowest player, or pass")
         if phase == PLAGUE:
@@ -462,10 +464,10 @@ class SteamCourt2015(SteamCourt):
         if table.phase == PLAGUE:
             state.notes = []
             if type(action) is Plague:
-                self._plague(state, table, player, self._privilege(table, player).draw)
+                privileges.plague(self, state, table, player, privileges.privilege(state, table, player).draw)
             else:
                 state.notes.append(("no-plague", player))
-                self._next_privilege(state, table, table.privilege + 1)
+                privileges.next_privilege(state, table, table.privilege + 1)
             return
         super().apply_action(state, player, action)
 

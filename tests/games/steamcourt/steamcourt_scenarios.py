@@ -22,7 +22,7 @@ from p2pgames.engine import (
     ReactionWindow,
     Turn,
 )
-from p2pgames.games.steamcourt import GAME, SteamCourt
+from p2pgames.games.steamcourt import GAME, SteamCourt, tricks
 from p2pgames.games.steamcourt.actions import Pass
 from p2pgames.games.steamcourt.cards import DECK, FACE, FACE_ORDER, KIND, NUMBERED
 from p2pgames.games.steamcourt.presentation import SteamCourtPresentation
@@ -187,7 +187,7 @@ class Court(LocalTable):
         after the last privilege (no privilege under way)."""
         self.table.privilege = -1
         self.table.actor = -1
-        self.game._lead(self.state, self.table, self.table.seats[0])
+        tricks.lead(self.state, self.table, self.table.seats[0])
 
     def pass_privileges(self) -> None:
         """Every Beginning of Quarter privilege declined (the Tea Boy serves and keeps)."""
