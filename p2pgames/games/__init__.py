@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import importlib
 import re
+from typing import TYPE_CHECKING
 
-from p2pgames.engine import Game, Presentation
+from p2pgames.engine import Game
+
+if TYPE_CHECKING:  # (loaded only with a game's presentation)
+    from p2pgames.engine import Presentation
 
 __all__ = ["PLAYABLE", "TEST_GAMES", "find_game", "get_game", "get_presentation", "game_package", "UnknownGame"]
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from p2pgames.engine import ChoiceGroup, Composer, GameOver, StandingAnswer, Step
+from p2pgames.engine import GameOver, Step
 from p2pgames.session._faults import Fault
 from p2pgames.words import duration
+
+if TYPE_CHECKING:  # (a decision's presented parts: the engine loads them only where they are made)
+    from p2pgames.engine import ChoiceGroup, Composer, StandingAnswer
 
 __all__ = [
     "SessionEvent",
@@ -66,6 +69,8 @@ class Decision:
     @property
     def menu(self) -> tuple[ChoiceGroup, ...]:
         """The choices as a numbered list shows them: the groups, or else each on its own."""
+        from p2pgames.engine import ChoiceGroup
+
         return self.groups or tuple(ChoiceGroup(text, (index,)) for index, text in enumerate(self.texts))
 
 

@@ -18,15 +18,18 @@ Pure: bytes in, states out. Entries are applied as :func:`verify_transcript` app
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from p2pgames.crypto import BadCardValue, CryptoError
-from p2pgames.engine import EngineError, Event, Game, GameState, Presentation
+from p2pgames.engine import EngineError, Event, Game, GameState
 from p2pgames.session._deals import DealCrypto, PassProblem
 from p2pgames.session._faults import ProtocolFault
 from p2pgames.session._messages import MalformedMessage, open_envelope
 from p2pgames.session._replica import Replica, SeatInfo, display_names
 from p2pgames.session._transcript import CutShort, TranscriptError, iter_records, read_header
+
+if TYPE_CHECKING:
+    from p2pgames.engine import Presentation
 
 __all__ = ["Replay", "ReplayStep", "public_values", "replay_transcript"]
 

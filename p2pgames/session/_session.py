@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from p2pgames import PROTOCOL_VERSION, canonical
 from p2pgames.crypto import BadSignature, CryptoError, Identity, PublicKey, scalar_to_bytes
@@ -52,12 +52,10 @@ from p2pgames.engine import (
     GameOver,
     IllegalAction,
     MalformedAction,
-    Presentation,
     ReactionWindow,
     Ruleset,
     Sealed,
     Simultaneous,
-    StandingAnswer,
 )
 from p2pgames.session._chat import ChatLimits, Offer, confirm_flood, line_size
 from p2pgames.session._events import (
@@ -115,6 +113,9 @@ from p2pgames.session._replica import (
 from p2pgames.session._saved import SavedSeat
 from p2pgames.session._secrets import SeatSecrets, caretaker_secrets, seal_key_from_seed
 from p2pgames.words import duration
+
+if TYPE_CHECKING:  # (how a game is shown: a session is given it, never loads it)
+    from p2pgames.engine import Presentation, StandingAnswer
 
 __all__ = ["Session", "History", "HOST_CONNECTION", "STALE_CODES", "ResumeError", "clean_text"]
 

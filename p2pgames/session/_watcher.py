@@ -14,11 +14,11 @@ memory is the log's, as a player's is.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from p2pgames import PROTOCOL_VERSION
 from p2pgames.crypto import BadSignature, CryptoError, Identity, PublicKey, fingerprint_matches
-from p2pgames.engine import EngineError, Game, Presentation
+from p2pgames.engine import EngineError, Game
 from p2pgames.session._events import (
     WATCHER_SEAT,
     ChatReceived,
@@ -36,6 +36,9 @@ from p2pgames.session._faults import Fault, FaultCode, LocalError, ProtocolFault
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
 from p2pgames.session._replay import Replay, ReplayStep, public_values
 from p2pgames.session._replica import HOST_SEAT, OverPhase, Replica, SeatInfo, display_names
+
+if TYPE_CHECKING:
+    from p2pgames.engine import Presentation
 
 __all__ = ["Watcher", "WATCHED_KINDS"]
 

@@ -1,5 +1,6 @@
 """A session plays a whole game with the rules alone: given no presentation, it loads nothing that
-shows a game (no game's presentation, views or typed moves), no terminal, no network and no bot.
+shows a game (no game's presentation, views or typed moves, not even the engine's Presentation
+contract), no terminal, no network and no bot.
 
 Each table runs in a new Python process that imports only ``p2pgames.session`` and the game's
 rules, wires its sessions to one another in memory and plays to the end, each seat choosing as
@@ -19,7 +20,8 @@ import pytest
 from test_import_graph import is_presentation
 
 REPOSITORY = Path(__file__).resolve().parents[2]
-NOT_FOR_A_SESSION = ("p2pgames.tui", "p2pgames.net", "p2pgames.bots", "prompt_toolkit", "trio")
+NOT_FOR_A_SESSION = ("p2pgames.tui", "p2pgames.net", "p2pgames.bots", "p2pgames.engine._presentation", "prompt_toolkit",
+                     "trio")
 
 _PLAY_A_TABLE = """
 import json, sys
