@@ -1093,7 +1093,7 @@ class Session:
                 # The player answered this run of decisions already ("not this quarter").
                 self._submit(secrets.choose(replica, self.game.encode_action(standing.action)), decision=True)  # type: ignore[union-attr]
                 return
-        key = (replica.seq, replica.counters[self.seat])  # type: ignore[index]
+        key = self.decision_key()
         if key != self._last_decision_key:
             # Cheap on purpose: this runs before our acknowledgement leaves. Whoever handles the
             # event asks decision() for the actions.
@@ -1623,6 +1623,15 @@ class Session:
         if isinstance(phase, CommitPhase):
             return not phase.opening and phase.purpose == "choice"
         return isinstance(phase, DecisionPhase)
+
+    def decision_key(self) -> tuple[int, int] | None:
+        """What names the decision this seat faces now, whatever it is: the log's length and how
+        many submissions this seat has made. A new decision has a new key (a move made, or an
+        entry taken in, changes it); ``None`` before the game starts or with no seat."""
+        replica = self.replica
+        if replica is None or self.seat is None:
+            return None
+        return (replica.seq, replica.counters[self.seat])
 
     def decision(self, *, texts: bool = True) -> Decision | None:
         """What the local seat must decide now, or ``None``.

@@ -86,6 +86,7 @@ from p2pgames.tui._commands import (
     menu_lines,
 )
 from p2pgames.tui._clocks import ThinkingClocks
+from p2pgames.tui._exceptions import leaves_of, only_exception
 from p2pgames.tui._screen import Screen, View, secret_note
 from p2pgames.tui._state import Answer, Dismiss, Interrupt, Mode, PlayAgain, PlayerInput, Question, Typed
 from p2pgames.tui._text import Line, duration
@@ -282,7 +283,7 @@ class TerminalGame:
         try:
             outcome.unwrap()
         except BaseExceptionGroup as group:
-            raise _only_exception(group) from None
+            raise only_exception(group) from None
         return self.exit_code
 
     def _screen_shown(self) -> None:
@@ -945,7 +946,7 @@ class TerminalGame:
             return
         key = None
         if self.mode is Mode.PLAYING and self.decision is not None and session.replica is not None:
-            key = (session.replica.seq, session.replica.counters[session.seat])
+            key = session.decision_key()
         if key == (self._timed_decision[0] if self._timed_decision is not None else None):
             return
         self._timed_decision = None if key is None else (key, trio.current_time() + ruleset.move_time)
@@ -1161,17 +1162,11 @@ def _sentence(text: str, names: Sequence[str] = ()) -> str:
     return text + ("" if text.endswith((".", "!", "?")) else ".")
 
 
-def _leaves(error: BaseException) -> list[BaseException]:
-    if isinstance(error, BaseExceptionGroup):
-        return [leaf for inner in error.exceptions for leaf in _leaves(inner)]
-    return [error]
-
-
 def _setup_failed(error: BaseException) -> tuple[str, int] | None:
     """What to print, and the exit code, when ``error`` from setup is an expected failure: a
     :class:`SetupError` (its message says all), or :class:`OSError` (a network problem, in the
     system's words); None for anything else (a bug, raised as it is)."""
-    leaves = _leaves(error)
+    leaves = leaves_of(error)
     if len(leaves) == 1 and isinstance(leaves[0], SetupError):
         return f"p2pgames: {leaves[0]}", SETUP_FAILED if leaves[0].network else SETUP_REFUSED
     if not leaves or not all(isinstance(leaf, OSError) for leaf in leaves):
@@ -1186,14 +1181,8 @@ def _describe_os_error(error: OSError) -> str:
     text = error.strerror or str(error) or type(error).__name__
     cause = error.__cause__
     if cause is not None and not error.strerror:
-        leaves = _leaves(cause)
+        leaves = leaves_of(cause)
         reasons = [os.strerror(leaf.errno) for leaf in leaves if isinstance(leaf, OSError) and leaf.errno]
         if reasons:
             text += f" ({', '.join(dict.fromkeys(reasons))})"
     return text
-
-
-def _only_exception(group: BaseExceptionGroup) -> BaseException:
-    """The single exception a group wraps (what setup or a node raised), else the group itself."""
-    leaves = _leaves(group)
-    return leaves[0] if len(leaves) == 1 else group

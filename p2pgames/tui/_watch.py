@@ -23,7 +23,7 @@ from prompt_toolkit.keys import Keys
 from prompt_toolkit.output import Output
 
 from p2pgames.session import GameEnded, Halted, LobbyChanged, Notice, Rejected, SessionEvent, Watcher
-from p2pgames.tui._app import _only_exception
+from p2pgames.tui._exceptions import only_exception
 from p2pgames.tui._replay import ReplayScreen
 from p2pgames.tui._text import Line, pad
 
@@ -177,5 +177,5 @@ def run_watch(
     try:
         asyncio.run(main()).unwrap()
     except BaseExceptionGroup as group:
-        raise _only_exception(group) from None
+        raise only_exception(group) from None
     return holder.get("watcher")
