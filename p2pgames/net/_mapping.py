@@ -42,7 +42,7 @@ class PortMapping:
 class MappingError(Exception):
     """The router could not be asked, or said no. The text is one line: what happened, with a
     remedy only where one is particular to it ("choose another --port"); whoever shows it adds the
-    general one (:func:`no_mapping_advice`: forward the port by hand, or play over IPv6). ``answered``:
+    general one (:func:`~p2pgames.net._portmap.no_mapping_advice`: forward the port by hand, or play over IPv6). ``answered``:
     a router did answer (it refused, or stands behind another NAT), which says more than
     another protocol's silence. ``port_taken``: the port is another machine's on the router, so
     forwarding it by hand is no remedy either (choosing another port is).
