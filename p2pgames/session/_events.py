@@ -104,7 +104,7 @@ class GameStarted:
 class Logged:
     """Lines describing what entry ``seq`` did in the game (public information only), and
     ``private`` ones for the local player alone, to show after them: which hidden card it
-    received or lost (:meth:`~p2pgames.engine.Game.narrate_private`). Never sent or recorded."""
+    received or lost (:meth:`~p2pgames.engine.Presentation.narrate_private`). Never sent or recorded."""
 
     seq: int
     lines: tuple[str, ...]

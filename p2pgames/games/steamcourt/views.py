@@ -231,7 +231,7 @@ LISTED_CHOICES = 10
 
 
 def group_choices(actions: Sequence[Any], texts: Sequence[str]) -> list[ChoiceGroup]:
-    """How a long list of choices is shown (:meth:`~p2pgames.engine.Game.group_choices`).
+    """How a long list of choices is shown (:meth:`~p2pgames.engine.Presentation.group_choices`).
 
     First, choices that differ only in what the player completes are one line
     (:func:`_completed_parts`): the counts one set of cards and a Multiplier can make
