@@ -30,6 +30,10 @@ a median over repetitions. The targets (issue 11), on the project's 2-core machi
 * the same for the Steam Torpedo transcript vector (a short game: mostly start-up, which is what
   loading only the rules saves), and with ``--against COMMIT`` the same command as that commit
   runs it, in the same rounds: old and new side by side.
+* round trips (issue 28): a table of bot peers in one process, each joiner reaching its host
+  through a delay proxy, played twice from the same seeds (no delay, then 25 ms each way): the
+  round trips per log entry on the table's critical path, frames and bytes per entry, for Steam
+  Court at 4 and 7 players, Beltpunk at 4, Astonishing! at 3 and Steam Torpedo (no targets yet).
 * full games of bot peers (Beltpunk, Steam Court, Steam Torpedo, Astonishing!): wall time, bytes
   sent per peer, peak memory per peer ≤ 80 MB.
 * Astonishing!: a card taken at random from a rival's hand end to end with 4 peers, next to the
@@ -300,6 +304,49 @@ def bench_games(repeats: int, game: str = "beltpunk", players: int = 4, prefix: 
         f"{prefix}bytes_sent_per_peer": statistics.median(sent),
         f"{prefix}peak_memory_per_peer_mb": max(memory) / MB,
     })
+    return figures
+
+
+# The one-way delay the round-trip figures put between a host and each joiner.
+ROUND_TRIP_DELAY = 0.025
+# The tables whose round trips are measured: (game, players, the bots' kind, the figures' prefix).
+ROUND_TRIP_TABLES = (
+    ("steamcourt", 4, None, "rt_court4_"),
+    ("beltpunk", 4, None, "rt_belt4_"),
+    ("astonishing", 3, None, "rt_ast3_"),
+    ("torpedo", 2, "heuristic", "rt_torpedo2_"),
+    ("steamcourt", 7, None, "rt_court7_"),
+)
+
+
+def bench_round_trips(quick: bool) -> dict:
+    """Round trips and frames per log entry (issue 28): a whole table of bot peers in this process
+    (no think time), every joiner reaching its host through a :class:`DelayProxy`, played twice
+    from the same seeds — through the proxy with no delay, then with ``ROUND_TRIP_DELAY`` each
+    way. The same seeds play the same game, so the second run is longer by 2·D for every round
+    trip on the table's critical path: (T(D) − T(0)) / 2·D / entries counts them per entry, on
+    any machine (the lobby and the goodbyes, a few round trips, are included). Frames per entry
+    are every frame the proxy passed, both ways, over the entries."""
+    from p2pgames.net import play_table_now
+
+    figures: dict[str, Any] = {}
+    for game, players, kind, prefix in ROUND_TRIP_TABLES[: 1 if quick else None]:
+        runs = []
+        for delay in (0.0, ROUND_TRIP_DELAY):
+            began = time.perf_counter()
+            table = play_table_now(game, players, seed=f"round trips/{game}/{players}".encode(), verify=False,
+                                   bot_kinds=(kind,), delay=delay)
+            runs.append((time.perf_counter() - began, table))
+        (plain, unhurried), (delayed, table) = runs
+        if not (unhurried.ok and table.ok) or unhurried.entries != table.entries:
+            raise RuntimeError(f"the round-trip tables of {game} did not play the same game to its end")
+        up, down = table.relayed  # type: ignore[misc]
+        figures.update({
+            f"{prefix}entries": table.entries,
+            f"{prefix}round_trips_per_entry": (delayed - plain) / (2 * ROUND_TRIP_DELAY) / table.entries,
+            f"{prefix}frames_per_entry": (up.frames + down.frames) / table.entries,
+            f"{prefix}bytes_per_entry": (up.bytes + down.bytes) / table.entries,
+        })
     return figures
 
 
@@ -1166,6 +1213,14 @@ for _prefix, _title in (("", "4-player Beltpunk"), ("court_", "6-player Steam Co
         (f"{_prefix}verify_bare_ms", "  a bare Python verifier: start-up, msgpack, Ed25519 checks", "ms", None, None),
         (f"{_prefix}verify_bare_ratio", "  bare verifier / floor (the least any Python verifier takes)", "x", None, None),
     ]
+for _game, _players, _kind, _prefix in ROUND_TRIP_TABLES:
+    ROWS += [
+        (f"{_prefix}round_trips_per_entry", f"{_game} {_players}p over a {ROUND_TRIP_DELAY * 1000:.0f} ms delay proxy: round trips per entry",
+         "", None, None),
+        (f"{_prefix}frames_per_entry", "  frames per entry (both ways, host and joiners)", "", None, None),
+        (f"{_prefix}bytes_per_entry", "  bytes per entry", "B", None, None),
+        (f"{_prefix}entries", "  log entries in that game", "", None, None),
+    ]
 ROWS += [
     ("vector_torpedo_verify_ms", "p2pgames verify of the Steam Torpedo transcript vector (a new process)", "ms", None, None),
     ("vector_torpedo_verify_floor_ms", "  floor: checking its signatures alone", "ms", None, None),
@@ -1246,6 +1301,7 @@ GROUPS: dict[str, Callable[[bool], dict]] = {
     "floods": lambda quick: bench_floods(5 if quick else 15),
     "history": lambda quick: bench_history(1 if quick else 5),
     "verify": lambda quick: bench_verify_vector(3 if quick else 9),
+    "round-trips": bench_round_trips,
     "succession": lambda quick: {**bench_succession(1 if quick else 5), **bench_take_over(1 if quick else 5)},
 }
 

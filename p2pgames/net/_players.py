@@ -21,6 +21,7 @@ from p2pgames.bots import Bot, bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.engine import Game, GameOver
 from p2pgames.games import get_game, get_presentation
+from p2pgames.net._delay_proxy import DelayProxy, RelayedFrames
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
 from p2pgames.session import (
     AwayTooLong,
@@ -112,6 +113,8 @@ class TableResult:
     seats: list[SeatResult] = field(default_factory=list)
     entries: int = 0
     agreed: bool = False
+    # Through a delay proxy (play_table's ``delay``): the frames joiners sent their host, and back.
+    relayed: tuple[RelayedFrames, RelayedFrames] | None = None
 
     @property
     def ok(self) -> bool:
@@ -150,6 +153,7 @@ async def play_table(
     narrate: bool = False,
     think: float = 0.0,
     bot_kinds: Sequence[str | None] = (None,),
+    delay: float | None = None,
 ) -> TableResult:
     """Play one game among ``players`` bot peers over loopback TCP; every seat its own node.
 
@@ -157,7 +161,9 @@ async def play_table(
     default sessions (tests use it for misbehaving peers). With ``transcripts`` each seat writes
     its transcript there and, with ``verify``, each is verified afterwards. Unless ``bots`` are
     given, seat *n* plays the kind of bot ``bot_kinds[n]`` names (the last one for the seats
-    after; ``None``: the game's default).
+    after; ``None``: the game's default). With ``delay``, every joiner reaches the host through a
+    :class:`DelayProxy` that holds each byte ``delay`` seconds each way, and the result says what
+    it relayed (:attr:`TableResult.relayed`).
     """
     game = get_game(game_name)
     ruleset = game.ruleset(players, options or {})
@@ -176,23 +182,31 @@ async def play_table(
         node.launched_bots |= {session.identity.public_key.raw for session in sessions if session.bot}
     listeners = await open_host_listeners(0, LOOPBACK)
     port = listeners[0].socket.getsockname()[1]
-    async with trio.open_nursery() as nursery:
-        await nursery.start(nodes[0].serve, listeners)
-        # A table of bots alone: a seat away past the grace period ends the game (nobody else would).
-        nursery.start_soon(functools.partial(drive_bot, nodes[0], bots[0], think=think, if_away="bot"))
-        for seat in range(1, players):
-            seated = trio.Event()
+    proxy = None if delay is None else DelayProxy(port, delay, LOOPBACK)
+    async with trio.open_nursery() as relaying:
+        if proxy is not None:
+            port = await relaying.start(proxy.run)  # the joiners dial the proxy
+        async with trio.open_nursery() as nursery:
+            await nursery.start(nodes[0].serve, listeners)
+            # A table of bots alone: a seat away past the grace period ends the game (nobody else would).
+            nursery.start_soon(functools.partial(drive_bot, nodes[0], bots[0], think=think, if_away="bot"))
+            for seat in range(1, players):
+                seated = trio.Event()
 
-            async def watch_lobby(expected: int = seat + 1, seated: trio.Event = seated) -> None:
-                while sessions[0].lobby_size < expected and not sessions[0].finished:
-                    await trio.sleep(0.01)
-                seated.set()
+                async def watch_lobby(expected: int = seat + 1, seated: trio.Event = seated) -> None:
+                    while sessions[0].lobby_size < expected and not sessions[0].finished:
+                        await trio.sleep(0.01)
+                    seated.set()
 
-            nursery.start_soon(watch_lobby)
-            await nursery.start(nodes[seat].connect, LOOPBACK, port)
-            nursery.start_soon(functools.partial(drive_bot, nodes[seat], bots[seat], think=think, if_away="bot"))
-            await seated.wait()
-    return _table_result(game_name, nodes, transcripts is not None and verify)
+                nursery.start_soon(watch_lobby)
+                await nursery.start(nodes[seat].connect, LOOPBACK, port)
+                nursery.start_soon(functools.partial(drive_bot, nodes[seat], bots[seat], think=think, if_away="bot"))
+                await seated.wait()
+        relaying.cancel_scope.cancel()  # every seat has left: the proxy has nothing more to pass
+    result = _table_result(game_name, nodes, transcripts is not None and verify)
+    if proxy is not None:
+        result.relayed = (proxy.up, proxy.down)
+    return result
 
 
 def play_table_now(game_name: str, players: int, **options: Any) -> TableResult:
