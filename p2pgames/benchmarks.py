@@ -76,7 +76,9 @@ import msgpack
 import trio
 
 from p2pgames.bots import PlayoutBot
-from p2pgames.crypto import CardTable, ClassicSRA, Identity, random_permutation, random_scalar, shuffle_pass, unlock
+from p2pgames.crypto import (
+    CardTable, ClassicSRA, Identity, random_permutation, random_scalar, reproducible_bytes, shuffle_pass, unlock,
+)
 from p2pgames.engine import LocalTable
 from p2pgames.games import get_game
 from p2pgames.session import Envelope
@@ -326,18 +328,37 @@ def bench_round_trips(quick: bool) -> dict:
     way. The same seeds play the same game, so the second run is longer by 2·D for every round
     trip on the table's critical path: (T(D) − T(0)) / 2·D / entries counts them per entry, on
     any machine (the lobby and the goodbyes, a few round trips, are included). Frames per entry
-    are every frame the proxy passed, both ways, over the entries."""
+    are every frame the proxy passed, both ways, over the entries. The first deal's round trips
+    are counted the same way over its own span: from the first shuffle pass any seat sends to the
+    moment the last seat can read its whole hand (games with a deal)."""
     from p2pgames.net import play_table_now
+    from p2pgames.net._bench_peer import InstrumentedSession
+
+    def sessions(game: str, players: int, seed: bytes) -> list[InstrumentedSession]:
+        made = []
+        for seat in range(players):  # (as play_table's own, so that the same seed plays the same game)
+            random_bytes = reproducible_bytes(seed + b"/seat/" + bytes([seat]))
+            made.append(InstrumentedSession(
+                Identity.generate(random_bytes(32)), f"bot-{seat}", get_game, bot=True, random_bytes=random_bytes,
+                ruleset=get_game(game).ruleset(players) if seat == 0 else None,
+            ))
+        return made
 
     figures: dict[str, Any] = {}
     for game, players, kind, prefix in ROUND_TRIP_TABLES[: 1 if quick else None]:
+        seed = f"round trips/{game}/{players}".encode()
         runs = []
         for delay in (0.0, ROUND_TRIP_DELAY):
+            seated = sessions(game, players, seed)
             began = time.perf_counter()
-            table = play_table_now(game, players, seed=f"round trips/{game}/{players}".encode(), verify=False,
-                                   bot_kinds=(kind,), delay=delay)
-            runs.append((time.perf_counter() - began, table))
-        (plain, unhurried), (delayed, table) = runs
+            table = play_table_now(game, players, seed=seed, verify=False, bot_kinds=(kind,), delay=delay,
+                                   sessions=seated)
+            wall = time.perf_counter() - began
+            dealt = [s.hand_known_at for s in seated]
+            started = [s.deal_started_at for s in seated if s.deal_started_at is not None]
+            deal = max(dealt) - min(started) if started and None not in dealt else None  # type: ignore[type-var, operator]
+            runs.append((wall, deal, table))
+        (plain, plain_deal, unhurried), (delayed, delayed_deal, table) = runs
         if not (unhurried.ok and table.ok) or unhurried.entries != table.entries:
             raise RuntimeError(f"the round-trip tables of {game} did not play the same game to its end")
         up, down = table.relayed  # type: ignore[misc]
@@ -347,6 +368,8 @@ def bench_round_trips(quick: bool) -> dict:
             f"{prefix}frames_per_entry": (up.frames + down.frames) / table.entries,
             f"{prefix}bytes_per_entry": (up.bytes + down.bytes) / table.entries,
         })
+        if plain_deal is not None and delayed_deal is not None:
+            figures[f"{prefix}first_deal_round_trips"] = (delayed_deal - plain_deal) / (2 * ROUND_TRIP_DELAY)
     return figures
 
 
@@ -1218,6 +1241,7 @@ for _game, _players, _kind, _prefix in ROUND_TRIP_TABLES:
         (f"{_prefix}round_trips_per_entry", f"{_game} {_players}p over a {ROUND_TRIP_DELAY * 1000:.0f} ms delay proxy: round trips per entry",
          "", None, None),
         (f"{_prefix}frames_per_entry", "  frames per entry (both ways, host and joiners)", "", None, None),
+        (f"{_prefix}first_deal_round_trips", "  round trips of the first deal (first pass to every hand read)", "", None, None),
         (f"{_prefix}bytes_per_entry", "  bytes per entry", "B", None, None),
         (f"{_prefix}entries", "  log entries in that game", "", None, None),
     ]
