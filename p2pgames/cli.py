@@ -1544,7 +1544,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Follow a table's game as it is played, on its screen, as a player holding no cards sees it: "
             "you take no seat, the table never waits for you, and no hidden card is ever sent to you. "
-            "Without CODE, a table announced on this network (one still in its lobby). With --print, its "
+            "Without CODE, a table announced on this network (in its lobby, or playing if it takes watchers). "
+            "With --print, its "
             "log is printed line by line instead, until the game ends. Exit status 0 once the game is "
             "over, 1 if the watching stopped before (turned away, the host gone), 3 if the table can't be reached."
         ),
