@@ -76,9 +76,7 @@ import msgpack
 import trio
 
 from p2pgames.bots import PlayoutBot
-from p2pgames.crypto import (
-    CardTable, ClassicSRA, Identity, random_permutation, random_scalar, reproducible_bytes, shuffle_pass, unlock,
-)
+from p2pgames.crypto import CardTable, ClassicSRA, Identity, random_permutation, random_scalar, shuffle_pass, unlock
 from p2pgames.engine import LocalTable
 from p2pgames.games import get_game
 from p2pgames.session import Envelope
@@ -333,23 +331,15 @@ def bench_round_trips(quick: bool) -> dict:
     moment the last seat can read its whole hand (games with a deal)."""
     from p2pgames.net import play_table_now
     from p2pgames.net._bench_peer import InstrumentedSession
-
-    def sessions(game: str, players: int, seed: bytes) -> list[InstrumentedSession]:
-        made = []
-        for seat in range(players):  # (as play_table's own, so that the same seed plays the same game)
-            random_bytes = reproducible_bytes(seed + b"/seat/" + bytes([seat]))
-            made.append(InstrumentedSession(
-                Identity.generate(random_bytes(32)), f"bot-{seat}", get_game, bot=True, random_bytes=random_bytes,
-                ruleset=get_game(game).ruleset(players) if seat == 0 else None,
-            ))
-        return made
+    from p2pgames.net._players import table_session
 
     figures: dict[str, Any] = {}
     for game, players, kind, prefix in ROUND_TRIP_TABLES[: 1 if quick else None]:
         seed = f"round trips/{game}/{players}".encode()
         runs = []
         for delay in (0.0, ROUND_TRIP_DELAY):
-            seated = sessions(game, players, seed)
+            ruleset = get_game(game).ruleset(players)
+            seated = [table_session(ruleset, seat, seed, kind=InstrumentedSession) for seat in range(players)]
             began = time.perf_counter()
             table = play_table_now(game, players, seed=seed, verify=False, bot_kinds=(kind,), delay=delay,
                                    sessions=seated)

@@ -19,7 +19,7 @@ import trio
 
 from p2pgames.bots import Bot, bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
-from p2pgames.engine import Game, GameOver
+from p2pgames.engine import GameOver
 from p2pgames.games import get_game, get_presentation
 from p2pgames.net._delay_proxy import DelayProxy, RelayedFrames
 from p2pgames.net._node import NetSettings, Node, open_host_listeners
@@ -126,11 +126,16 @@ class TableResult:
         )
 
 
-def _session(game: Game, ruleset: Any, seat: int, seed: bytes | None, name: str, narrate: bool) -> Session:
+def table_session(
+    ruleset: Any, seat: int, seed: bytes | None, *, narrate: bool = False, kind: type[Session] = Session,
+) -> Session:
+    """The bot session :func:`play_table` seats at ``seat`` (named ``bot-SEAT``): its keys and
+    randomness from ``seed`` (``None``: fresh), so the same seed plays the same game. ``kind``: a
+    subclass of :class:`Session` to make instead (the benchmarks' instrumented one)."""
     random_bytes = os.urandom if seed is None else reproducible_bytes(seed + b"/seat/" + bytes([seat]))
-    return Session(
+    return kind(
         Identity.generate(random_bytes(32)),
-        name,
+        f"bot-{seat}",
         get_game,
         ruleset=ruleset if seat == 0 else None,
         bot=True,
@@ -168,7 +173,7 @@ async def play_table(
     game = get_game(game_name)
     ruleset = game.ruleset(players, options or {})
     if sessions is None:
-        sessions = [_session(game, ruleset, seat, seed, f"bot-{seat}", narrate) for seat in range(players)]
+        sessions = [table_session(ruleset, seat, seed, narrate=narrate) for seat in range(players)]
     if bots is None:
         kinds = [bot_kinds[min(seat, len(bot_kinds) - 1)] for seat in range(players)]
         bots = [bot_for(game, (seed or os.urandom(16)) + bytes([seat]), kinds[seat]) for seat in range(players)]
