@@ -471,6 +471,7 @@ def signature_checks(data: bytes) -> list[tuple[Any, bytes, bytes]]:
 
     from p2pgames.crypto._identity import _signing_input
     from p2pgames.session import SeatInfo, iter_records, open_envelope
+    from p2pgames.session._acks import acks_of_record
     from p2pgames.session._messages import SIGNATURE_DOMAIN
 
     keys: dict[bytes, Any] = {}
@@ -482,15 +483,23 @@ def signature_checks(data: bytes) -> list[tuple[Any, bytes, bytes]]:
         checks.append((keys[envelope.sender], envelope.signature, message))
         return envelope
 
+    logged: list[tuple[bytes, bytes]] = []  # each entry's digest and state field
     for kind, value in iter_records(data):
         if kind == "start":
-            seats = [SeatInfo.decode(item) for item in open_envelope(value).body["seats"]]
+            start = open_envelope(value)
+            seats = [SeatInfo.decode(item) for item in start.body["seats"]]
             keys = {seat.key.raw: Ed25519PublicKey.from_public_bytes(seat.key.raw) for seat in seats}
             add(value)
         elif kind == "entry":
-            add(add(value).body["submission"])
+            entry = add(value)
+            add(entry.body["submission"])
+            logged.append((entry.digest, entry.body["state"]))
         elif kind in ("accept", "ack", "chat", "leave", "fault-message"):
             add(value)
+        elif kind == "acks":
+            in_log = lambda seq: logged[seq] if seq < len(logged) else None  # noqa: E731
+            for _, ack in acks_of_record(value, start.body["game_id"], list(keys), in_log):
+                add(ack.raw)
     return checks
 
 

@@ -84,6 +84,7 @@ def envelopes() -> dict:
         ("ping", {"nonce": 7}),
         ("chat", {"game_id": game_id, "text": "Good game, everyone — à bientôt!"}),
         ("ack", {"game_id": game_id, "seq": 12, "entry": b"\x01" * 32, "state": b"\x02" * 32}),
+        ("acks", None),  # the ack above passed on by a host (§B8): as seat 3's, written out, then left to the log
         ("takeover", {"game_id": game_id, "seq": 214, "entry": b"\x03" * 32, "host": 0, "successor": 1}),
         ("submit", {
             "game_id": game_id, "seat": 2, "counter": 5, "based_on": 40,
@@ -106,13 +107,19 @@ def envelopes() -> dict:
         ("watcher-chat", {"game_id": game_id, "name": "wanda", "text": "what a hand!"}),
     ]
     cases = []
-    answered = b""
+    answered = acknowledged = b""
     for kind, body in bodies:
         if kind == "gone":
             body = {"game_id": game_id, "rejoin": answered, "reason": "its host is not playing it any more"}
+        if kind == "acks":
+            body = {"game_id": game_id, "acks": [
+                [3, 12, b"\x01" * 32, b"\x02" * 32, acknowledged], [3, 12, None, None, acknowledged],
+            ]}
         envelope = make_envelope(identity, kind, body)
         if kind == "rejoin":
             answered = envelope.digest
+        if kind == "ack":
+            acknowledged = envelope.signature
         signed = [kind, identity.public_key.raw, body]
         cases.append({
             "kind": kind,

@@ -18,7 +18,8 @@ seated joiner — and on its kind::
                             reach     _reach             keep its latest; relay it if news
                             submit    _submission        check, queue, sequence as an entry
                                                          (held while gathering, see below)
-                            ack       _ack               relay; check agreement
+                            ack       _ack               pass on (in an ``acks`` message, with
+                                                         others); check agreement
                             chat      _chat              relay; record (within chat's
                                                          limits; far past them: fault)
                             fault     _fault             relay; stop
@@ -60,11 +61,12 @@ from typing import TYPE_CHECKING, Any, Callable
 from p2pgames import PROTOCOL_VERSION
 from p2pgames.crypto import BadSignature, CryptoError, PublicKey
 from p2pgames.engine import normalize_typed
+from p2pgames.session._acks import AckItem, ack_item, acks_of_record
 from p2pgames.session._chat import ChatLimits, Offer, line_size
 from p2pgames.session._events import WATCHER_SEAT, ChatReceived, LobbyChanged, Notice, SeatAway, SeatBack
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._joiner import HOST_CONNECTION
-from p2pgames.session._messages import NAME_LIMIT, Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
+from p2pgames.session._messages import MAX_ACKS, NAME_LIMIT, Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
 from p2pgames.session._replica import FORFEIT, HOST_SEAT, TAKE_OVER, SeatInfo, Submission
 from p2pgames.session._watcher import WATCHED_KINDS
 from p2pgames.words import with_article
@@ -77,6 +79,7 @@ __all__ = ["HostRole", "ResumeError", "STALE_CODES"]
 
 # The state an entry carries when applying it stopped the game (there is no state after it).
 HALTING_STATE = bytes(32)
+
 # The most ``reach`` messages a host passes on for one seat in a game: one each time it comes back
 # from a restart on a new port, at most; past that they are dropped (§B15).
 REACH_LIMIT = 64
@@ -126,6 +129,8 @@ class HostRole:
         # A successor's own acknowledgements, made as a joiner: they went to the old host only,
         # which may have left before passing them on — every catch-up sends them (§B15).
         self.acks_as_joiner: list[bytes] = []
+        # Joiners' acknowledgements to pass on in the next ``acks`` message (§B8), as its items.
+        self.acks_to_pass_on: list[AckItem] = []
         self.queue: deque[Submission] = deque()  # checked submissions to sequence
         self.draining = False
         self.restoring = False  # replaying our own transcript (Session.resume_host)
@@ -261,8 +266,9 @@ class HostRole:
             ack = make_envelope(session.identity, "ack", {
                 "game_id": session.game_id, "seq": seq, "entry": entry_digest, "state": state_hash,
             })
-            self.broadcast(ack)
+            self.pass_on_ack(session.seat, ack)  # type: ignore[arg-type]
             session._take_ack(session.seat, ack)  # type: ignore[arg-type]
+            self.pass_on_acks_if_due()
             return
         session._note_hashes(session.seat, seq, entry_digest, state_hash)  # type: ignore[arg-type]
 
@@ -282,8 +288,12 @@ class HostRole:
     ) -> None:
         """Send to every seated joiner (but ``except_seat``, its author), and keep it (unless not
         ``keep``) for a joiner that rejoins (``key``: the entries applied when it was sent, unless
-        given)."""
+        given). The acknowledgements waiting to be passed on go first: so those of entry *k* that
+        have come reach everyone before entry *k + 1* (a disagreement is caught by then), and
+        before whatever else follows them (a fault it causes, a leave)."""
         session = self.session
+        if self.acks_to_pass_on and data.kind != "acks":
+            self.pass_on_acks()
         if keep and session.start_envelope is not None:
             self.keep(data, session.seat if except_seat is None else except_seat, key)  # type: ignore[arg-type]
         for connection, seat in self.connection_seat.items():
@@ -292,6 +302,45 @@ class HostRole:
         if data.kind in WATCHED_KINDS or data.kind in ("start", "watcher-chat"):
             for connection in self.watchers:
                 session._send(connection, data)
+
+    def pass_on_ack(self, seat: int, envelope: Envelope) -> None:
+        """Pass on ``seat``'s acknowledgement, news to the others (§B8): an ordinary one — of this
+        game, the seat's first of its entry — in the next ``acks`` message; any other at once, on
+        its own, after those before it (the others must see it to reach our verdict)."""
+        session = self.session
+        body = envelope.body
+        if body["game_id"] != session.game_id or (body["seq"], seat) in session._ack_of:
+            self.broadcast(envelope, except_seat=seat)
+            return
+        self.keep(envelope, seat)
+        self.acks_to_pass_on.append(ack_item(seat, envelope, session.replica.logged(body["seq"])))  # type: ignore[union-attr]
+
+    def pass_on_acks_if_due(self) -> None:
+        """Send the acknowledgements waiting to be passed on once every seated joiner still
+        playing has acknowledged our latest entry: so an ``acks`` message holds every joiner's
+        of an entry, or of several. (Whatever we send next takes them along before it, see
+        :meth:`broadcast`: when a next entry comes first, they go just before it.)"""
+        waiting = self.acks_to_pass_on
+        if not waiting:
+            return
+        session = self.session
+        latest = session._seq() - 1
+        open_seats = session.replica.open_seats if session.replica is not None else {}
+        seated = [seat for seat in self.connection_seat.values() if seat not in open_seats]
+        if len(waiting) >= MAX_ACKS or all(
+            (latest, seat) in session._ack_of for seat in seated
+        ):
+            self.pass_on_acks()
+
+    def pass_on_acks(self) -> None:
+        """Send every seated joiner the acknowledgements waiting, in ``acks`` messages (§B8). Each
+        was kept on its own when it came, for catch-ups."""
+        session = self.session
+        items, self.acks_to_pass_on = self.acks_to_pass_on, []
+        for first in range(0, len(items), MAX_ACKS):
+            self.broadcast(make_envelope(session.identity, "acks", {
+                "game_id": session.game_id, "acks": items[first:first + MAX_ACKS],
+            }), keep=False)
 
     def keep(self, envelope: Envelope, author: int, key: int | None = None) -> None:
         """Keep ``envelope`` (by ``author``) for a joiner that rejoins; ``key``: the entries
@@ -499,13 +548,14 @@ class HostRole:
         self.broadcast(envelope, except_seat=seat)
 
     def _ack(self, seat: int, envelope: Envelope) -> None:
-        """Check a joiner's acknowledgement, relay it if it is news (§B8: not one the seat sent
+        """Check a joiner's acknowledgement, pass it on if it is news (§B8: not one the seat sent
         before, nor of an entry not sequenced yet, which go no further), then take it."""
         session = self.session
         session._verify_from_seat(envelope, seat)
         if session._ack_is_news(seat, envelope):
-            self.broadcast(envelope, except_seat=seat)
+            self.pass_on_ack(seat, envelope)
         session._take_ack(seat, envelope)
+        self.pass_on_acks_if_due()
 
     def _chat(self, seat: int, envelope: Envelope) -> None:
         """A seated joiner's chat line: recorded and relayed within chat's limits (§B10), its
@@ -1064,6 +1114,14 @@ class HostRole:
                 continue
             if kind in ("fault", "end", "leave", "fault-message"):
                 raise ResumeError("the game in this transcript has ended; there is nothing to resume")
+            if kind == "acks":
+                try:
+                    acks = acks_of_record(value, session.game_id, [seat.key.raw for seat in session.seats], session.replica.logged)  # type: ignore[union-attr, arg-type]
+                except ValueError as error:
+                    raise ResumeError(f"the transcript is damaged: {error}") from None
+                for seat, envelope in acks:
+                    self._restore_ack(seat, envelope)
+                continue
             envelope = open_envelope(value)
             seat = session._seat_of_sender(envelope)
             if seat is None:
@@ -1080,9 +1138,7 @@ class HostRole:
                 self.keep(envelope, HOST_SEAT, applied.seq)
                 session._after_apply(applied)
             elif kind == "ack":
-                session._verify_from_seat(envelope, seat)
-                self.keep(envelope, seat)
-                session._take_ack(seat, envelope)
+                self._restore_ack(seat, envelope)
             elif kind == "chat":
                 session._verify_from_seat(envelope, seat)
                 if session._take_chat(seat, envelope) is Offer.TAKEN:  # (ours kept its limits)
@@ -1100,6 +1156,13 @@ class HostRole:
             session.away[other] = "the host restarted"
             session._emit(SeatAway(other, session.names[other], "the host restarted", restarted=True))
         self._go_on_if_gathered()
+
+    def _restore_ack(self, seat: int, envelope: Envelope) -> None:
+        """An acknowledgement from our own transcript, taken as when it came (and kept)."""
+        session = self.session
+        session._verify_from_seat(envelope, seat)
+        self.keep(envelope, seat)
+        session._take_ack(seat, envelope)
 
     # -- succeeding: a joiner the host handed the log to ----------------------------------------
 

@@ -22,6 +22,8 @@ After the hello (each message only the host may author checked first: see ``_SIG
     reach        _reach           where a seat can be reached, should it host (relayed)
     entry        _entry           apply the host's log entry
     ack          _ack             a seat's acknowledgement (relayed; its signature checked lazily)
+    acks         _acks            several seats' acknowledgements, passed on together: each
+                                  rebuilt into its seat's envelope and taken as an ``ack``
     chat         _chat            lobby or game chat (relayed; a game's within chat's
                                   totals: far past them, the host's fault)
     fault        _fault           a seat reported a fault (relayed): stop
@@ -52,6 +54,7 @@ from typing import TYPE_CHECKING, Callable
 from p2pgames import PROTOCOL_VERSION
 from p2pgames.crypto import BadSignature, CryptoError, PublicKey, fingerprint_matches
 from p2pgames.engine import EngineError
+from p2pgames.session._acks import ack_from_item
 from p2pgames.session._chat import Offer
 from p2pgames.session._events import WATCHER_SEAT, ChatReceived, LobbyChanged, Notice, Rejected, SeatAway, SeatBack
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
@@ -729,6 +732,28 @@ class JoinerRole:
         seat = session._seat_of_sender(envelope)
         if seat is None:
             raise ProtocolFault(Fault(self.host_seat, FaultCode.BAD_SIGNATURE, "the host relayed an acknowledgement from a key not at the table", session._seq()))
+        self._take_relayed_ack(seat, envelope)
+
+    def _acks(self, envelope: Envelope) -> None:
+        """Acknowledgements the host passed on together (§B8): each item is rebuilt into the
+        envelope its seat signed, then taken as that envelope would be. One of an entry we don't
+        hold (that leaves out what only the log says) is kept nowhere, as such an ``ack`` is."""
+        session = self.session
+        replica = session.replica
+        if replica is None or envelope.body["game_id"] != session.game_id:
+            return  # of another game (one before a game played again): nothing of ours
+        for item in envelope.body["acks"]:
+            seat = item[0]
+            if seat >= len(session.seats):
+                raise ProtocolFault(Fault(
+                    self.host_seat, FaultCode.MALFORMED, f"the host passed on an acknowledgement of seat {seat}, which is not at the table", session._seq(),
+                ))
+            ack = ack_from_item(item, session.game_id, session.seats[seat].key.raw, replica.logged)
+            if ack is not None:
+                self._take_relayed_ack(seat, ack)
+
+    def _take_relayed_ack(self, seat: int, envelope: Envelope) -> None:
+        session = self.session
         replica = session.replica
         if seat == (replica.sequencer_at(envelope.body["seq"]) if replica is not None else HOST_SEAT):
             raise ProtocolFault(Fault(seat, FaultCode.ILLEGAL, "the host sent an acknowledgement (its entries carry its state)", session._seq()))
@@ -799,6 +824,7 @@ class JoinerRole:
         "reach": _reach,
         "entry": _entry,
         "ack": _ack,
+        "acks": _acks,
         "chat": _chat,
         "fault": _fault,
         "leave": _leave,
@@ -814,4 +840,4 @@ class JoinerRole:
         "gone": _gone,
     }
     # Messages only the host authors: their signature is checked before their handler runs.
-    _SIGNED_BY_HOST = frozenset({"lobby", "start", "stale", "away", "back", "caught-up", "missing", "watcher-chat"})
+    _SIGNED_BY_HOST = frozenset({"lobby", "start", "acks", "stale", "away", "back", "caught-up", "missing", "watcher-chat"})

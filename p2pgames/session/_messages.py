@@ -34,6 +34,8 @@ __all__ = [
     "MAX_TEXT",
     "NAME_LIMIT",
     "clean_text",
+    "is_ack_item",
+    "MAX_ACKS",
 ]
 
 SIGNATURE_DOMAIN = "message"
@@ -156,6 +158,24 @@ def _address(v: Any) -> bool:
     return isinstance(v, tuple | list) and len(v) == 2 and _text(253)(v[0]) and bool(v[0]) and _int(1, 65535)(v[1])
 
 
+# The most acknowledgements one ``acks`` message holds (§B8): 64 seats' acks of 16 entries, about
+# 80 kB, far under a frame's 1 MiB.
+MAX_ACKS = 1024
+
+
+def is_ack_item(v: Any) -> bool:
+    """Whether ``v`` has the shape of one acknowledgement of an ``acks`` message (§B8):
+    ``[seat 0…63, seq, entry: 32 bytes or nil, state: 32 bytes or nil, sig: 64 bytes]``."""
+    return (
+        isinstance(v, tuple | list)
+        and len(v) == 5
+        and _int(0, 63)(v[0])
+        and _int()(v[1])
+        and all(part is None or _bytes(32)(part) for part in v[2:4])
+        and _bytes(64)(v[4])
+    )
+
+
 def _map(v: Any) -> bool:
     return isinstance(v, dict)
 
@@ -236,6 +256,8 @@ KINDS: dict[str, dict[str, Check]] = {
         "state": _bytes(32),
     },
     "ack": {"game_id": _bytes(32), "seq": _int(), "entry": _bytes(32), "state": _bytes(32)},
+    # the host passes on several seats' acks at once (§B8): each an item, its envelope rebuilt
+    "acks": {"game_id": _bytes(32), "acks": lambda v: _list_of(is_ack_item, MAX_ACKS)(v) and len(v) > 0},
     # a remaining seat's consent that ``successor`` take the table from ``host`` (§B15, a take-over)
     "takeover": {"game_id": _bytes(32), "seq": _int(), "entry": _bytes(32), "host": _int(0, 63), "successor": _int(0, 63)},
     # around the log

@@ -379,6 +379,8 @@ class Replica:
         self.head = start_digest
         # The start's digest, then each linked entry's: entry ``s`` links to ``chain[s]``.
         self.chain = [start_digest]
+        # Each linked entry's ``state`` field: its signer's acknowledgement of it (§B8).
+        self.entry_states: list[bytes] = []
         self.counters = [0] * self.players
         self.deals: dict[int, DealCrypto] = {}
         self.audits = 0
@@ -1573,6 +1575,14 @@ class Replica:
         """Make ``entry`` (the sequenced form of ``applied``) the head of the chain."""
         self.head = applied.entry_digest = entry.digest
         self.chain.append(entry.digest)
+        self.entry_states.append(entry.body["state"])
+
+    def logged(self, seq: int) -> tuple[bytes, bytes] | None:
+        """Entry ``seq``'s digest and its ``state`` field, if it is in the log (what an
+        acknowledgement's item leaves out, see :mod:`p2pgames.session._acks`)."""
+        if 0 <= seq < len(self.entry_states):
+            return self.chain[seq + 1], self.entry_states[seq]
+        return None
 
     def contradicts_chain(self, entry: Envelope) -> bool:
         """Whether ``entry`` (signed by the host) contradicts the log linked so far.

@@ -57,6 +57,7 @@ from p2pgames.engine import (
     Sealed,
     Simultaneous,
 )
+from p2pgames.session._acks import ack_item
 from p2pgames.session._chat import ChatLimits, Offer, confirm_flood, line_size
 from p2pgames.session._events import (
     AgainAgreed,
@@ -876,7 +877,7 @@ class Session:
         self._ack_of[(seq, seat)] = (body["entry"], body["state"], envelope.raw)
         if seq <= self.agreed_through:
             return
-        self._record("ack", envelope.raw)
+        self._record("acks", [ack_item(seat, envelope, self.replica.logged(seq))])  # type: ignore[union-attr]
         if not verified:
             self._unverified_acks[seat] = envelope
         self._note_hashes(seat, seq, body["entry"], body["state"])
@@ -890,8 +891,7 @@ class Session:
         if self.finished:
             return
         for ack in (earlier, later):  # a joiner checks relayed acknowledgements lazily: not these
-            if seat != self.seat:
-                self._verify_relayed(ack, seat)
+            self._verify_relayed(ack, seat)  # (one "of ours" the host passed on may be forged)
         seq = later.body["seq"]
         if later.body["entry"] == earlier.body["entry"]:
             raise ProtocolFault(Fault(

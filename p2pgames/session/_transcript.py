@@ -49,6 +49,7 @@ from typing import Any, Callable, Iterator
 from p2pgames import canonical
 from p2pgames.crypto import BadSignature, CryptoError
 from p2pgames.engine import EngineError, Game, GameOver
+from p2pgames.session._acks import acks_of_record
 from p2pgames.session._chat import ChatLimits, confirm_flood, line_size
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault, odd_one_out, what_was_done
 from p2pgames.words import duration, with_article
@@ -459,6 +460,24 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
         report.signatures += 1
         return envelope, seat
 
+    def take_ack(raw: bytes, number: int) -> None:
+        """An acknowledgement in record ``number``: checked against the log when it holds its entry."""
+        checked = signed_by_seat(raw, "ack", number)
+        if checked and start is not None and checked[0].body["game_id"] != start.body["game_id"]:
+            # An honest peer records only this game's acknowledgements: another game's is out
+            # of place, and what it acknowledged says nothing about this log.
+            holds = f"{_HOLDS_WITH_ARTICLE['ack']} in the name of {report.who(checked[1])}"
+            report.damage.append((None, f"record {number}, {holds}, is of another game"))
+        elif checked:
+            envelope, seat = checked
+            body = envelope.body
+            ack = (body["entry"], body["state"])
+            if body["seq"] in hashes:
+                if (fault := ack_fault(body["seq"], seat, ack)) is not None:
+                    wrong_ack(fault)
+            else:
+                pending_acks.append((body["seq"], seat, ack))
+
     for number, (kind, value) in enumerate(records, 2):
         if kind == "start":
             try:
@@ -545,21 +564,19 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                     still.append((seq, seat, ack))
             pending_acks = still
         elif kind == "ack":
-            checked = signed_by_seat(value, "ack", number)
-            if checked and start is not None and checked[0].body["game_id"] != start.body["game_id"]:
-                # An honest peer records only this game's acknowledgements: another game's is out
-                # of place, and what it acknowledged says nothing about this log.
-                holds = f"{_HOLDS_WITH_ARTICLE['ack']} in the name of {report.who(checked[1])}"
-                report.damage.append((None, f"record {number}, {holds}, is of another game"))
-            elif checked:
-                envelope, seat = checked
-                body = envelope.body
-                ack = (body["entry"], body["state"])
-                if body["seq"] in hashes:
-                    if (fault := ack_fault(body["seq"], seat, ack)) is not None:
-                        wrong_ack(fault)
-                else:
-                    pending_acks.append((body["seq"], seat, ack))
+            take_ack(value, number)
+        elif kind == "acks":
+            # Acknowledgements as items (§B8), each rebuilt into the envelope its seat signed.
+            if replica is None:
+                report.damage.append((None, f"record {number}, of acknowledgements, comes before the start record"))
+                continue
+            try:
+                acks = acks_of_record(value, replica.game_id, [seat.key.raw for seat in seats], replica.logged)
+            except ValueError as error:
+                report.damage.append((None, f"record {number} is damaged: {error}"))
+                continue
+            for _, envelope in acks:
+                take_ack(envelope.raw, number)
         elif kind == "chat":
             if checked := signed_by_seat(value, "chat", number):
                 report.chats += 1

@@ -168,7 +168,7 @@ class Watcher:
             self._stop(f"the host turned us away: {clean_text(envelope.body['reason'])}")
         elif kind in ("ping",):
             self._outgoing.append(make_envelope(self.identity, "pong", {"nonce": envelope.body["nonce"]}).raw)
-        elif kind not in ("pong", "lobby", "chat", "accept", "ack", "away", "back", "reach"):
+        elif kind not in ("pong", "lobby", "chat", "accept", "ack", "acks", "away", "back", "reach"):
             self._host_fault(FaultCode.ILLEGAL, f"sent a watcher {kind!r}, which a host never sends one")
 
     def _hello(self, envelope: Envelope) -> None:

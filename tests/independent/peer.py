@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from . import canon, deck, probe, replica, transcript, wire
 
-PROTOCOL = 9
+PROTOCOL = 10
 
 
 class PeerError(Exception):
@@ -314,14 +314,18 @@ class Peer:
             await self._send("fault", self.walked_out)
             self.done.set()
 
-    async def _on_ack(self, env):
+    async def _on_ack(self, env, item=None):
+        """`item`: the ack came as this item of an `acks` (§B8), and is recorded as one."""
         seat = self._seat_of(env)
         if env.body["game_id"] != self.game_id:
             raise PeerError(f"seat {seat}'s ack of another game (replay)")
         if env.digest in self.recorded:
-            return  # sent again by a catch-up
+            return  # sent again by a catch-up, or our own passed back
         self.recorded.add(env.digest)
-        self._record("ack", env.raw)
+        if item is None:
+            self._record("ack", env.raw)
+        else:  # §B11: nil fields are the log's, which is ours
+            self._record("acks", [item])
         seq = env.body["seq"]
         if seq >= len(self.own_states):
             raise PeerError(f"seat {seat} acknowledged entry {seq} before it reached this peer")
@@ -329,6 +333,31 @@ class Peer:
             raise PeerError(f"seat {seat}'s ack of entry {seq} names another state (desync)")
         self.acks.setdefault(seq, {})[seat] = env.body["state"]
         self._check_agreement(seq)
+
+    async def _on_acks(self, env):
+        """§B8: acks passed on by the host, several to a message; each item is its seat's `ack`
+        envelope once rebuilt (a nil `entry` is our entry `seq`'s digest, a nil `state` its `state`
+        field), taken as that `ack` would be."""
+        self._from_host(env)
+        if env.body["game_id"] != self.game_id:
+            return  # of another game: ignored
+        for item in env.body["acks"]:
+            seat, seq, entry, state, sig = item
+            if seat >= len(self.seats):
+                raise PeerError(f"an acks item of seat {seat}, which is not at the table (malformed)")
+            if entry is None or state is None:
+                if seq >= len(self.entries):
+                    continue  # of an entry we don't hold: kept nowhere
+                logged = wire.open_envelope(self.entries[seq], check_signature=False)
+                entry = logged.digest if entry is None else entry
+                state = logged.body["state"] if state is None else state
+            raw = canon.encode({"body": {"game_id": self.game_id, "seq": seq, "entry": entry, "state": state},
+                                "kind": "ack", "sender": self.seats[seat][0], "sig": sig})
+            try:
+                ack = wire.open_envelope(raw)
+            except wire.WireError as e:
+                raise PeerError(f"an acks item of seat {seat} that it did not sign (bad-signature, the host's): {e}") from e
+            await self._on_ack(ack, item)
 
     async def _on_stale(self, env):
         self._from_host(env)

@@ -170,11 +170,12 @@ ENTRY_RECORDS = [i for i, span in enumerate(_record_spans(PROBE)) if span[2] == 
 def test_one_flipped_byte_is_damage_naming_nobody_at_that_record(where):
     spans = _record_spans(PROBE)
     if where == "ack signature":
-        index = next(i for i, span in enumerate(spans) if span[2] == "ack" and i > ENTRY_RECORDS[5])
+        index = next(i for i, span in enumerate(spans) if span[2] in ("ack", "acks") and i > ENTRY_RECORDS[5])
     else:
         index = ENTRY_RECORDS[5]
     start, length, _kind = spans[index]
-    # Each record's value is canon(["entry"|"ack", envelope bytes]); the envelope ends with its sig.
+    # Each record's value is canon(["entry"|"ack", envelope bytes]), the envelope ending with its sig,
+    # or canon(["acks", [[seat, seq, entry, state, sig]]]), ending with the ack's sig.
     if where.endswith("signature"):
         offset = start + length - 1
     else:

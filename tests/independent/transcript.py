@@ -293,6 +293,14 @@ def _verify(data, follow_games, report):
                 raise Problem("damage", f"{where}: not an ack of this game by a seat")
             acks.append((index, env))
             report.signatures += 1
+        elif kind == "acks":
+            # §B8, §B11: items, rebuilt below into their seats' ack envelopes (against the log).
+            if not (chain and wire._CHECKS["ack_items"](value)):  # (chain: after the start)
+                raise Problem("damage", f"{where}: an acks record of the wrong shape")
+            for item in value:
+                if item[0] >= len(seats):
+                    raise Problem("damage", f"{where}: an ack of seat {item[0]}, not at the table")
+                acks.append((index, item))
         elif kind in ("chat", "leave", "fault-message"):
             try:
                 env = wire.open_envelope(value)
@@ -347,6 +355,10 @@ def _verify(data, follow_games, report):
     # §B8: every ack names an entry of the log, and that entry's replayed state.
     acked = {}
     for index, env in acks:
+        if isinstance(env, list):  # an item of an acks record
+            env = _rebuilt_ack(index, env, game_id, seats, chain, report)
+            if env is None:
+                continue
         seq = env.body["seq"]
         if report.stopped is not None and seq >= report.stopped[2]:
             continue
@@ -455,6 +467,29 @@ def _seat_of(env, keys, where):
     if env.sender not in keys:
         raise Problem("damage", f"{where}: signed by a key not at the table")
     return keys[env.sender]
+
+
+def _rebuilt_ack(index, item, game_id, seats, chain, report):
+    """§B8: the ack envelope an item of an acks record stands for — a nil `entry` is the digest of
+    logged entry `seq`, a nil `state` that entry's `state` field —, its seat's signature checked;
+    None for an item at or past the entry that stopped the log, or with a nil field of an entry the
+    log does not hold (nothing to rebuild it from)."""
+    seat, seq, entry, state, sig = item
+    if report.stopped is not None and seq >= report.stopped[2]:
+        return None
+    if entry is None or state is None:
+        if seq >= len(chain) - 1:
+            return None
+        entry = chain[seq + 1] if entry is None else entry
+        state = report.states[seq] if state is None else state
+    raw = canon.encode({"body": {"game_id": game_id, "seq": seq, "entry": entry, "state": state},
+                        "kind": "ack", "sender": seats[seat][0], "sig": sig})
+    try:
+        env = wire.open_envelope(raw)
+    except wire.WireError as e:
+        raise Problem("damage", f"record {index}: seat {seat}'s ack of entry {seq} does not verify ({e})") from e
+    report.signatures += 1
+    return env
 
 
 def _open_entry(value, where, host_key, game_id, chain, host):

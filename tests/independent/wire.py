@@ -130,6 +130,7 @@ SCHEMAS = {
     "entry": {"game_id": B32, "seq": INT, "prev": B32, "submission": BYTES, "state": B32},
     "stale": {"game_id": B32, "counter": INT, "reason": TEXT},
     "ack": {"game_id": B32, "seq": INT, "entry": B32, "state": B32},
+    "acks": {"game_id": B32, "acks": "ack_items"},
     "takeover": {"game_id": B32, "seq": INT, "entry": B32, "host": SEAT, "successor": SEAT},
     "chat": {"game_id": B32, "text": TEXT},
     "fault": {"game_id": B32, "culprit": "seat_or_nil", "code": NAME, "reason": TEXT, "seq": INT, "evidence": "evidence"},
@@ -190,6 +191,11 @@ _CHECKS = {
         isinstance(a, list) and len(a) == 2 and _is_text(a[0], 253) and a[0] != "" and _is_int(a[1]) and 1 <= a[1] <= 65535
         for a in v),
     "seat_or_nil": lambda v: v is None or (_is_int(v) and 0 <= v <= 63),
+    # §B8: 1 … 1024 items [seat, seq, entry: b32 or nil, state: b32 or nil, sig: 64 bytes]
+    "ack_items": lambda v: isinstance(v, list) and 1 <= len(v) <= 1024 and all(
+        isinstance(i, list) and len(i) == 5 and _is_int(i[0]) and 0 <= i[0] <= 63 and _is_int(i[1]) and 0 <= i[1] < 2**63
+        and all(x is None or (isinstance(x, bytes) and len(x) == 32) for x in i[2:4])
+        and isinstance(i[4], bytes) and len(i[4]) == 64 for i in v),
     "evidence": lambda v: isinstance(v, list) and len(v) <= 16 and all(isinstance(e, bytes) for e in v),
 }
 

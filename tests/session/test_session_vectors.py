@@ -107,3 +107,37 @@ def test_the_same_seeds_replay_the_same_game_byte_for_byte(name):
         board.forfeit(summary["forfeit"]["gone"], summary["forfeit"]["after"])
     board.run()
     assert bytes(board.transcripts[1]) == (VECTORS / summary["file"]).read_bytes()
+
+
+def test_the_acks_vector_rebuilds_the_ack_vector_written_out_and_left_to_the_log():
+    """§B8: an ``acks`` item is its seat's ``ack`` envelope, byte for byte, once rebuilt — with its
+    ``entry`` and ``state`` written out, or nil and taken from the log (entry 12's digest 01…01 and
+    state field 02…02 in the vector's case)."""
+    from p2pgames.session._acks import ack_from_item
+
+    cases = {case["kind"]: case for case in json.loads((VECTORS / "session-envelopes.json").read_text())["cases"]}
+    ack = open_envelope(bytes.fromhex(cases["ack"]["envelope"]))
+    acks = open_envelope(bytes.fromhex(cases["acks"]["envelope"]))
+    log = {12: (b"\x01" * 32, b"\x02" * 32)}
+    rebuilt = [ack_from_item(item, acks.body["game_id"], ack.sender, log.get) for item in acks.body["acks"]]
+    assert [envelope.raw for envelope in rebuilt] == [ack.raw, ack.raw]  # type: ignore[union-attr]
+    assert ack_from_item(acks.body["acks"][1], acks.body["game_id"], ack.sender, {}.get) is None  # not in the log
+
+
+def test_a_transcript_written_by_protocol_9_still_verifies():
+    """Before protocol 10 every acknowledgement was an ``ack`` record (§B11): such a transcript
+    verifies with the same counts, hashes and result."""
+    summary = json.loads((VECTORS / "session-probe-3p-v9.json").read_text())
+    data = (VECTORS / summary["file"]).read_bytes()
+    assert hashlib.sha256(data).hexdigest() == summary["sha256"]
+    kinds = {kind for kind, _ in iter_records(data)}
+    assert "ack" in kinds and "acks" not in kinds
+    report = verify_transcript(data, get_game)
+    assert report.ok and report.complete, report.describe()
+    assert (report.entries, report.acks, report.audits, report.signatures) == (
+        summary["entries"], summary["acks"], summary["audits"], summary["signatures"],
+    )
+    assert report.result == summary["result"]
+    now = json.loads((VECTORS / "session-probe-3p.json").read_text())
+    assert summary["state_hashes"] == now["state_hashes"] and {"acks"} <= {kind for kind, _ in iter_records(
+        (VECTORS / now["file"]).read_bytes())}

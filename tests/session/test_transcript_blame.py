@@ -406,24 +406,31 @@ def test_an_entry_record_that_does_not_open_is_damage_whatever_fault_follows_it(
 
 
 def host_relays_a_badly_signed_acknowledgement() -> Switchboard:
-    """A 3-player Probe game whose host relays to p1 an acknowledgement of p2's with a flipped bit."""
+    """A 3-player Probe game whose host passes on to p1 an acknowledgement of p2's with a flipped
+    bit in its signature (in an ``acks`` message the host signs: §B8)."""
     board = Switchboard("probe", 3)
-    p2 = board.sessions[2].identity.public_key.raw
 
-    def ack_of_p2_for_p1() -> int | None:
+    def acks_of_p2_for_p1() -> tuple[int, int] | None:
         board.flush()
         for index, (direction, seat, _connection, data) in enumerate(board.queue):
             if direction == "down" and seat == 1:
                 envelope = open_envelope(data)
-                if envelope.kind == "ack" and envelope.sender == p2 and envelope.body["seq"] >= 3:
-                    return index
+                if envelope.kind == "acks":
+                    for place, item in enumerate(envelope.body["acks"]):
+                        if item[0] == 2 and item[1] >= 3:
+                            return index, place
         return None
 
-    board.run(until=lambda: ack_of_p2_for_p1() is not None)
-    index = ack_of_p2_for_p1()
-    assert index is not None
+    board.run(until=lambda: acks_of_p2_for_p1() is not None)
+    found = acks_of_p2_for_p1()
+    assert found is not None
+    index, place = found
     direction, seat, connection, data = board.queue[index]
-    board.queue[index] = (direction, seat, connection, flip(data, len(data) - 1))
+    body = dict(open_envelope(data).body)
+    items = [list(item) for item in body["acks"]]
+    items[place][4] = flip(items[place][4], 63)
+    forged = make_envelope(board.sessions[0].identity, "acks", {**body, "acks": items})
+    board.queue[index] = (direction, seat, connection, forged.raw)
     board.run()
     return board
 
