@@ -76,7 +76,7 @@ import msgpack
 import trio
 
 from p2pgames.bots import PlayoutBot
-from p2pgames.crypto import CardTable, ClassicSRA, Identity, random_permutation, random_scalar, shuffle_pass, unlock
+from p2pgames.crypto import CardTable, ClassicSRA, Identity, lock_pass, random_permutation, random_scalar, shuffle_pass, unlock
 from p2pgames.engine import LocalTable
 from p2pgames.games import get_game
 from p2pgames.session import Envelope
@@ -203,27 +203,45 @@ def pass_time(cards: int) -> float:
     return _median_time(lambda: shuffle_pass(points, key, permutation), 5)
 
 
-def _timed_deals(repeats: int, cards: int, run: Callable[[int], list[dict]]) -> tuple[list[float], list[float], int]:
+def lock_time(cards: int) -> float:
+    """Seconds for one P-256 lock pass over ``cards`` cards (median of 5): a key per slot, each
+    stripping the shuffle key and locking, and each slot's verifier — about 2.4 shuffle passes,
+    since every per-slot key costs the library a k·G besides its exchange (issue 28)."""
+    points = list(CardTable("p2pgames/bench", [f"card{n}" for n in range(cards)]).points)
+    shuffle_key = random_scalar()
+    locks = [random_scalar() for _ in range(cards)]
+    return _median_time(lambda: lock_pass(points, shuffle_key, locks), 5)
+
+
+def _timed_deals(
+    repeats: int, cards: int, run: Callable[[int], list[dict]]
+) -> tuple[list[float], list[float], list[float], int]:
     """``repeats`` deals (``run(n)`` gives the peers' reports of deal *n*), each just after its
-    unit (:func:`pass_time`) was measured, so the machine's speed drifts little between the two:
-    ``(deal times, pass times, the largest hand)``."""
-    deals, passes, hand = [], [], 0
+    units (:func:`pass_time`, :func:`lock_time`) were measured, so the machine's speed drifts
+    little between them: ``(deal times, shuffle pass times, lock pass times, the largest hand)``."""
+    deals, passes, locks, hand = [], [], [], 0
     for n in range(repeats):
         passes.append(pass_time(cards))
+        locks.append(lock_time(cards))
         reports = run(n)
         deals.append(deal_time(reports))
         hand = max(hand, *(report["hand_size"] for report in reports))
-    return deals, passes, hand
+    return deals, passes, locks, hand
 
 
-def _deal_figures(prefix: str, deals: list[float], passes: list[float], hand: int, cards: int, players: int) -> dict:
-    """A deal's median time, in passes (each deal over the pass measured next to it), next to its
-    floor: 2 passes a peer, one after the other, and decrypting one's own hand."""
+def _deal_figures(
+    prefix: str, deals: list[float], passes: list[float], locks: list[float], hand: int, cards: int, players: int,
+) -> dict:
+    """A deal's median time, in shuffle passes (each deal over the pass measured next to it), next
+    to its floor: each peer's shuffle pass and lock pass, one after the other, and decrypting
+    one's own hand — the lock pass counted at what it costs, in shuffle passes measured beside it."""
     in_passes = statistics.median(deal / one_pass for deal, one_pass in zip(deals, passes))
-    floor = 2 * players + hand / cards
+    lock_passes = statistics.median(lock / one_pass for lock, one_pass in zip(locks, passes))
+    floor = players * (1 + lock_passes) + hand / cards
     return {
         f"{prefix}_ms": statistics.median(deals) * 1000,
         f"{prefix}_pass_ms": statistics.median(passes) * 1000,
+        f"{prefix}_lock_passes": lock_passes,
         f"{prefix}_passes": in_passes,
         f"{prefix}_floor_passes": floor,
         f"{prefix}_ratio": in_passes / floor,
@@ -240,8 +258,8 @@ def bench_deal(repeats: int) -> dict:
         bare.append(deal_time(run_peers(4, f"deal-{n}", "deal", escrow=False)))
         return run_peers(4, f"deal-{n}", "deal")
 
-    deals, passes, hand = _timed_deals(repeats, 52, both)
-    figures = _deal_figures("deal", deals, passes, hand, 52, 4)
+    deals, passes, locks, hand = _timed_deals(repeats, 52, both)
+    figures = _deal_figures("deal", deals, passes, locks, hand, 52, 4)
     figures["deal_no_escrow_ms"] = statistics.median(bare) * 1000
     figures["escrow_per_deal_ratio"] = statistics.median(
         (deal - without) / without for deal, without in zip(deals, bare)
@@ -268,8 +286,8 @@ def bench_deal_table(repeats: int) -> dict:
         audits.append(audit_time(reports))
         return reports
 
-    six, passes, hand = _timed_deals(repeats, 84, one_table)
-    figures = _deal_figures("deal84", six, passes, hand, 84, 6)
+    six, passes, locks, hand = _timed_deals(repeats, 84, one_table)
+    figures = _deal_figures("deal84", six, passes, locks, hand, 84, 6)
     audit_passes = statistics.median(audit / one_pass for audit, one_pass in zip(audits, passes))
     figures.update({
         "deal84_two_tables_ms": statistics.median(twelve) * 1000,
@@ -316,7 +334,33 @@ ROUND_TRIP_TABLES = (
     ("astonishing", 3, None, "rt_ast3_"),
     ("torpedo", 2, "heuristic", "rt_torpedo2_"),
     ("steamcourt", 7, None, "rt_court7_"),
+    ("steamcourt", 12, None, "rt_party12_"),
 )
+
+
+def critical_round_trips(entries: Sequence[bytes]) -> tuple[int, int]:
+    """The round trips a log's order forces, as ``(protocol, physical)``, from its entries alone.
+
+    Each submission was made once its author had applied ``based_on`` entries, so it can't be
+    sequenced before entry ``based_on − 1`` reached its author and the submission came back: one
+    round trip after that entry for a joiner's, none for the host's own (it sequences at once);
+    and no entry before the one ahead of it. The longest such chain is the protocol's minimum for
+    this log. The physical minimum counts along the same chains only the moves a person makes (an
+    ``act`` by a joiner): one round trip each between two peers, with every card operation, key,
+    acknowledgement and random contribution free — what any protocol must spend at the least."""
+    from p2pgames.session import open_envelope
+
+    protocol: list[int] = []
+    physical: list[int] = []
+    for raw in entries:
+        entry = open_envelope(raw)
+        submission = open_envelope(entry.body["submission"])
+        joiner = submission.sender != entry.sender
+        after = submission.body["based_on"] - 1
+        move = joiner and submission.body["body"].get("t") == "act"
+        protocol.append(max(protocol[-1] if protocol else 0, (protocol[after] if after >= 0 else 0) + joiner))
+        physical.append(max(physical[-1] if physical else 0, (physical[after] if after >= 0 else 0) + move))
+    return (protocol[-1], physical[-1]) if entries else (0, 0)
 
 
 def bench_round_trips(quick: bool) -> dict:
@@ -325,9 +369,11 @@ def bench_round_trips(quick: bool) -> dict:
     from the same seeds — through the proxy with no delay, then with ``ROUND_TRIP_DELAY`` each
     way. The same seeds play the same game, so the second run is longer by 2·D for every round
     trip on the table's critical path: (T(D) − T(0)) / 2·D / entries counts them per entry, on
-    any machine (the lobby and the goodbyes, a few round trips, are included). Frames per entry
-    are every frame the proxy passed, both ways, over the entries. The first deal's round trips
-    are counted the same way over its own span: from the first shuffle pass any seat sends to the
+    any machine (the lobby and the goodbyes, a few round trips, are included). Beside it, the
+    protocol's minimum and the physical one for that log (:func:`critical_round_trips`). Frames
+    per entry are every frame the proxy passed, both ways, over the entries, beside the bound
+    3(N − 1) + 2; the transcript's bytes are seat 1's file. The first deal's round trips are
+    counted the same way over its own span: from the first shuffle pass any seat sends to the
     moment the last seat can read its whole hand (games with a deal)."""
     from p2pgames.net import play_table_now
     from p2pgames.net._bench_peer import InstrumentedSession
@@ -341,9 +387,12 @@ def bench_round_trips(quick: bool) -> dict:
             ruleset = get_game(game).ruleset(players)
             seated = [table_session(ruleset, seat, seed, kind=InstrumentedSession) for seat in range(players)]
             began = time.perf_counter()
-            table = play_table_now(game, players, seed=seed, verify=False, bot_kinds=(kind,), delay=delay,
-                                   sessions=seated)
-            wall = time.perf_counter() - began
+            with tempfile.TemporaryDirectory(prefix="p2pgames-bench-") as folder:
+                table = play_table_now(game, players, seed=seed, verify=False, bot_kinds=(kind,), delay=delay,
+                                       sessions=seated, transcripts=Path(folder))
+                wall = time.perf_counter() - began
+                path = table.seats[1].transcript
+                transcript_bytes = path.stat().st_size if path is not None and path.exists() else None
             dealt = [s.hand_known_at for s in seated]
             started = [s.deal_started_at for s in seated if s.deal_started_at is not None]
             deal = max(dealt) - min(started) if started and None not in dealt else None  # type: ignore[type-var, operator]
@@ -352,12 +401,19 @@ def bench_round_trips(quick: bool) -> dict:
         if not (unhurried.ok and table.ok) or unhurried.entries != table.entries:
             raise RuntimeError(f"the round-trip tables of {game} did not play the same game to its end")
         up, down = table.relayed  # type: ignore[misc]
+        protocol, physical = critical_round_trips(seated[1].role.entries)  # type: ignore[attr-defined]
         figures.update({
             f"{prefix}entries": table.entries,
             f"{prefix}round_trips_per_entry": (delayed - plain) / (2 * ROUND_TRIP_DELAY) / table.entries,
+            f"{prefix}protocol_round_trips_per_entry": protocol / table.entries,
+            f"{prefix}physical_round_trips_per_entry": physical / table.entries,
             f"{prefix}frames_per_entry": (up.frames + down.frames) / table.entries,
+            f"{prefix}frames_bound": 3 * (players - 1) + 2,
             f"{prefix}bytes_per_entry": (up.bytes + down.bytes) / table.entries,
         })
+        if transcript_bytes is not None:
+            figures[f"{prefix}transcript_bytes_per_entry"] = transcript_bytes / table.entries
+            figures[f"{prefix}transcript_mb"] = transcript_bytes / MB
         if plain_deal is not None and delayed_deal is not None:
             figures[f"{prefix}first_deal_round_trips"] = (delayed_deal - plain_deal) / (2 * ROUND_TRIP_DELAY)
     return figures
@@ -1186,7 +1242,8 @@ ROWS = [
     ("deal_ms", "secret deal, 52 cards, 4 peers on loopback (median)", "ms", None, None),
     ("deal_pass_ms", "  one P-256 pass over the same 52 cards (its unit)", "ms", None, None),
     ("deal_passes", "  the deal in passes", "passes", None, None),
-    ("deal_floor_passes", "  floor: 2 passes a peer and decrypting one's hand", "passes", None, None),
+    ("deal_lock_passes", "  one lock pass over them, in those passes", "passes", None, None),
+    ("deal_floor_passes", "  floor: a shuffle and a lock pass a peer, and decrypting one's hand", "passes", None, None),
     ("deal_ratio", "  deal / floor", "x", "<=", 2),
     ("deal_no_escrow_ms", "  the same deal at a table with no escrow (host --no-bot-seats)", "ms", None, None),
     ("escrow_per_deal_ratio", "  the escrow of every lock key: its cost / the deal without it", "x", None, None),
@@ -1195,7 +1252,8 @@ ROWS = [
     ("deal84_ms", "secret deal, 84 cards, 6 peers (Steam Court)", "ms", None, None),
     ("deal84_pass_ms", "  one P-256 pass over the same 84 cards", "ms", None, None),
     ("deal84_passes", "  the deal in passes", "passes", None, None),
-    ("deal84_floor_passes", "  floor: 2 passes a peer and decrypting one's hand", "passes", None, None),
+    ("deal84_lock_passes", "  one lock pass over them, in those passes", "passes", None, None),
+    ("deal84_floor_passes", "  floor: a shuffle and a lock pass a peer, and decrypting one's hand", "passes", None, None),
     ("deal84_ratio", "  deal / floor", "x", "<=", 2),
     ("deal84_two_tables_ms", "two tables of 6 (12 peers), 84 cards each, dealt at once", "ms", None, None),
     ("deal84_two_tables_ratio", "  / one table's deal", "x", "<=", 2),
@@ -1239,7 +1297,12 @@ for _game, _players, _kind, _prefix in ROUND_TRIP_TABLES:
     ROWS += [
         (f"{_prefix}round_trips_per_entry", f"{_game} {_players}p over a {ROUND_TRIP_DELAY * 1000:.0f} ms delay proxy: round trips per entry",
          "", None, None),
+        (f"{_prefix}protocol_round_trips_per_entry", "  the protocol's minimum for that log (its based_on chains)", "", None, None),
+        (f"{_prefix}physical_round_trips_per_entry", "  the physical minimum (one round trip per sequential move)", "", None, None),
         (f"{_prefix}frames_per_entry", "  frames per entry (both ways, host and joiners)", "", None, None),
+        (f"{_prefix}frames_bound", "  the bound for frames per entry, 3(N - 1) + 2", "", None, None),
+        (f"{_prefix}transcript_mb", "  seat 1's transcript", "MB", None, None),
+        (f"{_prefix}transcript_bytes_per_entry", "  seat 1's transcript per entry", "B", None, None),
         (f"{_prefix}first_deal_round_trips", "  round trips of the first deal (first pass to every hand read)", "", None, None),
         (f"{_prefix}bytes_per_entry", "  bytes per entry", "B", None, None),
         (f"{_prefix}entries", "  log entries in that game", "", None, None),
