@@ -1,8 +1,8 @@
 """Acknowledgements carried several to a message (SPEC §B8, since protocol 10).
 
 A seat's ``ack`` is an envelope of its own, signed by it. The host no longer passes each on to
-every other joiner as it comes — N(N−1) frames per entry — but collects them and sends each
-joiner one ``acks`` message holding many, each as a short **item**::
+every other joiner as it comes — with the acks sent it, (N − 1)² frames per entry — but collects
+them and sends each joiner one ``acks`` message holding many, each as a short **item**::
 
     [seat, seq, entry or nil, state or nil, sig]
 

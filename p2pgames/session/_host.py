@@ -79,7 +79,6 @@ __all__ = ["HostRole", "ResumeError", "STALE_CODES"]
 
 # The state an entry carries when applying it stopped the game (there is no state after it).
 HALTING_STATE = bytes(32)
-
 # The most ``reach`` messages a host passes on for one seat in a game: one each time it comes back
 # from a restart on a new port, at most; past that they are dropped (§B15).
 REACH_LIMIT = 64
