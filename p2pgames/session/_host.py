@@ -332,14 +332,19 @@ class HostRole:
             self.pass_on_acks()
 
     def pass_on_acks(self) -> None:
-        """Send every seated joiner the acknowledgements waiting, in ``acks`` messages (§B8). Each
-        was kept on its own when it came, for catch-ups."""
+        """Send the acknowledgements waiting, in ``acks`` messages (§B8): one message, signed
+        once, to every seated joiner that is not the author of all it holds (a joiner gets its
+        own acks back only beside others'; at two seats, never). Each ack was kept on its own when
+        it came, for catch-ups."""
         session = self.session
         items, self.acks_to_pass_on = self.acks_to_pass_on, []
         for first in range(0, len(items), MAX_ACKS):
-            self.broadcast(make_envelope(session.identity, "acks", {
-                "game_id": session.game_id, "acks": items[first:first + MAX_ACKS],
-            }), keep=False)
+            chunk = items[first:first + MAX_ACKS]
+            authors = {item[0] for item in chunk}
+            message = make_envelope(session.identity, "acks", {"game_id": session.game_id, "acks": chunk})
+            for connection, seat in self.connection_seat.items():
+                if authors != {seat}:
+                    session._send(connection, message)
 
     def keep(self, envelope: Envelope, author: int, key: int | None = None) -> None:
         """Keep ``envelope`` (by ``author``) for a joiner that rejoins; ``key``: the entries

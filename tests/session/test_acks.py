@@ -46,6 +46,15 @@ def test_every_ack_reaches_every_seat_in_about_one_acks_message_per_entry(game, 
     assert (up + down) / entries <= 3 * (players - 1) + 2
 
 
+def test_at_a_table_of_two_the_joiner_is_sent_no_acks_of_its_own():
+    """Its acks would be all it got back: nothing is sent, and it agrees on every entry anyway
+    (the host's acks are its entries)."""
+    board = Switchboard("beltpunk", 2, seed=b"acks at two")
+    board.run()
+    board.check_finished_and_verified(every_entry_agreed=True)
+    assert "acks" not in frames_by_kind(board, 1) and "ack" not in frames_by_kind(board, 1)
+
+
 def test_an_agreeing_item_leaves_its_entry_and_state_to_the_log_and_rebuilds_its_envelope():
     board = Switchboard("probe", 3)
     board.run()
