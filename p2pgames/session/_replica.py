@@ -2203,7 +2203,11 @@ class Replica:
             if opened is None:
                 for slot, key in body["public"]:
                     crypto, index = self.deal_of_slot(slot)
-                    if not crypto.check_published_key(index, culprit, scalar_from_bytes(key)):
+                    try:
+                        scalar = scalar_from_bytes(key)
+                    except CryptoError:
+                        return None  # no key at all (outside [1, n−1]): refused when it came, §B6.2
+                    if not crypto.check_published_key(index, culprit, scalar):
                         return None
                 return "every key it published matches its verifier"
             accuser = self._seat_of_seal_key(opened)

@@ -632,7 +632,11 @@ def evidence_proves(game, seats, logged, fault, said=None) -> bool:
     if code == "bad-key" and body["t"] == "keys":
         for slot, key in body["public"]:
             deal = game.deal_of(slot)
-            if deck.encrypt(deck.VERIFIER_BASE, deck.scalar_from(key)) != deal.verifiers[culprit][slot - deal.first]:
+            try:
+                scalar = deck.scalar_from(key)
+            except deck.DeckError:
+                return True  # §B6.2: a published key outside [1, n−1] is `bad-key` by itself
+            if deck.encrypt(deck.VERIFIER_BASE, scalar) != deal.verifiers[culprit][slot - deal.first]:
                 return True
         if len(evidence) >= 2 and body["sealed"]:
             receiver = seat_of_seal_key(seats, evidence[1])
