@@ -908,13 +908,18 @@ class Replica:
             return self.handed_over[seat][crypto.deal].locks[index]
         return crypto.published[index][seat]
 
-    def _requirements(self, operations: Sequence[Reveal | Disclose]) -> dict[int, KeysRequirement]:
-        """Who must publish or seal which key, simulating the operations in order."""
+    def _requirements(
+        self, operations: Sequence[Reveal | Disclose], only: range | None = None,
+    ) -> dict[int, KeysRequirement]:
+        """Who must publish or seal which key, simulating the operations in order (``only``:
+        of these slots alone, and leaving out what rebuilt seats' escrows would release)."""
         requirements = {seat: KeysRequirement() for seat in range(self.players)}
         unreleased: dict[int, set[int]] = {}
         knows: dict[int, set[int]] = {}
         for operation in operations:
             for slot in operation.slots:
+                if only is not None and slot not in only:
+                    continue
                 crypto, index = self.deal_of_slot(slot)
                 holders = unreleased.setdefault(slot, set(crypto.unreleased[index]))
                 seen = knows.setdefault(slot, set(crypto.knows[index]))
@@ -940,9 +945,25 @@ class Replica:
         for requirement in requirements.values():
             # A key published in the same step needs sealing to nobody.
             requirement.seal = {(slot, to) for slot, to in requirement.seal if slot not in requirement.publish}
-        for seat in self.rebuilt:
-            self._to_releases(requirements, seat)
+        if only is None:
+            for seat in self.rebuilt:
+                self._to_releases(requirements, seat)
         return requirements
+
+    def keys_riding_with_lock(self, seat: int, deal: int) -> list[int]:
+        """The slots of ``deal`` whose lock key ``seat`` publishes with its lock pass (§B6.1): those
+        it would publish in the keys sub-step right after the deal's sub-step, computed as that
+        sub-step will (§B6.2) over the deal's own slots. None for a rebuilt seat (its lock pass
+        publishes every key, §B16) or when no keys sub-step follows."""
+        phase = self.phase
+        if not isinstance(phase, CardPhase) or seat in self.rebuilt or deal not in self.deals:
+            return []
+        following = phase.subs[phase.index + 1] if phase.index + 1 < len(phase.subs) else None
+        if not isinstance(following, KeysSub):
+            return []
+        crypto = self.deals[deal]
+        slots = range(crypto.first_slot, crypto.first_slot + crypto.size)
+        return sorted(self._requirements(following.operations, only=slots)[seat].publish)
 
     def _to_releases(self, requirements: dict[int, KeysRequirement], seat: int) -> None:
         """Turn what rebuilt ``seat`` owes in a keys round — its keys still escrowed, of cards it
@@ -1127,7 +1148,10 @@ class Replica:
         return self._commit_envelopes.get((phase.phase_id, seat), b"")
 
     def _check_pass(self, submission: Submission, sub: DealSub) -> None:
-        self._fields(submission, "pass", {"deal": int, "stage": str, "values": (tuple, list), "verifiers": (tuple, list)})
+        fields: dict[str, type | tuple[type, ...]] = {"deal": int, "stage": str, "values": (tuple, list), "verifiers": (tuple, list)}
+        if "public" in submission.body:  # (keys riding with a lock pass, §B6.1: checked below)
+            fields["public"] = (tuple, list)
+        self._fields(submission, "pass", fields)
         body = submission.body
         if body["deal"] not in sub.deals or body["deal"] not in self.deals:
             # (One of the sub-step's that waits for a rebuild is not being dealt yet either.)
@@ -1148,6 +1172,35 @@ class Replica:
             expected = self.rebuilt_pass(crypto, body["stage"], submission.seat)
             if (list(body["values"]), list(body["verifiers"])) != expected:
                 raise self._illegal(submission, FaultCode.BAD_PASS, f"sent seat {submission.seat}'s pass, but not as its rebuilt keys make it")
+        if "public" in body:
+            self._check_riding_keys(submission, crypto)
+
+    def _published_keys(self, submission: Submission) -> dict[int, int]:
+        """The ``public`` keys of a ``keys`` submission or a lock pass, ``[[slot, key] …]``, as slot
+        → key; raises :class:`ProtocolFault` (``malformed``, or ``bad-key`` for a key outside
+        [1, n−1]). Which slots they may be is each caller's to check."""
+        public: dict[int, int] = {}
+        for item in submission.body["public"]:
+            if not (isinstance(item, (tuple, list)) and len(item) == 2 and type(item[0]) is int
+                    and isinstance(item[1], bytes) and len(item[1]) == 32):
+                raise self._illegal(submission, FaultCode.MALFORMED, "published a malformed key")
+            try:
+                public[item[0]] = scalar_from_bytes(item[1])
+            except CryptoError:
+                raise self._illegal(submission, FaultCode.BAD_KEY, f"published an invalid key for slot {item[0]}")
+        return public
+
+    def _check_riding_keys(self, submission: Submission, crypto: DealCrypto) -> None:
+        """The keys a lock pass publishes (§B6.1): exactly those its author would publish of the
+        deal in the keys sub-step that follows, none of them twice — or the pass carries none."""
+        body = submission.body
+        public = self._published_keys(submission)
+        due = self.keys_riding_with_lock(submission.seat, crypto.deal) if body["stage"] == "lock" else []
+        if not due or sorted(public) != due or len(public) != len(body["public"]):
+            raise self._illegal(
+                submission, FaultCode.ILLEGAL,
+                f"published with its {body['stage']} pass keys for slots {sorted(public)}, but slots {due} ride with it",
+            )
 
     def _check_keys(self, submission: Submission, sub: KeysSub) -> None:
         self._fields(submission, "keys", {"public": (tuple, list), "sealed": (tuple, list)})
@@ -1156,15 +1209,7 @@ class Replica:
         if not requirement.owes_keys or submission.seat in sub.done:
             raise self._illegal(submission, FaultCode.ILLEGAL, "sent keys it does not owe")
         body = submission.body
-        public: dict[int, int] = {}
-        for item in body["public"]:
-            if not (isinstance(item, (tuple, list)) and len(item) == 2 and type(item[0]) is int
-                    and isinstance(item[1], bytes) and len(item[1]) == 32):
-                raise self._illegal(submission, FaultCode.MALFORMED, "published a malformed key")
-            try:
-                public[item[0]] = scalar_from_bytes(item[1])
-            except CryptoError:
-                raise self._illegal(submission, FaultCode.BAD_KEY, f"published an invalid key for slot {item[0]}")
+        public = self._published_keys(submission)
         sealed: set[tuple[int, int]] = set()
         for item in body["sealed"]:
             if not (isinstance(item, (tuple, list)) and len(item) == 4 and type(item[0]) is int
@@ -1914,6 +1959,10 @@ class Replica:
         body = submission.body
         crypto = self.deals[body["deal"]]
         crypto.record_pass(body["stage"], submission.seat, body["values"], body["verifiers"], submission.envelope.raw)
+        for slot, key in body.get("public", ()):
+            # Published now rather than in the keys sub-step after the deal (§B6.1); read when that
+            # sub-step is done, as every slot it shows.
+            crypto.publish(slot - crypto.first_slot, submission.seat, scalar_from_bytes(key), submission.envelope.raw)
         if body["stage"] == "lock" and submission.seat in self.rebuilt:
             # A rebuilt seat's lock keys are public the moment they lock (§B16 step 4).
             keys = self._derived_keys(self.rebuilt[submission.seat], crypto)
@@ -2126,7 +2175,8 @@ class Replica:
             return "the evidence is not signed by the accused"
         if code == FaultCode.BAD_ESCROW and message.kind == "submit" and message.body["body"].get("t") == ESCROW:
             return self._confirm_bad_share(culprit, message, evidence[1] if len(evidence) > 1 else None)
-        if code == FaultCode.BAD_KEY and message.kind == "submit" and message.body["body"].get("t") == "keys":
+        if code == FaultCode.BAD_KEY and message.kind == "submit" and message.body["body"].get("t") in ("keys", "pass"):
+            # (A lock pass publishes keys too, §B6.1.)
             return self._confirm_wrong_keys(culprit, message, evidence[1] if len(evidence) > 1 else None)
         if code == FaultCode.BAD_PASS and message.kind == "submit" and message.body["body"].get("t") == "pass":
             values = message.body["body"].get("values")

@@ -287,6 +287,10 @@ class SeatSecrets:
                 # What lock_pass computes, with what we made ahead (see prepare).
                 values = transform(inputs, secret.lock_scalars)
                 verifiers = secret.verifiers
+            riding = replica.keys_riding_with_lock(self.seat, deal)
+            if riding:  # (§B6.1: what we would publish just after the deal, published now)
+                return {"t": "pass", "deal": deal, "stage": stage, "values": values, "verifiers": verifiers,
+                        "public": [[slot, scalar_to_bytes(secret.locks[slot - crypto.first_slot])] for slot in riding]}
         return {"t": "pass", "deal": deal, "stage": stage, "values": values, "verifiers": verifiers}
 
     def prepare(self, replica: Replica) -> bool:
@@ -515,6 +519,8 @@ class SeatSecrets:
         if slot in self.knowledge:
             return True
         crypto, index = replica.deal_of_slot(slot)
+        if crypto.next_pass() is not None:
+            return True  # not locked yet (its keys may be public already, §B6.1): nothing to read
         keys = []
         for seat in crypto.holders:
             if seat == self.seat:

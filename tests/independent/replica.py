@@ -253,7 +253,7 @@ class Replica:
         t = body.get("t")
         if t not in BODY_FIELDS:
             raise Fault("malformed", f"seat {seat}: a submission of unknown type {t!r}", seat)
-        if set(body) != BODY_FIELDS[t]:
+        if set(body) != BODY_FIELDS[t] and not (t == "pass" and set(body) == BODY_FIELDS[t] | {"public"}):
             raise Fault("malformed", f"seat {seat}: a {t} with the wrong fields", seat)
         if t in OUT_OF_TURN:  # (a phase it begins counts it too; the entry's own seq is self.seq − 1)
             self.seq += 1
@@ -957,6 +957,7 @@ class Replica:
             raise Fault("bad-pass", f"seat {seat}: a pass of the wrong shape", seat)
         if len(set(values)) != len(values):
             raise Fault("bad-pass", f"seat {seat}: a pass with a value repeated", seat)
+        riding = self._riding_keys(seat, deal, stage, body["public"]) if "public" in body else []
         inputs = deal.done[-1][3] if deal.done else deal.start
         if seat in self.rebuilt:  # its caretaker's pass is the one everyone computes (§B16 step 5)
             try:
@@ -969,6 +970,9 @@ class Replica:
                                        f"its escrow secret gives", seat)
         deal.done.append((stage, seat, inputs, list(values), list(verifiers)))
         deal.passes.pop(0)
+        for slot, key in riding:  # published now, not in the keys round after the deals (§B6.1)
+            self.published[(slot, seat)] = key
+            self.unpublished[slot].discard(seat)
         if stage == "lock":
             deal.verifiers[seat] = list(verifiers)
             if seat in self.rebuilt:  # locked with the keys from its escrow secret: all published
@@ -977,6 +981,40 @@ class Replica:
         if not deal.passes:
             deal.final = list(values)
         self._end_deals_if_done()
+
+    def _riding_keys(self, seat, deal, stage, public):
+        """§B6.1: the keys a lock pass carries, `[(slot, key)]`: exactly those of the deal its
+        author would publish in the keys round right after the deals (§B6.2's rules, run on copies
+        of U and of who knows); none from a rebuilt seat."""
+        if not (isinstance(public, list) and all(_is_published_key(p) for p in public)):
+            raise Fault("malformed", f"seat {seat}: keys with its pass of the wrong shape", seat)
+        keys = _scalars(seat, public)
+        due = []
+        phase = self.phase
+        if stage == "lock" and seat not in self.rebuilt and phase["index"] + 1 < len(phase["groups"]) \
+                and phase["groups"][phase["index"] + 1][0] == "keys":
+            span = range(deal.first, deal.first + deal.size)
+            U = {slot: set(self.unpublished[slot]) for slot in span}
+            knows = {slot: set(self.knows[slot]) for slot in span}
+            for op in phase["groups"][phase["index"] + 1][1]:
+                for slot in op[1]:
+                    if slot not in span:
+                        continue
+                    if op[0] == "reveal" or op[2] in self.open:
+                        if seat in U[slot]:
+                            due.append(slot)
+                        U[slot], knows[slot] = set(), set(range(self.players))
+                    elif op[2] not in knows[slot]:
+                        if op[2] in U[slot]:
+                            if seat in U[slot] and seat != op[2]:
+                                due.append(slot)
+                            U[slot] = {op[2]}
+                        knows[slot].add(op[2])
+        slots = [slot for slot, _ in keys]
+        if not due or sorted(slots) != sorted(set(due)) or len(set(slots)) != len(slots):
+            raise Fault("illegal", f"seat {seat}: keys with its {stage} pass of deal {deal.number} for other slots "
+                                   "than ride with it", seat)
+        return keys
 
     # --- keys (§B6.2) -------------------------------------------------------------------------
 
@@ -1028,18 +1066,12 @@ class Replica:
         public, sealed = body["public"], body["sealed"]
         required = self.phase["required"][seat]
         if not (isinstance(public, list) and isinstance(sealed, list)
-                and all(isinstance(p, list) and len(p) == 2 and is_int(p[0]) and isinstance(p[1], bytes)
-                        and len(p[1]) == 32 for p in public)
+                and all(_is_published_key(p) for p in public)
                 and all(isinstance(s, list) and len(s) == 4 and is_int(s[0]) and is_int(s[1])
                         and isinstance(s[2], bytes) and len(s[2]) <= 144
                         and isinstance(s[3], bytes) and len(s[3]) == 32 for s in sealed)):
             raise Fault("malformed", f"seat {seat}: keys of the wrong shape", seat)
-        keys = []
-        for slot, key_bytes in public:
-            try:
-                keys.append((slot, deck.scalar_from(key_bytes)))
-            except deck.DeckError as e:
-                raise Fault("bad-key", f"seat {seat}: {e}", seat) from e
+        keys = _scalars(seat, public)
         slots = [p[0] for p in public]
         pairs = [(s[0], s[1]) for s in sealed]
         if sorted(slots) != sorted(required["public"]) or len(set(slots)) != len(slots) \
@@ -1293,3 +1325,20 @@ def _group(ops):
         else:
             groups.append((kind, [op]))
     return groups
+
+
+def _is_published_key(item) -> bool:
+    """§B6.2: a published key's item, `[slot: int, key: 32 bytes]`."""
+    return isinstance(item, list) and len(item) == 2 and is_int(item[0]) and isinstance(item[1], bytes) and len(item[1]) == 32
+
+
+def _scalars(seat, public):
+    """The published keys `[[slot, key bytes] …]` as `[(slot, scalar)]`; one outside [1, n−1] is the
+    seat's `bad-key` (§B6.2)."""
+    keys = []
+    for slot, key_bytes in public:
+        try:
+            keys.append((slot, deck.scalar_from(key_bytes)))
+        except deck.DeckError as e:
+            raise Fault("bad-key", f"seat {seat}: {e}", seat) from e
+    return keys

@@ -562,8 +562,10 @@ def test_a_forfeit_altered_and_signed_again_is_its_authors_fault(what, made, cod
 
 
 def test_a_forfeit_that_changes_the_state_is_the_claimants_desync():
-    # §B17: the state, and so the state hash, is the one before it: seat 1 signed another.
-    altered = claimed(state=opened(FORFEIT_RECORDS[FORFEIT_ENTRIES[17]][1]).body["state"])
+    # §B17: the state, and so the state hash, is the one before it: seat 1 signed another (an
+    # earlier entry's: the latest that differs from it).
+    states = [opened(FORFEIT_RECORDS[FORFEIT_ENTRIES[n]][1]).body["state"] for n in range(19)]
+    altered = claimed(state=next(state for state in reversed(states) if state != states[18]))
     refused_claim(altered, "desync", 1)
     assert not verify_transcript(altered, get_game).ok, "the product must refuse it too"
 

@@ -629,7 +629,7 @@ def evidence_proves(game, seats, logged, fault, said=None) -> bool:
         # §B16: the holder's private sealing key opens its box, which must hold what was signed.
         holder = seat_of_seal_key(seats, evidence[1])
         return holder in body["holders"] and not escrow_box_is_right(game.game_id, culprit, evidence[1], body, holder)
-    if code == "bad-key" and body["t"] == "keys":
+    if code == "bad-key" and (body["t"] == "keys" or (body["t"] == "pass" and "public" in body)):  # (§B6.1)
         for slot, key in body["public"]:
             deal = game.deal_of(slot)
             try:
@@ -638,7 +638,7 @@ def evidence_proves(game, seats, logged, fault, said=None) -> bool:
                 return True  # §B6.2: a published key outside [1, n−1] is `bad-key` by itself
             if deck.encrypt(deck.VERIFIER_BASE, scalar) != deal.verifiers[culprit][slot - deal.first]:
                 return True
-        if len(evidence) >= 2 and body["sealed"]:
+        if len(evidence) >= 2 and body.get("sealed"):
             receiver = seat_of_seal_key(seats, evidence[1])
             if receiver is not None:
                 # §B6.2: the receiver's sealing key; open its boxes and check them as it did.

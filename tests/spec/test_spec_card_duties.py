@@ -99,6 +99,20 @@ class CardDuties:
 
     def _keys_owed(self, ops) -> dict[int, tuple[set[int], set[tuple[int, int]]]]:
         """§B6.2, word for word: go through the operations and their slots in order."""
+        owed, self.working = self._owed(ops)
+        return {seat: duty for seat, duty in owed.items() if duty[0] or duty[1]}
+
+    def riding(self, seat: int, deal: Deal) -> set[int]:
+        """§B6.1: the slots of ``deal`` whose keys ``seat``'s lock pass may carry — those it would
+        publish in the keys sub-step right after the deals, over the deal's own slots."""
+        if len(self.subs) < 2 or self.subs[1][0] != "keys":
+            return set()
+        span = range(deal.first, deal.first + deal.size)
+        ops = [Reveal(tuple(s for s in op.slots if s in span)) if isinstance(op, Reveal)
+               else Disclose(tuple(s for s in op.slots if s in span), op.to) for op in self.subs[1][1]]
+        return self._owed(ops)[0][seat][0]
+
+    def _owed(self, ops) -> tuple[dict[int, tuple[set[int], set[tuple[int, int]]]], tuple[dict, dict]]:
         owed = {seat: (set(), set()) for seat in range(self.players)}
         u = {slot: set(self.unpublished[slot]) for op in ops for slot in op.slots}
         k = {slot: set(self.knows[slot]) for op in ops for slot in op.slots}
@@ -121,8 +135,7 @@ class CardDuties:
                 k[slot].add(op.to)
         for publish, seal in owed.values():  # a seal of a slot the same seat publishes is dropped
             seal -= {(slot, to) for slot, to in seal if slot in publish}
-        self.working = (u, k)
-        return {seat: duty for seat, duty in owed.items() if duty[0] or duty[1]}
+        return owed, (u, k)
 
     def _finish_keys(self, ops) -> None:
         u, k = self.working
@@ -148,6 +161,11 @@ class CardDuties:
             assert deal.due() == (body["stage"], seat)
             assert len(body["values"]) == deal.size
             assert len(body["verifiers"]) == (deal.size if body["stage"] == "lock" else 0)
+            if "public" in body:  # §B6.1: the keys it would publish just after, published now
+                rides = self.riding(seat, deal)
+                assert body["stage"] == "lock" and rides and sorted(slot for slot, _ in body["public"]) == sorted(rides)
+                for slot in rides:
+                    self.unpublished[slot].discard(seat)
             deal.done += 1
             if all(self.deals[op.deal].due() is None for op in ops):
                 self._next()
