@@ -67,8 +67,4 @@ def peers(tmp_path):
 
     yield start
     for peer in started:
-        if peer.process.poll() is None:
-            peer.process.kill()
-            peer.process.wait()
-        peer.process.stdout.close()  # type: ignore[union-attr]
-        peer.process.stderr.close()  # type: ignore[union-attr]
+        peer.close()

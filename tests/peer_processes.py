@@ -36,7 +36,8 @@ class Peer:
         )
         self.out: list[str] = []  # the lines read so far
         self._lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
 
     def _read(self) -> None:
         for line in self.process.stdout:  # type: ignore[union-attr]
@@ -53,6 +54,16 @@ class Peer:
             self.out.append(line)
             if line.startswith(prefix):
                 return line
+
+    def close(self) -> None:
+        """Kill the process if it still runs, let the reader reach the end of its output, then
+        close the pipes (closed under the reader, its thread would fail on a closed file)."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        self._reader.join(TIMEOUT)
+        self.process.stdout.close()  # type: ignore[union-attr]
+        self.process.stderr.close()  # type: ignore[union-attr]
 
     def finish(self) -> tuple[int, list[str], str]:
         """Wait for the exit; (exit code, every line of stdout, stderr)."""
