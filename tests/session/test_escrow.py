@@ -247,8 +247,7 @@ def test_a_re_mask_under_way_over_a_card_the_departed_seat_gave_starts_again_wit
     replica = board.host.replica
     [(deal, crypto)] = re_masks()
     assert ("rekey", gone) not in crypto.passes and (("rekey", stand_in) in crypto.passes) == (stand_in < gone)
-    given = [position for position, slot in enumerate(crypto.source_slots)
-             if replica.deal_of_slot(slot)[0].unreleased[replica.deal_of_slot(slot)[1]] == {gone}]
+    given = given_by_gone(crypto)
     assert given, "a source only the departed seat's key locks"
     board.cut(gone)
     board.run(play=False)
