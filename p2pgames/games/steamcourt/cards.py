@@ -20,9 +20,11 @@ the Tea Boy "only has to give away his highest numbered cards, not his special c
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 __all__ = [
+    "HandByKind",
+    "hand_by_kind",
     "a_face",
     "follow_problem",
     "lay_problem",
@@ -233,6 +235,38 @@ def two_slots_per_pair_of_faces(slots: Sequence[int], names: Any) -> list[tuple[
     pairs = {(held[0], held[1]) for held in by_face.values() if len(held) >= 2}
     pairs.update((a, b) for i, a in enumerate(firsts) for b in firsts[i + 1:])
     return sorted(tuple(sorted(pair)) for pair in pairs)  # type: ignore[misc]
+
+
+class HandByKind(NamedTuple):
+    """A hand's known cards sorted as a lay is built from them (:func:`hand_by_kind`)."""
+
+    by_number: list[list[int]]  # the slots of each numbered card, by its number (0 … 14)
+    duals: dict[int, list[int]]  # 3/9 cards under 3, 6/12 cards under 6
+    multiplier: int  # the lowest slot of a Multiplier, or -1
+    masterstroke: int  # the lowest slot of a Masterstroke, or -1
+
+
+def hand_by_kind(slots: Sequence[int], name_of: Callable[[int], str | None]) -> HandByKind:
+    """``slots`` (a hand) sorted by kind, each list in slot order; ``name_of`` names a slot's card,
+    or gives ``None`` for one not known (left out). ``by_number`` reaches 14, so that a value
+    plus the Alchemist's two can be looked up directly."""
+    by_number: list[list[int]] = [[] for _ in range(15)]
+    duals: dict[int, list[int]] = {3: [], 6: []}
+    multiplier = masterstroke = -1
+    for slot in sorted(slots):
+        name = name_of(slot)
+        if name is None:
+            continue
+        kind = KIND[name]
+        if kind == NUMBERED:
+            by_number[NUMBER[name]].append(slot)
+        elif kind == DUAL:
+            duals[NUMBER[name]].append(slot)
+        elif kind == MULTIPLIER:
+            multiplier = slot if multiplier < 0 else multiplier
+        elif masterstroke < 0:
+            masterstroke = slot
+    return HandByKind(by_number, duals, multiplier, masterstroke)
 
 
 def two_highest_numbered(slots: Sequence[int], names: Any) -> tuple[int, ...]:

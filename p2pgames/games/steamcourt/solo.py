@@ -44,6 +44,7 @@ from p2pgames.engine import (
 from p2pgames.games.steamcourt.actions import Pass, check_lay
 from p2pgames.games.steamcourt.cards import (
     follow_problem,
+    hand_by_kind,
     lay_problem,
     a_face,
     one_slot_per_face,
@@ -382,21 +383,7 @@ class Solo:
         return [slot for value, slot in valued if value == low]
 
     def _beat_options(self, state: SoloState, index: int, trick: list) -> list[Any]:
-        revealed = state.cards.revealed
-        by_number: list[list[int]] = [[] for _ in range(13)]
-        duals = {3: [], 6: []}
-        multiplier = masterstroke = -1
-        for slot in sorted(state.hand):
-            name = revealed[slot]
-            kind = KIND[name]
-            if kind == NUMBERED:
-                by_number[NUMBER[name]].append(slot)
-            elif kind == DUAL:
-                duals[NUMBER[name]].append(slot)
-            elif kind == MULTIPLIER:
-                multiplier = slot if multiplier < 0 else multiplier
-            elif masterstroke < 0:
-                masterstroke = slot
+        by_number, duals, multiplier, masterstroke = hand_by_kind(state.hand, state.cards.revealed.__getitem__)
         _, top, quantity, _ = trick
         low = top if state.character == "duke" else top + 1
         jester = state.character == "jester" and "pair" not in state.used

@@ -24,14 +24,12 @@ from p2pgames.games.steamcourt.actions import Lay, Masterstroke, Pass
 from p2pgames.games.steamcourt.cards import (
     a_face,
     follow_problem,
+    hand_by_kind,
     lay_problem,
-    DUAL,
     FACE,
     KIND,
     MASTERSTROKE,
     MASTERSTROKE_VALUE,
-    MULTIPLIER,
-    NUMBER,
     NUMBERED,
 )
 from p2pgames.games.steamcourt.phases import Phase
@@ -98,24 +96,9 @@ def lay_options(state: SteamCourtState, table: Table, player: int, knowledge: Kn
     character = state.book[table.character_of(player)]
     alchemist = character.lowers
     jester = character.pairs and state.can_use(player, "pair")
-    by_number: list[list[int]] = [[] for _ in range(15)]
-    duals = {3: [], 6: []}
-    multiplier = -1
-    masterstroke = -1
-    for slot in sorted(state.hands[player]):
-        name = revealed.get(slot) or knowledge.get(slot)
-        if name is None:
-            continue
-        kind = KIND[name]
-        if kind == NUMBERED:
-            by_number[NUMBER[name]].append(slot)
-        elif kind == DUAL:
-            duals[NUMBER[name]].append(slot)
-        elif kind == MULTIPLIER:
-            if multiplier < 0:
-                multiplier = slot
-        elif masterstroke < 0:
-            masterstroke = slot
+    by_number, duals, multiplier, masterstroke = hand_by_kind(
+        state.hands[player], lambda slot: revealed.get(slot) or knowledge.get(slot),
+    )
     lays = table.lays
     if lays:
         quantity = lays[0][3]
