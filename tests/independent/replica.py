@@ -989,29 +989,18 @@ class Replica:
         if not (isinstance(public, list) and all(_is_published_key(p) for p in public)):
             raise Fault("malformed", f"seat {seat}: keys with its pass of the wrong shape", seat)
         keys = _scalars(seat, public)
-        due = []
+        due = set()
         phase = self.phase
         if stage == "lock" and seat not in self.rebuilt and phase["index"] + 1 < len(phase["groups"]) \
                 and phase["groups"][phase["index"] + 1][0] == "keys":
             span = range(deal.first, deal.first + deal.size)
+            ops = [(op[0], [slot for slot in op[1] if slot in span], *op[2:])
+                   for op in phase["groups"][phase["index"] + 1][1]]
             U = {slot: set(self.unpublished[slot]) for slot in span}
             knows = {slot: set(self.knows[slot]) for slot in span}
-            for op in phase["groups"][phase["index"] + 1][1]:
-                for slot in op[1]:
-                    if slot not in span:
-                        continue
-                    if op[0] == "reveal" or op[2] in self.open:
-                        if seat in U[slot]:
-                            due.append(slot)
-                        U[slot], knows[slot] = set(), set(range(self.players))
-                    elif op[2] not in knows[slot]:
-                        if op[2] in U[slot]:
-                            if seat in U[slot] and seat != op[2]:
-                                due.append(slot)
-                            U[slot] = {op[2]}
-                        knows[slot].add(op[2])
+            due = self._owed_keys(ops, U, knows)[0].get(seat, {"public": set()})["public"]
         slots = [slot for slot, _ in keys]
-        if not due or sorted(slots) != sorted(set(due)) or len(set(slots)) != len(slots):
+        if not due or sorted(slots) != sorted(due) or len(set(slots)) != len(slots):
             raise Fault("illegal", f"seat {seat}: keys with its {stage} pass of deal {deal.number} for other slots "
                                    "than ride with it", seat)
         return keys
@@ -1020,6 +1009,16 @@ class Replica:
 
     def _key_requirements(self, ops):
         """{seat: {"public": set(slots), "sealed": set((slot, to))}}, updating U and who knows."""
+        required, reveal_slots = self._owed_keys(ops, self.unpublished, self.knows)
+        for s in [s for s in required if s in self.rebuilt]:  # its escrow's holders owe shares (§B16)
+            self._owe_shares(s, required.pop(s))
+        self.phase["reveal"] = reveal_slots
+        return required
+
+    def _owed_keys(self, ops, unpublished, knows):
+        """§B6.2: who must publish or seal which key over `ops`, going through them in order and
+        updating `unpublished` (U) and `knows` (K), by slot, as it goes; and the slots revealed
+        that show a value of their own."""
         required = {}
 
         def need(seat):
@@ -1027,40 +1026,31 @@ class Replica:
 
         reveal_slots = []
         for op in ops:
-            if op[0] == "reveal":
+            if op[0] == "reveal" or op[2] in self.open:  # (to an open seat: dealt face up, §B14)
                 for slot in op[1]:
-                    for s in self.unpublished[slot]:
+                    for s in unpublished[slot]:
                         need(s)["public"].add(slot)
-                    self.unpublished[slot] = set()
-                    self.knows[slot] = set(range(self.players))
-                    if len(op) == 2:  # (the round before an audit shows no value of its own)
+                    unpublished[slot] = set()
+                    knows[slot] = set(range(self.players))
+                    if op[0] == "reveal" and len(op) == 2:  # (a round before an audit shows no value)
                         reveal_slots.append(slot)
-            elif op[2] in self.open:  # dealt face up to an open seat: every key published (§B14)
-                for slot in op[1]:
-                    for s in self.unpublished[slot]:
-                        need(s)["public"].add(slot)
-                    self.unpublished[slot] = set()
-                    self.knows[slot] = set(range(self.players))
             else:
                 to = op[2]
                 for slot in op[1]:
-                    U = self.unpublished[slot]
-                    if to in self.knows[slot]:
+                    U = unpublished[slot]
+                    if to in knows[slot]:
                         continue
                     if to in U:
                         for s in U - {to}:
                             need(s)["public"].add(slot)
-                        self.unpublished[slot] = {to}
+                        unpublished[slot] = {to}
                     else:
                         for s in U:
                             need(s)["sealed"].add((slot, to))
-                    self.knows[slot].add(to)
+                    knows[slot].add(to)
         for r in required.values():
             r["sealed"] = {(slot, to) for slot, to in r["sealed"] if slot not in r["public"]}
-        for s in [s for s in required if s in self.rebuilt]:  # its escrow's holders owe shares (§B16)
-            self._owe_shares(s, required.pop(s))
-        self.phase["reveal"] = reveal_slots
-        return required
+        return required, reveal_slots
 
     def _keys(self, seat, body):
         public, sealed = body["public"], body["sealed"]
