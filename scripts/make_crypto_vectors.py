@@ -374,6 +374,24 @@ def deck() -> dict[str, Any]:
                   "verifiers": [v.hex() for v in bad_verifiers], "shuffle_key": sx(k),
                   "lock_keys": [sx(x) for x in locks], "first_bad": 1})
 
+    # The last holder's pass, which shuffles and locks at once (§B6.1): here over the locked
+    # values a fresh deal's last shuffle pass would take, with no re-key key (strip 1).
+    merge_perm = crypto.random_permutation(5, fixed("negative/shuffle-lock-permutation", 64))
+    merged, merged_verifiers = crypto.shuffle_lock_pass(outputs, 1, merge_perm, locks)
+    merged_case = {"kind": "bad_shuffle_lock", "inputs": [x.hex() for x in outputs],
+                   "verifiers": [v.hex() for v in merged_verifiers], "strip_key": sx(1),
+                   "lock_keys": [sx(x) for x in locks]}
+    cases.append({**merged_case, "why": "none (a correct shuffle-lock pass; permutation given for reference)",
+                  "permutation": merge_perm, "outputs": [x.hex() for x in merged], "first_bad": None})
+    repeated = list(merged)
+    repeated[3] = crypto.encrypt(outputs[merge_perm[0]], locks[3])  # output 0's card again, under key 3
+    cases.append({**merged_case, "why": "output 3 is output 0's card again, under slot 3's key",
+                  "outputs": [x.hex() for x in repeated], "first_bad": 3})
+    swapped_verifiers = list(merged_verifiers)
+    swapped_verifiers[0], swapped_verifiers[2] = merged_verifiers[2], merged_verifiers[0]
+    cases.append({**merged_case, "why": "verifiers 0 and 2 swapped", "verifiers": [v.hex() for v in swapped_verifiers],
+                  "outputs": [x.hex() for x in merged], "first_bad": 0})
+
     new_key = scalar("negative/reshuffle")
     reperm = crypto.random_permutation(5, fixed("negative/reshuffle-permutation", 64))
     reshuffled = crypto.reshuffle_pass(locked, locks, new_key, reperm)
@@ -411,7 +429,7 @@ def deck() -> dict[str, Any]:
             "first bytes_used bytes of rng_bytes, one 4-byte draw per swap plus any redraw, and the "
             "rest is unused slack), deal (3-peer shuffle, lock, "
             "delivery and reveal of 5 cards, then a re-shuffle of a locked sub-pile, with every "
-            "intermediate list), bad_shuffle / bad_reshuffle / bad_lock (the audit must report "
+            "intermediate list), bad_shuffle / bad_reshuffle / bad_lock / bad_shuffle_lock (the audit must report "
             "first_bad, the index of the first output not accounted for; null when the pass is good), "
             "wrong_lock_key (check_lock_key is false), bad_card_value (not a P-256 x-coordinate), "
             "not_a_card (a point that is no card of the deal)."

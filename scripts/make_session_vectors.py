@@ -56,7 +56,7 @@ DEPARTURES = [("beltpunk", 4, b"vector-gone", 3, 75), ("steamcourt", 4, b"vector
 # Two-player tables that play a win by forfeit (§B17): (game, players, seed, the seat that
 # vanishes, the entries before it does); the other claims the game. The host vanishes: seat 1 signs
 # the forfeit's entry itself.
-FORFEITS = [("beltpunk", 2, b"vector-forfeit", 0, 20)]
+FORFEITS = [("beltpunk", 2, b"vector-forfeit", 0, 19)]
 # Tables where no bot takes a leaver's seat (host --no-bot-seats): the probe game's, so that its
 # transcript holds no escrow (§B16) and stays the short log, read entry by entry, whose entries
 # tests/session/test_transcript_texts.py and test_transcript_blame.py change one at a time. The

@@ -4,7 +4,7 @@
 * commitments — :func:`commit`, :func:`check_opening`
 * joint randomness — :func:`random_contribution`, :func:`combine_contributions`
 * the mental-poker deck — :func:`card_point`, :func:`shuffle_pass`, :func:`lock_pass`,
-  :func:`unlock`, :class:`CardTable` and the audit checks
+  :func:`shuffle_lock_pass`, :func:`unlock`, :class:`CardTable` and the audit checks
 * sealed private messages — :class:`SealKey`, :func:`seal`, :func:`open_sealed`,
   :func:`sealed_commitment`
 * key escrow — :func:`split_secret`, :func:`check_share`, :func:`rebuild_secret`
@@ -27,6 +27,7 @@ from ._deck import (
     check_lock_key,
     check_lock_pass,
     check_reshuffle_pass,
+    check_shuffle_lock_pass,
     check_shuffle_pass,
     combine_keys,
     encrypt,
@@ -41,6 +42,7 @@ from ._deck import (
     reshuffle_pass,
     scalar_from_bytes,
     scalar_to_bytes,
+    shuffle_lock_pass,
     shuffle_pass,
     transform,
     unlock,
@@ -102,6 +104,7 @@ __all__ = [
     "shuffle_pass",
     "reshuffle_pass",
     "lock_pass",
+    "shuffle_lock_pass",
     "combine_keys",
     "lock_scalars",
     "lock_verifiers",
@@ -110,6 +113,7 @@ __all__ = [
     "unlock",
     "check_lock_key",
     "check_shuffle_pass",
+    "check_shuffle_lock_pass",
     "check_reshuffle_pass",
     "check_lock_pass",
     # sealed messages

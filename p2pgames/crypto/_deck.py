@@ -57,11 +57,13 @@ __all__ = [
     "shuffle_pass",
     "reshuffle_pass",
     "lock_pass",
+    "shuffle_lock_pass",
     "unlock",
     "check_lock_key",
     "check_shuffle_pass",
     "check_reshuffle_pass",
     "check_lock_pass",
+    "check_shuffle_lock_pass",
 ]
 
 #: n, the order of the P-256 group: scalars live in [1, n−1].
@@ -387,6 +389,21 @@ def lock_pass(
     return transform(values, lock_scalars(shuffle_key, lock_keys)), lock_verifiers(lock_keys)
 
 
+def shuffle_lock_pass(
+    values: Sequence[bytes], strip_key: int, permutation: Sequence[int], lock_keys: Sequence[int]
+) -> tuple[list[bytes], list[bytes]]:
+    """The last holder's pass, which shuffles and locks at once (protocol/SPEC.md §B6.1):
+    ``locked[j] = encrypt(values[permutation[j]], lock_keys[j] · strip_key⁻¹)`` and
+    ``verifiers[j] = encrypt(VERIFIER_BASE, lock_keys[j])``. Nothing permutes after it, so its
+    locks can go on in the same pass; ``strip_key`` is its re-key key in a re-shuffle, else 1 (it
+    uses no shuffle key). Raises like :func:`shuffle_pass` and :func:`lock_pass`.
+    """
+    _check_permutation(permutation, len(values))
+    if len(lock_keys) != len(values):
+        raise ValueError(f"{len(values)} values but {len(lock_keys)} lock keys")
+    return lock_pass([values[source] for source in permutation], strip_key, lock_keys)
+
+
 def unlock(value: bytes, keys: Sequence[int]) -> bytes:
     """Remove the locks ``keys`` from ``value``: encrypt with the product of their inverses.
 
@@ -497,6 +514,42 @@ def check_lock_pass(
         expected = _key(lock * strip % CURVE_ORDER).exchange(_ECDH, point)
         if expected != out:
             return i
+    return None
+
+
+def check_shuffle_lock_pass(
+    inputs: Sequence[bytes],
+    outputs: Sequence[bytes],
+    verifiers: Sequence[bytes],
+    strip_key: int,
+    lock_keys: Sequence[int],
+) -> int | None:
+    """Audit a :func:`shuffle_lock_pass` given its author's published lock keys (and re-key key,
+    ``strip_key``; 1 in a fresh deal).
+
+    Returns ``None`` if every verifier matches its lock key and the outputs with their locks
+    taken off, ``encrypt(outputs[j], strip_key · lock_keys[j]⁻¹)``, are the inputs in some order;
+    else the first bad ``j`` (a wrong verifier, an output that is no card value, or one not
+    accounted for by the inputs left). Raises :class:`CryptoError` for a strip key outside
+    [1, n−1] and :class:`ValueError` if the lists differ in length.
+    """
+    _check_lengths(inputs, outputs)
+    if not len(verifiers) == len(lock_keys) == len(inputs):
+        raise ValueError(
+            f"{len(inputs)} inputs, {len(verifiers)} verifiers and {len(lock_keys)} lock keys"
+        )
+    _check_scalar(strip_key, "strip key")
+    remaining = Counter(inputs)
+    for j, (out, verifier, lock) in enumerate(zip(outputs, verifiers, lock_keys)):
+        if not check_lock_key(lock, verifier):
+            return j
+        try:
+            unlocked = _key(strip_key * _inverse(lock) % CURVE_ORDER).exchange(_ECDH, _lift(out, j))
+        except BadCardValue:
+            return j
+        if remaining[unlocked] <= 0:
+            return j
+        remaining[unlocked] -= 1
     return None
 
 

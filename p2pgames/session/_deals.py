@@ -5,16 +5,19 @@ stage, in seat order:
 
 * ``rekey`` (re-shuffles only): seat *j* replaces its old lock on each source slot by one new
   key ``a_j``: ``out[i] = E(in[i], a_j · old_j[i]⁻¹)``, order unchanged;
-* ``shuffle``: ``out = permute(E(in[i], r_j))``;
-* ``lock``: ``out[i] = E(in[i], k_j[i] · (r_j · a_j)⁻¹)`` and ``verifier[i] = E(G0, k_j[i])``
-  (``a_j = 1`` for fresh deals).
+* ``shuffle`` (every holder but the last): ``out = permute(E(in[i], r_j))``;
+* ``shuffle-lock`` (the last holder): ``out[t] = E(in[π_j(t)], k_j[t] · a_j⁻¹)`` and
+  ``verifier[t] = E(G0, k_j[t])`` — it permutes and locks in one pass, with no shuffle key
+  (nobody permutes after it);
+* ``lock`` (every holder but the last): ``out[i] = E(in[i], k_j[i] · (r_j · a_j)⁻¹)`` and
+  ``verifier[i] = E(G0, k_j[i])`` (``a_j = 1`` for fresh deals).
 
 Only the deal's *holders* make passes (every seat, unless the deal names some). After the last
 lock pass, slot *i* is locked by every holder's key *i* and nobody knows its card. Keys are then
 published, or sealed to each seat that must see the card (protocol/SPEC.md §B6.2). A published key
 is checked against its verifier when the slot fails to decrypt (the check is public, so the
 culprit is proved then); a sealed key by its recipient at once.
-At the audit every holder publishes its ``a_j``, ``r_j`` and ``k_j[·]``; every pass is re-checked
+At the audit every holder publishes its ``a_j``, ``r_j`` (none from the last) and ``k_j[·]``; every pass is re-checked
 with them in log order (the first inconsistent pass names its author), then every sealed key
 against its commitment (one that wasn't the real key names its sender).
 """
@@ -31,6 +34,7 @@ from p2pgames.crypto import (
     CryptoError,
     check_lock_key,
     check_lock_pass,
+    check_shuffle_lock_pass,
     check_shuffle_pass,
     combine_keys,
     lock_scalars,
@@ -41,10 +45,13 @@ from p2pgames.crypto import (
     unlock,
 )
 
-__all__ = ["DealCrypto", "SeatAuditKeys", "PassProblem", "bad_point"]
+__all__ = ["DealCrypto", "SeatAuditKeys", "PassProblem", "bad_point", "LOCKING_STAGES"]
 
-STAGES_FRESH = ("shuffle", "lock")
-STAGES_RESHUFFLE = ("rekey", "shuffle", "lock")
+STAGES_FRESH = ("shuffle", "shuffle-lock", "lock")
+STAGES_RESHUFFLE = ("rekey", "shuffle", "shuffle-lock", "lock")
+#: The stages whose pass puts a seat's lock keys on the cards: they carry verifiers, wait for the
+#: seat's lock escrow (§B16) and may carry the keys that ride with them (§B6.1).
+LOCKING_STAGES = ("shuffle-lock", "lock")
 
 
 class PassProblem(Exception):
@@ -56,7 +63,7 @@ class SeatAuditKeys:
     """What one seat publishes at the audit for one deal."""
 
     rekey: int | None
-    shuffle: int
+    shuffle: int | None  # None from the last holder: its shuffle-lock pass uses no shuffle key
     locks: tuple[int, ...]
 
 
@@ -111,28 +118,51 @@ class DealCrypto:
     def stages(self) -> tuple[str, ...]:
         return STAGES_RESHUFFLE if self.source_slots is not None else STAGES_FRESH
 
+    @property
+    def last_locks_apart(self) -> bool:
+        """Whether the deal takes the form of version 9 and earlier, which every peer still
+        accepts (§B6.1): its last holder made a plain shuffle pass, so it locks after the others
+        rather than in a shuffle-lock pass."""
+        return ("shuffle", self.holders[-1]) in self.passes
+
+    def stage_holders(self, stage: str) -> tuple[int, ...]:
+        """The seats that make a pass of ``stage``, in order: every holder re-keys; the last
+        holder shuffles and locks in one pass, the others shuffle, then lock (§B6.1) — or, in
+        the older form, every holder shuffles, then every holder locks."""
+        if stage == "rekey" or (self.last_locks_apart and stage != "shuffle-lock"):
+            return self.holders
+        if stage == "shuffle-lock":
+            return () if self.last_locks_apart else self.holders[-1:]
+        return self.holders[:-1]
+
+    def locking_pass(self, seat: int) -> tuple[str, int]:
+        """The pass with which holder ``seat`` puts its lock keys on the cards."""
+        return ("shuffle-lock" if seat == self.holders[-1] and not self.last_locks_apart else "lock"), seat
+
     def next_pass(self) -> tuple[str, int] | None:
-        """The ``(stage, seat)`` whose pass is due, or ``None`` once the deal is locked."""
-        for stage in self.stages:
-            for seat in self.holders:
-                if (stage, seat) not in self.passes:
-                    return stage, seat
-        return None
+        """The ``(stage, seat)`` whose pass is due, or ``None`` once the deal is locked. (Where
+        the last holder's shuffle-lock pass is due, its plain shuffle pass of the older form is
+        too: :meth:`is_due`.)"""
+        return next((due for due in self.pass_order() if due not in self.passes), None)
+
+    def is_due(self, stage: str, seat: int) -> bool:
+        """Whether pass ``(stage, seat)`` may come next."""
+        due = self.next_pass()
+        return (stage, seat) == due or (due == ("shuffle-lock", seat) and stage == "shuffle")
 
     def input_of(self, stage: str, seat: int) -> list[bytes]:
         """The values pass ``(stage, seat)`` starts from: the previous pass's output."""
-        order = self.pass_order()
-        position = order.index((stage, seat))
-        return self.inputs if position == 0 else self.passes[order[position - 1]]
+        previous = self.previous_pass(stage, seat)
+        return self.inputs if previous is None else self.passes[previous]
 
     def pass_order(self) -> list[tuple[str, int]]:
         """Every pass of the deal, as ``(stage, seat)``, in the order they are made."""
-        return [(stage, seat) for stage in self.stages for seat in self.holders]
+        return [(stage, seat) for stage in self.stages for seat in self.stage_holders(stage)]
 
     @property
     def locked(self) -> list[bytes]:
         """The final value of every slot (after the last lock pass)."""
-        return self.passes[("lock", self.holders[-1])]
+        return self.passes[self.pass_order()[-1]]
 
     def check_pass(self, stage: str, seat: int, values: Sequence[bytes], verifiers: Sequence[bytes]) -> None:
         """Check a pass's shape; raises :class:`PassProblem`.
@@ -140,13 +170,13 @@ class DealCrypto:
         Whether each value is a curve point is not checked here: whoever uses the values next
         (the next pass, a decryption, the audit) finds out, and :func:`bad_point` proves it.
         """
-        if (stage, seat) != self.next_pass():
+        if not self.is_due(stage, seat):
             raise PassProblem(f"a {stage} pass from seat {seat} is not due (next: {self.next_pass()})")
         if len(values) != self.size:
             raise PassProblem(f"{stage} pass has {len(values)} values for {self.size} slots")
-        if stage == "lock":
+        if stage in LOCKING_STAGES:
             if len(verifiers) != self.size:
-                raise PassProblem(f"lock pass has {len(verifiers)} verifiers for {self.size} slots")
+                raise PassProblem(f"{stage} pass has {len(verifiers)} verifiers for {self.size} slots")
         elif verifiers:
             raise PassProblem(f"a {stage} pass carries no verifiers")
         if len(set(values)) != len(values):
@@ -157,12 +187,14 @@ class DealCrypto:
     ) -> None:
         self.passes[(stage, seat)] = list(values)
         self.pass_messages[(stage, seat)] = message
-        if stage == "lock":
+        if stage in LOCKING_STAGES:
             self.verifiers[seat] = list(verifiers)
 
     def previous_pass(self, stage: str, seat: int) -> tuple[str, int] | None:
         """The pass whose output pass ``(stage, seat)`` takes as input (``None`` for the first)."""
         order = self.pass_order()
+        if (stage, seat) not in order and self.is_due(stage, seat):
+            stage = "shuffle-lock"  # the older form's shuffle pass, not made yet: where this one is due
         position = order.index((stage, seat))
         return None if position == 0 else order[position - 1]
 
@@ -204,6 +236,9 @@ class DealCrypto:
         """Check a seat's audit publication against its verifiers and earlier publications."""
         if (keys.rekey is None) != (self.source_slots is None):
             raise PassProblem("re-key key present for a fresh deal or missing for a re-shuffle")
+        if (keys.shuffle is None) != (self.locking_pass(seat)[0] == "shuffle-lock"):
+            raise PassProblem("shuffle key present from the last holder (it shuffles and locks in one pass, with "
+                              "none) or missing from another")
         if len(keys.locks) != self.size:
             raise PassProblem(f"{len(keys.locks)} lock keys for {self.size} slots")
         for index, key in enumerate(keys.locks):
@@ -227,7 +262,7 @@ class DealCrypto:
         sealed one with its commitment, which is what the verifiers are for.
         """
         for stage in self.stages:
-            if self._stage_holds(stage, old_lock_keys):
+            if not self.stage_holders(stage) or self._stage_holds(stage, old_lock_keys):
                 continue
             culprit = self._first_wrong_pass(stage, old_lock_keys)
             if culprit is not None:
@@ -244,20 +279,23 @@ class DealCrypto:
 
     def _stage_holds(self, stage: str, old_lock_keys: dict[int, list[int]] | None) -> bool:
         """Whether the stage as a whole turned its input into its output under the audit keys."""
-        inputs = self.input_of(stage, self.holders[0])
-        outputs = self.passes[(stage, self.holders[-1])]
-        keys = [self.audit_keys[seat] for seat in self.holders]
+        holders = self.stage_holders(stage)
+        if stage == "shuffle-lock":  # one pass: its own check
+            return self._first_wrong_pass(stage, old_lock_keys) is None
+        inputs = self.input_of(stage, holders[0])
+        outputs = self.passes[(stage, holders[-1])]
+        keys = [self.audit_keys[seat] for seat in holders]
         try:
             if stage == "shuffle":
-                total = combine_keys(*(key.shuffle for key in keys))
+                total = combine_keys(*(key.shuffle for key in keys))  # type: ignore[misc]
                 return Counter(transform(inputs, total)) == Counter(outputs)
             scalars = [1] * len(inputs)
-            for seat, key in zip(self.holders, keys):
+            for seat, key in zip(holders, keys):
                 if stage == "rekey":
                     assert key.rekey is not None and old_lock_keys is not None
                     factors = rekey_scalars(old_lock_keys[seat], key.rekey)
                 else:
-                    factors = lock_scalars(combine_keys(key.shuffle, key.rekey or 1), key.locks)
+                    factors = lock_scalars(combine_keys(key.shuffle, key.rekey or 1), key.locks)  # type: ignore[arg-type]
                 scalars = [combine_keys(a, b) for a, b in zip(scalars, factors)]
             return transform(inputs, scalars) == outputs
         except (CryptoError, ValueError, AssertionError):
@@ -265,7 +303,7 @@ class DealCrypto:
 
     def _first_wrong_pass(self, stage: str, old_lock_keys: dict[int, list[int]] | None) -> tuple[int, str] | None:
         """Check the stage's passes one by one: ``(seat, what was wrong)`` for the first bad one."""
-        for seat in self.holders:
+        for seat in self.stage_holders(stage):
             keys = self.audit_keys[seat]
             inputs = self.input_of(stage, seat)
             outputs = self.passes[(stage, seat)]
@@ -275,9 +313,11 @@ class DealCrypto:
                     expected = rekey_pass(inputs, old_lock_keys[seat], keys.rekey)
                     bad = next((i for i, (a, b) in enumerate(zip(expected, outputs)) if a != b), None)
                 elif stage == "shuffle":
-                    bad = check_shuffle_pass(inputs, outputs, keys.shuffle)
+                    bad = check_shuffle_pass(inputs, outputs, keys.shuffle)  # type: ignore[arg-type]
+                elif stage == "shuffle-lock":
+                    bad = check_shuffle_lock_pass(inputs, outputs, self.verifiers[seat], keys.rekey or 1, list(keys.locks))
                 else:
-                    strip = combine_keys(keys.shuffle, keys.rekey or 1)
+                    strip = combine_keys(keys.shuffle, keys.rekey or 1)  # type: ignore[arg-type]
                     bad = check_lock_pass(inputs, outputs, self.verifiers[seat], strip, list(keys.locks))
             except (CryptoError, ValueError) as error:
                 return seat, f"its {stage} pass can't be checked with the keys it published ({error})"

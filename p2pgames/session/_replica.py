@@ -60,6 +60,7 @@ from p2pgames.crypto import (
     lock_pass,
     rekey_pass,
     scalar_from_bytes,
+    shuffle_lock_pass,
     shuffle_pass,
     sealed_commitment,
     unlock,
@@ -94,6 +95,7 @@ from p2pgames.engine import (
     Unseal,
 )
 from p2pgames.session._deals import (
+    LOCKING_STAGES,
     DealCrypto,
     PassProblem,
     SealedKey,
@@ -710,7 +712,7 @@ class Replica:
             return self.handed_over[seat][crypto.deal]
         if seat in self.rebuilt:
             derived = deal_keys(self.rebuilt[seat], crypto.deal, crypto.size, crypto.source_slots is not None, locks=False)
-            return SeatAuditKeys(derived.rekey, derived.shuffle,
+            return SeatAuditKeys(derived.rekey, None if crypto.locking_pass(seat)[0] == "shuffle-lock" else derived.shuffle,
                                  tuple(crypto.published[index][seat] for index in range(crypto.size)))
         return None
 
@@ -1157,7 +1159,7 @@ class Replica:
             # (One of the sub-step's that waits for a rebuild is not being dealt yet either.)
             raise self._illegal(submission, FaultCode.ILLEGAL, f"sent a pass for deal {body['deal']}, which is not being dealt")
         crypto = self.deals[body["deal"]]
-        if (body["stage"], submission.seat) != crypto.next_pass():
+        if not crypto.is_due(body["stage"], submission.seat):
             raise self._illegal(submission, FaultCode.ILLEGAL, f"sent a {body['stage']!r} pass that is not due")
         try:
             if not all(isinstance(v, bytes) and len(v) == 32 for v in (*body["values"], *body["verifiers"])):
@@ -1165,7 +1167,7 @@ class Replica:
             crypto.check_pass(body["stage"], submission.seat, body["values"], body["verifiers"])
         except PassProblem as error:
             raise self._illegal(submission, FaultCode.BAD_PASS, f"sent a bad pass: {error}")
-        if body["stage"] == "lock" and body["deal"] in dict(self.lock_escrows_due(submission.seat)):
+        if body["stage"] in LOCKING_STAGES and body["deal"] in dict(self.lock_escrows_due(submission.seat)):
             raise self._illegal(submission, FaultCode.ILLEGAL, f"locked deal {body['deal']} before escrowing its lock keys")
         if submission.seat in self.rebuilt:
             # A rebuilt seat's keys are everyone's: its caretaker's pass is checked whole, now.
@@ -1195,7 +1197,7 @@ class Replica:
         deal in the keys sub-step that follows, none of them twice — or the pass carries none."""
         body = submission.body
         public = self._published_keys(submission)
-        due = self.keys_riding_with_lock(submission.seat, crypto.deal) if body["stage"] == "lock" else []
+        due = self.keys_riding_with_lock(submission.seat, crypto.deal) if body["stage"] in LOCKING_STAGES else []
         if not due or sorted(public) != due or len(public) != len(body["public"]):
             raise self._illegal(
                 submission, FaultCode.ILLEGAL,
@@ -1276,7 +1278,7 @@ class Replica:
                     raise TypeError(f"deal {deal!r} is not a number")
                 parsed[deal] = SeatAuditKeys(
                     None if rekey is None else scalar_from_bytes(rekey),
-                    scalar_from_bytes(shuffle),
+                    None if shuffle is None else scalar_from_bytes(shuffle),
                     tuple(scalar_from_bytes(lock) for lock in locks),
                 )
         except (CryptoError, TypeError, ValueError):
@@ -1936,6 +1938,8 @@ class Replica:
             return rekey_pass(inputs, olds, derived.rekey), []
         if stage == "shuffle":
             return shuffle_pass(inputs, derived.shuffle, derived.permutation), []
+        if stage == "shuffle-lock":
+            return shuffle_lock_pass(inputs, derived.rekey or 1, derived.permutation, derived.locks)
         return lock_pass(inputs, combine_keys(derived.shuffle, derived.rekey or 1), derived.locks)
 
     def _open(self, applied: Applied, seat: int) -> None:
@@ -1963,7 +1967,7 @@ class Replica:
             # Published now rather than in the keys sub-step after the deal (§B6.1); read when that
             # sub-step is done, as every slot it shows.
             crypto.publish(slot - crypto.first_slot, submission.seat, scalar_from_bytes(key), submission.envelope.raw)
-        if body["stage"] == "lock" and submission.seat in self.rebuilt:
+        if body["stage"] in LOCKING_STAGES and submission.seat in self.rebuilt:
             # A rebuilt seat's lock keys are public the moment they lock (§B16 step 4).
             keys = self._derived_keys(self.rebuilt[submission.seat], crypto)
             self._publish_all(applied, crypto, submission.seat, keys, submission.envelope.raw)

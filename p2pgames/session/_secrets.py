@@ -38,6 +38,7 @@ from p2pgames.crypto import (
     transform,
     unlock,
 )
+from p2pgames.session._deals import LOCKING_STAGES
 from p2pgames.session._escrows import (
     commitment_salt,
     deal_keys,
@@ -244,7 +245,7 @@ class SeatSecrets:
                     due = crypto.next_pass()
                     if due is not None and due[1] == self.seat:
                         escrows = dict(replica.lock_escrows_due(self.seat))
-                        if due[0] == "lock" and crypto.deal in escrows:
+                        if due[0] in LOCKING_STAGES and crypto.deal in escrows:
                             return self.lock_escrow_body(replica, crypto.deal, escrows[crypto.deal])  # first (§B16)
                         return self._pass(replica, crypto.deal)
                 return None
@@ -280,9 +281,10 @@ class SeatSecrets:
         elif stage == "shuffle":
             values = shuffle_pass(inputs, secret.shuffle, secret.permutation)
         else:
+            if stage == "shuffle-lock":  # (the last holder: it permutes as it locks, §B6.1)
+                inputs = [inputs[source] for source in secret.permutation]
             if secret.verifiers is None or secret.lock_scalars is None:
-                strip = combine_keys(secret.shuffle, secret.rekey or 1)
-                values, verifiers = lock_pass(inputs, strip, secret.locks)
+                values, verifiers = lock_pass(inputs, self._lock_strip(crypto, secret), secret.locks)
             else:
                 # What lock_pass computes, with what we made ahead (see prepare).
                 values = transform(inputs, secret.lock_scalars)
@@ -304,7 +306,7 @@ class SeatSecrets:
         between messages sequences the next one without delay.
         """
         for deal, crypto in replica.deals.items():
-            if self.seat not in crypto.holders or ("lock", self.seat) in crypto.passes:
+            if self.seat not in crypto.holders or crypto.locking_pass(self.seat) in crypto.passes:
                 continue
             due = crypto.next_pass()
             order = crypto.pass_order()
@@ -316,13 +318,20 @@ class SeatSecrets:
                 continue
             done = len(secret.ready_verifiers)
             locks = secret.locks[done : done + PREPARE_SLOTS]
-            strip = combine_keys(secret.shuffle, secret.rekey or 1)
             secret.ready_verifiers += lock_verifiers(locks)
-            secret.ready_scalars += prepare_scalars(lock_scalars(strip, locks))
+            secret.ready_scalars += prepare_scalars(lock_scalars(self._lock_strip(crypto, secret), locks))
             if len(secret.ready_verifiers) == len(secret.locks):
                 secret.verifiers, secret.lock_scalars = secret.ready_verifiers, secret.ready_scalars
             return True
         return False
+
+    def _lock_strip(self, crypto: Any, secret: DealSecret) -> int:
+        """What our locking pass of ``crypto`` takes off as it locks: our shuffle key times our
+        re-key key — only the re-key key (1 in a fresh deal) if we are its last holder, whose
+        shuffle-lock pass uses no shuffle key (§B6.1)."""
+        if crypto.locking_pass(self.seat)[0] == "shuffle-lock":
+            return secret.rekey or 1
+        return combine_keys(secret.shuffle, secret.rekey or 1)
 
     def _keys(self, replica: Replica) -> dict | None:
         requirement = replica.keys_requirement(self.seat)
@@ -402,7 +411,8 @@ class SeatSecrets:
             keys.append([
                 deal,
                 None if secret.rekey is None else scalar_to_bytes(secret.rekey),
-                scalar_to_bytes(secret.shuffle),
+                # (The last holder's shuffle-lock pass used no shuffle key: it shows none.)
+                None if replica.deals[deal].locking_pass(self.seat)[0] == "shuffle-lock" else scalar_to_bytes(secret.shuffle),
                 [scalar_to_bytes(lock) for lock in secret.locks],
             ])
         return {"t": "audit", "keys": keys}

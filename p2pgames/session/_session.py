@@ -59,6 +59,7 @@ from p2pgames.engine import (
 )
 from p2pgames.session._acks import ack_item
 from p2pgames.session._chat import ChatLimits, Offer, confirm_flood, line_size
+from p2pgames.session._deals import LOCKING_STAGES
 from p2pgames.session._events import (
     AgainAgreed,
     AgainAsked,
@@ -1073,7 +1074,12 @@ class Session:
             self._submit(secrets.escrow_body(replica, holders))
             return
         for deal, holders in replica.lock_escrows_due(self.seat):
-            # Our lock keys' escrow: as soon as the deal begins, ahead of our lock pass.
+            # Our lock keys' escrow: as soon as the deal begins, ahead of our locking pass — but
+            # not while our shuffle or re-key pass is next but for the host's own (sequenced at
+            # once): in flight, the escrow would hold that pass back a round trip (§B3: one
+            # submission at a time), and the table waits for it. It goes right after the pass.
+            if self._first_pass_imminent(deal):
+                continue
             self._submit(secrets.lock_escrow_body(replica, deal, holders))
             return
         if self._care_for_open_seats():
@@ -1168,6 +1174,21 @@ class Session:
                                   f"({error}); it plays the first allowed one instead"))
                 action = next(iter(game.legal_actions(replica.state, seat, knowledge)))
         return action
+
+    def _first_pass_imminent(self, deal: int) -> bool:
+        """Whether our next pass of ``deal`` is a shuffle or re-key pass that only the host's
+        passes precede (so it is due as soon as they are sequenced)."""
+        crypto = self.replica.deals.get(deal)  # type: ignore[union-attr]
+        if crypto is None:
+            return False
+        for stage, seat in crypto.pass_order():
+            if (stage, seat) in crypto.passes:
+                continue
+            if seat == self.seat:
+                return stage not in LOCKING_STAGES
+            if seat != self.host_seat:
+                return False
+        return False
 
     def _rebuilt_seat_duty(self, seat: int) -> dict | None:
         """What open seat ``seat``, if its keys were rebuilt (§B16), owes that only its rebuilt

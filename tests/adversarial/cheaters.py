@@ -12,9 +12,11 @@ from typing import Any, Callable
 
 from p2pgames import canonical
 from p2pgames.crypto import (
+    CURVE_ORDER,
     BadCardValue,
     Identity,
     card_point,
+    encrypt,
     random_scalar,
     reproducible_bytes,
     scalar_to_bytes,
@@ -250,6 +252,24 @@ class SwappedCard(Cheater):
         secret = self.secrets.deals[body["deal"]]
         # A foreign card, encrypted with our shuffle key so the pass looks well formed.
         values[0] = transform([card_point("p2pgames/elsewhere", "ace of spades")], secret.shuffle)[0]
+        changed = dict(body, values=values)
+        envelope = self.signed_submission(changed)
+        self.send_raw(envelope.raw)
+        self.mark_in_flight(envelope, changed, decision)
+
+
+class RepeatedCardUnderItsOwnKey(Cheater):
+    """As the deal's last holder, in its shuffle-lock pass (§B6.1), puts one card in twice — the
+    second under another slot's lock key, so no value repeats — and drops the one it displaced."""
+
+    trigger = staticmethod(lambda session, body: body["t"] == "pass" and body["stage"] == "shuffle-lock")
+
+    def cheat(self, body: dict, decision: bool) -> None:
+        crypto = self.replica.deals[body["deal"]]
+        secret = self.secrets.deals[body["deal"]]
+        inputs = crypto.input_of("shuffle-lock", self.seat)
+        values = list(body["values"])
+        values[1] = encrypt(inputs[secret.permutation[0]], secret.locks[1] * pow(secret.rekey or 1, -1, CURVE_ORDER) % CURVE_ORDER)
         changed = dict(body, values=values)
         envelope = self.signed_submission(changed)
         self.send_raw(envelope.raw)

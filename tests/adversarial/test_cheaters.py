@@ -124,6 +124,15 @@ async def test_shuffle_pass_that_swaps_a_card(tmp_path, autojump_clock):
     check_caught(table, sessions, FaultCode.BAD_PASS, provable=True)
 
 
+async def test_a_shuffle_lock_pass_that_puts_a_card_in_twice_is_named_by_the_audit(tmp_path, autojump_clock):
+    """The last holder's pass locks each slot with its own key as it shuffles (§B6.1), so a card put
+    in twice shows as no repeated value; the audit takes each lock off and finds it (§C5.5)."""
+    from cheaters import RepeatedCardUnderItsOwnKey
+
+    table, sessions = await play_with_cheater(tmp_path, RepeatedCardUnderItsOwnKey, players=2)
+    check_caught(table, sessions, FaultCode.BAD_PASS, provable=True)
+
+
 async def test_a_sealed_key_unlike_its_commitment_is_proved_by_the_receivers_sealing_key(tmp_path, autojump_clock):
     """The receiver alone can open the box; it shows its sealing key (only what was sealed to it in
     this game, which is over) and every peer opens the box and sees the wrong key. Shown the key

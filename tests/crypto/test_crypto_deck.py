@@ -293,3 +293,39 @@ def test_classic_sra_baseline_commutes() -> None:
     assert crypto.CLASSIC_SRA_PRIME.bit_length() == 2048
     injected = crypto.ClassicSRA.generate(bytes(255) + b"\x03")
     assert injected.e == 3 and injected.e * injected.d % (crypto.CLASSIC_SRA_PRIME - 1) == 1
+
+
+def test_the_last_holders_shuffle_lock_pass_gives_what_its_shuffle_then_its_lock_would() -> None:
+    """§B6.1, §C5.4: shuffling and locking in one pass leaves the same final values as a shuffle
+    pass and, after the others' lock passes, a lock pass (encryption commutes); the audit check
+    accepts it and names the first output a cheat changed."""
+    table = crypto.CardTable("test", [f"card-{i}" for i in range(6)])
+    first_shuffle, last_shuffle = crypto.random_scalar(stream("merge/first", 64)), crypto.random_scalar(stream("merge/last", 64))
+    first_locks = [crypto.random_scalar(stream(f"merge/first-lock/{i}", 64)) for i in range(6)]
+    last_locks = [crypto.random_scalar(stream(f"merge/last-lock/{i}", 64)) for i in range(6)]
+    permutation = crypto.random_permutation(6, b"\x07" * 64)
+    shuffled = crypto.shuffle_pass(list(table.points), first_shuffle, crypto.random_permutation(6, b"\x03" * 64))
+    # Apart: the last shuffles, the first locks, the last locks.
+    apart = crypto.shuffle_pass(shuffled, last_shuffle, permutation)
+    apart, _ = crypto.lock_pass(apart, first_shuffle, first_locks)
+    apart, _ = crypto.lock_pass(apart, last_shuffle, last_locks)
+    # Together: the last shuffles and locks, then the first locks.
+    merged, verifiers = crypto.shuffle_lock_pass(shuffled, 1, permutation, last_locks)
+    together, _ = crypto.lock_pass(merged, first_shuffle, first_locks)
+    assert together == apart
+    assert verifiers == crypto.lock_verifiers(last_locks)
+    assert crypto.check_shuffle_lock_pass(shuffled, merged, verifiers, 1, last_locks) is None
+    # A cheat: output 4 is output 1's card again, under slot 4's key; or a key it does not show.
+    cheat = list(merged)
+    cheat[4] = crypto.encrypt(shuffled[permutation[1]], last_locks[4])
+    assert len(set(cheat)) == len(cheat)  # (no repeated value gives it away)
+    assert crypto.check_shuffle_lock_pass(shuffled, cheat, verifiers, 1, last_locks) == 4
+    other = list(last_locks)
+    other[2] = crypto.random_scalar(stream("merge/other", 64))
+    assert crypto.check_shuffle_lock_pass(shuffled, merged, verifiers, 1, other) == 2
+    # In a re-shuffle it takes its re-key key off as it locks.
+    rekey = crypto.random_scalar(stream("merge/rekey", 64))
+    rekeyed = crypto.transform(shuffled, rekey)
+    again, again_verifiers = crypto.shuffle_lock_pass(rekeyed, rekey, permutation, last_locks)
+    assert again == merged and crypto.check_shuffle_lock_pass(rekeyed, again, again_verifiers, rekey, last_locks) is None
+    assert crypto.check_shuffle_lock_pass(rekeyed, again, again_verifiers, 1, last_locks) == 0

@@ -53,7 +53,7 @@ def test_every_case_kind_is_checked() -> None:
         "crypto-joint.json": {"combine", "reject"},
         "crypto-deck.json": {
             "constants", "card_point", "encrypt", "random_scalar", "random_permutation", "deal",
-            "bad_shuffle", "bad_reshuffle", "bad_lock", "wrong_lock_key", "bad_card_value",
+            "bad_shuffle", "bad_reshuffle", "bad_lock", "bad_shuffle_lock", "wrong_lock_key", "bad_card_value",
             "not_a_card",
         },
         "crypto-sealed.json": {"seal", "open_fails"},
@@ -287,6 +287,23 @@ def test_bad_lock_vectors() -> None:
             [k(x) for x in case["lock_keys"]],
         )
         assert found == case["first_bad"], case["why"]
+
+
+def test_bad_shuffle_lock_vectors() -> None:
+    for case in cases("crypto-deck.json", "bad_shuffle_lock"):
+        found = crypto.check_shuffle_lock_pass(
+            [h(x) for x in case["inputs"]],
+            [h(x) for x in case["outputs"]],
+            [h(x) for x in case["verifiers"]],
+            k(case["strip_key"]),
+            [k(x) for x in case["lock_keys"]],
+        )
+        assert found == case["first_bad"], case["why"]
+        if case["first_bad"] is None:  # the pass itself, from its permutation
+            outputs, verifiers = crypto.shuffle_lock_pass(
+                [h(x) for x in case["inputs"]], k(case["strip_key"]), case["permutation"], [k(x) for x in case["lock_keys"]]
+            )
+            assert ([x.hex() for x in outputs], [v.hex() for v in verifiers]) == (case["outputs"], case["verifiers"])
 
 
 def test_wrong_lock_key_vectors() -> None:

@@ -283,6 +283,22 @@ def first_bad_lock(inputs, outputs, verifiers, shuffle_key: int, lock_keys: list
     return None
 
 
+def first_bad_shuffle_lock(inputs, outputs, verifiers, strip_key: int, lock_keys: list[int]) -> int | None:
+    """§C5.5: the first output of a shuffle-lock pass whose verifier is wrong, that is no card value,
+    or that, unlocked, is none of the inputs left; None if the pass is right."""
+    remaining = {}
+    for value in inputs:
+        remaining[value] = remaining.get(value, 0) + 1
+    for t, (out, ver, k) in enumerate(zip(outputs, verifiers, lock_keys)):
+        if encrypt(VERIFIER_BASE, k) != ver or not is_card_value(out):
+            return t
+        unlocked = encrypt(out, strip_key * inverse(k) % N)
+        if remaining.get(unlocked, 0) == 0:
+            return t
+        remaining[unlocked] -= 1
+    return None
+
+
 def values_from_stream(rng: bytes):
     """The reference's informative draws (§C5.7) from a given byte string: (draw_4, draw_32, used)."""
     pos = 0

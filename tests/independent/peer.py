@@ -535,6 +535,10 @@ class Peer:
                           for v, src in zip(inputs, deal.sources)]
             elif stage == "shuffle":
                 values = [deck.encrypt(inputs[sec["perm"][t]], sec["r"]) for t in range(deal.size)]
+            elif stage == "shuffle-lock":  # the last holder: it permutes as it locks (§B6.1)
+                values = [deck.encrypt(inputs[sec["perm"][t]], k * deck.inverse(a) % deck.N)
+                          for t, k in enumerate(sec["locks"])]
+                verifiers = [deck.encrypt(deck.VERIFIER_BASE, k) for k in sec["locks"]]
             else:
                 strip = deck.inverse(sec["r"] * a % deck.N)
                 values = [deck.encrypt(v, k * strip % deck.N) for v, k in zip(inputs, sec["locks"])]
@@ -562,7 +566,8 @@ class Peer:
             if self.seat in deal.holders:
                 sec = self.secrets[number]
                 keys.append([number, None if sec["a"] is None else deck.scalar_bytes(sec["a"]),
-                             deck.scalar_bytes(sec["r"]), [deck.scalar_bytes(k) for k in sec["locks"]]])
+                             None if deal.shuffle_locked_by(self.seat) else deck.scalar_bytes(sec["r"]),
+                             [deck.scalar_bytes(k) for k in sec["locks"]]])
         return {"t": "audit", "keys": keys}
 
     def card_of(self, slot) -> str:

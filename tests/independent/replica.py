@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from . import canon, deck, wire
 from .probe import RuleError
 
+# The passes that put a holder's lock keys on the cards (§B6.1).
+LOCKING = ("shuffle-lock", "lock")
+
 
 class Fault(Exception):
     def __init__(self, code, message, culprit=None):
@@ -74,6 +77,11 @@ class Deal:
     verifiers: dict = field(default_factory=dict)  # seat -> [verifier per slot]
     kept_locks: dict = field(default_factory=dict)  # position -> (rebuilt seat whose escrowed lock its input
                                                     # keeps, the holder whose re-key takes it off) (§B16)
+
+    def shuffle_locked_by(self, seat) -> bool:
+        """Whether `seat` shuffles and locks this deal in one pass, with no shuffle key (§B6.1):
+        its last holder, unless it made a plain shuffle pass (the form of version 9 and earlier)."""
+        return seat == self.holders[-1] and not any(p[:2] == ("shuffle", seat) for p in self.done)
 
 
 class Replica:
@@ -193,7 +201,10 @@ class Replica:
                 phase["ops"] = ops
                 phase["submitted"], phase["release_due"], phase["released"] = {}, {}, {}
                 phase["required"] = self._key_requirements(ops)
-                if phase["required"] or phase["release_due"] or not self._finish_keys():
+                if phase["required"] or phase["release_due"]:
+                    return
+                self._settle_knowledge()
+                if not self._finish_keys():
                     return
             else:
                 deals = set(ops[0][1])
@@ -436,7 +447,7 @@ class Replica:
             raise Fault("illegal", f"seat {seat}: handed over an opening it has no use for", seat)
         entries = body["keys"]
         try:
-            parsed = {number: (None if a is None else deck.scalar_from(a), deck.scalar_from(r),
+            parsed = {number: (None if a is None else deck.scalar_from(a), None if r is None else deck.scalar_from(r),
                                [deck.scalar_from(k) for k in ks]) for number, a, r, ks in entries}
         except (deck.DeckError, TypeError, ValueError) as e:
             raise Fault("malformed", f"seat {seat}: handed over malformed keys ({e})", seat) from e
@@ -444,7 +455,7 @@ class Replica:
             raise Fault("bad-key", f"seat {seat}: handed over keys of deals {sorted(parsed)}, not {unaudited}", seat)
         for number, (a, r, ks) in parsed.items():
             deal = self.deals[number]
-            if len(ks) != deal.size or (a is None) != (deal.sources is None):
+            if len(ks) != deal.size or (a is None) != (deal.sources is None) or (r is None) != deal.shuffle_locked_by(seat):
                 raise Fault("bad-key", f"seat {seat}: handed over keys of deal {number} of the wrong form", seat)
             for i, k in enumerate(ks):
                 if deck.encrypt(deck.VERIFIER_BASE, k) != deal.verifiers[seat][i]:
@@ -825,6 +836,7 @@ class Replica:
                     raise Fault("bad-escrow", f"seat {gone}: its escrowed key of slot {slot} is not the one it "
                                               f"locked with", gone)
                 self.published[(slot, gone)] = key
+                self.unpublished[slot].discard(gone)
         if self._round_done():
             self._keys_done()
 
@@ -846,7 +858,7 @@ class Replica:
         if missing:
             raise Fault("illegal", f"seat {seat}'s keys of slots {missing} are not published for the audit of deal "
                                    f"{number} (the SPEC inserts a keys round only before an Audit operation)")
-        return rekey, shuffle, [self.published[(deal.first + i, seat)] for i in range(deal.size)]
+        return rekey, None if deal.shuffle_locked_by(seat) else shuffle, [self.published[(deal.first + i, seat)] for i in range(deal.size)]
 
     def _rebuilt_pass(self, seat, deal, stage, inputs):
         """The pass a rebuilt seat's caretaker must make: everyone computes it from the seat's
@@ -860,6 +872,9 @@ class Replica:
                     for v, source in zip(inputs, deal.sources)], []
         if stage == "shuffle":
             return [deck.encrypt(inputs[permutation[t]], shuffle) for t in range(deal.size)], []
+        if stage == "shuffle-lock":
+            return ([deck.encrypt(inputs[permutation[t]], locks[t] * deck.inverse(a) % deck.N) for t in range(deal.size)],
+                    [deck.encrypt(deck.VERIFIER_BASE, k) for k in locks])
         strip = deck.inverse(shuffle * a % deck.N)
         return ([deck.encrypt(v, k * strip % deck.N) for v, k in zip(inputs, locks)],
                 [deck.encrypt(deck.VERIFIER_BASE, k) for k in locks])
@@ -899,7 +914,6 @@ class Replica:
             cards = {deck.card_point(self.deck_domain, n)[0]: n for n in names}
             start = list(cards)
             sources = None
-            stages = ["shuffle", "lock"]
         else:
             sources = op[2]
             names = set()
@@ -926,9 +940,12 @@ class Replica:
                     kept_locks[i] = (h, knowing[0])
                 start.append(value)
             cards = {deck.card_point(self.deck_domain, n)[0]: n for n in sorted(names)}
-            stages = ["rekey", "shuffle", "lock"]
-        deal = Deal(number, first, len(start), holders, sources, cards,
-                    [(stage, h) for stage in stages for h in holders], start=start)
+        # §B6.1: (re-key by each holder,) shuffle by each but the last, which shuffles and locks in
+        # one pass, then lock by each but the last.
+        order = [("rekey", h) for h in holders] if sources is not None else []
+        order += [("shuffle", h) for h in holders[:-1]] + [("shuffle-lock", holders[-1])]
+        order += [("lock", h) for h in holders[:-1]]
+        deal = Deal(number, first, len(start), holders, sources, cards, order, start=start)
         if sources is not None:
             deal.kept_locks = kept_locks
         self.deals[number] = deal
@@ -947,12 +964,16 @@ class Replica:
         if not (is_int(number) and isinstance(stage, str) and isinstance(values, list) and isinstance(verifiers, list)):
             raise Fault("malformed", f"seat {seat}: a pass with fields of the wrong type", seat)
         deal = self.deals.get(number)
+        if deal is not None and deal.passes and deal.passes[0] == ("shuffle-lock", seat) and stage == "shuffle":
+            # The form of version 9 and earlier, still valid (§B6.1): the last holder shuffles,
+            # then locks after the others.
+            deal.passes = [("shuffle", seat)] + deal.passes[1:] + [("lock", seat)]
         if deal is None or number not in self.phase["deals"] or not deal.passes or deal.passes[0] != (stage, seat):
             raise Fault("illegal", f"seat {seat}: a {stage} pass of deal {number} that is not due", seat)
-        if stage == "lock" and self.lock_escrow_due(seat, number):
+        if stage in LOCKING and self.lock_escrow_due(seat, number):
             raise Fault("illegal", f"seat {seat}: a lock pass of deal {number} before its lock keys are escrowed", seat)
         if not (len(values) == deal.size and all(isinstance(v, bytes) and len(v) == 32 for v in values)
-                and len(verifiers) == (deal.size if stage == "lock" else 0)
+                and len(verifiers) == (deal.size if stage in LOCKING else 0)
                 and all(isinstance(v, bytes) and len(v) == 32 for v in verifiers)):
             raise Fault("bad-pass", f"seat {seat}: a pass of the wrong shape", seat)
         if len(set(values)) != len(values):
@@ -973,7 +994,7 @@ class Replica:
         for slot, key in riding:  # published now, not in the keys round after the deals (§B6.1)
             self.published[(slot, seat)] = key
             self.unpublished[slot].discard(seat)
-        if stage == "lock":
+        if stage in LOCKING:
             deal.verifiers[seat] = list(verifiers)
             if seat in self.rebuilt:  # locked with the keys from its escrow secret: all published
                 locks = deck.seat_deal_keys(self.secrets[seat], number, deal.size, deal.sources is not None)[3]
@@ -991,7 +1012,7 @@ class Replica:
         keys = _scalars(seat, public)
         due = set()
         phase = self.phase
-        if stage == "lock" and seat not in self.rebuilt and phase["index"] + 1 < len(phase["groups"]) \
+        if stage in LOCKING and seat not in self.rebuilt and phase["index"] + 1 < len(phase["groups"]) \
                 and phase["groups"][phase["index"] + 1][0] == "keys":
             span = range(deal.first, deal.first + deal.size)
             ops = [(op[0], [slot for slot in op[1] if slot in span], *op[2:])
@@ -1008,8 +1029,13 @@ class Replica:
     # --- keys (§B6.2) -------------------------------------------------------------------------
 
     def _key_requirements(self, ops):
-        """{seat: {"public": set(slots), "sealed": set((slot, to))}}, updating U and who knows."""
-        required, reveal_slots = self._owed_keys(ops, self.unpublished, self.knows)
+        """{seat: {"public": set(slots), "sealed": set((slot, to))}}. Computed on copies of U and
+        of who knows (§B6.2): a seat leaves U only by publishing, and who knows what changes when
+        the round is done (`_settle_knowledge`)."""
+        slots = {slot for op in ops for slot in op[1]}
+        knows = {slot: set(self.knows[slot]) for slot in slots}
+        required, reveal_slots = self._owed_keys(ops, {slot: set(self.unpublished[slot]) for slot in slots}, knows)
+        self.phase["knows_after"] = knows
         for s in [s for s in required if s in self.rebuilt]:  # its escrow's holders owe shares (§B16)
             self._owe_shares(s, required.pop(s))
         self.phase["reveal"] = reveal_slots
@@ -1069,13 +1095,19 @@ class Replica:
             raise Fault("illegal", f"seat {seat}: keys for other slots than it owes", seat)
         for slot, key in keys:  # checked against the verifiers only when used (§B6.2)
             self.published[(slot, seat)] = key
+            self.unpublished[slot].discard(seat)
         for slot, to, box, commitment in sealed:
             self.sealed[(slot, seat, to)] = (box, commitment)
         self.phase["submitted"][seat] = body
         if self._round_done():
             self._keys_done()
 
+    def _settle_knowledge(self):
+        """The round is done: who knows each of its slots is as its operations left it (§B6.2)."""
+        self.knows.update(self.phase.pop("knows_after"))
+
     def _keys_done(self):
+        self._settle_knowledge()
         if not self._finish_keys():
             return  # an automatic dispute's audit comes first
         self._next_substep()
@@ -1164,8 +1196,8 @@ class Replica:
         parsed = []
         for number, rekey, shuffle, locks in entries:
             try:
-                parsed.append((number, None if rekey is None else deck.scalar_from(rekey), deck.scalar_from(shuffle),
-                               [deck.scalar_from(k) for k in locks]))
+                parsed.append((number, None if rekey is None else deck.scalar_from(rekey),
+                               None if shuffle is None else deck.scalar_from(shuffle), [deck.scalar_from(k) for k in locks]))
             except deck.DeckError as e:
                 raise Fault("malformed", f"seat {seat}: {e}", seat) from e
         if sorted(e[0] for e in entries) != listed:
@@ -1173,7 +1205,7 @@ class Replica:
         mine = {}
         for number, a, r, ks in parsed:
             deal = self.deals[number]
-            if len(ks) != deal.size or (a is None) != (deal.sources is None):
+            if len(ks) != deal.size or (a is None) != (deal.sources is None) or (r is None) != deal.shuffle_locked_by(seat):
                 raise Fault("bad-key", f"seat {seat}: audit keys of deal {number} of the wrong form", seat)
             for i, k in enumerate(ks):
                 published = self.published.get((deal.first + i, seat))
@@ -1209,12 +1241,16 @@ class Replica:
         for number in self.phase["audit_deals"]:
             deal = self.deals[number]
             keys = {h: submitted[h][number] for h in deal.holders}
-            factors = {}
-            for h, (a, r, ks) in keys.items():
-                factors[h] = [k * deck.inverse(r * (a or 1)) % deck.N for k in ks]
             by_stage = {}
             for stage, seat, inputs, values, verifiers in deal.done:
                 by_stage.setdefault(stage, []).append((seat, inputs, values, verifiers))
+            # Those that shuffle, then lock (the last holder shuffles and locks in one pass, but
+            # in the form of version 9 and earlier).
+            firsts = [seat for seat, *_ in by_stage["lock"]] if "lock" in by_stage else []
+            factors = {}
+            for h in firsts:
+                a, r, ks = keys[h]
+                factors[h] = [k * deck.inverse(r * (a or 1)) % deck.N for k in ks]
             if "rekey" in by_stage:
                 olds = {h: [self._lock_key_of(slot, h) for slot in deal.sources] for h in deal.holders}
                 for i, (gone, taker) in deal.kept_locks.items():  # it takes off the rebuilt seat's lock too
@@ -1224,14 +1260,17 @@ class Replica:
                 if [deck.encrypt(v, t) for v, t in zip(passes[0][1], total)] != passes[-1][2]:
                     raise Fault("bad-pass", f"deal {number}: the re-key passes do not add up",
                                 self._first_bad("rekey", passes, keys, olds))
-            passes = by_stage["shuffle"]
-            r_all = deck.product(*(keys[h][1] for h in deal.holders))
-            if deck.first_bad_multiset(passes[0][1], passes[-1][2], [r_all] * deal.size) is not None:
+            passes = by_stage.get("shuffle", [])
+            r_all = deck.product(*(keys[h][1] for h in firsts))
+            if passes and deck.first_bad_multiset(passes[0][1], passes[-1][2], [r_all] * deal.size) is not None:
                 raise Fault("bad-pass", f"deal {number}: the shuffle passes do not add up",
                             self._first_bad("shuffle", passes, keys))
-            passes = by_stage["lock"]
-            total = [deck.product(*(factors[h][i] for h in deal.holders)) for i in range(deal.size)]
-            if [deck.encrypt(v, t) for v, t in zip(passes[0][1], total)] != passes[-1][2]:
+            passes = by_stage.get("shuffle-lock", [])
+            if passes and self._first_bad("shuffle-lock", passes, keys) is not None:
+                raise Fault("bad-pass", f"deal {number}: the shuffle-lock pass does not match its keys", passes[0][0])
+            passes = by_stage.get("lock", [])
+            total = [deck.product(*(factors[h][i] for h in firsts)) for i in range(deal.size)]
+            if passes and [deck.encrypt(v, t) for v, t in zip(passes[0][1], total)] != passes[-1][2]:
                 raise Fault("bad-pass", f"deal {number}: the lock passes do not add up",
                             self._first_bad("lock", passes, keys))
             for (slot, sender, to), (_box, commitment) in self.sealed.items():
@@ -1266,6 +1305,8 @@ class Replica:
                 wrong = deck.first_bad_multiset(inputs, values, [r] * len(inputs)) is not None
             elif stage == "rekey":
                 wrong = [deck.encrypt(v, a * deck.inverse(o) % deck.N) for v, o in zip(inputs, olds[seat])] != values
+            elif stage == "shuffle-lock":  # its outputs, each unlocked, are its inputs in some order
+                wrong = deck.first_bad_shuffle_lock(inputs, values, verifiers, a or 1, ks) is not None
             else:
                 wrong = deck.first_bad_lock(inputs, values, verifiers, r * (a or 1) % deck.N, ks) is not None
             if wrong:

@@ -88,12 +88,14 @@ def test_a_whole_deal_pass_by_pass():
         assert card.hex() == slot["card_value"] and names[card.hex()] == slot["card"]
 
 
-@pytest.mark.parametrize("kind", ["bad_shuffle", "bad_lock", "bad_reshuffle"])
+@pytest.mark.parametrize("kind", ["bad_shuffle", "bad_lock", "bad_reshuffle", "bad_shuffle_lock"])
 def test_audit_of_single_passes(kind):
     for case in of_kind(kind):
         inputs, outputs = hexes(case["inputs"]), hexes(case["outputs"])
-        s = int(case["shuffle_key"], 16)
-        if kind == "bad_shuffle":
+        s = int(case["shuffle_key" if kind != "bad_shuffle_lock" else "strip_key"], 16)
+        if kind == "bad_shuffle_lock":
+            found = deck.first_bad_shuffle_lock(inputs, outputs, hexes(case["verifiers"]), s, keys(case["lock_keys"]))
+        elif kind == "bad_shuffle":
             found = deck.first_bad_multiset(inputs, outputs, [s] * len(inputs))
         elif kind == "bad_reshuffle":
             found = deck.first_bad_multiset(inputs, outputs, [s * deck.inverse(o) % deck.N for o in keys(case["old_lock_keys"])])

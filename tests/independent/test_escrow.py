@@ -193,6 +193,8 @@ class Table:
             values = [deck.encrypt(inputs[permutation[t]], r) for t in range(deal.size)]
         else:
             self.locks[(seat, deal.number)] = locks
+            if stage == "shuffle-lock":  # the last holder permutes as it locks, with no shuffle key
+                inputs, r = [inputs[permutation[t]] for t in range(deal.size)], 1
             strip = deck.inverse(r * a % deck.N)
             values = [deck.encrypt(v, k * strip % deck.N) for v, k in zip(inputs, locks)]
             verifiers = [deck.encrypt(deck.VERIFIER_BASE, k) for k in locks]
@@ -223,7 +225,8 @@ class Table:
         for number in self.rep.phase["audit_deals"]:
             if seat in self.rep.deals[number].holders:
                 a, r, _permutation, locks = self.keys(seat, number)
-                entries.append([number, None if a is None else deck.scalar_bytes(a), deck.scalar_bytes(r),
+                shown = None if self.rep.deals[number].shuffle_locked_by(seat) else deck.scalar_bytes(r)
+                entries.append([number, None if a is None else deck.scalar_bytes(a), shown,
                                 [deck.scalar_bytes(k) for k in locks]])
         return {"t": "audit", "keys": entries}
 
@@ -430,7 +433,7 @@ def test_a_seat_rebuilt_before_its_lock_pass_is_locked_by_its_caretaker_with_key
     # last consent opens it to be rebuilt (§B16), and the shares follow.
     table.play(until=lambda t: rep.phase["kind"] == "choice")
     table.submit(1, {"t": "open-seat", "seat": 2})
-    table.play(until=lambda t: rep.phase["kind"] == "cards" and rep.deals[0].passes[:1] == [("lock", 2)])
+    table.play(until=lambda t: rep.phase["kind"] == "cards" and rep.deals[0].passes[:1] == [("shuffle-lock", 2)])
     table.submit(0, {"t": "open-seat", "seat": 2})
     assert 2 in rep.open and rep.rebuilding == {2}
     table.submit(0, table.rebuild(0, 2))
@@ -471,7 +474,7 @@ def test_escrows_that_are_no_split_of_one_secret_or_of_other_lock_keys_are_bad_e
     # Lock keys escrowed that are not the ones it locked with: found by its verifiers (step 2).
     table = escrowed_table()
     table.late = {2}
-    table.play(until=lambda t: t.rep.phase["kind"] == "cards" and t.rep.deals[0].passes[:1] == [("lock", 2)])
+    table.play(until=lambda t: t.rep.phase["kind"] == "cards" and t.rep.deals[0].passes[:1] == [("shuffle-lock", 2)])
     table.submit(2, table.lock_escrow(2, 0, locks=[scalar(b"other lock %d" % i) for i in range(12)]))
     table.late = set()
     table.play(until=lambda t: t.rep.game.round == 1 and t.rep.phase["kind"] == "choice")
@@ -596,7 +599,7 @@ def test_a_reshuffle_waiting_for_a_rebuilt_seats_rekey_over_a_card_it_gave_start
     assert rep.rebuilt == {1: rep.seq - 1} and (gift, 1) not in rep.published
     new = rep.deals[deal.number]
     assert new is not deal and new.done == [] and new.holders == [0, 2] and rep.phase["deals"] == [deal.number]
-    assert new.passes == [(stage, h) for stage in ("rekey", "shuffle", "lock") for h in (0, 2)]
+    assert new.passes == [("rekey", 0), ("rekey", 2), ("shuffle", 0), ("shuffle-lock", 2), ("lock", 0)]
     assert (new.first, new.size, new.sources, new.cards) == (deal.first, deal.size, deal.sources, deal.cards)
     # The starting values: seat 1's published locks off; the card's still on, for seat 2.
     i = deal.sources.index(gift)

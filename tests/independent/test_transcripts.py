@@ -436,7 +436,8 @@ FORFEIT = (VECTORS / "session-beltpunk-2p-forfeit.p2pt").read_bytes()
 FORFEIT_META = json.loads((VECTORS / "session-beltpunk-2p-forfeit.json").read_text())
 FORFEIT_RECORDS = [(kind, value) for _index, kind, value in transcript.records(FORFEIT)]
 FORFEIT_ENTRIES = [i for i, (kind, _value) in enumerate(FORFEIT_RECORDS) if kind == "entry"]
-CLAIM = FORFEIT_ENTRIES[FORFEIT_META["forfeit"]["entry"]]  # seat 1's forfeit, the last entry (19)
+CLAIM = FORFEIT_ENTRIES[FORFEIT_META["forfeit"]["entry"]]  # seat 1's forfeit, the last entry
+AT = FORFEIT_META["forfeit"]["entry"]  # (its entry number: the entries after it are AT + 1 …)
 # The vector's players' keys, as its generator seeds them.
 FORFEIT_PRIVATE = [reproducible_bytes(b"vector-forfeit" + bytes([seat]))(32) for seat in range(2)]
 
@@ -477,9 +478,9 @@ def after_claim(seat, body, signer):
     """The vector with one more entry after the forfeit: `seat`'s submission `body`, the entry
     signed by `signer`'s key (the state the forfeit's)."""
     entry, sub = claim_entry()
-    fields = dict(sub.body, seat=seat, counter=counter_of(seat, CLAIM + 1), based_on=20, body=body)
+    fields = dict(sub.body, seat=seat, counter=counter_of(seat, CLAIM + 1), based_on=AT + 1, body=body)
     more = wire.make_envelope(FORFEIT_PRIVATE[signer], "entry", dict(
-        entry.body, seq=20, prev=opened(FORFEIT_RECORDS[CLAIM][1]).digest,
+        entry.body, seq=AT + 1, prev=opened(FORFEIT_RECORDS[CLAIM][1]).digest,
         submission=wire.make_envelope(FORFEIT_PRIVATE[seat], "submit", fields)))
     items = list(FORFEIT_RECORDS)
     items.insert(CLAIM + 1, ("entry", more))
@@ -518,7 +519,7 @@ def product_refuses(data) -> bool:
         return True
 
 
-def refused_claim(altered, code, culprit, where="entry 19:", follow=True):
+def refused_claim(altered, code, culprit, where=f"entry {AT}:", follow=True):
     report = transcript.verify(altered, follow_games=follow)
     assert not report.ok and (report.code, report.culprit) == (code, culprit), report.problem
     assert report.problem.startswith(where), report.problem
@@ -539,7 +540,7 @@ def test_the_forfeit_entry_is_signed_by_its_author_and_the_harness_signs_it_agai
 def test_the_forfeit_vector_verifies_game_followed_or_not(follow):
     report = transcript.verify(FORFEIT, follow_games=follow)
     assert report.ok and report.followed == follow, report.problem
-    assert report.forfeit == (1, 0, 19) and report.hosts == [[0, 0], [19, 1]]
+    assert report.forfeit == (1, 0, AT) and report.hosts == [[0, 0], [AT, 1]]
     assert report.result["winners"] == [1] and report.result["scores"] == []
 
 
@@ -557,21 +558,21 @@ def test_a_forfeit_altered_and_signed_again_is_its_authors_fault(what, made, cod
     report = refused_claim(altered, code, 1, follow=follow)
     # (A wrong signature stops before the entry counts; the others stop the replay at it.)
     assert report.forfeit is None and report.hosts == [[0, 0]], what
-    assert report.entries == (19 if code == "bad-signature" else 20), what
+    assert report.entries == (AT if code == "bad-signature" else AT + 1), what
     assert product_refuses(altered), f"the product must refuse it too: {what}"
 
 
 def test_a_forfeit_that_changes_the_state_is_the_claimants_desync():
     # §B17: the state, and so the state hash, is the one before it: seat 1 signed another (an
     # earlier entry's: the latest that differs from it).
-    states = [opened(FORFEIT_RECORDS[FORFEIT_ENTRIES[n]][1]).body["state"] for n in range(19)]
-    altered = claimed(state=next(state for state in reversed(states) if state != states[18]))
+    states = [opened(FORFEIT_RECORDS[FORFEIT_ENTRIES[n]][1]).body["state"] for n in range(AT)]
+    altered = claimed(state=next(state for state in reversed(states) if state != states[AT - 1]))
     refused_claim(altered, "desync", 1)
     assert not verify_transcript(altered, get_game).ok, "the product must refuse it too"
 
 
 def test_a_forfeit_signed_by_a_seat_that_neither_hosts_nor_claims_is_damage():
-    # Seat 0 claims (its submission, its counter), but seat 1 signed the entry: at entry 19 seat 0
+    # Seat 0 claims (its submission, its counter), but seat 1 signed the entry: at the forfeit's entry seat 0
     # still sequences, so seat 1's signature is no one's (§B11 case 4).
     refused_claim(claimed(seat=0, entry_by=1), "damage", None, where=f"record {CLAIM}:")
 
@@ -581,7 +582,7 @@ def test_the_host_may_claim_the_game_itself_signing_its_entry_as_any_of_its_own(
     altered = claimed(seat=0, winners=[0])  # seat 1 gone, seat 0 the host claims
     report = transcript.verify(altered, follow_games=follow)
     assert report.ok, report.problem
-    assert report.forfeit == (0, 1, 19) and report.hosts == [[0, 0]] and report.result["winners"] == [0]
+    assert report.forfeit == (0, 1, AT) and report.hosts == [[0, 0]] and report.result["winners"] == [0]
     assert verify_transcript(altered, get_game).ok, "the product accepts it too"
     # Its end record must say so: the winner is the claimant.
     report = transcript.verify(claimed(seat=0), follow_games=follow)
@@ -591,12 +592,12 @@ def test_the_host_may_claim_the_game_itself_signing_its_entry_as_any_of_its_own(
 def test_after_a_forfeit_the_game_is_over_and_the_gone_host_signs_nothing():
     # Seat 1, now sequencing, goes on with a move: the game is over — illegal, seat 1's fault.
     altered, index = after_claim(1, {"t": "act", "action": ["pass"]}, signer=1)
-    report = refused_claim(altered, "illegal", 1, where="entry 20:")
-    assert report.forfeit == (1, 0, 19) and report.hosts == [[0, 0], [19, 1]]
+    report = refused_claim(altered, "illegal", 1, where=f"entry {AT + 1}:")
+    assert report.forfeit == (1, 0, AT) and report.hosts == [[0, 0], [AT, 1]]
     # A second claim, by seat 1: over.
-    refused_claim(after_claim(1, {"t": "forfeit"}, signer=1)[0], "illegal", 1, where="entry 20:")
+    refused_claim(after_claim(1, {"t": "forfeit"}, signer=1)[0], "illegal", 1, where=f"entry {AT + 1}:")
     # Seat 0, gone, claiming the game back under its own key, as a claimant signs: over, its fault.
-    refused_claim(after_claim(0, {"t": "forfeit"}, signer=0)[0], "illegal", 0, where="entry 20:")
+    refused_claim(after_claim(0, {"t": "forfeit"}, signer=0)[0], "illegal", 0, where=f"entry {AT + 1}:")
     # Seat 0's key signing anything else after the forfeit: not the sequencer's — damage.
     altered, index = after_claim(1, {"t": "act", "action": ["pass"]}, signer=0)
     refused_claim(altered, "damage", None, where=f"record {index}:")
@@ -608,7 +609,7 @@ def test_a_forfeit_at_a_table_that_does_not_play_it_is_illegal(follow):
     ruleset = {key: value for key, value in start.body["ruleset"].items() if key != "forfeit"}
     altered = rechained(ruleset)
     report = refused_claim(altered, "illegal", 1, follow=follow)
-    assert report.entries == 20 and report.forfeit is None
+    assert report.entries == AT + 1 and report.forfeit is None
     assert not verify_transcript(altered, get_game).ok, "the product must refuse it too"
 
 

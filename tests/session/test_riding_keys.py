@@ -42,9 +42,10 @@ def test_every_lock_pass_carries_its_keys_and_the_deals_need_no_keys_round_of_th
     board.check_finished_and_verified(every_entry_agreed=True)
     host = board.host
     bodies = [body_of(open_envelope(raw).body["submission"]) for raw in board.sessions[JOINER].role.entries]
-    lock_passes = [body for body in bodies if body["t"] == "pass" and body["stage"] == "lock"]
-    assert lock_passes and any("public" in body for body in lock_passes)
-    assert all("public" not in body for body in bodies if body["t"] == "pass" and body["stage"] != "lock")
+    locking = ("shuffle-lock", "lock")  # (the last holder's pass locks as it shuffles, §B6.1)
+    for stage in locking:
+        assert any("public" in body for body in bodies if body["t"] == "pass" and body["stage"] == stage), stage
+    assert all("public" not in body for body in bodies if body["t"] == "pass" and body["stage"] not in locking)
     # No keys submission follows the lock passes of the first deal before play goes on: the hands
     # are read at once.
     first = next(index for index, body in enumerate(bodies) if body["t"] == "pass")

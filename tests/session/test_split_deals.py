@@ -120,11 +120,12 @@ def test_two_decks_dealt_at_once_each_by_its_own_holders():
     for session in board.sessions:
         assert session.stage == "playing", session.fault
     replica = board.host.replica
-    # Both deals exist and each was shuffled and locked by exactly its holders.
+    # Both deals exist and each was shuffled and locked by exactly its holders (the first shuffles,
+    # the last shuffles and locks in one pass, then the first locks, §B6.1).
     assert replica.deals[0].holders == (0, 1) and replica.deals[1].holders == (2, 3)
-    for deal, holders in ((0, (0, 1)), (1, (2, 3))):
+    for deal, (first, last) in ((0, (0, 1)), (1, (2, 3))):
         passes = sorted(replica.deals[deal].passes)
-        assert passes == sorted((stage, seat) for stage in ("shuffle", "lock") for seat in holders)
+        assert passes == sorted([("shuffle", first), ("shuffle-lock", last), ("lock", first)])
     state = replica.state
     # Every seat sees its own two cards, and seat 2 also the card of deck A it was shown.
     for seat, session in enumerate(board.sessions):

@@ -24,6 +24,8 @@ from p2pgames.session._replica import Replica, SeatInfo
 from tests.spec.spec_text import SPEC_PATH
 
 VECTORS = SPEC_PATH.parent / "vectors"
+# The passes that put a holder's lock keys on the cards (§B6.1).
+LOCKING = ("shuffle-lock", "lock")
 
 
 @dataclass
@@ -33,12 +35,19 @@ class Deal:
     size: int
     stages: tuple[str, ...]
     done: int = 0  # passes made
+    last_locks_apart: bool = False  # the form of version 9 and earlier (§B6.1)
 
     def due(self) -> tuple[str, int] | None:
-        """§B6.1: each stage by every holder in increasing order, stage after stage."""
-        if self.done == len(self.stages) * len(self.holders):
-            return None
-        return self.stages[self.done // len(self.holders)], self.holders[self.done % len(self.holders)]
+        """§B6.1: each stage by its holders in increasing order, stage after stage: every holder
+        re-keys; all but the last shuffle; the last shuffles and locks in one pass; all but the
+        last lock. (Or, in the older form, every holder shuffles, then every holder locks.)"""
+        *firsts, last = self.holders
+        by_stage = {"rekey": self.holders, "shuffle": firsts, "shuffle-lock": [last], "lock": firsts}
+        if self.last_locks_apart:
+            by_stage.update(shuffle=self.holders, lock=self.holders)
+            del by_stage["shuffle-lock"]
+        order = [(stage, seat) for stage in self.stages if stage in by_stage for seat in by_stage[stage]]
+        return order[self.done] if self.done < len(order) else None
 
 
 @dataclass
@@ -79,7 +88,7 @@ class CardDuties:
                 for op in ops:
                     holders = tuple(op.holders) or tuple(range(self.players))
                     size = len(op.cards) if isinstance(op, NewDeal) else len(op.source_slots)
-                    stages = ("shuffle", "lock") if isinstance(op, NewDeal) else ("rekey", "shuffle", "lock")
+                    stages = ("shuffle", "shuffle-lock", "lock") if isinstance(op, NewDeal) else ("rekey", "shuffle", "shuffle-lock", "lock")
                     self.deals[op.deal] = Deal(holders, op.first_slot, size, stages)
                     for slot in range(op.first_slot, op.first_slot + size):
                         self.unpublished[slot], self.knows[slot] = set(holders), set()
@@ -158,12 +167,14 @@ class CardDuties:
         if kind == "deal":
             deal = self.deals[body["deal"]]
             assert body["deal"] in [op.deal for op in ops]
+            if deal.due() == ("shuffle-lock", seat) and body["stage"] == "shuffle":
+                deal.last_locks_apart = True  # (the older form, still valid)
             assert deal.due() == (body["stage"], seat)
             assert len(body["values"]) == deal.size
-            assert len(body["verifiers"]) == (deal.size if body["stage"] == "lock" else 0)
+            assert len(body["verifiers"]) == (deal.size if body["stage"] in LOCKING else 0)
             if "public" in body:  # §B6.1: the keys it would publish just after, published now
                 rides = self.riding(seat, deal)
-                assert body["stage"] == "lock" and rides and sorted(slot for slot, _ in body["public"]) == sorted(rides)
+                assert body["stage"] in LOCKING and rides and sorted(slot for slot, _ in body["public"]) == sorted(rides)
                 for slot in rides:
                     self.unpublished[slot].discard(seat)
             deal.done += 1
@@ -178,8 +189,10 @@ class CardDuties:
                 self._finish_keys(ops)
         else:
             assert sorted(item[0] for item in body["keys"]) == sorted(self.owed.pop(seat))
-            for deal, rekey, _, locks in body["keys"]:
+            for deal, rekey, shuffle, locks in body["keys"]:
                 assert (rekey is None) == (self.deals[deal].stages[0] != "rekey")
+                # (The last holder's shuffle-lock pass used no shuffle key.)
+                assert (shuffle is None) == (seat == self.deals[deal].holders[-1] and not self.deals[deal].last_locks_apart)
                 assert len(locks) == self.deals[deal].size
             if not self.owed:
                 self._next()
@@ -210,7 +223,7 @@ def check_card_duties(transcript: bytes, loader) -> int:
         submission = open_envelope(open_envelope(value).body["submission"]).body
         body = submission["body"]
         if body["t"] in ("pass", "keys", "audit"):
-            if escrows and body["t"] == "pass" and body["stage"] == "lock":
+            if escrows and body["t"] == "pass" and body["stage"] in LOCKING:
                 # §B16: every lock key is escrowed before it locks a card.
                 assert (submission["seat"], body["deal"]) in escrowed, "a lock pass before its lock escrow"
             duties.submitted(submission["seat"], body)
