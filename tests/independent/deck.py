@@ -387,7 +387,7 @@ def seat_deal_keys(e: int, deal: int, size: int, reshuffle: bool):
 
 
 def share_digest(share: bytes, context: bytes) -> bytes:
-    """The digest a lock escrow signs of each share of a lock key (§B16)."""
+    """The digest of a share of a lock key, a leaf of its holder's tree (§B16)."""
     return H(b"p2pgames/v1/escrow-share\x00" + context + share)
 
 
@@ -458,14 +458,14 @@ def lock_leaves(game_id: bytes, author: int, deal: int, holder: int, shares: lis
             for i, share in enumerate(shares)]
 
 
-def lock_escrow(game_id: bytes, author: int, deal: int, locks: list[int], holders: list[int], seal_of,
-                fresh) -> tuple[list, list]:
-    """A `lock-escrow`'s digests and boxes (§B16): each lock key split among `holders` (§C8), each
-    holder's shares sealed to it (`seal_of(seat)`: its X25519 key) with `fresh()` ephemeral keys."""
-    splits = [escrow_split(k, len(holders)) for k in locks]
-    digests = [[share_digest(scalar_bytes(split[j]), canon.encode(["lock-share", game_id, author, deal, i, h]))
-                for i, split in enumerate(splits)] for j, h in enumerate(holders)]
-    boxes = [seal(seal_of(h), b"".join(scalar_bytes(split[j]) for split in splits),
-                  canon.encode(["lock-escrow", game_id, author, deal, h, len(holders)]), fresh())
-             for j, h in enumerate(holders)]
-    return digests, boxes
+def lock_escrow(game_id: bytes, author: int, deal: int, locks: list[int], holders: list[int], seeds: list[bytes],
+                seal_of, fresh) -> tuple[list, list, list]:
+    """A `lock-escrow`'s roots, offsets and boxes (§B16) for the lock keys `locks`: `seeds[j]`
+    (32 fresh secret bytes) sealed to `holders[j]` (`seal_of(seat)`: its X25519 key; `fresh()`
+    gives each box's ephemeral key), and the offsets that make the sums of the shares the keys."""
+    shares = [seed_shares(seed, len(locks)) for seed in seeds]
+    roots = [mth(lock_leaves(game_id, author, deal, h, mine)) for h, mine in zip(holders, shares)]
+    offsets = [((k - sum(column)) % N).to_bytes(32, "big") for k, column in zip(locks, zip(*shares))]
+    boxes = [seal(seal_of(h), seed, canon.encode(["lock-escrow", game_id, author, deal, h, len(holders)]), fresh())
+             for h, seed in zip(holders, seeds)]
+    return roots, offsets, boxes
