@@ -673,8 +673,7 @@ class Replica:
         signed for `holder` (§B16, §C8), else the holder's `illegal`."""
         deal = self.deal_of(slot)
         i = slot - deal.first
-        if not (isinstance(path, list) and len(path) == deck.path_length(i, deal.size)
-                and all(isinstance(p, bytes) and len(p) == 32 for p in path)):
+        if not self._path_fits(slot, path):
             raise Fault("malformed", f"seat {holder}: its share of seat {seat}'s key of slot {slot} comes with a "
                                      f"path of the wrong form", holder)
         escrowed = self.lock_escrows[(seat, deal.number)]
@@ -682,6 +681,13 @@ class Replica:
         if not deck.check_path(leaf, i, deal.size, path, escrowed["roots"][escrowed["holders"].index(holder)]):
             raise Fault("illegal", f"seat {holder}: its share of seat {seat}'s key of slot {slot} is not the one "
                                    f"escrowed", holder)
+
+    def _path_fits(self, slot, path) -> bool:
+        """`path` has a path's form for `slot` (§B16): exactly as many 32-byte hashes as the
+        slot's depth in a tree over its deal's slots (§C8 `path_length`)."""
+        deal = self.deal_of(slot)
+        return (isinstance(path, list) and len(path) == deck.path_length(slot - deal.first, deal.size)
+                and all(isinstance(p, bytes) and len(p) == 32 for p in path))
 
     def _is_lock_key(self, slot, seat, key) -> bool:
         """`key` is `seat`'s lock key of `slot`: E(V, key) is its verifier (§B6.2)."""
@@ -836,9 +842,7 @@ class Replica:
             self._check_lock_share(seat, gone, slot, raw, path)
         for gone, slot, _to, _box, path in sealed:
             # Only its receiver can open the share and follow its path; its form everyone checks.
-            deal = self.deal_of(slot)
-            if not (isinstance(path, list) and len(path) == deck.path_length(slot - deal.first, deal.size)
-                    and all(isinstance(p, bytes) and len(p) == 32 for p in path)):
+            if not self._path_fits(slot, path):
                 raise Fault("malformed", f"seat {seat}: a sealed share of slot {slot} with a path of the wrong form",
                             seat)
         self.phase["released"][seat] = body

@@ -499,24 +499,20 @@ def test_escrows_that_are_no_split_of_one_secret_or_of_other_lock_keys_are_bad_e
         table.rep.apply(0, table.rebuild(0, 2))
     assert (caught.value.code, caught.value.culprit) == ("bad-escrow", 2)
     # Lock keys escrowed that are not the ones it locked with: found by its verifiers (step 2).
-    table = escrowed_table()
-    table.late = {2}
-    table.play(until=lambda t: t.rep.phase["kind"] == "cards" and t.rep.deals[0].passes[:1] == [("lock", 2)])
-    table.submit(2, table.lock_escrow(2, 0, locks=[scalar(b"other lock %d" % i) for i in range(12)]))
-    table.late = set()
-    table.play(until=lambda t: t.rep.game.round == 1 and t.rep.phase["kind"] == "choice")
-    agree(table, 2, (0, 1))
-    table.submit(1, table.rebuild(1, 2))
-    with pytest.raises(replica.Fault) as caught:
-        table.rep.apply(0, table.rebuild(0, 2))
-    assert (caught.value.code, caught.value.culprit) == ("bad-escrow", 2)
+    rebuilt_with_lock_keys_escrowed_as([scalar(b"other lock %d" % i) for i in range(12)])
     # Offsets that make every key 0 — no key at all: the same (§B16, a key of 0 is the dealer's fault).
+    zero = rebuilt_with_lock_keys_escrowed_as([0] * 12)
+    assert all(int.from_bytes(offset, "big") for offset in zero["offsets"])  # (each one the minus of its sum)
+
+
+def rebuilt_with_lock_keys_escrowed_as(locks):
+    """Seat 2 escrows `locks` as its lock keys of deal 0 (not the ones it locks with) and is
+    rebuilt in round 2: the last share given is refused, seat 2's `bad-escrow`. Its lock escrow."""
     table = escrowed_table()
     table.late = {2}
     table.play(until=lambda t: t.rep.phase["kind"] == "cards" and t.rep.deals[0].passes[:1] == [("lock", 2)])
-    zero = table.lock_escrow(2, 0, locks=[0] * 12)
-    assert all(int.from_bytes(offset, "big") for offset in zero["offsets"])  # (each one the minus of its sum)
-    table.submit(2, zero)
+    escrow = table.lock_escrow(2, 0, locks=locks)
+    table.submit(2, escrow)
     table.late = set()
     table.play(until=lambda t: t.rep.game.round == 1 and t.rep.phase["kind"] == "choice")
     agree(table, 2, (0, 1))
@@ -524,6 +520,7 @@ def test_escrows_that_are_no_split_of_one_secret_or_of_other_lock_keys_are_bad_e
     with pytest.raises(replica.Fault) as caught:
         table.rep.apply(0, table.rebuild(0, 2))
     assert (caught.value.code, caught.value.culprit) == ("bad-escrow", 2)
+    return escrow
 
 
 def test_a_holders_sealing_key_proves_a_bad_box_and_clears_a_good_one():
