@@ -750,16 +750,76 @@ def escrow() -> dict[str, Any]:
         ("uncompressed form of the right point", first, _uncompressed(first)),
     ):
         cases.append({"kind": "bad_share", "why": why, "share": sx(share), "commitment": commitment})
+    cases.extend(lock_escrow_trees())
     return {
         "description": (
             "Key escrow (protocol/SPEC.md §C8). split: the shares of secret for holders holders; share j < "
             "holders-1 is the j-th random_scalar drawn (64 bytes a draw) from HMAC-SHA256(secret as 32 bytes, "
             "b'p2pgames/v1/escrow-split\\x00' + bytes([holders]) + counter as 8 bytes big-endian), the last "
             "is secret minus the others mod n; commitments[j] = shares[j]*G in SEC 1 compressed form; the "
-            "secret is the sum of all shares mod n. bad_share: check_share(share, commitment) must be false."
+            "secret is the sum of all shares mod n. bad_share: check_share(share, commitment) must be false. "
+            "seed_shares: shares_from_seed(seed, count), the first count random_scalar draws (64 bytes a "
+            "draw) from HMAC-SHA256(seed, b'p2pgames/v1/escrow-seed\\x00' + counter as 8 bytes big-endian). "
+            "merkle: RFC 6962's tree over leaves with H(x) = SHA-256(b'p2pgames/v1/merkle-tree\\x00' + x), "
+            "a leaf hashed as H(0x00 + leaf), a node as H(0x01 + left + right), the left subtree the "
+            "largest power of two below the count; paths[i] is leaf i's path, the siblings from the leaf "
+            "up. lock_tree: one holder's tree in a lock escrow (§B16): its shares from seed, leaves[i] = "
+            "SHA-256(b'p2pgames/v1/escrow-share\\x00' + canon(['lock-share', game_id, dealer, deal, i, "
+            "holder]) + shares[i]), root and paths as for merkle. bad_path: check_merkle_path(leaf, index, "
+            "count, path, root) must be false."
         ),
         "cases": cases,
     }
+
+
+def lock_escrow_trees() -> list[dict[str, Any]]:
+    """The ``seed_shares``, ``lock_tree``, ``merkle`` and ``bad_path`` cases of crypto-escrow.json."""
+    cases: list[dict[str, Any]] = []
+    for count in (1, 5):
+        seed = fixed(f"escrow/seed/{count}")
+        cases.append({"kind": "seed_shares", "seed": seed.hex(), "count": count,
+                      "shares": [sx(share) for share in crypto.shares_from_seed(seed, count)]})
+    game_id, dealer, deal, holder, size = fixed("escrow/game"), 2, 3, 0, 12
+    seed = fixed("escrow/lock-seed")
+    shares = crypto.shares_from_seed(seed, size)
+    leaves = [crypto.share_digest(share, canonical.encode(["lock-share", game_id, dealer, deal, i, holder]))
+              for i, share in enumerate(shares)]
+    root = crypto.merkle_root(leaves)
+    tree = {"kind": "lock_tree", "game_id": game_id.hex(), "dealer": dealer, "deal": deal, "holder": holder,
+            "seed": seed.hex(), "size": size, "shares": [sx(share) for share in shares],
+            "leaves": [leaf.hex() for leaf in leaves], "root": root.hex(),
+            "paths": [[item.hex() for item in crypto.merkle_path(leaves, i)] for i in range(size)]}
+    cases.append(tree)
+    for count in (1, 2, 3, 4, 5, 7, 9):
+        plain = [fixed(f"escrow/leaf/{count}/{i}", 32) for i in range(count)]
+        cases.append({"kind": "merkle", "leaves": [leaf.hex() for leaf in plain],
+                      "root": crypto.merkle_root(plain).hex(),
+                      "paths": [[item.hex() for item in crypto.merkle_path(plain, i)] for i in range(count)]})
+    path = crypto.merkle_path(leaves, 9)  # slot 9 of 12: depth 3 (8 + (2 + 2))
+    flipped = bytes([path[0][0] ^ 1]) + path[0][1:]
+    # Leaves 8 and 9's parent is no leaf: it does not pass for leaf 4 of a tree of 6, one level up.
+    parent = _merkle_node(_merkle_leaf(leaves[8]), _merkle_leaf(leaves[9]))
+    for why, leaf, index, count, bad in (
+        ("one hash short", leaves[9], 9, size, path[:-1]),
+        ("one hash too many", leaves[9], 9, size, path + path[-1:]),
+        ("another leaf", leaves[8], 9, size, path),
+        ("another index", leaves[9], 8, size, path),
+        ("a bit flipped", leaves[9], 9, size, (flipped, *path[1:])),
+        ("an inner node passed off as a leaf", parent, 4, 6, path[1:]),
+        ("the share, not its digest", crypto.scalar_to_bytes(shares[9]), 9, size, path),
+    ):
+        assert not crypto.check_merkle_path(leaf, index, count, bad, root)
+        cases.append({"kind": "bad_path", "why": why, "leaf": leaf.hex(), "index": index, "count": count,
+                      "path": [item.hex() for item in bad], "root": root.hex()})
+    return cases
+
+
+def _merkle_leaf(leaf: bytes) -> bytes:
+    return hashlib.sha256(_domains.MERKLE_TREE + b"\x00" + leaf).digest()
+
+
+def _merkle_node(left: bytes, right: bytes) -> bytes:
+    return hashlib.sha256(_domains.MERKLE_TREE + b"\x01" + left + right).digest()
 
 
 def _uncompressed(share: int) -> str:

@@ -7,7 +7,9 @@
   :func:`shuffle_lock_pass`, :func:`unlock`, :class:`CardTable` and the audit checks
 * sealed private messages — :class:`SealKey`, :func:`seal`, :func:`open_sealed`,
   :func:`sealed_commitment`
-* key escrow — :func:`split_secret`, :func:`check_share`, :func:`rebuild_secret`
+* key escrow — :func:`split_secret`, :func:`check_share`, :func:`rebuild_secret`,
+  :func:`shares_from_seed`, and the Merkle tree its lock escrows sign (:func:`merkle_root`,
+  :func:`merkle_path`, :func:`check_merkle_path`)
 
 Randomness comes only from ``os.urandom``; every function that draws it takes an optional argument
 to inject the bytes instead, for tests and test vectors. ``protocol/SPEC.md (Part C)`` specifies every
@@ -48,6 +50,7 @@ from ._deck import (
     unlock,
 )
 from ._escrow import (
+    ESCROW_SEED_SIZE,
     MAX_ESCROW_HOLDERS,
     SHARE_COMMITMENT_SIZE,
     check_share,
@@ -55,8 +58,10 @@ from ._escrow import (
     share_digest,
     rebuild_secret,
     share_commitment,
+    shares_from_seed,
     split_secret,
 )
+from ._merkle import MERKLE_HASH_SIZE, check_merkle_path, merkle_path, merkle_path_length, merkle_root
 from ._errors import BadCardValue, BadCommitment, BadSignature, CryptoError, SealError
 from ._identity import Identity, PublicKey, fingerprint_matches
 from ._joint import CONTRIBUTION_SIZE, combine_contributions, random_contribution
@@ -131,6 +136,14 @@ __all__ = [
     "rebuild_secret",
     "SHARE_COMMITMENT_SIZE",
     "MAX_ESCROW_HOLDERS",
+    "shares_from_seed",
+    "ESCROW_SEED_SIZE",
+    # Merkle trees (a lock escrow's roots)
+    "merkle_root",
+    "merkle_path",
+    "merkle_path_length",
+    "check_merkle_path",
+    "MERKLE_HASH_SIZE",
     # benchmark baseline, not used by the protocol
     "ClassicSRA",
     "classic_encrypt",

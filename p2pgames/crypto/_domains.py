@@ -18,6 +18,8 @@ SEAL = VERSION_PREFIX + b"seal\x00"
 SEALED = VERSION_PREFIX + b"sealed\x00"
 ESCROW_SPLIT = VERSION_PREFIX + b"escrow-split\x00"
 ESCROW_SHARE = VERSION_PREFIX + b"escrow-share\x00"
+ESCROW_SEED = VERSION_PREFIX + b"escrow-seed\x00"
+MERKLE_TREE = VERSION_PREFIX + b"merkle-tree\x00"
 
 # Not a byte prefix: the deck domain under which the verifier base point is hashed to the curve.
 VERIFIER_BASE_DOMAIN = "p2pgames/v1/verifier-base"

@@ -20,6 +20,11 @@ the sum. So whoever learns ``e`` (everyone, when the seat publishes it after the
 holders when they rebuild it) can recompute every share and commitment and check the seat's signed
 escrow against it, and its card keys against the keys it used: a seat that escrowed something
 other than the secret its keys came from is caught then (protocol/SPEC.md §C8).
+
+A seat's *lock keys* are escrowed another way, many at once (§B16): each holder gets one 32-byte
+seed, whose stream gives it one pseudo-random share per key (:func:`shares_from_seed`); a key is
+the sum of every holder's share and a public offset. What is signed of a holder's shares is one
+Merkle root over their digests (:func:`share_digest`, :mod:`p2pgames.crypto._merkle`).
 """
 
 from __future__ import annotations
@@ -44,12 +49,16 @@ __all__ = [
     "escrow_commitments",
     "rebuild_secret",
     "share_digest",
+    "ESCROW_SEED_SIZE",
+    "shares_from_seed",
 ]
 
 #: A share's commitment: the point ``s·G`` in SEC 1 compressed form.
 SHARE_COMMITMENT_SIZE = 33
 #: More holders than any table has seats (Steam Court's party: 12 seats, 11 holders).
 MAX_ESCROW_HOLDERS = 64
+#: A holder's seed of a lock escrow: the 32-byte key of the stream its shares are drawn from.
+ESCROW_SEED_SIZE = 32
 
 _CURVE = ec.SECP256R1()
 
@@ -104,12 +113,25 @@ def escrow_commitments(secret: int, holders: int) -> tuple[bytes, ...]:
 
 def share_digest(share: int, context: bytes) -> bytes:
     """SHA-256(``p2pgames/v1/escrow-share\\0`` ‖ ``context`` ‖ ``share`` as 32 bytes): a share's
-    commitment where a hash serves (a lock key's shares, §B16). It hides the share because every
-    share of a split but the last is a pseudo-random scalar and the last is fixed by the others
-    and the secret; ``context`` (canonical bytes naming the dealer, the holder and what is
+    commitment where a hash serves (the leaves of a holder's tree of lock-key shares, §B16). It
+    hides the share because the share is a pseudo-random scalar (:func:`shares_from_seed`);
+    ``context`` (canonical bytes naming the dealer, the holder and what is
     split) keeps one share's digest from standing for another's. Raises :class:`CryptoError`
     if ``share`` is not a scalar in [1, n−1]."""
     return hashlib.sha256(_domains.ESCROW_SHARE + context + scalar_to_bytes(_scalar(share))).digest()
+
+
+def shares_from_seed(seed: bytes, count: int) -> tuple[int, ...]:
+    """The ``count`` shares a lock-escrow seed gives (§B16): share ``i`` is the ``i``-th scalar drawn
+    (by :func:`~p2pgames.crypto.random_scalar`'s rejection sampling, 64 bytes a draw) from
+    HMAC-SHA256(seed, ``p2pgames/v1/escrow-seed\\0`` ‖ counter). Each is pseudo-random to whoever
+    lacks the seed; the first ``count`` shares of a longer list are the same. Raises
+    :class:`CryptoError` if ``seed`` is not 32 bytes or ``count`` is not a positive int.
+    """
+    if type(count) is not int or count < 1:
+        raise CryptoError(f"a seed gives one or more shares, not {count!r}")
+    draw = secret_stream(seed, _domains.ESCROW_SEED)
+    return tuple(random_scalar(draw(64)) for _ in range(count))
 
 
 def rebuild_secret(shares: Sequence[int]) -> int:

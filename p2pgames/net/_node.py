@@ -88,7 +88,7 @@ class NetSettings:
     # What may wait to be sent on one connection: a peer that reads nothing while this much is
     # queued for it has stopped reading, and its connection is closed (its seat is away: it may
     # rejoin). The most an honest peer ever falls behind is a few seconds of a busy table's
-    # traffic: a joiner of a 12-seat Steam Court party receives 6.6 MB in a whole game, its
+    # traffic: a joiner of a 12-seat Steam Court party receives 3.6 MB in a whole game, its
     # seats' chat at most 25 KB a second (§B10). A catch-up's history doesn't count: it is sent
     # as the connection takes it (see Session.take_outgoing), never queued whole.
     max_queued_frames: int = 100_000

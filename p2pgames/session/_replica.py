@@ -58,6 +58,7 @@ from p2pgames.crypto import (
     combine_keys,
     escrow_commitments,
     lock_pass,
+    merkle_path_length,
     rekey_pass,
     scalar_from_bytes,
     shuffle_lock_pass,
@@ -105,12 +106,15 @@ from p2pgames.session._deals import (
 from p2pgames.session._escrows import (
     COMMITMENT_SIZE as SHARE_COMMITMENT_SIZE,
     ESCROW,
+    MAX_SEED_BOX,
     MAX_SHARE_BOX,
     REBUILD,
     LOCK_ESCROW,
     EscrowRecord,
     LockEscrowRecord,
     deal_keys,
+    open_lock_shares,
+    open_released_share,
     open_share,
 )
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
@@ -1231,7 +1235,9 @@ class Replica:
 
     def _check_release(self, submission: Submission, sub: KeysSub) -> list[tuple[int, int, int, int | None, bytes | None]]:
         """Check a ``release`` (§B16): exactly the shares its author owes in this keys round; each
-        published one matching its digest. Returns ``(seat, slot, share or 0, to, box)`` items."""
+        published one proved by its path to the author's root, each sealed one's path of the
+        right form (its receiver checks the rest). Returns ``(seat, slot, share or 0, to, box)``
+        items."""
         self._fields(submission, RELEASE, {"public": (tuple, list), "sealed": (tuple, list)})
         assert sub.requirements is not None
         author = submission.seat
@@ -1239,26 +1245,31 @@ class Replica:
         if not owed or author in sub.released:
             raise self._illegal(submission, FaultCode.ILLEGAL, "released shares it does not owe")
         items: list[tuple[int, int, int, int | None, bytes | None]] = []
+        paths = []
         for item in submission.body["public"]:
-            if not (isinstance(item, (tuple, list)) and len(item) == 3 and type(item[0]) is int
+            if not (isinstance(item, (tuple, list)) and len(item) == 4 and type(item[0]) is int
                     and type(item[1]) is int and isinstance(item[2], bytes) and len(item[2]) == 32):
                 raise self._illegal(submission, FaultCode.MALFORMED, "released a malformed share")
             try:
                 items.append((item[0], item[1], scalar_from_bytes(item[2]), None, None))
             except CryptoError:
                 raise self._illegal(submission, FaultCode.MALFORMED, "released a share that is no scalar")
+            paths.append(item[3])
         for item in submission.body["sealed"]:
-            if not (isinstance(item, (tuple, list)) and len(item) == 4 and all(type(v) is int for v in item[:3])
+            if not (isinstance(item, (tuple, list)) and len(item) == 5 and all(type(v) is int for v in item[:3])
                     and isinstance(item[3], bytes) and len(item[3]) <= MAX_SEALED_BOX):
                 raise self._illegal(submission, FaultCode.MALFORMED, "sealed a malformed share")
             items.append((item[0], item[1], 0, item[2], item[3]))
+            paths.append(item[4])
         if {(seat, slot, to) for seat, slot, _, to, _ in items} != owed or len(items) != len(owed):
             raise self._illegal(submission, FaultCode.ILLEGAL, "released other shares than it owed")
-        for seat, slot, share, to, _ in items:
+        for (seat, slot, share, to, _), path in zip(items, paths):
             if to is None:
+                self._check_escrowed_share(submission, seat, slot, share, path, "released")
+            else:  # its path's form only: its receiver checks the share it opens with it (§B16 step 4)
                 crypto, index = self.deal_of_slot(slot)
-                if not self.lock_escrows[(seat, crypto.deal)].matches(self.game_id, seat, author, index, share):
-                    raise self._illegal(submission, FaultCode.ILLEGAL, f"released a share of seat {seat}'s key for slot {slot} that does not match its digest")
+                if not self._path_fits(crypto.size, index, path):
+                    raise self._illegal(submission, FaultCode.MALFORMED, f"sealed a share of seat {seat}'s lock key for slot {slot} with a malformed path")
         return items
 
     def _parse_audit_keys(
@@ -1386,19 +1397,22 @@ class Replica:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"escrowed its secret among seats {list(holders)}, which is not due")
 
     def _check_lock_escrow(self, submission: Submission) -> None:
-        self._fields(submission, LOCK_ESCROW, {"deal": int, "holders": (tuple, list), "digests": (tuple, list), "boxes": (tuple, list)})
+        self._fields(submission, LOCK_ESCROW, {
+            "deal": int, "holders": (tuple, list), "roots": (tuple, list), "offsets": (tuple, list), "boxes": (tuple, list),
+        })
         body, seat = submission.body, submission.seat
-        deal, holders, digests, boxes = body["deal"], body["holders"], body["digests"], body["boxes"]
-        crypto = self.deals.get(deal)
-        size = crypto.size if crypto is not None else 0
-        if not (len(holders) == len(digests) == len(boxes)
+        deal, holders, roots, offsets, boxes = body["deal"], body["holders"], body["roots"], body["offsets"], body["boxes"]
+        if not (len(holders) == len(roots) == len(boxes)
                 and all(type(holder) is int for holder in holders)
-                and all(isinstance(row, (tuple, list)) and len(row) == size
-                        and all(isinstance(d, bytes) and len(d) == 32 for d in row) for row in digests)
-                and all(isinstance(box, bytes) and len(box) <= 48 + 32 * size for box in boxes)):
+                and all(isinstance(root, bytes) and len(root) == 32 for root in roots)
+                and all(isinstance(offset, bytes) and len(offset) == 32 and int.from_bytes(offset, "big") < CURVE_ORDER
+                        for offset in offsets)
+                and all(isinstance(box, bytes) and len(box) <= MAX_SEED_BOX for box in boxes)):
             raise self._illegal(submission, FaultCode.MALFORMED, "sent a malformed escrow of lock keys")
         if dict(self.lock_escrows_due(seat)).get(deal) != tuple(holders):
             raise self._illegal(submission, FaultCode.ILLEGAL, f"escrowed its lock keys of deal {deal} among seats {list(holders)}, which is not due")
+        if len(offsets) not in (0, self.deals[deal].size):  # (a deal it holds: due)
+            raise self._illegal(submission, FaultCode.MALFORMED, f"escrowed its lock keys of deal {deal} with {len(offsets)} offsets")
 
     def _check_rebuild(self, submission: Submission) -> tuple[int, list[tuple[int, int]], list[tuple[int, int]]]:
         """Check a ``rebuild`` consent (§B16); returns its share, its ``sent`` keys and its lock-key shares."""
@@ -1427,28 +1441,50 @@ class Replica:
             crypto, index = self.deal_of_slot(slot)
             if not crypto.check_published_key(index, author, key):
                 raise self._illegal(submission, FaultCode.BAD_KEY, f"sent a wrong key for slot {slot}")
-        locks = self._slot_scalars(submission, body["locks"], "gave a malformed lock-key share")
-        if [slot for slot, _ in locks] != self.rebuild_lock_slots(seat):
+        locks = []
+        for item in body["locks"]:  # [slot, share, path]
+            if not (isinstance(item, (tuple, list)) and len(item) == 3):
+                raise self._illegal(submission, FaultCode.MALFORMED, "gave a malformed lock-key share")
+            locks.append((*self._slot_scalar(submission, item[:2], "gave a malformed lock-key share"), item[2]))
+        if [slot for slot, _, _ in locks] != self.rebuild_lock_slots(seat):
             raise self._illegal(submission, FaultCode.ILLEGAL, f"did not give exactly its shares of seat {seat}'s lock keys due")
-        for slot, lock_share in locks:
-            crypto, index = self.deal_of_slot(slot)
-            if not self.lock_escrows[(seat, crypto.deal)].matches(self.game_id, seat, author, index, lock_share):
-                raise self._illegal(submission, FaultCode.ILLEGAL, f"gave a share of seat {seat}'s lock key for slot {slot} that does not match its digest")
-        return share, sent, locks
+        for slot, lock_share, path in locks:
+            self._check_escrowed_share(submission, seat, slot, lock_share, path, "gave")
+        return share, sent, [(slot, lock_share) for slot, lock_share, _ in locks]
+
+    def _check_escrowed_share(self, submission: Submission, seat: int, slot: int, share: int, path: Any, verb: str) -> None:
+        """``share``, given (``verb``) by the author as its share of ``seat``'s lock key at
+        ``slot``, comes with ``path``: 32-byte hashes, exactly as many as the slot's depth in the
+        tree (else ``malformed``), that lead its digest to the author's root in ``seat``'s lock
+        escrow of the slot's deal (else ``illegal``, §B16)."""
+        crypto, index = self.deal_of_slot(slot)
+        if not self._path_fits(crypto.size, index, path):
+            raise self._illegal(submission, FaultCode.MALFORMED, f"{verb} a share of seat {seat}'s lock key for slot {slot} with a malformed path")
+        if not self.lock_escrows[(seat, crypto.deal)].matches(self.game_id, seat, submission.seat, index, share, path):
+            raise self._illegal(submission, FaultCode.ILLEGAL,
+                                f"{verb} a share of seat {seat}'s lock key for slot {slot} whose path does not lead to its root")
+
+    @staticmethod
+    def _path_fits(size: int, index: int, path: Any) -> bool:
+        """Whether ``path`` has the form of a path of position ``index`` in a tree of ``size``
+        leaves: a list of exactly its depth's 32-byte hashes (§C8)."""
+        return (isinstance(path, (tuple, list)) and len(path) == merkle_path_length(index, size)
+                and all(isinstance(item, bytes) and len(item) == 32 for item in path))
 
     def _slot_scalars(self, submission: Submission, items: Any, malformed: str) -> list[tuple[int, int]]:
         """``[[slot, scalar as 32 bytes]…]`` read as ``(slot, scalar)`` pairs; anything else is
         ``malformed`` (the words say what)."""
-        pairs: list[tuple[int, int]] = []
-        for item in items:
-            if not (isinstance(item, (tuple, list)) and len(item) == 2 and type(item[0]) is int
-                    and isinstance(item[1], bytes) and len(item[1]) == 32):
-                raise self._illegal(submission, FaultCode.MALFORMED, malformed)
-            try:
-                pairs.append((item[0], scalar_from_bytes(item[1])))
-            except CryptoError:
-                raise self._illegal(submission, FaultCode.MALFORMED, f"{malformed}: slot {item[0]}'s is no scalar")
-        return pairs
+        return [self._slot_scalar(submission, item, malformed) for item in items]
+
+    def _slot_scalar(self, submission: Submission, item: Any, malformed: str) -> tuple[int, int]:
+        """One ``[slot, scalar as 32 bytes]`` item (see :meth:`_slot_scalars`)."""
+        if not (isinstance(item, (tuple, list)) and len(item) == 2 and type(item[0]) is int
+                and isinstance(item[1], bytes) and len(item[1]) == 32):
+            raise self._illegal(submission, FaultCode.MALFORMED, malformed)
+        try:
+            return item[0], scalar_from_bytes(item[1])
+        except CryptoError:
+            raise self._illegal(submission, FaultCode.MALFORMED, f"{malformed}: slot {item[0]}'s is no scalar")
 
     def _check_hand_over(self, submission: Submission) -> dict[int, SeatAuditKeys]:
         """Check a ``hand-over``: allowed now, every key of every deal it must cover, consistent
@@ -1701,8 +1737,9 @@ class Replica:
         elif kind == LOCK_ESCROW:
             body = submission.body
             self.lock_escrows[(seat, body["deal"])] = LockEscrowRecord(
-                body["deal"], tuple(body["holders"]), tuple(tuple(row) for row in body["digests"]),
-                tuple(body["boxes"]), applied.seq, submission.envelope.raw,
+                body["deal"], self.deals[body["deal"]].size, tuple(body["holders"]), tuple(body["roots"]),
+                tuple(int.from_bytes(offset, "big") for offset in body["offsets"]), tuple(body["boxes"]),
+                applied.seq, submission.envelope.raw,
             )
         elif kind == REBUILD:
             share, sent, locks = self._check_rebuild(submission)  # checked already: only read here
@@ -1868,11 +1905,11 @@ class Replica:
                                       f"escrowed another secret than its shuffle of deal {crypto.deal} came from")
         for position, slot in enumerate(slots):
             crypto, index = self.deal_of_slot(slot)
-            key = sum(locks[position][1] for _, _, locks, _ in given.values()) % CURVE_ORDER
-            if not key or not crypto.check_published_key(index, seat, key):
-                raise self._fault(seat, FaultCode.BAD_ESCROW,
-                                  f"escrowed shares of another lock key than it used for slot {slot}")
-            crypto.publish(index, seat, key, self.lock_escrows[(seat, crypto.deal)].message)
+            record = self.lock_escrows[(seat, crypto.deal)]
+            key = record.rebuilt_key(crypto, index, seat, (locks[position][1] for _, _, locks, _ in given.values()))
+            if isinstance(key, str):
+                raise self._fault(seat, FaultCode.BAD_ESCROW, f"escrowed shares that {key}")
+            crypto.publish(index, seat, key, record.message)
             applied.key_slots.append(slot)
         self.rebuilt[seat] = secret
         self.rebuilding.discard(seat)
@@ -2005,9 +2042,9 @@ class Replica:
             shares = self.released_shares.setdefault((seat, slot), {})
             shares[submission.seat] = share
             if len(shares) == len(record.holders):
-                key = sum(shares.values()) % CURVE_ORDER
-                if not key or not crypto.check_published_key(index, seat, key):
-                    raise self._fault(seat, FaultCode.BAD_ESCROW, f"escrowed shares of another lock key than it used for slot {slot}")
+                key = record.rebuilt_key(crypto, index, seat, shares.values())
+                if isinstance(key, str):
+                    raise self._fault(seat, FaultCode.BAD_ESCROW, f"escrowed shares that {key}")
                 crypto.publish(index, seat, key, record.message)
                 del self.released_shares[(seat, slot)]
         sub.released.add(submission.seat)
@@ -2177,8 +2214,10 @@ class Replica:
             message.verify(self.seats[culprit].key)
         except (BadSignature, MalformedMessage):
             return "the evidence is not signed by the accused"
-        if code == FaultCode.BAD_ESCROW and message.kind == "submit" and message.body["body"].get("t") == ESCROW:
+        if code == FaultCode.BAD_ESCROW and message.kind == "submit" and message.body["body"].get("t") in (ESCROW, LOCK_ESCROW):
             return self._confirm_bad_share(culprit, message, evidence[1] if len(evidence) > 1 else None)
+        if code == FaultCode.BAD_ESCROW and message.kind == "submit" and message.body["body"].get("t") == RELEASE:
+            return self._confirm_bad_release(culprit, message, evidence[1] if len(evidence) > 1 else None)
         if code == FaultCode.BAD_KEY and message.kind == "submit" and message.body["body"].get("t") in ("keys", "pass"):
             # (A lock pass publishes keys too, §B6.1.)
             return self._confirm_wrong_keys(culprit, message, evidence[1] if len(evidence) > 1 else None)
@@ -2289,16 +2328,46 @@ class Replica:
             return "the evidence does not describe keys of this game"
 
     def _confirm_bad_share(self, culprit: int, message: Envelope, opened: bytes | None) -> str | None:
-        """An escrow share sealed to the accuser that is wrong: the accuser shows its sealing key,
-        with which anyone opens the share as it did (§B16)."""
-        record = self.escrows.get(culprit)
+        """An escrow share (or a lock escrow's seed) sealed to the accuser that is wrong: the
+        accuser shows its sealing key, with which anyone opens the box as it did (§B16)."""
+        body = message.body["body"]
+        record: EscrowRecord | LockEscrowRecord | None
+        if body["t"] == ESCROW:
+            record = self.escrows.get(culprit)
+        else:
+            deal = body.get("deal")
+            record = self.lock_escrows.get((culprit, deal)) if type(deal) is int else None
         if record is None or record.message != message.raw:
             return STALE_EVIDENCE  # not the accused's escrow in force in this log
         holder = self._seat_of_seal_key(opened) if isinstance(opened, bytes) else None
         if holder is None or holder not in record.holders:
             return "the evidence holds no sealing key of a holder of the escrow"
-        problem = open_share(record, self.game_id, culprit, holder, SealKey.from_private_bytes(opened))  # type: ignore[arg-type]
-        return None if isinstance(problem, str) else "the share sealed to the accuser is right"
+        seal_key = SealKey.from_private_bytes(opened)  # type: ignore[arg-type]
+        if isinstance(record, EscrowRecord):
+            problem = open_share(record, self.game_id, culprit, holder, seal_key)
+        else:
+            problem = open_lock_shares(record, self.game_id, culprit, holder, seal_key)
+        return None if isinstance(problem, str) else "what is sealed to the accuser is right"
+
+    def _confirm_bad_release(self, culprit: int, message: Envelope, opened: bytes | None) -> str | None:
+        """A released share sealed to the accuser that is wrong — it does not open, or its path
+        does not lead to the sender's root: the accuser shows its sealing key, with which anyone
+        opens the share as it did (§B16 step 4)."""
+        accuser = self._seat_of_seal_key(opened) if isinstance(opened, bytes) else None
+        if accuser is None:
+            return "the evidence holds no sealing key of a seat"
+        seal_key = SealKey.from_private_bytes(opened)  # type: ignore[arg-type]
+        try:
+            for seat, slot, to, box, path in message.body["body"]["sealed"]:
+                if to != accuser:
+                    continue
+                crypto, index = self.deal_of_slot(slot)
+                record = self.lock_escrows[(seat, crypto.deal)]
+                if isinstance(open_released_share(record, self.game_id, seat, slot, index, culprit, to, seal_key, box, path), str):
+                    return None
+        except (KeyError, TypeError, ValueError):
+            return "the evidence does not describe shares of this game"
+        return "every share it sealed to the accuser is right"
 
     def _seat_of_seal_key(self, private: bytes) -> int | None:
         """The seat whose sealing key (as in the start) is the private key ``private``, if any."""

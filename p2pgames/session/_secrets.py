@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from p2pgames.crypto import (
-    CURVE_ORDER,
     BadCardValue,
     PreparedScalars,
     SealKey,
@@ -40,12 +39,15 @@ from p2pgames.crypto import (
 )
 from p2pgames.session._deals import LOCKING_STAGES
 from p2pgames.session._escrows import (
+    HeldLockShares,
     commitment_salt,
     deal_keys,
     escrow_body,
     escrow_secret_from_seed,
     lock_escrow_body,
+    lock_escrow_seeds,
     lock_keys_from_seed,
+    lock_keys_of,
     open_lock_shares,
     open_released_share,
     open_share,
@@ -84,7 +86,9 @@ def caretaker_secrets(seed: bytes, seat: int) -> "SeatSecrets":
 
 @dataclass
 class DealSecret:
-    """This seat's keys for one deal: re-key (re-shuffles), shuffle, and one lock key per slot.
+    """This seat's keys for one deal: re-key (re-shuffles), shuffle, and one lock key per slot —
+    ``None`` until they are fixed: where lock keys are escrowed, by our first lock escrow of the
+    deal (the sums of its seeds' shares, §B16); elsewhere, drawn from the seed when first needed.
 
     ``verifiers`` (``E(G0, lock)`` per slot) and the lock pass's scalars loaded for encrypting
     (``lock_scalars``) don't depend on the cards, so they are made while the seat waits for its
@@ -94,7 +98,7 @@ class DealSecret:
     rekey: int | None
     shuffle: int
     permutation: list[int]
-    locks: list[int]
+    locks: list[int] | None
     verifiers: list[bytes] | None = None
     lock_scalars: PreparedScalars | None = None
     # The first slots' of both, while they are being made.
@@ -133,9 +137,9 @@ class SeatSecrets:
     choices: dict[int, Any] = field(default_factory=dict)  # phase id -> a committed choice's value
     escrow: int = 0
     # The escrow shares others sealed to us: dealer -> (its escrow's entry, the share); and of
-    # their lock keys: (dealer, deal) -> (that escrow's entry, a share per slot).
+    # their lock keys: (dealer, deal) -> what that escrow's seed gives us.
     shares: dict[int, tuple[int, int]] = field(default_factory=dict)
-    lock_shares: dict[tuple[int, int], tuple[int, list[int]]] = field(default_factory=dict)
+    lock_shares: dict[tuple[int, int], HeldLockShares] = field(default_factory=dict)
     # Shares of a rebuilt seat's lock key sealed to us so far: (seat, slot) -> holder -> share.
     released: dict[tuple[int, int], dict[int, int]] = field(default_factory=dict)
 
@@ -154,14 +158,29 @@ class SeatSecrets:
         if secret is None:
             crypto = replica.deals[deal]
             derived = deal_keys(self.escrow, deal, crypto.size, crypto.source_slots is not None, locks=False)
-            locks = lock_keys_from_seed(self.seed, deal, crypto.size)
-            secret = DealSecret(derived.rekey, derived.shuffle, derived.permutation, locks)
+            secret = DealSecret(derived.rekey, derived.shuffle, derived.permutation, None)
             self.deals[deal] = secret
         return secret
 
+    def _lock_keys(self, replica: Replica, deal: int) -> list[int] | None:
+        """Our lock keys of ``deal``, or ``None`` while our lock escrow of it, due, has not been
+        applied yet: the first one applied fixes them (:meth:`absorb_lock_escrow`). At a table
+        that escrows none (two players, no open seats), they are drawn from the seed."""
+        secret = self._deal_secret(replica, deal)
+        if (secret.locks is None and (self.seat, deal) not in replica.lock_escrows
+                and deal not in dict(replica.lock_escrows_due(self.seat))):
+            secret.locks = lock_keys_from_seed(self.seed, deal, replica.deals[deal].size)
+        return secret.locks
+
+    def _locks(self, replica: Replica, deal: int) -> list[int]:
+        """Our lock keys of ``deal``, fixed by now (we lock only once our lock escrow is applied)."""
+        locks = self._lock_keys(replica, deal)
+        assert locks is not None, f"our lock keys of deal {deal} are used before our lock escrow fixed them"
+        return locks
+
     def own_lock_key(self, replica: Replica, slot: int) -> int:
         crypto, index = replica.deal_of_slot(slot)
-        return self._deal_secret(replica, crypto.deal).locks[index]
+        return self._locks(replica, crypto.deal)[index]
 
     # -- decisions -----------------------------------------------------------------------------
 
@@ -281,10 +300,11 @@ class SeatSecrets:
         elif stage == "shuffle":
             values = shuffle_pass(inputs, secret.shuffle, secret.permutation)
         else:
+            locks = self._locks(replica, deal)
             if stage == "shuffle-lock":  # (the last holder: it permutes as it locks, §B6.1)
                 inputs = [inputs[source] for source in secret.permutation]
             if secret.verifiers is None or secret.lock_scalars is None:
-                values, verifiers = lock_pass(inputs, self._lock_strip(crypto, secret), secret.locks)
+                values, verifiers = lock_pass(inputs, self._lock_strip(crypto, secret), locks)
             else:
                 # What lock_pass computes, with what we made ahead (see prepare).
                 values = transform(inputs, secret.lock_scalars)
@@ -292,7 +312,7 @@ class SeatSecrets:
             riding = replica.keys_riding_with_lock(self.seat, deal)
             if riding:  # (§B6.1: what we would publish just after the deal, published now)
                 return {"t": "pass", "deal": deal, "stage": stage, "values": values, "verifiers": verifiers,
-                        "public": [[slot, scalar_to_bytes(secret.locks[slot - crypto.first_slot])] for slot in riding]}
+                        "public": [[slot, scalar_to_bytes(locks[slot - crypto.first_slot])] for slot in riding]}
         return {"t": "pass", "deal": deal, "stage": stage, "values": values, "verifiers": verifiers}
 
     def prepare(self, replica: Replica) -> bool:
@@ -314,13 +334,14 @@ class SeatSecrets:
             if due is None or mine - order.index(due) < 2:
                 continue
             secret = self._deal_secret(replica, deal)
-            if secret.verifiers is not None and secret.lock_scalars is not None:
-                continue
+            all_locks = self._lock_keys(replica, deal)
+            if all_locks is None or (secret.verifiers is not None and secret.lock_scalars is not None):
+                continue  # (not fixed yet: our lock escrow is still to be applied)
             done = len(secret.ready_verifiers)
-            locks = secret.locks[done : done + PREPARE_SLOTS]
+            locks = all_locks[done : done + PREPARE_SLOTS]
             secret.ready_verifiers += lock_verifiers(locks)
             secret.ready_scalars += prepare_scalars(lock_scalars(self._lock_strip(crypto, secret), locks))
-            if len(secret.ready_verifiers) == len(secret.locks):
+            if len(secret.ready_verifiers) == len(all_locks):
                 secret.verifiers, secret.lock_scalars = secret.ready_verifiers, secret.ready_scalars
             return True
         return False
@@ -360,42 +381,43 @@ class SeatSecrets:
         public, sealed = [], []
         for seat, slot, to in sorted(owed, key=lambda item: (item[0], item[1], -1 if item[2] is None else item[2])):
             crypto, index = replica.deal_of_slot(slot)
-            share = scalar_to_bytes(self.lock_shares[(seat, crypto.deal)][1][index])
+            held = self.lock_shares[(seat, crypto.deal)]
+            share = scalar_to_bytes(held.shares[index])
             if to is None:
-                public.append([seat, slot, share])
+                public.append([seat, slot, share, held.path(index)])
             else:
                 box = seal(replica.seats[to].seal, share, release_context(replica.game_id, seat, slot, self.seat, to),
                            ephemeral_private=self._secret("release", seat, slot, to)(32))
-                sealed.append([seat, slot, to, box])
+                sealed.append([seat, slot, to, box, held.path(index)])
         return {"t": "release", "public": public, "sealed": sealed}
 
     def absorb_release(self, replica: Replica, submission: Any, seq: int) -> Fault | None:
         """Take in a sequenced ``release``: open the shares sealed to us, and once we hold every
         share of a key (our own among them, if we hold one), learn the card (§B16). A share that
-        does not open or match its digest is its sender's ``bad-escrow`` (evidence: the release and
-        our private sealing key); shares that match but add up to no key of the seat are the
-        seat's (found by replaying the log: the digests are its)."""
+        does not open or whose path does not lead to its sender's root is its sender's
+        ``bad-escrow`` (evidence: the release and our private sealing key); shares that match but
+        make no key of the seat with its offset are the seat's (found by replaying the log: the
+        roots and offsets are its)."""
         author = submission.seat
         touched = []
-        for seat, slot, to, box in submission.body["sealed"]:
+        for seat, slot, to, box, path in submission.body["sealed"]:
             if to != self.seat:
                 continue
             crypto, index = replica.deal_of_slot(slot)
             record = replica.lock_escrows[(seat, crypto.deal)]
-            share = open_released_share(record, replica.game_id, seat, slot, index, author, to, self.seal_key, box)
+            share = open_released_share(record, replica.game_id, seat, slot, index, author, to, self.seal_key, box, path)
             if isinstance(share, str):
                 return self._sealed_wrong(author, f"sealed a share of seat {seat}'s key for slot {slot} that {share}",
                                           seq, submission.envelope.raw)
             shares = self.released.setdefault((seat, slot), {})
             shares[author] = share
             if self.seat in record.holders:
-                shares[self.seat] = self.lock_shares[(seat, crypto.deal)][1][index]
+                shares[self.seat] = self.lock_shares[(seat, crypto.deal)].shares[index]
             if len(shares) == len(record.holders):
-                key = sum(shares.values()) % CURVE_ORDER
+                key = record.rebuilt_key(crypto, index, seat, shares.values())
                 del self.released[(seat, slot)]
-                if not key or not crypto.check_published_key(index, seat, key):
-                    return Fault(seat, FaultCode.BAD_ESCROW, f"escrowed shares of another lock key than it used for slot {slot}",
-                                 seq, None, ())
+                if isinstance(key, str):
+                    return Fault(seat, FaultCode.BAD_ESCROW, f"escrowed shares that {key}", seq, None, ())
                 self.received.setdefault(slot, {})[seat] = key
                 touched.append(slot)
         return self.learn(replica, touched)
@@ -413,7 +435,7 @@ class SeatSecrets:
                 None if secret.rekey is None else scalar_to_bytes(secret.rekey),
                 # (The last holder's shuffle-lock pass used no shuffle key: it shows none.)
                 None if replica.deals[deal].locking_pass(self.seat)[0] == "shuffle-lock" else scalar_to_bytes(secret.shuffle),
-                [scalar_to_bytes(lock) for lock in secret.locks],
+                [scalar_to_bytes(lock) for lock in self._locks(replica, deal)],
             ])
         return {"t": "audit", "keys": keys}
 
@@ -445,23 +467,34 @@ class SeatSecrets:
         return Fault(culprit, FaultCode.BAD_ESCROW, reason, seq, None, (message, self.seal_key.private_bytes()))
 
     def lock_escrow_body(self, replica: Replica, deal: int, holders: tuple[int, ...]) -> dict:
-        """Our ``lock-escrow`` of ``deal``: each of our lock keys split among ``holders``."""
+        """Our ``lock-escrow`` of ``deal`` among ``holders``: a fresh seed for each (§B16). The
+        first one applied fixes our lock keys (the sums of the seeds' shares); a later one, to
+        other holders, keeps them with its offsets."""
+        size = replica.deals[deal].size
+        seeds, offsets = lock_escrow_seeds(self.seed, deal, size, holders, self._deal_secret(replica, deal).locks)
         return lock_escrow_body(
-            self._deal_secret(replica, deal).locks, replica.game_id, self.seat, deal, holders,
+            seeds, offsets, replica.game_id, self.seat, deal, size, holders,
             [replica.seats[holder].seal for holder in holders],
             lambda holder: self._secret("lock-escrow-seal", deal, len(holders), holder)(32),
         )
 
     def absorb_lock_escrow(self, replica: Replica, dealer: int, deal: int, seq: int) -> Fault | None:
-        """Take in ``dealer``'s escrow of its lock keys in ``deal``: open and check our shares, if
-        we hold some (a wrong one: as :meth:`absorb_escrow`)."""
+        """Take in ``dealer``'s escrow of its lock keys in ``deal``: ours, the first of the deal,
+        fixes our lock keys; of another's, open our seed and check the shares it gives against
+        our root, if we hold one (a wrong one: as :meth:`absorb_escrow`)."""
         record = replica.lock_escrows[(dealer, deal)]
+        if dealer == self.seat:
+            secret = self._deal_secret(replica, deal)
+            if secret.locks is None:
+                seeds, _ = lock_escrow_seeds(self.seed, deal, record.size, record.holders, None)
+                secret.locks = lock_keys_of(seeds, record.size)
+            return None
         if self.seat not in record.holders:
             return None
-        shares = open_lock_shares(record, replica.game_id, dealer, self.seat, self.seal_key)
-        if isinstance(shares, str):
-            return self._sealed_wrong(dealer, f"sealed lock-key shares of deal {deal} that {shares}", seq, record.message)
-        self.lock_shares[(dealer, deal)] = (record.seq, shares)
+        held = open_lock_shares(record, replica.game_id, dealer, self.seat, self.seal_key)
+        if isinstance(held, str):
+            return self._sealed_wrong(dealer, f"sealed a lock-escrow seed of deal {deal} that {held}", seq, record.message)
+        self.lock_shares[(dealer, deal)] = held
         return None
 
     def rebuild_body(self, replica: Replica, seat: int) -> dict:
@@ -476,9 +509,9 @@ class SeatSecrets:
         locks = []
         for slot in replica.rebuild_lock_slots(seat):
             crypto, index = replica.deal_of_slot(slot)
-            escrow_seq, shares = self.lock_shares[(seat, crypto.deal)]
-            assert escrow_seq == replica.lock_escrows[(seat, crypto.deal)].seq
-            locks.append([slot, scalar_to_bytes(shares[index])])
+            held = self.lock_shares[(seat, crypto.deal)]
+            assert held.seq == replica.lock_escrows[(seat, crypto.deal)].seq
+            locks.append([slot, scalar_to_bytes(held.shares[index]), held.path(index)])
         return {"t": "rebuild", "seat": seat, "share": scalar_to_bytes(share), "sent": sent, "locks": locks}
 
     # -- learning hidden values ----------------------------------------------------------------
@@ -534,7 +567,7 @@ class SeatSecrets:
         keys = []
         for seat in crypto.holders:
             if seat == self.seat:
-                keys.append(self._deal_secret(replica, crypto.deal).locks[index])
+                keys.append(self._locks(replica, crypto.deal)[index])
             elif seat in crypto.published[index]:
                 keys.append(crypto.published[index][seat])
             elif seat in self.received.get(slot, {}):

@@ -63,3 +63,20 @@ def test_shares_that_add_up_to_zero_are_refused() -> None:
         crypto.rebuild_secret([1, crypto.CURVE_ORDER - 1])
     with pytest.raises(crypto.CryptoError, match="scalar"):
         crypto.rebuild_secret([1, 0])
+
+
+def test_a_seed_gives_pseudo_random_shares_drawn_from_its_own_stream() -> None:
+    seed = bytes(range(32))
+    shares = crypto.shares_from_seed(seed, 5)
+    assert len(shares) == 5 and len(set(shares)) == 5
+    assert all(0 < share < crypto.CURVE_ORDER for share in shares)
+    assert crypto.shares_from_seed(seed, 5) == shares and crypto.shares_from_seed(seed, 3) == shares[:3]
+    draw = crypto.secret_stream(seed, b"p2pgames/v1/escrow-seed\x00")
+    assert shares == tuple(crypto.random_scalar(draw(64)) for _ in range(5))
+    assert not set(crypto.shares_from_seed(bytes(31) + b"\x01", 5)) & set(shares)
+
+
+@pytest.mark.parametrize(("seed", "count"), [(bytes(31), 3), (bytes(33), 3), ("seed", 3), (bytes(32), 0), (bytes(32), True)])
+def test_a_seed_is_32_bytes_and_gives_one_or_more_shares(seed: object, count: object) -> None:
+    with pytest.raises(crypto.CryptoError):
+        crypto.shares_from_seed(seed, count)  # type: ignore[arg-type]

@@ -60,7 +60,7 @@ def test_every_case_kind_is_checked() -> None:
         "crypto-session-forms.json": {
             "session_commitment", "session_bad_opening", "sealed_key", "sealed_key_open_fails",
         },
-        "crypto-escrow.json": {"split", "bad_share"},
+        "crypto-escrow.json": {"split", "bad_share", "seed_shares", "lock_tree", "merkle", "bad_path"},
     }
     assert {p.name for p in VECTOR_DIR.glob("crypto-*.json")} == set(checked)
     for name, kinds in checked.items():
@@ -432,3 +432,40 @@ def test_escrow_split_vectors(case: dict[str, Any]) -> None:
 @pytest.mark.parametrize("case", cases("crypto-escrow.json", "bad_share"), ids=lambda c: c["why"])
 def test_escrow_bad_share_vectors(case: dict[str, Any]) -> None:
     assert crypto.check_share(k(case["share"]), h(case["commitment"])) is False
+
+
+@pytest.mark.parametrize("case", cases("crypto-escrow.json", "seed_shares"), ids=lambda c: str(c["count"]))
+def test_escrow_seed_shares_vectors(case: dict[str, Any]) -> None:
+    shares = crypto.shares_from_seed(h(case["seed"]), case["count"])
+    assert [crypto.scalar_to_bytes(share).hex() for share in shares] == case["shares"]
+
+
+@pytest.mark.parametrize("case", cases("crypto-escrow.json", "lock_tree"), ids=lambda c: str(c["size"]))
+def test_escrow_lock_tree_vectors(case: dict[str, Any]) -> None:
+    game_id, size = h(case["game_id"]), case["size"]
+    shares = crypto.shares_from_seed(h(case["seed"]), size)
+    assert [crypto.scalar_to_bytes(share).hex() for share in shares] == case["shares"]
+    leaves = [crypto.share_digest(share, canonical.encode(["lock-share", game_id, case["dealer"], case["deal"], i, case["holder"]]))
+              for i, share in enumerate(shares)]
+    assert [leaf.hex() for leaf in leaves] == case["leaves"]
+    check_tree(leaves, case)
+
+
+@pytest.mark.parametrize("case", cases("crypto-escrow.json", "merkle"), ids=lambda c: str(len(c["leaves"])))
+def test_merkle_vectors(case: dict[str, Any]) -> None:
+    check_tree([h(leaf) for leaf in case["leaves"]], case)
+
+
+def check_tree(leaves: list[bytes], case: dict[str, Any]) -> None:
+    root = crypto.merkle_root(leaves)
+    assert root.hex() == case["root"]
+    for index, path in enumerate(case["paths"]):
+        assert [item.hex() for item in crypto.merkle_path(leaves, index)] == path
+        assert len(path) == crypto.merkle_path_length(index, len(leaves))
+        assert crypto.check_merkle_path(leaves[index], index, len(leaves), [h(item) for item in path], root)
+
+
+@pytest.mark.parametrize("case", cases("crypto-escrow.json", "bad_path"), ids=lambda c: c["why"])
+def test_merkle_bad_path_vectors(case: dict[str, Any]) -> None:
+    path = [h(item) for item in case["path"]]
+    assert crypto.check_merkle_path(h(case["leaf"]), case["index"], case["count"], path, h(case["root"])) is False

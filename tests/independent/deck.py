@@ -403,18 +403,85 @@ def seat_deal_keys(e: int, deal: int, size: int, reshuffle: bool):
 
 
 def share_digest(share: bytes, context: bytes) -> bytes:
-    """The digest a lock escrow signs of each share of a lock key (§B16)."""
+    """The digest of a share of a lock key, a leaf of its holder's tree (§B16)."""
     return H(b"p2pgames/v1/escrow-share\x00" + context + share)
 
 
-def lock_escrow(game_id: bytes, author: int, deal: int, locks: list[int], holders: list[int], seal_of,
-                fresh) -> tuple[list, list]:
-    """A `lock-escrow`'s digests and boxes (§B16): each lock key split among `holders` (§C8), each
-    holder's shares sealed to it (`seal_of(seat)`: its X25519 key) with `fresh()` ephemeral keys."""
-    splits = [escrow_split(k, len(holders)) for k in locks]
-    digests = [[share_digest(scalar_bytes(split[j]), canon.encode(["lock-share", game_id, author, deal, i, h]))
-                for i, split in enumerate(splits)] for j, h in enumerate(holders)]
-    boxes = [seal(seal_of(h), b"".join(scalar_bytes(split[j]) for split in splits),
-                  canon.encode(["lock-escrow", game_id, author, deal, h, len(holders)]), fresh())
-             for j, h in enumerate(holders)]
-    return digests, boxes
+def seed_shares(seed: bytes, size: int) -> list[int]:
+    """shares_from_seed (§C8): the first `size` scalar draws of the seed's escrow-seed stream."""
+    stream = HmacStream(seed, b"p2pgames/v1/escrow-seed\x00")
+    return [stream.scalar() for _ in range(size)]
+
+
+# §C8's Merkle tree: RFC 6962 §2.1 with H(x) = SHA-256("p2pgames/v1/merkle-tree" ‖ 0x00 ‖ x).
+
+def _tree_hash(data: bytes) -> bytes:
+    return H(b"p2pgames/v1/merkle-tree\x00" + data)
+
+
+def _left_size(c: int) -> int:
+    """k: the largest power of two below c (c ≥ 2)."""
+    k = 1
+    while k * 2 < c:
+        k *= 2
+    return k
+
+
+def mth(leaves: list[bytes]) -> bytes:
+    if len(leaves) == 1:
+        return _tree_hash(b"\x00" + leaves[0])
+    k = _left_size(len(leaves))
+    return _tree_hash(b"\x01" + mth(leaves[:k]) + mth(leaves[k:]))
+
+
+def tree_path(i: int, leaves: list[bytes]) -> list[bytes]:
+    """PATH(i, leaves): the siblings from the leaf up."""
+    if len(leaves) == 1:
+        return []
+    k = _left_size(len(leaves))
+    if i < k:
+        return tree_path(i, leaves[:k]) + [mth(leaves[k:])]
+    return tree_path(i - k, leaves[k:]) + [mth(leaves[:k])]
+
+
+def path_length(i: int, c: int) -> int:
+    if c == 1:
+        return 0
+    k = _left_size(c)
+    return 1 + (path_length(i, k) if i < k else path_length(i - k, c - k))
+
+
+def check_path(leaf: bytes, i: int, c: int, path, root: bytes) -> bool:
+    """§C8 *check path*: exactly path_length(i, c) hashes of 32 bytes, leading leaf i to `root`."""
+    if not (0 <= i < c and isinstance(path, list) and len(path) == path_length(i, c)
+            and all(isinstance(p, bytes) and len(p) == 32 for p in path)):
+        return False
+
+    def up(i, c, rest):  # the root of the subtree of c leaves holding leaf i, from the path's first items
+        if c == 1:
+            return _tree_hash(b"\x00" + leaf)
+        k = _left_size(c)
+        *below, sibling = rest
+        if i < k:
+            return _tree_hash(b"\x01" + up(i, k, below) + sibling)
+        return _tree_hash(b"\x01" + sibling + up(i - k, c - k, below))
+    return up(i, c, path) == root
+
+
+def lock_leaves(game_id: bytes, author: int, deal: int, holder: int, shares: list[int]) -> list[bytes]:
+    """A holder's leaves in `author`'s lock escrow of `deal` (§B16), slot order."""
+    return [share_digest(scalar_bytes(share), canon.encode(["lock-share", game_id, author, deal, i, holder]))
+            for i, share in enumerate(shares)]
+
+
+def lock_escrow(game_id: bytes, author: int, deal: int, locks: list[int], holders: list[int], seeds: list[bytes],
+                seal_of, fresh) -> tuple[list, list, list]:
+    """A `lock-escrow`'s roots, offsets and boxes (§B16) for the lock keys `locks`: `seeds[j]`
+    (32 fresh secret bytes) sealed to `holders[j]` (`seal_of(seat)`: its X25519 key; `fresh()`
+    gives each box's ephemeral key), and the offsets that make the sums of the shares the keys."""
+    shares = [seed_shares(seed, len(locks)) for seed in seeds]
+    roots = [mth(lock_leaves(game_id, author, deal, h, mine)) for h, mine in zip(holders, shares)]
+    offsets = [((k - sum(column)) % N).to_bytes(32, "big") for k, column in zip(locks, zip(*shares))]
+    boxes = [seal(seal_of(h), seed, canon.encode(["lock-escrow", game_id, author, deal, h, len(holders)]), fresh())
+             for h, seed in zip(holders, seeds)]
+    return roots, offsets, boxes

@@ -52,7 +52,11 @@ class Peer:
         many different chat lines at once (§B10: the host takes 20 at once, one a second after)."""
         # A test peer: every secret comes from this seeded generator, so a game can be replayed;
         # real peers draw secrets uniformly from a cryptographic source (§C5.7).
-        self.rng = random.Random(seed if seed is not None else os.urandom(16))
+        seed = seed if seed is not None else os.urandom(16)
+        self.rng = random.Random(seed)
+        # Its lock escrows' seeds (§B16) from a generator of their own: its other draws stay the
+        # ones a game with the same seed always made.
+        self.seed_rng = random.Random(seed + b"/lock-escrow seeds")
         self.private = self._bytes(32)
         self.key = wire.public_key(self.private)
         self.seal_private_key = X25519PrivateKey.from_private_bytes(self._bytes(32))
@@ -281,8 +285,10 @@ class Peer:
             state = rep.apply(seat, s["body"])
         except replica.Fault as f:
             raise PeerError(f"entry {seq}: {f.code} of seat {f.culprit}: {f}") from f
+        size = rep.deals[s["body"]["deal"]].size if s["body"]["t"] == "lock-escrow" else None
         if (s["body"]["t"] in ("escrow", "lock-escrow") and self.seat in s["body"]["holders"]
-                and not transcript.escrow_box_is_right(self.game_id, seat, self.seal_private, s["body"], self.seat)):
+                and not transcript.escrow_box_is_right(self.game_id, seat, self.seal_private, s["body"], self.seat,
+                                                       size)):
             raise PeerError(f"entry {seq}: seat {seat}'s escrow box for this seat is wrong (bad-escrow)")
         if state != body["state"]:
             raise PeerError(f"entry {seq}: the host's state {body['state'].hex()[:16]} is not ours "
@@ -486,9 +492,11 @@ class Peer:
     def _make_lock_escrow(self, number):
         rep = self.replica
         holders = [s for s in rep.playing() if s != self.seat]
-        digests, boxes = deck.lock_escrow(self.game_id, self.seat, number, self._secret(rep.deals[number])["locks"],
-                                          holders, lambda h: self.seats[h][1], lambda: self._bytes(32))
-        return {"t": "lock-escrow", "deal": number, "holders": holders, "digests": digests, "boxes": boxes}
+        seeds = [bytes(self.seed_rng.getrandbits(8) for _ in range(32)) for _ in holders]
+        roots, offsets, boxes = deck.lock_escrow(self.game_id, self.seat, number, self._secret(rep.deals[number])["locks"],
+                                                 holders, seeds, lambda h: self.seats[h][1], lambda: self._bytes(32))
+        return {"t": "lock-escrow", "deal": number, "holders": holders, "roots": roots, "offsets": offsets,
+                "boxes": boxes}
 
     def _make_open(self):
         salt, value = self.openings.pop(self.replica.phase["id"])

@@ -35,7 +35,7 @@ BODY_FIELDS = {
     "open-seat": {"t", "seat"},
     "hand-over": {"t", "keys", "received", "opening", "successor"},
     "escrow": {"t", "holders", "commitments", "boxes"},
-    "lock-escrow": {"t", "deal", "holders", "digests", "boxes"},
+    "lock-escrow": {"t", "deal", "holders", "roots", "offsets", "boxes"},
     "rebuild": {"t", "seat", "share", "sent", "locks"},
     "release": {"t", "public", "sealed"},
     "take-over": {"t", "consents"},
@@ -60,6 +60,11 @@ def is_int(v):
 
 def _seats(v):
     return isinstance(v, list) and all(is_int(s) for s in v)
+
+
+def _is_scalar(v):
+    """32 bytes, big-endian, in [1, n−1] (§C1)."""
+    return isinstance(v, bytes) and len(v) == 32 and 1 <= int.from_bytes(v, "big") < deck.N
 
 
 @dataclass
@@ -104,7 +109,7 @@ class Replica:
         self.consents = {}   # seat -> the seats that consented to opening it (either kind, §B16)
         # Key escrow (§B16):
         self.escrows = {}       # seat -> its current escrow: {"holders": [...], "commitments": [...]}
-        self.lock_escrows = {}  # (seat, deal) -> its current lock escrow: {"holders": [...], "digests": [...]}
+        self.lock_escrows = {}  # (seat, deal) -> its current lock escrow: {"holders", "roots", "offsets" (ints)}
         self.shares = {}        # seat -> {consenter: its share of the seat's escrow secret}
         self.lock_shares = {}   # seat -> {consenter: [(slot, its share of the seat's lock key there)]}
         self.sent_keys = {}     # seat -> consenter -> [(slot, consenter, key)]: its own keys, published when rebuilt
@@ -579,21 +584,28 @@ class Replica:
                 and (current is None or current["holders"] != others))
 
     def _lock_escrow(self, seat, body):
-        number, holders, digests, boxes = body["deal"], body["holders"], body["digests"], body["boxes"]
-        if not (is_int(number) and _seats(holders) and isinstance(digests, list) and isinstance(boxes, list)
-                and len(holders) == len(digests) == len(boxes)
-                and all(isinstance(row, list) and all(isinstance(d, bytes) and len(d) == 32 for d in row)
-                        for row in digests)
-                and all(isinstance(b, bytes) for b in boxes)):
+        number, holders, roots, offsets, boxes = (body["deal"], body["holders"], body["roots"], body["offsets"],
+                                                  body["boxes"])
+        if not (is_int(number) and _seats(holders) and isinstance(roots, list) and isinstance(offsets, list)
+                and isinstance(boxes, list) and len(holders) == len(roots) == len(boxes)
+                and all(isinstance(r, bytes) and len(r) == 32 for r in roots)
+                and all(isinstance(o, bytes) and len(o) == 32 and int.from_bytes(o, "big") < deck.N for o in offsets)
+                and all(isinstance(b, bytes) and len(b) <= 80 for b in boxes)):
             raise Fault("malformed", f"seat {seat}: a lock escrow of the wrong form", seat)
-        deal = self.deals.get(number)
-        if deal is not None and not (all(len(row) == deal.size for row in digests)
-                                     and all(len(b) <= 48 + 32 * deal.size for b in boxes)):
-            raise Fault("malformed", f"seat {seat}: a lock escrow of deal {number} of the wrong size", seat)
         if not self.lock_escrow_due(seat, number) or holders != [s for s in self.playing() if s != seat]:
             raise Fault("illegal", f"seat {seat}: may not escrow its lock keys of deal {number} with seats "
                                    f"{holders} now", seat)
-        self.lock_escrows[(seat, number)] = {"holders": holders, "digests": digests}
+        if len(offsets) not in (0, self.deals[number].size):  # none, or one per slot of the deal (§B16)
+            raise Fault("malformed", f"seat {seat}: a lock escrow of deal {number} with {len(offsets)} offsets", seat)
+        self.lock_escrows[(seat, number)] = {"holders": holders, "roots": roots,
+                                             "offsets": [int.from_bytes(o, "big") for o in offsets]}
+
+    def _escrowed_key(self, seat, slot, shares) -> int:
+        """The key `shares` (one from each holder) make of `seat`'s lock key of `slot` with the
+        offset of its current lock escrow (§B16): their sum plus the offset, mod n."""
+        deal = self.deal_of(slot)
+        offsets = self.lock_escrows[(seat, deal.number)]["offsets"]
+        return (sum(shares) + (offsets[slot - deal.first] if offsets else 0)) % deck.N
 
     def _staying(self, seat) -> list:
         """The slots whose key stays escrowed when `seat` is rebuilt: of deals it has locked, not
@@ -621,10 +633,12 @@ class Replica:
     def _rebuild(self, seat, body):
         target, share, sent, locks = body["seat"], body["share"], body["sent"], body["locks"]
         if not (is_int(target) and isinstance(share, bytes) and len(share) == 32
-                and all(isinstance(items, list) and all(
+                and isinstance(sent, list) and all(
                     isinstance(item, list) and len(item) == 2 and is_int(item[0])
-                    and isinstance(item[1], bytes) and len(item[1]) == 32 for item in items)
-                        for items in (sent, locks))):
+                    and isinstance(item[1], bytes) and len(item[1]) == 32 for item in sent)
+                and isinstance(locks, list) and all(
+                    isinstance(item, list) and len(item) == 3 and is_int(item[0]) and _is_scalar(item[1])
+                    and isinstance(item[2], list) for item in locks)):
             raise Fault("malformed", f"seat {seat}: a rebuild with fields of the wrong type", seat)
         if not 0 <= target < self.players or target not in self.rebuilding:
             raise Fault("illegal", f"seat {seat}: gave shares of seat {target!r}, which is not being rebuilt", seat)
@@ -638,11 +652,11 @@ class Replica:
         if not deck.check_share(value, escrow["commitments"][escrow["holders"].index(seat)]):
             raise Fault("illegal", f"seat {seat}: a share of seat {target}'s escrow not the one committed to", seat)
         # `locks`: its share of the target's lock key of each slot the rebuild rebuilds, in order.
-        if [slot for slot, _ in locks] != self._rebuilt_slots(target):
-            raise Fault("illegal", f"seat {seat}: shares of lock keys of slots {[s for s, _ in locks]}, not "
+        if [slot for slot, _, _ in locks] != self._rebuilt_slots(target):
+            raise Fault("illegal", f"seat {seat}: shares of lock keys of slots {[s for s, _, _ in locks]}, not "
                                    f"{self._rebuilt_slots(target)}", seat)
-        for slot, raw in locks:
-            self._check_lock_share(seat, target, slot, raw)
+        for slot, raw, path in locks:
+            self._check_lock_share(seat, target, slot, raw, path)
         # `sent`: exactly the kept slots of live deals the target knows whose key of the author is
         # unpublished (an audited deal's keys are all out), in order, each with the author's key.
         owed = [slot for slot in sorted(self.kept_slots(target))
@@ -657,22 +671,34 @@ class Replica:
                 raise Fault("bad-key", f"seat {seat}: sent a key for slot {slot} unlike its verifier", seat)
             keys.append((slot, seat, key))
         self.shares.setdefault(target, {})[seat] = value
-        self.lock_shares.setdefault(target, {})[seat] = [(slot, int.from_bytes(raw, "big")) for slot, raw in locks]
+        self.lock_shares.setdefault(target, {})[seat] = [(slot, int.from_bytes(raw, "big")) for slot, raw, _ in locks]
         self.sent_keys.setdefault(target, {})[seat] = keys  # shares given again replace these
         slots = self._rebuilt_slots(target)
         if set(self.shares[target]) == set(escrow["holders"]) and all(
                 [slot for slot, _ in self.lock_shares[target][h]] == slots for h in escrow["holders"]):
             self._rebuild_seat(target)
 
-    def _check_lock_share(self, holder, seat, slot, raw):
-        """`raw` is `holder`'s share of `seat`'s lock key of `slot`, as the digest `seat`'s lock
-        escrow signed says (§B16), else the holder's `illegal`."""
+    def _check_lock_share(self, holder, seat, slot, raw, path):
+        """`raw` is `holder`'s share of `seat`'s lock key of `slot`: `path` has the slot's depth in
+        the tree (else `malformed`) and leads the share's leaf to the root `seat`'s lock escrow
+        signed for `holder` (§B16, §C8), else the holder's `illegal`."""
         deal = self.deal_of(slot)
+        i = slot - deal.first
+        if not self._path_fits(slot, path):
+            raise Fault("malformed", f"seat {holder}: its share of seat {seat}'s key of slot {slot} comes with a "
+                                     f"path of the wrong form", holder)
         escrowed = self.lock_escrows[(seat, deal.number)]
-        context = canon.encode(["lock-share", self.game_id, seat, deal.number, slot - deal.first, holder])
-        if deck.share_digest(raw, context) != escrowed["digests"][escrowed["holders"].index(holder)][slot - deal.first]:
+        leaf = deck.share_digest(raw, canon.encode(["lock-share", self.game_id, seat, deal.number, i, holder]))
+        if not deck.check_path(leaf, i, deal.size, path, escrowed["roots"][escrowed["holders"].index(holder)]):
             raise Fault("illegal", f"seat {holder}: its share of seat {seat}'s key of slot {slot} is not the one "
                                    f"escrowed", holder)
+
+    def _path_fits(self, slot, path) -> bool:
+        """`path` has a path's form for `slot` (§B16): exactly as many 32-byte hashes as the
+        slot's depth in a tree over its deal's slots (§C8 `path_length`)."""
+        deal = self.deal_of(slot)
+        return (isinstance(path, list) and len(path) == deck.path_length(slot - deal.first, deal.size)
+                and all(isinstance(p, bytes) and len(p) == 32 for p in path))
 
     def _is_lock_key(self, slot, seat, key) -> bool:
         """`key` is `seat`'s lock key of `slot`: E(V, key) is its verifier (§B6.2)."""
@@ -703,7 +729,7 @@ class Replica:
                 raise Fault("bad-escrow", f"seat {seat}: its escrow is not of the secret its shuffle of deal "
                                           f"{deal.number} came from", seat)
         for slot in self._rebuilt_slots(seat):
-            key = sum(dict(given)[slot] for given in self.lock_shares[seat].values()) % deck.N
+            key = self._escrowed_key(seat, slot, [dict(given)[slot] for given in self.lock_shares[seat].values()])
             if not self._is_lock_key(slot, seat, key):
                 raise Fault("bad-escrow", f"seat {seat}: its escrowed lock key of slot {slot} is not the one it "
                                           f"locked with", seat)
@@ -814,24 +840,28 @@ class Replica:
     def _release(self, seat, body):
         public, sealed = body["public"], body["sealed"]
         if not (isinstance(public, list) and isinstance(sealed, list)
-                and all(isinstance(p, list) and len(p) == 3 and is_int(p[0]) and is_int(p[1])
-                        and isinstance(p[2], bytes) and len(p[2]) == 32 for p in public)
-                and all(isinstance(x, list) and len(x) == 4 and is_int(x[0]) and is_int(x[1]) and is_int(x[2])
+                and all(isinstance(p, list) and len(p) == 4 and is_int(p[0]) and is_int(p[1])
+                        and _is_scalar(p[2]) for p in public)
+                and all(isinstance(x, list) and len(x) == 5 and is_int(x[0]) and is_int(x[1]) and is_int(x[2])
                         and isinstance(x[3], bytes) and len(x[3]) <= 144 for x in sealed)):
             raise Fault("malformed", f"seat {seat}: a release of the wrong shape", seat)
         owed = self.phase["release_due"][seat]
         items, pairs = [tuple(p[:2]) for p in public], [tuple(x[:3]) for x in sealed]
         if sorted(items) != sorted(owed["public"]) or sorted(pairs) != sorted(owed["sealed"]):
             raise Fault("illegal", f"seat {seat}: released other shares than it owes", seat)
-        for gone, slot, raw in public:
-            self._check_lock_share(seat, gone, slot, raw)
-        # (The sealed shares only their receiver can open and check.)
+        for gone, slot, raw, path in public:
+            self._check_lock_share(seat, gone, slot, raw, path)
+        for gone, slot, _to, _box, path in sealed:
+            # Only its receiver can open the share and follow its path; its form everyone checks.
+            if not self._path_fits(slot, path):
+                raise Fault("malformed", f"seat {seat}: a sealed share of slot {slot} with a path of the wrong form",
+                            seat)
         self.phase["released"][seat] = body
-        for gone, slot, raw in public:
+        for gone, slot, raw, _path in public:
             shares = self.released.setdefault((gone, slot), {})
             shares[seat] = int.from_bytes(raw, "big")
             if len(shares) == len(self.lock_escrows[(gone, self.deal_of(slot).number)]["holders"]):
-                key = sum(shares.values()) % deck.N
+                key = self._escrowed_key(gone, slot, shares.values())
                 if not self._is_lock_key(slot, gone, key):
                     raise Fault("bad-escrow", f"seat {gone}: its escrowed key of slot {slot} is not the one it "
                                               f"locked with", gone)

@@ -199,8 +199,11 @@ def test_the_forms_sessions_send():
 
 
 def test_key_escrow():
-    """crypto-escrow.json (§C8): the split of a secret, its commitments, its rebuild; bad shares."""
+    """crypto-escrow.json (§C8): the split of a secret, its commitments, its rebuild; bad shares
+    (the lock escrow's seeds and trees: below)."""
     for case in cases("crypto-escrow.json"):
+        if case["kind"] not in ("split", "bad_share"):
+            continue
         if case["kind"] == "split":
             secret, m = int(case["secret"], 16), case["holders"]
             shares = deck.escrow_split(secret, m)
@@ -212,3 +215,32 @@ def test_key_escrow():
             assert not deck.check_share(int(case["share"], 16), bytes.fromhex(case["commitment"])), case["why"]
     # The generator's commitment is G itself, compressed (y of G is odd).
     assert deck.share_commitment(1).hex() == "036b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296"
+
+
+def test_lock_escrow_seeds_and_trees():
+    """crypto-escrow.json (§C8, §B16): a seed's shares; a holder's tree of lock-key shares, its
+    leaves, root and every path; Merkle roots and paths; refused paths."""
+    seen = set()
+    for case in cases("crypto-escrow.json"):
+        kind = case["kind"]
+        seen.add(kind)
+        if kind == "seed_shares":
+            assert deck.seed_shares(bytes.fromhex(case["seed"]), case["count"]) == keys(case["shares"])
+        elif kind in ("lock_tree", "merkle"):
+            if kind == "lock_tree":
+                shares = deck.seed_shares(bytes.fromhex(case["seed"]), case["size"])
+                assert shares == keys(case["shares"])
+                leaves = deck.lock_leaves(bytes.fromhex(case["game_id"]), case["dealer"], case["deal"],
+                                          case["holder"], shares)
+                assert leaves == hexes(case["leaves"])
+            else:
+                leaves = hexes(case["leaves"])
+            root = deck.mth(leaves)
+            assert root.hex() == case["root"]
+            for i, path in enumerate(case["paths"]):
+                assert deck.tree_path(i, leaves) == hexes(path) and len(path) == deck.path_length(i, len(leaves))
+                assert deck.check_path(leaves[i], i, len(leaves), hexes(path), root)
+        elif kind == "bad_path":
+            assert not deck.check_path(bytes.fromhex(case["leaf"]), case["index"], case["count"],
+                                       hexes(case["path"]), bytes.fromhex(case["root"])), case["why"]
+    assert seen >= {"seed_shares", "lock_tree", "merkle", "bad_path"}

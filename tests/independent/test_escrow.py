@@ -85,11 +85,14 @@ class Table:
         return [scalar(b"lock %d %d %d " % (seat, number, i) + self.label) for i in range(self.rep.deals[number].size)]
 
     def lock_escrow(self, seat, number, locks=None):
-        """Seat's lock escrow of `number`: each lock key split among the others still playing."""
+        """Seat's lock escrow of `number` among the others still playing: a seed for each, and the
+        offsets that make the sums of their shares its lock keys (§B16)."""
         locks = self.own_locks(seat, number) if locks is None else locks
         holders = self.others(seat)
-        digests, boxes = deck.lock_escrow(GAME_ID, seat, number, locks, holders, lambda h: self.rep.seats[h][1], self.fresh)
-        return {"t": "lock-escrow", "deal": number, "holders": holders, "digests": digests, "boxes": boxes}
+        roots, offsets, boxes = deck.lock_escrow(GAME_ID, seat, number, locks, holders, [self.fresh() for _ in holders],
+                                                 lambda h: self.rep.seats[h][1], self.fresh)
+        return {"t": "lock-escrow", "deal": number, "holders": holders, "roots": roots, "offsets": offsets,
+                "boxes": boxes}
 
     def share(self, holder, of) -> bytes:
         """The share `holder` holds of `of`'s escrow secret, from its box."""
@@ -97,19 +100,24 @@ class Table:
         context = canon.encode(["escrow-share", GAME_ID, of, holder, len(body["holders"])])
         return deck.open_sealed(self.seal_private[holder], body["boxes"][body["holders"].index(holder)], context)
 
-    def lock_share(self, holder, of, slot) -> bytes:
-        """The share `holder` holds of `of`'s lock key of `slot`, from its lock escrow's box."""
+    def lock_shares(self, holder, of, number) -> list[int]:
+        """Every share `holder` holds of `of`'s lock keys of deal `number`: from the seed in its box."""
+        body = self.lock_escrowed[(of, number)]
+        context = canon.encode(["lock-escrow", GAME_ID, of, number, holder, len(body["holders"])])
+        seed = deck.open_sealed(self.seal_private[holder], body["boxes"][body["holders"].index(holder)], context)
+        return deck.seed_shares(seed, self.rep.deals[number].size)
+
+    def lock_share(self, holder, of, slot) -> list:
+        """`holder`'s share of `of`'s lock key of `slot` and its path: `[share, path]` (§B16)."""
         deal = self.rep.deal_of(slot)
-        body = self.lock_escrowed[(of, deal.number)]
-        context = canon.encode(["lock-escrow", GAME_ID, of, deal.number, holder, len(body["holders"])])
-        opened = deck.open_sealed(self.seal_private[holder], body["boxes"][body["holders"].index(holder)], context)
-        i = slot - deal.first
-        return opened[32 * i:32 * i + 32]
+        shares = self.lock_shares(holder, of, deal.number)
+        leaves = deck.lock_leaves(GAME_ID, of, deal.number, holder, shares)
+        return [deck.scalar_bytes(shares[slot - deal.first]), deck.tree_path(slot - deal.first, leaves)]
 
     def rebuild(self, seat, of):
         """Seat's consent with its shares: the slots an honest seat lists are those the SPEC's rule
         gives (computed by the replica here; the tests check them against the game)."""
-        locks = [[slot, self.lock_share(seat, of, slot)] for slot in self.rep._rebuilt_slots(of)]
+        locks = [[slot, *self.lock_share(seat, of, slot)] for slot in self.rep._rebuilt_slots(of)]
         sent = [[slot, deck.scalar_bytes(self.lock_key(seat, slot))] for slot in self.owed(seat, of)]
         return {"t": "rebuild", "seat": of, "share": self.share(seat, of), "sent": sent, "locks": locks}
 
@@ -214,10 +222,13 @@ class Table:
     def make_release(self, seat):
         """The shares of a rebuilt seat's escrowed lock keys this seat owes (§B16 step 4)."""
         owed = self.rep.phase["release_due"][seat]
-        public = [[gone, slot, self.lock_share(seat, gone, slot)] for gone, slot in sorted(owed["public"])]
-        sealed = [[gone, slot, to, deck.seal(self.rep.seats[to][1], self.lock_share(seat, gone, slot),
-                                             canon.encode(["release-share", GAME_ID, gone, slot, seat, to]), self.fresh())]
-                  for gone, slot, to in sorted(owed["sealed"])]
+        public = [[gone, slot, *self.lock_share(seat, gone, slot)] for gone, slot in sorted(owed["public"])]
+        sealed = []
+        for gone, slot, to in sorted(owed["sealed"]):
+            share, path = self.lock_share(seat, gone, slot)
+            box = deck.seal(self.rep.seats[to][1], share, canon.encode(["release-share", GAME_ID, gone, slot, seat, to]),
+                            self.fresh())
+            sealed.append([gone, slot, to, box, path])
         return {"t": "release", "public": public, "sealed": sealed}
 
     def make_audit(self, seat):
@@ -305,11 +316,16 @@ def test_lock_keys_are_escrowed_deal_by_deal_before_the_lock_pass():
     # Seat 0 has not escrowed its lock keys of deal 0: its lock pass is illegal until it does.
     refused(table, 0, table.make_pass(0), "illegal")
     good = table.lock_escrow(0, 0)
-    assert good["holders"] == [1, 2] and all(len(row) == 12 for row in good["digests"])
-    assert all(len(box) == 48 + 32 * 12 for box in good["boxes"])
-    for change in [{"deal": "0"}, {"digests": good["digests"][:1]}, {"digests": [good["digests"][0], good["digests"][1][:11]]},
-                   {"boxes": [good["boxes"][0], good["boxes"][1] + b"x"]}, {"holders": [1, None]}]:
+    assert good["holders"] == [1, 2] and all(len(root) == 32 for root in good["roots"]) and len(good["offsets"]) == 12
+    assert all(len(box) == 80 for box in good["boxes"])  # a sealed 32-byte seed
+    n = deck.N.to_bytes(32, "big")
+    for change in [{"deal": "0"}, {"roots": good["roots"][:1]}, {"roots": [good["roots"][0], good["roots"][1][:31]]},
+                   {"offsets": good["offsets"][:11]}, {"offsets": [n] + good["offsets"][1:]},
+                   {"offsets": [b"\x01"] + good["offsets"][1:]}, {"offsets": None},
+                   {"boxes": [good["boxes"][0], good["boxes"][1] + b"x"]}, {"holders": [1, None]},
+                   {"digests": [[bytes(32)] * 12] * 2}]:
         refused(table, 0, {**good, **change}, "malformed")
+    refused(table, 0, {key: value for key, value in good.items() if key != "offsets"}, "malformed")
     refused(table, 0, {**good, "holders": [2, 1]}, "illegal")
     refused(table, 0, {**table.lock_escrow(0, 0), "deal": 5}, "illegal")  # a deal it does not hold
     table.submit(0, good)
@@ -347,8 +363,18 @@ def test_a_seat_rebuilt_mid_round_gets_its_lock_keys_back_from_the_others_and_is
     refused(table, 0, {**good, "sent": [[passed, b"x"]]}, "malformed")
     refused(table, 0, {**good, "locks": good["locks"][::-1]}, "illegal")  # in increasing order
     refused(table, 0, {**good, "locks": good["locks"][1:]}, "illegal")
-    wrong = [[slot, table.lock_share(2, 1, slot)] for slot, _ in good["locks"]]
-    refused(table, 0, {**good, "locks": wrong}, "illegal")                # another holder's shares
+    wrong = [[slot, *table.lock_share(2, 1, slot)] for slot, _, _ in good["locks"]]
+    refused(table, 0, {**good, "locks": wrong}, "illegal")                # another holder's shares (and paths)
+    # Each share's path leads its leaf to the author's root (§C8 check path), at the slot's depth.
+    (slot, share, path), *rest = good["locks"]
+    other_share = good["locks"][1][1]
+    refused(table, 0, {**good, "locks": [[slot, other_share, path], *rest]}, "illegal")        # another slot's share
+    refused(table, 0, {**good, "locks": [[slot, share, good["locks"][1][2]], *rest]}, "illegal")  # another slot's path
+    flipped = [bytes([path[0][0] ^ 1]) + path[0][1:], *path[1:]]
+    refused(table, 0, {**good, "locks": [[slot, share, flipped], *rest]}, "illegal")
+    refused(table, 0, {**good, "locks": [[slot, share, path[:-1]], *rest]}, "malformed")       # one hash short
+    refused(table, 0, {**good, "locks": [[slot, share, path + path[-1:]], *rest]}, "malformed")
+    refused(table, 0, {**good, "locks": [[slot, share], *rest]}, "malformed")                  # no path
     refused(table, 2, {**table.rebuild(2, 1), "seat": 0}, "illegal")     # the host's seat
     refused(table, 2, {**table.rebuild(2, 1), "seat": 2}, "illegal")     # its own
     refused(table, 2, {**table.rebuild(2, 1), "seat": 5}, "illegal")
@@ -359,7 +385,7 @@ def test_a_seat_rebuilt_mid_round_gets_its_lock_keys_back_from_the_others_and_is
     table.submit(2, table.rebuild(2, 1))
     # Rebuilt at this entry: its lock keys are published, the ones it locked with; and seat 0's sent key.
     assert rep.open == {1: opened} and rep.rebuilt == {1: rep.seq - 1} and rep.author(1) == 0
-    for slot, _share in good["locks"]:
+    for slot, _share, _path in good["locks"]:
         assert rep.published[(slot, 1)] == table.lock_key(1, slot)
     assert rep.published[(passed, 0)] == table.lock_key(0, passed)
     assert rep.due(1) == "commit"
@@ -414,7 +440,11 @@ def test_a_release_is_checked_share_by_share_and_the_sum_against_the_verifier():
     table.play(until=lambda t: rep.phase["kind"] == "cards" and rep.phase.get("sub") == "keys"
                and 0 in rep.phase.get("release_due", {}))
     good = table.make_release(0)
-    refused(table, 0, {**good, "public": [[1, gift, table.lock_share(2, 1, gift)]]}, "illegal")  # another's share
+    refused(table, 0, {**good, "public": [[1, gift, *table.lock_share(2, 1, gift)]]}, "illegal")  # another's share
+    [[_, _, share, path]] = good["public"]
+    refused(table, 0, {**good, "public": [[1, gift, share, path[::-1]]]}, "illegal")  # its path, but wrong
+    refused(table, 0, {**good, "public": [[1, gift, share, path[1:]]]}, "malformed")  # of the wrong depth
+    refused(table, 0, {**good, "public": [[1, gift, share]]}, "malformed")
     refused(table, 0, {**good, "public": []}, "illegal")
     refused(table, 0, {**good, "public": [[1, gift, b"x"]]}, "malformed")
     refused(table, 1, good, "illegal")  # it owes no share
@@ -472,10 +502,20 @@ def test_escrows_that_are_no_split_of_one_secret_or_of_other_lock_keys_are_bad_e
         table.rep.apply(0, table.rebuild(0, 2))
     assert (caught.value.code, caught.value.culprit) == ("bad-escrow", 2)
     # Lock keys escrowed that are not the ones it locked with: found by its verifiers (step 2).
+    rebuilt_with_lock_keys_escrowed_as([scalar(b"other lock %d" % i) for i in range(12)])
+    # Offsets that make every key 0 — no key at all: the same (§B16, a key of 0 is the dealer's fault).
+    zero = rebuilt_with_lock_keys_escrowed_as([0] * 12)
+    assert all(int.from_bytes(offset, "big") for offset in zero["offsets"])  # (each one the minus of its sum)
+
+
+def rebuilt_with_lock_keys_escrowed_as(locks):
+    """Seat 2 escrows `locks` as its lock keys of deal 0 (not the ones it locks with) and is
+    rebuilt in round 2: the last share given is refused, seat 2's `bad-escrow`. Its lock escrow."""
     table = escrowed_table()
     table.late = {2}
     table.play(until=lambda t: t.rep.phase["kind"] == "cards" and t.rep.deals[0].passes[:1] == [("shuffle-lock", 2)])
-    table.submit(2, table.lock_escrow(2, 0, locks=[scalar(b"other lock %d" % i) for i in range(12)]))
+    escrow = table.lock_escrow(2, 0, locks=locks)
+    table.submit(2, escrow)
     table.late = set()
     table.play(until=lambda t: t.rep.game.round == 1 and t.rep.phase["kind"] == "choice")
     agree(table, 2, (0, 1))
@@ -483,6 +523,7 @@ def test_escrows_that_are_no_split_of_one_secret_or_of_other_lock_keys_are_bad_e
     with pytest.raises(replica.Fault) as caught:
         table.rep.apply(0, table.rebuild(0, 2))
     assert (caught.value.code, caught.value.culprit) == ("bad-escrow", 2)
+    return escrow
 
 
 def test_a_holders_sealing_key_proves_a_bad_box_and_clears_a_good_one():
@@ -492,8 +533,17 @@ def test_a_holders_sealing_key_proves_a_bad_box_and_clears_a_good_one():
     bad["boxes"][1] = deck.seal(table.rep.seats[1][1], deck.scalar_bytes(1),
                                 canon.encode(["escrow-share", GAME_ID, 2, 1, 2]), table.fresh())
     bad_locks = table.lock_escrow(2, 0)
-    bad_locks["boxes"][1] = table.lock_escrow(2, 0, locks=[5] * 12)["boxes"][1]
-    for body, proved in ((bad, True), (table.escrowed[2], False), (bad_locks, True), (table.lock_escrowed[(2, 0)], False)):
+    bad_locks["boxes"][1] = table.lock_escrow(2, 0, locks=[5] * 12)["boxes"][1]  # another seed: another root
+    # A lock escrow's box holds a 32-byte seed whose shares give the holder's root (§B16).
+    good_locks = table.lock_escrowed[(2, 0)]
+    context = canon.encode(["lock-escrow", GAME_ID, 2, 0, 1, 2])
+    seed = deck.open_sealed(table.seal_private[1], good_locks["boxes"][1], context)
+    long_seed = {**good_locks, "boxes": [good_locks["boxes"][0], deck.seal(table.rep.seats[1][1], seed + b"\x00", context,
+                                                                           table.fresh())]}
+    wrong_root = {**good_locks, "roots": [good_locks["roots"][0], good_locks["roots"][0]]}
+    unopened = {**good_locks, "boxes": [good_locks["boxes"][0], good_locks["boxes"][0]]}  # sealed to seat 0
+    for body, proved in ((bad, True), (table.escrowed[2], False), (bad_locks, True), (good_locks, False),
+                         (long_seed, True), (wrong_root, True), (unopened, True)):
         logged = {b"the submission": (2, body)}
         for holder in (0, 1):
             fault = {"code": "bad-escrow", "culprit": 2, "evidence": [b"the submission", table.seal_private[holder]]}

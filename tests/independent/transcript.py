@@ -567,9 +567,10 @@ def sealed_key_is_right(game, sender, private, slot, to, box, commitment) -> boo
             and deck.encrypt(deck.VERIFIER_BASE, key) == deal.verifiers[sender][slot - deal.first])
 
 
-def escrow_box_is_right(game_id, author, private, body, holder) -> bool:
+def escrow_box_is_right(game_id, author, private, body, holder, size=None) -> bool:
     """§B16's check on receipt of `holder`'s box of an `escrow` or a `lock-escrow` by `author`,
-    opened with `private`: each share a scalar matching its commitment, or its digests."""
+    opened with `private`: a share, a scalar matching its commitment; or a 32-byte seed whose
+    shares (one per slot of the deal's `size`) have the holder's signed root."""
     j, m = body["holders"].index(holder), len(body["holders"])
     if body["t"] == "escrow":
         context = canon.encode(["escrow-share", game_id, author, holder, m])
@@ -579,14 +580,12 @@ def escrow_box_is_right(game_id, author, private, body, holder) -> bool:
         opened = deck.open_sealed(private, body["boxes"][j], context)
     except deck.DeckError:  # a box that does not open: the author's fault
         return False
-    shares = [opened[i:i + 32] for i in range(0, len(opened), 32)]
     if body["t"] == "escrow":
         return len(opened) == 32 and deck.check_share(int.from_bytes(opened, "big"), body["commitments"][j])
-    digests = body["digests"][j]
-    return len(opened) == 32 * len(digests) and all(
-        1 <= int.from_bytes(share, "big") < deck.N
-        and deck.share_digest(share, canon.encode(["lock-share", game_id, author, body["deal"], i, holder])) == digest
-        for i, (share, digest) in enumerate(zip(shares, digests)))
+    if len(opened) != 32:
+        return False
+    leaves = deck.lock_leaves(game_id, author, body["deal"], holder, deck.seed_shares(opened, size))
+    return deck.mth(leaves) == body["roots"][j]
 
 
 def evidence_proves(game, seats, logged, fault, said=None) -> bool:
@@ -628,7 +627,9 @@ def evidence_proves(game, seats, logged, fault, said=None) -> bool:
     if code == "bad-escrow" and body["t"] in ("escrow", "lock-escrow") and len(evidence) >= 2:
         # §B16: the holder's private sealing key opens its box, which must hold what was signed.
         holder = seat_of_seal_key(seats, evidence[1])
-        return holder in body["holders"] and not escrow_box_is_right(game.game_id, culprit, evidence[1], body, holder)
+        size = game.deals[body["deal"]].size if body["t"] == "lock-escrow" else None
+        return holder in body["holders"] and not escrow_box_is_right(game.game_id, culprit, evidence[1], body, holder,
+                                                                     size)
     if code == "bad-key" and (body["t"] == "keys" or (body["t"] == "pass" and "public" in body)):  # (§B6.1)
         for slot, key in body["public"]:
             deal = game.deal_of(slot)

@@ -74,7 +74,7 @@ async def test_a_peer_that_never_reads_is_closed_at_the_queues_bound_and_its_sea
 
 
 async def test_a_catch_up_larger_than_the_queues_bound_reaches_a_joiner_that_reads_it_late(autojump_clock, tmp_path):
-    """A catch-up is the game so far (6.6 MB for a 12-seat Steam Court party): it is sent as the
+    """A catch-up is the game so far (3.6 MB for a 12-seat Steam Court party): it is sent as the
     connection takes it, never queued whole, so no bound on the queue keeps a seat from coming
     back — even one that is slow to read it."""
     seed = b"late-reader"

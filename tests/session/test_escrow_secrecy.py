@@ -1,9 +1,9 @@
 """Key escrow keeps cards secret at every entry (issue 25; SPEC §B16, §C8): over real games on the
 in-memory switchboard — a joiner or the host gone for good, rebuilt or taken over, the game played
 to its end — after every entry, no group of fewer than all the other seats still playing holds
-shares (every share ever sealed to one of its members, of every split) that add up to an escrow
-secret or a lock key still unpublished of another seat; all of them together hold its current
-split. The host alone is such a group.
+shares (every share ever sealed to one of its members, of every split, with the offsets every lock
+escrow ever made public) that add up to an escrow secret or a lock key still unpublished of another
+seat; all of them together hold its current split. The host alone is such a group.
 
 What a group can learn of a card is what it can learn of the lock keys still on it: a seat's own
 lock keys and published keys are known; a key still unpublished is known only to its seat, and
@@ -26,6 +26,8 @@ class EscrowLedger:
     def __init__(self, board: Switchboard):
         self.board = board
         self.held: list[dict[tuple, set[int]]] = [{} for _ in board.sessions]
+        # What everyone knows of a lock key: the offsets of every escrow of it (§B16).
+        self.offsets: dict[tuple, set[int]] = {}
         self.checked_at: object = None
         self.entries_checked = 0
         self.full_splits_seen = 0
@@ -38,15 +40,20 @@ class EscrowLedger:
                 continue
             for dealer, (_, share) in secrets.shares.items():
                 self.held[holder].setdefault(("escrow", dealer), set()).add(share)
-            for (dealer, deal), (_, shares) in secrets.lock_shares.items():
+            for (dealer, deal), held in secrets.lock_shares.items():
                 crypto = replica.deals.get(deal)
                 if crypto is None:
                     continue  # retired: its cards are gone from the game
-                for index, share in enumerate(shares):
+                for index, share in enumerate(held.shares):
                     self.held[holder].setdefault(("lock", dealer, crypto.first_slot + index), set()).add(share)
             for (dealer, slot), by_holder in secrets.released.items():
                 for share in by_holder.values():
                     self.held[holder].setdefault(("lock", dealer, slot), set()).add(share)
+        for (dealer, deal), record in replica.lock_escrows.items():
+            crypto = replica.deals[deal]
+            for index, offset in enumerate(record.offsets):
+                if offset:
+                    self.offsets.setdefault(("lock", dealer, crypto.first_slot + index), set()).add(offset)
 
     def _unpublished_keys(self, seat: int) -> dict[tuple, int]:
         """``seat``'s secrets no other seat knows yet: its escrow secret (unless rebuilt) and its
@@ -59,9 +66,12 @@ class EscrowLedger:
         if seat not in replica.rebuilt:
             keys[("escrow", seat)] = secrets.escrow
         for crypto in replica.deals.values():
+            deal = secrets.deals.get(crypto.deal)
+            if deal is None or deal.locks is None:
+                continue  # no lock key fixed yet (its first lock escrow fixes them, §B16): none to learn
             for index in range(crypto.size):
                 if seat in crypto.unreleased[index]:
-                    keys[("lock", seat, crypto.first_slot + index)] = secrets.own_lock_key(replica, crypto.first_slot + index)
+                    keys[("lock", seat, crypto.first_slot + index)] = deal.locks[index]
         return keys
 
     def check(self) -> None:
@@ -72,7 +82,8 @@ class EscrowLedger:
             return
         self._take_in()
         playing = tuple(seat for seat in range(len(self.board.sessions)) if seat not in replica.open_seats)
-        state = (replica.seq, playing, tuple(sum(len(v) for v in held.values()) for held in self.held))
+        state = (replica.seq, playing, tuple(sum(len(v) for v in held.values()) for held in self.held),
+                 sum(len(v) for v in self.offsets.values()))
         if state == self.checked_at:
             return
         self.checked_at = state
@@ -84,14 +95,15 @@ class EscrowLedger:
             for name, key in self._unpublished_keys(owner).items():
                 for size in range(1, len(others)):
                     for group in combinations(others, size):
-                        held = sorted(set(chain.from_iterable(self.held[seat].get(name, ()) for seat in group)))
+                        held = sorted(set(chain.from_iterable(self.held[seat].get(name, ()) for seat in group))
+                                      | self.offsets.get(name, set()))
                         assert not adds_up_to(held, key), (
                             f"entry {replica.seq}: seats {group} hold shares that rebuild {name}")
                 current = self._current_split(owner, name)
                 if current is not None and sorted(current) == others:
                     shares = [share for seat in others for share in self.held[seat].get(name, ())
                               if share in current[seat]]
-                    assert sum(shares) % CURVE_ORDER == key, (
+                    assert (sum(shares) + self._current_offset(owner, name)) % CURVE_ORDER == key, (
                         f"entry {replica.seq}: every other seat together can't rebuild {name}")
                     self.full_splits_seen += 1
 
@@ -113,9 +125,19 @@ class EscrowLedger:
             return None
         found = {holder: self.board.sessions[holder].secrets.lock_shares.get((owner, crypto.deal))
                  for holder in record.holders}
-        if any(entry is None or entry[0] != record.seq for entry in found.values()):
+        if any(held is None or held.seq != record.seq for held in found.values()):
             return None
-        return {holder: {entry[1][index]} for holder, entry in found.items()}
+        return {holder: {held.shares[index]} for holder, held in found.items()}
+
+    def _current_offset(self, owner: int, name: tuple) -> int:
+        """The offset ``owner``'s current split of ``name`` adds to its shares (0 for an escrow
+        secret, and for a lock escrow without offsets)."""
+        replica = self.board.host.replica
+        if name[0] == "escrow":
+            return 0
+        crypto, index = replica.deal_of_slot(name[2])
+        offsets = replica.lock_escrows[(owner, crypto.deal)].offsets
+        return offsets[index] if offsets else 0
 
 
 def adds_up_to(shares: list[int], key: int) -> bool:
