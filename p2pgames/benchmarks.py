@@ -16,11 +16,17 @@ a median over repetitions. The targets (issue 11), on the project's 2-core machi
   card). Its floor is 2 passes a peer (a shuffle and a lock pass each, one after the other) plus
   decrypting one's own hand (hand/deck of a pass); target: the deal ≤ 2× its floor. Two tables of
   6 dealt at once ≤ 2× one table's deal. The end-of-quarter audit of 6 peers is shown in passes
-  next to its floor of 2 (each stage re-checked as one pass), without a target.
+  next to its floor of 2 (each stage re-checked as one pass), without a target. With
+  ``--against COMMIT``, both deals as that commit's code deals them too, in the same rounds
+  (the two taking turns to go first) and over the same floor: ``deal_before_ratio`` beside
+  ``deal_ratio``, and this tree's deal over that one's, ``deal_over_before``.
 * **one event**, 4 peers in one process over loopback TCP: from its author sending it to every
   peer having applied it and seen every hash agree. Its floor is the signatures and checks it needs
   (SPEC §B3, §B8; :data:`SIGNATURES_PER_ENTRY`, :data:`CHECKS_PER_ENTRY`), all made in that one
   process; target: p50 ≤ 2.5× the floor, p99 ≤ 6×. The same with a process per peer is shown too.
+  With ``--against COMMIT``, both as that commit's code plays them too, in the same rounds and
+  over floors measured alike: ``event_before_p99_ratio`` beside ``event_p99_ratio``, and this
+  tree's ratio over that one's, ``event_p99_over_before``.
 * **the engine**: events per second of each game's random legal playout (with the playout bias a
   game needs to end), with games per second, next to the floor every networked event pays (one
   Ed25519 signature made and checked): Steam Torpedo's engine ≥ 3 events per signed event.
@@ -90,25 +96,31 @@ MB = 1024 * 1024
 def run_peers(
     players: int, seed: str, stop_after: str, game: str = "beltpunk", timeout: float = 300,
     options: dict | None = None, transcript_dir: str | None = None, escrow: bool = True,
+    tree: Path | None = None,
 ) -> list[dict]:
-    """Start a host and ``players - 1`` joiners, each its own process; return their reports (the
-    host's transcript is written into ``transcript_dir`` if given). Without ``escrow`` the table
-    plays no bot in a leaver's seat, so nobody escrows its keys (§B16)."""
+    """Start a host and ``players - 1`` joiners, each its own process running ``tree``'s code
+    (``None``: this tree's, see :func:`python_of`); return their reports (the host's transcript
+    is written into ``transcript_dir`` if given). Without ``escrow`` the table plays no bot in a
+    leaver's seat, so nobody escrows its keys (§B16)."""
     command = [sys.executable, "-m", "p2pgames.net._bench_peer"]
+    environment, folder = python_of(tree)
     common = [
         "--game", game, "--players", str(players), "--seed", seed, "--stop-after", stop_after,
         "--options", json.dumps(options or {}), *([] if escrow else ["--no-bot-seats"]),
     ]
     keep = ["--transcript-dir", transcript_dir] if transcript_dir is not None else []
-    host = subprocess.Popen(command + ["host", "--seat", "0", *common, *keep], stdout=subprocess.PIPE, text=True)
+    whose = "" if tree is None else f" (the code of {tree})"
+    host = subprocess.Popen(command + ["host", "--seat", "0", *common, *keep], stdout=subprocess.PIPE, text=True,
+                            env=environment, cwd=folder)
     assert host.stdout is not None
     first = host.stdout.readline()
     if not first.startswith("PORT "):
         host.kill()
-        raise RuntimeError(f"benchmark host did not start: {first!r}")
+        raise RuntimeError(f"benchmark host did not start{whose}: {first!r}")
     port = first.split()[1]
     joiners = [
-        subprocess.Popen(command + ["join", "--seat", str(seat), "--port", port, *common], stdout=subprocess.PIPE, text=True)
+        subprocess.Popen(command + ["join", "--seat", str(seat), "--port", port, *common], stdout=subprocess.PIPE, text=True,
+                         env=environment, cwd=folder)
         for seat in range(1, players)
     ]
     reports = []
@@ -118,18 +130,41 @@ def run_peers(
         except subprocess.TimeoutExpired:
             for other in [host, *joiners]:
                 other.kill()
-            raise RuntimeError(f"a benchmark peer of {game} did not finish in {timeout} s") from None
+            raise RuntimeError(f"a benchmark peer of {game} did not finish in {timeout} s{whose}") from None
         line = next((line for line in out.splitlines() if line.startswith("REPORT ")), None)
         if line is None or process.returncode != 0:
-            raise RuntimeError(f"benchmark peer failed (exit {process.returncode})")
-        report = json.loads(line[len("REPORT "):])
-        report["submitted"] = {int(k): v for k, v in report["submitted"].items()}
-        report["agreed_at"] = {int(k): v for k, v in report["agreed_at"].items()}
-        reports.append(report)
+            raise RuntimeError(f"benchmark peer failed (exit {process.returncode}){whose}")
+        reports.append(_decoded_report(json.loads(line[len("REPORT "):])))
     for report in reports:
         if report["fault"]:
             raise RuntimeError(f"benchmark peer stopped: {report['fault']}")
     return reports
+
+
+def _decoded_report(report: dict) -> dict:
+    """A peer's report as it was before JSON made the keys of its tables of times strings."""
+    for table in ("submitted", "agreed_at"):
+        report[table] = {int(key): value for key, value in report[table].items()}
+    return report
+
+
+def python_of(tree: Path | None, environment: dict[str, str] | None = None) -> tuple[dict[str, str], Path]:
+    """The environment (from ``environment``, else this process's) and the working directory in
+    which ``python -m p2pgames…`` or ``python -c`` runs ``tree``'s code (``None``: this tree's,
+    whatever the caller's directory): both put the working directory first on the path, and a
+    tree's package goes first on ``PYTHONPATH`` too, whatever this environment installed. A
+    tree's bytecode is written into it (a checkout, removed with it), so that its processes
+    don't compile it again each, even where the environment turns caching off."""
+    environment = dict(os.environ if environment is None else environment)
+    if tree is None:
+        return environment, _THIS_TREE
+    environment["PYTHONPATH"] = str(tree)
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    return environment, tree
+
+
+# The folder holding the package this module is in: the working directory of its subprocesses.
+_THIS_TREE = Path(__file__).resolve().parents[1]
 
 
 def deal_time(reports: list[dict]) -> float:
@@ -214,55 +249,73 @@ def lock_time(cards: int) -> float:
 
 
 def _timed_deals(
-    repeats: int, cards: int, run: Callable[[int], list[dict]]
-) -> tuple[list[float], list[float], list[float], int]:
-    """``repeats`` deals (``run(n)`` gives the peers' reports of deal *n*), each just after its
-    units (:func:`pass_time`, :func:`lock_time`) were measured, so the machine's speed drifts
-    little between them: ``(deal times, shuffle pass times, lock pass times, the largest hand)``."""
-    deals, passes, locks, hand = [], [], [], 0
+    repeats: int, cards: int, run: Callable[[int, Path | None], list[dict]]
+) -> tuple[dict[str, list[float]], list[float], list[float], int]:
+    """``repeats`` rounds of deals (``run(n, tree)`` gives the peers' reports of deal *n* as
+    ``tree``'s code plays it; ``None``: this tree's), each round's deals just after its units
+    (:func:`pass_time`, :func:`lock_time`) were measured, so the machine's speed drifts little
+    between them; with ``--against``, a deal as that commit plays it in each round too, the two
+    taking turns to go first (:func:`trees_in_round`). Returns ``(each tree's deal times by its
+    figures' infix, shuffle pass times, lock pass times, the largest hand)``."""
+    deals: dict[str, list[float]] = {name: [] for name, _ in trees_in_round(0)}
+    passes, locks, hand = [], [], 0
     for n in range(repeats):
         passes.append(pass_time(cards))
         locks.append(lock_time(cards))
-        reports = run(n)
-        deals.append(deal_time(reports))
-        hand = max(hand, *(report["hand_size"] for report in reports))
+        for name, tree in trees_in_round(n):
+            reports = run(n, tree)
+            deals[name].append(deal_time(reports))
+            hand = max(hand, *(report["hand_size"] for report in reports))
     return deals, passes, locks, hand
 
 
 def _deal_figures(
-    prefix: str, deals: list[float], passes: list[float], locks: list[float], hand: int, cards: int, players: int,
+    prefix: str, deals: dict[str, list[float]], passes: list[float], locks: list[float], hand: int, cards: int,
+    players: int,
 ) -> dict:
-    """A deal's median time, in shuffle passes (each deal over the pass measured next to it), next
-    to its floor: each peer's shuffle pass and lock pass, one after the other, and decrypting
-    one's own hand — the lock pass counted at what it costs, in shuffle passes measured beside it."""
-    in_passes = statistics.median(deal / one_pass for deal, one_pass in zip(deals, passes))
+    """A deal's median time, in shuffle passes (each deal over the pass measured in its round),
+    next to its floor: each peer's shuffle pass and lock pass, one after the other, and
+    decrypting one's own hand — the lock pass counted at what it costs, in shuffle passes
+    measured beside it. The same floor for each tree's deals (``{prefix}_{infix}…``, see
+    :func:`_timed_deals`), and with ``--against`` this tree's deal over that commit's, round by
+    round (``{prefix}_over_before``)."""
     lock_passes = statistics.median(lock / one_pass for lock, one_pass in zip(locks, passes))
     floor = players * (1 + lock_passes) + hand / cards
-    return {
-        f"{prefix}_ms": statistics.median(deals) * 1000,
+    figures = {
         f"{prefix}_pass_ms": statistics.median(passes) * 1000,
         f"{prefix}_lock_passes": lock_passes,
-        f"{prefix}_passes": in_passes,
         f"{prefix}_floor_passes": floor,
-        f"{prefix}_ratio": in_passes / floor,
     }
+    for name, times in deals.items():
+        in_passes = statistics.median(deal / one_pass for deal, one_pass in zip(times, passes))
+        figures.update({
+            f"{prefix}_{name}ms": statistics.median(times) * 1000,
+            f"{prefix}_{name}passes": in_passes,
+            f"{prefix}_{name}ratio": in_passes / floor,
+        })
+    if "before_" in deals:
+        figures[f"{prefix}_over_before"] = over_rounds(deals[""], deals["before_"])
+    return figures
 
 
 def bench_deal(repeats: int) -> dict:
-    """52 cards among 4 peers (Beltpunk's deal), in passes next to its floor; the same deal at a
-    table with no escrow, next to it (what the escrow of every lock key costs, §B16); and, for
-    scale, one pass of classic 2048-bit SRA over the same cards."""
+    """52 cards among 4 peers (Beltpunk's deal), in passes next to its floor (with ``--against``,
+    that commit's deal too); the same deal at a table with no escrow, next to it (what the escrow
+    of every lock key costs, §B16); and, for scale, one pass of classic 2048-bit SRA over the
+    same cards."""
+    _require_bench_peer()
     bare: list[float] = []
 
-    def both(n: int) -> list[dict]:
-        bare.append(deal_time(run_peers(4, f"deal-{n}", "deal", escrow=False)))
-        return run_peers(4, f"deal-{n}", "deal")
+    def deal(n: int, tree: Path | None) -> list[dict]:
+        if tree is None:
+            bare.append(deal_time(run_peers(4, f"deal-{n}", "deal", escrow=False)))
+        return run_peers(4, f"deal-{n}", "deal", tree=tree)
 
-    deals, passes, locks, hand = _timed_deals(repeats, 52, both)
+    deals, passes, locks, hand = _timed_deals(repeats, 52, deal)
     figures = _deal_figures("deal", deals, passes, locks, hand, 52, 4)
     figures["deal_no_escrow_ms"] = statistics.median(bare) * 1000
     figures["escrow_per_deal_ratio"] = statistics.median(
-        (deal - without) / without for deal, without in zip(deals, bare)
+        (deal - without) / without for deal, without in zip(deals[""], bare)
     )
     classic = ClassicSRA.generate()
     messages = [int.from_bytes(p, "big") for p in CardTable("p2pgames/bench", [f"card{n}" for n in range(52)]).points]
@@ -273,17 +326,21 @@ def bench_deal(repeats: int) -> dict:
 
 
 def bench_deal_table(repeats: int) -> dict:
-    """Steam Court-sized deals (84 cards): 6 peers; two tables of 6 at once (each deal next to a
-    deal of one table, for their ratio); the audit of 6 in passes."""
+    """Steam Court-sized deals (84 cards): 6 peers (with ``--against``, as that commit deals them
+    too); two tables of 6 at once (each deal next to a deal of one table, for their ratio); the
+    audit of 6 in passes."""
+    _require_bench_peer()
     audits: list[float] = []
     twelve: list[float] = []
 
-    def one_table(n: int) -> list[dict]:
-        twelve.append(deal_time(
-            run_peers(12, f"deal84x2-{n}", "game", game="dealbench", options={"cards": 84, "tables": 2})
-        ))
-        reports = run_peers(6, f"deal84-{n}", "game", game="dealbench", options={"cards": 84})
-        audits.append(audit_time(reports))
+    def one_table(n: int, tree: Path | None) -> list[dict]:
+        if tree is None:
+            twelve.append(deal_time(
+                run_peers(12, f"deal84x2-{n}", "game", game="dealbench", options={"cards": 84, "tables": 2})
+            ))
+        reports = run_peers(6, f"deal84-{n}", "game", game="dealbench", options={"cards": 84}, tree=tree)
+        if tree is None:
+            audits.append(audit_time(reports))
         return reports
 
     six, passes, locks, hand = _timed_deals(repeats, 84, one_table)
@@ -291,7 +348,7 @@ def bench_deal_table(repeats: int) -> dict:
     audit_passes = statistics.median(audit / one_pass for audit, one_pass in zip(audits, passes))
     figures.update({
         "deal84_two_tables_ms": statistics.median(twelve) * 1000,
-        "deal84_two_tables_ratio": statistics.median(twelve) / statistics.median(six),
+        "deal84_two_tables_ratio": statistics.median(twelve) / statistics.median(six[""]),
         "audit84_ms": statistics.median(audits) * 1000,
         "audit84_passes": audit_passes,
         "audit84_floor_passes": 2.0,
@@ -422,8 +479,9 @@ def bench_round_trips(quick: bool) -> dict:
 def bench_verify(path: Path, prefix: str, repeats: int) -> dict:
     """``python -m p2pgames verify FILE`` as a user runs it (start-up included), next to the
     Ed25519 checks of the file's signatures alone (:func:`signature_checks`), timed here. With
-    ``--against COMMIT`` (:data:`_AGAINST`), the same command of that commit's tree too, in the
-    same rounds (``{prefix}verify_before_*``): a change's speed-up is measured side by side.
+    ``--against COMMIT``, the same command of that commit's tree too, in the same rounds
+    (``{prefix}verify_before_*``, and this tree's time over that one's, ``{prefix}verify_over_before``):
+    a change's speed-up is measured side by side.
 
     An installed package keeps its compiled bytecode, so the command runs with a bytecode cache
     (filled by one untimed run first) even where the environment turns caching off, as these
@@ -431,8 +489,7 @@ def bench_verify(path: Path, prefix: str, repeats: int) -> dict:
     source. Each round times the command and then the floor, and the ratio is the median of the
     rounds' ratios, so the machine's drift cancels."""
     checks = signature_checks(path.read_bytes())
-    trees = {"": None} if _AGAINST is None else {"": None, "before_": _AGAINST}
-    times: dict[str, list[float]] = {name: [] for name in trees}
+    times: dict[str, list[float]] = {name: [] for name, _ in trees_in_round(0)}
     floors, bare = [], []
     with tempfile.TemporaryDirectory() as cache:
         environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
@@ -441,7 +498,7 @@ def bench_verify(path: Path, prefix: str, repeats: int) -> dict:
         listed.write_bytes(msgpack.packb([[key.public_bytes_raw(), signature, message] for key, signature, message in checks]))
         bare_command = [sys.executable, "-c", _BARE_VERIFIER, str(listed)]
         for round_number in range(repeats + 1):
-            for name, tree in trees.items():
+            for name, tree in trees_in_round(round_number):
                 elapsed = _time_verify(path, tree, environment)
                 if round_number:  # (round 0 warms up: it fills the bytecode cache)
                     times[name].append(elapsed)
@@ -458,41 +515,120 @@ def bench_verify(path: Path, prefix: str, repeats: int) -> dict:
         f"{prefix}verify_bare_ms": statistics.median(bare) * 1000,
         f"{prefix}verify_bare_ratio": statistics.median(b / f for b, f in zip(bare, floors)),
     }
-    for name in trees:
-        figures[f"{prefix}verify_{name}ms"] = statistics.median(times[name]) * 1000
-        figures[f"{prefix}verify_{name}ratio"] = statistics.median(t / f for t, f in zip(times[name], floors))
+    for name, measured in times.items():
+        figures[f"{prefix}verify_{name}ms"] = statistics.median(measured) * 1000
+        figures[f"{prefix}verify_{name}ratio"] = statistics.median(t / f for t, f in zip(measured, floors))
+    if "before_" in times:
+        figures[f"{prefix}verify_over_before"] = over_rounds(times[""], times["before_"])
     return figures
 
 
 def _time_verify(path: Path, tree: Path | None, environment: dict[str, str]) -> float:
     """Seconds ``python -m p2pgames verify path`` takes, as this tree's or ``tree``'s code."""
-    if tree is not None:  # its package first on the path, whatever this environment installed
-        environment = {**environment, "PYTHONPATH": str(tree)}
+    environment, folder = python_of(tree, environment)
     began = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "p2pgames", "verify", str(path)], capture_output=True, text=True,
-                          env=environment, cwd=tree)
+                          env=environment, cwd=folder)
     elapsed = time.perf_counter() - began
     if done.returncode != 0:
         raise RuntimeError(f"verify failed on a benchmark transcript (exit {done.returncode}): {done.stdout}{done.stderr}")
     return elapsed
 
 
-# The tree of the commit given to ``--against`` while main runs (None: none given), whose
-# ``verify`` bench_verify times beside this tree's.
-_AGAINST: Path | None = None
+class CannotCompare(ValueError):
+    """The commit given to ``--against`` can't be measured: git can't check it out, or its tree
+    lacks what a benchmark runs of it. The message says which, for the user."""
+
+
+@dataclass(frozen=True)
+class Against:
+    """The commit given to ``--against`` and its checkout, measured beside this tree."""
+
+    commit: str
+    tree: Path
+
+
+# The commit given to ``--against`` while main runs (None: none given): bench_verify,
+# bench_deal, bench_deal_table and bench_events measure its tree's code beside this tree's.
+_AGAINST: Against | None = None
+
+
+def trees_in_round(round_number: int) -> list[tuple[str, Path | None]]:
+    """The code a round of a benchmark measures, as ``(its figures' infix, its tree)``: this
+    tree's (``""``, ``None``) and, with ``--against``, that commit's (``"before_"``, its
+    checkout) — the two taking turns to go first, round by round, so that the machine's drift
+    within a round favours neither."""
+    trees: list[tuple[str, Path | None]] = [("", None)]
+    if _AGAINST is not None:
+        trees.append(("before_", _AGAINST.tree))
+    return trees if round_number % 2 == 0 else trees[::-1]
+
+
+def over_rounds(new: Sequence[float], old: Sequence[float]) -> float:
+    """This tree's time over the ``--against`` commit's, as the median of the rounds' ratios
+    (each round timed both, :func:`trees_in_round`): below 1, this tree is faster."""
+    return statistics.median(n / o for n, o in zip(new, old))
+
+
+@functools.cache
+def _require_bench_peer_of(tree: Path) -> None:
+    """Raises :class:`CannotCompare` unless ``tree``'s benchmark peer can play what the deal and
+    event figures ask of it (``python -m p2pgames.net._bench_peer`` with ``--stop-after deal``,
+    ``game`` and ``paced``, the ``dealbench`` game, ``paced_table_in_one_process``)."""
+    environment, folder = python_of(tree)
+    done = subprocess.run([sys.executable, "-c", _BENCH_PEER_PROBE], capture_output=True, text=True,
+                          env=environment, cwd=folder)
+    if done.returncode != 0 or done.stdout.strip():
+        lacking = done.stdout.strip() or " ".join(done.stderr.strip().splitlines()[-1:])
+        raise CannotCompare(f"the tree of {_AGAINST.commit if _AGAINST else tree} can't be benchmarked "
+                            f"beside this one: {lacking}")
+
+
+def _require_bench_peer() -> None:
+    """:func:`_require_bench_peer_of` the ``--against`` commit's tree, if one is given."""
+    if _AGAINST is not None:
+        _require_bench_peer_of(_AGAINST.tree)
+
+
+# What the deal and event figures run of an older tree, checked there before they start: prints
+# what it lacks (nothing when it has everything).
+_BENCH_PEER_PROBE = """
+import contextlib, io, inspect
+lacking = []
+try:
+    from p2pgames.net import _bench_peer
+except ImportError as error:
+    print(f"no benchmark peer (p2pgames.net._bench_peer: {error})")
+    raise SystemExit
+shown = io.StringIO()
+with contextlib.redirect_stdout(shown), contextlib.suppress(SystemExit):
+    _bench_peer.main(["--help"])
+for needed in ("--stop-after", "deal,game,paced", "--options", "--seat", "--port"):
+    if needed not in shown.getvalue().replace(" ", ""):
+        lacking.append(f"no {needed} in its benchmark peer's options")
+paced = getattr(_bench_peer, "paced_table_in_one_process", None)
+if paced is None or "seed" not in inspect.signature(paced).parameters:
+    lacking.append("no paced_table_in_one_process(seed) in p2pgames.net._bench_peer")
+from p2pgames.games import get_game
+try:
+    get_game("dealbench")
+except Exception as error:
+    lacking.append(f"no dealbench game ({error})")
+print("; ".join(lacking))
+"""
 
 
 @contextlib.contextmanager
 def checked_out(commit: str) -> Iterator[Path]:
     """A temporary checkout of ``commit`` of this repository (a git worktree, removed after).
-    Raises ``ValueError`` naming the commit when git can't check it out."""
-    repository = Path(__file__).resolve().parents[1]
+    Raises :class:`CannotCompare` (a ``ValueError``) naming the commit when git can't check it out."""
+    repository = _THIS_TREE
     with tempfile.TemporaryDirectory() as parent:
         tree = Path(parent) / "tree"
         done = subprocess.run(["git", "-C", str(repository), "worktree", "add", "--detach", str(tree), commit],
                               capture_output=True, text=True)
         if done.returncode != 0:
-            raise ValueError(f"can't check out {commit!r}: {done.stderr.strip()}")
+            raise CannotCompare(f"can't check out {commit!r}: {done.stderr.strip()}")
         try:
             yield tree
         finally:
@@ -629,26 +765,68 @@ def bench_events(repeats: int) -> dict:
     (:func:`entry_floor`: every signature and check the entry needs, made in that one process);
     and with each peer in its own process, which on a 2-core machine mostly measures the
     scheduler: 4 processes share 2 cores, and each frame wakes a peer that preempts the sender.
+    The one-process table is a process of its own too (:func:`paced_table_in_a_process`), this
+    benchmark's waiting aside. Each event's ratio is over the floor measured just before its
+    game, so the machine's drift cancels. With ``--against COMMIT``, each round plays the same
+    games with that commit's code as well (``event_before_*``, ``event_processes_before_*``,
+    the two trees taking turns to go first), over floors measured alike, and this tree's ratio
+    over that one's (``event_p50_over_before``…).
     """
-    from p2pgames.net._bench_peer import paced_table_in_one_process
-
-    together, apart, floors = [], [], []
+    _require_bench_peer()
+    # The two ways of playing, by their figures' prefix: (seed, tree) -> the peers' reports.
+    kinds = {"event": paced_table_in_a_process, "event_processes": lambda seed, tree: run_peers(4, seed, "paced", tree=tree)}
+    latencies: dict[str, list[float]] = {f"{kind}_{name}": [] for kind in kinds for name, _ in trees_in_round(0)}
+    over_floor: dict[str, list[float]] = {key: [] for key in latencies}
+    floors = []
     for n in range(repeats):
-        floors.append(entry_floor())  # next to each game: the machine's speed drifts
-        together.extend(event_latencies(paced_table_in_one_process(f"events-{n}")))
-        floors.append(entry_floor())
-        apart.extend(event_latencies(run_peers(4, f"events-{n}", "paced")))
-    floor = statistics.median(floors)
-    figures = {
-        "event_floor_ms": floor * 1000,
-        "events_measured": len(together) + len(apart),
+        for name, tree in trees_in_round(n):
+            for kind, play in kinds.items():
+                floors.append(entry_floor())  # next to each game: the machine's speed drifts
+                measured = event_latencies(play(f"events-{n}", tree))
+                latencies[f"{kind}_{name}"].extend(measured)
+                over_floor[f"{kind}_{name}"].extend(latency / floors[-1] for latency in measured)
+    return _event_figures(latencies, over_floor, floors)
+
+
+def _event_figures(latencies: dict[str, list[float]], over_floor: dict[str, list[float]], floors: list[float]) -> dict:
+    """The event figures from each way of playing's latencies (keyed by its figures' prefix:
+    ``event_``, ``event_before_``, ``event_processes_``…) and the same over the floor measured
+    next to each: p50 and p99 of each, and where that commit's were measured
+    (``{kind}_before_``), this tree's ratios over them (``{kind}_{p50,p99}_over_before``)."""
+    figures: dict[str, Any] = {
+        "event_floor_ms": statistics.median(floors) * 1000,
+        "events_measured": sum(len(measured) for measured in latencies.values()),
     }
-    for prefix, latencies in (("event", together), ("event_processes", apart)):
-        for name, fraction in (("p50", 0.5), ("p99", 0.99)):
-            value = percentile(latencies, fraction)
-            figures[f"{prefix}_{name}_ms"] = value * 1000
-            figures[f"{prefix}_{name}_ratio"] = value / floor
+    for key in latencies:
+        for rank, fraction in (("p50", 0.5), ("p99", 0.99)):
+            figures[f"{key}{rank}_ms"] = percentile(latencies[key], fraction) * 1000
+            figures[f"{key}{rank}_ratio"] = percentile(over_floor[key], fraction)
+    for key in latencies:
+        kind = key.removesuffix("before_")
+        for rank in ("p50", "p99") if kind != key else ():
+            figures[f"{kind}{rank}_over_before"] = figures[f"{kind}{rank}_ratio"] / figures[f"{key}{rank}_ratio"]
     return figures
+
+
+def paced_table_in_a_process(seed: str, tree: Path | None = None) -> list[dict]:
+    """The reports of ``paced_table_in_one_process(seed)`` (every peer in one process, each move
+    on an idle table) played in a new process with ``tree``'s code (``None``: this tree's)."""
+    environment, folder = python_of(tree)
+    done = subprocess.run([sys.executable, "-c", _PACED_TABLE, seed], capture_output=True, text=True,
+                          env=environment, cwd=folder, timeout=600)
+    line = next((line for line in done.stdout.splitlines() if line.startswith("REPORTS ")), None)
+    if done.returncode != 0 or line is None:
+        whose = "" if tree is None else f" (the code of {tree})"
+        raise RuntimeError(f"the paced table failed (exit {done.returncode}){whose}: {done.stderr.strip()[-2000:]}")
+    return [_decoded_report(report) for report in json.loads(line[len("REPORTS "):])]
+
+
+# Plays paced_table_in_one_process in the tree it runs in, and prints its reports as JSON.
+_PACED_TABLE = """
+import json, sys
+from p2pgames.net._bench_peer import paced_table_in_one_process
+print("REPORTS " + json.dumps(paced_table_in_one_process(sys.argv[1])))
+"""
 
 
 def bench_succession(repeats: int) -> dict:
@@ -1245,6 +1423,10 @@ ROWS = [
     ("deal_lock_passes", "  one lock pass over them, in those passes", "passes", None, None),
     ("deal_floor_passes", "  floor: a shuffle and a lock pass a peer, and decrypting one's hand", "passes", None, None),
     ("deal_ratio", "  deal / floor", "x", "<=", 2),
+    ("deal_before_ms", "  the same deal as the commit given to --against deals it", "ms", None, None),
+    ("deal_before_passes", "  that deal in passes", "passes", None, None),
+    ("deal_before_ratio", "  that deal / the same floor (same rounds)", "x", None, None),
+    ("deal_over_before", "  this tree's deal / that commit's (round by round)", "x", None, None),
     ("deal_no_escrow_ms", "  the same deal at a table with no escrow (host --no-bot-seats)", "ms", None, None),
     ("escrow_per_deal_ratio", "  the escrow of every lock key: its cost / the deal without it", "x", None, None),
     ("classic_pass_ms", "  one classic 2048-bit SRA pass over 52 cards", "ms", None, None),
@@ -1255,6 +1437,10 @@ ROWS = [
     ("deal84_lock_passes", "  one lock pass over them, in those passes", "passes", None, None),
     ("deal84_floor_passes", "  floor: a shuffle and a lock pass a peer, and decrypting one's hand", "passes", None, None),
     ("deal84_ratio", "  deal / floor", "x", "<=", 2),
+    ("deal84_before_ms", "  the same deal as the commit given to --against deals it", "ms", None, None),
+    ("deal84_before_passes", "  that deal in passes", "passes", None, None),
+    ("deal84_before_ratio", "  that deal / the same floor (same rounds)", "x", None, None),
+    ("deal84_over_before", "  this tree's deal / that commit's (round by round)", "x", None, None),
     ("deal84_two_tables_ms", "two tables of 6 (12 peers), 84 cards each, dealt at once", "ms", None, None),
     ("deal84_two_tables_ratio", "  / one table's deal", "x", "<=", 2),
     ("audit84_ms", "end-of-quarter audit of an 84-card deal, 6 peers", "ms", None, None),
@@ -1265,8 +1451,18 @@ ROWS = [
     ("event_floor_ms", "  floor: 5 signatures and 7 checks an entry needs", "ms", None, None),
     ("event_p50_ratio", "  p50 / floor", "x", "<=", 2.5),
     ("event_p99_ratio", "  p99 / floor", "x", "<=", 6),
+    ("event_before_p50_ms", "  the same as the commit given to --against plays it: p50", "ms", None, None),
+    ("event_before_p99_ms", "  that commit's p99", "ms", None, None),
+    ("event_before_p50_ratio", "  that commit's p50 / floor (same rounds)", "x", None, None),
+    ("event_before_p99_ratio", "  that commit's p99 / floor (same rounds)", "x", None, None),
+    ("event_p50_over_before", "  p50 / floor, this tree's over that commit's", "x", None, None),
+    ("event_p99_over_before", "  p99 / floor, this tree's over that commit's", "x", None, None),
     ("event_processes_p50_ratio", "  each peer its own process on 2 cores: p50 / floor", "x", None, None),
     ("event_processes_p99_ratio", "  each peer its own process on 2 cores: p99 / floor", "x", None, None),
+    ("event_processes_before_p50_ratio", "  the same, that commit's code: p50 / floor", "x", None, None),
+    ("event_processes_before_p99_ratio", "  the same, that commit's code: p99 / floor", "x", None, None),
+    ("event_processes_p50_over_before", "  own processes: p50 / floor, this tree's over that commit's", "x", None, None),
+    ("event_processes_p99_over_before", "  own processes: p99 / floor, this tree's over that commit's", "x", None, None),
     ("signed_events_per_s", "engine floor: events signed and checked per second (Ed25519)", "events/s", None, None),
     ("engine_events_per_s", "engine alone, random legal play, 4-player Beltpunk", "events/s", None, None),
     ("engine_games_per_s", "  games per second", "games/s", None, None),
@@ -1313,6 +1509,7 @@ ROWS += [
     ("vector_torpedo_verify_ratio", "  verify / floor", "x", None, None),
     ("vector_torpedo_verify_before_ms", "  verify as the commit given to --against runs it", "ms", None, None),
     ("vector_torpedo_verify_before_ratio", "  that verify / floor (same rounds)", "x", None, None),
+    ("vector_torpedo_verify_over_before", "  this tree's verify / that commit's (round by round)", "x", None, None),
     ("vector_torpedo_verify_bare_ratio", "  a bare Python verifier / floor", "x", None, None),
 ]
 ROWS += [
@@ -1401,16 +1598,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--against", metavar="COMMIT",
-        help="also time verify as COMMIT runs it, in the same rounds (a checkout in a temporary git worktree)",
+        help="also measure the deal, event and verify figures with COMMIT's code, in the same rounds and over "
+             "the same floors, side by side with this tree's (COMMIT checked out in a temporary git worktree)",
     )
     args = parser.parse_args(argv)
     if args.against is not None:
         global _AGAINST
         try:
             with checked_out(args.against) as tree:
-                _AGAINST = tree
+                _AGAINST = Against(args.against, tree)
                 return _report(args, parser)
-        except ValueError as error:
+        except CannotCompare as error:
             parser.error(str(error))
         finally:
             _AGAINST = None
