@@ -39,7 +39,10 @@ a median over repetitions. The targets (issue 11), on the project's 2-core machi
 * round trips (issue 28): a table of bot peers in one process, each joiner reaching its host
   through a delay proxy, played twice from the same seeds (no delay, then 25 ms each way): the
   round trips per log entry on the table's critical path, frames and bytes per entry, for Steam
-  Court at 4 and 7 players, Beltpunk at 4, Astonishing! at 3 and Steam Torpedo (no targets yet).
+  Court at 4, 7 and 12 players, Beltpunk at 4, Astonishing! at 3 and Steam Torpedo (no targets
+  yet); and each game's first deal on its own, by deck (two at once at 12 players), a median over
+  tables stopped once every seat can read its cards, beside the protocol's count for that deal in
+  its log and the target h + 1 round trips for a deal of h holders (issue 28).
 * full games of bot peers (Beltpunk, Steam Court, Steam Torpedo, Astonishing!): wall time, bytes
   sent per peer, peak memory per peer ≤ 80 MB.
 * Astonishing!: a card taken at random from a rival's hand end to end with 4 peers, next to the
@@ -395,31 +398,6 @@ ROUND_TRIP_TABLES = (
 )
 
 
-def critical_round_trips(entries: Sequence[bytes]) -> tuple[int, int]:
-    """The round trips a log's order forces, as ``(protocol, physical)``, from its entries alone.
-
-    Each submission was made once its author had applied ``based_on`` entries, so it can't be
-    sequenced before entry ``based_on − 1`` reached its author and the submission came back: one
-    round trip after that entry for a joiner's, none for the host's own (it sequences at once);
-    and no entry before the one ahead of it. The longest such chain is the protocol's minimum for
-    this log. The physical minimum counts along the same chains only the moves a person makes (an
-    ``act`` by a joiner): one round trip each between two peers, with every card operation, key,
-    acknowledgement and random contribution free — what any protocol must spend at the least."""
-    from p2pgames.session import open_envelope
-
-    protocol: list[int] = []
-    physical: list[int] = []
-    for raw in entries:
-        entry = open_envelope(raw)
-        submission = open_envelope(entry.body["submission"])
-        joiner = submission.sender != entry.sender
-        after = submission.body["based_on"] - 1
-        move = joiner and submission.body["body"].get("t") == "act"
-        protocol.append(max(protocol[-1] if protocol else 0, (protocol[after] if after >= 0 else 0) + joiner))
-        physical.append(max(physical[-1] if physical else 0, (physical[after] if after >= 0 else 0) + move))
-    return (protocol[-1], physical[-1]) if entries else (0, 0)
-
-
 def bench_round_trips(quick: bool) -> dict:
     """Round trips and frames per log entry (issue 28): a whole table of bot peers in this process
     (no think time), every joiner reaching its host through a :class:`DelayProxy`, played twice
@@ -429,9 +407,11 @@ def bench_round_trips(quick: bool) -> dict:
     any machine (the lobby and the goodbyes, a few round trips, are included). Beside it, the
     protocol's minimum and the physical one for that log (:func:`critical_round_trips`). Frames
     per entry are every frame the proxy passed, both ways, over the entries, beside the bound
-    3(N − 1) + 2; the transcript's bytes are seat 1's file. The first deal's round trips are
-    counted the same way over its own span: from the first shuffle pass any seat sends to the
-    moment the last seat can read its whole hand (games with a deal)."""
+    3(N − 1) + 2; the transcript's bytes are seat 1's file.
+
+    The game's first deal (games with one) is measured on its own, the same way, 3 times (5
+    without ``quick``) from other seeds, each table stopped once every seat can read its cards
+    (:func:`bench_first_deal`)."""
     from p2pgames.net import play_table_now
     from p2pgames.net._bench_peer import InstrumentedSession
     from p2pgames.net._players import table_session
@@ -450,11 +430,8 @@ def bench_round_trips(quick: bool) -> dict:
                 wall = time.perf_counter() - began
                 path = table.seats[1].transcript
                 transcript_bytes = path.stat().st_size if path is not None and path.exists() else None
-            dealt = [s.hand_known_at for s in seated]
-            started = [s.deal_started_at for s in seated if s.deal_started_at is not None]
-            deal = max(dealt) - min(started) if started and None not in dealt else None  # type: ignore[type-var, operator]
-            runs.append((wall, deal, table))
-        (plain, plain_deal, unhurried), (delayed, delayed_deal, table) = runs
+            runs.append((wall, table))
+        (plain, unhurried), (delayed, table) = runs
         if not (unhurried.ok and table.ok) or unhurried.entries != table.entries:
             raise RuntimeError(f"the round-trip tables of {game} did not play the same game to its end")
         up, down = table.relayed  # type: ignore[misc]
@@ -471,9 +448,174 @@ def bench_round_trips(quick: bool) -> dict:
         if transcript_bytes is not None:
             figures[f"{prefix}transcript_bytes_per_entry"] = transcript_bytes / table.entries
             figures[f"{prefix}transcript_mb"] = transcript_bytes / MB
-        if plain_deal is not None and delayed_deal is not None:
-            figures[f"{prefix}first_deal_round_trips"] = (delayed_deal - plain_deal) / (2 * ROUND_TRIP_DELAY)
+        if seated[1].deals_began:  # type: ignore[attr-defined]
+            figures.update(bench_first_deal(game, players, kind, prefix, 3 if quick else 5))
     return figures
+
+
+def bench_first_deal(game: str, players: int, kind: str | None, prefix: str, repeats: int) -> dict:
+    """The round trips of a game's first deal (issue 28: ≤ h + 1 for a deal of h holders), by
+    deck when several tables deal at once (``{prefix}first_deal_{deck}…``: ``""`` for the first,
+    ``deck2_`` …), each the median of ``repeats``: a table of bot peers played through a delay
+    proxy with no delay and then with ``ROUND_TRIP_DELAY``, from the same seed, each stopped once
+    every seat can read the cards the first deal shows it (:func:`_first_deal`). A deal's span
+    is the longest any of its holders waited from seeing it begin to reading its cards (so each
+    holder's own clock, and the last entry's way down to it, is in), and (span(D) − span(0)) /
+    2·D counts its round trips (the two runs taking turns to go first). Beside it, the
+    protocol's count for that deal in the delayed run's log (:func:`deal_round_trips`), and the
+    target h + 1.
+
+    Every seat computes in this one process, so the work off the deal's path (each seat checking
+    every pass, opening escrow boxes) runs one piece after another without delay, but partly in
+    the waits the delay makes with it: the difference reads low by that part, which is much at
+    a table of 12. The count is exact for the log played; the measured figure shows it holds on
+    a real clock where the table computes little. Two decks dealt at once share their card step,
+    whose keys come once both are locked: a deck's holders read their cards only then, so its
+    measured span includes waiting for the other deck, which its count (its own entries) doesn't."""
+    measured: dict[int, list[float]] = {}
+    counted: dict[int, list[int]] = {}
+    holders: dict[int, int] = {}
+    for repeat in range(repeats):
+        seed = f"round trips/{game}/{players}/first deal/{repeat}".encode()
+        delays = (0.0, ROUND_TRIP_DELAY) if repeat % 2 == 0 else (ROUND_TRIP_DELAY, 0.0)
+        runs = {delay: _first_deal(game, players, kind, seed, delay) for delay in delays}
+        (plain, _), (delayed, entries) = runs[0.0], runs[ROUND_TRIP_DELAY]
+        for without, span in zip(plain, delayed, strict=True):
+            measured.setdefault(span.deal, []).append((span.seconds - without.seconds) / (2 * ROUND_TRIP_DELAY))
+            counted.setdefault(span.deal, []).append(deal_round_trips(entries, span.deal, span.begins, span.ends))
+            holders[span.deal] = len(span.holders)
+    figures: dict[str, Any] = {}
+    for number, deal in enumerate(sorted(measured)):
+        deck = f"deck{number + 1}_" if number else ""
+        figures.update({
+            f"{prefix}first_deal_{deck}round_trips": statistics.median(measured[deal]),
+            f"{prefix}first_deal_{deck}protocol_round_trips": statistics.median(counted[deal]),
+            f"{prefix}first_deal_{deck}target_round_trips": holders[deal] + 1,
+            f"{prefix}first_deal_{deck}holders": holders[deal],
+        })
+    figures[f"{prefix}first_deals_measured"] = repeats
+    return figures
+
+
+def critical_round_trips(entries: Sequence[bytes]) -> tuple[int, int]:
+    """The round trips a log's order forces, as ``(protocol, physical)``, from its entries alone.
+
+    Each submission was made once its author had applied ``based_on`` entries, so it can't be
+    sequenced before entry ``based_on − 1`` reached its author and the submission came back: one
+    round trip after that entry for a joiner's, none for the host's own (it sequences at once);
+    and no entry before the one ahead of it. The longest such chain is the protocol's minimum for
+    this log. The physical minimum counts along the same chains only the moves a person makes (an
+    ``act`` by a joiner): one round trip each between two peers, with every card operation, key,
+    acknowledgement and random contribution free — what any protocol must spend at the least."""
+    if not entries:
+        return 0, 0
+    submissions = _submissions(entries)
+    protocol = _chains(submissions, lambda joiner, submitted: joiner)
+    physical = _chains(submissions, lambda joiner, submitted: joiner and submitted["body"].get("t") == "act")
+    return protocol[-1], physical[-1]
+
+
+def deal_round_trips(entries: Sequence[bytes], deal: int, begins: int, ends: int) -> int:
+    """The round trips the protocol's order forces on deal ``deal``, from the log alone: from
+    entry ``begins`` (the one after which its card step began: nothing before it counts) to
+    entry ``ends`` (the one after which the last of its holders could read the cards it shows
+    them), counted as :func:`critical_round_trips` counts, over the deal's own entries: every
+    submission of its holders (the seats that made its passes), for each of them submits one at
+    a time. Another table's deck dealt at the same time, by other seats, is not on its path."""
+    submissions = _submissions(entries[: ends + 1])
+    holders = {
+        submitted["seat"] for _, submitted in submissions
+        if submitted["body"].get("t") == "pass" and submitted["body"].get("deal") == deal
+    }
+    return _chains(submissions, lambda joiner, submitted: joiner,
+                   origin=begins, on_path=lambda submitted: submitted["seat"] in holders)[ends]
+
+
+def _submissions(entries: Sequence[bytes]) -> list[tuple[bool, dict]]:
+    """Each entry's submission: whether a joiner made it (not the host that sequenced it), and
+    its signed fields (``seat``, ``based_on``, ``body``…)."""
+    from p2pgames.session import open_envelope
+
+    found = []
+    for raw in entries:
+        entry = open_envelope(raw)
+        submission = open_envelope(entry.body["submission"])
+        found.append((submission.sender != entry.sender, submission.body))
+    return found
+
+
+def _chains(
+    submissions: Sequence[tuple[bool, dict]], cost: Callable[[bool, dict], int], origin: int = -1,
+    on_path: Callable[[dict], bool] = lambda submitted: True,
+) -> list[int]:
+    """For each entry of a log (its :func:`_submissions`), the longest chain of round trips
+    that ends there, from entry ``origin`` (−1: the start): a submission ``on_path`` is
+    sequenced ``cost(joiner, submission)`` round trips after the entry it was based on, and not
+    before the path's entry ahead of it; an entry off the path, or up to ``origin``, adds none."""
+    reached: list[int] = []
+    for seq, (joiner, submitted) in enumerate(submissions):
+        longest = reached[-1] if reached and seq > origin else 0
+        if seq > origin and on_path(submitted):
+            after = submitted["based_on"] - 1
+            longest = max(longest, (reached[after] if after >= 0 else 0) + cost(joiner, submitted))
+        reached.append(longest)
+    return reached
+
+
+@dataclass(frozen=True)
+class DealSpan:
+    """One deal of a game's first card step (one table's deck, when several deal at once), as
+    a table played it: the entries after which it began and after which the last of its holders
+    could read what it shows them, and the longest a holder waited between the two — from
+    applying the first to reading the cards — in seconds."""
+
+    deal: int
+    holders: tuple[int, ...]
+    begins: int
+    ends: int
+    seconds: float
+
+
+def first_deal_spans(seated: Sequence[Any]) -> list[DealSpan]:
+    """The first deals of a table of :class:`~p2pgames.net._bench_peer.InstrumentedSession`s,
+    from what each seat noted (its ``deals_began``, ``deals_read``, ``deal_holders``): a deal
+    that shows nobody a card has no span."""
+    spans = []
+    for deal, holders in sorted(seated[0].deal_holders.items()):
+        readers = [session for session in seated if deal in session.deals_read]
+        if not readers:
+            continue
+        spans.append(DealSpan(
+            deal, holders, seated[0].deals_began[deal][0], max(session.deals_read[deal][0] for session in readers),
+            max(session.deals_read[deal][1] - session.deals_began[deal][1] for session in readers),
+        ))
+    return spans
+
+
+def _first_deal(game: str, players: int, kind: str | None, seed: bytes, delay: float) -> tuple[list[DealSpan], list[bytes]]:
+    """A table of bot peers in this process (:func:`bench_round_trips`'s), played through a
+    delay proxy until every seat can read what the game's first deals show it, then stopped —
+    every node cancelled, nothing written: its spans, and the log as seat 1 holds it."""
+    from p2pgames.net._bench_peer import InstrumentedSession
+    from p2pgames.net._players import play_table, table_session
+
+    async def main() -> list[InstrumentedSession]:
+        ruleset = get_game(game).ruleset(players)
+        seated = [table_session(ruleset, seat, seed, kind=InstrumentedSession) for seat in range(players)]
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(functools.partial(
+                play_table, game, players, seed=seed, verify=False, bot_kinds=(kind,), delay=delay, sessions=seated,
+            ))
+            # (the deal's times are noted by the seats as they read; this only ends the table)
+            while not all(session.first_deals_read for session in seated):
+                if all(session.finished for session in seated):
+                    raise RuntimeError(f"the table of {game} ended before every seat could read its first deal")
+                await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+        return seated
+
+    seated = trio.run(main)
+    return first_deal_spans(seated), list(seated[1].role.entries)  # type: ignore[attr-defined]
 
 
 def bench_verify(path: Path, prefix: str, repeats: int) -> dict:
@@ -1499,9 +1641,18 @@ for _game, _players, _kind, _prefix in ROUND_TRIP_TABLES:
         (f"{_prefix}frames_bound", "  the bound for frames per entry, 3(N - 1) + 2", "", None, None),
         (f"{_prefix}transcript_mb", "  seat 1's transcript", "MB", None, None),
         (f"{_prefix}transcript_bytes_per_entry", "  seat 1's transcript per entry", "B", None, None),
-        (f"{_prefix}first_deal_round_trips", "  round trips of the first deal (first pass to every hand read)", "", None, None),
         (f"{_prefix}bytes_per_entry", "  bytes per entry", "B", None, None),
         (f"{_prefix}entries", "  log entries in that game", "", None, None),
+        (f"{_prefix}first_deal_round_trips", "  first deal's round trips: its start to every holder's cards",
+         "", "<=", f"{_prefix}first_deal_target_round_trips"),
+        (f"{_prefix}first_deal_protocol_round_trips", "  the protocol's count for that deal in its log",
+         "", "<=", f"{_prefix}first_deal_target_round_trips"),
+        (f"{_prefix}first_deal_target_round_trips", "  target: h + 1, for h holders", "", None, None),
+        (f"{_prefix}first_deal_deck2_round_trips", "  the second table's deck, dealt at once: its round trips", "",
+         "<=", f"{_prefix}first_deal_deck2_target_round_trips"),
+        (f"{_prefix}first_deal_deck2_protocol_round_trips", "  the protocol's count for that deck in its log",
+         "", "<=", f"{_prefix}first_deal_deck2_target_round_trips"),
+        (f"{_prefix}first_deal_deck2_target_round_trips", "  target: h + 1, for h holders", "", None, None),
     ]
 ROWS += [
     ("vector_torpedo_verify_ms", "p2pgames verify of the Steam Torpedo transcript vector (a new process)", "ms", None, None),
@@ -1626,7 +1777,10 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     for name in GROUPS:
         if name in chosen:
             figures.update(GROUPS[name](args.quick))
-    rows = [row for row in ROWS if row[0] in figures]
+    rows = [  # (a target may be another figure: a bound measured in the same run)
+        (key, label, unit, comparison, figures.get(target) if isinstance(target, str) else target)
+        for key, label, unit, comparison, target in ROWS if key in figures
+    ]
     figures["misses"] = [
         key for key, _, _, comparison, target in rows
         if comparison is not None and _verdict(figures[key], comparison, target).startswith("MISS")
@@ -1645,6 +1799,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         (figures.get("ast_strength_games"), "Astonishing! strength games"),
         (figures.get("flood_seconds"), "s for N (each flood)"), (figures.get("successions_measured"), "successions"),
         (figures.get("take_overs_measured"), "take-overs"),
+        (next((figures[key] for key in figures if key.endswith("first_deals_measured")), None), "first deals a table"),
         (figures["cpus"], "CPUs"),
         (figures.get("against"), "is the commit --against named"),
     ]
