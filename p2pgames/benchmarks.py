@@ -156,8 +156,9 @@ def python_of(tree: Path | None, environment: dict[str, str] | None = None) -> t
     which ``python -m p2pgames…`` or ``python -c`` runs ``tree``'s code (``None``: this tree's,
     whatever the caller's directory): both put the working directory first on the path, and a
     tree's package goes first on ``PYTHONPATH`` too, whatever this environment installed. A
-    tree's bytecode is written into it (a checkout, removed with it), so that its processes
-    don't compile it again each, even where the environment turns caching off."""
+    tree's bytecode is kept (in the checkout, removed with it, unless the environment names a
+    cache), so that its processes don't each compile it again, even where the environment turns
+    caching off."""
     environment = dict(os.environ if environment is None else environment)
     if tree is None:
         return environment, _THIS_TREE
