@@ -16,11 +16,17 @@ a median over repetitions. The targets (issue 11), on the project's 2-core machi
   card). Its floor is 2 passes a peer (a shuffle and a lock pass each, one after the other) plus
   decrypting one's own hand (hand/deck of a pass); target: the deal ≤ 2× its floor. Two tables of
   6 dealt at once ≤ 2× one table's deal. The end-of-quarter audit of 6 peers is shown in passes
-  next to its floor of 2 (each stage re-checked as one pass), without a target.
+  next to its floor of 2 (each stage re-checked as one pass), without a target. With
+  ``--against COMMIT``, both deals as that commit's code deals them too, in the same rounds
+  (the two taking turns to go first) and over the same floor: ``deal_before_ratio`` beside
+  ``deal_ratio``, and this tree's deal over that one's, ``deal_over_before``.
 * **one event**, 4 peers in one process over loopback TCP: from its author sending it to every
   peer having applied it and seen every hash agree. Its floor is the signatures and checks it needs
   (SPEC §B3, §B8; :data:`SIGNATURES_PER_ENTRY`, :data:`CHECKS_PER_ENTRY`), all made in that one
   process; target: p50 ≤ 2.5× the floor, p99 ≤ 6×. The same with a process per peer is shown too.
+  With ``--against COMMIT``, both as that commit's code plays them too, in the same rounds and
+  over floors measured alike: ``event_before_p99_ratio`` beside ``event_p99_ratio``, and this
+  tree's ratio over that one's, ``event_p99_over_before``.
 * **the engine**: events per second of each game's random legal playout (with the playout bias a
   game needs to end), with games per second, next to the floor every networked event pays (one
   Ed25519 signature made and checked): Steam Torpedo's engine ≥ 3 events per signed event.
@@ -33,7 +39,10 @@ a median over repetitions. The targets (issue 11), on the project's 2-core machi
 * round trips (issue 28): a table of bot peers in one process, each joiner reaching its host
   through a delay proxy, played twice from the same seeds (no delay, then 25 ms each way): the
   round trips per log entry on the table's critical path, frames and bytes per entry, for Steam
-  Court at 4 and 7 players, Beltpunk at 4, Astonishing! at 3 and Steam Torpedo (no targets yet).
+  Court at 4, 7 and 12 players, Beltpunk at 4, Astonishing! at 3 and Steam Torpedo (no targets
+  yet); and each game's first deal on its own, by deck (two at once at 12 players), a median over
+  tables stopped once every seat can read its cards, beside the protocol's count for that deal in
+  its log and the target h + 1 round trips for a deal of h holders (issue 28).
 * full games of bot peers (Beltpunk, Steam Court, Steam Torpedo, Astonishing!): wall time, bytes
   sent per peer, peak memory per peer ≤ 80 MB.
 * Astonishing!: a card taken at random from a rival's hand end to end with 4 peers, next to the
@@ -90,25 +99,31 @@ MB = 1024 * 1024
 def run_peers(
     players: int, seed: str, stop_after: str, game: str = "beltpunk", timeout: float = 300,
     options: dict | None = None, transcript_dir: str | None = None, escrow: bool = True,
+    tree: Path | None = None,
 ) -> list[dict]:
-    """Start a host and ``players - 1`` joiners, each its own process; return their reports (the
-    host's transcript is written into ``transcript_dir`` if given). Without ``escrow`` the table
-    plays no bot in a leaver's seat, so nobody escrows its keys (§B16)."""
+    """Start a host and ``players - 1`` joiners, each its own process running ``tree``'s code
+    (``None``: this tree's, see :func:`python_of`); return their reports (the host's transcript
+    is written into ``transcript_dir`` if given). Without ``escrow`` the table plays no bot in a
+    leaver's seat, so nobody escrows its keys (§B16)."""
     command = [sys.executable, "-m", "p2pgames.net._bench_peer"]
+    environment, folder = python_of(tree)
     common = [
         "--game", game, "--players", str(players), "--seed", seed, "--stop-after", stop_after,
         "--options", json.dumps(options or {}), *([] if escrow else ["--no-bot-seats"]),
     ]
     keep = ["--transcript-dir", transcript_dir] if transcript_dir is not None else []
-    host = subprocess.Popen(command + ["host", "--seat", "0", *common, *keep], stdout=subprocess.PIPE, text=True)
+    whose = "" if tree is None else f" (the code of {tree})"
+    host = subprocess.Popen(command + ["host", "--seat", "0", *common, *keep], stdout=subprocess.PIPE, text=True,
+                            env=environment, cwd=folder)
     assert host.stdout is not None
     first = host.stdout.readline()
     if not first.startswith("PORT "):
         host.kill()
-        raise RuntimeError(f"benchmark host did not start: {first!r}")
+        raise RuntimeError(f"benchmark host did not start{whose}: {first!r}")
     port = first.split()[1]
     joiners = [
-        subprocess.Popen(command + ["join", "--seat", str(seat), "--port", port, *common], stdout=subprocess.PIPE, text=True)
+        subprocess.Popen(command + ["join", "--seat", str(seat), "--port", port, *common], stdout=subprocess.PIPE, text=True,
+                         env=environment, cwd=folder)
         for seat in range(1, players)
     ]
     reports = []
@@ -118,18 +133,42 @@ def run_peers(
         except subprocess.TimeoutExpired:
             for other in [host, *joiners]:
                 other.kill()
-            raise RuntimeError(f"a benchmark peer of {game} did not finish in {timeout} s") from None
+            raise RuntimeError(f"a benchmark peer of {game} did not finish in {timeout} s{whose}") from None
         line = next((line for line in out.splitlines() if line.startswith("REPORT ")), None)
         if line is None or process.returncode != 0:
-            raise RuntimeError(f"benchmark peer failed (exit {process.returncode})")
-        report = json.loads(line[len("REPORT "):])
-        report["submitted"] = {int(k): v for k, v in report["submitted"].items()}
-        report["agreed_at"] = {int(k): v for k, v in report["agreed_at"].items()}
-        reports.append(report)
+            raise RuntimeError(f"benchmark peer failed (exit {process.returncode}){whose}")
+        reports.append(_decoded_report(json.loads(line[len("REPORT "):])))
     for report in reports:
         if report["fault"]:
             raise RuntimeError(f"benchmark peer stopped: {report['fault']}")
     return reports
+
+
+def _decoded_report(report: dict) -> dict:
+    """A peer's report as it was before JSON made the keys of its tables of times strings."""
+    for table in ("submitted", "agreed_at"):
+        report[table] = {int(key): value for key, value in report[table].items()}
+    return report
+
+
+def python_of(tree: Path | None, environment: dict[str, str] | None = None) -> tuple[dict[str, str], Path]:
+    """The environment (from ``environment``, else this process's) and the working directory in
+    which ``python -m p2pgames…`` or ``python -c`` runs ``tree``'s code (``None``: this tree's,
+    whatever the caller's directory): both put the working directory first on the path, and a
+    tree's package goes first on ``PYTHONPATH`` too, whatever this environment installed. A
+    tree's bytecode is kept (in the checkout, removed with it, unless the environment names a
+    cache), so that its processes don't each compile it again, even where the environment turns
+    caching off."""
+    environment = dict(os.environ if environment is None else environment)
+    if tree is None:
+        return environment, _THIS_TREE
+    environment["PYTHONPATH"] = str(tree)
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    return environment, tree
+
+
+# The folder holding the package this module is in: the working directory of its subprocesses.
+_THIS_TREE = Path(__file__).resolve().parents[1]
 
 
 def deal_time(reports: list[dict]) -> float:
@@ -214,55 +253,73 @@ def lock_time(cards: int) -> float:
 
 
 def _timed_deals(
-    repeats: int, cards: int, run: Callable[[int], list[dict]]
-) -> tuple[list[float], list[float], list[float], int]:
-    """``repeats`` deals (``run(n)`` gives the peers' reports of deal *n*), each just after its
-    units (:func:`pass_time`, :func:`lock_time`) were measured, so the machine's speed drifts
-    little between them: ``(deal times, shuffle pass times, lock pass times, the largest hand)``."""
-    deals, passes, locks, hand = [], [], [], 0
+    repeats: int, cards: int, run: Callable[[int, Path | None], list[dict]]
+) -> tuple[dict[str, list[float]], list[float], list[float], int]:
+    """``repeats`` rounds of deals (``run(n, tree)`` gives the peers' reports of deal *n* as
+    ``tree``'s code plays it; ``None``: this tree's), each round's deals just after its units
+    (:func:`pass_time`, :func:`lock_time`) were measured, so the machine's speed drifts little
+    between them; with ``--against``, a deal as that commit plays it in each round too, the two
+    taking turns to go first (:func:`trees_in_round`). Returns ``(each tree's deal times by its
+    figures' infix, shuffle pass times, lock pass times, the largest hand)``."""
+    deals: dict[str, list[float]] = {name: [] for name, _ in trees_in_round(0)}
+    passes, locks, hand = [], [], 0
     for n in range(repeats):
         passes.append(pass_time(cards))
         locks.append(lock_time(cards))
-        reports = run(n)
-        deals.append(deal_time(reports))
-        hand = max(hand, *(report["hand_size"] for report in reports))
+        for name, tree in trees_in_round(n):
+            reports = run(n, tree)
+            deals[name].append(deal_time(reports))
+            hand = max(hand, *(report["hand_size"] for report in reports))
     return deals, passes, locks, hand
 
 
 def _deal_figures(
-    prefix: str, deals: list[float], passes: list[float], locks: list[float], hand: int, cards: int, players: int,
+    prefix: str, deals: dict[str, list[float]], passes: list[float], locks: list[float], hand: int, cards: int,
+    players: int,
 ) -> dict:
-    """A deal's median time, in shuffle passes (each deal over the pass measured next to it), next
-    to its floor: each peer's shuffle pass and lock pass, one after the other, and decrypting
-    one's own hand — the lock pass counted at what it costs, in shuffle passes measured beside it."""
-    in_passes = statistics.median(deal / one_pass for deal, one_pass in zip(deals, passes))
+    """A deal's median time, in shuffle passes (each deal over the pass measured in its round),
+    next to its floor: each peer's shuffle pass and lock pass, one after the other, and
+    decrypting one's own hand — the lock pass counted at what it costs, in shuffle passes
+    measured beside it. The same floor for each tree's deals (``{prefix}_{infix}…``, see
+    :func:`_timed_deals`), and with ``--against`` this tree's deal over that commit's, round by
+    round (``{prefix}_over_before``)."""
     lock_passes = statistics.median(lock / one_pass for lock, one_pass in zip(locks, passes))
     floor = players * (1 + lock_passes) + hand / cards
-    return {
-        f"{prefix}_ms": statistics.median(deals) * 1000,
+    figures = {
         f"{prefix}_pass_ms": statistics.median(passes) * 1000,
         f"{prefix}_lock_passes": lock_passes,
-        f"{prefix}_passes": in_passes,
         f"{prefix}_floor_passes": floor,
-        f"{prefix}_ratio": in_passes / floor,
     }
+    for name, times in deals.items():
+        in_passes = statistics.median(deal / one_pass for deal, one_pass in zip(times, passes))
+        figures.update({
+            f"{prefix}_{name}ms": statistics.median(times) * 1000,
+            f"{prefix}_{name}passes": in_passes,
+            f"{prefix}_{name}ratio": in_passes / floor,
+        })
+    if "before_" in deals:
+        figures[f"{prefix}_over_before"] = over_rounds(deals[""], deals["before_"])
+    return figures
 
 
 def bench_deal(repeats: int) -> dict:
-    """52 cards among 4 peers (Beltpunk's deal), in passes next to its floor; the same deal at a
-    table with no escrow, next to it (what the escrow of every lock key costs, §B16); and, for
-    scale, one pass of classic 2048-bit SRA over the same cards."""
+    """52 cards among 4 peers (Beltpunk's deal), in passes next to its floor (with ``--against``,
+    that commit's deal too); the same deal at a table with no escrow, next to it (what the escrow
+    of every lock key costs, §B16); and, for scale, one pass of classic 2048-bit SRA over the
+    same cards."""
+    _require_bench_peer()
     bare: list[float] = []
 
-    def both(n: int) -> list[dict]:
-        bare.append(deal_time(run_peers(4, f"deal-{n}", "deal", escrow=False)))
-        return run_peers(4, f"deal-{n}", "deal")
+    def deal(n: int, tree: Path | None) -> list[dict]:
+        if tree is None:
+            bare.append(deal_time(run_peers(4, f"deal-{n}", "deal", escrow=False)))
+        return run_peers(4, f"deal-{n}", "deal", tree=tree)
 
-    deals, passes, locks, hand = _timed_deals(repeats, 52, both)
+    deals, passes, locks, hand = _timed_deals(repeats, 52, deal)
     figures = _deal_figures("deal", deals, passes, locks, hand, 52, 4)
     figures["deal_no_escrow_ms"] = statistics.median(bare) * 1000
     figures["escrow_per_deal_ratio"] = statistics.median(
-        (deal - without) / without for deal, without in zip(deals, bare)
+        (deal - without) / without for deal, without in zip(deals[""], bare)
     )
     classic = ClassicSRA.generate()
     messages = [int.from_bytes(p, "big") for p in CardTable("p2pgames/bench", [f"card{n}" for n in range(52)]).points]
@@ -273,17 +330,21 @@ def bench_deal(repeats: int) -> dict:
 
 
 def bench_deal_table(repeats: int) -> dict:
-    """Steam Court-sized deals (84 cards): 6 peers; two tables of 6 at once (each deal next to a
-    deal of one table, for their ratio); the audit of 6 in passes."""
+    """Steam Court-sized deals (84 cards): 6 peers (with ``--against``, as that commit deals them
+    too); two tables of 6 at once (each deal next to a deal of one table, for their ratio); the
+    audit of 6 in passes."""
+    _require_bench_peer()
     audits: list[float] = []
     twelve: list[float] = []
 
-    def one_table(n: int) -> list[dict]:
-        twelve.append(deal_time(
-            run_peers(12, f"deal84x2-{n}", "game", game="dealbench", options={"cards": 84, "tables": 2})
-        ))
-        reports = run_peers(6, f"deal84-{n}", "game", game="dealbench", options={"cards": 84})
-        audits.append(audit_time(reports))
+    def one_table(n: int, tree: Path | None) -> list[dict]:
+        if tree is None:
+            twelve.append(deal_time(
+                run_peers(12, f"deal84x2-{n}", "game", game="dealbench", options={"cards": 84, "tables": 2})
+            ))
+        reports = run_peers(6, f"deal84-{n}", "game", game="dealbench", options={"cards": 84}, tree=tree)
+        if tree is None:
+            audits.append(audit_time(reports))
         return reports
 
     six, passes, locks, hand = _timed_deals(repeats, 84, one_table)
@@ -291,7 +352,7 @@ def bench_deal_table(repeats: int) -> dict:
     audit_passes = statistics.median(audit / one_pass for audit, one_pass in zip(audits, passes))
     figures.update({
         "deal84_two_tables_ms": statistics.median(twelve) * 1000,
-        "deal84_two_tables_ratio": statistics.median(twelve) / statistics.median(six),
+        "deal84_two_tables_ratio": statistics.median(twelve) / statistics.median(six[""]),
         "audit84_ms": statistics.median(audits) * 1000,
         "audit84_passes": audit_passes,
         "audit84_floor_passes": 2.0,
@@ -338,31 +399,6 @@ ROUND_TRIP_TABLES = (
 )
 
 
-def critical_round_trips(entries: Sequence[bytes]) -> tuple[int, int]:
-    """The round trips a log's order forces, as ``(protocol, physical)``, from its entries alone.
-
-    Each submission was made once its author had applied ``based_on`` entries, so it can't be
-    sequenced before entry ``based_on − 1`` reached its author and the submission came back: one
-    round trip after that entry for a joiner's, none for the host's own (it sequences at once);
-    and no entry before the one ahead of it. The longest such chain is the protocol's minimum for
-    this log. The physical minimum counts along the same chains only the moves a person makes (an
-    ``act`` by a joiner): one round trip each between two peers, with every card operation, key,
-    acknowledgement and random contribution free — what any protocol must spend at the least."""
-    from p2pgames.session import open_envelope
-
-    protocol: list[int] = []
-    physical: list[int] = []
-    for raw in entries:
-        entry = open_envelope(raw)
-        submission = open_envelope(entry.body["submission"])
-        joiner = submission.sender != entry.sender
-        after = submission.body["based_on"] - 1
-        move = joiner and submission.body["body"].get("t") == "act"
-        protocol.append(max(protocol[-1] if protocol else 0, (protocol[after] if after >= 0 else 0) + joiner))
-        physical.append(max(physical[-1] if physical else 0, (physical[after] if after >= 0 else 0) + move))
-    return (protocol[-1], physical[-1]) if entries else (0, 0)
-
-
 def bench_round_trips(quick: bool) -> dict:
     """Round trips and frames per log entry (issue 28): a whole table of bot peers in this process
     (no think time), every joiner reaching its host through a :class:`DelayProxy`, played twice
@@ -372,9 +408,11 @@ def bench_round_trips(quick: bool) -> dict:
     any machine (the lobby and the goodbyes, a few round trips, are included). Beside it, the
     protocol's minimum and the physical one for that log (:func:`critical_round_trips`). Frames
     per entry are every frame the proxy passed, both ways, over the entries, beside the bound
-    3(N − 1) + 2; the transcript's bytes are seat 1's file. The first deal's round trips are
-    counted the same way over its own span: from the first shuffle pass any seat sends to the
-    moment the last seat can read its whole hand (games with a deal)."""
+    3(N − 1) + 2; the transcript's bytes are seat 1's file.
+
+    The game's first deal (games with one) is measured on its own, the same way, 3 times (5
+    without ``quick``) from other seeds, each table stopped once every seat can read its cards
+    (:func:`bench_first_deal`)."""
     from p2pgames.net import play_table_now
     from p2pgames.net._bench_peer import InstrumentedSession
     from p2pgames.net._players import table_session
@@ -393,11 +431,8 @@ def bench_round_trips(quick: bool) -> dict:
                 wall = time.perf_counter() - began
                 path = table.seats[1].transcript
                 transcript_bytes = path.stat().st_size if path is not None and path.exists() else None
-            dealt = [s.hand_known_at for s in seated]
-            started = [s.deal_started_at for s in seated if s.deal_started_at is not None]
-            deal = max(dealt) - min(started) if started and None not in dealt else None  # type: ignore[type-var, operator]
-            runs.append((wall, deal, table))
-        (plain, plain_deal, unhurried), (delayed, delayed_deal, table) = runs
+            runs.append((wall, table))
+        (plain, unhurried), (delayed, table) = runs
         if not (unhurried.ok and table.ok) or unhurried.entries != table.entries:
             raise RuntimeError(f"the round-trip tables of {game} did not play the same game to its end")
         up, down = table.relayed  # type: ignore[misc]
@@ -414,16 +449,182 @@ def bench_round_trips(quick: bool) -> dict:
         if transcript_bytes is not None:
             figures[f"{prefix}transcript_bytes_per_entry"] = transcript_bytes / table.entries
             figures[f"{prefix}transcript_mb"] = transcript_bytes / MB
-        if plain_deal is not None and delayed_deal is not None:
-            figures[f"{prefix}first_deal_round_trips"] = (delayed_deal - plain_deal) / (2 * ROUND_TRIP_DELAY)
+        if seated[1].deals_began:  # type: ignore[attr-defined]
+            figures.update(bench_first_deal(game, players, kind, prefix, 3 if quick else 5))
     return figures
+
+
+def bench_first_deal(game: str, players: int, kind: str | None, prefix: str, repeats: int) -> dict:
+    """The round trips of a game's first deal (issue 28: ≤ h + 1 for a deal of h holders), by
+    deck when several tables deal at once (``{prefix}first_deal_{deck}…``: ``""`` for the first,
+    ``deck2_`` …), each the median of ``repeats``: a table of bot peers played through a delay
+    proxy with no delay and then with ``ROUND_TRIP_DELAY``, from the same seed, each stopped once
+    every seat can read the cards the first deal shows it (:func:`_first_deal`). A deal's span
+    is the longest any of its holders waited from seeing it begin to reading its cards (so each
+    holder's own clock, and the last entry's way down to it, is in), and (span(D) − span(0)) /
+    2·D counts its round trips (the two runs taking turns to go first). Beside it, the
+    protocol's count for that deal in the delayed run's log (:func:`deal_round_trips`), and the
+    target h + 1.
+
+    Every seat computes in this one process, so the work off the deal's path (each seat checking
+    every pass, opening escrow boxes) runs one piece after another without delay, but partly in
+    the waits the delay makes with it: the difference reads low by that part, which is much at
+    a table of 12. The count is exact for the log played; the measured figure shows it holds on
+    a real clock where the table computes little. Two decks dealt at once share their card step,
+    whose keys come once both are locked: a deck's holders read their cards only then, so its
+    measured span includes waiting for the other deck, which its count (its own entries) doesn't."""
+    measured: dict[int, list[float]] = {}
+    counted: dict[int, list[int]] = {}
+    holders: dict[int, int] = {}
+    for repeat in range(repeats):
+        seed = f"round trips/{game}/{players}/first deal/{repeat}".encode()
+        delays = (0.0, ROUND_TRIP_DELAY) if repeat % 2 == 0 else (ROUND_TRIP_DELAY, 0.0)
+        runs = {delay: _first_deal(game, players, kind, seed, delay) for delay in delays}
+        (plain, _), (delayed, entries) = runs[0.0], runs[ROUND_TRIP_DELAY]
+        for without, span in zip(plain, delayed, strict=True):
+            measured.setdefault(span.deal, []).append((span.seconds - without.seconds) / (2 * ROUND_TRIP_DELAY))
+            counted.setdefault(span.deal, []).append(deal_round_trips(entries, span.deal, span.begins, span.ends))
+            holders[span.deal] = len(span.holders)
+    figures: dict[str, Any] = {}
+    for number, deal in enumerate(sorted(measured)):
+        deck = f"deck{number + 1}_" if number else ""
+        figures.update({
+            f"{prefix}first_deal_{deck}round_trips": statistics.median(measured[deal]),
+            f"{prefix}first_deal_{deck}protocol_round_trips": statistics.median(counted[deal]),
+            f"{prefix}first_deal_{deck}target_round_trips": holders[deal] + 1,
+            f"{prefix}first_deal_{deck}holders": holders[deal],
+        })
+    figures[f"{prefix}first_deals_measured"] = repeats
+    return figures
+
+
+def critical_round_trips(entries: Sequence[bytes]) -> tuple[int, int]:
+    """The round trips a log's order forces, as ``(protocol, physical)``, from its entries alone.
+
+    Each submission was made once its author had applied ``based_on`` entries, so it can't be
+    sequenced before entry ``based_on − 1`` reached its author and the submission came back: one
+    round trip after that entry for a joiner's, none for the host's own (it sequences at once);
+    and no entry before the one ahead of it. The longest such chain is the protocol's minimum for
+    this log. The physical minimum counts along the same chains only the moves a person makes (an
+    ``act`` by a joiner): one round trip each between two peers, with every card operation, key,
+    acknowledgement and random contribution free — what any protocol must spend at the least."""
+    if not entries:
+        return 0, 0
+    submissions = _submissions(entries)
+    protocol = _chains(submissions, lambda joiner, submitted: joiner)
+    physical = _chains(submissions, lambda joiner, submitted: joiner and submitted["body"].get("t") == "act")
+    return protocol[-1], physical[-1]
+
+
+def deal_round_trips(entries: Sequence[bytes], deal: int, begins: int, ends: int) -> int:
+    """The round trips the protocol's order forces on deal ``deal``, from the log alone: from
+    entry ``begins`` (the one after which its card step began: nothing before it counts) to
+    entry ``ends`` (the one after which the last of its holders could read the cards it shows
+    them), counted as :func:`critical_round_trips` counts, over the deal's own entries: every
+    submission of its holders (the seats that made its passes), for each of them submits one at
+    a time. Another table's deck dealt at the same time, by other seats, is not on its path."""
+    submissions = _submissions(entries[: ends + 1])
+    holders = {
+        submitted["seat"] for _, submitted in submissions
+        if submitted["body"].get("t") == "pass" and submitted["body"].get("deal") == deal
+    }
+    return _chains(submissions, lambda joiner, submitted: joiner,
+                   origin=begins, on_path=lambda submitted: submitted["seat"] in holders)[ends]
+
+
+def _submissions(entries: Sequence[bytes]) -> list[tuple[bool, dict]]:
+    """Each entry's submission: whether a joiner made it (not the host that sequenced it), and
+    its signed fields (``seat``, ``based_on``, ``body``…)."""
+    from p2pgames.session import open_envelope
+
+    found = []
+    for raw in entries:
+        entry = open_envelope(raw)
+        submission = open_envelope(entry.body["submission"])
+        found.append((submission.sender != entry.sender, submission.body))
+    return found
+
+
+def _chains(
+    submissions: Sequence[tuple[bool, dict]], cost: Callable[[bool, dict], int], origin: int = -1,
+    on_path: Callable[[dict], bool] = lambda submitted: True,
+) -> list[int]:
+    """For each entry of a log (its :func:`_submissions`), the longest chain of round trips
+    that ends there, from entry ``origin`` (−1: the start): a submission ``on_path`` is
+    sequenced ``cost(joiner, submission)`` round trips after the entry it was based on, and not
+    before the path's entry ahead of it; an entry off the path, or up to ``origin``, adds none."""
+    reached: list[int] = []
+    for seq, (joiner, submitted) in enumerate(submissions):
+        longest = reached[-1] if reached and seq > origin else 0
+        if seq > origin and on_path(submitted):
+            after = submitted["based_on"] - 1
+            longest = max(longest, (reached[after] if after >= 0 else 0) + cost(joiner, submitted))
+        reached.append(longest)
+    return reached
+
+
+@dataclass(frozen=True)
+class DealSpan:
+    """One deal of a game's first card step (one table's deck, when several deal at once), as
+    a table played it: the entries after which it began and after which the last of its holders
+    could read what it shows them, and the longest a holder waited between the two — from
+    applying the first to reading the cards — in seconds."""
+
+    deal: int
+    holders: tuple[int, ...]
+    begins: int
+    ends: int
+    seconds: float
+
+
+def first_deal_spans(seated: Sequence[Any]) -> list[DealSpan]:
+    """The first deals of a table of :class:`~p2pgames.net._bench_peer.InstrumentedSession`s,
+    from what each seat noted (its ``deals_began``, ``deals_read``, ``deal_holders``): a deal
+    that shows nobody a card has no span."""
+    spans = []
+    for deal, holders in sorted(seated[0].deal_holders.items()):
+        readers = [session for session in seated if deal in session.deals_read]
+        if not readers:
+            continue
+        spans.append(DealSpan(
+            deal, holders, seated[0].deals_began[deal][0], max(session.deals_read[deal][0] for session in readers),
+            max(session.deals_read[deal][1] - session.deals_began[deal][1] for session in readers),
+        ))
+    return spans
+
+
+def _first_deal(game: str, players: int, kind: str | None, seed: bytes, delay: float) -> tuple[list[DealSpan], list[bytes]]:
+    """A table of bot peers in this process (:func:`bench_round_trips`'s), played through a
+    delay proxy until every seat can read what the game's first deals show it, then stopped —
+    every node cancelled, nothing written: its spans, and the log as seat 1 holds it."""
+    from p2pgames.net._bench_peer import InstrumentedSession
+    from p2pgames.net._players import play_table, table_session
+
+    async def main() -> list[InstrumentedSession]:
+        ruleset = get_game(game).ruleset(players)
+        seated = [table_session(ruleset, seat, seed, kind=InstrumentedSession) for seat in range(players)]
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(functools.partial(
+                play_table, game, players, seed=seed, verify=False, bot_kinds=(kind,), delay=delay, sessions=seated,
+            ))
+            # (the deal's times are noted by the seats as they read; this only ends the table)
+            while not all(session.first_deals_read for session in seated):
+                if all(session.finished for session in seated):
+                    raise RuntimeError(f"the table of {game} ended before every seat could read its first deal")
+                await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+        return seated
+
+    seated = trio.run(main)
+    return first_deal_spans(seated), list(seated[1].role.entries)  # type: ignore[attr-defined]
 
 
 def bench_verify(path: Path, prefix: str, repeats: int) -> dict:
     """``python -m p2pgames verify FILE`` as a user runs it (start-up included), next to the
     Ed25519 checks of the file's signatures alone (:func:`signature_checks`), timed here. With
-    ``--against COMMIT`` (:data:`_AGAINST`), the same command of that commit's tree too, in the
-    same rounds (``{prefix}verify_before_*``): a change's speed-up is measured side by side.
+    ``--against COMMIT``, the same command of that commit's tree too, in the same rounds
+    (``{prefix}verify_before_*``, and this tree's time over that one's, ``{prefix}verify_over_before``):
+    a change's speed-up is measured side by side.
 
     An installed package keeps its compiled bytecode, so the command runs with a bytecode cache
     (filled by one untimed run first) even where the environment turns caching off, as these
@@ -431,8 +632,7 @@ def bench_verify(path: Path, prefix: str, repeats: int) -> dict:
     source. Each round times the command and then the floor, and the ratio is the median of the
     rounds' ratios, so the machine's drift cancels."""
     checks = signature_checks(path.read_bytes())
-    trees = {"": None} if _AGAINST is None else {"": None, "before_": _AGAINST}
-    times: dict[str, list[float]] = {name: [] for name in trees}
+    times: dict[str, list[float]] = {name: [] for name, _ in trees_in_round(0)}
     floors, bare = [], []
     with tempfile.TemporaryDirectory() as cache:
         environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
@@ -441,7 +641,7 @@ def bench_verify(path: Path, prefix: str, repeats: int) -> dict:
         listed.write_bytes(msgpack.packb([[key.public_bytes_raw(), signature, message] for key, signature, message in checks]))
         bare_command = [sys.executable, "-c", _BARE_VERIFIER, str(listed)]
         for round_number in range(repeats + 1):
-            for name, tree in trees.items():
+            for name, tree in trees_in_round(round_number):
                 elapsed = _time_verify(path, tree, environment)
                 if round_number:  # (round 0 warms up: it fills the bytecode cache)
                     times[name].append(elapsed)
@@ -458,41 +658,120 @@ def bench_verify(path: Path, prefix: str, repeats: int) -> dict:
         f"{prefix}verify_bare_ms": statistics.median(bare) * 1000,
         f"{prefix}verify_bare_ratio": statistics.median(b / f for b, f in zip(bare, floors)),
     }
-    for name in trees:
-        figures[f"{prefix}verify_{name}ms"] = statistics.median(times[name]) * 1000
-        figures[f"{prefix}verify_{name}ratio"] = statistics.median(t / f for t, f in zip(times[name], floors))
+    for name, measured in times.items():
+        figures[f"{prefix}verify_{name}ms"] = statistics.median(measured) * 1000
+        figures[f"{prefix}verify_{name}ratio"] = statistics.median(t / f for t, f in zip(measured, floors))
+    if "before_" in times:
+        figures[f"{prefix}verify_over_before"] = over_rounds(times[""], times["before_"])
     return figures
 
 
 def _time_verify(path: Path, tree: Path | None, environment: dict[str, str]) -> float:
     """Seconds ``python -m p2pgames verify path`` takes, as this tree's or ``tree``'s code."""
-    if tree is not None:  # its package first on the path, whatever this environment installed
-        environment = {**environment, "PYTHONPATH": str(tree)}
+    environment, folder = python_of(tree, environment)
     began = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "p2pgames", "verify", str(path)], capture_output=True, text=True,
-                          env=environment, cwd=tree)
+                          env=environment, cwd=folder)
     elapsed = time.perf_counter() - began
     if done.returncode != 0:
         raise RuntimeError(f"verify failed on a benchmark transcript (exit {done.returncode}): {done.stdout}{done.stderr}")
     return elapsed
 
 
-# The tree of the commit given to ``--against`` while main runs (None: none given), whose
-# ``verify`` bench_verify times beside this tree's.
-_AGAINST: Path | None = None
+class CannotCompare(ValueError):
+    """The commit given to ``--against`` can't be measured: git can't check it out, or its tree
+    lacks what a benchmark runs of it. The message says which, for the user."""
+
+
+@dataclass(frozen=True)
+class Against:
+    """The commit given to ``--against`` and its checkout, measured beside this tree."""
+
+    commit: str
+    tree: Path
+
+
+# The commit given to ``--against`` while main runs (None: none given): bench_verify,
+# bench_deal, bench_deal_table and bench_events measure its tree's code beside this tree's.
+_AGAINST: Against | None = None
+
+
+def trees_in_round(round_number: int) -> list[tuple[str, Path | None]]:
+    """The code a round of a benchmark measures, as ``(its figures' infix, its tree)``: this
+    tree's (``""``, ``None``) and, with ``--against``, that commit's (``"before_"``, its
+    checkout) — the two taking turns to go first, round by round, so that the machine's drift
+    within a round favours neither."""
+    trees: list[tuple[str, Path | None]] = [("", None)]
+    if _AGAINST is not None:
+        trees.append(("before_", _AGAINST.tree))
+    return trees if round_number % 2 == 0 else trees[::-1]
+
+
+def over_rounds(new: Sequence[float], old: Sequence[float]) -> float:
+    """This tree's time over the ``--against`` commit's, as the median of the rounds' ratios
+    (each round timed both, :func:`trees_in_round`): below 1, this tree is faster."""
+    return statistics.median(n / o for n, o in zip(new, old))
+
+
+@functools.cache
+def _require_bench_peer_of(tree: Path) -> None:
+    """Raises :class:`CannotCompare` unless ``tree``'s benchmark peer can play what the deal and
+    event figures ask of it (``python -m p2pgames.net._bench_peer`` with ``--stop-after deal``,
+    ``game`` and ``paced``, the ``dealbench`` game, ``paced_table_in_one_process``)."""
+    environment, folder = python_of(tree)
+    done = subprocess.run([sys.executable, "-c", _BENCH_PEER_PROBE], capture_output=True, text=True,
+                          env=environment, cwd=folder)
+    if done.returncode != 0 or done.stdout.strip():
+        lacking = done.stdout.strip() or " ".join(done.stderr.strip().splitlines()[-1:])
+        raise CannotCompare(f"the tree of {_AGAINST.commit if _AGAINST else tree} can't be benchmarked "
+                            f"beside this one: {lacking}")
+
+
+def _require_bench_peer() -> None:
+    """:func:`_require_bench_peer_of` the ``--against`` commit's tree, if one is given."""
+    if _AGAINST is not None:
+        _require_bench_peer_of(_AGAINST.tree)
+
+
+# What the deal and event figures run of an older tree, checked there before they start: prints
+# what it lacks (nothing when it has everything).
+_BENCH_PEER_PROBE = """
+import contextlib, io, inspect
+lacking = []
+try:
+    from p2pgames.net import _bench_peer
+except ImportError as error:
+    print(f"no benchmark peer (p2pgames.net._bench_peer: {error})")
+    raise SystemExit
+shown = io.StringIO()
+with contextlib.redirect_stdout(shown), contextlib.suppress(SystemExit):
+    _bench_peer.main(["--help"])
+for needed in ("--stop-after", "deal,game,paced", "--options", "--seat", "--port"):
+    if needed not in shown.getvalue().replace(" ", ""):
+        lacking.append(f"no {needed} in its benchmark peer's options")
+paced = getattr(_bench_peer, "paced_table_in_one_process", None)
+if paced is None or "seed" not in inspect.signature(paced).parameters:
+    lacking.append("no paced_table_in_one_process(seed) in p2pgames.net._bench_peer")
+from p2pgames.games import get_game
+try:
+    get_game("dealbench")
+except Exception as error:
+    lacking.append(f"no dealbench game ({error})")
+print("; ".join(lacking))
+"""
 
 
 @contextlib.contextmanager
 def checked_out(commit: str) -> Iterator[Path]:
     """A temporary checkout of ``commit`` of this repository (a git worktree, removed after).
-    Raises ``ValueError`` naming the commit when git can't check it out."""
-    repository = Path(__file__).resolve().parents[1]
+    Raises :class:`CannotCompare` (a ``ValueError``) naming the commit when git can't check it out."""
+    repository = _THIS_TREE
     with tempfile.TemporaryDirectory() as parent:
         tree = Path(parent) / "tree"
         done = subprocess.run(["git", "-C", str(repository), "worktree", "add", "--detach", str(tree), commit],
                               capture_output=True, text=True)
         if done.returncode != 0:
-            raise ValueError(f"can't check out {commit!r}: {done.stderr.strip()}")
+            raise CannotCompare(f"can't check out {commit!r}: {done.stderr.strip()}")
         try:
             yield tree
         finally:
@@ -629,26 +908,68 @@ def bench_events(repeats: int) -> dict:
     (:func:`entry_floor`: every signature and check the entry needs, made in that one process);
     and with each peer in its own process, which on a 2-core machine mostly measures the
     scheduler: 4 processes share 2 cores, and each frame wakes a peer that preempts the sender.
+    The one-process table is a process of its own too (:func:`paced_table_in_a_process`), this
+    benchmark's waiting aside. Each event's ratio is over the floor measured just before its
+    game, so the machine's drift cancels. With ``--against COMMIT``, each round plays the same
+    games with that commit's code as well (``event_before_*``, ``event_processes_before_*``,
+    the two trees taking turns to go first), over floors measured alike, and this tree's ratio
+    over that one's (``event_p50_over_before``…).
     """
-    from p2pgames.net._bench_peer import paced_table_in_one_process
-
-    together, apart, floors = [], [], []
+    _require_bench_peer()
+    # The two ways of playing, by their figures' prefix: (seed, tree) -> the peers' reports.
+    kinds = {"event": paced_table_in_a_process, "event_processes": lambda seed, tree: run_peers(4, seed, "paced", tree=tree)}
+    latencies: dict[str, list[float]] = {f"{kind}_{name}": [] for kind in kinds for name, _ in trees_in_round(0)}
+    over_floor: dict[str, list[float]] = {key: [] for key in latencies}
+    floors = []
     for n in range(repeats):
-        floors.append(entry_floor())  # next to each game: the machine's speed drifts
-        together.extend(event_latencies(paced_table_in_one_process(f"events-{n}")))
-        floors.append(entry_floor())
-        apart.extend(event_latencies(run_peers(4, f"events-{n}", "paced")))
-    floor = statistics.median(floors)
-    figures = {
-        "event_floor_ms": floor * 1000,
-        "events_measured": len(together) + len(apart),
+        for name, tree in trees_in_round(n):
+            for kind, play in kinds.items():
+                floors.append(entry_floor())  # next to each game: the machine's speed drifts
+                measured = event_latencies(play(f"events-{n}", tree))
+                latencies[f"{kind}_{name}"].extend(measured)
+                over_floor[f"{kind}_{name}"].extend(latency / floors[-1] for latency in measured)
+    return _event_figures(latencies, over_floor, floors)
+
+
+def _event_figures(latencies: dict[str, list[float]], over_floor: dict[str, list[float]], floors: list[float]) -> dict:
+    """The event figures from each way of playing's latencies (keyed by its figures' prefix:
+    ``event_``, ``event_before_``, ``event_processes_``…) and the same over the floor measured
+    next to each: p50 and p99 of each, and where that commit's were measured
+    (``{kind}_before_``), this tree's ratios over them (``{kind}_{p50,p99}_over_before``)."""
+    figures: dict[str, Any] = {
+        "event_floor_ms": statistics.median(floors) * 1000,
+        "events_measured": sum(len(measured) for measured in latencies.values()),
     }
-    for prefix, latencies in (("event", together), ("event_processes", apart)):
-        for name, fraction in (("p50", 0.5), ("p99", 0.99)):
-            value = percentile(latencies, fraction)
-            figures[f"{prefix}_{name}_ms"] = value * 1000
-            figures[f"{prefix}_{name}_ratio"] = value / floor
+    for key in latencies:
+        for rank, fraction in (("p50", 0.5), ("p99", 0.99)):
+            figures[f"{key}{rank}_ms"] = percentile(latencies[key], fraction) * 1000
+            figures[f"{key}{rank}_ratio"] = percentile(over_floor[key], fraction)
+    for key in latencies:
+        kind = key.removesuffix("before_")
+        for rank in ("p50", "p99") if kind != key else ():
+            figures[f"{kind}{rank}_over_before"] = figures[f"{kind}{rank}_ratio"] / figures[f"{key}{rank}_ratio"]
     return figures
+
+
+def paced_table_in_a_process(seed: str, tree: Path | None = None) -> list[dict]:
+    """The reports of ``paced_table_in_one_process(seed)`` (every peer in one process, each move
+    on an idle table) played in a new process with ``tree``'s code (``None``: this tree's)."""
+    environment, folder = python_of(tree)
+    done = subprocess.run([sys.executable, "-c", _PACED_TABLE, seed], capture_output=True, text=True,
+                          env=environment, cwd=folder, timeout=600)
+    line = next((line for line in done.stdout.splitlines() if line.startswith("REPORTS ")), None)
+    if done.returncode != 0 or line is None:
+        whose = "" if tree is None else f" (the code of {tree})"
+        raise RuntimeError(f"the paced table failed (exit {done.returncode}){whose}: {done.stderr.strip()[-2000:]}")
+    return [_decoded_report(report) for report in json.loads(line[len("REPORTS "):])]
+
+
+# Plays paced_table_in_one_process in the tree it runs in, and prints its reports as JSON.
+_PACED_TABLE = """
+import json, sys
+from p2pgames.net._bench_peer import paced_table_in_one_process
+print("REPORTS " + json.dumps(paced_table_in_one_process(sys.argv[1])))
+"""
 
 
 def bench_succession(repeats: int) -> dict:
@@ -1245,6 +1566,10 @@ ROWS = [
     ("deal_lock_passes", "  one lock pass over them, in those passes", "passes", None, None),
     ("deal_floor_passes", "  floor: a shuffle and a lock pass a peer, and decrypting one's hand", "passes", None, None),
     ("deal_ratio", "  deal / floor", "x", "<=", 2),
+    ("deal_before_ms", "  the same deal as the commit given to --against deals it", "ms", None, None),
+    ("deal_before_passes", "  that deal in passes", "passes", None, None),
+    ("deal_before_ratio", "  that deal / the same floor (same rounds)", "x", None, None),
+    ("deal_over_before", "  this tree's deal / that commit's (round by round)", "x", None, None),
     ("deal_no_escrow_ms", "  the same deal at a table with no escrow (host --no-bot-seats)", "ms", None, None),
     ("escrow_per_deal_ratio", "  the escrow of every lock key: its cost / the deal without it", "x", None, None),
     ("classic_pass_ms", "  one classic 2048-bit SRA pass over 52 cards", "ms", None, None),
@@ -1255,6 +1580,10 @@ ROWS = [
     ("deal84_lock_passes", "  one lock pass over them, in those passes", "passes", None, None),
     ("deal84_floor_passes", "  floor: a shuffle and a lock pass a peer, and decrypting one's hand", "passes", None, None),
     ("deal84_ratio", "  deal / floor", "x", "<=", 2),
+    ("deal84_before_ms", "  the same deal as the commit given to --against deals it", "ms", None, None),
+    ("deal84_before_passes", "  that deal in passes", "passes", None, None),
+    ("deal84_before_ratio", "  that deal / the same floor (same rounds)", "x", None, None),
+    ("deal84_over_before", "  this tree's deal / that commit's (round by round)", "x", None, None),
     ("deal84_two_tables_ms", "two tables of 6 (12 peers), 84 cards each, dealt at once", "ms", None, None),
     ("deal84_two_tables_ratio", "  / one table's deal", "x", "<=", 2),
     ("audit84_ms", "end-of-quarter audit of an 84-card deal, 6 peers", "ms", None, None),
@@ -1265,8 +1594,18 @@ ROWS = [
     ("event_floor_ms", "  floor: 5 signatures and 7 checks an entry needs", "ms", None, None),
     ("event_p50_ratio", "  p50 / floor", "x", "<=", 2.5),
     ("event_p99_ratio", "  p99 / floor", "x", "<=", 6),
+    ("event_before_p50_ms", "  the same as the commit given to --against plays it: p50", "ms", None, None),
+    ("event_before_p99_ms", "  that commit's p99", "ms", None, None),
+    ("event_before_p50_ratio", "  that commit's p50 / floor (same rounds)", "x", None, None),
+    ("event_before_p99_ratio", "  that commit's p99 / floor (same rounds)", "x", None, None),
+    ("event_p50_over_before", "  p50 / floor, this tree's over that commit's", "x", None, None),
+    ("event_p99_over_before", "  p99 / floor, this tree's over that commit's", "x", None, None),
     ("event_processes_p50_ratio", "  each peer its own process on 2 cores: p50 / floor", "x", None, None),
     ("event_processes_p99_ratio", "  each peer its own process on 2 cores: p99 / floor", "x", None, None),
+    ("event_processes_before_p50_ratio", "  the same, that commit's code: p50 / floor", "x", None, None),
+    ("event_processes_before_p99_ratio", "  the same, that commit's code: p99 / floor", "x", None, None),
+    ("event_processes_p50_over_before", "  own processes: p50 / floor, this tree's over that commit's", "x", None, None),
+    ("event_processes_p99_over_before", "  own processes: p99 / floor, this tree's over that commit's", "x", None, None),
     ("signed_events_per_s", "engine floor: events signed and checked per second (Ed25519)", "events/s", None, None),
     ("engine_events_per_s", "engine alone, random legal play, 4-player Beltpunk", "events/s", None, None),
     ("engine_games_per_s", "  games per second", "games/s", None, None),
@@ -1303,9 +1642,18 @@ for _game, _players, _kind, _prefix in ROUND_TRIP_TABLES:
         (f"{_prefix}frames_bound", "  the bound for frames per entry, 3(N - 1) + 2", "", None, None),
         (f"{_prefix}transcript_mb", "  seat 1's transcript", "MB", None, None),
         (f"{_prefix}transcript_bytes_per_entry", "  seat 1's transcript per entry", "B", None, None),
-        (f"{_prefix}first_deal_round_trips", "  round trips of the first deal (first pass to every hand read)", "", None, None),
         (f"{_prefix}bytes_per_entry", "  bytes per entry", "B", None, None),
         (f"{_prefix}entries", "  log entries in that game", "", None, None),
+        (f"{_prefix}first_deal_round_trips", "  first deal's round trips: its start to every holder's cards",
+         "", "<=", f"{_prefix}first_deal_target_round_trips"),
+        (f"{_prefix}first_deal_protocol_round_trips", "  the protocol's count for that deal in its log",
+         "", "<=", f"{_prefix}first_deal_target_round_trips"),
+        (f"{_prefix}first_deal_target_round_trips", "  target: h + 1, for h holders", "", None, None),
+        (f"{_prefix}first_deal_deck2_round_trips", "  the second table's deck, dealt at once: its round trips", "",
+         "<=", f"{_prefix}first_deal_deck2_target_round_trips"),
+        (f"{_prefix}first_deal_deck2_protocol_round_trips", "  the protocol's count for that deck in its log",
+         "", "<=", f"{_prefix}first_deal_deck2_target_round_trips"),
+        (f"{_prefix}first_deal_deck2_target_round_trips", "  target: h + 1, for h holders", "", None, None),
     ]
 ROWS += [
     ("vector_torpedo_verify_ms", "p2pgames verify of the Steam Torpedo transcript vector (a new process)", "ms", None, None),
@@ -1313,6 +1661,7 @@ ROWS += [
     ("vector_torpedo_verify_ratio", "  verify / floor", "x", None, None),
     ("vector_torpedo_verify_before_ms", "  verify as the commit given to --against runs it", "ms", None, None),
     ("vector_torpedo_verify_before_ratio", "  that verify / floor (same rounds)", "x", None, None),
+    ("vector_torpedo_verify_over_before", "  this tree's verify / that commit's (round by round)", "x", None, None),
     ("vector_torpedo_verify_bare_ratio", "  a bare Python verifier / floor", "x", None, None),
 ]
 ROWS += [
@@ -1401,16 +1750,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--against", metavar="COMMIT",
-        help="also time verify as COMMIT runs it, in the same rounds (a checkout in a temporary git worktree)",
+        help="also measure the deal, event and verify figures with COMMIT's code, in the same rounds and over "
+             "the same floors, side by side with this tree's (COMMIT checked out in a temporary git worktree)",
     )
     args = parser.parse_args(argv)
     if args.against is not None:
         global _AGAINST
         try:
             with checked_out(args.against) as tree:
-                _AGAINST = tree
+                _AGAINST = Against(args.against, tree)
                 return _report(args, parser)
-        except ValueError as error:
+        except CannotCompare as error:
             parser.error(str(error))
         finally:
             _AGAINST = None
@@ -1428,7 +1778,10 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     for name in GROUPS:
         if name in chosen:
             figures.update(GROUPS[name](args.quick))
-    rows = [row for row in ROWS if row[0] in figures]
+    rows = [  # (a target may be another figure: a bound measured in the same run)
+        (key, label, unit, comparison, figures.get(target) if isinstance(target, str) else target)
+        for key, label, unit, comparison, target in ROWS if key in figures
+    ]
     figures["misses"] = [
         key for key, _, _, comparison, target in rows
         if comparison is not None and _verdict(figures[key], comparison, target).startswith("MISS")
@@ -1447,6 +1800,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         (figures.get("ast_strength_games"), "Astonishing! strength games"),
         (figures.get("flood_seconds"), "s for N (each flood)"), (figures.get("successions_measured"), "successions"),
         (figures.get("take_overs_measured"), "take-overs"),
+        (next((figures[key] for key in figures if key.endswith("first_deals_measured")), None), "first deals a table"),
         (figures["cpus"], "CPUs"),
         (figures.get("against"), "is the commit --against named"),
     ]

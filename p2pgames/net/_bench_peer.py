@@ -19,6 +19,7 @@ import trio
 
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
+from p2pgames.engine import Disclose
 from p2pgames.games import get_game
 from p2pgames.net._node import Node, open_host_listeners
 from p2pgames.net._players import LOOPBACK, drive_bot, peak_memory_bytes
@@ -26,7 +27,8 @@ from p2pgames.session import Session
 
 
 class InstrumentedSession(Session):
-    """A session that notes when it submits, what each entry was and when agreement came."""
+    """A session that notes when it submits, what each entry was, when agreement came, and when
+    the game's first deals began and could be read (the first-deal round trips)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -41,6 +43,15 @@ class InstrumentedSession(Session):
         self.deal_started_at: float | None = None
         self.act_submitted_at: float | None = None  # our first move (the deal bench: "audit now")
         self.audit_done_at: float | None = None
+        # The game's first deals (several when several tables deal at once, begun together), from
+        # the moment their card step began here: deal -> (the entry after which it began, when we
+        # applied that entry).
+        self.deals_began: dict[int, tuple[int, float]] = {}
+        self.deal_holders: dict[int, tuple[int, ...]] = {}
+        self._to_read: dict[int, set[int]] = {}  # deal -> its slots shown to us, not yet readable
+        # deal -> (the entry after which we could read every slot of it shown to us, when): only
+        # for deals that show us some card (our hand, when the deal deals hands).
+        self.deals_read: dict[int, tuple[int, float]] = {}
 
     def _submit(self, body: dict, decision: bool = False) -> None:
         now = time.monotonic()
@@ -64,11 +75,41 @@ class InstrumentedSession(Session):
             self.decision_ready.append(applied.seq)
         if self.audit_done_at is None and self.replica is not None and self.replica.audits:
             self.audit_done_at = time.monotonic()
+        if self.replica is not None:
+            self._note_deals(applied.seq)
         if self.hand_known_at is None and self.replica is not None:
             hands = getattr(self.replica.state, "hands", None)
             if hands and hands[self.seat] and all(slot in self.knowledge for slot in hands[self.seat]):
                 self.hand_known_at = time.monotonic()
                 self.hand_size = len(hands[self.seat])
+
+    @property
+    def first_deals_read(self) -> bool:
+        """Whether the game's first deals began here and we can read every card they show us."""
+        return bool(self.deals_began) and not self._to_read
+
+    def _note_deals(self, seq: int) -> None:
+        """Note the game's first deals (those of its first card step) if they began with entry
+        ``seq``, with the slots their card step shows us, and those we can read since it."""
+        replica = self.replica
+        assert replica is not None
+        for deal in replica.deals.keys() if not self.deals_began else ():
+            crypto = replica.deals[deal]
+            self.deals_began[deal] = (seq, self.applied_at[seq])
+            self.deal_holders[deal] = crypto.holders
+            dealt = range(crypto.first_slot, crypto.first_slot + crypto.size)
+            operations = getattr(replica.phase, "operations", ())
+            shown = {
+                slot for operation in operations if isinstance(operation, Disclose) and operation.to == self.seat
+                for slot in operation.slots if slot in dealt
+            }
+            if shown:
+                self._to_read[deal] = shown
+        for deal, unread in list(self._to_read.items()):
+            unread.difference_update(self.knowledge)
+            if not unread:
+                self.deals_read[deal] = (seq, time.monotonic())
+                del self._to_read[deal]
 
     def _check_agreement(self) -> None:
         before = self.agreed_through
