@@ -278,13 +278,14 @@ def _deal_figures(
     players: int,
 ) -> dict:
     """A deal's median time, in shuffle passes (each deal over the pass measured in its round),
-    next to its floor: each peer's shuffle pass and lock pass, one after the other, and
-    decrypting one's own hand — the lock pass counted at what it costs, in shuffle passes
-    measured beside it. The same floor for each tree's deals (``{prefix}_{infix}…``, see
+    next to its floor: the passes one after the other — a shuffle pass by each peer but the last,
+    whose pass shuffles and locks at once (protocol/SPEC.md §B6.1), and a lock pass by each — and
+    decrypting one's own hand; a lock pass (and the last peer's, which costs as much: permuting
+    is free) counted at what it costs, in shuffle passes measured beside it. The same floor for each tree's deals (``{prefix}_{infix}…``, see
     :func:`_timed_deals`), and with ``--against`` this tree's deal over that commit's, round by
     round (``{prefix}_over_before``)."""
     lock_passes = statistics.median(lock / one_pass for lock, one_pass in zip(locks, passes))
-    floor = players * (1 + lock_passes) + hand / cards
+    floor = (players - 1) + players * lock_passes + hand / cards
     figures = {
         f"{prefix}_pass_ms": statistics.median(passes) * 1000,
         f"{prefix}_lock_passes": lock_passes,

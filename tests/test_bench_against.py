@@ -44,7 +44,8 @@ def test_rounds_take_turns_between_this_tree_and_the_commit(monkeypatch, tmp_pat
 
 def test_the_deal_and_event_figures_of_both_trees_stand_side_by_side_over_the_same_floors():
     deals = benchmarks._deal_figures("deal", {"": [0.9, 1.1], "before_": [1.8, 2.2]}, [0.1, 0.1], [0.25, 0.25], 13, 52, 4)
-    assert deals["deal_floor_passes"] == pytest.approx(4 * 3.5 + 0.25)  # a lock pass costs 2.5 shuffle passes here
+    # 3 shuffle passes, 4 lock passes (the last peer shuffles and locks in one) of 2.5 shuffle passes each, a hand
+    assert deals["deal_floor_passes"] == pytest.approx(3 + 4 * 2.5 + 0.25)
     assert deals["deal_ratio"] == pytest.approx(10 / deals["deal_floor_passes"])
     assert deals["deal_before_ratio"] == pytest.approx(20 / deals["deal_floor_passes"])
     assert deals["deal_over_before"] == pytest.approx(0.5)
