@@ -281,9 +281,9 @@ def _deal_figures(
     next to its floor: the passes one after the other — a shuffle pass by each peer but the last,
     whose pass shuffles and locks at once (protocol/SPEC.md §B6.1), and a lock pass by each — and
     decrypting one's own hand; a lock pass (and the last peer's, which costs as much: permuting
-    is free) counted at what it costs, in shuffle passes measured beside it. The same floor for each tree's deals (``{prefix}_{infix}…``, see
-    :func:`_timed_deals`), and with ``--against`` this tree's deal over that commit's, round by
-    round (``{prefix}_over_before``)."""
+    is free) counted at what it costs, in shuffle passes measured beside it. The same floor for
+    each tree's deals (``{prefix}_{infix}…``, see :func:`_timed_deals`), and with ``--against``
+    this tree's deal over that commit's, round by round (``{prefix}_over_before``)."""
     lock_passes = statistics.median(lock / one_pass for lock, one_pass in zip(locks, passes))
     floor = (players - 1) + players * lock_passes + hand / cards
     figures = {
