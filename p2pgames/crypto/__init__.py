@@ -61,7 +61,7 @@ from ._escrow import (
     shares_from_seed,
     split_secret,
 )
-from ._merkle import MERKLE_HASH_SIZE, check_merkle_path, merkle_path, merkle_path_length, merkle_root
+from ._merkle import MERKLE_HASH_SIZE, check_merkle_path, merkle_path, merkle_path_fits, merkle_path_length, merkle_root
 from ._errors import BadCardValue, BadCommitment, BadSignature, CryptoError, SealError
 from ._identity import Identity, PublicKey, fingerprint_matches
 from ._joint import CONTRIBUTION_SIZE, combine_contributions, random_contribution
@@ -142,6 +142,7 @@ __all__ = [
     "merkle_root",
     "merkle_path",
     "merkle_path_length",
+    "merkle_path_fits",
     "check_merkle_path",
     "MERKLE_HASH_SIZE",
     # benchmark baseline, not used by the protocol

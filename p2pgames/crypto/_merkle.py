@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from . import _domains
 from ._errors import CryptoError
 
-__all__ = ["MERKLE_HASH_SIZE", "merkle_root", "merkle_path", "merkle_path_length", "check_merkle_path"]
+__all__ = ["MERKLE_HASH_SIZE", "merkle_root", "merkle_path", "merkle_path_length", "merkle_path_fits", "check_merkle_path"]
 
 #: A root, and every item of a path: a SHA-256 digest.
 MERKLE_HASH_SIZE = 32
@@ -67,14 +67,20 @@ def merkle_path_length(index: int, count: int) -> int:
     return len(_sides(index, count))
 
 
+def merkle_path_fits(index: int, count: int, path: object) -> bool:
+    """Whether ``path`` has the form of the path of leaf ``index`` of ``count``: a list of exactly
+    :func:`merkle_path_length` 32-byte hashes (what it leads to is :func:`check_merkle_path`'s).
+    Never raises on bad input."""
+    return (type(index) is int and type(count) is int and 0 <= index < count and isinstance(path, (tuple, list))
+            and all(isinstance(item, bytes) and len(item) == MERKLE_HASH_SIZE for item in path)
+            and len(path) == merkle_path_length(index, count))
+
+
 def check_merkle_path(leaf: bytes, index: int, count: int, path: Sequence[bytes], root: bytes) -> bool:
     """Whether ``leaf`` is leaf ``index`` of a tree of ``count`` leaves whose root is ``root``, as
     ``path`` shows: a list of exactly :func:`merkle_path_length` 32-byte hashes, from the leaf up.
     Never raises on bad input (anything malformed is ``False``)."""
-    if not (isinstance(leaf, bytes) and isinstance(root, bytes) and type(index) is int and type(count) is int
-            and 0 <= index < count and isinstance(path, (tuple, list))
-            and all(isinstance(item, bytes) and len(item) == MERKLE_HASH_SIZE for item in path)
-            and len(path) == merkle_path_length(index, count)):
+    if not (isinstance(leaf, bytes) and isinstance(root, bytes) and merkle_path_fits(index, count, path)):
         return False
     node = _leaf_hash(leaf)
     for sibling, sibling_is_left in zip(path, reversed(_sides(index, count))):

@@ -58,7 +58,7 @@ from p2pgames.crypto import (
     combine_keys,
     escrow_commitments,
     lock_pass,
-    merkle_path_length,
+    merkle_path_fits,
     rekey_pass,
     scalar_from_bytes,
     shuffle_lock_pass,
@@ -1268,7 +1268,7 @@ class Replica:
                 self._check_escrowed_share(submission, seat, slot, share, path, "released")
             else:  # its path's form only: its receiver checks the share it opens with it (§B16 step 4)
                 crypto, index = self.deal_of_slot(slot)
-                if not self._path_fits(crypto.size, index, path):
+                if not merkle_path_fits(index, crypto.size, path):
                     raise self._illegal(submission, FaultCode.MALFORMED, f"sealed a share of seat {seat}'s lock key for slot {slot} with a malformed path")
         return items
 
@@ -1458,18 +1458,11 @@ class Replica:
         tree (else ``malformed``), that lead its digest to the author's root in ``seat``'s lock
         escrow of the slot's deal (else ``illegal``, §B16)."""
         crypto, index = self.deal_of_slot(slot)
-        if not self._path_fits(crypto.size, index, path):
+        if not merkle_path_fits(index, crypto.size, path):
             raise self._illegal(submission, FaultCode.MALFORMED, f"{verb} a share of seat {seat}'s lock key for slot {slot} with a malformed path")
         if not self.lock_escrows[(seat, crypto.deal)].matches(self.game_id, seat, submission.seat, index, share, path):
             raise self._illegal(submission, FaultCode.ILLEGAL,
                                 f"{verb} a share of seat {seat}'s lock key for slot {slot} whose path does not lead to its root")
-
-    @staticmethod
-    def _path_fits(size: int, index: int, path: Any) -> bool:
-        """Whether ``path`` has the form of a path of position ``index`` in a tree of ``size``
-        leaves: a list of exactly its depth's 32-byte hashes (§C8)."""
-        return (isinstance(path, (tuple, list)) and len(path) == merkle_path_length(index, size)
-                and all(isinstance(item, bytes) and len(item) == 32 for item in path))
 
     def _slot_scalars(self, submission: Submission, items: Any, malformed: str) -> list[tuple[int, int]]:
         """``[[slot, scalar as 32 bytes]…]`` read as ``(slot, scalar)`` pairs; anything else is

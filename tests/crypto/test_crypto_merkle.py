@@ -93,3 +93,13 @@ def test_a_tree_needs_leaves_of_bytes_and_a_path_one_of_them(leaves_, index):
     if not 0 <= index < len(leaves_):
         with pytest.raises(crypto.CryptoError):
             crypto.merkle_path_length(index, len(leaves_))
+
+
+def test_a_paths_form_is_checked_on_its_own_before_where_it_leads():
+    leaves = [bytes([n]) * 3 for n in range(5)]
+    path = list(crypto.merkle_path(leaves, 4))
+    assert crypto.merkle_path_fits(4, 5, path)
+    assert not crypto.merkle_path_fits(4, 5, path + path)  # another depth
+    assert not crypto.merkle_path_fits(0, 5, path)  # leaf 0's depth is 3, not 1
+    assert not crypto.merkle_path_fits(4, 5, [path[0][:31]])
+    assert not crypto.merkle_path_fits(5, 5, path) and not crypto.merkle_path_fits(4, 5, "x" * 32)
