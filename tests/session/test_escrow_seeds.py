@@ -11,7 +11,7 @@ import pytest
 from switchboard import Switchboard
 from test_escrow import check_played_on, everyone_plays_on, kinds_logged, vanished
 
-from p2pgames.crypto import CURVE_ORDER, check_lock_key, merkle_root, scalar_to_bytes, seal
+from p2pgames.crypto import CURVE_ORDER, ESCROW_SEED_SIZE, check_lock_key, merkle_root, scalar_to_bytes, seal
 from p2pgames.games import get_game
 from p2pgames.session import verify_transcript
 from p2pgames.session._escrows import (
@@ -87,10 +87,27 @@ def test_a_lock_escrow_again_to_other_holders_keeps_the_keys_with_fresh_seeds_an
     check_played_on(board, 1, opened.seq)
 
 
-def test_a_reference_seat_draws_its_first_seeds_again_while_a_key_would_be_zero():
+def test_a_reference_seat_draws_its_first_seeds_again_while_a_key_would_be_zero(monkeypatch):
     """Should a first escrow's sums hold a 0 (odds about size/n), every seed is drawn again, on
     from where the stream stopped; a re-escrow's offsets take any value."""
     seed, holders = bytes(range(32)), (0, 2, 3)
+    import p2pgames.session._escrows as escrows
+
+    # A 0 made to happen: the first draw's sums hold one, so the seeds are the stream's next three.
+    sums = escrows.lock_keys_of
+    calls: list[int] = []
+
+    def first_with_a_zero(seeds, size, offsets=()):
+        calls.append(1)
+        keys = sums(seeds, size, offsets)
+        return [0, *keys[1:]] if len(calls) == 1 else keys
+
+    monkeypatch.setattr(escrows, "lock_keys_of", first_with_a_zero)
+    draw = escrows.secret_source(seed, "lock-seeds", 5, list(holders))
+    stream = [draw(ESCROW_SEED_SIZE) for _ in range(2 * len(holders))]
+    assert lock_escrow_seeds(seed, 5, 4, holders, None) == (stream[len(holders):], [])
+    monkeypatch.undo()
+    assert lock_escrow_seeds(seed, 5, 4, holders, None) == (stream[:len(holders)], [])
     seeds, offsets = lock_escrow_seeds(seed, 5, 4, holders, None)
     assert offsets == [] and all(lock_keys_of(seeds, 4)) and len(set(seeds)) == 3
     assert lock_escrow_seeds(seed, 5, 4, holders, None) == (seeds, [])  # drawn, not random
