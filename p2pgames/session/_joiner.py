@@ -791,6 +791,8 @@ class JoinerRole:
             return
         self.in_flight = None
         was_decision, self.in_flight_decision = self.in_flight_decision, False
+        if was_decision and session.keep_to_move(flight):
+            return
         if was_decision:
             session._emit(Notice(f"your move came too late: {clean_text(envelope.body['reason'])}"))
             session._last_decision_key = None

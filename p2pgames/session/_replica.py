@@ -915,7 +915,7 @@ class Replica:
         return crypto.published[index][seat]
 
     def _requirements(
-        self, operations: Sequence[Reveal | Disclose], only: range | None = None,
+        self, operations: Sequence[Reveal | Disclose], only: range | set[int] | None = None,
     ) -> dict[int, KeysRequirement]:
         """Who must publish or seal which key, simulating the operations in order (``only``:
         of these slots alone, and leaving out what rebuilt seats' escrows would release)."""
@@ -970,6 +970,31 @@ class Replica:
         crypto = self.deals[deal]
         slots = range(crypto.first_slot, crypto.first_slot + crypto.size)
         return sorted(self._requirements(following.operations, only=slots)[seat].publish)
+
+    def keys_riding_with_act(self, seat: int, action: Any) -> list[int]:
+        """The slots whose lock key ``seat`` publishes with its ``act`` of ``action`` (§B5): those
+        it would publish in the keys sub-step that begins right after the act, of cards that only
+        it knows and only it still locks (its own cards that the action shows). None for a rebuilt
+        or open seat, or when the act leads to no keys sub-step. Changes nothing; ``action`` must
+        be legal for ``seat`` now."""
+        if seat in self.rebuilt or seat in self.open_seats or not isinstance(self.phase, DecisionPhase):
+            return []
+        try:
+            step = self.game.step(self.game.apply(self.state, Act(seat, action)))
+        except (EngineError, IllegalAction, RuleViolation):
+            return []
+        if not isinstance(step, CardOperations):
+            return []
+        first = _plan(step.operations)[0] if step.operations else None
+        if not isinstance(first, KeysSub):
+            return []
+        alone = set()
+        for operation in first.operations:
+            for slot in operation.slots:
+                crypto, index = self.deal_of_slot(slot)
+                if crypto.unreleased[index] == {seat} and crypto.knows[index] == {seat}:
+                    alone.add(slot)
+        return sorted(self._requirements(first.operations, only=alone)[seat].publish) if alone else []
 
     def _to_releases(self, requirements: dict[int, KeysRequirement], seat: int) -> None:
         """Turn what rebuilt ``seat`` owes in a keys round — its keys still escrowed, of cards it
@@ -1113,12 +1138,23 @@ class Replica:
             raise self._illegal(submission, FaultCode.MALFORMED, f"sent something that is not an action: {error}")
 
     def _check_act(self, submission: Submission) -> None:
-        self._fields(submission, "act", {"action": object})
+        fields: dict[str, type | tuple[type, ...]] = {"action": object}
+        if "public" in submission.body:  # (keys riding with the act, §B5: checked below)
+            fields["public"] = (tuple, list)
+        self._fields(submission, "act", fields)
         action = self._decode_action(submission, submission.body["action"])
         try:
             self.game.check_action(self.state, submission.seat, action)
         except IllegalAction as error:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"made an illegal move: {error.reason}")
+        if "public" in submission.body:
+            public = self._published_keys(submission)
+            due = self.keys_riding_with_act(submission.seat, action)
+            if not due or sorted(public) != due or len(public) != len(submission.body["public"]):
+                raise self._illegal(
+                    submission, FaultCode.ILLEGAL,
+                    f"published with its move keys for slots {sorted(public)}, but slots {due} ride with it",
+                )
 
     def _check_commit_or_open(self, submission: Submission, phase: CommitPhase) -> None:
         seat = submission.seat
@@ -1742,6 +1778,11 @@ class Replica:
                 del self.rebuild_shares[target]
         elif kind == "act":
             action = self.game.decode_action(submission.body["action"])
+            for slot, key in submission.body.get("public", ()):
+                # Published now rather than in the keys sub-step the act begins (§B5): that
+                # sub-step owes them no more, and shows the slot when it is done.
+                crypto, index = self.deal_of_slot(slot)
+                crypto.publish(index, seat, scalar_from_bytes(key), submission.envelope.raw)
             self._engine(applied, Act(seat, action))
         elif kind in ("commit", "open"):
             self._apply_commit_or_open(applied, submission)
@@ -2211,8 +2252,8 @@ class Replica:
             return self._confirm_bad_share(culprit, message, evidence[1] if len(evidence) > 1 else None)
         if code == FaultCode.BAD_ESCROW and message.kind == "submit" and message.body["body"].get("t") == RELEASE:
             return self._confirm_bad_release(culprit, message, evidence[1] if len(evidence) > 1 else None)
-        if code == FaultCode.BAD_KEY and message.kind == "submit" and message.body["body"].get("t") in ("keys", "pass"):
-            # (A lock pass publishes keys too, §B6.1.)
+        if code == FaultCode.BAD_KEY and message.kind == "submit" and message.body["body"].get("t") in ("keys", "pass", "act"):
+            # (A lock pass publishes keys too, §B6.1, and an act, §B5.)
             return self._confirm_wrong_keys(culprit, message, evidence[1] if len(evidence) > 1 else None)
         if code == FaultCode.BAD_PASS and message.kind == "submit" and message.body["body"].get("t") == "pass":
             values = message.body["body"].get("values")

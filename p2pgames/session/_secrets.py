@@ -185,8 +185,9 @@ class SeatSecrets:
     # -- decisions -----------------------------------------------------------------------------
 
     def choose(self, replica: Replica, wire_action: Any) -> dict:
-        """The submission body for a decision: ``act``, or ``commit`` in a simultaneous or sealed
-        step (the value kept in :attr:`choices` to open it)."""
+        """The submission body for a decision: ``act`` (with the keys that ride with it, §B5, when
+        only our seat may move), or ``commit`` in a simultaneous or sealed step (the value kept in
+        :attr:`choices` to open it)."""
         phase = replica.phase
         if isinstance(phase, CommitPhase):
             # Only this phase's choice and a sealed set's, still to be opened, are kept: the
@@ -198,6 +199,13 @@ class SeatSecrets:
             ours = self._commitment(replica, phase.phase_id, phase.purpose)
             assert ours is not None
             return {"t": "commit", "commitment": ours.commitment}
+        if replica.waiting_for() == (self.seat,) or replica.sequencer == self.seat:
+            # Nobody else can move first and make our move stale (§B3), nor can the host say it
+            # did without lying: our keys of the cards the move shows can go with it (§B5).
+            riding = replica.keys_riding_with_act(self.seat, replica.game.decode_action(wire_action))
+            if riding:
+                return {"t": "act", "action": wire_action,
+                        "public": [[slot, scalar_to_bytes(self.own_lock_key(replica, slot))] for slot in riding]}
         return {"t": "act", "action": wire_action}
 
     def restore_choice(self, phase_id: int, wire_action: Any) -> None:

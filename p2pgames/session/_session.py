@@ -1014,6 +1014,29 @@ class Session:
             self._saved.append(SavedSeat.choice(phase_id, self.secrets.choices[phase_id]))  # type: ignore[union-attr]
         self.role.submit(submission, decision)
 
+    def keep_to_move(self, flight: Submission) -> bool:
+        """Our move ``flight`` was called stale: if our keys of the cards it shows rode with it
+        (§B5), the host has seen them, so we keep to it — sent again while it is still legal, as
+        the same action with the keys that ride with it now. A host that calls a move stale to see
+        a card, and have another played, sees the card played. Whether it went again."""
+        replica, secrets = self.replica, self.secrets
+        if (flight.body.get("t") != "act" or "public" not in flight.body or replica is None or secrets is None
+                or self.stage != "playing" or self.seat not in replica.waiting_for()):
+            return False
+        try:
+            replica.game.check_action(replica.state, self.seat, replica.game.decode_action(flight.body["action"]))
+        except (IllegalAction, MalformedAction, EngineError):
+            return False
+        self._emit(Notice("the host called your move too late, but has seen the cards it shows: it is sent again"))
+        self._submit(secrets.choose(replica, flight.body["action"]), decision=True)
+        return True
+
+    def _move_keys_in_flight(self) -> bool:
+        """Whether our move in flight carries our keys of the cards it shows (§B5): until it is
+        in the log, we agree to adjourn nothing (the host could stop with them seen, §B18)."""
+        flight = self.role.in_flight
+        return flight is not None and flight.body.get("t") == "act" and "public" in flight.body
+
     @property
     def _replaying(self) -> bool:
         """Applying entries that are history (a catch-up, or a host's own transcript): we owe
@@ -1028,6 +1051,8 @@ class Session:
 
     def _pump(self) -> None:
         """Send whatever automatic submission is due; announce a decision if one is ours."""
+        if self._agree_as_bot and not self._move_keys_in_flight():
+            self._adjourn_settled()  # (held back while our move's keys were on their way)
         if self.stage != "playing" or self.role.in_flight is not None or self._replaying:
             return
         replica, secrets = self.replica, self.secrets
@@ -1815,6 +1840,8 @@ class Session:
             return "the host is away: the table can adjourn once we have reconnected"
         if self._adjourn_messages.get(self.seat, 0) >= MAX_ADJOURN_MESSAGES:
             return f"you have asked and answered {MAX_ADJOURN_MESSAGES} times in this game: no more"
+        if self._move_keys_in_flight():
+            return "your move is on its way to the host: try again once it is in"
         return None
 
     def adjourn(self, agree: bool = True) -> None:
@@ -1853,7 +1880,7 @@ class Session:
                 self.stage = "closed"
                 self.seat_kept = True
                 self._closing.extend(self.role.table_connections())
-        elif self._agree_as_bot:
+        elif self._agree_as_bot and not self._move_keys_in_flight():
             self._agree_as_bot = False
             if self.adjourn_problem() is None:
                 self.adjourn(True)

@@ -269,7 +269,7 @@ class Replica:
         t = body.get("t")
         if t not in BODY_FIELDS:
             raise Fault("malformed", f"seat {seat}: a submission of unknown type {t!r}", seat)
-        if set(body) != BODY_FIELDS[t] and not (t == "pass" and set(body) == BODY_FIELDS[t] | {"public"}):
+        if set(body) != BODY_FIELDS[t] and not (t in ("pass", "act") and set(body) == BODY_FIELDS[t] | {"public"}):
             raise Fault("malformed", f"seat {seat}: a {t} with the wrong fields", seat)
         if t in OUT_OF_TURN:  # (a phase it begins counts it too; the entry's own seq is self.seq − 1)
             self.seq += 1
@@ -285,11 +285,38 @@ class Replica:
         return self.state_hash()
 
     def _act(self, seat, body):
+        if "public" in body and not (isinstance(body["public"], list) and all(_is_published_key(p) for p in body["public"])):
+            raise Fault("malformed", f"seat {seat}: keys with its act of the wrong shape", seat)
         try:
             self.game.act(seat, body["action"])
         except RuleError as e:
             raise Fault(e.code, str(e), seat) from e
+        if "public" in body:
+            keys = _scalars(seat, body["public"])
+            slots = [slot for slot, _ in keys]
+            due = self._riding_with_act(seat)
+            if not due or sorted(slots) != due or len(set(slots)) != len(slots):
+                raise Fault("illegal", f"seat {seat}: keys with its act for other slots than ride with it", seat)
+            for slot, key in keys:  # published now, not in the keys round the act begins (§B5)
+                self.published[(slot, seat)] = key
+                self.unpublished[slot].discard(seat)
         self._begin()
+
+    def _riding_with_act(self, seat):
+        """§B5: the slots whose keys an act carries (the game has applied it): those its author
+        would publish in the keys round that the act begins, of the slots that only it knows and
+        only it has not published; none from a rebuilt or open seat."""
+        step = self.game.step()
+        if step[0] != "cards" or seat in self.rebuilt or seat in self.open:
+            return []
+        kind, ops = _group(step[1])[0]
+        if kind != "keys":
+            return []
+        alone = {slot for op in ops for slot in op[1] if self.unpublished[slot] == {seat} and self.knows[slot] == {seat}}
+        ops = [(op[0], [slot for slot in op[1] if slot in alone], *op[2:]) for op in ops]
+        U = {slot: set(self.unpublished[slot]) for slot in alone}
+        knows = {slot: set(self.knows[slot]) for slot in alone}
+        return sorted(self._owed_keys(ops, U, knows)[0].get(seat, {"public": set()})["public"])
 
     def _commit(self, seat, body):
         c = body["commitment"]

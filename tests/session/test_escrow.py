@@ -141,7 +141,7 @@ def test_a_card_the_departed_seat_gave_stays_hidden_until_a_card_step_needs_its_
     """Steam Court: the departed seat had given a card (locked by its key alone, known to its
     receiver): the rebuild leaves that key escrowed, and its holders release their shares later,
     where the game shows the card."""
-    board = vanished("steamcourt", 4, b"escrow" + bytes([61]), 61, 2)
+    board = vanished("steamcourt", 4, b"escrow" + bytes([35]), 35, 2)
     replica = board.host.replica
     given = [crypto.first_slot + index for crypto in replica.unaudited_deals_of(2) for index in range(crypto.size)
              if crypto.unreleased[index] == {2} and crypto.knows[index] - {2}
@@ -184,7 +184,7 @@ def test_a_re_shuffle_over_a_card_only_the_departed_seat_knew_shows_it_to_one_ho
     check_played_on(board, 2, opened.seq)
 
 
-@pytest.mark.parametrize(("seed", "at"), [(0, 49), (0, 136), (2, 78)])
+@pytest.mark.parametrize(("seed", "at"), [(0, 49), (0, 128), (2, 78)])
 def test_a_re_shuffle_over_a_card_the_seat_being_rebuilt_still_locks_waits_for_the_rebuild(seed, at):
     """Astonishing!: seat 2 vanishes and both others agree to play on, but seat 1's shares come
     late. Meanwhile the cards come to a re-shuffle over a card seat 2's key still locks: nobody
