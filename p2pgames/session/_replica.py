@@ -971,30 +971,28 @@ class Replica:
         slots = range(crypto.first_slot, crypto.first_slot + crypto.size)
         return sorted(self._requirements(following.operations, only=slots)[seat].publish)
 
-    def keys_riding_with_act(self, seat: int, action: Any) -> list[int]:
-        """The slots whose lock key ``seat`` publishes with its ``act`` of ``action`` (§B5): those
-        it would publish in the keys sub-step that begins right after the act, of cards that only
-        it knows and only it still locks (its own cards that the action shows). None for a rebuilt
+    def keys_riding_with_act(self, seat: int, action: Any) -> KeysRequirement:
+        """What ``seat`` may publish and seal with its ``act`` of ``action`` (§B5): what it would
+        owe in the keys sub-step that begins right after the act, of cards that only it knows and
+        only it still locks (its own cards that the action shows or gives). Nothing for a rebuilt
         or open seat, or when the act leads to no keys sub-step. Changes nothing; ``action`` must
         be legal for ``seat`` now."""
         if seat in self.rebuilt or seat in self.open_seats or not isinstance(self.phase, DecisionPhase):
-            return []
+            return KeysRequirement()
         try:
             step = self.game.step(self.game.apply(self.state, Act(seat, action)))
         except (EngineError, IllegalAction, RuleViolation):
-            return []
-        if not isinstance(step, CardOperations):
-            return []
-        first = _plan(step.operations)[0] if step.operations else None
+            return KeysRequirement()
+        first = _plan(step.operations)[0] if isinstance(step, CardOperations) and step.operations else None
         if not isinstance(first, KeysSub):
-            return []
+            return KeysRequirement()
         alone = set()
         for operation in first.operations:
             for slot in operation.slots:
                 crypto, index = self.deal_of_slot(slot)
                 if crypto.unreleased[index] == {seat} and crypto.knows[index] == {seat}:
                     alone.add(slot)
-        return sorted(self._requirements(first.operations, only=alone)[seat].publish) if alone else []
+        return self._requirements(first.operations, only=alone)[seat] if alone else KeysRequirement()
 
     def _to_releases(self, requirements: dict[int, KeysRequirement], seat: int) -> None:
         """Turn what rebuilt ``seat`` owes in a keys round — its keys still escrowed, of cards it
@@ -1139,22 +1137,27 @@ class Replica:
 
     def _check_act(self, submission: Submission) -> None:
         fields: dict[str, type | tuple[type, ...]] = {"action": object}
-        if "public" in submission.body:  # (keys riding with the act, §B5: checked below)
-            fields["public"] = (tuple, list)
+        riding = [name for name in ("public", "sealed") if name in submission.body]
+        for name in riding:  # (keys riding with the act, §B5: checked below)
+            fields[name] = (tuple, list)
         self._fields(submission, "act", fields)
         action = self._decode_action(submission, submission.body["action"])
         try:
             self.game.check_action(self.state, submission.seat, action)
         except IllegalAction as error:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"made an illegal move: {error.reason}")
-        if "public" in submission.body:
-            public = self._published_keys(submission)
-            due = self.keys_riding_with_act(submission.seat, action)
-            if not due or sorted(public) != due or len(public) != len(submission.body["public"]):
-                raise self._illegal(
-                    submission, FaultCode.ILLEGAL,
-                    f"published with its move keys for slots {sorted(public)}, but slots {due} ride with it",
-                )
+        if not riding:
+            return
+        public = self._published_keys(submission) if "public" in riding else {}
+        sealed = self._sealed_pairs(submission) if "sealed" in riding else set()
+        due = self.keys_riding_with_act(submission.seat, action)
+        if "public" in riding and (not due.publish or set(public) != due.publish or len(public) != len(submission.body["public"])):
+            raise self._illegal(
+                submission, FaultCode.ILLEGAL,
+                f"published with its move keys for slots {sorted(public)}, but slots {sorted(due.publish)} ride with it",
+            )
+        if "sealed" in riding and (not due.seal or sealed != due.seal or len(sealed) != len(submission.body["sealed"])):
+            raise self._illegal(submission, FaultCode.ILLEGAL, "sealed with its move keys for other slots or players than ride with it")
 
     def _check_commit_or_open(self, submission: Submission, phase: CommitPhase) -> None:
         seat = submission.seat
@@ -1244,6 +1247,19 @@ class Replica:
                 f"published with its {body['stage']} pass keys for slots {sorted(public)}, but slots {due} ride with it",
             )
 
+    def _sealed_pairs(self, submission: Submission) -> set[tuple[int, int]]:
+        """The ``(slot, to)`` pairs of the ``sealed`` items of a ``keys`` submission or an act,
+        ``[[slot, to, box, commitment] …]``; raises :class:`ProtocolFault` (``malformed``). Which
+        pairs they may be is each caller's to check."""
+        pairs: set[tuple[int, int]] = set()
+        for item in submission.body["sealed"]:
+            if not (isinstance(item, (tuple, list)) and len(item) == 4 and type(item[0]) is int
+                    and type(item[1]) is int and isinstance(item[2], bytes) and len(item[2]) <= MAX_SEALED_BOX
+                    and isinstance(item[3], bytes) and len(item[3]) == 32):
+                raise self._illegal(submission, FaultCode.MALFORMED, "sealed a malformed key")
+            pairs.add((item[0], item[1]))
+        return pairs
+
     def _check_keys(self, submission: Submission, sub: KeysSub) -> None:
         self._fields(submission, "keys", {"public": (tuple, list), "sealed": (tuple, list)})
         assert sub.requirements is not None
@@ -1252,13 +1268,7 @@ class Replica:
             raise self._illegal(submission, FaultCode.ILLEGAL, "sent keys it does not owe")
         body = submission.body
         public = self._published_keys(submission)
-        sealed: set[tuple[int, int]] = set()
-        for item in body["sealed"]:
-            if not (isinstance(item, (tuple, list)) and len(item) == 4 and type(item[0]) is int
-                    and type(item[1]) is int and isinstance(item[2], bytes) and len(item[2]) <= MAX_SEALED_BOX
-                    and isinstance(item[3], bytes) and len(item[3]) == 32):
-                raise self._illegal(submission, FaultCode.MALFORMED, "sealed a malformed key")
-            sealed.add((item[0], item[1]))
+        sealed = self._sealed_pairs(submission)
         if set(public) != requirement.publish or len(public) != len(body["public"]):
             raise self._illegal(
                 submission, FaultCode.ILLEGAL,
@@ -1784,6 +1794,8 @@ class Replica:
                 crypto, index = self.deal_of_slot(slot)
                 crypto.publish(index, seat, scalar_from_bytes(key), submission.envelope.raw)
             self._engine(applied, Act(seat, action))
+            if submission.body.get("sealed"):
+                self._apply_sealed_riding(applied, submission)
         elif kind in ("commit", "open"):
             self._apply_commit_or_open(applied, submission)
         elif kind == "pass":
@@ -2044,6 +2056,21 @@ class Replica:
             self._publish_all(applied, crypto, submission.seat, keys, submission.envelope.raw)
         if all(deal in self.deals and self.deals[deal].next_pass() is None for deal in sub.deals):
             self._next_sub(applied, phase)
+
+    def _apply_sealed_riding(self, applied: Applied, submission: Submission) -> None:
+        """The keys an act sealed (§B5), in the keys sub-step it began: recorded as that sub-step
+        records a ``keys`` submission's, and owed no more."""
+        phase = self.phase
+        assert isinstance(phase, CardPhase) and isinstance(phase.current, KeysSub) and phase.current.requirements is not None
+        sub = phase.current
+        requirement = sub.requirements[submission.seat]  # type: ignore[index]
+        for slot, to, _box, commitment in submission.body["sealed"]:
+            crypto, index = self.deal_of_slot(slot)
+            crypto.record_sealed(index, SealedKey(submission.seat, to, commitment, applied.seq))
+            applied.key_slots.append(slot)
+            requirement.seal.discard((slot, to))
+        if not sub.owing():
+            self._finish_keys(phase, sub, applied)
 
     def _apply_keys(self, applied: Applied, submission: Submission) -> None:
         phase = self.phase

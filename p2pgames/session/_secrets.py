@@ -203,9 +203,12 @@ class SeatSecrets:
             # Nobody else can move first and make our move stale (§B3), nor can the host say it
             # did without lying: our keys of the cards the move shows can go with it (§B5).
             riding = replica.keys_riding_with_act(self.seat, replica.game.decode_action(wire_action))
-            if riding:
-                return {"t": "act", "action": wire_action,
-                        "public": [[slot, scalar_to_bytes(self.own_lock_key(replica, slot))] for slot in riding]}
+            body: dict = {"t": "act", "action": wire_action}
+            if riding.publish:
+                body["public"] = [[slot, scalar_to_bytes(self.own_lock_key(replica, slot))] for slot in sorted(riding.publish)]
+            if riding.seal:
+                body["sealed"] = [self._sealed_key(replica, slot, to) for slot, to in sorted(riding.seal)]
+            return body
         return {"t": "act", "action": wire_action}
 
     def restore_choice(self, phase_id: int, wire_action: Any) -> None:
@@ -369,16 +372,18 @@ class SeatSecrets:
         public = [
             [slot, scalar_to_bytes(self.own_lock_key(replica, slot))] for slot in sorted(requirement.publish)
         ]
-        sealed = []
-        for slot, to in sorted(requirement.seal):
-            key = scalar_to_bytes(self.own_lock_key(replica, slot))
-            # Derived from what is sealed too: a sealing key is never used for two plaintexts.
-            box = seal(
-                replica.seats[to].seal, key, sealing_context(replica.game_id, slot, self.seat, to),
-                ephemeral_private=self._secret("seal", slot, to, key)(32),
-            )
-            sealed.append([slot, to, box, sealed_commitment(key)])
+        sealed = [self._sealed_key(replica, slot, to) for slot, to in sorted(requirement.seal)]
         return {"t": "keys", "public": public, "sealed": sealed}
+
+    def _sealed_key(self, replica: Replica, slot: int, to: int) -> list:
+        """Our lock key of ``slot`` sealed to seat ``to``: a ``sealed`` item (§B6.2)."""
+        key = scalar_to_bytes(self.own_lock_key(replica, slot))
+        # Derived from what is sealed too: a sealing key is never used for two plaintexts.
+        box = seal(
+            replica.seats[to].seal, key, sealing_context(replica.game_id, slot, self.seat, to),
+            ephemeral_private=self._secret("seal", slot, to, key)(32),
+        )
+        return [slot, to, box, sealed_commitment(key)]
 
     def _release(self, replica: Replica) -> dict | None:
         """Our ``release`` (§B16): our shares of rebuilt seats' escrowed lock keys that this keys
@@ -525,7 +530,8 @@ class SeatSecrets:
     # -- learning hidden values ----------------------------------------------------------------
 
     def absorb_keys(self, replica: Replica, submission: Any, seq: int) -> Fault | None:
-        """Take in a sequenced ``keys`` submission: open keys sealed to us, learn what we can see.
+        """Take in a sequenced ``keys`` submission, or an act with keys (§B5): open keys sealed to
+        us, learn what we can see.
 
         Returns a fault if a key meant for us is wrong: a sealed one — evidence: the submission and
         our private sealing key, with which anyone can open the box and check what is in it against
@@ -535,7 +541,7 @@ class SeatSecrets:
         """
         body, author = submission.body, submission.seat
         touched = set()
-        for slot, to, box, commitment in body["sealed"]:
+        for slot, to, box, commitment in body.get("sealed", ()):  # (an act's, §B5, may have none)
             if to != self.seat:
                 continue
             crypto, index = replica.deal_of_slot(slot)
@@ -549,7 +555,7 @@ class SeatSecrets:
             key = problem
             self.received.setdefault(slot, {})[author] = key
             touched.add(slot)
-        for slot, _key in body["public"]:
+        for slot, _key in body.get("public", ()):
             touched.add(slot)
         return self.learn(replica, touched)
 

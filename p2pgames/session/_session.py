@@ -721,7 +721,7 @@ class Session:
         submission = applied.submission
         if submission.seat != self.seat and submission.kind in ("act", "commit"):
             self._others_moved = True
-        if submission.kind == "keys":
+        if submission.kind == "keys" or (submission.kind == "act" and "sealed" in submission.body):
             problem = secrets.absorb_keys(replica, submission, applied.seq)
             if problem is not None:
                 self._halt(problem)
@@ -1020,7 +1020,7 @@ class Session:
         the same action with the keys that ride with it now. A host that calls a move stale to see
         a card, and have another played, sees the card played. Whether it went again."""
         replica, secrets = self.replica, self.secrets
-        if (flight.body.get("t") != "act" or "public" not in flight.body or replica is None or secrets is None
+        if (flight.body.get("t") != "act" or not ("public" in flight.body or "sealed" in flight.body) or replica is None or secrets is None
                 or self.stage != "playing" or self.seat not in replica.waiting_for()):
             return False
         try:
@@ -1035,7 +1035,7 @@ class Session:
         """Whether our move in flight carries our keys of the cards it shows (§B5): until it is
         in the log, we agree to adjourn nothing (the host could stop with them seen, §B18)."""
         flight = self.role.in_flight
-        return flight is not None and flight.body.get("t") == "act" and "public" in flight.body
+        return flight is not None and flight.body.get("t") == "act" and ("public" in flight.body or "sealed" in flight.body)
 
     @property
     def _replaying(self) -> bool:

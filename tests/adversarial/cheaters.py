@@ -200,9 +200,10 @@ class ChangedOpening(Cheater):
 
 
 class WrongKey(Cheater):
-    """Publishes a wrong lock key when its keys are due."""
+    """Publishes a wrong lock key when its keys are due (with a move that shows its card, §B5,
+    or in a ``keys`` submission)."""
 
-    trigger = staticmethod(lambda session, body: body["t"] == "keys" and bool(body["public"]))
+    trigger = staticmethod(lambda session, body: body["t"] in ("keys", "act") and bool(body.get("public")))
 
     def cheat(self, body: dict, decision: bool) -> None:
         public = [list(item) for item in body["public"]]
@@ -228,7 +229,8 @@ class WrongSealedKey(Cheater):
     commitment to the real key: only the receiver can open the box, so only its sealing key
     (shown as evidence) lets the others see what was in it."""
 
-    trigger = staticmethod(lambda session, body: body["t"] == "keys" and bool(body["sealed"]))
+    # (A give's key is sealed with the act, §B5; other keys in a `keys` submission.)
+    trigger = staticmethod(lambda session, body: body["t"] in ("keys", "act") and bool(body.get("sealed")))
 
     def cheat(self, body: dict, decision: bool) -> None:
         sealed = [list(item) for item in body["sealed"]]
@@ -289,7 +291,7 @@ class FalseClaim(Cheater):
             lowest = min(hand, key=lambda slot: int(self.knowledge[slot][1:]))
             if lowest != body["action"][1]:
                 self.cheated = True
-                body = dict(body, action=["pass", lowest])
+                body = self.secrets.choose(self.replica, ["pass", lowest])  # (its key sealed with it, §B5)
         super()._submit(body, decision)
 
 

@@ -296,8 +296,8 @@ class Peer:
         self.chain_last = env.digest
         self.own_states.append(state)
         self.entries.append(env.raw)
-        if (self.accuse_sealer and self.accusation is None and s["body"]["t"] == "keys"
-                and any(item[1] == self.seat for item in s["body"]["sealed"])):
+        if (self.accuse_sealer and self.accusation is None and s["body"]["t"] in ("keys", "act")  # (§B5: an act's)
+                and any(item[1] == self.seat for item in s["body"].get("sealed", ()))):
             if self.accuse_sealer == "made-up":
                 shown = deck.scalar_bytes(self._scalar())  # no box opens to it: anyone could send it
             else:

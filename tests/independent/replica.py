@@ -269,7 +269,8 @@ class Replica:
         t = body.get("t")
         if t not in BODY_FIELDS:
             raise Fault("malformed", f"seat {seat}: a submission of unknown type {t!r}", seat)
-        if set(body) != BODY_FIELDS[t] and not (t in ("pass", "act") and set(body) == BODY_FIELDS[t] | {"public"}):
+        if set(body) != BODY_FIELDS[t] and not (t == "pass" and set(body) == BODY_FIELDS[t] | {"public"}) \
+                and not (t == "act" and BODY_FIELDS[t] < set(body) <= BODY_FIELDS[t] | {"public", "sealed"}):
             raise Fault("malformed", f"seat {seat}: a {t} with the wrong fields", seat)
         if t in OUT_OF_TURN:  # (a phase it begins counts it too; the entry's own seq is self.seq − 1)
             self.seq += 1
@@ -285,38 +286,55 @@ class Replica:
         return self.state_hash()
 
     def _act(self, seat, body):
-        if "public" in body and not (isinstance(body["public"], list) and all(_is_published_key(p) for p in body["public"])):
+        public, sealed = body.get("public"), body.get("sealed")
+        if (public is not None and not (isinstance(public, list) and all(_is_published_key(p) for p in public))) \
+                or (sealed is not None and not (isinstance(sealed, list) and all(_is_sealed_key(s) for s in sealed))):
             raise Fault("malformed", f"seat {seat}: keys with its act of the wrong shape", seat)
         try:
             self.game.act(seat, body["action"])
         except RuleError as e:
             raise Fault(e.code, str(e), seat) from e
-        if "public" in body:
-            keys = _scalars(seat, body["public"])
+        due = self._riding_with_act(seat) if public is not None or sealed is not None else None
+        keys = _scalars(seat, public) if public is not None else []
+        if public is not None:
             slots = [slot for slot, _ in keys]
-            due = self._riding_with_act(seat)
-            if not due or sorted(slots) != due or len(set(slots)) != len(slots):
+            if not due["public"] or sorted(slots) != sorted(due["public"]) or len(set(slots)) != len(slots):
                 raise Fault("illegal", f"seat {seat}: keys with its act for other slots than ride with it", seat)
-            for slot, key in keys:  # published now, not in the keys round the act begins (§B5)
-                self.published[(slot, seat)] = key
-                self.unpublished[slot].discard(seat)
+        if sealed is not None:
+            pairs = [(item[0], item[1]) for item in sealed]
+            if not due["sealed"] or sorted(pairs) != sorted(due["sealed"]) or len(set(pairs)) != len(pairs):
+                raise Fault("illegal", f"seat {seat}: keys sealed with its act for other slots or seats than ride with it",
+                            seat)
+        for slot, key in keys:  # published now, not in the keys round the act begins (§B5)
+            self.published[(slot, seat)] = key
+            self.unpublished[slot].discard(seat)
         self._begin()
+        if sealed:  # sealed in the keys round the act began: owed there no more
+            for slot, to, box, commitment in sealed:
+                self.sealed[(slot, seat, to)] = (box, commitment)
+            owed = self.phase["required"][seat]
+            owed["sealed"] -= set(pairs)
+            if not owed["public"] and not owed["sealed"]:
+                del self.phase["required"][seat]
+            if self._round_done():
+                self._keys_done()
 
     def _riding_with_act(self, seat):
-        """§B5: the slots whose keys an act carries (the game has applied it): those its author
-        would publish in the keys round that the act begins, of the slots that only it knows and
-        only it has not published; none from a rebuilt or open seat."""
+        """§B5: what an act may carry, {"public": slots, "sealed": (slot, to) pairs} (the game has
+        applied it): what its author would owe in the keys round that the act begins, of the slots
+        that only it knows and only it has not published; nothing from a rebuilt or open seat."""
+        nothing = {"public": set(), "sealed": set()}
         step = self.game.step()
         if step[0] != "cards" or seat in self.rebuilt or seat in self.open:
-            return []
+            return nothing
         kind, ops = _group(step[1])[0]
         if kind != "keys":
-            return []
+            return nothing
         alone = {slot for op in ops for slot in op[1] if self.unpublished[slot] == {seat} and self.knows[slot] == {seat}}
         ops = [(op[0], [slot for slot in op[1] if slot in alone], *op[2:]) for op in ops]
         U = {slot: set(self.unpublished[slot]) for slot in alone}
         knows = {slot: set(self.knows[slot]) for slot in alone}
-        return sorted(self._owed_keys(ops, U, knows)[0].get(seat, {"public": set()})["public"])
+        return self._owed_keys(ops, U, knows)[0].get(seat, nothing)
 
     def _commit(self, seat, body):
         c = body["commitment"]
@@ -1140,9 +1158,7 @@ class Replica:
         required = self.phase["required"][seat]
         if not (isinstance(public, list) and isinstance(sealed, list)
                 and all(_is_published_key(p) for p in public)
-                and all(isinstance(s, list) and len(s) == 4 and is_int(s[0]) and is_int(s[1])
-                        and isinstance(s[2], bytes) and len(s[2]) <= 144
-                        and isinstance(s[3], bytes) and len(s[3]) == 32 for s in sealed)):
+                and all(_is_sealed_key(s) for s in sealed)):
             raise Fault("malformed", f"seat {seat}: keys of the wrong shape", seat)
         keys = _scalars(seat, public)
         slots = [p[0] for p in public]
@@ -1418,6 +1434,12 @@ def _group(ops):
 def _is_published_key(item) -> bool:
     """§B6.2: a published key's item, `[slot: int, key: 32 bytes]`."""
     return isinstance(item, list) and len(item) == 2 and is_int(item[0]) and isinstance(item[1], bytes) and len(item[1]) == 32
+
+
+def _is_sealed_key(item) -> bool:
+    """§B6.2: a sealed key's item, `[slot: int, to: int, box: bytes of at most 144, commitment: 32 bytes]`."""
+    return (isinstance(item, list) and len(item) == 4 and is_int(item[0]) and is_int(item[1])
+            and isinstance(item[2], bytes) and len(item[2]) <= 144 and isinstance(item[3], bytes) and len(item[3]) == 32)
 
 
 def _scalars(seat, public):

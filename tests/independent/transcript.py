@@ -630,8 +630,8 @@ def evidence_proves(game, seats, logged, fault, said=None) -> bool:
         size = game.deals[body["deal"]].size if body["t"] == "lock-escrow" else None
         return holder in body["holders"] and not escrow_box_is_right(game.game_id, culprit, evidence[1], body, holder,
                                                                      size)
-    if code == "bad-key" and (body["t"] == "keys" or (body["t"] == "pass" and "public" in body)):  # (§B6.1)
-        for slot, key in body["public"]:
+    if code == "bad-key" and (body["t"] in ("keys", "act") or (body["t"] == "pass" and "public" in body)):  # (§B6.1, §B5)
+        for slot, key in body.get("public", ()):
             deal = game.deal_of(slot)
             try:
                 scalar = deck.scalar_from(key)

@@ -54,13 +54,31 @@ def test_a_lay_carries_its_keys_and_no_keys_submission_of_its_author_follows():
     assert sum(sub["body"]["t"] == "keys" for sub in submissions) < len(riding)
 
 
-def riding_act_of_seat_1(change) -> tuple[Switchboard, list[dict]]:
-    """The first act of seat 1 that carries keys, changed and signed again."""
+def test_a_card_given_goes_with_its_key_sealed_to_its_receiver():
+    """A give in Steam Court seals the giver's key to the receiver with the act (§B5): the receiver
+    reads the card at that entry, and the giver owes no ``keys`` for it after."""
+    board = Switchboard("steamcourt", 4, seed=SEED)
+    board.run()
+    board.check_finished_and_verified(every_entry_agreed=True)
+    submissions = logged(board)
+    sealing = [index for index, sub in enumerate(submissions) if sub["body"]["t"] == "act" and "sealed" in sub["body"]]
+    assert sealing and any(submissions[index]["body"]["action"][0] == "give" for index in sealing)
+    for index in sealing:
+        author, pairs = submissions[index]["seat"], {(slot, to) for slot, to, _, _ in submissions[index]["body"]["sealed"]}
+        assert all(to != author for _, to in pairs)
+        for later in submissions[index + 1:]:
+            if later["body"]["t"] == "keys" and later["seat"] == author:
+                assert not pairs & {(slot, to) for slot, to, _, _ in later["body"]["sealed"]}, index
+
+
+def riding_act_of_seat_1(change, field: str = "public") -> tuple[Switchboard, list[dict]]:
+    """The first act of seat 1 that carries keys (``field``: published or sealed), changed and
+    signed again."""
     done: list[dict] = []
 
     def tamper(seat: int, data: bytes) -> bytes:
         body = body_of(data)
-        if seat == JOINER and not done and body.get("t") == "act" and "public" in body:
+        if seat == JOINER and not done and body.get("t") == "act" and field in body:
             done.append(body)
             return resigned(board, data, change)
         return data
@@ -87,6 +105,25 @@ def test_an_act_with_other_keys_than_ride_with_it_is_its_authors_fault(what, cha
     fault = board.host.fault
     assert board.host.stage == "halted" and (fault.culprit, fault.code) == (JOINER, code), (what, fault)
     assert board.sessions[2].fault is not None and board.sessions[2].fault.culprit == JOINER
+
+
+@pytest.mark.parametrize("what, change, code", [
+    ("a seal left out", lambda body: body["sealed"].pop(), FaultCode.ILLEGAL),
+    ("a seal twice", lambda body: body["sealed"].append(body["sealed"][0]), FaultCode.ILLEGAL),
+    ("sealed to itself", lambda body: body["sealed"].__setitem__(0, [body["sealed"][0][0], JOINER, *body["sealed"][0][2:]]),
+     FaultCode.ILLEGAL),
+    ("an item of the wrong shape", lambda body: body["sealed"].__setitem__(0, body["sealed"][0][:3]), FaultCode.MALFORMED),
+    ("a box too big", lambda body: body["sealed"].__setitem__(0, [*body["sealed"][0][:2], bytes(145), body["sealed"][0][3]]),
+     FaultCode.MALFORMED),
+])
+def test_an_act_that_seals_other_keys_than_ride_with_it_is_its_authors_fault(what, change, code):
+    def resealed(body):
+        body["sealed"] = [list(item) for item in body["sealed"]]
+        change(body)
+
+    board, _ = riding_act_of_seat_1(resealed, "sealed")
+    fault = board.host.fault
+    assert board.host.stage == "halted" and (fault.culprit, fault.code) == (JOINER, code), (what, fault)
 
 
 def test_keys_on_an_act_that_shows_no_card_are_its_authors_fault():

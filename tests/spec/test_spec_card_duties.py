@@ -2,13 +2,15 @@
 
 This is a small model written from the SPEC's words, not from the replica: sub-steps (runs of
 deals, runs of reveals and disclosures, audits), the pass order of each deal, the sets U and K of
-§B6.2 and who must publish or seal which key, and who audits which deals. Replaying the session
-vectors' transcripts, every ``pass``, ``keys`` and ``audit`` submission must be exactly one the
-model says is owed, and every sub-step must end with everything owed submitted.
+§B6.2 and who must publish or seal which key (and which of those keys ride with an act, §B5), and
+who audits which deals. Replaying the session vectors' transcripts, every ``pass``, ``keys`` and
+``audit`` submission, and every act's keys, must be exactly what the model says is owed, and every
+sub-step must end with everything owed submitted.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from dataclasses import dataclass, field
@@ -16,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pgames.engine import CardOperations, Disclose, NewDeal, Reshuffle, Reveal
+from p2pgames.engine import Act, CardOperations, Disclose, NewDeal, Reshuffle, Reveal
 from p2pgames.games import get_game
 from p2pgames.session import iter_records
 from p2pgames.session._messages import open_envelope
@@ -120,6 +122,36 @@ class CardDuties:
         ops = [Reveal(tuple(s for s in op.slots if s in span)) if isinstance(op, Reveal)
                else Disclose(tuple(s for s in op.slots if s in span), op.to) for op in self.subs[1][1]]
         return self._owed(ops)[0][seat][0]
+
+    def act_with_keys(self, seat: int, body: dict, operations) -> None:
+        """§B5: an act that carries keys begins a card step (``operations``) whose first sub-step
+        is a keys sub-step; what it carries is exactly what its author owes there of the slots
+        only it knows and only it has not published, each kind (``public``, ``sealed``) absent
+        or whole. Its public keys leave U before the sub-step begins; its seals are owed no more."""
+        assert self.idle, "an act while a card step is under way"
+        first = operations[0] if operations else None
+        assert isinstance(first, (Reveal, Disclose)), "keys with an act that begins no keys sub-step"
+        ops = list(itertools.takewhile(lambda op: isinstance(op, (Reveal, Disclose)), operations))
+        alone = {slot for op in ops for slot in op.slots
+                 if self.unpublished[slot] == {seat} and self.knows[slot] == {seat}}
+        restricted = [Reveal(tuple(s for s in op.slots if s in alone)) if isinstance(op, Reveal)
+                      else Disclose(tuple(s for s in op.slots if s in alone), op.to) for op in ops]
+        publish, seal = self._owed(restricted)[0][seat]
+        if "public" in body:
+            assert publish and sorted(slot for slot, _ in body["public"]) == sorted(publish)
+            for slot in publish:
+                self.unpublished[slot].discard(seat)
+        pairs = [(slot, to) for slot, to, _, _ in body.get("sealed", ())]
+        if "sealed" in body:
+            assert seal and sorted(pairs) == sorted(seal)
+        self.start(operations)
+        if pairs:
+            assert self.subs and self.subs[0][0] == "keys" and seat in self.owed
+            self.owed[seat][1].difference_update(pairs)
+            if not any(self.owed[seat]):
+                del self.owed[seat]
+            if not self.owed:
+                self._finish_keys(self.subs[0][1])
 
     def _owed(self, ops) -> tuple[dict[int, tuple[set[int], set[tuple[int, int]]]], tuple[dict, dict]]:
         owed = {seat: (set(), set()) for seat in range(self.players)}
@@ -227,6 +259,12 @@ def check_card_duties(transcript: bytes, loader) -> int:
                 # §B16: every lock key is escrowed before it locks a card.
                 assert (submission["seat"], body["deal"]) in escrowed, "a lock pass before its lock escrow"
             duties.submitted(submission["seat"], body)
+            checked += 1
+        elif body["t"] == "act" and ("public" in body or "sealed" in body):
+            # The step the act begins (its own entry may end it: read from the game, before it).
+            step = game.step(game.apply(replica.state, Act(submission["seat"], game.decode_action(body["action"]))))
+            assert isinstance(step, CardOperations), "keys with an act that begins no card step"
+            duties.act_with_keys(submission["seat"], body, step.operations)
             checked += 1
         elif body["t"] in OUT_OF_TURN:
             if body["t"] == "lock-escrow":
