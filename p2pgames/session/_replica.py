@@ -1151,13 +1151,14 @@ class Replica:
         public = self._published_keys(submission) if "public" in riding else {}
         sealed = self._sealed_pairs(submission) if "sealed" in riding else set()
         due = self.keys_riding_with_act(submission.seat, action)
-        if "public" in riding and (not due.publish or set(public) != due.publish or len(public) != len(submission.body["public"])):
+        body = submission.body
+        if "public" in riding and (not due.publish or set(public) != due.publish or len(public) != len(body["public"])):
             raise self._illegal(
                 submission, FaultCode.ILLEGAL,
                 f"published with its move keys for slots {sorted(public)}, but slots {sorted(due.publish)} ride with it",
             )
-        if "sealed" in riding and (not due.seal or sealed != due.seal or len(sealed) != len(submission.body["sealed"])):
-            raise self._illegal(submission, FaultCode.ILLEGAL, "sealed with its move keys for other slots or players than ride with it")
+        if "sealed" in riding and (not due.seal or sealed != due.seal or len(sealed) != len(body["sealed"])):
+            raise self._illegal(submission, FaultCode.ILLEGAL, "sealed with its move keys for other slots or seats than ride with it")
 
     def _check_commit_or_open(self, submission: Submission, phase: CommitPhase) -> None:
         seat = submission.seat

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from p2pgames import PROTOCOL_VERSION, canonical
 from p2pgames.crypto import BadSignature, CryptoError, Identity, PublicKey, scalar_to_bytes
@@ -156,6 +156,11 @@ class _Stop:
         if self.gone is None:
             return sorted(seat for seat in away if seat not in self.before)
         return sorted(seat for seat in away if seat in self.gone)
+
+
+def _keys_ride_with(body: Mapping[str, Any]) -> bool:
+    """Whether a submission body is an act that carries its author's keys (§B5)."""
+    return body.get("t") == "act" and ("public" in body or "sealed" in body)
 
 
 class Session:
@@ -721,7 +726,7 @@ class Session:
         submission = applied.submission
         if submission.seat != self.seat and submission.kind in ("act", "commit"):
             self._others_moved = True
-        if submission.kind == "keys" or (submission.kind == "act" and "sealed" in submission.body):
+        if submission.kind == "keys" or _keys_ride_with(submission.body):
             problem = secrets.absorb_keys(replica, submission, applied.seq)
             if problem is not None:
                 self._halt(problem)
@@ -1020,8 +1025,8 @@ class Session:
         the same action with the keys that ride with it now. A host that calls a move stale to see
         a card, and have another played, sees the card played. Whether it went again."""
         replica, secrets = self.replica, self.secrets
-        if (flight.body.get("t") != "act" or not ("public" in flight.body or "sealed" in flight.body) or replica is None or secrets is None
-                or self.stage != "playing" or self.seat not in replica.waiting_for()):
+        if (not _keys_ride_with(flight.body) or replica is None or secrets is None or self.stage != "playing"
+                or self.seat not in replica.waiting_for()):
             return False
         try:
             replica.game.check_action(replica.state, self.seat, replica.game.decode_action(flight.body["action"]))
@@ -1035,7 +1040,7 @@ class Session:
         """Whether our move in flight carries our keys of the cards it shows (§B5): until it is
         in the log, we agree to adjourn nothing (the host could stop with them seen, §B18)."""
         flight = self.role.in_flight
-        return flight is not None and flight.body.get("t") == "act" and ("public" in flight.body or "sealed" in flight.body)
+        return flight is not None and _keys_ride_with(flight.body)
 
     @property
     def _replaying(self) -> bool:

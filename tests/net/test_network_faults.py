@@ -162,9 +162,10 @@ async def test_a_joiner_cut_just_before_its_answer_in_a_reaction_window_rejoins(
         if link.number == 0:
             link.cut_before("up", _an_answer_in_a_reaction_window)
 
-    table = await play(tmp_path, b"cut-reaction", cut_seat_1)
+    table = await play(tmp_path, b"cut-reaction-2", cut_seat_1)  # (a seed with which seat 1 answers one)
     first = table.proxy.links[0]
     assert first.closed.is_set() and not any(map(_an_answer_in_a_reaction_window, first.frames("up")))
+    assert len(table.proxy.links) > 2, "seat 1 was never cut: it answered in no reaction window with this seed"
     assert any(map(_an_answer_in_a_reaction_window, table.proxy.links[2].frames("up"))), "answered once back"
     table.check_finished_and_verified()
 

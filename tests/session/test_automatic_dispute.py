@@ -49,23 +49,22 @@ def test_a_sealed_key_unlike_the_real_one_found_by_the_audit_is_its_senders_bad_
     from p2pgames.session import _secrets
     from p2pgames.session._sealed_keys import sealing_context
 
-    honest_keys = _secrets.SeatSecrets._keys
+    honest_sealed_key = _secrets.SeatSecrets._sealed_key
     sealers = []
 
-    def seal_another_key(self, replica):
-        body = honest_keys(self, replica)
-        if body is None or not body["sealed"] or sealers:
-            return body
+    def seal_another_key(self, replica, slot, to):
+        # (A key sealed in a ``keys`` submission, or with the move that gives the card, §B5.)
+        if sealers:
+            return honest_sealed_key(self, replica, slot, to)
         sealers.append(self.seat)
-        slot, to, _box, _commitment = body["sealed"][0]
         other = scalar_to_bytes(random_scalar())  # sealed and committed to: only its verifier tells
         box = seal(replica.seats[to].seal, other, sealing_context(replica.game_id, slot, self.seat, to))
-        return dict(body, sealed=[[slot, to, box, sealed_commitment(other)], *body["sealed"][1:]])
+        return [slot, to, box, sealed_commitment(other)]
 
     def take_it_unchecked(crypto, index, sender, seal_key, box, commitment, context):
         return scalar_from_bytes(open_sealed(seal_key, box, context))
 
-    monkeypatch.setattr(_secrets.SeatSecrets, "_keys", seal_another_key)
+    monkeypatch.setattr(_secrets.SeatSecrets, "_sealed_key", seal_another_key)
     monkeypatch.setattr(_secrets, "sealed_key_problem", take_it_unchecked)
     board = Switchboard("probe", 3, seed=b"auto")
     board.run()

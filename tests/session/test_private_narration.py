@@ -5,7 +5,7 @@ probe game, whose round winner passes a card to the player on the left (``Game.n
 from __future__ import annotations
 
 from p2pgames.games._probe import PassCard
-from p2pgames.session import Logged
+from p2pgames.session import Logged, open_envelope
 from switchboard import Switchboard
 
 PLAYERS = 3
@@ -36,14 +36,16 @@ def test_the_card_passed_to_a_player_is_named_in_its_own_log_only_once_its_keys_
     assert all(session.stage == "over" for session in board.sessions)
     assert passes, "no card was passed: the test shows nothing"
     names = board.host.names
+    bodies = [open_envelope(open_envelope(raw).body["submission"]).body["body"] for raw in board.sessions[1].role.entries]
     for seat in range(PLAYERS):
         # What the player is told: one line for each card passed to it, naming it and the giver.
         told = [line for event in logged(board, seat) for line in event.private]
         assert told == [f"{names[(to - 1) % PLAYERS]} passed you {card}" for to, card in passes if to == seat]
-        # Not with the pass (whose entry can't show it yet): with the keys that came after it.
+        # With the entry that brought it the key sealed to it — the pass itself, whose key rides
+        # with it (§B5) — and with no other.
         for event in logged(board, seat):
-            if event.private:
-                assert not any("passes a card to the left" in line for line in event.lines)
+            sealed_to_it = any(item[1] == seat for item in bodies[event.seq].get("sealed", ()))
+            assert bool(event.private) == sealed_to_it, (seat, event)
     # Everyone's public lines are the same; no private line is in any transcript.
     public = [[line for event in logged(board, seat) for line in event.lines] for seat in range(PLAYERS)]
     assert public[1] == public[0] and public[2] == public[0]
