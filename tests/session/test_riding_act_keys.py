@@ -8,33 +8,18 @@ from __future__ import annotations
 
 import pytest
 from switchboard import Switchboard
+from test_riding_keys import JOINER, body_of, resigned
 
 from p2pgames.crypto import scalar_to_bytes
 from p2pgames.session import HOST_CONNECTION, Adjourned, Notice, make_envelope, open_envelope
 from p2pgames.session._faults import FaultCode
 
-JOINER = 1
 SEED = b"riding act keys"
-
-
-def body_of(data: bytes) -> dict:
-    envelope = open_envelope(data)
-    return envelope.body["body"] if envelope.kind == "submit" else {}
 
 
 def logged(board: Switchboard, seat: int = 2) -> list[dict]:
     """The signed fields of every submission in ``seat``'s log, in order."""
     return [open_envelope(open_envelope(raw).body["submission"]).body for raw in board.sessions[seat].role.entries]
-
-
-def resigned(board: Switchboard, data: bytes, change) -> bytes:
-    """Seat 1's submission ``data`` with its body changed by ``change`` and signed again by it."""
-    envelope = open_envelope(data)
-    inner = dict(envelope.body["body"])
-    if "public" in inner:
-        inner["public"] = [list(item) for item in inner["public"]]
-    change(inner)
-    return make_envelope(board.sessions[JOINER].identity, "submit", {**envelope.body, "body": inner}).raw
 
 
 def test_a_lay_carries_its_keys_and_no_keys_submission_of_its_author_follows():
