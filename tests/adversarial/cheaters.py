@@ -244,6 +244,24 @@ class WrongSealedKey(Cheater):
         super()._submit(playing_the_best_card(self, body), decision)
 
 
+class SealedToAnotherSeat(Cheater):
+    """Seals the key of the card it gives, riding with its move (§B5), to another seat than the
+    one the card goes to: not what rides with the move, so the move is its fault."""
+
+    trigger = staticmethod(lambda session, body: body["t"] == "act" and bool(body.get("sealed")))
+
+    def cheat(self, body: dict, decision: bool) -> None:
+        sealed = [list(item) for item in body["sealed"]]
+        sealed[0][1] = next(seat for seat in range(len(self.replica.seats)) if seat not in (self.seat, sealed[0][1]))
+        changed = dict(body, sealed=sealed)
+        envelope = self.signed_submission(changed)
+        self.send_raw(envelope.raw)
+        self.mark_in_flight(envelope, changed, decision)
+
+    def _submit(self, body: dict, decision: bool = False) -> None:
+        super()._submit(playing_the_best_card(self, body), decision)
+
+
 class SwappedCard(Cheater):
     """In its shuffle pass, replaces one card by a card that is not in the deck."""
 

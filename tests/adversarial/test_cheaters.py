@@ -144,6 +144,15 @@ async def test_a_sealed_key_unlike_its_commitment_is_proved_by_the_receivers_sea
     check_caught(table, sessions, FaultCode.BAD_KEY, provable=True, seen_by_one=True)
 
 
+async def test_a_key_riding_with_a_move_sealed_to_the_wrong_seat(tmp_path, autojump_clock):
+    """§B5: what rides with a move is recomputed by every peer; a key sealed to another seat than
+    the card goes to is refused, the move its author's provable fault."""
+    from cheaters import SealedToAnotherSeat
+
+    table, sessions = await play_with_cheater(tmp_path, SealedToAnotherSeat, seed=b"claim-1")
+    check_caught(table, sessions, FaultCode.ILLEGAL, provable=True)
+
+
 async def test_shuffle_pass_with_a_value_that_is_no_card(tmp_path, autojump_clock):
     from cheaters import NotAPoint
 

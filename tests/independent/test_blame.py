@@ -41,6 +41,7 @@ def honest(seat, ruleset, seed):
     ("FalseClaim", b"claim-1"),     # a false claim, found by the audit in the log
     ("BadSignature", b"cheat"),     # unprovable: as reported
     ("WrongSealedKey", b"claim-1"),  # a box unlike its commitment; proved by the receiver's sealing key
+    ("SealedToAnotherSeat", b"claim-1"),  # a key riding with a move (§B5) sealed to the wrong seat: illegal
     ("FalseAccuser", b"cheat"),     # an accusation nothing proves: the accuser stopped the game
     ("WalkOut", b"cheat"),          # a fault naming nobody, with no evidence: the same
 ])
