@@ -287,13 +287,15 @@ class Replica:
 
     def _act(self, seat, body):
         public, sealed = body.get("public"), body.get("sealed")
-        if (public is not None and not (isinstance(public, list) and all(_is_published_key(p) for p in public))) \
-                or (sealed is not None and not (isinstance(sealed, list) and all(_is_sealed_key(s) for s in sealed))):
-            raise Fault("malformed", f"seat {seat}: keys with its act of the wrong shape", seat)
+        if not all(field is None or isinstance(field, list) for field in (public, sealed)):
+            raise Fault("malformed", f"seat {seat}: an act whose keys are not arrays", seat)
         try:
             self.game.act(seat, body["action"])
         except RuleError as e:
             raise Fault(e.code, str(e), seat) from e
+        # (The items are checked after the action, §B5: an illegal move is that, whatever rides.)
+        if not (all(_is_published_key(p) for p in public or ()) and all(_is_sealed_key(s) for s in sealed or ())):
+            raise Fault("malformed", f"seat {seat}: keys with its act of the wrong shape", seat)
         due = self._riding_with_act(seat) if public is not None or sealed is not None else None
         keys = _scalars(seat, public) if public is not None else []
         if public is not None:
