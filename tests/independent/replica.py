@@ -333,10 +333,15 @@ class Replica:
         if kind != "keys":
             return nothing
         alone = {slot for op in ops for slot in op[1] if self.unpublished[slot] == {seat} and self.knows[slot] == {seat}}
-        ops = [(op[0], [slot for slot in op[1] if slot in alone], *op[2:]) for op in ops]
-        U = {slot: set(self.unpublished[slot]) for slot in alone}
-        knows = {slot: set(self.knows[slot]) for slot in alone}
-        return self._owed_keys(ops, U, knows)[0].get(seat, nothing)
+        return self._owed_over(ops, alone, seat)
+
+    def _owed_over(self, ops, slots, seat):
+        """What `seat` would owe over `ops` restricted to `slots` (§B6.2, on copies of U and of who
+        knows): {"public": slots, "sealed": (slot, to) pairs}."""
+        ops = [(op[0], [slot for slot in op[1] if slot in slots], *op[2:]) for op in ops]
+        U = {slot: set(self.unpublished[slot]) for slot in slots}
+        knows = {slot: set(self.knows[slot]) for slot in slots}
+        return self._owed_keys(ops, U, knows)[0].get(seat, {"public": set(), "sealed": set()})
 
     def _commit(self, seat, body):
         c = body["commitment"]
@@ -1092,11 +1097,7 @@ class Replica:
         if stage in LOCKING and seat not in self.rebuilt and phase["index"] + 1 < len(phase["groups"]) \
                 and phase["groups"][phase["index"] + 1][0] == "keys":
             span = range(deal.first, deal.first + deal.size)
-            ops = [(op[0], [slot for slot in op[1] if slot in span], *op[2:])
-                   for op in phase["groups"][phase["index"] + 1][1]]
-            U = {slot: set(self.unpublished[slot]) for slot in span}
-            knows = {slot: set(self.knows[slot]) for slot in span}
-            due = self._owed_keys(ops, U, knows)[0].get(seat, {"public": set()})["public"]
+            due = self._owed_over(phase["groups"][phase["index"] + 1][1], span, seat)["public"]
         slots = [slot for slot, _ in keys]
         if not due or sorted(slots) != sorted(due) or len(set(slots)) != len(slots):
             raise Fault("illegal", f"seat {seat}: keys with its {stage} pass of deal {deal.number} for other slots "

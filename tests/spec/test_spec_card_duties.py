@@ -118,10 +118,7 @@ class CardDuties:
         publish in the keys sub-step right after the deals, over the deal's own slots."""
         if len(self.subs) < 2 or self.subs[1][0] != "keys":
             return set()
-        span = range(deal.first, deal.first + deal.size)
-        ops = [Reveal(tuple(s for s in op.slots if s in span)) if isinstance(op, Reveal)
-               else Disclose(tuple(s for s in op.slots if s in span), op.to) for op in self.subs[1][1]]
-        return self._owed(ops)[0][seat][0]
+        return self._owed(_restricted(self.subs[1][1], range(deal.first, deal.first + deal.size)))[0][seat][0]
 
     def act_with_keys(self, seat: int, body: dict, operations) -> None:
         """§B5: an act that carries keys begins a card step (``operations``) whose first sub-step
@@ -134,9 +131,7 @@ class CardDuties:
         ops = list(itertools.takewhile(lambda op: isinstance(op, (Reveal, Disclose)), operations))
         alone = {slot for op in ops for slot in op.slots
                  if self.unpublished[slot] == {seat} and self.knows[slot] == {seat}}
-        restricted = [Reveal(tuple(s for s in op.slots if s in alone)) if isinstance(op, Reveal)
-                      else Disclose(tuple(s for s in op.slots if s in alone), op.to) for op in ops]
-        publish, seal = self._owed(restricted)[0][seat]
+        publish, seal = self._owed(_restricted(ops, alone))[0][seat]
         if "public" in body:
             assert publish and sorted(slot for slot, _ in body["public"]) == sorted(publish)
             for slot in publish:
@@ -228,6 +223,13 @@ class CardDuties:
                 assert len(locks) == self.deals[deal].size
             if not self.owed:
                 self._next()
+
+
+def _restricted(ops, slots) -> list:
+    """The reveals and disclosures ``ops`` over ``slots`` alone (§B6.1's and §B5's riding keys are
+    what §B6.2 owes over some of a sub-step's slots)."""
+    return [Reveal(tuple(s for s in op.slots if s in slots)) if isinstance(op, Reveal)
+            else Disclose(tuple(s for s in op.slots if s in slots), op.to) for op in ops]
 
 
 # Submissions a seat may make out of turn, in any phase but the end, card steps included (§B7
