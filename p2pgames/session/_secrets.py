@@ -104,6 +104,13 @@ class DealSecret:
     # The first slots' of both, while they are being made.
     ready_verifiers: list[bytes] = field(default_factory=list)
     ready_scalars: PreparedScalars = field(default_factory=lambda: prepare_scalars(()))
+    # What the scalars take off as they lock (see SeatSecrets._lock_strip): a re-shuffle that
+    # starts again without a rebuilt seat (§B16) may make us its last holder, which strips less.
+    scalars_strip: int | None = None
+
+    def prepared_for(self, strip: int) -> bool:
+        """Whether the lock pass made ahead takes off ``strip``, all of it made."""
+        return self.verifiers is not None and self.lock_scalars is not None and self.scalars_strip == strip
 
 
 @dataclass(frozen=True)
@@ -314,12 +321,13 @@ class SeatSecrets:
             locks = self._locks(replica, deal)
             if stage == "shuffle-lock":  # (the last holder: it permutes as it locks, §B6.1)
                 inputs = [inputs[source] for source in secret.permutation]
-            if secret.verifiers is None or secret.lock_scalars is None:
-                values, verifiers = lock_pass(inputs, self._lock_strip(crypto, secret), locks)
+            strip = self._lock_strip(crypto, secret)
+            if not secret.prepared_for(strip):
+                values, verifiers = lock_pass(inputs, strip, locks)
             else:
                 # What lock_pass computes, with what we made ahead (see prepare).
-                values = transform(inputs, secret.lock_scalars)
-                verifiers = secret.verifiers
+                values = transform(inputs, secret.lock_scalars)  # type: ignore[arg-type]
+                verifiers = secret.verifiers  # type: ignore[assignment]
             riding = replica.keys_riding_with_lock(self.seat, deal)
             if riding:  # (§B6.1: what we would publish just after the deal, published now)
                 return {"t": "pass", "deal": deal, "stage": stage, "values": values, "verifiers": verifiers,
@@ -346,12 +354,17 @@ class SeatSecrets:
                 continue
             secret = self._deal_secret(replica, deal)
             all_locks = self._lock_keys(replica, deal)
-            if all_locks is None or (secret.verifiers is not None and secret.lock_scalars is not None):
-                continue  # (not fixed yet: our lock escrow is still to be applied)
+            strip = self._lock_strip(crypto, secret)
+            if all_locks is None or secret.prepared_for(strip):
+                continue  # (not fixed yet: our lock escrow is still to be applied; or made)
+            if secret.scalars_strip != strip:  # (begun for a deal that started again: anew)
+                secret.verifiers, secret.lock_scalars = None, None
+                secret.ready_verifiers, secret.ready_scalars = [], prepare_scalars(())
+                secret.scalars_strip = strip
             done = len(secret.ready_verifiers)
             locks = all_locks[done : done + PREPARE_SLOTS]
             secret.ready_verifiers += lock_verifiers(locks)
-            secret.ready_scalars += prepare_scalars(lock_scalars(self._lock_strip(crypto, secret), locks))
+            secret.ready_scalars += prepare_scalars(lock_scalars(strip, locks))
             if len(secret.ready_verifiers) == len(all_locks):
                 secret.verifiers, secret.lock_scalars = secret.ready_verifiers, secret.ready_scalars
             return True

@@ -211,13 +211,19 @@ def test_a_re_shuffle_over_a_card_the_seat_being_rebuilt_still_locks_waits_for_t
     check_played_on(board, 2, replica.open_seats[2])
 
 
-@pytest.mark.parametrize(("seed", "at", "gone", "stand_in"), [(1, 53, 2, 0), (2, 124, 1, 2)])
-def test_a_re_mask_under_way_over_a_card_the_departed_seat_gave_starts_again_without_it(seed, at, gone, stand_in):
+@pytest.mark.parametrize(("seed", "at", "gone", "stand_in", "prepared"),
+                         [(1, 53, 2, 0, False), (1, 53, 2, 0, True), (2, 124, 1, 2, False)])
+def test_a_re_mask_under_way_over_a_card_the_departed_seat_gave_starts_again_without_it(
+        seed, at, gone, stand_in, prepared):
     """Astonishing!: a hand is re-masked right after a trade, and the seat that gave a card into it
     vanishes before its re-key pass — a pass that would take off its key, still escrowed, of the
     card it gave. Rebuilt, the seat holds that re-mask no more: it starts again among the others,
     and the card's receiver (who knows the key: it was sealed to it) takes that lock off in its own
-    re-key pass, whether its first was made before (seat 0) or not (seat 2)."""
+    re-key pass, whether its first was made before (seat 0) or not (seat 2).
+
+    ``prepared``: every seat had used its idle time to make its lock pass ahead before the seat
+    vanished. The re-mask starts again among seats 0 and 1, so seat 1 becomes its last holder,
+    whose lock pass strips no shuffle key (§B6.1): what it made ahead is made again, not sent."""
     board = Switchboard("astonishing", 3, seed=b"win" + bytes([seed]))
 
     def re_masks() -> list:
@@ -251,6 +257,12 @@ def test_a_re_mask_under_way_over_a_card_the_departed_seat_gave_starts_again_wit
     assert given, "a source only the departed seat's key locks"
     board.cut(gone)
     board.run(play=False)
+    if prepared:
+        for seat in playing(board, gone):
+            while board.sessions[seat].background_work():
+                pass
+        last = max(seat for seat in crypto.holders if seat != gone)
+        assert board.sessions[last].secrets.deals[deal].lock_scalars is not None
     assert board.sessions[stand_in].play_on_problem(gone) is None
     opened = everyone_plays_on(board, gone)
     restarted = replica.deals[deal]
