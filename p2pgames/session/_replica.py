@@ -21,7 +21,8 @@ CardOperations       per operation: the deal's passes in seat order; one ``keys`
 ===================  ==============================================================================
 
 A ``dispute`` may interrupt a deal: the accuser says a slot it was given does not decrypt; every
-seat then publishes its audit keys at once and the audit names whoever was wrong (the accuser, if
+seat then publishes its audit keys at once (after a keys round revealing what a rebuilt seat's
+escrow still keeps in those deals, §B16) and the audit names whoever was wrong (the accuser, if
 nobody else was).
 
 An ``open-seat`` submission, at any point, is one seat's consent that another seat — gone, and
@@ -322,11 +323,13 @@ class CardPhase:
     subs: list[DealSub | KeysSub | AuditSub]
     index: int = 0
     dispute: AuditSub | None = None
+    # Before a dispute's audit: the keys round revealing what a rebuilt seat's escrow keeps (§B16).
+    dispute_keys: KeysSub | None = None
 
     @property
     def current(self) -> DealSub | KeysSub | AuditSub | None:
         if self.dispute is not None:
-            return self.dispute
+            return self.dispute_keys or self.dispute
         return self.subs[self.index] if self.index < len(self.subs) else None
 
 
@@ -800,7 +803,7 @@ class Replica:
             sub.requirements = self._requirements(sub.operations)
             if not any(sub.requirements.values()):
                 self._finish_keys(phase, sub, applied)
-        elif isinstance(sub, AuditSub) and sub is not phase.dispute and not self._reveal_before_audit(phase, sub, applied):
+        elif isinstance(sub, AuditSub) and not self._reveal_before_audit(phase, sub, applied):
             self._finish_audit_if_complete(applied, phase, sub)  # (its auditors may all be in)
 
     def _show_before_reshuffle(self, phase: CardPhase, sub: DealSub, applied: Applied | None) -> bool:
@@ -849,16 +852,20 @@ class Replica:
         return [self.deals[deal] for deal in sub.deals if deal in self.deals]
 
     def _reveal_before_audit(self, phase: CardPhase, sub: AuditSub, applied: Applied | None) -> bool:
-        """Before auditing ``sub``'s deals: if a rebuilt seat's key is still escrowed in them, a
-        keys round first, which reveals those slots — its escrow's holders publish their shares
-        (the audit shows every card of these deals anyway, §B16). Whether one was inserted."""
+        """Before auditing ``sub``'s deals — a dispute's too: if a rebuilt seat's key is still
+        escrowed in them, a keys round first, which reveals those slots — its escrow's holders
+        publish their shares (the audit shows every card of these deals anyway, §B16). Whether
+        one was inserted."""
         slots = tuple(sorted(
             self.deals[deal].first_slot + index for deal in sub.deals for index in range(self.deals[deal].size)
             if self.deals[deal].unreleased[index] & set(self.rebuilt)
         ))
         if not slots:
             return False
-        phase.subs.insert(phase.index, KeysSub((Reveal(slots),)))
+        if sub is phase.dispute:
+            phase.dispute_keys = KeysSub((Reveal(slots),))
+        else:
+            phase.subs.insert(phase.index, KeysSub((Reveal(slots),)))
         self._start_sub(phase, applied)
         return True
 
@@ -1752,7 +1759,7 @@ class Replica:
         self.seq += 1
         kind = submission.kind
         if kind == "dispute":
-            self._apply_dispute(submission)
+            self._apply_dispute(applied, submission)
         elif kind == OPEN_SEAT:
             self._apply_open_seat(applied, submission)
         elif kind == HAND_OVER:
@@ -2126,7 +2133,11 @@ class Replica:
                     # Seen now — also where nobody had to release a key (the viewer holds the
                     # only one: a deal among the one seat still playing).
                     applied.key_slots.append(slot)
-        self._next_sub(applied, phase)
+        if sub is phase.dispute_keys:
+            phase.dispute_keys = None  # on to the dispute's audit
+            self._start_sub(phase, applied)
+        else:
+            self._next_sub(applied, phase)
 
     def _apply_audit(self, applied: Applied, submission: Submission) -> None:
         phase = self.phase
@@ -2181,13 +2192,18 @@ class Replica:
                 return verdict
         return None
 
-    def _apply_dispute(self, submission: Submission) -> None:
+    def _apply_dispute(self, applied: Applied, submission: Submission) -> None:
         slot = submission.body["slot"]
-        dispute = AuditSub(self._deals_to_audit_for(slot), accuser=submission.seat, slot=slot)
-        if isinstance(self.phase, CardPhase):
-            self.phase.dispute = dispute
-        else:
-            self.phase = CardPhase((), self.seq, [], dispute=dispute)
+        if not isinstance(self.phase, CardPhase):
+            self.phase = CardPhase((), self.seq, [])
+        self._begin_dispute(applied, self.phase, AuditSub(self._deals_to_audit_for(slot), accuser=submission.seat, slot=slot))
+
+    def _begin_dispute(self, applied: Applied | None, phase: CardPhase, dispute: AuditSub) -> None:
+        """Interrupt ``phase`` with ``dispute``'s audit (§B7) — after a keys round, if a rebuilt
+        seat's key is still escrowed in its deals (§B16)."""
+        phase.dispute = dispute
+        self.phase = phase
+        self._start_sub(phase, applied)
 
     def _deals_to_audit_for(self, slot: int) -> tuple[int, ...]:
         """The deal of ``slot`` and every deal it was re-shuffled from, increasing: a re-shuffled
@@ -2227,13 +2243,13 @@ class Replica:
                     raise ProtocolFault(fault)
                 # Every key matches its verifier, so some lock pass was wrong; only an audit of
                 # the deal can tell whose, so everyone must publish now.
-                self._automatic_dispute(phase, slot)
+                self._automatic_dispute(applied, phase, slot)
                 return
         try:
             self._engine(applied, CardsDone(tuple(sorted(values.items()))))
         except EventMismatch:
             # A card showed up twice: some shuffle pass swapped one. The audit will say whose.
-            self._automatic_dispute(phase, min(values))
+            self._automatic_dispute(applied, phase, min(values))
 
     def wrong_key_fault(self, slot: int) -> Fault | None:
         """The fault of whoever published a wrong key for ``slot`` (proved by its message)."""
@@ -2452,6 +2468,5 @@ class Replica:
             self.seq, None, (crypto.pass_messages[previous],),
         )
 
-    def _automatic_dispute(self, phase: CardPhase, slot: int) -> None:
-        phase.dispute = AuditSub(self._deals_to_audit_for(slot), accuser=None, slot=slot)
-        self.phase = phase
+    def _automatic_dispute(self, applied: Applied | None, phase: CardPhase, slot: int) -> None:
+        self._begin_dispute(applied, phase, AuditSub(self._deals_to_audit_for(slot), accuser=None, slot=slot))

@@ -213,15 +213,25 @@ class Replica:
                     return
             else:
                 deals = set(ops[0][1])
-                escrowed = [slot for slot in sorted(self.unpublished) if self.deal_of(slot).number in deals
-                            and self._escrowed(slot) is not None]
-                if escrowed:  # a keys round first, revealing them: the holders publish their shares (§B16)
-                    phase["groups"].insert(phase["index"], ("keys", [["reveal", escrowed, "before-audit"]]))
-                    phase["index"] -= 1
+                if self._reveal_escrowed_first(deals):
                     continue
                 phase["audit_deals"] = sorted(deals)
                 phase["required"], phase["submitted"] = self._auditors(deals)
+                phase["submitted"].update(phase.pop("kept_audits", {}))  # (in before a rebuild's round)
+                if len(phase["submitted"]) == len(phase["required"]):
+                    self._audit_done()
                 return
+
+    def _reveal_escrowed_first(self, deals) -> bool:
+        """§B16 step 5: before the audit of `deals` (a dispute's too), a keys round revealing the
+        slots where a rebuilt seat's key stays escrowed, inserted before the current group; the
+        holders publish their shares. Whether there was any (the caller moves on to the round)."""
+        escrowed = [slot for slot in sorted(self.unpublished) if self.deal_of(slot).number in deals
+                    and self._escrowed(slot) is not None]
+        if escrowed:
+            self.phase["groups"].insert(self.phase["index"], ("keys", [["reveal", escrowed, "before-audit"]]))
+            self.phase["index"] -= 1
+        return bool(escrowed)
 
     def due(self, seat) -> str | None:
         """What the log waits for from `seat` now, in words (None: nothing); in a keys round a seat
@@ -810,6 +820,13 @@ class Replica:
                     self._keys_done()
         elif phase["kind"] == "cards" and phase["sub"] == "audit" and seat in phase["required"]:
             if seat not in phase["submitted"]:
+                if self._reveal_escrowed_first(set(phase["audit_deals"])):
+                    # Its keys that stay escrowed are revealed first; the audits in so far stand.
+                    phase["kept_audits"] = phase["submitted"]
+                    self._next_substep()
+                    if self.phase is None:
+                        self._begin()
+                    return
                 phase["submitted"][seat] = {d: self._keys_left(seat, d) for d in phase["audit_deals"]
                                             if seat in self.deals[d].holders}
                 if len(phase["submitted"]) == len(phase["required"]):
@@ -939,7 +956,7 @@ class Replica:
         missing = [deal.first + i for i in range(deal.size) if (deal.first + i, seat) not in self.published]
         if missing:
             raise Fault("illegal", f"seat {seat}'s keys of slots {missing} are not published for the audit of deal "
-                                   f"{number} (the SPEC inserts a keys round only before an Audit operation)")
+                                   f"{number} (§B16 step 5 reveals them before every audit)")
         return rekey, None if deal.shuffle_locked_by(seat) else shuffle, [self.published[(deal.first + i, seat)] for i in range(deal.size)]
 
     def _rebuilt_pass(self, seat, deal, stage, inputs):
@@ -1184,6 +1201,9 @@ class Replica:
 
     def _keys_done(self):
         self._settle_knowledge()
+        if "dispute" in self.phase:
+            self._next_substep()  # (the round before a dispute's audit: no card step's values)
+            return
         if not self._finish_keys():
             return  # an automatic dispute's audit comes first
         self._next_substep()
@@ -1238,10 +1258,11 @@ class Replica:
         return required, submitted
 
     def _start_dispute_audit(self, deals, disputer):
-        required, submitted = self._auditors(deals)
-        self.phase = {"kind": "cards", "sub": "audit", "groups": [], "index": 0, "values": {},
-                      "dispute": disputer, "audit_deals": sorted(deals),
-                      "required": required, "submitted": submitted}
+        """§B7: the dispute's audit of `deals` interrupts the step — after a keys round if a
+        rebuilt seat's key stays escrowed in them (§B16 step 5)."""
+        self.phase = {"kind": "cards", "groups": [("audit", [["audit", sorted(deals)]])], "index": -1, "values": {},
+                      "dispute": disputer}
+        self._next_substep()
 
     def value_of(self, slot, extra: dict | None = None) -> str:
         """The card name of `slot` from every holder's key (published, or given in `extra`)."""

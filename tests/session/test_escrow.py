@@ -20,7 +20,7 @@ from p2pgames.session import OpenSeatAsked, SeatOpened, iter_records, open_envel
 from p2pgames.session._escrows import ESCROW, LOCK_ESCROW, share_context
 from p2pgames.session._faults import FaultCode, ProtocolFault
 from p2pgames.session._messages import make_envelope
-from p2pgames.session._replica import REBUILD, RELEASE, DealSub, Replica
+from p2pgames.session._replica import REBUILD, RELEASE, AuditSub, CardPhase, DealSub, Replica
 from p2pgames.session._secrets import SeatSecrets
 
 
@@ -282,6 +282,71 @@ def test_a_re_mask_under_way_over_a_card_the_departed_seat_gave_starts_again_wit
     first, last = restarted.holders  # (§B6.1: the last shuffles and locks in one pass)
     made = [("rekey", first), ("rekey", last), ("shuffle", first), ("shuffle-lock", last), ("lock", first)]
     assert passes == Counter(made) + void
+
+
+def entry_kinds(board: Switchboard, seat: int) -> list[str]:
+    """The kind of each entry of ``seat``'s transcript, in log order."""
+    return [open_envelope(open_envelope(raw).body["submission"]).body["body"]["t"]
+            for kind, raw in iter_records(bytes(board.transcripts[seat])) if kind == "entry"]
+
+
+def test_a_dispute_after_a_rebuild_reveals_what_the_escrow_keeps_before_its_audit():
+    """After the rebuild, a card the departed seat gave (or knew alone) is still locked by its
+    escrowed key. A dispute of that card's deal — a wrong one here — is audited only after a keys
+    round in which the escrow's holders release their shares (§B7, §B16 step 5), as an `Audit`'s
+    is: the audit then finds every pass right and every seat names the disputer (`bad-dispute`),
+    as the independent verifier does. Without that round, every peer crashed (``KeyError``) at the
+    audit, for want of the key."""
+    board = vanished("steamcourt", 4, b"escrow" + bytes([35]), 35, 2)  # (as the test above)
+    everyone_plays_on(board, 2)
+    board.run(play=False)
+    replica = board.host.replica
+    escrowed = [crypto.first_slot + index for crypto in replica.deals.values() if crypto.next_pass() is None
+                for index in range(crypto.size) if 2 in crypto.unreleased[index]]
+    assert escrowed, "a key of the rebuilt seat that stays escrowed"
+    disputer = 1
+    board.sessions[disputer]._submit({"t": "dispute", "slot": escrowed[0], "reason": "a card given to me does not decrypt"})
+    board.run()
+    for seat in playing(board, 2):
+        fault = board.sessions[seat].fault
+        assert fault is not None and (fault.culprit, fault.code) == (disputer, FaultCode.BAD_DISPUTE), (seat, fault)
+    kinds = entry_kinds(board, 0)
+    after = kinds[kinds.index("dispute") + 1:]
+    assert RELEASE in after and "audit" in after and after.index(RELEASE) < after.index("audit"), after
+    assert set(after) <= {"keys", RELEASE, "audit"}, after
+    report = verify_transcript(bytes(board.transcripts[0]), get_game)
+    assert report.ok and report.stopped is not None, report.describe()
+    assert (report.stopped.code, report.stopped.culprit) == (FaultCode.BAD_DISPUTE, disputer), report.describe()
+    other = independent.verify(bytes(board.transcripts[0]))
+    assert other.ok and other.stopped is not None and other.stopped[:2] == ("bad-dispute", disputer), other
+
+
+@pytest.mark.parametrize(("game", "players", "seed", "gone"), [("astonishing", 3, b"b", 2), ("beltpunk", 4, b"a", 1)])
+def test_a_seat_gone_during_an_audit_has_what_its_escrow_keeps_revealed_and_the_audits_in_stand(game, players, seed, gone):
+    """A seat vanishes as an audit begins, its `audit` not sent; the others' are in. Rebuilt, it
+    submits none (§B16 step 6), but some of its keys in the audited deals stay escrowed (cards it
+    gave or knew alone): a keys round reveals them first (step 5), its escrow's holders releasing
+    their shares, and the audit is then done with the audits already in — nobody sends one again."""
+    board = Switchboard(game, players, seed=seed)
+
+    def at_an_audit() -> bool:
+        replica = board.host.replica
+        return replica is not None and isinstance(replica.phase, CardPhase) and isinstance(replica.phase.current, AuditSub)
+
+    board.run(until=at_an_audit)
+    replica = board.host.replica
+    audit = replica.phase.current
+    board.cut(gone)
+    board.run(play=False)
+    assert set(audit.submitted) == set(playing(board, gone))
+    opened = everyone_plays_on(board, gone)
+    board.run()
+    check_played_on(board, gone, opened.seq)
+    kinds = entry_kinds(board, 0)
+    rebuilt = len(kinds) - 1 - kinds[::-1].index(REBUILD)
+    following = kinds[rebuilt + 1:]
+    assert following[0] == RELEASE, following[:5]  # the round before the audit goes on
+    assert "audit" not in following[:following.index("pass") if "pass" in following else None]
 
 
 def test_no_group_short_of_every_other_seat_can_open_a_card_of_the_departed_seat():
