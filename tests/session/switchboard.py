@@ -22,11 +22,16 @@ class Switchboard:
     decisions and keeps standing answers, as a player's does); without, the rules alone.
     With ``reach``, every seat tells the table where it "listens" (``("switchboard", 7000 + seat)``),
     so that a host may hand the table to another seat (§B15): the board then wires every joiner to
-    the new host as the joiner's session follows it (:attr:`host_seat`)."""
+    the new host as the joiner's session follows it (:attr:`host_seat`).
+    With ``idle_work`` (the default), every session still playing does a little of its background
+    work (a lock pass made ahead, signatures left for a checkpoint) after every frame, as a node
+    does whenever it has nothing to send; without, the switchboard delivers every frame first, so
+    that no seat is ever idle in the middle of a deal and none is made ahead."""
 
     def __init__(
         self, game_name: str, players: int, *, seed: bytes = b"t", options=None, bots=None, presented=False,
         loader=get_game, reach: bool = False, open_seats: bool = True, forfeit: bool = False,
+        idle_work: bool = True,
     ):
         game = loader(game_name)
         self.game = game
@@ -59,6 +64,7 @@ class Switchboard:
         self.received: list[list[bytes]] = [[] for _ in range(players)]  # every frame each seat got
         self.saved: list[list[bytes]] = [[] for _ in range(players)]  # each seat's saved-seat records
         self.delivered = 0
+        self.idle_work = idle_work
         self.gone: set[int] = set()  # seats whose process died for good (kill): nothing reaches them
         self.host_seat = 0  # the seat that hosts the table now
         # The host's connection to each joiner (a new number after each reconnect; None: cut).
@@ -278,6 +284,10 @@ class Switchboard:
                 self.delivered += 1
                 if self.delivered > max_frames:
                     raise AssertionError("too many frames")
+                if self.idle_work:
+                    for other, session in enumerate(self.sessions):
+                        if other not in self.gone:
+                            session.background_work()
                 continue
             if play and self.decide():
                 continue

@@ -5,9 +5,13 @@ from switchboard import Switchboard
 
 
 class AheadSwitchboard(Switchboard):
-    """Every session does all the background work it has after each frame is delivered."""
+    """Every session does all the background work it has after each frame is delivered (and
+    counts it). Compared with a switchboard that does none (``idle_work=False``)."""
 
     worked = 0
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, idle_work=False, **kwargs)
 
     def flush(self) -> None:
         super().flush()
@@ -22,7 +26,7 @@ def _first_deal_and_keys(board: Switchboard) -> None:
 
 
 def test_work_done_ahead_leaves_every_transcript_byte_for_byte_the_same():
-    plain, ahead = Switchboard("beltpunk", 4, seed=b"ahead"), AheadSwitchboard("beltpunk", 4, seed=b"ahead")
+    plain, ahead = Switchboard("beltpunk", 4, seed=b"ahead", idle_work=False), AheadSwitchboard("beltpunk", 4, seed=b"ahead")
     _first_deal_and_keys(plain)
     _first_deal_and_keys(ahead)
     assert ahead.worked > 0
@@ -34,7 +38,7 @@ def test_submission_signatures_left_for_a_checkpoint_are_checked_once_everything
     """A joiner checks other joiners' submission signatures lazily (SPEC §B8); its background
     work checks them as soon as the table is quiet, so a checkpoint (every 64 entries) no longer
     checks dozens at once while an entry waits for its agreement."""
-    plain, ahead = Switchboard("beltpunk", 4, seed=b"ahead"), AheadSwitchboard("beltpunk", 4, seed=b"ahead")
+    plain, ahead = Switchboard("beltpunk", 4, seed=b"ahead", idle_work=False), AheadSwitchboard("beltpunk", 4, seed=b"ahead")
     for board in (plain, ahead):
         # Well past a checkpoint (entry 64) and short of the next: dozens of signatures left.
         board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 100)

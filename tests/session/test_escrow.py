@@ -224,7 +224,7 @@ def test_a_re_mask_under_way_over_a_card_the_departed_seat_gave_starts_again_wit
     ``prepared``: every seat had used its idle time to make its lock pass ahead before the seat
     vanished. The re-mask starts again among seats 0 and 1, so seat 1 becomes its last holder,
     whose lock pass strips no shuffle key (§B6.1): what it made ahead is made again, not sent."""
-    board = Switchboard("astonishing", 3, seed=b"win" + bytes([seed]))
+    board = Switchboard("astonishing", 3, seed=b"win" + bytes([seed]), idle_work=prepared)
 
     def re_masks() -> list:
         replica = board.host.replica
