@@ -108,9 +108,12 @@ class DealSecret:
     # starts again without a rebuilt seat (§B16) may make us its last holder, which strips less.
     scalars_strip: int | None = None
 
-    def prepared_for(self, strip: int) -> bool:
-        """Whether the lock pass made ahead takes off ``strip``, all of it made."""
-        return self.verifiers is not None and self.lock_scalars is not None and self.scalars_strip == strip
+    def made_ahead(self, strip: int) -> tuple[list[bytes], PreparedScalars] | None:
+        """The verifiers and scalars of the lock pass made ahead, if all are made and the scalars
+        take off ``strip``; else ``None``."""
+        if self.verifiers is None or self.lock_scalars is None or self.scalars_strip != strip:
+            return None
+        return self.verifiers, self.lock_scalars
 
 
 @dataclass(frozen=True)
@@ -322,12 +325,13 @@ class SeatSecrets:
             if stage == "shuffle-lock":  # (the last holder: it permutes as it locks, §B6.1)
                 inputs = [inputs[source] for source in secret.permutation]
             strip = self._lock_strip(crypto, secret)
-            if not secret.prepared_for(strip):
+            ahead = secret.made_ahead(strip)
+            if ahead is None:
                 values, verifiers = lock_pass(inputs, strip, locks)
             else:
                 # What lock_pass computes, with what we made ahead (see prepare).
-                values = transform(inputs, secret.lock_scalars)  # type: ignore[arg-type]
-                verifiers = secret.verifiers  # type: ignore[assignment]
+                verifiers, scalars = ahead
+                values = transform(inputs, scalars)
             riding = replica.keys_riding_with_lock(self.seat, deal)
             if riding:  # (§B6.1: what we would publish just after the deal, published now)
                 return {"t": "pass", "deal": deal, "stage": stage, "values": values, "verifiers": verifiers,
@@ -355,7 +359,7 @@ class SeatSecrets:
             secret = self._deal_secret(replica, deal)
             all_locks = self._lock_keys(replica, deal)
             strip = self._lock_strip(crypto, secret)
-            if all_locks is None or secret.prepared_for(strip):
+            if all_locks is None or secret.made_ahead(strip) is not None:
                 continue  # (not fixed yet: our lock escrow is still to be applied; or made)
             if secret.scalars_strip != strip:  # (begun for a deal that started again: anew)
                 secret.verifiers, secret.lock_scalars = None, None
