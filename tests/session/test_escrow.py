@@ -14,9 +14,10 @@ import pytest
 from independent import transcript as independent
 from switchboard import Switchboard
 
-from p2pgames.crypto import CURVE_ORDER, check_lock_key, scalar_to_bytes, seal
+from p2pgames.crypto import CURVE_ORDER, check_lock_key, scalar_to_bytes, seal, transform
 from p2pgames.games import get_game
 from p2pgames.session import OpenSeatAsked, SeatOpened, iter_records, open_envelope, verify_transcript
+from p2pgames.session._deals import DealCrypto
 from p2pgames.session._escrows import ESCROW, LOCK_ESCROW, share_context
 from p2pgames.session._faults import FaultCode, ProtocolFault
 from p2pgames.session._messages import make_envelope
@@ -211,6 +212,40 @@ def test_a_re_shuffle_over_a_card_the_seat_being_rebuilt_still_locks_waits_for_t
     check_played_on(board, 2, replica.open_seats[2])
 
 
+def run_to_a_re_mask_over_a_given_card(board: Switchboard, at: int, gone: int, stand_in: int) -> tuple[int, DealCrypto, list[int]]:
+    """Play Astonishing! from entry ``at`` on to the first moment a re-mask of ``stand_in``'s hand
+    is under way whose re-key pass ``gone`` has still to make (and ``stand_in`` has made its own if
+    it comes first) over a card only ``gone``'s key locks: one it gave. Returns the re-mask's deal
+    number, its record, and the positions of its sources that ``gone`` gave."""
+
+    def re_masks() -> list:
+        replica = board.host.replica
+        return [] if replica is None else [(deal, crypto) for deal, crypto in replica.deals.items()
+                                           if crypto.source_slots is not None and crypto.next_pass() is not None]
+
+    def given_by_gone(crypto) -> list[int]:
+        replica = board.host.replica
+        return [position for position, slot in enumerate(crypto.source_slots)
+                if replica.deal_of_slot(slot)[0].unreleased[replica.deal_of_slot(slot)[1]] == {gone}]
+
+    def the_moment() -> bool:
+        replica = board.host.replica
+        if replica is None or replica.seq < at or len(re_masks()) != 1:
+            return False
+        [(_, crypto)] = re_masks()
+        hand = set(replica.game.kept_slots(replica.state, stand_in))
+        return (("rekey", gone) not in crypto.passes and (("rekey", stand_in) in crypto.passes) == (stand_in < gone)
+                and set(range(crypto.first_slot, crypto.first_slot + crypto.size)) <= hand
+                and bool(given_by_gone(crypto)))
+
+    board.run(until=the_moment)
+    [(deal, crypto)] = re_masks()
+    assert ("rekey", gone) not in crypto.passes and (("rekey", stand_in) in crypto.passes) == (stand_in < gone)
+    given = given_by_gone(crypto)
+    assert given, "a source only the departed seat's key locks"
+    return deal, crypto, given
+
+
 @pytest.mark.parametrize(("seed", "at", "gone", "stand_in", "prepared"),
                          [(1, 53, 2, 0, False), (1, 53, 2, 0, True), (2, 124, 1, 2, False)])
 def test_a_re_mask_under_way_over_a_card_the_departed_seat_gave_starts_again_without_it(
@@ -225,36 +260,8 @@ def test_a_re_mask_under_way_over_a_card_the_departed_seat_gave_starts_again_wit
     vanished. The re-mask starts again among seats 0 and 1, so seat 1 becomes its last holder,
     whose lock pass strips no shuffle key (§B6.1): what it made ahead is made again, not sent."""
     board = Switchboard("astonishing", 3, seed=b"win" + bytes([seed]), idle_work=prepared)
-
-    def re_masks() -> list:
-        replica = board.host.replica
-        return [] if replica is None else [(deal, crypto) for deal, crypto in replica.deals.items()
-                                           if crypto.source_slots is not None and crypto.next_pass() is not None]
-
-    def given_by_gone(crypto) -> list[int]:
-        replica = board.host.replica
-        return [position for position, slot in enumerate(crypto.source_slots)
-                if replica.deal_of_slot(slot)[0].unreleased[replica.deal_of_slot(slot)[1]] == {gone}]
-
-    def the_moment() -> bool:
-        """From entry ``at`` on, the first moment a re-mask of ``stand_in``'s hand is under way
-        whose re-key pass ``gone`` has still to make (and ``stand_in`` has made its own if it comes
-        first) over a card only ``gone``'s key locks: one it gave."""
-        replica = board.host.replica
-        if replica is None or replica.seq < at or len(re_masks()) != 1:
-            return False
-        [(_, crypto)] = re_masks()
-        hand = set(replica.game.kept_slots(replica.state, stand_in))
-        return (("rekey", gone) not in crypto.passes and (("rekey", stand_in) in crypto.passes) == (stand_in < gone)
-                and set(range(crypto.first_slot, crypto.first_slot + crypto.size)) <= hand
-                and bool(given_by_gone(crypto)))
-
-    board.run(until=the_moment)
+    deal, crypto, given = run_to_a_re_mask_over_a_given_card(board, at, gone, stand_in)
     replica = board.host.replica
-    [(deal, crypto)] = re_masks()
-    assert ("rekey", gone) not in crypto.passes and (("rekey", stand_in) in crypto.passes) == (stand_in < gone)
-    given = given_by_gone(crypto)
-    assert given, "a source only the departed seat's key locks"
     board.cut(gone)
     board.run(play=False)
     if prepared:
@@ -282,6 +289,43 @@ def test_a_re_mask_under_way_over_a_card_the_departed_seat_gave_starts_again_wit
     first, last = restarted.holders  # (§B6.1: the last shuffles and locks in one pass)
     made = [("rekey", first), ("rekey", last), ("shuffle", first), ("shuffle-lock", last), ("lock", first)]
     assert passes == Counter(made) + void
+
+
+def test_a_wrong_pass_in_a_re_mask_started_again_after_a_rebuild_is_named_once_the_escrow_is_revealed(monkeypatch):
+    """The re-mask of the test above (seat 2 gave seat 0 a card, then vanished), started again
+    between seats 0 and 1 — where seat 1 cheats in its shuffle-lock pass. The cards then hold no
+    card: the audit that follows covers the re-mask and its sources, where seat 2's key of the card
+    it gave is still escrowed, so a keys round reveals that card first (§B7, §B16 step 5); the audit
+    then names seat 1 (`bad-pass`), for every seat and for the transcript's verifier."""
+    cheater, gone, stand_in = 1, 2, 0
+    board = Switchboard("astonishing", 3, seed=b"win" + bytes([1]))
+    deal, _, _ = run_to_a_re_mask_over_a_given_card(board, 53, gone, stand_in)
+    honest_pass = SeatSecrets._compute_pass
+
+    def a_wrong_shuffle_lock(self, replica, crypto, number, stage):
+        body = honest_pass(self, replica, crypto, number, stage)
+        if self.seat == cheater and number == deal and stage == "shuffle-lock":
+            body = dict(body, values=transform(body["values"], 7))  # curve points, wrong ones
+        return body
+
+    monkeypatch.setattr(SeatSecrets, "_compute_pass", a_wrong_shuffle_lock)
+    board.cut(gone)
+    board.run(play=False)
+    everyone_plays_on(board, gone)
+    board.run()
+    for seat in playing(board, gone):
+        fault = board.sessions[seat].fault
+        assert fault is not None and (fault.culprit, fault.code) == (cheater, FaultCode.BAD_PASS), (seat, fault)
+    kinds = entry_kinds(board, 0)
+    audits = kinds[kinds.index("audit"):]
+    assert set(audits) == {"audit"}, audits  # the game stopped at the audit
+    before = kinds[:kinds.index("audit")]
+    assert RELEASE in before[len(before) - 1 - before[::-1].index("pass"):], before[-8:]  # revealed after the cheat
+    report = verify_transcript(bytes(board.transcripts[0]), get_game)
+    assert report.ok and report.stopped is not None, report.describe()
+    assert (report.stopped.code, report.stopped.culprit) == (FaultCode.BAD_PASS, cheater), report.describe()
+    other = independent.verify(bytes(board.transcripts[0]))  # (its signed log: it has no Astonishing! rules)
+    assert other.ok and not other.followed, other
 
 
 def entry_kinds(board: Switchboard, seat: int) -> list[str]:
