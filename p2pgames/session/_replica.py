@@ -2196,12 +2196,13 @@ class Replica:
         slot = submission.body["slot"]
         if not isinstance(self.phase, CardPhase):
             self.phase = CardPhase((), self.seq, [])
-        self._begin_dispute(applied, self.phase, AuditSub(self._deals_to_audit_for(slot), accuser=submission.seat, slot=slot))
+        self._begin_dispute(applied, self.phase, slot, submission.seat)
 
-    def _begin_dispute(self, applied: Applied | None, phase: CardPhase, dispute: AuditSub) -> None:
-        """Interrupt ``phase`` with ``dispute``'s audit (§B7) — after a keys round, if a rebuilt
-        seat's key is still escrowed in its deals (§B16)."""
-        phase.dispute = dispute
+    def _begin_dispute(self, applied: Applied | None, phase: CardPhase, slot: int, accuser: int | None) -> None:
+        """Interrupt ``phase`` with the audit of a dispute of ``slot`` (§B7; ``accuser`` ``None``:
+        an automatic one) — after a keys round, if a rebuilt seat's key is still escrowed in the
+        deals it covers (§B16)."""
+        phase.dispute = AuditSub(self._deals_to_audit_for(slot), accuser=accuser, slot=slot)
         self.phase = phase
         self._start_sub(phase, applied)
 
@@ -2243,13 +2244,13 @@ class Replica:
                     raise ProtocolFault(fault)
                 # Every key matches its verifier, so some lock pass was wrong; only an audit of
                 # the deal can tell whose, so everyone must publish now.
-                self._automatic_dispute(applied, phase, slot)
+                self._begin_dispute(applied, phase, slot, None)
                 return
         try:
             self._engine(applied, CardsDone(tuple(sorted(values.items()))))
         except EventMismatch:
             # A card showed up twice: some shuffle pass swapped one. The audit will say whose.
-            self._automatic_dispute(applied, phase, min(values))
+            self._begin_dispute(applied, phase, min(values), None)
 
     def wrong_key_fault(self, slot: int) -> Fault | None:
         """The fault of whoever published a wrong key for ``slot`` (proved by its message)."""
@@ -2467,6 +2468,3 @@ class Replica:
             f"its {previous[0]} pass of deal {deal} holds a value that is not a curve point",
             self.seq, None, (crypto.pass_messages[previous],),
         )
-
-    def _automatic_dispute(self, applied: Applied | None, phase: CardPhase, slot: int) -> None:
-        self._begin_dispute(applied, phase, AuditSub(self._deals_to_audit_for(slot), accuser=None, slot=slot))
