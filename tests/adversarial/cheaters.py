@@ -253,10 +253,7 @@ class SealedToAnotherSeat(Cheater):
     def cheat(self, body: dict, decision: bool) -> None:
         sealed = [list(item) for item in body["sealed"]]
         sealed[0][1] = next(seat for seat in range(len(self.replica.seats)) if seat not in (self.seat, sealed[0][1]))
-        changed = dict(body, sealed=sealed)
-        envelope = self.signed_submission(changed)
-        self.send_raw(envelope.raw)
-        self.mark_in_flight(envelope, changed, decision)
+        self.send_cheat(dict(body, sealed=sealed), decision)
 
     def _submit(self, body: dict, decision: bool = False) -> None:
         super()._submit(playing_the_best_card(self, body), decision)
