@@ -39,13 +39,15 @@ def playing(board: Switchboard, gone: int) -> list[int]:
     return [seat for seat in range(len(board.sessions)) if seat != gone]
 
 
+def entry_kinds(board: Switchboard, seat: int) -> list[str]:
+    """The submission kind of each entry of ``seat``'s transcript, in log order."""
+    return [open_envelope(open_envelope(raw).body["submission"]).body["body"]["t"]
+            for kind, raw in iter_records(bytes(board.transcripts[seat])) if kind == "entry"]
+
+
 def kinds_logged(board: Switchboard, seat: int) -> Counter:
     """How many entries of each submission kind ``seat``'s transcript holds."""
-    found: Counter = Counter()
-    for kind, raw in iter_records(bytes(board.transcripts[seat])):
-        if kind == "entry":
-            found[open_envelope(open_envelope(raw).body["submission"]).body["body"]["t"]] += 1
-    return found
+    return Counter(entry_kinds(board, seat))
 
 
 def everyone_plays_on(board: Switchboard, gone: int) -> SeatOpened:
@@ -326,12 +328,6 @@ def test_a_wrong_pass_in_a_re_mask_started_again_after_a_rebuild_is_named_once_t
     assert (report.stopped.code, report.stopped.culprit) == (FaultCode.BAD_PASS, cheater), report.describe()
     other = independent.verify(bytes(board.transcripts[0]))  # (its signed log: it has no Astonishing! rules)
     assert other.ok and not other.followed, other
-
-
-def entry_kinds(board: Switchboard, seat: int) -> list[str]:
-    """The kind of each entry of ``seat``'s transcript, in log order."""
-    return [open_envelope(open_envelope(raw).body["submission"]).body["body"]["t"]
-            for kind, raw in iter_records(bytes(board.transcripts[seat])) if kind == "entry"]
 
 
 def test_a_dispute_after_a_rebuild_reveals_what_the_escrow_keeps_before_its_audit():
