@@ -1,6 +1,7 @@
 """Identities, signatures, envelopes and frames (SPEC §A2, §A3, §A4, §C2), from the SPEC alone."""
 
 import base64
+import functools
 import hashlib
 import struct
 
@@ -66,8 +67,14 @@ def _add(a, b):
 
 def valid_public_key(key) -> bool:
     """§C2.1: 32 bytes, a curve point (canonical y, no "−0"), not of small order."""
-    if not isinstance(key, bytes) or len(key) != 32:
+    if type(key) is not bytes or len(key) != 32:
         return False
+    return _valid_point(key)
+
+
+# A table's few keys are checked with every message they sign: each answer is kept.
+@functools.lru_cache(maxsize=1024)
+def _valid_point(key: bytes) -> bool:
     point = _decompress(key)
     if point is None:
         return False
