@@ -42,6 +42,7 @@ why (a card not in your hand, a descriptor no installed card gives, …).
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Sequence
 
 from p2pgames.engine import IllegalAction, Knowledge, MalformedAction
@@ -219,6 +220,9 @@ def _inventor_problem(state: "AstonishingState", player: int, suit: int, names: 
     return f"{reason}: choose {joined(left, conjunction='or')}" if left else reason
 
 
+# Pure functions of a word and of a line, called for every legal action's description whenever
+# a line is parsed: each answer is kept (the words and lines of a game are few).
+@functools.lru_cache(maxsize=4096)
 def _card_token(word: str) -> str | None:
     """A typed word as a canonical card (``7d``, ``joker``, ``#12``), or ``None``."""
     if word.startswith("#") and word[1:].isdigit():
@@ -230,6 +234,7 @@ def _card_token(word: str) -> str | None:
     return "joker" if is_joker(name) else name.lower()
 
 
+@functools.lru_cache(maxsize=4096)
 def _canonical(text: str) -> tuple[str, ...]:
     """What matters in a typed line: its words without case, commas or small words, cards in a
     canonical spelling and each run of cards in sorted order (a list of cards in any order)."""
