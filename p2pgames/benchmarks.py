@@ -85,7 +85,10 @@ import msgpack
 import trio
 
 from p2pgames.bots import PlayoutBot
-from p2pgames.crypto import CardTable, ClassicSRA, Identity, lock_pass, random_permutation, random_scalar, shuffle_pass, unlock
+from p2pgames.crypto import (
+    CardTable, ClassicSRA, Identity, lock_pass, products_not_remembered, random_permutation, random_scalar, shuffle_pass,
+    unlock,
+)
 from p2pgames.engine import LocalTable
 from p2pgames.games import get_game
 from p2pgames.session import Envelope
@@ -980,9 +983,14 @@ def paced_table_in_a_process(seed: str, tree: Path | None = None) -> list[dict]:
 
 # Plays paced_table_in_one_process in the tree it runs in, and prints its reports as JSON.
 _PACED_TABLE = """
-import json, sys
+import contextlib, json, sys
 from p2pgames.net._bench_peer import paced_table_in_one_process
-print("REPORTS " + json.dumps(paced_table_in_one_process(sys.argv[1])))
+try:  # peers in one process, timed as if each were in its own (see _report)
+    from p2pgames.crypto import products_not_remembered
+except ImportError:  # a tree from before the deck remembered products
+    products_not_remembered = contextlib.nullcontext
+with products_not_remembered():
+    print("REPORTS " + json.dumps(paced_table_in_one_process(sys.argv[1])))
 """
 
 
@@ -1794,9 +1802,12 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     figures: dict[str, Any] = {"cpus": os.cpu_count()}
     if args.against is not None:
         figures["against"] = args.against
-    for name in GROUPS:
-        if name in chosen:
-            figures.update(GROUPS[name](args.quick))
+    # Peers timed in this process would find what another computed among the deck's remembered
+    # products, which peers of their own never do; each bench peer process keeps its own.
+    with products_not_remembered():
+        for name in GROUPS:
+            if name in chosen:
+                figures.update(GROUPS[name](args.quick))
     rows = [  # (a target may be another figure: a bound measured in the same run)
         (key, label, unit, comparison, figures.get(target) if isinstance(target, str) else target)
         for key, label, unit, comparison, target in ROWS if key in figures

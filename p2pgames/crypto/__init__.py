@@ -1,4 +1,5 @@
-"""The cryptography of p2pgames: pure functions over bytes, no I/O, no clock, no global state.
+"""The cryptography of p2pgames: pure functions over bytes, no I/O, no clock, and no global state
+but bounded memos of pure results (card points, the deck's last products), which change no answer.
 
 * identities and signatures — :class:`Identity`, :class:`PublicKey`, :func:`fingerprint_matches`
 * commitments — :func:`commit`, :func:`check_opening`
@@ -37,6 +38,7 @@ from ._deck import (
     lock_scalars,
     lock_verifiers,
     prepare_scalars,
+    products_not_remembered,
     rekey_pass,
     rekey_scalars,
     random_permutation,
@@ -106,6 +108,7 @@ __all__ = [
     "transform",
     "PreparedScalars",
     "prepare_scalars",
+    "products_not_remembered",
     "shuffle_pass",
     "reshuffle_pass",
     "lock_pass",

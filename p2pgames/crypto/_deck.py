@@ -20,11 +20,12 @@ first output item that is not — so the session can name the cheater and the sl
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import hmac
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
@@ -37,6 +38,7 @@ from ._random import ByteSource
 __all__ = [
     "PreparedScalars",
     "prepare_scalars",
+    "products_not_remembered",
     "combine_keys",
     "lock_scalars",
     "lock_verifiers",
@@ -149,19 +151,85 @@ def random_permutation(n: int, rng_bytes: bytes | None = None) -> list[int]:
 # --- card values ----------------------------------------------------------------------------------
 
 
-def _lift(x: bytes, index: int | None = None) -> ec.EllipticCurvePublicKey:
-    # The library checks that x < p and that a point exists; either point will do.
+def _lift(x: bytes, index: int | None = None) -> None:
+    """Check that ``x`` is a card value (its point is then at hand for :func:`_encrypt_lifted`);
+    raises :class:`BadCardValue` naming ``index``."""
     if type(x) is not bytes or len(x) != CARD_VALUE_SIZE:
         shown = f"{len(x)} bytes" if isinstance(x, bytes) else with_article(type(x).__name__)
         raise BadCardValue(f"a card value is {CARD_VALUE_SIZE} bytes, got {shown}", index)
+    if _point_of(x) is None:
+        raise BadCardValue(f"{x.hex()} is not the x-coordinate of a P-256 point", index)
+
+
+def _point_of(x: bytes) -> ec.EllipticCurvePublicKey | None:
+    if x == VERIFIER_BASE:
+        return _VERIFIER_BASE_POINT
+    return _remembered_point(x) if REMEMBERED_PRODUCTS else _remembered_point.__wrapped__(x)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _remembered_point(x: bytes) -> ec.EllipticCurvePublicKey | None:
+    # The library checks that x < p and that a point exists; either point will do. A deal's
+    # values are lifted again by every pass and check after the one that made them: kept.
     try:
         return ec.EllipticCurvePublicKey.from_encoded_point(_CURVE, b"\x02" + x)
     except ValueError:
-        raise BadCardValue(f"{x.hex()} is not the x-coordinate of a P-256 point", index) from None
+        return None
 
 
 def _key(k: int) -> ec.EllipticCurvePrivateKey:
     return ec.derive_private_key(k, _CURVE)
+
+
+#: How many products :func:`_encrypt_lifted` keeps (about 8 MB of them when full).
+REMEMBERED_PRODUCTS = 1 << 15
+_products: dict[tuple[bytes, int], bytes] = {}
+
+
+def _encrypt_lifted(
+    values: Sequence[bytes], scalars: Sequence[int], keys: Sequence[ec.EllipticCurvePrivateKey] | None = None
+) -> list[bytes]:
+    """``encrypt(values[i], scalars[i])`` for each ``i``: the values already lifted (card
+    values), the scalars already checked. Every multiplication of the deck is made here.
+
+    The last :data:`REMEMBERED_PRODUCTS` products are kept, the oldest dropped first: a peer
+    computes most of them more than once (an audit redoes the passes the peer made or checked
+    as they came, and the check of a table's transcript at its end redoes the whole game), and
+    peers in one process (bots, tests) compute the same ones. What peers send can't make the
+    table grow past its bound, and a product is a pure function of its two inputs, so nothing
+    returned depends on what was asked before. ``keys`` are the scalars already loaded into the
+    library (:class:`PreparedScalars`); otherwise each distinct scalar is loaded once, and only
+    if a product needs it.
+    """
+    out = []
+    loaded: dict[int, ec.EllipticCurvePrivateKey] = {}
+    bound = REMEMBERED_PRODUCTS
+    for i, (x, k) in enumerate(zip(values, scalars)):
+        product = _products.get((x, k)) if bound else None
+        if product is None:
+            key = keys[i] if keys is not None else loaded.get(k)
+            if key is None:
+                key = loaded[k] = _key(k)
+            product = key.exchange(_ECDH, _point_of(x))
+            if bound:
+                if len(_products) >= bound:
+                    _products.pop(next(iter(_products)), None)  # the oldest
+                _products[(x, k)] = product
+        out.append(product)
+    return out
+
+
+@contextlib.contextmanager
+def products_not_remembered() -> Iterator[None]:
+    """Within it, every product is made afresh and none is kept (see :func:`_encrypt_lifted`),
+    nor any card value's point: for timing what the multiplications cost, and several peers in
+    one process as if each were alone in its own (a benchmark)."""
+    global REMEMBERED_PRODUCTS
+    bound, REMEMBERED_PRODUCTS = REMEMBERED_PRODUCTS, 0
+    try:
+        yield
+    finally:
+        REMEMBERED_PRODUCTS = bound
 
 
 def _has_point(x: int) -> bool:
@@ -204,7 +272,7 @@ def card_point(deck_domain: str, name: str) -> bytes:
 
 #: Base point of lock-key verifiers: ``card_point("p2pgames/v1/verifier-base", "G0")``.
 VERIFIER_BASE = card_point(_domains.VERIFIER_BASE_DOMAIN, "G0")
-_VERIFIER_BASE_POINT = _lift(VERIFIER_BASE)
+_VERIFIER_BASE_POINT = _remembered_point.__wrapped__(VERIFIER_BASE)  # (card_point has one)
 
 
 # --- the operations -------------------------------------------------------------------------------
@@ -216,8 +284,8 @@ def encrypt(x: bytes, k: int) -> bytes:
     Raises :class:`BadCardValue` if ``x`` is not 32 bytes or not the x-coordinate of a curve point,
     and :class:`CryptoError` if ``k`` is outside [1, n−1].
     """
-    point = _lift(x)
-    return _key(_check_scalar(k)).exchange(_ECDH, point)
+    _lift(x)
+    return _encrypt_lifted((x,), (_check_scalar(k),))[0]
 
 
 class PreparedScalars:
@@ -263,21 +331,20 @@ def transform(values: Sequence[bytes], scalars: Sequence[int] | int | PreparedSc
     sequence of a different length.
     """
     if isinstance(scalars, int):
-        key = _key(_check_scalar(scalars))
-        return [key.exchange(_ECDH, _lift(x, i)) for i, x in enumerate(values)]
+        scalar = _check_scalar(scalars)
+        _lift_all(values)
+        return _encrypt_lifted(values, (scalar,) * len(values))
     if len(scalars) != len(values):
         raise ValueError(f"{len(values)} values but {len(scalars)} scalars")
+    _lift_all(values)
     if isinstance(scalars, PreparedScalars):
-        return [key.exchange(_ECDH, _lift(x, i)) for i, (x, key) in enumerate(zip(values, scalars._keys))]
-    keys: dict[int, ec.EllipticCurvePrivateKey] = {}  # derive each distinct scalar once
-    out = []
-    for i, (x, k) in enumerate(zip(values, scalars)):
-        point = _lift(x, i)
-        key = keys.get(k)
-        if key is None:
-            key = keys[k] = _key(_check_scalar(k))
-        out.append(key.exchange(_ECDH, point))
-    return out
+        return _encrypt_lifted(values, scalars.scalars, scalars._keys)
+    return _encrypt_lifted(values, [_check_scalar(k) for k in scalars])
+
+
+def _lift_all(values: Sequence[bytes]) -> None:
+    for i, x in enumerate(values):
+        _lift(x, i)
 
 
 def _check_permutation(permutation: Sequence[int], n: int) -> None:
@@ -299,9 +366,9 @@ def shuffle_pass(
     ``range(len(values))``.
     """
     _check_permutation(permutation, len(values))
-    key = _key(_check_scalar(shuffle_key, "shuffle key"))
-    points = [_lift(x, i) for i, x in enumerate(values)]
-    return [key.exchange(_ECDH, points[source]) for source in permutation]
+    _check_scalar(shuffle_key, "shuffle key")
+    _lift_all(values)
+    return _encrypt_lifted([values[source] for source in permutation], (shuffle_key,) * len(values))
 
 
 def reshuffle_pass(
@@ -325,12 +392,12 @@ def reshuffle_pass(
         raise ValueError(f"{len(values)} values but {len(old_lock_keys)} old lock keys")
     _check_permutation(permutation, len(values))
     _check_scalar(shuffle_key, "shuffle key")
-    points = [_lift(x, i) for i, x in enumerate(values)]
-    out = []
-    for source in permutation:
-        old = _check_scalar(old_lock_keys[source], f"old lock key {source}")
-        out.append(_key(shuffle_key * _inverse(old) % CURVE_ORDER).exchange(_ECDH, points[source]))
-    return out
+    _lift_all(values)
+    scalars = [
+        shuffle_key * _inverse(_check_scalar(old_lock_keys[source], f"old lock key {source}")) % CURVE_ORDER
+        for source in permutation
+    ]
+    return _encrypt_lifted([values[source] for source in permutation], scalars)
 
 
 def combine_keys(*keys: int) -> int:
@@ -352,10 +419,8 @@ def lock_scalars(shuffle_key: int, lock_keys: Sequence[int]) -> list[int]:
 def lock_verifiers(lock_keys: Sequence[int]) -> list[bytes]:
     """``encrypt(VERIFIER_BASE, lock_keys[i])`` for each slot: what a lock pass publishes to bind
     its lock keys (see :func:`lock_pass`). Raises :class:`CryptoError`."""
-    return [
-        _key(_check_scalar(lock, f"lock key {i}")).exchange(_ECDH, _VERIFIER_BASE_POINT)
-        for i, lock in enumerate(lock_keys)
-    ]
+    checked = [_check_scalar(lock, f"lock key {i}") for i, lock in enumerate(lock_keys)]
+    return _encrypt_lifted((VERIFIER_BASE,) * len(checked), checked)
 
 
 def rekey_scalars(old_lock_keys: Sequence[int], new_key: int) -> list[int]:
@@ -410,13 +475,13 @@ def unlock(value: bytes, keys: Sequence[int]) -> bytes:
     One exchange however many keys. Raises :class:`BadCardValue` if ``value`` is not a card value
     and :class:`CryptoError` for a key outside [1, n−1]. With no keys, returns ``value`` (checked).
     """
-    point = _lift(value)
+    _lift(value)
     product = 1
     for i, k in enumerate(keys):
         product = product * _check_scalar(k, f"key {i}") % CURVE_ORDER
     if product == 1:
         return value
-    return _key(_inverse(product)).exchange(_ECDH, point)
+    return _encrypt_lifted((value,), (_inverse(product),))[0]
 
 
 def check_lock_key(key: int, verifier: bytes) -> bool:
@@ -428,7 +493,7 @@ def check_lock_key(key: int, verifier: bytes) -> bool:
         return False
     if type(verifier) is not bytes or len(verifier) != CARD_VALUE_SIZE:
         return False
-    return hmac.compare_digest(_key(key).exchange(_ECDH, _VERIFIER_BASE_POINT), verifier)
+    return hmac.compare_digest(_encrypt_lifted((VERIFIER_BASE,), (key,))[0], verifier)
 
 
 # --- audits ---------------------------------------------------------------------------------------
@@ -508,11 +573,10 @@ def check_lock_pass(
         )
     strip = _inverse(_check_scalar(shuffle_key, "shuffle key"))
     for i, (x, out, verifier, lock) in enumerate(zip(inputs, outputs, verifiers, lock_keys)):
-        point = _lift(x, i)
+        _lift(x, i)
         if not check_lock_key(lock, verifier):
             return i
-        expected = _key(lock * strip % CURVE_ORDER).exchange(_ECDH, point)
-        if expected != out:
+        if _encrypt_lifted((x,), (lock * strip % CURVE_ORDER,))[0] != out:
             return i
     return None
 
@@ -544,9 +608,10 @@ def check_shuffle_lock_pass(
         if not check_lock_key(lock, verifier):
             return j
         try:
-            unlocked = _key(strip_key * _inverse(lock) % CURVE_ORDER).exchange(_ECDH, _lift(out, j))
+            _lift(out, j)
         except BadCardValue:
             return j
+        unlocked = _encrypt_lifted((out,), (strip_key * _inverse(lock) % CURVE_ORDER,))[0]
         if remaining[unlocked] <= 0:
             return j
         remaining[unlocked] -= 1

@@ -59,3 +59,27 @@ def test_prepared_scalars_are_checked_like_scalars():
         transform(POINTS, prepare_scalars([5, 6]))
     with pytest.raises(BadCardValue):
         transform([b"\xff" * 32] + POINTS[1:], prepare_scalars([5] * 5))
+
+
+def test_remembered_products_are_the_librarys_own_and_stay_within_their_bound(monkeypatch):
+    # Every multiplication goes through one table of the last products made (_deck._products):
+    # remembered or made afresh, a product is the library's k·P, and the table never holds more
+    # than its bound, however many different ones are asked for.
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    from p2pgames.crypto import _deck
+
+    monkeypatch.setattr(_deck, "REMEMBERED_PRODUCTS", 4)
+    monkeypatch.setattr(_deck, "_products", {})
+    made = [transform(POINTS, key) for key in (3, 5, 7)]  # 15 products, the last 4 kept
+    assert len(_deck._products) == 4
+    assert set(_deck._products) == {(point, 7) for point in POINTS[1:]}
+    assert [transform(POINTS, key) for key in (3, 5, 7)] == made
+    curve = ec.SECP256R1()
+    by_the_library = [
+        ec.derive_private_key(7, curve).exchange(ec.ECDH(), ec.EllipticCurvePublicKey.from_encoded_point(curve, b"\x02" + x))
+        for x in POINTS
+    ]
+    assert made[2] == by_the_library
+    with pytest.raises(BadCardValue):  # a value that is no card is refused, whatever is kept
+        transform([POINTS[0], b"\xff" * 32], 7)
