@@ -12,6 +12,7 @@ simple enough that nothing needs that.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -73,9 +74,19 @@ def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
 
 
 def import_graph(root: Path = PACKAGE) -> dict[str, set[str]]:
-    """Each module under ``root``, with the modules of the same package it loads."""
+    """Each module under ``root``, with the modules of the same package it loads (a new graph
+    each time: a test may change it)."""
+    if root == PACKAGE:
+        return {name: set(loaded) for name, loaded in _package_graph().items()}
     modules = module_names(root)
     return {name: imports_of(name, path, modules) for name, path in modules.items()}
+
+
+@functools.cache
+def _package_graph() -> dict[str, frozenset[str]]:
+    # Parsing the whole package takes a second; the tests here read it a dozen times.
+    modules = module_names(PACKAGE)
+    return {name: frozenset(imports_of(name, path, modules)) for name, path in modules.items()}
 
 
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
