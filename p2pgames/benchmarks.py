@@ -86,7 +86,7 @@ import trio
 
 from p2pgames.bots import PlayoutBot
 from p2pgames.crypto import (
-    CardTable, ClassicSRA, Identity, lock_pass, products_not_remembered, random_permutation, random_scalar, shuffle_pass,
+    CardTable, ClassicSRA, Identity, lock_pass, nothing_remembered, random_permutation, random_scalar, shuffle_pass,
     unlock,
 )
 from p2pgames.engine import LocalTable
@@ -986,10 +986,13 @@ _PACED_TABLE = """
 import contextlib, json, sys
 from p2pgames.net._bench_peer import paced_table_in_one_process
 try:  # peers in one process, timed as if each were in its own (see _report)
-    from p2pgames.crypto import products_not_remembered
-except ImportError:  # a tree from before the deck remembered products
-    products_not_remembered = contextlib.nullcontext
-with products_not_remembered():
+    from p2pgames.crypto import nothing_remembered
+except ImportError:  # a tree from before the memos could be turned off: its one memo, by hand
+    from p2pgames.crypto import _identity
+    if hasattr(_identity, "_remember_verified"):
+        _identity._remember_verified = lambda key: None
+    nothing_remembered = contextlib.nullcontext
+with nothing_remembered():
     print("REPORTS " + json.dumps(paced_table_in_one_process(sys.argv[1])))
 """
 
@@ -1802,9 +1805,11 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     figures: dict[str, Any] = {"cpus": os.cpu_count()}
     if args.against is not None:
         figures["against"] = args.against
-    # Peers timed in this process would find what another computed among the deck's remembered
-    # products, which peers of their own never do; each bench peer process keeps its own.
-    with products_not_remembered():
+    # Timed with crypto's memos, a floor would be a look-up (the same product or signature checked
+    # again), and peers in this process would find what another computed, which peers of their own
+    # never do: nothing is remembered while the figures are taken. Bench peers in processes of
+    # their own keep their memos.
+    with nothing_remembered():
         for name in GROUPS:
             if name in chosen:
                 figures.update(GROUPS[name](args.quick))

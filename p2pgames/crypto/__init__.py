@@ -38,7 +38,6 @@ from ._deck import (
     lock_scalars,
     lock_verifiers,
     prepare_scalars,
-    products_not_remembered,
     rekey_pass,
     rekey_scalars,
     random_permutation,
@@ -68,6 +67,7 @@ from ._errors import BadCardValue, BadCommitment, BadSignature, CryptoError, Sea
 from ._identity import Identity, PublicKey, fingerprint_matches
 from ._joint import CONTRIBUTION_SIZE, combine_contributions, random_contribution
 from ._random import reproducible_bytes, secret_stream
+from ._remembered import nothing_remembered
 from ._sealed import SEAL_OVERHEAD, SealKey, open_sealed, seal, sealed_commitment
 
 __all__ = [
@@ -89,6 +89,8 @@ __all__ = [
     # randomness for tests and benchmarks only
     "reproducible_bytes",
     "secret_stream",
+    # timing without the memos, for benchmarks
+    "nothing_remembered",
     # joint randomness
     "random_contribution",
     "combine_contributions",
@@ -108,7 +110,6 @@ __all__ = [
     "transform",
     "PreparedScalars",
     "prepare_scalars",
-    "products_not_remembered",
     "shuffle_pass",
     "reshuffle_pass",
     "lock_pass",

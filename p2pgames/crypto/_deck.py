@@ -20,12 +20,11 @@ first output item that is not — so the session can name the cheater and the sl
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import hmac
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
@@ -38,7 +37,6 @@ from ._random import ByteSource
 __all__ = [
     "PreparedScalars",
     "prepare_scalars",
-    "products_not_remembered",
     "combine_keys",
     "lock_scalars",
     "lock_verifiers",
@@ -217,19 +215,6 @@ def _encrypt_lifted(
                 _products[(x, k)] = product
         out.append(product)
     return out
-
-
-@contextlib.contextmanager
-def products_not_remembered() -> Iterator[None]:
-    """Within it, every product is made afresh and none is kept (see :func:`_encrypt_lifted`),
-    nor any card value's point: for timing what the multiplications cost, and several peers in
-    one process as if each were alone in its own (a benchmark)."""
-    global REMEMBERED_PRODUCTS
-    bound, REMEMBERED_PRODUCTS = REMEMBERED_PRODUCTS, 0
-    try:
-        yield
-    finally:
-        REMEMBERED_PRODUCTS = bound
 
 
 def _has_point(x: int) -> bool:

@@ -88,6 +88,8 @@ _VERIFIED_MAX = 1 << 15
 
 
 def _remember_verified(key: tuple[bytes, bytes, bytes]) -> None:
+    if not _VERIFIED_MAX:  # (see crypto.nothing_remembered)
+        return
     if len(_VERIFIED) >= _VERIFIED_MAX:
         for old in list(_VERIFIED)[: _VERIFIED_MAX // 2]:
             _VERIFIED.pop(old, None)  # (another thread may have taken it)
@@ -143,7 +145,7 @@ class PublicKey:
             )
         signature = bytes(signature)
         remembered = (self.raw, signature, hashlib.sha256(message).digest())
-        if remembered in _VERIFIED:
+        if _VERIFIED_MAX and remembered in _VERIFIED:
             return
         try:
             self._loaded.verify(signature, message)

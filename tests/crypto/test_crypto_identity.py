@@ -103,6 +103,27 @@ def test_the_remembered_signatures_are_bounded(monkeypatch) -> None:
         assert len(_identity._VERIFIED) <= 8
 
 
+def test_nothing_is_remembered_within_nothing_remembered_and_the_memos_come_back_after(monkeypatch) -> None:
+    """A benchmark times the cryptography itself: within crypto.nothing_remembered no signature
+    check or deck product is looked up or kept, and both memos work again after it."""
+    from p2pgames.crypto import _deck, _identity
+
+    monkeypatch.setattr(_identity, "_VERIFIED", {})
+    monkeypatch.setattr(_deck, "_products", {})
+    signature = ALICE.sign("forget", 1)
+    points = crypto.CardTable("tests/forget", ["a", "b"]).points
+    with crypto.nothing_remembered():
+        for _ in range(2):
+            ALICE.public_key.verify("forget", 1, signature)
+            assert crypto.transform(points, 5) == crypto.transform(points, [5, 5])
+        assert _identity._VERIFIED == {} and _deck._products == {}
+        with pytest.raises(crypto.BadSignature):
+            ALICE.public_key.verify("forget", 2, signature)
+    ALICE.public_key.verify("forget", 1, signature)
+    crypto.transform(points, 5)
+    assert len(_identity._VERIFIED) == 1 and set(_deck._products) == {(point, 5) for point in points}
+
+
 @pytest.mark.parametrize("domain", ["", "a\x00b", b"bytes"])
 def test_bad_domains_are_refused(domain: object) -> None:
     with pytest.raises(ValueError):

@@ -1,0 +1,29 @@
+"""What the package remembers of its own answers, and a way to do without it for a while.
+
+Two memos keep pure results: the deck's last products (``_deck._products``) and the signatures
+this process has verified (``_identity._VERIFIED``). Neither changes an answer. Timing is the one
+thing they change, so a benchmark turns them off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+from . import _deck, _identity
+
+__all__ = ["nothing_remembered"]
+
+
+@contextlib.contextmanager
+def nothing_remembered() -> Iterator[None]:
+    """Within it, every product, card point and signature check is computed afresh and none is
+    kept. This is for timing what the cryptography itself costs, and for timing several peers in
+    one process as if each were in its own (``scripts/bench``). Not for use across threads or
+    tasks that expect the memos."""
+    saved = _deck.REMEMBERED_PRODUCTS, _identity._VERIFIED_MAX
+    _deck.REMEMBERED_PRODUCTS = _identity._VERIFIED_MAX = 0
+    try:
+        yield
+    finally:
+        _deck.REMEMBERED_PRODUCTS, _identity._VERIFIED_MAX = saved
