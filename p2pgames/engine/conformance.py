@@ -303,8 +303,8 @@ def _check_groups(
 
 def _check_state_roundtrip(game: Game, state: Any, seed: bytes, n: int) -> None:
     encoded = canonical.encode(game.encode_state(state))
-    # Bytes just made by canonical.encode: read as canonical.decode reads them, without its check
-    # that they are canonical (a third encoding of every state, a sixth of this check's time).
+    # Bytes just made by canonical.encode, read as canonical.decode reads them but without its
+    # check that they are canonical, which would encode every state once more.
     rebuilt = game.decode_state(msgpack.unpackb(encoded, raw=False, use_list=False, strict_map_key=True))
     if canonical.encode(game.encode_state(rebuilt)) != encoded:
         raise _fail(seed, n, "state does not round-trip through its canonical encoding")
