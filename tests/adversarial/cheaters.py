@@ -173,11 +173,7 @@ class OutOfTurn(Cheater):
             actions = self.game.legal_actions(replica.state, other, {})
             if not actions:
                 return
-            self.cheated = True
-            body = {"t": "act", "action": self.game.encode_action(actions[0])}
-            envelope = self.signed_submission(body)
-            self.send_raw(envelope.raw)
-            self.mark_in_flight(envelope, body, True)
+            self.send_cheat({"t": "act", "action": self.game.encode_action(actions[0])}, True)
 
 
 class ChangedOpening(Cheater):
@@ -193,10 +189,7 @@ class ChangedOpening(Cheater):
             self.cheated = False
             super(Cheater, self)._submit(body, decision)
             return
-        changed = dict(body, value=others[0])
-        envelope = self.signed_submission(changed)
-        self.send_raw(envelope.raw)
-        self.mark_in_flight(envelope, changed, decision)
+        self.send_cheat(dict(body, value=others[0]), decision)
 
 
 class WrongKey(Cheater):
@@ -208,10 +201,7 @@ class WrongKey(Cheater):
     def cheat(self, body: dict, decision: bool) -> None:
         public = [list(item) for item in body["public"]]
         public[0][1] = scalar_to_bytes(random_scalar())
-        changed = dict(body, public=public)
-        envelope = self.signed_submission(changed)
-        self.send_raw(envelope.raw)
-        self.mark_in_flight(envelope, changed, decision)
+        self.send_cheat(dict(body, public=public), decision)
 
 
 def playing_the_best_card(cheater: Cheater, body: dict) -> dict:
@@ -269,10 +259,7 @@ class SwappedCard(Cheater):
         secret = self.secrets.deals[body["deal"]]
         # A foreign card, encrypted with our shuffle key so the pass looks well formed.
         values[0] = transform([card_point("p2pgames/elsewhere", "ace of spades")], secret.shuffle)[0]
-        changed = dict(body, values=values)
-        envelope = self.signed_submission(changed)
-        self.send_raw(envelope.raw)
-        self.mark_in_flight(envelope, changed, decision)
+        self.send_cheat(dict(body, values=values), decision)
 
 
 class RepeatedCardUnderItsOwnKey(Cheater):
@@ -287,10 +274,7 @@ class RepeatedCardUnderItsOwnKey(Cheater):
         inputs = crypto.input_of("shuffle-lock", self.seat)
         values = list(body["values"])
         values[1] = encrypt(inputs[secret.permutation[0]], secret.locks[1] * pow(secret.rekey or 1, -1, CURVE_ORDER) % CURVE_ORDER)
-        changed = dict(body, values=values)
-        envelope = self.signed_submission(changed)
-        self.send_raw(envelope.raw)
-        self.mark_in_flight(envelope, changed, decision)
+        self.send_cheat(dict(body, values=values), decision)
 
 
 class FalseClaim(Cheater):
@@ -403,10 +387,7 @@ class NotAPoint(Cheater):
                 break
             x += 1
         values[0] = candidate
-        changed = dict(body, values=values)
-        envelope = self.signed_submission(changed)
-        self.send_raw(envelope.raw)
-        self.mark_in_flight(envelope, changed, decision)
+        self.send_cheat(dict(body, values=values), decision)
 
 
 class FalseAccuser(Cheater):
