@@ -10,9 +10,12 @@ from p2pgames.session import iter_records, open_envelope
 
 
 def first_deal_log(game: str) -> list[tuple[int, dict]]:
-    """(seat, body) of each entry of a 4-player game from its first deal's first pass on."""
+    """(seat, body) of each entry of a 4-player game from its first deal's first pass until its
+    passes are all in (the rest of the game is not needed)."""
     board = Switchboard(game, 4, seed=b"deal passes")
-    board.run()
+    board.run(until=lambda: board.host.replica is not None and any(
+        deal.next_pass() is None for deal in board.host.replica.deals.values()))
+    board.flush()  # (the host's records of what it applied last)
     log = []
     for kind, raw in iter_records(bytes(board.transcripts[0])):
         if kind != "entry":
