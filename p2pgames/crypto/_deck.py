@@ -162,8 +162,6 @@ def _lift(x: bytes, index: int | None = None) -> ec.EllipticCurvePublicKey:
 
 
 def _point_of(x: bytes) -> ec.EllipticCurvePublicKey | None:
-    if x == VERIFIER_BASE:
-        return _VERIFIER_BASE_POINT
     return _remembered_point(x) if REMEMBERED_PRODUCTS else _remembered_point.__wrapped__(x)
 
 
