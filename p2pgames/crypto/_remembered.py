@@ -1,7 +1,7 @@
 """What the package remembers of its own answers, and a way to do without it for a while.
 
-Two memos keep pure results: the deck's last products (``_deck._products``) and the signatures
-this process has verified (``_identity._VERIFIED``). Neither changes an answer. Timing is the one
+Two memos keep pure results: the deck's last products (``_deck._products``, with the card points and
+scalar inverses they need) and the signatures this process has verified (``_identity._VERIFIED``). Neither changes an answer. Timing is the one
 thing they change, so a benchmark turns them off.
 """
 
@@ -17,7 +17,7 @@ __all__ = ["nothing_remembered"]
 
 @contextlib.contextmanager
 def nothing_remembered() -> Iterator[None]:
-    """Within it, every product, card point and signature check is computed afresh and none is
+    """Within it, every product, card point, inverse and signature check is computed afresh and none is
     kept. This is for timing what the cryptography itself costs, and for timing several peers in
     one process as if each were in its own (``scripts/bench``). Not for use across threads or
     tasks that expect the memos."""

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import hashlib
 import re
 
 import pytest
@@ -105,23 +106,31 @@ def test_the_remembered_signatures_are_bounded(monkeypatch) -> None:
 
 def test_nothing_is_remembered_within_nothing_remembered_and_the_memos_come_back_after(monkeypatch) -> None:
     """A benchmark times the cryptography itself: within crypto.nothing_remembered no signature
-    check or deck product is looked up or kept, and both memos work again after it."""
+    check, deck product or scalar inverse is looked up or kept, and the memos work again after it."""
     from p2pgames.crypto import _deck, _identity
 
     monkeypatch.setattr(_identity, "_VERIFIED", {})
     monkeypatch.setattr(_deck, "_products", {})
     signature = ALICE.sign("forget", 1)
     points = crypto.CardTable("tests/forget", ["a", "b"]).points
+    key = int.from_bytes(hashlib.sha256(b"tests/forget inverse").digest(), "big") % crypto.CURVE_ORDER  # no other test's
+    inverses = _deck._remembered_inverse.cache_info
+    before = inverses()
     with crypto.nothing_remembered():
         for _ in range(2):
             ALICE.public_key.verify("forget", 1, signature)
             assert crypto.transform(points, 5) == crypto.transform(points, [5, 5])
+            assert crypto.unlock(crypto.transform(points, key)[0], [key]) == points[0]
         assert _identity._VERIFIED == {} and _deck._products == {}
+        assert inverses() == before
         with pytest.raises(crypto.BadSignature):
             ALICE.public_key.verify("forget", 2, signature)
     ALICE.public_key.verify("forget", 1, signature)
     crypto.transform(points, 5)
     assert len(_identity._VERIFIED) == 1 and set(_deck._products) == {(point, 5) for point in points}
+    for _ in range(2):
+        assert crypto.unlock(crypto.transform(points, key)[0], [key]) == points[0]
+    assert inverses().hits == before.hits + 1 and inverses().misses == before.misses + 1
 
 
 @pytest.mark.parametrize("domain", ["", "a\x00b", b"bytes"])
