@@ -45,13 +45,19 @@ def _is_square(a: int) -> bool:
 def is_card_value(value) -> bool:
     if type(value) is not bytes or len(value) != 32:
         return False
-    return _on_the_curve(value)
+    return _y_of(value) is not None
 
 
 @functools.lru_cache(maxsize=1 << 16)  # (a deal's values are checked again by every step after)
-def _on_the_curve(value: bytes) -> bool:
+def _y_of(value: bytes) -> int | None:
+    """A y with (x, y) on the curve, x the value read as an integer, or None if there is none:
+    the square root of x³ − 3x + b, p ≡ 3 (mod 4). The one check and the point encrypt needs."""
     x = int.from_bytes(value, "big")
-    return x < P and _is_square(_rhs(x))
+    if x >= P:
+        return None
+    rhs = _rhs(x)
+    y = pow(rhs, (P + 1) // 4, P)
+    return y if y * y % P == rhs else None
 
 
 def _double(pt):
@@ -160,7 +166,7 @@ def _encrypt(value, k) -> bytes:
     x = int.from_bytes(value, "big")
     if value == VERIFIER_BASE:  # every lock key's verifier: a fixed base, its multiples made once
         return _affine(_multiply_fixed(k, _fixed_rows(x)))[0].to_bytes(32, "big")
-    return _affine(_multiply(k, x, pow(_rhs(x), (P + 1) // 4, P)))[0].to_bytes(32, "big")
+    return _affine(_multiply(k, x, _y_of(value)))[0].to_bytes(32, "big")
 
 
 @functools.lru_cache(maxsize=1 << 14)  # (a seat's few keys are inverted again for every card)
@@ -204,7 +210,10 @@ def random_permutation(m: int) -> list[int]:
     return items
 
 
-def card_point(deck_domain: str, name: str) -> tuple[bytes, int, list[bytes]]:
+# A game's cards are hashed to the curve again by each re-shuffle, and by the check of each
+# seat's transcript of that game: kept.
+@functools.lru_cache(maxsize=1 << 14)
+def card_point(deck_domain: str, name: str) -> tuple[bytes, int, tuple[bytes, ...]]:
     """(value, counter, rejected candidates) by try-and-increment (§C5.2)."""
     rejected = []
     counter = 0
@@ -212,7 +221,7 @@ def card_point(deck_domain: str, name: str) -> tuple[bytes, int, list[bytes]]:
         candidate = H(b"p2pgames/v1/card\x00" + canon.encode([deck_domain, name, counter]))
         x = int.from_bytes(candidate, "big")
         if x < P and _is_square(_rhs(x)):
-            return candidate, counter, rejected
+            return candidate, counter, tuple(rejected)
         rejected.append(candidate)
         counter += 1
 
