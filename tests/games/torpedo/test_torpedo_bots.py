@@ -19,9 +19,9 @@ from p2pgames.games.torpedo.tiles import TILESET
 from tests.games.torpedo.torpedo_scenarios import at, crew, fire, hurt, put, table
 
 
-def play(build, seed, bots, check=True):
+def play(build, seed, bots, check=True, until=None):
     t = LocalTable(GAME, GAME.ruleset(2, {"build": build}), seed, check=check)
-    t.play_with(bots)
+    t.play_with(bots, until=until)
     return t
 
 
@@ -203,16 +203,19 @@ class CountingSearchBot(SearchBot):
 def test_the_search_bots_budget_cuts_its_lines_short():
     """Playing the candidates forward shares what ranking left of the budget; a line is scored
     where it stands once it has used its share (checked between steps, so a step in progress
-    finishes)."""
+    finishes). The two bots' first 20 decisions are compared; the ample budget's game stops
+    there (its whole game took 4 s)."""
     seed = b"budget"
     small = CountingSearchBot(seed, width=3, budget=150)
     t = play("starter", seed, [small, HeuristicBot(seed)])  # checked table: still only legal moves
     assert t.over
     ample = CountingSearchBot(seed, width=3)
-    play("starter", seed, [ample, HeuristicBot(seed)], check=False)
-    assert max(ample.lines) > 600  # the default budget lets lines run to their end
-    assert max(small.lines) < max(ample.lines) / 2
-    assert sum(small.lines) / len(small.lines) < sum(ample.lines) / len(ample.lines) / 2
+    play("starter", seed, [ample, HeuristicBot(seed)], check=False, until=lambda _: len(ample.lines) == 20)
+    cut, ample_lines = small.lines[:20], ample.lines
+    assert len(cut) == len(ample_lines) == 20
+    assert max(ample_lines) > 600  # the default budget lets lines run to their end
+    assert max(cut) < max(ample_lines) / 2
+    assert sum(cut) / 20 < sum(ample_lines) / 20 / 2
 
 
 def captain_owing_states(count: int):
