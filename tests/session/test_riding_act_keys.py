@@ -6,6 +6,8 @@ published key; the reference keeps to a move whose keys the host has seen."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from switchboard import Switchboard
 from test_riding_keys import JOINER, body_of, resigned
@@ -22,11 +24,17 @@ def logged(board: Switchboard, seat: int = 2) -> list[dict]:
     return [open_envelope(open_envelope(raw).body["submission"]).body for raw in board.sessions[seat].role.entries]
 
 
-def test_a_lay_carries_its_keys_and_no_keys_submission_of_its_author_follows():
+@functools.cache
+def played_at_four() -> Switchboard:
+    """One honest game of four, played and checked once for the tests that only read it."""
     board = Switchboard("steamcourt", 4, seed=SEED)
     board.run()
     board.check_finished_and_verified(every_entry_agreed=True)
-    submissions = logged(board)
+    return board
+
+
+def test_a_lay_carries_its_keys_and_no_keys_submission_of_its_author_follows():
+    submissions = logged(played_at_four())
     riding = [index for index, sub in enumerate(submissions) if sub["body"]["t"] == "act" and "public" in sub["body"]]
     assert len(riding) > 20 and {submissions[index]["seat"] for index in riding} == {0, 1, 2, 3}
     for index in riding:
@@ -42,10 +50,7 @@ def test_a_lay_carries_its_keys_and_no_keys_submission_of_its_author_follows():
 def test_a_card_given_goes_with_its_key_sealed_to_its_receiver():
     """A give in Steam Court seals the giver's key to the receiver with the act (§B5): the receiver
     reads the card at that entry, and the giver owes no ``keys`` for it after."""
-    board = Switchboard("steamcourt", 4, seed=SEED)
-    board.run()
-    board.check_finished_and_verified(every_entry_agreed=True)
-    submissions = logged(board)
+    submissions = logged(played_at_four())
     sealing = [index for index, sub in enumerate(submissions) if sub["body"]["t"] == "act" and "sealed" in sub["body"]]
     assert sealing and any(submissions[index]["body"]["action"][0] == "give" for index in sealing)
     for index in sealing:
