@@ -531,6 +531,7 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                 # The log itself shows a fault; it is confirmed if the transcript records it too.
                 replay_fault = problem.fault
                 intact = (replica.seq, replica.head) == (expected, head)
+                report.audits = replica.audits  # (an audit this entry completed counts: a dispute's, §E)
                 problems_before = len(report.problems)
                 report.entries += 1
                 continue
