@@ -57,6 +57,12 @@ DEPARTURES = [("beltpunk", 4, b"vector-gone", 3, 75), ("steamcourt", 4, b"vector
 # vanishes, the entries before it does); the other claims the game. The host vanishes: seat 1 signs
 # the forfeit's entry itself.
 FORFEITS = [("beltpunk", 2, b"vector-forfeit", 0, 19)]
+# Games stopped by a dispute after a rebuild (§B7, §B16 step 5): (game, players, seed, the seat that
+# vanishes, the entries before it does, the disputer). Once the seat is rebuilt, the disputer
+# disputes the first slot its escrow still locks (a card it gave, or knew alone); the escrow's
+# holders release their shares in a keys round, the audit finds every pass and key right, and the
+# disputer is named (bad-dispute).
+DISPUTES = [("steamcourt", 4, b"vector-dispute", 2, 35, 1)]
 # Tables where no bot takes a leaver's seat (host --no-bot-seats): the probe game's, so that its
 # transcript holds no escrow (§B16) and stays the short log, read entry by entry, whose entries
 # tests/session/test_transcript_texts.py and test_transcript_blame.py change one at a time. The
@@ -144,7 +150,7 @@ def envelopes() -> dict:
 
 
 def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | None = None,
-               forfeit: bool = False) -> tuple[bytes, dict]:
+               forfeit: bool = False, disputer: int | None = None) -> tuple[bytes, dict]:
     reach = gone is not None and gone[0] == 0 and not forfeit
     board = vector_board(game, players, seed, OPTIONS.get(game), BOT_KINDS.get(game), reach, forfeit)
     if forfeit:
@@ -154,15 +160,26 @@ def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | Non
         # Seat ``gone[0]`` vanishes after ``gone[1]`` entries; the others play on (Switchboard.depart;
         # tests/session/test_session_vectors.py plays it again the same way).
         board.depart(*gone)
+    disputed = None
+    if disputer is not None:
+        assert gone is not None
+        board.run(play=False)  # the rebuild
+        disputed = board.escrowed_slots(gone[0])[0]
+        board.dispute(disputer, disputed)
     board.run()
     data = bytes(board.transcripts[1])
     report = verify_transcript(data, get_game)
-    assert report.ok and report.complete, report.describe()
+    if disputer is None:
+        assert report.ok and report.complete, report.describe()
+    else:
+        assert report.ok and report.stopped is not None, report.describe()
+        assert (report.stopped.code, report.stopped.culprit) == ("bad-dispute", disputer), report.describe()
     hashes = []
     replica = board.sessions[1].replica
     # Every state hash along the way, from an independent replay of the same log.
     from p2pgames.session import iter_records
     from p2pgames.session._replica import Replica, SeatInfo
+    from p2pgames.session._faults import ProtocolFault
     from p2pgames.session._messages import open_envelope
 
     records = list(iter_records(data))
@@ -172,18 +189,32 @@ def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | Non
     again = Replica(rules, rules.decode_ruleset(start.body["ruleset"]), start.body["game_id"], seats, start.digest)
     for kind, value in records:
         if kind == "entry":
-            again.apply_entry(value)
+            try:
+                again.apply_entry(value)
+            except ProtocolFault:  # the entry that stops the game: its host signed 32 zero bytes (§B3)
+                assert disputer is not None and open_envelope(value).body["state"] == bytes(32)
+                hashes.append(bytes(32).hex())
+                continue
             hashes.append(again.state_hash.hex())
     assert again.state_hash == replica.state_hash
     stem = f"session-{game}-{players}p" + (
-        "" if gone is None else "-forfeit" if forfeit else "-host-gone" if reach else "-gone")
+        "" if gone is None else "-forfeit" if forfeit else "-host-gone" if reach else "-gone") + (
+        "" if disputer is None else "-dispute")
     summary = {
         "description": (
-            f"A complete {players}-player {game} game between seeded peers, as seat 1 recorded it "
-            f"({stem}.p2pt, format in protocol/SPEC.md 'Transcripts'). A "
+            f"A {'complete ' if disputer is None else ''}{players}-player {game} game between seeded peers, "
+            f"as seat 1 recorded it ({stem}.p2pt, format in protocol/SPEC.md 'Transcripts'). A "
             "verifier must accept it, count these entries, acknowledgements and audits, and reach "
             "state_hashes[i] after entry i; the result must match."
-            + ("" if gone is None else
+            + ("" if disputer is None else
+               f" Seat {gone[0]} vanished after entry {gone[1]} and was rebuilt from its escrow (§B16); "
+               f"then seat {disputer} disputed slot {disputed}, which that escrow still locked (§B7). The escrow's "
+               "holders released their shares in a keys round before the audit (§B16 step 5), which found every "
+               f"pass and key right: entry {report.stopped.seq - 1 if report.stopped else None} stopped the game "
+               f"naming seat {disputer} (bad-dispute), and it has no result. Its state hash is the 32 zero "
+               "bytes its host signed (§B3)."
+               if gone is not None else "")
+            + ("" if gone is None or disputer is not None else
                f" The table plays a win by forfeit (its ruleset's forfeit: true); seat {gone[0]}, the host, "
                f"vanished after entry {gone[1]} and seat 1 claimed the game, signing the forfeit's entry "
                "itself (§B17)." if forfeit else
@@ -214,6 +245,11 @@ def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | Non
         summary["hosts"] = [list(pair) for pair in report.hosts]
     elif gone is not None:
         summary["gone"] = {"seat": gone[0], "after": gone[1], "entry": report.open_seats[gone[0]]}
+    if disputer is not None:
+        assert report.stopped is not None
+        summary["dispute"] = {"seat": disputer, "slot": disputed}
+        # "entry": the stopping entry's number; the report counts it among the entries applied.
+        summary["stopped"] = {"code": report.stopped.code, "culprit": report.stopped.culprit, "entry": report.stopped.seq - 1}
     if reach:
         summary["reach"] = True
         summary["hosts"] = [list(pair) for pair in report.hosts]  # (first entry, seat) signing from there
@@ -221,7 +257,7 @@ def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | Non
 
 
 def main(named: list[str]) -> None:
-    unknown = set(named) - {game for game, _players, _seed, *_ in GAMES + DEPARTURES + FORFEITS}
+    unknown = set(named) - {game for game, _players, _seed, *_ in GAMES + DEPARTURES + FORFEITS + DISPUTES}
     if unknown:
         raise SystemExit(f"no transcript vector for {', '.join(sorted(unknown))}; the games: "
                          f"{', '.join(game for game, _players, _seed in GAMES)}")
@@ -237,6 +273,10 @@ def main(named: list[str]) -> None:
         if named and game not in named:
             continue
         write(*transcript(game, players, seed, tuple(gone), forfeit=True))  # type: ignore[arg-type]
+    for game, players, seed, gone, after, disputer in DISPUTES:
+        if named and game not in named:
+            continue
+        write(*transcript(game, players, seed, (gone, after), disputer=disputer))
 
 
 def write(data: bytes, summary: dict) -> None:

@@ -32,7 +32,7 @@ from .test_escrow import GAME_ID, Table, escrowed_table, in_round_two_after, mad
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 SESSION_VECTORS = ["session-probe-3p", "session-beltpunk-2p", "session-steamcourt-3p", "session-steamcourt2015-3p",
                    "session-torpedo-2p", "session-beltpunk-4p-gone", "session-steamcourt-4p-host-gone",
-                   "session-beltpunk-2p-forfeit",
+                   "session-beltpunk-2p-forfeit", "session-steamcourt-4p-gone-dispute",
                    "session-probe-3p-v9"]  # (as version 9 wrote it: every ack an `ack` record, §B11)
 FOLLOWED_GAMES = {"probe", "beltpunk", "steamcourt", "torpedo"}
 
@@ -51,8 +51,14 @@ def test_session_vector_transcripts_verify_with_the_vectors_counts(name):
         meta["entries"], meta["acks"], meta["signatures"], meta["audits"])
     assert [state.hex() for state in report.states] == meta["state_hashes"]
     # §B8: agreed once every seat not open acknowledged it. A forfeit's entry is acknowledged by its
-    # claimant only (its signature): the other seat, gone, is not open (§B17), so never agrees on it.
-    assert report.agreed == report.entries - ("forfeit" in meta)
+    # claimant only (its signature): the other seat, gone, is not open (§B17), so never agrees on it;
+    # nor is the entry that stops a game (§B3: its host signed no state).
+    assert report.agreed == report.entries - ("forfeit" in meta) - ("stopped" in meta)
+    if "stopped" in meta:  # the fault the replay finds, at the entry that stops the game (§B7)
+        stopped = meta["stopped"]
+        assert report.stopped is not None and report.stopped[:3] == (stopped["code"], stopped["culprit"], stopped["entry"])
+    else:
+        assert report.stopped is None
     assert report.result == meta["result"]
     # Who signed the entries from where (§B15): seat 0 throughout, unless the vector says otherwise.
     assert report.hosts == meta.get("hosts", [[0, 0]])

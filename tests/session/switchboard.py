@@ -193,6 +193,19 @@ class Switchboard:
         self.sessions[1 - gone].claim_forfeit(gone)
         self.run(play=False)
 
+    def escrowed_slots(self, gone: int) -> list[int]:
+        """The slots of finished deals still locked by rebuilt seat ``gone``'s escrowed key (cards it
+        gave, or knew alone, §B16 step 5): what a keys round must release before they are read."""
+        replica = self.host.replica
+        return [crypto.first_slot + index for crypto in replica.deals.values() if crypto.next_pass() is None
+                for index in range(crypto.size) if gone in crypto.unreleased[index]]
+
+    def dispute(self, seat: int, slot: int) -> None:
+        """Once everything queued is delivered, seat ``seat`` disputes ``slot`` (§B7) as a peer does
+        whose card did not decrypt, whether or not it did."""
+        self.run(play=False)
+        self.sessions[seat]._submit({"t": "dispute", "slot": slot, "reason": "a card given to me does not decrypt"})
+
     def reconnect(self, seat: int) -> None:
         """Joiner ``seat`` dials the host again (a new connection)."""
         self.flush()

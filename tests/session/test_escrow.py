@@ -340,12 +340,10 @@ def test_a_dispute_after_a_rebuild_reveals_what_the_escrow_keeps_before_its_audi
     board = vanished("steamcourt", 4, b"escrow" + bytes([35]), 35, 2)  # (as the test above)
     everyone_plays_on(board, 2)
     board.run(play=False)
-    replica = board.host.replica
-    escrowed = [crypto.first_slot + index for crypto in replica.deals.values() if crypto.next_pass() is None
-                for index in range(crypto.size) if 2 in crypto.unreleased[index]]
+    escrowed = board.escrowed_slots(2)
     assert escrowed, "a key of the rebuilt seat that stays escrowed"
     disputer = 1
-    board.sessions[disputer]._submit({"t": "dispute", "slot": escrowed[0], "reason": "a card given to me does not decrypt"})
+    board.dispute(disputer, escrowed[0])
     board.run()
     for seat in playing(board, 2):
         fault = board.sessions[seat].fault

@@ -16,15 +16,35 @@ from p2pgames.crypto import Identity, PublicKey
 from p2pgames.bots import bot_for
 from p2pgames.games import get_game
 from p2pgames.session import iter_records, open_envelope, verify_transcript
+from p2pgames.session._faults import ProtocolFault
 from p2pgames.session._replica import Replica, SeatInfo
 
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors"
 # Whole games, one in which a seat vanishes and is rebuilt from its escrow (``-gone``, §B16), one
 # in which the host vanishes and the others take the table over (``-host-gone``, §B15), and a
-# two-player one whose host vanishes and the other claims the game by forfeit (``-forfeit``, §B17).
+# two-player one whose host vanishes and the other claims the game by forfeit (``-forfeit``, §B17);
+# and a game stopped by a wrong dispute after a rebuild (``-gone-dispute``, §B7, §B16 step 5).
 TRANSCRIPTS = sorted(path.name for pattern in (
     "session-*p.json", "session-*p-gone.json", "session-*p-host-gone.json", "session-*p-forfeit.json",
+    "session-*p-gone-dispute.json",
 ) for path in VECTORS.glob(pattern))
+
+
+def replayed_hashes(replica: Replica, records: list) -> list[str]:
+    """The state hash after each entry of ``records``; for the entry that stops the game, the 32
+    zero bytes its host signed (§B3)."""
+    hashes = []
+    for kind, value in records:
+        if kind != "entry":
+            continue
+        try:
+            replica.apply_entry(value)
+        except ProtocolFault:
+            assert open_envelope(value).body["state"] == bytes(32)
+            hashes.append(bytes(32).hex())
+            continue
+        hashes.append(replica.state_hash.hex())
+    return hashes
 
 
 def test_every_playable_game_and_the_probe_have_a_transcript_vector():
@@ -66,7 +86,14 @@ def test_transcript_vector_verifies_with_every_hash(name):
     data = (VECTORS / summary["file"]).read_bytes()
     assert hashlib.sha256(data).hexdigest() == summary["sha256"]
     report = verify_transcript(data, get_game)
-    assert report.ok and report.complete, report.describe()
+    if "stopped" in summary:  # stopped by the fault it names, at that entry, with no result
+        stopped = summary["stopped"]
+        assert report.ok and not report.complete and report.stopped is not None, report.describe()
+        assert (report.stopped.code, report.stopped.culprit, report.stopped.seq) == (
+            stopped["code"], stopped["culprit"], stopped["entry"] + 1)  # (the entries applied, that one included)
+        assert stopped["entry"] == summary["entries"] - 1
+    else:
+        assert report.ok and report.complete, report.describe()
     assert (report.entries, report.acks, report.audits, report.signatures) == (
         summary["entries"], summary["acks"], summary["audits"], summary["signatures"],
     )
@@ -78,8 +105,7 @@ def test_transcript_vector_verifies_with_every_hash(name):
         game, game.decode_ruleset(start.body["ruleset"]), start.body["game_id"],
         [SeatInfo.decode(item) for item in start.body["seats"]], start.digest,
     )
-    hashes = [replica.apply_entry(value) and replica.state_hash.hex() for kind, value in records if kind == "entry"]
-    assert hashes == summary["state_hashes"]
+    assert replayed_hashes(replica, records) == summary["state_hashes"]
     if "gone" in summary:
         gone = summary["gone"]["seat"]
         assert report.open_seats == {gone: summary["gone"]["entry"]} and report.rebuilt == {gone}
@@ -105,6 +131,10 @@ def test_the_same_seeds_replay_the_same_game_byte_for_byte(name):
         board.depart(summary["gone"]["seat"], summary["gone"]["after"])
     if "forfeit" in summary:
         board.forfeit(summary["forfeit"]["gone"], summary["forfeit"]["after"])
+    if "dispute" in summary:  # once the seat gone is rebuilt
+        board.run(play=False)
+        assert board.escrowed_slots(summary["gone"]["seat"])[0] == summary["dispute"]["slot"]
+        board.dispute(summary["dispute"]["seat"], summary["dispute"]["slot"])
     board.run()
     assert bytes(board.transcripts[1]) == (VECTORS / summary["file"]).read_bytes()
 
