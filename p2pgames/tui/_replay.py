@@ -85,7 +85,7 @@ def replay_text(replay: Replay, index: int, seat: int | None, every_card: bool, 
         out.append("")
         out += [plain(line) for text in said for line in wrap([("", text)], width, indent=2)]
     if replay.stopped is not None and index == len(replay.steps) - 1:
-        out += ["", f"The replay stops here: {replay.stopped}."]
+        out += ["", *(plain(line) for line in wrap([("", f"The replay stops here: {replay.stopped}.")], width, indent=2))]
     return "\n".join(out) + "\n"
 
 
@@ -137,7 +137,7 @@ class ReplayScreen:
         lines = [row for text in log_lines(self.replay, self.index, self.seat)
                  for row in wrap([("class:log.say", text)], width, indent=2)]
         if self.replay.stopped is not None and self.index == len(self.replay.steps) - 1:
-            lines.append([("class:log.problem", f"The replay stops here: {self.replay.stopped}.")])
+            lines += wrap([("class:log.problem", f"The replay stops here: {self.replay.stopped}.")], width, indent=2)
         return lines if height is None else lines[-height:] if height > 0 else []
 
     def _keys(self, width: int, height: int | None) -> list[Line]:

@@ -47,3 +47,13 @@ def test_an_entry_not_in_the_log_is_said_on_the_bottom_line_and_nothing_moves(re
     screen = pressed(replay, pipe, "n99999\rq")
     assert screen.index == replay.next_move(0)
     assert screen.problem == "there is no entry 99999: the log's entries are 0 to 373"
+
+
+def test_a_replay_that_stops_at_a_fault_says_why_at_its_end_within_the_screens_width(pipe, deadline):
+    stopped = replay_transcript((VECTORS / "session-steamcourt-4p-gone-dispute.p2pt").read_bytes(), get_presentation)
+    screen = pressed(stopped, pipe, "\x1b[F" + "q")  # End
+    assert screen.index == len(stopped.steps) - 1
+    rows = ["".join(text for _, text in row) for row in screen._log(60, None)]
+    assert all(len(row) <= 60 for row in rows), rows
+    said = " ".join(row.strip() for row in rows)
+    assert f"The replay stops here: {stopped.stopped}." in said
