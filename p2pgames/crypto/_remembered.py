@@ -1,8 +1,9 @@
 """What the package remembers of its own answers, and a way to do without it for a while.
 
-Two memos keep pure results: the deck's last products (``_deck._products``, with the card points and
-scalar inverses they need) and the signatures this process has verified (``_identity._VERIFIED``). Neither changes an answer. Timing is the one
-thing they change, so a benchmark turns them off.
+Two memos keep pure results: the deck's last products (``_deck._products``, with the card points
+and scalar inverses they need) and the signatures this process has verified
+(``_identity._VERIFIED``). Neither changes an answer. Timing is the one thing they change, so a
+benchmark turns them off.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ __all__ = ["nothing_remembered"]
 
 @contextlib.contextmanager
 def nothing_remembered() -> Iterator[None]:
-    """Within it, every product, card point, inverse and signature check is computed afresh and none is
-    kept. This is for timing what the cryptography itself costs, and for timing several peers in
-    one process as if each were in its own (``scripts/bench``). Not for use across threads or
-    tasks that expect the memos."""
+    """Within it, every product, card point, inverse and signature check is computed afresh and
+    none is kept. This is for timing what the cryptography itself costs, and for timing several
+    peers in one process as if each were in its own (``scripts/bench``). Not for use across
+    threads or tasks that expect the memos."""
     saved = _deck.REMEMBERED_PRODUCTS, _identity._VERIFIED_MAX
     _deck.REMEMBERED_PRODUCTS = _identity._VERIFIED_MAX = 0
     try:
