@@ -1,6 +1,7 @@
 """The cryptography of p2pgames: pure functions over bytes, no I/O, no clock, and no global state
-but bounded memos of pure results (card points, the deck's last products, verified signatures),
-which change no answer (:func:`nothing_remembered` turns them off, for benchmarks).
+but bounded memos of pure results (card points, scalar inverses, the deck's last products,
+verified signatures), which change no answer (:func:`nothing_remembered` turns them off, for
+benchmarks).
 
 * identities and signatures — :class:`Identity`, :class:`PublicKey`, :func:`fingerprint_matches`
 * commitments — :func:`commit`, :func:`check_opening`

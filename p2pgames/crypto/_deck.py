@@ -188,7 +188,8 @@ def _key(k: int) -> ec.EllipticCurvePrivateKey:
     return ec.derive_private_key(k, _CURVE)
 
 
-#: How many products :func:`_encrypt_lifted` keeps (about 8 MB of them when full).
+#: How many products :func:`_encrypt_lifted` keeps (about 8 MB of them when full). At 0 the card
+#: points and scalar inverses are not kept either (:func:`nothing_remembered`).
 REMEMBERED_PRODUCTS = 1 << 15
 _products: dict[tuple[bytes, int], bytes] = {}
 
