@@ -76,16 +76,13 @@ def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
 def import_graph(root: Path = PACKAGE) -> dict[str, set[str]]:
     """Each module under ``root``, with the modules of the same package it loads (a new graph
     each time: a test may change it)."""
-    if root == PACKAGE:
-        return {name: set(loaded) for name, loaded in _package_graph().items()}
-    modules = module_names(root)
-    return {name: imports_of(name, path, modules) for name, path in modules.items()}
+    return {name: set(loaded) for name, loaded in _parsed_graph(root).items()}
 
 
 @functools.cache
-def _package_graph() -> dict[str, frozenset[str]]:
+def _parsed_graph(root: Path) -> dict[str, frozenset[str]]:
     # Parsing the whole package takes a second; the tests here read it a dozen times.
-    modules = module_names(PACKAGE)
+    modules = module_names(root)
     return {name: frozenset(imports_of(name, path, modules)) for name, path in modules.items()}
 
 
