@@ -1,4 +1,5 @@
-"""The generic conformance check every game must pass (see ``tests/test_conformance.py``).
+"""The generic conformance check every game must pass, at every size it is played at
+(``tests/engine/test_conformance_every_game.py``).
 
 :func:`check_game` plays random legal games to the end on a :class:`LocalTable` and checks, at
 every step, the properties the platform relies on:
@@ -22,8 +23,9 @@ every step, the properties the platform relies on:
 * ``apply`` never changes the state it was given;
 * every state round-trips through its canonical encoding with an unchanged hash;
 * replaying the recorded log from the same ruleset reproduces every state hash, and narrating it
-  (the public lines, each seat's private ones, every seat's panels, the round's label and each
-  card's text, for a replay) raises nothing.
+  (the public lines, each seat's private ones, the round's label and each card's text, for a
+  replay) raises nothing, and neither do the panels: the public ones and each seat's, each viewer
+  in turn at every (N + 1)th state of an N-seat game, and every viewer's at its end.
 
 Failures raise :class:`ConformanceError` describing the seed, the event number and what broke, so a
 failing run can be reproduced exactly.
@@ -148,12 +150,17 @@ def play_random_game(
     names = [f"seat {i}" for i in range(ruleset.players)]
     state = game.setup(ruleset)
     hashes = [game.state_hash(state)]
+    viewers = [None, *range(ruleset.players)]
     for event in table.log:
         after = game.apply(state, event)
         shown.narrate(state, event, after, names)
         for viewer in range(ruleset.players):  # (with what the seat saw by the end: never raises)
             shown.narrate_private(state, event, after, viewer, table.view(viewer), names)
-        for viewer in [None, *range(ruleset.players)]:
+        # Each viewer's panels (the public one's too) at every (N + 1)th event in turn, and
+        # everyone's at the end: a game's panels are most of a replay's cost, and in turn each
+        # viewer still sees hundreds of a game's states.
+        last = len(hashes) == len(table.log)
+        for viewer in viewers if last else [viewers[(len(hashes) - 1) % len(viewers)]]:
             shown.panels(after, viewer, {} if viewer is None else table.view(viewer), names)
         label = shown.round_label(after)  # (a replay steps by it)
         if label is not None and not (isinstance(label, str) and label):
