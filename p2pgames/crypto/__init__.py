@@ -10,6 +10,9 @@ benchmarks).
   :func:`shuffle_lock_pass`, :func:`unlock`, :class:`CardTable` and the audit checks
 * sealed private messages — :class:`SealKey`, :func:`seal`, :func:`open_sealed`,
   :func:`sealed_commitment`
+* the ElGamal deck the next protocol version will deal with (SPEC §C9), as the namespace
+  ``crypto.elgamal`` (its names would clash with this deck's): ``elgamal.card_point``,
+  ``elgamal.reencryption_pass``, ``elgamal.decryption_share`` …
 * key escrow — :func:`split_secret`, :func:`check_share`, :func:`rebuild_secret`,
   :func:`shares_from_seed`, and the Merkle tree its lock escrows sign (:func:`merkle_root`,
   :func:`merkle_path`, :func:`check_merkle_path`)
@@ -20,6 +23,7 @@ construction byte for byte.
 """
 
 from ._classic_sra import CLASSIC_SRA_PRIME, ClassicSRA, classic_encrypt
+from . import _elgamal as elgamal
 from ._commit import COMMITMENT_SIZE, SALT_SIZE, check_opening, commit
 from ._deck import (
     CARD_VALUE_SIZE,
@@ -151,6 +155,8 @@ __all__ = [
     "merkle_path_fits",
     "check_merkle_path",
     "MERKLE_HASH_SIZE",
+    # the ElGamal deck (SPEC §C9), a namespace of its own
+    "elgamal",
     # benchmark baseline, not used by the protocol
     "ClassicSRA",
     "classic_encrypt",

@@ -20,6 +20,11 @@ ESCROW_SPLIT = VERSION_PREFIX + b"escrow-split\x00"
 ESCROW_SHARE = VERSION_PREFIX + b"escrow-share\x00"
 ESCROW_SEED = VERSION_PREFIX + b"escrow-seed\x00"
 MERKLE_TREE = VERSION_PREFIX + b"merkle-tree\x00"
+# The ElGamal deck on edwards25519 (elgamal.py, SPEC §C9).
+EDWARDS_CARD = VERSION_PREFIX + b"edwards-card\x00"
+EDWARDS_KEY_PROOF = VERSION_PREFIX + b"edwards-key-proof\x00"
+EDWARDS_SHARE_PROOF = VERSION_PREFIX + b"edwards-share-proof\x00"
+EDWARDS_KEY_SPLIT = VERSION_PREFIX + b"edwards-key-split\x00"
 
 # Not a byte prefix: the deck domain under which the verifier base point is hashed to the curve.
 VERIFIER_BASE_DOMAIN = "p2pgames/v1/verifier-base"

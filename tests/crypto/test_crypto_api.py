@@ -11,7 +11,7 @@ PACKAGE_DIR = Path(crypto.__file__).parent
 # The only imports crypto may make: no I/O, clock, threads or network; os only for os.urandom.
 ALLOWED_IMPORTS = {
     "__future__", "base64", "collections", "collections.abc", "contextlib", "dataclasses", "functools",
-    "hashlib", "hmac", "typing", "os", "cryptography",
+    "hashlib", "hmac", "typing", "os", "cryptography", "nacl",
 }
 
 

@@ -1,0 +1,473 @@
+"""The ElGamal deck on the Ed25519 group (``p2pgames.crypto.elgamal``): the deal the next protocol
+version will use (issue 28), specified in ``protocol/SPEC.md`` §C9. Nothing on the wire uses it
+yet; today's sessions deal with §C5's commutative locks (:mod:`p2pgames.crypto`'s deck).
+
+Why another deck: a deal by commutative locks needs its lock passes one holder after another,
+after the last shuffle, so a deal among ``h`` holders takes ``2h − 3`` round trips or more.
+ElGamal re-encryption under one joint key lets each holder shuffle *and* mask in one pass, and
+the holders then open a card for its receiver in one round, all at once: ``h + 1`` round trips.
+
+The group is the prime-order subgroup of edwards25519 (RFC 8032), of order ``GROUP_ORDER``, with
+its standard base point. Its arithmetic is libsodium's, through PyNaCl (``cryptography`` has no
+point addition). A **point** is its 32-byte RFC 8032 encoding; a **scalar** is an integer in
+``[1, GROUP_ORDER − 1]``, in messages 32 bytes little-endian.
+
+* Card points: :func:`card_point`, a card's hash tried as a point until it is one, times the
+  cofactor 8.
+* Keys: a holder's secret scalar ``x`` and public point ``x·G`` (:func:`public_key`), proven
+  known by a Schnorr proof (:func:`prove_key`, :func:`check_key_proof`); the deal's joint key
+  is the sum of its holders' (:func:`combine_public_keys`).
+* Passes: :func:`reencryption_pass` permutes a deck and re-encrypts every card;
+  :func:`check_reencryption_pass` audits one against the permutation and scalars that made it.
+* Opening a card: each other holder's :func:`decryption_share` with its Chaum–Pedersen proof
+  (:func:`prove_decryption_share`, :func:`check_decryption_share`), and :func:`decrypt`.
+* Escrow of a holder's key: :func:`split_key` into additive shares whose commitments sum to its
+  public key (:func:`check_key_split`); the shares open a card as the key would, each proven as
+  a decryption share against its commitment.
+
+Every check of what a peer sent returns ``False`` or raises :class:`~p2pgames.crypto.CryptoError`
+(:class:`~p2pgames.crypto.BadCardValue` for a point) rather than compute on a point outside the
+group: no secret scalar ever multiplies a point a peer sent before it is checked.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+import nacl.bindings as _sodium
+import nacl.exceptions
+
+from .. import canonical
+
+from . import _domains
+from ._deck import _check_permutation
+from ._errors import BadCardValue, CryptoError
+from ._random import ByteSource, secret_stream
+
+__all__ = [
+    "GROUP_ORDER",
+    "FIELD_PRIME",
+    "POINT_SIZE",
+    "SCALAR_SIZE",
+    "PROOF_SIZE",
+    "BASE_POINT",
+    "IDENTITY",
+    "Ciphertext",
+    "random_scalar",
+    "scalar_to_bytes",
+    "scalar_from_bytes",
+    "is_valid_point",
+    "check_point",
+    "check_deck",
+    "card_point",
+    "public_key",
+    "combine_public_keys",
+    "prove_key",
+    "check_key_proof",
+    "open_deck",
+    "reencrypt",
+    "reencryption_pass",
+    "check_reencryption_pass",
+    "decryption_share",
+    "prove_decryption_share",
+    "check_decryption_share",
+    "decrypt",
+    "split_key",
+    "key_share_commitments",
+    "check_key_split",
+]
+
+if not (_sodium.has_crypto_core_ed25519 and _sodium.has_crypto_scalarmult_ed25519):
+    raise ImportError("PyNaCl was built without libsodium's Ed25519 group arithmetic, which the deck needs")
+
+#: ℓ, the order of edwards25519's prime-order subgroup.
+GROUP_ORDER = 2**252 + 27742317777372353535851937790883648493
+#: p, the field edwards25519 is defined over.
+FIELD_PRIME = 2**255 - 19
+#: d in −x² + y² = 1 + d·x²·y².
+CURVE_D = (-121665 * pow(121666, -1, FIELD_PRIME)) % FIELD_PRIME
+POINT_SIZE = 32
+SCALAR_SIZE = 32
+#: A proof is its challenge and its response, two scalars of 32 bytes (either may be 0).
+PROOF_SIZE = 64
+#: G, RFC 8032's base point.
+BASE_POINT = bytes.fromhex("5866666666666666666666666666666666666666666666666666666666666666")
+#: The neutral element's encoding (y = 1): the nonce of a card no pass has encrypted yet.
+IDENTITY = b"\x01" + bytes(31)
+
+_SodiumError = nacl.exceptions.RuntimeError
+
+
+class Ciphertext(NamedTuple):
+    """A card under ElGamal encryption with the joint key ``Y``: ``nonce = r·G`` and
+    ``masked = M + r·Y`` for its card point ``M`` and the sum ``r`` of every pass's scalar."""
+
+    nonce: bytes
+    masked: bytes
+
+
+# --- scalars --------------------------------------------------------------------------------------
+
+
+def _check_scalar(k: int, what: str = "scalar") -> int:
+    if type(k) is not int:
+        raise TypeError(f"{what} must be an int, not {type(k).__name__}")
+    if not 0 < k < GROUP_ORDER:
+        raise CryptoError(f"{what} is outside [1, ℓ−1]: {k:#x}")
+    return k
+
+
+def random_scalar(rng_bytes: bytes | None = None) -> int:
+    """A uniformly random scalar in [1, ℓ−1].
+
+    Draws 32-byte little-endian candidates (from ``os.urandom``, or front to back from
+    ``rng_bytes``), keeps their low 253 bits and returns the first in range (about one draw in
+    two). Raises :class:`CryptoError` if ``rng_bytes`` runs out first.
+    """
+    return _draw_scalar(ByteSource(rng_bytes).take)
+
+
+def _draw_scalar(take: Callable[[int], bytes]) -> int:
+    while True:
+        candidate = int.from_bytes(take(SCALAR_SIZE), "little") & ((1 << 253) - 1)
+        if 0 < candidate < GROUP_ORDER:
+            return candidate
+
+
+def scalar_to_bytes(k: int) -> bytes:
+    """``k`` as 32 little-endian bytes. Raises :class:`CryptoError` outside [1, ℓ−1]."""
+    return _check_scalar(k).to_bytes(SCALAR_SIZE, "little")
+
+
+def scalar_from_bytes(data: bytes) -> int:
+    """The scalar in 32 little-endian bytes. Raises :class:`CryptoError` unless ``data`` is 32
+    bytes encoding a value in [1, ℓ−1]."""
+    if not isinstance(data, bytes) or len(data) != SCALAR_SIZE:
+        raise CryptoError(f"a scalar is {SCALAR_SIZE} bytes")
+    return _check_scalar(int.from_bytes(data, "little"))
+
+
+def _le(k: int) -> bytes:
+    return k.to_bytes(SCALAR_SIZE, "little")
+
+
+# --- points ---------------------------------------------------------------------------------------
+
+
+def is_valid_point(data: object) -> bool:
+    """Whether ``data`` is the canonical 32-byte encoding of a point of the prime-order subgroup
+    other than the identity. Never raises."""
+    return (
+        type(data) is bytes and len(data) == POINT_SIZE and bool(_sodium.crypto_core_ed25519_is_valid_point(data))
+    )
+
+
+def check_point(data: object, index: int | None = None) -> bytes:
+    """``data`` if :func:`is_valid_point`, else :class:`BadCardValue` saying why (``index``: its
+    place in a list, if it came from one)."""
+    if type(data) is not bytes or len(data) != POINT_SIZE:
+        raise BadCardValue(f"a point is {POINT_SIZE} bytes", index)
+    if not _sodium.crypto_core_ed25519_is_valid_point(data):
+        raise BadCardValue("not a point of the prime-order group (or its identity, or not canonical)", index)
+    return data
+
+
+def check_deck(deck: Sequence[Ciphertext]) -> list[Ciphertext]:
+    """Every card of a deck a peer sent, as :class:`Ciphertext`, once both its points are checked.
+
+    Raises :class:`BadCardValue` (``index`` the card's position) for a card that is not a pair of
+    valid points (:func:`is_valid_point`): a deck on the wire never holds the identity.
+    """
+    checked = []
+    for index, card in enumerate(deck):
+        if not isinstance(card, Sequence) or isinstance(card, (bytes, str)) or len(card) != 2:
+            raise BadCardValue("a card is a pair of points", index)
+        checked.append(Ciphertext(check_point(card[0], index), check_point(card[1], index)))
+    return checked
+
+
+def _add(p: bytes, q: bytes) -> bytes:
+    return _sodium.crypto_core_ed25519_add(p, q)
+
+
+def _subtract(p: bytes, q: bytes) -> bytes:
+    return _sodium.crypto_core_ed25519_sub(p, q)
+
+
+def _times_base(k: int) -> bytes:
+    """k·G for any k in [0, ℓ−1] (libsodium refuses 0, whose product is the identity)."""
+    return _sodium.crypto_scalarmult_ed25519_base_noclamp(_le(k)) if k else IDENTITY
+
+
+def _times(k: int, point: bytes) -> bytes:
+    """k·P for a valid point P and any k in [0, ℓ−1]. libsodium checks P again (canonical, in
+    the prime-order group), and refuses k = 0, whose product is the identity."""
+    return _sodium.crypto_scalarmult_ed25519_noclamp(_le(k), point) if k else IDENTITY
+
+
+def _is_candidate(encoding: bytes) -> bool:
+    """Whether 32 bytes decode to a point of the curve: y < p and (y² − 1)/(d·y² + 1) a square."""
+    if int.from_bytes(encoding, "little") & ((1 << 255) - 1) >= FIELD_PRIME:
+        return False
+    try:
+        _add(encoding, encoding)  # libsodium decodes both; it refuses what is not on the curve
+    except _SodiumError:
+        return False
+    return True
+
+
+def _card_point_search(deck_domain: str, name: str) -> tuple[int, bytes, list[bytes]]:
+    """``(counter, point, rejected candidates)`` for :func:`card_point` (the vectors show all)."""
+    if not isinstance(deck_domain, str) or not isinstance(name, str):
+        raise TypeError("deck domain and card name must be strings")
+    rejected = []
+    counter = 0
+    while True:
+        candidate = hashlib.sha256(_domains.EDWARDS_CARD + canonical.encode([deck_domain, name, counter])).digest()
+        if _is_candidate(candidate):
+            doubled = _add(candidate, candidate)
+            doubled = _add(doubled, doubled)
+            point = _add(doubled, doubled)  # 8·P: in the prime-order group
+            if point != IDENTITY:  # (P was of small order)
+                return counter, point, rejected
+        rejected.append(candidate)
+        counter += 1
+
+
+@functools.lru_cache(maxsize=4096)
+def card_point(deck_domain: str, name: str) -> bytes:
+    """The point of card ``name`` in decks of ``deck_domain``.
+
+    Try-and-increment: for counter 0, 1, 2, … the candidate is SHA-256(``b"p2pgames/v1/edwards-card\\x00"``
+    ‖ canonical ``[deck_domain, name, counter]``) read as an encoding; the first that decodes to
+    a curve point ``P`` with ``8·P`` not the identity gives ``8·P``. Nobody knows the discrete
+    logarithm of such a point to any other. Results are cached.
+    """
+    return _card_point_search(deck_domain, name)[1]
+
+
+# --- keys -----------------------------------------------------------------------------------------
+
+
+def public_key(secret: int) -> bytes:
+    """``secret·G``. Raises :class:`CryptoError` unless ``secret`` is in [1, ℓ−1]."""
+    return _times_base(_check_scalar(secret, "secret key"))
+
+
+def combine_public_keys(keys: Sequence[bytes]) -> bytes:
+    """The joint key ``Y = Y_1 + … + Y_h`` of a deal's holders, each checked first.
+
+    Raises :class:`BadCardValue` (``index`` the key's place) for a key that is no valid point,
+    and :class:`CryptoError` for no keys or a sum that is the identity.
+    """
+    if not keys:
+        raise CryptoError("a joint key needs at least one holder's key")
+    total = check_point(keys[0], 0)
+    for index, key in enumerate(keys[1:], 1):
+        total = _add(total, check_point(key, index))
+    if total == IDENTITY:
+        raise CryptoError("the holders' keys sum to the identity")
+    return total
+
+
+def _challenge(domain: bytes, context: bytes, points: Sequence[bytes]) -> int:
+    if not isinstance(context, bytes):
+        raise TypeError("a proof's context must be bytes")
+    digest = hashlib.sha512(domain + canonical.encode([context, list(points)])).digest()
+    return int.from_bytes(digest, "little") % GROUP_ORDER
+
+
+def _proof(challenge: int, response: int) -> bytes:
+    return _le(challenge) + _le(response)
+
+
+def _read_proof(proof: object) -> tuple[int, int] | None:
+    if type(proof) is not bytes or len(proof) != PROOF_SIZE:
+        return None
+    challenge = int.from_bytes(proof[:SCALAR_SIZE], "little")
+    response = int.from_bytes(proof[SCALAR_SIZE:], "little")
+    if challenge >= GROUP_ORDER or response >= GROUP_ORDER:
+        return None
+    return challenge, response
+
+
+def prove_key(secret: int, context: bytes, rng_bytes: bytes | None = None) -> bytes:
+    """A Schnorr proof that whoever made it knows ``secret`` of ``Y = secret·G``, bound to
+    ``context`` (the session's deal and seat): ``(e, s)`` with ``A = w·G`` for a fresh ``w``,
+    ``e = H_key(context, [Y, A])`` and ``s = w + e·secret mod ℓ``. Without it a holder could
+    publish ``Y' − Y_others`` as its key and so own the joint key alone.
+
+    ``w`` is drawn like :func:`random_scalar` (``rng_bytes`` injects it). Raises
+    :class:`CryptoError` for a secret outside [1, ℓ−1].
+    """
+    key = public_key(secret)
+    nonce = random_scalar(rng_bytes)
+    challenge = _challenge(_domains.EDWARDS_KEY_PROOF, context, [key, _times_base(nonce)])
+    return _proof(challenge, (nonce + challenge * secret) % GROUP_ORDER)
+
+
+def check_key_proof(key: bytes, proof: bytes, context: bytes) -> bool:
+    """Whether ``proof`` (:func:`prove_key`) proves ``key`` known, for ``context``: with
+    ``A = s·G − e·Y``, ``e = H_key(context, [Y, A])``. Never raises on bad input."""
+    read = _read_proof(proof)
+    if read is None or not is_valid_point(key) or not isinstance(context, bytes):
+        return False
+    challenge, response = read
+    commitment = _subtract(_times_base(response), _times(challenge, key))
+    return hmac.compare_digest(
+        _le(_challenge(_domains.EDWARDS_KEY_PROOF, context, [key, commitment])), proof[:SCALAR_SIZE]
+    )
+
+
+# --- the deck -------------------------------------------------------------------------------------
+
+
+def open_deck(points: Sequence[bytes]) -> list[Ciphertext]:
+    """The deck before its first pass: each card point ``M`` as ``(identity, M)``. The first
+    pass's re-encryption makes it ``(r·G, M + r·Y)``."""
+    return [Ciphertext(IDENTITY, check_point(point, index)) for index, point in enumerate(points)]
+
+
+def reencrypt(card: Ciphertext, joint_key: bytes, scalar: int) -> Ciphertext:
+    """``(nonce + r·G, masked + r·Y)``: the same card, under fresh randomness ``r``."""
+    _check_scalar(scalar, "re-encryption scalar")
+    return Ciphertext(_add(card.nonce, _times_base(scalar)), _add(card.masked, _times(scalar, joint_key)))
+
+
+def reencryption_pass(
+    deck: Sequence[Ciphertext], joint_key: bytes, permutation: Sequence[int], scalars: Sequence[int]
+) -> list[Ciphertext]:
+    """One holder's pass: ``out[j] = reencrypt(deck[permutation[j]], Y, scalars[j])``.
+
+    Raises :class:`ValueError` if ``permutation`` is not one of ``range(len(deck))`` or there is
+    not one scalar per card, :class:`CryptoError` for a scalar outside [1, ℓ−1].
+    """
+    _check_permutation(permutation, len(deck))
+    if len(scalars) != len(deck):
+        raise ValueError(f"a pass of {len(deck)} cards needs as many scalars, not {len(scalars)}")
+    return [reencrypt(deck[source], joint_key, scalar) for source, scalar in zip(permutation, scalars)]
+
+
+def check_reencryption_pass(
+    inputs: Sequence[Ciphertext],
+    outputs: Sequence[Ciphertext],
+    joint_key: bytes,
+    permutation: Sequence[int],
+    scalars: Sequence[int],
+) -> int | None:
+    """The audit of a pass: ``None`` if ``outputs`` is exactly :func:`reencryption_pass` of
+    ``inputs`` with the ``permutation`` and ``scalars`` its author drew (from the seed it
+    committed to), else the first output position that is not.
+
+    Raises :class:`ValueError` for lists of different lengths or a bad permutation or scalar
+    count (the caller checks what a peer sent before it audits).
+    """
+    if len(outputs) != len(inputs):
+        raise ValueError(f"a pass of {len(inputs)} cards gave {len(outputs)}")
+    expected = reencryption_pass(inputs, joint_key, permutation, scalars)
+    for position, (wanted, got) in enumerate(zip(expected, outputs)):
+        if tuple(got) != tuple(wanted):
+            return position
+    return None
+
+
+# --- opening a card -------------------------------------------------------------------------------
+
+
+def decryption_share(secret: int, nonce: bytes) -> bytes:
+    """``D = x·C₁``: a holder's part of opening a card whose nonce is ``C₁``.
+
+    Raises :class:`BadCardValue` if ``nonce`` is no valid point (a secret never multiplies one),
+    :class:`CryptoError` for a secret outside [1, ℓ−1].
+    """
+    return _times(_check_scalar(secret, "secret key"), check_point(nonce))
+
+
+def prove_decryption_share(secret: int, nonce: bytes, context: bytes, rng_bytes: bytes | None = None) -> bytes:
+    """A Chaum–Pedersen proof that ``D = x·C₁`` uses the same ``x`` as ``Y = x·G``, bound to
+    ``context`` (the session's deal, slot and seat): ``(e, s)`` with ``A₁ = w·G``, ``A₂ = w·C₁``
+    for a fresh ``w``, ``e = H_share(context, [Y, C₁, D, A₁, A₂])``, ``s = w + e·x mod ℓ``.
+
+    ``w`` is drawn like :func:`random_scalar` (``rng_bytes`` injects it). Raises as
+    :func:`decryption_share`.
+    """
+    share = decryption_share(secret, nonce)
+    nonce_scalar = random_scalar(rng_bytes)
+    challenge = _challenge(
+        _domains.EDWARDS_SHARE_PROOF,
+        context,
+        [public_key(secret), nonce, share, _times_base(nonce_scalar), _times(nonce_scalar, nonce)],
+    )
+    return _proof(challenge, (nonce_scalar + challenge * secret) % GROUP_ORDER)
+
+
+def check_decryption_share(key: bytes, nonce: bytes, share: bytes, proof: bytes, context: bytes) -> bool:
+    """Whether ``share`` is ``x·C₁`` for the ``x`` of ``key = x·G``, as ``proof`` shows
+    (:func:`prove_decryption_share`): with ``A₁ = s·G − e·Y`` and ``A₂ = s·C₁ − e·D``,
+    ``e = H_share(context, [Y, C₁, D, A₁, A₂])``. Never raises on bad input."""
+    read = _read_proof(proof)
+    if read is None or not isinstance(context, bytes):
+        return False
+    if not (is_valid_point(key) and is_valid_point(nonce) and is_valid_point(share)):
+        return False
+    challenge, response = read
+    first = _subtract(_times_base(response), _times(challenge, key))
+    second = _subtract(_times(response, nonce), _times(challenge, share))
+    expected = _challenge(_domains.EDWARDS_SHARE_PROOF, context, [key, nonce, share, first, second])
+    return hmac.compare_digest(_le(expected), proof[:SCALAR_SIZE])
+
+
+def decrypt(card: Ciphertext, shares: Sequence[bytes]) -> bytes:
+    """``masked − D_1 − … − D_h``: the card's point, given every holder's decryption share (the
+    caller's own included, each already checked). The result is the identity or some point
+    other than a card's if a share or a pass was wrong; the caller looks it up among the deal's
+    card points."""
+    point = card.masked
+    for share in shares:
+        point = _subtract(point, share)
+    return point
+
+
+# --- escrow of a holder's key ---------------------------------------------------------------------
+
+
+def split_key(secret: int, holders: int) -> list[int]:
+    """``secret`` as ``holders`` additive shares, ``s_1 + … + s_m = secret mod ℓ``.
+
+    The first ``m − 1`` are drawn like :func:`random_scalar` from the stream
+    HMAC-SHA256(secret as 32 bytes, ``b"p2pgames/v1/edwards-key-split\\x00"`` ‖ canonical m), and the last
+    makes the sum; so whoever learns the secret at the audit can recompute every share and check
+    the escrow its holder signed. Any ``m − 1`` shares say nothing of the secret. Raises
+    :class:`CryptoError` for a secret outside [1, ℓ−1], :class:`ValueError` for fewer than one
+    holder, and :class:`CryptoError` in the (2⁻²⁵⁰) case where the last share would be 0.
+    """
+    _check_scalar(secret, "secret key")
+    if type(holders) is not int or holders < 1:
+        raise ValueError(f"a key is split among at least one holder, not {holders!r}")
+    stream = secret_stream(_le(secret), _domains.EDWARDS_KEY_SPLIT + canonical.encode(holders))
+    shares = [_draw_scalar(stream) for _ in range(holders - 1)]
+    last = (secret - sum(shares)) % GROUP_ORDER
+    if last == 0:
+        raise CryptoError("this secret's split has a zero share; draw another secret")
+    return [*shares, last]
+
+
+def key_share_commitments(shares: Sequence[int]) -> list[bytes]:
+    """``s_i·G`` for each share: what its holder checks its share against, and the key a share's
+    decryption proof is checked with."""
+    return [public_key(share) for share in shares]
+
+
+def check_key_split(key: bytes, commitments: Sequence[bytes]) -> bool:
+    """Whether the shares' commitments sum to ``key``, so the shares open what the key opens.
+    Never raises on bad input."""
+    if not is_valid_point(key) or not commitments or not all(is_valid_point(c) for c in commitments):
+        return False
+    total = commitments[0]
+    for commitment in commitments[1:]:
+        total = _add(total, commitment)
+    return total == key
