@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from p2pgames import canonical
 from p2pgames import crypto
-from p2pgames.crypto import _domains
+from p2pgames.crypto import _domains, elgamal
 from p2pgames.crypto._deck import _hash_to_x
 
 VECTOR_DIR = Path(__file__).resolve().parents[1] / "protocol" / "vectors"
@@ -830,6 +830,262 @@ def _uncompressed(share: int) -> str:
     return key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint).hex()
 
 
+
+# --- the ElGamal deck (§C9) ------------------------------------------------------------------------
+
+
+def _edwards_scalar(label: str) -> int:
+    return elgamal.random_scalar(fixed(label, 32 * 8))
+
+
+def _edwards_not_on_curve() -> bytes:
+    """The first y = 2, 3, … with no x: (y² − 1)/(d·y² + 1) is not a square."""
+    y = 2
+    while elgamal._is_candidate(y.to_bytes(32, "little")):
+        y += 1
+    return y.to_bytes(32, "little")
+
+
+def elgamal_deck() -> dict[str, Any]:
+    cases: list[dict[str, Any]] = []
+    cases.append(
+        {
+            "kind": "constants",
+            "group_order": str(elgamal.GROUP_ORDER),
+            "field_prime": str(elgamal.FIELD_PRIME),
+            "curve_d": str(elgamal.CURVE_D),
+            "base_point": elgamal.BASE_POINT.hex(),
+            "identity": elgamal.IDENTITY.hex(),
+        }
+    )
+    names = [("test/elgamal", f"card-{i}") for i in range(5)]
+    names += [("steam-court/2015", "Inspector"), ("beltpunk", "hat-07"), ("test", "ä")]
+    extra = 0
+    while sum(1 for d, n in names if elgamal._card_point_search(d, n)[0] > 0) < 3:
+        names.append(("test", f"card-{extra + 5}"))
+        extra += 1
+    for deck_domain, name in names:
+        counter, point, rejected = elgamal._card_point_search(deck_domain, name)
+        cases.append(
+            {
+                "kind": "card_point",
+                "deck_domain": deck_domain,
+                "name": name,
+                "counter": counter,
+                "rejected_candidates": [candidate.hex() for candidate in rejected],
+                "point": point.hex(),
+            }
+        )
+
+    order_eight = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
+    p = elgamal.FIELD_PRIME
+    for encoding, valid, why in [
+        (elgamal.BASE_POINT, True, "the base point"),
+        (elgamal.card_point("test/elgamal", "card-0"), True, "a card point"),
+        (elgamal.public_key(_edwards_scalar("elgamal/holder-0")), True, "a public key"),
+        (elgamal.IDENTITY, False, "the identity"),
+        (b"\x01" + bytes(30) + b"\x80", False, "the identity with its sign bit set"),
+        ((p - 1).to_bytes(32, "little"), False, "the point of order 2 (y = −1)"),
+        (bytes(32), False, "a point of order 4 (y = 0)"),
+        (order_eight, False, "a point of order 8"),
+        (
+            elgamal._add(elgamal.BASE_POINT, order_eight),
+            False,
+            "the base point plus a point of order 8: on the curve, not in the group",
+        ),
+        (p.to_bytes(32, "little"), False, "y = p: not canonical"),
+        ((p + 1).to_bytes(32, "little"), False, "y = p + 1: not canonical"),
+        (_edwards_not_on_curve(), False, "no point has this y"),
+        (elgamal.BASE_POINT[:31], False, "31 bytes"),
+    ]:
+        cases.append({"kind": "point", "encoding": encoding.hex(), "valid": valid, "why": why})
+
+    for label in ("elgamal/scalar-0", "elgamal/scalar-1"):
+        rng = fixed(label, 32 * 8)
+        drawn = elgamal.scalar_to_bytes(elgamal.random_scalar(rng))
+        cases.append({"kind": "random_scalar", "rng_bytes": rng.hex(), "scalar": drawn.hex()})
+
+    # A deal: 3 holders, 5 cards.
+    deck_domain = "test/elgamal"
+    card_names = [f"card-{i}" for i in range(5)]
+    points = [elgamal.card_point(deck_domain, name) for name in card_names]
+    secrets = [_edwards_scalar(f"elgamal/holder-{j}") for j in range(3)]
+    keys = [elgamal.public_key(x) for x in secrets]
+    holders = []
+    for j, (x, key) in enumerate(zip(secrets, keys)):
+        context = canonical.encode(["test/elgamal/key", j])
+        nonce_rng = fixed(f"elgamal/key-proof-{j}", 32 * 8)
+        proof = elgamal.prove_key(x, context, nonce_rng)
+        holders.append(
+            {
+                "secret": elgamal.scalar_to_bytes(x).hex(),
+                "key": key.hex(),
+                "context": context.hex(),
+                "nonce_rng_bytes": nonce_rng.hex(),
+                "proof": proof.hex(),
+            }
+        )
+    joint_key = elgamal.combine_public_keys(keys)
+    deck = elgamal.open_deck(points)
+    passes = []
+    for j in range(3):
+        permutation = crypto.random_permutation(len(deck), fixed(f"elgamal/permutation-{j}", 4 * len(deck) + 16))
+        scalars = [_edwards_scalar(f"elgamal/pass-{j}/{i}") for i in range(len(deck))]
+        deck = elgamal.reencryption_pass(deck, joint_key, permutation, scalars)
+        passes.append(
+            {
+                "permutation": permutation,
+                "scalars": [elgamal.scalar_to_bytes(r).hex() for r in scalars],
+                "outputs": [[card.nonce.hex(), card.masked.hex()] for card in deck],
+            }
+        )
+    slots = []
+    for slot, card in enumerate(deck):
+        shares = []
+        for j, x in enumerate(secrets):
+            context = canonical.encode(["test/elgamal/share", slot, j])
+            nonce_rng = fixed(f"elgamal/share-proof-{slot}-{j}", 32 * 8)
+            shares.append(
+                {
+                    "share": elgamal.decryption_share(x, card.nonce).hex(),
+                    "context": context.hex(),
+                    "nonce_rng_bytes": nonce_rng.hex(),
+                    "proof": elgamal.prove_decryption_share(x, card.nonce, context, nonce_rng).hex(),
+                }
+            )
+        opened = elgamal.decrypt(card, [bytes.fromhex(share["share"]) for share in shares])
+        slots.append({"shares": shares, "point": opened.hex(), "card": card_names[points.index(opened)]})
+    cases.append(
+        {
+            "kind": "deal",
+            "deck_domain": deck_domain,
+            "names": card_names,
+            "points": [point.hex() for point in points],
+            "holders": holders,
+            "joint_key": joint_key.hex(),
+            "passes": passes,
+            "slots": slots,
+        }
+    )
+
+    # What a check refuses.
+    key, x = keys[0], secrets[0]
+    context = bytes.fromhex(holders[0]["context"])
+    proof = bytes.fromhex(holders[0]["proof"])
+    challenge = int.from_bytes(proof[:32], "little")
+    challenge_plus_one = ((challenge + 1) % elgamal.GROUP_ORDER).to_bytes(32, "little") + proof[32:]
+    for why, bad_key, bad_proof, bad_context in [
+        ("another context", key, proof, canonical.encode(["test/elgamal/key", 1])),
+        ("another holder's key", keys[1], proof, context),
+        ("the challenge plus one", key, challenge_plus_one, context),
+        ("a response of ℓ", key, proof[:32] + elgamal.GROUP_ORDER.to_bytes(32, "little"), context),
+        ("63 bytes", key, proof[:63], context),
+        ("the key not a point of the group", order_eight, proof, context),
+    ]:
+        assert not elgamal.check_key_proof(bad_key, bad_proof, bad_context)
+        cases.append(
+            {"kind": "bad_key_proof", "why": why, "key": bad_key.hex(), "proof": bad_proof.hex(), "context": bad_context.hex()}
+        )
+
+    first_pass = passes[0]
+    inputs = [[p.hex() for p in card] for card in elgamal.open_deck(points)]
+    bad_passes = [("an output's masked point from another card", 3), ("two outputs swapped", 1), ("nothing wrong", None)]
+    for why, position in bad_passes:
+        outputs = [list(card) for card in first_pass["outputs"]]
+        if why.startswith("an output"):
+            outputs[position][1] = first_pass["outputs"][position - 1][1]
+        elif why.startswith("two"):
+            outputs[position], outputs[position + 1] = outputs[position + 1], outputs[position]
+        found = elgamal.check_reencryption_pass(
+            [elgamal.Ciphertext(*map(bytes.fromhex, card)) for card in inputs],
+            [elgamal.Ciphertext(*map(bytes.fromhex, card)) for card in outputs],
+            joint_key,
+            first_pass["permutation"],
+            [elgamal.scalar_from_bytes(bytes.fromhex(r)) for r in first_pass["scalars"]],
+        )
+        assert found == position
+        cases.append(
+            {
+                "kind": "bad_pass",
+                "why": why,
+                "joint_key": joint_key.hex(),
+                "inputs": inputs,
+                "outputs": outputs,
+                "permutation": first_pass["permutation"],
+                "scalars": first_pass["scalars"],
+                "first_bad": position,
+            }
+        )
+
+    card = deck[0]
+    share = slots[0]["shares"][0]
+    good = (key, card.nonce, *(bytes.fromhex(share[field]) for field in ("share", "proof", "context")))
+    for why, changed in [
+        ("another holder's key", (keys[1], *good[1:])),
+        ("another card's nonce", (good[0], deck[1].nonce, *good[2:])),
+        ("a share made with another key", (*good[:2], elgamal.decryption_share(secrets[1], card.nonce), *good[3:])),
+        ("another context", (*good[:4], canonical.encode(["test/elgamal/share", 1, 0]))),
+        ("the share is the identity", (good[0], good[1], elgamal.IDENTITY, *good[3:])),
+    ]:
+        assert not elgamal.check_decryption_share(*changed)
+        cases.append(
+            {
+                "kind": "bad_decryption_share",
+                "why": why,
+                "key": changed[0].hex(),
+                "nonce": changed[1].hex(),
+                "share": changed[2].hex(),
+                "proof": changed[3].hex(),
+                "context": changed[4].hex(),
+            }
+        )
+
+    # A holder's key split among the 2 others, and slot 0 opened with the shares in its place.
+    shares = elgamal.split_key(x, 2)
+    commitments = elgamal.key_share_commitments(shares)
+    assert elgamal.check_key_split(key, commitments)
+    opening = []
+    for i, share_scalar in enumerate(shares):
+        context = canonical.encode(["test/elgamal/escrow", 0, i])
+        nonce_rng = fixed(f"elgamal/escrow-proof-{i}", 32 * 8)
+        opening.append(
+            {
+                "share": elgamal.decryption_share(share_scalar, card.nonce).hex(),
+                "context": context.hex(),
+                "nonce_rng_bytes": nonce_rng.hex(),
+                "proof": elgamal.prove_decryption_share(share_scalar, card.nonce, context, nonce_rng).hex(),
+            }
+        )
+    cases.append(
+        {
+            "kind": "key_split",
+            "secret": elgamal.scalar_to_bytes(x).hex(),
+            "key": key.hex(),
+            "holders": 2,
+            "shares": [elgamal.scalar_to_bytes(s).hex() for s in shares],
+            "commitments": [c.hex() for c in commitments],
+            "slot": 0,
+            "opening": opening,
+            "point": slots[0]["point"],
+        }
+    )
+    return {
+        "description": (
+            "The ElGamal deck on edwards25519 (protocol/SPEC.md §C9; not yet used by sessions). Points are "
+            "32-byte RFC 8032 encodings, scalars 32 bytes little-endian, all in lowercase hex; big numbers in "
+            "constants are decimal strings. A card on the deck is [nonce, masked]. Permutations list, for each "
+            "output position j, the input index it takes: output[j] = f(input[permutation[j]]). Kinds: "
+            "constants, card_point (with the rejected candidates), point (valid or not, and why), random_scalar "
+            "(informative), deal (3 holders' keys and key proofs, 3 re-encryption passes of 5 cards, every "
+            "holder's decryption share of every slot with its proof, and the card each slot opens to), "
+            "bad_key_proof, bad_pass (first_bad: the first output not accounted for, null when the pass is "
+            "good), bad_decryption_share, key_split (holder 0's key split between 2 holders, and slot 0's "
+            "share of it made by the split's shares instead)."
+        ),
+        "cases": cases,
+    }
+
+
 def main() -> int:
     files = {
         "crypto-signatures.json": signatures(),
@@ -839,6 +1095,7 @@ def main() -> int:
         "crypto-sealed.json": sealed(),
         "crypto-session-forms.json": session_forms(),
         "crypto-escrow.json": escrow(),
+        "crypto-elgamal.json": elgamal_deck(),
     }
     for name, content in files.items():
         path = VECTOR_DIR / name

@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from p2pgames import canonical
 from p2pgames import crypto
+from p2pgames.crypto import elgamal
 from p2pgames.session._secrets import sealing_context
 
 VECTOR_DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
@@ -61,6 +62,10 @@ def test_every_case_kind_is_checked() -> None:
             "session_commitment", "session_bad_opening", "sealed_key", "sealed_key_open_fails",
         },
         "crypto-escrow.json": {"split", "bad_share", "seed_shares", "lock_tree", "merkle", "bad_path"},
+        "crypto-elgamal.json": {
+            "constants", "card_point", "point", "random_scalar", "deal", "bad_key_proof", "bad_pass",
+            "bad_decryption_share", "key_split",
+        },
     }
     assert {p.name for p in VECTOR_DIR.glob("crypto-*.json")} == set(checked)
     for name, kinds in checked.items():
@@ -469,3 +474,94 @@ def check_tree(leaves: list[bytes], case: dict[str, Any]) -> None:
 def test_merkle_bad_path_vectors(case: dict[str, Any]) -> None:
     path = [h(item) for item in case["path"]]
     assert crypto.check_merkle_path(h(case["leaf"]), case["index"], case["count"], path, h(case["root"])) is False
+
+
+# --- the ElGamal deck (§C9) ------------------------------------------------------------------------
+
+
+def test_elgamal_constants_card_points_and_points() -> None:
+    (constants,) = cases("crypto-elgamal.json", "constants")
+    assert int(constants["group_order"]) == elgamal.GROUP_ORDER
+    assert int(constants["field_prime"]) == elgamal.FIELD_PRIME and int(constants["curve_d"]) == elgamal.CURVE_D
+    assert (h(constants["base_point"]), h(constants["identity"])) == (elgamal.BASE_POINT, elgamal.IDENTITY)
+    for case in cases("crypto-elgamal.json", "card_point"):
+        counter, point, rejected = elgamal._card_point_search(case["deck_domain"], case["name"])
+        assert (counter, point.hex()) == (case["counter"], case["point"])
+        assert [candidate.hex() for candidate in rejected] == case["rejected_candidates"]
+        assert elgamal.card_point(case["deck_domain"], case["name"]) == point
+    for case in cases("crypto-elgamal.json", "point"):
+        encoding = h(case["encoding"])
+        assert elgamal.is_valid_point(encoding) == case["valid"], case["why"]
+        if not case["valid"]:
+            with pytest.raises(crypto.BadCardValue):
+                elgamal.check_point(encoding)
+
+
+def test_elgamal_random_scalars() -> None:
+    for case in cases("crypto-elgamal.json", "random_scalar"):
+        assert elgamal.scalar_to_bytes(elgamal.random_scalar(h(case["rng_bytes"]))).hex() == case["scalar"]
+
+
+def test_elgamal_deal_vector() -> None:
+    (deal,) = cases("crypto-elgamal.json", "deal")
+    points = [elgamal.card_point(deal["deck_domain"], name) for name in deal["names"]]
+    assert [point.hex() for point in points] == deal["points"]
+    keys = []
+    for holder in deal["holders"]:
+        secret, context = elgamal.scalar_from_bytes(h(holder["secret"])), h(holder["context"])
+        keys.append(elgamal.public_key(secret))
+        assert keys[-1].hex() == holder["key"]
+        assert elgamal.prove_key(secret, context, h(holder["nonce_rng_bytes"])).hex() == holder["proof"]
+        assert elgamal.check_key_proof(keys[-1], h(holder["proof"]), context)
+    joint_key = elgamal.combine_public_keys(keys)
+    assert joint_key.hex() == deal["joint_key"]
+    deck = elgamal.open_deck(points)
+    for step in deal["passes"]:
+        scalars = [elgamal.scalar_from_bytes(h(r)) for r in step["scalars"]]
+        made = elgamal.reencryption_pass(deck, joint_key, step["permutation"], scalars)
+        received = elgamal.check_deck([[h(c1), h(c2)] for c1, c2 in step["outputs"]])
+        assert made == received
+        assert elgamal.check_reencryption_pass(deck, received, joint_key, step["permutation"], scalars) is None
+        deck = received
+    for card, slot in zip(deck, deal["slots"]):
+        for holder, key, share in zip(deal["holders"], keys, slot["shares"]):
+            secret, context = elgamal.scalar_from_bytes(h(holder["secret"])), h(share["context"])
+            assert elgamal.decryption_share(secret, card.nonce).hex() == share["share"]
+            proof = elgamal.prove_decryption_share(secret, card.nonce, context, h(share["nonce_rng_bytes"]))
+            assert proof.hex() == share["proof"]
+            assert elgamal.check_decryption_share(key, card.nonce, h(share["share"]), proof, context)
+        point = elgamal.decrypt(card, [h(share["share"]) for share in slot["shares"]])
+        assert point.hex() == slot["point"] and deal["names"][points.index(point)] == slot["card"]
+
+
+def test_elgamal_refused_proofs_and_passes() -> None:
+    for case in cases("crypto-elgamal.json", "bad_key_proof"):
+        assert not elgamal.check_key_proof(h(case["key"]), h(case["proof"]), h(case["context"])), case["why"]
+    for case in cases("crypto-elgamal.json", "bad_decryption_share"):
+        assert not elgamal.check_decryption_share(
+            h(case["key"]), h(case["nonce"]), h(case["share"]), h(case["proof"]), h(case["context"])
+        ), case["why"]
+    for case in cases("crypto-elgamal.json", "bad_pass"):
+        inputs = [elgamal.Ciphertext(h(c1), h(c2)) for c1, c2 in case["inputs"]]
+        outputs = elgamal.check_deck([[h(c1), h(c2)] for c1, c2 in case["outputs"]])
+        scalars = [elgamal.scalar_from_bytes(h(r)) for r in case["scalars"]]
+        found = elgamal.check_reencryption_pass(inputs, outputs, h(case["joint_key"]), case["permutation"], scalars)
+        assert found == case["first_bad"], case["why"]
+
+
+def test_elgamal_key_split_vector() -> None:
+    (case,) = cases("crypto-elgamal.json", "key_split")
+    (deal,) = cases("crypto-elgamal.json", "deal")
+    shares = elgamal.split_key(elgamal.scalar_from_bytes(h(case["secret"])), case["holders"])
+    assert [elgamal.scalar_to_bytes(share).hex() for share in shares] == case["shares"]
+    commitments = elgamal.key_share_commitments(shares)
+    assert [c.hex() for c in commitments] == case["commitments"]
+    assert elgamal.check_key_split(h(case["key"]), commitments)
+    card = elgamal.Ciphertext(*(h(p) for p in deal["passes"][-1]["outputs"][case["slot"]]))
+    for share, commitment, opening in zip(shares, commitments, case["opening"]):
+        context = h(opening["context"])
+        proof = elgamal.prove_decryption_share(share, card.nonce, context, h(opening["nonce_rng_bytes"]))
+        assert proof.hex() == opening["proof"]
+        assert elgamal.check_decryption_share(commitment, card.nonce, h(opening["share"]), proof, context)
+    others = [h(share["share"]) for share in deal["slots"][case["slot"]]["shares"][1:]]
+    assert elgamal.decrypt(card, [h(o["share"]) for o in case["opening"]] + others).hex() == case["point"]
