@@ -28,7 +28,7 @@ def test_implementation_modules_import_only_the_stdlib_and_allowed_libraries():
     modules = implementation_modules()
     assert {p.name for p in modules} >= {"canon.py", "wire.py", "deck.py", "probe.py", "replica.py",
                                          "transcript.py", "peer.py", "beltpunk.py", "steamcourt.py",
-                                         "steamcourt_solo.py", "torpedo.py"}
+                                         "steamcourt_solo.py", "torpedo.py", "edwards.py"}
     for path in modules:
         for name in imported_names(path):
             top = name.split(".")[0]

@@ -1,0 +1,223 @@
+"""The ElGamal deck on edwards25519 (SPEC §C9), in pure Python from the SPEC's text and RFC 8032.
+
+Points are kept in extended coordinates (X, Y, Z, T) with x = X/Z, y = Y/Z, x·y = T/Z, and added
+by RFC 8032 §5.1.4's formulas; 32-byte encodings are decoded by §5.1.3 and checked as §C9.1 says.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from . import canon
+
+P = 2**255 - 19
+L = 2**252 + 27742317777372353535851937790883648493
+D = -121665 * pow(121666, -1, P) % P
+SQRT_MINUS_ONE = pow(2, (P - 1) // 4, P)
+NEUTRAL = (0, 1, 1, 0)
+
+
+def add(a, b):
+    x1, y1, z1, t1 = a
+    x2, y2, z2, t2 = b
+    e1 = (y1 - x1) * (y2 - x2) % P
+    e2 = (y1 + x1) * (y2 + x2) % P
+    e3 = 2 * D * t1 * t2 % P
+    e4 = 2 * z1 * z2 % P
+    e, f, g, h = e2 - e1, e4 - e3, e4 + e3, e2 + e1
+    return (e * f % P, g * h % P, f * g % P, e * h % P)
+
+
+def negate(a):
+    x, y, z, t = a
+    return (-x % P, y, z, -t % P)
+
+
+def multiply(k: int, a):
+    result = NEUTRAL
+    while k:
+        if k & 1:
+            result = add(result, a)
+        a = add(a, a)
+        k >>= 1
+    return result
+
+
+def same(a, b) -> bool:
+    return (a[0] * b[2] - b[0] * a[2]) % P == 0 and (a[1] * b[2] - b[1] * a[2]) % P == 0
+
+
+def encode(a) -> bytes:
+    inverse = pow(a[2], -1, P)
+    x, y = a[0] * inverse % P, a[1] * inverse % P
+    return (y | (x & 1) << 255).to_bytes(32, "little")
+
+
+def decode(data: bytes):
+    """The curve point of an encoding, or None (RFC 8032 §5.1.3, with y < p required)."""
+    if not isinstance(data, bytes) or len(data) != 32:
+        return None
+    y = int.from_bytes(data, "little") & ((1 << 255) - 1)
+    sign = data[31] >> 7
+    if y >= P:
+        return None
+    u, v = (y * y - 1) % P, (D * y * y + 1) % P
+    x = u * pow(v, 3, P) * pow(u * pow(v, 7, P), (P - 5) // 8, P) % P
+    if v * x * x % P == u:
+        pass
+    elif v * x * x % P == -u % P:
+        x = x * SQRT_MINUS_ONE % P
+    else:
+        return None
+    if x == 0 and sign:
+        return None
+    if x & 1 != sign:
+        x = P - x
+    return (x, y, 1, x * y % P)
+
+
+def valid(data) -> bool:
+    """§C9.1: canonical, on the curve, in the prime-order group, not the neutral element."""
+    point = decode(data)
+    return point is not None and not same(point, NEUTRAL) and same(multiply(L, point), NEUTRAL)
+
+
+BASE = decode(bytes.fromhex("58" + "66" * 31))
+
+
+def point(data: bytes):
+    assert valid(data), data.hex()
+    return decode(data)
+
+
+def card_point(deck_domain: str, name: str) -> tuple[int, bytes, list[bytes]]:
+    """(counter, point, rejected candidates), §C9.2."""
+    rejected = []
+    counter = 0
+    while True:
+        hashed = b"p2pgames/v1/edwards-card\x00" + canon.encode([deck_domain, name, counter])
+        candidate = hashlib.sha256(hashed).digest()
+        decoded = decode(candidate)
+        if decoded is not None:
+            eight = multiply(8, decoded)
+            if not same(eight, NEUTRAL):
+                return counter, encode(eight), rejected
+        rejected.append(candidate)
+        counter += 1
+
+
+def scalar(data: bytes) -> int:
+    value = int.from_bytes(data, "little")
+    assert len(data) == 32 and 0 < value < L
+    return value
+
+
+def draw_scalar(source) -> int:
+    """§C9.1's draw: 32 bytes little-endian, the low 253 bits, again until in [1, ℓ − 1]."""
+    while True:
+        value = int.from_bytes(source(32), "little") & ((1 << 253) - 1)
+        if 0 < value < L:
+            return value
+
+
+def injected(data: bytes):
+    offset = 0
+
+    def take(count: int) -> bytes:
+        nonlocal offset
+        offset += count
+        assert offset <= len(data)
+        return data[offset - count : offset]
+
+    return take
+
+
+def _challenge(domain: bytes, context: bytes, points: list[bytes]) -> int:
+    return int.from_bytes(hashlib.sha512(domain + canon.encode([context, points])).digest(), "little") % L
+
+
+def _read_proof(proof: bytes):
+    if len(proof) != 64:
+        return None
+    e, s = int.from_bytes(proof[:32], "little"), int.from_bytes(proof[32:], "little")
+    return None if e >= L or s >= L else (e, s)
+
+
+def key_proof(secret: int, context: bytes, w: int) -> bytes:
+    key = encode(multiply(secret, BASE))
+    e = _challenge(b"p2pgames/v1/edwards-key-proof\x00", context, [key, encode(multiply(w, BASE))])
+    return e.to_bytes(32, "little") + ((w + e * secret) % L).to_bytes(32, "little")
+
+
+def key_proof_holds(key: bytes, proof: bytes, context: bytes) -> bool:
+    read = _read_proof(proof)
+    if read is None or not valid(key):
+        return False
+    e, s = read
+    a = add(multiply(s, BASE), negate(multiply(e, decode(key))))
+    return _challenge(b"p2pgames/v1/edwards-key-proof\x00", context, [key, encode(a)]) == e
+
+
+def share_proof(secret: int, nonce: bytes, context: bytes, w: int) -> bytes:
+    c1 = point(nonce)
+    key = encode(multiply(secret, BASE))
+    share = encode(multiply(secret, c1))
+    e = _challenge(
+        b"p2pgames/v1/edwards-share-proof\x00",
+        context,
+        [key, nonce, share, encode(multiply(w, BASE)), encode(multiply(w, c1))],
+    )
+    return e.to_bytes(32, "little") + ((w + e * secret) % L).to_bytes(32, "little")
+
+
+def share_proof_holds(key: bytes, nonce: bytes, share: bytes, proof: bytes, context: bytes) -> bool:
+    read = _read_proof(proof)
+    if read is None or not (valid(key) and valid(nonce) and valid(share)):
+        return False
+    e, s = read
+    a1 = add(multiply(s, BASE), negate(multiply(e, decode(key))))
+    a2 = add(multiply(s, decode(nonce)), negate(multiply(e, decode(share))))
+    return _challenge(b"p2pgames/v1/edwards-share-proof\x00", context, [key, nonce, share, encode(a1), encode(a2)]) == e
+
+
+def sum_of(points: list[bytes]) -> bytes:
+    total = NEUTRAL
+    for data in points:
+        total = add(total, point(data))
+    return encode(total)
+
+
+def reencryption_pass(deck: list[list[bytes]], joint_key: bytes, permutation: list[int], scalars: list[int]):
+    """§C9.4: out[t] = [in[π(t)].C₁ + r_t·G, in[π(t)].C₂ + r_t·Y] (the first pass's C₁ is O)."""
+    y = point(joint_key)
+    out = []
+    for source, r in zip(permutation, scalars):
+        c1, c2 = deck[source]
+        first = NEUTRAL if c1 == encode(NEUTRAL) else point(c1)
+        out.append([encode(add(first, multiply(r, BASE))), encode(add(point(c2), multiply(r, y)))])
+    return out
+
+
+def opened(card: list[bytes], shares: list[bytes]) -> bytes:
+    total = point(card[1])
+    for share in shares:
+        total = add(total, negate(point(share)))
+    return encode(total)
+
+
+def key_split(secret: int, holders: int) -> list[int]:
+    """§C9.6: HMAC-SHA256 stream keyed by the secret, blocks of label ‖ counter (§C5.7)."""
+    key = secret.to_bytes(32, "little")
+    label = b"p2pgames/v1/edwards-key-split\x00" + canon.encode(holders)
+    counter = 0
+
+    def source(count: int) -> bytes:
+        nonlocal counter
+        assert count == 32
+        block = hmac.digest(key, label + counter.to_bytes(8, "big"), "sha256")
+        counter += 1
+        return block
+
+    shares = [draw_scalar(source) for _ in range(holders - 1)]
+    return [*shares, (secret - sum(shares)) % L]
