@@ -950,7 +950,7 @@ def elgamal_deck() -> dict[str, Any]:
                     "share": elgamal.decryption_share(x, card.nonce).hex(),
                     "context": context.hex(),
                     "nonce_rng_bytes": nonce_rng.hex(),
-                    "proof": elgamal.prove_decryption_share(x, card.nonce, context, nonce_rng).hex(),
+                    "proof": elgamal.proven_decryption_share(x, card.nonce, context, nonce_rng)[1].hex(),
                 }
             )
         opened = elgamal.decrypt(card, [bytes.fromhex(share["share"]) for share in shares])
@@ -1053,7 +1053,7 @@ def elgamal_deck() -> dict[str, Any]:
                 "share": elgamal.decryption_share(share_scalar, card.nonce).hex(),
                 "context": context.hex(),
                 "nonce_rng_bytes": nonce_rng.hex(),
-                "proof": elgamal.prove_decryption_share(share_scalar, card.nonce, context, nonce_rng).hex(),
+                "proof": elgamal.proven_decryption_share(share_scalar, card.nonce, context, nonce_rng)[1].hex(),
             }
         )
     cases.append(

@@ -17,17 +17,19 @@ point addition). A **point** is its 32-byte RFC 8032 encoding; a **scalar** is a
 * Keys: a holder's secret scalar ``x`` and public point ``x·G`` (:func:`public_key`), proven
   known by a Schnorr proof (:func:`prove_key`, :func:`check_key_proof`); the deal's joint key
   is the sum of its holders' (:func:`combine_public_keys`).
-* Passes: :func:`reencryption_pass` permutes a deck and re-encrypts every card;
+* Passes: :func:`read_deck` reads one a peer sent, :func:`reencryption_pass` permutes it and
+  re-encrypts every card;
   :func:`check_reencryption_pass` audits one against the permutation and scalars that made it.
-* Opening a card: each other holder's :func:`decryption_share` with its Chaum–Pedersen proof
-  (:func:`prove_decryption_share`, :func:`check_decryption_share`), and :func:`decrypt`.
+* Opening a card: each other holder's decryption share with its Chaum–Pedersen proof
+  (:func:`proven_decryption_share`, :func:`check_decryption_share`), and :func:`decrypt`.
 * Escrow of a holder's key: :func:`split_key` into additive shares whose commitments sum to its
   public key (:func:`check_key_split`); the shares open a card as the key would, each proven as
   a decryption share against its commitment.
 
 Every check of what a peer sent returns ``False`` or raises :class:`~p2pgames.crypto.CryptoError`
-(:class:`~p2pgames.crypto.BadCardValue` for a point) rather than compute on a point outside the
-group: no secret scalar ever multiplies a point a peer sent before it is checked.
+(:class:`~p2pgames.crypto.BadCardValue` for a point). No secret scalar ever multiplies a point
+outside the prime-order group: libsodium checks each point it multiplies, so the deck checks a
+point's group only there (SPEC §C9.4).
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ __all__ = [
     "scalar_from_bytes",
     "is_valid_point",
     "check_point",
-    "check_deck",
+    "read_deck",
     "card_point",
     "public_key",
     "combine_public_keys",
@@ -73,7 +75,7 @@ __all__ = [
     "reencryption_pass",
     "check_reencryption_pass",
     "decryption_share",
-    "prove_decryption_share",
+    "proven_decryption_share",
     "check_decryption_share",
     "decrypt",
     "split_key",
@@ -176,18 +178,27 @@ def check_point(data: object, index: int | None = None) -> bytes:
     return data
 
 
-def check_deck(deck: Sequence[Ciphertext]) -> list[Ciphertext]:
-    """Every card of a deck a peer sent, as :class:`Ciphertext`, once both its points are checked.
+def read_deck(deck: Sequence[object]) -> list[Ciphertext]:
+    """A deck a peer sent, as :class:`Ciphertext`: each card a pair of 32-byte canonical
+    encodings (``y < p``).
 
-    Raises :class:`BadCardValue` (``index`` the card's position) for a card that is not a pair of
-    valid points (:func:`is_valid_point`): a deck on the wire never holds the identity.
+    Raises :class:`BadCardValue` (``index`` the card's position) for a card that is not. Whether
+    each point is on the curve shows when a pass adds to it (:func:`reencryption_pass` raises
+    then), and whether a nonce is in the prime-order group when a secret multiplies it
+    (:func:`decryption_share`): checking every point of every pass for that would cost more than
+    the pass (SPEC §C9.4).
     """
-    checked = []
+    read = []
     for index, card in enumerate(deck):
         if not isinstance(card, Sequence) or isinstance(card, (bytes, str)) or len(card) != 2:
             raise BadCardValue("a card is a pair of points", index)
-        checked.append(Ciphertext(check_point(card[0], index), check_point(card[1], index)))
-    return checked
+        for point in card:
+            if type(point) is not bytes or len(point) != POINT_SIZE:
+                raise BadCardValue(f"a point is {POINT_SIZE} bytes", index)
+            if int.from_bytes(point, "little") & ((1 << 255) - 1) >= FIELD_PRIME:
+                raise BadCardValue("a point's y is not below p (not canonical)", index)
+        read.append(Ciphertext(card[0], card[1]))
+    return read
 
 
 def _add(p: bytes, q: bytes) -> bytes:
@@ -204,9 +215,22 @@ def _times_base(k: int) -> bytes:
 
 
 def _times(k: int, point: bytes) -> bytes:
-    """k·P for a valid point P and any k in [0, ℓ−1]. libsodium checks P again (canonical, in
-    the prime-order group), and refuses k = 0, whose product is the identity."""
-    return _sodium.crypto_scalarmult_ed25519_noclamp(_le(k), point) if k else IDENTITY
+    """k·P for any k in [0, ℓ−1]; :class:`BadCardValue` unless P :func:`is_valid_point`.
+
+    libsodium checks P itself before it multiplies (canonical, not of small order, in the
+    prime-order group: what :func:`is_valid_point` checks), so no secret ever multiplies a point
+    outside the group, and a separate check would only double the cost. It refuses k = 0, whose
+    product is the identity, so that case checks P on its own.
+    """
+    if type(point) is not bytes or len(point) != POINT_SIZE:
+        raise BadCardValue(f"a point is {POINT_SIZE} bytes")
+    if not k:
+        check_point(point)
+        return IDENTITY
+    try:
+        return _sodium.crypto_scalarmult_ed25519_noclamp(_le(k), point)
+    except _SodiumError:
+        raise BadCardValue("not a point of the prime-order group (or its identity, or not canonical)") from None
 
 
 def _is_candidate(encoding: bytes) -> bool:
@@ -314,10 +338,13 @@ def check_key_proof(key: bytes, proof: bytes, context: bytes) -> bool:
     """Whether ``proof`` (:func:`prove_key`) proves ``key`` known, for ``context``: with
     ``A = s·G − e·Y``, ``e = H_key(context, [Y, A])``. Never raises on bad input."""
     read = _read_proof(proof)
-    if read is None or not is_valid_point(key) or not isinstance(context, bytes):
+    if read is None or not isinstance(context, bytes):
         return False
     challenge, response = read
-    commitment = _subtract(_times_base(response), _times(challenge, key))
+    try:
+        commitment = _subtract(_times_base(response), _times(challenge, key))  # (checks the key)
+    except BadCardValue:
+        return False
     return hmac.compare_digest(
         _le(_challenge(_domains.EDWARDS_KEY_PROOF, context, [key, commitment])), proof[:SCALAR_SIZE]
     )
@@ -341,15 +368,24 @@ def reencrypt(card: Ciphertext, joint_key: bytes, scalar: int) -> Ciphertext:
 def reencryption_pass(
     deck: Sequence[Ciphertext], joint_key: bytes, permutation: Sequence[int], scalars: Sequence[int]
 ) -> list[Ciphertext]:
-    """One holder's pass: ``out[j] = reencrypt(deck[permutation[j]], Y, scalars[j])``.
+    """One holder's pass: ``out[j] = reencrypt(deck[permutation[j]], Y, scalars[j])``, over a
+    deck :func:`read_deck` has read.
 
-    Raises :class:`ValueError` if ``permutation`` is not one of ``range(len(deck))`` or there is
-    not one scalar per card, :class:`CryptoError` for a scalar outside [1, ℓ−1].
+    Raises :class:`BadCardValue` (``index`` the input card's position) for a point that is not on
+    the curve, or a joint key outside the group, :class:`ValueError` if ``permutation`` is not
+    one of ``range(len(deck))`` or there is not one scalar per card, :class:`CryptoError` for a
+    scalar outside [1, ℓ−1].
     """
     _check_permutation(permutation, len(deck))
     if len(scalars) != len(deck):
         raise ValueError(f"a pass of {len(deck)} cards needs as many scalars, not {len(scalars)}")
-    return [reencrypt(deck[source], joint_key, scalar) for source, scalar in zip(permutation, scalars)]
+    out = []
+    for source, scalar in zip(permutation, scalars):
+        try:
+            out.append(reencrypt(deck[source], joint_key, scalar))
+        except _SodiumError:  # (libsodium's addition decodes both points: one is off the curve)
+            raise BadCardValue("not a point of the curve", source) from None
+    return out
 
 
 def check_reencryption_pass(
@@ -381,16 +417,19 @@ def check_reencryption_pass(
 def decryption_share(secret: int, nonce: bytes) -> bytes:
     """``D = x·C₁``: a holder's part of opening a card whose nonce is ``C₁``.
 
-    Raises :class:`BadCardValue` if ``nonce`` is no valid point (a secret never multiplies one),
-    :class:`CryptoError` for a secret outside [1, ℓ−1].
+    Raises :class:`BadCardValue` if ``nonce`` is no valid point (:func:`is_valid_point`: a secret
+    never multiplies one), :class:`CryptoError` for a secret outside [1, ℓ−1].
     """
-    return _times(_check_scalar(secret, "secret key"), check_point(nonce))
+    return _times(_check_scalar(secret, "secret key"), nonce)
 
 
-def prove_decryption_share(secret: int, nonce: bytes, context: bytes, rng_bytes: bytes | None = None) -> bytes:
-    """A Chaum–Pedersen proof that ``D = x·C₁`` uses the same ``x`` as ``Y = x·G``, bound to
-    ``context`` (the session's deal, slot and seat): ``(e, s)`` with ``A₁ = w·G``, ``A₂ = w·C₁``
-    for a fresh ``w``, ``e = H_share(context, [Y, C₁, D, A₁, A₂])``, ``s = w + e·x mod ℓ``.
+def proven_decryption_share(
+    secret: int, nonce: bytes, context: bytes, rng_bytes: bytes | None = None
+) -> tuple[bytes, bytes]:
+    """``(D, proof)``: :func:`decryption_share` and a Chaum–Pedersen proof that ``D = x·C₁``
+    uses the same ``x`` as ``Y = x·G``, bound to ``context`` (the session's deal, slot and seat):
+    ``(e, s)`` with ``A₁ = w·G``, ``A₂ = w·C₁`` for a fresh ``w``,
+    ``e = H_share(context, [Y, C₁, D, A₁, A₂])``, ``s = w + e·x mod ℓ``.
 
     ``w`` is drawn like :func:`random_scalar` (``rng_bytes`` injects it). Raises as
     :func:`decryption_share`.
@@ -402,21 +441,23 @@ def prove_decryption_share(secret: int, nonce: bytes, context: bytes, rng_bytes:
         context,
         [public_key(secret), nonce, share, _times_base(nonce_scalar), _times(nonce_scalar, nonce)],
     )
-    return _proof(challenge, (nonce_scalar + challenge * secret) % GROUP_ORDER)
+    return share, _proof(challenge, (nonce_scalar + challenge * secret) % GROUP_ORDER)
 
 
 def check_decryption_share(key: bytes, nonce: bytes, share: bytes, proof: bytes, context: bytes) -> bool:
     """Whether ``share`` is ``x·C₁`` for the ``x`` of ``key = x·G``, as ``proof`` shows
-    (:func:`prove_decryption_share`): with ``A₁ = s·G − e·Y`` and ``A₂ = s·C₁ − e·D``,
-    ``e = H_share(context, [Y, C₁, D, A₁, A₂])``. Never raises on bad input."""
+    (:func:`proven_decryption_share`): with ``A₁ = s·G − e·Y`` and ``A₂ = s·C₁ − e·D``,
+    ``e = H_share(context, [Y, C₁, D, A₁, A₂])``; ``False`` if ``key``, ``nonce`` or ``share``
+    is no valid point (:func:`is_valid_point`). Never raises on bad input."""
     read = _read_proof(proof)
     if read is None or not isinstance(context, bytes):
         return False
-    if not (is_valid_point(key) and is_valid_point(nonce) and is_valid_point(share)):
-        return False
     challenge, response = read
-    first = _subtract(_times_base(response), _times(challenge, key))
-    second = _subtract(_times(response, nonce), _times(challenge, share))
+    try:  # (each multiplication checks its point)
+        first = _subtract(_times_base(response), _times(challenge, key))
+        second = _subtract(_times(response, nonce), _times(challenge, share))
+    except BadCardValue:
+        return False
     expected = _challenge(_domains.EDWARDS_SHARE_PROOF, context, [key, nonce, share, first, second])
     return hmac.compare_digest(_le(expected), proof[:SCALAR_SIZE])
 

@@ -28,7 +28,7 @@ def deal(holders: int, label: str = "deal"):
     for j in range(holders):
         permutation = crypto.random_permutation(len(deck), reproducible(f"{label}/permutation/{j}"))
         scalars = [elgamal.random_scalar(reproducible(f"{label}/pass/{j}/{t}")) for t in range(len(deck))]
-        out = elgamal.check_deck(elgamal.reencryption_pass(deck, joint_key, permutation, scalars))
+        out = elgamal.read_deck(elgamal.reencryption_pass(deck, joint_key, permutation, scalars))
         records.append((deck, out, permutation, scalars))
         deck = out
     return secrets, keys, joint_key, records, deck, points
@@ -70,8 +70,8 @@ def test_proofs_hold_only_for_their_key_context_and_kind():
     assert not elgamal.check_key_proof(keys[0], proof, b"deal 1, seat 1")
     assert not elgamal.check_key_proof(keys[1], proof, b"deal 1, seat 0")
     nonce = deck[3].nonce
-    share = elgamal.decryption_share(secrets[1], nonce)
-    share_proof = elgamal.prove_decryption_share(secrets[1], nonce, b"slot 3")
+    share, share_proof = elgamal.proven_decryption_share(secrets[1], nonce, b"slot 3")
+    assert share == elgamal.decryption_share(secrets[1], nonce)
     assert elgamal.check_decryption_share(keys[1], nonce, share, share_proof, b"slot 3")
     assert not elgamal.check_decryption_share(keys[0], nonce, share, share_proof, b"slot 3")
     assert not elgamal.check_decryption_share(keys[1], deck[4].nonce, share, share_proof, b"slot 3")
@@ -79,7 +79,7 @@ def test_proofs_hold_only_for_their_key_context_and_kind():
     # Each proof hashes its own domain: neither passes for the other.
     assert not elgamal.check_key_proof(keys[1], share_proof, b"slot 3")
     # Two proofs of one share draw fresh nonces, so they differ and both hold.
-    again = elgamal.prove_decryption_share(secrets[1], nonce, b"slot 3")
+    _share, again = elgamal.proven_decryption_share(secrets[1], nonce, b"slot 3")
     assert again != share_proof and elgamal.check_decryption_share(keys[1], nonce, share, again, b"slot 3")
 
 
@@ -100,14 +100,23 @@ def test_checks_of_what_a_peer_sent_never_raise(key, nonce, share, proof, contex
 def test_a_deck_from_a_peer_is_refused_at_its_first_bad_card():
     _secrets, _keys, _joint, _records, deck, _points = deal(1)
     cards = [list(card) for card in deck]
-    cards[4][1] = elgamal.IDENTITY
-    with pytest.raises(crypto.BadCardValue, match="item 4: not a point") as refused:
-        elgamal.check_deck(cards)
+    cards[4][1] = elgamal.FIELD_PRIME.to_bytes(32, "little")  # y = p: the order-4 point's other name
+    with pytest.raises(crypto.BadCardValue, match="item 4: a point's y is not below p") as refused:
+        elgamal.read_deck(cards)
     assert refused.value.index == 4
     with pytest.raises(crypto.BadCardValue, match="item 0: a card is a pair"):
-        elgamal.check_deck([deck[0].nonce])
+        elgamal.read_deck([deck[0].nonce])
     with pytest.raises(crypto.BadCardValue, match="item 1: a point is 32 bytes"):
-        elgamal.check_deck([deck[0], [deck[1].nonce, deck[1].masked[:31]]])
+        elgamal.read_deck([deck[0], [deck[1].nonce, deck[1].masked[:31]]])
+
+
+def test_a_pass_refuses_a_point_off_the_curve_naming_its_card():
+    secrets, keys, joint_key, _records, deck, _points = deal(1)
+    off_curve = (2).to_bytes(32, "little")  # no x has y = 2 (the vectors' "no point has this y")
+    cards = elgamal.read_deck([list(card) for card in deck[:6]] + [[deck[6].nonce, off_curve]] + list(deck[7:]))
+    with pytest.raises(crypto.BadCardValue, match="item 6: not a point of the curve") as refused:
+        elgamal.reencryption_pass(cards, joint_key, list(range(len(cards))), [3] * len(cards))
+    assert refused.value.index == 6
 
 
 def test_no_secret_multiplies_a_point_outside_the_group():
@@ -117,7 +126,7 @@ def test_no_secret_multiplies_a_point_outside_the_group():
         with pytest.raises(crypto.BadCardValue):
             elgamal.decryption_share(5, bad)
         with pytest.raises(crypto.BadCardValue):
-            elgamal.prove_decryption_share(5, bad, b"")
+            elgamal.proven_decryption_share(5, bad, b"")
 
 
 def test_scalars_and_keys_refuse_what_is_out_of_range():
@@ -166,8 +175,7 @@ def test_a_key_split_opens_a_card_as_the_key_does_and_its_commitments_sum_to_the
     assert not elgamal.check_key_split(keys[1], commitments)
     card = deck[2]
     for share, commitment in zip(shares, commitments):
-        proof = elgamal.prove_decryption_share(share, card.nonce, b"escrow")
-        made = elgamal.decryption_share(share, card.nonce)
+        made, proof = elgamal.proven_decryption_share(share, card.nonce, b"escrow")
         assert elgamal.check_decryption_share(commitment, card.nonce, made, proof, b"escrow")
     from_shares = [elgamal.decryption_share(share, card.nonce) for share in shares]
     others = [elgamal.decryption_share(x, card.nonce) for x in secrets[1:]]

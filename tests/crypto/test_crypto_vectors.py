@@ -519,7 +519,7 @@ def test_elgamal_deal_vector() -> None:
     for step in deal["passes"]:
         scalars = [elgamal.scalar_from_bytes(h(r)) for r in step["scalars"]]
         made = elgamal.reencryption_pass(deck, joint_key, step["permutation"], scalars)
-        received = elgamal.check_deck([[h(c1), h(c2)] for c1, c2 in step["outputs"]])
+        received = elgamal.read_deck([[h(c1), h(c2)] for c1, c2 in step["outputs"]])
         assert made == received
         assert elgamal.check_reencryption_pass(deck, received, joint_key, step["permutation"], scalars) is None
         deck = received
@@ -527,7 +527,8 @@ def test_elgamal_deal_vector() -> None:
         for holder, key, share in zip(deal["holders"], keys, slot["shares"]):
             secret, context = elgamal.scalar_from_bytes(h(holder["secret"])), h(share["context"])
             assert elgamal.decryption_share(secret, card.nonce).hex() == share["share"]
-            proof = elgamal.prove_decryption_share(secret, card.nonce, context, h(share["nonce_rng_bytes"]))
+            made, proof = elgamal.proven_decryption_share(secret, card.nonce, context, h(share["nonce_rng_bytes"]))
+            assert made.hex() == share["share"]
             assert proof.hex() == share["proof"]
             assert elgamal.check_decryption_share(key, card.nonce, h(share["share"]), proof, context)
         point = elgamal.decrypt(card, [h(share["share"]) for share in slot["shares"]])
@@ -543,7 +544,7 @@ def test_elgamal_refused_proofs_and_passes() -> None:
         ), case["why"]
     for case in cases("crypto-elgamal.json", "bad_pass"):
         inputs = [elgamal.Ciphertext(h(c1), h(c2)) for c1, c2 in case["inputs"]]
-        outputs = elgamal.check_deck([[h(c1), h(c2)] for c1, c2 in case["outputs"]])
+        outputs = elgamal.read_deck([[h(c1), h(c2)] for c1, c2 in case["outputs"]])
         scalars = [elgamal.scalar_from_bytes(h(r)) for r in case["scalars"]]
         found = elgamal.check_reencryption_pass(inputs, outputs, h(case["joint_key"]), case["permutation"], scalars)
         assert found == case["first_bad"], case["why"]
@@ -560,7 +561,7 @@ def test_elgamal_key_split_vector() -> None:
     card = elgamal.Ciphertext(*(h(p) for p in deal["passes"][-1]["outputs"][case["slot"]]))
     for share, commitment, opening in zip(shares, commitments, case["opening"]):
         context = h(opening["context"])
-        proof = elgamal.prove_decryption_share(share, card.nonce, context, h(opening["nonce_rng_bytes"]))
+        _made, proof = elgamal.proven_decryption_share(share, card.nonce, context, h(opening["nonce_rng_bytes"]))
         assert proof.hex() == opening["proof"]
         assert elgamal.check_decryption_share(commitment, card.nonce, h(opening["share"]), proof, context)
     others = [h(share["share"]) for share in deal["slots"][case["slot"]]["shares"][1:]]
