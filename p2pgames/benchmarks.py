@@ -20,6 +20,10 @@ a median over repetitions. The targets (issue 11), on the project's 2-core machi
   ``--against COMMIT``, both deals as that commit's code deals them too, in the same rounds
   (the two taking turns to go first) and over the same floor: ``deal_before_ratio`` beside
   ``deal_ratio``, and this tree's deal over that one's, ``deal_over_before``.
+* **deal constructions** (issue 28): the CPU on a deal's critical path, the cryptography alone,
+  as protocol 10 deals (§C5) and as the ElGamal deck would (§C9), side by side in each round, for
+  52 cards among 4 holders, 84 among 7 and 104 among 12, with the round trips each needs (no
+  target: the figures for deciding to build it).
 * **one event**, 4 peers in one process over loopback TCP: from its author sending it to every
   peer having applied it and seen every hash agree. Its floor is the signatures and checks it needs
   (SPEC §B3, §B8; :data:`SIGNATURES_PER_ENTRY`, :data:`CHECKS_PER_ENTRY`), all made in that one
@@ -86,8 +90,8 @@ import trio
 
 from p2pgames.bots import PlayoutBot
 from p2pgames.crypto import (
-    CardTable, ClassicSRA, Identity, lock_pass, nothing_remembered, random_permutation, random_scalar, shuffle_pass,
-    unlock,
+    CardTable, ClassicSRA, Identity, check_lock_key, elgamal, lock_pass, lock_verifiers, nothing_remembered,
+    random_permutation, random_scalar, shuffle_lock_pass, shuffle_pass, unlock,
 )
 from p2pgames.engine import LocalTable
 from p2pgames.games import get_game
@@ -362,6 +366,91 @@ def bench_deal_table(repeats: int) -> dict:
         "audit84_floor_passes": 2.0,
         "audit84_ratio": audit_passes / 2,
     })
+    return figures
+
+
+#: The deals :func:`bench_deal_constructions` times: Beltpunk's deck among 4, Steam Court's among 7,
+#: and a 12-seat table's.
+DEAL_CONSTRUCTIONS = ((52, 4), (84, 7), (104, 12))
+
+
+def today_deal_path(cards: int, holders: int) -> float:
+    """Seconds of CPU on the critical path of a deal as protocol 10 makes it (§B6.1, §C5): a
+    shuffle pass by each holder but the last, the last one's shuffle-lock pass and a lock pass by
+    each other holder, one after another; then a holder checks the lock keys sealed to it for its
+    hand (``cards / holders`` of them) against their verifiers and unlocks it."""
+    points = list(CardTable("p2pgames/bench", [f"card{n}" for n in range(cards)]).points)
+    order = list(range(cards))[::-1]
+    locks = [[random_scalar() for _ in range(cards)] for _ in range(holders)]
+    shuffle_keys = [random_scalar() for _ in range(holders - 1)]
+    hand = cards // holders
+    verifiers = [lock_verifiers(keys[:hand]) for keys in locks]
+    began = time.perf_counter()
+    values = points
+    for key in shuffle_keys:
+        values = shuffle_pass(values, key, order)
+    values, _ = shuffle_lock_pass(values, 1, order, locks[-1])
+    for key, keys in zip(shuffle_keys, locks):
+        values, _ = lock_pass(values, key, keys)
+    for slot in range(hand):
+        for holder in range(holders - 1):
+            assert check_lock_key(locks[holder][slot], verifiers[holder][slot])
+        unlock(values[slot], [keys[slot] for keys in locks])
+    return time.perf_counter() - began
+
+
+def elgamal_deal_path(cards: int, holders: int) -> float:
+    """Seconds of CPU on the critical path of the same deal by the ElGamal deck (SPEC §C9): a
+    re-encryption pass by each holder, one after another, each reading the deck it received
+    first; then, all at once, each holder makes its decryption share and share proof
+    of every card of the other holders' hands, and a holder checks the other holders' shares of
+    its hand's cards and opens them."""
+    points = [elgamal.card_point("p2pgames/bench", f"card{n}") for n in range(cards)]
+    secrets = [elgamal.random_scalar() for _ in range(holders)]
+    keys = [elgamal.public_key(secret) for secret in secrets]
+    joint_key = elgamal.combine_public_keys(keys)
+    order = list(range(cards))[::-1]
+    hand = cards // holders
+    began = time.perf_counter()
+    deck = elgamal.open_deck(points)
+    for _ in range(holders):
+        scalars = [elgamal.random_scalar() for _ in range(cards)]
+        deck = elgamal.reencryption_pass(elgamal.read_deck(deck), joint_key, order, scalars)
+    passes = time.perf_counter() - began
+    # One holder's round: a share and its proof for each card of the others' hands.
+    began = time.perf_counter()
+    made = [elgamal.proven_decryption_share(secrets[0], card.nonce, b"bench") for card in deck[hand:hand * holders]]
+    making = time.perf_counter() - began
+    # The last holder's hand, opened with every other holder's share (the first's, as made above).
+    shares, proof = made[0]
+    began = time.perf_counter()
+    card = deck[hand]
+    for slot in range(hand):
+        for _ in range(holders - 1):
+            assert elgamal.check_decryption_share(keys[0], card.nonce, shares, proof, b"bench")
+        elgamal.decrypt(deck[slot], [shares] * holders)
+    return passes + making + time.perf_counter() - began
+
+
+def bench_deal_constructions(repeats: int) -> dict:
+    """Issue 28: the CPU on a deal's critical path as protocol 10 deals (§C5) and as the ElGamal
+    deck would (§C9), for each of :data:`DEAL_CONSTRUCTIONS`, the two taking turns in each round
+    (the crypto alone, without the network: what the deck's construction costs), and the round
+    trips each needs: ``2h − 3`` (shuffle passes, the shuffle-lock pass and lock passes, the
+    host's own free) against ``h + 1`` (the passes, then one round of shares)."""
+    figures: dict[str, Any] = {}
+    for cards, holders in DEAL_CONSTRUCTIONS:
+        today, new = [], []
+        for round_number in range(repeats):
+            first, second = (today, new) if round_number % 2 == 0 else (new, today)
+            for times in (first, second):
+                times.append((today_deal_path if times is today else elgamal_deal_path)(cards, holders))
+        name = f"construction_{cards}_{holders}"
+        figures[f"{name}_today_ms"] = statistics.median(today) * 1000
+        figures[f"{name}_elgamal_ms"] = statistics.median(new) * 1000
+        figures[f"{name}_ratio"] = statistics.median(n / t for n, t in zip(new, today))
+        figures[f"{name}_today_round_trips"] = 2 * holders - 3
+        figures[f"{name}_elgamal_round_trips"] = holders + 1
     return figures
 
 
@@ -1686,6 +1775,23 @@ for _game, _players, _kind, _prefix in ROUND_TRIP_TABLES:
         (f"{_prefix}first_deal_deck2_target_round_trips", "  target: h + 1, for h holders", "", None, None),
     ]
 ROWS += [
+    ("construction_52_4_today_ms", "a deal's crypto on its critical path, 52 cards, 4 holders, as protocol 10 deals", "ms", None, None),
+    ("construction_52_4_elgamal_ms", "  the same deal by the ElGamal deck (SPEC §C9)", "ms", None, None),
+    ("construction_52_4_ratio", "  ElGamal / protocol 10 (round by round)", "x", None, None),
+    ("construction_52_4_today_round_trips", "  round trips: protocol 10 (2h − 3)", "", None, None),
+    ("construction_52_4_elgamal_round_trips", "  round trips: ElGamal (h + 1)", "", None, None),
+    ("construction_84_7_today_ms", "a deal's crypto on its critical path, 84 cards, 7 holders, as protocol 10 deals", "ms", None, None),
+    ("construction_84_7_elgamal_ms", "  the same deal by the ElGamal deck (SPEC §C9)", "ms", None, None),
+    ("construction_84_7_ratio", "  ElGamal / protocol 10 (round by round)", "x", None, None),
+    ("construction_84_7_today_round_trips", "  round trips: protocol 10 (2h − 3)", "", None, None),
+    ("construction_84_7_elgamal_round_trips", "  round trips: ElGamal (h + 1)", "", None, None),
+    ("construction_104_12_today_ms", "a deal's crypto on its critical path, 104 cards, 12 holders, as protocol 10 deals", "ms", None, None),
+    ("construction_104_12_elgamal_ms", "  the same deal by the ElGamal deck (SPEC §C9)", "ms", None, None),
+    ("construction_104_12_ratio", "  ElGamal / protocol 10 (round by round)", "x", None, None),
+    ("construction_104_12_today_round_trips", "  round trips: protocol 10 (2h − 3)", "", None, None),
+    ("construction_104_12_elgamal_round_trips", "  round trips: ElGamal (h + 1)", "", None, None),
+]
+ROWS += [
     ("vector_torpedo_verify_ms", "p2pgames verify of the Steam Torpedo transcript vector (a new process)", "ms", None, None),
     ("vector_torpedo_verify_floor_ms", "  floor: checking its signatures alone", "ms", None, None),
     ("vector_torpedo_verify_ratio", "  verify / floor", "x", None, None),
@@ -1748,6 +1854,7 @@ def _verdict(value: float, comparison: str | None, target: float | None) -> str:
 GROUPS: dict[str, Callable[[bool], dict]] = {
     "engine": lambda quick: bench_engines(2.0 if quick else 6.0),
     "deal": lambda quick: {**bench_deal(2 if quick else 7), **bench_deal_table(2 if quick else 5)},
+    "deal-constructions": lambda quick: bench_deal_constructions(2 if quick else 5),
     "events": lambda quick: bench_events(1 if quick else 3),
     "games": lambda quick: {
         **bench_games(1 if quick else 3),

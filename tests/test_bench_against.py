@@ -68,3 +68,19 @@ def test_an_older_tree_without_what_the_benchmarks_run_of_it_is_refused_saying_w
     with pytest.raises(benchmarks.CannotCompare, match=r"the tree of v0.1 can't be benchmarked .*no benchmark peer"):
         benchmarks._require_bench_peer()
     benchmarks._require_bench_peer_of(REPOSITORY)  # this tree has everything
+
+
+def test_the_deal_constructions_are_timed_in_turns_and_every_figure_has_its_row(monkeypatch):
+    calls = []
+    monkeypatch.setattr(benchmarks, "today_deal_path", lambda cards, holders: calls.append(("today", cards)) or 2.0)
+    monkeypatch.setattr(benchmarks, "elgamal_deal_path", lambda cards, holders: calls.append(("elgamal", cards)) or 1.0)
+    figures = benchmarks.bench_deal_constructions(2)
+    assert calls[:4] == [("today", 52), ("elgamal", 52), ("elgamal", 52), ("today", 52)]  # who goes first alternates
+    assert figures["construction_84_7_ratio"] == 0.5
+    assert (figures["construction_104_12_today_round_trips"], figures["construction_104_12_elgamal_round_trips"]) == (21, 13)
+    assert set(figures) <= {row[0] for row in benchmarks.ROWS}
+
+
+def test_both_deal_constructions_run_on_a_small_deck():
+    assert benchmarks.today_deal_path(8, 2) > 0
+    assert benchmarks.elgamal_deal_path(8, 2) > 0
