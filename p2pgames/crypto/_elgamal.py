@@ -60,12 +60,14 @@ __all__ = [
     "IDENTITY",
     "Ciphertext",
     "random_scalar",
+    "draw_scalar",
     "scalar_to_bytes",
     "scalar_from_bytes",
     "is_valid_point",
     "check_point",
     "read_deck",
     "card_point",
+    "CardTable",
     "public_key",
     "combine_public_keys",
     "prove_key",
@@ -130,10 +132,12 @@ def random_scalar(rng_bytes: bytes | None = None) -> int:
     ``rng_bytes``), keeps their low 253 bits and returns the first in range (about one draw in
     two). Raises :class:`CryptoError` if ``rng_bytes`` runs out first.
     """
-    return _draw_scalar(ByteSource(rng_bytes).take)
+    return draw_scalar(ByteSource(rng_bytes).take)
 
 
-def _draw_scalar(take: Callable[[int], bytes]) -> int:
+def draw_scalar(take: Callable[[int], bytes]) -> int:
+    """:func:`random_scalar` drawn from a byte source: ``take(32)`` gives the next 32 bytes (a
+    :func:`~p2pgames.crypto.secret_stream`, say), called until a candidate is in range."""
     while True:
         candidate = int.from_bytes(take(SCALAR_SIZE), "little") & ((1 << 253) - 1)
         if 0 < candidate < GROUP_ORDER:
@@ -272,6 +276,37 @@ def card_point(deck_domain: str, name: str) -> bytes:
     logarithm of such a point to any other. Results are cached.
     """
     return _card_point_search(deck_domain, name)[1]
+
+
+class CardTable:
+    """The cards of one deal: their points in name order, and the name of each point.
+
+    Raises :class:`ValueError` if ``names`` repeats a name (two equal cards would stay equal
+    through every pass) or, never seen, if two names hash to one point.
+    """
+
+    __slots__ = ("deck_domain", "names", "points", "_by_point")
+
+    def __init__(self, deck_domain: str, names: Sequence[str]) -> None:
+        names = tuple(names)
+        if len(set(names)) != len(names):
+            raise ValueError("a card name appears twice in one deal")
+        self.deck_domain = deck_domain
+        self.names = names
+        self.points = tuple(card_point(deck_domain, name) for name in names)
+        self._by_point = dict(zip(self.points, names))
+        if len(self._by_point) != len(names):
+            raise ValueError("two card names of this deal have the same point")
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def name_of(self, point: bytes) -> str | None:
+        """The card whose point ``point`` is, or ``None`` if it is no card of this deal."""
+        return self._by_point.get(point)
+
+    def __repr__(self) -> str:
+        return f"elgamal.CardTable({self.deck_domain!r}, {list(self.names)!r})"
 
 
 # --- keys -----------------------------------------------------------------------------------------
@@ -490,7 +525,7 @@ def split_key(secret: int, holders: int) -> list[int]:
     if type(holders) is not int or holders < 1:
         raise ValueError(f"a key is split among at least one holder, not {holders!r}")
     stream = secret_stream(_le(secret), _domains.EDWARDS_KEY_SPLIT + canonical.encode(holders))
-    shares = [_draw_scalar(stream) for _ in range(holders - 1)]
+    shares = [draw_scalar(stream) for _ in range(holders - 1)]
     last = (secret - sum(shares)) % GROUP_ORDER
     if last == 0:
         raise CryptoError("this secret's split has a zero share; draw another secret")
