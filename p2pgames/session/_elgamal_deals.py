@@ -23,11 +23,30 @@ from functools import cached_property
 from typing import Sequence
 
 from p2pgames import canonical
-from p2pgames.crypto import CryptoError, elgamal, random_permutation, sealed_commitment, secret_stream
+from p2pgames.crypto import (
+    CryptoError,
+    SealError,
+    SealKey,
+    elgamal,
+    open_sealed,
+    random_permutation,
+    seal,
+    sealed_commitment,
+    secret_stream,
+)
 
 from ._deals import PassProblem
 
-__all__ = ["ElGamalDeal", "ProvenShare", "SealedShare", "pass_randomness", "share_context", "PASS_SEED_SIZE"]
+__all__ = [
+    "ElGamalDeal",
+    "ProvenShare",
+    "SealedShare",
+    "pass_randomness",
+    "share_context",
+    "seal_share",
+    "sealed_share_problem",
+    "PASS_SEED_SIZE",
+]
 
 #: A holder's pass seed for one deal (the audit publishes it).
 PASS_SEED_SIZE = 32
@@ -65,6 +84,37 @@ class ProvenShare:
             raise ValueError(f"a share is a {elgamal.POINT_SIZE}-byte point")
         if type(self.proof) is not bytes or len(self.proof) != elgamal.PROOF_SIZE:
             raise ValueError(f"a share proof is {elgamal.PROOF_SIZE} bytes")
+
+
+def seal_share(recipient_public: bytes, proven: ProvenShare, context: bytes) -> tuple[bytes, bytes]:
+    """``(box, commitment)``: ``proven`` (share ‖ proof, 96 bytes) sealed to the recipient's
+    sealing key and bound to ``context`` (§C6: a box of 144 bytes, today's largest), and the
+    commitment its sender signs, ``sealed_commitment(share)``. The commitment is of the share
+    alone: it is the same whichever proof comes with it, so the audit's share of the slot, with a
+    proof of its own, is checked against it."""
+    return seal(recipient_public, proven.share + proven.proof, context), sealed_commitment(proven.share)
+
+
+def sealed_share_problem(
+    deal: "ElGamalDeal", game_id: bytes, index: int, sender: int, seal_key: SealKey, box: bytes,
+    commitment: bytes, context: bytes,
+) -> ProvenShare | str:
+    """Open a share ``sender`` sealed to ``seal_key``'s owner for position ``index`` of ``deal``,
+    and check it: the share if it is right, else what is wrong with it, as the end of "sealed a
+    share of slot N that …". The recipient and anyone holding its sealing key (a fault's
+    evidence, as for a sealed key today, §B6.2) reach the same answer."""
+    try:
+        plain = open_sealed(seal_key, box, context)
+    except SealError:
+        return "does not open"
+    if len(plain) != elgamal.POINT_SIZE + elgamal.PROOF_SIZE:
+        return "is no share and proof"
+    proven = ProvenShare(plain[: elgamal.POINT_SIZE], plain[elgamal.POINT_SIZE :])
+    if sealed_commitment(proven.share) != commitment:
+        return "is not the share it committed to"
+    if not deal.share_holds(game_id, index, sender, proven):
+        return "fails its proof"
+    return proven
 
 
 @dataclass(frozen=True, slots=True)

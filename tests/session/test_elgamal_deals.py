@@ -8,7 +8,15 @@ import pytest
 from p2pgames import crypto
 from p2pgames.crypto import elgamal
 from p2pgames.session._deals import PassProblem
-from p2pgames.session._elgamal_deals import ElGamalDeal, ProvenShare, SealedShare, pass_randomness, share_context
+from p2pgames.session._elgamal_deals import (
+    ElGamalDeal,
+    ProvenShare,
+    SealedShare,
+    pass_randomness,
+    seal_share,
+    sealed_share_problem,
+    share_context,
+)
 
 GAME_ID = bytes(range(16))
 NAMES = [f"card-{i}" for i in range(9)]
@@ -178,3 +186,21 @@ def test_a_proven_share_is_a_point_and_a_proof():
         ProvenShare(share.share[:31], share.proof)
     with pytest.raises(ValueError, match="64 bytes"):
         ProvenShare(share.share, share.proof + b"\x00")
+
+
+def test_a_sealed_share_opens_for_its_receiver_alone_and_says_what_is_wrong_with_a_bad_one():
+    record = dealt()
+    receiver = crypto.SealKey.generate()
+    context = b"sealed share of slot 3 from seat 0 to seat 2"
+    proven = share_of(record, 3, 0)
+    box, commitment = seal_share(receiver.public_bytes(), proven, context)
+    assert len(box) == 144 and commitment == crypto.sealed_commitment(proven.share)
+    assert sealed_share_problem(record, GAME_ID, 3, 0, receiver, box, commitment, context) == proven
+    assert sealed_share_problem(record, GAME_ID, 3, 0, crypto.SealKey.generate(), box, commitment, context) == "does not open"
+    assert sealed_share_problem(record, GAME_ID, 3, 0, receiver, box, bytes(32), context) == "is not the share it committed to"
+    assert sealed_share_problem(record, GAME_ID, 3, 1, receiver, box, commitment, context) == "fails its proof"
+    short = crypto.seal(receiver.public_bytes(), proven.share, context)
+    assert sealed_share_problem(record, GAME_ID, 3, 0, receiver, short, commitment, context) == "is no share and proof"
+    # Another proof of the same share keeps the commitment: the audit's share is checked against it.
+    again = share_of(record, 3, 0)
+    assert again.proof != proven.proof and seal_share(receiver.public_bytes(), again, context)[1] == commitment
