@@ -195,12 +195,15 @@ def test_a_sealed_share_opens_for_its_receiver_alone_and_says_what_is_wrong_with
     proven = share_of(record, 3, 0)
     box, commitment = seal_share(receiver.public_bytes(), proven, context)
     assert len(box) == 144 and commitment == crypto.sealed_commitment(proven.share)
-    assert sealed_share_problem(record, GAME_ID, 3, 0, receiver, box, commitment, context) == proven
-    assert sealed_share_problem(record, GAME_ID, 3, 0, crypto.SealKey.generate(), box, commitment, context) == "does not open"
-    assert sealed_share_problem(record, GAME_ID, 3, 0, receiver, box, bytes(32), context) == "is not the share it committed to"
-    assert sealed_share_problem(record, GAME_ID, 3, 1, receiver, box, commitment, context) == "fails its proof"
-    short = crypto.seal(receiver.public_bytes(), proven.share, context)
-    assert sealed_share_problem(record, GAME_ID, 3, 0, receiver, short, commitment, context) == "is no share and proof"
+
+    def opened(sender=0, key=receiver, sealed=box, signed=commitment):
+        return sealed_share_problem(record, GAME_ID, 3, sender, key, sealed, signed, context)
+
+    assert opened() == proven
+    assert opened(key=crypto.SealKey.generate()) == "does not open"
+    assert opened(signed=bytes(32)) == "is not the share it committed to"
+    assert opened(sender=1) == "fails its proof"
+    assert opened(sealed=crypto.seal(receiver.public_bytes(), proven.share, context)) == "is no share and proof"
     # Another proof of the same share keeps the commitment: the audit's share is checked against it.
     again = share_of(record, 3, 0)
     assert again.proof != proven.proof and seal_share(receiver.public_bytes(), again, context)[1] == commitment
