@@ -70,6 +70,7 @@ __all__ = [
     "CardTable",
     "public_key",
     "combine_public_keys",
+    "point_sum",
     "prove_key",
     "check_key_proof",
     "open_deck",
@@ -317,20 +318,27 @@ def public_key(secret: int) -> bytes:
     return _times_base(_check_scalar(secret, "secret key"))
 
 
-def combine_public_keys(keys: Sequence[bytes]) -> bytes:
-    """The joint key ``Y = Y_1 + … + Y_h`` of a deal's holders, each checked first.
+def point_sum(points: Sequence[bytes]) -> bytes:
+    """``P_1 + … + P_k`` of valid points (each checked first): a joint key, or a rebuilt seat's
+    decryption share from the shares its escrow's holders released.
 
-    Raises :class:`BadCardValue` (``index`` the key's place) for a key that is no valid point,
-    and :class:`CryptoError` for no keys or a sum that is the identity.
+    Raises :class:`BadCardValue` (``index`` the point's place) for a point that is not valid,
+    and :class:`CryptoError` for no points or a sum that is the identity.
     """
-    if not keys:
-        raise CryptoError("a joint key needs at least one holder's key")
-    total = check_point(keys[0], 0)
-    for index, key in enumerate(keys[1:], 1):
-        total = _add(total, check_point(key, index))
+    if not points:
+        raise CryptoError("a sum of points needs at least one")
+    total = check_point(points[0], 0)
+    for index, point in enumerate(points[1:], 1):
+        total = _add(total, check_point(point, index))
     if total == IDENTITY:
-        raise CryptoError("the holders' keys sum to the identity")
+        raise CryptoError("the points sum to the identity")
     return total
+
+
+def combine_public_keys(keys: Sequence[bytes]) -> bytes:
+    """The joint key ``Y = Y_1 + … + Y_h`` of a deal's holders: :func:`point_sum` of their keys,
+    which raises as it says."""
+    return point_sum(keys)
 
 
 def _challenge(domain: bytes, context: bytes, points: Sequence[bytes]) -> int:
