@@ -45,13 +45,23 @@ from p2pgames.crypto import (
     unlock,
 )
 
-__all__ = ["DealCrypto", "SeatAuditKeys", "PassProblem", "bad_point", "LOCKING_STAGES"]
+__all__ = ["DealCrypto", "SeatAuditKeys", "PassProblem", "bad_point", "slot_books", "LOCKING_STAGES"]
 
 STAGES_FRESH = ("shuffle", "shuffle-lock", "lock")
 STAGES_RESHUFFLE = ("rekey", "shuffle", "shuffle-lock", "lock")
 #: The stages whose pass puts a seat's lock keys on the cards: they carry verifiers, wait for the
 #: seat's lock escrow (§B16) and may carry the keys that ride with them (§B6.1).
 LOCKING_STAGES = ("shuffle-lock", "lock")
+
+
+def slot_books(holders: tuple[int, ...], size: int) -> tuple[list, list, list, list, list]:
+    """A new deal's books, one entry per slot, whatever its deck: what each holder published
+    (and the signed message it came in), what was sealed to whom, which holders have not
+    published (all, at first: §B6.2's U) and which seats know the card (none: K)."""
+    return (
+        [{} for _ in range(size)], [{} for _ in range(size)], [[] for _ in range(size)],
+        [set(holders) for _ in range(size)], [set() for _ in range(size)],
+    )
 
 
 class PassProblem(Exception):
@@ -101,12 +111,9 @@ class DealCrypto:
     def __post_init__(self) -> None:
         if not self.holders:
             self.holders = tuple(range(self.players))
-        size = len(self.inputs)
-        self.published = [{} for _ in range(size)]
-        self.published_in = [{} for _ in range(size)]
-        self.sealed = [[] for _ in range(size)]
-        self.unreleased = [set(self.holders) for _ in range(size)]
-        self.knows = [set() for _ in range(size)]
+        self.published, self.published_in, self.sealed, self.unreleased, self.knows = slot_books(
+            self.holders, len(self.inputs)
+        )
 
     # -- passes --------------------------------------------------------------------------------
 

@@ -35,7 +35,7 @@ from p2pgames.crypto import (
     secret_stream,
 )
 
-from ._deals import PassProblem
+from ._deals import PassProblem, slot_books
 
 __all__ = [
     "ElGamalDeal",
@@ -158,12 +158,9 @@ class ElGamalDeal:
     def __post_init__(self) -> None:
         if not self.holders:
             self.holders = tuple(range(self.players))
-        size = len(self.inputs)
-        self.published = [{} for _ in range(size)]
-        self.published_in = [{} for _ in range(size)]
-        self.sealed = [[] for _ in range(size)]
-        self.unreleased = [set(self.holders) for _ in range(size)]
-        self.knows = [set() for _ in range(size)]
+        self.published, self.published_in, self.sealed, self.unreleased, self.knows = slot_books(
+            self.holders, len(self.inputs)
+        )
 
     @classmethod
     def fresh(

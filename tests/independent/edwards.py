@@ -1,4 +1,5 @@
-"""The ElGamal deck on edwards25519 (SPEC §C9), in pure Python from the SPEC's text and RFC 8032.
+"""edwards25519 and the ElGamal deck on it (SPEC §C9), in pure Python from the SPEC's text and
+RFC 8032; wire.py checks Ed25519 public keys (§C2.1) with its decoding and addition.
 
 Points are kept in extended coordinates (X, Y, Z, T) with x = X/Z, y = Y/Z, x·y = T/Z, and added
 by RFC 8032 §5.1.4's formulas; 32-byte encodings are decoded by §5.1.3 and checked as §C9.1 says.

@@ -8,7 +8,7 @@ import struct
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from . import canon
+from . import canon, edwards
 
 MAX_FRAME = 1 << 20
 
@@ -27,42 +27,9 @@ def H(data: bytes) -> bytes:
 
 # --- Ed25519 public keys (§C2.1): decoding and the small-order check --------------------------
 
-_P = 2**255 - 19
-_D = (-121665 * pow(121666, _P - 2, _P)) % _P
-_SQRT_M1 = pow(2, (_P - 1) // 4, _P)
-L = 2**252 + 27742317777372353535851937790883648493
-
-
-def _decompress(key: bytes):
-    y = int.from_bytes(key, "little")
-    sign = y >> 255
-    y &= (1 << 255) - 1
-    if y >= _P:
-        return None
-    u = (y * y - 1) % _P
-    v = (_D * y * y + 1) % _P
-    x2 = u * pow(v, _P - 2, _P) % _P
-    x = pow(x2, (_P + 3) // 8, _P)
-    if (x * x - x2) % _P != 0:
-        x = x * _SQRT_M1 % _P
-    if (x * x - x2) % _P != 0:
-        return None
-    if x == 0 and sign:
-        return None
-    if x & 1 != sign:
-        x = _P - x
-    return (x, y, 1, x * y % _P)
-
-
-def _add(a, b):
-    x1, y1, z1, t1 = a
-    x2, y2, z2, t2 = b
-    A = (y1 - x1) * (y2 - x2) % _P
-    B = (y1 + x1) * (y2 + x2) % _P
-    C = 2 * t1 * t2 * _D % _P
-    Dd = 2 * z1 * z2 % _P
-    E, F, G, Hh = B - A, Dd - C, Dd + C, B + A
-    return (E * F % _P, G * Hh % _P, F * G % _P, E * Hh % _P)
+# (edwards25519's arithmetic is edwards.py's, which the ElGamal deck of §C9 shares.)
+_P, L = edwards.P, edwards.L
+_decompress, _add = edwards.decode, edwards.add
 
 
 def valid_public_key(key) -> bool:
