@@ -846,6 +846,13 @@ def _edwards_not_on_curve() -> bytes:
     return y.to_bytes(32, "little")
 
 
+def _proven_share(secret: int, nonce: bytes, context: list, label: str) -> dict[str, str]:
+    """A decryption share and its proof, with the context and the bytes its proof's nonce came from."""
+    context_bytes, nonce_rng = canonical.encode(context), fixed(label, 32 * 8)
+    share, proof = elgamal.proven_decryption_share(secret, nonce, context_bytes, nonce_rng)
+    return {"share": share.hex(), "context": context_bytes.hex(), "nonce_rng_bytes": nonce_rng.hex(), "proof": proof.hex()}
+
+
 def elgamal_deck() -> dict[str, Any]:
     cases: list[dict[str, Any]] = []
     cases.append(
@@ -941,18 +948,10 @@ def elgamal_deck() -> dict[str, Any]:
         )
     slots = []
     for slot, card in enumerate(deck):
-        shares = []
-        for j, x in enumerate(secrets):
-            context = canonical.encode(["test/elgamal/share", slot, j])
-            nonce_rng = fixed(f"elgamal/share-proof-{slot}-{j}", 32 * 8)
-            shares.append(
-                {
-                    "share": elgamal.decryption_share(x, card.nonce).hex(),
-                    "context": context.hex(),
-                    "nonce_rng_bytes": nonce_rng.hex(),
-                    "proof": elgamal.proven_decryption_share(x, card.nonce, context, nonce_rng)[1].hex(),
-                }
-            )
+        shares = [
+            _proven_share(x, card.nonce, ["test/elgamal/share", slot, j], f"elgamal/share-proof-{slot}-{j}")
+            for j, x in enumerate(secrets)
+        ]
         opened = elgamal.decrypt(card, [bytes.fromhex(share["share"]) for share in shares])
         slots.append({"shares": shares, "point": opened.hex(), "card": card_names[points.index(opened)]})
     cases.append(
@@ -1044,18 +1043,10 @@ def elgamal_deck() -> dict[str, Any]:
     shares = elgamal.split_key(x, 2)
     commitments = elgamal.key_share_commitments(shares)
     assert elgamal.check_key_split(key, commitments)
-    opening = []
-    for i, share_scalar in enumerate(shares):
-        context = canonical.encode(["test/elgamal/escrow", 0, i])
-        nonce_rng = fixed(f"elgamal/escrow-proof-{i}", 32 * 8)
-        opening.append(
-            {
-                "share": elgamal.decryption_share(share_scalar, card.nonce).hex(),
-                "context": context.hex(),
-                "nonce_rng_bytes": nonce_rng.hex(),
-                "proof": elgamal.proven_decryption_share(share_scalar, card.nonce, context, nonce_rng)[1].hex(),
-            }
-        )
+    opening = [
+        _proven_share(share, card.nonce, ["test/elgamal/escrow", 0, i], f"elgamal/escrow-proof-{i}")
+        for i, share in enumerate(shares)
+    ]
     cases.append(
         {
             "kind": "key_split",
