@@ -5,7 +5,8 @@ Not used by the replica yet: protocol 11 will (issue 28). Its shape:
 
 * each seat has one secret key ``x`` for the game, drawn from its seed — not from its escrow
   secret, which the others rebuild when the seat is gone — and publishes ``x·G`` with a key proof
-  bound to the game and the seat (:func:`key_context`);
+  in its seat record, bound to its signing key (:func:`key_context`): a seat says hello before
+  the game has an id;
 * its passes come from pass seeds its escrow secret gives (:func:`pass_seed`), so a rebuilt seat's
   passes are computed by every peer, as its shuffle keys are today;
 * ``x`` is split among the other seats (:func:`key_escrow`): each holder gets one share, sealed,
@@ -48,10 +49,11 @@ def deck_key_from_seed(seed: bytes) -> int:
     return elgamal.draw_scalar(secret_source(seed, "deck-key"))
 
 
-def key_context(game_id: bytes, seat: int) -> bytes:
-    """What a seat's key proof is bound to: ``canon(["deck-key", game_id, seat])``, so it proves
-    nothing at another table or for another seat (a replayed key is refused)."""
-    return canonical.encode(["deck-key", game_id, seat])
+def key_context(signing_key: bytes) -> bytes:
+    """What a seat's key proof is bound to: ``canon(["deck-key", signing key])``, the Ed25519
+    public key its seat record names, so another seat can't present the key as its own (it
+    could not make the proof for its own signing key without the secret)."""
+    return canonical.encode(["deck-key", signing_key])
 
 
 def pass_seed(escrow_secret: int, deal: int) -> bytes:

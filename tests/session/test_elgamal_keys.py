@@ -25,12 +25,12 @@ SEAL_KEYS = [crypto.SealKey.generate(crypto.reproducible_bytes(b"seal %d" % seat
 NAMES = [f"card-{i}" for i in range(8)]
 
 
-def test_a_seats_key_comes_from_its_seed_and_its_proof_holds_for_its_game_and_seat_alone():
+def test_a_seats_key_comes_from_its_seed_and_its_proof_holds_for_its_signing_key_alone():
     assert deck_key_from_seed(SEEDS[0]) == SECRETS[0] and len(set(SECRETS)) == PLAYERS
-    proof = elgamal.prove_key(SECRETS[1], key_context(GAME_ID, 1))
-    assert elgamal.check_key_proof(KEYS[1], proof, key_context(GAME_ID, 1))
-    assert not elgamal.check_key_proof(KEYS[1], proof, key_context(GAME_ID, 2))
-    assert not elgamal.check_key_proof(KEYS[1], proof, key_context(b"another game", 1))
+    signing, other = crypto.Identity.generate().public_key.raw, crypto.Identity.generate().public_key.raw
+    proof = elgamal.prove_key(SECRETS[1], key_context(signing))
+    assert elgamal.check_key_proof(KEYS[1], proof, key_context(signing))
+    assert not elgamal.check_key_proof(KEYS[1], proof, key_context(other))
 
 
 def test_pass_seeds_come_from_the_escrow_secret_one_per_deal():
