@@ -422,13 +422,13 @@ def elgamal_deal_path(cards: int, holders: int) -> float:
     made = [elgamal.proven_decryption_share(secrets[0], card.nonce, b"bench") for card in deck[hand:hand * holders]]
     making = time.perf_counter() - began
     # The last holder's hand, opened with every other holder's share (the first's, as made above).
-    shares, proof = made[0]
+    share, proof = made[0]  # (of deck[hand]: each check below costs what any share's does)
     began = time.perf_counter()
     card = deck[hand]
     for slot in range(hand):
         for _ in range(holders - 1):
-            assert elgamal.check_decryption_share(keys[0], card.nonce, shares, proof, b"bench")
-        elgamal.decrypt(deck[slot], [shares] * holders)
+            assert elgamal.check_decryption_share(keys[0], card.nonce, share, proof, b"bench")
+        elgamal.decrypt(deck[slot], [share] * holders)
     return passes + making + time.perf_counter() - began
 
 

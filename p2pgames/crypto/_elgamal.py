@@ -549,9 +549,9 @@ def key_share_commitments(shares: Sequence[int]) -> list[bytes]:
 def check_key_split(key: bytes, commitments: Sequence[bytes]) -> bool:
     """Whether the shares' commitments sum to ``key``, so the shares open what the key opens.
     Never raises on bad input."""
-    if not is_valid_point(key) or not commitments or not all(is_valid_point(c) for c in commitments):
+    if not is_valid_point(key) or not isinstance(commitments, Sequence):
         return False
-    total = commitments[0]
-    for commitment in commitments[1:]:
-        total = _add(total, commitment)
-    return total == key
+    try:
+        return point_sum(commitments) == key
+    except CryptoError:  # (none, one not a point of the group, or a sum that is the identity)
+        return False
