@@ -141,6 +141,14 @@ class IGDStandIn:
             return list(self._searches)
 
     @property
+    def discoveries(self) -> int:
+        """How many searches for a router clients began. miniupnpc's ``discover()`` asks for the
+        IGD device type first and goes on down its list of types only when no answer came within
+        its wait (a second), as it may when this machine is loaded: so one call may send several
+        M-SEARCHes, but only its first asks for the device type."""
+        return self.searches.count(DEVICE_TYPE)
+
+    @property
     def address(self) -> str:
         return INTERFACE
 

@@ -65,7 +65,7 @@ async def test_renewal_adds_the_mapping_again_without_searching_again():
         assert router.mappings == {PORT: Mapping("127.0.0.1", PORT, 3600, "p2pgames")}
         assert router.actions.count("AddPortMapping") == 2
         # One search: the router found first is kept (miniupnpc sends one M-SEARCH when answered).
-        assert len(router.searches) == 1
+        assert router.discoveries == 1
 
 
 async def test_remove_deletes_the_mapping_and_a_mapping_already_gone_is_no_error():
@@ -221,7 +221,7 @@ async def test_renewal_after_a_router_restart_finds_it_again():
         mapping = await upnp.add(PORT, 3600)
         assert mapping.external_port == PORT
         assert router.mappings == {PORT: Mapping("127.0.0.1", PORT, 3600, "p2pgames")}
-        assert len(router.searches) == 2
+        assert router.discoveries == 2
 
 
 async def test_renewal_after_the_router_vanished_says_so():
@@ -247,7 +247,7 @@ async def test_calls_from_several_tasks_take_turns():
             for port in (PORT, PORT + 1, PORT + 2):
                 nursery.start_soon(add, port)
         assert sorted(router.mappings) == [PORT, PORT + 1, PORT + 2]
-        assert len(router.searches) == 1  # the first call searched; the others waited and used its router
+        assert router.discoveries == 1  # the first call searched; the others waited and used its router
 
 
 async def test_cancelling_an_add_waits_for_the_router_and_returns_what_it_granted():
@@ -280,7 +280,7 @@ async def test_cancelling_an_add_waits_for_the_router_and_returns_what_it_grante
         router.hold = None
         await upnp.remove(granted[0])
         assert router.mappings == {}
-        assert len(router.searches) == 1
+        assert router.discoveries == 1
 
 
 async def test_ports_and_leases_out_of_range_are_refused_before_asking():
