@@ -1077,6 +1077,8 @@ class Session:
             body = self._hand_over_body()
             if body is not None:
                 self._submit(body)
+            elif self._care_for_open_seats():
+                pass  # (an open seat we play may owe what the hand-over waits for: an opening)
             elif self._decision_due(by_bot=True):
                 # The player has gone; until the hand-over can go, a bot decides for our seat.
                 if self._leaving_bot is None:

@@ -21,6 +21,7 @@ from p2pgames.games import get_game
 from p2pgames.session import HostChanged, LocalError, SeatOpened, verify_transcript
 from p2pgames.session._faults import FaultCode, ProtocolFault
 from p2pgames.session._messages import make_envelope
+from p2pgames.session._replica import CHOICE_DOMAIN, CommitPhase
 
 
 def events(board: Switchboard, seat: int, kind) -> list:
@@ -137,6 +138,33 @@ def test_the_old_host_rejoining_is_told_its_seat_is_played_by_a_bot():
     new.receive(connection, rejoin.raw)
     [answer] = [open_envelope(d) for c, d in new.take_outgoing() if c == connection]
     assert answer.kind == "gone" and f"since entry {entry}" in answer.body["reason"]
+
+
+@pytest.mark.parametrize("game", ["beltpunk", "astonishing"])
+def test_a_host_handing_over_first_opens_the_choice_the_open_seat_it_plays_committed_to(game):
+    """Seat 2 has handed over; the host, its caretaker, has committed to a choice for it and
+    then asks to hand over too. Its hand-over waits for that choice to be opened (the opening
+    derives from the host's secrets, which leave with it): so the host goes on opening for the
+    open seat while it waits, then hands over, and the table plays on to the end."""
+    board = Switchboard(game, 3, seed=b"deadlock-0", reach=True)
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 10
+              and board.host.replica.hand_over_problem(2) is None)
+    board.sessions[2].hand_over()
+    board.run(until=lambda: 2 in board.host.replica.open_seats)
+
+    def committed_for_the_open_seat() -> bool:
+        phase = board.host.replica.phase
+        return (isinstance(phase, CommitPhase) and phase.purpose == CHOICE_DOMAIN and not phase.opening
+                and 2 in phase.commitments and len(phase.commitments) < 3)
+
+    board.run(until=lambda: committed_for_the_open_seat() or board.host.result is not None)
+    assert committed_for_the_open_seat(), "the game reached no choice the host committed to for seat 2"
+    assert "committed to a choice it has not opened" in board.host.replica.hand_over_problem(0)
+    board.host.hand_over()
+    board.run()
+    successor = board.sessions[1]
+    assert successor.result is not None and successor.fault is None, successor.fault
+    assert set(successor.replica.open_seats) == {0, 2} and successor.replica.sequencer == 1
 
 
 CHAOS = [
