@@ -2,3 +2,6 @@
 
 __version__ = "0.1.0"
 PROTOCOL_VERSION = 10
+# The protocol of the ElGamal deck (issue 28), spoken where a session is asked for it while it
+# is being built; PROTOCOL_VERSION becomes it once it is whole.
+NEXT_PROTOCOL_VERSION = 11

@@ -145,6 +145,12 @@ def draw_scalar(take: Callable[[int], bytes]) -> int:
             return candidate
 
 
+def _nonce_scalar(rng: bytes | Callable[[int], bytes] | None) -> int:
+    """A proof's nonce scalar: :func:`draw_scalar` from a byte source ``rng`` (a seed's stream,
+    which can't run out), else :func:`random_scalar` (``os.urandom``, or fixed bytes for tests)."""
+    return draw_scalar(rng) if callable(rng) else random_scalar(rng)
+
+
 def scalar_to_bytes(k: int) -> bytes:
     """``k`` as 32 little-endian bytes. Raises :class:`CryptoError` outside [1, ℓ−1]."""
     return _check_scalar(k).to_bytes(SCALAR_SIZE, "little")
@@ -362,17 +368,17 @@ def _read_proof(proof: object) -> tuple[int, int] | None:
     return challenge, response
 
 
-def prove_key(secret: int, context: bytes, rng_bytes: bytes | None = None) -> bytes:
+def prove_key(secret: int, context: bytes, rng_bytes: bytes | Callable[[int], bytes] | None = None) -> bytes:
     """A Schnorr proof that whoever made it knows ``secret`` of ``Y = secret·G``, bound to
     ``context`` (the session's deal and seat): ``(e, s)`` with ``A = w·G`` for a fresh ``w``,
     ``e = H_key(context, [Y, A])`` and ``s = w + e·secret mod ℓ``. Without it a holder could
     publish ``Y' − Y_others`` as its key and so own the joint key alone.
 
-    ``w`` is drawn like :func:`random_scalar` (``rng_bytes`` injects it). Raises
-    :class:`CryptoError` for a secret outside [1, ℓ−1].
+    ``w`` is drawn like :func:`random_scalar` (``rng_bytes`` injects it: bytes, or a byte
+    source as :func:`draw_scalar` takes). Raises :class:`CryptoError` for a secret outside [1, ℓ−1].
     """
     key = public_key(secret)
-    nonce = random_scalar(rng_bytes)
+    nonce = _nonce_scalar(rng_bytes)
     challenge = _challenge(_domains.EDWARDS_KEY_PROOF, context, [key, _times_base(nonce)])
     return _proof(challenge, (nonce + challenge * secret) % GROUP_ORDER)
 
@@ -467,18 +473,18 @@ def decryption_share(secret: int, nonce: bytes) -> bytes:
 
 
 def proven_decryption_share(
-    secret: int, nonce: bytes, context: bytes, rng_bytes: bytes | None = None
+    secret: int, nonce: bytes, context: bytes, rng_bytes: bytes | Callable[[int], bytes] | None = None
 ) -> tuple[bytes, bytes]:
     """``(D, proof)``: :func:`decryption_share` and a Chaum–Pedersen proof that ``D = x·C₁``
     uses the same ``x`` as ``Y = x·G``, bound to ``context`` (the session's deal, slot and seat):
     ``(e, s)`` with ``A₁ = w·G``, ``A₂ = w·C₁`` for a fresh ``w``,
     ``e = H_share(context, [Y, C₁, D, A₁, A₂])``, ``s = w + e·x mod ℓ``.
 
-    ``w`` is drawn like :func:`random_scalar` (``rng_bytes`` injects it). Raises as
-    :func:`decryption_share`.
+    ``w`` is drawn like :func:`random_scalar` (``rng_bytes`` injects it: bytes, or a byte
+    source as :func:`draw_scalar` takes). Raises as :func:`decryption_share`.
     """
     share = decryption_share(secret, nonce)
-    nonce_scalar = random_scalar(rng_bytes)
+    nonce_scalar = _nonce_scalar(rng_bytes)
     challenge = _challenge(
         _domains.EDWARDS_SHARE_PROOF,
         context,
@@ -509,10 +515,13 @@ def decrypt(card: Ciphertext, shares: Sequence[bytes]) -> bytes:
     """``masked − D_1 − … − D_h``: the card's point, given every holder's decryption share (the
     caller's own included, each already checked). The result is the identity or some point
     other than a card's if a share or a pass was wrong; the caller looks it up among the deal's
-    card points."""
+    card points. Raises :class:`BadCardValue` if a point is off the curve."""
     point = card.masked
-    for share in shares:
-        point = _subtract(point, share)
+    try:
+        for share in shares:
+            point = _subtract(point, share)
+    except _SodiumError:  # (libsodium's subtraction decodes both points: one is off the curve)
+        raise BadCardValue("not a point of the curve") from None
     return point
 
 

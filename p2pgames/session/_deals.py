@@ -122,6 +122,11 @@ class DealCrypto:
         return len(self.inputs)
 
     @property
+    def audited(self) -> bool:
+        """Whether every holder's audit keys are in (the deal's audit is complete)."""
+        return len(self.audit_keys) == len(self.holders)
+
+    @property
     def stages(self) -> tuple[str, ...]:
         return STAGES_RESHUFFLE if self.source_slots is not None else STAGES_FRESH
 
@@ -151,6 +156,11 @@ class DealCrypto:
         the last holder's shuffle-lock pass is due, its plain shuffle pass of the older form is
         too: :meth:`is_due`.)"""
         return next((due for due in self.pass_order() if due not in self.passes), None)
+
+    def next_holder(self) -> int | None:
+        """The holder whose pass is due, or ``None`` once the deal is locked."""
+        due = self.next_pass()
+        return None if due is None else due[1]
 
     def is_due(self, stage: str, seat: int) -> bool:
         """Whether pass ``(stage, seat)`` may come next."""

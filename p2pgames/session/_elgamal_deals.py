@@ -45,6 +45,7 @@ __all__ = [
     "share_context",
     "seal_share",
     "sealed_share_problem",
+    "sealed_share_context",
     "PASS_SEED_SIZE",
 ]
 
@@ -86,13 +87,23 @@ class ProvenShare:
             raise ValueError(f"a share proof is {elgamal.PROOF_SIZE} bytes")
 
 
-def seal_share(recipient_public: bytes, proven: ProvenShare, context: bytes) -> tuple[bytes, bytes]:
+def seal_share(
+    recipient_public: bytes, proven: ProvenShare, context: bytes, ephemeral_private: bytes | None = None
+) -> tuple[bytes, bytes]:
     """``(box, commitment)``: ``proven`` (share ‖ proof, 96 bytes) sealed to the recipient's
     sealing key and bound to ``context`` (§C6: a box of 144 bytes, today's largest), and the
     commitment its sender signs, ``sealed_commitment(share)``. The commitment is of the share
     alone: it is the same whichever proof comes with it, so the audit's share of the slot, with a
-    proof of its own, is checked against it."""
-    return seal(recipient_public, proven.share + proven.proof, context), sealed_commitment(proven.share)
+    proof of its own, is checked against it. ``ephemeral_private`` (§C6.1) makes the box again
+    byte for byte after a restart; it must be drawn for this share and receiver alone."""
+    box = seal(recipient_public, proven.share + proven.proof, context, ephemeral_private)
+    return box, sealed_commitment(proven.share)
+
+
+def sealed_share_context(game_id: bytes, slot: int, sender: int, to: int) -> bytes:
+    """What a share sealed by ``sender`` to ``to`` for ``slot`` is bound to:
+    ``canon(["sealed-share", game_id, slot, sender, to])``."""
+    return canonical.encode(["sealed-share", game_id, slot, sender, to])
 
 
 def sealed_share_problem(
@@ -176,6 +187,23 @@ class ElGamalDeal:
     def size(self) -> int:
         return len(self.inputs)
 
+    @property
+    def audited(self) -> bool:
+        """Whether every holder's audit publication is in (the deal's audit is complete)."""
+        return len(self.audit_seeds) == len(self.holders)
+
+    @property
+    def last_holder(self) -> int:
+        """The holder that makes the deal's last pass (the shares of its cards can ride with it)."""
+        return self.holders[-1]
+
+    def bad_point(self, seat: int) -> int | None:
+        """The first position of holder ``seat``'s pass whose nonce or masked card is no point of
+        the group (:func:`~p2pgames.crypto.elgamal.is_valid_point`), if any: that pass is wrong,
+        as anyone can see from it alone."""
+        return next((position for position, card in enumerate(self.passes.get(seat, ()))
+                     if not (elgamal.is_valid_point(card.nonce) and elgamal.is_valid_point(card.masked))), None)
+
     @cached_property
     def joint_key(self) -> bytes:
         """The sum of the holders' keys: what every pass re-encrypts under."""
@@ -184,6 +212,10 @@ class ElGamalDeal:
     def next_pass(self) -> int | None:
         """The holder whose pass is due, or ``None`` once every holder has made its pass."""
         return next((seat for seat in self.holders if seat not in self.passes), None)
+
+    def next_holder(self) -> int | None:
+        """:meth:`next_pass` (the name both decks' deals answer to)."""
+        return self.next_pass()
 
     def input_of(self, seat: int) -> list[elgamal.Ciphertext]:
         """The deck holder ``seat``'s pass starts from: the previous holder's pass, or the inputs."""
@@ -218,13 +250,17 @@ class ElGamalDeal:
 
     # -- shares --------------------------------------------------------------------------------
 
-    def share_holds(self, game_id: bytes, index: int, seat: int, share: ProvenShare) -> bool:
+    def share_holds(
+        self, game_id: bytes, index: int, seat: int, share: ProvenShare,
+        cards: Sequence[elgamal.Ciphertext] | None = None,
+    ) -> bool:
         """Whether ``share`` is holder ``seat``'s decryption share of slot ``index``'s nonce, as
-        its proof shows (never for a non-holder). Never raises."""
+        its proof shows (never for a non-holder). ``cards``: the deal's last pass, when it is
+        checked before it is recorded (shares riding with it). Never raises."""
         if seat not in self.holders or not 0 <= index < self.size:
             return False
         return elgamal.check_decryption_share(
-            self.keys[seat], self.locked[index].nonce, share.share, share.proof,
+            self.keys[seat], (cards or self.locked)[index].nonce, share.share, share.proof,
             share_context(game_id, self.first_slot + index, seat),
         )
 
@@ -234,13 +270,25 @@ class ElGamalDeal:
         self.published_in[index][seat] = message
         self.unreleased[index].discard(seat)
 
+    def known_share(self, index: int, seat: int) -> bytes | None:
+        """Holder ``seat``'s share of slot ``index`` if it is public (published, or in its
+        audit), else ``None``."""
+        if seat in self.published[index]:
+            return self.published[index][seat].share
+        if seat in self.audit_shares:
+            return self.audit_shares[seat][index].share
+        return None
+
     def record_sealed(self, index: int, sealed: SealedShare) -> None:
         self.sealed[index].append(sealed)
 
     def open_with(self, index: int, shares: dict[int, bytes]) -> str | None:
         """The card of slot ``index`` given every holder's share of it (each checked), or ``None``
         if it opens to no card of the deal (then a pass was wrong: a dispute, §B7)."""
-        return self.table.name_of(elgamal.decrypt(self.locked[index], [shares[seat] for seat in self.holders]))
+        try:
+            return self.table.name_of(elgamal.decrypt(self.locked[index], [shares[seat] for seat in self.holders]))
+        except CryptoError:
+            return None
 
     def value_if_public(self, index: int) -> str:
         """The card of a slot whose every share is published; raises :class:`PassProblem` if it

@@ -32,6 +32,7 @@ from ._escrows import secret_source
 __all__ = [
     "KeyEscrow",
     "deck_key_from_seed",
+    "deck_key_record",
     "key_context",
     "pass_seed",
     "key_escrow",
@@ -54,6 +55,15 @@ def key_context(signing_key: bytes) -> bytes:
     public key its seat record names, so another seat can't present the key as its own (it
     could not make the proof for its own signing key without the secret)."""
     return canonical.encode(["deck-key", signing_key])
+
+
+def deck_key_record(seed: bytes, signing_key: bytes) -> list[bytes]:
+    """``[deck key, key proof]`` of the seat whose seed is ``seed``, as its hello and seat record
+    carry them (§A4), the proof bound to its signing key (:func:`key_context`). The proof's
+    nonce scalar is drawn from the seed for this context, so the proof is the same however often
+    it is made (one challenge, one nonce)."""
+    secret, context = deck_key_from_seed(seed), key_context(signing_key)
+    return [elgamal.public_key(secret), elgamal.prove_key(secret, context, secret_source(seed, "deck-key-proof", context))]
 
 
 def pass_seed(escrow_secret: int, deal: int) -> bytes:

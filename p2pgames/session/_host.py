@@ -58,7 +58,6 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from p2pgames import PROTOCOL_VERSION
 from p2pgames.crypto import BadSignature, CryptoError, PublicKey
 from p2pgames.engine import normalize_typed
 from p2pgames.session._acks import AckItem, ack_item, acks_of_record
@@ -67,6 +66,7 @@ from p2pgames.session._events import WATCHER_SEAT, ChatReceived, LobbyChanged, N
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._joiner import HOST_CONNECTION
 from p2pgames.session._messages import MAX_ACKS, NAME_LIMIT, Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
+from p2pgames import NEXT_PROTOCOL_VERSION
 from p2pgames.session._replica import FORFEIT, HOST_SEAT, TAKE_OVER, SeatInfo, Submission
 from p2pgames.session._watcher import WATCHED_KINDS
 from p2pgames.words import with_article
@@ -163,7 +163,8 @@ class HostRole:
         session = self.session
         # Fresh for every table (the sealing key is), without drawing more from random_bytes.
         session.table_id = hashlib.sha256(b"p2pgames/table\x00" + session.seal_key.public_bytes()).digest()
-        info = SeatInfo(session.identity.public_key, session.seal_key.public_bytes(), session.name, session.bot)
+        info = SeatInfo(session.identity.public_key, session.seal_key.public_bytes(), session.name, session.bot,
+                        *session.deck_key_record())
         self.lobby.append((info, None))
         session.lobby = [info for info, _ in self.lobby]
         self._start_if_full()
@@ -394,7 +395,7 @@ class HostRole:
         nonce = session.random_bytes(32)
         self.pending[connection] = nonce
         session._send(connection, make_envelope(session.identity, "host-hello", {
-            "protocol": PROTOCOL_VERSION,
+            "protocol": session.protocol,
             "game": session.ruleset.game,
             "ruleset": session.ruleset.encode(),
             "name": session.name,
@@ -657,8 +658,13 @@ class HostRole:
             self.reject(connection, "the table is full")
             return
         name = self._unique_name(clean_text(body["name"], NAME_LIMIT) or "player")
+        info = SeatInfo(key, body["seal"], name, body["bot"], *(body.get("deck") or ()))
+        if session.protocol >= NEXT_PROTOCOL_VERSION and not info.deck_key_holds():
+            # (§A4: a key whose proof fails could be another seat's, or cancel the others' keys.)
+            self.reject(connection, "your hello's deck key is missing or not proven")
+            return
         del self.pending[connection]
-        self.lobby.append((SeatInfo(key, body["seal"], name, body["bot"]), connection))
+        self.lobby.append((info if session.protocol >= NEXT_PROTOCOL_VERSION else SeatInfo(key, body["seal"], name, body["bot"]), connection))
         self._announce_lobby()
         self._start_if_full()
 
@@ -740,8 +746,8 @@ class HostRole:
         """What is wrong with a ``hello`` or ``rejoin`` (its signature already checked): another
         protocol, another game (``our_game`` false) or host, or a nonce of another connection."""
         body, what = envelope.body, envelope.kind
-        if body["protocol"] != PROTOCOL_VERSION:
-            return f"this host speaks protocol {PROTOCOL_VERSION}, you speak {body['protocol']}; use the same p2pgames version"
+        if body["protocol"] != self.session.protocol:
+            return f"this host speaks protocol {self.session.protocol}, you speak {body['protocol']}; use the same p2pgames version"
         if not our_game or body["host"] != self.session.identity.public_key.raw:
             return f"your {what} is for another game or host"
         if body["nonce"] != self.pending[connection]:

@@ -51,7 +51,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from p2pgames import PROTOCOL_VERSION
 from p2pgames.crypto import BadSignature, CryptoError, PublicKey, fingerprint_matches
 from p2pgames.engine import EngineError
 from p2pgames.session._acks import ack_from_item
@@ -59,7 +58,8 @@ from p2pgames.session._chat import Offer
 from p2pgames.session._events import WATCHER_SEAT, ChatReceived, LobbyChanged, Notice, Rejected, SeatAway, SeatBack
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope
-from p2pgames.session._replica import HOST_SEAT, SeatInfo, Submission
+from p2pgames import NEXT_PROTOCOL_VERSION
+from p2pgames.session._replica import HOST_SEAT, SeatInfo, Submission, seats_problem
 from p2pgames.words import with_article
 
 if TYPE_CHECKING:
@@ -349,8 +349,8 @@ class JoinerRole:
                 "someone else may be answering at that address"
             )
             return
-        if body["protocol"] != PROTOCOL_VERSION:
-            self._halt_before_start(f"the host speaks protocol {body['protocol']}, this p2pgames speaks {PROTOCOL_VERSION}")
+        if body["protocol"] != session.protocol:
+            self._halt_before_start(f"the host speaks protocol {body['protocol']}, this p2pgames speaks {session.protocol}")
             return
         try:
             session.game = session.game_loader(body["game"])
@@ -360,13 +360,14 @@ class JoinerRole:
             return
         self.host_key = key
         session._send(HOST_CONNECTION, make_envelope(session.identity, "hello", {
-            "protocol": PROTOCOL_VERSION,
+            "protocol": session.protocol,
             "game": body["game"],
             "name": session.name,
             "seal": session.seal_key.public_bytes(),
             "host": key.raw,
             "nonce": body["nonce"],
             "bot": session.bot,
+            **({"deck": session.deck_key_record()} if session.protocol >= NEXT_PROTOCOL_VERSION else {}),
         }))
 
     def _halt_before_start(self, reason: str) -> None:
@@ -413,8 +414,8 @@ class JoinerRole:
         if key is None or (key.raw != wanted and not self.unconfirmed):
             self._not_our_host(key)
             return
-        if envelope.body["protocol"] != PROTOCOL_VERSION:
-            self._halt_or_close(f"the host now speaks protocol {envelope.body['protocol']}, this p2pgames speaks {PROTOCOL_VERSION}")
+        if envelope.body["protocol"] != session.protocol:
+            self._halt_or_close(f"the host now speaks protocol {envelope.body['protocol']}, this p2pgames speaks {session.protocol}")
             return
         if session.game is None:
             try:
@@ -428,7 +429,7 @@ class JoinerRole:
         self.given_back = False
         game_id = session.game_id or session.resumed.game_id  # type: ignore[union-attr]
         rejoin = make_envelope(session.identity, "rejoin", {
-            "protocol": PROTOCOL_VERSION,
+            "protocol": session.protocol,
             "game_id": game_id,
             "host": key.raw,
             "nonce": envelope.body["nonce"],
@@ -659,6 +660,12 @@ class JoinerRole:
             raise ProtocolFault(Fault(self.host_seat, FaultCode.ILLEGAL, "the host's start is inconsistent", 0))
         if len({seat.key.raw for seat in seats}) != len(seats):
             raise ProtocolFault(Fault(self.host_seat, FaultCode.ILLEGAL, "the host's start seats one key twice", 0))
+        problem = seats_problem(seats)
+        ours = session.deck_key_record()[0] if session.protocol >= NEXT_PROTOCOL_VERSION else None
+        if problem is None and seats[mine[0]].deck_key != ours:
+            problem = "it does not give our deck key" if ours is not None else "it gives deck keys, which this protocol has none of"
+        if problem is not None:
+            raise ProtocolFault(Fault(self.host_seat, FaultCode.ILLEGAL, f"the host's start is not valid: {problem}", 0))
         resumed = session.resumed
         if resumed is not None and (mine[0] != resumed.seat or envelope.body["game_id"] != resumed.game_id):
             raise ProtocolFault(Fault(self.host_seat, FaultCode.ILLEGAL, "the host's start is not the one of the game we are resuming", 0))

@@ -137,15 +137,21 @@ def _list_of(item: Check, limit: int = MAX_LIST) -> Check:
 
 
 def _seat_record(v: Any) -> bool:
-    # [key, seal key, name, bot]
+    # [key, seal key, name, bot] — and since protocol 11 [deck key, its key proof] besides (§A4)
     return (
         isinstance(v, tuple | list)
-        and len(v) == 4
+        and len(v) in (4, 6)
         and _bytes(32)(v[0])
         and _bytes(32)(v[1])
         and _text(40)(v[2])
         and _is_bool(v[3])
+        and (len(v) == 4 or (_bytes(32)(v[4]) and _bytes(64)(v[5])))
     )
+
+
+def _deck_key(v: Any) -> bool:
+    # [deck key, its key proof] (protocol 11, §A4)
+    return isinstance(v, tuple | list) and len(v) == 2 and _bytes(32)(v[0]) and _bytes(64)(v[1])
 
 
 # The most addresses a seat may give in its ``reach`` (an IPv4 and an IPv6 address of each of a few
@@ -285,16 +291,22 @@ KINDS: dict[str, dict[str, Check]] = {
 }
 
 
+# Fields a kind may carry besides its own, and their checks: a joiner's deck key (protocol 11).
+OPTIONAL: dict[str, dict[str, Check]] = {"hello": {"deck": _deck_key}}
+
+
 def check_body(kind: str, body: Mapping[str, Any]) -> None:
-    """Raise :class:`MalformedMessage` unless ``body`` has exactly ``kind``'s keys and types."""
+    """Raise :class:`MalformedMessage` unless ``body`` has exactly ``kind``'s keys (and any of its
+    optional ones) and their types."""
     schema = KINDS.get(kind)
     if schema is None:
         raise MalformedMessage(f"unknown message kind {kind!r}")
-    if set(body) != set(schema):
+    optional = OPTIONAL.get(kind, {})
+    if not set(schema) <= set(body) <= set(schema) | set(optional):
         missing = sorted(set(schema) - set(body))
-        extra = sorted(set(body) - set(schema))
+        extra = sorted(set(body) - set(schema) - set(optional))
         raise MalformedMessage(f"{kind} body has wrong fields (missing {missing}, unexpected {extra})")
-    for key, check in schema.items():
+    for key, check in (schema | {key: optional[key] for key in body if key in optional}).items():
         if not check(body[key]):
             raise MalformedMessage(f"{kind} field {key!r} is not valid: {_short(body[key])}")
 

@@ -153,7 +153,7 @@ def public_values(deals: Iterable[DealCrypto]) -> dict[int, str]:
     for crypto in deals:
         if crypto.next_pass() is not None:
             continue  # a deal voided before it was locked (§B16 step 5) shows nothing
-        if len(crypto.audit_keys) == len(crypto.holders):
+        if crypto.audited:
             try:
                 values.update(crypto.all_values())
                 continue

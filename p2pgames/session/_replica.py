@@ -52,6 +52,7 @@ from p2pgames.crypto import (
     CardTable,
     CryptoError,
     PublicKey,
+    elgamal,
     SealKey,
     check_opening,
     check_share,
@@ -118,6 +119,14 @@ from p2pgames.session._escrows import (
     open_released_share,
     open_share,
 )
+from p2pgames.session._elgamal_deals import (
+    ElGamalDeal,
+    ProvenShare,
+    SealedShare,
+    sealed_share_context,
+    sealed_share_problem,
+)
+from p2pgames.session._elgamal_keys import key_context
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, open_envelope
 from p2pgames.session._sealed_keys import sealed_key_problem, sealing_context
@@ -126,6 +135,7 @@ from p2pgames.words import with_article
 __all__ = [
     "Replica",
     "SeatInfo",
+    "seats_problem",
     "Submission",
     "Applied",
     "KeysRequirement",
@@ -170,19 +180,41 @@ MAX_SEALED_BOX = 32 + 32 + 16 + 64
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
-    """A seat at the table: the player's signing key, sealing key, display name, and bot flag."""
+    """A seat at the table: the player's signing key, sealing key, display name, and bot flag —
+    and, at a table that deals with the ElGamal deck (protocol 11, §A4), its deck key and the key
+    proof binding it to the signing key."""
 
     key: PublicKey
     seal: bytes
     name: str
     bot: bool
+    deck_key: bytes | None = None
+    deck_proof: bytes | None = None
 
     def encode(self) -> list:
-        return [self.key.raw, self.seal, self.name, self.bot]
+        record = [self.key.raw, self.seal, self.name, self.bot]
+        return record if self.deck_key is None else [*record, self.deck_key, self.deck_proof]
 
     @classmethod
     def decode(cls, data: Sequence[Any]) -> "SeatInfo":
-        return cls(PublicKey(data[0]), data[1], data[2], data[3])
+        return cls(PublicKey(data[0]), data[1], data[2], data[3], *data[4:6])
+
+    def deck_key_holds(self) -> bool:
+        """Whether the seat's deck key is a point of the group and its proof proves it known by
+        the owner of the seat's signing key (§C9.3). Never raises."""
+        return self.deck_key is not None and self.deck_proof is not None and elgamal.check_key_proof(
+            self.deck_key, self.deck_proof, key_context(self.key.raw)
+        )
+
+
+def seats_problem(seats: Sequence[SeatInfo]) -> str | None:
+    """What is wrong with a start's seat records beyond their shape, if anything: some carry a
+    deck key and some don't, or a deck key's proof fails (§A4). ``None`` if they are fine."""
+    with_keys = [seat.deck_key is not None for seat in seats]
+    if any(with_keys) and not all(with_keys):
+        return "some seats have a deck key and some don't"
+    bad = next((index for index, seat in enumerate(seats) if seat.deck_key is not None and not seat.deck_key_holds()), None)
+    return None if bad is None else f"seat {bad}'s deck key is not proven"
 
 
 def display_names(seats: Sequence[SeatInfo]) -> list[str]:
@@ -391,7 +423,10 @@ class Replica:
         # Each linked entry's ``state`` field: its signer's acknowledgement of it (§B8).
         self.entry_states: list[bytes] = []
         self.counters = [0] * self.players
-        self.deals: dict[int, DealCrypto] = {}
+        # Since protocol 11 a table deals with the ElGamal deck: its seat records carry deck keys
+        # (§A4, §B6.3); a start of protocol 10 or earlier deals with the P-256 deck (§B6.1).
+        self.elgamal = self.seats[0].deck_key is not None
+        self.deals: dict[int, Any] = {}  # DealCrypto, or ElGamalDeal at an ElGamal table
         self.audits = 0
         # The commit envelopes of open commit phases (and of the sealed set), kept as evidence
         # should an opening not match.
@@ -441,8 +476,8 @@ class Replica:
         if isinstance(phase, CardPhase):
             sub = phase.current
             if isinstance(sub, DealSub):
-                due = (crypto.next_pass() for crypto in self.deals_under_way(sub))
-                passing = {pass_[1] for pass_ in due if pass_ is not None}
+                due = (crypto.next_holder() for crypto in self.deals_under_way(sub))
+                passing = {seat for seat in due if seat is not None}
                 return tuple(sorted(passing | self._rebuilds_awaited(phase, sub)))
             if isinstance(sub, KeysSub):
                 return sub.owing()
@@ -506,6 +541,11 @@ class Replica:
                 return problem
         if isinstance(self.phase, CardPhase):
             return "a card step is under way: your keys are needed first"
+        if self.elgamal:
+            for crypto in self.deals.values():
+                if not crypto.audited:
+                    return (f"deal {crypto.deal} is not audited yet: at a table dealing with the ElGamal deck,"
+                            " a seat can hand over only once every deal is")
         return self._card_shown_by_keys_of(seat, "your key") or self._holds_escrowed_shares(seat)
 
     def _holds_escrowed_shares(self, seat: int) -> str | None:
@@ -557,6 +597,8 @@ class Replica:
         problem = self._seat_problem(seat, rebuilding=True)
         if problem is not None:
             return problem
+        if self.elgamal:
+            return "at a table dealing with the ElGamal deck, a seat's keys can't be rebuilt from its escrow yet"
         holders = tuple(other for other in self.playing_seats if other != seat)
         record = self.escrows.get(seat)
         if record is None or record.holders != holders:
@@ -609,7 +651,7 @@ class Replica:
         """The deals whose lock keys ``seat`` should escrow now, each with its holders: every
         deal it holds, not yet audited, whose current lock escrow has other holders or is none."""
         holders = self.escrow_holders_due(seat, current=False)
-        if holders is None:
+        if holders is None or self.elgamal:  # (the ElGamal deck has no lock keys, §B6.3)
             return []
         due = []
         for crypto in self.unaudited_deals_of(seat):
@@ -700,7 +742,7 @@ class Replica:
         """The deals ``seat`` holds keys of whose audit has not completed, by deal number."""
         return [
             crypto for _, crypto in sorted(self.deals.items())
-            if seat in crypto.holders and len(crypto.audit_keys) < len(crypto.holders)
+            if seat in crypto.holders and not crypto.audited
         ]
 
     def _auditors(self, deals: Sequence[int]) -> tuple[int, ...]:
@@ -873,6 +915,8 @@ class Replica:
         domain = self.game.deck_domain
         # An open seat locks no later deal: its cards are dealt among the seats still playing.
         holders = tuple(seat for seat in (operation.holders or range(self.players)) if seat not in self.open_seats)
+        if self.elgamal:
+            return self._new_elgamal_deal(operation, holders)
         if isinstance(operation, NewDeal):
             table = CardTable(domain, operation.cards)
             return DealCrypto(
@@ -909,6 +953,41 @@ class Replica:
         table = CardTable(domain, sorted(names))
         return DealCrypto(
             operation.deal, operation.first_slot, self.players, table, inputs, operation.source_slots,
+            holders=holders,
+        )
+
+    def _new_elgamal_deal(self, operation: NewDeal | Reshuffle, holders: tuple[int, ...]) -> ElGamalDeal:
+        """A deal by the ElGamal deck (§B6.3). A fresh deal starts from its card points; a
+        re-shuffle from its source slots' ciphertexts as the sources' last passes left them, which
+        are under the joint key of the same holders (so no pass re-keys them)."""
+        domain = self.game.deck_domain
+        keys = tuple(seat.deck_key for seat in self.seats)
+        if isinstance(operation, NewDeal):
+            table = elgamal.CardTable(domain, operation.cards)
+            return ElGamalDeal.fresh(operation.deal, operation.first_slot, self.players, table, keys, holders)
+        names: set[str] = set()
+        inputs = []
+        for slot in operation.source_slots:
+            crypto, index = self.deal_of_slot(slot)
+            card = crypto.locked[index]
+            for seat in crypto.holders:
+                if seat in holders:
+                    continue
+                # A holder open since (§B14): its share of the card is public — the source deal
+                # is audited —, so it comes off, and the card is under the others' keys alone.
+                share = crypto.known_share(index, seat)
+                if share is None:
+                    raise EngineError(f"{self.game.title} re-shuffles slot {slot}, whose share of seat {seat} is not public")
+                card = elgamal.Ciphertext(card.nonce, elgamal.decrypt(card, [share]))
+            if set(crypto.holders) & set(holders) != set(holders):
+                raise EngineError(
+                    f"{self.game.title} re-shuffles slot {slot}, held by seats {crypto.holders}, for seats {holders}"
+                )
+            names.update(crypto.table.names)
+            inputs.append(card)
+        table = elgamal.CardTable(domain, sorted(names))
+        return ElGamalDeal(
+            operation.deal, operation.first_slot, self.players, table, inputs, keys, tuple(operation.source_slots),
             holders=holders,
         )
 
@@ -975,6 +1054,8 @@ class Replica:
         if not isinstance(following, KeysSub):
             return []
         crypto = self.deals[deal]
+        if self.elgamal and seat != crypto.last_holder:
+            return []  # (a share is of the last pass's nonce: only its author's can ride, §B6.3)
         slots = range(crypto.first_slot, crypto.first_slot + crypto.size)
         return sorted(self._requirements(following.operations, only=slots)[seat].publish)
 
@@ -1201,6 +1282,9 @@ class Replica:
         return self._commit_envelopes.get((phase.phase_id, seat), b"")
 
     def _check_pass(self, submission: Submission, sub: DealSub) -> None:
+        if self.elgamal:
+            self._check_elgamal_pass(submission, sub)
+            return
         fields: dict[str, type | tuple[type, ...]] = {"deal": int, "stage": str, "values": (tuple, list), "verifiers": (tuple, list)}
         if "public" in submission.body:  # (keys riding with a lock pass, §B6.1: checked below)
             fields["public"] = (tuple, list)
@@ -1228,7 +1312,73 @@ class Replica:
         if "public" in body:
             self._check_riding_keys(submission, crypto)
 
-    def _published_keys(self, submission: Submission) -> dict[int, int]:
+    def _check_elgamal_pass(self, submission: Submission, sub: DealSub) -> None:
+        """A pass of the ElGamal deck (§B6.3): ``{t: "pass", deal, cards}``, and ``public`` on
+        the last holder's pass when shares ride with it."""
+        fields: dict[str, type | tuple[type, ...]] = {"deal": int, "cards": (tuple, list)}
+        if "public" in submission.body:
+            fields["public"] = (tuple, list)
+        self._fields(submission, "pass", fields)
+        body = submission.body
+        if body["deal"] not in sub.deals or body["deal"] not in self.deals:
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"sent a pass for deal {body['deal']}, which is not being dealt")
+        crypto = self.deals[body["deal"]]
+        if crypto.next_pass() != submission.seat:
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"sent a pass of deal {crypto.deal} that is not due")
+        try:
+            cards = crypto.check_pass(submission.seat, body["cards"])
+        except PassProblem as error:
+            raise self._illegal(submission, FaultCode.BAD_PASS, f"sent a bad pass: {error}")
+        if submission.seat == crypto.last_holder and not all(
+            elgamal.is_valid_point(card.nonce) and elgamal.is_valid_point(card.masked) for card in cards
+        ):
+            # The cards everyone opens must be points of the group (§B6.3): a share of a nonce
+            # outside it proves nothing, and no secret multiplies one. A pass that adds to a
+            # point keeps it outside, so the first pass that holds one made it.
+            fault = self.elgamal_bad_pass_fault(crypto.deal)
+            if fault is not None:
+                raise ProtocolFault(fault)
+            raise self._illegal(submission, FaultCode.BAD_PASS, "sent a pass holding a card that is no point of the group")
+        if "public" in body:
+            public = self._published_keys(submission, cards)
+            due = self.keys_riding_with_lock(submission.seat, crypto.deal)
+            if not due or sorted(public) != due or len(public) != len(body["public"]):
+                raise self._illegal(
+                    submission, FaultCode.ILLEGAL,
+                    f"published with its pass shares of slots {sorted(public)}, but slots {due} ride with it",
+                )
+
+    def _published_shares(
+        self, submission: Submission, cards: Sequence[elgamal.Ciphertext] | None = None,
+    ) -> dict[int, ProvenShare]:
+        """The ``public`` shares of a submission at an ElGamal table, ``[[slot, share: b32,
+        proof: b64] …]``, as slot → share, each checked against its proof as it comes (§B6.3:
+        ``malformed`` for an item of another shape, ``bad-key`` for a share of no locked slot
+        of the author's or one its proof fails). ``cards``: the last pass they ride with."""
+        public: dict[int, ProvenShare] = {}
+        for item in submission.body["public"]:
+            if not (isinstance(item, (tuple, list)) and len(item) == 3 and type(item[0]) is int
+                    and isinstance(item[1], bytes) and len(item[1]) == elgamal.POINT_SIZE
+                    and isinstance(item[2], bytes) and len(item[2]) == elgamal.PROOF_SIZE):
+                raise self._illegal(submission, FaultCode.MALFORMED, "published a malformed share")
+            slot, share = item[0], ProvenShare(item[1], item[2])
+            try:
+                crypto, index = self.deal_of_slot(slot)
+            except KeyError:
+                raise self._illegal(submission, FaultCode.ILLEGAL, f"published a share of slot {slot}, which no deal has") from None
+            if cards is None and crypto.next_pass() is not None:
+                raise self._illegal(submission, FaultCode.ILLEGAL, f"published a share of slot {slot}, which is not dealt yet")
+            if not crypto.share_holds(self.game_id, index, submission.seat, share, cards):
+                raise self._illegal(submission, FaultCode.BAD_KEY, f"published a share of slot {slot} that fails its proof")
+            public[slot] = share
+        return public
+
+    def _published_keys(self, submission: Submission, cards: Sequence[elgamal.Ciphertext] | None = None) -> dict[int, Any]:
+        if self.elgamal:
+            return self._published_shares(submission, cards)
+        return self._published_p256_keys(submission)
+
+    def _published_p256_keys(self, submission: Submission) -> dict[int, int]:
         """The ``public`` keys of a ``keys`` submission or a lock pass, ``[[slot, key] …]``, as slot
         → key; raises :class:`ProtocolFault` (``malformed``, or ``bad-key`` for a key outside
         [1, n−1]). Which slots they may be is each caller's to check."""
@@ -1335,6 +1485,8 @@ class Replica:
             self._fields(submission, "audit", {"keys": (tuple, list)})
         body = field_holder if field_holder is not None else submission.body
         deals = [deal for deal in deals if submission.seat in self.deals[deal].holders]
+        if self.elgamal:
+            return self._parse_audit_shares(submission, deals, body)  # type: ignore[return-value]
         parsed: dict[int, SeatAuditKeys] = {}
         try:
             for item in body["keys"]:
@@ -1355,6 +1507,30 @@ class Replica:
                 self.deals[deal].check_audit_keys(submission.seat, keys)
             except PassProblem as error:
                 raise self._illegal(submission, FaultCode.BAD_KEY, f"published inconsistent audit keys: {error}")
+        return parsed
+
+    def _parse_audit_shares(
+        self, submission: Submission, deals: Sequence[int], body: Mapping[str, Any],
+    ) -> dict[int, tuple[bytes, list[ProvenShare]]]:
+        """What a holder publishes to audit ``deals`` at an ElGamal table (§B7): for each deal it
+        holds, ``[deal, pass seed: b32, [[share: b32, proof: b64] × size]]``, as deal → (seed,
+        shares). Each share it published before must come again; the proofs are the audit's."""
+        parsed: dict[int, tuple[bytes, list[ProvenShare]]] = {}
+        try:
+            for item in body["keys"]:
+                deal, seed, shares = item
+                if type(deal) is not int or not isinstance(shares, (tuple, list)):
+                    raise TypeError(f"deal {deal!r} is not a number with a list of shares")
+                parsed[deal] = (seed, [ProvenShare(*share) for share in shares])
+        except (TypeError, ValueError):
+            raise self._illegal(submission, FaultCode.MALFORMED, "published a malformed audit")
+        if sorted(parsed) != sorted(deals) or len(parsed) != len(body["keys"]):
+            raise self._illegal(submission, FaultCode.BAD_KEY, f"published an audit of deals {sorted(parsed)}, not {sorted(deals)}")
+        for deal, (seed, shares) in parsed.items():
+            try:
+                self.deals[deal].check_audit(submission.seat, seed, shares)
+            except PassProblem as error:
+                raise self._illegal(submission, FaultCode.BAD_KEY, f"published an inconsistent audit: {error}")
         return parsed
 
     def _check_audit(self, submission: Submission, sub: AuditSub) -> None:
@@ -1796,11 +1972,10 @@ class Replica:
                 del self.rebuild_shares[target]
         elif kind == "act":
             action = self.game.decode_action(submission.body["action"])
-            for slot, key in submission.body.get("public", ()):
+            for item in submission.body.get("public", ()):
                 # Published now rather than in the keys sub-step the act begins (§B5): that
                 # sub-step owes them no more, and shows the slot when it is done.
-                crypto, index = self.deal_of_slot(slot)
-                crypto.publish(index, seat, scalar_from_bytes(key), submission.envelope.raw)
+                self._publish_item(item, seat, submission.envelope.raw)
             self._engine(applied, Act(seat, action))
             if submission.body.get("sealed"):
                 self._apply_sealed_riding(applied, submission)
@@ -2053,17 +2228,30 @@ class Replica:
         assert isinstance(sub, DealSub)
         body = submission.body
         crypto = self.deals[body["deal"]]
-        crypto.record_pass(body["stage"], submission.seat, body["values"], body["verifiers"], submission.envelope.raw)
-        for slot, key in body.get("public", ()):
-            # Published now rather than in the keys sub-step after the deal (§B6.1); read when that
-            # sub-step is done, as every slot it shows.
-            crypto.publish(slot - crypto.first_slot, submission.seat, scalar_from_bytes(key), submission.envelope.raw)
-        if body["stage"] in LOCKING_STAGES and submission.seat in self.rebuilt:
+        if self.elgamal:
+            crypto.record_pass(submission.seat, elgamal.read_deck(body["cards"]), submission.envelope.raw)
+        else:
+            crypto.record_pass(body["stage"], submission.seat, body["values"], body["verifiers"], submission.envelope.raw)
+        for item in body.get("public", ()):
+            # Published now rather than in the keys sub-step after the deal (§B6.1, §B6.3); read
+            # when that sub-step is done, as every slot it shows.
+            self._publish_item(item, submission.seat, submission.envelope.raw)
+        if not self.elgamal and body["stage"] in LOCKING_STAGES and submission.seat in self.rebuilt:
             # A rebuilt seat's lock keys are public the moment they lock (§B16 step 4).
             keys = self._derived_keys(self.rebuilt[submission.seat], crypto)
             self._publish_all(applied, crypto, submission.seat, keys, submission.envelope.raw)
         if all(deal in self.deals and self.deals[deal].next_pass() is None for deal in sub.deals):
             self._next_sub(applied, phase)
+
+    def _publish_item(self, item: Sequence[Any], seat: int, message: bytes) -> None:
+        """Record one checked ``public`` item of ``seat``'s: a key ``[slot, key]`` or, at an
+        ElGamal table, a share ``[slot, share, proof]``."""
+        crypto, index = self.deal_of_slot(item[0])
+        value = ProvenShare(item[1], item[2]) if self.elgamal else scalar_from_bytes(item[1])
+        crypto.publish(index, seat, value, message)
+
+    def _sealed_record(self, seat: int, to: int, commitment: bytes, seq: int) -> SealedKey | SealedShare:
+        return (SealedShare if self.elgamal else SealedKey)(seat, to, commitment, seq)
 
     def _apply_sealed_riding(self, applied: Applied, submission: Submission) -> None:
         """The keys an act sealed (§B5), in the keys sub-step it began: recorded as that sub-step
@@ -2074,7 +2262,7 @@ class Replica:
         requirement = sub.requirements[submission.seat]  # type: ignore[index]
         for slot, to, _box, commitment in submission.body["sealed"]:
             crypto, index = self.deal_of_slot(slot)
-            crypto.record_sealed(index, SealedKey(submission.seat, to, commitment, applied.seq))
+            crypto.record_sealed(index, self._sealed_record(submission.seat, to, commitment, applied.seq))
             applied.key_slots.append(slot)
             requirement.seal.discard((slot, to))
         if not sub.owing():
@@ -2086,13 +2274,12 @@ class Replica:
         sub = phase.current
         assert isinstance(sub, KeysSub) and sub.requirements is not None
         seat = submission.seat
-        for slot, key in submission.body["public"]:
-            crypto, index = self.deal_of_slot(slot)
-            crypto.publish(index, seat, scalar_from_bytes(key), submission.envelope.raw)
-            applied.key_slots.append(slot)
+        for item in submission.body["public"]:
+            self._publish_item(item, seat, submission.envelope.raw)
+            applied.key_slots.append(item[0])
         for slot, to, _box, commitment in submission.body["sealed"]:
             crypto, index = self.deal_of_slot(slot)
-            crypto.record_sealed(index, SealedKey(seat, to, commitment, applied.seq))
+            crypto.record_sealed(index, self._sealed_record(seat, to, commitment, applied.seq))
             applied.key_slots.append(slot)
         sub.done.add(seat)
         if not sub.owing():
@@ -2153,6 +2340,9 @@ class Replica:
         for deal in sub.deals:
             crypto = self.deals[deal]
             for seat in crypto.holders:
+                if self.elgamal:
+                    crypto.record_audit(seat, *sub.submitted[seat][deal])
+                    continue
                 departed = self._departed_keys(seat, crypto)
                 crypto.audit_keys[seat] = departed if departed is not None else sub.submitted[seat][deal]
         verdict = self._run_audit(sub.deals)
@@ -2173,6 +2363,11 @@ class Replica:
         """The first fault the audit of ``deals`` finds, as ``(seat, code, reason)``, or ``None``."""
         for deal in sorted(deals):
             crypto = self.deals[deal]
+            if self.elgamal:
+                verdict = crypto.audit(self.game_id)
+                if verdict is not None:
+                    return verdict
+                continue
             old_lock_keys = None
             if crypto.source_slots is not None:
                 old_lock_keys = {}
@@ -2231,7 +2426,7 @@ class Replica:
         audited: dict[int, dict[int, str]] = {}
         for slot in sorted(self.state.cards.expected_values()):
             crypto, index = self.deal_of_slot(slot)
-            if len(crypto.audit_keys) == len(crypto.holders):
+            if crypto.audited:
                 if crypto.deal not in audited:
                     audited[crypto.deal] = crypto.all_values()
                 values[slot] = audited[crypto.deal][slot]
@@ -2255,6 +2450,8 @@ class Replica:
     def wrong_key_fault(self, slot: int) -> Fault | None:
         """The fault of whoever published a wrong key for ``slot`` (proved by its message)."""
         crypto, index = self.deal_of_slot(slot)
+        if self.elgamal:
+            return None  # (every published share was checked against its proof as it came, §B6.3)
         wrong = crypto.wrong_published_key(index)
         if wrong is None:
             return None
@@ -2297,9 +2494,17 @@ class Replica:
             return self._confirm_bad_share(culprit, message, evidence[1] if len(evidence) > 1 else None)
         if code == FaultCode.BAD_ESCROW and message.kind == "submit" and message.body["body"].get("t") == RELEASE:
             return self._confirm_bad_release(culprit, message, evidence[1] if len(evidence) > 1 else None)
-        if code == FaultCode.BAD_KEY and message.kind == "submit" and message.body["body"].get("t") in ("keys", "pass", "act"):
+        if (code == FaultCode.BAD_KEY and message.kind == "submit" and message.body["body"].get("t") in ("keys", "pass", "act")
+                and not (self.elgamal and len(evidence) < 2)):  # (a share refused as it came: checked below)
             # (A lock pass publishes keys too, §B6.1, and an act, §B5.)
             return self._confirm_wrong_keys(culprit, message, evidence[1] if len(evidence) > 1 else None)
+        if code == FaultCode.BAD_PASS and message.kind == "submit" and self.elgamal and message.body["body"].get("t") == "pass":
+            cards = message.body["body"].get("cards")
+            if isinstance(cards, (list, tuple)) and any(
+                not (isinstance(card, (list, tuple)) and len(card) == 2 and all(map(elgamal.is_valid_point, card)))
+                for card in cards
+            ):
+                return None  # (a card that is no point of the group, §B6.3: the pass shows it)
         if code == FaultCode.BAD_PASS and message.kind == "submit" and message.body["body"].get("t") == "pass":
             values = message.body["body"].get("values")
             if isinstance(values, (list, tuple)) and all(isinstance(v, bytes) for v in values):
@@ -2371,6 +2576,8 @@ class Replica:
 
     def _confirm_wrong_keys(self, culprit: int, message: Envelope, opened: bytes | None) -> str | None:
         body = message.body["body"]
+        if self.elgamal:
+            return self._confirm_wrong_sealed_shares(culprit, body, opened)
         try:
             if opened is None:
                 for slot, key in body["public"]:
@@ -2405,6 +2612,26 @@ class Replica:
             return "the opened key is not one the accused sealed"
         except (KeyError, CryptoError, TypeError, ValueError):
             return "the evidence does not describe keys of this game"
+
+    def _confirm_wrong_sealed_shares(self, culprit: int, body: Mapping[str, Any], opened: bytes | None) -> str | None:
+        """At an ElGamal table: a share sealed to the accuser that is wrong (§B6.3). The accuser
+        shows its sealing key, with which anyone opens every share of the submission sealed to
+        it and checks it as the accuser did."""
+        accuser = self._seat_of_seal_key(opened) if isinstance(opened, bytes) else None
+        if accuser is None:
+            return "the evidence holds no sealing key of a seat"
+        seal_key = SealKey.from_private_bytes(opened)  # type: ignore[arg-type]
+        try:
+            for slot, to, box, commitment in body["sealed"]:
+                if to != accuser:
+                    continue
+                crypto, index = self.deal_of_slot(slot)
+                context = sealed_share_context(self.game_id, slot, culprit, to)
+                if isinstance(sealed_share_problem(crypto, self.game_id, index, culprit, seal_key, box, commitment, context), str):
+                    return None
+        except (KeyError, TypeError, ValueError):
+            return "the evidence does not describe shares of this game"
+        return "every share it sealed to the accuser is right"
 
     def _confirm_bad_share(self, culprit: int, message: Envelope, opened: bytes | None) -> str | None:
         """An escrow share (or a lock escrow's seed) sealed to the accuser that is wrong: the
@@ -2455,6 +2682,20 @@ class Replica:
         except (CryptoError, TypeError, ValueError):
             return None
         return next((seat for seat, info in enumerate(self.seats) if info.seal == public), None)
+
+    def elgamal_bad_pass_fault(self, deal: int) -> Fault | None:
+        """At an ElGamal table: the fault of the first pass of ``deal`` recorded so far that holds
+        a card outside the group (§B6.3), proved by that signed pass; ``None`` if none does."""
+        crypto = self.deals[deal]
+        for seat in crypto.holders:
+            position = crypto.bad_point(seat)
+            if position is not None:
+                return Fault(
+                    seat, FaultCode.BAD_PASS,
+                    f"its pass of deal {deal} holds a card at position {position} that is no point of the group",
+                    self.seq, None, (crypto.pass_messages[seat],),
+                )
+        return None
 
     def bad_points_fault(self, deal: int, stage: str, seat: int) -> Fault | None:
         """If pass ``(stage, seat)``'s input holds a value that is no curve point, the fault of

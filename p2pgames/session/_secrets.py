@@ -16,10 +16,12 @@ Decisions — the moves a person or a bot makes — come in through :meth:`SeatS
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable, Iterable, Iterator
 
 from p2pgames.crypto import (
     BadCardValue,
+    elgamal,
     PreparedScalars,
     SealKey,
     combine_keys,
@@ -38,6 +40,16 @@ from p2pgames.crypto import (
     unlock,
 )
 from p2pgames.session._deals import LOCKING_STAGES
+from p2pgames.session._elgamal_deals import (
+    ElGamalDeal,
+    ProvenShare,
+    pass_randomness,
+    seal_share,
+    sealed_share_context,
+    sealed_share_problem,
+    share_context,
+)
+from p2pgames.session._elgamal_keys import deck_key_from_seed, pass_seed
 from p2pgames.session._escrows import (
     HeldLockShares,
     commitment_salt,
@@ -143,7 +155,7 @@ class SeatSecrets:
     seed: bytes
     deals: dict[int, DealSecret] = field(default_factory=dict)
     knowledge: dict[int, str] = field(default_factory=dict)
-    received: dict[int, dict[int, int]] = field(default_factory=dict)  # slot -> seat -> key sealed to us
+    received: dict[int, dict[int, Any]] = field(default_factory=dict)  # slot -> seat -> key (a share: ElGamal) sealed to us
     choices: dict[int, Any] = field(default_factory=dict)  # phase id -> a committed choice's value
     escrow: int = 0
     # The escrow shares others sealed to us: dealer -> (its escrow's entry, the share); and of
@@ -215,9 +227,9 @@ class SeatSecrets:
             riding = replica.keys_riding_with_act(self.seat, replica.game.decode_action(wire_action))
             body: dict = {"t": "act", "action": wire_action}
             if riding.publish:
-                body["public"] = [[slot, scalar_to_bytes(self.own_lock_key(replica, slot))] for slot in sorted(riding.publish)]
+                body["public"] = [self._public_item(replica, slot) for slot in sorted(riding.publish)]
             if riding.seal:
-                body["sealed"] = [self._sealed_key(replica, slot, to) for slot, to in sorted(riding.seal)]
+                body["sealed"] = [self._sealed_item(replica, slot, to) for slot, to in sorted(riding.seal)]
             return body
         return {"t": "act", "action": wire_action}
 
@@ -282,6 +294,10 @@ class SeatSecrets:
             if isinstance(sub, DealSub):
                 # Deals made together: our pass of the first one where it is our turn.
                 for crypto in replica.deals_under_way(sub):
+                    if replica.elgamal:
+                        if crypto.next_pass() == self.seat:
+                            return self._elgamal_pass(replica, crypto)
+                        continue
                     due = crypto.next_pass()
                     if due is not None and due[1] == self.seat:
                         escrows = dict(replica.lock_escrows_due(self.seat))
@@ -306,6 +322,62 @@ class SeatSecrets:
             if fault is None:  # pragma: no cover - our own keys can't make a non-point
                 raise
             raise ProtocolFault(fault) from None
+
+    # -- the ElGamal deck (§B6.3) ----------------------------------------------------------------
+
+    @cached_property
+    def deck_key(self) -> int:
+        """Our secret key for the game's ElGamal deals (protocol 11), drawn from our seed."""
+        return deck_key_from_seed(self.seed)
+
+    def _elgamal_pass(self, replica: Replica, crypto: ElGamalDeal) -> dict:
+        """Our pass of ``crypto``: its permutation and scalars from our pass seed for the deal,
+        with the shares that ride with it if we are its last holder (§B6.3). Raises
+        :class:`ProtocolFault` if a pass before ours holds a card outside the group."""
+        permutation, scalars = pass_randomness(pass_seed(self.escrow, crypto.deal), crypto.size)
+        try:
+            cards = elgamal.reencryption_pass(crypto.input_of(self.seat), crypto.joint_key, permutation, scalars)
+            body: dict = {"t": "pass", "deal": crypto.deal, "cards": [[card.nonce, card.masked] for card in cards]}
+            riding = replica.keys_riding_with_lock(self.seat, crypto.deal)
+            if riding:
+                body["public"] = [self._public_item(replica, slot, cards[slot - crypto.first_slot].nonce) for slot in riding]
+        except BadCardValue:
+            fault = replica.elgamal_bad_pass_fault(crypto.deal)
+            if fault is None:  # pragma: no cover - our own pass can't make a card outside the group
+                raise
+            raise ProtocolFault(fault) from None
+        return body
+
+    def _proven_share(self, replica: Replica, slot: int, nonce: bytes | None = None) -> ProvenShare:
+        """Our decryption share of ``slot``'s nonce (``nonce``: of a pass not recorded yet) with
+        its proof. The proof's nonce scalar is drawn from our seed under a label naming every
+        input of its challenge but our key, so it is never used for two challenges."""
+        crypto, index = replica.deal_of_slot(slot)
+        nonce = nonce if nonce is not None else crypto.locked[index].nonce
+        context = share_context(replica.game_id, slot, self.seat)
+        share, proof = elgamal.proven_decryption_share(
+            self.deck_key, nonce, context, self._secret("share-proof", context, nonce)
+        )
+        return ProvenShare(share, proof)
+
+    def _public_item(self, replica: Replica, slot: int, nonce: bytes | None = None) -> list:
+        """A ``public`` item of ours for ``slot``: ``[slot, share, proof]`` at an ElGamal table
+        (``nonce``: see :meth:`_proven_share`), else ``[slot, lock key]``."""
+        if replica.elgamal:
+            proven = self._proven_share(replica, slot, nonce)
+            return [slot, proven.share, proven.proof]
+        return [slot, scalar_to_bytes(self.own_lock_key(replica, slot))]
+
+    def _sealed_item(self, replica: Replica, slot: int, to: int) -> list:
+        """A ``sealed`` item of ours: our share (ElGamal table) or lock key of ``slot`` sealed to ``to``."""
+        if not replica.elgamal:
+            return self._sealed_key(replica, slot, to)
+        proven = self._proven_share(replica, slot)
+        box, commitment = seal_share(
+            replica.seats[to].seal, proven, sealed_share_context(replica.game_id, slot, self.seat, to),
+            ephemeral_private=self._secret("seal-share", slot, to, proven.share)(32),
+        )
+        return [slot, to, box, commitment]
 
     def _compute_pass(self, replica: Replica, crypto: Any, deal: int, stage: str) -> dict:
         secret = self._deal_secret(replica, deal)
@@ -346,8 +418,11 @@ class SeatSecrets:
 
         Only while our next pass is at least two passes away, so the work (about a pass and a
         third in all) never delays our own turn; a little at a time, so a host that prepares
-        between messages sequences the next one without delay.
+        between messages sequences the next one without delay. Nothing at an ElGamal table:
+        its passes have nothing to make ahead.
         """
+        if replica.elgamal:
+            return False
         for deal, crypto in replica.deals.items():
             if self.seat not in crypto.holders or crypto.locking_pass(self.seat) in crypto.passes:
                 continue
@@ -386,10 +461,8 @@ class SeatSecrets:
         requirement = replica.keys_requirement(self.seat)
         if requirement is None:
             return None
-        public = [
-            [slot, scalar_to_bytes(self.own_lock_key(replica, slot))] for slot in sorted(requirement.publish)
-        ]
-        sealed = [self._sealed_key(replica, slot, to) for slot, to in sorted(requirement.seal)]
+        public = [self._public_item(replica, slot) for slot in sorted(requirement.publish)]
+        sealed = [self._sealed_item(replica, slot, to) for slot, to in sorted(requirement.seal)]
         return {"t": "keys", "public": public, "sealed": sealed}
 
     def _sealed_key(self, replica: Replica, slot: int, to: int) -> list:
@@ -459,6 +532,11 @@ class SeatSecrets:
         for deal in deals:
             if self.seat not in replica.deals[deal].holders:
                 continue  # only a deal's holders have keys to publish
+            if replica.elgamal:  # (§B7: our pass seed and every share, with its proof)
+                crypto = replica.deals[deal]
+                shares = [self._proven_share(replica, crypto.first_slot + index) for index in range(crypto.size)]
+                keys.append([deal, pass_seed(self.escrow, deal), [[proven.share, proven.proof] for proven in shares]])
+                continue
             secret = self._deal_secret(replica, deal)
             keys.append([
                 deal,
@@ -558,22 +636,28 @@ class SeatSecrets:
         """
         body, author = submission.body, submission.seat
         touched = set()
+        what = "share" if replica.elgamal else "key"
         for slot, to, box, commitment in body.get("sealed", ()):  # (an act's, §B5, may have none)
             if to != self.seat:
                 continue
             crypto, index = replica.deal_of_slot(slot)
-            problem = sealed_key_problem(crypto, index, author, self.seal_key, box, commitment,
-                                         sealing_context(replica.game_id, slot, author, to))
+            problem: Any
+            if replica.elgamal:
+                problem = sealed_share_problem(crypto, replica.game_id, index, author, self.seal_key, box, commitment,
+                                               sealed_share_context(replica.game_id, slot, author, to))
+            else:
+                problem = sealed_key_problem(crypto, index, author, self.seal_key, box, commitment,
+                                             sealing_context(replica.game_id, slot, author, to))
             if isinstance(problem, str):
                 return Fault(
-                    author, FaultCode.BAD_KEY, f"sealed a key for slot {slot} that {problem}", seq, None,
+                    author, FaultCode.BAD_KEY, f"sealed a {what} for slot {slot} that {problem}", seq, None,
                     (submission.envelope.raw, self.seal_key.private_bytes()),
                 )
-            key = problem
-            self.received.setdefault(slot, {})[author] = key
+            # (A share is kept as its point: its proof is checked, and the audit has its own.)
+            self.received.setdefault(slot, {})[author] = problem.share if replica.elgamal else problem
             touched.add(slot)
-        for slot, _key in body.get("public", ()):
-            touched.add(slot)
+        for item in body.get("public", ()):
+            touched.add(item[0])
         return self.learn(replica, touched)
 
     def learn(self, replica: Replica, slots: Iterable[int]) -> Fault | None:
@@ -595,6 +679,8 @@ class SeatSecrets:
         crypto, index = replica.deal_of_slot(slot)
         if crypto.next_pass() is not None:
             return True  # not locked yet (its keys may be public already, §B6.1): nothing to read
+        if replica.elgamal:
+            return self._try_open(replica, slot, crypto, index)
         keys = []
         for seat in crypto.holders:
             if seat == self.seat:
@@ -609,6 +695,25 @@ class SeatSecrets:
             self.knowledge[slot] = crypto.table.name_of(unlock(crypto.locked[index], keys))
         except BadCardValue:
             return False
+        return True
+
+    def _try_open(self, replica: Replica, slot: int, crypto: ElGamalDeal, index: int) -> bool:
+        """:meth:`_try_learn` at an ElGamal table: open ``slot`` if we hold every holder's share
+        of it (ours, published ones, ones sealed to us)."""
+        shares: dict[int, bytes] = {}
+        for seat in crypto.holders:
+            if seat == self.seat:
+                shares[seat] = elgamal.decryption_share(self.deck_key, crypto.locked[index].nonce)
+            elif seat in crypto.published[index]:
+                shares[seat] = crypto.published[index][seat].share
+            elif seat in self.received.get(slot, {}):
+                shares[seat] = self.received[slot][seat]
+            else:
+                return True  # still hidden by someone else's share
+        name = crypto.open_with(index, shares)
+        if name is None:
+            return False
+        self.knowledge[slot] = name
         return True
 
     def undecryptable(self) -> list[int]:

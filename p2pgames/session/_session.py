@@ -44,7 +44,7 @@ import os
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from p2pgames import PROTOCOL_VERSION, canonical
+from p2pgames import NEXT_PROTOCOL_VERSION, PROTOCOL_VERSION, canonical
 from p2pgames.crypto import BadSignature, CryptoError, Identity, PublicKey, scalar_to_bytes
 from p2pgames.engine import (
     EngineError,
@@ -60,6 +60,7 @@ from p2pgames.engine import (
 from p2pgames.session._acks import ack_item
 from p2pgames.session._chat import ChatLimits, Offer, confirm_flood, line_size
 from p2pgames.session._deals import LOCKING_STAGES
+from p2pgames.session._elgamal_keys import deck_key_record
 from p2pgames.session._events import (
     AgainAgreed,
     AgainAsked,
@@ -193,8 +194,15 @@ class Session:
         open_seat_bot: str | None = None,
         watchers: int = DEFAULT_WATCHERS,
         watcher_chat: bool = False,
+        protocol: int = PROTOCOL_VERSION,
     ) -> None:
         self.identity = identity
+        # The protocol this peer speaks (§A4): this version's, or 11 — the ElGamal deck's, being
+        # built (issue 28) — where a test asks for it.
+        if protocol not in (PROTOCOL_VERSION, NEXT_PROTOCOL_VERSION):
+            raise ValueError(f"this p2pgames speaks protocol {PROTOCOL_VERSION}, not {protocol}")
+        self.protocol = protocol
+        self._deck_key_record: list[bytes] | None = None
         # A host: how many watchers may follow the table at once (§B19; 0: none), and whether
         # they may chat (their lines passed on to everyone).
         self.max_watchers = watchers
@@ -668,6 +676,14 @@ class Session:
         return None
 
     # -- starting ------------------------------------------------------------------------------
+
+    def deck_key_record(self) -> list[bytes]:
+        """``[deck key, key proof]`` of ours (§A4), at protocol 11; ``[]`` before it."""
+        if self.protocol < NEXT_PROTOCOL_VERSION:
+            return []
+        if self._deck_key_record is None:
+            self._deck_key_record = deck_key_record(self.secret_seed, self.identity.public_key.raw)
+        return self._deck_key_record
 
     def _begin_starting(self, start: Envelope) -> None:
         assert self.game is not None and self.ruleset is not None and self.seat is not None
@@ -1390,7 +1406,7 @@ class Session:
             envelope = open_envelope(data)
         except MalformedMessage:
             return None
-        if (replica is None or envelope.kind != "host-hello" or envelope.body["protocol"] != PROTOCOL_VERSION
+        if (replica is None or envelope.kind != "host-hello" or envelope.body["protocol"] != self.protocol
                 or not 0 <= seat < len(self.seats) or envelope.sender != self.seats[seat].key.raw):
             return None
         try:
@@ -1398,7 +1414,7 @@ class Session:
         except (BadSignature, MalformedMessage):
             return None
         rejoin = make_envelope(self.identity, "rejoin", {
-            "protocol": PROTOCOL_VERSION, "game_id": self.game_id, "host": envelope.sender,
+            "protocol": self.protocol, "game_id": self.game_id, "host": envelope.sender,
             "nonce": envelope.body["nonce"], "have": self._seq(),
         })
         self._probe = (seat, rejoin.digest)

@@ -31,9 +31,11 @@ class Switchboard:
     def __init__(
         self, game_name: str, players: int, *, seed: bytes = b"t", options=None, bots=None, presented=False,
         loader=get_game, reach: bool = False, open_seats: bool = True, forfeit: bool = False,
-        idle_work: bool = True,
+        idle_work: bool = True, protocol: int | None = None,
     ):
         game = loader(game_name)
+        # (None: this version's protocol; 11: the ElGamal deck's, being built, issue 28.)
+        self.protocol = {} if protocol is None else {"protocol": protocol}
         self.game = game
         self.loader = loader
         ruleset = game.ruleset(players, options or {}, open_seats=open_seats, forfeit=forfeit)
@@ -46,6 +48,7 @@ class Switchboard:
                 identity, f"p{seat}", loader,
                 ruleset=ruleset if seat == 0 else None,
                 random_bytes=rng, presentation=get_presentation if presented else None, bot=True,
+                **self.protocol,
             )
             if reach:
                 session.set_reach([("switchboard", 7000 + seat)])
