@@ -1,0 +1,215 @@
+"""Tables that deal with the ElGamal deck (protocol 11, SPEC §B6.3), while it is being built.
+
+A session speaks protocol 11 only when asked (``protocol=11``); protocol 10 stays the default
+until departures work with the new deck too (issue 28). These tests play whole games with it,
+and check what a cheating peer can try against it: every cheat is named, and proved to all.
+"""
+
+import nacl.bindings
+import pytest
+from switchboard import Switchboard
+
+from p2pgames import NEXT_PROTOCOL_VERSION
+from p2pgames.crypto import elgamal, open_sealed
+from p2pgames.games import get_game
+from p2pgames.session import FaultCode, iter_records, open_envelope, verify_transcript
+from p2pgames.session._elgamal_deals import ElGamalDeal, ProvenShare, sealed_share_context
+from p2pgames.session._secrets import SeatSecrets
+
+CHEATER = 1
+
+
+def elgamal_board(game: str, players: int, seed: bytes = b"elgamal", **options) -> Switchboard:
+    return Switchboard(game, players, seed=seed, protocol=NEXT_PROTOCOL_VERSION, **options)
+
+
+def logged_submissions(board: Switchboard, seat: int = 0) -> list[tuple[int, dict]]:
+    """``(author seat, body)`` of every submission in ``seat``'s transcript, in log order."""
+    out = []
+    for kind, value in iter_records(bytes(board.transcripts[seat])):
+        if kind == "entry":
+            inner = open_envelope(open_envelope(value).body["submission"])
+            out.append((inner.body["seat"], inner.body["body"]))
+    return out
+
+
+@pytest.mark.parametrize("game, players", [("probe", 3), ("beltpunk", 3), ("steamcourt", 4), ("astonishing", 3)])
+def test_every_game_with_cards_plays_to_its_end_at_an_elgamal_table(game, players):
+    """(Steam Torpedo deals no cards.)"""
+    board = elgamal_board(game, players)
+    board.run()
+    board.check_finished_and_verified(every_entry_agreed=True)
+    replica = board.host.replica
+    assert replica.elgamal
+    assert all(isinstance(crypto, ElGamalDeal) for crypto in replica.deals.values())
+    assert all(len(record) == 6 for record in board.host.start_envelope.body["seats"])
+    passes = [body for _, body in logged_submissions(board) if body["t"] == "pass"]
+    assert passes and all(set(body) <= {"t", "deal", "cards", "public"} for body in passes)
+
+
+def test_a_deal_is_one_pass_per_holder_then_one_round_of_shares():
+    """§B6.3: a deal of h holders is h passes in seat order; the last holder's shares of the
+    slots the next step shows ride with its pass, and the others' come in one round — h + 1
+    round trips where protocol 10 needs 2h (§B6.1)."""
+    board = elgamal_board("beltpunk", 4)
+    board.run(until=lambda: board.host.replica is not None and len(board.host.replica.deals) > 1)
+    card_steps = [(seat, body) for seat, body in logged_submissions(board) if body["t"] in ("pass", "keys")]
+    passes = [(seat, body) for seat, body in card_steps if body["t"] == "pass" and body["deal"] == 0]
+    assert [seat for seat, _ in passes] == [0, 1, 2, 3]
+    assert all(len(body["cards"]) == 52 for _, body in passes)
+    assert ["public" in body for _, body in passes] == [False, False, False, True]
+    # The round of shares: one from each other holder, none from the last (its shares rode).
+    after = card_steps[len(passes):len(passes) + 3]
+    assert sorted(seat for seat, body in after if body["t"] == "keys") == [0, 1, 2]
+    assert len(passes[-1][1]["public"]) == len(after[0][1]["public"]) > 0
+
+
+def host_shares(board: Switchboard) -> dict[tuple[int, int], bytes]:
+    """Every decryption share the host could hold, by (slot, holder): its own of every slot,
+    every published one, and every one sealed to it (opened with its private sealing key)."""
+    host = board.host
+    replica = host.replica
+    known = {}
+    for seat, body in logged_submissions(board):
+        for item in body.get("public", ()) if body["t"] in ("keys", "pass", "act") else ():
+            known[(item[0], seat)] = item[1]
+        for slot, to, box, _commitment in body.get("sealed", ()) if body["t"] in ("keys", "act") else ():
+            if to == 0:
+                context = sealed_share_context(replica.game_id, slot, seat, to)
+                known[(slot, seat)] = open_sealed(host.seal_key, box, context)[: elgamal.POINT_SIZE]
+    for crypto in replica.deals.values():
+        if 0 in crypto.holders and crypto.next_pass() is None:
+            for index, card in enumerate(crypto.locked):
+                known[(crypto.first_slot + index, 0)] = elgamal.decryption_share(host.secrets.deck_key, card.nonce)
+    return known
+
+
+def test_the_host_cannot_open_another_players_hand_from_every_share_it_holds():
+    """Not by trust: every share the host's process holds of a card in another hand, combined
+    every way it can, opens no card — the holder's own share never reached it."""
+    board = elgamal_board("beltpunk", 3, seed=b"privacy")
+    board.run(play=False)
+    board.run(until=lambda: getattr(board.host.replica.state, "turn", 0) >= 2
+              and board.host.replica.audits == 0
+              and board.host.replica.waiting_on_decision() and not board.queue)
+    replica = board.host.replica
+    state = replica.state
+    known = host_shares(board)
+    checked = 0
+    for seat in (1, 2):
+        for slot in state.hands[seat]:
+            if slot in state.cards.revealed or slot in board.host.knowledge:
+                continue
+            crypto, index = replica.deal_of_slot(slot)
+            assert slot in board.sessions[seat].knowledge  # (its holder sees it)
+            assert (slot, seat) not in known, (slot, seat)
+            shares = {holder: known[(slot, holder)] for holder in crypto.holders if (slot, holder) in known}
+            assert crypto.table.name_of(elgamal.decrypt(crypto.locked[index], list(shares.values()))) is None
+            checked += 1
+    assert checked >= 6
+
+
+def assert_everyone_names(board: Switchboard, culprit: int, code: FaultCode, *, besides: set[int] = frozenset()):
+    for seat, session in enumerate(board.sessions):
+        if seat in besides:
+            continue
+        assert session.fault is not None, seat
+        assert (session.fault.culprit, session.fault.code) == (culprit, code), (seat, session.fault)
+    report = verify_transcript(bytes(board.transcripts[0]), get_game)
+    assert report.ok, report.describe()
+
+
+def test_a_published_share_that_fails_its_proof_is_refused_and_names_its_publisher(monkeypatch):
+    honest = SeatSecrets._proven_share
+
+    def another_slots_share(self, replica, slot, nonce=None):
+        proven = honest(self, replica, slot, nonce)
+        if self.seat != CHEATER:
+            return proven
+        return ProvenShare(elgamal.public_key(7), proven.proof)  # a point, not its share
+
+    monkeypatch.setattr(SeatSecrets, "_proven_share", another_slots_share)
+    board = elgamal_board("probe", 3)
+    board.run()
+    assert_everyone_names(board, CHEATER, FaultCode.BAD_KEY, besides={CHEATER})
+    assert "fails its proof" in board.host.fault.reason
+
+
+def test_a_sealed_share_that_is_not_the_senders_is_caught_by_its_receiver_and_proved_to_all(monkeypatch):
+    from p2pgames.session import _secrets
+
+    honest = SeatSecrets._sealed_item
+    sealers = []
+
+    def seal_a_point_that_is_no_share(self, replica, slot, to):
+        if not replica.elgamal or sealers:
+            return honest(self, replica, slot, to)
+        sealers.append((self.seat, to))
+        wrong = ProvenShare(elgamal.public_key(7), bytes(64))
+        box, commitment = _secrets.seal_share(
+            replica.seats[to].seal, wrong, sealed_share_context(replica.game_id, slot, self.seat, to)
+        )
+        return [slot, to, box, commitment]
+
+    monkeypatch.setattr(SeatSecrets, "_sealed_item", seal_a_point_that_is_no_share)
+    board = elgamal_board("probe", 3)
+    board.run()
+    assert sealers, "nobody sealed a share in this game"
+    sealer, receiver = sealers[0]
+    assert_everyone_names(board, sealer, FaultCode.BAD_KEY, besides={sealer})
+    assert board.sessions[receiver].fault.reason.endswith("fails its proof"), board.sessions[receiver].fault.reason
+
+
+def test_a_card_put_in_twice_re_randomized_is_named_by_the_audit(monkeypatch):
+    """A pass can't be checked card by card (its permutation is secret), so a card swapped for
+    another one already in the deck, re-randomized so it looks new, shows only when both copies
+    are seen: a card twice among a step's values is an automatic dispute, and the audit remakes
+    every pass from its seed (§B7), naming the one that differs."""
+    honest = SeatSecrets._elgamal_pass
+
+    def repeat_a_card(self, replica, crypto):
+        body = honest(self, replica, crypto)
+        if self.seat == CHEATER and crypto.deal == 0:
+            cards = [elgamal.Ciphertext(*card) for card in body["cards"]]
+            cards[0] = elgamal.reencrypt(cards[1], crypto.joint_key, 12345)
+            body = dict(body, cards=[list(card) for card in cards])
+        return body
+
+    monkeypatch.setattr(SeatSecrets, "_elgamal_pass", repeat_a_card)
+    board = elgamal_board("probe", 3, seed=b"twice")
+    board.run()
+    assert_everyone_names(board, CHEATER, FaultCode.BAD_PASS)
+    assert "is not the one its seed gives" in board.host.fault.reason
+
+
+# A point of order 8 (y = 0 … as libsodium's list of small-order encodings has it): on the curve,
+# outside the prime-order group. A card plus it is on the curve but no point of the group.
+SMALL_ORDER = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
+# y = 2 is on no point of the curve: a value of 32 bytes under p, no point at all.
+OFF_CURVE = (2).to_bytes(32, "little")
+
+
+@pytest.mark.parametrize("bad", ["outside-the-group", "off-the-curve"])
+def test_a_pass_holding_a_card_that_is_no_point_of_the_group_is_its_authors_bad_pass(monkeypatch, bad):
+    """Whoever finds it — the next holder, whose pass can't add to a point off the curve, or
+    everyone at the last pass, whose cards must all be points of the group — names the first
+    pass that holds one (§B6.3), proved by that pass alone."""
+    honest = SeatSecrets._elgamal_pass
+
+    def spoil_a_card(self, replica, crypto):
+        body = honest(self, replica, crypto)
+        if self.seat == CHEATER and crypto.deal == 0:
+            cards = [list(card) for card in body["cards"]]
+            if bad == "outside-the-group":
+                cards[3][1] = nacl.bindings.crypto_core_ed25519_add(cards[3][1], SMALL_ORDER)
+            else:
+                cards[3][1] = OFF_CURVE
+            body = dict(body, cards=cards)
+        return body
+
+    assert not elgamal.is_valid_point(SMALL_ORDER) and not elgamal.is_valid_point(OFF_CURVE)
+    monkeypatch.setattr(SeatSecrets, "_elgamal_pass", spoil_a_card)
+    board = elgamal_board("probe", 3)
+    board.run()
+    assert_everyone_names(board, CHEATER, FaultCode.BAD_PASS, besides={CHEATER})
+    assert "no point of the group" in board.host.fault.reason, board.host.fault.reason
