@@ -10,10 +10,11 @@ import pytest
 from switchboard import Switchboard
 
 from p2pgames import NEXT_PROTOCOL_VERSION
-from p2pgames.crypto import elgamal, open_sealed
+from p2pgames.crypto import Identity, elgamal, open_sealed, reproducible_bytes
 from p2pgames.games import get_game
-from p2pgames.session import FaultCode, iter_records, open_envelope, verify_transcript
+from p2pgames.session import HOST_CONNECTION, FaultCode, Session, iter_records, open_envelope, verify_transcript
 from p2pgames.session._elgamal_deals import ElGamalDeal, ProvenShare, sealed_share_context
+from p2pgames.session._elgamal_keys import deck_key_record
 from p2pgames.session._secrets import SeatSecrets
 
 CHEATER = 1
@@ -213,3 +214,58 @@ def test_a_pass_holding_a_card_that_is_no_point_of_the_group_is_its_authors_bad_
     board.run()
     assert_everyone_names(board, CHEATER, FaultCode.BAD_PASS, besides={CHEATER})
     assert "no point of the group" in board.host.fault.reason, board.host.fault.reason
+
+
+def a_table_of_two(monkeypatch, host_protocol: int, joiner_protocol: int, *, host_record=None, joiner_record=None):
+    """A host of the probe game and one joiner, speaking the protocols given, through their
+    lobby (and the game, if it starts); ``*_record`` replaces that seat's ``[deck key, proof]``."""
+    honest = Session.deck_key_record
+    replaced = {"p0": host_record, "p1": joiner_record}
+    monkeypatch.setattr(Session, "deck_key_record", lambda self: replaced.get(self.name) or honest(self))
+    game = get_game("probe")
+    host, joiner = (
+        Session(Identity.generate(rng(32)), f"p{seat}", get_game, random_bytes=rng, bot=True,
+                ruleset=game.ruleset(2, {}) if seat == 0 else None, protocol=protocol)
+        for seat, protocol, rng in ((seat, protocol, reproducible_bytes(b"lobby" + bytes([seat])))
+                                    for seat, protocol in enumerate((host_protocol, joiner_protocol)))
+    )
+    host.connected(1)
+    joiner.connected(HOST_CONNECTION)
+    for _ in range(50):
+        frames = [(joiner, HOST_CONNECTION, data) for connection, data in host.take_outgoing() if connection == 1]
+        frames += [(host, 1, data) for _connection, data in joiner.take_outgoing()]
+        if not frames:
+            break
+        for session, connection, data in frames:
+            session.receive(connection, data)
+    return host, joiner
+
+
+def test_a_table_of_two_at_protocol_11_starts(monkeypatch):
+    host, joiner = a_table_of_two(monkeypatch, 11, 11)
+    assert host.stage == joiner.stage == "playing" and host.replica.elgamal and joiner.replica.elgamal
+
+
+@pytest.mark.parametrize("host_protocol, joiner_protocol", [(11, 10), (10, 11)])
+def test_a_peer_of_the_other_protocol_is_refused_with_one_line_naming_both(monkeypatch, host_protocol, joiner_protocol):
+    host, joiner = a_table_of_two(monkeypatch, host_protocol, joiner_protocol)
+    assert joiner.stage != "playing" and host.stage == "lobby"
+    assert joiner.rejection == f"the host speaks protocol {host_protocol}, this p2pgames speaks {joiner_protocol}"
+
+
+def test_a_hello_whose_deck_key_is_not_proven_is_refused_by_the_host(monkeypatch):
+    """A key whose proof fails could be another seat's, or the sum of the others' keys negated
+    (which would leave the joint key to its sender alone): the host seats no such joiner."""
+    rng = reproducible_bytes(b"impostor")
+    someone_elses = deck_key_record(rng(32), Identity.generate(rng(32)).public_key.raw)
+    host, joiner = a_table_of_two(monkeypatch, 11, 11, joiner_record=someone_elses)
+    assert joiner.stage != "playing" and host.stage == "lobby"
+    assert "deck key is missing or not proven" in joiner.rejection
+
+
+def test_a_start_whose_deck_key_is_not_proven_is_the_hosts_illegal_start(monkeypatch):
+    rng = reproducible_bytes(b"impostor")
+    key, _proof = deck_key_record(rng(32), b"k" * 32)
+    host, joiner = a_table_of_two(monkeypatch, 11, 11, host_record=[key, bytes(64)])
+    assert joiner.fault is not None and (joiner.fault.culprit, joiner.fault.code) == (0, FaultCode.ILLEGAL)
+    assert joiner.fault.reason == "the host's start is not valid: seat 0's deck key is not proven"
