@@ -131,7 +131,7 @@ def _summary(decoded: dict[bytes, Any], entries: int, cut_short: bool, games: Ca
     body = start.body
     seats = body["seats"]
     seat = header.get("seat")
-    if not (isinstance(seats, (list, tuple)) and seats and all(isinstance(item, (list, tuple)) and len(item) == 4 for item in seats)):
+    if not (isinstance(seats, (list, tuple)) and seats and all(isinstance(item, (list, tuple)) and len(item) in (4, 6) for item in seats)):
         raise TranscriptError("the start record's seats are damaged")
     if type(seat) is not int or not 0 <= seat < len(seats):
         raise TranscriptError(f"the header names seat {seat!r}, not one of the {len(seats)} at the table")

@@ -54,7 +54,7 @@ from p2pgames.session._chat import ChatLimits, confirm_flood, line_size
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault, odd_one_out, what_was_done
 from p2pgames.words import duration, with_article
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, open_envelope
-from p2pgames.session._replica import CHAIN_BREAKS, HOST_SEAT, TAKE_OVER, OverPhase, Replica, SeatInfo
+from p2pgames.session._replica import CHAIN_BREAKS, HOST_SEAT, TAKE_OVER, OverPhase, Replica, SeatInfo, seats_problem
 
 __all__ = [
     "encode_record",
@@ -485,6 +485,9 @@ def verify_transcript(data: bytes, game_loader: Callable[[str], Game]) -> Verifi
                 seats = [SeatInfo.decode(item) for item in start.body["seats"]]
                 start.verify(seats[HOST_SEAT].key)
                 ruleset = game.decode_ruleset(start.body["ruleset"])
+                problem = seats_problem(seats)
+                if problem is not None:
+                    raise MalformedMessage(problem)
             except (MalformedMessage, BadSignature, CryptoError, EngineError, KeyError, IndexError, TypeError) as error:
                 raise TranscriptError(f"the start record is not valid: {error}") from None
             report.signatures += 1

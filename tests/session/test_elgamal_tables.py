@@ -9,10 +9,10 @@ import nacl.bindings
 import pytest
 from switchboard import Switchboard
 
-from p2pgames import NEXT_PROTOCOL_VERSION
+from p2pgames import NEXT_PROTOCOL_VERSION, canonical
 from p2pgames.crypto import Identity, elgamal, open_sealed, reproducible_bytes
 from p2pgames.games import get_game
-from p2pgames.session import HOST_CONNECTION, FaultCode, Session, iter_records, open_envelope, verify_transcript
+from p2pgames.session import HOST_CONNECTION, FaultCode, Session, encode_record, iter_records, open_envelope, verify_transcript
 from p2pgames.session._elgamal_deals import ElGamalDeal, ProvenShare, sealed_share_context
 from p2pgames.session._elgamal_keys import deck_key_record
 from p2pgames.session._secrets import SeatSecrets
@@ -269,3 +269,22 @@ def test_a_start_whose_deck_key_is_not_proven_is_the_hosts_illegal_start(monkeyp
     host, joiner = a_table_of_two(monkeypatch, 11, 11, host_record=[key, bytes(64)])
     assert joiner.fault is not None and (joiner.fault.culprit, joiner.fault.code) == (0, FaultCode.ILLEGAL)
     assert joiner.fault.reason == "the host's start is not valid: seat 0's deck key is not proven"
+
+
+def test_a_transcript_whose_start_mixes_seat_records_is_refused_by_the_verifier(monkeypatch):
+    """A start signed by its host with one seat record of protocol 10 among protocol 11's: no
+    deck can be dealt among them (§A4), and the verifier says the start is not valid."""
+    from p2pgames.session import TranscriptError, make_envelope
+
+    board = elgamal_board("probe", 2)
+    board.run()
+    records = list(iter_records(bytes(board.transcripts[0])))
+    kind, start_bytes = next(record for record in records if record[0] == "start")
+    start = open_envelope(start_bytes)
+    seats = [list(record) for record in start.body["seats"]]
+    seats[1] = seats[1][:4]
+    forged = make_envelope(board.host.identity, "start", dict(start.body, seats=seats))
+    data = b"".join(encode_record(canonical.encode([kind, forged.raw if value is start_bytes else value]))
+                    for kind, value in records)
+    with pytest.raises(TranscriptError, match="some seats have a deck key and some don't"):
+        verify_transcript(data, get_game)
