@@ -88,6 +88,7 @@ from typing import Any, Callable, Iterator, Sequence
 import msgpack
 import trio
 
+from p2pgames import NEXT_PROTOCOL_VERSION, PROTOCOL_VERSION
 from p2pgames.bots import PlayoutBot
 from p2pgames.crypto import (
     CardTable, ClassicSRA, Identity, check_lock_key, elgamal, lock_pass, lock_verifiers, nothing_remembered,
@@ -523,7 +524,8 @@ def bench_round_trips(quick: bool) -> dict:
         runs = []
         for delay in (0.0, ROUND_TRIP_DELAY):
             ruleset = get_game(game).ruleset(players)
-            seated = [table_session(ruleset, seat, seed, kind=InstrumentedSession) for seat in range(players)]
+            seated = [table_session(ruleset, seat, seed, kind=InstrumentedSession, protocol=_PROTOCOL)
+                      for seat in range(players)]
             began = time.perf_counter()
             with tempfile.TemporaryDirectory(prefix="p2pgames-bench-") as folder:
                 table = play_table_now(game, players, seed=seed, verify=False, bot_kinds=(kind,), delay=delay,
@@ -708,7 +710,8 @@ def _first_deal(game: str, players: int, kind: str | None, seed: bytes, delay: f
 
     async def main() -> list[InstrumentedSession]:
         ruleset = get_game(game).ruleset(players)
-        seated = [table_session(ruleset, seat, seed, kind=InstrumentedSession) for seat in range(players)]
+        seated = [table_session(ruleset, seat, seed, kind=InstrumentedSession, protocol=_PROTOCOL)
+                  for seat in range(players)]
         async with trio.open_nursery() as nursery:
             nursery.start_soon(functools.partial(
                 play_table, game, players, seed=seed, verify=False, bot_kinds=(kind,), delay=delay, sessions=seated,
@@ -800,6 +803,8 @@ class Against:
 # The commit given to ``--against`` while main runs (None: none given): bench_verify,
 # bench_deal, bench_deal_table and bench_events measure its tree's code beside this tree's.
 _AGAINST: Against | None = None
+# The protocol the round-trip tables speak (``--protocol``): this version's unless asked.
+_PROTOCOL = PROTOCOL_VERSION
 
 
 def trees_in_round(round_number: int) -> list[tuple[str, Path | None]]:
@@ -1886,11 +1891,18 @@ def main(argv: list[str] | None = None) -> int:
         "--only", metavar="GROUP,...", help=f"run only these groups of figures: {', '.join(GROUPS)}",
     )
     parser.add_argument(
+        "--protocol", type=int, choices=(PROTOCOL_VERSION, NEXT_PROTOCOL_VERSION), default=PROTOCOL_VERSION,
+        help=f"the protocol the round-trip tables speak (default {PROTOCOL_VERSION}; {NEXT_PROTOCOL_VERSION}: the "
+             "ElGamal deck's, being built)",
+    )
+    parser.add_argument(
         "--against", metavar="COMMIT",
         help="also measure the deal, event and verify figures with COMMIT's code, in the same rounds and over "
              "the same floors, side by side with this tree's (COMMIT checked out in a temporary git worktree)",
     )
     args = parser.parse_args(argv)
+    global _PROTOCOL
+    _PROTOCOL = args.protocol
     if args.against is not None:
         global _AGAINST
         try:
@@ -1909,7 +1921,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     unknown = [name for name in chosen if name not in GROUPS]
     if unknown:
         parser.error(f"no group {', '.join(unknown)}: the groups are {', '.join(GROUPS)}")
-    figures: dict[str, Any] = {"cpus": os.cpu_count()}
+    figures: dict[str, Any] = {"cpus": os.cpu_count(), "protocol": _PROTOCOL}
     if args.against is not None:
         figures["against"] = args.against
     # Timed with crypto's memos, a floor would be a look-up (the same product or signature checked
@@ -1944,6 +1956,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         (figures.get("take_overs_measured"), "take-overs"),
         (next((figures[key] for key in figures if key.endswith("first_deals_measured")), None), "first deals a table"),
         (figures["cpus"], "CPUs"),
+        (figures["protocol"], "the protocol of the round-trip tables"),
         (figures.get("against"), "is the commit --against named"),
     ]
     print("(" + "; ".join(f"{count} {what}" for count, what in counts if count is not None) + ")")

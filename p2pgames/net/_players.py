@@ -128,10 +128,12 @@ class TableResult:
 
 def table_session(
     ruleset: Any, seat: int, seed: bytes | None, *, narrate: bool = False, kind: type[Session] = Session,
+    protocol: int | None = None,
 ) -> Session:
     """The bot session :func:`play_table` seats at ``seat`` (named ``bot-SEAT``): its keys and
     randomness from ``seed`` (``None``: fresh), so the same seed plays the same game. ``kind``: a
-    subclass of :class:`Session` to make instead (the benchmarks' instrumented one)."""
+    subclass of :class:`Session` to make instead (the benchmarks' instrumented one); ``protocol``:
+    the one it speaks, if not this version's (:class:`Session`)."""
     random_bytes = os.urandom if seed is None else reproducible_bytes(seed + b"/seat/" + bytes([seat]))
     return kind(
         Identity.generate(random_bytes(32)),
@@ -141,6 +143,7 @@ def table_session(
         bot=True,
         random_bytes=random_bytes,
         presentation=get_presentation if narrate else None,
+        **({} if protocol is None else {"protocol": protocol}),
     )
 
 
