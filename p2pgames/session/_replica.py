@@ -541,11 +541,6 @@ class Replica:
                 return problem
         if isinstance(self.phase, CardPhase):
             return "a card step is under way: your keys are needed first"
-        if self.elgamal:
-            for crypto in self.deals.values():
-                if not crypto.audited:
-                    return (f"deal {crypto.deal} is not audited yet: at a table dealing with the ElGamal deck,"
-                            " a seat can hand over only once every deal is")
         return self._card_shown_by_keys_of(seat, "your key") or self._holds_escrowed_shares(seat)
 
     def _holds_escrowed_shares(self, seat: int) -> str | None:
@@ -1730,7 +1725,9 @@ class Replica:
             raise self._illegal(submission, FaultCode.ILLEGAL, "named a successor, but it does not host the table")
         deals = [crypto.deal for crypto in self.unaudited_deals_of(seat)]
         keys = self._parse_audit_keys(submission, deals, field_holder=submission.body)
-        for deal, published in keys.items():
+        if self.elgamal:
+            self._check_handed_shares(submission, keys)  # type: ignore[arg-type]
+        for deal, published in keys.items() if not self.elgamal else ():
             crypto = self.deals[deal]
             for index, lock in enumerate(published.locks):
                 # Checked at once (its cards are shown from now on): a wrong key is proved here.
@@ -1738,7 +1735,8 @@ class Replica:
                     raise self._illegal(submission, FaultCode.BAD_KEY, f"handed over a wrong key for slot {crypto.first_slot + index}")
         for slot, sender, key in self._received_keys(submission):
             crypto, index = self.deal_of_slot(slot)
-            if not crypto.check_published_key(index, sender, key):
+            if not (crypto.share_holds(self.game_id, index, sender, key) if self.elgamal
+                    else crypto.check_published_key(index, sender, key)):
                 raise self._illegal(submission, FaultCode.BAD_KEY, f"handed over a wrong key of seat {sender} for slot {slot}")
         opening = submission.body["opening"]
         sealed = self.sealed is not None and seat in self.sealed.seats
@@ -1762,21 +1760,31 @@ class Replica:
                 )
         return keys
 
-    def _received_keys(self, submission: Submission) -> list[tuple[int, int, int]]:
+    def _check_handed_shares(self, submission: Submission, handed: dict[int, tuple[bytes, list[ProvenShare]]]) -> None:
+        """At an ElGamal table: every share a hand-over publishes is checked at once (its cards
+        are shown from now on), so a wrong one is its author's ``bad-key``, proved by it (§B6.3)."""
+        for deal, (_seed, shares) in handed.items():
+            crypto = self.deals[deal]
+            for index, share in enumerate(shares):
+                if not crypto.share_holds(self.game_id, index, submission.seat, share):
+                    raise self._illegal(submission, FaultCode.BAD_KEY, f"handed over a wrong share of slot {crypto.first_slot + index}")
+
+    def _received_keys(self, submission: Submission) -> list[tuple[int, int, Any]]:
         """A hand-over's ``received``: ``(slot, sender, key)`` — another seat's key, sealed to the
         leaver, of a card in its keeping; each slot of a live deal the leaver knows, the sender
-        one of its holders whose key is not published yet, once each."""
-        found: list[tuple[int, int, int]] = []
+        one of its holders whose key is not published yet, once each. At an ElGamal table, a
+        share with its proof: ``[slot, sender, share, proof]`` (§B6.3)."""
+        found: list[tuple[int, int, Any]] = []
         pairs: set[tuple[int, int]] = set()
         for item in submission.body["received"]:
-            if not (isinstance(item, (tuple, list)) and len(item) == 3 and type(item[0]) is int
+            if not (isinstance(item, (tuple, list)) and len(item) == (4 if self.elgamal else 3) and type(item[0]) is int
                     and type(item[1]) is int and isinstance(item[2], bytes) and len(item[2]) == 32):
                 raise self._illegal(submission, FaultCode.MALFORMED, "handed over a malformed received key")
-            slot, sender, raw = item
+            slot, sender, raw = item[:3]
             try:
                 crypto, index = self.deal_of_slot(slot)
-                key = scalar_from_bytes(raw)
-            except (KeyError, CryptoError):
+                key = ProvenShare(raw, item[3]) if self.elgamal else scalar_from_bytes(raw)
+            except (KeyError, CryptoError, ValueError):
                 raise self._illegal(submission, FaultCode.MALFORMED, f"handed over a received key for slot {slot} that is none")
             if (sender == submission.seat or sender not in crypto.unreleased[index]
                     or submission.seat not in crypto.knows[index] or (slot, sender) in pairs):
@@ -2062,7 +2070,8 @@ class Replica:
                                       field_holder=submission.body)
         for deal, published in keys.items():
             crypto = self.deals[deal]
-            for index, lock in enumerate(published.locks):
+            locks = published[1] if self.elgamal else published.locks  # (its shares, §B6.3)
+            for index, lock in enumerate(locks):
                 if seat in crypto.unreleased[index]:
                     crypto.publish(index, seat, lock, submission.envelope.raw)
                     applied.key_slots.append(crypto.first_slot + index)
@@ -2340,8 +2349,8 @@ class Replica:
         for deal in sub.deals:
             crypto = self.deals[deal]
             for seat in crypto.holders:
-                if self.elgamal:
-                    crypto.record_audit(seat, *sub.submitted[seat][deal])
+                if self.elgamal:  # (a seat that handed over published its audit then, §B6.3)
+                    crypto.record_audit(seat, *(self.handed_over[seat] if seat in self.handed_over else sub.submitted[seat])[deal])
                     continue
                 departed = self._departed_keys(seat, crypto)
                 crypto.audit_keys[seat] = departed if departed is not None else sub.submitted[seat][deal]

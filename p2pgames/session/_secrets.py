@@ -653,8 +653,8 @@ class SeatSecrets:
                     author, FaultCode.BAD_KEY, f"sealed a {what} for slot {slot} that {problem}", seq, None,
                     (submission.envelope.raw, self.seal_key.private_bytes()),
                 )
-            # (A share is kept as its point: its proof is checked, and the audit has its own.)
-            self.received.setdefault(slot, {})[author] = problem.share if replica.elgamal else problem
+            # (A share is kept with its proof: a hand-over shows it, §B14.)
+            self.received.setdefault(slot, {})[author] = problem
             touched.add(slot)
         for item in body.get("public", ()):
             touched.add(item[0])
@@ -707,7 +707,7 @@ class SeatSecrets:
             elif seat in crypto.published[index]:
                 shares[seat] = crypto.published[index][seat].share
             elif seat in self.received.get(slot, {}):
-                shares[seat] = self.received[slot][seat]
+                shares[seat] = self.received[slot][seat].share
             else:
                 return True  # still hidden by someone else's share
         name = crypto.open_with(index, shares)

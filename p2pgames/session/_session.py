@@ -1613,8 +1613,8 @@ class Session:
         for slot in sorted(self.game.kept_slots(replica.state, self.seat)):  # type: ignore[union-attr]
             crypto, index = replica.deal_of_slot(slot)
             for sender, key in sorted(secrets.received.get(slot, {}).items()):
-                if sender in crypto.unreleased[index]:
-                    received.append([slot, sender, scalar_to_bytes(key)])
+                if sender in crypto.unreleased[index]:  # (a share with its proof, §B6.3, or a key)
+                    received.append([slot, sender, key.share, key.proof] if replica.elgamal else [slot, sender, scalar_to_bytes(key)])
         successor = None
         if self.seat == replica.sequencer:
             successor = self.successor()

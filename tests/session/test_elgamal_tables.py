@@ -288,3 +288,71 @@ def test_a_transcript_whose_start_mixes_seat_records_is_refused_by_the_verifier(
                     for kind, value in records)
     with pytest.raises(TranscriptError, match="some seats have a deck key and some don't"):
         verify_transcript(data, get_game)
+
+
+def check_open_seat_transcripts(board: Switchboard, seats, seat_opened: int, entry: int, *, finished: bool) -> None:
+    """test_open_seats.check_transcripts, but for the independent verifier (protocol 10's yet)."""
+    for seat in seats:
+        session = board.sessions[seat]
+        assert session.fault is None and (session.result is not None or not finished), (seat, session.fault)
+        assert session.agreed_through == session.replica.seq - 1
+        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
+        assert report.ok and (report.complete or not finished), report.describe()
+        assert report.open_seats == {seat_opened: entry}
+
+
+@pytest.mark.parametrize("game, at", [("beltpunk", 60), ("astonishing", 40), ("steamcourt", 80)])
+def test_a_player_leaving_hands_the_seat_over_showing_only_their_own_hand(game, at):
+    """§B14 at an ElGamal table: the hand-over publishes the leaver's pass seeds and its share of
+    every slot of the deals not yet audited, each checked at once, and the shares others sealed
+    to it of the cards it keeps; what that shows is its own keeping, never a card another player
+    holds, and a bot plays on."""
+    from test_hand_over import play_on, shown_by_hand_over
+
+    board = elgamal_board(game, 3, seed=b"hand-" + game.encode())
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= at
+              and board.host.replica.hand_over_problem(2) is None)
+    board.run(play=False)
+    leaver = board.sessions[2]
+    shown = shown_by_hand_over(board, 2)
+    kept = set(board.host.game.kept_slots(board.host.replica.state, 2))
+    assert shown and all(slot in kept or knew <= {2} for slot, knew in shown.items()), (shown, kept)
+    assert kept <= set(shown) | set(board.host.replica.state.cards.revealed)
+    leaver.hand_over()
+    board.run(until=lambda: 2 in board.host.replica.open_seats, play=False)
+    board.run(play=False)
+    opened = board.host.replica.open_seats[2]
+    assert leaver.stage == "closed"
+    for slot in shown:  # every player sees the leaver's hand now
+        assert board.sessions[0].knowledge[slot] == board.sessions[1].knowledge[slot] == leaver.knowledge[slot]
+    played_to_the_end = game == "astonishing"
+    play_on(board, played_to_the_end)
+    check_open_seat_transcripts(board, [0, 1], 2, opened, finished=played_to_the_end)
+
+
+def test_a_hand_over_with_a_wrong_share_is_its_authors_bad_key():
+    """Two of its shares swapped (each proves nothing for the other's slot): refused as it
+    comes, and proved by the hand-over alone."""
+    from p2pgames.session._faults import ProtocolFault
+    from p2pgames.session._messages import make_envelope
+
+    board = elgamal_board("beltpunk", 3, seed=b"hand-beltpunk")
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 60
+              and board.host.replica.hand_over_problem(2) is None)
+    board.run(play=False)
+    leaver, replica = board.sessions[2], board.host.replica
+    body = leaver._hand_over_body()
+    deal, seed, shares = body["keys"][0]
+    crypto = replica.deals[deal]
+    first, second = [index for index in range(crypto.size) if 2 in crypto.unreleased[index]][:2]
+    shares = list(shares)
+    shares[first], shares[second] = shares[second], shares[first]  # two shares it never published, swapped
+    envelope = make_envelope(leaver.identity, "submit", {
+        "game_id": leaver.game_id, "seat": 2, "counter": replica.counters[2], "based_on": replica.seq,
+        "body": {**body, "keys": [[deal, seed, shares], *body["keys"][1:]]},
+    })
+    with pytest.raises(ProtocolFault) as caught:
+        replica.check_submission(envelope, 2)
+    assert (caught.value.fault.culprit, caught.value.fault.code) == (2, FaultCode.BAD_KEY)
+    assert caught.value.fault.reason == f"handed over a wrong share of slot {crypto.first_slot + first}"
+    assert replica.confirm(caught.value.fault) is None  # (anyone checks it again from the hand-over)
