@@ -21,7 +21,7 @@ Not used by the replica yet: protocol 11 will (issue 28). Its shape:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from p2pgames import canonical
 from p2pgames.crypto import CryptoError, SealError, SealKey, elgamal, open_sealed, scalar_to_bytes, seal
@@ -98,13 +98,16 @@ class KeyEscrow:
 
 def key_escrow(
     secret: int, game_id: bytes, dealer: int, holders: Sequence[int], seal_keys: Sequence[bytes],
+    ephemeral: Callable[[int], bytes] | None = None,
 ) -> KeyEscrow:
     """Split ``secret`` among ``holders`` (:func:`~p2pgames.crypto.elgamal.split_key`) and seal
-    each share to its holder's sealing key (``seal_keys``, in the holders' order)."""
+    each share to its holder's sealing key (``seal_keys``, in the holders' order);
+    ``ephemeral(holder)``, if given, the 32 bytes of that box's ephemeral key (§C6.1)."""
     holders = tuple(holders)
     shares = elgamal.split_key(secret, len(holders))
     boxes = tuple(
-        seal(seal_key, elgamal.scalar_to_bytes(share), key_share_context(game_id, dealer, holder, len(holders)))
+        seal(seal_key, elgamal.scalar_to_bytes(share), key_share_context(game_id, dealer, holder, len(holders)),
+             None if ephemeral is None else ephemeral(holder))
         for holder, seal_key, share in zip(holders, seal_keys, shares)
     )
     return KeyEscrow(holders, tuple(elgamal.key_share_commitments(shares)), boxes)

@@ -155,6 +155,9 @@ class EscrowRecord:
     boxes: tuple[bytes, ...]
     seq: int
     message: bytes
+    # At an ElGamal table (protocol 11): the split of its deck key among the same holders (a
+    # ``_elgamal_keys.KeyEscrow``), whose shares open its cards as its key would (§B16).
+    deck: Any = None
 
     def commitment_of(self, holder: int) -> bytes:
         return self.commitments[self.holders.index(holder)]

@@ -126,7 +126,7 @@ from p2pgames.session._elgamal_deals import (
     sealed_share_context,
     sealed_share_problem,
 )
-from p2pgames.session._elgamal_keys import key_context
+from p2pgames.session._elgamal_keys import KeyEscrow, key_context, open_key_share
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, open_envelope
 from p2pgames.session._sealed_keys import sealed_key_problem, sealing_context
@@ -1607,7 +1607,10 @@ class Replica:
             raise self._illegal(submission, FaultCode.ILLEGAL, "claimed a win by forfeit against a seat played by a bot")
 
     def _check_escrow(self, submission: Submission) -> None:
-        self._fields(submission, ESCROW, {"holders": (tuple, list), "commitments": (tuple, list), "boxes": (tuple, list)})
+        fields: dict[str, type | tuple[type, ...]] = {"holders": (tuple, list), "commitments": (tuple, list), "boxes": (tuple, list)}
+        if self.elgamal:  # (its deck key's split besides, §B16)
+            fields.update(deck=(tuple, list), deck_boxes=(tuple, list))
+        self._fields(submission, ESCROW, fields)
         body, seat = submission.body, submission.seat
         holders, commitments, boxes = body["holders"], body["commitments"], body["boxes"]
         if not (len(holders) == len(commitments) == len(boxes)
@@ -1615,11 +1618,24 @@ class Replica:
                 and all(isinstance(c, bytes) and len(c) == SHARE_COMMITMENT_SIZE and c[0] in (2, 3) for c in commitments)
                 and all(isinstance(box, bytes) and len(box) <= MAX_SHARE_BOX for box in boxes)):
             raise self._illegal(submission, FaultCode.MALFORMED, "sent a malformed escrow")
+        if self.elgamal and not (
+            len(body["deck"]) == len(body["deck_boxes"]) == len(holders)
+            and all(isinstance(c, bytes) and len(c) == elgamal.POINT_SIZE for c in body["deck"])
+            and all(isinstance(box, bytes) and len(box) <= MAX_SHARE_BOX for box in body["deck_boxes"])
+        ):
+            raise self._illegal(submission, FaultCode.MALFORMED, "sent a malformed escrow of its deck key")
         if seat in self.open_seats:
             raise self._illegal(submission, FaultCode.ILLEGAL, "escrowed the secret of a seat played by a bot")
         due = self.escrow_holders_due(seat)
         if due is None or tuple(holders) != due:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"escrowed its secret among seats {list(holders)}, which is not due")
+        if self.elgamal and not self._deck_escrow(body).check_commitments(self.seats[seat].deck_key):  # type: ignore[arg-type]
+            # Shares that don't add up to its key would open no card of its: found at once.
+            raise self._illegal(submission, FaultCode.ILLEGAL, "escrowed shares of its deck key that don't add up to its key")
+
+    @staticmethod
+    def _deck_escrow(body: Mapping[str, Any]) -> KeyEscrow:
+        return KeyEscrow(tuple(body["holders"]), tuple(body["deck"]), tuple(body["deck_boxes"]))
 
     def _check_lock_escrow(self, submission: Submission) -> None:
         self._fields(submission, LOCK_ESCROW, {
@@ -1963,7 +1979,7 @@ class Replica:
             body = submission.body
             self.escrows[seat] = EscrowRecord(
                 tuple(body["holders"]), tuple(body["commitments"]), tuple(body["boxes"]), applied.seq,
-                submission.envelope.raw,
+                submission.envelope.raw, self._deck_escrow(body) if self.elgamal else None,
             )
         elif kind == LOCK_ESCROW:
             body = submission.body
@@ -2660,6 +2676,8 @@ class Replica:
         seal_key = SealKey.from_private_bytes(opened)  # type: ignore[arg-type]
         if isinstance(record, EscrowRecord):
             problem = open_share(record, self.game_id, culprit, holder, seal_key)
+            if not isinstance(problem, str) and record.deck is not None:  # (or its deck key's share)
+                problem = open_key_share(record.deck, self.game_id, culprit, holder, seal_key)
         else:
             problem = open_lock_shares(record, self.game_id, culprit, holder, seal_key)
         return None if isinstance(problem, str) else "what is sealed to the accuser is right"

@@ -49,7 +49,7 @@ from p2pgames.session._elgamal_deals import (
     sealed_share_problem,
     share_context,
 )
-from p2pgames.session._elgamal_keys import deck_key_from_seed, pass_seed
+from p2pgames.session._elgamal_keys import deck_key_from_seed, key_escrow, open_key_share, pass_seed
 from p2pgames.session._escrows import (
     HeldLockShares,
     commitment_salt,
@@ -162,6 +162,8 @@ class SeatSecrets:
     # their lock keys: (dealer, deal) -> what that escrow's seed gives us.
     shares: dict[int, tuple[int, int]] = field(default_factory=dict)
     lock_shares: dict[tuple[int, int], HeldLockShares] = field(default_factory=dict)
+    # The shares of others' deck keys (ElGamal tables) escrowed with us: dealer -> share.
+    deck_shares: dict[int, int] = field(default_factory=dict)
     # Shares of a rebuilt seat's lock key sealed to us so far: (seat, slot) -> holder -> share.
     released: dict[tuple[int, int], dict[int, int]] = field(default_factory=dict)
 
@@ -551,10 +553,16 @@ class SeatSecrets:
 
     def escrow_body(self, replica: Replica, holders: tuple[int, ...]) -> dict:
         """Our ``escrow``: our escrow secret split among ``holders``, each share sealed to it."""
-        return escrow_body(
-            self.escrow, replica.game_id, self.seat, holders, [replica.seats[holder].seal for holder in holders],
+        seal_keys = [replica.seats[holder].seal for holder in holders]
+        body = escrow_body(
+            self.escrow, replica.game_id, self.seat, holders, seal_keys,
             lambda holder: self._secret("escrow-seal", len(holders), holder)(32),
         )
+        if replica.elgamal:  # (§B16: our deck key's split too, which the others can check sums to it)
+            deck = key_escrow(self.deck_key, replica.game_id, self.seat, holders, seal_keys,
+                              lambda holder: self._secret("deck-escrow-seal", list(holders), holder)(32))
+            body.update(deck=list(deck.commitments), deck_boxes=list(deck.boxes))
+        return body
 
     def absorb_escrow(self, replica: Replica, dealer: int, seq: int) -> Fault | None:
         """Take in ``dealer``'s escrow just applied: open and check the share sealed to us, if we
@@ -567,6 +575,11 @@ class SeatSecrets:
         if isinstance(share, str):
             return self._sealed_wrong(dealer, f"sealed an escrow share that {share}", seq, record.message)
         self.shares[dealer] = (record.seq, share)
+        if record.deck is not None:
+            deck_share = open_key_share(record.deck, replica.game_id, dealer, self.seat, self.seal_key)
+            if isinstance(deck_share, str):
+                return self._sealed_wrong(dealer, f"sealed a share of its deck key that {deck_share}", seq, record.message)
+            self.deck_shares[dealer] = deck_share
         return None
 
     def _sealed_wrong(self, culprit: int, reason: str, seq: int, message: bytes) -> Fault:

@@ -356,3 +356,55 @@ def test_a_hand_over_with_a_wrong_share_is_its_authors_bad_key():
     assert (caught.value.fault.culprit, caught.value.fault.code) == (2, FaultCode.BAD_KEY)
     assert caught.value.fault.reason == f"handed over a wrong share of slot {crypto.first_slot + first}"
     assert replica.confirm(caught.value.fault) is None  # (anyone checks it again from the hand-over)
+
+
+def test_an_escrow_splits_the_deck_key_among_the_others_and_each_holder_opens_its_share():
+    """§B16 at an ElGamal table: beside its escrow secret, a seat splits its deck key among the
+    others, one share sealed to each; the shares' commitments add up to its key."""
+    board = elgamal_board("beltpunk", 4)
+    board.run(until=lambda: board.host.replica is not None and len(board.host.replica.escrows) == 4)
+    board.run(play=False)
+    replica = board.host.replica
+    for dealer, record in replica.escrows.items():
+        assert record.deck.holders == record.holders == tuple(seat for seat in range(4) if seat != dealer)
+        assert elgamal.check_key_split(replica.seats[dealer].deck_key, record.deck.commitments)
+        for holder in record.holders:
+            share = board.sessions[holder].secrets.deck_shares[dealer]
+            assert elgamal.public_key(share) == record.deck.commitment_of(holder)
+    total = sum(board.sessions[holder].secrets.deck_shares[1] for holder in replica.escrows[1].holders)
+    assert total % elgamal.GROUP_ORDER == board.sessions[1].secrets.deck_key
+
+
+def escrow_cheat(monkeypatch, how: str) -> Switchboard:
+    """Seat 2's escrow with its deck key's split spoilt ``how``; the game played to its stop."""
+    from p2pgames.crypto import seal
+    from p2pgames.session._elgamal_keys import key_share_context
+
+    honest = SeatSecrets.escrow_body
+
+    def spoilt(secrets, replica, holders):
+        body = honest(secrets, replica, holders)
+        if secrets.seat == 2 and how == "box":  # the first holder's box holds another share
+            holder = holders[0]
+            context = key_share_context(replica.game_id, 2, holder, len(holders))
+            body["deck_boxes"][0] = seal(replica.seats[holder].seal, elgamal.scalar_to_bytes(12345), context)
+        elif secrets.seat == 2:  # commitments that don't add up to its key
+            body["deck"][0] = elgamal.public_key(12345)
+        return body
+
+    monkeypatch.setattr(SeatSecrets, "escrow_body", spoilt)
+    board = elgamal_board("beltpunk", 4, seed=b"escrow-deck")
+    board.run()
+    return board
+
+
+def test_a_deck_key_share_sealed_wrong_is_named_with_the_holders_sealing_key_as_evidence(monkeypatch):
+    board = escrow_cheat(monkeypatch, "box")
+    assert_everyone_names(board, 2, FaultCode.BAD_ESCROW, besides={2})
+    assert board.sessions[0].fault.reason.startswith("sealed a share of its deck key that")
+
+
+def test_deck_key_shares_that_do_not_add_up_to_the_key_are_refused(monkeypatch):
+    board = escrow_cheat(monkeypatch, "sum")
+    assert_everyone_names(board, 2, FaultCode.ILLEGAL, besides={2})
+    assert board.host.fault.reason == "escrowed shares of its deck key that don't add up to its key"
