@@ -51,6 +51,8 @@ __all__ = [
 
 #: A holder's pass seed for one deal (the audit publishes it).
 PASS_SEED_SIZE = 32
+#: The proof a rebuilt holder's share is recorded with: none (it is a sum of proven parts).
+NO_PROOF = bytes(elgamal.PROOF_SIZE)
 
 
 def pass_randomness(seed: bytes, size: int) -> tuple[list[int], list[int]]:
@@ -165,6 +167,9 @@ class ElGamalDeal:
     knows: list[set[int]] = field(default_factory=list)
     audit_seeds: dict[int, bytes] = field(default_factory=dict)
     audit_shares: dict[int, list[ProvenShare]] = field(default_factory=dict)
+    # Holders rebuilt from their escrow (§B16): their shares are sums of their escrow's holders'
+    # parts, each part proven as it came, so they carry no proof of their own.
+    rebuilt: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         if not self.holders:
@@ -279,6 +284,12 @@ class ElGamalDeal:
             return self.audit_shares[seat][index].share
         return None
 
+    def publish_rebuilt(self, index: int, seat: int, share: bytes, message: bytes) -> None:
+        """Record rebuilt holder ``seat``'s share of slot ``index``: the sum of its escrow's
+        holders' parts (each checked as it came), ``message`` the entry's evidence."""
+        self.rebuilt.add(seat)
+        self.publish(index, seat, ProvenShare(share, NO_PROOF), message)
+
     def record_sealed(self, index: int, sealed: SealedShare) -> None:
         self.sealed[index].append(sealed)
 
@@ -340,6 +351,8 @@ class ElGamalDeal:
                     f"its pass of deal {self.deal} is not the one its seed gives (first wrong card at position {bad})"
                 )
         for seat in self.holders:
+            if seat in self.rebuilt:
+                continue  # (its shares are sums of parts proven as they came)
             for index, share in enumerate(self.audit_shares[seat]):
                 if not self.share_holds(game_id, index, seat, share):
                     return seat, "bad-key", f"its audit share of slot {self.first_slot + index} fails its proof"

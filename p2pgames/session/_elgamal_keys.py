@@ -21,7 +21,7 @@ Not used by the replica yet: protocol 11 will (issue 28). Its shape:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from p2pgames import canonical
 from p2pgames.crypto import CryptoError, SealError, SealKey, elgamal, open_sealed, scalar_to_bytes, seal
@@ -41,6 +41,8 @@ __all__ = [
     "released_share",
     "released_share_holds",
     "release_context",
+    "released_part_context",
+    "opened_part",
 ]
 
 
@@ -142,6 +144,30 @@ def released_share(
     times the slot's nonce, proven against the share's commitment."""
     context = release_context(game_id, slot, dealer, holder)
     return ProvenShare(*elgamal.proven_decryption_share(share, nonce, context, rng_bytes))
+
+
+def released_part_context(game_id: bytes, seat: int, slot: int, holder: int, to: int) -> bytes:
+    """What a part of rebuilt ``seat``'s share of ``slot``, sealed by ``holder`` to ``to``, is
+    bound to: ``canon(["released-part", game_id, seat, slot, holder, to])``."""
+    return canonical.encode(["released-part", game_id, seat, slot, holder, to])
+
+
+def opened_part(
+    replica: Any, seat: int, slot: int, holder: int, to: int, seal_key: SealKey, box: bytes,
+) -> ProvenShare | str:
+    """The part of rebuilt ``seat``'s share of ``slot`` that ``holder`` sealed to ``to`` (whose
+    sealing key is ``seal_key``), checked as ``replica.released_part_holds`` checks a published
+    one: the part, else what is wrong with it, as the end of "sealed a part … that …"."""
+    try:
+        plain = open_sealed(seal_key, box, released_part_context(replica.game_id, seat, slot, holder, to))
+    except SealError:
+        return "does not open"
+    if len(plain) != elgamal.POINT_SIZE + elgamal.PROOF_SIZE:
+        return "is no part and proof"
+    part = ProvenShare(plain[: elgamal.POINT_SIZE], plain[elgamal.POINT_SIZE :])
+    if not replica.released_part_holds(seat, slot, holder, part):
+        return "fails its proof"
+    return part
 
 
 def released_share_holds(

@@ -122,11 +122,19 @@ from p2pgames.session._escrows import (
 from p2pgames.session._elgamal_deals import (
     ElGamalDeal,
     ProvenShare,
+    pass_randomness,
     SealedShare,
     sealed_share_context,
     sealed_share_problem,
 )
-from p2pgames.session._elgamal_keys import KeyEscrow, key_context, open_key_share
+from p2pgames.session._elgamal_keys import (
+    KeyEscrow,
+    key_context,
+    open_key_share,
+    opened_part,
+    pass_seed,
+    released_share_holds,
+)
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, open_envelope
 from p2pgames.session._sealed_keys import sealed_key_problem, sealing_context
@@ -523,6 +531,8 @@ class Replica:
             return f"it holds keys of deal {crypto.deal}, not yet audited: its cards would stay locked"
         if self.sealed is not None and seat in self.sealed.seats:
             return "it has sealed a choice it has not opened"
+        if self.elgamal:  # (protocol 11 only: version 10's transcripts replay as they were)
+            return self._holds_escrowed_shares(seat)
         return None
 
     def hand_over_problem(self, seat: int) -> str | None:
@@ -546,6 +556,15 @@ class Replica:
     def _holds_escrowed_shares(self, seat: int) -> str | None:
         """Why ``seat`` must not leave the table now: it holds a share of a rebuilt seat's lock key
         that stays escrowed (§B16), which the table needs from it until that deal's audit."""
+        if self.elgamal:
+            for dealer in sorted(self.rebuilt):
+                record = self.escrows[dealer]
+                if seat in record.holders and any(
+                    dealer in crypto.unreleased[index] for crypto in self.deals.values() for index in range(crypto.size)
+                ):
+                    return (f"it holds a share of {self.seats[dealer].name}'s key of cards still hidden,"
+                            " which the table needs until they are shown")
+            return None
         for (dealer, deal), record in sorted(self.lock_escrows.items()):
             crypto = self.deals.get(deal)
             if (dealer in self.rebuilt and seat in record.holders and crypto is not None
@@ -592,13 +611,11 @@ class Replica:
         problem = self._seat_problem(seat, rebuilding=True)
         if problem is not None:
             return problem
-        if self.elgamal:
-            return "at a table dealing with the ElGamal deck, a seat's keys can't be rebuilt from its escrow yet"
         holders = tuple(other for other in self.playing_seats if other != seat)
         record = self.escrows.get(seat)
         if record is None or record.holders != holders:
             return "it has no escrow among the seats playing now: its keys can't be rebuilt"
-        for crypto in self.unaudited_deals_of(seat):
+        for crypto in self.unaudited_deals_of(seat) if not self.elgamal else ():  # (its deck key is in its escrow)
             locks = self.lock_escrows.get((seat, crypto.deal))
             if seat in crypto.verifiers and (locks is None or locks.holders != holders):
                 return f"it has no escrow of its lock keys in deal {crypto.deal} among the seats playing now"
@@ -619,7 +636,7 @@ class Replica:
         to whom it needs it (§B16)."""
         slots = []
         for crypto in self.unaudited_deals_of(seat):
-            if seat in crypto.verifiers:
+            if (crypto.next_pass() is None) if self.elgamal else (seat in crypto.verifiers):
                 slots.extend(crypto.first_slot + index for index in range(crypto.size)
                              if seat in crypto.unreleased[index] and not self._stays_escrowed(crypto, index, seat))
         return sorted(slots)
@@ -635,6 +652,8 @@ class Replica:
         kept = set(self.game.kept_slots(self.state, seat))
         if slot in kept:
             return False
+        if self.elgamal:
+            return True  # (no pass of the ElGamal deck takes a key off: nothing is on its way back)
         return not any(
             other.source_slots is not None and slot in other.source_slots and seat in other.holders
             and ("rekey", seat) not in other.passes
@@ -953,27 +972,29 @@ class Replica:
 
     def _new_elgamal_deal(self, operation: NewDeal | Reshuffle, holders: tuple[int, ...]) -> ElGamalDeal:
         """A deal by the ElGamal deck (§B6.3). A fresh deal starts from its card points; a
-        re-shuffle from its source slots' ciphertexts as the sources' last passes left them, which
-        are under the joint key of the same holders (so no pass re-keys them)."""
+        re-shuffle from its source slots' ciphertexts as the sources' last passes left them, under
+        the joint key of the sources' holders, so no pass re-keys them. A source holder open
+        since (§B14) has its share of each source taken off where it is public (published, or in
+        the source's audit); a rebuilt seat whose share of some source is not (a card it gave, or
+        knew alone: showing the share would show the card) stays a holder of the re-shuffle
+        instead — its key stays on every source, its caretaker makes its pass and its escrow's
+        holders give its shares (§B16)."""
         domain = self.game.deck_domain
         keys = tuple(seat.deck_key for seat in self.seats)
         if isinstance(operation, NewDeal):
             table = elgamal.CardTable(domain, operation.cards)
             return ElGamalDeal.fresh(operation.deal, operation.first_slot, self.players, table, keys, holders)
+        sources = [self.deal_of_slot(slot) for slot in operation.source_slots]
+        staying = {seat for crypto, index in sources for seat in crypto.holders
+                   if seat not in holders and crypto.known_share(index, seat) is None}
+        holders = tuple(sorted(set(holders) | staying))
         names: set[str] = set()
         inputs = []
-        for slot in operation.source_slots:
-            crypto, index = self.deal_of_slot(slot)
+        for slot, (crypto, index) in zip(operation.source_slots, sources):
             card = crypto.locked[index]
             for seat in crypto.holders:
-                if seat in holders:
-                    continue
-                # A holder open since (§B14): its share of the card is public — the source deal
-                # is audited —, so it comes off, and the card is under the others' keys alone.
-                share = crypto.known_share(index, seat)
-                if share is None:
-                    raise EngineError(f"{self.game.title} re-shuffles slot {slot}, whose share of seat {seat} is not public")
-                card = elgamal.Ciphertext(card.nonce, elgamal.decrypt(card, [share]))
+                if seat not in holders:
+                    card = elgamal.Ciphertext(card.nonce, elgamal.decrypt(card, [crypto.known_share(index, seat)]))
             if set(crypto.holders) & set(holders) != set(holders):
                 raise EngineError(
                     f"{self.game.title} re-shuffles slot {slot}, held by seats {crypto.holders}, for seats {holders}"
@@ -1086,7 +1107,8 @@ class Replica:
             crypto, index = self.deal_of_slot(slot)
             if seat not in crypto.unreleased[index]:
                 continue  # published meanwhile (its rebuild)
-            for holder in self.lock_escrows[(seat, crypto.deal)].holders:
+            escrow = self.escrows[seat] if self.elgamal else self.lock_escrows[(seat, crypto.deal)]
+            for holder in escrow.holders:
                 if holder != to:
                     requirements[holder].shares.add((seat, slot, to))
 
@@ -1324,6 +1346,9 @@ class Replica:
             cards = crypto.check_pass(submission.seat, body["cards"])
         except PassProblem as error:
             raise self._illegal(submission, FaultCode.BAD_PASS, f"sent a bad pass: {error}")
+        if submission.seat in self.rebuilt and cards != self.rebuilt_elgamal_pass(crypto, submission.seat):
+            # A rebuilt seat's pass seeds are everyone's: its caretaker's pass is checked whole.
+            raise self._illegal(submission, FaultCode.BAD_PASS, f"sent seat {submission.seat}'s pass, but not as its rebuilt seed makes it")
         if submission.seat == crypto.last_holder and not all(
             elgamal.is_valid_point(card.nonce) and elgamal.is_valid_point(card.masked) for card in cards
         ):
@@ -1443,6 +1468,8 @@ class Replica:
         owed = sub.requirements[author].shares
         if not owed or author in sub.released:
             raise self._illegal(submission, FaultCode.ILLEGAL, "released shares it does not owe")
+        if self.elgamal:
+            return self._check_released_parts(submission, owed)
         items: list[tuple[int, int, int, int | None, bytes | None]] = []
         paths = []
         for item in submission.body["public"]:
@@ -1469,6 +1496,33 @@ class Replica:
                 crypto, index = self.deal_of_slot(slot)
                 if not merkle_path_fits(index, crypto.size, path):
                     raise self._illegal(submission, FaultCode.MALFORMED, f"sealed a share of seat {seat}'s lock key for slot {slot} with a malformed path")
+        return items
+
+    def _check_released_parts(
+        self, submission: Submission, owed: set[tuple[int, int, int | None]],
+    ) -> list[tuple[int, int, Any, int | None, bytes | None]]:
+        """A ``release`` at an ElGamal table (§B16): for each ``(seat, slot, to)`` owed, its
+        author's part of rebuilt ``seat``'s share of ``slot`` — published as ``[seat, slot, part,
+        proof]``, checked as it comes (``bad-key``), or sealed to ``to`` as ``[seat, slot, to,
+        box]`` (part ‖ proof), which ``to`` checks. Returns ``(seat, slot, part or None, to,
+        box)`` items."""
+        items: list[tuple[int, int, Any, int | None, bytes | None]] = []
+        for item in submission.body["public"]:
+            if not (isinstance(item, (tuple, list)) and len(item) == 4 and type(item[0]) is int and type(item[1]) is int
+                    and isinstance(item[2], bytes) and len(item[2]) == elgamal.POINT_SIZE
+                    and isinstance(item[3], bytes) and len(item[3]) == elgamal.PROOF_SIZE):
+                raise self._illegal(submission, FaultCode.MALFORMED, "released a malformed part of a share")
+            items.append((item[0], item[1], ProvenShare(item[2], item[3]), None, None))
+        for item in submission.body["sealed"]:
+            if not (isinstance(item, (tuple, list)) and len(item) == 4 and all(type(v) is int for v in item[:3])
+                    and isinstance(item[3], bytes) and len(item[3]) <= MAX_SEALED_BOX):
+                raise self._illegal(submission, FaultCode.MALFORMED, "sealed a malformed part of a share")
+            items.append((item[0], item[1], None, item[2], item[3]))
+        if {(seat, slot, to) for seat, slot, _, to, _ in items} != owed or len(items) != len(owed):
+            raise self._illegal(submission, FaultCode.ILLEGAL, "released other shares than it owed")
+        for seat, slot, part, to, _ in items:
+            if to is None and not self.released_part_holds(seat, slot, submission.seat, part):
+                raise self._illegal(submission, FaultCode.BAD_KEY, f"released a wrong part of seat {seat}'s share of slot {slot}")
         return items
 
     def _parse_audit_keys(
@@ -1675,6 +1729,8 @@ class Replica:
             raise self._illegal(submission, FaultCode.MALFORMED, "gave an escrow share that is no scalar")
         if not check_share(share, self.escrows[seat].commitment_of(author)):
             raise self._illegal(submission, FaultCode.ILLEGAL, f"gave a share that does not match its commitment in seat {seat}'s escrow")
+        if self.elgamal:
+            return (share, *self._check_elgamal_rebuild(submission, seat))  # type: ignore[return-value]
         sent = self._slot_scalars(submission, body["sent"], "sent a malformed key in a rebuild")
         if [slot for slot, _ in sent] != self.rebuild_sent_slots(author, seat):
             raise self._illegal(submission, FaultCode.ILLEGAL, f"did not send exactly its keys of the cards in seat {seat}'s keeping")
@@ -1692,6 +1748,59 @@ class Replica:
         for slot, lock_share, path in locks:
             self._check_escrowed_share(submission, seat, slot, lock_share, path, "gave")
         return share, sent, [(slot, lock_share) for slot, lock_share, _ in locks]
+
+    def _proven_items(self, submission: Submission, items: Any, what: str) -> list[tuple[int, ProvenShare]]:
+        """``[[slot, share: b32, proof: b64] …]`` read as ``(slot, share)`` pairs of slots that
+        some deal has; anything else is ``malformed`` (``what`` says what it was)."""
+        read = []
+        for item in items:
+            if not (isinstance(item, (tuple, list)) and len(item) == 3 and type(item[0]) is int
+                    and isinstance(item[1], bytes) and len(item[1]) == elgamal.POINT_SIZE
+                    and isinstance(item[2], bytes) and len(item[2]) == elgamal.PROOF_SIZE):
+                raise self._illegal(submission, FaultCode.MALFORMED, f"gave a malformed {what}")
+            try:
+                self.deal_of_slot(item[0])
+            except KeyError:
+                raise self._illegal(submission, FaultCode.MALFORMED, f"gave a {what} of slot {item[0]}, which no deal has") from None
+            read.append((item[0], ProvenShare(item[1], item[2])))
+        return read
+
+    def _check_elgamal_rebuild(
+        self, submission: Submission, seat: int,
+    ) -> tuple[list[tuple[int, ProvenShare]], list[tuple[int, ProvenShare]]]:
+        """A ``rebuild`` consent's ``sent`` and ``locks`` at an ElGamal table (§B16): its author's
+        own shares of the cards in ``seat``'s keeping that only ``seat`` could see, each with its
+        share proof; and, for each slot the rebuild shows, its part of ``seat``'s share — its
+        share of ``seat``'s deck key times the slot's nonce —, proven against its commitment in
+        ``seat``'s escrow. A share or part whose proof fails is ``bad-key``, refused as it comes."""
+        author, body = submission.seat, submission.body
+        sent = self._proven_items(submission, body["sent"], "share in a rebuild")
+        if [slot for slot, _ in sent] != self.rebuild_sent_slots(author, seat):
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"did not send exactly its shares of the cards in seat {seat}'s keeping")
+        for slot, share in sent:
+            crypto, index = self.deal_of_slot(slot)
+            if not crypto.share_holds(self.game_id, index, author, share):
+                raise self._illegal(submission, FaultCode.BAD_KEY, f"sent a wrong share of slot {slot}")
+        parts = self._proven_items(submission, body["locks"], "part of a share in a rebuild")
+        if [slot for slot, _ in parts] != self.rebuild_lock_slots(seat):
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"did not give exactly its parts of seat {seat}'s shares due")
+        for slot, part in parts:
+            if not self.released_part_holds(seat, slot, author, part):
+                raise self._illegal(submission, FaultCode.BAD_KEY, f"gave a wrong part of seat {seat}'s share of slot {slot}")
+        return sent, parts
+
+    def released_part_holds(self, seat: int, slot: int, holder: int, part: ProvenShare) -> bool:
+        """Whether ``part`` is ``holder``'s part of rebuilt ``seat``'s share of ``slot``: its share
+        of ``seat``'s deck key times the slot's nonce, as its proof shows against its commitment
+        in ``seat``'s escrow (§B16). Never raises."""
+        record = self.escrows.get(seat)
+        try:
+            crypto, index = self.deal_of_slot(slot)
+        except KeyError:
+            return False
+        if record is None or record.deck is None or crypto.next_pass() is not None:
+            return False
+        return released_share_holds(record.deck, part, crypto.locked[index].nonce, self.game_id, slot, seat, holder)
 
     def _check_escrowed_share(self, submission: Submission, seat: int, slot: int, share: int, path: Any, verb: str) -> None:
         """``share``, given (``verb``) by the author as its share of ``seat``'s lock key at
@@ -2146,6 +2255,9 @@ class Replica:
         secret = sum(share for share, _, _, _ in given.values()) % CURVE_ORDER
         if not secret or escrow_commitments(secret, len(record.holders)) != record.commitments:
             raise self._fault(seat, FaultCode.BAD_ESCROW, "escrowed shares that are no split of one secret")
+        if self.elgamal:
+            self._rebuild_elgamal(applied, seat, secret, slots)
+            return True
         for crypto in self.unaudited_deals_of(seat):
             if ("shuffle", seat) in crypto.passes:
                 # The secret its shuffles came from? (An escrow of another one shows here.)
@@ -2189,6 +2301,58 @@ class Replica:
             elif isinstance(sub, AuditSub) and not self._reveal_before_audit(phase, sub, applied):
                 self._finish_audit_if_complete(applied, phase, sub)
         return True
+
+    def _rebuild_elgamal(self, applied: Applied, seat: int, secret: int, slots: list[int]) -> None:
+        """:meth:`_rebuild` at an ElGamal table (§B16): the seat's passes must be those its
+        rebuilt escrow secret's pass seeds give; each slot the rebuild shows gets its share, the
+        sum of its escrow's holders' parts (each proven); the shares the consents sent are
+        published. Its deck key is never rebuilt: the cards it gave stay their receivers'."""
+        given = self.rebuild_shares[seat]
+        for crypto in self.unaudited_deals_of(seat):
+            if seat in crypto.passes:
+                # The secret its passes came from? (An escrow of another one shows here.)
+                if crypto.passes[seat] != self.rebuilt_elgamal_pass(crypto, seat, secret):
+                    raise self._fault(seat, FaultCode.BAD_ESCROW,
+                                      f"escrowed another secret than its pass of deal {crypto.deal} came from")
+        message = self.escrows[seat].message
+        for position, slot in enumerate(slots):
+            crypto, index = self.deal_of_slot(slot)
+            parts = [locks[position][1].share for _, _, locks, _ in given.values()]
+            crypto.publish_rebuilt(index, seat, elgamal.point_sum(parts), message)
+            applied.key_slots.append(slot)
+        self.rebuilt[seat] = secret
+        self.rebuilding.discard(seat)
+        for author, (_, sent, _, submitted) in sorted(given.items()):
+            for slot, share in sent:
+                crypto, index = self.deal_of_slot(slot)
+                if author in crypto.unreleased[index]:
+                    crypto.publish(index, author, share, submitted)
+                    applied.key_slots.append(slot)
+        phase = self.phase
+        if isinstance(phase, CardPhase):
+            sub = phase.current
+            if isinstance(sub, DealSub):
+                if any(deal not in self.deals for deal in sub.deals):
+                    self._start_sub(phase, applied)  # (a re-shuffle that waited for this rebuild)
+            elif isinstance(sub, KeysSub) and sub.requirements is not None and seat not in sub.done:
+                self._to_releases(sub.requirements, seat)
+                if not sub.owing():
+                    self._finish_keys(phase, sub, applied)
+            elif isinstance(sub, AuditSub) and not self._reveal_before_audit(phase, sub, applied):
+                self._finish_audit_if_complete(applied, phase, sub)
+
+    def rebuilt_elgamal_pass(self, crypto: ElGamalDeal, seat: int, secret: int | None = None) -> list[elgamal.Ciphertext]:
+        """Rebuilt ``seat``'s pass of ``crypto``, as every peer makes it from the pass seed its
+        escrow secret gives (``secret``: that secret, if the rebuild is being checked). Raises
+        :class:`ProtocolFault` (the previous holder's ``bad-pass``) if its input holds a card
+        outside the group."""
+        seed = pass_seed(self.rebuilt[seat] if secret is None else secret, crypto.deal)
+        permutation, scalars = pass_randomness(seed, crypto.size)
+        try:
+            return elgamal.reencryption_pass(crypto.input_of(seat), crypto.joint_key, permutation, scalars)
+        except CryptoError:
+            fault = self.elgamal_bad_pass_fault(crypto.deal)
+            raise ProtocolFault(fault or Fault(None, FaultCode.BAD_PASS, f"deal {crypto.deal}'s cards are no points", self.seq))
 
     def _restart_reshuffles(self, seat: int, sub: DealSub) -> None:
         """Void the re-shuffles of ``sub`` that rebuilt ``seat`` holds, its re-key pass not made,
@@ -2319,6 +2483,13 @@ class Replica:
             if to is not None:
                 continue  # its receiver opens it (SeatSecrets.absorb_release)
             crypto, index = self.deal_of_slot(slot)
+            if self.elgamal:
+                parts = self.released_shares.setdefault((seat, slot), {})
+                parts[submission.seat] = share.share
+                if len(parts) == len(self.escrows[seat].holders):
+                    crypto.publish_rebuilt(index, seat, elgamal.point_sum(list(parts.values())), submission.envelope.raw)
+                    del self.released_shares[(seat, slot)]
+                continue
             record = self.lock_escrows[(seat, crypto.deal)]
             shares = self.released_shares.setdefault((seat, slot), {})
             shares[submission.seat] = share
@@ -2365,8 +2536,8 @@ class Replica:
         for deal in sub.deals:
             crypto = self.deals[deal]
             for seat in crypto.holders:
-                if self.elgamal:  # (a seat that handed over published its audit then, §B6.3)
-                    crypto.record_audit(seat, *(self.handed_over[seat] if seat in self.handed_over else sub.submitted[seat])[deal])
+                if self.elgamal:
+                    crypto.record_audit(seat, *self._elgamal_audit_of(seat, crypto, sub))
                     continue
                 departed = self._departed_keys(seat, crypto)
                 crypto.audit_keys[seat] = departed if departed is not None else sub.submitted[seat][deal]
@@ -2383,6 +2554,16 @@ class Replica:
                 )
             raise self._fault(None, FaultCode.BAD_PASS, f"slot {sub.slot} did not decrypt, yet the audit found no fault")
         self._next_sub(applied, phase)
+
+    def _elgamal_audit_of(self, seat: int, crypto: ElGamalDeal, sub: AuditSub) -> tuple[bytes, list[ProvenShare]]:
+        """Holder ``seat``'s pass seed and shares of ``crypto`` for its audit: its ``audit``'s; a
+        seat that handed over, its hand-over's; a rebuilt seat, the seed its escrow secret gives
+        and its shares as published (a keys round revealed every one first, §B16)."""
+        if seat in self.handed_over:
+            return self.handed_over[seat][crypto.deal]  # type: ignore[return-value]
+        if seat in self.rebuilt:
+            return pass_seed(self.rebuilt[seat], crypto.deal), [crypto.published[index][seat] for index in range(crypto.size)]
+        return sub.submitted[seat][crypto.deal]  # type: ignore[return-value]
 
     def _run_audit(self, deals: Sequence[int]) -> tuple[int, str, str] | None:
         """The first fault the audit of ``deals`` finds, as ``(seat, code, reason)``, or ``None``."""
@@ -2690,6 +2871,14 @@ class Replica:
         if accuser is None:
             return "the evidence holds no sealing key of a seat"
         seal_key = SealKey.from_private_bytes(opened)  # type: ignore[arg-type]
+        if self.elgamal:  # (a part of a rebuilt seat's share, §B16)
+            try:
+                for seat, slot, to, box in message.body["body"]["sealed"]:
+                    if to == accuser and isinstance(opened_part(self, seat, slot, culprit, to, seal_key, box), str):
+                        return None
+            except (KeyError, TypeError, ValueError):
+                return "the evidence does not describe shares of this game"
+            return "every part it sealed to the accuser is right"
         try:
             for seat, slot, to, box, path in message.body["body"]["sealed"]:
                 if to != accuser:

@@ -41,6 +41,7 @@ from p2pgames.crypto import (
 )
 from p2pgames.session._deals import LOCKING_STAGES
 from p2pgames.session._elgamal_deals import (
+    NO_PROOF,
     ElGamalDeal,
     ProvenShare,
     pass_randomness,
@@ -49,7 +50,15 @@ from p2pgames.session._elgamal_deals import (
     sealed_share_problem,
     share_context,
 )
-from p2pgames.session._elgamal_keys import deck_key_from_seed, key_escrow, open_key_share, pass_seed
+from p2pgames.session._elgamal_keys import (
+    deck_key_from_seed,
+    key_escrow,
+    open_key_share,
+    opened_part,
+    pass_seed,
+    released_part_context,
+    released_share,
+)
 from p2pgames.session._escrows import (
     HeldLockShares,
     commitment_salt,
@@ -477,6 +486,15 @@ class SeatSecrets:
         )
         return [slot, to, box, sealed_commitment(key)]
 
+    def _released_part(self, replica: Replica, seat: int, slot: int) -> ProvenShare:
+        """Our part of rebuilt ``seat``'s share of ``slot`` (ElGamal table, §B16): our share of its
+        deck key times the slot's nonce, proven against that share's commitment; the proof's
+        nonce drawn from our seed for this part alone."""
+        crypto, index = replica.deal_of_slot(slot)
+        nonce = crypto.locked[index].nonce
+        return released_share(self.deck_shares[seat], nonce, replica.game_id, slot, seat, self.seat,
+                              self._secret("released-part", replica.game_id, seat, slot, nonce))
+
     def _release(self, replica: Replica) -> dict | None:
         """Our ``release`` (§B16): our shares of rebuilt seats' escrowed lock keys that this keys
         round needs, published or sealed to whoever is to see the card."""
@@ -484,6 +502,17 @@ class SeatSecrets:
         if not owed:
             return None
         public, sealed = [], []
+        if replica.elgamal:  # our parts of their shares (§B16)
+            for seat, slot, to in sorted(owed, key=lambda item: (item[0], item[1], -1 if item[2] is None else item[2])):
+                part = self._released_part(replica, seat, slot)
+                if to is None:
+                    public.append([seat, slot, part.share, part.proof])
+                else:
+                    box = seal(replica.seats[to].seal, part.share + part.proof,
+                               released_part_context(replica.game_id, seat, slot, self.seat, to),
+                               ephemeral_private=self._secret("release", seat, slot, to)(32))
+                    sealed.append([seat, slot, to, box])
+            return {"t": "release", "public": public, "sealed": sealed}
         for seat, slot, to in sorted(owed, key=lambda item: (item[0], item[1], -1 if item[2] is None else item[2])):
             crypto, index = replica.deal_of_slot(slot)
             held = self.lock_shares[(seat, crypto.deal)]
@@ -505,6 +534,8 @@ class SeatSecrets:
         roots and offsets are its)."""
         author = submission.seat
         touched = []
+        if replica.elgamal:
+            return self._absorb_released_parts(replica, submission, seq)
         for seat, slot, to, box, path in submission.body["sealed"]:
             if to != self.seat:
                 continue
@@ -524,6 +555,32 @@ class SeatSecrets:
                 if isinstance(key, str):
                     return Fault(seat, FaultCode.BAD_ESCROW, f"escrowed shares that {key}", seq, None, ())
                 self.received.setdefault(slot, {})[seat] = key
+                touched.append(slot)
+        return self.learn(replica, touched)
+
+    def _absorb_released_parts(self, replica: Replica, submission: Any, seq: int) -> Fault | None:
+        """:meth:`absorb_release` at an ElGamal table: open the parts sealed to us and check
+        each against its sender's commitment; with every holder's part (ours too, if we hold
+        one), the rebuilt seat's share of the slot is their sum, and we may learn the card. A
+        part that does not open or fails its proof is its sender's ``bad-escrow`` (evidence: the
+        release and our private sealing key)."""
+        author = submission.seat
+        touched = []
+        for seat, slot, to, box in submission.body["sealed"]:
+            if to != self.seat:
+                continue
+            part = opened_part(replica, seat, slot, author, to, self.seal_key, box)
+            if isinstance(part, str):
+                return self._sealed_wrong(author, f"sealed a part of seat {seat}'s share of slot {slot} that {part}",
+                                          seq, submission.envelope.raw)
+            parts = self.released.setdefault((seat, slot), {})
+            parts[author] = part.share
+            holders = replica.escrows[seat].holders
+            if self.seat in holders:
+                parts[self.seat] = self._released_part(replica, seat, slot).share
+            if len(parts) == len(holders):
+                del self.released[(seat, slot)]
+                self.received.setdefault(slot, {})[seat] = ProvenShare(elgamal.point_sum(list(parts.values())), NO_PROOF)
                 touched.append(slot)
         return self.learn(replica, touched)
 
@@ -623,6 +680,13 @@ class SeatSecrets:
         the cards in its keeping that we sealed to it (§B16)."""
         escrow_seq, share = self.shares[seat]
         assert escrow_seq == replica.escrows[seat].seq, "we take in every escrow as it is applied"
+        if replica.elgamal:  # (§B16: our shares, and our parts of its shares, each proven)
+            sent = [self._public_item(replica, slot) for slot in replica.rebuild_sent_slots(self.seat, seat)]
+            parts = []
+            for slot in replica.rebuild_lock_slots(seat):
+                part = self._released_part(replica, seat, slot)
+                parts.append([slot, part.share, part.proof])
+            return {"t": "rebuild", "seat": seat, "share": scalar_to_bytes(share), "sent": sent, "locks": parts}
         sent = [
             [slot, scalar_to_bytes(self.own_lock_key(replica, slot))]
             for slot in replica.rebuild_sent_slots(self.seat, seat)

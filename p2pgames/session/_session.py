@@ -1251,6 +1251,11 @@ class Session:
         phase = replica.phase
         if isinstance(phase, CardPhase) and isinstance(phase.current, DealSub):
             for crypto in replica.deals_under_way(phase.current):
+                if replica.elgamal:
+                    if crypto.next_pass() == seat:  # (from the pass seed its escrow secret gives, §B16)
+                        cards = replica.rebuilt_elgamal_pass(crypto, seat)
+                        return {"t": "pass", "deal": crypto.deal, "cards": [[card.nonce, card.masked] for card in cards]}
+                    continue
                 due = crypto.next_pass()
                 if due is not None and due[1] == seat:
                     # Its keys are everyone's: the pass is the one every peer computes for it.
