@@ -408,3 +408,73 @@ def test_deck_key_shares_that_do_not_add_up_to_the_key_are_refused(monkeypatch):
     board = escrow_cheat(monkeypatch, "sum")
     assert_everyone_names(board, 2, FaultCode.ILLEGAL, besides={2})
     assert board.host.fault.reason == "escrowed shares of its deck key that don't add up to its key"
+
+
+def played_on_after_a_rebuild(board: Switchboard, gone: int) -> int:
+    """Every seat but ``gone`` ended the game unblamed, with a transcript that verifies and says
+    from which entry a bot played ``gone``, its keys rebuilt; that entry."""
+    entry = board.host.replica.open_seats[gone]
+    for seat in range(len(board.sessions)):
+        if seat == gone:
+            continue
+        session = board.sessions[seat]
+        assert session.fault is None and session.result is not None, (seat, session.fault)
+        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
+        assert report.ok and report.complete, report.describe()
+        assert report.open_seats == {gone: entry} and report.rebuilt == {gone}
+    return entry
+
+
+@pytest.mark.parametrize(("game", "players", "at", "gone"), [
+    ("beltpunk", 4, 90, 1), ("steamcourt", 4, 30, 2), ("beltpunk", 4, 70, 0),
+])
+def test_a_seat_gone_for_good_is_rebuilt_by_all_the_others_and_the_game_is_played_to_its_end(game, players, at, gone):
+    """§B16 at an ElGamal table: the others give their shares of its escrow secret (its pass
+    seeds), their parts of its shares of the cards it keeps and their own shares of the cards
+    sealed to it; a bot plays on, its hand shown to all. Seat 0 is the host: taken over (§B15)."""
+    board = elgamal_board(game, players, seed=f"x{at}".encode(), reach=gone == 0)
+    board.depart(gone, at)
+    board.run()
+    played_on_after_a_rebuild(board, gone)
+    kinds = [body["t"] for _, body in logged_submissions(board, 1 if gone == 0 else 0)]
+    assert kinds.count("rebuild") == players - 1 and "lock-escrow" not in kinds
+
+
+def test_a_card_the_departed_seat_gave_stays_hidden_until_a_card_step_needs_its_share():
+    """Its share of a card it gave (its receiver's secret: no other share still hides it) is
+    never rebuilt: its escrow's holders each give a part of it when a card step needs it, and
+    only then — to the seat that may see it, or to all at the audit."""
+    board = elgamal_board("steamcourt", 4, seed=b"g0")
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 24 and not board.queue)
+    replica = board.host.replica
+    given = [crypto.first_slot + index for crypto in replica.unaudited_deals_of(2) for index in range(crypto.size)
+             if crypto.unreleased[index] == {2} and crypto.knows[index] - {2}
+             and crypto.first_slot + index not in replica.game.kept_slots(replica.state, 2)]
+    assert given, "this seed's seat 2 has given a card"
+    board.depart(2, 24)
+    assert 2 in replica.rebuilt
+    for slot in given:
+        crypto, index = replica.deal_of_slot(slot)
+        assert 2 in crypto.unreleased[index]  # still escrowed: nobody but its receiver knows it
+    problem = "holds a share of p2's key of cards still hidden"
+    assert problem in replica.rebuild_problem(3) and problem in replica.hand_over_problem(3)
+    board.run()
+    played_on_after_a_rebuild(board, 2)
+    assert any(body["t"] == "release" for _, body in logged_submissions(board))
+
+
+def test_a_re_shuffle_keeps_a_rebuilt_seat_whose_share_of_a_source_is_hidden_and_its_caretaker_passes_for_it():
+    """Astonishing!: a pile re-shuffled with a card the gone seat gave (its share of it hidden:
+    taking it off would show the card to all): the seat stays a holder of the re-shuffle — its
+    caretaker makes its pass from its rebuilt pass seed, and its escrow's holders give its
+    shares, sealed part by part to whoever may see a card."""
+    board = elgamal_board("astonishing", 4, seed=b"x90")
+    board.depart(2, 90)
+    replica = board.host.replica
+    opened = replica.open_seats[2]
+    board.run()
+    played_on_after_a_rebuild(board, 2)
+    caretaker_passes = [body for seat, body in logged_submissions(board)[opened:] if seat == 2 and body["t"] == "pass"]
+    assert caretaker_passes, "the caretaker made a pass for the rebuilt seat"
+    sealed_parts = [item for _, body in logged_submissions(board) if body["t"] == "release" for item in body["sealed"]]
+    assert sealed_parts
