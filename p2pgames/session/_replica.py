@@ -1181,8 +1181,9 @@ class Replica:
         return ProtocolFault(Fault(seat, code, reason, self.seq, None, evidence))
 
     def _illegal(self, submission: Submission, code: str, reason: str) -> ProtocolFault:
-        # Signed by its author, so the evidence proves it to anyone replaying the log.
-        return self._fault(submission.seat, code, reason, (submission.envelope.raw,))
+        # Signed by its author, so the evidence proves it to anyone replaying the log — and the
+        # author is the one at fault: an open seat's caretaker, for an open seat's submission.
+        return self._fault(self.author_of(submission.seat), code, reason, (submission.envelope.raw,))
 
     def _check_content(self, submission: Submission) -> None:
         body = submission.body

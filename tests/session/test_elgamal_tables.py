@@ -478,3 +478,71 @@ def test_a_re_shuffle_keeps_a_rebuilt_seat_whose_share_of_a_source_is_hidden_and
     assert caretaker_passes, "the caretaker made a pass for the rebuilt seat"
     sealed_parts = [item for _, body in logged_submissions(board) if body["t"] == "release" for item in body["sealed"]]
     assert sealed_parts
+
+
+def test_a_wrong_part_in_a_rebuild_consent_is_refused_and_names_its_giver(monkeypatch):
+    honest = SeatSecrets._released_part
+
+    def a_part_of_another_slot(self, replica, seat, slot):
+        part = honest(self, replica, seat, slot)
+        return ProvenShare(elgamal.public_key(7), part.proof) if self.seat == 3 else part
+
+    monkeypatch.setattr(SeatSecrets, "_released_part", a_part_of_another_slot)
+    board = elgamal_board("beltpunk", 4, seed=b"x90")
+    board.depart(1, 90)
+    assert_everyone_names(board, 3, FaultCode.BAD_KEY, besides={1, 3})
+    assert board.host.fault.reason.startswith("gave a wrong part of seat 1's share of slot")
+
+
+def test_a_part_sealed_wrong_in_a_release_is_named_with_its_receivers_sealing_key(monkeypatch):
+    """A part sealed to the seat that may see the card is checked by that seat alone; a wrong one
+    is its sender's ``bad-escrow``, and the receiver's sealing key proves it to everyone."""
+    from p2pgames.crypto import seal
+    from p2pgames.session._elgamal_keys import released_part_context
+
+    honest = SeatSecrets._release
+    cheats = []
+
+    def seal_a_wrong_part(self, replica):
+        body = honest(self, replica)
+        if body is None or not body["sealed"] or cheats:
+            return body
+        seat, slot, to, _box = body["sealed"][0]
+        cheats.append(self.seat)
+        wrong = elgamal.public_key(7) + bytes(elgamal.PROOF_SIZE)
+        box = seal(replica.seats[to].seal, wrong, released_part_context(replica.game_id, seat, slot, self.seat, to))
+        return {**body, "sealed": [[seat, slot, to, box], *body["sealed"][1:]]}
+
+    monkeypatch.setattr(SeatSecrets, "_release", seal_a_wrong_part)
+    board = elgamal_board("astonishing", 4, seed=b"x90")
+    board.depart(2, 90)
+    board.run()
+    assert cheats, "nobody sealed a part in this game"
+    assert_everyone_names(board, cheats[0], FaultCode.BAD_ESCROW, besides={2, cheats[0]})
+    assert "that fails its proof" in board.host.fault.reason or "that fails its proof" in board.sessions[1].fault.reason
+
+
+def test_a_caretakers_pass_for_a_rebuilt_seat_not_as_its_seed_makes_it_is_refused(monkeypatch):
+    """Every peer makes a rebuilt seat's pass from the pass seed its escrow secret gives, and
+    refuses any other: its caretaker (the host) can't slip in a pass of its own."""
+    from p2pgames.session import Session
+
+    honest = Session._rebuilt_seat_duty
+    swapped = []
+
+    def swap_two_cards(self, seat):
+        body = honest(self, seat)
+        if body is not None and body["t"] == "pass":
+            cards = list(body["cards"])
+            cards[0], cards[1] = cards[1], cards[0]
+            body = {**body, "cards": cards}
+            swapped.append(body["deal"])
+        return body
+
+    monkeypatch.setattr(Session, "_rebuilt_seat_duty", swap_two_cards)
+    board = elgamal_board("astonishing", 4, seed=b"x90")
+    board.depart(2, 90)
+    board.run()
+    assert swapped, "the caretaker made no pass for the rebuilt seat"
+    assert_everyone_names(board, 0, FaultCode.BAD_PASS, besides={2})
+    assert board.sessions[1].fault.reason == "sent seat 2's pass, but not as its rebuilt seed makes it"
