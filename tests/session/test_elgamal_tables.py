@@ -546,3 +546,31 @@ def test_a_caretakers_pass_for_a_rebuilt_seat_not_as_its_seed_makes_it_is_refuse
     assert swapped, "the caretaker made no pass for the rebuilt seat"
     assert_everyone_names(board, 0, FaultCode.BAD_PASS, besides={2})
     assert board.sessions[1].fault.reason == "sent seat 2's pass, but not as its rebuilt seed makes it"
+
+
+def test_a_wrong_dispute_after_a_rebuild_is_audited_once_the_escrow_gives_what_it_keeps():
+    """A dispute of a card the gone seat gave — still hidden by its escrowed share — is audited
+    after a keys round in which its escrow's holders publish their parts (§B7, §B16): the audit
+    then finds every pass and share right, and names the disputer (``bad-dispute``)."""
+    board = elgamal_board("steamcourt", 4, seed=b"g0")
+    board.depart(2, 24)
+    board.run(play=False)
+    escrowed = board.escrowed_slots(2)
+    assert escrowed, "a share of the rebuilt seat that stays escrowed"
+    board.dispute(1, escrowed[0])
+    board.run()
+    assert_everyone_names(board, 1, FaultCode.BAD_DISPUTE, besides={2})
+    kinds = [body["t"] for _, body in logged_submissions(board)]
+    after = kinds[kinds.index("dispute") + 1:]
+    assert "release" in after and "audit" in after and after.index("release") < after.index("audit"), after
+    report = verify_transcript(bytes(board.transcripts[0]), get_game)
+    assert report.stopped is not None and (report.stopped.code, report.stopped.culprit) == (FaultCode.BAD_DISPUTE, 1)
+
+
+def test_a_wrong_dispute_is_the_disputers_bad_dispute():
+    board = elgamal_board("beltpunk", 3, seed=b"dispute")
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 40)
+    slot = next(slot for slot in board.sessions[1].secrets.knowledge if slot not in board.host.replica.state.cards.revealed)
+    board.dispute(1, slot)
+    board.run()
+    assert_everyone_names(board, 1, FaultCode.BAD_DISPUTE)
