@@ -368,8 +368,10 @@ class Session:
         seated = start.body["seats"]
         if not (0 <= saved.seat < len(seated) and seated[saved.seat][0] == identity.public_key.raw):
             raise ResumeError("the transcript's game seats another key than the saved seat's")
+        # The game's protocol is its start's: seat records with deck keys are protocol 11's (§A4).
+        protocol = NEXT_PROTOCOL_VERSION if seated and len(seated[0]) == 6 else PROTOCOL_VERSION
         session = cls(identity, "host", game_loader, ruleset=ruleset, random_bytes=random_bytes,
-                      presentation=presentation, bot=bot, saved=saved)
+                      presentation=presentation, bot=bot, saved=saved, protocol=protocol)
         assert isinstance(session.role, HostRole)
         try:
             session.role.restore(start, records)

@@ -235,7 +235,7 @@ class Switchboard:
         self.cut(seat)
         old = self.sessions[seat]
         session = Session(old.identity, old.name, loader, saved=self.saved_seat(seat), bot=True,
-                          presentation=old.presentation_loader)
+                          presentation=old.presentation_loader, **self.protocol)
         self.sessions[seat] = session
         self.transcripts[seat] = bytearray()
         self.reconnect(seat)
