@@ -107,7 +107,7 @@ MB = 1024 * 1024
 def run_peers(
     players: int, seed: str, stop_after: str, game: str = "beltpunk", timeout: float = 300,
     options: dict | None = None, transcript_dir: str | None = None, escrow: bool = True,
-    tree: Path | None = None,
+    tree: Path | None = None, protocol: int = PROTOCOL_VERSION,
 ) -> list[dict]:
     """Start a host and ``players - 1`` joiners, each its own process running ``tree``'s code
     (``None``: this tree's, see :func:`python_of`); return their reports (the host's transcript
@@ -118,6 +118,7 @@ def run_peers(
     common = [
         "--game", game, "--players", str(players), "--seed", seed, "--stop-after", stop_after,
         "--options", json.dumps(options or {}), *([] if escrow else ["--no-bot-seats"]),
+        *([] if protocol == PROTOCOL_VERSION else ["--protocol", str(protocol)]),  # (an older tree has no such option)
     ]
     keep = ["--transcript-dir", transcript_dir] if transcript_dir is not None else []
     whose = "" if tree is None else f" (the code of {tree})"
@@ -330,12 +331,30 @@ def bench_deal(repeats: int) -> dict:
     figures["escrow_per_deal_ratio"] = statistics.median(
         (deal - without) / without for deal, without in zip(deals[""], bare)
     )
+    if _PROTOCOL != PROTOCOL_VERSION:
+        figures.update(_elgamal_deal_figures(repeats))
     classic = ClassicSRA.generate()
     messages = [int.from_bytes(p, "big") for p in CardTable("p2pgames/bench", [f"card{n}" for n in range(52)]).points]
     classic_time = _median_time(lambda: [classic.encrypt(m) for m in messages], 3)
     figures["classic_pass_ms"] = classic_time * 1000
     figures["classic_ratio"] = classic_time * 1000 / figures["deal_pass_ms"]
     return figures
+
+
+def _elgamal_deal_figures(repeats: int) -> dict:
+    """With ``--protocol 11``: the same deal (52 cards, 4 peers in processes of their own) as
+    protocol 11 makes it with the ElGamal deck, next to its floor in that deck's units, measured
+    in the same round: :func:`elgamal_deal_path`, the four re-encryption passes one after another,
+    one holder's shares and proofs of the others' hands, and one holder opening its hand."""
+    deals, floors = [], []
+    for n in range(repeats):
+        floors.append(elgamal_deal_path(52, 4))
+        deals.append(deal_time(run_peers(4, f"deal-{n}", "deal", protocol=_PROTOCOL)))
+    return {
+        "deal_p11_ms": statistics.median(deals) * 1000,
+        "deal_p11_floor_ms": statistics.median(floors) * 1000,
+        "deal_p11_ratio": statistics.median(deal / floor for deal, floor in zip(deals, floors)),
+    }
 
 
 def bench_deal_table(repeats: int) -> dict:
@@ -1690,6 +1709,9 @@ ROWS = [
     ("deal_before_ratio", "  that deal / the same floor (same rounds)", "x", None, None),
     ("deal_over_before", "  this tree's deal / that commit's (round by round)", "x", None, None),
     ("deal_no_escrow_ms", "  the same deal at a table with no escrow (host --no-bot-seats)", "ms", None, None),
+    ("deal_p11_ms", "  the same deal at protocol 11, the ElGamal deck (--protocol 11)", "ms", None, None),
+    ("deal_p11_floor_ms", "  its floor: 4 re-encryption passes in turn, one round of shares, one hand", "ms", None, None),
+    ("deal_p11_ratio", "  that deal / its floor (same rounds)", "x", "<=", 2),
     ("escrow_per_deal_ratio", "  the escrow of every lock key: its cost / the deal without it", "x", None, None),
     ("classic_pass_ms", "  one classic 2048-bit SRA pass over 52 cards", "ms", None, None),
     ("classic_ratio", "  classic SRA / P-256, per pass", "x", None, None),

@@ -17,6 +17,7 @@ from typing import Any
 
 import trio
 
+from p2pgames import PROTOCOL_VERSION
 from p2pgames.bots import bot_for
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.engine import Disclose
@@ -191,7 +192,7 @@ async def _run(args: argparse.Namespace) -> dict:
         random_bytes = reproducible_bytes(seed + f"/{args.seat}".encode())
         return Node(InstrumentedSession(
             Identity.generate(random_bytes(32)), f"bench-{args.seat}", get_game,
-            ruleset=ruleset, bot=True, random_bytes=random_bytes,
+            ruleset=ruleset, bot=True, random_bytes=random_bytes, protocol=args.protocol,
         ), transcript_dir=Path(args.transcript_dir) if args.transcript_dir else None)
 
     node = new_node()
@@ -271,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--transcript-dir", help="write this peer's transcript into this folder")
     parser.add_argument("--stop-after", choices=("deal", "game", "paced"), default="game")
     parser.add_argument("--no-bot-seats", action="store_true", help="host a table with no open seats (so no escrow)")
+    parser.add_argument("--protocol", type=int, default=PROTOCOL_VERSION, help="the protocol the peer speaks")
     args = parser.parse_args(argv)
     profile_to = os.environ.get("P2PGAMES_BENCH_PROFILE")
     if profile_to:

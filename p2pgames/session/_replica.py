@@ -1361,7 +1361,7 @@ class Replica:
                 raise ProtocolFault(fault)
             raise self._illegal(submission, FaultCode.BAD_PASS, "sent a pass holding a card that is no point of the group")
         if "public" in body:
-            public = self._published_keys(submission, cards)
+            public = self._published_keys(submission, cards, crypto)
             due = self.keys_riding_with_lock(submission.seat, crypto.deal)
             if not due or sorted(public) != due or len(public) != len(body["public"]):
                 raise self._illegal(
@@ -1370,7 +1370,7 @@ class Replica:
                 )
 
     def _published_shares(
-        self, submission: Submission, cards: Sequence[elgamal.Ciphertext] | None = None,
+        self, submission: Submission, cards: Sequence[elgamal.Ciphertext] | None = None, riding: Any = None,
     ) -> dict[int, ProvenShare]:
         """The ``public`` shares of a submission at an ElGamal table, ``[[slot, share: b32,
         proof: b64] …]``, as slot → share, each checked against its proof as it comes (§B6.3:
@@ -1387,6 +1387,8 @@ class Replica:
                 crypto, index = self.deal_of_slot(slot)
             except KeyError:
                 raise self._illegal(submission, FaultCode.ILLEGAL, f"published a share of slot {slot}, which no deal has") from None
+            if riding is not None and crypto is not riding:
+                raise self._illegal(submission, FaultCode.ILLEGAL, f"published with its pass a share of slot {slot}, of another deal")
             if cards is None and crypto.next_pass() is not None:
                 raise self._illegal(submission, FaultCode.ILLEGAL, f"published a share of slot {slot}, which is not dealt yet")
             if not crypto.share_holds(self.game_id, index, submission.seat, share, cards):
@@ -1394,9 +1396,11 @@ class Replica:
             public[slot] = share
         return public
 
-    def _published_keys(self, submission: Submission, cards: Sequence[elgamal.Ciphertext] | None = None) -> dict[int, Any]:
+    def _published_keys(
+        self, submission: Submission, cards: Sequence[elgamal.Ciphertext] | None = None, riding: Any = None,
+    ) -> dict[int, Any]:
         if self.elgamal:
-            return self._published_shares(submission, cards)
+            return self._published_shares(submission, cards, riding)
         return self._published_p256_keys(submission)
 
     def _published_p256_keys(self, submission: Submission) -> dict[int, int]:
