@@ -1555,7 +1555,7 @@ class Replica:
         entries = body["keys"]
         listed = [d for d in self.phase["audit_deals"] if seat in self.deals[d].holders]
         if not (isinstance(entries, list) and all(
-                isinstance(e, list) and len(e) == 3 and is_int(e[0]) and isinstance(e[1], bytes) and len(e[1]) == 32
+                isinstance(e, list) and len(e) == 3 and is_int(e[0])
                 and isinstance(e[2], list) and all(
                     isinstance(x, list) and len(x) == 2 and isinstance(x[0], bytes) and len(x[0]) == 32
                     and isinstance(x[1], bytes) and len(x[1]) == 64 for x in e[2]) for e in entries)):
@@ -1565,8 +1565,9 @@ class Replica:
         mine = {}
         for number, seed, items in entries:
             deal = self.deals[number]
-            if len(items) != deal.size:
-                raise Fault("malformed", f"seat {seat}: an audit of deal {number} with {len(items)} shares", seat)
+            if not (isinstance(seed, bytes) and len(seed) == 32) or len(items) != deal.size:
+                raise Fault("bad-key", f"seat {seat}: an audit of deal {number} with a seed that is not 32 bytes or "
+                                       f"{len(items)} shares", seat)
             for i, (share, _proof) in enumerate(items):
                 published = self.published.get((deal.first + i, seat))
                 if published is not None and published != share:
