@@ -1191,13 +1191,12 @@ class Replica:
                 and all(self._is_public_item(p) for p in public)
                 and all(_is_sealed_key(s) for s in sealed)):
             raise Fault("malformed", f"seat {seat}: keys of the wrong shape", seat)
-        keys = self._public_items(seat, public, check=False)
+        keys = self._public_items(seat, public)
         slots = [p[0] for p in public]
         pairs = [(s[0], s[1]) for s in sealed]
         if sorted(slots) != sorted(required["public"]) or len(set(slots)) != len(slots) \
                 or sorted(pairs) != sorted(required["sealed"]) or len(set(pairs)) != len(pairs):
             raise Fault("illegal", f"seat {seat}: keys for other slots than it owes", seat)
-        keys = self._public_items(seat, public)
         for slot, key in keys:  # checked against the verifiers only when used (§B6.2)
             self.published[(slot, seat)] = key
             self.unpublished[slot].discard(seat)
@@ -1414,26 +1413,35 @@ class Replica:
         return (isinstance(item, list) and len(item) == 3 and is_int(item[0]) and isinstance(item[1], bytes)
                 and len(item[1]) == 32 and isinstance(item[2], bytes) and len(item[2]) == 64)
 
-    def _public_items(self, seat, public, check=True, nonces=None):
+    def _public_items(self, seat, public, check=True):
         """`[(slot, key)]` (§B6.2), or at an ElGamal table `[(slot, share)]`, each share's proof
-        checked (unless `check` is false) against the slot's nonce — of the final values, or of
-        `nonces` (a pass's, by position) — a failing one the seat's `bad-key` (§B6.3)."""
+        checked (unless `check` is false) against the slot's final nonce: a share of a slot not
+        dealt is `illegal`, a failing one the seat's `bad-key` (§B6.3)."""
         if not self.elgamal:
             return _scalars(seat, public)
         items = []
         for slot, share, proof in public:
-            if check and not self._share_holds(slot, seat, share, proof, nonces):
+            if check:  # (§B6.3: a share of no dealt slot is illegal, then its proof is checked)
+                try:
+                    deal = self.deal_of(slot)
+                except KeyError:
+                    deal = None
+                if deal is None or deal.final is None:
+                    raise Fault("illegal", f"seat {seat}: a share of slot {slot}, which is not dealt", seat)
+            if check and not self._share_holds(slot, seat, share, proof):
                 raise Fault("bad-key", f"seat {seat}: its share of slot {slot} fails its proof", seat)
             items.append((slot, share))
         return items
 
     def _share_holds(self, slot, seat, share, proof, nonces=None) -> bool:
+        """Whether `share` of `slot` is proven `seat`'s (§B6.3), against the final nonce or
+        `nonces` (slot → nonce: of a last pass not applied yet)."""
         try:
             deal = self.deal_of(slot)
         except KeyError:
             return False
         i = slot - deal.first
-        nonce = nonces[i] if nonces is not None else (deal.final[i][0] if deal.final else None)
+        nonce = nonces.get(slot) if nonces is not None else (deal.final[i][0] if deal.final else None)
         if nonce is None or seat not in deal.holders:
             return False
         return edwards.share_proof_holds(self.deck_keys[seat], nonce, share, proof,
@@ -1515,9 +1523,6 @@ class Replica:
                 span = range(deal.first, deal.first + deal.size)
                 due = self._owed_over(phase["groups"][phase["index"] + 1][1], span, seat)["public"]
             slots = [p[0] for p in public]
-            if not due or sorted(slots) != sorted(due) or len(set(slots)) != len(slots):
-                raise Fault("illegal", f"seat {seat}: shares with its pass of deal {number} for other slots "
-                                       "than ride with it", seat)
         inputs = deal.done[-1][3] if deal.done else deal.start
         deal.done.append(("pass", seat, inputs, cards, []))
         if last and not all(edwards.valid(x) for c in cards for x in c):
@@ -1526,7 +1531,18 @@ class Replica:
                 if not all(edwards.valid(x) for c in values for x in c):
                     raise Fault("bad-pass", f"deal {number}: seat {author}'s pass holds a point outside the group",
                                 author)
-        riding = self._public_items(seat, public, nonces=[c[0] for c in cards]) if public is not None else []
+        riding = []
+        if public is not None:  # proofs first, then the slots (as the reference checks them)
+            for slot, *_ in public:
+                if not deal.first <= slot < deal.first + deal.size:
+                    raise Fault("illegal", f"seat {seat}: a share of slot {slot} with its pass of deal {number}", seat)
+            riding = [(slot, share) for slot, share, _proof in public]
+            for slot, share, proof in public:
+                if not self._share_holds(slot, seat, share, proof, {deal.first + i: c[0] for i, c in enumerate(cards)}):
+                    raise Fault("bad-key", f"seat {seat}: its share of slot {slot} fails its proof", seat)
+            if not due or sorted(slots) != sorted(due) or len(set(slots)) != len(slots):
+                raise Fault("illegal", f"seat {seat}: shares with its pass of deal {number} for other slots "
+                                       "than ride with it", seat)
         deal.passes.pop(0)
         for slot, share in riding:  # published now, not in the keys round after the deals
             self.published[(slot, seat)] = share
