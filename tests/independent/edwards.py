@@ -7,6 +7,7 @@ by RFC 8032 §5.1.4's formulas; 32-byte encodings are decoded by §5.1.3 and che
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 
@@ -80,6 +81,12 @@ def decode(data: bytes):
 
 def valid(data) -> bool:
     """§C9.1: canonical, on the curve, in the prime-order group, not the neutral element."""
+    return isinstance(data, bytes) and _valid(data)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _valid(data: bytes) -> bool:
+    # (Kept: a deck key, a nonce or a share is checked again by every proof that names it.)
     point = decode(data)
     return point is not None and not same(point, NEUTRAL) and same(multiply(L, point), NEUTRAL)
 

@@ -9,9 +9,10 @@ A `take-over` and a `forfeit` also need what their entry says (§B15, §B17):
 `apply(seat, body, prev=…, signer=…)`.
 """
 
+import functools
 from dataclasses import dataclass, field
 
-from . import canon, deck, wire
+from . import canon, deck, edwards, wire
 from .probe import RuleError
 
 # The passes that put a holder's lock keys on the cards (§B6.1).
@@ -127,6 +128,10 @@ class Replica:
         if self.forfeit_allowed and self.players != 2:
             raise ValueError(f"a win by forfeit is for 2 players, not {self.players} (§A4, §B17)")
         self.forfeit = None  # (winner, gone, entry) once a forfeit was applied (§B17)
+        # Protocol 11 (§B6.3): seat records of 6 items carry deck keys, and every deal is an
+        # ElGamal deal (§C9): one pass per holder, shares for keys.
+        self.elgamal = bool(seats) and len(seats[0]) == 6
+        self.deck_keys = [record[4] for record in seats] if self.elgamal else None
         self.phase = None
         self._begin()
 
@@ -279,7 +284,8 @@ class Replica:
         t = body.get("t")
         if t not in BODY_FIELDS:
             raise Fault("malformed", f"seat {seat}: a submission of unknown type {t!r}", seat)
-        if set(body) != BODY_FIELDS[t] and not (t == "pass" and set(body) == BODY_FIELDS[t] | {"public"}) \
+        fields = ELGAMAL_PASS_FIELDS if (t == "pass" and self.elgamal) else BODY_FIELDS[t]
+        if set(body) != fields and not (t == "pass" and set(body) == fields | {"public"}) \
                 and not (t == "act" and BODY_FIELDS[t] < set(body) <= BODY_FIELDS[t] | {"public", "sealed"}):
             raise Fault("malformed", f"seat {seat}: a {t} with the wrong fields", seat)
         if t in OUT_OF_TURN:  # (a phase it begins counts it too; the entry's own seq is self.seq − 1)
@@ -304,14 +310,15 @@ class Replica:
         except RuleError as e:
             raise Fault(e.code, str(e), seat) from e
         # (The items are checked after the action, §B5: an illegal move is that, whatever rides.)
-        if not (all(_is_published_key(p) for p in public or ()) and all(_is_sealed_key(s) for s in sealed or ())):
+        if not (all(self._is_public_item(p) for p in public or ()) and all(_is_sealed_key(s) for s in sealed or ())):
             raise Fault("malformed", f"seat {seat}: keys with its act of the wrong shape", seat)
         due = self._riding_with_act(seat) if public is not None or sealed is not None else None
-        keys = _scalars(seat, public) if public is not None else []
+        keys = self._public_items(seat, public, check=False) if public is not None else []
         if public is not None:
             slots = [slot for slot, _ in keys]
             if not due["public"] or sorted(slots) != sorted(due["public"]) or len(set(slots)) != len(slots):
                 raise Fault("illegal", f"seat {seat}: keys with its act for other slots than ride with it", seat)
+            keys = self._public_items(seat, public)
         if sealed is not None:
             pairs = [(item[0], item[1]) for item in sealed]
             if not due["sealed"] or sorted(pairs) != sorted(due["sealed"]) or len(set(pairs)) != len(pairs):
@@ -1005,6 +1012,8 @@ class Replica:
     # --- deals (§B6.1) ------------------------------------------------------------------------
 
     def _open_deal(self, op):
+        if self.elgamal:
+            return self._open_elgamal_deal(op)
         kind, number = op[0], op[1]
         first, holders = op[3], list(op[4]) or list(range(self.players))
         holders = [h for h in holders if h not in self.open]  # an open seat holds no later deal (§B14)
@@ -1059,6 +1068,8 @@ class Replica:
         raise KeyError(slot)
 
     def _pass(self, seat, body):
+        if self.elgamal:
+            return self._elgamal_pass(seat, body)
         number, stage, values, verifiers = body["deal"], body["stage"], body["values"], body["verifiers"]
         if not (is_int(number) and isinstance(stage, str) and isinstance(values, list) and isinstance(verifiers, list)):
             raise Fault("malformed", f"seat {seat}: a pass with fields of the wrong type", seat)
@@ -1177,10 +1188,10 @@ class Replica:
         public, sealed = body["public"], body["sealed"]
         required = self.phase["required"][seat]
         if not (isinstance(public, list) and isinstance(sealed, list)
-                and all(_is_published_key(p) for p in public)
+                and all(self._is_public_item(p) for p in public)
                 and all(_is_sealed_key(s) for s in sealed)):
             raise Fault("malformed", f"seat {seat}: keys of the wrong shape", seat)
-        keys = _scalars(seat, public)
+        keys = self._public_items(seat, public)
         slots = [p[0] for p in public]
         pairs = [(s[0], s[1]) for s in sealed]
         if sorted(slots) != sorted(required["public"]) or len(set(slots)) != len(slots) \
@@ -1266,6 +1277,8 @@ class Replica:
 
     def value_of(self, slot, extra: dict | None = None) -> str:
         """The card name of `slot` from every holder's key (published, or given in `extra`)."""
+        if self.elgamal:
+            return self._elgamal_value_of(slot, extra)
         deal = self.deal_of(slot)
         keys = []
         for h in deal.holders:
@@ -1285,6 +1298,8 @@ class Replica:
     # --- audits (§B7) -------------------------------------------------------------------------
 
     def _audit(self, seat, body):
+        if self.elgamal:
+            return self._elgamal_audit(seat, body)
         entries = body["keys"]
         listed = [d for d in self.phase["audit_deals"] if seat in self.deals[d].holders]
         if not (isinstance(entries, list) and all(
@@ -1332,6 +1347,8 @@ class Replica:
             raise Fault("bad-pass", f"a pass holds a value that is no curve point ({e})") from e
 
     def _check_audit_keys(self):
+        if self.elgamal:
+            return self._check_elgamal_audit()
         submitted = self.phase["submitted"]
         self.audits.append(submitted)
         revealed = self.game.cards.revealed
@@ -1381,6 +1398,229 @@ class Replica:
                 name = revealed.get(slot)
                 if name is None:
                     name = self.value_of(slot, {h: keys[h][2][i] for h in deal.holders})
+                    self.phase["values"][slot] = name
+                if name in seen:
+                    raise Fault("bad-pass", f"deal {number}: a card appears twice")
+                seen.add(name)
+
+    # --- the ElGamal deck (§B6.3, protocol 11) ------------------------------------------------
+
+    def _is_public_item(self, item) -> bool:
+        """A published key's item (§B6.2), or at an ElGamal table a share's, `[slot, share: 32
+        bytes, proof: 64 bytes]` (§B6.3)."""
+        if not self.elgamal:
+            return _is_published_key(item)
+        return (isinstance(item, list) and len(item) == 3 and is_int(item[0]) and isinstance(item[1], bytes)
+                and len(item[1]) == 32 and isinstance(item[2], bytes) and len(item[2]) == 64)
+
+    def _public_items(self, seat, public, check=True):
+        """`[(slot, key)]` (§B6.2), or at an ElGamal table `[(slot, share)]`, each share's proof
+        checked (unless `check` is false) against the slot's final nonce: a share of a slot not
+        dealt is `illegal`, a failing one the seat's `bad-key` (§B6.3)."""
+        if not self.elgamal:
+            return _scalars(seat, public)
+        items = []
+        for slot, share, proof in public:
+            if check:  # (§B6.3: a share of no dealt slot is illegal, then its proof is checked)
+                try:
+                    deal = self.deal_of(slot)
+                except KeyError:
+                    deal = None
+                if deal is None or deal.final is None:
+                    raise Fault("illegal", f"seat {seat}: a share of slot {slot}, which is not dealt", seat)
+            if check and not self._share_holds(slot, seat, share, proof):
+                raise Fault("bad-key", f"seat {seat}: its share of slot {slot} fails its proof", seat)
+            items.append((slot, share))
+        return items
+
+    def _share_holds(self, slot, seat, share, proof, nonces=None) -> bool:
+        """Whether `share` of `slot` is proven `seat`'s (§B6.3), against the final nonce or
+        `nonces` (slot → nonce: of a last pass not applied yet)."""
+        try:
+            deal = self.deal_of(slot)
+        except KeyError:
+            return False
+        i = slot - deal.first
+        nonce = nonces.get(slot) if nonces is not None else (deal.final[i][0] if deal.final else None)
+        if nonce is None or seat not in deal.holders:
+            return False
+        return edwards.share_proof_holds(self.deck_keys[seat], nonce, share, proof,
+                                         canon.encode(["share", self.game_id, slot, seat]))
+
+    def _joint_key(self, holders):
+        key = self._points.get(("joint", tuple(holders)))
+        if key is None:
+            key = edwards.sum_of([self.deck_keys[h] for h in holders])
+            self._points[("joint", tuple(holders))] = key
+        return key
+
+    def _known_share(self, slot, seat):
+        """`seat`'s share of `slot`: published, or from its audit (§B6.3)."""
+        share = self.published.get((slot, seat))
+        if share is not None:
+            return share
+        deal = self.deal_of(slot)
+        for submitted in self.audits[::-1]:
+            if seat in submitted and deal.number in submitted[seat]:
+                return submitted[seat][deal.number][1][slot - deal.first]
+        return None
+
+    def _open_elgamal_deal(self, op):
+        kind, number = op[0], op[1]
+        first, holders = op[3], list(op[4]) or list(range(self.players))
+        holders = [h for h in holders if h not in self.open]  # an open seat holds no later deal (§B14)
+        if kind == "deal":
+            cards = {_edwards_card(self.deck_domain, n): n for n in op[2]}
+            start = [[IDENTITY, m] for m in cards]
+            sources = None
+        else:
+            sources = op[2]
+            names, start = set(), []
+            for slot in sources:
+                source = self.deal_of(slot)
+                names |= set(source.cards.values())
+                nonce, masked = source.final[slot - source.first]
+                for h in source.holders:
+                    if h in holders:
+                        continue
+                    # §B6.3: a source holder that holds no more (an open seat, audited): its
+                    # public share is taken off the masked point.
+                    share = self._known_share(slot, h)
+                    if share is None:
+                        raise Fault("illegal", f"slot {slot}: seat {h}'s share is not public to take its key off")
+                    masked = edwards.encode(edwards.add(edwards.decode(masked),
+                                                        edwards.negate(edwards.decode(share))))
+                start.append([nonce, masked])
+            cards = {_edwards_card(self.deck_domain, n): n for n in sorted(names)}
+        deal = Deal(number, first, len(start), holders, sources, cards, [("pass", h) for h in holders], start=start)
+        self.deals[number] = deal
+        for i in range(deal.size):
+            self.unpublished[first + i] = set(holders)
+            self.knows[first + i] = set()
+
+    def _elgamal_pass(self, seat, body):
+        number, cards = body["deal"], body["cards"]
+        if not (is_int(number) and isinstance(cards, list)):
+            raise Fault("malformed", f"seat {seat}: a pass with fields of the wrong type", seat)
+        deal = self.deals.get(number)
+        if deal is None or number not in self.phase["deals"] or not deal.passes or deal.passes[0] != ("pass", seat):
+            raise Fault("illegal", f"seat {seat}: a pass of deal {number} that is not due", seat)
+        if not (len(cards) == deal.size and all(
+                isinstance(c, list) and len(c) == 2 and all(edwards.decode(x) is not None for x in c) for c in cards)):
+            raise Fault("bad-pass", f"seat {seat}: a pass of the wrong shape", seat)
+        if len({(c[0], c[1]) for c in cards}) != len(cards):
+            raise Fault("bad-pass", f"seat {seat}: a pass with a card repeated", seat)
+        last = len(deal.passes) == 1
+        cards = [list(c) for c in cards]
+        public = body.get("public")
+        if public is not None:
+            if not (isinstance(public, list) and all(self._is_public_item(p) for p in public)):
+                raise Fault("malformed", f"seat {seat}: shares with its pass of the wrong shape", seat)
+            due = set()
+            phase = self.phase
+            if last and seat not in self.rebuilt and phase["index"] + 1 < len(phase["groups"]) \
+                    and phase["groups"][phase["index"] + 1][0] == "keys":
+                span = range(deal.first, deal.first + deal.size)
+                due = self._owed_over(phase["groups"][phase["index"] + 1][1], span, seat)["public"]
+            slots = [p[0] for p in public]
+        inputs = deal.done[-1][3] if deal.done else deal.start
+        deal.done.append(("pass", seat, inputs, cards, []))
+        if last and not all(edwards.valid(x) for c in cards for x in c):
+            # §B6.3: the first pass holding a point outside the group put it there.
+            for _stage, author, _inputs, values, _ in deal.done:
+                if not all(edwards.valid(x) for c in values for x in c):
+                    raise Fault("bad-pass", f"deal {number}: seat {author}'s pass holds a point outside the group",
+                                author)
+        riding = []
+        if public is not None:  # proofs first, then the slots (as the reference checks them)
+            for slot, *_ in public:
+                if not deal.first <= slot < deal.first + deal.size:
+                    raise Fault("illegal", f"seat {seat}: a share of slot {slot} with its pass of deal {number}", seat)
+            riding = [(slot, share) for slot, share, _proof in public]
+            for slot, share, proof in public:
+                if not self._share_holds(slot, seat, share, proof, {deal.first + i: c[0] for i, c in enumerate(cards)}):
+                    raise Fault("bad-key", f"seat {seat}: its share of slot {slot} fails its proof", seat)
+            if not due or sorted(slots) != sorted(due) or len(set(slots)) != len(slots):
+                raise Fault("illegal", f"seat {seat}: shares with its pass of deal {number} for other slots "
+                                       "than ride with it", seat)
+        deal.passes.pop(0)
+        for slot, share in riding:  # published now, not in the keys round after the deals
+            self.published[(slot, seat)] = share
+            self.unpublished[slot].discard(seat)
+        if last:
+            deal.final = cards
+        self._end_deals_if_done()
+
+    def _elgamal_value_of(self, slot, extra):
+        deal = self.deal_of(slot)
+        shares = []
+        for h in deal.holders:
+            share = (extra or {}).get(h, self.published.get((slot, h)))
+            if share is None:
+                raise Fault("illegal", f"slot {slot}: seat {h}'s share is not known")
+            shares.append(share)
+        total = edwards.decode(deal.final[slot - deal.first][1])
+        for share in shares:  # every share was proven: a slot opening to no card means a wrong pass
+            total = edwards.add(total, edwards.negate(edwards.decode(share)))
+        value = edwards.encode(total)
+        if value not in deal.cards:
+            raise AutomaticDispute(deal.number)
+        return deal.cards[value]
+
+    def _elgamal_audit(self, seat, body):
+        entries = body["keys"]
+        listed = [d for d in self.phase["audit_deals"] if seat in self.deals[d].holders]
+        if not (isinstance(entries, list) and all(
+                isinstance(e, list) and len(e) == 3 and is_int(e[0])
+                and isinstance(e[2], list) and all(
+                    isinstance(x, list) and len(x) == 2 and isinstance(x[0], bytes) and len(x[0]) == 32
+                    and isinstance(x[1], bytes) and len(x[1]) == 64 for x in e[2]) for e in entries)):
+            raise Fault("malformed", f"seat {seat}: an audit of the wrong shape", seat)
+        if sorted(e[0] for e in entries) != listed:
+            raise Fault("bad-key", f"seat {seat}: an audit of other deals than {listed}", seat)
+        mine = {}
+        for number, seed, items in entries:
+            deal = self.deals[number]
+            if not (isinstance(seed, bytes) and len(seed) == 32) or len(items) != deal.size:
+                raise Fault("bad-key", f"seat {seat}: an audit of deal {number} with a seed that is not 32 bytes or "
+                                       f"{len(items)} shares", seat)
+            for i, (share, _proof) in enumerate(items):
+                published = self.published.get((deal.first + i, seat))
+                if published is not None and published != share:
+                    raise Fault("bad-key", f"seat {seat}: audit share of slot {deal.first + i} differs from its "
+                                           "published share", seat)
+            mine[number] = (seed, [x[0] for x in items], [x[1] for x in items])
+        self.phase["submitted"][seat] = mine
+        if len(self.phase["submitted"]) == len(self.phase["required"]):
+            self._audit_done()
+
+    def _check_elgamal_audit(self):
+        submitted = self.phase["submitted"]
+        self.audits.append(submitted)
+        revealed = self.game.cards.revealed
+        for number in self.phase["audit_deals"]:
+            deal = self.deals[number]
+            joint = self._joint_key(deal.holders)
+            for _stage, seat, inputs, values, _ in deal.done:  # each pass remade from its seed
+                permutation, scalars = pass_randomness(submitted[seat][number][0], deal.size)
+                if _reencrypt(inputs, joint, permutation, scalars) != values:
+                    raise Fault("bad-pass", f"seat {seat}: its pass of deal {number} is not the one its seed gives", seat)
+            for h in deal.holders:
+                _seed, shares, proofs = submitted[h][number]
+                for i in range(deal.size):
+                    if not self._share_holds(deal.first + i, h, shares[i], proofs[i]):
+                        raise Fault("bad-key", f"seat {h}: its audit share of slot {deal.first + i} fails its proof", h)
+            for (slot, sender, to), (_box, commitment) in self.sealed.items():
+                if deal.first <= slot < deal.first + deal.size:
+                    if deck.sealed_commitment(submitted[sender][number][1][slot - deal.first]) != commitment:
+                        raise Fault("bad-key", f"seat {sender}: the share it sealed for slot {slot} was not its share",
+                                    sender)
+            seen = set()
+            for i in range(deal.size):
+                slot = deal.first + i
+                name = revealed.get(slot)
+                if name is None:
+                    name = self.value_of(slot, {h: submitted[h][number][1][i] for h in deal.holders})
                     self.phase["values"][slot] = name
                 if name in seen:
                     raise Fault("bad-pass", f"deal {number}: a card appears twice")
@@ -1476,3 +1716,36 @@ def _scalars(seat, public):
         except deck.DeckError as e:
             raise Fault("bad-key", f"seat {seat}: {e}", seat) from e
     return keys
+
+
+# --- the ElGamal deck (§B6.3, §C9) ---------------------------------------------------------------
+
+ELGAMAL_PASS_FIELDS = {"t", "deal", "cards"}
+IDENTITY = bytes([1]) + bytes(31)  # O (§C9.1): a NewDeal's starting nonces, never sent
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _edwards_card(deck_domain: str, name: str) -> bytes:
+    return edwards.card_point(deck_domain, name)[1]
+
+
+def pass_randomness(seed: bytes, size: int):
+    """§B6.3: a pass's permutation (§C5.7 of 8·size + 64 bytes of the "permutation" stream) and
+    scalars (§C9.1's draws from the "scalars" stream), from its 32-byte pass seed."""
+    stream = deck.HmacStream(seed, canon.encode(["p2pgames/pass", "permutation"]))
+    permutation = deck.permutation_from_stream(stream.take(8 * size + 64), size)[0]
+    scalars = deck.HmacStream(seed, canon.encode(["p2pgames/pass", "scalars"]))
+    return permutation, [edwards.draw_scalar(scalars.take) for _ in range(size)]
+
+
+def _reencrypt(inputs, joint_key, permutation, scalars):
+    """§C9.4: out[t] = [in[π(t)].C₁ + r_t·G, in[π(t)].C₂ + r_t·Y]; None if an input does not decode."""
+    y = edwards.decode(joint_key)
+    out = []
+    for source, r in zip(permutation, scalars):
+        c1, c2 = (edwards.decode(x) for x in inputs[source])
+        if c1 is None or c2 is None:
+            return None
+        out.append([edwards.encode(edwards.add(c1, edwards.multiply(r, edwards.BASE))),
+                    edwards.encode(edwards.add(c2, edwards.multiply(r, y)))])
+    return out

@@ -27,7 +27,7 @@ import copy
 import struct
 from dataclasses import dataclass, field
 
-from . import beltpunk, canon, deck, probe, replica, steamcourt, steamcourt_solo, torpedo, wire
+from . import beltpunk, canon, deck, edwards, probe, replica, steamcourt, steamcourt_solo, torpedo, wire
 
 MAX_RECORD = 16 << 20
 
@@ -172,6 +172,14 @@ def _verify(data, follow_games, report):
                 raise Problem("damage", f"{where}: the start is not signed by seat 0")
             start = env
             keys = {record[0]: seat for seat, record in enumerate(seats)}
+            # §B6.3 (protocol 11): every record has 4 items or every one 6, each deck key proven
+            # with the context canon(["deck-key", signing key]); else the host's start is illegal.
+            if len({len(record) for record in seats}) != 1:
+                raise Problem("illegal", f"{where}: a start whose seat records mix 4 and 6 items", 0)
+            if len(seats[0]) == 6:
+                for seat, record in enumerate(seats):
+                    if not edwards.key_proof_holds(record[4], record[5], canon.encode(["deck-key", record[0]])):
+                        raise Problem("illegal", f"{where}: seat {seat}'s deck key proof fails", 0)
             if len(keys) != len(seats) or env.body["ruleset"]["players"] != len(seats):
                 raise Problem("illegal", f"{where}: the start's seats are not the ruleset's players", 0)
             if env.body["ruleset"]["game"] != report.game:

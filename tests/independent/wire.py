@@ -133,8 +133,11 @@ def _is_text(v, limit):
 
 
 def _is_record(v):
-    return (isinstance(v, list) and len(v) == 4 and isinstance(v[0], bytes) and len(v[0]) == 32
-            and isinstance(v[1], bytes) and len(v[1]) == 32 and _is_text(v[2], 40) and isinstance(v[3], bool))
+    # §A4: 4 items; at protocol 11 (§B6.3) 6, the deck key (32 bytes) and its key proof (64 bytes).
+    return (isinstance(v, list) and len(v) in (4, 6) and isinstance(v[0], bytes) and len(v[0]) == 32
+            and isinstance(v[1], bytes) and len(v[1]) == 32 and _is_text(v[2], 40) and isinstance(v[3], bool)
+            and (len(v) == 4 or (isinstance(v[4], bytes) and len(v[4]) == 32
+                                 and isinstance(v[5], bytes) and len(v[5]) == 64)))
 
 
 def _is_ruleset(v):
