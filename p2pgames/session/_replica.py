@@ -2282,9 +2282,15 @@ class Replica:
                 raise self._fault(seat, FaultCode.BAD_ESCROW, f"escrowed shares that {key}")
             crypto.publish(index, seat, key, record.message)
             applied.key_slots.append(slot)
+        self._after_rebuild(applied, seat, secret)
+        return True
+
+    def _after_rebuild(self, applied: Applied, seat: int, secret: int) -> None:
+        """What follows a rebuild of ``seat`` with either deck: it is rebuilt; the keys (shares)
+        the consents sent are published; and the card step under way goes on without it."""
         self.rebuilt[seat] = secret
         self.rebuilding.discard(seat)
-        for author, (_, sent, _, message) in sorted(given.items()):
+        for author, (_, sent, _, message) in sorted(self.rebuild_shares[seat].items()):
             for slot, key in sent:
                 crypto, index = self.deal_of_slot(slot)
                 if author in crypto.unreleased[index]:
@@ -2294,8 +2300,9 @@ class Replica:
         if isinstance(phase, CardPhase):
             sub = phase.current
             if isinstance(sub, DealSub):
-                # A re-shuffle that waited for this rebuild, or one it voids, is set up now.
-                self._restart_reshuffles(seat, sub)
+                # A re-shuffle that waited for this rebuild, or one it voids (protocol 10), is set up now.
+                if not self.elgamal:
+                    self._restart_reshuffles(seat, sub)
                 if any(deal not in self.deals for deal in sub.deals):
                     self._start_sub(phase, applied)
             elif isinstance(sub, KeysSub) and sub.requirements is not None and seat not in sub.done:
@@ -2305,7 +2312,6 @@ class Replica:
                     self._finish_keys(phase, sub, applied)
             elif isinstance(sub, AuditSub) and not self._reveal_before_audit(phase, sub, applied):
                 self._finish_audit_if_complete(applied, phase, sub)
-        return True
 
     def _rebuild_elgamal(self, applied: Applied, seat: int, secret: int, slots: list[int]) -> None:
         """:meth:`_rebuild` at an ElGamal table (§B16): the seat's passes must be those its
@@ -2325,26 +2331,7 @@ class Replica:
             parts = [locks[position][1].share for _, _, locks, _ in given.values()]
             crypto.publish_rebuilt(index, seat, elgamal.point_sum(parts), message)
             applied.key_slots.append(slot)
-        self.rebuilt[seat] = secret
-        self.rebuilding.discard(seat)
-        for author, (_, sent, _, submitted) in sorted(given.items()):
-            for slot, share in sent:
-                crypto, index = self.deal_of_slot(slot)
-                if author in crypto.unreleased[index]:
-                    crypto.publish(index, author, share, submitted)
-                    applied.key_slots.append(slot)
-        phase = self.phase
-        if isinstance(phase, CardPhase):
-            sub = phase.current
-            if isinstance(sub, DealSub):
-                if any(deal not in self.deals for deal in sub.deals):
-                    self._start_sub(phase, applied)  # (a re-shuffle that waited for this rebuild)
-            elif isinstance(sub, KeysSub) and sub.requirements is not None and seat not in sub.done:
-                self._to_releases(sub.requirements, seat)
-                if not sub.owing():
-                    self._finish_keys(phase, sub, applied)
-            elif isinstance(sub, AuditSub) and not self._reveal_before_audit(phase, sub, applied):
-                self._finish_audit_if_complete(applied, phase, sub)
+        self._after_rebuild(applied, seat, secret)
 
     def rebuilt_elgamal_pass(self, crypto: ElGamalDeal, seat: int, secret: int | None = None) -> list[elgamal.Ciphertext]:
         """Rebuilt ``seat``'s pass of ``crypto``, as every peer makes it from the pass seed its
