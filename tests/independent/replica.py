@@ -285,6 +285,8 @@ class Replica:
         if t not in BODY_FIELDS:
             raise Fault("malformed", f"seat {seat}: a submission of unknown type {t!r}", seat)
         fields = ELGAMAL_PASS_FIELDS if (t == "pass" and self.elgamal) else BODY_FIELDS[t]
+        if t == "escrow" and self.elgamal:  # (§B16.6: the deck key's split besides)
+            fields = fields | {"deck", "deck_boxes"}
         if set(body) != fields and not (t == "pass" and set(body) == fields | {"public"}) \
                 and not (t == "act" and BODY_FIELDS[t] < set(body) <= BODY_FIELDS[t] | {"public", "sealed"}):
             raise Fault("malformed", f"seat {seat}: a {t} with the wrong fields", seat)
@@ -637,11 +639,27 @@ class Replica:
                 and all(isinstance(c, bytes) and len(c) == 33 and c[0] in (2, 3) for c in commitments)
                 and all(isinstance(b, bytes) and len(b) <= 144 for b in boxes)):
             raise Fault("malformed", f"seat {seat}: an escrow of the wrong form", seat)
+        if self.elgamal:  # §B16.6: one commitment and one box per holder, the commitments adding up to its key
+            deck_commitments, deck_boxes = body["deck"], body["deck_boxes"]
+            if not (isinstance(deck_commitments, list) and isinstance(deck_boxes, list)
+                    and len(deck_commitments) == len(deck_boxes) == len(holders)
+                    and all(isinstance(c, bytes) and len(c) == 32 for c in deck_commitments)
+                    and all(isinstance(b, bytes) and len(b) <= 144 for b in deck_boxes)):
+                raise Fault("malformed", f"seat {seat}: an escrow of its deck key of the wrong form", seat)
         # The boxes open only with their holders' sealing keys: each holder checks its own.
         others = [s for s in self.playing() if s != seat]
         if (not self.bots_allowed or seat in self.open or self.phase["kind"] == "over" or holders != others
                 or len(holders) < 2 or self.escrows.get(seat, {}).get("holders") == holders):
             raise Fault("illegal", f"seat {seat}: may not escrow its secret with seats {holders} now", seat)
+        if self.elgamal:
+            points = [edwards.point(c) if edwards.valid(c) else None for c in deck_commitments]
+            total = None
+            for p in points:
+                total = None if p is None else (p if total is None else edwards.add(total, p))
+                if total is None:
+                    break
+            if total is None or edwards.encode(total) != self.deck_keys[seat]:
+                raise Fault("illegal", f"seat {seat}: escrowed shares of its deck key that don't add up to its key", seat)
         self.escrows[seat] = {"holders": holders, "commitments": commitments}
 
     def lock_escrow_due(self, seat, number) -> bool:
