@@ -1299,19 +1299,24 @@ class Replica:
     def _commitment_evidence(self, phase: CommitPhase, seat: int) -> bytes:
         return self._commit_envelopes.get((phase.phase_id, seat), b"")
 
+    def _pass_deal(self, submission: Submission, sub: DealSub, fields: dict[str, type | tuple[type, ...]]) -> Any:
+        """A pass's fields checked (``public`` besides, where shares or keys ride with it) and
+        the deal of the sub-step it names, which it returns; raises :class:`ProtocolFault`."""
+        if "public" in submission.body:
+            fields = {**fields, "public": (tuple, list)}
+        self._fields(submission, "pass", fields)
+        deal = submission.body["deal"]
+        if deal not in sub.deals or deal not in self.deals:
+            # (One of the sub-step's that waits for a rebuild is not being dealt yet either.)
+            raise self._illegal(submission, FaultCode.ILLEGAL, f"sent a pass for deal {deal}, which is not being dealt")
+        return self.deals[deal]
+
     def _check_pass(self, submission: Submission, sub: DealSub) -> None:
         if self.elgamal:
             self._check_elgamal_pass(submission, sub)
             return
-        fields: dict[str, type | tuple[type, ...]] = {"deal": int, "stage": str, "values": (tuple, list), "verifiers": (tuple, list)}
-        if "public" in submission.body:  # (keys riding with a lock pass, §B6.1: checked below)
-            fields["public"] = (tuple, list)
-        self._fields(submission, "pass", fields)
+        crypto = self._pass_deal(submission, sub, {"deal": int, "stage": str, "values": (tuple, list), "verifiers": (tuple, list)})
         body = submission.body
-        if body["deal"] not in sub.deals or body["deal"] not in self.deals:
-            # (One of the sub-step's that waits for a rebuild is not being dealt yet either.)
-            raise self._illegal(submission, FaultCode.ILLEGAL, f"sent a pass for deal {body['deal']}, which is not being dealt")
-        crypto = self.deals[body["deal"]]
         if not crypto.is_due(body["stage"], submission.seat):
             raise self._illegal(submission, FaultCode.ILLEGAL, f"sent a {body['stage']!r} pass that is not due")
         try:
@@ -1333,14 +1338,8 @@ class Replica:
     def _check_elgamal_pass(self, submission: Submission, sub: DealSub) -> None:
         """A pass of the ElGamal deck (§B6.3): ``{t: "pass", deal, cards}``, and ``public`` on
         the last holder's pass when shares ride with it."""
-        fields: dict[str, type | tuple[type, ...]] = {"deal": int, "cards": (tuple, list)}
-        if "public" in submission.body:
-            fields["public"] = (tuple, list)
-        self._fields(submission, "pass", fields)
+        crypto = self._pass_deal(submission, sub, {"deal": int, "cards": (tuple, list)})
         body = submission.body
-        if body["deal"] not in sub.deals or body["deal"] not in self.deals:
-            raise self._illegal(submission, FaultCode.ILLEGAL, f"sent a pass for deal {body['deal']}, which is not being dealt")
-        crypto = self.deals[body["deal"]]
         if crypto.next_pass() != submission.seat:
             raise self._illegal(submission, FaultCode.ILLEGAL, f"sent a pass of deal {crypto.deal} that is not due")
         try:
@@ -1374,8 +1373,9 @@ class Replica:
     ) -> dict[int, ProvenShare]:
         """The ``public`` shares of a submission at an ElGamal table, ``[[slot, share: b32,
         proof: b64] …]``, as slot → share, each checked against its proof as it comes (§B6.3:
-        ``malformed`` for an item of another shape, ``bad-key`` for a share of no locked slot
-        of the author's or one its proof fails). ``cards``: the last pass they ride with."""
+        ``malformed`` for an item of another shape; ``illegal`` for a slot no deal has, of a deal
+        not locked yet, or, riding with a pass (``riding``: its deal, ``cards``: its cards), of
+        another deal; ``bad-key`` for a share its proof fails)."""
         public: dict[int, ProvenShare] = {}
         for item in submission.body["public"]:
             if not (isinstance(item, (tuple, list)) and len(item) == 3 and type(item[0]) is int

@@ -290,17 +290,6 @@ def test_a_transcript_whose_start_mixes_seat_records_is_refused_by_the_verifier(
         verify_transcript(data, get_game)
 
 
-def check_open_seat_transcripts(board: Switchboard, seats, seat_opened: int, entry: int, *, finished: bool) -> None:
-    """test_open_seats.check_transcripts, but for the independent verifier (protocol 10's yet)."""
-    for seat in seats:
-        session = board.sessions[seat]
-        assert session.fault is None and (session.result is not None or not finished), (seat, session.fault)
-        assert session.agreed_through == session.replica.seq - 1
-        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
-        assert report.ok and (report.complete or not finished), report.describe()
-        assert report.open_seats == {seat_opened: entry}
-
-
 @pytest.mark.parametrize("game, at", [("beltpunk", 60), ("astonishing", 40), ("steamcourt", 80)])
 def test_a_player_leaving_hands_the_seat_over_showing_only_their_own_hand(game, at):
     """§B14 at an ElGamal table: the hand-over publishes the leaver's pass seeds and its share of
@@ -308,6 +297,7 @@ def test_a_player_leaving_hands_the_seat_over_showing_only_their_own_hand(game, 
     to it of the cards it keeps; what that shows is its own keeping, never a card another player
     holds, and a bot plays on."""
     from test_hand_over import play_on, shown_by_hand_over
+    from test_open_seats import check_transcripts
 
     board = elgamal_board(game, 3, seed=b"hand-" + game.encode())
     board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= at
@@ -327,7 +317,7 @@ def test_a_player_leaving_hands_the_seat_over_showing_only_their_own_hand(game, 
         assert board.sessions[0].knowledge[slot] == board.sessions[1].knowledge[slot] == leaver.knowledge[slot]
     played_to_the_end = game == "astonishing"
     play_on(board, played_to_the_end)
-    check_open_seat_transcripts(board, [0, 1], 2, opened, finished=played_to_the_end)
+    check_transcripts(board, [0, 1], 2, opened, finished=played_to_the_end, independently=False)
 
 
 def test_a_hand_over_with_a_wrong_share_is_its_authors_bad_key():
