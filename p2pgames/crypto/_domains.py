@@ -24,6 +24,8 @@ MERKLE_TREE = VERSION_PREFIX + b"merkle-tree\x00"
 EDWARDS_CARD = VERSION_PREFIX + b"edwards-card\x00"
 EDWARDS_KEY_PROOF = VERSION_PREFIX + b"edwards-key-proof\x00"
 EDWARDS_SHARE_PROOF = VERSION_PREFIX + b"edwards-share-proof\x00"
+EDWARDS_SHARES_WEIGHTS = VERSION_PREFIX + b"edwards-shares-weights\x00"
+EDWARDS_SHARES_PROOF = VERSION_PREFIX + b"edwards-shares-proof\x00"
 EDWARDS_KEY_SPLIT = VERSION_PREFIX + b"edwards-key-split\x00"
 
 # Not a byte prefix: the deck domain under which the verifier base point is hashed to the curve.

@@ -21,7 +21,9 @@ point addition). A **point** is its 32-byte RFC 8032 encoding; a **scalar** is a
   re-encrypts every card;
   :func:`check_reencryption_pass` audits one against the permutation and scalars that made it.
 * Opening a card: each other holder's decryption share with its Chaum–Pedersen proof
-  (:func:`proven_decryption_share`, :func:`check_decryption_share`), and :func:`decrypt`.
+  (:func:`proven_decryption_share`, :func:`check_decryption_share`), or several shares of one
+  holder under one proof (:func:`proven_decryption_shares`, :func:`check_decryption_shares`),
+  and :func:`decrypt`.
 * Escrow of a holder's key: :func:`split_key` into additive shares whose commitments sum to its
   public key (:func:`check_key_split`); the shares open a card as the key would, each proven as
   a decryption share against its commitment.
@@ -80,6 +82,8 @@ __all__ = [
     "decryption_share",
     "proven_decryption_share",
     "check_decryption_share",
+    "proven_decryption_shares",
+    "check_decryption_shares",
     "decrypt",
     "split_key",
     "key_share_commitments",
@@ -508,6 +512,87 @@ def check_decryption_share(key: bytes, nonce: bytes, share: bytes, proof: bytes,
     except BadCardValue:
         return False
     expected = _challenge(_domains.EDWARDS_SHARE_PROOF, context, [key, nonce, share, first, second])
+    return hmac.compare_digest(_le(expected), proof[:SCALAR_SIZE])
+
+
+def _share_weights(key: bytes, nonces: Sequence[bytes], shares: Sequence[bytes], context: bytes) -> tuple[bytes, list[int]]:
+    """The weights of a batch of shares: ``seed = H₅₁₂(domain ‖ canon([context, Y, nonces,
+    shares]))`` and ``z_i = H₅₁₂(seed ‖ canon(i)) mod ℓ``, so each weight is fixed only once
+    every share is."""
+    seed = hashlib.sha512(_domains.EDWARDS_SHARES_WEIGHTS + canonical.encode([context, key, list(nonces), list(shares)])).digest()
+    return seed, [int.from_bytes(hashlib.sha512(seed + canonical.encode(i)).digest(), "little") % GROUP_ORDER
+                  for i in range(len(nonces))]
+
+
+def _weighted_sum(weights: Sequence[int], points: Sequence[bytes]) -> bytes:
+    """``Σ z_i·P_i``; :class:`BadCardValue` if a point is not valid (each product checks it)."""
+    total = IDENTITY
+    for weight, point in zip(weights, points):
+        product = _times(weight, point)
+        total = product if total == IDENTITY else total if product == IDENTITY else _add(total, product)
+    return total
+
+
+def proven_decryption_shares(
+    secret: int, nonces: Sequence[bytes], context: bytes, rng_bytes: bytes | Callable[[int], bytes] | None = None
+) -> tuple[list[bytes], bytes]:
+    """``(shares, proof)``: :func:`decryption_share` of each nonce and **one** Chaum–Pedersen
+    proof for them all (SPEC §C9.3, a batch): with the weights ``z_i`` of
+    :func:`_share_weights`, ``M = Σ z_i·C₁ᵢ`` and ``Z = Σ z_i·Dᵢ = x·M``, the proof that
+    ``log_G Y = log_M Z`` — ``A₁ = w·G``, ``A₂ = w·M``, ``e = H_shares(canon([context, seed]),
+    [Y, M, Z, A₁, A₂])``, ``s = w + e·x``. 64 bytes however many shares.
+
+    Raises :class:`ValueError` for no nonces, and as :func:`decryption_share`; :class:`CryptoError`
+    in the negligible case that ``M`` is the identity.
+    """
+    if not nonces:
+        raise ValueError("a batch of shares needs at least one nonce")
+    shares = [decryption_share(secret, nonce) for nonce in nonces]
+    key = public_key(secret)
+    seed, weights = _share_weights(key, nonces, shares, context)
+    combined_nonce = _weighted_sum(weights, nonces)
+    if combined_nonce == IDENTITY:
+        raise CryptoError("the weighted nonces sum to the identity")
+    nonce_scalar = _nonce_scalar(rng_bytes)
+    challenge = _challenge(
+        _domains.EDWARDS_SHARES_PROOF, canonical.encode([context, seed]),
+        [key, combined_nonce, _times(secret, combined_nonce), _times_base(nonce_scalar), _times(nonce_scalar, combined_nonce)],
+    )
+    return shares, _proof(challenge, (nonce_scalar + challenge * secret) % GROUP_ORDER)
+
+
+def check_decryption_shares(
+    key: bytes, nonces: Sequence[bytes], shares: Sequence[bytes], proof: bytes, context: bytes
+) -> bool:
+    """Whether every ``shares[i]`` is ``x·nonces[i]`` for the ``x`` of ``key = x·G``, as the one
+    ``proof`` of :func:`proven_decryption_shares` shows: ``M``, ``Z`` from the weights, then
+    ``A₁ = s·G − e·Y``, ``A₂ = s·M − e·Z`` and ``e = H_shares(…)``. ``False`` if the lists
+    differ in length or are empty, or a point is not valid. Never raises on bad input.
+
+    Sound as one proof per share is, but for a chance of 1/ℓ per try: a wrong share ``D_i =
+    x·C₁ᵢ + E_i`` (``E_i ≠ O``, a group point since every point is checked) leaves ``Z − x·M =
+    Σ z_i·E_i``, and the weights, drawn from a hash of every share, make that sum ``O`` for one
+    value of ``z_i`` in ℓ, so the proof can't hold (SPEC §C9.3)."""
+    read = _read_proof(proof)
+    if (read is None or not isinstance(context, bytes) or not nonces or len(nonces) != len(shares)
+            or not all(type(point) is bytes for point in (key, *nonces, *shares))):
+        return False
+    challenge, response = read
+    try:
+        check_point(key)
+        seed, weights = _share_weights(key, nonces, shares, context)
+        combined_nonce = _weighted_sum(weights, nonces)
+        combined_share = _weighted_sum(weights, shares)
+        if IDENTITY in (combined_nonce, combined_share):
+            return False
+        first = _subtract(_times_base(response), _times(challenge, key))
+        second = _subtract(_times(response, combined_nonce), _times(challenge, combined_share))
+    except BadCardValue:
+        return False
+    expected = _challenge(
+        _domains.EDWARDS_SHARES_PROOF, canonical.encode([context, seed]),
+        [key, combined_nonce, combined_share, first, second],
+    )
     return hmac.compare_digest(_le(expected), proof[:SCALAR_SIZE])
 
 

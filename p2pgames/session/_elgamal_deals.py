@@ -7,13 +7,14 @@ Not used by the replica yet: protocol 11 will deal with it (issue 28). Its shape
   the same holders has the same joint key, the sum of the holders' keys for the game, so there is
   no re-key stage). A holder's permutation and scalars come from its *pass seed* for the deal
   (:func:`pass_randomness`), which the audit publishes;
-* a slot opens with every holder's decryption share of its nonce, each with its share proof:
-  published (checked by every peer on the entry) or sealed to the seat that may see it (checked by
-  that seat on opening). Who owes what to whom is §B6.2's rule with shares for keys;
+* a slot opens with every holder's decryption share of its nonce: published, the shares of one
+  submission under one proof (:func:`shares_context`; checked by every peer on the entry), or
+  sealed to the seat that may see it, each with its own share proof (checked by that seat on
+  opening). Who owes what to whom is §B6.2's rule with shares for keys;
 * the audit recomputes every pass from its author's seed (the first wrong one names its author,
-  ``bad-pass``), checks every holder's audit share of every slot against its proof (``bad-key``)
-  and every sealed share against the commitment its sender signed (``bad-key``), and then opens
-  every slot.
+  ``bad-pass``), checks every holder's audit shares of the deal against their one proof
+  (``bad-key``) and every sealed share against the commitment its sender signed (``bad-key``),
+  and then opens every slot.
 """
 
 from __future__ import annotations
@@ -38,11 +39,13 @@ from p2pgames.crypto import (
 from ._deals import PassProblem, slot_books
 
 __all__ = [
+    "AuditShares",
     "ElGamalDeal",
     "ProvenShare",
     "SealedShare",
     "pass_randomness",
     "share_context",
+    "shares_context",
     "seal_share",
     "sealed_share_problem",
     "sealed_share_context",
@@ -73,6 +76,31 @@ def share_context(game_id: bytes, slot: int, seat: int) -> bytes:
     """What a share proof of ``seat``'s share of ``slot`` is bound to: ``canon(["share", game_id,
     slot, seat])``, so it proves nothing for another game, slot or seat."""
     return canonical.encode(["share", game_id, slot, seat])
+
+
+def shares_context(game_id: bytes, seat: int, slots: Sequence[int]) -> bytes:
+    """What the one proof of ``seat``'s shares of ``slots`` (in that order) is bound to:
+    ``canon(["shares", game_id, seat, [slot …]])`` (§B6.3)."""
+    return canonical.encode(["shares", game_id, seat, list(slots)])
+
+
+@dataclass(frozen=True, slots=True)
+class AuditShares:
+    """A holder's audit publication of one deal (§B6.3): its pass seed, its share of every slot
+    in order, and one proof for them all (:func:`shares_context`); ``proof`` is ``None`` for a
+    rebuilt seat's, whose shares are sums of parts proven as they came (§B16.6)."""
+
+    seed: bytes
+    shares: tuple[bytes, ...]
+    proof: bytes | None
+
+    def __post_init__(self) -> None:
+        if type(self.seed) is not bytes or len(self.seed) != PASS_SEED_SIZE:
+            raise ValueError(f"a pass seed is {PASS_SEED_SIZE} bytes")
+        if not all(type(share) is bytes and len(share) == elgamal.POINT_SIZE for share in self.shares):
+            raise ValueError(f"a share is a {elgamal.POINT_SIZE}-byte point")
+        if self.proof is not None and (type(self.proof) is not bytes or len(self.proof) != elgamal.PROOF_SIZE):
+            raise ValueError(f"a proof is {elgamal.PROOF_SIZE} bytes")
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,16 +188,12 @@ class ElGamalDeal:
     holders: tuple[int, ...] = ()  # the seats that make its passes, in seat order; () = all
     passes: dict[int, list[elgamal.Ciphertext]] = field(default_factory=dict)
     pass_messages: dict[int, bytes] = field(default_factory=dict)  # the signed submissions
-    published: list[dict[int, ProvenShare]] = field(default_factory=list)
+    published: list[dict[int, bytes]] = field(default_factory=list)  # slot → holder → its share
     published_in: list[dict[int, bytes]] = field(default_factory=list)
     sealed: list[list[SealedShare]] = field(default_factory=list)
     unreleased: list[set[int]] = field(default_factory=list)
     knows: list[set[int]] = field(default_factory=list)
-    audit_seeds: dict[int, bytes] = field(default_factory=dict)
-    audit_shares: dict[int, list[ProvenShare]] = field(default_factory=dict)
-    # Holders rebuilt from their escrow (§B16): their shares are sums of their escrow's holders'
-    # parts, each part proven as it came, so they carry no proof of their own.
-    rebuilt: set[int] = field(default_factory=set)
+    audits: dict[int, AuditShares] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.holders:
@@ -195,7 +219,7 @@ class ElGamalDeal:
     @property
     def audited(self) -> bool:
         """Whether every holder's audit publication is in (the deal's audit is complete)."""
-        return len(self.audit_seeds) == len(self.holders)
+        return len(self.audits) == len(self.holders)
 
     @property
     def last_holder(self) -> int:
@@ -255,22 +279,26 @@ class ElGamalDeal:
 
     # -- shares --------------------------------------------------------------------------------
 
-    def share_holds(
-        self, game_id: bytes, index: int, seat: int, share: ProvenShare,
-        cards: Sequence[elgamal.Ciphertext] | None = None,
-    ) -> bool:
+    def share_holds(self, game_id: bytes, index: int, seat: int, share: ProvenShare) -> bool:
         """Whether ``share`` is holder ``seat``'s decryption share of slot ``index``'s nonce, as
-        its proof shows (never for a non-holder). ``cards``: the deal's last pass, when it is
-        checked before it is recorded (shares riding with it). Never raises."""
+        its own proof shows (never for a non-holder). Never raises."""
         if seat not in self.holders or not 0 <= index < self.size:
             return False
         return elgamal.check_decryption_share(
-            self.keys[seat], (cards or self.locked)[index].nonce, share.share, share.proof,
+            self.keys[seat], self.locked[index].nonce, share.share, share.proof,
             share_context(game_id, self.first_slot + index, seat),
         )
 
-    def publish(self, index: int, seat: int, share: ProvenShare, message: bytes) -> None:
-        """Record a published share (the caller has checked it, :meth:`share_holds`)."""
+    def audit_shares_hold(self, game_id: bytes, seat: int, audit: AuditShares) -> bool:
+        """Whether ``audit``'s shares are holder ``seat``'s shares of every slot, in order, as its
+        one proof shows (:func:`shares_context`). Never raises."""
+        return (seat in self.holders and audit.proof is not None and elgamal.check_decryption_shares(
+            self.keys[seat], [card.nonce for card in self.locked], audit.shares, audit.proof,
+            shares_context(game_id, seat, range(self.first_slot, self.first_slot + self.size)),
+        ))
+
+    def publish(self, index: int, seat: int, share: bytes, message: bytes) -> None:
+        """Record a published share (the caller has checked it: its proof held)."""
         self.published[index][seat] = share
         self.published_in[index][seat] = message
         self.unreleased[index].discard(seat)
@@ -279,16 +307,10 @@ class ElGamalDeal:
         """Holder ``seat``'s share of slot ``index`` if it is public (published, or in its
         audit), else ``None``."""
         if seat in self.published[index]:
-            return self.published[index][seat].share
-        if seat in self.audit_shares:
-            return self.audit_shares[seat][index].share
+            return self.published[index][seat]
+        if seat in self.audits:
+            return self.audits[seat].shares[index]
         return None
-
-    def publish_rebuilt(self, index: int, seat: int, share: bytes, message: bytes) -> None:
-        """Record rebuilt holder ``seat``'s share of slot ``index``: the sum of its escrow's
-        holders' parts (each checked as it came), ``message`` the entry's evidence."""
-        self.rebuilt.add(seat)
-        self.publish(index, seat, ProvenShare(share, NO_PROOF), message)
 
     def record_sealed(self, index: int, sealed: SealedShare) -> None:
         self.sealed[index].append(sealed)
@@ -304,30 +326,27 @@ class ElGamalDeal:
     def value_if_public(self, index: int) -> str:
         """The card of a slot whose every share is published; raises :class:`PassProblem` if it
         opens to no card."""
-        name = self.open_with(index, {seat: proven.share for seat, proven in self.published[index].items()})
+        name = self.open_with(index, dict(self.published[index]))
         if name is None:
             raise PassProblem(f"slot {self.first_slot + index} does not open to a card")
         return name
 
     # -- audit ---------------------------------------------------------------------------------
 
-    def check_audit(self, seat: int, seed: bytes, shares: Sequence[ProvenShare]) -> None:
+    def check_audit(self, seat: int, audit: AuditShares) -> None:
         """Check a holder's audit publication's shape, and that every share it published before
         is the one it publishes now; raises :class:`PassProblem`."""
         if seat not in self.holders:
             raise PassProblem(f"seat {seat} holds no key in deal {self.deal}")
-        if type(seed) is not bytes or len(seed) != PASS_SEED_SIZE:
-            raise PassProblem(f"a pass seed is {PASS_SEED_SIZE} bytes")
-        if len(shares) != self.size:
-            raise PassProblem(f"{len(shares)} shares for {self.size} slots")
-        for index, share in enumerate(shares):
+        if len(audit.shares) != self.size:
+            raise PassProblem(f"{len(audit.shares)} shares for {self.size} slots")
+        for index, share in enumerate(audit.shares):
             published = self.published[index].get(seat)
-            if published is not None and published.share != share.share:
+            if published is not None and published != share:
                 raise PassProblem(f"its share of slot {self.first_slot + index} differs from the one it published")
 
-    def record_audit(self, seat: int, seed: bytes, shares: Sequence[ProvenShare]) -> None:
-        self.audit_seeds[seat] = seed
-        self.audit_shares[seat] = list(shares)
+    def record_audit(self, seat: int, audit: AuditShares) -> None:
+        self.audits[seat] = audit
 
     def audit(self, game_id: bytes) -> tuple[int, str, str] | None:
         """Check the deal with every holder's audit publication: its passes in order, then its
@@ -339,7 +358,7 @@ class ElGamalDeal:
         (``"bad-key"``).
         """
         for seat in self.holders:
-            permutation, scalars = pass_randomness(self.audit_seeds[seat], self.size)
+            permutation, scalars = pass_randomness(self.audits[seat].seed, self.size)
             try:
                 bad = elgamal.check_reencryption_pass(
                     self.input_of(seat), self.passes[seat], self.joint_key, permutation, scalars
@@ -351,14 +370,13 @@ class ElGamalDeal:
                     f"its pass of deal {self.deal} is not the one its seed gives (first wrong card at position {bad})"
                 )
         for seat in self.holders:
-            if seat in self.rebuilt:
-                continue  # (its shares are sums of parts proven as they came)
-            for index, share in enumerate(self.audit_shares[seat]):
-                if not self.share_holds(game_id, index, seat, share):
-                    return seat, "bad-key", f"its audit share of slot {self.first_slot + index} fails its proof"
+            if self.audits[seat].proof is None:
+                continue  # (a rebuilt seat's: each share was checked as it was published, §B16.6)
+            if not self.audit_shares_hold(game_id, seat, self.audits[seat]):
+                return seat, "bad-key", f"its audit shares of deal {self.deal} fail their proof"
         for index, sealed_shares in enumerate(self.sealed):
             for sealed in sealed_shares:
-                if sealed_commitment(self.audit_shares[sealed.sender][index].share) != sealed.commitment:
+                if sealed_commitment(self.audits[sealed.sender].shares[index]) != sealed.commitment:
                     return sealed.sender, "bad-key", (
                         f"the share it sealed to seat {sealed.to} for slot {self.first_slot + index} was not its share"
                     )
@@ -369,7 +387,7 @@ class ElGamalDeal:
         slot that opens to no card."""
         return {
             self.first_slot + index: self.open_with(
-                index, {seat: self.audit_shares[seat][index].share for seat in self.holders}
+                index, {seat: self.audits[seat].shares[index] for seat in self.holders}
             )
             for index in range(self.size)
         }

@@ -120,12 +120,14 @@ from p2pgames.session._escrows import (
     open_share,
 )
 from p2pgames.session._elgamal_deals import (
+    AuditShares,
     ElGamalDeal,
     ProvenShare,
     pass_randomness,
     SealedShare,
     sealed_share_context,
     sealed_share_problem,
+    shares_context,
 )
 from p2pgames.session._elgamal_keys import (
     KeyEscrow,
@@ -1223,6 +1225,13 @@ class Replica:
         else:
             raise self._illegal(submission, FaultCode.ILLEGAL, "submitted after the game ended")
 
+    def _with_shares_proof(self, fields: dict[str, type | tuple[type, ...]]) -> dict[str, type | tuple[type, ...]]:
+        """``fields`` with ``proof`` beside ``public`` at an ElGamal table: the one proof of the
+        shares it publishes (§B6.3), nil where it publishes none."""
+        if self.elgamal and "public" in fields:
+            return {**fields, "proof": (bytes, type(None))}
+        return fields
+
     def _fields(self, submission: Submission, kind: str, fields: dict[str, type | tuple[type, ...]]) -> None:
         """Check the body is a ``kind`` with exactly ``fields`` of the given types (bool is no int)."""
         body = submission.body
@@ -1246,7 +1255,7 @@ class Replica:
         riding = [name for name in ("public", "sealed") if name in submission.body]
         for name in riding:  # (keys riding with the act, §B5: checked below)
             fields[name] = (tuple, list)
-        self._fields(submission, "act", fields)
+        self._fields(submission, "act", self._with_shares_proof(fields))
         action = self._decode_action(submission, submission.body["action"])
         try:
             self.game.check_action(self.state, submission.seat, action)
@@ -1303,7 +1312,7 @@ class Replica:
         """A pass's fields checked (``public`` besides, where shares or keys ride with it) and
         the deal of the sub-step it names, which it returns; raises :class:`ProtocolFault`."""
         if "public" in submission.body:
-            fields = {**fields, "public": (tuple, list)}
+            fields = self._with_shares_proof({**fields, "public": (tuple, list)})
         self._fields(submission, "pass", fields)
         deal = submission.body["deal"]
         if deal not in sub.deals or deal not in self.deals:
@@ -1370,19 +1379,26 @@ class Replica:
 
     def _published_shares(
         self, submission: Submission, cards: Sequence[elgamal.Ciphertext] | None = None, riding: Any = None,
-    ) -> dict[int, ProvenShare]:
-        """The ``public`` shares of a submission at an ElGamal table, ``[[slot, share: b32,
-        proof: b64] …]``, as slot → share, each checked against its proof as it comes (§B6.3:
-        ``malformed`` for an item of another shape; ``illegal`` for a slot no deal has, of a deal
+    ) -> dict[int, bytes]:
+        """The ``public`` shares of a submission at an ElGamal table, ``[[slot, share: b32] …]``
+        under the one ``proof`` beside them, as slot → share, checked as they come (§B6.3):
+        ``malformed`` for an item of another shape, or a ``proof`` that is not 64 bytes where
+        shares are published (nil where none are); ``illegal`` for a slot no deal has, of a deal
         not locked yet, or, riding with a pass (``riding``: its deal, ``cards``: its cards), of
-        another deal; ``bad-key`` for a share its proof fails)."""
-        public: dict[int, ProvenShare] = {}
-        for item in submission.body["public"]:
-            if not (isinstance(item, (tuple, list)) and len(item) == 3 and type(item[0]) is int
-                    and isinstance(item[1], bytes) and len(item[1]) == elgamal.POINT_SIZE
-                    and isinstance(item[2], bytes) and len(item[2]) == elgamal.PROOF_SIZE):
+        another deal; ``bad-key`` for a share of a deal its author does not hold, or shares the
+        proof fails (a wrong one among them, or a wrong proof: either is its author's)."""
+        public: dict[int, bytes] = {}
+        nonces: list[bytes] = []
+        items = submission.body["public"]
+        proof = submission.body["proof"]
+        if (proof is None) != (not items) or (proof is not None and len(proof) != elgamal.PROOF_SIZE):
+            raise self._illegal(submission, FaultCode.MALFORMED, "published shares without their one 64-byte proof")
+        key = None
+        for item in items:
+            if not (isinstance(item, (tuple, list)) and len(item) == 2 and type(item[0]) is int
+                    and isinstance(item[1], bytes) and len(item[1]) == elgamal.POINT_SIZE):
                 raise self._illegal(submission, FaultCode.MALFORMED, "published a malformed share")
-            slot, share = item[0], ProvenShare(item[1], item[2])
+            slot = item[0]
             try:
                 crypto, index = self.deal_of_slot(slot)
             except KeyError:
@@ -1391,9 +1407,15 @@ class Replica:
                 raise self._illegal(submission, FaultCode.ILLEGAL, f"published with its pass a share of slot {slot}, of another deal")
             if cards is None and crypto.next_pass() is not None:
                 raise self._illegal(submission, FaultCode.ILLEGAL, f"published a share of slot {slot}, which is not dealt yet")
-            if not crypto.share_holds(self.game_id, index, submission.seat, share, cards):
-                raise self._illegal(submission, FaultCode.BAD_KEY, f"published a share of slot {slot} that fails its proof")
-            public[slot] = share
+            if submission.seat not in crypto.holders:
+                raise self._illegal(submission, FaultCode.BAD_KEY, f"published a share of slot {slot}, of a deal it holds no key in")
+            key = crypto.keys[submission.seat]  # (its deck key: the same in every deal, §B6.3)
+            nonces.append((cards or crypto.locked)[index].nonce)
+            public[slot] = item[1]
+        if items and not elgamal.check_decryption_shares(
+            key, nonces, [item[1] for item in items], proof, shares_context(self.game_id, submission.seat, [item[0] for item in items]),
+        ):
+            raise self._illegal(submission, FaultCode.BAD_KEY, f"published shares of slots {[item[0] for item in items]} that fail their proof")
         return public
 
     def _published_keys(
@@ -1444,7 +1466,7 @@ class Replica:
         return pairs
 
     def _check_keys(self, submission: Submission, sub: KeysSub) -> None:
-        self._fields(submission, "keys", {"public": (tuple, list), "sealed": (tuple, list)})
+        self._fields(submission, "keys", self._with_shares_proof({"public": (tuple, list), "sealed": (tuple, list)}))
         assert sub.requirements is not None
         requirement = sub.requirements[submission.seat]
         if not requirement.owes_keys or submission.seat in sub.done:
@@ -1565,24 +1587,25 @@ class Replica:
 
     def _parse_audit_shares(
         self, submission: Submission, deals: Sequence[int], body: Mapping[str, Any],
-    ) -> dict[int, tuple[bytes, list[ProvenShare]]]:
-        """What a holder publishes to audit ``deals`` at an ElGamal table (§B7): for each deal it
-        holds, ``[deal, pass seed: b32, [[share: b32, proof: b64] × size]]``, as deal → (seed,
-        shares). Each share it published before must come again; the proofs are the audit's."""
-        parsed: dict[int, tuple[bytes, list[ProvenShare]]] = {}
+    ) -> dict[int, AuditShares]:
+        """What a holder publishes to audit ``deals`` at an ElGamal table (§B6.3): for each deal
+        it holds, ``[deal, pass seed: b32, [share: b32 × size], proof: b64]``, as deal → its
+        :class:`AuditShares`. Each share it published before must come again; the proof is
+        checked with the deal's audit."""
+        parsed: dict[int, AuditShares] = {}
         try:
             for item in body["keys"]:
-                deal, seed, shares = item
-                if type(deal) is not int or not isinstance(shares, (tuple, list)):
-                    raise TypeError(f"deal {deal!r} is not a number with a list of shares")
-                parsed[deal] = (seed, [ProvenShare(*share) for share in shares])
+                deal, seed, shares, proof = item
+                if type(deal) is not int or not isinstance(shares, (tuple, list)) or type(proof) is not bytes:
+                    raise TypeError(f"deal {deal!r} is not a number with a list of shares and a proof")
+                parsed[deal] = AuditShares(seed, tuple(shares), proof)
         except (TypeError, ValueError):
             raise self._illegal(submission, FaultCode.MALFORMED, "published a malformed audit")
         if sorted(parsed) != sorted(deals) or len(parsed) != len(body["keys"]):
             raise self._illegal(submission, FaultCode.BAD_KEY, f"published an audit of deals {sorted(parsed)}, not {sorted(deals)}")
-        for deal, (seed, shares) in parsed.items():
+        for deal, audit in parsed.items():
             try:
-                self.deals[deal].check_audit(submission.seat, seed, shares)
+                self.deals[deal].check_audit(submission.seat, audit)
             except PassProblem as error:
                 raise self._illegal(submission, FaultCode.BAD_KEY, f"published an inconsistent audit: {error}")
         return parsed
@@ -1890,14 +1913,12 @@ class Replica:
                 )
         return keys
 
-    def _check_handed_shares(self, submission: Submission, handed: dict[int, tuple[bytes, list[ProvenShare]]]) -> None:
+    def _check_handed_shares(self, submission: Submission, handed: dict[int, AuditShares]) -> None:
         """At an ElGamal table: every share a hand-over publishes is checked at once (its cards
-        are shown from now on), so a wrong one is its author's ``bad-key``, proved by it (§B6.3)."""
-        for deal, (_seed, shares) in handed.items():
-            crypto = self.deals[deal]
-            for index, share in enumerate(shares):
-                if not crypto.share_holds(self.game_id, index, submission.seat, share):
-                    raise self._illegal(submission, FaultCode.BAD_KEY, f"handed over a wrong share of slot {crypto.first_slot + index}")
+        are shown from now on), so wrong ones are its author's ``bad-key``, proved by it (§B6.3)."""
+        for deal, audit in handed.items():
+            if not self.deals[deal].audit_shares_hold(self.game_id, submission.seat, audit):
+                raise self._illegal(submission, FaultCode.BAD_KEY, f"handed over shares of deal {deal} that fail their proof")
 
     def _received_keys(self, submission: Submission) -> list[tuple[int, int, Any]]:
         """A hand-over's ``received``: ``(slot, sender, key)`` — another seat's key, sealed to the
@@ -2200,14 +2221,14 @@ class Replica:
                                       field_holder=submission.body)
         for deal, published in keys.items():
             crypto = self.deals[deal]
-            locks = published[1] if self.elgamal else published.locks  # (its shares, §B6.3)
+            locks = published.shares if self.elgamal else published.locks  # (its shares, §B6.3)
             for index, lock in enumerate(locks):
                 if seat in crypto.unreleased[index]:
                     crypto.publish(index, seat, lock, submission.envelope.raw)
                     applied.key_slots.append(crypto.first_slot + index)
         for slot, sender, key in self._received_keys(submission):
             crypto, index = self.deal_of_slot(slot)
-            crypto.publish(index, sender, key, submission.envelope.raw)
+            crypto.publish(index, sender, key.share if self.elgamal else key, submission.envelope.raw)
             applied.key_slots.append(slot)
         self.handed_over[seat] = keys
         if submission.body["opening"] is not None:
@@ -2294,7 +2315,7 @@ class Replica:
             for slot, key in sent:
                 crypto, index = self.deal_of_slot(slot)
                 if author in crypto.unreleased[index]:
-                    crypto.publish(index, author, key, message)
+                    crypto.publish(index, author, key.share if self.elgamal else key, message)
                     applied.key_slots.append(slot)
         phase = self.phase
         if isinstance(phase, CardPhase):
@@ -2329,7 +2350,7 @@ class Replica:
         for position, slot in enumerate(slots):
             crypto, index = self.deal_of_slot(slot)
             parts = [locks[position][1].share for _, _, locks, _ in given.values()]
-            crypto.publish_rebuilt(index, seat, elgamal.point_sum(parts), message)
+            crypto.publish(index, seat, elgamal.point_sum(parts), message)
             applied.key_slots.append(slot)
         self._after_rebuild(applied, seat, secret)
 
@@ -2426,9 +2447,9 @@ class Replica:
 
     def _publish_item(self, item: Sequence[Any], seat: int, message: bytes) -> None:
         """Record one checked ``public`` item of ``seat``'s: a key ``[slot, key]`` or, at an
-        ElGamal table, a share ``[slot, share, proof]``."""
+        ElGamal table, a share ``[slot, share]``."""
         crypto, index = self.deal_of_slot(item[0])
-        value = ProvenShare(item[1], item[2]) if self.elgamal else scalar_from_bytes(item[1])
+        value = item[1] if self.elgamal else scalar_from_bytes(item[1])
         crypto.publish(index, seat, value, message)
 
     def _sealed_record(self, seat: int, to: int, commitment: bytes, seq: int) -> SealedKey | SealedShare:
@@ -2479,7 +2500,7 @@ class Replica:
                 parts = self.released_shares.setdefault((seat, slot), {})
                 parts[submission.seat] = share.share
                 if len(parts) == len(self.escrows[seat].holders):
-                    crypto.publish_rebuilt(index, seat, elgamal.point_sum(list(parts.values())), submission.envelope.raw)
+                    crypto.publish(index, seat, elgamal.point_sum(list(parts.values())), submission.envelope.raw)
                     del self.released_shares[(seat, slot)]
                 continue
             record = self.lock_escrows[(seat, crypto.deal)]
@@ -2529,7 +2550,7 @@ class Replica:
             crypto = self.deals[deal]
             for seat in crypto.holders:
                 if self.elgamal:
-                    crypto.record_audit(seat, *self._elgamal_audit_of(seat, crypto, sub))
+                    crypto.record_audit(seat, self._elgamal_audit_of(seat, crypto, sub))
                     continue
                 departed = self._departed_keys(seat, crypto)
                 crypto.audit_keys[seat] = departed if departed is not None else sub.submitted[seat][deal]
@@ -2547,14 +2568,15 @@ class Replica:
             raise self._fault(None, FaultCode.BAD_PASS, f"slot {sub.slot} did not decrypt, yet the audit found no fault")
         self._next_sub(applied, phase)
 
-    def _elgamal_audit_of(self, seat: int, crypto: ElGamalDeal, sub: AuditSub) -> tuple[bytes, list[ProvenShare]]:
+    def _elgamal_audit_of(self, seat: int, crypto: ElGamalDeal, sub: AuditSub) -> AuditShares:
         """Holder ``seat``'s pass seed and shares of ``crypto`` for its audit: its ``audit``'s; a
         seat that handed over, its hand-over's; a rebuilt seat, the seed its escrow secret gives
         and its shares as published (a keys round revealed every one first, §B16)."""
         if seat in self.handed_over:
             return self.handed_over[seat][crypto.deal]  # type: ignore[return-value]
         if seat in self.rebuilt:
-            return pass_seed(self.rebuilt[seat], crypto.deal), [crypto.published[index][seat] for index in range(crypto.size)]
+            return AuditShares(pass_seed(self.rebuilt[seat], crypto.deal),
+                               tuple(crypto.published[index][seat] for index in range(crypto.size)), None)
         return sub.submitted[seat][crypto.deal]  # type: ignore[return-value]
 
     def _run_audit(self, deals: Sequence[int]) -> tuple[int, str, str] | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from p2pgames.crypto import (
     BadCardValue,
@@ -49,6 +49,7 @@ from p2pgames.session._elgamal_deals import (
     sealed_share_context,
     sealed_share_problem,
     share_context,
+    shares_context,
 )
 from p2pgames.session._elgamal_keys import (
     deck_key_from_seed,
@@ -238,7 +239,7 @@ class SeatSecrets:
             riding = replica.keys_riding_with_act(self.seat, replica.game.decode_action(wire_action))
             body: dict = {"t": "act", "action": wire_action}
             if riding.publish:
-                body["public"] = [self._public_item(replica, slot) for slot in sorted(riding.publish)]
+                body["public"], body["proof"] = self._public_items(replica, sorted(riding.publish))
             if riding.seal:
                 body["sealed"] = [self._sealed_item(replica, slot, to) for slot, to in sorted(riding.seal)]
             return body
@@ -351,7 +352,8 @@ class SeatSecrets:
             body: dict = {"t": "pass", "deal": crypto.deal, "cards": [[card.nonce, card.masked] for card in cards]}
             riding = replica.keys_riding_with_lock(self.seat, crypto.deal)
             if riding:
-                body["public"] = [self._public_item(replica, slot, cards[slot - crypto.first_slot].nonce) for slot in riding]
+                body["public"], body["proof"] = self._public_items(
+                    replica, riding, [cards[slot - crypto.first_slot].nonce for slot in riding])
         except BadCardValue:
             fault = replica.elgamal_bad_pass_fault(crypto.deal)
             if fault is None:  # pragma: no cover - our own pass can't make a card outside the group
@@ -371,13 +373,27 @@ class SeatSecrets:
         )
         return ProvenShare(share, proof)
 
-    def _public_item(self, replica: Replica, slot: int, nonce: bytes | None = None) -> list:
-        """A ``public`` item of ours for ``slot``: ``[slot, share, proof]`` at an ElGamal table
-        (``nonce``: see :meth:`_proven_share`), else ``[slot, lock key]``."""
-        if replica.elgamal:
-            proven = self._proven_share(replica, slot, nonce)
-            return [slot, proven.share, proven.proof]
-        return [slot, scalar_to_bytes(self.own_lock_key(replica, slot))]
+    def _shares_proven(
+        self, replica: Replica, slots: Sequence[int], nonces: Sequence[bytes] | None = None,
+    ) -> tuple[list[bytes], bytes]:
+        """Our decryption shares of ``slots``' nonces (``nonces``: of a pass not recorded yet)
+        and the one proof of them all (§B6.3). Its nonce scalar is drawn from our seed under a
+        label naming every input of its challenge but our key and shares (which they fix)."""
+        if nonces is None:
+            nonces = [crypto.locked[index].nonce for crypto, index in map(replica.deal_of_slot, slots)]
+        context = shares_context(replica.game_id, self.seat, slots)
+        return elgamal.proven_decryption_shares(self.deck_key, nonces, context, self._secret("shares-proof", context, *nonces))
+
+    def _public_items(self, replica: Replica, slots: Sequence[int], nonces: Sequence[bytes] | None = None) -> tuple[list, bytes | None]:
+        """Our ``public`` items of ``slots`` and the ``proof`` beside them: at an ElGamal table
+        ``[slot, share]`` items and their one proof (``nonces``: see :meth:`_shares_proven`), nil
+        for none; else ``[slot, lock key]`` items (and ``None``, which no body carries)."""
+        if not replica.elgamal:
+            return [[slot, scalar_to_bytes(self.own_lock_key(replica, slot))] for slot in slots], None
+        if not slots:
+            return [], None
+        shares, proof = self._shares_proven(replica, slots, nonces)
+        return [[slot, share] for slot, share in zip(slots, shares)], proof
 
     def _sealed_item(self, replica: Replica, slot: int, to: int) -> list:
         """A ``sealed`` item of ours: our share (ElGamal table) or lock key of ``slot`` sealed to ``to``."""
@@ -472,8 +488,10 @@ class SeatSecrets:
         requirement = replica.keys_requirement(self.seat)
         if requirement is None:
             return None
-        public = [self._public_item(replica, slot) for slot in sorted(requirement.publish)]
+        public, proof = self._public_items(replica, sorted(requirement.publish))
         sealed = [self._sealed_item(replica, slot, to) for slot, to in sorted(requirement.seal)]
+        if replica.elgamal:
+            return {"t": "keys", "public": public, "proof": proof, "sealed": sealed}
         return {"t": "keys", "public": public, "sealed": sealed}
 
     def _sealed_key(self, replica: Replica, slot: int, to: int) -> list:
@@ -591,10 +609,10 @@ class SeatSecrets:
         for deal in deals:
             if self.seat not in replica.deals[deal].holders:
                 continue  # only a deal's holders have keys to publish
-            if replica.elgamal:  # (§B7: our pass seed and every share, with its proof)
+            if replica.elgamal:  # (§B6.3: our pass seed and every share, under one proof)
                 crypto = replica.deals[deal]
-                shares = [self._proven_share(replica, crypto.first_slot + index) for index in range(crypto.size)]
-                keys.append([deal, pass_seed(self.escrow, deal), [[proven.share, proven.proof] for proven in shares]])
+                shares, proof = self._shares_proven(replica, list(range(crypto.first_slot, crypto.first_slot + crypto.size)))
+                keys.append([deal, pass_seed(self.escrow, deal), shares, proof])
                 continue
             secret = self._deal_secret(replica, deal)
             keys.append([
@@ -681,7 +699,10 @@ class SeatSecrets:
         escrow_seq, share = self.shares[seat]
         assert escrow_seq == replica.escrows[seat].seq, "we take in every escrow as it is applied"
         if replica.elgamal:  # (§B16: our shares, and our parts of its shares, each proven)
-            sent = [self._public_item(replica, slot) for slot in replica.rebuild_sent_slots(self.seat, seat)]
+            sent = []
+            for slot in replica.rebuild_sent_slots(self.seat, seat):
+                proven = self._proven_share(replica, slot)
+                sent.append([slot, proven.share, proven.proof])
             parts = []
             for slot in replica.rebuild_lock_slots(seat):
                 part = self._released_part(replica, seat, slot)
@@ -782,7 +803,7 @@ class SeatSecrets:
             if seat == self.seat:
                 shares[seat] = elgamal.decryption_share(self.deck_key, crypto.locked[index].nonce)
             elif seat in crypto.published[index]:
-                shares[seat] = crypto.published[index][seat].share
+                shares[seat] = crypto.published[index][seat]
             elif seat in self.received.get(slot, {}):
                 shares[seat] = self.received[slot][seat].share
             else:

@@ -9,6 +9,7 @@ from p2pgames import crypto
 from p2pgames.crypto import elgamal
 from p2pgames.session._deals import PassProblem
 from p2pgames.session._elgamal_deals import (
+    AuditShares,
     ElGamalDeal,
     ProvenShare,
     SealedShare,
@@ -16,6 +17,7 @@ from p2pgames.session._elgamal_deals import (
     seal_share,
     sealed_share_problem,
     share_context,
+    shares_context,
 )
 
 GAME_ID = bytes(range(16))
@@ -56,11 +58,19 @@ def share_of(record: ElGamalDeal, index: int, seat: int) -> ProvenShare:
     return ProvenShare(*elgamal.proven_decryption_share(SECRETS[seat], nonce, context))
 
 
+def audit_of(record: ElGamalDeal, seat: int, shares: list[bytes] | None = None) -> AuditShares:
+    """Holder ``seat``'s audit of ``record``: its seed, its shares (or ``shares``) and their one
+    proof, made for its own shares."""
+    slots = range(record.first_slot, record.first_slot + record.size)
+    own, proof = elgamal.proven_decryption_shares(
+        SECRETS[seat], [card.nonce for card in record.locked], shares_context(GAME_ID, seat, slots))
+    return AuditShares(seed_of(seat, record.deal), tuple(own if shares is None else shares), proof)
+
+
 def audit_everyone(record: ElGamalDeal) -> None:
     for seat in record.holders:
-        shares = [share_of(record, index, seat) for index in range(record.size)]
-        record.check_audit(seat, seed_of(seat, record.deal), shares)
-        record.record_audit(seat, seed_of(seat, record.deal), shares)
+        record.check_audit(seat, audit_of(record, seat))
+        record.record_audit(seat, audit_of(record, seat))
 
 
 def test_a_deal_is_one_pass_per_holder_and_its_slots_hold_the_deck_in_a_new_order():
@@ -77,7 +87,7 @@ def test_a_revealed_slot_opens_with_every_published_share_and_a_disclosed_one_fo
     for seat in range(PLAYERS):
         share = share_of(record, 4, seat)
         assert record.share_holds(GAME_ID, 4, seat, share)
-        record.publish(4, seat, share, b"keys")
+        record.publish(4, seat, share.share, b"keys")
     revealed = record.value_if_public(4)
     assert revealed in NAMES and record.unreleased[4] == set()
     # Slot 5 disclosed to seat 2: the others' shares (sealed to it) and its own open it.
@@ -113,9 +123,10 @@ def test_the_audit_names_the_first_pass_its_seed_does_not_give():
 def test_the_audit_names_a_holder_whose_audit_share_fails_its_proof_or_who_sealed_another_share():
     record = dealt()
     audit_everyone(record)
-    other = share_of(record, 7, 0)
-    record.audit_shares[2][6] = ProvenShare(other.share, record.audit_shares[2][6].proof)
-    assert record.audit(GAME_ID)[:2] == (2, "bad-key")
+    shares = list(record.audits[2].shares)
+    shares[6] = share_of(record, 7, 0).share  # one share wrong under the proof of the right ones
+    record.audits[2] = audit_of(record, 2, shares)
+    assert record.audit(GAME_ID) == (2, "bad-key", "its audit shares of deal 0 fail their proof")
     record = dealt()
     record.record_sealed(1, SealedShare(0, 2, crypto.sealed_commitment(share_of(record, 1, 0).share), 5))
     record.record_sealed(1, SealedShare(1, 2, crypto.sealed_commitment(share_of(record, 2, 1).share), 5))
@@ -126,15 +137,23 @@ def test_the_audit_names_a_holder_whose_audit_share_fails_its_proof_or_who_seale
 
 def test_an_audit_share_other_than_the_one_published_is_refused():
     record = dealt()
-    record.publish(0, 1, share_of(record, 0, 1), b"keys")
-    shares = [share_of(record, index, 1) for index in range(record.size)]
-    shares[0] = share_of(record, 1, 1)
+    record.publish(0, 1, share_of(record, 0, 1).share, b"keys")
+    shares = [share_of(record, index, 1).share for index in range(record.size)]
+    shares[0] = share_of(record, 1, 1).share
     with pytest.raises(PassProblem, match="slot 0 differs from the one it published"):
-        record.check_audit(1, seed_of(1, 0), shares)
-    with pytest.raises(PassProblem, match="32 bytes"):
-        record.check_audit(1, b"short", shares)
+        record.check_audit(1, audit_of(record, 1, shares))
     with pytest.raises(PassProblem, match="8 shares for 9 slots"):
-        record.check_audit(1, seed_of(1, 0), shares[:-1])
+        record.check_audit(1, audit_of(record, 1, shares[1:]))
+
+
+def test_an_audit_publication_is_a_seed_points_and_one_proof():
+    audit = audit_of(dealt(), 1)
+    with pytest.raises(ValueError, match="pass seed is 32 bytes"):
+        AuditShares(b"short", audit.shares, audit.proof)
+    with pytest.raises(ValueError, match="32-byte point"):
+        AuditShares(audit.seed, (audit.shares[0][:31],), audit.proof)
+    with pytest.raises(ValueError, match="proof is 64 bytes"):
+        AuditShares(audit.seed, audit.shares, audit.proof + b"\x00")
 
 
 def test_a_pass_out_of_turn_short_repeated_or_not_canonical_is_refused():

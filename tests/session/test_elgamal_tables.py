@@ -45,7 +45,7 @@ def test_every_game_with_cards_plays_to_its_end_at_an_elgamal_table(game, player
     assert all(isinstance(crypto, ElGamalDeal) for crypto in replica.deals.values())
     assert all(len(record) == 6 for record in board.host.start_envelope.body["seats"])
     passes = [body for _, body in logged_submissions(board) if body["t"] == "pass"]
-    assert passes and all(set(body) <= {"t", "deal", "cards", "public"} for body in passes)
+    assert passes and all(set(body) <= {"t", "deal", "cards", "public", "proof"} for body in passes)
 
 
 def test_a_deal_is_one_pass_per_holder_then_one_round_of_shares():
@@ -121,19 +121,20 @@ def assert_everyone_names(board: Switchboard, culprit: int, code: FaultCode, *, 
 
 
 def test_a_published_share_that_fails_its_proof_is_refused_and_names_its_publisher(monkeypatch):
-    honest = SeatSecrets._proven_share
+    """One wrong share among those one proof covers (§B6.3): the proof fails for them all."""
+    honest = SeatSecrets._shares_proven
 
-    def another_slots_share(self, replica, slot, nonce=None):
-        proven = honest(self, replica, slot, nonce)
+    def one_share_wrong(self, replica, slots, nonces=None):
+        shares, proof = honest(self, replica, slots, nonces)
         if self.seat != CHEATER:
-            return proven
-        return ProvenShare(elgamal.public_key(7), proven.proof)  # a point, not its share
+            return shares, proof
+        return [elgamal.public_key(7), *shares[1:]], proof  # a point, not its share
 
-    monkeypatch.setattr(SeatSecrets, "_proven_share", another_slots_share)
+    monkeypatch.setattr(SeatSecrets, "_shares_proven", one_share_wrong)
     board = elgamal_board("probe", 3)
     board.run()
     assert_everyone_names(board, CHEATER, FaultCode.BAD_KEY, besides={CHEATER})
-    assert "fails its proof" in board.host.fault.reason
+    assert "that fail their proof" in board.host.fault.reason
 
 
 def test_a_sealed_share_that_is_not_the_senders_is_caught_by_its_receiver_and_proved_to_all(monkeypatch):
@@ -321,8 +322,8 @@ def test_a_player_leaving_hands_the_seat_over_showing_only_their_own_hand(game, 
 
 
 def test_a_hand_over_with_a_wrong_share_is_its_authors_bad_key():
-    """Two of its shares swapped (each proves nothing for the other's slot): refused as it
-    comes, and proved by the hand-over alone."""
+    """Two of its shares swapped (the proof of the deal's shares holds for them in their places
+    only): refused as it comes, and proved by the hand-over alone."""
     from p2pgames.session._faults import ProtocolFault
     from p2pgames.session._messages import make_envelope
 
@@ -332,19 +333,19 @@ def test_a_hand_over_with_a_wrong_share_is_its_authors_bad_key():
     board.run(play=False)
     leaver, replica = board.sessions[2], board.host.replica
     body = leaver._hand_over_body()
-    deal, seed, shares = body["keys"][0]
+    deal, seed, shares, proof = body["keys"][0]
     crypto = replica.deals[deal]
     first, second = [index for index in range(crypto.size) if 2 in crypto.unreleased[index]][:2]
     shares = list(shares)
     shares[first], shares[second] = shares[second], shares[first]  # two shares it never published, swapped
     envelope = make_envelope(leaver.identity, "submit", {
         "game_id": leaver.game_id, "seat": 2, "counter": replica.counters[2], "based_on": replica.seq,
-        "body": {**body, "keys": [[deal, seed, shares], *body["keys"][1:]]},
+        "body": {**body, "keys": [[deal, seed, shares, proof], *body["keys"][1:]]},
     })
     with pytest.raises(ProtocolFault) as caught:
         replica.check_submission(envelope, 2)
     assert (caught.value.fault.culprit, caught.value.fault.code) == (2, FaultCode.BAD_KEY)
-    assert caught.value.fault.reason == f"handed over a wrong share of slot {crypto.first_slot + first}"
+    assert caught.value.fault.reason == f"handed over shares of deal {deal} that fail their proof"
     assert replica.confirm(caught.value.fault) is None  # (anyone checks it again from the hand-over)
 
 
