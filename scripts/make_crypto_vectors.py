@@ -1060,6 +1060,39 @@ def elgamal_deck() -> dict[str, Any]:
             "point": slots[0]["point"],
         }
     )
+    # One holder's shares of five slots under one batched proof (§C9.3), and what it refuses.
+    nonces = [card.nonce for card in deck]
+    batch_context = canonical.encode(["shares", bytes(16), 0, list(range(len(nonces)))])
+    batch_rng = fixed("elgamal/batch-proof", 32 * 8)
+    batch_shares, batch_proof = elgamal.proven_decryption_shares(x, nonces, batch_context, batch_rng)
+    seed, weights = elgamal._share_weights(key, nonces, batch_shares, batch_context)
+    refused = []
+    for why, changed_shares, changed_nonces, changed_context in [
+        ("one share changed", [elgamal.decryption_share(secrets[1], nonces[2]) if i == 2 else d for i, d in enumerate(batch_shares)], nonces, batch_context),
+        ("two shares swapped", [batch_shares[1], batch_shares[0], *batch_shares[2:]], nonces, batch_context),
+        ("a share left out", batch_shares[:-1], nonces[:-1], batch_context),
+        ("another context", batch_shares, nonces, canonical.encode(["shares", bytes(16), 1, list(range(len(nonces)))])),
+    ]:
+        assert not elgamal.check_decryption_shares(key, changed_nonces, changed_shares, batch_proof, changed_context)
+        refused.append({"why": why, "nonces": [n.hex() for n in changed_nonces], "shares": [d.hex() for d in changed_shares],
+                        "context": changed_context.hex()})
+    cases.append(
+        {
+            "kind": "batch_shares",
+            "secret": elgamal.scalar_to_bytes(x).hex(),
+            "key": key.hex(),
+            "nonces": [n.hex() for n in nonces],
+            "shares": [d.hex() for d in batch_shares],
+            "context": batch_context.hex(),
+            "nonce_rng_bytes": batch_rng.hex(),
+            "seed": seed.hex(),
+            "weights": [elgamal.scalar_to_bytes(z).hex() for z in weights],
+            "combined_nonce": elgamal._weighted_sum(weights, nonces).hex(),
+            "combined_share": elgamal._weighted_sum(weights, batch_shares).hex(),
+            "proof": batch_proof.hex(),
+            "refused": refused,
+        }
+    )
     return {
         "description": (
             "The ElGamal deck on edwards25519 (protocol/SPEC.md §C9; not yet used by sessions). Points are "
@@ -1071,7 +1104,9 @@ def elgamal_deck() -> dict[str, Any]:
             "holder's decryption share of every slot with its proof, and the card each slot opens to), "
             "bad_key_proof, bad_pass (first_bad: the first output not accounted for, null when the pass is "
             "good), bad_decryption_share, key_split (holder 0's key split between 2 holders, and slot 0's "
-            "share of it made by the split's shares instead)."
+            "share of it made by the split's shares instead), batch_shares (holder 0's shares of the 5 slots "
+            "under one batched proof, with its seed, weights, combined nonce M and share Z, and the same "
+            "proof refused for what 'refused' changes)."
         ),
         "cases": cases,
     }

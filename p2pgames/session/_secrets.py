@@ -239,7 +239,9 @@ class SeatSecrets:
             riding = replica.keys_riding_with_act(self.seat, replica.game.decode_action(wire_action))
             body: dict = {"t": "act", "action": wire_action}
             if riding.publish:
-                body["public"], body["proof"] = self._public_items(replica, sorted(riding.publish))
+                body["public"], proof = self._public_items(replica, sorted(riding.publish))
+                if replica.elgamal:
+                    body["proof"] = proof
             if riding.seal:
                 body["sealed"] = [self._sealed_item(replica, slot, to) for slot, to in sorted(riding.seal)]
             return body

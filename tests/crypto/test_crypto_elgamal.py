@@ -190,3 +190,36 @@ def test_card_points_are_distinct_valid_points_of_the_group():
     assert elgamal.card_point("another deck", NAMES[0]) not in points
     with pytest.raises(TypeError):
         elgamal.card_point("test", 3)
+
+
+def test_one_proof_holds_for_a_holders_shares_of_many_slots_and_for_nothing_else():
+    """§C9.3's batched share proof: 64 bytes for any number of shares, holding for exactly those
+    shares, in that order, of that holder, for that context."""
+    secrets, keys, _, _, deck, _ = deal(2, "batch")
+    nonces = [card.nonce for card in deck]
+    shares, proof = elgamal.proven_decryption_shares(secrets[0], nonces, b"ctx", reproducible("batch/w"))
+    assert shares == [elgamal.decryption_share(secrets[0], nonce) for nonce in nonces] and len(proof) == 64
+    assert elgamal.check_decryption_shares(keys[0], nonces, shares, proof, b"ctx")
+    one_wrong = [*shares[:3], elgamal.decryption_share(secrets[1], nonces[3]), *shares[4:]]
+    for key, nonces_, shares_, context in [
+        (keys[1], nonces, shares, b"ctx"),  # another holder's key
+        (keys[0], nonces, shares, b"other"),  # another context
+        (keys[0], nonces, one_wrong, b"ctx"),  # one share made with another key
+        (keys[0], nonces, [shares[1], shares[0], *shares[2:]], b"ctx"),  # two swapped
+        (keys[0], nonces[1:], shares[1:], b"ctx"),  # one left out
+        (keys[0], nonces, shares[:-1], b"ctx"),  # lists of different lengths
+        (keys[0], [], [], b"ctx"),  # nothing proven
+        (keys[0], nonces, [elgamal.IDENTITY, *shares[1:]], b"ctx"),  # a share that is the identity
+    ]:
+        assert not elgamal.check_decryption_shares(key, nonces_, shares_, proof, context)
+    with pytest.raises(ValueError):
+        elgamal.proven_decryption_shares(secrets[0], [], b"ctx")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.binary(min_size=0, max_size=40), st.lists(st.binary(min_size=0, max_size=40), max_size=3),
+    st.lists(st.binary(min_size=0, max_size=40), max_size=3), st.binary(min_size=0, max_size=70),
+)
+def test_a_check_of_batched_shares_from_a_peer_never_raises(key, nonces, shares, proof):
+    assert elgamal.check_decryption_shares(key, nonces, shares, proof, b"ctx") in (True, False)

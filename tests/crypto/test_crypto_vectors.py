@@ -64,7 +64,7 @@ def test_every_case_kind_is_checked() -> None:
         "crypto-escrow.json": {"split", "bad_share", "seed_shares", "lock_tree", "merkle", "bad_path"},
         "crypto-elgamal.json": {
             "constants", "card_point", "point", "random_scalar", "deal", "bad_key_proof", "bad_pass",
-            "bad_decryption_share", "key_split",
+            "bad_decryption_share", "key_split", "batch_shares",
         },
     }
     assert {p.name for p in VECTOR_DIR.glob("crypto-*.json")} == set(checked)
@@ -548,6 +548,25 @@ def test_elgamal_refused_proofs_and_passes() -> None:
         scalars = [elgamal.scalar_from_bytes(h(r)) for r in case["scalars"]]
         found = elgamal.check_reencryption_pass(inputs, outputs, h(case["joint_key"]), case["permutation"], scalars)
         assert found == case["first_bad"], case["why"]
+
+
+def test_elgamal_batch_shares_vector() -> None:
+    """§C9.3's batched share proof, made again byte for byte, and what it refuses."""
+    (case,) = cases("crypto-elgamal.json", "batch_shares")
+    secret, key, context = elgamal.scalar_from_bytes(h(case["secret"])), h(case["key"]), h(case["context"])
+    nonces = [h(n) for n in case["nonces"]]
+    shares, proof = elgamal.proven_decryption_shares(secret, nonces, context, h(case["nonce_rng_bytes"]))
+    assert [d.hex() for d in shares] == case["shares"] and proof.hex() == case["proof"]
+    seed, weights = elgamal._share_weights(key, nonces, shares, context)
+    assert seed.hex() == case["seed"] and [elgamal.scalar_to_bytes(z).hex() for z in weights] == case["weights"]
+    assert elgamal._weighted_sum(weights, nonces).hex() == case["combined_nonce"]
+    assert elgamal._weighted_sum(weights, shares).hex() == case["combined_share"]
+    assert elgamal.check_decryption_shares(key, nonces, shares, proof, context)
+    assert len(case["refused"]) == 4
+    for refused in case["refused"]:
+        assert not elgamal.check_decryption_shares(
+            key, [h(n) for n in refused["nonces"]], [h(d) for d in refused["shares"]], proof, h(refused["context"])
+        ), refused["why"]
 
 
 def test_elgamal_key_split_vector() -> None:
