@@ -12,6 +12,7 @@ import pytest
 from switchboard import Switchboard
 from test_open_seats import check_transcripts
 
+from p2pgames import LOCK_DECK_PROTOCOL, PROTOCOL_VERSION
 from p2pgames.session import LocalError, SeatOpened
 from p2pgames.session._faults import FaultCode, ProtocolFault
 from p2pgames.session._messages import make_envelope
@@ -106,9 +107,13 @@ def test_a_hand_over_waits_while_a_card_the_leaver_gave_is_locked_by_its_key_alo
     check_transcripts(board, [0, 1], 2, replica().open_seats[2], finished=False)
 
 
-def test_a_hand_over_is_refused_for_a_host_nobody_can_succeed_and_a_wrong_key_in_it_is_proved():
-    board = Switchboard("beltpunk", 3, seed=b"hand-refused")
-    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 60)
+@pytest.mark.parametrize("protocol", [LOCK_DECK_PROTOCOL, PROTOCOL_VERSION])
+def test_a_hand_over_is_refused_for_a_host_nobody_can_succeed_and_a_wrong_key_in_it_is_proved(protocol):
+    """Two of the leaver's keys (protocol 10) or shares (11, §B16.6) it never published, swapped:
+    its hand-over is refused as it comes, its ``bad-key``."""
+    board = Switchboard("beltpunk", 3, seed=b"hand-refused", protocol=protocol)
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 60
+              and board.host.replica.hand_over_problem(2) is None)
     # Nobody told the table where it listens (no reach): nobody can take the log over (§B15).
     with pytest.raises(LocalError, match="nobody else at the table can host it"):
         board.host.hand_over()
@@ -117,19 +122,22 @@ def test_a_hand_over_is_refused_for_a_host_nobody_can_succeed_and_a_wrong_key_in
     replica = board.host.replica
     body = leaver._hand_over_body()
     assert body is not None
-    deal, rekey, shuffle, locks = body["keys"][0]
+    deal, *keys = body["keys"][0]
     crypto = replica.deals[deal]
     first, second = [index for index in range(crypto.size) if 2 in crypto.unreleased[index]][:2]
-    locks = list(locks)
-    locks[first], locks[second] = locks[second], locks[first]  # two keys it never published, swapped
+    swapped = list(keys[-1] if protocol == LOCK_DECK_PROTOCOL else keys[1])  # its lock keys; its shares
+    swapped[first], swapped[second] = swapped[second], swapped[first]
+    keys[-1 if protocol == LOCK_DECK_PROTOCOL else 1] = swapped
     envelope = make_envelope(leaver.identity, "submit", {
         "game_id": leaver.game_id, "seat": 2, "counter": replica.counters[2], "based_on": replica.seq,
-        "body": {**body, "keys": [[deal, rekey, shuffle, locks], *body["keys"][1:]]},
+        "body": {**body, "keys": [[deal, *keys], *body["keys"][1:]]},
     })
     with pytest.raises(ProtocolFault) as caught:
         replica.check_submission(envelope, 2)
     assert caught.value.fault.culprit == 2 and caught.value.fault.code == FaultCode.BAD_KEY
-    assert caught.value.fault.reason.startswith("handed over a wrong key for slot")
+    assert caught.value.fault.reason.startswith(
+        "handed over a wrong key for slot" if protocol == LOCK_DECK_PROTOCOL else f"handed over shares of deal {deal} that fail"
+    )
 
 
 def test_the_last_seat_playing_sees_the_cards_dealt_to_it_alone():
