@@ -31,7 +31,7 @@ def host_logs(board: Switchboard) -> list[bytes]:
 
 
 @pytest.mark.parametrize("game, players, kept, ahead", [
-    ("probe", 3, 10, 25), ("probe", 3, 0, 12), ("probe", 2, 30, 31), ("beltpunk", 2, 40, 60),
+    ("probe", 3, 10, 25), ("probe", 3, 0, 12), ("probe", 2, 26, 27), ("beltpunk", 2, 40, 60),
 ])
 def test_a_host_that_lost_its_last_entries_takes_them_back_from_its_joiners(game, players, kept, ahead):
     board = Switchboard(game, players, seed=b"disk-full")
@@ -264,7 +264,7 @@ def test_a_joiner_back_early_moves_and_its_move_waits_until_everyone_is_back():
     """While a resumed host gathers, nothing is sequenced: a joiner caught up at once may move, and
     its move is held; once the last joiner is back, the move is checked and goes in."""
     # (No bot seats: no escrow entries, so the log is the game's moves alone.)
-    board = Switchboard("probe", 3, seed=b"held", open_seats=False)
+    board = Switchboard("probe", 3, seed=b"held-5", open_seats=False)  # (a seed that comes to such a moment at both protocols)
     board.run(until=lambda: entries(board.host) >= 20)
 
     def deciding() -> list[int]:
