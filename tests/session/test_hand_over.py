@@ -12,7 +12,7 @@ import pytest
 from switchboard import Switchboard
 from test_open_seats import check_transcripts
 
-from p2pgames import LOCK_DECK_PROTOCOL, PROTOCOL_VERSION
+from p2pgames import LOCK_DECK_PROTOCOL, NEXT_PROTOCOL_VERSION
 from p2pgames.session import LocalError, SeatOpened
 from p2pgames.session._faults import FaultCode, ProtocolFault
 from p2pgames.session._messages import make_envelope
@@ -107,7 +107,7 @@ def test_a_hand_over_waits_while_a_card_the_leaver_gave_is_locked_by_its_key_alo
     check_transcripts(board, [0, 1], 2, replica().open_seats[2], finished=False)
 
 
-@pytest.mark.parametrize("protocol", [LOCK_DECK_PROTOCOL, PROTOCOL_VERSION])
+@pytest.mark.parametrize("protocol", [LOCK_DECK_PROTOCOL, NEXT_PROTOCOL_VERSION])
 def test_a_hand_over_is_refused_for_a_host_nobody_can_succeed_and_a_wrong_key_in_it_is_proved(protocol):
     """Two of the leaver's keys (protocol 10) or shares (11, §B16.6) it never published, swapped:
     its hand-over is refused as it comes, its ``bad-key``."""
