@@ -274,13 +274,14 @@ def test_a_take_over_sent_to_a_host_is_illegal():
 def test_hosts_gone_at_random_moments_are_taken_over_and_every_game_ends():
     """Chaos: 4-player Steam Court and Beltpunk, 3-player Astonishing!, the host vanishing at a
     random entry; the others always play on: the take-over follows the longest log any of them
-    holds, the host's rebuild unlocks no card but its own, and every game ends verified, nobody
-    blamed."""
+    holds, the host's rebuild unlocks no card but its own and those the card step under way shows
+    everyone (at protocol 11 the rebuild gives the host's shares of these at once, §B16.6), and
+    every game ends verified, nobody blamed."""
     import random
 
     from test_escrow import still_locked
 
-    from p2pgames.session._replica import Replica
+    from p2pgames.session._replica import CardPhase, KeysSub, Replica
 
     rng = random.Random(b"take-over-chaos")
     played = 0
@@ -310,6 +311,10 @@ def test_hosts_gone_at_random_moments_are_taken_over_and_every_game_ends():
                 own = set(self.game.kept_slots(self.state, 0))
                 kept.update(own, *(crypto.source_slots for crypto in self.deals.values() if crypto.source_slots is not None
                                    and set(range(crypto.first_slot, crypto.first_slot + crypto.size)) <= own))
+                phase = self.phase
+                if isinstance(phase, CardPhase) and isinstance(phase.current, KeysSub) and phase.current.requirements:
+                    owed = phase.current.requirements.get(0)
+                    kept.update(owed.publish if owed is not None else ())  # (shown to all by the rules now)
             return original(self, applied, seat)
 
         Replica._rebuild = watched
