@@ -1095,7 +1095,7 @@ def elgamal_deck() -> dict[str, Any]:
     )
     return {
         "description": (
-            "The ElGamal deck on edwards25519 (protocol/SPEC.md §C9; not yet used by sessions). Points are "
+            "The ElGamal deck on edwards25519 (protocol/SPEC.md §C9; protocol 11's deck, §B6.3). Points are "
             "32-byte RFC 8032 encodings, scalars 32 bytes little-endian, all in lowercase hex; big numbers in "
             "constants are decimal strings. A card on the deck is [nonce, masked]. Permutations list, for each "
             "output position j, the input index it takes: output[j] = f(input[permutation[j]]). Kinds: "

@@ -1,6 +1,6 @@
-"""The ElGamal deck on the Ed25519 group (``p2pgames.crypto.elgamal``): the deal the next protocol
-version will use (issue 28), specified in ``protocol/SPEC.md`` §C9. Nothing on the wire uses it
-yet; today's sessions deal with §C5's commutative locks (:mod:`p2pgames.crypto`'s deck).
+"""The ElGamal deck on the Ed25519 group (``p2pgames.crypto.elgamal``): the deal of protocol 11
+(issue 28), specified in ``protocol/SPEC.md`` §C9 and used as §B6.3 says; protocol 10 dealt with
+§C5's commutative locks (:mod:`p2pgames.crypto`'s deck).
 
 Why another deck: a deal by commutative locks needs its lock passes one holder after another,
 after the last shuffle, so a deal among ``h`` holders takes ``2h − 3`` round trips or more.

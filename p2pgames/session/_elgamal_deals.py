@@ -1,7 +1,7 @@
 """The public record of one deal by the ElGamal deck (SPEC §C9), and the checks every peer makes
 on it: what ``_deals.DealCrypto`` is for today's deck (§C5).
 
-Not used by the replica yet: protocol 11 will deal with it (issue 28). Its shape:
+Protocol 11 deals with it (§B6.3). Its shape:
 
 * a deal is one *re-encryption pass* per holder, in seat order (a re-shuffle too: every deal with
   the same holders has the same joint key, the sum of the holders' keys for the game, so there is

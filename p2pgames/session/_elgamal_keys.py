@@ -1,7 +1,7 @@
 """A seat's key for the ElGamal deck (SPEC §C9), its escrow, and the shares released for it once
 it is rebuilt: what ``_escrows`` is for today's lock keys.
 
-Not used by the replica yet: protocol 11 will (issue 28). Its shape:
+Used by the replica at protocol 11 (§B16.6). Its shape:
 
 * each seat has one secret key ``x`` for the game, drawn from its seed — not from its escrow
   secret, which the others rebuild when the seat is gone — and publishes ``x·G`` with a key proof
