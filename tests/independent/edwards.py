@@ -189,6 +189,32 @@ def share_proof_holds(key: bytes, nonce: bytes, share: bytes, proof: bytes, cont
     return _challenge(b"p2pgames/v1/edwards-share-proof\x00", context, [key, nonce, share, encode(a1), encode(a2)]) == e
 
 
+def shares_weights(key: bytes, nonces: list[bytes], shares: list[bytes], context: bytes) -> tuple[bytes, list[int]]:
+    """§C9.3, batched share proof: seed = H(weights domain ‖ canon([context, Y, nonces, shares])),
+    z_i = H(seed ‖ canon(i)) mod ℓ."""
+    seed = hashlib.sha512(b"p2pgames/v1/edwards-shares-weights\x00" + canon.encode([context, key, nonces, shares])).digest()
+    return seed, [int.from_bytes(hashlib.sha512(seed + canon.encode(i)).digest(), "little") % L for i in range(len(nonces))]
+
+
+def shares_proof_holds(key: bytes, nonces: list[bytes], shares: list[bytes], proof: bytes, context: bytes) -> bool:
+    """§C9.3: one proof that every shares[i] = x·nonces[i] for the x of key = x·G."""
+    read = _read_proof(proof)
+    if read is None or not nonces or len(nonces) != len(shares) or not all(valid(p) for p in (key, *nonces, *shares)):
+        return False
+    e, s = read
+    seed, weights = shares_weights(key, list(nonces), list(shares), context)
+    m, z = NEUTRAL, NEUTRAL
+    for weight, nonce, share in zip(weights, nonces, shares):
+        m = add(m, multiply(weight, decode(nonce)))
+        z = add(z, multiply(weight, decode(share)))
+    if same(m, NEUTRAL) or same(z, NEUTRAL):
+        return False
+    a1 = add(multiply(s, BASE), negate(multiply(e, decode(key))))
+    a2 = add(multiply(s, m), negate(multiply(e, z)))
+    points = [key, encode(m), encode(z), encode(a1), encode(a2)]
+    return _challenge(b"p2pgames/v1/edwards-shares-proof\x00", canon.encode([context, seed]), points) == e
+
+
 def sum_of(points: list[bytes]) -> bytes:
     total = NEUTRAL
     for data in points:

@@ -287,9 +287,18 @@ class Replica:
         fields = ELGAMAL_PASS_FIELDS if (t == "pass" and self.elgamal) else BODY_FIELDS[t]
         if t == "escrow" and self.elgamal:  # (§B16.6: the deck key's split besides)
             fields = fields | {"deck", "deck_boxes"}
-        if set(body) != fields and not (t == "pass" and set(body) == fields | {"public"}) \
-                and not (t == "act" and BODY_FIELDS[t] < set(body) <= BODY_FIELDS[t] | {"public", "sealed"}):
+        # §B6.3: at an ElGamal table, published shares come with their one `proof`.
+        riding = {"public", "proof"} if self.elgamal else {"public"}
+        if t == "keys" and self.elgamal:
+            fields = fields | {"proof"}
+        if set(body) != fields and not (t == "pass" and set(body) == fields | riding) \
+                and not (t == "act" and BODY_FIELDS[t] < set(body) <= BODY_FIELDS[t] | riding | {"sealed"}
+                         and (not self.elgamal or ("public" in body) == ("proof" in body))):
             raise Fault("malformed", f"seat {seat}: a {t} with the wrong fields", seat)
+        if self.elgamal and "public" in body and isinstance(body["public"], list) and not (
+                (body["proof"] is None and not body["public"])
+                or (isinstance(body["proof"], bytes) and len(body["proof"]) == 64 and body["public"])):
+            raise Fault("malformed", f"seat {seat}: shares without their one 64-byte proof", seat)
         if t in OUT_OF_TURN:  # (a phase it begins counts it too; the entry's own seq is self.seq − 1)
             self.seq += 1
             getattr(self, "_" + t.replace("-", "_"))(seat, body)
@@ -320,7 +329,7 @@ class Replica:
             slots = [slot for slot, _ in keys]
             if not due["public"] or sorted(slots) != sorted(due["public"]) or len(set(slots)) != len(slots):
                 raise Fault("illegal", f"seat {seat}: keys with its act for other slots than ride with it", seat)
-            keys = self._public_items(seat, public)
+            keys = self._public_items(seat, public, proof=body.get("proof"))
         if sealed is not None:
             pairs = [(item[0], item[1]) for item in sealed]
             if not due["sealed"] or sorted(pairs) != sorted(due["sealed"]) or len(set(pairs)) != len(pairs):
@@ -1209,7 +1218,7 @@ class Replica:
                 and all(self._is_public_item(p) for p in public)
                 and all(_is_sealed_key(s) for s in sealed)):
             raise Fault("malformed", f"seat {seat}: keys of the wrong shape", seat)
-        keys = self._public_items(seat, public)
+        keys = self._public_items(seat, public, proof=body.get("proof"))
         slots = [p[0] for p in public]
         pairs = [(s[0], s[1]) for s in sealed]
         if sorted(slots) != sorted(required["public"]) or len(set(slots)) != len(slots) \
@@ -1425,45 +1434,44 @@ class Replica:
 
     def _is_public_item(self, item) -> bool:
         """A published key's item (§B6.2), or at an ElGamal table a share's, `[slot, share: 32
-        bytes, proof: 64 bytes]` (§B6.3)."""
+        bytes]`, all of a submission's under its one `proof` (§B6.3)."""
         if not self.elgamal:
             return _is_published_key(item)
-        return (isinstance(item, list) and len(item) == 3 and is_int(item[0]) and isinstance(item[1], bytes)
-                and len(item[1]) == 32 and isinstance(item[2], bytes) and len(item[2]) == 64)
+        return isinstance(item, list) and len(item) == 2 and is_int(item[0]) and isinstance(item[1], bytes) \
+            and len(item[1]) == 32
 
-    def _public_items(self, seat, public, check=True):
-        """`[(slot, key)]` (§B6.2), or at an ElGamal table `[(slot, share)]`, each share's proof
-        checked (unless `check` is false) against the slot's final nonce: a share of a slot not
-        dealt is `illegal`, a failing one the seat's `bad-key` (§B6.3)."""
+    def _public_items(self, seat, public, check=True, proof=None, nonces=None):
+        """`[(slot, key)]` (§B6.2), or at an ElGamal table `[(slot, share)]`; unless `check` is
+        false, each share's slot must be dealt (`illegal`) and of a deal the seat holds (else its
+        `bad-key`), then their one `proof` is checked against the slots' final nonces (or `nonces`,
+        slot → nonce: of a last pass not applied yet); failing, the seat's `bad-key` (§B6.3)."""
         if not self.elgamal:
             return _scalars(seat, public)
-        items = []
-        for slot, share, proof in public:
-            if check:  # (§B6.3: a share of no dealt slot is illegal, then its proof is checked)
-                try:
-                    deal = self.deal_of(slot)
-                except KeyError:
-                    deal = None
-                if deal is None or deal.final is None:
-                    raise Fault("illegal", f"seat {seat}: a share of slot {slot}, which is not dealt", seat)
-            if check and not self._share_holds(slot, seat, share, proof):
-                raise Fault("bad-key", f"seat {seat}: its share of slot {slot} fails its proof", seat)
-            items.append((slot, share))
+        items = [(slot, share) for slot, share in public]
+        if not check or not items:
+            return items
+        for slot, _share in items:
+            try:
+                deal = self.deal_of(slot)
+            except KeyError:
+                deal = None
+            if nonces is None and (deal is None or deal.final is None):
+                raise Fault("illegal", f"seat {seat}: a share of slot {slot}, which is not dealt", seat)
+            if seat not in deal.holders:
+                raise Fault("bad-key", f"seat {seat}: a share of slot {slot}, of a deal it holds no key in", seat)
+        if not self._shares_hold([slot for slot, _ in items], seat, [share for _, share in items], proof, nonces):
+            raise Fault("bad-key", f"seat {seat}: its shares of slots {[slot for slot, _ in items]} fail their proof", seat)
         return items
 
-    def _share_holds(self, slot, seat, share, proof, nonces=None) -> bool:
-        """Whether `share` of `slot` is proven `seat`'s (§B6.3), against the final nonce or
-        `nonces` (slot → nonce: of a last pass not applied yet)."""
-        try:
+    def _shares_hold(self, slots, seat, shares, proof, nonces=None) -> bool:
+        """Whether `shares` of `slots` are proven `seat`'s by their one proof (§B6.3), against the
+        final nonces or `nonces` (slot → nonce)."""
+        found = []
+        for slot in slots:
             deal = self.deal_of(slot)
-        except KeyError:
-            return False
-        i = slot - deal.first
-        nonce = nonces.get(slot) if nonces is not None else (deal.final[i][0] if deal.final else None)
-        if nonce is None or seat not in deal.holders:
-            return False
-        return edwards.share_proof_holds(self.deck_keys[seat], nonce, share, proof,
-                                         canon.encode(["share", self.game_id, slot, seat]))
+            found.append(nonces[slot] if nonces is not None else deal.final[slot - deal.first][0])
+        return edwards.shares_proof_holds(self.deck_keys[seat], found, list(shares), proof,
+                                          canon.encode(["shares", self.game_id, seat, list(slots)]))
 
     def _joint_key(self, holders):
         key = self._points.get(("joint", tuple(holders)))
@@ -1554,10 +1562,8 @@ class Replica:
             for slot, *_ in public:
                 if not deal.first <= slot < deal.first + deal.size:
                     raise Fault("illegal", f"seat {seat}: a share of slot {slot} with its pass of deal {number}", seat)
-            riding = [(slot, share) for slot, share, _proof in public]
-            for slot, share, proof in public:
-                if not self._share_holds(slot, seat, share, proof, {deal.first + i: c[0] for i, c in enumerate(cards)}):
-                    raise Fault("bad-key", f"seat {seat}: its share of slot {slot} fails its proof", seat)
+            riding = self._public_items(seat, public, proof=body.get("proof"),
+                                        nonces={deal.first + i: c[0] for i, c in enumerate(cards)})
             if not due or sorted(slots) != sorted(due) or len(set(slots)) != len(slots):
                 raise Fault("illegal", f"seat {seat}: shares with its pass of deal {number} for other slots "
                                        "than ride with it", seat)
@@ -1589,25 +1595,24 @@ class Replica:
         entries = body["keys"]
         listed = [d for d in self.phase["audit_deals"] if seat in self.deals[d].holders]
         if not (isinstance(entries, list) and all(
-                isinstance(e, list) and len(e) == 3 and is_int(e[0])
-                and isinstance(e[2], list) and all(
-                    isinstance(x, list) and len(x) == 2 and isinstance(x[0], bytes) and len(x[0]) == 32
-                    and isinstance(x[1], bytes) and len(x[1]) == 64 for x in e[2]) for e in entries)):
+                isinstance(e, list) and len(e) == 4 and is_int(e[0])
+                and isinstance(e[1], bytes) and len(e[1]) == 32
+                and isinstance(e[2], list) and all(isinstance(x, bytes) and len(x) == 32 for x in e[2])
+                and isinstance(e[3], bytes) and len(e[3]) == 64 for e in entries)):
             raise Fault("malformed", f"seat {seat}: an audit of the wrong shape", seat)
         if sorted(e[0] for e in entries) != listed:
             raise Fault("bad-key", f"seat {seat}: an audit of other deals than {listed}", seat)
         mine = {}
-        for number, seed, items in entries:
+        for number, seed, shares, proof in entries:
             deal = self.deals[number]
-            if not (isinstance(seed, bytes) and len(seed) == 32) or len(items) != deal.size:
-                raise Fault("bad-key", f"seat {seat}: an audit of deal {number} with a seed that is not 32 bytes or "
-                                       f"{len(items)} shares", seat)
-            for i, (share, _proof) in enumerate(items):
+            if len(shares) != deal.size:
+                raise Fault("bad-key", f"seat {seat}: an audit of deal {number} with {len(shares)} shares", seat)
+            for i, share in enumerate(shares):
                 published = self.published.get((deal.first + i, seat))
                 if published is not None and published != share:
                     raise Fault("bad-key", f"seat {seat}: audit share of slot {deal.first + i} differs from its "
                                            "published share", seat)
-            mine[number] = (seed, [x[0] for x in items], [x[1] for x in items])
+            mine[number] = (seed, list(shares), proof)
         self.phase["submitted"][seat] = mine
         if len(self.phase["submitted"]) == len(self.phase["required"]):
             self._audit_done()
@@ -1623,11 +1628,10 @@ class Replica:
                 permutation, scalars = pass_randomness(submitted[seat][number][0], deal.size)
                 if _reencrypt(inputs, joint, permutation, scalars) != values:
                     raise Fault("bad-pass", f"seat {seat}: its pass of deal {number} is not the one its seed gives", seat)
-            for h in deal.holders:
-                _seed, shares, proofs = submitted[h][number]
-                for i in range(deal.size):
-                    if not self._share_holds(deal.first + i, h, shares[i], proofs[i]):
-                        raise Fault("bad-key", f"seat {h}: its audit share of slot {deal.first + i} fails its proof", h)
+            for h in deal.holders:  # (§B6.3: each holder's one proof of its shares of every slot)
+                _seed, shares, proof = submitted[h][number]
+                if not self._shares_hold(range(deal.first, deal.first + deal.size), h, shares, proof):
+                    raise Fault("bad-key", f"seat {h}: its audit shares of deal {number} fail their proof", h)
             for (slot, sender, to), (_box, commitment) in self.sealed.items():
                 if deal.first <= slot < deal.first + deal.size:
                     if deck.sealed_commitment(submitted[sender][number][1][slot - deal.first]) != commitment:

@@ -22,7 +22,7 @@ def h(text):
 def test_every_kind_is_checked_here():
     assert {case["kind"] for case in CASES} == {
         "constants", "card_point", "point", "random_scalar", "deal", "bad_key_proof", "bad_pass",
-        "bad_decryption_share", "key_split",
+        "bad_decryption_share", "key_split", "batch_shares",
     }
 
 
@@ -117,3 +117,21 @@ def test_a_key_split_opens_a_slot_as_the_key_would():
         made.append(h(opening["share"]))
     others = [h(share["share"]) for share in deal["slots"][case["slot"]]["shares"][1:]]
     assert edwards.opened(card, made + others).hex() == case["point"]
+
+
+def test_one_proof_holds_for_a_holders_shares_and_is_refused_for_what_changes():
+    """§C9.3's batched share proof: its seed, weights and combined points as the vector gives
+    them, the proof holding, and refused for each change the vector lists."""
+    (case,) = of_kind("batch_shares")
+    key, context, proof = h(case["key"]), h(case["context"]), h(case["proof"])
+    nonces, shares = [h(n) for n in case["nonces"]], [h(d) for d in case["shares"]]
+    secret = edwards.scalar(h(case["secret"]))
+    assert shares == [edwards.encode(edwards.multiply(secret, edwards.decode(n))) for n in nonces]
+    seed, weights = edwards.shares_weights(key, nonces, shares, context)
+    assert seed.hex() == case["seed"] and [w.to_bytes(32, "little").hex() for w in weights] == case["weights"]
+    assert edwards.shares_proof_holds(key, nonces, shares, proof, context)
+    assert len(case["refused"]) == 4
+    for refused in case["refused"]:
+        assert not edwards.shares_proof_holds(
+            key, [h(n) for n in refused["nonces"]], [h(d) for d in refused["shares"]], proof, h(refused["context"])
+        ), refused["why"]

@@ -77,11 +77,15 @@ def test_a_published_share_whose_proof_fails_is_its_publishers_bad_key():
     data = bytes(played("probe", 3).transcripts[0])
     game, seat, body = _replay_until(data, lambda seat, body: body["t"] == "keys" and body["public"])
     bad = copy.deepcopy(body)
-    proof = bad["public"][0][2]
-    bad["public"][0][2] = proof[:40] + bytes([proof[40] ^ 1]) + proof[41:]
+    proof = bad["proof"]  # (the one proof of all its shares, §B6.3)
+    bad["proof"] = proof[:40] + bytes([proof[40] ^ 1]) + proof[41:]
     with pytest.raises(replica.Fault) as caught:
-        game.apply(seat, bad)
+        copy.deepcopy(game).apply(seat, bad)
     assert (caught.value.code, caught.value.culprit) == ("bad-key", seat)
+    no_proof = {**body, "proof": None}
+    with pytest.raises(replica.Fault) as caught:
+        copy.deepcopy(game).apply(seat, no_proof)
+    assert (caught.value.code, caught.value.culprit) == ("malformed", seat)
     game.apply(seat, body)  # the real one is accepted
 
 
@@ -89,13 +93,13 @@ def test_a_riding_share_of_another_seat_is_bad_key_and_a_repeated_card_bad_pass(
     data = bytes(played("probe", 3).transcripts[0])
     game, seat, body = _replay_until(data, lambda seat, body: body["t"] == "pass" and "public" in body)
     bad = copy.deepcopy(body)
-    bad["public"][0][1], bad["public"][0][2] = bad["public"][-1][1], bad["public"][-1][2]
+    bad["public"][0][1] = bad["public"][-1][1]  # another slot's share under the proof of the right ones
     if len(bad["public"]) > 1:
         with pytest.raises(replica.Fault) as caught:
             copy.deepcopy(game).apply(seat, bad)
         assert (caught.value.code, caught.value.culprit) == ("bad-key", seat)
     repeated = copy.deepcopy(body)
-    del repeated["public"]
+    del repeated["public"], repeated["proof"]
     repeated["cards"][1] = list(repeated["cards"][0])
     with pytest.raises(replica.Fault) as caught:
         copy.deepcopy(game).apply(seat, repeated)
