@@ -57,7 +57,7 @@ from p2pgames.engine import (
     Sealed,
     Simultaneous,
 )
-from p2pgames.session._acks import ack_item
+from p2pgames.session._acks import MAX_ACKS, ack_item
 from p2pgames.session._chat import ChatLimits, Offer, confirm_flood, line_size
 from p2pgames.session._deals import LOCKING_STAGES
 from p2pgames.session._elgamal_keys import deck_key_record
@@ -124,6 +124,9 @@ __all__ = ["Session", "History", "HOST_CONNECTION", "STALE_CODES", "ResumeError"
 
 # A joiner verifies the latest relayed acknowledgement of every seat at least this often (entries).
 ACK_CHECKPOINT = 64
+# A transcript is written each seat's latest agreeing acknowledgement at least this often
+# (entries), and before any record but an entry (§B11): the chain vouches for the ones between.
+ACK_RECORD_INTERVAL = 16
 # How many requests and answers to adjourn a seat may send in one game (§B18): more can only be a
 # flood (each decline starts a new request everyone is asked about).
 MAX_ADJOURN_MESSAGES = 20
@@ -248,11 +251,16 @@ class Session:
         self._closing: list[int] = []
         self._acks: dict[int, dict[int, tuple[bytes, bytes]]] = {}
         self._unverified_acks: dict[int, Envelope] = {}  # seat -> its latest relayed ack, unchecked
+        # Agreeing acknowledgements not in our transcript yet, in the order they came (§B11), and
+        # for each seat the last entry its latest agreeing one vouches for (the chain is cumulative).
+        self._unwritten_acks: list[tuple[int, Envelope]] = []
+        self._vouched: dict[int, int] = {}
         # (seq, seat) -> its first ack of that entry: (entry, state, the ack's bytes). Bytes rather
         # than the parsed envelope, as every ack of the game is kept (§B8).
         self._ack_of: dict[tuple[int, int], tuple[bytes, bytes, bytes]] = {}
         self._unverified_submissions: list[tuple[int, Envelope]] = []  # (author, entry) to check
         self._audits_checked = 0
+        self._audits_written = 0  # the audits when acknowledgements were last written (§B11)
         self._own_hashes: dict[int, tuple[bytes, bytes]] = {}
         self._disputed = False
         self._last_decision_key: tuple | None = None
@@ -547,7 +555,23 @@ class Session:
         self._record("notes", {"clocks": clocks})
 
     def _record(self, kind: str, value: Any) -> None:
+        if kind not in ("entry", "acks"):
+            self._write_acks()  # (a record that stops, ends or interrupts the game: every ack before it)
         self._transcript.append(canonical.encode([kind, value]))
+
+    def _write_acks(self) -> None:
+        """Write the agreeing acknowledgements held back (§B11): each seat's latest, and every one
+        of an entry not everyone has agreed on yet (it may be a desync's evidence). The others are
+        vouched for by these: an acknowledgement of entry *n* accepts the chain up to it."""
+        held, self._unwritten_acks = self._unwritten_acks, []
+        latest = {seat: envelope.body["seq"] for seat, envelope in held}
+        items = [
+            ack_item(seat, envelope, self.replica.logged(envelope.body["seq"]))  # type: ignore[union-attr]
+            for seat, envelope in held
+            if envelope.body["seq"] == latest[seat] or envelope.body["seq"] > self.agreed_through
+        ]
+        for start in range(0, len(items), MAX_ACKS):
+            self._transcript.append(canonical.encode(["acks", items[start:start + MAX_ACKS]]))
 
     def _emit(self, event: SessionEvent) -> None:
         self._events.append(event)
@@ -901,7 +925,13 @@ class Session:
         self._ack_of[(seq, seat)] = (body["entry"], body["state"], envelope.raw)
         if seq <= self.agreed_through:
             return
-        self._record("acks", [ack_item(seat, envelope, self.replica.logged(seq))])  # type: ignore[union-attr]
+        if self._own_hashes.get(seq) == (body["entry"], body["state"]):
+            self._unwritten_acks.append((seat, envelope))  # (written with the next checkpoint, §B11)
+            self._vouched[seat] = max(self._vouched.get(seat, -1), seq)
+            if len(self._unwritten_acks) >= ACK_RECORD_INTERVAL * len(self.seats):
+                self._write_acks()  # (agreement stalls, a seat away: what is held stays bounded)
+        else:  # one that disagrees, or of an entry we have not checked yet: written at once
+            self._record("acks", [ack_item(seat, envelope, self.replica.logged(seq))])  # type: ignore[union-attr]
         if not verified:
             self._unverified_acks[seat] = envelope
         self._note_hashes(seat, seq, body["entry"], body["state"])
@@ -963,14 +993,22 @@ class Session:
             mine = self._own_hashes.get(seq)
             # An open seat acknowledges nothing (its peer is gone): the seats still playing agree.
             open_seats = self.replica.open_seats if self.replica is not None else {}
-            if acks is None or mine is None or any(
+            # A seat's agreeing acknowledgement of a later entry vouches for this one (a resumed
+            # host's transcript keeps only some of them, §B11).
+            acks = {**{seat: mine for seat, last in self._vouched.items() if last >= seq}, **(acks or {})}
+            if not acks or mine is None or any(
                 seat not in acks for seat in range(len(self.seats)) if seat not in open_seats
             ):
                 return
             if all(value == mine for seat, value in acks.items() if seat not in open_seats):
-                del self._acks[seq]
+                self._acks.pop(seq, None)
                 del self._own_hashes[seq]
                 self.agreed_through = seq
+                if seq % ACK_RECORD_INTERVAL == 0 or self.replica.audits != self._audits_written or (
+                    isinstance(self.replica.phase, OverPhase)
+                ):
+                    self._audits_written = self.replica.audits
+                    self._write_acks()
                 if (self._unverified_acks or self._unverified_submissions) and (
                     seq % ACK_CHECKPOINT == 0 or self._checkpoint_due(seq)
                 ):

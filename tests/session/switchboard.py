@@ -323,3 +323,26 @@ class Switchboard:
                 session.act(action)
                 moved = True
         return moved
+
+
+def recorded_acks(transcript: bytes) -> list[list]:
+    """Every acknowledgement item a transcript's ``acks`` records hold (§B11), in order."""
+    from p2pgames.session import iter_records
+
+    return [item for kind, value in iter_records(transcript) if kind == "acks" for item in value]
+
+
+def check_sparse_acks(transcript: bytes, entries: int, players: int) -> list[list]:
+    """The acknowledgements a finished game's transcript keeps (§B11): one item per (seat, entry)
+    at most; each joiner's latest of the last entry (everyone agreed on the whole log; the host's
+    are its entries); and, the chain vouching for the rest, far fewer than one per seat and entry:
+    each seat's latest every ``ACK_RECORD_INTERVAL`` entries and audit, and those of entries not
+    agreed on yet when written — under a quarter of them in these games. Returns the items."""
+    items = recorded_acks(transcript)
+    assert len({(item[0], item[1]) for item in items}) == len(items)
+    latest: dict[int, int] = {}
+    for seat, seq, *_ in items:
+        latest[seat] = max(latest.get(seat, -1), seq)
+    assert latest == {seat: entries - 1 for seat in range(1, players)}, latest
+    assert 4 * len(items) <= (players - 1) * entries, (len(items), entries)
+    return items
