@@ -54,7 +54,7 @@ class Report:
     proven: list = field(default_factory=list)   # fault records whose evidence proves them against the log (§B9)
     claims: list = field(default_factory=list)   # fault records nothing confirms (culprit: who stopped the game)
     followed: bool = False         # the game's states were replayed (the probe game), not taken from the host
-    agreed: int = 0                # entries every seat acknowledged with the same state (§B8)
+    agreed: int = 0                # entries every seat acknowledged with the same state, or a later one (§B8, §B11)
     open_seats: dict = field(default_factory=dict)  # open seat -> the entry it was opened at (§B14)
     rebuilt: dict = field(default_factory=dict)     # of those, a seat rebuilt from its escrow -> that entry (§B16)
     hosts: list = field(default_factory=list)       # [first entry, seat]: each seat that signs entries from
@@ -375,7 +375,7 @@ def _verify(data, follow_games, report):
             raise Problem("damage", f"record {index}: seat {seat}'s ack of entry {seq} names another entry")
         if env.body["state"] != report.states[seq]:
             raise Problem("desync", f"record {index}: seat {seat}'s ack of entry {seq} names another state", seat)
-        acked.setdefault(seq, set()).add(seat)
+        acked[seat] = max(acked.get(seat, -1), seq)  # (§B11: it vouches for the entries before it too)
         report.acks += 1
     if game is not None:
         opened = game.open
@@ -383,7 +383,8 @@ def _verify(data, follow_games, report):
     report.open_seats = dict(opened)
     # The seats that must agree: every seat but the open ones (§B8, §B14).
     everyone = {s for s in range(len(seats)) if s not in opened}
-    while report.agreed < report.entries and everyone <= acked.get(report.agreed, set()) | {signers[report.agreed]}:
+    while report.agreed < report.entries and everyone <= {
+            seat for seat, last in acked.items() if last >= report.agreed} | {signers[report.agreed]}:
         report.agreed += 1
     if game is not None and report.stopped is None:
         expected = game.result()

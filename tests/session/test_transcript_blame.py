@@ -406,8 +406,11 @@ def test_an_entry_record_that_does_not_open_is_damage_whatever_fault_follows_it(
 
 
 def host_relays_a_badly_signed_acknowledgement() -> Switchboard:
+    from p2pgames.session._session import ACK_RECORD_INTERVAL
+
     """A 3-player Probe game whose host passes on to p1 an acknowledgement of p2's with a flipped
-    bit in its signature (in an ``acks`` message the host signs: §B8)."""
+    bit in its signature (in an ``acks`` message the host signs: §B8): of entry
+    ``ACK_RECORD_INTERVAL``, which p1's transcript keeps (p2's latest when it writes them, §B11)."""
     board = Switchboard("probe", 3)
 
     def acks_of_p2_for_p1() -> tuple[int, int] | None:
@@ -417,7 +420,7 @@ def host_relays_a_badly_signed_acknowledgement() -> Switchboard:
                 envelope = open_envelope(data)
                 if envelope.kind == "acks":
                     for place, item in enumerate(envelope.body["acks"]):
-                        if item[0] == 2 and item[1] >= 3:
+                        if item[0] == 2 and item[1] == ACK_RECORD_INTERVAL:
                             return index, place
         return None
 

@@ -225,10 +225,12 @@ def test_a_game_a_player_quit_names_them_once():
     board.run()
     texts = [described(bytes(board.transcripts[seat])) for seat in range(3)]
     stopped = "The game stopped after 7 log entries: p1 (seat 1) left the game (quit); confirmed by their signed leave message."
-    for seat in (0, 2):
+    # (each keeps the acks its leave record found held back: each seat's latest, and every one of
+    # an entry not agreed on yet, §B11)
+    for seat, signatures, acks in ((0, 23, 11), (2, 27, 15)):
         assert texts[seat] == "\n".join([
             f"Transcript of Probe kept by p{seat} (seat {seat}); players: p0, p1, p2.",
-            checked(7, 31, 19), stopped, "Verified.",
+            checked(7, signatures, acks), stopped, "Verified.",
         ])
     assert texts[1] == "\n".join([
         "Transcript of Probe kept by p1 (seat 1); players: p0, p1, p2.",
@@ -246,13 +248,13 @@ def test_a_game_halted_on_an_unprovable_fault_says_whose_word_it_is():
     stopped = "The game stopped after 6 log entries: p1 (seat 1) sent a frame of 2000000 bytes (the limit is 1048576); "
     assert described(bytes(board.transcripts[0])) == "\n".join([
         "Transcript of Probe kept by p0 (seat 0); players: p0, p1, p2.",
-        checked(6, 28, 18), stopped + "as seen by p0 (seat 0), who kept this transcript — " + UNPROVEN, "Verified.",
+        checked(6, 20, 10), stopped + "as seen by p0 (seat 0), who kept this transcript — " + UNPROVEN, "Verified.",
     ])
     # Seat 2 has only the host's word: it records the host's claim, its words quoted, blaming p1 on
     # nobody's word but naming the host as the one who stopped the game.
     assert described(bytes(board.transcripts[2])) == "\n".join([
         "Transcript of Probe kept by p2 (seat 2); players: p0, p1, p2.",
-        checked(6, 29, 18),
+        checked(6, 24, 13),
         "The game stopped after 6 log entries: p0 (seat 0) stopped the game, claiming p1 (seat 1) sent an oversize "
         "frame, in its words: “p1 (seat 1) sent a frame of 2000000 bytes (the limit is 1048576)”; the claim is "
         "unproven.",

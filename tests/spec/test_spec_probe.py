@@ -105,13 +105,19 @@ def test_the_initial_state_given_in_the_text_hashes_as_stated(players):
 
 
 def test_the_session_vectors_counts_are_what_section_e_says():
-    # §E: acks = entries × players; signatures = 1 + players + 2·entries + (players − 1)·entries.
+    # §E: acks = entries + the acks items kept (§B11), every joiner's last one among them;
+    # signatures = 1 + players + 2·entries + items.
+    from p2pgames.session import iter_records
+
     text = " ".join(section("# E.").split())
-    assert "`1 + players + 2·entries + (players − 1)·entries`" in text
+    assert "`1 + players + 2·entries + items`" in text
     vectors = sorted(SPEC_DIR.glob("vectors/session-*p.json"))
     assert vectors
     for path in vectors:
         summary = json.loads(path.read_text(encoding="utf-8"))
         entries, players = summary["entries"], summary["players"]
-        assert summary["acks"] == entries * players, path.name
-        assert summary["signatures"] == 1 + players + 2 * entries + (players - 1) * entries, path.name
+        data = (SPEC_DIR / "vectors" / summary["file"]).read_bytes()
+        items = [item for kind, value in iter_records(data) if kind == "acks" for item in value]
+        assert summary["acks"] == entries + len(items), path.name
+        assert {seat for seat, seq, *_ in items if seq == entries - 1} == set(range(1, players)), path.name
+        assert summary["signatures"] == 1 + players + 2 * entries + len(items), path.name
