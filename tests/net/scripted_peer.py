@@ -7,15 +7,18 @@ connection that says no more than a stranger's hello (:func:`say_hello`, :func:`
 from __future__ import annotations
 
 import functools
+import os
 import socket
 
 import trio
 
+from p2pgames import NEXT_PROTOCOL_VERSION
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net import LOOPBACK, FrameReader, Node, frame, open_host_listeners
 from p2pgames.net._scripted_peer import ScriptedPeer
 from p2pgames.session import Envelope, Session, make_envelope, open_envelope
+from p2pgames.session._elgamal_keys import deck_key_record
 
 __all__ = ["ScriptedPeer", "hello_to", "say_hello", "serve", "table_session"]
 
@@ -30,10 +33,14 @@ def table_session(name: str, seed: bytes, ruleset=None) -> Session:
 def hello_to(host_hello: Envelope, name: str, identity: Identity | None = None) -> bytes:
     """A valid ``hello`` answering ``host_hello`` (a host's, on one connection) as a player called
     ``name`` (``identity``: a new one unless given), for the host's game; enough for a seat in
-    the lobby."""
-    body = {"protocol": host_hello.body["protocol"], "game": host_hello.body["game"], "name": name,
+    the lobby. At protocol 11 it carries a deck key and its proof (§A4), drawn from a new seed."""
+    identity = identity or Identity.generate()
+    protocol = host_hello.body["protocol"]
+    body = {"protocol": protocol, "game": host_hello.body["game"], "name": name,
             "seal": bytes(32), "host": host_hello.sender, "nonce": host_hello.body["nonce"], "bot": False}
-    return make_envelope(identity or Identity.generate(), "hello", body).raw
+    if protocol >= NEXT_PROTOCOL_VERSION:
+        body["deck"] = deck_key_record(os.urandom(32), identity.public_key.raw)
+    return make_envelope(identity, "hello", body).raw
 
 
 async def say_hello(stream: trio.abc.Stream, reader: FrameReader, name: str, identity: Identity | None = None) -> Envelope:
