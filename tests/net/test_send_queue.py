@@ -78,9 +78,10 @@ async def test_a_catch_up_larger_than_the_queues_bound_reaches_a_joiner_that_rea
     connection takes it, never queued whole, so no bound on the queue keeps a seat from coming
     back — even one that is slow to read it."""
     seed = b"late-reader"
-    # (A smaller bound than the other tests': a 2-player probe game, its deals' keys riding with
-    # their lock passes and its last holder shuffling and locking in one pass, is too short to be
-    # sent past 8 kB four times over. The slow seat leaves at entry 30, some entries before the end.)
+    # (A smaller bound than the other tests': a 2-player probe game, one re-encryption pass per
+    # holder and its decryption shares riding with the moves (protocol 11), is too short to be
+    # sent past 8 kB four times over. Its game has 30 entries; the slow seat leaves at entry 26,
+    # some entries before the end.)
     settings = NetSettings(max_queued_bytes=6 * 1024)
     host = Node(session("hostess", seed, get_game("probe").ruleset(2)), settings=settings, transcript_dir=tmp_path)
     bot = bot_for(get_game("probe"), seed)
@@ -89,7 +90,7 @@ async def test_a_catch_up_larger_than_the_queues_bound_reaches_a_joiner_that_rea
         port = await serve(nursery, host, send_buffer=4096)
         nursery.start_soon(drive_bot, host, bot_for(get_game("probe"), seed + b"host"))
         await first.dial(port)
-        await first.play_until(lambda: first.session.replica is not None and first.session.replica.seq >= 30)
+        await first.play_until(lambda: first.session.replica is not None and first.session.replica.seq >= 26)
         await first.aclose()  # its process dies; it starts again from its saved seat
         await host.wait_until(lambda: 1 in host.session.away)
         saved = SavedSeat.read(iter_records(b"".join(encode_record(record) for record in first.saved)))
