@@ -45,10 +45,10 @@ def test_a_watcher_from_the_start_follows_every_entry_and_is_sent_nothing_else()
     events = wanda.take_events()
     assert any(isinstance(event, GameStarted) for event in events) and isinstance(events[-1], GameEnded)
     assert events[-1].result == board.host.result
-    # The cards it shows are those every key of which the log published (and the audits').
+    # The cards it shows are those every share of which the log published (or an audit did, §B6.3).
     shown = set(wanda.replay.values)
     public = {crypto.first_slot + index for crypto in board.host.replica.deals.values() for index in range(crypto.size)
-              if len(crypto.published[index]) == len(crypto.holders) or len(crypto.audit_keys) == len(crypto.holders)}
+              if len(crypto.published[index]) == len(crypto.holders) or crypto.audited}
     assert {slot for slot in shown if any(crypto.first_slot <= slot < crypto.first_slot + crypto.size
                                           for crypto in board.host.replica.deals.values())} <= public
 
