@@ -28,7 +28,7 @@ def test_not_this_quarter_is_answered_by_the_generals_own_peer_until_the_next_qu
     bots = [make_bot(bytes([seat])) for seat in range(3)]
     # A seed whose deals make a joiner the General in two quarters running (the host's own moves
     # never cross the switchboard, so they can't be watched here).
-    board = Switchboard("steamcourt", 3, loader=lambda name: GENERAL, bots=bots, seed=b"a")
+    board = Switchboard("steamcourt", 3, loader=lambda name: GENERAL, bots=bots, seed=b"b")
     for session in board.sessions:
         session.presentation_loader = lambda name: SHOWN
     # What the host receives in each stop window (by quarter and seat): what everyone sees.
