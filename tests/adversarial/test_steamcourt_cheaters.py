@@ -225,7 +225,9 @@ async def test_general_whose_stop_crossed_the_next_lay_is_told_it_came_too_late(
 
     def settled() -> bool:
         # Once the stale answer is in, wait until the lay he wanted to stop is settled (its
-        # trick over, or stopped by a later, legal stop) and every peer agreed on that.
+        # trick over, or stopped by a later, legal stop) and every peer agreed on that — and until
+        # his next submission is sequenced (protocol 11's card steps ask fewer of him: it may
+        # come after that), to see which counter it carries.
         if not any(isinstance(event, Notice) for event in cheater.seen):
             return False
         if not settled_at:
@@ -233,7 +235,9 @@ async def test_general_whose_stop_crossed_the_next_lay_is_told_it_came_too_late(
             if cheater.next_lay[1:] in lays:
                 return False
             settled_at.append(host.replica.seq)
-        return all(session.agreed_through >= settled_at[0] - 1 for session in sessions)
+        if host.replica.counters[CHEATER] <= open_envelope(cheater.cheat_raw).body["counter"]:
+            return False
+        return all(session.agreed_through >= host.replica.seq - 1 for session in sessions)
 
     # Woken by every entry applied and every event (an agreement among them) at any peer.
     changed = [trio.Event()]
