@@ -7,7 +7,6 @@ connection that says no more than a stranger's hello (:func:`say_hello`, :func:`
 from __future__ import annotations
 
 import functools
-import os
 import socket
 
 import trio
@@ -33,13 +32,13 @@ def table_session(name: str, seed: bytes, ruleset=None) -> Session:
 def hello_to(host_hello: Envelope, name: str, identity: Identity | None = None) -> bytes:
     """A valid ``hello`` answering ``host_hello`` (a host's, on one connection) as a player called
     ``name`` (``identity``: a new one unless given), for the host's game; enough for a seat in
-    the lobby. At protocol 11 it carries a deck key and its proof (§A4), drawn from a new seed."""
+    the lobby. At protocol 11 it carries a deck key and its proof (§A4), drawn from its identity."""
     identity = identity or Identity.generate()
     protocol = host_hello.body["protocol"]
     body = {"protocol": protocol, "game": host_hello.body["game"], "name": name,
             "seal": bytes(32), "host": host_hello.sender, "nonce": host_hello.body["nonce"], "bot": False}
     if protocol >= NEXT_PROTOCOL_VERSION:
-        body["deck"] = deck_key_record(os.urandom(32), identity.public_key.raw)
+        body["deck"] = deck_key_record(reproducible_bytes(b"deck key of " + identity.public_key.raw)(32), identity.public_key.raw)
     return make_envelope(identity, "hello", body).raw
 
 

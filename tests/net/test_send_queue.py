@@ -80,9 +80,9 @@ async def test_a_catch_up_larger_than_the_queues_bound_reaches_a_joiner_that_rea
     seed = b"late-reader"
     # (A smaller bound than the other tests': a 2-player probe game, one re-encryption pass per
     # holder and its decryption shares riding with the moves (protocol 11), is too short to be
-    # sent past 8 kB four times over. Its game has 30 entries; the slow seat leaves at entry 26,
-    # some entries before the end.)
-    settings = NetSettings(max_queued_bytes=6 * 1024)
+    # sent past 8 kB four times over. Its game has 30 entries at protocol 11 (35 at 10); the slow
+    # seat leaves at entry 26, some entries before the end, with about 24 kB to catch up at both.)
+    settings = NetSettings(max_queued_bytes=6000)
     host = Node(session("hostess", seed, get_game("probe").ruleset(2)), settings=settings, transcript_dir=tmp_path)
     bot = bot_for(get_game("probe"), seed)
     first = ScriptedPeer(session("slow", seed), bot)
