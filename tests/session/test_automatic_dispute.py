@@ -4,14 +4,20 @@ When a slot that every peer must decrypt (a revealed card) doesn't, every peer s
 audit on its own. For a re-shuffled slot that audit needs the sources' lock keys (they undo the
 re-key pass), so it must list the source deals as an explicit dispute does; auditing the re-shuffle
 alone made every honest peer crash (``KeyError``) instead of naming the cheater.
+Tests §C5's deck (its re-key pass and lock keys), which version-10 transcripts use.
 """
+import functools
 
-from switchboard import Switchboard
+from switchboard import Switchboard as _Switchboard
 
 from p2pgames.crypto import transform
 from p2pgames.games import get_game
 from p2pgames.session import FaultCode, verify_transcript
 from p2pgames.session._secrets import SeatSecrets
+
+from p2pgames import LOCK_DECK_PROTOCOL
+
+Switchboard = functools.partial(_Switchboard, protocol=LOCK_DECK_PROTOCOL)  # §C5's deck, protocol 10
 
 CHEATER = 1
 

@@ -1,12 +1,19 @@
 """The order of a deal's passes at a table of four (SPEC §B6.1, §B16, protocol 10): the last holder
 shuffles and locks in one pass, and a joiner whose shuffle pass is due right after the host's
-sends it before its lock escrow — either way a round trip the deal no longer waits for."""
+sends it before its lock escrow — either way a round trip the deal no longer waits for.
+Tests §C5's deck (its shuffle and lock passes), which version-10 transcripts use."""
 
 from __future__ import annotations
 
-from switchboard import Switchboard
+import functools
+
+from switchboard import Switchboard as _Switchboard
 
 from p2pgames.session import iter_records, open_envelope
+
+from p2pgames import LOCK_DECK_PROTOCOL
+
+Switchboard = functools.partial(_Switchboard, protocol=LOCK_DECK_PROTOCOL)  # §C5's deck, protocol 10
 
 
 def first_deal_log(game: str) -> list[tuple[int, dict]]:

@@ -1,16 +1,23 @@
 """A ``keys`` submission that publishes no key at all — 32 bytes outside [1, n−1] — is its author's
 ``bad-key`` (SPEC §B6.2), refused when it comes; the submission alone proves it, so every other
 peer confirms the host's report instead of taking the host for a false accuser (it did, before
-this was checked: the evidence's key could not be read, and the report was called false)."""
+this was checked: the evidence's key could not be read, and the report was called false).
+Tests §C5's deck (its published lock keys), which version-10 transcripts use."""
 
 from __future__ import annotations
 
-from switchboard import Switchboard
+import functools
+
+from switchboard import Switchboard as _Switchboard
 
 from independent import transcript as independent
 from p2pgames.games import get_game
 from p2pgames.session import make_envelope, open_envelope, verify_transcript
 from p2pgames.session._faults import FaultCode
+
+from p2pgames import LOCK_DECK_PROTOCOL
+
+Switchboard = functools.partial(_Switchboard, protocol=LOCK_DECK_PROTOCOL)  # §C5's deck, protocol 10
 
 
 def test_a_published_key_that_is_no_scalar_is_proved_to_everyone_by_the_keys_submission():

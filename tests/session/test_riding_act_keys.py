@@ -2,19 +2,24 @@
 knows and only it still locks carries its author's keys of them, so the keys sub-step it begins
 owes nothing more and the cards are read in the act's own entry — a lay in Steam Court is one
 round trip, not two. What a peer sends otherwise is refused, or proved wrong later, as for any
-published key; the reference keeps to a move whose keys the host has seen."""
+published key; the reference keeps to a move whose keys the host has seen.
+Tests §C5's deck (lock keys riding with an act), which version-10 transcripts use."""
 
 from __future__ import annotations
 
 import functools
 
 import pytest
-from switchboard import Switchboard
+from switchboard import Switchboard as _Switchboard
 from test_riding_keys import JOINER, body_of, resigned
 
 from p2pgames.crypto import scalar_to_bytes
 from p2pgames.session import HOST_CONNECTION, Adjourned, Notice, make_envelope, open_envelope
 from p2pgames.session._faults import FaultCode
+
+from p2pgames import LOCK_DECK_PROTOCOL
+
+Switchboard = functools.partial(_Switchboard, protocol=LOCK_DECK_PROTOCOL)  # §C5's deck, protocol 10
 
 SEED = b"riding act keys"
 

@@ -1,16 +1,23 @@
 """Lock keys riding with a lock pass (SPEC §B6.1, protocol 10): a holder's lock pass publishes the
 keys of the deal it would publish in the keys sub-step right after the deal, so the deal's hands
 are read once the last lock pass is in — a round trip sooner. What a peer sends otherwise is
-refused, or proved wrong later, as for any published key."""
+refused, or proved wrong later, as for any published key.
+Tests §C5's deck (lock keys riding with its lock passes), which version-10 transcripts use."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
-from switchboard import Switchboard
+from switchboard import Switchboard as _Switchboard
 
 from p2pgames.crypto import scalar_to_bytes
 from p2pgames.session import make_envelope, open_envelope
 from p2pgames.session._faults import FaultCode
+
+from p2pgames import LOCK_DECK_PROTOCOL
+
+Switchboard = functools.partial(_Switchboard, protocol=LOCK_DECK_PROTOCOL)  # §C5's deck, protocol 10
 
 JOINER = 1
 
