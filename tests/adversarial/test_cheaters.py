@@ -19,6 +19,7 @@ from cheaters import (
     WrongKey,
 )
 
+from p2pgames import LOCK_DECK_PROTOCOL
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net import play_table
@@ -27,20 +28,23 @@ from p2pgames.session import FaultCode, Session, iter_records, verify_transcript
 CHEATER_SEAT = 1
 
 
-def honest(seat: int, ruleset, seed: bytes) -> Session:
+def honest(seat: int, ruleset, seed: bytes, protocol: int | None = None) -> Session:
     random_bytes = reproducible_bytes(seed + b"/honest/" + bytes([seat]))
     return Session(
         Identity.generate(random_bytes(32)), f"honest-{seat}", get_game,
         ruleset=ruleset if seat == 0 else None, bot=True, random_bytes=random_bytes,
+        **({} if protocol is None else {"protocol": protocol}),
     )
 
 
 async def play_with_cheater(tmp_path, cheater_class, *, game="probe", players=3, think=0.0, seed=b"cheat",
-                            open_seats=True):
-    """Play one seeded game with ``cheater_class`` at seat 1 and honest peers elsewhere."""
+                            open_seats=True, protocol=None):
+    """Play one seeded game with ``cheater_class`` at seat 1 and honest peers elsewhere, all speaking
+    ``protocol`` (None: this version's)."""
     ruleset = get_game(game).ruleset(players, open_seats=open_seats)
-    sessions = [honest(seat, ruleset, seed) for seat in range(players)]
-    sessions[CHEATER_SEAT] = cheater_class(seed=seed + b"/cheater")
+    sessions = [honest(seat, ruleset, seed, protocol) for seat in range(players)]
+    kwargs = {} if protocol is None else {"protocol": protocol}
+    sessions[CHEATER_SEAT] = cheater_class(seed=seed + b"/cheater", **kwargs)
     table = await play_table(game, players, sessions=sessions, transcripts=tmp_path, seed=seed, think=think)
     return table, sessions
 
@@ -120,16 +124,18 @@ async def test_wrong_card_key(tmp_path, autojump_clock):
 
 
 async def test_shuffle_pass_that_swaps_a_card(tmp_path, autojump_clock):
-    table, sessions = await play_with_cheater(tmp_path, SwappedCard)
+    """Tests §C5's deck (its shuffle passes), which version-10 transcripts use."""
+    table, sessions = await play_with_cheater(tmp_path, SwappedCard, protocol=LOCK_DECK_PROTOCOL)
     check_caught(table, sessions, FaultCode.BAD_PASS, provable=True)
 
 
 async def test_a_shuffle_lock_pass_that_puts_a_card_in_twice_is_named_by_the_audit(tmp_path, autojump_clock):
     """The last holder's pass locks each slot with its own key as it shuffles (§B6.1), so a card put
-    in twice shows as no repeated value; the audit takes each lock off and finds it (§C5.5)."""
+    in twice shows as no repeated value; the audit takes each lock off and finds it (§C5.5). Tests §C5's deck, which version-10 transcripts use."""
     from cheaters import RepeatedCardUnderItsOwnKey
 
-    table, sessions = await play_with_cheater(tmp_path, RepeatedCardUnderItsOwnKey, players=2)
+    table, sessions = await play_with_cheater(tmp_path, RepeatedCardUnderItsOwnKey, players=2,
+                                               protocol=LOCK_DECK_PROTOCOL)
     check_caught(table, sessions, FaultCode.BAD_PASS, provable=True)
 
 
@@ -154,9 +160,10 @@ async def test_a_key_riding_with_a_move_sealed_to_the_wrong_seat(tmp_path, autoj
 
 
 async def test_shuffle_pass_with_a_value_that_is_no_card(tmp_path, autojump_clock):
+    """Tests §C5's deck (its shuffle passes), which version-10 transcripts use."""
     from cheaters import NotAPoint
 
-    table, sessions = await play_with_cheater(tmp_path, NotAPoint)
+    table, sessions = await play_with_cheater(tmp_path, NotAPoint, protocol=LOCK_DECK_PROTOCOL)
     # Only the next peer in the pass order trips over the value (nobody else decompresses the
     # pass's points); the host stops on its report, and may have sequenced another seat's escrow
     # in between, as the deal's escrow entries run alongside the shuffle.

@@ -3,12 +3,15 @@ stream gives its share of every key, a key is the sum of the shares and a public
 holder's shares are signed as one Merkle root. What a dealer or a holder could get wrong, and who
 is named for it.
 
-Sessions only, on the in-memory switchboard."""
+Sessions only, on the in-memory switchboard.
+Tests §C5's deck (its lock escrows), which version-10 transcripts use."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
-from switchboard import Switchboard
+from switchboard import Switchboard as _Switchboard
 from test_escrow import check_played_on, everyone_plays_on, kinds_logged, vanished
 
 from p2pgames.crypto import CURVE_ORDER, ESCROW_SEED_SIZE, check_lock_key, merkle_root, scalar_to_bytes, seal
@@ -26,6 +29,10 @@ from p2pgames.session._faults import FaultCode, ProtocolFault
 from p2pgames.session._messages import make_envelope
 from p2pgames.session._replica import RELEASE, Replica
 from p2pgames.session._secrets import SeatSecrets
+
+from p2pgames import LOCK_DECK_PROTOCOL
+
+Switchboard = functools.partial(_Switchboard, protocol=LOCK_DECK_PROTOCOL)  # §C5's deck, protocol 10
 
 
 def escrowed_keys(board: Switchboard, dealer: int, deal: int) -> list[int]:
