@@ -9,7 +9,11 @@ audited, each by its own holders.
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+
 from switchboard import Switchboard
+
+from p2pgames import LOCK_DECK_PROTOCOL, PROTOCOL_VERSION
 
 from p2pgames.bots import RandomBot
 from p2pgames.engine import (
@@ -113,19 +117,24 @@ def loader(name: str) -> Any:
     return GAME if name == "twodecks" else get_game(name)
 
 
-def test_two_decks_dealt_at_once_each_by_its_own_holders():
-    board = Switchboard("twodecks", 4, seed=b"split", loader=loader, bots=[RandomBot(b"")] * 4)
+@pytest.mark.parametrize("protocol", [LOCK_DECK_PROTOCOL, PROTOCOL_VERSION])
+def test_two_decks_dealt_at_once_each_by_its_own_holders(protocol):
+    board = Switchboard("twodecks", 4, seed=b"split", loader=loader, bots=[RandomBot(b"")] * 4, protocol=protocol)
     passes = []
     board.run(play=False)
     for session in board.sessions:
         assert session.stage == "playing", session.fault
     replica = board.host.replica
-    # Both deals exist and each was shuffled and locked by exactly its holders (the first shuffles,
-    # the last shuffles and locks in one pass, then the first locks, §B6.1).
+    # Both deals exist and each was shuffled by exactly its holders: at protocol 10 the first
+    # shuffles, the last shuffles and locks in one pass, then the first locks (§B6.1); at 11 each
+    # holder makes one re-encryption pass (§B6.3).
     assert replica.deals[0].holders == (0, 1) and replica.deals[1].holders == (2, 3)
     for deal, (first, last) in ((0, (0, 1)), (1, (2, 3))):
         passes = sorted(replica.deals[deal].passes)
-        assert passes == sorted([("shuffle", first), ("shuffle-lock", last), ("lock", first)])
+        if protocol == LOCK_DECK_PROTOCOL:
+            assert passes == sorted([("shuffle", first), ("shuffle-lock", last), ("lock", first)])
+        else:
+            assert passes == [first, last]
     state = replica.state
     # Every seat sees its own two cards, and seat 2 also the card of deck A it was shown.
     for seat, session in enumerate(board.sessions):

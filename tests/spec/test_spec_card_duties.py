@@ -291,13 +291,17 @@ def test_every_card_submission_in_a_transcript_is_one_the_spec_says_is_owed(name
 def test_two_decks_held_by_two_groups_with_a_card_shown_to_a_seat_holding_no_key_of_it():
     # The session tests' two-deck game: seats 0-1 hold deck A and 2-3 deck B, dealt at once; seat 2
     # is shown a card of deck A (its holders seal their keys to it); each deck audited by its own.
+    # Tests §C5's deck, which version-10 transcripts use: CardDuties models §B6.1's lock passes,
+    # their verifiers and §B6.2's keys (a model of §B6.3's ElGamal duties is still to write).
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "session"))
     from switchboard import Switchboard
     from test_split_deals import SHOWN_TWICE, loader
 
+    from p2pgames import LOCK_DECK_PROTOCOL
     from p2pgames.bots import RandomBot
 
-    board = Switchboard("twodecks", 4, seed=b"spec-split", loader=loader, bots=[RandomBot(b"")] * 4)
+    board = Switchboard("twodecks", 4, seed=b"spec-split", loader=loader, bots=[RandomBot(b"")] * 4,
+                        protocol=LOCK_DECK_PROTOCOL)
     board.run()
     assert all(session.stage == "over" for session in board.sessions)
     assert check_card_duties(bytes(board.transcripts[1]), loader) > 0
@@ -305,7 +309,8 @@ def test_two_decks_held_by_two_groups_with_a_card_shown_to_a_seat_holding_no_key
     def shown_twice(name):
         return SHOWN_TWICE if name == "shown-twice" else loader(name)
 
-    board = Switchboard("shown-twice", 4, seed=b"spec-split", loader=shown_twice, bots=[RandomBot(b"")] * 4)
+    board = Switchboard("shown-twice", 4, seed=b"spec-split", loader=shown_twice, bots=[RandomBot(b"")] * 4,
+                        protocol=LOCK_DECK_PROTOCOL)
     board.run()
     assert all(session.stage == "over" for session in board.sessions)
     assert check_card_duties(bytes(board.transcripts[1]), shown_twice) > 0
