@@ -10,12 +10,11 @@ import functools
 
 from switchboard import Switchboard as _Switchboard
 
+from p2pgames import LOCK_DECK_PROTOCOL
 from p2pgames.crypto import transform
 from p2pgames.games import get_game
 from p2pgames.session import FaultCode, verify_transcript
 from p2pgames.session._secrets import SeatSecrets
-
-from p2pgames import LOCK_DECK_PROTOCOL
 
 Switchboard = functools.partial(_Switchboard, protocol=LOCK_DECK_PROTOCOL)  # §C5's deck, protocol 10
 

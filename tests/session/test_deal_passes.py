@@ -9,9 +9,8 @@ import functools
 
 from switchboard import Switchboard as _Switchboard
 
-from p2pgames.session import iter_records, open_envelope
-
 from p2pgames import LOCK_DECK_PROTOCOL
+from p2pgames.session import iter_records, open_envelope
 
 Switchboard = functools.partial(_Switchboard, protocol=LOCK_DECK_PROTOCOL)  # §C5's deck, protocol 10
 

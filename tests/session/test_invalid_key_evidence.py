@@ -11,11 +11,10 @@ import functools
 from switchboard import Switchboard as _Switchboard
 
 from independent import transcript as independent
+from p2pgames import LOCK_DECK_PROTOCOL
 from p2pgames.games import get_game
 from p2pgames.session import make_envelope, open_envelope, verify_transcript
 from p2pgames.session._faults import FaultCode
-
-from p2pgames import LOCK_DECK_PROTOCOL
 
 Switchboard = functools.partial(_Switchboard, protocol=LOCK_DECK_PROTOCOL)  # §C5's deck, protocol 10
 

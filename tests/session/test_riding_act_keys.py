@@ -13,11 +13,10 @@ import pytest
 from switchboard import Switchboard as _Switchboard
 from test_riding_keys import JOINER, body_of, resigned
 
+from p2pgames import LOCK_DECK_PROTOCOL
 from p2pgames.crypto import scalar_to_bytes
 from p2pgames.session import HOST_CONNECTION, Adjourned, Notice, make_envelope, open_envelope
 from p2pgames.session._faults import FaultCode
-
-from p2pgames import LOCK_DECK_PROTOCOL
 
 Switchboard = functools.partial(_Switchboard, protocol=LOCK_DECK_PROTOCOL)  # §C5's deck, protocol 10
 

@@ -11,11 +11,10 @@ import functools
 import pytest
 from switchboard import Switchboard as _Switchboard
 
+from p2pgames import LOCK_DECK_PROTOCOL
 from p2pgames.crypto import scalar_to_bytes
 from p2pgames.session import make_envelope, open_envelope
 from p2pgames.session._faults import FaultCode
-
-from p2pgames import LOCK_DECK_PROTOCOL
 
 Switchboard = functools.partial(_Switchboard, protocol=LOCK_DECK_PROTOCOL)  # §C5's deck, protocol 10
 

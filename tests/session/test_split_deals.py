@@ -14,7 +14,6 @@ import pytest
 from switchboard import Switchboard
 
 from p2pgames import LOCK_DECK_PROTOCOL, PROTOCOL_VERSION
-
 from p2pgames.bots import RandomBot
 from p2pgames.engine import (
     CardOperations,
