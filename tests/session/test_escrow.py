@@ -3,17 +3,22 @@ every other seat still playing gives its shares of the seat's escrow — its own
 a card it gave away or knew alone still hidden, released share by share only where a card step
 sends it. A dealer whose shares are wrong is named with its evidence.
 
-Sessions only, on the in-memory switchboard."""
+Sessions only, on the in-memory switchboard.
+Most tests here test §C5's deck (its lock escrows and lock keys), which version-10 transcripts use;
+those that hold at both run at both (§B16.6's rebuild: tests/session/test_elgamal_tables.py)."""
 
 from __future__ import annotations
+
+import functools
 
 import random
 from collections import Counter
 
 import pytest
 from independent import transcript as independent
-from switchboard import Switchboard
+from switchboard import Switchboard as _Switchboard
 
+from p2pgames import LOCK_DECK_PROTOCOL, PROTOCOL_VERSION
 from p2pgames.crypto import CURVE_ORDER, check_lock_key, scalar_to_bytes, seal, transform
 from p2pgames.games import get_game
 from p2pgames.session import OpenSeatAsked, SeatOpened, iter_records, open_envelope, verify_transcript
@@ -24,10 +29,15 @@ from p2pgames.session._messages import make_envelope
 from p2pgames.session._replica import REBUILD, RELEASE, AuditSub, CardPhase, DealSub, Replica
 from p2pgames.session._secrets import SeatSecrets
 
+# §C5's deck, protocol 10, unless a test names another (those that hold at both: @BOTH).
+Switchboard = functools.partial(_Switchboard, protocol=LOCK_DECK_PROTOCOL)
+BOTH = pytest.mark.parametrize("protocol", [LOCK_DECK_PROTOCOL, PROTOCOL_VERSION])
 
-def vanished(game: str, players: int, seed: bytes, at: int, gone: int) -> Switchboard:
+
+def vanished(game: str, players: int, seed: bytes, at: int, gone: int,
+             protocol: int = LOCK_DECK_PROTOCOL) -> Switchboard:
     """A table whose seat ``gone`` vanished after entry ``at``, holding keys of a deal."""
-    board = Switchboard(game, players, seed=seed)
+    board = Switchboard(game, players, seed=seed, protocol=protocol)
     board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= at)
     assert any(True for _ in board.host.replica.unaudited_deals_of(gone)), "it holds keys: no escrow, no play on"
     board.cut(gone)
@@ -411,8 +421,9 @@ def test_no_group_short_of_every_other_seat_can_open_a_card_of_the_departed_seat
     assert checked
 
 
-def test_a_share_sealed_wrong_is_named_with_the_holders_sealing_key_as_evidence():
-    board = Switchboard("beltpunk", 4, seed=b"escrow-wrong-share")
+@BOTH
+def test_a_share_sealed_wrong_is_named_with_the_holders_sealing_key_as_evidence(protocol):
+    board = Switchboard("beltpunk", 4, seed=b"escrow-wrong-share", protocol=protocol)
     cheat = board.sessions[2]
     honest_body = SeatSecrets.escrow_body
 
@@ -437,8 +448,9 @@ def test_a_share_sealed_wrong_is_named_with_the_holders_sealing_key_as_evidence(
     assert "p2 (seat 2)" in report.describe() and "escrow" in report.describe()
 
 
-def test_a_consent_with_a_share_that_does_not_match_its_commitment_is_refused_and_named():
-    board = vanished("steamcourt", 4, b"escrow-false-share", 40, 3)
+@BOTH
+def test_a_consent_with_a_share_that_does_not_match_its_commitment_is_refused_and_named(protocol):
+    board = vanished("steamcourt", 4, b"escrow-false-share", 40, 3, protocol=protocol)
     joiner = board.sessions[1]
     replica = board.host.replica
     # Before every seat has agreed, no share may be given at all.
@@ -463,8 +475,9 @@ def test_a_consent_with_a_share_that_does_not_match_its_commitment_is_refused_an
     assert "does not match its commitment" in caught.value.fault.reason
 
 
-def test_two_players_have_no_escrow():
-    board = Switchboard("beltpunk", 2, seed=b"escrow-two")
+@BOTH
+def test_two_players_have_no_escrow(protocol):
+    board = Switchboard("beltpunk", 2, seed=b"escrow-two", protocol=protocol)
     board.run()
     logged = kinds_logged(board, 0)
     assert logged[ESCROW] == logged[LOCK_ESCROW] == 0
@@ -500,12 +513,13 @@ def test_seats_gone_at_random_moments_are_rebuilt_and_every_game_ends():
     assert played >= 4
 
 
-def test_a_seat_gone_with_its_choice_sealed_is_rebuilt_and_its_caretaker_opens_the_choice():
+@BOTH
+def test_a_seat_gone_with_its_choice_sealed_is_rebuilt_and_its_caretaker_opens_the_choice(protocol):
     """Astonishing! seals each round's action cards while the characters are played: a seat that
     vanishes then holds a sealed choice. Its keys rebuilt, its salt derives from its escrow secret
     and its value is one of its legal actions when it sealed it: its caretaker opens it at the
     reveal, and the game goes on to its end."""
-    board = Switchboard("astonishing", 3, seed=b"escrow-sealed")
+    board = Switchboard("astonishing", 3, seed=b"escrow-sealed", protocol=protocol)
     board.run(until=lambda: board.host.replica is not None and board.host.replica.sealed is not None
               and 2 in board.host.replica.sealed.seats and any(True for _ in board.host.replica.unaudited_deals_of(2)))
     sealed = board.host.replica.sealed

@@ -14,6 +14,7 @@ import pytest
 from switchboard import Switchboard as _Switchboard
 from test_escrow import check_played_on, everyone_plays_on, kinds_logged, vanished
 
+from p2pgames import LOCK_DECK_PROTOCOL
 from p2pgames.crypto import CURVE_ORDER, ESCROW_SEED_SIZE, check_lock_key, merkle_root, scalar_to_bytes, seal
 from p2pgames.games import get_game
 from p2pgames.session import verify_transcript
@@ -29,8 +30,6 @@ from p2pgames.session._faults import FaultCode, ProtocolFault
 from p2pgames.session._messages import make_envelope
 from p2pgames.session._replica import RELEASE, Replica
 from p2pgames.session._secrets import SeatSecrets
-
-from p2pgames import LOCK_DECK_PROTOCOL
 
 Switchboard = functools.partial(_Switchboard, protocol=LOCK_DECK_PROTOCOL)  # §C5's deck, protocol 10
 
