@@ -197,3 +197,52 @@ def test_an_acks_record_before_the_start_is_damage():
     items.insert(1, ("acks", first))
     report = verify_transcript(file_of(items), get_game)
     assert not report.ok and any("comes before the start record" in text for _, text in report.damage)
+
+
+# -- what a transcript keeps (§B11) ------------------------------------------------------------------
+
+
+def test_a_desync_writes_every_seats_ack_of_its_entry_before_the_fault():
+    """Seat 2 acknowledges entry 21 (no checkpoint) with a state it did not reach: the honest
+    seats stop on a desync naming it, and each writes, before its fault record, every joiner's
+    ack of entry 21 — the agreeing ones too, held back until then — so its transcript bears the
+    desync out."""
+    board = Switchboard("probe", 3, seed=b"acks of a desync")
+    at = 21
+    cheater = board.sessions[2]
+    honest_acknowledge = cheater.role.acknowledge
+
+    def acknowledge(seq: int, entry_digest: bytes, state_hash: bytes) -> None:
+        honest_acknowledge(seq, entry_digest, bytes(32) if seq == at else state_hash)
+
+    cheater.role.acknowledge = acknowledge
+    board.run()
+    for seat in (0, 1):
+        fault = board.sessions[seat].fault
+        assert (fault.culprit, fault.code, fault.seq) == (2, FaultCode.DESYNC, at), fault
+        records = list(iter_records(bytes(board.transcripts[seat])))
+        end = next(index for index, (kind, _) in enumerate(records) if kind == "fault")
+        before = {(item[0], item[1]) for kind, value in records[:end] if kind == "acks" for item in value}
+        assert {(1, at), (2, at)} <= before, sorted(before)
+        report = verify_transcript(bytes(board.transcripts[seat]), get_game)
+        assert report.ok and report.stop_confirmed, report.describe()
+        assert (report.desync_right, report.desync_wrong) == ([0, 1], [2]), report.describe()
+
+
+def test_a_host_resumed_from_a_transcript_of_sparse_acks_agrees_and_finishes_the_game():
+    """The host's transcript holds only each seat's latest agreeing ack at checkpoints (none of
+    most entries): resumed from it, the host agrees on every entry up to them — a later ack vouches
+    for the ones before it — and the game goes on to its end."""
+    from p2pgames.session._session import ACK_RECORD_INTERVAL
+
+    board = Switchboard("probe", 3, seed=b"sparse resume")
+    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 2 * ACK_RECORD_INTERVAL + 5)
+    board.run(play=False)  # every frame delivered
+    logged = board.host.replica.seq
+    kept = [item for kind, value in iter_records(bytes(board.transcripts[0])) if kind == "acks" for item in value]
+    assert len(kept) < logged // 2
+    host = board.restart_host()
+    assert host.replica.seq == logged and host.agreed_through >= 2 * ACK_RECORD_INTERVAL
+    board.run()
+    board.check_finished_and_verified(every_entry_agreed=True)
+    assert not host.role.took_back  # (it held every entry: no joiner had to give one back)
