@@ -891,14 +891,11 @@ class HostRole:
         self._go_on_if_gathered()
 
     def _first_owed(self, seat: int, have: int) -> int | None:
-        """The first entry a joiner holding ``have`` entries is to give back: the first of ours
-        whose acknowledgement by it we lack (since the last agreed one), or the first we lack;
-        ``None`` if it holds nothing we lack."""
-        session = self.session
-        held = session._seq()
-        for seq in range(session.agreed_through + 1, min(have, held)):
-            if (seq, seat) not in session._ack_of:
-                return seq
+        """The first entry a joiner holding ``have`` entries is to give back: the first we lack;
+        ``None`` if it holds nothing we lack. Its acknowledgements we lack it is not asked for:
+        a transcript keeps only each seat's latest agreeing one (§B11), and the seat's next
+        acknowledgement vouches for every entry before it, as its earlier ones did (§B8)."""
+        held = self.session._seq()
         return held if have > held else None
 
     def _go_on_if_gathered(self) -> None:
