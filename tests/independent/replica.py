@@ -281,6 +281,16 @@ class Replica:
         A `take-over` (§B15) is checked against its entry: `prev` its link (the digest of the
         entry before it, or the start's), `signer` the seat whose key signed it (None: not known)."""
         self.entry = (self.seq, prev, signer)
+        author = self.author(seat) if 0 <= seat < self.players else seat
+        try:
+            return self._apply(seat, body)
+        except Fault as fault:
+            # §B14, §B16.6: a fault of an open seat's submission names the caretaker whose key signed it.
+            if fault.culprit == seat and author != seat:
+                fault.culprit = author
+            raise
+
+    def _apply(self, seat, body):
         t = body.get("t")
         if t not in BODY_FIELDS:
             raise Fault("malformed", f"seat {seat}: a submission of unknown type {t!r}", seat)
@@ -530,6 +540,12 @@ class Replica:
             raise Fault("illegal", f"seat {seat}: named a successor, but it does not host", seat)
         if body["opening"] is not None:  # no game followed here seals choices (§B4)
             raise Fault("illegal", f"seat {seat}: handed over an opening it has no use for", seat)
+        if self.elgamal:
+            self.handed[seat] = self._elgamal_hand_over(seat, body, unaudited)
+            self._seat_opens(seat)
+            if successor is not None:
+                self.sequencer = successor
+            return
         entries = body["keys"]
         try:
             parsed = {number: (None if a is None else deck.scalar_from(a), None if r is None else deck.scalar_from(r),
@@ -669,7 +685,8 @@ class Replica:
                     break
             if total is None or edwards.encode(total) != self.deck_keys[seat]:
                 raise Fault("illegal", f"seat {seat}: escrowed shares of its deck key that don't add up to its key", seat)
-        self.escrows[seat] = {"holders": holders, "commitments": commitments}
+        self.escrows[seat] = {"holders": holders, "commitments": commitments,
+                              "deck": body["deck"] if self.elgamal else None}
 
     def lock_escrow_due(self, seat, number) -> bool:
         """A lock escrow of deal `number` would be legal from `seat` now (then its lock pass is not)."""
@@ -1647,6 +1664,77 @@ class Replica:
                 if name in seen:
                     raise Fault("bad-pass", f"deal {number}: a card appears twice")
                 seen.add(name)
+
+    def _elgamal_hand_over(self, seat, body, unaudited) -> dict:
+        """§B16.6 *Hand-over*: `keys` its audit publication of each deal not yet audited that it
+        holds, `[deal, pass seed, [share × size], proof]`, and `received` the shares sealed to it
+        of the cards in its keeping, `[slot, sender, share, proof]`; each checked (a failing proof
+        the leaver's `bad-key`), then published. Returns {deal: (seed, shares, proof)}."""
+        entries, received = body["keys"], body["received"]
+        if not (isinstance(entries, list) and all(
+                isinstance(e, list) and len(e) == 4 and is_int(e[0])
+                and isinstance(e[1], bytes) and len(e[1]) == 32
+                and isinstance(e[2], list) and all(isinstance(x, bytes) and len(x) == 32 for x in e[2])
+                and isinstance(e[3], bytes) and len(e[3]) == 64 for e in entries)
+                and isinstance(received, list) and all(
+                isinstance(r, list) and len(r) == 4 and is_int(r[0]) and is_int(r[1])
+                and isinstance(r[2], bytes) and len(r[2]) == 32 and isinstance(r[3], bytes) and len(r[3]) == 64
+                for r in received)):
+            raise Fault("malformed", f"seat {seat}: a hand-over of the wrong shape", seat)
+        numbers = [e[0] for e in entries]
+        if sorted(numbers) != unaudited or len(set(numbers)) != len(numbers):
+            raise Fault("bad-key", f"seat {seat}: handed over shares of deals {sorted(numbers)}, not {unaudited}", seat)
+        handed = {}
+        for number, seed, shares, proof in entries:
+            deal = self.deals[number]
+            if len(shares) != deal.size:
+                raise Fault("bad-key", f"seat {seat}: handed over {len(shares)} shares of deal {number}", seat)
+            for i, share in enumerate(shares):
+                published = self.published.get((deal.first + i, seat))
+                if published is not None and published != share:
+                    raise Fault("bad-key", f"seat {seat}: handed over a share of slot {deal.first + i} other than "
+                                           "the one it published", seat)
+            if not self._shares_hold(range(deal.first, deal.first + deal.size), seat, shares, proof):
+                raise Fault("bad-key", f"seat {seat}: handed over shares of deal {number} that fail their proof", seat)
+            handed[number] = (seed, list(shares), proof)
+        pairs = []
+        for slot, sender, share, proof in received:
+            if (slot not in self.unpublished or sender == seat or sender not in self.unpublished[slot]
+                    or seat not in self.knows[slot] or (slot, sender) in pairs):
+                raise Fault("illegal", f"seat {seat}: handed over a share of seat {sender} for slot {slot}", seat)
+            if not self._share_holds(slot, sender, share, proof):
+                raise Fault("bad-key", f"seat {seat}: handed over a wrong share of seat {sender} for slot {slot}", seat)
+            pairs.append((slot, sender))
+        for number, (_seed, shares, _proof) in handed.items():
+            deal = self.deals[number]
+            for i, share in enumerate(shares):
+                self.published[(deal.first + i, seat)] = share
+                self.unpublished[deal.first + i].discard(seat)
+        for slot, sender, share, _proof in received:
+            self.published[(slot, sender)] = share
+            self.unpublished[slot].discard(sender)
+        return handed
+
+    def _nonce(self, slot) -> bytes:
+        deal = self.deal_of(slot)
+        return deal.final[slot - deal.first][0]
+
+    def _share_holds(self, slot, seat, share, proof) -> bool:
+        """A share sent alone: its share proof (§B6.3), context canon(["share", game_id, slot, seat])."""
+        return edwards.share_proof_holds(self.deck_keys[seat], self._nonce(slot), share, proof,
+                                         canon.encode(["share", self.game_id, slot, seat]))
+
+    def _part_holds(self, gone, slot, holder, part, proof) -> bool:
+        """`holder`'s part of rebuilt `gone`'s share of `slot` (§B16.6): proven against its
+        commitment in `gone`'s escrow, context canon(["released-share", game_id, slot, gone, holder])."""
+        escrow = self.escrows[gone]
+        commitment = escrow["deck"][escrow["holders"].index(holder)]
+        return edwards.share_proof_holds(commitment, self._nonce(slot), part, proof,
+                                         canon.encode(["released-share", self.game_id, slot, gone, holder]))
+
+    def _pass_seed(self, seat, number) -> bytes:
+        """A rebuilt seat's pass seed of deal `number`: the first 32 bytes of D("pass", d) (§B16.6)."""
+        return deck.seat_stream(self.secrets[seat], "pass", number).take(32)
 
     def _lock_key_of(self, slot, seat):
         for submitted in [self.phase["submitted"]] + self.audits[::-1]:
