@@ -281,6 +281,16 @@ class Replica:
         A `take-over` (§B15) is checked against its entry: `prev` its link (the digest of the
         entry before it, or the start's), `signer` the seat whose key signed it (None: not known)."""
         self.entry = (self.seq, prev, signer)
+        author = self.author(seat) if 0 <= seat < self.players else seat
+        try:
+            return self._apply(seat, body)
+        except Fault as fault:
+            # §B14, §B16.6: a fault of an open seat's submission names the caretaker whose key signed it.
+            if fault.culprit == seat and author != seat:
+                fault.culprit = author
+            raise
+
+    def _apply(self, seat, body):
         t = body.get("t")
         if t not in BODY_FIELDS:
             raise Fault("malformed", f"seat {seat}: a submission of unknown type {t!r}", seat)
@@ -295,7 +305,7 @@ class Replica:
                 and not (t == "act" and BODY_FIELDS[t] < set(body) <= BODY_FIELDS[t] | riding | {"sealed"}
                          and (not self.elgamal or ("public" in body) == ("proof" in body))):
             raise Fault("malformed", f"seat {seat}: a {t} with the wrong fields", seat)
-        if self.elgamal and "public" in body and isinstance(body["public"], list) and not (
+        if self.elgamal and t != "release" and "public" in body and isinstance(body["public"], list) and not (
                 (body["proof"] is None and not body["public"])
                 or (isinstance(body["proof"], bytes) and len(body["proof"]) == 64 and body["public"])):
             raise Fault("malformed", f"seat {seat}: shares without their one 64-byte proof", seat)
@@ -504,6 +514,11 @@ class Replica:
         """`seat` holds a share of a rebuilt seat's lock key that stays escrowed in a deal not yet
         audited: the table needs it, so it may neither hand over nor be rebuilt (§B14, §B16)."""
         audited = self._audited()
+        if self.elgamal:  # §B16.6: a holder of a rebuilt seat's escrow while a slot has it in U
+            return any(dealer in self.rebuilt and seat in self.escrows[dealer]["holders"]
+                       and any(dealer in self.unpublished[slot] and self.deal_of(slot).number not in audited
+                               for slot in self.unpublished)
+                       for dealer in self.escrows)
         return any(dealer in self.rebuilt and seat in escrowed["holders"] and number in self.deals
                    and number not in audited
                    and any(dealer in self.unpublished[self.deals[number].first + i] for i in range(self.deals[number].size))
@@ -530,6 +545,12 @@ class Replica:
             raise Fault("illegal", f"seat {seat}: named a successor, but it does not host", seat)
         if body["opening"] is not None:  # no game followed here seals choices (§B4)
             raise Fault("illegal", f"seat {seat}: handed over an opening it has no use for", seat)
+        if self.elgamal:
+            self.handed[seat] = self._elgamal_hand_over(seat, body, unaudited)
+            self._seat_opens(seat)
+            if successor is not None:
+                self.sequencer = successor
+            return
         entries = body["keys"]
         try:
             parsed = {number: (None if a is None else deck.scalar_from(a), None if r is None else deck.scalar_from(r),
@@ -669,7 +690,8 @@ class Replica:
                     break
             if total is None or edwards.encode(total) != self.deck_keys[seat]:
                 raise Fault("illegal", f"seat {seat}: escrowed shares of its deck key that don't add up to its key", seat)
-        self.escrows[seat] = {"holders": holders, "commitments": commitments}
+        self.escrows[seat] = {"holders": holders, "commitments": commitments,
+                              "deck": body["deck"] if self.elgamal else None}
 
     def lock_escrow_due(self, seat, number) -> bool:
         """A lock escrow of deal `number` would be legal from `seat` now (then its lock pass is not)."""
@@ -708,6 +730,10 @@ class Replica:
         yet audited, locked by its key alone and not in its keeping — a card it gave away, or one
         only it knew (§B16)."""
         audited, kept = self._audited(), set(self.kept_slots(seat))
+        if self.elgamal:  # §B16.6: a slot whose U is {s} alone, not in s's keeping
+            return sorted(slot for slot, U in self.unpublished.items()
+                          if U == {seat} and slot not in kept and self.deal_of(slot).final is not None
+                          and self.deal_of(slot).number not in audited)
         # A source of a re-mask of its own hand whose re-key it still owes does not stay (§B16).
         remasked = {slot for deal in self.deals.values()
                     if deal.sources is not None and ("rekey", seat) in deal.passes
@@ -721,12 +747,19 @@ class Replica:
         """The slots whose key a rebuild of `seat` publishes: of deals it has locked, not yet
         audited, that its key still locks, but those that stay escrowed (§B16 `locks`)."""
         audited, staying = self._audited(), set(self._staying(seat))
+        if self.elgamal:  # §B16.6 `locks`: of deals all of whose passes are made, not yet audited, U holding s
+            return sorted(deal.first + i for deal in self.deals.values()
+                          if seat in deal.holders and deal.final is not None and deal.number not in audited
+                          for i in range(deal.size)
+                          if seat in self.unpublished[deal.first + i] and deal.first + i not in staying)
         return sorted(deal.first + i for deal in self.deals.values()
                       if seat in deal.verifiers and deal.number not in audited
                       for i in range(deal.size)
                       if seat in self.unpublished[deal.first + i] and deal.first + i not in staying)
 
     def _rebuild(self, seat, body):
+        if self.elgamal:
+            return self._elgamal_rebuild(seat, body)
         target, share, sent, locks = body["seat"], body["share"], body["sent"], body["locks"]
         if not (is_int(target) and isinstance(share, bytes) and len(share) == 32
                 and isinstance(sent, list) and all(
@@ -774,6 +807,51 @@ class Replica:
                 [slot for slot, _ in self.lock_shares[target][h]] == slots for h in escrow["holders"]):
             self._rebuild_seat(target)
 
+    def _elgamal_rebuild(self, seat, body):
+        """§B16.6 *Rebuilding*: `share` its share of e; `sent` [slot, share, proof] its shares sealed
+        to the target of the cards in its keeping; `locks` [slot, part, proof] its parts of the
+        target's share of each slot the rebuild shows, proven against the escrow's `deck`."""
+        target, share, sent, locks = body["seat"], body["share"], body["sent"], body["locks"]
+
+        def items(v):
+            return isinstance(v, list) and all(
+                isinstance(item, list) and len(item) == 3 and is_int(item[0]) and isinstance(item[1], bytes)
+                and len(item[1]) == 32 and isinstance(item[2], bytes) and len(item[2]) == 64 for item in v)
+
+        if not (is_int(target) and isinstance(share, bytes) and len(share) == 32 and items(sent) and items(locks)):
+            raise Fault("malformed", f"seat {seat}: a rebuild with fields of the wrong type", seat)
+        if not 0 <= target < self.players or target not in self.rebuilding:
+            raise Fault("illegal", f"seat {seat}: gave shares of seat {target!r}, which is not being rebuilt", seat)
+        escrow = self.escrows[target]
+        audited = self._audited()
+        slots = self._rebuilt_slots(target)
+        if (seat not in escrow["holders"] or seat in self.open
+                or (seat in self.shares.get(target, {})
+                    and [slot for slot, _ in self.lock_shares[target][seat]] == slots)):
+            raise Fault("illegal", f"seat {seat}: may not give its shares of seat {target}'s escrow now", seat)
+        value = int.from_bytes(share, "big")
+        if not deck.check_share(value, escrow["commitments"][escrow["holders"].index(seat)]):
+            raise Fault("illegal", f"seat {seat}: a share of seat {target}'s escrow not the one committed to", seat)
+        owed = [slot for slot in sorted(self.kept_slots(target))
+                if self.deal_of(slot).number in self.game.cards.deals and self.deal_of(slot).number not in audited
+                and target in self.knows[slot] and seat in self.unpublished[slot]]
+        if [slot for slot, _, _ in sent] != owed:
+            raise Fault("illegal", f"seat {seat}: sent shares of slots {[s for s, _, _ in sent]}, not {owed}", seat)
+        for slot, raw, proof in sent:
+            if not self._share_holds(slot, seat, raw, proof):
+                raise Fault("bad-key", f"seat {seat}: sent a wrong share of slot {slot}", seat)
+        if [slot for slot, _, _ in locks] != slots:
+            raise Fault("illegal", f"seat {seat}: parts of slots {[s for s, _, _ in locks]}, not {slots}", seat)
+        for slot, part, proof in locks:
+            if not self._part_holds(target, slot, seat, part, proof):
+                raise Fault("bad-key", f"seat {seat}: gave a wrong part of seat {target}'s share of slot {slot}", seat)
+        self.shares.setdefault(target, {})[seat] = value
+        self.lock_shares.setdefault(target, {})[seat] = [(slot, part) for slot, part, _ in locks]
+        self.sent_keys.setdefault(target, {})[seat] = [(slot, seat, raw) for slot, raw, _ in sent]
+        if set(self.shares[target]) == set(escrow["holders"]) and all(
+                [slot for slot, _ in self.lock_shares[target][h]] == slots for h in escrow["holders"]):
+            self._rebuild_seat(target)
+
     def _check_lock_share(self, holder, seat, slot, raw, path):
         """`raw` is `holder`'s share of `seat`'s lock key of `slot`: `path` has the slot's depth in
         the tree (else `malformed`) and leads the share's leaf to the root `seat`'s lock escrow
@@ -811,6 +889,8 @@ class Replica:
         if e == 0 or deck.escrow_commitments(e, len(escrow["holders"])) != escrow["commitments"]:
             raise Fault("bad-escrow", f"seat {seat}: its escrow's shares are no split of one secret", seat)
         audited = self._audited()
+        if self.elgamal:
+            return self._rebuild_elgamal_seat(seat, e, audited, staying)
         for deal in self.deals.values():
             made = [(inputs, values) for stage, by, inputs, values, _ in deal.done if (stage, by) == ("shuffle", seat)]
             if not made or deal.number in audited:
@@ -831,6 +911,28 @@ class Replica:
                                           f"locked with", seat)
             self.published[(slot, seat)] = key
             self.unpublished[slot].discard(seat)
+        self._rebuilt_now(seat, e, staying)
+
+    def _rebuild_elgamal_seat(self, seat, e, audited, staying):
+        """§B16.6: each pass `seat` made of a deal not yet audited remade from its pass seed (else
+        its `bad-escrow`); its share of each slot shown the sum of the holders' parts."""
+        self.secrets[seat] = e
+        for deal in self.deals.values():
+            if deal.number in audited:
+                continue
+            for _stage, by, inputs, values, _ in deal.done:
+                if by == seat:
+                    permutation, scalars = pass_randomness(self._pass_seed(seat, deal.number), deal.size)
+                    if _reencrypt(inputs, self._joint_key(deal.holders), permutation, scalars) != values:
+                        raise Fault("bad-escrow", f"seat {seat}: its escrow is not of the secret its pass of deal "
+                                                  f"{deal.number} came from", seat)
+        for slot in self._rebuilt_slots(seat):
+            self.published[(slot, seat)] = edwards.sum_of([dict(given)[slot] for given in self.lock_shares[seat].values()])
+            self.unpublished[slot].discard(seat)
+        self._rebuilt_now(seat, e, staying)
+
+    def _rebuilt_now(self, seat, e, staying):
+        """The rest of a rebuild (§B16 step 6): sent keys published, the seat open and rebuilt."""
         for slot, sender, key in (item for keys in self.sent_keys.get(seat, {}).values() for item in keys):
             self.published[(slot, sender)] = key
             self.unpublished[slot].discard(sender)
@@ -839,7 +941,8 @@ class Replica:
         self.rebuilding.discard(seat)
         for pending in (self.shares, self.lock_shares, self.sent_keys):
             pending.pop(seat, None)
-        self._restart_reshuffles(seat, staying)
+        if not self.elgamal:  # (§B16.6: at an ElGamal table a re-shuffle under way goes on, its pass remade)
+            self._restart_reshuffles(seat, staying)
         phase = self.phase
         if phase["kind"] == "cards" and phase["sub"] == "deals" and phase["waiting"]:
             self._set_up_anew(list(phase["waiting"]))
@@ -932,15 +1035,24 @@ class Replica:
         due = self.phase["release_due"]
         for slot in owed["public"]:
             if (slot, seat) not in self.published:
-                for h in self.lock_escrows[(seat, self.deal_of(slot).number)]["holders"]:
+                for h in self._part_holders(seat, slot):
                     due.setdefault(h, {"public": set(), "sealed": set()})["public"].add((seat, slot))
         for slot, to in owed["sealed"]:
             if (slot, seat) not in self.published:
-                for h in self.lock_escrows[(seat, self.deal_of(slot).number)]["holders"]:
+                for h in self._part_holders(seat, slot):
                     if h != to:
                         due.setdefault(h, {"public": set(), "sealed": set()})["sealed"].add((seat, slot, to))
 
+    def _part_holders(self, seat, slot) -> list:
+        """Who holds a share of rebuilt `seat`'s key of `slot`: its lock escrow's holders (§B16),
+        or at an ElGamal table its escrow's (§B16.6)."""
+        if self.elgamal:
+            return self.escrows[seat]["holders"]
+        return self.lock_escrows[(seat, self.deal_of(slot).number)]["holders"]
+
     def _release(self, seat, body):
+        if self.elgamal:
+            return self._elgamal_release(seat, body)
         public, sealed = body["public"], body["sealed"]
         if not (isinstance(public, list) and isinstance(sealed, list)
                 and all(isinstance(p, list) and len(p) == 4 and is_int(p[0]) and is_int(p[1])
@@ -973,6 +1085,37 @@ class Replica:
         if self._round_done():
             self._keys_done()
 
+    def _elgamal_release(self, seat, body):
+        """§B16.6: published parts [s, slot, part, proof], checked as they come (else `bad-key`),
+        summed into s's share once every holder's is in; sealed parts [s, slot, to, box], which
+        only `to` opens."""
+        public, sealed = body["public"], body["sealed"]
+        if not (isinstance(public, list) and isinstance(sealed, list)
+                and all(isinstance(p, list) and len(p) == 4 and is_int(p[0]) and is_int(p[1])
+                        and isinstance(p[2], bytes) and len(p[2]) == 32 and isinstance(p[3], bytes)
+                        and len(p[3]) == 64 for p in public)
+                and all(isinstance(x, list) and len(x) == 4 and is_int(x[0]) and is_int(x[1]) and is_int(x[2])
+                        and isinstance(x[3], bytes) and len(x[3]) <= 144 for x in sealed)):
+            raise Fault("malformed", f"seat {seat}: a release of the wrong shape", seat)
+        owed = self.phase["release_due"].get(seat, {"public": set(), "sealed": set()})
+        items, pairs = [tuple(p[:2]) for p in public], [tuple(x[:3]) for x in sealed]
+        if (sorted(items) != sorted(owed["public"]) or sorted(pairs) != sorted(owed["sealed"])
+                or len(set(items)) != len(items) or len(set(pairs)) != len(pairs)):
+            raise Fault("illegal", f"seat {seat}: released other parts than it owes", seat)
+        for gone, slot, part, proof in public:
+            if not self._part_holds(gone, slot, seat, part, proof):
+                raise Fault("bad-key", f"seat {seat}: released a wrong part of seat {gone}'s share of slot {slot}",
+                            seat)
+        self.phase["released"][seat] = body
+        for gone, slot, part, _proof in public:
+            parts = self.released.setdefault((gone, slot), {})
+            parts[seat] = part
+            if len(parts) == len(self.escrows[gone]["holders"]):
+                self.published[(slot, gone)] = edwards.sum_of(list(parts.values()))
+                self.unpublished[slot].discard(gone)
+        if self._round_done():
+            self._keys_done()
+
     def _round_done(self) -> bool:
         """Every `keys` and every `release` the keys round owes is in (§B6.2, §B16)."""
         phase = self.phase
@@ -985,6 +1128,13 @@ class Replica:
         if seat in self.handed:
             return self.handed[seat][number]
         deal = self.deals[number]
+        if self.elgamal:  # §B16.6: its pass seed and its shares as published (no proof)
+            missing = [deal.first + i for i in range(deal.size) if (deal.first + i, seat) not in self.published]
+            if missing:
+                raise Fault("illegal", f"seat {seat}'s shares of slots {missing} are not published for the audit of "
+                                       f"deal {number} (§B16.6)")
+            return (self._pass_seed(seat, number), [self.published[(deal.first + i, seat)] for i in range(deal.size)],
+                    None)
         rekey, shuffle, _permutation, _locks = deck.seat_deal_keys(self.secrets[seat], number, deal.size,
                                                                    deal.sources is not None)
         missing = [deal.first + i for i in range(deal.size) if (deal.first + i, seat) not in self.published]
@@ -1494,7 +1644,12 @@ class Replica:
     def _open_elgamal_deal(self, op):
         kind, number = op[0], op[1]
         first, holders = op[3], list(op[4]) or list(range(self.players))
-        holders = [h for h in holders if h not in self.open]  # an open seat holds no later deal (§B14)
+        # An open seat holds no later deal (§B14) — but a rebuilt seat holding a source whose share
+        # of it is not public stays a holder of a re-shuffle (§B16.6).
+        stays = set() if kind == "deal" else {
+            h for slot in op[2] for h in self.deal_of(slot).holders
+            if h in self.rebuilt and self._known_share(slot, h) is None}
+        holders = sorted(h for h in holders if h not in self.open or h in stays)
         if kind == "deal":
             cards = {_edwards_card(self.deck_domain, n): n for n in op[2]}
             start = [[IDENTITY, m] for m in cards]
@@ -1550,6 +1705,11 @@ class Replica:
                 due = self._owed_over(phase["groups"][phase["index"] + 1][1], span, seat)["public"]
             slots = [p[0] for p in public]
         inputs = deal.done[-1][3] if deal.done else deal.start
+        if seat in self.rebuilt:  # its caretaker's pass is the one its rebuilt pass seed gives (§B16.6)
+            permutation, scalars = pass_randomness(self._pass_seed(seat, number), deal.size)
+            if _reencrypt(inputs, self._joint_key(deal.holders), permutation, scalars) != cards:
+                raise Fault("bad-pass", f"seat {seat}: its caretaker's pass of deal {number} is not the one its "
+                                        "rebuilt pass seed gives", seat)
         deal.done.append(("pass", seat, inputs, cards, []))
         if last and not all(edwards.valid(x) for c in cards for x in c):
             # §B6.3: the first pass holding a point outside the group put it there.
@@ -1630,7 +1790,7 @@ class Replica:
                     raise Fault("bad-pass", f"seat {seat}: its pass of deal {number} is not the one its seed gives", seat)
             for h in deal.holders:  # (§B6.3: each holder's one proof of its shares of every slot)
                 _seed, shares, proof = submitted[h][number]
-                if not self._shares_hold(range(deal.first, deal.first + deal.size), h, shares, proof):
+                if proof is not None and not self._shares_hold(range(deal.first, deal.first + deal.size), h, shares, proof):
                     raise Fault("bad-key", f"seat {h}: its audit shares of deal {number} fail their proof", h)
             for (slot, sender, to), (_box, commitment) in self.sealed.items():
                 if deal.first <= slot < deal.first + deal.size:
@@ -1647,6 +1807,77 @@ class Replica:
                 if name in seen:
                     raise Fault("bad-pass", f"deal {number}: a card appears twice")
                 seen.add(name)
+
+    def _elgamal_hand_over(self, seat, body, unaudited) -> dict:
+        """§B16.6 *Hand-over*: `keys` its audit publication of each deal not yet audited that it
+        holds, `[deal, pass seed, [share × size], proof]`, and `received` the shares sealed to it
+        of the cards in its keeping, `[slot, sender, share, proof]`; each checked (a failing proof
+        the leaver's `bad-key`), then published. Returns {deal: (seed, shares, proof)}."""
+        entries, received = body["keys"], body["received"]
+        if not (isinstance(entries, list) and all(
+                isinstance(e, list) and len(e) == 4 and is_int(e[0])
+                and isinstance(e[1], bytes) and len(e[1]) == 32
+                and isinstance(e[2], list) and all(isinstance(x, bytes) and len(x) == 32 for x in e[2])
+                and isinstance(e[3], bytes) and len(e[3]) == 64 for e in entries)
+                and isinstance(received, list) and all(
+                isinstance(r, list) and len(r) == 4 and is_int(r[0]) and is_int(r[1])
+                and isinstance(r[2], bytes) and len(r[2]) == 32 and isinstance(r[3], bytes) and len(r[3]) == 64
+                for r in received)):
+            raise Fault("malformed", f"seat {seat}: a hand-over of the wrong shape", seat)
+        numbers = [e[0] for e in entries]
+        if sorted(numbers) != unaudited or len(set(numbers)) != len(numbers):
+            raise Fault("bad-key", f"seat {seat}: handed over shares of deals {sorted(numbers)}, not {unaudited}", seat)
+        handed = {}
+        for number, seed, shares, proof in entries:
+            deal = self.deals[number]
+            if len(shares) != deal.size:
+                raise Fault("bad-key", f"seat {seat}: handed over {len(shares)} shares of deal {number}", seat)
+            for i, share in enumerate(shares):
+                published = self.published.get((deal.first + i, seat))
+                if published is not None and published != share:
+                    raise Fault("bad-key", f"seat {seat}: handed over a share of slot {deal.first + i} other than "
+                                           "the one it published", seat)
+            if not self._shares_hold(range(deal.first, deal.first + deal.size), seat, shares, proof):
+                raise Fault("bad-key", f"seat {seat}: handed over shares of deal {number} that fail their proof", seat)
+            handed[number] = (seed, list(shares), proof)
+        pairs = []
+        for slot, sender, share, proof in received:
+            if (slot not in self.unpublished or sender == seat or sender not in self.unpublished[slot]
+                    or seat not in self.knows[slot] or (slot, sender) in pairs):
+                raise Fault("illegal", f"seat {seat}: handed over a share of seat {sender} for slot {slot}", seat)
+            if not self._share_holds(slot, sender, share, proof):
+                raise Fault("bad-key", f"seat {seat}: handed over a wrong share of seat {sender} for slot {slot}", seat)
+            pairs.append((slot, sender))
+        for number, (_seed, shares, _proof) in handed.items():
+            deal = self.deals[number]
+            for i, share in enumerate(shares):
+                self.published[(deal.first + i, seat)] = share
+                self.unpublished[deal.first + i].discard(seat)
+        for slot, sender, share, _proof in received:
+            self.published[(slot, sender)] = share
+            self.unpublished[slot].discard(sender)
+        return handed
+
+    def _nonce(self, slot) -> bytes:
+        deal = self.deal_of(slot)
+        return deal.final[slot - deal.first][0]
+
+    def _share_holds(self, slot, seat, share, proof) -> bool:
+        """A share sent alone: its share proof (§B6.3), context canon(["share", game_id, slot, seat])."""
+        return edwards.share_proof_holds(self.deck_keys[seat], self._nonce(slot), share, proof,
+                                         canon.encode(["share", self.game_id, slot, seat]))
+
+    def _part_holds(self, gone, slot, holder, part, proof) -> bool:
+        """`holder`'s part of rebuilt `gone`'s share of `slot` (§B16.6): proven against its
+        commitment in `gone`'s escrow, context canon(["released-share", game_id, slot, gone, holder])."""
+        escrow = self.escrows[gone]
+        commitment = escrow["deck"][escrow["holders"].index(holder)]
+        return edwards.share_proof_holds(commitment, self._nonce(slot), part, proof,
+                                         canon.encode(["released-share", self.game_id, slot, gone, holder]))
+
+    def _pass_seed(self, seat, number) -> bytes:
+        """A rebuilt seat's pass seed of deal `number`: the first 32 bytes of D("pass", d) (§B16.6)."""
+        return deck.seat_stream(self.secrets[seat], "pass", number).take(32)
 
     def _lock_key_of(self, slot, seat):
         for submitted in [self.phase["submitted"]] + self.audits[::-1]:

@@ -250,12 +250,13 @@ def escrowed_table(players=3, label=b"") -> Table:
     return table
 
 
-def refused(table, seat, body, code):
-    """`body` from `seat` is refused with `code` naming `seat`; the table is left as it was."""
+def refused(table, seat, body, code, culprit=None):
+    """`body` from `seat` is refused with `code` naming `seat` (or `culprit`: an open seat's
+    caretaker, whose key signed it, §B14); the table is left as it was."""
     trial = copy.deepcopy(table.rep)
     with pytest.raises(replica.Fault) as caught:
         trial.apply(seat, body)
-    assert (caught.value.code, caught.value.culprit) == (code, seat), str(caught.value)
+    assert (caught.value.code, caught.value.culprit) == (code, seat if culprit is None else culprit), str(caught.value)
 
 
 def agree(table, target, seats):
@@ -447,7 +448,7 @@ def test_a_release_is_checked_share_by_share_and_the_sum_against_the_verifier():
     refused(table, 0, {**good, "public": [[1, gift, share]]}, "malformed")
     refused(table, 0, {**good, "public": []}, "illegal")
     refused(table, 0, {**good, "public": [[1, gift, b"x"]]}, "malformed")
-    refused(table, 1, good, "illegal")  # it owes no share
+    refused(table, 1, good, "illegal", culprit=0)  # it owes no share (open: its caretaker's fault)
     refused(table, 0, {"t": "keys", "public": [], "sealed": []}, "illegal")  # it owes only shares
     # Each share matches its digest, but their sum is not the key seat 1 locked the card with.
     table.submit(0, table.make_release(0))
@@ -479,7 +480,7 @@ def test_a_seat_rebuilt_before_its_lock_pass_is_locked_by_its_caretaker_with_key
     _a, r, _permutation, from_secret = deck.seat_deal_keys(table.secrets[2], 0, 12, False)
     assert wrong["verifiers"] == [deck.encrypt(deck.VERIFIER_BASE, k) for k in from_secret] and own
     swapped = dict(wrong, values=wrong["values"][1:] + wrong["values"][:1])
-    refused(table, 2, swapped, "illegal")
+    refused(table, 2, swapped, "illegal", culprit=0)  # (its caretaker's, whose key signs it, §B14)
     table.submit(2, table.make_pass(2))
     deal = rep.deals[0]
     assert all(rep.published[(deal.first + i, 2)] == key for i, key in enumerate(from_secret))

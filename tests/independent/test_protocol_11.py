@@ -121,3 +121,122 @@ def test_an_audit_with_another_pass_seed_is_its_authors_bad_pass():
         for s, b in subs:
             game.apply(s, b)
     assert (caught.value.code, caught.value.culprit) == ("bad-pass", seat)
+
+
+# --- departures at an ElGamal table (§B16.6) ---------------------------------------------------
+
+_departed = {}
+
+
+def departed(case):
+    """A protocol-11 game with a departure, played once per module: its board and the seat whose
+    transcript is read (one still playing)."""
+    if case not in _departed:
+        if case == "hand-over":  # §B14: seat 2 hands its seat over (keys = audit publications)
+            board = switchboard.Switchboard("beltpunk", 3, seed=b"hand-beltpunk", protocol=11)
+            board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= 60
+                      and board.host.replica.hand_over_problem(2) is None)
+            board.run(play=False)
+            board.sessions[2].hand_over()
+            board.run()
+            reader = 0
+        elif case == "dispute":  # §B7 after a rebuild: the escrowed share released first, then the audit
+            board = switchboard.Switchboard("steamcourt", 4, seed=b"g0", protocol=11)
+            board.depart(2, 24)
+            board.run(play=False)
+            board.dispute(1, board.escrowed_slots(2)[0])
+            board.run()
+            reader = 0
+        else:
+            seed, at, gone = {
+                "joiner": (b"q3", 11, 1),  # rebuilt during a deal: its caretaker passes for it, releases
+                "host": (b"q4", 30, 0),  # the host gone: taken over (§B15) and rebuilt
+                "reshuffle": (b"q6", 40, 2),  # a re-shuffle past the rebuilt seat; parts published and sealed
+            }[case]
+            board = switchboard.Switchboard("probe", 4, seed=seed, protocol=11, reach=gone == 0)
+            board.depart(gone, at)
+            board.run()
+            reader = 1 if gone == 0 else 0
+        _departed[case] = (board, reader)
+    return _departed[case]
+
+
+@pytest.mark.parametrize("case", ["hand-over", "joiner", "host", "reshuffle", "dispute"])
+def test_protocol_11_games_with_departures_verify_with_the_products_result(case):
+    board, reader = departed(case)
+    session = board.sessions[reader]
+    data = bytes(board.transcripts[reader])
+    start, subs = submissions(data)
+    kinds = [body["t"] for _seat, body in subs]
+    assert ("hand-over" in kinds) == (case == "hand-over") and ("rebuild" in kinds) == (case != "hand-over")
+    assert ("take-over" in kinds) == (case == "host")
+    report = transcript.verify(data)
+    assert report.ok, report.problem
+    if session.fault is not None:  # the product stopped the game: the verifier names the same fault
+        assert report.stopped is not None
+        assert (report.stopped[0], report.stopped[1]) == (session.fault.code, session.fault.culprit)
+    else:
+        assert report.result["winners"] == list(session.result.winners)
+        assert report.result["scores"] == list(session.result.scores)
+    if case == "reshuffle":  # a re-shuffle after the rebuild, its starting values without the gone seat's key
+        assert any(body["t"] == "pass" and body["deal"] > 0 for _seat, body in subs[report.open_seats[2]:])
+    if case == "joiner":  # the caretaker passed for the rebuilt seat, and its shares were released
+        opened = report.open_seats[1]
+        assert any(seat == 1 and body["t"] == "pass" for seat, body in subs[opened:])
+        assert "release" in kinds
+
+
+def _altered(case, index_of, alter):
+    """The replica fed `case`'s log up to the submission `index_of(subs)` picks, which `alter`
+    changes; returns the fault it raises (and checks the unaltered one is accepted)."""
+    board, reader = departed(case)
+    start, subs = submissions(bytes(board.transcripts[reader]))
+    index = index_of(subs)
+    game = transcript.replayer(start)
+    for seat, body in subs[:index]:
+        game.apply(seat, body)
+    seat, body = subs[index]
+    bad = alter(copy.deepcopy(body))
+    with pytest.raises(replica.Fault) as caught:
+        copy.deepcopy(game).apply(seat, bad)
+    game.apply(seat, body)
+    return seat, caught.value
+
+
+def test_a_wrong_part_in_a_rebuild_consent_is_its_givers_bad_key():
+    def index_of(subs):
+        return next(i for i, (_s, body) in enumerate(subs) if body["t"] == "rebuild" and len(body["locks"]) > 1)
+
+    def alter(body):
+        body["locks"][0][1] = body["locks"][1][1]  # another slot's part under this slot's proof
+        return body
+
+    seat, fault = _altered("reshuffle", index_of, alter)
+    assert (fault.code, fault.culprit) == ("bad-key", seat)
+
+
+def test_a_caretakers_pass_for_a_rebuilt_seat_not_as_its_seed_gives_it_is_the_caretakers_bad_pass():
+    board, reader = departed("joiner")
+
+    def index_of(subs):
+        return next(i for i, (s, body) in enumerate(subs) if s == 1 and body["t"] == "pass"
+                    and any(b["t"] == "rebuild" for _s, b in subs[:i]))
+
+    def alter(body):
+        body["cards"][0], body["cards"][1] = body["cards"][1], body["cards"][0]
+        return body
+
+    seat, fault = _altered("joiner", index_of, alter)
+    assert seat == 1 and (fault.code, fault.culprit) == ("bad-pass", 0)  # its caretaker, the host, signed it
+
+
+def test_a_wrong_published_part_in_a_release_is_its_givers_bad_key():
+    def index_of(subs):
+        return next(i for i, (_s, body) in enumerate(subs) if body["t"] == "release" and len(body["public"]) > 1)
+
+    def alter(body):
+        body["public"][0][2] = body["public"][1][2]
+        return body
+
+    seat, fault = _altered("joiner", index_of, alter)
+    assert (fault.code, fault.culprit) == ("bad-key", seat)
