@@ -59,6 +59,14 @@ def is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _is_audit_item(item) -> bool:
+    """`[deal, pass seed: 32 bytes, [share: 32 bytes …], proof: 64 bytes]` (§B6.3)."""
+    return (isinstance(item, list) and len(item) == 4 and is_int(item[0])
+            and isinstance(item[1], bytes) and len(item[1]) == 32
+            and isinstance(item[2], list) and all(isinstance(x, bytes) and len(x) == 32 for x in item[2])
+            and isinstance(item[3], bytes) and len(item[3]) == 64)
+
+
 def _seats(v):
     return isinstance(v, list) and all(is_int(s) for s in v)
 
@@ -1754,24 +1762,13 @@ class Replica:
     def _elgamal_audit(self, seat, body):
         entries = body["keys"]
         listed = [d for d in self.phase["audit_deals"] if seat in self.deals[d].holders]
-        if not (isinstance(entries, list) and all(
-                isinstance(e, list) and len(e) == 4 and is_int(e[0])
-                and isinstance(e[1], bytes) and len(e[1]) == 32
-                and isinstance(e[2], list) and all(isinstance(x, bytes) and len(x) == 32 for x in e[2])
-                and isinstance(e[3], bytes) and len(e[3]) == 64 for e in entries)):
+        if not (isinstance(entries, list) and all(_is_audit_item(e) for e in entries)):
             raise Fault("malformed", f"seat {seat}: an audit of the wrong shape", seat)
         if sorted(e[0] for e in entries) != listed:
             raise Fault("bad-key", f"seat {seat}: an audit of other deals than {listed}", seat)
         mine = {}
         for number, seed, shares, proof in entries:
-            deal = self.deals[number]
-            if len(shares) != deal.size:
-                raise Fault("bad-key", f"seat {seat}: an audit of deal {number} with {len(shares)} shares", seat)
-            for i, share in enumerate(shares):
-                published = self.published.get((deal.first + i, seat))
-                if published is not None and published != share:
-                    raise Fault("bad-key", f"seat {seat}: audit share of slot {deal.first + i} differs from its "
-                                           "published share", seat)
+            self._check_audit_shares(seat, number, shares, "an audit")
             mine[number] = (seed, list(shares), proof)
         self.phase["submitted"][seat] = mine
         if len(self.phase["submitted"]) == len(self.phase["required"]):
@@ -1808,17 +1805,25 @@ class Replica:
                     raise Fault("bad-pass", f"deal {number}: a card appears twice")
                 seen.add(name)
 
+    def _check_audit_shares(self, seat, number, shares, what):
+        """An audit item's shares of deal `number` (an audit's or a hand-over's, §B6.3): one per
+        slot, each the one `seat` published of it, if it did; else its `bad-key`."""
+        deal = self.deals[number]
+        if len(shares) != deal.size:
+            raise Fault("bad-key", f"seat {seat}: {what} of deal {number} with {len(shares)} shares", seat)
+        for i, share in enumerate(shares):
+            published = self.published.get((deal.first + i, seat))
+            if published is not None and published != share:
+                raise Fault("bad-key", f"seat {seat}: {what}'s share of slot {deal.first + i} differs from its "
+                                       "published share", seat)
+
     def _elgamal_hand_over(self, seat, body, unaudited) -> dict:
         """§B16.6 *Hand-over*: `keys` its audit publication of each deal not yet audited that it
         holds, `[deal, pass seed, [share × size], proof]`, and `received` the shares sealed to it
         of the cards in its keeping, `[slot, sender, share, proof]`; each checked (a failing proof
         the leaver's `bad-key`), then published. Returns {deal: (seed, shares, proof)}."""
         entries, received = body["keys"], body["received"]
-        if not (isinstance(entries, list) and all(
-                isinstance(e, list) and len(e) == 4 and is_int(e[0])
-                and isinstance(e[1], bytes) and len(e[1]) == 32
-                and isinstance(e[2], list) and all(isinstance(x, bytes) and len(x) == 32 for x in e[2])
-                and isinstance(e[3], bytes) and len(e[3]) == 64 for e in entries)
+        if not (isinstance(entries, list) and all(_is_audit_item(e) for e in entries)
                 and isinstance(received, list) and all(
                 isinstance(r, list) and len(r) == 4 and is_int(r[0]) and is_int(r[1])
                 and isinstance(r[2], bytes) and len(r[2]) == 32 and isinstance(r[3], bytes) and len(r[3]) == 64
@@ -1830,13 +1835,7 @@ class Replica:
         handed = {}
         for number, seed, shares, proof in entries:
             deal = self.deals[number]
-            if len(shares) != deal.size:
-                raise Fault("bad-key", f"seat {seat}: handed over {len(shares)} shares of deal {number}", seat)
-            for i, share in enumerate(shares):
-                published = self.published.get((deal.first + i, seat))
-                if published is not None and published != share:
-                    raise Fault("bad-key", f"seat {seat}: handed over a share of slot {deal.first + i} other than "
-                                           "the one it published", seat)
+            self._check_audit_shares(seat, number, shares, "a hand-over")
             if not self._shares_hold(range(deal.first, deal.first + deal.size), seat, shares, proof):
                 raise Fault("bad-key", f"seat {seat}: handed over shares of deal {number} that fail their proof", seat)
             handed[number] = (seed, list(shares), proof)
