@@ -291,36 +291,6 @@ def test_a_transcript_whose_start_mixes_seat_records_is_refused_by_the_verifier(
         verify_transcript(data, get_game)
 
 
-@pytest.mark.parametrize("game, at", [("beltpunk", 60), ("astonishing", 40), ("steamcourt", 80)])
-def test_a_player_leaving_hands_the_seat_over_showing_only_their_own_hand(game, at):
-    """§B14 at an ElGamal table: the hand-over publishes the leaver's pass seeds and its share of
-    every slot of the deals not yet audited, each checked at once, and the shares others sealed
-    to it of the cards it keeps; what that shows is its own keeping, never a card another player
-    holds, and a bot plays on."""
-    from test_hand_over import play_on, shown_by_hand_over
-    from test_open_seats import check_transcripts
-
-    board = elgamal_board(game, 3, seed=b"hand-" + game.encode())
-    board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= at
-              and board.host.replica.hand_over_problem(2) is None)
-    board.run(play=False)
-    leaver = board.sessions[2]
-    shown = shown_by_hand_over(board, 2)
-    kept = set(board.host.game.kept_slots(board.host.replica.state, 2))
-    assert shown and all(slot in kept or knew <= {2} for slot, knew in shown.items()), (shown, kept)
-    assert kept <= set(shown) | set(board.host.replica.state.cards.revealed)
-    leaver.hand_over()
-    board.run(until=lambda: 2 in board.host.replica.open_seats, play=False)
-    board.run(play=False)
-    opened = board.host.replica.open_seats[2]
-    assert leaver.stage == "closed"
-    for slot in shown:  # every player sees the leaver's hand now
-        assert board.sessions[0].knowledge[slot] == board.sessions[1].knowledge[slot] == leaver.knowledge[slot]
-    played_to_the_end = game == "astonishing"
-    play_on(board, played_to_the_end)
-    check_transcripts(board, [0, 1], 2, opened, finished=played_to_the_end, independently=False)
-
-
 def test_a_hand_over_with_a_wrong_share_is_its_authors_bad_key():
     """Two of its shares swapped (the proof of the deal's shares holds for them in their places
     only): refused as it comes, and proved by the hand-over alone."""

@@ -46,9 +46,15 @@ def shown_by_hand_over(board: Switchboard, seat: int) -> dict[int, set[int]]:
     }
 
 
-@pytest.mark.parametrize("game, at", [("beltpunk", 60), ("astonishing", 40), ("steamcourt", 80), ("steamcourt2015", 80)])
-def test_a_player_leaving_mid_deal_hands_the_seat_over_shows_only_their_own_hand_and_play_goes_on(game, at):
-    board = Switchboard(game, 3, seed=b"hand-" + game.encode())
+@pytest.mark.parametrize("game, at, protocol", [
+    ("beltpunk", 60, LOCK_DECK_PROTOCOL), ("astonishing", 40, LOCK_DECK_PROTOCOL), ("steamcourt", 80, LOCK_DECK_PROTOCOL),
+    ("steamcourt2015", 80, LOCK_DECK_PROTOCOL),
+    # At an ElGamal table (§B16.6) the hand-over publishes the leaver's pass seeds and its share of
+    # every slot of the deals not yet audited, and the shares others sealed to it of its cards.
+    ("beltpunk", 60, NEXT_PROTOCOL_VERSION), ("astonishing", 40, NEXT_PROTOCOL_VERSION), ("steamcourt", 80, NEXT_PROTOCOL_VERSION),
+])
+def test_a_player_leaving_mid_deal_hands_the_seat_over_shows_only_their_own_hand_and_play_goes_on(game, at, protocol):
+    board = Switchboard(game, 3, seed=b"hand-" + game.encode(), protocol=protocol)
     board.run(until=lambda: board.host.replica is not None and board.host.replica.seq >= at
               and board.host.replica.hand_over_problem(2) is None)
     board.run(play=False)
