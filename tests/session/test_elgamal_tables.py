@@ -88,11 +88,9 @@ def host_shares(board: Switchboard) -> dict[tuple[int, int], bytes]:
 def test_the_host_cannot_open_another_players_hand_from_every_share_it_holds():
     """Not by trust: every share the host's process holds of a card in another hand, combined
     every way it can, opens no card — the holder's own share never reached it."""
-    board = elgamal_board("beltpunk", 3, seed=b"privacy")
-    board.run(play=False)
-    board.run(until=lambda: getattr(board.host.replica.state, "turn", 0) >= 2
-              and board.host.replica.audits == 0
-              and board.host.replica.waiting_on_decision() and not board.queue)
+    from test_host_cannot_see_hands import mid_first_round
+
+    board = mid_first_round(elgamal_board("beltpunk", 3, seed=b"privacy"))
     replica = board.host.replica
     state = replica.state
     known = host_shares(board)

@@ -41,14 +41,18 @@ def host_key_material(board):
     return known
 
 
-def test_host_cannot_decrypt_other_hands_mid_round():
-    board = Switchboard("beltpunk", 3, seed=b"privacy")
-    # Stop in the middle of the first round, before any audit publishes the keys, at a moment the
-    # table waits for a person (so no key release is half done).
+def mid_first_round(board: Switchboard) -> Switchboard:
+    """``board`` stopped in the middle of the first round, before any audit publishes the keys, at
+    a moment the table waits for a person (so no key release is half done)."""
     board.run(play=False)
     board.run(until=lambda: getattr(board.host.replica.state, "turn", 0) >= 2
               and board.host.replica.audits == 0
               and board.host.replica.waiting_on_decision() and not board.queue)
+    return board
+
+
+def test_host_cannot_decrypt_other_hands_mid_round():
+    board = mid_first_round(Switchboard("beltpunk", 3, seed=b"privacy"))
     replica = board.host.replica
     state = replica.state
     assert state.round == 1 and replica.audits == 0
