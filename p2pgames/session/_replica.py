@@ -339,6 +339,9 @@ class DealSub:
 class KeysSub:
     operations: tuple[Reveal | Disclose, ...]
     requirements: dict[int, KeysRequirement] | None = None  # computed when the sub-step starts
+    # Who knows each slot once the round is done: fixed when it starts, as U is (§B6.2), so a
+    # seat opened during the round changes neither.
+    knows_after: dict[int, set[int]] = field(default_factory=dict)
     done: set[int] = field(default_factory=set)  # seats whose ``keys`` are in
     released: set[int] = field(default_factory=set)  # seats whose ``release`` is in (§B16)
 
@@ -858,7 +861,7 @@ class Replica:
                         and operation.deal not in self.deals and not self._awaits_rebuild(operation)):
                     self.deals[operation.deal] = self._new_deal_crypto(operation)
         elif isinstance(sub, KeysSub) and sub.requirements is None:
-            sub.requirements = self._requirements(sub.operations)
+            sub.requirements, sub.knows_after = self._keys_round(sub.operations)
             if not any(sub.requirements.values()):
                 self._finish_keys(phase, sub, applied)
         elif isinstance(sub, AuditSub) and not self._reveal_before_audit(phase, sub, applied):
@@ -1023,6 +1026,13 @@ class Replica:
     ) -> dict[int, KeysRequirement]:
         """Who must publish or seal which key, simulating the operations in order (``only``:
         of these slots alone, and leaving out what rebuilt seats' escrows would release)."""
+        return self._keys_round(operations, only)[0]
+
+    def _keys_round(
+        self, operations: Sequence[Reveal | Disclose], only: range | set[int] | None = None,
+    ) -> tuple[dict[int, KeysRequirement], dict[int, set[int]]]:
+        """:meth:`_requirements`, and who knows each slot when the round is done: the working
+        copies of U and K as §B6.2 leaves them, by slot."""
         requirements = {seat: KeysRequirement() for seat in range(self.players)}
         unreleased: dict[int, set[int]] = {}
         knows: dict[int, set[int]] = {}
@@ -1038,6 +1048,7 @@ class Replica:
                     for seat in holders:
                         requirements[seat].publish.add(slot)
                     holders.clear()
+                    seen.update(range(self.players))
                     continue
                 to = operation.to
                 if to in seen:
@@ -1058,7 +1069,7 @@ class Replica:
         if only is None:
             for seat in self.rebuilt:
                 self._to_releases(requirements, seat)
-        return requirements
+        return requirements, knows
 
     def keys_riding_with_lock(self, seat: int, deal: int) -> list[int]:
         """The slots of ``deal`` whose lock key ``seat`` publishes with its lock pass (§B6.1): those
@@ -2517,14 +2528,13 @@ class Replica:
             self._finish_keys(phase, sub, applied)
 
     def _finish_keys(self, phase: CardPhase, sub: KeysSub, applied: Applied | None) -> None:
-        # Everyone has released: record who can now see each slot, then move on.
+        # Everyone has released: who can now see each slot is as the round's start computed it
+        # (§B6.2); then move on.
+        for slot, knows in sorted(sub.knows_after.items()):
+            crypto, index = self.deal_of_slot(slot)
+            crypto.knows[index] = knows
         for operation in sub.operations:
             for slot in operation.slots:
-                crypto, index = self.deal_of_slot(slot)
-                if isinstance(operation, Reveal) or operation.to in self.open_seats:
-                    crypto.knows[index] = set(range(self.players))
-                else:
-                    crypto.knows[index].add(operation.to)
                 if applied is not None:
                     # Seen now — also where nobody had to release a key (the viewer holds the
                     # only one: a deal among the one seat still playing).

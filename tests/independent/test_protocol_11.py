@@ -152,6 +152,9 @@ def departed(case):
                 "joiner": (b"q3", 11, 1),  # rebuilt during a deal: its caretaker passes for it, releases
                 "host": (b"q4", 30, 0),  # the host gone: taken over (§B15) and rebuilt
                 "reshuffle": (b"q6", 40, 2),  # a re-shuffle past the rebuilt seat; parts published and sealed
+                # Gone in the middle of the first keys round: who knows its cards is as the round's
+                # start fixed it (§B6.2), so those it alone knew stay escrowed and are released in parts.
+                "keys-round": (b"p6", 15, 2),
             }[case]
             board = switchboard.Switchboard("probe", 4, seed=seed, protocol=11, reach=gone == 0)
             board.depart(gone, at)
@@ -161,7 +164,7 @@ def departed(case):
     return _departed[case]
 
 
-@pytest.mark.parametrize("case", ["hand-over", "joiner", "host", "reshuffle", "dispute"])
+@pytest.mark.parametrize("case", ["hand-over", "joiner", "host", "reshuffle", "dispute", "keys-round"])
 def test_protocol_11_games_with_departures_verify_with_the_products_result(case):
     board, reader = departed(case)
     session = board.sessions[reader]
@@ -180,6 +183,8 @@ def test_protocol_11_games_with_departures_verify_with_the_products_result(case)
         assert report.result["scores"] == list(session.result.scores)
     if case == "reshuffle":  # a re-shuffle after the rebuild, its starting values without the gone seat's key
         assert any(body["t"] == "pass" and body["deal"] > 0 for _seat, body in subs[report.open_seats[2]:])
+    if case == "keys-round":  # the cards it alone knew stayed escrowed: released when shown on
+        assert "release" in kinds
     if case == "joiner":  # the caretaker passed for the rebuilt seat, and its shares were released
         opened = report.open_seats[1]
         assert any(seat == 1 and body["t"] == "pass" for seat, body in subs[opened:])
