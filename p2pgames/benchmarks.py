@@ -88,7 +88,7 @@ from typing import Any, Callable, Iterator, Sequence
 import msgpack
 import trio
 
-from p2pgames import NEXT_PROTOCOL_VERSION, PROTOCOL_VERSION
+from p2pgames import LOCK_DECK_PROTOCOL, PROTOCOL_VERSION
 from p2pgames.bots import PlayoutBot
 from p2pgames.crypto import (
     CardTable, ClassicSRA, Identity, check_lock_key, elgamal, lock_pass, lock_verifiers, nothing_remembered,
@@ -118,7 +118,7 @@ def run_peers(
     common = [
         "--game", game, "--players", str(players), "--seed", seed, "--stop-after", stop_after,
         "--options", json.dumps(options or {}), *([] if escrow else ["--no-bot-seats"]),
-        *([] if protocol == PROTOCOL_VERSION else ["--protocol", str(protocol)]),  # (an older tree has no such option)
+        *_protocol_option(protocol, tree),
     ]
     keep = ["--transcript-dir", transcript_dir] if transcript_dir is not None else []
     whose = "" if tree is None else f" (the code of {tree})"
@@ -174,6 +174,17 @@ def python_of(tree: Path | None, environment: dict[str, str] | None = None) -> t
     environment["PYTHONPATH"] = str(tree)
     environment.pop("PYTHONDONTWRITEBYTECODE", None)
     return environment, tree
+
+
+def _protocol_option(protocol: int, tree: Path | None) -> list[str]:
+    """The bench peer's option asking ``tree``'s code for ``protocol``: none for a tree whose
+    peer has no such option (one from before protocol 11, which speaks only the lock deck's)."""
+    peer = (_THIS_TREE if tree is None else tree) / "p2pgames" / "net" / "_bench_peer.py"
+    if "--protocol" in peer.read_text(encoding="utf-8"):
+        return ["--protocol", str(protocol)]
+    if protocol != LOCK_DECK_PROTOCOL:
+        raise RuntimeError(f"the code of {tree} speaks only protocol {LOCK_DECK_PROTOCOL}, not {protocol}")
+    return []
 
 
 # The folder holding the package this module is in: the working directory of its subprocesses.
@@ -313,17 +324,18 @@ def _deal_figures(
 
 
 def bench_deal(repeats: int) -> dict:
-    """52 cards among 4 peers (Beltpunk's deal), in passes next to its floor (with ``--against``,
-    that commit's deal too); the same deal at a table with no escrow, next to it (what the escrow
-    of every lock key costs, §B16); and, for scale, one pass of classic 2048-bit SRA over the
-    same cards."""
+    """52 cards among 4 peers (Beltpunk's deal) with the lock deck (protocol 10, §C5), in passes
+    next to its floor (with ``--against``, that commit's deal too); the same deal at a table with
+    no escrow, next to it (what the escrow of every lock key costs, §B16); the deal protocol 11
+    makes with the ElGamal deck, next to that deck's floor; and, for scale, one pass of classic
+    2048-bit SRA over the same cards."""
     _require_bench_peer()
     bare: list[float] = []
 
     def deal(n: int, tree: Path | None) -> list[dict]:
         if tree is None:
-            bare.append(deal_time(run_peers(4, f"deal-{n}", "deal", escrow=False)))
-        return run_peers(4, f"deal-{n}", "deal", tree=tree)
+            bare.append(deal_time(run_peers(4, f"deal-{n}", "deal", escrow=False, protocol=LOCK_DECK_PROTOCOL)))
+        return run_peers(4, f"deal-{n}", "deal", tree=tree, protocol=LOCK_DECK_PROTOCOL)
 
     deals, passes, locks, hand = _timed_deals(repeats, 52, deal)
     figures = _deal_figures("deal", deals, passes, locks, hand, 52, 4)
@@ -331,8 +343,7 @@ def bench_deal(repeats: int) -> dict:
     figures["escrow_per_deal_ratio"] = statistics.median(
         (deal - without) / without for deal, without in zip(deals[""], bare)
     )
-    if _PROTOCOL != PROTOCOL_VERSION:
-        figures.update(_elgamal_deal_figures(repeats))
+    figures.update(_elgamal_deal_figures(repeats))
     classic = ClassicSRA.generate()
     messages = [int.from_bytes(p, "big") for p in CardTable("p2pgames/bench", [f"card{n}" for n in range(52)]).points]
     classic_time = _median_time(lambda: [classic.encrypt(m) for m in messages], 3)
@@ -342,14 +353,13 @@ def bench_deal(repeats: int) -> dict:
 
 
 def _elgamal_deal_figures(repeats: int) -> dict:
-    """With ``--protocol 11``: the same deal (52 cards, 4 peers in processes of their own) as
-    protocol 11 makes it with the ElGamal deck, next to its floor in that deck's units, measured
+    """The same deal (52 cards, 4 peers in processes of their own) as protocol 11 makes it with the ElGamal deck, next to its floor in that deck's units, measured
     in the same round: :func:`elgamal_deal_path`, the four re-encryption passes one after another,
     one holder's shares and proofs of the others' hands, and one holder opening its hand."""
     deals, floors = [], []
     for n in range(repeats):
         floors.append(elgamal_deal_path(52, 4))
-        deals.append(deal_time(run_peers(4, f"deal-{n}", "deal", protocol=_PROTOCOL)))
+        deals.append(deal_time(run_peers(4, f"deal-{n}", "deal", protocol=PROTOCOL_VERSION)))
     return {
         "deal_p11_ms": statistics.median(deals) * 1000,
         "deal_p11_floor_ms": statistics.median(floors) * 1000,
@@ -368,9 +378,11 @@ def bench_deal_table(repeats: int) -> dict:
     def one_table(n: int, tree: Path | None) -> list[dict]:
         if tree is None:
             twelve.append(deal_time(
-                run_peers(12, f"deal84x2-{n}", "game", game="dealbench", options={"cards": 84, "tables": 2})
+                run_peers(12, f"deal84x2-{n}", "game", game="dealbench", options={"cards": 84, "tables": 2},
+                          protocol=LOCK_DECK_PROTOCOL)
             ))
-        reports = run_peers(6, f"deal84-{n}", "game", game="dealbench", options={"cards": 84}, tree=tree)
+        reports = run_peers(6, f"deal84-{n}", "game", game="dealbench", options={"cards": 84}, tree=tree,
+                            protocol=LOCK_DECK_PROTOCOL)
         if tree is None:
             audits.append(audit_time(reports))
         return reports
@@ -1913,9 +1925,9 @@ def main(argv: list[str] | None = None) -> int:
         "--only", metavar="GROUP,...", help=f"run only these groups of figures: {', '.join(GROUPS)}",
     )
     parser.add_argument(
-        "--protocol", type=int, choices=(PROTOCOL_VERSION, NEXT_PROTOCOL_VERSION), default=PROTOCOL_VERSION,
-        help=f"the protocol the round-trip tables speak (default {PROTOCOL_VERSION}; {NEXT_PROTOCOL_VERSION}: the "
-             "ElGamal deck's, being built)",
+        "--protocol", type=int, choices=(PROTOCOL_VERSION, LOCK_DECK_PROTOCOL), default=PROTOCOL_VERSION,
+        help=f"the protocol the round-trip tables speak (default {PROTOCOL_VERSION}; {LOCK_DECK_PROTOCOL}: the "
+             "lock deck's, §C5)",
     )
     parser.add_argument(
         "--against", metavar="COMMIT",

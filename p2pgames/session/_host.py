@@ -66,7 +66,7 @@ from p2pgames.session._events import WATCHER_SEAT, ChatReceived, LobbyChanged, N
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._joiner import HOST_CONNECTION
 from p2pgames.session._messages import MAX_ACKS, NAME_LIMIT, Envelope, MalformedMessage, clean_text, make_envelope, open_envelope
-from p2pgames import NEXT_PROTOCOL_VERSION
+from p2pgames import LOCK_DECK_PROTOCOL
 from p2pgames.session._replica import FORFEIT, HOST_SEAT, TAKE_OVER, SeatInfo, Submission
 from p2pgames.session._watcher import WATCHED_KINDS
 from p2pgames.words import with_article
@@ -659,12 +659,12 @@ class HostRole:
             return
         name = self._unique_name(clean_text(body["name"], NAME_LIMIT) or "player")
         info = SeatInfo(key, body["seal"], name, body["bot"], *(body.get("deck") or ()))
-        if session.protocol >= NEXT_PROTOCOL_VERSION and not info.deck_key_holds():
+        if session.protocol != LOCK_DECK_PROTOCOL and not info.deck_key_holds():
             # (§A4: a key whose proof fails could be another seat's, or cancel the others' keys.)
             self.reject(connection, "your hello's deck key is missing or not proven")
             return
         del self.pending[connection]
-        self.lobby.append((info if session.protocol >= NEXT_PROTOCOL_VERSION else SeatInfo(key, body["seal"], name, body["bot"]), connection))
+        self.lobby.append((info if session.protocol != LOCK_DECK_PROTOCOL else SeatInfo(key, body["seal"], name, body["bot"]), connection))
         self._announce_lobby()
         self._start_if_full()
 

@@ -58,7 +58,7 @@ from p2pgames.session._chat import Offer
 from p2pgames.session._events import WATCHER_SEAT, ChatReceived, LobbyChanged, Notice, Rejected, SeatAway, SeatBack
 from p2pgames.session._faults import Fault, FaultCode, ProtocolFault
 from p2pgames.session._messages import Envelope, MalformedMessage, clean_text, make_envelope
-from p2pgames import NEXT_PROTOCOL_VERSION
+from p2pgames import LOCK_DECK_PROTOCOL, PROTOCOL_VERSION
 from p2pgames.session._replica import HOST_SEAT, SeatInfo, Submission, seats_problem
 from p2pgames.words import with_article
 
@@ -367,7 +367,7 @@ class JoinerRole:
             "host": key.raw,
             "nonce": body["nonce"],
             "bot": session.bot,
-            **({"deck": session.deck_key_record()} if session.protocol >= NEXT_PROTOCOL_VERSION else {}),
+            **({"deck": session.deck_key_record()} if session.protocol != LOCK_DECK_PROTOCOL else {}),
         }))
 
     def _halt_before_start(self, reason: str) -> None:
@@ -414,6 +414,10 @@ class JoinerRole:
         if key is None or (key.raw != wanted and not self.unconfirmed):
             self._not_our_host(key)
             return
+        if session.replica is None and envelope.body["protocol"] in (PROTOCOL_VERSION, LOCK_DECK_PROTOCOL):
+            # A seat saved before an upgrade: the game goes on in its own protocol, the one its
+            # host resumed it in (its start's; a start of the other one is refused on arrival).
+            session.protocol = envelope.body["protocol"]
         if envelope.body["protocol"] != session.protocol:
             self._halt_or_close(f"the host now speaks protocol {envelope.body['protocol']}, this p2pgames speaks {session.protocol}")
             return
@@ -661,7 +665,7 @@ class JoinerRole:
         if len({seat.key.raw for seat in seats}) != len(seats):
             raise ProtocolFault(Fault(self.host_seat, FaultCode.ILLEGAL, "the host's start seats one key twice", 0))
         problem = seats_problem(seats)
-        ours = session.deck_key_record()[0] if session.protocol >= NEXT_PROTOCOL_VERSION else None
+        ours = session.deck_key_record()[0] if session.protocol != LOCK_DECK_PROTOCOL else None
         if problem is None and seats[mine[0]].deck_key != ours:
             problem = "it does not give our deck key" if ours is not None else "it gives deck keys, which this protocol has none of"
         if problem is not None:

@@ -44,7 +44,7 @@ import os
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from p2pgames import NEXT_PROTOCOL_VERSION, PROTOCOL_VERSION, canonical
+from p2pgames import LOCK_DECK_PROTOCOL, PROTOCOL_VERSION, canonical
 from p2pgames.crypto import BadSignature, CryptoError, Identity, PublicKey, scalar_to_bytes
 from p2pgames.engine import (
     EngineError,
@@ -200,9 +200,9 @@ class Session:
         protocol: int = PROTOCOL_VERSION,
     ) -> None:
         self.identity = identity
-        # The protocol this peer speaks (§A4): this version's, or 11 — the ElGamal deck's, being
-        # built (issue 28) — where a test asks for it.
-        if protocol not in (PROTOCOL_VERSION, NEXT_PROTOCOL_VERSION):
+        # The protocol this peer speaks (§A4): this version's, or the lock deck's where asked
+        # (its tests, the bench, a game saved at it).
+        if protocol not in (PROTOCOL_VERSION, LOCK_DECK_PROTOCOL):
             raise ValueError(f"this p2pgames speaks protocol {PROTOCOL_VERSION}, not {protocol}")
         self.protocol = protocol
         self._deck_key_record: list[bytes] | None = None
@@ -377,7 +377,7 @@ class Session:
         if not (0 <= saved.seat < len(seated) and seated[saved.seat][0] == identity.public_key.raw):
             raise ResumeError("the transcript's game seats another key than the saved seat's")
         # The game's protocol is its start's: seat records with deck keys are protocol 11's (§A4).
-        protocol = NEXT_PROTOCOL_VERSION if seated and len(seated[0]) == 6 else PROTOCOL_VERSION
+        protocol = PROTOCOL_VERSION if seated and len(seated[0]) == 6 else LOCK_DECK_PROTOCOL
         session = cls(identity, "host", game_loader, ruleset=ruleset, random_bytes=random_bytes,
                       presentation=presentation, bot=bot, saved=saved, protocol=protocol)
         assert isinstance(session.role, HostRole)
@@ -705,7 +705,7 @@ class Session:
 
     def deck_key_record(self) -> list[bytes]:
         """``[deck key, key proof]`` of ours (§A4), at protocol 11; ``[]`` before it."""
-        if self.protocol < NEXT_PROTOCOL_VERSION:
+        if self.protocol == LOCK_DECK_PROTOCOL:
             return []
         if self._deck_key_record is None:
             self._deck_key_record = deck_key_record(self.secret_seed, self.identity.public_key.raw)

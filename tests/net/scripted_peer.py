@@ -11,7 +11,7 @@ import socket
 
 import trio
 
-from p2pgames import NEXT_PROTOCOL_VERSION
+from p2pgames import LOCK_DECK_PROTOCOL
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net import LOOPBACK, FrameReader, Node, frame, open_host_listeners
@@ -37,7 +37,7 @@ def hello_to(host_hello: Envelope, name: str, identity: Identity | None = None) 
     protocol = host_hello.body["protocol"]
     body = {"protocol": protocol, "game": host_hello.body["game"], "name": name,
             "seal": bytes(32), "host": host_hello.sender, "nonce": host_hello.body["nonce"], "bot": False}
-    if protocol >= NEXT_PROTOCOL_VERSION:
+    if protocol != LOCK_DECK_PROTOCOL:
         body["deck"] = deck_key_record(reproducible_bytes(b"deck key of " + identity.public_key.raw)(32), identity.public_key.raw)
     return make_envelope(identity, "hello", body).raw
 

@@ -9,7 +9,7 @@ import nacl.bindings
 import pytest
 from switchboard import Switchboard
 
-from p2pgames import NEXT_PROTOCOL_VERSION, canonical
+from p2pgames import PROTOCOL_VERSION, canonical
 from p2pgames.crypto import Identity, elgamal, open_sealed, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.session import HOST_CONNECTION, FaultCode, Session, encode_record, iter_records, open_envelope, verify_transcript
@@ -21,7 +21,7 @@ CHEATER = 1
 
 
 def elgamal_board(game: str, players: int, seed: bytes = b"elgamal", **options) -> Switchboard:
-    return Switchboard(game, players, seed=seed, protocol=NEXT_PROTOCOL_VERSION, **options)
+    return Switchboard(game, players, seed=seed, protocol=PROTOCOL_VERSION, **options)
 
 
 def logged_submissions(board: Switchboard, seat: int = 0) -> list[tuple[int, dict]]:

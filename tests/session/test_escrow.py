@@ -18,7 +18,7 @@ import pytest
 from independent import transcript as independent
 from switchboard import Switchboard as _Switchboard
 
-from p2pgames import LOCK_DECK_PROTOCOL, NEXT_PROTOCOL_VERSION
+from p2pgames import LOCK_DECK_PROTOCOL, PROTOCOL_VERSION
 from p2pgames.crypto import CURVE_ORDER, check_lock_key, scalar_to_bytes, seal, transform
 from p2pgames.games import get_game
 from p2pgames.session import OpenSeatAsked, SeatOpened, iter_records, open_envelope, verify_transcript
@@ -31,7 +31,7 @@ from p2pgames.session._secrets import SeatSecrets
 
 # §C5's deck, protocol 10, unless a test names another (those that hold at both: @BOTH).
 Switchboard = functools.partial(_Switchboard, protocol=LOCK_DECK_PROTOCOL)
-BOTH = pytest.mark.parametrize("protocol", [LOCK_DECK_PROTOCOL, NEXT_PROTOCOL_VERSION])
+BOTH = pytest.mark.parametrize("protocol", [LOCK_DECK_PROTOCOL, PROTOCOL_VERSION])
 
 
 def vanished(game: str, players: int, seed: bytes, at: int, gone: int,

@@ -12,7 +12,7 @@ import pytest
 from switchboard import Switchboard
 from test_open_seats import check_transcripts
 
-from p2pgames import LOCK_DECK_PROTOCOL, NEXT_PROTOCOL_VERSION
+from p2pgames import LOCK_DECK_PROTOCOL, PROTOCOL_VERSION
 from p2pgames.session import LocalError, SeatOpened
 from p2pgames.session._faults import FaultCode, ProtocolFault
 from p2pgames.session._messages import make_envelope
@@ -51,7 +51,7 @@ def shown_by_hand_over(board: Switchboard, seat: int) -> dict[int, set[int]]:
     ("steamcourt2015", 80, LOCK_DECK_PROTOCOL),
     # At an ElGamal table (§B16.6) the hand-over publishes the leaver's pass seeds and its share of
     # every slot of the deals not yet audited, and the shares others sealed to it of its cards.
-    ("beltpunk", 60, NEXT_PROTOCOL_VERSION), ("astonishing", 40, NEXT_PROTOCOL_VERSION), ("steamcourt", 80, NEXT_PROTOCOL_VERSION),
+    ("beltpunk", 60, PROTOCOL_VERSION), ("astonishing", 40, PROTOCOL_VERSION), ("steamcourt", 80, PROTOCOL_VERSION),
 ])
 def test_a_player_leaving_mid_deal_hands_the_seat_over_shows_only_their_own_hand_and_play_goes_on(game, at, protocol):
     board = Switchboard(game, 3, seed=b"hand-" + game.encode(), protocol=protocol)
@@ -113,7 +113,7 @@ def test_a_hand_over_waits_while_a_card_the_leaver_gave_is_locked_by_its_key_alo
     check_transcripts(board, [0, 1], 2, replica().open_seats[2], finished=False)
 
 
-@pytest.mark.parametrize("protocol", [LOCK_DECK_PROTOCOL, NEXT_PROTOCOL_VERSION])
+@pytest.mark.parametrize("protocol", [LOCK_DECK_PROTOCOL, PROTOCOL_VERSION])
 def test_a_hand_over_is_refused_for_a_host_nobody_can_succeed_and_a_wrong_key_in_it_is_proved(protocol):
     """Two of the leaver's keys (protocol 10) or shares (11, §B16.6) it never published, swapped:
     its hand-over is refused as it comes, its ``bad-key``."""

@@ -13,7 +13,7 @@ import pytest
 
 from switchboard import Switchboard
 
-from p2pgames import LOCK_DECK_PROTOCOL, NEXT_PROTOCOL_VERSION
+from p2pgames import LOCK_DECK_PROTOCOL, PROTOCOL_VERSION
 from p2pgames.bots import RandomBot
 from p2pgames.engine import (
     CardOperations,
@@ -116,7 +116,7 @@ def loader(name: str) -> Any:
     return GAME if name == "twodecks" else get_game(name)
 
 
-@pytest.mark.parametrize("protocol", [LOCK_DECK_PROTOCOL, NEXT_PROTOCOL_VERSION])
+@pytest.mark.parametrize("protocol", [LOCK_DECK_PROTOCOL, PROTOCOL_VERSION])
 def test_two_decks_dealt_at_once_each_by_its_own_holders(protocol):
     board = Switchboard("twodecks", 4, seed=b"split", loader=loader, bots=[RandomBot(b"")] * 4, protocol=protocol)
     passes = []
