@@ -419,9 +419,10 @@ BODY_TEMPLATES = {
     "act": {"action": ["cheer", True]},
     "commit": {"commitment": b"c" * 32},
     "open": {"salt": b"s" * 32, "value": b"v" * 32},
-    "pass": {"deal": 0, "stage": "shuffle", "values": [b"v" * 32] * 12, "verifiers": []},
-    "keys": {"public": [[0, b"k" * 32]], "sealed": [[1, 2, b"b" * 80, b"c" * 32]]},
-    "audit": {"keys": [[0, None, b"k" * 32, [b"l" * 32] * 12]]},
+    # (Protocol 11's card bodies, §B6.3: a pass's re-encrypted cards, shares under one proof.)
+    "pass": {"deal": 0, "cards": [[b"n" * 32, b"m" * 32]] * 12},
+    "keys": {"public": [[0, b"k" * 32]], "proof": b"p" * 64, "sealed": [[1, 2, b"b" * 144, b"c" * 32]]},
+    "audit": {"keys": [[0, b"s" * 32, [b"k" * 32] * 12, b"p" * 64]]},
     "dispute": {"slot": 0, "reason": "no card"},
 }
 
@@ -434,17 +435,14 @@ def due_template(replica, author: int) -> tuple[str, dict]:
     phase = replica.phase
     if kind == "pass":
         crypto = replica.deals[phase.current.deals[0]]
-        stage, _ = crypto.next_pass()
-        size = crypto.size
-        body = {"deal": crypto.deal, "stage": stage, "values": [bytes([i % 256]) * 32 for i in range(size)],
-                "verifiers": [b"w" * 32] * size if stage == "lock" else []}
+        body = {"deal": crypto.deal, "cards": [[bytes([i % 256]) * 32, bytes([(i + 1) % 256]) * 32] for i in range(crypto.size)]}
     elif kind == "audit":
         deals = phase.current.deals
-        body = {"keys": [[deal, None, b"\x01" * 32, [b"\x02" * 32] * replica.deals[deal].size] for deal in deals]}
+        body = {"keys": [[deal, b"\x01" * 32, [b"\x02" * 32] * replica.deals[deal].size, b"\x04" * 64] for deal in deals]}
     elif kind == "keys":
         requirement = replica.keys_requirement(author)
         slots = sorted(requirement.publish) if requirement else [0]
-        body = {"public": [[slot, b"\x03" * 32] for slot in slots], "sealed": []}
+        body = {"public": [[slot, b"\x03" * 32] for slot in slots], "proof": b"\x04" * 64, "sealed": []}
     return kind, body
 
 
@@ -1028,15 +1026,14 @@ def test_evidence_from_another_point_of_the_log_is_no_proof_of_a_false_accusatio
 
 
 def test_wrongly_shaped_pass_is_proved_to_the_other_peers():
-    """A pass with too few values: the host names seat 1, and seat 2 confirms it from the signed
+    """A pass with too few cards: the host names seat 1, and seat 2 confirms it from the signed
     pass rather than suspecting the host of a false accusation."""
     board = board_at("host-pass")
     replica = board.host.replica
     crypto = replica.deals[replica.phase.current.deals[0]]
-    stage, _ = crypto.next_pass()
     data = signed(board.sessions[JOINER].identity, "submit", {
         "game_id": replica.game_id, "seat": JOINER, "counter": replica.counters[JOINER], "based_on": replica.seq,
-        "body": {"t": "pass", "deal": crypto.deal, "stage": stage, "values": [], "verifiers": []},
+        "body": {"t": "pass", "deal": crypto.deal, "cards": []},
     })
     assert deliver(board, HOST, JOINER, data) == "halted"
     halted_by(board, HOST, JOINER, FaultCode.BAD_PASS)
