@@ -102,7 +102,8 @@ class Trader:
         return self.bot.choose(game, state, player, knowledge, step)
 
 
-@pytest.mark.parametrize("seed", [b"secrecy-1", b"secrecy-2"])
+# (Seeds whose games both trade face down and take at random; at protocol 11 secrecy-1's took none.)
+@pytest.mark.parametrize("seed", [b"secrecy-2", b"secrecy-3"])
 async def test_no_peer_the_host_included_can_read_another_players_hidden_cards(tmp_path, autojump_clock, seed):
     game = get_game(GAME)
     ruleset = game.ruleset(PLAYERS)
