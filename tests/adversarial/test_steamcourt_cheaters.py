@@ -69,7 +69,7 @@ async def tea_boy_caught(tmp_path, seed):
 
 
 async def test_tea_boy_who_serves_his_lowest_cards_is_named_at_the_quarters_audit(tmp_path, autojump_clock):
-    state, hidden = await tea_boy_caught(tmp_path, b"sc-5")
+    state, hidden = await tea_boy_caught(tmp_path, b"sc-3")
     # He was the last with cards: only the quarter's audit showed the ones he never played.
     assert state.quarter == 1 and state.phase == Phase.AUDITING
     assert state.tables[0].phase == Phase.DONE and state.tables[0].out[-1] == CHEATER
