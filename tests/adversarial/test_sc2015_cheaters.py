@@ -178,10 +178,10 @@ async def test_bid_that_does_not_outbid_the_standing_bid_is_refused_at_once_and_
 
 # Seeds under which the cheat's situation arises (each test asserts it did).
 SEEDS = {
-    "teaboy at the audit": b"sc15-44",
-    "teaboy on his lay": b"sc15-0",
+    "teaboy at the audit": b"sc15-23",
+    "teaboy on his lay": b"sc15-44",
     "plaguedoctor": b"sc15-0",
     "alchemist": b"sc15-0",
-    "pirate": b"sc15-0",
+    "pirate": b"sc15-3",
     "auction": b"sc15-0",
 }
