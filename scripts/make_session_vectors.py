@@ -8,6 +8,9 @@
   every state hash, the result). Another implementation must accept the transcript and reach the
   same hashes; this one must reproduce it byte for byte from the same seeds.
 
+Each transcript vector is written at this version's protocol and, as ``…-v10``, at protocol 10
+(the lock deck, §C5): a verifier must still accept the transcripts protocol 10 wrote.
+
 Run from the repository root: ``.venv/bin/python scripts/make_session_vectors.py``; naming games
 (``... make_session_vectors.py steamcourt2015``) writes only their transcript vectors, so a new
 game's vector can be added without rewriting the others.
@@ -25,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tests" / "session"))
 
 from switchboard import Switchboard  # noqa: E402
 
-from p2pgames import PROTOCOL_VERSION, canonical  # noqa: E402
+from p2pgames import LOCK_DECK_PROTOCOL, PROTOCOL_VERSION, canonical  # noqa: E402
 from p2pgames.bots import bot_for  # noqa: E402
 from p2pgames.crypto import Identity, reproducible_bytes  # noqa: E402
 from p2pgames.games import get_game  # noqa: E402
@@ -74,13 +77,13 @@ BOT_KINDS = {"torpedo": "heuristic"}
 
 
 def vector_board(game: str, players: int, seed: bytes, options: dict | None, bot_kind: str | None,
-                 reach: bool = False, forfeit: bool = False) -> Switchboard:
+                 reach: bool = False, forfeit: bool = False, protocol: int = PROTOCOL_VERSION) -> Switchboard:
     """The seeded table a transcript vector is played at (tests/session/test_session_vectors.py
     plays it again)."""
     rules = get_game(game)
     bots = None if bot_kind is None else [bot_for(rules, seed + bytes([seat]), bot_kind) for seat in range(players)]
     return Switchboard(game, players, seed=seed, options=options, bots=bots, open_seats=game not in NO_BOT_SEATS,
-                       reach=reach, forfeit=forfeit)
+                       reach=reach, forfeit=forfeit, protocol=protocol)
 
 
 def envelopes() -> dict:
@@ -150,9 +153,9 @@ def envelopes() -> dict:
 
 
 def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | None = None,
-               forfeit: bool = False, disputer: int | None = None) -> tuple[bytes, dict]:
+               forfeit: bool = False, disputer: int | None = None, protocol: int = PROTOCOL_VERSION) -> tuple[bytes, dict]:
     reach = gone is not None and gone[0] == 0 and not forfeit
-    board = vector_board(game, players, seed, OPTIONS.get(game), BOT_KINDS.get(game), reach, forfeit)
+    board = vector_board(game, players, seed, OPTIONS.get(game), BOT_KINDS.get(game), reach, forfeit, protocol)
     if forfeit:
         assert gone is not None
         board.forfeit(*gone)  # the other claims the game (tests/session/test_session_vectors.py: the same)
@@ -199,11 +202,11 @@ def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | Non
     assert again.state_hash == replica.state_hash
     stem = f"session-{game}-{players}p" + (
         "" if gone is None else "-forfeit" if forfeit else "-host-gone" if reach else "-gone") + (
-        "" if disputer is None else "-dispute")
+        "" if disputer is None else "-dispute") + ("" if protocol == PROTOCOL_VERSION else f"-v{protocol}")
     summary = {
         "description": (
             f"A {'complete ' if disputer is None else ''}{players}-player {game} game between seeded peers, "
-            f"as seat 1 recorded it ({stem}.p2pt, format in protocol/SPEC.md 'Transcripts'). A "
+            f"as seat 1 recorded it at protocol {protocol} ({stem}.p2pt, format in protocol/SPEC.md 'Transcripts'). A "
             "verifier must accept it, count these entries, acknowledgements and audits, and reach "
             "state_hashes[i] after entry i; the result must match."
             + ("" if disputer is None else
@@ -232,6 +235,7 @@ def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | Non
         "bot_kind": BOT_KINDS.get(game),
         "open_seats": game not in NO_BOT_SEATS,
         "seed": seed.decode(),
+        "protocol": protocol,
         "entries": report.entries,
         "acks": report.acks,
         "audits": report.audits,
@@ -257,26 +261,33 @@ def transcript(game: str, players: int, seed: bytes, gone: tuple[int, int] | Non
 
 
 def main(named: list[str]) -> None:
+    for protocol in (PROTOCOL_VERSION, LOCK_DECK_PROTOCOL):
+        transcripts(named, protocol)
+
+
+def transcripts(named: list[str], protocol: int) -> None:
+    """The transcript vectors (those of the ``named`` games, or all) at ``protocol``; and the
+    envelope vectors, when all are written at this version's protocol."""
     unknown = set(named) - {game for game, _players, _seed, *_ in GAMES + DEPARTURES + FORFEITS + DISPUTES}
     if unknown:
         raise SystemExit(f"no transcript vector for {', '.join(sorted(unknown))}; the games: "
                          f"{', '.join(game for game, _players, _seed in GAMES)}")
-    if not named:
+    if not named and protocol == PROTOCOL_VERSION:
         (VECTORS / "session-envelopes.json").write_text(json.dumps(envelopes(), indent=1) + "\n")
         print("wrote protocol/vectors/session-envelopes.json")
     for game, players, seed, *gone in GAMES + DEPARTURES:
         if named and game not in named:
             continue
-        data, summary = transcript(game, players, seed, tuple(gone) if gone else None)  # type: ignore[arg-type]
+        data, summary = transcript(game, players, seed, tuple(gone) if gone else None, protocol=protocol)  # type: ignore[arg-type]
         write(data, summary)
     for game, players, seed, *gone in FORFEITS:
         if named and game not in named:
             continue
-        write(*transcript(game, players, seed, tuple(gone), forfeit=True))  # type: ignore[arg-type]
+        write(*transcript(game, players, seed, tuple(gone), forfeit=True, protocol=protocol))  # type: ignore[arg-type]
     for game, players, seed, gone, after, disputer in DISPUTES:
         if named and game not in named:
             continue
-        write(*transcript(game, players, seed, (gone, after), disputer=disputer))
+        write(*transcript(game, players, seed, (gone, after), disputer=disputer, protocol=protocol))
 
 
 def write(data: bytes, summary: dict) -> None:

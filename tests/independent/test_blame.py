@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from p2pgames import LOCK_DECK_PROTOCOL, PROTOCOL_VERSION
 from p2pgames.crypto import Identity, reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net import play_table
@@ -27,10 +28,15 @@ CHEATER_SEAT = 1
 CHEATERS = {"WalkOut": type("WalkOut", (cheaters.FalseAccuser,), {"victim": None, "code": "oversize"})}
 
 
-def honest(seat, ruleset, seed):
+# The cheats of §C5's lock deck: played at protocol 10, which deals with it (at protocol 11 the
+# same wrongs are the ElGamal deck's, tests/independent/test_protocol_11.py).
+LOCK_DECK_CHEATS = {"WrongKey", "NotAPoint", "SwappedCard"}
+
+
+def honest(seat, ruleset, seed, protocol=PROTOCOL_VERSION):
     random_bytes = reproducible_bytes(seed + b"/honest/" + bytes([seat]))
     return Session(Identity.generate(random_bytes(32)), f"honest-{seat}", get_game,
-                   ruleset=ruleset if seat == 0 else None, bot=True, random_bytes=random_bytes)
+                   ruleset=ruleset if seat == 0 else None, bot=True, random_bytes=random_bytes, protocol=protocol)
 
 
 @pytest.mark.parametrize("cheater, seed", [
@@ -47,8 +53,9 @@ def honest(seat, ruleset, seed):
 ])
 async def test_the_independent_verdict_on_cheated_games_is_the_products(tmp_path, autojump_clock, cheater, seed):
     ruleset = get_game("probe").ruleset(3)
-    sessions = [honest(seat, ruleset, seed) for seat in range(3)]
-    sessions[CHEATER_SEAT] = CHEATERS.get(cheater, getattr(cheaters, cheater, None))(seed=seed + b"/cheater")
+    protocol = LOCK_DECK_PROTOCOL if cheater in LOCK_DECK_CHEATS else PROTOCOL_VERSION
+    sessions = [honest(seat, ruleset, seed, protocol) for seat in range(3)]
+    sessions[CHEATER_SEAT] = CHEATERS.get(cheater, getattr(cheaters, cheater, None))(seed=seed + b"/cheater", protocol=protocol)
     table = await play_table("probe", 3, sessions=sessions, transcripts=tmp_path, seed=seed, verify=False)
     assert sessions[CHEATER_SEAT].cheated
     for seat in (0, 2):

@@ -1,6 +1,10 @@
 """The independent peer plays the probe game against a real host (SPEC §B2–§B8): the host and the
 other joiner are the product's bot peers, over loopback TCP; everyone agrees on every entry, and
-every transcript — the independent peer's own included — verifies with both verifiers."""
+every transcript — the independent peer's own included — verifies with both verifiers.
+
+The independent peer speaks protocol 10 (§C5's lock deck; `peer.PROTOCOL`): the product's peers
+here speak it too, as a session does where asked. Its transcripts at protocol 11 are the
+independent verifier's (test_protocol_11.py)."""
 
 import functools
 import subprocess
@@ -25,7 +29,7 @@ from .peer import PROTOCOL, Peer
 def product_peer(seat, seed, ruleset, path):
     random_bytes = reproducible_bytes(seed + b"/seat/" + bytes([seat]))
     session = Session(Identity.generate(random_bytes(32)), f"bot-{seat}", get_game,
-                      ruleset=ruleset if seat == 0 else None, bot=True, random_bytes=random_bytes)
+                      ruleset=ruleset if seat == 0 else None, bot=True, random_bytes=random_bytes, protocol=PROTOCOL)
     return Node(session, transcript_path=path)
 
 
@@ -352,7 +356,8 @@ async def test_a_host_that_lost_its_last_entries_takes_them_back_from_the_indepe
     game = get_game("probe")
     random_bytes = reproducible_bytes(seed + b"/seat/" + bytes([0]))
     identity = Identity.generate(random_bytes(32))
-    host = Node(Session(identity, "bot-0", get_game, ruleset=game.ruleset(3, {}), bot=True, random_bytes=random_bytes),
+    host = Node(Session(identity, "bot-0", get_game, ruleset=game.ruleset(3, {}), bot=True, random_bytes=random_bytes,
+                        protocol=PROTOCOL),
                 transcript_dir=tmp_path / "transcripts", seat_dir=tmp_path / "seats")
     joiner = product_peer(2, seed, None, tmp_path / "product2.p2pt")
     peer = Peer(seed=seed, dial_again=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from switchboard import Switchboard, canonical_records
 
+from p2pgames import LOCK_DECK_PROTOCOL
 from p2pgames.crypto import Identity
 from p2pgames.games import get_game
 from p2pgames.session import (
@@ -242,6 +243,22 @@ def test_a_host_restarted_from_its_transcript_and_saved_seat_finishes_the_game(g
     board.run()
     board.check_finished_and_verified()
     assert host.away == {}
+
+
+def test_a_game_saved_at_protocol_10_resumes_at_it_after_an_upgrade():
+    """A table of the lock deck (protocol 10) whose host and a joiner both restart on this
+    version, which speaks 11 by default: the host resumes at its transcript's protocol (its start's
+    4-item seat records), the joiner takes the protocol the host speaks for its saved game, and the
+    game finishes at 10."""
+    board = Switchboard("probe", 3, seed=b"upgrade", protocol=LOCK_DECK_PROTOCOL)
+    run_until_entries(board, 20)
+    host = board.restart_host()
+    assert host.protocol == LOCK_DECK_PROTOCOL
+    board.protocol = {}  # a joiner's process started again as this version starts it
+    joiner = board.restart(1)
+    board.run()
+    board.check_finished_and_verified()
+    assert joiner.protocol == LOCK_DECK_PROTOCOL and not joiner.replica.elgamal
 
 
 def test_a_host_that_began_the_game_and_died_before_writing_the_accepts_takes_them_again():
