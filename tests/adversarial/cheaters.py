@@ -338,7 +338,7 @@ class ForgingHost(Session):
         replica = self.replica
         if self.cheated or self.stage != "playing" or not isinstance(replica.phase, DecisionPhase):
             return
-        if replica.waiting_for() != (self.victim,):
+        if self.victim not in replica.waiting_for():  # (its turn, alone or with others: whoever moves first)
             return
         actions = self.game.legal_actions(replica.state, self.victim, {})
         if not actions:

@@ -30,10 +30,11 @@ from . import canon, probe, replica, transcript, wire
 from .test_escrow import GAME_ID, Table, escrowed_table, in_round_two_after, made, rebuild_by
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
-SESSION_VECTORS = ["session-probe-3p", "session-beltpunk-2p", "session-steamcourt-3p", "session-steamcourt2015-3p",
-                   "session-torpedo-2p", "session-beltpunk-4p-gone", "session-steamcourt-4p-host-gone",
-                   "session-beltpunk-2p-forfeit", "session-steamcourt-4p-gone-dispute",
-                   "session-probe-3p-v9"]  # (as version 9 wrote it: every ack an `ack` record, §B11)
+SESSION_VECTORS = [name + version for version in ("", "-v10") for name in (  # (-v10: as protocol 10 wrote them)
+    "session-probe-3p", "session-beltpunk-2p", "session-steamcourt-3p", "session-steamcourt2015-3p",
+    "session-torpedo-2p", "session-beltpunk-4p-gone", "session-steamcourt-4p-host-gone",
+    "session-beltpunk-2p-forfeit", "session-steamcourt-4p-gone-dispute",
+)] + ["session-probe-3p-v9"]  # (as version 9 wrote it: every ack an `ack` record, §B11)
 FOLLOWED_GAMES = {"probe", "beltpunk", "steamcourt", "torpedo"}
 
 

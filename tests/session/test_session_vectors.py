@@ -23,11 +23,12 @@ VECTORS = Path(__file__).parents[2] / "protocol" / "vectors"
 # Whole games, one in which a seat vanishes and is rebuilt from its escrow (``-gone``, §B16), one
 # in which the host vanishes and the others take the table over (``-host-gone``, §B15), and a
 # two-player one whose host vanishes and the other claims the game by forfeit (``-forfeit``, §B17);
-# and a game stopped by a wrong dispute after a rebuild (``-gone-dispute``, §B7, §B16 step 5).
+# and a game stopped by a wrong dispute after a rebuild (``-gone-dispute``, §B7, §B16 step 5). Each
+# also as protocol 10 wrote it (``-v10``: §C5's lock deck), which must still verify.
 TRANSCRIPTS = sorted(path.name for pattern in (
     "session-*p.json", "session-*p-gone.json", "session-*p-host-gone.json", "session-*p-forfeit.json",
     "session-*p-gone-dispute.json",
-) for path in VECTORS.glob(pattern))
+) for suffix in ("", "-v10") for path in VECTORS.glob(pattern.replace(".json", f"{suffix}.json")))
 
 
 def replayed_hashes(replica: Replica, records: list) -> list[str]:
@@ -126,7 +127,7 @@ def test_the_same_seeds_replay_the_same_game_byte_for_byte(name):
     kind = summary["bot_kind"]
     bots = None if kind is None else [bot_for(get_game(game), seed + bytes([seat]), kind) for seat in range(players)]
     board = Switchboard(game, players, seed=seed, options=summary["options"], bots=bots, open_seats=summary["open_seats"],
-                        reach=summary.get("reach", False), forfeit="forfeit" in summary)
+                        reach=summary.get("reach", False), forfeit="forfeit" in summary, protocol=summary["protocol"])
     if "gone" in summary:  # as scripts/make_session_vectors.py does
         board.depart(summary["gone"]["seat"], summary["gone"]["after"])
     if "forfeit" in summary:
