@@ -45,8 +45,8 @@ def test_the_probe_vectors_final_state_is_the_one_section_d6_spells_out():
     for seat, submitted in log.bodies:
         rep.apply(seat, submitted)
     final = game.encode()
-    assert final["hands"] == [[13, 17], [4, 1, 15], [7, 3, 12, 16]]
-    assert (final["answered"], final["winner"], final["round"], final["phase"]) == ([1, 2], 0, 2, "over")
+    assert final["hands"] == [[1, 13, 3, 15], [4, 16], [7, 12, 17]]
+    assert (final["answered"], final["winner"], final["round"], final["phase"]) == ([0, 1], 2, 2, "over")
     assert final["cards"]["deals"][1:] == [[1, 12, 3, None, [2, 5, 6], []], [2, 15, 3, None, [0, 14, 8], []]]
     assert len(final["cards"]["revealed"]) == 18 and final["cards"]["audited"] == [0, 1, 2]
     assert final["cards"]["next_deal"] == 3

@@ -25,6 +25,7 @@ from p2pgames.crypto import reproducible_bytes
 from p2pgames.games import get_game
 from p2pgames.net import play_table
 from p2pgames.session import verify_transcript
+from p2pgames.session._elgamal_keys import deck_key_record
 
 from . import canon, probe, replica, transcript, wire
 from .test_escrow import GAME_ID, Table, escrowed_table, in_round_two_after, made, rebuild_by
@@ -645,7 +646,11 @@ def test_a_ruleset_with_forfeit_false_or_for_three_players_is_refused(follow):
         report = transcript.verify(altered, follow_games=follow)
         assert not report.ok and report.code == "damage" and report.problem.startswith(f"record {index}:"), bad
     # With 3 players it is refused as the game refuses a bad option: the host's start, seat 0's.
-    third = [wire.public_key(made(b"forfeit third")), start.body["seats"][1][1], "third", False]
+    key = wire.public_key(made(b"forfeit third"))
+    # (With a deck key and its proof where the start's records have them, §B6.3: the product makes
+    # them, as a seat of its would; the verifier under test is the independent one.)
+    deck = deck_key_record(made(b"forfeit third deck"), key) if len(start.body["seats"][0]) == 6 else []
+    third = [key, start.body["seats"][1][1], "third", False, *deck]
     altered, index = started(dict(ruleset, players=3), start.body["seats"] + [third])
     report = refused_claim(altered, "illegal", 0, where=f"record {index}:", follow=follow)
     assert "forfeit" in report.problem

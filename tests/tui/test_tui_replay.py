@@ -40,13 +40,13 @@ def test_moves_rounds_start_and_end(replay, pipe, deadline):
 def test_digits_then_enter_jump_to_that_entry_and_a_shows_every_card(replay, pipe, deadline):
     screen = pressed(replay, pipe, "120\raq")
     assert screen.index == replay.step_of_entry(120) and screen.every_card
-    assert "entry 120 of 373" in "".join(text for _, text in screen._title(80, 1)[0])
+    assert "entry 120 of 255" in "".join(text for _, text in screen._title(80, 1)[0])
 
 
 def test_an_entry_not_in_the_log_is_said_on_the_bottom_line_and_nothing_moves(replay, pipe, deadline):
     screen = pressed(replay, pipe, "n99999\rq")
     assert screen.index == replay.next_move(0)
-    assert screen.problem == "there is no entry 99999: the log's entries are 0 to 373"
+    assert screen.problem == "there is no entry 99999: the log's entries are 0 to 255"
 
 
 def test_a_replay_that_stops_at_a_fault_says_why_at_its_end_within_the_screens_width(pipe, deadline):
