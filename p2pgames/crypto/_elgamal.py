@@ -242,10 +242,30 @@ def _times(k: int, point: bytes) -> bytes:
     if not k:
         check_point(point)
         return IDENTITY
+    bound = REMEMBERED_PRODUCTS
+    product = _products.get((k, point)) if bound else None
+    if product is not None:
+        return product
     try:
-        return _sodium.crypto_scalarmult_ed25519_noclamp(_le(k), point)
+        product = _sodium.crypto_scalarmult_ed25519_noclamp(_le(k), point)
     except _SodiumError:
         raise BadCardValue("not a point of the prime-order group (or its identity, or not canonical)") from None
+    if bound:
+        if len(_products) >= bound:
+            for old in list(_products)[: bound // 2]:  # the older half at once (as _deck's memo)
+                _products.pop(old, None)
+        _products[(k, point)] = product
+    return product
+
+
+#: How many products :func:`_times` keeps (about 6 MB of them when full; 0: none, see
+#: :func:`~p2pgames.crypto.nothing_remembered`). A peer computes many twice — the audit redoes
+#: the passes and share checks, a transcript's check at the end redoes the game — and peers in one
+#: process (bots, tests) compute the same ones: every peer checks every published share under its
+#: proof's same weights. A product is a pure function of its inputs, only valid points are kept,
+#: and what peers send can't grow the table past its bound.
+REMEMBERED_PRODUCTS = 1 << 15
+_products: dict[tuple[int, bytes], bytes] = {}
 
 
 def _is_candidate(encoding: bytes) -> bool:

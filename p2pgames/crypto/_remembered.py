@@ -1,8 +1,8 @@
 """What the package remembers of its own answers, and a way to do without it for a while.
 
-Two memos keep pure results: the deck's last products (``_deck._products``, with the card points
-and scalar inverses they need) and the signatures this process has verified
-(``_identity._VERIFIED``). Neither changes an answer. Timing is the one thing they change, so a
+Three memos keep pure results: the lock deck's last products (``_deck._products``, with the card
+points and scalar inverses they need), the ElGamal deck's (``_elgamal._products``) and the
+signatures this process has verified (``_identity._VERIFIED``). Neither changes an answer. Timing is the one thing they change, so a
 benchmark turns them off.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from . import _deck, _identity
+from . import _deck, _elgamal, _identity
 
 __all__ = ["nothing_remembered"]
 
@@ -22,9 +22,9 @@ def nothing_remembered() -> Iterator[None]:
     none is kept. This is for timing what the cryptography itself costs, and for timing several
     peers in one process as if each were in its own (``scripts/bench``). Not for use across
     threads or tasks that expect the memos."""
-    saved = _deck.REMEMBERED_PRODUCTS, _identity._VERIFIED_MAX
-    _deck.REMEMBERED_PRODUCTS = _identity._VERIFIED_MAX = 0
+    saved = _deck.REMEMBERED_PRODUCTS, _elgamal.REMEMBERED_PRODUCTS, _identity._VERIFIED_MAX
+    _deck.REMEMBERED_PRODUCTS = _elgamal.REMEMBERED_PRODUCTS = _identity._VERIFIED_MAX = 0
     try:
         yield
     finally:
-        _deck.REMEMBERED_PRODUCTS, _identity._VERIFIED_MAX = saved
+        _deck.REMEMBERED_PRODUCTS, _elgamal.REMEMBERED_PRODUCTS, _identity._VERIFIED_MAX = saved
