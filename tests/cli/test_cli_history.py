@@ -53,7 +53,7 @@ def test_a_transcript_of_a_game_or_rules_this_version_lacks_is_still_summed_up()
         raise UnknownGame(name)
 
     summary = summarize_transcript(data, unknown)
-    assert (summary.title, summary.rules, summary.entries) == ("probe", "a game this version of p2pgames doesn't have", 54)
+    assert (summary.title, summary.rules, summary.entries) == ("probe", "a game this version of p2pgames doesn't have", 48)
     game = get_game("probe")
     later = type(game)()
     later.rules_edition = game.rules_edition + 1  # a later version's edition of the rules
@@ -153,9 +153,9 @@ def test_history_lists_this_profiles_games_newest_first_and_the_opponents(transc
         "Steam Torpedo", "2 players (build=random)", "with p0 (bot)",
         "you won: the other submarine has no oxygen left, after 25 turns", "276 entries", "session-torpedo-2p.p2pt",
     ]
-    assert games[1].split(" · ")[3:5] == ["with p0 (bot), p2 (bot)", "p2 won: 13 points after four quarters"]
+    assert games[1].split(" · ")[3:5] == ["with p0 (bot), p2 (bot)", "p2 won: 12 points, tied; first out in the 4th quarter breaks the tie"]
     assert "steamcourt2015" not in out  # another identity's seat
-    assert lines[len(SAME_SEAT):] == ["", "Together (finished games):", "  bots  5 games, you won 2, they won 3"]
+    assert lines[len(SAME_SEAT):] == ["", "Together (finished games):", "  bots  5 games, you won 1, they won 4"]
     assert "1 file in" in err and "notes.p2pt says why" in err
 
 

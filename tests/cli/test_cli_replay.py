@@ -13,7 +13,7 @@ def test_at_prints_the_table_after_that_entry_as_the_transcripts_seat_saw_it():
     code, out, err = call("replay", str(VECTORS / "session-astonishing-3p.p2pt"), "--at", "150")
     assert code == EXIT_OK and not err
     lines = out.splitlines()
-    assert lines[0] == "Astonishing! · entry 150 of 303 · turn 5 · as p1 (seat 1) saw it"
+    assert lines[0] == "Astonishing! · entry 150 of 245 · turn 6 · as p1 (seat 1) saw it"
     assert any(line.strip().startswith("Your workshop") for line in lines)
     assert "Every card" not in out and all(len(line) <= 80 for line in lines)
 
@@ -29,7 +29,7 @@ def test_another_seat_and_every_card():
 def test_an_entry_or_a_seat_not_there_and_a_file_that_is_no_transcript_say_so():
     path = str(VECTORS / "session-probe-3p.p2pt")
     code, _, err = call("replay", path, "--at", "9999")
-    assert code == EXIT_USAGE and "--at 9999: there is no entry 9999: the log's entries are 0 to 53" in err
+    assert code == EXIT_USAGE and "--at 9999: there is no entry 9999: the log's entries are 0 to 47" in err
     code, _, err = call("replay", path, "--at", "3", "--seat", "5")
     assert code == EXIT_USAGE and "--seat 5: the game had seats 0 to 2" in err
     code, _, err = call("replay", str(VECTORS / "session-probe-3p.json"), "--at", "3")

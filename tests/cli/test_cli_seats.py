@@ -44,7 +44,7 @@ def test_seats_lists_the_unfinished_games_newest_first(home, tmp_path):
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert [line.split(" · ")[0] for line in lines[:3]] == [court, torpedo, probe]
-    assert lines[0].split(" · ")[2:] == ["Steam Court", "seat 1, host at 192.0.2.7:4500", "with p0 (bot), p2 (bot)", "306 entries"]
+    assert lines[0].split(" · ")[2:] == ["Steam Court", "seat 1, host at 192.0.2.7:4500", "with p0 (bot), p2 (bot)", "310 entries"]
     assert lines[2].split(" · ")[2:] == ["probe", "seat 1, host at 192.0.2.7:4500"]  # no transcript to read
     assert len(lines) == 5 and lines[3] == ""
     assert lines[4].startswith("Take one up again with ") and lines[4].endswith(" seats forget ID.")

@@ -83,7 +83,10 @@ async def test_a_table_played_through_the_proxy_ends_the_same_and_says_what_it_r
     direct = await play_table("probe", 3, seed=b"through the proxy", verify=False)
     relayed = await play_table("probe", 3, seed=b"through the proxy", verify=False, delay=0.001)
     assert direct.ok and relayed.ok
-    assert (relayed.entries, repr(relayed.result)) == (direct.entries, repr(direct.result))
+    # The same game, move for move. (Not always the same entries: a seat's shares ride with its
+    # move only when the log waits for it alone (§B5), which can depend on which frame arrives
+    # first, so the log of the same moves may differ by a keys entry or two.)
+    assert repr(relayed.result) == repr(direct.result)
     assert direct.relayed is None
     up, down = relayed.relayed
     # Every joiner's frames went up through it and the host's came down: at least an
