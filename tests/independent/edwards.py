@@ -36,13 +36,84 @@ def negate(a):
     return (-x % P, y, z, -t % P)
 
 
-def multiply(k: int, a):
-    result = NEUTRAL
+def double(a):
+    """2·a (RFC 8032 §5.1.4's doubling: fewer products than adding a to itself)."""
+    x1, y1, z1, _t1 = a
+    h1 = x1 * x1 % P
+    h2 = y1 * y1 % P
+    h3 = 2 * z1 * z1 % P
+    h = h1 + h2
+    e = h - (x1 + y1) * (x1 + y1) % P
+    g = h1 - h2
+    f = h3 + g
+    return (e * f % P, g * h % P, f * g % P, e * h % P)
+
+
+def _nibbles(k: int) -> list[int]:
+    """k's 4-bit digits, most significant first."""
+    digits = []
     while k:
-        if k & 1:
-            result = add(result, a)
-        a = add(a, a)
-        k >>= 1
+        digits.append(k & 15)
+        k >>= 4
+    return digits[::-1]
+
+
+def _multiples(a) -> list:
+    """[0·a, 1·a, …, 15·a]."""
+    table = [NEUTRAL, a]
+    for _ in range(14):
+        table.append(add(table[-1], a))
+    return table
+
+
+def combination(pairs) -> tuple:
+    """Σ k·a over (k, a) in ``pairs``, k ≥ 0 (Straus: one chain of doublings shared by every term,
+    4 bits at a time)."""
+    pairs = [(k, a) for k, a in pairs if k]
+    if not pairs:
+        return NEUTRAL
+    digits = [_nibbles(k) for k, _a in pairs]
+    width = max(len(d) for d in digits)
+    digits = [[0] * (width - len(d)) + d for d in digits]
+    tables = [_multiples(a) for _k, a in pairs]
+    result = NEUTRAL
+    for position in range(width):
+        if position:
+            result = double(double(double(double(result))))
+        for table, ds in zip(tables, digits):
+            if ds[position]:
+                result = add(result, table[ds[position]])
+    return result
+
+
+def multiply(k: int, a):
+    """k·a for any k ≥ 0 (not reduced mod ℓ: multiplying by ℓ is the group check)."""
+    return combination([(k, a)])
+
+
+@functools.lru_cache(maxsize=64)
+def _fixed_table(encoding: bytes) -> list:
+    """For a point used many times (the base point, a deal's joint key): j·16^i·P for every
+    4-bit digit j and i < 64, so that a product needs no doublings."""
+    a = decode(encoding)
+    rows = []
+    for _ in range(64):
+        rows.append(_multiples(a))
+        a = double(double(double(double(a))))
+    return rows
+
+
+def multiply_fixed(k: int, encoding: bytes):
+    """k·P for k in [0, 2²⁵⁶), P the (valid) point of ``encoding``, by :func:`_fixed_table`."""
+    assert 0 <= k < 1 << 256
+    rows = _fixed_table(encoding)
+    result = NEUTRAL
+    i = 0
+    while k:
+        if k & 15:
+            result = add(result, rows[i][k & 15])
+        k >>= 4
+        i += 1
     return result
 
 
@@ -91,7 +162,12 @@ def _valid(data: bytes) -> bool:
     return point is not None and not same(point, NEUTRAL) and same(multiply(L, point), NEUTRAL)
 
 
-BASE = decode(bytes.fromhex("58" + "66" * 31))
+BASE_ENCODING = bytes.fromhex("58" + "66" * 31)
+BASE = decode(BASE_ENCODING)
+
+
+def multiply_base(k: int):
+    return multiply_fixed(k % L, BASE_ENCODING)
 
 
 def point(data: bytes):
@@ -163,7 +239,7 @@ def key_proof_holds(key: bytes, proof: bytes, context: bytes) -> bool:
     if read is None or not valid(key):
         return False
     e, s = read
-    a = add(multiply(s, BASE), negate(multiply(e, decode(key))))
+    a = add(multiply_base(s), multiply(e, negate(decode(key))))
     return _challenge(b"p2pgames/v1/edwards-key-proof\x00", context, [key, encode(a)]) == e
 
 
@@ -184,8 +260,8 @@ def share_proof_holds(key: bytes, nonce: bytes, share: bytes, proof: bytes, cont
     if read is None or not (valid(key) and valid(nonce) and valid(share)):
         return False
     e, s = read
-    a1 = add(multiply(s, BASE), negate(multiply(e, decode(key))))
-    a2 = add(multiply(s, decode(nonce)), negate(multiply(e, decode(share))))
+    a1 = add(multiply_base(s), multiply(e, negate(decode(key))))
+    a2 = combination([(s, decode(nonce)), (e, negate(decode(share)))])
     return _challenge(b"p2pgames/v1/edwards-share-proof\x00", context, [key, nonce, share, encode(a1), encode(a2)]) == e
 
 
@@ -203,14 +279,12 @@ def shares_proof_holds(key: bytes, nonces: list[bytes], shares: list[bytes], pro
         return False
     e, s = read
     seed, weights = shares_weights(key, list(nonces), list(shares), context)
-    m, z = NEUTRAL, NEUTRAL
-    for weight, nonce, share in zip(weights, nonces, shares):
-        m = add(m, multiply(weight, decode(nonce)))
-        z = add(z, multiply(weight, decode(share)))
+    m = combination([(weight, decode(nonce)) for weight, nonce in zip(weights, nonces)])
+    z = combination([(weight, decode(share)) for weight, share in zip(weights, shares)])
     if same(m, NEUTRAL) or same(z, NEUTRAL):
         return False
-    a1 = add(multiply(s, BASE), negate(multiply(e, decode(key))))
-    a2 = add(multiply(s, m), negate(multiply(e, z)))
+    a1 = add(multiply_base(s), multiply(e, negate(decode(key))))
+    a2 = combination([(s, m), (e, negate(z))])
     points = [key, encode(m), encode(z), encode(a1), encode(a2)]
     return _challenge(b"p2pgames/v1/edwards-shares-proof\x00", canon.encode([context, seed]), points) == e
 
@@ -224,12 +298,12 @@ def sum_of(points: list[bytes]) -> bytes:
 
 def reencryption_pass(deck: list[list[bytes]], joint_key: bytes, permutation: list[int], scalars: list[int]):
     """§C9.4: out[t] = [in[π(t)].C₁ + r_t·G, in[π(t)].C₂ + r_t·Y] (the first pass's C₁ is O)."""
-    y = point(joint_key)
+    assert valid(joint_key)
     out = []
     for source, r in zip(permutation, scalars):
         c1, c2 = deck[source]
         first = NEUTRAL if c1 == encode(NEUTRAL) else point(c1)
-        out.append([encode(add(first, multiply(r, BASE))), encode(add(point(c2), multiply(r, y)))])
+        out.append([encode(add(first, multiply_base(r))), encode(add(point(c2), multiply_fixed(r % L, joint_key)))])
     return out
 
 

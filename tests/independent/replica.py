@@ -1992,12 +1992,12 @@ def pass_randomness(seed: bytes, size: int):
 
 def _reencrypt(inputs, joint_key, permutation, scalars):
     """§C9.4: out[t] = [in[π(t)].C₁ + r_t·G, in[π(t)].C₂ + r_t·Y]; None if an input does not decode."""
-    y = edwards.decode(joint_key)
+    assert edwards.decode(joint_key) is not None  # (the sum of the holders' keys, each checked)
     out = []
     for source, r in zip(permutation, scalars):
         c1, c2 = (edwards.decode(x) for x in inputs[source])
         if c1 is None or c2 is None:
             return None
-        out.append([edwards.encode(edwards.add(c1, edwards.multiply(r, edwards.BASE))),
-                    edwards.encode(edwards.add(c2, edwards.multiply(r, y)))])
+        out.append([edwards.encode(edwards.add(c1, edwards.multiply_base(r))),
+                    edwards.encode(edwards.add(c2, edwards.multiply_fixed(r % edwards.L, joint_key)))])
     return out

@@ -34,7 +34,7 @@ class Switchboard:
         idle_work: bool = True, protocol: int | None = None,
     ):
         game = loader(game_name)
-        # (None: this version's protocol; 11: the ElGamal deck's, being built, issue 28.)
+        # (None: this version's protocol; 10: the lock deck's, where a test is about it.)
         self.protocol = {} if protocol is None else {"protocol": protocol}
         self.game = game
         self.loader = loader
