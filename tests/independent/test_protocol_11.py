@@ -1,4 +1,4 @@
-"""Protocol 11 (§B6.3, in preparation): transcripts of the product's sessions dealing with the
+"""Protocol 11 (§B6.3, this version's): transcripts of the product's sessions dealing with the
 ElGamal deck (§C9), played on the in-memory switchboard with `protocol=11`, verify with the
 independent verifier — seat records with deck keys and their proofs, every pass, share, sealed
 share's form and audit — and reach the product's result; altered submissions are refused with

@@ -1,8 +1,7 @@
-"""Tables that deal with the ElGamal deck (protocol 11, SPEC §B6.3), while it is being built.
+"""Tables that deal with the ElGamal deck (protocol 11, SPEC §B6.3, every table's since version 11).
 
-A session speaks protocol 11 only when asked (``protocol=11``); protocol 10 stays the default
-until departures work with the new deck too (issue 28). These tests play whole games with it,
-and check what a cheating peer can try against it: every cheat is named, and proved to all.
+These tests play whole games with it, and check what a cheating peer can try against it: every
+cheat is named, and proved to all.
 """
 
 import nacl.bindings
