@@ -1710,7 +1710,7 @@ def _median_time(function: Callable[[], Any], repeats: int) -> float:
 # -- report ------------------------------------------------------------------------------------------
 
 ROWS = [
-    ("deal_ms", "secret deal, 52 cards, 4 peers on loopback (median)", "ms", None, None),
+    ("deal_ms", "secret deal, 52 cards, 4 peers on loopback, protocol 10's lock deck (median)", "ms", None, None),
     ("deal_pass_ms", "  one P-256 pass over the same 52 cards (its unit)", "ms", None, None),
     ("deal_passes", "  the deal in passes", "passes", None, None),
     ("deal_lock_passes", "  one lock pass over them, in those passes", "passes", None, None),
@@ -1721,7 +1721,7 @@ ROWS = [
     ("deal_before_ratio", "  that deal / the same floor (same rounds)", "x", None, None),
     ("deal_over_before", "  this tree's deal / that commit's (round by round)", "x", None, None),
     ("deal_no_escrow_ms", "  the same deal at a table with no escrow (host --no-bot-seats)", "ms", None, None),
-    ("deal_p11_ms", "  the same deal at protocol 11, the ElGamal deck (--protocol 11)", "ms", None, None),
+    ("deal_p11_ms", "  the same deal at protocol 11, the ElGamal deck (every table's)", "ms", None, None),
     ("deal_p11_floor_ms", "  its floor: 4 re-encryption passes in turn, one round of shares, one hand", "ms", None, None),
     ("deal_p11_ratio", "  that deal / its floor (same rounds)", "x", "<=", 2),
     ("escrow_per_deal_ratio", "  the escrow of every lock key: its cost / the deal without it", "x", None, None),
