@@ -19,7 +19,7 @@ from independent import transcript as independent
 from switchboard import Switchboard as _Switchboard
 
 from p2pgames import LOCK_DECK_PROTOCOL, PROTOCOL_VERSION
-from p2pgames.crypto import CURVE_ORDER, check_lock_key, scalar_to_bytes, seal, transform
+from p2pgames.crypto import CURVE_ORDER, check_lock_key, elgamal, scalar_to_bytes, seal, transform
 from p2pgames.games import get_game
 from p2pgames.session import OpenSeatAsked, SeatOpened, iter_records, open_envelope, verify_transcript
 from p2pgames.session._deals import DealCrypto
@@ -369,13 +369,16 @@ def test_a_dispute_after_a_rebuild_reveals_what_the_escrow_keeps_before_its_audi
     assert other.ok and other.stopped is not None and other.stopped[:2] == ("bad-dispute", disputer), other
 
 
+@BOTH
 @pytest.mark.parametrize(("game", "players", "seed", "gone"), [("astonishing", 3, b"b", 2), ("beltpunk", 3, b"a", 2)])
-def test_a_seat_gone_during_an_audit_has_what_its_escrow_keeps_revealed_and_the_audits_in_stand(game, players, seed, gone):
+def test_a_seat_gone_during_an_audit_has_what_its_escrow_keeps_revealed_and_the_audits_in_stand(
+    game, players, seed, gone, protocol,
+):
     """A seat vanishes as an audit begins, its `audit` not sent; the others' are in. Rebuilt, it
     submits none (§B16 step 6), but some of its keys in the audited deals stay escrowed (cards it
     gave or knew alone): a keys round reveals them first (step 5), its escrow's holders releasing
     their shares, and the audit is then done with the audits already in — nobody sends one again."""
-    board = Switchboard(game, players, seed=seed)
+    board = Switchboard(game, players, seed=seed, protocol=protocol)
 
     def at_an_audit() -> bool:
         replica = board.host.replica
@@ -483,8 +486,36 @@ def test_two_players_have_no_escrow(protocol):
     assert logged[ESCROW] == logged[LOCK_ESCROW] == 0
 
 
-def test_a_holder_restarted_before_the_departure_still_gives_its_shares():
-    board = vanished("steamcourt", 4, b"escrow-restart", 70, 3)
+def test_no_group_short_of_every_other_seat_can_open_a_card_of_the_departed_seat_at_an_elgamal_table():
+    """Protocol 11 (§B16.6): before the rebuild, for a card only the departed seat still locks,
+    the shares of its deck key that any group of the other seats holds, with every other share of
+    the card, open no card; all of them together do. Nor does any seat know the card."""
+    board = vanished("beltpunk", 4, b"escrow-groups", 60, 3, PROTOCOL_VERSION)
+    replica = board.host.replica
+    held = {seat: board.sessions[seat].secrets.deck_shares[3] for seat in (0, 1, 2)}
+    checked = 0
+    for slot in replica.game.kept_slots(replica.state, 3):
+        crypto, index = replica.deal_of_slot(slot)
+        if crypto.unreleased[index] != {3}:
+            continue
+        card = crypto.locked[index]
+        others = [crypto.published[index][seat] for seat in crypto.holders if seat != 3]
+
+        def opened(group: tuple[int, ...]) -> str | None:
+            part = elgamal.decryption_share(sum(held[seat] for seat in group) % elgamal.GROUP_ORDER, card.nonce)
+            return crypto.table.name_of(elgamal.decrypt(card, [*others, part]))
+
+        for group in ((0,), (1,), (2,), (0, 1), (0, 2), (1, 2)):
+            assert opened(group) is None, group
+        assert opened((0, 1, 2)) is not None
+        assert all(slot not in board.sessions[seat].knowledge for seat in (0, 1, 2))
+        checked += 1
+    assert checked
+
+
+@BOTH
+def test_a_holder_restarted_before_the_departure_still_gives_its_shares(protocol):
+    board = vanished("steamcourt", 4, b"escrow-restart", 70, 3, protocol)
     board.restart(1)
     board.run(play=False)
     opened = everyone_plays_on(board, 3)
@@ -492,7 +523,8 @@ def test_a_holder_restarted_before_the_departure_still_gives_its_shares():
     check_played_on(board, 3, opened.seq)
 
 
-def test_seats_gone_at_random_moments_are_rebuilt_and_every_game_ends():
+@BOTH
+def test_seats_gone_at_random_moments_are_rebuilt_and_every_game_ends(protocol):
     """Chaos: 4-player Steam Court and Beltpunk, 3-player Astonishing!, a seat vanishing holding
     keys at a random entry; the others always play on, the rebuild unlocks none but its own cards,
     and every game ends verified, nobody blamed."""
@@ -500,7 +532,7 @@ def test_seats_gone_at_random_moments_are_rebuilt_and_every_game_ends():
     played = 0
     for game, players in [("steamcourt", 4), ("beltpunk", 4), ("astonishing", 3)] * 2:
         at, gone = rng.randrange(5, 160), rng.randrange(1, players)
-        board = Switchboard(game, players, seed=b"chaos" + bytes([at]))
+        board = Switchboard(game, players, seed=b"chaos" + bytes([at]), protocol=protocol)
         board.run(until=lambda: board.host.replica is not None and (board.host.replica.seq >= at or board.host.result))
         if board.host.result is not None or not any(True for _ in board.host.replica.unaudited_deals_of(gone)):
             continue
