@@ -353,9 +353,10 @@ def bench_deal(repeats: int) -> dict:
 
 
 def _elgamal_deal_figures(repeats: int) -> dict:
-    """The same deal (52 cards, 4 peers in processes of their own) as protocol 11 makes it with the ElGamal deck, next to its floor in that deck's units, measured
-    in the same round: :func:`elgamal_deal_path`, the four re-encryption passes one after another,
-    one holder's shares and proofs of the others' hands, and one holder opening its hand."""
+    """The same deal (52 cards, 4 peers in processes of their own) as protocol 11 makes it with
+    the ElGamal deck, next to its floor in that deck's units, measured in the same round:
+    :func:`elgamal_deal_path`, the four re-encryption passes one after another, one holder's
+    shares and proofs of the others' hands, and one holder opening its hand."""
     deals, floors = [], []
     for n in range(repeats):
         floors.append(elgamal_deal_path(52, 4))

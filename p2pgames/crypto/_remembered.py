@@ -2,8 +2,8 @@
 
 Three memos keep pure results: the lock deck's last products (``_deck._products``, with the card
 points and scalar inverses they need), the ElGamal deck's (``_elgamal._products``) and the
-signatures this process has verified (``_identity._VERIFIED``). Neither changes an answer. Timing is the one thing they change, so a
-benchmark turns them off.
+signatures this process has verified (``_identity._VERIFIED``). None changes an answer. Timing
+is the one thing they change, so a benchmark turns them off.
 """
 
 from __future__ import annotations
