@@ -23,6 +23,7 @@ from p2pgames.crypto import CURVE_ORDER, check_lock_key, elgamal, scalar_to_byte
 from p2pgames.games import get_game
 from p2pgames.session import OpenSeatAsked, SeatOpened, iter_records, open_envelope, verify_transcript
 from p2pgames.session._deals import DealCrypto
+from p2pgames.session._elgamal_deals import ElGamalDeal
 from p2pgames.session._escrows import ESCROW, LOCK_ESCROW, share_context
 from p2pgames.session._faults import FaultCode, ProtocolFault
 from p2pgames.session._messages import make_envelope
@@ -49,10 +50,15 @@ def playing(board: Switchboard, gone: int) -> list[int]:
     return [seat for seat in range(len(board.sessions)) if seat != gone]
 
 
+def logged_submissions(board: Switchboard, seat: int) -> list[dict]:
+    """The submission of each entry of ``seat``'s transcript, in log order (entry ``i`` at ``i``)."""
+    return [open_envelope(open_envelope(raw).body["submission"]).body
+            for kind, raw in iter_records(bytes(board.transcripts[seat])) if kind == "entry"]
+
+
 def entry_kinds(board: Switchboard, seat: int) -> list[str]:
     """The submission kind of each entry of ``seat``'s transcript, in log order."""
-    return [open_envelope(open_envelope(raw).body["submission"]).body["body"]["t"]
-            for kind, raw in iter_records(bytes(board.transcripts[seat])) if kind == "entry"]
+    return [submission["body"]["t"] for submission in logged_submissions(board, seat)]
 
 
 def kinds_logged(board: Switchboard, seat: int) -> Counter:
@@ -296,18 +302,45 @@ def test_a_re_mask_under_way_over_a_card_the_departed_seat_gave_starts_again_wit
     assert replica.rekey_stand_ins[deal] == {position: (gone, stand_in) for position in given}
     board.run()
     check_played_on(board, gone, opened.seq)
-    passes = Counter()
-    for kind, raw in iter_records(bytes(board.transcripts[0])):
-        if kind == "entry":
-            submission = open_envelope(open_envelope(raw).body["submission"]).body
-            if submission["body"]["t"] == "pass" and submission["body"]["deal"] == deal:
-                passes[(submission["body"]["stage"], submission["seat"])] += 1
+    passes = Counter((submission["body"]["stage"], submission["seat"]) for submission in logged_submissions(board, 0)
+                     if submission["body"]["t"] == "pass" and submission["body"]["deal"] == deal)
     # The passes made before it started again are in the log, void; then every pass of the others.
     void = Counter(list(crypto.passes))
     assert void and set(void) <= {("rekey", seat) for seat in restarted.holders}
     first, last = restarted.holders  # (§B6.1: the last shuffles and locks in one pass)
     made = [("rekey", first), ("rekey", last), ("shuffle", first), ("shuffle-lock", last), ("lock", first)]
     assert passes == Counter(made) + void
+
+
+@pytest.mark.parametrize("gone", [1, 2])
+def test_a_re_mask_under_way_at_an_elgamal_table_waits_for_the_rebuild_and_the_caretaker_makes_the_seats_pass(gone):
+    """Protocol 11 (§B16.6): an Astonishing! re-mask (a re-shuffle) has its first pass, and a seat
+    still due in it vanishes. Nothing starts again: the re-shuffle keeps its holders, and once the
+    seat is rebuilt its caretaker makes the seat's pass, the one its pass seed gives (everyone
+    remakes it: another would be the caretaker's `bad-pass`); the game is played to its end."""
+    board = Switchboard("astonishing", 3, seed=b"remask" + bytes([2]), protocol=PROTOCOL_VERSION)
+
+    def under_way() -> tuple[int, ElGamalDeal] | None:
+        replica = board.host.replica
+        if replica is None or not isinstance(replica.phase, CardPhase) or not isinstance(replica.phase.current, DealSub):
+            return None
+        return next(((deal, replica.deals[deal]) for deal in replica.phase.current.deals if deal in replica.deals
+                     and replica.deals[deal].source_slots and replica.deals[deal].passes
+                     and gone in replica.deals[deal].holders and gone not in replica.deals[deal].passes), None)
+
+    board.run(until=lambda: under_way() is not None)
+    deal, crypto = under_way()
+    board.cut(gone)
+    board.run(play=False)
+    opened = everyone_plays_on(board, gone)
+    replica = board.host.replica
+    assert replica.deals[deal] is crypto and crypto.holders == (0, 1, 2)  # not started again
+    board.run()
+    check_played_on(board, gone, opened.seq)
+    assert gone in crypto.passes
+    passes = [(submission["seat"], index) for index, submission in enumerate(logged_submissions(board, 0))
+              if submission["body"]["t"] == "pass" and submission["body"]["deal"] == deal]
+    assert [seat for seat, _ in passes] == [0, 1, 2] and passes[gone][1] >= opened.seq  # its pass after the rebuild
 
 
 def test_a_wrong_pass_in_a_re_mask_started_again_after_a_rebuild_is_named_once_the_escrow_is_revealed(monkeypatch):
