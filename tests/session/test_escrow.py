@@ -17,6 +17,7 @@ from collections import Counter
 import pytest
 from independent import transcript as independent
 from switchboard import Switchboard as _Switchboard
+from test_elgamal_tables import logged_submissions
 
 from p2pgames import LOCK_DECK_PROTOCOL, PROTOCOL_VERSION
 from p2pgames.crypto import CURVE_ORDER, check_lock_key, elgamal, scalar_to_bytes, seal, transform
@@ -50,15 +51,9 @@ def playing(board: Switchboard, gone: int) -> list[int]:
     return [seat for seat in range(len(board.sessions)) if seat != gone]
 
 
-def logged_submissions(board: Switchboard, seat: int) -> list[dict]:
-    """The submission of each entry of ``seat``'s transcript, in log order (entry ``i`` at ``i``)."""
-    return [open_envelope(open_envelope(raw).body["submission"]).body
-            for kind, raw in iter_records(bytes(board.transcripts[seat])) if kind == "entry"]
-
-
 def entry_kinds(board: Switchboard, seat: int) -> list[str]:
     """The submission kind of each entry of ``seat``'s transcript, in log order."""
-    return [submission["body"]["t"] for submission in logged_submissions(board, seat)]
+    return [body["t"] for _author, body in logged_submissions(board, seat)]
 
 
 def kinds_logged(board: Switchboard, seat: int) -> Counter:
@@ -147,26 +142,21 @@ def check_played_on(board: Switchboard, gone: int, entry: int) -> None:
     ("astonishing", 3, 53, 2),
     ("steamcourt2015", 4, 66, 3),
 ])
-@BOTH
-def test_a_seat_gone_for_good_is_rebuilt_by_all_the_others_and_the_game_is_played_to_its_end(
-    game, players, at, gone, protocol,
-):
-    board = vanished(game, players, b"escrow" + bytes([at % 256]), at, gone, protocol)
+def test_a_seat_gone_for_good_is_rebuilt_by_all_the_others_and_the_game_is_played_to_its_end(game, players, at, gone):
+    # (Protocol 11's: test_elgamal_tables.py, of the same name.)
+    board = vanished(game, players, b"escrow" + bytes([at % 256]), at, gone)
     opened = everyone_plays_on(board, gone)
     board.run()
     check_played_on(board, gone, opened.seq)
     logged = kinds_logged(board, 0)
-    assert logged[REBUILD] == players - 1 and logged[ESCROW] >= players
-    # (Lock escrows are the lock deck's; at protocol 11 the escrow carries the deck key's shares.)
-    assert logged[LOCK_ESCROW] >= players if protocol == LOCK_DECK_PROTOCOL else logged[LOCK_ESCROW] == 0
+    assert logged[REBUILD] == players - 1 and logged[ESCROW] >= players and logged[LOCK_ESCROW] >= players
 
 
-@BOTH
-def test_a_card_the_departed_seat_gave_stays_hidden_until_a_card_step_needs_its_key(protocol):
+def test_a_card_the_departed_seat_gave_stays_hidden_until_a_card_step_needs_its_key():
     """Steam Court: the departed seat had given a card (locked by its key alone, known to its
     receiver): the rebuild leaves that key escrowed, and its holders release their shares later,
     where the game shows the card."""
-    board = vanished("steamcourt", 4, b"escrow" + bytes([35]), 35, 2, protocol)
+    board = vanished("steamcourt", 4, b"escrow" + bytes([35]), 35, 2)
     replica = board.host.replica
     given = [crypto.first_slot + index for crypto in replica.unaudited_deals_of(2) for index in range(crypto.size)
              if crypto.unreleased[index] == {2} and crypto.knows[index] - {2}
@@ -180,8 +170,7 @@ def test_a_card_the_departed_seat_gave_stays_hidden_until_a_card_step_needs_its_
     # seat can't leave the table with its shares of them: neither rebuilt nor handed over.
     board.run(play=False)
     assert all(replica.escrows[seat].holders == tuple(other for other in (0, 1, 3) if other != seat) for seat in (0, 1, 3))
-    problem = ("holds shares of p2's keys of cards still hidden in deal" if protocol == LOCK_DECK_PROTOCOL
-               else "holds a share of p2's key of cards still hidden")  # (its deck key's, §B16.6)
+    problem = "holds shares of p2's keys of cards still hidden in deal"  # (protocol 11's: test_elgamal_tables.py)
     assert problem in replica.rebuild_problem(3) and problem in replica.hand_over_problem(3)
     board.run()
     check_played_on(board, 2, opened.seq)
@@ -302,8 +291,8 @@ def test_a_re_mask_under_way_over_a_card_the_departed_seat_gave_starts_again_wit
     assert replica.rekey_stand_ins[deal] == {position: (gone, stand_in) for position in given}
     board.run()
     check_played_on(board, gone, opened.seq)
-    passes = Counter((submission["body"]["stage"], submission["seat"]) for submission in logged_submissions(board, 0)
-                     if submission["body"]["t"] == "pass" and submission["body"]["deal"] == deal)
+    passes = Counter((body["stage"], author) for author, body in logged_submissions(board, 0)
+                     if body["t"] == "pass" and body["deal"] == deal)
     # The passes made before it started again are in the log, void; then every pass of the others.
     void = Counter(list(crypto.passes))
     assert void and set(void) <= {("rekey", seat) for seat in restarted.holders}
@@ -338,8 +327,8 @@ def test_a_re_mask_under_way_at_an_elgamal_table_waits_for_the_rebuild_and_the_c
     board.run()
     check_played_on(board, gone, opened.seq)
     assert gone in crypto.passes
-    passes = [(submission["seat"], index) for index, submission in enumerate(logged_submissions(board, 0))
-              if submission["body"]["t"] == "pass" and submission["body"]["deal"] == deal]
+    passes = [(author, index) for index, (author, body) in enumerate(logged_submissions(board, 0))
+              if body["t"] == "pass" and body["deal"] == deal]
     assert [seat for seat, _ in passes] == [0, 1, 2] and passes[gone][1] >= opened.seq  # its pass after the rebuild
 
 
