@@ -3,7 +3,8 @@ knows and only it still locks carries its author's keys of them, so the keys sub
 owes nothing more and the cards are read in the act's own entry — a lay in Steam Court is one
 round trip, not two. What a peer sends otherwise is refused, or proved wrong later, as for any
 published key; the reference keeps to a move whose keys the host has seen.
-Tests §C5's deck (lock keys riding with an act), which version-10 transcripts use."""
+Tests §C5's deck (lock keys riding with an act), which version-10 transcripts use; the two tests
+of a whole game run at protocol 11 too, where decryption shares ride the same way (§B6.3)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from switchboard import Switchboard as _Switchboard
 from test_riding_keys import JOINER, body_of, resigned
 
-from p2pgames import LOCK_DECK_PROTOCOL
+from p2pgames import LOCK_DECK_PROTOCOL, PROTOCOL_VERSION
 from p2pgames.crypto import scalar_to_bytes
 from p2pgames.session import HOST_CONNECTION, Adjourned, Notice, make_envelope, open_envelope
 from p2pgames.session._faults import FaultCode
@@ -29,16 +30,21 @@ def logged(board: Switchboard, seat: int = 2) -> list[dict]:
 
 
 @functools.cache
-def played_at_four() -> Switchboard:
-    """One honest game of four, played and checked once for the tests that only read it."""
-    board = Switchboard("steamcourt", 4, seed=SEED)
+def played_at_four(protocol: int = LOCK_DECK_PROTOCOL) -> Switchboard:
+    """One honest game of four, played and checked once (per protocol) for the tests that only
+    read it."""
+    board = Switchboard("steamcourt", 4, seed=SEED, protocol=protocol)
     board.run()
     board.check_finished_and_verified(every_entry_agreed=True)
     return board
 
 
-def test_a_lay_carries_its_keys_and_no_keys_submission_of_its_author_follows():
-    submissions = logged(played_at_four())
+BOTH = pytest.mark.parametrize("protocol", [LOCK_DECK_PROTOCOL, PROTOCOL_VERSION])
+
+
+@BOTH
+def test_a_lay_carries_its_keys_and_no_keys_submission_of_its_author_follows(protocol):
+    submissions = logged(played_at_four(protocol))
     riding = [index for index, sub in enumerate(submissions) if sub["body"]["t"] == "act" and "public" in sub["body"]]
     assert len(riding) > 20 and {submissions[index]["seat"] for index in riding} == {0, 1, 2, 3}
     for index in riding:
@@ -51,10 +57,12 @@ def test_a_lay_carries_its_keys_and_no_keys_submission_of_its_author_follows():
     assert sum(sub["body"]["t"] == "keys" for sub in submissions) < len(riding)
 
 
-def test_a_card_given_goes_with_its_key_sealed_to_its_receiver():
-    """A give in Steam Court seals the giver's key to the receiver with the act (§B5): the receiver
-    reads the card at that entry, and the giver owes no ``keys`` for it after."""
-    submissions = logged(played_at_four())
+@BOTH
+def test_a_card_given_goes_with_its_key_sealed_to_its_receiver(protocol):
+    """A give in Steam Court seals the giver's key (its share, at protocol 11) to the receiver with
+    the act (§B5): the receiver reads the card at that entry, and the giver owes no ``keys`` for it
+    after."""
+    submissions = logged(played_at_four(protocol))
     sealing = [index for index, sub in enumerate(submissions) if sub["body"]["t"] == "act" and "sealed" in sub["body"]]
     assert sealing and any(submissions[index]["body"]["action"][0] == "give" for index in sealing)
     for index in sealing:
