@@ -181,6 +181,39 @@ def test_a_card_put_in_twice_re_randomized_is_named_by_the_audit(monkeypatch):
     assert "is not the one its seed gives" in board.host.fault.reason
 
 
+def test_a_wrong_re_shuffle_pass_found_by_a_reveal_is_audited_and_names_its_author(monkeypatch):
+    """The counterpart of test_automatic_dispute.py at protocol 11: in a re-shuffle the cheater
+    moves every card by a point of the group (their nonces kept, so every share still proves),
+    and nobody disputes a card shown only to them. The first sign is a revealed card that is no
+    card: every peer starts the same automatic audit (§B7) — before the game's own audit, at its
+    end — which remakes each pass of the re-shuffle from its seed and names the cheater, for every
+    seat and for the transcript's verifier."""
+    honest_game = elgamal_board("probe", 3, seed=b"auto")
+    honest_game.run()
+    own_audit = next(index for index, (_, body) in enumerate(logged_submissions(honest_game)) if body["t"] == "audit")
+    honest = SeatSecrets._elgamal_pass
+    spoiled = []
+
+    def move_every_card(self, replica, crypto):
+        body = honest(self, replica, crypto)
+        if self.seat == CHEATER and crypto.source_slots and not spoiled:
+            spoiled.append(crypto.deal)
+            moved = [[nonce, elgamal.point_sum([masked, elgamal.public_key(7)])] for nonce, masked in body["cards"]]
+            body = dict(body, cards=moved)
+        return body
+
+    monkeypatch.setattr(SeatSecrets, "_elgamal_pass", move_every_card)
+    board = elgamal_board("probe", 3, seed=b"auto")
+    for session in board.sessions:
+        session._maybe_dispute = lambda: False
+    board.run()
+    assert spoiled, "the cheater made a pass of a re-shuffle"
+    assert_everyone_names(board, CHEATER, FaultCode.BAD_PASS)
+    assert f"its pass of deal {spoiled[0]} is not the one its seed gives" in board.host.fault.reason
+    kinds = [body["t"] for _, body in logged_submissions(board)]
+    assert "dispute" not in kinds and board.host.fault.seq < own_audit  # (automatic, and early)
+
+
 # A point of order 8 (y = 0 … as libsodium's list of small-order encodings has it): on the curve,
 # outside the prime-order group. A card plus it is on the curve but no point of the group.
 SMALL_ORDER = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
