@@ -414,7 +414,8 @@ class JoinerRole:
         if key is None or (key.raw != wanted and not self.unconfirmed):
             self._not_our_host(key)
             return
-        if session.replica is None and envelope.body["protocol"] in (PROTOCOL_VERSION, LOCK_DECK_PROTOCOL):
+        if (session.resumed is not None and session.replica is None
+                and envelope.body["protocol"] in (PROTOCOL_VERSION, LOCK_DECK_PROTOCOL)):
             # A seat saved before an upgrade: the game goes on in its own protocol, the one its
             # host resumed it in (its start's; a start of the other one is refused on arrival).
             session.protocol = envelope.body["protocol"]
