@@ -272,6 +272,19 @@ def shares_weights(key: bytes, nonces: list[bytes], shares: list[bytes], context
     return seed, [int.from_bytes(hashlib.sha512(seed + canon.encode(i)).digest(), "little") % L for i in range(len(nonces))]
 
 
+def shares_proof(secret: int, nonces: list[bytes], context: bytes, w: int) -> tuple[list[bytes], bytes]:
+    """§C9.3: a holder's shares of ``nonces`` (each valid) and their one batched proof, for its
+    key ``secret``·G, with the fresh scalar ``w``: (shares, proof)."""
+    key = encode(multiply_base(secret))
+    shares = [encode(multiply(secret, point(nonce))) for nonce in nonces]
+    seed, weights = shares_weights(key, list(nonces), shares, context)
+    m = combination([(weight, decode(nonce)) for weight, nonce in zip(weights, nonces)])
+    z = combination([(weight, decode(share)) for weight, share in zip(weights, shares)])
+    points = [key, encode(m), encode(z), encode(multiply_base(w)), encode(multiply(w, m))]
+    e = _challenge(b"p2pgames/v1/edwards-shares-proof\x00", canon.encode([context, seed]), points)
+    return shares, e.to_bytes(32, "little") + ((w + e * secret) % L).to_bytes(32, "little")
+
+
 def shares_proof_holds(key: bytes, nonces: list[bytes], shares: list[bytes], proof: bytes, context: bytes) -> bool:
     """§C9.3: one proof that every shares[i] = x·nonces[i] for the x of key = x·G."""
     read = _read_proof(proof)

@@ -8,6 +8,12 @@ every seat agreed on the last entry. As a holder of another seat's escrow it che
 each on receipt (§B16). It escrows no secret of its own (nothing asks it to: its seat just can't be
 rebuilt). It writes its own transcript (§B11). Anything it can't accept raises PeerError naming the
 message.
+
+It speaks protocol 11 (the ElGamal deck, §B6.3) unless asked for 10 (§C5's lock deck): at 11 its
+hello carries its deck key and key proof, its passes are re-encryptions from pass seeds, its keys
+are shares under one batched proof or sealed with their share proofs, and its audit gives its pass
+seeds and every share of its deals (§B6.3); as a holder of an escrow it checks the box of the deck
+key's part too (§B16.6).
 """
 
 import os
@@ -17,9 +23,10 @@ import struct
 import trio
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
-from . import canon, deck, probe, replica, transcript, wire
+from . import canon, deck, edwards, probe, replica, transcript, wire
 
-PROTOCOL = 10
+PROTOCOL = 11
+LOCK_DECK_PROTOCOL = 10  # §B6.1–§B6.2 (§A4): spoken where asked
 
 
 class PeerError(Exception):
@@ -35,7 +42,7 @@ class Peer:
                  stale_move_after: int | None = None, accuse_sealer: str | None = None,
                  drop_after_submissions: int | None = None, lose_that_submission: bool = False,
                  dial_again: bool = False, walk_out_after: int | None = None,
-                 chat_burst: int = 0):
+                 chat_burst: int = 0, protocol: int = PROTOCOL):
         """`ping`: send a ping with this nonce once seated (§B10). `stale_move_after`: once entry
         *n* is applied and nothing is due from this seat, submit a move that is not allowed now,
         based on one entry fewer — the host must answer `stale`, not a fault (§B3). `accuse_sealer`: when
@@ -49,7 +56,11 @@ class Peer:
         host asks for (`missing`, step 5). `walk_out_after`: once that many entries are applied,
         send a `fault` naming nobody, with no evidence (a claim nobody can check, §B9 case 4), and
         stop. `chat_burst`: once it has accepted the start, send that
-        many different chat lines at once (§B10: the host takes 20 at once, one a second after)."""
+        many different chat lines at once (§B10: the host takes 20 at once, one a second after).
+        `protocol`: 11 or 10 (§A4)."""
+        if protocol not in (PROTOCOL, LOCK_DECK_PROTOCOL):
+            raise ValueError(f"protocol {protocol}: this peer speaks {PROTOCOL} and {LOCK_DECK_PROTOCOL}")
+        self.protocol = protocol
         # A test peer: every secret comes from this seeded generator, so a game can be replayed;
         # real peers draw secrets uniformly from a cryptographic source (§C5.7).
         seed = seed if seed is not None else os.urandom(16)
@@ -62,6 +73,15 @@ class Peer:
         self.seal_private_key = X25519PrivateKey.from_private_bytes(self._bytes(32))
         self.seal_private = self.seal_private_key.private_bytes_raw()
         self.seal_public = self.seal_private_key.public_key().public_bytes_raw()
+        # The ElGamal deck's secrets (§B6.3) from a generator of their own, so that a game at
+        # protocol 10 draws what it always drew: the deck key, a never-escrowed escrow secret whose
+        # stream gives the pass seeds (§B16.6), and each proof's fresh scalar.
+        self.deck_rng = random.Random(seed + b"/elgamal deck")
+        self.deck_key = edwards.draw_scalar(self._deck_bytes)
+        self.deck_public = edwards.encode(edwards.multiply_base(self.deck_key))
+        self.pass_secret = 0
+        while not 1 <= self.pass_secret < deck.N:
+            self.pass_secret = int.from_bytes(self._deck_bytes(32), "big")
         self.name = name
         self.seated = trio.Event()
         self.done = trio.Event()
@@ -108,6 +128,13 @@ class Peer:
 
     def _bytes(self, n):
         return bytes(self.rng.getrandbits(8) for _ in range(n))
+
+    def _deck_bytes(self, n):
+        return bytes(self.deck_rng.getrandbits(8) for _ in range(n))
+
+    def _fresh(self) -> int:
+        """A proof's fresh scalar w (§C9.3: never used twice)."""
+        return edwards.draw_scalar(self._deck_bytes)
 
     def _scalar(self):
         while True:
@@ -177,20 +204,28 @@ class Peer:
 
     async def _on_host_hello(self, env):
         body = env.body
-        if body["protocol"] != PROTOCOL or body["game"] != "probe" or body["ruleset"]["game"] != "probe":
+        if body["protocol"] != self.protocol or body["game"] != "probe" or body["ruleset"]["game"] != "probe":
             raise PeerError(f"host-hello for {body['game']!r}, protocol {body['protocol']}")
         if self.replica is not None:  # seated: rejoin (§B12)
             if env.sender != self.host_key:
                 raise PeerError("another key answers at the host's address")
             self.catching_up = True
             self.gave_back = False  # a `missing` is answered once a rejoin (§B12 step 5)
-            await self._send("rejoin", {"protocol": PROTOCOL, "game_id": self.game_id, "host": self.host_key,
+            await self._send("rejoin", {"protocol": self.protocol, "game_id": self.game_id, "host": self.host_key,
                                         "nonce": body["nonce"], "have": self.replica.seq})
             return
         self.host_key = env.sender
         self.ruleset = body["ruleset"]
-        await self._send("hello", {"protocol": PROTOCOL, "game": "probe", "name": self.name, "seal": self.seal_public,
-                                   "host": self.host_key, "nonce": body["nonce"], "bot": True})
+        hello = {"protocol": self.protocol, "game": "probe", "name": self.name, "seal": self.seal_public,
+                 "host": self.host_key, "nonce": body["nonce"], "bot": True}
+        if self.protocol != LOCK_DECK_PROTOCOL:  # §B6.3 *Deck keys*
+            hello["deck"] = [self.deck_public, edwards.key_proof(self.deck_key, self._deck_key_context(self.key),
+                                                                 self._fresh())]
+        await self._send("hello", hello)
+
+    @staticmethod
+    def _deck_key_context(signing_key):
+        return canon.encode(["deck-key", signing_key])
 
     async def _on_reject(self, env):
         raise PeerError(f"rejected: {env.body['reason']}")
@@ -223,6 +258,14 @@ class Peer:
                 or len({record[0] for record in seats}) != len(seats) or seats[0][0] != self.host_key
                 or body["ruleset"] != self.ruleset):
             raise PeerError("a start that does not seat this peer properly")
+        # §B6.3: every record 6 items at 11 (4 at 10), each deck key proven, ours the one we sent.
+        if self.protocol == LOCK_DECK_PROTOCOL:
+            if any(len(record) != 4 for record in seats):
+                raise PeerError("a start at protocol 10 with a seat record of other than 4 items (illegal)")
+        elif (any(len(record) != 6 for record in seats) or seats[mine[0]][4] != self.deck_public
+              or not all(edwards.key_proof_holds(record[4], record[5], self._deck_key_context(record[0]))
+                         for record in seats)):
+            raise PeerError("a start whose deck keys are not 6-item records, proven, ours the one we sent (illegal)")
         self.seat = mine[0]
         self.seats = seats
         self.game_id = body["game_id"]
@@ -526,7 +569,13 @@ class Peer:
         deal = self.replica.deal_of(slot)
         return self.secrets[deal.number]["locks"][slot - deal.first]
 
+    def _pass_seed(self, number) -> bytes:
+        """§B16.6: the first 32 bytes of D("pass", d) of its escrow secret (never escrowed here)."""
+        return deck.seat_stream(self.pass_secret, "pass", number).take(32)
+
     def _make_pass(self):
+        if self.protocol != LOCK_DECK_PROTOCOL:
+            return self._make_elgamal_pass()
         rep = self.replica
         for number in rep.phase["deals"]:
             deal = rep.deals[number]
@@ -555,7 +604,43 @@ class Peer:
             raise PeerError(f"the previous pass of deal {deal.number} holds a non-point (bad-pass): {e}") from e
         return {"t": "pass", "deal": deal.number, "stage": stage, "values": values, "verifiers": verifiers}
 
+    def _make_elgamal_pass(self):
+        """§B6.3 *Passes*: its re-encryption of the previous pass's cards (the starting values for
+        the first) under the deal's joint key, from its pass seed; as the last holder, its shares of
+        the slots it would publish in the keys sub-step next, under their one proof."""
+        rep = self.replica
+        deal = next(rep.deals[number] for number in rep.phase["deals"]
+                    if rep.deals[number].passes and rep.deals[number].passes[0] == ("pass", self.seat))
+        inputs = deal.done[-1][3] if deal.done else deal.start
+        permutation, scalars = replica.pass_randomness(self._pass_seed(deal.number), deal.size)
+        cards = replica._reencrypt(inputs, rep._joint_key(deal.holders), permutation, scalars)
+        if cards is None:
+            raise PeerError(f"the previous pass of deal {deal.number} holds a point that does not decode (bad-pass)")
+        body = {"t": "pass", "deal": deal.number, "cards": cards}
+        phase = rep.phase
+        if len(deal.passes) == 1 and phase["index"] + 1 < len(phase["groups"]) \
+                and phase["groups"][phase["index"] + 1][0] == "keys":
+            if not all(edwards.valid(point) for card in cards for point in card):
+                # §B6.3: no share of a point outside the group; the pass applied names who put it there.
+                return body
+            span = range(deal.first, deal.first + deal.size)
+            due = sorted(rep._owed_over(phase["groups"][phase["index"] + 1][1], span, self.seat)["public"])
+            if due:
+                nonces = [cards[slot - deal.first][0] for slot in due]
+                shares, proof = edwards.shares_proof(self.deck_key, nonces, self._shares_context(due), self._fresh())
+                body["public"], body["proof"] = [[slot, share] for slot, share in zip(due, shares)], proof
+        return body
+
+    def _shares_context(self, slots):
+        return canon.encode(["shares", self.game_id, self.seat, list(slots)])
+
+    def _nonce(self, slot) -> bytes:
+        deal = self.replica.deal_of(slot)
+        return deal.final[slot - deal.first][0]
+
     def _make_keys(self):
+        if self.protocol != LOCK_DECK_PROTOCOL:
+            return self._make_elgamal_keys()
         owed = self.replica.phase["required"][self.seat]
         public = [[slot, deck.scalar_bytes(self.lock_key(slot))] for slot in sorted(owed["public"])]
         sealed = []
@@ -566,7 +651,30 @@ class Peer:
             sealed.append([slot, to, box, deck.sealed_commitment(key)])
         return {"t": "keys", "public": public, "sealed": sealed}
 
+    def _make_elgamal_keys(self):
+        """§B6.3 *Keys sub-step*: the shares it owes in public, under one proof, and sealed, each
+        with its share proof, to the seat that may see its slot."""
+        owed = self.replica.phase["required"][self.seat]
+        slots = sorted(owed["public"])
+        public, proof = [], None
+        if slots:
+            shares, proof = edwards.shares_proof(self.deck_key, [self._nonce(slot) for slot in slots],
+                                                 self._shares_context(slots), self._fresh())
+            public = [[slot, share] for slot, share in zip(slots, shares)]
+        sealed = []
+        for slot, to in sorted(owed["sealed"]):
+            nonce = self._nonce(slot)
+            share = edwards.encode(edwards.multiply(self.deck_key, edwards.point(nonce)))
+            share_proof = edwards.share_proof(self.deck_key, nonce, canon.encode(["share", self.game_id, slot, self.seat]),
+                                              self._fresh())
+            context = canon.encode(["sealed-share", self.game_id, slot, self.seat, to])
+            box = deck.seal(self.seats[to][1], share + share_proof, context, ephemeral_private=self._deck_bytes(32))
+            sealed.append([slot, to, box, deck.sealed_commitment(share)])
+        return {"t": "keys", "public": public, "proof": proof, "sealed": sealed}
+
     def _make_audit(self):
+        if self.protocol != LOCK_DECK_PROTOCOL:
+            return self._make_elgamal_audit()
         rep = self.replica
         keys = []
         for number in rep.phase["audit_deals"]:
@@ -578,8 +686,25 @@ class Peer:
                              [deck.scalar_bytes(k) for k in sec["locks"]]])
         return {"t": "audit", "keys": keys}
 
+    def _make_elgamal_audit(self):
+        """§B6.3 *Audit*: for each listed deal it holds, its pass seed and its share of every slot
+        under one proof."""
+        rep = self.replica
+        keys = []
+        for number in rep.phase["audit_deals"]:
+            deal = rep.deals[number]
+            if self.seat in deal.holders:
+                slots = list(range(deal.first, deal.first + deal.size))
+                shares, proof = edwards.shares_proof(self.deck_key, [card[0] for card in deal.final],
+                                                     self._shares_context(slots), self._fresh())
+                keys.append([number, self._pass_seed(number), shares, proof])
+        return {"t": "audit", "keys": keys}
+
     def card_of(self, slot) -> str:
-        """A card this seat was shown: every holder's key — its own, published, or sealed to it."""
+        """A card this seat was shown: every holder's key (at 11, share) — its own, published, or
+        sealed to it."""
+        if self.protocol != LOCK_DECK_PROTOCOL:
+            return self._elgamal_card_of(slot)
         rep = self.replica
         deal = rep.deal_of(slot)
         extra = {}
@@ -594,3 +719,21 @@ class Peer:
                     raise PeerError(f"seat {h}'s sealed key for slot {slot} is not the one it committed to (bad-key)")
                 extra[h] = deck.scalar_from(key)
         return rep.value_of(slot, extra)
+
+    def _elgamal_card_of(self, slot) -> str:
+        """§B6.3 *Opening a slot*: its own share, the published ones, and those sealed to it, each
+        opened and checked against its commitment and its share proof (else the sender's bad-key)."""
+        rep = self.replica
+        nonce = self._nonce(slot)
+        shares = {}
+        for h in rep.deal_of(slot).holders:
+            if h == self.seat:
+                shares[h] = edwards.encode(edwards.multiply(self.deck_key, edwards.point(nonce)))
+            elif (slot, h) not in rep.published:
+                box, commitment = rep.sealed[(slot, h, self.seat)]
+                if not transcript.sealed_share_is_right(rep, h, self.seal_private, slot, self.seat, box, commitment):
+                    raise PeerError(f"seat {h}'s sealed share of slot {slot} does not open to the share it committed "
+                                    "to and proved (bad-key)")
+                context = canon.encode(["sealed-share", self.game_id, slot, h, self.seat])
+                shares[h] = deck.open_sealed(self.seal_private, box, context)[:32]
+        return rep.value_of(slot, shares)

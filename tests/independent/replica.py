@@ -702,7 +702,10 @@ class Replica:
                               "deck": body["deck"] if self.elgamal else None}
 
     def lock_escrow_due(self, seat, number) -> bool:
-        """A lock escrow of deal `number` would be legal from `seat` now (then its lock pass is not)."""
+        """A lock escrow of deal `number` would be legal from `seat` now (then its lock pass is not);
+        never at an ElGamal table (§B16.6: its `illegal`)."""
+        if self.elgamal:
+            return False
         others = [s for s in self.playing() if s != seat]
         deal, current = self.deals.get(number), self.lock_escrows.get((seat, number))
         return (self.bots_allowed and seat not in self.open and self.phase["kind"] != "over" and len(others) >= 2

@@ -130,6 +130,8 @@ def test_one_proof_holds_for_a_holders_shares_and_is_refused_for_what_changes():
     seed, weights = edwards.shares_weights(key, nonces, shares, context)
     assert seed.hex() == case["seed"] and [w.to_bytes(32, "little").hex() for w in weights] == case["weights"]
     assert edwards.shares_proof_holds(key, nonces, shares, proof, context)
+    w = edwards.draw_scalar(edwards.injected(h(case["nonce_rng_bytes"])))
+    assert edwards.shares_proof(secret, nonces, context, w) == (shares, proof)  # made here as the vector's
     assert len(case["refused"]) == 4
     for refused in case["refused"]:
         assert not edwards.shares_proof_holds(

@@ -2,9 +2,9 @@
 other joiner are the product's bot peers, over loopback TCP; everyone agrees on every entry, and
 every transcript — the independent peer's own included — verifies with both verifiers.
 
-The independent peer speaks protocol 10 (§C5's lock deck; `peer.PROTOCOL`): the product's peers
-here speak it too, as a session does where asked. Its transcripts at protocol 11 are the
-independent verifier's (test_protocol_11.py)."""
+The independent peer speaks protocol 11 (the ElGamal deck, §B6.3; `peer.PROTOCOL`), and 10 (§C5's
+lock deck) where asked: the whole game and the false accusation are played at both, the product's
+peers speaking the same."""
 
 import functools
 import subprocess
@@ -22,27 +22,32 @@ from p2pgames.net import LOOPBACK, Node, drive_bot, open_host_listeners
 from p2pgames.net._resume import resume_seat
 from p2pgames.session import Session, verify_transcript
 
-from . import transcript, wire
-from .peer import PROTOCOL, Peer
+from . import canon, deck, edwards, transcript, wire
+from .peer import LOCK_DECK_PROTOCOL, PROTOCOL, Peer
 
 
-def product_peer(seat, seed, ruleset, path):
+def product_peer(seat, seed, ruleset, path, protocol=PROTOCOL):
     random_bytes = reproducible_bytes(seed + b"/seat/" + bytes([seat]))
     session = Session(Identity.generate(random_bytes(32)), f"bot-{seat}", get_game,
-                      ruleset=ruleset if seat == 0 else None, bot=True, random_bytes=random_bytes, protocol=PROTOCOL)
+                      ruleset=ruleset if seat == 0 else None, bot=True, random_bytes=random_bytes, protocol=protocol)
     return Node(session, transcript_path=path)
 
 
+@pytest.mark.parametrize("protocol", [PROTOCOL, LOCK_DECK_PROTOCOL])
 @pytest.mark.parametrize("players, my_turn", [(2, 1), (3, 1), (4, 3)])
-async def test_the_independent_peer_plays_the_probe_game_against_a_real_host(tmp_path, autojump_clock, players, my_turn):
+async def test_the_independent_peer_plays_the_probe_game_against_a_real_host(tmp_path, autojump_clock, players, my_turn,
+                                                                            protocol):
     """`my_turn`: the independent peer dials after the product joiners before it; the seats follow
     the order the host accepts the hellos in (§B1), so its seat is read from the start."""
-    seed = b"independent-peer-%d" % players
+    # (At 11, seeds at which this seat also seals a share in a keys round: with the first ones the
+    # product's seats sealed every share, riding with their acts.)
+    seed = b"independent-peer-%d" % players + (b"a" if protocol != LOCK_DECK_PROTOCOL else b"")
     game = get_game("probe")
     ruleset = game.ruleset(players, {})
     # §B2: names are made unique ignoring case by appending -2, -3, …
-    peer = Peer(name="BOT-1" if players == 4 else "indie", seed=seed)
-    others = {seat: product_peer(seat, seed, ruleset, tmp_path / f"product{seat}.p2pt") for seat in range(players - 1)}
+    peer = Peer(name="BOT-1" if players == 4 else "indie", seed=seed, protocol=protocol)
+    others = {seat: product_peer(seat, seed, ruleset, tmp_path / f"product{seat}.p2pt", protocol)
+              for seat in range(players - 1)}
     listeners = await open_host_listeners(0, LOOPBACK)
     port = listeners[0].socket.getsockname()[1]
     with trio.fail_after(600):  # virtual seconds on the autojump clock: a guard against a hang
@@ -79,23 +84,41 @@ async def test_the_independent_peer_plays_the_probe_game_against_a_real_host(tmp
     run = subprocess.run([sys.executable, "-m", "p2pgames", "verify", str(mine)], capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Verified." in run.stdout
-    # It took every part: the lobby, the random phase, the deal's and the re-shuffles' passes, each
-    # deal's lock keys escrowed before its lock pass (§B16), keys (published and, passing or passed a
-    # card, sealed), a choice, a move, the audit; and it held the others' escrows, checking its shares.
+    # It took every part: the lobby, the random phase, the deal's and the re-shuffles' passes, keys
+    # (published and, passing or passed a card, sealed), a choice, a move, the audit; and it held
+    # the others' escrows, checking its shares (§B16; two players: no escrow, §C8). At protocol 10
+    # it escrowed each deal's lock keys before its lock pass; at 11 there is no lock escrow (§B16.6),
+    # the last holder's pass carries its shares (§B6.3), and sealed shares may ride with an act (§B5).
     assert {"host-hello", "lobby", "start", "accept", "entry"} <= set(peer.reached)
     made = [body["t"] for seat, body in report.bodies if seat == my_seat]
-    escrows = {"escrow", "lock-escrow"} if players > 2 else set()  # (two players: no escrow, §C8)
+    escrows = set() if players == 2 else {"escrow", "lock-escrow"} if protocol == LOCK_DECK_PROTOCOL else {"escrow"}
     assert {"commit", "open", "pass", "keys", "act", "audit"} | (escrows - {"escrow"}) == set(made)
-    assert escrows <= {body["t"] for seat, body in report.bodies if seat != my_seat}
-    assert any(body["t"] == "keys" and body["sealed"] for _seat, body in report.bodies)
+    assert escrows == {body["t"] for seat, body in report.bodies if seat != my_seat} & {"escrow", "lock-escrow"}
+    sealed = [(seat, body["t"], item[1]) for seat, body in report.bodies for item in body.get("sealed", ())]
+    if protocol == LOCK_DECK_PROTOCOL:
+        assert any(kind == "keys" for _seat, kind, _to in sealed)
+    else:
+        assert any(my_seat in (seat, to) for seat, _kind, to in sealed), sealed
+        if players > 2:  # (two players: the product's acts carry them, to this seat)
+            assert (my_seat, "keys") in {(seat, kind) for seat, kind, _to in sealed}, sealed
+        riding = [seat for seat, body in report.bodies if body["t"] == "pass" and "public" in body]
+        assert (my_seat in riding) == (my_seat == players - 1), riding  # (the last holder's, §B6.3)
+        for seat, body in report.bodies:  # its box of each deck key's part opened right; one wrong would not
+            if body["t"] == "escrow":
+                assert transcript.escrow_box_is_right(peer.game_id, seat, peer.seal_private, body, my_seat)
+                j, m = body["holders"].index(my_seat), len(body["holders"])
+                context = canon.encode(["deck-key-share", peer.game_id, seat, my_seat, m])
+                wrong = dict(body, deck_boxes=list(body["deck_boxes"]))
+                wrong["deck_boxes"][j] = deck.seal(peer.seal_public, (5).to_bytes(32, "little"), context)
+                assert not transcript.escrow_box_is_right(peer.game_id, seat, peer.seal_private, wrong, my_seat)
 
 
 @asynccontextmanager
-async def two_player_probe_host(tmp_path, seed):
+async def two_player_probe_host(tmp_path, seed, protocol=PROTOCOL):
     """A product host of a 2-player probe game on loopback, its seat played by a product bot, for
     the independent peer to join: yields (the host's node, its port, the nursery it runs in)."""
     game = get_game("probe")
-    host = product_peer(0, seed, game.ruleset(2, {}), tmp_path / "host.p2pt")
+    host = product_peer(0, seed, game.ruleset(2, {}), tmp_path / "host.p2pt", protocol)
     listeners = await open_host_listeners(0, LOOPBACK)
     with trio.fail_after(600):
         async with trio.open_nursery() as nursery:
@@ -149,6 +172,13 @@ async def test_a_stranger_dialling_a_started_game_gets_host_hello_then_reject(tm
     assert peer.result is not None
 
 
+def deck_field(private):
+    """A hello's `deck` (§B6.3): a deck key and its key proof, for the signing key of `private`."""
+    secret = 7 + private[0]
+    context = canon.encode(["deck-key", wire.public_key(private)])
+    return [edwards.encode(edwards.multiply_base(secret)), edwards.key_proof(secret, context, 11 + private[0])]
+
+
 async def host_with_the_peer(nursery, host, peer, game, seed):
     """Start ``host`` (a product host played by a bot) on loopback, and ``peer`` dialling it;
     return the port once the peer is in the lobby."""
@@ -186,7 +216,7 @@ async def test_a_lobby_seat_the_host_refuses_leaves_the_lobby_and_the_game_start
                 hello = wire.open_envelope(messages[0])
                 await ghost.send_all(wire.frame(wire.make_envelope(bytes([9]) * 32, "hello", {
                     "protocol": PROTOCOL, "game": "probe", "name": "ghost", "seal": bytes(32), "host": hello.sender,
-                    "nonce": hello.body["nonce"], "bot": False,
+                    "nonce": hello.body["nonce"], "bot": False, "deck": deck_field(bytes([9]) * 32),
                 })))
                 host = others[0]
                 await host.wait_until(lambda: host.session.lobby_size == 3)
@@ -222,7 +252,8 @@ async def test_a_move_not_allowed_now_based_on_an_older_entry_is_stale_and_a_pin
     entry count, gets `stale` (its counter not used up) and the game goes on; §B10: a ping gets a
     pong with its nonce."""
     seed = b"independent-stale"
-    peer = Peer(seed=seed, ping=4242, stale_move_after=8)
+    # (After entry 5 a cheer is not allowed yet: the cards are being dealt.)
+    peer = Peer(seed=seed, ping=4242, stale_move_after=5)
     async with two_player_probe_host(tmp_path, seed) as (host, port, nursery):
         nursery.start_soon(peer.run, LOOPBACK, port)
     assert peer.pongs == [4242]
@@ -246,31 +277,42 @@ async def test_a_burst_of_chat_past_the_hosts_bucket_is_cut_at_its_depth_and_the
     assert kept == [f"hello {n}" for n in range(20)]
 
 
-async def accuse_a_sealer(tmp_path, how):
-    """A 2-player game in which the independent peer, when the host first seals a key to it,
-    accuses the host of `bad-key` with the keys submission and, `how`, made-up key bytes or its
-    own sealing key as evidence."""
+async def accuse_a_sealer(tmp_path, how, protocol):
+    """A 2-player game in which the independent peer, when the host first seals a key (at 11, a
+    share) to it, accuses the host of `bad-key` with the keys submission and, `how`, made-up key
+    bytes or its own sealing key as evidence."""
     seed = b"d"  # a seed with which the host wins a round and passes a card (sealing its key)
-    peer = Peer(seed=seed, accuse_sealer=how)
-    async with two_player_probe_host(tmp_path, seed) as (host, port, nursery):
+    peer = Peer(seed=seed, accuse_sealer=how, protocol=protocol)
+    async with two_player_probe_host(tmp_path, seed, protocol) as (host, port, nursery):
         await peer.run(LOOPBACK, port)
         nursery.cancel_scope.cancel()
     assert peer.accusation["culprit"] == 0, "the host sealed no key to the peer with this seed"
     return host.session.fault, peer
 
 
+@pytest.mark.parametrize("protocol", [PROTOCOL, LOCK_DECK_PROTOCOL])
 @pytest.mark.parametrize("how", ["made-up", "sealing-key"])
-async def test_a_false_sealed_key_accusation_names_the_accuser_not_the_honest_sealer(tmp_path, autojump_clock, how):
-    """§B6.2: made-up key bytes prove nothing (anyone can make them), and the accuser's own
-    sealing key opens the honest sealer's box to the right key; either way the accuser made a
-    false accusation (issue 11, item 1: an innocent seat is never the culprit). The independent
-    verifier's reading of the evidence agrees."""
-    fault, peer = await accuse_a_sealer(tmp_path, how)
+async def test_a_false_sealed_key_accusation_names_the_accuser_not_the_honest_sealer(tmp_path, autojump_clock, how,
+                                                                                    protocol):
+    """§B6.2 (§B6.3): made-up key bytes prove nothing (anyone can make them), and the accuser's
+    own sealing key opens the honest sealer's box to the right key (share); either way the accuser
+    made a false accusation (issue 11, item 1: an innocent seat is never the culprit). The
+    independent verifier's reading of the evidence agrees, and at 11 it finds the same evidence
+    proving against a box that holds a share its proof does not prove."""
+    fault, peer = await accuse_a_sealer(tmp_path, how, protocol)
     assert fault is not None and fault.culprit == peer.seat and fault.code == "illegal", fault
     accusation = peer.accusation
     keys_submission = accusation["evidence"][0]
-    logged = {keys_submission: (0, wire.open_envelope(keys_submission).body["body"])}
+    body = wire.open_envelope(keys_submission).body["body"]
+    logged = {keys_submission: (0, body)}
     assert not transcript.evidence_proves(peer.replica, peer.seats, logged, accusation)
+    if protocol == PROTOCOL and how == "sealing-key":
+        (slot, to, _box, _commitment), *_ = [item for item in body["sealed"] if item[1] == peer.seat]
+        wrong = edwards.encode(edwards.multiply_base(5))  # a point, with another share's proof
+        context = canon.encode(["sealed-share", peer.game_id, slot, 0, to])
+        box = deck.seal(peer.seal_public, wrong + bytes(64), context)
+        forged = dict(body, sealed=[[slot, to, box, deck.sealed_commitment(wrong)]])
+        assert transcript.evidence_proves(peer.replica, peer.seats, {keys_submission: (0, forged)}, accusation)
 
 
 async def with_two_product_peers(tmp_path, seed, peer, until=None):

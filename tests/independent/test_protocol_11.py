@@ -113,6 +113,20 @@ def test_a_riding_share_of_another_seat_is_bad_key_and_a_repeated_card_bad_pass(
     assert (caught.value.code, caught.value.culprit) == ("bad-pass", seat)
 
 
+def test_a_lock_escrow_is_illegal_at_an_elgamal_table():
+    """§B16.6: a seat's passes come from its escrow secret, so there is no `lock-escrow`: one made
+    as protocol 10 would make it, before the seat's pass, is its author's `illegal`."""
+    data = bytes(played("probe", 3).transcripts[0])
+    game, seat, body = _replay_until(data, lambda seat, body: body["t"] == "pass")
+    others = [s for s in range(3) if s != seat]
+    lock_escrow = {"t": "lock-escrow", "deal": body["deal"], "holders": others, "roots": [bytes(32)] * 2,
+                   "offsets": [], "boxes": [bytes(48)] * 2}
+    with pytest.raises(replica.Fault) as caught:
+        copy.deepcopy(game).apply(seat, lock_escrow)
+    assert (caught.value.code, caught.value.culprit) == ("illegal", seat)
+    game.apply(seat, body)  # the pass itself is due
+
+
 def test_an_audit_with_another_pass_seed_is_its_authors_bad_pass():
     data = bytes(played("probe", 3).transcripts[0])
     start, subs = submissions(data)

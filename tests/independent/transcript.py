@@ -576,6 +576,17 @@ def sealed_key_is_right(game, sender, private, slot, to, box, commitment) -> boo
             and deck.encrypt(deck.VERIFIER_BASE, key) == deal.verifiers[sender][slot - deal.first])
 
 
+def sealed_share_is_right(game, sender, private, slot, to, box, commitment) -> bool:
+    """§B6.3's checks of a share `sender` sealed to `to` for `slot`, opened with `private`: the box
+    opens to 96 bytes, a share whose `sealed_commitment` is `commitment` and its share proof."""
+    try:
+        opened = deck.open_sealed(private, box, canon.encode(["sealed-share", game.game_id, slot, sender, to]))
+    except deck.DeckError:  # a box that does not open: the sender's fault
+        return False
+    share, proof = opened[:32], opened[32:]
+    return len(opened) == 96 and deck.sealed_commitment(share) == commitment and game._share_holds(slot, sender, share, proof)
+
+
 def escrow_box_is_right(game_id, author, private, body, holder, size=None) -> bool:
     """§B16's check on receipt of `holder`'s box of an `escrow` or a `lock-escrow` by `author`,
     opened with `private`: a share, a scalar matching its commitment; or a 32-byte seed whose
@@ -590,11 +601,25 @@ def escrow_box_is_right(game_id, author, private, body, holder, size=None) -> bo
     except deck.DeckError:  # a box that does not open: the author's fault
         return False
     if body["t"] == "escrow":
-        return len(opened) == 32 and deck.check_share(int.from_bytes(opened, "big"), body["commitments"][j])
+        return (len(opened) == 32 and deck.check_share(int.from_bytes(opened, "big"), body["commitments"][j])
+                and ("deck" not in body or _deck_key_box_is_right(game_id, author, private, body, holder)))
     if len(opened) != 32:
         return False
     leaves = deck.lock_leaves(game_id, author, body["deal"], holder, deck.seed_shares(opened, size))
     return deck.mth(leaves) == body["roots"][j]
+
+
+def _deck_key_box_is_right(game_id, author, private, body, holder) -> bool:
+    """§B16.6: `holder`'s box of the author's deck key holds a scalar s in [1, ℓ − 1], 32 bytes
+    little-endian, with s·G its signed commitment."""
+    j, m = body["holders"].index(holder), len(body["holders"])
+    try:
+        opened = deck.open_sealed(private, body["deck_boxes"][j],
+                                  canon.encode(["deck-key-share", game_id, author, holder, m]))
+    except deck.DeckError:
+        return False
+    value = int.from_bytes(opened, "little")
+    return len(opened) == 32 and 0 < value < edwards.L and edwards.encode(edwards.multiply_base(value)) == body["deck"][j]
 
 
 def evidence_proves(game, seats, logged, fault, said=None) -> bool:
@@ -640,6 +665,11 @@ def evidence_proves(game, seats, logged, fault, said=None) -> bool:
         return holder in body["holders"] and not escrow_box_is_right(game.game_id, culprit, evidence[1], body, holder,
                                                                      size)
     if code == "bad-key" and (body["t"] in ("keys", "act") or (body["t"] == "pass" and "public" in body)):  # (§B6.1, §B5)
+        if game.elgamal:  # §B6.3: published shares were proven as they came; a sealed one is checked
+            receiver = seat_of_seal_key(seats, evidence[1]) if len(evidence) >= 2 else None
+            return receiver is not None and any(
+                to == receiver and not sealed_share_is_right(game, culprit, evidence[1], slot, to, box, commitment)
+                for slot, to, box, commitment in body.get("sealed", ()))
         for slot, key in body.get("public", ()):
             deal = game.deal_of(slot)
             try:
