@@ -13,6 +13,7 @@ from typing import Any, Callable
 from p2pgames import canonical
 from p2pgames.crypto import (
     CURVE_ORDER,
+    elgamal,
     BadCardValue,
     Identity,
     card_point,
@@ -275,6 +276,46 @@ class RepeatedCardUnderItsOwnKey(Cheater):
         values = list(body["values"])
         values[1] = encrypt(inputs[secret.permutation[0]], secret.locks[1] * pow(secret.rekey or 1, -1, CURVE_ORDER) % CURVE_ORDER)
         self.send_cheat(dict(body, values=values), decision)
+
+
+# --- the same wrongs with protocol 11's ElGamal deck (§B6.3) ------------------------------------
+
+class WrongShare(Cheater):
+    """WrongKey at protocol 11: publishes a point that is not its share (another slot's, or a
+    point of its own) under the one proof it made for the right ones (§B6.3): refused as it
+    comes, `bad-key`, the submission the evidence."""
+
+    trigger = staticmethod(lambda session, body: body["t"] in ("keys", "act") and bool(body.get("public")))
+
+    def cheat(self, body: dict, decision: bool) -> None:
+        public = [list(item) for item in body["public"]]
+        public[0][1] = public[-1][1] if len(public) > 1 else elgamal.public_key(7)
+        self.send_cheat(dict(body, public=public), decision)
+
+
+class UndecodableCard(Cheater):
+    """NotAPoint at protocol 11: puts 32 bytes that decode to no point (y ≥ p) into its pass:
+    refused as it comes, `bad-pass`, the pass the evidence."""
+
+    trigger = staticmethod(lambda session, body: body["t"] == "pass")
+
+    def cheat(self, body: dict, decision: bool) -> None:
+        cards = [list(card) for card in body["cards"]]
+        cards[0][1] = b"\xff" * 32
+        self.send_cheat(dict(body, cards=cards), decision)
+
+
+class ForeignElGamalCard(Cheater):
+    """SwappedCard at protocol 11: adds a card point from another deck to one card's masked
+    point in its pass, so that the slot opens to no card of the deal; the audit the receiver's
+    dispute (or the game's own) starts remakes the pass from its seed and names the cheater."""
+
+    trigger = staticmethod(lambda session, body: body["t"] == "pass")
+
+    def cheat(self, body: dict, decision: bool) -> None:
+        cards = [list(card) for card in body["cards"]]
+        cards[0][1] = elgamal.point_sum([cards[0][1], elgamal.card_point("p2pgames/elsewhere", "ace of spades")])
+        self.send_cheat(dict(body, cards=cards), decision)
 
 
 class FalseClaim(Cheater):

@@ -170,6 +170,33 @@ async def test_shuffle_pass_with_a_value_that_is_no_card(tmp_path, autojump_cloc
     check_caught(table, sessions, FaultCode.BAD_PASS, provable=True, seen_by_one=True)
 
 
+async def test_a_share_that_is_not_its_own_fails_its_proof_as_it_comes(tmp_path, autojump_clock):
+    """Protocol 11's wrong card key (§B6.3): the one proof of a submission's shares fails for a
+    point that is not the publisher's share, and the host refuses it before sequencing it."""
+    from cheaters import WrongShare
+
+    table, sessions = await play_with_cheater(tmp_path, WrongShare)
+    check_caught(table, sessions, FaultCode.BAD_KEY, provable=True)
+
+
+async def test_a_pass_with_a_card_that_is_no_point_is_refused_as_it_comes(tmp_path, autojump_clock):
+    """Protocol 11's pass (§B6.3): every card is two encodings that decode, checked by the host
+    before it sequences the pass."""
+    from cheaters import UndecodableCard
+
+    table, sessions = await play_with_cheater(tmp_path, UndecodableCard)
+    check_caught(table, sessions, FaultCode.BAD_PASS, provable=True)
+
+
+async def test_a_pass_that_adds_a_foreign_card_is_named_by_the_audit_it_brings_on(tmp_path, autojump_clock):
+    """Protocol 11's swapped card (§B6.3): the pass looks well formed; the slot opens to no card
+    of the deal, and the audit remakes every pass from its seed and names the one that differs."""
+    from cheaters import ForeignElGamalCard
+
+    table, sessions = await play_with_cheater(tmp_path, ForeignElGamalCard)
+    check_caught(table, sessions, FaultCode.BAD_PASS, provable=True)
+
+
 async def test_false_claim_about_a_hidden_card(tmp_path, autojump_clock):
     # A seed with which the cheater wins a round (and so has a card to pass); the test checks it.
     table, sessions = await play_with_cheater(tmp_path, FalseClaim, seed=b"claim-1")

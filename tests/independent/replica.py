@@ -342,12 +342,12 @@ class Replica:
         if not (all(self._is_public_item(p) for p in public or ()) and all(_is_sealed_key(s) for s in sealed or ())):
             raise Fault("malformed", f"seat {seat}: keys with its act of the wrong shape", seat)
         due = self._riding_with_act(seat) if public is not None or sealed is not None else None
-        keys = self._public_items(seat, public, check=False) if public is not None else []
+        # §B6.3: shares are checked as they come, their one proof before the owed slots are compared.
+        keys = self._public_items(seat, public, check=self.elgamal, proof=body.get("proof")) if public is not None else []
         if public is not None:
             slots = [slot for slot, _ in keys]
             if not due["public"] or sorted(slots) != sorted(due["public"]) or len(set(slots)) != len(slots):
                 raise Fault("illegal", f"seat {seat}: keys with its act for other slots than ride with it", seat)
-            keys = self._public_items(seat, public, proof=body.get("proof"))
         if sealed is not None:
             pairs = [(item[0], item[1]) for item in sealed]
             if not due["sealed"] or sorted(pairs) != sorted(due["sealed"]) or len(set(pairs)) != len(pairs):

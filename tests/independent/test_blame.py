@@ -29,7 +29,7 @@ CHEATERS = {"WalkOut": type("WalkOut", (cheaters.FalseAccuser,), {"victim": None
 
 
 # The cheats of §C5's lock deck: played at protocol 10, which deals with it (at protocol 11 the
-# same wrongs are the ElGamal deck's, tests/independent/test_protocol_11.py).
+# same wrongs are the ElGamal deck's: WrongShare, UndecodableCard, ForeignElGamalCard).
 LOCK_DECK_CHEATS = {"WrongKey", "NotAPoint", "SwappedCard"}
 
 
@@ -44,6 +44,9 @@ def honest(seat, ruleset, seed, protocol=PROTOCOL_VERSION):
     ("WrongKey", b"cheat"),         # a published key unlike its verifier; proved by the keys
     ("NotAPoint", b"cheat"),        # a pass holding a non-point; proved by the pass
     ("SwappedCard", b"cheat"),      # a foreign card: a dispute, whose audit names the passer
+    ("WrongShare", b"cheat"),       # protocol 11's WrongKey: refused by its proof; proved by the submission
+    ("UndecodableCard", b"cheat"),  # protocol 11's NotAPoint: refused by its form; proved by the pass
+    ("ForeignElGamalCard", b"cheat"),  # protocol 11's SwappedCard: the audit remakes the pass and names it
     ("FalseClaim", b"claim-1"),     # a false claim, found by the audit in the log
     ("BadSignature", b"cheat"),     # unprovable: as reported
     ("WrongSealedKey", b"claim-1"),  # a box unlike its commitment; proved by the receiver's sealing key

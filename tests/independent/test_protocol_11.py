@@ -127,6 +127,36 @@ def test_a_lock_escrow_is_illegal_at_an_elgamal_table():
     game.apply(seat, body)  # the pass itself is due
 
 
+def _flipped(proof):
+    return proof[:40] + bytes([proof[40] ^ 1]) + proof[41:]
+
+
+@pytest.mark.parametrize("what, change, code", [
+    # (The product's verdicts on the same changes: tests/session/test_riding_act_keys.py.)
+    ("a share left out", lambda body: body["public"].pop(), "bad-key"),  # its proof is of both
+    ("a share twice", lambda body: body["public"].append(body["public"][0]), "bad-key"),
+    ("a slot no deal has", lambda body: body["public"].append([10_000, body["public"][0][1]]), "illegal"),
+    ("no point", lambda body: body["public"].__setitem__(0, [body["public"][0][0], b"\xff" * 32]), "bad-key"),
+    ("an item of the wrong shape", lambda body: body["public"].__setitem__(0, [body["public"][0][0]]), "malformed"),
+    ("none, with a proof", lambda body: body.__setitem__("public", []), "malformed"),
+    ("none at all", lambda body: body.update(public=[], proof=None), "illegal"),
+    ("a proof changed", lambda body: body.__setitem__("proof", _flipped(body["proof"])), "bad-key"),
+    ("no proof", lambda body: body.__setitem__("proof", None), "malformed"),
+    ("a proof too short", lambda body: body.__setitem__("proof", bytes(63)), "malformed"),
+])
+def test_shares_riding_with_an_act_are_checked_as_they_come_their_proof_before_what_rides(what, change, code):
+    """§B6.3 *Published shares* with §B5: an act's riding shares are refused as a `keys`
+    submission's are, their form and proof first, then whether they are the ones that ride."""
+    data = bytes(played("steamcourt", 4).transcripts[0])
+    game, seat, body = _replay_until(data, lambda seat, body: body["t"] == "act" and len(body.get("public", ())) > 1)
+    bad = copy.deepcopy(body)
+    change(bad)
+    with pytest.raises(replica.Fault) as caught:
+        copy.deepcopy(game).apply(seat, bad)
+    assert (caught.value.code, caught.value.culprit) == (code, seat), what
+    game.apply(seat, body)
+
+
 def test_an_audit_with_another_pass_seed_is_its_authors_bad_pass():
     data = bytes(played("probe", 3).transcripts[0])
     start, subs = submissions(data)

@@ -638,7 +638,10 @@ def evidence_proves(game, seats, logged, fault, said=None) -> bool:
         return (line.kind == "chat" and line.body["game_id"] == game.game_id and line.signed_by(seats[culprit][0])
                 and line.digest not in lines
                 and (len(lines) >= 2000 or sum(lines.values()) + len(line.body["text"].encode()) > 262144))
-    if code in ("illegal", "malformed", "bad-opening"):
+    # A submission the host refused before sequencing it (§B6.3: shares failing their proof, a pass
+    # of the wrong form) proves its fault as an illegal one does: the rules refuse it so.
+    refused = code in ("bad-key", "bad-pass") and len(evidence) == 1 and evidence[0] not in logged
+    if code in ("illegal", "malformed", "bad-opening") or refused:
         try:
             sub = wire.open_envelope(evidence[-1])
         except wire.WireError:

@@ -1,10 +1,10 @@
-"""Lock keys riding with an act (SPEC §B5, protocol 10): a move that shows cards only its author
-knows and only it still locks carries its author's keys of them, so the keys sub-step it begins
-owes nothing more and the cards are read in the act's own entry — a lay in Steam Court is one
-round trip, not two. What a peer sends otherwise is refused, or proved wrong later, as for any
-published key; the reference keeps to a move whose keys the host has seen.
-Tests §C5's deck (lock keys riding with an act), which version-10 transcripts use; the two tests
-of a whole game run at protocol 11 too, where decryption shares ride the same way (§B6.3)."""
+"""Keys riding with an act (SPEC §B5): a move that shows cards only its author knows and only it
+still locks carries its author's keys of them, so the keys sub-step it begins owes nothing more
+and the cards are read in the act's own entry — a lay in Steam Court is one round trip, not two.
+What a peer sends otherwise is refused, or proved wrong later, as for any published key; the
+reference keeps to a move whose keys the host has seen. Each test runs with §C5's lock keys
+(protocol 10, whose transcripts still verify) and, but one, with protocol 11's decryption shares
+under their one proof (§B6.3), which are checked as they come."""
 
 from __future__ import annotations
 
@@ -73,9 +73,9 @@ def test_a_card_given_goes_with_its_key_sealed_to_its_receiver(protocol):
                 assert not pairs & {(slot, to) for slot, to, _, _ in later["body"]["sealed"]}, index
 
 
-def riding_act_of_seat_1(change, field: str = "public") -> tuple[Switchboard, list[dict]]:
-    """The first act of seat 1 that carries keys (``field``: published or sealed), changed and
-    signed again."""
+def riding_act_of_seat_1(change, field: str = "public", protocol: int = LOCK_DECK_PROTOCOL) -> tuple[Switchboard, list[dict]]:
+    """The first act of seat 1 that carries keys (``field``: published or sealed; at protocol 11,
+    shares), changed and signed again."""
     done: list[dict] = []
 
     def tamper(seat: int, data: bytes) -> bytes:
@@ -85,25 +85,48 @@ def riding_act_of_seat_1(change, field: str = "public") -> tuple[Switchboard, li
             return resigned(board, data, change)
         return data
 
-    board = Switchboard("steamcourt", 3, seed=SEED)
+    board = Switchboard("steamcourt", 3, seed=SEED, protocol=protocol)
     board.tamper = tamper
     board.run()
     assert done, "seat 1 made an act with keys"
     return board, done
 
 
-@pytest.mark.parametrize("what, change, code", [
-    ("a key left out", lambda body: body["public"].pop(), FaultCode.ILLEGAL),
-    ("a key twice", lambda body: body["public"].append(body["public"][0]), FaultCode.ILLEGAL),
+def _flipped(proof: bytes) -> bytes:
+    return proof[:40] + bytes([proof[40] ^ 1]) + proof[41:]
+
+
+# (what, change, the fault at protocol 10, at 11; None: no such change there). At protocol 11 the
+# shares' one proof is checked as they come, before the slots are compared with what rides
+# (§B6.3): a share left out or repeated fails the proof of them all.
+RIDING_KEYS_CHANGED = [
+    ("a key left out", lambda body: body["public"].pop(), FaultCode.ILLEGAL, FaultCode.BAD_KEY),
+    ("a key twice", lambda body: body["public"].append(body["public"][0]), FaultCode.ILLEGAL, FaultCode.BAD_KEY),
     ("a slot that does not ride", lambda body: body["public"].append([body["public"][0][0] + 10_000, body["public"][0][1]]),
-     FaultCode.ILLEGAL),
-    ("no scalar", lambda body: body["public"].__setitem__(0, [body["public"][0][0], b"\xff" * 32]), FaultCode.BAD_KEY),
-    ("an item of the wrong shape", lambda body: body["public"].__setitem__(0, [body["public"][0][0]]), FaultCode.MALFORMED),
-    ("none at all", lambda body: body.__setitem__("public", []), FaultCode.ILLEGAL),
-    ("not a list", lambda body: body.__setitem__("public", b"keys"), FaultCode.MALFORMED),
-])
-def test_an_act_with_other_keys_than_ride_with_it_is_its_authors_fault(what, change, code):
-    board, _ = riding_act_of_seat_1(change)
+     FaultCode.ILLEGAL, FaultCode.ILLEGAL),
+    ("no scalar (no point)", lambda body: body["public"].__setitem__(0, [body["public"][0][0], b"\xff" * 32]),
+     FaultCode.BAD_KEY, FaultCode.BAD_KEY),
+    ("an item of the wrong shape", lambda body: body["public"].__setitem__(0, [body["public"][0][0]]),
+     FaultCode.MALFORMED, FaultCode.MALFORMED),
+    ("none at all (its proof kept)", lambda body: body.__setitem__("public", []), FaultCode.ILLEGAL, FaultCode.MALFORMED),
+    ("none at all, no proof", lambda body: body.update(public=[], proof=None), None, FaultCode.ILLEGAL),
+    ("not a list", lambda body: body.__setitem__("public", b"keys"), FaultCode.MALFORMED, FaultCode.MALFORMED),
+    ("a proof changed", lambda body: body.__setitem__("proof", _flipped(body["proof"])), None, FaultCode.BAD_KEY),
+    # (At protocol 10 a wrong key is found when the card is read: the test after next.)
+    ("another slot's share", lambda body: body["public"].__setitem__(0, [body["public"][0][0], body["public"][1][1]]),
+     None, FaultCode.BAD_KEY),
+    ("no proof", lambda body: body.__setitem__("proof", None), None, FaultCode.MALFORMED),
+    ("a proof too short", lambda body: body.__setitem__("proof", bytes(63)), None, FaultCode.MALFORMED),
+]
+
+
+@pytest.mark.parametrize("what, change, code, protocol", [
+    (what, change, code, protocol) for what, change, *codes in RIDING_KEYS_CHANGED
+    for protocol, code in zip((LOCK_DECK_PROTOCOL, PROTOCOL_VERSION), codes) if code is not None])
+def test_an_act_with_other_keys_than_ride_with_it_is_its_authors_fault(what, change, code, protocol):
+    """(At protocol 11 the keys are shares under one proof, §B6.3; the independent replica's
+    verdicts on the same changes: tests/independent/test_protocol_11.py.)"""
+    board, _ = riding_act_of_seat_1(change, protocol=protocol)
     fault = board.host.fault
     assert board.host.stage == "halted" and (fault.culprit, fault.code) == (JOINER, code), (what, fault)
     assert board.sessions[2].fault is not None and board.sessions[2].fault.culprit == JOINER
@@ -118,29 +141,39 @@ def test_an_act_with_other_keys_than_ride_with_it_is_its_authors_fault(what, cha
     ("a box too big", lambda body: body["sealed"].__setitem__(0, [*body["sealed"][0][:2], bytes(145), body["sealed"][0][3]]),
      FaultCode.MALFORMED),
 ])
-def test_an_act_that_seals_other_keys_than_ride_with_it_is_its_authors_fault(what, change, code):
+@BOTH
+def test_an_act_that_seals_other_keys_than_ride_with_it_is_its_authors_fault(what, change, code, protocol):
     def resealed(body):
         body["sealed"] = [list(item) for item in body["sealed"]]
         change(body)
 
-    board, _ = riding_act_of_seat_1(resealed, "sealed")
+    board, _ = riding_act_of_seat_1(resealed, "sealed", protocol)
     fault = board.host.fault
     assert board.host.stage == "halted" and (fault.culprit, fault.code) == (JOINER, code), (what, fault)
 
 
-def test_keys_on_an_act_that_shows_no_card_are_its_authors_fault():
+@BOTH
+def test_keys_on_an_act_that_shows_no_card_are_its_authors_fault(protocol):
     """An act whose move begins no keys round (a pass in Steam Court's bidding, say) has nothing
-    that rides: keys on it are ``illegal``."""
+    that rides: keys on it are ``illegal``. (At protocol 11, shares its author published before,
+    under their proof, so that only what rides is wrong.)"""
     done: list[dict] = []
+    published: list[dict] = []
 
     def tamper(seat: int, data: bytes) -> bytes:
         body = body_of(data)
-        if seat == JOINER and not done and body.get("t") == "act" and "public" not in body:
+        if seat == JOINER and body.get("t") == "keys" and body["public"]:
+            published.append(body)
+        if seat == JOINER and not done and body.get("t") == "act" and "public" not in body and (
+                published or protocol == LOCK_DECK_PROTOCOL):
             done.append(body)
-            return resigned(board, data, lambda inner: inner.__setitem__("public", [[0, scalar_to_bytes(7)]]))
+            if protocol == LOCK_DECK_PROTOCOL:
+                return resigned(board, data, lambda inner: inner.__setitem__("public", [[0, scalar_to_bytes(7)]]))
+            return resigned(board, data, lambda inner: inner.update(public=published[-1]["public"],
+                                                                    proof=published[-1]["proof"]))
         return data
 
-    board = Switchboard("steamcourt", 3, seed=SEED)
+    board = Switchboard("steamcourt", 3, seed=SEED, protocol=protocol)
     board.tamper = tamper
     board.run()
     assert done
@@ -162,16 +195,17 @@ def test_a_wrong_key_that_rode_is_proved_by_the_act_it_rode_with():
     assert board.sessions[2].replica.confirm(faults[0]) is None
 
 
-def test_a_peer_that_sends_no_keys_with_its_act_publishes_them_in_the_keys_round_as_before():
+@BOTH
+def test_a_peer_that_sends_no_keys_with_its_act_publishes_them_in_the_keys_round_as_before(protocol):
     """Riding is a MAY: an act without ``public`` is an act, and its author owes its keys in the
     keys sub-step the act begins."""
     def without(seat: int, data: bytes) -> bytes:
         body = body_of(data)
         if seat == JOINER and body.get("t") == "act" and "public" in body:
-            return resigned(board, data, lambda inner: inner.pop("public"))
+            return resigned(board, data, lambda inner: (inner.pop("public"), inner.pop("proof", None)))
         return data
 
-    board = Switchboard("steamcourt", 3, seed=SEED)
+    board = Switchboard("steamcourt", 3, seed=SEED, protocol=protocol)
     board.tamper = without
     board.run()
     board.check_finished_and_verified(every_entry_agreed=True)
@@ -180,7 +214,8 @@ def test_a_peer_that_sends_no_keys_with_its_act_publishes_them_in_the_keys_round
     assert any(sub["seat"] == JOINER and sub["body"]["t"] == "keys" for sub in submissions)
 
 
-def test_a_move_whose_keys_the_host_has_seen_is_sent_again_when_called_stale():
+@BOTH
+def test_a_move_whose_keys_the_host_has_seen_is_sent_again_when_called_stale(protocol):
     """A host that calls a legal act stale, having seen the keys that rode with it, gets the same
     move again (§B5): it can't see a card and have another played."""
     seen: list[dict] = []
@@ -198,7 +233,7 @@ def test_a_move_whose_keys_the_host_has_seen_is_sent_again_when_called_stale():
                 return None
         return data
 
-    board = Switchboard("steamcourt", 3, seed=SEED)
+    board = Switchboard("steamcourt", 3, seed=SEED, protocol=protocol)
     board.tamper = tamper
     board.run()
     board.check_finished_and_verified()
@@ -206,7 +241,8 @@ def test_a_move_whose_keys_the_host_has_seen_is_sent_again_when_called_stale():
     assert any(isinstance(event, Notice) and "sent again" in event.text for event in board.events[JOINER])
 
 
-def test_a_seat_agrees_to_adjourn_only_once_its_move_whose_keys_rode_is_in_the_log():
+@BOTH
+def test_a_seat_agrees_to_adjourn_only_once_its_move_whose_keys_rode_is_in_the_log(protocol):
     """The host asks to adjourn while seat 1's act, with its keys, is on its way: seat 1's bot
     agrees only once the act is sequenced, so the game can't stop with the keys seen and the act
     not in the log (§B5, §B18)."""
@@ -219,7 +255,7 @@ def test_a_seat_agrees_to_adjourn_only_once_its_move_whose_keys_rode_is_in_the_l
             return None
         return data
 
-    board = Switchboard("steamcourt", 3, seed=SEED)
+    board = Switchboard("steamcourt", 3, seed=SEED, protocol=protocol)
     board.tamper = tamper
     board.run(until=lambda: bool(held))
     board.run()  # the table waits for seat 1's move
