@@ -6,6 +6,10 @@ deals, runs of reveals and disclosures, audits), the pass order of each deal, th
 who audits which deals. Replaying the session vectors' transcripts, every ``pass``, ``keys`` and
 ``audit`` submission, and every act's keys, must be exactly what the model says is owed, and every
 sub-step must end with everything owed submitted.
+
+Both decks: §C5's lock deck (protocol 10, §B6.1–§B6.2: stages of passes, lock keys escrowed before
+a lock pass) and the ElGamal deck (protocol 11, §B6.3: one pass per holder, shares in place of
+keys under the same U and K, the last holder's pass carrying its shares, no lock escrow).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from p2pgames import LOCK_DECK_PROTOCOL, PROTOCOL_VERSION
 from p2pgames.engine import Act, CardOperations, Disclose, NewDeal, Reshuffle, Reveal
 from p2pgames.games import get_game
 from p2pgames.session import iter_records
@@ -35,7 +40,7 @@ class Deal:
     holders: tuple[int, ...]
     first: int
     size: int
-    stages: tuple[str, ...]
+    stages: tuple[str, ...]  # (at protocol 11: ("pass",), one per holder, §B6.3)
     done: int = 0  # passes made
     last_locks_apart: bool = False  # the form of version 9 and earlier (§B6.1)
 
@@ -44,7 +49,8 @@ class Deal:
         re-keys; all but the last shuffle; the last shuffles and locks in one pass; all but the
         last lock. (Or, in the older form, every holder shuffles, then every holder locks.)"""
         *firsts, last = self.holders
-        by_stage = {"rekey": self.holders, "shuffle": firsts, "shuffle-lock": [last], "lock": firsts}
+        by_stage = {"rekey": self.holders, "shuffle": firsts, "shuffle-lock": [last], "lock": firsts,
+                    "pass": self.holders}
         if self.last_locks_apart:
             by_stage.update(shuffle=self.holders, lock=self.holders)
             del by_stage["shuffle-lock"]
@@ -57,6 +63,7 @@ class CardDuties:
     """What §B6 and §B7 say each seat owes, step by step."""
 
     players: int
+    elgamal: bool = False  # protocol 11's deck (§B6.3)
     deals: dict[int, Deal] = field(default_factory=dict)
     unpublished: dict[int, set[int]] = field(default_factory=dict)  # U, by slot
     knows: dict[int, set[int]] = field(default_factory=dict)  # K, by slot
@@ -90,7 +97,12 @@ class CardDuties:
                 for op in ops:
                     holders = tuple(op.holders) or tuple(range(self.players))
                     size = len(op.cards) if isinstance(op, NewDeal) else len(op.source_slots)
-                    stages = ("shuffle", "shuffle-lock", "lock") if isinstance(op, NewDeal) else ("rekey", "shuffle", "shuffle-lock", "lock")
+                    if self.elgamal:  # §B6.3: one pass per holder, in increasing seat order
+                        stages = ("pass",)
+                    elif isinstance(op, NewDeal):
+                        stages = ("shuffle", "shuffle-lock", "lock")
+                    else:
+                        stages = ("rekey", "shuffle", "shuffle-lock", "lock")
                     self.deals[op.deal] = Deal(holders, op.first_slot, size, stages)
                     for slot in range(op.first_slot, op.first_slot + size):
                         self.unpublished[slot], self.knows[slot] = set(holders), set()
@@ -115,7 +127,8 @@ class CardDuties:
 
     def riding(self, seat: int, deal: Deal) -> set[int]:
         """§B6.1: the slots of ``deal`` whose keys ``seat``'s lock pass may carry — those it would
-        publish in the keys sub-step right after the deals, over the deal's own slots."""
+        publish in the keys sub-step right after the deals, over the deal's own slots (§B6.3: its
+        shares, on the last holder's pass)."""
         if len(self.subs) < 2 or self.subs[1][0] != "keys":
             return set()
         return self._owed(_restricted(self.subs[1][1], range(deal.first, deal.first + deal.size)))[0][seat][0]
@@ -134,6 +147,7 @@ class CardDuties:
         publish, seal = self._owed(_restricted(ops, alone))[0][seat]
         if "public" in body:
             assert publish and sorted(slot for slot, _ in body["public"]) == sorted(publish)
+            self._proof_beside(body)
             for slot in publish:
                 self.unpublished[slot].discard(seat)
         pairs = [(slot, to) for slot, to, _, _ in body.get("sealed", ())]
@@ -191,7 +205,22 @@ class CardDuties:
         assert self.subs, f"a {body['t']} from seat {seat} while no card step is under way"
         kind, ops = self.subs[0]
         assert body["t"] == {"deal": "pass", "keys": "keys", "audit": "audit"}[kind], (kind, body["t"])
-        if kind == "deal":
+        if kind == "deal" and self.elgamal:
+            deal = self.deals[body["deal"]]
+            assert body["deal"] in [op.deal for op in ops]
+            # §B6.3: the holders' passes in increasing seat order, each the deal's every card.
+            assert deal.due() == ("pass", seat) and set(body) <= {"t", "deal", "cards", "public", "proof"}
+            assert len(body["cards"]) == deal.size and all(len(card) == 2 for card in body["cards"])
+            if "public" in body:  # its shares of what it would publish just after; the last pass only
+                rides = self.riding(seat, deal)
+                assert seat == deal.holders[-1] and rides and sorted(slot for slot, _ in body["public"]) == sorted(rides)
+                self._proof_beside(body)
+                for slot in rides:
+                    self.unpublished[slot].discard(seat)
+            deal.done += 1
+            if all(self.deals[op.deal].due() is None for op in ops):
+                self._next()
+        elif kind == "deal":
             deal = self.deals[body["deal"]]
             assert body["deal"] in [op.deal for op in ops]
             if deal.due() == ("shuffle-lock", seat) and body["stage"] == "shuffle":
@@ -212,8 +241,17 @@ class CardDuties:
             assert sorted(slot for slot, _ in body["public"]) == sorted(publish)
             assert {(slot, to) for slot, to, _, _ in body["sealed"]} == seal
             assert len(body["sealed"]) == len(seal)
+            if self.elgamal:
+                self._proof_beside(body)
             if not self.owed:
                 self._finish_keys(ops)
+        elif self.elgamal:
+            # §B6.3: for each listed deal it holds, its pass seed and its share of every slot.
+            assert sorted(item[0] for item in body["keys"]) == sorted(self.owed.pop(seat))
+            for deal, seed, shares, proof in body["keys"]:
+                assert len(seed) == 32 and len(shares) == self.deals[deal].size and len(proof) == 64
+            if not self.owed:
+                self._next()
         else:
             assert sorted(item[0] for item in body["keys"]) == sorted(self.owed.pop(seat))
             for deal, rekey, shuffle, locks in body["keys"]:
@@ -223,6 +261,15 @@ class CardDuties:
                 assert len(locks) == self.deals[deal].size
             if not self.owed:
                 self._next()
+
+
+    def _proof_beside(self, body: dict) -> None:
+        """§B6.3 *Published shares*: one proof of all the shares published, nil where none are
+        (protocol 10's keys have none)."""
+        if self.elgamal:
+            assert (body.get("proof") is None) == (not body["public"]) and len(body.get("proof") or bytes(64)) == 64
+        else:
+            assert "proof" not in body
 
 
 def _restricted(ops, slots) -> list:
@@ -245,7 +292,9 @@ def check_card_duties(transcript: bytes, loader) -> int:
     ruleset = game.decode_ruleset(start.body["ruleset"])
     game = game.for_ruleset(ruleset)
     replica = Replica(game, ruleset, start.body["game_id"], [SeatInfo.decode(s) for s in start.body["seats"]], start.digest)
-    duties = CardDuties(ruleset.players)
+    # §A4: 6-item seat records are protocol 11's (the ElGamal deck), 4-item protocol 10's.
+    elgamal = len(start.body["seats"][0]) == 6
+    duties = CardDuties(ruleset.players, elgamal)
     if isinstance(replica.step, CardOperations):  # a game may deal before anything else
         duties.start(replica.step.operations)
     checked = 0
@@ -257,7 +306,7 @@ def check_card_duties(transcript: bytes, loader) -> int:
         submission = open_envelope(open_envelope(value).body["submission"]).body
         body = submission["body"]
         if body["t"] in ("pass", "keys", "audit"):
-            if escrows and body["t"] == "pass" and body["stage"] in LOCKING:
+            if escrows and body["t"] == "pass" and not elgamal and body["stage"] in LOCKING:
                 # §B16: every lock key is escrowed before it locks a card.
                 assert (submission["seat"], body["deal"]) in escrowed, "a lock pass before its lock escrow"
             duties.submitted(submission["seat"], body)
@@ -269,6 +318,7 @@ def check_card_duties(transcript: bytes, loader) -> int:
             duties.act_with_keys(submission["seat"], body, step.operations)
             checked += 1
         elif body["t"] in OUT_OF_TURN:
+            assert not (elgamal and body["t"] == "lock-escrow"), "a lock escrow at protocol 11 (§B16.6)"
             if body["t"] == "lock-escrow":
                 escrowed.add((submission["seat"], body["deal"]))
         else:
@@ -280,29 +330,26 @@ def check_card_duties(transcript: bytes, loader) -> int:
     return checked
 
 
-@pytest.mark.parametrize(
-    # (Protocol 10's transcripts: the model is of §C5's lock deck, see below.)
-    "name", ["session-probe-3p-v10", "session-beltpunk-2p-v10", "session-steamcourt-3p-v10", "session-steamcourt2015-3p-v10"],
-)
-def test_every_card_submission_in_a_transcript_is_one_the_spec_says_is_owed(name):
-    summary = json.loads((VECTORS / f"{name}.json").read_text(encoding="utf-8"))
+@pytest.mark.parametrize("version", ["", "-v10"])  # protocol 11's vectors and protocol 10's
+@pytest.mark.parametrize("game", ["probe-3p", "beltpunk-2p", "steamcourt-3p", "steamcourt2015-3p"])
+def test_every_card_submission_in_a_transcript_is_one_the_spec_says_is_owed(game, version):
+    summary = json.loads((VECTORS / f"session-{game}{version}.json").read_text(encoding="utf-8"))
     assert check_card_duties((VECTORS / summary["file"]).read_bytes(), get_game) > 0
 
 
-def test_two_decks_held_by_two_groups_with_a_card_shown_to_a_seat_holding_no_key_of_it():
+@pytest.mark.parametrize("protocol", [PROTOCOL_VERSION, LOCK_DECK_PROTOCOL])
+def test_two_decks_held_by_two_groups_with_a_card_shown_to_a_seat_holding_no_key_of_it(protocol):
     # The session tests' two-deck game: seats 0-1 hold deck A and 2-3 deck B, dealt at once; seat 2
-    # is shown a card of deck A (its holders seal their keys to it); each deck audited by its own.
-    # Tests §C5's deck, which version-10 transcripts use: CardDuties models §B6.1's lock passes,
-    # their verifiers and §B6.2's keys (a model of §B6.3's ElGamal duties is still to write).
+    # is shown a card of deck A (its holders seal their keys, at 11 their shares, to it); each deck
+    # audited by its own.
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "session"))
     from switchboard import Switchboard
     from test_split_deals import SHOWN_TWICE, loader
 
-    from p2pgames import LOCK_DECK_PROTOCOL
     from p2pgames.bots import RandomBot
 
     board = Switchboard("twodecks", 4, seed=b"spec-split", loader=loader, bots=[RandomBot(b"")] * 4,
-                        protocol=LOCK_DECK_PROTOCOL)
+                        protocol=protocol)
     board.run()
     assert all(session.stage == "over" for session in board.sessions)
     assert check_card_duties(bytes(board.transcripts[1]), loader) > 0
@@ -311,7 +358,7 @@ def test_two_decks_held_by_two_groups_with_a_card_shown_to_a_seat_holding_no_key
         return SHOWN_TWICE if name == "shown-twice" else loader(name)
 
     board = Switchboard("shown-twice", 4, seed=b"spec-split", loader=shown_twice, bots=[RandomBot(b"")] * 4,
-                        protocol=LOCK_DECK_PROTOCOL)
+                        protocol=protocol)
     board.run()
     assert all(session.stage == "over" for session in board.sessions)
     assert check_card_duties(bytes(board.transcripts[1]), shown_twice) > 0
