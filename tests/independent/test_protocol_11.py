@@ -157,6 +157,24 @@ def test_shares_riding_with_an_act_are_checked_as_they_come_their_proof_before_w
     game.apply(seat, body)
 
 
+def test_a_claim_that_a_logged_pass_is_bad_proves_nothing_at_an_elgamal_table():
+    """§B9 with §B6.3: a pass in the log has cards that decode (the rest is the replay's to find),
+    so a peer's `bad-pass` naming it is a claim the evidence does not prove (and no crash)."""
+    data = bytes(played("probe", 3).transcripts[0])
+    start, subs = submissions(data)
+    raws = [wire.open_envelope(value, check_signature=False).body["submission"]
+            for _index, kind, value in transcript.records(data) if kind == "entry"]
+    game = transcript.replayer(start)
+    logged = {}
+    for raw, (seat, body) in zip(raws, subs):
+        game.apply(seat, body)
+        logged[raw] = (seat, body)
+        if body["t"] == "pass":
+            break
+    fault = {"code": "bad-pass", "culprit": seat, "evidence": [raw]}
+    assert not transcript.evidence_proves(game, start["seats"], logged, fault)
+
+
 def test_an_audit_with_another_pass_seed_is_its_authors_bad_pass():
     data = bytes(played("probe", 3).transcripts[0])
     start, subs = submissions(data)

@@ -660,7 +660,9 @@ def evidence_proves(game, seats, logged, fault, said=None) -> bool:
         return False
     _seat, body = logged[evidence[0]]
     if code == "bad-pass" and body["t"] == "pass":
-        return not all(deck.is_card_value(v) for v in body["values"])
+        # (§B6.3: a logged pass's cards all decode; one holding a point outside the group is
+        # found by the replay at the deal's last pass, not by a peer's word.)
+        return not game.elgamal and not all(deck.is_card_value(v) for v in body["values"])
     if code == "bad-escrow" and body["t"] in ("escrow", "lock-escrow") and len(evidence) >= 2:
         # §B16: the holder's private sealing key opens its box, which must hold what was signed.
         holder = seat_of_seal_key(seats, evidence[1])
