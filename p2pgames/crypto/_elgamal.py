@@ -578,7 +578,9 @@ def proven_decryption_shares(
         _domains.EDWARDS_SHARES_PROOF, canonical.encode([context, seed]),
         [key, combined_nonce, _times(secret, combined_nonce), _times_base(nonce_scalar), _times(nonce_scalar, combined_nonce)],
     )
-    return shares, _proof(challenge, (nonce_scalar + challenge * secret) % GROUP_ORDER)
+    proof = _proof(challenge, (nonce_scalar + challenge * secret) % GROUP_ORDER)
+    _remember_batch(key, nonces, shares, proof, context)
+    return shares, proof
 
 
 def check_decryption_shares(
@@ -597,6 +599,8 @@ def check_decryption_shares(
     if (read is None or not isinstance(context, bytes) or not nonces or len(nonces) != len(shares)
             or not all(type(point) is bytes for point in (key, *nonces, *shares))):
         return False
+    if REMEMBERED_PRODUCTS and _batch_key(key, nonces, shares, proof, context) in _batches:
+        return True  # (made or checked in this process: the same inputs, the same answer)
     challenge, response = read
     try:
         check_point(key)
@@ -613,7 +617,40 @@ def check_decryption_shares(
         _domains.EDWARDS_SHARES_PROOF, canonical.encode([context, seed]),
         [key, combined_nonce, combined_share, first, second],
     )
-    return hmac.compare_digest(_le(expected), proof[:SCALAR_SIZE])
+    if not hmac.compare_digest(_le(expected), proof[:SCALAR_SIZE]):
+        return False
+    _remember_batch(key, nonces, shares, proof, context)
+    return True
+
+
+def _batch_key(
+    key: bytes, nonces: Sequence[bytes], shares: Sequence[bytes], proof: bytes, context: bytes
+) -> tuple[bytes, tuple[bytes, ...], tuple[bytes, ...], bytes, bytes]:
+    return key, tuple(nonces), tuple(shares), proof, context
+
+
+def _remember_batch(key: bytes, nonces: Sequence[bytes], shares: Sequence[bytes], proof: bytes, context: bytes) -> None:
+    """Note a batch of shares whose proof holds (one this process made, or checked), so that
+    :func:`check_decryption_shares` answers it again at once: up to 1/256 of
+    :data:`REMEMBERED_PRODUCTS` of them (none while it is 0; a game needs only its last deals')."""
+    bound = REMEMBERED_PRODUCTS >> 8
+    if not bound:
+        return
+    if len(_batches) >= bound:
+        for old in list(_batches)[: bound // 2]:  # the older half at once (as _times's memo)
+            _batches.pop(old, None)
+    _batches[_batch_key(key, nonces, shares, proof, context)] = None
+
+
+#: The batches of shares known to hold, by everything their check reads (see
+#: :func:`_remember_batch`). A peer checks its own ``keys`` submission as it comes back in the
+#: log, and a last holder the shares riding with its own pass: each time about 40 products its
+#: proof's making has not left in :data:`_products` (the weighted shares). A batch is kept only
+#: once made by :func:`proven_decryption_shares` (which a check then accepts: the shares are the
+#: secret's products of valid nonces, and their weighted sum is not the identity, since the
+#: nonces' is not) or accepted by a full check, and a check looks it up only after the types it
+#: refuses are refused, so the answer is the one a full check gives.
+_batches: dict[tuple[bytes, tuple[bytes, ...], tuple[bytes, ...], bytes, bytes], None] = {}
 
 
 def decrypt(card: Ciphertext, shares: Sequence[bytes]) -> bytes:

@@ -1,9 +1,10 @@
 """What the package remembers of its own answers, and a way to do without it for a while.
 
 Three memos keep pure results: the lock deck's last products (``_deck._products``, with the card
-points and scalar inverses they need), the ElGamal deck's (``_elgamal._products``) and the
-signatures this process has verified (``_identity._VERIFIED``). None changes an answer. Timing
-is the one thing they change, so a benchmark turns them off.
+points and scalar inverses they need), the ElGamal deck's (``_elgamal._products``, with the
+batches of shares whose proof holds, ``_elgamal._batches``) and the signatures this process has
+verified (``_identity._VERIFIED``). None changes an answer. Timing is the one thing they change,
+so a benchmark turns them off.
 """
 
 from __future__ import annotations

@@ -216,6 +216,31 @@ def test_one_proof_holds_for_a_holders_shares_of_many_slots_and_for_nothing_else
         elgamal.proven_decryption_shares(secrets[0], [], b"ctx")
 
 
+def test_a_batch_made_or_checked_here_is_answered_again_as_a_full_check_answers_it(monkeypatch):
+    """A batch this process proved, or checked, is accepted again without its products (a peer
+    checks its own keys as they come back in the log); anything else is checked in full, and
+    with nothing remembered nothing is looked up."""
+    secrets, keys, _, _, deck, _ = deal(2, "batch memo")
+    nonces = [card.nonce for card in deck]
+    shares, proof = elgamal.proven_decryption_shares(secrets[0], nonces, b"memo", reproducible("memo/w"))
+    multiplied = []
+    real_times = elgamal._times
+    monkeypatch.setattr(elgamal, "_times", lambda k, point: multiplied.append(point) or real_times(k, point))
+    assert elgamal.check_decryption_shares(keys[0], nonces, shares, proof, b"memo") and not multiplied
+    assert elgamal.check_decryption_shares(keys[0], tuple(nonces), tuple(shares), proof, b"memo") and not multiplied
+    swapped = [shares[1], shares[0], *shares[2:]]
+    assert not elgamal.check_decryption_shares(keys[0], nonces, swapped, proof, b"memo") and multiplied
+    assert not elgamal.check_decryption_shares(keys[1], nonces, shares, proof, b"memo")
+    assert not elgamal.check_decryption_shares(keys[0], nonces, shares, proof, b"other")
+    assert not elgamal.check_decryption_shares(keys[0], [bytearray(n) for n in nonces], shares, proof, b"memo")
+    multiplied.clear()
+    with crypto.nothing_remembered():
+        assert elgamal.check_decryption_shares(keys[0], nonces, shares, proof, b"memo") and multiplied
+    other_shares, other_proof = elgamal.proven_decryption_shares(secrets[1], nonces, b"memo", reproducible("memo/w1"))
+    multiplied.clear()
+    assert elgamal.check_decryption_shares(keys[1], nonces, other_shares, other_proof, b"memo") and not multiplied
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     st.binary(min_size=0, max_size=40), st.lists(st.binary(min_size=0, max_size=40), max_size=3),
