@@ -158,6 +158,7 @@ class Node:
         seat_identity: Identity | None = None,
     ) -> None:
         self.session = session
+        session.send_now = self._send_now
         self.settings = settings
         self.transcript_path = transcript_path
         self.transcript_dir = transcript_dir
@@ -381,6 +382,34 @@ class Node:
                 self.transcript_note = note
                 self._events_send.send_nowait(Notice(note))
         self._save_seat(session.take_saved())
+
+    def _send_now(self) -> None:
+        """The session's ``send_now``: its queued frames go out now, as :meth:`_flush` sends them
+        (written down first), from inside its work — but only those a socket takes at once with
+        nothing queued before them (or, written in part, whose rest waits alone in the queue): a
+        connection's first frame that can't go, and every later one of that connection, is given
+        back to the session for the next flush, which knows what to do with a full queue (hang
+        up, telling the session — not something to do in the middle of its work)."""
+        session = self.session
+        outgoing = session.take_outgoing(paced=True)
+        if not outgoing:
+            return
+        self._write_down()
+        left: list[tuple[int, Any]] = []
+        waiting: set[int] = set()  # connections with a frame given back: the rest follows it
+        for number, payload in outgoing:
+            connection = self.connections.get(number)
+            if connection is None or connection.closing:
+                continue  # (as _flush: nothing goes to it)
+            data = None if isinstance(payload, History) or number in waiting else frame(payload)
+            if (data is None or not connection.direct or connection.queued
+                    or len(data) > self.settings.max_queued_bytes):
+                waiting.add(number)
+                left.append((number, payload))
+                continue
+            self._send_frame(connection, data)  # (can't raise: nothing is queued, and it fits)
+            connection.last_sent = trio.current_time()
+        session.give_back_outgoing(left)
 
     def _send_frame(self, connection: _Connection, data: bytes) -> None:
         """Write ``data`` now if the socket takes it and nothing is queued before it, else queue

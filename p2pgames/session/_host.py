@@ -1096,6 +1096,8 @@ class HostRole:
                     return
                 assert applied is not None
                 replica.link(applied, entry)
+                if session.send_now is not None:
+                    session.send_now()  # the entry leaves before our own work on it (see Session.send_now)
                 session._after_apply(applied)
         finally:
             self.draining = False

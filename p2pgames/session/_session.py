@@ -245,6 +245,12 @@ class Session:
         self.gone_reason: str | None = None
         self.agreed_through = -1
         self._outgoing: list[tuple[int, bytes]] = []
+        # Set by what carries our frames (a node): sends what is queued at once, from inside our
+        # own work, or hands back what can't go (see give_back_outgoing). A host calls it once an
+        # entry is broadcast, before it makes what the entry made due from itself — a pass, its
+        # shares, milliseconds of CPU —, so that the others work on the entry meanwhile rather
+        # than after. The same frames in the same order: only sooner.
+        self.send_now: Callable[[], None] | None = None
         self._events: list[SessionEvent] = []
         self._transcript: list[bytes] = []
         self._saved: list[bytes] = []
@@ -411,6 +417,11 @@ class Session:
             for connection, item in out
             for payload in (item.frames if isinstance(item, History) else (item,))
         ]
+
+    def give_back_outgoing(self, frames: list[tuple[int, Any]]) -> None:
+        """Put ``frames`` (from :meth:`take_outgoing`, in their order) back before whatever was
+        queued since: what :attr:`send_now` could not send at once goes with the next frames."""
+        self._outgoing[:0] = frames
 
     def take_events(self) -> list[SessionEvent]:
         out, self._events = self._events, []
