@@ -19,7 +19,8 @@ a median over repetitions. The targets (issue 11), on the project's 2-core machi
   next to its floor of 2 (each stage re-checked as one pass), without a target. With
   ``--against COMMIT``, both deals as that commit's code deals them too, in the same rounds
   (the two taking turns to go first) and over the same floor: ``deal_before_ratio`` beside
-  ``deal_ratio``, and this tree's deal over that one's, ``deal_over_before``.
+  ``deal_ratio``, and this tree's deal over that one's, ``deal_over_before``; so too protocol
+  11's deal, if that commit speaks it (``deal_p11_before_ratio``, ``deal_p11_over_before``).
 * **deal constructions** (issue 28): the CPU on a deal's critical path, the cryptography alone,
   as protocol 10 deals (§C5) and as the ElGamal deck would (§C9), side by side in each round, for
   52 cards among 4 holders, 84 among 7 and 104 among 12, with the round trips each needs (no
@@ -356,16 +357,38 @@ def _elgamal_deal_figures(repeats: int) -> dict:
     """The same deal (52 cards, 4 peers in processes of their own) as protocol 11 makes it with
     the ElGamal deck, next to its floor in that deck's units, measured in the same round:
     :func:`elgamal_deal_path`, the four re-encryption passes one after another, one holder's
-    shares and proofs of the others' hands, and one holder opening its hand."""
-    deals, floors = [], []
+    shares and proofs of the others' hands, and one holder opening its hand. With ``--against``
+    (a commit that speaks protocol 11), that commit's deal too, in the same rounds (the two
+    taking turns to go first) and over the same floors."""
+    trees = [(name, tree) for name, tree in trees_in_round(0) if tree is None or _speaks(PROTOCOL_VERSION, tree)]
+    deals: dict[str, list[float]] = {name: [] for name, _ in trees}
+    floors = []
     for n in range(repeats):
         floors.append(elgamal_deal_path(52, 4))
-        deals.append(deal_time(run_peers(4, f"deal-{n}", "deal", protocol=PROTOCOL_VERSION)))
-    return {
-        "deal_p11_ms": statistics.median(deals) * 1000,
-        "deal_p11_floor_ms": statistics.median(floors) * 1000,
-        "deal_p11_ratio": statistics.median(deal / floor for deal, floor in zip(deals, floors)),
-    }
+        for name, tree in (trees if n % 2 == 0 else trees[::-1]):
+            deals[name].append(deal_time(run_peers(4, f"deal-{n}", "deal", tree=tree, protocol=PROTOCOL_VERSION)))
+    return _elgamal_deal_ratios(deals, floors)
+
+
+def _elgamal_deal_ratios(deals: dict[str, list[float]], floors: list[float]) -> dict:
+    """:func:`_elgamal_deal_figures`'s figures from each tree's deal times (by infix, as
+    :func:`trees_in_round` names them) and the floors timed in the same rounds."""
+    figures = {"deal_p11_floor_ms": statistics.median(floors) * 1000}
+    for name, times in deals.items():
+        figures[f"deal_p11_{name}ms"] = statistics.median(times) * 1000
+        figures[f"deal_p11_{name}ratio"] = statistics.median(deal / floor for deal, floor in zip(times, floors))
+    if "before_" in deals:
+        figures["deal_p11_over_before"] = over_rounds(deals[""], deals["before_"])
+    return figures
+
+
+def _speaks(protocol: int, tree: Path) -> bool:
+    """Whether ``tree``'s benchmark peer can be asked for ``protocol`` (see :func:`_protocol_option`)."""
+    try:
+        _protocol_option(protocol, tree)
+    except RuntimeError:
+        return False
+    return True
 
 
 def bench_deal_table(repeats: int) -> dict:
@@ -1726,6 +1749,9 @@ ROWS = [
     ("deal_p11_ms", "  the same deal at protocol 11, the ElGamal deck (every table's)", "ms", None, None),
     ("deal_p11_floor_ms", "  its floor: 4 re-encryption passes in turn, one holder's shares, a peer's checks, one hand", "ms", None, None),
     ("deal_p11_ratio", "  that deal / its floor (same rounds)", "x", "<=", 2),
+    ("deal_p11_before_ms", "  the same deal as the commit given to --against deals it", "ms", None, None),
+    ("deal_p11_before_ratio", "  that deal / the same floor (same rounds)", "x", None, None),
+    ("deal_p11_over_before", "  this tree's deal / that commit's (round by round)", "x", None, None),
     ("escrow_per_deal_ratio", "  the escrow of every lock key: its cost / the deal without it", "x", None, None),
     ("classic_pass_ms", "  one classic 2048-bit SRA pass over 52 cards", "ms", None, None),
     ("classic_ratio", "  classic SRA / P-256, per pass", "x", None, None),

@@ -60,6 +60,20 @@ def test_the_deal_and_event_figures_of_both_trees_stand_side_by_side_over_the_sa
     assert {key for key in {**deals, **events} if "before" in key} <= shown
 
 
+def test_protocol_11s_deal_of_both_trees_stands_side_by_side_over_the_same_floors(monkeypatch, tmp_path):
+    deals = benchmarks._elgamal_deal_ratios({"": [0.9, 1.1], "before_": [1.8, 2.2]}, [0.5, 0.5])
+    assert deals["deal_p11_ratio"] == pytest.approx(2.0) and deals["deal_p11_before_ratio"] == pytest.approx(4.0)
+    assert deals["deal_p11_over_before"] == pytest.approx(0.5)
+    assert set(deals) <= {row[0] for row in benchmarks.ROWS}
+    alone = benchmarks._elgamal_deal_ratios({"": [0.9, 1.1]}, [0.5, 0.5])
+    assert not any("before" in key for key in alone)
+    # A commit whose benchmark peer speaks only protocol 10 deals no protocol-11 deal to compare.
+    (tmp_path / "p2pgames" / "net").mkdir(parents=True)
+    (tmp_path / "p2pgames" / "net" / "_bench_peer.py").write_text("# no protocol option\n")
+    assert not benchmarks._speaks(benchmarks.PROTOCOL_VERSION, tmp_path)
+    assert benchmarks._speaks(benchmarks.PROTOCOL_VERSION, REPOSITORY)
+
+
 def test_an_older_tree_without_what_the_benchmarks_run_of_it_is_refused_saying_what_it_lacks(monkeypatch, tmp_path):
     (tmp_path / "p2pgames" / "net").mkdir(parents=True)
     (tmp_path / "p2pgames" / "__init__.py").write_text("")
