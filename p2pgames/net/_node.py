@@ -159,6 +159,7 @@ class Node:
     ) -> None:
         self.session = session
         session.send_now = self._send_now
+        self._flushing = False  # (see _send_now)
         self.settings = settings
         self.transcript_path = transcript_path
         self.transcript_dir = transcript_dir
@@ -301,21 +302,25 @@ class Node:
         # killed just after sending an entry must find it in its files when it resumes, or the
         # joiners that got it would hold an entry the resumed host doesn't, and the game ends.
         self._write_down()
-        for number, payload in outgoing:
-            connection = self.connections.get(number)
-            if connection is None or connection.closing:
-                continue
-            try:
-                if isinstance(payload, History):
-                    connection.send_frames.send_nowait(payload)
-                    connection.queued += 1
-                else:
-                    self._send_frame(connection, frame(payload))
-                connection.last_sent = trio.current_time()
-            except trio.WouldBlock:
-                # A peer that reads nothing while we queue this much has stopped reading (its
-                # seat is away: it may come back and catch up). Closing: nothing more goes to it.
-                self._hang_up(connection, "it stopped reading")
+        self._flushing = True
+        try:
+            for number, payload in outgoing:
+                connection = self.connections.get(number)
+                if connection is None or connection.closing:
+                    continue
+                try:
+                    if isinstance(payload, History):
+                        connection.send_frames.send_nowait(payload)
+                        connection.queued += 1
+                    else:
+                        self._send_frame(connection, frame(payload))
+                    connection.last_sent = trio.current_time()
+                except trio.WouldBlock:
+                    # A peer that reads nothing while we queue this much has stopped reading (its
+                    # seat is away: it may come back and catch up). Closing: nothing more goes to it.
+                    self._hang_up(connection, "it stopped reading")
+        finally:
+            self._flushing = False
         self._write_down()  # what a lost connection recorded (it is away)
         for number in session.take_closing():
             connection = self.connections.get(number)
@@ -390,6 +395,11 @@ class Node:
         connection's first frame that can't go, and every later one of that connection, is given
         back to the session for the next flush, which knows what to do with a full queue (hang
         up, telling the session — not something to do in the middle of its work)."""
+        if self._flushing:
+            # Called back from inside a flush (were a hang-up that tells the session ever to make
+            # it sequence an entry): frames that flush took may not have left yet, and ours must
+            # not pass them. They wait for the next flush.
+            return
         session = self.session
         outgoing = session.take_outgoing(paced=True)
         if not outgoing:
