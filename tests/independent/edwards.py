@@ -287,6 +287,14 @@ def shares_proof(secret: int, nonces: list[bytes], context: bytes, w: int) -> tu
 
 def shares_proof_holds(key: bytes, nonces: list[bytes], shares: list[bytes], proof: bytes, context: bytes) -> bool:
     """§C9.3: one proof that every shares[i] = x·nonces[i] for the x of key = x·G."""
+    if not all(isinstance(x, bytes) for x in (key, *nonces, *shares, proof, context)):
+        return False
+    return _shares_proof_holds(key, tuple(nonces), tuple(shares), proof, context)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _shares_proof_holds(key: bytes, nonces: tuple, shares: tuple, proof: bytes, context: bytes) -> bool:
+    # (Kept: the tests verify one game's transcripts again and again, each seat's and each way.)
     read = _read_proof(proof)
     if read is None or not nonces or len(nonces) != len(shares) or not all(valid(p) for p in (key, *nonces, *shares)):
         return False

@@ -8,6 +8,7 @@ The independent edwards25519 is pure Python: a 3-player Beltpunk game takes ~15�
 a 4-player Steam Court game ~30 s, so those two are marked slow-ish but kept (the brief's list)."""
 
 import copy
+import functools
 import importlib.util
 from pathlib import Path
 
@@ -131,6 +132,13 @@ def _flipped(proof):
     return proof[:40] + bytes([proof[40] ^ 1]) + proof[41:]
 
 
+@functools.cache
+def _before_a_riding_act():
+    """Steam Court's first act carrying more than one share, and the replica just before it."""
+    data = bytes(played("steamcourt", 4).transcripts[0])
+    return _replay_until(data, lambda seat, body: body["t"] == "act" and len(body.get("public", ())) > 1)
+
+
 @pytest.mark.parametrize("what, change, code", [
     # (The product's verdicts on the same changes: tests/session/test_riding_act_keys.py.)
     ("a share left out", lambda body: body["public"].pop(), "bad-key"),  # its proof is of both
@@ -147,8 +155,7 @@ def _flipped(proof):
 def test_shares_riding_with_an_act_are_checked_as_they_come_their_proof_before_what_rides(what, change, code):
     """§B6.3 *Published shares* with §B5: an act's riding shares are refused as a `keys`
     submission's are, their form and proof first, then whether they are the ones that ride."""
-    data = bytes(played("steamcourt", 4).transcripts[0])
-    game, seat, body = _replay_until(data, lambda seat, body: body["t"] == "act" and len(body.get("public", ())) > 1)
+    game, seat, body = copy.deepcopy(_before_a_riding_act())
     bad = copy.deepcopy(body)
     change(bad)
     with pytest.raises(replica.Fault) as caught:
