@@ -191,6 +191,16 @@ def test_the_independent_blame_for_an_altered_transcript_is_the_products(alterat
         assert found == (product.failure.code, product.failure.culprit), mine.problem
 
 
+def test_a_fault_record_whose_evidence_is_not_bytes_is_damage_to_both_verifiers():
+    """§B9's evidence is signed messages and keys: a record holding something else is damaged (the
+    independent verifier once raised TypeError on it, looking it up among the log's submissions)."""
+    fault = {"culprit": 1, "code": "bad-key", "reason": "r", "seq": 3, "reporter": None, "evidence": [[1]]}
+    data = file_of(inserted(len(RECORDS) - 1, ("fault", fault)))
+    mine, product = transcript.verify(data), verify_transcript(data, get_game)
+    assert not mine.ok and mine.code == "damage" and "fault record of the wrong shape" in mine.problem, mine.problem
+    assert not product.ok and "the writer's record of why the game stopped, is damaged" in product.describe()
+
+
 # --- a flood: a chat line past a seat's totals proves itself (§B10) ---------------------------------
 
 def flooded(lines_before):

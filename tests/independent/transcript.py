@@ -322,7 +322,9 @@ def _verify(data, follow_games, report):
                     and env.signed_by(env.sender)):
                 said.setdefault(keys[env.sender], {})[env.digest] = len(env.body["text"].encode())
         elif kind == "fault":
-            if not (isinstance(value, dict) and {"culprit", "code", "reason", "seq", "reporter", "evidence"} <= set(value)):
+            if not (isinstance(value, dict) and {"culprit", "code", "reason", "seq", "reporter", "evidence"} <= set(value)
+                    and isinstance(value["evidence"], list) and all(isinstance(e, bytes) for e in value["evidence"])):
+                # (§B9: evidence is signed messages and keys, bytes each)
                 raise Problem("damage", f"{where}: a fault record of the wrong shape")
             if value["reporter"] is not None:
                 reported.append((where, value))
