@@ -205,32 +205,26 @@ class CardDuties:
         assert self.subs, f"a {body['t']} from seat {seat} while no card step is under way"
         kind, ops = self.subs[0]
         assert body["t"] == {"deal": "pass", "keys": "keys", "audit": "audit"}[kind], (kind, body["t"])
-        if kind == "deal" and self.elgamal:
+        if kind == "deal":
             deal = self.deals[body["deal"]]
             assert body["deal"] in [op.deal for op in ops]
-            # §B6.3: the holders' passes in increasing seat order, each the deal's every card.
-            assert deal.due() == ("pass", seat) and set(body) <= {"t", "deal", "cards", "public", "proof"}
-            assert len(body["cards"]) == deal.size and all(len(card) == 2 for card in body["cards"])
-            if "public" in body:  # its shares of what it would publish just after; the last pass only
+            if self.elgamal:
+                # §B6.3: the holders' passes in increasing seat order, each the deal's every card;
+                # shares ride on the last holder's pass only.
+                assert deal.due() == ("pass", seat) and set(body) <= {"t", "deal", "cards", "public", "proof"}
+                assert len(body["cards"]) == deal.size and all(len(card) == 2 for card in body["cards"])
+                may_carry = seat == deal.holders[-1]
+            else:
+                if deal.due() == ("shuffle-lock", seat) and body["stage"] == "shuffle":
+                    deal.last_locks_apart = True  # (the older form, still valid)
+                assert deal.due() == (body["stage"], seat)
+                assert len(body["values"]) == deal.size
+                assert len(body["verifiers"]) == (deal.size if body["stage"] in LOCKING else 0)
+                may_carry = body["stage"] in LOCKING
+            if "public" in body:  # §B6.1 (§B6.3): the keys (shares) it would publish just after, published now
                 rides = self.riding(seat, deal)
-                assert seat == deal.holders[-1] and rides and sorted(slot for slot, _ in body["public"]) == sorted(rides)
+                assert may_carry and rides and sorted(slot for slot, _ in body["public"]) == sorted(rides)
                 self._proof_beside(body)
-                for slot in rides:
-                    self.unpublished[slot].discard(seat)
-            deal.done += 1
-            if all(self.deals[op.deal].due() is None for op in ops):
-                self._next()
-        elif kind == "deal":
-            deal = self.deals[body["deal"]]
-            assert body["deal"] in [op.deal for op in ops]
-            if deal.due() == ("shuffle-lock", seat) and body["stage"] == "shuffle":
-                deal.last_locks_apart = True  # (the older form, still valid)
-            assert deal.due() == (body["stage"], seat)
-            assert len(body["values"]) == deal.size
-            assert len(body["verifiers"]) == (deal.size if body["stage"] in LOCKING else 0)
-            if "public" in body:  # §B6.1: the keys it would publish just after, published now
-                rides = self.riding(seat, deal)
-                assert body["stage"] in LOCKING and rides and sorted(slot for slot, _ in body["public"]) == sorted(rides)
                 for slot in rides:
                     self.unpublished[slot].discard(seat)
             deal.done += 1
@@ -267,7 +261,8 @@ class CardDuties:
         """§B6.3 *Published shares*: one proof of all the shares published, nil where none are
         (protocol 10's keys have none)."""
         if self.elgamal:
-            assert (body.get("proof") is None) == (not body["public"]) and len(body.get("proof") or bytes(64)) == 64
+            proof = body.get("proof")
+            assert (proof is None) == (not body["public"]) and (proof is None or len(proof) == 64)
         else:
             assert "proof" not in body
 
