@@ -731,9 +731,8 @@ class Peer:
                 shares[h] = edwards.encode(edwards.multiply(self.deck_key, edwards.point(nonce)))
             elif (slot, h) not in rep.published:
                 box, commitment = rep.sealed[(slot, h, self.seat)]
-                if not transcript.sealed_share_is_right(rep, h, self.seal_private, slot, self.seat, box, commitment):
+                shares[h] = transcript.opened_sealed_share(rep, h, self.seal_private, slot, self.seat, box, commitment)
+                if shares[h] is None:
                     raise PeerError(f"seat {h}'s sealed share of slot {slot} does not open to the share it committed "
                                     "to and proved (bad-key)")
-                context = canon.encode(["sealed-share", self.game_id, slot, h, self.seat])
-                shares[h] = deck.open_sealed(self.seal_private, box, context)[:32]
         return rep.value_of(slot, shares)

@@ -578,15 +578,17 @@ def sealed_key_is_right(game, sender, private, slot, to, box, commitment) -> boo
             and deck.encrypt(deck.VERIFIER_BASE, key) == deal.verifiers[sender][slot - deal.first])
 
 
-def sealed_share_is_right(game, sender, private, slot, to, box, commitment) -> bool:
-    """§B6.3's checks of a share `sender` sealed to `to` for `slot`, opened with `private`: the box
-    opens to 96 bytes, a share whose `sealed_commitment` is `commitment` and its share proof."""
+def opened_sealed_share(game, sender, private, slot, to, box, commitment) -> bytes | None:
+    """§B6.3's checks of a share `sender` sealed to `to` for `slot`, opened with `private`: the
+    share, if the box opens to 96 bytes, a share whose `sealed_commitment` is `commitment` and
+    its share proof; else None (the sender's `bad-key`)."""
     try:
         opened = deck.open_sealed(private, box, canon.encode(["sealed-share", game.game_id, slot, sender, to]))
     except deck.DeckError:  # a box that does not open: the sender's fault
-        return False
+        return None
     share, proof = opened[:32], opened[32:]
-    return len(opened) == 96 and deck.sealed_commitment(share) == commitment and game._share_holds(slot, sender, share, proof)
+    right = len(opened) == 96 and deck.sealed_commitment(share) == commitment and game._share_holds(slot, sender, share, proof)
+    return share if right else None
 
 
 def escrow_box_is_right(game_id, author, private, body, holder, size=None) -> bool:
@@ -675,7 +677,7 @@ def evidence_proves(game, seats, logged, fault, said=None) -> bool:
         if game.elgamal:  # §B6.3: published shares were proven as they came; a sealed one is checked
             receiver = seat_of_seal_key(seats, evidence[1]) if len(evidence) >= 2 else None
             return receiver is not None and any(
-                to == receiver and not sealed_share_is_right(game, culprit, evidence[1], slot, to, box, commitment)
+                to == receiver and opened_sealed_share(game, culprit, evidence[1], slot, to, box, commitment) is None
                 for slot, to, box, commitment in body.get("sealed", ()))
         for slot, key in body.get("public", ()):
             deal = game.deal_of(slot)
